@@ -1,0 +1,47 @@
+"""`dubstudio`: the studio by default, headless subcommands for automation.
+
+Each subcommand lives in its own module under ``app.commands`` and exposes
+``add_parser(subparsers)``; modules are imported only when their command runs, so
+``dubstudio say`` never loads Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import multiprocessing
+import sys
+
+# subcommand -> module in app.commands
+COMMANDS = {
+    "say": "say",
+    "bench": "bench",
+    "render": "render",
+    "cosyvoice": "cosyvoice",
+}
+
+
+def _load_command(name: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dubstudio")
+    sub = parser.add_subparsers(dest="command", required=True)
+    module = importlib.import_module(f"app.commands.{COMMANDS[name]}")
+    module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    multiprocessing.freeze_support()
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in COMMANDS:
+        parsed = _load_command(args[0]).parse_args(args)
+        return int(parsed.func(parsed) or 0)
+    if args and args[0] in ("-h", "--help"):
+        print("usage: dubstudio [PROJECT_DIR] | dubstudio {%s} ..." % ",".join(COMMANDS))
+        return 0
+    from app.ui.main import run_studio
+
+    return run_studio(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""What several headless commands share: engine options and atomic audio writes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that choose and size the engine, the same for every command."""
+    group = parser.add_argument_group("engine")
+    group.add_argument("--backend", default="piper", help="speech backend: piper (embedded) or cosyvoice2")
+    group.add_argument("--slots", type=int, default=None, help="jobs the engine runs at once (default: by cores)")
+    group.add_argument("--model-dir", default=None, help="model folder (cosyvoice2)")
+    group.add_argument("--engine-python", default=None,
+                       help="Python interpreter that runs the engine (e.g. .venv-cosyvoice/bin/python)")
+    group.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
+                       help="extra backend option, repeatable (e.g. fp16=true)")
+    group.add_argument("--cache-dir", default=None, help="voice cache folder (default: the user cache folder)")
+
+
+def _parse_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def engine_config_from_args(args: argparse.Namespace) -> Any:
+    from engine.client import EngineConfig
+
+    options: dict[str, Any] = {}
+    if args.model_dir:
+        options["model_dir"] = str(Path(args.model_dir).resolve())
+    for item in args.backend_option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"dubstudio: --backend-option expects KEY=VALUE, got {item!r}")
+        options[key] = _parse_value(value)
+    return EngineConfig(backend=args.backend, backend_options=options, slots=args.slots,
+                        python=args.engine_python, cache_dir=args.cache_dir)
+
+
+def write_wav_atomic(path: Path, audio: np.ndarray, sample_rate: int) -> None:
+    """Write a WAV so that the file is either absent, the old one, or complete."""
+    import soundfile as sf
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".wav.tmp")
+    os.close(handle)
+    try:
+        sf.write(temp, audio, sample_rate, subtype="PCM_16", format="WAV")
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

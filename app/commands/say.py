@@ -1,0 +1,101 @@
+"""`dubstudio say`: speak one text through the engine process and write a WAV."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from app.commands.common import add_engine_arguments, engine_config_from_args, write_wav_atomic
+from app.paths import SAMPLE_VOICES
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("say", help="speak a text with a character voice and write a WAV")
+    parser.add_argument("text", help="the text to speak")
+    parser.add_argument("--voice", default=str(SAMPLE_VOICES / "narrator.wav"),
+                        help="reference clip of the character (default: the bundled narrator)")
+    parser.add_argument("--transcript", default=None,
+                        help="what is said in the clip (default: CLIP.txt beside it, if present)")
+    parser.add_argument("--out", required=True, help="WAV file to write")
+    parser.add_argument("--speed", type=float, default=1.0)
+    parser.add_argument("--pitch", type=float, default=0.0, help="extra pitch shift in semitones")
+    parser.add_argument("--instruction", default="", help="style instruction (backends that support it)")
+    parser.add_argument("--language", default="", help="language of the text, e.g. en, zh")
+    parser.add_argument("--json", action="store_true", help="print timings as one JSON object")
+    add_engine_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from engine.client import EngineClient, EngineStartError
+    from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, Priority, VoiceSettings, VoiceSpec
+
+    transcript = args.transcript
+    if transcript is None:
+        sidecar = Path(args.voice).with_suffix(".txt")
+        transcript = sidecar.read_text(encoding="utf-8").strip() if sidecar.is_file() else ""
+    voice = VoiceSpec(
+        clip_path=str(Path(args.voice).resolve()),
+        transcript=transcript,
+        settings=VoiceSettings(speed=args.speed, pitch_semitones=args.pitch, instruction=args.instruction,
+                               language=args.language),
+    )
+    client = EngineClient(engine_config_from_args(args))
+    try:
+        client.start()
+    except EngineStartError as error:
+        print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
+        return 3
+    try:
+        job = Job(args.text, voice, priority=Priority.INTERACTIVE)
+        submitted = client.submit(job)
+        chunks: list[AudioChunk] = []
+        first_audio = None
+        while True:
+            event = client.get_event()
+            if isinstance(event, AudioChunk) and event.job_id == job.job_id:
+                if first_audio is None:
+                    first_audio = time.monotonic() - submitted
+                chunks.append(event)
+            elif isinstance(event, JobFailed) and event.job_id == job.job_id:
+                if event.resubmitted:
+                    chunks.clear()
+                    first_audio = None
+                    continue
+                print(f"dubstudio: {event.code.value}: {event.message}", file=sys.stderr)
+                return 2
+            elif isinstance(event, JobFinished) and event.job_id == job.job_id:
+                total = time.monotonic() - submitted
+                break
+    finally:
+        client.close()
+    rate = chunks[0].sample_rate
+    audio = np.concatenate([chunk.pcm for chunk in chunks])
+    write_wav_atomic(Path(args.out), audio, rate)
+    report = {
+        "first_audio_s": round(first_audio or 0.0, 4),
+        "total_s": round(total, 4),
+        "audio_s": round(len(audio) / rate, 4),
+        "rtf": round(total / (len(audio) / rate), 4),
+        "sample_rate": rate,
+        "chunks": len(chunks),
+        "voice_cache": "hit" if event.timing.voice_cache in ("memory", "disk") else "miss",
+        "voice_cache_source": event.timing.voice_cache,
+        "voice_prepare_s": event.timing.voice_prepare_s,
+        "engine_start_s": round(client.engine_start_s, 4),
+        "backend": client.ready.backend.name if client.ready else args.backend,
+        "out": str(Path(args.out).resolve()),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"wrote {report['out']}: {report['audio_s']:.2f} s of audio in {report['chunks']} chunks; "
+              f"first audio after {report['first_audio_s']:.3f} s, done after {report['total_s']:.3f} s "
+              f"(voice cache {report['voice_cache']})")
+    return 0

@@ -1,0 +1,279 @@
+"""EngineClient: starts the engine process, sends it requests, and hands out its events.
+
+One consumer thread calls :meth:`EngineClient.get_event`. That call also watches the process:
+when the engine dies (a crash, SIGKILL, out of memory) the client reports the running jobs as
+failed-retryable, starts a new engine and resubmits every unfinished job in its old order, so
+queued jobs keep their place and nothing is silently lost.
+"""
+
+from __future__ import annotations
+
+import collections
+import multiprocessing
+import multiprocessing.spawn
+import queue
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.process import EngineSettings, engine_main
+from engine.protocol import (
+    AudioChunk,
+    CancelJob,
+    EngineError,
+    EngineReady,
+    EngineRestarted,
+    EngineStopped,
+    ErrorCode,
+    Event,
+    GetStats,
+    Job,
+    JobFailed,
+    JobFinished,
+    JobStarted,
+    PrepareVoice,
+    RequestFailed,
+    SetSlots,
+    Shutdown,
+    SlotsChanged,
+    SubmitJob,
+    VoiceSpec,
+)
+
+POLL_S = 0.2  # how often a waiting get_event() checks that the engine is alive
+
+
+@dataclass
+class EngineConfig:
+    backend: str = "piper"
+    backend_options: dict[str, Any] = field(default_factory=dict)
+    slots: int | None = None  # None: chosen from the core count
+    python: str | None = None  # interpreter for the engine; None: this one
+    cache_dir: str | None = None  # None: the user cache folder
+    max_queue: int = 256
+    auto_retry: bool = True  # resubmit jobs that were running when the engine died
+    max_retries: int = 2
+    start_timeout_s: float = 300.0
+
+
+@dataclass
+class _Pending:
+    job: Job
+    running: bool = False
+    attempts: int = 0
+
+
+class EngineStartError(RuntimeError):
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class EngineClient:
+    def __init__(self, config: EngineConfig | None = None) -> None:
+        self.config = config or EngineConfig()
+        self._context = multiprocessing.get_context("spawn")
+        self._process: Any = None
+        self._requests: Any = None
+        self._events: Any = None
+        self._unfinished: collections.OrderedDict[str, _Pending] = collections.OrderedDict()
+        self._backlog: collections.deque[Event] = collections.deque()
+        self._slots = self.config.slots
+        self._closing = False
+        self.ready: EngineReady | None = None
+        self.engine_start_s = 0.0  # start() call to EngineReady, as seen by this client
+        self.restarts = 0
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def start(self) -> EngineReady:
+        """Start the engine and wait until its backend is loaded."""
+        started = time.monotonic()
+        settings = EngineSettings(
+            backend=self.config.backend,
+            backend_options=dict(self.config.backend_options),
+            slots=self._slots,
+            cache_dir=self.config.cache_dir,
+            max_queue=self.config.max_queue,
+            parent_prefix=sys.prefix if self.config.python else None,
+        )
+        self._requests = self._context.Queue()
+        self._events = self._context.Queue()
+        self._process = self._context.Process(
+            target=engine_main, args=(settings, self._requests, self._events), name="dubstudio-engine", daemon=True
+        )
+        if self.config.python:
+            # spawn's executable is process-wide: set it only around this one start.
+            self._context.set_executable(self.config.python)
+            try:
+                self._process.start()
+            finally:
+                self._context.set_executable(sys.executable)
+        else:
+            self._process.start()
+        deadline = started + self.config.start_timeout_s
+        while True:
+            try:
+                event = self._events.get(timeout=POLL_S)
+            except queue.Empty:
+                if not self._process.is_alive():
+                    raise EngineStartError(
+                        ErrorCode.ENGINE_START,
+                        f"The engine exited during start-up (exit code {self._process.exitcode}); see its log above",
+                    ) from None
+                if time.monotonic() > deadline:
+                    self._process.kill()
+                    raise EngineStartError(
+                        ErrorCode.ENGINE_START, f"The engine did not start within {self.config.start_timeout_s:.0f} s"
+                    ) from None
+                continue
+            if isinstance(event, EngineReady):
+                self.ready = event
+                self._slots = event.slots
+                self.engine_start_s = time.monotonic() - started
+                return event
+            if isinstance(event, RequestFailed):
+                self._process.join(timeout=5)
+                raise EngineStartError(event.code, event.message)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Ask the engine to stop, then make sure it has."""
+        self._closing = True
+        if self._process is None:
+            return
+        if self._process.is_alive():
+            self._requests.put(Shutdown())
+            self._process.join(timeout)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join(5)
+        for channel in (self._requests, self._events):
+            channel.cancel_join_thread()
+            channel.close()
+        self._process = None
+
+    def __enter__(self) -> "EngineClient":
+        if self._process is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- requests -------------------------------------------------------------------------
+
+    def submit(self, job: Job) -> float:
+        """Queue a job; returns the monotonic time of submission (for latency figures)."""
+        self._unfinished[job.job_id] = _Pending(job)
+        submitted = time.monotonic()
+        self._requests.put(SubmitJob(job))
+        return submitted
+
+    def cancel(self, job_id: str) -> None:
+        self._requests.put(CancelJob(job_id))
+
+    def set_slots(self, slots: int) -> None:
+        self._slots = slots
+        self._requests.put(SetSlots(slots))
+
+    def prepare_voice(self, voice: VoiceSpec) -> str:
+        request = PrepareVoice(voice)
+        self._requests.put(request)
+        return request.request_id
+
+    def request_stats(self) -> str:
+        request = GetStats()
+        self._requests.put(request)
+        return request.request_id
+
+    def wake(self) -> None:
+        """Make a get_event() blocked in another thread return EngineStopped('wake')."""
+        if self._events is not None:
+            self._events.put(EngineStopped("wake"))
+
+    # --- events ---------------------------------------------------------------------------
+
+    def get_event(self, timeout: float | None = None) -> Event | None:
+        """The next event, or None after ``timeout`` seconds (None: wait as long as it takes)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if self._backlog:
+                return self._backlog.popleft()
+            wait = POLL_S if deadline is None else max(0.0, min(POLL_S, deadline - time.monotonic()))
+            try:
+                event = self._events.get(timeout=wait)
+            except queue.Empty:
+                if not self._closing and self._process is not None and not self._process.is_alive():
+                    self._recover()
+                    continue
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
+                continue
+            self._track(event)
+            return event
+
+    def _track(self, event: Event) -> None:
+        if isinstance(event, JobStarted):
+            pending = self._unfinished.get(event.job_id)
+            if pending:
+                pending.running = True
+        elif isinstance(event, (JobFinished, JobFailed)):
+            self._unfinished.pop(event.job_id, None)
+        elif isinstance(event, SlotsChanged):
+            self._slots = event.slots
+
+    def _recover(self) -> None:
+        """The engine died: report running jobs, restart, resubmit the unfinished in order."""
+        exit_code = self._process.exitcode
+        for channel in (self._requests, self._events):
+            channel.cancel_join_thread()
+            channel.close()
+        pending = list(self._unfinished.values())
+        # Running jobs were ahead of everything still queued, so they go back first.
+        order = [p for p in pending if p.running] + [p for p in pending if not p.running]
+        self._unfinished.clear()
+        failures: list[Event] = []
+        resubmit: list[_Pending] = []
+        for item in order:
+            if item.running:
+                item.attempts += 1
+                again = self.config.auto_retry and item.attempts <= self.config.max_retries
+                failures.append(JobFailed(
+                    item.job.job_id, ErrorCode.ENGINE_CRASHED,
+                    f"The engine stopped unexpectedly (exit code {exit_code}) while speaking this line"
+                    + ("; it was queued again" if again else ""),
+                    retryable=True, resubmitted=again,
+                ))
+                if not again:
+                    continue
+                item.running = False
+            resubmit.append(item)
+        self.restarts += 1
+        self.start()
+        for item in resubmit:
+            self._unfinished[item.job.job_id] = item
+            self._requests.put(SubmitJob(item.job))
+        self._backlog.extend(failures)
+        self._backlog.append(EngineRestarted(tuple(i.job.job_id for i in resubmit), exit_code))
+
+
+def collect(client: EngineClient, job: Job, timeout: float = 600.0) -> tuple[list[AudioChunk], Event]:
+    """Submit one job and wait for its end; the chunks and the final event. For scripts and tests."""
+    client.submit(job)
+    chunks: list[AudioChunk] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        event = client.get_event(timeout=max(0.0, deadline - time.monotonic()))
+        if isinstance(event, AudioChunk) and event.job_id == job.job_id:
+            chunks.append(event)
+        elif isinstance(event, (JobFinished, JobFailed)) and event.job_id == job.job_id:
+            if isinstance(event, JobFailed) and event.resubmitted:
+                chunks.clear()
+                continue
+            return chunks, event
+    raise EngineError(ErrorCode.BACKEND, f"No end for job {job.job_id} within {timeout:.0f} s")

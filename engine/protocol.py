@@ -1,0 +1,268 @@
+"""The one contract between the engine process and its clients.
+
+Every message that crosses the process boundary is a small frozen dataclass defined here.
+Audio travels as float32 mono numpy arrays inside :class:`AudioChunk`; multiprocessing
+pickles messages in transit, which is fine for IPC (caches on disk never use pickle).
+This module imports nothing heavy so that any process can load it cheaply.
+"""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class Priority(enum.IntEnum):
+    """Scheduling class: lower values run first; FIFO within a class."""
+
+    INTERACTIVE = 0  # auditioning a line or a voice: a person is waiting
+    BATCH = 1  # batch dubbing, benchmarks
+
+
+class ErrorCode(str, enum.Enum):
+    """Why a job or a request failed. The value is stable and shown to users."""
+
+    EMPTY_TEXT = "E_EMPTY_TEXT"
+    NOTHING_SPEAKABLE = "E_NOTHING_SPEAKABLE"
+    CLIP_MISSING = "E_CLIP_MISSING"
+    CLIP_UNREADABLE = "E_CLIP_UNREADABLE"
+    CLIP_SILENT = "E_CLIP_SILENT"
+    CLIP_TOO_SHORT = "E_CLIP_TOO_SHORT"
+    CLIP_TOO_LONG = "E_CLIP_TOO_LONG"
+    QUEUE_FULL = "E_QUEUE_FULL"
+    DUPLICATE_JOB = "E_DUPLICATE_JOB"
+    CANCELLED = "E_CANCELLED"
+    ENGINE_CRASHED = "E_ENGINE_CRASHED"
+    ENGINE_START = "E_ENGINE_START"
+    BACKEND = "E_BACKEND"
+    BAD_REQUEST = "E_BAD_REQUEST"
+
+
+class EngineError(Exception):
+    """An error with a code, raised inside the engine and turned into a failure event."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+
+
+# --- what a job is -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    """Per-voice settings a character carries; backends use what they support."""
+
+    speed: float = 1.0  # >1 speaks faster
+    pitch_semitones: float = 0.0  # added on top of the pitch matched to the reference clip
+    instruction: str = ""  # e.g. "speak sadly" (backends with instruction support)
+    language: str = ""  # ISO code of the text, "" = backend default
+
+
+@dataclass(frozen=True)
+class VoiceSpec:
+    """A character's voice: a reference clip, what is said in it, and settings."""
+
+    clip_path: str
+    transcript: str = ""
+    settings: VoiceSettings = field(default_factory=VoiceSettings)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One line to speak."""
+
+    text: str
+    voice: VoiceSpec
+    priority: Priority = Priority.BATCH
+    job_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+# --- requests: client -> engine ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubmitJob:
+    job: Job
+
+
+@dataclass(frozen=True)
+class CancelJob:
+    job_id: str
+
+
+@dataclass(frozen=True)
+class SetSlots:
+    slots: int
+
+
+@dataclass(frozen=True)
+class PrepareVoice:
+    """Prepare (or look up) a voice ahead of time; answered by VoicePrepared or RequestFailed."""
+
+    voice: VoiceSpec
+    request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+@dataclass(frozen=True)
+class GetStats:
+    request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    pass
+
+
+Request = Union[SubmitJob, CancelJob, SetSlots, PrepareVoice, GetStats, Shutdown]
+
+
+# --- events: engine -> client --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, so the studio can show or hide features."""
+
+    name: str
+    sample_rate: int
+    streaming: bool
+    languages: tuple[str, ...]
+    cloning: bool
+    cross_lingual: bool
+    instructions: bool
+
+
+@dataclass(frozen=True)
+class EngineReady:
+    backend: Capabilities
+    slots: int
+    pid: int
+    start_s: float  # process start to ready, measured in the engine
+
+
+@dataclass(frozen=True)
+class JobQueued:
+    job_id: str
+    position: int  # jobs ahead of it in the queue
+
+
+@dataclass(frozen=True)
+class JobStarted:
+    job_id: str
+    queue_wait_s: float
+
+
+@dataclass(frozen=True)
+class AudioChunk:
+    job_id: str
+    seq: int
+    pcm: "np.ndarray"  # float32, mono, [-1, 1]
+    sample_rate: int
+    text: str = ""  # the piece of text this chunk speaks
+
+
+@dataclass(frozen=True)
+class JobTiming:
+    """Where a job's time went, measured inside the engine (seconds)."""
+
+    queue_wait_s: float
+    voice_prepare_s: float
+    voice_cache: str  # "memory", "disk" or "miss"
+    first_chunk_s: float  # job start to first chunk sent
+    synth_s: float  # job start to last chunk sent
+    audio_s: float
+    chunks: int
+
+
+@dataclass(frozen=True)
+class JobFinished:
+    job_id: str
+    timing: JobTiming
+
+
+@dataclass(frozen=True)
+class JobFailed:
+    job_id: str
+    code: ErrorCode
+    message: str
+    retryable: bool = False
+    resubmitted: bool = False  # the client already queued it again (after an engine crash)
+
+
+@dataclass(frozen=True)
+class VoicePrepared:
+    request_id: str
+    voice_key: str
+    cache: str  # "memory", "disk" or "miss"
+    prepare_s: float
+    summary: dict[str, Any]  # JSON-able facts about the voice (duration, f0, warnings, ...)
+
+
+@dataclass(frozen=True)
+class RequestFailed:
+    request_id: str
+    code: ErrorCode
+    message: str
+
+
+@dataclass(frozen=True)
+class SlotsChanged:
+    slots: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    request_id: str
+    pid: int
+    backend: str
+    slots: int
+    queued: int
+    running: int
+    jobs_finished: int
+    jobs_failed: int
+    cache_memory_hits: int
+    cache_disk_hits: int
+    cache_misses: int
+    cache_rebuilt: int  # corrupt disk entries detected and rebuilt
+    prepare_s_total: float
+    uptime_s: float
+
+
+@dataclass(frozen=True)
+class EngineStopped:
+    """The engine left its main loop (after Shutdown); also the reader's stop sentinel."""
+
+    reason: str = "shutdown"
+
+
+@dataclass(frozen=True)
+class EngineRestarted:
+    """The client restarted a crashed engine and resubmitted the unfinished jobs."""
+
+    resubmitted: tuple[str, ...]
+    exit_code: int | None
+
+
+Event = Union[
+    EngineReady,
+    JobQueued,
+    JobStarted,
+    AudioChunk,
+    JobFinished,
+    JobFailed,
+    VoicePrepared,
+    RequestFailed,
+    SlotsChanged,
+    Stats,
+    EngineStopped,
+    EngineRestarted,
+]
+
+JOB_END_EVENTS = (JobFinished, JobFailed)

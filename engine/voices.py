@@ -1,0 +1,278 @@
+"""Reference clips and the cache of prepared voices.
+
+Preparing a voice (decoding, trimming, a speaker embedding, the backend's conditioning) costs
+tenths of seconds to seconds, so it happens once per (clip content, transcript, backend,
+encoder). Results live in an in-memory LRU and on disk as ``.npz`` files holding only arrays
+and a JSON string — never pickles — so a restarted engine reuses them safely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import time
+import zipfile
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import soundfile as sf
+
+from engine.backends.base import Backend, ReferenceClip, VoiceProfile
+from engine.protocol import EngineError, ErrorCode, VoiceSpec
+
+MAX_SOURCE_S = 600.0  # refuse longer files outright: nobody means a 10-minute reference
+MAX_REFERENCE_S = 30.0  # longer clips are cut: more adds nothing and slows preparation
+MIN_SPEECH_S = 1.0
+SILENCE_PEAK = 1e-3  # peak below -60 dBFS counts as silence
+TRIM_TOP_DB = 40.0
+CACHE_FORMAT = "1"
+
+
+def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
+    """Decode any format libsndfile reads, downmix to mono and trim silence.
+
+    Raises EngineError with a specific code for missing, unreadable, silent, too short and
+    too long clips; stereo, any sample rate and 8/16/24/32-bit files are accepted.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}")
+    try:
+        info = sf.info(str(path))
+        if info.frames <= 0 or info.samplerate <= 0:
+            raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip holds no audio: {path.name}")
+        if info.duration > MAX_SOURCE_S:
+            raise EngineError(
+                ErrorCode.CLIP_TOO_LONG,
+                f"Reference clip is {info.duration / 60:.1f} min long; use one under "
+                f"{MAX_SOURCE_S / 60:.0f} min (the first {MAX_REFERENCE_S:.0f} s of speech are used)",
+            )
+        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    except sf.LibsndfileError as error:
+        raise EngineError(
+            ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.error_string})"
+        ) from error
+    audio = data.mean(axis=1)
+    source_duration = len(audio) / rate
+    if not np.isfinite(audio).all() or float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
+        raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
+
+    import librosa  # imported here: it is slow to import and only needed on a cache miss
+
+    audio, _ = librosa.effects.trim(audio, top_db=TRIM_TOP_DB)
+    intervals = librosa.effects.split(audio, top_db=TRIM_TOP_DB)
+    speech_s = float(sum(end - start for start, end in intervals)) / rate
+    if speech_s < MIN_SPEECH_S:
+        raise EngineError(
+            ErrorCode.CLIP_TOO_SHORT,
+            f"Reference clip {path.name} has {speech_s:.2f} s of speech; at least {MIN_SPEECH_S:.0f} s is needed",
+        )
+    warnings: tuple[str, ...] = ()
+    if len(audio) > MAX_REFERENCE_S * rate:
+        audio = audio[: int(MAX_REFERENCE_S * rate)]
+        warnings = (f"clip cut to its first {MAX_REFERENCE_S:.0f} s",)
+    peak = float(np.max(np.abs(audio)))
+    audio = (audio * (0.95 / peak)).astype(np.float32)
+    return ReferenceClip(audio=audio, sample_rate=int(rate), source_duration_s=source_duration, warnings=warnings)
+
+
+class SpeakerEncoder:
+    """GE2E speaker embeddings (resemblyzer), 256-d and L2-normalised; loaded on first use."""
+
+    encoder_id = "ge2e-resemblyzer"
+
+    def __init__(self) -> None:
+        self._encoder: Any = None
+        self._lock = threading.Lock()
+
+    def embed(self, clip: ReferenceClip) -> np.ndarray:
+        with self._lock:  # the torch model is small; serialising it keeps threads predictable
+            if self._encoder is None:
+                import torch
+                from resemblyzer import VoiceEncoder
+
+                torch.set_num_threads(1)  # leave the cores to synthesis
+                self._encoder = VoiceEncoder("cpu", verbose=False)
+            from resemblyzer import preprocess_wav
+
+            wav = preprocess_wav(clip.audio, source_sr=clip.sample_rate)
+            if len(wav) == 0:  # the VAD found no voice; embed the whole clip instead
+                wav = preprocess_wav(clip.audio, source_sr=clip.sample_rate, trim_silence=False)
+            return np.asarray(self._encoder.embed_utterance(wav), dtype=np.float32)
+
+
+class CorruptCacheEntry(Exception):
+    pass
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@dataclass
+class CacheCounters:
+    memory_hits: int = 0
+    disk_hits: int = 0
+    misses: int = 0
+    rebuilt: int = 0
+    prepare_s_total: float = 0.0
+
+
+@dataclass(frozen=True)
+class CacheLookup:
+    profile: VoiceProfile
+    source: str  # "memory", "disk" or "miss"
+    seconds: float  # time spent finding or preparing the voice
+
+
+class VoiceCache:
+    """Prepared voices in memory (LRU) and on disk; safe to call from many worker threads."""
+
+    def __init__(self, directory: Path, backend: Backend, backend_name: str, encoder: SpeakerEncoder,
+                 capacity: int = 64) -> None:
+        self.directory = directory
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.backend = backend
+        self.backend_id = f"{backend_name}:{backend.conditioning_version}"
+        self.encoder = encoder
+        self.capacity = capacity
+        self.counters = CacheCounters()
+        self._memory: OrderedDict[str, VoiceProfile] = OrderedDict()
+        self._digests: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> content hash
+        self._lock = threading.Lock()
+        self._key_locks: dict[str, threading.Lock] = {}
+
+    def key_for(self, voice: VoiceSpec) -> str:
+        path = Path(voice.clip_path)
+        try:
+            stat = path.stat()
+        except OSError:
+            raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}") from None
+        if not path.is_file():
+            raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip is not a file: {path}")
+        stamp = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+        digest = self._digests.get(stamp)
+        if digest is None:
+            digest = self._digests[stamp] = _file_digest(path)
+        material = "|".join((CACHE_FORMAT, digest, voice.transcript.strip(), self.backend_id, self.encoder.encoder_id))
+        return hashlib.sha256(material.encode()).hexdigest()[:40]
+
+    def lookup(self, voice: VoiceSpec) -> CacheLookup:
+        started = time.monotonic()
+        key = self.key_for(voice)
+        with self._lock:
+            profile = self._remember(key)
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        if profile is None:
+            # One thread prepares a voice; others asking for it wait and then hit memory.
+            with key_lock:
+                with self._lock:
+                    profile = self._remember(key)
+                if profile is not None:
+                    source = "memory"
+                else:
+                    profile, source = self._load_or_prepare(key, voice)
+        else:
+            source = "memory"
+        seconds = time.monotonic() - started
+        with self._lock:
+            if source == "memory":
+                self.counters.memory_hits += 1
+            elif source == "disk":
+                self.counters.disk_hits += 1
+            else:
+                self.counters.misses += 1
+                self.counters.prepare_s_total += seconds
+        return CacheLookup(profile, source, seconds)
+
+    def _remember(self, key: str, profile: VoiceProfile | None = None) -> VoiceProfile | None:
+        """Get (or, with ``profile``, put) an entry of the LRU; caller holds ``_lock``."""
+        if profile is not None:
+            self._memory[key] = profile
+            while len(self._memory) > self.capacity:
+                self._memory.popitem(last=False)
+        found = self._memory.get(key)
+        if found is not None:
+            self._memory.move_to_end(key)
+        return found
+
+    def _path(self, key: str) -> Path:
+        return self.directory / f"{key}.npz"
+
+    def _load_or_prepare(self, key: str, voice: VoiceSpec) -> tuple[VoiceProfile, str]:
+        path = self._path(key)
+        profile: VoiceProfile | None = None
+        source = "miss"
+        if path.exists():
+            try:
+                profile = read_profile(path, key)
+                source = "disk"
+            except CorruptCacheEntry:
+                path.unlink(missing_ok=True)
+                with self._lock:
+                    self.counters.rebuilt += 1
+        if profile is None:
+            profile = self._prepare(key, voice)
+            write_profile(path, profile)
+        with self._lock:
+            self._remember(key, profile)
+        return profile, source
+
+    def _prepare(self, key: str, voice: VoiceSpec) -> VoiceProfile:
+        clip = load_reference_clip(voice.clip_path)
+        embedding = self.encoder.embed(clip)
+        conditioning, meta = self.backend.condition(clip, voice.transcript)
+        meta = {
+            **meta,
+            "key": key,
+            "backend": self.backend_id,
+            "encoder": self.encoder.encoder_id,
+            "clip_name": Path(voice.clip_path).name,
+            "clip_source_s": round(clip.source_duration_s, 3),
+            "clip_used_s": round(len(clip.audio) / clip.sample_rate, 3),
+            "warnings": list(clip.warnings),
+        }
+        return VoiceProfile(key=key, embedding=embedding, conditioning=conditioning, meta=meta)
+
+
+def write_profile(path: Path, profile: VoiceProfile) -> None:
+    """Write a profile atomically: a reader sees the old file or the whole new one."""
+    arrays: dict[str, np.ndarray] = {f"cond__{name}": value for name, value in profile.conditioning.items()}
+    arrays["embedding"] = profile.embedding
+    arrays["meta"] = np.array(json.dumps({**profile.meta, "format": CACHE_FORMAT, "key": profile.key}))
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.savez(out, **arrays)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def read_profile(path: Path, key: str) -> VoiceProfile:
+    """Read a cache entry, refusing anything truncated, corrupt, foreign or pickled."""
+    try:
+        with path.open("rb") as handle, np.load(handle, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"][()]))
+            embedding = np.array(data["embedding"], dtype=np.float32)
+            conditioning = {name[6:]: np.array(data[name]) for name in data.files if name.startswith("cond__")}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, json.JSONDecodeError) as error:
+        raise CorruptCacheEntry(f"{path.name}: {error}") from error
+    if not isinstance(meta, dict) or meta.get("format") != CACHE_FORMAT or meta.get("key") != key:
+        raise CorruptCacheEntry(f"{path.name}: wrong format or key")
+    if embedding.ndim != 1 or not np.isfinite(embedding).all():
+        raise CorruptCacheEntry(f"{path.name}: bad embedding")
+    return VoiceProfile(key=key, embedding=embedding, conditioning=conditioning, meta=meta)

@@ -1,0 +1,60 @@
+"""Shared helpers for engine tests: sample voices, clip makers and event loops."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import soundfile as sf
+
+from engine.client import EngineClient
+from engine.protocol import Event, VoiceSpec
+
+VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
+
+
+def sample_voice(name: str = "maya") -> VoiceSpec:
+    return VoiceSpec(str(VOICES / f"{name}.wav"), (VOICES / f"{name}.txt").read_text().strip())
+
+
+def tone_clip(path: Path, seconds: float = 3.0, rate: int = 22050, channels: int = 1,
+              subtype: str | None = None, amplitude: float = 0.5) -> Path:
+    """A voiced-like test clip: a harmonic tone with syllable-like pauses."""
+    t = np.arange(int(seconds * rate)) / rate
+    signal = sum(np.sin(2 * np.pi * 140 * k * t) / k for k in range(1, 6))
+    envelope = (np.sin(2 * np.pi * 3 * t) > -0.3).astype(float)
+    audio = amplitude * signal / np.max(np.abs(signal)) * envelope
+    if channels > 1:
+        audio = np.stack([audio] * channels, axis=1)
+    sf.write(str(path), audio, rate, subtype=subtype)
+    return path
+
+
+def events_until(client: EngineClient, done: Callable[[Event, list[Event]], bool],
+                 timeout: float = 120.0) -> list[Event]:
+    """Read events (stamped with arrival time in ``.arrived``) until ``done`` says so."""
+    seen: list[Event] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        event = client.get_event(timeout=1.0)
+        if event is None:
+            continue
+        object.__setattr__(event, "arrived", time.monotonic())
+        seen.append(event)
+        if done(event, seen):
+            return seen
+    raise AssertionError(f"timed out; saw {[type(e).__name__ for e in seen]}")
+
+
+def ended(job_ids: set[str]) -> Callable[[Event, list[Event]], bool]:
+    """Stop once every job in ``job_ids`` has finished or failed for good."""
+    from engine.protocol import JobFailed, JobFinished
+
+    def check(event: Event, seen: list[Event]) -> bool:
+        finished = {e.job_id for e in seen if isinstance(e, JobFinished)}
+        failed = {e.job_id for e in seen if isinstance(e, JobFailed) and not e.resubmitted}
+        return job_ids <= finished | failed
+
+    return check

@@ -1,0 +1,101 @@
+"""Reference clips and the disk cache, without the engine process."""
+
+import json
+import numpy as np
+import pytest
+import soundfile as sf
+
+from engine.backends.base import VoiceProfile
+from engine.protocol import EngineError, ErrorCode
+from engine.voices import MAX_REFERENCE_S, CorruptCacheEntry, load_reference_clip, read_profile, write_profile
+from tests.engine.helpers import VOICES, tone_clip
+
+
+def code_of(path):
+    with pytest.raises(EngineError) as caught:
+        load_reference_clip(path)
+    return caught.value.code
+
+
+def test_sample_clip_is_trimmed_and_normalised():
+    clip = load_reference_clip(VOICES / "maya.wav")
+    assert clip.sample_rate == 22050
+    assert clip.source_duration_s > len(clip.audio) / clip.sample_rate  # leading/trailing pad removed
+    assert 0.9 < np.max(np.abs(clip.audio)) <= 0.95 + 1e-6
+
+
+@pytest.mark.parametrize(
+    ("rate", "channels", "subtype"),
+    [(48000, 2, "PCM_16"), (8000, 1, "PCM_U8"), (44100, 1, "PCM_24"), (16000, 2, "FLOAT")],
+)
+def test_common_formats_are_accepted(tmp_path, rate, channels, subtype):
+    clip = load_reference_clip(tone_clip(tmp_path / "clip.wav", rate=rate, channels=channels, subtype=subtype))
+    assert clip.audio.ndim == 1 and clip.sample_rate == rate
+
+
+def test_flac_and_ogg_are_accepted(tmp_path):
+    for name in ("clip.flac", "clip.ogg"):
+        assert load_reference_clip(tone_clip(tmp_path / name)).audio.size > 0
+
+
+def test_bad_clips_get_specific_codes(tmp_path):
+    assert code_of(tmp_path / "absent.wav") == ErrorCode.CLIP_MISSING
+    (tmp_path / "folder.wav").mkdir()
+    assert code_of(tmp_path / "folder.wav") == ErrorCode.CLIP_MISSING
+    (tmp_path / "notes.wav").write_text("this is not audio at all")
+    assert code_of(tmp_path / "notes.wav") == ErrorCode.CLIP_UNREADABLE
+    corrupt = tmp_path / "corrupt.wav"
+    corrupt.write_bytes((VOICES / "maya.wav").read_bytes()[:30] + bytes(range(256)) * 4)
+    assert code_of(corrupt) == ErrorCode.CLIP_UNREADABLE
+    sf.write(str(tmp_path / "silent.wav"), np.zeros(22050 * 3, dtype=np.float32), 22050)
+    assert code_of(tmp_path / "silent.wav") == ErrorCode.CLIP_SILENT
+    assert code_of(tone_clip(tmp_path / "short.wav", seconds=0.5)) == ErrorCode.CLIP_TOO_SHORT
+    sf.write(str(tmp_path / "empty.wav"), np.zeros(0, dtype=np.float32), 22050)
+    assert code_of(tmp_path / "empty.wav") == ErrorCode.CLIP_UNREADABLE
+
+
+def test_five_minute_clip_is_cut_not_refused(tmp_path):
+    clip = load_reference_clip(tone_clip(tmp_path / "long.wav", seconds=300, rate=16000))
+    assert len(clip.audio) / clip.sample_rate <= MAX_REFERENCE_S
+    assert clip.warnings and "30 s" in clip.warnings[0]
+
+
+def test_eleven_minute_clip_is_refused(tmp_path):
+    path = tmp_path / "huge.wav"
+    with sf.SoundFile(str(path), "w", samplerate=8000, channels=1, subtype="PCM_U8") as out:
+        block = np.full(8000 * 60, 0.1, dtype=np.float32)
+        for _ in range(11):
+            out.write(block)
+    assert code_of(path) == ErrorCode.CLIP_TOO_LONG
+
+
+def profile(key="k1"):
+    return VoiceProfile(key=key, embedding=np.ones(256, np.float32) / 16,
+                        conditioning={"length_scale": np.asarray(np.float32(1.1))}, meta={"median_f0_hz": 120.0})
+
+
+def test_profile_round_trip_holds_data_only(tmp_path):
+    path = tmp_path / "k1.npz"
+    write_profile(path, profile())
+    loaded = read_profile(path, "k1")
+    assert float(loaded.conditioning["length_scale"]) == pytest.approx(1.1)
+    assert loaded.meta["median_f0_hz"] == 120.0
+    with np.load(path, allow_pickle=False) as data:  # numbers and a JSON string, nothing pickled
+        assert all(data[name].dtype.kind in "fU" for name in data.files)
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong_key", "pickled"])
+def test_damaged_cache_entries_are_detected(tmp_path, damage):
+    path = tmp_path / "k1.npz"
+    write_profile(path, profile())
+    if damage == "truncate":
+        path.write_bytes(path.read_bytes()[:100])
+    elif damage == "garbage":
+        path.write_bytes(b"\0" * 500)
+    elif damage == "wrong_key":
+        write_profile(path, profile("other"))
+    else:
+        np.savez(path, embedding=np.array([object()], dtype=object), meta=np.array(json.dumps({})))
+    with pytest.raises(CorruptCacheEntry):
+        read_profile(path, "k1")
