@@ -1,0 +1,42 @@
+"""`dubstudio say`, run as a user would: the installed console script in a subprocess."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import soundfile as sf
+
+from tests.engine.helpers import VOICES
+
+DUBSTUDIO = shutil.which("dubstudio", path=str(Path(sys.executable).parent))
+
+
+def say(*args, cache_dir):
+    return subprocess.run([DUBSTUDIO, "say", *args, "--cache-dir", str(cache_dir)],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_say_writes_a_wav_and_reports_timings(tmp_path):
+    out = tmp_path / "line.wav"
+    result = say("Hello there. We leave at dawn.", "--voice", str(VOICES / "rex.wav"), "--out", str(out), "--json",
+                 cache_dir=tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["sample_rate"] == 22050 and report["chunks"] >= 2 and report["voice_cache"] == "miss"
+    assert 0 < report["first_audio_s"] <= report["total_s"] and report["engine_start_s"] > 0
+    audio, rate = sf.read(str(out))
+    assert rate == 22050 and abs(len(audio) / rate - report["audio_s"]) < 0.01
+    again = json.loads(say("Again.", "--voice", str(VOICES / "rex.wav"), "--out", str(out), "--json",
+                           cache_dir=tmp_path / "cache").stdout)
+    assert again["voice_cache"] == "hit"
+
+
+def test_say_reports_bad_input_with_a_code(tmp_path):
+    result = say("   ", "--out", str(tmp_path / "x.wav"), cache_dir=tmp_path / "cache")
+    assert result.returncode == 2 and "E_EMPTY_TEXT" in result.stderr and "Traceback" not in result.stderr
+    result = say("Hi.", "--voice", str(tmp_path / "nope.wav"), "--out", str(tmp_path / "x.wav"),
+                 cache_dir=tmp_path / "cache")
+    assert result.returncode == 2 and "E_CLIP_MISSING" in result.stderr
+    assert not (tmp_path / "x.wav").exists()
