@@ -253,7 +253,7 @@ def write_profile(path: Path, profile: VoiceProfile) -> None:
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
-            np.savez(out, **arrays)
+            np.savez(out, **arrays)  # type: ignore[arg-type]  # numpy stubs mistype **kwds
             out.flush()
             os.fsync(out.fileno())
         os.replace(temp, path)
