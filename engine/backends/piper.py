@@ -78,8 +78,7 @@ class PiperBackend(Backend):
         self._session: Any = None
         self._voice: Any = None
         self._lock = threading.Lock()
-        self.base_f0 = float("nan")
-        self.base_rate = float("nan")
+        self._calibration: tuple[float, float] | None = None
 
     @property
     def capabilities(self) -> Capabilities:
@@ -106,10 +105,19 @@ class PiperBackend(Backend):
             self._config = json.load(handle)
         self.set_slots(1)
         self._voice = PiperVoice(config=PiperConfig.from_dict(self._config), session=self._session)
-        # The model's own pitch and rate, measured the same way as a reference clip's.
-        audio = np.concatenate([piece.pcm for piece in self._speak(CALIBRATION_TEXT, 1.0, lambda: False)])
-        self.base_f0 = median_f0(audio, self.sample_rate)
-        self.base_rate = self._phoneme_count(CALIBRATION_TEXT) / speech_seconds(audio, self.sample_rate)
+
+    def calibration(self) -> tuple[float, float]:
+        """The model's own median F0 and phonemes per second, measured like a reference clip's.
+
+        Computed on the first voice preparation rather than at load: it needs librosa, whose
+        import alone would double the engine's start-up time.
+        """
+        with self._lock:
+            if self._calibration is None:
+                audio = np.concatenate([piece.pcm for piece in self._speak(CALIBRATION_TEXT, 1.0, lambda: False)])
+                rate = self._phoneme_count(CALIBRATION_TEXT) / speech_seconds(audio, self.sample_rate)
+                self._calibration = (median_f0(audio, self.sample_rate), rate)
+            return self._calibration
 
     def set_slots(self, slots: int) -> None:
         """One shared session per thread count: slots × intra-op threads stays within the cores."""
@@ -135,18 +143,19 @@ class PiperBackend(Backend):
         return sum(1 for sentence in self._voice.phonemize(text) for p in sentence if p not in ignored)
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        base_f0, base_rate = self.calibration()
         f0 = median_f0(clip.audio, clip.sample_rate)
         shift = 0.0
-        if math.isfinite(f0) and math.isfinite(self.base_f0):
-            shift = float(np.clip(12 * math.log2(f0 / self.base_f0), -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))
+        if math.isfinite(f0) and math.isfinite(base_f0):
+            shift = float(np.clip(12 * math.log2(f0 / base_f0), -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))
         length_scale = 1.0
         rate = float("nan")
         if transcript.strip() and is_speakable(transcript):
             rate = self._phoneme_count(transcript) / max(speech_seconds(clip.audio, clip.sample_rate), 0.1)
-            length_scale = float(np.clip(self.base_rate / rate, *RATE_RANGE))
+            length_scale = float(np.clip(base_rate / rate, *RATE_RANGE))
         meta = {
             "median_f0_hz": round(f0, 1) if math.isfinite(f0) else None,
-            "model_f0_hz": round(self.base_f0, 1),
+            "model_f0_hz": round(base_f0, 1),
             "pitch_shift_semitones": round(shift, 2),
             "phonemes_per_s": round(rate, 2) if math.isfinite(rate) else None,
             "length_scale": round(length_scale, 3),
