@@ -262,3 +262,21 @@ def test_slots_change_while_running_and_engine_under_explicit_interpreter(cache_
         client.close()
     assert any(isinstance(e, SlotsChanged) and e.slots == 3 for e in events)
     assert all(of_job(events, j.job_id, JobFinished) for j in jobs)
+
+
+def test_corrupt_cache_file_is_detected_and_rebuilt(tmp_path):
+    cache = tmp_path / "cache"
+    clip = tmp_path / "maya-copy.wav"
+    clip.write_bytes((VOICES / "maya.wav").read_bytes())
+    voice = VoiceSpec(str(clip), (VOICES / "maya.txt").read_text())
+    with EngineClient(EngineConfig(slots=1, cache_dir=str(cache))) as client:
+        assert collect(client, Job("First.", voice))[1].timing.voice_cache == "miss"
+    (entry,) = cache.glob("*.npz")
+    entry.write_bytes(entry.read_bytes()[: entry.stat().st_size // 2])  # truncated mid-write
+    with EngineClient(EngineConfig(slots=1, cache_dir=str(cache))) as client:
+        assert collect(client, Job("Second.", voice))[1].timing.voice_cache == "miss"
+        rid = client.request_stats()
+        stats = events_until(client, lambda e, s: isinstance(e, Stats) and e.request_id == rid)[-1]
+    assert stats.cache_rebuilt == 1
+    with EngineClient(EngineConfig(slots=1, cache_dir=str(cache))) as client:
+        assert collect(client, Job("Third.", voice))[1].timing.voice_cache == "disk"
