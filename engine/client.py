@@ -140,6 +140,8 @@ class EngineClient:
             if isinstance(event, RequestFailed):
                 self._process.join(timeout=5)
                 raise EngineStartError(event.code, event.message)
+            if isinstance(event, EngineStopped):  # a wake() that arrived during start-up
+                self._backlog.append(event)
 
     def close(self, timeout: float = 10.0) -> None:
         """Ask the engine to stop, then make sure it has."""

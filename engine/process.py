@@ -330,7 +330,7 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
     if settings.parent_prefix:
         _use_own_environment(settings.parent_prefix)
     from engine.backends import create_backend
-    from engine.voices import SpeakerEncoder, VoiceCache
+    from engine.voices import SpeakerEncoder, VoiceCache, default_cache_dir
 
     try:
         backend = create_backend(settings.backend, settings.backend_options)
@@ -352,12 +352,3 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
     engine.stop()
     events.put(EngineStopped())
 
-
-def default_cache_dir() -> Path:
-    """The per-user cache folder of prepared voices (overridable with DUBSTUDIO_CACHE_DIR)."""
-    override = os.environ.get("DUBSTUDIO_CACHE_DIR")
-    if override:
-        return Path(override) / "voices"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("dubstudio")) / "voices"

@@ -276,3 +276,13 @@ def read_profile(path: Path, key: str) -> VoiceProfile:
     if embedding.ndim != 1 or not np.isfinite(embedding).all():
         raise CorruptCacheEntry(f"{path.name}: bad embedding")
     return VoiceProfile(key=key, embedding=embedding, conditioning=conditioning, meta=meta)
+
+
+def default_cache_dir() -> Path:
+    """The per-user cache folder of prepared voices (overridable with DUBSTUDIO_CACHE_DIR)."""
+    override = os.environ.get("DUBSTUDIO_CACHE_DIR")
+    if override:
+        return Path(override) / "voices"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("dubstudio")) / "voices"
