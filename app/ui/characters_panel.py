@@ -1,0 +1,521 @@
+"""The characters tab: a list of voices and an editor for the selected one.
+
+Every field commits one undoable EditCharacter when the user finishes editing it (focus out,
+Enter, a finished drag of the trim region), never per keystroke. Changing anything that shapes
+the voice (clip, trim, transcript, language, settings) makes the engine prepare it again,
+which is how the "prepared" indicator stays truthful.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import soundfile as sf
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QColorDialog,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.project import AddCharacter, Change, EditCharacter, ProjectError, RemoveCharacter
+from app.project.clips import import_clip
+from app.project.fsutil import safe_filename
+from app.ui.document import Document
+from app.ui.recorder import Recorder
+from app.ui.tasks import TaskRunner
+from app.ui.voices import VoiceState, VoiceStates
+from app.ui.waveform import WaveformView
+
+AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
+SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
+VOICE_FIELDS = {"clip", "clip_start", "clip_end", "transcript", "language", "settings"}
+
+
+def colour_icon(colour: str, size: int = 14) -> QIcon:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(QColor(colour))
+    return QIcon(pixmap)
+
+
+class _CommitLineEdit(QLineEdit):
+    """A line edit that reports its text once, when editing finishes and only if it changed."""
+
+    committed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._shown = ""
+        self.editingFinished.connect(self._finish)
+
+    def show_text(self, text: str) -> None:
+        self._shown = text
+        self.setText(text)
+
+    def _finish(self) -> None:
+        if self.text() != self._shown:
+            self._shown = self.text()
+            self.committed.emit(self.text())
+
+
+class _CommitTextEdit(QPlainTextEdit):
+    """A plain text edit that reports its text when it loses focus, if it changed."""
+
+    committed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._shown = ""
+
+    def show_text(self, text: str) -> None:
+        self._shown = text
+        self.setPlainText(text)
+
+    def focusOutEvent(self, event: Any) -> None:
+        super().focusOutEvent(event)
+        if self.toPlainText() != self._shown:
+            self._shown = self.toPlainText()
+            self.committed.emit(self._shown)
+
+
+class CharactersPanel(QWidget):
+    """Lists characters and edits the selected one.
+
+    Playback goes through callbacks the window provides: ``play_clip(key, pcm, rate)`` for the
+    reference clip and ``audition(character_id, text)`` to speak a sample sentence.
+    """
+
+    def __init__(
+        self,
+        document: Document,
+        voices: VoiceStates,
+        runner: TaskRunner,
+        play_clip: Callable[[str, np.ndarray, int], None],
+        audition: Callable[[str, str], None],
+        can_record: bool,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self._voices = voices
+        self._runner = runner
+        self._play_clip = play_clip
+        self._audition = audition
+        self._current: str | None = None
+        self._clip_audio: tuple[str, np.ndarray, int] | None = None  # (clip rel path, pcm, rate)
+
+        self.list = QListWidget()
+        self.list.setObjectName("characterList")
+        self.list.setIconSize(QSize(14, 14))
+        self.list.currentItemChanged.connect(self._on_select)
+        add = QPushButton("Add")
+        add.setToolTip("Add a character")
+        add.clicked.connect(self._add)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.clicked.connect(self._remove)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(QLabel("<b>Characters</b>"))
+        left_layout.addWidget(self.list, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(self.remove_button)
+        left_layout.addLayout(buttons)
+
+        self.name = _CommitLineEdit()
+        self.name.setObjectName("characterName")
+        self.name.committed.connect(lambda v: self._edit(name=v))
+        self.colour = QPushButton()
+        self.colour.setToolTip("Colour used for this character in the script")
+        self.colour.setMaximumWidth(140)
+        self.colour.clicked.connect(self._pick_colour)
+        self.clip_label = QLabel("No reference clip")
+        self.clip_label.setWordWrap(True)
+        self.import_button = QPushButton("Import clip…")
+        self.import_button.clicked.connect(self._import_clip)
+        self.recorder = Recorder()
+        self.record_button = QPushButton("● Record")
+        self.record_button.setObjectName("recordButton")
+        self.record_button.clicked.connect(self._toggle_record)
+        self.record_button.setEnabled(can_record)
+        self.record_button.setToolTip(
+            "Record a reference clip from the microphone"
+            if can_record
+            else "No microphone (audio input device) was found"
+        )
+        self.play_reference = QPushButton("▶ Play reference")
+        self.play_reference.clicked.connect(self._play_reference)
+        self.waveform = WaveformView()
+        self.waveform.setObjectName("waveform")
+        self.waveform.trim_changed.connect(self._on_trim)
+        self.trim_label = QLabel("")
+        self.transcript = _CommitTextEdit()
+        self.transcript.setPlaceholderText("What is said in the clip (helps voice cloning)")
+        self.transcript.setMaximumHeight(64)
+        self.transcript.committed.connect(lambda v: self._edit(transcript=v.strip()))
+        self.language = _CommitLineEdit()
+        self.language.setPlaceholderText("backend default")
+        self.language.setMaximumWidth(120)
+        self.language.committed.connect(lambda v: self._edit(language=v.strip()))
+        self.speed = QDoubleSpinBox()
+        self.speed.setRange(0.25, 4.0)
+        self.speed.setSingleStep(0.05)
+        self.speed.setSuffix("×")
+        self.speed.editingFinished.connect(lambda: self._edit_setting(speed=round(self.speed.value(), 2)))
+        self.pitch = QDoubleSpinBox()
+        self.pitch.setRange(-24.0, 24.0)
+        self.pitch.setSingleStep(0.5)
+        self.pitch.setSuffix(" st")
+        self.pitch.editingFinished.connect(
+            lambda: self._edit_setting(pitch_semitones=round(self.pitch.value(), 2))
+        )
+        self.instruction = _CommitLineEdit()
+        self.instruction.setPlaceholderText("e.g. speak softly (backends with instructions)")
+        self.instruction.committed.connect(lambda v: self._edit_setting(instruction=v.strip()))
+        self.sample = QLineEdit(SAMPLE_SENTENCE)
+        self.audition_button = QPushButton("▶ Audition")
+        self.audition_button.setObjectName("auditionButton")
+        self.audition_button.setToolTip("Speak the sample sentence in this voice (streams as it renders)")
+        self.audition_button.clicked.connect(self._on_audition)
+        self.voice_status = QLabel("")
+        self.voice_status.setObjectName("voiceStatus")
+        self.voice_status.setWordWrap(True)
+
+        clip_row = QHBoxLayout()
+        clip_row.addWidget(self.import_button)
+        clip_row.addWidget(self.record_button)
+        clip_row.addWidget(self.play_reference)
+        clip_row.addStretch(1)
+        settings_row = QHBoxLayout()
+        settings_row.addWidget(QLabel("Speed"))
+        settings_row.addWidget(self.speed)
+        settings_row.addWidget(QLabel("Pitch"))
+        settings_row.addWidget(self.pitch)
+        settings_row.addWidget(QLabel("Language"))
+        settings_row.addWidget(self.language)
+        settings_row.addStretch(1)
+        audition_row = QHBoxLayout()
+        audition_row.addWidget(self.sample, 1)
+        audition_row.addWidget(self.audition_button)
+
+        form = QFormLayout()
+        form.addRow("Name", self.name)
+        form.addRow("Colour", self.colour)
+        form.addRow("Reference", self.clip_label)
+        form.addRow("", _wrap(clip_row))
+        form.addRow("Trim (s)", self.waveform)
+        form.addRow("", self.trim_label)
+        form.addRow("Transcript", self.transcript)
+        form.addRow("Voice", _wrap(settings_row))
+        form.addRow("Instruction", self.instruction)
+        form.addRow("Audition", _wrap(audition_row))
+        form.addRow("Engine", self.voice_status)
+        self.editor = QWidget()
+        editor_layout = QVBoxLayout(self.editor)
+        editor_layout.addLayout(form)
+        editor_layout.addStretch(1)  # keep the rows together at the top
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.editor)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(scroll)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([220, 700])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(splitter)
+
+        document.changed.connect(self._on_change)
+        voices.changed.connect(self._on_voice_changed)
+        self._fill_list()
+
+    # --- public -------------------------------------------------------------------------------
+
+    @property
+    def current_id(self) -> str | None:
+        return self._current
+
+    def select(self, character_id: str) -> None:
+        for row in range(self.list.count()):
+            if self.list.item(row).data(Qt.ItemDataRole.UserRole) == character_id:
+                self.list.setCurrentRow(row)
+                return
+
+    def set_capabilities(self, instructions: bool, languages: tuple[str, ...]) -> None:
+        """Enable what the running backend supports."""
+        self.instruction.setEnabled(instructions)
+        self.instruction.setToolTip("" if instructions else "The current backend does not take instructions")
+        self.language.setToolTip("Languages of this backend: " + ", ".join(languages) if languages else "")
+
+    def set_playhead(self, seconds: float | None) -> None:
+        self.waveform.set_playhead(seconds)
+
+    # --- list ---------------------------------------------------------------------------------
+
+    def _item_text(self, character_id: str) -> str:
+        char = self._doc.project.character(character_id)
+        count = len(self._doc.project.lines_of(character_id))
+        return f"{char.name}  ({count} line{'' if count == 1 else 's'})"
+
+    def _update_counts(self) -> None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            item.setText(self._item_text(item.data(Qt.ItemDataRole.UserRole)))
+
+    def _fill_list(self) -> None:
+        keep = self._current
+        self.list.blockSignals(True)
+        self.list.clear()
+        project = self._doc.project
+        for char in project.characters:
+            item = QListWidgetItem(colour_icon(char.colour), self._item_text(char.id))
+            item.setData(Qt.ItemDataRole.UserRole, char.id)
+            self.list.addItem(item)
+        self.list.blockSignals(False)
+        ids = [c.id for c in project.characters]
+        if keep in ids:
+            self.select(keep)  # type: ignore[arg-type]
+        elif ids:
+            self.list.setCurrentRow(0)
+        else:
+            self._show(None)
+
+    def _on_select(self, item: QListWidgetItem | None, _previous: Any = None) -> None:
+        self._show(item.data(Qt.ItemDataRole.UserRole) if item is not None else None)
+
+    def _add(self) -> None:
+        project = self._doc.project
+        n = len(project.characters) + 1
+        name = f"Character {n}"
+        while project.character_by_name(name) is not None:
+            n += 1
+            name = f"Character {n}"
+        char = project.make_character(name)
+        if self._doc.push(AddCharacter(char)):
+            self.select(char.id)
+            self.name.setFocus()
+            self.name.selectAll()
+
+    def _remove(self) -> None:
+        if self._current is not None:
+            self._doc.push(RemoveCharacter(self._current))
+
+    # --- editor -------------------------------------------------------------------------------
+
+    def _show(self, character_id: str | None) -> None:
+        self._current = character_id
+        self.editor.setEnabled(character_id is not None)
+        self.remove_button.setEnabled(character_id is not None)
+        if character_id is None:
+            self.name.show_text("")
+            self.clip_label.setText("Add a character to give it a voice.")
+            self.waveform.set_audio(None, 0)
+            self.voice_status.setText("")
+            return
+        char = self._doc.project.character(character_id)
+        self.name.show_text(char.name)
+        self.colour.setText(char.colour)
+        self.colour.setIcon(colour_icon(char.colour))
+        self.transcript.show_text(char.transcript)
+        self.language.show_text(char.language)
+        self.speed.setValue(char.settings.speed)
+        self.pitch.setValue(char.settings.pitch_semitones)
+        self.instruction.show_text(char.settings.instruction)
+        self.waveform.set_colour(char.colour)
+        self.play_reference.setEnabled(bool(char.clip))
+        self.audition_button.setEnabled(bool(char.clip))
+        self.clip_label.setText(char.clip or "No reference clip: import one (WAV, FLAC, MP3, …)")
+        self._load_clip()
+        self._show_voice_status()
+        if self._voices.status(character_id).state is VoiceState.UNKNOWN:
+            self._voices.prepare(self._doc.project, character_id)
+
+    def _load_clip(self) -> None:
+        char = self._doc.project.character(self._current) if self._current else None
+        if char is None or not char.clip:
+            self._clip_audio = None
+            self.waveform.set_audio(None, 0)
+            self.trim_label.setText("")
+            return
+        rel = char.clip
+        if self._clip_audio is not None and self._clip_audio[0] == rel:
+            self._show_trim()
+            return
+        path = self._doc.project.resolve(rel)
+
+        def loaded(result: tuple[np.ndarray, int]) -> None:
+            if self._current is None or self._doc.project.character(self._current).clip != rel:
+                return  # the user moved on while the clip was decoding
+            pcm, rate = result
+            self._clip_audio = (rel, pcm, rate)
+            self.waveform.set_audio(pcm, rate)
+            self._show_trim()
+
+        def failed(exc: BaseException) -> None:
+            self.clip_label.setText(f"{rel}: cannot read ({exc})")
+            self.waveform.set_audio(None, 0)
+
+        self._runner.run(lambda: _read_mono(path), loaded, failed)
+
+    def _show_trim(self) -> None:
+        if self._current is None:
+            return
+        char = self._doc.project.character(self._current)
+        self.waveform.set_trim(char.clip_start, char.clip_end)
+        end = self.waveform.duration if char.clip_end is None else char.clip_end
+        self.trim_label.setText(
+            f"Using {char.clip_start:.2f} s – {end:.2f} s of {self.waveform.duration:.2f} s "
+            "(drag the edges of the highlighted region)"
+        )
+
+    def _show_voice_status(self) -> None:
+        if self._current is None:
+            return
+        status = self._voices.status(self._current)
+        text = {
+            VoiceState.UNKNOWN: "Not prepared yet",
+            VoiceState.PREPARING: "Preparing the voice…",
+            VoiceState.PREPARED: "✔ Voice prepared",
+            VoiceState.FAILED: "✖ Cannot prepare this voice",
+        }[status.state]
+        self.voice_status.setText(f"{text}: {status.detail}" if status.detail else text)
+
+    def _on_voice_changed(self, character_id: str) -> None:
+        if character_id == self._current:
+            self._show_voice_status()
+
+    def _on_change(self, change: Change) -> None:
+        if change.structure or change.characters:
+            for character_id in change.characters:
+                if any(c.id == character_id for c in self._doc.project.characters):
+                    self._voices.forget(character_id)
+            self._fill_list()
+            if self._current is not None and self._current in change.characters:
+                self._show(self._current)
+        elif change.lines:
+            self._update_counts()  # a line may have moved to another character
+
+    # --- edits ----------------------------------------------------------------------------------
+
+    def _edit(self, **changes: Any) -> None:
+        if self._current is None:
+            return
+        if not self._doc.push(EditCharacter(self._current, **changes)):
+            self._show(self._current)  # refused: show the stored values again
+
+    def _edit_setting(self, **changes: Any) -> None:
+        if self._current is None:
+            return
+        char = self._doc.project.character(self._current)
+        settings = replace(char.settings, **changes)
+        if settings != char.settings:
+            self._edit(settings=settings)
+
+    def _pick_colour(self) -> None:
+        if self._current is None:
+            return
+        char = self._doc.project.character(self._current)
+        colour = QColorDialog.getColor(QColor(char.colour), self, f"Colour of {char.name}")
+        if colour.isValid():
+            self._edit(colour=colour.name())
+
+    def _on_trim(self, start: float, end: float) -> None:
+        char = self._doc.project.character(self._current) if self._current else None
+        if char is None:
+            return
+        new_end = None if end < 0 else round(end, 3)
+        new_start = round(start, 3)
+        if (new_start, new_end) != (char.clip_start, char.clip_end):
+            self._edit(clip_start=new_start, clip_end=new_end)
+
+    def import_clip_file(self, source: str) -> bool:
+        """Copy an audio file into the project and make it the current character's clip."""
+        if self._current is None:
+            return False
+        try:
+            rel = import_clip(self._doc.project, source)
+        except ProjectError as exc:
+            self._doc.error.emit(str(exc))
+            return False
+        transcript_file = Path(source).with_suffix(".txt")
+        changes: dict[str, Any] = {"clip": rel, "clip_start": 0.0, "clip_end": None}
+        char = self._doc.project.character(self._current)
+        if not char.transcript and transcript_file.is_file():
+            changes["transcript"] = transcript_file.read_text(encoding="utf-8").strip()
+        self._edit(**changes)
+        return True
+
+    def _import_clip(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import a reference clip", "", AUDIO_FILTER)
+        if path:
+            self.import_clip_file(path)
+
+    def _toggle_record(self) -> None:
+        """First click records from the microphone; the second makes it the character's clip."""
+        if not self.recorder.recording:
+            try:
+                self.recorder.start()
+            except Exception as exc:  # PortAudio reports device problems with many types
+                self._doc.error.emit(f"E_RECORD: cannot record from the microphone: {exc}")
+                return
+            self.record_button.setText("■ Stop recording")
+            return
+        self.record_button.setText("● Record")
+        if self._current is None:
+            self.recorder.stop()
+            return
+        name = safe_filename(self._doc.project.character(self._current).name, "voice") + "_recording.wav"
+        # Written outside the project, then imported (copied into voices/) like any clip.
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                path = self.recorder.stop_to_file(Path(tmp) / name)
+            except (ValueError, ProjectError) as exc:
+                self._doc.error.emit(str(exc))
+                return
+            self.import_clip_file(str(path))
+
+    def _play_reference(self) -> None:
+        if self._current is None or self._clip_audio is None:
+            return
+        char = self._doc.project.character(self._current)
+        _rel, pcm, rate = self._clip_audio
+        start = int(char.clip_start * rate)
+        stop = len(pcm) if char.clip_end is None else int(char.clip_end * rate)
+        self._play_clip(f"clip:{char.id}:{char.clip_start}", pcm[start:stop], rate)
+
+    def _on_audition(self) -> None:
+        if self._current is not None:
+            self._audition(self._current, self.sample.text().strip() or SAMPLE_SENTENCE)
+
+
+def _read_mono(path: Path) -> tuple[np.ndarray, int]:
+    pcm, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    return pcm.mean(axis=1), int(rate)
+
+
+def _wrap(layout: QHBoxLayout) -> QWidget:
+    box = QWidget()
+    layout.setContentsMargins(0, 0, 0, 0)
+    box.setLayout(layout)
+    return box

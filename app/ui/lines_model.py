@@ -1,0 +1,439 @@
+"""The script lines as a Qt table model, and the proxy that filters them.
+
+The model keeps a row cache (row -> line id, plus each line's shown status) and changes it only
+when the document says something changed, emitting the matching Qt signals: precise
+``dataChanged`` for edits and render results, row removals/insertions and a layout change for
+structural edits (Anki's browser table follows the same idea). Status involves hashing the
+character's clip, so it is computed once per change instead of on every paint.
+
+Edits made in the table become undoable commands pushed to the :class:`Document`; the model
+itself never writes to the project.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QByteArray,
+    QMimeData,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor
+
+from app.project import Change, ChooseTake, EditLine, Line, LineStatus, MoveLines
+from app.project.timecode import format_timecode, parse_time
+from app.ui.document import Document
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+MIME_LINES = "application/x-dubstudio-line-ids"
+
+
+class Column(enum.IntEnum):
+    """The table's columns. A line's order number is the vertical header, not a column:
+    it is derived from the row, and a column whose every value shifts when a row is inserted
+    would make each insertion look like an edit of all the rows below."""
+
+    CHARACTER = 0
+    TEXT = 1
+    START = 2
+    END = 3
+    STATUS = 4
+    DURATION = 5
+    TAKE = 6
+
+
+HEADERS = {
+    Column.CHARACTER: "Character",
+    Column.TEXT: "Text",
+    Column.START: "Start",
+    Column.END: "End",
+    Column.STATUS: "Status",
+    Column.DURATION: "Duration",
+    Column.TAKE: "Take",
+}
+
+EDITABLE = {Column.CHARACTER, Column.TEXT, Column.START, Column.END, Column.TAKE}
+
+LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 3  # the LineStatus value string
+
+STATUS_TEXT = {
+    LineStatus.NOT_RENDERED: "Not rendered",
+    LineStatus.QUEUED: "Queued",
+    LineStatus.RENDERING: "Rendering…",
+    LineStatus.DONE: "Done",
+    LineStatus.FAILED: "Failed",
+    LineStatus.STALE: "Stale",
+}
+STATUS_COLOUR = {
+    LineStatus.NOT_RENDERED: "#8a8a8a",
+    LineStatus.QUEUED: "#4e79a7",
+    LineStatus.RENDERING: "#f28e2b",
+    LineStatus.DONE: "#3b8a3e",
+    LineStatus.FAILED: "#d62728",
+    LineStatus.STALE: "#b8860b",
+}
+UNASSIGNED = "—"
+
+
+class LinesModel(QAbstractTableModel):
+    """Rows are the project's lines in script order; columns are :class:`Column`."""
+
+    def __init__(self, document: Document, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self._ids: list[str] = []
+        self._lines: dict[str, Line] = {}
+        self._rows: dict[str, int] = {}
+        self._status: dict[str, LineStatus] = {}
+        self._snapshot()
+        document.changed.connect(self._on_change)
+        document.render_changed.connect(self._on_render)
+
+    # --- cache --------------------------------------------------------------------------------
+
+    def _snapshot(self) -> None:
+        self._ids = [line.id for line in self._doc.project.lines]
+        self._lines = {line.id: line for line in self._doc.project.lines}
+        self._reindex()
+        self._status.clear()
+
+    def _reindex(self) -> None:
+        self._rows = {line_id: row for row, line_id in enumerate(self._ids)}
+
+    def _status_of(self, line: Line) -> LineStatus:
+        status = self._status.get(line.id)
+        if status is None:
+            status = self._status[line.id] = self._doc.project.status(line)
+        return status
+
+    def line_at(self, row: int) -> Line:
+        return self._lines[self._ids[row]]
+
+    def row_of(self, line_id: str) -> int:
+        """The row of a line, or -1."""
+        return self._rows.get(line_id, -1)
+
+    def line_ids(self, rows: list[int]) -> list[str]:
+        return [self._ids[r] for r in sorted(set(rows)) if 0 <= r < len(self._ids)]
+
+    # --- reacting to the document ----------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        if change.structure:
+            self._apply_structure()
+        self._refresh(change.lines)
+        if change.characters or change.project:
+            # Renames and colour changes show in every row of the character; cheap to redraw.
+            self._status.clear()
+            self._emit_all()
+
+    def _on_render(self, line_ids: frozenset[str]) -> None:
+        self._refresh(line_ids)
+
+    def _refresh(self, line_ids: frozenset[str]) -> None:
+        rows = [self._rows[i] for i in line_ids if i in self._rows]
+        for line_id in line_ids:
+            self._status.pop(line_id, None)
+        # Contiguous runs keep the number of signals small for bulk edits.
+        for first, last in _runs(sorted(rows)):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(Column) - 1))
+
+    def _emit_all(self) -> None:
+        if self._ids:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(Column) - 1))
+
+    def _apply_structure(self) -> None:
+        """Bring the row cache to the project's line order with the finest Qt signals."""
+        new_ids = [line.id for line in self._doc.project.lines]
+        new_set = set(new_ids)
+        # 1. removals, bottom-up in contiguous runs
+        gone = [row for row, line_id in enumerate(self._ids) if line_id not in new_set]
+        for first, last in reversed(_runs(gone)):
+            self.beginRemoveRows(QModelIndex(), first, last)
+            del self._ids[first : last + 1]
+            self.endRemoveRows()
+        self._reindex()
+        # 2. reorder of the lines that stay
+        kept = set(self._ids)
+        target = [line_id for line_id in new_ids if line_id in kept]
+        if target != self._ids:
+            self.layoutAboutToBeChanged.emit()
+            new_rows = {line_id: row for row, line_id in enumerate(target)}
+            old = self.persistentIndexList()
+            moved = [self.index(new_rows[self._ids[i.row()]], i.column()) for i in old]
+            self._ids = target
+            self._reindex()
+            self.changePersistentIndexList(old, moved)
+            self.layoutChanged.emit()
+        # 3. insertions, top-down
+        self._lines.update({line.id: line for line in self._doc.project.lines})
+        for row, line_id in enumerate(new_ids):
+            if row >= len(self._ids) or self._ids[row] != line_id:
+                self.beginInsertRows(QModelIndex(), row, row)
+                self._ids.insert(row, line_id)
+                self._reindex()
+                self.endInsertRows()
+        for line_id in list(self._lines):
+            if line_id not in new_set:
+                del self._lines[line_id]
+                self._status.pop(line_id, None)
+        # Order numbers (the vertical header) of rows after the first change may differ now.
+        if self._ids:
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(self._ids) - 1)
+
+    # --- Qt model API -------------------------------------------------------------------------
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(Column)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(Column):
+            return HEADERS[Column(section)]
+        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._ids):
+            return str(section + 1)
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.ItemIsDropEnabled
+        flags = (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsDragEnabled
+            | Qt.ItemFlag.ItemIsDropEnabled
+        )
+        column = Column(index.column())
+        if column in EDITABLE and not (column is Column.TAKE and len(self.line_at(index.row()).takes) < 2):
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._ids)):
+            return None
+        line = self.line_at(index.row())
+        column = Column(index.column())
+        if role == LINE_ID_ROLE:
+            return line.id
+        if role == CHARACTER_ID_ROLE:
+            return line.character_id or ""
+        if role == STATUS_ROLE:
+            return self._status_of(line).value
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(line, column)
+        if role == Qt.ItemDataRole.EditRole:
+            return self._edit_value(line, column)
+        if role == Qt.ItemDataRole.DecorationRole and column is Column.CHARACTER:
+            char = self._character(line)
+            return QColor(char.colour) if char is not None else None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if column is Column.STATUS:
+                return QBrush(QColor(STATUS_COLOUR[self._status_of(line)]))
+            if column is Column.DURATION and self._overrun(line) > 0:
+                return QBrush(QColor(STATUS_COLOUR[LineStatus.FAILED]))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(line, column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            Column.START, Column.END, Column.DURATION
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _character(self, line: Line) -> Any:
+        if line.character_id is None:
+            return None
+        return next((c for c in self._doc.project.characters if c.id == line.character_id), None)
+
+    def _overrun(self, line: Line) -> float:
+        duration = self._doc.project.duration(line)
+        if duration is None or line.start is None or line.end is None:
+            return 0.0
+        return duration - (line.end - line.start)
+
+    def _display(self, line: Line, column: Column) -> Any:
+        if column is Column.CHARACTER:
+            char = self._character(line)
+            return char.name if char is not None else UNASSIGNED
+        if column is Column.TEXT:
+            return line.text
+        if column is Column.START:
+            return format_timecode(line.start) if line.start is not None else ""
+        if column is Column.END:
+            return format_timecode(line.end) if line.end is not None else ""
+        if column is Column.STATUS:
+            return STATUS_TEXT[self._status_of(line)]
+        if column is Column.DURATION:
+            duration = self._doc.project.duration(line)
+            return f"{duration:.2f} s" if duration is not None else ""
+        if column is Column.TAKE:
+            if not line.takes:
+                return ""
+            ids = [t.id for t in line.takes]
+            number = ids.index(line.chosen_take) + 1 if line.chosen_take in ids else 0
+            return f"{number} of {len(ids)}" if number else f"– of {len(ids)}"
+        return None
+
+    def _edit_value(self, line: Line, column: Column) -> Any:
+        if column is Column.CHARACTER:
+            return line.character_id or ""
+        if column is Column.TAKE:
+            return line.chosen_take or ""
+        return self._display(line, column)
+
+    def _tooltip(self, line: Line, column: Column) -> str | None:
+        if column is Column.STATUS:
+            status = self._status_of(line)
+            if status is LineStatus.FAILED and line.error:
+                return line.error
+            if status is LineStatus.STALE:
+                return "Text, character, clip or voice settings changed since this take was rendered."
+        if column is Column.DURATION:
+            over = self._overrun(line)
+            if over > 0:
+                return f"The take is {over:.2f} s longer than its slot ({format_timecode(line.start or 0)}–{format_timecode(line.end or 0)})."
+        if column is Column.TEXT:
+            return line.text or None
+        return None
+
+    def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        line = self.line_at(index.row())
+        column = Column(index.column())
+        if column is Column.TEXT:
+            if value == line.text:
+                return False
+            return self._doc.push(EditLine(line.id, text=str(value)))
+        if column is Column.CHARACTER:
+            new = str(value) if value else None
+            if new == line.character_id:
+                return False
+            return self._doc.push(EditLine(line.id, character_id=new))
+        if column in (Column.START, Column.END):
+            text = str(value or "").strip()
+            try:
+                seconds = parse_time(text) if text else None
+            except ValueError as exc:
+                self._doc.error.emit(f"E_INVALID_VALUE: line {index.row() + 1}: {exc}")
+                return False
+            if column is Column.START:
+                return seconds != line.start and self._doc.push(EditLine(line.id, start=seconds))
+            return seconds != line.end and self._doc.push(EditLine(line.id, end=seconds))
+        if column is Column.TAKE:
+            if not value or value == line.chosen_take:
+                return False
+            return self._doc.push(ChooseTake(line.id, str(value)))
+        return False
+
+    # --- drag and drop reordering ---------------------------------------------------------------
+
+    def supportedDropActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME_LINES]
+
+    def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:  # type: ignore[override]
+        data = QMimeData()
+        ids = self.line_ids([i.row() for i in indexes if i.isValid()])
+        data.setData(MIME_LINES, QByteArray(json.dumps(ids).encode()))
+        return data
+
+    def canDropMimeData(
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: ModelIndex
+    ) -> bool:
+        return action == Qt.DropAction.MoveAction and data.hasFormat(MIME_LINES)
+
+    def dropMimeData(
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: ModelIndex
+    ) -> bool:
+        if not self.canDropMimeData(data, action, row, column, parent):
+            return False
+        try:
+            ids = [str(i) for i in json.loads(bytes(data.data(MIME_LINES).data()).decode())]
+        except (ValueError, UnicodeDecodeError):
+            return False
+        ids = [i for i in ids if i in self._rows]
+        if not ids:
+            return False
+        if row < 0:
+            row = parent.row() if parent.isValid() else len(self._ids)
+        self.move_lines(ids, row)
+        return False  # the move is done; the view must not remove the dragged rows itself
+
+    def move_lines(self, line_ids: list[str], before_row: int) -> bool:
+        """Move lines so they sit just before ``before_row`` (a row of the current order)."""
+        moving = set(line_ids)
+        to_index = sum(1 for line_id in self._ids[:before_row] if line_id not in moving)
+        ordered = [i for i in self._ids if i in moving]
+        if [self._ids.index(i) for i in ordered] == list(range(to_index, to_index + len(ordered))):
+            return False  # dropped where they already are
+        return self._doc.push(MoveLines(ordered, to_index))
+
+
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and row == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
+class LineFilterProxy(QSortFilterProxyModel):
+    """Shows only lines of one character and/or one status, and/or containing some text."""
+
+    NO_CHARACTER = "\0none"  # filter value for unassigned lines
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._character: str | None = None
+        self._status: str | None = None
+        self._text = ""
+
+    def set_character(self, character_id: str | None) -> None:
+        """``None`` shows all characters; :data:`NO_CHARACTER` shows unassigned lines."""
+        self.beginFilterChange()
+        self._character = character_id
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def set_status(self, status: LineStatus | None) -> None:
+        self.beginFilterChange()
+        self._status = status.value if status is not None else None
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def set_text(self, text: str) -> None:
+        self.beginFilterChange()
+        self._text = text.strip().casefold()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: ModelIndex) -> bool:
+        model = self.sourceModel()
+        index = model.index(source_row, Column.TEXT, source_parent)
+        if self._character is not None:
+            char = model.data(index, CHARACTER_ID_ROLE)
+            wanted = "" if self._character == self.NO_CHARACTER else self._character
+            if char != wanted:
+                return False
+        if self._status is not None and model.data(index, STATUS_ROLE) != self._status:
+            return False
+        if self._text and self._text not in str(model.data(index, Qt.ItemDataRole.DisplayRole)).casefold():
+            return False
+        return True

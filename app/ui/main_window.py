@@ -1,0 +1,747 @@
+"""The studio's main window: welcome screen, then the script, characters and stress tabs.
+
+The window wires the parts together and owns what lives as long as it does: the settings, the
+engine bridge (started at once, in the background, so it is ready by the first click), the
+player, and the open :class:`Document`. Project edits go through the document; renders through
+the :class:`RenderController`; audio through the :class:`Player`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import platformdirs
+import soundfile as sf
+from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
+
+from app.project import AddLines, AssignCharacter, ChooseTake, Line, LineStatus, MoveLines, Project, ProjectError, RemoveLines
+from app.project.export import ExportResult, export_lines, export_mix, export_srt, export_stems
+from app.project.model import new_id
+from app.project.sample import copy_sample_project
+from app.project.script_io import ScriptImport, export_script, import_csv, import_plain, import_srt
+from app.ui.bridge import EngineBridge
+from app.ui.characters_panel import CharactersPanel
+from app.ui.document import Document
+from app.ui.player import AudioOutput, Player, default_output, has_input_device
+from app.ui.render_controller import RenderController, format_eta
+from app.ui.script_panel import ScriptPanel
+from app.ui.settings import Settings
+from app.ui.settings_dialog import SettingsDialog
+from app.ui.tasks import TaskRunner
+from app.ui.voices import NoVoice, VoiceStates, voice_spec
+from app.ui.welcome import WelcomePage
+from engine.client import EngineConfig
+from engine.protocol import AudioChunk, EngineReady, Job, JobFailed, JobFinished, Priority
+
+log = logging.getLogger(__name__)
+
+SAMPLE_FOLDER_NAME = "Sample project"
+STRESS_TAB = "Stress"
+IMPORTERS: dict[str, tuple[str, Callable[..., ScriptImport]]] = {
+    "srt": ("Subtitles (*.srt)", import_srt),
+    "csv": ("CSV or TSV (*.csv *.tsv *.tab *.txt)", import_csv),
+    "script": ("Script (*.txt *.md *.fountain);;All files (*)", import_plain),
+}
+
+
+def _stress_available() -> bool:
+    """Whether the Stress panel (built by another team in app.ui.stress) is installed.
+
+    Only looked up here; it is imported the first time its tab is shown, so the studio starts
+    without paying for it and a broken panel cannot stop the studio from starting.
+    """
+    return importlib.util.find_spec("app.ui.stress") is not None
+
+
+def engine_config(settings: Settings) -> EngineConfig:
+    """The engine configuration the settings describe."""
+    return EngineConfig(
+        backend=settings.engine_backend,
+        slots=settings.engine_slots or None,
+        python=settings.engine_python or None,
+        cache_dir=settings.cache_dir or None,
+    )
+
+
+class MainWindow(QMainWindow):
+    """The studio. Pass ``output`` to choose the audio device (tests pass a NullOutput)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        runner: TaskRunner,
+        output: AudioOutput | None = None,
+        bridge: EngineBridge | None = None,
+        projects_dir: Path | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.settings = settings
+        self.runner = runner
+        self.projects_dir = projects_dir or Path(platformdirs.user_documents_dir()) / "DubStudio"
+        self.document: Document | None = None
+        self.renders: RenderController | None = None
+        self.script: ScriptPanel | None = None
+        self.characters: CharactersPanel | None = None
+        self._stress: Any = None  # the StressPanel once built (or a label saying why not)
+
+        self._owns_bridge = bridge is None  # an injected bridge (tests) outlives the window
+        self.bridge = bridge if bridge is not None else EngineBridge(engine_config(settings), parent=self)
+        self.bridge.engine_ready.connect(self._on_engine_ready)
+        self.bridge.start_failed.connect(self._on_engine_failed)
+        self.bridge.stopped.connect(self._on_engine_stopped)
+        self.bridge.restarted.connect(
+            lambda ev: self._status(f"The engine stopped unexpectedly and was restarted; {len(ev.resubmitted)} job(s) queued again")
+        )
+        self.bridge.chunk.connect(self._on_chunk)
+        self.bridge.job_finished.connect(self._on_job_end)
+        self.bridge.job_failed.connect(self._on_job_end)
+        self.voices = VoiceStates(self.bridge, self)
+
+        self.player = Player(output if output is not None else default_output(settings.output_device), self)
+        self.player.device_missing.connect(self._status)
+        self.player.position.connect(self._on_playhead)
+        self.player.stopped.connect(self._on_play_stopped)
+        self.player.started.connect(lambda _key: self._update_actions())
+        self._stream_rate = 22050  # replaced by the engine's rate when it is ready
+
+        self.engine_label = QLabel("Engine: starting…")
+        self.engine_label.setObjectName("engineStatus")
+        self.save_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.save_label)
+        self.statusBar().addPermanentWidget(self.engine_label)
+
+        self.welcome = WelcomePage()
+        self.welcome.open_sample.connect(self.open_sample)
+        self.welcome.new_project.connect(self._new_project_dialog)
+        self.welcome.open_folder.connect(self._open_folder_dialog)
+        self.welcome.open_recent.connect(self.open_project)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("studioTabs")
+        if _stress_available():
+            # Not tied to a project: it stays while projects come and go, and is built the
+            # first time it is shown (it starts its own engine only when a run starts).
+            self.tabs.addTab(QWidget(), STRESS_TAB)
+        self.tabs.currentChanged.connect(self._on_tab)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.welcome)
+        self.pages.addWidget(self.tabs)
+        self.setCentralWidget(self.pages)
+
+        self.actions_: dict[str, QAction] = {}
+        self._build_actions()
+        self._build_menus()
+        self._refresh_recent()
+        self._update_title()
+        self._update_actions()
+        self.resize(1200, 760)
+        if settings.window_geometry:
+            self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
+        self.player.check_output()
+        if self._owns_bridge:
+            self.bridge.start()
+        elif self.bridge.ready is not None:
+            self._on_engine_ready(self.bridge.ready)  # an injected engine may be running already
+
+    # --- actions and menus --------------------------------------------------------------------
+
+    def _action(self, name: str, text: str, slot: Callable[[], Any], shortcut: Any = None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.actions_[name] = action
+        return action
+
+    def _build_actions(self) -> None:
+        a = self._action
+        a("new", "&New project…", self._new_project_dialog, QKeySequence.StandardKey.New)
+        a("open", "&Open project folder…", self._open_folder_dialog, QKeySequence.StandardKey.Open)
+        a("open_sample", "Open the &sample project", self.open_sample)
+        a("save", "&Save", self.save, QKeySequence.StandardKey.Save)
+        a("settings", "Se&ttings…", self.show_settings, QKeySequence.StandardKey.Preferences)
+        a("quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        a("undo", "&Undo", self.undo, QKeySequence.StandardKey.Undo)
+        a("redo", "&Redo", self.redo, QKeySequence.StandardKey.Redo)
+        a("add_line", "Add line", self.add_line, "Ctrl+Return", "Add a line after the current one")
+        a("remove_lines", "Remove", self.remove_lines, QKeySequence.StandardKey.Delete, "Remove the selected lines")
+        a("move_up", "▲", lambda: self.move_lines(-1), "Ctrl+Up", "Move the selected lines up")
+        a("move_down", "▼", lambda: self.move_lines(+1), "Ctrl+Down", "Move the selected lines down")
+        a("render_all", "Render all", lambda: self.render_lines(None), "Ctrl+Shift+R", "Render every line")
+        a("render_selected", "Render selected", self.render_selected, "Ctrl+R", "Render the selected lines")
+        a("render_stale", "Render stale", lambda: self.render_lines(None, stale_only=True), None,
+          "Render lines that are stale, failed or not rendered yet")
+        a("cancel_render", "Cancel", self.cancel_render, None, "Cancel the running render")
+        a("retry_failed", "Retry failed", self.retry_failed, None, "Render the failed lines of the last batch again")
+        a("play_line", "▶ Play line", self.play_current_line, "Space", "Play the line's take (or stream it while it renders)")
+        a("stop", "■ Stop", self.player.stop, "Escape", "Stop playback")
+        for kind, label in (("lines", "Line WAVs"), ("mix", "Mix"), ("stems", "Stems"), ("srt", "Script as SRT"), ("csv", "Script as CSV")):
+            a(f"export_{kind}", label, lambda k=kind: self.export(k))  # type: ignore[misc]
+        a("open_exports", "Open exports folder", self._open_exports)
+        for kind, label in (("srt", "Subtitles (SRT)…"), ("csv", "CSV / TSV…"), ("script", "Plain script (Name: line)…")):
+            a(f"import_{kind}", label, lambda k=kind: self._import_dialog(k))  # type: ignore[misc]
+        for name in ("play_line", "stop", "remove_lines"):
+            # Scoped to the table and the bars, so typing a space or pressing Delete in an
+            # editor keeps its usual meaning.
+            self.actions_[name].setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        for name in ("new", "open", "open_sample"):
+            file_menu.addAction(self.actions_[name])
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addAction(self.actions_["save"])
+        file_menu.addSeparator()
+        self.import_menu = file_menu.addMenu("&Import")
+        for kind in IMPORTERS:
+            self.import_menu.addAction(self.actions_[f"import_{kind}"])
+        self.export_menu = file_menu.addMenu("&Export")
+        for kind in ("lines", "mix", "stems", "srt", "csv"):
+            self.export_menu.addAction(self.actions_[f"export_{kind}"])
+        self.export_menu.addSeparator()
+        self.export_menu.addAction(self.actions_["open_exports"])
+        file_menu.addSeparator()
+        file_menu.addAction(self.actions_["settings"])
+        file_menu.addAction(self.actions_["quit"])
+        edit = bar.addMenu("&Edit")
+        edit.addAction(self.actions_["undo"])
+        edit.addAction(self.actions_["redo"])
+        edit.addSeparator()
+        for name in ("add_line", "remove_lines", "move_up", "move_down"):
+            edit.addAction(self.actions_[name])
+        self.assign_menu = edit.addMenu("&Assign character")
+        self.assign_menu.aboutToShow.connect(lambda: self._fill_assign_menu(self.assign_menu))
+        render = bar.addMenu("&Render")
+        for name in ("render_all", "render_selected", "render_stale", "cancel_render", "retry_failed"):
+            render.addAction(self.actions_[name])
+        play = bar.addMenu("&Playback")
+        play.addAction(self.actions_["play_line"])
+        play.addAction(self.actions_["stop"])
+
+    def _fill_assign_menu(self, menu: QMenu) -> None:
+        menu.clear()
+        if self.document is None:
+            return
+        for char in self.document.project.characters:
+            menu.addAction(char.name).triggered.connect(lambda _c=False, cid=char.id: self.assign_character(cid))
+        menu.addSeparator()
+        menu.addAction("No character").triggered.connect(lambda _c=False: self.assign_character(None))
+
+    def _update_actions(self) -> None:
+        has_doc = self.document is not None
+        running = self.renders is not None and self.renders.is_running
+        ready = self.bridge.is_ready
+        stack = self.document.stack if self.document else None
+        undo, redo = self.actions_["undo"], self.actions_["redo"]
+        undo.setEnabled(bool(stack and stack.can_undo))
+        redo.setEnabled(bool(stack and stack.can_redo))
+        undo.setText(f"&Undo {stack.undo_text}" if stack and stack.can_undo else "&Undo")
+        redo.setText(f"&Redo {stack.redo_text}" if stack and stack.can_redo else "&Redo")
+        for name in ("save", "add_line", "remove_lines", "move_up", "move_down", "play_line"):
+            self.actions_[name].setEnabled(has_doc)
+        for name in ("render_all", "render_selected", "render_stale"):
+            self.actions_[name].setEnabled(has_doc and ready and not running)
+            if not ready:
+                self.actions_[name].setToolTip("Waiting for the engine to start…")
+        self.actions_["cancel_render"].setEnabled(running)
+        batch = self.renders.batch if self.renders else None
+        self.actions_["retry_failed"].setEnabled(bool(batch and batch.failed_lines) and not running)
+        self.actions_["stop"].setEnabled(bool(self.player.playing_key))
+        self.import_menu.setEnabled(has_doc)
+        self.export_menu.setEnabled(has_doc)
+        self.assign_menu.setEnabled(has_doc)
+        if self.script is not None:
+            self.script.assign_button.setEnabled(has_doc)
+
+    def _update_title(self) -> None:
+        if self.document is None:
+            self.setWindowTitle("DubStudio")
+            self.save_label.setText("")
+            return
+        dirty = self.document.is_dirty
+        self.setWindowTitle(f"{self.document.project.title}{' •' if dirty else ''} — DubStudio")
+        self.save_label.setText("Unsaved changes" if dirty else "All changes saved")
+
+    def _status(self, message: str, timeout_ms: int = 0) -> None:
+        self.statusBar().showMessage(message, timeout_ms)
+
+    # --- projects -----------------------------------------------------------------------------
+
+    def open_project(self, path: str | Path) -> bool:
+        """Open a project folder; on failure say why and keep the current one."""
+        try:
+            project = Project.load(path)
+        except (ProjectError, OSError) as exc:
+            self._error("Cannot open project", str(exc))
+            return False
+        self._set_document(Document(project, self))
+        if project.migrated_from is not None:
+            self._status(f"Opened a project from schema {project.migrated_from}; it is saved in the new format on the next save")
+        else:
+            self._status(f"Opened {project.root}", 5000)
+        return True
+
+    def open_sample(self) -> bool:
+        """Open the user's copy of the bundled sample project (made on first use)."""
+        target = self.projects_dir / SAMPLE_FOLDER_NAME
+        if not (target / "project.json").is_file():
+            try:
+                copy_sample_project(target)
+            except (ProjectError, OSError) as exc:
+                self._error("Cannot copy the sample project", str(exc))
+                return False
+        return self.open_project(target)
+
+    def new_project(self, folder: str | Path) -> bool:
+        try:
+            project = Project.create(folder, Path(folder).name)
+        except (ProjectError, OSError) as exc:
+            self._error("Cannot create project", str(exc))
+            return False
+        self._set_document(Document(project, self))
+        return True
+
+    def _new_project_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the new project", str(self.projects_dir))
+        if folder:
+            self.new_project(folder)
+
+    def _open_folder_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a project folder", str(self.projects_dir))
+        if folder:
+            self.open_project(folder)
+
+    def _set_document(self, document: Document) -> None:
+        self._close_document()
+        self.document = document
+        document.changed.connect(lambda _c: self._update_title())
+        document.undo_state_changed.connect(self._update_title)
+        document.undo_state_changed.connect(self._update_actions)
+        document.error.connect(lambda msg: self._status(msg, 15000))
+        document.set_autosave(self.settings.autosave_s)
+        self.renders = RenderController(document, self.bridge, self)
+        self.renders.progress.connect(self._on_progress)
+        self.renders.running_changed.connect(lambda _r: self._update_actions())
+        self.renders.message.connect(lambda msg: self._status(msg, 15000))
+
+        self.script = ScriptPanel(document, self.actions_)
+        self.script.assign_button.setMenu(QMenu(self.script.assign_button))
+        assign_popup = self.script.assign_button.menu()
+        assign_popup.aboutToShow.connect(lambda: self._fill_assign_menu(assign_popup))
+        self.script.current_line_changed.connect(lambda _id: self._update_actions())
+        self.script.play_take.connect(self.play_take)
+        self.script.choose_take.connect(self.choose_take)
+        self.characters = CharactersPanel(
+            document, self.voices, self.runner, self.play_audio, self.audition, has_input_device()
+        )
+        if self.bridge.ready is not None:
+            caps = self.bridge.ready.backend
+            self.characters.set_capabilities(caps.instructions, caps.languages)
+        self.tabs.blockSignals(True)
+        self.tabs.insertTab(0, self.script, "Script")
+        self.tabs.insertTab(1, self.characters, "Characters")
+        self.tabs.setCurrentIndex(0)
+        self.tabs.blockSignals(False)
+        self.pages.setCurrentWidget(self.tabs)
+        self.settings.add_recent(document.project.root)
+        self._refresh_recent()
+        self._update_title()
+        self._update_actions()
+        if document.project.lines:
+            self.script.select_line(document.project.lines[0].id)
+
+    def _close_document(self) -> None:
+        """Save and drop the open project (its renders are cancelled)."""
+        if self.document is None:
+            return
+        self.player.stop()
+        if self.renders is not None:
+            self.renders.cancel()
+            self.renders.detach()
+            self.renders.deleteLater()
+            self.renders = None
+        if self.document.is_dirty:
+            self.document.save()
+        self.document.set_autosave(0)
+        self.tabs.blockSignals(True)  # removing tabs moves the current one: build nothing now
+        for widget in (self.script, self.characters):
+            if widget is not None:
+                self.tabs.removeTab(self.tabs.indexOf(widget))
+                widget.deleteLater()
+        self.tabs.blockSignals(False)
+        self.script = None
+        self.characters = None
+        self.document.deleteLater()
+        self.document = None
+
+    def _refresh_recent(self) -> None:
+        recent = self.settings.existing_recent()
+        self.welcome.set_recent(recent)
+        self.recent_menu.clear()
+        for path in recent:
+            self.recent_menu.addAction(path).triggered.connect(lambda _c=False, p=path: self.open_project(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    def save(self) -> bool:
+        if self.document is None:
+            return False
+        ok = self.document.save()
+        if ok:
+            self._status("Saved", 3000)
+        return ok
+
+    def _on_tab(self, index: int) -> None:
+        if self.tabs.tabText(index) == STRESS_TAB and self._stress is None:
+            self._build_stress_tab(index)
+
+    def _build_stress_tab(self, index: int) -> None:
+        panel: QWidget
+        try:
+            from app.ui.stress import StressPanel
+
+            panel = StressPanel(parent=self.tabs, engine_config=engine_config(self.settings))
+        except Exception as exc:  # another team's panel: a failure must not take the studio down
+            log.exception("the stress panel failed to load")
+            label = QLabel(f"The stress panel could not be loaded: {exc}")
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            panel = label
+        placeholder = self.tabs.widget(index)
+        self.tabs.blockSignals(True)
+        self.tabs.removeTab(index)
+        self.tabs.insertTab(index, panel, STRESS_TAB)
+        self.tabs.setCurrentIndex(index)
+        self.tabs.blockSignals(False)
+        if placeholder is not None:
+            placeholder.deleteLater()
+        self._stress = panel
+
+    # --- editing --------------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        if self.document is not None:
+            self.document.undo()
+
+    def redo(self) -> None:
+        if self.document is not None:
+            self.document.redo()
+
+    def _selected(self) -> list[str]:
+        return self.script.selected_line_ids() if self.script is not None else []
+
+    def add_line(self) -> None:
+        if self.document is None or self.script is None:
+            return
+        selected = self._selected()
+        project = self.document.project
+        index = self.script.row_after(selected)
+        character = project.line(selected[-1]).character_id if selected else None
+        line = Line(id=new_id(), text="", character_id=character)
+        if self.document.push(AddLines([line], index)):
+            self.script.edit_line_text(line.id)
+
+    def remove_lines(self) -> None:
+        ids = self._selected()
+        if self.document is not None and ids:
+            self.document.push(RemoveLines(ids))
+
+    def move_lines(self, step: int) -> None:
+        """Move the selected lines one row up (-1) or down (+1), keeping the selection."""
+        ids = self._selected()
+        if self.document is None or not ids:
+            return
+        project = self.document.project
+        rows = [project.index_of(i) for i in ids]
+        to_index = min(rows) - 1 if step < 0 else min(rows) + 1
+        rest = len(project.lines) - len(ids)
+        if not 0 <= to_index <= rest:
+            return
+        if self.document.push(MoveLines(ids, to_index)) and self.script is not None:
+            self.script.select_line(ids[0])
+
+    def assign_character(self, character_id: str | None) -> None:
+        ids = self._selected()
+        if self.document is not None and ids:
+            self.document.push(AssignCharacter(ids, character_id))
+
+    def choose_take(self, line_id: str, take_id: str) -> None:
+        if self.document is not None:
+            self.document.push(ChooseTake(line_id, take_id))
+
+    # --- import and export ----------------------------------------------------------------------
+
+    def _import_dialog(self, kind: str) -> None:
+        file_filter, _importer = IMPORTERS[kind]
+        path, _ = QFileDialog.getOpenFileName(self, "Import a script", "", file_filter)
+        if path:
+            self.import_file(path, kind)
+
+    def import_file(self, path: str | Path, kind: str) -> bool:
+        """Import a script file as one undoable step (lines after the selection)."""
+        if self.document is None or self.script is None:
+            return False
+        _filter, importer = IMPORTERS[kind]
+        try:
+            result = importer(path, self.document.project)
+        except (ProjectError, OSError) as exc:
+            self._error("Cannot import", str(exc))
+            return False
+        index = self.script.row_after(self._selected()) if self._selected() else None
+        if not self.document.push(result.command(index)):
+            return False
+        summary = f"Imported {len(result.lines)} lines"
+        if result.characters:
+            summary += f" and {len(result.characters)} new characters ({', '.join(c.name for c in result.characters)})"
+        if result.warnings:
+            summary += f"; {len(result.warnings)} warning(s): " + "; ".join(result.warnings[:3])
+        self._status(summary, 15000)
+        return True
+
+    def export(self, kind: str) -> None:
+        """Export in the background into the project's exports/ folder; the status bar reports."""
+        if self.document is None:
+            return
+        project = self.document.project
+
+        def work() -> ExportResult:
+            if kind == "csv":
+                return ExportResult([export_script(project, project.exports_dir / "script.csv")])
+            runner = {"lines": export_lines, "mix": export_mix, "stems": export_stems, "srt": export_srt}[kind]
+            return runner(project)
+
+        self._status(f"Exporting {kind}…")
+        self.runner.run(work, lambda result: self._on_exported(kind, result), lambda exc: self._error("Export failed", str(exc)))
+
+    def _on_exported(self, kind: str, result: ExportResult) -> None:
+        where = result.files[0].parent if result.files else "exports/"
+        message = f"Exported {kind}: {len(result.files)} file(s) in {where}"
+        if result.missing:
+            message += f" · {len(result.missing)} line(s) without a take skipped"
+        if result.overruns:
+            message += f" · {len(result.overruns)} take(s) overrun their slot"
+            self._show_box(
+                QMessageBox.Icon.Information,
+                "Takes that overrun their slot",
+                "\n".join(o.describe() for o in result.overruns),
+            )
+        self._status(message, 20000)
+
+    def _open_exports(self) -> None:
+        if self.document is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.document.project.exports_dir)))
+
+    # --- rendering ------------------------------------------------------------------------------
+
+    def render_lines(self, line_ids: list[str] | None, *, stale_only: bool = False) -> bool:
+        if self.renders is None:
+            return False
+        started = self.renders.render(line_ids, stale_only=stale_only)
+        self._update_actions()
+        return started
+
+    def render_selected(self) -> None:
+        ids = self._selected()
+        if ids:
+            self.render_lines(ids)
+
+    def cancel_render(self) -> None:
+        if self.renders is not None:
+            self.renders.cancel()
+
+    def retry_failed(self) -> None:
+        if self.renders is not None:
+            self.renders.retry_failed()
+            self._update_actions()
+
+    def _on_progress(self, progress: Any) -> None:
+        if self.script is None:
+            return
+        self.script.progress.setTextVisible(True)
+        self.script.progress.setRange(0, max(1, progress.total))
+        self.script.progress.setValue(progress.completed)
+        self.script.progress_label.setText(format_eta(progress))
+
+    # --- engine ---------------------------------------------------------------------------------
+
+    def _on_engine_ready(self, ready: EngineReady) -> None:
+        caps = ready.backend
+        self._stream_rate = caps.sample_rate
+        self.engine_label.setText(f"Engine: {caps.name} · {ready.slots} slot(s) · ready in {ready.start_s:.1f} s")
+        self.engine_label.setToolTip(f"Engine process {ready.pid}; languages: {', '.join(caps.languages)}")
+        if self.characters is not None:
+            self.characters.set_capabilities(caps.instructions, caps.languages)
+            if self.characters.current_id is not None and self.document is not None:
+                self.voices.prepare(self.document.project, self.characters.current_id)
+        self._update_actions()
+
+    def _on_engine_failed(self, message: str) -> None:
+        self.engine_label.setText("Engine: failed to start")
+        self.engine_label.setToolTip(message)
+        self._status(f"The engine did not start: {message} (check Settings)")
+        self._update_actions()
+
+    def _on_engine_stopped(self, reason: str) -> None:
+        self.engine_label.setText("Engine: stopped")
+        self.engine_label.setToolTip(reason)
+        self._update_actions()
+
+    def show_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self.runner, self)
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
+            return
+        self.player.set_output(default_output(self.settings.output_device))
+        self.player.check_output()
+        if self.document is not None:
+            self.document.set_autosave(self.settings.autosave_s)
+        if hasattr(self._stress, "set_engine_config"):
+            self._stress.set_engine_config(engine_config(self.settings))
+        if dialog.engine_changed():
+            if self.renders is not None:
+                self.renders.cancel()
+            self.bridge.restart(engine_config(self.settings))
+            self.engine_label.setText("Engine: restarting…")
+            self._update_actions()
+
+    # --- playback -------------------------------------------------------------------------------
+
+    def play_audio(self, key: str, pcm: np.ndarray, sample_rate: int) -> None:
+        """Play a whole clip (a reference, a take)."""
+        self.player.play(key, pcm, sample_rate)
+
+    def play_current_line(self) -> None:
+        if self.script is not None and self.script.current_line_id():
+            self.play_line(self.script.current_line_id())
+
+    def play_line(self, line_id: str) -> None:
+        """Play the line's chosen take, or stream it while it renders (rendering it if needed)."""
+        if self.document is None or self.renders is None:
+            return
+        project = self.document.project
+        line = project.line(line_id)
+        rendering = self.renders.job_of(line_id)
+        if rendering is not None:
+            session, job_id = rendering
+            self._stream(job_id, session.chunks_of(line_id))
+            return
+        take = project.chosen_take(line)
+        if take is not None:
+            self.play_take(line_id, take.id)
+            return
+        if line.status is LineStatus.FAILED and line.error:
+            self._status(f"Line {project.order_of(line_id)} failed last time: {line.error}; rendering it again")
+        new_job = self.renders.render_line_now(line_id)
+        if new_job is not None:
+            self._stream(new_job, [])
+
+    def play_take(self, line_id: str, take_id: str) -> None:
+        if self.document is None:
+            return
+        project = self.document.project
+        take = project.take(project.line(line_id), take_id)
+        try:
+            pcm, rate = sf.read(str(project.take_path(take)), dtype="float32", always_2d=True)
+        except (sf.LibsndfileError, RuntimeError, OSError, ProjectError) as exc:
+            self._status(f"E_TAKE_UNREADABLE: cannot play {take.path}: {exc}", 15000)
+            return
+        self.player.play(f"take:{take.id}", pcm.mean(axis=1), int(rate))
+
+    def audition(self, character_id: str, text: str) -> None:
+        """Speak ``text`` in a character's voice now (interactive priority), streaming it."""
+        if self.document is None:
+            return
+        if not self.bridge.is_ready:
+            self._status("E_ENGINE_START: the engine is not ready yet", 8000)
+            return
+        try:
+            spec = voice_spec(self.document.project, character_id)
+        except NoVoice as exc:
+            self._status(str(exc), 15000)
+            return
+        job = Job(text=text, voice=spec, priority=Priority.INTERACTIVE)
+        self.bridge.submit(job)
+        self._stream(job.job_id, [])
+
+    def _stream(self, job_id: str, chunks: list[np.ndarray]) -> None:
+        self.player.begin_stream(job_id, self._stream_rate)
+        for pcm in chunks:
+            self.player.feed(job_id, pcm, self._stream_rate)
+
+    def _on_chunk(self, chunk: AudioChunk) -> None:
+        self.player.feed(chunk.job_id, chunk.pcm, chunk.sample_rate)
+
+    def _on_job_end(self, event: JobFinished | JobFailed) -> None:
+        if isinstance(event, JobFailed):
+            if event.resubmitted:
+                self.player.restart_stream(event.job_id)
+                return
+            if event.job_id == self.player.playing_key:
+                self._status(f"{event.code.value}: {event.message}", 15000)
+        self.player.end_stream(event.job_id)
+
+    def _on_playhead(self, seconds: float) -> None:
+        key = self.player.playing_key
+        if self.script is not None:
+            queued = self.player.queued_s
+            self.script.playhead.setText(f"{seconds:5.1f} / {queued:.1f} s" if key else "")
+        if self.characters is not None:
+            if key.startswith("clip:"):
+                start = float(key.rsplit(":", 1)[1])
+                self.characters.set_playhead(start + seconds)
+            else:
+                self.characters.set_playhead(None)
+
+    def _on_play_stopped(self, _key: str) -> None:
+        if self.characters is not None:
+            self.characters.set_playhead(None)
+        if self.script is not None:
+            self.script.playhead.setText("")
+        self._update_actions()
+
+    # --- errors and closing -----------------------------------------------------------------------
+
+    def _error(self, title: str, message: str) -> None:
+        """Errors the user caused by an explicit action get a dialog; the status bar keeps them."""
+        self._status(message)
+        self._show_box(QMessageBox.Icon.Warning, title, message)
+
+    def _show_box(self, icon: QMessageBox.Icon, title: str, message: str) -> None:
+        box = QMessageBox(icon, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("messageBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()  # not exec(): tests and scripted runs must never block on it
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode()
+        self._close_document()
+        self.settings.sync()
+        self.player.stop()
+        if hasattr(self._stress, "shutdown"):
+            self._stress.shutdown()
+        if self._owns_bridge:
+            self.bridge.stop()
+        self.runner.wait_idle()
+        event.accept()
+
+    def quit_after_load(self, delay_ms: int = 0) -> None:
+        """For smoke tests: close once the event loop has drawn the window."""
+        QTimer.singleShot(delay_ms, self.close)

@@ -1,0 +1,337 @@
+"""The script tab: filter bar, the lines table, the take chooser and the render bar.
+
+Actions (render, play, assign, reorder) are the window's QActions, so menus, shortcuts and the
+buttons here stay in step; this module lays them out and shows the selected line's takes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.project import Change, LineStatus
+from app.ui.document import Document
+from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProxy, LinesModel
+from app.ui.characters_panel import colour_icon
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+class CharacterDelegate(QStyledItemDelegate):
+    """Edits a line's character with a combo box of the project's characters."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
+        combo = QComboBox(parent)
+        combo.addItem("— no character —", "")
+        for char in self._doc.project.characters:
+            combo.addItem(colour_icon(char.colour), char.name, char.id)
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
+
+
+class TakeDelegate(QStyledItemDelegate):
+    """Chooses among a line's takes in place."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
+        combo = QComboBox(parent)
+        line = self._doc.project.line(index.data(LINE_ID_ROLE))
+        for n, take in enumerate(line.takes, 1):
+            combo.addItem(f"{n}: {take.duration_s:.2f} s · {take.created.replace('T', ' ')[:16]}", take.id)
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
+
+
+def _button(action: QAction) -> QToolButton:
+    button = QToolButton()
+    button.setDefaultAction(action)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    return button
+
+
+class ScriptPanel(QWidget):
+    """The lines of the script and everything done to them."""
+
+    current_line_changed = Signal(str)  # line id, "" when none
+    play_take = Signal(str, str)  # line id, take id
+    choose_take = Signal(str, str)  # line id, take id
+
+    def __init__(self, document: Document, actions: dict[str, QAction], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self.model = LinesModel(document, self)
+        self.proxy = LineFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+
+        # filter bar
+        self.character_filter = QComboBox()
+        self.character_filter.setObjectName("characterFilter")
+        self.character_filter.currentIndexChanged.connect(self._apply_character_filter)
+        self.status_filter = QComboBox()
+        self.status_filter.addItem("All statuses", None)
+        for status in LineStatus:
+            self.status_filter.addItem(STATUS_TEXT[status], status.value)
+        self.status_filter.currentIndexChanged.connect(
+            lambda: self.proxy.set_status(
+                None if self.status_filter.currentData() is None else LineStatus(self.status_filter.currentData())
+            )
+        )
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search text…")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.proxy.set_text)
+        filters = QHBoxLayout()
+        filters.addWidget(QLabel("Show"))
+        filters.addWidget(self.character_filter)
+        filters.addWidget(self.status_filter)
+        filters.addWidget(self.search, 1)
+        for name in ("add_line", "remove_lines", "move_up", "move_down"):
+            filters.addWidget(_button(actions[name]))
+        self.assign_button = QToolButton()
+        self.assign_button.setText("Assign to…")
+        self.assign_button.setToolTip("Give the selected lines to a character")
+        self.assign_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        filters.addWidget(self.assign_button)
+
+        # table
+        self.table = QTableView()
+        self.table.setObjectName("linesTable")
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.table.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.table.setDragEnabled(True)
+        self.table.setAcceptDrops(True)
+        self.table.setDropIndicatorShown(True)
+        self.table.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(document, self.table))
+        self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(document, self.table))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(Column.TEXT, QHeaderView.ResizeMode.Stretch)
+        for column, width in (
+            (Column.CHARACTER, 120), (Column.START, 100), (Column.END, 100),
+            (Column.STATUS, 100), (Column.DURATION, 80), (Column.TAKE, 70),
+        ):  # fmt: skip
+            self.table.setColumnWidth(column, width)
+        self.table.verticalHeader().setDefaultSectionSize(26)
+        self.table.verticalHeader().setToolTip("Order in the script (drag rows to reorder)")
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for name in ("play_line", "render_selected", "add_line", "remove_lines", "move_up", "move_down"):
+            self.table.addAction(actions[name])
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
+
+        # takes
+        self.takes_box = QGroupBox("Takes")
+        self.takes = QListWidget()
+        self.takes.setObjectName("takesList")
+        self.takes.itemDoubleClicked.connect(lambda _item: self._take_action(self.choose_take))
+        play_take = QPushButton("▶ Play take")
+        play_take.clicked.connect(lambda: self._take_action(self.play_take))
+        use_take = QPushButton("Use this take")
+        use_take.clicked.connect(lambda: self._take_action(self.choose_take))
+        self.line_error = QLabel("")
+        self.line_error.setWordWrap(True)
+        self.line_error.setStyleSheet("color: #d62728")
+        takes_layout = QVBoxLayout(self.takes_box)
+        takes_layout.addWidget(self.takes, 1)
+        take_buttons = QHBoxLayout()
+        take_buttons.addWidget(play_take)
+        take_buttons.addWidget(use_take)
+        takes_layout.addLayout(take_buttons)
+        takes_layout.addWidget(self.line_error)
+
+        splitter = QSplitter()
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.takes_box)
+        splitter.setStretchFactor(0, 1)
+        splitter.setSizes([900, 260])
+
+        # render and playback bar
+        self.progress = QProgressBar()
+        self.progress.setObjectName("renderProgress")
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat("%v / %m lines")
+        self.progress.setTextVisible(False)  # until a render starts
+        self.progress_label = QLabel("Nothing rendering")
+        self.progress_label.setObjectName("renderStatus")
+        self.playhead = QLabel("")
+        self.playhead.setObjectName("playhead")
+        self.playhead.setMinimumWidth(110)
+        bar = QHBoxLayout()
+        for name in ("render_all", "render_selected", "render_stale", "cancel_render", "retry_failed"):
+            bar.addWidget(_button(actions[name]))
+        bar.addWidget(self.progress, 1)
+        bar.addWidget(self.progress_label)
+        bar.addSpacing(16)
+        bar.addWidget(_button(actions["play_line"]))
+        bar.addWidget(_button(actions["stop"]))
+        bar.addWidget(self.playhead)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(filters)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(bar)
+
+        document.changed.connect(self._on_change)
+        document.render_changed.connect(self._on_render)
+        self._fill_character_filter()
+
+    # --- selection --------------------------------------------------------------------------
+
+    def selected_line_ids(self) -> list[str]:
+        """Selected lines in script order (the current line if nothing is selected)."""
+        rows = {self.proxy.mapToSource(i).row() for i in self.table.selectionModel().selectedRows()}
+        if not rows:
+            current = self.table.currentIndex()
+            if current.isValid():
+                rows = {self.proxy.mapToSource(current).row()}
+        return self.model.line_ids(sorted(rows))
+
+    def current_line_id(self) -> str:
+        current = self.table.currentIndex()
+        return str(current.data(LINE_ID_ROLE)) if current.isValid() else ""
+
+    def select_line(self, line_id: str, column: Column = Column.TEXT) -> None:
+        row = self.model.row_of(line_id)
+        if row < 0:
+            return
+        index = self.proxy.mapFromSource(self.model.index(row, column))
+        if index.isValid():
+            self.table.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            )
+            self.table.scrollTo(index)
+
+    def edit_line_text(self, line_id: str) -> None:
+        self.select_line(line_id)
+        self.table.edit(self.table.currentIndex())
+
+    def row_after(self, line_ids: list[str]) -> int:
+        """The source row just after the last of ``line_ids`` (for inserting new lines)."""
+        rows = [self.model.row_of(i) for i in line_ids]
+        return max(rows) + 1 if rows else self.model.rowCount()
+
+    # --- filters ------------------------------------------------------------------------------
+
+    def _fill_character_filter(self) -> None:
+        keep = self.character_filter.currentData()
+        self.character_filter.blockSignals(True)
+        self.character_filter.clear()
+        self.character_filter.addItem("All characters", None)
+        for char in self._doc.project.characters:
+            self.character_filter.addItem(colour_icon(char.colour), char.name, char.id)
+        self.character_filter.addItem("No character", LineFilterProxy.NO_CHARACTER)
+        index = self.character_filter.findData(keep)
+        self.character_filter.setCurrentIndex(max(0, index))
+        self.character_filter.blockSignals(False)
+        self._apply_character_filter()
+
+    def _apply_character_filter(self) -> None:
+        self.proxy.set_character(self.character_filter.currentData())
+
+    # --- takes --------------------------------------------------------------------------------
+
+    def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        line_id = str(current.data(LINE_ID_ROLE)) if current.isValid() else ""
+        self._show_takes(line_id)
+        self.current_line_changed.emit(line_id)
+
+    def _show_takes(self, line_id: str) -> None:
+        self.takes.clear()
+        self.line_error.setText("")
+        if not line_id or self.model.row_of(line_id) < 0:
+            self.takes_box.setTitle("Takes")
+            return
+        project = self._doc.project
+        line = project.line(line_id)
+        self.takes_box.setTitle(f"Takes of line {project.order_of(line_id)}")
+        current_fp = project.fingerprint(line)
+        for n, take in enumerate(line.takes, 1):
+            stale = "" if take.fingerprint == current_fp else "  (stale)"
+            chosen = "● " if take.id == line.chosen_take else "   "
+            item = QListWidgetItem(
+                f"{chosen}Take {n} · {take.duration_s:.2f} s · {take.created.replace('T', ' ')[:16]}{stale}"
+            )
+            item.setToolTip(take.text)
+            item.setData(Qt.ItemDataRole.UserRole, take.id)
+            self.takes.addItem(item)
+            if take.id == line.chosen_take:
+                self.takes.setCurrentItem(item)
+        if not line.takes:
+            placeholder = QListWidgetItem("Not rendered yet")
+            placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.takes.addItem(placeholder)
+        if line.status is LineStatus.FAILED and line.error:
+            self.line_error.setText(line.error)
+
+    def _take_action(self, signal: Any) -> None:
+        item = self.takes.currentItem()
+        line_id = self.current_line_id()
+        take_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if line_id and take_id:
+            signal.emit(line_id, take_id)
+
+    def _on_change(self, change: Change) -> None:
+        if change.characters or change.structure:
+            self._fill_character_filter()
+        line_id = self.current_line_id()
+        if line_id and (line_id in change.lines or change.structure):
+            self._show_takes(line_id)
+
+    def _on_render(self, line_ids: frozenset[str]) -> None:
+        line_id = self.current_line_id()
+        if line_id in line_ids:
+            self._show_takes(line_id)

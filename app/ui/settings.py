@@ -1,0 +1,175 @@
+"""The studio's settings: each declared once, typed, with its default, stored with QSettings.
+
+An :class:`Option` is a descriptor on :class:`Settings`, so ``settings.slots`` reads an int and
+``settings.slots = 2`` writes one; nothing else in the studio spells a QSettings key. Values
+are converted on the way out because QSettings' INI backend hands everything back as strings
+(and a one-element list as a bare string), so a stored value that no longer parses falls back
+to the default instead of crashing the studio.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Callable, Generic, TypeVar, overload
+
+from PySide6.QtCore import QSettings
+
+T = TypeVar("T")
+
+APP_NAME = "DubStudio"
+ORG_NAME = "DubStudio"
+SCHEMA_VERSION = 1
+MAX_RECENT = 10
+BACKENDS = ("piper", "cosyvoice2")
+
+
+def _to_str_list(value: Any) -> list[str]:
+    # Stored as JSON text: QSettings' own list handling differs between backends.
+    if isinstance(value, str):
+        parsed = json.loads(value) if value else []
+    else:
+        parsed = value
+    if not isinstance(parsed, list) or not all(isinstance(x, str) for x in parsed):
+        raise ValueError(f"expected a list of strings, got {value!r}")
+    return parsed
+
+
+def _from_str_list(value: list[str]) -> str:
+    return json.dumps(list(value))
+
+
+class Option(Generic[T]):
+    """One setting: its QSettings key, default, a title for the dialog and its converters."""
+
+    def __init__(
+        self,
+        key: str,
+        default: T,
+        title: str,
+        convert: Callable[[Any], T],
+        store: Callable[[T], Any] = lambda v: v,
+    ) -> None:
+        self.key = key
+        self.default = default
+        self.title = title
+        self.convert = convert
+        self.store = store
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> Option[T]: ...
+    @overload
+    def __get__(self, obj: Settings, owner: type) -> T: ...
+    def __get__(self, obj: Settings | None, owner: type) -> Option[T] | T:
+        if obj is None:
+            return self
+        return obj.get(self)
+
+    def __set__(self, obj: Settings, value: T) -> None:
+        obj.set(self, value)
+
+
+class Settings:
+    """Typed access to the studio's QSettings; pass a QSettings to isolate (tests do)."""
+
+    engine_backend = Option("engine/backend", "piper", "Speech backend", str)
+    engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int)
+    engine_python = Option("engine/python", "", "Interpreter that runs the engine (empty = this one)", str)
+    cache_dir = Option("engine/cache_dir", "", "Voice cache folder (empty = default)", str)
+    output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
+    autosave_s = Option("project/autosave_s", 60, "Autosave every (seconds, 0 = off)", int)
+    recent_projects: Option[list[str]] = Option("project/recent", [], "Recent projects", _to_str_list, _from_str_list)
+    window_geometry = Option("window/geometry", "", "Main window geometry (base64)", str)
+
+    def __init__(self, qsettings: QSettings | None = None) -> None:
+        self._q = qsettings if qsettings is not None else QSettings(
+            QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG_NAME, APP_NAME
+        )
+        if self._q.value("meta/schema") is None:
+            self._q.setValue("meta/schema", SCHEMA_VERSION)
+
+    @classmethod
+    def options(cls) -> list[Option[Any]]:
+        """Every declared option, in declaration order."""
+        return [v for v in vars(cls).values() if isinstance(v, Option)]
+
+    @property
+    def file_name(self) -> str:
+        return self._q.fileName()
+
+    def get(self, option: Option[T]) -> T:
+        raw = self._q.value(option.key)
+        if raw is None:
+            return option.default
+        try:
+            return option.convert(raw)
+        except (ValueError, TypeError):
+            return option.default
+
+    def set(self, option: Option[T], value: T) -> None:
+        self._q.setValue(option.key, option.store(option.convert(value)))
+
+    def reset(self, option: Option[Any]) -> None:
+        self._q.remove(option.key)
+
+    def sync(self) -> None:
+        self._q.sync()
+
+    # --- derived values ------------------------------------------------------------------
+
+    def add_recent(self, project_dir: str | os.PathLike[str]) -> None:
+        """Put a project first in the recent list (deduplicated, capped)."""
+        path = str(Path(project_dir).resolve())
+        recent = [p for p in self.recent_projects if p != path]
+        self.recent_projects = [path, *recent][:MAX_RECENT]
+
+    def existing_recent(self) -> list[str]:
+        """Recent projects whose folder still exists (moved or deleted ones are skipped)."""
+        return [p for p in self.recent_projects if Path(p).is_dir()]
+
+    def effective_cache_dir(self) -> Path:
+        """The voice cache folder the engine uses: the setting, or the per-user default."""
+        if self.cache_dir:
+            return Path(self.cache_dir)
+        from engine.voices import default_cache_dir  # the engine's own rule, not a copy of it
+
+        return default_cache_dir()
+
+
+def folder_size(path: Path) -> int:
+    """Total bytes of the files below ``path`` (0 when it does not exist)."""
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += (Path(root) / name).stat().st_size
+            except OSError:
+                continue  # removed while we walked
+    return total
+
+
+def clear_folder(path: Path) -> None:
+    """Delete what is inside ``path`` but keep the folder (the engine may hold it open)."""
+    if not path.is_dir():
+        return
+    for child in path.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
+def human_size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    size = n / 1024
+    for unit in ("KB", "MB"):
+        if size < 1024:
+            return f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"

@@ -1,0 +1,121 @@
+"""A reference clip's waveform with a draggable trim region and a playhead.
+
+Clips are a few seconds to a minute long, so the waveform is reduced once to a min/max
+envelope of at most :data:`ENVELOPE_BINS` points and drawn as a filled band; dragging the
+region never re-reads the audio.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+ENVELOPE_BINS = 2000
+
+
+def envelope(pcm: np.ndarray, bins: int = ENVELOPE_BINS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bin index, min, max) of ``pcm`` in at most ``bins`` equal bins."""
+    n = len(pcm)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.float32)
+        return empty, empty, empty
+    bins = min(bins, n)
+    edges = np.linspace(0, n, bins + 1).astype(np.int64)
+    lo = np.minimum.reduceat(pcm, edges[:-1])
+    hi = np.maximum.reduceat(pcm, edges[:-1])
+    return edges[:-1].astype(np.float64), lo, hi
+
+
+class WaveformView(QWidget):
+    """Shows a clip; ``trim_changed(start_s, end_s)`` fires when the user finishes a drag.
+
+    ``end_s`` is ``-1.0`` when the region reaches the end of the clip (no end trim), since a
+    Qt signal cannot carry ``None`` for a float.
+    """
+
+    trim_changed = Signal(float, float)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._duration = 0.0
+        self._plot = pg.PlotWidget(background=None)
+        self._plot.setMenuEnabled(False)
+        self._plot.setMouseEnabled(x=False, y=False)
+        self._plot.hideButtons()
+        self._plot.getPlotItem().hideAxis("left")
+        self._plot.setYRange(-1.0, 1.0, padding=0.05)
+        self._hi = pg.PlotDataItem(pen=pg.mkPen("#4e79a7"))
+        self._lo = pg.PlotDataItem(pen=pg.mkPen("#4e79a7"))
+        self._fill = pg.FillBetweenItem(self._lo, self._hi, brush=pg.mkBrush(QColor("#4e79a7")))
+        self._plot.addItem(self._hi)
+        self._plot.addItem(self._lo)
+        self._plot.addItem(self._fill)
+        self._region = pg.LinearRegionItem(values=(0, 0), brush=pg.mkBrush(255, 200, 0, 50))
+        self._region.setZValue(10)
+        self._region.sigRegionChangeFinished.connect(self._on_region)
+        self._plot.addItem(self._region)
+        self._playhead = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen("#e15759", width=2))
+        self._playhead.setVisible(False)
+        self._plot.addItem(self._playhead)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._plot)
+        self.setFixedHeight(130)
+        self._setting = False
+
+    @property
+    def duration(self) -> float:
+        return self._duration
+
+    def set_colour(self, colour: str) -> None:
+        pen = pg.mkPen(colour)
+        self._hi.setPen(pen)
+        self._lo.setPen(pen)
+        self._fill.setBrush(pg.mkBrush(QColor(colour)))
+
+    def set_audio(self, pcm: np.ndarray | None, sample_rate: int) -> None:
+        """Show a clip (mono float); ``None`` clears the view."""
+        if pcm is None or len(pcm) == 0 or sample_rate <= 0:
+            self._duration = 0.0
+            self._hi.setData([], [])
+            self._lo.setData([], [])
+            self._region.setVisible(False)
+            return
+        x, lo, hi = envelope(np.asarray(pcm, dtype=np.float32))
+        x /= sample_rate
+        self._duration = len(pcm) / sample_rate
+        self._hi.setData(x, hi)
+        self._lo.setData(x, lo)
+        self._plot.setXRange(0, self._duration, padding=0.01)
+        self._region.setBounds((0, self._duration))
+        self._region.setVisible(True)
+
+    def set_trim(self, start: float, end: float | None) -> None:
+        """Move the region without emitting ``trim_changed``."""
+        self._setting = True
+        try:
+            self._region.setRegion((start, self._duration if end is None else end))
+        finally:
+            self._setting = False
+
+    def trim(self) -> tuple[float, float | None]:
+        start, end = self._region.getRegion()
+        end_value = None if end >= self._duration - 1e-3 else float(end)
+        return max(0.0, float(start)), end_value
+
+    def set_playhead(self, seconds: float | None) -> None:
+        """Show the playhead at ``seconds`` into the clip; ``None`` hides it."""
+        if seconds is None:
+            self._playhead.setVisible(False)
+            return
+        self._playhead.setVisible(True)
+        self._playhead.setValue(seconds)
+
+    def _on_region(self) -> None:
+        if self._setting or self._duration == 0:
+            return
+        start, end = self.trim()
+        self.trim_changed.emit(start, -1.0 if end is None else end)

@@ -1,0 +1,73 @@
+"""The first screen: open the sample project in one click, a recent project, or start one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class WelcomePage(QWidget):
+    """Buttons for the ways into a project; the window does the opening."""
+
+    open_sample = Signal()
+    new_project = Signal()
+    open_folder = Signal()
+    open_recent = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        title = QLabel("<h1>DubStudio</h1>")
+        subtitle = QLabel("Dub short videos with many character voices.")
+        self.sample_button = QPushButton("▶  Open the sample project")
+        self.sample_button.setObjectName("openSample")
+        self.sample_button.setToolTip("A short two-character scene with its voices; render and listen in one click")
+        self.sample_button.setMinimumHeight(44)
+        self.sample_button.clicked.connect(self.open_sample)
+        new = QPushButton("New project…")
+        new.clicked.connect(self.new_project)
+        open_ = QPushButton("Open project folder…")
+        open_.clicked.connect(self.open_folder)
+        self.recent = QListWidget()
+        self.recent.setObjectName("recentProjects")
+        self.recent.itemActivated.connect(lambda item: self.open_recent.emit(item.data(Qt.ItemDataRole.UserRole)))
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(new)
+        buttons.addWidget(open_)
+        column = QVBoxLayout()
+        column.addWidget(title)
+        column.addWidget(subtitle)
+        column.addSpacing(16)
+        column.addWidget(self.sample_button)
+        column.addLayout(buttons)
+        column.addSpacing(16)
+        column.addWidget(QLabel("Recent projects"))
+        column.addWidget(self.recent, 1)
+        box = QWidget()
+        box.setLayout(column)
+        box.setMaximumWidth(560)
+        outer = QHBoxLayout(self)
+        outer.addStretch(1)
+        outer.addWidget(box, 2)
+        outer.addStretch(1)
+
+    def set_recent(self, paths: list[str]) -> None:
+        self.recent.clear()
+        for path in paths:
+            item = QListWidgetItem(f"{Path(path).name}    {path}")
+            item.setData(Qt.ItemDataRole.UserRole, path)
+            self.recent.addItem(item)
+        if not paths:
+            placeholder = QListWidgetItem("No recent projects yet")
+            placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.recent.addItem(placeholder)

@@ -1,0 +1,78 @@
+"""Qt fixtures for the studio's tests: offscreen, isolated settings, null audio, inline tasks."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from app.ui.player import NullOutput  # noqa: E402
+from app.ui.settings import Settings  # noqa: E402
+from app.ui.tasks import SyncTaskRunner  # noqa: E402
+
+if TYPE_CHECKING:
+    from app.ui.bridge import EngineBridge
+
+
+
+@pytest.fixture
+def settings(tmp_path: Path, qapp: object) -> Settings:
+    """Settings in a throwaway INI file, so tests never touch the user's configuration."""
+    return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def null_output() -> NullOutput:
+    return NullOutput()
+
+
+@pytest.fixture
+def sync_runner() -> SyncTaskRunner:
+    return SyncTaskRunner()
+
+
+def wait_until(predicate: Callable[[], bool], timeout_s: float = 120.0) -> None:
+    """Spin the Qt event loop until ``predicate()`` holds (for fixtures, where qtbot is absent)."""
+    import time
+
+    from PySide6.QtCore import QCoreApplication
+
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"condition not met within {timeout_s:.0f} s")
+        QCoreApplication.processEvents()
+        time.sleep(0.01)
+
+
+@pytest.fixture(scope="module")
+def engine_bridge(qapp: object, tmp_path_factory: pytest.TempPathFactory) -> Iterator["EngineBridge"]:
+    """One real embedded engine (Piper) per test module, with a private voice cache."""
+    from app.ui.bridge import EngineBridge
+    from engine.client import EngineConfig
+
+    bridge = EngineBridge(EngineConfig(slots=1, cache_dir=str(tmp_path_factory.mktemp("voice-cache"))))
+    bridge.start()
+    try:
+        wait_until(lambda: bridge.is_ready)
+        yield bridge
+    finally:
+        bridge.stop()
+
+
+# The offscreen platform cannot size native windows and says so on every show(); that is
+# about the platform plugin, not our code, so only this exact message is let through.
+OFFSCREEN_NOISE = r"^This plugin does not support propagateSizeHints\(\)$"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))

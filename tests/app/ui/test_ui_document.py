@@ -1,0 +1,47 @@
+"""The document: edits through undo, dirty tracking, autosave, and a failed save that changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.project import EditProject, Project, fsutil
+from app.ui.document import Document
+
+
+def test_edit_marks_dirty_and_autosave_writes_it(qtbot: QtBot, tmp_path: Path) -> None:
+    doc = Document(Project.create(tmp_path / "p", "Before"))
+    assert not doc.is_dirty
+    assert doc.push(EditProject(title="After"))
+    assert doc.is_dirty
+    with qtbot.waitSignal(doc.saved):
+        doc.set_autosave(1)
+    assert not doc.is_dirty
+    assert Project.load(tmp_path / "p").title == "After"
+    doc.set_autosave(0)
+
+
+def test_refused_edit_reports_an_error_code(qtbot: QtBot, tmp_path: Path) -> None:
+    doc = Document(Project.create(tmp_path / "p"))
+    with qtbot.waitSignal(doc.error) as error:
+        assert not doc.push(EditProject(gap_s=-1.0))
+    assert error.args[0].startswith("E_INVALID_VALUE")
+    assert not doc.stack.can_undo
+
+
+def test_failed_save_keeps_the_good_file(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = Document(Project.create(tmp_path / "p", "Good"))
+    good = (tmp_path / "p" / "project.json").read_bytes()
+    doc.push(EditProject(title="Newer"))
+
+    def disk_full(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fsutil.os, "replace", disk_full)
+    with qtbot.waitSignal(doc.error) as error:
+        assert not doc.save()
+    assert error.args[0].startswith("E_SAVE_FAILED")
+    assert (tmp_path / "p" / "project.json").read_bytes() == good
+    assert doc.is_dirty

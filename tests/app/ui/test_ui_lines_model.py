@@ -1,0 +1,151 @@
+"""The lines table model: Qt's model tester, edits through undo, reordering, filtering."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
+
+from app.project import AddCharacter, AddLines, AssignCharacter, Line, LineStatus, Project, RemoveLines, Take
+from app.ui.document import Document
+from app.ui.lines_model import CHARACTER_ID_ROLE, Column, LineFilterProxy, LinesModel
+
+from tests.app.ui.paths import REPO
+
+
+@pytest.fixture
+def doc(tmp_path: Path, qapp: object) -> Document:
+    project = Project.create(tmp_path / "proj", "Test")
+    shutil.copy(REPO / "resources/voices/maya.wav", project.voices_dir / "maya.wav")
+    document = Document(project)
+    maya = project.make_character("Maya", clip="voices/maya.wav")
+    rex = project.make_character("Rex")
+    document.push(AddCharacter(maya))
+    document.push(AddCharacter(rex))
+    lines = [
+        Line(id=f"l{n}", text=f"Line number {n}.", character_id=(maya.id if n % 2 else rex.id)) for n in range(1, 7)
+    ]
+    document.push(AddLines(lines))
+    document.stack.clear()
+    return document
+
+
+def _texts(model: LinesModel | LineFilterProxy) -> list[str]:
+    return [model.index(r, Column.TEXT).data() for r in range(model.rowCount())]
+
+
+def test_model_passes_qt_model_tester(qtmodeltester: ModelTester, doc: Document) -> None:
+    model = LinesModel(doc)
+    qtmodeltester.check(model, force_py=True)
+    proxy = LineFilterProxy()
+    proxy.setSourceModel(model)
+    qtmodeltester.check(proxy, force_py=True)
+
+
+def test_structural_edits_keep_the_model_consistent(qtmodeltester: ModelTester, doc: Document) -> None:
+    model = LinesModel(doc)
+    qtmodeltester.check(model, force_py=True)  # keeps watching every signal from here on
+    maya = doc.project.characters[0]
+    doc.push(AddLines([Line(id="new", text="Inserted.", character_id=maya.id)], index=2))
+    assert _texts(model)[2] == "Inserted."
+    doc.push(RemoveLines(["l1", "l4"]))
+    assert _texts(model) == ["Line number 2.", "Inserted.", "Line number 3.", "Line number 5.", "Line number 6."]
+    assert model.move_lines(["l6"], 0)
+    assert _texts(model)[0] == "Line number 6."
+    assert model.headerData(0, Qt.Orientation.Vertical) == "1"
+    for _ in range(3):
+        doc.undo()
+    assert _texts(model) == [f"Line number {n}." for n in range(1, 7)]
+    doc.redo()
+    assert model.rowCount() == 7
+
+
+def test_persistent_indexes_follow_a_move(doc: Document) -> None:
+    from PySide6.QtCore import QPersistentModelIndex
+
+    model = LinesModel(doc)
+    tracked = QPersistentModelIndex(model.index(4, Column.TEXT))  # "Line number 5."
+    model.move_lines(["l5"], 0)
+    assert tracked.row() == 0 and tracked.data() == "Line number 5."
+
+
+def test_inline_edits_are_undoable(doc: Document) -> None:
+    model = LinesModel(doc)
+    text = model.index(0, Column.TEXT)
+    assert model.flags(text) & Qt.ItemFlag.ItemIsEditable
+    assert model.setData(text, "Changed.")
+    assert text.data() == "Changed."
+    assert model.setData(model.index(0, Column.START), "00:00:01,500")
+    assert model.index(0, Column.START).data() == "00:00:01,500"
+    errors: list[str] = []
+    doc.error.connect(errors.append)
+    assert not model.setData(model.index(0, Column.END), "00:00:01,000")  # ends before it starts
+    assert not model.setData(model.index(0, Column.END), "soon")
+    assert errors and all(e.startswith("E_INVALID_VALUE") for e in errors)
+    rex = doc.project.characters[1]
+    assert model.setData(model.index(0, Column.CHARACTER), rex.id)
+    assert model.index(0, Column.CHARACTER).data() == "Rex"
+    doc.undo()
+    doc.undo()
+    doc.undo()
+    assert text.data() == "Line number 1." and model.index(0, Column.START).data() == ""
+
+
+def test_assign_many_and_filter_by_character_and_status(qtbot: QtBot, doc: Document) -> None:
+    model = LinesModel(doc)
+    proxy = LineFilterProxy()
+    proxy.setSourceModel(model)
+    maya, rex = doc.project.characters
+    proxy.set_character(maya.id)
+    assert _texts(proxy) == ["Line number 1.", "Line number 3.", "Line number 5."]
+    doc.push(AssignCharacter(["l2", "l4"], maya.id))
+    assert proxy.rowCount() == 5
+    assert all(proxy.index(r, 0).data(CHARACTER_ID_ROLE) == maya.id for r in range(proxy.rowCount()))
+    proxy.set_character(None)
+    proxy.set_status(LineStatus.FAILED)
+    assert proxy.rowCount() == 0
+    line = doc.project.line("l3")
+    line.status, line.error = LineStatus.FAILED, "E_BACKEND: boom"
+    doc.notify_render(frozenset({"l3"}))
+    assert _texts(proxy) == ["Line number 3."]
+    assert proxy.index(0, Column.STATUS).data(Qt.ItemDataRole.ToolTipRole) == "E_BACKEND: boom"
+    proxy.set_status(None)
+    proxy.set_text("number 6")
+    assert _texts(proxy) == ["Line number 6."]
+
+
+def test_takes_duration_stale_and_choice(tmp_path: Path, doc: Document) -> None:
+    model = LinesModel(doc)
+    project = doc.project
+    line = project.line("l1")
+    fingerprint = project.fingerprint(line)
+    assert fingerprint is not None
+    for n in (1, 2):
+        project.add_take(line, Take(id=f"t{n}", path=f"takes/l1_t{n}.wav", fingerprint=fingerprint, duration_s=float(n)))
+    line.status = LineStatus.DONE
+    doc.notify_render(frozenset({"l1"}))
+    assert model.index(0, Column.STATUS).data() == "Done"
+    assert model.index(0, Column.TAKE).data() == "2 of 2"
+    assert model.index(0, Column.DURATION).data() == "2.00 s"
+    assert model.flags(model.index(0, Column.TAKE)) & Qt.ItemFlag.ItemIsEditable
+    assert model.setData(model.index(0, Column.TAKE), "t1")
+    assert model.index(0, Column.TAKE).data() == "1 of 2"
+    assert model.setData(model.index(0, Column.TEXT), "Different words.")
+    assert model.index(0, Column.STATUS).data() == "Stale"
+    doc.push(AssignCharacter(["l1"], None))
+    assert model.index(0, Column.CHARACTER).data() == "—"
+    assert not model.index(0, 0).parent().isValid() and model.rowCount(model.index(0, 0)) == 0
+    assert model.index(0, Column.TEXT, QModelIndex()).isValid()
+
+
+def test_drop_reorders_lines(doc: Document) -> None:
+    model = LinesModel(doc)
+    data = model.mimeData([model.index(0, 0), model.index(1, 0)])
+    assert model.canDropMimeData(data, Qt.DropAction.MoveAction, 4, 0, QModelIndex())
+    model.dropMimeData(data, Qt.DropAction.MoveAction, 4, 0, QModelIndex())
+    assert _texts(model)[:4] == ["Line number 3.", "Line number 4.", "Line number 1.", "Line number 2."]
+    assert doc.stack.undo_text == "Move 2 lines"

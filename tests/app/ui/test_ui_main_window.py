@@ -1,0 +1,226 @@
+"""The main window on the sample project, with the real embedded engine and a null output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.project import LineStatus
+from app.ui.bridge import EngineBridge
+from app.ui.main_window import MainWindow
+from app.ui.player import NullOutput
+from app.ui.settings import Settings
+from app.ui.tasks import SyncTaskRunner
+from app.ui.voices import VoiceState
+
+from tests.app.ui.paths import ARTIFACTS
+
+
+ENGINE_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture
+def window(
+    qtbot: QtBot,
+    settings: Settings,
+    sync_runner: SyncTaskRunner,
+    null_output: NullOutput,
+    engine_bridge: EngineBridge,
+    tmp_path: Path,
+) -> Iterator[MainWindow]:
+    win = MainWindow(settings, sync_runner, null_output, bridge=engine_bridge, projects_dir=tmp_path / "projects")
+    qtbot.addWidget(win)
+    yield win
+    win.close()
+
+
+def _pull_until(qtbot: QtBot, output: NullOutput, done: Callable[[], bool]) -> None:
+    """Play (pull audio from the null device) while waiting, as a sound card would."""
+
+    def step() -> bool:
+        output.pull(2048)
+        return bool(done())
+
+    qtbot.waitUntil(step, timeout=ENGINE_TIMEOUT_MS)
+
+
+def test_opens_the_sample_project_and_saves_a_screenshot(qtbot: QtBot, window: MainWindow) -> None:
+    assert window.pages.currentWidget() is window.welcome
+    assert window.open_sample()
+    project = window.document.project  # type: ignore[union-attr]
+    assert project.root == window.projects_dir / "Sample project"
+    assert window.script is not None and window.characters is not None
+    assert window.script.model.rowCount() == len(project.lines) >= 6
+    assert window.characters.list.count() == len(project.characters) == 2
+    assert window.tabs.tabText(0) == "Script" and window.tabs.tabText(1) == "Characters"
+    assert "ready" in window.engine_label.text()
+    assert window.settings.recent_projects[0] == str(project.root.resolve())
+
+    # render the first lines so the picture shows takes, durations and statuses
+    assert window.renders is not None
+    ids = [line.id for line in project.lines[:3]]
+    with qtbot.waitSignal(window.renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.render_lines(ids)
+    window.script.select_line(ids[1])
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "main-window.png"
+    assert window.grab().save(str(shot))
+    assert shot.stat().st_size > 10_000
+
+    window.tabs.setCurrentWidget(window.characters)
+    assert window.grab().save(str(ARTIFACTS / "characters.png"))
+
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)  # the Stress tab is built on first show
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Stress"
+    assert type(window.tabs.currentWidget()).__name__ == "StressPanel"
+
+
+def test_audition_streams_a_real_voice(qtbot: QtBot, window: MainWindow, null_output: NullOutput) -> None:
+    window.open_sample()
+    assert window.characters is not None and window.document is not None
+    maya = window.document.project.characters[0]
+    window.characters.select(maya.id)
+    window.tabs.setCurrentWidget(window.characters)
+    qtbot.waitUntil(lambda: window.voices.status(maya.id).state is VoiceState.PREPARED, timeout=ENGINE_TIMEOUT_MS)
+    assert "Voice prepared" in window.characters.voice_status.text()
+
+    window.characters.sample.setText("Hello, this is Maya.")
+    window.characters.audition_button.click()
+    job_id = window.player.playing_key
+    assert job_id  # streaming started before any audio arrived
+    _pull_until(qtbot, null_output, lambda: window.player.playing_key != job_id)
+    heard = np.concatenate(null_output.played)
+    assert np.abs(heard).max() > 0.05  # speech, not silence
+    assert null_output.sample_rate == window.bridge.ready.backend.sample_rate  # type: ignore[union-attr]
+
+
+def test_render_play_choose_and_undo(qtbot: QtBot, window: MainWindow, null_output: NullOutput) -> None:
+    window.open_sample()
+    doc, script, renders = window.document, window.script, window.renders
+    assert doc is not None and script is not None and renders is not None
+    first, second = doc.project.lines[0], doc.project.lines[1]
+    script.select_line(first.id)
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        assert window.render_lines([first.id, second.id])
+    assert doc.project.status(first) is LineStatus.DONE
+    take = doc.project.chosen_take(first)
+    assert take is not None and doc.project.take_path(take).is_file()
+    assert script.progress.value() == 2 and "Finished 2 lines" in script.progress_label.text()
+    assert script.model.index(0, 4).data() == "Done"
+
+    window.play_current_line()
+    assert window.player.playing_key == f"take:{take.id}"
+    _pull_until(qtbot, null_output, lambda: not window.player.playing_key)
+
+    # a second take, then go back to the first through the take chooser; undo restores it
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.render_lines([first.id])
+    assert len(first.takes) == 2 and first.chosen_take != take.id
+    window.choose_take(first.id, take.id)
+    assert first.chosen_take == take.id
+    assert window.actions_["undo"].text() == "&Undo Choose take"
+    window.actions_["undo"].trigger()
+    assert first.chosen_take == first.takes[1].id
+    window.actions_["redo"].trigger()
+    assert first.chosen_take == take.id
+
+    # exports land in exports/ (the runner is synchronous in tests)
+    for kind in ("lines", "mix", "stems", "srt", "csv"):
+        window.export(kind)
+        assert f"Exported {kind}" in window.statusBar().currentMessage()
+    exports = doc.project.exports_dir
+    assert (exports / "mix.wav").is_file() and (exports / "script.srt").is_file() and (exports / "script.csv").is_file()
+    assert sorted(p.name for p in (exports / "lines").iterdir()) == ["001_Maya.wav", "002_Rex.wav"]
+    assert {p.name for p in (exports / "stems").iterdir()} >= {"Maya.wav", "Rex.wav"}
+
+    # editing the text makes the line stale
+    script.model.setData(script.model.index(0, 1), "Rex, did you see the lights?")
+    assert doc.project.status(first) is LineStatus.STALE
+    assert window.save() and not doc.is_dirty
+
+
+def test_play_streams_a_line_that_has_no_take(qtbot: QtBot, window: MainWindow, null_output: NullOutput) -> None:
+    window.open_sample()
+    assert window.document is not None and window.renders is not None
+    line = window.document.project.lines[2]
+    window.play_line(line.id)
+    job = window.renders.job_of(line.id)
+    assert job is not None and window.player.playing_key == job[1]
+    _pull_until(qtbot, null_output, lambda: window.document.project.status(line) is LineStatus.DONE  # type: ignore[union-attr]
+                and not window.player.playing_key)
+    assert np.abs(np.concatenate(null_output.played)).max() > 0.05
+
+
+def test_edits_undo_and_filters(window: MainWindow) -> None:
+    window.open_sample()
+    doc, script = window.document, window.script
+    assert doc is not None and script is not None
+    project = doc.project
+    n = len(project.lines)
+    rex = project.characters[1]
+    script.select_line(project.lines[0].id)
+    window.add_line()
+    assert len(project.lines) == n + 1 and project.lines[1].text == ""
+    window.assign_character(rex.id)
+    assert project.lines[1].character_id == rex.id
+    window.move_lines(-1)
+    assert project.lines[0].character_id == rex.id and project.lines[0].text == ""
+    script.character_filter.setCurrentIndex(script.character_filter.findData(rex.id))
+    assert script.proxy.rowCount() == len(project.lines_of(rex.id))
+    for _ in range(3):
+        window.undo()
+    assert len(project.lines) == n
+    assert not window.actions_["undo"].isEnabled()
+
+
+def test_import_srt_as_one_undo_step(tmp_path: Path, window: MainWindow) -> None:
+    window.open_sample()
+    assert window.document is not None
+    project = window.document.project
+    n, chars = len(project.lines), len(project.characters)
+    srt_file = tmp_path / "scene.srt"
+    srt_file.write_text(
+        "1\r\n00:00:01,000 --> 00:00:02,000\r\nNell: First.\r\n\r\n2\r\n00:00:02,500 --> 00:00:03,000\r\n[Maya] Second.\r\n",
+        encoding="utf-8-sig",
+    )
+    assert window.import_file(srt_file, "srt")
+    assert len(project.lines) == n + 2 and len(project.characters) == chars + 1
+    window.undo()
+    assert len(project.lines) == n and len(project.characters) == chars
+    bad = tmp_path / "bad.srt"
+    bad.write_text("1\n00:00:01,000 --> nonsense\nhello\n", encoding="utf-8")
+    assert not window.import_file(bad, "srt")
+    assert "E_IMPORT" in window.statusBar().currentMessage()
+
+
+def test_cancel_then_retry_failed(qtbot: QtBot, window: MainWindow) -> None:
+    window.open_sample()
+    doc, renders = window.document, window.renders
+    assert doc is not None and renders is not None
+    project = doc.project
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.render_lines(None)
+        assert window.actions_["cancel_render"].isEnabled()
+        window.actions_["cancel_render"].trigger()
+    assert all(line.status not in (LineStatus.QUEUED, LineStatus.RENDERING) for line in project.lines)
+    assert renders.batch is not None and renders.batch.progress.cancelled >= 1
+
+    # a line without a character fails at once; give it one and retry just the failures
+    orphan = project.lines[5]
+    window.script.select_line(orphan.id)  # type: ignore[union-attr]
+    window.assign_character(None)
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.render_lines([orphan.id])
+    assert orphan.status is LineStatus.FAILED and orphan.error.startswith("E_NO_CHARACTER")
+    assert window.actions_["retry_failed"].isEnabled()
+    window.assign_character(project.characters[1].id)
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.actions_["retry_failed"].trigger()
+    assert project.status(orphan) is LineStatus.DONE

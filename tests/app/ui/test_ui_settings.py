@@ -1,0 +1,66 @@
+"""Settings: typed values with defaults, persisted through QSettings, robust to junk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from app.ui.settings import Settings, clear_folder, folder_size, human_size
+
+
+def test_defaults_when_nothing_stored(settings: Settings) -> None:
+    assert settings.engine_backend == "piper"
+    assert settings.engine_slots == 0
+    assert settings.autosave_s == 60
+    assert settings.recent_projects == []
+
+
+def test_values_round_trip_through_the_file(tmp_path: Path, settings: Settings) -> None:
+    settings.engine_slots = 3
+    settings.cache_dir = "/tmp/c"
+    settings.recent_projects = ["/a", "/b"]
+    settings.sync()
+    again = Settings(QSettings(settings.file_name, QSettings.Format.IniFormat))
+    assert again.engine_slots == 3
+    assert isinstance(again.engine_slots, int)
+    assert again.cache_dir == "/tmp/c"
+    assert again.recent_projects == ["/a", "/b"]
+
+
+def test_unparseable_value_falls_back_to_default(settings: Settings) -> None:
+    settings._q.setValue(Settings.engine_slots.key, "many")
+    settings._q.setValue(Settings.recent_projects.key, "{not json")
+    assert settings.engine_slots == 0
+    assert settings.recent_projects == []
+
+
+def test_recent_projects_dedup_cap_and_skip_missing(tmp_path: Path, settings: Settings) -> None:
+    dirs = [tmp_path / f"p{i}" for i in range(12)]
+    for d in dirs:
+        d.mkdir()
+        settings.add_recent(d)
+    settings.add_recent(dirs[3])
+    recent = settings.recent_projects
+    assert recent[0] == str(dirs[3].resolve())
+    assert len(recent) == 10 and len(set(recent)) == 10
+    dirs[3].rmdir()
+    assert str(dirs[3].resolve()) not in settings.existing_recent()
+
+
+def test_every_option_declared_once_with_a_title() -> None:
+    keys = [o.key for o in Settings.options()]
+    assert len(keys) == len(set(keys))
+    assert all(o.title for o in Settings.options())
+
+
+def test_cache_size_and_clear(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    (cache / "sub").mkdir(parents=True)
+    (cache / "a.bin").write_bytes(b"x" * 1000)
+    (cache / "sub" / "b.bin").write_bytes(b"y" * 24)
+    assert folder_size(cache) == 1024
+    assert human_size(1024) == "1.0 KB"
+    clear_folder(cache)
+    assert cache.is_dir() and folder_size(cache) == 0
+    assert folder_size(tmp_path / "missing") == 0
