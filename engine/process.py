@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import os
+import signal
 import site
 import sys
 import threading
@@ -327,6 +328,8 @@ def _use_own_environment(parent_prefix: str) -> None:
 def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
     """Entry point of the engine process (the target of the spawned Process)."""
     started = time.monotonic()
+    # Ctrl-C in a terminal reaches the whole process group; the client decides when we stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if settings.parent_prefix:
         _use_own_environment(settings.parent_prefix)
     from engine.backends import create_backend

@@ -1,0 +1,232 @@
+"""`dubstudio bench`: a headless load test of the speech engine with a capacity verdict.
+
+Prints the per-level table and the verdict; writes JSON, CSV and HTML reports on request
+(docs/bench.md documents them). Ctrl-C stops the run gracefully: jobs in flight are
+cancelled and the reports cover what finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from app.commands.common import add_engine_arguments, engine_config_from_args
+
+EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
+EXIT_BELOW = 3  # --fail-under: the capacity is below the required level
+EXIT_INTERRUPTED = 130
+
+
+def _levels(text: str) -> tuple[int, ...]:
+    try:
+        levels = tuple(int(part) for part in text.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"levels must be whole numbers like 1,2,4 (got {text!r})") from None
+    if not levels or min(levels) < 1:
+        raise argparse.ArgumentTypeError(f"levels must be positive whole numbers like 1,2,4 (got {text!r})")
+    return levels
+
+
+def _positive(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+        return value
+
+    return parse
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="load-test the speech engine and report its capacity",
+        description="Run the engine under increasing load (levels) and report first-audio and total latency, "
+                    "throughput, errors, playback stalls and engine load per level, with a capacity verdict.",
+    )
+    add_engine_arguments(parser)
+
+    plan = parser.add_argument_group("load plan")
+    plan.add_argument("--levels", type=_levels, default=(1, 2, 4),
+                      help="comma-separated levels: users (closed) or multiples of --rate (open); default 1,2,4")
+    hold = plan.add_mutually_exclusive_group()
+    hold.add_argument("--jobs-per-level", type=_positive(int), metavar="K",
+                      help="measured jobs per level (default 10)")
+    hold.add_argument("--seconds", type=_positive(float), metavar="S", help="seconds of submissions per level")
+    plan.add_argument("--warmup", type=int, default=1, metavar="N",
+                      help="warm-up jobs per level, excluded from statistics (default 1)")
+    plan.add_argument("--mode", choices=("closed", "open"), default="closed",
+                      help="closed: N users wait for their jobs; open: jobs arrive at a rate (default closed)")
+    plan.add_argument("--rate", type=_positive(float), default=0.5, metavar="R",
+                      help="open loop: arrivals per second per level unit (default 0.5)")
+    plan.add_argument("--arrivals", choices=("poisson", "constant"), default="poisson",
+                      help="open loop: arrival process (default poisson)")
+    plan.add_argument("--max-in-flight", type=_positive(int), metavar="N",
+                      help="open loop: at most N jobs in flight; later arrivals wait (latency still counts)")
+    plan.add_argument("--think", type=float, default=0.0, metavar="S",
+                      help="closed loop: seconds a user pauses between jobs (default 0)")
+    plan.add_argument("--seed", type=int, default=0, help="seed of the Poisson arrivals (default 0)")
+    plan.add_argument("--timeout", type=_positive(float), default=300.0, metavar="S",
+                      help="a job not done after S seconds is cancelled and counted as E_TIMEOUT (default 300)")
+
+    work = parser.add_argument_group("workload")
+    work.add_argument("--texts", metavar="FILE", help="UTF-8 file, one text per line (default: bundled sets)")
+    work.add_argument("--language", choices=("auto", "en", "zh", "all"), default="auto",
+                      help="bundled text sets: auto picks those the backend speaks (default auto)")
+    work.add_argument("--voices", nargs="+", metavar="CLIP", help="reference clips (default: bundled voices)")
+    work.add_argument("--cache", choices=("warm", "cold"), default="warm",
+                      help="warm: voices prepared before the run; cold: every job brings a new voice")
+
+    objective = parser.add_argument_group("objective (for the verdict)")
+    objective.add_argument("--objective-p95-first-audio", type=_positive(float), default=1.5, metavar="S",
+                           help="p95 first-audio latency limit in seconds (default 1.5)")
+    objective.add_argument("--objective-p95-total", type=_positive(float), metavar="S",
+                           help="optional p95 total latency limit in seconds")
+    objective.add_argument("--objective-max-error-rate", type=float, default=0.0, metavar="F",
+                           help="allowed fraction of failed jobs (default 0)")
+    objective.add_argument("--objective-max-stalls", type=float, default=0.0, metavar="N",
+                           help="allowed playback stalls per job (default 0)")
+    objective.add_argument("--fail-under", type=_positive(int), metavar="LEVEL",
+                           help=f"exit with {EXIT_BELOW} when the capacity is below LEVEL (for CI)")
+
+    out = parser.add_argument_group("reports")
+    out.add_argument("--json", metavar="OUT.json", help="full report: levels, verdict, every job")
+    out.add_argument("--csv", metavar="OUT.csv", help="the per-level table")
+    out.add_argument("--jobs-csv", metavar="OUT.csv", help="one row per job")
+    out.add_argument("--html", metavar="OUT.html", help="one self-contained page with table and plots")
+    out.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    parser.set_defaults(func=run)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from engine.load import BenchSettings, Objective, Plan
+    from engine.load.plans import Arrivals, Mode
+
+    plan = Plan(
+        mode=Mode(args.mode),
+        levels=args.levels,
+        jobs_per_level=None if args.seconds else (args.jobs_per_level or 10),
+        seconds_per_level=args.seconds,
+        warmup_jobs=args.warmup,
+        think_s=args.think,
+        rate=args.rate,
+        arrivals=Arrivals(args.arrivals),
+        max_in_flight=args.max_in_flight,
+        seed=args.seed,
+        job_timeout_s=args.timeout,
+    )
+    objective = Objective(
+        p95_first_audio_s=args.objective_p95_first_audio,
+        max_error_rate=args.objective_max_error_rate,
+        max_stalls_per_job=args.objective_max_stalls,
+        p95_total_s=args.objective_p95_total,
+    )
+    languages = {"auto": None, "en": ("en",), "zh": ("zh",), "all": ("en", "zh")}[args.language]
+    engine = engine_config_from_args(args)
+    return BenchSettings(
+        backend=engine.backend,
+        backend_options=engine.backend_options,
+        slots=engine.slots,
+        python=engine.python,
+        cache_dir=engine.cache_dir,
+        plan=plan,
+        objective=objective,
+        texts_file=args.texts,
+        text_languages=languages,
+        voices=tuple(args.voices or ()),
+        cache=args.cache,
+    )
+
+
+def _progress(quiet: bool) -> Any:
+    from engine.load import JobEnded, LevelFinished, LevelStarted, RunStarted
+
+    def show(message: Any) -> None:
+        if quiet:
+            return
+        if isinstance(message, RunStarted):
+            e = message.engine
+            line = f"engine ready: {e['backend']}, {e['slots']} slots, started in {e['engine_start_s']:.1f} s"
+        elif isinstance(message, LevelStarted):
+            line = f"level {message.label} ..."
+        elif isinstance(message, JobEnded):
+            r = message.record
+            if r.status == "ok":
+                detail = f"first audio {r.first_audio_s or 0:.2f} s, total {r.total_s or 0:.2f} s, {r.chunks} chunks"
+            else:
+                detail = r.error or r.status
+            warm = " (warm-up)" if r.warmup else ""
+            line = f"  job {r.index} {r.text_kind}{warm}: {detail}"
+        elif isinstance(message, LevelFinished):
+            s = message.stats
+            line = f"  done: p95 first audio {s.first_audio_s.p95 or 0:.2f} s, {s.jobs_per_s:.2f} jobs/s"
+        else:
+            return
+        print(line, file=sys.stderr, flush=True)
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.load import BenchError, BenchSession, PlanError, WorkloadError, format_table
+
+    try:
+        settings = _settings(args)
+        session = BenchSession(settings, _progress(args.quiet))
+    except (BenchError, PlanError, WorkloadError) as error:
+        print(f"dubstudio bench: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    result: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            result["report"] = session.run()
+        except (BenchError, WorkloadError) as error:
+            result["error"] = str(error)
+        except Exception as error:  # noqa: BLE001 - shown with a code instead of a thread traceback
+            result["error"] = f"E_BENCH: {type(error).__name__}: {error}"
+        finally:
+            done.set()
+
+    # The run happens on a worker thread so Ctrl-C here can stop it cleanly (the engine itself
+    # ignores SIGINT). Waiting uses an Event, not Thread.join: a join interrupted by Ctrl-C can
+    # make a running thread look finished (CPython gh-90882).
+    thread = threading.Thread(target=work, name="bench-runner")
+    thread.start()
+    interrupted = False
+    while not done.is_set():
+        try:
+            done.wait(0.2)
+        except KeyboardInterrupt:
+            interrupted = True
+            print("stopping: cancelling jobs in flight ...", file=sys.stderr, flush=True)
+            session.stop()
+    thread.join()
+    if "error" in result:
+        print(f"dubstudio bench: {result['error']}", file=sys.stderr)
+        return EXIT_FAILED
+    report = result["report"]
+    print(format_table(report.levels))
+    print()
+    print(report.verdict.sentence)
+    for path, write in ((args.json, report.write_json), (args.csv, report.write_csv),
+                        (args.jobs_csv, report.write_jobs_csv), (args.html, report.write_html)):
+        if path:
+            try:
+                write(path)
+            except OSError as error:
+                print(f"dubstudio bench: E_WRITE: cannot write {path}: {error}", file=sys.stderr)
+                return EXIT_FAILED
+            print(f"wrote {Path(path)}", file=sys.stderr)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if args.fail_under is not None and (report.verdict.capacity_level or 0) < args.fail_under:
+        return EXIT_BELOW
+    return 0

@@ -1,0 +1,467 @@
+"""The load runner: drives an EngineClient through a plan and records every job.
+
+Everything happens on one thread, the client's single event consumer: it submits due jobs,
+reads events, timestamps chunks on receipt and samples resources. Nothing blocks except
+``get_event``, whose timeout is the time until the next job is due, so arrivals are submitted
+within a few milliseconds of their schedule. Observers get progress messages on that thread
+and must only hand them on (a queue, a Qt signal).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from engine.client import EngineClient, EngineConfig
+from engine.load.plans import Driver, Due, Plan
+from engine.load.records import E_SUBMIT, E_TIMEOUT, JobRecord
+from engine.load.report import BenchReport
+from engine.load.sampler import ResourceSample, ResourceSampler
+from engine.load.stats import LevelRun, LevelStats, Objective, add_changes, apply_objective, level_stats, make_verdict
+from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
+from engine.protocol import (
+    AudioChunk,
+    EngineError,
+    EngineReady,
+    EngineRestarted,
+    EngineStopped,
+    JobFailed,
+    JobFinished,
+    JobQueued,
+    JobStarted,
+    RequestFailed,
+    VoicePrepared,
+)
+
+SAMPLE_EVERY_S = 0.5
+MAX_WAIT_S = 0.1  # longest get_event wait, so stop requests and timeouts are seen promptly
+VOICE_PREPARE_TIMEOUT_S = 300.0
+
+
+class BenchError(RuntimeError):
+    """The run could not go on (engine start, voice preparation); the message has a code."""
+
+
+# --- progress messages (delivered on the runner thread) ------------------------------------
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    engine: dict[str, Any]
+    plan: Plan
+    objective: Objective
+
+
+@dataclass(frozen=True)
+class LevelStarted:
+    level_index: int
+    level: int
+    label: str
+    t_s: float
+
+
+@dataclass(frozen=True)
+class JobEnded:
+    record: JobRecord  # not changed any more once delivered
+
+
+@dataclass(frozen=True)
+class SampleTaken:
+    sample: ResourceSample
+
+
+@dataclass(frozen=True)
+class LevelFinished:
+    stats: LevelStats
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    report: BenchReport
+
+
+@dataclass(frozen=True)
+class RunFailed:
+    message: str
+
+
+Progress = RunStarted | LevelStarted | JobEnded | SampleTaken | LevelFinished | RunFinished | RunFailed
+Observer = Callable[[Progress], None]
+
+
+def _ignore(_: Progress) -> None:
+    pass
+
+
+def machine_info(gpu_names: list[str]) -> dict[str, Any]:
+    import psutil
+
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "python": sys.version.split()[0],
+        "gpus": gpu_names,
+    }
+
+
+class LoadRunner:
+    """Runs a plan over a started client. Call :meth:`run` on the client's consumer thread."""
+
+    def __init__(self, client: EngineClient, plan: Plan, source: JobSource, objective: Objective | None = None,
+                 warm_voices: bool = True, observer: Observer | None = None,
+                 config: dict[str, Any] | None = None, engine_nice: int = 0) -> None:
+        plan.validate()
+        if client.ready is None:
+            raise BenchError("E_BENCH: start the engine client before running a plan")
+        self.client = client
+        self.plan = plan
+        self.source = source
+        self.objective = objective or Objective()
+        self.warm_voices = warm_voices
+        self.observer = observer or _ignore
+        self.config = config or {}
+        self.engine_nice = engine_nice
+        self._stop = threading.Event()
+        self._records: list[JobRecord] = []
+        self._active: dict[str, tuple[JobRecord, int | None]] = {}  # job_id -> (record, user)
+        self._samples: list[ResourceSample] = []
+        self._levels: list[LevelStats] = []
+        self._t0 = 0.0
+        self._next_sample = 0.0
+        self._sampler: ResourceSampler | None = None
+
+    def stop(self) -> None:
+        """Stop the run: jobs in flight are cancelled. Safe from any thread."""
+        self._stop.set()
+        self.client.wake()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    def engine_info(self) -> dict[str, Any]:
+        ready = self.client.ready
+        assert ready is not None
+        caps = ready.backend
+        return {
+            "backend": caps.name,
+            "slots": ready.slots,
+            "pid": ready.pid,
+            "languages": list(caps.languages),
+            "sample_rate": caps.sample_rate,
+            "streaming": caps.streaming,
+            "engine_start_s": round(self.client.engine_start_s, 3),
+            "restarts": self.client.restarts,
+        }
+
+    def run(self) -> BenchReport:
+        started_wall = datetime.now(timezone.utc)
+        self._t0 = time.monotonic()
+        self._sampler = ResourceSampler(self.client.pid)
+        self._lower_engine_priority()
+        self._next_sample = self._t0
+        self.observer(RunStarted(self.engine_info(), self.plan, self.objective))
+        try:
+            if self.warm_voices:
+                self._prepare_voices()
+            for index in range(len(self.plan.levels)):
+                if self.stopped:
+                    break
+                self._run_level(index)
+        finally:
+            gpus = self._sampler.gpu_names
+            self._sampler.close()
+        verdict = make_verdict(self._levels, self.objective, self.plan.mode.value,
+                               self.client.ready.backend.name if self.client.ready else "?",
+                               self.client.ready.slots if self.client.ready else 0, stopped=self.stopped)
+        report = BenchReport(
+            created=started_wall.isoformat(timespec="seconds"),
+            wall_s=time.monotonic() - self._t0,
+            stopped=self.stopped,
+            config={"cache": "warm" if self.warm_voices else "unprepared", **self.config,
+                    "plan": self.plan.to_dict(), "objective": verdict.objective,
+                    "texts": self.source.texts.to_dict(), "voices": self.source.voices.to_dict()},
+            engine=self.engine_info(),
+            machine=machine_info(gpus),
+            levels=list(self._levels),
+            verdict=verdict,
+            jobs=list(self._records),
+            samples=list(self._samples),
+        )
+        self.observer(RunFinished(report))
+        return report
+
+    # --- phases ---------------------------------------------------------------------------
+
+    def _prepare_voices(self) -> None:
+        """Warm the voice cache so the first jobs measure synthesis, not voice preparation."""
+        waiting = {self.client.prepare_voice(voice): voice for voice in self.source.voices.voices}
+        deadline = time.monotonic() + VOICE_PREPARE_TIMEOUT_S
+        while waiting and not self.stopped:
+            if time.monotonic() > deadline:
+                raise BenchError(f"E_BENCH_VOICE: voices not prepared within {VOICE_PREPARE_TIMEOUT_S:.0f} s")
+            event = self.client.get_event(timeout=MAX_WAIT_S)
+            self._maybe_sample()
+            if isinstance(event, VoicePrepared):
+                waiting.pop(event.request_id, None)
+            elif isinstance(event, RequestFailed) and event.request_id in waiting:
+                voice = waiting[event.request_id]
+                raise BenchError(f"{event.code.value}: cannot prepare voice {voice.clip_path}: {event.message}")
+            elif isinstance(event, EngineRestarted):
+                self._engine_restarted()
+
+    def _run_level(self, index: int) -> None:
+        plan = self.plan
+        level = plan.levels[index]
+        start = time.monotonic()
+        driver = plan.driver(index, start)
+        first_record = len(self._records)
+        self.observer(LevelStarted(index, level, plan.label(level), start - self._t0))
+        while True:
+            now = time.monotonic()
+            if self.stopped:
+                self._cancel_active(now)
+                break
+            dues = driver.due(now)
+            first_position = driver.submitted - len(dues)  # level positions of these jobs
+            for offset, due in enumerate(dues):
+                self._submit(due, index, first_position + offset)
+            now = time.monotonic()
+            for record, user in self._expired(now):
+                self.client.cancel(record.job_id)
+                record.fail(now - self._t0, E_TIMEOUT, f"no end within {plan.job_timeout_s:.0f} s")
+                self._end(record, user, driver, now)
+            if driver.exhausted(now) and not self._active:
+                break
+            self._maybe_sample()
+            wait = MAX_WAIT_S
+            wakeup = driver.next_wakeup()
+            if wakeup is not None:
+                wait = min(wait, wakeup - now)
+            wait = max(0.0, min(wait, self._next_sample - now))
+            event = self.client.get_event(timeout=wait)
+            if event is not None:
+                self._handle(event, driver)
+        end = time.monotonic()
+        run = LevelRun(level, index, plan.label(level), plan.offered_rate(level), start - self._t0, end - self._t0,
+                       complete=not self.stopped)
+        stats = level_stats(run, self._records[first_record:], self._samples)
+        self._levels.append(stats)
+        apply_objective(self._levels, self.objective)
+        add_changes(self._levels)
+        self.observer(LevelFinished(stats))
+
+    # --- jobs -----------------------------------------------------------------------------
+
+    def _submit(self, due: Due, level_index: int, level_position: int) -> None:
+        job, item, voice = self.source.make(len(self._records))
+        record = JobRecord(
+            index=len(self._records),
+            job_id=job.job_id,
+            level=self.plan.levels[level_index],
+            level_index=level_index,
+            warmup=level_position < self.plan.warmup_jobs,
+            user=due.user,
+            text_kind=item.kind,
+            language=item.language,
+            chars=len(item.text),
+            voice=os.path.basename(voice.clip_path),
+            text=item.text,
+            scheduled_s=due.scheduled - self._t0,
+        )
+        self._records.append(record)
+        self._active[job.job_id] = (record, due.user)
+        try:
+            record.submit_s = self.client.submit(job) - self._t0
+        except (EngineError, OSError, ValueError) as error:  # a closed queue, an unpicklable job
+            del self._active[job.job_id]
+            now = time.monotonic()
+            record.fail(now - self._t0, E_SUBMIT, str(error))
+            self.observer(JobEnded(record))
+
+    def _expired(self, now: float) -> list[tuple[JobRecord, int | None]]:
+        limit = self.plan.job_timeout_s
+        return [(r, u) for r, u in self._active.values()
+                if r.submit_s is not None and now - self._t0 - r.submit_s > limit]
+
+    def _end(self, record: JobRecord, user: int | None, driver: Driver, now: float) -> None:
+        self._active.pop(record.job_id, None)
+        driver.job_ended(user, now)
+        self.observer(JobEnded(record))
+
+    def _cancel_active(self, now: float) -> None:
+        for record, _ in list(self._active.values()):
+            self.client.cancel(record.job_id)
+            record.cancel(now - self._t0)
+            self.observer(JobEnded(record))
+        self._active.clear()
+
+    def _handle(self, event: Any, driver: Driver) -> None:
+        now = time.monotonic()
+        rel = now - self._t0
+        if isinstance(event, EngineRestarted):
+            self._engine_restarted()
+            return
+        if isinstance(event, EngineStopped):
+            return  # a wake-up from stop(); the loop checks the flag
+        job_id = getattr(event, "job_id", None)
+        entry = self._active.get(job_id) if job_id is not None else None
+        if entry is None:
+            return  # an event of a job already ended here (timed out, or cancelled by stop)
+        record, user = entry
+        if isinstance(event, AudioChunk):
+            record.add_chunk(rel, len(event.pcm) / event.sample_rate)
+        elif isinstance(event, JobQueued):
+            record.queue_position = event.position
+        elif isinstance(event, JobStarted):
+            record.queue_wait_s = event.queue_wait_s
+        elif isinstance(event, JobFinished):
+            timing = event.timing
+            record.queue_wait_s = timing.queue_wait_s
+            record.voice_prepare_s = timing.voice_prepare_s
+            record.voice_cache = timing.voice_cache
+            record.finish(rel, timing.synth_s)
+            self._end(record, user, driver, now)
+        elif isinstance(event, JobFailed):
+            if event.resubmitted:
+                record.restart()
+                return
+            record.fail(rel, event.code.value, event.message)
+            self._end(record, user, driver, now)
+
+    def _engine_restarted(self) -> None:
+        if self._sampler is not None:
+            self._sampler.watch(self.client.pid)
+        self._lower_engine_priority()
+
+    def _lower_engine_priority(self) -> None:
+        """Raise the engine's niceness so a window in this process keeps the CPU when it needs it."""
+        if self.engine_nice <= 0 or self.client.pid is None:
+            return
+        import psutil
+
+        try:
+            proc = psutil.Process(self.client.pid)
+            if hasattr(psutil, "BELOW_NORMAL_PRIORITY_CLASS"):  # Windows has classes, not nice values
+                proc.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS)
+            else:
+                proc.nice(max(proc.nice(), self.engine_nice))
+        except psutil.Error:  # not permitted or gone: measure at normal priority
+            pass
+
+    def _maybe_sample(self) -> None:
+        now = time.monotonic()
+        if now < self._next_sample or self._sampler is None:
+            return
+        self._next_sample = now + SAMPLE_EVERY_S
+        sample = self._sampler.sample(now - self._t0, len(self._active))
+        self._samples.append(sample)
+        self.observer(SampleTaken(sample))
+
+
+# --- a whole bench: engine start, run, close -----------------------------------------------
+
+
+@dataclass
+class BenchSettings:
+    """Everything a bench needs; the CLI and the stress panel fill one in."""
+
+    backend: str = "piper"
+    backend_options: dict[str, Any] = field(default_factory=dict)
+    slots: int | None = None
+    plan: Plan = field(default_factory=Plan)
+    objective: Objective = field(default_factory=Objective)
+    texts_file: str | None = None  # None: the bundled sets that suit the backend
+    text_languages: tuple[str, ...] | None = None  # bundled sets to use; None: from the backend
+    voices: tuple[str, ...] = ()  # clip paths; empty: the bundled sample voices
+    cache: str = "warm"  # "warm": voices prepared before the run; "cold": every job a new voice
+    cache_dir: str | None = None  # warm runs: None = the user's cache; cold runs use a temp folder
+    python: str | None = None  # interpreter for the engine (other backends' environments)
+    engine_nice: int = 0  # >0: run the engine at lower CPU priority (the stress panel, so the GUI stays fluid)
+
+    def validate(self) -> None:
+        self.plan.validate()
+        if self.cache not in ("warm", "cold"):
+            raise BenchError(f"E_BENCH: cache must be 'warm' or 'cold', not {self.cache!r}")
+        if self.slots is not None and self.slots < 1:
+            raise BenchError("E_BENCH: slots must be at least 1")
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": self.backend, "slots_requested": self.slots, "cache": self.cache,
+                "texts_file": self.texts_file, "voices_requested": list(self.voices), "engine_nice": self.engine_nice}
+
+
+class BenchSession:
+    """Starts an engine, runs a plan on it and closes it; :meth:`stop` works from any thread."""
+
+    def __init__(self, settings: BenchSettings, observer: Observer | None = None) -> None:
+        settings.validate()
+        self.settings = settings
+        self.observer = observer or _ignore
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._runner: LoadRunner | None = None
+        self._client: EngineClient | None = None
+
+    @property
+    def engine_pid(self) -> int | None:
+        """The engine process id once it has been spawned (it may still be loading)."""
+        client = self._client
+        return None if client is None else client.pid
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            runner = self._runner
+        if runner is not None:
+            runner.stop()
+
+    def run(self) -> BenchReport:
+        """Run the whole bench on this thread; raises BenchError (also reported as RunFailed)."""
+        try:
+            return self._run()
+        except BenchError as error:
+            self.observer(RunFailed(str(error)))
+            raise
+
+    def _run(self) -> BenchReport:
+        s = self.settings
+        # Load the sets first: a typo in a path should fail before a slow engine start.
+        voices = VoiceSet.from_clips(s.voices) if s.voices else VoiceSet.bundled()
+        file_texts = TextSet.from_file(s.texts_file) if s.texts_file else None
+        scratch = tempfile.mkdtemp(prefix="dubstudio-bench-cache-") if s.cache == "cold" else None
+        client = EngineClient(EngineConfig(backend=s.backend, backend_options=dict(s.backend_options), slots=s.slots,
+                                           python=s.python, cache_dir=scratch or s.cache_dir))
+        self._client = client
+        source: JobSource | None = None
+        try:
+            try:
+                ready: EngineReady = client.start()
+            except Exception as error:  # EngineStartError and spawn failures alike
+                code = getattr(getattr(error, "code", None), "value", "E_ENGINE_START")
+                raise BenchError(f"{code}: {error}") from error
+            texts = file_texts or TextSet.bundled(s.text_languages or bundled_languages(ready.backend.languages))
+            source = JobSource(texts, voices, cold=s.cache == "cold")
+            runner = LoadRunner(client, s.plan, source, s.objective, warm_voices=s.cache == "warm",
+                                observer=self.observer, config=s.describe(), engine_nice=s.engine_nice)
+            with self._lock:
+                self._runner = runner
+                if self._stopped:
+                    runner.stop()
+            return runner.run()
+        finally:
+            client.close()
+            if source is not None:
+                source.close()
+            if scratch:
+                shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,340 @@
+"""Statistics over job records: latency summaries, rates, per-level tables and the verdict.
+
+Everything here is a pure function of records and samples, so the CLI, the stress panel and
+the tests compute exactly the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Sequence
+
+from engine.load.records import JobRecord, OK
+from engine.load.sampler import ResourceSample
+
+PERCENTILES = (50, 90, 95, 99)
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The ``p``-th percentile (0-100) by linear interpolation between closest ranks.
+
+    This is numpy's default ("linear", Hyndman-Fan type 7, Excel's PERCENTILE.INC): the value
+    at rank ``(n - 1) * p / 100`` of the sorted values, interpolated between neighbours. It is
+    what Locust's CSV, vLLM's benchmark and most spreadsheets report, so figures compare.
+    """
+    if not values:
+        raise ValueError("percentile of no values")
+    if not 0.0 <= p <= 100.0:
+        raise ValueError(f"percentile {p} is outside 0..100")
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * p / 100.0
+    low = math.floor(rank)
+    high = min(low + 1, len(ordered) - 1)
+    fraction = rank - low
+    return ordered[low] + (ordered[high] - ordered[low]) * fraction
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Distribution of one latency (or ratio) over a level's jobs; ``None`` fields when empty."""
+
+    count: int
+    mean: float | None
+    p50: float | None
+    p90: float | None
+    p95: float | None
+    p99: float | None
+    min: float | None
+    max: float | None
+
+    @staticmethod
+    def of(values: Iterable[float | None]) -> "Summary":
+        data = [float(v) for v in values if v is not None]
+        if not data:
+            return Summary(0, None, None, None, None, None, None, None)
+        p50, p90, p95, p99 = (percentile(data, p) for p in PERCENTILES)
+        return Summary(len(data), sum(data) / len(data), p50, p90, p95, p99, min(data), max(data))
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _mean_max(values: Iterable[float | None]) -> dict[str, float] | None:
+    data = [v for v in values if v is not None]
+    if not data:
+        return None
+    return {"mean": sum(data) / len(data), "max": max(data)}
+
+
+@dataclass(frozen=True)
+class LevelRun:
+    """What the runner knows about a level besides its jobs."""
+
+    level: int
+    level_index: int
+    label: str  # "2 users" (closed loop) or "1.00 jobs/s" (open loop)
+    offered_rate: float | None  # open loop: arrivals per second
+    start_s: float
+    end_s: float
+    complete: bool  # False when the run was stopped during this level
+
+
+# Metrics whose change against the first level is reported, and how to read them.
+CHANGE_KEYS = (
+    "first_audio_p50",
+    "first_audio_p95",
+    "total_p50",
+    "total_p95",
+    "jobs_per_s",
+    "audio_per_wall_s",
+    "engine_cpu_mean",
+    "engine_rss_max",
+)
+
+
+@dataclass
+class LevelStats:
+    """One row of the per-level table (one object of the report's ``levels``)."""
+
+    level: int
+    level_index: int
+    label: str
+    offered_rate: float | None
+    complete: bool
+    start_s: float
+    end_s: float
+    duration_s: float  # measurement window: first measured job due -> last measured job ended
+    jobs: int  # measured jobs that ended (ok + errors)
+    ok: int
+    errors: int
+    error_rate: float
+    errors_by_kind: dict[str, int]
+    warmup_jobs: int
+    jobs_per_s: float  # successful jobs per second of the window
+    audio_per_wall_s: float  # seconds of audio produced per second of the window
+    stalls_per_job: float
+    stalled_s_per_job: float
+    jobs_with_stalls: int
+    cache_hits: int
+    cache_misses: int
+    first_audio_s: Summary
+    total_s: Summary
+    queue_wait_s: Summary
+    rtf: Summary
+    engine_cpu_pct: dict[str, float] | None
+    engine_rss_mb: dict[str, float] | None
+    gpu_util_pct: dict[str, float] | None
+    gpu_mem_mb: dict[str, float] | None
+    change_vs_first_pct: dict[str, float | None] = field(default_factory=dict)
+    meets_objective: bool = False
+    objective_misses: list[str] = field(default_factory=list)
+
+    def metric(self, key: str) -> float | None:
+        """The value of one of :data:`CHANGE_KEYS`."""
+        values: dict[str, float | None] = {
+            "first_audio_p50": self.first_audio_s.p50,
+            "first_audio_p95": self.first_audio_s.p95,
+            "total_p50": self.total_s.p50,
+            "total_p95": self.total_s.p95,
+            "jobs_per_s": self.jobs_per_s,
+            "audio_per_wall_s": self.audio_per_wall_s,
+            "engine_cpu_mean": None if self.engine_cpu_pct is None else self.engine_cpu_pct["mean"],
+            "engine_rss_max": None if self.engine_rss_mb is None else self.engine_rss_mb["max"],
+        }
+        return values[key]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("first_audio_s", "total_s", "queue_wait_s", "rtf"):
+            data[key] = getattr(self, key).to_dict()
+        return data
+
+
+def level_stats(run: LevelRun, records: Sequence[JobRecord], samples: Sequence[ResourceSample]) -> LevelStats:
+    """Aggregate one level: ``records`` are that level's jobs (warm-up included, it is skipped)."""
+    measured = [r for r in records if r.measured]
+    good = [r for r in measured if r.status == OK]
+    failed = [r for r in measured if r.status != OK]
+    if measured:
+        window = max(r.end_s or 0.0 for r in measured) - min(r.scheduled_s for r in measured)
+    else:
+        window = 0.0
+    audio = sum(r.audio_s for r in good)
+    stalls = sum(r.stalls for r in good)
+    in_level = [s for s in samples if run.start_s <= s.t_s <= run.end_s]
+    return LevelStats(
+        level=run.level,
+        level_index=run.level_index,
+        label=run.label,
+        offered_rate=run.offered_rate,
+        complete=run.complete,
+        start_s=run.start_s,
+        end_s=run.end_s,
+        duration_s=window,
+        jobs=len(measured),
+        ok=len(good),
+        errors=len(failed),
+        error_rate=len(failed) / len(measured) if measured else 0.0,
+        errors_by_kind=dict(sorted(Counter(r.error or "unknown" for r in failed).items())),
+        warmup_jobs=sum(1 for r in records if r.warmup),
+        jobs_per_s=len(good) / window if window > 0 else 0.0,
+        audio_per_wall_s=audio / window if window > 0 else 0.0,
+        stalls_per_job=stalls / len(good) if good else 0.0,
+        stalled_s_per_job=sum(r.stalled_s for r in good) / len(good) if good else 0.0,
+        jobs_with_stalls=sum(1 for r in good if r.stalls),
+        cache_hits=sum(1 for r in measured if r.cache_hit is True),
+        cache_misses=sum(1 for r in measured if r.cache_hit is False),
+        first_audio_s=Summary.of(r.first_audio_s for r in good),
+        total_s=Summary.of(r.total_s for r in good),
+        queue_wait_s=Summary.of(r.queue_wait_s for r in good),
+        rtf=Summary.of(r.rtf for r in good),
+        engine_cpu_pct=_mean_max(s.cpu_pct for s in in_level),
+        engine_rss_mb=_mean_max(s.rss_mb for s in in_level),
+        gpu_util_pct=_mean_max(s.gpu_util_pct for s in in_level),
+        gpu_mem_mb=_mean_max(s.gpu_mem_mb for s in in_level),
+    )
+
+
+def percent_change(value: float | None, base: float | None) -> float | None:
+    """``(value - base) / base`` in percent; None when either is missing or the base is zero."""
+    if value is None or base is None or base == 0:
+        return None
+    return (value - base) / base * 100.0
+
+
+def add_changes(levels: Sequence[LevelStats]) -> None:
+    """Fill each level's ``change_vs_first_pct`` against the first level of the list."""
+    if not levels:
+        return
+    first = levels[0]
+    for stats in levels:
+        stats.change_vs_first_pct = {key: percent_change(stats.metric(key), first.metric(key)) for key in CHANGE_KEYS}
+
+
+# --- the objective and the verdict ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What "serves this level" means; the defaults follow what a listener tolerates."""
+
+    p95_first_audio_s: float = 1.5
+    max_error_rate: float = 0.0  # fraction of measured jobs
+    max_stalls_per_job: float = 0.0
+    p95_total_s: float | None = None  # optional bound on whole-line latency
+
+    def describe(self) -> str:
+        parts = [f"p95 first audio ≤ {self.p95_first_audio_s:.2f} s"]
+        if self.p95_total_s is not None:
+            parts.append(f"p95 total ≤ {self.p95_total_s:.2f} s")
+        parts.append("no errors" if self.max_error_rate == 0 else f"errors ≤ {self.max_error_rate:.1%}")
+        parts.append("no stalls" if self.max_stalls_per_job == 0 else f"≤ {self.max_stalls_per_job:g} stalls per job")
+        return ", ".join(parts)
+
+    def misses(self, stats: LevelStats) -> list[str]:
+        """Why a level does not meet the objective, in words; empty when it does."""
+        if stats.ok == 0:
+            return ["no job finished"] if stats.errors == 0 else [_errors_phrase(stats)]
+        reasons: list[str] = []
+        p95 = stats.first_audio_s.p95
+        if p95 is None or p95 > self.p95_first_audio_s:
+            reasons.append(f"p95 first audio was {_seconds(p95)} (> {self.p95_first_audio_s:.2f} s)")
+        if self.p95_total_s is not None and (stats.total_s.p95 is None or stats.total_s.p95 > self.p95_total_s):
+            reasons.append(f"p95 total was {_seconds(stats.total_s.p95)} (> {self.p95_total_s:.2f} s)")
+        if stats.error_rate > self.max_error_rate:
+            reasons.append(_errors_phrase(stats))
+        if stats.stalls_per_job > self.max_stalls_per_job:
+            reasons.append(f"playback stalled {stats.stalls_per_job:.2f} times per job")
+        return reasons
+
+
+def _seconds(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f} s"
+
+
+def _errors_phrase(stats: LevelStats) -> str:
+    kinds = ", ".join(f"{kind} ×{count}" for kind, count in stats.errors_by_kind.items())
+    noun = "error" if stats.errors == 1 else "errors"
+    return f"{stats.errors} {noun} in {stats.jobs} jobs ({kinds})"
+
+
+def apply_objective(levels: Sequence[LevelStats], objective: Objective) -> None:
+    for stats in levels:
+        stats.objective_misses = objective.misses(stats)
+        stats.meets_objective = not stats.objective_misses
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The capacity answer: the highest level served within the objective, and one sentence."""
+
+    capacity_level: int | None  # None: no level met the objective (or none finished)
+    capacity_label: str | None
+    objective: dict[str, Any]
+    levels_met: list[int]
+    levels_missed: dict[str, list[str]]  # level (as a string, for JSON) -> reasons
+    highest_level_tried: int | None
+    all_levels_met: bool
+    complete: bool  # False when the run was stopped before its last level finished
+    sentence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, backend: str, slots: int,
+                 stopped: bool = False) -> Verdict:
+    """Find the capacity among the complete levels and say it in one sentence.
+
+    The capacity is the highest level such that it and every lower level met the objective:
+    a level that passes above one that failed is noise (a lucky sample), not capacity.
+    ``levels`` must already carry :func:`apply_objective`'s results.
+    """
+    finished = sorted((s for s in levels if s.complete), key=lambda s: (s.level, s.level_index))
+    met = [s.level for s in finished if s.meets_objective]
+    missed = {str(s.level): list(s.objective_misses) for s in finished if not s.meets_objective}
+    capacity: LevelStats | None = None
+    first_miss: LevelStats | None = None
+    for stats in finished:
+        if not stats.meets_objective:
+            first_miss = stats
+            break
+        capacity = stats
+    slot_words = f"{slots} slot" + ("" if slots == 1 else "s")
+    prefix = f"On {backend} with {slot_words}"
+    served = "serves up to" if mode == "closed" else "keeps up with arrivals of up to"
+    target = objective.describe()
+    if not finished:
+        sentence = "The run stopped before any level finished, so there is no capacity verdict."
+    elif capacity is None:
+        assert first_miss is not None
+        sentence = (f"{prefix}, no level met the objective ({target}): at {first_miss.label} "
+                    f"{'; '.join(first_miss.objective_misses)}.")
+    elif first_miss is None:
+        limit = " (the run was stopped early)" if stopped else ""
+        sentence = (f"{prefix}, this machine {served} {_capacity_words(capacity, mode)}, the highest level tried{limit}, "
+                    f"within the objective ({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); "
+                    f"add higher levels to find its limit.")
+    else:
+        sentence = (f"{prefix}, this machine {served} {_capacity_words(capacity, mode)} within the objective "
+                    f"({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); at {first_miss.label} "
+                    f"{'; '.join(first_miss.objective_misses)}.")
+    return Verdict(
+        capacity_level=None if capacity is None else capacity.level,
+        capacity_label=None if capacity is None else capacity.label,
+        objective=asdict(objective),
+        levels_met=met,
+        levels_missed=missed,
+        highest_level_tried=finished[-1].level if finished else None,
+        all_levels_met=bool(finished) and first_miss is None,
+        complete=not stopped,
+        sentence=sentence,
+    )
+
+
+def _capacity_words(stats: LevelStats, mode: str) -> str:
+    if mode == "closed":
+        return f"{stats.level} concurrent user" + ("" if stats.level == 1 else "s")
+    return stats.label

@@ -1,0 +1,188 @@
+"""What the load generator speaks: text sets, voice sets, and the jobs made from them.
+
+Texts and voices are picked round-robin by job index, so a run is reproducible and every
+level sees the same mix of short, medium and long lines.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import soundfile as sf
+
+from engine.protocol import Job, Priority, VoiceSettings, VoiceSpec
+
+KINDS = ("short", "medium", "long")
+BUNDLED_LANGUAGES = ("en", "zh")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+class WorkloadError(ValueError):
+    """A text or voice set that cannot be used; the message starts with an error code."""
+
+
+def resources_dir() -> Path:
+    """The repository's ``resources`` folder (texts and sample voices)."""
+    return Path(__file__).resolve().parents[2] / "resources"
+
+
+@dataclass(frozen=True)
+class TextItem:
+    text: str
+    kind: str  # "short", "medium" or "long"
+    language: str  # "en", "zh" or "" (the backend's default)
+
+
+def classify(text: str) -> str:
+    """Short, medium or long by length; CJK characters count about three Latin ones of speech."""
+    weight = len(text) + 2 * len(_CJK.findall(text))
+    if weight <= 60:
+        return "short"
+    if weight <= 180:
+        return "medium"
+    return "long"
+
+
+def read_lines(path: Path) -> list[str]:
+    """Non-empty, non-comment lines of a UTF-8 text file (a BOM is accepted)."""
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise WorkloadError(f"E_TEXTS: text file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise WorkloadError(f"E_TEXTS: cannot read {path} as UTF-8 text ({error})") from None
+    return [line.strip() for line in raw.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _interleave(groups: Sequence[Sequence[TextItem]]) -> list[TextItem]:
+    """Round-robin over groups, so consecutive jobs alternate kinds and languages."""
+    result: list[TextItem] = []
+    longest = max((len(g) for g in groups), default=0)
+    for i in range(longest):
+        result.extend(group[i] for group in groups if i < len(group))
+    return result
+
+
+def bundled_languages(backend_languages: Sequence[str]) -> tuple[str, ...]:
+    """Which bundled sets suit a backend: Chinese when it lists "zh", English unless it is zh-only."""
+    codes = [code.lower() for code in backend_languages]
+    speaks_zh = any(code.startswith("zh") for code in codes)
+    speaks_en = any(code.startswith("en") for code in codes)
+    if speaks_zh and not speaks_en:
+        return ("zh",)
+    return ("en", "zh") if speaks_zh else ("en",)
+
+
+@dataclass(frozen=True)
+class TextSet:
+    items: tuple[TextItem, ...]
+    source: str  # "bundled:en,zh" or the file it came from
+
+    @staticmethod
+    def bundled(languages: Sequence[str] = ("en",), kinds: Sequence[str] = KINDS) -> "TextSet":
+        groups: list[list[TextItem]] = []
+        for language in languages:
+            if language not in BUNDLED_LANGUAGES:
+                raise WorkloadError(f"E_TEXTS: no bundled texts for language {language!r}; "
+                                    f"bundled: {', '.join(BUNDLED_LANGUAGES)}")
+            for kind in kinds:
+                if kind not in KINDS:
+                    raise WorkloadError(f"E_TEXTS: unknown text kind {kind!r}; use {', '.join(KINDS)}")
+                lines = read_lines(resources_dir() / "texts" / language / f"{kind}.txt")
+                groups.append([TextItem(line, kind, language) for line in lines])
+        return TextSet(tuple(_interleave(groups)), "bundled:" + ",".join(languages))
+
+    @staticmethod
+    def from_file(path: str | Path) -> "TextSet":
+        """One text per line; Chinese lines are tagged "zh", others use the backend's default."""
+        path = Path(path)
+        lines = read_lines(path)
+        if not lines:
+            raise WorkloadError(f"E_TEXTS: {path} holds no text (one line per text; # starts a comment)")
+        items = tuple(TextItem(line, classify(line), "zh" if _CJK.search(line) else "") for line in lines)
+        return TextSet(items, str(path))
+
+    def pick(self, index: int) -> TextItem:
+        return self.items[index % len(self.items)]
+
+    def to_dict(self) -> dict[str, Any]:
+        counts = {kind: sum(1 for item in self.items if item.kind == kind) for kind in KINDS}
+        return {"source": self.source, "texts": len(self.items), "by_kind": counts}
+
+
+@dataclass(frozen=True)
+class VoiceSet:
+    voices: tuple[VoiceSpec, ...]
+
+    @staticmethod
+    def from_clips(clips: Sequence[str | Path]) -> "VoiceSet":
+        """Voices from clip files; a transcript next to a clip (same name, ``.txt``) is used."""
+        voices = []
+        for clip in clips:
+            path = Path(clip)
+            if not path.is_file():
+                raise WorkloadError(f"E_VOICES: reference clip not found: {path}")
+            transcript_path = path.with_suffix(".txt")
+            transcript = transcript_path.read_text(encoding="utf-8-sig").strip() if transcript_path.is_file() else ""
+            voices.append(VoiceSpec(str(path.resolve()), transcript))
+        if not voices:
+            raise WorkloadError("E_VOICES: give at least one reference clip")
+        return VoiceSet(tuple(voices))
+
+    @staticmethod
+    def bundled() -> "VoiceSet":
+        return VoiceSet.from_clips(sorted((resources_dir() / "voices").glob("*.wav")))
+
+    def pick(self, index: int) -> VoiceSpec:
+        return self.voices[index % len(self.voices)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"clips": [v.clip_path for v in self.voices]}
+
+
+@dataclass
+class JobSource:
+    """Makes the jobs of a run. ``cold`` gives every job a voice the engine has never seen.
+
+    A cold job's clip is a copy of the chosen clip with a different number of trailing zero
+    samples: the file (and so its cache key) is new, while the engine's silence trimming makes
+    the prepared voice the same as the original's. Every cold job therefore pays a full voice
+    preparation, as if each request brought a new speaker.
+    """
+
+    texts: TextSet
+    voices: VoiceSet
+    cold: bool = False
+    _scratch: Path | None = field(default=None, repr=False)
+
+    def make(self, index: int) -> tuple[Job, TextItem, VoiceSpec]:
+        item = self.texts.pick(index)
+        voice = self.voices.pick(index)
+        if self.cold:
+            voice = VoiceSpec(self._cold_clip(voice.clip_path, index), voice.transcript, voice.settings)
+        settings = VoiceSettings(
+            voice.settings.speed, voice.settings.pitch_semitones, voice.settings.instruction, item.language
+        )
+        spec = VoiceSpec(voice.clip_path, voice.transcript, settings)
+        return Job(item.text, spec, Priority.BATCH), item, self.voices.pick(index)
+
+    def _cold_clip(self, clip_path: str, index: int) -> str:
+        if self._scratch is None:
+            self._scratch = Path(tempfile.mkdtemp(prefix="dubstudio-bench-cold-"))
+        data, rate = sf.read(clip_path, dtype="float32", always_2d=True)
+        padded = np.concatenate([data, np.zeros((index + 1, data.shape[1]), dtype=np.float32)])
+        target = self._scratch / f"{Path(clip_path).stem}-cold{index}.wav"
+        sf.write(str(target), padded, rate, subtype="FLOAT")
+        return str(target)
+
+    def close(self) -> None:
+        """Remove the cold clips."""
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None

@@ -1,0 +1,65 @@
+"""Live plots and the lag probe without an engine: arrays, rolling lines, stepped ranges."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.ui.stress.lag import LagProbe
+from app.ui.stress.plots import LivePlots, Series
+from engine.load.records import JobRecord
+from engine.load.sampler import ResourceSample
+
+
+def _job(index: int, end: float, first: float, ok: bool = True) -> JobRecord:
+    rec = JobRecord(index=index, job_id=str(index), level=1, level_index=0, warmup=False, user=0,
+                    text_kind="short", language="en", chars=5, voice="v.wav", text="hello", scheduled_s=end - 2.0)
+    if ok:
+        rec.add_chunk(end - 2.0 + first, 1.0)
+        rec.finish(end, 1.0)
+    else:
+        rec.fail(end, "E_BACKEND", "boom")
+    return rec
+
+
+def test_series_grows_past_its_capacity() -> None:
+    series = Series(capacity=2)
+    for i in range(5):
+        series.append(float(i), float(i * i))
+    assert list(series.x) == [0, 1, 2, 3, 4] and series.max_y == 16.0
+    series.clear()
+    assert series.size == 0 and len(series.y) == 0
+
+
+def test_jobs_and_samples_become_points(qtbot: QtBot) -> None:
+    plots = LivePlots()
+    qtbot.addWidget(plots)
+    plots.reset(objective_s=1.5)
+    plots.mark_level(0.0, "1 user")
+    for i in range(25):
+        plots.add_job(_job(i, 2.0 + i, first=0.1 * (i % 5)))
+    plots.add_job(_job(99, 40.0, first=0.0, ok=False))
+    plots.add_sample(ResourceSample(30.0, 120.0, 800.0, None, None, 2))
+    plots.redraw()
+    assert plots.points("first") == 25 and plots.points("total") == 25
+    assert plots.points("p95") == 25  # one rolling value per job
+    assert plots.curves["p50"].getData()[1][-1] == pytest.approx(0.2)  # last 20 jobs: 0..0.4 evenly
+    assert plots.points("jobs") == 1 and plots.points("errors") == 1 and plots.points("gpu") == 0
+    assert plots.curves["errors"].getData()[1][-1] == 1.0
+    # ranges grew in steps that hold the data
+    assert plots.memory.viewRange()[0][1] >= 30.0
+    assert plots.latency.viewRange()[1][1] >= 2.0
+    plots.reset(objective_s=1.5)
+    assert plots.points("first") == 0
+
+
+def test_lag_probe_measures_timer_drift(qtbot: QtBot) -> None:
+    probe = LagProbe(interval_ms=10)
+    probe.start()
+    qtbot.wait(300)
+    probe.stop()
+    recent, session = probe.recent(), probe.session()
+    assert recent is not None and session is not None and session["samples"] >= 5
+    assert 0.0 <= recent["p50_ms"] <= recent["p99_ms"] <= recent["max_ms"]
+    probe.reset()
+    assert probe.session() is None

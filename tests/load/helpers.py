@@ -1,0 +1,41 @@
+"""Hand-made job records for the statistics tests (no engine involved)."""
+
+from __future__ import annotations
+
+from engine.load.records import JobRecord
+from engine.load.stats import LevelRun, LevelStats, level_stats
+
+
+def record(index: int, scheduled: float, first: float | None, end: float, *, level: int = 1, audio: float = 1.0,
+           error: str | None = None, warmup: bool = False, chunks: list[tuple[float, float]] | None = None,
+           cache: str = "memory") -> JobRecord:
+    """A finished job: due at ``scheduled``, first chunk at ``first``, ended at ``end`` (run seconds)."""
+    rec = JobRecord(index=index, job_id=f"j{index}", level=level, level_index=0, warmup=warmup, user=None,
+                    text_kind="short", language="en", chars=10, voice="v.wav", text="hello", scheduled_s=scheduled,
+                    submit_s=scheduled)
+    if error is not None:
+        rec.fail(end, error, "boom")
+        return rec
+    for arrival, duration in chunks or ([(first, audio)] if first is not None else []):
+        rec.add_chunk(arrival, duration)
+    rec.voice_cache = cache
+    rec.finish(end, synth_s=end - scheduled)
+    return rec
+
+
+def level_of(level: int, first_audios: list[float], *, errors: int = 0, stalls: int = 0,
+             index: int = 0) -> LevelStats:
+    """A level whose jobs have the given first-audio latencies (1 s apart, 2 s long)."""
+    records = []
+    for i, latency in enumerate(first_audios):
+        t = float(i)
+        if i < stalls:  # two chunks with a gap: one stall each
+            chunks = [(t + latency, 0.1), (t + latency + 0.5, 0.1)]
+            records.append(record(i, t, None, t + 2.0, level=level, chunks=chunks))
+        else:
+            records.append(record(i, t, t + latency, t + 2.0, level=level))
+    for j in range(errors):
+        t = float(len(first_audios) + j)
+        records.append(record(len(records), t, None, t + 1.0, level=level, error="E_BACKEND"))
+    run = LevelRun(level, index, f"{level} users", None, 0.0, 100.0, complete=True)
+    return level_stats(run, records, [])

@@ -1,0 +1,76 @@
+"""Short real benches against the embedded Piper engine: structure and plausibility, no timings."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+
+def _check_plausible(data: dict, levels: list[int], jobs_per_level: int) -> None:
+    assert [level["level"] for level in data["levels"]] == levels  # levels in order
+    for level in data["levels"]:
+        assert level["jobs"] == jobs_per_level and level["errors"] == 0
+        assert level["jobs_per_s"] > 0 and level["audio_per_wall_s"] > 0
+        fa, total = level["first_audio_s"], level["total_s"]
+        assert 0 < fa["p50"] <= fa["p95"] <= fa["p99"] <= fa["max"]
+        assert fa["mean"] <= total["mean"] and fa["p50"] <= total["p99"]
+        assert level["engine_cpu_pct"]["max"] > 0 and level["engine_rss_mb"]["max"] > 50
+    measured = [job for job in data["jobs"] if not job["warmup"]]
+    assert len(measured) == len(levels) * jobs_per_level
+    for job in data["jobs"]:
+        assert job["status"] == "ok" and job["chunks"] >= 1 and job["audio_s"] > 0
+        assert 0 < job["first_audio_s"] <= job["total_s"]
+        assert job["submit_s"] >= job["scheduled_s"] - 1e-3
+        assert job["voice_cache"] in ("memory", "disk", "miss")
+    verdict = data["verdict"]
+    assert verdict["sentence"] and verdict["highest_level_tried"] == levels[-1]
+    assert verdict["capacity_level"] in (None, *levels)
+
+
+def test_closed_loop_bench_writes_plausible_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bench"
+    code = main(["bench", "--levels", "1,2", "--jobs-per-level", "2", "--warmup", "1", "-q",
+                 "--cache-dir", str(tmp_path / "cache"), "--json", str(out / "b.json"),
+                 "--csv", str(out / "b.csv"), "--html", str(out / "b.html")])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "1st audio mean" in printed and "2 users" in printed and "On piper with" in printed
+    data = json.loads((out / "b.json").read_text(encoding="utf-8"))
+    _check_plausible(data, [1, 2], 2)
+    assert data["engine"]["backend"] == "piper" and data["config"]["cache"] == "warm"
+    # one warm-up job per level, run first and left out of the counts
+    assert [job["index"] for job in data["jobs"] if job["warmup"]] == [0, 3]
+    assert [level["warmup_jobs"] for level in data["levels"]] == [1, 1]
+    # warm cache: every job found its voice already prepared
+    assert all(job["cache_hit"] for job in data["jobs"])
+    rows = list(csv.DictReader(io.StringIO((out / "b.csv").read_text(encoding="utf-8"))))
+    assert [row["level"] for row in rows] == ["1", "2"]
+    assert '<table id="levels">' in (out / "b.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_open_loop_cold_cache_bench(tmp_path: Path) -> None:
+    out = tmp_path / "open.json"
+    code = main(["bench", "--mode", "open", "--rate", "1", "--arrivals", "constant", "--max-in-flight", "2",
+                 "--levels", "1,2", "--jobs-per-level", "2", "--warmup", "0", "--cache", "cold", "-q",
+                 "--json", str(out)])
+    assert code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    _check_plausible(data, [1, 2], 2)
+    assert [level["offered_rate"] for level in data["levels"]] == [1.0, 2.0]
+    assert all(job["voice_cache"] == "miss" for job in data["jobs"])  # every job brought a new voice
+    first_level = [job for job in data["jobs"] if job["level"] == 1]
+    assert first_level[1]["scheduled_s"] - first_level[0]["scheduled_s"] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_bad_arguments_fail_with_a_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--texts", str(tmp_path / "none.txt"), "-q"]) == 1
+    assert "E_TEXTS" in capsys.readouterr().err
+    assert main(["bench", "--warmup", "-1", "-q"]) == 1
+    assert "E_PLAN" in capsys.readouterr().err

@@ -1,0 +1,163 @@
+"""Statistics against hand-computed cases: percentiles, rates, errors, changes, the verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.load.stats import (
+    LevelRun,
+    Objective,
+    Summary,
+    add_changes,
+    apply_objective,
+    level_stats,
+    make_verdict,
+    percent_change,
+    percentile,
+)
+from tests.load.helpers import level_of, record
+
+
+def test_percentile_interpolates_between_closest_ranks() -> None:
+    values = [4.0, 1.0, 3.0, 2.0]  # sorted: 1 2 3 4; rank = 3 * p / 100
+    assert percentile(values, 0) == 1.0
+    assert percentile(values, 50) == pytest.approx(2.5)  # rank 1.5
+    assert percentile(values, 90) == pytest.approx(3.7)  # rank 2.7: 3 + 0.7 * (4 - 3)
+    assert percentile(values, 95) == pytest.approx(3.85)
+    assert percentile(values, 99) == pytest.approx(3.97)
+    assert percentile(values, 100) == 4.0
+    assert percentile([7.0], 99) == 7.0
+
+
+def test_percentile_matches_numpy_default() -> None:
+    import numpy as np
+
+    values = [0.31, 1.7, 0.42, 0.9, 2.5, 0.05, 1.1, 0.77, 3.3, 0.6, 0.61]
+    for p in (50, 90, 95, 99):
+        assert percentile(values, p) == pytest.approx(float(np.percentile(values, p)))
+
+
+def test_percentile_refuses_nonsense() -> None:
+    with pytest.raises(ValueError):
+        percentile([], 50)
+    with pytest.raises(ValueError):
+        percentile([1.0], 101)
+
+
+def test_summary_of_values_and_of_nothing() -> None:
+    s = Summary.of([1.0, None, 3.0, 2.0])
+    assert (s.count, s.mean, s.p50, s.min, s.max) == (3, 2.0, 2.0, 1.0, 3.0)
+    empty = Summary.of([])
+    assert empty.count == 0 and empty.p95 is None and empty.mean is None
+
+
+def test_level_stats_hand_computed() -> None:
+    records = [
+        record(0, 0.0, 0.2, 1.0, warmup=True, audio=9.0),  # warm-up: left out everywhere
+        record(1, 1.0, 1.5, 3.0, audio=4.0),  # first audio 0.5, total 2.0
+        record(2, 3.0, 3.3, 4.0, audio=2.0, cache="miss"),  # first audio 0.3, total 1.0
+        record(3, 4.0, None, 5.0, error="E_BACKEND"),
+    ]
+    run = LevelRun(2, 1, "2 users", None, 0.0, 5.0, complete=True)
+    s = level_stats(run, records, [])
+    # window: first measured job due at 1.0 -> last measured job ended at 5.0
+    assert s.duration_s == pytest.approx(4.0)
+    assert (s.jobs, s.ok, s.errors, s.warmup_jobs) == (3, 2, 1, 1)
+    assert s.error_rate == pytest.approx(1 / 3)
+    assert s.errors_by_kind == {"E_BACKEND": 1}
+    assert s.jobs_per_s == pytest.approx(2 / 4.0)
+    assert s.audio_per_wall_s == pytest.approx(6.0 / 4.0)
+    assert s.first_audio_s.mean == pytest.approx(0.4)
+    assert s.first_audio_s.p50 == pytest.approx(0.4)
+    assert s.first_audio_s.p95 == pytest.approx(0.3 + 0.95 * 0.2)
+    assert s.total_s.mean == pytest.approx(1.5)
+    assert (s.cache_hits, s.cache_misses) == (1, 1)
+    assert s.rtf.mean == pytest.approx((2.0 / 4.0 + 1.0 / 2.0) / 2)
+    assert s.engine_cpu_pct is None  # no samples
+
+
+def test_level_stats_counts_stalls_per_successful_job() -> None:
+    s = level_of(1, [0.2, 0.2, 0.2, 0.2], stalls=2)
+    assert s.stalls_per_job == pytest.approx(0.5)
+    assert s.jobs_with_stalls == 2
+    assert s.stalled_s_per_job == pytest.approx(2 * 0.4 / 4)  # each stall: 0.5 gap - 0.1 played
+
+
+def test_level_stats_averages_resource_samples_inside_the_level() -> None:
+    from engine.load.sampler import ResourceSample
+
+    samples = [ResourceSample(t, cpu, rss, None, None, 1) for t, cpu, rss in
+               [(0.5, 50.0, 100.0), (1.0, 150.0, 300.0), (9.0, 999.0, 999.0)]]
+    run = LevelRun(1, 0, "1 user", None, 0.0, 2.0, complete=True)
+    s = level_stats(run, [record(0, 0.0, 0.1, 1.0)], samples)
+    assert s.engine_cpu_pct == {"mean": 100.0, "max": 150.0}
+    assert s.engine_rss_mb == {"mean": 200.0, "max": 300.0}
+    assert s.gpu_util_pct is None
+
+
+def test_changes_against_the_first_level() -> None:
+    assert percent_change(3.0, 2.0) == pytest.approx(50.0)
+    assert percent_change(None, 2.0) is None and percent_change(1.0, 0.0) is None
+    first, second = level_of(1, [1.0, 1.0]), level_of(2, [1.5, 1.5], index=1)
+    add_changes([first, second])
+    assert first.change_vs_first_pct["first_audio_p95"] == 0.0
+    assert second.change_vs_first_pct["first_audio_p95"] == pytest.approx(50.0)
+    assert second.change_vs_first_pct["engine_cpu_mean"] is None  # no samples
+
+
+def test_objective_misses_say_why() -> None:
+    objective = Objective(p95_first_audio_s=1.0)
+    good = level_of(1, [0.5, 0.6])
+    slow = level_of(2, [0.5, 2.0])
+    failing = level_of(3, [0.5], errors=1)
+    stalling = level_of(4, [0.5, 0.5], stalls=1)
+    assert objective.misses(good) == []
+    assert "p95 first audio" in objective.misses(slow)[0]
+    assert "1 error in 2 jobs (E_BACKEND ×1)" in objective.misses(failing)
+    assert "stalled 0.50 times per job" in objective.misses(stalling)[0]
+    lenient = Objective(p95_first_audio_s=1.0, max_error_rate=0.5, max_stalls_per_job=1.0)
+    assert lenient.misses(failing) == [] and lenient.misses(stalling) == []
+
+
+def _verdict(levels, objective=Objective(), mode="closed", stopped=False):
+    apply_objective(levels, objective)
+    return make_verdict(levels, objective, mode, "piper", 2, stopped=stopped)
+
+
+def test_verdict_finds_the_capacity_and_names_the_next_level() -> None:
+    levels = [level_of(1, [0.5] * 4), level_of(2, [0.9] * 4, index=1), level_of(4, [2.0] * 4, index=2)]
+    v = _verdict(levels)
+    assert v.capacity_level == 2 and v.levels_met == [1, 2] and list(v.levels_missed) == ["4"]
+    assert v.sentence.startswith("On piper with 2 slots, this machine serves up to 2 concurrent users")
+    assert "at 4 users p95 first audio was 2.00 s" in v.sentence
+    assert v.sentence.count(".") >= 1 and "\n" not in v.sentence
+
+
+def test_verdict_is_conservative_when_a_higher_level_passes_after_a_miss() -> None:
+    levels = [level_of(1, [0.5]), level_of(2, [3.0], index=1), level_of(4, [0.5], index=2)]
+    v = _verdict(levels)
+    assert v.capacity_level == 1 and v.levels_met == [1, 4]
+
+
+def test_verdict_when_nothing_or_everything_passes() -> None:
+    none = _verdict([level_of(1, [2.0]), level_of(2, [3.0], index=1)])
+    assert none.capacity_level is None and "no level met the objective" in none.sentence
+    everything = _verdict([level_of(1, [0.2]), level_of(2, [0.3], index=1)])
+    assert everything.capacity_level == 2 and everything.all_levels_met
+    assert "the highest level tried" in everything.sentence
+
+
+def test_verdict_ignores_a_stopped_level_and_says_so() -> None:
+    partial = level_of(2, [5.0], index=1)
+    partial.complete = False
+    v = _verdict([level_of(1, [0.2]), partial], stopped=True)
+    assert v.capacity_level == 1 and not v.complete and "stopped early" in v.sentence
+    nothing = _verdict([], stopped=True)
+    assert nothing.capacity_level is None and "no capacity verdict" in nothing.sentence
+
+
+def test_open_loop_verdict_speaks_of_rates() -> None:
+    level = level_of(2, [0.2])
+    level.label = "1.00 jobs/s"
+    v = _verdict([level], mode="open")
+    assert "keeps up with arrivals of up to 1.00 jobs/s" in v.sentence
