@@ -6,8 +6,9 @@ each event; Qt queues the emission to the GUI thread, so every slot connected to
 runs on the GUI thread and may touch widgets. The reader stops on the client's sentinel
 (``wake()`` makes a blocked ``get_event()`` return ``EngineStopped("wake")``).
 
-The client is the engine's only consumer of events, so the studio's parts (the render
-session, the auditioning, the stress panel) all listen to this bridge instead of the client.
+The client has one consumer of events, so the studio's parts (the render session, the
+auditioning) all listen to this bridge instead of the client. The stress panel runs its own
+engine, so its chunk traffic stays off the GUI thread and out of the studio's work.
 """
 
 from __future__ import annotations
