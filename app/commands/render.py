@@ -1,0 +1,240 @@
+"""`dubstudio render`: batch-dub a project headless, with a progress bar, then export.
+
+The same RenderSession the studio uses, driven by a ``client.get_event()`` loop. Each take is
+on disk (and in project.json) the moment it finishes, so an interrupted run loses nothing;
+run again with ``--stale-only`` to do just what is left.
+
+Exit codes: 0 all lines rendered (and exported), 1 some lines failed, 2 bad project or
+arguments, 3 the engine did not start, 4 an export failed, 130 interrupted (Ctrl+C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+import time
+from typing import TYPE_CHECKING, Any, TextIO
+
+from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.project.export import EXPORT_KINDS
+
+if TYPE_CHECKING:
+    from app.project import Line, Project
+    from app.project.render import RenderProgress, RenderSession
+
+EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "render",
+        help="render a project's lines through the engine (headless), then optionally export",
+        description="Render the lines of a DubStudio project into takes/, with a progress bar. "
+        "Exit codes: 0 ok, 1 some lines failed, 2 bad project or arguments, 3 engine did not start, "
+        "4 export failed, 130 interrupted.",
+    )
+    parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder (holding project.json)")
+    parser.add_argument("--stale-only", action="store_true",
+                        help="render only lines that are stale, not rendered yet, or failed")
+    parser.add_argument("--lines", default=None, metavar="LIST",
+                        help="render only these line numbers, e.g. 1,3,5-8")
+    parser.add_argument("--export", action="append", default=[], metavar="KIND",
+                        help=f"after rendering, export: {', '.join(EXPORT_KINDS)} (repeatable or comma-separated)")
+    parser.add_argument("--no-progress", action="store_true", help="print one line per finished line instead")
+    add_engine_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def parse_line_list(text: str, count: int) -> list[int]:
+    """1-based line numbers from ``"1,3,5-8"``; raises ValueError with the bad part."""
+    numbers: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        first, sep, last = part.partition("-")
+        try:
+            low, high = int(first), int(last) if sep else int(first)
+        except ValueError:
+            raise ValueError(f"{part!r} is not a line number or range") from None
+        if low < 1 or high > count or low > high:
+            raise ValueError(f"{part!r} is outside 1-{count}")
+        numbers.extend(range(low, high + 1))
+    return sorted(set(numbers))
+
+
+def _format_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return "--:--"
+    seconds = int(round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds < 3600 else f"{seconds // 3600}h{seconds // 60 % 60:02d}"
+
+
+class ProgressBar:
+    """A one-line terminal bar on a TTY; plain log lines elsewhere (CI logs, pipes)."""
+
+    def __init__(self, stream: TextIO, live: bool) -> None:
+        self.stream = stream
+        self.live = live
+        self._drawn = False
+
+    def draw(self, progress: RenderProgress) -> None:
+        if not self.live:
+            return
+        width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - 50))
+        filled = int(round(width * progress.fraction))
+        bar = "#" * filled + "." * (width - filled)
+        text = (f"\r[{bar}] {progress.completed}/{progress.total}"
+                f"  rendering {progress.rendering}  ETA {_format_eta(progress.eta_s)}")
+        if progress.failed:
+            text += f"  failed {progress.failed}"
+        columns = shutil.get_terminal_size((80, 20)).columns
+        self.stream.write(text[: columns - 1].ljust(columns - 1))
+        self.stream.flush()
+        self._drawn = True
+
+    def log(self, message: str) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self._drawn = False
+        self.stream.write(message + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
+
+
+def _describe(project: Project, line: Line) -> str:
+    name = project.character(line.character_id).name if line.character_id else "no character"
+    return f"line {project.order_of(line.id)} ({name})"
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.project import Project, ProjectError
+    from app.project.render import RenderSession, select_lines
+
+    err = sys.stderr
+    kinds = [k.strip() for item in args.export for k in item.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in EXPORT_KINDS]
+    if unknown:
+        print(f"dubstudio render: unknown export {', '.join(unknown)}; choose from {', '.join(EXPORT_KINDS)}",
+              file=err)
+        return EXIT_BAD_INPUT
+    try:
+        project = Project.load(args.project)
+    except ProjectError as error:
+        print(f"dubstudio render: {error}", file=err)
+        return EXIT_BAD_INPUT
+
+    line_ids = None
+    if args.lines:
+        try:
+            numbers = parse_line_list(args.lines, len(project.lines))
+        except ValueError as error:
+            print(f"dubstudio render: --lines: {error}", file=err)
+            return EXIT_BAD_INPUT
+        line_ids = [project.lines[n - 1].id for n in numbers]
+
+    bar = ProgressBar(err, live=err.isatty() and not args.no_progress)
+    code = EXIT_OK
+    if not select_lines(project, line_ids, stale_only=args.stale_only):
+        bar.log(f"Nothing to render: all {len(project.lines)} lines are up to date.")
+    else:
+        session = RenderSession(project, line_ids, stale_only=args.stale_only)
+        try:
+            code = _render(project, session, args, bar)
+        except KeyboardInterrupt:
+            bar.log("Interrupted; finished takes are saved in takes/ and project.json.")
+            return EXIT_INTERRUPTED
+        if code in (EXIT_ENGINE, EXIT_INTERRUPTED):
+            return code
+
+    if kinds:
+        code = max(code, _export(project, kinds, bar))
+    return code
+
+
+def _render(project: Project, session: RenderSession, args: argparse.Namespace, bar: ProgressBar) -> int:
+    from app.project import LineStatus
+    from engine.client import EngineClient, EngineStartError
+
+    config = engine_config_from_args(args)
+    bar.log(f"Starting the engine ({config.backend})...")
+    client = EngineClient(config)
+    try:
+        try:
+            ready = client.start()
+        except EngineStartError as error:
+            bar.log(f"dubstudio render: {error.code.value}: {error}")
+            return EXIT_ENGINE
+        started = time.monotonic()
+        update = session.start(client)
+        bar.log(f"Rendering {update.progress.total} lines with {ready.slots} slot(s) on {ready.backend.name}.")
+        by_id = {line.id: line for line in session.lines}
+        for line in session.failed_lines:
+            bar.log(f"  {_describe(project, line)} cannot render: {line.error}")
+        interrupted = False
+        while not session.finished:
+            try:
+                update = session.handle_event(client.get_event(timeout=0.5))
+            except KeyboardInterrupt:
+                if interrupted:
+                    raise  # a second Ctrl+C: stop waiting for the engine to confirm
+                interrupted = True
+                bar.log("Interrupted: cancelling (finished takes are saved; Ctrl+C again to quit now)...")
+                update = session.cancel()
+                continue
+            for line_id, take in update.takes:
+                if not bar.live:
+                    bar.log(f"[{update.progress.completed}/{update.progress.total}] "
+                            f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s")
+            for line_id in update.lines:
+                if by_id[line_id].status is LineStatus.FAILED:
+                    bar.log(f"  {_describe(project, by_id[line_id])} failed: {by_id[line_id].error}")
+            for problem in update.errors:
+                bar.log(f"  warning: {problem}")
+            bar.draw(update.progress)  # also on idle polls, so the ETA keeps ticking
+        bar.finish()
+    finally:
+        client.close()
+    progress = session.progress
+    elapsed = time.monotonic() - started
+    summary = f"Rendered {progress.done} of {progress.total} lines in {elapsed:.1f} s"
+    if progress.failed:
+        summary += f"; {progress.failed} failed"
+    if progress.cancelled:
+        summary += f"; {progress.cancelled} cancelled"
+    bar.log(summary + ".")
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED_LINES if progress.failed else EXIT_OK
+
+
+def _export(project: Project, kinds: list[str], bar: ProgressBar) -> int:
+    from app.project import ProjectError
+    from app.project.export import export
+
+    code = EXIT_OK
+    for kind in kinds:
+        try:
+            result = export(project, [kind])[kind]
+        except ProjectError as error:
+            bar.log(f"dubstudio render: export {kind} failed: {error}")
+            code = EXIT_EXPORT
+            continue
+        shown = ", ".join(str(path.relative_to(project.root)) if path.is_relative_to(project.root) else str(path)
+                          for path in result.files[:4])
+        more = f" (+{len(result.files) - 4} more)" if len(result.files) > 4 else ""
+        bar.log(f"Exported {kind}: {shown}{more}")
+        if result.missing and kind != "srt":
+            bar.log(f"  {len(result.missing)} line(s) have no take and were left out: "
+                    f"{', '.join(map(str, result.missing))}")
+        for overrun in result.overruns if kind == "mix" else []:
+            bar.log(f"  overrun: {overrun.describe()}")
+        if result.gain < 1.0 and kind == "mix":
+            bar.log(f"  the mix was turned down {20 * math.log10(result.gain):.1f} dB to avoid clipping")
+    return code

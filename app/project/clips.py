@@ -1,0 +1,112 @@
+"""Bringing reference clips into a project's ``voices/`` folder.
+
+A clip is copied in (never linked) so the project folder stays self-contained when zipped and
+shared. Formats libsndfile reads natively are kept byte for byte; anything else that can be
+decoded is converted to 16-bit WAV, because the engine decodes clips with libsndfile.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+from app.project.errors import ClipImportError, PathEscapeError
+from app.project.fsutil import atomic_write, atomic_write_wav, relative_to_root, safe_filename, unique_path
+from app.project.model import Project, file_digest
+
+KEEP_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"})
+
+
+def _decode_fallback(source: Path) -> tuple[np.ndarray, int]:
+    """Decode formats libsndfile cannot (m4a, aac, wma...) through librosa/audioread."""
+    import librosa
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # librosa warns on every audioread fallback
+        audio, rate = librosa.load(str(source), sr=None, mono=True)
+    return audio, int(rate)
+
+
+def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
+    """Copy or convert ``source`` into ``voices/`` and return its project-relative path.
+
+    A file already inside the project folder is used where it is. Raises ClipImportError
+    with the reason when the file is missing, empty or not audio.
+    """
+    source = Path(source).absolute()
+    if not source.is_file():
+        raise ClipImportError(f"clip not found: {source}")
+    try:
+        return relative_to_root(project.root, source)
+    except PathEscapeError:
+        pass  # outside the project: copy it in
+    project.voices_dir.mkdir(parents=True, exist_ok=True)
+    stem = safe_filename(source.stem, "clip")
+    suffix = source.suffix.lower()
+    try:
+        info = sf.info(str(source))
+        readable = info.frames > 0 and info.samplerate > 0
+    except (sf.LibsndfileError, RuntimeError):
+        readable = False
+    if readable and suffix in KEEP_SUFFIXES:
+        target = unique_path(project.voices_dir, stem, suffix)
+        with source.open("rb") as src:
+            atomic_write(target, lambda handle: shutil.copyfileobj(src, handle))
+        return relative_to_root(project.root, target)
+    try:
+        if readable:
+            audio, rate = sf.read(str(source), dtype="float32", always_2d=True)
+            audio = audio.mean(axis=1)
+        else:
+            audio, rate = _decode_fallback(source)
+    except Exception as error:
+        raise ClipImportError(f"cannot decode {source.name} as audio: {error}") from error
+    if audio.size == 0:
+        raise ClipImportError(f"{source.name} holds no audio")
+    target = unique_path(project.voices_dir, stem, ".wav")
+    atomic_write_wav(target, audio, rate)
+    return relative_to_root(project.root, target)
+
+
+def clip_duration(project: Project, rel: str) -> float:
+    """Length of a project clip in seconds (for trim limits in the UI)."""
+    try:
+        return float(sf.info(str(project.resolve(rel))).duration)
+    except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        raise ClipImportError(f"cannot read clip {rel}: {error}") from error
+
+
+def trimmed_clip(project: Project, character_id: str) -> Path | None:
+    """The clip the engine should use for a character: the file itself, or a trimmed copy.
+
+    The engine takes whole files, so a trim is applied by writing the trimmed audio once to
+    ``.cache/clips/`` under a name derived from the source content and the trim; the engine's
+    voice cache keys on content, so re-renders reuse its prepared voice.
+    """
+    char = project.character(character_id)
+    source = project.clip_path(char)
+    if source is None:
+        return None
+    if not char.trimmed:
+        return source
+    digest = file_digest(source)[:16]
+    end = "end" if char.clip_end is None else f"{char.clip_end:.3f}"
+    target = project.cache_dir / "clips" / f"{char.id}_{digest}_{char.clip_start:.3f}_{end}.wav"
+    if target.exists():
+        return target
+    try:
+        info = sf.info(str(source))
+        start = int(round(char.clip_start * info.samplerate))
+        stop = None if char.clip_end is None else int(round(char.clip_end * info.samplerate))
+        audio, rate = sf.read(str(source), start=start, stop=stop, dtype="float32", always_2d=True)
+    except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        raise ClipImportError(f"cannot read clip {char.clip}: {error}") from error
+    if audio.shape[0] == 0:
+        raise ClipImportError(f"the trim of {char.name}'s clip ({char.clip_start:.2f} s to {end}) is empty")
+    atomic_write_wav(target, audio.mean(axis=1), rate)
+    return target

@@ -1,0 +1,122 @@
+"""Errors of the project layer, each with a stable code.
+
+The studio shows ``str(error)`` to users and the CLI prints it, so every message says what
+went wrong and where (file and line number when there is one). Codes are stable strings that
+tests and scripts can match on without parsing prose.
+"""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+
+
+class ProjectErrorCode(str, enum.Enum):
+    """Why a project operation failed. The value is stable and shown to users."""
+
+    NOT_A_PROJECT = "E_NOT_A_PROJECT"
+    BAD_PROJECT_FILE = "E_BAD_PROJECT_FILE"
+    SCHEMA_TOO_NEW = "E_SCHEMA_TOO_NEW"
+    MIGRATION = "E_MIGRATION"
+    PATH_ESCAPE = "E_PATH_ESCAPE"
+    SAVE_FAILED = "E_SAVE_FAILED"
+    CLIP_IMPORT = "E_CLIP_IMPORT"
+    IMPORT_FORMAT = "E_IMPORT_FORMAT"
+    IMPORT_ENCODING = "E_IMPORT_ENCODING"
+    UNKNOWN_ID = "E_UNKNOWN_ID"
+    INVALID_VALUE = "E_INVALID_VALUE"
+    EXPORT = "E_EXPORT"
+    RENDER = "E_RENDER"
+
+
+class ProjectError(Exception):
+    """Base of every error this package raises on purpose."""
+
+    default_code = ProjectErrorCode.BAD_PROJECT_FILE
+
+    def __init__(self, message: str, code: ProjectErrorCode | None = None) -> None:
+        self.code = code or self.default_code
+        self.message = message
+        super().__init__(f"{self.code.value}: {message}")
+
+
+class ProjectFileError(ProjectError):
+    """``project.json`` is missing, unreadable, not JSON, or does not describe a project."""
+
+
+class SchemaTooNewError(ProjectFileError):
+    """The file was written by a newer DubStudio; opening it could lose data, so we refuse."""
+
+    default_code = ProjectErrorCode.SCHEMA_TOO_NEW
+
+
+class MigrationError(ProjectFileError):
+    """An older file could not be brought up to the current schema."""
+
+    default_code = ProjectErrorCode.MIGRATION
+
+
+class PathEscapeError(ProjectError):
+    """A path stored in a project points outside its folder (or is absolute)."""
+
+    default_code = ProjectErrorCode.PATH_ESCAPE
+
+
+class SaveError(ProjectError):
+    """Writing failed; the previous file on disk is untouched."""
+
+    default_code = ProjectErrorCode.SAVE_FAILED
+
+
+class ClipImportError(ProjectError):
+    """A reference clip could not be read or copied into ``voices/``."""
+
+    default_code = ProjectErrorCode.CLIP_IMPORT
+
+
+class UnknownIdError(ProjectError, KeyError):
+    """An edit named a line, character or take the project does not have."""
+
+    default_code = ProjectErrorCode.UNKNOWN_ID
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return Exception.__str__(self)
+
+
+class InvalidValueError(ProjectError, ValueError):
+    """An edit would store a value the model cannot hold (negative time, empty name...)."""
+
+    default_code = ProjectErrorCode.INVALID_VALUE
+
+
+class ImportFormatError(ProjectError):
+    """A script file (SRT, CSV/TSV, plain) is malformed; ``line_no`` is 1-based."""
+
+    default_code = ProjectErrorCode.IMPORT_FORMAT
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line_no: int | None = None,
+        source: str | Path | None = None,
+        code: ProjectErrorCode | None = None,
+    ) -> None:
+        self.line_no = line_no
+        self.source = str(source) if source is not None else None
+        where = self.source or "input"
+        if line_no is not None:
+            where = f"{where}, line {line_no}"
+        super().__init__(f"{where}: {message}", code)
+
+
+class ExportError(ProjectError):
+    """An export could not be produced (nothing rendered, unwritable folder...)."""
+
+    default_code = ProjectErrorCode.EXPORT
+
+
+class RenderError(ProjectError):
+    """Rendering could not start (nothing selected, engine missing...)."""
+
+    default_code = ProjectErrorCode.RENDER

@@ -1,0 +1,189 @@
+"""Schema versions of ``project.json`` and the migrations between them.
+
+A project file names its ``schema_version``. Opening an older file runs the functions of
+:data:`MIGRATIONS` in order, each turning the dict of version N into the dict of version N+1,
+so a file from any past release opens through one short, individually tested step per
+release. Migrations work on plain JSON dicts (never on model classes) because the model only
+knows the current schema; a migration written today must keep working after the model moves on.
+
+To change the schema: append a function to :data:`MIGRATIONS` (``CURRENT_SCHEMA`` follows),
+update the model's (de)serialisation, and add a test that opens a file of the old version.
+
+History
+  1  prototype layout: characters as a dict keyed by name with flat settings, lines naming
+     their ``speaker``, SRT-style timecode strings, and at most one ``take`` path per line.
+  2  characters and lines carry stable ids; settings are nested; times are seconds; every
+     line keeps a list of takes with render fingerprints and a chosen take.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import uuid
+from typing import Any, Callable
+
+from app.project.errors import MigrationError, ProjectFileError, SchemaTooNewError
+
+JsonDict = dict[str, Any]
+
+_TIMECODE = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?\s*$")
+_V1_PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0")
+
+
+def _v1_time(value: Any, where: str) -> float | None:
+    """v1 stored times as ``HH:MM:SS,mmm`` strings (or sometimes plain numbers)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        match = _TIMECODE.match(value)
+        if match:
+            hours, minutes, seconds, millis = match.groups()
+            return (
+                int(hours or 0) * 3600
+                + int(minutes) * 60
+                + int(seconds)
+                + (int(millis.ljust(3, "0")) / 1000 if millis else 0.0)
+            )
+    raise MigrationError(f"{where}: cannot read time {value!r} (expected HH:MM:SS,mmm)")
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def migrate_v1_to_v2(data: JsonDict) -> JsonDict:
+    """Give characters and lines ids, nest settings, turn timecodes into seconds, list takes.
+
+    Takes from v1 get an empty fingerprint: nobody recorded what produced them, so they show as
+    stale (their audio is kept and still exportable) instead of pretending to be current.
+    """
+    characters_in = data.get("characters") or {}
+    if not isinstance(characters_in, dict):
+        raise MigrationError("v1 'characters' must be an object keyed by character name")
+    characters: list[JsonDict] = []
+    ids_by_name: dict[str, str] = {}
+    for n, (name, spec) in enumerate(characters_in.items()):
+        spec = spec or {}
+        if not isinstance(spec, dict):
+            raise MigrationError(f"v1 character {name!r} must be an object")
+        char_id = _new_id()
+        ids_by_name[name.casefold()] = char_id
+        characters.append(
+            {
+                "id": char_id,
+                "name": name,
+                "colour": spec.get("color") or spec.get("colour") or _V1_PALETTE[n % len(_V1_PALETTE)],
+                "clip": spec.get("clip") or None,
+                "clip_start": 0.0,
+                "clip_end": None,
+                "transcript": spec.get("transcript", ""),
+                "language": spec.get("language", ""),
+                "settings": {
+                    "speed": float(spec.get("speed", 1.0)),
+                    "pitch_semitones": float(spec.get("pitch", 0.0)),
+                    "instruction": spec.get("emotion", ""),
+                },
+            }
+        )
+    lines: list[JsonDict] = []
+    for n, line in enumerate(data.get("lines") or []):
+        if not isinstance(line, dict):
+            raise MigrationError(f"v1 line {n + 1} must be an object")
+        speaker = line.get("speaker") or ""
+        speaker_id: str | None = None
+        if speaker:
+            speaker_id = ids_by_name.get(speaker.casefold())
+            if speaker_id is None:  # v1 allowed speakers without a character entry
+                speaker_id = _new_id()
+                ids_by_name[speaker.casefold()] = speaker_id
+                characters.append(
+                    {
+                        "id": speaker_id,
+                        "name": speaker,
+                        "colour": _V1_PALETTE[len(characters) % len(_V1_PALETTE)],
+                        "clip": None,
+                        "clip_start": 0.0,
+                        "clip_end": None,
+                        "transcript": "",
+                        "language": "",
+                        "settings": {"speed": 1.0, "pitch_semitones": 0.0, "instruction": ""},
+                    }
+                )
+        takes: list[JsonDict] = []
+        chosen = None
+        if line.get("take"):
+            chosen = _new_id()
+            takes.append(
+                {
+                    "id": chosen,
+                    "path": line["take"],
+                    "fingerprint": "",
+                    "created": "",
+                    "duration_s": float(line.get("duration", 0.0)),
+                    "sample_rate": 0,
+                    "backend": "",
+                    "text": line.get("text", ""),
+                }
+            )
+        lines.append(
+            {
+                "id": _new_id(),
+                "order": n + 1,
+                "character": speaker_id,
+                "text": line.get("text", ""),
+                "start": _v1_time(line.get("start"), f"v1 line {n + 1}"),
+                "end": _v1_time(line.get("end"), f"v1 line {n + 1}"),
+                "status": "done" if takes else "not_rendered",
+                "error": "",
+                "takes": takes,
+                "chosen_take": chosen,
+            }
+        )
+    return {
+        "schema_version": 2,
+        "title": data.get("name") or data.get("title") or "Untitled",
+        "settings": {"backend": data.get("backend", "piper"), "gap_s": float(data.get("gap", 0.3))},
+        "characters": characters,
+        "lines": lines,
+    }
+
+
+MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2]
+"""``MIGRATIONS[i]`` turns schema ``i + 1`` into schema ``i + 2``."""
+
+CURRENT_SCHEMA = len(MIGRATIONS) + 1
+
+
+def schema_version_of(data: JsonDict) -> int:
+    """The schema version a loaded ``project.json`` declares (v1 called the key ``version``)."""
+    version = data.get("schema_version", data.get("version"))
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ProjectFileError(f"project.json has no valid schema_version (found {version!r})")
+    return version
+
+
+def migrate(data: JsonDict) -> tuple[JsonDict, int]:
+    """Bring ``data`` up to :data:`CURRENT_SCHEMA`; returns (new dict, version it started at).
+
+    The input dict is not modified, so a failed migration leaves the caller's copy intact.
+    """
+    start = schema_version_of(data)
+    if start > CURRENT_SCHEMA:
+        raise SchemaTooNewError(
+            f"project.json has schema {start}, but this DubStudio reads up to {CURRENT_SCHEMA}; "
+            "update DubStudio to open it"
+        )
+    current = copy.deepcopy(data)
+    for version in range(start, CURRENT_SCHEMA):
+        step = MIGRATIONS[version - 1]
+        try:
+            current = step(current)
+        except MigrationError:
+            raise
+        except Exception as error:  # a bad old file: say which step broke, keep the cause
+            raise MigrationError(f"migrating schema {version} -> {version + 1} failed: {error}") from error
+        current["schema_version"] = version + 1
+    return current, start

@@ -1,0 +1,629 @@
+"""The project model: characters, script lines, takes, and the folder that holds them.
+
+A project is a folder that can be zipped and shared::
+
+    project.json   this model, written atomically (see :meth:`Project.save`)
+    voices/        reference clips, copied in on import so the folder is self-contained
+    takes/         every rendered take as WAV, kept when a line is re-rendered
+    exports/       mixes, stems, per-line WAVs and subtitles made from the takes
+
+The model is plain dataclasses with no Qt, so the headless ``dubstudio render`` command and
+the studio share it. Edits the user makes go through :mod:`app.project.undo` (so they can be
+undone); only the render session writes render results (takes, status) directly, because
+rendered audio on disk is not something "undo" should delete.
+
+Line order is the order of :attr:`Project.lines`; ``order`` in the file and
+:meth:`Project.order_of` are derived from it (1-based) so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import enum
+import hashlib
+import json
+import math
+import os
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from app.project.errors import (
+    InvalidValueError,
+    PathEscapeError,
+    ProjectFileError,
+    SaveError,
+    UnknownIdError,
+)
+from app.project.fsutil import atomic_write_bytes, check_relative, resolve_inside
+from app.project.migrations import CURRENT_SCHEMA, migrate
+
+PROJECT_FILE = "project.json"
+VOICES_DIR = "voices"
+TAKES_DIR = "takes"
+EXPORTS_DIR = "exports"
+CACHE_DIR = ".cache"  # regenerable files (trimmed clips); safe to leave out of a shared zip
+
+PALETTE = (
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1",
+    "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac",
+)  # fmt: skip
+
+
+def new_id() -> str:
+    """A short random id; unique enough within one project and readable in project.json."""
+    return uuid.uuid4().hex[:12]
+
+
+def now_iso() -> str:
+    """Now, in UTC, as ISO 8601 (take timestamps)."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class LineStatus(str, enum.Enum):
+    """What the table shows for a line. STALE is derived, never stored (see Project.status)."""
+
+    NOT_RENDERED = "not_rendered"
+    QUEUED = "queued"
+    RENDERING = "rendering"
+    DONE = "done"
+    FAILED = "failed"
+    STALE = "stale"
+
+
+# Statuses a render in progress sets; a file saved mid-render is reopened without them.
+TRANSIENT_STATUSES = frozenset({LineStatus.QUEUED, LineStatus.RENDERING})
+
+
+@dataclass(frozen=True)
+class CharacterSettings:
+    """Per-voice settings sent with every job; backends use what they support."""
+
+    speed: float = 1.0  # >1 speaks faster
+    pitch_semitones: float = 0.0
+    instruction: str = ""  # e.g. "whisper", "angry" (backends with instruction support)
+
+    def validate(self) -> None:
+        if not (math.isfinite(self.speed) and 0.25 <= self.speed <= 4.0):
+            raise InvalidValueError(f"speed must be between 0.25 and 4, got {self.speed}")
+        if not (math.isfinite(self.pitch_semitones) and -24 <= self.pitch_semitones <= 24):
+            raise InvalidValueError(f"pitch must be between -24 and +24 semitones, got {self.pitch_semitones}")
+
+
+@dataclass
+class Character:
+    """A voice: name, colour, reference clip (project-relative) with trim, and settings."""
+
+    id: str
+    name: str
+    colour: str = PALETTE[0]
+    clip: str | None = None  # relative to the project folder, usually voices/<file>
+    clip_start: float = 0.0  # trim, seconds into the clip
+    clip_end: float | None = None  # None = to the end of the clip
+    transcript: str = ""  # what is said in the (trimmed) clip; helps cloning backends
+    language: str = ""  # ISO code of the lines' language; "" = backend default
+    settings: CharacterSettings = field(default_factory=CharacterSettings)
+
+    @property
+    def trimmed(self) -> bool:
+        return self.clip_start > 0 or self.clip_end is not None
+
+
+@dataclass(frozen=True)
+class Take:
+    """One rendered version of a line, with the fingerprint of what produced it."""
+
+    id: str
+    path: str  # relative, takes/<line>_<take>.wav
+    fingerprint: str  # see render_fingerprint(); "" when unknown (migrated takes)
+    created: str = ""  # ISO 8601, UTC
+    duration_s: float = 0.0
+    sample_rate: int = 0
+    backend: str = ""
+    text: str = ""  # the text that was spoken, shown when choosing between takes
+
+
+@dataclass
+class Line:
+    """One script line. ``status`` holds the last render outcome; use Project.status() to show it."""
+
+    id: str
+    text: str
+    character_id: str | None = None
+    start: float | None = None  # seconds into the video; None = follows the previous line
+    end: float | None = None
+    takes: list[Take] = field(default_factory=list)
+    chosen_take: str | None = None
+    status: LineStatus = LineStatus.NOT_RENDERED
+    error: str = ""  # the last render error, "CODE: message"
+
+
+@dataclass
+class ProjectSettings:
+    """Per-project settings that affect rendering and export."""
+
+    backend: str = "piper"  # the backend takes are expected from; part of the fingerprint
+    gap_s: float = 0.3  # silence between lines without timecodes in the mix
+
+
+# --- fingerprints ----------------------------------------------------------------------------
+
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's content, memoised by (path, size, mtime) so tables can poll it."""
+    stat = path.stat()
+    stamp = (str(path), stat.st_size, stat.st_mtime_ns)
+    digest = _DIGESTS.get(stamp)
+    if digest is None:
+        hasher = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                hasher.update(block)
+        digest = _DIGESTS[stamp] = hasher.hexdigest()
+    return digest
+
+
+def render_fingerprint(text: str, character: Character, clip_digest: str, backend: str) -> str:
+    """A hash of everything that decides how a line sounds.
+
+    A take whose fingerprint differs from the line's current one is stale. The character's id
+    is included (reassigning a line to another character means another voice even when both
+    share a clip); its name and colour are not (renaming changes nothing audible).
+    """
+    material = {
+        "text": text.strip(),
+        "character": character.id,
+        "clip": clip_digest,
+        "transcript": character.transcript.strip(),
+        "trim": [round(character.clip_start, 3), None if character.clip_end is None else round(character.clip_end, 3)],
+        "speed": round(character.settings.speed, 4),
+        "pitch": round(character.settings.pitch_semitones, 4),
+        "instruction": character.settings.instruction.strip(),
+        "language": character.language.strip(),
+        "backend": backend,
+    }
+    blob = json.dumps(material, sort_keys=True, ensure_ascii=False).encode()
+    return hashlib.sha256(blob).hexdigest()[:32]
+
+
+# --- (de)serialisation -----------------------------------------------------------------------
+
+
+def _get(data: dict[str, Any], key: str, kinds: type | tuple[type, ...], where: str, default: Any = ...) -> Any:
+    if key not in data or data[key] is None:
+        if default is ...:
+            raise ProjectFileError(f"{where}: missing '{key}'")
+        return default
+    value = data[key]
+    if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)):
+        raise ProjectFileError(f"{where}: '{key}' has the wrong type ({value!r})")
+    if not isinstance(value, kinds):
+        raise ProjectFileError(f"{where}: '{key}' has the wrong type ({value!r})")
+    return value
+
+
+def _opt_float(data: dict[str, Any], key: str, where: str) -> float | None:
+    value = _get(data, key, (int, float), where, None)
+    if value is None:
+        return None
+    if not math.isfinite(value) or value < 0:
+        raise ProjectFileError(f"{where}: '{key}' must be a non-negative number ({value!r})")
+    return float(value)
+
+
+def _rel_path(value: str, where: str) -> str:
+    try:
+        return check_relative(value)
+    except PathEscapeError as error:
+        raise PathEscapeError(f"{where}: {error.message}") from None
+
+
+def character_to_dict(char: Character) -> dict[str, Any]:
+    return {
+        "id": char.id,
+        "name": char.name,
+        "colour": char.colour,
+        "clip": char.clip,
+        "clip_start": char.clip_start,
+        "clip_end": char.clip_end,
+        "transcript": char.transcript,
+        "language": char.language,
+        "settings": {
+            "speed": char.settings.speed,
+            "pitch_semitones": char.settings.pitch_semitones,
+            "instruction": char.settings.instruction,
+        },
+    }
+
+
+def character_from_dict(data: Any, where: str) -> Character:
+    if not isinstance(data, dict):
+        raise ProjectFileError(f"{where}: expected an object")
+    settings = _get(data, "settings", dict, where, {})
+    clip = _get(data, "clip", str, where, None)
+    char = Character(
+        id=_get(data, "id", str, where),
+        name=_get(data, "name", str, where),
+        colour=_get(data, "colour", str, where, PALETTE[0]),
+        clip=_rel_path(clip, where) if clip else None,
+        clip_start=_opt_float(data, "clip_start", where) or 0.0,
+        clip_end=_opt_float(data, "clip_end", where),
+        transcript=_get(data, "transcript", str, where, ""),
+        language=_get(data, "language", str, where, ""),
+        settings=CharacterSettings(
+            speed=float(_get(settings, "speed", (int, float), f"{where}.settings", 1.0)),
+            pitch_semitones=float(_get(settings, "pitch_semitones", (int, float), f"{where}.settings", 0.0)),
+            instruction=_get(settings, "instruction", str, f"{where}.settings", ""),
+        ),
+    )
+    return char
+
+
+def take_to_dict(take: Take) -> dict[str, Any]:
+    return {
+        "id": take.id,
+        "path": take.path,
+        "fingerprint": take.fingerprint,
+        "created": take.created,
+        "duration_s": take.duration_s,
+        "sample_rate": take.sample_rate,
+        "backend": take.backend,
+        "text": take.text,
+    }
+
+
+def take_from_dict(data: Any, where: str) -> Take:
+    if not isinstance(data, dict):
+        raise ProjectFileError(f"{where}: expected an object")
+    return Take(
+        id=_get(data, "id", str, where),
+        path=_rel_path(_get(data, "path", str, where), where),
+        fingerprint=_get(data, "fingerprint", str, where, ""),
+        created=_get(data, "created", str, where, ""),
+        duration_s=_opt_float(data, "duration_s", where) or 0.0,
+        sample_rate=int(_get(data, "sample_rate", int, where, 0)),
+        backend=_get(data, "backend", str, where, ""),
+        text=_get(data, "text", str, where, ""),
+    )
+
+
+def line_to_dict(line: Line, order: int) -> dict[str, Any]:
+    status = line.status
+    if status in TRANSIENT_STATUSES:
+        # A file saved mid-render must not reopen showing jobs that no engine is running.
+        status = LineStatus.DONE if line.chosen_take else LineStatus.NOT_RENDERED
+    return {
+        "id": line.id,
+        "order": order,
+        "character": line.character_id,
+        "text": line.text,
+        "start": line.start,
+        "end": line.end,
+        "status": status.value,
+        "error": line.error,
+        "chosen_take": line.chosen_take,
+        "takes": [take_to_dict(t) for t in line.takes],
+    }
+
+
+def line_from_dict(data: Any, where: str) -> Line:
+    if not isinstance(data, dict):
+        raise ProjectFileError(f"{where}: expected an object")
+    raw_status = _get(data, "status", str, where, LineStatus.NOT_RENDERED.value)
+    try:
+        status = LineStatus(raw_status)
+    except ValueError:
+        raise ProjectFileError(f"{where}: unknown status {raw_status!r}") from None
+    takes = [take_from_dict(t, f"{where}.takes[{i}]") for i, t in enumerate(_get(data, "takes", list, where, []))]
+    chosen = _get(data, "chosen_take", str, where, None)
+    if chosen is not None and chosen not in {t.id for t in takes}:
+        chosen = takes[-1].id if takes else None
+    if status in TRANSIENT_STATUSES or status is LineStatus.STALE:
+        status = LineStatus.DONE if chosen else LineStatus.NOT_RENDERED
+    return Line(
+        id=_get(data, "id", str, where),
+        text=_get(data, "text", str, where, ""),
+        character_id=_get(data, "character", str, where, None),
+        start=_opt_float(data, "start", where),
+        end=_opt_float(data, "end", where),
+        takes=takes,
+        chosen_take=chosen,
+        status=status,
+        error=_get(data, "error", str, where, ""),
+    )
+
+
+# --- the project -----------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Project:
+    """A loaded project. Identity matters (the UI holds one), so equality is by object."""
+
+    root: Path
+    title: str = "Untitled"
+    characters: list[Character] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    settings: ProjectSettings = field(default_factory=ProjectSettings)
+    migrated_from: int | None = None  # schema version the file had when loaded, if older
+
+    # -- folders --
+
+    @property
+    def project_file(self) -> Path:
+        return self.root / PROJECT_FILE
+
+    @property
+    def voices_dir(self) -> Path:
+        return self.root / VOICES_DIR
+
+    @property
+    def takes_dir(self) -> Path:
+        return self.root / TAKES_DIR
+
+    @property
+    def exports_dir(self) -> Path:
+        return self.root / EXPORTS_DIR
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.root / CACHE_DIR
+
+    def resolve(self, rel: str) -> Path:
+        """Absolute path of a project-relative path; raises PathEscapeError if it escapes."""
+        return resolve_inside(self.root, rel)
+
+    # -- creation, loading, saving --
+
+    @classmethod
+    def create(cls, root: str | os.PathLike[str], title: str = "Untitled") -> "Project":
+        """Make a new, empty project folder (it may exist but must not hold a project)."""
+        root = Path(root).absolute()
+        if (root / PROJECT_FILE).exists():
+            raise ProjectFileError(f"{root} already holds a project")
+        project = cls(root=root, title=title)
+        project.ensure_folders()
+        project.save()
+        return project
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> "Project":
+        """Open a project folder (or its project.json), migrating older schemas in memory.
+
+        The file on disk is only rewritten by the next save, which first keeps a backup of the
+        old-schema file (``project.v<N>.json.bak``) so a migration can never lose the original.
+        """
+        path = Path(path).absolute()
+        root = path.parent if path.name == PROJECT_FILE else path
+        file = root / PROJECT_FILE
+        if not file.is_file():
+            raise ProjectFileError(f"{root} is not a DubStudio project (no {PROJECT_FILE})")
+        try:
+            data = json.loads(file.read_text(encoding="utf-8-sig"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise ProjectFileError(f"cannot read {file}: {error}") from error
+        except json.JSONDecodeError as error:
+            raise ProjectFileError(f"{file} is not valid JSON (line {error.lineno}: {error.msg})") from error
+        if not isinstance(data, dict):
+            raise ProjectFileError(f"{file} does not hold a project object")
+        data, version = migrate(data)
+        project = cls.from_dict(root, data)
+        project.migrated_from = version if version < CURRENT_SCHEMA else None
+        return project  # folders are made when first written to: the folder may be read-only
+
+    @classmethod
+    def from_dict(cls, root: Path, data: dict[str, Any]) -> "Project":
+        """Build from a current-schema dict, checking types, ids and references."""
+        settings = _get(data, "settings", dict, "settings", {})
+        gap = _get(settings, "gap_s", (int, float), "settings", 0.3)
+        project = cls(
+            root=Path(root),
+            title=_get(data, "title", str, "project", "Untitled"),
+            settings=ProjectSettings(
+                backend=_get(settings, "backend", str, "settings", "piper"),
+                gap_s=float(gap),
+            ),
+        )
+        project.characters = [
+            character_from_dict(c, f"characters[{i}]")
+            for i, c in enumerate(_get(data, "characters", list, "project", []))
+        ]
+        raw_lines = _get(data, "lines", list, "project", [])
+        lines = [line_from_dict(item, f"lines[{i}]") for i, item in enumerate(raw_lines)]
+        # Honour hand-edited "order" values; ties keep file order.
+        orders = [item.get("order", i + 1) if isinstance(item, dict) else i + 1 for i, item in enumerate(raw_lines)]
+        keyed = sorted(range(len(lines)), key=lambda i: (orders[i] if isinstance(orders[i], (int, float)) else i + 1, i))
+        project.lines = [lines[i] for i in keyed]
+        project._check_integrity()
+        return project
+
+    def _check_integrity(self) -> None:
+        char_ids = [c.id for c in self.characters]
+        if len(set(char_ids)) != len(char_ids):
+            raise ProjectFileError("two characters share an id")
+        line_ids = [line.id for line in self.lines]
+        if len(set(line_ids)) != len(line_ids):
+            raise ProjectFileError("two lines share an id")
+        known = set(char_ids)
+        for n, line in enumerate(self.lines, 1):
+            if line.character_id is not None and line.character_id not in known:
+                raise ProjectFileError(f"line {n} ({line.id}) names unknown character {line.character_id!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": CURRENT_SCHEMA,
+            "app": "DubStudio",
+            "title": self.title,
+            "settings": {"backend": self.settings.backend, "gap_s": self.settings.gap_s},
+            "characters": [character_to_dict(c) for c in self.characters],
+            "lines": [line_to_dict(line, n) for n, line in enumerate(self.lines, 1)],
+        }
+
+    def save(self) -> None:
+        """Write project.json atomically; on any failure the previous file stays as it was.
+
+        Serialisation happens before the file system is touched, so a value JSON cannot hold
+        fails without side effects. The first save after a migration keeps the old file as
+        ``project.v<N>.json.bak``.
+        """
+        try:
+            blob = (json.dumps(self.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
+        except (TypeError, ValueError) as error:  # a value JSON cannot hold (NaN, an object...)
+            raise SaveError(f"cannot save {self.project_file}: {error}") from error
+        self.ensure_folders()
+        if self.migrated_from is not None and self.project_file.exists():
+            backup = self.root / f"project.v{self.migrated_from}.json.bak"
+            if not backup.exists():
+                atomic_write_bytes(backup, self.project_file.read_bytes())
+        atomic_write_bytes(self.project_file, blob)
+        self.migrated_from = None
+
+    def ensure_folders(self) -> None:
+        for folder in (self.root, self.voices_dir, self.takes_dir, self.exports_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+
+    # -- look-ups --
+
+    def character(self, character_id: str) -> Character:
+        for char in self.characters:
+            if char.id == character_id:
+                return char
+        raise UnknownIdError(f"no character with id {character_id!r}")
+
+    def character_by_name(self, name: str) -> Character | None:
+        """Case-insensitive match on the name, as importers and the CLI need it."""
+        folded = name.strip().casefold()
+        return next((c for c in self.characters if c.name.strip().casefold() == folded), None)
+
+    def line(self, line_id: str) -> Line:
+        for line in self.lines:
+            if line.id == line_id:
+                return line
+        raise UnknownIdError(f"no line with id {line_id!r}")
+
+    def index_of(self, line_id: str) -> int:
+        """0-based position of a line in the script."""
+        for n, line in enumerate(self.lines):
+            if line.id == line_id:
+                return n
+        raise UnknownIdError(f"no line with id {line_id!r}")
+
+    def order_of(self, line_id: str) -> int:
+        """1-based order number shown in the table and used in export file names."""
+        return self.index_of(line_id) + 1
+
+    def lines_of(self, character_id: str) -> list[Line]:
+        return [line for line in self.lines if line.character_id == character_id]
+
+    def next_colour(self) -> str:
+        """The first palette colour no character uses yet (cycles when all are taken)."""
+        used = {c.colour.lower() for c in self.characters}
+        return next((c for c in PALETTE if c not in used), PALETTE[len(self.characters) % len(PALETTE)])
+
+    def make_character(self, name: str, **fields: Any) -> Character:
+        """A new Character with a fresh id and colour; not added (push AddCharacter for that)."""
+        name = name.strip()
+        if not name:
+            raise InvalidValueError("a character needs a name")
+        fields.setdefault("colour", self.next_colour())
+        return Character(id=new_id(), name=name, **fields)
+
+    # -- clips, takes, status --
+
+    def clip_path(self, character: Character) -> Path | None:
+        """Absolute path of the character's reference clip, or None when it has none."""
+        return self.resolve(character.clip) if character.clip else None
+
+    def take(self, line: Line, take_id: str) -> Take:
+        for take in line.takes:
+            if take.id == take_id:
+                return take
+        raise UnknownIdError(f"line {line.id} has no take {take_id!r}")
+
+    def chosen_take(self, line: Line) -> Take | None:
+        if line.chosen_take is None:
+            return None
+        return next((t for t in line.takes if t.id == line.chosen_take), None)
+
+    def take_path(self, take: Take) -> Path:
+        return self.resolve(take.path)
+
+    def duration(self, line: Line) -> float | None:
+        """Seconds of the chosen take, or None before the line has one."""
+        take = self.chosen_take(line)
+        return take.duration_s if take else None
+
+    def fingerprint(self, line: Line, backend: str | None = None) -> str | None:
+        """The fingerprint a take rendered now would carry; None if the line cannot render.
+
+        ``backend`` defaults to the project's; the render session passes the engine's actual
+        backend so takes record what truly produced them.
+        """
+        if line.character_id is None:
+            return None
+        try:
+            char = self.character(line.character_id)
+            clip = self.clip_path(char)
+            if clip is None:
+                return None
+            digest = file_digest(clip)
+        except (OSError, UnknownIdError):
+            return None
+        return render_fingerprint(line.text, char, digest, backend or self.settings.backend)
+
+    def status(self, line: Line) -> LineStatus:
+        """The status to show: the last render outcome, or STALE when inputs changed since."""
+        if line.status in TRANSIENT_STATUSES or line.status is LineStatus.FAILED:
+            return line.status
+        take = self.chosen_take(line)
+        if take is None:
+            return LineStatus.NOT_RENDERED
+        return LineStatus.DONE if take.fingerprint == self.fingerprint(line) else LineStatus.STALE
+
+    def is_stale(self, line: Line) -> bool:
+        return self.status(line) is LineStatus.STALE
+
+    def lines_needing_render(self) -> list[Line]:
+        """Lines a "render stale" pass should do: stale, never rendered, or failed."""
+        wanted = {LineStatus.STALE, LineStatus.NOT_RENDERED, LineStatus.FAILED}
+        return [line for line in self.lines if self.status(line) in wanted]
+
+    def lines_by_ids(self, ids: Iterable[str]) -> list[Line]:
+        """Lines with these ids, in script order; unknown ids raise UnknownIdError."""
+        wanted = set(ids)
+        found = [line for line in self.lines if line.id in wanted]
+        missing = wanted - {line.id for line in found}
+        if missing:
+            raise UnknownIdError(f"no lines with ids {sorted(missing)}")
+        return found
+
+    def add_take(self, line: Line, take: Take, choose: bool = True) -> None:
+        """Record a finished take (render results are not undoable edits)."""
+        check_relative(take.path)
+        line.takes.append(take)
+        if choose:
+            line.chosen_take = take.id
+
+
+__all__ = [
+    "CACHE_DIR",
+    "EXPORTS_DIR",
+    "PALETTE",
+    "PROJECT_FILE",
+    "TAKES_DIR",
+    "VOICES_DIR",
+    "Character",
+    "CharacterSettings",
+    "Line",
+    "LineStatus",
+    "Project",
+    "ProjectSettings",
+    "Take",
+    "file_digest",
+    "new_id",
+    "now_iso",
+    "render_fingerprint",
+]

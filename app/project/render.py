@@ -1,0 +1,484 @@
+"""Batch rendering of script lines through the engine, driven by engine events.
+
+:class:`RenderSession` holds no thread and never blocks: ``start(client)`` submits jobs, and
+the owner feeds it every event it reads (``handle_event``), whichever way it reads them. The
+studio forwards events from its engine bridge on the GUI thread; ``dubstudio render`` loops
+``client.get_event()``. Each call returns a :class:`RenderUpdate` saying which lines changed,
+so a table can refresh just those rows.
+
+Crash safety: each take is written to ``takes/`` (atomically) and the project saved the
+moment its ``JobFinished`` arrives, so a dead app or engine loses at most the lines still
+being spoken. When the engine dies the client restarts it and resubmits; the session drops the
+half-received audio of jobs reported ``resubmitted`` and collects them again from chunk 0.
+
+Only a limited number of jobs is in the engine's queue at once (``max_in_flight``), so a long
+script never hits the engine's queue limit and auditioning (INTERACTIVE priority) still jumps
+ahead of the batch.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+import numpy as np
+
+from app.project.clips import trimmed_clip
+from app.project.errors import ProjectError, RenderError, SaveError
+from app.project.fsutil import atomic_write_wav
+from app.project.model import Line, LineStatus, Project, Take, new_id, now_iso
+from engine.protocol import (
+    AudioChunk,
+    EngineRestarted,
+    EngineStopped,
+    ErrorCode,
+    Event,
+    Job,
+    JobFailed,
+    JobFinished,
+    JobQueued,
+    JobStarted,
+    Priority,
+    VoiceSettings,
+    VoiceSpec,
+)
+
+NO_CHARACTER = "E_NO_CHARACTER"
+NO_CLIP = "E_NO_CLIP"
+NO_AUDIO = "E_NO_AUDIO"
+ENGINE_STOPPED = "E_ENGINE_STOPPED"
+
+
+class EngineLike(Protocol):
+    """What a session needs from engine.client.EngineClient (tests may pass a stand-in)."""
+
+    def submit(self, job: Job) -> float: ...
+
+    def cancel(self, job_id: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class RenderProgress:
+    """Counts for a progress bar; ``eta_s`` is None until the first line has finished."""
+
+    total: int
+    done: int
+    failed: int
+    cancelled: int
+    rendering: int
+    queued: int
+    elapsed_s: float
+    eta_s: float | None
+
+    @property
+    def completed(self) -> int:
+        """Lines that will not change any more in this session (done, failed or cancelled)."""
+        return self.done + self.failed + self.cancelled
+
+    @property
+    def fraction(self) -> float:
+        return self.completed / self.total if self.total else 1.0
+
+
+@dataclass(frozen=True)
+class RenderUpdate:
+    """What one call changed. Empty (falsy) for events that belong to other consumers."""
+
+    lines: frozenset[str]
+    progress: RenderProgress
+    finished: bool
+    takes: tuple[tuple[str, Take], ...] = ()  # (line id, new take) written by this event
+    errors: tuple[str, ...] = ()  # session-level problems, e.g. a failed save
+
+    def __bool__(self) -> bool:
+        return bool(self.lines or self.takes or self.errors)
+
+
+@dataclass
+class _JobState:
+    line: Line
+    job: Job
+    fingerprint: str
+    backend: str
+    previous: tuple[LineStatus, str]  # status and error to restore if cancelled
+    chunks: list[np.ndarray] = field(default_factory=list)
+    next_seq: int = 0
+    sample_rate: int = 0
+    submitted: bool = False
+
+
+def select_lines(project: Project, line_ids: Iterable[str] | None = None, *, stale_only: bool = False) -> list[Line]:
+    """The lines a render would do, in script order: all or ``line_ids``, optionally stale only.
+
+    Stale-only keeps lines that are stale, not rendered yet, or failed; callers use this to
+    skip starting the engine when there is nothing to do.
+    """
+    lines = project.lines if line_ids is None else project.lines_by_ids(line_ids)
+    if stale_only:
+        wanted = {line.id for line in project.lines_needing_render()}
+        lines = [line for line in lines if line.id in wanted]
+    return list(lines)
+
+
+class RenderSession:
+    """Render a set of lines: submit, track status, write takes, report progress.
+
+    ``line_ids`` None means every line; ``stale_only`` keeps only lines that are stale, not
+    rendered yet, or failed. Lines that cannot render (no character, no clip) fail at start
+    with a clear error instead of reaching the engine.
+
+    ``save`` is called after every take (default: ``project.save()``); the studio passes its
+    own to keep its "unsaved changes" state right. ``on_progress`` is called after every
+    update that changed something.
+    """
+
+    def __init__(
+        self,
+        project: Project,
+        line_ids: Iterable[str] | None = None,
+        *,
+        stale_only: bool = False,
+        save: Callable[[Project], None] | None = None,
+        on_progress: Callable[[RenderProgress], None] | None = None,
+        max_in_flight: int = 32,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.project = project
+        self._line_ids = None if line_ids is None else list(line_ids)
+        self._stale_only = stale_only
+        self._save = save if save is not None else Project.save
+        self._on_progress = on_progress
+        self._max_in_flight = max(1, max_in_flight)
+        self._clock = clock
+        self._client: EngineLike | None = None
+        self._backend = project.settings.backend
+        self._jobs: dict[str, _JobState] = {}  # job id -> state, for jobs not yet ended
+        self._waiting: list[_JobState] = []  # built but not yet submitted (throttle)
+        self._line_jobs: dict[str, str] = {}  # line id -> current job id
+        self._lines: list[Line] = []
+        self._done: set[str] = set()
+        self._failed: set[str] = set()
+        self._cancelled: set[str] = set()
+        self._started_at: float | None = None
+        self._cancelling = False
+
+    # --- public state --------------------------------------------------------------------
+
+    @property
+    def lines(self) -> list[Line]:
+        """The lines this session renders, in script order (known after start)."""
+        return list(self._lines)
+
+    @property
+    def finished(self) -> bool:
+        """True once started and every line has ended (done, failed or cancelled)."""
+        return self._started_at is not None and not self._jobs and not self._waiting
+
+    @property
+    def failed_lines(self) -> list[Line]:
+        return [line for line in self._lines if line.id in self._failed]
+
+    def owns(self, job_id: str) -> bool:
+        return job_id in self._jobs
+
+    def job_id_of(self, line_id: str) -> str | None:
+        """The engine job currently rendering ``line_id`` (to play it as it streams)."""
+        job_id = self._line_jobs.get(line_id)
+        return job_id if job_id in self._jobs else None
+
+    def chunks_of(self, line_id: str) -> list[np.ndarray]:
+        """Audio received so far for a line still rendering (a player starts from these)."""
+        job_id = self.job_id_of(line_id)
+        return list(self._jobs[job_id].chunks) if job_id else []
+
+    @property
+    def progress(self) -> RenderProgress:
+        states = list(self._jobs.values())
+        rendering = sum(1 for s in states if s.line.status is LineStatus.RENDERING)
+        elapsed = 0.0 if self._started_at is None else self._clock() - self._started_at
+        completed = len(self._done) + len(self._failed)
+        remaining = len(self._jobs) + len(self._waiting)
+        eta = elapsed / completed * remaining if completed and remaining else (0.0 if not remaining else None)
+        return RenderProgress(
+            total=len(self._lines),
+            done=len(self._done),
+            failed=len(self._failed),
+            cancelled=len(self._cancelled),
+            rendering=rendering,
+            queued=len(states) - rendering + len(self._waiting),
+            elapsed_s=elapsed,
+            eta_s=eta,
+        )
+
+    # --- driving ---------------------------------------------------------------------------
+
+    def start(self, client: EngineLike) -> RenderUpdate:
+        """Pick the lines, fail those that cannot render, and submit the first jobs.
+
+        Call once, with a started client. If the engine runs another backend than the
+        project last used, the project switches to it (so stale detection compares against
+        what really renders the takes).
+        """
+        if self._started_at is not None:
+            raise RenderError("this render session has already started")
+        ready = getattr(client, "ready", None)
+        if ready is not None:
+            self._backend = ready.backend.name
+            self.project.settings.backend = self._backend
+        self._lines = select_lines(self.project, self._line_ids, stale_only=self._stale_only)
+        self._client = client
+        self._started_at = self._clock()
+        changed: set[str] = set()
+        for line in self._lines:
+            self._queue_line(line)
+            changed.add(line.id)
+        self._fill()
+        return self._update(changed)
+
+    def handle_event(self, event: Event | None) -> RenderUpdate:
+        """Apply one engine event; returns an empty update when it is not this session's."""
+        if event is None:
+            return self._update(set(), notify=False)
+        if isinstance(event, AudioChunk):
+            return self._on_chunk(event)
+        if isinstance(event, (JobQueued, JobStarted)):
+            state = self._jobs.get(event.job_id)
+            if state is None:
+                return self._update(set(), notify=False)
+            status = LineStatus.RENDERING if isinstance(event, JobStarted) else LineStatus.QUEUED
+            if state.line.status is status:
+                return self._update(set(), notify=False)
+            state.line.status = status
+            return self._update({state.line.id})
+        if isinstance(event, JobFinished):
+            return self._on_finished(event)
+        if isinstance(event, JobFailed):
+            return self._on_failed(event)
+        if isinstance(event, EngineRestarted):
+            changed: set[str] = set()
+            for job_id in event.resubmitted:
+                state = self._jobs.get(job_id)
+                if state is not None:
+                    self._reset_audio(state)
+                    state.line.status = LineStatus.QUEUED
+                    changed.add(state.line.id)
+            return self._update(changed)
+        if isinstance(event, EngineStopped) and event.reason != "wake":
+            return self._abandon(f"{ENGINE_STOPPED}: the engine stopped ({event.reason}) before this line was spoken")
+        return self._update(set(), notify=False)
+
+    def cancel(self) -> RenderUpdate:
+        """Cancel what has not finished; lines go back to their status before the render.
+
+        Lines not yet sent to the engine are restored at once; the rest when the engine
+        confirms (their JobFailed CANCELLED arrives), so keep feeding events until finished.
+        """
+        self._cancelling = True
+        changed: set[str] = set()
+        for state in self._waiting:
+            self._restore(state)
+            changed.add(state.line.id)
+        self._waiting.clear()
+        if self._client is not None:
+            for job_id in list(self._jobs):
+                self._client.cancel(job_id)
+        return self._update(changed)
+
+    def retry_failed(self) -> RenderUpdate:
+        """Queue this session's failed lines again (new jobs, new takes when they finish)."""
+        if self._client is None:
+            raise RenderError("start the session before retrying")
+        self._cancelling = False
+        changed: set[str] = set()
+        for line in self.failed_lines:
+            self._failed.discard(line.id)
+            self._queue_line(line)
+            changed.add(line.id)
+        self._fill()
+        return self._update(changed)
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _queue_line(self, line: Line) -> None:
+        previous = (line.status, line.error)
+        try:
+            job, fingerprint = self._build_job(line)
+        except _CannotRender as reason:
+            line.status, line.error = LineStatus.FAILED, str(reason)
+            self._failed.add(line.id)
+            return
+        state = _JobState(line, job, fingerprint, self._backend, previous)
+        line.status, line.error = LineStatus.QUEUED, ""
+        self._waiting.append(state)
+
+    def _build_job(self, line: Line) -> tuple[Job, str]:
+        order = self.project.order_of(line.id)
+        if line.character_id is None:
+            raise _CannotRender(f"{NO_CHARACTER}: line {order} has no character; assign one first")
+        char = self.project.character(line.character_id)
+        if not char.clip:
+            raise _CannotRender(f"{NO_CLIP}: {char.name} has no reference clip; import one first")
+        try:
+            clip = trimmed_clip(self.project, char.id)
+        except ProjectError as error:
+            raise _CannotRender(str(error)) from None
+        if clip is None or not clip.is_file():
+            raise _CannotRender(f"{ErrorCode.CLIP_MISSING.value}: {char.name}'s clip {char.clip} is missing")
+        fingerprint = self.project.fingerprint(line, self._backend)
+        if fingerprint is None:
+            raise _CannotRender(f"{ErrorCode.CLIP_UNREADABLE.value}: cannot read {char.name}'s clip {char.clip}")
+        voice = VoiceSpec(
+            clip_path=str(clip),
+            transcript=char.transcript,
+            settings=VoiceSettings(
+                speed=char.settings.speed,
+                pitch_semitones=char.settings.pitch_semitones,
+                instruction=char.settings.instruction,
+                language=char.language,
+            ),
+        )
+        return Job(text=line.text, voice=voice, priority=Priority.BATCH), fingerprint
+
+    def _fill(self) -> None:
+        """Submit waiting jobs while fewer than max_in_flight are in the engine."""
+        assert self._client is not None
+        while self._waiting and len(self._jobs) < self._max_in_flight:
+            state = self._waiting.pop(0)
+            self._jobs[state.job.job_id] = state
+            self._line_jobs[state.line.id] = state.job.job_id
+            state.submitted = True
+            self._client.submit(state.job)
+
+    def _reset_audio(self, state: _JobState) -> None:
+        state.chunks.clear()
+        state.next_seq = 0
+
+    def _on_chunk(self, chunk: AudioChunk) -> RenderUpdate:
+        state = self._jobs.get(chunk.job_id)
+        if state is None:
+            return self._update(set(), notify=False)
+        if chunk.seq == 0 and state.chunks:
+            self._reset_audio(state)  # a resubmitted job starts over; never splice two attempts
+        if chunk.seq != state.next_seq:
+            return self._update(set(), notify=False)  # a stray chunk of a dropped attempt
+        state.chunks.append(np.asarray(chunk.pcm, dtype=np.float32))
+        state.sample_rate = chunk.sample_rate
+        state.next_seq += 1
+        if state.line.status is not LineStatus.RENDERING:
+            state.line.status = LineStatus.RENDERING
+            return self._update({state.line.id})
+        return self._update(set(), notify=False)
+
+    def _on_finished(self, event: JobFinished) -> RenderUpdate:
+        state = self._jobs.pop(event.job_id, None)
+        if state is None:
+            return self._update(set(), notify=False)
+        line = state.line
+        errors: tuple[str, ...] = ()
+        takes: tuple[tuple[str, Take], ...] = ()
+        audio = np.concatenate(state.chunks) if state.chunks else np.zeros(0, dtype=np.float32)
+        if audio.size == 0 or state.sample_rate <= 0:
+            self._fail_line(line, f"{NO_AUDIO}: the engine finished line {self._order(line)} without audio")
+        else:
+            take_id = new_id()
+            rel = f"takes/{line.id}_{take_id}.wav"
+            try:
+                atomic_write_wav(self.project.resolve(rel), audio, state.sample_rate)
+            except ProjectError as error:
+                self._fail_line(line, str(error))
+            else:
+                take = Take(
+                    id=take_id,
+                    path=rel,
+                    fingerprint=state.fingerprint,
+                    created=now_iso(),
+                    duration_s=round(audio.size / state.sample_rate, 4),
+                    sample_rate=state.sample_rate,
+                    backend=state.backend,
+                    text=state.job.text,
+                )
+                self.project.add_take(line, take)
+                line.status, line.error = LineStatus.DONE, ""
+                self._done.add(line.id)
+                takes = ((line.id, take),)
+                errors = self._persist()
+        self._fill()
+        return self._update({line.id}, takes=takes, errors=errors)
+
+    def _on_failed(self, event: JobFailed) -> RenderUpdate:
+        state = self._jobs.get(event.job_id)
+        if state is None:
+            return self._update(set(), notify=False)
+        line = state.line
+        if event.resubmitted:
+            self._reset_audio(state)
+            line.status = LineStatus.QUEUED
+            return self._update({line.id})
+        del self._jobs[event.job_id]
+        if event.code is ErrorCode.CANCELLED and self._cancelling:
+            self._restore(state)
+        elif event.code is ErrorCode.QUEUE_FULL and self._jobs:
+            # Someone else filled the engine's queue: wait for one of ours to end, then retry.
+            self._reset_audio(state)
+            line.status = LineStatus.QUEUED
+            self._waiting.insert(0, state)  # the engine refused it, so its id is free again
+            return self._update({line.id})
+        else:
+            self._fail_line(line, f"{event.code.value}: {event.message}")
+        self._fill()
+        return self._update({line.id}, errors=self._persist() if line.id in self._failed else ())
+
+    def _abandon(self, message: str) -> RenderUpdate:
+        """The engine is gone for good: fail everything still pending."""
+        changed: set[str] = set()
+        for state in [*self._jobs.values(), *self._waiting]:
+            if self._cancelling:
+                self._restore(state)
+            else:
+                self._fail_line(state.line, message)
+            changed.add(state.line.id)
+        self._jobs.clear()
+        self._waiting.clear()
+        return self._update(changed)
+
+    def _restore(self, state: _JobState) -> None:
+        state.line.status, state.line.error = state.previous
+        if state.line.status in (LineStatus.QUEUED, LineStatus.RENDERING):
+            state.line.status = LineStatus.DONE if state.line.chosen_take else LineStatus.NOT_RENDERED
+        self._cancelled.add(state.line.id)
+
+    def _fail_line(self, line: Line, message: str) -> None:
+        line.status, line.error = LineStatus.FAILED, message
+        self._failed.add(line.id)
+
+    def _persist(self) -> tuple[str, ...]:
+        try:
+            self._save(self.project)
+        except SaveError as error:
+            return (f"the project could not be saved after a take: {error}",)
+        return ()
+
+    def _order(self, line: Line) -> int | str:
+        try:
+            return self.project.order_of(line.id)
+        except ProjectError:
+            return "(removed)"
+
+    def _update(
+        self,
+        changed: set[str],
+        *,
+        takes: tuple[tuple[str, Take], ...] = (),
+        errors: tuple[str, ...] = (),
+        notify: bool = True,
+    ) -> RenderUpdate:
+        update = RenderUpdate(frozenset(changed), self.progress, self.finished, takes, errors)
+        if notify and self._on_progress is not None and update:
+            self._on_progress(update.progress)
+        return update
+
+
+class _CannotRender(Exception):
+    """A line the engine cannot take as it is (no character, no clip)."""
+

@@ -1,0 +1,490 @@
+"""Importing and exporting scripts: SRT, CSV/TSV and plain ``Name: line`` scripts.
+
+Importers never modify the project: they return a :class:`ScriptImport` (new lines plus the
+characters they need) whose :meth:`ScriptImport.command` is one undoable edit, so a bad import
+is a single Ctrl+Z away. Speakers are matched to existing characters by name (ignoring case);
+unknown names become new characters without a clip.
+
+Files come from many tools, so decoding is forgiving: UTF-8 with or without BOM, UTF-16/32
+with BOM, CRLF or CR line ends, and legacy encodings (cp1252, latin-1, ...) detected by
+charset-normalizer. Structure is not guessed: malformed input raises :class:`ImportFormatError`
+naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import datetime
+import io
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Union
+
+import srt
+
+from app.project.errors import ExportError, ImportFormatError, ProjectErrorCode
+from app.project.fsutil import atomic_write_text
+from app.project.model import PALETTE, Character, Line, Project, new_id
+from app.project.timecode import format_timecode, parse_time
+from app.project.timeline import build_timeline
+from app.project.undo import AddLines
+
+Source = Union[str, os.PathLike, bytes]
+"""A path, or the raw bytes of a file (the UI may hand over a drop or paste)."""
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16: its BOM starts with UTF-16 LE's
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+# "[Maya] Hello" / "[Maya]: Hello"
+_BRACKET_SPEAKER = re.compile(r"^\s*\[([^\[\]\n]{1,40})\]\s*[:：]?\s*(.*)$", re.S)
+# "Maya: Hello" — a name starts with a letter, has at most 4 words; not a URL or a clock time
+_COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-]{0,39}?)\s*[:：](?!//)(?!\d)\s*(.+)$", re.S)
+CP1252_PREFERENCE = 0.1  # chaos margin within which cp1252 beats the detector's first pick
+_ARROW = re.compile(r"\d\s*-->|-->\s*\d")
+_TAGS = re.compile(r"<[^>]{1,40}>|\{\\[^}]*\}")  # <i>, </font>, {\an8}: not to be spoken
+
+
+@dataclass
+class ScriptImport:
+    """The result of an import, not yet applied to the project."""
+
+    lines: list[Line]
+    characters: list[Character]  # characters to create (speakers the project did not have)
+    warnings: list[str] = field(default_factory=list)
+    source: str = ""
+
+    def command(self, index: int | None = None) -> AddLines:
+        """One undoable command that adds the lines (at ``index``) and the new characters."""
+        name = Path(self.source).name if self.source else "script"
+        return AddLines(self.lines, index, self.characters, text=f"Import {name}")
+
+
+def decode_text(data: bytes, source: str = "input", encoding: str | None = None) -> str:
+    """Decode a text file's bytes and normalise line ends to ``\\n``.
+
+    ``encoding`` forces a codec; otherwise BOMs, then strict UTF-8, then charset-normalizer
+    decide. Raises ImportFormatError (E_IMPORT_ENCODING) when nothing fits.
+    """
+    try:
+        if encoding:
+            text = data.decode(encoding)
+        else:
+            text = _detect_and_decode(data, source)
+    except (UnicodeDecodeError, LookupError) as error:
+        raise ImportFormatError(
+            f"cannot decode the file as {encoding or 'text'}: {error}",
+            source=source,
+            code=ProjectErrorCode.IMPORT_ENCODING,
+        ) from error
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _detect_and_decode(data: bytes, source: str) -> str:
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data.decode(codec)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(data))
+    if not matches:
+        raise ImportFormatError(
+            "the file is not text in any encoding we recognise (is it a binary file?)",
+            source=source,
+            code=ProjectErrorCode.IMPORT_ENCODING,
+        )
+    # Short files give the detector little evidence, and it often ranks cp1250/cp1257 first
+    # for French or Spanish text. cp1252 is by far the most common legacy encoding of
+    # subtitle and script files, so it wins when it is about as plausible as the first pick.
+    best = matches[0]
+    for match in matches:
+        if match.encoding == "cp1252" and match.chaos <= best.chaos + CP1252_PREFERENCE:
+            return str(match)
+    return str(best)
+
+
+def _read(source: Source, encoding: str | None) -> tuple[str, str]:
+    """(decoded text, display name) of a path or raw bytes."""
+    if isinstance(source, (bytes, bytearray)):
+        return decode_text(bytes(source), "input", encoding), ""
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ImportFormatError(f"cannot read the file: {error.strerror or error}", source=path) from error
+    return decode_text(data, str(path), encoding), str(path)
+
+
+def split_speaker(text: str) -> tuple[str | None, str]:
+    """Split ``"Maya: hi"`` or ``"[Maya] hi"`` into ``("Maya", "hi")``; ``(None, text)`` otherwise."""
+    match = _BRACKET_SPEAKER.match(text)
+    if match and match.group(2).strip():
+        return match.group(1).strip(), match.group(2).strip()
+    match = _COLON_SPEAKER.match(text)
+    if match and len(match.group(1).split()) <= 4:
+        return match.group(1).strip(), match.group(2).strip()
+    return None, text.strip()
+
+
+class _Builder:
+    """Collects lines, resolving speaker names to existing or new characters."""
+
+    def __init__(self, project: Project, default_character: str | None) -> None:
+        self.project = project
+        self.lines: list[Line] = []
+        self.new_characters: list[Character] = []
+        self.warnings: list[str] = []
+        self._by_name: dict[str, str] = {c.name.strip().casefold(): c.id for c in project.characters}
+        self.default_id = self.character_id(default_character) if default_character else None
+
+    def character_id(self, name: str) -> str:
+        key = name.strip().casefold()
+        found = self._by_name.get(key)
+        if found is None:
+            used = {c.colour for c in (*self.project.characters, *self.new_characters)}
+            count = len(self.project.characters) + len(self.new_characters)
+            colour = next((c for c in PALETTE if c not in used), PALETTE[count % len(PALETTE)])
+            char = Character(id=new_id(), name=name.strip(), colour=colour)
+            self.new_characters.append(char)
+            found = self._by_name[key] = char.id
+        return found
+
+    def add(self, speaker: str | None, text: str, start: float | None = None, end: float | None = None) -> Line:
+        char_id = self.character_id(speaker) if speaker else self.default_id
+        line = Line(id=new_id(), text=text, character_id=char_id, start=start, end=end)
+        self.lines.append(line)
+        return line
+
+    def result(self, source: str) -> ScriptImport:
+        return ScriptImport(self.lines, self.new_characters, self.warnings, source)
+
+
+# --- SRT --------------------------------------------------------------------------------------
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _clean_subtitle(content: str) -> str:
+    return " ".join(part.strip() for part in _TAGS.sub("", content).split("\n") if part.strip())
+
+
+def _srt_error(text: str, error: srt.SRTParseError, shown: str) -> ImportFormatError:
+    """Point at the broken timecode line if the unparsed block has one, else its first line."""
+    first_line = _line_of(text, error.expected_start)
+    lines = error.unmatched_content.split("\n")
+    for k, raw in enumerate(lines):
+        if "-->" in raw:
+            return ImportFormatError(
+                f"malformed timecode line {raw.strip()[:60]!r} (expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm')",
+                line_no=first_line + k,
+                source=shown,
+            )
+    k = next((k for k, raw in enumerate(lines) if raw.strip()), 0)
+    return ImportFormatError(
+        f"not a valid subtitle block (near {lines[k].strip()[:60]!r}); expected an index, "
+        "'HH:MM:SS,mmm --> HH:MM:SS,mmm' and text",
+        line_no=first_line + k,
+        source=shown,
+    )
+
+
+def import_srt(
+    source: Source,
+    project: Project,
+    *,
+    encoding: str | None = None,
+    default_character: str | None = None,
+) -> ScriptImport:
+    """Read an SRT file: one line per subtitle, times as given (overlaps kept).
+
+    ``Name: text`` and ``[Name] text`` prefixes pick the character; multi-line subtitles are
+    joined with spaces and formatting tags (``<i>``, ``{\\an8}``) dropped, since they would
+    otherwise be spoken. Subtitles whose text is empty are skipped with a warning.
+    """
+    text, name = _read(source, encoding)
+    shown = name or "input"
+    try:
+        subtitles = list(srt.parse(text))
+    except srt.SRTParseError as error:
+        raise _srt_error(text, error, shown) from error
+    # srt.parse does not say where each block was; its own regex finds the timecode lines.
+    positions = [_line_of(text, m.start(2)) for m in srt.SRT_REGEX.finditer(text)]
+    if not subtitles and text.strip():
+        raise ImportFormatError("no subtitles found (is this an SRT file?)", line_no=1, source=shown)
+    builder = _Builder(project, default_character)
+    for n, sub in enumerate(subtitles):
+        line_no = positions[n] if n < len(positions) else None
+        start, end = sub.start.total_seconds(), sub.end.total_seconds()
+        if start < 0 or end < 0:
+            raise ImportFormatError("negative timecode", line_no=line_no, source=shown)
+        if end < start:
+            raise ImportFormatError(
+                f"subtitle {sub.index} ends ({format_timecode(end)}) before it starts ({format_timecode(start)})",
+                line_no=line_no,
+                source=shown,
+            )
+        for k, raw in enumerate(sub.content.split("\n")):
+            if _ARROW.search(raw):  # srt swallows a broken block into the previous one's text
+                raise ImportFormatError(
+                    f"malformed timecode line {raw.strip()[:60]!r} (expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm')",
+                    line_no=None if line_no is None else line_no + 1 + k,
+                    source=shown,
+                )
+        content = _clean_subtitle(sub.content)
+        speaker, body = split_speaker(content)
+        if not body:
+            builder.warnings.append(f"{shown}, line {line_no}: subtitle {sub.index} has no text; skipped")
+            continue
+        builder.add(speaker, body, start, end)
+    return builder.result(name)
+
+
+# --- CSV / TSV --------------------------------------------------------------------------------
+
+_COLUMN_ALIASES = {
+    "character": {"character", "speaker", "name", "role", "voice", "actor", "char"},
+    "text": {"text", "line", "dialogue", "dialog", "content", "subtitle", "script"},
+    "start": {"start", "start_time", "starttime", "in", "begin", "from", "start (s)"},
+    "end": {"end", "end_time", "endtime", "out", "stop", "to", "end (s)"},
+}
+
+
+def _sniff_dialect(text: str, name: str) -> type[csv.Dialect] | csv.Dialect:
+    if name.lower().endswith((".tsv", ".tab")):
+        return csv.excel_tab
+    sample = "\n".join(text.split("\n")[:20])
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",\t;|")
+    except csv.Error:
+        first = next((ln for ln in text.split("\n") if ln.strip()), "")
+        return csv.excel_tab if "\t" in first else csv.excel
+
+
+def _header_map(row: list[str]) -> dict[str, int] | None:
+    cells = [cell.strip().casefold() for cell in row]
+    mapping: dict[str, int] = {}
+    for key, aliases in _COLUMN_ALIASES.items():
+        for n, cell in enumerate(cells):
+            if cell in aliases and key not in mapping:
+                mapping[key] = n
+    return mapping if "text" in mapping else None
+
+
+def import_csv(
+    source: Source,
+    project: Project,
+    *,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+    default_character: str | None = None,
+) -> ScriptImport:
+    """Read CSV/TSV: columns character, text and optionally start and end.
+
+    A header row is optional (recognised by a ``text`` column and friends; its column names
+    then decide the order). The delimiter is sniffed from ``, ; | TAB`` unless given. Times
+    are seconds or ``HH:MM:SS,mmm``. Blank rows are skipped.
+    """
+    text, name = _read(source, encoding)
+    shown = name or "input"
+    dialect: type[csv.Dialect] | csv.Dialect
+    if delimiter:
+        class _Given(csv.excel):
+            pass
+
+        _Given.delimiter = delimiter
+        dialect = _Given
+    else:
+        dialect = _sniff_dialect(text, name)
+    reader = csv.reader(io.StringIO(text), dialect, strict=True)
+    builder = _Builder(project, default_character)
+    columns: dict[str, int] | None = None
+    first = True
+    row_start = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            raise ImportFormatError(f"malformed CSV row: {error}", line_no=row_start, source=shown) from error
+        line_no, row_start = row_start, reader.line_num + 1
+        if not any(cell.strip() for cell in row):
+            continue
+        if first:
+            first = False
+            columns = _header_map(row)
+            if columns is not None:
+                continue
+            columns = {"character": 0, "text": 1, "start": 2, "end": 3}
+        assert columns is not None
+
+        def cell(key: str) -> str:
+            index = columns.get(key) if columns else None
+            return row[index].strip() if index is not None and index < len(row) else ""
+
+        if "character" in columns and len(row) <= columns["text"]:
+            raise ImportFormatError(
+                f"expected at least {columns['text'] + 1} columns (character, text), found {len(row)}",
+                line_no=line_no,
+                source=shown,
+            )
+        body = cell("text")
+        times: list[float | None] = []
+        for key in ("start", "end"):
+            raw = cell(key)
+            try:
+                times.append(parse_time(raw) if raw else None)
+            except ValueError as error:
+                raise ImportFormatError(f"bad {key} time: {error}", line_no=line_no, source=shown) from None
+        start, end = times
+        if start is not None and end is not None and end < start:
+            raise ImportFormatError(
+                f"end ({format_timecode(end)}) is before start ({format_timecode(start)})",
+                line_no=line_no,
+                source=shown,
+            )
+        if not body:
+            builder.warnings.append(f"{shown}, line {line_no}: no text; row skipped")
+            continue
+        speaker = cell("character") or None
+        if speaker is None:
+            speaker, body = split_speaker(body)
+        builder.add(speaker, body, start, end)
+    return builder.result(name)
+
+
+# --- plain scripts ----------------------------------------------------------------------------
+
+
+def import_plain(
+    source: Source,
+    project: Project,
+    *,
+    encoding: str | None = None,
+) -> ScriptImport:
+    """Read a plain script: ``Name: line`` (or ``[Name] line``) per line.
+
+    Blank lines and lines starting with ``#`` are ignored; an indented line continues the
+    previous one (screenplay-style wrapping). Any other line without a speaker is an error,
+    because silently giving it to nobody would lose who says it.
+    """
+    text, name = _read(source, encoding)
+    shown = name or "input"
+    builder = _Builder(project, None)
+    for line_no, raw in enumerate(text.split("\n"), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        if raw[:1].isspace() and builder.lines:
+            previous = builder.lines[-1]
+            previous.text = f"{previous.text} {raw.strip()}"
+            continue
+        speaker, body = split_speaker(raw)
+        if speaker is None:
+            raise ImportFormatError(
+                f"expected 'Name: line' or '[Name] line', found {raw.strip()[:60]!r}", line_no=line_no, source=shown
+            )
+        builder.add(speaker, body)
+    if not builder.lines:
+        raise ImportFormatError("no script lines found", source=shown)
+    return builder.result(name)
+
+
+def import_script(source: str | os.PathLike[str], project: Project, **options: object) -> ScriptImport:
+    """Pick the importer by file extension (.srt, .csv/.tsv/.tab, anything else = plain)."""
+    suffix = Path(source).suffix.lower()
+    if suffix == ".srt":
+        return import_srt(source, project, **options)  # type: ignore[arg-type]
+    if suffix in (".csv", ".tsv", ".tab"):
+        return import_csv(source, project, **options)  # type: ignore[arg-type]
+    return import_plain(source, project, **options)  # type: ignore[arg-type]
+
+
+# --- export -----------------------------------------------------------------------------------
+
+
+def _speaker_name(project: Project, line: Line) -> str:
+    if line.character_id is None:
+        return ""
+    return project.character(line.character_id).name
+
+
+def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float | None = None) -> str:
+    """The script as SRT, timed by the shared timeline (final durations from takes).
+
+    With ``speaker_prefix`` each subtitle reads ``Name: text`` so importing it back restores
+    the characters.
+    """
+    subtitles = []
+    by_id = {line.id: line for line in project.lines}
+    for slot in build_timeline(project, gap_s):
+        line = by_id[slot.line_id]
+        speaker = _speaker_name(project, line)
+        content = f"{speaker}: {line.text}" if speaker_prefix and speaker else line.text
+        subtitles.append(
+            srt.Subtitle(
+                index=slot.order,
+                start=_timedelta(slot.start),
+                end=_timedelta(slot.end),
+                content=content,
+            )
+        )
+    return srt.compose(subtitles, reindex=False)
+
+
+def _timedelta(seconds: float) -> datetime.timedelta:
+    return datetime.timedelta(milliseconds=round(seconds * 1000))
+
+
+def script_to_csv(project: Project, *, delimiter: str = ",") -> str:
+    """The script as CSV with a header: character, text, start, end, duration.
+
+    start/end are the lines' own timecodes (empty when unset), so a CSV round trip keeps
+    exactly what the user entered; duration is the chosen take's, for reference.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(["character", "text", "start", "end", "duration"])
+    for line in project.lines:
+        duration = project.duration(line)
+        writer.writerow(
+            [
+                _speaker_name(project, line),
+                line.text,
+                "" if line.start is None else format_timecode(line.start, "."),
+                "" if line.end is None else format_timecode(line.end, "."),
+                "" if duration is None else f"{duration:.3f}",
+            ]
+        )
+    return buffer.getvalue()
+
+
+def write_text_export(path: str | os.PathLike[str], text: str) -> Path:
+    """Write an export atomically as UTF-8 (no BOM); returns the path."""
+    target = Path(path)
+    atomic_write_text(target, text)
+    return target
+
+
+def export_script(project: Project, path: str | os.PathLike[str], **options: object) -> Path:
+    """Write the script to ``path`` as SRT or CSV/TSV, chosen by extension."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".srt":
+        return write_text_export(path, script_to_srt(project, **options))  # type: ignore[arg-type]
+    if suffix in (".csv", ".tsv"):
+        return write_text_export(path, script_to_csv(project, delimiter="\t" if suffix == ".tsv" else ","))
+    raise ExportError(f"cannot export a script as {suffix or 'a file without extension'} (use .srt or .csv)")

@@ -1,0 +1,81 @@
+"""Where each line sits in time, shared by the SRT export and the audio mix.
+
+One function places every line so the subtitles and the mixed track always agree:
+
+- a line with a start timecode starts there (overlaps are kept: people talk over each other);
+- a line without one follows the latest end so far plus the project's gap, so it never lands
+  on top of earlier audio (the first line starts at 0);
+- its duration is the chosen take's, else its own end minus start, else an estimate from the
+  text length (so a half-rendered script still exports sensible subtitles);
+- its slot ends at its own end timecode, else at the next line's start timecode, else it is
+  open; a take longer than its slot is an overrun the dubber should fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.project.model import Project
+
+SECONDS_PER_CHAR = 0.065  # ~15 characters a second, a typical dubbing pace
+MIN_ESTIMATE_S = 0.8
+OVERRUN_TOLERANCE_S = 0.005
+
+
+def estimate_duration(text: str) -> float:
+    """A rough spoken length for lines without a take or an end timecode."""
+    return max(MIN_ESTIMATE_S, 0.3 + SECONDS_PER_CHAR * len(text.strip()))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One line placed on the timeline (seconds)."""
+
+    line_id: str
+    order: int  # 1-based
+    character_id: str | None
+    start: float
+    duration: float
+    has_take: bool
+    slot_end: float | None  # where the line must have finished, if anything says so
+
+    @property
+    def end(self) -> float:
+        return self.start + self.duration
+
+    @property
+    def overrun_s(self) -> float:
+        """How far the take runs past its slot (0 when it fits, has no slot, or no take)."""
+        if not self.has_take or self.slot_end is None:
+            return 0.0
+        over = self.end - self.slot_end
+        return over if over > OVERRUN_TOLERANCE_S else 0.0
+
+
+def build_timeline(project: Project, gap_s: float | None = None) -> list[Slot]:
+    """Place every line of the script; see the module docstring for the rules."""
+    gap = project.settings.gap_s if gap_s is None else gap_s
+    slots: list[Slot] = []
+    latest_end: float | None = None
+    lines = project.lines
+    for n, line in enumerate(lines):
+        if line.start is not None:
+            start = line.start
+        else:
+            start = 0.0 if latest_end is None else latest_end + gap
+        take = project.chosen_take(line)
+        if take is not None:
+            duration = take.duration_s
+        elif line.start is not None and line.end is not None:
+            duration = line.end - line.start
+        else:
+            duration = estimate_duration(line.text)
+        if line.end is not None:
+            slot_end: float | None = line.end
+        elif n + 1 < len(lines) and lines[n + 1].start is not None:
+            slot_end = lines[n + 1].start
+        else:
+            slot_end = None
+        slots.append(Slot(line.id, n + 1, line.character_id, start, duration, take is not None, slot_end))
+        latest_end = start + duration if latest_end is None else max(latest_end, start + duration)
+    return slots

@@ -1,0 +1,580 @@
+"""Undo and redo for every edit a user makes to a project, without Qt.
+
+Each edit is a :class:`Command` with ``do`` and ``undo``; a :class:`CommandStack` runs them and
+keeps the history. The studio wraps the stack (e.g. to enable menu actions) instead of using
+QUndoStack, so the same edits work in tests and headless tools, and the project model never
+depends on Qt.
+
+Every ``do``/``undo`` returns a :class:`Change` naming what it touched, so table models can
+emit precise ``dataChanged`` signals and reset only on structural changes. Commands capture
+the old values the first time they run, so a command object must be pushed exactly once.
+
+Render results (new takes, render status) are not commands: audio on disk is not something
+"undo" should delete, and commands only restore the fields they changed, so the two never
+fight over a line.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from dataclasses import dataclass, fields, replace
+from typing import Any, Callable, Iterable, Sequence
+
+from app.project.errors import InvalidValueError, UnknownIdError
+from app.project.fsutil import check_relative
+from app.project.model import Character, CharacterSettings, Line, LineStatus, Project
+
+
+@dataclass(frozen=True)
+class Change:
+    """What an edit touched. ``structure`` means rows were added, removed or reordered."""
+
+    lines: frozenset[str] = frozenset()
+    characters: frozenset[str] = frozenset()
+    structure: bool = False
+    project: bool = False  # title or project settings
+
+    def __or__(self, other: "Change") -> "Change":
+        return Change(
+            self.lines | other.lines,
+            self.characters | other.characters,
+            self.structure or other.structure,
+            self.project or other.project,
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.lines or self.characters or self.structure or self.project)
+
+
+NO_CHANGE = Change()
+
+
+class Command(abc.ABC):
+    """One undoable edit."""
+
+    #: Shown in the Edit menu as "Undo <text>".
+    text: str = "Edit"
+
+    @abc.abstractmethod
+    def do(self, project: Project) -> Change:
+        """Apply the edit (first run and every redo); validate before changing anything."""
+
+    @abc.abstractmethod
+    def undo(self, project: Project) -> Change:
+        """Restore exactly what :meth:`do` changed."""
+
+    def merge(self, other: "Command") -> bool:
+        """Absorb ``other`` (already done) into this command; True if it did."""
+        return False
+
+
+# --- validation helpers ------------------------------------------------------------------------
+
+
+def _check_time(value: float | None, what: str) -> None:
+    if value is not None and (not math.isfinite(value) or value < 0):
+        raise InvalidValueError(f"{what} must be a non-negative number of seconds, got {value!r}")
+
+
+def _check_span(start: float | None, end: float | None, what: str) -> None:
+    _check_time(start, f"{what} start")
+    _check_time(end, f"{what} end")
+    if start is not None and end is not None and end < start:
+        raise InvalidValueError(f"{what} ends ({end:.3f} s) before it starts ({start:.3f} s)")
+
+
+# --- lines -----------------------------------------------------------------------------------
+
+
+class AddLines(Command):
+    """Insert lines (and any characters they need) at ``index``; also how imports land.
+
+    Importing a script is one command so a single undo takes the whole import back, including
+    the characters it created.
+    """
+
+    def __init__(
+        self,
+        lines: Sequence[Line],
+        index: int | None = None,
+        characters: Sequence[Character] = (),
+        text: str | None = None,
+    ) -> None:
+        self.lines = list(lines)
+        self.characters = list(characters)
+        self.index = index
+        self.text = text or (f"Add {len(self.lines)} lines" if len(self.lines) != 1 else "Add line")
+
+    def do(self, project: Project) -> Change:
+        known = {c.id for c in project.characters} | {c.id for c in self.characters}
+        existing = {line.id for line in project.lines}
+        for line in self.lines:
+            if line.id in existing:
+                raise InvalidValueError(f"line id {line.id} already exists")
+            if line.character_id is not None and line.character_id not in known:
+                raise UnknownIdError(f"no character with id {line.character_id!r}")
+            _check_span(line.start, line.end, "line")
+        index = len(project.lines) if self.index is None else max(0, min(self.index, len(project.lines)))
+        self.index = index
+        project.characters.extend(self.characters)
+        project.lines[index:index] = self.lines
+        return Change(
+            frozenset(line.id for line in self.lines), frozenset(c.id for c in self.characters), structure=True
+        )
+
+    def undo(self, project: Project) -> Change:
+        ids = {line.id for line in self.lines}
+        project.lines[:] = [line for line in project.lines if line.id not in ids]
+        char_ids = {c.id for c in self.characters}
+        project.characters[:] = [c for c in project.characters if c.id not in char_ids]
+        return Change(frozenset(ids), frozenset(char_ids), structure=True)
+
+
+class RemoveLines(Command):
+    """Remove lines; undo puts the same Line objects (with their takes) back in place."""
+
+    def __init__(self, line_ids: Iterable[str]) -> None:
+        self.line_ids = list(dict.fromkeys(line_ids))
+        self.removed: list[tuple[int, Line]] = []
+        self.text = "Remove line" if len(self.line_ids) == 1 else f"Remove {len(self.line_ids)} lines"
+
+    def do(self, project: Project) -> Change:
+        project.lines_by_ids(self.line_ids)  # raises on unknown ids before changing anything
+        wanted = set(self.line_ids)
+        self.removed = [(n, line) for n, line in enumerate(project.lines) if line.id in wanted]
+        project.lines[:] = [line for line in project.lines if line.id not in wanted]
+        return Change(frozenset(wanted), structure=True)
+
+    def undo(self, project: Project) -> Change:
+        for index, line in self.removed:  # ascending, so each index is right when reached
+            project.lines.insert(index, line)
+        return Change(frozenset(self.line_ids), structure=True)
+
+
+class MoveLines(Command):
+    """Move lines (kept in their relative order) so the first lands at ``to_index``.
+
+    ``to_index`` is a position in the list *without* the moved lines, which is what a
+    drag-and-drop between rows means.
+    """
+
+    def __init__(self, line_ids: Iterable[str], to_index: int) -> None:
+        self.line_ids = list(dict.fromkeys(line_ids))
+        self.to_index = to_index
+        self.before: list[str] = []
+        self.text = "Move line" if len(self.line_ids) == 1 else f"Move {len(self.line_ids)} lines"
+
+    def do(self, project: Project) -> Change:
+        moving = project.lines_by_ids(self.line_ids)
+        self.before = [line.id for line in project.lines]
+        ids = {line.id for line in moving}
+        rest = [line for line in project.lines if line.id not in ids]
+        index = max(0, min(self.to_index, len(rest)))
+        project.lines[:] = rest[:index] + moving + rest[index:]
+        return Change(frozenset(self.before), structure=True)
+
+    def undo(self, project: Project) -> Change:
+        by_id = {line.id: line for line in project.lines}
+        project.lines[:] = [by_id[i] for i in self.before]
+        return Change(frozenset(self.before), structure=True)
+
+
+_UNSET: Any = object()
+
+
+class EditLine(Command):
+    """Change a line's text, timecodes and/or character.
+
+    With ``typing=True`` consecutive text edits of the same line merge into one undo step, so
+    undo after typing a sentence does not remove it a keystroke at a time.
+    """
+
+    def __init__(
+        self,
+        line_id: str,
+        *,
+        text: str = _UNSET,
+        start: float | None = _UNSET,
+        end: float | None = _UNSET,
+        character_id: str | None = _UNSET,
+        typing: bool = False,
+    ) -> None:
+        self.line_id = line_id
+        self.new: dict[str, Any] = {
+            k: v
+            for k, v in (("text", text), ("start", start), ("end", end), ("character_id", character_id))
+            if v is not _UNSET
+        }
+        if not self.new:
+            raise InvalidValueError("EditLine needs at least one field to change")
+        self.old: dict[str, Any] = {}
+        self.typing = typing
+        self.text = {"text": "Edit text", "character_id": "Change character"}.get(
+            next(iter(self.new)) if len(self.new) == 1 else "", "Edit line"
+        )
+        if set(self.new) <= {"start", "end"}:
+            self.text = "Edit timecode"
+
+    def do(self, project: Project) -> Change:
+        line = project.line(self.line_id)
+        merged = {"start": line.start, "end": line.end, **self.new}
+        _check_span(merged["start"], merged["end"], f"line {project.order_of(line.id)}")
+        if self.new.get("character_id") is not None:
+            project.character(self.new["character_id"])
+        if "text" in self.new and not isinstance(self.new["text"], str):
+            raise InvalidValueError("line text must be a string")
+        if not self.old:
+            self.old = {k: getattr(line, k) for k in self.new}
+        for key, value in self.new.items():
+            setattr(line, key, value)
+        return Change(frozenset({line.id}))
+
+    def undo(self, project: Project) -> Change:
+        line = project.line(self.line_id)
+        for key, value in self.old.items():
+            setattr(line, key, value)
+        return Change(frozenset({line.id}))
+
+    def merge(self, other: Command) -> bool:
+        if (
+            isinstance(other, EditLine)
+            and self.typing
+            and other.typing
+            and other.line_id == self.line_id
+            and set(self.new) == set(other.new) == {"text"}
+        ):
+            self.new = dict(other.new)  # keep our `old`: one undo returns to before the typing
+            return True
+        return False
+
+
+class AssignCharacter(Command):
+    """Give many lines the same character (or none) in one undo step."""
+
+    def __init__(self, line_ids: Iterable[str], character_id: str | None) -> None:
+        self.line_ids = list(dict.fromkeys(line_ids))
+        self.character_id = character_id
+        self.old: dict[str, str | None] = {}
+        self.text = "Assign character"
+
+    def do(self, project: Project) -> Change:
+        lines = project.lines_by_ids(self.line_ids)
+        if self.character_id is not None:
+            project.character(self.character_id)
+        self.old = {line.id: line.character_id for line in lines}
+        for line in lines:
+            line.character_id = self.character_id
+        return Change(frozenset(self.old))
+
+    def undo(self, project: Project) -> Change:
+        for line_id, character_id in self.old.items():
+            project.line(line_id).character_id = character_id
+        return Change(frozenset(self.old))
+
+
+class ChooseTake(Command):
+    """Make another of a line's takes the one used for playback and export."""
+
+    def __init__(self, line_id: str, take_id: str) -> None:
+        self.line_id = line_id
+        self.take_id = take_id
+        self.old: tuple[str | None, LineStatus, str] | None = None
+        self.text = "Choose take"
+
+    def do(self, project: Project) -> Change:
+        line = project.line(self.line_id)
+        project.take(line, self.take_id)
+        self.old = (line.chosen_take, line.status, line.error)
+        line.chosen_take = self.take_id
+        if line.status is not LineStatus.QUEUED and line.status is not LineStatus.RENDERING:
+            line.status, line.error = LineStatus.DONE, ""
+        return Change(frozenset({line.id}))
+
+    def undo(self, project: Project) -> Change:
+        line = project.line(self.line_id)
+        assert self.old is not None
+        line.chosen_take, status, error = self.old
+        if line.status is not LineStatus.QUEUED and line.status is not LineStatus.RENDERING:
+            line.status, line.error = status, error
+        return Change(frozenset({line.id}))
+
+
+# --- characters --------------------------------------------------------------------------------
+
+
+def _check_character_name(project: Project, name: str, own_id: str | None) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidValueError("a character needs a name")
+    other = project.character_by_name(name)
+    if other is not None and other.id != own_id:
+        # Importers match speakers to characters by name, so names must be unique.
+        raise InvalidValueError(f"a character named {name.strip()!r} already exists")
+
+
+class AddCharacter(Command):
+    """Add a character (make one with Project.make_character)."""
+
+    def __init__(self, character: Character, index: int | None = None) -> None:
+        self.character = character
+        self.index = index
+        self.text = f"Add character {character.name}"
+
+    def do(self, project: Project) -> Change:
+        if any(c.id == self.character.id for c in project.characters):
+            raise InvalidValueError(f"character id {self.character.id} already exists")
+        _check_character_name(project, self.character.name, None)
+        _validate_character(self.character)
+        index = len(project.characters) if self.index is None else self.index
+        project.characters.insert(index, self.character)
+        return Change(characters=frozenset({self.character.id}), structure=True)
+
+    def undo(self, project: Project) -> Change:
+        project.characters.remove(self.character)
+        return Change(characters=frozenset({self.character.id}), structure=True)
+
+
+class RemoveCharacter(Command):
+    """Remove a character; its lines become unassigned (and get it back on undo)."""
+
+    def __init__(self, character_id: str) -> None:
+        self.character_id = character_id
+        self.index = -1
+        self.character: Character | None = None
+        self.orphaned: list[str] = []
+        self.text = "Remove character"
+
+    def do(self, project: Project) -> Change:
+        self.character = project.character(self.character_id)
+        self.index = project.characters.index(self.character)
+        self.orphaned = [line.id for line in project.lines_of(self.character_id)]
+        project.characters.pop(self.index)
+        for line_id in self.orphaned:
+            project.line(line_id).character_id = None
+        return Change(frozenset(self.orphaned), frozenset({self.character_id}), structure=True)
+
+    def undo(self, project: Project) -> Change:
+        assert self.character is not None
+        project.characters.insert(self.index, self.character)
+        for line_id in self.orphaned:
+            project.line(line_id).character_id = self.character_id
+        return Change(frozenset(self.orphaned), frozenset({self.character_id}), structure=True)
+
+
+_CHARACTER_FIELDS = {f.name for f in fields(Character)} - {"id"}
+
+
+def _validate_character(char: Character) -> None:
+    if char.clip is not None:
+        check_relative(char.clip)
+    _check_span(char.clip_start, char.clip_end, f"{char.name}'s clip trim")
+    if char.clip_end is not None and char.clip_end - char.clip_start < 0.1:
+        raise InvalidValueError(f"{char.name}'s clip trim keeps less than 0.1 s")
+    if not isinstance(char.settings, CharacterSettings):
+        raise InvalidValueError("settings must be a CharacterSettings")
+    char.settings.validate()
+
+
+class EditCharacter(Command):
+    """Change any of a character's fields: name, colour, clip, trim, transcript, language, settings.
+
+    Pass ``settings=replace(character.settings, speed=1.2)`` to change one setting. Lines of
+    the character are reported as changed too, since their stale status may flip.
+    """
+
+    def __init__(self, character_id: str, **changes: Any) -> None:
+        unknown = set(changes) - _CHARACTER_FIELDS
+        if unknown:
+            raise InvalidValueError(f"characters have no field(s) {sorted(unknown)}")
+        if not changes:
+            raise InvalidValueError("EditCharacter needs at least one field to change")
+        self.character_id = character_id
+        self.new = changes
+        self.old: dict[str, Any] = {}
+        self.text = "Rename character" if set(changes) == {"name"} else "Edit character"
+
+    def do(self, project: Project) -> Change:
+        char = project.character(self.character_id)
+        if "name" in self.new:
+            _check_character_name(project, self.new["name"], char.id)
+        if "clip" in self.new and self.new["clip"] is not None:
+            self.new["clip"] = check_relative(self.new["clip"])
+        _validate_character(replace(char, **self.new))
+        if not self.old:
+            self.old = {k: getattr(char, k) for k in self.new}
+        for key, value in self.new.items():
+            setattr(char, key, value)
+        return Change(frozenset(line.id for line in project.lines_of(char.id)), frozenset({char.id}))
+
+    def undo(self, project: Project) -> Change:
+        char = project.character(self.character_id)
+        for key, value in self.old.items():
+            setattr(char, key, value)
+        return Change(frozenset(line.id for line in project.lines_of(char.id)), frozenset({char.id}))
+
+
+class EditProject(Command):
+    """Change the title or project settings (backend, gap between untimed lines)."""
+
+    def __init__(self, *, title: str = _UNSET, backend: str = _UNSET, gap_s: float = _UNSET) -> None:
+        self.new: dict[str, Any] = {
+            k: v for k, v in (("title", title), ("backend", backend), ("gap_s", gap_s)) if v is not _UNSET
+        }
+        self.old: dict[str, Any] = {}
+        self.text = "Edit project settings"
+
+    def do(self, project: Project) -> Change:
+        gap = self.new.get("gap_s", project.settings.gap_s)
+        if not (math.isfinite(gap) and 0 <= gap <= 60):
+            raise InvalidValueError(f"the gap between lines must be 0-60 s, got {gap!r}")
+        self.old = {k: (project.title if k == "title" else getattr(project.settings, k)) for k in self.new}
+        self._apply(project, self.new)
+        return Change(frozenset(line.id for line in project.lines), project=True)
+
+    def undo(self, project: Project) -> Change:
+        self._apply(project, self.old)
+        return Change(frozenset(line.id for line in project.lines), project=True)
+
+    @staticmethod
+    def _apply(project: Project, values: dict[str, Any]) -> None:
+        for key, value in values.items():
+            if key == "title":
+                project.title = value
+            else:
+                setattr(project.settings, key, value)
+
+
+class Macro(Command):
+    """Several commands as one undo step (e.g. import a clip and set its trim)."""
+
+    def __init__(self, commands: Sequence[Command], text: str) -> None:
+        self.commands = list(commands)
+        self.text = text
+
+    def do(self, project: Project) -> Change:
+        change = NO_CHANGE
+        done: list[Command] = []
+        try:
+            for command in self.commands:
+                change |= command.do(project)
+                done.append(command)
+        except Exception:
+            for command in reversed(done):  # all or nothing
+                command.undo(project)
+            raise
+        return change
+
+    def undo(self, project: Project) -> Change:
+        change = NO_CHANGE
+        for command in reversed(self.commands):
+            change |= command.undo(project)
+        return change
+
+
+# --- the stack ---------------------------------------------------------------------------------
+
+
+class CommandStack:
+    """The undo history of one project.
+
+    ``push`` runs a command; if it raises, nothing changed and nothing is recorded. Listeners
+    are called with the Change after every push, undo and redo (the studio turns them into Qt
+    signals). ``is_clean`` tells whether the project matches what was last saved.
+    """
+
+    def __init__(self, project: Project, limit: int = 1000) -> None:
+        self.project = project
+        self.limit = limit
+        self._undo: list[Command] = []
+        self._redo: list[Command] = []
+        self._clean: int | None = 0  # len(_undo) at the last save; None = unreachable
+        self._listeners: list[Callable[[Change], None]] = []
+
+    def add_listener(self, listener: Callable[[Change], None]) -> None:
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Callable[[Change], None]) -> None:
+        self._listeners.remove(listener)
+
+    def _notify(self, change: Change) -> Change:
+        for listener in list(self._listeners):
+            listener(change)
+        return change
+
+    def push(self, command: Command) -> Change:
+        change = command.do(self.project)
+        top = self._undo[-1] if self._undo else None
+        if self._redo and self._clean is not None and self._clean > len(self._undo):
+            self._clean = None  # the saved state was in the redo branch we are discarding
+        self._redo.clear()
+        if top is not None and self._clean != len(self._undo) and top.merge(command):
+            return self._notify(change)
+        self._undo.append(command)
+        if len(self._undo) > self.limit:
+            self._undo.pop(0)
+            self._clean = None if self._clean in (None, 0) else self._clean - 1
+        return self._notify(change)
+
+    def undo(self) -> Change:
+        if not self._undo:
+            return NO_CHANGE
+        command = self._undo.pop()
+        change = command.undo(self.project)
+        self._redo.append(command)
+        return self._notify(change)
+
+    def redo(self) -> Change:
+        if not self._redo:
+            return NO_CHANGE
+        command = self._redo.pop()
+        change = command.do(self.project)
+        self._undo.append(command)
+        return self._notify(change)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def undo_text(self) -> str:
+        return self._undo[-1].text if self._undo else ""
+
+    @property
+    def redo_text(self) -> str:
+        return self._redo[-1].text if self._redo else ""
+
+    @property
+    def is_clean(self) -> bool:
+        return self._clean == len(self._undo)
+
+    def mark_clean(self) -> None:
+        """Call after saving: the current state is what is on disk."""
+        self._clean = len(self._undo)
+
+    def clear(self) -> None:
+        self._undo.clear()
+        self._redo.clear()
+        self._clean = 0
+
+
+__all__ = [
+    "NO_CHANGE",
+    "AddCharacter",
+    "AddLines",
+    "AssignCharacter",
+    "Change",
+    "ChooseTake",
+    "Command",
+    "CommandStack",
+    "EditCharacter",
+    "EditLine",
+    "EditProject",
+    "Macro",
+    "MoveLines",
+    "RemoveCharacter",
+    "RemoveLines",
+]

@@ -1,0 +1,136 @@
+"""Timeline and export maths: placement, gaps, overruns, mix, stems and per-line files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from app.project import ExportError, Line, Project
+from app.project.export import export, export_lines, export_mix, export_srt, export_stems, line_file_name, mixdown
+from app.project.timeline import build_timeline, estimate_duration
+
+from .conftest import add_fake_take, tone
+
+RATE = 22050
+
+
+def give_all_takes(project: Project, seconds: dict[str, float]) -> None:
+    for n, line in enumerate(project.lines):
+        add_fake_take(project, line, tone(seconds[line.id], freq=200 + 50 * n, amplitude=0.1))
+
+
+def test_timeline_places_timed_and_untimed_lines(project: Project) -> None:
+    # l1 0.5-3.5, l2 4.0-6.5, l3 and l4 untimed, l5 12.0-14.0, l6 starts 14.5 with no end.
+    give_all_takes(project, {"l1": 3.0, "l2": 3.0, "l3": 1.0, "l4": 1.0, "l5": 3.0, "l6": 1.0})
+    slots = build_timeline(project, gap_s=0.5)
+    assert [round(s.start, 6) for s in slots] == [0.5, 4.0, 7.5, 9.0, 12.0, 14.5]
+    assert [s.slot_end for s in slots] == [3.5, 6.5, None, 12.0, 14.0, None]
+    # Takes longer than their slot are overruns; the rest fit.
+    assert [round(s.overrun_s, 6) for s in slots] == [0.0, 0.5, 0.0, 0.0, 1.0, 0.0]
+
+
+def test_untimed_lines_never_land_on_earlier_audio(project: Project) -> None:
+    project.lines = [
+        Line(id="a", text="long", start=0.0),
+        Line(id="b", text="short overlap", start=1.0),
+        Line(id="c", text="after both"),
+    ]
+    add_fake_take(project, project.lines[0], tone(5.0), current=False)
+    add_fake_take(project, project.lines[1], tone(1.0), current=False)
+    add_fake_take(project, project.lines[2], tone(1.0), current=False)
+    slots = build_timeline(project, gap_s=0.25)
+    assert slots[2].start == pytest.approx(5.25)  # after the latest end, not after line b
+    assert slots[0].slot_end == 1.0 and slots[0].overrun_s == pytest.approx(4.0)
+
+
+def test_lines_without_takes_use_their_span_or_an_estimate(project: Project) -> None:
+    slots = {s.line_id: s for s in build_timeline(project)}
+    assert slots["l1"].duration == pytest.approx(3.0) and not slots["l1"].has_take
+    assert slots["l3"].duration == pytest.approx(estimate_duration(project.line("l3").text))
+    assert slots["l3"].overrun_s == 0.0  # only takes overrun
+
+
+def test_mix_places_every_take_at_its_sample(project: Project, tmp_path: Path) -> None:
+    seconds = {"l1": 3.0, "l2": 3.0, "l3": 1.0, "l4": 1.0, "l5": 3.0, "l6": 1.0}
+    give_all_takes(project, seconds)
+    project.settings.gap_s = 0.5
+    result = export_mix(project)
+    mix, rate = sf.read(str(project.exports_dir / "mix.wav"), dtype="float32")
+    assert rate == RATE and result.gain == 1.0 and result.missing == []
+    assert len(mix) == int(round(14.5 * RATE)) + RATE  # l6 starts at 14.5 and lasts 1 s
+    expected = np.zeros(len(mix), dtype=np.float32)
+    for slot, line in zip(build_timeline(project), project.lines):
+        audio, _ = sf.read(str(project.take_path(project.chosen_take(line))), dtype="float32")
+        begin = int(round(slot.start * RATE))
+        expected[begin : begin + len(audio)] += audio
+    assert np.abs(mix - expected).max() < 1e-3  # 16-bit rounding only
+    assert [o.order for o in result.overruns] == [2, 5]
+    assert result.overruns[0].character == "Rex" and result.overruns[0].overrun_s == pytest.approx(0.5)
+    assert "line 2 (Rex) runs 0.50 s past its slot" in result.overruns[0].describe()
+
+
+def test_stems_have_the_mix_length_and_sum_to_it(project: Project) -> None:
+    give_all_takes(project, {"l1": 3.0, "l2": 3.0, "l3": 1.0, "l4": 1.0, "l5": 3.0, "l6": 1.0})
+    audio = mixdown(project)
+    assert set(audio.stems) == {"maya", "rex"}
+    for stem in audio.stems.values():
+        assert len(stem) == len(audio.mix)
+    np.testing.assert_allclose(sum(audio.stems.values()), audio.mix, atol=1e-6)
+    result = export_stems(project)
+    assert sorted(p.name for p in result.files) == ["Maya.wav", "Rex.wav"]
+    for path in result.files:
+        assert sf.info(str(path)).frames == len(audio.mix)
+
+
+def test_a_loud_mix_is_turned_down_without_clipping(project: Project) -> None:
+    project.lines = project.lines[:2]
+    project.lines[1].start = 0.5  # full overlap of two loud takes
+    add_fake_take(project, project.lines[0], tone(2.0, amplitude=0.9))
+    add_fake_take(project, project.lines[1], tone(2.0, amplitude=0.9))
+    audio = mixdown(project)
+    assert audio.gain < 1.0
+    assert np.abs(audio.mix).max() == pytest.approx(0.98, abs=1e-4)
+    np.testing.assert_allclose(sum(audio.stems.values()), audio.mix, atol=1e-6)
+
+
+def test_takes_at_another_rate_are_resampled(project: Project) -> None:
+    add_fake_take(project, project.lines[0], tone(1.0))
+    add_fake_take(project, project.lines[1], tone(1.0, rate=44100), rate=44100)
+    audio = mixdown(project)
+    assert audio.sample_rate == RATE
+    begin = int(round(4.0 * RATE))
+    assert len(audio.mix) == pytest.approx(begin + RATE, abs=2)
+    assert audio.missing == [3, 4, 5, 6]
+
+
+def test_per_line_files_are_named_by_order_and_character(project: Project) -> None:
+    give_all_takes(project, {"l1": 0.5, "l2": 0.5, "l3": 0.5, "l4": 0.5, "l5": 0.5, "l6": 0.5})
+    project.line("l4").chosen_take = None
+    stale = project.exports_dir / "lines" / "009_Old.wav"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old")
+    keep = stale.parent / "notes.wav"
+    keep.write_bytes(b"mine")
+    result = export_lines(project)
+    assert [p.name for p in result.files] == ["001_Maya.wav", "002_Rex.wav", "003_Maya.wav", "005_Maya.wav", "006_Rex.wav"]
+    assert result.missing == [4]
+    assert not stale.exists() and keep.exists()  # only our own numbered files are replaced
+    assert result.files[1].read_bytes() == project.take_path(project.chosen_take(project.line("l2"))).read_bytes()
+    assert line_file_name(12, "Dr. Who?", width=4) == "0012_Dr._Who.wav"
+    assert line_file_name(1, "") == "001_unassigned.wav"
+
+
+def test_srt_export_and_errors(project: Project, tmp_path: Path) -> None:
+    with pytest.raises(ExportError, match="no line has a rendered take"):
+        export_mix(project)
+    with pytest.raises(ExportError, match="no line has a rendered take"):
+        export_lines(project)
+    result = export_srt(project, tmp_path / "out")
+    assert result.files == [tmp_path / "out" / "script.srt"] and result.missing == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(ExportError, match="unknown export 'video'"):
+        export(project, ["video"])
+    add_fake_take(project, project.lines[0], tone(0.5))
+    assert set(export(project, ["mix", "stems", "lines", "srt"])) == {"mix", "stems", "lines", "srt"}

@@ -1,0 +1,109 @@
+"""Schema migrations: a v1 prototype file opens as the current schema, and nothing is lost."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.project import CURRENT_SCHEMA, MIGRATIONS, LineStatus, MigrationError, Project, SchemaTooNewError
+from app.project.errors import ProjectFileError
+from app.project.migrations import migrate
+
+from .conftest import VOICES
+
+V1 = {
+    "version": 1,
+    "name": "Old scene",
+    "gap": 0.5,
+    "characters": {
+        "Maya": {"clip": "voices/maya.wav", "color": "#ff0000", "speed": 1.1, "pitch": -2, "transcript": "hi"},
+        "Rex": {"clip": "voices/rex.wav", "emotion": "gruff"},
+    },
+    "lines": [
+        {"speaker": "Maya", "text": "First.", "start": "00:00:01,250", "end": "00:00:03,000", "take": "takes/001.wav"},
+        {"speaker": "rex", "text": "Second.", "start": 4.5},
+        {"speaker": "Narrator", "text": "Third, by someone new."},
+        {"text": "Nobody says this."},
+    ],
+}
+
+
+def write_v1(root: Path, data: dict = V1) -> Path:
+    (root / "voices").mkdir(parents=True)
+    (root / "takes").mkdir()
+    for name in ("maya", "rex"):
+        shutil.copy(VOICES / f"{name}.wav", root / "voices" / f"{name}.wav")
+    (root / "takes" / "001.wav").write_bytes((VOICES / "maya.wav").read_bytes())
+    (root / "project.json").write_text(json.dumps(data), encoding="utf-8")
+    return root
+
+
+def test_the_framework_covers_every_version() -> None:
+    assert CURRENT_SCHEMA == len(MIGRATIONS) + 1 == 2
+    data, start = migrate(V1)
+    assert start == 1 and data["schema_version"] == CURRENT_SCHEMA
+    assert V1["version"] == 1 and "schema_version" not in V1  # the input is not modified
+    current, start = migrate(data)
+    assert start == CURRENT_SCHEMA and current == data  # already current: nothing to do
+
+
+def test_v1_project_opens_with_everything_carried_over(tmp_path: Path) -> None:
+    root = write_v1(tmp_path / "old")
+    project = Project.load(root)
+    assert project.migrated_from == 1
+    assert project.title == "Old scene" and project.settings.gap_s == 0.5
+    names = [c.name for c in project.characters]
+    assert names == ["Maya", "Rex", "Narrator"]  # speakers without an entry become characters
+    maya, rex, narrator = project.characters
+    assert (maya.colour, maya.settings.speed, maya.settings.pitch_semitones, maya.transcript) == (
+        "#ff0000", 1.1, -2.0, "hi")
+    assert rex.settings.instruction == "gruff" and narrator.clip is None
+    first, second, third, fourth = project.lines
+    assert (first.start, first.end) == (1.25, 3.0)
+    assert (second.start, second.end, second.character_id) == (4.5, None, rex.id)  # names match any case
+    assert third.character_id == narrator.id and fourth.character_id is None
+    take = project.chosen_take(first)
+    assert take is not None and project.take_path(take).is_file()
+    # Nobody recorded what produced a v1 take: it is kept, but shown as stale.
+    assert project.status(first) is LineStatus.STALE
+    assert project.status(second) is LineStatus.NOT_RENDERED
+
+
+def test_first_save_after_a_migration_keeps_the_old_file(tmp_path: Path) -> None:
+    root = write_v1(tmp_path / "old")
+    original = (root / "project.json").read_bytes()
+    project = Project.load(root)
+    assert (root / "project.json").read_bytes() == original  # opening does not write
+    project.save()
+    assert (root / "project.v1.json.bak").read_bytes() == original
+    assert json.loads((root / "project.json").read_text())["schema_version"] == CURRENT_SCHEMA
+    again = Project.load(root)
+    assert again.migrated_from is None
+    assert [line.text for line in again.lines] == [line.text for line in project.lines]
+
+
+def test_a_newer_file_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "new"
+    root.mkdir()
+    (root / "project.json").write_text(json.dumps({"schema_version": CURRENT_SCHEMA + 1}))
+    with pytest.raises(SchemaTooNewError, match="update DubStudio"):
+        Project.load(root)
+
+
+def test_a_broken_old_file_says_which_migration_failed(tmp_path: Path) -> None:
+    bad = dict(V1, lines=[{"speaker": "Maya", "text": "x", "start": "one o'clock"}])
+    with pytest.raises(MigrationError, match="v1 line 1: cannot read time"):
+        Project.load(write_v1(tmp_path / "a", bad))
+    with pytest.raises(MigrationError, match="1 -> 2 failed"):
+        migrate(dict(V1, characters={"Maya": {"speed": "fast"}}))
+
+
+def test_a_file_without_a_version_is_not_a_project(tmp_path: Path) -> None:
+    root = tmp_path / "x"
+    root.mkdir()
+    (root / "project.json").write_text(json.dumps({"lines": []}))
+    with pytest.raises(ProjectFileError, match="no valid schema_version"):
+        Project.load(root)

@@ -1,0 +1,238 @@
+"""Script import and export: SRT, CSV/TSV and plain scripts, with their round trips."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from app.project import CommandStack, ImportFormatError, Project, ProjectErrorCode
+from app.project.script_io import (
+    decode_text,
+    export_script,
+    import_csv,
+    import_plain,
+    import_script,
+    import_srt,
+    script_to_csv,
+    script_to_srt,
+    split_speaker,
+)
+
+from .conftest import add_fake_take, tone
+
+SRT = """1
+00:00:01,000 --> 00:00:02,500
+Maya: Café au lait — déjà vu, naïve façade.
+
+2
+00:00:02,000 --> 00:00:04,000
+[Rex] I heard you
+the first time.
+
+3
+00:00:05,000 --> 00:00:06,000
+<i>Zoë:</i> Où est le théâtre? «Très» bien!
+
+4
+00:00:06,500 --> 00:00:07,250
+{\\an8}No speaker here.
+"""
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def texts(result) -> list[str]:
+    return [line.text for line in result.lines]
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        pytest.param(lambda s: s.encode("utf-8"), id="utf8"),
+        pytest.param(lambda s: codecs.BOM_UTF8 + s.encode("utf-8"), id="utf8-bom"),
+        pytest.param(lambda s: codecs.BOM_UTF8 + s.replace("\n", "\r\n").encode("utf-8"), id="bom-crlf"),
+        pytest.param(lambda s: s.replace("\n", "\r\n").encode("cp1252"), id="cp1252-crlf"),
+        pytest.param(lambda s: s.encode("utf-16"), id="utf16-bom"),
+        pytest.param(lambda s: s.encode("utf-16-be").join([codecs.BOM_UTF16_BE, b""]), id="utf16be-bom"),
+        pytest.param(lambda s: s.replace("\n", "\r").encode("utf-8"), id="cr-only"),
+    ],
+)
+def test_srt_import_handles_encodings_and_line_ends(project: Project, tmp_path: Path, encode) -> None:
+    result = import_srt(write(tmp_path, "scene.srt", encode(SRT)), project)
+    assert texts(result) == [
+        "Café au lait — déjà vu, naïve façade.",
+        "I heard you the first time.",
+        "Où est le théâtre? «Très» bien!",
+        "No speaker here.",
+    ]
+    speakers = [line.character_id for line in result.lines]
+    assert speakers[:2] == ["maya", "rex"]  # existing characters, matched by name
+    assert [c.name for c in result.characters] == ["Zoë"]  # a new one for the unknown speaker
+    assert speakers[2] == result.characters[0].id and speakers[3] is None
+    # Overlapping times are kept exactly as given.
+    assert [(line.start, line.end) for line in result.lines] == [(1.0, 2.5), (2.0, 4.0), (5.0, 6.0), (6.5, 7.25)]
+
+
+def test_srt_import_is_one_undoable_edit(project: Project, tmp_path: Path) -> None:
+    stack = CommandStack(project)
+    result = import_srt(write(tmp_path, "scene.srt", SRT.encode()), project)
+    stack.push(result.command(index=0))
+    assert [line.text for line in project.lines[:2]] == texts(result)[:2]
+    assert project.character_by_name("zoë") is not None
+    assert stack.undo_text == "Import scene.srt"
+    stack.undo()
+    assert len(project.lines) == 6 and project.character_by_name("Zoë") is None
+
+
+@pytest.mark.parametrize(
+    "content, line_no, message",
+    [
+        ("1\n00:00:01,000 --> 00:00:02,000\nHi.\n\n2\n00:00:0x,000 --> 00:00:04,000\nYo.\n", 6, "malformed timecode"),
+        ("1\n00:00:01,000 --> 00:00:02,000\nHi.\n\ngarbage\n00:00:0x,000 --> 00:00:04,000\nYo.\n", 6, "malformed timecode"),
+        ("hello there\n\n1\n00:00:01,000 --> 00:00:02,000\nHi.\n", 1, "not a valid subtitle"),
+        ("1\n00:00:01,000 --> 00:00:02,000\nHi.\n\n2\n00:00:05,000 --> 00:00:04,000\nBack.\n", 6, "ends .* before it starts"),
+        ("just some words\nand more\n", 1, None),
+    ],
+)
+def test_malformed_srt_names_the_line(project: Project, tmp_path: Path, content: str, line_no: int, message: str | None) -> None:
+    path = write(tmp_path, "bad.srt", content.replace("\n", "\r\n").encode())
+    with pytest.raises(ImportFormatError, match=message) as caught:
+        import_srt(path, project)
+    assert caught.value.line_no == line_no
+    assert f"bad.srt, line {line_no}:" in str(caught.value)
+    assert caught.value.code is ProjectErrorCode.IMPORT_FORMAT
+
+
+def test_binary_files_and_bad_encodings_are_refused(project: Project, tmp_path: Path) -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        import_srt(write(tmp_path, "x.srt", bytes(range(256)) * 4), project)
+    assert caught.value.code in (ProjectErrorCode.IMPORT_ENCODING, ProjectErrorCode.IMPORT_FORMAT)
+    with pytest.raises(ImportFormatError) as caught:
+        decode_text(b"\xff\xfe\xfd", encoding="utf-8")
+    assert caught.value.code is ProjectErrorCode.IMPORT_ENCODING
+    with pytest.raises(ImportFormatError, match="cannot read"):
+        import_srt(tmp_path / "missing.srt", project)
+
+
+def test_speaker_prefixes() -> None:
+    assert split_speaker("Maya: Hello") == ("Maya", "Hello")
+    assert split_speaker("[Old Tom] Ahoy") == ("Old Tom", "Ahoy")
+    assert split_speaker("[Rex]: Ahoy") == ("Rex", "Ahoy")
+    assert split_speaker("Dr. No-Name: Hi") == ("Dr. No-Name", "Hi")
+    assert split_speaker("李雷：你好") == ("李雷", "你好")
+    assert split_speaker("See https://example.com now") == (None, "See https://example.com now")
+    assert split_speaker("At 10:30 we leave") == (None, "At 10:30 we leave")
+    assert split_speaker("He said this to me: go") == (None, "He said this to me: go")
+    assert split_speaker("[Music]") == (None, "[Music]")
+
+
+# --- CSV / TSV -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content, name",
+    [
+        ("character,text,start,end\nMaya,\"Hi, you.\",1.5,3\nRex,Yo,00:00:04.000,\n", "a.csv"),
+        ("Maya,\"Hi, you.\",1.5,3\nRex,Yo,\"00:00:04,000\"\n", "a.csv"),  # no header; SRT-style time
+        ("speaker\ttext\tin\tout\nMaya\tHi, you.\t1.5\t3\nRex\tYo\t4\t\n", "a.tsv"),
+        ("Text;Character;Start\nHi, you.;Maya;1.5\nYo;Rex;4\n", "a.csv"),
+        ("\ufeffcharacter|text|start|end\r\nMaya|Hi, you.|1.5|3\r\n\r\nRex|Yo|4|\r\n", "a.txt"),
+    ],
+)
+def test_csv_variants(project: Project, tmp_path: Path, content: str, name: str) -> None:
+    result = import_csv(write(tmp_path, name, content.encode()), project)
+    assert texts(result) == ["Hi, you.", "Yo"]
+    assert [line.character_id for line in result.lines] == ["maya", "rex"]
+    assert result.lines[0].start == 1.5 and result.lines[1].start == 4.0
+    assert result.lines[1].end is None
+
+
+def test_csv_quoted_multiline_and_speaker_in_text(project: Project, tmp_path: Path) -> None:
+    content = 'character,text\n,"Maya: Two\nlines"\nNew Guy,Hello\n'
+    result = import_csv(write(tmp_path, "m.csv", content.encode()), project)
+    assert texts(result) == ["Two\nlines", "Hello"]
+    assert result.lines[0].character_id == "maya"
+    assert [c.name for c in result.characters] == ["New Guy"]
+
+
+@pytest.mark.parametrize(
+    "content, line_no, message",
+    [
+        ("character,text,start\nMaya,Hi,1\nRex,Yo,soon\n", 3, "bad start time"),
+        ("Maya,Hi\nRex\n", 2, "expected at least 2 columns"),
+        ("character,text,start,end\nMaya,Hi,5,4\n", 2, "end .* is before start"),
+        ("character,text\nMaya,\"unterminated\nRex,Yo\n", 2, "malformed CSV row"),
+        ('character,text,start\n\n\nMaya,"Hi",1:99\n', 4, "bad start time"),
+    ],
+)
+def test_malformed_csv_names_the_line(project: Project, tmp_path: Path, content: str, line_no: int, message: str) -> None:
+    with pytest.raises(ImportFormatError, match=message) as caught:
+        import_csv(write(tmp_path, "bad.csv", content.encode()), project)
+    assert caught.value.line_no == line_no
+    assert f"bad.csv, line {line_no}:" in str(caught.value)
+
+
+# --- plain scripts ---------------------------------------------------------------------------
+
+
+def test_plain_script(project: Project, tmp_path: Path) -> None:
+    content = "# Scene 1\nMaya: We leave at dawn.\n\n[Rex] Whatever happens.\n   And nobody looks back.\nMAYA: Agreed.\n"
+    result = import_plain(write(tmp_path, "scene.txt", content.encode("utf-16")), project)
+    assert texts(result) == ["We leave at dawn.", "Whatever happens. And nobody looks back.", "Agreed."]
+    assert [line.character_id for line in result.lines] == ["maya", "rex", "maya"]
+    assert result.characters == []
+
+
+def test_malformed_plain_script_names_the_line(project: Project, tmp_path: Path) -> None:
+    with pytest.raises(ImportFormatError, match=r"line 3: expected 'Name: line'") as caught:
+        import_plain(write(tmp_path, "s.txt", b"Maya: Hi.\n\nno speaker here\n"), project)
+    assert caught.value.line_no == 3
+    with pytest.raises(ImportFormatError, match="no script lines"):
+        import_plain(write(tmp_path, "e.txt", b"# only a comment\n"), project)
+
+
+def test_import_script_picks_by_extension(project: Project, tmp_path: Path) -> None:
+    assert texts(import_script(write(tmp_path, "a.srt", SRT.encode()), project))[0].startswith("Café")
+    assert texts(import_script(write(tmp_path, "a.tsv", b"Maya\tHi\n"), project)) == ["Hi"]
+    assert texts(import_script(write(tmp_path, "a.script", b"Maya: Hi\n"), project)) == ["Hi"]
+
+
+# --- export and round trips -------------------------------------------------------------------
+
+
+def test_srt_export_uses_final_durations_and_round_trips(project: Project, tmp_path: Path) -> None:
+    add_fake_take(project, project.line("l1"), tone(2.0))  # timed 0.5-3.5; take is 2 s
+    add_fake_take(project, project.line("l3"), tone(1.5))  # untimed: follows l2's end + gap
+    text = script_to_srt(project)
+    assert text.startswith("1\n00:00:00,500 --> 00:00:02,500\nMaya: Did you see")
+    assert "3\n00:00:06,800 --> 00:00:08,300\nMaya: We should tell" in text  # 6.5 + 0.3 gap
+    path = export_script(project, tmp_path / "out.srt")
+    back = import_srt(path, project)
+    assert texts(back) == [line.text for line in project.lines]
+    assert [line.character_id for line in back.lines] == [line.character_id for line in project.lines]
+    assert back.characters == []
+    assert back.lines[0].end == 2.5  # the take's length, not the original slot
+
+
+def test_csv_export_round_trips_what_the_user_entered(project: Project, tmp_path: Path) -> None:
+    project.line("l2").text = 'He said "no", then left.\nTwice.'
+    add_fake_take(project, project.line("l1"), tone(1.25))
+    csv_text = script_to_csv(project)
+    assert csv_text.splitlines()[0] == "character,text,start,end,duration"
+    assert csv_text.splitlines()[1].endswith(",00:00:00.500,00:00:03.500,1.250")
+    for name in ("out.csv", "out.tsv"):
+        back = import_csv(export_script(project, tmp_path / name), project)
+        assert texts(back) == [line.text for line in project.lines]
+        assert [(line.start, line.end) for line in back.lines] == [(line.start, line.end) for line in project.lines]
+        assert [line.character_id for line in back.lines] == [line.character_id for line in project.lines]
+
+
+def test_export_refuses_unknown_formats(project: Project, tmp_path: Path) -> None:
+    with pytest.raises(Exception, match="use .srt or .csv"):
+        export_script(project, tmp_path / "out.docx")
