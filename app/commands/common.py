@@ -1,14 +1,10 @@
-"""What several headless commands share: engine options and atomic audio writes."""
+"""What several headless commands share: the options that choose and size the engine."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,17 +46,3 @@ def engine_config_from_args(args: argparse.Namespace) -> Any:
     return EngineConfig(backend=args.backend, backend_options=options, slots=args.slots,
                         python=args.engine_python, cache_dir=args.cache_dir)
 
-
-def write_wav_atomic(path: Path, audio: np.ndarray, sample_rate: int) -> None:
-    """Write a WAV so that the file is either absent, the old one, or complete."""
-    import soundfile as sf
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".wav.tmp")
-    os.close(handle)
-    try:
-        sf.write(temp, audio, sample_rate, subtype="PCM_16", format="WAV")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.commands.common import add_engine_arguments, engine_config_from_args, write_wav_atomic
+from app.commands.common import add_engine_arguments, engine_config_from_args
 from app.paths import SAMPLE_VOICES
 
 
@@ -77,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
         client.close()
     rate = chunks[0].sample_rate
     audio = np.concatenate([chunk.pcm for chunk in chunks])
-    write_wav_atomic(Path(args.out), audio, rate)
+    from app.project.fsutil import atomic_write_wav
+
+    atomic_write_wav(Path(args.out), audio, rate)
     report = {
         "first_audio_s": round(first_audio or 0.0, 4),
         "total_s": round(total, 4),
