@@ -142,6 +142,7 @@ class RenderSession:
         save: Callable[[Project], None] | None = None,
         on_progress: Callable[[RenderProgress], None] | None = None,
         max_in_flight: int = 32,
+        priority: Priority = Priority.BATCH,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.project = project
@@ -150,6 +151,7 @@ class RenderSession:
         self._save = save if save is not None else Project.save
         self._on_progress = on_progress
         self._max_in_flight = max(1, max_in_flight)
+        self._priority = priority  # INTERACTIVE when someone waits to hear the line
         self._clock = clock
         self._client: EngineLike | None = None
         self._backend = project.settings.backend
@@ -304,7 +306,7 @@ class RenderSession:
         previous = (line.status, line.error)
         try:
             job, fingerprint = self._build_job(line)
-        except _CannotRender as reason:
+        except NoVoice as reason:
             line.status, line.error = LineStatus.FAILED, str(reason)
             self._failed.add(line.id)
             return
@@ -315,30 +317,13 @@ class RenderSession:
     def _build_job(self, line: Line) -> tuple[Job, str]:
         order = self.project.order_of(line.id)
         if line.character_id is None:
-            raise _CannotRender(f"{NO_CHARACTER}: line {order} has no character; assign one first")
-        char = self.project.character(line.character_id)
-        if not char.clip:
-            raise _CannotRender(f"{NO_CLIP}: {char.name} has no reference clip; import one first")
-        try:
-            clip = trimmed_clip(self.project, char.id)
-        except ProjectError as error:
-            raise _CannotRender(str(error)) from None
-        if clip is None or not clip.is_file():
-            raise _CannotRender(f"{ErrorCode.CLIP_MISSING.value}: {char.name}'s clip {char.clip} is missing")
+            raise NoVoice(f"{NO_CHARACTER}: line {order} has no character; assign one first")
+        voice = voice_spec(self.project, line.character_id)
         fingerprint = self.project.fingerprint(line, self._backend)
         if fingerprint is None:
-            raise _CannotRender(f"{ErrorCode.CLIP_UNREADABLE.value}: cannot read {char.name}'s clip {char.clip}")
-        voice = VoiceSpec(
-            clip_path=str(clip),
-            transcript=char.transcript,
-            settings=VoiceSettings(
-                speed=char.settings.speed,
-                pitch_semitones=char.settings.pitch_semitones,
-                instruction=char.settings.instruction,
-                language=char.language,
-            ),
-        )
-        return Job(text=line.text, voice=voice, priority=Priority.BATCH), fingerprint
+            char = self.project.character(line.character_id)
+            raise NoVoice(f"{ErrorCode.CLIP_UNREADABLE.value}: cannot read {char.name}'s clip {char.clip}")
+        return Job(text=line.text, voice=voice, priority=self._priority), fingerprint
 
     def _fill(self) -> None:
         """Submit waiting jobs while fewer than max_in_flight are in the engine."""
@@ -479,6 +464,29 @@ class RenderSession:
         return update
 
 
-class _CannotRender(Exception):
-    """A line the engine cannot take as it is (no character, no clip)."""
+class NoVoice(Exception):
+    """A line or character cannot be spoken yet (no character, no clip, unreadable clip)."""
 
+
+def voice_spec(project: Project, character_id: str) -> VoiceSpec:
+    """The character's voice as the engine takes it: the trimmed clip, transcript and settings.
+
+    Batch renders and auditions both build voices here, so an audition sounds like the takes.
+    Raises NoVoice with a message for people.
+    """
+    char = project.character(character_id)
+    if not char.clip:
+        raise NoVoice(f"{NO_CLIP}: {char.name} has no reference clip; import one first")
+    try:
+        clip = trimmed_clip(project, char.id)
+    except ProjectError as error:
+        raise NoVoice(str(error)) from None
+    if clip is None or not clip.is_file():
+        raise NoVoice(f"{ErrorCode.CLIP_MISSING.value}: {char.name}'s clip {char.clip} is missing")
+    settings = VoiceSettings(
+        speed=char.settings.speed,
+        pitch_semitones=char.settings.pitch_semitones,
+        instruction=char.settings.instruction,
+        language=char.language,
+    )
+    return VoiceSpec(clip_path=str(clip), transcript=char.transcript, settings=settings)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from app.project import AddLines, AssignCharacter, ChooseTake, Line, LineStatus, MoveLines, Project, ProjectError, RemoveLines
 from app.project.export import ExportResult, export_lines, export_mix, export_srt, export_stems
 from app.project.model import new_id
+from app.project.render import NoVoice, voice_spec
 from app.project.sample import copy_sample_project
 from app.project.script_io import ScriptImport, export_script, import_csv, import_plain, import_srt
 from app.ui.bridge import EngineBridge
@@ -43,7 +44,7 @@ from app.ui.script_panel import ScriptPanel
 from app.ui.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.tasks import TaskRunner
-from app.ui.voices import NoVoice, VoiceStates, voice_spec
+from app.ui.voices import VoiceStates
 from app.ui.welcome import WelcomePage
 from engine.client import EngineConfig
 from engine.protocol import AudioChunk, EngineReady, Job, JobFailed, JobFinished, Priority

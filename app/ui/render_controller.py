@@ -18,6 +18,7 @@ from app.project import ProjectError
 from app.project.render import RenderProgress, RenderSession, RenderUpdate
 from app.ui.bridge import EngineBridge
 from app.ui.document import Document
+from engine.protocol import Priority
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class RenderController(QObject):
         if self.is_running:
             self.message.emit("E_RENDER: a batch is already running; cancel it or wait for it to finish")
             return False
-        session = self._new_session(line_ids, stale_only)
+        session = self._new_session(line_ids, stale_only, Priority.BATCH)
         if session is None:
             return False
         update = self._start(session)
@@ -80,7 +81,7 @@ class RenderController(QObject):
 
     def render_line_now(self, line_id: str) -> str | None:
         """Render one line at once in its own session; returns its job id (None if refused)."""
-        session = self._new_session([line_id], False)
+        session = self._new_session([line_id], False, Priority.INTERACTIVE)  # someone is listening
         if session is None:
             return None
         update = self._start(session)
@@ -97,7 +98,8 @@ class RenderController(QObject):
             self.message.emit(str(exc))
             return None
 
-    def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool) -> RenderSession | None:
+    def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,
+                     priority: Priority) -> RenderSession | None:
         if not self._bridge.is_ready:
             self.message.emit("E_ENGINE_START: the engine is not ready yet")
             return None
@@ -107,6 +109,7 @@ class RenderController(QObject):
             stale_only=stale_only,
             save=self._doc.save_after_take,
             max_in_flight=MAX_IN_FLIGHT,
+            priority=priority,
         )
 
     def cancel(self) -> None:

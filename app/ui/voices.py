@@ -1,8 +1,8 @@
 """What the engine needs to speak as a character, and the studio's view of prepared voices.
 
-:func:`voice_spec` builds the same VoiceSpec a batch render sends (trimmed clip, transcript,
-settings), so an audition sounds like the takes will. :class:`VoiceStates` remembers what the
-engine said about each character's voice (PrepareVoice → VoicePrepared or RequestFailed).
+:func:`app.project.render.voice_spec` builds the VoiceSpec for auditions as for batch renders;
+:class:`VoiceStates` remembers what the engine said about each character's voice
+(PrepareVoice → VoicePrepared or RequestFailed).
 """
 
 from __future__ import annotations
@@ -12,34 +12,10 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.project import Project, ProjectError
-from app.project.clips import trimmed_clip
+from app.project import Project
+from app.project.render import NoVoice, voice_spec
 from app.ui.bridge import EngineBridge
-from engine.protocol import RequestFailed, VoicePrepared, VoiceSettings, VoiceSpec
-
-
-class NoVoice(Exception):
-    """The character cannot speak yet (no clip, unreadable clip); the message says why."""
-
-
-def voice_spec(project: Project, character_id: str) -> VoiceSpec:
-    """The character's voice as the engine takes it; raises NoVoice with a user message."""
-    char = project.character(character_id)
-    if not char.clip:
-        raise NoVoice(f"E_NO_CLIP: {char.name} has no reference clip; import one first")
-    try:
-        clip = trimmed_clip(project, char.id)
-    except ProjectError as exc:
-        raise NoVoice(str(exc)) from exc
-    if clip is None or not clip.is_file():
-        raise NoVoice(f"E_CLIP_MISSING: {char.name}'s clip {char.clip} is missing")
-    settings = VoiceSettings(
-        speed=char.settings.speed,
-        pitch_semitones=char.settings.pitch_semitones,
-        instruction=char.settings.instruction,
-        language=char.language,
-    )
-    return VoiceSpec(clip_path=str(clip), transcript=char.transcript, settings=settings)
+from engine.protocol import RequestFailed, VoicePrepared
 
 
 class VoiceState(enum.Enum):

@@ -16,7 +16,6 @@ import json
 import math
 import os
 import threading
-from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
