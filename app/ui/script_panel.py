@@ -39,50 +39,46 @@ from app.ui.characters_panel import colour_icon
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
-class CharacterDelegate(QStyledItemDelegate):
-    """Edits a line's character with a combo box of the project's characters."""
+class _ComboDelegate(QStyledItemDelegate):
+    """Edits a cell with a combo box whose item data is the value stored in the model."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._doc = document
 
+    def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
+        raise NotImplementedError
+
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
         combo = QComboBox(parent)
+        self._fill(combo, index)
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
+
+
+class CharacterDelegate(_ComboDelegate):
+    """Edits a line's character with a combo box of the project's characters."""
+
+    def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
         combo.addItem("— no character —", "")
         for char in self._doc.project.characters:
             combo.addItem(colour_icon(char.colour), char.name, char.id)
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
-
-    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
 
 
-class TakeDelegate(QStyledItemDelegate):
+class TakeDelegate(_ComboDelegate):
     """Chooses among a line's takes in place."""
 
-    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._doc = document
-
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
-        combo = QComboBox(parent)
+    def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
         line = self._doc.project.line(index.data(LINE_ID_ROLE))
         for n, take in enumerate(line.takes, 1):
             combo.addItem(f"{n}: {take.duration_s:.2f} s · {take.created.replace('T', ' ')[:16]}", take.id)
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
-
-    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
-        assert isinstance(editor, QComboBox)
-        model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
 
 
 def _button(action: QAction) -> QToolButton:
