@@ -145,6 +145,8 @@ class VoiceCache:
         self.backend = backend
         self.backend_id = f"{backend_name}:{backend.conditioning_version}"
         self.encoder = encoder
+        # Embeddings of different encoders never mix: the encoder is part of every key.
+        self.encoder_id = backend.speaker_encoder_id or encoder.encoder_id
         self.capacity = capacity
         self.counters = CacheCounters()
         self._memory: OrderedDict[str, VoiceProfile] = OrderedDict()
@@ -164,7 +166,7 @@ class VoiceCache:
         digest = self._digests.get(stamp)
         if digest is None:
             digest = self._digests[stamp] = _file_digest(path)
-        material = "|".join((CACHE_FORMAT, digest, voice.transcript.strip(), self.backend_id, self.encoder.encoder_id))
+        material = "|".join((CACHE_FORMAT, digest, voice.transcript.strip(), self.backend_id, self.encoder_id))
         return hashlib.sha256(material.encode()).hexdigest()[:40]
 
     def lookup(self, voice: VoiceSpec) -> CacheLookup:
@@ -230,13 +232,16 @@ class VoiceCache:
 
     def _prepare(self, key: str, voice: VoiceSpec) -> VoiceProfile:
         clip = load_reference_clip(voice.clip_path)
-        embedding = self.encoder.embed(clip)
         conditioning, meta = self.backend.condition(clip, voice.transcript)
+        if self.backend.speaker_encoder_id:
+            embedding = np.asarray(self.backend.speaker_embedding(conditioning), dtype=np.float32).reshape(-1)
+        else:
+            embedding = self.encoder.embed(clip)
         meta = {
             **meta,
             "key": key,
             "backend": self.backend_id,
-            "encoder": self.encoder.encoder_id,
+            "encoder": self.encoder_id,
             "clip_name": Path(voice.clip_path).name,
             "clip_source_s": round(clip.source_duration_s, 3),
             "clip_used_s": round(len(clip.audio) / clip.sample_rate, 3),

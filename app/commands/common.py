@@ -35,6 +35,20 @@ def _parse_value(text: str) -> Any:
 def engine_config_from_args(args: argparse.Namespace) -> Any:
     from engine.client import EngineConfig
 
+    python = args.engine_python
+    if args.backend == "cosyvoice2":
+        # CosyVoice's stack lives in its own environment; the model folder has no default.
+        from engine.backends.cosyvoice_models import default_engine_python
+
+        if not args.model_dir:
+            raise SystemExit("dubstudio: E_BAD_REQUEST: --backend cosyvoice2 needs --model-dir DIR "
+                             "(dubstudio cosyvoice download DIR, or synthetic DIR for tests)")
+        if python is None:
+            found = default_engine_python()
+            if found is None:
+                raise SystemExit("dubstudio: E_ENGINE_START: no CosyVoice environment; build it with "
+                                 "scripts/cosyvoice-env or pass --engine-python")
+            python = str(found)
     options: dict[str, Any] = {}
     if args.model_dir:
         options["model_dir"] = str(Path(args.model_dir).resolve())
@@ -44,5 +58,5 @@ def engine_config_from_args(args: argparse.Namespace) -> Any:
             raise SystemExit(f"dubstudio: --backend-option expects KEY=VALUE, got {item!r}")
         options[key] = _parse_value(value)
     return EngineConfig(backend=args.backend, backend_options=options, slots=args.slots,
-                        python=args.engine_python, cache_dir=args.cache_dir)
+                        python=python, cache_dir=args.cache_dir)
 

@@ -53,6 +53,13 @@ class Backend(abc.ABC):
     #: Bumped whenever what :meth:`condition` returns changes, so old cache entries are ignored.
     conditioning_version: str = "1"
 
+    #: A backend with its own speaker encoder (CosyVoice2's CAM++) names it here and returns its
+    #: embedding from :meth:`speaker_embedding`; other backends get the engine's GE2E encoder.
+    speaker_encoder_id: str | None = None
+
+    def speaker_embedding(self, conditioning: dict[str, np.ndarray]) -> np.ndarray:
+        raise NotImplementedError
+
     @property
     @abc.abstractmethod
     def capabilities(self) -> Capabilities: ...
