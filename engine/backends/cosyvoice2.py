@@ -1,0 +1,626 @@
+"""CosyVoice2-0.5B: zero-shot cloning, cross-lingual and instructed synthesis, streamed.
+
+The backend loads upstream's modules (the Qwen2 LLM, the flow-matching decoder, the HiFT
+vocoder) from a model folder with the CosyVoice code — the ``cosyvoice`` package installed
+in the engine's environment (``scripts/cosyvoice-env``) or a clone named by ``code_dir`` —
+and drives them from its own per-job streaming loop instead of upstream's ``model.tts()``:
+
+- The hop schedule lives in each job: every job starts with a small first hop (25 tokens,
+  about one second of audio) whatever runs beside it. Upstream keeps the hop on the shared
+  model, so every stream after the first starts with 50–100-token hops and a late first
+  chunk. ``hop_schedule="upstream"`` reproduces that (and upstream's 0.1 s token polling)
+  for comparison figures.
+- An LLM thread per job hands tokens to the job through a condition variable: no polling.
+  A failing LLM thread fails the job instead of hanging it (upstream loops forever).
+- The engine's stop check runs between hops and the LLM thread stops with the job.
+
+Conditioning (what the engine caches per clip) is the frontend's features as plain arrays:
+prompt text tokens, prompt speech tokens, prompt mel and the CAM++ embedding. Each job
+builds its model input for its mode from them, so an instruction is never dropped (upstream's
+cached-speaker path loses it).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import re
+import sys
+import threading
+import time
+import unicodedata
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from engine.backends.base import Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
+from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
+from engine.text import is_speakable, split_for_streaming
+
+log = logging.getLogger(__name__)
+
+SAMPLE_RATE = 24000
+FIRST_HOP_TOKENS = 25  # the flow's static chunk size: ~1 s of audio at 25 tokens/s
+MAX_HOP_TOKENS = 100
+HOP_GROWTH = 2
+UPSTREAM_POLL_S = 0.1  # upstream's token polling interval, reproduced in "upstream" mode
+STOP_CHECK_S = 0.5  # longest wait for a token before the stop check runs again
+MEL_CACHE_FRAMES = 8  # HiFT overlap carried between hops (as upstream)
+SAMPLES_PER_MEL_FRAME = 480
+SPEED_RANGE = (0.5, 2.0)
+MAX_PROMPT_S = 30.0
+END_OF_PROMPT = "<|endofprompt|>"
+LANGUAGES = ("zh", "en", "ja", "ko", "yue")
+HOP_SCHEDULES = ("per_job", "upstream")
+
+
+# --- modes -----------------------------------------------------------------------------------
+
+
+def script_family(text: str) -> str:
+    """The writing system of a text: "han", "kana", "hangul", "latin", "other" or "" (none).
+
+    Used to tell whether the prompt's transcript and the text to speak share a language well
+    enough for zero-shot prompting; Chinese and Japanese kanji-only text both count as "han".
+    """
+    counts: dict[str, int] = {}
+    for char in text:
+        if not char.isalpha():
+            continue
+        name = unicodedata.name(char, "")
+        if "HIRAGANA" in name or "KATAKANA" in name:
+            family = "kana"
+        elif "HANGUL" in name:
+            family = "hangul"
+        elif "CJK" in name:
+            family = "han"
+        elif "LATIN" in name:
+            family = "latin"
+        else:
+            family = "other"
+        counts[family] = counts.get(family, 0) + 1
+    if not counts:
+        return ""
+    if counts.get("kana"):  # Japanese mixes kana with kanji
+        return "kana"
+    return max(counts, key=lambda key: counts[key])
+
+
+_LANGUAGE_FAMILY = {"zh": "han", "yue": "han", "ja": "kana", "ko": "hangul"}
+
+
+def language_family(code: str) -> str:
+    """The script family of an ISO language code ("" when none was given)."""
+    code = code.strip().lower().split("-")[0].split("_")[0]
+    if not code:
+        return ""
+    return _LANGUAGE_FAMILY.get(code, "latin")
+
+
+def choose_mode(text: str, prompt_script: str, settings: VoiceSettings) -> str:
+    """Map a studio voice onto a CosyVoice2 mode: "instruct", "zero_shot" or "cross_lingual".
+
+    ``prompt_script`` is the script family of the clip's transcript ("" without one). An
+    instruction always wins (instruct2 keeps the clip's timbre); a transcript in the script of
+    the text (or of ``settings.language``) gives zero-shot; no transcript, or text in another
+    script, gives cross-lingual, where the LLM gets no prompt and only the flow hears the clip.
+    """
+    if settings.instruction.strip():
+        return "instruct"
+    if not prompt_script:
+        return "cross_lingual"
+    wanted = language_family(settings.language) or script_family(text)
+    if wanted and wanted != prompt_script:
+        return "cross_lingual"
+    return "zero_shot"
+
+
+# --- per-job streaming state ------------------------------------------------------------------
+
+
+class HopSchedule:
+    """How many speech tokens each hop turns into audio: small first, then doubling to a cap."""
+
+    def __init__(self, first: int = FIRST_HOP_TOKENS, cap: int = MAX_HOP_TOKENS, growth: int = HOP_GROWTH) -> None:
+        self.current = first
+        self.cap = cap
+        self.growth = growth
+        self.lock = threading.Lock()
+
+    def hop(self) -> int:
+        with self.lock:
+            return self.current
+
+    def advance(self) -> None:
+        with self.lock:
+            self.current = min(self.cap, self.current * self.growth)
+
+
+@dataclass
+class _TokenStream:
+    """Speech tokens of one job, filled by its LLM thread; the job waits on ``ready``."""
+
+    tokens: list[int] = field(default_factory=list)
+    done: bool = False
+    error: BaseException | None = None
+    stop: bool = False
+    ready: threading.Condition = field(default_factory=threading.Condition)
+
+
+@dataclass
+class _VocoderCache:
+    """The HiFT overlap of one job: the last mel frames, source excitation and speech."""
+
+    mel: Any = None
+    source: Any = None
+    speech: Any = None
+
+
+@dataclass(frozen=True)
+class _ModelInput:
+    """What one segment's synthesis needs, as torch tensors (batch 1)."""
+
+    text: Any  # [1, N] int32
+    llm_prompt_text: Any  # [1, P] int32 (transcript, instruction or nothing)
+    llm_prompt_speech: Any  # [1, S] int32 (zero-shot only)
+    flow_prompt_speech: Any  # [1, T] int32
+    prompt_mel: Any  # [1, 2T, 80] float32
+    embedding: Any  # [1, 192] float32
+
+
+# --- the backend ------------------------------------------------------------------------------
+
+
+class CosyVoice2Backend(Backend):
+    """CosyVoice2-0.5B through upstream's modules with a per-job streaming loop."""
+
+    conditioning_version = "cosyvoice2-1"
+    speaker_encoder_id = "campplus-192"  # CosyVoice's own CAM++, computed in condition()
+
+    def speaker_embedding(self, conditioning: dict[str, np.ndarray]) -> np.ndarray:
+        return conditioning["speaker_embedding"]
+
+    def __init__(
+        self,
+        model_dir: str,
+        code_dir: str | None = None,
+        fp16: bool = False,
+        load_jit: bool = False,
+        load_trt: bool = False,
+        load_vllm: bool = False,
+        trt_concurrent: int = 1,
+        hop_schedule: str = "per_job",
+        threads: int | None = None,
+    ) -> None:
+        if hop_schedule not in HOP_SCHEDULES:
+            raise EngineError(ErrorCode.BAD_REQUEST,
+                              f"hop_schedule must be one of {', '.join(HOP_SCHEDULES)}, not {hop_schedule!r}")
+        self.model_dir = Path(model_dir).expanduser()
+        self.code_dir = Path(code_dir).expanduser() if code_dir else None
+        self.options = {"fp16": bool(fp16), "load_jit": bool(load_jit), "load_trt": bool(load_trt),
+                        "load_vllm": bool(load_vllm)}
+        self.trt_concurrent = int(trt_concurrent)
+        self.hop_schedule = hop_schedule
+        self.threads = threads
+        self._shared_hop = HopSchedule()  # used only in "upstream" mode
+        self._loaded = False
+        self.load_facts: dict[str, Any] = {}
+
+    # --- set-up ---------------------------------------------------------------------------
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            name="cosyvoice2",
+            sample_rate=SAMPLE_RATE,
+            streaming=True,
+            languages=LANGUAGES,
+            cloning=True,
+            cross_lingual=True,
+            instructions=True,
+        )
+
+    def _import_code(self) -> None:
+        """Make the CosyVoice code importable: a clone named by code_dir, else the installed package."""
+        if self.code_dir is not None:
+            if not (self.code_dir / "cosyvoice").is_dir():
+                raise EngineError(ErrorCode.ENGINE_START,
+                                  f"code_dir {self.code_dir} holds no 'cosyvoice' package (a CosyVoice clone's root)")
+            loaded = sys.modules.get("cosyvoice")
+            if loaded is not None and not str(getattr(loaded, "__file__", "") or "").startswith(str(self.code_dir)):
+                raise EngineError(ErrorCode.ENGINE_START,
+                                  f"another copy of cosyvoice is already imported ({loaded.__file__})")
+            for extra in (self.code_dir / "third_party" / "Matcha-TTS", self.code_dir):
+                if extra.is_dir() and str(extra) not in sys.path:
+                    sys.path.insert(0, str(extra))
+        root = logging.getLogger()
+        level = root.level
+        try:
+            import cosyvoice  # noqa: F401
+            import cosyvoice.utils.file_utils  # noqa: F401  (configures logging on import)
+            import matcha  # noqa: F401
+        except ImportError as error:
+            raise EngineError(
+                ErrorCode.ENGINE_START,
+                f"The CosyVoice code is not importable ({error}); build its environment with "
+                "scripts/cosyvoice-env and run the engine with that interpreter, or pass code_dir",
+            ) from error
+        finally:
+            # Upstream sets the root logger to DEBUG, which makes numba log every compilation
+            # step (seconds of CPU); keep the engine's level.
+            root.setLevel(level)
+            logging.getLogger("numba").setLevel(logging.WARNING)
+
+    def load(self) -> None:
+        from engine.backends.cosyvoice_models import validate_model_dir
+
+        started = time.monotonic()
+        report = validate_model_dir(self.model_dir, options=self.options)
+        if not report.ok:
+            raise EngineError(ErrorCode.ENGINE_START, f"CosyVoice2 model folder {self.model_dir}: {report.summary()}")
+        self._import_code()
+        import onnxruntime
+        import torch
+        from hyperpyyaml import load_hyperpyyaml
+
+        self._torch = torch
+        cuda = torch.cuda.is_available()
+        self.device = torch.device("cuda" if cuda else "cpu")
+        if not cuda and any(self.options.values()):
+            # As upstream: these options need CUDA; say so rather than fail.
+            log.warning("no CUDA device: fp16, JIT, TensorRT and vLLM are turned off")
+            self.options = {name: False for name in self.options}
+        self.set_slots(1)
+        with open(self.model_dir / "cosyvoice2.yaml", encoding="utf-8") as handle:
+            configs = load_hyperpyyaml(
+                handle, overrides={"qwen_pretrain_path": str(self.model_dir / "CosyVoice-BlankEN")}
+            )
+        self.sample_rate = int(configs["sample_rate"])
+        if self.sample_rate != SAMPLE_RATE:
+            raise EngineError(ErrorCode.ENGINE_START, f"expected a 24 kHz CosyVoice2 model, got {self.sample_rate} Hz")
+        self._tokenizer = configs["get_tokenizer"]()
+        self._allowed_special = configs.get("allowed_special", "all")
+        self._feat_extractor = configs["feat_extractor"]
+        self.llm, self.flow, self.hift = configs["llm"], configs["flow"], configs["hift"]
+        self._load_weights()
+        self._accelerate()
+
+        options = onnxruntime.SessionOptions()
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = 1
+        self._campplus = onnxruntime.InferenceSession(
+            str(self.model_dir / "campplus.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if cuda else ["CPUExecutionProvider"]
+        self._speech_tokenizer = onnxruntime.InferenceSession(
+            str(self.model_dir / "speech_tokenizer_v2.onnx"), sess_options=options, providers=providers
+        )
+        self.lookahead = int(self.flow.pre_lookahead_len)
+        self.token_mel_ratio = int(self.flow.token_mel_ratio)
+        self._number_words = self._number_speller()
+        self._loaded = True
+        self.load_facts = {
+            "load_s": round(time.monotonic() - started, 2),
+            "device": str(self.device),
+            "code": str(Path(sys.modules["cosyvoice"].__file__ or "").parent),
+            "hop_schedule": self.hop_schedule,
+            **self.options,
+        }
+        log.info("CosyVoice2 loaded: %s", self.load_facts)
+
+    def _load_weights(self) -> None:
+        """Load the three checkpoints strictly, as plain tensors (``weights_only``)."""
+        torch = self._torch
+        for name, module in (("llm", self.llm), ("flow", self.flow), ("hift", self.hift)):
+            state = torch.load(self.model_dir / f"{name}.pt", map_location=self.device, weights_only=True)
+            if name == "hift":  # a HiFi-GAN checkpoint prefixes the generator's keys
+                state = {key.replace("generator.", ""): value for key, value in state.items()}
+            try:
+                module.load_state_dict(state, strict=True)
+            except RuntimeError as error:
+                raise EngineError(ErrorCode.ENGINE_START,
+                                  f"{name}.pt does not match cosyvoice2.yaml (code and model snapshot differ?): "
+                                  f"{str(error)[:400]}") from error
+            module.to(self.device).eval()
+
+    def _accelerate(self) -> None:
+        """Upstream's GPU options (JIT flow encoder, TensorRT flow decoder, vLLM), through its own code."""
+        if not (self.options["load_jit"] or self.options["load_trt"] or self.options["load_vllm"]):
+            return
+        from cosyvoice.cli.model import CosyVoice2Model
+
+        model = CosyVoice2Model(self.llm, self.flow, self.hift, self.options["fp16"])
+        precision = "fp16" if self.options["fp16"] else "fp32"
+        if self.options["load_vllm"]:
+            model.load_vllm(str(self.model_dir / "vllm"))
+        if self.options["load_jit"]:
+            model.load_jit(str(self.model_dir / f"flow.encoder.{precision}.zip"))
+        if self.options["load_trt"]:
+            model.load_trt(str(self.model_dir / f"flow.decoder.estimator.{precision}.mygpu.plan"),
+                           str(self.model_dir / "flow.decoder.estimator.fp32.onnx"), self.trt_concurrent,
+                           self.options["fp16"])
+
+    def set_slots(self, slots: int) -> None:
+        """Torch's intra-op threads are per process: share the cores among the running jobs."""
+        if not hasattr(self, "_torch"):
+            return
+        threads = self.threads or max(1, (os.cpu_count() or 1) // max(1, slots))
+        self._torch.set_num_threads(threads)
+
+    @staticmethod
+    def _number_speller() -> Any:
+        try:
+            import inflect
+
+            return inflect.engine()
+        except ImportError:  # only affects digits in non-Chinese text
+            return None
+
+    # --- text -----------------------------------------------------------------------------
+
+    def normalize(self, text: str) -> str:
+        """Light text normalisation in the spirit of upstream's frontend (without WeText)."""
+        text = re.sub(r"\s+", " ", text.strip())
+        if script_family(text) in ("han", "kana"):
+            return text
+        if self._number_words is not None:
+            text = re.sub(r"\d+", lambda m: self._number_words.number_to_words(m.group(0)), text)
+        return text
+
+    def _encode(self, text: str) -> list[int]:
+        return list(self._tokenizer.encode(text, allowed_special=self._allowed_special))
+
+    def check_text(self, text: str) -> None:
+        if not is_speakable(text):
+            raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text has no letters or digits to speak")
+
+    # --- conditioning ---------------------------------------------------------------------
+
+    def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """The CosyVoice2 frontend's features of a clip, as arrays the engine can cache."""
+        import soxr
+        import torch
+        import torchaudio.compliance.kaldi as kaldi
+        import whisper
+
+        if len(clip.audio) / clip.sample_rate > MAX_PROMPT_S:
+            raise EngineError(ErrorCode.CLIP_TOO_LONG, f"CosyVoice2 takes prompt clips up to {MAX_PROMPT_S:.0f} s")
+        audio16 = soxr.resample(clip.audio, clip.sample_rate, 16000).astype(np.float32)
+        audio24 = soxr.resample(clip.audio, clip.sample_rate, SAMPLE_RATE).astype(np.float32)
+        with torch.inference_mode():
+            speech16 = torch.from_numpy(audio16).unsqueeze(0)
+            # Speech tokens: Whisper-style 128-bin log-mel at 16 kHz through the tokenizer model.
+            log_mel = whisper.log_mel_spectrogram(speech16, n_mels=128)
+            inputs = self._speech_tokenizer.get_inputs()
+            speech_tokens = self._speech_tokenizer.run(None, {
+                inputs[0].name: log_mel.numpy(),
+                inputs[1].name: np.array([log_mel.shape[2]], dtype=np.int32),
+            })[0].reshape(-1).astype(np.int32)
+            # Speaker embedding: mean-normalised Kaldi fbank at 16 kHz through CAM++.
+            fbank = kaldi.fbank(speech16, num_mel_bins=80, dither=0, sample_frequency=16000)
+            fbank = fbank - fbank.mean(dim=0, keepdim=True)
+            embedding = self._campplus.run(
+                None, {self._campplus.get_inputs()[0].name: fbank.unsqueeze(0).numpy()}
+            )[0].reshape(-1).astype(np.float32)
+            # Prompt mel at 24 kHz, two frames per speech token.
+            mel = self._feat_extractor(torch.from_numpy(audio24).unsqueeze(0)).squeeze(0).transpose(0, 1)
+            mel = mel.numpy().astype(np.float32)
+        token_count = min(mel.shape[0] // self.token_mel_ratio, len(speech_tokens))
+        if token_count < 1:
+            raise EngineError(ErrorCode.CLIP_TOO_SHORT, "The clip is too short to give CosyVoice2 any speech tokens")
+        speech_tokens = speech_tokens[:token_count]
+        mel = mel[: self.token_mel_ratio * token_count]
+        normalized = self.normalize(transcript) if transcript.strip() else ""
+        text_tokens = np.asarray(self._encode(normalized) if normalized else [], dtype=np.int32)
+        arrays = {
+            "prompt_text_tokens": text_tokens,
+            "prompt_speech_tokens": speech_tokens,
+            "prompt_mel": mel,
+            "speaker_embedding": embedding,
+        }
+        meta = {
+            "encoder": "campplus-192",
+            "prompt_tokens": int(token_count),
+            "prompt_text_tokens": int(len(text_tokens)),
+            "transcript_script": script_family(transcript),
+        }
+        return arrays, meta
+
+    def _model_input(self, text_tokens: list[int], profile: VoiceProfile, mode: str, instruction: str) -> _ModelInput:
+        """Build one segment's input for its mode from the cached features."""
+        torch = self._torch
+        cond = profile.conditioning
+        try:
+            speech = torch.from_numpy(np.asarray(cond["prompt_speech_tokens"], dtype=np.int32)).reshape(1, -1)
+            mel = torch.from_numpy(np.asarray(cond["prompt_mel"], dtype=np.float32)).reshape(1, -1, 80)
+            embedding = torch.from_numpy(np.asarray(cond["speaker_embedding"], dtype=np.float32)).reshape(1, -1)
+            prompt_text = np.asarray(cond["prompt_text_tokens"], dtype=np.int32)
+        except (KeyError, ValueError) as error:
+            raise EngineError(ErrorCode.BACKEND, f"The cached voice lacks CosyVoice2 features ({error})") from error
+        empty = torch.zeros(1, 0, dtype=torch.int32)
+        if mode == "instruct":
+            words = self.normalize(instruction)
+            if END_OF_PROMPT not in words:
+                words = f"{words}{END_OF_PROMPT}"
+            llm_text, llm_speech = torch.tensor([self._encode(words)], dtype=torch.int32), empty
+        elif mode == "zero_shot":
+            llm_text, llm_speech = torch.from_numpy(prompt_text).reshape(1, -1), speech
+        else:
+            llm_text, llm_speech = empty, empty
+        return _ModelInput(
+            text=torch.tensor([text_tokens], dtype=torch.int32),
+            llm_prompt_text=llm_text,
+            llm_prompt_speech=llm_speech,
+            flow_prompt_speech=speech,
+            prompt_mel=mel,
+            embedding=embedding,
+        )
+
+    # --- synthesis ------------------------------------------------------------------------
+
+    def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
+                   should_stop: StopCheck) -> Iterator[SpokenPiece]:
+        if not self._loaded:
+            raise EngineError(ErrorCode.BACKEND, "CosyVoice2 is not loaded")
+        has_transcript = len(profile.conditioning.get("prompt_text_tokens", ())) > 0
+        prompt_script = str(profile.meta.get("transcript_script", "")) if has_transcript else ""
+        speed = float(np.clip(settings.speed or 1.0, *SPEED_RANGE))
+        spoken = False
+        for piece in split_for_streaming(self.normalize(text)):
+            if should_stop():
+                return
+            tokens = self._encode(piece.text)
+            if not tokens:
+                continue
+            mode = choose_mode(piece.text, prompt_script, settings)
+            model_input = self._model_input(tokens, profile, mode, settings.instruction)
+            for pcm in self._stream(model_input, speed, should_stop):
+                if len(pcm):
+                    spoken = True
+                    yield SpokenPiece(pcm=pcm, text=piece.text)
+        if not spoken and not should_stop():
+            raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech")
+
+    def _run_llm(self, model_input: _ModelInput, stream: _TokenStream) -> None:
+        """The LLM thread of one job: append each speech token and wake the job."""
+        torch = self._torch
+        autocast = torch.autocast("cuda", enabled=self.options["fp16"] and self.device.type == "cuda"
+                                  and not self.options["load_vllm"])
+        tokens = None
+        try:
+            with torch.inference_mode(), autocast:
+                tokens = self.llm.inference(
+                    text=model_input.text.to(self.device),
+                    text_len=torch.tensor([model_input.text.shape[1]], dtype=torch.int32, device=self.device),
+                    prompt_text=model_input.llm_prompt_text.to(self.device),
+                    prompt_text_len=torch.tensor([model_input.llm_prompt_text.shape[1]], dtype=torch.int32,
+                                                 device=self.device),
+                    prompt_speech_token=model_input.llm_prompt_speech.to(self.device),
+                    prompt_speech_token_len=torch.tensor([model_input.llm_prompt_speech.shape[1]], dtype=torch.int32,
+                                                         device=self.device),
+                    embedding=model_input.embedding.to(self.device),
+                    uuid=uuid.uuid4().hex,
+                )
+                for token in tokens:
+                    with stream.ready:
+                        if stream.stop:
+                            break
+                        stream.tokens.append(int(token))
+                        stream.ready.notify()
+        except BaseException as error:  # noqa: BLE001 - handed to the job, which fails with it
+            stream.error = error
+        finally:
+            if tokens is not None:
+                tokens.close()
+            with stream.ready:
+                stream.done = True
+                stream.ready.notify()
+
+    def _wait_for_tokens(self, stream: _TokenStream, needed: Callable[[], int], should_stop: StopCheck) -> None:
+        """Block until ``needed()`` tokens exist, the LLM ended, or the job was stopped."""
+        if self.hop_schedule == "upstream":
+            # Upstream polls every 0.1 s and re-reads the shared hop at each poll.
+            while True:
+                time.sleep(UPSTREAM_POLL_S)
+                with stream.ready:
+                    if len(stream.tokens) >= needed() or stream.done or should_stop():
+                        return
+        count = needed()  # a job's own schedule does not move while it waits
+        with stream.ready:
+            while len(stream.tokens) < count and not stream.done and not should_stop():
+                stream.ready.wait(STOP_CHECK_S)  # woken per token; the timeout only re-checks a stop
+
+    def _stream(self, model_input: _ModelInput, speed: float, should_stop: StopCheck) -> Iterator[np.ndarray]:
+        """Stream one segment: LLM tokens → flow mel per hop → HiFT audio with overlap."""
+        stream = _TokenStream()
+        llm_thread = threading.Thread(target=self._run_llm, args=(model_input, stream), name="cosyvoice-llm",
+                                      daemon=True)
+        llm_thread.start()
+        schedule = self._shared_hop if self.hop_schedule == "upstream" else HopSchedule()
+        cache = _VocoderCache()
+        prompt_len = int(model_input.flow_prompt_speech.shape[1])
+        first_hop = schedule.hop()
+        # Pad the first hop so prompt + first hop fills whole flow chunks, as the model was trained.
+        pad = int(math.ceil(prompt_len / first_hop) * first_hop - prompt_len)
+        offset = 0
+
+        def this_hop() -> int:
+            return schedule.hop() + (pad if offset == 0 else 0)
+
+        def needed() -> int:
+            return offset + this_hop() + self.lookahead
+
+        try:
+            while True:
+                self._wait_for_tokens(stream, needed, should_stop)
+                if should_stop():
+                    return
+                hop, count = this_hop(), needed()
+                with stream.ready:
+                    available = list(stream.tokens[:count])
+                    done, error = stream.done, stream.error
+                if error is not None:
+                    raise EngineError(ErrorCode.BACKEND, f"CosyVoice2 LLM failed: {type(error).__name__}: {error}")
+                if len(available) >= count:
+                    pcm = self._token2wav(available, offset, model_input, cache, speed, finalize=False)
+                    offset += hop
+                    schedule.advance()  # before the chunk leaves, as upstream does
+                    yield pcm
+                elif done:
+                    break
+            with stream.ready:
+                tokens = list(stream.tokens)
+            if len(tokens) > offset or cache.mel is not None:
+                yield self._token2wav(tokens, offset, model_input, cache, speed, finalize=True)
+        finally:
+            with stream.ready:
+                stream.stop = True
+            llm_thread.join()
+
+    def _token2wav(self, tokens: list[int], offset: int, model_input: _ModelInput, cache: _VocoderCache,
+                   speed: float, finalize: bool) -> np.ndarray:
+        """Mel for the tokens after ``offset`` (flow), then audio (HiFT) overlapped with the last hop."""
+        torch = self._torch
+        from torch.nn import functional as F
+
+        device = self.device
+        token = torch.tensor([tokens], dtype=torch.int32, device=device)
+        autocast = torch.autocast("cuda", enabled=self.options["fp16"] and device.type == "cuda")
+        with torch.inference_mode():
+            with autocast:
+                mel, _ = self.flow.inference(
+                    token=token,
+                    token_len=torch.tensor([token.shape[1]], dtype=torch.int32, device=device),
+                    prompt_token=model_input.flow_prompt_speech.to(device),
+                    prompt_token_len=torch.tensor([model_input.flow_prompt_speech.shape[1]], dtype=torch.int32,
+                                                  device=device),
+                    prompt_feat=model_input.prompt_mel.to(device),
+                    prompt_feat_len=torch.tensor([model_input.prompt_mel.shape[1]], dtype=torch.int32, device=device),
+                    embedding=model_input.embedding.to(device),
+                    streaming=True,
+                    finalize=finalize,
+                )
+            mel = mel[:, :, offset * self.token_mel_ratio:].float()
+            if speed != 1.0 and mel.shape[2] > 1:  # stretch this hop's new frames only
+                mel = F.interpolate(mel, size=max(1, round(mel.shape[2] / speed)), mode="linear")
+            if cache.mel is not None:
+                mel = torch.cat([cache.mel, mel], dim=2)
+                source = cache.source
+            else:
+                source = torch.zeros(1, 1, 0, device=device)
+            speech, excitation = self.hift.inference(speech_feat=mel, cache_source=source)
+            overlap = MEL_CACHE_FRAMES * SAMPLES_PER_MEL_FRAME
+            if cache.speech is not None:  # cross-fade the re-synthesised overlap
+                window = torch.from_numpy(np.hamming(2 * overlap).astype(np.float32)).to(speech.device)
+                head = speech[:, :overlap] * window[:overlap] + cache.speech[:, -overlap:] * window[overlap:]
+                speech = torch.cat([head, speech[:, overlap:]], dim=1)
+            if not finalize:
+                cache.mel = mel[:, :, -MEL_CACHE_FRAMES:]
+                cache.source = excitation[:, :, -overlap:]
+                cache.speech = speech[:, -overlap:]
+                speech = speech[:, :-overlap]
+        return np.clip(speech.reshape(-1).float().cpu().numpy(), -1.0, 1.0).astype(np.float32)

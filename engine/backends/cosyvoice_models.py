@@ -1,0 +1,352 @@
+"""Finding, checking and downloading CosyVoice2-0.5B model folders (no Qt, no torch).
+
+The studio's model manager (a dialog, later) and ``dubstudio cosyvoice validate|download``
+call into this module. Validation reads only file names, sizes, JSON, the YAML text and zip
+directories, so it is cheap enough to run whenever a folder is picked, and it names every
+missing or mismatched file with what to do about it. ``deep=True`` also opens the two ONNX
+models with onnxruntime and checks their input and output signatures.
+
+Downloads use the model hub's own client (huggingface_hub, or modelscope where installed),
+which resumes partial files; progress is reported by watching bytes land on disk, so it works
+across client versions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+HF_REPO = "FunAudioLLM/CosyVoice2-0.5B"
+MODELSCOPE_REPO = "iic/CosyVoice2-0.5B"
+CONFIG = "cosyvoice2.yaml"
+BLANK = "CosyVoice-BlankEN"
+
+# Files the backend cannot start without, and why each exists.
+REQUIRED = {
+    CONFIG: "the model config",
+    "llm.pt": "the text-to-speech-token LLM weights",
+    "flow.pt": "the flow-matching (token-to-mel) weights",
+    "hift.pt": "the HiFT vocoder weights",
+    "campplus.onnx": "the CAM++ speaker encoder",
+    "speech_tokenizer_v2.onnx": "the speech tokenizer (v2)",
+    f"{BLANK}/config.json": "the Qwen2 backbone config",
+}
+# Needed only with one of upstream's GPU options.
+OPTIONAL = {
+    "flow.encoder.fp32.zip": "load_jit",
+    "flow.encoder.fp16.zip": "load_jit with fp16",
+    "flow.decoder.estimator.fp32.onnx": "load_trt",
+}
+EXPECTED_CLASSES = ("Qwen2LM", "CausalMaskedDiffWithXvec", "HiFTGenerator")
+# Signatures of the two frontend models: (input ranks, output ranks).
+ONNX_SIGNATURES = {
+    "campplus.onnx": ([3], [2]),
+    "speech_tokenizer_v2.onnx": ([3, 1], [2]),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a model folder: which file, what, and what to do."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+@dataclass
+class ValidationReport:
+    folder: str
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        if self.ok:
+            return "complete"
+        return "; ".join(str(problem) for problem in self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "folder": self.folder,
+            "ok": self.ok,
+            "problems": [str(problem) for problem in self.problems],
+            "warnings": [str(warning) for warning in self.warnings],
+            "facts": self.facts,
+        }
+
+
+def _check_zip(path: Path) -> str | None:
+    """torch checkpoints are zip archives: a truncated download has no readable directory."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError) as error:
+        return f"not a readable torch checkpoint ({error}); the download is probably incomplete: download it again"
+    if not any(name.endswith("data.pkl") for name in names):
+        return "a zip file without a torch state dict inside"
+    return None
+
+
+def _check_yaml(text: str, report: ValidationReport) -> None:
+    for name in EXPECTED_CLASSES:
+        if not re.search(rf"!new:[\w.]*\b{name}\b", text):
+            report.problems.append(Problem(CONFIG, f"does not build {name}: not a CosyVoice2 config"))
+    rate = re.search(r"^sample_rate:\s*(\d+)", text, re.MULTILINE)
+    if rate is None or rate.group(1) != "24000":
+        report.problems.append(Problem(CONFIG, "sample_rate is not 24000: not a CosyVoice2 config"))
+    hidden = re.search(r"^llm_input_size:\s*(\d+)", text, re.MULTILINE)
+    if hidden:
+        report.facts["llm_hidden_size"] = int(hidden.group(1))
+
+
+def _check_backbone(folder: Path, report: ValidationReport) -> None:
+    blank = folder / BLANK
+    config_path = blank / "config.json"
+    if config_path.is_file():
+        try:
+            config = json.loads(config_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            report.problems.append(Problem(f"{BLANK}/config.json", f"unreadable JSON ({error})"))
+            return
+        if config.get("model_type") != "qwen2":
+            report.problems.append(Problem(f"{BLANK}/config.json",
+                                           f"model_type is {config.get('model_type')!r}, expected 'qwen2'"))
+        hidden = report.facts.get("llm_hidden_size")
+        if hidden is not None and config.get("hidden_size") != hidden:
+            report.problems.append(Problem(
+                f"{BLANK}/config.json",
+                f"hidden_size {config.get('hidden_size')} differs from llm_input_size {hidden} in {CONFIG}",
+            ))
+        report.facts["backbone_layers"] = config.get("num_hidden_layers")
+    weights = [name for name in ("model.safetensors", "pytorch_model.bin") if (blank / name).is_file()]
+    if not weights:
+        report.problems.append(Problem(f"{BLANK}/model.safetensors", "missing: the Qwen2 backbone is loaded from it"))
+    has_bpe = (blank / "vocab.json").is_file() and (blank / "merges.txt").is_file()
+    if not has_bpe and not (blank / "tokenizer.json").is_file():
+        report.problems.append(Problem(f"{BLANK}/vocab.json",
+                                       "missing tokenizer: need vocab.json and merges.txt (or tokenizer.json)"))
+
+
+def _check_onnx(folder: Path, report: ValidationReport) -> None:
+    try:
+        import onnxruntime
+    except ImportError:
+        report.warnings.append(Problem("*.onnx", "onnxruntime is not installed here: signatures not checked"))
+        return
+    for name, (input_ranks, output_ranks) in ONNX_SIGNATURES.items():
+        path = folder / name
+        if not path.is_file() or path.stat().st_size == 0:
+            continue
+        try:
+            session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        except Exception as error:  # noqa: BLE001 - any load failure is a broken file
+            report.problems.append(Problem(name, f"onnxruntime cannot load it ({str(error)[:200]})"))
+            continue
+        got_in = [len(item.shape) for item in session.get_inputs()]
+        got_out = [len(item.shape) for item in session.get_outputs()[:1]]
+        if got_in != input_ranks or got_out != output_ranks:
+            report.problems.append(Problem(
+                name, f"signature mismatch: inputs of rank {got_in}, output of rank {got_out}; "
+                      f"expected inputs {input_ranks}, output {output_ranks}",
+            ))
+
+
+def validate_model_dir(folder: str | Path, options: dict[str, Any] | None = None,
+                       deep: bool = False) -> ValidationReport:
+    """Check a CosyVoice2-0.5B folder and say precisely what is missing or mismatched.
+
+    ``options`` are the backend's (fp16, load_jit, load_trt): files they need become required.
+    """
+    folder = Path(folder).expanduser()
+    report = ValidationReport(str(folder))
+    if not folder.is_dir():
+        report.problems.append(Problem(str(folder), "no such folder"))
+        return report
+    options = options or {}
+    if not (folder / CONFIG).is_file():
+        for other, what in (("cosyvoice.yaml", "CosyVoice 1 (300M)"), ("cosyvoice3.yaml", "CosyVoice3")):
+            if (folder / other).is_file():
+                report.problems.append(Problem(other, f"this is a {what} model; this backend needs CosyVoice2-0.5B"))
+                return report
+    for name, why in REQUIRED.items():
+        path = folder / name
+        if not path.is_file():
+            hint = ""
+            if name == "speech_tokenizer_v2.onnx" and (folder / "speech_tokenizer_v1.onnx").is_file():
+                hint = " (only v1 is here: that belongs to CosyVoice 1)"
+            report.problems.append(Problem(name, f"missing ({why}){hint}"))
+        elif path.stat().st_size == 0:
+            report.problems.append(Problem(name, "empty file: download it again"))
+        elif name.endswith(".pt"):
+            trouble = _check_zip(path)
+            if trouble:
+                report.problems.append(Problem(name, trouble))
+    if (folder / CONFIG).is_file():
+        _check_yaml((folder / CONFIG).read_text(encoding="utf-8", errors="replace"), report)
+    _check_backbone(folder, report)
+    precision = "fp16" if options.get("fp16") else "fp32"
+    needed = {f"flow.encoder.{precision}.zip": options.get("load_jit"),
+              "flow.decoder.estimator.fp32.onnx": options.get("load_trt")}
+    for name, used_by in OPTIONAL.items():
+        if (folder / name).is_file():
+            continue
+        if needed.get(name):
+            report.problems.append(Problem(name, f"missing: needed for {used_by}"))
+        else:
+            report.warnings.append(Problem(name, f"absent (only needed for {used_by})"))
+    leftovers = [str(p.relative_to(folder)) for p in folder.rglob("*.incomplete")]
+    if leftovers:
+        report.warnings.append(Problem(leftovers[0], f"{len(leftovers)} partial download(s): run the download again"))
+    synthetic = folder / "synthetic.json"
+    if synthetic.is_file():
+        report.warnings.append(Problem("synthetic.json", "a synthetic folder with random weights: its audio is noise"))
+        report.facts["synthetic"] = True
+    if deep:
+        _check_onnx(folder, report)
+    report.facts["size_bytes"] = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    return report
+
+
+# --- downloads ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DownloadProgress:
+    done_bytes: int
+    total_bytes: int  # 0 when the hub did not say
+    files_done: int
+    files_total: int
+    current: str
+
+
+ProgressCallback = Callable[[DownloadProgress], None]
+
+
+class DownloadError(RuntimeError):
+    pass
+
+
+@dataclass
+class _DownloadState:
+    """What the progress watcher reports besides bytes: the file in flight and files done."""
+
+    current: str = ""
+    done: int = 0
+
+
+def _bytes_on_disk(target: Path, names: list[str]) -> int:
+    """Finished files plus partial ones (huggingface_hub keeps them under .cache/huggingface)."""
+    total = 0
+    for name in names:
+        path = target / name
+        if path.is_file():
+            total += path.stat().st_size
+    partial_dir = target / ".cache" / "huggingface" / "download"
+    if partial_dir.is_dir():
+        total += sum(p.stat().st_size for p in partial_dir.rglob("*.incomplete"))
+    return total
+
+
+def download_model(
+    target: str | Path,
+    repo_id: str = HF_REPO,
+    source: str = "huggingface",
+    endpoint: str | None = None,
+    revision: str | None = None,
+    progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    interval_s: float = 0.5,
+) -> ValidationReport:
+    """Download (or finish downloading) a model into ``target`` and validate it.
+
+    Files already complete are skipped and partial files resume where they stopped, so an
+    interrupted download is continued by calling this again. ``endpoint`` points at another
+    hub (a mirror, or a local test server). ``should_stop`` is checked between files.
+    """
+    target = Path(target).expanduser()
+    target.mkdir(parents=True, exist_ok=True)
+    if source == "modelscope":
+        return _download_modelscope(target, repo_id if repo_id != HF_REPO else MODELSCOPE_REPO, revision)
+    if source != "huggingface":
+        raise DownloadError(f"unknown source {source!r}; use huggingface or modelscope")
+    try:
+        from huggingface_hub import HfApi, hf_hub_download
+        from huggingface_hub.errors import HfHubHTTPError
+    except ImportError as error:
+        raise DownloadError("huggingface_hub is not installed") from error
+
+    api = HfApi(endpoint=endpoint)
+    try:
+        info = api.model_info(repo_id, revision=revision, files_metadata=True)
+    except (HfHubHTTPError, OSError) as error:
+        raise DownloadError(f"cannot list {repo_id}: {error}") from error
+    files = [(s.rfilename, int(s.size or 0)) for s in info.siblings or [] if not s.rfilename.startswith(".")]
+    names = [name for name, _ in files]
+    total = sum(size for _, size in files)
+    state = _DownloadState()
+    finished = threading.Event()
+
+    def report() -> None:
+        if progress is not None:
+            progress(DownloadProgress(_bytes_on_disk(target, names), total, state.done, len(files), state.current))
+
+    def watch() -> None:
+        while not finished.wait(interval_s):
+            report()
+
+    watcher = threading.Thread(target=watch, name="cosyvoice-download-progress", daemon=True)
+    watcher.start()
+    try:
+        for name, size in files:
+            if should_stop is not None and should_stop():
+                raise DownloadError("download stopped; run it again to resume")
+            state.current = name
+            path = target / name
+            if not (path.is_file() and size and path.stat().st_size == size):
+                try:
+                    hf_hub_download(repo_id, name, revision=info.sha, local_dir=str(target), endpoint=endpoint)
+                except (HfHubHTTPError, OSError) as error:
+                    raise DownloadError(f"{name}: {error}; run the download again to resume") from error
+            state.done += 1
+            report()
+    finally:
+        finished.set()
+        watcher.join()
+    return validate_model_dir(target)
+
+
+def _download_modelscope(target: Path, repo_id: str, revision: str | None) -> ValidationReport:
+    try:
+        from modelscope import snapshot_download
+    except ImportError as error:
+        raise DownloadError("modelscope is not installed here; use --source huggingface") from error
+    started = time.monotonic()
+    snapshot_download(repo_id, revision=revision or "master", local_dir=str(target))
+    report = validate_model_dir(target)
+    report.facts["download_s"] = round(time.monotonic() - started, 1)
+    return report
+
+
+def default_engine_python() -> Path | None:
+    """The CosyVoice environment's interpreter: $DUBSTUDIO_COSYVOICE_PYTHON, else the
+    repository's .venv-cosyvoice (built by scripts/cosyvoice-env); None when neither exists."""
+    import os
+
+    override = os.environ.get("DUBSTUDIO_COSYVOICE_PYTHON")
+    if override:
+        return Path(override)
+    candidate = Path(__file__).resolve().parents[2] / ".venv-cosyvoice" / "bin" / "python"
+    return candidate if candidate.exists() else None

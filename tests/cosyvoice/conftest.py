@@ -1,0 +1,98 @@
+"""Fixtures for the CosyVoice2 suite: the CosyVoice environment, a tiny synthetic model, engines.
+
+Every test here is marked ``cosyvoice`` and skipped, with the reason, when the CosyVoice
+engine environment (scripts/cosyvoice-env) is missing. Run the suite with
+scripts/test-cosyvoice. The model is a tiny synthetic CosyVoice2 folder (upstream's classes,
+random weights) built once per session; the audio is noise, but the code that runs, the
+streaming, the caching and the concurrency are real.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from engine.backends.cosyvoice_models import default_engine_python
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def cosyvoice_python() -> Path:
+    """The CosyVoice environment's interpreter, checked to import the CosyVoice code."""
+    python = default_engine_python()
+    if python is None:
+        pytest.skip("CosyVoice engine environment missing: build it with scripts/cosyvoice-env")
+    probe = subprocess.run([str(python), "-c", "import cosyvoice, matcha, torch, onnxruntime"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"CosyVoice environment at {python} cannot import its packages; rebuild it with "
+                    f"scripts/cosyvoice-env ({probe.stderr.strip().splitlines()[-1:]})")
+    return python
+
+
+@pytest.fixture(scope="session")
+def tiny_model(cosyvoice_python: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny synthetic CosyVoice2 folder, built once per session (~15 s)."""
+    target = tmp_path_factory.mktemp("cosyvoice") / "CosyVoice2-tiny"
+    done = subprocess.run(
+        [str(cosyvoice_python), "-m", "engine.backends.cosyvoice_synthetic", str(target), "--size", "tiny"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    facts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert facts["size"] == "tiny"
+    return target
+
+
+def start_engine(python: Path, model_dir: Path, cache_dir: Path, slots: int = 4, **options: object):
+    """An EngineClient running the cosyvoice2 backend under the CosyVoice interpreter."""
+    from engine.client import EngineClient, EngineConfig
+
+    config = EngineConfig(
+        backend="cosyvoice2",
+        backend_options={"model_dir": str(model_dir), **options},
+        slots=slots,
+        python=str(python),
+        cache_dir=str(cache_dir),
+        auto_retry=False,
+    )
+    client = EngineClient(config)
+    client.start()
+    return client
+
+
+@dataclass
+class RunningEngine:
+    client: Any
+    cache_dir: Path
+
+
+@pytest.fixture(scope="module")
+def engine(cosyvoice_python: Path, tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningEngine]:
+    """One engine with four slots and the per-job hop schedule, shared by a test module."""
+    cache_dir = tmp_path_factory.mktemp("voices")
+    client = start_engine(cosyvoice_python, tiny_model, cache_dir, slots=4)
+    try:
+        yield RunningEngine(client, cache_dir)
+    finally:
+        client.close()
+
+
+def first_chunk_samples(prompt_tokens: int, hop: int = 25, speed: float = 1.0) -> int:
+    """Samples in a stream's first chunk when its first hop is ``hop`` tokens.
+
+    The first hop is padded so prompt + hop fill whole 25-token flow chunks; each token makes
+    two mel frames of 480 samples, and the last 8 frames stay behind as the vocoder overlap.
+    """
+    pad = math.ceil(prompt_tokens / hop) * hop - prompt_tokens
+    frames = (hop + pad) * 2
+    if speed != 1.0:
+        frames = max(1, round(frames / speed))
+    return (frames - 8) * 480
