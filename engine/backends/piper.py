@@ -73,9 +73,9 @@ class PiperBackend(Backend):
         self.config_path = config_path or f"{model_path}.json"
         self._noise_scale = noise_scale
         self._noise_w = noise_w
-        self._sessions: dict[int, Any] = {}  # intra-op thread count -> onnxruntime session
-        self._session: Any = None
-        self._voice: Any = None
+        self._voices: dict[int, Any] = {}  # intra-op threads -> PiperVoice with such a session
+        self._voice: Any = None  # any of them: for phonemes and the config
+        self._active = 0  # jobs synthesizing right now
         self._lock = threading.Lock()
         self._calibration: tuple[float, float] | None = None
 
@@ -97,13 +97,12 @@ class PiperBackend(Backend):
         return int(self._config["audio"]["sample_rate"])
 
     def load(self) -> None:
-        from piper import PiperVoice
         from piper.config import PiperConfig
 
         with open(self.config_path, encoding="utf-8") as handle:
             self._config = json.load(handle)
+        self._piper_config = PiperConfig.from_dict(self._config)
         self.set_slots(1)
-        self._voice = PiperVoice(config=PiperConfig.from_dict(self._config), session=self._session)
 
     def calibration(self) -> tuple[float, float]:
         """The model's own median F0 and phonemes per second, measured like a reference clip's.
@@ -119,23 +118,30 @@ class PiperBackend(Backend):
             return self._calibration
 
     def set_slots(self, slots: int) -> None:
-        """One shared session per thread count: slots × intra-op threads stays within the cores."""
+        """Prepare a shared session for each thread count a job may get: the cores divided by
+        the jobs running at that moment (1 to ``slots``), so running jobs × intra-op threads
+        never exceeds the cores, and a job running alone still gets all of them."""
         import onnxruntime
+        from piper import PiperVoice
 
-        threads = max(1, (os.cpu_count() or 1) // max(1, slots))
+        cores = os.cpu_count() or 1
+        wanted = {max(1, cores // running) for running in range(1, max(1, slots) + 1)}
         with self._lock:
-            session = self._sessions.get(threads)
-            if session is None:
+            for threads in sorted(wanted - self._voices.keys(), reverse=True):
                 options = onnxruntime.SessionOptions()
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
                 session = onnxruntime.InferenceSession(
                     self.model_path, sess_options=options, providers=["CPUExecutionProvider"]
                 )
-                self._sessions[threads] = session
-            self._session = session
-            if self._voice is not None:
-                self._voice.session = session
+                self._voices[threads] = PiperVoice(config=self._piper_config, session=session)
+            self._voice = self._voice or self._voices[max(self._voices)]
+
+    def _voice_for_now(self) -> Any:
+        """The voice whose session fits the number of jobs synthesizing at this moment."""
+        threads = max(1, (os.cpu_count() or 1) // max(1, self._active))
+        fitting = [count for count in self._voices if count <= threads]
+        return self._voices[max(fitting) if fitting else min(self._voices)]
 
     def _phoneme_count(self, text: str) -> int:
         ignored = set(" ,.;:!?'\"-ˈˌ")
@@ -172,14 +178,20 @@ class PiperBackend(Backend):
         ratio = 2.0 ** (np.clip(semitones, -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES) / 12.0)
         length_scale = float(profile.conditioning["length_scale"]) / max(settings.speed, 0.25)
         spoken = False
-        for piece in self._speak(text, length_scale * ratio, should_stop):
-            spoken = True
-            pcm = piece.pcm
-            if abs(ratio - 1.0) > 0.003:
-                import soxr
+        with self._lock:
+            self._active += 1
+        try:
+            for piece in self._speak(text, length_scale * ratio, should_stop):
+                spoken = True
+                pcm = piece.pcm
+                if abs(ratio - 1.0) > 0.003:
+                    import soxr
 
-                pcm = soxr.resample(pcm, self.sample_rate * ratio, self.sample_rate).astype(np.float32)
-            yield SpokenPiece(pcm=pcm, text=piece.text)
+                    pcm = soxr.resample(pcm, self.sample_rate * ratio, self.sample_rate).astype(np.float32)
+                yield SpokenPiece(pcm=pcm, text=piece.text)
+        finally:
+            with self._lock:
+                self._active -= 1
         if not spoken and not should_stop():
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
 
@@ -201,5 +213,6 @@ class PiperBackend(Backend):
                 if not phonemes or should_stop():
                     continue
                 ids = self._voice.phonemes_to_ids(phonemes)
-                audio = np.clip(self._voice.phoneme_ids_to_audio(ids, config), -1.0, 1.0).astype(np.float32)
+                voice = self._voice_for_now()  # chosen per piece: follows jobs starting and ending
+                audio = np.clip(voice.phoneme_ids_to_audio(ids, config), -1.0, 1.0).astype(np.float32)
                 yield SpokenPiece(pcm=np.concatenate([audio, pause]), text=piece.text)
