@@ -1,6 +1,6 @@
 """Engine overhead against the bare model, measured in one run (a benchmark, not a test).
 
-1. First audio, one slot, one sentence: the engine (submit -> first chunk in the client, voice
+1. First audio, one slot, one sentence (and, for reference, a job alone at two slots): the engine (submit -> first chunk in the client, voice
    cache warm) against the bare Piper model's time to its first sentence for the same work
    (same text, same effective length scale). Runs alternate, medians are compared.
 2. Throughput, two slots, four concurrent jobs: seconds of audio per wall second through the
@@ -144,6 +144,10 @@ def main() -> None:
         print("first audio, 1 slot:", results["first_audio"], flush=True)
 
         client.set_slots(2)
+        engine_first_audio(client, voice)
+        lone = statistics.median(engine_first_audio(client, voice) for _ in range(args.rounds))
+        results["first_audio"]["engine_lone_job_at_2_slots_median_s"] = round(lone, 4)
+        print("first audio, a lone job at 2 slots:", round(lone, 4), flush=True)
         for text in TEXTS:  # warm both sessions/threads
             collect(client, Job(text[:40], voice))
         set_ups = {(1, cores), (2, max(1, cores // 2)), (4, 1), (2, cores)}
