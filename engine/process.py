@@ -141,10 +141,7 @@ class Engine:
             self._fail(job.job_id, error.code, error.message)
             return
         with self._cond:
-            if job.job_id in self._queued or job.job_id in self._running:
-                duplicate = True
-            else:
-                duplicate = False
+            duplicate = job.job_id in self._queued or job.job_id in self._running
         if duplicate:
             self._fail(job.job_id, ErrorCode.DUPLICATE_JOB, f"Job {job.job_id} is already queued or running")
             return
@@ -152,10 +149,8 @@ class Engine:
 
     def _enqueue(self, task: _Task) -> None:
         with self._cond:
-            if len(self._queued) >= self.max_queue:
-                full = True
-            else:
-                full = False
+            full = len(self._queued) >= self.max_queue
+            if not full:
                 heapq.heappush(self._heap, (task.priority, next(self._order), task))
                 self._queued[task.task_id] = task
                 position = sum(1 for other in self._queued.values() if other.priority <= task.priority) - 1
