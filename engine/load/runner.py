@@ -411,13 +411,6 @@ class BenchSession:
         self._lock = threading.Lock()
         self._stopped = False
         self._runner: LoadRunner | None = None
-        self._client: EngineClient | None = None
-
-    @property
-    def engine_pid(self) -> int | None:
-        """The engine process id once it has been spawned (it may still be loading)."""
-        client = self._client
-        return None if client is None else client.pid
 
     def stop(self) -> None:
         with self._lock:
@@ -442,7 +435,6 @@ class BenchSession:
         scratch = tempfile.mkdtemp(prefix="dubstudio-bench-cache-") if s.cache == "cold" else None
         client = EngineClient(EngineConfig(backend=s.backend, backend_options=dict(s.backend_options), slots=s.slots,
                                            python=s.python, cache_dir=scratch or s.cache_dir))
-        self._client = client
         source: JobSource | None = None
         try:
             try:

@@ -160,22 +160,25 @@ class JobSource:
     voices: VoiceSet
     cold: bool = False
     _scratch: Path | None = field(default=None, repr=False)
+    _clips: dict[str, tuple[np.ndarray, int]] = field(default_factory=dict, repr=False)  # cold: decoded originals
 
     def make(self, index: int) -> tuple[Job, TextItem, VoiceSpec]:
+        """The job of run position ``index``, its text, and the voice it was made from (the original clip)."""
         item = self.texts.pick(index)
         voice = self.voices.pick(index)
-        if self.cold:
-            voice = VoiceSpec(self._cold_clip(voice.clip_path, index), voice.transcript, voice.settings)
+        clip_path = self._cold_clip(voice.clip_path, index) if self.cold else voice.clip_path
         settings = VoiceSettings(
             voice.settings.speed, voice.settings.pitch_semitones, voice.settings.instruction, item.language
         )
-        spec = VoiceSpec(voice.clip_path, voice.transcript, settings)
-        return Job(item.text, spec, Priority.BATCH), item, self.voices.pick(index)
+        spec = VoiceSpec(clip_path, voice.transcript, settings)
+        return Job(item.text, spec, Priority.BATCH), item, voice
 
     def _cold_clip(self, clip_path: str, index: int) -> str:
         if self._scratch is None:
             self._scratch = Path(tempfile.mkdtemp(prefix="dubstudio-bench-cold-"))
-        data, rate = sf.read(clip_path, dtype="float32", always_2d=True)
+        if clip_path not in self._clips:  # decode each original once, not once per job
+            self._clips[clip_path] = sf.read(clip_path, dtype="float32", always_2d=True)
+        data, rate = self._clips[clip_path]
         padded = np.concatenate([data, np.zeros((index + 1, data.shape[1]), dtype=np.float32)])
         target = self._scratch / f"{Path(clip_path).stem}-cold{index}.wav"
         sf.write(str(target), padded, rate, subtype="FLOAT")
@@ -186,3 +189,4 @@ class JobSource:
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
+        self._clips.clear()

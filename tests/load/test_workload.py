@@ -86,9 +86,12 @@ def test_jobs_round_robin_and_carry_the_text_language() -> None:
 def test_cold_jobs_get_new_files_with_the_same_speech(tmp_path: Path) -> None:
     source = JobSource(TextSet.bundled(), VoiceSet.bundled(), cold=True)
     try:
-        a = source.make(0)[0].voice.clip_path
+        job_a, _, voice_a = source.make(0)
+        a = job_a.voice.clip_path
         b = source.make(len(source.voices.voices))[0].voice.clip_path  # same original voice
         original = source.voices.pick(0).clip_path
+        assert voice_a.clip_path == original  # the record names the original clip, not the copy
+        assert job_a.voice.transcript == voice_a.transcript
         assert a != b and Path(a).read_bytes() != Path(b).read_bytes()
         data_a, _ = sf.read(a)
         data_o, _ = sf.read(original)

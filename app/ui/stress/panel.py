@@ -47,6 +47,7 @@ from engine.load import (
     JobEnded,
     LevelFinished,
     LevelStarted,
+    LevelStats,
     Objective,
     Plan,
     RunFailed,
@@ -85,6 +86,7 @@ class StressPanel(QWidget):
         self._jobs_done = 0
         self._errors = 0
         self._in_flight = 0
+        self._levels_total = 0  # levels of the running plan (the levels field may be edited meanwhile)
         self._level_text = ""
         self._build()
         self._redraw_timer = QTimer(self)
@@ -170,6 +172,7 @@ class StressPanel(QWidget):
             return False
         self._report = None
         self._jobs_done = self._errors = self._in_flight = 0
+        self._levels_total = len(settings.plan.levels)
         self._level_text = ""
         self.table.setRowCount(0)
         self.verdict_label.setText("")
@@ -474,7 +477,7 @@ class StressPanel(QWidget):
             self.backend_label.setText(f"{engine['backend']} ({engine['slots']} slots)")
             self._level_text = f"Engine ready in {engine['engine_start_s']:.1f} s; preparing voices"
         elif isinstance(message, LevelStarted):
-            self._level_text = f"Level {message.label} ({message.level_index + 1}/{self._levels_total()})"
+            self._level_text = f"Level {message.label} ({message.level_index + 1}/{self._levels_total})"
             self.plots.mark_level(message.t_s, message.label)
         elif isinstance(message, JobEnded):
             record = message.record
@@ -493,19 +496,17 @@ class StressPanel(QWidget):
         elif isinstance(message, RunFailed):
             self._fail(message.message)
 
-    def _levels_total(self) -> int:
-        return len([p for p in self.levels_edit.text().split(",") if p.strip()])
-
-    def _add_row(self, stats: object) -> None:
+    def _add_row(self, stats: LevelStats) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
-        values = table_rows([stats])[0]  # type: ignore[list-item]
-        colour = QColor("#e8f5e9") if getattr(stats, "meets_objective", False) else QColor("#fdecea")
+        values = table_rows([stats])[0]
+        brush = QBrush(QColor("#e8f5e9") if stats.meets_objective else QColor("#fdecea"))
+        tip = "; ".join(stats.objective_misses) or "meets the objective"
         for column, value in enumerate(values):
             item = QTableWidgetItem(value)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            item.setBackground(QBrush(colour))
-            item.setToolTip("; ".join(getattr(stats, "objective_misses", [])) or "meets the objective")
+            item.setBackground(brush)
+            item.setToolTip(tip)
             self.table.setItem(row, column, item)
 
     def _finish(self, report: BenchReport) -> None:

@@ -13,6 +13,7 @@ per run instead of on every new point.
 from __future__ import annotations
 
 import math
+from collections import deque
 
 import numpy as np
 import pyqtgraph as pg
@@ -20,7 +21,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
-from engine.load.records import OK, JobRecord
+from engine.load.records import ERROR, OK, JobRecord
 from engine.load.sampler import ResourceSample
 
 ROLLING_JOBS = 20  # rolling percentiles over the last N jobs, as Locust's "current" columns
@@ -104,9 +105,9 @@ class LivePlots(QWidget):
                                           label="objective p95", labelOpts={"position": 0.05, "color": "#555"})
         self.latency.addItem(self._objective)
         self._markers: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
-        self._first_audio: list[float] = []
-        self._ends: list[float] = []  # end times of successful jobs, in arrival order
-        self._audio: list[float] = []
+        self._first_audio: deque[float] = deque(maxlen=ROLLING_JOBS)  # the rolling percentiles' window
+        # (end time, audio seconds) of the successful jobs of the last THROUGHPUT_WINDOW_S, in end order
+        self._recent_ends: deque[tuple[float, float]] = deque()
         self._errors = 0
         self._dirty: set[str] = set()
 
@@ -146,8 +147,7 @@ class LivePlots(QWidget):
             plot.removeItem(marker)
         self._markers.clear()
         self._first_audio.clear()
-        self._ends.clear()
-        self._audio.clear()
+        self._recent_ends.clear()
         self._errors = 0
         self._objective.setValue(objective_s)
         self._dirty = set(self.series)
@@ -166,7 +166,7 @@ class LivePlots(QWidget):
             self._markers.append((plot, marker))
 
     def add_job(self, record: JobRecord) -> None:
-        if record.end_s is None or record.status not in (OK, "error"):
+        if record.end_s is None or record.status not in (OK, ERROR):
             return
         t = record.end_s
         if record.status != OK:
@@ -175,21 +175,23 @@ class LivePlots(QWidget):
         if record.first_audio_s is not None:
             self._add("first", t, record.first_audio_s)
             self._first_audio.append(record.first_audio_s)
-            recent = np.asarray(self._first_audio[-ROLLING_JOBS:])
+            recent = np.asarray(self._first_audio)
             self._add("p50", t, float(np.percentile(recent, 50)))
             self._add("p95", t, float(np.percentile(recent, 95)))
         if record.total_s is not None:
             self._add("total", t, record.total_s)
-        self._ends.append(t)
-        self._audio.append(record.audio_s)
+        self._recent_ends.append((t, record.audio_s))
 
     def add_sample(self, sample: ResourceSample) -> None:
         t = sample.t_s
         window = min(THROUGHPUT_WINDOW_S, t) or THROUGHPUT_WINDOW_S
-        ends = np.asarray(self._ends)
-        recent = ends > t - window
-        self._add("jobs", t, float(recent.sum()) / window)
-        self._add("audio", t, float(np.asarray(self._audio)[recent].sum()) / window if len(ends) else 0.0)
+        # Jobs end in time order and samples come in time order, so ends that left the window
+        # never come back: drop them, and a sample costs the jobs of one window, not of the run.
+        recent = self._recent_ends
+        while recent and recent[0][0] <= t - window:
+            recent.popleft()
+        self._add("jobs", t, len(recent) / window)
+        self._add("audio", t, sum(audio for _, audio in recent) / window)
         self._add("errors", t, float(self._errors))
         self._add("flight", t, float(sample.in_flight))
         if sample.cpu_pct is not None:

@@ -48,10 +48,6 @@ class BenchWorker:
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
-    @property
-    def alive(self) -> bool:
-        return self._thread.is_alive()
-
     def drain(self, limit: int = 500) -> list[Progress]:
         """Up to ``limit`` pending messages, oldest first (the rest wait for the next frame)."""
         out: list[Progress] = []

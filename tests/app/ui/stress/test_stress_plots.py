@@ -46,6 +46,13 @@ def test_jobs_and_samples_become_points(qtbot: QtBot) -> None:
     assert plots.curves["p50"].getData()[1][-1] == pytest.approx(0.2)  # last 20 jobs: 0..0.4 evenly
     assert plots.points("jobs") == 1 and plots.points("errors") == 1 and plots.points("gpu") == 0
     assert plots.curves["errors"].getData()[1][-1] == 1.0
+    # the 5 s window before t=30 holds one successful job (ended at 26, 1 s of audio)
+    assert plots.curves["jobs"].getData()[1][-1] == pytest.approx(0.2)
+    assert plots.curves["audio"].getData()[1][-1] == pytest.approx(0.2)
+    assert plots.curves["flight"].getData()[1][-1] == 2.0 and plots.curves["cpu"].getData()[1][-1] == 120.0
+    plots.add_sample(ResourceSample(40.0, 100.0, 800.0, None, None, 0))
+    plots.redraw()
+    assert plots.curves["jobs"].getData()[1][-1] == 0.0 and plots.curves["audio"].getData()[1][-1] == 0.0
     # ranges grew in steps that hold the data
     assert plots.memory.viewRange()[0][1] >= 30.0
     assert plots.latency.viewRange()[1][1] >= 2.0
