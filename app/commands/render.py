@@ -82,14 +82,14 @@ class ProgressBar:
     def draw(self, progress: RenderProgress) -> None:
         if not self.live:
             return
-        width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - 50))
+        columns = shutil.get_terminal_size((80, 20)).columns
+        width = max(10, min(40, columns - 50))
         filled = int(round(width * progress.fraction))
         bar = "#" * filled + "." * (width - filled)
         text = (f"\r[{bar}] {progress.completed}/{progress.total}"
                 f"  rendering {progress.rendering}  ETA {_format_eta(progress.eta_s)}")
         if progress.failed:
             text += f"  failed {progress.failed}"
-        columns = shutil.get_terminal_size((80, 20)).columns
         self.stream.write(text[: columns - 1].ljust(columns - 1))
         self.stream.flush()
         self._drawn = True

@@ -73,14 +73,6 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
     return relative_to_root(project.root, target)
 
 
-def clip_duration(project: Project, rel: str) -> float:
-    """Length of a project clip in seconds (for trim limits in the UI)."""
-    try:
-        return float(sf.info(str(project.resolve(rel))).duration)
-    except (sf.LibsndfileError, RuntimeError, OSError) as error:
-        raise ClipImportError(f"cannot read clip {rel}: {error}") from error
-
-
 def trimmed_clip(project: Project, character_id: str) -> Path | None:
     """The clip the engine should use for a character: the file itself, or a trimmed copy.
 

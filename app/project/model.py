@@ -583,9 +583,6 @@ class Project:
             return LineStatus.NOT_RENDERED
         return LineStatus.DONE if take.fingerprint == self.fingerprint(line) else LineStatus.STALE
 
-    def is_stale(self, line: Line) -> bool:
-        return self.status(line) is LineStatus.STALE
-
     def lines_needing_render(self) -> list[Line]:
         """Lines a "render stale" pass should do: stale, never rendered, or failed."""
         wanted = {LineStatus.STALE, LineStatus.NOT_RENDERED, LineStatus.FAILED}

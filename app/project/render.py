@@ -105,7 +105,6 @@ class _JobState:
     chunks: list[np.ndarray] = field(default_factory=list)
     next_seq: int = 0
     sample_rate: int = 0
-    submitted: bool = False
 
 
 def select_lines(project: Project, line_ids: Iterable[str] | None = None, *, stale_only: bool = False) -> list[Line]:
@@ -332,7 +331,6 @@ class RenderSession:
             state = self._waiting.pop(0)
             self._jobs[state.job.job_id] = state
             self._line_jobs[state.line.id] = state.job.job_id
-            state.submitted = True
             self._client.submit(state.job)
 
     def _reset_audio(self, state: _JobState) -> None:

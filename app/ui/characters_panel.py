@@ -46,7 +46,6 @@ from app.ui.waveform import WaveformView
 
 AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
 SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
-VOICE_FIELDS = {"clip", "clip_start", "clip_end", "transcript", "language", "settings"}
 
 
 def colour_icon(colour: str, size: int = 14) -> QIcon:

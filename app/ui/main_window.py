@@ -507,7 +507,8 @@ class MainWindow(QMainWindow):
         except (ProjectError, OSError) as exc:
             self._error("Cannot import", str(exc))
             return False
-        index = self.script.row_after(self._selected()) if self._selected() else None
+        selected = self._selected()
+        index = self.script.row_after(selected) if selected else None
         if not self.document.push(result.command(index)):
             return False
         summary = f"Imported {len(result.lines)} lines"

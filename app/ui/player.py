@@ -304,10 +304,6 @@ class Player(QObject):
             self.device_missing.emit("No audio output device: playback is silent (rendering still works).")
         return self._output
 
-    @property
-    def output_name(self) -> str:
-        return self._output.name if self._output is not None else "none"
-
     # --- state --------------------------------------------------------------------------------
 
     @property

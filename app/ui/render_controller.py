@@ -105,7 +105,7 @@ class RenderController(QObject):
             return None
         return RenderSession(
             self._doc.project,
-            None if line_ids is None else list(line_ids),
+            line_ids,
             stale_only=stale_only,
             save=self._doc.save_after_take,
             max_in_flight=MAX_IN_FLIGHT,

@@ -53,7 +53,7 @@ def test_lines_without_takes_use_their_span_or_an_estimate(project: Project) -> 
     assert slots["l3"].overrun_s == 0.0  # only takes overrun
 
 
-def test_mix_places_every_take_at_its_sample(project: Project, tmp_path: Path) -> None:
+def test_mix_places_every_take_at_its_sample(project: Project) -> None:
     seconds = {"l1": 3.0, "l2": 3.0, "l3": 1.0, "l4": 1.0, "l5": 3.0, "l6": 1.0}
     give_all_takes(project, seconds)
     project.settings.gap_s = 0.5

@@ -118,7 +118,7 @@ def test_assign_many_and_filter_by_character_and_status(qtbot: QtBot, doc: Docum
     assert _texts(proxy) == ["Line number 6."]
 
 
-def test_takes_duration_stale_and_choice(tmp_path: Path, doc: Document) -> None:
+def test_takes_duration_stale_and_choice(doc: Document) -> None:
     model = LinesModel(doc)
     project = doc.project
     line = project.line("l1")

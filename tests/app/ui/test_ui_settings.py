@@ -16,7 +16,7 @@ def test_defaults_when_nothing_stored(settings: Settings) -> None:
     assert settings.recent_projects == []
 
 
-def test_values_round_trip_through_the_file(tmp_path: Path, settings: Settings) -> None:
+def test_values_round_trip_through_the_file(settings: Settings) -> None:
     settings.engine_slots = 3
     settings.cache_dir = "/tmp/c"
     settings.recent_projects = ["/a", "/b"]
