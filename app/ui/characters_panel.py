@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-import soundfile as sf
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
@@ -39,6 +38,7 @@ from app.project import AddCharacter, Change, EditCharacter, ProjectError, Remov
 from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
 from app.ui.document import Document
+from app.ui.player import read_mono
 from app.ui.recorder import Recorder
 from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceState, VoiceStates
@@ -375,7 +375,7 @@ class CharactersPanel(QWidget):
             self.clip_label.setText(f"{rel}: cannot read ({exc})")
             self.waveform.set_audio(None, 0)
 
-        self._runner.run(lambda: _read_mono(path), loaded, failed)
+        self._runner.run(lambda: read_mono(path), loaded, failed)
 
     def _show_trim(self) -> None:
         if self._current is None:
@@ -506,11 +506,6 @@ class CharactersPanel(QWidget):
     def _on_audition(self) -> None:
         if self._current is not None:
             self._audition(self._current, self.sample.text().strip() or SAMPLE_SENTENCE)
-
-
-def _read_mono(path: Path) -> tuple[np.ndarray, int]:
-    pcm, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    return pcm.mean(axis=1), int(rate)
 
 
 def _wrap(layout: QHBoxLayout) -> QWidget:

@@ -38,7 +38,7 @@ from app.project.script_io import ScriptImport, export_script, import_csv, impor
 from app.ui.bridge import EngineBridge
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
-from app.ui.player import AudioOutput, Player, default_output, has_input_device
+from app.ui.player import AudioOutput, Player, default_output, has_input_device, read_mono
 from app.ui.render_controller import RenderController, format_eta
 from app.ui.script_panel import ScriptPanel
 from app.ui.settings import Settings
@@ -661,11 +661,11 @@ class MainWindow(QMainWindow):
         project = self.document.project
         take = project.take(project.line(line_id), take_id)
         try:
-            pcm, rate = sf.read(str(project.take_path(take)), dtype="float32", always_2d=True)
+            pcm, rate = read_mono(project.take_path(take))
         except (sf.LibsndfileError, RuntimeError, OSError, ProjectError) as exc:
             self._status(f"E_TAKE_UNREADABLE: cannot play {take.path}: {exc}", 15000)
             return
-        self.player.play(f"take:{take.id}", pcm.mean(axis=1), int(rate))
+        self.player.play(f"take:{take.id}", pcm, rate)
 
     def audition(self, character_id: str, text: str) -> None:
         """Speak ``text`` in a character's voice now (interactive priority), streaming it."""

@@ -17,6 +17,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Protocol
 
 import numpy as np
@@ -439,3 +440,11 @@ class Player(QObject):
         self.position.emit(self.position_s)
         if not self._open_ended and not self._pending and ring.available() == 0 and self._played >= self._queued:
             self.stop()
+
+
+def read_mono(path: Path) -> tuple[np.ndarray, int]:
+    """A sound file as float32 mono samples and its rate, ready for :meth:`Player.play`."""
+    import soundfile as sf
+
+    pcm, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    return pcm.mean(axis=1), int(rate)
