@@ -389,6 +389,9 @@ class StressPanel(QWidget):
         status_row.addWidget(self.status_label, 1)
         status_row.addWidget(self.lag_label)
         bottom_layout.addLayout(status_row)
+        # Room for the header and four levels, so finished levels stay in view beside the plots.
+        rows = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 4 * rows + 6)
         bottom_layout.addWidget(self.table, 1)
         bottom_layout.addWidget(self.verdict_label)
         splitter = QSplitter(Qt.Orientation.Vertical)
