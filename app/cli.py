@@ -18,6 +18,7 @@ COMMANDS = {
     "bench": "bench",
     "render": "render",
     "cosyvoice": "cosyvoice",
+    "backends": "backends",
 }
 
 

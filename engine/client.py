@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.backends import OptionError, descriptor
 from engine.process import EngineSettings, engine_main
 from engine.protocol import (
     AudioChunk,
@@ -92,11 +93,19 @@ class EngineClient:
         return self._process.pid if self._process is not None else None
 
     def start(self) -> EngineReady:
-        """Start the engine and wait until its backend is loaded."""
+        """Start the engine and wait until its backend is loaded.
+
+        The backend's options are checked against its descriptor first, so a bad one is an
+        ``E_BAD_OPTION`` error naming it, before any process is spawned.
+        """
         started = time.monotonic()
+        try:
+            options = descriptor(self.config.backend).validate(self.config.backend_options)
+        except OptionError as error:
+            raise EngineStartError(error.code, error.message) from None
         settings = EngineSettings(
             backend=self.config.backend,
-            backend_options=dict(self.config.backend_options),
+            backend_options=options,
             slots=self._slots,
             cache_dir=self.config.cache_dir,
             max_queue=self.config.max_queue,

@@ -340,9 +340,10 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
         code = error.code if isinstance(error, EngineError) else ErrorCode.ENGINE_START
         events.put(RequestFailed("engine-start", code, f"The engine could not start: {type(error).__name__}: {error}"))
         return
-    engine = Engine(backend, cache, events.put, settings.slots or default_slots(), settings.max_queue,
-                    settings.backend)
-    events.put(EngineReady(backend.capabilities, engine.slots, os.getpid(), round(time.monotonic() - started, 4)))
+    slots = settings.slots or backend.suggested_slots(os.cpu_count() or 1) or default_slots()
+    engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend)
+    events.put(EngineReady(backend.capabilities, engine.slots, os.getpid(), round(time.monotonic() - started, 4),
+                           backend.facts()))
     while True:
         request = requests.get()
         if not engine.handle(request):

@@ -41,6 +41,7 @@ class ErrorCode(str, enum.Enum):
     ENGINE_START = "E_ENGINE_START"
     BACKEND = "E_BACKEND"
     BAD_REQUEST = "E_BAD_REQUEST"
+    BAD_OPTION = "E_BAD_OPTION"  # a backend option (or the backend's name) that cannot be used
 
 
 class EngineError(Exception):
@@ -145,6 +146,7 @@ class EngineReady:
     slots: int
     pid: int
     start_s: float  # process start to ready, measured in the engine
+    facts: dict[str, Any] = field(default_factory=dict)  # what loaded: device, versions, model kind
 
 
 @dataclass(frozen=True)

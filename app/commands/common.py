@@ -1,62 +1,72 @@
-"""What several headless commands share: the options that choose and size the engine."""
+"""What several headless commands share: the options that choose and size the engine.
+
+The backends, their options, their help and their checks come from the backend descriptors
+(engine.backends), so a new backend or option shows up here without an edit.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
+from engine.backends import DESCRIPTORS, OptionError, descriptor
+from engine.protocol import EngineError
 
-def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options that choose and size the engine, the same for every command."""
+EXIT_BAD_OPTION = 2  # as argparse's usage errors
+
+
+def backend_option_help() -> str:
+    """The options each backend takes, for ``--backend-option``'s help."""
+    per_backend = "; ".join(f"{d.name}: {d.option_names()}" for d in DESCRIPTORS.values())
+    return f"a backend option, repeatable ({per_backend}); `dubstudio backends` says what each takes"
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str | None = "piper") -> None:
+    """The options that choose and size the engine, the same for every command.
+
+    ``default_backend=None`` (the studio) means "not given": the settings decide.
+    """
     group = parser.add_argument_group("engine")
-    group.add_argument("--backend", default="piper", help="speech backend: piper (embedded) or cosyvoice2")
-    group.add_argument("--slots", type=int, default=None, help="jobs the engine runs at once (default: by cores)")
-    group.add_argument("--model-dir", default=None, help="model folder (cosyvoice2)")
+    group.add_argument("--backend", default=default_backend, choices=list(DESCRIPTORS),
+                       help="speech backend: " + "; ".join(f"{d.name} = {d.label}" for d in DESCRIPTORS.values())
+                       + (f" (default {default_backend})" if default_backend else ""))
+    group.add_argument("--slots", type=int, default=None, help="jobs the engine runs at once (default: by cores, "
+                                                               "or by GPU memory on a GPU)")
+    group.add_argument("--model-dir", default=None,
+                       help="model folder, for backends that need one ("
+                       + ", ".join(d.name for d in DESCRIPTORS.values() if d.needs_model_folder) + ")")
     group.add_argument("--engine-python", default=None,
-                       help="Python interpreter that runs the engine (e.g. .venv-cosyvoice/bin/python)")
+                       help="Python interpreter that runs the engine (default: the backend's own environment, "
+                            "e.g. .venv-cosyvoice for cosyvoice2; this interpreter for piper)")
     group.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
-                       help="extra backend option, repeatable (e.g. fp16=true)")
+                       help=backend_option_help())
     group.add_argument("--cache-dir", default=None, help="voice cache folder (default: the user cache folder)")
 
 
-def _parse_value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def engine_config_from_args(args: argparse.Namespace) -> Any:
+def engine_config_from_args(args: argparse.Namespace, backend: str | None = None) -> Any:
+    """The EngineConfig the engine arguments describe, options checked against the backend's
+    descriptor. A bad option, a missing model folder or a missing environment prints a coded
+    message and exits with status 2 (before any engine starts)."""
     from engine.client import EngineConfig
 
-    python = args.engine_python
-    if args.backend == "cosyvoice2":
-        # CosyVoice's stack lives in its own environment; the model folder has no default.
-        from engine.backends.cosyvoice_models import default_engine_python
-
-        if not args.model_dir:
-            raise SystemExit("dubstudio: E_BAD_REQUEST: --backend cosyvoice2 needs --model-dir DIR "
-                             "(dubstudio cosyvoice download DIR, or synthetic DIR for tests)")
-        if python is None:
-            found = default_engine_python()
-            if found is None:
-                raise SystemExit("dubstudio: E_ENGINE_START: no CosyVoice environment; build it with "
-                                 "scripts/cosyvoice-env or pass --engine-python")
-            python = str(found)
-    options: dict[str, Any] = {}
-    if args.model_dir:
-        options["model_dir"] = str(Path(args.model_dir).resolve())
-    for item in args.backend_option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise SystemExit(f"dubstudio: --backend-option expects KEY=VALUE, got {item!r}")
-        options[key] = _parse_value(value)
-    return EngineConfig(backend=args.backend, backend_options=options, slots=args.slots,
-                        python=python, cache_dir=args.cache_dir)
-
+    name = backend or args.backend
+    try:
+        spec = descriptor(name)
+        options = spec.parse_assignments(args.backend_option)
+        if args.model_dir:
+            if spec.model_option is None:
+                raise OptionError(name, "", "takes no model folder; drop --model-dir")
+            options[spec.model_option] = str(Path(args.model_dir).resolve())
+        if spec.model_option is not None and spec.needs_model_folder and spec.model_option not in options:
+            print(f"dubstudio: E_BAD_OPTION: --backend {name} needs --model-dir DIR "
+                  f"({spec.option(spec.model_option).help})", file=sys.stderr)
+            raise SystemExit(EXIT_BAD_OPTION)
+        options = spec.validate(options)
+        python = spec.engine_python(args.engine_python)
+    except EngineError as error:
+        print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_OPTION) from None
+    return EngineConfig(backend=name, backend_options=options, slots=args.slots, python=python,
+                        cache_dir=args.cache_dir)

@@ -47,9 +47,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run_synthetic(args: argparse.Namespace) -> int:
-    from engine.backends.cosyvoice_models import default_engine_python
+    from engine.backends import COSYVOICE2_ENVIRONMENT
 
-    python = Path(args.engine_python) if args.engine_python else default_engine_python()
+    python = Path(args.engine_python) if args.engine_python else COSYVOICE2_ENVIRONMENT.interpreter()
     if python is None or not python.exists():
         print("dubstudio: the CosyVoice environment is missing; build it with scripts/cosyvoice-env "
               "or pass --engine-python", file=sys.stderr)

@@ -23,7 +23,6 @@ APP_NAME = "DubStudio"
 ORG_NAME = "DubStudio"
 SCHEMA_VERSION = 1
 MAX_RECENT = 10
-BACKENDS = ("piper", "cosyvoice2")
 
 
 def _to_str_list(value: Any) -> list[str]:

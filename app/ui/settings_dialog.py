@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.player import list_devices
-from app.ui.settings import BACKENDS, Settings, clear_folder, folder_size, human_size
+from app.ui.settings import Settings, clear_folder, folder_size, human_size
 from app.ui.tasks import TaskRunner
+from engine.backends import DESCRIPTORS
 
 SYSTEM_DEFAULT = "System default"
 
@@ -42,7 +43,7 @@ class SettingsDialog(QDialog):
         self._engine_before = self._engine_values()
 
         self.backend = QComboBox()
-        self.backend.addItems(BACKENDS)
+        self.backend.addItems(list(DESCRIPTORS))
         self.backend.setCurrentText(settings.engine_backend)
         self.slots = QSpinBox()
         self.slots.setRange(0, 64)

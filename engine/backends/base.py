@@ -71,6 +71,15 @@ class Backend(abc.ABC):
     def set_slots(self, slots: int) -> None:
         """The engine now runs this many jobs at once; divide threads or streams accordingly."""
 
+    def suggested_slots(self, cores: int) -> int | None:
+        """Jobs to run at once when nobody said, once loaded (a GPU backend sizes this by its
+        free memory); None: the engine's core-based default."""
+        return None
+
+    def facts(self) -> dict[str, Any]:
+        """JSON-able facts about what loaded (device, versions, model kind) for EngineReady."""
+        return {}
+
     @abc.abstractmethod
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Derive this backend's conditioning from a reference clip: (arrays, JSON-able meta)."""

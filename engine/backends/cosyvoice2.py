@@ -37,13 +37,14 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE
 from engine.backends.base import Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.text import is_speakable, split_for_streaming
 
 log = logging.getLogger(__name__)
 
-SAMPLE_RATE = 24000
+SAMPLE_RATE = COSYVOICE2_SAMPLE_RATE
 FIRST_HOP_TOKENS = 25  # the flow's static chunk size: ~1 s of audio at 25 tokens/s
 MAX_HOP_TOKENS = 100
 HOP_GROWTH = 2
@@ -54,8 +55,11 @@ SAMPLES_PER_MEL_FRAME = 480
 SPEED_RANGE = (0.5, 2.0)
 MAX_PROMPT_S = 30.0
 END_OF_PROMPT = "<|endofprompt|>"
-LANGUAGES = ("zh", "en", "ja", "ko", "yue")
-HOP_SCHEDULES = ("per_job", "upstream")
+# Working memory one concurrent job needs on a GPU beyond the loaded weights (the LLM's KV
+# cache, the flow's activations for a hop, the vocoder): an estimate with a wide margin,
+# not a measurement (no GPU was at hand); it only sizes the default slot count.
+GPU_BYTES_PER_JOB = {"fp32": 1.0 * 2**30, "fp16": 0.6 * 2**30}
+GPU_MEMORY_HEADROOM = 0.8  # keep a fifth of the free memory for fragmentation and other processes
 
 
 # --- modes -----------------------------------------------------------------------------------
@@ -195,10 +199,9 @@ class CosyVoice2Backend(Backend):
         trt_concurrent: int = 1,
         hop_schedule: str = "per_job",
         threads: int | None = None,
+        device: str = "auto",
     ) -> None:
-        if hop_schedule not in HOP_SCHEDULES:
-            raise EngineError(ErrorCode.BAD_REQUEST,
-                              f"hop_schedule must be one of {', '.join(HOP_SCHEDULES)}, not {hop_schedule!r}")
+        # Options arrive checked against COSYVOICE2 (engine.backends.create_backend).
         self.model_dir = Path(model_dir).expanduser()
         self.code_dir = Path(code_dir).expanduser() if code_dir else None
         self.options = {"fp16": bool(fp16), "load_jit": bool(load_jit), "load_trt": bool(load_trt),
@@ -206,6 +209,7 @@ class CosyVoice2Backend(Backend):
         self.trt_concurrent = int(trt_concurrent)
         self.hop_schedule = hop_schedule
         self.threads = threads
+        self.requested_device = device
         self._shared_hop = HopSchedule()  # used only in "upstream" mode
         self._loaded = False
         self.load_facts: dict[str, Any] = {}
@@ -214,15 +218,20 @@ class CosyVoice2Backend(Backend):
 
     @property
     def capabilities(self) -> Capabilities:
-        return Capabilities(
-            name="cosyvoice2",
-            sample_rate=SAMPLE_RATE,
-            streaming=True,
-            languages=LANGUAGES,
-            cloning=True,
-            cross_lingual=True,
-            instructions=True,
-        )
+        return COSYVOICE2.capabilities
+
+    def facts(self) -> dict[str, Any]:
+        return dict(self.load_facts)
+
+    def suggested_slots(self, cores: int) -> int | None:
+        """On a GPU: as many jobs as the free memory holds, but no more than cores allow for the
+        Python thread that drives each stream; on the CPU: the engine's core-based default."""
+        if not self._loaded or self.device.type != "cuda":
+            return None
+        free, _total = self._torch.cuda.mem_get_info(self.device)
+        per_job = GPU_BYTES_PER_JOB["fp16" if self.options["fp16"] else "fp32"]
+        by_memory = int(free * GPU_MEMORY_HEADROOM // per_job)
+        return max(1, min(by_memory, 2 * cores))
 
     def _import_code(self) -> None:
         """Make the CosyVoice code importable: a clone named by code_dir, else the installed package."""
@@ -256,7 +265,7 @@ class CosyVoice2Backend(Backend):
             logging.getLogger("numba").setLevel(logging.WARNING)
 
     def load(self) -> None:
-        from engine.backends.cosyvoice_models import validate_model_dir
+        from engine.backends.cosyvoice_models import model_kind, validate_model_dir
 
         started = time.monotonic()
         report = validate_model_dir(self.model_dir, options=self.options)
@@ -267,13 +276,22 @@ class CosyVoice2Backend(Backend):
         import torch
         from hyperpyyaml import load_hyperpyyaml
 
+        from engine.backends.device import describe, resolve_device
+
         self._torch = torch
-        cuda = torch.cuda.is_available()
-        self.device = torch.device("cuda" if cuda else "cpu")
+        self.device = resolve_device(torch, self.requested_device)
+        device_facts = describe(str(self.device))
+        cuda = self.device.type == "cuda"
+        if cuda:
+            torch.cuda.set_device(self.device)  # upstream's loaders use the current device
         if not cuda and any(self.options.values()):
             # As upstream: these options need CUDA; say so rather than fail.
             log.warning("no CUDA device: fp16, JIT, TensorRT and vLLM are turned off")
             self.options = {name: False for name in self.options}
+        if self.options["fp16"] and not device_facts["fp16_supported"]:
+            log.warning("fp16 is turned off: %s (compute capability %s) has no native half precision",
+                        device_facts["gpu_name"], device_facts["compute_capability"])
+            self.options["fp16"] = False
         self.set_slots(1)
         with open(self.model_dir / "cosyvoice2.yaml", encoding="utf-8") as handle:
             configs = load_hyperpyyaml(
@@ -295,7 +313,9 @@ class CosyVoice2Backend(Backend):
         self._campplus = onnxruntime.InferenceSession(
             str(self.model_dir / "campplus.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
         )
-        providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if cuda else ["CPUExecutionProvider"]
+        providers: list[Any] = ["CPUExecutionProvider"]
+        if cuda and "CUDAExecutionProvider" in onnxruntime.get_available_providers():  # onnxruntime-gpu
+            providers.insert(0, ("CUDAExecutionProvider", {"device_id": self.device.index or 0}))
         self._speech_tokenizer = onnxruntime.InferenceSession(
             str(self.model_dir / "speech_tokenizer_v2.onnx"), sess_options=options, providers=providers
         )
@@ -305,10 +325,12 @@ class CosyVoice2Backend(Backend):
         self._loaded = True
         self.load_facts = {
             "load_s": round(time.monotonic() - started, 2),
-            "device": str(self.device),
+            "model_dir": str(self.model_dir),
+            **{f"model_{key}": value for key, value in model_kind(self.model_dir).items()},
             "code": str(Path(sys.modules["cosyvoice"].__file__ or "").parent),
             "hop_schedule": self.hop_schedule,
             **self.options,
+            **device_facts,
         }
         log.info("CosyVoice2 loaded: %s", self.load_facts)
 

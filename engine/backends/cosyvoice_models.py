@@ -43,6 +43,8 @@ OPTIONAL = {
     "flow.encoder.fp16.zip": "load_jit with fp16",
     "flow.decoder.estimator.fp32.onnx": "load_trt",
 }
+SYNTHETIC_MARKER = "synthetic.json"  # written last by cosyvoice_synthetic.build
+SYNTHETIC_BANNER = "random weights: speech is noise; for speed and hardware probes only"
 EXPECTED_CLASSES = ("Qwen2LM", "CausalMaskedDiffWithXvec", "HiFTGenerator")
 # Signatures of the two frontend models: (input ranks, output ranks).
 ONNX_SIGNATURES = {
@@ -210,14 +212,32 @@ def validate_model_dir(folder: str | Path, options: dict[str, Any] | None = None
     leftovers = [str(p.relative_to(folder)) for p in folder.rglob("*.incomplete")]
     if leftovers:
         report.warnings.append(Problem(leftovers[0], f"{len(leftovers)} partial download(s): run the download again"))
-    synthetic = folder / "synthetic.json"
-    if synthetic.is_file():
-        report.warnings.append(Problem("synthetic.json", "a synthetic folder with random weights: its audio is noise"))
+    kind = model_kind(folder)
+    if kind["kind"] == "synthetic":
+        report.warnings.append(Problem(SYNTHETIC_MARKER, f"a synthetic {kind['size']} folder: {SYNTHETIC_BANNER}"))
         report.facts["synthetic"] = True
+    report.facts["kind"] = kind
     if deep:
         _check_onnx(folder, report)
     report.facts["size_bytes"] = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
     return report
+
+
+def model_kind(folder: str | Path) -> dict[str, Any]:
+    """``{"kind": "synthetic", "size": "tiny"|"full"}`` for a folder built with random weights
+    (it carries the builder's marker), ``{"kind": "real"}`` for any other, ``{"kind": "missing"}``
+    when there is no folder. Reports and the studio's banners say which one ran."""
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        return {"kind": "missing"}
+    marker = folder / SYNTHETIC_MARKER
+    if not marker.is_file():
+        return {"kind": "real"}
+    try:
+        size = json.loads(marker.read_text(encoding="utf-8")).get("size", "unknown")
+    except (OSError, ValueError, AttributeError):
+        size = "unknown"
+    return {"kind": "synthetic", "size": str(size)}
 
 
 # --- downloads ---------------------------------------------------------------------------------
@@ -338,15 +358,3 @@ def _download_modelscope(target: Path, repo_id: str, revision: str | None) -> Va
     report = validate_model_dir(target)
     report.facts["download_s"] = round(time.monotonic() - started, 1)
     return report
-
-
-def default_engine_python() -> Path | None:
-    """The CosyVoice environment's interpreter: $DUBSTUDIO_COSYVOICE_PYTHON, else the
-    repository's .venv-cosyvoice (built by scripts/cosyvoice-env); None when neither exists."""
-    import os
-
-    override = os.environ.get("DUBSTUDIO_COSYVOICE_PYTHON")
-    if override:
-        return Path(override)
-    candidate = Path(__file__).resolve().parents[2] / ".venv-cosyvoice" / "bin" / "python"
-    return candidate if candidate.exists() else None

@@ -27,11 +27,12 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from engine.backends.cosyvoice_models import SYNTHETIC_MARKER
+
 SPEECH_TOKEN_RATE = 25.0  # CosyVoice2 speech tokens per second of audio
 CHARS_PER_SECOND = 15.0  # English read at ~150 words per minute, spaces and punctuation included
 SPEECH_TOKEN_VOCAB = 6561
 SIZES = ("tiny", "full")
-MARKER = "synthetic.json"  # written last; says what built the folder
 
 # A built-in English text for training the tokenizer and calibrating the speaking rate.
 _CORPUS = """\
@@ -378,7 +379,7 @@ def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = Fals
     if size not in SIZES:
         raise ValueError(f"size must be one of {SIZES}, not {size!r}")
     target = Path(target)
-    marker = target / MARKER
+    marker = target / SYNTHETIC_MARKER
     if target.exists():
         if marker.is_file() and not force:
             facts = json.loads(marker.read_text())
@@ -419,7 +420,7 @@ def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = Fals
         }
         del configs
         facts["build_s"] = round(time.monotonic() - started, 1)
-        (work / MARKER).write_text(json.dumps(facts, indent=2))
+        (work / SYNTHETIC_MARKER).write_text(json.dumps(facts, indent=2))
         if target.exists():
             shutil.rmtree(target)
         work.chmod(0o755)  # mkdtemp made it private
