@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.client import EngineClient, EngineConfig, collect  # noqa: E402
+from engine.files import atomic_write_text  # noqa: E402
 from engine.protocol import AudioChunk, Job, JobFinished, Priority, VoiceSpec  # noqa: E402
 
 SENTENCE = "The lighthouse keeper swore she saw a ship drift past the rocks."
@@ -170,7 +171,7 @@ def main() -> None:
     }
     print("throughput, 2 slots x 4 jobs:", results["throughput"], flush=True)
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2))
+        atomic_write_text(args.json, json.dumps(results, indent=2), stream_special=True)
 
 
 if __name__ == "__main__":

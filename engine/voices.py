@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import threading
 import time
 import zipfile
@@ -24,6 +23,7 @@ import numpy as np
 import soundfile as sf
 
 from engine.backends.base import Backend, ReferenceClip, VoiceProfile
+from engine.files import atomic_write
 from engine.protocol import EngineError, ErrorCode, VoiceSpec
 
 MAX_SOURCE_S = 600.0  # refuse longer files outright: nobody means a 10-minute reference
@@ -255,16 +255,7 @@ def write_profile(path: Path, profile: VoiceProfile) -> None:
     arrays: dict[str, np.ndarray] = {f"cond__{name}": value for name, value in profile.conditioning.items()}
     arrays["embedding"] = profile.embedding
     arrays["meta"] = np.array(json.dumps({**profile.meta, "format": CACHE_FORMAT, "key": profile.key}))
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            np.savez(out, **arrays)  # type: ignore[arg-type]  # numpy stubs mistype **kwds
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda out: np.savez(out, **arrays))  # type: ignore[arg-type]  # stubs mistype **kwds
 
 
 def read_profile(path: Path, key: str) -> VoiceProfile:

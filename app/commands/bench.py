@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
+from engine.files import FileError
 
 EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
 EXIT_BELOW = 3  # --fail-under: the capacity is below the required level
@@ -221,8 +222,8 @@ def run(args: argparse.Namespace) -> int:
         if path:
             try:
                 write(path)
-            except OSError as error:
-                print(f"dubstudio bench: E_WRITE: cannot write {path}: {error}", file=sys.stderr)
+            except FileError as error:  # already says what and why, with a code
+                print(f"dubstudio bench: {error}", file=sys.stderr)
                 return EXIT_FAILED
             print(f"wrote {Path(path)}", file=sys.stderr)
     if interrupted:

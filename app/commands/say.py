@@ -20,7 +20,9 @@ def add_parser(subparsers: Any) -> None:
                         help="reference clip of the character (default: the bundled narrator)")
     parser.add_argument("--transcript", default=None,
                         help="what is said in the clip (default: CLIP.txt beside it, if present)")
-    parser.add_argument("--out", required=True, help="WAV file to write")
+    parser.add_argument("--out", required=True,
+                        help="WAV file to write (replaced atomically; a pipe or device such as /dev/stdout "
+                             "is streamed into)")
     parser.add_argument("--speed", type=float, default=1.0)
     parser.add_argument("--pitch", type=float, default=0.0, help="extra pitch shift in semitones")
     parser.add_argument("--instruction", default="", help="style instruction (backends that support it)")
@@ -34,8 +36,14 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from engine.client import EngineClient, EngineStartError
+    from engine.files import FileError, atomic_write_wav, check_target
     from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, Priority, VoiceSettings, VoiceSpec
 
+    try:  # refuse a bad --out (a folder, a symlink, a device to be replaced) before any synthesis
+        check_target(Path(args.out).absolute(), stream_special=True)
+    except FileError as error:
+        print(f"dubstudio: {error}", file=sys.stderr)
+        return 2
     transcript = args.transcript
     if transcript is None:
         sidecar = Path(args.voice).with_suffix(".txt")
@@ -77,9 +85,11 @@ def run(args: argparse.Namespace) -> int:
         client.close()
     rate = chunks[0].sample_rate
     audio = np.concatenate([chunk.pcm for chunk in chunks])
-    from app.project.fsutil import atomic_write_wav
-
-    atomic_write_wav(Path(args.out), audio, rate)
+    try:
+        atomic_write_wav(args.out, audio, rate, stream_special=True)
+    except FileError as error:
+        print(f"dubstudio: {error}", file=sys.stderr)
+        return 2
     report = {
         "first_audio_s": round(first_audio or 0.0, 4),
         "total_s": round(total, 4),

@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from pathlib import Path
 
+from engine.files import FileErrorCode
+
 
 class ProjectErrorCode(str, enum.Enum):
     """Why a project operation failed. The value is stable and shown to users."""
@@ -18,8 +20,11 @@ class ProjectErrorCode(str, enum.Enum):
     BAD_PROJECT_FILE = "E_BAD_PROJECT_FILE"
     SCHEMA_TOO_NEW = "E_SCHEMA_TOO_NEW"
     MIGRATION = "E_MIGRATION"
-    PATH_ESCAPE = "E_PATH_ESCAPE"
-    SAVE_FAILED = "E_SAVE_FAILED"
+    # The shared file writer's codes (engine.files), so a failed write keeps its exact code.
+    PATH_ESCAPE = FileErrorCode.PATH_ESCAPE.value
+    SAVE_FAILED = FileErrorCode.SAVE_FAILED.value
+    NOT_REGULAR_FILE = FileErrorCode.NOT_REGULAR_FILE.value
+    DISK_FULL = FileErrorCode.DISK_FULL.value
     CLIP_IMPORT = "E_CLIP_IMPORT"
     IMPORT_FORMAT = "E_IMPORT_FORMAT"
     IMPORT_ENCODING = "E_IMPORT_ENCODING"
@@ -63,7 +68,10 @@ class PathEscapeError(ProjectError):
 
 
 class SaveError(ProjectError):
-    """Writing failed; the previous file on disk is untouched."""
+    """Writing failed; the previous file on disk is untouched.
+
+    The code says why: E_SAVE_FAILED, or E_DISK_FULL / E_NOT_REGULAR_FILE from the writer.
+    """
 
     default_code = ProjectErrorCode.SAVE_FAILED
 

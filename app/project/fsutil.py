@@ -5,30 +5,25 @@ A project folder is meant to be zipped and sent to a colleague, so every path st
 that escapes (``../x``, ``/etc/x``, ``C:\\x``, or a symlink pointing out) is refused, because
 opening a shared project must never read or overwrite files elsewhere on the machine.
 
-Anything a user made is written atomically: a temp file in the same folder, flushed and
-fsynced, then ``os.replace``d over the target, so a crash or a full disk leaves either the old
-file or the new one, never half of either.
+Anything a user made is written atomically by the tree's one writer, :mod:`engine.files`
+(temp file in the same verified folder, fsync, rename; only regular files are replaced); the
+wrappers here turn its errors into the project layer's SaveError and PathEscapeError.
 """
 
 from __future__ import annotations
 
-import io
-import os
+import contextlib
 import re
-import tempfile
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Callable
+from typing import IO, Callable, Iterator
 
 import numpy as np
 
-from app.project.errors import PathEscapeError, SaveError
+from app.project.errors import PathEscapeError, ProjectErrorCode, SaveError
+from engine import files
+from engine.files import FileError, FileErrorCode
 
 _UNSAFE_NAME = re.compile(r"[^\w.\-]+", re.UNICODE)
-
-# mkstemp creates files as 0600; new files should get the usual permissions instead.
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
 
 def check_relative(rel: str) -> str:
     """Return ``rel`` normalised to forward slashes, or raise if it could leave the folder.
@@ -87,76 +82,51 @@ def unique_path(directory: Path, stem: str, suffix: str) -> Path:
     return candidate
 
 
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename itself durable on POSIX; Windows cannot open directories.
-    if os.name != "posix":
-        return
-    fd = os.open(directory, os.O_RDONLY)
+@contextlib.contextmanager
+def _project_errors() -> Iterator[None]:
+    """Turn the shared writer's FileError into the project layer's own error types."""
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        yield
+    except FileError as error:
+        if error.code is FileErrorCode.PATH_ESCAPE:
+            raise PathEscapeError(error.message) from error
+        raise SaveError(error.message, ProjectErrorCode(error.code.value)) from error
 
 
-def _mode_for(path: Path) -> int:
-    try:
-        return path.stat().st_mode & 0o7777  # keep the replaced file's permissions
-    except FileNotFoundError:
-        return 0o666 & ~_UMASK
+def ensure_dir(directory: Path, inside: Path | None = None) -> Path:
+    """:func:`engine.files.ensure_dir` with project errors (PathEscapeError, SaveError)."""
+    with _project_errors():
+        return files.ensure_dir(directory, inside)
 
 
-def atomic_write(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:
-    """Write ``path`` through ``write(handle)`` into a temp file, then replace atomically.
+def atomic_write(
+    path: Path, write: Callable[[IO[bytes]], None], *, inside: Path | None = None, stream_special: bool = False
+) -> Path:
+    """The tree's one atomic writer (:func:`engine.files.atomic_write`), raising SaveError.
 
-    On any failure the temp file is removed, the target is untouched and SaveError is raised
-    (with the original exception chained) so callers need to handle one type only.
+    SaveError carries the writer's code: E_NOT_REGULAR_FILE, E_DISK_FULL or E_SAVE_FAILED;
+    a folder outside ``inside`` raises PathEscapeError.
     """
-    path = Path(path)
-    directory = path.parent
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as error:
-        raise SaveError(f"Cannot write {path}: {error}") from error
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            if hasattr(os, "fchmod"):
-                os.fchmod(handle.fileno(), _mode_for(path))
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        _fsync_dir(directory)
-    except BaseException as error:
-        tmp.unlink(missing_ok=True)
-        if isinstance(error, SaveError):
-            raise
-        if isinstance(error, Exception):
-            raise SaveError(f"Cannot write {path}: {error}") from error
-        raise  # KeyboardInterrupt and friends: cleaned up, then propagate unchanged
+    with _project_errors():
+        return files.atomic_write(path, write, inside=inside, stream_special=stream_special)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, inside: Path | None = None) -> Path:
     """Atomically replace ``path`` with ``data``."""
-    def write(handle: io.BufferedWriter) -> None:
-        handle.write(data)
-
-    atomic_write(path, write)
+    with _project_errors():
+        return files.atomic_write_bytes(path, data, inside=inside)
 
 
-def atomic_write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
+def atomic_write_text(path: Path, text: str, encoding: str = "utf-8", *, inside: Path | None = None) -> Path:
     """Atomically replace ``path`` with ``text`` (newlines written as given)."""
-    atomic_write_bytes(path, text.encode(encoding))
+    with _project_errors():
+        return files.atomic_write_text(path, text, encoding, inside=inside)
 
 
-def atomic_write_wav(path: Path, pcm: np.ndarray, sample_rate: int, subtype: str = "PCM_16") -> None:
+def atomic_write_wav(
+    path: Path, pcm: np.ndarray, sample_rate: int, subtype: str = "PCM_16", *, inside: Path | None = None,
+    stream_special: bool = False,
+) -> Path:
     """Atomically write mono or multi-channel float audio as a WAV file."""
-    import soundfile as sf
-
-    data = np.asarray(pcm, dtype=np.float32)
-
-    def write(handle: io.BufferedWriter) -> None:
-        sf.write(handle, np.clip(data, -1.0, 1.0), sample_rate, format="WAV", subtype=subtype)
-
-    atomic_write(path, write)
+    with _project_errors():
+        return files.atomic_write_wav(path, pcm, sample_rate, subtype, inside=inside, stream_special=stream_special)

@@ -14,11 +14,10 @@ import io
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Sequence
 
+from engine.files import atomic_write_text
 from engine.load.records import JOB_FIELDS, JobRecord
 from engine.load.sampler import ResourceSample
 from engine.load.stats import CHANGE_KEYS, LevelStats, Summary, Verdict
@@ -38,18 +37,9 @@ def _rounded(value: Any) -> Any:
     return value
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write a file so readers see the old content or the whole new one, never half."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+def write_report(path: str | os.PathLike[str], text: str) -> None:
+    """Write a report where the user asked: atomically, or streamed into a pipe (``/dev/stdout``)."""
+    atomic_write_text(path, text, stream_special=True)
 
 
 @dataclass
@@ -98,17 +88,17 @@ class BenchReport:
         return render_html(self, images)
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
-        write_atomic(path, self.to_json())
+        write_report(path, self.to_json())
 
     def write_csv(self, path: str | os.PathLike[str]) -> None:
-        write_atomic(path, self.levels_csv())
+        write_report(path, self.levels_csv())
 
     def write_jobs_csv(self, path: str | os.PathLike[str]) -> None:
-        write_atomic(path, self.jobs_csv())
+        write_report(path, self.jobs_csv())
 
     def write_html(self, path: str | os.PathLike[str], images: Sequence[tuple[str, bytes]] = ()) -> None:
         """The page; ``images`` are (caption, PNG bytes) embedded as data URIs (the panel's plots)."""
-        write_atomic(path, self.to_html(images))
+        write_report(path, self.to_html(images))
 
 
 # --- CSV and the terminal table ------------------------------------------------------------

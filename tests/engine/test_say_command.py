@@ -1,11 +1,14 @@
 """`dubstudio say`, run as a user would: the installed console script in a subprocess."""
 
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import soundfile as sf
 
 from tests.engine.helpers import VOICES
@@ -40,3 +43,26 @@ def test_say_reports_bad_input_with_a_code(tmp_path):
                  cache_dir=tmp_path / "cache")
     assert result.returncode == 2 and "E_CLIP_MISSING" in result.stderr
     assert not (tmp_path / "x.wav").exists()
+
+
+def test_say_streams_into_a_named_device_and_never_replaces_it(tmp_path):
+    """Issue 10: --out onto a mknod copy of /dev/null turned the device into a WAV file."""
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.stat("/dev/null").st_rdev)
+    except PermissionError:
+        pytest.skip("mknod needs root")
+    result = say("Hi there.", "--voice", str(VOICES / "rex.wav"), "--out", str(device), cache_dir=tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISCHR(device.lstat().st_mode)
+
+
+def test_say_refuses_a_symlink_out_before_speaking(tmp_path):
+    kept = tmp_path / "kept.wav"
+    kept.write_bytes(b"mine")
+    link = tmp_path / "link.wav"
+    link.symlink_to(kept)
+    result = say("Hi there.", "--out", str(link), cache_dir=tmp_path / "cache")
+    assert result.returncode == 2 and "E_NOT_REGULAR_FILE" in result.stderr and "Traceback" not in result.stderr
+    assert link.is_symlink() and kept.read_bytes() == b"mine"
+    assert not (tmp_path / "cache").exists()  # refused before the engine started

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import stat
 from pathlib import Path
 
+from engine.files import NEW_FILE_MODE
 from engine.load.plans import Plan
 from engine.load.report import BenchReport, format_table, nice_ticks
 from engine.load.sampler import ResourceSample
@@ -51,6 +53,7 @@ def test_csv_has_a_row_per_level(tmp_path: Path) -> None:
     assert {"first_audio_s_p95", "total_s_p99", "meets_objective"} <= set(rows[0])
     jobs = list(csv.DictReader(io.StringIO(report.jobs_csv())))
     assert len(jobs) == 3 and "first_audio_s" in jobs[0]
+    assert stat.S_IMODE(path.stat().st_mode) == NEW_FILE_MODE  # readable like any file, not 0600
 
 
 def test_html_is_self_contained_with_table_verdict_and_plots(tmp_path: Path) -> None:

@@ -9,8 +9,6 @@ measures how late the event loop runs, to show the window stays responsive under
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QHideEvent, QRegularExpressionValidator, QShowEvent
@@ -40,6 +38,7 @@ from app.ui.stress.lag import LagProbe
 from app.ui.stress.plots import LivePlots
 from app.ui.stress.worker import BenchWorker, SessionFactory
 from engine.client import EngineConfig
+from engine.files import FileError, atomic_write_bytes
 from engine.load import (
     BenchReport,
     BenchSession,
@@ -214,16 +213,7 @@ class StressPanel(QWidget):
 
     def export_png(self, path: str | os.PathLike[str]) -> None:
         """The live plots as they are on screen."""
-        target = Path(path)
-        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".png")
-        os.close(handle)
-        try:
-            if not self.plots.grab().save(temp, "PNG"):
-                raise OSError(f"E_WRITE: cannot write the plot image {target}")
-            os.replace(temp, target)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        atomic_write_bytes(path, self._plots_png(), stream_special=True)
 
     def export_html(self, path: str | os.PathLike[str]) -> None:
         """One self-contained page: the report's table and plots, plus these live plots as PNG."""
@@ -452,8 +442,8 @@ class StressPanel(QWidget):
         export = {"json": self.export_json, "csv": self.export_csv, "png": self.export_png, "html": self.export_html}
         try:
             export[kind](path)
-        except OSError as error:
-            self._show_error(f"E_WRITE: cannot write {path}: {error}")
+        except FileError as error:  # says what and why, with a code
+            self._show_error(str(error))
             return
         self.status_label.setText(f"Exported {path}")
 
