@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.project import EditProject, Project, fsutil
+from app.project import EditProject, Project
+from engine import files
 from app.ui.document import Document
 
 
@@ -39,9 +40,9 @@ def test_failed_save_keeps_the_good_file(qtbot: QtBot, tmp_path: Path, monkeypat
     def disk_full(*_args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(fsutil.os, "replace", disk_full)
+    monkeypatch.setattr(files.os, "replace", disk_full)
     with qtbot.waitSignal(doc.error) as error:
         assert not doc.save()
-    assert error.args[0].startswith("E_SAVE_FAILED")
+    assert error.args[0].startswith("E_DISK_FULL")
     assert (tmp_path / "p" / "project.json").read_bytes() == good
     assert doc.is_dirty
