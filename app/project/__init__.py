@@ -21,15 +21,22 @@ from app.project.errors import (
     UnknownIdError,
 )
 from app.project.model import (
+    GUIDE_MIXES,
+    LOUDNESS_PRESETS,
+    AudioStreamInfo,
     Character,
     CharacterSettings,
+    Fit,
     Line,
     LineStatus,
     Project,
     ProjectSettings,
+    SubtitleStreamInfo,
     Take,
+    VideoInfo,
     render_fingerprint,
 )
+from app.project.readiness import VoiceGaps, voice_gaps
 from app.project.migrations import CURRENT_SCHEMA, MIGRATIONS
 from app.project.undo import (
     AddCharacter,
@@ -46,14 +53,19 @@ from app.project.undo import (
     MoveLines,
     RemoveCharacter,
     RemoveLines,
+    SetVideo,
+    SortLinesByTime,
 )
 
 __all__ = [
     "CURRENT_SCHEMA",
+    "GUIDE_MIXES",
+    "LOUDNESS_PRESETS",
     "MIGRATIONS",
     "AddCharacter",
     "AddLines",
     "AssignCharacter",
+    "AudioStreamInfo",
     "Change",
     "Character",
     "CharacterSettings",
@@ -65,6 +77,7 @@ __all__ = [
     "EditLine",
     "EditProject",
     "ExportError",
+    "Fit",
     "ImportFormatError",
     "InvalidValueError",
     "Line",
@@ -83,7 +96,13 @@ __all__ = [
     "RenderError",
     "SaveError",
     "SchemaTooNewError",
+    "SetVideo",
+    "SortLinesByTime",
+    "SubtitleStreamInfo",
     "Take",
     "UnknownIdError",
+    "VideoInfo",
+    "VoiceGaps",
     "render_fingerprint",
+    "voice_gaps",
 ]

@@ -14,6 +14,9 @@ History
      their ``speaker``, SRT-style timecode strings, and at most one ``take`` path per line.
   2  characters and lines carry stable ids; settings are nested; times are seconds; every
      line keeps a list of takes with render fingerprints and a chosen take.
+  3  a project may dub a video (``video``: path and probed facts; ``guide_audio``: its original
+     audio); lines may be fitted to their slot (``fit``) and takes record the fit and their
+     loudness; settings gain fit, loudness and guide-mix options.
 """
 
 from __future__ import annotations
@@ -151,7 +154,36 @@ def migrate_v1_to_v2(data: JsonDict) -> JsonDict:
     }
 
 
-MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2]
+def migrate_v2_to_v3(data: JsonDict) -> JsonDict:
+    """Add the video, fit and loudness fields with the values that mean "none yet".
+
+    A v2 project has no video and no fitted takes. Its takes' loudness is unknown (None): the
+    mixer measures such takes when it needs the figure, so nothing is guessed here. Settings
+    keep what the file had; the new ones take their defaults when the project is read.
+    """
+    current = dict(data)
+    current.setdefault("video", None)
+    current.setdefault("guide_audio", None)
+    lines = current.get("lines") or []
+    if not isinstance(lines, list):
+        raise MigrationError("v2 'lines' must be a list")
+    upgraded: list[Any] = []
+    for n, line in enumerate(lines):
+        if not isinstance(line, dict):
+            raise MigrationError(f"v2 line {n + 1} must be an object")
+        takes = line.get("takes") or []
+        if not isinstance(takes, list):
+            raise MigrationError(f"v2 line {n + 1}: 'takes' must be a list")
+        new_takes = [
+            {**take, "fit": None, "loudness_lufs": None, "true_peak_dbtp": None} if isinstance(take, dict) else take
+            for take in takes
+        ]
+        upgraded.append({**line, "fit": None, "takes": new_takes})
+    current["lines"] = upgraded
+    return current
+
+
+MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2, migrate_v2_to_v3]
 """``MIGRATIONS[i]`` turns schema ``i + 1`` into schema ``i + 2``."""
 
 CURRENT_SCHEMA = len(MIGRATIONS) + 1

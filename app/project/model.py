@@ -5,7 +5,8 @@ A project is a folder that can be zipped and shared::
     project.json   this model, written atomically (see :meth:`Project.save`)
     voices/        reference clips, copied in on import so the folder is self-contained
     takes/         every rendered take as WAV, kept when a line is re-rendered
-    exports/       mixes, stems, per-line WAVs and subtitles made from the takes
+    exports/       mixes, stems, per-line WAVs, subtitles and the finished video
+    media/         the video being dubbed (when copied in) and its original audio (guide track)
 
 The model is plain dataclasses with no Qt, so the headless ``dubstudio render`` command and
 the studio share it. Edits the user makes go through :mod:`app.project.undo` (so they can be
@@ -25,7 +26,7 @@ import json
 import math
 import os
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -43,6 +44,7 @@ PROJECT_FILE = "project.json"
 VOICES_DIR = "voices"
 TAKES_DIR = "takes"
 EXPORTS_DIR = "exports"
+MEDIA_DIR = "media"
 CACHE_DIR = ".cache"  # regenerable files (trimmed clips); safe to leave out of a shared zip
 
 PALETTE = (
@@ -111,8 +113,38 @@ class Character:
 
 
 @dataclass(frozen=True)
+class Fit:
+    """What fitting a take into its slot did (see app.project.fit).
+
+    ``rate`` is the speaking-rate factor the take was re-synthesized at (1.0 = natural),
+    ``stretch`` the time-stretch factor applied after that (1.0 = none; >1 shortens), and
+    ``natural_s`` how long the take was before fitting. The table and timeline show
+    :meth:`describe`.
+    """
+
+    rate: float = 1.0
+    stretch: float = 1.0
+    natural_s: float = 0.0
+    slot_s: float = 0.0
+
+    def describe(self) -> str:
+        """``"fitted: rate 1.12×"`` or ``"fitted: rate 1.25× + stretch 1.08×"``."""
+        parts = [f"rate {self.rate:.2f}×"]
+        if self.stretch > 1.0005:
+            parts.append(f"stretch {self.stretch:.2f}×")
+        return "fitted: " + " + ".join(parts)
+
+
+@dataclass(frozen=True)
 class Take:
-    """One rendered version of a line, with the fingerprint of what produced it."""
+    """One rendered version of a line, with the fingerprint of what produced it.
+
+    ``fit`` is set when the take was fitted into its slot (faster rate, maybe a stretch); the
+    fingerprint stays the line's own, since fitting follows the slot, not the voice.
+    ``loudness_lufs`` is the integrated loudness (ITU-R BS.1770; None when the take is too
+    short to measure) and ``true_peak_dbtp`` the 4× oversampled peak, both measured when the
+    take is written; the mixer normalises dialogue with them.
+    """
 
     id: str
     path: str  # relative, takes/<line>_<take>.wav
@@ -122,6 +154,9 @@ class Take:
     sample_rate: int = 0
     backend: str = ""
     text: str = ""  # the text that was spoken, shown when choosing between takes
+    fit: Fit | None = None
+    loudness_lufs: float | None = None
+    true_peak_dbtp: float | None = None
 
 
 @dataclass
@@ -137,14 +172,105 @@ class Line:
     chosen_take: str | None = None
     status: LineStatus = LineStatus.NOT_RENDERED
     error: str = ""  # the last render error, "CODE: message"
+    fit: bool | None = None  # fit the take into its slot; None = the project's default
+
+
+GUIDE_MIXES = ("replace", "duck")
+"""How the original audio enters the dub mix: left out, or kept under the dialogue, ducked."""
+
+LOUDNESS_PRESETS: dict[str, float] = {"ebu-r128": -23.0, "web": -16.0}
+"""Named integrated-loudness targets (LUFS): EBU R128 broadcast, and web/streaming."""
 
 
 @dataclass
 class ProjectSettings:
-    """Per-project settings that affect rendering and export."""
+    """Per-project settings that affect rendering and export.
+
+    Fit: ``fit_default`` fits every line whose own ``fit`` is None; a fit first re-synthesizes
+    faster (up to ``fit_max_rate``, default 1.25×, past which speech sounds rushed), then
+    time-stretches the rest. Loudness: dialogue and the mix are normalised to
+    ``loudness_target_lufs`` (None = leave levels as rendered) under a true-peak ceiling.
+    Guide: with ``guide_mix`` "duck" the original audio plays at ``guide_gain_db`` and dips
+    by ``duck_db`` while a line plays, fading over ``duck_attack_s``/``duck_release_s``.
+    """
 
     backend: str = "piper"  # the backend takes are expected from; part of the fingerprint
     gap_s: float = 0.3  # silence between lines without timecodes in the mix
+    fit_default: bool = False
+    fit_max_rate: float = 1.25
+    loudness_target_lufs: float | None = LOUDNESS_PRESETS["ebu-r128"]
+    true_peak_dbtp: float = -1.0
+    guide_mix: str = "replace"
+    guide_gain_db: float = 0.0
+    duck_db: float = -18.0
+    duck_attack_s: float = 0.08
+    duck_release_s: float = 0.35
+
+    def validate(self) -> None:
+        """Raise InvalidValueError naming the first setting out of its range."""
+        checks: list[tuple[str, float | None, float, float]] = [
+            ("gap_s", self.gap_s, 0.0, 60.0),
+            ("fit_max_rate", self.fit_max_rate, 1.0, 2.0),
+            ("loudness_target_lufs", self.loudness_target_lufs, -40.0, -5.0),
+            ("true_peak_dbtp", self.true_peak_dbtp, -12.0, 0.0),
+            ("guide_gain_db", self.guide_gain_db, -60.0, 12.0),
+            ("duck_db", self.duck_db, -60.0, 0.0),
+            ("duck_attack_s", self.duck_attack_s, 0.0, 2.0),
+            ("duck_release_s", self.duck_release_s, 0.0, 5.0),
+        ]
+        for name, value, low, high in checks:
+            if value is None and name == "loudness_target_lufs":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                math.isfinite(value) and low <= value <= high
+            ):
+                raise InvalidValueError(f"setting {name} must be between {low:g} and {high:g}, got {value!r}")
+        if self.guide_mix not in GUIDE_MIXES:
+            raise InvalidValueError(f"setting guide_mix must be one of {', '.join(GUIDE_MIXES)}, got {self.guide_mix!r}")
+        if not isinstance(self.fit_default, bool):
+            raise InvalidValueError(f"setting fit_default must be true or false, got {self.fit_default!r}")
+
+
+@dataclass(frozen=True)
+class AudioStreamInfo:
+    """An audio stream of the video, as probed (index is the container's stream index)."""
+
+    index: int
+    codec: str
+    channels: int
+    sample_rate: int
+    language: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class SubtitleStreamInfo:
+    """A subtitle stream of the video; only text subtitles (``text``) can be imported."""
+
+    index: int
+    codec: str
+    text: bool
+    language: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    """The video a project dubs: where it is (project-relative) and what a probe found.
+
+    The facts are stored so the studio and the exports know the length, frame rate and
+    streams without opening the file; :func:`app.project.media.probe_video` fills them.
+    """
+
+    path: str  # relative to the project folder (copied into media/, or already inside)
+    duration_s: float
+    fps: float
+    width: int
+    height: int
+    codec: str
+    frame_count: int | None = None  # from the container when it says so
+    audio_streams: tuple[AudioStreamInfo, ...] = ()
+    subtitle_streams: tuple[SubtitleStreamInfo, ...] = ()
 
 
 # --- fingerprints ----------------------------------------------------------------------------
@@ -272,7 +398,39 @@ def take_to_dict(take: Take) -> dict[str, Any]:
         "sample_rate": take.sample_rate,
         "backend": take.backend,
         "text": take.text,
+        "fit": None if take.fit is None else {
+            "rate": take.fit.rate, "stretch": take.fit.stretch,
+            "natural_s": take.fit.natural_s, "slot_s": take.fit.slot_s,
+        },
+        "loudness_lufs": take.loudness_lufs,
+        "true_peak_dbtp": take.true_peak_dbtp,
     }
+
+
+def _opt_number(data: dict[str, Any], key: str, where: str) -> float | None:
+    """A finite number that may be negative (levels in dB), or None."""
+    value = _get(data, key, (int, float), where, None)
+    if value is None:
+        return None
+    if not math.isfinite(value):
+        raise ProjectFileError(f"{where}: '{key}' must be a finite number ({value!r})")
+    return float(value)
+
+
+def fit_from_dict(data: Any, where: str) -> Fit | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ProjectFileError(f"{where}: 'fit' must be an object")
+    fit = Fit(
+        rate=_opt_float(data, "rate", where) or 1.0,
+        stretch=_opt_float(data, "stretch", where) or 1.0,
+        natural_s=_opt_float(data, "natural_s", where) or 0.0,
+        slot_s=_opt_float(data, "slot_s", where) or 0.0,
+    )
+    if fit.rate <= 0 or fit.stretch <= 0:
+        raise ProjectFileError(f"{where}: fit rate and stretch must be positive")
+    return fit
 
 
 def take_from_dict(data: Any, where: str) -> Take:
@@ -287,6 +445,9 @@ def take_from_dict(data: Any, where: str) -> Take:
         sample_rate=int(_get(data, "sample_rate", int, where, 0)),
         backend=_get(data, "backend", str, where, ""),
         text=_get(data, "text", str, where, ""),
+        fit=fit_from_dict(data.get("fit"), f"{where}.fit"),
+        loudness_lufs=_opt_number(data, "loudness_lufs", where),
+        true_peak_dbtp=_opt_number(data, "true_peak_dbtp", where),
     )
 
 
@@ -305,6 +466,7 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
         "status": status.value,
         "error": line.error,
         "chosen_take": line.chosen_take,
+        "fit": line.fit,
         "takes": [take_to_dict(t) for t in line.takes],
     }
 
@@ -333,6 +495,106 @@ def line_from_dict(data: Any, where: str) -> Line:
         chosen_take=chosen,
         status=status,
         error=_get(data, "error", str, where, ""),
+        fit=_get(data, "fit", bool, where, None),
+    )
+
+
+NULLABLE_SETTINGS = frozenset({"loudness_target_lufs"})  # None is a choice ("off"), not "missing"
+
+
+def settings_to_dict(settings: ProjectSettings) -> dict[str, Any]:
+    return {f.name: getattr(settings, f.name) for f in fields(ProjectSettings)}
+
+
+def settings_from_dict(data: dict[str, Any]) -> ProjectSettings:
+    """Settings from project.json: unknown keys are ignored, missing ones take defaults."""
+    defaults = ProjectSettings()
+    values: dict[str, Any] = {}
+    for f in fields(ProjectSettings):
+        default = getattr(defaults, f.name)
+        if isinstance(default, bool):
+            kinds: type | tuple[type, ...] = bool
+        elif isinstance(default, str):
+            kinds = str
+        else:
+            kinds = (int, float)
+        if f.name in NULLABLE_SETTINGS and f.name in data and data[f.name] is None:
+            values[f.name] = None  # explicitly off, not missing
+            continue
+        value = _get(data, f.name, kinds, "settings", default)
+        values[f.name] = float(value) if kinds == (int, float) else value
+    settings = ProjectSettings(**values)
+    try:
+        settings.validate()
+    except InvalidValueError as error:
+        raise ProjectFileError(f"settings: {error.message}") from None
+    return settings
+
+
+def video_to_dict(video: VideoInfo) -> dict[str, Any]:
+    return {
+        "path": video.path,
+        "duration_s": video.duration_s,
+        "fps": video.fps,
+        "width": video.width,
+        "height": video.height,
+        "codec": video.codec,
+        "frame_count": video.frame_count,
+        "audio_streams": [vars_of(a) for a in video.audio_streams],
+        "subtitle_streams": [vars_of(t) for t in video.subtitle_streams],
+    }
+
+
+def vars_of(item: Any) -> dict[str, Any]:
+    """A flat dataclass as a dict (asdict without deep copies)."""
+    return {f.name: getattr(item, f.name) for f in fields(item)}
+
+
+def _objects(data: dict[str, Any], key: str, where: str) -> list[tuple[dict[str, Any], str]]:
+    """The objects of a list field, each with its place for error messages."""
+    items = _get(data, key, list, where, [])
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ProjectFileError(f"{where}.{key}[{i}]: expected an object")
+    return [(item, f"{where}.{key}[{i}]") for i, item in enumerate(items)]
+
+
+def video_from_dict(data: Any, where: str = "video") -> VideoInfo | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ProjectFileError(f"{where}: expected an object")
+    audio = [
+        AudioStreamInfo(
+            index=_get(a, "index", int, at),
+            codec=_get(a, "codec", str, at, ""),
+            channels=_get(a, "channels", int, at, 0),
+            sample_rate=_get(a, "sample_rate", int, at, 0),
+            language=_get(a, "language", str, at, ""),
+            title=_get(a, "title", str, at, ""),
+        )
+        for a, at in _objects(data, "audio_streams", where)
+    ]
+    subtitles = [
+        SubtitleStreamInfo(
+            index=_get(t, "index", int, at),
+            codec=_get(t, "codec", str, at, ""),
+            text=_get(t, "text", bool, at, False),
+            language=_get(t, "language", str, at, ""),
+            title=_get(t, "title", str, at, ""),
+        )
+        for t, at in _objects(data, "subtitle_streams", where)
+    ]
+    return VideoInfo(
+        path=_rel_path(_get(data, "path", str, where), where),
+        duration_s=_opt_float(data, "duration_s", where) or 0.0,
+        fps=_opt_float(data, "fps", where) or 0.0,
+        width=_get(data, "width", int, where, 0),
+        height=_get(data, "height", int, where, 0),
+        codec=_get(data, "codec", str, where, ""),
+        frame_count=_get(data, "frame_count", int, where, None),
+        audio_streams=tuple(audio),
+        subtitle_streams=tuple(subtitles),
     )
 
 
@@ -348,6 +610,8 @@ class Project:
     characters: list[Character] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)
     settings: ProjectSettings = field(default_factory=ProjectSettings)
+    video: VideoInfo | None = None  # the video being dubbed (see app.project.media)
+    guide_audio: str | None = None  # the video's original audio, extracted once (relative)
     migrated_from: int | None = None  # schema version the file had when loaded, if older
 
     # -- folders --
@@ -371,6 +635,18 @@ class Project:
     @property
     def cache_dir(self) -> Path:
         return self.root / CACHE_DIR
+
+    @property
+    def media_dir(self) -> Path:
+        return self.root / MEDIA_DIR
+
+    def video_path(self) -> Path | None:
+        """Absolute path of the project's video, or None when it has none."""
+        return self.resolve(self.video.path) if self.video else None
+
+    def guide_path(self) -> Path | None:
+        """Absolute path of the extracted original audio (guide track), or None."""
+        return self.resolve(self.guide_audio) if self.guide_audio else None
 
     def resolve(self, rel: str) -> Path:
         """Absolute path of a project-relative path; raises PathEscapeError if it escapes."""
@@ -417,15 +693,13 @@ class Project:
     @classmethod
     def from_dict(cls, root: Path, data: dict[str, Any]) -> "Project":
         """Build from a current-schema dict, checking types, ids and references."""
-        settings = _get(data, "settings", dict, "settings", {})
-        gap = _get(settings, "gap_s", (int, float), "settings", 0.3)
+        guide = _get(data, "guide_audio", str, "project", None)
         project = cls(
             root=Path(root),
             title=_get(data, "title", str, "project", "Untitled"),
-            settings=ProjectSettings(
-                backend=_get(settings, "backend", str, "settings", "piper"),
-                gap_s=float(gap),
-            ),
+            settings=settings_from_dict(_get(data, "settings", dict, "settings", {})),
+            video=video_from_dict(data.get("video")),
+            guide_audio=_rel_path(guide, "guide_audio") if guide else None,
         )
         project.characters = [
             character_from_dict(c, f"characters[{i}]")
@@ -457,7 +731,9 @@ class Project:
             "schema_version": CURRENT_SCHEMA,
             "app": "DubStudio",
             "title": self.title,
-            "settings": {"backend": self.settings.backend, "gap_s": self.settings.gap_s},
+            "settings": settings_to_dict(self.settings),
+            "video": None if self.video is None else video_to_dict(self.video),
+            "guide_audio": self.guide_audio,
             "characters": [character_to_dict(c) for c in self.characters],
             "lines": [line_to_dict(line, n) for n, line in enumerate(self.lines, 1)],
         }
@@ -583,6 +859,10 @@ class Project:
             return LineStatus.NOT_RENDERED
         return LineStatus.DONE if take.fingerprint == self.fingerprint(line) else LineStatus.STALE
 
+    def wants_fit(self, line: Line) -> bool:
+        """Whether this line's takes are fitted into its slot (its own choice, else the default)."""
+        return self.settings.fit_default if line.fit is None else line.fit
+
     def lines_needing_render(self) -> list[Line]:
         """Lines a "render stale" pass should do: stale, never rendered, or failed."""
         wanted = {LineStatus.STALE, LineStatus.NOT_RENDERED, LineStatus.FAILED}
@@ -608,17 +888,24 @@ class Project:
 __all__ = [
     "CACHE_DIR",
     "EXPORTS_DIR",
+    "GUIDE_MIXES",
+    "LOUDNESS_PRESETS",
+    "MEDIA_DIR",
     "PALETTE",
     "PROJECT_FILE",
     "TAKES_DIR",
     "VOICES_DIR",
+    "AudioStreamInfo",
     "Character",
     "CharacterSettings",
+    "Fit",
     "Line",
     "LineStatus",
     "Project",
     "ProjectSettings",
+    "SubtitleStreamInfo",
     "Take",
+    "VideoInfo",
     "file_digest",
     "new_id",
     "now_iso",

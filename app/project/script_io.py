@@ -61,10 +61,20 @@ class ScriptImport:
     warnings: list[str] = field(default_factory=list)
     source: str = ""
 
+    @property
+    def timed(self) -> bool:
+        """Whether any imported line has a start timecode (then it is placed by time)."""
+        return any(line.start is not None for line in self.lines)
+
     def command(self, index: int | None = None) -> AddLines:
-        """One undoable command that adds the lines (at ``index``) and the new characters."""
+        """One undoable command that adds the lines and the new characters.
+
+        Timed lines (subtitles, CSV with times) are merged into the script by their start
+        times, so the script stays in time order wherever the cursor is; untimed scripts are
+        inserted at ``index`` (None = at the end).
+        """
         name = Path(self.source).name if self.source else "script"
-        return AddLines(self.lines, index, self.characters, text=f"Import {name}")
+        return AddLines(self.lines, index, self.characters, text=f"Import {name}", by_time=self.timed)
 
 
 def decode_text(data: bytes, source: str = "input", encoding: str | None = None) -> str:

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from app.project.errors import InvalidValueError, UnknownIdError
 from app.project.fsutil import check_relative
-from app.project.model import Character, CharacterSettings, Line, LineStatus, Project
+from app.project.model import Character, CharacterSettings, Line, LineStatus, Project, ProjectSettings, VideoInfo
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,10 @@ class AddLines(Command):
     """Insert lines (and any characters they need) at ``index``; also how imports land.
 
     Importing a script is one command so a single undo takes the whole import back, including
-    the characters it created.
+    the characters it created. With ``by_time`` the lines are merged into the script by their
+    start timecodes instead (``index`` is ignored; see :func:`merge_by_time`), which is how
+    timed subtitles must land: a cue at 00:00:27 belongs after the line at 00:00:14, wherever
+    the cursor happens to be.
     """
 
     def __init__(
@@ -100,10 +103,13 @@ class AddLines(Command):
         index: int | None = None,
         characters: Sequence[Character] = (),
         text: str | None = None,
+        *,
+        by_time: bool = False,
     ) -> None:
         self.lines = list(lines)
         self.characters = list(characters)
         self.index = index
+        self.by_time = by_time
         self.text = text or (f"Add {len(self.lines)} lines" if len(self.lines) != 1 else "Add line")
 
     def do(self, project: Project) -> Change:
@@ -115,10 +121,13 @@ class AddLines(Command):
             if line.character_id is not None and line.character_id not in known:
                 raise UnknownIdError(f"no character with id {line.character_id!r}")
             _check_span(line.start, line.end, "line")
-        index = len(project.lines) if self.index is None else max(0, min(self.index, len(project.lines)))
-        self.index = index
         project.characters.extend(self.characters)
-        project.lines[index:index] = self.lines
+        if self.by_time:
+            project.lines[:] = merge_by_time(project.lines, self.lines)
+        else:
+            index = len(project.lines) if self.index is None else max(0, min(self.index, len(project.lines)))
+            self.index = index
+            project.lines[index:index] = self.lines
         return Change(
             frozenset(line.id for line in self.lines), frozenset(c.id for c in self.characters), structure=True
         )
@@ -129,6 +138,70 @@ class AddLines(Command):
         char_ids = {c.id for c in self.characters}
         project.characters[:] = [c for c in project.characters if c.id not in char_ids]
         return Change(frozenset(ids), frozenset(char_ids), structure=True)
+
+
+def _time_keys(lines: Sequence[Line]) -> list[float]:
+    """Each line's start, or for an untimed line the start of the timed line before it.
+
+    An untimed line follows the previous line in the mix, so it keeps that place when lines
+    are ordered by time; untimed lines before any timed one count as time 0.
+    """
+    keys: list[float] = []
+    last = 0.0
+    for line in lines:
+        if line.start is not None:
+            last = line.start
+        keys.append(last)
+    return keys
+
+
+def merge_by_time(existing: Sequence[Line], new: Sequence[Line]) -> list[Line]:
+    """``existing`` with ``new`` merged in by start time; both keep their own order.
+
+    Each new line goes before the first existing line that starts strictly later (so at equal
+    times the existing line comes first); untimed lines travel with the line before them.
+    Neither list is re-sorted, so a hand-made order among existing lines is never changed.
+    """
+    new_sorted = sorted(zip(_time_keys(new), range(len(new))))
+    merged: list[Line] = []
+    old_keys = _time_keys(existing)
+    k = 0
+    for key, line in zip(old_keys, existing):
+        while k < len(new_sorted) and new_sorted[k][0] < key:
+            merged.append(new[new_sorted[k][1]])
+            k += 1
+        merged.append(line)
+    merged.extend(new[i] for _, i in new_sorted[k:])
+    return merged
+
+
+def time_order(lines: Sequence[Line]) -> list[Line]:
+    """The lines sorted by start time (stable; untimed lines stay after their predecessor)."""
+    keys = _time_keys(lines)
+    return [line for _, _, line in sorted(zip(keys, range(len(lines)), lines), key=lambda item: item[:2])]
+
+
+class SortLinesByTime(Command):
+    """Reorder the script by start time, as one undoable step (the table's "sort by start").
+
+    Script order matters beyond looks: a line's slot ends at the next line's start, and
+    untimed lines follow the line before them; so this reorders the project, not a view.
+    """
+
+    text = "Sort lines by start time"
+
+    def __init__(self) -> None:
+        self.before: list[str] = []
+
+    def do(self, project: Project) -> Change:
+        self.before = [line.id for line in project.lines]
+        project.lines[:] = time_order(project.lines)
+        return Change(frozenset(self.before), structure=True)
+
+    def undo(self, project: Project) -> Change:
+        by_id = {line.id: line for line in project.lines}
+        project.lines[:] = [by_id[i] for i in self.before]
+        return Change(frozenset(self.before), structure=True)
 
 
 class RemoveLines(Command):
@@ -198,19 +271,22 @@ class EditLine(Command):
         start: float | None = _UNSET,
         end: float | None = _UNSET,
         character_id: str | None = _UNSET,
+        fit: bool | None = _UNSET,
         typing: bool = False,
     ) -> None:
         self.line_id = line_id
         self.new: dict[str, Any] = {
             k: v
-            for k, v in (("text", text), ("start", start), ("end", end), ("character_id", character_id))
+            for k, v in (
+                ("text", text), ("start", start), ("end", end), ("character_id", character_id), ("fit", fit)
+            )
             if v is not _UNSET
         }
         if not self.new:
             raise InvalidValueError("EditLine needs at least one field to change")
         self.old: dict[str, Any] = {}
         self.typing = typing
-        self.text = {"text": "Edit text", "character_id": "Change character"}.get(
+        self.text = {"text": "Edit text", "character_id": "Change character", "fit": "Fit to slot"}.get(
             next(iter(self.new)) if len(self.new) == 1 else "", "Edit line"
         )
         if set(self.new) <= {"start", "end"}:
@@ -224,6 +300,8 @@ class EditLine(Command):
             project.character(self.new["character_id"])
         if "text" in self.new and not isinstance(self.new["text"], str):
             raise InvalidValueError("line text must be a string")
+        if "fit" in self.new and self.new["fit"] not in (True, False, None):
+            raise InvalidValueError("fit must be true, false or none (the project default)")
         if not self.old:
             self.old = {k: getattr(line, k) for k in self.new}
         for key, value in self.new.items():
@@ -414,19 +492,29 @@ class EditCharacter(Command):
 
 
 class EditProject(Command):
-    """Change the title or project settings (backend, gap between untimed lines)."""
+    """Change the title and/or any project setting (see :class:`ProjectSettings`).
 
-    def __init__(self, *, title: str = _UNSET, backend: str = _UNSET, gap_s: float = _UNSET) -> None:
-        self.new: dict[str, Any] = {
-            k: v for k, v in (("title", title), ("backend", backend), ("gap_s", gap_s)) if v is not _UNSET
-        }
+    ``EditProject(title="Scene 2")``, ``EditProject(fit_default=True, fit_max_rate=1.2)``,
+    ``EditProject(loudness_target_lufs=LOUDNESS_PRESETS["web"])``. Unknown setting names and
+    values out of range are refused before anything changes.
+    """
+
+    def __init__(self, *, title: str = _UNSET, **settings: Any) -> None:
+        known = {f.name for f in fields(ProjectSettings)}
+        unknown = sorted(set(settings) - known)
+        if unknown:
+            raise InvalidValueError(f"unknown project setting(s): {', '.join(unknown)}")
+        self.new: dict[str, Any] = dict(settings)
+        if title is not _UNSET:
+            self.new["title"] = title
         self.old: dict[str, Any] = {}
         self.text = "Edit project settings"
 
     def do(self, project: Project) -> Change:
-        gap = self.new.get("gap_s", project.settings.gap_s)
-        if not (math.isfinite(gap) and 0 <= gap <= 60):
-            raise InvalidValueError(f"the gap between lines must be 0-60 s, got {gap!r}")
+        settings = {k: v for k, v in self.new.items() if k != "title"}
+        replace(project.settings, **settings).validate()
+        if "title" in self.new and not isinstance(self.new["title"], str):
+            raise InvalidValueError("the title must be text")
         self.old = {k: (project.title if k == "title" else getattr(project.settings, k)) for k in self.new}
         self._apply(project, self.new)
         return Change(frozenset(line.id for line in project.lines), project=True)
@@ -442,6 +530,34 @@ class EditProject(Command):
                 project.title = value
             else:
                 setattr(project.settings, key, value)
+
+
+class SetVideo(Command):
+    """Attach, replace or remove the project's video and guide track (one undo step).
+
+    The files themselves are brought in first by :func:`app.project.media.attach_video` and
+    ``extract_guide``; this command only changes what the project points at, so undo never
+    deletes a file the user may still want.
+    """
+
+    def __init__(self, video: VideoInfo | None, guide_audio: str | None = None) -> None:
+        self.video = video
+        self.guide_audio = guide_audio
+        self.old: tuple[VideoInfo | None, str | None] | None = None
+        self.text = "Set video" if video is not None else "Remove video"
+
+    def do(self, project: Project) -> Change:
+        for rel in (self.video.path if self.video else None, self.guide_audio):
+            if rel is not None:
+                project.resolve(rel)  # refuses paths that leave the project
+        self.old = (project.video, project.guide_audio)
+        project.video, project.guide_audio = self.video, self.guide_audio
+        return Change(project=True)
+
+    def undo(self, project: Project) -> Change:
+        assert self.old is not None
+        project.video, project.guide_audio = self.old
+        return Change(project=True)
 
 
 class Macro(Command):

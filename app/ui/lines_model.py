@@ -28,8 +28,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from app.project import Change, ChooseTake, EditLine, Line, LineStatus, MoveLines
+from app.project import Change, ChooseTake, EditLine, Line, LineStatus, MoveLines, SortLinesByTime
 from app.project.timecode import format_timecode, parse_time
+from app.project.undo import time_order
 from app.ui.document import Document
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -375,6 +376,17 @@ class LinesModel(QAbstractTableModel):
             row = parent.row() if parent.isValid() else len(self._ids)
         self.move_lines(ids, row)
         return False  # the move is done; the view must not remove the dragged rows itself
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorting by Start reorders the script by time (one undoable step); other columns don't sort.
+
+        Script order is meaningful (a line's slot ends where the next one starts), so this is
+        a real, undoable reorder (:class:`SortLinesByTime`), not a view-only sort; only the
+        ascending order makes sense for a timeline.
+        """
+        if column == Column.START and order == Qt.SortOrder.AscendingOrder:
+            if [line.id for line in time_order(self._doc.project.lines)] != self._ids:
+                self._doc.push(SortLinesByTime())
 
     def move_lines(self, line_ids: list[str], before_row: int) -> bool:
         """Move lines so they sit just before ``before_row`` (a row of the current order)."""

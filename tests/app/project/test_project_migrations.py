@@ -42,7 +42,7 @@ def write_v1(root: Path, data: dict = V1) -> Path:
 
 
 def test_the_framework_covers_every_version() -> None:
-    assert CURRENT_SCHEMA == len(MIGRATIONS) + 1 == 2
+    assert CURRENT_SCHEMA == len(MIGRATIONS) + 1 == 3
     data, start = migrate(V1)
     assert start == 1 and data["schema_version"] == CURRENT_SCHEMA
     assert V1["version"] == 1 and "schema_version" not in V1  # the input is not modified
@@ -106,4 +106,36 @@ def test_a_file_without_a_version_is_not_a_project(tmp_path: Path) -> None:
     root.mkdir()
     (root / "project.json").write_text(json.dumps({"lines": []}))
     with pytest.raises(ProjectFileError, match="no valid schema_version"):
+        Project.load(root)
+
+
+def test_v2_project_opens_without_video_fit_or_loudness(tmp_path: Path) -> None:
+    """A v2 file (before videos) opens with no video, unfitted takes and unknown loudness."""
+    root = write_v1(tmp_path / "old")
+    v2, _ = migrate(V1)
+    del v2["video"], v2["guide_audio"]
+    for line in v2["lines"]:
+        del line["fit"]
+        for take in line["takes"]:
+            del take["fit"], take["loudness_lufs"], take["true_peak_dbtp"]
+    v2["schema_version"] = 2
+    (root / "project.json").write_text(json.dumps(v2), encoding="utf-8")
+    project = Project.load(root)
+    assert project.migrated_from == 2 and project.video is None and project.guide_audio is None
+    assert all(line.fit is None for line in project.lines)
+    take = project.chosen_take(project.lines[0])
+    assert take is not None and take.fit is None and take.loudness_lufs is None
+    # New settings take their defaults; old ones are kept.
+    assert project.settings.gap_s == 0.5 and project.settings.loudness_target_lufs == -23.0
+    assert project.settings.fit_max_rate == 1.25 and project.settings.fit_default is False
+    project.save()
+    assert (root / "project.v2.json.bak").is_file()
+
+
+def test_a_bad_setting_names_the_setting(tmp_path: Path) -> None:
+    root = write_v1(tmp_path / "old")
+    data, _ = migrate(V1)
+    data["settings"]["fit_max_rate"] = 7
+    (root / "project.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ProjectFileError, match="fit_max_rate must be between 1 and 2"):
         Project.load(root)

@@ -83,7 +83,8 @@ def test_srt_import_is_one_undoable_edit(project: Project, tmp_path: Path) -> No
     stack = CommandStack(project)
     result = import_srt(write(tmp_path, "scene.srt", SRT.encode()), project)
     stack.push(result.command(index=0))
-    assert [line.text for line in project.lines[:2]] == texts(result)[:2]
+    # Timed cues land by time (1 s and 2 s after the line at 0.5 s), not at the index.
+    assert [line.text for line in project.lines[1:3]] == texts(result)[:2]
     assert project.character_by_name("zoë") is not None
     assert stack.undo_text == "Import scene.srt"
     stack.undo()

@@ -149,3 +149,20 @@ def test_drop_reorders_lines(doc: Document) -> None:
     model.dropMimeData(data, Qt.DropAction.MoveAction, 4, 0, QModelIndex())
     assert _texts(model)[:4] == ["Line number 3.", "Line number 4.", "Line number 1.", "Line number 2."]
     assert doc.stack.undo_text == "Move 2 lines"
+
+
+def test_sorting_by_start_reorders_the_script_undoably(qtmodeltester: ModelTester, doc: Document) -> None:
+    from app.project import EditLine
+
+    model = LinesModel(doc)
+    qtmodeltester.check(model, force_py=True)
+    for n, start in ((1, 9.0), (2, 3.0), (4, 1.0)):
+        doc.push(EditLine(f"l{n}", start=start))
+    model.sort(Column.TEXT)  # only Start sorts
+    assert _texts(model)[0] == "Line number 1."
+    model.sort(Column.START)
+    # l4 (1 s), l2 (3 s) with untimed l3 after it, l1 (9 s); l5 and l6 travel with l4.
+    assert _texts(model) == [f"Line number {n}." for n in (4, 5, 6, 2, 3, 1)]
+    assert doc.stack.undo_text == "Sort lines by start time"
+    doc.undo()
+    assert _texts(model)[0] == "Line number 1."
