@@ -53,6 +53,7 @@ class EngineConfig:
     python: str | None = None  # interpreter for the engine; None: this one
     cache_dir: str | None = None  # None: the user cache folder
     max_queue: int = 256
+    max_active: int | None = None  # jobs admitted at once (memory); None: a few per slot
     auto_retry: bool = True  # resubmit jobs that were running when the engine died
     max_retries: int = 2
     start_timeout_s: float = 300.0
@@ -109,6 +110,7 @@ class EngineClient:
             slots=self._slots,
             cache_dir=self.config.cache_dir,
             max_queue=self.config.max_queue,
+            max_active=self.config.max_active,
             parent_prefix=sys.prefix if self.config.python else None,
         )
         self._requests = self._context.Queue()

@@ -1,13 +1,12 @@
-"""The engine process: a priority queue, N worker threads (slots), the voice cache, a backend.
+"""The engine process: the piece scheduler, N worker threads (slots), the voice cache, a backend.
 
-The process's main thread reads requests; worker threads take jobs from the queue, prepare
-their voice through the cache and stream the backend's pieces out as AudioChunk events.
+The process's main thread reads requests; worker threads take the piece due first (see
+:mod:`engine.scheduler`), prepare its job's voice through the cache on its first piece, and
+stream the backend's pieces out as AudioChunk events.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import os
 import signal
 import site
@@ -17,7 +16,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from engine.protocol import (
     AudioChunk,
@@ -44,28 +43,17 @@ from engine.protocol import (
     SubmitJob,
     VoicePrepared,
 )
+from engine.scheduler import Scheduler, Work, default_max_active
+
+if TYPE_CHECKING:  # the client imports this module; keep numpy out of that import
+    from engine.backends.base import SpokenPiece
 
 MAX_SLOTS = 16
 
 
 def default_slots() -> int:
-    """Two jobs at once on small machines (best throughput measured with Piper on 2 cores)."""
+    """Two pieces at once on small machines (best throughput measured with Piper on 2 cores)."""
     return max(1, min(4, os.cpu_count() or 1))
-
-
-@dataclass
-class _Task:
-    """A queued unit of work: a job, or a voice preparation asked for ahead of time."""
-
-    priority: int
-    queued_at: float
-    job: Job | None = None
-    prepare: PrepareVoice | None = None
-    cancelled: bool = False
-
-    @property
-    def task_id(self) -> str:
-        return self.job.job_id if self.job else self.prepare.request_id  # type: ignore[union-attr]
 
 
 @dataclass
@@ -83,25 +71,58 @@ class EngineSettings:
     slots: int | None = None
     cache_dir: str | None = None
     max_queue: int = 256
+    max_active: int | None = None  # jobs admitted at once; None: ACTIVE_PER_SLOT per slot
     parent_prefix: str | None = None  # set when the engine runs under another interpreter
 
 
+@dataclass
+class _JobRun:
+    """A job's stream while the engine runs it: the backend's piece iterator and its figures."""
+
+    job: Job
+    pieces: Iterator[SpokenPiece] | None = None  # created when its first piece begins
+    found: Any = None  # the voice cache's lookup (profile, source, seconds)
+    started_at: float = 0.0
+    first_chunk_s: float = 0.0
+    last_chunk_s: float = 0.0
+    chunks: int = 0
+    samples: int = 0
+    compute_s: float = 0.0
+
+    def close(self) -> None:
+        """End the backend's stream early (runs its cleanup); a finished stream ignores it."""
+        close = getattr(self.pieces, "close", None)
+        if close is not None:
+            close()
+
+
 class Engine:
-    """Scheduling and slots around a backend and a voice cache; emits protocol events."""
+    """Admission, the piece scheduler and the slots around a backend and a voice cache.
+
+    ``slots`` worker threads compute pieces; each takes the work due first from the
+    :class:`~engine.scheduler.Scheduler`, advances that job's stream by one piece, sends the
+    chunk and hands the job back with its new deadline. A job is never advanced by two
+    workers at once, so its chunks leave in order. A backend without ``piece_scheduling``
+    keeps a job on one worker until it ends (see :class:`engine.backends.base.Backend`).
+
+    With ``threaded=False`` no worker threads start and :meth:`run_ready` serves work on the
+    calling thread: tests drive the real scheduling that way with a fake backend and clock.
+    """
 
     def __init__(self, backend: Any, cache: Any, emit: Callable[[Event], None], slots: int, max_queue: int,
-                 backend_name: str) -> None:
+                 backend_name: str, max_active: int | None = None, clock: Callable[[], float] = time.monotonic,
+                 threaded: bool = True) -> None:
         self.backend = backend
         self.cache = cache
         self.emit = emit
         self.max_queue = max_queue
         self.backend_name = backend_name
-        self.started_at = time.monotonic()
+        self.clock = clock
+        self.threaded = threaded
+        self.started_at = clock()
         self._cond = threading.Condition()
-        self._heap: list[tuple[int, int, _Task]] = []
-        self._queued: dict[str, _Task] = {}
-        self._running: dict[str, _Task] = {}
-        self._order = itertools.count()
+        self._max_active = max_active  # None: follows the slots
+        self._scheduler = Scheduler(max_active or default_max_active(slots))
         self._slots = 0
         self._workers = 0
         self._stopping = False
@@ -124,7 +145,7 @@ class Engine:
         elif isinstance(request, SetSlots):
             self.set_slots(request.slots)
         elif isinstance(request, PrepareVoice):
-            self._enqueue(_Task(Priority.INTERACTIVE, time.monotonic(), prepare=request))
+            self._add(Work(request.request_id, self.clock(), Priority.INTERACTIVE, is_job=False, payload=request))
         elif isinstance(request, GetStats):
             self.emit(self.stats(request.request_id))
         elif isinstance(request, Shutdown):
@@ -141,47 +162,44 @@ class Engine:
             self._fail(job.job_id, error.code, error.message)
             return
         with self._cond:
-            duplicate = job.job_id in self._queued or job.job_id in self._running
+            duplicate = job.job_id in self._scheduler.works
         if duplicate:
             self._fail(job.job_id, ErrorCode.DUPLICATE_JOB, f"Job {job.job_id} is already queued or running")
             return
-        self._enqueue(_Task(int(job.priority), time.monotonic(), job=job))
+        self._add(Work(job.job_id, self.clock(), job.priority, listening=job.listening, payload=_JobRun(job)))
 
-    def _enqueue(self, task: _Task) -> None:
+    def _add(self, work: Work) -> None:
         with self._cond:
-            full = len(self._queued) >= self.max_queue
+            full = self._scheduler.not_started >= self.max_queue
             if not full:
-                heapq.heappush(self._heap, (task.priority, next(self._order), task))
-                self._queued[task.task_id] = task
-                position = sum(1 for other in self._queued.values() if other.priority <= task.priority) - 1
+                position = self._scheduler.add(work)
+                if work.is_job:  # under the lock, so it always precedes the job's JobStarted
+                    self.emit(JobQueued(work.work_id, position))
                 self._cond.notify()
         if full:
             message = f"The engine queue is full ({self.max_queue} jobs waiting); try again when some finish"
-            if task.job:
-                self._fail(task.task_id, ErrorCode.QUEUE_FULL, message)
+            if work.is_job:
+                self._fail(work.work_id, ErrorCode.QUEUE_FULL, message)
             else:
-                self.emit(RequestFailed(task.task_id, ErrorCode.QUEUE_FULL, message))
-            return
-        if task.job:
-            self.emit(JobQueued(task.task_id, position))
+                self.emit(RequestFailed(work.work_id, ErrorCode.QUEUE_FULL, message))
 
     def cancel(self, job_id: str) -> None:
+        """Cancel a job: one not started ends here; a started one is closed by a worker."""
         with self._cond:
-            task = self._queued.pop(job_id, None) or self._running.get(job_id)
-            if task is None:
-                return
-            task.cancelled = True
-            was_queued = job_id not in self._running
-        if was_queued:  # still in the heap; workers skip cancelled tasks
+            never_started = self._scheduler.cancel(job_id, self.clock())
+            self._cond.notify()
+        if never_started is not None and never_started.is_job:
             self._fail(job_id, ErrorCode.CANCELLED, "Cancelled before it started")
 
     def set_slots(self, slots: int) -> None:
         slots = max(1, min(MAX_SLOTS, int(slots)))
         with self._cond:
             self._slots = slots
-            missing = slots - self._workers
+            if self._max_active is None:
+                self._scheduler.set_max_active(default_max_active(slots), self.clock())
+            missing = slots - self._workers if self.threaded else 0
             self._workers += max(0, missing)
-            self._cond.notify_all()  # surplus workers notice and retire after their current task
+            self._cond.notify_all()  # surplus workers notice and retire after their current piece
         for _ in range(max(0, missing)):
             thread = threading.Thread(target=self._work, name="engine-slot", daemon=True)
             self._threads.append(thread)
@@ -192,7 +210,8 @@ class Engine:
     def stats(self, request_id: str) -> Stats:
         counters = self.cache.counters
         with self._cond:
-            queued, running = len(self._queued), len(self._running)
+            queued, running = self._scheduler.not_started, self._scheduler.running
+            computing = self._scheduler.computing
         return Stats(
             request_id=request_id,
             pid=os.getpid(),
@@ -207,50 +226,70 @@ class Engine:
             cache_misses=counters.misses,
             cache_rebuilt=counters.rebuilt,
             prepare_s_total=round(counters.prepare_s_total, 4),
-            uptime_s=round(time.monotonic() - self.started_at, 3),
+            uptime_s=round(self.clock() - self.started_at, 3),
+            computing=computing,
         )
 
     def stop(self) -> None:
         with self._cond:
             self._stopping = True
-            for task in self._running.values():
-                task.cancelled = True
+            for work in self._scheduler.works.values():
+                work.cancelled = True
             self._cond.notify_all()
         for thread in self._threads:
             thread.join(timeout=5)
 
+    def run_ready(self, max_turns: int | None = None) -> int:
+        """Serve ready work on the calling thread, one turn at a time, until none is left or
+        ``max_turns`` were served; returns the turns served. For engines built with
+        ``threaded=False`` (tests drive the real scheduling with a fake backend and clock)."""
+        served = 0
+        while max_turns is None or served < max_turns:
+            work = self._take(block=False)
+            if work is None:
+                break
+            self._serve(work)
+            served += 1
+        return served
+
     # --- workers --------------------------------------------------------------------------
 
-    def _next_task(self) -> _Task | None:
-        """Block until there is work; None when this worker should retire."""
+    def _take(self, block: bool) -> Work | None:
+        """The work due first, held by the caller; None when none is ready (not blocking) or
+        when this worker should retire (blocking)."""
         with self._cond:
             while True:
-                if self._stopping or self._workers > self._slots:
-                    self._workers -= 1
+                if self._stopping or (block and self._workers > self._slots):
+                    if block:
+                        self._workers -= 1
                     return None
-                while self._heap and self._heap[0][2].cancelled:
-                    heapq.heappop(self._heap)
-                if self._heap:
-                    task = heapq.heappop(self._heap)[2]
-                    self._queued.pop(task.task_id, None)
-                    self._running[task.task_id] = task
-                    return task
+                work = self._scheduler.take()
+                if work is not None or not block:
+                    return work
                 self._cond.wait()
 
     def _work(self) -> None:
-        while (task := self._next_task()) is not None:
-            try:
-                if task.job:
-                    self._run_job(task)
-                else:
-                    self._run_prepare(task)
-            finally:
-                with self._cond:
-                    self._running.pop(task.task_id, None)
+        while (work := self._take(block=True)) is not None:
+            self._serve(work)
 
-    def _run_prepare(self, task: _Task) -> None:
-        request = task.prepare
-        assert request is not None
+    def _serve(self, work: Work) -> None:
+        """One turn of a work: a voice preparation, or the next piece (job-level: every piece)."""
+        if not work.is_job:
+            self._run_prepare(work)
+            self._end(work)
+            return
+        run: _JobRun = work.payload
+        while self._step(work, run):
+            if self.backend.piece_scheduling:
+                with self._cond:
+                    self._scheduler.put_back(work)
+                    self._cond.notify()
+                return
+
+    def _run_prepare(self, work: Work) -> None:
+        request: PrepareVoice = work.payload
+        if work.cancelled:
+            return
         try:
             found = self.cache.lookup(request.voice)
         except EngineError as error:
@@ -263,56 +302,92 @@ class Engine:
         self.emit(VoicePrepared(request.request_id, found.profile.key, found.source, round(found.seconds, 4),
                                 dict(found.profile.meta)))
 
-    def _run_job(self, task: _Task) -> None:
-        job = task.job
-        assert job is not None
-        started = time.monotonic()
-        wait = started - task.queued_at
-        self.emit(JobStarted(job.job_id, wait))
-        rate = self.backend.capabilities.sample_rate
-        chunks = 0
-        samples = 0
-        first_chunk_s = 0.0
+    def _step(self, work: Work, run: _JobRun) -> bool:
+        """Compute and send the job's next piece; True when the job goes on, False when it ended."""
+        job = run.job
         try:
-            found = self.cache.lookup(job.voice)
-            for piece in self.backend.synthesize(job.text, found.profile, job.voice.settings,
-                                                 lambda: task.cancelled):
-                if task.cancelled:
-                    break
-                if chunks == 0:
-                    first_chunk_s = time.monotonic() - started
-                self.emit(AudioChunk(job.job_id, chunks, piece.pcm, rate, piece.text))
-                chunks += 1
-                samples += len(piece.pcm)
+            if work.cancelled:
+                raise _Cancelled()
+            if run.pieces is None:
+                run.started_at = self.clock()
+                self.emit(JobStarted(job.job_id, run.started_at - work.arrived))
+                run.found = self.cache.lookup(job.voice)
+                run.pieces = iter(self.backend.synthesize(job.text, run.found.profile, job.voice.settings,
+                                                          lambda: work.cancelled))
+            began = self.clock()
+            piece = next(run.pieces, None)
+            compute_s = self.clock() - began
+            if work.cancelled:
+                raise _Cancelled()
+        except _Cancelled:
+            run.close()
+            said = "while speaking" if run.chunks else "before it started"
+            self._end(work, JobFailed(job.job_id, ErrorCode.CANCELLED, f"Cancelled {said}"))
+            return False
         except EngineError as error:
-            self._fail(job.job_id, error.code, error.message)
-            return
+            run.close()
+            self._end(work, JobFailed(job.job_id, error.code, error.message))
+            return False
         except Exception as error:  # noqa: BLE001 - any backend fault becomes an event
             traceback.print_exc()
-            self._fail(job.job_id, ErrorCode.BACKEND, f"{type(error).__name__}: {error}")
-            return
-        if task.cancelled:
-            self._fail(job.job_id, ErrorCode.CANCELLED, "Cancelled while speaking")
-            return
-        timing = JobTiming(
-            queue_wait_s=round(wait, 4),
-            voice_prepare_s=round(found.seconds, 4),
-            voice_cache=found.source,
-            first_chunk_s=round(first_chunk_s, 4),
-            synth_s=round(time.monotonic() - started, 4),
-            audio_s=round(samples / rate, 4),
-            chunks=chunks,
-        )
+            run.close()
+            self._end(work, JobFailed(job.job_id, ErrorCode.BACKEND, f"{type(error).__name__}: {error}"))
+            return False
+        run.compute_s += compute_s
+        if piece is None:
+            self._end(work, self._finished(work, run))
+            return False
+        rate = self.backend.capabilities.sample_rate
+        self.emit(AudioChunk(job.job_id, run.chunks, piece.pcm, rate, piece.text))
+        now = self.clock()
+        if run.chunks == 0:
+            run.first_chunk_s = now - run.started_at
+        run.last_chunk_s = now - run.started_at
+        run.chunks += 1
+        run.samples += len(piece.pcm)
         with self._cond:
-            self.counters.finished += 1
-        self.emit(JobFinished(job.job_id, timing))
+            work.piece_done(now, len(piece.pcm) / rate, compute_s)
+        if piece.last:  # the backend says nothing follows: end now rather than at its next turn
+            run.close()
+            self._end(work, self._finished(work, run))
+            return False
+        return True
+
+    def _finished(self, work: Work, run: _JobRun) -> JobFinished:
+        rate = self.backend.capabilities.sample_rate
+        timing = JobTiming(
+            queue_wait_s=round(run.started_at - work.arrived, 4),
+            voice_prepare_s=round(run.found.seconds, 4),
+            voice_cache=run.found.source,
+            first_chunk_s=round(run.first_chunk_s, 4),
+            synth_s=round(run.last_chunk_s, 4),
+            audio_s=round(run.samples / rate, 4),
+            chunks=run.chunks,
+            compute_s=round(run.compute_s, 4),
+        )
+        return JobFinished(run.job.job_id, timing)
+
+    def _end(self, work: Work, event: JobFinished | JobFailed | None = None) -> None:
+        """The work is over: free its place (a waiting job may be admitted), then report it."""
+        with self._cond:
+            self._scheduler.end(work, self.clock())
+            if isinstance(event, JobFinished):
+                self.counters.finished += 1
+            elif isinstance(event, JobFailed):
+                self.counters.failed += 1
+            self._cond.notify_all()
+        if event is not None:
+            self.emit(event)
 
     def _fail(self, job_id: str, code: ErrorCode, message: str) -> None:
+        """Report a job that failed before the scheduler took it (or was cancelled there)."""
         with self._cond:
             self.counters.failed += 1
         self.emit(JobFailed(job_id, code, message))
 
 
+class _Cancelled(Exception):
+    """Raised inside a worker's turn when its job was cancelled; never leaves the engine."""
 def _use_own_environment(parent_prefix: str) -> None:
     """Under another interpreter, drop the parent's site-packages that spawn copied over."""
     sys.path[:] = [p for p in sys.path if not p.startswith(parent_prefix)]
@@ -341,7 +416,8 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
         events.put(RequestFailed("engine-start", code, f"The engine could not start: {type(error).__name__}: {error}"))
         return
     slots = settings.slots or backend.suggested_slots(os.cpu_count() or 1) or default_slots()
-    engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend)
+    engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend,
+                    max_active=settings.max_active)
     events.put(EngineReady(backend.capabilities, engine.slots, os.getpid(), round(time.monotonic() - started, 4),
                            backend.facts()))
     while True:

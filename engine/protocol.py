@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 class Priority(enum.IntEnum):
-    """Scheduling class: lower values run first; FIFO within a class."""
+    """Scheduling class: interactive work is treated as due a little earlier than batch work
+    (engine.scheduler.INTERACTIVE_LEAD_S), so it overtakes batch work due about as soon."""
 
     INTERACTIVE = 0  # auditioning a line or a voice: a person is waiting
     BATCH = 1  # batch dubbing, benchmarks
@@ -77,12 +78,20 @@ class VoiceSpec:
 
 @dataclass(frozen=True)
 class Job:
-    """One line to speak."""
+    """One line to speak.
+
+    ``listening`` says whether someone plays the audio as it arrives (an audition, a bench's
+    simulated listener, a remote client). The engine then paces the job by its listener's
+    playback: each next piece is due before the audio already delivered runs out. A render
+    written to a file has no listener (``False``): its pieces get an unhurried deadline and
+    fill the capacity that listeners leave free.
+    """
 
     text: str
     voice: VoiceSpec
     priority: Priority = Priority.BATCH
     job_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    listening: bool = True
 
 
 # --- requests: client -> engine ------------------------------------------------------------
@@ -181,6 +190,9 @@ class JobTiming:
     synth_s: float  # job start to last chunk sent
     audio_s: float
     chunks: int
+    # Seconds spent computing this job's pieces (voice preparation excluded). The rest of
+    # synth_s is time the job was parked between pieces while other jobs' pieces were due first.
+    compute_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -225,8 +237,8 @@ class Stats:
     pid: int
     backend: str
     slots: int
-    queued: int
-    running: int
+    queued: int  # jobs not started yet
+    running: int  # jobs started (first piece begun) and not ended
     jobs_finished: int
     jobs_failed: int
     cache_memory_hits: int
@@ -235,6 +247,7 @@ class Stats:
     cache_rebuilt: int  # corrupt disk entries detected and rebuilt
     prepare_s_total: float
     uptime_s: float
+    computing: int = 0  # pieces being computed at this moment (at most the slots)
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,7 @@ def _settings(args: argparse.Namespace) -> Any:
         backend=engine.backend,
         backend_options=engine.backend_options,
         slots=engine.slots,
+        max_active=engine.max_active,
         python=engine.python,
         cache_dir=engine.cache_dir,
         plan=plan,

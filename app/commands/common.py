@@ -32,8 +32,10 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--backend", default=default_backend, choices=list(DESCRIPTORS),
                        help="speech backend: " + "; ".join(f"{d.name} = {d.label}" for d in DESCRIPTORS.values())
                        + (f" (default {default_backend})" if default_backend else ""))
-    group.add_argument("--slots", type=int, default=None, help="jobs the engine runs at once (default: by cores, "
-                                                               "or by GPU memory on a GPU)")
+    group.add_argument("--slots", type=int, default=None, help="pieces the engine computes at once (default: by "
+                                                               "cores, or by GPU memory on a GPU)")
+    group.add_argument("--max-active", type=int, default=None, metavar="N",
+                       help="jobs the engine streams at once; later ones wait for first audio (default: 4 per slot)")
     group.add_argument("--model-dir", default=None,
                        help="model folder, for backends that need one ("
                        + ", ".join(d.name for d in DESCRIPTORS.values() if d.needs_model_folder) + ")")
@@ -68,5 +70,8 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
     except EngineError as error:
         print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_OPTION) from None
-    return EngineConfig(backend=name, backend_options=options, slots=args.slots, python=python,
-                        cache_dir=args.cache_dir)
+    if args.max_active is not None and args.max_active < 1:
+        print("dubstudio: E_BAD_OPTION: --max-active must be at least 1", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_OPTION)
+    return EngineConfig(backend=name, backend_options=options, slots=args.slots, max_active=args.max_active,
+                        python=python, cache_dir=args.cache_dir)

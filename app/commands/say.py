@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
         return 3
     try:
-        job = Job(args.text, voice, priority=Priority.INTERACTIVE)
+        job = Job(args.text, voice, priority=Priority.INTERACTIVE, listening=False)  # written to a file
         submitted = client.submit(job)
         chunks: list[AudioChunk] = []
         first_audio = None

@@ -13,7 +13,9 @@ half-received audio of jobs reported ``resubmitted`` and collects them again fro
 
 Only a limited number of jobs is in the engine's queue at once (``max_in_flight``), so a long
 script never hits the engine's queue limit and auditioning (INTERACTIVE priority) still jumps
-ahead of the batch.
+ahead of the batch. A batch's jobs have no listener (``Job.listening`` is False): the engine
+computes them in the capacity auditions leave free. A line rendered because someone pressed
+play is listened to (``listening=True``), so the engine paces it by its playback.
 """
 
 from __future__ import annotations
@@ -142,6 +144,7 @@ class RenderSession:
         on_progress: Callable[[RenderProgress], None] | None = None,
         max_in_flight: int = 32,
         priority: Priority = Priority.BATCH,
+        listening: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.project = project
@@ -151,6 +154,7 @@ class RenderSession:
         self._on_progress = on_progress
         self._max_in_flight = max(1, max_in_flight)
         self._priority = priority  # INTERACTIVE when someone waits to hear the line
+        self._listening = listening  # someone plays the audio as it streams
         self._clock = clock
         self._client: EngineLike | None = None
         self._backend = project.settings.backend
@@ -322,7 +326,7 @@ class RenderSession:
         if fingerprint is None:
             char = self.project.character(line.character_id)
             raise NoVoice(f"{ErrorCode.CLIP_UNREADABLE.value}: cannot read {char.name}'s clip {char.clip}")
-        return Job(text=line.text, voice=voice, priority=self._priority), fingerprint
+        return Job(text=line.text, voice=voice, priority=self._priority, listening=self._listening), fingerprint
 
     def _fill(self) -> None:
         """Submit waiting jobs while fewer than max_in_flight are in the engine."""

@@ -679,7 +679,7 @@ class MainWindow(QMainWindow):
         except NoVoice as exc:
             self._status(str(exc), 15000)
             return
-        job = Job(text=text, voice=spec, priority=Priority.INTERACTIVE)
+        job = Job(text=text, voice=spec, priority=Priority.INTERACTIVE, listening=True)  # played as it streams
         self.bridge.submit(job)
         self._stream(job.job_id, [])
 

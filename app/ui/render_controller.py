@@ -68,7 +68,7 @@ class RenderController(QObject):
         if self.is_running:
             self.message.emit("E_RENDER: a batch is already running; cancel it or wait for it to finish")
             return False
-        session = self._new_session(line_ids, stale_only, Priority.BATCH)
+        session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False)
         if session is None:
             return False
         update = self._start(session)
@@ -81,7 +81,7 @@ class RenderController(QObject):
 
     def render_line_now(self, line_id: str) -> str | None:
         """Render one line at once in its own session; returns its job id (None if refused)."""
-        session = self._new_session([line_id], False, Priority.INTERACTIVE)  # someone is listening
+        session = self._new_session([line_id], False, Priority.INTERACTIVE, listening=True)  # played as it streams
         if session is None:
             return None
         update = self._start(session)
@@ -99,7 +99,7 @@ class RenderController(QObject):
             return None
 
     def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,
-                     priority: Priority) -> RenderSession | None:
+                     priority: Priority, listening: bool) -> RenderSession | None:
         if not self._bridge.is_ready:
             self.message.emit("E_ENGINE_START: the engine is not ready yet")
             return None
@@ -110,6 +110,7 @@ class RenderController(QObject):
             save=self._doc.save_after_take,
             max_in_flight=MAX_IN_FLIGHT,
             priority=priority,
+            listening=listening,
         )
 
     def cancel(self) -> None:

@@ -3,6 +3,40 @@
 A backend knows nothing of queues, slots or caching: the engine prepares reference clips,
 caches what the backend derives from them, and calls :meth:`Backend.synthesize` from as many
 threads as it has slots.
+
+How the engine consumes a job's pieces
+--------------------------------------
+:meth:`Backend.synthesize` returns an iterator of pieces. The engine's scheduler advances it
+by exactly one piece per turn, then parks the job until its next piece is due (see
+:mod:`engine.scheduler`); the next turn may run on another worker thread, but never two at
+once. So the generator must not keep thread-local state across a ``yield`` (a ``with
+torch.inference_mode():`` around a ``yield`` would leak into whichever thread resumes it), and
+it should do its work inside ``next()``, not in a background thread, or parking it saves
+nothing. A backend that cannot meet this sets ``piece_scheduling = False``: a worker then
+keeps each of its jobs until the job ends (job-level scheduling, behind the same interface).
+
+Computing several jobs' pieces in one call (the plan for batched GPU backends)
+----------------------------------------------------------------------------
+A GPU runs one batched call of B pieces in about the time of one, so a backend such as
+CosyVoice2 (flow matching and HiFT per hop) would gain by computing the pieces of several
+jobs together. The interface is meant to grow like this, without changing the scheduler's
+policy or the other backends:
+
+1. The backend declares ``max_batch = B > 1`` and splits a job's stream into a per-job state
+   and a pure step: ``start(text, profile, settings) -> state`` and
+   ``step_batch(states) -> list[SpokenPiece | None]`` (None: that job has ended), computing
+   the next piece of every state in one call. ``synthesize`` stays as the one-job path:
+   ``start`` followed by ``step_batch([state])`` in a loop.
+2. A worker takes the work due first as today, then also takes further ready works of the
+   same backend, in deadline order, up to B of them, as long as the next one's deadline is
+   later than now plus the batch's expected compute time (so batching never makes a piece
+   late that would have been on time alone).
+3. It calls ``step_batch`` once, sends each chunk, and hands every job back with its new
+   deadline. Thread choice, the active-job cap and cancellation work per job as now; a slot
+   is then one batched call in flight rather than one piece.
+
+A backend whose autoregressive part streams tokens for all jobs at once (vLLM for the
+CosyVoice2 LLM) would keep that part inside ``start`` and batch only the per-hop decoding.
 """
 
 from __future__ import annotations
@@ -42,6 +76,9 @@ class SpokenPiece:
 
     pcm: np.ndarray  # float32 mono
     text: str
+    # True when the backend knows nothing follows, so the engine ends the job at once instead
+    # of at its next turn (which may come late: the job is parked until its next piece is due).
+    last: bool = False
 
 
 StopCheck = Callable[[], bool]
@@ -52,6 +89,10 @@ class Backend(abc.ABC):
 
     #: Bumped whenever what :meth:`condition` returns changes, so old cache entries are ignored.
     conditioning_version: str = "1"
+
+    #: True when the engine may advance a job's pieces one turn at a time, parking the job in
+    #: between (see the module docstring); False keeps each job on one worker until it ends.
+    piece_scheduling: bool = True
 
     #: A backend with its own speaker encoder (CosyVoice2's CAM++) names it here and returns its
     #: embedding from :meth:`speaker_embedding`; other backends get the engine's GE2E encoder.
@@ -69,7 +110,7 @@ class Backend(abc.ABC):
         """Load weights; called once in the engine process before it reports ready."""
 
     def set_slots(self, slots: int) -> None:
-        """The engine now runs this many jobs at once; divide threads or streams accordingly."""
+        """The engine now computes up to this many pieces at once; divide threads accordingly."""
 
     def suggested_slots(self, cores: int) -> int | None:
         """Jobs to run at once when nobody said, once loaded (a GPU backend sizes this by its

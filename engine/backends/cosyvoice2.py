@@ -184,6 +184,10 @@ class CosyVoice2Backend(Backend):
 
     conditioning_version = "cosyvoice2-1"
     speaker_encoder_id = "campplus-192"  # CosyVoice's own CAM++, computed in condition()
+    # Job-level scheduling: each segment's LLM decodes in its own thread whatever the engine
+    # does with the stream, so parking a job between hops would save no compute, and more
+    # admitted streams would only mean more LLMs decoding at once on the same cores.
+    piece_scheduling = False
 
     def speaker_embedding(self, conditioning: dict[str, np.ndarray]) -> np.ndarray:
         return conditioning["speaker_embedding"]

@@ -12,11 +12,12 @@ and leaves none of a phase vocoder's smearing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import threading
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator, TypeVar
 
 import numpy as np
 
@@ -75,7 +76,8 @@ class PiperBackend(Backend):
         self._noise_w = noise_w
         self._voices: dict[int, Any] = {}  # intra-op threads -> PiperVoice with such a session
         self._voice: Any = None  # any of them: for phonemes and the config
-        self._active = 0  # jobs synthesizing right now
+        self._active = 0  # pieces being computed right now, by all jobs
+        self._active_lock = threading.Lock()
         self._lock = threading.Lock()
         self._calibration: tuple[float, float] | None = None
 
@@ -118,9 +120,9 @@ class PiperBackend(Backend):
             return self._calibration
 
     def set_slots(self, slots: int) -> None:
-        """Prepare a shared session for each thread count a job may get: the cores divided by
-        the jobs running at that moment (1 to ``slots``), so running jobs × intra-op threads
-        never exceeds the cores, and a job running alone still gets all of them."""
+        """Prepare a shared session for each thread count a piece may get: the cores divided by
+        the pieces computing at that moment (1 to ``slots``), so pieces × intra-op threads
+        never exceeds the cores, and a piece computed alone still gets all of them."""
         import onnxruntime
         from piper import PiperVoice
 
@@ -138,7 +140,7 @@ class PiperBackend(Backend):
             self._voice = self._voice or self._voices[max(self._voices)]
 
     def _voice_for_now(self) -> Any:
-        """The voice whose session fits the number of jobs synthesizing at this moment."""
+        """The voice whose session fits the number of pieces computing at this moment."""
         threads = max(1, (os.cpu_count() or 1) // max(1, self._active))
         fitting = [count for count in self._voices if count <= threads]
         return self._voices[max(fitting) if fitting else min(self._voices)]
@@ -178,22 +180,27 @@ class PiperBackend(Backend):
         ratio = 2.0 ** (np.clip(semitones, -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES) / 12.0)
         length_scale = float(profile.conditioning["length_scale"]) / max(settings.speed, 0.25)
         spoken = False
-        with self._lock:
-            self._active += 1
-        try:
-            for piece in self._speak(text, length_scale * ratio, should_stop):
-                spoken = True
-                pcm = piece.pcm
-                if abs(ratio - 1.0) > 0.003:
-                    import soxr
+        for piece in self._speak(text, length_scale * ratio, should_stop):
+            spoken = True
+            pcm = piece.pcm
+            if abs(ratio - 1.0) > 0.003:
+                import soxr
 
-                    pcm = soxr.resample(pcm, self.sample_rate * ratio, self.sample_rate).astype(np.float32)
-                yield SpokenPiece(pcm=pcm, text=piece.text)
-        finally:
-            with self._lock:
-                self._active -= 1
+                pcm = soxr.resample(pcm, self.sample_rate * ratio, self.sample_rate).astype(np.float32)
+            yield SpokenPiece(pcm=pcm, text=piece.text, last=piece.last)
         if not spoken and not should_stop():
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
+
+    @contextlib.contextmanager
+    def _computing(self) -> Iterator[None]:
+        """Count a piece as computing while its model call runs (the divisor of the cores)."""
+        with self._active_lock:
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._active_lock:
+                self._active -= 1
 
     def _speak(self, text: str, length_scale: float, should_stop: StopCheck) -> Iterator[SpokenPiece]:
         """Raw model output piece by piece, each followed by its pause."""
@@ -204,15 +211,32 @@ class PiperBackend(Backend):
             noise_scale=self._noise_scale,
             noise_w_scale=self._noise_w,
         )
-        for piece in split_for_streaming(text):
+        # Phonemes are found one sentence ahead, so the last piece is known when it is yielded.
+        sentences = ((piece, phonemes) for piece in split_for_streaming(text)
+                     for phonemes in self._voice.phonemize(piece.text) if phonemes)
+        for (piece, phonemes), last in _with_last(sentences):
             if should_stop():
                 return
             pause = np.zeros(int((SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S) * self.sample_rate),
                              dtype=np.float32)
-            for phonemes in self._voice.phonemize(piece.text):
-                if not phonemes or should_stop():
-                    continue
-                ids = self._voice.phonemes_to_ids(phonemes)
-                voice = self._voice_for_now()  # chosen per piece: follows jobs starting and ending
+            ids = self._voice.phonemes_to_ids(phonemes)
+            with self._computing():
+                voice = self._voice_for_now()  # chosen per piece: follows the pieces computing now
                 audio = np.clip(voice.phoneme_ids_to_audio(ids, config), -1.0, 1.0).astype(np.float32)
-                yield SpokenPiece(pcm=np.concatenate([audio, pause]), text=piece.text)
+            yield SpokenPiece(pcm=np.concatenate([audio, pause]), text=piece.text, last=last)
+
+
+T = TypeVar("T")
+
+
+def _with_last(items: Iterable[T]) -> Iterator[tuple[T, bool]]:
+    """Each item with True for the last one, looking one item ahead."""
+    iterator = iter(items)
+    try:
+        current = next(iterator)
+    except StopIteration:
+        return
+    for following in iterator:
+        yield current, False
+        current = following
+    yield current, True

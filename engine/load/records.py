@@ -1,4 +1,4 @@
-"""Per-job measurements of a load run, and the playback-stall model behind them.
+"""Per-job measurements of a load run (the playback model behind stalls is engine.playback).
 
 A record is filled in by the runner as the job's events arrive and is then frozen into the
 report. All times are seconds relative to the start of the run (``time.monotonic()`` of the
@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.playback import StallTracker
+
 # Job outcomes. "cancelled" jobs were cut off by the user stopping the run or never finished;
 # they are neither successes nor errors and are left out of every statistic.
 OK = "ok"
@@ -21,38 +23,6 @@ PENDING = "pending"
 # Error kinds the load core adds to the engine's ErrorCode values.
 E_TIMEOUT = "E_TIMEOUT"  # no end event within the plan's job timeout; the job was cancelled
 E_SUBMIT = "E_SUBMIT"  # the client refused the submission itself (raised)
-
-
-@dataclass
-class StallTracker:
-    """A listener who starts playing at the first chunk and plays chunks back to back.
-
-    A stall happens each time a chunk arrives after all audio received before it has finished
-    playing; the listener then waits (``stalled_s`` grows by the gap) and resumes with the new
-    chunk. This is what people hear as stutter when a streaming engine is overloaded.
-    """
-
-    play_end: float | None = None  # when the audio received so far finishes playing
-    stalls: int = 0
-    stalled_s: float = 0.0
-
-    def add(self, arrival: float, duration: float) -> None:
-        """Account for a chunk of ``duration`` seconds of audio received at ``arrival``."""
-        if self.play_end is None:
-            self.play_end = arrival + duration
-            return
-        if arrival > self.play_end:
-            self.stalls += 1
-            self.stalled_s += arrival - self.play_end
-            self.play_end = arrival + duration
-        else:
-            self.play_end += duration
-
-    def reset(self) -> None:
-        """Forget everything: the job is running again from its first chunk."""
-        self.play_end = None
-        self.stalls = 0
-        self.stalled_s = 0.0
 
 
 def count_stalls(chunks: list[tuple[float, float]]) -> tuple[int, float]:

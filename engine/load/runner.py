@@ -379,6 +379,7 @@ class BenchSettings:
     backend: str = "piper"
     backend_options: dict[str, Any] = field(default_factory=dict)
     slots: int | None = None
+    max_active: int | None = None  # jobs the engine streams at once; None: its default
     plan: Plan = field(default_factory=Plan)
     objective: Objective = field(default_factory=Objective)
     texts_file: str | None = None  # None: the bundled sets that suit the backend
@@ -395,9 +396,12 @@ class BenchSettings:
             raise BenchError(f"E_BENCH: cache must be 'warm' or 'cold', not {self.cache!r}")
         if self.slots is not None and self.slots < 1:
             raise BenchError("E_BENCH: slots must be at least 1")
+        if self.max_active is not None and self.max_active < 1:
+            raise BenchError("E_BENCH: the active-job cap must be at least 1")
 
     def describe(self) -> dict[str, Any]:
-        return {"backend": self.backend, "slots_requested": self.slots, "cache": self.cache,
+        return {"backend": self.backend, "slots_requested": self.slots, "max_active_requested": self.max_active,
+                "cache": self.cache,
                 "texts_file": self.texts_file, "voices_requested": list(self.voices), "engine_nice": self.engine_nice}
 
 
@@ -434,7 +438,8 @@ class BenchSession:
         file_texts = TextSet.from_file(s.texts_file) if s.texts_file else None
         scratch = tempfile.mkdtemp(prefix="dubstudio-bench-cache-") if s.cache == "cold" else None
         client = EngineClient(EngineConfig(backend=s.backend, backend_options=dict(s.backend_options), slots=s.slots,
-                                           python=s.python, cache_dir=scratch or s.cache_dir))
+                                           max_active=s.max_active, python=s.python,
+                                           cache_dir=scratch or s.cache_dir))
         source: JobSource | None = None
         try:
             try:

@@ -171,7 +171,8 @@ class JobSource:
             voice.settings.speed, voice.settings.pitch_semitones, voice.settings.instruction, item.language
         )
         spec = VoiceSpec(clip_path, voice.transcript, settings)
-        return Job(item.text, spec, Priority.BATCH), item, voice
+        # The bench stands in for listeners: the engine paces its jobs by their playback.
+        return Job(item.text, spec, Priority.BATCH, listening=True), item, voice
 
     def _cold_clip(self, clip_path: str, index: int) -> str:
         if self._scratch is None:

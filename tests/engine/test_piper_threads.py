@@ -1,10 +1,13 @@
-"""How the Piper backend divides the cores between the jobs running at once."""
+"""How the Piper backend divides the cores between the pieces computed at once."""
 
 import os
 
+import numpy as np
 import pytest
 
+from engine.backends.base import VoiceProfile
 from engine.backends.piper import PiperBackend
+from engine.protocol import VoiceSettings
 
 
 @pytest.fixture(scope="module")
@@ -34,3 +37,29 @@ def test_a_job_gets_the_cores_divided_by_the_jobs_running(backend, monkeypatch, 
         backend._active = 0
     assert threads_of(voice) == expected
     assert running * threads_of(voice) <= cores
+
+
+def _profile() -> VoiceProfile:
+    conditioning = {"pitch_shift_semitones": np.asarray(np.float32(0.0)), "length_scale": np.asarray(np.float32(1.0))}
+    return VoiceProfile("plain", np.zeros(1, dtype=np.float32), conditioning)
+
+
+def test_only_pieces_being_computed_divide_the_cores(backend, monkeypatch):
+    """Jobs parked between pieces (the scheduler serves others meanwhile) take no cores."""
+    backend.set_slots(2)
+    seen: list[int] = []
+    voice_class = type(next(iter(backend._voices.values())))
+    original = voice_class.phoneme_ids_to_audio
+
+    def counting(self, *args, **kwargs):
+        seen.append(backend._active)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(voice_class, "phoneme_ids_to_audio", counting)
+    text = "One sentence here. Another one there. And a third."
+    streams = [backend.synthesize(text, _profile(), VoiceSettings(), lambda: False) for _ in range(2)]
+    pieces = [next(streams[0]), next(streams[1]), next(streams[0])]  # both jobs started, interleaved
+    assert seen == [1, 1, 1] and backend._active == 0
+    assert not any(piece.last for piece in pieces)
+    rest = list(streams[1])
+    assert [piece.last for piece in rest] == [False, True]  # the final piece says so

@@ -76,7 +76,7 @@ def test_jobs_are_throttled_and_progress_is_reported(project: Project) -> None:
     update = session.start(client)
     assert update.progress.total == 6 and update.progress.queued == 6 and update.progress.eta_s is None
     assert [j.text for j in client.submitted] == [project.lines[0].text, project.lines[1].text]
-    assert all(j.priority is Priority.BATCH for j in client.submitted)
+    assert all(j.priority is Priority.BATCH and not j.listening for j in client.submitted)
     assert {line.status for line in project.lines} == {LineStatus.QUEUED}
     first = client.submitted[0]
     assert first.voice.clip_path == str(project.resolve("voices/maya.wav"))
@@ -259,3 +259,11 @@ def test_a_full_engine_queue_is_retried_later(project: Project) -> None:
     assert client.submitted[-1].job_id == second.job_id  # sent again once ours freed a place
     speak(session, second, tone(0.1))
     assert session.finished and session.progress.done == 2
+
+
+def test_a_line_rendered_to_be_played_now_is_listened_to(project: Project) -> None:
+    client = ScriptedClient()
+    session = RenderSession(project, [project.lines[0].id], priority=Priority.INTERACTIVE, listening=True)
+    session.start(client)
+    (job,) = client.submitted
+    assert job.priority is Priority.INTERACTIVE and job.listening
