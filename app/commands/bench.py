@@ -62,6 +62,9 @@ def add_parser(subparsers: Any) -> None:
     hold.add_argument("--seconds", type=_positive(float), metavar="S", help="seconds of submissions per level")
     plan.add_argument("--warmup", type=int, default=1, metavar="N",
                       help="warm-up jobs per level, excluded from statistics (default 1)")
+    plan.add_argument("--warmup-mode", choices=("concurrent", "sequential"), default="concurrent",
+                      help="concurrent: warm-up jobs are the level's first jobs, under its load; sequential: "
+                           "they run one at a time before the level's load starts (default concurrent)")
     plan.add_argument("--mode", choices=("closed", "open"), default="closed",
                       help="closed: N users wait for their jobs; open: jobs arrive at a rate (default closed)")
     plan.add_argument("--rate", type=_positive(float), default=0.5, metavar="R",
@@ -107,7 +110,7 @@ def add_parser(subparsers: Any) -> None:
 
 def _settings(args: argparse.Namespace) -> Any:
     from engine.load import BenchSettings, Objective, Plan
-    from engine.load.plans import Arrivals, Mode
+    from engine.load.plans import Arrivals, Mode, WarmupMode
 
     plan = Plan(
         mode=Mode(args.mode),
@@ -115,6 +118,7 @@ def _settings(args: argparse.Namespace) -> Any:
         jobs_per_level=None if args.seconds else (args.jobs_per_level or 10),
         seconds_per_level=args.seconds,
         warmup_jobs=args.warmup,
+        warmup_mode=WarmupMode(args.warmup_mode),
         think_s=args.think,
         rate=args.rate,
         arrivals=Arrivals(args.arrivals),

@@ -7,7 +7,7 @@ Qt-free, so ``dubstudio bench``, the stress panel and the tests share it. Typica
     print(format_table(report.levels)); print(report.verdict.sentence)
 """
 
-from engine.load.plans import Arrivals, Mode, Plan, PlanError
+from engine.load.plans import Arrivals, Mode, Plan, PlanError, WarmupMode
 from engine.load.records import JobRecord, StallTracker, count_stalls
 from engine.load.report import BenchReport, format_table
 from engine.load.runner import (
@@ -32,6 +32,6 @@ __all__ = [
     "Arrivals", "BenchError", "BenchReport", "BenchSession", "BenchSettings", "JobEnded", "JobRecord",
     "JobSource", "LevelFinished", "LevelStarted", "LevelStats", "LoadRunner", "Mode", "Objective", "Plan",
     "PlanError", "Progress", "ResourceSample", "RunFailed", "RunFinished", "RunStarted", "SampleTaken",
-    "StallTracker", "Summary", "TextSet", "Verdict", "VoiceSet", "WorkloadError", "count_stalls",
+    "StallTracker", "Summary", "TextSet", "Verdict", "VoiceSet", "WarmupMode", "WorkloadError", "count_stalls",
     "format_table", "percentile",
 ]

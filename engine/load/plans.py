@@ -35,6 +35,11 @@ class Arrivals(str, enum.Enum):
     CONSTANT = "constant"  # equal gaps: easiest to reason about
 
 
+class WarmupMode(str, enum.Enum):
+    CONCURRENT = "concurrent"  # the level's first jobs, run under its load and left out of the statistics
+    SEQUENTIAL = "sequential"  # run one at a time before the level's load starts, so they load nothing
+
+
 class PlanError(ValueError):
     """A plan that cannot run; the message says which setting to change."""
 
@@ -46,6 +51,7 @@ class Plan:
     jobs_per_level: int | None = 10  # measured jobs per level (warm-up not included) ...
     seconds_per_level: float | None = None  # ... or seconds of submissions per level
     warmup_jobs: int = 1  # per level, submitted first and excluded from the statistics
+    warmup_mode: WarmupMode = WarmupMode.CONCURRENT
     think_s: float = 0.0  # closed loop: pause between a user's jobs
     rate: float = 0.5  # open loop: arrivals per second per level unit (level 4 = 4 × rate)
     arrivals: Arrivals = Arrivals.POISSON
@@ -82,10 +88,21 @@ class Plan:
             return f"{level} user" + ("" if level == 1 else "s")
         return f"{level * self.rate:.2f} jobs/s"
 
+    @property
+    def concurrent_warmup_jobs(self) -> int:
+        """Warm-up jobs the level's own driver submits (the first of its jobs)."""
+        return self.warmup_jobs if self.warmup_mode is WarmupMode.CONCURRENT else 0
+
+    def warmup_driver(self, start: float) -> "Driver | None":
+        """Sequential warm-up: the warm-up jobs as one user's closed loop (one at a time)."""
+        if self.warmup_mode is not WarmupMode.SEQUENTIAL or self.warmup_jobs == 0:
+            return None
+        return ClosedLoopDriver(1, 0.0, start, self.warmup_jobs, None)
+
     def driver(self, level_index: int, start: float) -> "Driver":
         """The driver of the ``level_index``-th level, starting at clock time ``start``."""
         level = self.levels[level_index]
-        quota = None if self.jobs_per_level is None else self.jobs_per_level + self.warmup_jobs
+        quota = None if self.jobs_per_level is None else self.jobs_per_level + self.concurrent_warmup_jobs
         deadline = None if self.seconds_per_level is None else start + self.seconds_per_level
         if self.mode is Mode.CLOSED:
             return ClosedLoopDriver(level, self.think_s, start, quota, deadline)
@@ -97,6 +114,7 @@ class Plan:
         data = asdict(self)
         data["mode"] = self.mode.value
         data["arrivals"] = self.arrivals.value
+        data["warmup_mode"] = self.warmup_mode.value
         data["levels"] = list(self.levels)
         return data
 

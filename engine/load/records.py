@@ -59,10 +59,12 @@ class JobRecord:
     end_s: float | None = None  # when the job ended (finished, failed or cancelled)
     audio_s: float = 0.0  # seconds of audio received
     synth_s: float | None = None  # engine: job start to last chunk sent
+    compute_s: float | None = None  # engine: time computing its pieces (the rest of synth_s it was parked)
     rtf: float | None = None  # synth_s / audio_s: below 1 is faster than real time
     chunks: int = 0
     stalls: int = 0
     stalled_s: float = 0.0
+    max_gap_s: float | None = None  # worst chunk arrival minus end of the audio before it (> 0: a stall)
     status: str = PENDING
     error: str | None = None  # error kind: an ErrorCode value, E_TIMEOUT or E_SUBMIT
     error_message: str | None = None
@@ -91,6 +93,7 @@ class JobRecord:
         self._stall.add(arrival_s, duration_s)
         self.stalls = self._stall.stalls
         self.stalled_s = self._stall.stalled_s
+        self.max_gap_s = self._stall.max_gap_s
 
     def restart(self) -> None:
         """The engine crashed and the client resubmitted the job: its audio starts over."""
@@ -101,12 +104,14 @@ class JobRecord:
         self._stall.reset()
         self.stalls = 0
         self.stalled_s = 0.0
+        self.max_gap_s = None
 
-    def finish(self, end_s: float, synth_s: float | None) -> None:
+    def finish(self, end_s: float, synth_s: float | None, compute_s: float | None = None) -> None:
         self.status = OK
         self.end_s = end_s
         self.total_s = end_s - self.scheduled_s
         self.synth_s = synth_s
+        self.compute_s = compute_s
         if synth_s is not None and self.audio_s > 0:
             self.rtf = synth_s / self.audio_s
 

@@ -20,10 +20,10 @@ from typing import Any, Sequence
 from engine.files import atomic_write_text
 from engine.load.records import JOB_FIELDS, JobRecord
 from engine.load.sampler import ResourceSample
-from engine.load.stats import CHANGE_KEYS, LevelStats, Summary, Verdict
+from engine.load.stats import CHANGE_KEYS, SUMMARY_FIELDS, LevelStats, Summary, Verdict
 
 SCHEMA = "dubstudio.bench/1"
-SUMMARY_KEYS = ("mean", "p50", "p90", "p95", "p99", "min", "max")
+SUMMARY_KEYS = ("mean", "std", "p50", "p90", "p95", "p99", "min", "max")
 
 
 def _rounded(value: Any) -> Any:
@@ -123,14 +123,18 @@ def level_row(stats: LevelStats) -> dict[str, Any]:
         "warmup_jobs": stats.warmup_jobs,
         "duration_s": stats.duration_s,
         "jobs_per_s": stats.jobs_per_s,
+        "goodput_jobs": stats.goodput_jobs,
+        "goodput_per_s": stats.goodput_per_s,
+        "goodput_fraction": stats.goodput_fraction,
         "audio_per_wall_s": stats.audio_per_wall_s,
         "stalls_per_job": stats.stalls_per_job,
         "stalled_s_per_job": stats.stalled_s_per_job,
         "jobs_with_stalls": stats.jobs_with_stalls,
         "cache_hits": stats.cache_hits,
         "cache_misses": stats.cache_misses,
+        "first_audio_max_over_p95": stats.first_audio_max_over_p95,
     }
-    for name in ("first_audio_s", "total_s", "queue_wait_s", "rtf"):
+    for name in SUMMARY_FIELDS:
         row.update(_summary_columns(name, getattr(stats, name)))
     for name in ("engine_cpu_pct", "engine_rss_mb", "gpu_util_pct", "gpu_mem_mb"):
         value = getattr(stats, name)
@@ -174,16 +178,21 @@ TABLE_COLUMNS: list[tuple[str, Any]] = [
     ("p90", lambda s: _fmt(s.first_audio_s.p90)),
     ("p95", lambda s: _fmt(s.first_audio_s.p95)),
     ("p99", lambda s: _fmt(s.first_audio_s.p99)),
+    ("sd", lambda s: _fmt(s.first_audio_s.std)),
     ("total mean", lambda s: _fmt(s.total_s.mean)),
     ("p50", lambda s: _fmt(s.total_s.p50)),
     ("p95", lambda s: _fmt(s.total_s.p95)),
     ("p99", lambda s: _fmt(s.total_s.p99)),
     ("stalls/job", lambda s: _fmt(s.stalls_per_job)),
+    ("worst gap", lambda s: _fmt(s.max_gap_s.max)),
+    ("queue p95", lambda s: _fmt(s.queue_wait_s.p95)),
+    ("compute p95", lambda s: _fmt(s.compute_s.p95)),
     ("cpu %", lambda s: _fmt(None if s.engine_cpu_pct is None else s.engine_cpu_pct["mean"], 0)),
     ("rss MB", lambda s: _fmt(None if s.engine_rss_mb is None else s.engine_rss_mb["max"], 0)),
     ("gpu %", lambda s: _fmt(None if s.gpu_util_pct is None else s.gpu_util_pct["mean"], 0)),
     ("Δ p95 1st", lambda s: _pct(s.change_vs_first_pct.get("first_audio_p95"))),
     ("Δ jobs/s", lambda s: _pct(s.change_vs_first_pct.get("jobs_per_s"))),
+    ("goodput", lambda s: f"{s.goodput_fraction:.0%}" if s.jobs else "–"),
     ("ok", lambda s: "yes" if s.meets_objective else "no"),
 ]
 
@@ -337,9 +346,16 @@ def report_charts(report: BenchReport) -> list[str]:
             hlines=[(objective, f"objective {objective:g} s")] if objective else ()),
         svg_chart("Throughput by level", [
             Series("jobs/s", _level_points(levels, lambda s: s.jobs_per_s), PALETTE[2]),
+            Series("goodput/s", _level_points(levels, lambda s: s.goodput_per_s), PALETTE[2], "dashed"),
             Series("audio s per wall s", _level_points(levels, lambda s: s.audio_per_wall_s), PALETTE[3]),
             Series("stalls per job", _level_points(levels, lambda s: s.stalls_per_job), PALETTE[4], "dashed"),
         ], "level", "per second / per job", categories=cats),
+        svg_chart("Queue wait, compute and first audio by level (means)", [
+            Series("first audio", _level_points(levels, lambda s: s.first_audio_s.mean), PALETTE[0]),
+            Series("queue wait", _level_points(levels, lambda s: s.queue_wait_s.mean), PALETTE[3]),
+            Series("compute per job", _level_points(levels, lambda s: s.compute_s.mean), PALETTE[5]),
+            Series("worst gap", _level_points(levels, lambda s: s.max_gap_s.max), PALETTE[1], "dashed"),
+        ], "level", "seconds", categories=cats, hlines=[(0.0, "gap > 0: a stall")]),
     ]
     done = [job for job in report.jobs if job.end_s is not None and job.status == "ok"]
     starts = [(level.start_s, level.label) for level in levels]
@@ -397,9 +413,9 @@ def _kv(data: dict[str, Any]) -> str:
 
 def levels_table_html(levels: Sequence[LevelStats]) -> str:
     head = "".join(f'<th{" class=l" if i == 0 else ""}>{html.escape(h)}</th>' for i, (h, _) in enumerate(TABLE_COLUMNS))
-    group = ('<tr><th class=l></th><th colspan=4>volume</th><th colspan=5>first audio (s)</th>'
-             '<th colspan=4>total (s)</th><th colspan=4>playback and engine</th><th colspan=2>vs first level</th>'
-             '<th>objective</th></tr>')
+    group = ('<tr><th class=l></th><th colspan=4>volume</th><th colspan=6>first audio (s)</th>'
+             '<th colspan=4>total (s)</th><th colspan=7>playback and engine</th><th colspan=2>vs first level</th>'
+             '<th colspan=2>objective</th></tr>')
     body = []
     for level, row in zip(levels, table_rows(levels)):
         cells = "".join(f'<td{" class=l" if i == 0 else ""}>{html.escape(c)}</td>' for i, c in enumerate(row))
@@ -409,7 +425,8 @@ def levels_table_html(levels: Sequence[LevelStats]) -> str:
 
 def _jobs_table_html(jobs: Sequence[JobRecord]) -> str:
     columns = ("index", "level", "warmup", "status", "text_kind", "voice", "voice_cache", "queue_wait_s",
-               "first_audio_s", "total_s", "audio_s", "rtf", "chunks", "stalls", "stalled_s", "error")
+               "compute_s", "first_audio_s", "total_s", "audio_s", "rtf", "chunks", "stalls", "stalled_s",
+               "max_gap_s", "error")
     head = "".join(f"<th>{c}</th>" for c in columns)
     rows = []
     for job in jobs:

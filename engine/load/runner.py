@@ -223,19 +223,36 @@ class LoadRunner:
     def _run_level(self, index: int) -> None:
         plan = self.plan
         level = plan.levels[index]
-        start = time.monotonic()
-        driver = plan.driver(index, start)
         first_record = len(self._records)
-        self.observer(LevelStarted(index, level, plan.label(level), start - self._t0))
+        self.observer(LevelStarted(index, level, plan.label(level), time.monotonic() - self._t0))
+        warmup = plan.warmup_driver(time.monotonic())
+        if warmup is not None:  # each warm-up job alone, before the level's load starts
+            self._drive(warmup, index, warmups=plan.warmup_jobs)
+        start = time.monotonic()  # the level's window starts with its measured load
+        if not self.stopped:
+            self._drive(plan.driver(index, start), index, warmups=plan.concurrent_warmup_jobs)
+        end = time.monotonic()
+        run = LevelRun(level, index, plan.label(level), plan.offered_rate(level), start - self._t0, end - self._t0,
+                       complete=not self.stopped)
+        stats = level_stats(run, self._records[first_record:], self._samples, self.objective)
+        self._levels.append(stats)
+        apply_objective(self._levels, self.objective)
+        add_changes(self._levels)
+        self.observer(LevelFinished(stats))
+
+    def _drive(self, driver: Driver, index: int, warmups: int) -> None:
+        """Submit the driver's jobs as they fall due until all have ended; the first
+        ``warmups`` of them are warm-up jobs."""
+        plan = self.plan
         while True:
             now = time.monotonic()
             if self.stopped:
                 self._cancel_active(now)
                 break
             dues = driver.due(now)
-            first_position = driver.submitted - len(dues)  # level positions of these jobs
+            first_position = driver.submitted - len(dues)  # positions of these jobs in this drive
             for offset, due in enumerate(dues):
-                self._submit(due, index, first_position + offset)
+                self._submit(due, index, warmup=first_position + offset < warmups)
             now = time.monotonic()
             for record, user in self._expired(now):
                 self.client.cancel(record.job_id)
@@ -252,25 +269,17 @@ class LoadRunner:
             event = self.client.get_event(timeout=wait)
             if event is not None:
                 self._handle(event, driver)
-        end = time.monotonic()
-        run = LevelRun(level, index, plan.label(level), plan.offered_rate(level), start - self._t0, end - self._t0,
-                       complete=not self.stopped)
-        stats = level_stats(run, self._records[first_record:], self._samples)
-        self._levels.append(stats)
-        apply_objective(self._levels, self.objective)
-        add_changes(self._levels)
-        self.observer(LevelFinished(stats))
 
     # --- jobs -----------------------------------------------------------------------------
 
-    def _submit(self, due: Due, level_index: int, level_position: int) -> None:
+    def _submit(self, due: Due, level_index: int, warmup: bool) -> None:
         job, item, voice = self.source.make(len(self._records))
         record = JobRecord(
             index=len(self._records),
             job_id=job.job_id,
             level=self.plan.levels[level_index],
             level_index=level_index,
-            warmup=level_position < self.plan.warmup_jobs,
+            warmup=warmup,
             user=due.user,
             text_kind=item.kind,
             language=item.language,
@@ -330,7 +339,7 @@ class LoadRunner:
             record.queue_wait_s = timing.queue_wait_s
             record.voice_prepare_s = timing.voice_prepare_s
             record.voice_cache = timing.voice_cache
-            record.finish(rel, timing.synth_s)
+            record.finish(rel, timing.synth_s, timing.compute_s)
             self._end(record, user, driver, now)
         elif isinstance(event, JobFailed):
             if event.resubmitted:

@@ -42,6 +42,7 @@ class Summary:
 
     count: int
     mean: float | None
+    std: float | None  # population standard deviation (numpy's default, as vLLM reports it)
     p50: float | None
     p90: float | None
     p95: float | None
@@ -53,9 +54,11 @@ class Summary:
     def of(values: Iterable[float | None]) -> "Summary":
         data = [float(v) for v in values if v is not None]
         if not data:
-            return Summary(0, None, None, None, None, None, None, None)
+            return Summary(0, None, None, None, None, None, None, None, None)
         p50, p90, p95, p99 = (percentile(data, p) for p in PERCENTILES)
-        return Summary(len(data), sum(data) / len(data), p50, p90, p95, p99, min(data), max(data))
+        mean = sum(data) / len(data)
+        std = math.sqrt(sum((value - mean) ** 2 for value in data) / len(data))
+        return Summary(len(data), mean, std, p50, p90, p95, p99, min(data), max(data))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -88,6 +91,7 @@ CHANGE_KEYS = (
     "total_p50",
     "total_p95",
     "jobs_per_s",
+    "goodput_per_s",
     "audio_per_wall_s",
     "engine_cpu_mean",
     "engine_rss_max",
@@ -113,6 +117,9 @@ class LevelStats:
     errors_by_kind: dict[str, int]
     warmup_jobs: int
     jobs_per_s: float  # successful jobs per second of the window
+    goodput_jobs: int  # successful jobs with first audio within the objective's bound and no stall
+    goodput_per_s: float  # goodput_jobs per second of the window
+    goodput_fraction: float  # goodput_jobs / jobs
     audio_per_wall_s: float  # seconds of audio produced per second of the window
     stalls_per_job: float
     stalled_s_per_job: float
@@ -120,8 +127,11 @@ class LevelStats:
     cache_hits: int
     cache_misses: int
     first_audio_s: Summary
+    first_audio_max_over_p95: float | None  # spread: how far the worst job lies beyond the p95
     total_s: Summary
     queue_wait_s: Summary
+    compute_s: Summary  # engine time computing each job's pieces
+    max_gap_s: Summary  # each job's worst inter-chunk gap (> 0: its longest stall)
     rtf: Summary
     engine_cpu_pct: dict[str, float] | None
     engine_rss_mb: dict[str, float] | None
@@ -139,6 +149,7 @@ class LevelStats:
             "total_p50": self.total_s.p50,
             "total_p95": self.total_s.p95,
             "jobs_per_s": self.jobs_per_s,
+            "goodput_per_s": self.goodput_per_s,
             "audio_per_wall_s": self.audio_per_wall_s,
             "engine_cpu_mean": None if self.engine_cpu_pct is None else self.engine_cpu_pct["mean"],
             "engine_rss_max": None if self.engine_rss_mb is None else self.engine_rss_mb["max"],
@@ -147,16 +158,28 @@ class LevelStats:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("first_audio_s", "total_s", "queue_wait_s", "rtf"):
+        for key in SUMMARY_FIELDS:
             data[key] = getattr(self, key).to_dict()
         return data
 
 
-def level_stats(run: LevelRun, records: Sequence[JobRecord], samples: Sequence[ResourceSample]) -> LevelStats:
-    """Aggregate one level: ``records`` are that level's jobs (warm-up included, it is skipped)."""
+SUMMARY_FIELDS = ("first_audio_s", "total_s", "queue_wait_s", "compute_s", "max_gap_s", "rtf")
+"""The :class:`LevelStats` fields that are a :class:`Summary`."""
+
+
+def level_stats(run: LevelRun, records: Sequence[JobRecord], samples: Sequence[ResourceSample],
+                objective: Objective | None = None) -> LevelStats:
+    """Aggregate one level: ``records`` are that level's jobs (warm-up included, it is skipped).
+
+    ``objective`` decides which jobs count as goodput (default: :class:`Objective`'s defaults).
+    """
+    objective = objective or Objective()
     measured = [r for r in records if r.measured]
     good = [r for r in measured if r.status == OK]
     failed = [r for r in measured if r.status != OK]
+    on_time = [r for r in good if r.first_audio_s is not None and r.first_audio_s <= objective.p95_first_audio_s
+               and r.stalls == 0]
+    first_audio = Summary.of(r.first_audio_s for r in good)
     if measured:
         window = max(r.end_s or 0.0 for r in measured) - min(r.scheduled_s for r in measured)
     else:
@@ -180,15 +203,22 @@ def level_stats(run: LevelRun, records: Sequence[JobRecord], samples: Sequence[R
         errors_by_kind=dict(sorted(Counter(r.error or "unknown" for r in failed).items())),
         warmup_jobs=sum(1 for r in records if r.warmup),
         jobs_per_s=len(good) / window if window > 0 else 0.0,
+        goodput_jobs=len(on_time),
+        goodput_per_s=len(on_time) / window if window > 0 else 0.0,
+        goodput_fraction=len(on_time) / len(measured) if measured else 0.0,
         audio_per_wall_s=audio / window if window > 0 else 0.0,
         stalls_per_job=stalls / len(good) if good else 0.0,
         stalled_s_per_job=sum(r.stalled_s for r in good) / len(good) if good else 0.0,
         jobs_with_stalls=sum(1 for r in good if r.stalls),
         cache_hits=sum(1 for r in measured if r.cache_hit is True),
         cache_misses=sum(1 for r in measured if r.cache_hit is False),
-        first_audio_s=Summary.of(r.first_audio_s for r in good),
+        first_audio_s=first_audio,
+        first_audio_max_over_p95=(first_audio.max / first_audio.p95 if first_audio.max is not None
+                                  and first_audio.p95 else None),
         total_s=Summary.of(r.total_s for r in good),
         queue_wait_s=Summary.of(r.queue_wait_s for r in good),
+        compute_s=Summary.of(r.compute_s for r in good),
+        max_gap_s=Summary.of(r.max_gap_s for r in good),
         rtf=Summary.of(r.rtf for r in good),
         engine_cpu_pct=_mean_max(s.cpu_pct for s in in_level),
         engine_rss_mb=_mean_max(s.rss_mb for s in in_level),

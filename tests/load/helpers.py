@@ -8,7 +8,7 @@ from engine.load.stats import LevelRun, LevelStats, level_stats
 
 def record(index: int, scheduled: float, first: float | None, end: float, *, level: int = 1, audio: float = 1.0,
            error: str | None = None, warmup: bool = False, chunks: list[tuple[float, float]] | None = None,
-           cache: str = "memory") -> JobRecord:
+           cache: str = "memory", compute: float | None = None) -> JobRecord:
     """A finished job: due at ``scheduled``, first chunk at ``first``, ended at ``end`` (run seconds)."""
     rec = JobRecord(index=index, job_id=f"j{index}", level=level, level_index=0, warmup=warmup, user=None,
                     text_kind="short", language="en", chars=10, voice="v.wav", text="hello", scheduled_s=scheduled,
@@ -19,7 +19,7 @@ def record(index: int, scheduled: float, first: float | None, end: float, *, lev
     for arrival, duration in chunks or ([(first, audio)] if first is not None else []):
         rec.add_chunk(arrival, duration)
     rec.voice_cache = cache
-    rec.finish(end, synth_s=end - scheduled)
+    rec.finish(end, synth_s=end - scheduled, compute_s=compute)
     return rec
 
 

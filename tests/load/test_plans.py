@@ -15,6 +15,7 @@ from engine.load.plans import (
     OpenLoopDriver,
     Plan,
     PlanError,
+    WarmupMode,
     arrival_offsets,
 )
 
@@ -106,6 +107,22 @@ def test_plan_levels_quota_includes_warmup_and_labels() -> None:
     assert plan.label(1) == "1 user" and plan.label(3) == "3 users" and plan.offered_rate(3) is None
     open_plan = Plan(mode=Mode.OPEN, levels=(2,), rate=0.25)
     assert open_plan.label(2) == "0.50 jobs/s" and open_plan.offered_rate(2) == 0.5
+
+
+def test_sequential_warmup_runs_one_job_at_a_time_before_the_level() -> None:
+    plan = Plan(mode=Mode.CLOSED, levels=(4,), jobs_per_level=4, warmup_jobs=2, warmup_mode=WarmupMode.SEQUENTIAL)
+    warmup = plan.warmup_driver(0.0)
+    assert warmup is not None
+    assert len(warmup.due(0.0)) == 1 and warmup.due(0.0) == []  # the second waits for the first
+    warmup.job_ended(0, 1.0)
+    assert [d.scheduled for d in warmup.due(1.0)] == [1.0]
+    warmup.job_ended(0, 2.0)
+    assert warmup.exhausted(2.0)
+    level = plan.driver(0, 2.0)
+    assert len(level.due(2.0)) == 4 and level.exhausted(2.0)  # the level's quota holds no warm-ups
+    assert plan.to_dict()["warmup_mode"] == "sequential"
+    concurrent = Plan(levels=(4,), jobs_per_level=4, warmup_jobs=2)
+    assert concurrent.warmup_driver(0.0) is None and concurrent.concurrent_warmup_jobs == 2
 
 
 def test_open_plan_schedules_are_reproducible_per_seed() -> None:

@@ -26,6 +26,21 @@ def test_a_single_chunk_never_stalls() -> None:
     assert count_stalls([]) == (0, 0.0)
 
 
+def test_worst_inter_chunk_gap_hand_computed() -> None:
+    tracker = StallTracker()
+    for arrival, duration in [(0.0, 1.0), (0.5, 1.0), (2.5, 0.5), (3.2, 1.0)]:
+        tracker.add(arrival, duration)
+    # gaps: 0.5 - 1.0 = -0.5 (cushion), 2.5 - 2.0 = +0.5 (stall), 3.2 - 3.0 = +0.2 (stall)
+    assert tracker.max_gap_s == pytest.approx(0.5)
+    cushioned = StallTracker()
+    for arrival, duration in [(0.0, 1.0), (0.25, 1.0), (1.5, 1.0)]:
+        cushioned.add(arrival, duration)
+    assert cushioned.max_gap_s == pytest.approx(-0.5)  # never closer than half a second to a stall
+    single = StallTracker()
+    single.add(1.0, 1.0)
+    assert single.max_gap_s is None
+
+
 def test_tracker_reset_forgets_the_old_attempt() -> None:
     tracker = StallTracker()
     tracker.add(0.0, 0.1)
@@ -46,8 +61,10 @@ def test_latencies_count_from_the_scheduled_time() -> None:
     rec.submit_s = 1.25  # submitted late (an in-flight cap): still counted from 1.0
     rec.add_chunk(2.0, 0.5)
     rec.add_chunk(2.1, 0.5)
-    rec.finish(3.0, synth_s=1.5)
+    rec.finish(3.0, synth_s=1.5, compute_s=0.4)
     assert rec.first_audio_s == pytest.approx(1.0)
+    assert rec.compute_s == pytest.approx(0.4)
+    assert rec.max_gap_s == pytest.approx(2.1 - 2.5)
     assert rec.total_s == pytest.approx(2.0)
     assert rec.submit_delay_s == pytest.approx(0.25)
     assert rec.audio_s == pytest.approx(1.0) and rec.chunks == 2
@@ -61,6 +78,7 @@ def test_restart_after_a_crash_drops_the_audio_of_the_first_attempt() -> None:
     rec.add_chunk(3.0, 0.1)
     rec.restart()
     assert (rec.chunks, rec.audio_s, rec.stalls, rec.first_audio_s, rec.retries) == (0, 0.0, 0, None, 1)
+    assert rec.max_gap_s is None
     rec.add_chunk(4.0, 0.5)
     assert rec.first_audio_s == pytest.approx(3.0)
 

@@ -47,8 +47,38 @@ def test_percentile_refuses_nonsense() -> None:
 def test_summary_of_values_and_of_nothing() -> None:
     s = Summary.of([1.0, None, 3.0, 2.0])
     assert (s.count, s.mean, s.p50, s.min, s.max) == (3, 2.0, 2.0, 1.0, 3.0)
+    assert s.std == pytest.approx((2 / 3) ** 0.5)  # population standard deviation
     empty = Summary.of([])
-    assert empty.count == 0 and empty.p95 is None and empty.mean is None
+    assert empty.count == 0 and empty.p95 is None and empty.mean is None and empty.std is None
+
+
+def test_goodput_counts_jobs_on_time_without_stalls() -> None:
+    stalled = [(2.5, 0.1), (3.0, 0.1)]  # due at 2.0: first audio 0.5, then a 0.4 s stall
+    records = [
+        record(0, 0.0, 0.5, 1.0),  # on time
+        record(1, 1.0, 3.0, 4.0),  # first audio 2.0: late
+        record(2, 2.0, None, 5.0, chunks=stalled),  # on time but stalled
+        record(3, 3.0, None, 6.0, error="E_BACKEND"),
+    ]
+    run = LevelRun(4, 0, "4 users", None, 0.0, 6.0, complete=True)
+    s = level_stats(run, records, [], Objective(p95_first_audio_s=1.0))
+    assert (s.goodput_jobs, s.goodput_fraction) == (1, pytest.approx(1 / 4))
+    assert s.goodput_per_s == pytest.approx(1 / 6.0)  # window 0.0 -> 6.0
+    lenient = level_stats(run, records, [], Objective(p95_first_audio_s=3.0))
+    assert lenient.goodput_jobs == 2  # the stalled job never counts
+
+
+def test_queue_wait_compute_gaps_and_spread() -> None:
+    records = [record(i, float(i), float(i) + latency, float(i) + 3.0, compute=compute)
+               for i, (latency, compute) in enumerate([(0.2, 0.5), (0.4, 0.7), (1.0, 0.6)])]
+    records.append(record(3, 3.0, None, 6.0, chunks=[(3.3, 1.0), (4.0, 1.0), (5.5, 1.0)]))
+    run = LevelRun(2, 0, "2 users", None, 0.0, 6.0, complete=True)
+    s = level_stats(run, records, [])
+    assert s.compute_s.count == 3 and s.compute_s.mean == pytest.approx(0.6)
+    # the 4th job plays to 4.3, then to 5.3; its third chunk arrives 0.2 s late
+    assert s.max_gap_s.count == 1 and s.max_gap_s.max == pytest.approx(0.2)
+    first = [0.2, 0.4, 1.0, 0.3]
+    assert s.first_audio_max_over_p95 == pytest.approx(max(first) / percentile(first, 95))
 
 
 def test_level_stats_hand_computed() -> None:
