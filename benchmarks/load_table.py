@@ -1,0 +1,80 @@
+"""First audio, stalls and throughput by load level, then open-loop arrivals at 80 % of capacity.
+
+1. Closed loop at 1, 2, 4 and 8 users (``--levels``): first-audio p50/p95/p99, stalls per job,
+   jobs/s and audio seconds per wall second, through the load core (as ``dubstudio bench``).
+2. Capacity: the highest jobs/s of those levels (the engine saturated).
+3. Open loop: Poisson arrivals at ``--open-fraction`` (80 %) of that capacity for
+   ``--open-seconds``; issue 11's target is a p99 first audio of at most 1.0 s with no stalls.
+
+Run: .venv/bin/python benchmarks/load_table.py [--levels 1,2,4,8] [--jobs 12] [--slots N] [--json OUT]
+It measures whichever ``engine`` package Python imports, so ``PYTHONPATH=/old/tree`` gives the
+"before" column of a comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # after PYTHONPATH, so another engine tree can be measured
+
+from engine.load import BenchSession, BenchSettings, Mode, Plan  # noqa: E402
+from engine.load.stats import LevelStats  # noqa: E402
+
+
+def row(stats: LevelStats) -> dict[str, Any]:
+    fa = stats.first_audio_s
+    return {"label": stats.label, "jobs": stats.jobs, "errors": stats.errors, "first_audio_p50": fa.p50,
+            "first_audio_p95": fa.p95, "first_audio_p99": fa.p99, "stalls_per_job": stats.stalls_per_job,
+            "jobs_per_s": stats.jobs_per_s, "audio_per_wall_s": stats.audio_per_wall_s}
+
+
+def show(rows: list[dict[str, Any]]) -> None:
+    print(f"{'level':>14}{'jobs':>6}{'err':>5}{'1st p50':>9}{'p95':>7}{'p99':>7}{'stalls/job':>12}"
+          f"{'jobs/s':>8}{'audio s/s':>11}")
+    for r in rows:
+        print(f"{r['label']:>14}{r['jobs']:6d}{r['errors']:5d}{r['first_audio_p50']:9.2f}{r['first_audio_p95']:7.2f}"
+              f"{r['first_audio_p99']:7.2f}{r['stalls_per_job']:12.2f}{r['jobs_per_s']:8.2f}{r['audio_per_wall_s']:11.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="1,2,4,8")
+    parser.add_argument("--jobs", type=int, default=12, help="measured jobs per closed-loop level")
+    parser.add_argument("--slots", type=int, default=None)
+    parser.add_argument("--open-fraction", type=float, default=0.8)
+    parser.add_argument("--open-seconds", type=float, default=60.0)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    levels = tuple(int(level) for level in args.levels.split(","))
+    load_before = os.getloadavg()
+    closed = BenchSession(BenchSettings(slots=args.slots, plan=Plan(levels=levels, jobs_per_level=args.jobs))).run()
+    rows = [row(stats) for stats in closed.levels]
+    capacity = max(stats.jobs_per_s for stats in closed.levels)
+    rate = args.open_fraction * capacity
+    opened = BenchSession(BenchSettings(slots=args.slots, plan=Plan(
+        mode=Mode.OPEN, levels=(1,), rate=rate, jobs_per_level=None, seconds_per_level=args.open_seconds))).run()
+    open_row = row(opened.levels[0])
+    load_after = os.getloadavg()
+    print(f"engine {closed.engine['backend']}, {closed.engine['slots']} slots, {os.cpu_count()} cores, "
+          f"load {load_before[0]:.1f} -> {load_after[0]:.1f}; engine code: {Path(sys.modules['engine'].__file__ or '').parent}")
+    show(rows)
+    print(f"capacity (highest jobs/s above): {capacity:.2f}; open loop, Poisson at "
+          f"{args.open_fraction:.0%} of it ({rate:.2f} jobs/s) for {args.open_seconds:.0f} s:")
+    show([open_row])
+    met = open_row["first_audio_p99"] <= 1.0 and open_row["stalls_per_job"] == 0
+    print(f"open-loop target (p99 first audio <= 1.00 s, no stalls): {'met' if met else 'missed'}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"closed": rows, "capacity_jobs_per_s": capacity,
+                                               "open": {**open_row, "rate": rate}, "load_before": load_before,
+                                               "load_after": load_after, "engine": closed.engine}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
