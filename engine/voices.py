@@ -83,7 +83,11 @@ def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
 
 
 class SpeakerEncoder:
-    """GE2E speaker embeddings (resemblyzer), 256-d and L2-normalised; loaded on first use."""
+    """GE2E speaker embeddings (resemblyzer), 256-d and L2-normalised; loaded on first use.
+
+    Reference clips are embedded when a voice is prepared; take QA embeds takes with the same
+    encoder, so a take's resemblance is the cosine (dot product) of the two embeddings.
+    """
 
     encoder_id = "ge2e-resemblyzer"
 
@@ -99,11 +103,13 @@ class SpeakerEncoder:
 
                 torch.set_num_threads(1)  # leave the cores to synthesis
                 self._encoder = VoiceEncoder("cpu", verbose=False)
-            from resemblyzer import preprocess_wav
+            import librosa
+            from resemblyzer import audio as ge2e_audio
 
-            wav = preprocess_wav(clip.audio, source_sr=clip.sample_rate)
+            wav = ge2e_audio.preprocess_wav(clip.audio, source_sr=clip.sample_rate)
             if len(wav) == 0:  # the VAD found no voice; embed the whole clip instead
-                wav = preprocess_wav(clip.audio, source_sr=clip.sample_rate, trim_silence=False)
+                wav = librosa.resample(clip.audio, orig_sr=clip.sample_rate, target_sr=ge2e_audio.sampling_rate)
+                wav = ge2e_audio.normalize_volume(wav, ge2e_audio.audio_norm_target_dBFS, increase_only=True)
             return np.asarray(self._encoder.embed_utterance(wav), dtype=np.float32)
 
 

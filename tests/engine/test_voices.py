@@ -5,9 +5,16 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from engine.backends.base import VoiceProfile
+from engine.backends.base import ReferenceClip, VoiceProfile
 from engine.protocol import EngineError, ErrorCode
-from engine.voices import MAX_REFERENCE_S, CorruptCacheEntry, load_reference_clip, read_profile, write_profile
+from engine.voices import (
+    MAX_REFERENCE_S,
+    CorruptCacheEntry,
+    SpeakerEncoder,
+    load_reference_clip,
+    read_profile,
+    write_profile,
+)
 from tests.engine.helpers import VOICES, tone_clip
 
 
@@ -99,3 +106,13 @@ def test_damaged_cache_entries_are_detected(tmp_path, damage):
         np.savez(path, embedding=np.array([object()], dtype=object), meta=np.array(json.dumps({})))
     with pytest.raises(CorruptCacheEntry):
         read_profile(path, "k1")
+
+
+def test_speaker_encoder_embeds_audio_without_a_voice():
+    """A hum has no voice for the VAD to keep; the encoder embeds it whole instead of failing
+    (take QA embeds whatever a take holds, noise included)."""
+    rate = 22050
+    hum = (0.3 * np.sin(2 * np.pi * 50 * np.arange(2 * rate) / rate)).astype(np.float32)
+    embedding = SpeakerEncoder().embed(ReferenceClip(hum, rate, 2.0))
+    assert embedding.shape == (256,) and np.isfinite(embedding).all()
+    assert abs(float(np.linalg.norm(embedding)) - 1.0) < 1e-3
