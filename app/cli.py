@@ -17,6 +17,7 @@ COMMANDS = {
     "say": "say",
     "bench": "bench",
     "render": "render",
+    "qa": "qa",
     "cosyvoice": "cosyvoice",
     "backends": "backends",
 }

@@ -4,8 +4,13 @@ The same RenderSession the studio uses, driven by a ``client.get_event()`` loop.
 on disk (and in project.json) the moment it finishes, so an interrupted run loses nothing;
 run again with ``--stale-only`` to do just what is left.
 
-Exit codes: 0 all lines rendered (and exported), 1 some lines failed, 2 bad project or
-arguments, 3 the engine did not start, 4 an export failed, 130 interrupted (Ctrl+C).
+With ``--qa`` each take is checked as it lands (see ``dubstudio qa``) by a worker process at the
+lowest CPU priority, so the checks use the time rendering leaves over; the results are stored
+with the takes and printed as they come.
+
+Exit codes: 0 all lines rendered (and exported), 1 some lines failed, 2 bad project or arguments,
+3 the engine did not start, 4 an export failed, 5 some takes failed QA (with ``--qa``),
+130 interrupted (Ctrl+C).
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ from app.project.export import EXPORT_KINDS
 
 if TYPE_CHECKING:
     from app.project import Line, Project
+    from app.project.qa import QaWorker
     from app.project.render import RenderProgress, RenderSession
 
-EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED, EXIT_INTERRUPTED = \
+    0, 1, 2, 3, 4, 5, 130
 
 
 def add_parser(subparsers: Any) -> None:
@@ -33,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
         help="render a project's lines through the engine (headless), then optionally export",
         description="Render the lines of a DubStudio project into takes/, with a progress bar. "
         "Exit codes: 0 ok, 1 some lines failed, 2 bad project or arguments, 3 engine did not start, "
-        "4 export failed, 130 interrupted.",
+        "4 export failed, 5 some takes failed QA (--qa), 130 interrupted.",
     )
     parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder (holding project.json)")
     parser.add_argument("--stale-only", action="store_true",
@@ -43,6 +50,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--export", action="append", default=[], metavar="KIND",
                         help=f"after rendering, export: {', '.join(EXPORT_KINDS)} (repeatable or comma-separated)")
     parser.add_argument("--no-progress", action="store_true", help="print one line per finished line instead")
+    parser.add_argument("--qa", action="store_true",
+                        help="check each take as it lands (intelligibility, clipping, silences, slot, resemblance)")
     add_engine_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -160,8 +169,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _render(project: Project, session: RenderSession, args: argparse.Namespace, bar: ProgressBar) -> int:
     from app.project import LineStatus
+    from app.project.qa import QaWorker, request_for
     from engine.client import EngineClient, EngineStartError
 
+    qa = QaWorker() if args.qa else None
+    qa_failed = 0
     config = engine_config_from_args(args)
     bar.log(f"Starting the engine ({config.backend})...")
     client = EngineClient(config)
@@ -192,6 +204,10 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
                 if not bar.live:
                     bar.log(f"[{update.progress.completed}/{update.progress.total}] "
                             f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s")
+                if qa is not None:
+                    qa.submit(request_for(project, by_id[line_id], take))
+            if qa is not None:
+                qa_failed += _collect_qa(project, qa, bar, timeout=0.0)
             for line_id in update.lines:
                 if by_id[line_id].status is LineStatus.FAILED:
                     bar.log(f"  {_describe(project, by_id[line_id])} failed: {by_id[line_id].error}")
@@ -199,24 +215,67 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
                 bar.log(f"  warning: {problem}")
             bar.draw(update.progress)  # also on idle polls, so the ETA keeps ticking
         bar.finish()
+        render_s = time.monotonic() - started
+        if qa is not None and qa.pending and not interrupted:
+            bar.log(f"Checking the last {qa.pending} take(s)...")
+            while qa.pending:
+                qa_failed += _collect_qa(project, qa, bar, timeout=1.0)
     finally:
         client.close()
+        if qa is not None:
+            qa.close()
     progress = session.progress
-    elapsed = time.monotonic() - started
-    summary = f"Rendered {progress.done} of {progress.total} lines in {elapsed:.1f} s"
+    summary = f"Rendered {progress.done} of {progress.total} lines in {render_s:.1f} s"
     if progress.failed:
         summary += f"; {progress.failed} failed"
     if progress.cancelled:
         summary += f"; {progress.cancelled} cancelled"
+    if qa is not None:
+        summary += f"; QA done {time.monotonic() - started - render_s:.1f} s later"
+        summary += f", {qa_failed} take(s) failed it" if qa_failed else ", no take failed it"
     bar.log(summary + ".")
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_FAILED_LINES if progress.failed else EXIT_OK
+    if progress.failed:
+        return EXIT_FAILED_LINES
+    return EXIT_QA_FAILED if qa_failed else EXIT_OK
+
+
+def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float) -> int:
+    """Store and print the QA results ready now; returns how many takes failed."""
+    from app.project import ProjectError
+    from app.project.qa import placements, record, report_row
+
+    failed = 0
+    outcomes = qa.poll(timeout)
+    if not outcomes:
+        return 0
+    placed = placements(project)
+    for outcome in outcomes:
+        take = record(project, outcome)
+        try:
+            line = project.line(outcome.line_id)
+            take = take or project.take(line, outcome.take_id)
+        except ProjectError:
+            continue  # the line or take is gone
+        row = report_row(project, line, take, outcome, placed.get(line.id))
+        verdict = {True: "passed", False: "FAILED", None: "not fully checked"}[row["passed"]]
+        wer = "—" if row["wer"] is None else f"{row['wer']:.2f}"
+        bar.log(f"  QA {_describe(project, line)}: {verdict} (WER {wer})")
+        for reason in row["reasons"]:
+            bar.log(f"      {reason}")
+        failed += row["passed"] is False
+    try:
+        project.save()
+    except ProjectError as error:
+        bar.log(f"  warning: the QA results could not be saved: {error}")
+    return failed
 
 
 def _export(project: Project, kinds: list[str], bar: ProgressBar) -> int:
     from app.project import ProjectError
     from app.project.export import export
+    from app.project.qa import lines_failing_qa
 
     code = EXIT_OK
     for kind in kinds:
@@ -235,6 +294,10 @@ def _export(project: Project, kinds: list[str], bar: ProgressBar) -> int:
                     f"{', '.join(map(str, result.missing))}")
         for overrun in result.overruns if kind == "mix" else []:
             bar.log(f"  overrun: {overrun.describe()}")
+        failing = lines_failing_qa(project) if kind != "srt" else []
+        if failing:
+            bar.log(f"  {len(failing)} take(s) in it failed QA (lines "
+                    f"{', '.join(str(project.order_of(line.id)) for line in failing)}; see dubstudio qa)")
         if result.gain < 1.0 and kind == "mix":
             bar.log(f"  the mix was turned down {20 * math.log10(result.gain):.1f} dB to avoid clipping")
     return code

@@ -17,6 +17,8 @@ History
   3  a project may dub a video (``video``: path and probed facts; ``guide_audio``: its original
      audio); lines may be fitted to their slot (``fit``) and takes record the fit and their
      loudness; settings gain fit, loudness and guide-mix options.
+  4  take QA: every take has ``qa`` (what checking it measured, null until checked) and the
+     settings hold ``qa`` thresholds.
 """
 
 from __future__ import annotations
@@ -183,7 +185,42 @@ def migrate_v2_to_v3(data: JsonDict) -> JsonDict:
     return current
 
 
-MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2, migrate_v2_to_v3]
+def migrate_v3_to_v4(data: JsonDict) -> JsonDict:
+    """Add take QA: no take has been checked yet, and the thresholds are the defaults of the
+    release that introduced them (written out, so a later change of defaults never silently
+    re-judges an existing project)."""
+    current = dict(data)
+    settings = current.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise MigrationError("v3 'settings' must be an object")
+    current["settings"] = {**settings, "qa": dict(V4_QA_DEFAULTS)}
+    lines = current.get("lines") or []
+    if not isinstance(lines, list):
+        raise MigrationError("v3 'lines' must be a list")
+    upgraded: list[Any] = []
+    for n, line in enumerate(lines):
+        if not isinstance(line, dict):
+            raise MigrationError(f"v3 line {n + 1} must be an object")
+        takes = line.get("takes") or []
+        if not isinstance(takes, list) or not all(isinstance(t, dict) for t in takes):
+            raise MigrationError(f"v3 line {n + 1}: 'takes' must be a list of objects")
+        upgraded.append({**line, "takes": [{**take, "qa": None} for take in takes]})
+    current["lines"] = upgraded
+    return current
+
+
+# The QA thresholds as schema 4 introduced them (see engine.qa.checks.QaThresholds).
+V4_QA_DEFAULTS: JsonDict = {
+    "max_wer": 0.75,
+    "max_clipping": 0.001,
+    "max_leading_silence_s": 1.0,
+    "max_inner_silence_s": 1.5,
+    "max_trailing_silence_s": 1.5,
+    "max_overrun_s": 0.25,
+    "min_resemblance": 0.30,
+}
+
+MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2, migrate_v2_to_v3, migrate_v3_to_v4]
 """``MIGRATIONS[i]`` turns schema ``i + 1`` into schema ``i + 2``."""
 
 CURRENT_SCHEMA = len(MIGRATIONS) + 1

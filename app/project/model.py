@@ -39,6 +39,7 @@ from app.project.errors import (
 )
 from app.project.fsutil import atomic_write_bytes, check_relative, resolve_inside
 from app.project.migrations import CURRENT_SCHEMA, migrate
+from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
 
 PROJECT_FILE = "project.json"
 VOICES_DIR = "voices"
@@ -157,6 +158,7 @@ class Take:
     fit: Fit | None = None
     loudness_lufs: float | None = None
     true_peak_dbtp: float | None = None
+    qa: TakeChecks | None = None  # what take QA measured (app.project.qa); None = not checked yet
 
 
 @dataclass
@@ -205,6 +207,7 @@ class ProjectSettings:
     duck_db: float = -18.0
     duck_attack_s: float = 0.08
     duck_release_s: float = 0.35
+    qa: QaThresholds = field(default_factory=QaThresholds)  # where take QA findings become failures
 
     def validate(self) -> None:
         """Raise InvalidValueError naming the first setting out of its range."""
@@ -229,6 +232,10 @@ class ProjectSettings:
             raise InvalidValueError(f"setting guide_mix must be one of {', '.join(GUIDE_MIXES)}, got {self.guide_mix!r}")
         if not isinstance(self.fit_default, bool):
             raise InvalidValueError(f"setting fit_default must be true or false, got {self.fit_default!r}")
+        try:
+            self.qa.validate()
+        except QaValueError as error:
+            raise InvalidValueError(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -404,6 +411,7 @@ def take_to_dict(take: Take) -> dict[str, Any]:
         },
         "loudness_lufs": take.loudness_lufs,
         "true_peak_dbtp": take.true_peak_dbtp,
+        "qa": take.qa.to_dict() if take.qa is not None else None,
     }
 
 
@@ -448,7 +456,17 @@ def take_from_dict(data: Any, where: str) -> Take:
         fit=fit_from_dict(data.get("fit"), f"{where}.fit"),
         loudness_lufs=_opt_number(data, "loudness_lufs", where),
         true_peak_dbtp=_opt_number(data, "true_peak_dbtp", where),
+        qa=_take_qa(data.get("qa"), where),
     )
+
+
+def _take_qa(data: Any, where: str) -> TakeChecks | None:
+    if data is None:
+        return None
+    try:
+        return TakeChecks.from_dict(data)
+    except QaValueError as error:
+        raise ProjectFileError(f"{where}.qa: {error}") from None
 
 
 def line_to_dict(line: Line, order: int) -> dict[str, Any]:
@@ -503,14 +521,22 @@ NULLABLE_SETTINGS = frozenset({"loudness_target_lufs"})  # None is a choice ("of
 
 
 def settings_to_dict(settings: ProjectSettings) -> dict[str, Any]:
-    return {f.name: getattr(settings, f.name) for f in fields(ProjectSettings)}
+    data = {f.name: getattr(settings, f.name) for f in fields(ProjectSettings) if f.name != "qa"}
+    data["qa"] = settings.qa.to_dict()  # the one nested group
+    return data
 
 
 def settings_from_dict(data: dict[str, Any]) -> ProjectSettings:
     """Settings from project.json: unknown keys are ignored, missing ones take defaults."""
     defaults = ProjectSettings()
     values: dict[str, Any] = {}
+    try:
+        values["qa"] = QaThresholds.from_dict(_get(data, "qa", dict, "settings", {}))
+    except QaValueError as error:
+        raise ProjectFileError(f"settings: {error}") from None
     for f in fields(ProjectSettings):
+        if f.name == "qa":
+            continue
         default = getattr(defaults, f.name)
         if isinstance(default, bool):
             kinds: type | tuple[type, ...] = bool

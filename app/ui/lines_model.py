@@ -29,8 +29,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from app.project import Change, ChooseTake, EditLine, Line, LineStatus, MoveLines, SortLinesByTime
+from app.project.qa import chosen_verdicts
 from app.project.timecode import format_timecode, parse_time
 from app.project.undo import time_order
+from engine.qa.checks import NOT_CHECKED, Finding, TakeChecks, Verdict
 from app.ui.document import Document
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -39,34 +41,64 @@ MIME_LINES = "application/x-dubstudio-line-ids"
 
 
 class Column(enum.IntEnum):
-    """The table's columns. A line's order number is the vertical header, not a column:
-    it is derived from the row, and a column whose every value shifts when a row is inserted
-    would make each insertion look like an edit of all the rows below."""
+    """The table's columns, each declared once: (position, title, width in pixels or 0 to
+    stretch, editable, right-aligned). The view and the model both read these.
 
-    CHARACTER = 0
-    TEXT = 1
-    START = 2
-    END = 3
-    STATUS = 4
-    DURATION = 5
-    TAKE = 6
+    A line's order number is the vertical header, not a column: it is derived from the row,
+    and a column whose every value shifts when a row is inserted would make each insertion
+    look like an edit of all the rows below."""
 
+    title: str
+    width: int
+    editable: bool
+    right_aligned: bool
 
-HEADERS = {
-    Column.CHARACTER: "Character",
-    Column.TEXT: "Text",
-    Column.START: "Start",
-    Column.END: "End",
-    Column.STATUS: "Status",
-    Column.DURATION: "Duration",
-    Column.TAKE: "Take",
-}
+    # ``Column(n)`` looks a column up by position; the defaults only tell type checkers so.
+    def __new__(cls, position: int, title: str = "", width: int = 0, editable: bool = False,
+                right_aligned: bool = False) -> "Column":
+        member = int.__new__(cls, position)
+        member._value_ = position
+        member.title, member.width, member.editable, member.right_aligned = title, width, editable, right_aligned
+        return member
 
-EDITABLE = {Column.CHARACTER, Column.TEXT, Column.START, Column.END, Column.TAKE}
+    CHARACTER = (0, "Character", 120, True)
+    TEXT = (1, "Text", 0, True)
+    START = (2, "Start", 100, True, True)
+    END = (3, "End", 100, True, True)
+    STATUS = (4, "Status", 100)
+    DURATION = (5, "Duration", 80, False, True)
+    TAKE = (6, "Take", 70, True)
+    QA = (7, "QA", 90)
 
 LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 3  # the LineStatus value string
+QA_ROLE = Qt.ItemDataRole.UserRole + 4  # QaState value of the chosen take
+
+
+class QaState(str, enum.Enum):
+    """What the QA column shows for a line's chosen take."""
+
+    NO_TAKE = ""
+    PENDING = "pending"  # not checked yet (being checked, or made before QA existed)
+    PASSED = "passed"
+    FAILED = "failed"
+    UNCHECKED = "unchecked"  # no recogniser for the language; nothing else failed
+
+
+QA_TEXT = {
+    QaState.NO_TAKE: "",
+    QaState.PENDING: "Checking…",
+    QaState.PASSED: "✓ Passed",
+    QaState.FAILED: "✗ Failed",
+    QaState.UNCHECKED: "Not checked",
+}
+QA_COLOUR = {
+    QaState.PENDING: "#8a8a8a",
+    QaState.PASSED: "#3b8a3e",
+    QaState.FAILED: "#d62728",
+    QaState.UNCHECKED: "#b8860b",
+}
 
 STATUS_TEXT = {
     LineStatus.NOT_RENDERED: "Not rendered",
@@ -97,6 +129,7 @@ class LinesModel(QAbstractTableModel):
         self._lines: dict[str, Line] = {}
         self._rows: dict[str, int] = {}
         self._status: dict[str, LineStatus] = {}
+        self._verdicts: dict[str, Verdict | None] | None = None  # chosen takes' QA, computed on demand
         self._snapshot()
         document.changed.connect(self._on_change)
         document.render_changed.connect(self._on_render)
@@ -117,6 +150,22 @@ class LinesModel(QAbstractTableModel):
         if status is None:
             status = self._status[line.id] = self._doc.project.status(line)
         return status
+
+    def _verdict_of(self, line: Line) -> Verdict | None:
+        # Verdicts depend on the timeline (a slot ends where the next line starts), so any
+        # change recomputes them all: one timeline pass, not one per row.
+        if self._verdicts is None:
+            self._verdicts = chosen_verdicts(self._doc.project)
+        return self._verdicts.get(line.id)
+
+    def _qa_state(self, line: Line) -> QaState:
+        take = self._doc.project.chosen_take(line)
+        if take is None:
+            return QaState.NO_TAKE
+        verdict = self._verdict_of(line)
+        if verdict is None:
+            return QaState.PENDING
+        return {True: QaState.PASSED, False: QaState.FAILED, None: QaState.UNCHECKED}[verdict.passed]
 
     def line_at(self, row: int) -> Line:
         return self._lines[self._ids[row]]
@@ -143,12 +192,19 @@ class LinesModel(QAbstractTableModel):
         self._refresh(line_ids)
 
     def _refresh(self, line_ids: frozenset[str]) -> None:
+        if self._verdicts is not None:
+            self._verdicts = None
+            self._emit_column(Column.QA)  # a new take or timecode can move any later line's slot
         rows = [self._rows[i] for i in line_ids if i in self._rows]
         for line_id in line_ids:
             self._status.pop(line_id, None)
         # Contiguous runs keep the number of signals small for bulk edits.
         for first, last in _runs(sorted(rows)):
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(Column) - 1))
+
+    def _emit_column(self, column: Column) -> None:
+        if self._ids:
+            self.dataChanged.emit(self.index(0, column), self.index(len(self._ids) - 1, column))
 
     def _emit_all(self) -> None:
         if self._ids:
@@ -205,7 +261,7 @@ class LinesModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(Column):
-            return HEADERS[Column(section)]
+            return Column(section).title
         if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._ids):
             return str(section + 1)
         return None
@@ -220,7 +276,7 @@ class LinesModel(QAbstractTableModel):
             | Qt.ItemFlag.ItemIsDropEnabled
         )
         column = Column(index.column())
-        if column in EDITABLE and not (column is Column.TAKE and len(self.line_at(index.row()).takes) < 2):
+        if column.editable and not (column is Column.TAKE and len(self.line_at(index.row()).takes) < 2):
             flags |= Qt.ItemFlag.ItemIsEditable
         return flags
 
@@ -235,6 +291,8 @@ class LinesModel(QAbstractTableModel):
             return line.character_id or ""
         if role == STATUS_ROLE:
             return self._status_of(line).value
+        if role == QA_ROLE:
+            return self._qa_state(line).value
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(line, column)
         if role == Qt.ItemDataRole.EditRole:
@@ -247,11 +305,11 @@ class LinesModel(QAbstractTableModel):
                 return QBrush(QColor(STATUS_COLOUR[self._status_of(line)]))
             if column is Column.DURATION and self._overrun(line) > 0:
                 return QBrush(QColor(STATUS_COLOUR[LineStatus.FAILED]))
+            if column is Column.QA and (state := self._qa_state(line)) is not QaState.NO_TAKE:
+                return QBrush(QColor(QA_COLOUR[state]))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(line, column)
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
-            Column.START, Column.END, Column.DURATION
-        ):
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.right_aligned:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -287,6 +345,11 @@ class LinesModel(QAbstractTableModel):
             ids = [t.id for t in line.takes]
             number = ids.index(line.chosen_take) + 1 if line.chosen_take in ids else 0
             return f"{number} of {len(ids)}" if number else f"– of {len(ids)}"
+        if column is Column.QA:
+            state = self._qa_state(line)
+            verdict = self._verdict_of(line) if state is QaState.FAILED else None
+            failures = sum(1 for f in verdict.findings if f.code != NOT_CHECKED) if verdict else 0
+            return f"{QA_TEXT[state]} ({failures})" if failures > 1 else QA_TEXT[state]
         return None
 
     def _edit_value(self, line: Line, column: Column) -> Any:
@@ -309,6 +372,14 @@ class LinesModel(QAbstractTableModel):
                 return f"The take is {over:.2f} s longer than its slot ({format_timecode(line.start or 0)}–{format_timecode(line.end or 0)})."
         if column is Column.TEXT:
             return line.text or None
+        if column is Column.QA:
+            take = self._doc.project.chosen_take(line)
+            if take is None:
+                return None
+            if take.qa is None:
+                return "This take has not been checked yet; QA runs in the background after each render."
+            verdict = self._verdict_of(line)
+            return qa_tooltip(take.qa, verdict.findings if verdict else ())
         return None
 
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -418,6 +489,7 @@ class LineFilterProxy(QSortFilterProxyModel):
         super().__init__(parent)
         self._character: str | None = None
         self._status: str | None = None
+        self._failed_qa = False
         self._text = ""
 
     def set_character(self, character_id: str | None) -> None:
@@ -429,6 +501,12 @@ class LineFilterProxy(QSortFilterProxyModel):
     def set_status(self, status: LineStatus | None) -> None:
         self.beginFilterChange()
         self._status = status.value if status is not None else None
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def set_failed_qa(self, only_failed: bool) -> None:
+        """Show only lines whose chosen take failed QA."""
+        self.beginFilterChange()
+        self._failed_qa = only_failed
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_text(self, text: str) -> None:
@@ -446,6 +524,24 @@ class LineFilterProxy(QSortFilterProxyModel):
                 return False
         if self._status is not None and model.data(index, STATUS_ROLE) != self._status:
             return False
+        if self._failed_qa and model.data(index, QA_ROLE) != QaState.FAILED.value:
+            return False
         if self._text and self._text not in str(model.data(index, Qt.ItemDataRole.DisplayRole)).casefold():
             return False
         return True
+
+
+def qa_tooltip(checks: TakeChecks, findings: tuple[Finding, ...]) -> str:
+    """The findings first (what to fix), then what was measured (why)."""
+    lines = [str(finding) for finding in findings] or ["Passed every check."]
+    lines.append("")
+    if checks.wer is not None:
+        lines.append(f"Word error rate {checks.wer:.2f}; the recogniser heard “{checks.transcript}”")
+    lines.append(f"Clipping: {checks.clipping:.2%} of samples at full scale")
+    lines.append(f"Silence: {checks.leading_silence_s:.2f} s before, longest pause {checks.inner_silence_s:.2f} s, "
+                 f"{checks.trailing_silence_s:.2f} s after")
+    if checks.resemblance is not None:
+        lines.append(f"Resemblance to the character's clip: {checks.resemblance:.2f} (GE2E cosine, 1 = same voice)")
+    lines.append(f"Checked {checks.checked.replace('T', ' ')[:16]} UTC" +
+                 (f" with {checks.recogniser}" if checks.recogniser else ""))
+    return "\n".join(lines)

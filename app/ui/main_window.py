@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from app.project import AddLines, AssignCharacter, ChooseTake, Line, LineStatus, MoveLines, Project, ProjectError, RemoveLines
 from app.project.export import ExportResult, export_lines, export_mix, export_srt, export_stems
 from app.project.model import new_id
+from app.project.qa import QaWorker, lines_failing_qa
 from app.project.render import NoVoice, voice_spec
 from app.project.sample import copy_sample_project
 from app.project.script_io import ScriptImport, export_script, import_csv, import_plain, import_srt
@@ -39,6 +40,7 @@ from app.ui.bridge import EngineBridge
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
 from app.ui.player import AudioOutput, Player, default_output, has_input_device, read_mono
+from app.ui.qa_controller import QaController, QaRunner
 from app.ui.render_controller import RenderController, format_eta
 from app.ui.script_panel import ScriptPanel
 from app.ui.settings import Settings
@@ -80,7 +82,8 @@ def engine_config(settings: Settings) -> EngineConfig:
 
 
 class MainWindow(QMainWindow):
-    """The studio. Pass ``output`` to choose the audio device (tests pass a NullOutput)."""
+    """The studio. Pass ``output`` to choose the audio device (tests pass a NullOutput) and
+    ``qa_runner`` to choose what checks takes (default: a low-priority QA process)."""
 
     def __init__(
         self,
@@ -90,6 +93,7 @@ class MainWindow(QMainWindow):
         bridge: EngineBridge | None = None,
         projects_dir: Path | None = None,
         parent: QWidget | None = None,
+        qa_runner: Callable[[], QaRunner] = QaWorker,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
@@ -98,6 +102,8 @@ class MainWindow(QMainWindow):
         self.projects_dir = projects_dir or Path(platformdirs.user_documents_dir()) / "DubStudio"
         self.document: Document | None = None
         self.renders: RenderController | None = None
+        self.qa: QaController | None = None
+        self._make_qa_runner = qa_runner
         self.script: ScriptPanel | None = None
         self.characters: CharactersPanel | None = None
         self._stress: Any = None  # the StressPanel once built (or a label saying why not)
@@ -194,6 +200,8 @@ class MainWindow(QMainWindow):
           "Render lines that are stale, failed or not rendered yet")
         a("cancel_render", "Cancel", self.cancel_render, None, "Cancel the running render")
         a("retry_failed", "Retry failed", self.retry_failed, None, "Render the failed lines of the last batch again")
+        a("render_failed_qa", "Render failed QA", self.render_failed_qa, None,
+          "Render again the lines whose chosen take failed QA (garbled, clipped, silent, too long or unlike the voice)")
         a("play_line", "▶ Play line", self.play_current_line, "Space", "Play the line's take (or stream it while it renders)")
         a("stop", "■ Stop", self.player.stop, "Escape", "Stop playback")
         for kind, label in (("lines", "Line WAVs"), ("mix", "Mix"), ("stems", "Stems"), ("srt", "Script as SRT"), ("csv", "Script as CSV")):
@@ -234,7 +242,8 @@ class MainWindow(QMainWindow):
         self.assign_menu = edit.addMenu("&Assign character")
         self.assign_menu.aboutToShow.connect(lambda: self._fill_assign_menu(self.assign_menu))
         render = bar.addMenu("&Render")
-        for name in ("render_all", "render_selected", "render_stale", "cancel_render", "retry_failed"):
+        for name in ("render_all", "render_selected", "render_stale", "render_failed_qa", "cancel_render",
+                     "retry_failed"):
             render.addAction(self.actions_[name])
         play = bar.addMenu("&Playback")
         play.addAction(self.actions_["play_line"])
@@ -265,6 +274,8 @@ class MainWindow(QMainWindow):
             self.actions_[name].setEnabled(has_doc and ready and not running)
             if not ready:
                 self.actions_[name].setToolTip("Waiting for the engine to start…")
+        failing = bool(self.document and lines_failing_qa(self.document.project))
+        self.actions_["render_failed_qa"].setEnabled(has_doc and ready and not running and failing)
         self.actions_["cancel_render"].setEnabled(running)
         batch = self.renders.batch if self.renders else None
         self.actions_["retry_failed"].setEnabled(bool(batch and batch.failed_lines) and not running)
@@ -345,6 +356,10 @@ class MainWindow(QMainWindow):
         self.renders.progress.connect(self._on_progress)
         self.renders.running_changed.connect(lambda _r: self._update_actions())
         self.renders.message.connect(lambda msg: self._status(msg, 15000))
+        self.qa = QaController(document, self._make_qa_runner, self)
+        self.renders.take_finished.connect(self.qa.check)
+        self.qa.checked.connect(lambda _ids: self._update_actions())
+        self.qa.message.connect(lambda msg: self._status(msg, 15000))
 
         self.script = ScriptPanel(document, self.actions_)
         self.script.assign_button.setMenu(QMenu(self.script.assign_button))
@@ -371,6 +386,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         if document.project.lines:
             self.script.select_line(document.project.lines[0].id)
+        self.qa.check_unchecked()  # takes made before QA existed, or while it was not running
 
     def _close_document(self) -> None:
         """Save and drop the open project (its renders are cancelled)."""
@@ -382,6 +398,10 @@ class MainWindow(QMainWindow):
             self.renders.detach()
             self.renders.deleteLater()
             self.renders = None
+        if self.qa is not None:
+            self.qa.close()
+            self.qa.deleteLater()
+            self.qa = None
         if self.document.is_dirty:
             self.document.save()
         self.document.set_autosave(0)
@@ -539,6 +559,9 @@ class MainWindow(QMainWindow):
         message = f"Exported {kind}: {len(result.files)} file(s) in {where}"
         if result.missing:
             message += f" · {len(result.missing)} line(s) without a take skipped"
+        failing = lines_failing_qa(self.document.project) if self.document is not None else []
+        if failing and kind != "srt" and kind != "csv":
+            message += f" · {len(failing)} take(s) failed QA (filter the script by “Failed QA”)"
         if result.overruns:
             message += f" · {len(result.overruns)} take(s) overrun their slot"
             self._show_box(
@@ -565,6 +588,16 @@ class MainWindow(QMainWindow):
         ids = self._selected()
         if ids:
             self.render_lines(ids)
+
+    def render_failed_qa(self) -> bool:
+        """Render again every line whose chosen take failed QA."""
+        if self.document is None:
+            return False
+        ids = [line.id for line in lines_failing_qa(self.document.project)]
+        if not ids:
+            self._status("No line's take failed QA", 5000)
+            return False
+        return self.render_lines(ids)
 
     def cancel_render(self) -> None:
         if self.renders is not None:

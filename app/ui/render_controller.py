@@ -29,6 +29,7 @@ class RenderController(QObject):
     """Starts, cancels and retries renders; reports progress."""
 
     progress = Signal(object)  # RenderProgress of the batch
+    take_finished = Signal(str, object)  # line id, the new Take (written to disk and saved)
     running_changed = Signal(bool)  # a batch started or ended
     message = Signal(str)  # problems to show the user (error codes included)
 
@@ -145,6 +146,8 @@ class RenderController(QObject):
     def _apply(self, session: RenderSession, update: RenderUpdate) -> None:
         if update.lines:
             self._doc.notify_render(update.lines)
+        for line_id, take in update.takes:
+            self.take_finished.emit(line_id, take)
         for error in update.errors:
             self.message.emit(error)
         if session is self._batch:

@@ -37,6 +37,7 @@ from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProx
 from app.ui.characters_panel import colour_icon
 
 ModelIndex = QModelIndex | QPersistentModelIndex
+FAILED_QA = "failed_qa"  # the status filter's entry for lines whose chosen take failed QA
 
 
 class _ComboDelegate(QStyledItemDelegate):
@@ -110,11 +111,9 @@ class ScriptPanel(QWidget):
         self.status_filter.addItem("All statuses", None)
         for status in LineStatus:
             self.status_filter.addItem(STATUS_TEXT[status], status.value)
-        self.status_filter.currentIndexChanged.connect(
-            lambda: self.proxy.set_status(
-                None if self.status_filter.currentData() is None else LineStatus(self.status_filter.currentData())
-            )
-        )
+        self.status_filter.insertSeparator(self.status_filter.count())
+        self.status_filter.addItem("Failed QA", FAILED_QA)
+        self.status_filter.currentIndexChanged.connect(self._apply_status_filter)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search text…")
         self.search.setClearButtonEnabled(True)
@@ -154,16 +153,16 @@ class ScriptPanel(QWidget):
         self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(document, self.table))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(Column.TEXT, QHeaderView.ResizeMode.Stretch)
-        for column, width in (
-            (Column.CHARACTER, 120), (Column.START, 100), (Column.END, 100),
-            (Column.STATUS, 100), (Column.DURATION, 80), (Column.TAKE, 70),
-        ):  # fmt: skip
-            self.table.setColumnWidth(column, width)
+        for column in Column:
+            if column.width:
+                self.table.setColumnWidth(column, column.width)
+            else:
+                header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().setToolTip("Order in the script (drag rows to reorder)")
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for name in ("play_line", "render_selected", "add_line", "remove_lines", "move_up", "move_down"):
+        for name in ("play_line", "render_selected", "render_failed_qa", "add_line", "remove_lines", "move_up",
+                     "move_down"):
             self.table.addAction(actions[name])
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
 
@@ -206,7 +205,8 @@ class ScriptPanel(QWidget):
         self.playhead.setObjectName("playhead")
         self.playhead.setMinimumWidth(110)
         bar = QHBoxLayout()
-        for name in ("render_all", "render_selected", "render_stale", "cancel_render", "retry_failed"):
+        for name in ("render_all", "render_selected", "render_stale", "render_failed_qa", "cancel_render",
+                     "retry_failed"):
             bar.addWidget(_button(actions[name]))
         bar.addWidget(self.progress, 1)
         bar.addWidget(self.progress_label)
@@ -274,6 +274,11 @@ class ScriptPanel(QWidget):
         self.character_filter.setCurrentIndex(max(0, index))
         self.character_filter.blockSignals(False)
         self._apply_character_filter()
+
+    def _apply_status_filter(self) -> None:
+        wanted = self.status_filter.currentData()
+        self.proxy.set_failed_qa(wanted == FAILED_QA)
+        self.proxy.set_status(LineStatus(wanted) if wanted not in (None, FAILED_QA) else None)
 
     def _apply_character_filter(self) -> None:
         self.proxy.set_character(self.character_filter.currentData())

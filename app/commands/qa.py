@@ -1,0 +1,124 @@
+"""`dubstudio qa`: check the current takes of a project as they are on disk.
+
+Each line's chosen take is listened to again (recogniser, level, silences, resemblance to the
+character's clip) and judged with the project's thresholds and the line's slot. A table goes
+to stdout (or, with ``--json``, one JSON object per take); the audio is only read. With
+``--save`` the measurements are also stored with the takes in project.json, where the studio
+shows them.
+
+Exit codes: 0 no take failed (takes whose language has no recogniser count as not checked,
+not failed), 1 at least one take failed QA or could not be read, 2 bad project or arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "qa",
+        help="check the chosen takes of a project (intelligibility, clipping, silences, slot, resemblance)",
+        description="Check each line's chosen take as it is on disk and print a table. "
+        "Exit codes: 0 no take failed, 1 some take failed QA, 2 bad project or arguments.",
+    )
+    parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder (holding project.json)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per take instead of a table")
+    parser.add_argument("--lines", default=None, metavar="LIST", help="check only these line numbers, e.g. 1,3,5-8")
+    parser.add_argument("--save", action="store_true", help="store the results with the takes in project.json")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.commands.render import parse_line_list
+    from app.project import Project, ProjectError
+    from app.project.qa import (
+        TAKE_UNREADABLE,
+        QaOutcome,
+        TakeChecker,
+        placements,
+        quiet_third_party_warnings,
+        record,
+        report_row,
+        request_for,
+    )
+
+    quiet_third_party_warnings()
+
+    err = sys.stderr
+    try:
+        project = Project.load(args.project)
+    except ProjectError as error:
+        print(f"dubstudio qa: {error}", file=err)
+        return EXIT_BAD_INPUT
+    lines = project.lines
+    if args.lines:
+        try:
+            lines = [project.lines[n - 1] for n in parse_line_list(args.lines, len(project.lines))]
+        except ValueError as error:
+            print(f"dubstudio qa: --lines: {error}", file=err)
+            return EXIT_BAD_INPUT
+    to_check = [(line, take) for line in lines if (take := project.chosen_take(line)) is not None]
+    if not to_check:
+        print(f"dubstudio qa: no takes to check: none of the {len(lines)} line(s) has a take yet", file=err)
+        return EXIT_OK
+    checker = TakeChecker()
+    placed = placements(project)
+    rows: list[dict[str, Any]] = []
+    for count, (line, take) in enumerate(to_check, 1):
+        if not args.json and err.isatty():
+            err.write(f"\rChecking take {count} of {len(to_check)}…")
+            err.flush()
+        try:
+            outcome = checker.check(request_for(project, line, take))
+        except ProjectError as error:  # a take path that escapes the project
+            outcome = QaOutcome(line.id, take.id, None, f"{TAKE_UNREADABLE}: {error}")
+        if args.save and record(project, outcome) is not None:
+            take = project.chosen_take(line) or take
+        row = report_row(project, line, take, outcome, placed.get(line.id))
+        rows.append(row)
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+    if not args.json:
+        if err.isatty():
+            err.write("\r" + " " * 40 + "\r")
+        _print_table(project, rows)
+    if args.save:
+        try:
+            project.save()
+        except ProjectError as error:
+            print(f"dubstudio qa: the results could not be saved: {error}", file=err)
+            return EXIT_BAD_INPUT
+    failed = sum(1 for row in rows if row["passed"] is False)
+    unchecked = sum(1 for row in rows if row["passed"] is None)
+    summary = f"{len(rows)} take(s) checked: {len(rows) - failed - unchecked} passed, {failed} failed"
+    if unchecked:
+        summary += f", {unchecked} not fully checked (no recogniser for the language)"
+    print(summary + ".", file=err)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _print_table(project: Any, rows: list[dict[str, Any]]) -> None:
+    """A fixed-width table, then one indented line per finding under the take it concerns."""
+    def number(value: float | None, spec: str) -> str:
+        return "—" if value is None else format(value, spec)
+
+    print(f"{'line':>4}  {'character':<12} {'WER':>5} {'clip%':>6} {'silence lead/in/trail s':>23} "
+          f"{'overrun':>7} {'resembl.':>8}  verdict")
+    for row in rows:
+        line = project.line(row["line_id"])
+        name = project.character(line.character_id).name if line.character_id else "—"
+        silence = row["silence_s"]
+        silences = "—" if silence is None else \
+            f"{silence['leading']:.2f} / {silence['inner']:.2f} / {silence['trailing']:.2f}"
+        verdict = {True: "passed", False: "FAILED", None: "not checked"}[row["passed"]]
+        clipping = None if row["clipping"] is None else 100 * row["clipping"]
+        print(f"{row['line']:>4}  {name[:12]:<12} {number(row['wer'], '.2f'):>5} {number(clipping, '.2f'):>6} "
+              f"{silences:>23} {number(row['overrun_s'], '.2f'):>7} {number(row['resemblance'], '.2f'):>8}  {verdict}")
+        for reason in row["reasons"]:
+            print(f"{'':6}{reason}")

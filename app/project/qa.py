@@ -1,0 +1,366 @@
+"""Take QA for a project: which takes to check, checking them, recording and judging results.
+
+The measuring is :mod:`engine.qa.checks`; this module ties it to a project:
+
+- :func:`request_for` describes one take to check (its file, the line's text and language, the
+  character's clip) as a small picklable :class:`QaRequest`;
+- :class:`TakeChecker` checks requests in this process (``dubstudio qa``);
+- :class:`QaWorker` checks them in one spawned process at the lowest CPU priority (nice 19,
+  Windows' idle class), so rendering, which keeps the cores busy, is barely slowed and the
+  caller's thread (the GUI's) never waits;
+- :func:`record` stores a result on its take (takes are immutable: the take is replaced);
+- :func:`verdict_of` judges a take with the project's thresholds and the line's slot *now*.
+
+QA only ever reads audio: takes are opened read-only and never written.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+import soundfile as sf
+
+from app.project.errors import ProjectError
+from app.project.model import Line, Project, Take, file_digest
+from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
+from engine.qa.checks import TakeChecks, Verdict, judge, measure_take
+
+TAKE_UNREADABLE = "E_TAKE_UNREADABLE"
+QA_WORKER = "E_QA_WORKER"
+
+
+@dataclass(frozen=True)
+class QaRequest:
+    """One take to check, with everything needed to do so without the project."""
+
+    line_id: str
+    take_id: str
+    take_path: str  # absolute
+    text: str  # what the take should say (the take's own text: the line may have changed since)
+    language: str  # the character's language, "" when unset
+    clip_path: str | None  # absolute path of the (trimmed) clip the voice was made from
+
+
+@dataclass(frozen=True)
+class QaOutcome:
+    """The answer to a :class:`QaRequest`: checks, or why the take could not be checked."""
+
+    line_id: str
+    take_id: str
+    checks: TakeChecks | None
+    error: str = ""  # "CODE: message" when ``checks`` is None
+
+
+def request_for(project: Project, line: Line, take: Take) -> QaRequest:
+    """Describe a take for checking; raises ProjectError when its path escapes the project."""
+    from app.project.clips import trimmed_clip
+
+    clip: Path | None = None
+    language = ""
+    if line.character_id is not None:
+        try:
+            char = project.character(line.character_id)
+            language = char.language
+            clip = trimmed_clip(project, char.id)
+        except (ProjectError, OSError):
+            clip = None  # resemblance is then not measured; every other check still runs
+    return QaRequest(
+        line_id=line.id,
+        take_id=take.id,
+        take_path=str(project.take_path(take)),
+        text=take.text or line.text,
+        language=language,
+        clip_path=str(clip) if clip is not None else None,
+    )
+
+
+def read_take(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
+    """A take's audio as mono float32 (opened read-only)."""
+    with sf.SoundFile(str(path), mode="r") as handle:
+        audio = handle.read(dtype="float32", always_2d=True)
+        rate = int(handle.samplerate)
+    return audio.mean(axis=1), rate
+
+
+class TakeChecker:
+    """Checks takes one at a time in this process; keeps clip embeddings by clip content."""
+
+    def __init__(self) -> None:
+        from engine.voices import SpeakerEncoder
+
+        self._encoder = SpeakerEncoder()
+        self._clips: dict[str, np.ndarray | None] = {}  # clip content hash -> GE2E embedding
+
+    def check(self, request: QaRequest) -> QaOutcome:
+        try:
+            pcm, rate = read_take(request.take_path)
+        except (sf.LibsndfileError, RuntimeError, OSError) as error:
+            return QaOutcome(request.line_id, request.take_id, None,
+                             f"{TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
+        checks = measure_take(pcm, rate, request.text, request.language, self._clip_embedding(request.clip_path),
+                              self._encoder)
+        return QaOutcome(request.line_id, request.take_id, checks)
+
+    def _clip_embedding(self, clip_path: str | None) -> np.ndarray | None:
+        """The clip's GE2E embedding, or None when there is no usable clip (then resemblance
+        is simply not measured: the clip's own problems are the Characters panel's to show)."""
+        from engine.protocol import EngineError
+        from engine.voices import load_reference_clip
+
+        if clip_path is None:
+            return None
+        try:
+            digest = file_digest(Path(clip_path))
+        except OSError:
+            return None
+        if digest not in self._clips:
+            try:
+                self._clips[digest] = self._encoder.embed(load_reference_clip(clip_path))
+            except EngineError:
+                self._clips[digest] = None
+        return self._clips[digest]
+
+
+def lower_priority() -> None:
+    """Run this process at the lowest CPU priority: nice 19 (Windows: the idle class).
+
+    A nice-19 process gets about 1.5 % of a core that a normal process also wants, so a busy
+    engine barely notices it, yet it keeps moving on a machine that is never idle (Linux's
+    SCHED_IDLE would stall it there until the load ends).
+    """
+    import psutil
+
+    try:
+        psutil.Process().nice(psutil.IDLE_PRIORITY_CLASS if sys.platform == "win32" else 19)
+    except (psutil.Error, OSError):
+        pass  # not allowed here: QA then competes at normal priority, which is still correct
+
+
+def quiet_third_party_warnings() -> None:
+    """webrtcvad (under resemblyzer) warns about pkg_resources on import; nothing a user can act on."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="pkg_resources is deprecated", category=UserWarning)
+
+
+def _worker_main(requests: Connection, results: Connection) -> None:
+    """The worker process: check requests in order until told to stop (None) or orphaned."""
+    lower_priority()
+    quiet_third_party_warnings()
+    checker = TakeChecker()
+    while True:
+        try:
+            request = requests.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if request is None:
+            return
+        try:
+            outcome = checker.check(request)
+        except Exception as error:  # one bad take must not end the checking of the others
+            outcome = QaOutcome(request.line_id, request.take_id, None, f"{QA_WORKER}: {type(error).__name__}: {error}")
+        try:
+            results.send(outcome)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class QaWorker:
+    """Checks takes in one low-priority child process, in the order they are submitted.
+
+    Not tied to any event loop: call :meth:`poll` (non-blocking, or with a timeout) to collect
+    outcomes. The process starts on the first :meth:`submit` and is restarted if it dies, the
+    take it was checking then reported as failed to check. Thread-safe.
+    """
+
+    def __init__(self) -> None:
+        self._context = multiprocessing.get_context("spawn")  # no forked Qt or engine state
+        self._process: Any = None
+        self._requests: Connection | None = None
+        self._results: Connection | None = None
+        self._pending: list[QaRequest] = []  # submitted, no outcome yet (in order)
+        self._lock = threading.Lock()
+
+    @property
+    def pending(self) -> int:
+        """Takes submitted whose outcome has not been collected yet."""
+        with self._lock:
+            return len(self._pending)
+
+    def submit(self, request: QaRequest) -> None:
+        with self._lock:
+            self._ensure_started()
+            assert self._requests is not None
+            self._pending.append(request)
+            self._requests.send(request)
+
+    def _ensure_started(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            return
+        requests_out, requests_in = self._context.Pipe(duplex=False)
+        results_out, results_in = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_worker_main, args=(requests_out, results_in), daemon=True,
+                                        name="dubstudio-qa")
+        process.start()
+        requests_out.close()  # the child's ends: closing ours lets each side see the other die
+        results_in.close()
+        self._process, self._requests, self._results = process, requests_in, results_out
+
+    def poll(self, timeout: float = 0.0) -> list[QaOutcome]:
+        """Outcomes ready now (waiting up to ``timeout`` seconds for the first one)."""
+        outcomes: list[QaOutcome] = []
+        with self._lock:
+            wait = timeout
+            while self._pending and self._results is not None:
+                try:
+                    if not self._results.poll(wait):
+                        if self._process is not None and not self._process.is_alive():
+                            outcomes.extend(self._fail_pending_after_crash())
+                        break
+                    outcome: QaOutcome = self._results.recv()
+                except (EOFError, OSError):  # the process died mid-check
+                    outcomes.extend(self._fail_pending_after_crash())
+                    break
+                key = (outcome.line_id, outcome.take_id)
+                self._pending = [r for r in self._pending if (r.line_id, r.take_id) != key]
+                outcomes.append(outcome)
+                wait = 0.0
+        return outcomes
+
+    def _fail_pending_after_crash(self) -> list[QaOutcome]:
+        """The worker died: report the take it was on, and resubmit the rest to a new one."""
+        first, rest = self._pending[0], self._pending[1:]
+        self._pending = []
+        self._shutdown(wait=False)
+        for request in rest:
+            self._ensure_started()
+            assert self._requests is not None
+            self._pending.append(request)
+            self._requests.send(request)
+        return [QaOutcome(first.line_id, first.take_id, None,
+                          f"{QA_WORKER}: the QA process stopped while checking this take")]
+
+    def close(self) -> None:
+        """Stop the process (outcomes not yet collected are dropped)."""
+        with self._lock:
+            self._pending = []
+            self._shutdown(wait=True)
+
+    def _shutdown(self, wait: bool) -> None:
+        process, self._process = self._process, None
+        for conn in (self._requests, self._results):
+            if conn is not None:
+                try:
+                    if wait and conn is self._requests and process is not None and process.is_alive():
+                        conn.send(None)
+                except OSError:
+                    pass
+                conn.close()
+        self._requests = self._results = None
+        if process is not None:
+            process.join(timeout=2.0 if wait else 0.1)
+            if process.is_alive():
+                process.kill()
+                process.join(timeout=2.0)
+
+
+def record(project: Project, outcome: QaOutcome) -> Take | None:
+    """Store an outcome's checks on its take; returns the updated take, or None when the take
+    is gone (the line was removed or re-rendered and pruned) or could not be checked."""
+    if outcome.checks is None:
+        return None
+    try:
+        line = project.line(outcome.line_id)
+    except ProjectError:
+        return None
+    for index, take in enumerate(line.takes):
+        if take.id == outcome.take_id:
+            line.takes[index] = replace(take, qa=outcome.checks)
+            return line.takes[index]
+    return None
+
+
+def placements(project: Project) -> dict[str, tuple[float, float | None]]:
+    """For every line: (its start on the timeline, its slot's end or None) — one timeline pass."""
+    return {slot.line_id: (slot.start, slot.slot_end) for slot in build_timeline(project)}
+
+
+def overrun_of(take: Take, placement: tuple[float, float | None] | None) -> float | None:
+    """How far ``take`` would run past its line's slot (0 when it fits, None without a slot)."""
+    if placement is None:
+        return None
+    start, slot_end = placement
+    if slot_end is None:
+        return None
+    over = start + take.duration_s - slot_end
+    return round(over, 3) if over > OVERRUN_TOLERANCE_S else 0.0
+
+
+def verdict_of(project: Project, take: Take, placement: tuple[float, float | None] | None) -> Verdict | None:
+    """The take's verdict under the project's thresholds now; None when it is not checked yet."""
+    if take.qa is None:
+        return None
+    return judge(take.qa, project.settings.qa, overrun_of(take, placement))
+
+
+def chosen_verdicts(project: Project) -> dict[str, Verdict | None]:
+    """Line id -> verdict of its chosen take (None: no take, or not checked yet)."""
+    placed = placements(project)
+    verdicts: dict[str, Verdict | None] = {}
+    for line in project.lines:
+        take = project.chosen_take(line)
+        verdicts[line.id] = verdict_of(project, take, placed.get(line.id)) if take is not None else None
+    return verdicts
+
+
+def lines_failing_qa(project: Project) -> list[Line]:
+    """Lines whose chosen take failed QA, in script order (what "Render failed QA" redoes)."""
+    verdicts = chosen_verdicts(project)
+    return [line for line in project.lines if (v := verdicts[line.id]) is not None and v.passed is False]
+
+
+def unchecked_takes(project: Project, lines: Iterable[Line] | None = None) -> list[tuple[Line, Take]]:
+    """Chosen takes that have not been checked yet (e.g. made before QA existed)."""
+    found: list[tuple[Line, Take]] = []
+    for line in project.lines if lines is None else lines:
+        take = project.chosen_take(line)
+        if take is not None and take.qa is None:
+            found.append((line, take))
+    return found
+
+
+def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | None = None,
+               placement: tuple[float, float | None] | None = None) -> dict[str, Any]:
+    """One take's QA as the ``dubstudio qa --json`` line: the measurements and the verdict.
+
+    ``outcome`` is a fresh check (else the take's stored checks are used); ``placement`` is the
+    line's entry of :func:`placements`.
+    """
+    checks = outcome.checks if outcome is not None else take.qa
+    row: dict[str, Any] = {"line_id": line.id, "line": project.order_of(line.id), "take": take.id}
+    if checks is None:
+        error = outcome.error if outcome is not None and outcome.error else "QA_NOT_CHECKED: this take has not been checked yet"
+        return {**row, "wer": None, "transcript": None, "clipping": None, "silence_s": None,
+                "overrun_s": overrun_of(take, placement), "resemblance": None, "passed": False if outcome else None,
+                "reasons": [error]}
+    verdict = judge(checks, project.settings.qa, overrun_of(take, placement))
+    return {
+        **row,
+        "wer": checks.wer,
+        "transcript": checks.transcript,
+        "clipping": checks.clipping,
+        "silence_s": {"leading": checks.leading_silence_s, "inner": checks.inner_silence_s,
+                      "trailing": checks.trailing_silence_s},
+        "overrun_s": overrun_of(take, placement),
+        "resemblance": checks.resemblance,
+        "passed": verdict.passed,
+        "reasons": verdict.reasons,
+    }
