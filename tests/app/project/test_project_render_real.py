@@ -163,3 +163,27 @@ def test_render_command_on_the_sample_project(tmp_path: Path, cache_dir: Path, c
     assert cli_main(["render", str(project.root), "--export", "video", *common]) == 2
     assert cli_main(["render", str(project.root), "--lines", "7", *common]) == 2
     assert "outside 1-6" in capsys.readouterr().err
+
+
+def test_render_with_qa_checks_each_take_as_it_lands(tmp_path: Path, cache_dir: Path, capsys) -> None:
+    project = copy_sample_project(tmp_path / "sample")
+    common = ["--cache-dir", str(cache_dir), "--no-progress", "--slots", "1", "--qa"]
+    # "The harbour master never had to pay our debts." in Rex's voice: a clean take.
+    code = cli_main(["render", str(project.root), "--lines", "4", *common])
+    out = capsys.readouterr().err
+    assert code == 0, out
+    assert "QA line 4 (Rex): passed" in out and "no take failed it" in out
+    checked = Project.load(project.root)
+    take = checked.chosen_take(checked.lines[3])
+    assert take is not None and take.qa is not None and take.qa.wer is not None and take.qa.wer <= 0.75
+    assert take.qa.resemblance is not None
+
+    # A threshold no take can meet: the new take fails, with its reason, and the exit code says so.
+    checked.settings.qa = type(checked.settings.qa)(min_resemblance=0.99)
+    checked.save()
+    code = cli_main(["render", str(project.root), "--lines", "4", *common])
+    out = capsys.readouterr().err
+    assert code == 5, out
+    assert "QA line 4 (Rex): FAILED" in out and "QA_UNLIKE_VOICE" in out and "1 take(s) failed it" in out
+    again = Project.load(project.root)
+    assert [t.qa is not None for t in again.lines[3].takes] == [True, True]

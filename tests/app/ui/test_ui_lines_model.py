@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from app.project import AddCharacter, AddLines, AssignCharacter, Line, LineStatus, Project, RemoveLines, Take
 from app.ui.document import Document
 from app.ui.lines_model import CHARACTER_ID_ROLE, Column, LineFilterProxy, LinesModel
+from engine.qa.checks import TakeChecks
 
 from tests.app.ui.paths import REPO
 
@@ -166,3 +167,60 @@ def test_sorting_by_start_reorders_the_script_undoably(qtmodeltester: ModelTeste
     assert doc.stack.undo_text == "Sort lines by start time"
     doc.undo()
     assert _texts(model)[0] == "Line number 1."
+
+
+def _checks(**changes: object) -> TakeChecks:
+    base: dict[str, object] = dict(checked="2026-01-01T10:00:00+00:00", duration_s=2.0, language="en",
+                                   recogniser="pocketsphinx-5.1.1/en-us", transcript="line number one", wer=0.0,
+                                   clipping=0.0, leading_silence_s=0.05, inner_silence_s=0.2,
+                                   trailing_silence_s=0.2, resemblance=0.6)
+    return TakeChecks(**{**base, **changes})  # type: ignore[arg-type]
+
+
+def test_qa_column_shows_verdicts_with_findings_and_filters_failed_qa(
+    qtmodeltester: ModelTester, doc: Document
+) -> None:
+    model = LinesModel(doc)
+    proxy = LineFilterProxy()
+    proxy.setSourceModel(model)
+    qtmodeltester.check(model, force_py=True)  # watches every signal the QA results cause
+    project = doc.project
+    assert model.headerData(Column.QA, Qt.Orientation.Horizontal) == "QA"
+    assert model.index(0, Column.QA).data() == ""  # no take yet
+    qa = {
+        "l1": _checks(),
+        "l2": _checks(wer=1.0, transcript="something else entirely", clipping=0.02),
+        "l3": _checks(transcript=None, wer=None, recogniser="", language="zh"),
+        "l4": None,  # rendered, not checked yet
+    }
+    for line_id, checks in qa.items():
+        project.add_take(project.line(line_id), Take(id=f"t{line_id}", path=f"takes/{line_id}.wav",
+                                                     fingerprint="", duration_s=2.0, qa=checks))
+    doc.notify_render(frozenset(qa))
+    shown = [model.index(row, Column.QA).data() for row in range(4)]
+    assert shown == ["✓ Passed", "✗ Failed (2)", "Not checked", "Checking…"]
+    failed_tip = model.index(1, Column.QA).data(Qt.ItemDataRole.ToolTipRole)
+    assert failed_tip.startswith("QA_UNINTELLIGIBLE: the recogniser heard “something else entirely”")
+    assert "QA_CLIPPING" in failed_tip and "Resemblance to the character's clip: 0.60" in failed_tip
+    assert "QA_NOT_CHECKED" in model.index(2, Column.QA).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(0, Column.QA).data(Qt.ItemDataRole.ToolTipRole).startswith("Passed every check.")
+
+    proxy.set_failed_qa(True)
+    assert _texts(proxy) == ["Line number 2."]
+    # A timecode edit can make a passing take overrun its slot: the verdict follows at once.
+    assert model.setData(model.index(0, Column.START), "00:00:00,000")
+    assert model.setData(model.index(0, Column.END), "00:00:01,000")
+    assert model.index(0, Column.QA).data() == "✗ Failed"
+    assert _texts(proxy) == ["Line number 1.", "Line number 2."]
+    # A stricter project threshold fails the unchecked-language take too (silences are always measured).
+    project.settings.qa = type(project.settings.qa)(max_clipping=0.0, max_inner_silence_s=0.1)
+    doc.notify_render(frozenset())
+    assert model.index(2, Column.QA).data() == "✗ Failed"
+    proxy.set_failed_qa(False)
+    assert proxy.rowCount() == 6
+
+
+def test_every_column_is_declared_once() -> None:
+    assert [c.title for c in Column] == ["Character", "Text", "Start", "End", "Status", "Duration", "Take", "QA"]
+    assert [c for c in Column if c.editable] == [Column.CHARACTER, Column.TEXT, Column.START, Column.END, Column.TAKE]
+    assert Column(7) is Column.QA and Column.TEXT.width == 0  # the one column that stretches

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from app.project import LineStatus
 from app.ui.bridge import EngineBridge
+from app.ui.lines_model import Column
 from app.ui.main_window import MainWindow
 from app.ui.player import NullOutput
 from app.ui.settings import Settings
@@ -224,3 +225,31 @@ def test_cancel_then_retry_failed(qtbot: QtBot, window: MainWindow) -> None:
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
         window.actions_["retry_failed"].trigger()
     assert project.status(orphan) is LineStatus.DONE
+
+
+def test_takes_are_checked_in_the_background_and_failed_qa_renders_again(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.open_sample()
+    doc, script, renders, qa = window.document, window.script, window.renders, window.qa
+    assert doc is not None and script is not None and renders is not None and qa is not None
+    rex_line = doc.project.lines[3]  # "The harbour master never had to pay our debts."
+    with qtbot.waitSignal(qa.checked, timeout=ENGINE_TIMEOUT_MS):  # rendered, then checked off the GUI thread
+        assert window.render_lines([rex_line.id])
+    take = doc.project.chosen_take(rex_line)
+    assert take is not None and take.qa is not None and take.qa.wer is not None
+    assert script.model.index(3, Column.QA).data() == "✓ Passed"
+    assert not window.actions_["render_failed_qa"].isEnabled()
+
+    # The user tightens a threshold: the take now fails, the filter finds it, and one click redoes it.
+    doc.project.settings.qa = type(doc.project.settings.qa)(min_resemblance=0.99)
+    doc.notify_render(frozenset())
+    window._update_actions()
+    assert script.model.index(3, Column.QA).data() == "✗ Failed"
+    script.status_filter.setCurrentIndex(script.status_filter.findData("failed_qa"))
+    assert [script.proxy.index(r, Column.TEXT).data() for r in range(script.proxy.rowCount())] == [rex_line.text]
+    assert window.actions_["render_failed_qa"].isEnabled()
+    with qtbot.waitSignal(qa.checked, timeout=ENGINE_TIMEOUT_MS):
+        window.actions_["render_failed_qa"].trigger()
+    assert len(rex_line.takes) == 2 and rex_line.takes[1].qa is not None
+    assert all(len(line.takes) == 0 for line in doc.project.lines if line is not rex_line)

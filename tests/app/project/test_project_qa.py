@@ -1,0 +1,182 @@
+"""Take QA on a project: the checker and its process, stored results, verdicts, `dubstudio qa`.
+
+Takes here are real speech from the embedded model (piper's joe voice), other speech, noise
+and silence written as takes; nothing stands in for the recogniser or the speaker encoder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pytest
+
+from app.cli import main as cli_main
+from app.project import Project
+from app.project.qa import (
+    QA_WORKER,
+    TAKE_UNREADABLE,
+    QaOutcome,
+    QaWorker,
+    TakeChecker,
+    chosen_verdicts,
+    lines_failing_qa,
+    record,
+    request_for,
+    unchecked_takes,
+)
+from tests.engine.helpers import joe_says
+
+from .conftest import add_fake_take
+
+OTHER_SPEECH = "My brother bought three apples and a loaf of bread, then walked home in the rain."
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def scene(project: Project) -> Project:
+    """Lines 1-4 of the test scene with takes: clean speech, other speech, noise, clean speech
+    (line 4 has no slot of its own; line 5 has no take)."""
+    lines = project.lines
+    clean, rate = joe_says(lines[0].text)
+    add_fake_take(project, lines[0], clean, rate)
+    other, rate = joe_says(OTHER_SPEECH)
+    add_fake_take(project, lines[1], other[: int(2.4 * rate)], rate)  # fits line 2's 2.5 s slot
+    noise = (np.random.default_rng(5).standard_normal(2 * rate) * 0.15).astype(np.float32)
+    add_fake_take(project, lines[2], noise, rate)
+    clean4, rate = joe_says(lines[3].text)
+    add_fake_take(project, lines[3], clean4, rate)
+    project.save()
+    return project
+
+
+def check_all(project: Project) -> dict[str, QaOutcome]:
+    checker = TakeChecker()
+    outcomes = {}
+    for line, take in unchecked_takes(project):
+        outcomes[line.id] = checker.check(request_for(project, line, take))
+        record(project, outcomes[line.id])
+    return outcomes
+
+
+def test_clean_speech_passes_and_other_speech_or_noise_fail_for_intelligibility(scene: Project) -> None:
+    takes = {line.id: scene.chosen_take(line) for line in scene.lines}
+    hashes = {line_id: digest(scene.take_path(t)) for line_id, t in takes.items() if t is not None}
+    check_all(scene)
+    verdicts = chosen_verdicts(scene)
+    assert verdicts["l1"] is not None and verdicts["l1"].passed is True, verdicts["l1"]
+    assert verdicts["l4"] is not None and verdicts["l4"].passed is True, verdicts["l4"]
+    for line_id in ("l2", "l3"):
+        verdict = verdicts[line_id]
+        assert verdict is not None and verdict.passed is False
+        assert [f.code for f in verdict.findings] == ["QA_UNINTELLIGIBLE"], verdict
+    assert verdicts["l5"] is None  # no take
+    assert [line.id for line in lines_failing_qa(scene)] == ["l2", "l3"]
+    # QA only reads: every take file is byte for byte what it was
+    assert {line_id: digest(scene.take_path(t)) for line_id, t in takes.items() if t is not None} == hashes
+
+
+def test_results_are_stored_with_the_take_and_survive_a_reload(scene: Project) -> None:
+    check_all(scene)
+    scene.save()
+    again = Project.load(scene.root)
+    take = again.chosen_take(again.lines[0])
+    assert take is not None and take.qa is not None and take.qa == scene.chosen_take(scene.lines[0]).qa
+    assert take.qa.recogniser.startswith("pocketsphinx") and take.qa.resemblance is not None
+    assert unchecked_takes(again) == []
+    stored = json.loads((scene.root / "project.json").read_text())["lines"][0]["takes"][0]["qa"]
+    assert stored["wer"] == take.qa.wer and stored["transcript"] == take.qa.transcript
+
+
+def test_verdicts_follow_thresholds_and_timecodes_without_listening_again(scene: Project) -> None:
+    check_all(scene)
+    line = scene.lines[0]
+    take = scene.chosen_take(line)
+    assert take is not None and chosen_verdicts(scene)["l1"].passed is True
+    line.end = (line.start or 0.0) + take.duration_s - 1.0  # the slot now ends a second early
+    verdict = chosen_verdicts(scene)["l1"]
+    assert verdict is not None and [f.code for f in verdict.findings] == ["QA_OVERRUN"]
+    scene.settings.qa = type(scene.settings.qa)(max_overrun_s=2.0)
+    assert chosen_verdicts(scene)["l1"].passed is True
+
+
+def test_a_missing_take_file_is_reported_not_crashed_on(scene: Project) -> None:
+    line = scene.lines[0]
+    take = scene.chosen_take(line)
+    assert take is not None
+    scene.take_path(take).unlink()
+    outcome = TakeChecker().check(request_for(scene, line, take))
+    assert outcome.checks is None and outcome.error.startswith(TAKE_UNREADABLE)
+    assert record(scene, outcome) is None
+
+
+def test_the_worker_checks_in_a_low_priority_process_and_recovers_from_a_crash(scene: Project) -> None:
+    requests = [request_for(scene, line, take) for line, take in unchecked_takes(scene)]
+    worker = QaWorker()
+    try:
+        worker.submit(requests[0])
+        assert worker.pending == 1
+        child = psutil.Process(worker._process.pid)
+        assert child.pid != os.getpid()
+        outcomes = []
+        while worker.pending:
+            outcomes += worker.poll(timeout=5.0)
+        assert [o.line_id for o in outcomes] == ["l1"] and outcomes[0].checks is not None
+        assert child.nice() == 19  # checks only take the CPU time rendering leaves over
+
+        # Kill it while it checks the next take: that take is reported, the rest still checked.
+        for request in requests[1:]:
+            worker.submit(request)
+        child.kill()
+        outcomes = []
+        while worker.pending:
+            outcomes += worker.poll(timeout=5.0)
+        assert sorted(o.line_id for o in outcomes) == ["l2", "l3", "l4"]
+        crashed = [o for o in outcomes if o.checks is None]
+        assert len(crashed) == 1 and crashed[0].line_id == "l2" and crashed[0].error.startswith(QA_WORKER)
+        assert all(o.checks is not None for o in outcomes if o.line_id != "l2")
+    finally:
+        worker.close()
+    assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
+
+
+def test_qa_command_prints_a_table_and_exits_1_on_a_failing_take(scene: Project, capsys) -> None:
+    before = {p.name: digest(p) for p in scene.takes_dir.iterdir()}
+    project_json = (scene.root / "project.json").read_bytes()
+    assert cli_main(["qa", str(scene.root)]) == 1
+    out, err = capsys.readouterr()
+    assert "FAILED" in out and "passed" in out and "QA_UNINTELLIGIBLE" in out
+    assert "4 take(s) checked: 2 passed, 2 failed." in err
+    # read-only without --save: neither the audio nor project.json changed
+    assert {p.name: digest(p) for p in scene.takes_dir.iterdir()} == before
+    assert (scene.root / "project.json").read_bytes() == project_json
+
+
+def test_qa_command_json_lines_and_save(scene: Project, capsys) -> None:
+    assert cli_main(["qa", str(scene.root), "--json", "--lines", "1,3", "--save"]) == 1
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [row["line_id"] for row in rows] == ["l1", "l3"]
+    keys = {"line_id", "take", "wer", "transcript", "clipping", "silence_s", "overrun_s", "resemblance", "passed",
+            "reasons"}
+    assert all(keys <= row.keys() for row in rows)
+    first, third = rows
+    assert first["passed"] is True and first["reasons"] == [] and first["wer"] <= 0.5
+    assert set(first["silence_s"]) == {"leading", "inner", "trailing"} and first["overrun_s"] == 0.0
+    assert third["passed"] is False and third["reasons"][0].startswith("QA_UNINTELLIGIBLE")
+    assert third["overrun_s"] is None  # line 3 has no slot: nothing to overrun
+    saved = Project.load(scene.root)
+    assert saved.chosen_take(saved.lines[0]).qa is not None and saved.chosen_take(saved.lines[1]).qa is None
+
+
+def test_qa_command_passes_a_clean_project_and_refuses_bad_input(scene: Project, tmp_path: Path, capsys) -> None:
+    assert cli_main(["qa", str(scene.root), "--lines", "1"]) == 0
+    assert cli_main(["qa", str(tmp_path / "nowhere")]) == 2
+    assert cli_main(["qa", str(scene.root), "--lines", "9"]) == 2
+    assert "outside 1-6" in capsys.readouterr().err
