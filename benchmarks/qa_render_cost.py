@@ -1,0 +1,122 @@
+"""What take QA costs a render: the sample project rendered with and without QA in one run
+(a benchmark, not a test).
+
+Each round renders every line of a copy of the sample project through one warm engine (voices
+prepared, two slots), once as ``dubstudio render`` does and once with ``--qa``'s low-priority
+QA process checking each take as it lands. The order alternates between rounds so drift in the
+machine's load falls on both sides; medians are compared. The render time is submit to last
+take; "QA done" is how much later the last check arrived. The process is pinned to two cores
+(the target machine) when more exist.
+
+Run: .venv/bin/python benchmarks/qa_render_cost.py [--rounds 5] [--repeat 3] [--json OUT.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.project import Line, Project  # noqa: E402
+from app.project.qa import QaWorker, record, request_for  # noqa: E402
+from app.project.render import RenderSession  # noqa: E402
+from app.project.sample import copy_sample_project  # noqa: E402
+from engine.client import EngineClient, EngineConfig  # noqa: E402
+from engine.files import atomic_write_text  # noqa: E402
+
+CORES = 2
+
+
+def render_round(client: EngineClient, project: Project, qa: QaWorker | None) -> tuple[float, float]:
+    """Render every line once; returns (seconds to the last take, seconds to the last check)."""
+    session = RenderSession(project, save=lambda _project: None)  # saving is the same either way
+    started = time.monotonic()
+    session.start(client)
+    while not session.finished:
+        update = session.handle_event(client.get_event(timeout=0.5))
+        for line_id, take in update.takes:
+            if qa is not None:
+                qa.submit(request_for(project, project.line(line_id), take))
+        if qa is not None:
+            for outcome in qa.poll():
+                record(project, outcome)
+    rendered = time.monotonic() - started
+    if qa is not None:
+        while qa.pending:
+            for outcome in qa.poll(timeout=1.0):
+                record(project, outcome)
+    if session.failed_lines:
+        raise SystemExit(f"lines failed: {[line.error for line in session.failed_lines]}")
+    return rendered, time.monotonic() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of each kind (alternating)")
+    parser.add_argument("--repeat", type=int, default=3, help="copies of the sample script per round")
+    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    args = parser.parse_args()
+
+    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > CORES:
+        os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:CORES])  # children inherit it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+    with tempfile.TemporaryDirectory(prefix="dubstudio-qa-bench-") as tmp:
+        project = copy_sample_project(Path(tmp) / "sample")
+        project.lines = [Line(id=f"{line.id}-{n}", text=line.text, character_id=line.character_id)
+                         for n in range(args.repeat) for line in project.lines]
+        client = EngineClient(EngineConfig(slots=2, cache_dir=str(Path(tmp) / "cache")))
+        client.start()
+        qa = QaWorker()
+        try:
+            render_round(client, project, qa)  # warm-up: voices prepared, QA models loaded
+            plain: list[float] = []
+            with_qa: list[float] = []
+            qa_done: list[float] = []
+            for n in range(args.rounds):
+                for kind in (("plain", "qa") if n % 2 == 0 else ("qa", "plain")):
+                    if kind == "plain":
+                        plain.append(render_round(client, project, None)[0])
+                    else:
+                        rendered, checked = render_round(client, project, qa)
+                        with_qa.append(rendered)
+                        qa_done.append(checked - rendered)
+        finally:
+            qa.close()
+            client.close()
+    audio_s = sum(take.duration_s for line in project.lines for take in line.takes[-1:])
+    figures = {
+        "cores": cores,
+        "lines_per_round": len(project.lines),
+        "audio_s_per_round": round(audio_s, 2),
+        "rounds": args.rounds,
+        "render_s_median": round(statistics.median(plain), 3),
+        "render_with_qa_s_median": round(statistics.median(with_qa), 3),
+        "slowdown": round(statistics.median(with_qa) / statistics.median(plain) - 1.0, 4),
+        "qa_done_after_render_s_median": round(statistics.median(qa_done), 3),
+        "load_average": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
+    }
+    print(f"Sample project × {args.repeat}: {figures['lines_per_round']} lines, {audio_s:.1f} s of audio a round, "
+          f"{cores} cores, {args.rounds} rounds of each (alternating); load average {figures['load_average']}")
+    print(f"{'':28}{'median s':>10}")
+    print(f"{'render':28}{figures['render_s_median']:>10.2f}")
+    print(f"{'render with QA':28}{figures['render_with_qa_s_median']:>10.2f}")
+    print(f"{'QA done after the render':28}{figures['qa_done_after_render_s_median']:>10.2f}")
+    print(f"slowdown of rendering by QA: {figures['slowdown']:+.1%} (target: at most +15 %)")
+    print("all rounds (s): render " + " ".join(f"{x:.2f}" for x in plain)
+          + " | with QA " + " ".join(f"{x:.2f}" for x in with_qa))
+    if args.json:
+        atomic_write_text(Path(args.json), json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
