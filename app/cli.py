@@ -20,6 +20,7 @@ COMMANDS = {
     "qa": "qa",
     "cosyvoice": "cosyvoice",
     "backends": "backends",
+    "serve": "serve",
 }
 
 

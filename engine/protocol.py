@@ -43,6 +43,12 @@ class ErrorCode(str, enum.Enum):
     BACKEND = "E_BACKEND"
     BAD_REQUEST = "E_BAD_REQUEST"
     BAD_OPTION = "E_BAD_OPTION"  # a backend option (or the backend's name) that cannot be used
+    # Only a remote engine (dubstudio serve) and its client raise these.
+    TEXT_TOO_LONG = "E_TEXT_TOO_LONG"
+    CLIP_TOO_LARGE = "E_CLIP_TOO_LARGE"
+    UNAUTHORIZED = "E_UNAUTHORIZED"
+    SERVER_UNREACHABLE = "E_SERVER_UNREACHABLE"
+    JOB_TIMEOUT = "E_JOB_TIMEOUT"
 
 
 class EngineError(Exception):

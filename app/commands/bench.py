@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.commands.common import add_engine_arguments, add_remote_arguments, engine_config_from_args, remote_config_from_args
 from engine.files import FileError
 
 EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
@@ -52,6 +52,7 @@ def add_parser(subparsers: Any) -> None:
                     "throughput, errors, playback stalls and engine load per level, with a capacity verdict.",
     )
     add_engine_arguments(parser)
+    add_remote_arguments(parser)
 
     plan = parser.add_argument_group("load plan")
     plan.add_argument("--levels", type=_levels, default=(1, 2, 4),
@@ -133,14 +134,17 @@ def _settings(args: argparse.Namespace) -> Any:
         p95_total_s=args.objective_p95_total,
     )
     languages = {"auto": None, "en": ("en",), "zh": ("zh",), "all": ("en", "zh")}[args.language]
-    engine = engine_config_from_args(args)
+    remote = remote_config_from_args(args)
+    # A server's engines are configured on the server: only a local engine needs its options checked.
+    engine = engine_config_from_args(args) if remote is None else None
     return BenchSettings(
-        backend=engine.backend,
-        backend_options=engine.backend_options,
-        slots=engine.slots,
-        max_active=engine.max_active,
-        python=engine.python,
-        cache_dir=engine.cache_dir,
+        backend=engine.backend if engine else args.backend,
+        backend_options=engine.backend_options if engine else {},
+        slots=engine.slots if engine else None,
+        max_active=engine.max_active if engine else None,
+        python=engine.python if engine else None,
+        cache_dir=engine.cache_dir if engine else None,
+        remote=remote,
         plan=plan,
         objective=objective,
         texts_file=args.texts,
@@ -158,7 +162,8 @@ def _progress(quiet: bool) -> Any:
             return
         if isinstance(message, RunStarted):
             e = message.engine
-            line = f"engine ready: {e['backend']}, {e['slots']} slots, started in {e['engine_start_s']:.1f} s"
+            where = (f" on {e['target']} ({e['replicas']} replica(s))" if e.get("target", "local") != "local" else "")
+            line = f"engine ready{where}: {e['backend']}, {e['slots']} slots, started in {e['engine_start_s']:.1f} s"
         elif isinstance(message, LevelStarted):
             line = f"level {message.label} ..."
         elif isinstance(message, JobEnded):
@@ -182,9 +187,14 @@ def _progress(quiet: bool) -> Any:
 def run(args: argparse.Namespace) -> int:
     from engine.load import BenchError, BenchSession, PlanError, WorkloadError, format_table
 
+    from engine.client import EngineStartError
+
     try:
         settings = _settings(args)
         session = BenchSession(settings, _progress(args.quiet))
+    except EngineStartError as error:
+        print(f"dubstudio bench: {error.code.value}: {error}", file=sys.stderr)
+        return EXIT_FAILED
     except (BenchError, PlanError, WorkloadError) as error:
         print(f"dubstudio bench: {error}", file=sys.stderr)
         return EXIT_FAILED

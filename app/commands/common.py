@@ -47,6 +47,44 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--cache-dir", default=None, help="voice cache folder (default: the user cache folder)")
 
 
+def add_remote_arguments(parser: argparse.ArgumentParser) -> None:
+    """Use an engine on a DubStudio server (``dubstudio serve``) instead of one on this computer."""
+    group = parser.add_argument_group("engine server")
+    group.add_argument("--engine-url", default=None, metavar="URL",
+                       help="use the engines of a DubStudio server (http(s)://HOST:PORT from `dubstudio serve`) "
+                            "instead of starting one here; --backend picks among the server's backends")
+    group.add_argument("--token-file", default=None, metavar="F", help="file holding the server's bearer token")
+    group.add_argument("--engine-ca", default=None, metavar="F",
+                       help="certificate (PEM) to trust for an https server with its own certificate")
+
+
+def remote_config_from_args(args: argparse.Namespace) -> Any:
+    """The RemoteConfig of --engine-url, or None for an engine on this computer."""
+    if not getattr(args, "engine_url", None):
+        return None
+    from engine.remote import RemoteConfig, read_token_file
+
+    token = read_token_file(args.token_file) if args.token_file else None
+    config = RemoteConfig(url=args.engine_url, token=token, backend=args.backend, ca_file=args.engine_ca)
+    config.validate()
+    return config
+
+
+def engine_client_from_args(args: argparse.Namespace) -> Any:
+    """An engine client: on the server of --engine-url, else a local engine from the engine options.
+
+    Raises EngineStartError (with its code) when the server options are unusable.
+    """
+    remote = remote_config_from_args(args)
+    if remote is not None:
+        from engine.remote import RemoteEngineClient
+
+        return RemoteEngineClient(remote)
+    from engine.client import EngineClient
+
+    return EngineClient(engine_config_from_args(args))
+
+
 def engine_config_from_args(args: argparse.Namespace, backend: str | None = None) -> Any:
     """The EngineConfig the engine arguments describe, options checked against the backend's
     descriptor. A bad option, a missing model folder or a missing environment prints a coded

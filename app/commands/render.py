@@ -22,7 +22,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
 from app.project.export import EXPORT_KINDS
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--qa", action="store_true",
                         help="check each take as it lands (intelligibility, clipping, silences, slot, resemblance)")
     add_engine_arguments(parser)
+    add_remote_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -170,13 +171,17 @@ def run(args: argparse.Namespace) -> int:
 def _render(project: Project, session: RenderSession, args: argparse.Namespace, bar: ProgressBar) -> int:
     from app.project import LineStatus
     from app.project.qa import QaWorker, request_for
-    from engine.client import EngineClient, EngineStartError
+    from engine.client import EngineStartError
 
     qa = QaWorker() if args.qa else None
     qa_failed = 0
-    config = engine_config_from_args(args)
-    bar.log(f"Starting the engine ({config.backend})...")
-    client = EngineClient(config)
+    try:
+        client = engine_client_from_args(args)
+    except EngineStartError as error:
+        bar.log(f"dubstudio render: {error.code.value}: {error}")
+        return EXIT_ENGINE
+    where = f"on {args.engine_url}" if args.engine_url else f"({args.backend})"
+    bar.log(f"Starting the engine {where}...")
     try:
         try:
             ready = client.start()

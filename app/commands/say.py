@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
 from app.paths import SAMPLE_VOICES
 
 
@@ -29,13 +29,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--language", default="", help="language of the text, e.g. en, zh")
     parser.add_argument("--json", action="store_true", help="print timings as one JSON object")
     add_engine_arguments(parser)
+    add_remote_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from engine.client import EngineClient, EngineStartError
+    from engine.client import EngineStartError
     from engine.files import FileError, atomic_write_wav, check_target
     from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, Priority, VoiceSettings, VoiceSpec
 
@@ -54,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
         settings=VoiceSettings(speed=args.speed, pitch_semitones=args.pitch, instruction=args.instruction,
                                language=args.language),
     )
-    client = EngineClient(engine_config_from_args(args))
     try:
+        client = engine_client_from_args(args)
         client.start()
     except EngineStartError as error:
         print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         "voice_prepare_s": event.timing.voice_prepare_s,
         "engine_start_s": round(client.engine_start_s, 4),
         "backend": client.ready.backend.name if client.ready else args.backend,
+        "engine": args.engine_url or "local",
         "out": str(Path(args.out).resolve()),
     }
     if args.json:

@@ -448,7 +448,9 @@ def _images_html(images: Sequence[tuple[str, bytes]]) -> str:
 def render_html(report: BenchReport, images: Sequence[tuple[str, bytes]] = ()) -> str:
     engine = report.engine
     plan = report.config.get("plan", {})
-    title = (f"DubStudio bench: {engine.get('backend', '?')}, {engine.get('slots', '?')} slots, "
+    where = (f" on {engine['target']} ({engine.get('replicas_end', engine.get('replicas'))} replicas)"
+             if engine.get("target", "local") != "local" else "")
+    title = (f"DubStudio bench{where}: {engine.get('backend', '?')}, {engine.get('slots', '?')} slots, "
              f"{plan.get('mode', '?')} loop")
     verdict_class = "verdict" if report.verdict.capacity_level is not None else "verdict miss"
     errors: dict[str, int] = {}

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from engine.client import EngineClient, EngineConfig
+from engine.remote import RemoteConfig, RemoteEngineClient
 from engine.load.plans import Driver, Due, Plan
 from engine.load.records import E_SUBMIT, E_TIMEOUT, JobRecord
 from engine.load.report import BenchReport
@@ -117,7 +118,7 @@ def machine_info(gpu_names: list[str]) -> dict[str, Any]:
 class LoadRunner:
     """Runs a plan over a started client. Call :meth:`run` on the client's consumer thread."""
 
-    def __init__(self, client: EngineClient, plan: Plan, source: JobSource, objective: Objective | None = None,
+    def __init__(self, client: EngineClient | RemoteEngineClient, plan: Plan, source: JobSource, objective: Objective | None = None,
                  warm_voices: bool = True, observer: Observer | None = None,
                  config: dict[str, Any] | None = None, engine_nice: int = 0) -> None:
         plan.validate()
@@ -153,7 +154,7 @@ class LoadRunner:
         ready = self.client.ready
         assert ready is not None
         caps = ready.backend
-        return {
+        info = {
             "backend": caps.name,
             "slots": ready.slots,
             "pid": ready.pid,
@@ -162,7 +163,23 @@ class LoadRunner:
             "streaming": caps.streaming,
             "engine_start_s": round(self.client.engine_start_s, 3),
             "restarts": self.client.restarts,
+            "target": "local",
         }
+        if isinstance(self.client, RemoteEngineClient):
+            # A server: where it is and how many replicas served (the process figures are the server's).
+            server = self.client.server_info
+            info.update(target=self.client.config.url, replicas=server.get("replicas"),
+                        slots_per_replica=server.get("slots_per_replica"), replicas_end=self._replicas_now())
+        return info
+
+    def _replicas_now(self) -> int | None:
+        """The server's replicas of this backend now (autoscaling may have changed them); None if unknown."""
+        assert isinstance(self.client, RemoteEngineClient)
+        try:
+            replicas = self.client.server_stats().get("replicas", [])
+        except Exception:  # the server went away: the report still says what was known at the start
+            return None
+        return sum(1 for r in replicas if r.get("backend") == self.client.backend)
 
     def run(self) -> BenchReport:
         started_wall = datetime.now(timezone.utc)
@@ -183,7 +200,9 @@ class LoadRunner:
             self._sampler.close()
         verdict = make_verdict(self._levels, self.objective, self.plan.mode.value,
                                self.client.ready.backend.name if self.client.ready else "?",
-                               self.client.ready.slots if self.client.ready else 0, stopped=self.stopped)
+                               self.client.ready.slots if self.client.ready else 0, stopped=self.stopped,
+                               machine=(f"the server at {self.client.config.url}"
+                                        if isinstance(self.client, RemoteEngineClient) else "this machine"))
         report = BenchReport(
             created=started_wall.isoformat(timespec="seconds"),
             wall_s=time.monotonic() - self._t0,
@@ -397,6 +416,7 @@ class BenchSettings:
     cache: str = "warm"  # "warm": voices prepared before the run; "cold": every job a new voice
     cache_dir: str | None = None  # warm runs: None = the user's cache; cold runs use a temp folder
     python: str | None = None  # interpreter for the engine (other backends' environments)
+    remote: RemoteConfig | None = None  # a DubStudio server's engines instead of one started here
     engine_nice: int = 0  # >0: run the engine at lower CPU priority (the stress panel, so the GUI stays fluid)
 
     def validate(self) -> None:
@@ -411,6 +431,7 @@ class BenchSettings:
     def describe(self) -> dict[str, Any]:
         return {"backend": self.backend, "slots_requested": self.slots, "max_active_requested": self.max_active,
                 "cache": self.cache,
+                "engine_url": self.remote.url if self.remote else None,
                 "texts_file": self.texts_file, "voices_requested": list(self.voices), "engine_nice": self.engine_nice}
 
 
@@ -446,9 +467,13 @@ class BenchSession:
         voices = VoiceSet.from_clips(s.voices) if s.voices else VoiceSet.bundled()
         file_texts = TextSet.from_file(s.texts_file) if s.texts_file else None
         scratch = tempfile.mkdtemp(prefix="dubstudio-bench-cache-") if s.cache == "cold" else None
-        client = EngineClient(EngineConfig(backend=s.backend, backend_options=dict(s.backend_options), slots=s.slots,
-                                           max_active=s.max_active, python=s.python,
-                                           cache_dir=scratch or s.cache_dir))
+        client: EngineClient | RemoteEngineClient
+        if s.remote is not None:
+            client = RemoteEngineClient(s.remote)
+        else:
+            client = EngineClient(EngineConfig(backend=s.backend, backend_options=dict(s.backend_options),
+                                               slots=s.slots, max_active=s.max_active, python=s.python,
+                                               cache_dir=scratch or s.cache_dir))
         source: JobSource | None = None
         try:
             try:

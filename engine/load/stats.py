@@ -315,9 +315,10 @@ class Verdict:
 
 
 def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, backend: str, slots: int,
-                 stopped: bool = False) -> Verdict:
+                 stopped: bool = False, machine: str = "this machine") -> Verdict:
     """Find the capacity among the complete levels and say it in one sentence.
 
+    ``machine`` names what was measured ("this machine", or a server's URL).
     The capacity is the highest level such that it and every lower level met the objective:
     a level that passes above one that failed is noise (a lucky sample), not capacity.
     ``levels`` must already carry :func:`apply_objective`'s results.
@@ -344,11 +345,11 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
                     f"{'; '.join(first_miss.objective_misses)}.")
     elif first_miss is None:
         limit = " (the run was stopped early)" if stopped else ""
-        sentence = (f"{prefix}, this machine {served} {_capacity_words(capacity, mode)}, the highest level tried{limit}, "
+        sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)}, the highest level tried{limit}, "
                     f"within the objective ({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); "
                     f"add higher levels to find its limit.")
     else:
-        sentence = (f"{prefix}, this machine {served} {_capacity_words(capacity, mode)} within the objective "
+        sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)} within the objective "
                     f"({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); at {first_miss.label} "
                     f"{'; '.join(first_miss.objective_misses)}.")
     return Verdict(

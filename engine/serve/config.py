@@ -1,0 +1,167 @@
+"""What a DubStudio server is told: where it listens, who may use it, its limits and sizes.
+
+Plain data and checks, no Ray: ``dubstudio serve`` validates everything here before it starts
+a cluster, so a missing token or a bad certificate path is a one-line error, not a traceback
+from inside a replica.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.client import EngineConfig
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MIN_TOKEN_CHARS = 16
+DEFAULT_MAX_TEXT_CHARS = 5000  # a long paragraph; a dubbing line is a sentence or two
+DEFAULT_MAX_CLIP_MB = 32.0  # 30 s of speech is all a voice uses; 32 MB holds it in any usual format
+DEFAULT_JOB_TIMEOUT_S = 600.0
+DEFAULT_CLIP_STORE_MB = 512.0
+INGRESS_MAX_ONGOING = 1000  # streams one ingress replica relays at once: hundreds of clients
+ROUTER_MAX_QUEUED = 1000  # jobs that wait for an engine replica before new ones get E_QUEUE_FULL
+# Backends whose engine never uses a GPU: their replicas take none even when the cluster has some.
+CPU_ONLY_BACKENDS = ("piper",)
+APP_NAME = "dubstudio"
+
+
+class ServeConfigError(ValueError):
+    """A server option that cannot work; the message says which and what to do."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name other than localhost may resolve anywhere
+
+
+def read_token(path: str | os.PathLike[str]) -> str:
+    """The bearer token in a file: long enough, and readable by its owner only."""
+    file = Path(path)
+    try:
+        mode = file.stat().st_mode
+        token = file.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ServeConfigError(f"cannot read the token file {file}: {error}") from None
+    if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ServeConfigError(f"the token file {file} is readable by others; run: chmod 600 {file}")
+    if len(token) < MIN_TOKEN_CHARS or any(ch.isspace() for ch in token):
+        raise ServeConfigError(f"the token in {file} must be one word of at least {MIN_TOKEN_CHARS} characters "
+                               "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(32))')")
+    return token
+
+
+def replica_max_ongoing(slots: int) -> int:
+    """Requests one engine replica takes at once: every slot busy and one more job per slot
+    waiting in the engine's own queue, so a slot never idles between jobs and interactive
+    jobs can still overtake batch ones there. The rest wait in Serve's router, where the
+    autoscaler counts them."""
+    return 2 * slots
+
+
+@dataclass
+class ServeOptions:
+    """Everything ``dubstudio serve`` deploys; :meth:`validate` before use."""
+
+    engines: list[EngineConfig] = field(default_factory=lambda: [EngineConfig()])  # one deployment each
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    token: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    replicas: int = 1
+    autoscale: tuple[int, int] | None = None  # (min, max) replicas; None: a fixed count
+    slots: int = 1  # jobs each replica's engine runs at once
+    replica_cpus: float = 1.0  # Ray CPUs each engine replica reserves
+    gpus_per_replica: float | None = None  # None: 1 when the cluster has GPUs (CPU-only backends: 0)
+    max_text_chars: int = DEFAULT_MAX_TEXT_CHARS
+    max_clip_bytes: int = int(DEFAULT_MAX_CLIP_MB * 2**20)
+    job_timeout_s: float = DEFAULT_JOB_TIMEOUT_S
+    clip_store_bytes: int = int(DEFAULT_CLIP_STORE_MB * 2**20)
+    upscale_delay_s: float = 3.0  # how long load must stay high before a replica is added
+    downscale_delay_s: float = 120.0  # engines are slow to start: keep one a while after a burst
+
+    def validate(self) -> None:
+        if not self.engines:
+            raise ServeConfigError("give at least one --backend")
+        names = [e.backend for e in self.engines]
+        if len(set(names)) != len(names):
+            raise ServeConfigError(f"each backend once: {', '.join(names)}")
+        if not is_loopback(self.host) and not self.token:
+            raise ServeConfigError(f"refusing to listen on {self.host} without a token: anyone who reaches it could "
+                                   "use the engines; pass --token-file F (or keep the default 127.0.0.1)")
+        if bool(self.tls_cert) != bool(self.tls_key):
+            raise ServeConfigError("TLS needs both --tls-cert and --tls-key")
+        for path in (self.tls_cert, self.tls_key):
+            if path and not Path(path).is_file():
+                raise ServeConfigError(f"no such file: {path}")
+        if not 0 < self.port < 65536:
+            raise ServeConfigError(f"--port must be 1-65535, not {self.port}")
+        if self.autoscale is not None:
+            low, high = self.autoscale
+            if low < 1 or high < low:
+                raise ServeConfigError(f"--autoscale MIN,MAX needs 1 <= MIN <= MAX, not {low},{high}")
+        elif self.replicas < 1:
+            raise ServeConfigError("--replicas must be at least 1")
+        for name, value in (("--slots", self.slots), ("--max-text-chars", self.max_text_chars),
+                            ("--max-clip-mb", self.max_clip_bytes), ("--job-timeout", self.job_timeout_s),
+                            ("--replica-cpus", self.replica_cpus)):
+            if not value > 0:
+                raise ServeConfigError(f"{name} must be positive")
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.tls_cert else "http"
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.scheme}://{host}:{self.port}"
+
+    def gpus_for(self, backend: str, cluster_gpus: float) -> float:
+        if self.gpus_per_replica is not None:
+            return self.gpus_per_replica
+        return 1.0 if cluster_gpus > 0 and backend not in CPU_ONLY_BACKENDS else 0.0
+
+    def deployment_options(self, engine: EngineConfig, cluster_gpus: float) -> dict[str, Any]:
+        """Ray Serve options of one backend's engine deployment."""
+        options: dict[str, Any] = {
+            "name": f"engine-{engine.backend}",
+            "max_ongoing_requests": replica_max_ongoing(self.slots),
+            "max_queued_requests": ROUTER_MAX_QUEUED,
+            "ray_actor_options": {"num_cpus": self.replica_cpus,
+                                  "num_gpus": self.gpus_for(engine.backend, cluster_gpus)},
+            # An engine loads its model before it is healthy; CosyVoice2 on a cold disk takes minutes.
+            "health_check_period_s": 10.0,
+            "health_check_timeout_s": 60.0,
+            "graceful_shutdown_timeout_s": 20.0,
+            "logging_config": {"enable_access_log": False},  # warnings and errors, not a line per job
+        }
+        if self.autoscale is None:
+            options["num_replicas"] = self.replicas
+        else:
+            low, high = self.autoscale
+            options["autoscaling_config"] = {
+                "min_replicas": low,
+                "max_replicas": high,
+                "initial_replicas": low,
+                # Autoscale on ongoing requests: a replica is "full" when its slots are busy.
+                "target_ongoing_requests": self.slots,
+                "upscale_delay_s": self.upscale_delay_s,
+                "downscale_delay_s": self.downscale_delay_s,
+            }
+        return options
+
+    def limits(self) -> dict[str, Any]:
+        """The limits clients are told (GET /v1/info) and the ingress enforces."""
+        return {"max_text_chars": self.max_text_chars, "max_clip_bytes": self.max_clip_bytes,
+                "job_timeout_s": self.job_timeout_s}
