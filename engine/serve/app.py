@@ -159,6 +159,7 @@ class EngineReplica:
         self._jobs: dict[str, Callable[[Event], object]] = {}  # engine job id -> deliver
         self._replies: dict[str, Callable[[Event], object]] = {}  # request id -> deliver
         self._restarts = 0
+        self._last_cancel_at: float | None = None  # wall clock of the engine's last cancel confirmation
         self._closing = threading.Event()
         self._pump = threading.Thread(target=self._pump_events, name="engine-events", daemon=True)
         self._pump.start()
@@ -175,6 +176,8 @@ class EngineReplica:
                 self._restarts += 1
                 log.warning("engine restarted (exit code %s)", event.exit_code)
                 continue
+            if isinstance(event, JobFailed) and event.code is ErrorCode.CANCELLED:
+                self._last_cancel_at = time.time()  # benchmarks compare it with the client's cancel
             with self._lock:
                 if isinstance(event, (VoicePrepared, RequestFailed, Stats)):
                     deliver = self._replies.pop(event.request_id, None)
@@ -293,6 +296,7 @@ class EngineReplica:
             "replica_id": self._replica_id, "backend": self._backend, "node": socket.gethostname(),
             "pid": os.getpid(), "engine_pid": self._client.pid, "streams": streams,
             "engine_restarts": self._restarts, "gpu_memory_mb": _gpu_memory_mb(),
+            "last_cancel_at": self._last_cancel_at,
         }
         if engine is not None:
             stats.update({k: v for k, v in dataclasses.asdict(engine).items() if k not in ("request_id", "pid")})
