@@ -74,6 +74,10 @@ class RemoteConfig:
 
     def validate(self) -> None:
         parts = urllib.parse.urlsplit(self.url)
+        try:
+            parts.port  # noqa: B018 - parsing it is the check
+        except ValueError:
+            parts = parts._replace(scheme="")
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise EngineStartError(ErrorCode.BAD_REQUEST,
                                    f"The engine URL must look like http://HOST:PORT or https://HOST:PORT, not {self.url!r}")
@@ -118,13 +122,8 @@ class RemoteEngineClient:
     """An engine on a DubStudio server, behind the local client's interface (module docstring)."""
 
     def __init__(self, config: RemoteConfig) -> None:
-        config.validate()
-        self.config = config
-        parts = urllib.parse.urlsplit(config.url)
-        self._https = parts.scheme == "https"
-        self._host = parts.hostname or ""
-        self._port = parts.port or (443 if self._https else 80)
-        self._ssl = ssl.create_default_context(cafile=config.ca_file) if self._https else None
+        self.config = config  # checked on first use, so a bad URL is reported like any failed start
+        self._endpoint: tuple[str, int, ssl.SSLContext | None] | None = None  # host, port, TLS context
         self._events: queue.Queue[Event] = queue.Queue()
         self._jobs: dict[str, _RemoteJob] = {}
         self._lock = threading.Lock()
@@ -251,9 +250,21 @@ class RemoteEngineClient:
     # --- HTTP -----------------------------------------------------------------------------
 
     def _connect(self, timeout: float | None) -> http.client.HTTPConnection:
-        if self._https:
-            return http.client.HTTPSConnection(self._host, self._port, timeout=timeout, context=self._ssl)
-        return http.client.HTTPConnection(self._host, self._port, timeout=timeout)
+        if self._endpoint is None:
+            self.config.validate()
+            parts = urllib.parse.urlsplit(self.config.url)
+            context = None
+            if parts.scheme == "https":
+                try:
+                    context = ssl.create_default_context(cafile=self.config.ca_file)
+                except (OSError, ssl.SSLError) as error:
+                    raise EngineStartError(ErrorCode.BAD_REQUEST,
+                                           f"Cannot use the certificate {self.config.ca_file}: {error}") from None
+            self._endpoint = (parts.hostname or "", parts.port or (443 if context else 80), context)
+        host, port, context = self._endpoint
+        if context is not None:
+            return http.client.HTTPSConnection(host, port, timeout=timeout, context=context)
+        return http.client.HTTPConnection(host, port, timeout=timeout)
 
     def _headers(self, **extra: str) -> dict[str, str]:
         headers = {"User-Agent": "dubstudio-remote", **extra}

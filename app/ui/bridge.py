@@ -39,6 +39,7 @@ from engine.protocol import (
 
 if TYPE_CHECKING:
     from engine.client import EngineConfig
+    from engine.remote import RemoteConfig
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +121,8 @@ class EngineBridge(QObject):
 
     def __init__(
         self,
-        config: EngineConfig | None = None,
-        client_factory: Callable[[EngineConfig | None], ClientLike] | None = None,
+        config: EngineConfig | RemoteConfig | None = None,
+        client_factory: Callable[[EngineConfig | RemoteConfig | None], ClientLike] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -199,8 +200,9 @@ class EngineBridge(QObject):
             except Exception:
                 log.exception("engine close failed")
 
-    def restart(self, config: EngineConfig | None) -> None:
-        """Apply new engine settings: stop this engine and start one with ``config``."""
+    def restart(self, config: EngineConfig | RemoteConfig | None) -> None:
+        """Apply new engine settings: stop this engine and start one with ``config`` (a
+        RemoteConfig: the engines of a DubStudio server)."""
         self.stop()
         self._config = config
         self.start()
@@ -263,7 +265,10 @@ class EngineBridge(QObject):
             self.stopped.emit(ev.reason)
 
 
-def _default_client(config: EngineConfig | None) -> ClientLike:
+def _default_client(config: EngineConfig | RemoteConfig | None) -> ClientLike:
     from engine.client import EngineClient, EngineConfig
+    from engine.remote import RemoteConfig, RemoteEngineClient
 
+    if isinstance(config, RemoteConfig):
+        return RemoteEngineClient(config)
     return EngineClient(config or EngineConfig())

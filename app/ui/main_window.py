@@ -37,6 +37,7 @@ from app.project.render import NoVoice, voice_spec
 from app.project.sample import copy_sample_project
 from app.project.script_io import ScriptImport, export_script, import_csv, import_plain, import_srt
 from app.ui.bridge import EngineBridge
+from app.ui.engine_status import EngineStatus
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
 from app.ui.player import AudioOutput, Player, default_output, has_input_device, read_mono
@@ -49,6 +50,7 @@ from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceStates
 from app.ui.welcome import WelcomePage
 from engine.client import EngineConfig
+from engine.remote import RemoteConfig
 from engine.protocol import AudioChunk, EngineReady, Job, JobFailed, JobFinished, Priority
 
 log = logging.getLogger(__name__)
@@ -72,13 +74,18 @@ def _stress_available() -> bool:
 
 
 def engine_config(settings: Settings) -> EngineConfig:
-    """The engine configuration the settings describe."""
+    """The local engine configuration the settings describe (the Stress panel's engine)."""
     return EngineConfig(
         backend=settings.engine_backend,
         slots=settings.engine_slots or None,
         python=settings.engine_python or None,
         cache_dir=settings.cache_dir or None,
     )
+
+
+def studio_engine(settings: Settings) -> EngineConfig | RemoteConfig:
+    """Where the studio's engine runs: a server's (Settings: Engine = a server) or this computer's."""
+    return settings.server() or engine_config(settings)
 
 
 class MainWindow(QMainWindow):
@@ -109,7 +116,7 @@ class MainWindow(QMainWindow):
         self._stress: Any = None  # the StressPanel once built (or a label saying why not)
 
         self._owns_bridge = bridge is None  # an injected bridge (tests) outlives the window
-        self.bridge = bridge if bridge is not None else EngineBridge(engine_config(settings), parent=self)
+        self.bridge = bridge if bridge is not None else EngineBridge(studio_engine(settings), parent=self)
         self.bridge.engine_ready.connect(self._on_engine_ready)
         self.bridge.start_failed.connect(self._on_engine_failed)
         self.bridge.stopped.connect(self._on_engine_stopped)
@@ -128,8 +135,8 @@ class MainWindow(QMainWindow):
         self.player.started.connect(lambda _key: self._update_actions())
         self._stream_rate = 22050  # replaced by the engine's rate when it is ready
 
-        self.engine_label = QLabel("Engine: starting…")
-        self.engine_label.setObjectName("engineStatus")
+        self.engine_label = EngineStatus(runner)
+        self.engine_label.set_target(settings.server() if self._owns_bridge else None)
         self.save_label = QLabel("")
         self.statusBar().addPermanentWidget(self.save_label)
         self.statusBar().addPermanentWidget(self.engine_label)
@@ -621,8 +628,7 @@ class MainWindow(QMainWindow):
     def _on_engine_ready(self, ready: EngineReady) -> None:
         caps = ready.backend
         self._stream_rate = caps.sample_rate
-        self.engine_label.setText(f"Engine: {caps.name} · {ready.slots} slot(s) · ready in {ready.start_s:.1f} s")
-        self.engine_label.setToolTip(f"Engine process {ready.pid}; languages: {', '.join(caps.languages)}")
+        self.engine_label.show_ready(ready)
         if self.characters is not None:
             self.characters.set_capabilities(caps.instructions, caps.languages)
             if self.characters.current_id is not None and self.document is not None:
@@ -630,14 +636,12 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_engine_failed(self, message: str) -> None:
-        self.engine_label.setText("Engine: failed to start")
-        self.engine_label.setToolTip(message)
+        self.engine_label.show_failed(message)
         self._status(f"The engine did not start: {message} (check Settings)")
         self._update_actions()
 
     def _on_engine_stopped(self, reason: str) -> None:
-        self.engine_label.setText("Engine: stopped")
-        self.engine_label.setToolTip(reason)
+        self.engine_label.show_stopped(reason)
         self._update_actions()
 
     def show_settings(self) -> None:
@@ -653,8 +657,9 @@ class MainWindow(QMainWindow):
         if dialog.engine_changed():
             if self.renders is not None:
                 self.renders.cancel()
-            self.bridge.restart(engine_config(self.settings))
-            self.engine_label.setText("Engine: restarting…")
+            self.engine_label.set_target(self.settings.server())
+            self.engine_label.show_restarting()
+            self.bridge.restart(studio_engine(self.settings))
             self._update_actions()
 
     # --- playback -------------------------------------------------------------------------------

@@ -17,12 +17,16 @@ from typing import Any, Callable, Generic, TypeVar, overload
 
 from PySide6.QtCore import QSettings
 
+from engine.remote import RemoteConfig
+
 T = TypeVar("T")
 
 APP_NAME = "DubStudio"
 ORG_NAME = "DubStudio"
 SCHEMA_VERSION = 1
 MAX_RECENT = 10
+ENGINE_LOCATIONS = ("local", "server")  # this computer, or a DubStudio server (docs/serving.md)
+TOKEN_FILE = "server-token"  # beside the settings file, owner-only: the server's bearer token
 
 
 def _to_str_list(value: Any) -> list[str]:
@@ -38,6 +42,12 @@ def _to_str_list(value: Any) -> list[str]:
 
 def _from_str_list(value: list[str]) -> str:
     return json.dumps(list(value))
+
+
+def _location(value: Any) -> str:
+    if value not in ENGINE_LOCATIONS:
+        raise ValueError(f"engine location must be one of {ENGINE_LOCATIONS}, not {value!r}")
+    return str(value)
 
 
 class Option(Generic[T]):
@@ -76,6 +86,8 @@ class Option(Generic[T]):
 class Settings:
     """Typed access to the studio's QSettings; pass a QSettings to isolate (tests do)."""
 
+    engine_location = Option("engine/location", "local", "Engine", _location)
+    server_url = Option("engine/server_url", "", "Server URL", str)
     engine_backend = Option("engine/backend", "piper", "Speech backend", str)
     engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int)
     engine_python = Option("engine/python", "", "Interpreter that runs the engine (empty = this one)", str)
@@ -130,6 +142,33 @@ class Settings:
     def existing_recent(self) -> list[str]:
         """Recent projects whose folder still exists (moved or deleted ones are skipped)."""
         return [p for p in self.recent_projects if Path(p).is_dir()]
+
+    @property
+    def token_file(self) -> Path:
+        return Path(self.file_name).parent / TOKEN_FILE
+
+    def server_token(self) -> str:
+        """The server's bearer token ("" when none was given); kept out of the settings file."""
+        try:
+            return self.token_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def set_server_token(self, token: str) -> None:
+        """Keep the token in a file only its owner can read (created so before anything is in it)."""
+        path = self.token_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        from app.project.fsutil import atomic_write_text  # the one writer; it keeps the file's mode
+
+        atomic_write_text(path, token.strip())
+
+    def server(self) -> RemoteConfig | None:
+        """The server the studio's engine runs on, or None for this computer (an empty or bad URL
+        is the engine start's error to report, never a silent fallback to this computer)."""
+        if self.engine_location != "server":
+            return None
+        return RemoteConfig(self.server_url, token=self.server_token() or None, backend=self.engine_backend)
 
     def effective_cache_dir(self) -> Path:
         """The voice cache folder the engine uses: the setting, or the per-user default."""

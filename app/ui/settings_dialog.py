@@ -1,4 +1,4 @@
-"""The settings dialog: engine, audio output, voice cache, autosave.
+"""The settings dialog: engine (this computer or a server), audio output, voice cache, autosave.
 
 It edits a :class:`~app.ui.settings.Settings` only when the user presses OK; the window then
 restarts the engine if an engine setting changed (``engine_changed()`` says whether).
@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.player import list_devices
-from app.ui.settings import Settings, clear_folder, folder_size, human_size
+from app.ui.settings import ENGINE_LOCATIONS, Settings, clear_folder, folder_size, human_size
 from app.ui.tasks import TaskRunner
 from engine.backends import DESCRIPTORS
 
 SYSTEM_DEFAULT = "System default"
+LOCATION_TITLES = {"local": "This computer", "server": "A server"}
 
 
 class SettingsDialog(QDialog):
@@ -42,6 +43,18 @@ class SettingsDialog(QDialog):
         self._runner = runner
         self._engine_before = self._engine_values()
 
+        self.location = QComboBox()
+        for location in ENGINE_LOCATIONS:
+            self.location.addItem(LOCATION_TITLES[location], location)
+        self.location.setCurrentIndex(ENGINE_LOCATIONS.index(settings.engine_location))
+        self.location.setToolTip("Run the engine here, or use the engines of a DubStudio server (dubstudio serve)")
+        self.server_url = QLineEdit(settings.server_url)
+        self.server_url.setPlaceholderText("https://studio-gpu.lan:8765")
+        self.token = QLineEdit(settings.server_token())
+        self.token.setEchoMode(QLineEdit.EchoMode.Password)
+        self.token.setPlaceholderText("the token the server's administrator gave you")
+        self.location.currentIndexChanged.connect(self._show_location)
+
         self.backend = QComboBox()
         self.backend.addItems(list(DESCRIPTORS))
         self.backend.setCurrentText(settings.engine_backend)
@@ -51,8 +64,8 @@ class SettingsDialog(QDialog):
         self.slots.setValue(settings.engine_slots)
         self.python = QLineEdit(settings.engine_python)
         self.python.setPlaceholderText("this interpreter")
-        browse_python = QPushButton("Browse…")
-        browse_python.clicked.connect(self._browse_python)
+        self.browse_python = QPushButton("Browse…")
+        self.browse_python.clicked.connect(self._browse_python)
 
         self.output = QComboBox()
         devices = [d.name for d in list_devices("output")]
@@ -81,9 +94,12 @@ class SettingsDialog(QDialog):
         self.autosave.setValue(settings.autosave_s)
 
         form = QFormLayout()
+        form.addRow(Settings.engine_location.title, self.location)
+        form.addRow(Settings.server_url.title, self.server_url)
+        form.addRow("Token", self.token)
         form.addRow(Settings.engine_backend.title, self.backend)
         form.addRow(Settings.engine_slots.title, self.slots)
-        form.addRow(Settings.engine_python.title, _row(self.python, browse_python))
+        form.addRow(Settings.engine_python.title, _row(self.python, self.browse_python))
         form.addRow(Settings.output_device.title, self.output)
         form.addRow(Settings.cache_dir.title, _row(self.cache, browse_cache))
         form.addRow("Cache size", _row(self.cache_size, self.clear_cache))
@@ -95,7 +111,18 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
+        self._show_location()
         self.refresh_cache_size()
+
+    def _show_location(self) -> None:
+        """Server fields for a server; a server's slots and interpreter are its administrator's."""
+        remote = self.location.currentData() == "server"
+        server_fields: tuple[QWidget, ...] = (self.server_url, self.token)
+        local_fields: tuple[QWidget, ...] = (self.slots, self.python, self.browse_python)
+        for widget in server_fields:
+            widget.setEnabled(remote)
+        for widget in local_fields:
+            widget.setEnabled(not remote)
 
     def _cache_path(self) -> Path:
         text = self.cache.text().strip()
@@ -135,13 +162,18 @@ class SettingsDialog(QDialog):
             self.cache.setText(path)
             self.refresh_cache_size()
 
-    def _engine_values(self) -> tuple[str, int, str, str]:
+    def _engine_values(self) -> tuple[str, str, str, str, int, str, str]:
         s = self._settings
-        return (s.engine_backend, s.engine_slots, s.engine_python, s.cache_dir)
+        return (s.engine_location, s.server_url, s.server_token(), s.engine_backend, s.engine_slots, s.engine_python,
+                s.cache_dir)
 
     def apply(self) -> None:
         """Write the edited values to the settings."""
         s = self._settings
+        s.engine_location = self.location.currentData()
+        s.server_url = self.server_url.text().strip()
+        if self.token.text().strip() != s.server_token():
+            s.set_server_token(self.token.text())
         s.engine_backend = self.backend.currentText()
         s.engine_slots = self.slots.value()
         s.engine_python = self.python.text().strip()
