@@ -11,12 +11,11 @@ Exit codes: 0 stopped cleanly, 2 bad options (nothing started), 3 Ray or the dep
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
@@ -112,6 +111,12 @@ def run(args: argparse.Namespace) -> int:
     except ServeConfigError as error:
         print(f"dubstudio serve: {error}", file=sys.stderr)
         return EXIT_BAD_OPTIONS
+    local_head = args.address is None
+    if local_head:
+        # A single-machine cluster: Ray's own services talk over loopback (127.0.0.1) instead of the
+        # machine's network address; only the HTTP port is for other computers (--host). Ray reads
+        # this when imported, and its processes inherit it.
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     try:
         import ray
         from ray import serve
@@ -119,19 +124,16 @@ def run(args: argparse.Namespace) -> int:
         print('dubstudio serve: Ray Serve is not installed; run: pip install -e ".[serve]"', file=sys.stderr)
         return EXIT_BAD_OPTIONS
 
-    local_head = args.address is None
     started = time.monotonic()
     try:
         if local_head:
-            # Ray's own services stay on this machine's loopback address; only the HTTP port is public.
-            ray.init(num_cpus=args.num_cpus, include_dashboard=False, _node_ip_address="127.0.0.1",
-                     namespace="dubstudio", configure_logging=False)
+            ray.init(num_cpus=args.num_cpus, include_dashboard=False, namespace="dubstudio", configure_logging=False)
         else:
             ray.init(address=args.address, namespace="dubstudio", configure_logging=False)
         from engine.serve.app import build_app
-        from engine.serve.config import APP_NAME
+        from engine.serve.config import APP_NAME, clip_folder
 
-        clip_dir = str(Path(args.cache_dir or tempfile.gettempdir()) / "dubstudio-server-clips")
+        clip_dir = clip_folder(args.cache_dir)
         serve.start(http_options={"host": options.host, "port": options.port, "location": "HeadOnly",
                                   "ssl_certfile": options.tls_cert, "ssl_keyfile": options.tls_key})
         cluster_gpus = float(ray.cluster_resources().get("GPU", 0))

@@ -553,3 +553,16 @@ def build_app(options: ServeOptions, cluster_gpus: float, clip_dir: str) -> Any:
         deployment = serve.deployment(**options.deployment_options(engine, cluster_gpus))(EngineReplica)
         engines[engine.backend] = deployment.bind(engine, options.job_timeout_s, clip_dir, registry)
     return Ingress.bind(engines, registry, options.token, options.limits(), options.slots)  # type: ignore[attr-defined]
+
+
+def app_builder(config: dict[str, Any]) -> Any:
+    """Serve's application builder, for clusters run by a Serve config rather than by
+    ``dubstudio serve``: a RayService on KubeRay (``import_path: engine.serve.app:app_builder``
+    with ``args``), or ``serve run engine.serve.app:app_builder token_file=F slots=2``.
+    The settings are those of :func:`engine.serve.config.options_from_config`."""
+    import ray
+
+    from engine.serve.config import clip_folder, options_from_config
+
+    options = options_from_config(config)
+    return build_app(options, float(ray.cluster_resources().get("GPU", 0)), clip_folder(config.get("cache_dir")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import stat
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,11 @@ def read_token(path: str | os.PathLike[str]) -> str:
         raise ServeConfigError(f"the token in {file} must be one word of at least {MIN_TOKEN_CHARS} characters "
                                "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(32))')")
     return token
+
+
+def clip_folder(cache_dir: str | None) -> str:
+    """Where replicas keep the clips they fetched (by content hash), on each node."""
+    return str(Path(cache_dir or tempfile.gettempdir()) / "dubstudio-server-clips")
 
 
 def replica_max_ongoing(slots: int) -> int:
@@ -165,3 +171,49 @@ class ServeOptions:
         """The limits clients are told (GET /v1/info) and the ingress enforces."""
         return {"max_text_chars": self.max_text_chars, "max_clip_bytes": self.max_clip_bytes,
                 "job_timeout_s": self.job_timeout_s}
+
+
+def options_from_config(config: dict[str, Any]) -> ServeOptions:
+    """ServeOptions from a Serve config's ``args`` (a RayService on KubeRay, or ``serve run``
+    with ``key=value`` arguments, where every value arrives as text). The HTTP host, port and
+    TLS belong to the Serve config's ``http_options`` there; a cluster's proxy listens beyond
+    loopback, so a token file is required. Keys (all optional but ``token_file``): backends
+    (list or comma-separated), slots, replicas, autoscale ("MIN,MAX"), replica_cpus,
+    gpus_per_replica, max_text_chars, max_clip_mb, job_timeout_s, clip_store_mb, cache_dir,
+    backend_options ({backend: {option: value}}), engine_python ({backend: interpreter}).
+    """
+    known = {"backends", "slots", "replicas", "autoscale", "replica_cpus", "gpus_per_replica", "max_text_chars",
+             "max_clip_mb", "job_timeout_s", "clip_store_mb", "cache_dir", "backend_options", "engine_python",
+             "token_file"}
+    unknown = set(config) - known
+    if unknown:
+        raise ServeConfigError(f"unknown setting(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+    if not config.get("token_file"):
+        raise ServeConfigError("a cluster's proxy is reachable from other machines: give token_file")
+    backends = config.get("backends", ["piper"])
+    if isinstance(backends, str):
+        backends = [b.strip() for b in backends.split(",") if b.strip()]
+    options_by_backend = config.get("backend_options", {})
+    pythons = config.get("engine_python", {})
+    cache_dir = config.get("cache_dir")
+    engines = [EngineConfig(backend=name, backend_options=dict(options_by_backend.get(name, {})),
+                            python=pythons.get(name), cache_dir=cache_dir) for name in backends]
+    autoscale = config.get("autoscale")
+    if isinstance(autoscale, str):
+        low, _, high = autoscale.partition(",")
+        autoscale = (int(low), int(high or low))
+    try:
+        options = ServeOptions(
+            engines=engines, host="0.0.0.0", token=read_token(config["token_file"]),
+            replicas=int(config.get("replicas", 1)), autoscale=(int(autoscale[0]), int(autoscale[1])) if autoscale else None,
+            slots=int(config.get("slots", 1)), replica_cpus=float(config.get("replica_cpus", 1.0)),
+            gpus_per_replica=float(config["gpus_per_replica"]) if "gpus_per_replica" in config else None,
+            max_text_chars=int(config.get("max_text_chars", DEFAULT_MAX_TEXT_CHARS)),
+            max_clip_bytes=int(float(config.get("max_clip_mb", DEFAULT_MAX_CLIP_MB)) * 2**20),
+            job_timeout_s=float(config.get("job_timeout_s", DEFAULT_JOB_TIMEOUT_S)),
+            clip_store_bytes=int(float(config.get("clip_store_mb", DEFAULT_CLIP_STORE_MB)) * 2**20),
+        )
+    except (TypeError, ValueError) as error:
+        raise ServeConfigError(f"bad setting: {error}") from None
+    options.validate()
+    return options

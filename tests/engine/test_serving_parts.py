@@ -1,4 +1,5 @@
-"""The network encoding of the engine protocol (engine.wire) and the server options (no Ray)."""
+"""The parts of serving that need no Ray: the network encoding of the engine protocol
+(engine.wire), the server's options, and the remote client's errors without a server."""
 
 from __future__ import annotations
 
@@ -29,7 +30,14 @@ from engine.protocol import (
     VoiceSpec,
 )
 from engine.remote import RemoteConfig, RemoteEngineClient, read_token_file
-from engine.serve.config import ServeConfigError, ServeOptions, is_loopback, read_token, replica_max_ongoing
+from engine.serve.config import (
+    ServeConfigError,
+    ServeOptions,
+    is_loopback,
+    options_from_config,
+    read_token,
+    replica_max_ongoing,
+)
 from engine.wire import WireError, dumps, encode_frame, from_json, loads, read_frame, to_json
 
 JOB = Job("Hello there.", VoiceSpec("/clips/a.wav", "a transcript", VoiceSettings(1.1, -2.0, "softly", "en")),
@@ -145,6 +153,24 @@ def test_deployments_are_sized_from_the_engines_slots() -> None:
     assert scaled["autoscaling_config"]["target_ongoing_requests"] == 2
     assert (scaled["autoscaling_config"]["min_replicas"], scaled["autoscaling_config"]["max_replicas"]) == (1, 4)
     assert ServeOptions().deployment_options(EngineConfig(backend="cosyvoice2"), 0)["ray_actor_options"]["num_gpus"] == 0
+
+
+def test_a_serve_config_for_a_cluster_needs_a_token_and_known_settings(tmp_path: Path) -> None:
+    token = tmp_path / "token"
+    token.write_text("cluster-token-0123456789")
+    token.chmod(0o600)
+    # `serve run ... key=value` hands every value over as text.
+    options = options_from_config({"token_file": str(token), "backends": "piper,cosyvoice2", "slots": "2",
+                                   "autoscale": "1,3", "backend_options": {"cosyvoice2": {"fp16": True}}})
+    assert [e.backend for e in options.engines] == ["piper", "cosyvoice2"]
+    assert options.engines[1].backend_options == {"fp16": True}
+    assert (options.slots, options.autoscale, options.token) == (2, (1, 3), "cluster-token-0123456789")
+    with pytest.raises(ServeConfigError, match="give token_file"):
+        options_from_config({"slots": 2})
+    with pytest.raises(ServeConfigError, match="unknown setting"):
+        options_from_config({"token_file": str(token), "slot": 2})
+    with pytest.raises(ServeConfigError, match="bad setting"):
+        options_from_config({"token_file": str(token), "slots": "many"})
 
 
 def test_serve_refuses_a_public_bind_without_a_token_before_starting_anything() -> None:
