@@ -1,9 +1,11 @@
 """What serving through Ray Serve costs, measured in one run (a benchmark, not a test).
 
 1. First audio through the server against the local engine at 1, 4 and 16 closed-loop users:
-   the same engine (Piper, the same slots) in-process-spawned vs in one Serve replica reached
-   over HTTP on loopback; p50/p95 of each and the difference in ms.
-2. Cancel: client cancel -> the engine's cancel confirmation (wall clocks of one machine).
+   the same engine (Piper, the same slots) as a local engine process vs in one Serve replica
+   reached over HTTP on loopback, alternated level by level; p50/p95 of each, the difference
+   in ms, and the path's share of first audio (what the engine itself did not measure).
+2. Cancel: client cancel -> the replica hands the engine its CancelJob, and -> the engine
+   confirms the job stopped (after the piece it is computing).
 3. Memory (PSS, so shared pages count once) of a 2-replica server, by kind of process.
 4. Autoscaling 1 -> 2 replicas under load: from the load's start to Serve starting a second
    replica, and to that replica serving.
@@ -30,7 +32,6 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.load import BenchSession, BenchSettings, Plan  # noqa: E402
 from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, VoiceSpec  # noqa: E402
 from engine.remote import RemoteConfig, RemoteEngineClient  # noqa: E402
 
@@ -86,19 +87,86 @@ class Server:
             os.killpg(self.process.pid, signal.SIGKILL)
 
 
-def bench(slots: int, jobs: int, remote: RemoteConfig | None, cache_dir: str) -> dict[int, dict[str, float]]:
-    plan = Plan(levels=USERS, jobs_per_level=jobs, warmup_jobs=2)
-    settings = BenchSettings(slots=slots, plan=plan, remote=remote, cache_dir=cache_dir)
-    report = BenchSession(settings).run()
-    return {s.level: {"p50": s.first_audio_s.p50 or 0.0, "p95": s.first_audio_s.p95 or 0.0, "errors": s.errors}
-            for s in report.levels}
+def closed_loop(client: Any, users: int, jobs: int, texts: list[str]) -> dict[str, list[float]]:
+    """``users`` closed-loop users until ``jobs`` measured jobs ended (after ``users`` warm-up jobs).
+
+    Per job: first audio as the client saw it (submit -> first chunk), and the path's share of
+    it: first audio minus what the engine itself measured (its queue wait + its first chunk).
+    For the local engine the path is the process pipe; for the server it is HTTP, the proxy,
+    the ingress, Serve's router (where jobs beyond a replica's limit wait) and the replica.
+    """
+    started: dict[str, float] = {}
+    first: dict[str, float] = {}
+    out: dict[str, list[float]] = {"first_audio": [], "path": []}
+    submitted = ended = 0
+
+    def submit() -> None:
+        nonlocal submitted
+        job = Job(texts[submitted % len(texts)], VOICE)
+        started[job.job_id] = client.submit(job)
+        submitted += 1
+
+    for _ in range(users):
+        submit()
+    while ended < jobs + users:
+        event = client.get_event(120)
+        if event is None:
+            raise RuntimeError("no event for 120 s")
+        if isinstance(event, AudioChunk) and event.job_id not in first:
+            first[event.job_id] = time.monotonic() - started[event.job_id]
+        elif isinstance(event, (JobFinished, JobFailed)):
+            if isinstance(event, JobFailed):
+                raise RuntimeError(f"{event.code.value}: {event.message}")
+            ended += 1
+            if ended > users:  # the first job of each user warms up
+                fa = first[event.job_id]
+                out["first_audio"].append(fa)
+                out["path"].append(fa - event.timing.queue_wait_s - event.timing.first_chunk_s)
+            if submitted < jobs + users:
+                submit()
+    return out
 
 
-def cancel_latency(server: Server, rounds: int) -> list[float]:
-    """Seconds from the client's cancel to the engine confirming it (replica's wall clock)."""
+def first_audio(slots: int, jobs: int, server: Server, cache_dir: str) -> dict[int, dict[str, dict[str, float]]]:
+    """Local engine and server, level by level, in A-B-B-A order so load drift cancels out."""
+    from engine.client import EngineClient, EngineConfig
+    from engine.load import TextSet
+
+    texts = [item.text for item in TextSet.bundled(("en",)).items]
+    local = EngineClient(EngineConfig(slots=slots, cache_dir=cache_dir))
+    local.start()
+    remote = RemoteEngineClient(RemoteConfig(server.url))
+    remote.start()
+    try:
+        for client in (local, remote):  # voices prepared once on each side, not inside a measurement
+            closed_loop(client, 1, 2, texts)
+        results: dict[int, dict[str, dict[str, list[float]]]] = {}
+        for users in USERS:
+            runs: dict[str, dict[str, list[float]]] = {name: {"first_audio": [], "path": []}
+                                                       for name in ("local", "server")}
+            for name in ("local", "server", "server", "local"):
+                got = closed_loop(local if name == "local" else remote, users, jobs // 2, texts)
+                for key, values in got.items():
+                    runs[name][key] += values
+            results[users] = runs
+    finally:
+        local.close()
+        remote.close()
+    return {users: {name: {f"{key}_{q}": quantile(values, q) for key, values in run.items() for q in (50, 95)}
+                    for name, run in runs.items()} for users, runs in results.items()}
+
+
+def quantile(values: list[float], q: int) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def cancel_latency(server: Server, rounds: int) -> dict[str, list[float]]:
+    """Seconds from the client's cancel to the replica handing the engine its CancelJob, and
+    to the engine confirming the job stopped (replica's wall clock; one machine)."""
     client = RemoteEngineClient(RemoteConfig(server.url))
     client.start()
-    samples = []
+    samples: dict[str, list[float]] = {"sent": [], "confirmed": []}
     for _ in range(rounds):
         before = {r["replica_id"]: r.get("last_cancel_at") for r in server.stats()["replicas"]}
         job = Job(LONG, VOICE)
@@ -112,8 +180,9 @@ def cancel_latency(server: Server, rounds: int) -> list[float]:
             pass
         stats = server.wait(lambda s: any(r.get("last_cancel_at") != before.get(r["replica_id"])
                                           for r in s["replicas"]), timeout=30)
-        confirmed = max(r["last_cancel_at"] for r in stats["replicas"] if r.get("last_cancel_at"))
-        samples.append(confirmed - cancelled_at)
+        replica = next(r for r in stats["replicas"] if r.get("last_cancel_at") != before.get(r["replica_id"]))
+        samples["sent"].append(round(replica["last_cancel_sent_at"] - cancelled_at, 4))
+        samples["confirmed"].append(round(replica["last_cancel_at"] - cancelled_at, 4))
     return samples
 
 
@@ -185,15 +254,13 @@ def main() -> None:
     cache = tempfile.mkdtemp(prefix="dubstudio-serve-bench-")
     figures: dict[str, Any] = {"load": os.getloadavg(), "slots": args.slots}
 
-    local = bench(args.slots, args.jobs, None, cache)
     server = Server("--replicas", "1", "--slots", str(args.slots), "--cache-dir", cache)
     try:
         figures["server_start_s"] = round(server.ready_s, 1)
-        remote = bench(args.slots, args.jobs, RemoteConfig(server.url), cache)
-        figures["cancel_s"] = [round(s, 4) for s in cancel_latency(server, args.cancels)]
+        figures["first_audio"] = first_audio(args.slots, args.jobs, server, cache)
+        figures["cancel"] = cancel_latency(server, args.cancels)
     finally:
         server.stop()
-    figures["first_audio"] = {users: {"local": local[users], "server": remote[users]} for users in USERS}
     two = Server("--replicas", "2", "--slots", str(args.slots), "--cache-dir", cache)
     try:
         two.wait(lambda s: len(s["replicas"]) == 2)
@@ -205,15 +272,19 @@ def main() -> None:
 
     print(f"load average before {figures['load'][0]:.1f}, after {figures['load_after'][0]:.1f}; "
           f"{args.slots} slot(s), {args.jobs} jobs per level, closed loop, Piper")
-    print("\nfirst audio (s)     local p50  p95   server p50  p95   overhead p50  p95 (ms)")
+    print("\nfirst audio, s       local p50   p95    server p50   p95    difference p50   p95 (ms)"
+          "    path share p50 local / server (ms)")
     for users in USERS:
-        lo, re = local[users], remote[users]
-        print(f"  {users:2d} user(s)       {lo['p50']:6.3f} {lo['p95']:6.3f}     {re['p50']:6.3f} {re['p95']:6.3f}"
-              f"     {1000 * (re['p50'] - lo['p50']):+8.0f} {1000 * (re['p95'] - lo['p95']):+6.0f}"
-              + ("   errors!" if lo["errors"] or re["errors"] else ""))
-    cancels = sorted(figures["cancel_s"])
-    print(f"\ncancel -> engine confirmed: median {1000 * cancels[len(cancels) // 2]:.0f} ms, "
-          f"max {1000 * cancels[-1]:.0f} ms over {len(cancels)}")
+        lo, re = figures["first_audio"][users]["local"], figures["first_audio"][users]["server"]
+        print(f"  {users:2d} user(s)         {lo['first_audio_50']:6.3f} {lo['first_audio_95']:6.3f}"
+              f"       {re['first_audio_50']:6.3f} {re['first_audio_95']:6.3f}"
+              f"         {1000 * (re['first_audio_50'] - lo['first_audio_50']):+7.0f} "
+              f"{1000 * (re['first_audio_95'] - lo['first_audio_95']):+6.0f}"
+              f"           {1000 * lo['path_50']:6.1f} / {1000 * re['path_50']:6.1f}")
+    sent, confirmed = sorted(figures["cancel"]["sent"]), sorted(figures["cancel"]["confirmed"])
+    print(f"\ncancel -> CancelJob reached the engine: median {1000 * sent[len(sent) // 2]:.0f} ms, "
+          f"max {1000 * sent[-1]:.0f} ms; -> the engine stopped the job: median "
+          f"{1000 * confirmed[len(confirmed) // 2]:.0f} ms, max {1000 * confirmed[-1]:.0f} ms ({len(sent)} cancels)")
     print(f"server start (head + deploy + engine): {figures['server_start_s']} s")
     print("\nmemory of a 2-replica server (PSS, MB):")
     for kind, mb in figures["memory_2_replicas_mb"].items():

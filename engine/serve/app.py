@@ -159,7 +159,9 @@ class EngineReplica:
         self._jobs: dict[str, Callable[[Event], object]] = {}  # engine job id -> deliver
         self._replies: dict[str, Callable[[Event], object]] = {}  # request id -> deliver
         self._restarts = 0
-        self._last_cancel_at: float | None = None  # wall clock of the engine's last cancel confirmation
+        # Wall clocks of the last cancel handed to the engine and of its confirmation (benchmarks).
+        self._last_cancel_sent_at: float | None = None
+        self._last_cancel_at: float | None = None
         self._closing = threading.Event()
         self._pump = threading.Thread(target=self._pump_events, name="engine-events", daemon=True)
         self._pump.start()
@@ -271,6 +273,7 @@ class EngineReplica:
                 self._jobs.pop(engine_job.job_id, None)
             if not ended:  # cancelled, timed out or abandoned: stop the engine's work too
                 self._client.cancel(engine_job.job_id)
+                self._last_cancel_sent_at = time.time()
 
     async def prepare(self, voice_data: dict[str, Any]) -> dict[str, Any]:
         """Prepare a voice in this replica's engine; the reply as JSON (VoicePrepared or RequestFailed)."""
@@ -296,7 +299,7 @@ class EngineReplica:
             "replica_id": self._replica_id, "backend": self._backend, "node": socket.gethostname(),
             "pid": os.getpid(), "engine_pid": self._client.pid, "streams": streams,
             "engine_restarts": self._restarts, "gpu_memory_mb": _gpu_memory_mb(),
-            "last_cancel_at": self._last_cancel_at,
+            "last_cancel_sent_at": self._last_cancel_sent_at, "last_cancel_at": self._last_cancel_at,
         }
         if engine is not None:
             stats.update({k: v for k, v in dataclasses.asdict(engine).items() if k not in ("request_id", "pid")})
