@@ -17,6 +17,7 @@ from typing import Any, Callable, Generic, TypeVar, overload
 
 from PySide6.QtCore import QSettings
 
+from engine.files import atomic_write_text
 from engine.remote import RemoteConfig
 
 T = TypeVar("T")
@@ -159,9 +160,7 @@ class Settings:
         path = self.token_file
         path.parent.mkdir(parents=True, exist_ok=True)
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-        from app.project.fsutil import atomic_write_text  # the one writer; it keeps the file's mode
-
-        atomic_write_text(path, token.strip())
+        atomic_write_text(path, token.strip())  # the one writer; it keeps the file's owner-only mode
 
     def server(self) -> RemoteConfig | None:
         """The server the studio's engine runs on, or None for this computer (an empty or bad URL

@@ -23,7 +23,6 @@ import logging
 import os
 import re
 import socket
-import tempfile
 import threading
 import time
 import uuid
@@ -38,6 +37,7 @@ from ray.serve.exceptions import BackPressureError
 from ray.serve.handle import DeploymentHandle
 
 from engine.client import EngineClient, EngineConfig
+from engine.files import atomic_write_bytes
 from engine.protocol import (
     JOB_END_EVENTS,
     EngineReady,
@@ -212,16 +212,8 @@ class EngineReplica:
         if stored is None:
             raise KeyError(clip_id)
         data, suffix = stored
-        path = self._clip_dir / f"{clip_id}{suffix}"
-        handle, temp = tempfile.mkstemp(dir=self._clip_dir, prefix=f".{clip_id}.", suffix=".tmp")
-        try:  # other replicas on this node read the same folder: they see all of it or nothing
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temp, path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-        return str(path)
+        # Other replicas on this node read the same folder: they see all of the file or none.
+        return str(atomic_write_bytes(self._clip_dir / f"{clip_id}{suffix}", data))
 
     async def _voice(self, voice: VoiceSpec) -> VoiceSpec:
         clip = await self.clip_path(serve.get_multiplexed_model_id())

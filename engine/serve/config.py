@@ -26,8 +26,6 @@ DEFAULT_JOB_TIMEOUT_S = 600.0
 DEFAULT_CLIP_STORE_MB = 512.0
 INGRESS_MAX_ONGOING = 1000  # streams one ingress replica relays at once: hundreds of clients
 ROUTER_MAX_QUEUED = 1000  # jobs that wait for an engine replica before new ones get E_QUEUE_FULL
-# Backends whose engine never uses a GPU: their replicas take none even when the cluster has some.
-CPU_ONLY_BACKENDS = ("piper",)
 APP_NAME = "dubstudio"
 
 
@@ -134,9 +132,14 @@ class ServeOptions:
         return f"{self.scheme}://{host}:{self.port}"
 
     def gpus_for(self, backend: str, cluster_gpus: float) -> float:
+        """A GPU per replica when the cluster has GPUs and the backend can use one (its
+        descriptor has CUDA options); Piper runs on the CPU and takes none."""
         if self.gpus_per_replica is not None:
             return self.gpus_per_replica
-        return 1.0 if cluster_gpus > 0 and backend not in CPU_ONLY_BACKENDS else 0.0
+        from engine.backends import descriptor
+
+        uses_gpu = any(option.needs_cuda for option in descriptor(backend).options)
+        return 1.0 if cluster_gpus > 0 and uses_gpu else 0.0
 
     def deployment_options(self, engine: EngineConfig, cluster_gpus: float) -> dict[str, Any]:
         """Ray Serve options of one backend's engine deployment."""
