@@ -71,6 +71,9 @@ def add_parser(subparsers: Any) -> None:
     count.add_argument("--replicas", type=int, default=1, metavar="N", help="engine replicas per backend (default 1)")
     count.add_argument("--autoscale", type=_replica_range, default=None, metavar="MIN,MAX",
                        help="scale each backend between MIN and MAX replicas on ongoing requests")
+    size.add_argument("--target-ongoing", type=int, default=None, metavar="N",
+                      help="autoscaling: streams per replica to aim at (default 2 x --slots; better: the capacity "
+                           "the stress panel measured for one replica)")
     size.add_argument("--replica-cpus", type=float, default=1.0,
                       help="Ray CPUs each engine replica reserves (default 1)")
     size.add_argument("--gpus-per-replica", type=float, default=None,
@@ -95,7 +98,7 @@ def options_from_args(args: argparse.Namespace) -> Any:
         token=read_token(args.token_file) if args.token_file else None,
         tls_cert=args.tls_cert, tls_key=args.tls_key,
         replicas=args.replicas, autoscale=args.autoscale,
-        slots=args.slots or default_slots(), replica_cpus=args.replica_cpus, gpus_per_replica=args.gpus_per_replica,
+        slots=args.slots or default_slots(), target_ongoing=args.target_ongoing, replica_cpus=args.replica_cpus, gpus_per_replica=args.gpus_per_replica,
         max_text_chars=args.max_text_chars, max_clip_bytes=int(args.max_clip_mb * 2**20),
         job_timeout_s=args.job_timeout, clip_store_bytes=int(args.clip_store_mb * 2**20),
     )

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.client import EngineConfig
+from engine.scheduler import default_max_active
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -64,11 +65,18 @@ def clip_folder(cache_dir: str | None) -> str:
     return str(Path(cache_dir or tempfile.gettempdir()) / "dubstudio-server-clips")
 
 
-def replica_max_ongoing(slots: int) -> int:
-    """Requests one engine replica takes at once: every slot busy and one more job per slot
-    waiting in the engine's own queue, so a slot never idles between jobs and interactive
-    jobs can still overtake batch ones there. The rest wait in Serve's router, where the
-    autoscaler counts them."""
+def replica_max_ongoing(slots: int, max_active: int | None) -> int:
+    """Requests one engine replica takes at once: the jobs its engine streams at once
+    (``max_active``, by default 4 per slot) and one more per slot waiting in the engine's own
+    queue, where its scheduler orders them by deadline (interactive first) and admits the next
+    the moment a stream ends. The rest wait in Serve's router, where the autoscaler counts them."""
+    return (max_active or default_max_active(slots)) + slots
+
+
+def default_target_ongoing(slots: int) -> int:
+    """Ongoing requests per replica the autoscaler aims at when not told: two per slot, half
+    the engine's default admission cap, so replicas are added before streams start to wait.
+    Better: the capacity the stress panel measured for one replica (docs/serving.md)."""
     return 2 * slots
 
 
@@ -84,7 +92,8 @@ class ServeOptions:
     tls_key: str | None = None
     replicas: int = 1
     autoscale: tuple[int, int] | None = None  # (min, max) replicas; None: a fixed count
-    slots: int = 1  # jobs each replica's engine runs at once
+    slots: int = 1  # pieces each replica's engine computes at once
+    target_ongoing: int | None = None  # autoscaling: requests per replica to aim at (None: by slots)
     replica_cpus: float = 1.0  # Ray CPUs each engine replica reserves
     gpus_per_replica: float | None = None  # None: 1 when the cluster has GPUs (CPU-only backends: 0)
     max_text_chars: int = DEFAULT_MAX_TEXT_CHARS
@@ -116,6 +125,8 @@ class ServeOptions:
                 raise ServeConfigError(f"--autoscale MIN,MAX needs 1 <= MIN <= MAX, not {low},{high}")
         elif self.replicas < 1:
             raise ServeConfigError("--replicas must be at least 1")
+        if self.target_ongoing is not None and self.target_ongoing < 1:
+            raise ServeConfigError("--target-ongoing must be at least 1")
         for name, value in (("--slots", self.slots), ("--max-text-chars", self.max_text_chars),
                             ("--max-clip-mb", self.max_clip_bytes), ("--job-timeout", self.job_timeout_s),
                             ("--replica-cpus", self.replica_cpus)):
@@ -145,7 +156,7 @@ class ServeOptions:
         """Ray Serve options of one backend's engine deployment."""
         options: dict[str, Any] = {
             "name": f"engine-{engine.backend}",
-            "max_ongoing_requests": replica_max_ongoing(self.slots),
+            "max_ongoing_requests": replica_max_ongoing(self.slots, engine.max_active),
             "max_queued_requests": ROUTER_MAX_QUEUED,
             "ray_actor_options": {"num_cpus": self.replica_cpus,
                                   "num_gpus": self.gpus_for(engine.backend, cluster_gpus)},
@@ -163,8 +174,8 @@ class ServeOptions:
                 "min_replicas": low,
                 "max_replicas": high,
                 "initial_replicas": low,
-                # Autoscale on ongoing requests: a replica is "full" when its slots are busy.
-                "target_ongoing_requests": self.slots,
+                # Autoscale on ongoing requests (streams): the replica's measured capacity, or by slots.
+                "target_ongoing_requests": self.target_ongoing or default_target_ongoing(self.slots),
                 "upscale_delay_s": self.upscale_delay_s,
                 "downscale_delay_s": self.downscale_delay_s,
             }
@@ -182,10 +193,11 @@ def options_from_config(config: dict[str, Any]) -> ServeOptions:
     TLS belong to the Serve config's ``http_options`` there; a cluster's proxy listens beyond
     loopback, so a token file is required. Keys (all optional but ``token_file``): backends
     (list or comma-separated), slots, replicas, autoscale ("MIN,MAX"), replica_cpus,
-    gpus_per_replica, max_text_chars, max_clip_mb, job_timeout_s, clip_store_mb, cache_dir,
+    gpus_per_replica, max_text_chars, max_clip_mb, job_timeout_s, clip_store_mb, cache_dir, max_active,
+    target_ongoing,
     backend_options ({backend: {option: value}}), engine_python ({backend: interpreter}).
     """
-    known = {"backends", "slots", "replicas", "autoscale", "replica_cpus", "gpus_per_replica", "max_text_chars",
+    known = {"backends", "slots", "max_active", "target_ongoing", "replicas", "autoscale", "replica_cpus", "gpus_per_replica", "max_text_chars",
              "max_clip_mb", "job_timeout_s", "clip_store_mb", "cache_dir", "backend_options", "engine_python",
              "token_file"}
     unknown = set(config) - known
@@ -199,8 +211,10 @@ def options_from_config(config: dict[str, Any]) -> ServeOptions:
     options_by_backend = config.get("backend_options", {})
     pythons = config.get("engine_python", {})
     cache_dir = config.get("cache_dir")
+    max_active = int(config["max_active"]) if config.get("max_active") else None
     engines = [EngineConfig(backend=name, backend_options=dict(options_by_backend.get(name, {})),
-                            python=pythons.get(name), cache_dir=cache_dir) for name in backends]
+                            python=pythons.get(name), cache_dir=cache_dir, max_active=max_active)
+               for name in backends]
     autoscale = config.get("autoscale")
     if isinstance(autoscale, str):
         low, _, high = autoscale.partition(",")
@@ -209,7 +223,9 @@ def options_from_config(config: dict[str, Any]) -> ServeOptions:
         options = ServeOptions(
             engines=engines, host="0.0.0.0", token=read_token(config["token_file"]),
             replicas=int(config.get("replicas", 1)), autoscale=(int(autoscale[0]), int(autoscale[1])) if autoscale else None,
-            slots=int(config.get("slots", 1)), replica_cpus=float(config.get("replica_cpus", 1.0)),
+            slots=int(config.get("slots", 1)),
+            target_ongoing=int(config["target_ongoing"]) if config.get("target_ongoing") else None,
+            replica_cpus=float(config.get("replica_cpus", 1.0)),
             gpus_per_replica=float(config["gpus_per_replica"]) if "gpus_per_replica" in config else None,
             max_text_chars=int(config.get("max_text_chars", DEFAULT_MAX_TEXT_CHARS)),
             max_clip_bytes=int(float(config.get("max_clip_mb", DEFAULT_MAX_CLIP_MB)) * 2**20),

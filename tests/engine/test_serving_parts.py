@@ -41,7 +41,7 @@ from engine.serve.config import (
 from engine.wire import WireError, dumps, encode_frame, from_json, loads, read_frame, to_json
 
 JOB = Job("Hello there.", VoiceSpec("/clips/a.wav", "a transcript", VoiceSettings(1.1, -2.0, "softly", "en")),
-          Priority.INTERACTIVE)
+          Priority.INTERACTIVE, listening=False)
 
 
 def test_messages_round_trip_through_json() -> None:
@@ -146,11 +146,15 @@ def test_token_files_must_be_private_and_long(tmp_path: Path) -> None:
 def test_deployments_are_sized_from_the_engines_slots() -> None:
     options = ServeOptions(slots=3, replicas=2)
     fixed = options.deployment_options(EngineConfig(backend="piper"), cluster_gpus=4)
-    assert fixed["num_replicas"] == 2 and fixed["max_ongoing_requests"] == replica_max_ongoing(3) == 6
+    # The engine streams 4 jobs per slot by default, and one more per slot waits in its queue.
+    assert fixed["num_replicas"] == 2 and fixed["max_ongoing_requests"] == replica_max_ongoing(3, None) == 15
+    assert ServeOptions(slots=2).deployment_options(EngineConfig(max_active=3), 0)["max_ongoing_requests"] == 5
     assert fixed["ray_actor_options"]["num_gpus"] == 0  # Piper never uses a GPU
     scaled = ServeOptions(slots=2, autoscale=(1, 4)).deployment_options(EngineConfig(backend="cosyvoice2"), 4)
     assert "num_replicas" not in scaled and scaled["ray_actor_options"]["num_gpus"] == 1
-    assert scaled["autoscaling_config"]["target_ongoing_requests"] == 2
+    assert scaled["autoscaling_config"]["target_ongoing_requests"] == 4  # two per slot unless told
+    told = ServeOptions(slots=2, autoscale=(1, 4), target_ongoing=7).deployment_options(EngineConfig(), 0)
+    assert told["autoscaling_config"]["target_ongoing_requests"] == 7
     assert (scaled["autoscaling_config"]["min_replicas"], scaled["autoscaling_config"]["max_replicas"]) == (1, 4)
     assert ServeOptions().deployment_options(EngineConfig(backend="cosyvoice2"), 0)["ray_actor_options"]["num_gpus"] == 0
 
