@@ -510,7 +510,7 @@ class Ingress:
         snapshot = await self._registry.snapshot.remote()
         replicas = snapshot["replicas"]
         totals = {key: sum(r.get(key) or 0 for r in replicas)
-                  for key in ("slots", "queued", "running", "streams", "jobs_finished", "jobs_failed",
+                  for key in ("slots", "queued", "running", "computing", "streams", "jobs_finished", "jobs_failed",
                               "cache_memory_hits", "cache_disk_hits", "cache_misses", "engine_restarts")}
         gpu = [r["gpu_memory_mb"] for r in replicas if r.get("gpu_memory_mb") is not None]
         return {
