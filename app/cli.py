@@ -14,6 +14,7 @@ import sys
 
 # subcommand -> module in app.commands
 COMMANDS = {
+    "new": "new",
     "say": "say",
     "bench": "bench",
     "render": "render",

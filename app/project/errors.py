@@ -32,6 +32,11 @@ class ProjectErrorCode(str, enum.Enum):
     INVALID_VALUE = "E_INVALID_VALUE"
     EXPORT = "E_EXPORT"
     RENDER = "E_RENDER"
+    VIDEO_UNREADABLE = "E_VIDEO_UNREADABLE"
+    NO_VIDEO_STREAM = "E_NO_VIDEO_STREAM"
+    NO_AUDIO_STREAM = "E_NO_AUDIO_STREAM"
+    SUBTITLE_STREAM = "E_SUBTITLE_STREAM"
+    CANCELLED = "E_CANCELLED"
 
 
 class ProjectError(Exception):
@@ -128,3 +133,15 @@ class RenderError(ProjectError):
     """Rendering could not start (nothing selected, engine missing...)."""
 
     default_code = ProjectErrorCode.RENDER
+
+
+class MediaError(ProjectError):
+    """A video, its audio or its subtitles could not be read or written (see ``code``)."""
+
+    default_code = ProjectErrorCode.VIDEO_UNREADABLE
+
+
+class OperationCancelled(ProjectError):
+    """The user cancelled a long operation (an export, an extraction); nothing was written."""
+
+    default_code = ProjectErrorCode.CANCELLED

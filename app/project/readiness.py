@@ -49,9 +49,9 @@ class VoiceGaps:
             text = line.text if len(line.text) <= TEXT_PREVIEW else line.text[: TEXT_PREVIEW - 1] + "…"
             out.append(f"line {line.order} has no character: {text!r}")
         for char in self.characters_without_clip:
-            lines = f"{char.line_count} line{'s' if char.line_count != 1 else ''}"
+            lines = f"{char.line_count} line waits" if char.line_count == 1 else f"{char.line_count} lines wait"
             problem = f"has a missing clip ({char.missing_file})" if char.missing_file else "has no reference clip"
-            out.append(f"character {char.name!r} {problem}; {lines} wait for it")
+            out.append(f"character {char.name!r} {problem}; {lines} for it")
         return out
 
 

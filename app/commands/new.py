@@ -1,0 +1,114 @@
+"""`dubstudio new`: a project from a video, headless.
+
+    dubstudio new PROJECT_DIR --video FILE [--subtitles FILE.srt | --subtitle-stream N]
+                  [--voice NAME=CLIP[:TRANSCRIPT_FILE]]... [--guide] [--title TITLE]
+
+Subtitles come from the SRT file, else from the video's first text subtitle stream (or the
+one given). ``Name:`` / ``[Name]`` prefixes in the cues create characters; each ``--voice``
+gives a character its reference clip (and transcript: the file given, else CLIP.txt beside
+the clip). Right after, the command lists lines without a character and characters without
+a clip, so they are fixed before a render rather than failing in one.
+
+Exit codes: 0 ready to render, 1 created but some lines or characters still lack a voice,
+2 bad arguments or input (nothing is left behind).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_READY, EXIT_GAPS, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "new",
+        help="make a project from a video (subtitles, voices, guide track)",
+        description="Make a DubStudio project that dubs a video. Exit codes: 0 ready to render, "
+        "1 created but some lines or characters lack a voice (listed), 2 bad arguments or input.",
+    )
+    parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder to create (new or empty)")
+    parser.add_argument("--video", required=True, metavar="FILE", help="the video to dub (any format FFmpeg reads)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--subtitles", metavar="FILE.srt", help="the script, as SRT subtitles")
+    source.add_argument("--subtitle-stream", type=int, metavar="N",
+                        help="import subtitle stream N of the video (default: its first text subtitle stream)")
+    source.add_argument("--no-subtitles", action="store_true", help="start with an empty script")
+    parser.add_argument("--voice", action="append", default=[], metavar="NAME=CLIP[:TRANSCRIPT_FILE]",
+                        help="a character's reference clip and optionally its transcript file (repeatable)")
+    parser.add_argument("--guide", action="store_true",
+                        help="extract the video's original audio as a guide track (media/guide.flac)")
+    parser.add_argument("--link", action="store_true",
+                        help="use a video that is already inside PROJECT_DIR where it is, instead of copying")
+    parser.add_argument("--title", default=None, help="project title (default: the video's file name)")
+    parser.set_defaults(func=run)
+
+
+def parse_voice(spec: str) -> tuple[str, Path, Path | None]:
+    """``NAME=CLIP[:TRANSCRIPT_FILE]`` -> (name, clip, transcript file); ValueError if malformed.
+
+    The transcript is split off at the last colon only when what follows names an existing
+    file, so a clip path containing a colon (``C:\\clips\\a.wav``) still works.
+    """
+    name, sep, rest = spec.partition("=")
+    if not sep or not name.strip() or not rest.strip():
+        raise ValueError(f"expected NAME=CLIP[:TRANSCRIPT_FILE], got {spec!r}")
+    clip, transcript = rest, None
+    head, colon, tail = rest.rpartition(":")
+    if colon and head and tail and Path(tail).is_file():
+        clip, transcript = head, Path(tail)
+    return name.strip(), Path(clip), transcript
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.project import ProjectError
+    from app.project.new_project import VoiceSource, new_project_from_video, read_transcript
+
+    err = sys.stderr
+    voices: list[VoiceSource] = []
+    try:
+        for spec in args.voice:
+            name, clip, transcript_file = parse_voice(spec)
+            transcript = read_transcript(transcript_file) if transcript_file is not None else None
+            voices.append(VoiceSource(name, clip, transcript))
+        made = new_project_from_video(
+            args.project,
+            args.video,
+            subtitles=args.subtitles,
+            subtitle_stream=args.subtitle_stream,
+            use_subtitle_stream=not args.no_subtitles,
+            voices=voices,
+            guide=args.guide,
+            copy_video=not args.link,
+            title=args.title,
+        )
+    except ValueError as error:
+        print(f"dubstudio new: E_INVALID_VALUE: --voice: {error}", file=err)
+        return EXIT_BAD_INPUT
+    except ProjectError as error:
+        print(f"dubstudio new: {error}", file=err)
+        return EXIT_BAD_INPUT
+    project = made.project
+    video = project.video
+    assert video is not None
+    print(f"Created {project.root}")
+    print(f"  video: {video.path} ({video.width}x{video.height}, {video.fps:g} fps, {video.duration_s:.2f} s, "
+          f"{len(video.audio_streams)} audio / {len(video.subtitle_streams)} subtitle stream(s))")
+    if project.guide_audio:
+        print(f"  guide track: {project.guide_audio}")
+    if made.imported is not None:
+        print(f"  script: {len(project.lines)} lines from {made.subtitles_from}; "
+              f"characters: {', '.join(c.name for c in project.characters) or 'none'}")
+    for warning in made.warnings:
+        print(f"  warning: {warning}")
+    if made.gaps:
+        print(f"Not ready to render ({len(made.gaps.describe())} problem(s)):")
+        for problem in made.gaps.describe():
+            print(f"  - {problem}")
+        print("Give each character a clip (--voice NAME=CLIP, or in the studio) and each line a character.")
+        return EXIT_GAPS
+    print(f"Ready: dubstudio render {project.root} --fit --export video")
+    return EXIT_READY

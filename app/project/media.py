@@ -1,0 +1,310 @@
+"""The video a project dubs, read through PyAV (FFmpeg): probe, bring in, subtitles, guide audio.
+
+Any file FFmpeg reads works (MP4, MKV, MOV, WebM, AVI...). The project stores the video as a
+project-relative path (copied into ``media/`` by default, or a file already inside the folder;
+a project never points outside itself) together with the probed facts (:class:`VideoInfo`).
+
+- :func:`probe_video` reads duration, frame rate, size, codec and the audio and subtitle
+  streams without decoding the picture.
+- :func:`subtitle_stream_srt` turns a text subtitle stream (SubRip, ASS/SSA, mov_text, WebVTT)
+  into SRT text, so the one SRT importer handles speakers, tags and validation for both
+  external and embedded subtitles. Bitmap subtitles (DVD, PGS) would need OCR and are refused.
+- :func:`extract_guide` decodes the original audio once into ``media/guide.flac``, the guide
+  track the mix can keep under the dialogue and the studio can play for timing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import shutil
+from fractions import Fraction
+from pathlib import Path
+from typing import IO, Any, Callable
+
+import numpy as np
+
+from app.project.errors import MediaError, OperationCancelled, PathEscapeError, ProjectError, ProjectErrorCode, SaveError
+from app.project.fsutil import atomic_write, relative_to_root, safe_filename, unique_path
+from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, VideoInfo
+
+GUIDE_FILE = "guide.flac"
+TEXT_SUBTITLE_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
+Progress = Callable[[float], None]  # fraction done, 0..1
+Cancelled = Callable[[], bool]
+
+
+def write_atomically(target: Path, write: Callable[[IO[bytes]], None], *, inside: Path | None = None) -> Path:
+    """:func:`app.project.fsutil.atomic_write` that lets our own errors out unchanged.
+
+    The shared writer turns whatever ``write`` raises into a SaveError (the temp file is
+    removed either way); a cancel or a bad stream must still reach the caller as itself
+    (E_CANCELLED, E_SUBTITLE_STREAM...), not as a failed save.
+    """
+    raised: list[ProjectError] = []
+
+    def guarded(handle: IO[bytes]) -> None:
+        try:
+            write(handle)
+        except ProjectError as error:
+            raised.append(error)
+            raise
+
+    try:
+        return atomic_write(target, guarded, inside=inside)
+    except SaveError:
+        if raised:
+            raise raised[0] from None
+        raise
+
+
+def _open(path: Path) -> Any:
+    """Open a media file for reading; a coded error when FFmpeg cannot."""
+    import av
+
+    if not path.is_file():
+        raise MediaError(f"video not found: {path}", ProjectErrorCode.VIDEO_UNREADABLE)
+    try:
+        return av.open(str(path), metadata_errors="replace")
+    except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
+        raise MediaError(f"cannot read {path.name} as a video: {error}", ProjectErrorCode.VIDEO_UNREADABLE) from error
+
+
+def _seconds(value: int | None, time_base: Fraction | None) -> float | None:
+    if value is None or time_base is None:
+        return None
+    return float(value * time_base)
+
+
+def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoInfo:
+    """The facts of a video file; ``rel`` is the path to store (default: the file name).
+
+    Raises MediaError E_VIDEO_UNREADABLE when FFmpeg cannot open it, E_NO_VIDEO_STREAM when it
+    holds no picture (an audio file is not a video to dub).
+    """
+    path = Path(path)
+    with _open(path) as container:
+        if not container.streams.video:
+            raise MediaError(f"{path.name} has no video stream", ProjectErrorCode.NO_VIDEO_STREAM)
+        video = container.streams.video[0]
+        context = video.codec_context
+        rate = video.average_rate or video.guessed_rate or video.base_rate
+        duration = _seconds(video.duration, video.time_base)
+        if duration is None and container.duration is not None:
+            duration = container.duration / 1_000_000  # container duration is in AV_TIME_BASE units
+        audio = tuple(
+            AudioStreamInfo(
+                index=stream.index,
+                codec=stream.codec_context.name,
+                channels=stream.codec_context.channels,
+                sample_rate=stream.codec_context.sample_rate,
+                language=str(stream.metadata.get("language", "")),
+                title=str(stream.metadata.get("title", "")),
+            )
+            for stream in container.streams.audio
+        )
+        subtitles = tuple(
+            SubtitleStreamInfo(
+                index=stream.index,
+                codec=stream.codec_context.name,
+                text=stream.codec_context.name in TEXT_SUBTITLE_CODECS,
+                language=str(stream.metadata.get("language", "")),
+                title=str(stream.metadata.get("title", "")),
+            )
+            for stream in container.streams.subtitles
+        )
+        return VideoInfo(
+            path=rel or path.name,
+            duration_s=round(duration or 0.0, 6),
+            fps=round(float(rate), 6) if rate else 0.0,
+            width=int(context.width or 0),
+            height=int(context.height or 0),
+            codec=context.name,
+            frame_count=int(video.frames) or None,
+            audio_streams=audio,
+            subtitle_streams=subtitles,
+        )
+
+
+def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool = True) -> VideoInfo:
+    """Probe ``source`` and bring it into the project; returns the facts to store.
+
+    A file already inside the project folder is used where it is. Any other file is copied
+    into ``media/`` (atomically) when ``copy`` is true, and refused otherwise
+    (E_PATH_ESCAPE), because a project must never point outside its folder. Push
+    :class:`app.project.SetVideo` with the result (or set ``project.video``) to use it.
+    """
+    source = Path(source).absolute()
+    info = probe_video(source)  # before copying anything: refuse what is not a video
+    try:
+        rel = relative_to_root(project.root, source)
+    except PathEscapeError:
+        if not copy:
+            raise PathEscapeError(
+                f"{source} is outside the project folder; copy it in (the default) or move it into the project"
+            ) from None
+        project.media_dir.mkdir(parents=True, exist_ok=True)
+        target = unique_path(project.media_dir, safe_filename(source.stem, "video"), source.suffix.lower())
+        with source.open("rb") as src:
+            atomic_write(target, lambda handle: shutil.copyfileobj(src, handle, 1 << 20), inside=project.root)
+        rel = relative_to_root(project.root, target)
+    return VideoInfo(**{**vars_of_video(info), "path": rel})
+
+
+def vars_of_video(info: VideoInfo) -> dict[str, Any]:
+    return {name: getattr(info, name) for name in info.__dataclass_fields__}
+
+
+# --- subtitles ------------------------------------------------------------------------------
+
+
+def _subtitle_text(subtitle: Any) -> str:
+    """The text of one decoded subtitle; ASS line breaks become newlines."""
+    dialogue = getattr(subtitle, "dialogue", None)
+    raw = dialogue if dialogue is not None else getattr(subtitle, "text", b"")
+    text = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
+    return text.replace("\\N", "\n").replace("\\n", "\n").strip()
+
+
+def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None = None) -> str:
+    """A text subtitle stream of a video as SRT text (the first text stream by default).
+
+    Raises MediaError E_SUBTITLE_STREAM when the video has no such stream or it holds
+    pictures rather than text.
+    """
+    import av
+    import srt
+
+    path = Path(path)
+    with _open(path) as container:
+        streams = list(container.streams.subtitles)
+        if stream_index is None:
+            stream = next((s for s in streams if s.codec_context.name in TEXT_SUBTITLE_CODECS), None)
+            if stream is None:
+                found = ", ".join(s.codec_context.name for s in streams) or "none"
+                raise MediaError(
+                    f"{path.name} has no text subtitle stream (subtitle streams: {found})",
+                    ProjectErrorCode.SUBTITLE_STREAM,
+                )
+        else:
+            stream = next((s for s in streams if s.index == stream_index), None)
+            if stream is None:
+                raise MediaError(
+                    f"{path.name} has no subtitle stream #{stream_index} "
+                    f"(subtitle streams: {', '.join(str(s.index) for s in streams) or 'none'})",
+                    ProjectErrorCode.SUBTITLE_STREAM,
+                )
+        if stream.codec_context.name not in TEXT_SUBTITLE_CODECS:
+            raise MediaError(
+                f"subtitle stream #{stream.index} of {path.name} is {stream.codec_context.name} (pictures, "
+                "not text); export it as SRT with an OCR tool and pass that file instead",
+                ProjectErrorCode.SUBTITLE_STREAM,
+            )
+        cues: list[srt.Subtitle] = []
+        try:
+            for packet in container.demux(stream):
+                if packet.size == 0 or packet.pts is None:
+                    continue
+                start = float(packet.pts * packet.time_base)
+                end = start + float((packet.duration or 0) * packet.time_base)
+                text = "\n".join(t for t in (_subtitle_text(s) for s in packet.decode()) if t)
+                if text:
+                    cues.append(
+                        srt.Subtitle(
+                            index=len(cues) + 1,
+                            start=datetime.timedelta(seconds=max(0.0, start)),
+                            end=datetime.timedelta(seconds=max(start, end)),
+                            content=text,
+                        )
+                    )
+        except av.FFmpegError as error:
+            raise MediaError(
+                f"cannot read subtitle stream #{stream.index} of {path.name}: {error}",
+                ProjectErrorCode.SUBTITLE_STREAM,
+            ) from error
+    return srt.compose(cues, reindex=False)
+
+
+# --- audio ------------------------------------------------------------------------------------
+
+
+def decode_audio(
+    path: str | os.PathLike[str],
+    stream_index: int | None = None,
+    *,
+    on_block: Callable[[np.ndarray], None],
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> tuple[int, int]:
+    """Decode an audio stream block by block as float32 (frames, channels); returns (rate, channels).
+
+    More than two channels are downmixed to stereo by FFmpeg's resampler (a guide track and
+    a dub are stereo at most). Raises MediaError E_NO_AUDIO_STREAM when there is no such stream.
+    """
+    import av
+
+    path = Path(path)
+    with _open(path) as container:
+        streams = list(container.streams.audio)
+        stream = streams[0] if stream_index is None and streams else next(
+            (s for s in streams if s.index == stream_index), None
+        )
+        if stream is None:
+            raise MediaError(
+                f"{path.name} has no audio stream{'' if stream_index is None else f' #{stream_index}'}",
+                ProjectErrorCode.NO_AUDIO_STREAM,
+            )
+        rate = stream.codec_context.sample_rate
+        channels = 1 if stream.codec_context.channels == 1 else 2
+        resampler = av.AudioResampler(format="fltp", layout="mono" if channels == 1 else "stereo", rate=rate)
+        total = _seconds(stream.duration, stream.time_base) or (container.duration or 0) / 1_000_000
+        try:
+            for frame in container.decode(stream):
+                if cancelled is not None and cancelled():
+                    raise OperationCancelled(f"decoding the audio of {path.name} was cancelled")
+                for out in resampler.resample(frame):
+                    on_block(out.to_ndarray().T.astype(np.float32, copy=False))
+                if progress is not None and total and frame.time is not None:
+                    progress(min(1.0, frame.time / total))
+            for out in resampler.resample(None):
+                on_block(out.to_ndarray().T.astype(np.float32, copy=False))
+        except av.FFmpegError as error:
+            raise MediaError(f"cannot decode the audio of {path.name}: {error}", ProjectErrorCode.VIDEO_UNREADABLE) from error
+    return rate, channels
+
+
+def extract_guide(
+    project: Project,
+    stream_index: int | None = None,
+    *,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> str:
+    """Decode the video's original audio once into ``media/guide.flac``; returns its relative path.
+
+    FLAC keeps it lossless at about half the size of WAV; soundfile reads it back for the
+    mix and the player. Written atomically, so a cancelled extraction leaves nothing behind.
+    """
+    import soundfile as sf
+
+    video = project.video_path()
+    if video is None:
+        raise MediaError("the project has no video to take the original audio from", ProjectErrorCode.NO_AUDIO_STREAM)
+    info = project.video
+    assert info is not None
+    if not info.audio_streams:
+        raise MediaError(f"{info.path} has no audio stream", ProjectErrorCode.NO_AUDIO_STREAM)
+    stream = next((s for s in info.audio_streams if stream_index is None or s.index == stream_index), None)
+    if stream is None:
+        raise MediaError(f"{info.path} has no audio stream #{stream_index}", ProjectErrorCode.NO_AUDIO_STREAM)
+    channels = 1 if stream.channels == 1 else 2
+    target = project.media_dir / GUIDE_FILE
+
+    def write(handle: IO[bytes]) -> None:
+        with sf.SoundFile(handle, "w", samplerate=stream.sample_rate, channels=channels, format="FLAC",
+                          subtype="PCM_16") as out:
+            decode_audio(video, stream.index, on_block=lambda block: out.write(np.clip(block, -1.0, 1.0)),
+                         progress=progress, cancelled=cancelled)
+
+    write_atomically(target, write, inside=project.root)
+    return relative_to_root(project.root, target)

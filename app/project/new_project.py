@@ -1,0 +1,161 @@
+"""A new project from a video: the video, its subtitles as the script, voices, a guide track.
+
+:func:`new_project_from_video` is what ``dubstudio new`` and the studio's "New project from
+video" both call, so they cannot drift apart. It creates the folder, brings the video in
+(copied into ``media/`` unless it is already inside the folder), imports the subtitles from an
+external SRT or from a text subtitle stream of the video (``Name:`` / ``[Name]`` prefixes
+create characters), gives characters their reference clips, optionally extracts the original
+audio as a guide track, saves, and returns the lines and characters that still cannot be
+rendered (:class:`~app.project.readiness.VoiceGaps`), so the caller can say so at once.
+
+Nothing is left half-made: the folder must be new or empty, and if any step fails everything
+this call put there is removed again (the project file itself is written last).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.project.clips import import_clip
+from app.project.errors import ClipImportError, InvalidValueError, ProjectError, ProjectFileError
+from app.project.media import attach_video, extract_guide, subtitle_stream_srt
+from app.project.model import PROJECT_FILE, Project
+from app.project.readiness import VoiceGaps, voice_gaps
+from app.project.script_io import ScriptImport, decode_text, import_srt
+from app.project.undo import CommandStack
+
+
+@dataclass(frozen=True)
+class VoiceSource:
+    """A reference clip for a character, with its transcript (text, or None for none)."""
+
+    name: str
+    clip: Path
+    transcript: str | None = None
+
+
+@dataclass
+class NewProject:
+    """What :func:`new_project_from_video` made."""
+
+    project: Project
+    imported: ScriptImport | None
+    gaps: VoiceGaps
+    subtitles_from: str = ""  # "file.srt", "stream #2 of video.mkv", or "" when none
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_transcript(path: str | os.PathLike[str]) -> str:
+    """A transcript file's text, decoded as forgivingly as scripts are (any common encoding)."""
+    file = Path(path)
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        raise InvalidValueError(f"cannot read transcript {file}: {error.strerror or error}") from error
+    return " ".join(decode_text(data, str(file)).split())
+
+
+def sidecar_transcript(clip: Path) -> str | None:
+    """``CLIP.txt`` beside a clip, when there is one (the convention ``say`` also follows)."""
+    sidecar = clip.with_suffix(".txt")
+    return read_transcript(sidecar) if sidecar.is_file() else None
+
+
+def new_project_from_video(
+    root: str | os.PathLike[str],
+    video: str | os.PathLike[str],
+    *,
+    subtitles: str | os.PathLike[str] | None = None,
+    subtitle_stream: int | None = None,
+    use_subtitle_stream: bool = True,
+    voices: list[VoiceSource] | tuple[VoiceSource, ...] = (),
+    guide: bool = False,
+    copy_video: bool = True,
+    title: str | None = None,
+) -> NewProject:
+    """Make a project at ``root`` that dubs ``video``; see the module docstring.
+
+    Subtitles come from ``subtitles`` (an SRT file) when given, else from ``subtitle_stream``
+    (a stream index), else from the video's first text subtitle stream if it has one and
+    ``use_subtitle_stream`` is true. A voice for a name no subtitle uses creates that
+    character, so voices can be set up before the script exists.
+    """
+    root = Path(root).absolute()
+    if (root / PROJECT_FILE).exists():
+        raise ProjectFileError(f"{root} already holds a project")
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise ProjectFileError(f"{root} is not an empty folder; choose a new one for the project")
+    created = not root.exists()
+    try:
+        return _build(root, Path(video), subtitles, subtitle_stream, use_subtitle_stream, voices, guide,
+                      copy_video, title)
+    except BaseException:
+        if created:
+            shutil.rmtree(root, ignore_errors=True)
+        elif root.is_dir():
+            for child in root.iterdir():  # it was empty: all of this is ours
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child, ignore_errors=True)
+                else:
+                    child.unlink(missing_ok=True)
+        raise
+
+
+def _build(
+    root: Path,
+    video: Path,
+    subtitles: str | os.PathLike[str] | None,
+    subtitle_stream: int | None,
+    use_subtitle_stream: bool,
+    voices: list[VoiceSource] | tuple[VoiceSource, ...],
+    guide: bool,
+    copy_video: bool,
+    title: str | None,
+) -> NewProject:
+    names = [voice.name.strip().casefold() for voice in voices]
+    if len(set(names)) != len(names):
+        raise InvalidValueError("two --voice options name the same character")
+    project = Project(root=root, title=title or video.stem)
+    project.ensure_folders()
+    project.video = attach_video(project, video, copy=copy_video)
+    if guide:
+        project.guide_audio = extract_guide(project)
+    stack = CommandStack(project)
+    imported: ScriptImport | None = None
+    source = ""
+    if subtitles is not None:
+        imported = import_srt(subtitles, project)
+        source = Path(subtitles).name
+    elif subtitle_stream is not None or (use_subtitle_stream and any(s.text for s in project.video.subtitle_streams)):
+        video_path = project.video_path()
+        assert video_path is not None
+        text = subtitle_stream_srt(video_path, subtitle_stream)
+        imported = import_srt(text.encode("utf-8"), project)
+        chosen = subtitle_stream if subtitle_stream is not None else next(
+            s.index for s in project.video.subtitle_streams if s.text)
+        source = f"subtitle stream #{chosen} of {video.name}"
+    if imported is not None:
+        imported.source = source
+        stack.push(imported.command())
+    for voice in voices:
+        _give_voice(project, voice)
+    project.save()
+    warnings = list(imported.warnings) if imported is not None else []
+    return NewProject(project, imported, voice_gaps(project), source, warnings)
+
+
+def _give_voice(project: Project, voice: VoiceSource) -> None:
+    """Set the character's clip (and transcript), creating the character if needed."""
+    char = project.character_by_name(voice.name)
+    if char is None:
+        char = project.make_character(voice.name)
+        project.characters.append(char)
+    try:
+        char.clip = import_clip(project, voice.clip)
+    except ProjectError as error:
+        raise ClipImportError(f"voice for {voice.name}: {error.message}", error.code) from None
+    transcript = voice.transcript if voice.transcript is not None else sidecar_transcript(voice.clip)
+    char.transcript = transcript or ""

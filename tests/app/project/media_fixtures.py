@@ -1,0 +1,81 @@
+"""Small test videos made with PyAV in a temp folder: colour bars, a tone, optional subtitles.
+
+Nothing here is committed media: every test builds what it needs in ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+BAR_COLOURS = np.array(
+    [[192, 192, 192], [192, 192, 0], [0, 192, 192], [0, 192, 0], [192, 0, 192], [192, 0, 0], [0, 0, 192], [16, 16, 16]],
+    dtype=np.uint8,
+)
+
+
+def colour_bars(width: int, height: int, frame: int) -> np.ndarray:
+    """SMPTE-like bars with a moving white square, so frames differ and can be counted."""
+    image = np.repeat(BAR_COLOURS, -(-width // len(BAR_COLOURS)), axis=0)[:width][None, :, :].repeat(height, axis=0)
+    image = np.ascontiguousarray(image)
+    x = (frame * 4) % max(1, width - 16)
+    image[8:24, x : x + 16] = 255
+    return image
+
+
+def make_video(
+    path: Path,
+    *,
+    seconds: float = 4.0,
+    fps: int = 25,
+    size: tuple[int, int] = (160, 96),
+    tone_hz: float | None = 440.0,
+    audio_rate: int = 48000,
+    subtitles_srt: str | None = None,
+    video_codec: str = "libx264",
+) -> Path:
+    """Write a video: bars at ``fps``, a stereo tone (unless None), an SRT stream (MKV only)."""
+    import av
+
+    width, height = size
+    frames = int(round(seconds * fps))
+    srt_input = None
+    with av.open(str(path), "w") as out:
+        video = out.add_stream(video_codec, rate=fps)
+        video.width, video.height, video.pix_fmt = width, height, "yuv420p"
+        audio = None
+        if tone_hz is not None:
+            audio = out.add_stream("aac", rate=audio_rate)
+            audio.layout = "stereo"
+        subtitle_stream = None
+        if subtitles_srt is not None:
+            srt_file = path.with_suffix(".src.srt")
+            srt_file.write_text(subtitles_srt, encoding="utf-8")
+            srt_input = av.open(str(srt_file))
+            subtitle_stream = out.add_stream_from_template(srt_input.streams.subtitles[0])
+            subtitle_stream.metadata["language"] = "eng"
+        for n in range(frames):
+            frame = av.VideoFrame.from_ndarray(colour_bars(width, height, n), format="rgb24")
+            frame.pts = n
+            out.mux(video.encode(frame))
+        out.mux(video.encode(None))
+        if audio is not None and tone_hz is not None:
+            t = np.arange(int(round(seconds * audio_rate))) / audio_rate
+            tone = (0.2 * np.sin(2 * np.pi * tone_hz * t)).astype(np.float32)
+            stereo = np.stack([tone, tone])
+            for start in range(0, tone.size, 1024):
+                block = av.AudioFrame.from_ndarray(np.ascontiguousarray(stereo[:, start : start + 1024]),
+                                                   format="fltp", layout="stereo")
+                block.sample_rate, block.pts = audio_rate, start
+                out.mux(audio.encode(block))
+            out.mux(audio.encode(None))
+        if srt_input is not None and subtitle_stream is not None:
+            for packet in srt_input.demux(srt_input.streams.subtitles[0]):
+                if packet.size:
+                    packet.stream = subtitle_stream
+                    out.mux(packet)
+    if srt_input is not None:
+        srt_input.close()
+        path.with_suffix(".src.srt").unlink()
+    return path

@@ -1,0 +1,170 @@
+"""The video in the project: probing, bringing it in, subtitle streams, the guide track, and
+a new project from a video (the function and the `dubstudio new` command). Videos are made
+with PyAV in tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import soundfile as sf
+
+from app.cli import main as cli_main
+from app.project import MediaError, PathEscapeError, Project, ProjectFileError
+from app.project.errors import ProjectErrorCode
+from app.project.media import attach_video, extract_guide, probe_video, subtitle_stream_srt
+from app.project.new_project import VoiceSource, new_project_from_video
+
+from .conftest import VOICES
+from .media_fixtures import make_video
+
+SUBS = """1
+00:00:00,500 --> 00:00:01,800
+Maya: The {\\i1}tide{\\i0} is turning.
+
+2
+00:00:02,000 --> 00:00:03,200
+[Rex] Then we row
+out now.
+
+3
+00:00:03,400 --> 00:00:03,900
+Who said that?
+"""
+
+
+@pytest.fixture(scope="module")
+def videos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("videos")
+    return {
+        "mkv_subs": make_video(folder / "scene.mkv", subtitles_srt=SUBS),
+        "mp4": make_video(folder / "plain.mp4"),
+        "silent": make_video(folder / "silent.mp4", tone_hz=None),
+    }
+
+
+def test_probe_reads_picture_audio_and_subtitle_streams(videos: dict[str, Path]) -> None:
+    info = probe_video(videos["mkv_subs"])
+    assert (info.width, info.height, info.fps, info.codec) == (160, 96, 25.0, "h264")
+    assert info.duration_s == pytest.approx(4.0, abs=0.05)
+    assert [(a.codec, a.channels, a.sample_rate) for a in info.audio_streams] == [("aac", 2, 48000)]
+    assert [(s.index, s.text, s.language) for s in info.subtitle_streams] == [(2, True, "eng")]
+    plain = probe_video(videos["mp4"])
+    assert plain.frame_count == 100 and plain.subtitle_streams == ()
+    assert probe_video(videos["silent"]).audio_streams == ()
+
+
+def test_files_that_are_not_videos_are_refused_with_a_code(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.mp4"
+    junk.write_bytes(b"not a video at all" * 100)
+    with pytest.raises(MediaError) as error:
+        probe_video(junk)
+    assert error.value.code is ProjectErrorCode.VIDEO_UNREADABLE
+    with pytest.raises(MediaError) as error:
+        probe_video(VOICES / "maya.wav")  # audio only
+    assert error.value.code is ProjectErrorCode.NO_VIDEO_STREAM
+    with pytest.raises(MediaError, match="not found"):
+        probe_video(tmp_path / "missing.mkv")
+
+
+def test_subtitle_stream_becomes_srt_without_formatting(videos: dict[str, Path]) -> None:
+    text = subtitle_stream_srt(videos["mkv_subs"])
+    assert "Maya: The tide is turning." in text and "[Rex] Then we row\nout now." in text
+    assert "00:00:03,400 --> 00:00:03,900" in text
+    with pytest.raises(MediaError) as error:
+        subtitle_stream_srt(videos["mp4"])
+    assert error.value.code is ProjectErrorCode.SUBTITLE_STREAM and "no text subtitle stream" in str(error.value)
+    with pytest.raises(MediaError, match="no subtitle stream #5"):
+        subtitle_stream_srt(videos["mkv_subs"], 5)
+
+
+def test_attach_copies_in_or_uses_a_file_inside_and_never_points_out(tmp_path: Path, videos: dict[str, Path]) -> None:
+    project = Project.create(tmp_path / "proj")
+    info = attach_video(project, videos["mp4"])
+    assert info.path == "media/plain.mp4" and project.resolve(info.path).read_bytes() == videos["mp4"].read_bytes()
+    inside = project.root / "footage" / "take1.mp4"
+    inside.parent.mkdir()
+    inside.write_bytes(videos["mp4"].read_bytes())
+    assert attach_video(project, inside, copy=False).path == "footage/take1.mp4"
+    with pytest.raises(PathEscapeError, match="outside the project folder"):
+        attach_video(project, videos["mp4"], copy=False)
+    project.video = info
+    project.save()
+    again = Project.load(project.root)
+    assert again.video == info  # every probed fact survives the round trip
+
+
+def test_guide_track_is_extracted_once_as_flac(tmp_path: Path, videos: dict[str, Path]) -> None:
+    project = Project.create(tmp_path / "proj")
+    project.video = attach_video(project, videos["mkv_subs"])
+    seen: list[float] = []
+    rel = extract_guide(project, progress=seen.append)
+    assert rel == "media/guide.flac"
+    info = sf.info(str(project.resolve(rel)))
+    assert (info.samplerate, info.channels) == (48000, 2) and info.duration == pytest.approx(4.0, abs=0.05)
+    assert seen and seen == sorted(seen) and seen[-1] <= 1.0
+    silent = Project.create(tmp_path / "silent")
+    silent.video = attach_video(silent, videos["silent"])
+    with pytest.raises(MediaError) as error:
+        extract_guide(silent)
+    assert error.value.code is ProjectErrorCode.NO_AUDIO_STREAM
+
+
+def test_new_project_from_video_and_srt_lists_what_cannot_render(tmp_path: Path, videos: dict[str, Path]) -> None:
+    srt = tmp_path / "script.srt"
+    srt.write_text(SUBS, encoding="utf-8")
+    made = new_project_from_video(tmp_path / "dub", videos["mp4"], subtitles=srt, guide=True,
+                                  voices=[VoiceSource("maya", VOICES / "maya.wav")])
+    project = Project.load(made.project.root)
+    assert project.video is not None and project.video.path == "media/plain.mp4"
+    assert project.guide_audio == "media/guide.flac"
+    assert [line.start for line in project.lines] == [0.5, 2.0, 3.4]
+    maya = project.character_by_name("Maya")
+    assert maya is not None and maya.clip == "voices/maya.wav"
+    assert maya.transcript == (VOICES / "maya.txt").read_text(encoding="utf-8").strip()  # the sidecar
+    assert [c.name for c in made.gaps.characters_without_clip] == ["Rex"]
+    assert [g.order for g in made.gaps.lines_without_character] == [3]
+
+
+def test_new_project_takes_subtitles_from_the_video_stream(tmp_path: Path, videos: dict[str, Path]) -> None:
+    made = new_project_from_video(tmp_path / "dub", videos["mkv_subs"],
+                                  voices=[VoiceSource("Maya", VOICES / "maya.wav", "custom words"),
+                                          VoiceSource("Rex", VOICES / "rex.wav")])
+    assert made.subtitles_from == "subtitle stream #2 of scene.mkv"
+    assert [line.text for line in made.project.lines] == ["The tide is turning.", "Then we row out now.", "Who said that?"]
+    assert made.project.character_by_name("Maya").transcript == "custom words"  # type: ignore[union-attr]
+    assert not made.gaps.characters_without_clip and len(made.gaps.lines_without_character) == 1
+
+
+def test_a_failed_new_project_leaves_nothing_behind(tmp_path: Path, videos: dict[str, Path]) -> None:
+    with pytest.raises(MediaError):
+        new_project_from_video(tmp_path / "dub", videos["mp4"], subtitle_stream=3)
+    assert not (tmp_path / "dub").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(Exception, match="voice for Maya"):
+        new_project_from_video(empty, videos["mp4"], voices=[VoiceSource("Maya", tmp_path / "nope.wav")])
+    assert list(empty.iterdir()) == []
+    (empty / "keep.txt").write_text("mine")
+    with pytest.raises(ProjectFileError, match="not an empty folder"):
+        new_project_from_video(empty, videos["mp4"])
+    assert [p.name for p in empty.iterdir()] == ["keep.txt"]
+
+
+def test_dubstudio_new_prints_the_gaps_at_once(tmp_path: Path, videos: dict[str, Path],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    transcript = tmp_path / "rex words.txt"
+    transcript.write_text("I saw them.", encoding="cp1252")
+    code = cli_main(["new", str(tmp_path / "dub"), "--video", str(videos["mkv_subs"]), "--guide",
+                     "--voice", f"Rex={VOICES / 'rex.wav'}:{transcript}"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "3 lines from subtitle stream #2 of scene.mkv" in out and "guide track: media/guide.flac" in out
+    assert "line 3 has no character: 'Who said that?'" in out
+    assert "character 'Maya' has no reference clip; 1 line waits for it" in out
+    assert Project.load(tmp_path / "dub").character_by_name("Rex").transcript == "I saw them."  # type: ignore[union-attr]
+
+    assert cli_main(["new", str(tmp_path / "x"), "--video", str(VOICES / "maya.wav")]) == 2
+    assert "E_NO_VIDEO_STREAM" in capsys.readouterr().err and not (tmp_path / "x").exists()
+    assert cli_main(["new", str(tmp_path / "y"), "--video", str(videos["mp4"]), "--voice", "Maya"]) == 2
+    assert "expected NAME=CLIP" in capsys.readouterr().err
