@@ -117,10 +117,11 @@ class Character:
 class Fit:
     """What fitting a take into its slot did (see app.project.fit).
 
-    ``rate`` is the speaking-rate factor the take was re-synthesized at (1.0 = natural),
-    ``stretch`` the time-stretch factor applied after that (1.0 = none; >1 shortens), and
-    ``natural_s`` how long the take was before fitting. The table and timeline show
-    :meth:`describe`.
+    ``rate`` is how much faster the re-synthesized speech is than the natural take (its
+    natural length over its fitted length, what a listener hears; the engine's speed setting
+    that produced it may be a little higher), ``stretch`` the time-stretch factor applied
+    after that (1.0 = none; >1 shortens), ``natural_s`` the spoken length before fitting and
+    ``slot_s`` the slot it was fitted into. The table and timeline show :meth:`describe`.
     """
 
     rate: float = 1.0

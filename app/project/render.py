@@ -16,20 +16,29 @@ script never hits the engine's queue limit and auditioning (INTERACTIVE priority
 ahead of the batch. A batch's jobs have no listener (``Job.listening`` is False): the engine
 computes them in the capacity auditions leave free. A line rendered because someone pressed
 play is listened to (``listening=True``), so the engine paces it by its playback.
+
+Fit to slot (see :mod:`app.project.fit`): a line to be fitted whose take overruns its slot is
+synthesized again faster (a few passes, up to the project's bound), then the rest is
+time-stretched; only the final take is written, recording the fit. A line whose current take
+overruns skips the natural-rate pass: its duration is already known. Every take's loudness
+and true peak are measured as it is written.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Protocol
 
 import numpy as np
+import soundfile as sf
 
 from app.project.clips import trimmed_clip
 from app.project.errors import ProjectError, RenderError, SaveError
+from app.project.fit import FitStep, first_speed, next_step, slot_seconds, time_stretch, trim_tail
 from app.project.fsutil import atomic_write_wav
-from app.project.model import Line, LineStatus, Project, Take, new_id, now_iso
+from app.project.loudness import measure
+from app.project.model import Fit, Line, LineStatus, Project, Take, new_id, now_iso
 from engine.protocol import (
     AudioChunk,
     EngineRestarted,
@@ -107,19 +116,54 @@ class _JobState:
     chunks: list[np.ndarray] = field(default_factory=list)
     next_seq: int = 0
     sample_rate: int = 0
+    fit: bool = False  # fit the take into its slot
+    speed: float = 1.0  # factor on the character's speed for the current job (fit passes raise it)
+    passes: int = 0  # faster fit passes so far
+    natural_s: float | None = None  # the take's spoken length at speed 1, once known
+    base_speed: float = 1.0  # the character's own speed, which fit passes multiply
 
 
-def select_lines(project: Project, line_ids: Iterable[str] | None = None, *, stale_only: bool = False) -> list[Line]:
+def select_lines(
+    project: Project, line_ids: Iterable[str] | None = None, *, stale_only: bool = False, fit: bool | None = None
+) -> list[Line]:
     """The lines a render would do, in script order: all or ``line_ids``, optionally stale only.
 
-    Stale-only keeps lines that are stale, not rendered yet, or failed; callers use this to
-    skip starting the engine when there is nothing to do.
+    Stale-only keeps lines that are stale, not rendered yet, or failed, and (when fitting)
+    lines whose current take overruns its slot unfitted; callers use this to skip starting
+    the engine when there is nothing to do. ``fit`` None means each line's own setting.
     """
     lines = project.lines if line_ids is None else project.lines_by_ids(line_ids)
     if stale_only:
         wanted = {line.id for line in project.lines_needing_render()}
-        lines = [line for line in lines if line.id in wanted]
+        lines = [line for line in lines if line.id in wanted or (_fits(project, line, fit) and _overruns(project, line))]
     return list(lines)
+
+
+def _fits(project: Project, line: Line, fit: bool | None) -> bool:
+    return project.wants_fit(line) if fit is None else fit
+
+
+def _current_unfitted_take(project: Project, line: Line) -> Take | None:
+    """The chosen take when it is up to date and was not fitted yet (its length is natural)."""
+    take = project.chosen_take(line)
+    if take is None or take.fit is not None or take.fingerprint != project.fingerprint(line):
+        return None
+    return take
+
+
+def _spoken_seconds(project: Project, take: Take) -> float | None:
+    """A take's length without its trailing silence (what fitting compares to the slot)."""
+    try:
+        audio, rate = sf.read(str(project.take_path(take)), dtype="float32", always_2d=True)
+    except (sf.LibsndfileError, RuntimeError, OSError, ProjectError):
+        return None  # unreadable: render it afresh at the natural rate
+    return trim_tail(audio.mean(axis=1), int(rate)).size / rate
+
+
+def _overruns(project: Project, line: Line) -> bool:
+    take = _current_unfitted_take(project, line)
+    slot = slot_seconds(project, line) if take is not None else None
+    return take is not None and slot is not None and take.duration_s > slot
 
 
 class RenderSession:
@@ -129,9 +173,10 @@ class RenderSession:
     rendered yet, or failed. Lines that cannot render (no character, no clip) fail at start
     with a clear error instead of reaching the engine.
 
-    ``save`` is called after every take (default: ``project.save()``); the studio passes its
-    own to keep its "unsaved changes" state right. ``on_progress`` is called after every
-    update that changed something.
+    ``fit`` True fits every line into its slot, False none, None each line's own choice
+    (:meth:`Project.wants_fit`). ``save`` is called after every take (default:
+    ``project.save()``); the studio passes its own to keep its "unsaved changes" state right.
+    ``on_progress`` is called after every update that changed something.
     """
 
     def __init__(
@@ -140,6 +185,7 @@ class RenderSession:
         line_ids: Iterable[str] | None = None,
         *,
         stale_only: bool = False,
+        fit: bool | None = None,
         save: Callable[[Project], None] | None = None,
         on_progress: Callable[[RenderProgress], None] | None = None,
         max_in_flight: int = 32,
@@ -150,6 +196,7 @@ class RenderSession:
         self.project = project
         self._line_ids = None if line_ids is None else list(line_ids)
         self._stale_only = stale_only
+        self._fit = fit
         self._save = save if save is not None else Project.save
         self._on_progress = on_progress
         self._max_in_flight = max(1, max_in_flight)
@@ -231,7 +278,7 @@ class RenderSession:
         if ready is not None:
             self._backend = ready.backend.name
             self.project.settings.backend = self._backend
-        self._lines = select_lines(self.project, self._line_ids, stale_only=self._stale_only)
+        self._lines = select_lines(self.project, self._line_ids, stale_only=self._stale_only, fit=self._fit)
         self._client = client
         self._started_at = self._clock()
         changed: set[str] = set()
@@ -313,9 +360,26 @@ class RenderSession:
             line.status, line.error = LineStatus.FAILED, str(reason)
             self._failed.add(line.id)
             return
-        state = _JobState(line, job, fingerprint, self._backend, previous)
+        state = _JobState(line, job, fingerprint, self._backend, previous, fit=_fits(self.project, line, self._fit),
+                          base_speed=job.voice.settings.speed)
+        if state.fit:
+            known = _current_unfitted_take(self.project, line)
+            slot = slot_seconds(self.project, line)
+            natural = None if known is None or slot is None else _spoken_seconds(self.project, known)
+            if natural is not None and slot is not None and natural > slot:
+                state.natural_s = natural  # no need to hear it at the natural rate again
+                state.passes = 1
+                state.speed = first_speed(natural, slot, self.project.settings.fit_max_rate)
+                state.job = self._job_at_speed(state)
         line.status, line.error = LineStatus.QUEUED, ""
         self._waiting.append(state)
+
+    def _job_at_speed(self, state: _JobState) -> Job:
+        """A new job for the state's line, with the character's speed raised ``state.speed`` times."""
+        voice = state.job.voice
+        settings = replace(voice.settings, speed=state.base_speed * state.speed)
+        return Job(text=state.job.text, voice=replace(voice, settings=settings), priority=self._priority,
+                   listening=self._listening)
 
     def _build_job(self, line: Line) -> tuple[Job, str]:
         order = self.project.order_of(line.id)
@@ -365,6 +429,15 @@ class RenderSession:
         errors: tuple[str, ...] = ()
         takes: tuple[tuple[str, Take], ...] = ()
         audio = np.concatenate(state.chunks) if state.chunks else np.zeros(0, dtype=np.float32)
+        fit: Fit | None = None
+        if audio.size and state.sample_rate > 0 and state.fit:
+            audio = trim_tail(audio, state.sample_rate)
+            step, fit = self._fit_step(state, audio)
+            if step.next_speed is not None:
+                self._resubmit(state, step.next_speed)
+                return self._update({line.id})
+            if step.stretch > 1.0:
+                audio = time_stretch(audio, state.sample_rate, step.stretch)
         if audio.size == 0 or state.sample_rate <= 0:
             self._fail_line(line, f"{NO_AUDIO}: the engine finished line {self._order(line)} without audio")
         else:
@@ -375,6 +448,7 @@ class RenderSession:
             except ProjectError as error:
                 self._fail_line(line, str(error))
             else:
+                level = measure(audio, state.sample_rate)
                 take = Take(
                     id=take_id,
                     path=rel,
@@ -384,6 +458,9 @@ class RenderSession:
                     sample_rate=state.sample_rate,
                     backend=state.backend,
                     text=state.job.text,
+                    fit=fit,
+                    loudness_lufs=level.lufs,
+                    true_peak_dbtp=level.peak_dbtp,
                 )
                 self.project.add_take(line, take)
                 line.status, line.error = LineStatus.DONE, ""
@@ -392,6 +469,32 @@ class RenderSession:
                 errors = self._persist()
         self._fill()
         return self._update({line.id}, takes=takes, errors=errors)
+
+    def _fit_step(self, state: _JobState, audio: np.ndarray) -> tuple[FitStep, Fit | None]:
+        """The next fit step for a finished job, and the Fit to record if the take is final."""
+        duration = audio.size / state.sample_rate
+        if state.natural_s is None:
+            state.natural_s = duration
+        slot = slot_seconds(self.project, state.line)
+        if slot is None or slot <= 0:
+            return FitStep(), None  # an open slot: nothing to fit into
+        step = next_step(state.natural_s, state.speed, duration, slot, self.project.settings.fit_max_rate,
+                         state.passes)
+        if step.next_speed is not None or (state.speed == 1.0 and step.stretch <= 1.0):
+            return step, None
+        # The rate people hear: natural length over fitted length (before any stretch).
+        rate = round(max(1.0, state.natural_s / duration), 4)
+        return step, Fit(rate=rate, stretch=step.stretch, natural_s=round(state.natural_s, 4), slot_s=round(slot, 4))
+
+    def _resubmit(self, state: _JobState, speed: float) -> None:
+        """Speak the line again at ``speed`` (a fit pass); it goes first among waiting jobs."""
+        state.speed = speed
+        state.passes += 1
+        state.job = self._job_at_speed(state)
+        self._reset_audio(state)
+        state.line.status = LineStatus.QUEUED
+        self._waiting.insert(0, state)
+        self._fill()
 
     def _on_failed(self, event: JobFailed) -> RenderUpdate:
         state = self._jobs.get(event.job_id)

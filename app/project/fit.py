@@ -1,0 +1,113 @@
+"""Fitting a take into its slot: speak faster first, time-stretch only what is left.
+
+A take longer than its slot (its line's end, or the next line's start) is fitted in steps:
+
+1. Re-synthesize at a faster speaking rate computed from the overrun. For a TTS voice this
+   is natural: the model itself speaks faster, with no processing artefacts. The bound
+   (``fit_max_rate``, default 1.25×, past which speech sounds rushed) applies to the rate the
+   listener hears: the natural length over the fitted length.
+2. Only if that bound still leaves an overrun, the rest is time-stretched with Rubber Band
+   (``pedalboard.time_stretch``, formant-preserving), capped at :data:`MAX_STRETCH`.
+
+A model's length does not scale exactly with its speed setting: Piper rounds every phoneme to
+whole frames, so part of a take (about 0.4 s in a 3.6 s sentence) does not shrink, and its
+durations vary by about 2 % from one synthesis to the next. So the first faster pass uses the
+plain ratio, and later passes fit ``length = a + b / speed`` through the natural take and the
+last pass (a secant step), aiming :data:`AIM` inside the slot; at most :data:`MAX_RATE_PASSES`.
+
+Trailing silence is trimmed first (at most :data:`KEEP_TAIL_S` kept), so nothing is sped up to
+make room for a pause after the last word. The take records what was done
+(:class:`app.project.Fit`), shown as "fitted: rate 1.12×" or "… + stretch 1.08×".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.project.model import Line, Project
+from app.project.timeline import build_timeline
+
+AIM = 0.97  # aim this far inside the slot: takes vary by about 2 % between syntheses
+MAX_RATE_PASSES = 3  # faster syntheses after the natural one, before stretching the rest
+MAX_SPEED_REQUEST = 2.0  # the most the engine's speed setting is raised to reach a rate
+MAX_STRETCH = 1.6  # beyond this Rubber Band's speech turns to mush; the rest is reported
+BOUND_SLACK = 0.99  # a rate within 1 % of the bound counts as at the bound
+KEEP_TAIL_S = 0.05
+SILENCE_DBFS = -50.0
+
+
+def slot_seconds(project: Project, line: Line) -> float | None:
+    """How long the line may last: to its end, or to the next line's start; None when open."""
+    for slot in build_timeline(project):
+        if slot.line_id == line.id:
+            if slot.slot_end is None:
+                return None
+            return max(0.0, slot.slot_end - slot.start)
+    return None
+
+
+def trim_tail(audio: np.ndarray, sample_rate: int) -> np.ndarray:
+    """``audio`` without trailing silence, keeping :data:`KEEP_TAIL_S` after the last sound."""
+    threshold = 10 ** (SILENCE_DBFS / 20)
+    loud = np.flatnonzero(np.abs(audio) > threshold)
+    if loud.size == 0:
+        return audio
+    end = min(audio.size, int(loud[-1]) + 1 + int(KEEP_TAIL_S * sample_rate))
+    return audio[:end]
+
+
+@dataclass(frozen=True)
+class FitStep:
+    """What to do with a take just rendered.
+
+    ``next_speed`` set: synthesize again with the engine's speed raised by that factor.
+    Otherwise the take is final, after a time-stretch by ``stretch`` when that is above 1.
+    """
+
+    next_speed: float | None = None
+    stretch: float = 1.0
+
+
+def target_seconds(natural_s: float, slot_s: float, max_rate: float) -> float:
+    """The length the faster passes aim for: inside the slot, but never faster than the bound."""
+    return max(slot_s * AIM, natural_s / max_rate)
+
+
+def first_speed(natural_s: float, slot_s: float, max_rate: float) -> float:
+    """The speed factor to try first for a take known to last ``natural_s`` at speed 1."""
+    if natural_s <= slot_s:
+        return 1.0
+    return round(min(MAX_SPEED_REQUEST, natural_s / target_seconds(natural_s, slot_s, max_rate)), 4)
+
+
+def next_step(natural_s: float, speed: float, duration_s: float, slot_s: float, max_rate: float,
+              passes: int) -> FitStep:
+    """The next step for a take of ``duration_s`` made at ``speed`` after ``passes`` faster passes.
+
+    ``natural_s`` is the take's length at speed 1 (the first take, or a known earlier one).
+    """
+    if duration_s <= slot_s:
+        return FitStep()
+    target = target_seconds(natural_s, slot_s, max_rate)
+    at_bound = natural_s / duration_s >= max_rate * BOUND_SLACK
+    if not at_bound and passes < MAX_RATE_PASSES and speed < MAX_SPEED_REQUEST:
+        if speed > 1.0 and duration_s < natural_s:
+            # length = a + b / speed through (1, natural) and (speed, duration): solve for target.
+            b = (natural_s - duration_s) / (1.0 - 1.0 / speed)
+            a = natural_s - b
+            wanted = b / (target - a) if target > a else MAX_SPEED_REQUEST
+        else:
+            wanted = speed * duration_s / target
+        return FitStep(next_speed=round(min(MAX_SPEED_REQUEST, max(wanted, speed * 1.01)), 4))
+    return FitStep(stretch=round(min(MAX_STRETCH, duration_s / (slot_s * AIM)), 4))
+
+
+def time_stretch(audio: np.ndarray, sample_rate: int, factor: float) -> np.ndarray:
+    """``audio`` made ``factor`` times shorter (>1) at the same pitch, with Rubber Band."""
+    from pedalboard import time_stretch as rubberband
+
+    out = rubberband(np.ascontiguousarray(audio, dtype=np.float32)[None, :], float(sample_rate),
+                     stretch_factor=float(factor), high_quality=True, preserve_formants=True)
+    return np.ascontiguousarray(out[0], dtype=np.float32)
