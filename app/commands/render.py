@@ -6,7 +6,9 @@ run again with ``--stale-only`` to do just what is left.
 
 With ``--qa`` each take is checked as it lands (see ``dubstudio qa``) by a worker process at the
 lowest CPU priority, so the checks use the time rendering leaves over; the results are stored
-with the takes and printed as they come.
+with the takes and printed as they come. With ``--fit`` every take is fitted into its slot (see
+app.project.fit); the export report lists the fitted lines, the mix's measured loudness and true
+peak, and what still overruns.
 
 Exit codes: 0 all lines rendered (and exported), 1 some lines failed, 2 bad project or arguments,
 3 the engine did not start, 4 an export failed, 5 some takes failed QA (with ``--qa``),
@@ -23,12 +25,13 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
-from app.project.export import EXPORT_KINDS
+from app.project.export_registry import EXPORTS, EXPORT_KINDS
 
 if TYPE_CHECKING:
     from app.project import Line, Project
     from app.project.qa import QaWorker
     from app.project.render import RenderProgress, RenderSession
+    from app.project.video_export import VideoExportOptions
 
 EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED, EXIT_INTERRUPTED = \
     0, 1, 2, 3, 4, 5, 130
@@ -47,8 +50,20 @@ def add_parser(subparsers: Any) -> None:
                         help="render only lines that are stale, not rendered yet, or failed")
     parser.add_argument("--lines", default=None, metavar="LIST",
                         help="render only these line numbers, e.g. 1,3,5-8")
+    parser.add_argument("--fit", action="store_true",
+                        help="fit every take into its slot: a faster speaking rate first (up to the project's "
+                             "fit_max_rate, default 1.25x), then a time-stretch for the rest; lines whose current "
+                             "take overruns are redone even with --stale-only")
     parser.add_argument("--export", action="append", default=[], metavar="KIND",
-                        help=f"after rendering, export: {', '.join(EXPORT_KINDS)} (repeatable or comma-separated)")
+                        help="after rendering, export (repeatable or comma-separated): "
+                             + "; ".join(f"{f.name}: {f.help}" for f in EXPORTS))
+    video = parser.add_argument_group("video export (--export video)")
+    video.add_argument("--video-format", choices=("mp4", "mkv"), default="mp4", help="container (default mp4)")
+    video.add_argument("--audio-codec", choices=("aac", "opus"), default="aac", help="the dub's codec (default aac)")
+    video.add_argument("--keep-original", action="store_true", help="add the original audio as a second track")
+    video.add_argument("--soft-subtitles", action="store_true", help="add the script as a soft subtitle track")
+    video.add_argument("--language", default="und", metavar="CODE",
+                       help="ISO 639-2 language of the dub and subtitles, e.g. eng, fra (default und)")
     parser.add_argument("--no-progress", action="store_true", help="print one line per finished line instead")
     parser.add_argument("--qa", action="store_true",
                         help="check each take as it lands (intelligibility, clipping, silences, slot, resemblance)")
@@ -104,6 +119,16 @@ class ProgressBar:
         self.stream.flush()
         self._drawn = True
 
+    def fraction(self, label: str, fraction: float) -> None:
+        """A bar for a long step that knows only how far it is (an export)."""
+        columns = shutil.get_terminal_size((80, 20)).columns
+        width = max(10, min(40, columns - 40))
+        filled = int(round(width * max(0.0, min(1.0, fraction))))
+        text = f"\r[{'#' * filled}{'.' * (width - filled)}] {label} {fraction:.0%}"
+        self.stream.write(text[: columns - 1].ljust(columns - 1))
+        self.stream.flush()
+        self._drawn = True
+
     def log(self, message: str) -> None:
         if self._drawn:
             self.stream.write("\n")
@@ -149,12 +174,29 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         line_ids = [project.lines[n - 1].id for n in numbers]
 
+    from app.project.video_export import VideoExportOptions
+
+    video_options = VideoExportOptions(container=args.video_format, audio_codec=args.audio_codec,
+                                       keep_original=args.keep_original, subtitles=args.soft_subtitles,
+                                       language=args.language, title=f"{project.title} (dub)")
+    if "video" in kinds:
+        try:
+            video_options.validate()
+        except ProjectError as error:
+            print(f"dubstudio render: {error}", file=err)
+            return EXIT_BAD_INPUT
+        if project.video is None:
+            print("dubstudio render: E_EXPORT: --export video needs a project with a video "
+                  "(make one with dubstudio new PROJECT_DIR --video FILE)", file=err)
+            return EXIT_BAD_INPUT
+
     bar = ProgressBar(err, live=err.isatty() and not args.no_progress)
     code = EXIT_OK
-    if not select_lines(project, line_ids, stale_only=args.stale_only):
+    fit = True if args.fit else None
+    if not select_lines(project, line_ids, stale_only=args.stale_only, fit=fit):
         bar.log(f"Nothing to render: all {len(project.lines)} lines are up to date.")
     else:
-        session = RenderSession(project, line_ids, stale_only=args.stale_only)
+        session = RenderSession(project, line_ids, stale_only=args.stale_only, fit=fit)
         try:
             code = _render(project, session, args, bar)
         except KeyboardInterrupt:
@@ -164,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
             return code
 
     if kinds:
-        code = max(code, _export(project, kinds, bar))
+        code = max(code, _export(project, kinds, bar, video_options))
     return code
 
 
@@ -207,8 +249,9 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
                 continue
             for line_id, take in update.takes:
                 if not bar.live:
+                    fitted = f" ({take.fit.describe()})" if take.fit else ""
                     bar.log(f"[{update.progress.completed}/{update.progress.total}] "
-                            f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s")
+                            f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s{fitted}")
                 if qa is not None:
                     qa.submit(request_for(project, by_id[line_id], take))
             if qa is not None:
@@ -277,15 +320,22 @@ def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float
     return failed
 
 
-def _export(project: Project, kinds: list[str], bar: ProgressBar) -> int:
+def _export(project: Project, kinds: list[str], bar: ProgressBar, video_options: VideoExportOptions) -> int:
+    """Run the exports and print what each wrote and what the user should know about it."""
     from app.project import ProjectError
-    from app.project.export import export
+    from app.project.export_registry import ExportContext, export_format
     from app.project.qa import lines_failing_qa
 
     code = EXIT_OK
+    settings = project.settings
     for kind in kinds:
+        fmt = export_format(kind)
+        context = ExportContext(video=video_options)
+        if fmt.needs_video and bar.live:
+            context = ExportContext(progress=lambda fraction: bar.fraction(f"exporting {kind}", fraction),
+                                    video=video_options)
         try:
-            result = export(project, [kind])[kind]
+            result = fmt.run(project, None, context)
         except ProjectError as error:
             bar.log(f"dubstudio render: export {kind} failed: {error}")
             code = EXIT_EXPORT
@@ -294,15 +344,25 @@ def _export(project: Project, kinds: list[str], bar: ProgressBar) -> int:
                           for path in result.files[:4])
         more = f" (+{len(result.files) - 4} more)" if len(result.files) > 4 else ""
         bar.log(f"Exported {kind}: {shown}{more}")
-        if result.missing and kind != "srt":
+        if result.missing and kind not in ("srt", "csv"):
             bar.log(f"  {len(result.missing)} line(s) have no take and were left out: "
                     f"{', '.join(map(str, result.missing))}")
-        for overrun in result.overruns if kind == "mix" else []:
-            bar.log(f"  overrun: {overrun.describe()}")
-        failing = lines_failing_qa(project) if kind != "srt" else []
+        failing = lines_failing_qa(project) if kind not in ("srt", "csv") else []
         if failing:
             bar.log(f"  {len(failing)} take(s) in it failed QA (lines "
                     f"{', '.join(str(project.order_of(line.id)) for line in failing)}; see dubstudio qa)")
-        if result.gain < 1.0 and kind == "mix":
+        if result.level is not None:
+            target = settings.loudness_target_lufs
+            aim = (f" (target {target:g} LUFS, ceiling {settings.true_peak_dbtp:g} dBTP)" if target is not None
+                   else " (loudness normalisation off)")
+            bar.log(f"  loudness: {result.level.describe()}{aim}"
+                    + ("; the limiter took the peaks down" if result.limited else ""))
+        if result.gain < 1.0 and settings.loudness_target_lufs is None:
             bar.log(f"  the mix was turned down {20 * math.log10(result.gain):.1f} dB to avoid clipping")
+        for order, what in result.fitted:
+            bar.log(f"  line {order}: {what}")
+        for overrun in result.overruns:
+            bar.log(f"  still overruns: {overrun.describe()}")
+        for note in result.notes:
+            bar.log(f"  note: {note}")
     return code

@@ -6,11 +6,21 @@ Everything lands in the project's ``exports/`` folder (or another folder you pas
     exports/mix.wav              all takes placed on the timeline (see app.project.timeline)
     exports/stems/Maya.wav       one file per character, same length as the mix
     exports/script.srt           the script with final durations
+    exports/script.csv           the script as a table, with final durations
+    exports/<title>.mp4          the finished video (see app.project.video_export)
 
-The mix and the stems share one gain (only lowered, when the sum would clip) so the stems
-add up to the mix exactly, which is what an editor dropping stems into a video timeline
-expects. Overruns (takes longer than their slot) are reported rather than cut, because
-cutting a word off is worse than a visible warning.
+Loudness (see app.project.loudness): with a target set (the default, −23 LUFS), each take is
+normalised to it so lines sit at one level, then the whole mix is brought to it and kept under
+the true-peak ceiling. The original audio (guide track) is left out of the mix, or kept under the
+dialogue and ducked while lines play, as the project's ``guide_mix`` says. Stems get the same
+gains as the mix, so without limiting they add up to it exactly, which is what an editor
+dropping stems into a video timeline expects; the limiter (rarely needed for speech) acts on
+the mix alone. With the target off, levels stay as rendered and one gain (only lowered, when
+the sum would clip) is shared by mix and stems. Overruns (takes longer than their slot) are
+reported rather than cut, because cutting a word off is worse than a visible warning.
+
+Every export is declared once in :data:`app.project.export_registry.EXPORTS` (name, label,
+file filter, runner); the menus, the CLI and the file dialogs read that list.
 """
 
 from __future__ import annotations
@@ -27,12 +37,13 @@ import soundfile as sf
 
 from app.project.errors import ExportError
 from app.project.fsutil import atomic_write, atomic_write_wav, safe_filename
+from app.project.loudness import Level, apply_ceiling, duck_gain, gain_for, integrated_loudness, measure
 from app.project.model import Project, Take
 from app.project.script_io import script_to_srt, write_text_export
 from app.project.timeline import Slot, build_timeline
 
 HEADROOM_PEAK = 0.98
-EXPORT_KINDS = ("mix", "stems", "lines", "srt")
+GUIDE_STEM = "guide"
 _LINE_FILE = re.compile(r"^\d{3,}_.*\.wav$")
 
 
@@ -57,26 +68,48 @@ class Overrun:
 
 @dataclass
 class ExportResult:
-    """What an export wrote, and what the user should know about it."""
+    """What an export wrote, and what the user should know about it.
+
+    ``level`` is the measured loudness and true peak of the mix (None for exports without
+    one); ``limited`` says the true-peak limiter had to act; ``fitted`` lists the lines whose
+    takes were fitted into their slot, as (order, "fitted: rate 1.12×").
+    """
 
     files: list[Path] = field(default_factory=list)
     overruns: list[Overrun] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)  # orders of lines without a take
     duration_s: float = 0.0
-    gain: float = 1.0  # applied to mix and stems to avoid clipping
+    gain: float = 1.0  # applied to the whole mix (normalisation, or clipping protection)
+    level: Level | None = None
+    limited: bool = False
+    fitted: list[tuple[int, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # anything else worth a line in a report
 
 
 @dataclass
 class MixdownAudio:
-    """The mix and stems in memory, before writing (also handy for tests and previews)."""
+    """The mix and stems in memory, before writing (also handy for tests and previews).
+
+    ``mix`` is mono (n,) or, with a stereo guide kept under the dialogue, stereo (n, 2).
+    ``stems`` holds one mono dialogue stem per character (None = unassigned) and, when the
+    guide is in the mix, the ducked guide under :data:`GUIDE_STEM`.
+    """
 
     mix: np.ndarray
-    stems: dict[str | None, np.ndarray]  # character id (None = unassigned) -> audio
+    stems: dict[str | None, np.ndarray]
     sample_rate: int
     slots: list[Slot]
     overruns: list[Overrun]
     missing: list[int]
     gain: float
+    level: Level | None = None
+    limited: bool = False
+    fitted: list[tuple[int, str]] = field(default_factory=list)
+
+    def result(self, files: list[Path]) -> "ExportResult":
+        """An ExportResult for files made from this mix."""
+        return ExportResult(files, self.overruns, self.missing, len(self.mix) / self.sample_rate, self.gain,
+                            self.level, self.limited, self.fitted)
 
 
 def read_take(project: Project, take: Take, sample_rate: int | None = None) -> tuple[np.ndarray, int]:
@@ -105,15 +138,18 @@ def _character_label(project: Project, character_id: str | None) -> str:
 
 
 def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | None = None) -> MixdownAudio:
-    """Place every chosen take on the timeline and sum them (no files written).
+    """Place every chosen take on the timeline, normalise, add the guide, and sum (no files).
 
     The sample rate defaults to the first take's, so Piper's 22.05 kHz takes are not
-    resampled; takes at other rates are converted.
+    resampled; takes at other rates (and the guide) are converted with soxr.
     """
+    settings = project.settings
+    target = settings.loudness_target_lufs
     slots = build_timeline(project, gap_s)
     by_id = {line.id: line for line in project.lines}
     placed: list[tuple[Slot, np.ndarray]] = []
     missing: list[int] = []
+    fitted: list[tuple[int, str]] = []
     rate = sample_rate
     for slot in slots:
         take = project.chosen_take(by_id[slot.line_id])
@@ -121,24 +157,45 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
             missing.append(slot.order)
             continue
         audio, rate = read_take(project, take, rate)
+        if target is not None:
+            lufs = take.loudness_lufs if take.loudness_lufs is not None else integrated_loudness(audio, rate)
+            audio = audio * np.float32(gain_for(lufs, target))
+        if take.fit is not None:
+            fitted.append((slot.order, take.fit.describe()))
         placed.append((slot, audio))
     if not placed or rate is None:
         raise ExportError("nothing to mix: no line has a rendered take yet")
     # Place by the actual sample count: the stored duration is rounded.
     length = max(int(round(slot.start * rate)) + len(audio) for slot, audio in placed)
-    mix = np.zeros(length, dtype=np.float32)
+    guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
+    if guide is not None:
+        length = max(length, guide.shape[0])
+    dialogue = np.zeros(length, dtype=np.float32)
     stems: dict[str | None, np.ndarray] = {}
     for slot, audio in placed:
         begin = int(round(slot.start * rate))
-        mix[begin : begin + len(audio)] += audio
+        dialogue[begin : begin + len(audio)] += audio
         stem = stems.setdefault(slot.character_id, np.zeros(length, dtype=np.float32))
         stem[begin : begin + len(audio)] += audio
-    peak = float(np.max(np.abs(mix), initial=0.0))
-    gain = HEADROOM_PEAK / peak if peak > HEADROOM_PEAK else 1.0
+    mix: np.ndarray = dialogue
+    if guide is not None:
+        guide = np.pad(guide, ((0, length - guide.shape[0]), (0, 0)))
+        mix = dialogue[:, None] + guide
+        stems[GUIDE_STEM] = guide if guide.shape[1] > 1 else guide[:, 0]
+        if mix.shape[1] == 1:
+            mix = mix[:, 0]
+    limited = False
+    if target is not None:
+        gain = gain_for(integrated_loudness(mix, rate), target)
+        mix = mix * np.float32(gain)
+        mix, limited = apply_ceiling(mix, rate, settings.true_peak_dbtp)
+    else:
+        peak = float(np.max(np.abs(mix), initial=0.0))
+        gain = HEADROOM_PEAK / peak if peak > HEADROOM_PEAK else 1.0
+        mix = mix * np.float32(gain)
     if gain != 1.0:
-        mix *= gain
-        for stem in stems.values():
-            stem *= gain
+        for key in stems:
+            stems[key] = stems[key] * np.float32(gain)
     overruns = [
         Overrun(
             slot.line_id,
@@ -152,7 +209,30 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         for slot, _ in placed
         if slot.overrun_s > 0 and slot.slot_end is not None
     ]
-    return MixdownAudio(mix, stems, int(rate), slots, overruns, missing, gain)
+    return MixdownAudio(mix.astype(np.float32, copy=False), stems, int(rate), slots, overruns, missing, gain,
+                        measure(mix, int(rate)), limited, fitted)
+
+
+def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> np.ndarray | None:
+    """The guide track at ``rate`` as (n, channels), at its level and ducked under the lines.
+
+    None when the project keeps no guide in the mix (``guide_mix`` "replace", or no guide).
+    """
+    settings = project.settings
+    path = project.guide_path()
+    if settings.guide_mix != "duck" or path is None:
+        return None
+    try:
+        audio, source_rate = sf.read(str(path), dtype="float32", always_2d=True)
+    except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        raise ExportError(f"cannot read the guide track {project.guide_audio}: {error}") from error
+    if source_rate != rate:
+        import soxr
+
+        audio = soxr.resample(audio, source_rate, rate).astype(np.float32)
+    audio = audio[:, :2] * np.float32(10 ** (settings.guide_gain_db / 20))
+    envelope = duck_gain(audio.shape[0], rate, lines, settings.duck_db, settings.duck_attack_s, settings.duck_release_s)
+    return np.ascontiguousarray(audio * envelope[:, None], dtype=np.float32)
 
 
 def _out_dir(project: Project, out_dir: str | os.PathLike[str] | None) -> Path:
@@ -176,7 +256,7 @@ def export_mix(
     audio = mixdown(project, gap_s)
     target = _out_dir(project, out_dir) / "mix.wav"
     atomic_write_wav(target, audio.mix, audio.sample_rate)
-    return ExportResult([target], audio.overruns, audio.missing, len(audio.mix) / audio.sample_rate, audio.gain)
+    return audio.result([target])
 
 
 def export_stems(
@@ -190,14 +270,15 @@ def export_stems(
     files: list[Path] = []
     used: set[str] = set()
     for char_id, stem in audio.stems.items():
-        name = safe_filename(_character_label(project, char_id) or "unassigned", "character")
+        label = "guide (original audio)" if char_id == GUIDE_STEM else _character_label(project, char_id)
+        name = safe_filename(label or "unassigned", "character")
         if name.casefold() in used:  # two names that sanitise alike
             name = f"{name}_{char_id}"
         used.add(name.casefold())
         path = folder / f"{name}.wav"
         atomic_write_wav(path, stem, audio.sample_rate)
         files.append(path)
-    return ExportResult(files, audio.overruns, audio.missing, len(audio.mix) / audio.sample_rate, audio.gain)
+    return audio.result(files)
 
 
 def line_file_name(order: int, character: str, width: int = 3) -> str:
@@ -239,16 +320,3 @@ def export_srt(
     write_text_export(target, script_to_srt(project, gap_s=gap_s))
     missing = [n for n, line in enumerate(project.lines, 1) if project.chosen_take(line) is None]
     return ExportResult([target], missing=missing)
-
-
-def export(
-    project: Project, kinds: Iterable[str], out_dir: str | os.PathLike[str] | None = None
-) -> dict[str, ExportResult]:
-    """Run several exports by name (``mix``, ``stems``, ``lines``, ``srt``)."""
-    runners = {"mix": export_mix, "stems": export_stems, "lines": export_lines, "srt": export_srt}
-    results: dict[str, ExportResult] = {}
-    for kind in kinds:
-        if kind not in runners:
-            raise ExportError(f"unknown export {kind!r}; choose from {', '.join(EXPORT_KINDS)}")
-        results[kind] = runners[kind](project, out_dir)
-    return results

@@ -30,12 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import AddLines, AssignCharacter, ChooseTake, Line, LineStatus, MoveLines, Project, ProjectError, RemoveLines
-from app.project.export import ExportResult, export_lines, export_mix, export_srt, export_stems
+from app.project.export import ExportResult
+from app.project.export_registry import EXPORTS, ExportContext, export_format
 from app.project.model import new_id
 from app.project.qa import QaWorker, lines_failing_qa
 from app.project.render import NoVoice, voice_spec
 from app.project.sample import copy_sample_project
-from app.project.script_io import ScriptImport, export_script, import_csv, import_plain, import_srt
+from app.project.script_io import ScriptImport, import_csv, import_plain, import_srt
 from app.ui.bridge import EngineBridge
 from app.ui.engine_status import EngineStatus
 from app.ui.characters_panel import CharactersPanel
@@ -211,8 +212,8 @@ class MainWindow(QMainWindow):
           "Render again the lines whose chosen take failed QA (garbled, clipped, silent, too long or unlike the voice)")
         a("play_line", "▶ Play line", self.play_current_line, "Space", "Play the line's take (or stream it while it renders)")
         a("stop", "■ Stop", self.player.stop, "Escape", "Stop playback")
-        for kind, label in (("lines", "Line WAVs"), ("mix", "Mix"), ("stems", "Stems"), ("srt", "Script as SRT"), ("csv", "Script as CSV")):
-            a(f"export_{kind}", label, lambda k=kind: self.export(k))  # type: ignore[misc]
+        for fmt in EXPORTS:
+            a(f"export_{fmt.name}", fmt.label, lambda k=fmt.name: self.export(k), None, fmt.help)  # type: ignore[misc]
         a("open_exports", "Open exports folder", self._open_exports)
         for kind, label in (("srt", "Subtitles (SRT)…"), ("csv", "CSV / TSV…"), ("script", "Plain script (Name: line)…")):
             a(f"import_{kind}", label, lambda k=kind: self._import_dialog(k))  # type: ignore[misc]
@@ -233,8 +234,8 @@ class MainWindow(QMainWindow):
         for kind in IMPORTERS:
             self.import_menu.addAction(self.actions_[f"import_{kind}"])
         self.export_menu = file_menu.addMenu("&Export")
-        for kind in ("lines", "mix", "stems", "srt", "csv"):
-            self.export_menu.addAction(self.actions_[f"export_{kind}"])
+        for fmt in EXPORTS:
+            self.export_menu.addAction(self.actions_[f"export_{fmt.name}"])
         self.export_menu.addSeparator()
         self.export_menu.addAction(self.actions_["open_exports"])
         file_menu.addSeparator()
@@ -553,10 +554,7 @@ class MainWindow(QMainWindow):
         project = self.document.project
 
         def work() -> ExportResult:
-            if kind == "csv":
-                return ExportResult([export_script(project, project.exports_dir / "script.csv")])
-            runner = {"lines": export_lines, "mix": export_mix, "stems": export_stems, "srt": export_srt}[kind]
-            return runner(project)
+            return export_format(kind).run(project, None, ExportContext())
 
         self._status(f"Exporting {kind}…")
         self.runner.run(work, lambda result: self._on_exported(kind, result), lambda exc: self._error("Export failed", str(exc)))

@@ -9,7 +9,8 @@ import pytest
 import soundfile as sf
 
 from app.project import ExportError, Line, Project
-from app.project.export import export, export_lines, export_mix, export_srt, export_stems, line_file_name, mixdown
+from app.project.export import export_lines, export_mix, export_srt, export_stems, line_file_name, mixdown
+from app.project.export_registry import export
 from app.project.timeline import build_timeline, estimate_duration
 
 from .conftest import add_fake_take, tone
@@ -57,6 +58,7 @@ def test_mix_places_every_take_at_its_sample(project: Project) -> None:
     seconds = {"l1": 3.0, "l2": 3.0, "l3": 1.0, "l4": 1.0, "l5": 3.0, "l6": 1.0}
     give_all_takes(project, seconds)
     project.settings.gap_s = 0.5
+    project.settings.loudness_target_lufs = None  # the takes exactly as rendered (normalising: test_project_loudness)
     result = export_mix(project)
     mix, rate = sf.read(str(project.exports_dir / "mix.wav"), dtype="float32")
     assert rate == RATE and result.gain == 1.0 and result.missing == []
@@ -90,6 +92,7 @@ def test_a_loud_mix_is_turned_down_without_clipping(project: Project) -> None:
     project.lines[1].start = 0.5  # full overlap of two loud takes
     add_fake_take(project, project.lines[0], tone(2.0, amplitude=0.9))
     add_fake_take(project, project.lines[1], tone(2.0, amplitude=0.9))
+    project.settings.loudness_target_lufs = None  # with a target, the true-peak ceiling does this job
     audio = mixdown(project)
     assert audio.gain < 1.0
     assert np.abs(audio.mix).max() == pytest.approx(0.98, abs=1e-4)
@@ -130,7 +133,9 @@ def test_srt_export_and_errors(project: Project, tmp_path: Path) -> None:
         export_lines(project)
     result = export_srt(project, tmp_path / "out")
     assert result.files == [tmp_path / "out" / "script.srt"] and result.missing == [1, 2, 3, 4, 5, 6]
-    with pytest.raises(ExportError, match="unknown export 'video'"):
+    with pytest.raises(ExportError, match="unknown export 'gif'"):
+        export(project, ["gif"])
+    with pytest.raises(ExportError, match="has no video"):
         export(project, ["video"])
     add_fake_take(project, project.lines[0], tone(0.5))
     assert set(export(project, ["mix", "stems", "lines", "srt"])) == {"mix", "stems", "lines", "srt"}

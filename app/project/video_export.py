@@ -1,0 +1,262 @@
+"""The finished video: the picture copied as it is, the dub as its default audio track.
+
+:func:`export_video` writes an MP4 or MKV with
+
+- the video stream copied packet for packet (no re-encoding, so no quality loss and no time
+  spent; frame count and duration stay those of the source);
+- the dub (the project's mix, normalised to the loudness target) encoded as AAC or Opus at
+  48 kHz (mono, or stereo when a stereo guide is kept under it), marked default and "dub",
+  with a language and a title;
+- optionally the original audio as a second track (copied, not re-encoded), marked "original";
+- optionally the script as a soft subtitle track (mov_text in MP4, SubRip in MKV).
+
+It is Qt-free and synchronous: the studio runs it on a worker thread and passes ``progress``
+(called with 0..1) and ``cancelled`` (polled between packets). The file is written through the
+project's atomic writer, so a cancelled or failed export leaves no half-written video behind.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import IO, Any, Callable
+
+import numpy as np
+
+from app.project.errors import ExportError, MediaError, OperationCancelled
+from app.project.export import ExportResult, MixdownAudio, mixdown
+from app.project.fsutil import safe_filename
+from app.project.media import write_atomically
+from app.project.model import Project
+from app.project.timeline import build_timeline
+from engine.files import is_inside
+
+OUTPUT_RATE = 48_000  # what AAC and Opus players expect; Opus only runs at 48 kHz
+CONTAINERS = {"mp4": ("mp4", "mov_text"), "mkv": ("matroska", "subrip")}  # format, subtitle codec
+AUDIO_CODECS = {"aac": "aac", "opus": "libopus"}
+ENCODE_AHEAD_S = 1.0  # keep the dub this far ahead of the copied packets, for interleaving
+BLOCK = 1024  # samples per encoded audio frame (AAC's frame size; Opus re-frames itself)
+
+# A minimal ASS header: text subtitle encoders need one even for plain text.
+_ASS_HEADER = (
+    "[Script Info]\nScriptType: v4.00+\nPlayResX: 384\nPlayResY: 288\n\n"
+    "[V4+ Styles]\nFormat: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, "
+    "BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, "
+    "Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\n"
+    "Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0\n\n"
+    "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+).encode()
+
+
+@dataclass(frozen=True)
+class VideoExportOptions:
+    """How the finished video is made. Languages are ISO 639-2 codes ("eng", "fra"...)."""
+
+    container: str = "mp4"  # "mp4" or "mkv"
+    audio_codec: str = "aac"  # "aac" or "opus"
+    bitrate: int = 192_000
+    keep_original: bool = False  # the original audio as a second track
+    subtitles: bool = False  # the script as a soft subtitle track
+    language: str = "und"  # of the dub (and subtitles)
+    title: str = "Dub"
+
+    def validate(self) -> None:
+        if self.container not in CONTAINERS:
+            raise ExportError(f"unknown container {self.container!r}; choose mp4 or mkv")
+        if self.audio_codec not in AUDIO_CODECS:
+            raise ExportError(f"unknown audio codec {self.audio_codec!r}; choose aac or opus")
+        if not 32_000 <= self.bitrate <= 512_000:
+            raise ExportError(f"audio bitrate must be 32-512 kb/s, got {self.bitrate // 1000} kb/s")
+        if not (len(self.language) == 3 and self.language.isascii() and self.language.isalpha()):
+            raise ExportError(f"language must be a three-letter ISO 639-2 code such as eng, got {self.language!r}")
+
+
+def default_video_path(project: Project, options: VideoExportOptions) -> Path:
+    """``exports/<title>.mp4`` (or .mkv)."""
+    return project.exports_dir / f"{safe_filename(project.title, 'dub')}.{options.container}"
+
+
+def export_video(
+    project: Project,
+    out_path: str | os.PathLike[str] | None = None,
+    options: VideoExportOptions | None = None,
+    *,
+    progress: Callable[[float], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> ExportResult:
+    """Write the finished video; returns what was written, with the mix's loudness and overruns.
+
+    Raises ExportError (no video, nothing rendered, a stream the container cannot hold),
+    MediaError (the video cannot be read) or OperationCancelled.
+    """
+    options = options or VideoExportOptions()
+    options.validate()
+    source = project.video_path()
+    if source is None or project.video is None:
+        raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
+    if not source.is_file():
+        raise ExportError(f"the project's video {project.video.path} is missing")
+    target = Path(out_path) if out_path is not None else default_video_path(project, options)
+    if target.suffix.lower() != f".{options.container}":
+        raise ExportError(f"{target.name}: a {options.container.upper()} file must end in .{options.container}")
+    audio = mixdown(project)
+    if progress is not None:
+        progress(0.05)
+    dub = _at_rate(audio, OUTPUT_RATE)
+    cues = _cues(project) if options.subtitles else []
+    video_duration = project.video.duration_s
+    if dub.shape[0] < int(round(video_duration * OUTPUT_RATE)):
+        dub = np.pad(dub, ((0, int(round(video_duration * OUTPUT_RATE)) - dub.shape[0]), (0, 0)))
+
+    def write(handle: IO[bytes]) -> None:
+        _mux(handle, source, dub, cues, options, video_duration, progress, cancelled)
+
+    inside = project.root if is_inside(target, project.root) else None  # a path the user chose may be elsewhere
+    write_atomically(target, write, inside=inside)
+    if progress is not None:
+        progress(1.0)
+    result = audio.result([target])
+    result.duration_s = dub.shape[0] / OUTPUT_RATE
+    overshoot = result.duration_s - video_duration
+    if overshoot > 0.05:
+        result.notes.append(f"the dub runs {overshoot:.2f} s past the end of the video (kept, not cut)")
+    return result
+
+
+def _at_rate(audio: MixdownAudio, rate: int) -> np.ndarray:
+    """The mix as (n, channels) float32 at ``rate``.
+
+    A mono mix stays mono: copied to two channels it would measure 3 dB louder (BS.1770 adds
+    the channels' power), so the delivered track would miss the loudness target.
+    """
+    import soxr
+
+    mix = audio.mix if audio.mix.ndim == 2 else audio.mix[:, None]
+    if audio.sample_rate != rate:
+        mix = soxr.resample(mix, audio.sample_rate, rate).reshape(-1, mix.shape[1])
+    return np.ascontiguousarray(np.clip(mix[:, :2], -1.0, 1.0), dtype=np.float32)
+
+
+def _cues(project: Project) -> list[tuple[float, float, str]]:
+    """The script as (start, end, text) timed like the mix, with speakers, for a soft track."""
+    by_id = {line.id: line for line in project.lines}
+    cues = []
+    for slot in build_timeline(project):
+        line = by_id[slot.line_id]
+        if line.text.strip():
+            cues.append((slot.start, slot.end, line.text.strip()))
+    return cues
+
+
+def _mux(
+    handle: IO[bytes],
+    source: Path,
+    dub: np.ndarray,
+    cues: list[tuple[float, float, str]],
+    options: VideoExportOptions,
+    duration: float,
+    progress: Callable[[float], None] | None,
+    cancelled: Callable[[], bool] | None,
+) -> None:
+    """Copy the picture (and original audio), encode the dub and subtitles, interleaved."""
+    import av
+
+    container_format, subtitle_codec = CONTAINERS[options.container]
+    try:
+        source_file = av.open(str(source), metadata_errors="replace")
+    except av.FFmpegError as error:
+        raise MediaError(f"cannot read the video {source.name}: {error}") from error
+    with source_file as inp, av.open(handle, "w", format=container_format) as out:
+        video_in = inp.streams.video[0]
+        copies: dict[int, Any] = {video_in.index: out.add_stream_from_template(video_in)}
+        dub_stream: Any = out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE)
+        layout = "mono" if dub.shape[1] == 1 else "stereo"
+        dub_stream.layout = layout
+        dub_stream.bit_rate = options.bitrate
+        dub_stream.metadata["language"] = options.language
+        dub_stream.metadata["title"] = options.title
+        dub_stream.disposition = av.stream.Disposition.default | av.stream.Disposition.dub
+        if options.keep_original and inp.streams.audio:
+            original_in = inp.streams.audio[0]
+            original = out.add_stream_from_template(original_in)
+            original.metadata["title"] = "Original audio"
+            original.disposition = av.stream.Disposition.original
+            copies[original_in.index] = original
+        subtitle_stream: Any = None
+        if cues:
+            subtitle_stream = out.add_stream(subtitle_codec)
+            subtitle_stream.codec_context.subtitle_header = _ASS_HEADER
+            subtitle_stream.time_base = Fraction(1, 1000)
+            subtitle_stream.metadata["language"] = options.language
+            subtitle_stream.metadata["title"] = f"{options.title} (subtitles)"
+        encoder = _DubEncoder(out, dub_stream, dub, layout, subtitle_stream, cues)
+        reached = 0.0  # packets come in decode order, whose times jump back and forth: report the furthest
+        try:
+            for packet in inp.demux(*[s for s in inp.streams if s.index in copies]):
+                if cancelled is not None and cancelled():
+                    raise OperationCancelled("the video export was cancelled; nothing was written")
+                if packet.size == 0:
+                    continue
+                when = float(packet.pts * packet.time_base) if packet.pts is not None else None
+                if when is not None:
+                    encoder.encode_until(when + ENCODE_AHEAD_S)
+                    if progress is not None and duration > 0 and when > reached:
+                        reached = when
+                        progress(0.05 + 0.9 * min(1.0, when / duration))
+                packet.stream = copies[packet.stream_index]
+                out.mux(packet)
+            encoder.finish()
+        except av.FFmpegError as error:
+            raise ExportError(
+                f"cannot write a {options.container.upper()} with these streams ({error}); "
+                "try --video-format mkv, which holds any codec"
+            ) from error
+
+
+class _DubEncoder:
+    """Encodes the dub (and subtitle cues) on demand, so they interleave with the copied packets."""
+
+    def __init__(self, out: Any, stream: Any, audio: np.ndarray, layout: str,
+                 subtitle_stream: Any | None, cues: list[tuple[float, float, str]]) -> None:
+        self.out, self.stream, self.audio, self.layout = out, stream, audio, layout
+        self.subtitle_stream, self.cues = subtitle_stream, cues
+        self.position = 0
+        self.next_cue = 0
+
+    def encode_until(self, seconds: float) -> None:
+        import av
+
+        stop = min(self.audio.shape[0], int(seconds * OUTPUT_RATE))
+        while self.position < stop:
+            block = self.audio[self.position : self.position + BLOCK]
+            frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(block.T), format="fltp", layout=self.layout)
+            frame.sample_rate = OUTPUT_RATE
+            frame.pts = self.position
+            frame.time_base = Fraction(1, OUTPUT_RATE)
+            self.out.mux(self.stream.encode(frame))
+            self.position += block.shape[0]
+        while self.subtitle_stream is not None and self.next_cue < len(self.cues) and self.cues[self.next_cue][0] <= seconds:
+            self._write_cue(self.next_cue, *self.cues[self.next_cue])
+            self.next_cue += 1
+
+    def finish(self) -> None:
+        last_cue = self.cues[-1][0] if self.cues else 0.0
+        self.encode_until(max(self.audio.shape[0] / OUTPUT_RATE, last_cue) + 1)
+        self.out.mux(self.stream.encode(None))
+
+    def _write_cue(self, n: int, start: float, end: float, text: str) -> None:
+        """One cue as a text subtitle packet (ASS dialogue in, mov_text or SubRip out)."""
+        from av.subtitles.subtitle import SubtitleSet
+
+        begin, length = int(round(start * 1000)), max(1, int(round((end - start) * 1000)))
+        dialogue = text.replace("\n", "\\N")
+        subtitle = SubtitleSet.create(text=f"{n},0,Default,,0,0,0,,{dialogue}".encode(), start=0, end=length, pts=begin)
+        assert self.subtitle_stream is not None
+        packet = self.subtitle_stream.codec_context.encode_subtitle(subtitle)
+        packet.stream = self.subtitle_stream
+        packet.pts = packet.dts = begin
+        packet.duration = length
+        packet.time_base = Fraction(1, 1000)
+        self.out.mux(packet)

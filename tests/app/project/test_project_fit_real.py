@@ -1,0 +1,126 @@
+"""Fit to slot and the whole video workflow on the real embedded engine (Piper), no mocks.
+
+A line that overruns its slot by 20 % fits by speaking faster alone; one that overruns by
+60 % reaches the rate bound and is time-stretched for the rest, and the export report says so.
+Then `dubstudio new` from a video and an SRT, and `render --fit --export video`, checked
+with PyAV: the picture untouched, the dub as long as the video, at the loudness target.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from app.cli import main as cli_main
+from app.project import Line, Project
+from app.project.export import export_mix
+from app.project.fit import slot_seconds, trim_tail
+from app.project.loudness import integrated_loudness
+from app.project.render import RenderSession
+from engine.client import EngineClient, EngineConfig
+
+from .conftest import VOICES, make_project
+from .media_fixtures import make_video
+
+DEADLINE_S = 300.0  # guards against a hang only
+TEXT = "The lighthouse keeper swore she saw a ship drift past the rocks at midnight."
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("voice-cache")
+
+
+@pytest.fixture(scope="module")
+def client(cache_dir: Path):  # type: ignore[no-untyped-def]
+    engine = EngineClient(EngineConfig(slots=2, cache_dir=str(cache_dir)))
+    engine.start()
+    yield engine
+    engine.close()
+
+
+def render(client: EngineClient, project: Project, line_ids: list[str], fit: bool | None) -> None:
+    session = RenderSession(project, line_ids, fit=fit)
+    session.start(client)
+    deadline = time.monotonic() + DEADLINE_S
+    while not session.finished:
+        assert time.monotonic() < deadline, "render hung"
+        session.handle_event(client.get_event(timeout=0.5))
+    assert session.progress.failed == 0, [line.error for line in session.lines]
+
+
+def spoken_seconds(project: Project, line: Line) -> float:
+    take = project.chosen_take(line)
+    assert take is not None
+    audio, rate = sf.read(str(project.take_path(take)), dtype="float32")
+    return trim_tail(audio, rate).size / rate
+
+
+def test_fit_uses_rate_first_and_stretch_only_past_the_bound(tmp_path: Path, client: EngineClient) -> None:
+    project = make_project(tmp_path / "scene")
+    project.lines = [Line("near", TEXT, "maya", start=0.0), Line("far", TEXT, "maya", start=20.0)]
+    render(client, project, ["near", "far"], fit=False)
+    natural = {line.id: spoken_seconds(project, line) for line in project.lines}
+    # Slots 20 % and 60 % shorter than the natural speech.
+    project.line("near").end = natural["near"] / 1.2
+    project.line("far").end = 20.0 + natural["far"] / 1.6
+    overrunning = export_mix(project).overruns
+    assert [o.line_id for o in overrunning] == ["near", "far"]
+
+    render(client, project, ["near", "far"], fit=True)
+    near, far = project.chosen_take(project.line("near")), project.chosen_take(project.line("far"))
+    assert near is not None and near.fit is not None and far is not None and far.fit is not None
+    # 20 % over: a faster rate alone, within the 1.25x bound, and it fits.
+    assert near.fit.stretch == 1.0 and 1.1 < near.fit.rate <= 1.25 * 1.01
+    assert near.duration_s <= slot_seconds(project, project.line("near")) + 1e-3  # type: ignore[operator]
+    assert near.fit.describe().startswith("fitted: rate 1.") and "stretch" not in near.fit.describe()
+    # 60 % over: the rate stops at the bound, Rubber Band stretches the rest.
+    assert far.fit.rate == pytest.approx(1.25, abs=0.05) and far.fit.stretch > 1.1
+    assert "+ stretch" in far.fit.describe()
+    assert far.duration_s <= slot_seconds(project, project.line("far")) + 1e-3  # type: ignore[operator]
+    assert far.loudness_lufs is not None and far.true_peak_dbtp is not None
+    result = export_mix(project)
+    assert result.overruns == []
+    assert [order for order, _ in result.fitted] == [1, 2] and "stretch" in result.fitted[1][1]
+    reloaded = Project.load(project.root)
+    assert reloaded.chosen_take(reloaded.line("far")).fit == far.fit  # type: ignore[union-attr]
+
+
+def test_new_from_video_then_render_fit_and_export_video(tmp_path: Path, cache_dir: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import av
+
+    video = make_video(tmp_path / "scene.mp4", seconds=8.0)
+    srt = tmp_path / "scene.srt"
+    srt.write_text(
+        "1\n00:00:05,000 --> 00:00:06,200\nRex: I saw them. A ship with no crew, drifting past the rocks.\n\n"
+        "2\n00:00:00,500 --> 00:00:03,500\nMaya: Did you see the lights?\n",
+        encoding="utf-8",
+    )
+    root = tmp_path / "dub"
+    assert cli_main(["new", str(root), "--video", str(video), "--subtitles", str(srt),
+                     "--voice", f"Maya={VOICES / 'maya.wav'}", "--voice", f"Rex={VOICES / 'rex.wav'}"]) == 0
+    assert "Ready: dubstudio render" in capsys.readouterr().out
+    project = Project.load(root)
+    assert [line.start for line in project.lines] == [0.5, 5.0]  # placed by timecode, not file order
+
+    code = cli_main(["render", str(root), "--fit", "--export", "video", "--language", "eng", "--no-progress",
+                     "--slots", "2", "--cache-dir", str(cache_dir)])
+    report = capsys.readouterr().err
+    assert code == 0, report
+    assert "line 2: fitted: rate" in report  # Rex's line is far longer than its 1.2 s slot
+    assert "loudness: -23." in report and "target -23 LUFS" in report
+    out = root / "exports" / "scene.mp4"
+    with av.open(str(video)) as source, av.open(str(out)) as dubbed:
+        assert dubbed.streams.video[0].codec_context.name == source.streams.video[0].codec_context.name
+        assert dubbed.streams.video[0].frames == source.streams.video[0].frames == 200
+        assert float(dubbed.duration or 0) / 1e6 == pytest.approx(float(source.duration or 0) / 1e6, abs=0.05)
+        track = dubbed.streams.audio[0]
+        assert track.metadata.get("language") == "eng"
+        pcm = np.concatenate([frame.to_ndarray() for frame in dubbed.decode(track)], axis=1).T
+    assert abs(pcm.shape[0] / 48000 - 8.0) < 0.1
+    assert integrated_loudness(pcm, 48000) == pytest.approx(-23.0, abs=1.0)

@@ -1,0 +1,108 @@
+"""The finished video: picture copied untouched, the dub as default track at the target
+loudness, optional original audio and soft subtitles, progress, cancel, and the registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.project import ExportError, OperationCancelled, Project
+from app.project.export_registry import EXPORT_KINDS, EXPORTS, ExportContext, export, export_format
+from app.project.loudness import integrated_loudness
+from app.project.media import attach_video
+from app.project.video_export import VideoExportOptions, export_video
+
+from .conftest import add_fake_take, make_project, tone
+from .media_fixtures import make_video
+
+
+def streams(path: Path) -> list[tuple[str, str, dict[str, str]]]:
+    import av
+
+    with av.open(str(path)) as container:
+        return [(s.type, s.codec_context.name, dict(s.metadata)) for s in container.streams]
+
+
+def video_facts(path: Path) -> tuple[str, int, float]:
+    """(codec, decoded frame count, duration) of the first video stream."""
+    import av
+
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        codec = stream.codec_context.name
+        times = [float(frame.time) for frame in container.decode(stream)]
+    return codec, len(times), max(times) + 1 / 25
+
+
+def audio_track(path: Path, index: int = 0) -> tuple[np.ndarray, int]:
+    import av
+
+    with av.open(str(path)) as container:
+        stream = container.streams.audio[index]
+        blocks = [frame.to_ndarray() for frame in container.decode(stream)]
+        return np.concatenate(blocks, axis=1).T, stream.codec_context.sample_rate
+
+
+@pytest.fixture
+def dubbed(tmp_path: Path) -> Project:
+    project = make_project(tmp_path / "scene")
+    for n, line in enumerate(project.lines):
+        add_fake_take(project, line, tone(1.2, freq=200 + 40 * n, amplitude=0.3))
+    source = make_video(tmp_path / "source.mkv", seconds=17.0)
+    project.video = attach_video(project, source)
+    project.save()
+    return project
+
+
+@pytest.mark.parametrize("container, codec", [("mp4", "aac"), ("mkv", "opus")])
+def test_video_stream_is_copied_and_the_dub_is_the_default_track(dubbed: Project, container: str, codec: str) -> None:
+    options = VideoExportOptions(container=container, audio_codec=codec, keep_original=True, subtitles=True,
+                                 language="eng", title="English dub")
+    seen: list[float] = []
+    result = export_video(dubbed, None, options, progress=seen.append)
+    out = result.files[0]
+    assert out == dubbed.exports_dir / f"Test_scene.{container}"
+    source = dubbed.video_path()
+    assert source is not None and video_facts(out) == video_facts(source)  # codec, frames, duration
+    kinds = streams(out)
+    assert [k[:2] for k in kinds] == [("video", "h264"), ("audio", codec), ("audio", "aac"),
+                                      ("subtitle", "mov_text" if container == "mp4" else "srt")]  # SubRip reads back as "srt"
+    assert kinds[1][2]["language"] == "eng" and "English dub" in kinds[1][2].values()
+    assert "Original audio" in kinds[2][2].values()
+    dub, rate = audio_track(out)
+    assert rate == 48000 and abs(dub.shape[0] / rate - 17.0) < 0.1
+    assert integrated_loudness(dub, rate) == pytest.approx(-23.0, abs=1.0)
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    assert result.level is not None and result.level.lufs == pytest.approx(-23.0, abs=0.5)
+    import av
+
+    with av.open(str(out)) as container_file:
+        subtitle = container_file.streams.subtitles[0]
+        texts = [s.dialogue.decode() for packet in container_file.demux(subtitle) for s in packet.decode()]
+    assert texts[0] == dubbed.lines[0].text and len(texts) == len(dubbed.lines)
+
+
+def test_cancel_leaves_no_file_and_bad_requests_are_refused(dubbed: Project, tmp_path: Path) -> None:
+    calls = iter(range(1000))
+    with pytest.raises(OperationCancelled):
+        export_video(dubbed, cancelled=lambda: next(calls) > 20)
+    assert not list(dubbed.exports_dir.glob("*.mp4")) and not list(dubbed.exports_dir.glob(".*tmp"))
+    with pytest.raises(ExportError, match="must end in .mkv"):
+        export_video(dubbed, tmp_path / "x.mp4", VideoExportOptions(container="mkv"))
+    with pytest.raises(ExportError, match="three-letter"):
+        export_video(dubbed, options=VideoExportOptions(language="english"))
+    bare = make_project(tmp_path / "bare")
+    with pytest.raises(ExportError, match="has no video"):
+        export_video(bare)
+
+
+def test_every_export_is_declared_once_and_reachable_by_name(dubbed: Project) -> None:
+    assert EXPORT_KINDS == ("lines", "mix", "stems", "srt", "csv", "video")
+    assert all(fmt.label and fmt.help for fmt in EXPORTS)
+    assert [f.name for f in EXPORTS if f.needs_video] == ["video"]
+    results = export(dubbed, ["mix", "csv", "video"], context=ExportContext(video=VideoExportOptions(container="mkv")))
+    assert results["video"].files[0].suffix == ".mkv" and results["csv"].files[0].name == "script.csv"
+    with pytest.raises(ExportError, match="unknown export 'gif'; choose from lines, mix"):
+        export_format("gif")
