@@ -197,13 +197,18 @@ class QaWorker:
 
     def submit(self, request: QaRequest) -> None:
         with self._lock:
+            self._pending.append(request)
+            if self._process is not None and not self._process.is_alive():
+                return  # poll() reports the crash and hands the rest, this one included, to a new process
             self._ensure_started()
             assert self._requests is not None
-            self._pending.append(request)
-            self._requests.send(request)
+            try:
+                self._requests.send(request)
+            except OSError:
+                pass  # it just died: poll() sees the closed pipe and resubmits to a new process
 
     def _ensure_started(self) -> None:
-        if self._process is not None and self._process.is_alive():
+        if self._process is not None:
             return
         requests_out, requests_in = self._context.Pipe(duplex=False)
         results_out, results_in = self._context.Pipe(duplex=False)

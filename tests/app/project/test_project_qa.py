@@ -131,10 +131,13 @@ def test_the_worker_checks_in_a_low_priority_process_and_recovers_from_a_crash(s
         assert [o.line_id for o in outcomes] == ["l1"] and outcomes[0].checks is not None
         assert child.nice() == 19  # checks only take the CPU time rendering leaves over
 
-        # Kill it while it checks the next take: that take is reported, the rest still checked.
-        for request in requests[1:]:
+        # Kill it while it checks the next take: that take is reported, the rest still checked,
+        # including one submitted after it died.
+        for request in requests[1:3]:
             worker.submit(request)
         child.kill()
+        worker._process.join(timeout=30)
+        worker.submit(requests[3])
         outcomes = []
         while worker.pending:
             outcomes += worker.poll(timeout=5.0)
