@@ -217,7 +217,7 @@ V4_QA_DEFAULTS: JsonDict = {
     "max_inner_silence_s": 1.5,
     "max_trailing_silence_s": 1.5,
     "max_overrun_s": 0.25,
-    "min_resemblance": 0.30,
+    "min_resemblance": 0.25,
 }
 
 MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2, migrate_v2_to_v3, migrate_v3_to_v4]
