@@ -32,12 +32,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import Change, LineStatus
+from app.project.qa import placements, verdict_of
 from app.ui.document import Document
 from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProxy, LinesModel
 from app.ui.characters_panel import colour_icon
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 FAILED_QA = "failed_qa"  # the status filter's entry for lines whose chosen take failed QA
+TAKE_QA_MARK = {True: "✓", False: "✗", None: "?"}  # a take's QA verdict in the takes list
 
 
 class _ComboDelegate(QStyledItemDelegate):
@@ -300,13 +302,17 @@ class ScriptPanel(QWidget):
         line = project.line(line_id)
         self.takes_box.setTitle(f"Takes of line {project.order_of(line_id)}")
         current_fp = project.fingerprint(line)
+        placement = placements(project).get(line_id)
         for n, take in enumerate(line.takes, 1):
             stale = "" if take.fingerprint == current_fp else "  (stale)"
             chosen = "● " if take.id == line.chosen_take else "   "
+            verdict = verdict_of(project, take, placement)
+            qa = "" if verdict is None else f" · QA {TAKE_QA_MARK[verdict.passed]}"
             item = QListWidgetItem(
-                f"{chosen}Take {n} · {take.duration_s:.2f} s · {take.created.replace('T', ' ')[:16]}{stale}"
+                f"{chosen}Take {n} · {take.duration_s:.2f} s · {take.created.replace('T', ' ')[:16]}{qa}{stale}"
             )
-            item.setToolTip(take.text)
+            findings = "\n".join(verdict.reasons) if verdict is not None else ""
+            item.setToolTip(f"{take.text}\n{findings}".strip())
             item.setData(Qt.ItemDataRole.UserRole, take.id)
             self.takes.addItem(item)
             if take.id == line.chosen_take:

@@ -239,6 +239,8 @@ def test_takes_are_checked_in_the_background_and_failed_qa_renders_again(
     take = doc.project.chosen_take(rex_line)
     assert take is not None and take.qa is not None and take.qa.wer is not None
     assert script.model.index(3, Column.QA).data() == "✓ Passed"
+    script.select_line(rex_line.id)
+    assert "QA ✓" in script.takes.item(0).text()
     assert not window.actions_["render_failed_qa"].isEnabled()
 
     # The user tightens a threshold: the take now fails, the filter finds it, and one click redoes it.
@@ -252,4 +254,7 @@ def test_takes_are_checked_in_the_background_and_failed_qa_renders_again(
     with qtbot.waitSignal(qa.checked, timeout=ENGINE_TIMEOUT_MS):
         window.actions_["render_failed_qa"].trigger()
     assert len(rex_line.takes) == 2 and rex_line.takes[1].qa is not None
+    script.status_filter.setCurrentIndex(0)  # all statuses again
+    script.select_line(rex_line.id)
+    assert "QA ✗" in script.takes.item(1).text() and "QA_UNLIKE_VOICE" in script.takes.item(1).toolTip()
     assert all(len(line.takes) == 0 for line in doc.project.lines if line is not rex_line)
