@@ -165,6 +165,17 @@ def test_render_of_the_sample_project_through_the_server(server: Server, tmp_pat
     assert (project_dir / "exports" / "mix.wav").is_file()
 
 
+def test_say_through_the_server(server: Server, tmp_path: Path) -> None:
+    out = tmp_path / "line.wav"
+    result = subprocess.run(dubstudio("say", "Meet me at the harbour.", "--out", str(out), "--json", *server.cli()),
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["engine"] == server.url and report["backend"] == "piper"
+    audio, rate = sf.read(str(out))
+    assert rate == 22050 and len(audio) / rate == pytest.approx(report["audio_s"], abs=0.01)
+
+
 def test_bench_against_the_server_for_two_levels(server: Server, tmp_path: Path) -> None:
     report_path = tmp_path / "bench.json"
     result = subprocess.run(dubstudio("bench", "--levels", "1,2", "--jobs-per-level", "2", "--warmup", "0",
