@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -98,7 +100,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                         "--token-file", str(token_file), "--tls-cert", str(cert), "--tls-key", str(key),
                         "--max-text-chars", str(MAX_TEXT_CHARS), "--max-clip-mb", str(MAX_CLIP_MB),
                         "--cache-dir", str(folder / "cache"), *DETERMINISTIC)
-    env = {**os.environ, "RAY_TMPDIR": str(folder / "ray"), "PYTHONUNBUFFERED": "1"}
+    # Ray's session folder holds Unix sockets, whose paths may not pass 107 bytes: a short one.
+    ray_dir = tempfile.mkdtemp(prefix="ds-ray-", dir="/tmp")
+    env = {**os.environ, "RAY_TMPDIR": ray_dir, "PYTHONUNBUFFERED": "1"}
     out = log.open("w")
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=out, text=True, env=env,
                                start_new_session=True)
@@ -122,6 +126,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             _stop(process)
             if process.stdout is not None:
                 process.stdout.close()
+            out.close()
+            shutil.rmtree(ray_dir, ignore_errors=True)
             raise AssertionError(f"dubstudio serve did not start (exit {process.returncode}); log:\n"
                                  + log.read_text()[-6000:])
     running = Server(url, token, token_file, cert, process, log, set())
@@ -134,6 +140,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         if process.stdout is not None:
             process.stdout.close()
         out.close()
+        shutil.rmtree(ray_dir, ignore_errors=True)
         leftovers = [pid for pid in running.engine_pids if _alive(pid)]
         for pid in leftovers:
             os.kill(pid, signal.SIGKILL)
