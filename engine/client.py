@@ -9,15 +9,19 @@ queued jobs keep their place and nothing is silently lost.
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import multiprocessing
 import multiprocessing.spawn
+import os
 import queue
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from engine.backends import OptionError, descriptor
+from engine.lifeline import kill_engine
 from engine.process import EngineSettings, engine_main
 from engine.protocol import (
     AudioChunk,
@@ -25,6 +29,7 @@ from engine.protocol import (
     EngineError,
     EngineReady,
     EngineRestarted,
+    EngineStarting,
     EngineStopped,
     ErrorCode,
     Event,
@@ -43,6 +48,14 @@ from engine.protocol import (
 )
 
 POLL_S = 0.2  # how often a waiting get_event() checks that the engine is alive
+# Start-up deadlines. The handshake comes as soon as the engine's interpreter runs our code
+# (about a second; a minute allows for a machine under heavy load); loading the model may take
+# minutes (CosyVoice2 on a CPU, a TensorRT plan built on first use).
+HANDSHAKE_TIMEOUT_S = 60.0
+LOAD_TIMEOUT_S = 900.0
+CLOSE_TIMEOUT_S = 10.0
+
+StartProgress = Callable[[EngineStarting], None]
 
 
 @dataclass
@@ -56,7 +69,27 @@ class EngineConfig:
     max_active: int | None = None  # jobs admitted at once (memory); None: a few per slot
     auto_retry: bool = True  # resubmit jobs that were running when the engine died
     max_retries: int = 2
-    start_timeout_s: float = 300.0
+    handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # spawn to the engine's first sign of life
+    load_timeout_s: float = LOAD_TIMEOUT_S  # that sign of life to EngineReady
+
+
+_spawner: concurrent.futures.ThreadPoolExecutor | None = None
+_spawner_lock = threading.Lock()
+
+
+def _spawn(start: Callable[[], None]) -> None:
+    """Run ``start`` (a Process.start) on the one thread that starts every engine.
+
+    Linux sends an engine its parent-death signal when the *thread* that started it exits,
+    not only the process (prctl(2)). The studio starts engines from short-lived threads, so
+    they are all started from this one, which lives as long as the process. It also keeps
+    the process-wide spawn executable from being switched by two starts at once.
+    """
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None:
+            _spawner = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-spawner")
+    _spawner.submit(start).result()
 
 
 @dataclass
@@ -93,11 +126,15 @@ class EngineClient:
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
-    def start(self) -> EngineReady:
+    def start(self, on_progress: StartProgress | None = None) -> EngineReady:
         """Start the engine and wait until its backend is loaded.
 
         The backend's options are checked against its descriptor first, so a bad one is an
-        ``E_BAD_OPTION`` error naming it, before any process is spawned.
+        ``E_BAD_OPTION`` error naming it, before any process is spawned. Then two deadlines:
+        the engine's handshake (EngineStarting "started") must come within
+        ``handshake_timeout_s`` of the spawn, and EngineReady within ``load_timeout_s`` of the
+        handshake. Past either, the engine and everything it started are killed and
+        EngineStartError says which stage it was stuck in. ``on_progress`` sees each stage.
         """
         started = time.monotonic()
         try:
@@ -112,22 +149,16 @@ class EngineClient:
             max_queue=self.config.max_queue,
             max_active=self.config.max_active,
             parent_prefix=sys.prefix if self.config.python else None,
+            parent_pid=os.getpid(),
         )
         self._requests = self._context.Queue()
         self._events = self._context.Queue()
         self._process = self._context.Process(
             target=engine_main, args=(settings, self._requests, self._events), name="dubstudio-engine", daemon=True
         )
-        if self.config.python:
-            # spawn's executable is process-wide: set it only around this one start.
-            self._context.set_executable(self.config.python)
-            try:
-                self._process.start()
-            finally:
-                self._context.set_executable(sys.executable)
-        else:
-            self._process.start()
-        deadline = started + self.config.start_timeout_s
+        _spawn(self._start_process)
+        handshake: EngineStarting | None = None
+        deadline = started + self.config.handshake_timeout_s
         while True:
             try:
                 event = self._events.get(timeout=POLL_S)
@@ -138,33 +169,68 @@ class EngineClient:
                         f"The engine exited during start-up (exit code {self._process.exitcode}); see its log above",
                     ) from None
                 if time.monotonic() > deadline:
-                    self._process.kill()
-                    raise EngineStartError(
-                        ErrorCode.ENGINE_START, f"The engine did not start within {self.config.start_timeout_s:.0f} s"
-                    ) from None
+                    self._kill()
+                    raise EngineStartError(ErrorCode.ENGINE_START, self._stuck_message(handshake)) from None
                 continue
-            if isinstance(event, EngineReady):
+            if isinstance(event, EngineStarting):
+                if handshake is None:
+                    deadline = time.monotonic() + self.config.load_timeout_s
+                handshake = event
+                if on_progress is not None:
+                    on_progress(event)
+            elif isinstance(event, EngineReady):
                 self.ready = event
                 self._slots = event.slots
                 self.engine_start_s = time.monotonic() - started
                 return event
-            if isinstance(event, RequestFailed):
+            elif isinstance(event, RequestFailed):
                 self._process.join(timeout=5)
                 raise EngineStartError(event.code, event.message)
-            if isinstance(event, EngineStopped):  # a wake() that arrived during start-up
+            elif isinstance(event, EngineStopped):  # a wake() that arrived during start-up
                 self._backlog.append(event)
 
-    def close(self, timeout: float = 10.0) -> None:
-        """Ask the engine to stop, then make sure it has."""
+    def _start_process(self) -> None:
+        if self.config.python:
+            # spawn's executable is process-wide: set it only around this one start.
+            self._context.set_executable(self.config.python)
+            try:
+                self._process.start()
+            finally:
+                self._context.set_executable(sys.executable)
+        else:
+            self._process.start()
+
+    def _stuck_message(self, last: EngineStarting | None) -> str:
+        if last is None:
+            interpreter = self.config.python or sys.executable
+            return (f"The engine's interpreter ({interpreter}) did not start within "
+                    f"{self.config.handshake_timeout_s:g} s; it was stopped")
+        return (f"The engine did not finish loading {self.config.backend} within {self.config.load_timeout_s:g} s "
+                f"(stuck at: {last.stage}); it was stopped")
+
+    def _kill(self) -> None:
+        """Kill the engine with everything it started, and reap it."""
+        if self._process.pid is not None:
+            kill_engine(self._process.pid)
+        self._process.join(5)
+
+    def close(self, timeout: float = CLOSE_TIMEOUT_S) -> None:
+        """Ask the engine to stop, then make sure it has (killing it, and what it started,
+        after ``timeout`` seconds). Events still in flight are read and dropped meanwhile, so
+        an engine with a full pipe of audio can deliver its last events and exit."""
         self._closing = True
         if self._process is None:
             return
         if self._process.is_alive():
             self._requests.put(Shutdown())
-            self._process.join(timeout)
+            deadline = time.monotonic() + timeout
+            while self._process.is_alive() and time.monotonic() < deadline:
+                try:
+                    self._events.get(timeout=POLL_S)
+                except (queue.Empty, EOFError, OSError):
+                    pass
             if self._process.is_alive():
-                self._process.kill()
-                self._process.join(5)
+                self._kill()
         for channel in (self._requests, self._events):
             channel.cancel_join_thread()
             channel.close()

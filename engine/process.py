@@ -16,13 +16,15 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn
 
+from engine.lifeline import hold_to_parent
 from engine.protocol import (
     AudioChunk,
     CancelJob,
     EngineError,
     EngineReady,
+    EngineStarting,
     EngineStopped,
     ErrorCode,
     Event,
@@ -73,6 +75,7 @@ class EngineSettings:
     max_queue: int = 256
     max_active: int | None = None  # jobs admitted at once; None: ACTIVE_PER_SLOT per slot
     parent_prefix: str | None = None  # set when the engine runs under another interpreter
+    parent_pid: int | None = None  # the client's process: the engine ends when it does
 
 
 @dataclass
@@ -157,6 +160,7 @@ class Engine:
             self._fail(job.job_id, ErrorCode.EMPTY_TEXT, "The line is empty: type something to speak")
             return
         try:
+            job.voice.settings.check()  # NaN or out-of-range speed or pitch: refused, never clamped
             self.backend.check_text(job.text)
         except EngineError as error:
             self._fail(job.job_id, error.code, error.message)
@@ -396,34 +400,66 @@ def _use_own_environment(parent_prefix: str) -> None:
 
 
 def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
-    """Entry point of the engine process (the target of the spawned Process)."""
+    """Entry point of the engine process (the target of the spawned Process).
+
+    Start-up talks to the client in stages: an EngineStarting("started") handshake as soon
+    as this code runs and the engine is tied to its parent, one per loading stage, then
+    EngineReady, or a RequestFailed("engine-start") saying in one line why it could not start.
+    """
     started = time.monotonic()
+    hold_to_parent(settings.parent_pid)
     # Ctrl-C in a terminal reaches the whole process group; the client decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def stage(name: str) -> None:
+        events.put(EngineStarting(os.getpid(), name, round(time.monotonic() - started, 4)))
+
+    stage("started")
     if settings.parent_prefix:
         _use_own_environment(settings.parent_prefix)
-    from engine.backends import create_backend
-    from engine.voices import SpeakerEncoder, VoiceCache, default_cache_dir
-
     try:
+        stage(f"loading {settings.backend}")
+        from engine.backends import create_backend
+        from engine.voices import SpeakerEncoder, VoiceCache, default_cache_dir
+
         backend = create_backend(settings.backend, settings.backend_options)
         backend.load()
+        stage("opening the voice cache")
         cache_dir = Path(settings.cache_dir) if settings.cache_dir else default_cache_dir()
         cache = VoiceCache(cache_dir, backend, settings.backend, SpeakerEncoder())
-    except Exception as error:  # noqa: BLE001 - reported to the client, which raises it
+    except EngineError as error:  # a known cause (unknown backend, bad option): its message says it all
+        events.put(RequestFailed("engine-start", error.code, error.message))
+        _exit_after_flush(events, 1)
+    except Exception as error:  # noqa: BLE001 - an unexpected fault: keep the traceback for the log
         traceback.print_exc()
-        code = error.code if isinstance(error, EngineError) else ErrorCode.ENGINE_START
-        events.put(RequestFailed("engine-start", code, f"The engine could not start: {type(error).__name__}: {error}"))
-        return
+        events.put(RequestFailed("engine-start", ErrorCode.ENGINE_START,
+                                 f"The engine could not start: {type(error).__name__}: {error}"))
+        _exit_after_flush(events, 1)
     slots = settings.slots or backend.suggested_slots(os.cpu_count() or 1) or default_slots()
     engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend,
                     max_active=settings.max_active)
     events.put(EngineReady(backend.capabilities, engine.slots, os.getpid(), round(time.monotonic() - started, 4),
                            backend.facts()))
     while True:
-        request = requests.get()
+        try:
+            request = requests.get()
+        except (EOFError, OSError):  # the client's end is gone (the parent watch ends us too)
+            break
         if not engine.handle(request):
             break
     engine.stop()
     events.put(EngineStopped())
+    _exit_after_flush(events, 0)
 
+
+def _exit_after_flush(events: Any, status: int) -> NoReturn:
+    """Deliver the queued events, then leave at once.
+
+    ``os._exit`` rather than a normal interpreter exit: a worker thread still inside the
+    model (or a library's thread) must not keep a stopped engine alive.
+    """
+    events.close()
+    events.join_thread()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

@@ -9,6 +9,7 @@ This module imports nothing heavy so that any process can load it cheaply.
 from __future__ import annotations
 
 import enum
+import math
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
@@ -43,6 +44,7 @@ class ErrorCode(str, enum.Enum):
     BACKEND = "E_BACKEND"
     BAD_REQUEST = "E_BAD_REQUEST"
     BAD_OPTION = "E_BAD_OPTION"  # a backend option (or the backend's name) that cannot be used
+    BAD_SETTING = "E_BAD_SETTING"  # a voice setting (speed, pitch) that is not a number in its range
     # Only a remote engine (dubstudio serve) and its client raise these.
     TEXT_TOO_LONG = "E_TEXT_TOO_LONG"
     CLIP_TOO_LARGE = "E_CLIP_TOO_LARGE"
@@ -64,6 +66,39 @@ class EngineError(Exception):
 
 
 @dataclass(frozen=True)
+class SettingRange:
+    """The finite numbers a voice setting takes; the one declaration the engine, the
+    project model, the CLI and the studio's spin boxes all check against."""
+
+    name: str
+    low: float
+    high: float
+    unit: str = ""
+
+    def describe(self) -> str:
+        return f"{self.low:g} to {self.high:g}{self.unit}"
+
+    def refusal(self, shown: str) -> str:
+        """The sentence refusing a value (as the user typed it, or its repr)."""
+        return f"{self.name} must be a number from {self.describe()}, got {shown}"
+
+    def check(self, value: object) -> float:
+        """``value`` as a float, or EngineError(BAD_SETTING) when it is not a finite number in range.
+
+        NaN and infinities are refused, never clamped: a silent clamp would speak a line at a
+        speed nobody asked for.
+        """
+        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+        if not (math.isfinite(number) and self.low <= number <= self.high):
+            raise EngineError(ErrorCode.BAD_SETTING, self.refusal(repr(value)))
+        return float(number)
+
+
+SPEED = SettingRange("speed", 0.25, 4.0, " (1 = the voice's own rate, 2 = twice as fast)")
+PITCH = SettingRange("pitch", -24.0, 24.0, " semitones")
+
+
+@dataclass(frozen=True)
 class VoiceSettings:
     """Per-voice settings a character carries; backends use what they support."""
 
@@ -71,6 +106,11 @@ class VoiceSettings:
     pitch_semitones: float = 0.0  # added on top of the pitch matched to the reference clip
     instruction: str = ""  # e.g. "speak sadly" (backends with instruction support)
     language: str = ""  # ISO code of the text, "" = backend default
+
+    def check(self) -> None:
+        """Raise EngineError(BAD_SETTING) unless speed and pitch are finite and in range."""
+        SPEED.check(self.speed)
+        PITCH.check(self.pitch_semitones)
 
 
 @dataclass(frozen=True)
@@ -153,6 +193,16 @@ class Capabilities:
     cloning: bool
     cross_lingual: bool
     instructions: bool
+
+
+@dataclass(frozen=True)
+class EngineStarting:
+    """Start-up progress. The first one ("started") is the handshake: the engine's interpreter
+    runs our code and is tied to its parent; more follow as it loads (see EngineClient.start)."""
+
+    pid: int
+    stage: str  # "started", "loading piper", "opening the voice cache", ...
+    elapsed_s: float  # since the engine's code began to run
 
 
 @dataclass(frozen=True)
@@ -272,6 +322,7 @@ class EngineRestarted:
 
 
 Event = Union[
+    EngineStarting,
     EngineReady,
     JobQueued,
     JobStarted,

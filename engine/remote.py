@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.client import EngineStartError
+from engine.client import EngineStartError, StartProgress
 from engine.protocol import (
     EngineReady,
     EngineStopped,
@@ -148,8 +148,12 @@ class RemoteEngineClient:
     def target(self) -> str:
         return self.config.url
 
-    def start(self) -> EngineReady:
-        """Ask the server what it runs; EngineStartError (E_ENGINE_START, E_UNAUTHORIZED) if it cannot."""
+    def start(self, on_progress: StartProgress | None = None) -> EngineReady:
+        """Ask the server what it runs; EngineStartError (E_ENGINE_START, E_UNAUTHORIZED) if it cannot.
+
+        ``on_progress`` is there for the local client's interface: a server's engines are
+        running already, so there are no start-up stages to report.
+        """
         started = time.monotonic()
         query = f"?backend={urllib.parse.quote(self.config.backend)}" if self.config.backend else ""
         try:

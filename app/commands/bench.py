@@ -1,8 +1,8 @@
 """`dubstudio bench`: a headless load test of the speech engine with a capacity verdict.
 
 Prints the per-level table and the verdict; writes JSON, CSV and HTML reports on request
-(docs/bench.md documents them). Ctrl-C stops the run gracefully: jobs in flight are
-cancelled and the reports cover what finished.
+(docs/bench.md documents them). Ctrl-C (or SIGTERM) stops the run gracefully: jobs in flight
+are cancelled and the reports cover what finished.
 """
 
 from __future__ import annotations
@@ -13,12 +13,17 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from app.commands.common import add_engine_arguments, add_remote_arguments, engine_config_from_args, remote_config_from_args
+from app.commands.common import (
+    EXIT_INTERRUPTED,
+    add_engine_arguments,
+    add_remote_arguments,
+    engine_config_from_args,
+    remote_config_from_args,
+)
 from engine.files import FileError
 
 EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
 EXIT_BELOW = 3  # --fail-under: the capacity is below the required level
-EXIT_INTERRUPTED = 130
 
 
 def _levels(text: str) -> tuple[int, ...]:
@@ -145,6 +150,8 @@ def _settings(args: argparse.Namespace) -> Any:
         python=engine.python if engine else None,
         cache_dir=engine.cache_dir if engine else None,
         remote=remote,
+        handshake_timeout_s=args.engine_start_timeout,
+        load_timeout_s=args.engine_load_timeout,
         plan=plan,
         objective=objective,
         texts_file=args.texts,

@@ -7,14 +7,20 @@ The backends, their options, their help and their checks come from the backend d
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.backends import DESCRIPTORS, OptionError, descriptor
-from engine.protocol import EngineError
+from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
+from engine.protocol import EngineError, ErrorCode
+
+if TYPE_CHECKING:
+    from engine.protocol import SettingRange
 
 EXIT_BAD_OPTION = 2  # as argparse's usage errors
+EXIT_INTERRUPTED = 130  # Ctrl+C or SIGTERM (see app.cli.stop_on_sigterm)
 
 
 def backend_option_help() -> str:
@@ -45,6 +51,22 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
                        help=backend_option_help())
     group.add_argument("--cache-dir", default=None, help="voice cache folder (default: the user cache folder)")
+    group.add_argument("--engine-start-timeout", type=_seconds, default=HANDSHAKE_TIMEOUT_S, metavar="S",
+                       help="seconds the engine's interpreter may take to start running "
+                            f"(default {HANDSHAKE_TIMEOUT_S:g}); past it the engine is killed")
+    group.add_argument("--engine-load-timeout", type=_seconds, default=LOAD_TIMEOUT_S, metavar="S",
+                       help=f"seconds the engine may then take to load its model (default {LOAD_TIMEOUT_S:g}); "
+                            "past it the engine is killed")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def add_remote_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,4 +134,19 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
         print("dubstudio: E_BAD_OPTION: --max-active must be at least 1", file=sys.stderr)
         raise SystemExit(EXIT_BAD_OPTION)
     return EngineConfig(backend=name, backend_options=options, slots=args.slots, max_active=args.max_active,
-                        python=python, cache_dir=args.cache_dir)
+                        python=python, cache_dir=args.cache_dir, handshake_timeout_s=args.engine_start_timeout,
+                        load_timeout_s=args.engine_load_timeout)
+
+
+def setting_type(allowed: SettingRange) -> Callable[[str], float]:
+    """An argparse ``type`` for a voice setting: a finite number in ``allowed``, else a usage
+    error with the E_BAD_SETTING code (NaN, infinities and out-of-range values are refused,
+    never clamped)."""
+
+    def parse(text: str) -> float:
+        try:
+            return allowed.check(float(text))
+        except (ValueError, EngineError):
+            raise argparse.ArgumentTypeError(f"{ErrorCode.BAD_SETTING.value}: {allowed.refusal(text)}") from None
+
+    return parse

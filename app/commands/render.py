@@ -12,7 +12,7 @@ peak, and what still overruns.
 
 Exit codes: 0 all lines rendered (and exported), 1 some lines failed, 2 bad project or arguments,
 3 the engine did not start, 4 an export failed, 5 some takes failed QA (with ``--qa``),
-130 interrupted (Ctrl+C).
+130 interrupted (Ctrl+C or SIGTERM).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
+from app.commands.common import EXIT_INTERRUPTED, add_engine_arguments, add_remote_arguments, engine_client_from_args
 from app.project.export_registry import EXPORTS, EXPORT_KINDS
 
 if TYPE_CHECKING:
@@ -33,8 +33,7 @@ if TYPE_CHECKING:
     from app.project.render import RenderProgress, RenderSession
     from app.project.video_export import VideoExportOptions
 
-EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED, EXIT_INTERRUPTED = \
-    0, 1, 2, 3, 4, 5, 130
+EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED = 0, 1, 2, 3, 4, 5
 
 
 def add_parser(subparsers: Any) -> None:
@@ -226,7 +225,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
     bar.log(f"Starting the engine {where}...")
     try:
         try:
-            ready = client.start()
+            ready = client.start(on_progress=lambda stage: bar.log(f"  engine {stage.pid}: {stage.stage}"))
         except EngineStartError as error:
             bar.log(f"dubstudio render: {error.code.value}: {error}")
             return EXIT_ENGINE

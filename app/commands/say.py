@@ -9,8 +9,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
+from app.commands.common import (
+    EXIT_INTERRUPTED,
+    add_engine_arguments,
+    add_remote_arguments,
+    engine_client_from_args,
+    setting_type,
+)
 from app.paths import SAMPLE_VOICES
+from engine.protocol import PITCH, SPEED
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,8 +30,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--out", required=True,
                         help="WAV file to write (replaced atomically; a pipe or device such as /dev/stdout "
                              "is streamed into)")
-    parser.add_argument("--speed", type=float, default=1.0)
-    parser.add_argument("--pitch", type=float, default=0.0, help="extra pitch shift in semitones")
+    parser.add_argument("--speed", type=setting_type(SPEED), default=1.0,
+                        help=f"speaking rate, {SPEED.describe()}; default 1")
+    parser.add_argument("--pitch", type=setting_type(PITCH), default=0.0,
+                        help=f"extra pitch shift, {PITCH.describe()}; default 0")
     parser.add_argument("--instruction", default="", help="style instruction (backends that support it)")
     parser.add_argument("--language", default="", help="language of the text, e.g. en, zh")
     parser.add_argument("--json", action="store_true", help="print timings as one JSON object")
@@ -57,11 +66,15 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         client = engine_client_from_args(args)
-        client.start()
     except EngineStartError as error:
         print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
         return 3
     try:
+        try:
+            client.start()
+        except EngineStartError as error:
+            print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
+            return 3
         job = Job(args.text, voice, priority=Priority.INTERACTIVE, listening=False)  # written to a file
         submitted = client.submit(job)
         chunks: list[AudioChunk] = []
@@ -82,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
             elif isinstance(event, JobFinished) and event.job_id == job.job_id:
                 total = time.monotonic() - submitted
                 break
+    except KeyboardInterrupt:  # Ctrl+C or SIGTERM
+        print("dubstudio say: interrupted; nothing was written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     finally:
         client.close()
     rate = chunks[0].sample_rate

@@ -39,6 +39,7 @@ from app.project.errors import (
 )
 from app.project.fsutil import atomic_write_bytes, check_relative, resolve_inside
 from app.project.migrations import CURRENT_SCHEMA, migrate
+from engine.protocol import PITCH, SPEED, EngineError
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
 
 PROJECT_FILE = "project.json"
@@ -88,10 +89,12 @@ class CharacterSettings:
     instruction: str = ""  # e.g. "whisper", "angry" (backends with instruction support)
 
     def validate(self) -> None:
-        if not (math.isfinite(self.speed) and 0.25 <= self.speed <= 4.0):
-            raise InvalidValueError(f"speed must be between 0.25 and 4, got {self.speed}")
-        if not (math.isfinite(self.pitch_semitones) and -24 <= self.pitch_semitones <= 24):
-            raise InvalidValueError(f"pitch must be between -24 and +24 semitones, got {self.pitch_semitones}")
+        """The engine's ranges (engine.protocol), checked here so a bad value is refused at load."""
+        for allowed, value in ((SPEED, self.speed), (PITCH, self.pitch_semitones)):
+            try:
+                allowed.check(value)
+            except EngineError as error:
+                raise InvalidValueError(error.message) from None
 
 
 @dataclass

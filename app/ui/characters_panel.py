@@ -43,6 +43,7 @@ from app.ui.recorder import Recorder
 from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceState, VoiceStates
 from app.ui.waveform import WaveformView
+from engine.protocol import PITCH, SPEED
 
 AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
 SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
@@ -175,12 +176,12 @@ class CharactersPanel(QWidget):
         self.language.setMaximumWidth(120)
         self.language.committed.connect(lambda v: self._edit(language=v.strip()))
         self.speed = QDoubleSpinBox()
-        self.speed.setRange(0.25, 4.0)
+        self.speed.setRange(SPEED.low, SPEED.high)
         self.speed.setSingleStep(0.05)
         self.speed.setSuffix("×")
         self.speed.editingFinished.connect(lambda: self._edit_setting(speed=round(self.speed.value(), 2)))
         self.pitch = QDoubleSpinBox()
-        self.pitch.setRange(-24.0, 24.0)
+        self.pitch.setRange(PITCH.low, PITCH.high)
         self.pitch.setSingleStep(0.5)
         self.pitch.setSuffix(" st")
         self.pitch.editingFinished.connect(

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from engine.client import EngineClient, EngineConfig
+from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S, EngineClient, EngineConfig
 from engine.remote import RemoteConfig, RemoteEngineClient
 from engine.load.plans import Driver, Due, Plan
 from engine.load.records import E_SUBMIT, E_TIMEOUT, JobRecord
@@ -417,6 +417,8 @@ class BenchSettings:
     cache_dir: str | None = None  # warm runs: None = the user's cache; cold runs use a temp folder
     python: str | None = None  # interpreter for the engine (other backends' environments)
     remote: RemoteConfig | None = None  # a DubStudio server's engines instead of one started here
+    handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # engine start-up deadlines (see EngineClient.start)
+    load_timeout_s: float = LOAD_TIMEOUT_S
     engine_nice: int = 0  # >0: run the engine at lower CPU priority (the stress panel, so the GUI stays fluid)
 
     def validate(self) -> None:
@@ -473,7 +475,9 @@ class BenchSession:
         else:
             client = EngineClient(EngineConfig(backend=s.backend, backend_options=dict(s.backend_options),
                                                slots=s.slots, max_active=s.max_active, python=s.python,
-                                               cache_dir=scratch or s.cache_dir))
+                                               cache_dir=scratch or s.cache_dir,
+                                               handshake_timeout_s=s.handshake_timeout_s,
+                                               load_timeout_s=s.load_timeout_s))
         source: JobSource | None = None
         try:
             try:
