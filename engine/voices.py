@@ -4,13 +4,21 @@ Preparing a voice (decoding, trimming, a speaker embedding, the backend's condit
 tenths of seconds to seconds, so it happens once per (clip content, transcript, backend,
 encoder). Results live in an in-memory LRU and on disk as ``.npz`` files holding only arrays
 and a JSON string — never pickles — so a restarted engine reuses them safely.
+
+The disk half is an optimisation and is trusted for nothing: every entry read back is checked
+(types, shapes, finite values, and the ranges the backend declares in its
+``conditioning_spec``) and rebuilt when it fails, whatever sits at its path (a folder, a link,
+a pipe) is cleared or bypassed, and a cache folder that cannot be made or written to (read-only,
+full) is reported once while the voices stay in memory and every job goes on.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import stat
 import threading
 import time
 import zipfile
@@ -32,6 +40,9 @@ MIN_SPEECH_S = 1.0
 SILENCE_PEAK = 1e-3  # peak below -60 dBFS counts as silence
 TRIM_TOP_DB = 40.0
 CACHE_FORMAT = "1"
+MAX_EMBEDDING_DIM = 4096  # far above any speaker encoder's (GE2E 256, CAM++ 192)
+
+log = logging.getLogger(__name__)
 
 
 def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
@@ -147,7 +158,15 @@ class VoiceCache:
     def __init__(self, directory: Path, backend: Backend, backend_name: str, encoder: SpeakerEncoder,
                  capacity: int = 64) -> None:
         self.directory = directory
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self._reported: set[str] = set()  # kinds of disk trouble already logged (once each)
+        self._lock = threading.Lock()
+        self._on_disk = True  # False: the folder could not be made, so memory is all there is
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            self._on_disk = False
+            self._report_once("folder", f"cannot make the voice cache folder {directory} ({_reason(error)}); "
+                                        "voices are kept in memory only")
         self.backend = backend
         self.backend_id = f"{backend_name}:{backend.conditioning_version}"
         self.encoder = encoder
@@ -157,7 +176,6 @@ class VoiceCache:
         self.counters = CacheCounters()
         self._memory: OrderedDict[str, VoiceProfile] = OrderedDict()
         self._digests: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> content hash
-        self._lock = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
 
     def key_for(self, voice: VoiceSpec) -> str:
@@ -219,26 +237,79 @@ class VoiceCache:
 
     def _load_or_prepare(self, key: str, voice: VoiceSpec) -> tuple[VoiceProfile, str]:
         path = self._path(key)
-        profile: VoiceProfile | None = None
-        source = "miss"
-        if path.exists():
-            try:
-                profile = read_profile(path, key)
-                source = "disk"
-            except CorruptCacheEntry:
-                path.unlink(missing_ok=True)
-                with self._lock:
-                    self.counters.rebuilt += 1
+        profile, path_free = self._read_disk(key, path) if self._on_disk else (None, False)
+        source = "disk" if profile is not None else "miss"
         if profile is None:
             profile = self._prepare(key, voice)
-            write_profile(path, profile)
+            if path_free:
+                self._write_disk(path, profile)
         with self._lock:
             self._remember(key, profile)
         return profile, source
 
+    def _read_disk(self, key: str, path: Path) -> tuple[VoiceProfile | None, bool]:
+        """The entry at ``path`` when it is a sound one, else None, with whatever was there
+        cleared so the rebuilt entry can take its place; and whether the path is free for that."""
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            return None, True
+        except OSError as error:
+            self._report_once("read", f"cannot read the voice cache folder {self.directory} ({_reason(error)})")
+            return None, False
+        if stat.S_ISREG(info.st_mode):
+            try:
+                profile = read_profile(path, key)
+                problem = profile_problem(profile, self.backend)
+            except CorruptCacheEntry as error:
+                problem = str(error)
+            if problem is None:
+                return profile, True
+        else:
+            problem = f"{_kind_of(info.st_mode)} instead of a cache file"
+        log.warning("voice cache: rebuilding %s: %s", path.name, problem)
+        with self._lock:
+            self.counters.rebuilt += 1
+        return None, self._clear(path, info)
+
+    def _clear(self, path: Path, info: os.stat_result) -> bool:
+        """Remove a failed entry: a file, or a link itself (never what it points to), or an empty
+        folder. A folder with something in it is left alone (the cache deletes only what could
+        be its own); the rebuilt voice then lives in memory."""
+        try:
+            if stat.S_ISDIR(info.st_mode):
+                os.rmdir(path)
+            else:
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as error:
+            self._report_once("clear", f"cannot clear {path} ({_reason(error)}); that voice is kept in memory only")
+            return False
+        return True
+
+    def _write_disk(self, path: Path, profile: VoiceProfile) -> None:
+        """Store a prepared voice; a failure (read-only or full folder) is logged once, and the
+        voice stays in memory: the job that prepared it goes on."""
+        try:
+            write_profile(path, profile)
+        except OSError as error:
+            self._report_once("write", f"cannot write to the voice cache folder {self.directory} "
+                                       f"({_reason(error)}); voices are kept in memory only until it can")
+
+    def _report_once(self, kind: str, message: str) -> None:
+        with self._lock:
+            if kind in self._reported:
+                return
+            self._reported.add(kind)
+        log.warning("voice cache: %s", message)
+
     def _prepare(self, key: str, voice: VoiceSpec) -> VoiceProfile:
         clip = load_reference_clip(voice.clip_path)
         conditioning, meta = self.backend.condition(clip, voice.transcript)
+        problem = self.backend.conditioning_problem(conditioning)
+        if problem is not None:  # never cache what would be refused (and rebuilt) on every read
+            raise EngineError(ErrorCode.BACKEND, f"The backend prepared an unusable voice: {problem}")
         if self.backend.speaker_encoder_id:
             embedding = np.asarray(self.backend.speaker_embedding(conditioning), dtype=np.float32).reshape(-1)
         else:
@@ -265,19 +336,50 @@ def write_profile(path: Path, profile: VoiceProfile) -> None:
 
 
 def read_profile(path: Path, key: str) -> VoiceProfile:
-    """Read a cache entry, refusing anything truncated, corrupt, foreign or pickled."""
+    """Read a cache entry, refusing anything truncated, corrupt, foreign or pickled.
+
+    Opened without following a link and without blocking, so neither a symlink nor a named
+    pipe swapped in at the path is read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with path.open("rb") as handle, np.load(handle, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"][()]))
-            embedding = np.array(data["embedding"], dtype=np.float32)
-            conditioning = {name[6:]: np.array(data[name]) for name in data.files if name.startswith("cond__")}
+        with os.fdopen(os.open(path, flags), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise CorruptCacheEntry(f"{path.name}: not a regular file")
+            with np.load(handle, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"][()]))
+                embedding = np.array(data["embedding"])
+                conditioning = {name[6:]: np.array(data[name]) for name in data.files if name.startswith("cond__")}
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, json.JSONDecodeError) as error:
         raise CorruptCacheEntry(f"{path.name}: {error}") from error
     if not isinstance(meta, dict) or meta.get("format") != CACHE_FORMAT or meta.get("key") != key:
         raise CorruptCacheEntry(f"{path.name}: wrong format or key")
-    if embedding.ndim != 1 or not np.isfinite(embedding).all():
-        raise CorruptCacheEntry(f"{path.name}: bad embedding")
     return VoiceProfile(key=key, embedding=embedding, conditioning=conditioning, meta=meta)
+
+
+def profile_problem(profile: VoiceProfile, backend: Backend) -> str | None:
+    """Why a profile read from disk cannot be used, in words; None when it can.
+
+    The speaker embedding must be a non-empty, finite float vector; the conditioning must
+    match what the backend declares (see ``Backend.conditioning_spec``).
+    """
+    embedding = profile.embedding
+    if embedding.dtype.kind != "f" or embedding.ndim != 1 or not 0 < embedding.size <= MAX_EMBEDDING_DIM:
+        return f"the speaker embedding has type {embedding.dtype} and shape {embedding.shape}"
+    if not np.isfinite(embedding).all():
+        return "the speaker embedding holds NaN or infinite values"
+    problem = backend.conditioning_problem(profile.conditioning)
+    return None if problem is None else f"conditioning: {problem}"
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _kind_of(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+    return next((name for test, name in kinds if test(mode)), "something")
 
 
 def default_cache_dir() -> Path:

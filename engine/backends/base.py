@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, ClassVar, Iterator, Mapping
 
 import numpy as np
 
@@ -84,6 +84,52 @@ class SpokenPiece:
 StopCheck = Callable[[], bool]
 
 
+@dataclass(frozen=True)
+class ArraySpec:
+    """What one conditioning array must look like, so a cached voice read back from disk is
+    checked before a model sees it (a poisoned ``length_scale`` of 1000 once grew the engine
+    to 24 GB).
+
+    ``shape``: ``()`` for a scalar; ``None`` on an axis means any length there (at least
+    ``min_length`` on the first axis). ``kinds``: numpy dtype kinds accepted ("f" float,
+    "i" signed, "u" unsigned integer). ``low``/``high``: inclusive bounds on every value.
+    Values must always be finite.
+    """
+
+    shape: tuple[int | None, ...] = ()
+    kinds: str = "f"
+    low: float | None = None
+    high: float | None = None
+    min_length: int = 0
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` does not fit, in words; None when it does."""
+        if not isinstance(value, np.ndarray):
+            return f"is a {type(value).__name__}, not an array"
+        if value.dtype.kind not in self.kinds:
+            return f"has type {value.dtype}, expected kind {self.kinds!r}"
+        if value.ndim != len(self.shape) or any(
+                want is not None and got != want for got, want in zip(value.shape, self.shape)):
+            wanted = tuple("any" if axis is None else axis for axis in self.shape)
+            return f"has shape {value.shape}, expected {wanted}"
+        if value.ndim and value.shape[0] < self.min_length:
+            return f"has {value.shape[0]} rows, expected at least {self.min_length}"
+        if value.size == 0:
+            return None
+        if value.dtype.kind == "f" and not np.isfinite(value).all():
+            return "holds NaN or infinite values"
+        if self.low is not None and float(value.min()) < self.low - _slack(self.low):
+            return f"holds {float(value.min()):g}, below its minimum {self.low:g}"
+        if self.high is not None and float(value.max()) > self.high + _slack(self.high):
+            return f"holds {float(value.max()):g}, above its maximum {self.high:g}"
+        return None
+
+
+def _slack(bound: float) -> float:
+    """Room for float32 rounding: a bound of 1.6 stored as float32 reads back as 1.6000000238."""
+    return 1e-6 * max(1.0, abs(bound))
+
+
 class Backend(abc.ABC):
     """A speech model behind a small interface: prepare a voice, then synthesize with it."""
 
@@ -97,6 +143,29 @@ class Backend(abc.ABC):
     #: A backend with its own speaker encoder (CosyVoice2's CAM++) names it here and returns its
     #: embedding from :meth:`speaker_embedding`; other backends get the engine's GE2E encoder.
     speaker_encoder_id: str | None = None
+
+    #: Every array :meth:`condition` returns, with its shape, type and range. The voice cache
+    #: checks each entry it reads against it (and each it prepares) and rebuilds one that
+    #: fails; arrays not listed here make an entry fail too.
+    conditioning_spec: ClassVar[Mapping[str, ArraySpec]] = {}
+
+    def conditioning_problem(self, conditioning: Mapping[str, np.ndarray]) -> str | None:
+        """Why cached conditioning cannot be used, in words; None when it can.
+
+        Checks :attr:`conditioning_spec`; a backend overrides this to add checks across
+        arrays (and calls this first).
+        """
+        missing = sorted(set(self.conditioning_spec) - set(conditioning))
+        if missing:
+            return f"missing {', '.join(missing)}"
+        unknown = sorted(set(conditioning) - set(self.conditioning_spec))
+        if unknown:
+            return f"unexpected {', '.join(unknown)}"
+        for name, spec in self.conditioning_spec.items():
+            problem = spec.problem(conditioning[name])
+            if problem:
+                return f"{name} {problem}"
+        return None
 
     def speaker_embedding(self, conditioning: dict[str, np.ndarray]) -> np.ndarray:
         raise NotImplementedError

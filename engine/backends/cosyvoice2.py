@@ -33,12 +33,12 @@ import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
 from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE
-from engine.backends.base import Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
+from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.text import is_speakable, split_for_streaming
 
@@ -54,6 +54,9 @@ MEL_CACHE_FRAMES = 8  # HiFT overlap carried between hops (as upstream)
 SAMPLES_PER_MEL_FRAME = 480
 SPEED_RANGE = (0.5, 2.0)
 MAX_PROMPT_S = 30.0
+SPEECH_TOKEN_VOCAB = 6561  # the speech tokenizer's codes (FSQ, 3^8)
+MEL_BINS = 80
+CAMPPLUS_DIM = 192
 END_OF_PROMPT = "<|endofprompt|>"
 # Working memory one concurrent job needs on a GPU beyond the loaded weights (the LLM's KV
 # cache, the flow's activations for a hop, the vocoder): an estimate with a wide margin,
@@ -188,9 +191,25 @@ class CosyVoice2Backend(Backend):
     # does with the stream, so parking a job between hops would save no compute, and more
     # admitted streams would only mean more LLMs decoding at once on the same cores.
     piece_scheduling = False
+    conditioning_spec = {
+        "prompt_text_tokens": ArraySpec(shape=(None,), kinds="iu", low=0),
+        "prompt_speech_tokens": ArraySpec(shape=(None,), kinds="iu", low=0, high=SPEECH_TOKEN_VOCAB - 1,
+                                          min_length=1),
+        "prompt_mel": ArraySpec(shape=(None, MEL_BINS), min_length=1),
+        "speaker_embedding": ArraySpec(shape=(CAMPPLUS_DIM,)),
+    }
 
     def speaker_embedding(self, conditioning: dict[str, np.ndarray]) -> np.ndarray:
         return conditioning["speaker_embedding"]
+
+    def conditioning_problem(self, conditioning: Mapping[str, np.ndarray]) -> str | None:
+        """The spec, and the flow's pairing of mel frames with speech tokens."""
+        problem = super().conditioning_problem(conditioning)
+        if problem is None and self._loaded:
+            frames, tokens = len(conditioning["prompt_mel"]), len(conditioning["prompt_speech_tokens"])
+            if frames != self.token_mel_ratio * tokens:
+                problem = f"prompt_mel has {frames} frames for {tokens} speech tokens (expected {self.token_mel_ratio} each)"
+        return problem
 
     def __init__(
         self,
@@ -462,7 +481,7 @@ class CosyVoice2Backend(Backend):
         cond = profile.conditioning
         try:
             speech = torch.from_numpy(np.asarray(cond["prompt_speech_tokens"], dtype=np.int32)).reshape(1, -1)
-            mel = torch.from_numpy(np.asarray(cond["prompt_mel"], dtype=np.float32)).reshape(1, -1, 80)
+            mel = torch.from_numpy(np.asarray(cond["prompt_mel"], dtype=np.float32)).reshape(1, -1, MEL_BINS)
             embedding = torch.from_numpy(np.asarray(cond["speaker_embedding"], dtype=np.float32)).reshape(1, -1)
             prompt_text = np.asarray(cond["prompt_text_tokens"], dtype=np.int32)
         except (KeyError, ValueError) as error:

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator, TypeVar
 
 import numpy as np
 
-from engine.backends.base import Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
+from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.text import is_speakable, split_for_streaming
 
@@ -62,6 +62,10 @@ def speech_seconds(audio: np.ndarray, sample_rate: int) -> float:
 
 class PiperBackend(Backend):
     conditioning_version = "piper-1"
+    conditioning_spec = {
+        "pitch_shift_semitones": ArraySpec(low=-MAX_SHIFT_SEMITONES, high=MAX_SHIFT_SEMITONES),
+        "length_scale": ArraySpec(low=RATE_RANGE[0], high=RATE_RANGE[1]),
+    }
 
     def __init__(self, model_path: str | None = None, config_path: str | None = None,
                  noise_scale: float | None = None, noise_w: float | None = None) -> None:
@@ -178,7 +182,7 @@ class PiperBackend(Backend):
                    should_stop: StopCheck) -> Iterator[SpokenPiece]:
         semitones = float(profile.conditioning["pitch_shift_semitones"]) + settings.pitch_semitones
         ratio = 2.0 ** (np.clip(semitones, -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES) / 12.0)
-        length_scale = float(profile.conditioning["length_scale"]) / max(settings.speed, 0.25)
+        length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
         spoken = False
         for piece in self._speak(text, length_scale * ratio, should_stop):
             spoken = True
