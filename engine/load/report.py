@@ -142,6 +142,8 @@ def level_row(stats: LevelStats) -> dict[str, Any]:
         row[f"{name}_max"] = None if value is None else value["max"]
     for key in CHANGE_KEYS:
         row[f"change_{key}_pct"] = stats.change_vs_first_pct.get(key)
+    row["peak_in_flight"] = stats.peak_in_flight
+    row["not_reached"] = stats.not_reached or ""
     row["meets_objective"] = stats.meets_objective
     row["objective_misses"] = "; ".join(stats.objective_misses)
     return row
@@ -170,6 +172,7 @@ def _pct(value: float | None) -> str:
 TABLE_COLUMNS: list[tuple[str, Any]] = [
     ("level", lambda s: s.label + ("" if s.complete else " (stopped)")),
     ("jobs", lambda s: str(s.jobs)),
+    ("in flight", lambda s: str(s.peak_in_flight)),
     ("errors", lambda s: str(s.errors)),
     ("jobs/s", lambda s: _fmt(s.jobs_per_s)),
     ("audio s/s", lambda s: _fmt(s.audio_per_wall_s)),
@@ -193,7 +196,7 @@ TABLE_COLUMNS: list[tuple[str, Any]] = [
     ("Δ p95 1st", lambda s: _pct(s.change_vs_first_pct.get("first_audio_p95"))),
     ("Δ jobs/s", lambda s: _pct(s.change_vs_first_pct.get("jobs_per_s"))),
     ("goodput", lambda s: f"{s.goodput_fraction:.0%}" if s.jobs else "–"),
-    ("ok", lambda s: "yes" if s.meets_objective else "no"),
+    ("ok", lambda s: "no" if not s.meets_objective else "yes" if s.reached else "not reached"),
 ]
 
 
@@ -391,7 +394,7 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
 .verdict.miss{background:#fbeeee;border-color:#d99}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #ccc;padding:3px 7px;text-align:right}th{background:#f3f3f3}
-td.l,th.l{text-align:left}tr.no td{background:#fdf3f3}
+td.l,th.l{text-align:left}tr.no td{background:#fdf3f3}tr.unreached td{color:#777}
 .charts{display:flex;flex-wrap:wrap;gap:12px}
 svg{background:#fff;border:1px solid #ddd}
 svg .title{font:bold 13px sans-serif}svg .tick{font:11px sans-serif;fill:#555}
@@ -413,13 +416,14 @@ def _kv(data: dict[str, Any]) -> str:
 
 def levels_table_html(levels: Sequence[LevelStats]) -> str:
     head = "".join(f'<th{" class=l" if i == 0 else ""}>{html.escape(h)}</th>' for i, (h, _) in enumerate(TABLE_COLUMNS))
-    group = ('<tr><th class=l></th><th colspan=4>volume</th><th colspan=6>first audio (s)</th>'
+    group = ('<tr><th class=l></th><th colspan=5>volume</th><th colspan=6>first audio (s)</th>'
              '<th colspan=4>total (s)</th><th colspan=7>playback and engine</th><th colspan=2>vs first level</th>'
              '<th colspan=2>objective</th></tr>')
     body = []
     for level, row in zip(levels, table_rows(levels)):
         cells = "".join(f'<td{" class=l" if i == 0 else ""}>{html.escape(c)}</td>' for i, c in enumerate(row))
-        body.append(f'<tr class="{"yes" if level.meets_objective else "no"}">{cells}</tr>')
+        kind = "no" if not level.meets_objective else "yes" if level.reached else "unreached"
+        body.append(f'<tr class="{kind}">{cells}</tr>')
     return f'<table id="levels"><thead>{group}<tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from engine.load.records import JobRecord, OK
+from engine.load.records import OK, JobRecord
 from engine.load.sampler import ResourceSample
 
 PERCENTILES = (50, 90, 95, 99)
@@ -137,9 +137,16 @@ class LevelStats:
     engine_rss_mb: dict[str, float] | None
     gpu_util_pct: dict[str, float] | None
     gpu_mem_mb: dict[str, float] | None
+    peak_in_flight: int  # most jobs of the level (warm-up included) in flight at one moment
+    not_reached: str | None  # why the level's load never really happened; None when it did
     change_vs_first_pct: dict[str, float | None] = field(default_factory=dict)
     meets_objective: bool = False
     objective_misses: list[str] = field(default_factory=list)
+
+    @property
+    def reached(self) -> bool:
+        """Whether the level's load really happened (see :func:`not_reached`)."""
+        return self.not_reached is None
 
     def metric(self, key: str) -> float | None:
         """The value of one of :data:`CHANGE_KEYS`."""
@@ -187,6 +194,8 @@ def level_stats(run: LevelRun, records: Sequence[JobRecord], samples: Sequence[R
     audio = sum(r.audio_s for r in good)
     stalls = sum(r.stalls for r in good)
     in_level = [s for s in samples if run.start_s <= s.t_s <= run.end_s]
+    total_s = Summary.of(r.total_s for r in good)
+    peak = peak_in_flight(records)
     return LevelStats(
         level=run.level,
         level_index=run.level_index,
@@ -215,7 +224,7 @@ def level_stats(run: LevelRun, records: Sequence[JobRecord], samples: Sequence[R
         first_audio_s=first_audio,
         first_audio_max_over_p95=(first_audio.max / first_audio.p95 if first_audio.max is not None
                                   and first_audio.p95 else None),
-        total_s=Summary.of(r.total_s for r in good),
+        total_s=total_s,
         queue_wait_s=Summary.of(r.queue_wait_s for r in good),
         compute_s=Summary.of(r.compute_s for r in good),
         max_gap_s=Summary.of(r.max_gap_s for r in good),
@@ -224,7 +233,43 @@ def level_stats(run: LevelRun, records: Sequence[JobRecord], samples: Sequence[R
         engine_rss_mb=_mean_max(s.rss_mb for s in in_level),
         gpu_util_pct=_mean_max(s.gpu_util_pct for s in in_level),
         gpu_mem_mb=_mean_max(s.gpu_mem_mb for s in in_level),
+        peak_in_flight=peak,
+        not_reached=not_reached(run, sum(1 for r in records if r.submit_s is not None), peak, total_s.mean),
     )
+
+
+def peak_in_flight(records: Iterable[JobRecord]) -> int:
+    """The most jobs submitted and not yet ended at any one moment."""
+    edges: list[tuple[float, int]] = []
+    for r in records:
+        if r.submit_s is not None:
+            edges += [(r.submit_s, 1), (math.inf if r.end_s is None else r.end_s, -1)]
+    peak = current = 0
+    for _, step in sorted(edges):  # at the same moment an end (-1) sorts first: it frees its place
+        current += step
+        peak = max(peak, current)
+    return peak
+
+
+def not_reached(run: LevelRun, submitted: int, peak: int, mean_total_s: float | None) -> str | None:
+    """Why a level's load never really happened, in words; None when it did.
+
+    Closed loop, the level is a number of users: it is reached only when that many jobs were
+    in flight at once (``--levels 1000 --jobs-per-level 5`` never had more than six).
+    Open loop, the level is an arrival rate: at rate λ with mean latency W a steady state holds
+    λ·W jobs in flight (Little's law), so a level with fewer arrivals than that, or fewer than
+    two (one job has no rate), ended before its load built up.
+    """
+    if run.offered_rate is None:
+        if peak < run.level:
+            return f"at most {peak} of its {run.level} users had a job in flight at once ({submitted} jobs submitted)"
+        return None
+    steady = run.offered_rate * (mean_total_s or 0.0)
+    needed = max(2, math.ceil(steady))
+    if submitted < needed:
+        return (f"only {submitted} job(s) arrived; at {run.label} about {steady:.1f} are in flight at once "
+                f"(rate × mean latency), so it takes at least {needed}")
+    return None
 
 
 def percent_change(value: float | None, base: float | None) -> float | None:
@@ -305,6 +350,7 @@ class Verdict:
     objective: dict[str, Any]
     levels_met: list[int]
     levels_missed: dict[str, list[str]]  # level (as a string, for JSON) -> reasons
+    levels_not_reached: dict[str, str]  # level -> why its load never happened (never claimed)
     highest_level_tried: int | None
     all_levels_met: bool
     complete: bool  # False when the run was stopped before its last level finished
@@ -321,14 +367,19 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
     ``machine`` names what was measured ("this machine", or a server's URL).
     The capacity is the highest level such that it and every lower level met the objective:
     a level that passes above one that failed is noise (a lucky sample), not capacity.
+    A level that was not reached (see :func:`not_reached`) and met the objective proves
+    nothing, so it is never claimed and does not count either way; one that was not reached
+    and still missed the objective counts as a miss (a higher load would only do worse).
     ``levels`` must already carry :func:`apply_objective`'s results.
     """
     finished = sorted((s for s in levels if s.complete), key=lambda s: (s.level, s.level_index))
-    met = [s.level for s in finished if s.meets_objective]
-    missed = {str(s.level): list(s.objective_misses) for s in finished if not s.meets_objective}
+    unreached = [s for s in finished if not s.reached and s.meets_objective]
+    judged = [s for s in finished if s not in unreached]
+    met = [s.level for s in judged if s.meets_objective]
+    missed = {str(s.level): list(s.objective_misses) for s in judged if not s.meets_objective}
     capacity: LevelStats | None = None
     first_miss: LevelStats | None = None
-    for stats in finished:
+    for stats in judged:
         if not stats.meets_objective:
             first_miss = stats
             break
@@ -337,29 +388,37 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
     prefix = f"On {backend} with {slot_words}"
     served = "serves up to" if mode == "closed" else "keeps up with arrivals of up to"
     target = objective.describe()
+    highest = "the highest level reached" if unreached else "the highest level tried"
     if not finished:
         sentence = "The run stopped before any level finished, so there is no capacity verdict."
+    elif not judged:
+        sentence = f"{prefix}, no level was reached, so there is no capacity verdict."
     elif capacity is None:
         assert first_miss is not None
         sentence = (f"{prefix}, no level met the objective ({target}): at {first_miss.label} "
                     f"{'; '.join(first_miss.objective_misses)}.")
     elif first_miss is None:
         limit = " (the run was stopped early)" if stopped else ""
-        sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)}, the highest level tried{limit}, "
+        sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)}, {highest}{limit}, "
                     f"within the objective ({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); "
                     f"add higher levels to find its limit.")
     else:
         sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)} within the objective "
                     f"({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); at {first_miss.label} "
                     f"{'; '.join(first_miss.objective_misses)}.")
+    if unreached:
+        advice = "give them at least as many jobs as users" if mode == "closed" else "hold them for more jobs"
+        sentence += " Not reached, so not claimed: " + "; ".join(
+            f"{s.label} ({s.not_reached})" for s in unreached) + f"; {advice}."
     return Verdict(
         capacity_level=None if capacity is None else capacity.level,
         capacity_label=None if capacity is None else capacity.label,
         objective=asdict(objective),
         levels_met=met,
         levels_missed=missed,
+        levels_not_reached={str(s.level): s.not_reached or "" for s in unreached},
         highest_level_tried=finished[-1].level if finished else None,
-        all_levels_met=bool(finished) and first_miss is None,
+        all_levels_met=bool(judged) and first_miss is None and not unreached,
         complete=not stopped,
         sentence=sentence,
     )

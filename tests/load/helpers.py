@@ -25,17 +25,21 @@ def record(index: int, scheduled: float, first: float | None, end: float, *, lev
 
 def level_of(level: int, first_audios: list[float], *, errors: int = 0, stalls: int = 0,
              index: int = 0) -> LevelStats:
-    """A level whose jobs have the given first-audio latencies (1 s apart, 2 s long)."""
+    """A closed-loop level of ``level`` users whose jobs have the given first-audio latencies.
+
+    Jobs go out in rounds of ``level`` (all users at once, as a closed loop starts), each 2 s
+    long, so a level with at least as many jobs as users is reached.
+    """
     records = []
     for i, latency in enumerate(first_audios):
-        t = float(i)
+        t = float(i // level) * 2.0
         if i < stalls:  # two chunks with a gap: one stall each
             chunks = [(t + latency, 0.1), (t + latency + 0.5, 0.1)]
             records.append(record(i, t, None, t + 2.0, level=level, chunks=chunks))
         else:
             records.append(record(i, t, t + latency, t + 2.0, level=level))
     for j in range(errors):
-        t = float(len(first_audios) + j)
+        t = float((len(first_audios) + j) // level) * 2.0
         records.append(record(len(records), t, None, t + 1.0, level=level, error="E_BACKEND"))
     run = LevelRun(level, index, f"{level} users", None, 0.0, 100.0, complete=True)
     return level_stats(run, records, [])

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from engine.load.report import format_table
 from engine.load.stats import (
     LevelRun,
+    LevelStats,
     Objective,
     Summary,
     add_changes,
     apply_objective,
     level_stats,
     make_verdict,
+    peak_in_flight,
     percent_change,
     percentile,
 )
@@ -164,7 +167,7 @@ def test_verdict_finds_the_capacity_and_names_the_next_level() -> None:
 
 
 def test_verdict_is_conservative_when_a_higher_level_passes_after_a_miss() -> None:
-    levels = [level_of(1, [0.5]), level_of(2, [3.0], index=1), level_of(4, [0.5], index=2)]
+    levels = [level_of(1, [0.5]), level_of(2, [3.0, 3.0], index=1), level_of(4, [0.5] * 4, index=2)]
     v = _verdict(levels)
     assert v.capacity_level == 1 and v.levels_met == [1, 4]
 
@@ -172,7 +175,7 @@ def test_verdict_is_conservative_when_a_higher_level_passes_after_a_miss() -> No
 def test_verdict_when_nothing_or_everything_passes() -> None:
     none = _verdict([level_of(1, [2.0]), level_of(2, [3.0], index=1)])
     assert none.capacity_level is None and "no level met the objective" in none.sentence
-    everything = _verdict([level_of(1, [0.2]), level_of(2, [0.3], index=1)])
+    everything = _verdict([level_of(1, [0.2]), level_of(2, [0.3, 0.3], index=1)])
     assert everything.capacity_level == 2 and everything.all_levels_met
     assert "the highest level tried" in everything.sentence
 
@@ -186,8 +189,65 @@ def test_verdict_ignores_a_stopped_level_and_says_so() -> None:
     assert nothing.capacity_level is None and "no capacity verdict" in nothing.sentence
 
 
+def open_level(jobs: int, rate: float, latency: float) -> LevelStats:
+    """An open-loop level: ``jobs`` arrivals at ``rate`` per second, each ``latency`` s long."""
+    records = [record(i, i / rate, i / rate + 0.1, i / rate + latency) for i in range(jobs)]
+    run = LevelRun(1, 0, f"{rate:.2f} jobs/s", rate, 0.0, 100.0, complete=True)
+    return level_stats(run, records, [])
+
+
 def test_open_loop_verdict_speaks_of_rates() -> None:
-    level = level_of(2, [0.2])
-    level.label = "1.00 jobs/s"
-    v = _verdict([level], mode="open")
+    v = _verdict([open_level(4, 1.0, 0.5)], mode="open")
     assert "keeps up with arrivals of up to 1.00 jobs/s" in v.sentence
+
+
+# --- levels that were never reached (issue 10: `--levels 1,1000 --jobs-per-level 5` claimed 1000 users)
+
+
+def test_peak_in_flight_counts_overlaps_and_frees_a_place_at_an_end() -> None:
+    records = [record(0, 0.0, 0.1, 2.0), record(1, 0.5, 0.6, 1.0), record(2, 1.0, 1.1, 3.0),
+               record(3, 3.0, 3.1, 4.0)]  # job 3 starts as job 2 ends: not at the same time
+    assert peak_in_flight(records) == 2
+    assert peak_in_flight([]) == 0
+
+
+def test_a_level_with_fewer_jobs_than_users_is_not_reached_nor_claimed() -> None:
+    one = level_of(1, [0.3] * 6)
+    thousand = level_of(1000, [0.4] * 6, index=1)  # six jobs can never keep 1000 users busy
+    assert one.reached and not thousand.reached and thousand.peak_in_flight == 6
+    v = _verdict([one, thousand])
+    assert v.capacity_level == 1 and v.levels_met == [1]
+    assert v.levels_not_reached == {"1000": thousand.not_reached}
+    assert "1000 concurrent users" not in v.sentence
+    assert "serves up to 1 concurrent user, the highest level reached" in v.sentence
+    assert "Not reached, so not claimed: 1000 users (at most 6 of its 1000 users" in v.sentence
+    assert not v.all_levels_met
+    assert "not reached" in format_table([one, thousand]).splitlines()[-1]
+
+
+def test_a_level_whose_users_never_ran_together_is_not_reached() -> None:
+    # Enough jobs, but one after another: in-flight concurrency stayed at 1 of 4 users.
+    records = [record(i, float(i), i + 0.2, i + 1.0, level=4) for i in range(8)]
+    stats = level_stats(LevelRun(4, 0, "4 users", None, 0.0, 9.0, complete=True), records, [])
+    assert stats.peak_in_flight == 1 and not stats.reached
+    assert "at most 1 of its 4 users" in (stats.not_reached or "")
+
+
+def test_an_unreached_level_that_missed_still_counts_as_a_miss() -> None:
+    slow_and_thin = level_of(8, [3.0] * 2, index=1)  # too few jobs, and already too slow
+    v = _verdict([level_of(1, [0.2]), slow_and_thin])
+    assert v.capacity_level == 1 and list(v.levels_missed) == ["8"] and v.levels_not_reached == {}
+    assert "at 8 users p95 first audio" in v.sentence
+
+
+def test_no_verdict_when_no_level_was_reached() -> None:
+    v = _verdict([level_of(4, [0.2]), level_of(8, [0.2], index=1)])
+    assert v.capacity_level is None and "no level was reached" in v.sentence
+
+
+def test_open_loop_level_needs_the_arrivals_its_rate_holds() -> None:
+    assert "only 1 job(s) arrived" in (open_level(1, 0.5, 1.0).not_reached or "")  # one job has no rate
+    assert open_level(2, 0.5, 1.0).reached  # 0.5/s × 1 s = 0.5 in flight: two arrivals suffice
+    busy = open_level(5, 4.0, 3.0)  # 4/s × 3 s = 12 in flight at steady state: 5 jobs never got there
+    assert not busy.reached and "at least 12" in (busy.not_reached or "")
+    assert open_level(12, 4.0, 3.0).reached

@@ -493,8 +493,12 @@ class StressPanel(QWidget):
         row = self.table.rowCount()
         self.table.insertRow(row)
         values = table_rows([stats])[0]
-        brush = QBrush(QColor("#e8f5e9") if stats.meets_objective else QColor("#fdecea"))
-        tip = "; ".join(stats.objective_misses) or "meets the objective"
+        if not stats.meets_objective:
+            brush, tip = QBrush(QColor("#fdecea")), "; ".join(stats.objective_misses)
+        elif not stats.reached:  # its load never happened: neither a pass nor a miss
+            brush, tip = QBrush(QColor("#eeeeee")), f"not reached: {stats.not_reached}"
+        else:
+            brush, tip = QBrush(QColor("#e8f5e9")), "meets the objective"
         for column, value in enumerate(values):
             item = QTableWidgetItem(value)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
