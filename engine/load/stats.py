@@ -395,7 +395,7 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
         sentence = f"{prefix}, no level was reached, so there is no capacity verdict."
     elif capacity is None:
         assert first_miss is not None
-        sentence = (f"{prefix}, no level met the objective ({target}): at {first_miss.label} "
+        sentence = (f"{prefix}, no level met the objective ({target}): at {_miss_label(first_miss)} "
                     f"{'; '.join(first_miss.objective_misses)}.")
     elif first_miss is None:
         limit = " (the run was stopped early)" if stopped else ""
@@ -404,7 +404,8 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
                     f"add higher levels to find its limit.")
     else:
         sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)} within the objective "
-                    f"({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); at {first_miss.label} "
+                    f"({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); "
+                    f"at {_miss_label(first_miss)} "
                     f"{'; '.join(first_miss.objective_misses)}.")
     if unreached:
         advice = "give them at least as many jobs as users" if mode == "closed" else "hold them for more jobs"
@@ -422,6 +423,11 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
         complete=not stopped,
         sentence=sentence,
     )
+
+
+def _miss_label(stats: LevelStats) -> str:
+    """A missed level's label, saying so when its load never fully happened."""
+    return stats.label if stats.reached else f"{stats.label} (even though not reached: {stats.not_reached})"
 
 
 def _capacity_words(stats: LevelStats, mode: str) -> str:

@@ -237,7 +237,8 @@ def test_an_unreached_level_that_missed_still_counts_as_a_miss() -> None:
     slow_and_thin = level_of(8, [3.0] * 2, index=1)  # too few jobs, and already too slow
     v = _verdict([level_of(1, [0.2]), slow_and_thin])
     assert v.capacity_level == 1 and list(v.levels_missed) == ["8"] and v.levels_not_reached == {}
-    assert "at 8 users p95 first audio" in v.sentence
+    assert "at 8 users (even though not reached: at most 2 of its 8 users" in v.sentence
+    assert "p95 first audio was 3.00 s" in v.sentence
 
 
 def test_no_verdict_when_no_level_was_reached() -> None:
