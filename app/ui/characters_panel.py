@@ -19,7 +19,6 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QColorDialog,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -38,13 +37,15 @@ from app.project import AddCharacter, Change, EditCharacter, ProjectError, Remov
 from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
 from app.ui.document import Document
-from app.ui.player import read_mono
+from app.ui.folders import Folders
+from app.ui.player import Player, read_mono
 from app.ui.recorder import Recorder
 from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceState, VoiceStates
 from app.ui.waveform import WaveformView
 from engine.protocol import PITCH, SPEED
 
+PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
 AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
 SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
 
@@ -99,7 +100,9 @@ class CharactersPanel(QWidget):
     """Lists characters and edits the selected one.
 
     Playback goes through callbacks the window provides: ``play_clip(key, pcm, rate)`` for the
-    reference clip and ``audition(character_id, text)`` to speak a sample sentence.
+    reference clip and ``audition(character_id, text)`` to speak a sample sentence (it returns
+    the key it plays under, None when refused). With the window's ``player`` the buttons show
+    what plays and turn into Stop buttons while it does.
     """
 
     def __init__(
@@ -108,9 +111,11 @@ class CharactersPanel(QWidget):
         voices: VoiceStates,
         runner: TaskRunner,
         play_clip: Callable[[str, np.ndarray, int], None],
-        audition: Callable[[str, str], None],
+        audition: Callable[[str, str], str | None],
         can_record: bool,
         parent: QWidget | None = None,
+        player: Player | None = None,
+        folders: Folders | None = None,
     ) -> None:
         super().__init__(parent)
         self._doc = document
@@ -118,12 +123,21 @@ class CharactersPanel(QWidget):
         self._runner = runner
         self._play_clip = play_clip
         self._audition = audition
+        self._player = player
+        self._folders = folders or Folders(project_dir=lambda: document.project.root)
         self._current: str | None = None
         self._clip_audio: tuple[str, np.ndarray, int] | None = None  # (clip rel path, pcm, rate)
+        self._audition_key = ""  # what the last audition plays under (a job id)
+        self._playing = ""  # what the player plays now, when it is this panel's
 
         self.list = QListWidget()
         self.list.setObjectName("characterList")
         self.list.setIconSize(QSize(14, 14))
+        # Long names wrap onto a second line instead of being cut off at the list's edge.
+        self.list.setWordWrap(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setSpacing(1)
         self.list.currentItemChanged.connect(self._on_select)
         add = QPushButton("Add")
         add.setToolTip("Add a character")
@@ -161,7 +175,8 @@ class CharactersPanel(QWidget):
             if can_record
             else "No microphone (audio input device) was found"
         )
-        self.play_reference = QPushButton("▶ Play reference")
+        self.play_reference = QPushButton(PLAY_REFERENCE)
+        self.play_reference.setObjectName("playReferenceButton")
         self.play_reference.clicked.connect(self._play_reference)
         self.waveform = WaveformView()
         self.waveform.setObjectName("waveform")
@@ -191,10 +206,13 @@ class CharactersPanel(QWidget):
         self.instruction.setPlaceholderText("e.g. speak softly (backends with instructions)")
         self.instruction.committed.connect(lambda v: self._edit_setting(instruction=v.strip()))
         self.sample = QLineEdit(SAMPLE_SENTENCE)
-        self.audition_button = QPushButton("▶ Audition")
+        self.audition_button = QPushButton(PLAY_AUDITION)
         self.audition_button.setObjectName("auditionButton")
         self.audition_button.setToolTip("Speak the sample sentence in this voice (streams as it renders)")
         self.audition_button.clicked.connect(self._on_audition)
+        self.playing_label = QLabel("")
+        self.playing_label.setObjectName("playingLabel")
+        self.playing_label.setMinimumWidth(150)
         self.voice_status = QLabel("")
         self.voice_status.setObjectName("voiceStatus")
         self.voice_status.setWordWrap(True)
@@ -203,6 +221,7 @@ class CharactersPanel(QWidget):
         clip_row.addWidget(self.import_button)
         clip_row.addWidget(self.record_button)
         clip_row.addWidget(self.play_reference)
+        clip_row.addWidget(self.playing_label)
         clip_row.addStretch(1)
         settings_row = QHBoxLayout()
         settings_row.addWidget(QLabel("Speed"))
@@ -248,6 +267,10 @@ class CharactersPanel(QWidget):
 
         document.changed.connect(self._on_change)
         voices.changed.connect(self._on_voice_changed)
+        if player is not None:
+            player.started.connect(self._on_play_started)
+            player.stopped.connect(self._on_play_stopped)
+            player.position.connect(self._on_play_position)
         self._fill_list()
 
     # --- public -------------------------------------------------------------------------------
@@ -276,12 +299,13 @@ class CharactersPanel(QWidget):
     def _item_text(self, character_id: str) -> str:
         char = self._doc.project.character(character_id)
         count = len(self._doc.project.lines_of(character_id))
-        return f"{char.name}  ({count} line{'' if count == 1 else 's'})"
+        return f"{char.name}\n{count} line{'' if count == 1 else 's'}"
 
     def _update_counts(self) -> None:
         for row in range(self.list.count()):
             item = self.list.item(row)
             item.setText(self._item_text(item.data(Qt.ItemDataRole.UserRole)))
+            item.setToolTip(item.text().replace("\n", " · "))
 
     def _fill_list(self) -> None:
         keep = self._current
@@ -290,6 +314,7 @@ class CharactersPanel(QWidget):
         project = self._doc.project
         for char in project.characters:
             item = QListWidgetItem(colour_icon(char.colour), self._item_text(char.id))
+            item.setToolTip(item.text().replace("\n", " · "))
             item.setData(Qt.ItemDataRole.UserRole, char.id)
             self.list.addItem(item)
         self.list.blockSignals(False)
@@ -330,7 +355,7 @@ class CharactersPanel(QWidget):
         if character_id is None:
             self.name.show_text("")
             self.clip_label.setText("Add a character to give it a voice.")
-            self.waveform.set_audio(None, 0)
+            self.waveform.set_audio(None, 0, "Add a character to give it a voice")
             self.voice_status.setText("")
             return
         char = self._doc.project.character(character_id)
@@ -362,19 +387,26 @@ class CharactersPanel(QWidget):
         if self._clip_audio is not None and self._clip_audio[0] == rel:
             self._show_trim()
             return
+        self._clip_audio = None
+        self.waveform.set_audio(None, 0, "Reading the clip…")  # never the previous character's clip
         path = self._doc.project.resolve(rel)
 
+        def moved_on() -> bool:  # the user chose another character or clip while this one decoded
+            return self._current is None or self._doc.project.character(self._current).clip != rel
+
         def loaded(result: tuple[np.ndarray, int]) -> None:
-            if self._current is None or self._doc.project.character(self._current).clip != rel:
-                return  # the user moved on while the clip was decoding
+            if moved_on():
+                return
             pcm, rate = result
             self._clip_audio = (rel, pcm, rate)
             self.waveform.set_audio(pcm, rate)
             self._show_trim()
 
         def failed(exc: BaseException) -> None:
+            if moved_on():
+                return
             self.clip_label.setText(f"{rel}: cannot read ({exc})")
-            self.waveform.set_audio(None, 0)
+            self.waveform.set_audio(None, 0, "The clip cannot be read: import it again or record one")
 
         self._runner.run(lambda: read_mono(path), loaded, failed)
 
@@ -467,7 +499,7 @@ class CharactersPanel(QWidget):
         return True
 
     def _import_clip(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import a reference clip", "", AUDIO_FILTER)
+        path = self._folders.open_file(self, "clips", "Import a reference clip", AUDIO_FILTER)
         if path:
             self.import_clip_file(path)
 
@@ -496,6 +528,9 @@ class CharactersPanel(QWidget):
             self.import_clip_file(str(path))
 
     def _play_reference(self) -> None:
+        if self._playing.startswith("clip:") and self._player is not None:
+            self._player.stop()  # the button is a Stop button while the reference plays
+            return
         if self._current is None or self._clip_audio is None:
             return
         char = self._doc.project.character(self._current)
@@ -505,8 +540,40 @@ class CharactersPanel(QWidget):
         self._play_clip(f"clip:{char.id}:{char.clip_start}", pcm[start:stop], rate)
 
     def _on_audition(self) -> None:
-        if self._current is not None:
-            self._audition(self._current, self.sample.text().strip() or SAMPLE_SENTENCE)
+        if self._playing and self._playing == self._audition_key and self._player is not None:
+            self._player.stop()  # the button is a Stop button while the audition plays
+            return
+        if self._current is None:
+            return
+        key = self._audition(self._current, self.sample.text().strip() or SAMPLE_SENTENCE) or ""
+        self._audition_key = key
+        if key and self._player is not None and self._player.playing_key == key:
+            self._on_play_started(key)  # it started before its key was known here
+
+    # --- what plays -----------------------------------------------------------------------------
+
+    def _on_play_started(self, key: str) -> None:
+        mine = key.startswith("clip:") or (bool(key) and key == self._audition_key)
+        self._playing = key if mine else ""
+        self._show_playing(0.0)
+
+    def _on_play_stopped(self, _key: str) -> None:
+        self._playing = ""
+        self._show_playing(0.0)
+
+    def _on_play_position(self, seconds: float) -> None:
+        if self._playing:
+            self._show_playing(seconds)
+
+    def _show_playing(self, seconds: float) -> None:
+        """Buttons and the label say what plays: the reference, the audition, or nothing."""
+        reference = self._playing.startswith("clip:")
+        audition = bool(self._playing) and not reference
+        self.play_reference.setText(STOP if reference else PLAY_REFERENCE)
+        self.play_reference.setToolTip("Stop the reference clip" if reference else "Play the trimmed reference clip")
+        self.audition_button.setText(STOP if audition else PLAY_AUDITION)
+        what = "reference" if reference else "audition"
+        self.playing_label.setText(f"▶ Playing the {what}: {seconds:.1f} s" if self._playing else "")
 
 
 def _wrap(layout: QHBoxLayout) -> QWidget:

@@ -19,7 +19,6 @@ import soundfile as sf
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -39,11 +38,12 @@ from app.project.sample import copy_sample_project
 from app.project.script_io import ScriptImport, import_csv, import_plain, import_srt
 from app.ui.bridge import EngineBridge
 from app.ui.engine_status import EngineStatus
+from app.ui.folders import PROJECTS, Folders
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
 from app.ui.player import AudioOutput, Player, default_output, has_input_device, read_mono
 from app.ui.qa_controller import QaController, QaRunner
-from app.ui.render_controller import RenderController, format_eta
+from app.ui.render_controller import RenderController
 from app.ui.script_panel import ScriptPanel
 from app.ui.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
@@ -115,6 +115,8 @@ class MainWindow(QMainWindow):
         self.script: ScriptPanel | None = None
         self.characters: CharactersPanel | None = None
         self._stress: Any = None  # the StressPanel once built (or a label saying why not)
+        self.folders = Folders(settings, lambda: self.document.project.root if self.document else None,
+                               self.projects_dir)
 
         self._owns_bridge = bridge is None  # an injected bridge (tests) outlives the window
         self.bridge = bridge if bridge is not None else EngineBridge(studio_engine(settings), parent=self)
@@ -210,6 +212,8 @@ class MainWindow(QMainWindow):
         a("retry_failed", "Retry failed", self.retry_failed, None, "Render the failed lines of the last batch again")
         a("render_failed_qa", "Render failed QA", self.render_failed_qa, None,
           "Render again the lines whose chosen take failed QA (garbled, clipped, silent, too long or unlike the voice)")
+        a("recheck_qa", "Check QA again", self.recheck_qa, None,
+          "Run the QA check again on takes whose check could not run (the QA column says “QA error”)")
         a("play_line", "▶ Play line", self.play_current_line, "Space", "Play the line's take (or stream it while it renders)")
         a("stop", "■ Stop", self.player.stop, "Escape", "Stop playback")
         for fmt in EXPORTS:
@@ -250,8 +254,8 @@ class MainWindow(QMainWindow):
         self.assign_menu = edit.addMenu("&Assign character")
         self.assign_menu.aboutToShow.connect(lambda: self._fill_assign_menu(self.assign_menu))
         render = bar.addMenu("&Render")
-        for name in ("render_all", "render_selected", "render_stale", "render_failed_qa", "cancel_render",
-                     "retry_failed"):
+        for name in ("render_all", "render_selected", "render_stale", "render_failed_qa", "recheck_qa",
+                     "cancel_render", "retry_failed"):
             render.addAction(self.actions_[name])
         play = bar.addMenu("&Playback")
         play.addAction(self.actions_["play_line"])
@@ -284,6 +288,7 @@ class MainWindow(QMainWindow):
                 self.actions_[name].setToolTip("Waiting for the engine to start…")
         failing = bool(self.document and lines_failing_qa(self.document.project))
         self.actions_["render_failed_qa"].setEnabled(has_doc and ready and not running and failing)
+        self.actions_["recheck_qa"].setEnabled(bool(self.qa and self.qa.errored_lines()))
         self.actions_["cancel_render"].setEnabled(running)
         batch = self.renders.batch if self.renders else None
         self.actions_["retry_failed"].setEnabled(bool(batch and batch.failed_lines) and not running)
@@ -343,12 +348,12 @@ class MainWindow(QMainWindow):
         return True
 
     def _new_project_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the new project", str(self.projects_dir))
+        folder = self.folders.folder(self, PROJECTS, "Choose an empty folder for the new project")
         if folder:
             self.new_project(folder)
 
     def _open_folder_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open a project folder", str(self.projects_dir))
+        folder = self.folders.folder(self, PROJECTS, "Open a project folder")
         if folder:
             self.open_project(folder)
 
@@ -377,7 +382,8 @@ class MainWindow(QMainWindow):
         self.script.play_take.connect(self.play_take)
         self.script.choose_take.connect(self.choose_take)
         self.characters = CharactersPanel(
-            document, self.voices, self.runner, self.play_audio, self.audition, has_input_device()
+            document, self.voices, self.runner, self.play_audio, self.audition, has_input_device(),
+            player=self.player, folders=self.folders,
         )
         if self.bridge.ready is not None:
             caps = self.bridge.ready.backend
@@ -521,7 +527,7 @@ class MainWindow(QMainWindow):
 
     def _import_dialog(self, kind: str) -> None:
         file_filter, _importer = IMPORTERS[kind]
-        path, _ = QFileDialog.getOpenFileName(self, "Import a script", "", file_filter)
+        path = self.folders.open_file(self, "scripts", "Import a script", file_filter)
         if path:
             self.import_file(path, kind)
 
@@ -604,6 +610,13 @@ class MainWindow(QMainWindow):
             return False
         return self.render_lines(ids)
 
+    def recheck_qa(self) -> int:
+        """Check again the takes whose QA check could not run: the selected lines', else all."""
+        if self.qa is None:
+            return 0
+        errored = self.qa.errored_lines()
+        return self.qa.recheck([i for i in self._selected() if i in errored] or errored)
+
     def cancel_render(self) -> None:
         if self.renders is not None:
             self.renders.cancel()
@@ -614,12 +627,8 @@ class MainWindow(QMainWindow):
             self._update_actions()
 
     def _on_progress(self, progress: Any) -> None:
-        if self.script is None:
-            return
-        self.script.progress.setTextVisible(True)
-        self.script.progress.setRange(0, max(1, progress.total))
-        self.script.progress.setValue(progress.completed)
-        self.script.progress_label.setText(format_eta(progress))
+        if self.script is not None:
+            self.script.show_progress(progress)
 
     # --- engine ---------------------------------------------------------------------------------
 
@@ -703,21 +712,23 @@ class MainWindow(QMainWindow):
             return
         self.player.play(f"take:{take.id}", pcm, rate)
 
-    def audition(self, character_id: str, text: str) -> None:
-        """Speak ``text`` in a character's voice now (interactive priority), streaming it."""
+    def audition(self, character_id: str, text: str) -> str | None:
+        """Speak ``text`` in a character's voice now (interactive priority), streaming it;
+        returns the key it plays under (its job id), None when it cannot start."""
         if self.document is None:
-            return
+            return None
         if not self.bridge.is_ready:
             self._status("E_ENGINE_START: the engine is not ready yet", 8000)
-            return
+            return None
         try:
             spec = voice_spec(self.document.project, character_id)
         except NoVoice as exc:
             self._status(str(exc), 15000)
-            return
+            return None
         job = Job(text=text, voice=spec, priority=Priority.INTERACTIVE, listening=True)  # played as it streams
         self.bridge.submit(job)
         self._stream(job.job_id, [])
+        return job.job_id
 
     def _stream(self, job_id: str, chunks: list[np.ndarray]) -> None:
         self.player.begin_stream(job_id, self._stream_rate)

@@ -45,6 +45,17 @@ def _from_str_list(value: list[str]) -> str:
     return json.dumps(list(value))
 
 
+def _to_str_dict(value: Any) -> dict[str, str]:
+    parsed = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(parsed, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in parsed.items()):
+        raise ValueError(f"expected an object of strings, got {value!r}")
+    return dict(parsed)
+
+
+def _from_str_dict(value: dict[str, str]) -> str:
+    return json.dumps(dict(value), sort_keys=True)
+
+
 def _location(value: Any) -> str:
     if value not in ENGINE_LOCATIONS:
         raise ValueError(f"engine location must be one of {ENGINE_LOCATIONS}, not {value!r}")
@@ -96,6 +107,8 @@ class Settings:
     output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
     autosave_s = Option("project/autosave_s", 60, "Autosave every (seconds, 0 = off)", int)
     recent_projects: Option[list[str]] = Option("project/recent", [], "Recent projects", _to_str_list, _from_str_list)
+    last_folders: Option[dict[str, str]] = Option("dialogs/last_folders", {}, "Last folder of each kind of file dialog",
+                                                  _to_str_dict, _from_str_dict)
     window_geometry = Option("window/geometry", "", "Main window geometry (base64)", str)
 
     def __init__(self, qsettings: QSettings | None = None) -> None:

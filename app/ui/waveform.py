@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 ENVELOPE_BINS = 2000
+NO_CLIP_HINT = "No reference clip yet: import or record a few seconds of clean speech"
 
 
 def envelope(pcm: np.ndarray, bins: int = ENVELOPE_BINS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -60,11 +61,20 @@ class WaveformView(QWidget):
         self._playhead = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen("#e15759", width=2))
         self._playhead.setVisible(False)
         self._plot.addItem(self._playhead)
-        layout = QVBoxLayout(self)
+        # The hint lies over the empty plot (same grid cell), so the frame keeps its place.
+        self.hint = QLabel(NO_CLIP_HINT)
+        self.hint.setObjectName("waveformHint")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet("color: palette(placeholder-text)")
+        self.hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self._plot)
+        layout.addWidget(self._plot, 0, 0)
+        layout.addWidget(self.hint, 0, 0)
         self.setFixedHeight(130)
         self._setting = False
+        self.set_audio(None, 0)
 
     @property
     def duration(self) -> float:
@@ -76,14 +86,28 @@ class WaveformView(QWidget):
         self._lo.setPen(pen)
         self._fill.setBrush(pg.mkBrush(QColor(colour)))
 
-    def set_audio(self, pcm: np.ndarray | None, sample_rate: int) -> None:
-        """Show a clip (mono float); ``None`` clears the view."""
+    @property
+    def is_empty(self) -> bool:
+        """True when no clip is drawn (the hint shows instead)."""
+        return self._duration == 0.0
+
+    def set_audio(self, pcm: np.ndarray | None, sample_rate: int, hint: str = NO_CLIP_HINT) -> None:
+        """Show a clip (mono float); ``None`` empties the view and shows ``hint`` over it."""
         if pcm is None or len(pcm) == 0 or sample_rate <= 0:
             self._duration = 0.0
             self._hi.setData([], [])
             self._lo.setData([], [])
+            self._fill.setVisible(False)  # it keeps the last clip's shape when its curves empty
             self._region.setVisible(False)
+            self._playhead.setVisible(False)
+            self._plot.setXRange(0, 1, padding=0.01)
+            self._plot.getPlotItem().getAxis("bottom").setStyle(showValues=False)
+            self.hint.setText(hint)
+            self.hint.show()
             return
+        self.hint.hide()
+        self._fill.setVisible(True)
+        self._plot.getPlotItem().getAxis("bottom").setStyle(showValues=True)
         x, lo, hi = envelope(np.asarray(pcm, dtype=np.float32))
         x /= sample_rate
         self._duration = len(pcm) / sample_rate

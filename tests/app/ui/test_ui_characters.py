@@ -1,21 +1,27 @@
-"""The characters panel without an engine: edits, clip import, trim, reference playback, recording."""
+"""The characters panel without an engine: edits, clip import, trim, reference playback and its
+playing state, recording, the empty waveform of a character without a clip."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import pytest
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from app.project.sample import copy_sample_project
 from app.ui.bridge import EngineBridge
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
+from app.ui.player import NullOutput, Player
 from app.ui.recorder import Recorder
 from app.ui.tasks import SyncTaskRunner
 from app.ui.voices import VoiceStates
+from app.ui.waveform import WaveformView
 
 from tests.app.ui.paths import REPO
 
@@ -109,3 +115,108 @@ def test_voice_state_without_a_clip_says_why(panel: tuple[CharactersPanel, Docum
     assert "Not prepared" in widget.voice_status.text()  # the engine is not running
     widget._add()
     assert "E_NO_CLIP" in widget.voice_status.text()
+
+
+@pytest.fixture
+def playing_panel(qtbot: QtBot, tmp_path: Path) -> tuple[CharactersPanel, Player, NullOutput]:
+    """The panel with a real player on a null device (pulled by the test, as a sound card would)."""
+    project = copy_sample_project(tmp_path / "sample")
+    doc = Document(project)
+    output = NullOutput()
+    player = Player(output)
+    widget = CharactersPanel(doc, VoiceStates(EngineBridge()), SyncTaskRunner(), player.play,
+                             lambda *_: None, can_record=False, player=player)
+    qtbot.addWidget(widget)
+    return widget, player, output
+
+
+def test_playing_the_reference_shows_it_and_the_button_stops_it(
+    playing_panel: tuple[CharactersPanel, Player, NullOutput],
+) -> None:
+    widget, player, output = playing_panel
+    assert widget.play_reference.text() == "▶ Play reference" and widget.playing_label.text() == ""
+    widget.play_reference.click()
+    assert player.playing_key.startswith("clip:")
+    assert widget.play_reference.text() == "■ Stop" and widget.audition_button.text() == "▶ Audition"
+    output.pull(player.sample_rate // 2)  # half a second heard
+    player._tick()
+    assert widget.playing_label.text() == "▶ Playing the reference: 0.5 s"
+    widget.play_reference.click()  # now a Stop button
+    assert player.playing_key == "" and widget.play_reference.text() == "▶ Play reference"
+    assert widget.playing_label.text() == ""
+
+
+def test_an_audition_shows_a_stop_button_while_it_plays(
+    qtbot: QtBot, playing_panel: tuple[CharactersPanel, Player, NullOutput],
+) -> None:
+    widget, player, _ = playing_panel
+
+    def audition(_character_id: str, _text: str) -> str:  # what the window does: stream under the job id
+        player.begin_stream("job-1", 22050)
+        player.feed("job-1", np.zeros(22050, dtype=np.float32), 22050)
+        return "job-1"
+
+    widget._audition = audition
+    widget.audition_button.click()
+    assert widget.audition_button.text() == "■ Stop" and "audition" in widget.playing_label.text()
+    player.play("take:x", np.zeros(100, dtype=np.float32), 22050)  # something else takes over the player
+    assert widget.audition_button.text() == "▶ Audition" and widget.playing_label.text() == ""
+    widget.audition_button.click()
+    assert widget.audition_button.text() == "■ Stop"
+    widget.audition_button.click()
+    assert player.playing_key == "" and widget.audition_button.text() == "▶ Audition"
+
+
+def _waveform_pixels(widget: WaveformView, colour: str) -> int:
+    """How many pixels of the view as drawn are the waveform's fill in ``colour``: plain, or
+    under the trim region's yellow tint (sampled on a 2-pixel grid)."""
+    fill = QColor(colour)
+    alpha = 50 / 255  # the trim region's brush
+    tinted = QColor(round(fill.red() * (1 - alpha) + 255 * alpha), round(fill.green() * (1 - alpha) + 200 * alpha),
+                    round(fill.blue() * (1 - alpha)))
+    image = widget.grab().toImage()
+    count = 0
+    for y in range(0, image.height(), 2):
+        for x in range(0, image.width(), 2):
+            pixel = image.pixelColor(x, y)
+            if any(abs(pixel.red() - c.red()) + abs(pixel.green() - c.green()) + abs(pixel.blue() - c.blue()) < 30
+                   for c in (fill, tinted)):
+                count += 1
+    return count
+
+
+def test_a_character_without_a_clip_shows_an_empty_waveform_with_a_hint(
+    qtbot: QtBot, panel: tuple[CharactersPanel, Document, list[Any]],
+) -> None:
+    widget, doc, _ = panel
+    widget.show()
+    rex = doc.project.characters[1]
+    widget.select(rex.id)
+    qtbot.waitUntil(lambda: not widget.waveform.is_empty)
+    assert widget.waveform.hint.isHidden() and _waveform_pixels(widget.waveform, rex.colour) > 200
+    widget._add()  # a new character has no clip
+    assert widget.waveform.is_empty and widget.waveform.hint.isVisible()
+    assert "No reference clip" in widget.waveform.hint.text()
+    new = doc.project.characters[-1]
+    widget._edit(colour="#ff00ff")  # a left-over path of Rex's clip would be filled in this colour now
+    assert doc.project.character(new.id).colour == "#ff00ff"
+    assert _waveform_pixels(widget.waveform, "#ff00ff") == 0
+
+
+def test_the_clip_dialog_starts_in_the_project_then_in_the_last_folder(
+    monkeypatch: pytest.MonkeyPatch, panel: tuple[CharactersPanel, Document, list[Any]], tmp_path: Path,
+) -> None:
+    widget, doc, _ = panel
+    asked: list[str] = []
+    clips = tmp_path / "clips"
+    clips.mkdir()
+    shutil.copy(REPO / "resources/voices/narrator.wav", clips / "narrator.wav")
+
+    def dialog(_parent: object, _title: str, folder: str, _filter: str) -> tuple[str, str]:
+        asked.append(folder)
+        return str(clips / "narrator.wav"), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(dialog))
+    widget.import_button.click()
+    widget.import_button.click()
+    assert asked == [str(doc.project.root), str(clips)]
