@@ -84,6 +84,7 @@ class QaState(str, enum.Enum):
     PASSED = "passed"
     FAILED = "failed"
     UNCHECKED = "unchecked"  # no recogniser for the language; nothing else failed
+    ERROR = "error"  # the check itself could not run (unreadable take, checker crashed)
 
 
 QA_TEXT = {
@@ -92,12 +93,14 @@ QA_TEXT = {
     QaState.PASSED: "✓ Passed",
     QaState.FAILED: "✗ Failed",
     QaState.UNCHECKED: "Not checked",
+    QaState.ERROR: "⚠ QA error",
 }
 QA_COLOUR = {
     QaState.PENDING: "#8a8a8a",
     QaState.PASSED: "#3b8a3e",
     QaState.FAILED: "#d62728",
     QaState.UNCHECKED: "#b8860b",
+    QaState.ERROR: "#c45100",
 }
 
 STATUS_TEXT = {
@@ -164,7 +167,7 @@ class LinesModel(QAbstractTableModel):
             return QaState.NO_TAKE
         verdict = self._verdict_of(line)
         if verdict is None:
-            return QaState.PENDING
+            return QaState.ERROR if take.id in self._doc.qa_errors else QaState.PENDING
         return {True: QaState.PASSED, False: QaState.FAILED, None: QaState.UNCHECKED}[verdict.passed]
 
     def line_at(self, row: int) -> Line:
@@ -372,10 +375,15 @@ class LinesModel(QAbstractTableModel):
                 return f"The take is {over:.2f} s longer than its slot ({format_timecode(line.start or 0)}–{format_timecode(line.end or 0)})."
         if column is Column.TEXT:
             return line.text or None
+        if column is Column.CHARACTER:  # the full name, when the column is too narrow for it
+            char = self._character(line)
+            return char.name if char is not None else "No character: double-click to choose one"
         if column is Column.QA:
             take = self._doc.project.chosen_take(line)
             if take is None:
                 return None
+            if take.qa is None and take.id in self._doc.qa_errors:
+                return qa_error_tooltip(self._doc.qa_errors[take.id])
             if take.qa is None:
                 return "This take has not been checked yet; QA runs in the background after each render."
             verdict = self._verdict_of(line)
@@ -529,6 +537,12 @@ class LineFilterProxy(QSortFilterProxyModel):
         if self._text and self._text not in str(model.data(index, Qt.ItemDataRole.DisplayRole)).casefold():
             return False
         return True
+
+
+def qa_error_tooltip(error: str) -> str:
+    """Why a take's QA check could not run, and how to run it again."""
+    return (f"The QA check could not run: {error}\n"
+            "The take itself is kept. Check QA again (Render menu or right-click), or render the line again.")
 
 
 def qa_tooltip(checks: TakeChecks, findings: tuple[Finding, ...]) -> str:

@@ -158,22 +158,28 @@ class RenderController(QObject):
             self._singles.remove(session)
 
 
-def format_eta(progress: RenderProgress) -> str:
-    """'3 of 6 lines · 1 failed · about 12 s left' for the label beside the progress bar."""
-    if progress.completed >= progress.total:
-        parts = [f"Finished {progress.done} line{'s' if progress.done != 1 else ''} in {_duration(progress.elapsed_s)}"]
-    else:
-        parts = [f"{progress.completed} of {progress.total} lines"]
+def progress_bar_text(progress: RenderProgress) -> str:
+    """What the bar itself says: lines rendered, then any that failed or were cancelled.
+
+    The bar fills with the lines that were worked on (rendered or failed), never with the
+    cancelled ones, so a cancelled batch reads "3 of 6 rendered · 3 cancelled", not "6 / 6".
+    """
+    parts = [f"{progress.done} of {progress.total} rendered"]
     if progress.failed:
         parts.append(f"{progress.failed} failed")
     if progress.cancelled:
         parts.append(f"{progress.cancelled} cancelled")
-    if progress.completed < progress.total:
-        if progress.eta_s is None:
-            parts.append("estimating time left…")
-        else:
-            parts.append(f"about {_duration(progress.eta_s)} left")
     return " · ".join(parts)
+
+
+def format_eta(progress: RenderProgress) -> str:
+    """The label beside the bar (which has the counts): time left, or how the batch ended."""
+    if progress.completed >= progress.total:
+        ended = "Cancelled after" if progress.cancelled else "Finished in"
+        return f"{ended} {_duration(progress.elapsed_s)}"
+    if progress.eta_s is None:
+        return "estimating time left…"
+    return f"about {_duration(progress.eta_s)} left"
 
 
 def _duration(seconds: float) -> str:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -33,13 +34,19 @@ from PySide6.QtWidgets import (
 
 from app.project import Change, LineStatus
 from app.project.qa import placements, verdict_of
+from app.project.render import RenderProgress
 from app.ui.document import Document
-from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProxy, LinesModel
+from app.ui.render_controller import format_eta, progress_bar_text
+from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProxy, LinesModel, qa_error_tooltip
 from app.ui.characters_panel import colour_icon
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 FAILED_QA = "failed_qa"  # the status filter's entry for lines whose chosen take failed QA
 TAKE_QA_MARK = {True: "✓", False: "✗", None: "?"}  # a take's QA verdict in the takes list
+PROGRESS_MIN_WIDTH = 180  # room for "12 of 60 rendered · 48 cancelled"
+TAKES_MIN_WIDTH = 230  # the takes box never gets narrower than its two buttons and a take's first line
+CHARACTER_MAX_WIDTH = 170  # past this a name elides (its tooltip has it whole); the text needs the room
+CELL_PADDING = 44  # the colour square (14 px), its margins and the cell's own
 
 
 class _ComboDelegate(QStyledItemDelegate):
@@ -163,8 +170,8 @@ class ScriptPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().setToolTip("Order in the script (drag rows to reorder)")
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for name in ("play_line", "render_selected", "render_failed_qa", "add_line", "remove_lines", "move_up",
-                     "move_down"):
+        for name in ("play_line", "render_selected", "render_failed_qa", "recheck_qa", "add_line", "remove_lines",
+                     "move_up", "move_down"):
             self.table.addAction(actions[name])
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
 
@@ -172,6 +179,11 @@ class ScriptPanel(QWidget):
         self.takes_box = QGroupBox("Takes")
         self.takes = QListWidget()
         self.takes.setObjectName("takesList")
+        # Two short lines per take, wrapped rather than cut off when the panel is narrow.
+        self.takes.setWordWrap(True)
+        self.takes.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.takes.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.takes.setSpacing(2)
         self.takes.itemDoubleClicked.connect(lambda _item: self._take_action(self.choose_take))
         play_take = QPushButton("▶ Play take")
         play_take.clicked.connect(lambda: self._take_action(self.play_take))
@@ -192,20 +204,25 @@ class ScriptPanel(QWidget):
         splitter.addWidget(self.table)
         splitter.addWidget(self.takes_box)
         splitter.setStretchFactor(0, 1)
-        splitter.setSizes([900, 260])
+        splitter.setCollapsible(1, False)
+        self.takes_box.setMinimumWidth(TAKES_MIN_WIDTH)
+        splitter.setSizes([900, 280])
 
         # render and playback bar
         self.progress = QProgressBar()
         self.progress.setObjectName("renderProgress")
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        self.progress.setFormat("%v / %m lines")
         self.progress.setTextVisible(False)  # until a render starts
+        self.progress.setMinimumWidth(PROGRESS_MIN_WIDTH)
         self.progress_label = QLabel("Nothing rendering")
         self.progress_label.setObjectName("renderStatus")
+        # A long status must never widen the window: the label gives way (its tooltip keeps it all).
+        self.progress_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.progress_label.setMinimumWidth(120)
         self.playhead = QLabel("")
         self.playhead.setObjectName("playhead")
-        self.playhead.setMinimumWidth(110)
+        self.playhead.setMinimumWidth(90)
         bar = QHBoxLayout()
         for name in ("render_all", "render_selected", "render_stale", "render_failed_qa", "cancel_render",
                      "retry_failed"):
@@ -226,6 +243,17 @@ class ScriptPanel(QWidget):
         document.changed.connect(self._on_change)
         document.render_changed.connect(self._on_render)
         self._fill_character_filter()
+
+    # --- rendering --------------------------------------------------------------------------
+
+    def show_progress(self, progress: RenderProgress) -> None:
+        """The render bar: rendered lines fill it; failed and cancelled ones are named in it."""
+        self.progress.setTextVisible(True)
+        self.progress.setRange(0, max(1, progress.total))
+        self.progress.setValue(progress.done + progress.failed)
+        self.progress.setFormat(progress_bar_text(progress))
+        self.progress_label.setText(format_eta(progress))
+        self.progress_label.setToolTip(f"{progress_bar_text(progress)} · {format_eta(progress)}")
 
     # --- selection --------------------------------------------------------------------------
 
@@ -264,6 +292,14 @@ class ScriptPanel(QWidget):
 
     # --- filters ------------------------------------------------------------------------------
 
+    def _fit_character_column(self) -> None:
+        """Widen the Character column to the longest name (within bounds), so names show whole."""
+        metrics = self.table.fontMetrics()
+        names = [char.name for char in self._doc.project.characters]
+        widest = max((metrics.horizontalAdvance(name) for name in names), default=0)
+        needed = widest + CELL_PADDING
+        self.table.setColumnWidth(Column.CHARACTER, min(max(Column.CHARACTER.width, needed), CHARACTER_MAX_WIDTH))
+
     def _fill_character_filter(self) -> None:
         keep = self.character_filter.currentData()
         self.character_filter.blockSignals(True)
@@ -276,6 +312,7 @@ class ScriptPanel(QWidget):
         self.character_filter.setCurrentIndex(max(0, index))
         self.character_filter.blockSignals(False)
         self._apply_character_filter()
+        self._fit_character_column()
 
     def _apply_status_filter(self) -> None:
         wanted = self.status_filter.currentData()
@@ -304,14 +341,21 @@ class ScriptPanel(QWidget):
         current_fp = project.fingerprint(line)
         placement = placements(project).get(line_id)
         for n, take in enumerate(line.takes, 1):
-            stale = "" if take.fingerprint == current_fp else "  (stale)"
-            chosen = "● " if take.id == line.chosen_take else "   "
+            chosen = take.id == line.chosen_take
             verdict = verdict_of(project, take, placement)
-            qa = "" if verdict is None else f" · QA {TAKE_QA_MARK[verdict.passed]}"
-            item = QListWidgetItem(
-                f"{chosen}Take {n} · {take.duration_s:.2f} s · {take.created.replace('T', ' ')[:16]}{qa}{stale}"
-            )
-            findings = "\n".join(verdict.reasons) if verdict is not None else ""
+            first = [f"{'● ' if chosen else ''}Take {n}", f"{take.duration_s:.2f} s"]
+            qa_error = self._doc.qa_errors.get(take.id) if verdict is None else None
+            if verdict is not None:
+                first.append(f"QA {TAKE_QA_MARK[verdict.passed]}")
+            elif qa_error is not None:
+                first.append("QA error")
+            second = [take.created.replace("T", " ")[:16]]
+            if take.fingerprint != current_fp:
+                second.append("stale")
+            if chosen:
+                second.append("in use")
+            item = QListWidgetItem(" · ".join(first) + "\n" + " · ".join(second))
+            findings = "\n".join(verdict.reasons) if verdict is not None else qa_error_tooltip(qa_error) if qa_error else ""
             item.setToolTip(f"{take.text}\n{findings}".strip())
             item.setData(Qt.ItemDataRole.UserRole, take.id)
             self.takes.addItem(item)

@@ -10,10 +10,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.project import LineStatus
+from app.project.render import RenderProgress
 from app.ui.bridge import EngineBridge
 from app.ui.lines_model import Column
 from app.ui.main_window import MainWindow
 from app.ui.player import NullOutput
+from app.ui.render_controller import format_eta, progress_bar_text
 from app.ui.settings import Settings
 from app.ui.tasks import SyncTaskRunner
 from app.ui.voices import VoiceState
@@ -96,10 +98,17 @@ def test_audition_streams_a_real_voice(qtbot: QtBot, window: MainWindow, null_ou
     window.characters.audition_button.click()
     job_id = window.player.playing_key
     assert job_id  # streaming started before any audio arrived
+    assert window.characters.audition_button.text() == "■ Stop"  # playing state, and the way to stop it
     _pull_until(qtbot, null_output, lambda: window.player.playing_key != job_id)
     heard = np.concatenate(null_output.played)
     assert np.abs(heard).max() > 0.05  # speech, not silence
     assert null_output.sample_rate == window.bridge.ready.backend.sample_rate  # type: ignore[union-attr]
+    assert window.characters.audition_button.text() == "▶ Audition"
+
+    window.characters.audition_button.click()  # a second audition, stopped with the same button
+    assert window.player.playing_key and window.characters.audition_button.text() == "■ Stop"
+    window.characters.audition_button.click()
+    assert window.player.playing_key == "" and window.characters.audition_button.text() == "▶ Audition"
 
 
 def test_render_play_choose_and_undo(qtbot: QtBot, window: MainWindow, null_output: NullOutput) -> None:
@@ -113,7 +122,8 @@ def test_render_play_choose_and_undo(qtbot: QtBot, window: MainWindow, null_outp
     assert doc.project.status(first) is LineStatus.DONE
     take = doc.project.chosen_take(first)
     assert take is not None and doc.project.take_path(take).is_file()
-    assert script.progress.value() == 2 and "Finished 2 lines" in script.progress_label.text()
+    assert script.progress.value() == 2 and script.progress.text() == "2 of 2 rendered"
+    assert script.progress_label.text().startswith("Finished in")
     assert script.model.index(0, 4).data() == "Done"
 
     window.play_current_line()
@@ -201,6 +211,18 @@ def test_import_srt_as_one_undo_step(tmp_path: Path, window: MainWindow) -> None
     assert "E_IMPORT" in window.statusBar().currentMessage()
 
 
+def test_render_progress_texts_name_what_failed_and_what_was_cancelled() -> None:
+    running = RenderProgress(total=6, done=2, failed=1, cancelled=0, rendering=2, queued=1, elapsed_s=4.0, eta_s=8.0)
+    assert progress_bar_text(running) == "2 of 6 rendered · 1 failed"
+    assert format_eta(running) == "about 8 s left"
+    cancelled = RenderProgress(total=6, done=2, failed=0, cancelled=4, rendering=0, queued=0, elapsed_s=75.0,
+                               eta_s=None)
+    assert progress_bar_text(cancelled) == "2 of 6 rendered · 4 cancelled"
+    assert format_eta(cancelled) == "Cancelled after 1 min 15 s"
+    finished = RenderProgress(total=1, done=1, failed=0, cancelled=0, rendering=0, queued=0, elapsed_s=3.0, eta_s=0)
+    assert (progress_bar_text(finished), format_eta(finished)) == ("1 of 1 rendered", "Finished in 3 s")
+
+
 def test_cancel_then_retry_failed(qtbot: QtBot, window: MainWindow) -> None:
     window.open_sample()
     doc, renders = window.document, window.renders
@@ -212,6 +234,12 @@ def test_cancel_then_retry_failed(qtbot: QtBot, window: MainWindow) -> None:
         window.actions_["cancel_render"].trigger()
     assert all(line.status not in (LineStatus.QUEUED, LineStatus.RENDERING) for line in project.lines)
     assert renders.batch is not None and renders.batch.progress.cancelled >= 1
+    # The bar shows what was rendered and what was cancelled, never "6 / 6".
+    progress, script = renders.batch.progress, window.script
+    assert script is not None
+    assert script.progress.value() == progress.done + progress.failed < script.progress.maximum() == 6
+    assert script.progress.text().endswith(f"{progress.cancelled} cancelled")
+    assert script.progress_label.text().startswith("Cancelled after")
 
     # a line without a character fails at once; give it one and retry just the failures
     orphan = project.lines[5]
