@@ -30,6 +30,9 @@ class Document(QObject):
     def __init__(self, project: Project, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.project = project
+        # Take id -> why its QA check could not run ("CODE: message"). Known to this session
+        # only: the take itself is fine, and the next check (re-render, reopen) may well work.
+        self.qa_errors: dict[str, str] = {}
         self.stack = CommandStack(project)
         self.stack.add_listener(self._on_change)
         self._autosave = QTimer(self)

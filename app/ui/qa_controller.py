@@ -68,6 +68,26 @@ class QaController(QObject):
             self._runner = self._make_runner()
         self._runner.submit(request)
         self._timer.start()
+        if self._doc.qa_errors.pop(take.id, None) is not None:  # "Checking…" again, not "QA error"
+            self._doc.notify_render(frozenset({line_id}))
+
+    def errored_lines(self) -> list[str]:
+        """Lines whose chosen take's check could not run (their QA column says "QA error")."""
+        project = self._doc.project
+        return [line.id for line in project.lines
+                if (take := project.chosen_take(line)) is not None and take.id in self._doc.qa_errors]
+
+    def recheck(self, line_ids: list[str] | None = None) -> int:
+        """Check again the chosen takes of these lines (None: every line whose check failed to
+        run); returns how many were sent."""
+        project = self._doc.project
+        sent = 0
+        for line_id in self.errored_lines() if line_ids is None else line_ids:
+            take = project.chosen_take(project.line(line_id))
+            if take is not None:
+                self.check(line_id, take)
+                sent += 1
+        return sent
 
     def check_unchecked(self) -> int:
         """Check every chosen take that has no QA yet (older takes); returns how many."""
@@ -84,11 +104,19 @@ class QaController(QObject):
         if not self._runner.pending:
             self._timer.stop()
         changed: set[str] = set()
+        errored: set[str] = set()
         for outcome in outcomes:
             if outcome.checks is None:
+                # Shown in the QA column (with the reason) until the take is checked again.
+                self._doc.qa_errors[outcome.take_id] = outcome.error
+                errored.add(outcome.line_id)
                 self.message.emit(f"QA of line {self._order(outcome.line_id)}: {outcome.error}")
             elif record(self._doc.project, outcome) is not None:
+                self._doc.qa_errors.pop(outcome.take_id, None)
                 changed.add(outcome.line_id)
+        if errored:
+            self._doc.notify_render(frozenset(errored))
+            self.checked.emit(frozenset(errored))
         if not changed:
             return
         try:
