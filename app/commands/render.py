@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import shutil
 import sys
 import time
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from app.project.video_export import VideoExportOptions
 
 EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED = 0, 1, 2, 3, 4, 5
+CANCEL_CONFIRM_S = 10.0  # after Ctrl+C or SIGTERM, how long to wait for the engine to confirm cancellations
 
 
 def add_parser(subparsers: Any) -> None:
@@ -142,6 +144,28 @@ class ProgressBar:
             self._drawn = False
 
 
+class _StopRequest:
+    """Ctrl+C and SIGTERM as a flag while the render loop reads the engine's events.
+
+    A KeyboardInterrupt raised inside a queue read can cut a message in half and desynchronise
+    the pipe (seen: UnpicklingError, or a confirmation that never comes), so the first signal
+    only asks the loop to cancel; a second one raises to quit at once.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous = {sig: signal.signal(sig, self._handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def restore(self) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+
 def _describe(project: Project, line: Line) -> str:
     name = project.character(line.character_id).name if line.character_id else "no character"
     return f"line {project.order_of(line.id)} ({name})"
@@ -236,31 +260,40 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         for line in session.failed_lines:
             bar.log(f"  {_describe(project, line)} cannot render: {line.error}")
         interrupted = False
-        while not session.finished:
-            try:
+        give_up_at = math.inf  # once interrupted: when to stop waiting for the engine's confirmations
+        stop = _StopRequest()
+        try:
+            while not session.finished:
+                if stop.requested and not interrupted:
+                    interrupted = True
+                    give_up_at = time.monotonic() + CANCEL_CONFIRM_S
+                    bar.log("Interrupted: cancelling (finished takes are saved; Ctrl+C again to quit now)...")
+                    update = session.cancel()
+                    continue
+                if time.monotonic() > give_up_at:
+                    # A confirmation that never comes must not hold the command: a service
+                    # manager's SIGTERM comes only once.
+                    bar.log(f"The engine did not confirm every cancellation within {CANCEL_CONFIRM_S:.0f} s; "
+                            "stopping without them.")
+                    break
                 update = session.handle_event(client.get_event(timeout=0.5))
-            except KeyboardInterrupt:
-                if interrupted:
-                    raise  # a second Ctrl+C: stop waiting for the engine to confirm
-                interrupted = True
-                bar.log("Interrupted: cancelling (finished takes are saved; Ctrl+C again to quit now)...")
-                update = session.cancel()
-                continue
-            for line_id, take in update.takes:
-                if not bar.live:
-                    fitted = f" ({take.fit.describe()})" if take.fit else ""
-                    bar.log(f"[{update.progress.completed}/{update.progress.total}] "
-                            f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s{fitted}")
+                for line_id, take in update.takes:
+                    if not bar.live:
+                        fitted = f" ({take.fit.describe()})" if take.fit else ""
+                        bar.log(f"[{update.progress.completed}/{update.progress.total}] "
+                                f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s{fitted}")
+                    if qa is not None:
+                        qa.submit(request_for(project, by_id[line_id], take))
                 if qa is not None:
-                    qa.submit(request_for(project, by_id[line_id], take))
-            if qa is not None:
-                qa_failed += _collect_qa(project, qa, bar, timeout=0.0)
-            for line_id in update.lines:
-                if by_id[line_id].status is LineStatus.FAILED:
-                    bar.log(f"  {_describe(project, by_id[line_id])} failed: {by_id[line_id].error}")
-            for problem in update.errors:
-                bar.log(f"  warning: {problem}")
-            bar.draw(update.progress)  # also on idle polls, so the ETA keeps ticking
+                    qa_failed += _collect_qa(project, qa, bar, timeout=0.0)
+                for line_id in update.lines:
+                    if by_id[line_id].status is LineStatus.FAILED:
+                        bar.log(f"  {_describe(project, by_id[line_id])} failed: {by_id[line_id].error}")
+                for problem in update.errors:
+                    bar.log(f"  warning: {problem}")
+                bar.draw(update.progress)  # also on idle polls, so the ETA keeps ticking
+        finally:
+            stop.restore()
         bar.finish()
         render_s = time.monotonic() - started
         if qa is not None and qa.pending and not interrupted:

@@ -69,8 +69,12 @@ def run_and_stop(tmp_path: Path, command: str, how: signal.Signals) -> tuple[int
         args = ["bench", "--levels", "2", "--jobs-per-level", "40", "--warmup", "0",
                 "--json", str(tmp_path / "report.json")]
         busy = "  job 0"
-    process = subprocess.Popen([DUBSTUDIO, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               cwd=tmp_path)
+    with subprocess.Popen([DUBSTUDIO, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          cwd=tmp_path) as process:  # the context closes the pipes whatever happens
+        return _stop(process, command, how, busy)
+
+
+def _stop(process: subprocess.Popen[str], command: str, how: signal.Signals, busy: str | None) -> tuple[int, str, int]:
     engine = 0
     try:
         engine = engine_of(process)
