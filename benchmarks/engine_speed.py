@@ -1,10 +1,12 @@
 """Engine overhead against the bare model, measured in one run (a benchmark, not a test).
 
 1. First audio, one slot, one sentence (and, for reference, a job alone at two slots): the engine (submit -> first chunk in the client, voice
-   cache warm) against the bare Piper model's time to its first sentence for the same work
-   (same text, same effective length scale). Runs alternate, medians are compared.
-2. Throughput, two slots, four concurrent jobs: seconds of audio per wall second through the
-   engine against the best of several raw onnxruntime set-ups on the same texts.
+   cache warm, the voice adapted to its clip) against the bare, unadapted Piper model's time to
+   its first sentence for the same text at the same length scale. Runs alternate, medians are
+   compared.
+2. Throughput, two slots, four concurrent jobs spread over the bundled voices (each adapted to
+   its clip): seconds of audio per wall second through the engine against the best of several
+   raw onnxruntime set-ups on the same texts at the same length scales, unadapted.
 
 Run: .venv/bin/python benchmarks/engine_speed.py [--rounds 15] [--json OUT.json]
 """
@@ -58,13 +60,8 @@ def bare_voice(threads: int):
     return PiperVoice(config=PiperConfig.from_dict(config), session=session)
 
 
-def bare_speak(voice, text: str, length_scale: float, pitch_ratio: float = 1.0) -> tuple[float, float]:
-    """Time to the first sentence's audio and seconds of audio, straight from the model.
-
-    The engine shifts pitch by letting the model stretch time by ``pitch_ratio`` and then
-    resampling back; the raw run does the same model work, so its audio counts at the
-    duration that work delivers (samples ÷ ratio).
-    """
+def bare_speak(voice, text: str, length_scale: float) -> tuple[float, float]:
+    """Time to the first sentence's audio and seconds of audio, straight from the model."""
     from piper import SynthesisConfig
 
     config = SynthesisConfig(length_scale=voice.config.length_scale * length_scale)
@@ -75,7 +72,7 @@ def bare_speak(voice, text: str, length_scale: float, pitch_ratio: float = 1.0) 
         audio = voice.phoneme_ids_to_audio(voice.phonemes_to_ids(phonemes), config)
         first = first if first is not None else time.monotonic() - started
         samples += len(audio)
-    return first or 0.0, samples / voice.config.sample_rate / pitch_ratio
+    return first or 0.0, samples / voice.config.sample_rate
 
 
 def engine_first_audio(client: EngineClient, voice: VoiceSpec) -> float:
@@ -90,10 +87,10 @@ def engine_first_audio(client: EngineClient, voice: VoiceSpec) -> float:
             return first or 0.0
 
 
-def engine_throughput(client: EngineClient, voice: VoiceSpec) -> float:
-    """Seconds of audio per wall second for the four texts submitted at once."""
+def engine_throughput(client: EngineClient, voices: list[VoiceSpec]) -> float:
+    """Seconds of audio per wall second for the four texts submitted at once, voices in turn."""
     started = time.monotonic()
-    jobs = [Job(text, voice) for text in TEXTS]
+    jobs = [Job(text, voices[index % len(voices)]) for index, text in enumerate(TEXTS)]
     for job in jobs:
         client.submit(job)
     audio_s = 0.0
@@ -106,10 +103,17 @@ def engine_throughput(client: EngineClient, voice: VoiceSpec) -> float:
     return audio_s / (time.monotonic() - started)
 
 
-def model_work(profile_meta: dict) -> tuple[float, float]:
-    """The length scale the model runs at for this voice, and the pitch ratio inside it."""
-    ratio = 2 ** (profile_meta["pitch_shift_semitones"] / 12)
-    return profile_meta["length_scale"] * ratio, ratio
+def prepared_length_scale(client: EngineClient, voice: VoiceSpec) -> float:
+    """Prepare the voice (so runs find it warm) and return the length scale the model runs at."""
+    rid = client.prepare_voice(voice)
+    while (event := client.get_event()) is None or getattr(event, "request_id", None) != rid:
+        pass
+    return float(event.summary["length_scale"])
+
+
+def bundled_voice(name: str) -> VoiceSpec:
+    clip = ROOT / "resources" / "voices" / f"{name}.wav"
+    return VoiceSpec(str(clip), clip.with_suffix(".txt").read_text().strip())
 
 
 def main() -> None:
@@ -124,10 +128,7 @@ def main() -> None:
     results: dict = {"cores": cores}
 
     with tempfile.TemporaryDirectory() as cache, EngineClient(EngineConfig(slots=1, cache_dir=cache)) as client:
-        rid = client.prepare_voice(voice)
-        while (event := client.get_event()) is None or getattr(event, "request_id", None) != rid:
-            pass
-        scale, ratio = model_work(event.summary)
+        scale = prepared_length_scale(client, voice)
         bare = bare_voice(threads=cores)  # what the engine's one slot gets: all cores
         bare_speak(bare, SENTENCE, scale)
         engine_first_audio(client, voice)
@@ -140,7 +141,6 @@ def main() -> None:
             "engine_median_s": round(statistics.median(engine_times), 4),
             "engine_over_bare": round(statistics.median(engine_times) / statistics.median(bare_times), 3),
             "model_length_scale": round(scale, 3),
-            "pitch_ratio": round(ratio, 3),
         }
         print("first audio, 1 slot:", results["first_audio"], flush=True)
 
@@ -149,6 +149,8 @@ def main() -> None:
         lone = statistics.median(engine_first_audio(client, voice) for _ in range(args.rounds))
         results["first_audio"]["engine_lone_job_at_2_slots_median_s"] = round(lone, 4)
         print("first audio, a lone job at 2 slots:", round(lone, 4), flush=True)
+        voices = [bundled_voice(name) for name in ("maya", "rex", "narrator")]
+        scales = [prepared_length_scale(client, spec) for spec in voices]
         for text in TEXTS:  # warm both sessions/threads
             collect(client, Job(text[:40], voice))
         set_ups = {(1, cores), (2, max(1, cores // 2)), (4, 1), (2, cores)}
@@ -156,15 +158,17 @@ def main() -> None:
         engine_runs: list[float] = []
         raw_runs: dict[str, list[float]] = {f"{w} workers x {t} threads": [] for w, t in sorted(set_ups)}
         for _ in range(args.throughput_rounds):  # alternate, so both see the same machine noise
-            engine_runs.append(engine_throughput(client, voice))
+            engine_runs.append(engine_throughput(client, voices))
             for workers, threads in sorted(set_ups):
                 started = time.monotonic()
                 with ThreadPoolExecutor(workers) as pool:
-                    audio_s = sum(a for _, a in pool.map(lambda t: bare_speak(raw_voices[threads], t, scale, ratio), TEXTS))
+                    audio_s = sum(a for _, a in pool.map(
+                        lambda i: bare_speak(raw_voices[threads], TEXTS[i], scales[i % len(scales)]), range(len(TEXTS))))
                 raw_runs[f"{workers} workers x {threads} threads"].append(audio_s / (time.monotonic() - started))
     raw = {name: round(statistics.median(runs), 2) for name, runs in raw_runs.items()}
     best = max(raw.values())
     results["throughput"] = {
+        "length_scale_per_voice": {Path(spec.clip_path).stem: round(value, 3) for spec, value in zip(voices, scales)},
         "engine_2_slots_audio_per_wall_s": round(statistics.median(engine_runs), 2),
         "raw_onnxruntime_audio_per_wall_s": raw,
         "engine_over_best_raw": round(statistics.median(engine_runs) / best, 3),

@@ -1,69 +1,67 @@
 """The embedded default backend: the Piper VITS voice en_US joe-medium on onnxruntime.
 
-It is not a voice clone. It adapts to a character's reference clip in two ways, both part of
-the cached profile: the pitch level (shifted to the clip's median F0) and the speaking rate
-(phonemes per second of speech, when the clip's transcript is known).
-
-Pitch is shifted without a phase vocoder: the model itself stretches the duration by the
-shift ratio (VITS ``length_scale``), then soxr resamples the audio back to the original
-duration, which moves the pitch by that ratio. That costs about a millisecond per sentence
-and leaves none of a phase vocoder's smearing.
+It is not a voice clone: one speaker's model speaks every character, adapted to each
+reference clip (see :mod:`engine.backends.adaptation`): the clip's pitch level and range, a
+formant ratio for its vocal-tract length and a match EQ for its timbre are applied to each
+streamed piece, and its speaking rate (phonemes per second of speech, when the clip's
+transcript is known) sets the model's ``length_scale``. All of it is measured once per voice
+and kept in the cached profile.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import threading
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, TypeVar
 
 import numpy as np
 
+from engine.backends.adaptation import (
+    ARRAY_BOUNDS,
+    Adaptation,
+    PsolaSource,
+    SpeechAnalysis,
+    adapt_piece,
+    analyse_speech,
+    estimate_adaptation,
+)
 from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
+from engine.silence import sound_seconds
 from engine.text import is_speakable, split_for_streaming
 
-F0_MIN_HZ = 60.0
-F0_MAX_HZ = 500.0
-MAX_SHIFT_SEMITONES = 12.0
 RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
+SPEECH_TOP_DB = 35.0  # quieter than this below the loudest frame counts as a pause
 SENTENCE_PAUSE_S = 0.22
 CLAUSE_PAUSE_S = 0.08
-# A calibration text for the model's own pitch and speaking rate.
+# The model's own speech, measured like a reference clip: its pitch, spectral envelope, long-term
+# spectrum and speaking rate are what each clip is compared with. Several sentences with a
+# broad mix of vowels keep those averages steady; benchmarks and tests speak other texts.
 CALIBRATION_TEXT = (
     "The lighthouse keeper swore she saw a ship drift past the rocks. "
-    "Nobody in the harbour town believed a single word of it."
+    "Nobody in the harbour town believed a single word of it. "
+    "Still, on foggy evenings, the old fishermen would look out over the water, "
+    "and wonder quietly what she had really seen."
 )
 
 
-def median_f0(audio: np.ndarray, sample_rate: int) -> float:
-    """Median fundamental frequency of the voiced frames (YIN with an energy gate)."""
-    import librosa
+@dataclass(frozen=True)
+class Calibration:
+    """The model's own voice, measured once per model."""
 
-    frame = 2048
-    hop = 256
-    f0 = librosa.yin(audio, fmin=F0_MIN_HZ, fmax=F0_MAX_HZ, sr=sample_rate, frame_length=frame, hop_length=hop)
-    rms = librosa.feature.rms(y=audio, frame_length=frame, hop_length=hop)[0][: len(f0)]
-    voiced = f0[(rms > 0.25 * float(np.max(rms))) & (f0 > F0_MIN_HZ * 1.05) & (f0 < F0_MAX_HZ * 0.95)]
-    if len(voiced) < 5:
-        return float("nan")
-    return float(np.median(voiced))
-
-
-def speech_seconds(audio: np.ndarray, sample_rate: int) -> float:
-    """Seconds of sound, leaving out pauses: the denominator of a speaking rate."""
-    import librosa
-
-    intervals = librosa.effects.split(audio, top_db=35)
-    return float(sum(end - start for start, end in intervals)) / sample_rate
+    analysis: SpeechAnalysis
+    source: PsolaSource  # the calibration speech, analysed for PSOLA
+    phonemes_per_s: float
 
 
 class PiperBackend(Backend):
-    conditioning_version = "piper-1"
+    conditioning_version = "piper-2"  # 2: formant-aware adaptation (was: tape-speed pitch)
     conditioning_spec = {
-        "pitch_shift_semitones": ArraySpec(low=-MAX_SHIFT_SEMITONES, high=MAX_SHIFT_SEMITONES),
+        **{Adaptation.ARRAY_PREFIX + name: ArraySpec(shape=shape, low=low, high=high)
+           for name, (shape, low, high) in ARRAY_BOUNDS.items()},
         "length_scale": ArraySpec(low=RATE_RANGE[0], high=RATE_RANGE[1]),
     }
 
@@ -83,7 +81,8 @@ class PiperBackend(Backend):
         self._active = 0  # pieces being computed right now, by all jobs
         self._active_lock = threading.Lock()
         self._lock = threading.Lock()
-        self._calibration: tuple[float, float] | None = None
+        self._calibration: Calibration | None = None
+        self._calibration_lock = threading.Lock()  # apart from _lock: jobs go on while it runs
 
     @property
     def capabilities(self) -> Capabilities:
@@ -110,17 +109,21 @@ class PiperBackend(Backend):
         self._piper_config = PiperConfig.from_dict(self._config)
         self.set_slots(1)
 
-    def calibration(self) -> tuple[float, float]:
-        """The model's own median F0 and phonemes per second, measured like a reference clip's.
+    def calibration(self) -> Calibration:
+        """The model's own median F0, envelope, spectrum and phonemes per second.
 
-        Computed on the first voice preparation rather than at load: it needs librosa, whose
-        import alone would double the engine's start-up time.
+        Computed on the first voice preparation rather than at load, which it would slow.
         """
-        with self._lock:
+        with self._calibration_lock:
             if self._calibration is None:
                 audio = np.concatenate([piece.pcm for piece in self._speak(CALIBRATION_TEXT, 1.0, lambda: False)])
-                rate = self._phoneme_count(CALIBRATION_TEXT) / speech_seconds(audio, self.sample_rate)
-                self._calibration = (median_f0(audio, self.sample_rate), rate)
+                rate = self._phoneme_count(CALIBRATION_TEXT) / sound_seconds(audio, self.sample_rate, SPEECH_TOP_DB)
+                analysis = analyse_speech(audio, self.sample_rate)
+                if not analysis.pitch_reliable:
+                    raise EngineError(ErrorCode.BACKEND, "The model's own speech has no measurable pitch; "
+                                      "voices cannot be adapted to it")
+                source = PsolaSource(audio, self.sample_rate, analysis.f0_median_hz)
+                self._calibration = Calibration(analysis, source, rate)
             return self._calibration
 
     def set_slots(self, slots: int) -> None:
@@ -154,25 +157,25 @@ class PiperBackend(Backend):
         return sum(1 for sentence in self._voice.phonemize(text) for p in sentence if p not in ignored)
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        base_f0, base_rate = self.calibration()
-        f0 = median_f0(clip.audio, clip.sample_rate)
-        shift = 0.0
-        if math.isfinite(f0) and math.isfinite(base_f0):
-            shift = float(np.clip(12 * math.log2(f0 / base_f0), -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))
+        model = self.calibration()
+        reference = analyse_speech(clip.audio, clip.sample_rate)
+        estimate = estimate_adaptation(reference, model.analysis, model.source)
         length_scale = 1.0
         rate = float("nan")
         if transcript.strip() and is_speakable(transcript):
-            rate = self._phoneme_count(transcript) / max(speech_seconds(clip.audio, clip.sample_rate), 0.1)
-            length_scale = float(np.clip(base_rate / rate, *RATE_RANGE))
+            speech_s = max(sound_seconds(clip.audio, clip.sample_rate, SPEECH_TOP_DB), 0.1)
+            rate = self._phoneme_count(transcript) / speech_s
+            length_scale = float(np.clip(model.phonemes_per_s / rate, *RATE_RANGE))
         meta = {
-            "median_f0_hz": round(f0, 1) if math.isfinite(f0) else None,
-            "model_f0_hz": round(base_f0, 1),
-            "pitch_shift_semitones": round(shift, 2),
-            "phonemes_per_s": round(rate, 2) if math.isfinite(rate) else None,
+            "median_f0_hz": _rounded(reference.f0_median_hz, 1),
+            "f0_spread_semitones": _rounded(reference.f0_spread_semitones, 2),
+            "voiced_s": round(reference.voiced_s, 2),
+            **estimate.summary(),
+            "phonemes_per_s": _rounded(rate, 2),
             "length_scale": round(length_scale, 3),
         }
-        arrays = {"pitch_shift_semitones": np.float32(shift), "length_scale": np.float32(length_scale)}
-        return {name: np.asarray(value) for name, value in arrays.items()}, meta
+        arrays = {**estimate.adaptation.to_arrays(), "length_scale": np.asarray(np.float32(length_scale))}
+        return arrays, meta
 
     def check_text(self, text: str) -> None:
         if not is_speakable(text):
@@ -180,17 +183,12 @@ class PiperBackend(Backend):
 
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
                    should_stop: StopCheck) -> Iterator[SpokenPiece]:
-        semitones = float(profile.conditioning["pitch_shift_semitones"]) + settings.pitch_semitones
-        ratio = 2.0 ** (np.clip(semitones, -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES) / 12.0)
+        adaptation = Adaptation.from_arrays(profile.conditioning)
         length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
         spoken = False
-        for piece in self._speak(text, length_scale * ratio, should_stop):
+        for piece in self._speak(text, length_scale, should_stop):
             spoken = True
-            pcm = piece.pcm
-            if abs(ratio - 1.0) > 0.003:
-                import soxr
-
-                pcm = soxr.resample(pcm, self.sample_rate * ratio, self.sample_rate).astype(np.float32)
+            pcm = adapt_piece(piece.pcm, self.sample_rate, adaptation, settings.pitch_semitones)
             yield SpokenPiece(pcm=pcm, text=piece.text, last=piece.last)
         if not spoken and not should_stop():
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
@@ -244,3 +242,8 @@ def _with_last(items: Iterable[T]) -> Iterator[tuple[T, bool]]:
         yield current, False
         current = following
     yield current, True
+
+
+def _rounded(value: float, digits: int) -> float | None:
+    """A measured value for JSON: rounded, or None when it could not be measured."""
+    return round(value, digits) if np.isfinite(value) else None

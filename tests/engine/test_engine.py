@@ -211,11 +211,11 @@ def test_prepare_voice_and_stats(engine):
 
 
 def test_pitch_follows_the_reference_and_the_setting(engine):
-    from engine.backends.piper import median_f0
+    from engine.backends.adaptation import analyse_speech
 
     def f0(voice):
         chunks, _ = collect(engine, Job(MULTI, voice))
-        return median_f0(np.concatenate([c.pcm for c in chunks]), 22050)
+        return analyse_speech(np.concatenate([c.pcm for c in chunks]), 22050).f0_median_hz
 
     maya, rex = sample_voice("maya"), sample_voice("rex")
     low, high = f0(rex), f0(maya)

@@ -1,0 +1,176 @@
+"""Adapting the embedded voice to reference clips, with the real Piper model.
+
+The clips are the bundled character voices (a high and a deep one) and synthetic clips that
+stand for what users bring that is not clean speech: music without a voice, whispering, a
+test tone. What is checked: the output's pitch follows the clip, the formant ratio moves the
+right way, every estimate stays within its bounds or falls back to the model's own value, and
+streamed pieces join without clicks or level jumps.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from engine.backends.adaptation import (
+    ARRAY_BOUNDS,
+    EQ_LIMIT_DB,
+    Adaptation,
+    adapt_piece,
+    adaptation_problem,
+    analyse_speech,
+)
+from engine.backends.base import ReferenceClip, VoiceProfile
+from engine.backends.piper import PiperBackend
+from engine.protocol import VoiceSettings
+from engine.voices import load_reference_clip
+from tests.engine.helpers import VOICES
+
+RATE = 22050
+TEXT = "Please close the window. The rain is coming in, and the papers on my desk are getting wet."
+
+
+@pytest.fixture(scope="module")
+def backend() -> PiperBackend:
+    piper = PiperBackend()
+    piper.load()
+    return piper
+
+
+def prepared(backend: PiperBackend, clip: ReferenceClip, transcript: str = "") -> VoiceProfile:
+    conditioning, meta = backend.condition(clip, transcript)
+    return VoiceProfile(key="test", embedding=np.zeros(256, np.float32), conditioning=conditioning, meta=meta)
+
+
+def pieces(backend: PiperBackend, profile: VoiceProfile, text: str = TEXT,
+           settings: VoiceSettings = VoiceSettings()) -> list[np.ndarray]:
+    return [piece.pcm for piece in backend.synthesize(text, profile, settings, lambda: False)]
+
+
+def neutral_profile(backend: PiperBackend) -> VoiceProfile:
+    """The model's own voice: an adaptation that changes nothing, at the model's own rate."""
+    arrays = Adaptation.neutral(backend.calibration().analysis.f0_median_hz).to_arrays()
+    return VoiceProfile("plain", np.zeros(256, np.float32), {**arrays, "length_scale": np.asarray(np.float32(1.0))})
+
+
+def clip_of(audio: np.ndarray, rate: int = RATE) -> ReferenceClip:
+    audio = (0.9 * audio / np.max(np.abs(audio))).astype(np.float32)
+    return ReferenceClip(audio=audio, sample_rate=rate, source_duration_s=len(audio) / rate)
+
+
+def syllables(seconds: float, rate: int = RATE) -> np.ndarray:
+    """A syllable-like on/off envelope: 4 per second, smooth edges."""
+    t = np.arange(int(seconds * rate)) / rate
+    return np.clip(np.sin(2 * np.pi * 2 * t) * 3, 0, 1) ** 2
+
+
+@pytest.mark.parametrize("name", ["maya", "rex"])
+def test_the_output_pitch_follows_the_clip(backend, name):
+    clip = load_reference_clip(VOICES / f"{name}.wav")
+    profile = prepared(backend, clip)
+    clip_f0 = profile.meta["median_f0_hz"]
+    out_f0 = analyse_speech(np.concatenate(pieces(backend, profile)), RATE).f0_median_hz
+    assert abs(12 * math.log2(out_f0 / clip_f0)) < 1.0  # within a semitone of the clip's level
+    assert profile.meta["pitch_from"] == "clip" and profile.meta["formant_ratio_from"] == "clip"
+
+
+def test_a_high_voice_raises_the_formants_and_a_deep_one_does_not(backend):
+    high = prepared(backend, load_reference_clip(VOICES / "maya.wav")).meta
+    deep = prepared(backend, load_reference_clip(VOICES / "rex.wav")).meta
+    assert high["median_f0_hz"] > 200 and deep["median_f0_hz"] < 100
+    assert 1.08 <= high["formant_ratio"] <= 1.25
+    assert 0.85 <= deep["formant_ratio"] < high["formant_ratio"] - 0.05
+    for meta in (high, deep):
+        assert all(abs(gain) <= EQ_LIMIT_DB for gain in meta["eq_db"])
+
+
+def test_the_character_pitch_setting_adds_to_the_clip_level(backend):
+    profile = prepared(backend, load_reference_clip(VOICES / "rex.wav"))
+    plain = analyse_speech(np.concatenate(pieces(backend, profile)), RATE).f0_median_hz
+    raised = analyse_speech(np.concatenate(pieces(backend, profile, settings=VoiceSettings(pitch_semitones=7.0))),
+                            RATE).f0_median_hz
+    assert 12 * math.log2(raised / plain) == pytest.approx(7.0, abs=1.0)
+
+
+def test_pieces_join_without_clicks_or_level_jumps(backend):
+    """Adapt the same raw pieces a stream would carry and look at every join and every level."""
+    raw = pieces(backend, neutral_profile(backend), TEXT + " " + TEXT)
+    assert len(raw) >= 4
+    adaptation = Adaptation.from_arrays(prepared(backend, load_reference_clip(VOICES / "maya.wav")).conditioning)
+    adapted = [adapt_piece(pcm, RATE, adaptation) for pcm in raw]
+    guard = int(0.005 * RATE)
+    for before, after, original in zip(adapted, adapted[1:], raw[1:]):
+        assert abs(after[0]) < 1e-3 and np.max(np.abs(before[-guard:])) < 0.01
+        assert np.max(np.abs(after[:guard])) <= np.max(np.abs(original[:guard])) + 0.01
+    for pcm, original in zip(adapted, raw):
+        assert len(pcm) == len(original) and pcm.dtype == np.float32
+    gains_db = [20 * math.log10(_rms(pcm) / _rms(original)) for pcm, original in zip(adapted, raw)]
+    assert max(gains_db) - min(gains_db) < 2.0  # every piece moved by the same level, give or take
+    assert abs(float(np.mean(gains_db))) < 3.0
+
+
+def _rms(pcm: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(pcm, dtype=np.float64))))
+
+
+def test_a_neutral_adaptation_leaves_the_audio_alone(backend):
+    raw = pieces(backend, neutral_profile(backend), "Nothing changes here.")
+    adaptation = Adaptation.from_arrays(neutral_profile(backend).conditioning)
+    for pcm in raw:
+        assert adapt_piece(pcm, RATE, adaptation) is pcm
+
+
+def test_music_without_a_voice_keeps_the_model_voice(backend):
+    """Held chords have a strong pitch, but no voice: nothing pitch-related is taken from them."""
+    seconds = 6.0
+    t = np.arange(int(seconds * RATE)) / RATE
+    music = np.zeros_like(t)
+    for index, chord in enumerate([(220, 277, 330), (196, 247, 294), (262, 330, 392), (175, 220, 262)] * 3):
+        part = slice(int(index * 0.5 * RATE), int((index + 1) * 0.5 * RATE))
+        music[part] = sum(np.sin(2 * np.pi * f * k * t[part]) / k for f in chord for k in (1, 2, 3))
+    meta = prepared(backend, clip_of(music)).meta
+    assert meta["median_f0_hz"] is None and meta["pitch_from"].startswith("model")
+    assert meta["target_f0_hz"] == meta["model_f0_hz"] and meta["formant_ratio"] == 1.0
+    assert meta["pitch_range_factor"] == 1.0
+
+
+def test_a_whispered_clip_keeps_the_model_pitch(backend):
+    """Breath noise shaped by syllables and a vowel-like resonance has no pitch to measure."""
+    rng = np.random.default_rng(3)
+    noise = rng.normal(0.0, 1.0, int(5.0 * RATE))
+    resonant = np.convolve(noise, np.exp(-np.arange(200) / 40.0) * np.cos(2 * np.pi * 700 * np.arange(200) / RATE))
+    meta = prepared(backend, clip_of(resonant[: len(noise)] * syllables(5.0))).meta
+    assert meta["pitch_from"].startswith("model") and meta["formant_ratio"] == 1.0
+
+
+@pytest.mark.parametrize("f0", [40.0, 95.0, 480.0])
+def test_estimates_stay_within_bounds_for_any_pitch(backend, f0):
+    """A gliding buzz from below a bass to above a child: every array lands inside its bounds."""
+    seconds = 4.0
+    t = np.arange(int(seconds * RATE)) / RATE
+    glide = f0 * 2 ** (0.15 * np.sin(2 * np.pi * 0.7 * t))  # moving pitch, as speech has
+    phase = 2 * np.pi * np.cumsum(glide) / RATE
+    buzz = sum(np.sin(k * phase) / k for k in range(1, 12))
+    conditioning = prepared(backend, clip_of(buzz * syllables(seconds))).conditioning
+    assert adaptation_problem(conditioning) is None
+    adaptation = Adaptation.from_arrays(conditioning)
+    assert 55.0 <= adaptation.target_f0_hz <= 400.0
+    out = adapt_piece(pieces(backend, neutral_profile(backend), "A short test.")[0], RATE, adaptation)
+    assert np.isfinite(out).all() and np.max(np.abs(out)) <= 1.0
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("target_f0_hz", np.asarray(np.float32(5000.0))),
+    ("formant_ratio", np.asarray(np.float32(np.nan))),
+    ("eq_db", np.zeros(3, np.float32)),
+    ("range_factor", np.asarray(7)),
+])
+def test_out_of_range_conditioning_is_refused(name, value):
+    arrays = Adaptation.neutral(92.0).to_arrays()
+    arrays[Adaptation.ARRAY_PREFIX + name] = value
+    assert name in (adaptation_problem(arrays) or "")
+    with pytest.raises(ValueError):
+        Adaptation.from_arrays(arrays)
+    assert set(ARRAY_BOUNDS) == {key[len(Adaptation.ARRAY_PREFIX):] for key in Adaptation.neutral(92.0).to_arrays()}
