@@ -57,6 +57,7 @@ FORMANT_RATIO_BOUNDS = (1.0, 1.25)
 # quarter power of the F0 ratio between speakers (male -> female: F0 ×1.8, formants ×1.16).
 FORMANT_FROM_F0_EXPONENT = 0.25
 EQ_LIMIT_DB = 6.0
+NEUTRAL_F0_HZ = 100.0  # stands for the model's F0 in an adaptation that moves nothing
 EQ_TAPS = 1023  # linear-phase FIR; 46 ms at 22 kHz resolves the smoothed third-octave curve
 EDGE_FADE_S = 0.004  # a piece starts and ends in silence; the fades keep the joins click-free
 
@@ -100,8 +101,13 @@ class Adaptation:
     ARRAY_PREFIX = "adapt_"
 
     @classmethod
-    def neutral(cls, model_f0_hz: float) -> "Adaptation":
-        return cls(model_f0_hz, model_f0_hz, 1.0, 1.0, np.zeros(len(EQ_BAND_CENTRES_HZ), np.float32))
+    def neutral(cls) -> "Adaptation":
+        """The model's own voice: pitch, formants and spectrum left as they are.
+
+        The pitch mapping is relative (target equal to the model's F0 moves nothing), so any
+        F0 within bounds stands in for the model's here.
+        """
+        return cls(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ, 1.0, 1.0, np.zeros(len(EQ_BAND_CENTRES_HZ), np.float32))
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The profile's conditioning arrays (plain float32 data, no objects)."""

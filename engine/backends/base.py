@@ -170,6 +170,12 @@ class Backend(abc.ABC):
     def speaker_embedding(self, conditioning: dict[str, np.ndarray]) -> np.ndarray:
         raise NotImplementedError
 
+    def plain_conditioning(self) -> dict[str, np.ndarray] | None:
+        """Conditioning that speaks in the model's own voice, unadapted; None when the model has
+        no voice of its own (a cloning model). Preparing a voice compares the two voices'
+        resemblance to the clip."""
+        return None
+
     @property
     @abc.abstractmethod
     def capabilities(self) -> Capabilities: ...

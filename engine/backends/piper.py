@@ -177,6 +177,9 @@ class PiperBackend(Backend):
         arrays = {**estimate.adaptation.to_arrays(), "length_scale": np.asarray(np.float32(length_scale))}
         return arrays, meta
 
+    def plain_conditioning(self) -> dict[str, np.ndarray]:
+        return {**Adaptation.neutral().to_arrays(), "length_scale": np.asarray(np.float32(1.0))}
+
     def check_text(self, text: str) -> None:
         if not is_speakable(text):
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text has no letters or digits to speak")

@@ -58,8 +58,7 @@ def pieces(backend: PiperBackend, profile: VoiceProfile, text: str = TEXT,
 
 def neutral_profile(backend: PiperBackend) -> VoiceProfile:
     """The model's own voice: an adaptation that changes nothing, at the model's own rate."""
-    arrays = Adaptation.neutral(backend.calibration().analysis.f0_median_hz).to_arrays()
-    return VoiceProfile("plain", np.zeros(256, np.float32), {**arrays, "length_scale": np.asarray(np.float32(1.0))})
+    return VoiceProfile("plain", np.zeros(256, np.float32), backend.plain_conditioning())
 
 
 def clip_of(audio: np.ndarray, rate: int = RATE) -> ReferenceClip:
@@ -210,9 +209,9 @@ def test_estimates_stay_within_bounds_for_any_pitch(backend, f0):
     ("range_factor", np.asarray(7)),
 ])
 def test_out_of_range_conditioning_is_refused(name, value):
-    arrays = Adaptation.neutral(92.0).to_arrays()
+    arrays = Adaptation.neutral().to_arrays()
     arrays[Adaptation.ARRAY_PREFIX + name] = value
     assert name in (adaptation_problem(arrays) or "")
     with pytest.raises(ValueError):
         Adaptation.from_arrays(arrays)
-    assert set(ARRAY_BOUNDS) == {key[len(Adaptation.ARRAY_PREFIX):] for key in Adaptation.neutral(92.0).to_arrays()}
+    assert set(ARRAY_BOUNDS) == {key[len(Adaptation.ARRAY_PREFIX):] for key in Adaptation.neutral().to_arrays()}

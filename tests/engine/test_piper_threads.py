@@ -40,8 +40,7 @@ def test_a_job_gets_the_cores_divided_by_the_jobs_running(backend, monkeypatch, 
 
 
 def _profile() -> VoiceProfile:
-    conditioning = {"pitch_shift_semitones": np.asarray(np.float32(0.0)), "length_scale": np.asarray(np.float32(1.0))}
-    return VoiceProfile("plain", np.zeros(1, dtype=np.float32), conditioning)
+    return VoiceProfile("plain", np.zeros(1, dtype=np.float32), PiperBackend().plain_conditioning())
 
 
 def test_only_pieces_being_computed_divide_the_cores(backend, monkeypatch):
