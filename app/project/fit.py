@@ -100,6 +100,11 @@ def next_step(natural_s: float, speed: float, duration_s: float, slot_s: float, 
             wanted = b / (target - a) if target > a else MAX_SPEED_REQUEST
         else:
             wanted = speed * duration_s / target
+        # Never ask for more than the bound would allow if length shrank in proportion to speed
+        # (the fastest it shrinks): the model's length is not exactly a + b / speed (Piper's
+        # durations shrink little at first and faster later), and a secant step past the bound
+        # would leave a take that fits but sounds rushed.
+        wanted = min(wanted, speed * duration_s * max_rate * BOUND_SLACK / natural_s)
         return FitStep(next_speed=round(min(MAX_SPEED_REQUEST, max(wanted, speed * 1.01)), 4))
     return FitStep(stretch=round(min(MAX_STRETCH, duration_s / (slot_s * AIM)), 4))
 
