@@ -72,7 +72,9 @@ def setter(name: str, value: object) -> Callable[[dict[str, np.ndarray]], None]:
 POISONS = {
     "length_scale of 1000": setter("cond__length_scale", np.float32(1000)),  # grew the engine to 24 GB
     "negative length_scale": setter("cond__length_scale", np.float32(-1)),
-    "NaN pitch shift": setter("cond__pitch_shift_semitones", np.float32("nan")),
+    "NaN pitch target": setter("cond__adapt_target_f0_hz", np.float32("nan")),
+    "formant ratio of 40": setter("cond__adapt_formant_ratio", np.float32(40)),
+    "match EQ of 3 bands": setter("cond__adapt_eq_db", np.zeros(3, np.float32)),
     "infinite length_scale": setter("cond__length_scale", np.float32("inf")),
     "length_scale as text": setter("cond__length_scale", "1.0"),
     "length_scale as a vector": setter("cond__length_scale", np.ones(4, np.float32)),
@@ -200,11 +202,12 @@ def test_a_cache_folder_that_cannot_be_made_logs_once_and_voices_go_on(tmp_path,
 
 def test_piper_declares_the_ranges_its_conditioning_is_built_within(piper):
     problem = piper.conditioning_problem
-    good = {"pitch_shift_semitones": np.asarray(np.float32(-3.5)), "length_scale": np.asarray(np.float32(1.6))}
+    good = {**piper.plain_conditioning(), "length_scale": np.asarray(np.float32(1.6))}
     assert problem(good) is None  # the top of its range, read back as float32
     assert "above its maximum 1.6" in (problem({**good, "length_scale": np.asarray(np.float32(1000))}) or "")
-    assert "below its minimum -12" in (problem({**good, "pitch_shift_semitones": np.asarray(-40.0)}) or "")
-    assert "missing length_scale" in (problem({"pitch_shift_semitones": good["pitch_shift_semitones"]}) or "")
+    assert "below its minimum 55" in (problem({**good, "adapt_target_f0_hz": np.asarray(np.float32(20))}) or "")
+    assert "adapt_eq_db has shape" in (problem({**good, "adapt_eq_db": np.zeros(3, np.float32)}) or "")
+    assert "missing length_scale" in (problem({k: v for k, v in good.items() if k != "length_scale"}) or "")
 
 
 def test_an_engine_rebuilds_a_poisoned_entry_and_speaks_at_a_sane_length(tmp_path, entry):
