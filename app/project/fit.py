@@ -88,6 +88,9 @@ def next_step(natural_s: float, speed: float, duration_s: float, slot_s: float, 
 
     ``natural_s`` is the take's length at speed 1 (the first take, or a known earlier one).
     """
+    if natural_s / duration_s > max_rate / BOUND_SLACK and speed > 1.0 and passes < MAX_RATE_PASSES:
+        # Past the bound (a model's lengths vary from one synthesis to the next): back off to it.
+        return FitStep(next_speed=round(max(1.0, speed * duration_s * max_rate * BOUND_SLACK / natural_s), 4))
     if duration_s <= slot_s:
         return FitStep()
     target = target_seconds(natural_s, slot_s, max_rate)
