@@ -267,3 +267,35 @@ def test_a_line_rendered_to_be_played_now_is_listened_to(project: Project) -> No
     session.start(client)
     (job,) = client.submitted
     assert job.priority is Priority.INTERACTIVE and job.listening
+
+
+def test_a_fit_pass_resubmits_faster_and_only_the_final_take_is_written(project: Project) -> None:
+    # l1 runs 0.5-3.5 s: a 3.6 s take overruns its 3 s slot by 20 %.
+    client = ScriptedClient()
+    session = RenderSession(project, ["l1"], fit=True)
+    session.start(client)
+    first = client.submitted[0]
+    assert first.voice.settings.speed == 1.0
+    update = speak(session, first, tone(3.6, rate=RATE))
+    assert not update.takes and project.line("l1").status is LineStatus.QUEUED and not session.finished
+    faster = client.submitted[1]
+    assert faster.job_id != first.job_id and faster.voice.settings.speed > 1.2 and faster.text == first.text
+    update = speak(session, faster, tone(2.8, rate=RATE))
+    (line_id, take), = update.takes
+    assert line_id == "l1" and session.finished and len(project.line("l1").takes) == 1
+    assert take.fit is not None and take.fit.stretch == 1.0 and take.fit.rate == pytest.approx(3.6 / 2.8, abs=1e-3)
+    assert take.fit.slot_s == pytest.approx(3.0) and take.duration_s <= 3.0
+    assert take.loudness_lufs is not None and take.true_peak_dbtp is not None
+
+
+def test_cancelling_during_a_fit_pass_restores_the_line(project: Project) -> None:
+    add_fake_take(project, project.line("l1"), tone(1.0))
+    client = ScriptedClient()
+    session = RenderSession(project, ["l1"], fit=True)
+    session.start(client)
+    speak(session, client.submitted[0], tone(3.6, rate=RATE))
+    session.cancel()
+    assert client.cancelled == [client.submitted[1].job_id]
+    session.handle_event(JobFailed(client.submitted[1].job_id, ErrorCode.CANCELLED, "cancelled", False, False))
+    assert session.finished and project.status(project.line("l1")) is LineStatus.DONE
+    assert len(project.line("l1").takes) == 1  # the fit pass wrote nothing
