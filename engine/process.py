@@ -350,7 +350,7 @@ class Engine:
         run.chunks += 1
         run.samples += len(piece.pcm)
         with self._cond:
-            work.piece_done(now, len(piece.pcm) / rate, compute_s)
+            self._scheduler.piece_done(work, now, len(piece.pcm) / rate, compute_s)
         if piece.last:  # the backend says nothing follows: end now rather than at its next turn
             run.close()
             self._end(work, self._finished(work, run))

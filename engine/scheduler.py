@@ -10,7 +10,10 @@ piece is
   jobs whose listeners still have audio in hand;
 * **streaming to a listener**: the moment the listener runs out of audio (the playback model of
   :mod:`engine.playback`: first chunk plus the audio delivered, later if playback stalled), less
-  a margin for computing the piece (:data:`SAFETY_MARGIN_S` plus the job's slowest piece so far);
+  a margin: :data:`SAFETY_MARGIN_S`, plus the job's slowest piece so far (computing its next
+  piece), plus the longest of the engine's recent pieces (waiting for a worker: when the piece
+  falls due, every worker may just have started another one). Both terms are measured, so
+  the margin grows when the machine is slower or busier;
 * **nobody listening** (a render to a file): as if a listener started :data:`UNHURRIED_START_S`
   after arrival. Such jobs fill the capacity listeners leave free, yet still move at least as
   fast as real time once their virtual listener has started, so they are never starved.
@@ -35,6 +38,7 @@ under its lock and passes the time in, so tests drive it with a fake clock.
 
 from __future__ import annotations
 
+import collections
 import heapq
 import itertools
 from dataclasses import dataclass, field
@@ -47,6 +51,7 @@ SAFETY_MARGIN_S = 0.25  # a streaming piece is due this much (plus its compute t
 UNHURRIED_START_S = 30.0  # nobody listening: a virtual listener starts this long after arrival
 INTERACTIVE_LEAD_S = 2.0  # interactive work is treated as due this much earlier
 ACTIVE_PER_SLOT = 4  # default cap on admitted jobs: this many per slot
+RECENT_PIECES = 16  # the wait for a worker is estimated from this many of the latest pieces
 
 
 def default_max_active(slots: int) -> int:
@@ -74,19 +79,20 @@ class Work:
     due_from: float = 0.0  # when its first piece became due: arrival, or admission after waiting
     _entry: int = -1  # the heap entry that is current; older entries of this work are stale
 
-    def deadline(self) -> float:
-        """When this work's next piece is due (see the module docstring)."""
+    def deadline(self, worker_wait_s: float = 0.0) -> float:
+        """When this work's next piece is due (see the module docstring); ``worker_wait_s`` is
+        how long a piece may wait for a free worker (the engine's longest recent piece)."""
         start_delay = 0.0 if self.listening else UNHURRIED_START_S
         if self.pieces == 0 or self.playback.play_end is None:
             return self.due_from + start_delay
-        return self.playback.play_end - SAFETY_MARGIN_S - self.slowest_piece_s
+        return self.playback.play_end - SAFETY_MARGIN_S - self.slowest_piece_s - worker_wait_s
 
-    def key(self) -> float:
+    def key(self, worker_wait_s: float = 0.0) -> float:
         """The scheduling key: the deadline, earlier for interactive work; cancelled work first."""
         if self.cancelled:
             return float("-inf")  # a worker must close its stream and report it
         lead = INTERACTIVE_LEAD_S if self.priority == Priority.INTERACTIVE else 0.0
-        return self.deadline() - lead
+        return self.deadline(worker_wait_s) - lead
 
     def piece_done(self, now: float, audio_s: float, compute_s: float) -> None:
         """A piece of ``audio_s`` seconds, computed in ``compute_s``, was delivered at ``now``."""
@@ -107,6 +113,12 @@ class Scheduler:
         self._order = itertools.count()
         self._active = 0  # admitted jobs not ended
         self.computing = 0
+        self._recent: collections.deque[float] = collections.deque(maxlen=RECENT_PIECES)  # compute times
+
+    @property
+    def worker_wait_s(self) -> float:
+        """How long a piece that falls due may wait for a worker: the longest recent piece."""
+        return max(self._recent, default=0.0)
 
     # --- counts ---------------------------------------------------------------------------
 
@@ -125,7 +137,9 @@ class Scheduler:
     def add(self, work: Work) -> int:
         """Accept a new work; returns how many works not yet started come before it."""
         work.due_from = work.arrived
-        position = sum(1 for other in self.works.values() if not other.started and other.key() <= work.key())
+        key = work.key(self.worker_wait_s)
+        position = sum(1 for other in self.works.values()
+                       if not other.started and other.key(self.worker_wait_s) <= key)
         self.works[work.work_id] = work
         if work.is_job and self._active >= self.max_active:
             self._push(self._waiting, work)
@@ -177,6 +191,11 @@ class Scheduler:
             return work
         return None
 
+    def piece_done(self, work: Work, now: float, audio_s: float, compute_s: float) -> None:
+        """A piece of ``work`` (``audio_s`` of audio, computed in ``compute_s``) left at ``now``."""
+        work.piece_done(now, audio_s, compute_s)
+        self._recent.append(compute_s)
+
     def put_back(self, work: Work) -> None:
         """The holder is done with this piece; the work waits for its next turn."""
         work.computing = False
@@ -187,7 +206,7 @@ class Scheduler:
 
     def _push(self, heap: list[tuple[float, int, Work]], work: Work) -> None:
         work._entry = next(self._order)
-        heapq.heappush(heap, (work.key(), work._entry, work))
+        heapq.heappush(heap, (work.key(self.worker_wait_s), work._entry, work))
 
     def _admit(self, work: Work, now: float) -> None:
         work.admitted = True

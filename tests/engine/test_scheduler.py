@@ -142,13 +142,15 @@ class Rig:
 def test_earliest_deadline_first_across_first_pieces_and_streams() -> None:
     scheduler = Scheduler(max_active=10)
     far, near, new = (Work(name, arrived=0.0, priority=Priority.BATCH) for name in ("far", "near", "new"))
-    far.piece_done(now=1.0, audio_s=9.0, compute_s=0.2)  # plays until 10.0: due 10 - 0.25 - 0.2
-    near.piece_done(now=1.0, audio_s=1.0, compute_s=0.2)  # plays until 2.0: due 1.55
-    new.arrived = 1.7  # no audio yet: due at its arrival
+    scheduler.piece_done(far, now=1.0, audio_s=9.0, compute_s=0.2)  # plays until 10.0
+    scheduler.piece_done(near, now=1.0, audio_s=1.0, compute_s=0.1)  # plays until 2.0
+    new.arrived = 1.55  # no audio yet: due at its arrival
     for work in (far, near, new):
         scheduler.add(work)
-    assert far.deadline() == pytest.approx(10.0 - SAFETY_MARGIN_S - 0.2)
-    assert near.deadline() == pytest.approx(2.0 - SAFETY_MARGIN_S - 0.2)
+    # due: end of playback - margin - own slowest piece - longest recent piece (0.2, far's)
+    assert scheduler.worker_wait_s == pytest.approx(0.2)
+    assert far.deadline(0.2) == pytest.approx(10.0 - SAFETY_MARGIN_S - 0.2 - 0.2)
+    assert near.deadline(0.2) == pytest.approx(2.0 - SAFETY_MARGIN_S - 0.1 - 0.2)  # 1.45
     assert [scheduler.take().work_id for _ in range(3)] == ["near", "new", "far"]  # type: ignore[union-attr]
     assert scheduler.take() is None  # all three are held by workers now
 
@@ -172,16 +174,17 @@ def test_a_new_jobs_first_piece_overtakes_a_job_far_ahead() -> None:
     rig.submit("B 1 1")
     rig.engine.run_ready()
     assert rig.backend.log == ["A0", "A1", "A2", "B0", "B1", "A3", "A4", "A5"]
-    # B1 is due at 0.4 + 1.0 - margin - 0.1 = 1.05, before A3 at 0.1 + 6.0 - margin - 0.1
+    # B1 is due at 0.4 + 1.0 - margin - 0.1 - 0.1 = 0.95, before A3 at 0.1 + 6.0 - margin - 0.2
     assert [e.job_id for e in rig.of(JobFinished)] == ["B", "A"]
 
 
 def test_a_job_about_to_run_dry_is_served_before_a_new_batch_job() -> None:
     rig = Rig()
     rig.submit("A 0.5 0.5 0.5")
-    rig.engine.run_ready(1)  # A0 at t=0.1: plays until 0.6, A1 due at 0.6 - 0.25 - 0.1 = 0.25
-    rig.submit("B 1", at=0.3)  # arrives after A1's deadline
-    rig.submit("R 1", at=0.3, listening=False)  # a render nobody listens to
+    rig.engine.run_ready(1)  # A0 at t=0.1: plays until 0.6, A1 due at 0.6 - 0.25 - 0.1 - 0.1 = 0.15
+    # B arrives after A1's deadline, which counts the wait for a worker (without it: 0.25)
+    rig.submit("B 1", at=0.2)
+    rig.submit("R 1", at=0.2, listening=False)  # a render nobody listens to
     rig.engine.run_ready()
     assert rig.backend.log[:3] == ["A0", "A1", "B0"]
     assert rig.backend.log.index("R0") > rig.backend.log.index("A2")  # the render only fills the gaps
