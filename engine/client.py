@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import contextlib
 import multiprocessing
 import multiprocessing.spawn
 import os
 import queue
+import signal
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from engine.backends import OptionError, descriptor
 from engine.lifeline import kill_engine
@@ -105,6 +107,36 @@ class EngineStartError(RuntimeError):
         self.code = code
 
 
+HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl+C and SIGTERM until the block ends, then let them act as they would have.
+
+    Python raises KeyboardInterrupt wherever the main thread happens to be. Raised inside a
+    multiprocessing queue's read, it leaves half a message in the pipe, and every later read
+    of that queue waits forever for the rest: a render stopped with Ctrl+C or SIGTERM then hung
+    instead of cancelling. Every read of the event queue holds the signals (for at most
+    POLL_S), so each message arrives whole. Signal handlers only run on the main thread, so
+    other threads need nothing.
+    """
+    previous = {number: signal.getsignal(number) for number in HELD_SIGNALS}
+    if threading.current_thread() is not threading.main_thread() or None in previous.values():
+        yield  # not the main thread, or a handler Python cannot put back: leave them alone
+        return
+    caught: list[int] = []
+    for number in HELD_SIGNALS:
+        signal.signal(number, lambda received, _frame: caught.append(received))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for received in dict.fromkeys(caught):
+            signal.raise_signal(received)  # now handled as before: KeyboardInterrupt, or the default
+
+
 class EngineClient:
     def __init__(self, config: EngineConfig | None = None) -> None:
         self.config = config or EngineConfig()
@@ -161,7 +193,8 @@ class EngineClient:
         deadline = started + self.config.handshake_timeout_s
         while True:
             try:
-                event = self._events.get(timeout=POLL_S)
+                with signals_held():
+                    event = self._events.get(timeout=POLL_S)
             except queue.Empty:
                 if not self._process.is_alive():
                     raise EngineStartError(
@@ -226,7 +259,8 @@ class EngineClient:
             deadline = time.monotonic() + timeout
             while self._process.is_alive() and time.monotonic() < deadline:
                 try:
-                    self._events.get(timeout=POLL_S)
+                    with signals_held():
+                        self._events.get(timeout=POLL_S)
                 except Exception:  # noqa: BLE001 - dropped anyway: empty, closed, or cut by an interrupt
                     pass
             if self._process.is_alive():
@@ -285,7 +319,8 @@ class EngineClient:
                 return self._backlog.popleft()
             wait = POLL_S if deadline is None else max(0.0, min(POLL_S, deadline - time.monotonic()))
             try:
-                event = self._events.get(timeout=wait)
+                with signals_held():
+                    event = self._events.get(timeout=wait)
             except queue.Empty:
                 if not self._closing and self._process is not None and not self._process.is_alive():
                     self._recover()
