@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from engine.client import EngineClient, EngineConfig, collect  # noqa: E402
 from engine.files import atomic_write_text  # noqa: E402
 from engine.protocol import AudioChunk, Job, JobFinished, Priority, VoiceSpec  # noqa: E402
+from engine.voices import transcript_beside  # noqa: E402
 
 SENTENCE = "The lighthouse keeper swore she saw a ship drift past the rocks."
 TEXTS = [
@@ -124,7 +125,7 @@ def main() -> None:
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     cores = os.cpu_count() or 1
-    voice = VoiceSpec(args.voice, Path(args.voice).with_suffix(".txt").read_text().strip())
+    voice = VoiceSpec(args.voice, transcript_beside(args.voice))
     results: dict = {"cores": cores}
 
     with tempfile.TemporaryDirectory() as cache, EngineClient(EngineConfig(slots=1, cache_dir=cache)) as client:

@@ -1,4 +1,5 @@
-"""Writing files safely: the one atomic writer of the whole tree, and folders kept inside a root.
+"""Files, safely: the one atomic writer of the whole tree, folders kept inside a root, and
+reading only regular files.
 
 Everything DubStudio writes (project.json, takes, exports, cached voices, bench reports, plot
 images) goes through :func:`atomic_write`: the bytes go to a temp file in the same, verified
@@ -16,13 +17,20 @@ over it.
 With ``inside=ROOT`` the folder written into must resolve (through symlinks at any depth) to
 ROOT or a folder under it, and missing folders are created one level at a time, each checked
 before the next is made, so a symlinked ``exports/`` cannot send a write, or even an ``mkdir``,
-outside a project. This module lives in ``engine/`` because the engine (voice cache, reports)
+outside a project.
+
+Reads of files people hand us (scripts, transcripts beside clips) go through
+:func:`read_regular_file`, which refuses a pipe or a device instead of waiting on it for ever,
+and :func:`decode_text`, which decodes what text editors and subtitle tools write.
+
+This module lives in ``engine/`` because the engine (voice cache, reports)
 and the studio (projects) both need it and the engine may not import the studio; the project
 layer wraps its errors in its own error types (``app.project.fsutil``).
 """
 
 from __future__ import annotations
 
+import codecs
 import enum
 import errno
 import io
@@ -43,16 +51,20 @@ _NO_SPACE = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 
 
 class FileErrorCode(str, enum.Enum):
-    """Why a write failed. The value is stable and shown to users."""
+    """Why a file operation failed. The value is stable and shown to users."""
 
-    NOT_REGULAR_FILE = "E_NOT_REGULAR_FILE"  # the target is a symlink, folder, device or pipe
+    NOT_REGULAR_FILE = "E_NOT_REGULAR_FILE"  # a symlink, folder, device or pipe where a file must be
     DISK_FULL = "E_DISK_FULL"  # no space (or quota) left; the old file is untouched
     PATH_ESCAPE = "E_PATH_ESCAPE"  # the folder resolves outside the root it must stay in
-    SAVE_FAILED = "E_SAVE_FAILED"  # any other failure (permissions, a file where a folder should be...)
+    SAVE_FAILED = "E_SAVE_FAILED"  # any other write failure (permissions, a file where a folder should be...)
+    READ_FAILED = "E_READ_FAILED"  # a file to read is missing or unreadable
+    TEXT_ENCODING = "E_TEXT_ENCODING"  # a text file is not text in any encoding we recognise
 
 
 class FileError(OSError):
-    """A write refused or failed; the target is as it was. ``str()`` is ``CODE: message``.
+    """A file operation refused or failed (a failed write leaves the target as it was).
+
+    ``str()`` is ``CODE: message``.
 
     An OSError, so code that already handles failed file operations handles these too.
     """
@@ -84,13 +96,6 @@ def _kind_of(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
-
-
-def is_inside(path: Path, root: Path) -> bool:
-    """True when ``path`` (resolved) is ``root`` (resolved) or lies under it."""
-    real_root = Path(root).resolve()
-    real = Path(path).resolve()
-    return real == real_root or real_root in real.parents
 
 
 def ensure_dir(directory: str | os.PathLike[str], inside: str | os.PathLike[str] | None = None) -> Path:
@@ -295,6 +300,85 @@ def atomic_write_wav(
     return atomic_write(path, write, **options)  # type: ignore[arg-type]
 
 
+# --- reading ----------------------------------------------------------------------------------
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16: its BOM starts with UTF-16 LE's
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+CP1252_PREFERENCE = 0.1  # chaos margin within which cp1252 beats the detector's first pick
+
+
+def read_regular_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file (symlinks followed); anything else is refused with a code.
+
+    Opened without blocking, so a named pipe is refused at once instead of waiting for a
+    writer that may never come; a folder or device is refused the same way (NOT_REGULAR_FILE).
+    """
+    target = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(target, flags)
+    except FileNotFoundError:
+        raise FileError(FileErrorCode.READ_FAILED, f"cannot read {target}: it does not exist", target) from None
+    except OSError as error:
+        if error.errno == errno.EISDIR:
+            raise FileError(FileErrorCode.NOT_REGULAR_FILE, f"{target} is a folder, not a file", target) from None
+        raise FileError(FileErrorCode.READ_FAILED, f"cannot read {target}: {_describe_os_error(error)}", target) from error
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileError(
+                FileErrorCode.NOT_REGULAR_FILE, f"{target} is {_kind_of(mode)}; only regular files can be read", target
+            )
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        try:
+            return handle.read()
+        except OSError as error:
+            raise FileError(FileErrorCode.READ_FAILED, f"cannot read {target}: {_describe_os_error(error)}", target) from error
+
+
+def decode_text(data: bytes) -> str:
+    """Decode a text file's bytes: a BOM's encoding, else strict UTF-8, else charset-normalizer.
+
+    Raises ValueError (UnicodeDecodeError included) when nothing fits, e.g. for binary data.
+    A leading BOM is dropped; line ends are left as they are.
+    """
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data.decode(codec)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(data))
+    if not matches:
+        raise ValueError("the file is not text in any encoding we recognise (is it a binary file?)")
+    # Short files give the detector little evidence, and it often ranks cp1250/cp1257 first
+    # for French or Spanish text. cp1252 is by far the most common legacy encoding of
+    # subtitle and script files, so it wins when it is about as plausible as the first pick.
+    best = matches[0]
+    for match in matches:
+        if match.encoding == "cp1252" and match.chaos <= best.chaos + CP1252_PREFERENCE:
+            return str(match)
+    return str(best)
+
+
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """A regular file's text, decoded by :func:`decode_text`; FileError (with a code) otherwise."""
+    data = read_regular_file(path)
+    try:
+        return decode_text(data)
+    except ValueError as error:
+        raise FileError(FileErrorCode.TEXT_ENCODING, f"cannot decode {path} as text: {error}", Path(path)) from None
+
+
 __all__ = [
     "NEW_FILE_MODE",
     "FileError",
@@ -304,6 +388,8 @@ __all__ = [
     "atomic_write_text",
     "atomic_write_wav",
     "check_target",
+    "decode_text",
     "ensure_dir",
-    "is_inside",
+    "read_regular_file",
+    "read_text_file",
 ]

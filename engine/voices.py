@@ -31,7 +31,7 @@ import numpy as np
 import soundfile as sf
 
 from engine.backends.base import Backend, ReferenceClip, VoiceProfile
-from engine.files import atomic_write
+from engine.files import atomic_write, read_text_file
 from engine.protocol import EngineError, ErrorCode, VoiceSpec
 
 MAX_SOURCE_S = 600.0  # refuse longer files outright: nobody means a 10-minute reference
@@ -91,6 +91,19 @@ def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
     peak = float(np.max(np.abs(audio)))
     audio = (audio * (0.95 / peak)).astype(np.float32)
     return ReferenceClip(audio=audio, sample_rate=int(rate), source_duration_s=source_duration, warnings=warnings)
+
+
+def transcript_beside(clip: str | os.PathLike[str]) -> str:
+    """The transcript kept beside a clip (``CLIP.txt`` for ``CLIP.wav``), or "" when there is none.
+
+    Transcripts come from many editors, so legacy encodings are decoded like scripts are
+    (:func:`engine.files.decode_text`); a sidecar that is not a regular file or not text raises
+    FileError with E_NOT_REGULAR_FILE or E_TEXT_ENCODING.
+    """
+    sidecar = Path(clip).with_suffix(".txt")
+    if not os.path.lexists(sidecar):
+        return ""
+    return read_text_file(sidecar).strip()
 
 
 class SpeakerEncoder:

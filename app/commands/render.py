@@ -10,9 +10,13 @@ with the takes and printed as they come. With ``--fit`` every take is fitted int
 app.project.fit); the export report lists the fitted lines, the mix's measured loudness and true
 peak, and what still overruns.
 
+The project is locked while it runs (app.project.lock): a second render of the same folder,
+or a render of a folder open in the studio, exits at once saying who holds it.
+
 Exit codes: 0 all lines rendered (and exported), 1 some lines failed, 2 bad project or arguments,
-3 the engine did not start, 4 an export failed, 5 some takes failed QA (with ``--qa``),
-130 interrupted (Ctrl+C or SIGTERM).
+3 the engine did not start, 4 an export failed, 5 some takes failed QA (with ``--qa``), 6 the
+project is locked by another process, 7 project.json could not be saved (takes of this run are
+in takes/ but not recorded), 130 interrupted (Ctrl+C or SIGTERM).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
     from app.project.video_export import VideoExportOptions
 
 EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED = 0, 1, 2, 3, 4, 5
+EXIT_LOCKED, EXIT_SAVE_FAILED = 6, 7
 CANCEL_CONFIRM_S = 10.0  # after Ctrl+C or SIGTERM, how long to wait for the engine to confirm cancellations
 
 
@@ -44,7 +49,8 @@ def add_parser(subparsers: Any) -> None:
         help="render a project's lines through the engine (headless), then optionally export",
         description="Render the lines of a DubStudio project into takes/, with a progress bar. "
         "Exit codes: 0 ok, 1 some lines failed, 2 bad project or arguments, 3 engine did not start, "
-        "4 export failed, 5 some takes failed QA (--qa), 130 interrupted.",
+        "4 export failed, 5 some takes failed QA (--qa), 6 project locked by another process, "
+        "7 project.json could not be saved, 130 interrupted.",
     )
     parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder (holding project.json)")
     parser.add_argument("--stale-only", action="store_true",
@@ -172,6 +178,24 @@ def _describe(project: Project, line: Line) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from app.project import Project, ProjectError, ProjectLockedError
+    from app.project.lock import ProjectLock
+
+    try:
+        root = Project.load(args.project).root  # a clear error for a folder that is no project
+        lock = ProjectLock.acquire(root, "dubstudio render")
+    except ProjectLockedError as error:
+        print(f"dubstudio render: {error}", file=sys.stderr)
+        return EXIT_LOCKED
+    except ProjectError as error:
+        print(f"dubstudio render: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    with lock:
+        return _run_locked(args)
+
+
+def _run_locked(args: argparse.Namespace) -> int:
+    """The render itself, holding the project's lock (so the project is read again under it)."""
     from app.project import Project, ProjectError
     from app.project.render import RenderSession, select_lines
 
@@ -223,9 +247,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             code = _render(project, session, args, bar)
         except KeyboardInterrupt:
+            if not _save(project, bar):
+                return EXIT_SAVE_FAILED
             bar.log("Interrupted; finished takes are saved in takes/ and project.json.")
             return EXIT_INTERRUPTED
-        if code in (EXIT_ENGINE, EXIT_INTERRUPTED):
+        if code in (EXIT_ENGINE, EXIT_INTERRUPTED, EXIT_SAVE_FAILED):
             return code
 
     if kinds:
@@ -260,6 +286,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         for line in session.failed_lines:
             bar.log(f"  {_describe(project, line)} cannot render: {line.error}")
         interrupted = False
+        save_failed = False
         give_up_at = math.inf  # once interrupted: when to stop waiting for the engine's confirmations
         stop = _StopRequest()
         try:
@@ -289,8 +316,9 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
                 for line_id in update.lines:
                     if by_id[line_id].status is LineStatus.FAILED:
                         bar.log(f"  {_describe(project, by_id[line_id])} failed: {by_id[line_id].error}")
-                for problem in update.errors:
-                    bar.log(f"  warning: {problem}")
+                for problem in update.errors:  # a failed save: the command fails unless a later save works
+                    bar.log(f"  error: {problem}")
+                    save_failed = True
                 bar.draw(update.progress)  # also on idle polls, so the ETA keeps ticking
         finally:
             stop.restore()
@@ -305,6 +333,10 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         if qa is not None:
             qa.close()
     progress = session.progress
+    if save_failed and not _save(project, bar):
+        bar.log(f"dubstudio render: {progress.done} of {progress.total} lines were spoken, but project.json "
+                "could not be saved, so their takes (in takes/) are not recorded in the project.")
+        return EXIT_SAVE_FAILED
     summary = f"Rendered {progress.done} of {progress.total} lines in {render_s:.1f} s"
     if progress.failed:
         summary += f"; {progress.failed} failed"
@@ -350,6 +382,18 @@ def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float
     except ProjectError as error:
         bar.log(f"  warning: the QA results could not be saved: {error}")
     return failed
+
+
+def _save(project: Project, bar: ProgressBar) -> bool:
+    """One more try at saving project.json (after a save failed during the run)."""
+    from app.project import SaveError
+
+    try:
+        project.save()
+    except SaveError as error:
+        bar.log(f"dubstudio render: {error}")
+        return False
+    return True
 
 
 def _export(project: Project, kinds: list[str], bar: ProgressBar, video_options: VideoExportOptions) -> int:

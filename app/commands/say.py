@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.client import EngineStartError
     from engine.files import FileError, atomic_write_wav, check_target
+    from engine.voices import transcript_beside
     from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, Priority, VoiceSettings, VoiceSpec
 
     try:  # refuse a bad --out (a folder, a symlink, a device to be replaced) before any synthesis
@@ -56,8 +57,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     transcript = args.transcript
     if transcript is None:
-        sidecar = Path(args.voice).with_suffix(".txt")
-        transcript = sidecar.read_text(encoding="utf-8").strip() if sidecar.is_file() else ""
+        try:
+            transcript = transcript_beside(args.voice)
+        except FileError as error:
+            print(f"dubstudio: {error}", file=sys.stderr)
+            return 2
     voice = VoiceSpec(
         clip_path=str(Path(args.voice).resolve()),
         transcript=transcript,

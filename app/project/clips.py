@@ -16,8 +16,15 @@ import numpy as np
 import soundfile as sf
 
 from app.project.errors import ClipImportError, PathEscapeError
-from app.project.fsutil import atomic_write, atomic_write_wav, relative_to_root, safe_filename, unique_path
-from app.project.model import Project, file_digest
+from app.project.fsutil import (
+    atomic_write,
+    atomic_write_wav,
+    ensure_dir,
+    relative_to_root,
+    safe_filename,
+    unique_path,
+)
+from app.project.model import CACHE_DIR, Project, file_digest
 
 KEEP_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"})
 
@@ -45,7 +52,7 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
         return relative_to_root(project.root, source)
     except PathEscapeError:
         pass  # outside the project: copy it in
-    project.voices_dir.mkdir(parents=True, exist_ok=True)
+    voices = ensure_dir(project.voices_dir, inside=project.root)  # a voices/ symlinked out is refused
     stem = safe_filename(source.stem, "clip")
     suffix = source.suffix.lower()
     try:
@@ -54,9 +61,9 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
     except (sf.LibsndfileError, RuntimeError):
         readable = False
     if readable and suffix in KEEP_SUFFIXES:
-        target = unique_path(project.voices_dir, stem, suffix)
+        target = unique_path(voices, stem, suffix)
         with source.open("rb") as src:
-            atomic_write(target, lambda handle: shutil.copyfileobj(src, handle))
+            atomic_write(target, lambda handle: shutil.copyfileobj(src, handle), inside=project.root)
         return relative_to_root(project.root, target)
     try:
         if readable:
@@ -68,8 +75,8 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
         raise ClipImportError(f"cannot decode {source.name} as audio: {error}") from error
     if audio.size == 0:
         raise ClipImportError(f"{source.name} holds no audio")
-    target = unique_path(project.voices_dir, stem, ".wav")
-    atomic_write_wav(target, audio, rate)
+    target = unique_path(voices, stem, ".wav")
+    atomic_write_wav(target, audio, rate, inside=project.root)
     return relative_to_root(project.root, target)
 
 
@@ -88,8 +95,9 @@ def trimmed_clip(project: Project, character_id: str) -> Path | None:
         return source
     digest = file_digest(source)[:16]
     end = "end" if char.clip_end is None else f"{char.clip_end:.3f}"
-    target = project.cache_dir / "clips" / f"{char.id}_{digest}_{char.clip_start:.3f}_{end}.wav"
-    if target.exists():
+    name = f"{safe_filename(char.id, 'character')}_{digest}_{char.clip_start:.3f}_{end}.wav"
+    target = project.resolve(f"{CACHE_DIR}/clips/{name}")  # a .cache symlinked out is refused
+    if target.is_file():
         return target
     try:
         info = sf.info(str(source))
@@ -100,5 +108,5 @@ def trimmed_clip(project: Project, character_id: str) -> Path | None:
         raise ClipImportError(f"cannot read clip {char.clip}: {error}") from error
     if audio.shape[0] == 0:
         raise ClipImportError(f"the trim of {char.name}'s clip ({char.clip_start:.2f} s to {end}) is empty")
-    atomic_write_wav(target, audio.mean(axis=1), rate)
+    atomic_write_wav(target, audio.mean(axis=1), rate, inside=project.root)
     return target

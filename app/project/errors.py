@@ -37,6 +37,9 @@ class ProjectErrorCode(str, enum.Enum):
     NO_AUDIO_STREAM = "E_NO_AUDIO_STREAM"
     SUBTITLE_STREAM = "E_SUBTITLE_STREAM"
     CANCELLED = "E_CANCELLED"
+    BAD_ID = "E_BAD_ID"  # an id that could not safely be part of a file name
+    TIME_RANGE = "E_TIME_RANGE"  # a time that is negative, not a number, or beyond 24 h
+    PROJECT_LOCKED = "E_PROJECT_LOCKED"  # another DubStudio process holds the project
 
 
 class ProjectError(Exception):
@@ -127,6 +130,16 @@ class ExportError(ProjectError):
     """An export could not be produced (nothing rendered, unwritable folder...)."""
 
     default_code = ProjectErrorCode.EXPORT
+
+
+class ProjectLockedError(ProjectError):
+    """Another process (studio or render) has the project open for writing; ``holder`` says who."""
+
+    default_code = ProjectErrorCode.PROJECT_LOCKED
+
+    def __init__(self, message: str, holder: str = "") -> None:
+        self.holder = holder
+        super().__init__(message)
 
 
 class RenderError(ProjectError):

@@ -21,13 +21,22 @@ reported rather than cut, because cutting a word off is worse than a visible war
 
 Every export is declared once in :data:`app.project.export_registry.EXPORTS` (name, label,
 file filter, runner); the menus, the CLI and the file dialogs read that list.
+
+Nothing outside what the user asked for is touched. A folder in the project (``exports/``,
+``exports/stems``...) must resolve inside it, through symlinks at any depth (PathEscapeError
+otherwise). The ``lines/`` and ``stems/`` folders are cleared of files from the previous export
+so renamed characters or reordered lines leave nothing stale, but only of files an export
+wrote: each folder keeps a manifest (``.dubstudio-export.json``) of the files DubStudio put
+there, and only names listed in it are ever deleted, so a WAV of your own is never removed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -35,16 +44,20 @@ from typing import Iterable
 import numpy as np
 import soundfile as sf
 
-from app.project.errors import ExportError
-from app.project.fsutil import atomic_write, atomic_write_wav, safe_filename
+from app.project.errors import ExportError, ProjectErrorCode
+from app.project.fsutil import atomic_write, atomic_write_text, atomic_write_wav, bound_to, ensure_dir, safe_filename
 from app.project.loudness import Level, apply_ceiling, duck_gain, gain_for, integrated_loudness, measure
 from app.project.model import Project, Take
 from app.project.script_io import script_to_srt, write_text_export
+from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
+from engine import files
 
 HEADROOM_PEAK = 0.98
 GUIDE_STEM = "guide"
-_LINE_FILE = re.compile(r"^\d{3,}_.*\.wav$")
+MANIFEST = ".dubstudio-export.json"
+MAX_MIX_S = MAX_TIME_S + 3600  # the last line may start at 24 h and run on for a while
+_EXPORTED_NAME = re.compile(r"[\w.\-]+\.wav")  # what safe_filename-built names look like
 
 
 @dataclass(frozen=True)
@@ -167,6 +180,12 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         raise ExportError("nothing to mix: no line has a rendered take yet")
     # Place by the actual sample count: the stored duration is rounded.
     length = max(int(round(slot.start * rate)) + len(audio) for slot, audio in placed)
+    if length > MAX_MIX_S * rate:  # refuse before allocating (a start of 1e9 s once asked for 80 TiB)
+        raise ExportError(
+            f"the mix would be {length / rate / 3600:.1f} h long; DubStudio mixes up to {MAX_MIX_S / 3600:.0f} h "
+            "(check the lines' timecodes and the gap between lines)",
+            ProjectErrorCode.TIME_RANGE,
+        )
     guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:
         length = max(length, guide.shape[0])
@@ -235,18 +254,56 @@ def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]])
     return np.ascontiguousarray(audio * envelope[:, None], dtype=np.float32)
 
 
-def _out_dir(project: Project, out_dir: str | os.PathLike[str] | None) -> Path:
-    target = Path(out_dir) if out_dir is not None else project.exports_dir
-    target.mkdir(parents=True, exist_ok=True)
-    return target
+def _out_dir(project: Project, out_dir: str | os.PathLike[str] | None, sub: str = "") -> tuple[Path, Path | None]:
+    """The folder to export into (made if needed) and the root it must stay inside.
+
+    The default, ``exports/``, and any folder named inside the project must resolve inside it;
+    a folder the user chose elsewhere is used as given.
+    """
+    target = Path(out_dir).absolute() if out_dir is not None else project.exports_dir
+    if sub:
+        target = target / sub
+    inside = bound_to(project.root, target)
+    return ensure_dir(target, inside), inside
 
 
-def _clear(folder: Path, pattern: re.Pattern[str] | None = None) -> None:
-    """Remove our previous WAVs so renamed or reordered lines leave no stale files behind."""
-    if folder.is_dir():
-        for old in folder.glob("*.wav"):
-            if pattern is None or pattern.match(old.name):
-                old.unlink()
+def _manifest(folder: Path) -> set[str]:
+    """Names an earlier export wrote into ``folder`` (empty when there is no readable manifest)."""
+    try:
+        data = json.loads(files.read_regular_file(folder / MANIFEST))
+    except (files.FileError, ValueError):
+        return set()
+    names = data.get("files") if isinstance(data, dict) else None
+    return {n for n in names if isinstance(n, str)} if isinstance(names, list) else set()
+
+
+def _write_manifest(folder: Path, names: Iterable[str], inside: Path | None) -> None:
+    atomic_write_text(folder / MANIFEST, json.dumps({"app": "DubStudio", "files": sorted(names)}, indent=1), inside=inside)
+
+
+def _replace_exported(folder: Path, inside: Path | None, names: list[str], write: Iterable[Path]) -> list[Path]:
+    """Run ``write`` (the new files, named ``names``) and remove what the last export left.
+
+    The manifest lists old and new names while writing, so an interrupted export still knows
+    every file it may have made; afterwards it lists exactly the new ones. Only regular files
+    listed in the old manifest, with names an export builds, are removed.
+    """
+    old = _manifest(folder)
+    _write_manifest(folder, old | set(names), inside)
+    written = list(write)
+    for name in sorted(old - set(names)):
+        path = folder / name
+        if _EXPORTED_NAME.fullmatch(name) and stat.S_ISREG(_lstat_mode(path)):
+            path.unlink()
+    _write_manifest(folder, names, inside)
+    return written
+
+
+def _lstat_mode(path: Path) -> int:
+    try:
+        return path.lstat().st_mode
+    except FileNotFoundError:
+        return 0
 
 
 def export_mix(
@@ -254,8 +311,8 @@ def export_mix(
 ) -> ExportResult:
     """Write ``mix.wav``; the result lists overruns and lines without takes."""
     audio = mixdown(project, gap_s)
-    target = _out_dir(project, out_dir) / "mix.wav"
-    atomic_write_wav(target, audio.mix, audio.sample_rate)
+    folder, inside = _out_dir(project, out_dir)
+    target = atomic_write_wav(folder / "mix.wav", audio.mix, audio.sample_rate, inside=inside)
     return audio.result([target])
 
 
@@ -264,21 +321,21 @@ def export_stems(
 ) -> ExportResult:
     """Write one WAV per character under ``stems/``, each as long as the mix."""
     audio = mixdown(project, gap_s)
-    folder = _out_dir(project, out_dir) / "stems"
-    folder.mkdir(parents=True, exist_ok=True)
-    _clear(folder)
-    files: list[Path] = []
-    used: set[str] = set()
+    folder, inside = _out_dir(project, out_dir, "stems")
+    names: dict[str, np.ndarray] = {}
     for char_id, stem in audio.stems.items():
         label = "guide (original audio)" if char_id == GUIDE_STEM else _character_label(project, char_id)
         name = safe_filename(label or "unassigned", "character")
-        if name.casefold() in used:  # two names that sanitise alike
-            name = f"{name}_{char_id}"
-        used.add(name.casefold())
-        path = folder / f"{name}.wav"
-        atomic_write_wav(path, stem, audio.sample_rate)
-        files.append(path)
-    return audio.result(files)
+        if name.casefold() in {n.casefold() for n in names}:  # two names that sanitise alike
+            name = f"{name}_{safe_filename(char_id or '', 'unassigned')}"
+        names[f"{name}.wav"] = stem
+    written = _replace_exported(
+        folder,
+        inside,
+        list(names),
+        (atomic_write_wav(folder / name, stem, audio.sample_rate, inside=inside) for name, stem in names.items()),
+    )
+    return audio.result(written)
 
 
 def line_file_name(order: int, character: str, width: int = 3) -> str:
@@ -288,27 +345,28 @@ def line_file_name(order: int, character: str, width: int = 3) -> str:
 
 def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None) -> ExportResult:
     """Copy each line's chosen take to ``lines/NNN_Character.wav`` (lines without takes skipped)."""
-    folder = _out_dir(project, out_dir) / "lines"
-    folder.mkdir(parents=True, exist_ok=True)
-    _clear(folder, _LINE_FILE)
     width = max(3, len(str(len(project.lines))))
     result = ExportResult()
+    planned: dict[str, Take] = {}
     for order, line in enumerate(project.lines, 1):
         take = project.chosen_take(line)
         if take is None:
             result.missing.append(order)
             continue
-        source = project.take_path(take)
-        target = folder / line_file_name(order, _character_label(project, line.character_id), width)
+        planned[line_file_name(order, _character_label(project, line.character_id), width)] = take
+        result.duration_s += take.duration_s
+    if not planned:
+        raise ExportError("nothing to export: no line has a rendered take yet")
+    folder, inside = _out_dir(project, out_dir, "lines")
+
+    def copy(name: str, take: Take) -> Path:
         try:
-            with source.open("rb") as src:
-                atomic_write(target, lambda handle: shutil.copyfileobj(src, handle))
+            with project.take_path(take).open("rb") as src:
+                return atomic_write(folder / name, lambda handle: shutil.copyfileobj(src, handle), inside=inside)
         except OSError as error:
             raise ExportError(f"cannot read take {take.path}: {error}") from error
-        result.files.append(target)
-        result.duration_s += take.duration_s
-    if not result.files:
-        raise ExportError("nothing to export: no line has a rendered take yet")
+
+    result.files = _replace_exported(folder, inside, list(planned), (copy(n, t) for n, t in planned.items()))
     return result
 
 
@@ -316,7 +374,7 @@ def export_srt(
     project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None
 ) -> ExportResult:
     """Write ``script.srt`` timed like the mix (final durations from takes)."""
-    target = _out_dir(project, out_dir) / "script.srt"
-    write_text_export(target, script_to_srt(project, gap_s=gap_s))
+    folder, inside = _out_dir(project, out_dir)
+    target = write_text_export(folder / "script.srt", script_to_srt(project, gap_s=gap_s), inside=inside)
     missing = [n for n, line in enumerate(project.lines, 1) if project.chosen_take(line) is None]
     return ExportResult([target], missing=missing)

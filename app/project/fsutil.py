@@ -13,6 +13,7 @@ wrappers here turn its errors into the project layer's SaveError and PathEscapeE
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import IO, Callable, Iterator
@@ -53,6 +54,15 @@ def resolve_inside(root: Path, rel: str) -> Path:
     if target != root_real and root_real not in target.parents:
         raise PathEscapeError(f"Path {rel!r} resolves outside the project folder ({target})")
     return root_real / clean
+
+
+def bound_to(root: Path, path: Path) -> Path | None:
+    """The folder a write to ``path`` must stay inside: ``root`` when ``path`` names a place in
+    the project folder (so, after symlinks, it must resolve inside it), None when the user
+    chose a place elsewhere on purpose."""
+    root_abs = Path(os.path.normpath(Path(root).absolute()))
+    target = Path(os.path.normpath(Path(path).absolute()))
+    return root_abs if target == root_abs or root_abs in target.parents else None
 
 
 def relative_to_root(root: Path, path: Path) -> str:

@@ -25,6 +25,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import uuid
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -33,12 +34,15 @@ from typing import Any, Iterable
 from app.project.errors import (
     InvalidValueError,
     PathEscapeError,
+    ProjectErrorCode,
     ProjectFileError,
     SaveError,
     UnknownIdError,
 )
-from app.project.fsutil import atomic_write_bytes, check_relative, resolve_inside
+from app.project.fsutil import atomic_write_bytes, check_relative, ensure_dir, resolve_inside
 from app.project.migrations import CURRENT_SCHEMA, migrate
+from app.project.timecode import TimeRangeError, check_time
+from engine import files
 from engine.protocol import PITCH, SPEED, EngineError
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
 
@@ -55,9 +59,25 @@ PALETTE = (
 )  # fmt: skip
 
 
+MAX_NESTING = 32  # project.json is about 6 levels deep; far deeper is damage or an attack
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+"""What an id may be. Ids become parts of file names (``takes/<line>_<take>.wav``), so a crafted
+id like ``../../tmp/x`` must never load."""
+
+
 def new_id() -> str:
     """A short random id; unique enough within one project and readable in project.json."""
     return uuid.uuid4().hex[:12]
+
+
+def check_id(value: str, what: str) -> str:
+    """``value`` when it is a valid id (letters, digits, ``_-``; 1-64); InvalidValueError (E_BAD_ID) otherwise."""
+    if not isinstance(value, str) or not _ID.fullmatch(value):
+        raise InvalidValueError(
+            f"{what} {value!r} is not a valid id (1-64 letters, digits, '_' or '-', not starting with '_' or '-')",
+            ProjectErrorCode.BAD_ID,
+        )
+    return value
 
 
 def now_iso() -> str:
@@ -351,6 +371,27 @@ def _opt_float(data: dict[str, Any], key: str, where: str) -> float | None:
     return float(value)
 
 
+def _opt_time(data: dict[str, Any], key: str, where: str) -> float | None:
+    """An optional time in seconds, 0 to 24 h (a start of 1e9 would make the mix allocate terabytes)."""
+    value = _get(data, key, (int, float), where, None)
+    if value is None:
+        return None
+    try:
+        return check_time(value, f"'{key}'")
+    except TimeRangeError as error:
+        raise ProjectFileError(f"{where}: {error}", ProjectErrorCode.TIME_RANGE) from None
+
+
+def _id(data: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:
+    value = _get(data, key, str, where, default)
+    if value is None:
+        return None
+    try:
+        return check_id(value, f"'{key}'")
+    except InvalidValueError as error:
+        raise ProjectFileError(f"{where}: {error.message}", error.code) from None
+
+
 def _rel_path(value: str, where: str) -> str:
     try:
         return check_relative(value)
@@ -382,12 +423,12 @@ def character_from_dict(data: Any, where: str) -> Character:
     settings = _get(data, "settings", dict, where, {})
     clip = _get(data, "clip", str, where, None)
     char = Character(
-        id=_get(data, "id", str, where),
+        id=_id(data, "id", where),
         name=_get(data, "name", str, where),
         colour=_get(data, "colour", str, where, PALETTE[0]),
         clip=_rel_path(clip, where) if clip else None,
-        clip_start=_opt_float(data, "clip_start", where) or 0.0,
-        clip_end=_opt_float(data, "clip_end", where),
+        clip_start=_opt_time(data, "clip_start", where) or 0.0,
+        clip_end=_opt_time(data, "clip_end", where),
         transcript=_get(data, "transcript", str, where, ""),
         language=_get(data, "language", str, where, ""),
         settings=CharacterSettings(
@@ -396,7 +437,32 @@ def character_from_dict(data: Any, where: str) -> Character:
             instruction=_get(settings, "instruction", str, f"{where}.settings", ""),
         ),
     )
+    try:
+        validate_character(char)
+    except InvalidValueError as error:
+        raise ProjectFileError(f"{where}: {error.message}", error.code) from None
     return char
+
+
+def validate_character(char: Character) -> None:
+    """Everything a character must satisfy, at load and on every edit (InvalidValueError)."""
+    check_id(char.id, "character id")
+    if char.clip is not None:
+        check_relative(char.clip)
+    for value, what in ((char.clip_start, "start"), (char.clip_end, "end")):
+        if value is not None:
+            try:
+                check_time(value, f"{char.name}'s clip trim {what}")
+            except TimeRangeError as error:
+                raise InvalidValueError(str(error), ProjectErrorCode.TIME_RANGE) from None
+    if char.clip_end is not None and char.clip_end < char.clip_start:
+        raise InvalidValueError(f"{char.name}'s clip trim ends ({char.clip_end:.3f} s) before it starts "
+                                f"({char.clip_start:.3f} s)")
+    if char.clip_end is not None and char.clip_end - char.clip_start < 0.1:
+        raise InvalidValueError(f"{char.name}'s clip trim keeps less than 0.1 s")
+    if not isinstance(char.settings, CharacterSettings):
+        raise InvalidValueError("settings must be a CharacterSettings")
+    char.settings.validate()
 
 
 def take_to_dict(take: Take) -> dict[str, Any]:
@@ -449,11 +515,11 @@ def take_from_dict(data: Any, where: str) -> Take:
     if not isinstance(data, dict):
         raise ProjectFileError(f"{where}: expected an object")
     return Take(
-        id=_get(data, "id", str, where),
+        id=_id(data, "id", where),
         path=_rel_path(_get(data, "path", str, where), where),
         fingerprint=_get(data, "fingerprint", str, where, ""),
         created=_get(data, "created", str, where, ""),
-        duration_s=_opt_float(data, "duration_s", where) or 0.0,
+        duration_s=_opt_time(data, "duration_s", where) or 0.0,
         sample_rate=int(_get(data, "sample_rate", int, where, 0)),
         backend=_get(data, "backend", str, where, ""),
         text=_get(data, "text", str, where, ""),
@@ -502,17 +568,17 @@ def line_from_dict(data: Any, where: str) -> Line:
     except ValueError:
         raise ProjectFileError(f"{where}: unknown status {raw_status!r}") from None
     takes = [take_from_dict(t, f"{where}.takes[{i}]") for i, t in enumerate(_get(data, "takes", list, where, []))]
-    chosen = _get(data, "chosen_take", str, where, None)
+    chosen = _id(data, "chosen_take", where, None)
     if chosen is not None and chosen not in {t.id for t in takes}:
         chosen = takes[-1].id if takes else None
     if status in TRANSIENT_STATUSES or status is LineStatus.STALE:
         status = LineStatus.DONE if chosen else LineStatus.NOT_RENDERED
     return Line(
-        id=_get(data, "id", str, where),
+        id=_id(data, "id", where),
         text=_get(data, "text", str, where, ""),
-        character_id=_get(data, "character", str, where, None),
-        start=_opt_float(data, "start", where),
-        end=_opt_float(data, "end", where),
+        character_id=_id(data, "character", where, None),
+        start=_opt_time(data, "start", where),
+        end=_opt_time(data, "end", where),
         takes=takes,
         chosen_take=chosen,
         status=status,
@@ -557,7 +623,7 @@ def settings_from_dict(data: dict[str, Any]) -> ProjectSettings:
     try:
         settings.validate()
     except InvalidValueError as error:
-        raise ProjectFileError(f"settings: {error.message}") from None
+        raise ProjectFileError(f"settings: {error.message}", error.code) from None
     return settings
 
 
@@ -626,6 +692,45 @@ def video_from_dict(data: Any, where: str = "video") -> VideoInfo | None:
         audio_streams=tuple(audio),
         subtitle_streams=tuple(subtitles),
     )
+
+
+def parse_project_json(text: str, file: Path) -> dict[str, Any]:
+    """The object in a project.json's text; ProjectFileError for anything a project cannot be.
+
+    Python's json reads NaN and Infinity, which no number in a project may be (and which
+    the next save could not write back), and recurses once per nesting level, so a file
+    nested 100,000 deep would end in a RecursionError: both are refused with a message.
+    """
+
+    def refuse_constant(name: str) -> Any:
+        raise ProjectFileError(f"{file} holds {name}, which is not a number JSON allows (was it edited by hand?)")
+
+    try:
+        data = json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ProjectFileError(f"{file} is not valid JSON (line {error.lineno}: {error.msg})") from error
+    except RecursionError:
+        raise ProjectFileError(f"{file} is nested far too deeply to be a project") from None
+    if not isinstance(data, dict):
+        raise ProjectFileError(f"{file} does not hold a project object")
+    if _nesting(data) > MAX_NESTING:
+        raise ProjectFileError(f"{file} is nested more than {MAX_NESTING} levels deep; a project is about 6")
+    return data
+
+
+def _nesting(data: Any) -> int:
+    """How deeply lists and objects nest in ``data``, counted without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_NESTING:  # no need to walk further once past the limit
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 # --- the project -----------------------------------------------------------------------------
@@ -705,17 +810,15 @@ class Project:
         path = Path(path).absolute()
         root = path.parent if path.name == PROJECT_FILE else path
         file = root / PROJECT_FILE
-        if not file.is_file():
+        if not os.path.lexists(file):
             raise ProjectFileError(f"{root} is not a DubStudio project (no {PROJECT_FILE})")
         try:
-            data = json.loads(file.read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeDecodeError) as error:
-            raise ProjectFileError(f"cannot read {file}: {error}") from error
-        except json.JSONDecodeError as error:
-            raise ProjectFileError(f"{file} is not valid JSON (line {error.lineno}: {error.msg})") from error
-        if not isinstance(data, dict):
-            raise ProjectFileError(f"{file} does not hold a project object")
-        data, version = migrate(data)
+            text = files.read_regular_file(resolve_inside(root, PROJECT_FILE)).decode("utf-8-sig")
+        except files.FileError as error:
+            raise ProjectFileError(f"cannot read {file}: {error.message}") from error
+        except UnicodeDecodeError as error:
+            raise ProjectFileError(f"cannot read {file}: it is not UTF-8 text ({error})") from error
+        data, version = migrate(parse_project_json(text, file))
         project = cls.from_dict(root, data)
         project.migrated_from = version if version < CURRENT_SCHEMA else None
         return project  # folders are made when first written to: the folder may be read-only
@@ -779,17 +882,21 @@ class Project:
             blob = (json.dumps(self.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
         except (TypeError, ValueError) as error:  # a value JSON cannot hold (NaN, an object...)
             raise SaveError(f"cannot save {self.project_file}: {error}") from error
-        self.ensure_folders()
         if self.migrated_from is not None and self.project_file.exists():
             backup = self.root / f"project.v{self.migrated_from}.json.bak"
-            if not backup.exists():
-                atomic_write_bytes(backup, self.project_file.read_bytes())
-        atomic_write_bytes(self.project_file, blob)
+            if not os.path.lexists(backup):
+                try:
+                    old = files.read_regular_file(self.project_file)
+                except files.FileError as error:
+                    raise SaveError(f"cannot keep a backup of {self.project_file}: {error.message}") from error
+                atomic_write_bytes(backup, old, inside=self.root)
+        atomic_write_bytes(self.project_file, blob, inside=self.root)
         self.migrated_from = None
 
     def ensure_folders(self) -> None:
-        for folder in (self.root, self.voices_dir, self.takes_dir, self.exports_dir):
-            folder.mkdir(parents=True, exist_ok=True)
+        """Make the project's folders; each must resolve inside the project (PathEscapeError)."""
+        for folder in (self.voices_dir, self.takes_dir, self.exports_dir):
+            ensure_dir(folder, inside=self.root)
 
     # -- look-ups --
 

@@ -36,9 +36,9 @@ import soundfile as sf
 from app.project.clips import trimmed_clip
 from app.project.errors import ProjectError, RenderError, SaveError
 from app.project.fit import FitStep, first_speed, next_step, slot_seconds, time_stretch, trim_tail
-from app.project.fsutil import atomic_write_wav
+from app.project.fsutil import atomic_write_wav, safe_filename
 from app.project.loudness import measure
-from app.project.model import Fit, Line, LineStatus, Project, Take, new_id, now_iso
+from app.project.model import TAKES_DIR, Fit, Line, LineStatus, Project, Take, new_id, now_iso
 from engine.protocol import (
     AudioChunk,
     EngineRestarted,
@@ -442,9 +442,9 @@ class RenderSession:
             self._fail_line(line, f"{NO_AUDIO}: the engine finished line {self._order(line)} without audio")
         else:
             take_id = new_id()
-            rel = f"takes/{line.id}_{take_id}.wav"
+            rel = f"{TAKES_DIR}/{safe_filename(line.id, 'line')}_{take_id}.wav"
             try:
-                atomic_write_wav(self.project.resolve(rel), audio, state.sample_rate)
+                atomic_write_wav(self.project.resolve(rel), audio, state.sample_rate, inside=self.project.root)
             except ProjectError as error:
                 self._fail_line(line, str(error))
             else:

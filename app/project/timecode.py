@@ -5,13 +5,34 @@ from __future__ import annotations
 import math
 import re
 
+MAX_TIME_S = 24 * 3600.0
+"""The latest time a project may hold (24 h). Far beyond any video DubStudio dubs, and it keeps
+a mix from trying to allocate terabytes when a file holds a start of 1e9 s by mistake."""
+
+
+class TimeRangeError(ValueError):
+    """A time that is negative, not a finite number, or beyond :data:`MAX_TIME_S`."""
+
+
+def check_time(seconds: float, what: str = "time") -> float:
+    """``seconds`` as a float when it is a time a project may hold; TimeRangeError otherwise."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TimeRangeError(f"{what} must be a number of seconds, got {seconds!r}")
+    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_TIME_S):
+        raise TimeRangeError(
+            f"{what} must be between 0 and {MAX_TIME_S / 3600:.0f} h ({MAX_TIME_S:.0f} s), got {seconds!r}"
+        )
+    return float(seconds)
+
+
 _TIMECODE = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:[.,]\d+)?)$")
 
 
 def parse_time(text: str) -> float:
     """Seconds from ``HH:MM:SS,mmm``, ``HH:MM:SS.mmm``, ``MM:SS.mmm`` or plain seconds ``12.5``.
 
-    Raises ValueError with the offending text; callers add the file and line number.
+    Raises ValueError with the offending text (TimeRangeError beyond 24 h); callers add the
+    file and line number.
     """
     value = text.strip()
     if not value:
@@ -21,14 +42,14 @@ def parse_time(text: str) -> float:
         hours, minutes, seconds = match.groups()
         if int(minutes) >= 60 or float(seconds.replace(",", ".")) >= 60:
             raise ValueError(f"time {text!r} has minutes or seconds of 60 or more")
-        return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds.replace(",", "."))
+        return check_time(int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds.replace(",", ".")), repr(text))
     try:
         seconds_value = float(value.replace(",", "."))
     except ValueError:
         raise ValueError(f"cannot read time {text!r} (use seconds or HH:MM:SS,mmm)") from None
     if not math.isfinite(seconds_value) or seconds_value < 0:
         raise ValueError(f"time {text!r} must be a non-negative number of seconds")
-    return seconds_value
+    return check_time(seconds_value, repr(text))
 
 
 def format_timecode(seconds: float, separator: str = ",") -> str:

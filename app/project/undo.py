@@ -17,13 +17,22 @@ fight over a line.
 from __future__ import annotations
 
 import abc
-import math
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Sequence
 
-from app.project.errors import InvalidValueError, UnknownIdError
+from app.project.errors import InvalidValueError, ProjectErrorCode, UnknownIdError
 from app.project.fsutil import check_relative
-from app.project.model import Character, CharacterSettings, Line, LineStatus, Project, ProjectSettings, VideoInfo
+from app.project.model import (
+    Character,
+    Line,
+    LineStatus,
+    Project,
+    ProjectSettings,
+    VideoInfo,
+    check_id,
+    validate_character,
+)
+from app.project.timecode import TimeRangeError, check_time
 
 
 @dataclass(frozen=True)
@@ -73,8 +82,11 @@ class Command(abc.ABC):
 
 
 def _check_time(value: float | None, what: str) -> None:
-    if value is not None and (not math.isfinite(value) or value < 0):
-        raise InvalidValueError(f"{what} must be a non-negative number of seconds, got {value!r}")
+    if value is not None:
+        try:
+            check_time(value, what)
+        except TimeRangeError as error:
+            raise InvalidValueError(str(error), ProjectErrorCode.TIME_RANGE) from None
 
 
 def _check_span(start: float | None, end: float | None, what: str) -> None:
@@ -115,7 +127,10 @@ class AddLines(Command):
     def do(self, project: Project) -> Change:
         known = {c.id for c in project.characters} | {c.id for c in self.characters}
         existing = {line.id for line in project.lines}
+        for char in self.characters:
+            validate_character(char)
         for line in self.lines:
+            check_id(line.id, "line id")
             if line.id in existing:
                 raise InvalidValueError(f"line id {line.id} already exists")
             if line.character_id is not None and line.character_id not in known:
@@ -402,7 +417,7 @@ class AddCharacter(Command):
         if any(c.id == self.character.id for c in project.characters):
             raise InvalidValueError(f"character id {self.character.id} already exists")
         _check_character_name(project, self.character.name, None)
-        _validate_character(self.character)
+        validate_character(self.character)
         index = len(project.characters) if self.index is None else self.index
         project.characters.insert(index, self.character)
         return Change(characters=frozenset({self.character.id}), structure=True)
@@ -442,17 +457,6 @@ class RemoveCharacter(Command):
 _CHARACTER_FIELDS = {f.name for f in fields(Character)} - {"id"}
 
 
-def _validate_character(char: Character) -> None:
-    if char.clip is not None:
-        check_relative(char.clip)
-    _check_span(char.clip_start, char.clip_end, f"{char.name}'s clip trim")
-    if char.clip_end is not None and char.clip_end - char.clip_start < 0.1:
-        raise InvalidValueError(f"{char.name}'s clip trim keeps less than 0.1 s")
-    if not isinstance(char.settings, CharacterSettings):
-        raise InvalidValueError("settings must be a CharacterSettings")
-    char.settings.validate()
-
-
 class EditCharacter(Command):
     """Change any of a character's fields: name, colour, clip, trim, transcript, language, settings.
 
@@ -477,7 +481,7 @@ class EditCharacter(Command):
             _check_character_name(project, self.new["name"], char.id)
         if "clip" in self.new and self.new["clip"] is not None:
             self.new["clip"] = check_relative(self.new["clip"])
-        _validate_character(replace(char, **self.new))
+        validate_character(replace(char, **self.new))
         if not self.old:
             self.old = {k: getattr(char, k) for k in self.new}
         for key, value in self.new.items():

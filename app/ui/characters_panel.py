@@ -43,6 +43,8 @@ from app.ui.recorder import Recorder
 from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceState, VoiceStates
 from app.ui.waveform import WaveformView
+from engine.files import FileError
+from engine.voices import transcript_beside
 from engine.protocol import PITCH, SPEED
 
 PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
@@ -490,11 +492,16 @@ class CharactersPanel(QWidget):
         except ProjectError as exc:
             self._doc.error.emit(str(exc))
             return False
-        transcript_file = Path(source).with_suffix(".txt")
         changes: dict[str, Any] = {"clip": rel, "clip_start": 0.0, "clip_end": None}
         char = self._doc.project.character(self._current)
-        if not char.transcript and transcript_file.is_file():
-            changes["transcript"] = transcript_file.read_text(encoding="utf-8").strip()
+        if not char.transcript:
+            try:
+                transcript = transcript_beside(source)
+            except FileError as exc:  # the clip is still imported; type the transcript instead
+                self._doc.error.emit(f"{exc} (the clip was imported without it)")
+            else:
+                if transcript:
+                    changes["transcript"] = transcript
         self._edit(**changes)
         return True
 

@@ -16,7 +16,9 @@ from typing import Any, Sequence
 import numpy as np
 import soundfile as sf
 
+from engine.files import FileError, read_text_file
 from engine.protocol import Job, Priority, VoiceSettings, VoiceSpec
+from engine.voices import transcript_beside
 
 KINDS = ("short", "medium", "long")
 BUNDLED_LANGUAGES = ("en", "zh")
@@ -50,13 +52,11 @@ def classify(text: str) -> str:
 
 
 def read_lines(path: Path) -> list[str]:
-    """Non-empty, non-comment lines of a UTF-8 text file (a BOM is accepted)."""
+    """Non-empty, non-comment lines of a text file (UTF-8, or a legacy encoding it detects)."""
     try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise WorkloadError(f"E_TEXTS: text file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise WorkloadError(f"E_TEXTS: cannot read {path} as UTF-8 text ({error})") from None
+        raw = read_text_file(path)
+    except FileError as error:
+        raise WorkloadError(f"E_TEXTS: {error.message}") from None
     return [line.strip() for line in raw.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -128,8 +128,10 @@ class VoiceSet:
             path = Path(clip)
             if not path.is_file():
                 raise WorkloadError(f"E_VOICES: reference clip not found: {path}")
-            transcript_path = path.with_suffix(".txt")
-            transcript = transcript_path.read_text(encoding="utf-8-sig").strip() if transcript_path.is_file() else ""
+            try:
+                transcript = transcript_beside(path)
+            except FileError as error:
+                raise WorkloadError(f"E_VOICES: {error.message}") from None
             voices.append(VoiceSpec(str(path.resolve()), transcript))
         if not voices:
             raise WorkloadError("E_VOICES: give at least one reference clip")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -49,16 +50,23 @@ def test_text_file_one_line_each(tmp_path: Path) -> None:
 
 
 def test_text_file_errors_have_codes(tmp_path: Path) -> None:
-    with pytest.raises(WorkloadError, match="E_TEXTS: text file not found"):
+    with pytest.raises(WorkloadError, match="E_TEXTS: .* does not exist"):
         TextSet.from_file(tmp_path / "missing.txt")
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n\n", encoding="utf-8")
     with pytest.raises(WorkloadError, match="holds no text"):
         TextSet.from_file(empty)
-    latin1 = tmp_path / "latin1.txt"
-    latin1.write_bytes("caf\xe9\n".encode("latin-1"))
-    with pytest.raises(WorkloadError, match="UTF-8"):
-        TextSet.from_file(latin1)
+    latin1 = tmp_path / "latin1.txt"  # legacy encodings are decoded, as in script import
+    latin1.write_bytes("Un caf\xe9 cr\xe8me, s'il vous pla\xeet.\n".encode("latin-1"))
+    assert [item.text for item in TextSet.from_file(latin1).items] == ["Un caf\xe9 cr\xe8me, s'il vous pla\xeet."]
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(WorkloadError, match="E_TEXTS: cannot decode"):
+        TextSet.from_file(binary)
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(WorkloadError, match="E_TEXTS: .* named pipe"):  # refused, not waited on
+        TextSet.from_file(fifo)
 
 
 def test_classify_by_spoken_length() -> None:

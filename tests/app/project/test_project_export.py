@@ -111,16 +111,18 @@ def test_takes_at_another_rate_are_resampled(project: Project) -> None:
 
 def test_per_line_files_are_named_by_order_and_character(project: Project) -> None:
     give_all_takes(project, {"l1": 0.5, "l2": 0.5, "l3": 0.5, "l4": 0.5, "l5": 0.5, "l6": 0.5})
+    first = export_lines(project)
+    ours = first.files[3]
+    assert ours.name == "004_Rex.wav"
+    mine = [ours.parent / "009_Old.wav", ours.parent / "notes.wav"]  # look like exports, were never ours
+    for path in mine:
+        path.write_bytes(b"mine")
     project.line("l4").chosen_take = None
-    stale = project.exports_dir / "lines" / "009_Old.wav"
-    stale.parent.mkdir(parents=True)
-    stale.write_bytes(b"old")
-    keep = stale.parent / "notes.wav"
-    keep.write_bytes(b"mine")
     result = export_lines(project)
     assert [p.name for p in result.files] == ["001_Maya.wav", "002_Rex.wav", "003_Maya.wav", "005_Maya.wav", "006_Rex.wav"]
     assert result.missing == [4]
-    assert not stale.exists() and keep.exists()  # only our own numbered files are replaced
+    assert not ours.exists()  # our own stale file is gone...
+    assert all(path.read_bytes() == b"mine" for path in mine)  # ...and nothing else was touched
     assert result.files[1].read_bytes() == project.take_path(project.chosen_take(project.line("l2"))).read_bytes()
     assert line_file_name(12, "Dr. Who?", width=4) == "0012_Dr._Who.wav"
     assert line_file_name(1, "") == "001_unassigned.wav"

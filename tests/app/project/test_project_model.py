@@ -64,7 +64,7 @@ def test_hand_edited_order_is_honoured(project: Project) -> None:
         (lambda d: d.update(lines="x"), "'lines' has the wrong type"),
         (lambda d: d["lines"][1].update(character="ghost"), "line 2 .* unknown character 'ghost'"),
         (lambda d: d["lines"][1].update(id="l1"), "two lines share an id"),
-        (lambda d: d["lines"][0].update(start=-1), "non-negative"),
+        (lambda d: d["lines"][0].update(start=-1), "between 0 and 24 h"),
         (lambda d: d["lines"][0].update(status="sleeping"), "unknown status"),
         (lambda d: d["characters"][0].pop("name"), r"characters\[0\]: missing 'name'"),
     ],

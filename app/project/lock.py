@@ -1,0 +1,144 @@
+"""An advisory lock on a project folder, so two processes never write one project at once.
+
+Two ``dubstudio render`` runs of the same folder once wrote 12 take files while project.json
+listed 6: each saved its own idea of the project over the other's. Whoever writes a project
+(the studio, ``render``) first takes :class:`ProjectLock`; a second one learns who holds it and
+exits (``render``) or opens the project read-only (the studio).
+
+The lock is ``.dubstudio.lock`` in the project folder, holding the holder's pid, host, program
+and start time as JSON so the refusal can say who it is. Exclusion itself comes from an OS
+lock on that open file (``flock`` on POSIX, ``msvcrt.locking`` on Windows), which the OS drops
+when the process ends however it ends (even SIGKILL): a lock left by a dead process is simply
+taken over by the next one, with no pid guessing. The file is removed on release.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from app.project.errors import ProjectLockedError, SaveError
+
+LOCK_FILE = ".dubstudio.lock"
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _try_lock(handle: IO[bytes]) -> bool:
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+
+else:
+    import fcntl
+
+    def _try_lock(handle: IO[bytes]) -> bool:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+
+def describe_holder(info: dict[str, Any]) -> str:
+    """``render (pid 4242 on studio-pc, since 2025-01-01 10:00:00 UTC)``, from a lock file's JSON."""
+    program = info.get("program") or "another DubStudio"
+    since = str(info.get("since") or "").replace("T", " ").replace("+00:00", " UTC")
+    where = f"pid {info.get('pid', '?')} on {info.get('host') or 'an unknown host'}"
+    return f"{program} ({where}{', since ' + since if since else ''})"
+
+
+class ProjectLock:
+    """A held lock on one project folder; release it with :meth:`release` (or ``with``)."""
+
+    def __init__(self, root: Path, handle: IO[bytes]) -> None:
+        self.root = root
+        self.path = root / LOCK_FILE
+        self._handle: IO[bytes] | None = handle
+
+    @classmethod
+    def acquire(cls, root: str | os.PathLike[str], program: str) -> "ProjectLock":
+        """Lock ``root`` for ``program`` (e.g. ``"dubstudio render"``).
+
+        Raises ProjectLockedError (E_PROJECT_LOCKED) naming the holder when another live
+        process has it, and SaveError when the lock file cannot be made (read-only folder).
+        """
+        root = Path(root).absolute()
+        path = root / LOCK_FILE
+        for _attempt in range(10):
+            try:
+                # No O_TRUNC: the holder's details must survive our failed attempt to read them.
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except OSError as error:
+                raise SaveError(f"cannot create the project lock {path}: {error.strerror or error}") from error
+            handle = os.fdopen(fd, "r+b")
+            if not _try_lock(handle):
+                holder = _read_holder(handle)
+                handle.close()
+                raise ProjectLockedError(
+                    f"{root} is open in {describe_holder(holder)}; close it there first", describe_holder(holder)
+                )
+            # The previous holder may have removed the file between our open and our lock; then
+            # we hold a lock on a file nobody else can find: start over with the current one.
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path, follow_symlinks=False))
+            except FileNotFoundError:
+                same = False
+            if same:
+                _write_holder(handle, program)
+                return cls(root, handle)
+            handle.close()
+        raise ProjectLockedError(f"{root}: the project lock keeps changing hands; try again")
+
+    @property
+    def held(self) -> bool:
+        return self._handle is not None
+
+    def release(self) -> None:
+        """Remove the lock file and drop the lock (safe to call twice)."""
+        handle, self._handle = self._handle, None
+        if handle is None:
+            return
+        try:
+            self.path.unlink(missing_ok=True)  # before unlocking, so nobody locks the old file
+        except OSError:
+            pass  # a read-only folder cannot lose the file; the OS lock still goes with close()
+        handle.close()
+
+    def __enter__(self) -> "ProjectLock":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.release()
+
+
+def _read_holder(handle: IO[bytes]) -> dict[str, Any]:
+    try:
+        handle.seek(0)
+        data = json.loads(handle.read(4096) or b"{}")
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_holder(handle: IO[bytes], program: str) -> None:
+    info = {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "program": program,
+        "since": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+    handle.seek(0)
+    handle.truncate()
+    handle.write(json.dumps(info).encode())
+    handle.flush()
+
+
+__all__ = ["LOCK_FILE", "ProjectLock", "describe_holder"]
