@@ -178,26 +178,8 @@ def _describe(project: Project, line: Line) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.project import Project, ProjectError, ProjectLockedError
-    from app.project.lock import ProjectLock
-
-    try:
-        root = Project.load(args.project).root  # a clear error for a folder that is no project
-        lock = ProjectLock.acquire(root, "dubstudio render")
-    except ProjectLockedError as error:
-        print(f"dubstudio render: {error}", file=sys.stderr)
-        return EXIT_LOCKED
-    except ProjectError as error:
-        print(f"dubstudio render: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    with lock:
-        return _run_locked(args)
-
-
-def _run_locked(args: argparse.Namespace) -> int:
-    """The render itself, holding the project's lock (so the project is read again under it)."""
-    from app.project import Project, ProjectError
-    from app.project.render import RenderSession, select_lines
+    from app.project import ProjectError, ProjectLockedError
+    from app.project.lock import load_locked
 
     err = sys.stderr
     kinds = [k.strip() for item in args.export for k in item.split(",") if k.strip()]
@@ -207,10 +189,22 @@ def _run_locked(args: argparse.Namespace) -> int:
               file=err)
         return EXIT_BAD_INPUT
     try:
-        project = Project.load(args.project)
+        project, lock = load_locked(args.project, "dubstudio render")
+    except ProjectLockedError as error:
+        print(f"dubstudio render: {error}", file=err)
+        return EXIT_LOCKED
     except ProjectError as error:
         print(f"dubstudio render: {error}", file=err)
         return EXIT_BAD_INPUT
+    with lock:
+        return _run_locked(project, kinds, args)
+
+
+def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) -> int:
+    """The render and exports, holding the project's lock."""
+    from app.project.render import RenderSession, select_lines
+
+    err = sys.stderr
 
     line_ids = None
     if args.lines:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from app.project.errors import ProjectLockedError, SaveError
+from app.project.model import Project
 
 LOCK_FILE = ".dubstudio.lock"
 
@@ -119,6 +120,22 @@ class ProjectLock:
         self.release()
 
 
+def load_locked(path: str | os.PathLike[str], program: str) -> tuple[Project, ProjectLock]:
+    """Load the project at ``path`` and lock it for ``program``.
+
+    The project is read again once the lock is held, so what the caller edits is what is on
+    disk now, not what an earlier holder had not yet saved when we first looked. Raises what
+    Project.load and ProjectLock.acquire raise.
+    """
+    root = Project.load(path).root  # a clear error for a folder that is not a project
+    lock = ProjectLock.acquire(root, program)
+    try:
+        return Project.load(root), lock
+    except BaseException:
+        lock.release()
+        raise
+
+
 def _read_holder(handle: IO[bytes]) -> dict[str, Any]:
     try:
         handle.seek(0)
@@ -141,4 +158,4 @@ def _write_holder(handle: IO[bytes], program: str) -> None:
     handle.flush()
 
 
-__all__ = ["LOCK_FILE", "ProjectLock", "describe_holder"]
+__all__ = ["LOCK_FILE", "ProjectLock", "describe_holder", "load_locked"]

@@ -28,9 +28,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project import AddLines, AssignCharacter, ChooseTake, Line, LineStatus, MoveLines, Project, ProjectError, RemoveLines
+from app.project import (
+    AddLines,
+    AssignCharacter,
+    ChooseTake,
+    Line,
+    LineStatus,
+    MoveLines,
+    Project,
+    ProjectError,
+    ProjectLockedError,
+    RemoveLines,
+    SaveError,
+)
 from app.project.export import ExportResult
 from app.project.export_registry import EXPORTS, ExportContext, export_format
+from app.project.lock import load_locked
 from app.project.model import new_id
 from app.project.qa import QaWorker, lines_failing_qa
 from app.project.render import NoVoice, voice_spec
@@ -89,6 +102,17 @@ def studio_engine(settings: Settings) -> EngineConfig | RemoteConfig:
     return settings.server() or engine_config(settings)
 
 
+def _same_folder(root: Path, path: str | Path) -> bool:
+    """Whether ``path`` (a project folder or its project.json) is the project at ``root``."""
+    target = Path(path)
+    if target.name == "project.json":
+        target = target.parent
+    try:
+        return target.resolve() == root.resolve()
+    except OSError:
+        return False
+
+
 class MainWindow(QMainWindow):
     """The studio. Pass ``output`` to choose the audio device (tests pass a NullOutput) and
     ``qa_runner`` to choose what checks takes (default: a low-priority QA process)."""
@@ -117,6 +141,7 @@ class MainWindow(QMainWindow):
         self._stress: Any = None  # the StressPanel once built (or a label saying why not)
         self.folders = Folders(settings, lambda: self.document.project.root if self.document else None,
                                self.projects_dir)
+        self._discard_on_close = False  # the user chose to close although the save failed
 
         self._owns_bridge = bridge is None  # an injected bridge (tests) outlives the window
         self.bridge = bridge if bridge is not None else EngineBridge(studio_engine(settings), parent=self)
@@ -272,6 +297,7 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         has_doc = self.document is not None
+        writable = has_doc and not (self.document and self.document.read_only)
         running = self.renders is not None and self.renders.is_running
         ready = self.bridge.is_ready
         stack = self.document.stack if self.document else None
@@ -280,10 +306,11 @@ class MainWindow(QMainWindow):
         redo.setEnabled(bool(stack and stack.can_redo))
         undo.setText(f"&Undo {stack.undo_text}" if stack and stack.can_undo else "&Undo")
         redo.setText(f"&Redo {stack.redo_text}" if stack and stack.can_redo else "&Redo")
-        for name in ("save", "add_line", "remove_lines", "move_up", "move_down", "play_line"):
-            self.actions_[name].setEnabled(has_doc)
+        self.actions_["play_line"].setEnabled(has_doc)
+        for name in ("save", "add_line", "remove_lines", "move_up", "move_down"):
+            self.actions_[name].setEnabled(writable)
         for name in ("render_all", "render_selected", "render_stale"):
-            self.actions_[name].setEnabled(has_doc and ready and not running)
+            self.actions_[name].setEnabled(writable and ready and not running)
             if not ready:
                 self.actions_[name].setToolTip("Waiting for the engine to start…")
         failing = bool(self.document and lines_failing_qa(self.document.project))
@@ -293,16 +320,20 @@ class MainWindow(QMainWindow):
         batch = self.renders.batch if self.renders else None
         self.actions_["retry_failed"].setEnabled(bool(batch and batch.failed_lines) and not running)
         self.actions_["stop"].setEnabled(bool(self.player.playing_key))
-        self.import_menu.setEnabled(has_doc)
-        self.export_menu.setEnabled(has_doc)
-        self.assign_menu.setEnabled(has_doc)
+        self.import_menu.setEnabled(writable)
+        self.export_menu.setEnabled(writable)
+        self.assign_menu.setEnabled(writable)
         if self.script is not None:
-            self.script.assign_button.setEnabled(has_doc)
+            self.script.assign_button.setEnabled(writable)
 
     def _update_title(self) -> None:
         if self.document is None:
             self.setWindowTitle("DubStudio")
             self.save_label.setText("")
+            return
+        if self.document.read_only:
+            self.setWindowTitle(f"{self.document.project.title} [read-only] — DubStudio")
+            self.save_label.setText(f"Read-only: {self.document.read_only}")
             return
         dirty = self.document.is_dirty
         self.setWindowTitle(f"{self.document.project.title}{' •' if dirty else ''} — DubStudio")
@@ -314,17 +345,40 @@ class MainWindow(QMainWindow):
     # --- projects -----------------------------------------------------------------------------
 
     def open_project(self, path: str | Path) -> bool:
-        """Open a project folder; on failure say why and keep the current one."""
+        """Open a project folder; on failure say why and keep the current one.
+
+        The project is locked while it is open; when another studio or a ``dubstudio render``
+        holds it (or its folder cannot be written), it opens read-only and says so.
+        """
+        if self.document is not None and _same_folder(self.document.project.root, path):
+            return True  # already open here (and locked by us: opening it again would be read-only)
         try:
-            project = Project.load(path)
+            try:
+                project, lock = load_locked(path, "DubStudio studio")
+                document = Document(project, self, lock=lock)
+            except ProjectLockedError as exc:
+                document = Document(Project.load(path), self, read_only=f"open in {exc.holder}")
+            except SaveError as exc:  # no lock file possible: a read-only folder
+                document = Document(Project.load(path), self, read_only=f"its folder cannot be written ({exc.message})")
         except (ProjectError, OSError) as exc:
             self._error("Cannot open project", str(exc))
             return False
-        self._set_document(Document(project, self))
-        if project.migrated_from is not None:
-            self._status(f"Opened a project from schema {project.migrated_from}; it is saved in the new format on the next save")
+        if not self._set_document(document):
+            document.close()
+            document.deleteLater()
+            return False
+        if document.read_only:
+            self._show_box(
+                QMessageBox.Icon.Information,
+                "Opened read-only",
+                f"{document.project.root} is read-only here: {document.read_only}.\n\nYou can look and listen, "
+                "but not edit, render or save. Close it there (or fix the folder), then open it again to edit.",
+            )
+            self._status(f"Opened {document.project.root} read-only")
+        elif document.project.migrated_from is not None:
+            self._status(f"Opened a project from schema {document.project.migrated_from}; it is saved in the new format on the next save")
         else:
-            self._status(f"Opened {project.root}", 5000)
+            self._status(f"Opened {document.project.root}", 5000)
         return True
 
     def open_sample(self) -> bool:
@@ -344,8 +398,7 @@ class MainWindow(QMainWindow):
         except (ProjectError, OSError) as exc:
             self._error("Cannot create project", str(exc))
             return False
-        self._set_document(Document(project, self))
-        return True
+        return self.open_project(project.root)
 
     def _new_project_dialog(self) -> None:
         folder = self.folders.folder(self, PROJECTS, "Choose an empty folder for the new project")
@@ -357,13 +410,16 @@ class MainWindow(QMainWindow):
         if folder:
             self.open_project(folder)
 
-    def _set_document(self, document: Document) -> None:
-        self._close_document()
+    def _set_document(self, document: Document) -> bool:
+        """Show ``document``; False when the current one could not be saved (it stays open)."""
+        if not self._close_document():
+            return False
         self.document = document
         document.changed.connect(lambda _c: self._update_title())
         document.undo_state_changed.connect(self._update_title)
         document.undo_state_changed.connect(self._update_actions)
         document.error.connect(lambda msg: self._status(msg, 15000))
+        document.save_failed.connect(self._on_save_failed)
         document.set_autosave(self.settings.autosave_s)
         self.renders = RenderController(document, self.bridge, self)
         self.renders.progress.connect(self._on_progress)
@@ -401,11 +457,18 @@ class MainWindow(QMainWindow):
         if document.project.lines:
             self.script.select_line(document.project.lines[0].id)
         self.qa.check_unchecked()  # takes made before QA existed, or while it was not running
+        return True
 
-    def _close_document(self) -> None:
-        """Save and drop the open project (its renders are cancelled)."""
+    def _close_document(self, discard: bool = False) -> bool:
+        """Save and drop the open project (its renders are cancelled); release its lock.
+
+        When the save fails the project stays open, unsaved state and all, and False is
+        returned (the failure was already shown); ``discard`` closes it without saving.
+        """
         if self.document is None:
-            return
+            return True
+        if self.document.is_dirty and not self.document.read_only and not discard and not self.document.save():
+            return False
         self.player.stop()
         if self.renders is not None:
             self.renders.cancel()
@@ -416,9 +479,9 @@ class MainWindow(QMainWindow):
             self.qa.close()
             self.qa.deleteLater()
             self.qa = None
-        if self.document.is_dirty:
-            self.document.save()
-        self.document.set_autosave(0)
+        if self.document.is_dirty and not self.document.read_only and not discard:
+            self.document.save()  # what the cancelled renders and the QA worker changed meanwhile
+        self.document.close()
         self.tabs.blockSignals(True)  # removing tabs moves the current one: build nothing now
         for widget in (self.script, self.characters):
             if widget is not None:
@@ -429,6 +492,17 @@ class MainWindow(QMainWindow):
         self.characters = None
         self.document.deleteLater()
         self.document = None
+        self._update_title()
+        self._update_actions()
+        return True
+
+    def _on_save_failed(self, message: str) -> None:
+        """A blocking error: the changes are still open here, but not on disk."""
+        self._error(
+            "Cannot save the project",
+            f"{message}\n\nNothing was lost: your changes are still open here. Free some space or fix the "
+            "folder, then save again.",
+        )
 
     def _refresh_recent(self) -> None:
         recent = self.settings.existing_recent()
@@ -781,7 +855,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode()
-        self._close_document()
+        if not self._close_document(discard=self._discard_on_close):
+            event.ignore()  # the save failed: keep the window and its unsaved changes
+            self._offer_to_discard()
+            return
         self.settings.sync()
         self.player.stop()
         if hasattr(self._stress, "shutdown"):
@@ -790,6 +867,26 @@ class MainWindow(QMainWindow):
             self.bridge.stop()
         self.runner.wait_idle()
         event.accept()
+
+    def _offer_to_discard(self) -> None:
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Close without saving?",
+            "The project could not be saved, so closing now would lose your unsaved changes.",
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setObjectName("discardBox")
+        discard = box.addButton("Close without saving", QMessageBox.ButtonRole.DestructiveRole)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(_result: int) -> None:
+            if box.clickedButton() is discard:
+                self._discard_on_close = True
+                self.close()
+
+        box.finished.connect(chosen)
+        box.open()
 
     def quit_after_load(self, delay_ms: int = 0) -> None:
         """For smoke tests: close once the event loop has drawn the window."""

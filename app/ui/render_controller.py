@@ -104,6 +104,10 @@ class RenderController(QObject):
         if not self._bridge.is_ready:
             self.message.emit("E_ENGINE_START: the engine is not ready yet")
             return None
+        if self._doc.read_only:  # rendering writes takes and saves the project
+            self.message.emit(f"E_PROJECT_LOCKED: the project is read-only here ({self._doc.read_only}); "
+                              "it cannot be rendered")
+            return None
         return RenderSession(
             self._doc.project,
             line_ids,

@@ -90,3 +90,11 @@ def test_an_unknown_backend_is_one_clear_line_without_a_traceback(tmp_path):
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "nosuch" in result.stderr
     assert not (tmp_path / "x.wav").exists()
+
+
+def test_say_refuses_a_binary_transcript_beside_the_clip_with_a_code(tmp_path):
+    clip = tmp_path / "voice.wav"
+    clip.write_bytes((VOICES / "rex.wav").read_bytes())
+    clip.with_suffix(".txt").write_bytes(bytes(range(256)) * 4)
+    result = say("Hi there.", "--voice", str(clip), "--out", str(tmp_path / "x.wav"), cache_dir=tmp_path / "cache")
+    assert result.returncode == 2 and "E_TEXT_ENCODING" in result.stderr and "Traceback" not in result.stderr

@@ -1,11 +1,14 @@
 """Reference clips and the disk cache, without the engine process."""
 
 import json
+import os
+
 import numpy as np
 import pytest
 import soundfile as sf
 
 from engine.backends.base import ReferenceClip, VoiceProfile
+from engine.files import FileError, FileErrorCode
 from engine.protocol import EngineError, ErrorCode
 from engine.voices import (
     MAX_REFERENCE_S,
@@ -13,6 +16,7 @@ from engine.voices import (
     SpeakerEncoder,
     load_reference_clip,
     read_profile,
+    transcript_beside,
     write_profile,
 )
 from tests.engine.helpers import VOICES, tone_clip
@@ -116,3 +120,21 @@ def test_speaker_encoder_embeds_audio_without_a_voice():
     embedding = SpeakerEncoder().embed(ReferenceClip(hum, rate, 2.0))
     assert embedding.shape == (256,) and np.isfinite(embedding).all()
     assert abs(float(np.linalg.norm(embedding)) - 1.0) < 1e-3
+
+
+def test_transcripts_beside_clips_are_decoded_or_refused_with_a_code(tmp_path):
+    """Issue 10: a non-UTF-8 CLIP.txt gave a UnicodeDecodeError traceback."""
+    clip = tmp_path / "voice.wav"
+    assert transcript_beside(clip) == ""  # no sidecar: no transcript
+    sidecar = tmp_path / "voice.txt"
+    sidecar.write_bytes("  Voilà, un café crème pour l'été.\n".encode("cp1252"))
+    assert transcript_beside(clip) == "Voilà, un café crème pour l'été."
+    sidecar.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(FileError) as caught:
+        transcript_beside(clip)
+    assert caught.value.code is FileErrorCode.TEXT_ENCODING
+    sidecar.unlink()
+    os.mkfifo(sidecar)
+    with pytest.raises(FileError) as caught:  # refused at once, not waited on
+        transcript_beside(clip)
+    assert caught.value.code is FileErrorCode.NOT_REGULAR_FILE

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.project import EditProject, Project
+from app.project import EditProject, Project, SaveError
 from engine import files
 from app.ui.document import Document
 
@@ -46,3 +46,24 @@ def test_failed_save_keeps_the_good_file(qtbot: QtBot, tmp_path: Path, monkeypat
     assert error.args[0].startswith("E_DISK_FULL")
     assert (tmp_path / "p" / "project.json").read_bytes() == good
     assert doc.is_dirty
+
+
+def test_a_take_whose_save_failed_keeps_the_document_dirty(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = Document(Project.create(tmp_path / "p"))
+    assert not doc.is_dirty
+
+    def disk_full(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", disk_full)
+    with qtbot.waitSignal(doc.save_failed) as failed, pytest.raises(SaveError):
+        doc.save_after_take(doc.project)  # as the render session calls it after writing a take
+    assert failed.args[0].startswith("E_DISK_FULL") and doc.is_dirty
+    with qtbot.assertNotEmitted(doc.save_failed):  # one dialog per run of failures, not one per autosave
+        assert not doc.save()
+    monkeypatch.undo()
+    with qtbot.waitSignal(doc.saved):
+        assert doc.save()
+    assert not doc.is_dirty

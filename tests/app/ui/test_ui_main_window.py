@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -9,7 +10,10 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.project import LineStatus
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from app.project import EditProject, LineStatus, Project, ProjectErrorCode, SaveError
 from app.project.render import RenderProgress
 from app.ui.bridge import EngineBridge
 from app.ui.lines_model import Column
@@ -148,7 +152,7 @@ def test_render_play_choose_and_undo(qtbot: QtBot, window: MainWindow, null_outp
         assert f"Exported {kind}" in window.statusBar().currentMessage()
     exports = doc.project.exports_dir
     assert (exports / "mix.wav").is_file() and (exports / "script.srt").is_file() and (exports / "script.csv").is_file()
-    assert sorted(p.name for p in (exports / "lines").iterdir()) == ["001_Maya.wav", "002_Rex.wav"]
+    assert sorted(p.name for p in (exports / "lines").glob("*.wav")) == ["001_Maya.wav", "002_Rex.wav"]
     assert {p.name for p in (exports / "stems").iterdir()} >= {"Maya.wav", "Rex.wav"}
 
     # editing the text makes the line stale
@@ -286,3 +290,71 @@ def test_takes_are_checked_in_the_background_and_failed_qa_renders_again(
     script.select_line(rex_line.id)
     assert "QA ✗" in script.takes.item(1).text() and "QA_UNLIKE_VOICE" in script.takes.item(1).toolTip()
     assert all(len(line.takes) == 0 for line in doc.project.lines if line is not rex_line)
+
+
+def test_a_second_studio_opens_the_project_read_only_and_says_so(
+    qtbot: QtBot, window: MainWindow, settings: Settings, sync_runner: SyncTaskRunner, null_output: NullOutput,
+    engine_bridge: EngineBridge, tmp_path: Path,
+) -> None:
+    """Issue 10: two writers of one project folder lost takes; the second one now only reads."""
+    assert window.open_sample()
+    root = window.document.project.root  # type: ignore[union-attr]
+    other = MainWindow(settings, sync_runner, null_output, bridge=engine_bridge, projects_dir=tmp_path / "other")
+    qtbot.addWidget(other)
+    assert other.open_project(root)
+    doc = other.document
+    assert doc is not None and doc.read_only.startswith(f"open in DubStudio studio (pid {os.getpid()} on ")
+    assert other.windowTitle().endswith("[read-only] — DubStudio")
+    assert other.save_label.text().startswith("Read-only: open in DubStudio studio")
+    for name in ("save", "add_line", "render_all", "render_stale"):
+        assert not other.actions_[name].isEnabled(), name
+    assert not other.import_menu.isEnabled() and not other.export_menu.isEnabled()
+    assert other.actions_["play_line"].isEnabled()  # looking and listening stay possible
+    box = other.findChildren(QMessageBox, "messageBox")[-1]
+    assert box.windowTitle() == "Opened read-only" and "DubStudio studio (pid" in box.text()
+    with qtbot.waitSignal(doc.error) as error:
+        assert not doc.push(EditProject(title="Not mine"))
+    assert error.args[0].startswith("E_PROJECT_LOCKED")
+    assert not doc.save() and not other.render_lines(None)
+    other.close()
+    assert window.document.push(EditProject(title="Still mine")) and window.save()  # type: ignore[union-attr]
+    assert Project.load(root).title == "Still mine"
+
+
+def test_a_failed_save_shows_a_blocking_error_and_keeps_the_changes(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 10: a failed save must never pass silently or drop the unsaved state."""
+    assert window.open_sample()
+    doc = window.document
+    assert doc is not None
+    root = doc.project.root
+
+    def disk_full(self: Project) -> None:
+        raise SaveError(f"cannot write {self.project_file}: No space left on device", ProjectErrorCode.DISK_FULL)
+
+    doc.push(EditProject(title="Unsaved title"))
+    monkeypatch.setattr(Project, "save", disk_full)
+    assert not window.save()
+    box = window.findChildren(QMessageBox, "messageBox")[-1]
+    assert box.windowTitle() == "Cannot save the project" and "E_DISK_FULL" in box.text()
+    assert box.isVisible() and box.windowModality() is Qt.WindowModality.WindowModal  # blocks the window
+    assert doc.is_dirty and window.save_label.text() == "Unsaved changes"
+
+    window.close()  # closing would lose the changes: the window stays, and offers a choice
+    assert window.document is doc and doc.project.title == "Unsaved title"
+    discard = window.findChild(QMessageBox, "discardBox")
+    assert discard is not None and discard.isVisible()
+    discard.reject()  # Cancel
+
+    monkeypatch.undo()  # space was freed
+    assert window.save() and Project.load(root).title == "Unsaved title"
+
+    doc.push(EditProject(title="Lost on purpose"))
+    monkeypatch.setattr(Project, "save", disk_full)
+    window.close()
+    choice = window.findChildren(QMessageBox, "discardBox")[-1]
+    next(b for b in choice.buttons() if b.text() == "Close without saving").click()
+    assert window.document is None and not window.isVisible()
+    monkeypatch.undo()
+    assert Project.load(root).title == "Unsaved title"
