@@ -7,7 +7,8 @@ to stdout (or, with ``--json``, one JSON object per take); the audio is only rea
 shows them.
 
 Exit codes: 0 no take failed (takes whose language has no recogniser count as not checked,
-not failed), 1 at least one take failed QA or could not be read, 2 bad project or arguments.
+not failed), 1 at least one take failed QA or could not be read, 2 bad project or arguments
+(also when ``--save`` finds the project open in another process: E_PROJECT_LOCKED).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.project import Project
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -35,8 +39,25 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.commands.render import parse_line_list
     from app.project import Project, ProjectError
+    from app.project.lock import load_locked
+
+    try:  # --save writes project.json: hold the project's lock, as render and the studio do
+        project, lock = load_locked(args.project, "dubstudio qa --save") if args.save else (
+            Project.load(args.project), None)
+    except ProjectError as error:
+        print(f"dubstudio qa: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        return _check(project, args)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _check(project: Project, args: argparse.Namespace) -> int:
+    from app.commands.render import parse_line_list
+    from app.project import ProjectError
     from app.project.qa import (
         TAKE_UNREADABLE,
         QaOutcome,
@@ -51,11 +72,6 @@ def run(args: argparse.Namespace) -> int:
     quiet_third_party_warnings()
 
     err = sys.stderr
-    try:
-        project = Project.load(args.project)
-    except ProjectError as error:
-        print(f"dubstudio qa: {error}", file=err)
-        return EXIT_BAD_INPUT
     lines = project.lines
     if args.lines:
         try:

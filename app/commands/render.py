@@ -327,7 +327,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         if qa is not None:
             qa.close()
     progress = session.progress
-    if save_failed and not _save(project, bar):
+    if (save_failed or qa is not None) and not _save(project, bar):  # QA results are saved unchecked as they come
         bar.log(f"dubstudio render: {progress.done} of {progress.total} lines were spoken, but project.json "
                 "could not be saved, so their takes (in takes/) are not recorded in the project.")
         return EXIT_SAVE_FAILED
@@ -379,7 +379,7 @@ def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float
 
 
 def _save(project: Project, bar: ProgressBar) -> bool:
-    """One more try at saving project.json (after a save failed during the run)."""
+    """One more try at saving project.json (after a save failed during the run, or QA ran)."""
     from app.project import SaveError
 
     try:

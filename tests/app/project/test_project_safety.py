@@ -281,7 +281,7 @@ def test_a_failed_save_fails_render_instead_of_exiting_0(
     monkeypatch.setattr(Project, "save", disk_full)
     code = cli_main(["render", str(project.root), "--lines", "1", "--slots", "1", "--cache-dir", str(tmp_path / "c")])
     err = capsys.readouterr().err
-    assert code == 6, err
+    assert code == 7, err
     assert "E_DISK_FULL" in err and "Rendered 1 of 1" not in err and "not recorded" in err
 
 
@@ -392,7 +392,7 @@ def test_a_second_writer_is_told_who_holds_the_project(project: Project) -> None
 def test_two_renders_of_one_project_never_run_at_once(project: Project, capsys: pytest.CaptureFixture[str]) -> None:
     """The report: two renders of one folder wrote 12 take files while project.json listed 6."""
     with ProjectLock.acquire(project.root, "dubstudio render"):
-        assert cli_main(["render", str(project.root)]) == 5
+        assert cli_main(["render", str(project.root)]) == 6
     err = capsys.readouterr().err
     assert "E_PROJECT_LOCKED" in err and "dubstudio render (pid" in err
     assert not list(project.takes_dir.iterdir())
