@@ -202,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) -> int:
     """The render and exports, holding the project's lock."""
+    from app.project import ProjectError
     from app.project.render import RenderSession, select_lines
 
     err = sys.stderr

@@ -25,7 +25,7 @@ from typing import IO, Any, Callable
 import numpy as np
 
 from app.project.errors import MediaError, OperationCancelled, PathEscapeError, ProjectError, ProjectErrorCode, SaveError
-from app.project.fsutil import atomic_write, relative_to_root, safe_filename, unique_path
+from app.project.fsutil import atomic_write, ensure_dir, relative_to_root, safe_filename, unique_path
 from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, VideoInfo
 
 GUIDE_FILE = "guide.flac"
@@ -143,8 +143,8 @@ def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool
             raise PathEscapeError(
                 f"{source} is outside the project folder; copy it in (the default) or move it into the project"
             ) from None
-        project.media_dir.mkdir(parents=True, exist_ok=True)
-        target = unique_path(project.media_dir, safe_filename(source.stem, "video"), source.suffix.lower())
+        media = ensure_dir(project.media_dir, inside=project.root)  # a media/ symlinked out is refused
+        target = unique_path(media, safe_filename(source.stem, "video"), source.suffix.lower())
         with source.open("rb") as src:
             atomic_write(target, lambda handle: shutil.copyfileobj(src, handle, 1 << 20), inside=project.root)
         rel = relative_to_root(project.root, target)

@@ -24,8 +24,10 @@ from app.project.errors import ClipImportError, InvalidValueError, ProjectError,
 from app.project.media import attach_video, extract_guide, subtitle_stream_srt
 from app.project.model import PROJECT_FILE, Project
 from app.project.readiness import VoiceGaps, voice_gaps
-from app.project.script_io import ScriptImport, decode_text, import_srt
+from app.project.script_io import ScriptImport, import_srt
 from app.project.undo import CommandStack
+from engine import files
+from engine.voices import transcript_beside
 
 
 @dataclass(frozen=True)
@@ -50,18 +52,19 @@ class NewProject:
 
 def read_transcript(path: str | os.PathLike[str]) -> str:
     """A transcript file's text, decoded as forgivingly as scripts are (any common encoding)."""
-    file = Path(path)
     try:
-        data = file.read_bytes()
-    except OSError as error:
-        raise InvalidValueError(f"cannot read transcript {file}: {error.strerror or error}") from error
-    return " ".join(decode_text(data, str(file)).split())
+        text = files.read_text_file(path)  # a regular file only: a named pipe is refused, not waited on
+    except files.FileError as error:
+        raise InvalidValueError(f"transcript: {error}") from None
+    return " ".join(text.split())
 
 
 def sidecar_transcript(clip: Path) -> str | None:
     """``CLIP.txt`` beside a clip, when there is one (the convention ``say`` also follows)."""
-    sidecar = clip.with_suffix(".txt")
-    return read_transcript(sidecar) if sidecar.is_file() else None
+    try:
+        return " ".join(transcript_beside(clip).split()) or None
+    except files.FileError as error:
+        raise InvalidValueError(f"transcript: {error}") from None
 
 
 def new_project_from_video(

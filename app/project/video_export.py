@@ -27,11 +27,10 @@ import numpy as np
 
 from app.project.errors import ExportError, MediaError, OperationCancelled
 from app.project.export import ExportResult, MixdownAudio, mixdown
-from app.project.fsutil import safe_filename
+from app.project.fsutil import bound_to, safe_filename
 from app.project.media import write_atomically
 from app.project.model import Project
 from app.project.timeline import build_timeline
-from engine.files import is_inside
 
 OUTPUT_RATE = 48_000  # what AAC and Opus players expect; Opus only runs at 48 kHz
 CONTAINERS = {"mp4": ("mp4", "mov_text"), "mkv": ("matroska", "subrip")}  # format, subtitle codec
@@ -113,8 +112,9 @@ def export_video(
     def write(handle: IO[bytes]) -> None:
         _mux(handle, source, dub, cues, options, video_duration, progress, cancelled)
 
-    inside = project.root if is_inside(target, project.root) else None  # a path the user chose may be elsewhere
-    write_atomically(target, write, inside=inside)
+    # In the project folder (exports/ by default) it must resolve inside it, through symlinks;
+    # a path the user chose elsewhere is theirs.
+    write_atomically(target, write, inside=bound_to(project.root, target))
     if progress is not None:
         progress(1.0)
     result = audio.result([target])
