@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.project import ExportError, OperationCancelled, Project
+from app.project import ExportError, OperationCancelled, PathEscapeError, Project
 from app.project.export_registry import EXPORT_KINDS, EXPORTS, ExportContext, export, export_format
 from app.project.loudness import integrated_loudness
 from app.project.media import attach_video
@@ -106,3 +106,18 @@ def test_every_export_is_declared_once_and_reachable_by_name(dubbed: Project) ->
     assert results["video"].files[0].suffix == ".mkv" and results["csv"].files[0].name == "script.csv"
     with pytest.raises(ExportError, match="unknown export 'gif'; choose from lines, mix"):
         export_format("gif")
+
+
+def test_the_video_is_never_written_through_an_exports_link_out_of_the_project(
+    dubbed: Project, tmp_path: Path
+) -> None:
+    """Issue 10: with exports/ a symlink, exports went outside the project."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for child in dubbed.exports_dir.iterdir():
+        child.rmdir() if child.is_dir() else child.unlink()
+    dubbed.exports_dir.rmdir()
+    dubbed.exports_dir.symlink_to(outside)
+    with pytest.raises(PathEscapeError):
+        export_video(dubbed, options=VideoExportOptions())
+    assert list(outside.iterdir()) == []
