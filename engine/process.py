@@ -410,6 +410,9 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
     hold_to_parent(settings.parent_pid)
     # Ctrl-C in a terminal reaches the whole process group; the client decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The client's stdout is its command's output (a table, JSON); model code that prints
+    # (CosyVoice's copy does) must not end up in it.
+    sys.stdout = sys.stderr
 
     def stage(name: str) -> None:
         events.put(EngineStarting(os.getpid(), name, round(time.monotonic() - started, 4)))

@@ -8,6 +8,7 @@ are cancelled and the reports cover what finished.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import threading
 from pathlib import Path
@@ -21,6 +22,8 @@ from app.commands.common import (
     remote_config_from_args,
 )
 from engine.files import FileError
+from engine.load.probe import PRESETS, ProbePreset
+from engine.load.runner import BenchError
 
 EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
 EXIT_BELOW = 3  # --fail-under: the capacity is below the required level
@@ -56,17 +59,23 @@ def add_parser(subparsers: Any) -> None:
         description="Run the engine under increasing load (levels) and report first-audio and total latency, "
                     "throughput, errors, playback stalls and engine load per level, with a capacity verdict.",
     )
-    add_engine_arguments(parser)
+    add_engine_arguments(parser, default_backend=None)
     add_remote_arguments(parser)
+    parser.add_argument("--probe", choices=list(PRESETS), default=None,
+                        help="a hardware probe preset: "
+                        + "; ".join(f"{name} = {p.label}" for name, p in PRESETS.items())
+                        + ". It picks the backend, builds its full-size synthetic model folder when no --model-dir is "
+                          "given, steps through levels 1,2,4,8,16 for 60 s each and stops at the first that misses "
+                          "the objective; the options below still override it")
 
     plan = parser.add_argument_group("load plan")
-    plan.add_argument("--levels", type=_levels, default=(1, 2, 4),
+    plan.add_argument("--levels", type=_levels, default=None,
                       help="comma-separated levels: users (closed) or multiples of --rate (open); default 1,2,4")
     hold = plan.add_mutually_exclusive_group()
     hold.add_argument("--jobs-per-level", type=_positive(int), metavar="K",
                       help="measured jobs per level (default 10)")
     hold.add_argument("--seconds", type=_positive(float), metavar="S", help="seconds of submissions per level")
-    plan.add_argument("--warmup", type=int, default=1, metavar="N",
+    plan.add_argument("--warmup", type=int, default=None, metavar="N",
                       help="warm-up jobs per level, excluded from statistics (default 1)")
     plan.add_argument("--warmup-mode", choices=("concurrent", "sequential"), default="concurrent",
                       help="concurrent: warm-up jobs are the level's first jobs, under its load; sequential: "
@@ -82,7 +91,7 @@ def add_parser(subparsers: Any) -> None:
     plan.add_argument("--think", type=float, default=0.0, metavar="S",
                       help="closed loop: seconds a user pauses between jobs (default 0)")
     plan.add_argument("--seed", type=int, default=0, help="seed of the Poisson arrivals (default 0)")
-    plan.add_argument("--timeout", type=_positive(float), default=300.0, metavar="S",
+    plan.add_argument("--timeout", type=_positive(float), default=None, metavar="S",
                       help="a job not done after S seconds is cancelled and counted as E_TIMEOUT (default 300)")
 
     work = parser.add_argument_group("workload")
@@ -114,24 +123,58 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    from engine.load import BenchSettings, Objective, Plan
+def _plan(args: argparse.Namespace, probe: ProbePreset | None) -> Any:
+    """The plan the arguments describe; a probe's plan where they say nothing."""
+    from engine.load import Plan
     from engine.load.plans import Arrivals, Mode, WarmupMode
 
-    plan = Plan(
+    base = probe.plan if probe is not None else Plan()
+    hold = {"jobs_per_level": args.jobs_per_level, "seconds_per_level": None} if args.jobs_per_level else (
+        {"jobs_per_level": None, "seconds_per_level": args.seconds} if args.seconds else {})
+    given = {"levels": args.levels, "warmup_jobs": args.warmup, "job_timeout_s": args.timeout}
+    return dataclasses.replace(
+        base,
         mode=Mode(args.mode),
-        levels=args.levels,
-        jobs_per_level=None if args.seconds else (args.jobs_per_level or 10),
-        seconds_per_level=args.seconds,
-        warmup_jobs=args.warmup,
         warmup_mode=WarmupMode(args.warmup_mode),
         think_s=args.think,
         rate=args.rate,
         arrivals=Arrivals(args.arrivals),
         max_in_flight=args.max_in_flight,
         seed=args.seed,
-        job_timeout_s=args.timeout,
+        **hold,
+        **{key: value for key, value in given.items() if value is not None},
     )
+
+
+def _probe_model(args: argparse.Namespace, probe: ProbePreset) -> None:
+    """A probe without --model-dir uses its synthetic folder, built here when missing."""
+    from engine.backends import descriptor
+    from engine.backends.setup import SetupError
+    from engine.load.probe import ensure_probe_model
+    from engine.protocol import EngineError
+
+    try:
+        python = descriptor(probe.backend).engine_python(args.engine_python)
+    except EngineError as error:
+        raise BenchError(f"{error.code.value}: {error.message}") from None
+    if not args.quiet:
+        print(f"probe: {probe.label}: the synthetic {probe.synthetic_size} model folder (built once, if missing)",
+              file=sys.stderr, flush=True)
+    try:
+        args.model_dir = ensure_probe_model(
+            probe, python, None if args.quiet else (lambda line: print(f"  {line.text}", file=sys.stderr, flush=True)))
+    except SetupError as error:
+        raise BenchError(f"E_PROBE_MODEL: {error}") from None
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from engine.load import BenchSettings, Objective
+
+    probe = PRESETS[args.probe] if args.probe else None
+    backend = args.backend or (probe.backend if probe is not None else "piper")
+    if probe is not None and backend != probe.backend:
+        raise BenchError(f"E_PROBE: --probe {probe.name} runs the {probe.backend} backend, not {backend}")
+    plan = _plan(args, probe)
     objective = Objective(
         p95_first_audio_s=args.objective_p95_first_audio,
         max_error_rate=args.objective_max_error_rate,
@@ -139,9 +182,12 @@ def _settings(args: argparse.Namespace) -> Any:
         p95_total_s=args.objective_p95_total,
     )
     languages = {"auto": None, "en": ("en",), "zh": ("zh",), "all": ("en", "zh")}[args.language]
+    args.backend = backend  # what the server (--engine-url) or the local engine is to run
     remote = remote_config_from_args(args)
+    if probe is not None and remote is None and not args.model_dir:
+        _probe_model(args, probe)  # a server probes the model it serves
     # A server's engines are configured on the server: only a local engine needs its options checked.
-    engine = engine_config_from_args(args) if remote is None else None
+    engine = engine_config_from_args(args, backend) if remote is None else None
     return BenchSettings(
         backend=engine.backend if engine else args.backend,
         backend_options=engine.backend_options if engine else {},
@@ -158,6 +204,7 @@ def _settings(args: argparse.Namespace) -> Any:
         text_languages=languages,
         voices=tuple(args.voices or ()),
         cache=args.cache,
+        probe=probe.name if probe is not None else None,
     )
 
 
@@ -192,9 +239,9 @@ def _progress(quiet: bool) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.load import BenchError, BenchSession, PlanError, WorkloadError, format_table
-
     from engine.client import EngineStartError
+    from engine.load import BenchSession, PlanError, WorkloadError, format_table
+    from engine.load.report import hardware_line, synthetic_warning
 
     try:
         settings = _settings(args)
@@ -236,6 +283,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"dubstudio bench: {result['error']}", file=sys.stderr)
         return EXIT_FAILED
     report = result["report"]
+    print(hardware_line(report))
+    warning = synthetic_warning(report)
+    if warning:
+        print(f"NOTE: {warning}")
     print(format_table(report.levels))
     print()
     print(report.verdict.sentence)

@@ -10,7 +10,7 @@ import argparse
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from engine.backends import DESCRIPTORS, OptionError, descriptor
 from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
@@ -107,16 +107,18 @@ def engine_client_from_args(args: argparse.Namespace) -> Any:
     return EngineClient(engine_config_from_args(args))
 
 
-def engine_config_from_args(args: argparse.Namespace, backend: str | None = None) -> Any:
+def engine_config_from_args(args: argparse.Namespace, backend: str | None = None,
+                            base_options: Mapping[str, Any] | None = None) -> Any:
     """The EngineConfig the engine arguments describe, options checked against the backend's
-    descriptor. A bad option, a missing model folder or a missing environment prints a coded
+    descriptor; ``base_options`` (the studio's stored ones) apply where the arguments say
+    nothing. A bad option, a missing model folder or a missing environment prints a coded
     message and exits with status 2 (before any engine starts)."""
     from engine.client import EngineConfig
 
     name = backend or args.backend
     try:
         spec = descriptor(name)
-        options = spec.parse_assignments(args.backend_option)
+        options = {**(base_options or {}), **spec.parse_assignments(args.backend_option)}
         if args.model_dir:
             if spec.model_option is None:
                 raise OptionError(name, "", "takes no model folder; drop --model-dir")

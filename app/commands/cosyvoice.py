@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -48,21 +47,26 @@ def add_parser(subparsers: Any) -> None:
 
 def run_synthetic(args: argparse.Namespace) -> int:
     from engine.backends import COSYVOICE2_ENVIRONMENT
+    from engine.backends.setup import OutputLine, SetupError, synthetic_facts, synthetic_run
 
     python = Path(args.engine_python) if args.engine_python else COSYVOICE2_ENVIRONMENT.interpreter()
     if python is None or not python.exists():
         print("dubstudio: the CosyVoice environment is missing; build it with scripts/cosyvoice-env "
               "or pass --engine-python", file=sys.stderr)
         return 3
-    command = [str(python), "-m", "engine.backends.cosyvoice_synthetic", args.directory, "--size", args.size]
-    if args.force:
-        command.append("--force")
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        print(f"dubstudio: building the synthetic folder failed (exit {done.returncode})", file=sys.stderr)
+    def show(line: OutputLine) -> None:
+        if not line.text.startswith("{"):  # the facts line is summarised below
+            print(line.text, file=sys.stderr, flush=True)
+
+    run = synthetic_run(python, args.directory, args.size, on_output=show, force=args.force)
+    if run.run() != 0:
+        print(f"dubstudio: {run.failure('building the synthetic folder')}", file=sys.stderr)
         return 1
-    facts = json.loads(done.stdout.strip().splitlines()[-1])
+    try:
+        facts = synthetic_facts(run)
+    except SetupError as error:
+        print(f"dubstudio: {error}", file=sys.stderr)
+        return 1
     print(f"synthetic CosyVoice2 folder ({facts['size']}) at {Path(args.directory).resolve()}: "
           f"{facts['speech_tokens_per_text_token']} speech tokens per text token, built in {facts['build_s']} s")
     return 0

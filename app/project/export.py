@@ -141,6 +141,13 @@ def read_take(project: Project, take: Take, sample_rate: int | None = None) -> t
     return mono, int(rate)
 
 
+def _take_rate(project: Project, take: Take) -> int:
+    try:
+        return int(sf.info(str(project.take_path(take))).samplerate)
+    except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        raise ExportError(f"cannot read take {take.path}: {error}") from error
+
+
 def _character_label(project: Project, character_id: str | None) -> str:
     if character_id is None:
         return ""
@@ -153,21 +160,22 @@ def _character_label(project: Project, character_id: str | None) -> str:
 def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | None = None) -> MixdownAudio:
     """Place every chosen take on the timeline, normalise, add the guide, and sum (no files).
 
-    The sample rate defaults to the first take's, so Piper's 22.05 kHz takes are not
-    resampled; takes at other rates (and the guide) are converted with soxr.
+    The sample rate defaults to the highest among the takes, so none loses bandwidth: a
+    project with Piper's 22.05 kHz takes and CosyVoice2's 24 kHz ones mixes at 24 kHz, the
+    Piper takes resampled with soxr; a project of one backend is not resampled at all. The
+    guide is converted to that rate too.
     """
     settings = project.settings
     target = settings.loudness_target_lufs
     slots = build_timeline(project, gap_s)
     by_id = {line.id: line for line in project.lines}
+    chosen = [(slot, project.chosen_take(by_id[slot.line_id])) for slot in slots]
+    missing = [slot.order for slot, take in chosen if take is None]
+    rate = sample_rate or max((_take_rate(project, take) for _, take in chosen if take is not None), default=None)
     placed: list[tuple[Slot, np.ndarray]] = []
-    missing: list[int] = []
     fitted: list[tuple[int, str]] = []
-    rate = sample_rate
-    for slot in slots:
-        take = project.chosen_take(by_id[slot.line_id])
+    for slot, take in chosen:
         if take is None:
-            missing.append(slot.order)
             continue
         audio, rate = read_take(project, take, rate)
         if target is not None:

@@ -49,9 +49,15 @@ class EngineStatus(QLabel):
         self.setText(f"Engine: {self.where} · {state}")
         self.setToolTip(tip)
 
+    def show_starting(self, what: str, restart: bool = False) -> None:
+        """The engine is (re)starting: on what (a backend label, its model folder)."""
+        self._timer.stop()
+        self._show("restarting…" if restart else "starting…", what)
+
     def show_ready(self, ready: EngineReady) -> None:
         caps = ready.backend
-        self._ready_text = f"{caps.name} · {ready.slots} slot(s)"
+        device = ready.facts.get("device")  # where the model runs, for backends that say
+        self._ready_text = f"{caps.name}{f' · {device}' if device else ''} · {ready.slots} slot(s)"
         if self._server is None:
             self._show(f"{self._ready_text} · ready in {ready.start_s:.1f} s",
                        f"Engine process {ready.pid}; languages: {', '.join(caps.languages)}")
@@ -61,17 +67,13 @@ class EngineStatus(QLabel):
         self._timer.start()
         self.ping()
 
-    def show_failed(self, message: str) -> None:
+    def show_failed(self, message: str, state: str = "failed to start") -> None:
         self._timer.stop()
-        self._show("failed to start", message)
+        self._show(state, message)
 
     def show_stopped(self, reason: str) -> None:
         self._timer.stop()
         self._show("stopped", reason)
-
-    def show_restarting(self) -> None:
-        self._timer.stop()
-        self._show("restarting…", "")
 
     def ping(self) -> None:
         """Measure one round trip to the server in the background (one at a time)."""

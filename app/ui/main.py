@@ -11,12 +11,21 @@ import argparse
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from app.ui.settings import APP_NAME, ORG_NAME
+from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.ui.settings import APP_NAME, ORG_NAME, Settings
+
+if TYPE_CHECKING:
+    from engine.client import EngineConfig
+
+ENGINE_ARGUMENTS = ("backend", "model_dir", "engine_python", "backend_option", "slots", "max_active", "cache_dir")
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="dubstudio", description="DubStudio, the dubbing studio")
+    parser = argparse.ArgumentParser(
+        prog="dubstudio", description="DubStudio, the dubbing studio. The engine options below override the "
+                                      "settings for this session (e.g. --backend cosyvoice2 --model-dir DIR).")
     parser.add_argument("project", nargs="?", help="a project folder to open")
     parser.add_argument(
         "--quit-after-load",
@@ -24,7 +33,21 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         default=os.environ.get("DUBSTUDIO_QUIT_AFTER_LOAD") == "1",
         help="close once the window is up (smoke tests); exit status 0 when the project opened",
     )
+    add_engine_arguments(parser, default_backend=None)
     return parser.parse_args(argv)
+
+
+def engine_override(args: argparse.Namespace, settings: Settings) -> EngineConfig | None:
+    """The engine the command line asks for, None when it names none. Options not given come
+    from the settings of that backend (its stored model folder and options)."""
+    if not any(getattr(args, name) for name in ENGINE_ARGUMENTS):
+        return None
+    backend = args.backend or settings.engine_backend
+    args.engine_python = args.engine_python or settings.python_for(backend) or None
+    args.slots = args.slots or settings.engine_slots or None
+    args.cache_dir = args.cache_dir or settings.cache_dir or None
+    config: EngineConfig = engine_config_from_args(args, backend, base_options=settings.options_for(backend))
+    return config
 
 
 def run_studio(argv: list[str]) -> int:
@@ -34,13 +57,14 @@ def run_studio(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.ui.main_window import MainWindow
-    from app.ui.settings import Settings
     from app.ui.tasks import ThreadTaskRunner
 
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setOrganizationName(ORG_NAME)
     app.setApplicationName(APP_NAME)
-    window = MainWindow(Settings(), ThreadTaskRunner())
+    settings = Settings()
+    override = engine_override(args, settings)  # a bad option exits here, with its code
+    window = MainWindow(settings, ThreadTaskRunner(), engine_override=override)
     window.show()
     opened = True
     if args.project:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStackedWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -62,10 +63,22 @@ from app.ui.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceStates
+from app.ui.voices_engine_page import BANNER_STYLE
 from app.ui.welcome import WelcomePage
+from engine.backends import descriptor
+from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
 from engine.client import EngineConfig
+from engine.protocol import (
+    AudioChunk,
+    Capabilities,
+    EngineError,
+    EngineReady,
+    Job,
+    JobFailed,
+    JobFinished,
+    Priority,
+)
 from engine.remote import RemoteConfig
-from engine.protocol import AudioChunk, EngineReady, Job, JobFailed, JobFinished, Priority
 
 log = logging.getLogger(__name__)
 
@@ -87,19 +100,29 @@ def _stress_available() -> bool:
     return importlib.util.find_spec("app.ui.stress") is not None
 
 
-def engine_config(settings: Settings) -> EngineConfig:
-    """The local engine configuration the settings describe (the Stress panel's engine)."""
-    return EngineConfig(
-        backend=settings.engine_backend,
-        slots=settings.engine_slots or None,
-        python=settings.engine_python or None,
-        cache_dir=settings.cache_dir or None,
-    )
+def describe_engine(config: EngineConfig | RemoteConfig) -> str:
+    """"CosyVoice2-0.5B (voice cloning), model /m/CosyVoice2-0.5B" for status lines."""
+    if isinstance(config, RemoteConfig):
+        return f"{config.backend or 'the default backend'} on the server {config.url}"
+    spec = descriptor(config.backend)
+    text = spec.label
+    if spec.model_option and config.backend_options.get(spec.model_option):
+        text += f", model {config.backend_options[spec.model_option]}"
+    return text
+
+
+def synthetic_banner(facts: dict[str, Any]) -> str | None:
+    """The banner for an engine running a synthetic model folder (random weights), else None."""
+    if facts.get("model_kind") != "synthetic":
+        return None
+    return (f"⚠ This engine runs a synthetic {facts.get('model_size', '')} model folder "
+            f"({facts.get('model_dir', '')}): {SYNTHETIC_BANNER}.")
 
 
 def studio_engine(settings: Settings) -> EngineConfig | RemoteConfig:
-    """Where the studio's engine runs: a server's (Settings: Engine = a server) or this computer's."""
-    return settings.server() or engine_config(settings)
+    """Where the studio's engine runs: a server's (Settings: Engine = a server) or this computer's,
+    its options checked (raises EngineError when this computer's engine is not set up)."""
+    return settings.server() or settings.engine_config()
 
 
 def _same_folder(root: Path, path: str | Path) -> bool:
@@ -115,7 +138,9 @@ def _same_folder(root: Path, path: str | Path) -> bool:
 
 class MainWindow(QMainWindow):
     """The studio. Pass ``output`` to choose the audio device (tests pass a NullOutput) and
-    ``qa_runner`` to choose what checks takes (default: a low-priority QA process)."""
+    ``qa_runner`` to choose what checks takes (default: a low-priority QA process), and
+    ``engine_override`` to run another engine than the settings say (the command line's
+    ``--backend``/``--model-dir``; it lasts until the engine settings are changed)."""
 
     def __init__(
         self,
@@ -124,6 +149,7 @@ class MainWindow(QMainWindow):
         output: AudioOutput | None = None,
         bridge: EngineBridge | None = None,
         projects_dir: Path | None = None,
+        engine_override: EngineConfig | None = None,
         parent: QWidget | None = None,
         qa_runner: Callable[[], QaRunner] = QaWorker,
     ) -> None:
@@ -142,9 +168,18 @@ class MainWindow(QMainWindow):
         self.folders = Folders(settings, lambda: self.document.project.root if self.document else None,
                                self.projects_dir)
         self._discard_on_close = False  # the user chose to close although the save failed
+        self._engine_override = engine_override
+        self._engine_problem = ""  # why the settings' engine cannot start, when it cannot
+
+        self.engine_label = EngineStatus(runner)
+        self.engine_banner = QLabel("")  # says when the engine's speech is noise (synthetic weights)
+        self.engine_banner.setObjectName("engineBanner")
+        self.engine_banner.setStyleSheet(BANNER_STYLE)
+        self.engine_banner.setWordWrap(True)
+        self.engine_banner.setVisible(False)
 
         self._owns_bridge = bridge is None  # an injected bridge (tests) outlives the window
-        self.bridge = bridge if bridge is not None else EngineBridge(studio_engine(settings), parent=self)
+        self.bridge = bridge if bridge is not None else EngineBridge(self.engine_config(), parent=self)
         self.bridge.engine_ready.connect(self._on_engine_ready)
         self.bridge.start_failed.connect(self._on_engine_failed)
         self.bridge.stopped.connect(self._on_engine_stopped)
@@ -163,8 +198,6 @@ class MainWindow(QMainWindow):
         self.player.started.connect(lambda _key: self._update_actions())
         self._stream_rate = 22050  # replaced by the engine's rate when it is ready
 
-        self.engine_label = EngineStatus(runner)
-        self.engine_label.set_target(settings.server() if self._owns_bridge else None)
         self.save_label = QLabel("")
         self.statusBar().addPermanentWidget(self.save_label)
         self.statusBar().addPermanentWidget(self.engine_label)
@@ -184,7 +217,13 @@ class MainWindow(QMainWindow):
         self.pages = QStackedWidget()
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(self.tabs)
-        self.setCentralWidget(self.pages)
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.engine_banner)
+        column.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
 
         self.actions_: dict[str, QAction] = {}
         self._build_actions()
@@ -197,7 +236,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
         self.player.check_output()
         if self._owns_bridge:
-            self.bridge.start()
+            self._start_engine(self.engine_config())
         elif self.bridge.ready is not None:
             self._on_engine_ready(self.bridge.ready)  # an injected engine may be running already
 
@@ -379,6 +418,8 @@ class MainWindow(QMainWindow):
             self._status(f"Opened a project from schema {document.project.migrated_from}; it is saved in the new format on the next save")
         else:
             self._status(f"Opened {document.project.root}", 5000)
+        if self.bridge.ready is not None:
+            self._say_project_backend(self.bridge.ready.backend.name)
         return True
 
     def open_sample(self) -> bool:
@@ -441,9 +482,9 @@ class MainWindow(QMainWindow):
             document, self.voices, self.runner, self.play_audio, self.audition, has_input_device(),
             player=self.player, folders=self.folders,
         )
-        if self.bridge.ready is not None:
-            caps = self.bridge.ready.backend
-            self.characters.set_capabilities(caps.instructions, caps.languages)
+        # The running engine's capabilities, or until it is ready those its backend declares.
+        caps = self.bridge.ready.backend if self.bridge.ready is not None else self._declared_capabilities()
+        self.characters.set_capabilities(caps.instructions, caps.languages)
         self.tabs.blockSignals(True)
         self.tabs.insertTab(0, self.script, "Script")
         self.tabs.insertTab(1, self.characters, "Characters")
@@ -529,7 +570,7 @@ class MainWindow(QMainWindow):
         try:
             from app.ui.stress import StressPanel
 
-            panel = StressPanel(parent=self.tabs, engine_config=engine_config(self.settings))
+            panel = StressPanel(parent=self.tabs, engine_config=self._local_engine_config() or EngineConfig())
         except Exception as exc:  # another team's panel: a failure must not take the studio down
             log.exception("the stress panel failed to load")
             label = QLabel(f"The stress panel could not be loaded: {exc}")
@@ -706,15 +747,72 @@ class MainWindow(QMainWindow):
 
     # --- engine ---------------------------------------------------------------------------------
 
+    def engine_config(self) -> EngineConfig | RemoteConfig | None:
+        """The engine to run: the command line's, else the settings' (a server's, or this
+        computer's); None (the reason kept for the status bar) when the settings name an engine
+        on this computer that is not set up."""
+        if self._engine_override is not None:
+            return self._engine_override
+        try:
+            return studio_engine(self.settings)
+        except EngineError as error:
+            self._engine_problem = f"{error.code.value}: {error.message}"
+            return None
+
+    def _local_engine_config(self) -> EngineConfig | None:
+        """An engine on this computer as the settings describe it (the Stress panel runs its own)."""
+        try:
+            return self.settings.engine_config()
+        except EngineError:
+            return None
+
+    def _start_engine(self, config: EngineConfig | RemoteConfig | None, restart: bool = False) -> None:
+        """Start (or restart) the studio's engine, saying where and on which backend; or say why not."""
+        self.engine_banner.setVisible(False)
+        if config is None:
+            self.bridge.stop()
+            self.engine_label.set_target(None)
+            self.engine_label.show_failed(self._engine_problem, state="not set up")
+            self._status(f"The engine cannot start: {self._engine_problem} — set it up in Settings → Voices engine")
+            self._update_actions()
+            return
+        self.engine_label.set_target(config if isinstance(config, RemoteConfig) else None)
+        what = describe_engine(config)
+        self.engine_label.show_starting(what, restart)
+        self.bridge.restart(config)  # stops the running engine, if any, first
+        if restart:
+            self._status(f"Restarting the engine: {what}; lines rendered with another backend become stale")
+        self._update_actions()
+
+    def _say_project_backend(self, engine_backend: str) -> None:
+        """Tell when the open project's takes were made with another backend than the engine's."""
+        assert self.document is not None
+        project = self.document.project
+        made_with = {take.backend for line in project.lines for take in line.takes if take.backend}
+        others = sorted(made_with - {engine_backend})
+        if others:
+            self._status(f"This project's takes were made with {', '.join(others)}; the engine runs "
+                         f"{engine_backend}: rendering stale lines remakes them with {engine_backend}", 20000)
+
     def _on_engine_ready(self, ready: EngineReady) -> None:
         caps = ready.backend
         self._stream_rate = caps.sample_rate
         self.engine_label.show_ready(ready)
+        banner = synthetic_banner(ready.facts)
+        self.engine_banner.setText(banner or "")
+        self.engine_banner.setVisible(banner is not None)
+        if self.document is not None:
+            self._say_project_backend(caps.name)
         if self.characters is not None:
             self.characters.set_capabilities(caps.instructions, caps.languages)
             if self.characters.current_id is not None and self.document is not None:
                 self.voices.prepare(self.document.project, self.characters.current_id)
         self._update_actions()
+
+    def _declared_capabilities(self) -> Capabilities:
+        config = self.engine_config()
+        backend = config.backend if config is not None and config.backend else self.settings.engine_backend
+        return descriptor(backend).capabilities
 
     def _on_engine_failed(self, message: str) -> None:
         self.engine_label.show_failed(message)
@@ -733,15 +831,14 @@ class MainWindow(QMainWindow):
         self.player.check_output()
         if self.document is not None:
             self.document.set_autosave(self.settings.autosave_s)
-        if hasattr(self._stress, "set_engine_config"):
-            self._stress.set_engine_config(engine_config(self.settings))
         if dialog.engine_changed():
+            self._engine_override = None  # the settings now say which engine to run
             if self.renders is not None:
                 self.renders.cancel()
-            self.engine_label.set_target(self.settings.server())
-            self.engine_label.show_restarting()
-            self.bridge.restart(studio_engine(self.settings))
-            self._update_actions()
+            self._start_engine(self.engine_config(), restart=True)
+        local = self._local_engine_config()
+        if local is not None and hasattr(self._stress, "set_engine_config"):
+            self._stress.set_engine_config(local)
 
     # --- playback -------------------------------------------------------------------------------
 

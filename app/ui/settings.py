@@ -9,22 +9,27 @@ to the default instead of crashing the studio.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Callable, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
 from PySide6.QtCore import QSettings
 
+from engine.backends import DESCRIPTORS, descriptor
 from engine.files import atomic_write_text
 from engine.remote import RemoteConfig
+
+if TYPE_CHECKING:
+    from engine.client import EngineConfig
 
 T = TypeVar("T")
 
 APP_NAME = "DubStudio"
 ORG_NAME = "DubStudio"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the interpreter is kept per backend (engine/pythons), options per backend
 MAX_RECENT = 10
 ENGINE_LOCATIONS = ("local", "server")  # this computer, or a DubStudio server (docs/serving.md)
 TOKEN_FILE = "server-token"  # beside the settings file, owner-only: the server's bearer token
@@ -60,6 +65,24 @@ def _location(value: Any) -> str:
     if value not in ENGINE_LOCATIONS:
         raise ValueError(f"engine location must be one of {ENGINE_LOCATIONS}, not {value!r}")
     return str(value)
+
+
+def _to_backend(value: Any) -> str:
+    if not isinstance(value, str) or value not in DESCRIPTORS:
+        raise ValueError(f"unknown backend {value!r}")
+    return value
+
+
+def _to_json_object(value: Any) -> dict[str, Any]:
+    """A JSON object stored as text (per-backend options and interpreters)."""
+    parsed = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(parsed, dict) or not all(isinstance(key, str) for key in parsed):
+        raise ValueError(f"expected a JSON object, got {value!r}")
+    return parsed
+
+
+def _from_json_object(value: dict[str, Any]) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 class Option(Generic[T]):
@@ -100,9 +123,16 @@ class Settings:
 
     engine_location = Option("engine/location", "local", "Engine", _location)
     server_url = Option("engine/server_url", "", "Server URL", str)
-    engine_backend = Option("engine/backend", "piper", "Speech backend", str)
+    engine_backend = Option("engine/backend", "piper", "Speech backend", _to_backend)
     engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int)
-    engine_python = Option("engine/python", "", "Interpreter that runs the engine (empty = this one)", str)
+    # Backend name -> its options ({"cosyvoice2": {"model_dir": ..., "fp16": true}}): each
+    # backend keeps its own, so switching back and forth loses nothing.
+    backend_options: Option[dict[str, Any]] = Option(
+        "engine/backend_options", {}, "Backend options", _to_json_object, _from_json_object)
+    # Backend name -> interpreter; absent: the backend's own environment (or this interpreter).
+    engine_pythons: Option[dict[str, Any]] = Option(
+        "engine/pythons", {}, "Interpreter that runs the engine (empty = the backend's environment)",
+        _to_json_object, _from_json_object)
     cache_dir = Option("engine/cache_dir", "", "Voice cache folder (empty = default)", str)
     output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
     autosave_s = Option("project/autosave_s", 60, "Autosave every (seconds, 0 = off)", int)
@@ -115,8 +145,18 @@ class Settings:
         self._q = qsettings if qsettings is not None else QSettings(
             QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG_NAME, APP_NAME
         )
-        if self._q.value("meta/schema") is None:
-            self._q.setValue("meta/schema", SCHEMA_VERSION)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a settings file from an older schema up to date (nothing is dropped)."""
+        stored = self._q.value("meta/schema")
+        if stored is not None and str(stored) == "1":
+            # Schema 1 had one interpreter for whichever backend was chosen.
+            python = self._q.value("engine/python")
+            if python:
+                self.engine_pythons = {**self.engine_pythons, self.engine_backend: str(python)}
+            self._q.remove("engine/python")
+        self._q.setValue("meta/schema", SCHEMA_VERSION)
 
     @classmethod
     def options(cls) -> list[Option[Any]]:
@@ -130,7 +170,7 @@ class Settings:
     def get(self, option: Option[T]) -> T:
         raw = self._q.value(option.key)
         if raw is None:
-            return option.default
+            return copy.deepcopy(option.default)  # a caller may change what it gets
         try:
             return option.convert(raw)
         except (ValueError, TypeError):
@@ -181,6 +221,31 @@ class Settings:
         if self.engine_location != "server":
             return None
         return RemoteConfig(self.server_url, token=self.server_token() or None, backend=self.engine_backend)
+
+    def options_for(self, backend: str) -> dict[str, Any]:
+        """The stored options of ``backend`` (unchecked; see engine_config)."""
+        stored = self.backend_options.get(backend, {})
+        return dict(stored) if isinstance(stored, dict) else {}
+
+    def python_for(self, backend: str) -> str:
+        """The interpreter stored for ``backend``, "" for its default."""
+        return str(self.engine_pythons.get(backend, "") or "")
+
+    def engine_config(self) -> EngineConfig:
+        """The engine the settings describe, its options checked against the backend's
+        descriptor. Raises EngineError (E_BAD_OPTION naming the option, E_ENGINE_START for a
+        missing environment) with a message saying what to set up."""
+        from engine.client import EngineConfig
+
+        spec = descriptor(self.engine_backend)
+        options = spec.validate(self.options_for(spec.name))
+        return EngineConfig(
+            backend=spec.name,
+            backend_options=options,
+            slots=self.engine_slots or None,
+            python=spec.engine_python(self.python_for(spec.name) or None),
+            cache_dir=self.cache_dir or None,
+        )
 
     def effective_cache_dir(self) -> Path:
         """The voice cache folder the engine uses: the setting, or the per-user default."""

@@ -1,12 +1,16 @@
-"""The settings dialog: engine (this computer or a server), audio output, voice cache, autosave.
+"""The settings dialog, in pages: "Voices engine" (where the engine runs — this computer or a
+server — the backend and its set-up) and "General" (engine slots, voice cache, audio output,
+autosave).
 
-It edits a :class:`~app.ui.settings.Settings` only when the user presses OK; the window then
-restarts the engine if an engine setting changed (``engine_changed()`` says whether).
+It edits a :class:`~app.ui.settings.Settings` only when the user presses OK, and refuses OK
+while an option is invalid (the message names it); the window then restarts the engine if
+an engine setting changed (``engine_changed()`` says whether).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -14,58 +18,38 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from app.ui.backend_form import row
 from app.ui.player import list_devices
-from app.ui.settings import ENGINE_LOCATIONS, Settings, clear_folder, folder_size, human_size
+from app.ui.settings import Settings, clear_folder, folder_size, human_size
 from app.ui.tasks import TaskRunner
-from engine.backends import DESCRIPTORS
+from app.ui.voices_engine_page import VoicesEnginePage
 
 SYSTEM_DEFAULT = "System default"
-LOCATION_TITLES = {"local": "This computer", "server": "A server"}
+VOICES_ENGINE_PAGE = "Voices engine"
+GENERAL_PAGE = "General"
 
 
-class SettingsDialog(QDialog):
-    """Edits the studio's settings; the cache size is measured in the background."""
+class GeneralPage(QWidget):
+    """Engine slots, the voice cache (its size measured in the background), audio, autosave."""
 
     def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Settings")
-        self.setObjectName("settingsDialog")
         self._settings = settings
         self._runner = runner
-        self._engine_before = self._engine_values()
-
-        self.location = QComboBox()
-        for location in ENGINE_LOCATIONS:
-            self.location.addItem(LOCATION_TITLES[location], location)
-        self.location.setCurrentIndex(ENGINE_LOCATIONS.index(settings.engine_location))
-        self.location.setToolTip("Run the engine here, or use the engines of a DubStudio server (dubstudio serve)")
-        self.server_url = QLineEdit(settings.server_url)
-        self.server_url.setPlaceholderText("https://studio-gpu.lan:8765")
-        self.token = QLineEdit(settings.server_token())
-        self.token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.token.setPlaceholderText("the token the server's administrator gave you")
-        self.location.currentIndexChanged.connect(self._show_location)
-
-        self.backend = QComboBox()
-        self.backend.addItems(list(DESCRIPTORS))
-        self.backend.setCurrentText(settings.engine_backend)
         self.slots = QSpinBox()
         self.slots.setRange(0, 64)
         self.slots.setSpecialValueText("Automatic")
         self.slots.setValue(settings.engine_slots)
-        self.python = QLineEdit(settings.engine_python)
-        self.python.setPlaceholderText("this interpreter")
-        self.browse_python = QPushButton("Browse…")
-        self.browse_python.clicked.connect(self._browse_python)
+        self.slots.setToolTip("Automatic: by the cores (at most 4), or by free GPU memory on a GPU")
 
         self.output = QComboBox()
         devices = [d.name for d in list_devices("output")]
@@ -93,36 +77,13 @@ class SettingsDialog(QDialog):
         self.autosave.setSpecialValueText("Off")
         self.autosave.setValue(settings.autosave_s)
 
-        form = QFormLayout()
-        form.addRow(Settings.engine_location.title, self.location)
-        form.addRow(Settings.server_url.title, self.server_url)
-        form.addRow("Token", self.token)
-        form.addRow(Settings.engine_backend.title, self.backend)
+        form = QFormLayout(self)
         form.addRow(Settings.engine_slots.title, self.slots)
-        form.addRow(Settings.engine_python.title, _row(self.python, self.browse_python))
+        form.addRow(Settings.cache_dir.title, row(self.cache, browse_cache))
+        form.addRow("Cache size", row(self.cache_size, self.clear_cache))
         form.addRow(Settings.output_device.title, self.output)
-        form.addRow(Settings.cache_dir.title, _row(self.cache, browse_cache))
-        form.addRow("Cache size", _row(self.cache_size, self.clear_cache))
         form.addRow(Settings.autosave_s.title, self.autosave)
-
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
-        self._show_location()
         self.refresh_cache_size()
-
-    def _show_location(self) -> None:
-        """Server fields for a server; a server's slots and interpreter are its administrator's."""
-        remote = self.location.currentData() == "server"
-        server_fields: tuple[QWidget, ...] = (self.server_url, self.token)
-        local_fields: tuple[QWidget, ...] = (self.slots, self.python, self.browse_python)
-        for widget in server_fields:
-            widget.setEnabled(remote)
-        for widget in local_fields:
-            widget.setEnabled(not remote)
 
     def _cache_path(self) -> Path:
         text = self.cache.text().strip()
@@ -151,50 +112,85 @@ class SettingsDialog(QDialog):
 
         self._runner.run(lambda: clear_folder(path), done, failed)
 
-    def _browse_python(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Interpreter for the engine")
-        if path:
-            self.python.setText(path)
-
     def _browse_cache(self) -> None:
         path = QFileDialog.getExistingDirectory(self, "Voice cache folder", str(self._cache_path()))
         if path:
             self.cache.setText(path)
             self.refresh_cache_size()
 
-    def _engine_values(self) -> tuple[str, str, str, str, int, str, str]:
-        s = self._settings
-        return (s.engine_location, s.server_url, s.server_token(), s.engine_backend, s.engine_slots, s.engine_python,
-                s.cache_dir)
-
     def apply(self) -> None:
-        """Write the edited values to the settings."""
         s = self._settings
-        s.engine_location = self.location.currentData()
-        s.server_url = self.server_url.text().strip()
-        if self.token.text().strip() != s.server_token():
-            s.set_server_token(self.token.text())
-        s.engine_backend = self.backend.currentText()
         s.engine_slots = self.slots.value()
-        s.engine_python = self.python.text().strip()
         s.cache_dir = self.cache.text().strip()
         s.output_device = "" if self.output.currentText() == SYSTEM_DEFAULT else self.output.currentText()
         s.autosave_s = self.autosave.value()
-        s.sync()
+
+
+class SettingsDialog(QDialog):
+    """Edits the studio's settings, page by page."""
+
+    def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setObjectName("settingsDialog")
+        self._settings = settings
+        self._engine_before = self._engine_values()
+        self.voices_engine = VoicesEnginePage(settings, runner)
+        self.general = GeneralPage(settings, runner)
+        # The fields tests and the window reach for, wherever their page is.
+        self.location, self.server_url, self.token = (self.voices_engine.location, self.voices_engine.server_url,
+                                                      self.voices_engine.token)
+        self.python, self.slots = self.voices_engine.python, self.general.slots
+        self.voices_engine.remote_changed.connect(lambda remote: self.general.slots.setEnabled(not remote))
+        self.general.slots.setEnabled(not self.voices_engine.is_remote)
+        self.pages = QTabWidget()
+        self.pages.setObjectName("settingsPages")
+        self.pages.addTab(self.voices_engine, VOICES_ENGINE_PAGE)
+        self.pages.addTab(self.general, GENERAL_PAGE)
+        self.error = QLabel("")
+        self.error.setObjectName("settingsError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #d62728")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages, 1)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.resize(780, 720)
+
+    def show_page(self, title: str) -> None:
+        for index in range(self.pages.count()):
+            if self.pages.tabText(index) == title:
+                self.pages.setCurrentIndex(index)
+
+    def _engine_values(self) -> tuple[Any, ...]:
+        s = self._settings
+        backend = s.engine_backend
+        return (s.engine_location, s.server_url, s.server_token(), backend, s.options_for(backend),
+                s.python_for(backend), s.engine_slots, s.cache_dir)
+
+    def apply(self) -> None:
+        """Write the edited values to the settings (raises OptionError for an invalid option)."""
+        self.voices_engine.apply()
+        self.general.apply()
+        self._settings.sync()
 
     def engine_changed(self) -> bool:
         """Whether an applied change needs a new engine process."""
         return self._engine_values() != self._engine_before
 
     def accept(self) -> None:
+        problem = self.voices_engine.problem()
+        if problem is not None:
+            self.error.setText(problem)
+            self.show_page(VOICES_ENGINE_PAGE)
+            return
         self.apply()
+        self.voices_engine.shutdown()
         super().accept()
 
-
-def _row(*widgets: QWidget) -> QWidget:
-    box = QWidget()
-    layout = QHBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    for widget in widgets:
-        layout.addWidget(widget, 1 if isinstance(widget, (QLineEdit, QLabel)) else 0)
-    return box
+    def reject(self) -> None:
+        self.voices_engine.shutdown()
+        super().reject()

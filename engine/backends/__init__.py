@@ -73,19 +73,20 @@ COSYVOICE2 = BackendDescriptor(
                       "auto: the first CUDA GPU when torch sees one, else the CPU", default="auto",
                       pattern=COSYVOICE2_DEVICE_PATTERN, pattern_hint="auto | cpu | cuda | cuda:N"),
         BackendOption("fp16", OptionKind.BOOL, "Half precision (fp16)",
-                      "LLM and flow in fp16 on the GPU: less memory, faster", default=False, needs_cuda=True),
+                      "LLM and flow in fp16 on the GPU: less memory, faster", default=False,
+                      needs_device="fp16_supported"),
         BackendOption("load_jit", OptionKind.BOOL, "JIT flow encoder",
-                      "upstream's TorchScript flow encoder (flow.encoder.*.zip)", default=False, needs_cuda=True,
-                      advanced=True),
+                      "upstream's TorchScript flow encoder (flow.encoder.*.zip)", default=False,
+                      needs_device="cuda_available", advanced=True),
         BackendOption("load_trt", OptionKind.BOOL, "TensorRT flow decoder",
                       "upstream's TensorRT flow decoder (needs tensorrt; the plan is built on first use)",
-                      default=False, needs_cuda=True, advanced=True),
+                      default=False, needs_device="tensorrt", advanced=True),
         BackendOption("trt_concurrent", OptionKind.INT, "TensorRT contexts",
                       "TensorRT execution contexts (concurrent flow decodes)", default=1, minimum=1, maximum=64,
-                      needs_cuda=True, advanced=True),
+                      needs_device="tensorrt", advanced=True),
         BackendOption("load_vllm", OptionKind.BOOL, "vLLM for the LLM",
                       "upstream's vLLM engine serves the LLM for all slots (needs vllm)", default=False,
-                      needs_cuda=True, advanced=True),
+                      needs_device="vllm", advanced=True),
         BackendOption("hop_schedule", OptionKind.CHOICE, "Hop schedule",
                       "per_job: every stream starts with a 1 s hop; upstream: upstream's shared hop, for comparisons",
                       default="per_job", choices=COSYVOICE2_HOP_SCHEDULES, advanced=True),
@@ -115,5 +116,5 @@ def create_backend(name: str, options: Mapping[str, Any] | None = None) -> Backe
     return descriptor(name).create(options)
 
 
-__all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "PIPER", "BackendDescriptor", "BackendOption", "Environment",
-           "OptionError", "OptionKind", "create_backend", "descriptor"]
+__all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "PIPER", "BackendDescriptor", "BackendOption",
+           "Environment", "OptionError", "OptionKind", "create_backend", "descriptor"]

@@ -369,6 +369,14 @@ def _onnx_speech_tokenizer(path: Path) -> None:
     onnx.save(model, str(path))
 
 
+BUILD_STEPS = 5
+
+
+def _step(number: int, what: str) -> None:
+    """A progress line on stderr ("cosyvoice_synthetic: step 2/5: ..."); stdout keeps the facts."""
+    print(f"cosyvoice_synthetic: step {number}/{BUILD_STEPS}: {what}", file=sys.stderr, flush=True)
+
+
 def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = False) -> dict[str, Any]:
     """Write a synthetic CosyVoice2 folder at ``target`` and return its facts.
 
@@ -387,6 +395,7 @@ def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = Fals
                 return facts
         if not marker.is_file() and any(target.iterdir()):
             raise FileExistsError(f"{target} exists and is not a synthetic CosyVoice2 folder; refusing to overwrite it")
+    _step(1, "loading torch and the CosyVoice classes")
     import torch
     from hyperpyyaml import load_hyperpyyaml
 
@@ -396,17 +405,21 @@ def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = Fals
     try:
         blank = work / "CosyVoice-BlankEN"
         blank.mkdir()
+        _step(2, "training the tokenizer")
         tokenizer = _train_tokenizer(blank)
         ratio = _speech_tokens_per_text_token(tokenizer)
         # Upstream adds ~25 special tokens on top of the vocabulary at load time.
+        _step(3, f"the Qwen2 backbone ({size})")
         _save_backbone(blank, size, len(tokenizer) + 64)
         sizes = {**_FLOW[size], **_HIFT[size]}
         hidden = _QWEN_FULL["hidden_size"] if size == "full" else _QWEN_TINY["hidden_size"]
         yaml_text = _YAML.format(size=size, hidden=hidden, ratio=ratio, **sizes)
         (work / "cosyvoice2.yaml").write_text(yaml_text)
+        _step(4, "the LLM, flow and HiFT weights")
         configs = load_hyperpyyaml(yaml_text, overrides={"qwen_pretrain_path": str(blank)})
         for name in ("llm", "flow", "hift"):
             torch.save(configs[name].state_dict(), work / f"{name}.pt")
+        _step(5, "the ONNX frontend models")
         _onnx_campplus(work / "campplus.onnx")
         _onnx_speech_tokenizer(work / "speech_tokenizer_v2.onnx")
         facts = {

@@ -71,7 +71,10 @@ class BackendOption:
     maximum: float | None = None
     pattern: str | None = None  # TEXT: a full-match regular expression
     pattern_hint: str = ""  # TEXT: what the pattern accepts, in words
-    needs_cuda: bool = False  # only does something on a CUDA device (the form disables it without one)
+    # A device fact (engine.backends.device.describe) that must be true for the option to do
+    # anything: "cuda_available", "fp16_supported", "tensorrt" (installed), "vllm" (installed);
+    # the settings form disables the option otherwise.
+    needs_device: str = ""
     advanced: bool = False  # tucked under "Advanced" in the Settings form
 
     def type_hint(self) -> str:
@@ -195,6 +198,11 @@ class BackendDescriptor:
     model_validator: str | None = None  # "module:function(folder, options) -> ValidationReport"
 
     @property
+    def can_use_gpu(self) -> bool:
+        """Whether the backend has options that need a GPU (device facts): it can use one."""
+        return any(option.needs_device for option in self.options)
+
+    @property
     def needs_model_folder(self) -> bool:
         return self.model_option is not None and self.option(self.model_option).required
 
@@ -265,12 +273,14 @@ class BackendDescriptor:
         """Validate the options, then construct the backend (which loads nothing yet)."""
         return self.backend_class()(**self.validate(options))
 
-    def validate_model(self, folder: str | os.PathLike[str], options: Mapping[str, Any] | None = None) -> Any:
+    def validate_model(self, folder: str | os.PathLike[str], options: Mapping[str, Any] | None = None,
+                       deep: bool = False) -> Any:
         """The model folder's validation report (see cosyvoice_models.ValidationReport)."""
         if self.model_validator is None:
             raise OptionError(self.name, "", "takes no model folder")
         module_name, function = self.model_validator.split(":")
-        return getattr(importlib.import_module(module_name), function)(folder, options=dict(options or {}))
+        validate = getattr(importlib.import_module(module_name), function)
+        return validate(folder, options=dict(options or {}), deep=deep)
 
     def describe(self) -> str:
         """A readable block for ``dubstudio backends``."""

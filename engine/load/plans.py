@@ -58,6 +58,7 @@ class Plan:
     max_in_flight: int | None = None  # open loop: jobs in flight at most (later ones wait)
     seed: int = 0  # Poisson arrivals are reproducible for a given seed
     job_timeout_s: float = 300.0  # a job not ended by then is cancelled and counts as E_TIMEOUT
+    stop_after_miss: bool = False  # stop at the first level that misses the objective (a probe's stepping)
 
     def validate(self) -> None:
         if not self.levels:

@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
 from engine.files import atomic_write_text
 from engine.load.records import JOB_FIELDS, JobRecord
 from engine.load.sampler import ResourceSample
@@ -99,6 +100,36 @@ class BenchReport:
     def write_html(self, path: str | os.PathLike[str], images: Sequence[tuple[str, bytes]] = ()) -> None:
         """The page; ``images`` are (caption, PNG bytes) embedded as data URIs (the panel's plots)."""
         write_report(path, self.to_html(images))
+
+
+# --- what ran ------------------------------------------------------------------------------
+
+
+def hardware_line(report: BenchReport) -> str:
+    """What the run measured, in one line: backend, model kind, device, slots, versions."""
+    engine, machine = report.engine, report.machine
+    parts = [str(engine.get("backend", "?"))]
+    if engine.get("model_kind"):
+        size = f" {engine['model_size']}" if engine.get("model_size") else ""
+        parts.append(f"{engine['model_kind']}{size} model")
+    device = str(engine.get("device", "")) or ("cpu" if not machine.get("gpus") else "?")
+    if engine.get("gpu_name"):
+        device += f" ({engine['gpu_name']}, {engine.get('gpu_memory_gb')} GB)"
+    parts.append(f"{device}, {engine.get('slots', '?')} slots")
+    versions = [f"{name} {engine[key]}" for name, key in (("torch", "torch"), ("CUDA", "cuda"), ("driver", "driver"))
+                if engine.get(key)]
+    if not engine.get("driver") and machine.get("nvidia_driver"):
+        versions.append(f"driver {machine['nvidia_driver']}")
+    if versions:
+        parts.append(", ".join(versions))
+    return " · ".join(parts)
+
+
+def synthetic_warning(report: BenchReport) -> str | None:
+    """The banner a run on random weights carries in every report, else None."""
+    if report.engine.get("model_kind") != "synthetic":
+        return None
+    return f"Synthetic model folder ({report.engine.get('model_dir', '')}): {SYNTHETIC_BANNER}."
 
 
 # --- CSV and the terminal table ------------------------------------------------------------
@@ -466,6 +497,7 @@ def render_html(report: BenchReport, images: Sequence[tuple[str, bytes]] = ()) -
                       f"<tr><td class=l>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in errors.items())
                   + "</table>")
     stopped = " The run was stopped before the plan finished." if report.stopped else ""
+    warning = synthetic_warning(report)
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -473,6 +505,8 @@ def render_html(report: BenchReport, images: Sequence[tuple[str, bytes]] = ()) -
         f"<style>{_CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f"<div>{html.escape(report.created)} · {report.wall_s:.1f} s · {len(report.jobs)} jobs{stopped}</div>",
+        f'<div class="hardware">{html.escape(hardware_line(report))}</div>',
+        *([f'<div class="verdict miss">{html.escape(warning)}</div>'] if warning else []),
         f'<div class="{verdict_class}"><strong>Verdict.</strong> {html.escape(report.verdict.sentence)}</div>',
         "<h2>Per level</h2>",
         levels_table_html(report.levels),

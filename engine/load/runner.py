@@ -102,7 +102,7 @@ def _ignore(_: Progress) -> None:
     pass
 
 
-def machine_info(gpu_names: list[str]) -> dict[str, Any]:
+def machine_info(gpu_names: list[str], nvidia_driver: str | None = None) -> dict[str, Any]:
     import psutil
 
     return {
@@ -112,7 +112,22 @@ def machine_info(gpu_names: list[str]) -> dict[str, Any]:
         "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
         "python": sys.version.split()[0],
         "gpus": gpu_names,
+        "nvidia_driver": nvidia_driver,
     }
+
+
+# Facts a backend reports at start-up (EngineReady.facts) that every report shows up front.
+HARDWARE_FACTS = ("device", "gpu_name", "gpu_memory_gb", "torch", "cuda", "driver", "model_kind", "model_size",
+                  "model_dir", "fp16")
+
+
+def engine_label(info: dict[str, Any]) -> str:
+    """"cosyvoice2 (synthetic weights, cuda:0)" for the verdict sentence; the bare name when
+    the backend reports neither a model kind nor a device."""
+    details = [f"{info['model_kind']} weights"] if info.get("model_kind") else []
+    if info.get("device"):
+        details.append(str(info["device"]))
+    return f"{info['backend']} ({', '.join(details)})" if details else str(info["backend"])
 
 
 class LoadRunner:
@@ -157,6 +172,7 @@ class LoadRunner:
         info = {
             "backend": caps.name,
             "slots": ready.slots,
+            **{key: ready.facts[key] for key in HARDWARE_FACTS if ready.facts.get(key) is not None},
             "pid": ready.pid,
             "languages": list(caps.languages),
             "sample_rate": caps.sample_rate,
@@ -164,6 +180,7 @@ class LoadRunner:
             "engine_start_s": round(self.client.engine_start_s, 3),
             "restarts": self.client.restarts,
             "target": "local",
+            "facts": dict(ready.facts),
         }
         if isinstance(self.client, RemoteEngineClient):
             # A server: where it is and how many replicas served (the process figures are the server's).
@@ -195,11 +212,14 @@ class LoadRunner:
                 if self.stopped:
                     break
                 self._run_level(index)
+                if self.plan.stop_after_miss and not self._levels[-1].meets_objective:
+                    break  # the capacity is found: higher levels would only miss by more
         finally:
             gpus = self._sampler.gpu_names
+            driver = self._sampler.gpu_driver
             self._sampler.close()
-        verdict = make_verdict(self._levels, self.objective, self.plan.mode.value,
-                               self.client.ready.backend.name if self.client.ready else "?",
+        engine = self.engine_info()
+        verdict = make_verdict(self._levels, self.objective, self.plan.mode.value, engine_label(engine),
                                self.client.ready.slots if self.client.ready else 0, stopped=self.stopped,
                                machine=(f"the server at {self.client.config.url}"
                                         if isinstance(self.client, RemoteEngineClient) else "this machine"))
@@ -210,8 +230,8 @@ class LoadRunner:
             config={"cache": "warm" if self.warm_voices else "unprepared", **self.config,
                     "plan": self.plan.to_dict(), "objective": verdict.objective,
                     "texts": self.source.texts.to_dict(), "voices": self.source.voices.to_dict()},
-            engine=self.engine_info(),
-            machine=machine_info(gpus),
+            engine=engine,
+            machine=machine_info(gpus, driver),
             levels=list(self._levels),
             verdict=verdict,
             jobs=list(self._records),
@@ -420,6 +440,7 @@ class BenchSettings:
     handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # engine start-up deadlines (see EngineClient.start)
     load_timeout_s: float = LOAD_TIMEOUT_S
     engine_nice: int = 0  # >0: run the engine at lower CPU priority (the stress panel, so the GUI stays fluid)
+    probe: str | None = None  # the hardware-probe preset these settings come from (engine.load.probe)
 
     def validate(self) -> None:
         self.plan.validate()
@@ -432,9 +453,9 @@ class BenchSettings:
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.backend, "slots_requested": self.slots, "max_active_requested": self.max_active,
-                "cache": self.cache,
-                "engine_url": self.remote.url if self.remote else None,
-                "texts_file": self.texts_file, "voices_requested": list(self.voices), "engine_nice": self.engine_nice}
+                "cache": self.cache, "engine_url": self.remote.url if self.remote else None,
+                "texts_file": self.texts_file, "voices_requested": list(self.voices), "engine_nice": self.engine_nice,
+                "probe": self.probe}
 
 
 class BenchSession:

@@ -50,6 +50,14 @@ class _Gpus:
             return []
         return [str(self._nvml.nvmlDeviceGetName(h)) for h in self._handles]
 
+    def driver(self) -> str | None:
+        if not self.present:
+            return None
+        try:
+            return str(self._nvml.nvmlSystemGetDriverVersion())
+        except Exception:  # an old driver without the call: the report says "unknown"
+            return None
+
     def sample(self) -> tuple[float | None, float | None]:
         if not self.present:
             return None, None
@@ -85,6 +93,10 @@ class ResourceSampler:
     @property
     def gpu_names(self) -> list[str]:
         return self._gpus.names()
+
+    @property
+    def gpu_driver(self) -> str | None:
+        return self._gpus.driver()
 
     def watch(self, pid: int | None) -> None:
         """Sample ``pid`` (and its children) from now on: the engine was (re)started."""

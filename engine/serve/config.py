@@ -149,8 +149,7 @@ class ServeOptions:
             return self.gpus_per_replica
         from engine.backends import descriptor
 
-        uses_gpu = any(option.needs_cuda for option in descriptor(backend).options)
-        return 1.0 if cluster_gpus > 0 and uses_gpu else 0.0
+        return 1.0 if cluster_gpus > 0 and descriptor(backend).can_use_gpu else 0.0
 
     def deployment_options(self, engine: EngineConfig, cluster_gpus: float) -> dict[str, Any]:
         """Ray Serve options of one backend's engine deployment."""

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from engine.backends import COSYVOICE2_ENVIRONMENT
+from engine.load import BenchSession, BenchSettings, Objective, Plan
 
 
 def _check_plausible(data: dict, levels: list[int], jobs_per_level: int) -> None:
@@ -105,3 +107,24 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
     assert level["compute_s"]["count"] == 4 and level["first_audio_s"]["std"] >= 0
     assert 0 <= level["goodput_fraction"] <= 1 and level["goodput_jobs"] <= level["ok"]
     assert level["first_audio_max_over_p95"] >= 1.0
+
+
+def test_a_probe_style_plan_stops_at_the_first_level_that_misses(tmp_path: Path) -> None:
+    plan = Plan(levels=(1, 2, 4), jobs_per_level=1, warmup_jobs=0, stop_after_miss=True)
+    settings = BenchSettings(plan=plan, objective=Objective(p95_first_audio_s=1e-6), slots=1,
+                             cache_dir=str(tmp_path / "cache"))
+    report = BenchSession(settings).run()
+    assert [level.level for level in report.levels] == [1]  # level 1 missed: 2 and 4 never ran
+    assert report.verdict.capacity_level is None and not report.stopped
+    assert report.verdict.sentence.startswith("On piper with 1 slot, no level met the objective")
+
+
+def test_probe_arguments_are_checked_before_anything_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["bench", "--probe", "cosyvoice2", "--backend", "piper", "-q"]) == 1
+    assert "E_PROBE: --probe cosyvoice2 runs the cosyvoice2 backend, not piper" in capsys.readouterr().err
+    monkeypatch.setenv(COSYVOICE2_ENVIRONMENT.folder_env, str(tmp_path / "no-env"))
+    monkeypatch.delenv(COSYVOICE2_ENVIRONMENT.python_env, raising=False)
+    assert main(["bench", "--probe", "cosyvoice2", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "E_ENGINE_START" in err and "scripts/cosyvoice-env" in err

@@ -99,14 +99,21 @@ def test_a_loud_mix_is_turned_down_without_clipping(project: Project) -> None:
     np.testing.assert_allclose(sum(audio.stems.values()), audio.mix, atol=1e-6)
 
 
-def test_takes_at_another_rate_are_resampled(project: Project) -> None:
-    add_fake_take(project, project.lines[0], tone(1.0))
-    add_fake_take(project, project.lines[1], tone(1.0, rate=44100), rate=44100)
+def test_takes_at_several_rates_mix_at_the_highest(project: Project) -> None:
+    # Piper's 22.05 kHz beside CosyVoice2's 24 kHz: the mix keeps the higher rate, and the
+    # 22.05 kHz take is resampled (soxr) to the same duration.
+    add_fake_take(project, project.lines[0], tone(1.0, freq=440.0))
+    add_fake_take(project, project.lines[1], tone(1.0, rate=24000), rate=24000)
     audio = mixdown(project)
-    assert audio.sample_rate == RATE
-    begin = int(round(4.0 * RATE))
-    assert len(audio.mix) == pytest.approx(begin + RATE, abs=2)
+    assert audio.sample_rate == 24000
+    begin = int(round(4.0 * 24000))
+    assert len(audio.mix) == pytest.approx(begin + 24000, abs=2)
+    first = audio.mix[int(0.5 * 24000): int(1.5 * 24000)]
+    assert len(first) == 24000 and np.abs(first).max() > 0.1
+    spectrum = np.abs(np.fft.rfft(first))
+    assert np.argmax(spectrum) == pytest.approx(440, abs=2)  # one-hertz bins: pitch kept through resampling
     assert audio.missing == [3, 4, 5, 6]
+    assert mixdown(project, sample_rate=RATE).sample_rate == RATE  # an explicit rate still wins
 
 
 def test_per_line_files_are_named_by_order_and_character(project: Project) -> None:

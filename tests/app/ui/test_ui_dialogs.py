@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from app.ui.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.tasks import SyncTaskRunner
 from app.ui.welcome import WelcomePage
+from engine.backends import COSYVOICE2_ENVIRONMENT, DESCRIPTORS, PIPER
+from engine.protocol import EngineError, ErrorCode
 
 
 def test_settings_dialog_shows_cache_size_clears_and_applies(qtbot: QtBot, tmp_path: Path, settings: Settings) -> None:
@@ -19,16 +23,74 @@ def test_settings_dialog_shows_cache_size_clears_and_applies(qtbot: QtBot, tmp_p
     settings.cache_dir = str(cache)
     dialog = SettingsDialog(settings, SyncTaskRunner())
     qtbot.addWidget(dialog)
-    assert dialog.cache_size.text().startswith("2.0 KB")
-    assert not dialog.output.isEnabled()  # no audio device on this machine / in CI
-    dialog.clear_cache.click()
-    assert dialog.cache_size.text().startswith("0 B") and cache.is_dir()
+    general = dialog.general
+    assert general.cache_size.text().startswith("2.0 KB")
+    assert not general.output.isEnabled()  # no audio device on this machine / in CI
+    general.clear_cache.click()
+    assert general.cache_size.text().startswith("0 B") and cache.is_dir()
     assert not dialog.engine_changed()
-    dialog.slots.setValue(2)
-    dialog.autosave.setValue(30)
+    general.slots.setValue(2)
+    general.autosave.setValue(30)
     dialog.accept()
     assert settings.engine_slots == 2 and settings.autosave_s == 30
     assert dialog.engine_changed()
+
+
+def test_backend_options_form_comes_from_the_descriptor_and_refuses_bad_values(
+        qtbot: QtBot, settings: Settings) -> None:
+    dialog = SettingsDialog(settings, SyncTaskRunner())
+    qtbot.addWidget(dialog)
+    page = dialog.voices_engine
+    assert [page.backend.itemData(i) for i in range(page.backend.count())] == list(DESCRIPTORS)
+    form = page.form
+    for option in PIPER.options:  # every option of the backend has its field
+        assert form.editor(option.name) is not None
+    assert not page.environment_group.isVisibleTo(page) and not page.model_group.isVisibleTo(page)
+    noise = form.editor("noise_scale")
+    assert isinstance(noise, QLineEdit) and noise.placeholderText() == "automatic"
+    noise.setText("7")
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted  # refused, with the reason
+    assert "E_BAD_OPTION" in dialog.error.text() and "'noise_scale'" in dialog.error.text()
+    noise.setText("0.4")
+    dialog.accept()
+    assert settings.options_for("piper") == {"noise_scale": 0.4}
+    assert dialog.engine_changed()
+    assert settings.engine_config().backend_options == {"noise_scale": 0.4}
+
+
+def test_choosing_cosyvoice2_shows_its_setup_and_keeps_its_options(
+        qtbot: QtBot, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(COSYVOICE2_ENVIRONMENT.folder_env, str(tmp_path / "no-env"))  # not built here
+    dialog = SettingsDialog(settings, SyncTaskRunner())
+    qtbot.addWidget(dialog)
+    page = dialog.voices_engine
+    page.backend.setCurrentIndex(page.backend.findData("cosyvoice2"))
+    assert page.environment_group.isVisibleTo(page) and page.model_group.isVisibleTo(page)
+    assert page.environment_state.text().startswith("Not built")
+    assert not page.synthetic_buttons["tiny"].isEnabled()  # the real classes build it: needs the environment
+    with pytest.raises(KeyError):  # the model folder has its own group, not a form field
+        page.form.editor("model_dir")
+    dialog.accept()
+    assert "'model_dir'" in dialog.error.text() and "required" in dialog.error.text()
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "synthetic.json").write_text('{"size": "tiny"}')
+    page.model_dir.setText(str(folder))
+    assert page.synthetic_banner.isVisibleTo(page)
+    assert "random weights: speech is noise; for speed and hardware probes only" in page.synthetic_banner.text()
+    page.form.editor("device").setText("cuda:1")  # type: ignore[attr-defined]
+    page.validate_model()
+    report = page.model_report.toPlainText()
+    assert "NOT usable" in report and "cosyvoice2.yaml: missing (the model config)" in report
+    assert "What to do" in report
+    dialog.accept()
+    assert settings.engine_backend == "cosyvoice2"
+    stored = settings.options_for("cosyvoice2")
+    assert stored["model_dir"] == str(folder) and stored["device"] == "cuda:1" and stored["fp16"] is False
+    with pytest.raises(EngineError) as caught:  # the environment is not built: say how to build it
+        settings.engine_config()
+    assert caught.value.code is ErrorCode.ENGINE_START and "scripts/cosyvoice-env" in caught.value.message
 
 
 def test_welcome_lists_recent_projects(qtbot: QtBot, tmp_path: Path) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings
 
 from app.ui.settings import Settings, clear_folder, folder_size, human_size
+from engine.backends import OptionError
 
 
 def test_defaults_when_nothing_stored(settings: Settings) -> None:
@@ -64,3 +66,28 @@ def test_cache_size_and_clear(tmp_path: Path) -> None:
     clear_folder(cache)
     assert cache.is_dir() and folder_size(cache) == 0
     assert folder_size(tmp_path / "missing") == 0
+
+
+def test_schema_1_interpreter_moves_to_its_backend_and_junk_backend_falls_back(tmp_path: Path, qapp: object) -> None:
+    path = str(tmp_path / "old.ini")
+    old = QSettings(path, QSettings.Format.IniFormat)
+    old.setValue("meta/schema", 1)
+    old.setValue("engine/backend", "cosyvoice2")
+    old.setValue("engine/python", "/opt/cv/bin/python")
+    old.sync()
+    settings = Settings(QSettings(path, QSettings.Format.IniFormat))
+    assert settings.python_for("cosyvoice2") == "/opt/cv/bin/python" and settings.python_for("piper") == ""
+    assert settings._q.value("engine/python") is None and str(settings._q.value("meta/schema")) == "2"
+    settings._q.setValue(Settings.engine_backend.key, "tacotron")
+    settings._q.setValue(Settings.backend_options.key, "[1, 2]")
+    assert settings.engine_backend == "piper" and settings.backend_options == {}
+
+
+def test_engine_config_checks_the_stored_options(settings: Settings) -> None:
+    settings.backend_options = {"piper": {"noise_w": "0.3"}}
+    config = settings.engine_config()
+    assert config.backend == "piper" and config.backend_options == {"noise_w": 0.3} and config.python is None
+    settings.backend_options = {"piper": {"noise_w": "lots"}}
+    with pytest.raises(OptionError) as caught:
+        settings.engine_config()
+    assert caught.value.option == "noise_w"
