@@ -58,7 +58,7 @@ def window(qtbot: QtBot, studio_settings: Settings, tmp_path: Path) -> Iterator[
 def test_the_studio_clones_and_renders_the_sample_project(qtbot: QtBot, window: MainWindow) -> None:
     ready = window.bridge.ready
     assert ready is not None and ready.backend.name == "cosyvoice2" and ready.backend.sample_rate == 24000
-    assert window.engine_label.text().startswith("Engine: cosyvoice2 · cpu")
+    assert window.engine_label.text().startswith("Engine: this computer · cosyvoice2 · cpu · 2 slot(s)")
     assert window.engine_banner.isVisibleTo(window) and SYNTHETIC_BANNER in window.engine_banner.text()
     assert ready.facts["model_kind"] == "synthetic" and ready.facts["torch"]
 

@@ -104,3 +104,18 @@ def test_welcome_lists_recent_projects(qtbot: QtBot, tmp_path: Path) -> None:
     assert opened.args == [str(tmp_path)]
     with qtbot.waitSignal(page.open_sample):
         page.sample_button.click()
+
+
+def test_on_a_server_only_the_backend_choice_applies(qtbot: QtBot, settings: Settings) -> None:
+    dialog = SettingsDialog(settings, SyncTaskRunner())
+    qtbot.addWidget(dialog)
+    page = dialog.voices_engine
+    page.backend.setCurrentIndex(page.backend.findData("cosyvoice2"))
+    page.location.setCurrentIndex(page.location.findData("server"))
+    for group in (page.environment_group, page.model_group, page.device_group, page.options_group):
+        assert not group.isVisibleTo(page)  # the server's administrator sets these up
+    assert page.server_note.isVisibleTo(page) and not dialog.general.slots.isEnabled()
+    page.server_url.setText("https://gpu.lan:8765")
+    dialog.accept()  # no model folder needed here: the server has its own
+    assert dialog.error.text() == "" and settings.engine_location == "server"
+    assert settings.engine_backend == "cosyvoice2" and settings.server() is not None
