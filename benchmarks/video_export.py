@@ -18,7 +18,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 import soundfile as sf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,20 +29,17 @@ from app.project.loudness import measure  # noqa: E402
 from app.project.media import attach_video, extract_guide, probe_video  # noqa: E402
 from app.project.model import new_id  # noqa: E402
 from app.project.video_export import VideoExportOptions, export_video  # noqa: E402
-from tests.app.project.media_fixtures import make_video  # noqa: E402
+from tests.app.project.media_fixtures import make_video, speech_like  # noqa: E402
 
 RATE = 22050
 
 
 def fake_take(project: Project, line: Line, seconds: float, seed: int) -> None:
-    """A speech-like take: a tone with a syllable-rate envelope and a little noise."""
-    rng = np.random.default_rng(seed)
-    t = np.arange(int(seconds * RATE)) / RATE
-    envelope = 0.5 + 0.5 * np.sin(2 * np.pi * 4 * t) ** 2
-    audio = (0.2 * envelope * np.sin(2 * np.pi * (120 + 40 * rng.random()) * t) + 0.01 * rng.standard_normal(t.size))
+    """A speech-like take (see :func:`speech_like`) written into the project."""
+    audio = speech_like(seconds, RATE, seed)
     take_id = new_id()
     rel = f"takes/{line.id}_{take_id}.wav"
-    sf.write(str(project.resolve(rel)), audio.astype(np.float32), RATE)
+    sf.write(str(project.resolve(rel)), audio, RATE)
     project.add_take(line, Take(id=take_id, path=rel, fingerprint="", duration_s=seconds, sample_rate=RATE))
 
 

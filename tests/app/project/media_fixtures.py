@@ -24,6 +24,15 @@ def colour_bars(width: int, height: int, frame: int) -> np.ndarray:
     return image
 
 
+def speech_like(seconds: float, rate: int = 22050, seed: int = 0) -> np.ndarray:
+    """A take-shaped signal: a voice-pitched tone with a syllable-rate envelope and a little noise."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(round(seconds * rate))) / rate
+    envelope = 0.5 + 0.5 * np.sin(2 * np.pi * 4 * t) ** 2
+    audio = 0.2 * envelope * np.sin(2 * np.pi * (120 + 40 * rng.random()) * t) + 0.01 * rng.standard_normal(t.size)
+    return audio.astype(np.float32)
+
+
 def make_video(
     path: Path,
     *,

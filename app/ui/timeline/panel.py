@@ -1,0 +1,506 @@
+"""The timeline panel: transport bar, video preview, and the tracks of the open project.
+
+It listens to the :class:`~app.ui.document.Document` like every other view (edits and render
+results), draws the script as clips on one track per character, turns drags into undoable
+commands, and plays the dub with the guide track through the studio's player. One display
+timer, running only while the transport plays or a drag scrubs, moves the playhead and asks
+the video decoder for the matching frame; the audio, not the timer, says what time it is.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QImage, QKeySequence
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollBar,
+    QSizePolicy,
+    QSlider,
+    QSplitter,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.project import Change, Project, ProjectError
+from app.project.timecode import format_timecode
+from app.project.timeline import Slot, build_timeline
+from app.ui.document import Document
+from app.ui.player import Player
+from app.ui.script_panel import ScriptPanel
+from app.ui.tasks import TaskRunner
+from app.ui.timeline.canvas import Clip, DragKind, TimelineCanvas, Track
+from app.ui.timeline.edits import move, resize_end, resize_start, retime_command, visible_end
+from app.ui.timeline.programme import Audio, AudioLibrary, Programme, load_many, placements, take_paths
+from app.ui.timeline.scale import ZOOM_STEP
+from app.ui.timeline.transport import Transport
+from app.ui.timeline.video import FrameDecoder, VideoPreview
+
+log = logging.getLogger(__name__)
+
+DISPLAY_MS = 20  # the display timer: 50 playhead updates a second, two per frame of 25 fps video
+NO_CHARACTER_COLOUR = "#8a8a8a"
+GUIDE_COLOUR = "#6c757d"
+DEFAULT_GUIDE_DB = -12  # under the dub, audible for timing, never in the way
+GUIDE_OFF_DB = -40  # the slider's bottom: off
+DEFAULT_FPS = 25.0
+
+
+def _db_to_gain(db: int) -> float:
+    return 0.0 if db <= GUIDE_OFF_DB else float(10 ** (db / 20))
+
+
+class TimelinePanel(QWidget):
+    """The open project's timeline, with its transport and video preview."""
+
+    selection_changed = Signal(list)  # line ids picked on the timeline
+    message = Signal(str)  # something for the status bar
+
+    def __init__(self, document: Document, player: Player, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timelinePanel")
+        self._doc = document
+        self._runner = runner
+        self.library = AudioLibrary()
+        self.programme = Programme()
+        self.transport = Transport(player, self.programme, self)
+        self.transport.guide_gain = _db_to_gain(DEFAULT_GUIDE_DB)
+        self.transport.changed.connect(self._on_transport)
+        self._slots: dict[str, Slot] = {}
+        self._loading: set[Path] = set()
+        self._decoder: FrameDecoder | None = None
+        self._video_path: Path | None = None
+        self._closed = False
+
+        self.canvas = TimelineCanvas()
+        self.canvas.selection_changed.connect(self.selection_changed)
+        self.canvas.seek_requested.connect(self.seek)
+        self.canvas.drag_finished.connect(self._on_drag)
+        self.canvas.activated.connect(self.play_line)
+        self.canvas.view_changed.connect(self._sync_scrollbars)
+        self.preview = VideoPreview()
+        self.preview.resized.connect(lambda _size: self._request_frame())
+        self.hbar = QScrollBar(Qt.Orientation.Horizontal)
+        self.hbar.valueChanged.connect(lambda v: self.canvas.set_left(v / self.canvas.scale.px_per_s))
+        self.vbar = QScrollBar(Qt.Orientation.Vertical)
+        self.vbar.valueChanged.connect(self.canvas.set_top)
+
+        self.actions_: dict[str, QAction] = {}
+        self._build_actions()
+        self._build_layout()
+
+        self._display = QTimer(self)
+        self._display.setInterval(DISPLAY_MS)
+        self._display.timeout.connect(self._on_display)
+
+        document.changed.connect(self._on_change)
+        document.render_changed.connect(lambda _ids: self.refresh())
+        self.refresh()
+        self._update_time()
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _action(self, name: str, text: str, slot: Callable[[], object], keys: tuple[str, ...] = (),
+                icon: QStyle.StandardPixmap | None = None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(f"timeline_{name}")
+        if keys:
+            action.setShortcuts([QKeySequence(k) for k in keys])
+        # Only while the timeline has focus: Space in the script table plays the line there.
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        if icon is not None:
+            action.setIcon(self.style().standardIcon(icon))
+        shown = f"{tip or text} ({' / '.join(keys)})" if keys else (tip or text)
+        action.setToolTip(shown)
+        action.setStatusTip(shown)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        self.actions_[name] = action
+        return action
+
+    def _build_actions(self) -> None:
+        px = QStyle.StandardPixmap
+        a = self._action
+        a("play", "Play / pause", self.transport.toggle, ("Space",), px.SP_MediaPlay,
+          "Play the dub from the playhead, or pause")
+        a("backward", "Shuttle backwards", self.transport.shuttle_backward, ("J",), px.SP_MediaSeekBackward,
+          "Play backwards; press again for 2×, 4×, 8×")
+        a("pause", "Pause", self.transport.pause, ("K",), px.SP_MediaPause, "Pause")
+        a("forward", "Shuttle forwards", self.transport.shuttle_forward, ("L",), px.SP_MediaSeekForward,
+          "Play forwards; press again for 2×, 4×, 8×")
+        a("start", "Go to start", lambda: self.seek(0.0), ("Home",), px.SP_MediaSkipBackward, "Go to the start")
+        a("end", "Go to end", lambda: self.seek(self.transport.end_s), ("End",), px.SP_MediaSkipForward,
+          "Go to the end")
+        a("frame_back", "Previous frame", lambda: self.step(-1), ("Left",))
+        a("frame_forward", "Next frame", lambda: self.step(+1), ("Right",))
+        a("second_back", "Back one second", lambda: self.seek(self.transport.position - 1.0), ("Shift+Left",))
+        a("second_forward", "Forward one second", lambda: self.seek(self.transport.position + 1.0), ("Shift+Right",))
+        a("zoom_in", "Zoom in", lambda: self.canvas.zoom(ZOOM_STEP ** 2), ("Ctrl+=", "Ctrl++", "+"))
+        a("zoom_out", "Zoom out", lambda: self.canvas.zoom(ZOOM_STEP ** -2), ("Ctrl+-", "-"))
+        a("zoom_fit", "Zoom to fit", self.canvas.zoom_to_fit, ("Ctrl+0",), tip="Show the whole programme")
+        a("scroll_back", "Scroll back", lambda: self.canvas.scroll_pages(-0.25), ("Ctrl+Left",))
+        a("scroll_forward", "Scroll forward", lambda: self.canvas.scroll_pages(0.25), ("Ctrl+Right",))
+        snap = a("snap", "Snap", lambda: setattr(self.canvas, "snapping", self.actions_["snap"].isChecked()),
+                 tip="Snap drags to other lines and the playhead (hold Shift while dragging to leave it off)")
+        snap.setCheckable(True)
+        snap.setChecked(True)
+        for name, text in (("zoom_in", "+"), ("zoom_out", "−"), ("zoom_fit", "Fit")):
+            self.actions_[name].setIconText(text)
+
+    def _build_layout(self) -> None:
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.setSpacing(2)
+        for name in ("start", "backward", "play", "forward", "end"):
+            bar.addWidget(self._button(name))
+        self.time_label = QLabel()
+        self.time_label.setObjectName("timelineTime")
+        self.time_label.setMinimumWidth(210)
+        self.time_label.setStyleSheet("font-family: monospace; padding-left: 8px")
+        bar.addWidget(self.time_label)
+        self.speed_label = QLabel("")
+        self.speed_label.setMinimumWidth(44)
+        bar.addWidget(self.speed_label)
+        bar.addSpacing(12)
+        bar.addWidget(QLabel("Original audio"))
+        self.guide_slider = QSlider(Qt.Orientation.Horizontal)
+        self.guide_slider.setObjectName("guideLevel")
+        self.guide_slider.setRange(GUIDE_OFF_DB, 6)
+        self.guide_slider.setValue(DEFAULT_GUIDE_DB)
+        self.guide_slider.setFixedWidth(120)
+        self.guide_slider.valueChanged.connect(self._on_guide_level)
+        bar.addWidget(self.guide_slider)
+        self.guide_label = QLabel()
+        self.guide_label.setMinimumWidth(52)
+        bar.addWidget(self.guide_label)
+        bar.addStretch(1)
+        self.fit_label = QLabel("")
+        self.fit_label.setObjectName("timelineInfo")
+        bar.addWidget(self.fit_label)
+        bar.addSpacing(8)
+        for name in ("snap", "zoom_out", "zoom_in", "zoom_fit"):
+            button = self._button(name)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            bar.addWidget(button)
+        self._on_guide_level(DEFAULT_GUIDE_DB)
+
+        tracks = QWidget()
+        grid = QGridLayout(tracks)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(0)
+        grid.addWidget(self.canvas, 0, 0)
+        grid.addWidget(self.vbar, 0, 1)
+        grid.addWidget(self.hbar, 1, 0)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.preview)
+        self.splitter.addWidget(tracks)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([300, 900])
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 1)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def _button(self, name: str) -> QToolButton:
+        button = QToolButton()
+        button.setDefaultAction(self.actions_[name])
+        button.setAutoRaise(True)
+        return button
+
+    def menu_actions(self) -> list[QAction]:
+        """The transport and view actions, for the window's Playback menu."""
+        names = ("play", "backward", "pause", "forward", "start", "end", "frame_back", "frame_forward",
+                 "zoom_in", "zoom_out", "zoom_fit")
+        return [self.actions_[n] for n in names]
+
+    # --- content ----------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Rebuild tracks and clips from the project (cheap: one timeline pass)."""
+        if self._closed:
+            return
+        project = self._doc.project
+        slots = build_timeline(project)
+        self._slots = {slot.line_id: slot for slot in slots}
+        tracks, clips = self._layout(project, slots)
+        duration = max([visible_end(s) for s in slots] + [s.end for s in slots] + [10.0])
+        if project.video is not None:
+            duration = max(duration, project.video.duration_s)
+        guide = self._guide_audio(project)
+        self.programme.set_dialogue(placements(project, slots, self.library))
+        self.programme.set_guide(guide.pcm if guide is not None else None)
+        duration = max(duration, self.programme.duration_s)
+        self.transport.set_end(duration)
+        video_end = project.video.duration_s if project.video is not None else None
+        self.canvas.set_content(tracks, clips, duration, video_end)
+        self.canvas.set_audio(self._loaded_takes(project), guide)
+        self._show_guide_state(project)
+        self._update_fit_label(clips)
+        self._load_missing(project)
+        self._update_video(project)
+        self._sync_scrollbars()
+        self._update_time()
+
+    def _layout(self, project: Project, slots: list[Slot]) -> tuple[list[Track], list[Clip]]:
+        tracks: list[Track] = []
+        if project.guide_audio:
+            tracks.append(Track("\0guide", "Original audio", GUIDE_COLOUR, guide=True))
+        row: dict[str | None, int] = {}
+        for char in project.characters:
+            row[char.id] = len(tracks)
+            tracks.append(Track(char.id, char.name, char.colour))
+        if any(slot.character_id is None for slot in slots):
+            row[None] = len(tracks)
+            tracks.append(Track(None, "No character", NO_CHARACTER_COLOUR))
+        lines = {line.id: line for line in project.lines}
+        clips = []
+        for slot in slots:
+            line = lines[slot.line_id]
+            take = project.chosen_take(line)
+            path = project.take_path(take) if take is not None else None
+            error = line.error or (self.library.error(path) if path is not None else None) or ""
+            clips.append(Clip(
+                slot, row[slot.character_id], line.text.replace("\n", " "), project.status(line), path,
+                take.duration_s if take is not None else None,
+                take.fit.describe() if take is not None and take.fit is not None else "",
+                project.wants_fit(line), error,
+            ))
+        return tracks, clips
+
+    def _guide_audio(self, project: Project) -> Audio | None:
+        path = project.guide_path() if project.guide_audio else None
+        return self.library.get(path) if path is not None else None
+
+    def _loaded_takes(self, project: Project) -> dict[Path, Audio]:
+        out = {}
+        for path in take_paths(project):
+            audio = self.library.get(path)
+            if audio is not None:
+                out[path] = audio
+        return out
+
+    def _load_missing(self, project: Project) -> None:
+        """Decode the takes (and guide) not loaded yet, off the GUI thread, then show them."""
+        wanted = take_paths(project)
+        guide = project.guide_path() if project.guide_audio else None
+        if guide is not None:
+            wanted.append(guide)
+        self.library.retain(wanted)
+        missing = [p for p in self.library.missing(wanted) if p not in self._loading]
+        if not missing:
+            return
+        self._loading.update(missing)
+
+        def done(loaded: dict[Path, Audio | str]) -> None:
+            self._loading.difference_update(loaded)
+            if self._closed:
+                return
+            self.library.add(loaded)
+            self.refresh()
+
+        def failed(error: BaseException) -> None:
+            self._loading.difference_update(missing)
+            self.message.emit(f"E_TAKE_UNREADABLE: the timeline could not load audio: {error}")
+
+        self._runner.run(lambda: load_many(missing), done, failed)
+
+    def _update_fit_label(self, clips: list[Clip]) -> None:
+        fitted = sum(1 for c in clips if c.fit)
+        over = [c for c in clips if c.slot.overrun_s > 0]
+        parts = []
+        if fitted:
+            parts.append(f"{fitted} fitted")
+        if over:
+            parts.append(f"{len(over)} overrun{'s' if len(over) != 1 else ''}")
+        self.fit_label.setText(" · ".join(parts))
+        self.fit_label.setStyleSheet("color: #d62728" if over else "")
+        self.fit_label.setToolTip("\n".join(
+            f"line {c.slot.order} runs {c.slot.overrun_s:.2f} s past its slot" for c in over
+        ) or "Every rendered take fits its slot")
+
+    def _on_change(self, change: Change) -> None:
+        self.refresh()
+
+    # --- selection ----------------------------------------------------------------------------
+
+    def link_script(self, script: ScriptPanel) -> None:
+        """Share the selection with the script table, both ways, without echoing it back."""
+        relaying = [False]
+
+        def relay(apply: Callable[[list[str]], None]) -> Callable[[list[str]], None]:
+            def handler(line_ids: list[str]) -> None:
+                if not relaying[0]:
+                    relaying[0] = True
+                    try:
+                        apply(line_ids)
+                    finally:
+                        relaying[0] = False
+            return handler
+
+        script.selection_changed.connect(relay(self.set_selection))
+        self.selection_changed.connect(relay(script.select_lines))
+
+    def set_selection(self, line_ids: list[str]) -> None:
+        """Select lines picked elsewhere (the script table) and bring the first into view."""
+        self.canvas.set_selection(line_ids)
+        if line_ids and line_ids[0] in self._slots:
+            self.canvas.ensure_visible(self._slots[line_ids[0]].start)
+
+    # --- editing ------------------------------------------------------------------------------
+
+    def _on_drag(self, kind: str, line_ids: list[str], delta_s: float) -> None:
+        project = self._doc.project
+        try:
+            slots = [self._slots[i] for i in line_ids]
+            if kind == DragKind.MOVE.value:
+                retimes = move(project, slots, delta_s)
+                text = "Move line" if len(slots) == 1 else f"Move {len(slots)} lines"
+            elif kind == DragKind.START.value:
+                retimes = [resize_start(project, slots[0], slots[0].start + delta_s)]
+                text = "Change slot start"
+            else:
+                retimes = [resize_end(project, slots[0], visible_end(slots[0]) + delta_s)]
+                text = "Change slot end"
+            command = retime_command(project, retimes, text)
+        except (KeyError, ProjectError) as error:  # the project changed under the drag
+            self.message.emit(str(error))
+            return
+        if command is not None:
+            self._doc.push(command)
+
+    # --- transport ----------------------------------------------------------------------------
+
+    def seek(self, seconds: float) -> None:
+        self.transport.seek(seconds)
+        self._show_position(self.transport.position)
+
+    def step(self, frames: int) -> None:
+        """Move the playhead by whole video frames (pauses first)."""
+        self.transport.pause()
+        fps = self._doc.project.video.fps if self._doc.project.video and self._doc.project.video.fps else DEFAULT_FPS
+        frame = math.floor(self.transport.position * fps + 1e-6) + frames
+        self.seek(max(0, frame) / fps + 1e-4)
+
+    def play_line(self, line_id: str) -> None:
+        """Play the dub from a line's start (double-click on a clip)."""
+        slot = self._slots.get(line_id)
+        if slot is not None:
+            self.transport.seek(slot.start)
+            self.transport.play(1.0)
+
+    def _on_transport(self) -> None:
+        playing = self.transport.playing
+        px = QStyle.StandardPixmap
+        self.actions_["play"].setIcon(self.style().standardIcon(px.SP_MediaPause if playing else px.SP_MediaPlay))
+        speed = self.transport.speed
+        self.speed_label.setText("" if not playing or speed == 1.0 else f"{'◀' if speed < 0 else '▶'} {abs(speed):g}×")
+        if playing:
+            self._display.start()
+        else:
+            self._display.stop()
+        self._show_position(self.transport.position)
+
+    def _on_display(self) -> None:
+        """The one display tick: feed audio, move the playhead, follow it, ask for the frame."""
+        self.transport.tick()
+        position = self.transport.position
+        self._show_position(position)
+        if self.transport.playing:
+            self.canvas.ensure_visible(position, page=True)
+
+    def _show_position(self, seconds: float) -> None:
+        self.canvas.set_playhead(seconds)
+        self._update_time()
+        self._request_frame()
+
+    def _update_time(self) -> None:
+        position = self.transport.position
+        self.time_label.setText(f"{format_timecode(position, '.')[:-1]} / {format_timecode(self.transport.end_s, '.')[:-1]}")
+
+    def _on_guide_level(self, db: int) -> None:
+        self.transport.guide_gain = _db_to_gain(db)
+        self.guide_label.setText("off" if db <= GUIDE_OFF_DB else f"{db:+d} dB")
+
+    def _show_guide_state(self, project: Project) -> None:
+        has_guide = bool(project.guide_audio)
+        self.guide_slider.setEnabled(has_guide)
+        self.guide_slider.setToolTip(
+            "The video's original audio under the dub while you play (the export follows the project settings)"
+            if has_guide else "No original audio in this project: Project › Add the original audio as a guide track"
+        )
+
+    # --- video ------------------------------------------------------------------------------
+
+    def _update_video(self, project: Project) -> None:
+        path = project.video_path()
+        if path == self._video_path:
+            return
+        self._close_decoder()
+        self._video_path = path
+        if path is None:
+            self.preview.set_message("No video\nFile › Set video… adds one")
+            return
+        if not path.is_file():
+            self.preview.set_message(f"The video {project.video.path if project.video else path.name} is missing")
+            return
+        self.preview.set_message("Loading video…")
+        self._decoder = FrameDecoder(path, self)
+        self._decoder.frame_ready.connect(self._on_frame)
+        self._decoder.failed.connect(self._on_video_failed)
+        self._request_frame()
+
+    def _request_frame(self) -> None:
+        if self._decoder is not None:
+            self._decoder.request(self.transport.position, self.preview.size() * self.preview.devicePixelRatioF())
+
+    def _on_frame(self, image: QImage, seconds: float) -> None:
+        self.preview.show_frame(image, seconds)
+
+    def _on_video_failed(self, message: str) -> None:
+        self.preview.set_message(message)
+        self.message.emit(message)
+
+    def _close_decoder(self) -> None:
+        if self._decoder is not None:
+            self._decoder.close()
+            self._decoder.deleteLater()
+            self._decoder = None
+
+    # --- view ---------------------------------------------------------------------------------
+
+    def _sync_scrollbars(self) -> None:
+        canvas = self.canvas
+        total = int(canvas.content_width())
+        for bar, maximum, value, page in (
+            (self.hbar, max(0, total - int(canvas.area_width)), int(canvas.scale.left_s * canvas.scale.px_per_s),
+             int(canvas.area_width)),
+            (self.vbar, canvas.max_top(), canvas.top_px, canvas.height()),
+        ):
+            bar.blockSignals(True)
+            bar.setRange(0, maximum)
+            bar.setPageStep(max(1, page))
+            bar.setSingleStep(max(1, page // 20))
+            bar.setValue(value)
+            bar.blockSignals(False)
+        self.vbar.setVisible(canvas.max_top() > 0)
+
+    def sizeHint(self) -> QSize:
+        return QSize(1000, 280)
+
+    def close_panel(self) -> None:
+        """Stop playing and release the video (the project is closing)."""
+        self._closed = True
+        self._display.stop()
+        self.transport.pause()
+        self._close_decoder()
