@@ -28,7 +28,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from app.project import Change, ChooseTake, EditLine, Line, LineStatus, MoveLines, SortLinesByTime
+from app.project import Change, ChooseTake, EditLine, Fit, Line, LineStatus, MoveLines, SortLinesByTime
 from app.project.qa import chosen_verdicts
 from app.project.timecode import format_timecode, parse_time
 from app.project.undo import time_order
@@ -69,6 +69,7 @@ class Column(enum.IntEnum):
     DURATION = (5, "Duration", 80, False, True)
     TAKE = (6, "Take", 70, True)
     QA = (7, "QA", 90)
+    FIT = (8, "Fit", 110, True)
 
 LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -120,6 +121,10 @@ STATUS_COLOUR = {
     LineStatus.STALE: "#b8860b",
 }
 UNASSIGNED = "—"
+
+# A line's own fit choice (Line.fit) as the Fit column edits it: None follows the project.
+FIT_CHOICES: dict[str, bool | None] = {"default": None, "on": True, "off": False}
+FITTED_COLOUR = "#2f6f3e"
 
 
 class LinesModel(QAbstractTableModel):
@@ -261,6 +266,12 @@ class LinesModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(Column)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            if section == Column.START:
+                return "Click to put the script in time order (one undoable step)"
+            if section == Column.FIT:
+                return "Fit to slot: speak faster (then time-stretch) when a take is longer than its slot"
+            return None
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(Column):
@@ -310,6 +321,8 @@ class LinesModel(QAbstractTableModel):
                 return QBrush(QColor(STATUS_COLOUR[LineStatus.FAILED]))
             if column is Column.QA and (state := self._qa_state(line)) is not QaState.NO_TAKE:
                 return QBrush(QColor(QA_COLOUR[state]))
+            if column is Column.FIT and self._fitted(line) is not None:
+                return QBrush(QColor(FITTED_COLOUR))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(line, column)
         if role == Qt.ItemDataRole.TextAlignmentRole and column.right_aligned:
@@ -353,13 +366,24 @@ class LinesModel(QAbstractTableModel):
             verdict = self._verdict_of(line) if state is QaState.FAILED else None
             failures = sum(1 for f in verdict.findings if f.code != NOT_CHECKED) if verdict else 0
             return f"{QA_TEXT[state]} ({failures})" if failures > 1 else QA_TEXT[state]
+        if column is Column.FIT:
+            fitted = self._fitted(line)
+            if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
+                return fitted.describe().removeprefix("fitted: ")
+            return "on render" if self._doc.project.wants_fit(line) else ""
         return None
+
+    def _fitted(self, line: Line) -> Fit | None:
+        take = self._doc.project.chosen_take(line)
+        return take.fit if take is not None else None
 
     def _edit_value(self, line: Line, column: Column) -> Any:
         if column is Column.CHARACTER:
             return line.character_id or ""
         if column is Column.TAKE:
             return line.chosen_take or ""
+        if column is Column.FIT:
+            return next(key for key, value in FIT_CHOICES.items() if value is line.fit)
         return self._display(line, column)
 
     def _tooltip(self, line: Line, column: Column) -> str | None:
@@ -388,7 +412,19 @@ class LinesModel(QAbstractTableModel):
                 return "This take has not been checked yet; QA runs in the background after each render."
             verdict = self._verdict_of(line)
             return qa_tooltip(take.qa, verdict.findings if verdict else ())
+        if column is Column.FIT:
+            return self._fit_tooltip(line)
         return None
+
+    def _fit_tooltip(self, line: Line) -> str:
+        project = self._doc.project
+        default = "on" if project.settings.fit_default else "off"
+        choice = {None: f"the project's default ({default})", True: "always", False: "never"}[line.fit]
+        text = [f"Fit to slot: {choice}. Double-click to change."]
+        fitted = self._fitted(line)
+        if fitted is not None:
+            text.insert(0, f"{fitted.describe()}: {fitted.natural_s:.2f} s of speech into a {fitted.slot_s:.2f} s slot")
+        return "\n".join(text)
 
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
@@ -418,6 +454,10 @@ class LinesModel(QAbstractTableModel):
             if not value or value == line.chosen_take:
                 return False
             return self._doc.push(ChooseTake(line.id, str(value)))
+        if column is Column.FIT:
+            if value not in FIT_CHOICES or FIT_CHOICES[value] is line.fit:
+                return False
+            return self._doc.push(EditLine(line.id, fit=FIT_CHOICES[value]))
         return False
 
     # --- drag and drop reordering ---------------------------------------------------------------

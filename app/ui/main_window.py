@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QSplitter,
     QStackedWidget,
     QTabWidget,
     QVBoxLayout,
@@ -41,9 +42,11 @@ from app.project import (
     ProjectLockedError,
     RemoveLines,
     SaveError,
+    SortLinesByTime,
+    voice_gaps,
 )
 from app.project.export import ExportResult
-from app.project.export_registry import EXPORTS, ExportContext, export_format
+from app.project.export_registry import EXPORTS, export_format
 from app.project.lock import load_locked
 from app.project.model import new_id
 from app.project.qa import QaWorker, lines_failing_qa
@@ -52,6 +55,7 @@ from app.project.sample import copy_sample_project
 from app.project.script_io import ScriptImport, import_csv, import_plain, import_srt
 from app.ui.bridge import EngineBridge
 from app.ui.engine_status import EngineStatus
+from app.ui.export_controller import ExportController
 from app.ui.folders import PROJECTS, Folders
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
@@ -62,6 +66,9 @@ from app.ui.script_panel import ScriptPanel
 from app.ui.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.tasks import TaskRunner
+from app.ui.timeline import TimelinePanel
+from app.ui.timeline.transport import Transport
+from app.ui.video_controller import VideoController
 from app.ui.voices import VoiceStates
 from app.ui.voices_engine_page import BANNER_STYLE
 from app.ui.welcome import WelcomePage
@@ -163,6 +170,8 @@ class MainWindow(QMainWindow):
         self.qa: QaController | None = None
         self._make_qa_runner = qa_runner
         self.script: ScriptPanel | None = None
+        self.timeline: TimelinePanel | None = None
+        self._editor: QSplitter | None = None  # the Script tab: the script above the timeline
         self.characters: CharactersPanel | None = None
         self._stress: Any = None  # the StressPanel once built (or a label saying why not)
         self.folders = Folders(settings, lambda: self.document.project.root if self.document else None,
@@ -197,6 +206,17 @@ class MainWindow(QMainWindow):
         self.player.stopped.connect(self._on_play_stopped)
         self.player.started.connect(lambda _key: self._update_actions())
         self._stream_rate = 22050  # replaced by the engine's rate when it is ready
+
+        self.video = VideoController(self, runner, self.projects_dir, self.open_project)
+        self.video.message.connect(lambda message: self._status(message, 15000))
+        self.video.error.connect(self._error)
+        self.video.line_chosen.connect(self._show_line)
+        self.video.character_chosen.connect(self._show_character)
+        self.exports = ExportController(runner, self)
+        self.exports.finished.connect(self._on_exported)
+        self.exports.failed.connect(lambda _kind, message: self._error("Export failed", message))
+        self.exports.cancelled.connect(
+            lambda kind: self._status(f"The {kind} export was cancelled; nothing was written", 15000))
 
         self.save_label = QLabel("")
         self.statusBar().addPermanentWidget(self.save_label)
@@ -257,6 +277,14 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         a = self._action
         a("new", "&New project…", self._new_project_dialog, QKeySequence.StandardKey.New)
+        a("new_from_video", "New project from &video…", self.video.new_from_video, "Ctrl+Shift+N",
+          "A project that dubs a video: its subtitles become the script")
+        a("set_video", "Set &video…", self.video.choose_video, None, "Choose the video this project dubs")
+        a("add_guide", "Add the original audio as a &guide track", self.video.add_guide, None,
+          "Play the video's own audio under the dub, or keep it in the export")
+        a("project_settings", "Project &settings…", self.video.edit_settings, None,
+          "Fit to slot, loudness target, original audio in the export")
+        a("sort_by_time", "Sort lines by start time", self.sort_by_time, None, "Put the script in time order")
         a("open", "&Open project folder…", self._open_folder_dialog, QKeySequence.StandardKey.Open)
         a("open_sample", "Open the &sample project", self.open_sample)
         a("save", "&Save", self.save, QKeySequence.StandardKey.Save)
@@ -272,6 +300,8 @@ class MainWindow(QMainWindow):
         a("render_selected", "Render selected", self.render_selected, "Ctrl+R", "Render the selected lines")
         a("render_stale", "Render stale", lambda: self.render_lines(None, stale_only=True), None,
           "Render lines that are stale, failed or not rendered yet")
+        a("render_fit", "Render with fit", self.render_with_fit, "Ctrl+Alt+R",
+          "Render the selected lines (all when none is selected), fitting each take into its slot")
         a("cancel_render", "Cancel", self.cancel_render, None, "Cancel the running render")
         a("retry_failed", "Retry failed", self.retry_failed, None, "Render the failed lines of the last batch again")
         a("render_failed_qa", "Render failed QA", self.render_failed_qa, None,
@@ -293,7 +323,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        for name in ("new", "open", "open_sample"):
+        for name in ("new", "new_from_video", "open", "open_sample"):
             file_menu.addAction(self.actions_[name])
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addAction(self.actions_["save"])
@@ -313,17 +343,21 @@ class MainWindow(QMainWindow):
         edit.addAction(self.actions_["undo"])
         edit.addAction(self.actions_["redo"])
         edit.addSeparator()
-        for name in ("add_line", "remove_lines", "move_up", "move_down"):
+        for name in ("add_line", "remove_lines", "move_up", "move_down", "sort_by_time"):
             edit.addAction(self.actions_[name])
         self.assign_menu = edit.addMenu("&Assign character")
+        self.project_menu = bar.addMenu("P&roject")
+        for name in ("set_video", "add_guide", "project_settings"):
+            self.project_menu.addAction(self.actions_[name])
         self.assign_menu.aboutToShow.connect(lambda: self._fill_assign_menu(self.assign_menu))
         render = bar.addMenu("&Render")
-        for name in ("render_all", "render_selected", "render_stale", "render_failed_qa", "recheck_qa",
+        for name in ("render_all", "render_selected", "render_stale", "render_fit", "render_failed_qa", "recheck_qa",
                      "cancel_render", "retry_failed"):
             render.addAction(self.actions_[name])
         play = bar.addMenu("&Playback")
         play.addAction(self.actions_["play_line"])
         play.addAction(self.actions_["stop"])
+        self.timeline_menu = play.addMenu("&Timeline")  # the open project's transport (filled with it)
 
     def _fill_assign_menu(self, menu: QMenu) -> None:
         menu.clear()
@@ -346,9 +380,12 @@ class MainWindow(QMainWindow):
         undo.setText(f"&Undo {stack.undo_text}" if stack and stack.can_undo else "&Undo")
         redo.setText(f"&Redo {stack.redo_text}" if stack and stack.can_redo else "&Redo")
         self.actions_["play_line"].setEnabled(has_doc)
-        for name in ("save", "add_line", "remove_lines", "move_up", "move_down"):
+        for name in ("save", "add_line", "remove_lines", "move_up", "move_down", "sort_by_time", "set_video",
+                     "project_settings"):
             self.actions_[name].setEnabled(writable)
-        for name in ("render_all", "render_selected", "render_stale"):
+        video = self.document.project.video if self.document else None
+        self.actions_["add_guide"].setEnabled(writable and bool(video and video.audio_streams))
+        for name in ("render_all", "render_selected", "render_stale", "render_fit"):
             self.actions_[name].setEnabled(writable and ready and not running)
             if not ready:
                 self.actions_[name].setToolTip("Waiting for the engine to start…")
@@ -362,6 +399,8 @@ class MainWindow(QMainWindow):
         self.import_menu.setEnabled(writable)
         self.export_menu.setEnabled(writable)
         self.assign_menu.setEnabled(writable)
+        self.timeline_menu.setEnabled(has_doc)
+        self.actions_["export_video"].setEnabled(writable and video is not None)
         if self.script is not None:
             self.script.assign_button.setEnabled(writable)
 
@@ -485,8 +524,20 @@ class MainWindow(QMainWindow):
         # The running engine's capabilities, or until it is ready those its backend declares.
         caps = self.bridge.ready.backend if self.bridge.ready is not None else self._declared_capabilities()
         self.characters.set_capabilities(caps.instructions, caps.languages)
+        self.timeline = TimelinePanel(document, self.player, self.runner)
+        self.timeline.message.connect(lambda message: self._status(message, 15000))
+        self.timeline.link_script(self.script)
+        self.timeline_menu.addActions(self.timeline.menu_actions())
+        self._editor = QSplitter(Qt.Orientation.Vertical)
+        self._editor.setObjectName("scriptAndTimeline")
+        self._editor.addWidget(self.script)
+        self._editor.addWidget(self.timeline)
+        self._editor.setStretchFactor(0, 3)
+        self._editor.setStretchFactor(1, 2)
+        self._editor.setChildrenCollapsible(False)
+        self.video.document = document
         self.tabs.blockSignals(True)
-        self.tabs.insertTab(0, self.script, "Script")
+        self.tabs.insertTab(0, self._editor, "Script")
         self.tabs.insertTab(1, self.characters, "Characters")
         self.tabs.setCurrentIndex(0)
         self.tabs.blockSignals(False)
@@ -520,16 +571,22 @@ class MainWindow(QMainWindow):
             self.qa.close()
             self.qa.deleteLater()
             self.qa = None
+        if self.timeline is not None:
+            self.timeline.close_panel()
+            self.timeline_menu.clear()
         if self.document.is_dirty and not self.document.read_only and not discard:
             self.document.save()  # what the cancelled renders and the QA worker changed meanwhile
         self.document.close()
+        self.video.document = None
         self.tabs.blockSignals(True)  # removing tabs moves the current one: build nothing now
-        for widget in (self.script, self.characters):
+        for widget in (self._editor, self.characters):
             if widget is not None:
                 self.tabs.removeTab(self.tabs.indexOf(widget))
                 widget.deleteLater()
         self.tabs.blockSignals(False)
         self.script = None
+        self.timeline = None
+        self._editor = None
         self.characters = None
         self.document.deleteLater()
         self.document = None
@@ -638,6 +695,20 @@ class MainWindow(QMainWindow):
         if self.document is not None:
             self.document.push(ChooseTake(line_id, take_id))
 
+    def sort_by_time(self) -> None:
+        if self.document is not None:
+            self.document.push(SortLinesByTime())
+
+    def _show_line(self, line_id: str) -> None:
+        if self.script is not None and self._editor is not None:
+            self.tabs.setCurrentWidget(self._editor)
+            self.script.select_line(line_id)
+
+    def _show_character(self, character_id: str) -> None:
+        if self.characters is not None:
+            self.tabs.setCurrentWidget(self.characters)
+            self.characters.select(character_id)
+
     # --- import and export ----------------------------------------------------------------------
 
     def _import_dialog(self, kind: str) -> None:
@@ -665,24 +736,34 @@ class MainWindow(QMainWindow):
             summary += f" and {len(result.characters)} new characters ({', '.join(c.name for c in result.characters)})"
         if result.warnings:
             summary += f"; {len(result.warnings)} warning(s): " + "; ".join(result.warnings[:3])
+        gaps = voice_gaps(self.document.project, [line.id for line in result.lines])
+        if gaps:  # say at once what will not render, rather than at render time
+            summary += f"; {len(gaps.describe())} thing(s) to fix before rendering (listed)"
+            self.video.show_gaps(gaps, f"Importing {Path(path).name}")
         self._status(summary, 15000)
         return True
 
     def export(self, kind: str) -> None:
-        """Export in the background into the project's exports/ folder; the status bar reports."""
+        """Export in the background into the project's exports/ folder (progress, Cancel).
+
+        The video asks for its options first (container, codec, tracks, language).
+        """
         if self.document is None:
             return
         project = self.document.project
-
-        def work() -> ExportResult:
-            return export_format(kind).run(project, None, ExportContext())
-
+        if export_format(kind).needs_video:
+            self.exports.ask_video(project)
+            return
         self._status(f"Exporting {kind}…")
-        self.runner.run(work, lambda result: self._on_exported(kind, result), lambda exc: self._error("Export failed", str(exc)))
+        self.exports.start(project, kind)
 
     def _on_exported(self, kind: str, result: ExportResult) -> None:
         where = result.files[0].parent if result.files else "exports/"
         message = f"Exported {kind}: {len(result.files)} file(s) in {where}"
+        if result.level is not None:
+            message += f" · {result.level.describe()}"
+        for note in result.notes:
+            message += f" · {note}"
         if result.missing:
             message += f" · {len(result.missing)} line(s) without a take skipped"
         failing = lines_failing_qa(self.document.project) if self.document is not None else []
@@ -703,10 +784,11 @@ class MainWindow(QMainWindow):
 
     # --- rendering ------------------------------------------------------------------------------
 
-    def render_lines(self, line_ids: list[str] | None, *, stale_only: bool = False) -> bool:
+    def render_lines(self, line_ids: list[str] | None, *, stale_only: bool = False, fit: bool | None = None) -> bool:
+        """Render lines (None: all); ``fit`` True fits every take, None follows each line's choice."""
         if self.renders is None:
             return False
-        started = self.renders.render(line_ids, stale_only=stale_only)
+        started = self.renders.render(line_ids, stale_only=stale_only, fit=fit)
         self._update_actions()
         return started
 
@@ -714,6 +796,10 @@ class MainWindow(QMainWindow):
         ids = self._selected()
         if ids:
             self.render_lines(ids)
+
+    def render_with_fit(self) -> bool:
+        """Render the selected lines (every line when none is selected), fitting takes to their slots."""
+        return self.render_lines(self._selected() or None, fit=True)
 
     def render_failed_qa(self) -> bool:
         """Render again every line whose chosen take failed QA."""
@@ -920,6 +1006,8 @@ class MainWindow(QMainWindow):
 
     def _on_playhead(self, seconds: float) -> None:
         key = self.player.playing_key
+        if key == Transport.KEY:
+            return  # the timeline shows its own time
         if self.script is not None:
             queued = self.player.queued_s
             self.script.playhead.setText(f"{seconds:5.1f} / {queued:.1f} s" if key else "")

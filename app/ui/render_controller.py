@@ -64,12 +64,15 @@ class RenderController(QObject):
 
     # --- actions ------------------------------------------------------------------------------
 
-    def render(self, line_ids: Iterable[str] | None = None, *, stale_only: bool = False) -> bool:
-        """Render these lines (None: all), optionally only the stale ones; False if refused."""
+    def render(self, line_ids: Iterable[str] | None = None, *, stale_only: bool = False, fit: bool | None = None) -> bool:
+        """Render these lines (None: all), optionally only the stale ones; False if refused.
+
+        ``fit`` True fits every take into its slot, False none, None each line's own choice.
+        """
         if self.is_running:
             self.message.emit("E_RENDER: a batch is already running; cancel it or wait for it to finish")
             return False
-        session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False)
+        session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False, fit=fit)
         if session is None:
             return False
         update = self._start(session)
@@ -100,7 +103,7 @@ class RenderController(QObject):
             return None
 
     def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,
-                     priority: Priority, listening: bool) -> RenderSession | None:
+                     priority: Priority, listening: bool, fit: bool | None = None) -> RenderSession | None:
         if not self._bridge.is_ready:
             self.message.emit("E_ENGINE_START: the engine is not ready yet")
             return None
@@ -116,6 +119,7 @@ class RenderController(QObject):
             max_in_flight=MAX_IN_FLIGHT,
             priority=priority,
             listening=listening,
+            fit=fit,
         )
 
     def cancel(self) -> None:

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -82,6 +90,16 @@ class CharacterDelegate(_ComboDelegate):
             combo.addItem(colour_icon(char.colour), char.name, char.id)
 
 
+class FitDelegate(_ComboDelegate):
+    """Chooses whether a line's takes are fitted into its slot: the project's default, always, never."""
+
+    def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
+        default = "on" if self._doc.project.settings.fit_default else "off"
+        combo.addItem(f"Project default ({default})", "default")
+        combo.addItem("Fit to slot", "on")
+        combo.addItem("Don't fit", "off")
+
+
 class TakeDelegate(_ComboDelegate):
     """Chooses among a line's takes in place."""
 
@@ -102,6 +120,7 @@ class ScriptPanel(QWidget):
     """The lines of the script and everything done to them."""
 
     current_line_changed = Signal(str)  # line id, "" when none
+    selection_changed = Signal(list)  # the selected line ids, in script order
     play_take = Signal(str, str)  # line id, take id
     choose_take = Signal(str, str)  # line id, take id
 
@@ -160,7 +179,10 @@ class ScriptPanel(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(document, self.table))
         self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(document, self.table))
+        self.table.setItemDelegateForColumn(Column.FIT, FitDelegate(document, self.table))
         header = self.table.horizontalHeader()
+        header.setSectionsClickable(True)
+        header.sectionClicked.connect(lambda column: self.model.sort(column))  # only Start sorts: by time
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column in Column:
             if column.width:
@@ -174,6 +196,7 @@ class ScriptPanel(QWidget):
                      "move_up", "move_down"):
             self.table.addAction(actions[name])
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
+        self.table.selectionModel().selectionChanged.connect(lambda _s, _d: self.selection_changed.emit(self.selected_line_ids()))
 
         # takes
         self.takes_box = QGroupBox("Takes")
@@ -280,6 +303,21 @@ class ScriptPanel(QWidget):
                 index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
             )
             self.table.scrollTo(index)
+
+    def select_lines(self, line_ids: list[str]) -> None:
+        """Select these lines (the first becomes current and is scrolled to); others are deselected."""
+        indexes = [self.proxy.mapFromSource(self.model.index(self.model.row_of(i), Column.TEXT))
+                   for i in line_ids if self.model.row_of(i) >= 0]
+        indexes = [i for i in indexes if i.isValid()]  # filtered out of view: cannot be selected
+        selection = QItemSelection()
+        for index in indexes:
+            selection.select(index, index)
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        model = self.table.selectionModel()
+        if indexes:
+            model.setCurrentIndex(indexes[0], QItemSelectionModel.SelectionFlag.NoUpdate)
+            self.table.scrollTo(indexes[0])
+        model.select(selection, flags)
 
     def edit_line_text(self, line_id: str) -> None:
         self.select_line(line_id)

@@ -358,3 +358,27 @@ def test_a_failed_save_shows_a_blocking_error_and_keeps_the_changes(
     assert window.document is None and not window.isVisible()
     monkeypatch.undo()
     assert Project.load(root).title == "Unsaved title"
+
+
+def test_render_with_fit_fits_an_overrunning_take_and_shows_it(qtbot: QtBot, window: MainWindow) -> None:
+    window.open_sample()
+    doc, script, renders, timeline = window.document, window.script, window.renders, window.timeline
+    assert doc is not None and script is not None and renders is not None and timeline is not None
+    line = doc.project.lines[4]  # "Then we row out at first light. Together."
+    script.select_line(line.id)
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        assert window.render_lines([line.id])
+    natural = doc.project.duration(line)
+    assert natural is not None and line.start is not None
+    # Shrink the slot to 85 % of the take: rendering with fit speaks faster so it fits again.
+    line.end = round(line.start + 0.85 * natural, 3)
+    doc.notify_render(frozenset({line.id}))
+    assert timeline.canvas.clip(line.id).slot.overrun_s > 0  # type: ignore[union-attr]
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.actions_["render_fit"].trigger()
+    take = doc.project.chosen_take(line)
+    assert take is not None and take.fit is not None and take.fit.rate > 1.05
+    row = script.model.row_of(line.id)
+    assert script.model.index(row, Column.FIT).data().startswith("rate ")
+    clip = timeline.canvas.clip(line.id)
+    assert clip is not None and clip.fit.startswith("fitted: rate ") and clip.slot.overrun_s == 0

@@ -1,0 +1,311 @@
+"""Dialogs for the video: File › New project from video, and the options of File › Export › Video.
+
+Both only collect choices; the work (probing, copying, importing, extracting the guide,
+muxing) is the Qt-free code in :mod:`app.project` that ``dubstudio new`` and ``render
+--export video`` run too, started by :class:`app.ui.video_controller.VideoController` off the
+GUI thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.project import Project, ProjectError, VideoInfo
+from app.project.fsutil import safe_filename
+from app.project.media import probe_video
+from app.project.video_export import VideoExportOptions, default_video_path
+from app.ui.tasks import TaskRunner
+
+VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
+SUBTITLE_FILTER = "Subtitles (*.srt);;All files (*)"
+NO_SUBTITLES, SRT_FILE = "none", "srt"
+
+
+@dataclass(frozen=True)
+class NewFromVideo:
+    """What the user chose for a new project made from a video."""
+
+    folder: Path
+    video: Path
+    title: str
+    subtitles: Path | None = None  # an SRT file
+    subtitle_stream: int | None = None  # or a stream of the video
+    guide: bool = True
+
+
+def describe_video(info: VideoInfo) -> str:
+    """``1920×1080 · 25 fps · 2:01 · h264 · 1 audio, 1 subtitle stream``."""
+    minutes, seconds = divmod(round(info.duration_s), 60)
+    streams = f"{len(info.audio_streams)} audio, {len(info.subtitle_streams)} subtitle stream"
+    streams += "s" if len(info.subtitle_streams) != 1 else ""
+    return f"{info.width}×{info.height} · {info.fps:g} fps · {minutes}:{seconds:02d} · {info.codec} · {streams}"
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    holder = QWidget()
+    layout = QHBoxLayout(holder)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for n, widget in enumerate(widgets):
+        layout.addWidget(widget, 1 if n == 0 else 0)
+    return holder
+
+
+class NewFromVideoDialog(QDialog):
+    """Chooses a video, where its script comes from, the guide track and the project folder."""
+
+    chosen = Signal(object)  # NewFromVideo, when OK is pressed with valid choices
+
+    def __init__(self, runner: TaskRunner, projects_dir: Path, start_dir: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("newFromVideoDialog")
+        self.setWindowTitle("New project from a video")
+        self._runner = runner
+        self._projects_dir = projects_dir
+        self._start_dir = start_dir
+        self.info: VideoInfo | None = None
+
+        self.video = QLineEdit()
+        self.video.setPlaceholderText("any file FFmpeg reads: MP4, MKV, MOV, WebM…")
+        self.video.editingFinished.connect(lambda: self.set_video(self.video.text()))
+        choose_video = QPushButton("Choose…")
+        choose_video.clicked.connect(self._choose_video)
+        self.facts = QLabel("")
+        self.facts.setObjectName("videoFacts")
+        self.facts.setWordWrap(True)
+        self.subtitles = QComboBox()
+        self.subtitles.setObjectName("subtitleSource")
+        self.subtitles.currentIndexChanged.connect(self._update)
+        self.srt = QLineEdit()
+        self.srt.setPlaceholderText("subtitles.srt")
+        self.srt.textChanged.connect(self._update)
+        self.choose_srt = QPushButton("Choose…")
+        self.choose_srt.clicked.connect(self._choose_srt)
+        self.guide = QCheckBox("Keep the original audio as a guide track")
+        self.guide.setToolTip("Extracted once into media/guide.flac: play it under the dub to check timing, "
+                              "or keep it under the dub in the export (Project settings)")
+        self.title = QLineEdit()
+        self.folder = QLineEdit()
+        self.folder.textChanged.connect(self._update)
+        choose_folder = QPushButton("Choose…")
+        choose_folder.clicked.connect(self._choose_folder)
+        self.problem = QLabel("")
+        self.problem.setObjectName("newFromVideoProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #d62728")
+
+        form = QFormLayout()
+        form.addRow("Video", _row(self.video, choose_video))
+        form.addRow("", self.facts)
+        form.addRow("Script from", self.subtitles)
+        form.addRow("SRT file", _row(self.srt, self.choose_srt))
+        form.addRow("", self.guide)
+        form.addRow("Title", self.title)
+        form.addRow("Project folder", _row(self.folder, choose_folder))
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create project")
+        self.buttons.accepted.connect(self._accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.resize(620, 0)
+        self._fill_subtitles()
+
+    # --- choosing -------------------------------------------------------------------------------
+
+    def _choose_video(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Choose the video to dub", str(self._start_dir), VIDEO_FILTER)
+        if path:
+            self.set_video(path)
+
+    def _choose_srt(self) -> None:
+        start = Path(self.video.text()).parent if self.video.text() else self._start_dir
+        path, _ = QFileDialog.getOpenFileName(self, "Choose the subtitles", str(start), SUBTITLE_FILTER)
+        if path:
+            self.srt.setText(path)
+            self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
+
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the project", str(self._projects_dir))
+        if folder:
+            self.folder.setText(folder)
+
+    def set_video(self, path: str | Path) -> None:
+        """Probe the video (in the background) and offer its subtitle streams and audio."""
+        text = str(path).strip()
+        self.video.setText(text)
+        if not text:
+            return
+        source = Path(text)
+
+        def probed(info: VideoInfo) -> None:
+            if self.video.text() != text:
+                return  # another file was chosen meanwhile
+            self.info = info
+            self.facts.setText(describe_video(info))
+            if not self.title.text():
+                self.title.setText(source.stem)
+            if not self.folder.text():
+                self.folder.setText(str(_free_folder(self._projects_dir, source.stem)))
+            self._fill_subtitles()
+
+        def failed(error: BaseException) -> None:
+            self.info = None
+            self.facts.setText("")
+            self.problem.setText(str(error))
+            self._fill_subtitles()
+
+        self.info = None
+        self.problem.setText("")
+        self.facts.setText("Reading the video…")
+        self._runner.run(lambda: probe_video(source), probed, failed)
+
+    def _fill_subtitles(self) -> None:
+        self.subtitles.blockSignals(True)
+        self.subtitles.clear()
+        text_streams = [s for s in self.info.subtitle_streams if s.text] if self.info else []
+        for stream in text_streams:
+            details = ", ".join(x for x in (stream.codec, stream.language, stream.title) if x)
+            self.subtitles.addItem(f"The video's subtitle stream #{stream.index} ({details})", stream.index)
+        self.subtitles.addItem("An SRT file", SRT_FILE)
+        self.subtitles.addItem("Nothing yet (an empty script)", NO_SUBTITLES)
+        self.subtitles.setCurrentIndex(0)
+        self.subtitles.blockSignals(False)
+        has_audio = bool(self.info and self.info.audio_streams)
+        self.guide.setEnabled(has_audio)
+        self.guide.setChecked(has_audio)
+        self._update()
+
+    def _update(self) -> None:
+        srt = self.subtitles.currentData() == SRT_FILE
+        self.srt.setEnabled(srt)
+        self.choose_srt.setEnabled(srt)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self.request() is not None)
+
+    # --- the result -----------------------------------------------------------------------------
+
+    def request(self) -> NewFromVideo | None:
+        """The choices, or None while something required is missing."""
+        if self.info is None or not self.folder.text().strip():
+            return None
+        source = self.subtitles.currentData()
+        srt = Path(self.srt.text().strip()) if source == SRT_FILE and self.srt.text().strip() else None
+        if source == SRT_FILE and srt is None:
+            return None
+        return NewFromVideo(
+            folder=Path(self.folder.text().strip()),
+            video=Path(self.video.text().strip()),
+            title=self.title.text().strip() or Path(self.video.text()).stem,
+            subtitles=srt,
+            subtitle_stream=source if isinstance(source, int) else None,
+            guide=self.guide.isChecked() and self.guide.isEnabled(),
+        )
+
+    def _accept(self) -> None:
+        request = self.request()
+        if request is None:
+            return
+        folder = request.folder
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            self.problem.setText(f"E_BAD_PROJECT_FILE: {folder} is not an empty folder; choose a new one")
+            return
+        self.chosen.emit(request)
+        self.accept()
+
+
+def _free_folder(parent: Path, stem: str) -> Path:
+    """``parent/stem``, or ``stem 2``, ``stem 3``… when that is taken."""
+    name = safe_filename(stem, "Dub")
+    candidate = parent / name
+    n = 2
+    while candidate.exists():
+        candidate = parent / f"{name} {n}"
+        n += 1
+    return candidate
+
+
+class VideoExportDialog(QDialog):
+    """The options of the finished video: container, audio codec, tracks, language."""
+
+    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("videoExportDialog")
+        self.setWindowTitle("Export the video")
+        self._project = project
+        self.container = QComboBox()
+        self.container.addItem("MP4 (plays everywhere)", "mp4")
+        self.container.addItem("MKV (holds any codec)", "mkv")
+        self.codec = QComboBox()
+        self.codec.addItem("AAC", "aac")
+        self.codec.addItem("Opus", "opus")
+        self.keep_original = QCheckBox("Add the original audio as a second track")
+        self.keep_original.setEnabled(bool(project.video and project.video.audio_streams))
+        self.subtitles = QCheckBox("Add the script as a soft subtitle track")
+        self.language = QLineEdit("und")
+        self.language.setMaxLength(3)
+        self.language.setToolTip("ISO 639-2 code of the dub's language, e.g. eng, fra, deu, spa (und: undetermined)")
+        self.target = QLabel()
+        self.target.setObjectName("videoExportTarget")
+        self.target.setWordWrap(True)
+        self.problem = QLabel("")
+        self.problem.setStyleSheet("color: #d62728")
+        self.problem.setWordWrap(True)
+        for combo in (self.container, self.codec):
+            combo.currentIndexChanged.connect(self._update)
+        self.language.textChanged.connect(self._update)
+        form = QFormLayout()
+        form.addRow("Container", self.container)
+        form.addRow("Dub audio", self.codec)
+        form.addRow("", self.keep_original)
+        form.addRow("", self.subtitles)
+        form.addRow("Language", self.language)
+        form.addRow("Written to", self.target)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self._update()
+
+    def options(self) -> VideoExportOptions:
+        return VideoExportOptions(
+            container=self.container.currentData(),
+            audio_codec=self.codec.currentData(),
+            keep_original=self.keep_original.isChecked() and self.keep_original.isEnabled(),
+            subtitles=self.subtitles.isChecked(),
+            language=self.language.text().strip().lower() or "und",
+            title=f"{self._project.title} (dub)",
+        )
+
+    def _update(self) -> None:
+        options = self.options()
+        self.target.setText(str(default_video_path(self._project, options)))
+        try:
+            options.validate()
+        except ProjectError as error:
+            self.problem.setText(str(error))
+            self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+            return
+        self.problem.setText("")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)

@@ -1,0 +1,253 @@
+"""The studio's video workflows in the real window (offscreen, no engine needed): the timeline
+under the script with a shared selection, a new project from a video, the gaps after an import,
+sorting by time, the Fit column, project settings, and the video export with progress and cancel.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Iterator
+
+import av
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QDialogButtonBox, QPushButton
+from pytestqt.qtbot import QtBot
+
+from app.project import Fit, MoveLines, Project, Take
+from app.ui.bridge import EngineBridge
+from app.ui.export_controller import ExportController
+from app.ui.gaps_dialog import CHARACTER_ROLE, LINE_ROLE, VoiceGapsDialog
+from app.ui.lines_model import Column
+from app.ui.main_window import MainWindow
+from app.ui.player import NullOutput
+from app.ui.project_settings_dialog import ProjectSettingsDialog
+from app.ui.settings import Settings
+from app.ui.tasks import SyncTaskRunner, ThreadTaskRunner
+from app.ui.video_dialogs import NewFromVideoDialog
+from tests.app.project.media_fixtures import make_video
+from tests.app.ui.paths import ARTIFACTS
+from tests.app.ui.timeline_fixtures import make_dub_project
+
+SRT = (
+    "1\n00:00:04,000 --> 00:00:05,500\nNell: The tide is turning.\n\n"
+    "2\n00:00:00,500 --> 00:00:02,000\n[Maya] Look over there.\n\n"
+    "3\n00:00:02,500 --> 00:00:03,500\nSomebody shouts from the pier.\n"
+)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("workflows") / "scene"
+    make_dub_project(root, lines=6, seconds=12.0)
+    return root
+
+
+@pytest.fixture
+def project_dir(template: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "scene"
+    shutil.copytree(template, root)
+    return root
+
+
+@pytest.fixture
+def window(qtbot: QtBot, settings: Settings, sync_runner: SyncTaskRunner, null_output: NullOutput,
+           tmp_path: Path) -> Iterator[MainWindow]:
+    """The studio with an engine that is never started: nothing here renders."""
+    win = MainWindow(settings, sync_runner, null_output, bridge=EngineBridge(), projects_dir=tmp_path / "projects")
+    qtbot.addWidget(win)
+    yield win
+    win.close()
+
+
+def test_the_timeline_sits_under_the_script_and_they_share_the_selection(
+    qtbot: QtBot, window: MainWindow, project_dir: Path
+) -> None:
+    assert window.open_project(project_dir)
+    script, timeline = window.script, window.timeline
+    assert script is not None and timeline is not None
+    assert window.tabs.tabText(0) == "Script" and window.tabs.widget(0).isAncestorOf(timeline)
+    assert [a.text() for a in window.timeline_menu.actions()][:2] == ["Play / pause", "Shuttle backwards"]
+    # table → timeline
+    script.select_lines(["l2", "l4"])
+    assert timeline.canvas.selected == ["l2", "l4"]
+    # timeline → table (a click on a clip selects only that line, in the table too)
+    window.resize(1200, 760)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.mouseClick(timeline.canvas, Qt.MouseButton.LeftButton, pos=timeline.canvas.clip_rect("l5").center().toPoint())
+    assert script.selected_line_ids() == ["l5"] and script.current_line_id() == "l5"
+    assert timeline.canvas.selected == ["l5"]
+    # a click on empty track space clears both
+    empty = QPoint(int(timeline.canvas.x_of(11.8)), int(timeline.canvas.clip_rect("l0").center().y()))
+    qtbot.mouseClick(timeline.canvas, Qt.MouseButton.LeftButton, pos=empty)
+    assert timeline.canvas.selected == [] and script.table.selectionModel().selectedRows() == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    script.select_lines(["l3"])
+    timeline.seek(6.5)
+    qtbot.waitUntil(lambda: timeline.preview.frame_time is not None and abs(timeline.preview.frame_time - 6.5) < 0.04)
+    assert window.grab().save(str(ARTIFACTS / "timeline-window.png"))
+
+
+def test_new_project_from_a_video_with_subtitles_lists_the_gaps_at_once(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    video = make_video(tmp_path / "scene.mkv", seconds=6.0, subtitles_srt=SRT)
+    dialog = window.video.new_from_video()
+    assert isinstance(dialog, NewFromVideoDialog)
+    dialog.set_video(video)  # probed at once with the inline runner
+    assert "160×96" in dialog.facts.text() and "1 subtitle stream" in dialog.facts.text()
+    assert dialog.subtitles.currentText().startswith("The video's subtitle stream #")
+    assert dialog.guide.isChecked() and dialog.title.text() == "scene"
+    assert dialog.folder.text() == str(window.projects_dir / "scene")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+    assert window.document is not None and window.timeline is not None
+    project = window.document.project
+    assert project.video is not None and project.guide_audio == "media/guide.flac"
+    assert [line.start for line in project.lines] == [0.5, 2.5, 4.0]  # time order, not file order
+    assert [t.label for t in window.timeline.canvas.tracks] == ["Original audio", "Maya", "Nell", "No character"]
+    gaps = window.video.dialog
+    assert isinstance(gaps, VoiceGapsDialog) and gaps.isVisible()
+    items = [gaps.list.item(n) for n in range(gaps.list.count())]
+    texts = [item.text() for item in items]
+    assert any("'Maya' has no reference clip" in t for t in texts)
+    assert any("'Nell' has no reference clip" in t for t in texts)
+    assert any(t.startswith("Line 2 has no character") for t in texts)
+    # Each entry goes to what needs fixing.
+    line_item = next(item for item in items if item.data(LINE_ROLE))
+    gaps.list.itemDoubleClicked.emit(line_item)
+    assert window.script is not None and window.script.current_line_id() == project.lines[1].id
+    character_item = next(item for item in items if item.data(CHARACTER_ROLE))
+    gaps.list.itemDoubleClicked.emit(character_item)
+    assert window.tabs.currentWidget() is window.characters
+    assert window.characters is not None and window.characters.current_id == character_item.data(CHARACTER_ROLE)
+
+
+def test_a_bad_video_is_refused_with_its_code(window: MainWindow, tmp_path: Path) -> None:
+    not_video = tmp_path / "notes.mp4"
+    not_video.write_text("not a video", encoding="utf-8")
+    dialog = window.video.new_from_video()
+    dialog.set_video(not_video)
+    assert "E_VIDEO_UNREADABLE" in dialog.problem.text()
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert window.document is None
+
+
+def test_an_import_says_at_once_what_cannot_render(window: MainWindow, tmp_path: Path) -> None:
+    assert window.open_sample()
+    srt = tmp_path / "more.srt"
+    srt.write_text("1\n00:01:00,000 --> 00:01:02,000\nNell: Late arrival.\n\n"
+                   "2\n00:01:03,000 --> 00:01:04,000\nNo speaker here.\n", encoding="utf-8")
+    assert window.import_file(srt, "srt")
+    gaps = window.video.dialog
+    assert isinstance(gaps, VoiceGapsDialog)
+    texts = [gaps.list.item(n).text() for n in range(gaps.list.count())]
+    assert len(texts) == 2 and "'Nell' has no reference clip; 1 line waits for it" in texts[0]
+    assert "no character" in texts[1]
+    assert "2 thing(s) to fix before rendering" in window.statusBar().currentMessage()
+
+
+def test_the_start_header_sorts_the_script_by_time_as_one_undo_step(window: MainWindow, project_dir: Path) -> None:
+    assert window.open_project(project_dir)
+    document, script = window.document, window.script
+    assert document is not None and script is not None
+    document.push(MoveLines(["l0"], 5))  # line 1 now last in the script, first in time
+    script.table.horizontalHeader().sectionClicked.emit(Column.TEXT)  # other columns do not sort
+    assert document.project.lines[-1].id == "l0"
+    script.table.horizontalHeader().sectionClicked.emit(Column.START)
+    assert [line.id for line in document.project.lines] == [f"l{n}" for n in range(6)]
+    assert window.actions_["undo"].text() == "&Undo Sort lines by start time"
+    window.undo()
+    assert document.project.lines[-1].id == "l0"
+
+
+def test_fit_per_line_and_as_the_project_default(qtbot: QtBot, window: MainWindow, project_dir: Path) -> None:
+    assert window.open_project(project_dir)
+    document, script = window.document, window.script
+    assert document is not None and script is not None and window.timeline is not None
+    project = document.project
+    model = script.model
+    assert model.index(0, Column.FIT).data() == ""
+    assert model.setData(model.index(0, Column.FIT), "on")
+    assert project.lines[0].fit is True and model.index(0, Column.FIT).data() == "on render"
+    assert window.actions_["undo"].text() == "&Undo Fit to slot"
+    # A fitted take shows what was done, in the table and on its clip.
+    line = project.lines[1]
+    take = project.chosen_take(line)
+    assert take is not None
+    fitted = Take(**{**vars(take), "id": "fitted", "fit": Fit(rate=1.12, natural_s=1.5, slot_s=1.34)})
+    project.add_take(line, fitted)
+    document.notify_render(frozenset({line.id}))
+    assert model.index(1, Column.FIT).data() == "rate 1.12×"
+    assert model.index(1, Column.FIT).data(Qt.ItemDataRole.ToolTipRole).startswith("fitted: rate 1.12×")
+    clip = window.timeline.canvas.clip(line.id)
+    assert clip is not None and clip.fit == "fitted: rate 1.12×"
+    assert "1 fitted" in window.timeline.fit_label.text()
+
+    # Project settings: fit by default, the web loudness preset; one undo takes both back.
+    dialog = window.video.edit_settings()
+    assert isinstance(dialog, ProjectSettingsDialog)
+    assert dialog.loudness.currentData() == "ebu-r128" and not dialog.target.isEnabled()
+    dialog.fit_default.setChecked(True)
+    dialog.loudness.setCurrentIndex(dialog.loudness.findData("web"))
+    assert dialog.target.value() == -16.0
+    dialog.accept()
+    assert project.settings.fit_default and project.settings.loudness_target_lufs == -16.0
+    assert model.index(2, Column.FIT).data() == "on render"  # follows the new default
+    window.undo()
+    assert not project.settings.fit_default and project.settings.loudness_target_lufs == -23.0
+    dialog = window.video.edit_settings()
+    assert isinstance(dialog, ProjectSettingsDialog)
+    dialog.loudness.setCurrentIndex(dialog.loudness.findData("off"))
+    dialog.accept()
+    assert project.settings.loudness_target_lufs is None
+    dialog = window.video.edit_settings()
+    assert isinstance(dialog, ProjectSettingsDialog) and dialog.command() is None  # nothing changed
+
+
+def test_export_video_shows_progress_and_reports_the_loudness(qtbot: QtBot, window: MainWindow, project_dir: Path) -> None:
+    assert window.open_project(project_dir)
+    assert window.actions_["export_video"].isEnabled()
+    window.export("video")
+    options = window.exports.options_dialog
+    assert options is not None and options.target.text().endswith("Timeline_scene.mp4")
+    options.container.setCurrentIndex(options.container.findData("mkv"))
+    options.keep_original.setChecked(True)
+    options.language.setText("eng")
+    progress: list[float] = []
+    window.exports.progressed.connect(progress.append)
+    options.accept()
+    out = project_dir / "exports" / "Timeline_scene.mkv"
+    assert out.is_file()
+    assert progress and progress == sorted(progress) and progress[-1] == 1.0
+    message = window.statusBar().currentMessage()
+    assert "Exported video" in message and "LUFS" in message
+    with av.open(str(out)) as container:
+        assert len(container.streams.video) == 1 and len(container.streams.audio) == 2
+        assert container.streams.audio[0].metadata.get("language") == "eng"
+    assert window.exports.dialog is None  # closed when done
+
+
+def test_cancelling_a_video_export_writes_nothing(qtbot: QtBot, window: MainWindow, project_dir: Path) -> None:
+    project = Project.load(project_dir)
+    controller = ExportController(ThreadTaskRunner(), window)
+    with qtbot.waitSignal(controller.cancelled, timeout=60_000) as cancelled:
+        assert controller.start(project, "video")
+        assert controller.dialog is not None and controller.dialog.isVisible()
+        assert not controller.start(project, "mix")  # one export at a time
+        cancel = controller.dialog.findChild(QPushButton)
+        assert cancel is not None and cancel.text() == "Cancel"
+        cancel.click()
+        assert "Cancelling" in controller.dialog.labelText() and controller.dialog.isVisible()
+    assert cancelled.args == ["video"] and controller.running is None and controller.dialog is None
+    exports = project_dir / "exports"
+    assert not list(exports.glob("*.mp4")) and not [p for p in exports.iterdir() if p.name.startswith(".")]
+
+
+def test_a_project_without_video_cannot_export_one(window: MainWindow) -> None:
+    assert window.open_sample()
+    assert not window.actions_["export_video"].isEnabled()
+    window.export("video")
+    assert "E_EXPORT" in window.statusBar().currentMessage()
