@@ -14,8 +14,8 @@ import math
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QImage, QKeySequence
+from PySide6.QtCore import QMargins, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFontMetrics, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project import Change, Project, ProjectError
+from app.project import Change, Line, LineStatus, Project, ProjectError
 from app.project.timecode import format_timecode
 from app.project.timeline import Slot, build_timeline
 from app.ui.document import Document
@@ -39,7 +39,7 @@ from app.ui.script_panel import ScriptPanel
 from app.ui.tasks import TaskRunner
 from app.ui.timeline.canvas import Clip, DragKind, TimelineCanvas, Track
 from app.ui.timeline.edits import move, resize_end, resize_start, retime_command, visible_end
-from app.ui.timeline.programme import Audio, AudioLibrary, Programme, load_many, placements, take_paths
+from app.ui.timeline.programme import Audio, AudioLibrary, Programme, chosen_takes, load_many, placements
 from app.ui.timeline.scale import ZOOM_STEP
 from app.ui.timeline.transport import Transport
 from app.ui.timeline.video import FrameDecoder, VideoPreview
@@ -52,6 +52,17 @@ GUIDE_COLOUR = "#6c757d"
 DEFAULT_GUIDE_DB = -12  # under the dub, audible for timing, never in the way
 GUIDE_OFF_DB = -40  # the slider's bottom: off
 DEFAULT_FPS = 25.0
+
+
+def _shown_status(line: Line, has_take: bool) -> LineStatus:
+    """What a clip says about its line: a render in progress or failed, else taken or not.
+
+    Not :meth:`Project.status`: telling "stale" apart hashes the character's clip, which the
+    table does once per change and the timeline, redrawn as often, does not need.
+    """
+    if line.status in (LineStatus.FAILED, LineStatus.QUEUED, LineStatus.RENDERING):
+        return line.status
+    return LineStatus.DONE if has_take else LineStatus.NOT_RENDERED
 
 
 def _db_to_gain(db: int) -> float:
@@ -163,11 +174,15 @@ class TimelinePanel(QWidget):
             bar.addWidget(self._button(name))
         self.time_label = QLabel()
         self.time_label.setObjectName("timelineTime")
-        self.time_label.setMinimumWidth(210)
         self.time_label.setStyleSheet("font-family: monospace; padding-left: 8px")
-        bar.addWidget(self.time_label)
         self.speed_label = QLabel("")
-        self.speed_label.setMinimumWidth(44)
+        # Fixed sizes: a label whose size may change asks its parents for a new layout on every
+        # setText, and the splitters above repaint the whole window for it, 50 times a second.
+        self.time_label.setText("00:00:00.00 / 00:00:00.00")
+        self.time_label.setFixedSize(self.time_label.sizeHint().grownBy(QMargins(0, 0, 12, 0)))
+        self.speed_label.setFixedSize(QFontMetrics(self.speed_label.font()).horizontalAdvance("◀ 8×") + 12,
+                                      self.time_label.height())
+        bar.addWidget(self.time_label)
         bar.addWidget(self.speed_label)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Original audio"))
@@ -232,27 +247,30 @@ class TimelinePanel(QWidget):
             return
         project = self._doc.project
         slots = build_timeline(project)
+        takes = chosen_takes(project)
+        guide_path = project.guide_path() if project.guide_audio else None
         self._slots = {slot.line_id: slot for slot in slots}
-        tracks, clips = self._layout(project, slots)
+        tracks, clips = self._layout(project, slots, takes)
         duration = max([visible_end(s) for s in slots] + [s.end for s in slots] + [10.0])
         if project.video is not None:
             duration = max(duration, project.video.duration_s)
-        guide = self._guide_audio(project)
-        self.programme.set_dialogue(placements(project, slots, self.library))
+        guide = self.library.get(guide_path) if guide_path is not None else None
+        self.programme.set_dialogue(placements(project, slots, takes, self.library))
         self.programme.set_guide(guide.pcm if guide is not None else None)
         duration = max(duration, self.programme.duration_s)
         self.transport.set_end(duration)
         video_end = project.video.duration_s if project.video is not None else None
         self.canvas.set_content(tracks, clips, duration, video_end)
-        self.canvas.set_audio(self._loaded_takes(project), guide)
+        loaded = {path: audio for path in takes.values() if (audio := self.library.get(path)) is not None}
+        self.canvas.set_audio(loaded, guide)
         self._show_guide_state(project)
         self._update_fit_label(clips)
-        self._load_missing(project)
+        self._load_missing(list(takes.values()) + ([guide_path] if guide_path is not None else []))
         self._update_video(project)
         self._sync_scrollbars()
         self._update_time()
 
-    def _layout(self, project: Project, slots: list[Slot]) -> tuple[list[Track], list[Clip]]:
+    def _layout(self, project: Project, slots: list[Slot], takes: dict[str, Path]) -> tuple[list[Track], list[Clip]]:
         tracks: list[Track] = []
         if project.guide_audio:
             tracks.append(Track("\0guide", "Original audio", GUIDE_COLOUR, guide=True))
@@ -268,34 +286,18 @@ class TimelinePanel(QWidget):
         for slot in slots:
             line = lines[slot.line_id]
             take = project.chosen_take(line)
-            path = project.take_path(take) if take is not None else None
+            path = takes.get(line.id)
             error = line.error or (self.library.error(path) if path is not None else None) or ""
             clips.append(Clip(
-                slot, row[slot.character_id], line.text.replace("\n", " "), project.status(line), path,
-                take.duration_s if take is not None else None,
+                slot, row[slot.character_id], line.text.replace("\n", " "), _shown_status(line, take is not None),
+                path, take.duration_s if take is not None else None,
                 take.fit.describe() if take is not None and take.fit is not None else "",
                 project.wants_fit(line), error,
             ))
         return tracks, clips
 
-    def _guide_audio(self, project: Project) -> Audio | None:
-        path = project.guide_path() if project.guide_audio else None
-        return self.library.get(path) if path is not None else None
-
-    def _loaded_takes(self, project: Project) -> dict[Path, Audio]:
-        out = {}
-        for path in take_paths(project):
-            audio = self.library.get(path)
-            if audio is not None:
-                out[path] = audio
-        return out
-
-    def _load_missing(self, project: Project) -> None:
+    def _load_missing(self, wanted: list[Path]) -> None:
         """Decode the takes (and guide) not loaded yet, off the GUI thread, then show them."""
-        wanted = take_paths(project)
-        guide = project.guide_path() if project.guide_audio else None
-        if guide is not None:
-            wanted.append(guide)
         self.library.retain(wanted)
         missing = [p for p in self.library.missing(wanted) if p not in self._loading]
         if not missing:
@@ -461,8 +463,12 @@ class TimelinePanel(QWidget):
         self._request_frame()
 
     def _request_frame(self) -> None:
-        if self._decoder is not None:
-            self._decoder.request(self.transport.position, self.preview.size() * self.preview.devicePixelRatioF())
+        if self._decoder is None:
+            return
+        when = self.transport.position
+        if self.transport.playing:  # it arrives about one tick later: ask for the frame due then
+            when += self.transport.speed * DISPLAY_MS / 1000
+        self._decoder.request(when, self.preview.size() * self.preview.devicePixelRatioF())
 
     def _on_frame(self, image: QImage, seconds: float) -> None:
         self.preview.show_frame(image, seconds)

@@ -131,24 +131,29 @@ class Placement:
         return self.begin + len(self.pcm)
 
 
-def take_paths(project: Project) -> list[Path]:
-    """The files of every line's chosen take (what the timeline shows and plays)."""
-    out = []
+def chosen_takes(project: Project) -> dict[str, Path]:
+    """Each line's chosen take file, by line id (what the timeline shows and plays).
+
+    Resolving a project path checks the real path on disk, so callers make this once per
+    change and share it rather than resolving every take several times.
+    """
+    out = {}
     for line in project.lines:
         take = project.chosen_take(line)
         if take is not None:
-            out.append(project.take_path(take))
+            out[line.id] = project.take_path(take)
     return out
 
 
-def placements(project: Project, slots: Sequence[Slot], library: AudioLibrary) -> list[Placement]:
-    """The chosen takes that are loaded, placed at their slots' starts and gained to the target."""
+def placements(project: Project, slots: Sequence[Slot], takes: dict[str, Path], library: AudioLibrary) -> list[Placement]:
+    """The loaded chosen takes (``takes``: see :func:`chosen_takes`) at their slots' starts,
+    each at the gain that brings it to the project's loudness target."""
     target = project.settings.loudness_target_lufs
     lines = {line.id: line for line in project.lines}
     out = []
     for slot in slots:
         take = project.chosen_take(lines[slot.line_id])
-        audio = library.get(project.take_path(take)) if take is not None else None
+        audio = library.get(takes[slot.line_id]) if slot.line_id in takes else None
         if take is not None and audio is not None:
             out.append(Placement(int(round(slot.start * PREVIEW_RATE)), audio.pcm, gain_for(take.loudness_lufs, target)))
     return out

@@ -163,7 +163,7 @@ class VideoPreview(QWidget):
         self._image: QImage | None = None
         self._message = "No video"
         self.frame_time: float | None = None  # the time of the frame shown (tests and the benchmark read it)
-        self.frames_painted = 0
+        self.frames_shown = 0
 
     def sizeHint(self) -> QSize:
         return QSize(320, 180)
@@ -178,6 +178,7 @@ class VideoPreview(QWidget):
     def show_frame(self, image: QImage, seconds: float) -> None:
         self._image = image
         self.frame_time = seconds
+        self.frames_shown += 1
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -188,7 +189,6 @@ class VideoPreview(QWidget):
             x = (self.width() - size.width()) / 2
             y = (self.height() - size.height()) / 2
             painter.drawImage(QRectF(x, y, size.width(), size.height()), self._image)
-            self.frames_painted += 1
         else:
             painter.setPen(QColor("#9a9a9a"))
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self._message)

@@ -17,6 +17,7 @@ from app.ui.timeline.programme import (
     AudioLibrary,
     Placement,
     Programme,
+    chosen_takes,
     envelope,
     load_audio,
     load_many,
@@ -186,11 +187,13 @@ def test_placements_follow_the_chosen_takes_and_the_loudness_target(tmp_path: Pa
     add_fake_take(project, project.lines[1], tone(0.5))
     project.lines[0].takes[0] = type(first)(**{**vars(first), "loudness_lufs": -33.0})
     library = AudioLibrary()
-    library.add(load_many([project.take_path(project.chosen_take(line)) for line in project.lines[:1]]))  # type: ignore[arg-type]
-    items = placements(project, build_timeline(project), library)
+    takes = chosen_takes(project)
+    assert list(takes) == ["l1", "l2"] and takes["l1"] == project.take_path(project.lines[0].takes[0])
+    library.add(load_many([takes["l1"]]))
+    items = placements(project, build_timeline(project), takes, library)
     assert len(items) == 1  # the second take is not loaded yet: it joins when it is
     assert items[0].begin == int(0.5 * PREVIEW_RATE) and items[0].gain == pytest.approx(10 ** (10 / 20))
     project.settings.loudness_target_lufs = None
-    assert placements(project, build_timeline(project), library)[0].gain == 1.0
+    assert placements(project, build_timeline(project), takes, library)[0].gain == 1.0
     project.lines.append(Line(id="new", text="No take."))
-    assert len(placements(project, build_timeline(project), library)) == 1
+    assert len(placements(project, build_timeline(project), chosen_takes(project), library)) == 1

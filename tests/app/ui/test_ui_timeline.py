@@ -231,3 +231,14 @@ def test_timeline_screenshot(qtbot: QtBot, panel: TimelinePanel) -> None:
     shot = ARTIFACTS / "timeline.png"
     assert panel.grab().save(str(shot))
     assert shot.stat().st_size > 10_000
+
+
+def test_escape_drops_a_drag_in_progress(qtbot: QtBot, panel: TimelinePanel) -> None:
+    canvas, line = panel.canvas, panel._doc.project.line("l2")
+    before = (line.start, line.end)
+    press = _centre(panel, "l2")
+    qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, pos=press)
+    qtbot.mouseMove(canvas, press + QPoint(40, 0))
+    qtbot.keyClick(canvas, Qt.Key.Key_Escape)
+    qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=press + QPoint(40, 0))
+    assert (line.start, line.end) == before and not panel._doc.stack.can_undo
