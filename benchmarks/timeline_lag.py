@@ -98,15 +98,20 @@ def main() -> int:
         sampler.setInterval(50)
         sampler.timeout.connect(sample)
         shown, renders = timeline.preview.frames_shown, timeline.canvas.renders
-        cpu, wall = time.process_time(), time.perf_counter()
+        ended: dict[str, float] = {}
+
+        def stop() -> None:  # read the clocks at the same moment, then leave the event loop
+            ended.update(heard=timeline.transport.position, wall=time.perf_counter(), cpu=time.process_time())
+            app.quit()
+
         probe.start()
         probe.reset()
         sampler.start()
+        cpu, wall = time.process_time(), time.perf_counter()
         timeline.transport.play()
-        QTimer.singleShot(int(args.play * 1000), app.quit)
+        QTimer.singleShot(int(args.play * 1000), stop)
         app.exec()
-        heard = timeline.transport.position
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        heard, cpu, wall = ended["heard"], ended["cpu"] - cpu, ended["wall"] - wall
         sampler.stop()
         probe.stop()
         lag = probe.session() or {}
