@@ -207,7 +207,7 @@ class MainWindow(QMainWindow):
         self.player.started.connect(lambda _key: self._update_actions())
         self._stream_rate = 22050  # replaced by the engine's rate when it is ready
 
-        self.video = VideoController(self, runner, self.projects_dir, self.open_project)
+        self.video = VideoController(self, runner, self.folders, self.projects_dir, self.open_project)
         self.video.message.connect(lambda message: self._status(message, 15000))
         self.video.error.connect(self._error)
         self.video.line_chosen.connect(self._show_line)

@@ -14,16 +14,17 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from app.project import SetVideo, VideoInfo, VoiceGaps
 from app.project.media import attach_video, extract_guide
 from app.project.new_project import NewProject, new_project_from_video
 from app.ui.document import Document
+from app.ui.folders import Folders
 from app.ui.gaps_dialog import VoiceGapsDialog
 from app.ui.project_settings_dialog import ProjectSettingsDialog
 from app.ui.tasks import TaskRunner
-from app.ui.video_dialogs import VIDEO_FILTER, NewFromVideo, NewFromVideoDialog
+from app.ui.video_dialogs import VIDEO_FILTER, VIDEOS, NewFromVideo, NewFromVideoDialog
 
 
 class VideoController(QObject):
@@ -35,24 +36,22 @@ class VideoController(QObject):
     line_chosen = Signal(str)  # the gaps list asks to show a line
     character_chosen = Signal(str)  # … or a character
 
-    def __init__(self, parent: QWidget, runner: TaskRunner, projects_dir: Path,
+    def __init__(self, parent: QWidget, runner: TaskRunner, folders: Folders, projects_dir: Path,
                  open_project: Callable[[Path], bool]) -> None:
         super().__init__(parent)
         self._parent = parent
         self._runner = runner
+        self._folders = folders
         self._projects_dir = projects_dir
         self._open_project = open_project
         self.document: Document | None = None
         self.dialog: QWidget | None = None  # the dialog open now (tests drive it)
 
-    def _start_dir(self) -> Path:
-        return self.document.project.root if self.document is not None else self._projects_dir
-
     # --- a new project from a video ----------------------------------------------------------
 
     def new_from_video(self) -> NewFromVideoDialog:
         """Open the dialog; OK creates the project in the background and opens it."""
-        dialog = NewFromVideoDialog(self._runner, self._projects_dir, self._start_dir(), self._parent)
+        dialog = NewFromVideoDialog(self._runner, self._folders, self._projects_dir, self._parent)
         dialog.chosen.connect(self.create)
         dialog.finished.connect(lambda _result: dialog.deleteLater())
         self.dialog = dialog
@@ -89,8 +88,7 @@ class VideoController(QObject):
     # --- the video and its guide track -----------------------------------------------------------
 
     def choose_video(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self._parent, "Choose the video this project dubs",
-                                              str(self._start_dir()), VIDEO_FILTER)
+        path = self._folders.open_file(self._parent, VIDEOS, "Choose the video this project dubs", VIDEO_FILTER)
         if path:
             self.set_video(Path(path))
 

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -31,8 +30,10 @@ from app.project import Project, ProjectError, VideoInfo
 from app.project.fsutil import safe_filename
 from app.project.media import probe_video
 from app.project.video_export import VideoExportOptions, default_video_path
+from app.ui.folders import PROJECTS, Folders
 from app.ui.tasks import TaskRunner
 
+VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
 VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
 SUBTITLE_FILTER = "Subtitles (*.srt);;All files (*)"
 NO_SUBTITLES, SRT_FILE = "none", "srt"
@@ -72,13 +73,13 @@ class NewFromVideoDialog(QDialog):
 
     chosen = Signal(object)  # NewFromVideo, when OK is pressed with valid choices
 
-    def __init__(self, runner: TaskRunner, projects_dir: Path, start_dir: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, runner: TaskRunner, folders: Folders, projects_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("newFromVideoDialog")
         self.setWindowTitle("New project from a video")
         self._runner = runner
-        self._projects_dir = projects_dir
-        self._start_dir = start_dir
+        self._folders = folders
+        self._projects_dir = projects_dir  # where the new project's folder is suggested
         self.info: VideoInfo | None = None
 
         self.video = QLineEdit()
@@ -132,19 +133,18 @@ class NewFromVideoDialog(QDialog):
     # --- choosing -------------------------------------------------------------------------------
 
     def _choose_video(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Choose the video to dub", str(self._start_dir), VIDEO_FILTER)
+        path = self._folders.open_file(self, VIDEOS, "Choose the video to dub", VIDEO_FILTER)
         if path:
             self.set_video(path)
 
     def _choose_srt(self) -> None:
-        start = Path(self.video.text()).parent if self.video.text() else self._start_dir
-        path, _ = QFileDialog.getOpenFileName(self, "Choose the subtitles", str(start), SUBTITLE_FILTER)
+        path = self._folders.open_file(self, SCRIPTS, "Choose the subtitles", SUBTITLE_FILTER)
         if path:
             self.srt.setText(path)
             self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
 
     def _choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Choose an empty folder for the project", str(self._projects_dir))
+        folder = self._folders.folder(self, PROJECTS, "Choose an empty folder for the project")
         if folder:
             self.folder.setText(folder)
 
