@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -86,8 +86,10 @@ def apply_ceiling(audio: np.ndarray, sample_rate: int, ceiling_dbtp: float) -> t
     """Keep ``audio``'s true peak at or under ``ceiling_dbtp``; returns (audio, whether it acted).
 
     Pedalboard's limiter (JUCE's: two compressors and a clipper) brings sample peaks under
-    the ceiling less a margin, which barely changes the loudness of speech; a final gain
-    trim catches any inter-sample peak that is still over.
+    the ceiling less a margin; a final gain trim catches any inter-sample peak still over.
+    JUCE's limiter also adds make-up gain (several dB, so quiet passages come out louder and
+    the programme lands well above its loudness target); it is measured and taken back off,
+    so only the peaks change.
     """
     from pedalboard import Limiter
 
@@ -97,12 +99,21 @@ def apply_ceiling(audio: np.ndarray, sample_rate: int, ceiling_dbtp: float) -> t
     data = np.asarray(audio, dtype=np.float32)
     planar = np.ascontiguousarray(data.T if data.ndim == 2 else data[None, :])
     limiter = Limiter(threshold_db=ceiling_dbtp - LIMITER_MARGIN_DB, release_ms=LIMITER_RELEASE_MS)
-    limited = limiter(planar, sample_rate)
+    limited = limiter(planar, sample_rate) / np.float32(_makeup_gain(limiter, sample_rate))
     out = limited.T if data.ndim == 2 else limited[0]
     peak = true_peak_dbtp(out, sample_rate)
     if peak is not None and peak > ceiling_dbtp:
         out = out * np.float32(10 ** ((ceiling_dbtp - peak - 0.05) / 20))
     return np.ascontiguousarray(out, dtype=np.float32), True
+
+
+def _makeup_gain(limiter: Any, sample_rate: int) -> float:
+    """The limiter's gain on a quiet tone (−40 dBFS, far under any threshold): its make-up gain."""
+    seconds = np.arange(int(0.5 * sample_rate), dtype=np.float64) / sample_rate
+    tone = (0.01 * np.sin(2 * np.pi * 1000.0 * seconds)).astype(np.float32)[None, :]
+    settled = slice(len(seconds) // 2, None)  # past the compressors' attack
+    out = limiter(tone, sample_rate)
+    return float(np.sqrt(np.mean(out[0, settled] ** 2)) / np.sqrt(np.mean(tone[0, settled] ** 2)))
 
 
 def duck_gain(

@@ -49,6 +49,18 @@ def test_ceiling_brings_the_true_peak_under_the_limit_and_leaves_quiet_audio_alo
     assert not acted and same is quiet
 
 
+def test_ceiling_takes_off_only_the_peaks_not_the_loudness() -> None:
+    """A few peaks over the ceiling in quiet speech: the limiter's own make-up gain once lifted such
+    a programme 3-4 LU over its target (CI saw -19.6 LUFS for -23); now only the peaks come down."""
+    programme = sine(180, 6.0, 0.08) * (1 + sine(3, 6.0, 1.0))
+    programme[RATE : RATE + 100] = 0.99
+    before = integrated_loudness(programme, RATE)
+    out, acted = apply_ceiling(programme, RATE, -1.0)
+    after = integrated_loudness(out, RATE)
+    assert acted and (true_peak_dbtp(out, RATE) or 0) <= -1.0
+    assert before is not None and after is not None and abs(after - before) < 0.5
+
+
 def test_duck_gain_fades_down_before_a_line_and_back_after() -> None:
     gain = duck_gain(RATE * 4, RATE, [(1.0, 2.0)], duck_db=-20.0, attack_s=0.1, release_s=0.5)
     at = lambda s: float(gain[int(s * RATE)])  # noqa: E731
