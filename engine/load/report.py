@@ -11,11 +11,12 @@ import base64
 import csv
 import html
 import io
+import itertools
 import json
 import math
 import os
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
 from engine.files import atomic_write_text
@@ -199,45 +200,78 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:+.0f}%"
 
 
-# Columns of the terminal and HTML tables: (header, function of a level).
-TABLE_COLUMNS: list[tuple[str, Any]] = [
-    ("level", lambda s: s.label + ("" if s.complete else " (stopped)")),
-    ("jobs", lambda s: str(s.jobs)),
-    ("in flight", lambda s: str(s.peak_in_flight)),
-    ("errors", lambda s: str(s.errors)),
-    ("jobs/s", lambda s: _fmt(s.jobs_per_s)),
-    ("audio s/s", lambda s: _fmt(s.audio_per_wall_s)),
-    ("1st audio mean", lambda s: _fmt(s.first_audio_s.mean)),
-    ("p50", lambda s: _fmt(s.first_audio_s.p50)),
-    ("p90", lambda s: _fmt(s.first_audio_s.p90)),
-    ("p95", lambda s: _fmt(s.first_audio_s.p95)),
-    ("p99", lambda s: _fmt(s.first_audio_s.p99)),
-    ("sd", lambda s: _fmt(s.first_audio_s.std)),
-    ("total mean", lambda s: _fmt(s.total_s.mean)),
-    ("p50", lambda s: _fmt(s.total_s.p50)),
-    ("p95", lambda s: _fmt(s.total_s.p95)),
-    ("p99", lambda s: _fmt(s.total_s.p99)),
-    ("stalls/job", lambda s: _fmt(s.stalls_per_job)),
-    ("worst gap", lambda s: _fmt(s.max_gap_s.max)),
-    ("queue p95", lambda s: _fmt(s.queue_wait_s.p95)),
-    ("compute p95", lambda s: _fmt(s.compute_s.p95)),
-    ("cpu %", lambda s: _fmt(None if s.engine_cpu_pct is None else s.engine_cpu_pct["mean"], 0)),
-    ("rss MB", lambda s: _fmt(None if s.engine_rss_mb is None else s.engine_rss_mb["max"], 0)),
-    ("gpu %", lambda s: _fmt(None if s.gpu_util_pct is None else s.gpu_util_pct["mean"], 0)),
-    ("Δ p95 1st", lambda s: _pct(s.change_vs_first_pct.get("first_audio_p95"))),
-    ("Δ jobs/s", lambda s: _pct(s.change_vs_first_pct.get("jobs_per_s"))),
-    ("goodput", lambda s: f"{s.goodput_fraction:.0%}" if s.jobs else "–"),
-    ("ok", lambda s: "no" if not s.meets_objective else "yes" if s.reached else "not reached"),
+class TableColumn(NamedTuple):
+    """A column of the per-level table (terminal, HTML, the stress panel): its header, its
+    group in the HTML's header row, how a level fills it, and what it means (tooltips)."""
+
+    header: str
+    group: str
+    cell: Callable[[LevelStats], str]
+    tip: str
+
+
+TABLE_COLUMNS: list[TableColumn] = [
+    TableColumn("level", "", lambda s: s.label + ("" if s.complete else " (stopped)"),
+                "Users (closed loop) or arrival rate (open loop) of the level"),
+    TableColumn("jobs", "volume", lambda s: str(s.jobs), "Measured jobs that ended (warm-up jobs left out)"),
+    TableColumn("in flight", "volume", lambda s: str(s.peak_in_flight),
+                "The most jobs submitted and not yet ended at one moment"),
+    TableColumn("errors", "volume", lambda s: str(s.errors), "Jobs that failed or timed out"),
+    TableColumn("jobs/s", "volume", lambda s: _fmt(s.jobs_per_s), "Successful jobs per second"),
+    TableColumn("audio s/s", "volume", lambda s: _fmt(s.audio_per_wall_s),
+                "Seconds of speech produced per second of the run"),
+    TableColumn("1st audio mean", "first audio (s)", lambda s: _fmt(s.first_audio_s.mean),
+                "Time from a job being due to its first audio, mean over the level"),
+    TableColumn("p50", "first audio (s)", lambda s: _fmt(s.first_audio_s.p50), "First audio, median"),
+    TableColumn("p90", "first audio (s)", lambda s: _fmt(s.first_audio_s.p90), "First audio, 90th percentile"),
+    TableColumn("p95", "first audio (s)", lambda s: _fmt(s.first_audio_s.p95),
+                "First audio, 95th percentile (what the objective bounds)"),
+    TableColumn("p99", "first audio (s)", lambda s: _fmt(s.first_audio_s.p99), "First audio, 99th percentile"),
+    TableColumn("sd", "first audio (s)", lambda s: _fmt(s.first_audio_s.std),
+                "Spread of first audio: its standard deviation"),
+    TableColumn("max/p95", "first audio (s)", lambda s: _fmt(s.first_audio_max_over_p95),
+                "Spread of first audio: how far the worst job lies beyond the p95 (1.00 = not at all)"),
+    TableColumn("total mean", "total (s)", lambda s: _fmt(s.total_s.mean), "Time from due to the last audio, mean"),
+    TableColumn("p50", "total (s)", lambda s: _fmt(s.total_s.p50), "Whole line, median"),
+    TableColumn("p95", "total (s)", lambda s: _fmt(s.total_s.p95), "Whole line, 95th percentile"),
+    TableColumn("p99", "total (s)", lambda s: _fmt(s.total_s.p99), "Whole line, 99th percentile"),
+    TableColumn("stalls/job", "playback and engine", lambda s: _fmt(s.stalls_per_job),
+                "Times per job a listener would have run out of audio"),
+    TableColumn("worst gap", "playback and engine", lambda s: _fmt(s.max_gap_s.max),
+                "The worst wait for a chunk beyond the audio already delivered, in seconds (> 0 is a stall)"),
+    TableColumn("queue p95", "playback and engine", lambda s: _fmt(s.queue_wait_s.p95),
+                "Seconds a job waited in the engine's queue, 95th percentile"),
+    TableColumn("compute p95", "playback and engine", lambda s: _fmt(s.compute_s.p95),
+                "Seconds the engine spent computing a job's pieces, 95th percentile"),
+    TableColumn("cpu %", "playback and engine", lambda s: _fmt(None if s.engine_cpu_pct is None
+                                                               else s.engine_cpu_pct["mean"], 0),
+                "Engine CPU, mean (100 = one core busy)"),
+    TableColumn("rss MB", "playback and engine", lambda s: _fmt(None if s.engine_rss_mb is None
+                                                                else s.engine_rss_mb["max"], 0),
+                "Engine resident memory, highest"),
+    TableColumn("gpu %", "playback and engine", lambda s: _fmt(None if s.gpu_util_pct is None
+                                                               else s.gpu_util_pct["mean"], 0),
+                "GPU utilisation, mean (empty without an NVIDIA GPU)"),
+    TableColumn("Δ p95 1st", "vs first level", lambda s: _pct(s.change_vs_first_pct.get("first_audio_p95")),
+                "Change of the first-audio p95 against the first level"),
+    TableColumn("Δ jobs/s", "vs first level", lambda s: _pct(s.change_vs_first_pct.get("jobs_per_s")),
+                "Change of throughput against the first level"),
+    TableColumn("goodput", "objective", lambda s: f"{s.goodput_fraction:.0%}" if s.jobs else "–",
+                "Share of jobs with first audio within the objective and no stall"),
+    TableColumn("goodput/s", "objective", lambda s: _fmt(s.goodput_per_s),
+                "Jobs per second with first audio within the objective and no stall"),
+    TableColumn("ok", "objective", lambda s: "no" if not s.meets_objective else "yes" if s.reached else "not reached",
+                "Whether the level met the objective"),
 ]
 
 
 def table_rows(levels: Sequence[LevelStats]) -> list[list[str]]:
-    return [[cell(level) for _, cell in TABLE_COLUMNS] for level in levels]
+    return [[column.cell(level) for column in TABLE_COLUMNS] for level in levels]
 
 
 def format_table(levels: Sequence[LevelStats]) -> str:
     """The per-level table as aligned text (latencies in seconds)."""
-    headers = [header for header, _ in TABLE_COLUMNS]
+    headers = [column.header for column in TABLE_COLUMNS]
     rows = table_rows(levels)
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
     lines = ["  ".join(h.rjust(w) for h, w in zip(headers, widths))]
@@ -446,10 +480,11 @@ def _kv(data: dict[str, Any]) -> str:
 
 
 def levels_table_html(levels: Sequence[LevelStats]) -> str:
-    head = "".join(f'<th{" class=l" if i == 0 else ""}>{html.escape(h)}</th>' for i, (h, _) in enumerate(TABLE_COLUMNS))
-    group = ('<tr><th class=l></th><th colspan=5>volume</th><th colspan=6>first audio (s)</th>'
-             '<th colspan=4>total (s)</th><th colspan=7>playback and engine</th><th colspan=2>vs first level</th>'
-             '<th colspan=2>objective</th></tr>')
+    head = "".join(f'<th{" class=l" if i == 0 else ""} title="{html.escape(c.tip)}">{html.escape(c.header)}</th>'
+                   for i, c in enumerate(TABLE_COLUMNS))
+    groups = [(name, len(list(run))) for name, run in itertools.groupby(c.group for c in TABLE_COLUMNS)]
+    group = "<tr>" + "".join(f'<th colspan={span}>{html.escape(name)}</th>' if name else f"<th class=l colspan={span}></th>"
+                             for name, span in groups) + "</tr>"
     body = []
     for level, row in zip(levels, table_rows(levels)):
         cells = "".join(f'<td{" class=l" if i == 0 else ""}>{html.escape(c)}</td>' for i, c in enumerate(row))

@@ -201,7 +201,8 @@ class LoadRunner:
     def run(self) -> BenchReport:
         started_wall = datetime.now(timezone.utc)
         self._t0 = time.monotonic()
-        self._sampler = ResourceSampler(self.client.pid)
+        # A server's GPUs are not this machine's: sample these only for an engine running here.
+        self._sampler = ResourceSampler(self.client.pid, gpus=not isinstance(self.client, RemoteEngineClient))
         self._lower_engine_priority()
         self._next_sample = self._t0
         self.observer(RunStarted(self.engine_info(), self.plan, self.objective))

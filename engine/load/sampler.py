@@ -29,9 +29,11 @@ class ResourceSample:
 class _Gpus:
     """NVML handles, or nothing when the library or a GPU is missing (the usual CPU machine)."""
 
-    def __init__(self) -> None:
+    def __init__(self, probe: bool = True) -> None:  # probe=False: no GPUs, NVML not asked
         self._nvml: Any = None
         self._handles: list[Any] = []
+        if not probe:
+            return
         try:
             import pynvml
 
@@ -81,13 +83,17 @@ CHILDREN_EVERY = 10  # list the engine's children every N samples: listing scans
 
 
 class ResourceSampler:
-    """Samples one process tree (the engine) and the GPUs; follow restarts with :meth:`watch`."""
+    """Samples one process tree (the engine) and the GPUs; follow restarts with :meth:`watch`.
 
-    def __init__(self, pid: int | None) -> None:
+    ``gpus=False`` leaves this machine's GPUs out: against a server they are not the ones
+    doing the work, and showing them would mislead.
+    """
+
+    def __init__(self, pid: int | None, gpus: bool = True) -> None:
         self._procs: dict[int, psutil.Process] = {}
         self._root: int | None = None
         self._count = 0
-        self._gpus = _Gpus()
+        self._gpus = _Gpus(probe=gpus)
         self.watch(pid)
 
     @property

@@ -5,13 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import re
 import stat
 from pathlib import Path
 
 from engine.files import NEW_FILE_MODE
 from engine.load.plans import Plan
-from engine.load.report import BenchReport, format_table, nice_ticks
-from engine.load.sampler import ResourceSample
+from engine.load.report import TABLE_COLUMNS, BenchReport, format_table, levels_table_html, nice_ticks, table_rows
+from engine.load.sampler import ResourceSample, ResourceSampler
 from engine.load.stats import Objective, add_changes, apply_objective, make_verdict
 from tests.load.helpers import level_of, record
 
@@ -72,6 +74,27 @@ def test_terminal_table_lists_levels() -> None:
     text = format_table(_report().levels)
     lines = text.splitlines()
     assert len(lines) == 4 and "1st audio mean" in lines[0] and "2 users" in lines[3]
+
+
+def test_table_columns_are_declared_once_with_groups_and_meanings() -> None:
+    headers = [column.header for column in TABLE_COLUMNS]
+    for measure in ("worst gap", "queue p95", "compute p95", "goodput", "goodput/s", "sd", "max/p95"):
+        assert measure in headers  # the scheduler's measures, in every table
+    assert all(column.tip for column in TABLE_COLUMNS)
+    page = levels_table_html(_report().levels)
+    spans = [int(n) for n in re.findall(r"colspan=(\d+)", page)]
+    assert sum(spans) == len(TABLE_COLUMNS) and page.count(" title=") == len(TABLE_COLUMNS)
+    assert len(table_rows(_report().levels)[0]) == len(TABLE_COLUMNS)
+
+
+def test_a_servers_run_samples_no_gpu_of_this_machine() -> None:
+    sampler = ResourceSampler(os.getpid(), gpus=False)
+    try:
+        sample = sampler.sample(0.5, 0)
+    finally:
+        sampler.close()
+    assert sampler.gpu_names == [] and sample.gpu_util_pct is None and sample.gpu_mem_mb is None
+    assert sample.rss_mb is not None  # the process itself is still sampled
 
 
 def test_nice_ticks() -> None:

@@ -364,7 +364,7 @@ class StressPanel(QWidget):
         self.lag_label = QLabel("Event-loop lag: –")
         self.lag_label.setToolTip("How late a 20 ms timer fires on the GUI thread: what a click would wait")
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
-        self.table.setHorizontalHeaderLabels([header for header, _ in TABLE_COLUMNS])
+        self.table.setHorizontalHeaderLabels([column.header for column in TABLE_COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
