@@ -10,13 +10,16 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.commands.common import EXIT_INTERRUPTED, add_engine_arguments, engine_config_from_args
 from app.ui.settings import APP_NAME, ORG_NAME, Settings
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
     from engine.client import EngineConfig
 
 ENGINE_ARGUMENTS = ("backend", "model_dir", "engine_python", "backend_option", "slots", "max_active", "cache_dir")
@@ -50,6 +53,33 @@ def engine_override(args: argparse.Namespace, settings: Settings) -> EngineConfi
     return config
 
 
+def close_on_stop_signals(window: QWidget) -> list[int]:
+    """Make SIGTERM (a logout, ``kill``, a service manager) and Ctrl+C close the studio as its
+    close button does: unsaved changes are saved (a failed save keeps the window, asking what to
+    do), the engine is stopped, the settings are written. A second signal ends the studio at once.
+
+    Returns a list that holds the signal number once one has arrived (for the exit status).
+    Python runs signal handlers only between bytecodes, and the Qt event loop waits in C++: a
+    timer hands the interpreter a moment to run them five times a second.
+    """
+    from PySide6.QtCore import QTimer
+
+    received: list[int] = []
+
+    def close(signum: int, _frame: Any) -> None:
+        for stop_signal in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(stop_signal, signal.SIG_DFL)  # a second signal is not asked twice
+        received.append(signum)
+        QTimer.singleShot(0, window.close)
+
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop_signal, close)
+    wake = QTimer(window)
+    wake.timeout.connect(lambda: None)
+    wake.start(200)
+    return received
+
+
 def run_studio(argv: list[str]) -> int:
     """Run the studio until its window closes; returns the exit status."""
     args = _parse(argv)
@@ -75,4 +105,6 @@ def run_studio(argv: list[str]) -> int:
         window.quit_after_load()
         app.exec()
         return 0 if opened else 1
-    return int(app.exec())
+    stopped_by = close_on_stop_signals(window)
+    status = int(app.exec())
+    return EXIT_INTERRUPTED if stopped_by else status

@@ -1,8 +1,9 @@
-"""The studio, killed, never leaves its engine behind (issue 10).
+"""The studio, killed, never leaves its engine behind; stopped, it closes as its window does (issue 10).
 
 The real program in a subprocess under Qt's offscreen platform, with its own settings and
-cache folders; it is killed once its engine runs, and the engine must then go (a bounded wait,
-never a timing assertion).
+cache folders; it is signalled once its engine runs, and the engine must then go (a bounded
+wait, never a timing assertion). SIGTERM and Ctrl+C close the window the normal way: the
+project is saved and its lock released, exit status 130 as the commands give.
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from app.commands.common import EXIT_INTERRUPTED
 from app.paths import SAMPLE_PROJECT
+from app.project.lock import LOCK_FILE
 from tests.app.test_commands_stop import engine_of
 from tests.engine.test_lifeline import kill_if_alive, wait_gone
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="signals and process groups are POSIX")
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=lambda s: s.name)
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
 def test_a_killed_studio_leaves_no_engine(tmp_path, how):
     project = tmp_path / "project"
     shutil.copytree(SAMPLE_PROJECT, project)
@@ -34,8 +37,14 @@ def test_a_killed_studio_leaves_no_engine(tmp_path, how):
     engine = 0
     try:
         engine = engine_of(studio)
+        assert (project / LOCK_FILE).exists()  # the studio holds the project
         studio.send_signal(how)
-        assert studio.wait(timeout=60) == -how
+        if how is signal.SIGKILL:
+            assert studio.wait(timeout=60) == -how
+            assert (project / LOCK_FILE).exists()  # stale: the next opener takes it over
+        else:  # closed as by its close button: the project saved and released
+            assert studio.wait(timeout=60) == EXIT_INTERRUPTED
+            assert not (project / LOCK_FILE).exists()
         assert wait_gone(engine), f"the studio's engine outlived it ({how.name})"
     finally:
         if studio.poll() is None:
