@@ -242,7 +242,7 @@ class ScriptPanel(QWidget):
         self.progress_label.setObjectName("renderStatus")
         # A long status must never widen the window: the label gives way (its tooltip keeps it all).
         self.progress_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.progress_label.setMinimumWidth(120)
+        self.progress_label.setMinimumWidth(0)  # squeezed, it gives way: never under the buttons
         self.playhead = QLabel("")
         self.playhead.setObjectName("playhead")
         self.playhead.setMinimumWidth(90)
@@ -250,8 +250,8 @@ class ScriptPanel(QWidget):
         for name in ("render_all", "render_selected", "render_stale", "render_failed_qa", "cancel_render",
                      "retry_failed"):
             bar.addWidget(_button(actions[name]))
-        bar.addWidget(self.progress, 1)
-        bar.addWidget(self.progress_label)
+        bar.addWidget(self.progress, 3)
+        bar.addWidget(self.progress_label, 2)  # shares the room left over (see its size policy)
         bar.addSpacing(16)
         bar.addWidget(_button(actions["play_line"]))
         bar.addWidget(_button(actions["stop"]))
