@@ -71,6 +71,7 @@ WARP_CANDIDATES = np.round(np.arange(0.80, 1.3001, 0.01), 2)
 # Praat keeps global state; parselmouth calls are serialised so two synthesis slots never
 # enter it at once (each call is a few milliseconds to tens of milliseconds).
 _PRAAT_LOCK = threading.Lock()
+PSOLA_SEED = 20_261_130
 
 
 @dataclass(frozen=True)
@@ -458,7 +459,7 @@ class PsolaSource:
         frequency, formants included, by the ratio.
         """
         import soxr
-        from parselmouth.praat import call
+        from parselmouth.praat import call, run
 
         if self._manipulation is None:
             return self.pcm.copy()
@@ -470,6 +471,9 @@ class PsolaSource:
             durations = call("Create DurationTier", "stretch", 0.0, self._sound.xmax)
             call(durations, "Add point", 0.0, formant_ratio if stretch else 1.0)
             call([self._manipulation, durations], "Replace duration tier")
+            # Overlap-add places pulses at random in voiceless stretches: a fixed seed makes the
+            # same piece come out the same every time (re-renders, a server against a local run).
+            run(f"random_initializeWithSeedUnsafelyButPredictably ({PSOLA_SEED})")
             out = call(self._manipulation, "Get resynthesis (overlap-add)").values[0].astype(np.float32)
         if stretch:
             out = soxr.resample(out, self.rate * formant_ratio, self.rate)
