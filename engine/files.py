@@ -80,7 +80,8 @@ def _describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _code_of(error: OSError) -> FileErrorCode:
+def code_of_write_error(error: OSError) -> FileErrorCode:
+    """DISK_FULL for no space or quota left, SAVE_FAILED for any other failed write."""
     return FileErrorCode.DISK_FULL if error.errno in _NO_SPACE else FileErrorCode.SAVE_FAILED
 
 
@@ -136,7 +137,8 @@ def ensure_dir(directory: str | os.PathLike[str], inside: str | os.PathLike[str]
     except FileExistsError:  # raced with another process making the same folder: look again
         return ensure_dir(directory, inside)
     except OSError as error:
-        raise FileError(_code_of(error), f"cannot make folder {target}: {_describe_os_error(error)}", target) from error
+        reason = _describe_os_error(error)
+        raise FileError(code_of_write_error(error), f"cannot make folder {target}: {reason}", target) from error
 
 
 def check_target(path: Path, *, stream_special: bool = False) -> os.stat_result | None:
@@ -150,7 +152,8 @@ def check_target(path: Path, *, stream_special: bool = False) -> os.stat_result 
     except FileNotFoundError:
         return None
     except OSError as error:  # e.g. a file where a folder should be (ENOTDIR)
-        raise FileError(_code_of(error), f"cannot inspect {path}: {_describe_os_error(error)}", path) from error
+        reason = _describe_os_error(error)
+        raise FileError(code_of_write_error(error), f"cannot inspect {path}: {reason}", path) from error
     if stat.S_ISREG(info.st_mode):
         return info
     if stream_special:
@@ -226,7 +229,7 @@ def atomic_write(
             temp.unlink(missing_ok=True)
         if isinstance(error, FileError) or not isinstance(error, Exception):
             raise  # KeyboardInterrupt and friends: cleaned up, then propagate unchanged
-        code = _code_of(error) if isinstance(error, OSError) else FileErrorCode.SAVE_FAILED
+        code = code_of_write_error(error) if isinstance(error, OSError) else FileErrorCode.SAVE_FAILED
         reason = _describe_os_error(error) if isinstance(error, OSError) else str(error) or type(error).__name__
         raise FileError(code, f"cannot write {target}: {reason}", target) from error
     return target
@@ -388,6 +391,7 @@ __all__ = [
     "atomic_write_text",
     "atomic_write_wav",
     "check_target",
+    "code_of_write_error",
     "decode_text",
     "ensure_dir",
     "read_regular_file",

@@ -14,6 +14,7 @@ taken over by the next one, with no pid guessing. The file is removed on release
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -22,8 +23,9 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from app.project.errors import ProjectLockedError, SaveError
+from app.project.errors import ProjectErrorCode, ProjectLockedError, SaveError
 from app.project.model import Project
+from engine import files
 
 LOCK_FILE = ".dubstudio.lock"
 
@@ -69,7 +71,8 @@ class ProjectLock:
         """Lock ``root`` for ``program`` (e.g. ``"dubstudio render"``).
 
         Raises ProjectLockedError (E_PROJECT_LOCKED) naming the holder when another live
-        process has it, and SaveError when the lock file cannot be made (read-only folder).
+        process has it, and SaveError when the lock file cannot be made or written (a
+        read-only folder: E_SAVE_FAILED; a full disk: E_DISK_FULL).
         """
         root = Path(root).absolute()
         path = root / LOCK_FILE
@@ -78,7 +81,7 @@ class ProjectLock:
                 # No O_TRUNC: the holder's details must survive our failed attempt to read them.
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
             except OSError as error:
-                raise SaveError(f"cannot create the project lock {path}: {error.strerror or error}") from error
+                raise _lock_write_error("create", path, error) from error
             handle = os.fdopen(fd, "r+b")
             if not _try_lock(handle):
                 holder = _read_holder(handle)
@@ -93,7 +96,14 @@ class ProjectLock:
             except FileNotFoundError:
                 same = False
             if same:
-                _write_holder(handle, program)
+                try:
+                    _write_holder(handle, program)
+                except OSError as error:  # e.g. a full disk: the lock is ours, so its file goes too
+                    with contextlib.suppress(OSError):
+                        path.unlink(missing_ok=True)
+                    with contextlib.suppress(OSError):  # close() retries the failed flush, and fails again
+                        handle.close()
+                    raise _lock_write_error("write", path, error) from error
                 return cls(root, handle)
             handle.close()
         raise ProjectLockedError(f"{root}: the project lock keeps changing hands; try again")
@@ -134,6 +144,12 @@ def load_locked(path: str | os.PathLike[str], program: str) -> tuple[Project, Pr
     except BaseException:
         lock.release()
         raise
+
+
+def _lock_write_error(action: str, path: Path, error: OSError) -> SaveError:
+    """A lock that cannot be made says why with the writer's code (E_DISK_FULL, E_SAVE_FAILED)."""
+    code = ProjectErrorCode(files.code_of_write_error(error).value)
+    return SaveError(f"cannot {action} the project lock {path}: {error.strerror or error}", code)
 
 
 def _read_holder(handle: IO[bytes]) -> dict[str, Any]:

@@ -416,3 +416,36 @@ def test_the_lock_of_a_killed_process_is_taken_over(project: Project) -> None:
     assert (project.root / LOCK_FILE).exists()  # a dead process cleans nothing up...
     with ProjectLock.acquire(project.root, "studio"):  # ...but its lock is taken over
         assert json.loads((project.root / LOCK_FILE).read_text())["pid"] == os.getpid()
+
+
+def test_a_lock_that_cannot_be_written_is_a_coded_error_not_a_traceback(project: Project) -> None:
+    """On a full disk, render's project lock died with an OSError traceback while writing its holder.
+
+    A real failing write, without root or a full disk: a child process whose file size limit is
+    0 bytes can create the (empty) lock file but not write into it (EFBIG).
+    """
+    script = textwrap.dedent(f"""
+        import resource, signal, sys
+        from app.cli import main
+        from app.project import SaveError
+        from app.project.lock import ProjectLock
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
+        hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard))
+        try:
+            ProjectLock.acquire({str(project.root)!r}, "studio")
+        except SaveError as error:
+            print(error.code.value, error.message, flush=True)
+        print("render exit", main(["render", {str(project.root)!r}]), flush=True)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+        ProjectLock.acquire({str(project.root)!r}, "studio").release()  # nothing was left held
+        print("locked again", flush=True)
+    """)
+    before = project.project_file.read_bytes()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    refused, render, again = done.stdout.splitlines()
+    assert refused.startswith(f"E_SAVE_FAILED cannot write the project lock {project.root / LOCK_FILE}: File too large")
+    assert render == "render exit 2" and "E_SAVE_FAILED: cannot write the project lock" in done.stderr
+    assert again == "locked again"
+    assert not (project.root / LOCK_FILE).exists() and project.project_file.read_bytes() == before
