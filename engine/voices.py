@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import stat
 import threading
 import time
@@ -40,6 +41,10 @@ MIN_SPEECH_S = 1.0
 SILENCE_PEAK = 1e-3  # peak below -60 dBFS counts as silence
 TRIM_TOP_DB = 40.0
 CACHE_FORMAT = "1"
+KEY_HEX_DIGITS = 40  # an entry is KEY.npz, KEY this many hex digits of a SHA-256
+# What the cache writes in its folder: entries, and the atomic writer's temp files of writes that
+# never finished (a killed engine). Clearing looks for these names only (see cache_files).
+_CACHE_FILE = re.compile(rf"[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz|\.[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz\..+\.tmp")
 MAX_EMBEDDING_DIM = 4096  # far above any speaker encoder's (GE2E 256, CAM++ 192)
 
 log = logging.getLogger(__name__)
@@ -204,7 +209,7 @@ class VoiceCache:
         if digest is None:
             digest = self._digests[stamp] = _file_digest(path)
         material = "|".join((CACHE_FORMAT, digest, voice.transcript.strip(), self.backend_id, self.encoder_id))
-        return hashlib.sha256(material.encode()).hexdigest()[:40]
+        return hashlib.sha256(material.encode()).hexdigest()[:KEY_HEX_DIGITS]
 
     def lookup(self, voice: VoiceSpec) -> CacheLookup:
         started = time.monotonic()
@@ -393,6 +398,27 @@ def _kind_of(mode: int) -> str:
     kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
              (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
     return next((name for test, name in kinds if test(mode)), "something")
+
+
+def cache_files(directory: str | os.PathLike[str]) -> list[Path]:
+    """The files the voice cache wrote in ``directory``: its entries and unfinished writes.
+
+    Measuring and clearing the cache look at these only, never at the whole folder: the cache
+    folder is a setting, and a user who points it at a folder of their own must not lose what
+    else is in it. A link or a folder with an entry's name is not a file the cache wrote.
+    """
+    try:
+        with os.scandir(directory) as entries:
+            return [Path(entry.path) for entry in entries
+                    if _CACHE_FILE.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def clear_cache_folder(directory: str | os.PathLike[str]) -> None:
+    """Delete the cache's own files in ``directory`` (:func:`cache_files`); voices are rebuilt on use."""
+    for path in cache_files(directory):
+        path.unlink(missing_ok=True)
 
 
 def default_cache_dir() -> Path:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
@@ -256,27 +255,21 @@ class Settings:
         return default_cache_dir()
 
 
-def folder_size(path: Path) -> int:
-    """Total bytes of the files below ``path`` (0 when it does not exist)."""
+def cache_size(path: Path) -> int:
+    """Bytes of the voice cache's own files in ``path`` (0 when it does not exist).
+
+    Only what the cache wrote counts (and is cleared): the folder is a setting and may be one
+    of the user's, holding other files.
+    """
+    from engine.voices import cache_files  # the engine's own names, not a copy of them
+
     total = 0
-    for root, _dirs, files in os.walk(path):
-        for name in files:
-            try:
-                total += (Path(root) / name).stat().st_size
-            except OSError:
-                continue  # removed while we walked
+    for file in cache_files(path):
+        try:
+            total += file.stat().st_size
+        except OSError:
+            continue  # removed while we looked
     return total
-
-
-def clear_folder(path: Path) -> None:
-    """Delete what is inside ``path`` but keep the folder (the engine may hold it open)."""
-    if not path.is_dir():
-        return
-    for child in path.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
 
 
 def human_size(n: int) -> str:

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.backend_form import row
 from app.ui.player import list_devices
-from app.ui.settings import Settings, clear_folder, folder_size, human_size
+from app.ui.settings import Settings, cache_size, human_size
 from app.ui.tasks import TaskRunner
 from app.ui.voices_engine_page import VoicesEnginePage
 
@@ -93,7 +93,7 @@ class GeneralPage(QWidget):
         path = self._cache_path()
         self.cache_size.setText("measuring…")
         self._runner.run(
-            lambda: folder_size(path),
+            lambda: cache_size(path),
             lambda size: self.cache_size.setText(f"{human_size(size)}  ({path})"),
             lambda exc: self.cache_size.setText(f"cannot measure: {exc}"),
         )
@@ -110,7 +110,9 @@ class GeneralPage(QWidget):
             self.clear_cache.setEnabled(True)
             self.cache_size.setText(f"cannot clear: {exc}")
 
-        self._runner.run(lambda: clear_folder(path), done, failed)
+        from engine.voices import clear_cache_folder
+
+        self._runner.run(lambda: clear_cache_folder(path), done, failed)
 
     def _browse_cache(self) -> None:
         path = QFileDialog.getExistingDirectory(self, "Voice cache folder", str(self._cache_path()))

@@ -14,12 +14,14 @@ from app.ui.tasks import SyncTaskRunner
 from app.ui.welcome import WelcomePage
 from engine.backends import COSYVOICE2_ENVIRONMENT, DESCRIPTORS, PIPER
 from engine.protocol import EngineError, ErrorCode
+from engine.voices import KEY_HEX_DIGITS
 
 
 def test_settings_dialog_shows_cache_size_clears_and_applies(qtbot: QtBot, tmp_path: Path, settings: Settings) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
-    (cache / "voice.npz").write_bytes(b"x" * 2048)
+    (cache / f"{'a' * KEY_HEX_DIGITS}.npz").write_bytes(b"x" * 2048)  # a cache entry
+    (cache / "mine.npz").write_bytes(b"not the cache's")  # the folder is a setting: it may hold other files
     settings.cache_dir = str(cache)
     dialog = SettingsDialog(settings, SyncTaskRunner())
     qtbot.addWidget(dialog)
@@ -27,7 +29,7 @@ def test_settings_dialog_shows_cache_size_clears_and_applies(qtbot: QtBot, tmp_p
     assert general.cache_size.text().startswith("2.0 KB")
     assert not general.output.isEnabled()  # no audio device on this machine / in CI
     general.clear_cache.click()
-    assert general.cache_size.text().startswith("0 B") and cache.is_dir()
+    assert general.cache_size.text().startswith("0 B") and [p.name for p in cache.iterdir()] == ["mine.npz"]
     assert not dialog.engine_changed()
     general.slots.setValue(2)
     general.autosave.setValue(30)

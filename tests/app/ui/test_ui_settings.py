@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from app.ui.settings import Settings, clear_folder, folder_size, human_size
+from app.ui.settings import Settings, cache_size, human_size
 from engine.backends import OptionError
+from engine.voices import KEY_HEX_DIGITS, clear_cache_folder
 
 
 def test_defaults_when_nothing_stored(settings: Settings) -> None:
@@ -56,16 +57,31 @@ def test_every_option_declared_once_with_a_title() -> None:
     assert all(o.title for o in Settings.options())
 
 
-def test_cache_size_and_clear(tmp_path: Path) -> None:
+def test_cache_size_and_clear_touch_only_the_caches_own_files(tmp_path: Path) -> None:
+    """The cache folder is a setting: "Clear cache" on a folder of the user's deleted everything in it."""
     cache = tmp_path / "cache"
     (cache / "sub").mkdir(parents=True)
-    (cache / "a.bin").write_bytes(b"x" * 1000)
-    (cache / "sub" / "b.bin").write_bytes(b"y" * 24)
-    assert folder_size(cache) == 1024
+    (cache / f"{'a' * KEY_HEX_DIGITS}.npz").write_bytes(b"x" * 1000)  # an entry
+    (cache / f".{'b' * KEY_HEX_DIGITS}.npz.k2j4_x.tmp").write_bytes(b"y" * 24)  # a write a killed engine left
+    theirs = {
+        "holiday.npz": b"mine",
+        "notes.txt": b"mine too",
+        f"{'c' * KEY_HEX_DIGITS}.npz.bak": b"a copy I made",
+        f"sub/{'d' * KEY_HEX_DIGITS}.npz": b"not where the cache writes",
+    }
+    for name, data in theirs.items():
+        (cache / name).write_bytes(data)
+    elsewhere = tmp_path / "elsewhere.npz"
+    elsewhere.write_bytes(b"behind a link")
+    (cache / f"{'e' * KEY_HEX_DIGITS}.npz").symlink_to(elsewhere)  # an entry's name, but not the cache's file
+    assert cache_size(cache) == 1024
     assert human_size(1024) == "1.0 KB"
-    clear_folder(cache)
-    assert cache.is_dir() and folder_size(cache) == 0
-    assert folder_size(tmp_path / "missing") == 0
+    clear_cache_folder(cache)
+    assert cache_size(cache) == 0
+    assert {name: (cache / name).read_bytes() for name in theirs} == theirs
+    assert (cache / f"{'e' * KEY_HEX_DIGITS}.npz").is_symlink() and elsewhere.read_bytes() == b"behind a link"
+    assert cache_size(tmp_path / "missing") == 0
+    clear_cache_folder(tmp_path / "missing")
 
 
 def test_schema_1_interpreter_moves_to_its_backend_and_junk_backend_falls_back(tmp_path: Path, qapp: object) -> None:
