@@ -153,6 +153,9 @@ def quiet_third_party_warnings() -> None:
 
 def _worker_main(requests: Connection, results: Connection) -> None:
     """The worker process: check requests in order until told to stop (None) or orphaned."""
+    from engine.lifeline import hold_to_parent
+
+    hold_to_parent(None)  # gone the moment the studio or render is, even in the middle of a check
     lower_priority()
     quiet_third_party_warnings()
     checker = TakeChecker()

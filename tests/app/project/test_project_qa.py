@@ -9,6 +9,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -148,6 +153,60 @@ def test_the_worker_checks_in_a_low_priority_process_and_recovers_from_a_crash(s
     finally:
         worker.close()
     assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a named pipe to hold a check forever")
+def test_the_worker_ends_with_its_parent_even_in_the_middle_of_a_check(tmp_path: Path) -> None:
+    """A studio or render killed mid-check never leaves its QA process behind (issue 10's rule for
+    the engine). The take is a named pipe nobody writes: the check would wait on it for ever."""
+    from tests.engine.test_lifeline import kill_if_alive, wait_gone
+
+    stuck = tmp_path / "take.wav"
+    os.mkfifo(stuck)
+    parent_code = textwrap.dedent(f"""
+        import time
+        from app.project.qa import QaRequest, QaWorker
+        if __name__ == "__main__":
+            QaWorker().submit(QaRequest("l1", "t1", {str(stuck)!r}, "Hello there.", "", None))
+            print("submitted", flush=True)
+            time.sleep(600)
+    """)
+    parent = subprocess.Popen([sys.executable, "-c", parent_code], stdout=subprocess.PIPE, text=True)
+    worker = 0
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "submitted"
+        deadline = time.monotonic() + 120
+        while not worker and time.monotonic() < deadline:
+            for child in psutil.Process(parent.pid).children():
+                if "spawn_main" in " ".join(child.cmdline()):
+                    worker = child.pid
+            time.sleep(0.1)
+        assert worker, "no QA process started"
+        deadline = time.monotonic() + 120  # until it waits on the pipe: mid-check
+        while psutil.Process(worker).status() != psutil.STATUS_SLEEPING or not _opened(worker, stuck):
+            assert time.monotonic() < deadline, "the QA process never reached the take"
+            time.sleep(0.1)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=60)
+        assert wait_gone(worker), "the QA process outlived its parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if parent.stdout is not None:
+            parent.stdout.close()
+        if worker:
+            kill_if_alive(worker)
+
+
+def _opened(pid: int, path: Path) -> bool:
+    """Whether ``pid`` is opening or holds ``path`` (a FIFO's open blocks before it shows as a file)."""
+    try:
+        stack = Path(f"/proc/{pid}/syscall").read_text()
+    except OSError:
+        return False
+    held = any(Path(f"/proc/{pid}/fd/{fd}").resolve() == path for fd in os.listdir(f"/proc/{pid}/fd"))
+    return held or stack.split()[0] in ("2", "257")  # open, openat
 
 
 def test_qa_command_prints_a_table_and_exits_1_on_a_failing_take(scene: Project, capsys) -> None:
