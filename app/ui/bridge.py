@@ -23,6 +23,7 @@ from engine.protocol import (
     AudioChunk,
     EngineReady,
     EngineRestarted,
+    EngineStarting,
     EngineStopped,
     ErrorCode,
     Job,
@@ -38,7 +39,7 @@ from engine.protocol import (
 )
 
 if TYPE_CHECKING:
-    from engine.client import EngineConfig
+    from engine.client import EngineConfig, StartProgress
     from engine.remote import RemoteConfig
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ class ClientLike(Protocol):
     @property
     def pid(self) -> int | None: ...
 
-    def start(self) -> EngineReady: ...
+    def start(self, on_progress: StartProgress | None = None) -> EngineReady: ...
     def submit(self, job: Job) -> float: ...
     def cancel(self, job_id: str) -> None: ...
     def set_slots(self, n: int) -> None: ...
@@ -80,7 +81,7 @@ class _Reader(QThread):
 
     def run(self) -> None:
         try:
-            ready = self._client.start()
+            ready = self._client.start(on_progress=self.received.emit)  # EngineStarting, stage by stage
         except Exception as exc:  # any failure to start is shown, never raised into Qt
             log.exception("engine failed to start")
             code = getattr(exc, "code", None)
@@ -105,6 +106,7 @@ class EngineBridge(QObject):
     """Owns an engine client and turns its events into signals on the GUI thread."""
 
     engine_event = Signal(object)  # every event, for listeners that dispatch themselves
+    engine_starting = Signal(object)  # EngineStarting: a start-up stage ("loading piper", ...)
     engine_ready = Signal(object)  # EngineReady
     start_failed = Signal(str)
     job_queued = Signal(object)
@@ -258,6 +260,8 @@ class EngineBridge(QObject):
             self.restarted.emit(ev)
         elif isinstance(ev, EngineReady):
             self.engine_ready.emit(ev)
+        elif isinstance(ev, EngineStarting):
+            self.engine_starting.emit(ev)
         elif isinstance(ev, EngineStartFailed):
             self._discard()
             self.start_failed.emit(ev.message)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.ui.tasks import TaskRunner
-from engine.protocol import EngineReady
+from engine.protocol import EngineReady, EngineStarting
 from engine.remote import RemoteConfig, RemoteEngineClient
 
 PING_EVERY_MS = 5000
@@ -53,6 +53,11 @@ class EngineStatus(QLabel):
         """The engine is (re)starting: on what (a backend label, its model folder)."""
         self._timer.stop()
         self._show("restarting…" if restart else "starting…", what)
+
+    def show_stage(self, stage: EngineStarting) -> None:
+        """A start-up stage of this computer's engine ("loading piper", "opening the voice cache"):
+        a model that takes minutes to load shows where it is, not only "starting…"."""
+        self._show(f"{stage.stage}…", f"Engine process {stage.pid}, {stage.elapsed_s:.1f} s into its start")
 
     def show_ready(self, ready: EngineReady) -> None:
         caps = ready.backend

@@ -190,6 +190,7 @@ class MainWindow(QMainWindow):
         self._owns_bridge = bridge is None  # an injected bridge (tests) outlives the window
         self.bridge = bridge if bridge is not None else EngineBridge(self.engine_config(), parent=self)
         self.bridge.engine_ready.connect(self._on_engine_ready)
+        self.bridge.engine_starting.connect(self.engine_label.show_stage)
         self.bridge.start_failed.connect(self._on_engine_failed)
         self.bridge.stopped.connect(self._on_engine_stopped)
         self.bridge.restarted.connect(

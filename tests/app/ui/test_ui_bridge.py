@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from app.ui.bridge import EngineBridge
 from engine.client import EngineConfig
-from engine.protocol import AudioChunk, EngineReady, Job, JobFinished, Priority, VoiceSpec
+from engine.protocol import AudioChunk, EngineReady, EngineStarting, Job, JobFinished, Priority, VoiceSpec
 
 from tests.app.ui.paths import REPO
 
@@ -22,11 +22,16 @@ def test_bridge_delivers_real_engine_events_on_the_gui_thread(qtbot: QtBot, tmp_
     bridge = EngineBridge(EngineConfig(slots=1, cache_dir=str(tmp_path / "cache")))
     seen: list[tuple[object, threading.Thread]] = []
     bridge.engine_event.connect(lambda ev: seen.append((ev, threading.current_thread())))
+    stages: list[str] = []
+    bridge.engine_starting.connect(lambda ev: stages.append(ev.stage))
     try:
         with qtbot.waitSignal(bridge.engine_ready, timeout=START_TIMEOUT_MS) as ready:
             bridge.start()
         assert isinstance(ready.args[0], EngineReady)
         assert bridge.pid is not None
+        # The start-up stages came first, for the status bar: the handshake, then the loading.
+        assert stages[0] == "started" and "loading piper" in stages
+        assert all(isinstance(ev, EngineStarting) for ev, _ in seen[: len(stages)])
 
         job = Job("Hello from the bridge.", VOICE, Priority.INTERACTIVE)
         chunks: list[AudioChunk] = []
