@@ -1,4 +1,5 @@
-"""Project › Project settings: fitting takes to slots, loudness, and the guide in the export.
+"""Project › Project settings: fitting takes to slots, loudness, the guide in the export, and
+when take QA fails a take.
 
 These are the project's own settings (:class:`~app.project.ProjectSettings`, saved in
 project.json and used by the headless ``render``/``--export`` too), unlike the studio's
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QVBoxLayout,
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import LOUDNESS_PRESETS, EditProject, Project
+from app.ui.qa_thresholds import QaThresholdsBox
 
 # The loudness choices: a named preset, a target of one's own, or no normalisation at all.
 PRESET_LABELS = {
@@ -49,7 +52,7 @@ def _spin(low: float, high: float, step: float, value: float, suffix: str, decim
 
 
 class ProjectSettingsDialog(QDialog):
-    """Edits a project's title, fit, loudness and guide settings; :meth:`command` says what changed."""
+    """Edits a project's title, fit, loudness, guide and QA settings; :meth:`command` says what changed."""
 
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,11 +119,22 @@ class ProjectSettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         title_form = QFormLayout()
         title_form.addRow("Title", self.title)
+        self.qa = QaThresholdsBox(settings.qa)
+        # Two columns: the QA group beside the others keeps the dialog within a laptop's height.
+        mix_column = QVBoxLayout()
+        mix_column.addWidget(fit_box)
+        mix_column.addWidget(loud_box)
+        mix_column.addWidget(guide_box)
+        mix_column.addStretch(1)
+        qa_column = QVBoxLayout()
+        qa_column.addWidget(self.qa)
+        qa_column.addStretch(1)
+        columns = QHBoxLayout()
+        columns.addLayout(mix_column)
+        columns.addLayout(qa_column)
         layout = QVBoxLayout(self)
         layout.addLayout(title_form)
-        layout.addWidget(fit_box)
-        layout.addWidget(loud_box)
-        layout.addWidget(guide_box)
+        layout.addLayout(columns)
         layout.addWidget(buttons)
         self._on_preset()
         self._on_guide_mix()
@@ -149,6 +163,7 @@ class ProjectSettingsDialog(QDialog):
             "guide_mix": self.guide_mix.currentData(),
             "guide_gain_db": round(self.guide_gain.value(), 1),
             "duck_db": round(self.duck_db.value(), 1),
+            "qa": self.qa.thresholds(),
         }
 
     def command(self) -> EditProject | None:

@@ -34,6 +34,18 @@ class QaValueError(ValueError):
     """A threshold or a stored check is out of range or of the wrong type."""
 
 
+QA_THRESHOLD_RANGES: dict[str, tuple[float, float]] = {
+    "max_wer": (0.0, 10.0),
+    "max_clipping": (0.0, 1.0),
+    "max_leading_silence_s": (0.0, 600.0),
+    "max_inner_silence_s": (0.0, 600.0),
+    "max_trailing_silence_s": (0.0, 600.0),
+    "max_overrun_s": (0.0, 600.0),
+    "min_resemblance": (-1.0, 1.0),
+}
+"""The values each QA threshold may take (the project settings dialog's limits too)."""
+
+
 @dataclass(frozen=True)
 class QaThresholds:
     """Where a measurement turns into a failure; project settings, see docs/qa.md for why."""
@@ -48,16 +60,7 @@ class QaThresholds:
 
     def validate(self) -> None:
         """Raise QaValueError naming the first value out of its range."""
-        ranges = {
-            "max_wer": (0.0, 10.0),
-            "max_clipping": (0.0, 1.0),
-            "max_leading_silence_s": (0.0, 600.0),
-            "max_inner_silence_s": (0.0, 600.0),
-            "max_trailing_silence_s": (0.0, 600.0),
-            "max_overrun_s": (0.0, 600.0),
-            "min_resemblance": (-1.0, 1.0),
-        }
-        for name, (low, high) in ranges.items():
+        for name, (low, high) in QA_THRESHOLD_RANGES.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                     or not low <= value <= high:
