@@ -33,13 +33,13 @@ def main() -> None:
     app = QApplication([])
     with tempfile.TemporaryDirectory() as cache:
         panel = StressPanel(engine_config=EngineConfig(cache_dir=cache))
-        panel.resize(1400, 900)
+        panel.resize(1190, 690)  # the Stress tab in the studio's default window
         panel.show()
-        panel.slots_spin.setValue(args.users)
-        panel.levels_edit.setText(str(args.users))
-        panel.hold_combo.setCurrentIndex(1)  # seconds per level
-        panel.hold_spin.setValue(args.seconds)
-        panel.warmup_spin.setValue(0)
+        panel.target.slots.setValue(args.users)
+        panel.controls.levels_edit.setText(str(args.users))
+        panel.controls.hold_combo.setCurrentIndex(1)  # seconds per level
+        panel.controls.hold_spin.setValue(args.seconds)
+        panel.controls.warmup_spin.setValue(0)
         result: dict = {}
 
         def finished(report: object) -> None:

@@ -73,7 +73,9 @@ class BackendOptionsForm(QWidget):
         self.advanced_toggle.setObjectName("advancedOptions")
         self.advanced_toggle.setText("Advanced options")
         self.advanced_toggle.setCheckable(True)
-        self.advanced_toggle.setArrowType(self.advanced_toggle.arrowType().RightArrow)
+        self.advanced_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        # With an arrow a tool button shows only the arrow unless told to show its text too.
+        self.advanced_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.advanced_toggle.toggled.connect(self._show_advanced)
         if advanced.rowCount():
             layout.addWidget(self.advanced_toggle)

@@ -628,7 +628,8 @@ class MainWindow(QMainWindow):
         try:
             from app.ui.stress import StressPanel
 
-            panel = StressPanel(parent=self.tabs, engine_config=self._local_engine_config() or EngineConfig())
+            panel = StressPanel(parent=self.tabs, engine_config=self._local_engine_config() or EngineConfig(),
+                                folders=self.folders)
         except Exception as exc:  # another team's panel: a failure must not take the studio down
             log.exception("the stress panel failed to load")
             label = QLabel(f"The stress panel could not be loaded: {exc}")

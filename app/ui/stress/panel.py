@@ -1,42 +1,56 @@
-"""The Stress panel: set up a load test, watch it live, read the verdict, export the report.
+"""The Stress panel: choose a target, set up a load test, watch it live, read the verdict.
 
-The run happens on a worker thread with its own engine process (so the studio's engine and
-its auditioning are neither disturbed nor counted). Progress reaches the GUI only through a
-queue drained by ONE redraw timer, which also pushes new points to the plots; a lag probe
-measures how late the event loop runs, to show the window stays responsive under load.
+Layout, at the studio's default window size: a toolbar (preset, Start, Stop, Export) and a
+status line on top, so the controls are never below the fold; the settings in a scrolling
+column on the left (target, load, workload, objective); on the right the live plots, one tab
+per measure, over the per-level table and the verdict (a splitter between them).
+
+The target is the panel's own — an engine it starts on this computer (any backend, its
+options, interpreter and slots) or a DubStudio server — so the studio's engine and its
+auditioning are neither disturbed nor counted. The preset "Hardware probe: CosyVoice2-0.5B
+(synthetic weights)" fills the settings from :mod:`engine.load.probe` and, on Start, builds
+the full-size synthetic model folder when it is missing before stepping through the levels.
+
+The run happens on a worker thread. Progress reaches the GUI only through a queue drained by
+ONE redraw timer, which also pushes new points to the plots; a lag probe measures how late
+the event loop runs, to show the window stays responsive under load.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QHideEvent, QRegularExpressionValidator, QShowEvent
+from PySide6.QtGui import QAction, QBrush, QColor, QHideEvent, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDoubleSpinBox,
-    QFileDialog,
-    QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QPushButton,
+    QMenu,
+    QProgressBar,
     QScrollArea,
-    QSpinBox,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from app.ui.folders import Folders
+from app.ui.stress.controls import RunControls
 from app.ui.stress.lag import LagProbe
 from app.ui.stress.plots import LivePlots
-from app.ui.stress.worker import BenchWorker, SessionFactory
+from app.ui.stress.target import TargetBox
+from app.ui.stress.worker import BenchWorker, Prepare, PrepareContext, Preparing, SessionFactory
+from engine.backends import OptionError, descriptor
+from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
 from engine.client import EngineConfig
 from engine.files import FileError, atomic_write_bytes
 from engine.load import (
@@ -47,24 +61,25 @@ from engine.load import (
     LevelFinished,
     LevelStarted,
     LevelStats,
-    Objective,
-    Plan,
+    PlanError,
     RunFailed,
     RunFinished,
     RunStarted,
     SampleTaken,
 )
-from engine.load.plans import Arrivals, Mode
-from engine.load.report import TABLE_COLUMNS, table_rows
-from engine.load.workload import resources_dir
+from engine.load.probe import PRESETS, ProbePreset, probe_settings
+from engine.load.report import TABLE_COLUMNS, hardware_line, synthetic_warning, table_rows
+from engine.load.runner import engine_label
+from engine.protocol import EngineError
 
 REDRAW_MS = 100  # 10 frames per second: smooth enough, and cheap
 # The panel's engine runs a little "nicer" than the window: when synthesis saturates the CPU
 # the GUI thread still gets a core at once. The engine alone still uses every idle cycle.
 ENGINE_NICE = 10
-TEXT_CHOICES = (("Bundled, as the backend speaks", None), ("Bundled English", ("en",)),
-                ("Bundled Chinese", ("zh",)), ("Bundled English + Chinese", ("en", "zh")),
-                ("From a file…", "file"))
+CUSTOM = ""  # the preset combo's entry for settings of one's own
+GPU_COLUMNS = [i for i, column in enumerate(TABLE_COLUMNS) if column.header.startswith("gpu")]
+EXPORTS = (("json", "JSON report", "JSON (*.json)"), ("csv", "Per-level table (CSV)", "CSV (*.csv)"),
+           ("png", "Plots (PNG)", "PNG image (*.png)"), ("html", "Web page (HTML)", "Web page (*.html)"))
 
 
 class StressPanel(QWidget):
@@ -75,10 +90,10 @@ class StressPanel(QWidget):
     run_failed = Signal(str)  # message with an error code
 
     def __init__(self, parent: QWidget | None = None, engine_config: EngineConfig | None = None,
-                 session_factory: SessionFactory = BenchSession) -> None:
+                 session_factory: SessionFactory = BenchSession, folders: Folders | None = None) -> None:
         super().__init__(parent)
-        self._engine = engine_config or EngineConfig()
         self._factory = session_factory
+        self._folders = folders or Folders()
         self._worker: BenchWorker | None = None
         self._ended: BenchWorker | None = None  # a finished run whose thread may still close its engine
         self._report: BenchReport | None = None
@@ -92,7 +107,7 @@ class StressPanel(QWidget):
         self._redraw_timer.setInterval(REDRAW_MS)
         self._redraw_timer.timeout.connect(self._redraw)
         self.lag = LagProbe(parent=self)  # runs while the panel is shown or a run goes
-        self.set_engine_config(self._engine)
+        self.set_engine_config(engine_config or EngineConfig())
         self._sync_enabled()
 
     # --- public API -----------------------------------------------------------------------
@@ -106,83 +121,64 @@ class StressPanel(QWidget):
         return self._worker is not None
 
     def set_engine_config(self, config: EngineConfig) -> None:
-        """Backend, its options, interpreter and cache folder for the next run.
+        """Target an engine on this computer as ``config`` describes it (the studio's, as a
+        starting point); the user may change any of it here for the panel's runs."""
+        self.target.set_engine_config(config)
 
-        The studio's slot count becomes the panel's default; the user may change it per run.
-        """
-        self._engine = config
-        self.backend_label.setText(config.backend)
-        self.slots_spin.setValue(config.slots or 0)
+    def probe(self) -> ProbePreset | None:
+        """The hardware probe the preset combo names, or None for a run of one's own."""
+        name = self.preset_combo.currentData()
+        return PRESETS[name] if name else None
+
+    def choose_preset(self, name: str) -> None:
+        """Pick a preset by name ("" for a run of one's own) and fill the settings from it."""
+        self.preset_combo.setCurrentIndex(max(0, self.preset_combo.findData(name)))
 
     def settings(self) -> BenchSettings:
-        """The bench the controls describe; raises ValueError with a message for the user."""
-        levels_text = self.levels_edit.text().replace(" ", "")
-        try:
-            levels = tuple(int(part) for part in levels_text.split(",") if part)
-        except ValueError:
-            raise ValueError("E_PLAN: levels must be whole numbers like 1,2,4") from None
-        by_jobs = self.hold_combo.currentIndex() == 0
-        plan = Plan(
-            mode=Mode(self.mode_combo.currentData()),
-            levels=levels,
-            jobs_per_level=int(self.hold_spin.value()) if by_jobs else None,
-            seconds_per_level=None if by_jobs else float(self.hold_spin.value()),
-            warmup_jobs=self.warmup_spin.value(),
-            think_s=self.think_spin.value(),
-            rate=self.rate_spin.value(),
-            arrivals=Arrivals(self.arrivals_combo.currentData()),
-            max_in_flight=self.cap_spin.value() or None,
-        )
-        plan.validate()
-        objective = Objective(
-            p95_first_audio_s=self.objective_spin.value(),
-            max_error_rate=self.error_rate_spin.value() / 100.0,
-            max_stalls_per_job=self.stalls_spin.value(),
-        )
-        choice = self.texts_combo.currentData()
-        texts_file = self.texts_edit.text().strip() if choice == "file" else None
-        if choice == "file" and not texts_file:
-            raise ValueError("E_TEXTS: choose a text file (one text per line, UTF-8)")
-        voices = tuple(self.voices_list.item(i).text() for i in range(self.voices_list.count()))
-        return BenchSettings(
-            backend=self._engine.backend,
-            backend_options=dict(self._engine.backend_options),
-            slots=self.slots_spin.value() or None,
-            plan=plan,
-            objective=objective,
-            texts_file=texts_file,
-            text_languages=None if choice == "file" else choice,
-            voices=voices,
-            cache=self.cache_combo.currentData(),
-            cache_dir=self._engine.cache_dir,
-            python=self._engine.python,
-            engine_nice=ENGINE_NICE,
-        )
+        """The bench the controls describe (not for a probe that must build its model first).
+
+        Raises PlanError, ValueError or EngineError with a coded message for the user.
+        """
+        plan, objective, work = self.controls.plan(), self.controls.objective(), self.controls.workload()
+        common: dict[str, Any] = dict(plan=plan, objective=objective, texts_file=work.texts_file,
+                                      text_languages=work.text_languages, voices=work.voices, cache=work.cache,
+                                      engine_nice=ENGINE_NICE, probe=self.preset_combo.currentData() or None)
+        if self.target.is_server():
+            server = self.target.server()
+            return BenchSettings(backend=server.backend or "piper", remote=server, **common)
+        engine = self.target.engine()
+        return BenchSettings(backend=engine.backend, backend_options=dict(engine.backend_options),
+                             slots=engine.slots, python=engine.python, cache_dir=engine.cache_dir, **common)
 
     def start(self) -> bool:
         """Start a run with the current controls; False (and a message) when they are invalid."""
         if self._worker is not None:
             return False
         try:
-            settings = self.settings()
-            worker = BenchWorker(settings, self._factory)
-        except (ValueError, RuntimeError) as error:  # PlanError, WorkloadError, BenchError
+            plan: BenchSettings | Prepare = self._probe_preparation() or self.settings()
+            worker = BenchWorker(plan, self._factory)
+            levels = self.controls.plan().levels
+            objective_s = self.controls.objective().p95_first_audio_s
+        except (PlanError, ValueError, EngineError, OptionError, RuntimeError) as error:
             self._show_error(str(error))
             return False
         self._report = None
         self._jobs_done = self._errors = self._in_flight = 0
-        self._levels_total = len(settings.plan.levels)
+        self._levels_total = len(levels)
         self._level_text = ""
         self.table.setRowCount(0)
+        self._show_gpu_columns(False)
         self.verdict_label.setText("")
-        self.plots.reset(settings.objective.p95_first_audio_s)
+        self.hardware_label.setText("")
+        self.banner.setVisible(False)
+        self.plots.reset(objective_s)
         self.lag.reset()
         self.lag.start()
         self._worker = worker
         worker.start()
         self._redraw_timer.start()
         self.status_label.setStyleSheet("")
-        self.status_label.setText("Starting the engine…")
+        self.status_label.setText(f"Starting: {self.target.describe()}…")
         self._sync_enabled()
         self.run_started.emit()
         return True
@@ -212,7 +208,7 @@ class StressPanel(QWidget):
         self._require_report().write_csv(path)
 
     def export_png(self, path: str | os.PathLike[str]) -> None:
-        """The live plots as they are on screen."""
+        """Every live plot, one under the other."""
         atomic_write_bytes(path, self._plots_png(), stream_special=True)
 
     def export_html(self, path: str | os.PathLike[str]) -> None:
@@ -231,212 +227,208 @@ class StressPanel(QWidget):
     # --- building the widget --------------------------------------------------------------
 
     def _build(self) -> None:
-        controls = QWidget()
-        column = QVBoxLayout(controls)
+        self.toolbar = QToolBar("Stress run")
+        self.toolbar.setObjectName("stressToolbar")
+        self.toolbar.setMovable(False)
+        self.preset_combo = QComboBox()
+        self.preset_combo.setObjectName("stressPreset")
+        self.preset_combo.addItem("Run of my own", CUSTOM)
+        for preset in PRESETS.values():
+            self.preset_combo.addItem(preset.label, preset.name)
+        self.preset_combo.setToolTip("A preset fills the settings; a hardware probe also builds its model when missing")
+        self.preset_combo.currentIndexChanged.connect(self._on_preset)
+        self.toolbar.addWidget(QLabel(" Preset "))
+        self.toolbar.addWidget(self.preset_combo)
+        self.toolbar.addSeparator()
+        self.start_button = self._tool_button("▶ Start", self.start, "Start a run with these settings")
+        self.start_button.setObjectName("stressStart")
+        self.stop_button = self._tool_button("■ Stop", self.stop, "Stop: jobs in flight are cancelled; "
+                                             "the report covers the levels that finished")
+        self.stop_button.setObjectName("stressStop")
+        self.toolbar.addSeparator()
+        export_menu = QMenu(self)
+        self.export_actions: dict[str, QAction] = {}
+        for kind, title, _filter in EXPORTS:
+            action = export_menu.addAction(title)
+            action.triggered.connect(lambda _=False, k=kind: self._export_dialog(k))
+            self.export_actions[kind] = action
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setMenu(export_menu)
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.toolbar.addWidget(self.export_button)
 
-        engine_box = QGroupBox("Engine")
-        form = QFormLayout(engine_box)
-        self.backend_label = QLabel(self._engine.backend)
-        form.addRow("Backend", self.backend_label)
-        self.slots_spin = QSpinBox()
-        self.slots_spin.setRange(0, 16)
-        self.slots_spin.setSpecialValueText("auto")
-        self.slots_spin.setToolTip("Jobs the engine runs at once; auto picks by CPU cores")
-        form.addRow("Slots", self.slots_spin)
-        column.addWidget(engine_box)
-
-        load_box = QGroupBox("Load")
-        form = QFormLayout(load_box)
-        self.mode_combo = QComboBox()
-        self.mode_combo.addItem("Closed loop (users)", Mode.CLOSED.value)
-        self.mode_combo.addItem("Open loop (arrival rate)", Mode.OPEN.value)
-        self.mode_combo.currentIndexChanged.connect(self._sync_enabled)
-        form.addRow("Mode", self.mode_combo)
-        self.levels_edit = QLineEdit("1,2,4")
-        self.levels_edit.setValidator(QRegularExpressionValidator(r"^\s*\d+(\s*,\s*\d+)*\s*,?\s*$"))
-        self.levels_edit.setToolTip("Users (closed loop) or multiples of the rate (open loop), e.g. 1,2,4,8")
-        form.addRow("Levels", self.levels_edit)
-        self.hold_combo = QComboBox()
-        self.hold_combo.addItems(["jobs per level", "seconds per level"])
-        self.hold_spin = QDoubleSpinBox()
-        self.hold_spin.setDecimals(0)
-        self.hold_spin.setRange(1, 100000)
-        self.hold_spin.setValue(10)
-        hold = QHBoxLayout()
-        hold.addWidget(self.hold_spin)
-        hold.addWidget(self.hold_combo)
-        form.addRow("Hold", hold)
-        self.warmup_spin = QSpinBox()
-        self.warmup_spin.setRange(0, 1000)
-        self.warmup_spin.setValue(1)
-        self.warmup_spin.setToolTip("Jobs per level run first and left out of the statistics")
-        form.addRow("Warm-up jobs", self.warmup_spin)
-        self.think_spin = self._seconds_spin(0.0, 0.0, 600.0, "Closed loop: pause between a user's jobs")
-        form.addRow("Think time (s)", self.think_spin)
-        self.rate_spin = self._seconds_spin(0.5, 0.01, 1000.0, "Open loop: arrivals per second per level unit")
-        form.addRow("Rate (jobs/s)", self.rate_spin)
-        self.arrivals_combo = QComboBox()
-        self.arrivals_combo.addItem("Poisson", Arrivals.POISSON.value)
-        self.arrivals_combo.addItem("Constant", Arrivals.CONSTANT.value)
-        form.addRow("Arrivals", self.arrivals_combo)
-        self.cap_spin = QSpinBox()
-        self.cap_spin.setRange(0, 1000)
-        self.cap_spin.setSpecialValueText("no cap")
-        self.cap_spin.setToolTip("Open loop: at most this many jobs in flight; latency still counts from arrival")
-        form.addRow("Max in flight", self.cap_spin)
-        column.addWidget(load_box)
-
-        work_box = QGroupBox("Workload")
-        form = QFormLayout(work_box)
-        self.texts_combo = QComboBox()
-        for title, data in TEXT_CHOICES:
-            self.texts_combo.addItem(title, data)
-        self.texts_combo.currentIndexChanged.connect(self._sync_enabled)
-        form.addRow("Texts", self.texts_combo)
-        self.texts_edit = QLineEdit()
-        self.texts_edit.setPlaceholderText("one text per line, UTF-8")
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse_texts)
-        self._browse_texts_button = browse
-        row = QHBoxLayout()
-        row.addWidget(self.texts_edit)
-        row.addWidget(browse)
-        form.addRow("Text file", row)
-        self.voices_list = QListWidget()
-        self.voices_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.voices_list.setMaximumHeight(90)
-        for clip in sorted((resources_dir() / "voices").glob("*.wav")):
-            self.voices_list.addItem(str(clip))
-        add_voice = QPushButton("Add…")
-        add_voice.clicked.connect(self._add_voices)
-        remove_voice = QPushButton("Remove")
-        remove_voice.clicked.connect(self._remove_voices)
-        buttons = QHBoxLayout()
-        buttons.addWidget(add_voice)
-        buttons.addWidget(remove_voice)
-        form.addRow("Voices", self.voices_list)
-        form.addRow("", buttons)
-        self.cache_combo = QComboBox()
-        self.cache_combo.addItem("Warm (voices prepared first)", "warm")
-        self.cache_combo.addItem("Cold (a new voice every job)", "cold")
-        form.addRow("Voice cache", self.cache_combo)
-        column.addWidget(work_box)
-
-        objective_box = QGroupBox("Objective")
-        form = QFormLayout(objective_box)
-        self.objective_spin = self._seconds_spin(1.5, 0.05, 600.0, "A level passes when its p95 first audio is at most this")
-        form.addRow("p95 first audio ≤ (s)", self.objective_spin)
-        self.error_rate_spin = self._seconds_spin(0.0, 0.0, 100.0, "Allowed failed jobs, percent")
-        form.addRow("Errors ≤ (%)", self.error_rate_spin)
-        self.stalls_spin = self._seconds_spin(0.0, 0.0, 100.0, "Allowed playback stalls per job")
-        form.addRow("Stalls per job ≤", self.stalls_spin)
-        column.addWidget(objective_box)
-
-        self.start_button = QPushButton("Start")
-        self.start_button.clicked.connect(self.start)
-        self.stop_button = QPushButton("Stop")
-        self.stop_button.clicked.connect(self.stop)
-        run_row = QHBoxLayout()
-        run_row.addWidget(self.start_button)
-        run_row.addWidget(self.stop_button)
-        column.addLayout(run_row)
-
-        export_box = QGroupBox("Export")
-        export_row = QHBoxLayout(export_box)
-        self.export_buttons: dict[str, QPushButton] = {}
-        for kind, title in (("json", "JSON"), ("csv", "CSV"), ("png", "PNG"), ("html", "HTML")):
-            button = QPushButton(title)
-            button.clicked.connect(lambda _=False, k=kind: self._export_dialog(k))
-            export_row.addWidget(button)
-            self.export_buttons[kind] = button
-        column.addWidget(export_box)
-        column.addStretch(1)
-
-        scroll = QScrollArea()
-        scroll.setWidget(controls)
-        scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(330)
-        scroll.setMaximumWidth(420)
-
-        self.plots = LivePlots()
-        self.status_label = QLabel("Set up a run and press Start.")
+        self.status_label = QLabel("Choose a target and a load, then press Start.")
+        self.status_label.setObjectName("stressStatus")
         self.status_label.setWordWrap(True)
+        self.preparing = QProgressBar()
+        self.preparing.setObjectName("stressPreparing")
+        self.preparing.setMaximumWidth(200)
+        self.preparing.setVisible(False)
         self.lag_label = QLabel("Event-loop lag: –")
         self.lag_label.setToolTip("How late a 20 ms timer fires on the GUI thread: what a click would wait")
+        status_row = QHBoxLayout()
+        status_row.setContentsMargins(6, 0, 6, 0)
+        status_row.addWidget(self.status_label, 1)
+        status_row.addWidget(self.preparing)
+        status_row.addWidget(self.lag_label)
+
+        self.target = TargetBox(self._folders)
+        self.target.changed.connect(self._on_target_changed)
+        self.controls = RunControls(self._folders)
+        column = QWidget()
+        column_layout = QVBoxLayout(column)
+        column_layout.setContentsMargins(0, 0, 4, 0)
+        column_layout.addWidget(self.target)
+        column_layout.addWidget(self.controls)
+        column_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setObjectName("stressSettings")
+        scroll.setWidget(column)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(380)
+
+        self.plots = LivePlots()
+        self.banner = QLabel("")
+        self.banner.setObjectName("stressBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background: #fff4ce; color: #5c4400; padding: 4px; border: 1px solid #e0c060")
+        self.banner.setVisible(False)
+        self.hardware_label = QLabel("")
+        self.hardware_label.setObjectName("stressHardware")
+        self.hardware_label.setWordWrap(True)
+        self.hardware_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
-        self.table.setHorizontalHeaderLabels([column.header for column in TABLE_COLUMNS])
+        self.table.setObjectName("stressLevels")
+        for index, spec in enumerate(TABLE_COLUMNS):
+            header = QTableWidgetItem(spec.header)
+            header.setToolTip(spec.tip)  # what the column means
+            self.table.setHorizontalHeaderItem(index, header)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.verdict_label = QLabel("")
+        self.verdict_label.setObjectName("stressVerdict")
         self.verdict_label.setWordWrap(True)
         self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-
         bottom = QWidget()
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
-        status_row = QHBoxLayout()
-        status_row.addWidget(self.status_label, 1)
-        status_row.addWidget(self.lag_label)
-        bottom_layout.addLayout(status_row)
-        # Room for the header and four levels, so finished levels stay in view beside the plots.
-        rows = self.table.verticalHeader().defaultSectionSize()
-        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 4 * rows + 6)
         bottom_layout.addWidget(self.table, 1)
         bottom_layout.addWidget(self.verdict_label)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.plots)
-        splitter.addWidget(bottom)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
+        bottom_layout.addWidget(self.hardware_label)
+        rows = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 3 * rows + 20)
+        self._show_gpu_columns(False)  # until a level measures a GPU
+        results = QSplitter(Qt.Orientation.Vertical)
+        results.setObjectName("stressResults")
+        results.addWidget(self.plots)
+        results.addWidget(bottom)
+        results.setStretchFactor(0, 3)
+        results.setStretchFactor(1, 2)
+        results.setChildrenCollapsible(False)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.banner)
+        right_layout.addWidget(results, 1)
 
-        layout = QHBoxLayout(self)
-        layout.addWidget(scroll)
-        layout.addWidget(splitter, 1)
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(scroll)
+        main.addWidget(right)
+        main.setStretchFactor(1, 1)
+        main.setChildrenCollapsible(False)
+        main.setSizes([390, 800])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.toolbar)
+        layout.addLayout(status_row)
+        layout.addWidget(main, 1)
 
-    @staticmethod
-    def _seconds_spin(value: float, low: float, high: float, tip: str) -> QDoubleSpinBox:
-        spin = QDoubleSpinBox()
-        spin.setDecimals(2)
-        spin.setRange(low, high)
-        spin.setValue(value)
-        spin.setToolTip(tip)
-        return spin
+    def _tool_button(self, text: str, slot: Any, tip: str) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.clicked.connect(lambda _=False: slot())
+        self.toolbar.addWidget(button)
+        return button
 
     def _sync_enabled(self) -> None:
         running = self._worker is not None
-        open_loop = self.mode_combo.currentData() == Mode.OPEN.value
-        for widget in (self.rate_spin, self.arrivals_combo, self.cap_spin):
-            widget.setEnabled(open_loop)
-        self.think_spin.setEnabled(not open_loop)
-        from_file = self.texts_combo.currentData() == "file"
-        self.texts_edit.setEnabled(from_file)
-        self._browse_texts_button.setEnabled(from_file)
         self.start_button.setEnabled(not running)
         self.stop_button.setEnabled(running)
-        for button in self.export_buttons.values():
-            button.setEnabled(self._report is not None and not running)
+        self.preset_combo.setEnabled(not running)
+        self.target.setEnabled(not running)
+        self.controls.setEnabled(not running)
+        ready = self._report is not None and not running
+        for action in self.export_actions.values():
+            action.setEnabled(ready)
+        self.export_button.setEnabled(ready)
+
+    # --- presets and the probe ------------------------------------------------------------
+
+    def _on_preset(self) -> None:
+        probe = self.probe()
+        if probe is None:
+            return
+        spec = descriptor(probe.backend)
+        self.target.location.setCurrentIndex(self.target.location.findData("local"))
+        self.target.set_backend(probe.backend)
+        if spec.model_option:  # empty: the preset's synthetic folder, built when missing
+            editor = self.target.form(probe.backend).editor(spec.model_option)
+            if isinstance(editor, QLineEdit):  # a folder option: its text field
+                editor.setText("")
+                editor.setPlaceholderText(f"synthetic {probe.synthetic_size} size (built if missing)")
+                editor.setToolTip(f"Empty: the {probe.synthetic_size}-size synthetic model folder in your data folder, "
+                                  "built on Start when it is missing. Or give a real model folder.")
+        self.controls.show_plan(probe.plan, probe.objective)
+        self.status_label.setStyleSheet("")
+        self.status_label.setText(f"{probe.label}: levels {', '.join(map(str, probe.plan.levels))} until the "
+                                  f"objective fails. Press Start.")
+
+    def _on_target_changed(self) -> None:
+        """A probe stays chosen only while the target is the probe's backend on this computer."""
+        probe = self.probe()
+        if probe is not None and not self.target.is_server() and self.target.backend_name() != probe.backend:
+            self.preset_combo.blockSignals(True)
+            self.preset_combo.setCurrentIndex(0)
+            self.preset_combo.blockSignals(False)
+
+    def _probe_preparation(self) -> Prepare | None:
+        """For a probe on this computer: what makes its settings on the worker thread (the model
+        folder may have to be built first); None for anything else."""
+        probe = self.probe()
+        if probe is None or self.target.is_server():
+            return None
+        spec = descriptor(probe.backend)
+        form = self.target.form(probe.backend)
+        options = form.values()  # typed and checked; the model folder may be left empty
+        model_dir = str(options.pop(spec.model_option, "") or "") if spec.model_option else ""
+        plan, objective, work = self.controls.plan(), self.controls.objective(), self.controls.workload()
+        python = self.target.python.text().strip() or None
+        slots = self.target.slots.value() or None
+        cache_dir = self.target.engine_cache_dir
+
+        def prepare(context: PrepareContext) -> BenchSettings:
+            settings = probe_settings(
+                probe, model_dir=model_dir or None, python=python, backend_options=options, slots=slots, plan=plan,
+                objective=objective, cache_dir=cache_dir,
+                on_output=lambda line: context.say(line.text, line.progress),
+                hold=lambda run: context.hold(run.cancel))
+            return replace(settings, texts_file=work.texts_file, text_languages=work.text_languages,
+                           voices=work.voices, cache=work.cache, engine_nice=ENGINE_NICE)
+
+        return prepare
 
     # --- dialogs --------------------------------------------------------------------------
 
-    def _browse_texts(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Texts to speak", "", "Text files (*.txt);;All files (*)")
-        if path:
-            self.texts_edit.setText(path)
-
-    def _add_voices(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Reference clips", "",
-                                                "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)")
-        for path in paths:
-            self.voices_list.addItem(path)
-
-    def _remove_voices(self) -> None:
-        for item in self.voices_list.selectedItems():
-            self.voices_list.takeItem(self.voices_list.row(item))
-
     def _export_dialog(self, kind: str) -> None:
-        filters = {"json": "JSON (*.json)", "csv": "CSV (*.csv)", "png": "PNG image (*.png)", "html": "Web page (*.html)"}
-        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"bench.{kind}", filters[kind])
+        _kind, title, file_filter = next(entry for entry in EXPORTS if entry[0] == kind)
+        path = self._folders.save_file(self, "bench-reports", f"Export the {title.lower()}", f"bench.{kind}",
+                                       file_filter)
         if not path:
             return
         export = {"json": self.export_json, "csv": self.export_csv, "png": self.export_png, "html": self.export_html}
@@ -445,6 +437,7 @@ class StressPanel(QWidget):
         except FileError as error:  # says what and why, with a code
             self._show_error(str(error))
             return
+        self.status_label.setStyleSheet("")
         self.status_label.setText(f"Exported {path}")
 
     # --- the run, seen from the GUI thread ------------------------------------------------
@@ -465,10 +458,20 @@ class StressPanel(QWidget):
                                       f"{self._in_flight} in flight · {self._errors} errors")
 
     def _take(self, message: object) -> None:
-        if isinstance(message, RunStarted):
+        if isinstance(message, Preparing):
+            self.status_label.setText(f"Getting ready: {message.text}")
+            self.preparing.setVisible(True)
+            self.preparing.setRange(0, 0 if message.fraction is None else 100)
+            if message.fraction is not None:
+                self.preparing.setValue(round(message.fraction * 100))
+        elif isinstance(message, RunStarted):
+            self.preparing.setVisible(False)
             engine = message.engine
-            self.backend_label.setText(f"{engine['backend']} ({engine['slots']} slots)")
-            self._level_text = f"Engine ready in {engine['engine_start_s']:.1f} s; preparing voices"
+            self._level_text = (f"{engine_label(engine)} ready in {engine['engine_start_s']:.1f} s with "
+                                f"{engine['slots']} slots; preparing voices")
+            if engine.get("model_kind") == "synthetic":
+                self.banner.setText(f"Synthetic model folder ({engine.get('model_dir', '')}): {SYNTHETIC_BANNER}.")
+                self.banner.setVisible(True)
         elif isinstance(message, LevelStarted):
             self._level_text = f"Level {message.label} ({message.level_index + 1}/{self._levels_total})"
             self.plots.mark_level(message.t_s, message.label)
@@ -505,6 +508,12 @@ class StressPanel(QWidget):
             item.setBackground(brush)
             item.setToolTip(tip)
             self.table.setItem(row, column, item)
+        if stats.gpu_util_pct is not None:
+            self._show_gpu_columns(True)
+
+    def _show_gpu_columns(self, shown: bool) -> None:
+        for column in GPU_COLUMNS:
+            self.table.setColumnHidden(column, not shown)
 
     def _finish(self, report: BenchReport) -> None:
         lag = self.lag.session()
@@ -513,6 +522,13 @@ class StressPanel(QWidget):
         self._report = report
         self._end_worker()
         self.verdict_label.setText(f"<b>Verdict.</b> {report.verdict.sentence}")
+        target = report.engine.get("target", "local")
+        where = "this computer" if target == "local" else f"{target}, {report.engine.get('replicas') or '?'} replica(s)"
+        self.hardware_label.setText(f"<b>Measured on</b> {where}: {hardware_line(report)}")
+        warning = synthetic_warning(report)
+        if warning:
+            self.banner.setText(warning)
+            self.banner.setVisible(True)
         done = "Stopped" if report.stopped else "Finished"
         lag_text = "" if lag is None else f" GUI lag during the run: p99 {lag['p99_ms']:.0f} ms."
         self.status_label.setText(f"{done} in {report.wall_s:.0f} s: {len(report.jobs)} jobs.{lag_text}")
@@ -527,6 +543,7 @@ class StressPanel(QWidget):
         # The run is over; its thread still closes the engine, which must not block the GUI.
         self._ended, self._worker = self._worker, None
         self._redraw_timer.stop()
+        self.preparing.setVisible(False)
         if not self.isVisible():
             self.lag.stop()
         self.plots.redraw()
@@ -545,6 +562,6 @@ class StressPanel(QWidget):
         data = QByteArray()
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        self.plots.grab().save(buffer, "PNG")
+        QPixmap.fromImage(self.plots.image()).save(buffer, "PNG")
         buffer.close()
         return bytes(data.data())

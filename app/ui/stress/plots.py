@@ -1,4 +1,10 @@
-"""The stress panel's live plots: latency, throughput and errors, engine load, memory.
+"""The stress panel's live plots: one tab per measure, each plot full size with its own axes.
+
+Latency, throughput, scheduling (queue wait, compute time and the worst gap between chunks
+of each job), jobs in flight and errors, engine load, memory. Every plot has a time axis and
+a y axis that names its unit; its legend is a row of labels above it, so it never covers the
+data. GPU series are not shown until a GPU sample arrives (a machine without an NVIDIA GPU
+never shows them).
 
 Data arrives in batches from the panel's single redraw timer. Points go into preallocated
 numpy arrays that double when full, and each curve gets one ``setData`` per redraw with a
@@ -14,21 +20,76 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from engine.load.records import ERROR, OK, JobRecord
 from engine.load.sampler import ResourceSample
 
 ROLLING_JOBS = 20  # rolling percentiles over the last N jobs, as Locust's "current" columns
 THROUGHPUT_WINDOW_S = 5.0
-COLORS = {"first": "#1f77b4", "total": "#d62728", "p50": "#17becf", "p95": "#ff7f0e", "jobs": "#2ca02c",
-          "audio": "#9467bd", "errors": "#d62728", "cpu": "#1f77b4", "gpu": "#2ca02c", "rss": "#ff7f0e",
-          "gpumem": "#8c564b", "flight": "#7f7f7f"}
+TIME_AXIS = "time since the run started (s)"
+NEAR_EDGE = 0.95  # a y range grows once data passes this share of it
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One series: its key, its name in the legend, colour and style; GPU series hide without a GPU."""
+
+    key: str
+    name: str
+    color: str
+    style: str = "line"  # "line", "dashed" or "points"
+    gpu: bool = False
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    """One tab: its title, the y axis label with its unit, and its curves."""
+
+    key: str
+    title: str
+    y_label: str
+    curves: tuple[Curve, ...]
+    gpu_title: str = ""  # the tab's title once a GPU shows up ("" = the same)
+    level_markers: bool = True
+
+
+PLOTS: tuple[PlotSpec, ...] = (
+    PlotSpec("latency", "Latency", "latency per job (s)", (
+        Curve("first", "first audio", "#1f77b4", "points"),
+        Curve("total", "whole line", "#d62728", "points"),
+        Curve("p50", f"first audio p50 (last {ROLLING_JOBS} jobs)", "#17becf"),
+        Curve("p95", f"first audio p95 (last {ROLLING_JOBS} jobs)", "#ff7f0e"),
+    )),
+    PlotSpec("throughput", "Throughput", f"rate over the last {THROUGHPUT_WINDOW_S:g} s (1/s)", (
+        Curve("jobs", "jobs finished/s", "#2ca02c"),
+        Curve("goodput", "goodput/s (on time, no stall)", "#8c564b", "dashed"),
+        Curve("audio", "seconds of audio/s", "#9467bd"),
+    )),
+    PlotSpec("scheduling", "Scheduling", "time per job (s)", (
+        Curve("queue", "queue wait", "#7f7f7f", "points"),
+        Curve("compute", "compute time", "#1f77b4", "points"),
+        Curve("gap", "worst gap between chunks (> 0 = a stall)", "#d62728", "points"),
+    )),
+    PlotSpec("jobs", "Jobs and errors", "count (jobs)", (
+        Curve("flight", "in flight", "#7f7f7f", "dashed"),
+        Curve("errors", "errors so far", "#d62728"),
+    )),
+    PlotSpec("load", "CPU", "busy (%)", (
+        Curve("cpu", "engine CPU (100 % = one core)", "#1f77b4"),
+        Curve("gpu", "GPU utilisation", "#2ca02c", gpu=True),
+    ), gpu_title="CPU & GPU", level_markers=False),
+    PlotSpec("memory", "Memory", "memory (MB)", (
+        Curve("rss", "engine resident memory", "#ff7f0e"),
+        Curve("gpumem", "GPU memory in use", "#8c564b", gpu=True),
+    ), level_markers=False),
+)
 
 
 class Series:
@@ -39,6 +100,7 @@ class Series:
         self._y = np.empty(capacity, dtype=np.float64)
         self.size = 0
         self.max_y = 0.0
+        self.min_y = 0.0
 
     def append(self, x: float, y: float) -> None:
         if self.size == len(self._x):
@@ -48,6 +110,7 @@ class Series:
         self._y[self.size] = y
         self.size += 1
         self.max_y = max(self.max_y, y)
+        self.min_y = min(self.min_y, y)
 
     @property
     def x(self) -> np.ndarray:
@@ -60,83 +123,113 @@ class Series:
     def clear(self) -> None:
         self.size = 0
         self.max_y = 0.0
+        self.min_y = 0.0
 
 
-class LivePlots(QWidget):
-    """Four stacked plots sharing the time axis (seconds since the run started)."""
+class Legend(QWidget):
+    """A plot's legend as a row of labels above it: readable, and never over the data."""
+
+    def __init__(self, curves: tuple[Curve, ...], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 2, 8, 0)
+        row.setSpacing(14)
+        self.entries: dict[str, QLabel] = {}
+        for curve in curves:
+            mark = "●" if curve.style == "points" else "┅" if curve.style == "dashed" else "━"
+            label = QLabel(f'<span style="color:{curve.color}">{mark}</span> {curve.name}')
+            label.setObjectName(f"legend_{curve.key}")
+            self.entries[curve.key] = label
+            row.addWidget(label)
+        row.addStretch(1)
+
+    def names(self) -> list[str]:
+        """The entries shown (for tests and the exports)."""
+        return [key for key, label in self.entries.items() if not label.isHidden()]
+
+
+class LivePlots(QTabWidget):
+    """The live plots, one tab each, sharing the time axis (seconds since the run started)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.graphics = pg.GraphicsLayoutWidget()
-        self.graphics.setBackground("w")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.graphics)
-
-        self.latency = self._plot(0, "Latency per job (s)")
-        self.throughput = self._plot(1, "Throughput and errors")
-        self.load = self._plot(2, "Engine load (%; 100 = one core)")
-        self.memory = self._plot(3, "Memory (MB)")
-        self.memory.setLabel("bottom", "seconds since start")
-        self._plots = (self.latency, self.throughput, self.load, self.memory)
-        for plot in self._plots[:-1]:
-            plot.hideAxis("bottom")  # the x axes are linked: one set of time labels is enough
-            plot.setXLink(self.memory)
-        self._x_max = 0.0
-        self._y_max: dict[int, float] = {}
-
+        self.setDocumentMode(True)
         self.series: dict[str, Series] = {}
         self.curves: dict[str, pg.PlotDataItem] = {}
+        self.plots: dict[str, pg.PlotItem] = {}
+        self.legends: dict[str, Legend] = {}
         self._plot_of: dict[str, pg.PlotItem] = {}
-        self._points("first", self.latency, "first audio", COLORS["first"])
-        self._points("total", self.latency, "total", COLORS["total"])
-        self._line("p50", self.latency, f"first audio p50 (last {ROLLING_JOBS})", COLORS["p50"])
-        self._line("p95", self.latency, f"first audio p95 (last {ROLLING_JOBS})", COLORS["p95"])
-        self._line("jobs", self.throughput, f"jobs/s ({THROUGHPUT_WINDOW_S:g} s window)", COLORS["jobs"])
-        self._line("audio", self.throughput, "audio s per wall s", COLORS["audio"])
-        self._line("errors", self.throughput, "errors (total)", COLORS["errors"])
-        self._line("flight", self.throughput, "jobs in flight", COLORS["flight"], dashed=True)
-        self._line("cpu", self.load, "engine CPU %", COLORS["cpu"])
-        self._line("gpu", self.load, "GPU %", COLORS["gpu"])
-        self._line("rss", self.memory, "engine RSS", COLORS["rss"])
-        self._line("gpumem", self.memory, "GPU memory", COLORS["gpumem"])
+        self._pages: dict[str, QWidget] = {}
+        self._gpu_curves = [curve.key for spec in PLOTS for curve in spec.curves if curve.gpu]
+        for spec in PLOTS:
+            self._add_page(spec)
+        self.latency = self.plots["latency"]
+        self.memory = self.plots["memory"]
+        for plot in self.plots.values():
+            if plot is not self.latency:
+                plot.setXLink(self.latency)  # pan or zoom one, and every tab follows
 
-        self._objective = pg.InfiniteLine(angle=0, pen=pg.mkPen(COLORS["total"], style=Qt.PenStyle.DashLine),
-                                          label="objective p95", labelOpts={"position": 0.05, "color": "#555"})
+        self._objective = pg.InfiniteLine(angle=0, pen=pg.mkPen("#d62728", style=Qt.PenStyle.DashLine),
+                                          label="objective: p95 first audio", labelOpts={"position": 0.9,
+                                                                                         "color": "#555"})
         self.latency.addItem(self._objective)
         self._markers: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
         self._first_audio: deque[float] = deque(maxlen=ROLLING_JOBS)  # the rolling percentiles' window
-        # (end time, audio seconds) of the successful jobs of the last THROUGHPUT_WINDOW_S, in end order
-        self._recent_ends: deque[tuple[float, float]] = deque()
+        # (end time, audio seconds, on time) of the successful jobs of the last THROUGHPUT_WINDOW_S, in end order
+        self._recent_ends: deque[tuple[float, float, bool]] = deque()
+        self._objective_s = 1.5
         self._errors = 0
         self._dirty: set[str] = set()
+        self._x_max = 0.0
+        self._y_max: dict[str, float] = {}
+        self._y_min: dict[str, float] = {}  # below 0 only for the gaps (a cushion of audio is negative)
+        self.gpu_shown = True
+        self.reset(self._objective_s)  # tidy empty axes, and no GPU series until a GPU sample says there is one
 
-    def _plot(self, row: int, title: str) -> pg.PlotItem:
-        plot = self.graphics.addPlot(row=row, col=0, title=title)
+    # --- building ---------------------------------------------------------------------------
+
+    def _add_page(self, spec: PlotSpec) -> None:
+        widget = pg.PlotWidget(background="w")
+        plot = widget.getPlotItem()
         plot.disableAutoRange()
         plot.setMouseEnabled(x=True, y=False)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setClipToView(True)
         plot.setDownsampling(auto=True, mode="peak")
-        legend = plot.addLegend(offset=(8, 4), labelTextSize="8pt")
-        # Axes, legend and title are text: draw them once into pixmaps and blit them on repaint.
-        for item in (*(plot.getAxis(side) for side in ("left", "bottom")), legend, plot.titleLabel):
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        return plot
+        plot.setLabel("left", spec.y_label)
+        plot.setLabel("bottom", TIME_AXIS)
+        # Axes are text: draw them once into pixmaps and blit them on repaint.
+        for side in ("left", "bottom"):
+            plot.getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        legend = Legend(spec.curves)
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(legend)
+        column.addWidget(widget, 1)
+        page.setStyleSheet("background: white")
+        self.addTab(page, spec.title)
+        self.plots[spec.key] = plot
+        self.legends[spec.key] = legend
+        self._pages[spec.key] = page
+        for curve in spec.curves:
+            self.series[curve.key] = Series()
+            self._plot_of[curve.key] = plot
+            self.curves[curve.key] = plot.plot([], [], **_style(curve))
 
-    def _line(self, key: str, plot: pg.PlotItem, name: str, color: str, dashed: bool = False) -> None:
-        pen = pg.mkPen(color, width=2, style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
-        self.series[key] = Series()
-        self._plot_of[key] = plot
-        self.curves[key] = plot.plot([], [], pen=pen, name=name)
-
-    def _points(self, key: str, plot: pg.PlotItem, name: str, color: str) -> None:
-        brush = QColor(color)
-        brush.setAlpha(170)
-        self.series[key] = Series()
-        self._plot_of[key] = plot
-        self.curves[key] = plot.plot([], [], pen=None, symbol="o", symbolSize=5, symbolPen=None,
-                                     symbolBrush=brush, name=name)
+    def show_gpu(self, shown: bool) -> None:
+        """Show or hide the GPU series, their legend entries and the tabs' GPU titles."""
+        if shown == self.gpu_shown:
+            return
+        self.gpu_shown = shown
+        for spec in PLOTS:
+            for curve in spec.curves:
+                if curve.gpu:
+                    self.curves[curve.key].setVisible(shown)
+                    self.legends[spec.key].entries[curve.key].setVisible(shown)
+            if spec.gpu_title:
+                self.setTabText(self.indexOf(self._pages[spec.key]), spec.gpu_title if shown else spec.title)
 
     # --- data in --------------------------------------------------------------------------
 
@@ -149,19 +242,25 @@ class LivePlots(QWidget):
         self._first_audio.clear()
         self._recent_ends.clear()
         self._errors = 0
+        self._objective_s = objective_s
         self._objective.setValue(objective_s)
         self._dirty = set(self.series)
         self._x_max = 0.0
-        self._y_max = {id(plot): 0.0 for plot in self._plots}
-        self._y_max[id(self.latency)] = objective_s  # keep the objective line in view
+        self._y_max = {key: 0.0 for key in self.plots}
+        self._y_min = {key: 0.0 for key in self.plots}
+        self._y_max["latency"] = objective_s  # keep the objective line in view
+        self.show_gpu(False)
         self._set_ranges(force=True)
         self.redraw()
 
     def mark_level(self, t_s: float, label: str) -> None:
-        """A vertical line where a level starts, on the latency and throughput plots."""
-        for plot in (self.latency, self.throughput):
+        """A vertical line where a level starts, on the plots of jobs (not the resource plots)."""
+        for spec in PLOTS:
+            if not spec.level_markers:
+                continue
+            plot = self.plots[spec.key]
             marker = pg.InfiniteLine(pos=t_s, angle=90, pen=pg.mkPen("#999", style=Qt.PenStyle.DotLine),
-                                     label=label, labelOpts={"position": 0.92, "color": "#555"})
+                                     label=label, labelOpts={"position": 0.95, "color": "#555"})
             plot.addItem(marker)
             self._markers.append((plot, marker))
 
@@ -180,7 +279,12 @@ class LivePlots(QWidget):
             self._add("p95", t, float(np.percentile(recent, 95)))
         if record.total_s is not None:
             self._add("total", t, record.total_s)
-        self._recent_ends.append((t, record.audio_s))
+        for key, value in (("queue", record.queue_wait_s), ("compute", record.compute_s), ("gap", record.max_gap_s)):
+            if value is not None:
+                self._add(key, t, value)
+        on_time = (record.first_audio_s is not None and record.first_audio_s <= self._objective_s
+                   and record.stalls == 0)  # what the level table counts as goodput
+        self._recent_ends.append((t, record.audio_s, on_time))
 
     def add_sample(self, sample: ResourceSample) -> None:
         t = sample.t_s
@@ -191,13 +295,16 @@ class LivePlots(QWidget):
         while recent and recent[0][0] <= t - window:
             recent.popleft()
         self._add("jobs", t, len(recent) / window)
-        self._add("audio", t, sum(audio for _, audio in recent) / window)
+        self._add("goodput", t, sum(1 for _, _, on_time in recent if on_time) / window)
+        self._add("audio", t, sum(audio for _, audio, _ in recent) / window)
         self._add("errors", t, float(self._errors))
         self._add("flight", t, float(sample.in_flight))
         if sample.cpu_pct is not None:
             self._add("cpu", t, sample.cpu_pct)
         if sample.rss_mb is not None:
             self._add("rss", t, sample.rss_mb)
+        if sample.gpu_util_pct is not None or sample.gpu_mem_mb is not None:
+            self.show_gpu(True)
         if sample.gpu_util_pct is not None:
             self._add("gpu", t, sample.gpu_util_pct)
         if sample.gpu_mem_mb is not None:
@@ -213,32 +320,63 @@ class LivePlots(QWidget):
         """Push changed series to their curves: one setData per changed curve."""
         if not self._dirty:
             return
+        keys = {plot: key for key, plot in self.plots.items()}
         for key in self._dirty:
             series = self.series[key]
             self.curves[key].setData(series.x, series.y)
             if series.size:
-                plot = id(self._plot_of[key])
+                plot = keys[self._plot_of[key]]
                 self._x_max = max(self._x_max, float(series.x[-1]))
                 self._y_max[plot] = max(self._y_max.get(plot, 0.0), series.max_y)
+                self._y_min[plot] = min(self._y_min.get(plot, 0.0), series.min_y)
         self._dirty.clear()
         self._set_ranges()
 
     def _set_ranges(self, force: bool = False) -> None:
-        """Grow a range only when data passes its end; a stepped limit leaves headroom."""
-        if force or self._x_max > self.memory.viewRange()[0][1]:
-            self.memory.setXRange(0.0, _step_up(max(self._x_max * 1.25, 30.0)), padding=0.0)
-        for plot in self._plots:
-            data_top = self._y_max.get(id(plot), 0.0)
-            if force or data_top > plot.viewRange()[1][1]:
-                plot.setYRange(0.0, _step_up(max(data_top * 1.2, 1.0)), padding=0.0)
+        """Grow a range only when data comes near its end (within 5 %, where points would sit on
+        the frame); a stepped limit leaves headroom."""
+        if force or self._x_max > self.latency.viewRange()[0][1]:
+            self.latency.setXRange(0.0, _step_up(max(self._x_max * 1.25, 30.0)), padding=0.0)
+        for key, plot in self.plots.items():
+            data_top, data_bottom = self._y_max.get(key, 0.0), self._y_min.get(key, 0.0)
+            (view_bottom, view_top) = plot.viewRange()[1]
+            if force or data_top > NEAR_EDGE * view_top or data_bottom < NEAR_EDGE * view_bottom:
+                bottom = -_step_up(-data_bottom * 1.2) if data_bottom < 0 else 0.0
+                plot.setYRange(bottom, _step_up(max(data_top * 1.2, 1.0)), padding=0.0)
 
     def points(self, key: str) -> int:
         """How many points a curve shows (for tests and the status line)."""
         data = self.curves[key].getData()[0]
         return 0 if data is None else len(data)
 
+    def image(self, width: int = 900, height: int = 300) -> QImage:
+        """Every tab's plot (with its legend) stacked in one image, for the PNG and HTML exports."""
+        pages = [self._pages[spec.key] for spec in PLOTS]
+        out = QImage(width, height * len(pages), QImage.Format.Format_RGB32)
+        out.fill(QColor("white"))
+        painter = QPainter(out)
+        try:
+            for index, page in enumerate(pages):
+                size = page.size()
+                page.resize(width, height)  # hidden tabs keep whatever size they had: draw each the same
+                painter.drawPixmap(0, index * height, page.grab())
+                page.resize(size)
+        finally:
+            painter.end()
+        return out
+
+
+def _style(curve: Curve) -> dict[str, object]:
+    if curve.style == "points":
+        brush = QColor(curve.color)
+        brush.setAlpha(170)
+        return {"pen": None, "symbol": "o", "symbolSize": 5, "symbolPen": None, "symbolBrush": brush,
+                "name": curve.name}
+    style = Qt.PenStyle.DashLine if curve.style == "dashed" else Qt.PenStyle.SolidLine
+    return {"pen": pg.mkPen(curve.color, width=2, style=style), "name": curve.name}
+
 
 def _step_up(value: float) -> float:
-    """Round up to 1, 2 or 5 times a power of ten, so ranges change rarely and look tidy."""
+    """Round up to 1, 2, 3 or 5 times a power of ten, so ranges change rarely and look tidy."""
     magnitude = 10 ** math.floor(math.log10(value))
-    return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= value - 1e-12)
+    return next(m * magnitude for m in (1, 2, 3, 5, 10) if m * magnitude >= value - 1e-12)

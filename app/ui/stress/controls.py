@@ -1,0 +1,267 @@
+"""The stress panel's run settings: the load, the workload and the objective, as form groups.
+
+Each group turns its fields into the load core's own objects (:class:`~engine.load.Plan`,
+:class:`~engine.load.Objective`, the texts and voices), so the panel and ``dubstudio bench``
+describe a run with the same words, and a bad value is refused with the core's error code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QRegularExpression
+from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.folders import Folders
+from engine.load import Objective, Plan, PlanError
+from engine.load.plans import Arrivals, Mode, WarmupMode
+from engine.load.workload import resources_dir
+
+TEXT_CHOICES = (("Bundled, as the backend speaks", None), ("Bundled English", ("en",)),
+                ("Bundled Chinese", ("zh",)), ("Bundled English + Chinese", ("en", "zh")),
+                ("From a file…", "file"))
+CLIP_FILTER = "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)"
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What the users say and in which voices."""
+
+    texts_file: str | None
+    text_languages: tuple[str, ...] | None
+    voices: tuple[str, ...]
+    cache: str  # "warm" or "cold"
+
+
+def seconds_spin(value: float, low: float, high: float, tip: str, decimals: int = 2) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setDecimals(decimals)
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setToolTip(tip)
+    return spin
+
+
+class RunControls(QWidget):
+    """Load, workload and objective; :meth:`plan`, :meth:`workload` and :meth:`objective`."""
+
+    def __init__(self, folders: Folders, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._folders = folders
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self._load_box())
+        column.addWidget(self._workload_box())
+        column.addWidget(self._objective_box())
+        self.sync_enabled()
+
+    # --- building -------------------------------------------------------------------------------
+
+    def _load_box(self) -> QGroupBox:
+        box = QGroupBox("Load")
+        form = QFormLayout(box)
+        self.mode_combo = QComboBox()
+        self.mode_combo.addItem("Closed loop (users)", Mode.CLOSED.value)
+        self.mode_combo.addItem("Open loop (arrival rate)", Mode.OPEN.value)
+        self.mode_combo.currentIndexChanged.connect(self.sync_enabled)
+        form.addRow("Mode", self.mode_combo)
+        self.levels_edit = QLineEdit("1,2,4")
+        self.levels_edit.setValidator(QRegularExpressionValidator(QRegularExpression(r"^\s*\d+(\s*,\s*\d+)*\s*,?\s*$")))
+        self.levels_edit.setToolTip("Users (closed loop) or multiples of the rate (open loop), e.g. 1,2,4,8")
+        form.addRow("Levels", self.levels_edit)
+        self.hold_combo = QComboBox()
+        self.hold_combo.addItems(["jobs per level", "seconds per level"])
+        self.hold_spin = seconds_spin(10, 1, 100000, "How long each level is held", decimals=0)
+        hold = QHBoxLayout()
+        hold.addWidget(self.hold_spin)
+        hold.addWidget(self.hold_combo)
+        form.addRow("Hold", hold)
+        self.warmup_spin = QSpinBox()
+        self.warmup_spin.setRange(0, 1000)
+        self.warmup_spin.setValue(1)
+        self.warmup_spin.setToolTip("Jobs per level left out of the statistics")
+        self.warmup_mode = QComboBox()
+        self.warmup_mode.addItem("under the level's load", WarmupMode.CONCURRENT.value)
+        self.warmup_mode.addItem("one at a time, first", WarmupMode.SEQUENTIAL.value)
+        self.warmup_mode.setToolTip("Sequential warm-up jobs run alone before the level starts, so they load nothing")
+        warmup = QHBoxLayout()
+        warmup.addWidget(self.warmup_spin)
+        warmup.addWidget(self.warmup_mode, 1)
+        form.addRow("Warm-up jobs", warmup)
+        self.think_spin = seconds_spin(0.0, 0.0, 600.0, "Closed loop: pause between a user's jobs")
+        form.addRow("Think time (s)", self.think_spin)
+        self.rate_spin = seconds_spin(0.5, 0.01, 1000.0, "Open loop: arrivals per second per level unit")
+        form.addRow("Rate (jobs/s)", self.rate_spin)
+        self.arrivals_combo = QComboBox()
+        self.arrivals_combo.addItem("Poisson", Arrivals.POISSON.value)
+        self.arrivals_combo.addItem("Constant", Arrivals.CONSTANT.value)
+        form.addRow("Arrivals", self.arrivals_combo)
+        self.cap_spin = QSpinBox()
+        self.cap_spin.setRange(0, 1000)
+        self.cap_spin.setSpecialValueText("no cap")
+        self.cap_spin.setToolTip("Open loop: at most this many jobs in flight; latency still counts from arrival")
+        form.addRow("Max in flight", self.cap_spin)
+        self.timeout_spin = seconds_spin(300.0, 1.0, 86400.0, "A job not finished by then is cancelled and counts "
+                                         "as an error (E_TIMEOUT)", decimals=0)
+        form.addRow("Job timeout (s)", self.timeout_spin)
+        self.stop_after_miss = QCheckBox("Stop after the first level that misses")
+        self.stop_after_miss.setToolTip("Step up the levels until the objective fails: higher levels would only miss more")
+        form.addRow(self.stop_after_miss)
+        return box
+
+    def _workload_box(self) -> QGroupBox:
+        box = QGroupBox("Workload")
+        form = QFormLayout(box)
+        self.texts_combo = QComboBox()
+        for title, data in TEXT_CHOICES:
+            self.texts_combo.addItem(title, data)
+        self.texts_combo.currentIndexChanged.connect(self.sync_enabled)
+        form.addRow("Texts", self.texts_combo)
+        self.texts_edit = QLineEdit()
+        self.texts_edit.setPlaceholderText("one text per line, UTF-8")
+        self.browse_texts = QPushButton("Browse…")
+        self.browse_texts.clicked.connect(self._browse_texts)
+        row = QHBoxLayout()
+        row.addWidget(self.texts_edit)
+        row.addWidget(self.browse_texts)
+        form.addRow("Text file", row)
+        self.voices_list = QListWidget()
+        self.voices_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.voices_list.setMaximumHeight(80)
+        for clip in sorted((resources_dir() / "voices").glob("*.wav")):
+            self._add_voice(str(clip))
+        add_voice = QPushButton("Add…")
+        add_voice.clicked.connect(self._add_voices)
+        remove_voice = QPushButton("Remove")
+        remove_voice.clicked.connect(self._remove_voices)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add_voice)
+        buttons.addWidget(remove_voice)
+        buttons.addStretch(1)
+        form.addRow("Voices", self.voices_list)
+        form.addRow("", buttons)
+        self.cache_combo = QComboBox()
+        self.cache_combo.addItem("Warm (voices prepared first)", "warm")
+        self.cache_combo.addItem("Cold (a new voice every job)", "cold")
+        form.addRow("Voice cache", self.cache_combo)
+        return box
+
+    def _objective_box(self) -> QGroupBox:
+        box = QGroupBox("Objective")
+        form = QFormLayout(box)
+        self.objective_spin = seconds_spin(1.5, 0.05, 600.0, "A level passes when its p95 first audio is at most this")
+        form.addRow("p95 first audio ≤ (s)", self.objective_spin)
+        self.error_rate_spin = seconds_spin(0.0, 0.0, 100.0, "Allowed failed jobs, percent")
+        form.addRow("Errors ≤ (%)", self.error_rate_spin)
+        self.stalls_spin = seconds_spin(0.0, 0.0, 100.0, "Allowed playback stalls per job")
+        form.addRow("Stalls per job ≤", self.stalls_spin)
+        return box
+
+    # --- values ---------------------------------------------------------------------------------
+
+    def plan(self) -> Plan:
+        """The load as a plan; raises PlanError (E_PLAN) saying which field to change."""
+        levels_text = self.levels_edit.text().replace(" ", "")
+        try:
+            levels = tuple(int(part) for part in levels_text.split(",") if part)
+        except ValueError:
+            raise PlanError("E_PLAN: levels must be whole numbers like 1,2,4") from None
+        by_jobs = self.hold_combo.currentIndex() == 0
+        plan = Plan(
+            mode=Mode(self.mode_combo.currentData()),
+            levels=levels,
+            jobs_per_level=int(self.hold_spin.value()) if by_jobs else None,
+            seconds_per_level=None if by_jobs else float(self.hold_spin.value()),
+            warmup_jobs=self.warmup_spin.value(),
+            warmup_mode=WarmupMode(self.warmup_mode.currentData()),
+            think_s=self.think_spin.value(),
+            rate=self.rate_spin.value(),
+            arrivals=Arrivals(self.arrivals_combo.currentData()),
+            max_in_flight=self.cap_spin.value() or None,
+            job_timeout_s=self.timeout_spin.value(),
+            stop_after_miss=self.stop_after_miss.isChecked(),
+        )
+        plan.validate()
+        return plan
+
+    def objective(self) -> Objective:
+        return Objective(
+            p95_first_audio_s=self.objective_spin.value(),
+            max_error_rate=self.error_rate_spin.value() / 100.0,
+            max_stalls_per_job=self.stalls_spin.value(),
+        )
+
+    def workload(self) -> Workload:
+        """The texts and voices; raises ValueError (E_TEXTS) when a text file is chosen but not given."""
+        choice = self.texts_combo.currentData()
+        texts_file = self.texts_edit.text().strip() if choice == "file" else None
+        if choice == "file" and not texts_file:
+            raise ValueError("E_TEXTS: choose a text file (one text per line, UTF-8)")
+        voices = tuple(self.voices_list.item(i).toolTip() for i in range(self.voices_list.count()))
+        return Workload(texts_file=texts_file, text_languages=None if choice == "file" else choice,
+                        voices=voices, cache=str(self.cache_combo.currentData()))
+
+    def show_plan(self, plan: Plan, objective: Objective) -> None:
+        """Fill the fields from a plan and objective (a preset)."""
+        self.mode_combo.setCurrentIndex(self.mode_combo.findData(plan.mode.value))
+        self.levels_edit.setText(",".join(str(level) for level in plan.levels))
+        by_jobs = plan.jobs_per_level is not None
+        self.hold_combo.setCurrentIndex(0 if by_jobs else 1)
+        held = plan.jobs_per_level if plan.jobs_per_level is not None else plan.seconds_per_level
+        self.hold_spin.setValue(float(held or 0))
+        self.warmup_spin.setValue(plan.warmup_jobs)
+        self.warmup_mode.setCurrentIndex(self.warmup_mode.findData(plan.warmup_mode.value))
+        self.think_spin.setValue(plan.think_s)
+        self.rate_spin.setValue(plan.rate)
+        self.arrivals_combo.setCurrentIndex(self.arrivals_combo.findData(plan.arrivals.value))
+        self.cap_spin.setValue(plan.max_in_flight or 0)
+        self.timeout_spin.setValue(plan.job_timeout_s)
+        self.stop_after_miss.setChecked(plan.stop_after_miss)
+        self.objective_spin.setValue(objective.p95_first_audio_s)
+        self.error_rate_spin.setValue(objective.max_error_rate * 100.0)
+        self.stalls_spin.setValue(objective.max_stalls_per_job)
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def sync_enabled(self) -> None:
+        open_loop = self.mode_combo.currentData() == Mode.OPEN.value
+        for widget in (self.rate_spin, self.arrivals_combo, self.cap_spin):
+            widget.setEnabled(open_loop)
+        self.think_spin.setEnabled(not open_loop)
+        from_file = self.texts_combo.currentData() == "file"
+        self.texts_edit.setEnabled(from_file)
+        self.browse_texts.setEnabled(from_file)
+
+    def _add_voice(self, path: str) -> None:
+        """A clip in the list: its name shown, the whole path in the tooltip (and used)."""
+        self.voices_list.addItem(Path(path).name)
+        self.voices_list.item(self.voices_list.count() - 1).setToolTip(path)
+
+    def _browse_texts(self) -> None:
+        path = self._folders.open_file(self, "bench-texts", "Texts to speak", "Text files (*.txt);;All files (*)")
+        if path:
+            self.texts_edit.setText(path)
+
+    def _add_voices(self) -> None:
+        for path in self._folders.open_files(self, "clips", "Reference clips", CLIP_FILTER):
+            self._add_voice(path)
+
+    def _remove_voices(self) -> None:
+        for item in self.voices_list.selectedItems():
+            self.voices_list.takeItem(self.voices_list.row(item))
