@@ -51,6 +51,9 @@ if TYPE_CHECKING:  # the client imports this module; keep numpy out of that impo
     from engine.backends.base import SpokenPiece
 
 MAX_SLOTS = 16
+# On shutdown, voices still finishing their preparation (embedding, resemblance) get this long
+# to write their cache entries, well within the client's patience (engine.client.CLOSE_TIMEOUT_S).
+FINISH_VOICES_S = 5.0
 
 
 def default_slots() -> int:
@@ -303,8 +306,11 @@ class Engine:
             traceback.print_exc()
             self.emit(RequestFailed(request.request_id, ErrorCode.BACKEND, f"{type(error).__name__}: {error}"))
             return
-        self.emit(VoicePrepared(request.request_id, found.profile.key, found.source, round(found.seconds, 4),
-                                dict(found.profile.meta)))
+        # The voice can speak now; the answer waits for the rest of its preparation (embedding,
+        # resemblance), which the cache finishes in the background without holding this slot.
+        found.when_complete(lambda complete: self.emit(VoicePrepared(
+            request.request_id, complete.profile.key, complete.source, round(complete.seconds, 4),
+            dict(complete.profile.meta))))
 
     def _step(self, work: Work, run: _JobRun) -> bool:
         """Compute and send the job's next piece; True when the job goes on, False when it ended."""
@@ -443,6 +449,7 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
                     max_active=settings.max_active)
     events.put(EngineReady(backend.capabilities, engine.slots, os.getpid(), round(time.monotonic() - started, 4),
                            backend.facts()))
+    cache.warm_up()  # imports and model data the first new voice needs, on a low-priority thread
     while True:
         try:
             request = requests.get()
@@ -451,6 +458,7 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
         if not engine.handle(request):
             break
     engine.stop()
+    cache.close(FINISH_VOICES_S)
     events.put(EngineStopped())
     _exit_after_flush(events, 0)
 

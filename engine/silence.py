@@ -1,9 +1,10 @@
 """Where the sound is in a clip: loudness-gated frames, in plain numpy.
 
 Librosa's ``trim``/``split`` do the same, but importing them pulls in numba and costs seconds
-on a cold engine, before a voice can be prepared; these few lines cost nothing to import.
-Frames are 2048 samples with a hop of 512 (as librosa's defaults), and a frame is sound when
-its RMS is within ``top_db`` of the loudest frame's.
+on a cold engine (tens of seconds the first time numba compiles), before a voice can be
+prepared; these few lines cost nothing to import. By default frames are 2048 samples with a
+hop of 512 (librosa's defaults), and a frame is sound when its RMS is within ``top_db`` of the
+loudest frame's; frames are centred on their hop, the audio padded with zeros at both ends.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ FRAME = 2048
 HOP = 512
 
 
-def _loud_frames(audio: np.ndarray, top_db: float) -> np.ndarray:
+def _loud_frames(audio: np.ndarray, top_db: float, frame: int, hop: int) -> np.ndarray:
     """One flag per hop: is the frame centred there within ``top_db`` of the loudest?"""
-    padded = np.pad(np.asarray(audio, dtype=np.float32), FRAME // 2)
-    if len(padded) < FRAME:
+    padded = np.pad(np.asarray(audio, dtype=np.float32), frame // 2)
+    if len(padded) < frame:
         return np.zeros(0, dtype=bool)
-    frames = np.lib.stride_tricks.sliding_window_view(padded, FRAME)[::HOP]
+    frames = np.lib.stride_tricks.sliding_window_view(padded, frame)[::hop]
     rms = np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1))
     peak = float(rms.max(initial=0.0))
     if peak <= 0.0:
@@ -27,11 +28,11 @@ def _loud_frames(audio: np.ndarray, top_db: float) -> np.ndarray:
     return rms > peak * 10.0 ** (-top_db / 20.0)
 
 
-def sound_intervals(audio: np.ndarray, top_db: float) -> list[tuple[int, int]]:
+def sound_intervals(audio: np.ndarray, top_db: float, frame: int = FRAME, hop: int = HOP) -> list[tuple[int, int]]:
     """(start, end) sample ranges of sound, in order; pauses quieter than ``top_db`` fall between."""
-    loud = _loud_frames(audio, top_db)
+    loud = _loud_frames(audio, top_db, frame, hop)
     edges = np.flatnonzero(np.diff(np.concatenate([[False], loud, [False]]).astype(np.int8)))
-    return [(int(min(start * HOP, len(audio))), int(min(end * HOP, len(audio))))
+    return [(int(min(start * hop, len(audio))), int(min(end * hop, len(audio))))
             for start, end in zip(edges[::2], edges[1::2])]
 
 

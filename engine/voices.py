@@ -1,15 +1,28 @@
 """Reference clips and the cache of prepared voices.
 
-Preparing a voice (decoding, trimming, a speaker embedding, the backend's conditioning) costs
-tenths of seconds to seconds, so it happens once per (clip content, transcript, backend,
-encoder). Results live in an in-memory LRU and on disk as ``.npz`` files holding only arrays
-and a JSON string — never pickles — so a restarted engine reuses them safely.
+Preparing a voice (decoding, trimming, the backend's conditioning, a speaker embedding, the
+resemblance figures) costs tenths of seconds to seconds, so it happens once per (clip content,
+transcript, backend, encoder). Results live in an in-memory LRU and on disk as ``.npz`` files
+holding only arrays and a JSON string — never pickles — so a restarted engine reuses them safely.
+
+Preparation has two phases, so a job never waits for what it does not need:
+
+1. **Conditioning** (decode and trim the clip, the backend's :meth:`~Backend.condition`): all a
+   job needs to speak. :meth:`VoiceCache.lookup` returns as soon as it exists.
+2. **The rest**, on a low-priority background thread (:mod:`engine.background`): the speaker
+   embedding, the resemblance of the voice to its clip (a fixed sentence rendered and compared
+   by GE2E cosine, against the model's unadapted voice too) and the disk entry, which is only
+   ever written complete. A voice preparation request (:meth:`VoiceCache.prepare`, the
+   engine's PrepareVoice) waits for both; if the second phase fails, the voice still speaks and
+   its summary says why the figures are missing.
 
 The disk half is an optimisation and is trusted for nothing: every entry read back is checked
 (types, shapes, finite values, and the ranges the backend declares in its
 ``conditioning_spec``) and rebuilt when it fails, whatever sits at its path (a folder, a link,
 a pipe) is cleared or bypassed, and a cache folder that cannot be made or written to (read-only,
-full) is reported once while the voices stay in memory and every job goes on.
+full) is reported once while the voices stay in memory and every job goes on. The same holds
+for what the cache keeps per model in its ``models/`` folder: the data a backend derives from
+its model (Piper's calibration, :meth:`Backend.model_data`) and the plain voice's embedding.
 """
 
 from __future__ import annotations
@@ -17,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import stat
@@ -24,30 +38,44 @@ import threading
 import time
 import zipfile
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping, TypeVar
 
 import numpy as np
 import soundfile as sf
 
+from engine.background import BackgroundWork
 from engine.backends.base import Backend, ReferenceClip, VoiceProfile
 from engine.files import atomic_write, read_text_file
-from engine.protocol import EngineError, ErrorCode, VoiceSpec
+from engine.protocol import EngineError, ErrorCode, VoiceSettings, VoiceSpec
+from engine.silence import sound_seconds, trim
 
 MAX_SOURCE_S = 600.0  # refuse longer files outright: nobody means a 10-minute reference
 MAX_REFERENCE_S = 30.0  # longer clips are cut: more adds nothing and slows preparation
 MIN_SPEECH_S = 1.0
 SILENCE_PEAK = 1e-3  # peak below -60 dBFS counts as silence
 TRIM_TOP_DB = 40.0
-CACHE_FORMAT = "1"
+CACHE_FORMAT = "2"  # 2: entries carry the resemblance figures
 KEY_HEX_DIGITS = 40  # an entry is KEY.npz, KEY this many hex digits of a SHA-256
 # What the cache writes in its folder: entries, and the atomic writer's temp files of writes that
 # never finished (a killed engine). Clearing looks for these names only (see cache_files).
 _CACHE_FILE = re.compile(rf"[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz|\.[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz\..+\.tmp")
 MAX_EMBEDDING_DIM = 4096  # far above any speaker encoder's (GE2E 256, CAM++ 192)
+# Rendered with every new voice (and once per model unadapted) to measure its resemblance to
+# the clip: about 3.5 s, plain words with a broad mix of sounds, none of them in the model's
+# calibration text or the benchmarks' texts.
+RESEMBLANCE_TEXT = "Meet me by the garden gate when the sun goes down, and bring the lantern."
+RESEMBLANCE_KEYS = ("resemblance", "resemblance_plain")
+MODELS_FOLDER = "models"  # inside the cache folder: what is kept per model rather than per voice
+MODEL_FILE_KINDS = ("model", "plain")  # a backend's derived model data; the plain voice's embedding
+MODEL_HEX_DIGITS = 24  # a model file is KIND-ID.npz, ID this many hex digits of a SHA-256
+_MODEL_NAME = rf"(?:{'|'.join(MODEL_FILE_KINDS)})-[0-9a-f]{{{MODEL_HEX_DIGITS}}}\.npz"
+_MODEL_FILE = re.compile(rf"{_MODEL_NAME}|\.{_MODEL_NAME}\..+\.tmp")
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
@@ -78,12 +106,8 @@ def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
     source_duration = len(audio) / rate
     if not np.isfinite(audio).all() or float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
         raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
-
-    import librosa  # imported here: it is slow to import and only needed on a cache miss
-
-    audio, _ = librosa.effects.trim(audio, top_db=TRIM_TOP_DB)
-    intervals = librosa.effects.split(audio, top_db=TRIM_TOP_DB)
-    speech_s = float(sum(end - start for start, end in intervals)) / rate
+    audio = trim(audio, TRIM_TOP_DB)
+    speech_s = sound_seconds(audio, rate, TRIM_TOP_DB)
     if speech_s < MIN_SPEECH_S:
         raise EngineError(
             ErrorCode.CLIP_TOO_SHORT,
@@ -114,8 +138,9 @@ def transcript_beside(clip: str | os.PathLike[str]) -> str:
 class SpeakerEncoder:
     """GE2E speaker embeddings (resemblyzer), 256-d and L2-normalised; loaded on first use.
 
-    Reference clips are embedded when a voice is prepared; take QA embeds takes with the same
-    encoder, so a take's resemblance is the cosine (dot product) of the two embeddings.
+    Resemblance, wherever it is shown (a prepared voice, a take's QA), is :meth:`resemblance`:
+    the cosine of two such embeddings, 1 for the same recording, about 0.75-0.9 for two takes of
+    one speaker, about 0.3-0.6 for different speakers of the same sex and language.
     """
 
     encoder_id = "ge2e-resemblyzer"
@@ -123,6 +148,13 @@ class SpeakerEncoder:
     def __init__(self) -> None:
         self._encoder: Any = None
         self._lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        """Import torch and resemblyzer and load the model (seconds on a cold machine), and run it
+        once so its first real use pays nothing more."""
+        rate = 16000
+        noise = np.random.default_rng(0).normal(0.0, 0.1, rate).astype(np.float32)
+        self.embed(ReferenceClip(noise, rate, 1.0))
 
     def embed(self, clip: ReferenceClip) -> np.ndarray:
         with self._lock:  # the torch model is small; serialising it keeps threads predictable
@@ -132,14 +164,20 @@ class SpeakerEncoder:
 
                 torch.set_num_threads(1)  # leave the cores to synthesis
                 self._encoder = VoiceEncoder("cpu", verbose=False)
-            import librosa
+            import soxr
             from resemblyzer import audio as ge2e_audio
 
             wav = ge2e_audio.preprocess_wav(clip.audio, source_sr=clip.sample_rate)
             if len(wav) == 0:  # the VAD found no voice; embed the whole clip instead
-                wav = librosa.resample(clip.audio, orig_sr=clip.sample_rate, target_sr=ge2e_audio.sampling_rate)
+                wav = soxr.resample(clip.audio, clip.sample_rate, ge2e_audio.sampling_rate)
                 wav = ge2e_audio.normalize_volume(wav, ge2e_audio.audio_norm_target_dBFS, increase_only=True)
             return np.asarray(self._encoder.embed_utterance(wav), dtype=np.float32)
+
+    def resemblance(self, audio: np.ndarray, sample_rate: int, reference: np.ndarray) -> float:
+        """How much ``audio`` sounds like the speaker of the ``reference`` embedding: the cosine of
+        their GE2E embeddings (both unit length, so their dot product)."""
+        clip = ReferenceClip(np.asarray(audio, dtype=np.float32), sample_rate, len(audio) / sample_rate)
+        return float(np.dot(self.embed(clip), reference))
 
 
 class CorruptCacheEntry(Exception):
@@ -163,11 +201,67 @@ class CacheCounters:
     prepare_s_total: float = 0.0
 
 
+class Completion:
+    """The second phase of one voice's preparation (embedding, resemblance, disk entry).
+
+    Always finished, whatever happens in that phase, so nobody waits on it for ever.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[VoiceProfile, float], None]] = []
+        self.profile: VoiceProfile | None = None
+        self.finished_at = 0.0
+
+    def finish(self, profile: VoiceProfile) -> None:
+        with self._lock:
+            self.profile, self.finished_at = profile, time.monotonic()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            _call_logged(callback, profile, self.finished_at)
+
+    def add(self, callback: Callable[[VoiceProfile, float], None]) -> None:
+        """Call ``callback(profile, finished_at)`` when finished (now, if it already is)."""
+        with self._lock:
+            if self.profile is None:
+                self._callbacks.append(callback)
+                return
+            profile, finished_at = self.profile, self.finished_at
+        _call_logged(callback, profile, finished_at)
+
+
+def _call_logged(callback: Callable[[VoiceProfile, float], None], profile: VoiceProfile, at: float) -> None:
+    try:
+        callback(profile, at)
+    except Exception:  # noqa: BLE001 - one listener's fault must not stop the others
+        log.exception("voice cache: a listener of a prepared voice failed")
+
+
 @dataclass(frozen=True)
 class CacheLookup:
-    profile: VoiceProfile
+    profile: VoiceProfile  # usable to speak; complete unless ``completion`` is still running
     source: str  # "memory", "disk" or "miss"
-    seconds: float  # time spent finding or preparing the voice
+    seconds: float  # time spent finding or preparing the voice (the first phase, for a miss)
+    completion: Completion | None = None  # the voice's second phase, when it had not ended yet
+    asked_at: float = field(default_factory=time.monotonic)
+
+    def when_complete(self, then: Callable[[CacheLookup], None]) -> None:
+        """Call ``then`` with the complete voice (resemblance, embedding) once its second phase
+        ended: at once if it had, else from the background thread. ``seconds`` then counts
+        from this lookup to the end of the second phase."""
+        if self.completion is None:
+            then(self)
+            return
+        self.completion.add(lambda profile, finished_at: then(
+            CacheLookup(profile, self.source, max(self.seconds, finished_at - self.asked_at), None, self.asked_at)))
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A voice in the memory cache: its profile, and its second phase while that runs."""
+
+    profile: VoiceProfile
+    completion: Completion | None = None
 
 
 class VoiceCache:
@@ -192,9 +286,15 @@ class VoiceCache:
         self.encoder_id = backend.speaker_encoder_id or encoder.encoder_id
         self.capacity = capacity
         self.counters = CacheCounters()
-        self._memory: OrderedDict[str, VoiceProfile] = OrderedDict()
+        self._memory: OrderedDict[str, _Entry] = OrderedDict()
         self._digests: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> content hash
         self._key_locks: dict[str, threading.Lock] = {}
+        self._background = BackgroundWork("voice-background")
+        self._closing = False
+        self._model_data_lock = threading.Lock()
+        self._model_data_ready = False
+        self._plain_lock = threading.Lock()
+        self._plain: tuple[np.ndarray | None] | None = None  # (embedding or None,) once known
 
     def key_for(self, voice: VoiceSpec) -> str:
         path = Path(voice.clip_path)
@@ -211,21 +311,25 @@ class VoiceCache:
         material = "|".join((CACHE_FORMAT, digest, voice.transcript.strip(), self.backend_id, self.encoder_id))
         return hashlib.sha256(material.encode()).hexdigest()[:KEY_HEX_DIGITS]
 
+    # --- the two ways of asking for a voice ------------------------------------------------
+
     def lookup(self, voice: VoiceSpec) -> CacheLookup:
+        """The voice, ready to speak: found, or prepared up to its conditioning (the rest of its
+        preparation goes on in the background; see :meth:`CacheLookup.when_complete`)."""
         started = time.monotonic()
         key = self.key_for(voice)
         with self._lock:
-            profile = self._remember(key)
+            entry = self._remember(key)
             key_lock = self._key_locks.setdefault(key, threading.Lock())
-        if profile is None:
+        if entry is None:
             # One thread prepares a voice; others asking for it wait and then hit memory.
             with key_lock:
                 with self._lock:
-                    profile = self._remember(key)
-                if profile is not None:
+                    entry = self._remember(key)
+                if entry is not None:
                     source = "memory"
                 else:
-                    profile, source = self._load_or_prepare(key, voice)
+                    entry, source = self._load_or_prepare(key, voice)
         else:
             source = "memory"
         seconds = time.monotonic() - started
@@ -237,12 +341,48 @@ class VoiceCache:
             else:
                 self.counters.misses += 1
                 self.counters.prepare_s_total += seconds
-        return CacheLookup(profile, source, seconds)
+        return CacheLookup(entry.profile, source, seconds, entry.completion, started)
 
-    def _remember(self, key: str, profile: VoiceProfile | None = None) -> VoiceProfile | None:
-        """Get (or, with ``profile``, put) an entry of the LRU; caller holds ``_lock``."""
-        if profile is not None:
-            self._memory[key] = profile
+    def prepare(self, voice: VoiceSpec) -> CacheLookup:
+        """The complete voice, waiting for its second phase (embedding, resemblance, disk entry)."""
+        complete: list[CacheLookup] = []
+        done = threading.Event()
+
+        def finished(lookup: CacheLookup) -> None:
+            complete.append(lookup)
+            done.set()
+
+        self.lookup(voice).when_complete(finished)
+        done.wait()
+        return complete[0]
+
+    def warm_up(self) -> None:
+        """Load, in the background, what the first voice preparation would otherwise wait for:
+        the model's derived data, the backend's imports, the speaker encoder (torch) and the
+        plain voice's embedding. Call it once the engine is ready; jobs go on meanwhile."""
+        self._background.submit(self._warm_up)
+
+    def _warm_up(self) -> None:
+        started = time.monotonic()
+        steps = (self._ensure_model_data, self.backend.warm_up, self.encoder.warm_up, self._plain_embedding)
+        for step in steps:
+            if self._closing:  # the engine is stopping: finishing voices matters, warming does not
+                return
+            step()
+        log.info("voice cache: warmed up in %.2f s", time.monotonic() - started)
+
+    def close(self, timeout: float) -> bool:
+        """Let voices whose preparation is still finishing write their cache entries (up to
+        ``timeout`` seconds; the warm-up is cut short). False when some could not finish."""
+        self._closing = True
+        return self._background.wait_idle(timeout)
+
+    # --- memory ----------------------------------------------------------------------------
+
+    def _remember(self, key: str, entry: _Entry | None = None) -> _Entry | None:
+        """Get (or, with ``entry``, put) an entry of the LRU; caller holds ``_lock``."""
+        if entry is not None:
+            self._memory[key] = entry
             while len(self._memory) > self.capacity:
                 self._memory.popitem(last=False)
         found = self._memory.get(key)
@@ -253,21 +393,181 @@ class VoiceCache:
     def _path(self, key: str) -> Path:
         return self.directory / f"{key}.npz"
 
-    def _load_or_prepare(self, key: str, voice: VoiceSpec) -> tuple[VoiceProfile, str]:
-        path = self._path(key)
-        profile, path_free = self._read_disk(key, path) if self._on_disk else (None, False)
-        source = "disk" if profile is not None else "miss"
-        if profile is None:
-            profile = self._prepare(key, voice)
-            if path_free:
-                self._write_disk(path, profile)
-        with self._lock:
-            self._remember(key, profile)
-        return profile, source
+    # --- preparing a voice -----------------------------------------------------------------
 
-    def _read_disk(self, key: str, path: Path) -> tuple[VoiceProfile | None, bool]:
-        """The entry at ``path`` when it is a sound one, else None, with whatever was there
-        cleared so the rebuilt entry can take its place; and whether the path is free for that."""
+    def _load_or_prepare(self, key: str, voice: VoiceSpec) -> tuple[_Entry, str]:
+        path = self._path(key)
+        profile, path_free = (self._read_checked(path, lambda p: self._checked_profile(p, key), count=True)
+                              if self._on_disk else (None, False))
+        if profile is not None:
+            entry = _Entry(profile)
+            source = "disk"
+        else:
+            clip, profile = self._condition(key, voice)
+            entry = _Entry(profile, Completion())
+            source = "miss"
+            completion = entry.completion
+            target = path if path_free else None
+            self._background.submit(lambda: self._finish(clip, profile, completion, target))
+        with self._lock:
+            self._remember(key, entry)
+        return entry, source
+
+    def _condition(self, key: str, voice: VoiceSpec) -> tuple[ReferenceClip, VoiceProfile]:
+        """The first phase: the clip decoded and the backend's conditioning, all a job needs."""
+        self._ensure_model_data()
+        clip = load_reference_clip(voice.clip_path)
+        conditioning, meta = self.backend.condition(clip, voice.transcript)
+        problem = self.backend.conditioning_problem(conditioning)
+        if problem is not None:  # never cache what would be refused (and rebuilt) on every read
+            raise EngineError(ErrorCode.BACKEND, f"The backend prepared an unusable voice: {problem}")
+        meta = {
+            **meta,
+            "key": key,
+            "backend": self.backend_id,
+            "encoder": self.encoder_id,
+            "clip_name": Path(voice.clip_path).name,
+            "clip_source_s": round(clip.source_duration_s, 3),
+            "clip_used_s": round(len(clip.audio) / clip.sample_rate, 3),
+            "warnings": list(clip.warnings),
+            **{name: None for name in RESEMBLANCE_KEYS},
+        }
+        return clip, VoiceProfile(key=key, embedding=None, conditioning=conditioning, meta=meta)
+
+    def _finish(self, clip: ReferenceClip, profile: VoiceProfile, completion: Completion | None,
+                path: Path | None) -> None:
+        """The second phase, on the background thread: embedding, resemblance, disk entry.
+
+        Whatever fails here, the voice goes on speaking and everyone waiting hears back: the
+        summary then says what could not be measured, and nothing is written to disk (the next
+        engine prepares the voice again).
+        """
+        embedding: np.ndarray | None = None
+        figures: dict[str, float | None] = {name: None for name in RESEMBLANCE_KEYS}
+        warnings = list(profile.meta.get("warnings", []))
+        measured = False
+        try:
+            if self.backend.speaker_encoder_id:
+                embedding = np.asarray(self.backend.speaker_embedding(profile.conditioning),
+                                       dtype=np.float32).reshape(-1)
+                reference = self.encoder.embed(clip)  # resemblance is always GE2E's, whatever the backend's own
+            else:
+                embedding = reference = self.encoder.embed(clip)
+            figures.update(self._resemblance(profile, reference))
+            measured = True
+        except Exception as error:  # noqa: BLE001 - reported in the summary; the voice still speaks
+            log.warning("voice cache: %s: resemblance not measured", profile.meta.get("clip_name"), exc_info=True)
+            warnings.append(f"resemblance not measured ({_describe(error)})")
+        complete = VoiceProfile(profile.key, embedding, profile.conditioning,
+                                {**profile.meta, **figures, "warnings": warnings})
+        try:
+            if path is not None and measured:
+                self._write_disk(path, complete)
+        finally:
+            with self._lock:
+                entry = self._memory.get(profile.key)
+                if entry is not None and entry.completion is completion:
+                    self._memory[profile.key] = _Entry(complete)
+            if completion is not None:
+                completion.finish(complete)
+
+    def _resemblance(self, profile: VoiceProfile, reference: np.ndarray) -> dict[str, float | None]:
+        """GE2E cosine to the clip of the voice, and of the model's own voice (None when the
+        model has none: a cloning backend), each speaking RESEMBLANCE_TEXT."""
+        adapted = self.encoder.resemblance(self._render(profile), self.backend.capabilities.sample_rate, reference)
+        plain = self._plain_embedding()
+        return {"resemblance": round(adapted, 3),
+                "resemblance_plain": None if plain is None else round(float(np.dot(plain, reference)), 3)}
+
+    def _render(self, profile: VoiceProfile) -> np.ndarray:
+        pieces = self.backend.synthesize(RESEMBLANCE_TEXT, profile, VoiceSettings(), lambda: False)
+        return np.concatenate([piece.pcm for piece in pieces])
+
+    def _plain_embedding(self) -> np.ndarray | None:
+        """The GE2E embedding of the model's own voice speaking RESEMBLANCE_TEXT: measured once
+        per model and encoder, and kept in the models folder."""
+        with self._plain_lock:
+            if self._plain is None:
+                conditioning = self.backend.plain_conditioning()
+                embedding: np.ndarray | None = None
+                if conditioning is not None:
+                    identity = "|".join((self.backend_id, self.backend.model_identity() or "",
+                                         self.encoder.encoder_id, RESEMBLANCE_TEXT))
+                    path = self._model_file("plain", identity)
+                    embedding = self._read_model_file(path, identity, _plain_problem).get("embedding")
+                    if embedding is None:
+                        plain = VoiceProfile("plain", None, conditioning, {})
+                        embedding = self.encoder.embed(ReferenceClip(self._render(plain),
+                                                                     self.backend.capabilities.sample_rate, 0.0))
+                        self._write_model_file(path, identity, {"embedding": embedding})
+                self._plain = (embedding,)
+            return self._plain[0]
+
+    # --- data kept per model ---------------------------------------------------------------
+
+    def _ensure_model_data(self) -> None:
+        """Hand the backend its derived model data from disk, or let it measure and store it."""
+        with self._model_data_lock:
+            if self._model_data_ready:
+                return
+            identity = self.backend.model_identity()
+            if identity is not None:
+                identity = f"{self.backend_id}|{identity}"
+                path = self._model_file("model", identity)
+                arrays = self._read_model_file(path, identity, self.backend.adopt_model_data)
+                if not arrays:
+                    self._write_model_file(path, identity, self.backend.model_data())
+            self._model_data_ready = True
+
+    def _model_file(self, kind: str, identity: str) -> Path | None:
+        """Where data of ``kind`` for this identity lives (None: no usable cache folder)."""
+        if not self._on_disk:
+            return None
+        folder = self.directory / MODELS_FOLDER
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as error:
+            self._report_once("write", f"cannot write to the voice cache folder {folder} ({_reason(error)}); "
+                                       "voices are kept in memory only until it can")
+            return None
+        return folder / f"{kind}-{hashlib.sha256(identity.encode()).hexdigest()[:MODEL_HEX_DIGITS]}.npz"
+
+    def _read_model_file(self, path: Path | None, identity: str,
+                         check: Callable[[Mapping[str, np.ndarray]], str | None]) -> dict[str, np.ndarray]:
+        """The arrays of a model file when it is sound and ``check`` accepts them, else {} (and
+        whatever was at the path is cleared, so it can be written again)."""
+        if path is None:
+            return {}
+
+        def checked(found: Path) -> dict[str, np.ndarray]:
+            arrays, meta = _read_npz(found)
+            if meta.get("format") != CACHE_FORMAT or meta.get("identity") != identity:
+                raise CorruptCacheEntry(f"{found.name}: wrong format or model")
+            problem = check(arrays)
+            if problem is not None:
+                raise CorruptCacheEntry(f"{found.name}: {problem}")
+            return arrays
+
+        arrays, _ = self._read_checked(path, checked, count=False)
+        return arrays or {}
+
+    def _write_model_file(self, path: Path | None, identity: str, arrays: Mapping[str, np.ndarray]) -> None:
+        if path is not None:
+            self._write_disk(path, lambda out: _write_npz(out, arrays, {"format": CACHE_FORMAT, "identity": identity}))
+
+    # --- disk ------------------------------------------------------------------------------
+
+    def _checked_profile(self, path: Path, key: str) -> VoiceProfile:
+        profile = read_profile(path, key)
+        problem = profile_problem(profile, self.backend)
+        if problem is not None:
+            raise CorruptCacheEntry(problem)
+        return profile
+
+    def _read_checked(self, path: Path, read: Callable[[Path], T], count: bool) -> tuple[T | None, bool]:
+        """What ``read`` makes of the file at ``path`` when it is a sound one, else None, with
+        whatever was there cleared so the rebuilt file can take its place; and whether the path
+        is free for that. ``read`` raises CorruptCacheEntry for a file it cannot use."""
         try:
             info = os.lstat(path)
         except FileNotFoundError:
@@ -277,17 +577,15 @@ class VoiceCache:
             return None, False
         if stat.S_ISREG(info.st_mode):
             try:
-                profile = read_profile(path, key)
-                problem = profile_problem(profile, self.backend)
+                return read(path), True
             except CorruptCacheEntry as error:
                 problem = str(error)
-            if problem is None:
-                return profile, True
         else:
             problem = f"{_kind_of(info.st_mode)} instead of a cache file"
         log.warning("voice cache: rebuilding %s: %s", path.name, problem)
-        with self._lock:
-            self.counters.rebuilt += 1
+        if count:
+            with self._lock:
+                self.counters.rebuilt += 1
         return None, self._clear(path, info)
 
     def _clear(self, path: Path, info: os.stat_result) -> bool:
@@ -306,11 +604,14 @@ class VoiceCache:
             return False
         return True
 
-    def _write_disk(self, path: Path, profile: VoiceProfile) -> None:
-        """Store a prepared voice; a failure (read-only or full folder) is logged once, and the
-        voice stays in memory: the job that prepared it goes on."""
+    def _write_disk(self, path: Path, what: VoiceProfile | Callable[[Path], None]) -> None:
+        """Store a prepared voice (or run a writer of a model file); a failure (read-only or full
+        folder) is logged once, and the voice stays in memory: the job that prepared it goes on."""
         try:
-            write_profile(path, profile)
+            if isinstance(what, VoiceProfile):
+                write_profile(path, what)
+            else:
+                what(path)
         except OSError as error:
             self._report_once("write", f"cannot write to the voice cache folder {self.directory} "
                                        f"({_reason(error)}); voices are kept in memory only until it can")
@@ -322,39 +623,15 @@ class VoiceCache:
             self._reported.add(kind)
         log.warning("voice cache: %s", message)
 
-    def _prepare(self, key: str, voice: VoiceSpec) -> VoiceProfile:
-        clip = load_reference_clip(voice.clip_path)
-        conditioning, meta = self.backend.condition(clip, voice.transcript)
-        problem = self.backend.conditioning_problem(conditioning)
-        if problem is not None:  # never cache what would be refused (and rebuilt) on every read
-            raise EngineError(ErrorCode.BACKEND, f"The backend prepared an unusable voice: {problem}")
-        if self.backend.speaker_encoder_id:
-            embedding = np.asarray(self.backend.speaker_embedding(conditioning), dtype=np.float32).reshape(-1)
-        else:
-            embedding = self.encoder.embed(clip)
-        meta = {
-            **meta,
-            "key": key,
-            "backend": self.backend_id,
-            "encoder": self.encoder_id,
-            "clip_name": Path(voice.clip_path).name,
-            "clip_source_s": round(clip.source_duration_s, 3),
-            "clip_used_s": round(len(clip.audio) / clip.sample_rate, 3),
-            "warnings": list(clip.warnings),
-        }
-        return VoiceProfile(key=key, embedding=embedding, conditioning=conditioning, meta=meta)
+
+def _write_npz(path: Path, arrays: Mapping[str, np.ndarray], meta: dict[str, Any]) -> None:
+    """Arrays and a JSON string, atomically: a reader sees the old file or the whole new one."""
+    contents = {**arrays, "meta": np.array(json.dumps(meta))}
+    atomic_write(path, lambda out: np.savez(out, **contents))  # type: ignore[arg-type]  # stubs mistype **kwds
 
 
-def write_profile(path: Path, profile: VoiceProfile) -> None:
-    """Write a profile atomically: a reader sees the old file or the whole new one."""
-    arrays: dict[str, np.ndarray] = {f"cond__{name}": value for name, value in profile.conditioning.items()}
-    arrays["embedding"] = profile.embedding
-    arrays["meta"] = np.array(json.dumps({**profile.meta, "format": CACHE_FORMAT, "key": profile.key}))
-    atomic_write(path, lambda out: np.savez(out, **arrays))  # type: ignore[arg-type]  # stubs mistype **kwds
-
-
-def read_profile(path: Path, key: str) -> VoiceProfile:
-    """Read a cache entry, refusing anything truncated, corrupt, foreign or pickled.
+def _read_npz(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and JSON meta of a cache file, refusing anything truncated, corrupt or pickled.
 
     Opened without following a link and without blocking, so neither a symlink nor a named
     pipe swapped in at the path is read.
@@ -366,28 +643,98 @@ def read_profile(path: Path, key: str) -> VoiceProfile:
                 raise CorruptCacheEntry(f"{path.name}: not a regular file")
             with np.load(handle, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"][()]))
-                embedding = np.array(data["embedding"])
-                conditioning = {name[6:]: np.array(data[name]) for name in data.files if name.startswith("cond__")}
+                arrays = {name: np.array(data[name]) for name in data.files if name != "meta"}
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, json.JSONDecodeError) as error:
         raise CorruptCacheEntry(f"{path.name}: {error}") from error
-    if not isinstance(meta, dict) or meta.get("format") != CACHE_FORMAT or meta.get("key") != key:
+    if not isinstance(meta, dict):
+        raise CorruptCacheEntry(f"{path.name}: its description is not a JSON object")
+    return arrays, meta
+
+
+def write_profile(path: Path, profile: VoiceProfile) -> None:
+    """Write a complete profile atomically: a reader sees the old file or the whole new one."""
+    if profile.embedding is None:
+        raise ValueError("a profile is written only once its embedding is known")
+    arrays: dict[str, np.ndarray] = {f"cond__{name}": value for name, value in profile.conditioning.items()}
+    arrays["embedding"] = profile.embedding
+    _write_npz(path, arrays, {**profile.meta, "format": CACHE_FORMAT, "key": profile.key})
+
+
+def read_profile(path: Path, key: str) -> VoiceProfile:
+    """Read a cache entry, refusing anything truncated, corrupt, foreign or pickled."""
+    arrays, meta = _read_npz(path)
+    if meta.get("format") != CACHE_FORMAT or meta.get("key") != key:
         raise CorruptCacheEntry(f"{path.name}: wrong format or key")
-    return VoiceProfile(key=key, embedding=embedding, conditioning=conditioning, meta=meta)
+    if "embedding" not in arrays:
+        raise CorruptCacheEntry(f"{path.name}: no speaker embedding")
+    conditioning = {name[6:]: value for name, value in arrays.items() if name.startswith("cond__")}
+    return VoiceProfile(key=key, embedding=arrays["embedding"], conditioning=conditioning, meta=meta)
 
 
 def profile_problem(profile: VoiceProfile, backend: Backend) -> str | None:
     """Why a profile read from disk cannot be used, in words; None when it can.
 
-    The speaker embedding must be a non-empty, finite float vector; the conditioning must
-    match what the backend declares (see ``Backend.conditioning_spec``).
+    The speaker embedding must be a non-empty, finite float vector; the resemblance figures
+    None or cosines; the conditioning must match what the backend declares (see
+    ``Backend.conditioning_spec``).
     """
-    embedding = profile.embedding
+    problem = _embedding_problem(profile.embedding)
+    if problem is not None:
+        return problem
+    for name in RESEMBLANCE_KEYS:
+        value = profile.meta.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not math.isfinite(value) or not -1.0 <= value <= 1.0):
+            return f"{name} is {value!r}, not a cosine"
+    problem = backend.conditioning_problem(profile.conditioning)
+    return None if problem is None else f"conditioning: {problem}"
+
+
+def _embedding_problem(embedding: np.ndarray | None) -> str | None:
+    if embedding is None:
+        return "no speaker embedding"
     if embedding.dtype.kind != "f" or embedding.ndim != 1 or not 0 < embedding.size <= MAX_EMBEDDING_DIM:
         return f"the speaker embedding has type {embedding.dtype} and shape {embedding.shape}"
     if not np.isfinite(embedding).all():
         return "the speaker embedding holds NaN or infinite values"
-    problem = backend.conditioning_problem(profile.conditioning)
-    return None if problem is None else f"conditioning: {problem}"
+    return None
+
+
+def _plain_problem(arrays: Mapping[str, np.ndarray]) -> str | None:
+    """Why a stored plain-voice embedding cannot be used (it must be one unit-length vector)."""
+    if set(arrays) != {"embedding"}:
+        return f"holds {', '.join(sorted(arrays))}, expected embedding"
+    embedding = arrays["embedding"]
+    problem = _embedding_problem(embedding)
+    if problem is None and abs(float(np.linalg.norm(embedding)) - 1.0) > 1e-3:
+        problem = "the embedding is not of unit length"
+    return problem
+
+
+RESEMBLANCE_EXPLAINED = (
+    "How much the voice sounds like its reference clip: the cosine of two GE2E speaker "
+    "embeddings (a speaker-verification network), one of the clip and one of the voice speaking "
+    "a fixed sentence. 1 would be the same recording; two recordings of one person score about "
+    "0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one "
+    "speaker's model to each clip (pitch, formants, timbre, pace): it is not a clone, so about "
+    "0.6-0.7 is a good result for it, and the plain voice's figure shows what the adaptation "
+    "gained. Each figure moves by a few hundredths between renders."
+)
+
+
+def resemblance_text(summary: Mapping[str, Any]) -> str:
+    """A prepared voice's resemblance figures in words (as the studio and ``say`` show them)."""
+    adapted, plain = (summary.get(name) for name in RESEMBLANCE_KEYS)
+    if adapted is None:
+        return "Resemblance to the clip: not measured"
+    text = f"Resemblance to the clip: {adapted:.2f}"
+    return text if plain is None else f"{text} (plain voice: {plain:.2f})"
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, EngineError):
+        return f"{error.code.value}: {error.message}"
+    return f"{type(error).__name__}: {error}"
 
 
 def _reason(error: OSError) -> str:
@@ -401,16 +748,27 @@ def _kind_of(mode: int) -> str:
 
 
 def cache_files(directory: str | os.PathLike[str]) -> list[Path]:
-    """The files the voice cache wrote in ``directory``: its entries and unfinished writes.
+    """The files the voice cache wrote in ``directory``: its entries, its model files (in
+    ``models/``) and unfinished writes of either.
 
     Measuring and clearing the cache look at these only, never at the whole folder: the cache
     folder is a setting, and a user who points it at a folder of their own must not lose what
-    else is in it. A link or a folder with an entry's name is not a file the cache wrote.
+    else is in it. A link or a folder with an entry's name is not a file the cache wrote, and a
+    link at ``models/`` is not followed.
     """
+    found = _files_named(Path(directory), _CACHE_FILE)
+    models = Path(directory) / MODELS_FOLDER
+    if models.is_dir() and not models.is_symlink():
+        found += _files_named(models, _MODEL_FILE)
+    return found
+
+
+def _files_named(folder: Path, names: re.Pattern[str]) -> list[Path]:
+    """The regular files (not links) directly in ``folder`` whose whole name matches ``names``."""
     try:
-        with os.scandir(directory) as entries:
+        with os.scandir(folder) as entries:
             return [Path(entry.path) for entry in entries
-                    if _CACHE_FILE.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)]
+                    if names.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)]
     except (FileNotFoundError, NotADirectoryError):
         return []
 

@@ -47,8 +47,18 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.client import EngineStartError
     from engine.files import FileError, atomic_write_wav, check_target
-    from engine.voices import transcript_beside
-    from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, Priority, VoiceSettings, VoiceSpec
+    from engine.voices import resemblance_text, transcript_beside
+    from engine.protocol import (
+        AudioChunk,
+        Job,
+        JobFailed,
+        JobFinished,
+        Priority,
+        RequestFailed,
+        VoicePrepared,
+        VoiceSettings,
+        VoiceSpec,
+    )
 
     try:  # refuse a bad --out (a folder, a symlink, a device to be replaced) before any synthesis
         check_target(Path(args.out).absolute(), stream_special=True)
@@ -81,9 +91,14 @@ def run(args: argparse.Namespace) -> int:
             return 3
         job = Job(args.text, voice, priority=Priority.INTERACTIVE, listening=False)  # written to a file
         submitted = client.submit(job)
+        # Asked after the job, so the job prepares the voice and never waits for this answer:
+        # it comes once the voice's resemblance is measured (and its cache entry written).
+        prepare_id = client.prepare_voice(voice)
         chunks: list[AudioChunk] = []
         first_audio = None
-        while True:
+        finished: JobFinished | None = None
+        prepared: VoicePrepared | RequestFailed | None = None
+        while finished is None or prepared is None:
             event = client.get_event()
             if isinstance(event, AudioChunk) and event.job_id == job.job_id:
                 if first_audio is None:
@@ -98,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             elif isinstance(event, JobFinished) and event.job_id == job.job_id:
                 total = time.monotonic() - submitted
-                break
+                finished = event
+            elif isinstance(event, (VoicePrepared, RequestFailed)) and event.request_id == prepare_id:
+                prepared = event
     except KeyboardInterrupt:  # Ctrl+C or SIGTERM
         print("dubstudio say: interrupted; nothing was written", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -111,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
     except FileError as error:
         print(f"dubstudio: {error}", file=sys.stderr)
         return 2
+    # The job and the preparation request race for a new voice: whichever comes first prepares
+    # it, and the other finds it in memory. Either way this run prepared it: a miss.
+    source = "miss" if isinstance(prepared, VoicePrepared) and prepared.cache == "miss" else finished.timing.voice_cache
     report = {
         "first_audio_s": round(first_audio or 0.0, 4),
         "total_s": round(total, 4),
@@ -118,9 +138,10 @@ def run(args: argparse.Namespace) -> int:
         "rtf": round(total / (len(audio) / rate), 4),
         "sample_rate": rate,
         "chunks": len(chunks),
-        "voice_cache": "hit" if event.timing.voice_cache in ("memory", "disk") else "miss",
-        "voice_cache_source": event.timing.voice_cache,
-        "voice_prepare_s": event.timing.voice_prepare_s,
+        "voice_cache": "hit" if source in ("memory", "disk") else "miss",
+        "voice_cache_source": source,
+        "voice_prepare_s": finished.timing.voice_prepare_s,
+        **resemblance_of(prepared),
         "engine_start_s": round(client.engine_start_s, 4),
         "backend": client.ready.backend.name if client.ready else args.backend,
         "engine": args.engine_url or "local",
@@ -131,5 +152,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"wrote {report['out']}: {report['audio_s']:.2f} s of audio in {report['chunks']} chunks; "
               f"first audio after {report['first_audio_s']:.3f} s, done after {report['total_s']:.3f} s "
-              f"(voice cache {report['voice_cache']})")
+              f"(voice cache {report['voice_cache']}); {resemblance_text(report)}")
     return 0
+
+
+def resemblance_of(prepared: Any) -> dict[str, float | None]:
+    """``resemblance`` (the voice's GE2E cosine to its clip) and ``resemblance_plain`` (the
+    model's own voice's; None for a cloning backend), or None each when not measured."""
+    from engine.voices import RESEMBLANCE_KEYS
+
+    summary = getattr(prepared, "summary", None) or {}
+    return {name: summary.get(name) for name in RESEMBLANCE_KEYS}

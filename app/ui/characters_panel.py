@@ -46,6 +46,7 @@ from app.ui.waveform import WaveformView
 from engine.files import FileError
 from engine.voices import transcript_beside
 from engine.protocol import PITCH, SPEED
+from engine.voices import RESEMBLANCE_EXPLAINED
 
 PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
 AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
@@ -218,6 +219,9 @@ class CharactersPanel(QWidget):
         self.voice_status = QLabel("")
         self.voice_status.setObjectName("voiceStatus")
         self.voice_status.setWordWrap(True)
+        self.resemblance = QLabel("")
+        self.resemblance.setObjectName("voiceResemblance")
+        self.resemblance.setToolTip(RESEMBLANCE_EXPLAINED)
 
         clip_row = QHBoxLayout()
         clip_row.addWidget(self.import_button)
@@ -249,6 +253,7 @@ class CharactersPanel(QWidget):
         form.addRow("Instruction", self.instruction)
         form.addRow("Audition", _wrap(audition_row))
         form.addRow("Engine", self.voice_status)
+        form.addRow("", self.resemblance)
         self.editor = QWidget()
         editor_layout = QVBoxLayout(self.editor)
         editor_layout.addLayout(form)
@@ -359,6 +364,7 @@ class CharactersPanel(QWidget):
             self.clip_label.setText("Add a character to give it a voice.")
             self.waveform.set_audio(None, 0, "Add a character to give it a voice")
             self.voice_status.setText("")
+            self.resemblance.setText("")
             return
         char = self._doc.project.character(character_id)
         self.name.show_text(char.name)
@@ -434,6 +440,7 @@ class CharactersPanel(QWidget):
             VoiceState.FAILED: "✖ Cannot prepare this voice",
         }[status.state]
         self.voice_status.setText(f"{text}: {status.detail}" if status.detail else text)
+        self.resemblance.setText(status.resemblance)
 
     def _on_voice_changed(self, character_id: str) -> None:
         if character_id == self._current:

@@ -16,6 +16,7 @@ from app.project import Project
 from app.project.render import NoVoice, voice_spec
 from app.ui.bridge import EngineBridge
 from engine.protocol import RequestFailed, VoicePrepared
+from engine.voices import resemblance_text
 
 
 class VoiceState(enum.Enum):
@@ -29,6 +30,7 @@ class VoiceState(enum.Enum):
 class VoiceStatus:
     state: VoiceState
     detail: str = ""  # "was in the disk cache", the error message, ...
+    resemblance: str = ""  # "Resemblance to the clip: 0.66 (plain voice: 0.48)", once prepared
 
 
 class VoiceStates(QObject):
@@ -80,10 +82,10 @@ class VoiceStates(QObject):
             detail = f"prepared now in {event.prepare_s:.1f} s, kept in the cache"
         else:
             detail = f"found in the {event.cache} cache"
-        warnings = event.summary.get("warnings") if isinstance(event.summary, dict) else None
+        warnings = event.summary.get("warnings")
         if warnings:
             detail += " · " + "; ".join(str(w) for w in warnings)
-        self._set(character_id, VoiceStatus(VoiceState.PREPARED, detail))
+        self._set(character_id, VoiceStatus(VoiceState.PREPARED, detail, resemblance_text(event.summary)))
 
     @Slot(object)
     def _on_failed(self, event: RequestFailed) -> None:

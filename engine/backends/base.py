@@ -65,7 +65,9 @@ class VoiceProfile:
     """A prepared voice: everything synthesis needs, all of it plain data (arrays and JSON)."""
 
     key: str
-    embedding: np.ndarray  # speaker-encoder embedding (see engine.voices.SpeakerEncoder)
+    # The clip's speaker-encoder embedding (see engine.voices.SpeakerEncoder); None while the
+    # voice's preparation is still finishing in the background (synthesis never needs it).
+    embedding: np.ndarray | None
     conditioning: dict[str, np.ndarray] = field(default_factory=dict)  # backend features
     meta: dict[str, Any] = field(default_factory=dict)  # JSON-able facts and scalars
 
@@ -93,7 +95,7 @@ class ArraySpec:
     ``shape``: ``()`` for a scalar; ``None`` on an axis means any length there (at least
     ``min_length`` on the first axis). ``kinds``: numpy dtype kinds accepted ("f" float,
     "i" signed, "u" unsigned integer). ``low``/``high``: inclusive bounds on every value.
-    Values must always be finite.
+    Values must be finite; with ``nan_ok`` a NaN may stand for "not measured" (never an infinity).
     """
 
     shape: tuple[int | None, ...] = ()
@@ -101,6 +103,7 @@ class ArraySpec:
     low: float | None = None
     high: float | None = None
     min_length: int = 0
+    nan_ok: bool = False
 
     def problem(self, value: Any) -> str | None:
         """Why ``value`` does not fit, in words; None when it does."""
@@ -114,15 +117,33 @@ class ArraySpec:
             return f"has shape {value.shape}, expected {wanted}"
         if value.ndim and value.shape[0] < self.min_length:
             return f"has {value.shape[0]} rows, expected at least {self.min_length}"
+        if value.dtype.kind == "f":
+            if np.isinf(value).any() or (not self.nan_ok and np.isnan(value).any()):
+                return "holds NaN or infinite values"
+            value = value[~np.isnan(value)]
         if value.size == 0:
             return None
-        if value.dtype.kind == "f" and not np.isfinite(value).all():
-            return "holds NaN or infinite values"
         if self.low is not None and float(value.min()) < self.low - _slack(self.low):
             return f"holds {float(value.min()):g}, below its minimum {self.low:g}"
         if self.high is not None and float(value.max()) > self.high + _slack(self.high):
             return f"holds {float(value.max()):g}, above its maximum {self.high:g}"
         return None
+
+
+def arrays_problem(spec: Mapping[str, ArraySpec], arrays: Mapping[str, Any]) -> str | None:
+    """Why ``arrays`` do not match ``spec`` exactly (a name missing or unexpected, a value that
+    does not fit its ArraySpec), in words; None when they do."""
+    missing = sorted(set(spec) - set(arrays))
+    if missing:
+        return f"missing {', '.join(missing)}"
+    unknown = sorted(set(arrays) - set(spec))
+    if unknown:
+        return f"unexpected {', '.join(unknown)}"
+    for name, wanted in spec.items():
+        problem = wanted.problem(arrays[name])
+        if problem:
+            return f"{name} {problem}"
+    return None
 
 
 def _slack(bound: float) -> float:
@@ -155,17 +176,7 @@ class Backend(abc.ABC):
         Checks :attr:`conditioning_spec`; a backend overrides this to add checks across
         arrays (and calls this first).
         """
-        missing = sorted(set(self.conditioning_spec) - set(conditioning))
-        if missing:
-            return f"missing {', '.join(missing)}"
-        unknown = sorted(set(conditioning) - set(self.conditioning_spec))
-        if unknown:
-            return f"unexpected {', '.join(unknown)}"
-        for name, spec in self.conditioning_spec.items():
-            problem = spec.problem(conditioning[name])
-            if problem:
-                return f"{name} {problem}"
-        return None
+        return arrays_problem(self.conditioning_spec, conditioning)
 
     def speaker_embedding(self, conditioning: dict[str, np.ndarray]) -> np.ndarray:
         raise NotImplementedError
@@ -175,6 +186,31 @@ class Backend(abc.ABC):
         no voice of its own (a cloning model). Preparing a voice compares the two voices'
         resemblance to the clip."""
         return None
+
+    # --- data derived from the model once (the voice cache keeps it on disk) ----------------
+    #
+    # Some backends measure their own model before they can prepare voices (Piper speaks a
+    # calibration text: seconds of model time). The voice cache keeps that on disk, as plain
+    # arrays and JSON, so a restarted engine reads it back instead of measuring again; the
+    # backend itself never touches the cache folder.
+
+    def model_identity(self) -> str | None:
+        """What identifies the loaded model and everything its derived data depends on (paths,
+        sizes, modification times, options); None when the backend derives nothing worth keeping."""
+        return None
+
+    def model_data(self) -> dict[str, np.ndarray]:
+        """The data derived from the model (measured now if not yet), as plain arrays."""
+        return {}
+
+    def adopt_model_data(self, arrays: Mapping[str, np.ndarray]) -> str | None:
+        """Use data read back from the cache instead of measuring the model again. Returns why it
+        cannot be used (then nothing changes, and it is measured again); None when adopted."""
+        return "this backend derives no model data"
+
+    def warm_up(self) -> None:
+        """Import and compute, ahead of time, what preparing the first voice would otherwise wait
+        for. Called on a low-priority background thread once the engine is ready."""
 
     @property
     @abc.abstractmethod

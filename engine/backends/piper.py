@@ -15,12 +15,15 @@ import json
 import os
 import threading
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, TypeVar
+from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
 from engine.backends.adaptation import (
     ARRAY_BOUNDS,
+    ENVELOPE_GRID_HZ,
+    EQ_BAND_CENTRES_HZ,
+    OUTPUT_F0_BOUNDS,
     Adaptation,
     PsolaSource,
     SpeechAnalysis,
@@ -28,7 +31,15 @@ from engine.backends.adaptation import (
     analyse_speech,
     estimate_adaptation,
 )
-from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
+from engine.backends.base import (
+    ArraySpec,
+    Backend,
+    ReferenceClip,
+    SpokenPiece,
+    StopCheck,
+    VoiceProfile,
+    arrays_problem,
+)
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.silence import sound_seconds
 from engine.text import is_speakable, split_for_streaming
@@ -46,6 +57,19 @@ CALIBRATION_TEXT = (
     "Still, on foggy evenings, the old fishermen would look out over the water, "
     "and wonder quietly what she had really seen."
 )
+CALIBRATION_VERSION = "1"  # bumped whenever what the calibration measures changes
+CALIBRATION_SECONDS = (2.0, 120.0)  # the calibration speech's plausible length
+# The calibration as the voice cache keeps it on disk (see Backend.model_data): what each
+# array may hold, so a damaged or foreign file is measured again rather than trusted.
+CALIBRATION_SPEC: dict[str, ArraySpec] = {
+    "audio": ArraySpec(shape=(None,), low=-1.0, high=1.0),
+    "f0_median_hz": ArraySpec(low=OUTPUT_F0_BOUNDS[0], high=OUTPUT_F0_BOUNDS[1]),
+    "f0_spread_semitones": ArraySpec(low=0.0, high=48.0, nan_ok=True),
+    "voiced_s": ArraySpec(low=0.0, high=CALIBRATION_SECONDS[1]),
+    "envelope_db": ArraySpec(shape=(len(ENVELOPE_GRID_HZ),), low=-1000.0, high=1000.0),
+    "ltas_db": ArraySpec(shape=(len(EQ_BAND_CENTRES_HZ),), low=-1000.0, high=1000.0, nan_ok=True),
+    "phonemes_per_s": ArraySpec(low=1.0, high=100.0),
+}
 
 
 @dataclass(frozen=True)
@@ -55,6 +79,32 @@ class Calibration:
     analysis: SpeechAnalysis
     source: PsolaSource  # the calibration speech, analysed for PSOLA
     phonemes_per_s: float
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Plain float32 arrays (see CALIBRATION_SPEC); the PSOLA analysis is redone from the audio."""
+        values = {
+            "audio": self.source.pcm,
+            "f0_median_hz": self.analysis.f0_median_hz,
+            "f0_spread_semitones": self.analysis.f0_spread_semitones,
+            "voiced_s": self.analysis.voiced_s,
+            "envelope_db": self.analysis.envelope_db,
+            "ltas_db": self.analysis.ltas_db,
+            "phonemes_per_s": self.phonemes_per_s,
+        }
+        return {name: np.asarray(value, dtype=np.float32) for name, value in values.items()}
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], rate: int) -> "Calibration":
+        """Read back :meth:`to_arrays` (already checked against CALIBRATION_SPEC)."""
+        analysis = SpeechAnalysis(
+            f0_median_hz=float(arrays["f0_median_hz"]),
+            f0_spread_semitones=float(arrays["f0_spread_semitones"]),
+            voiced_s=float(arrays["voiced_s"]),
+            envelope_db=np.asarray(arrays["envelope_db"], dtype=np.float64),
+            ltas_db=np.asarray(arrays["ltas_db"], dtype=np.float64),
+        )
+        source = PsolaSource(np.asarray(arrays["audio"], dtype=np.float32), rate, analysis.f0_median_hz)
+        return cls(analysis, source, float(arrays["phonemes_per_s"]))
 
 
 class PiperBackend(Backend):
@@ -112,7 +162,8 @@ class PiperBackend(Backend):
     def calibration(self) -> Calibration:
         """The model's own median F0, envelope, spectrum and phonemes per second.
 
-        Computed on the first voice preparation rather than at load, which it would slow.
+        Measured on the first voice preparation rather than at load, which it would slow, unless
+        the voice cache handed back a stored one first (:meth:`adopt_model_data`).
         """
         with self._calibration_lock:
             if self._calibration is None:
@@ -125,6 +176,36 @@ class PiperBackend(Backend):
                 source = PsolaSource(audio, self.sample_rate, analysis.f0_median_hz)
                 self._calibration = Calibration(analysis, source, rate)
             return self._calibration
+
+    def model_identity(self) -> str:
+        """The model and config files (path, size, modification time), the synthesis options and
+        the calibration text and version: a calibration is reused only when all of them match."""
+        parts: list[object] = [CALIBRATION_VERSION, CALIBRATION_TEXT, self._noise_scale, self._noise_w]
+        for path in (self.model_path, self.config_path):
+            info = os.stat(path)
+            parts += [os.path.realpath(path), info.st_size, info.st_mtime_ns]
+        return "|".join(map(str, parts))
+
+    def model_data(self) -> dict[str, np.ndarray]:
+        return self.calibration().to_arrays()
+
+    def adopt_model_data(self, arrays: Mapping[str, np.ndarray]) -> str | None:
+        problem = arrays_problem(CALIBRATION_SPEC, arrays)
+        seconds = np.asarray(arrays.get("audio", ())).size / self.sample_rate
+        if problem is None and not CALIBRATION_SECONDS[0] <= seconds <= CALIBRATION_SECONDS[1]:
+            problem = f"the calibration speech lasts {seconds:.1f} s"
+        if problem is not None:
+            return problem
+        calibration = Calibration.from_arrays(arrays, self.sample_rate)
+        with self._calibration_lock:
+            self._calibration = calibration
+        return None
+
+    def warm_up(self) -> None:
+        """Praat and the resampler: the first voice's adaptation needs them (about half a second
+        of imports); the calibration is the voice cache's to load or measure first."""
+        import parselmouth  # noqa: F401
+        import soxr  # noqa: F401
 
     def set_slots(self, slots: int) -> None:
         """Prepare a shared session for each thread count a piece may get: the cores divided by

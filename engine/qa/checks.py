@@ -20,9 +20,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from engine.backends.base import ReferenceClip
 from engine.qa.recognise import SILENCE_PEAK, recognise
 from engine.qa.wer import language_code, normalise_words, word_error_rate
+from engine.silence import sound_intervals
 from engine.voices import SpeakerEncoder
 
 FULL_SCALE = 0.999  # |sample| at or above this counts as clipped (int16 full scale is 0.99997)
@@ -185,14 +185,12 @@ def silences(pcm: np.ndarray, sample_rate: int) -> tuple[float, float, float]:
     Silence is audio more than :data:`SILENCE_TOP_DB` below the take's loudest moment, or any
     audio when the whole take is below -60 dBFS (then leading is the whole take).
     """
-    import librosa
-
     audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
     duration = audio.size / sample_rate
     if audio.size == 0 or float(np.max(np.abs(audio))) < SILENCE_PEAK:
         return duration, 0.0, 0.0
     hop = max(1, sample_rate // 100)  # 10 ms steps
-    sounds = librosa.effects.split(audio, top_db=SILENCE_TOP_DB, frame_length=4 * hop, hop_length=hop)
+    sounds = sound_intervals(audio, SILENCE_TOP_DB, frame=4 * hop, hop=hop)
     if len(sounds) == 0:
         return duration, 0.0, 0.0
     gaps = [int(start) - int(end) for (_, end), (start, _) in zip(sounds[:-1], sounds[1:])]
@@ -231,8 +229,7 @@ def measure_take(
     leading, inner, trailing = silences(audio, sample_rate)
     resemblance: float | None = None
     if clip_embedding is not None and encoder is not None and leading < duration:
-        embedding = encoder.embed(ReferenceClip(audio=audio, sample_rate=sample_rate, source_duration_s=duration))
-        resemblance = float(np.dot(embedding, clip_embedding))
+        resemblance = encoder.resemblance(audio, sample_rate, clip_embedding)
     return TakeChecks(
         checked=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         duration_s=round(duration, 4),

@@ -29,11 +29,14 @@ def test_say_writes_a_wav_and_reports_timings(tmp_path):
     report = json.loads(result.stdout)
     assert report["sample_rate"] == 22050 and report["chunks"] >= 2 and report["voice_cache"] == "miss"
     assert 0 < report["first_audio_s"] <= report["total_s"] and report["engine_start_s"] > 0
+    # issue 8: how much the voice sounds like its clip, adapted and as the model's own voice
+    assert 0.0 < report["resemblance"] <= 1.0 and 0.0 < report["resemblance_plain"] <= 1.0
     audio, rate = sf.read(str(out))
     assert rate == 22050 and abs(len(audio) / rate - report["audio_s"]) < 0.01
     again = json.loads(say("Again.", "--voice", str(VOICES / "rex.wav"), "--out", str(out), "--json",
                            cache_dir=tmp_path / "cache").stdout)
     assert again["voice_cache"] == "hit"
+    assert (again["resemblance"], again["resemblance_plain"]) == (report["resemblance"], report["resemblance_plain"])
 
 
 def test_say_reports_bad_input_with_a_code(tmp_path):

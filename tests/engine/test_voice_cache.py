@@ -20,9 +20,9 @@ import pytest
 
 from engine.backends.piper import PiperBackend
 from engine.client import EngineClient, EngineConfig, collect
-from engine.protocol import Job, JobFinished
+from engine.protocol import Job, JobFinished, VoicePrepared
 from engine.voices import SpeakerEncoder, VoiceCache, profile_problem, read_profile
-from tests.engine.helpers import sample_voice
+from tests.engine.helpers import events_until, sample_voice
 
 VOICE = sample_voice("maya")
 OTHER = sample_voice("rex")
@@ -50,7 +50,7 @@ def open_cache(piper, encoder) -> Callable[[Path], VoiceCache]:
 def entry(tmp_path, open_cache) -> Path:
     """The path of the sample voice's entry, freshly prepared on disk."""
     cache = open_cache(tmp_path / "cache")
-    key = cache.lookup(VOICE).profile.key
+    key = cache.prepare(VOICE).profile.key  # the entry is written once the voice is complete
     path = tmp_path / "cache" / f"{key}.npz"
     assert path.is_file()
     return path
@@ -92,7 +92,7 @@ def test_a_poisoned_entry_is_rebuilt(entry, open_cache, poison, caplog):
     rewrite(entry, POISONS[poison])
     cache = open_cache(entry.parent)
     with caplog.at_level(logging.WARNING, logger="engine.voices"):
-        found = cache.lookup(VOICE)
+        found = cache.prepare(VOICE)
     assert found.source == "miss" and cache.counters.rebuilt == 1
     assert profile_problem(found.profile, cache.backend) is None
     assert "rebuilding" in caplog.text
@@ -105,7 +105,7 @@ def test_an_empty_folder_at_the_entry_path_is_replaced(entry, open_cache):
     entry.unlink()
     entry.mkdir()
     cache = open_cache(entry.parent)
-    assert cache.lookup(VOICE).source == "miss" and entry.is_file()
+    assert cache.prepare(VOICE).source == "miss" and entry.is_file()
 
 
 def test_a_folder_with_contents_is_left_alone_and_the_voice_kept_in_memory(entry, open_cache, caplog):
@@ -114,7 +114,7 @@ def test_a_folder_with_contents_is_left_alone_and_the_voice_kept_in_memory(entry
     (entry / "someone's.txt").write_text("not ours")
     cache = open_cache(entry.parent)
     with caplog.at_level(logging.WARNING, logger="engine.voices"):
-        assert cache.lookup(VOICE).source == "miss"
+        assert cache.prepare(VOICE).source == "miss"
         assert cache.lookup(VOICE).source == "memory"  # and later jobs go on
     assert (entry / "someone's.txt").read_text() == "not ours"
     assert caplog.text.count("kept in memory only") == 1
@@ -126,7 +126,7 @@ def test_a_symlink_at_the_entry_path_is_removed_not_followed(entry, open_cache, 
     entry.unlink()
     entry.symlink_to(outside)
     cache = open_cache(entry.parent)
-    assert cache.lookup(VOICE).source == "miss"
+    assert cache.prepare(VOICE).source == "miss"
     assert not entry.is_symlink() and entry.is_file()
     assert outside.read_bytes() != b"" and outside.is_file()  # the link's target is untouched
 
@@ -136,7 +136,7 @@ def test_a_named_pipe_at_the_entry_path_is_never_opened(entry, open_cache):
     entry.unlink()
     os.mkfifo(entry)  # reading it would block the job for ever
     cache = open_cache(entry.parent)
-    assert cache.lookup(VOICE).source == "miss" and entry.is_file()
+    assert cache.prepare(VOICE).source == "miss" and entry.is_file()
 
 
 @contextlib.contextmanager
@@ -182,8 +182,8 @@ def test_a_folder_that_cannot_be_written_logs_once_and_voices_go_on(tmp_path, op
     with make(tmp_path / "cache") as folder:
         cache = open_cache(folder)
         with caplog.at_level(logging.WARNING, logger="engine.voices"):
-            assert cache.lookup(VOICE).source == "miss"
-            assert cache.lookup(OTHER).source == "miss"
+            assert cache.prepare(VOICE).source == "miss"
+            assert cache.prepare(OTHER).source == "miss"
             assert cache.lookup(VOICE).source == "memory"
         assert caplog.text.count("cannot write to the voice cache folder") == 1
         assert not list(folder.glob("*.npz")) and not list(folder.glob("*.tmp"))
@@ -194,8 +194,8 @@ def test_a_cache_folder_that_cannot_be_made_logs_once_and_voices_go_on(tmp_path,
     blocker.write_text("a file where the cache folder's parent should be")
     with caplog.at_level(logging.WARNING, logger="engine.voices"):
         cache = open_cache(blocker / "voices")
-        assert cache.lookup(VOICE).source == "miss"
-        assert cache.lookup(OTHER).source == "miss"
+        assert cache.prepare(VOICE).source == "miss"
+        assert cache.prepare(OTHER).source == "miss"
     assert caplog.text.count("cannot make the voice cache folder") == 1
     assert "cannot write" not in caplog.text
 
@@ -217,9 +217,14 @@ def test_an_engine_rebuilds_a_poisoned_entry_and_speaks_at_a_sane_length(tmp_pat
     try:
         client.start()
         _, end = collect(client, Job("Rex, did you see the lights past the rocks?", VOICE))
+        # The rebuilt entry is written once the voice is complete (its embedding and resemblance
+        # measured in the background); a voice preparation request answers at that moment.
+        request_id = client.prepare_voice(VOICE)
+        prepared = events_until(client, lambda event, _: getattr(event, "request_id", None) == request_id)[-1]
     finally:
         client.close()
     assert isinstance(end, JobFinished), end
     assert end.timing.voice_cache == "miss" and end.timing.audio_s < 10.0  # not 1000 times its length
+    assert isinstance(prepared, VoicePrepared), prepared
     meta = json.loads(str(np.load(entry, allow_pickle=False)["meta"][()]))
     assert 0.6 <= meta["length_scale"] <= 1.6

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -97,6 +98,10 @@ def test_audition_streams_a_real_voice(qtbot: QtBot, window: MainWindow, null_ou
     window.tabs.setCurrentWidget(window.characters)
     qtbot.waitUntil(lambda: window.voices.status(maya.id).state is VoiceState.PREPARED, timeout=ENGINE_TIMEOUT_MS)
     assert "Voice prepared" in window.characters.voice_status.text()
+    # issue 8: "Resemblance to the clip: 0.66 (plain voice: 0.48)", explained in its tooltip
+    resemblance = window.characters.resemblance
+    assert re.fullmatch(r"Resemblance to the clip: 0\.\d\d \(plain voice: 0\.\d\d\)", resemblance.text())
+    assert "GE2E" in resemblance.toolTip() and "not a clone" in resemblance.toolTip()
 
     window.characters.sample.setText("Hello, this is Maya.")
     window.characters.audition_button.click()

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 
 from app.ui.settings import Settings, cache_size, human_size
 from engine.backends import OptionError
-from engine.voices import KEY_HEX_DIGITS, clear_cache_folder
+from engine.voices import KEY_HEX_DIGITS, MODEL_HEX_DIGITS, MODELS_FOLDER, clear_cache_folder
 
 
 def test_defaults_when_nothing_stored(settings: Settings) -> None:
@@ -63,18 +63,22 @@ def test_cache_size_and_clear_touch_only_the_caches_own_files(tmp_path: Path) ->
     (cache / "sub").mkdir(parents=True)
     (cache / f"{'a' * KEY_HEX_DIGITS}.npz").write_bytes(b"x" * 1000)  # an entry
     (cache / f".{'b' * KEY_HEX_DIGITS}.npz.k2j4_x.tmp").write_bytes(b"y" * 24)  # a write a killed engine left
+    (cache / MODELS_FOLDER).mkdir()  # what is kept per model: a calibration, the plain voice's embedding
+    (cache / MODELS_FOLDER / f"model-{'f' * MODEL_HEX_DIGITS}.npz").write_bytes(b"z" * 1000)
+    (cache / MODELS_FOLDER / f".plain-{'f' * MODEL_HEX_DIGITS}.npz.q1_w.tmp").write_bytes(b"w" * 24)
     theirs = {
         "holiday.npz": b"mine",
         "notes.txt": b"mine too",
         f"{'c' * KEY_HEX_DIGITS}.npz.bak": b"a copy I made",
         f"sub/{'d' * KEY_HEX_DIGITS}.npz": b"not where the cache writes",
+        f"{MODELS_FOLDER}/holiday.npz": b"mine as well",
     }
     for name, data in theirs.items():
         (cache / name).write_bytes(data)
     elsewhere = tmp_path / "elsewhere.npz"
     elsewhere.write_bytes(b"behind a link")
     (cache / f"{'e' * KEY_HEX_DIGITS}.npz").symlink_to(elsewhere)  # an entry's name, but not the cache's file
-    assert cache_size(cache) == 1024
+    assert cache_size(cache) == 2048
     assert human_size(1024) == "1.0 KB"
     clear_cache_folder(cache)
     assert cache_size(cache) == 0
