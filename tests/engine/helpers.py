@@ -49,6 +49,17 @@ def events_until(client: EngineClient, done: Callable[[Event, list[Event]], bool
     raise AssertionError(f"timed out; saw {[type(e).__name__ for e in seen]}")
 
 
+def prepared(client: EngineClient, voice: VoiceSpec, timeout: float = 300.0) -> Event:
+    """Ask for ``voice`` complete and wait for the answer (VoicePrepared or RequestFailed).
+
+    A new voice's cache entry is written once it is complete (embedding and resemblance, which
+    finish in the background after a job has started speaking); tests that read the cache folder
+    or restart the engine ask for this first, as ``say`` and the studio do.
+    """
+    request_id = client.prepare_voice(voice)
+    return events_until(client, lambda event, _: getattr(event, "request_id", None) == request_id, timeout)[-1]
+
+
 def ended(job_ids: set[str]) -> Callable[[Event, list[Event]], bool]:
     """Stop once every job in ``job_ids`` has finished or failed for good."""
     from engine.protocol import JobFailed, JobFinished

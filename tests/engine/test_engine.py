@@ -31,7 +31,7 @@ from engine.protocol import (
     VoiceSettings,
     VoiceSpec,
 )
-from tests.engine.helpers import VOICES, ended, events_until, sample_voice, tone_clip
+from tests.engine.helpers import VOICES, ended, events_until, prepared, sample_voice, tone_clip
 
 MULTI = "The tide came in early. Nobody saw the boat leave the harbour. By morning, it was gone."
 
@@ -82,12 +82,13 @@ def test_voice_cache_miss_then_hit_then_hit_after_restart(cache_dir, tmp_path):
                 _, end = collect(client, Job("Short line.", voice))
                 assert isinstance(end, JobFinished)
                 sources.append(end.timing.voice_cache)
+            assert isinstance(prepared(client, voice), VoicePrepared)  # complete, so on disk for the restart
             rid = client.request_stats()
             stats = events_until(client, lambda e, s: isinstance(e, Stats) and e.request_id == rid)[-1]
         finally:
             client.close()
     assert sources == ["miss", "memory", "disk", "memory"]
-    assert (stats.cache_disk_hits, stats.cache_memory_hits, stats.cache_misses) == (1, 1, 0)
+    assert (stats.cache_disk_hits, stats.cache_memory_hits, stats.cache_misses) == (1, 2, 0)  # 2: job, request
 
 
 def test_transcript_is_part_of_the_voice_key(engine):
@@ -202,9 +203,9 @@ def test_very_long_text_streams_instead_of_being_refused(engine):
 def test_prepare_voice_and_stats(engine):
     rid = engine.prepare_voice(sample_voice("rex"))
     events = events_until(engine, lambda e, s: getattr(e, "request_id", None) == rid)
-    prepared = events[-1]
-    assert isinstance(prepared, VoicePrepared) and prepared.summary["median_f0_hz"] > 0
-    assert prepared.summary["length_scale"] > 0 and prepared.summary["encoder"] == "ge2e-resemblyzer"
+    answer = events[-1]
+    assert isinstance(answer, VoicePrepared) and answer.summary["median_f0_hz"] > 0
+    assert answer.summary["length_scale"] > 0 and answer.summary["encoder"] == "ge2e-resemblyzer"
     bad = engine.prepare_voice(VoiceSpec("/nonexistent/clip.wav"))
     failed = events_until(engine, lambda e, s: getattr(e, "request_id", None) == bad)[-1]
     assert isinstance(failed, RequestFailed) and failed.code == ErrorCode.CLIP_MISSING
@@ -287,10 +288,12 @@ def test_corrupt_cache_file_is_detected_and_rebuilt(tmp_path):
     voice = VoiceSpec(str(clip), (VOICES / "maya.txt").read_text())
     with EngineClient(EngineConfig(slots=1, cache_dir=str(cache))) as client:
         assert collect(client, Job("First.", voice))[1].timing.voice_cache == "miss"
+        assert isinstance(prepared(client, voice), VoicePrepared)  # the entry is written once complete
     (entry,) = cache.glob("*.npz")
     entry.write_bytes(entry.read_bytes()[: entry.stat().st_size // 2])  # truncated mid-write
     with EngineClient(EngineConfig(slots=1, cache_dir=str(cache))) as client:
         assert collect(client, Job("Second.", voice))[1].timing.voice_cache == "miss"
+        assert isinstance(prepared(client, voice), VoicePrepared)
         rid = client.request_stats()
         stats = events_until(client, lambda e, s: isinstance(e, Stats) and e.request_id == rid)[-1]
     assert stats.cache_rebuilt == 1

@@ -22,7 +22,7 @@ from engine.backends.piper import PiperBackend
 from engine.client import EngineClient, EngineConfig, collect
 from engine.protocol import Job, JobFinished, VoicePrepared
 from engine.voices import SpeakerEncoder, VoiceCache, profile_problem, read_profile
-from tests.engine.helpers import events_until, sample_voice
+from tests.engine.helpers import prepared, sample_voice
 
 VOICE = sample_voice("maya")
 OTHER = sample_voice("rex")
@@ -217,14 +217,11 @@ def test_an_engine_rebuilds_a_poisoned_entry_and_speaks_at_a_sane_length(tmp_pat
     try:
         client.start()
         _, end = collect(client, Job("Rex, did you see the lights past the rocks?", VOICE))
-        # The rebuilt entry is written once the voice is complete (its embedding and resemblance
-        # measured in the background); a voice preparation request answers at that moment.
-        request_id = client.prepare_voice(VOICE)
-        prepared = events_until(client, lambda event, _: getattr(event, "request_id", None) == request_id)[-1]
+        answer = prepared(client, VOICE)  # the rebuilt entry is written once the voice is complete
     finally:
         client.close()
     assert isinstance(end, JobFinished), end
     assert end.timing.voice_cache == "miss" and end.timing.audio_s < 10.0  # not 1000 times its length
-    assert isinstance(prepared, VoicePrepared), prepared
+    assert isinstance(answer, VoicePrepared), answer
     meta = json.loads(str(np.load(entry, allow_pickle=False)["meta"][()]))
     assert 0.6 <= meta["length_scale"] <= 1.6
