@@ -924,9 +924,10 @@ class MainWindow(QMainWindow):
             if self.renders is not None:
                 self.renders.cancel()
             self._start_engine(self.engine_config(), restart=True)
-        local = self._local_engine_config()
-        if local is not None and hasattr(self._stress, "set_engine_config"):
-            self._stress.set_engine_config(local)
+            # The Stress panel follows a new studio engine; otherwise its own target stays as set.
+            local = self._local_engine_config()
+            if local is not None and hasattr(self._stress, "set_engine_config"):
+                self._stress.set_engine_config(local)
 
     # --- playback -------------------------------------------------------------------------------
 

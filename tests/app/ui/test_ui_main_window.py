@@ -22,6 +22,7 @@ from app.ui.main_window import MainWindow
 from app.ui.player import NullOutput
 from app.ui.render_controller import format_eta, progress_bar_text
 from app.ui.settings import Settings
+from app.ui.settings_dialog import SettingsDialog
 from app.ui.tasks import SyncTaskRunner
 from app.ui.voices import VoiceState
 
@@ -56,7 +57,8 @@ def _pull_until(qtbot: QtBot, output: NullOutput, done: Callable[[], bool]) -> N
     qtbot.waitUntil(step, timeout=ENGINE_TIMEOUT_MS)
 
 
-def test_opens_the_sample_project_and_saves_a_screenshot(qtbot: QtBot, window: MainWindow) -> None:
+def test_opens_the_sample_project_and_saves_a_screenshot(qtbot: QtBot, window: MainWindow,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     assert window.pages.currentWidget() is window.welcome
     assert window.open_sample()
     project = window.document.project  # type: ignore[union-attr]
@@ -87,7 +89,13 @@ def test_opens_the_sample_project_and_saves_a_screenshot(qtbot: QtBot, window: M
 
     window.tabs.setCurrentIndex(window.tabs.count() - 1)  # the Stress tab is built on first show
     assert window.tabs.tabText(window.tabs.currentIndex()) == "Stress"
-    assert type(window.tabs.currentWidget()).__name__ == "StressPanel"
+    panel = window.tabs.currentWidget()
+    assert type(panel).__name__ == "StressPanel"
+    # Settings closed with OK but the studio's engine unchanged: the panel keeps its own target.
+    panel.target.slots.setValue(5)  # type: ignore[attr-defined]
+    monkeypatch.setattr(SettingsDialog, "exec", lambda self: SettingsDialog.DialogCode.Accepted)
+    window.show_settings()
+    assert panel.target.slots.value() == 5  # type: ignore[attr-defined]
 
 
 def test_audition_streams_a_real_voice(qtbot: QtBot, window: MainWindow, null_output: NullOutput) -> None:
