@@ -63,7 +63,8 @@ class FitStep:
     """What to do with a take just rendered.
 
     ``next_speed`` set: synthesize again with the engine's speed raised by that factor.
-    Otherwise the take is final, after a time-stretch by ``stretch`` when that is above 1.
+    Otherwise the take is final, after a time-stretch by ``stretch`` unless that is 1 (above 1
+    shortens; under 1 lengthens a last pass that came out faster than the rate bound).
     """
 
     next_speed: float | None = None
@@ -88,9 +89,15 @@ def next_step(natural_s: float, speed: float, duration_s: float, slot_s: float, 
 
     ``natural_s`` is the take's length at speed 1 (the first take, or a known earlier one).
     """
-    if natural_s / duration_s > max_rate / BOUND_SLACK and speed > 1.0 and passes < MAX_RATE_PASSES:
+    if natural_s / duration_s > max_rate / BOUND_SLACK and speed > 1.0:
         # Past the bound (a model's lengths vary from one synthesis to the next): back off to it.
-        return FitStep(next_speed=round(max(1.0, speed * duration_s * max_rate * BOUND_SLACK / natural_s), 4))
+        if passes < MAX_RATE_PASSES:
+            return FitStep(next_speed=round(max(1.0, speed * duration_s * max_rate * BOUND_SLACK / natural_s), 4))
+        # No pass left: the stretch slows the take to the bound (a factor under 1), or, when the
+        # slot is shorter than that, takes it to the slot, so the heard rate never passes the bound.
+        at_bound_s = natural_s / max_rate
+        final_s = at_bound_s if at_bound_s <= slot_s else max(slot_s * AIM, at_bound_s / MAX_STRETCH)
+        return FitStep(stretch=round(duration_s / final_s, 4))
     if duration_s <= slot_s:
         return FitStep()
     target = target_seconds(natural_s, slot_s, max_rate)

@@ -436,7 +436,7 @@ class RenderSession:
             if step.next_speed is not None:
                 self._resubmit(state, step.next_speed)
                 return self._update({line.id})
-            if step.stretch > 1.0:
+            if step.stretch != 1.0:
                 audio = time_stretch(audio, state.sample_rate, step.stretch)
         if audio.size == 0 or state.sample_rate <= 0:
             self._fail_line(line, f"{NO_AUDIO}: the engine finished line {self._order(line)} without audio")
@@ -482,9 +482,13 @@ class RenderSession:
                          state.passes)
         if step.next_speed is not None or (state.speed == 1.0 and step.stretch <= 1.0):
             return step, None
-        # The rate people hear: natural length over fitted length (before any stretch).
-        rate = round(max(1.0, state.natural_s / duration), 4)
-        return step, Fit(rate=rate, stretch=step.stretch, natural_s=round(state.natural_s, 4), slot_s=round(slot, 4))
+        # What people hear, split in two: the faster speaking rate (never past the bound: a take that
+        # came out faster is slowed to it by the stretch), and the time-stretch beyond it.
+        max_rate = self.project.settings.fit_max_rate
+        rate = max(1.0, min(state.natural_s / duration, max_rate))
+        beyond = state.natural_s / (duration / step.stretch) / rate if step.stretch != 1.0 else 1.0
+        return step, Fit(rate=round(rate, 4), stretch=round(max(1.0, beyond), 4),
+                         natural_s=round(state.natural_s, 4), slot_s=round(slot, 4))
 
     def _resubmit(self, state: _JobState, speed: float) -> None:
         """Speak the line again at ``speed`` (a fit pass); it goes first among waiting jobs."""

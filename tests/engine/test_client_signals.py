@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import signal
 import threading
+from typing import Iterator
 
 import pytest
 
 from engine.client import signals_held
 
 
-def test_a_signal_during_the_read_acts_once_the_read_is_done() -> None:
+@pytest.fixture
+def python_ctrl_c() -> Iterator[None]:
+    """Ctrl+C as a fresh Python program has it (KeyboardInterrupt), whatever ran before in this process."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_a_signal_during_the_read_acts_once_the_read_is_done(python_ctrl_c: None) -> None:
     reached_end_of_read = False
     with pytest.raises(KeyboardInterrupt):
         with signals_held():

@@ -48,6 +48,20 @@ def test_a_60_percent_overrun_stops_at_the_bound_and_stretches_the_rest() -> Non
     assert stretch == pytest.approx(model(speed) / (slot * AIM), abs=1e-3) and stretch > 1.2
 
 
+def test_a_last_pass_past_the_bound_is_slowed_to_it_never_kept() -> None:
+    """The CI failure: the model's lengths vary, so the last pass came out at a heard rate of 1.28.
+    With no pass left, the stretch takes it back to the bound (lengthening), or to the slot when
+    the slot is shorter than the bound allows; the rate people hear never passes the bound."""
+    natural, slot = 3.92, 3.27
+    fast = natural / 1.28
+    step = next_step(natural, 1.4, fast, slot, MAX, MAX_RATE_PASSES)
+    assert step.next_speed is None and step.stretch < 1.0
+    assert fast / step.stretch == pytest.approx(natural / MAX, abs=1e-3)  # slowed to exactly the bound
+    tight = next_step(natural, 1.4, fast, 2.9, MAX, MAX_RATE_PASSES)  # the bound alone would overrun
+    assert fast / tight.stretch == pytest.approx(2.9 * AIM, abs=1e-3)
+    assert next_step(natural, 1.4, fast, slot, MAX, 0).next_speed is not None  # passes left: back off
+
+
 def test_the_stretch_is_capped() -> None:
     assert next_step(10.0, 1.3, 8.0, 2.0, MAX, MAX_RATE_PASSES).stretch == MAX_STRETCH
 
