@@ -375,6 +375,19 @@ class Ingress:
             parts.append(part)
         return b"".join(parts)
 
+    async def _engine_request(self, request: Request) -> tuple[dict[str, Any], str] | JSONResponse:
+        """What every request for an engine checks first: the token, a JSON body within the
+        limits, and a backend this server has. The body and the backend's name, or the refusal."""
+        if (refused := self._refused(request)) is not None:
+            return refused
+        data = await self._json_body(request)
+        if isinstance(data, JSONResponse):
+            return data
+        name = self._backend(data.get("backend"))
+        if isinstance(name, JSONResponse):
+            return name
+        return data, name
+
     async def _json_body(self, request: Request) -> dict[str, Any] | JSONResponse:
         # Text is the only large part of a job: its limit bounds the whole body.
         body = await self._body(request, self._limits["max_text_chars"] * 4 + 65536, ErrorCode.TEXT_TOO_LONG,
@@ -438,14 +451,10 @@ class Ingress:
 
     @api.post("/v1/voices")
     async def prepare(self, request: Request) -> Any:
-        if (refused := self._refused(request)) is not None:
-            return refused
-        data = await self._json_body(request)
-        if isinstance(data, JSONResponse):
-            return data
-        name = self._backend(data.get("backend"))
-        if isinstance(name, JSONResponse):
-            return name
+        checked = await self._engine_request(request)
+        if isinstance(checked, JSONResponse):
+            return checked
+        data, name = checked
         try:
             from_json(data.get("voice"), VoiceSpec)
         except WireError as error:
@@ -461,14 +470,10 @@ class Ingress:
     @api.post("/v1/jobs")
     async def submit(self, request: Request) -> Any:
         """Run a job; the response streams its events as frames (engine.wire) until it ends."""
-        if (refused := self._refused(request)) is not None:
-            return refused
-        data = await self._json_body(request)
-        if isinstance(data, JSONResponse):
-            return data
-        name = self._backend(data.get("backend"))
-        if isinstance(name, JSONResponse):
-            return name
+        checked = await self._engine_request(request)
+        if isinstance(checked, JSONResponse):
+            return checked
+        data, name = checked
         try:
             job: Job = from_json(data.get("job"), Job)
         except WireError as error:
