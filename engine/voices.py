@@ -439,29 +439,27 @@ class VoiceCache:
         """The second phase, on the background thread: embedding, resemblance, disk entry.
 
         Whatever fails here, the voice goes on speaking and everyone waiting hears back: the
-        summary then says what could not be measured, and nothing is written to disk (the next
-        engine prepares the voice again).
+        summary then says what could not be measured. The disk entry is written once the
+        embedding exists (without one the next engine prepares the voice again).
         """
         embedding: np.ndarray | None = None
         figures: dict[str, float | None] = {name: None for name in RESEMBLANCE_KEYS}
         warnings = list(profile.meta.get("warnings", []))
-        measured = False
         try:
-            if self.backend.speaker_encoder_id:
+            if self.backend.speaker_encoder_id:  # the backend's own encoder (CosyVoice2's CAM++)
                 embedding = np.asarray(self.backend.speaker_embedding(profile.conditioning),
                                        dtype=np.float32).reshape(-1)
                 reference = self.encoder.embed(clip)  # resemblance is always GE2E's, whatever the backend's own
             else:
                 embedding = reference = self.encoder.embed(clip)
             figures.update(self._resemblance(profile, reference))
-            measured = True
         except Exception as error:  # noqa: BLE001 - reported in the summary; the voice still speaks
             log.warning("voice cache: %s: resemblance not measured", profile.meta.get("clip_name"), exc_info=True)
             warnings.append(f"resemblance not measured ({_describe(error)})")
         complete = VoiceProfile(profile.key, embedding, profile.conditioning,
                                 {**profile.meta, **figures, "warnings": warnings})
         try:
-            if path is not None and measured:
+            if path is not None and embedding is not None:  # resemblance is a figure; the entry needs the embedding
                 self._write_disk(path, complete)
         finally:
             with self._lock:
