@@ -189,13 +189,19 @@ class EngineClient:
             target=engine_main, args=(settings, self._requests, self._events), name="dubstudio-engine", daemon=True
         )
         _spawn(self._start_process)
+        # Only the engine writes events. Without the parent's copy of the pipe's write end, an
+        # engine that dies in the middle of a message (SIGKILL, out of memory) ends the read with
+        # EOF, where the read would otherwise wait for the rest of the message for ever.
+        self._events._writer.close()  # type: ignore[attr-defined]
         handshake: EngineStarting | None = None
         deadline = started + self.config.handshake_timeout_s
         while True:
             try:
                 with signals_held():
                     event = self._events.get(timeout=POLL_S)
-            except queue.Empty:
+            except (queue.Empty, EOFError, OSError) as ended:
+                if not isinstance(ended, queue.Empty):
+                    self._process.join(CLOSE_TIMEOUT_S)  # the pipe ended: the engine is gone, or going
                 if not self._process.is_alive():
                     raise EngineStartError(
                         ErrorCode.ENGINE_START,
@@ -306,8 +312,7 @@ class EngineClient:
 
     def wake(self) -> None:
         """Make a get_event() blocked in another thread return EngineStopped('wake')."""
-        if self._events is not None:
-            self._events.put(EngineStopped("wake"))
+        self._backlog.append(EngineStopped("wake"))  # seen by get_event() within POLL_S
 
     # --- events ---------------------------------------------------------------------------
 
@@ -321,10 +326,14 @@ class EngineClient:
             try:
                 with signals_held():
                     event = self._events.get(timeout=wait)
-            except queue.Empty:
+            except (queue.Empty, EOFError, OSError) as ended:
+                if not isinstance(ended, queue.Empty) and self._process is not None:
+                    self._process.join(CLOSE_TIMEOUT_S)  # the pipe ended: the engine is gone, or going
                 if not self._closing and self._process is not None and not self._process.is_alive():
                     self._recover()
                     continue
+                if not isinstance(ended, queue.Empty):
+                    time.sleep(wait)  # an ended pipe answers at once: never spin on it
                 if deadline is not None and time.monotonic() >= deadline:
                     return None
                 continue
