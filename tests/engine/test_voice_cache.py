@@ -18,26 +18,13 @@ from typing import Callable, Iterator
 import numpy as np
 import pytest
 
-from engine.backends.piper import PiperBackend
 from engine.client import EngineClient, EngineConfig, collect
 from engine.protocol import Job, JobFinished, VoicePrepared
-from engine.voices import SpeakerEncoder, VoiceCache, profile_problem, read_profile
+from engine.voices import VoiceCache, profile_problem, read_profile
 from tests.engine.helpers import prepared, sample_voice
 
 VOICE = sample_voice("maya")
 OTHER = sample_voice("rex")
-
-
-@pytest.fixture(scope="module")
-def piper() -> PiperBackend:
-    backend = PiperBackend()
-    backend.load()
-    return backend
-
-
-@pytest.fixture(scope="module")
-def encoder() -> SpeakerEncoder:
-    return SpeakerEncoder()
 
 
 @pytest.fixture

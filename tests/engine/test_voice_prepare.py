@@ -27,18 +27,6 @@ MAYA = sample_voice("maya")
 WAIT_S = 300.0  # only ever reached when something hangs: the tests wait on events, never on time
 
 
-@pytest.fixture(scope="module")
-def piper() -> PiperBackend:
-    backend = PiperBackend()
-    backend.load()
-    return backend
-
-
-@pytest.fixture(scope="module")
-def encoder() -> SpeakerEncoder:
-    return SpeakerEncoder()
-
-
 class GatedEncoder(SpeakerEncoder):
     """The real encoder, computing nothing until its gate opens (or failing, when told to)."""
 
