@@ -2,7 +2,10 @@
 
 1. Closed loop at 1, 2, 4 and 8 users (``--levels``): first-audio p50/p95/p99, stalls per job,
    jobs/s and audio seconds per wall second, through the load core (as ``dubstudio bench``).
-2. Capacity: the highest jobs/s of those levels (the engine saturated).
+2. Capacity, in jobs/s of the whole text mix: the highest audio seconds per wall second of those
+   levels (the engine saturated) over the mean audio seconds of a job across every level. Each
+   level speaks a different slice of the texts, so a level's own jobs/s would overstate the
+   capacity whenever its slice happened to hold the shorter texts.
 3. Open loop: Poisson arrivals at ``--open-fraction`` (80 %) of that capacity for
    ``--open-seconds``; issue 11's target is a p99 first audio of at most 1.0 s with no stalls.
 
@@ -25,6 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after PYTHONPATH, so another engine tree can be measured
 
 from engine.load import BenchSession, BenchSettings, Mode, Plan  # noqa: E402
+from engine.load.records import OK  # noqa: E402
 from engine.load.stats import LevelStats  # noqa: E402
 
 
@@ -56,7 +60,8 @@ def main() -> None:
     load_before = os.getloadavg()
     closed = BenchSession(BenchSettings(slots=args.slots, plan=Plan(levels=levels, jobs_per_level=args.jobs))).run()
     rows = [row(stats) for stats in closed.levels]
-    capacity = max(stats.jobs_per_s for stats in closed.levels)
+    spoken = [job.audio_s for job in closed.jobs if job.measured and job.status == OK]
+    capacity = max(stats.audio_per_wall_s for stats in closed.levels) / (sum(spoken) / len(spoken))
     rate = args.open_fraction * capacity
     opened = BenchSession(BenchSettings(slots=args.slots, plan=Plan(
         mode=Mode.OPEN, levels=(1,), rate=rate, jobs_per_level=None, seconds_per_level=args.open_seconds))).run()
@@ -65,7 +70,8 @@ def main() -> None:
     print(f"engine {closed.engine['backend']}, {closed.engine['slots']} slots, {os.cpu_count()} cores, "
           f"load {load_before[0]:.1f} -> {load_after[0]:.1f}; engine code: {Path(sys.modules['engine'].__file__ or '').parent}")
     show(rows)
-    print(f"capacity (highest jobs/s above): {capacity:.2f}; open loop, Poisson at "
+    print(f"capacity (highest audio s/s above over {sum(spoken) / len(spoken):.2f} s of audio a job): "
+          f"{capacity:.2f} jobs/s; open loop, Poisson at "
           f"{args.open_fraction:.0%} of it ({rate:.2f} jobs/s) for {args.open_seconds:.0f} s:")
     show([open_row])
     met = open_row["first_audio_p99"] <= 1.0 and open_row["stalls_per_job"] == 0
