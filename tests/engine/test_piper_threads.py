@@ -62,3 +62,11 @@ def test_only_pieces_being_computed_divide_the_cores(backend, monkeypatch):
     assert not any(piece.last for piece in pieces)
     rest = list(streams[1])
     assert [piece.last for piece in rest] == [False, True]  # the final piece says so
+
+
+def test_sessions_stop_spinning_after_each_call(backend):
+    """onnxruntime's pool spins on after a call by default, taking a core from the adaptation
+    that follows it (or from another slot's piece)."""
+    backend.set_slots(2)
+    for voice in backend._voices.values():
+        assert voice.session.get_session_options().get_session_config_entry("session.force_spinning_stop") == "1"
