@@ -312,6 +312,7 @@ def main() -> None:
     args = parser.parse_args()
     backend = PiperBackend()
     backend.load()
+    backend.warm_up()  # its imports, as the engine does at start, are not the adaptation's cost
     backend.calibration()
     encoder = SpeakerEncoder()
     tape = None if args.no_before else TapeSpeed(backend)

@@ -47,3 +47,27 @@ def trim(audio: np.ndarray, top_db: float) -> np.ndarray:
 def sound_seconds(audio: np.ndarray, rate: int, top_db: float) -> float:
     """Seconds of sound, leaving out the pauses."""
     return sum(end - start for start, end in sound_intervals(audio, top_db)) / rate
+
+
+def quiet_cut(audio: np.ndarray, rate: int, earliest_s: float, latest_s: float, quiet_db: float,
+              frame_s: float = 0.02) -> int | None:
+    """Where to cut ``audio`` in two between ``earliest_s`` and ``latest_s``: the middle of its
+    quietest frame there, when that frame is at least ``quiet_db`` below the loudest frame and
+    sound follows it. None when no moment there is that quiet (the audio is better left whole)."""
+    frame = max(1, int(frame_s * rate))
+    hop = max(1, frame // 4)
+    energy = np.concatenate([[0.0], np.cumsum(np.square(audio, dtype=np.float64))])
+    starts = np.arange(0, len(audio) - frame + 1, hop)
+    if not len(starts):
+        return None
+    rms = np.sqrt(np.maximum(energy[starts + frame] - energy[starts], 0.0) / frame)  # sums may round below 0
+    loud = rms > rms.max() * 10.0 ** (-quiet_db / 20.0)
+    if not loud.any():
+        return None
+    # Only before the last sound: a cut in the closing pause would leave nothing to say after it.
+    last_sound = starts[np.flatnonzero(loud)[-1]]
+    candidates = np.flatnonzero((starts >= earliest_s * rate) & (starts + frame <= min(latest_s * rate, last_sound)))
+    if not len(candidates):
+        return None
+    quietest = candidates[np.argmin(rms[candidates])]
+    return None if loud[quietest] else int(starts[quietest] + frame // 2)

@@ -41,13 +41,18 @@ from engine.backends.base import (
     arrays_problem,
 )
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
-from engine.silence import sound_seconds
+from engine.silence import quiet_cut, sound_seconds
 from engine.text import is_speakable, split_for_streaming
 
 RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
 SPEECH_TOP_DB = 35.0  # quieter than this below the loudest frame counts as a pause
 SENTENCE_PAUSE_S = 0.22
 CLAUSE_PAUSE_S = 0.08
+# The first piece's audio leaves in two chunks, cut at its quietest moment in this span (a pause
+# between words, at least FIRST_CUT_QUIET_DB below its loudest): first audio then waits for the
+# adaptation of a second or so of speech rather than the whole piece's.
+FIRST_CUT_SPAN_S = (0.5, 1.5)
+FIRST_CUT_QUIET_DB = 45.0
 # The model's own speech, measured like a reference clip: its pitch, spectral envelope, long-term
 # spectrum and speaking rate are what each clip is compared with. Several sentences with a
 # broad mix of vowels keep those averages steady; benchmarks and tests speak other texts.
@@ -202,9 +207,11 @@ class PiperBackend(Backend):
         return None
 
     def warm_up(self) -> None:
-        """Praat and the resampler: the first voice's adaptation needs them (about half a second
-        of imports); the calibration is the voice cache's to load or measure first."""
+        """Praat, the resampler and the EQ's filter: the first voice's adaptation needs them
+        (about half a second of imports); the calibration is the voice cache's to load or
+        measure first."""
         import parselmouth  # noqa: F401
+        import scipy.signal  # noqa: F401
         import soxr  # noqa: F401
 
     def set_slots(self, slots: int) -> None:
@@ -275,9 +282,11 @@ class PiperBackend(Backend):
         length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
         spoken = False
         for piece in self._speak(text, length_scale, should_stop):
+            parts = [piece.pcm] if spoken else _cut_first(piece.pcm, self.sample_rate)
             spoken = True
-            pcm = adapt_piece(piece.pcm, self.sample_rate, adaptation, settings.pitch_semitones)
-            yield SpokenPiece(pcm=pcm, text=piece.text, last=piece.last)
+            for index, part in enumerate(parts):
+                pcm = adapt_piece(part, self.sample_rate, adaptation, settings.pitch_semitones)
+                yield SpokenPiece(pcm=pcm, text=piece.text, last=piece.last and index == len(parts) - 1)
         if not spoken and not should_stop():
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
 
@@ -314,6 +323,13 @@ class PiperBackend(Backend):
                 voice = self._voice_for_now()  # chosen per piece: follows the pieces computing now
                 audio = np.clip(voice.phoneme_ids_to_audio(ids, config), -1.0, 1.0).astype(np.float32)
             yield SpokenPiece(pcm=np.concatenate([audio, pause]), text=piece.text, last=last)
+
+
+def _cut_first(pcm: np.ndarray, rate: int) -> list[np.ndarray]:
+    """The first piece as two chunks cut in a pause (see FIRST_CUT_SPAN_S), or whole when it
+    has no pause quiet enough there: each chunk is adapted on its own, like any piece."""
+    cut = quiet_cut(pcm, rate, *FIRST_CUT_SPAN_S, FIRST_CUT_QUIET_DB)
+    return [pcm] if cut is None else [pcm[:cut], pcm[cut:]]
 
 
 T = TypeVar("T")

@@ -103,7 +103,8 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
     assert warmups[0]["end_s"] <= warmups[1]["submit_s"]  # one at a time ...
     assert max(job["end_s"] for job in warmups) <= min(job["submit_s"] for job in measured)  # ... before the load
     for job in measured:
-        assert job["chunks"] == 2 and 0 < job["compute_s"] <= job["synth_s"] and job["queue_wait_s"] >= 0
+        # Two sentences; the first leaves as two chunks when the model pauses in it (a cut).
+        assert job["chunks"] in (2, 3) and 0 < job["compute_s"] <= job["synth_s"] and job["queue_wait_s"] >= 0
     assert level["compute_s"]["count"] == 4 and level["first_audio_s"]["std"] >= 0
     assert 0 <= level["goodput_fraction"] <= 1 and level["goodput_jobs"] <= level["ok"]
     assert level["first_audio_max_over_p95"] >= 1.0
