@@ -64,6 +64,26 @@ def test_only_pieces_being_computed_divide_the_cores(backend, monkeypatch):
     assert [piece.last for piece in rest] == [False, True]  # the final piece says so
 
 
+def test_a_piece_being_adapted_divides_the_cores_too(backend, monkeypatch):
+    """A model call that begins while another piece is adapted gets half the cores, not all:
+    the other piece's next model call follows at once, and two calls on every core each
+    would oversubscribe them."""
+    import engine.backends.piper as piper_module
+
+    backend.set_slots(2)
+    during_adaptation: list[int] = []
+    original = piper_module.adapt_piece
+
+    def counting(*args, **kwargs):
+        during_adaptation.append(backend._active)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(piper_module, "adapt_piece", counting)
+    list(backend.synthesize("Counted while adapted.", _profile(), VoiceSettings(), lambda: False))
+    assert during_adaptation and all(count == 1 for count in during_adaptation)
+    assert backend._active == 0
+
+
 def test_sessions_stop_spinning_after_each_call(backend):
     """onnxruntime's pool spins on after a call by default, taking a core from the adaptation
     that follows it (or from another slot's piece)."""
