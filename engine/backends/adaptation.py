@@ -9,9 +9,9 @@ its own:
 - **Pitch**: PSOLA (Praat's overlap-add through parselmouth) sets the median F0 of the clip and
   scales the spread of log-F0 around it (the clip's intonation range).
 - **Formants** (vocal-tract length): a bounded ratio, estimated by warping the model's mean
-  spectral envelope onto the clip's. It is applied by letting PSOLA lengthen the audio by the
-  ratio and resampling back, which scales every formant by it while PSOLA fixes pitch and
-  duration.
+  spectral envelope onto the clip's. It is applied by resampling the audio to play faster by
+  the ratio, which scales every formant (and the pitch, and the duration) by it, then letting
+  PSOLA set the pitch and lengthen the audio back by the ratio.
 - **Timbre** (microphone, brightness): a smooth "match EQ" in third-octave bands, the ratio of
   the clip's long-term average spectrum to that of the adapted model, bounded to a few dB.
 - **Speaking rate** stays with the model (its ``length_scale``), which changes durations without
@@ -429,70 +429,97 @@ def adapt_piece(pcm: np.ndarray, rate: int, adaptation: Adaptation, pitch_semito
 
 
 class PsolaSource:
-    """The model's audio analysed for PSOLA (pitch and glottal pulses), ready to resynthesise.
+    """The model's audio, analysed for PSOLA (pitch and glottal pulses) and ready to resynthesise.
+
+    Formants move by resampling: the audio is first played faster by the formant ratio (every
+    frequency, formants included, up by it; the audio shorter by it), then PSOLA sets the pitch
+    and lengthens it back by the ratio. Resampling first rather than last gives PSOLA 1/ratio of
+    the audio to analyse and to write (a fifth less for a woman's voice).
 
     Analysis is most of PSOLA's cost, so it is kept lean: the pitch search spans only the
     model's own range (its median F0 over 1.5 to ×3.3, which sets the analysis window), on a
     20 ms step, pulses come from waveform peaks, the silence a piece ends with is left out, and
     audio adapted more than once (the model's calibration speech, for every new voice's match EQ)
-    keeps its analysis.
+    keeps its latest analyses.
     """
 
-    def __init__(self, pcm: np.ndarray, rate: int, model_f0: float) -> None:
-        import parselmouth
-        from parselmouth.praat import call
+    KEPT_ANALYSES = 4  # formant ratios whose analysis a source keeps
 
+    def __init__(self, pcm: np.ndarray, rate: int, model_f0: float) -> None:
         self.pcm = np.asarray(pcm, dtype=np.float32)
         self.rate = rate
         self.model_f0 = model_f0
-        floor = max(OUTPUT_F0_BOUNDS[0], model_f0 / 1.5)
-        ceiling = min(OUTPUT_F0_BOUNDS[1], model_f0 * 3.3)
         sounding = np.flatnonzero(self.pcm)
         self._length = int(sounding[-1]) + 1 if len(sounding) else 0  # the rest is the pause
-        self._manipulation: Any = None  # None: too short to analyse (a few milliseconds)
-        if self._length <= int(3.0 / floor * rate) + 1:  # Praat needs three periods of the floor
-            return
-        self._sound = parselmouth.Sound(self.pcm[: self._length].astype(np.float64), rate)
-        with _PRAAT_LOCK:
-            pitch = call(self._sound, "To Pitch (ac)", PSOLA_TIME_STEP_S, floor, PSOLA_PITCH_CANDIDATES, "no",
-                         *PRAAT_PITCH_DEFAULTS, ceiling)
-            pulses = call([self._sound, pitch], "To PointProcess (peaks)", "yes", "no")  # maxima only
-            # A Manipulation is Praat's PSOLA object; made from a moment of silence (cheap), it
-            # takes this sound, pitch and pulses instead of analysing everything again.
-            self._manipulation = call(parselmouth.Sound(np.zeros(int(0.1 * rate)), rate), "To Manipulation",
-                                      PSOLA_TIME_STEP_S, floor, ceiling)
-            call([self._manipulation, self._sound], "Replace original sound")
-            call([self._manipulation, pulses], "Replace pulses")
-            self._tier = call(pitch, "Down to PitchTier")
+        self._analyses: dict[float, _PsolaAnalysis | None] = {}  # by formant ratio, oldest first
 
     def render(self, target_f0: float, range_factor: float, formant_ratio: float) -> np.ndarray:
-        """Pitch to ``target_f0`` with the spread scaled, formants scaled by ``formant_ratio``.
-
-        PSOLA lengthens the audio by the formant ratio at the pitch the result must have
-        divided by it; resampling back to the original length then multiplies every
-        frequency, formants included, by the ratio.
-        """
-        import soxr
+        """Pitch to ``target_f0`` with the spread scaled, formants scaled by ``formant_ratio``."""
+        import parselmouth  # noqa: F401 - first: its praat module is complete once it is imported
         from parselmouth.praat import call, run
 
-        if self._manipulation is None:
+        analysis = self._analysis(formant_ratio)
+        if analysis is None:
             return self.pcm.copy()
-        stretch = abs(formant_ratio - 1.0) > 1e-3
         with _PRAAT_LOCK:
-            tier = call(self._tier, "Copy", "target")
-            call(tier, "Formula", f"{target_f0 / formant_ratio!r} * (self / {self.model_f0!r}) ^ {range_factor!r}")
-            call([self._manipulation, tier], "Replace pitch tier")
-            durations = call("Create DurationTier", "stretch", 0.0, self._sound.xmax)
-            call(durations, "Add point", 0.0, formant_ratio if stretch else 1.0)
-            call([self._manipulation, durations], "Replace duration tier")
+            tier = call(analysis.tier, "Copy", "target")
+            call(tier, "Formula", f"{target_f0!r} * (self / {analysis.f0!r}) ^ {range_factor!r}")
+            call([analysis.manipulation, tier], "Replace pitch tier")
+            durations = call("Create DurationTier", "stretch", 0.0, analysis.seconds)
+            call(durations, "Add point", 0.0, formant_ratio)
+            call([analysis.manipulation, durations], "Replace duration tier")
             # Overlap-add places pulses at random in voiceless stretches: a fixed seed makes the
             # same piece come out the same every time (re-renders, a server against a local run).
             run(f"random_initializeWithSeedUnsafelyButPredictably ({PSOLA_SEED})")
-            out = call(self._manipulation, "Get resynthesis (overlap-add)").values[0].astype(np.float32)
-        if stretch:
-            out = soxr.resample(out, self.rate * formant_ratio, self.rate)
+            out = call(analysis.manipulation, "Get resynthesis (overlap-add)").values[0].astype(np.float32)
         out = out[: self._length]
         return np.concatenate([out, np.zeros(len(self.pcm) - len(out), np.float32)])
+
+    def _analysis(self, formant_ratio: float) -> "_PsolaAnalysis | None":
+        """The analysis of the audio played faster by ``formant_ratio``; None when too short."""
+        key = round(formant_ratio, 4)
+        if key not in self._analyses:
+            if len(self._analyses) >= self.KEPT_ANALYSES:
+                del self._analyses[next(iter(self._analyses))]
+            self._analyses[key] = _PsolaAnalysis.of(self.pcm[: self._length], self.rate, self.model_f0, key)
+        return self._analyses[key]
+
+
+@dataclass(frozen=True)
+class _PsolaAnalysis:
+    """Praat's objects for one rendering speed: the sound, its PSOLA manipulation, its pitch."""
+
+    manipulation: Any
+    tier: Any  # the pitch contour, which each rendering maps to the character's
+    f0: float  # the model's median F0 at this speed
+    seconds: float
+
+    @classmethod
+    def of(cls, pcm: np.ndarray, rate: int, model_f0: float, formant_ratio: float) -> "_PsolaAnalysis | None":
+        import parselmouth
+        import soxr
+        from parselmouth.praat import call
+
+        if abs(formant_ratio - 1.0) > 1e-3:
+            pcm = soxr.resample(pcm, rate * formant_ratio, rate)  # faster: every frequency × the ratio
+        f0 = model_f0 * formant_ratio
+        floor = max(OUTPUT_F0_BOUNDS[0], f0 / 1.5)
+        ceiling = min(OUTPUT_F0_BOUNDS[1], f0 * 3.3)
+        if len(pcm) <= int(3.0 / floor * rate) + 1:  # Praat needs three periods of the floor
+            return None
+        sound = parselmouth.Sound(np.asarray(pcm, dtype=np.float64), rate)
+        with _PRAAT_LOCK:
+            pitch = call(sound, "To Pitch (ac)", PSOLA_TIME_STEP_S, floor, PSOLA_PITCH_CANDIDATES, "no",
+                         *PRAAT_PITCH_DEFAULTS, ceiling)
+            pulses = call([sound, pitch], "To PointProcess (peaks)", "yes", "no")  # maxima only
+            # A Manipulation is Praat's PSOLA object; made from a moment of silence (cheap), it
+            # takes this sound, pitch and pulses instead of analysing everything again.
+            manipulation = call(parselmouth.Sound(np.zeros(int(0.1 * rate)), rate), "To Manipulation",
+                                PSOLA_TIME_STEP_S, floor, ceiling)
+            call([manipulation, sound], "Replace original sound")
+            call([manipulation, pulses], "Replace pulses")
+            tier = call(pitch, "Down to PitchTier")
+        return cls(manipulation, tier, f0, sound.xmax)
 
 
 def _equalise(pcm: np.ndarray, rate: int, gains_db: np.ndarray) -> np.ndarray:
