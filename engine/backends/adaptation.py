@@ -439,11 +439,10 @@ class PsolaSource:
     Analysis is most of PSOLA's cost, so it is kept lean: the pitch search spans only the
     model's own range (its median F0 over 1.5 to ×3.3, which sets the analysis window), on a
     20 ms step, pulses come from waveform peaks, the silence a piece ends with is left out, and
-    audio adapted more than once (the model's calibration speech, for every new voice's match EQ)
-    keeps its latest analyses.
+    audio adapted more than once keeps its latest analysis. That is the model's calibration
+    speech, adapted for every new voice's match EQ (men's voices mostly at a ratio of 1), by
+    whichever slot prepares the voice: hence the lock.
     """
-
-    KEPT_ANALYSES = 4  # formant ratios whose analysis a source keeps
 
     def __init__(self, pcm: np.ndarray, rate: int, model_f0: float) -> None:
         self.pcm = np.asarray(pcm, dtype=np.float32)
@@ -451,7 +450,8 @@ class PsolaSource:
         self.model_f0 = model_f0
         sounding = np.flatnonzero(self.pcm)
         self._length = int(sounding[-1]) + 1 if len(sounding) else 0  # the rest is the pause
-        self._analyses: dict[float, _PsolaAnalysis | None] = {}  # by formant ratio, oldest first
+        self._latest: tuple[float, _PsolaAnalysis | None] | None = None  # (formant ratio, its analysis)
+        self._latest_lock = threading.Lock()
 
     def render(self, target_f0: float, range_factor: float, formant_ratio: float) -> np.ndarray:
         """Pitch to ``target_f0`` with the spread scaled, formants scaled by ``formant_ratio``."""
@@ -477,17 +477,17 @@ class PsolaSource:
 
     def _analysis(self, formant_ratio: float) -> "_PsolaAnalysis | None":
         """The analysis of the audio played faster by ``formant_ratio``; None when too short."""
-        key = round(formant_ratio, 4)
-        if key not in self._analyses:
-            if len(self._analyses) >= self.KEPT_ANALYSES:
-                del self._analyses[next(iter(self._analyses))]
-            self._analyses[key] = _PsolaAnalysis.of(self.pcm[: self._length], self.rate, self.model_f0, key)
-        return self._analyses[key]
+        ratio = round(formant_ratio, 4)
+        with self._latest_lock:
+            if self._latest is None or self._latest[0] != ratio:
+                self._latest = ratio, _PsolaAnalysis.of(self.pcm[: self._length], self.rate, self.model_f0, ratio)
+            return self._latest[1]
 
 
 @dataclass(frozen=True)
 class _PsolaAnalysis:
-    """Praat's objects for one rendering speed: the sound, its PSOLA manipulation, its pitch."""
+    """Praat's objects for one rendering speed: the PSOLA manipulation (which holds the sound and
+    its pulses), the pitch contour, the model's F0 at that speed and the sound's length."""
 
     manipulation: Any
     tier: Any  # the pitch contour, which each rendering maps to the character's

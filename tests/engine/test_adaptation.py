@@ -10,6 +10,7 @@ streamed pieces join without clicks or level jumps.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -253,3 +254,15 @@ def test_the_first_piece_leaves_in_two_chunks_cut_in_a_pause():
     assert np.max(np.abs(raw[0][-guard:])) < 0.01  # cut where the model was quiet
     assert np.max(np.abs(chunks[0][-guard:])) < 0.01 and abs(chunks[1][0]) < 1e-3
     assert [len(c) for c in chunks] == [len(c) for c in raw]
+
+
+def test_a_source_shared_by_slots_renders_each_ratio_as_alone(backend):
+    """The model's calibration speech is one source that every slot preparing a voice renders,
+    each at its own formant ratio: renders from several threads at once come out as one alone."""
+    source = backend.calibration().source
+    ratios = (1.0, 1.12, 1.2, 1.0, 1.12, 1.2)
+    alone = {ratio: source.render(180.0, 1.0, ratio) for ratio in set(ratios)}
+    with ThreadPoolExecutor(3) as pool:
+        together = list(pool.map(lambda ratio: source.render(180.0, 1.0, ratio), ratios * 2))
+    for ratio, out in zip(ratios * 2, together):
+        np.testing.assert_array_equal(out, alone[ratio])
