@@ -61,7 +61,8 @@ def main() -> None:
     closed = BenchSession(BenchSettings(slots=args.slots, plan=Plan(levels=levels, jobs_per_level=args.jobs))).run()
     rows = [row(stats) for stats in closed.levels]
     spoken = [job.audio_s for job in closed.jobs if job.measured and job.status == OK]
-    capacity = max(stats.audio_per_wall_s for stats in closed.levels) / (sum(spoken) / len(spoken))
+    audio_per_job_s = sum(spoken) / len(spoken)
+    capacity = max(stats.audio_per_wall_s for stats in closed.levels) / audio_per_job_s
     rate = args.open_fraction * capacity
     opened = BenchSession(BenchSettings(slots=args.slots, plan=Plan(
         mode=Mode.OPEN, levels=(1,), rate=rate, jobs_per_level=None, seconds_per_level=args.open_seconds))).run()
@@ -70,7 +71,7 @@ def main() -> None:
     print(f"engine {closed.engine['backend']}, {closed.engine['slots']} slots, {os.cpu_count()} cores, "
           f"load {load_before[0]:.1f} -> {load_after[0]:.1f}; engine code: {Path(sys.modules['engine'].__file__ or '').parent}")
     show(rows)
-    print(f"capacity (highest audio s/s above over {sum(spoken) / len(spoken):.2f} s of audio a job): "
+    print(f"capacity (highest audio s/s above over {audio_per_job_s:.2f} s of audio a job): "
           f"{capacity:.2f} jobs/s; open loop, Poisson at "
           f"{args.open_fraction:.0%} of it ({rate:.2f} jobs/s) for {args.open_seconds:.0f} s:")
     show([open_row])

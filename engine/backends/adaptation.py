@@ -539,4 +539,6 @@ def _eq_impulse(rate: int, gains: bytes) -> np.ndarray:
     freqs = np.fft.rfftfreq(4 * EQ_TAPS, 1.0 / rate)
     log_freqs = np.log2(np.clip(freqs, EQ_BAND_CENTRES_HZ[0], EQ_BAND_CENTRES_HZ[-1]))
     response = 10.0 ** (np.interp(log_freqs, np.log2(EQ_BAND_CENTRES_HZ), gains_db) / 20.0)
-    return (np.roll(np.fft.irfft(response), EQ_TAPS // 2)[:EQ_TAPS] * np.hanning(EQ_TAPS)).astype(np.float32)
+    impulse = (np.roll(np.fft.irfft(response), EQ_TAPS // 2)[:EQ_TAPS] * np.hanning(EQ_TAPS)).astype(np.float32)
+    impulse.flags.writeable = False  # shared by every caller with these gains
+    return impulse
