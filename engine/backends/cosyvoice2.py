@@ -326,6 +326,11 @@ class CosyVoice2Backend(Backend):
         self._tokenizer = configs["get_tokenizer"]()
         self._allowed_special = configs.get("allowed_special", "all")
         self._feat_extractor = configs["feat_extractor"]
+        with torch.inference_mode():
+            # Matcha's mel function fills two module-level caches on its first call, one after the
+            # other; slots preparing voices at once could see the first filled and not the second
+            # (KeyError 'cpu'). One call now fills both before any slot runs.
+            self._feat_extractor(torch.zeros(1, SAMPLE_RATE // 10))
         self.llm, self.flow, self.hift = configs["llm"], configs["flow"], configs["hift"]
         self._load_weights()
         self._accelerate()
