@@ -318,10 +318,16 @@ def download_model(
     total = sum(size for _, size in files)
     state = _DownloadState()
     finished = threading.Event()
+    reporting = threading.Lock()
 
     def report() -> None:
-        if progress is not None:
-            progress(DownloadProgress(_bytes_on_disk(target, names), total, state.done, len(files), state.current))
+        if progress is None:
+            return
+        # The watcher and the loop both report: one at a time, so the callback never runs twice at
+        # once. Files done are read before the bytes, so a finished file's bytes are always counted.
+        with reporting:
+            done, current = state.done, state.current
+            progress(DownloadProgress(_bytes_on_disk(target, names), total, done, len(files), current))
 
     def watch() -> None:
         while not finished.wait(interval_s):

@@ -7,11 +7,13 @@ import http.server
 import json
 import shutil
 import threading
+import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from engine.backends import cosyvoice_models as models
 from engine.backends.cosyvoice_models import DownloadError, DownloadProgress, download_model, validate_model_dir
 
 pytestmark = pytest.mark.cosyvoice
@@ -195,3 +197,25 @@ def test_download_resumes_a_cut_file_and_validates(hub: FakeHub, tiny_model: Pat
     gets = len(hub.gets)
     assert download_model(target, repo_id=REPO, endpoint=hub.endpoint).ok
     assert len(hub.gets) == gets  # nothing fetched again
+
+
+def test_progress_never_counts_a_file_done_without_its_bytes(hub: FakeHub, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # The watcher's tick measures the disk while the loop finishes files; a slow tick holds that
+    # gap open, so a report that paired old bytes with a newer file count would show here.
+    measure = models._bytes_on_disk
+
+    def slow_tick(target: Path, names: list[str]) -> int:
+        measured = measure(target, names)
+        if threading.current_thread().name == "cosyvoice-download-progress":
+            time.sleep(0.3)
+        return measured
+
+    monkeypatch.setattr(models, "_bytes_on_disk", slow_tick)
+    hub.cut_once.clear()
+    seen: list[DownloadProgress] = []
+    assert download_model(tmp_path / "downloaded", repo_id=REPO, endpoint=hub.endpoint, progress=seen.append,
+                          interval_s=0.01).ok
+    finished = [p for p in seen if p.files_done == p.files_total]
+    assert finished and all(p.done_bytes == p.total_bytes for p in finished), finished
+    assert seen[-1] == finished[-1]
