@@ -16,7 +16,9 @@ from app.ui.stress import panel as panel_module
 from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
 from engine.client import EngineConfig
 from engine.load.probe import PRESETS
+from engine.load import BenchReport
 from tests.app.ui.conftest import OFFSCREEN_NOISE
+from tests.app.ui.stress.outcome import run_outcome
 
 pytestmark = [pytest.mark.cosyvoice, pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)]
 
@@ -45,10 +47,8 @@ def panel(qtbot: QtBot, tmp_path: Path, cosyvoice_python: Path) -> Iterator[Stre
     widget.shutdown()
 
 
-def _run(panel: StressPanel, qtbot: QtBot) -> object:
-    with qtbot.waitSignal(panel.run_finished, timeout=RUN_TIMEOUT_MS) as finished:
-        assert panel.start(), panel.status_label.text()
-    return finished.args[0]
+def _run(panel: StressPanel, qtbot: QtBot) -> BenchReport:
+    return run_outcome(panel, qtbot, panel.start, RUN_TIMEOUT_MS)
 
 
 def test_the_stress_panel_runs_two_levels_on_cosyvoice2_and_shows_rows_and_a_verdict(
@@ -62,9 +62,9 @@ def test_the_stress_panel_runs_two_levels_on_cosyvoice2_and_shows_rows_and_a_ver
     measured = panel.hardware_label.text()
     assert "this computer" in measured and "cosyvoice2 · synthetic tiny model · cpu, 2 slots · torch " in measured
     assert panel.banner.isVisible() and SYNTHETIC_BANNER in panel.banner.text()
-    assert report.config["probe"] == "cosyvoice2" and report.config["plan"]["stop_after_miss"] is True  # type: ignore[attr-defined]
-    assert report.engine["model_kind"] == "synthetic" and report.engine["device"] == "cpu"  # type: ignore[attr-defined]
-    assert all(level.ok == 1 and level.errors == 0 for level in report.levels)  # type: ignore[attr-defined]
+    assert report.config["probe"] == "cosyvoice2" and report.config["plan"]["stop_after_miss"] is True
+    assert report.engine["model_kind"] == "synthetic" and report.engine["device"] == "cpu"
+    assert all(level.ok == 1 and level.errors == 0 for level in report.levels)
     assert panel.plots.points("first") >= 2 and not panel.plots.gpu_shown  # no GPU on this machine
 
 
@@ -89,4 +89,4 @@ def test_without_a_model_folder_the_probe_builds_the_synthetic_one_first(
     assert any("step 1/" in line for line in lines)  # the builder's steps reached the panel
     built = tmp_path / "data" / "DubStudio" / "models" / "CosyVoice2-0.5B-synthetic-tiny"
     assert (built / "cosyvoice2.yaml").is_file()
-    assert report.engine["model_dir"] == str(built) and panel.table.rowCount() == 2  # type: ignore[attr-defined]
+    assert report.engine["model_dir"] == str(built) and panel.table.rowCount() == 2

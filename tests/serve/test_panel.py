@@ -12,6 +12,7 @@ import pytest
 
 from app.ui.stress import StressPanel
 from engine.remote import RemoteConfig
+from tests.app.ui.stress.outcome import run_outcome
 from tests.serve.conftest import Server
 
 pytestmark = [pytest.mark.serve,
@@ -30,11 +31,9 @@ def test_the_stress_panel_runs_two_levels_against_the_server(server: Server, qtb
     controls.warmup_spin.setValue(0)
     assert "server" in panel.target.describe()
     try:
-        with qtbot.waitSignal(panel.run_finished, timeout=600_000) as finished:
-            assert panel.start()
+        report = run_outcome(panel, qtbot, panel.start, 600_000)
     finally:
         panel.shutdown()
-    report = finished.args[0]
     assert panel.table.rowCount() == 2 and panel.table.item(1, 0).text() == "2 users"
     assert report.engine["target"] == server.url and report.engine["replicas"] == 2
     assert report.config["engine_url"] == server.url

@@ -21,6 +21,7 @@ from engine.client import EngineConfig
 from engine.load import BenchSettings, RunFailed
 from engine.load.plans import WarmupMode
 from engine.load.probe import PRESETS
+from tests.app.ui.stress.outcome import run_outcome
 
 RUN_TIMEOUT_MS = 240_000
 STUDIO_TAB = (1190, 690)  # the Stress tab's area in the studio's default 1200×760 window
@@ -82,9 +83,7 @@ def test_two_levels_fill_plots_and_table_then_a_stop_gives_the_verdict_and_expor
 
     # stopped during level 4: the report covers the levels that finished, with a verdict
 
-    with qtbot.waitSignal(panel.run_finished, timeout=RUN_TIMEOUT_MS) as finished:
-        panel.stop()
-    report = finished.args[0]
+    report = run_outcome(panel, qtbot, panel.stop, RUN_TIMEOUT_MS)
     assert report is panel.report and report.stopped
     assert report.config["plan"]["warmup_mode"] == "sequential"
     assert not panel.is_running() and panel.start_button.isEnabled()
