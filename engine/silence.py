@@ -15,22 +15,23 @@ FRAME = 2048
 HOP = 512
 
 
-def _loud_frames(audio: np.ndarray, top_db: float, frame: int, hop: int) -> np.ndarray:
-    """One flag per hop: is the frame centred there within ``top_db`` of the loudest?"""
+def _frame_rms(audio: np.ndarray, frame: int, hop: int) -> np.ndarray:
+    """The RMS of the frame centred on each hop."""
     padded = np.pad(np.asarray(audio, dtype=np.float32), frame // 2)
     if len(padded) < frame:
-        return np.zeros(0, dtype=bool)
+        return np.zeros(0)
     frames = np.lib.stride_tricks.sliding_window_view(padded, frame)[::hop]
-    rms = np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1))
-    peak = float(rms.max(initial=0.0))
-    if peak <= 0.0:
-        return np.zeros(len(rms), dtype=bool)
-    return rms > peak * 10.0 ** (-top_db / 20.0)
+    return np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1))
+
+
+def _loud(rms: np.ndarray, top_db: float) -> np.ndarray:
+    """One flag per frame: is it within ``top_db`` of the loudest? (None is, in silence.)"""
+    return rms > rms.max(initial=0.0) * 10.0 ** (-top_db / 20.0)
 
 
 def sound_intervals(audio: np.ndarray, top_db: float, frame: int = FRAME, hop: int = HOP) -> list[tuple[int, int]]:
     """(start, end) sample ranges of sound, in order; pauses quieter than ``top_db`` fall between."""
-    loud = _loud_frames(audio, top_db, frame, hop)
+    loud = _loud(_frame_rms(audio, frame, hop), top_db)
     edges = np.flatnonzero(np.diff(np.concatenate([[False], loud, [False]]).astype(np.int8)))
     return [(int(min(start * hop, len(audio))), int(min(end * hop, len(audio))))
             for start, end in zip(edges[::2], edges[1::2])]
@@ -56,18 +57,17 @@ def quiet_cut(audio: np.ndarray, rate: int, earliest_s: float, latest_s: float, 
     sound follows it. None when no moment there is that quiet (the audio is better left whole)."""
     frame = max(1, int(frame_s * rate))
     hop = max(1, frame // 4)
-    energy = np.concatenate([[0.0], np.cumsum(np.square(audio, dtype=np.float64))])
-    starts = np.arange(0, len(audio) - frame + 1, hop)
-    if not len(starts):
-        return None
-    rms = np.sqrt(np.maximum(energy[starts + frame] - energy[starts], 0.0) / frame)  # sums may round below 0
-    loud = rms > rms.max() * 10.0 ** (-quiet_db / 20.0)
+    rms = _frame_rms(audio, frame, hop)
+    loud = _loud(rms, quiet_db)
     if not loud.any():
         return None
+    centres = np.arange(len(rms)) * hop
+    half = frame // 2
     # Only before the last sound: a cut in the closing pause would leave nothing to say after it.
-    last_sound = starts[np.flatnonzero(loud)[-1]]
-    candidates = np.flatnonzero((starts >= earliest_s * rate) & (starts + frame <= min(latest_s * rate, last_sound)))
+    last_sound = centres[np.flatnonzero(loud)[-1]] - half
+    candidates = np.flatnonzero((centres - half >= earliest_s * rate)
+                                & (centres + half <= min(latest_s * rate, last_sound)))
     if not len(candidates):
         return None
     quietest = candidates[np.argmin(rms[candidates])]
-    return None if loud[quietest] else int(starts[quietest] + frame // 2)
+    return None if loud[quietest] else int(centres[quietest])
