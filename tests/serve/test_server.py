@@ -12,6 +12,7 @@ import os
 import signal
 import ssl
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -195,15 +196,21 @@ def test_bench_against_the_server_for_two_levels(server: Server, tmp_path: Path)
 def test_a_replica_killed_mid_job_resubmits_or_fails_retryable(server: Server) -> None:
     client = server.client()
     client.start()
-    # One voice, so the server routes every job to the replica that holds it. Three long jobs keep
-    # that replica busy well past the 2 s by which its published stats may lag: one job alone could
-    # end between the stats saying "running" and the kill.
+    # One voice, so the server routes every job to the replica that holds it; three long jobs keep it
+    # busy for several of the 2 s rounds in which replicas publish their stats.
     jobs = [Job(LONG_TEXT, sample_voice("rex")) for _ in range(3)]
+    submitted = time.monotonic()
     for job in jobs:
         client.submit(job)
     seen = events_until(client, lambda e, _: isinstance(e, JobStarted), timeout=300)
-    busy = server.wait_stats(lambda s: any(r["running"] for r in s["replicas"]))
-    victim = max(busy["replicas"], key=lambda r: r["running"] + r["queued"])
+
+    def streaming_ours(stats: dict) -> list[dict]:
+        """Replicas streaming jobs, by stats published after these jobs went in: older stats may
+        still show the previous test's jobs on another replica."""
+        since = time.monotonic() - submitted - 0.5  # less the time the stats took to come back
+        return [r for r in stats["replicas"] if r["streams"] and r["age_s"] < since]
+
+    victim = max(streaming_ours(server.wait_stats(lambda s: bool(streaming_ours(s)))), key=lambda r: r["streams"])
     os.kill(victim["pid"], signal.SIGKILL)
     seen += events_until(client, ended({job.job_id for job in jobs}), timeout=600)
     failures = [e for e in seen if isinstance(e, JobFailed)]
