@@ -51,6 +51,8 @@ class ErrorCode(str, enum.Enum):
     UNAUTHORIZED = "E_UNAUTHORIZED"
     SERVER_UNREACHABLE = "E_SERVER_UNREACHABLE"
     JOB_TIMEOUT = "E_JOB_TIMEOUT"
+    # Take QA and transcription: the Whisper model asked for is not installed, downloaded or intact.
+    WHISPER_MODEL_MISSING = "E_WHISPER_MODEL_MISSING"
 
 
 class EngineError(Exception):

