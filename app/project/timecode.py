@@ -59,3 +59,14 @@ def format_timecode(seconds: float, separator: str = ",") -> str:
     minutes, rest = divmod(rest, 60_000)
     secs, millis = divmod(rest, 1000)
     return f"{hours:02d}:{minutes:02d}:{secs:02d}{separator}{millis:03d}"
+
+
+def format_clock(seconds: float) -> str:
+    """How the studio shows a time everywhere (table, transport, tooltips): ``M:SS.mmm``, with
+    hours in front from one hour on (``1:02:03.450``). :func:`parse_time` reads it back."""
+    millis = max(0, round(seconds * 1000))
+    hours, rest = divmod(millis, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    secs, millis = divmod(rest, 1000)
+    clock = f"{minutes}:{secs:02d}.{millis:03d}"
+    return f"{hours}:{minutes:02d}:{secs:02d}.{millis:03d}" if hours else clock

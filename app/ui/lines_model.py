@@ -29,8 +29,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from app.project import Change, ChooseTake, EditLine, Fit, Line, LineStatus, MoveLines, SortLinesByTime
-from app.project.qa import chosen_verdicts
-from app.project.timecode import format_timecode, parse_time
+from app.project.qa import chosen_verdicts, overrun_of, placements
+from app.project.timecode import format_clock, parse_time
+from app.project.timing import LineTiming, line_timings
 from app.project.undo import time_order
 from engine.qa.checks import NOT_CHECKED, Finding, TakeChecks, Verdict
 from app.ui.document import Document
@@ -42,7 +43,9 @@ MIME_LINES = "application/x-dubstudio-line-ids"
 
 class Column(enum.IntEnum):
     """The table's columns, each declared once: (position, title, width in pixels or 0 to
-    stretch, editable, right-aligned). The view and the model both read these.
+    stretch, editable, right-aligned, sample). The view and the model both read these. A
+    column with a ``sample`` (its widest usual value) is sized to it or its title, whichever is
+    wider, so the stretching Text column gets the room that is left; ``width`` is then the least.
 
     A line's order number is the vertical header, not a column: it is derived from the row,
     and a column whose every value shifts when a row is inserted would make each insertion
@@ -52,24 +55,26 @@ class Column(enum.IntEnum):
     width: int
     editable: bool
     right_aligned: bool
+    sample: str
 
     # ``Column(n)`` looks a column up by position; the defaults only tell type checkers so.
     def __new__(cls, position: int, title: str = "", width: int = 0, editable: bool = False,
-                right_aligned: bool = False) -> "Column":
+                right_aligned: bool = False, sample: str = "") -> "Column":
         member = int.__new__(cls, position)
         member._value_ = position
         member.title, member.width, member.editable, member.right_aligned = title, width, editable, right_aligned
+        member.sample = sample
         return member
 
-    CHARACTER = (0, "Character", 120, True)
+    CHARACTER = (0, "Character", 90, True)  # sized to the project's names (script_panel)
     TEXT = (1, "Text", 0, True)
-    START = (2, "Start", 100, True, True)
-    END = (3, "End", 100, True, True)
-    STATUS = (4, "Status", 100)
-    DURATION = (5, "Duration", 80, False, True)
-    TAKE = (6, "Take", 70, True)
-    QA = (7, "QA", 90)
-    FIT = (8, "Fit", 110, True)
+    START = (2, "Start", 60, True, True, "00:00.000")
+    END = (3, "End", 60, True, True, "00:00.000")
+    STATUS = (4, "Status", 60, False, False, "Not rendered")
+    DURATION = (5, "Duration", 60, False, True, "⚠ ≈10.0 s")
+    TAKE = (6, "Take", 44, True, False, "2 of 3")
+    QA = (7, "QA", 60, False, False, "⚠ Runs long")
+    FIT = (8, "Fit", 60, True, False, "rate 1.25×")
 
 LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -83,6 +88,7 @@ class QaState(str, enum.Enum):
     NO_TAKE = ""
     PENDING = "pending"  # not checked yet (being checked, or made before QA existed)
     PASSED = "passed"
+    RUNS_LONG = "runs_long"  # passed, but runs past its slot by less than the QA limit: a finding still
     FAILED = "failed"
     UNCHECKED = "unchecked"  # no recogniser for the language; nothing else failed
     ERROR = "error"  # the check itself could not run (unreadable take, checker crashed)
@@ -92,6 +98,7 @@ QA_TEXT = {
     QaState.NO_TAKE: "",
     QaState.PENDING: "Checking…",
     QaState.PASSED: "✓ Passed",
+    QaState.RUNS_LONG: "⚠ Runs long",
     QaState.FAILED: "✗ Failed",
     QaState.UNCHECKED: "Not checked",
     QaState.ERROR: "⚠ QA error",
@@ -99,6 +106,7 @@ QA_TEXT = {
 QA_COLOUR = {
     QaState.PENDING: "#8a8a8a",
     QaState.PASSED: "#3b8a3e",
+    QaState.RUNS_LONG: "#b8860b",
     QaState.FAILED: "#d62728",
     QaState.UNCHECKED: "#b8860b",
     QaState.ERROR: "#c45100",
@@ -121,6 +129,27 @@ STATUS_COLOUR = {
     LineStatus.STALE: "#b8860b",
 }
 UNASSIGNED = "—"
+WARNING_COLOUR = "#b8860b"  # a timing warning, an overrun within the QA limit
+ESTIMATE_COLOUR = "#8a8a8a"  # an expected length, before there is a take
+
+# The QA cell names the worst finding, in the order a dubber fixes them; the tooltip has all.
+FINDING_LABELS: dict[str, str] = {
+    "QA_SILENT": "Silent",
+    "QA_UNINTELLIGIBLE": "Misheard",
+    "QA_OVERRUN": "Too long",
+    "QA_UNLIKE_VOICE": "Unlike voice",
+    "QA_CLIPPING": "Clipped",
+    "QA_LEADING_SILENCE": "Silence",
+    "QA_INNER_SILENCE": "Long pause",
+    "QA_TRAILING_SILENCE": "Silence",
+}
+
+
+def worst_first(findings: tuple[Finding, ...]) -> list[Finding]:
+    """The failing findings (not the not-checked note), the worst first."""
+    order = list(FINDING_LABELS)
+    failing = [f for f in findings if f.code != NOT_CHECKED]
+    return sorted(failing, key=lambda f: order.index(f.code) if f.code in order else len(order))
 
 # A line's own fit choice (Line.fit) as the Fit column edits it: None follows the project.
 FIT_CHOICES: dict[str, bool | None] = {"default": None, "on": True, "off": False}
@@ -138,6 +167,8 @@ class LinesModel(QAbstractTableModel):
         self._rows: dict[str, int] = {}
         self._status: dict[str, LineStatus] = {}
         self._verdicts: dict[str, Verdict | None] | None = None  # chosen takes' QA, computed on demand
+        self._placements: dict[str, tuple[float, float | None]] | None = None  # (start, slot end) per line
+        self._timings: dict[str, LineTiming] | None = None  # pace against the slot, computed on demand
         self._snapshot()
         document.changed.connect(self._on_change)
         document.render_changed.connect(self._on_render)
@@ -166,6 +197,17 @@ class LinesModel(QAbstractTableModel):
             self._verdicts = chosen_verdicts(self._doc.project)
         return self._verdicts.get(line.id)
 
+    def _placement_of(self, line: Line) -> tuple[float, float | None] | None:
+        if self._placements is None:
+            self._placements = placements(self._doc.project)
+        return self._placements.get(line.id)
+
+    def timing_of(self, line: Line) -> LineTiming | None:
+        """The line's pace against its slot (see :mod:`app.project.timing`)."""
+        if self._timings is None:
+            self._timings = line_timings(self._doc.project)
+        return self._timings.get(line.id)
+
     def _qa_state(self, line: Line) -> QaState:
         take = self._doc.project.chosen_take(line)
         if take is None:
@@ -173,6 +215,8 @@ class LinesModel(QAbstractTableModel):
         verdict = self._verdict_of(line)
         if verdict is None:
             return QaState.ERROR if take.id in self._doc.qa_errors else QaState.PENDING
+        if verdict.passed is not False and self._overrun(line) > 0:
+            return QaState.RUNS_LONG  # never "passed" beside an overrun the Duration cell shows
         return {True: QaState.PASSED, False: QaState.FAILED, None: QaState.UNCHECKED}[verdict.passed]
 
     def line_at(self, row: int) -> Line:
@@ -200,9 +244,14 @@ class LinesModel(QAbstractTableModel):
         self._refresh(line_ids)
 
     def _refresh(self, line_ids: frozenset[str]) -> None:
+        # A new take or timecode can move any later line's slot, and a voice's measured pace.
+        self._placements = None
         if self._verdicts is not None:
             self._verdicts = None
-            self._emit_column(Column.QA)  # a new take or timecode can move any later line's slot
+            self._emit_column(Column.QA)
+        if self._timings is not None:
+            self._timings = None
+            self._emit_column(Column.DURATION)
         rows = [self._rows[i] for i in line_ids if i in self._rows]
         for line_id in line_ids:
             self._status.pop(line_id, None)
@@ -317,8 +366,8 @@ class LinesModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if column is Column.STATUS:
                 return QBrush(QColor(STATUS_COLOUR[self._status_of(line)]))
-            if column is Column.DURATION and self._overrun(line) > 0:
-                return QBrush(QColor(STATUS_COLOUR[LineStatus.FAILED]))
+            if column is Column.DURATION and (colour := self._duration_colour(line)):
+                return QBrush(QColor(colour))
             if column is Column.QA and (state := self._qa_state(line)) is not QaState.NO_TAKE:
                 return QBrush(QColor(QA_COLOUR[state]))
             if column is Column.FIT and self._fitted(line) is not None:
@@ -335,10 +384,22 @@ class LinesModel(QAbstractTableModel):
         return next((c for c in self._doc.project.characters if c.id == line.character_id), None)
 
     def _overrun(self, line: Line) -> float:
-        duration = self._doc.project.duration(line)
-        if duration is None or line.start is None or line.end is None:
+        """How far the chosen take runs past its slot: the one figure the Duration and QA cells share."""
+        take = self._doc.project.chosen_take(line)
+        if take is None:
             return 0.0
-        return duration - (line.end - line.start)
+        return overrun_of(take, self._placement_of(line)) or 0.0
+
+    def _duration_colour(self, line: Line) -> str | None:
+        over = self._overrun(line)
+        if over > self._doc.project.settings.qa.max_overrun_s:
+            return STATUS_COLOUR[LineStatus.FAILED]
+        timing = self.timing_of(line)
+        take = self._doc.project.chosen_take(line)
+        if over > 0 or (timing is not None and (timing.overlaps or timing.fast or
+                                                (take is None and timing.likely_too_long))):
+            return WARNING_COLOUR
+        return ESTIMATE_COLOUR if take is None else None
 
     def _display(self, line: Line, column: Column) -> Any:
         if column is Column.CHARACTER:
@@ -347,14 +408,19 @@ class LinesModel(QAbstractTableModel):
         if column is Column.TEXT:
             return line.text
         if column is Column.START:
-            return format_timecode(line.start) if line.start is not None else ""
+            return format_clock(line.start) if line.start is not None else ""
         if column is Column.END:
-            return format_timecode(line.end) if line.end is not None else ""
+            return format_clock(line.end) if line.end is not None else ""
         if column is Column.STATUS:
             return STATUS_TEXT[self._status_of(line)]
         if column is Column.DURATION:
             duration = self._doc.project.duration(line)
-            return f"{duration:.2f} s" if duration is not None else ""
+            timing = self.timing_of(line)
+            mark = "⚠ " if self._duration_colour(line) in (WARNING_COLOUR, STATUS_COLOUR[LineStatus.FAILED]) else ""
+            if duration is not None:
+                return f"{mark}{duration:.2f} s"
+            # Before rendering: the length this voice's pace predicts, so a long line shows early.
+            return f"{mark}≈{timing.expected_s:.1f} s" if timing is not None and line.text.strip() else ""
         if column is Column.TAKE:
             if not line.takes:
                 return ""
@@ -364,8 +430,11 @@ class LinesModel(QAbstractTableModel):
         if column is Column.QA:
             state = self._qa_state(line)
             verdict = self._verdict_of(line) if state is QaState.FAILED else None
-            failures = sum(1 for f in verdict.findings if f.code != NOT_CHECKED) if verdict else 0
-            return f"{QA_TEXT[state]} ({failures})" if failures > 1 else QA_TEXT[state]
+            failing = worst_first(verdict.findings) if verdict else []
+            if not failing:
+                return QA_TEXT[state]
+            label = f"✗ {FINDING_LABELS.get(failing[0].code, 'Failed')}"
+            return f"{label} +{len(failing) - 1}" if len(failing) > 1 else label
         if column is Column.FIT:
             fitted = self._fitted(line)
             if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
@@ -394,9 +463,7 @@ class LinesModel(QAbstractTableModel):
             if status is LineStatus.STALE:
                 return "Text, character, clip or voice settings changed since this take was rendered."
         if column is Column.DURATION:
-            over = self._overrun(line)
-            if over > 0:
-                return f"The take is {over:.2f} s longer than its slot ({format_timecode(line.start or 0)}–{format_timecode(line.end or 0)})."
+            return self._duration_tooltip(line)
         if column is Column.TEXT:
             return line.text or None
         if column is Column.CHARACTER:  # the full name, when the column is too narrow for it
@@ -411,10 +478,33 @@ class LinesModel(QAbstractTableModel):
             if take.qa is None:
                 return "This take has not been checked yet; QA runs in the background after each render."
             verdict = self._verdict_of(line)
-            return qa_tooltip(take.qa, verdict.findings if verdict else ())
+            findings = tuple(worst_first(verdict.findings)) + tuple(
+                f for f in verdict.findings if f.code == NOT_CHECKED) if verdict else ()
+            over = self._overrun(line)
+            if over > 0 and not any(f.code == "QA_OVERRUN" for f in findings):
+                limit = self._doc.project.settings.qa.max_overrun_s
+                findings = (Finding("QA_OVERRUN", f"the take runs {over:.2f} s past its slot, within the "
+                                                  f"{limit:.2f} s QA allows (a warning, not a failure)"),) + findings
+            return qa_tooltip(take.qa, findings)
         if column is Column.FIT:
             return self._fit_tooltip(line)
         return None
+
+    def _duration_tooltip(self, line: Line) -> str | None:
+        """The take's overrun, then the pace warnings, then the figures (CPS, WPM, expected length)."""
+        timing = self.timing_of(line)
+        text: list[str] = []
+        over = self._overrun(line)
+        placement = self._placement_of(line)
+        if over > 0 and placement is not None and placement[1] is not None:
+            text.append(f"The take is {over:.2f} s longer than its slot "
+                        f"({format_clock(placement[0])}–{format_clock(placement[1])}).")
+        if timing is not None:
+            has_take = self._doc.project.chosen_take(line) is not None
+            text += [w for w in timing.warnings() if not (has_take and w.startswith("Likely too long"))]
+            if line.text.strip():
+                text.append(timing.describe())
+        return "\n".join(text) or None
 
     def _fit_tooltip(self, line: Line) -> str:
         project = self._doc.project

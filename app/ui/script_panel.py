@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
@@ -17,7 +18,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -55,6 +57,9 @@ PROGRESS_MIN_WIDTH = 180  # room for "12 of 60 rendered · 48 cancelled"
 TAKES_MIN_WIDTH = 230  # the takes box never gets narrower than its two buttons and a take's first line
 CHARACTER_MAX_WIDTH = 170  # past this a name elides (its tooltip has it whole); the text needs the room
 CELL_PADDING = 44  # the colour square (14 px), its margins and the cell's own
+TEXT_CELL_PADDING = 18  # a plain cell's margins, for columns sized to their sample value
+EDITOR_MIN_LINES = 3  # the inline text editor opens this many lines tall, however short the row
+MAX_ROW_LINES = 4  # a wrapped row grows to this many lines of text; longer ones elide (tooltip: all)
 
 
 class _ComboDelegate(QStyledItemDelegate):
@@ -79,6 +84,42 @@ class _ComboDelegate(QStyledItemDelegate):
     def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
+
+
+class TextDelegate(QStyledItemDelegate):
+    """Edits a line's text in a multi-line box: Enter keeps the edit, Shift+Enter starts a new
+    line, Escape drops it. The box opens at least :data:`EDITOR_MIN_LINES` tall over the rows below."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> QWidget:
+        editor = QPlainTextEdit(parent)
+        editor.setObjectName("lineTextEditor")
+        editor.setTabChangesFocus(True)
+        editor.installEventFilter(self)
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        assert isinstance(editor, QPlainTextEdit)
+        editor.setPlainText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
+        editor.moveCursor(editor.textCursor().MoveOperation.End)
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
+        assert isinstance(editor, QPlainTextEdit)
+        model.setData(index, editor.toPlainText().strip(), Qt.ItemDataRole.EditRole)
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        rect = option.rect  # type: ignore[attr-defined]
+        tall = editor.fontMetrics().lineSpacing() * EDITOR_MIN_LINES + 12
+        editor.setGeometry(rect.x(), rect.y(), rect.width(), max(rect.height(), tall))
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:
+        if isinstance(watched, QPlainTextEdit) and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self.commitData.emit(watched)
+                self.closeEditor.emit(watched, QStyledItemDelegate.EndEditHint.SubmitModelCache)
+                return True
+        return super().eventFilter(watched, event)
 
 
 class CharacterDelegate(_ComboDelegate):
@@ -175,21 +216,27 @@ class ScriptPanel(QWidget):
         self.table.setAcceptDrops(True)
         self.table.setDropIndicatorShown(True)
         self.table.setDefaultDropAction(Qt.DropAction.MoveAction)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # a long line reads whole, over up to MAX_ROW_LINES lines
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setAlternatingRowColors(True)
+        self.table.setItemDelegateForColumn(Column.TEXT, TextDelegate(self.table))
         self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(document, self.table))
         self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(document, self.table))
         self.table.setItemDelegateForColumn(Column.FIT, FitDelegate(document, self.table))
         header = self.table.horizontalHeader()
         header.setSectionsClickable(True)
         header.sectionClicked.connect(lambda column: self.model.sort(column))  # only Start sorts: by time
+        header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         for column in Column:
             if column.width:
-                self.table.setColumnWidth(column, column.width)
+                self.table.setColumnWidth(column, self._content_width(column))
             else:
                 header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().setDefaultSectionSize(26)
+        rows = self.table.verticalHeader()
+        rows.setMinimumSectionSize(26)
+        rows.setMaximumSectionSize(self.table.fontMetrics().lineSpacing() * MAX_ROW_LINES + 10)
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # wrapped text sets the height
         self.table.verticalHeader().setToolTip("Order in the script (drag rows to reorder)")
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         for name in ("play_line", "render_selected", "render_failed_qa", "recheck_qa", "add_line", "remove_lines",
@@ -229,7 +276,7 @@ class ScriptPanel(QWidget):
         splitter.setStretchFactor(0, 1)
         splitter.setCollapsible(1, False)
         self.takes_box.setMinimumWidth(TAKES_MIN_WIDTH)
-        splitter.setSizes([900, 280])
+        splitter.setSizes([1000, TAKES_MIN_WIDTH])  # the script table gets the room; the takes box its least
 
         # render and playback bar
         self.progress = QProgressBar()
@@ -329,6 +376,13 @@ class ScriptPanel(QWidget):
         return max(rows) + 1 if rows else self.model.rowCount()
 
     # --- filters ------------------------------------------------------------------------------
+
+    def _content_width(self, column: Column) -> int:
+        """A narrow column's width: its title or its widest usual value, whichever is wider."""
+        metrics = self.table.fontMetrics()
+        bold = self.table.horizontalHeader().fontMetrics()
+        widest = max(metrics.horizontalAdvance(column.sample), bold.horizontalAdvance(column.title) + 8)
+        return max(column.width, widest + TEXT_CELL_PADDING)
 
     def _fit_character_column(self) -> None:
         """Widen the Character column to the longest name (within bounds), so names show whole."""

@@ -80,8 +80,8 @@ def test_inline_edits_are_undoable(doc: Document) -> None:
     assert model.flags(text) & Qt.ItemFlag.ItemIsEditable
     assert model.setData(text, "Changed.")
     assert text.data() == "Changed."
-    assert model.setData(model.index(0, Column.START), "00:00:01,500")
-    assert model.index(0, Column.START).data() == "00:00:01,500"
+    assert model.setData(model.index(0, Column.START), "00:00:01,500")  # SRT style is read as typed...
+    assert model.index(0, Column.START).data() == "0:01.500"  # ...and shown in the studio's one format
     errors: list[str] = []
     doc.error.connect(errors.append)
     assert not model.setData(model.index(0, Column.END), "00:00:01,000")  # ends before it starts
@@ -198,7 +198,7 @@ def test_qa_column_shows_verdicts_with_findings_and_filters_failed_qa(
                                                      fingerprint="", duration_s=2.0, qa=checks))
     doc.notify_render(frozenset(qa))
     shown = [model.index(row, Column.QA).data() for row in range(4)]
-    assert shown == ["✓ Passed", "✗ Failed (2)", "Not checked", "Checking…"]
+    assert shown == ["✓ Passed", "✗ Misheard +1", "Not checked", "Checking…"]  # the worst finding names it
     failed_tip = model.index(1, Column.QA).data(Qt.ItemDataRole.ToolTipRole)
     assert failed_tip.startswith("QA_UNINTELLIGIBLE: the recogniser heard “something else entirely”")
     assert "QA_CLIPPING" in failed_tip and "Resemblance to the character's clip: 0.60" in failed_tip
@@ -210,12 +210,12 @@ def test_qa_column_shows_verdicts_with_findings_and_filters_failed_qa(
     # A timecode edit can make a passing take overrun its slot: the verdict follows at once.
     assert model.setData(model.index(0, Column.START), "00:00:00,000")
     assert model.setData(model.index(0, Column.END), "00:00:01,000")
-    assert model.index(0, Column.QA).data() == "✗ Failed"
+    assert model.index(0, Column.QA).data() == "✗ Too long"
     assert _texts(proxy) == ["Line number 1.", "Line number 2."]
     # A stricter project threshold fails the unchecked-language take too (silences are always measured).
     project.settings.qa = type(project.settings.qa)(max_clipping=0.0, max_inner_silence_s=0.1)
     doc.notify_render(frozenset())
-    assert model.index(2, Column.QA).data() == "✗ Failed"
+    assert model.index(2, Column.QA).data() == "✗ Long pause"
     proxy.set_failed_qa(False)
     assert proxy.rowCount() == 6
 
@@ -225,3 +225,74 @@ def test_every_column_is_declared_once() -> None:
     assert [c for c in Column if c.editable] == [
         Column.CHARACTER, Column.TEXT, Column.START, Column.END, Column.TAKE, Column.FIT]
     assert Column(7) is Column.QA and Column.TEXT.width == 0  # the one column that stretches
+
+
+def test_an_overrun_is_a_finding_in_every_cell_that_shows_it(doc: Document) -> None:
+    """Issue 21: no "✓ Passed every check" beside a red overrun; the QA cell and Duration agree."""
+    from app.project import EditLine
+
+    model = LinesModel(doc)
+    project = doc.project
+    doc.push(EditLine("l1", start=0.0, end=2.0))
+    project.add_take(project.line("l1"), Take(id="t1", path="takes/l1.wav", fingerprint="", duration_s=2.11,
+                                              qa=_checks()))
+    doc.notify_render(frozenset({"l1"}))
+    # 0.11 s past the slot, inside the 0.25 s QA allows: a warning in both cells, never a pass
+    assert model.index(0, Column.QA).data() == "⚠ Runs long"
+    tip = model.index(0, Column.QA).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("QA_OVERRUN: the take runs 0.11 s past its slot") and "Passed every check" not in tip
+    duration = model.index(0, Column.DURATION)
+    assert duration.data() == "⚠ 2.11 s"
+    assert duration.data(Qt.ItemDataRole.ForegroundRole).color().name() == "#b8860b"
+    assert "0.11 s longer than its slot (0:00.000–0:02.000)" in duration.data(Qt.ItemDataRole.ToolTipRole)
+    # past the limit: a failure named by its worst finding, and red in Duration too
+    doc.push(EditLine("l1", end=1.5))
+    assert model.index(0, Column.QA).data() == "✗ Too long"
+    assert model.index(0, Column.DURATION).data(Qt.ItemDataRole.ForegroundRole).color().name() == "#d62728"
+    # fitting inside the slot: passed in both
+    doc.push(EditLine("l1", end=3.0))
+    assert model.index(0, Column.QA).data() == "✓ Passed"
+    assert model.index(0, Column.DURATION).data() == "2.11 s"
+
+
+def test_duration_warns_of_fast_lines_overlaps_and_likely_overruns_before_rendering(doc: Document) -> None:
+    """Subtitle Edit's characters per second, with words per minute and the voice's expected length."""
+    from app.project import EditLine
+    from app.project.timing import CPS_FAST, line_timings
+
+    model = LinesModel(doc)
+    long_text = "This sentence is far too long to be said in the little time it is given here."
+    doc.push(EditLine("l2", text=long_text, start=0.0, end=2.0))  # 77 characters in 2 s
+    doc.push(EditLine("l4", start=10.0, end=14.0))
+    timing = line_timings(doc.project)["l2"]
+    assert timing.cps == pytest.approx(len(long_text) / 2.0) and timing.cps > CPS_FAST
+    assert timing.wpm == pytest.approx(len(long_text.split()) * 30.0)
+    assert timing.likely_too_long and timing.pace.takes == 0  # the typical pace: no takes yet
+    cell = model.index(1, Column.DURATION)
+    assert cell.data().startswith("⚠ ≈") and cell.data().endswith(" s")  # the expected length, before rendering
+    tip = cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert f"Too fast to say naturally: {len(long_text) / 2:.1f} characters/s" in tip and "Likely too long" in tip
+    assert "words/min over a 2.00 s slot" in tip
+    relaxed = model.index(3, Column.DURATION)  # "Line number 4." over 4 s
+    assert not relaxed.data().startswith("⚠") and "3.5 characters/s" in relaxed.data(Qt.ItemDataRole.ToolTipRole)
+
+    # l1 and l3 are Maya's; timed on top of each other, both say so
+    doc.push(EditLine("l1", start=20.0, end=23.0))
+    doc.push(EditLine("l3", start=21.0, end=24.0))
+    assert line_timings(doc.project)["l1"].overlaps == (3,)
+    assert "Overlaps line 3 of the same character" in model.index(0, Column.DURATION).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(2, Column.DURATION).data().startswith("⚠")
+
+
+def test_a_voice_pace_is_measured_from_its_takes(doc: Document) -> None:
+    from app.project.timing import TYPICAL_CPS, voice_paces
+
+    project = doc.project
+    maya = project.line("l1").character_id
+    for n in (1, 3):
+        line = project.line(f"l{n}")
+        project.add_take(line, Take(id=f"t{n}", path=f"takes/l{n}.wav", fingerprint="", duration_s=2.8,
+                                    text=line.text))  # 14 characters in 2.8 s: 5 a second, a slow voice
+    pace = voice_paces(project)[maya]
+    assert pace.takes == 2 and pace.cps == pytest.approx(5.0)
+    assert voice_paces(project)[project.line("l2").character_id].cps == pytest.approx(TYPICAL_CPS)

@@ -292,7 +292,7 @@ def test_takes_are_checked_in_the_background_and_failed_qa_renders_again(
     doc.project.settings.qa = type(doc.project.settings.qa)(min_resemblance=0.99)
     doc.notify_render(frozenset())
     window._update_actions()
-    assert script.model.index(3, Column.QA).data() == "✗ Failed"
+    assert script.model.index(3, Column.QA).data() == "✗ Unlike voice"
     script.status_filter.setCurrentIndex(script.status_filter.findData("failed_qa"))
     assert [script.proxy.index(r, Column.TEXT).data() for r in range(script.proxy.rowCount())] == [rex_line.text]
     assert window.actions_["render_failed_qa"].isEnabled()

@@ -64,7 +64,7 @@ def test_new_thresholds_are_one_undoable_edit_and_verdicts_follow(qtbot: QtBot, 
     command = dialog.command()
     assert isinstance(command, EditProject) and set(command.new) == {"qa"}
     assert doc.push(command)
-    assert project.settings.qa.max_wer == 0.3 and model.index(0, Column.QA).data() == "✗ Failed"
+    assert project.settings.qa.max_wer == 0.3 and model.index(0, Column.QA).data() == "✗ Misheard"
     assert doc.is_dirty and "project settings" in doc.stack.undo_text
     doc.undo()
     assert project.settings.qa == QaThresholds() and model.index(0, Column.QA).data() == "✓ Passed"
