@@ -33,9 +33,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project import AddCharacter, Change, EditCharacter, ProjectError, RemoveCharacter
+from app.project import AddCharacter, Change, EditCharacter, ProjectError
 from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
+from app.ui.character_removal import ask_to_remove
 from app.ui.document import Document
 from app.ui.folders import Folders
 from app.ui.player import Player, read_mono
@@ -350,8 +351,8 @@ class CharactersPanel(QWidget):
             self.name.selectAll()
 
     def _remove(self) -> None:
-        if self._current is not None:
-            self._doc.push(RemoveCharacter(self._current))
+        if self._current is not None:  # a character with lines asks first what becomes of them
+            ask_to_remove(self, self._doc.project, self._current, self._doc.push)
 
     # --- editor -------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ import soundfile as sf
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
+    QDockWidget,
     QLabel,
     QMainWindow,
     QMenu,
@@ -34,8 +35,10 @@ from app.project import (
     AddLines,
     AssignCharacter,
     ChooseTake,
+    EditLine,
     Line,
     LineStatus,
+    Macro,
     MoveLines,
     Project,
     ProjectError,
@@ -48,9 +51,10 @@ from app.project import (
 from app.project.export import ExportResult
 from app.project.export_registry import EXPORTS, export_format
 from app.project.lock import load_locked
+from app.project.messages import explain
 from app.project.model import new_id
 from app.project.qa import QaWorker, lines_failing_qa
-from app.project.render import NoVoice, voice_spec
+from app.project.render import NoVoice, select_lines, voice_spec
 from app.project.sample import copy_sample_project
 from app.project.script_io import ScriptImport, import_csv, import_plain, import_srt
 from app.ui.bridge import EngineBridge
@@ -59,6 +63,7 @@ from app.ui.export_controller import ExportController
 from app.ui.folders import PROJECTS, Folders
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
+from app.ui.notifications import Level, NotificationBadge, NotificationList, level_of
 from app.ui.player import AudioOutput, Player, default_output, has_input_device, read_mono
 from app.ui.qa_controller import QaController, QaRunner
 from app.ui.render_controller import RenderController
@@ -130,6 +135,20 @@ def studio_engine(settings: Settings) -> EngineConfig | RemoteConfig:
     """Where the studio's engine runs: a server's (Settings: Engine = a server) or this computer's,
     its options checked (raises EngineError when this computer's engine is not set up)."""
     return settings.server() or settings.engine_config()
+
+
+def render_scope(project: Project, lines: list[Line], scope: str) -> str:
+    """What a render covers, for the status bar and the Messages list:
+    "Rendering 3 lines (stale): 1 fitted to its slot, lines 2, 5, 6"."""
+    count = len(lines)
+    text = f"Rendering {count} line{'s' if count != 1 else ''} ({scope})"
+    fitted = sum(1 for line in lines if project.wants_fit(line))
+    if fitted:
+        text += f": {fitted} fitted to {'its slot' if fitted == 1 else 'their slots'}"
+    orders = [str(project.order_of(line.id)) for line in lines]
+    if 0 < count <= 12:
+        text += f", line{'s' if count != 1 else ''} {', '.join(orders)}"
+    return text
 
 
 def _same_folder(root: Path, path: str | Path) -> bool:
@@ -219,7 +238,20 @@ class MainWindow(QMainWindow):
         self.exports.cancelled.connect(
             lambda kind: self._status(f"The {kind} export was cancelled; nothing was written", 15000))
 
+        # Problems stay listed here (a dock the status bar's badge opens) until cleared.
+        self.notifications = NotificationList()
+        self.messages_dock = QDockWidget("Messages", self)
+        self.messages_dock.setObjectName("messagesDock")
+        self.messages_dock.setWidget(self.notifications)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.messages_dock)
+        self.messages_dock.hide()
+        self.badge = NotificationBadge()
+        self.badge.toggled.connect(self.messages_dock.setVisible)
+        self.messages_dock.visibilityChanged.connect(self._on_messages_shown)
+        self.notifications.unseen_changed.connect(self.badge.show_unseen)
+
         self.save_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.badge)
         self.statusBar().addPermanentWidget(self.save_label)
         self.statusBar().addPermanentWidget(self.engine_label)
 
@@ -295,14 +327,14 @@ class MainWindow(QMainWindow):
         a("redo", "&Redo", self.redo, QKeySequence.StandardKey.Redo)
         a("add_line", "Add line", self.add_line, "Ctrl+Return", "Add a line after the current one")
         a("remove_lines", "Remove", self.remove_lines, QKeySequence.StandardKey.Delete, "Remove the selected lines")
-        a("move_up", "▲", lambda: self.move_lines(-1), "Ctrl+Up", "Move the selected lines up")
-        a("move_down", "▼", lambda: self.move_lines(+1), "Ctrl+Down", "Move the selected lines down")
-        a("render_all", "Render all", lambda: self.render_lines(None), "Ctrl+Shift+R", "Render every line")
+        a("move_up", "Move up", lambda: self.move_lines(-1), "Ctrl+Up", "Move the selected lines up")
+        a("move_down", "Move down", lambda: self.move_lines(+1), "Ctrl+Down", "Move the selected lines down")
+        a("render_all", "Render all", lambda: self.render_lines(None, scope="all"), "Ctrl+Shift+R", "Render every line")
         a("render_selected", "Render selected", self.render_selected, "Ctrl+R", "Render the selected lines")
-        a("render_stale", "Render stale", lambda: self.render_lines(None, stale_only=True), None,
+        a("render_stale", "Render stale", lambda: self.render_lines(None, stale_only=True, scope="stale"), None,
           "Render lines that are stale, failed or not rendered yet")
         a("render_fit", "Render with fit", self.render_with_fit, "Ctrl+Alt+R",
-          "Render the selected lines (all when none is selected), fitting each take into its slot")
+          "Fit the selected lines (all when none is selected) to their slots from now on, and render them")
         a("cancel_render", "Cancel", self.cancel_render, None, "Cancel the running render")
         a("retry_failed", "Retry failed", self.retry_failed, None, "Render the failed lines of the last batch again")
         a("render_failed_qa", "Render failed QA", self.render_failed_qa, None,
@@ -419,7 +451,23 @@ class MainWindow(QMainWindow):
         self.save_label.setText("Unsaved changes" if dirty else "All changes saved")
 
     def _status(self, message: str, timeout_ms: int = 0) -> None:
+        """A passing message on the status bar; a problem (one with a code) is also kept in the
+        Messages list, in words, and stays on the bar until the next message."""
+        explained = explain(message)
+        if level_of(message) >= Level.WARNING:
+            self.notifications.add(message)
+            timeout_ms = 0
+        self.statusBar().showMessage(str(explained) if explained.code else message, timeout_ms)
+
+    def notify(self, message: str, level: Level = Level.INFO, timeout_ms: int = 15000) -> None:
+        """A report worth keeping whole (an export's summary, what a render covers): listed and shown."""
+        self.notifications.add(message, level)
         self.statusBar().showMessage(message, timeout_ms)
+
+    def _on_messages_shown(self, visible: bool) -> None:
+        self.badge.setChecked(visible)
+        if visible:
+            self.notifications.mark_seen()
 
     # --- projects -----------------------------------------------------------------------------
 
@@ -778,7 +826,8 @@ class MainWindow(QMainWindow):
                 "Takes that overrun their slot",
                 "\n".join(o.describe() for o in result.overruns),
             )
-        self._status(message, 20000)
+        # The bar may cut a long summary; the Messages list keeps it whole.
+        self.notify(message, Level.WARNING if failing or result.overruns or result.missing else Level.INFO, 20000)
 
     def _open_exports(self) -> None:
         if self.document is not None:
@@ -786,11 +835,18 @@ class MainWindow(QMainWindow):
 
     # --- rendering ------------------------------------------------------------------------------
 
-    def render_lines(self, line_ids: list[str] | None, *, stale_only: bool = False, fit: bool | None = None) -> bool:
-        """Render lines (None: all); ``fit`` True fits every take, None follows each line's choice."""
-        if self.renders is None:
+    def render_lines(self, line_ids: list[str] | None, *, stale_only: bool = False, scope: str = "") -> bool:
+        """Render lines (None: all), each fitted to its slot as its own Fit setting says, and say
+        which lines the render covers (``scope`` names them: "selected", "stale"...)."""
+        if self.renders is None or self.document is None:
             return False
-        started = self.renders.render(line_ids, stale_only=stale_only, fit=fit)
+        project = self.document.project
+        covered = select_lines(project, line_ids, stale_only=stale_only)
+        started = self.renders.render(line_ids, stale_only=stale_only)
+        if started:
+            self.notify(render_scope(project, covered, scope or ("all" if line_ids is None else "selected")))
+        elif not covered:
+            self.notify(f"Nothing to render: no {scope or 'selected'} line needs it")
         self._update_actions()
         return started
 
@@ -800,8 +856,17 @@ class MainWindow(QMainWindow):
             self.render_lines(ids)
 
     def render_with_fit(self) -> bool:
-        """Render the selected lines (every line when none is selected), fitting takes to their slots."""
-        return self.render_lines(self._selected() or None, fit=True)
+        """Fit the selected lines (every line when none is selected) to their slots from now on
+        (one undoable step: the Fit column says "Fit to slot"), then render them."""
+        if self.document is None:
+            return False
+        ids = self._selected() or [line.id for line in self.document.project.lines]
+        unfitted = [i for i in ids if self.document.project.line(i).fit is not True]
+        if unfitted:
+            count = len(unfitted)
+            self.document.push(Macro([EditLine(i, fit=True) for i in unfitted],
+                                     f"Fit {count} line{'s' if count != 1 else ''} to their slots"))
+        return self.render_lines(ids, scope="selected" if self._selected() else "all")
 
     def render_failed_qa(self) -> bool:
         """Render again every line whose chosen take failed QA."""
@@ -811,7 +876,7 @@ class MainWindow(QMainWindow):
         if not ids:
             self._status("No line's take failed QA", 5000)
             return False
-        return self.render_lines(ids)
+        return self.render_lines(ids, scope="that failed QA")
 
     def recheck_qa(self) -> int:
         """Check again the takes whose QA check could not run: the selected lines', else all."""

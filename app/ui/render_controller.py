@@ -64,15 +64,16 @@ class RenderController(QObject):
 
     # --- actions ------------------------------------------------------------------------------
 
-    def render(self, line_ids: Iterable[str] | None = None, *, stale_only: bool = False, fit: bool | None = None) -> bool:
+    def render(self, line_ids: Iterable[str] | None = None, *, stale_only: bool = False) -> bool:
         """Render these lines (None: all), optionally only the stale ones; False if refused.
 
-        ``fit`` True fits every take into its slot, False none, None each line's own choice.
+        Each line is fitted to its slot as its own Fit setting says (a property the line keeps,
+        so a later render of any kind fits it the same way).
         """
         if self.is_running:
             self.message.emit("E_RENDER: a batch is already running; cancel it or wait for it to finish")
             return False
-        session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False, fit=fit)
+        session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False)
         if session is None:
             return False
         update = self._start(session)
@@ -103,7 +104,7 @@ class RenderController(QObject):
             return None
 
     def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,
-                     priority: Priority, listening: bool, fit: bool | None = None) -> RenderSession | None:
+                     priority: Priority, listening: bool) -> RenderSession | None:
         if not self._bridge.is_ready:
             self.message.emit("E_ENGINE_START: the engine is not ready yet")
             return None
@@ -119,7 +120,6 @@ class RenderController(QObject):
             max_in_flight=MAX_IN_FLIGHT,
             priority=priority,
             listening=listening,
-            fit=fit,
         )
 
     def cancel(self) -> None:

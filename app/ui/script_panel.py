@@ -57,7 +57,7 @@ PROGRESS_MIN_WIDTH = 180  # room for "12 of 60 rendered · 48 cancelled"
 TAKES_MIN_WIDTH = 230  # the takes box never gets narrower than its two buttons and a take's first line
 CHARACTER_MAX_WIDTH = 170  # past this a name elides (its tooltip has it whole); the text needs the room
 CELL_PADDING = 44  # the colour square (14 px), its margins and the cell's own
-TEXT_CELL_PADDING = 18  # a plain cell's margins, for columns sized to their sample value
+TEXT_CELL_PADDING = 14  # a plain cell's margins, for columns sized to their sample value
 EDITOR_MIN_LINES = 3  # the inline text editor opens this many lines tall, however short the row
 MAX_ROW_LINES = 4  # a wrapped row grows to this many lines of text; longer ones elide (tooltip: all)
 
@@ -114,10 +114,12 @@ class TextDelegate(QStyledItemDelegate):
     def eventFilter(self, watched: Any, event: QEvent) -> bool:
         if isinstance(watched, QPlainTextEdit) and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
-            enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-                self.commitData.emit(watched)
-                self.closeEditor.emit(watched, QStyledItemDelegate.EndEditHint.SubmitModelCache)
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                    watched.insertPlainText("\n")  # a plain new line (Qt's own Shift+Enter is U+2028)
+                else:
+                    self.commitData.emit(watched)
+                    self.closeEditor.emit(watched, QStyledItemDelegate.EndEditHint.SubmitModelCache)
                 return True
         return super().eventFilter(watched, event)
 

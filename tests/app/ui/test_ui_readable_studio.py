@@ -1,0 +1,187 @@
+"""Issue 21, the studio as a dubber sees it: a readable script at the default window size, errors
+that stay (in words, code as detail), removing a character that has lines, fit that a line keeps
+and renders that say which lines they cover."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPlainTextEdit
+from pytestqt.qtbot import QtBot
+
+from app.project import EditLine, Project
+from app.project.qa import overrun_of, placements
+from app.ui.bridge import EngineBridge
+from app.ui.character_removal import RemoveCharacterDialog
+from app.ui.lines_model import Column
+from app.ui.main_window import MainWindow
+from app.ui.notifications import Level
+from app.ui.player import NullOutput
+from app.ui.settings import Settings
+from app.ui.tasks import SyncTaskRunner
+
+DEFAULT_SIZE = (1200, 760)
+ENGINE_TIMEOUT_MS = 120_000
+
+
+def _window(qtbot: QtBot, settings: Settings, tmp_path: Path, bridge: EngineBridge) -> MainWindow:
+    win = MainWindow(settings, SyncTaskRunner(), NullOutput(), bridge=bridge, projects_dir=tmp_path / "projects")
+    qtbot.addWidget(win)
+    return win
+
+
+@pytest.fixture
+def idle_window(qtbot: QtBot, settings: Settings, tmp_path: Path) -> Iterator[MainWindow]:
+    """The studio on the sample project with an engine that never starts (nothing renders)."""
+    win = _window(qtbot, settings, tmp_path, EngineBridge())
+    assert win.open_sample()
+    win.resize(*DEFAULT_SIZE)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.close()
+
+
+def test_the_text_column_takes_the_spare_width_at_the_default_size(qtbot: QtBot, idle_window: MainWindow) -> None:
+    script = idle_window.script
+    assert script is not None
+    table = script.table
+    widths = {column: table.columnWidth(column) for column in Column}
+    others = sum(width for column, width in widths.items() if column is not Column.TEXT)
+    # the Text column was about 120 px beside wide narrow ones; now it has the spare width
+    assert widths[Column.TEXT] > 2.5 * max(w for c, w in widths.items() if c is not Column.TEXT)
+    assert widths[Column.TEXT] >= 0.3 * table.viewport().width()
+    assert widths[Column.TEXT] + others <= table.viewport().width() + 1  # no sideways scrolling
+    metrics = table.fontMetrics()
+    for column in Column:
+        if column.sample:  # each narrow column holds its widest usual value whole
+            assert widths[column] >= metrics.horizontalAdvance(column.sample)
+    # a long line wraps: its row grows instead of eliding the text to a few words
+    first = script.proxy.index(0, Column.TEXT)
+    script.model.setData(script.proxy.mapToSource(first), " ".join(["A much longer line of dialogue that will "
+                                                                    "not fit on one row of the Text column."] * 3))
+    qtbot.waitUntil(lambda: table.rowHeight(0) >= 3 * metrics.lineSpacing())
+
+
+def test_the_text_editor_is_multi_line_enter_keeps_shift_enter_breaks(qtbot: QtBot, idle_window: MainWindow) -> None:
+    script = idle_window.script
+    assert script is not None and idle_window.document is not None
+    line = idle_window.document.project.lines[0]
+    script.edit_line_text(line.id)
+    editor = script.table.findChild(QPlainTextEdit, "lineTextEditor")
+    assert editor is not None and editor.height() >= 3 * editor.fontMetrics().lineSpacing()
+    editor.setPlainText("")
+    editor.insertPlainText("First half")
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    editor.insertPlainText("second half")
+    assert line.text != "First half\nsecond half"  # not kept yet
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert line.text == "First half\nsecond half"
+    assert idle_window.document.stack.undo_text == "Edit text"
+
+
+def test_problems_stay_listed_in_words_with_the_code_as_detail(idle_window: MainWindow) -> None:
+    idle_window._status("E_CLIP_IMPORT: cannot decode test_clip.srt as audio: not a sound file", 3000)
+    note = idle_window.notifications.notifications[0]
+    assert note.level is Level.ERROR and note.code == "E_CLIP_IMPORT"
+    assert note.headline == "The voice clip could not be imported."
+    assert note.detail == "Cannot decode test_clip.srt as audio: not a sound file."
+    assert idle_window.badge.text() == "✗ 1 message"  # unseen, counted on the status bar
+    assert idle_window.statusBar().currentMessage().startswith("The voice clip could not be imported.")
+    idle_window.badge.click()  # opens the list, and the count is seen
+    assert idle_window.messages_dock.isVisible() and idle_window.badge.text() == "Messages"
+    entry = idle_window.notifications.list.item(0).text()
+    assert entry.splitlines()[0] == "✗ The voice clip could not be imported." and "E_CLIP_IMPORT" in entry
+    # a long report (an export's summary) is kept whole, never cut at the bar's edge
+    summary = "Exported mix: 1 file(s) in /somewhere/exports · 1 take(s) failed QA (filter the script by “Failed QA”)"
+    idle_window.notify(summary, Level.WARNING)
+    assert idle_window.notifications.list.item(0).text().startswith(f"⚠ {summary}")
+    # words without a code are information: listed when asked, not counted as a problem
+    idle_window._status("Saved", 3000)
+    assert idle_window.notifications.notifications[0].headline.startswith("Exported mix")
+
+
+def test_removing_a_character_with_lines_asks_reassign_remove_or_cancel(qtbot: QtBot, idle_window: MainWindow) -> None:
+    doc, panel = idle_window.document, idle_window.characters
+    assert doc is not None and panel is not None
+    project = doc.project
+    maya, rex = project.characters
+    maya_lines = [line.id for line in project.lines_of(maya.id)]
+    assert maya_lines
+    panel.select(maya.id)
+
+    def dialog() -> RemoveCharacterDialog:
+        found = idle_window.findChild(RemoveCharacterDialog)
+        assert found is not None and found.isVisible()
+        return found
+
+    panel.remove_button.click()
+    dialog().reject()  # Cancel: nothing changed
+    assert [c.id for c in project.characters] == [maya.id, rex.id]
+    qtbot.waitUntil(lambda: idle_window.findChild(RemoveCharacterDialog) is None)
+
+    panel.remove_button.click()
+    chosen = dialog()
+    assert chosen.reassign.isChecked() and chosen.target.currentData() == rex.id
+    chosen.ok.click()
+    assert [c.id for c in project.characters] == [rex.id]
+    assert all(project.line(i).character_id == rex.id for i in maya_lines)
+    doc.undo()  # one step brings Maya back with her lines
+    assert [c.id for c in project.characters] == [maya.id, rex.id]
+    assert all(project.line(i).character_id == maya.id for i in maya_lines)
+    qtbot.waitUntil(lambda: idle_window.findChild(RemoveCharacterDialog) is None)
+
+    panel.select(maya.id)
+    panel.remove_button.click()
+    dialog().remove_lines.setChecked(True)
+    dialog().ok.click()
+    assert not {line.id for line in project.lines} & set(maya_lines)
+    assert doc.stack.undo_text.startswith(f"Remove character {maya.name} and its {len(maya_lines)} line")
+
+
+@pytest.fixture
+def window(qtbot: QtBot, settings: Settings, tmp_path: Path, engine_bridge: EngineBridge) -> Iterator[MainWindow]:
+    win = _window(qtbot, settings, tmp_path, engine_bridge)
+    yield win
+    win.close()
+
+
+def test_fit_is_a_line_property_every_render_keeps_and_renders_say_what_they_cover(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    assert window.open_sample()
+    doc, script, renders = window.document, window.script, window.renders
+    assert doc is not None and script is not None and renders is not None
+    project = doc.project
+    line = project.lines[4]  # "Then we row out at first light. Together."
+    script.select_line(line.id)
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.actions_["render_selected"].trigger()
+    assert window.notifications.notifications[0].headline == "Rendering 1 line (selected), line 5"
+    natural = project.duration(line)
+    assert natural is not None and line.start is not None and line.fit is None
+
+    # Render with fit: the line keeps "fit" (saved, undoable), and the render says so
+    doc.push(EditLine(line.id, end=round(line.start + 0.8 * natural, 3)))
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.actions_["render_fit"].trigger()
+    assert line.fit is True
+    assert window.notifications.notifications[0].headline == "Rendering 1 line (selected): 1 fitted to its slot, line 5"
+    assert doc.save()
+    stored = json.loads((project.root / "project.json").read_text(encoding="utf-8"))
+    assert next(entry for entry in stored["lines"] if entry["id"] == line.id)["fit"] is True
+    assert Project.load(project.root).line(line.id).fit is True
+
+    # A later Render stale (after a text edit) fits it again: the take stays inside its slot
+    doc.push(EditLine(line.id, text="Then we row out at first light, all of us. Together, at last."))
+    with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
+        window.actions_["render_stale"].trigger()
+    assert window.notifications.notifications[0].headline.startswith("Rendering ")
+    assert "(stale): 1 fitted to its slot" in window.notifications.notifications[0].headline
+    take = project.chosen_take(line)
+    assert take is not None and take.fit is not None and take.text.startswith("Then we row out at first light, all")
+    assert (overrun_of(take, placements(project)[line.id]) or 0.0) <= project.settings.qa.max_overrun_s
