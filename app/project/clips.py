@@ -72,7 +72,8 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
         else:
             audio, rate = _decode_fallback(source)
     except Exception as error:
-        raise ClipImportError(f"cannot decode {source.name} as audio: {error}") from error
+        why = str(error).strip() or f"{type(error).__name__} (it is not audio this program can read)"
+        raise ClipImportError(f"cannot decode {source.name} as audio: {why}") from error
     if audio.size == 0:
         raise ClipImportError(f"{source.name} holds no audio")
     target = unique_path(voices, stem, ".wav")
