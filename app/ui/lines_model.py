@@ -73,7 +73,7 @@ class Column(enum.IntEnum):
     STATUS = (4, "Status", 60, False, False, "Not rendered")
     DURATION = (5, "Duration", 60, False, True, "⚠ ≈10.0 s")
     TAKE = (6, "Take", 44, True, False, "2 of 3")
-    QA = (7, "QA", 60, False, False, "⚠ Runs long")
+    QA = (7, "QA", 60, False, False, "✗ Unlike voice")
     FIT = (8, "Fit", 60, True, False, "rate 1.25×")
 
 LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -77,9 +77,19 @@ REDRAW_MS = 100  # 10 frames per second: smooth enough, and cheap
 # the GUI thread still gets a core at once. The engine alone still uses every idle cycle.
 ENGINE_NICE = 10
 CUSTOM = ""  # the preset combo's entry for settings of one's own
-GPU_COLUMNS = [i for i, column in enumerate(TABLE_COLUMNS) if column.header.startswith("gpu")]
+# The per-level table stands on its side: a row per measure, a column per level. Its 28 measures
+# never fitted across the pane (it scrolled sideways); levels are few, measures read downwards.
+MEASURES = TABLE_COLUMNS[1:]  # the first, the level, heads each column
+GPU_ROWS = [i for i, column in enumerate(MEASURES) if column.header.startswith("gpu")]
 EXPORTS = (("json", "JSON report", "JSON (*.json)"), ("csv", "Per-level table (CSV)", "CSV (*.csv)"),
            ("png", "Plots (PNG)", "PNG image (*.png)"), ("html", "Web page (HTML)", "Web page (*.html)"))
+
+
+def measure_label(header: str, group: str) -> str:
+    """A row's name: the report's column header, with its group when the header alone repeats
+    ("first audio p50" and "total p50", not two "p50")."""
+    repeated = sum(1 for column in TABLE_COLUMNS if column.header == header) > 1
+    return f"{group.split(' (')[0]} {header}" if repeated else header
 
 
 class StressPanel(QWidget):
@@ -166,7 +176,7 @@ class StressPanel(QWidget):
         self._jobs_done = self._errors = self._in_flight = 0
         self._levels_total = len(levels)
         self._level_text = ""
-        self.table.setRowCount(0)
+        self.table.setColumnCount(0)
         self._show_gpu_columns(False)
         self.verdict_label.setText("")
         self.hardware_label.setText("")
@@ -299,15 +309,15 @@ class StressPanel(QWidget):
         self.hardware_label.setObjectName("stressHardware")
         self.hardware_label.setWordWrap(True)
         self.hardware_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableWidget(0, len(TABLE_COLUMNS))
+        self.table = QTableWidget(len(MEASURES), 0)
         self.table.setObjectName("stressLevels")
-        for index, spec in enumerate(TABLE_COLUMNS):
-            header = QTableWidgetItem(spec.header)
-            header.setToolTip(spec.tip)  # what the column means
-            self.table.setHorizontalHeaderItem(index, header)
+        for index, spec in enumerate(MEASURES):
+            header = QTableWidgetItem(measure_label(spec.header, spec.group))
+            header.setToolTip(spec.tip)  # what the measure means
+            self.table.setVerticalHeaderItem(index, header)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.verdict_label = QLabel("")
         self.verdict_label.setObjectName("stressVerdict")
         self.verdict_label.setWordWrap(True)
@@ -316,8 +326,6 @@ class StressPanel(QWidget):
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         bottom_layout.addWidget(self.table, 1)
-        bottom_layout.addWidget(self.verdict_label)
-        bottom_layout.addWidget(self.hardware_label)
         rows = self.table.verticalHeader().defaultSectionSize()
         self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 3 * rows + 20)
         self._show_gpu_columns(False)  # until a level measures a GPU
@@ -333,6 +341,10 @@ class StressPanel(QWidget):
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.banner)
         right_layout.addWidget(results, 1)
+        # Below the splitter, where the layout gives wrapped text its height: inside it the
+        # verdict was squeezed over the table's scroll bar.
+        right_layout.addWidget(self.verdict_label)
+        right_layout.addWidget(self.hardware_label)
 
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(scroll)
@@ -493,16 +505,19 @@ class StressPanel(QWidget):
             self._fail(message.message)
 
     def _add_row(self, stats: LevelStats) -> None:
-        row = self.table.rowCount()
-        self.table.insertRow(row)
-        values = table_rows([stats])[0]
+        column = self.table.columnCount()
+        self.table.insertColumn(column)
+        level, *values = table_rows([stats])[0]
         if not stats.meets_objective:
             brush, tip = QBrush(QColor("#fdecea")), "; ".join(stats.objective_misses)
         elif not stats.reached:  # its load never happened: neither a pass nor a miss
             brush, tip = QBrush(QColor("#eeeeee")), f"not reached: {stats.not_reached}"
         else:
             brush, tip = QBrush(QColor("#e8f5e9")), "meets the objective"
-        for column, value in enumerate(values):
+        head = QTableWidgetItem(level)
+        head.setToolTip(tip)
+        self.table.setHorizontalHeaderItem(column, head)
+        for row, value in enumerate(values):
             item = QTableWidgetItem(value)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setBackground(brush)
@@ -512,8 +527,8 @@ class StressPanel(QWidget):
             self._show_gpu_columns(True)
 
     def _show_gpu_columns(self, shown: bool) -> None:
-        for column in GPU_COLUMNS:
-            self.table.setColumnHidden(column, not shown)
+        for row in GPU_ROWS:
+            self.table.setRowHidden(row, not shown)
 
     def _finish(self, report: BenchReport) -> None:
         lag = self.lag.session()

@@ -18,6 +18,7 @@ per run instead of on every new point.
 
 from __future__ import annotations
 
+import html
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from engine.load.records import ERROR, OK, JobRecord
 from engine.load.sampler import ResourceSample
@@ -75,7 +76,7 @@ PLOTS: tuple[PlotSpec, ...] = (
     PlotSpec("scheduling", "Scheduling", "time per job (s)", (
         Curve("queue", "queue wait", "#7f7f7f", "points"),
         Curve("compute", "compute time", "#1f77b4", "points"),
-        Curve("gap", "worst gap between chunks (> 0 = a stall)", "#d62728", "points"),
+        Curve("gap", "worst gap between chunks (> 0: a stall; < 0: audio ready that early)", "#d62728", "points"),
     )),
     PlotSpec("jobs", "Jobs and errors", "count (jobs)", (
         Curve("flight", "in flight", "#7f7f7f", "dashed"),
@@ -126,26 +127,35 @@ class Series:
         self.min_y = 0.0
 
 
-class Legend(QWidget):
-    """A plot's legend as a row of labels above it: readable, and never over the data."""
+class Legend(QLabel):
+    """A plot's legend as a line of text above it: readable, never over the data, and wrapped
+    between entries when the pane is narrow, so it never makes the plot wider than its pane."""
 
     def __init__(self, curves: tuple[Curve, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 2, 8, 0)
-        row.setSpacing(14)
-        self.entries: dict[str, QLabel] = {}
-        for curve in curves:
-            mark = "●" if curve.style == "points" else "┅" if curve.style == "dashed" else "━"
-            label = QLabel(f'<span style="color:{curve.color}">{mark}</span> {curve.name}')
-            label.setObjectName(f"legend_{curve.key}")
-            self.entries[curve.key] = label
-            row.addWidget(label)
-        row.addStretch(1)
+        self.setWordWrap(True)
+        self.setContentsMargins(8, 2, 8, 0)
+        self._curves = curves
+        self._shown = {curve.key: True for curve in curves}
+        self._draw()
+
+    def show_entry(self, key: str, shown: bool) -> None:
+        self._shown[key] = shown
+        self._draw()
 
     def names(self) -> list[str]:
         """The entries shown (for tests and the exports)."""
-        return [key for key, label in self.entries.items() if not label.isHidden()]
+        return [key for key, shown in self._shown.items() if shown]
+
+    def _draw(self) -> None:
+        entries = []
+        for curve in self._curves:
+            if self._shown[curve.key]:
+                mark = "●" if curve.style == "points" else "┅" if curve.style == "dashed" else "━"
+                # non-breaking inside an entry: lines break only between entries
+                name = html.escape(curve.name).replace(" ", "&nbsp;")
+                entries.append(f'<span style="color:{curve.color}">{mark}</span>&nbsp;{name}')
+        self.setText(" &nbsp;&nbsp; ".join(entries))
 
 
 class LivePlots(QTabWidget):
@@ -170,8 +180,10 @@ class LivePlots(QTabWidget):
                 plot.setXLink(self.latency)  # pan or zoom one, and every tab follows
 
         self._objective = pg.InfiniteLine(angle=0, pen=pg.mkPen("#d62728", style=Qt.PenStyle.DashLine),
-                                          label="objective: p95 first audio", labelOpts={"position": 0.9,
-                                                                                         "color": "#555"})
+                                          label="objective: p95 first audio",
+                                          # at the left, above the line: never cut by a narrow pane's edge
+                                          labelOpts={"position": 0.02, "color": "#555",
+                                                     "anchors": [(0, 1), (0, 1)]})
         self.latency.addItem(self._objective)
         self._markers: list[tuple[pg.PlotItem, pg.InfiniteLine]] = []
         self._first_audio: deque[float] = deque(maxlen=ROLLING_JOBS)  # the rolling percentiles' window
@@ -227,7 +239,7 @@ class LivePlots(QTabWidget):
             for curve in spec.curves:
                 if curve.gpu:
                     self.curves[curve.key].setVisible(shown)
-                    self.legends[spec.key].entries[curve.key].setVisible(shown)
+                    self.legends[spec.key].show_entry(curve.key, shown)
             if spec.gpu_title:
                 self.setTabText(self.indexOf(self._pages[spec.key]), spec.gpu_title if shown else spec.title)
 

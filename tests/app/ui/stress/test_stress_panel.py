@@ -10,7 +10,7 @@ from typing import Iterator
 
 import pytest
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QTableWidgetItem, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.ui.stress import StressPanel
@@ -53,9 +53,39 @@ def test_at_the_studios_size_the_controls_are_in_view_and_the_plots_readable(pan
     shown = panel.plots.currentWidget()
     assert shown.height() >= 250 and shown.width() >= 600  # was about 70 px tall per plot
     assert panel.plots.legends["latency"].isVisible()
-    gpu_columns = [i for i in range(panel.table.columnCount())
-                   if panel.table.horizontalHeaderItem(i).text().startswith("gpu")]
-    assert gpu_columns and all(panel.table.isColumnHidden(i) for i in gpu_columns)  # no GPU here
+    gpu_rows = [i for i in range(panel.table.rowCount()) if panel.table.verticalHeaderItem(i).text().startswith("gpu")]
+    assert gpu_rows and all(panel.table.isRowHidden(i) for i in gpu_rows)  # no GPU here
+
+
+def test_at_the_studios_size_nothing_is_cut_or_scrolls_sideways(panel: StressPanel, qtbot: QtBot) -> None:
+    """Issue 21 at 1190×690: plots within their pane with the objective label in view, the verdict
+    below the table (not over its scroll bar), no sideways scrolling, the gap sign explained."""
+    from engine.load.report import TABLE_COLUMNS
+
+    pane = panel.plots
+    for index in range(pane.count()):
+        pane.setCurrentIndex(index)
+        qtbot.wait(20)
+        page = pane.currentWidget()
+        assert page.mapTo(panel, QPoint(page.width(), 0)).x() <= panel.width()  # the right edge is in view
+        assert page.width() <= pane.width()
+    objective = pane._objective.label  # the label sits at the left end of its line, not off the right edge
+    view = pane.latency.getViewBox()
+    assert objective.pos().x() < view.viewRange()[0][0] + 0.1 * (view.viewRange()[0][1] - view.viewRange()[0][0])
+    assert "&lt;&nbsp;0:&nbsp;audio&nbsp;ready&nbsp;that&nbsp;early" in pane.legends["scheduling"].text()  # a negative gap, explained
+    # three levels' worth of results and a long verdict
+    for level in range(3):
+        panel.table.insertColumn(level)
+        for row in range(panel.table.rowCount()):
+            panel.table.setItem(row, level, QTableWidgetItem("12.345"))
+    panel.verdict_label.setText("<b>Verdict.</b> " + "At 2 users the engine keeps p95 first audio under 1.5 s. " * 3)
+    qtbot.wait(50)
+    assert panel.table.horizontalScrollBar().maximum() == 0  # measures read downwards: no sideways scrolling
+    table_bottom = panel.table.mapTo(panel, QPoint(0, panel.table.height())).y()
+    assert panel.verdict_label.mapTo(panel, QPoint(0, 0)).y() >= table_bottom  # below, never over its scroll bar
+    assert _inside(panel, panel.verdict_label)
+    labels = [panel.table.verticalHeaderItem(i).text() for i in range(panel.table.rowCount())]
+    assert len(labels) == len(TABLE_COLUMNS) - 1 and len(set(labels)) == len(labels)  # "first audio p50", "total p50"
 
 
 def test_two_levels_fill_plots_and_table_then_a_stop_gives_the_verdict_and_exports(
@@ -70,14 +100,15 @@ def test_two_levels_fill_plots_and_table_then_a_stop_gives_the_verdict_and_expor
     assert panel.is_running() and not panel.start_button.isEnabled() and not panel.target.isEnabled()
 
     # levels 1 and 2 finish: their rows are in the table, with the scheduler's measures, and their jobs are points
-    qtbot.waitUntil(lambda: panel.table.rowCount() >= 2, timeout=RUN_TIMEOUT_MS)
-    headers = [panel.table.horizontalHeaderItem(i).text() for i in range(panel.table.columnCount())]
-    row = dict(zip(headers, (panel.table.item(0, i).text() for i in range(len(headers)))))  # p50 etc. repeat
-    assert row["level"] == "1 user" and int(row["jobs"]) == 3
-    assert panel.table.item(1, 0).text() == "2 users" and int(panel.table.item(1, 1).text()) == 3
-    for measure in ("worst gap", "queue p95", "compute p95", "goodput", "goodput/s", "max/p95", "sd"):
-        assert row[measure] not in ("", "–"), measure
-    assert "queue" in panel.table.horizontalHeaderItem(headers.index("queue p95")).toolTip()
+    qtbot.waitUntil(lambda: panel.table.columnCount() >= 2, timeout=RUN_TIMEOUT_MS)  # a column per level
+    measures = [panel.table.verticalHeaderItem(i).text() for i in range(panel.table.rowCount())]
+    first = dict(zip(measures, (panel.table.item(i, 0).text() for i in range(len(measures)))))
+    assert panel.table.horizontalHeaderItem(0).text() == "1 user" and int(first["jobs"]) == 3
+    assert panel.table.horizontalHeaderItem(1).text() == "2 users" and int(panel.table.item(0, 1).text()) == 3
+    for measure in ("worst gap", "queue p95", "compute p95", "goodput", "goodput/s", "max/p95", "sd",
+                    "first audio p50", "total p50"):
+        assert first[measure] not in ("", "–"), measure
+    assert "queue" in panel.table.verticalHeaderItem(measures.index("queue p95")).toolTip()
     qtbot.waitUntil(lambda: panel.plots.points("first") >= 6 and panel.plots.points("cpu") >= 1, timeout=10_000)
     assert panel.plots.points("total") >= 6 and panel.plots.points("queue") >= 6 and panel.plots.points("compute") >= 6
 
