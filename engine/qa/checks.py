@@ -6,8 +6,9 @@ turns them into a :class:`Verdict` for the thresholds and the slot in force *now
 a threshold or a timecode updates every verdict without listening to the audio again.
 
 Every failing check is a :class:`Finding` with a code (``QA_*``) and a sentence for people.
-A take whose language has no recogniser is "not checked" for intelligibility: its verdict is
-``passed=None`` unless another check fails, never a pass it did not earn.
+A take whose language Whisper does not know, or checked where no Whisper model is installed, is
+"not checked" for intelligibility (the reason, and how to get a model, are stored with it): its
+verdict is ``passed=None`` unless another check fails, never a pass it did not earn.
 """
 
 from __future__ import annotations
@@ -20,14 +21,30 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from engine.qa.recognise import SILENCE_PEAK, recognise
-from engine.qa.wer import language_code, normalise_words, word_error_rate
+from engine.qa.recognise import AUTO, CONFIDENT_DETECTION, DEFAULT_MODEL, SILENCE_PEAK, NotHeard, recognise
+from engine.qa.wer import CER, WER, comparable_units, error_rate, language_code, metric_for
 from engine.silence import sound_intervals
 from engine.voices import SpeakerEncoder
 
 FULL_SCALE = 0.999  # |sample| at or above this counts as clipped (int16 full scale is 0.99997)
 SILENCE_TOP_DB = 40.0  # quieter than the loudest moment by this much counts as silence
 UNDETERMINED_LANGUAGE = "und"  # ISO 639 "undetermined": no recogniser claims it
+# Natural speaking rates, in the units the error rate counts (letters for WER languages, as the
+# normalised words spell them; characters for CER ones), of the voices measured in
+# benchmarks/qa_calibration.py (joe and the bundled voices; real recordings for zh and ja).
+# A take's expected speech time is its text's units over this rate, over the take's pace.
+SPEECH_RATES = {WER: 14.0, "zh": 4.5, "yue": 4.5, "ja": 7.5, "ko": 6.0, CER: 8.0}
+# Scripts that name their language when a line's language is not set (Latin is English: the
+# embedded voice's default). Kana before Han: Japanese writes both.
+_SCRIPT_LANGUAGES = (
+    (re.compile(r"[\u3040-\u30ff]"), "ja"),
+    (re.compile(r"[\uac00-\ud7af]"), "ko"),
+    (re.compile(r"[\u4e00-\u9fff]"), "zh"),
+    (re.compile(r"[\u0e00-\u0e7f]"), "th"),
+    (re.compile(r"[\u0400-\u04ff]"), "ru"),
+    (re.compile(r"[\u0600-\u06ff]"), "ar"),
+    (re.compile(r"[A-Za-z]"), "en"),
+)
 
 
 class QaValueError(ValueError):
@@ -36,6 +53,9 @@ class QaValueError(ValueError):
 
 QA_THRESHOLD_RANGES: dict[str, tuple[float, float]] = {
     "max_wer": (0.0, 10.0),
+    "max_cer": (0.0, 10.0),
+    "min_duration_ratio": (0.0, 1.0),
+    "min_language_confidence": (0.5, 1.0),
     "max_clipping": (0.0, 1.0),
     "max_leading_silence_s": (0.0, 600.0),
     "max_inner_silence_s": (0.0, 600.0),
@@ -50,7 +70,10 @@ QA_THRESHOLD_RANGES: dict[str, tuple[float, float]] = {
 class QaThresholds:
     """Where a measurement turns into a failure; project settings, see docs/qa.md for why."""
 
-    max_wer: float = 0.75  # clean takes of the embedded voice: median 0.06, worst 0.62; garbled ones 0.88-1.0
+    max_wer: float = 0.35  # see docs/qa.md: clean takes <= 0.25, a take cut in half >= 0.45
+    max_cer: float = 0.35  # the same for Chinese, Japanese, Thai...: characters, not words
+    min_duration_ratio: float = 0.6  # speech time over what the text needs; 2x speed is ~0.5
+    min_language_confidence: float = CONFIDENT_DETECTION  # a detected other language above this fails
     max_clipping: float = 0.001  # 0.1 % of samples at full scale (clean takes: under 0.01 %)
     max_leading_silence_s: float = 1.0
     max_inner_silence_s: float = 1.5
@@ -89,15 +112,21 @@ class TakeChecks:
 
     checked: str  # when, ISO 8601 UTC
     duration_s: float
-    language: str  # the language listened for, e.g. "en" ("und" when the text gives no clue)
-    recogniser: str  # "" when no recogniser knows the language
-    transcript: str | None  # None: not checked (no recogniser for the language)
-    wer: float | None  # word error rate against the text; None when not checked
+    language: str  # the language listened in, e.g. "en" ("und" when the text gives no clue)
+    recogniser: str  # "" when no recogniser could listen
+    transcript: str | None  # None: not checked (see not_checked); "" when no speech was heard
+    wer: float | None  # the error rate against the text, in ``metric``; None when not checked
     clipping: float  # share of samples at full scale
     leading_silence_s: float
     inner_silence_s: float  # the longest pause inside the take
     trailing_silence_s: float
     resemblance: float | None  # GE2E cosine to the character's clip; None without a clip
+    # Stored since Whisper; checks stored before then load with these defaults.
+    metric: str = WER  # "wer" (words) or "cer" (characters: Chinese, Japanese, Thai...)
+    detected_language: str = ""  # what the take sounded like ("" when the model cannot tell)
+    language_probability: float | None = None  # the detector's confidence in detected_language
+    not_checked: str = ""  # why intelligibility was not checked, with how to fix it
+    expected_speech_s: float | None = None  # how long the text takes to say at the take's pace
 
     @property
     def silent(self) -> bool:
@@ -133,6 +162,9 @@ class TakeChecks:
         wer = number("wer", optional=True)
         if (transcript is None) != (wer is None):
             raise QaValueError("take QA needs both 'transcript' and 'wer', or neither")
+        metric = data.get("metric", WER)
+        if metric not in (WER, CER):
+            raise QaValueError(f"take QA 'metric' must be {WER!r} or {CER!r}, got {metric!r}")
         return cls(
             checked=str(text("checked")),
             duration_s=float(number("duration_s") or 0.0),
@@ -145,7 +177,17 @@ class TakeChecks:
             inner_silence_s=float(number("inner_silence_s") or 0.0),
             trailing_silence_s=float(number("trailing_silence_s") or 0.0),
             resemblance=number("resemblance", optional=True),
+            metric=metric,
+            detected_language=str(text("detected_language")),
+            language_probability=number("language_probability", optional=True),
+            not_checked=str(text("not_checked")),
+            expected_speech_s=number("expected_speech_s", optional=True),
         )
+
+    @property
+    def speech_s(self) -> float:
+        """The take's length without its leading and trailing silence."""
+        return max(0.0, self.duration_s - self.leading_silence_s - self.trailing_silence_s)
 
 
 class Finding(NamedTuple):
@@ -201,12 +243,27 @@ def silences(pcm: np.ndarray, sample_rate: int) -> tuple[float, float, float]:
     )
 
 
+def script_language(text: str) -> str:
+    """The language a text's script suggests (Latin letters: English), else undetermined."""
+    return next((code for pattern, code in _SCRIPT_LANGUAGES if pattern.search(text)), UNDETERMINED_LANGUAGE)
+
+
 def listening_language(language: str, text: str) -> str:
-    """The language to listen for: the character's, else English when the text is written in
-    Latin letters (the embedded voice's default), else undetermined (not checked)."""
-    if language.strip():
-        return language.strip()
-    return "en" if re.search(r"[A-Za-z]", text) else UNDETERMINED_LANGUAGE
+    """The language to listen in: the character's ("auto" detects it from the take), else the
+    one the text's script suggests."""
+    return language.strip() or script_language(text)
+
+
+def expected_speech_s(text: str, language: str, pace: float = 1.0) -> float | None:
+    """How long ``text`` takes to say at a natural rate, sped up by ``pace`` (the voice's speed
+    times any fitting); None when the text has nothing to count."""
+    code = language_code(language)
+    units = comparable_units(text, code)
+    if not units or pace <= 0:
+        return None
+    count = sum(len(unit) for unit in units)  # letters of the words, or characters
+    rate = SPEECH_RATES[WER] if metric_for(code) == WER else SPEECH_RATES.get(code, SPEECH_RATES[CER])
+    return count / rate / pace
 
 
 def measure_take(
@@ -216,16 +273,35 @@ def measure_take(
     language: str,
     clip_embedding: np.ndarray | None,
     encoder: SpeakerEncoder | None,
+    recogniser_model: str = DEFAULT_MODEL,
+    pace: float = 1.0,
 ) -> TakeChecks:
     """Listen to a take once. ``clip_embedding`` is the GE2E embedding of the character's clip
-    (from ``encoder``); without either, resemblance is None. The audio is only read."""
+    (from ``encoder``); without either, resemblance is None. ``pace`` is how much faster than
+    natural the take was meant to be (the voice's speed, any fitting). The audio is only read."""
     audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
     duration = audio.size / sample_rate
     lang = listening_language(language, text)
-    transcript = recognise(audio, sample_rate, lang)
+    not_checked = ""
+    transcript = None
+    if lang == UNDETERMINED_LANGUAGE:
+        not_checked = "the line's language is not set and its text does not say which it is"
+    else:
+        try:
+            transcript = recognise(audio, sample_rate, lang, recogniser_model)
+            if lang == AUTO and (transcript.language_probability or 0.0) < CONFIDENT_DETECTION \
+                    and script_language(text) not in (UNDETERMINED_LANGUAGE, transcript.language):
+                # An unsure guess that the text's own script contradicts: listen in the script's language.
+                transcript = recognise(audio, sample_rate, script_language(text), recogniser_model)
+        except NotHeard as error:
+            not_checked = error.reason
+    language_heard = transcript.language if transcript is not None else language_code(lang)
     wer: float | None = None
-    if transcript is not None and normalise_words(text, transcript.language):
-        wer = word_error_rate(text, transcript.text, transcript.language)
+    if transcript is not None:
+        if comparable_units(text, language_heard):
+            wer = error_rate(text, transcript.text, language_heard)
+        else:
+            not_checked = "the line has no words to compare"
     leading, inner, trailing = silences(audio, sample_rate)
     resemblance: float | None = None
     if clip_embedding is not None and encoder is not None and leading < duration:
@@ -233,7 +309,7 @@ def measure_take(
     return TakeChecks(
         checked=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         duration_s=round(duration, 4),
-        language=transcript.language if transcript is not None else language_code(lang),
+        language=language_heard,
         recogniser=transcript.recogniser if transcript is not None else "",
         transcript=transcript.text if wer is not None and transcript is not None else None,
         wer=None if wer is None else round(wer, 4),
@@ -242,6 +318,12 @@ def measure_take(
         inner_silence_s=round(inner, 3),
         trailing_silence_s=round(trailing, 3),
         resemblance=None if resemblance is None else round(resemblance, 4),
+        metric=metric_for(language_heard),
+        detected_language=transcript.detected_language if transcript is not None else "",
+        language_probability=transcript.language_probability if transcript is not None else None,
+        not_checked="" if wer is not None else not_checked,
+        expected_speech_s=None if (expected := expected_speech_s(text, language_heard, pace)) is None
+        else round(expected, 3),
     )
 
 
@@ -252,10 +334,27 @@ def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None 
     failed: list[Finding] = []
     if checks.silent:
         failed.append(Finding("QA_SILENT", f"the take is silent ({checks.duration_s:.2f} s without sound)"))
-    if checks.wer is not None and checks.wer > t.max_wer:
-        heard = f"“{checks.transcript}”" if checks.transcript else "no words"
+    limit = t.max_cer if checks.metric == CER else t.max_wer
+    what = "character error rate" if checks.metric == CER else "word error rate"
+    if checks.transcript == "":  # a silent take has its own finding
+        if not checks.silent:
+            failed.append(Finding("QA_NO_SPEECH", "the recogniser heard no speech (noise, or sound that is not speech)"))
+    elif checks.wer is not None and checks.wer > limit:
         failed.append(Finding("QA_UNINTELLIGIBLE",
-                              f"the recogniser heard {heard} (word error rate {checks.wer:.2f}, limit {t.max_wer:.2f})"))
+                              f"the recogniser heard “{checks.transcript}” ({what} {checks.wer:.2f}, limit {limit:.2f})"))
+    if checks.detected_language and language_code(checks.detected_language) != language_code(checks.language) \
+            and (checks.language_probability or 0.0) >= t.min_language_confidence and checks.transcript != "":
+        failed.append(Finding("QA_WRONG_LANGUAGE", f"the take sounds like “{checks.detected_language}” "
+                                                   f"(probability {checks.language_probability:.2f}), "
+                                                   f"not “{checks.language}”"))
+    if checks.expected_speech_s and not checks.silent and checks.transcript != "":
+        ratio = checks.speech_s / checks.expected_speech_s
+        if ratio < t.min_duration_ratio:
+            heard_all = checks.wer is not None and checks.wer <= limit
+            code, why = ("QA_TOO_FAST", "spoken far too fast") if heard_all else ("QA_TOO_SHORT", "cut short?")
+            failed.append(Finding(code, f"{checks.speech_s:.2f} s of speech where the text needs about "
+                                        f"{checks.expected_speech_s:.2f} s ({ratio:.0%}, minimum "
+                                        f"{t.min_duration_ratio:.0%}): {why}"))
     if checks.clipping > t.max_clipping:
         failed.append(Finding("QA_CLIPPING", f"{checks.clipping:.2%} of samples are at full scale "
                                              f"(limit {t.max_clipping:.2%})"))
@@ -275,8 +374,8 @@ def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None 
                                                  f"(minimum {t.min_resemblance:.2f})"))
     notes: list[Finding] = []
     if checks.wer is None:
-        why = f"no recogniser for language “{checks.language or 'undetermined'}”" if not checks.recogniser \
-            else "the line has no words to compare"
+        # Checks stored before the reason was: the recogniser then knew English only.
+        why = checks.not_checked or f"no recogniser for language “{checks.language or 'undetermined'}”"
         notes.append(Finding(NOT_CHECKED, f"intelligibility not checked: {why}"))
     passed: bool | None = False if failed else (None if notes else True)
     return Verdict(passed=passed, findings=tuple(failed + notes))

@@ -1,9 +1,13 @@
-"""Word error rate between a line's text and what a recogniser heard.
+"""The error rate between a line's text and what a recogniser heard: words or characters.
 
-Both sides are normalised the same way before they are compared, so that only differences a
-listener would hear count: case, punctuation, curly quotes, hyphens and digits ("3" is spoken
-"three", "1999" as "nineteen ninety-nine", "21st" as "twenty-first", "$5" as "five dollars").
-The distance itself comes from jiwer (Levenshtein over words).
+Languages that separate words with spaces are compared word by word (the word error rate, WER);
+Chinese, Japanese, Korean, Thai and other scripts without reliable spaces character by character
+(the character error rate, CER). Both sides are normalised the same way first, so only
+differences a listener would hear count: case, punctuation, full-width forms (NFKC), curly
+quotes, hyphens, times ("9:45" and "9.45" are both "nine forty-five") and digits ("3" is spoken
+"three", "1999" as "nineteen ninety-nine", "21st" as "twenty-first", "$5" as "five dollars"; in
+Chinese and Japanese numerals in characters become digits, "一千九百九十九" and "一九九九" both
+"1999"). The distance itself comes from jiwer (Levenshtein over words or characters).
 """
 
 from __future__ import annotations
@@ -18,6 +22,15 @@ _NUMBER = re.compile(
     r"(?P<ordinal>st|nd|rd|th)?(?P<percent>%)?",
     re.IGNORECASE,
 )
+# A clock time: "9:45", or "9.45" as recognisers write it; not a price ("$3.50") nor a decimal.
+_TIME = re.compile(r"(?<![$£€\d.,])(\d{1,2})[:.]([0-5]\d)(?!\d|[.,:]\d)")
+WER, CER = "wer", "cer"
+# Written without spaces between words (or with spaces that do not separate words): CER.
+CHARACTER_LANGUAGES = frozenset({"zh", "yue", "ja", "ko", "th", "lo", "km", "my", "bo"})
+_HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+               "七": 7, "八": 8, "九": 9}
+_HAN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+_HAN_NUMBER = re.compile(f"[{''.join(_HAN_DIGITS)}{''.join(_HAN_UNITS)}]+")
 _CURRENCY_WORDS = {"$": "dollars", "£": "pounds", "€": "euros"}
 _SYMBOL_WORDS = {"&": " and ", "+": " plus ", "@": " at "}
 # Recognisers mark pronunciation variants ("the(2)") and non-speech ("<sil>", "[noise]").
@@ -67,12 +80,50 @@ def _spell_number(match: re.Match[str], language: str) -> str:
     return f" {words} "
 
 
+def _time_as_spoken(match: re.Match[str]) -> str:
+    hours, minutes = match[1], match[2]
+    return f" {hours} " if minutes == "00" else f" {hours} {minutes.lstrip('0') or '0'} "
+
+
+def metric_for(language: str) -> str:
+    """:data:`CER` for languages written without spaces between words, else :data:`WER`."""
+    return CER if language_code(language) in CHARACTER_LANGUAGES else WER
+
+
+def _han_value(numeral: str) -> str:
+    """Chinese/Japanese numerals as digits: "一九九九" digit by digit, "一千九百九十九" by units."""
+    if all(char in _HAN_DIGITS for char in numeral):
+        return "".join(str(_HAN_DIGITS[char]) for char in numeral)
+    total, section, digit = 0, 0, 0
+    for char in numeral:
+        if char in _HAN_DIGITS:
+            digit = _HAN_DIGITS[char]
+        elif _HAN_UNITS[char] >= 10_000:
+            total += (section + digit) * _HAN_UNITS[char]
+            section, digit = 0, 0
+        else:
+            section += (digit or 1) * _HAN_UNITS[char]  # "十五" is fifteen: a bare unit counts once
+            digit = 0
+    return str(total + section + digit)
+
+
+def normalise_characters(text: str, language: str) -> list[str]:
+    """The characters a CER counts: NFKC (full-width letters and digits to their plain forms),
+    lower case, numerals as digits (Chinese, Japanese), no punctuation or spaces."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
+    if language_code(language) in ("zh", "yue", "ja"):
+        text = _HAN_NUMBER.sub(lambda match: _han_value(match[0]), text)
+    # Thai and Lao vowel signs and tone marks are combining marks (Mn/Mc): kept, they are spoken.
+    return [char for char in text.casefold() if unicodedata.category(char)[0] in "LNM"]
+
+
 def normalise_words(text: str, language: str = "en") -> list[str]:
     """The words of ``text`` as a recogniser would write them: lower case, no punctuation,
     numbers spelled out, hyphenated words split, English contractions with one reading
     expanded ("don't" -> "do not"), other apostrophes inside words kept ("it's")."""
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-    text = _RECOGNISER_MARKS.sub(" ", text)
+    text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     for symbol, word in _SYMBOL_WORDS.items():
         text = text.replace(symbol, word)
     text = _NUMBER.sub(lambda match: _spell_number(match, language), text)
@@ -101,3 +152,26 @@ def word_error_rate(reference: str, hypothesis: str, language: str = "en") -> fl
     if not hyp:
         return 1.0  # every reference word was deleted
     return float(jiwer.wer(" ".join(ref), " ".join(hyp)))
+
+
+def comparable_units(text: str, language: str) -> list[str]:
+    """What :func:`error_rate` compares: words, or characters for :data:`CHARACTER_LANGUAGES`."""
+    return normalise_characters(text, language) if metric_for(language) == CER else normalise_words(text, language)
+
+
+def error_rate(reference: str, hypothesis: str, language: str) -> float:
+    """The WER or CER (:func:`metric_for` the language) of ``hypothesis`` against ``reference``.
+
+    Raises ValueError when the reference has nothing to compare against.
+    """
+    if metric_for(language) == WER:
+        return word_error_rate(reference, hypothesis, language)
+    import jiwer
+
+    ref = normalise_characters(reference, language)
+    if not ref:
+        raise ValueError(f"the reference text {reference!r} has no characters to compare against")
+    hyp = normalise_characters(hypothesis, language)
+    if not hyp:
+        return 1.0
+    return float(jiwer.wer(" ".join(ref), " ".join(hyp)))  # each character a "word": the CER

@@ -94,7 +94,7 @@ def test_results_are_stored_with_the_take_and_survive_a_reload(scene: Project) -
     again = Project.load(scene.root)
     take = again.chosen_take(again.lines[0])
     assert take is not None and take.qa is not None and take.qa == scene.chosen_take(scene.lines[0]).qa
-    assert take.qa.recogniser.startswith("pocketsphinx") and take.qa.resemblance is not None
+    assert take.qa.recogniser.startswith("faster-whisper") and take.qa.resemblance is not None
     assert unchecked_takes(again) == []
     stored = json.loads((scene.root / "project.json").read_text())["lines"][0]["takes"][0]["qa"]
     assert stored["wer"] == take.qa.wer and stored["transcript"] == take.qa.transcript
