@@ -575,6 +575,8 @@ class MainWindow(QMainWindow):
         self.characters.set_capabilities(caps.instructions, caps.languages)
         self.timeline = TimelinePanel(document, self.player, self.runner)
         self.timeline.message.connect(lambda message: self._status(message, 15000))
+        self.timeline.warning.connect(lambda message: self.notify(message, Level.WARNING))
+        self.timeline.addAction(self.actions_["play_line"])  # Space plays the current line here too
         self.timeline.link_script(self.script)
         self.timeline_menu.addActions(self.timeline.menu_actions())
         self._editor = QSplitter(Qt.Orientation.Vertical)
@@ -584,6 +586,8 @@ class MainWindow(QMainWindow):
         self._editor.setStretchFactor(0, 3)
         self._editor.setStretchFactor(1, 2)
         self._editor.setChildrenCollapsible(False)
+        self._editor.setHandleWidth(7)  # a grip one can find: drag it to give the tracks more room
+        self._editor.setStyleSheet("QSplitter#scriptAndTimeline::handle { background: palette(mid); margin: 2px 40%; }")
         self.video.document = document
         self.tabs.blockSignals(True)
         self.tabs.insertTab(0, self._editor, "Script")

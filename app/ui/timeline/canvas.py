@@ -37,7 +37,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QSizePolicy, QToolTip, QWidget
 
 from app.project import LineStatus
-from app.project.timecode import format_timecode
+from app.project.timecode import format_clock
 from app.project.timeline import Slot
 from app.ui.timeline.edits import MIN_SLOT_S, visible_end
 from app.ui.timeline.programme import PEAKS_PER_S, Audio
@@ -463,8 +463,10 @@ class TimelineCanvas(QWidget):
             painter.setBrush(QBrush(OVERRUN_COLOUR, Qt.BrushStyle.BDiagPattern))
             painter.drawRect(over)
             painter.setFont(self._small)
-            label = QRectF(over.right() + 3, over.top(), 60, over.height() - 2)
-            painter.drawText(label, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft, f"+{overrun:.2f} s")
+            text = f"+{overrun:.2f} s"
+            width = QFontMetrics(self._small).horizontalAdvance(text) + 4  # as wide as it reads: never cut
+            label = QRectF(over.right() + 3, over.top(), width, over.height() - 2)
+            painter.drawText(label, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft, text)
         self._paint_labels(painter, clip, rect, palette)
 
     def _paint_labels(self, painter: QPainter, clip: Clip, rect: QRectF, palette: QPalette) -> None:
@@ -690,8 +692,8 @@ def clip_tooltip(clip: Clip) -> str:
     """Everything about a line's place in time, in one tooltip."""
     slot = clip.slot
     parts = [f"Line {slot.order}: {clip.text}" if clip.text else f"Line {slot.order}"]
-    span = f"{format_timecode(slot.start)} – {format_timecode(slot.slot_end)}" if slot.slot_end is not None else (
-        f"from {format_timecode(slot.start)} (open slot)")
+    span = f"{format_clock(slot.start)} – {format_clock(slot.slot_end)}" if slot.slot_end is not None else (
+        f"from {format_clock(slot.start)} (open slot)")
     parts.append(span)
     if clip.take_s is not None:
         parts.append(f"take {clip.take_s:.2f} s")

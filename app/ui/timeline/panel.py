@@ -31,8 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import Change, Line, LineStatus, Project, ProjectError
-from app.project.timecode import format_timecode
+from app.project.timecode import format_clock
+from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
+from app.project.timing import overlapping_lines
 from app.ui.document import Document
 from app.ui.player import Player
 from app.ui.script_panel import ScriptPanel
@@ -74,6 +76,7 @@ class TimelinePanel(QWidget):
 
     selection_changed = Signal(list)  # line ids picked on the timeline
     message = Signal(str)  # something for the status bar
+    warning = Signal(str)  # a problem an edit made (kept in the window's Messages list)
 
     def __init__(self, document: Document, player: Player, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,7 +128,7 @@ class TimelinePanel(QWidget):
         action.setObjectName(f"timeline_{name}")
         if keys:
             action.setShortcuts([QKeySequence(k) for k in keys])
-        # Only while the timeline has focus: Space in the script table plays the line there.
+        # Only while the timeline has focus (the script table has its own arrows and Home/End).
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         if icon is not None:
             action.setIcon(self.style().standardIcon(icon))
@@ -140,8 +143,11 @@ class TimelinePanel(QWidget):
     def _build_actions(self) -> None:
         px = QStyle.StandardPixmap
         a = self._action
-        a("play", "Play / pause", self.transport.toggle, ("Space",), px.SP_MediaPlay,
+        # Space plays the current line everywhere (the window's action, shared with the script);
+        # the whole dub from the playhead is Ctrl+Space, from the table as well.
+        a("play", "Play / pause", self.transport.toggle, ("Ctrl+Space",), px.SP_MediaPlay,
           "Play the dub from the playhead, or pause")
+        self.actions_["play"].setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         a("backward", "Shuttle backwards", self.transport.shuttle_backward, ("J",), px.SP_MediaSeekBackward,
           "Play backwards; press again for 2×, 4×, 8×")
         a("pause", "Pause", self.transport.pause, ("K",), px.SP_MediaPause, "Pause")
@@ -178,7 +184,7 @@ class TimelinePanel(QWidget):
         self.speed_label = QLabel("")
         # Fixed sizes: a label whose size may change asks its parents for a new layout on every
         # setText, and the splitters above repaint the whole window for it, 50 times a second.
-        self.time_label.setText("00:00:00.00 / 00:00:00.00")
+        self.time_label.setText(f"{format_clock(MAX_TIME_S)} / {format_clock(MAX_TIME_S)}")  # the widest it gets
         self.time_label.setFixedSize(self.time_label.sizeHint().grownBy(QMargins(0, 0, 12, 0)))
         self.speed_label.setFixedSize(QFontMetrics(self.speed_label.font()).horizontalAdvance("◀ 8×") + 12,
                                       self.time_label.height())
@@ -378,8 +384,18 @@ class TimelinePanel(QWidget):
         except (KeyError, ProjectError) as error:  # the project changed under the drag
             self.message.emit(str(error))
             return
-        if command is not None:
-            self._doc.push(command)
+        if command is not None and self._doc.push(command):
+            self._warn_overlaps(line_ids)
+
+    def _warn_overlaps(self, line_ids: list[str]) -> None:
+        """A drag that lays a line over another line of the same character says so at once."""
+        project = self._doc.project
+        for line_id in line_ids:
+            others = overlapping_lines(project, line_id)
+            if others:
+                names = ", ".join(str(order) for order in others)
+                self.warning.emit(f"Line {project.order_of(line_id)} now overlaps line{'s' if len(others) > 1 else ''} "
+                                  f"{names} of the same character: one voice cannot say both at once")
 
     # --- transport ----------------------------------------------------------------------------
 
@@ -428,7 +444,7 @@ class TimelinePanel(QWidget):
 
     def _update_time(self) -> None:
         position = self.transport.position
-        self.time_label.setText(f"{format_timecode(position, '.')[:-1]} / {format_timecode(self.transport.end_s, '.')[:-1]}")
+        self.time_label.setText(f"{format_clock(position)} / {format_clock(self.transport.end_s)}")
 
     def _on_guide_level(self, db: int) -> None:
         self.transport.guide_gain = _db_to_gain(db)

@@ -185,3 +185,26 @@ def test_fit_is_a_line_property_every_render_keeps_and_renders_say_what_they_cov
     take = project.chosen_take(line)
     assert take is not None and take.fit is not None and take.text.startswith("Then we row out at first light, all")
     assert (overrun_of(take, placements(project)[line.id]) or 0.0) <= project.settings.qa.max_overrun_s
+
+
+def test_dragging_a_line_onto_the_same_characters_line_warns(idle_window: MainWindow) -> None:
+    doc, timeline = idle_window.document, idle_window.timeline
+    assert doc is not None and timeline is not None
+    maya = doc.project.characters[0].id
+    first, second = [line for line in doc.project.lines if line.character_id == maya][:2]
+    assert first.end is not None and second.start is not None
+    timeline._on_drag("move", [second.id], (first.end - 1.0) - second.start)  # onto the last second of the first
+    note = idle_window.notifications.notifications[0]
+    assert note.level is Level.WARNING
+    assert "now overlaps line" in note.headline and "of the same character" in note.headline
+    assert idle_window.badge.text() == "⚠ 1 message"
+
+
+def test_space_has_one_meaning_play_the_current_line(idle_window: MainWindow) -> None:
+    from PySide6.QtGui import QKeySequence
+
+    play_line, transport = idle_window.actions_["play_line"], idle_window.timeline.actions_["play"]  # type: ignore[union-attr]
+    assert play_line.shortcut() == QKeySequence("Space") and transport.shortcut() == QKeySequence("Ctrl+Space")
+    assert idle_window.timeline in play_line.associatedObjects()  # the timeline plays the line on Space too
+    assert idle_window.script.table in play_line.associatedObjects()  # type: ignore[union-attr]
+    assert not [name for name, action in idle_window.actions_.items() if action.text() in ("▲", "▼")]

@@ -136,7 +136,7 @@ def test_keyboard_transport_plays_the_dub_with_the_picture_in_step(
 ) -> None:
     canvas, transport = panel.canvas, panel.transport
     canvas.setFocus()
-    qtbot.keyClick(canvas, Qt.Key.Key_Space)
+    qtbot.keyClick(canvas, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # Space alone plays the line
     assert transport.playing and transport.speed == 1.0
     # Play 2 s as a sound card would, in 20 ms blocks, the display timer running between them.
     block = PREVIEW_RATE // 50
@@ -175,7 +175,7 @@ def test_keyboard_transport_plays_the_dub_with_the_picture_in_step(
     qtbot.waitUntil(lambda: panel.preview.frame_time == pytest.approx(2 / FPS))
     # Playing to the end stops there by itself.
     transport.seek(transport.end_s - 0.1)
-    qtbot.keyClick(canvas, Qt.Key.Key_Space)
+    qtbot.keyClick(canvas, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # Space alone plays the line
     for _ in range(20):
         null_output.pull(block)
         panel._on_display()
