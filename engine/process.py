@@ -46,6 +46,7 @@ from engine.protocol import (
     VoicePrepared,
 )
 from engine.scheduler import Scheduler, Work, default_max_active
+from engine.text import first_piece_chars
 
 if TYPE_CHECKING:  # the client imports this module; keep numpy out of that import
     from engine.backends.base import SpokenPiece
@@ -126,7 +127,10 @@ class Engine:
         self.clock = clock
         self.threaded = threaded
         self.started_at = clock()
-        self._cond = threading.Condition()
+        lock = threading.RLock()
+        self._cond = threading.Condition(lock)  # workers wait on it for work
+        self._idle = threading.Condition(lock)  # the warm-up waits on it for an engine without work
+        self.warming_up = False  # set while the voice cache's warm-up has steps left (Stats.warming_up)
         self._max_active = max_active  # None: follows the slots
         self._scheduler = Scheduler(max_active or default_max_active(slots))
         self._slots = 0
@@ -183,6 +187,7 @@ class Engine:
                 if work.is_job:  # under the lock, so it always precedes the job's JobStarted
                     self.emit(JobQueued(work.work_id, position))
                 self._cond.notify()
+                self._idle.notify_all()  # a warm-up counting its quiet time starts again
         if full:
             message = f"The engine queue is full ({self.max_queue} jobs waiting); try again when some finish"
             if work.is_job:
@@ -195,6 +200,7 @@ class Engine:
         with self._cond:
             never_started = self._scheduler.cancel(job_id, self.clock())
             self._cond.notify()
+            self._idle.notify_all()
         if never_started is not None and never_started.is_job:
             self._fail(job_id, ErrorCode.CANCELLED, "Cancelled before it started")
 
@@ -235,7 +241,28 @@ class Engine:
             prepare_s_total=round(counters.prepare_s_total, 4),
             uptime_s=round(self.clock() - self.started_at, 3),
             computing=computing,
+            warming_up=int(self.warming_up),
         )
+
+    def warm_up_over(self) -> None:
+        self.warming_up = False
+
+    def wait_idle(self, quiet_s: float) -> bool:
+        """Block until the engine has had no work at all (see Scheduler.idle) for ``quiet_s``
+        seconds; False when it is stopping. The warm-up calls it before each step, so no step
+        starts while a job or a voice preparation is pending, and the quiet time keeps a step
+        from starting in the gap between a closed-loop user's job and its next one."""
+        with self._idle:
+            while True:
+                if self._stopping:
+                    return False
+                if self._scheduler.idle:
+                    # Woken early by new work (or stop): look again; else the quiet time passed.
+                    if not self._idle.wait(quiet_s):
+                        if self._scheduler.idle and not self._stopping:
+                            return True
+                    continue
+                self._idle.wait()
 
     def stop(self) -> None:
         with self._cond:
@@ -243,6 +270,7 @@ class Engine:
             for work in self._scheduler.works.values():
                 work.cancelled = True
             self._cond.notify_all()
+            self._idle.notify_all()
         for thread in self._threads:
             thread.join(timeout=5)
 
@@ -322,8 +350,10 @@ class Engine:
                 run.started_at = self.clock()
                 self.emit(JobStarted(job.job_id, run.started_at - work.arrived))
                 run.found = self.cache.lookup(job.voice)
+                with self._cond:  # under load the first piece is shorter: its compute gets fewer cores
+                    budget = first_piece_chars(self._scheduler.admitted_jobs, self._slots)
                 run.pieces = iter(self.backend.synthesize(job.text, run.found.profile, job.voice.settings,
-                                                          lambda: work.cancelled))
+                                                          lambda: work.cancelled, first_piece_chars=budget))
             began = self.clock()
             piece = next(run.pieces, None)
             compute_s = self.clock() - began
@@ -386,6 +416,7 @@ class Engine:
             elif isinstance(event, JobFailed):
                 self.counters.failed += 1
             self._cond.notify_all()
+            self._idle.notify_all()
         if event is not None:
             self.emit(event)
 
@@ -447,9 +478,16 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
     slots = settings.slots or backend.suggested_slots(os.cpu_count() or 1) or default_slots()
     engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend,
                     max_active=settings.max_active)
+    stage("warming up")
+    try:  # what a job's first piece needs, before ready: no job ever shares the cores with it
+        backend.warm_up()
+    except Exception:  # noqa: BLE001 - the first job then pays for it; it is not a reason to stop
+        traceback.print_exc()
     events.put(EngineReady(backend.capabilities, engine.slots, os.getpid(), round(time.monotonic() - started, 4),
                            backend.facts()))
-    cache.warm_up()  # imports and model data the first new voice needs, on a low-priority thread
+    # What only a new voice needs, in steps that each wait until the engine has no work.
+    engine.warming_up = True
+    cache.warm_up(engine.wait_idle, engine.warm_up_over)
     while True:
         try:
             request = requests.get()

@@ -306,6 +306,9 @@ class Stats:
     prepare_s_total: float
     uptime_s: float
     computing: int = 0  # pieces being computed at this moment (at most the slots)
+    # Engines whose warm-up (what a new voice needs, done while they have no work) is not over:
+    # 0 or 1 here, summed over a server's replicas. A bench waits for 0 before it measures.
+    warming_up: int = 0
 
 
 @dataclass(frozen=True)

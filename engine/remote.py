@@ -56,7 +56,7 @@ from engine.wire import WireError, from_json, read_frame, to_json
 RETRY_BACKOFF_S = (0.25, 0.5, 1.0, 2.0)  # waits between attempts to reach the server again
 PREPARE_TIMEOUT_S = 600.0  # a voice on a cold replica: clip fetch, speaker encoder load, conditioning
 STATS_SUMS = ("slots", "queued", "running", "jobs_finished", "jobs_failed", "cache_memory_hits",
-              "cache_disk_hits", "cache_misses", "cache_rebuilt", "computing")  # a server's Stats: these summed over replicas
+              "cache_disk_hits", "cache_misses", "cache_rebuilt", "computing", "warming_up")  # a server's Stats: these summed over replicas
 
 
 @dataclass

@@ -132,6 +132,16 @@ class Scheduler:
         """Jobs whose first piece has begun and that have not ended."""
         return sum(1 for work in self.works.values() if work.started and work.is_job)
 
+    @property
+    def admitted_jobs(self) -> int:
+        """Jobs admitted and not ended: the streams sharing the slots."""
+        return self._active
+
+    @property
+    def idle(self) -> bool:
+        """No work at all: nothing waiting, ready, parked between pieces or being computed."""
+        return not self.works
+
     # --- arrivals, cancels, ends ------------------------------------------------------------
 
     def add(self, work: Work) -> int:

@@ -67,6 +67,10 @@ MAX_EMBEDDING_DIM = 4096  # far above any speaker encoder's (GE2E 256, CAM++ 192
 # calibration text or the benchmarks' texts.
 RESEMBLANCE_TEXT = "Meet me by the garden gate when the sun goes down, and bring the lantern."
 RESEMBLANCE_KEYS = ("resemblance", "resemblance_plain")
+# The engine must have been without work this long before each warm-up step starts: a
+# closed-loop user's next job comes within milliseconds of the last one's end, a `say` job
+# within milliseconds of EngineReady.
+WARM_UP_QUIET_S = 0.5
 MODELS_FOLDER = "models"  # inside the cache folder: what is kept per model rather than per voice
 MODEL_FILE_KINDS = ("model", "plain")  # a backend's derived model data; the plain voice's embedding
 MODEL_HEX_DIGITS = 24  # a model file is KIND-ID.npz, ID this many hex digits of a SHA-256
@@ -290,6 +294,7 @@ class VoiceCache:
         self._digests: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> content hash
         self._key_locks: dict[str, threading.Lock] = {}
         self._background = BackgroundWork("voice-background")
+        self._warming = BackgroundWork("voice-warm-up")  # its own thread: it waits, voices must not
         self._closing = False
         self._model_data_lock = threading.Lock()
         self._model_data_ready = False
@@ -356,20 +361,28 @@ class VoiceCache:
         done.wait()
         return complete[0]
 
-    def warm_up(self) -> None:
-        """Load, in the background, what the first voice preparation would otherwise wait for:
-        the model's derived data, the backend's imports, the speaker encoder (torch) and the
-        plain voice's embedding. Call it once the engine is ready; jobs go on meanwhile."""
-        self._background.submit(self._warm_up)
+    def warm_up(self, wait_idle: Callable[[float], bool], then: Callable[[], None]) -> None:
+        """Load, on a low-priority thread, what a new voice's preparation would otherwise wait
+        for: the model's derived data, the speaker encoder and the plain voice's embedding.
 
-    def _warm_up(self) -> None:
+        Each step starts only when ``wait_idle(WARM_UP_QUIET_S)`` returns True: the engine has
+        been without work for that long (False: it is stopping, and the warm-up ends). No step
+        holds a lock that a known voice's job takes, so a job arriving during a step goes on
+        beside it. ``then()`` is called once every step has run.
+        """
+        self._warming.submit(lambda: self._warm_up(wait_idle, then))
+
+    def _warm_up(self, wait_idle: Callable[[float], bool], then: Callable[[], None]) -> None:
         started = time.monotonic()
-        steps = (self._ensure_model_data, self.backend.warm_up, self.encoder.warm_up, self._plain_embedding)
-        for step in steps:
-            if self._closing:  # the engine is stopping: finishing voices matters, warming does not
+        for step in (self._ensure_model_data, self.encoder.warm_up, self._plain_embedding):
+            if self._closing or not wait_idle(WARM_UP_QUIET_S):  # stopping: finishing voices matters, warming does not
                 return
-            step()
-        log.info("voice cache: warmed up in %.2f s", time.monotonic() - started)
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - the first new voice then does it itself
+                log.exception("voice cache: a warm-up step failed")
+        log.info("voice cache: warmed up %.2f s after the engine was ready", time.monotonic() - started)
+        then()
 
     def close(self, timeout: float) -> bool:
         """Let voices whose preparation is still finishing write their cache entries (up to

@@ -48,6 +48,7 @@ from typing import Any, Callable, ClassVar, Iterator, Mapping
 import numpy as np
 
 from engine.protocol import Capabilities, VoiceSettings
+from engine.text import FIRST_PIECE_CHARS
 
 
 @dataclass(frozen=True)
@@ -209,8 +210,9 @@ class Backend(abc.ABC):
         return "this backend derives no model data"
 
     def warm_up(self) -> None:
-        """Import and compute, ahead of time, what preparing the first voice would otherwise wait
-        for. Called on a low-priority background thread once the engine is ready."""
+        """Import and compute, ahead of time, what a job's first piece would otherwise pay for
+        once (imports, a session's first call). Called once the slots are set, before the
+        engine reports ready, so no job ever waits for it."""
 
     @property
     @abc.abstractmethod
@@ -242,6 +244,9 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def synthesize(
-        self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck
+        self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck,
+        first_piece_chars: int = FIRST_PIECE_CHARS,
     ) -> Iterator[SpokenPiece]:
-        """Yield the audio of ``text`` piece by piece; stop early when ``should_stop()``."""
+        """Yield the audio of ``text`` piece by piece; stop early when ``should_stop()``. The
+        engine chooses ``first_piece_chars`` by its load (engine.text.first_piece_chars): the
+        longest first piece that keeps first audio short; pass it to split_for_streaming."""

@@ -40,7 +40,7 @@ import numpy as np
 from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE
 from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
-from engine.text import is_speakable, split_for_streaming
+from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 
 log = logging.getLogger(__name__)
 
@@ -513,14 +513,14 @@ class CosyVoice2Backend(Backend):
     # --- synthesis ------------------------------------------------------------------------
 
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
-                   should_stop: StopCheck) -> Iterator[SpokenPiece]:
+                   should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
         if not self._loaded:
             raise EngineError(ErrorCode.BACKEND, "CosyVoice2 is not loaded")
         has_transcript = len(profile.conditioning.get("prompt_text_tokens", ())) > 0
         prompt_script = str(profile.meta.get("transcript_script", "")) if has_transcript else ""
         speed = float(np.clip(settings.speed or 1.0, *SPEED_RANGE))
         spoken = False
-        for piece in split_for_streaming(self.normalize(text)):
+        for piece in split_for_streaming(self.normalize(text), first_piece_chars):
             if should_stop():
                 return
             tokens = self._encode(piece.text)

@@ -24,6 +24,7 @@ from engine.backends.adaptation import (
     ENVELOPE_GRID_HZ,
     EQ_BAND_CENTRES_HZ,
     OUTPUT_F0_BOUNDS,
+    NEUTRAL_F0_HZ,
     Adaptation,
     PsolaSource,
     SpeechAnalysis,
@@ -42,7 +43,7 @@ from engine.backends.base import (
 )
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.silence import quiet_cut, sound_seconds
-from engine.text import is_speakable, split_for_streaming
+from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 
 RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
 SPEECH_TOP_DB = 35.0  # quieter than this below the loudest frame counts as a pause
@@ -62,6 +63,7 @@ CALIBRATION_TEXT = (
     "Still, on foggy evenings, the old fishermen would look out over the water, "
     "and wonder quietly what she had really seen."
 )
+WARM_UP_TEXT = "Ready when you are, just say the word."  # spoken once before the engine is ready
 CALIBRATION_VERSION = "1"  # bumped whenever what the calibration measures changes
 CALIBRATION_SECONDS = (2.0, 120.0)  # the calibration speech's plausible length
 # The calibration as the voice cache keeps it on disk (see Backend.model_data): what each
@@ -207,12 +209,25 @@ class PiperBackend(Backend):
         return None
 
     def warm_up(self) -> None:
-        """Praat, the resampler and the EQ's filter: the first voice's adaptation needs them
-        (about half a second of imports); the calibration is the voice cache's to load or
-        measure first."""
+        """Everything a job's first piece would otherwise pay for once: Praat, the resampler
+        and the EQ's filter (about a second of imports, holding the interpreter), and a first
+        call of each session and of the adaptation (the first model call of a session is
+        several times slower than the next)."""
+        from piper import SynthesisConfig
+
         import parselmouth  # noqa: F401
         import scipy.signal  # noqa: F401
         import soxr  # noqa: F401
+
+        ids = self._voice.phonemes_to_ids(self._voice.phonemize(WARM_UP_TEXT)[0])
+        with self._lock:
+            voices = list(self._voices.values())
+        for voice in voices:
+            audio = np.clip(voice.phoneme_ids_to_audio(ids, SynthesisConfig()), -1.0, 1.0).astype(np.float32)
+        shifted = Adaptation(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ * 1.2, 1.1, 1.05,
+                             np.ones(len(EQ_BAND_CENTRES_HZ), np.float32))  # moves pitch, formants and EQ
+        for part in _cut_first(audio, self.sample_rate):
+            adapt_piece(part, self.sample_rate, shifted)
 
     def set_slots(self, slots: int) -> None:
         """Prepare a shared session for each thread count a piece may get: the cores divided by
@@ -232,6 +247,10 @@ class PiperBackend(Backend):
                 # the piece's adaptation or another slot; stopped at the end of each call they
                 # cost the model nothing (measured: model time equal, adaptation 25 % faster).
                 options.add_session_config_entry("session.force_spinning_stop", "1")
+                # Every piece has its own length, so the CPU arena kept growing by whole chunks
+                # for new tensor sizes and never gave memory back: the engine's RSS rose 49 %
+                # over 500 jobs (benchmarks/soak.py). Without it, freed tensors go back to malloc.
+                options.enable_cpu_mem_arena = False
                 session = onnxruntime.InferenceSession(
                     self.model_path, sess_options=options, providers=["CPUExecutionProvider"]
                 )
@@ -277,11 +296,11 @@ class PiperBackend(Backend):
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text has no letters or digits to speak")
 
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
-                   should_stop: StopCheck) -> Iterator[SpokenPiece]:
+                   should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
         adaptation = Adaptation.from_arrays(profile.conditioning)
         length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
         spoken = False
-        for piece in self._speak(text, length_scale, should_stop):
+        for piece in self._speak(text, length_scale, should_stop, first_piece_chars):
             parts = [piece.pcm] if spoken else _cut_first(piece.pcm, self.sample_rate)
             spoken = True
             for index, part in enumerate(parts):
@@ -306,7 +325,8 @@ class PiperBackend(Backend):
             with self._active_lock:
                 self._active -= 1
 
-    def _speak(self, text: str, length_scale: float, should_stop: StopCheck) -> Iterator[SpokenPiece]:
+    def _speak(self, text: str, length_scale: float, should_stop: StopCheck,
+               first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
         """Raw model output piece by piece, each followed by its pause."""
         from piper import SynthesisConfig
 
@@ -316,13 +336,13 @@ class PiperBackend(Backend):
             noise_w_scale=self._noise_w,
         )
         # Phonemes are found one sentence ahead, so the last piece is known when it is yielded.
-        sentences = ((piece, phonemes) for piece in split_for_streaming(text)
+        sentences = ((piece, phonemes) for piece in split_for_streaming(text, first_piece_chars)
                      for phonemes in self._voice.phonemize(piece.text) if phonemes)
         for (piece, phonemes), last in _with_last(sentences):
             if should_stop():
                 return
-            pause = np.zeros(int((SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S) * self.sample_rate),
-                             dtype=np.float32)
+            pause_s = 0.0 if piece.mid_clause else SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S
+            pause = np.zeros(int(pause_s * self.sample_rate), dtype=np.float32)
             ids = self._voice.phonemes_to_ids(phonemes)
             with self._computing():
                 voice = self._voice_for_now()  # chosen per piece: follows the pieces computing now

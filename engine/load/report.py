@@ -123,6 +123,10 @@ def hardware_line(report: BenchReport) -> str:
         versions.append(f"driver {machine['nvidia_driver']}")
     if versions:
         parts.append(", ".join(versions))
+    warm_up = engine.get("warm_up") or {}
+    if warm_up.get("over") is not None:  # reports from before the engine said when it was warm lack it
+        parts.append(f"warm-up over before the first level (waited {warm_up['waited_s']:.1f} s)" if warm_up["over"]
+                     else f"warm-up not over after {warm_up['waited_s']:.0f} s: the first level may include it")
     return " · ".join(parts)
 
 

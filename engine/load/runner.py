@@ -39,12 +39,17 @@ from engine.protocol import (
     JobQueued,
     JobStarted,
     RequestFailed,
+    Stats,
     VoicePrepared,
 )
 
 SAMPLE_EVERY_S = 0.5
 MAX_WAIT_S = 0.1  # longest get_event wait, so stop requests and timeouts are seen promptly
 VOICE_PREPARE_TIMEOUT_S = 300.0
+# The engine's warm-up runs while it has no work, so it ends within seconds of a bench waiting
+# for it; a server kept busy by other clients may never get there, and is measured anyway.
+WARM_UP_TIMEOUT_S = 120.0
+WARM_UP_POLL_S = 0.25
 
 
 class BenchError(RuntimeError):
@@ -154,6 +159,7 @@ class LoadRunner:
         self._levels: list[LevelStats] = []
         self._t0 = 0.0
         self._next_sample = 0.0
+        self._warm_up: dict[str, Any] = {"over": None, "waited_s": None}  # before the first level
         self._sampler: ResourceSampler | None = None
 
     def stop(self) -> None:
@@ -179,6 +185,7 @@ class LoadRunner:
             "streaming": caps.streaming,
             "engine_start_s": round(self.client.engine_start_s, 3),
             "restarts": self.client.restarts,
+            "warm_up": dict(self._warm_up),
             "target": "local",
             "facts": dict(ready.facts),
         }
@@ -209,6 +216,7 @@ class LoadRunner:
         try:
             if self.warm_voices:
                 self._prepare_voices()
+            self._wait_for_warm_up()
             for index in range(len(self.plan.levels)):
                 if self.stopped:
                     break
@@ -259,6 +267,33 @@ class LoadRunner:
                 raise BenchError(f"{event.code.value}: cannot prepare voice {voice.clip_path}: {event.message}")
             elif isinstance(event, EngineRestarted):
                 self._engine_restarted()
+
+    def _wait_for_warm_up(self) -> None:
+        """Wait until the engine says its warm-up is over (Stats.warming_up is 0), so the first
+        level measures what every later one does; the report says how long that took, or that
+        the first level began without it (after WARM_UP_TIMEOUT_S, or stats not answered)."""
+        started = time.monotonic()
+        asked: str | None = None
+        next_ask = started
+        while not self.stopped:
+            now = time.monotonic()
+            if now - started > WARM_UP_TIMEOUT_S:
+                break
+            if asked is None and now >= next_ask:
+                asked = self.client.request_stats()
+            event = self.client.get_event(timeout=MAX_WAIT_S)
+            self._maybe_sample()
+            if isinstance(event, Stats) and event.request_id == asked:
+                if event.warming_up == 0:
+                    self._warm_up = {"over": True, "waited_s": round(time.monotonic() - started, 3)}
+                    return
+                asked, next_ask = None, time.monotonic() + WARM_UP_POLL_S
+            elif isinstance(event, RequestFailed) and event.request_id == asked:
+                break
+            elif isinstance(event, EngineRestarted):  # a new engine warms up again; ask it
+                self._engine_restarted()
+                asked = None
+        self._warm_up = {"over": False, "waited_s": round(time.monotonic() - started, 3)}
 
     def _run_level(self, index: int) -> None:
         plan = self.plan

@@ -61,6 +61,7 @@ class FakeBackend(Backend):
         self.log: list[str] = []  # "A0", "A1", ...: pieces in the order they were computed
         self.closed: list[str] = []  # jobs whose stream ended (finished or closed early)
         self.during: dict[str, Callable[[], None]] = {}  # piece name -> action while computing it
+        self.first_piece_chars: dict[str, int] = {}  # job name -> the first-piece budget it was given
 
     @property
     def capabilities(self) -> Capabilities:
@@ -76,8 +77,9 @@ class FakeBackend(Backend):
         pass
 
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
-                   should_stop: StopCheck) -> Iterator[SpokenPiece]:
+                   should_stop: StopCheck, first_piece_chars: int = 0) -> Iterator[SpokenPiece]:
         name, *lengths = text.split()
+        self.first_piece_chars[name] = first_piece_chars
         try:
             for index, seconds in enumerate(float(value) for value in lengths):
                 if should_stop():

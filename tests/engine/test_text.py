@@ -1,19 +1,62 @@
-from engine.text import FIRST_PIECE_MAX_CHARS, PIECE_MAX_CHARS, is_speakable, split_for_streaming
+from engine.text import (
+    CUT_REST_MIN_CHARS,
+    FIRST_PIECE_CHARS,
+    FIRST_PIECE_MIN_CHARS,
+    PIECE_MAX_CHARS,
+    first_cut,
+    first_piece_chars,
+    is_speakable,
+    split_for_streaming,
+)
 
 
 def test_sentences_become_pieces():
     pieces = split_for_streaming("Hello there. How are you?\nFine!")
     assert [p.text for p in pieces] == ["Hello there.", "How are you?", "Fine!"]
-    assert all(p.ends_sentence for p in pieces)
+    assert all(p.ends_sentence and not p.mid_clause for p in pieces)
 
 
 def test_first_piece_is_short_even_for_one_long_sentence():
     sentence = ", ".join(["the quick brown fox jumps over the lazy dog"] * 12) + "."
     pieces = split_for_streaming(sentence)
-    assert len(pieces[0].text) <= FIRST_PIECE_MAX_CHARS
+    assert len(pieces[0].text) <= FIRST_PIECE_CHARS
     assert all(len(p.text) <= PIECE_MAX_CHARS for p in pieces)
     assert not pieces[0].ends_sentence and pieces[-1].ends_sentence
     assert " ".join(p.text for p in pieces).replace(" ", "") == sentence.replace(" ", "")
+
+
+def test_a_first_sentence_within_the_budget_stays_whole_and_later_ones_are_never_cut():
+    first = "The lighthouse keeper swore she saw a ship drift past the rocks."  # 64: the idle budget
+    later = "Nobody in the harbour town believed a single word of it, not even her own brother."
+    pieces = split_for_streaming(f"{first} {later}", first_max=FIRST_PIECE_MIN_CHARS)
+    assert [p.text for p in pieces] == ["The lighthouse keeper swore she", "saw a ship drift past the rocks.", later]
+    pieces = split_for_streaming(f"{first} {later}", first_max=len(first))
+    assert [p.text for p in pieces] == [first, later]
+
+
+def test_the_cut_prefers_a_clause_mark_that_keeps_half_the_budget():
+    sentence = "If you see my brother at the market, tell him the car is fixed and he can pick it up."
+    head, rest, *_ = split_for_streaming(sentence, first_max=40)
+    assert head.text == "If you see my brother at the market," and not head.mid_clause  # 36 >= 40 // 2
+    assert rest.text == "tell him the car is fixed and he can pick it up." and rest.ends_sentence
+    # a clause mark in the first half of the budget is too early: the cut goes between words
+    head, *_ = split_for_streaming("Well, I think we ought to leave before the rain gets any heavier.", first_max=32)
+    assert head.text == "Well, I think we ought to leave" and head.mid_clause and not head.ends_sentence
+
+
+def test_the_cut_leaves_the_rest_a_few_words_at_least():
+    sentence = "Bring the lantern and the rope when you come back down."  # 55
+    length, at_clause = first_cut(sentence, 50)  # type: ignore[misc]
+    assert len(sentence) - length >= CUT_REST_MIN_CHARS and not at_clause
+    assert sentence[:length] == "Bring the lantern and the rope when"
+    assert first_cut("Short enough to stay whole.", 32) is None
+
+
+def test_the_budget_shrinks_with_the_streams_sharing_the_slots():
+    assert first_piece_chars(streams=1, slots=2) == FIRST_PIECE_CHARS
+    assert first_piece_chars(streams=4, slots=2) == FIRST_PIECE_CHARS // 2
+    assert first_piece_chars(streams=3, slots=1) == FIRST_PIECE_CHARS  # one slot: a piece always has every core
+    assert first_piece_chars(streams=16, slots=16) == FIRST_PIECE_MIN_CHARS
 
 
 def test_long_text_without_punctuation_is_cut_at_spaces():
