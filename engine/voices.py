@@ -45,6 +45,7 @@ from typing import Any, Callable, Mapping, TypeVar
 import numpy as np
 import soundfile as sf
 
+from engine import ge2e
 from engine.background import BackgroundWork
 from engine.backends.base import Backend, ReferenceClip, VoiceProfile
 from engine.files import atomic_write, read_text_file
@@ -140,7 +141,8 @@ def transcript_beside(clip: str | os.PathLike[str]) -> str:
 
 
 class SpeakerEncoder:
-    """GE2E speaker embeddings (resemblyzer), 256-d and L2-normalised; loaded on first use.
+    """GE2E speaker embeddings (resemblyzer's network, run by :mod:`engine.ge2e` without torch),
+    256-d and L2-normalised; loaded on first use.
 
     Resemblance, wherever it is shown (a prepared voice, a take's QA), is :meth:`resemblance`:
     the cosine of two such embeddings, 1 for the same recording, about 0.75-0.9 for two takes of
@@ -150,34 +152,25 @@ class SpeakerEncoder:
     encoder_id = "ge2e-resemblyzer"
 
     def __init__(self) -> None:
-        self._encoder: Any = None
+        self._encoder: ge2e.Ge2eEncoder | None = None
         self._lock = threading.Lock()
 
     def warm_up(self) -> None:
-        """Import torch and resemblyzer and load the model (seconds on a cold machine), and run it
-        once so its first real use pays nothing more."""
-        rate = 16000
-        noise = np.random.default_rng(0).normal(0.0, 0.1, rate).astype(np.float32)
-        self.embed(ReferenceClip(noise, rate, 1.0))
+        """Load the network (tens of ms) and run it once, so its first real use pays nothing more."""
+        noise = np.random.default_rng(0).normal(0.0, 0.1, ge2e.SAMPLE_RATE).astype(np.float32)
+        self.embed(ReferenceClip(noise, ge2e.SAMPLE_RATE, 1.0))
 
     def embed(self, clip: ReferenceClip) -> np.ndarray:
-        with self._lock:  # the torch model is small; serialising it keeps threads predictable
+        """The clip's embedding; safe from several threads at once (each call has its own state)."""
+        with self._lock:
             if self._encoder is None:
-                import torch
-                from resemblyzer import VoiceEncoder
-
-                torch.set_num_threads(1)  # leave the cores to synthesis
-                self._encoder = VoiceEncoder("cpu", verbose=False)
-            import soxr
-            from resemblyzer import audio as ge2e_audio
-
-            wav = ge2e_audio.preprocess_wav(clip.audio, source_sr=clip.sample_rate)
-            if len(wav) == 0:  # the VAD found no voice; embed the whole clip instead
-                wav = soxr.resample(clip.audio, clip.sample_rate, ge2e_audio.sampling_rate)
-                wav = ge2e_audio.normalize_volume(wav, ge2e_audio.audio_norm_target_dBFS, increase_only=True)
-            return np.asarray(self._encoder.embed_utterance(wav), dtype=np.float32)
+                self._encoder = ge2e.Ge2eEncoder()
+        return self._encoder.embed(clip.audio, clip.sample_rate)
 
     def resemblance(self, audio: np.ndarray, sample_rate: int, reference: np.ndarray) -> float:
+    # The id names what the embeddings are, not the code computing them: the port gives
+    # resemblyzer's embeddings (cosine 1.000000 on every reference clip), so voices cached
+    # under this id before the port stay valid and are not prepared again.
         """How much ``audio`` sounds like the speaker of the ``reference`` embedding: the cosine of
         their GE2E embeddings (both unit length, so their dot product)."""
         clip = ReferenceClip(np.asarray(audio, dtype=np.float32), sample_rate, len(audio) / sample_rate)
