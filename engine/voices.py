@@ -149,6 +149,9 @@ class SpeakerEncoder:
     one speaker, about 0.3-0.6 for different speakers of the same sex and language.
     """
 
+    # The id names what the embeddings are, not the code computing them: the port gives
+    # resemblyzer's embeddings (cosine 1.000000 on every reference clip), so voices cached
+    # under this id before the port stay valid and are not prepared again.
     encoder_id = "ge2e-resemblyzer"
 
     def __init__(self) -> None:
@@ -168,9 +171,6 @@ class SpeakerEncoder:
         return self._encoder.embed(clip.audio, clip.sample_rate)
 
     def resemblance(self, audio: np.ndarray, sample_rate: int, reference: np.ndarray) -> float:
-    # The id names what the embeddings are, not the code computing them: the port gives
-    # resemblyzer's embeddings (cosine 1.000000 on every reference clip), so voices cached
-    # under this id before the port stay valid and are not prepared again.
         """How much ``audio`` sounds like the speaker of the ``reference`` embedding: the cosine of
         their GE2E embeddings (both unit length, so their dot product)."""
         clip = ReferenceClip(np.asarray(audio, dtype=np.float32), sample_rate, len(audio) / sample_rate)
