@@ -23,9 +23,10 @@ _SPEAKABLE = re.compile(r"[^\W_]", re.UNICODE)  # any letter or digit, in any sc
 # FIRST_PIECE_MIN_CHARS: about 2 s of speech, enough audio in hand to hide the next piece.
 FIRST_PIECE_CHARS = 64
 FIRST_PIECE_MIN_CHARS = 32
-# A cut leaves at least this much of the sentence for the next piece: a word or two alone would
-# cost a model call and sound clipped for a few milliseconds saved.
-CUT_REST_MIN_CHARS = 16
+# A first sentence up to this many times the budget stays whole: cutting it would save little
+# model time and cost its intonation (a question split in two no longer sounds like one); a
+# longer one cut within the budget leaves the rest at least half the budget, a few words.
+FIRST_CUT_SLACK = 1.5
 PIECE_MAX_CHARS = 260
 
 
@@ -41,6 +42,17 @@ class TextPiece:
     text: str
     ends_sentence: bool  # a longer pause follows a sentence than a clause
     mid_clause: bool = False  # the first piece cut between two words: no pause follows
+
+
+# C0 controls other than tab and line ends, and DEL: never text, and a NUL ends the C string
+# the phonemizer reads (it raised "embedded null character" for every line of such a script).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def control_character(text: str) -> tuple[int, str] | None:
+    """The offset and ``U+XXXX`` name of the first control character in ``text``, if any."""
+    found = _CONTROL.search(text)
+    return None if found is None else (found.start(), f"U+{ord(found.group()):04X}")
 
 
 def is_speakable(text: str) -> bool:
@@ -77,23 +89,23 @@ def _split_long(sentence: str, limit: int) -> list[str]:
 
 
 def first_cut(sentence: str, budget: int) -> tuple[int, bool] | None:
-    """Where a first sentence longer than ``budget`` characters is cut: (the length of its
-    first piece, whether that ends at a clause mark), or None when it stays whole.
+    """Where a first sentence longer than FIRST_CUT_SLACK × ``budget`` characters is cut: (the
+    length of its first piece, whether that ends at a clause mark), or None when it stays whole.
 
-    The cut is the last clause mark within the budget when that keeps at least half of it, else
-    the last space within it; the rest must keep CUT_REST_MIN_CHARS.
+    The cut is the last clause mark within the budget when that keeps at least a third of it
+    (a first piece of a word or two would play out before the next one is ready), else the last
+    space within it.
     """
-    if len(sentence) <= budget:
+    if len(sentence) <= budget * FIRST_CUT_SLACK:
         return None
-    limit = min(budget, len(sentence) - CUT_REST_MIN_CHARS - 1)  # - 1: the space at the cut
-    clauses = [m.start() for m in _CLAUSE_BREAK.finditer(sentence) if budget // 2 <= m.start() <= limit]
+    clauses = [m.start() for m in _CLAUSE_BREAK.finditer(sentence) if budget // 3 <= m.start() <= budget]
     if clauses:
         return clauses[-1], True
-    space = sentence.rfind(" ", 0, limit + 1)
+    space = sentence.rfind(" ", 0, budget + 1)
     if space > 0:
         return space, False
-    if " " not in sentence and len(sentence) > limit > 0:  # scripts without spaces (CJK): at the budget
-        return limit, False
+    if " " not in sentence:  # scripts without spaces (CJK): at the budget
+        return budget, False
     return None
 
 

@@ -1,5 +1,5 @@
 from engine.text import (
-    CUT_REST_MIN_CHARS,
+    FIRST_CUT_SLACK,
     FIRST_PIECE_CHARS,
     FIRST_PIECE_MIN_CHARS,
     PIECE_MAX_CHARS,
@@ -34,22 +34,24 @@ def test_a_first_sentence_within_the_budget_stays_whole_and_later_ones_are_never
     assert [p.text for p in pieces] == [first, later]
 
 
-def test_the_cut_prefers_a_clause_mark_that_keeps_half_the_budget():
+def test_the_cut_prefers_a_clause_mark_that_keeps_a_third_of_the_budget():
     sentence = "If you see my brother at the market, tell him the car is fixed and he can pick it up."
     head, rest, *_ = split_for_streaming(sentence, first_max=40)
-    assert head.text == "If you see my brother at the market," and not head.mid_clause  # 36 >= 40 // 2
+    assert head.text == "If you see my brother at the market," and not head.mid_clause  # 36 >= 40 // 3
     assert rest.text == "tell him the car is fixed and he can pick it up." and rest.ends_sentence
-    # a clause mark in the first half of the budget is too early: the cut goes between words
+    # a clause mark in the first third of the budget is too early: the cut goes between words
     head, *_ = split_for_streaming("Well, I think we ought to leave before the rain gets any heavier.", first_max=32)
     assert head.text == "Well, I think we ought to leave" and head.mid_clause and not head.ends_sentence
 
 
-def test_the_cut_leaves_the_rest_a_few_words_at_least():
-    sentence = "Bring the lantern and the rope when you come back down."  # 55
-    length, at_clause = first_cut(sentence, 50)  # type: ignore[misc]
-    assert len(sentence) - length >= CUT_REST_MIN_CHARS and not at_clause
-    assert sentence[:length] == "Bring the lantern and the rope when"
-    assert first_cut("Short enough to stay whole.", 32) is None
+def test_a_first_sentence_a_little_over_the_budget_stays_whole():
+    question = "Do you remember where we parked the car?"  # 40: within 1.5 x 32
+    assert first_cut(question, 32) is None
+    assert [p.text for p in split_for_streaming(f"{question} It was here.", first_max=32)] == [question, "It was here."]
+    sentence = "Bring the lantern and the rope when you come back down."  # 55 > 1.5 x 32
+    length, at_clause = first_cut(sentence, 32)  # type: ignore[misc]
+    assert sentence[:length] == "Bring the lantern and the rope" and not at_clause
+    assert len(sentence) - length > 32 * (FIRST_CUT_SLACK - 1)
 
 
 def test_the_budget_shrinks_with_the_streams_sharing_the_slots():
