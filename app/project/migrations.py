@@ -220,7 +220,18 @@ V4_QA_DEFAULTS: JsonDict = {
     "min_resemblance": 0.25,
 }
 
-MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2, migrate_v2_to_v3, migrate_v3_to_v4]
+def migrate_v4_to_v5(data: JsonDict) -> JsonDict:
+    """Add each line's own delivery (speed, instruction), none yet: its character's is used."""
+    current = dict(data)
+    lines = current.get("lines") or []
+    if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
+        raise MigrationError("v4 'lines' must be a list of objects")
+    current["lines"] = [{**line, "speed": None, "instruction": None} for line in lines]
+    return current
+
+
+MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2, migrate_v2_to_v3, migrate_v3_to_v4,
+                                                    migrate_v4_to_v5]
 """``MIGRATIONS[i]`` turns schema ``i + 1`` into schema ``i + 2``."""
 
 CURRENT_SCHEMA = len(MIGRATIONS) + 1

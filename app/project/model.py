@@ -27,7 +27,7 @@ import math
 import os
 import re
 import uuid
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -199,6 +199,9 @@ class Line:
     status: LineStatus = LineStatus.NOT_RENDERED
     error: str = ""  # the last render error, "CODE: message"
     fit: bool | None = None  # fit the take into its slot; None = the project's default
+    # Delivery of this line alone, over the character's: None (and "" for none set) keeps the character's.
+    speed: float | None = None
+    instruction: str | None = None
 
 
 GUIDE_MIXES = ("replace", "duck")
@@ -323,22 +326,25 @@ def file_digest(path: Path) -> str:
     return digest
 
 
-def render_fingerprint(text: str, character: Character, clip_digest: str, backend: str) -> str:
-    """A hash of everything that decides how a line sounds.
+def render_fingerprint(text: str, character: Character, clip_digest: str, backend: str,
+                       settings: CharacterSettings | None = None) -> str:
+    """A hash of everything that decides how a line sounds; ``settings`` is the delivery the
+    line is spoken with (default: the character's own, see :meth:`Project.delivery`).
 
     A take whose fingerprint differs from the line's current one is stale. The character's id
     is included (reassigning a line to another character means another voice even when both
     share a clip); its name and colour are not (renaming changes nothing audible).
     """
+    delivery = character.settings if settings is None else settings
     material = {
         "text": text.strip(),
         "character": character.id,
         "clip": clip_digest,
         "transcript": character.transcript.strip(),
         "trim": [round(character.clip_start, 3), None if character.clip_end is None else round(character.clip_end, 3)],
-        "speed": round(character.settings.speed, 4),
-        "pitch": round(character.settings.pitch_semitones, 4),
-        "instruction": character.settings.instruction.strip(),
+        "speed": round(delivery.speed, 4),
+        "pitch": round(delivery.pitch_semitones, 4),
+        "instruction": delivery.instruction.strip(),
         "language": character.language.strip(),
         "backend": backend,
     }
@@ -555,8 +561,22 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
         "error": line.error,
         "chosen_take": line.chosen_take,
         "fit": line.fit,
+        "speed": line.speed,
+        "instruction": line.instruction,
         "takes": [take_to_dict(t) for t in line.takes],
     }
+
+
+def _line_speed(data: dict[str, Any], where: str) -> float | None:
+    """A line's own speed, in the engine's range; None: the character's."""
+    value = _get(data, "speed", (int, float), where, None)
+    if value is None:
+        return None
+    try:
+        SPEED.check(value)
+    except EngineError as error:
+        raise ProjectFileError(f"{where}: {error.message}") from None
+    return float(value)
 
 
 def line_from_dict(data: Any, where: str) -> Line:
@@ -584,6 +604,8 @@ def line_from_dict(data: Any, where: str) -> Line:
         status=status,
         error=_get(data, "error", str, where, ""),
         fit=_get(data, "fit", bool, where, None),
+        speed=_line_speed(data, where),
+        instruction=_get(data, "instruction", str, where, None),
     )
 
 
@@ -985,7 +1007,7 @@ class Project:
             digest = file_digest(clip)
         except (OSError, UnknownIdError):
             return None
-        return render_fingerprint(line.text, char, digest, backend or self.settings.backend)
+        return render_fingerprint(line.text, char, digest, backend or self.settings.backend, self.delivery(line))
 
     def status(self, line: Line) -> LineStatus:
         """The status to show: the last render outcome, or STALE when inputs changed since."""
@@ -995,6 +1017,15 @@ class Project:
         if take is None:
             return LineStatus.NOT_RENDERED
         return LineStatus.DONE if take.fingerprint == self.fingerprint(line) else LineStatus.STALE
+
+    def delivery(self, line: Line) -> CharacterSettings:
+        """How the line is spoken: its character's settings, with the line's own speed and
+        instruction over them where it has them (raises UnknownIdError without a character)."""
+        if line.character_id is None:
+            raise UnknownIdError(f"line {self.order_of(line.id)} has no character")
+        own = self.character(line.character_id).settings
+        return replace(own, speed=own.speed if line.speed is None else line.speed,
+                       instruction=own.instruction if line.instruction is None else line.instruction)
 
     def wants_fit(self, line: Line) -> bool:
         """Whether this line's takes are fitted into its slot (its own choice, else the default)."""

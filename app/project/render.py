@@ -385,7 +385,7 @@ class RenderSession:
         order = self.project.order_of(line.id)
         if line.character_id is None:
             raise NoVoice(f"{NO_CHARACTER}: line {order} has no character; assign one first")
-        voice = voice_spec(self.project, line.character_id)
+        voice = voice_spec(self.project, line.character_id, line)
         fingerprint = self.project.fingerprint(line, self._backend)
         if fingerprint is None:
             char = self.project.character(line.character_id)
@@ -577,8 +577,9 @@ class NoVoice(Exception):
     """A line or character cannot be spoken yet (no character, no clip, unreadable clip)."""
 
 
-def voice_spec(project: Project, character_id: str) -> VoiceSpec:
-    """The character's voice as the engine takes it: the trimmed clip, transcript and settings.
+def voice_spec(project: Project, character_id: str, line: Line | None = None) -> VoiceSpec:
+    """The character's voice as the engine takes it: the trimmed clip, transcript and settings
+    (with ``line``'s own speed and instruction over the character's, :meth:`Project.delivery`).
 
     Batch renders and auditions both build voices here, so an audition sounds like the takes.
     Raises NoVoice with a message for people.
@@ -592,10 +593,11 @@ def voice_spec(project: Project, character_id: str) -> VoiceSpec:
         raise NoVoice(str(error)) from None
     if clip is None or not clip.is_file():
         raise NoVoice(f"{ErrorCode.CLIP_MISSING.value}: {char.name}'s clip {char.clip} is missing")
+    delivery = project.delivery(line) if line is not None else char.settings
     settings = VoiceSettings(
-        speed=char.settings.speed,
-        pitch_semitones=char.settings.pitch_semitones,
-        instruction=char.settings.instruction,
+        speed=delivery.speed,
+        pitch_semitones=delivery.pitch_semitones,
+        instruction=delivery.instruction,
         language=char.language,
     )
     return VoiceSpec(clip_path=str(clip), transcript=char.transcript, settings=settings)

@@ -33,6 +33,7 @@ from app.project.model import (
     validate_character,
 )
 from app.project.timecode import TimeRangeError, check_time
+from engine.protocol import SPEED, EngineError
 
 
 @dataclass(frozen=True)
@@ -287,13 +288,15 @@ class EditLine(Command):
         end: float | None = _UNSET,
         character_id: str | None = _UNSET,
         fit: bool | None = _UNSET,
+        speed: float | None = _UNSET,
+        instruction: str | None = _UNSET,
         typing: bool = False,
     ) -> None:
         self.line_id = line_id
         self.new: dict[str, Any] = {
             k: v
             for k, v in (
-                ("text", text), ("start", start), ("end", end), ("character_id", character_id), ("fit", fit)
+                ("text", text), ("start", start), ("end", end), ("character_id", character_id), ("fit", fit), ("speed", speed), ("instruction", instruction)
             )
             if v is not _UNSET
         }
@@ -301,7 +304,8 @@ class EditLine(Command):
             raise InvalidValueError("EditLine needs at least one field to change")
         self.old: dict[str, Any] = {}
         self.typing = typing
-        self.text = {"text": "Edit text", "character_id": "Change character", "fit": "Fit to slot"}.get(
+        self.text = {"text": "Edit text", "character_id": "Change character", "fit": "Fit to slot", "speed": "Change line speed",
+                     "instruction": "Change line delivery"}.get(
             next(iter(self.new)) if len(self.new) == 1 else "", "Edit line"
         )
         if set(self.new) <= {"start", "end"}:
@@ -317,6 +321,13 @@ class EditLine(Command):
             raise InvalidValueError("line text must be a string")
         if "fit" in self.new and self.new["fit"] not in (True, False, None):
             raise InvalidValueError("fit must be true, false or none (the project default)")
+        if self.new.get("speed") is not None:
+            try:
+                SPEED.check(self.new["speed"])
+            except EngineError as error:
+                raise InvalidValueError(f"line {project.order_of(line.id)}: {error.message}") from None
+        if self.new.get("instruction") is not None and not isinstance(self.new["instruction"], str):
+            raise InvalidValueError("a line's instruction must be text")
         if not self.old:
             self.old = {k: getattr(line, k) for k in self.new}
         for key, value in self.new.items():

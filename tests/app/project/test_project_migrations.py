@@ -43,7 +43,7 @@ def write_v1(root: Path, data: dict = V1) -> Path:
 
 
 def test_the_framework_covers_every_version() -> None:
-    assert CURRENT_SCHEMA == len(MIGRATIONS) + 1 == 4
+    assert CURRENT_SCHEMA == len(MIGRATIONS) + 1 == 5
     data, start = migrate(V1)
     assert start == 1 and data["schema_version"] == CURRENT_SCHEMA
     assert V1["version"] == 1 and "schema_version" not in V1  # the input is not modified
@@ -157,7 +157,7 @@ V3 = {
 
 def test_v3_takes_get_an_unchecked_qa_and_the_settings_get_thresholds() -> None:
     data, start = migrate(V3)
-    assert start == 3 and data["schema_version"] == 4
+    assert start == 3 and data["schema_version"] == CURRENT_SCHEMA
     assert data["settings"] == {"backend": "piper", "gap_s": 0.3, "qa": V4_QA_DEFAULTS}
     assert data["lines"][0]["takes"][0] == {**V3["lines"][0]["takes"][0], "qa": None}
     assert data["lines"][1]["takes"] == []
@@ -165,6 +165,20 @@ def test_v3_takes_get_an_unchecked_qa_and_the_settings_get_thresholds() -> None:
     project = Project.from_dict(Path("/nowhere"), data)
     assert project.settings.qa == QaThresholds()
     assert project.lines[0].takes[0].qa is None
+
+
+def test_v4_lines_get_their_own_delivery_unset_so_takes_stay_current() -> None:
+    """Schema 5: a line may have its own speed and instruction; a v4 line has none (its
+    character's), so no take turns stale on the upgrade."""
+    v4, _start = migrate(V3)
+    v4 = {**v4, "schema_version": 4}
+    for line in v4["lines"]:
+        line.pop("speed", None), line.pop("instruction", None)
+    data, start = migrate(v4)
+    assert start == 4 and data["schema_version"] == 5
+    assert [(line["speed"], line["instruction"]) for line in data["lines"]] == [(None, None), (None, None)]
+    project = Project.from_dict(Path("/nowhere"), data)
+    assert project.lines[0].speed is None and project.lines[0].instruction is None
 
 
 def test_the_v4_qa_defaults_are_todays_defaults() -> None:
