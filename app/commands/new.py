@@ -1,13 +1,15 @@
 """`dubstudio new`: a project from a video, headless.
 
-    dubstudio new PROJECT_DIR --video FILE [--subtitles FILE.srt | --subtitle-stream N]
+    dubstudio new PROJECT_DIR --video FILE [--subtitles FILE.srt | --subtitle-stream N |
+                  --transcribe [--language auto|CODE] [--speakers auto|N] [--translate-to en]]
                   [--voice NAME=CLIP[:TRANSCRIPT_FILE]]... [--guide] [--title TITLE]
 
 Subtitles come from the SRT file, else from the video's first text subtitle stream (or the
 one given). ``Name:`` / ``[Name]`` prefixes in the cues create characters; each ``--voice``
 gives a character its reference clip (and transcript: the file given, else CLIP.txt beside
 the clip). Right after, the command lists lines without a character and characters without
-a clip, so they are fixed before a render rather than failing in one.
+a clip, so they are fixed before a render rather than failing in one. With ``--transcribe`` the
+script and the cast come from the video's own dialogue instead (see ``dubstudio transcribe``).
 
 Exit codes: 0 ready to render, 1 created but some lines or characters still lack a voice,
 2 bad arguments or input (nothing is left behind).
@@ -19,6 +21,8 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+from app.commands.transcribe import add_transcribe_options, print_result, request_from
 
 EXIT_READY, EXIT_GAPS, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -37,6 +41,9 @@ def add_parser(subparsers: Any) -> None:
     source.add_argument("--subtitle-stream", type=int, metavar="N",
                         help="import subtitle stream N of the video (default: its first text subtitle stream)")
     source.add_argument("--no-subtitles", action="store_true", help="start with an empty script")
+    source.add_argument("--transcribe", action="store_true",
+                        help="make the script and the cast from the video's dialogue (Whisper, speakers, "
+                             "reference clips cut from the original)")
     parser.add_argument("--voice", action="append", default=[], metavar="NAME=CLIP[:TRANSCRIPT_FILE]",
                         help="a character's reference clip and optionally its transcript file (repeatable)")
     parser.add_argument("--guide", action="store_true",
@@ -44,6 +51,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--link", action="store_true",
                         help="use a video that is already inside PROJECT_DIR where it is, instead of copying")
     parser.add_argument("--title", default=None, help="project title (default: the video's file name)")
+    add_transcribe_options(parser.add_argument_group("with --transcribe"))
     parser.set_defaults(func=run)
 
 
@@ -69,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
 
     err = sys.stderr
     voices: list[VoiceSource] = []
+    transcribed: list[Any] = []
     try:
+        make_script = _transcriber(args, transcribed) if args.transcribe else None
         for spec in args.voice:
             name, clip, transcript_file = parse_voice(spec)
             transcript = read_transcript(transcript_file) if transcript_file is not None else None
@@ -81,9 +91,10 @@ def run(args: argparse.Namespace) -> int:
             subtitle_stream=args.subtitle_stream,
             use_subtitle_stream=not args.no_subtitles,
             voices=voices,
-            guide=args.guide,
+            guide=args.guide or args.transcribe,  # dubbing from the dialogue keeps the original under it
             copy_video=not args.link,
             title=args.title,
+            make_script=make_script,
         )
     except ValueError as error:
         print(f"dubstudio new: E_INVALID_VALUE: --voice: {error}", file=err)
@@ -102,8 +113,11 @@ def run(args: argparse.Namespace) -> int:
     if made.imported is not None:
         print(f"  script: {len(project.lines)} lines from {made.subtitles_from}; "
               f"characters: {', '.join(c.name for c in project.characters) or 'none'}")
-    for warning in made.warnings:
-        print(f"  warning: {warning}")
+    if transcribed:
+        print_result(transcribed[0], sys.stdout)
+    else:
+        for warning in made.warnings:
+            print(f"  warning: {warning}")
     if made.gaps:
         print(f"Not ready to render ({len(made.gaps.describe())} problem(s)):")
         for problem in made.gaps.describe():
@@ -112,3 +126,25 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_GAPS
     print(f"Ready: dubstudio render {project.root} --fit --export video")
     return EXIT_READY
+
+
+def _transcriber(args: argparse.Namespace, results: list[Any]) -> Any:
+    """The step that transcribes the new project's dialogue; what it made goes into ``results``."""
+    import threading
+
+    from app.commands.transcribe import StageReport
+    from app.project.transcription import transcribe_project
+
+    request = request_from(args)
+    cancel = threading.Event()
+
+    def make_script(project: Any, stack: Any) -> list[str]:
+        try:
+            made = transcribe_project(project, stack, request, progress=StageReport(sys.stderr), cancel=cancel)
+        except KeyboardInterrupt:
+            cancel.set()
+            raise
+        results.append(made)
+        return list(made.warnings)
+
+    return make_script

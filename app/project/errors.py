@@ -11,6 +11,8 @@ import enum
 from pathlib import Path
 
 from engine.files import FileErrorCode
+from engine.hearing import HearingErrorCode
+from engine.protocol import ErrorCode
 
 
 class ProjectErrorCode(str, enum.Enum):
@@ -40,6 +42,14 @@ class ProjectErrorCode(str, enum.Enum):
     BAD_ID = "E_BAD_ID"  # an id that could not safely be part of a file name
     TIME_RANGE = "E_TIME_RANGE"  # a time that is negative, not a number, or beyond 24 h
     PROJECT_LOCKED = "E_PROJECT_LOCKED"  # another DubStudio process holds the project
+    # Transcribing the video's dialogue (engine.hearing), with the hearing layer's own codes.
+    AUDIO_UNREADABLE = HearingErrorCode.AUDIO_UNREADABLE.value
+    NO_SPEECH = HearingErrorCode.NO_SPEECH.value
+    UNKNOWN_LANGUAGE = HearingErrorCode.UNKNOWN_LANGUAGE.value
+    BAD_SPEAKER_COUNT = HearingErrorCode.BAD_SPEAKER_COUNT.value
+    TRANSLATION_TARGET = HearingErrorCode.TRANSLATION_TARGET.value
+    WHISPER_MODEL_MISSING = ErrorCode.WHISPER_MODEL_MISSING.value
+    SCRIPT_NOT_EMPTY = "E_SCRIPT_NOT_EMPTY"  # transcribing over lines without --replace
 
 
 class ProjectError(Exception):
@@ -158,3 +168,9 @@ class OperationCancelled(ProjectError):
     """The user cancelled a long operation (an export, an extraction); nothing was written."""
 
     default_code = ProjectErrorCode.CANCELLED
+
+
+class TranscriptionError(ProjectError):
+    """The video's dialogue could not be transcribed (no audio, no speech, a bad option...)."""
+
+    default_code = ProjectErrorCode.NO_SPEECH

@@ -290,13 +290,16 @@ class EditLine(Command):
         fit: bool | None = _UNSET,
         speed: float | None = _UNSET,
         instruction: str | None = _UNSET,
+        source_text: str = _UNSET,
+        draft: bool = _UNSET,
         typing: bool = False,
     ) -> None:
         self.line_id = line_id
         self.new: dict[str, Any] = {
             k: v
             for k, v in (
-                ("text", text), ("start", start), ("end", end), ("character_id", character_id), ("fit", fit), ("speed", speed), ("instruction", instruction)
+                ("text", text), ("start", start), ("end", end), ("character_id", character_id), ("fit", fit), ("speed", speed), ("instruction", instruction),
+                ("source_text", source_text), ("draft", draft),
             )
             if v is not _UNSET
         }
@@ -305,7 +308,8 @@ class EditLine(Command):
         self.old: dict[str, Any] = {}
         self.typing = typing
         self.text = {"text": "Edit text", "character_id": "Change character", "fit": "Fit to slot", "speed": "Change line speed",
-                     "instruction": "Change line delivery"}.get(
+                     "instruction": "Change line delivery",
+                     "source_text": "Edit source text", "draft": "Mark translation checked"}.get(
             next(iter(self.new)) if len(self.new) == 1 else "", "Edit line"
         )
         if set(self.new) <= {"start", "end"}:
@@ -328,6 +332,10 @@ class EditLine(Command):
                 raise InvalidValueError(f"line {project.order_of(line.id)}: {error.message}") from None
         if self.new.get("instruction") is not None and not isinstance(self.new["instruction"], str):
             raise InvalidValueError("a line's instruction must be text")
+        if "source_text" in self.new and not isinstance(self.new["source_text"], str):
+            raise InvalidValueError("a line's source text must be a string")
+        if "draft" in self.new and not isinstance(self.new["draft"], bool):
+            raise InvalidValueError("draft must be true or false")
         if not self.old:
             self.old = {k: getattr(line, k) for k in self.new}
         for key, value in self.new.items():
@@ -602,6 +610,53 @@ class Macro(Command):
         return change
 
 
+class MergeCharacters(Command):
+    """Merge ``absorbed`` into ``kept``: its lines go to ``kept`` and it is removed (one undo step).
+
+    For a transcription that heard one actor as two speakers; ``kept`` keeps its name, colour
+    and clip.
+    """
+
+    def __init__(self, kept_id: str, absorbed_id: str) -> None:
+        self.kept_id, self.absorbed_id = kept_id, absorbed_id
+        self.parts: list[Command] = []
+        self.text = "Merge characters"
+
+    def do(self, project: Project) -> Change:
+        if self.kept_id == self.absorbed_id:
+            raise InvalidValueError("a character cannot be merged into itself")
+        project.character(self.kept_id)
+        lines = [line.id for line in project.lines_of(project.character(self.absorbed_id).id)]
+        self.parts = [AssignCharacter(lines, self.kept_id), RemoveCharacter(self.absorbed_id)]
+        return Macro(self.parts, self.text).do(project)
+
+    def undo(self, project: Project) -> Change:
+        return Macro(self.parts, self.text).undo(project)
+
+
+class SplitCharacter(Command):
+    """Give some of a character's lines to a new character (one undo step): for two actors a
+    transcription heard as one speaker. Make ``new`` with Project.make_character."""
+
+    def __init__(self, character_id: str, line_ids: Iterable[str], new: Character) -> None:
+        self.character_id = character_id
+        self.line_ids = list(dict.fromkeys(line_ids))
+        self.new = new
+        self.text = f"Split {new.name} off"
+        self.parts: list[Command] = [AddCharacter(new), AssignCharacter(self.line_ids, new.id)]
+
+    def do(self, project: Project) -> Change:
+        if not self.line_ids:
+            raise InvalidValueError("choose the lines that go to the new character")
+        others = [line.id for line in project.lines_by_ids(self.line_ids) if line.character_id != self.character_id]
+        if others:
+            raise InvalidValueError(f"{len(others)} of the chosen lines are not {project.character(self.character_id).name}'s")
+        return Macro(self.parts, self.text).do(project)
+
+    def undo(self, project: Project) -> Change:
+        return Macro(self.parts, self.text).undo(project)
+
+
 # --- the stack ---------------------------------------------------------------------------------
 
 
@@ -705,7 +760,9 @@ __all__ = [
     "EditLine",
     "EditProject",
     "Macro",
+    "MergeCharacters",
     "MoveLines",
     "RemoveCharacter",
     "RemoveLines",
+    "SplitCharacter",
 ]

@@ -1,0 +1,148 @@
+"""`dubstudio transcribe`: a project's cast and script from its video's own dialogue.
+
+    dubstudio transcribe PROJECT_DIR [--language auto|CODE] [--speakers auto|N] [--translate-to en]
+                         [--replace] [--model NAME|DIR] [--device auto|cpu|cuda] [--audio-stream N]
+
+Whisper hears the dialogue (voice activity detection skips music and silence), the voices are
+told apart, one character "Speaker N" per voice gets its cleanest 5-15 s of the original as a
+reference clip with its transcript, and each line is timed from its words. A project that has
+lines is refused unless ``--replace`` is given (in the studio the same step can be undone).
+``dubstudio new --video FILE --transcribe`` does the same while making the project.
+
+Exit codes: 0 ready to render, 1 transcribed but some characters lack a clip (listed),
+2 bad arguments or input (the project is left as it was), 6 the project is open elsewhere,
+7 the project could not be saved, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from typing import Any
+
+EXIT_READY, EXIT_GAPS, EXIT_BAD_INPUT, EXIT_LOCKED, EXIT_SAVE_FAILED = 0, 1, 2, 6, 7
+
+
+def add_transcribe_options(parser: argparse.ArgumentParser) -> None:
+    """The options ``transcribe`` and ``new --transcribe`` share."""
+    from app.project.transcription import DEFAULT_MODEL
+
+    parser.add_argument("--language", default="auto", metavar="auto|CODE",
+                        help="the dialogue's language as a Whisper code (en, es, zh...), or auto to detect it")
+    parser.add_argument("--speakers", default="auto", metavar="auto|N",
+                        help="how many people speak (default: found from their voices)")
+    parser.add_argument("--translate-to", default=None, metavar="en",
+                        help="translate the lines into English (Whisper's translate task; marked as drafts), "
+                             "keeping the original as each line's source text")
+    parser.add_argument("--model", default=DEFAULT_MODEL, metavar="NAME|DIR",
+                        help=f"the Whisper model: {DEFAULT_MODEL} (ships with DubStudio), tiny.en, or a larger "
+                             "downloaded one or a model folder (translates far better)")
+    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"), help="where Whisper runs")
+    parser.add_argument("--audio-stream", type=int, default=None, metavar="N",
+                        help="transcribe audio stream N of the video (default: its first)")
+
+
+def request_from(args: argparse.Namespace) -> Any:
+    """The TranscribeRequest the options describe; InvalidValueError for a malformed count."""
+    from app.project.errors import InvalidValueError, ProjectErrorCode
+    from app.project.transcription import TranscribeRequest
+    from engine.hearing.transcribe import Options
+
+    speakers: int | None = None
+    if str(args.speakers).strip().lower() != "auto":
+        try:
+            speakers = int(args.speakers)
+        except ValueError:
+            raise InvalidValueError(f"--speakers must be auto or a whole number, got {args.speakers!r}",
+                                    ProjectErrorCode.BAD_SPEAKER_COUNT) from None
+    target = args.translate_to.strip().lower() if args.translate_to else None
+    options = Options(language=args.language, speakers=speakers, translate_to=target, stream_index=args.audio_stream)
+    return TranscribeRequest(options, args.model, args.device)
+
+
+class StageReport:
+    """Progress on stderr, one line per stage and every 10 % of listening."""
+
+    def __init__(self, out: Any) -> None:
+        self.out = out
+        self.last: tuple[str, int] | None = None
+
+    def __call__(self, stage: str, fraction: float) -> None:
+        step = (stage, int(fraction * 10))
+        if step != self.last:
+            self.last = step
+            print(f"  {stage}: {fraction:.0%}", file=self.out, flush=True)
+
+
+def print_result(made: Any, out: Any) -> None:
+    """The language, the cast and the clips a transcription gave."""
+    heard = made.transcription
+    print(f"  heard: {len(made.lines)} lines in {heard.language} ({heard.language_probability:.0%} sure), "
+          f"{heard.speaker_count} speaker(s), {heard.duration_s:.1f} s", file=out)
+    for char in made.characters:
+        count = sum(1 for line in made.lines if line.character_id == char.id)
+        clip = f"clip {char.clip}: \"{char.transcript[:60]}\"" if char.clip else "no clip"
+        print(f"  {char.name} ({char.colour}): {count} lines, {clip}", file=out)
+    for warning in made.warnings:
+        print(f"  warning: {warning}", file=out)
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "transcribe",
+        help="make the cast and script from the project's video's dialogue",
+        description="Transcribe the dialogue of the project's video into characters (one per voice, each with a "
+        "reference clip cut from the original) and timed lines. Exit codes: 0 ready to render, 1 some characters "
+        "lack a clip, 2 bad arguments or input, 6 project locked, 7 save failed.",
+    )
+    parser.add_argument("project", metavar="PROJECT_DIR", help="a project that has a video")
+    parser.add_argument("--replace", action="store_true", help="replace the project's existing lines")
+    add_transcribe_options(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.project import Project, ProjectError
+    from app.project.errors import ProjectErrorCode
+    from app.project.lock import ProjectLock
+    from app.project.readiness import voice_gaps
+    from app.project.transcription import transcribe_project
+    from app.project.undo import CommandStack
+
+    err = sys.stderr
+    cancel = threading.Event()
+    try:
+        request = request_from(args)
+        project = Project.load(args.project)
+        lock = ProjectLock.acquire(project.root, "dubstudio transcribe")
+    except ProjectError as error:
+        print(f"dubstudio transcribe: {error}", file=err)
+        return EXIT_LOCKED if error.code is ProjectErrorCode.PROJECT_LOCKED else EXIT_BAD_INPUT
+    try:
+        try:
+            made = transcribe_project(project, CommandStack(project), request, replace=args.replace,
+                                      progress=StageReport(err), cancel=cancel)
+        except ProjectError as error:
+            print(f"dubstudio transcribe: {error}", file=err)
+            return EXIT_BAD_INPUT
+        except KeyboardInterrupt:
+            cancel.set()
+            raise
+        try:
+            project.save()
+        except ProjectError as error:
+            print(f"dubstudio transcribe: {error}", file=err)
+            return EXIT_SAVE_FAILED
+    finally:
+        lock.release()
+    print(f"Transcribed {project.root}")
+    print_result(made, sys.stdout)
+    gaps = voice_gaps(project)
+    if gaps:
+        print(f"Not ready to render ({len(gaps.describe())} problem(s)):")
+        for problem in gaps.describe():
+            print(f"  - {problem}")
+        return EXIT_GAPS
+    print(f"Ready: dubstudio render {project.root} --fit --export video")
+    return EXIT_READY

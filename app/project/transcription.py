@@ -1,0 +1,218 @@
+"""A project's cast and script from its video's own dialogue (``--transcribe``, the studio's
+"Transcribe the dialogue").
+
+:func:`transcribe_project` runs :func:`engine.hearing.transcribe.transcribe_media` over the
+project's video, then, as one undoable edit (:class:`ReplaceScript`), makes a character
+"Speaker N" (each its own colour) per voice heard, one line per line heard, timed from its
+words, and stores the language heard. Each speaker's cleanest stretch is cut from the original
+into ``voices/`` with its transcript, so a cloning backend can clone the original actor; the
+other candidates are kept in ``media/transcript.json`` for the Characters panel's "Choose from
+the video". With a translator the lines hold the translation, marked as drafts, and keep the
+original in ``source_text``.
+
+Clip files are written before the edit and are not removed by undo (like takes: audio on disk
+is not something undo deletes); a failure before the edit leaves the script untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from app.project.errors import InvalidValueError, ProjectErrorCode, TranscriptionError
+from app.project.fsutil import atomic_write_text, atomic_write_wav, ensure_dir, relative_to_root, unique_path
+from app.project.model import PALETTE, Character, Line, Project, new_id
+from app.project.undo import Change, Command, CommandStack, _check_span
+from engine.hearing import HearingError
+from engine.hearing import clips as hearing_clips
+from engine.hearing.transcribe import Options, Transcription, WhisperTranslator, transcribe_media
+from engine.protocol import EngineError
+
+CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
+DEFAULT_MODEL = "base"  # the multilingual model that ships in registry packages
+Progress = Callable[[str, float], None]
+
+
+@dataclass(frozen=True)
+class TranscribeRequest:
+    """What to transcribe with: the hearing options, the Whisper model (a name or a folder)."""
+
+    options: Options = Options()
+    model: str = DEFAULT_MODEL
+    device: str = "auto"
+
+
+@dataclass
+class TranscribedScript:
+    """What :func:`transcribe_project` did."""
+
+    transcription: Transcription
+    characters: list[Character]
+    lines: list[Line]
+    warnings: list[str] = field(default_factory=list)
+
+
+class ReplaceScript(Command):
+    """The script replaced by a transcription's: old lines out, new characters and lines in (by
+    time), the language heard set. One undo puts the old script back."""
+
+    def __init__(self, lines: Sequence[Line], characters: Sequence[Character], language: str) -> None:
+        self.lines, self.characters, self.language = list(lines), list(characters), language
+        self.old_lines: list[Line] = []
+        self.old_language = ""
+        self.text = "Transcribe the dialogue"
+
+    def do(self, project: Project) -> Change:
+        known = {c.id for c in project.characters} | {c.id for c in self.characters}
+        for line in self.lines:
+            if line.character_id not in known:
+                raise InvalidValueError(f"line {line.id} names an unknown character")
+            _check_span(line.start, line.end, "line")
+        self.old_lines, self.old_language = list(project.lines), project.language
+        project.characters.extend(self.characters)
+        project.lines[:] = sorted(self.lines, key=lambda line: line.start or 0.0)
+        project.language = self.language
+        return Change(frozenset(line.id for line in self.old_lines + self.lines),
+                      frozenset(c.id for c in self.characters), structure=True, project=True)
+
+    def undo(self, project: Project) -> Change:
+        ids = {c.id for c in self.characters}
+        project.characters[:] = [c for c in project.characters if c.id not in ids]
+        project.lines[:] = self.old_lines
+        project.language = self.old_language
+        return Change(frozenset(line.id for line in self.old_lines + self.lines), frozenset(ids), structure=True,
+                      project=True)
+
+
+def load_model(request: TranscribeRequest) -> Any:
+    """The Whisper model for ``request`` (loaded once per process); E_WHISPER_MODEL_MISSING."""
+    from engine.hearing.whisper import load_whisper
+
+    try:
+        return load_whisper(request.model, request.device)
+    except EngineError as error:
+        raise TranscriptionError(error.message, ProjectErrorCode(error.code.value)) from None
+
+
+def transcribe_project(
+    project: Project,
+    stack: CommandStack,
+    request: TranscribeRequest = TranscribeRequest(),
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    model: Any = None,
+    encoder: Any = None,
+) -> TranscribedScript:
+    """Transcribe the project's video into its characters and script (see the module docstring).
+
+    Refuses a project that has lines unless ``replace`` (E_SCRIPT_NOT_EMPTY). Raises
+    TranscriptionError with the hearing layer's code (E_NO_AUDIO_STREAM, E_NO_SPEECH,
+    E_UNKNOWN_LANGUAGE, E_CANCELLED...) before changing anything.
+    """
+    video = project.video_path()
+    if video is None:
+        raise TranscriptionError("the project has no video to transcribe", ProjectErrorCode.NO_AUDIO_STREAM)
+    if project.lines and not replace:
+        raise TranscriptionError(f"the project already has {len(project.lines)} lines; transcribing replaces them "
+                                 "(pass --replace, or undo afterwards in the studio)", ProjectErrorCode.SCRIPT_NOT_EMPTY)
+    if model is None:
+        model = load_model(request)
+    if encoder is None:
+        from engine.voices import SpeakerEncoder
+
+        encoder = SpeakerEncoder()
+    options = request.options
+    translator = WhisperTranslator(model, cancel) if options.translate_to == WhisperTranslator.target else None
+    try:
+        heard = transcribe_media(video, model, encoder, options, translator=translator, progress=progress,
+                                 cancel=cancel)
+        characters = _speakers_as_characters(project, heard)
+        clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel)
+    except HearingError as error:
+        raise TranscriptionError(error.message, ProjectErrorCode(error.code.value)) from None
+    lines = [_line(line, characters) for line in heard.lines]
+    stack.push(ReplaceScript(lines, characters, heard.language))
+    _write_candidates(project, heard, characters)
+    warnings = []
+    if not heard.language_sure:
+        warnings.append(f"the language was heard as {heard.language!r} with only {heard.language_probability:.0%} "
+                        "confidence; pass --language CODE if that is wrong")
+    warnings += [f"{c.name} says too little for a reference clip (under {hearing_clips.SHORTEST_CLIP_S:.0f} s "
+                 "alone); give them a clip" for c in characters if c.id not in clips]
+    if translator is not None:
+        warnings.append("the English lines are Whisper base's translation, marked as drafts to check; "
+                        "a larger downloaded model (Settings) translates far better")
+    return TranscribedScript(heard, characters, lines, warnings)
+
+
+def _speakers_as_characters(project: Project, heard: Transcription) -> list[Character]:
+    """"Speaker 1".."Speaker N" (names already in the project skipped), each its own colour."""
+    taken = {c.colour.lower() for c in project.characters}
+    colours = [c for c in PALETTE if c not in taken] + [c for c in PALETTE if c in taken]  # fresh ones first
+    made: list[Character] = []
+    number = 1
+    for index in range(heard.speaker_count):
+        while project.character_by_name(f"Speaker {number}") is not None:
+            number += 1
+        made.append(project.make_character(f"Speaker {number}", colour=colours[index % len(colours)],
+                                           language=heard.language))
+        number += 1
+    return made
+
+
+def _line(heard: Any, characters: Sequence[Character]) -> Line:
+    translated = heard.translation is not None
+    return Line(
+        id=new_id(),
+        text=heard.translation if translated else heard.text,
+        character_id=characters[heard.speaker].id,
+        start=round(heard.start, 3),
+        end=round(heard.end, 3),
+        source_text=heard.text if translated else "",
+        draft=translated,
+    )
+
+
+def _cut_reference_clips(project: Project, video: Path, stream_index: int | None, heard: Transcription,
+                         characters: Sequence[Character], cancel: threading.Event | None) -> set[str]:
+    """Each speaker's best candidate cut into voices/ and set as their clip; the ids given one."""
+    chosen = [(speaker, found[0]) for speaker, found in heard.candidates.items() if found]
+    voices = ensure_dir(project.voices_dir, inside=project.root)
+    targets = [unique_path(voices, f"speaker-{speaker + 1}-original", ".wav") for speaker, _ in chosen]
+
+    def write(index: int, audio: np.ndarray, rate: int) -> None:
+        atomic_write_wav(targets[index], audio, rate, inside=project.root)
+
+    hearing_clips.cut_clips(video, stream_index, [(c.start, c.end) for _, c in chosen], write, cancel)
+    for (speaker, candidate), target in zip(chosen, targets):
+        characters[speaker].clip = relative_to_root(project.root, target)
+        characters[speaker].transcript = candidate.text
+    return {characters[speaker].id for speaker, _ in chosen}
+
+
+def _write_candidates(project: Project, heard: Transcription, characters: Sequence[Character]) -> None:
+    """Every speaker's clip candidates, by character id, for "Choose from the video"."""
+    data = {
+        "language": heard.language,
+        "language_probability": round(heard.language_probability, 4),
+        "duration_s": round(heard.duration_s, 3),
+        "characters": {
+            characters[speaker].id: [_candidate_dict(c) for c in found]
+            for speaker, found in heard.candidates.items()
+        },
+    }
+    target = ensure_dir(project.media_dir, inside=project.root) / CANDIDATES_FILE
+    atomic_write_text(target, json.dumps(data, indent=1, ensure_ascii=False), inside=project.root)
+
+
+def _candidate_dict(candidate: hearing_clips.Candidate) -> dict[str, Any]:
+    return {"start": candidate.start, "end": candidate.end, "text": candidate.text,
+            "score": round(candidate.score, 3), "snr_db": round(candidate.snr_db, 1),
+            "purity": round(candidate.purity, 3), "clipped": candidate.clipped}

@@ -1,0 +1,214 @@
+"""Each speaker's reference clip, cut from the original: the cleanest 5-15 s of their own speech.
+
+A candidate is a run of one speaker's consecutive lines, 5-15 s from its first word to its
+last, with no other speaker's line in it or within 0.3 s of it. Each is scored from what the
+recording itself shows:
+
+- **signal to noise**: the level of the words against the level between and around them,
+  from the 20 ms envelope of the whole recording; music or noise under the speech fills the
+  pauses, so it scores down;
+- **purity**: how much more its speaker embeddings resemble their own speaker's voice than
+  the nearest other speaker's (an overlap or a misattributed line scores down);
+- **clipping**: samples at full scale score it down hard.
+
+A speaker with no 5 s run gets their longest run of at least 1 s (the engine needs a second
+of speech). :func:`cut_clips` then decodes the recording once, at its own sample rate, and
+writes each chosen span (with a little air around the words) atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from engine.hearing import speakers as speakers_mod
+from engine.hearing.transcribe import Line, decode_blocks
+
+MIN_CLIP_S = 5.0
+MAX_CLIP_S = 15.0
+SHORTEST_CLIP_S = 1.0  # the engine refuses a reference with less speech (E_CLIP_TOO_SHORT)
+JOIN_GAP_S = 1.0  # lines of one speaker this close may make one clip
+CLEAR_S = 0.3  # no other speaker within this of a clip's edges
+PAD_BEFORE_S, PAD_AFTER_S = 0.1, 0.25  # air kept around the words (never into another speaker)
+CLIPPED = 0.999  # a sample this near full scale was clipped
+CANDIDATES_KEPT = 8  # per speaker, for the studio's "Choose from the video"
+
+
+class LevelEnvelope:
+    """The RMS and the clipped-sample count of every 20 ms of the recording, built window by
+    window (a two-hour recording: 360,000 frames, under 3 MiB)."""
+
+    def __init__(self, frame_s: float, rate: int) -> None:
+        self.frame = int(frame_s * rate)
+        self.frame_s = frame_s
+        self._rms: list[np.ndarray] = []
+        self._clipped: list[np.ndarray] = []
+        self._tail = np.zeros(0, dtype=np.float32)
+
+    def add(self, audio: np.ndarray) -> None:
+        audio = np.concatenate([self._tail, audio])
+        whole = len(audio) // self.frame * self.frame
+        frames = audio[:whole].reshape(-1, self.frame)
+        self._rms.append(np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1)).astype(np.float32))
+        self._clipped.append(np.count_nonzero(np.abs(frames) >= CLIPPED, axis=1).astype(np.int32))
+        self._tail = audio[whole:]
+
+    def span(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray]:
+        """The (rms, clipped counts) of the frames in [start, end)."""
+        rms = np.concatenate(self._rms) if self._rms else np.zeros(0, dtype=np.float32)
+        clipped = np.concatenate(self._clipped) if self._clipped else np.zeros(0, dtype=np.int32)
+        self._rms, self._clipped = [rms], [clipped]  # joined once, then sliced
+        first, last = int(max(0.0, start) / self.frame_s), int(np.ceil(end / self.frame_s))
+        return rms[first:last], clipped[first:last]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A stretch of one speaker's speech that could be their reference clip."""
+
+    speaker: int
+    start: float  # the clip's edges (the words with a little air), seconds into the recording
+    end: float
+    text: str  # its transcript: the words said in it
+    score: float  # 0-1, higher is cleaner
+    snr_db: float
+    purity: float  # own-speaker cosine minus the nearest other speaker's (mean over its windows)
+    clipped: float  # fraction of samples at full scale
+
+    @property
+    def duration_s(self) -> float:
+        return self.end - self.start
+
+    def describe(self) -> str:
+        return (f"score {self.score:.2f}: {self.duration_s:.1f} s, SNR {self.snr_db:.0f} dB, "
+                f"purity {self.purity:+.2f}{', clipped' if self.clipped > 1e-4 else ''}")
+
+
+def candidates(lines: Sequence[Line], windows: speakers_mod.EmbeddingWindows, labels: np.ndarray,
+               levels: LevelEnvelope, count: int) -> dict[int, list[Candidate]]:
+    """Each speaker's scored candidates, best first (at most CANDIDATES_KEPT, not overlapping)."""
+    embeddings = windows.embeddings()
+    means = speakers_mod.centroids(embeddings, labels, count) if len(embeddings) else np.zeros((count, 0))
+    found: dict[int, list[Candidate]] = {speaker: [] for speaker in range(count)}
+    for speaker in range(count):
+        runs = _runs(lines, speaker)
+        spans = [span for run in runs for span in _spans_of(run, MIN_CLIP_S)]
+        if not spans:  # nothing 5 s long: the longest stretch of at least a second
+            longest = [span for run in runs for span in _spans_of(run, SHORTEST_CLIP_S)]
+            spans = sorted(longest, key=lambda s: s[-1].end - s[0].start, reverse=True)[:1]
+        for span in spans:
+            found[speaker].append(_score(span, lines, windows, embeddings, labels, means, levels))
+        found[speaker] = _best_apart(found[speaker])
+    return found
+
+
+def _runs(lines: Sequence[Line], speaker: int) -> list[list[Line]]:
+    """Maximal runs of the speaker's consecutive lines, no gap over JOIN_GAP_S, no one between."""
+    runs: list[list[Line]] = []
+    current: list[Line] = []
+    for line in lines:
+        if line.speaker == speaker and current and line.start - current[-1].end <= JOIN_GAP_S:
+            current.append(line)
+            continue
+        if current:
+            runs.append(current)
+        current = [line] if line.speaker == speaker else []
+    if current:
+        runs.append(current)
+    return [run for run in runs if _clear_of_others(run, lines)]
+
+
+def _clear_of_others(run: Sequence[Line], lines: Sequence[Line]) -> bool:
+    start, end = run[0].start - CLEAR_S, run[-1].end + CLEAR_S
+    return not any(line.speaker != run[0].speaker and line.start < end and line.end > start for line in lines)
+
+
+def _spans_of(run: Sequence[Line], shortest_s: float) -> list[list[Line]]:
+    """Each stretch of consecutive lines of the run lasting ``shortest_s`` to MAX_CLIP_S."""
+    spans: list[list[Line]] = []
+    for first in range(len(run)):
+        for last in range(first, len(run)):
+            length = run[last].end - run[first].start
+            if length > MAX_CLIP_S:
+                break
+            if length >= shortest_s:
+                spans.append(list(run[first:last + 1]))
+    return spans
+
+
+def _score(span: Sequence[Line], lines: Sequence[Line], windows: speakers_mod.EmbeddingWindows,
+           embeddings: np.ndarray, labels: np.ndarray, means: np.ndarray, levels: LevelEnvelope) -> Candidate:
+    speaker = span[0].speaker
+    before = max((line.end for line in lines if line.end <= span[0].start), default=0.0)
+    after = min((line.start for line in lines if line.start >= span[-1].end), default=span[-1].end + PAD_AFTER_S)
+    start = max(before, span[0].start - PAD_BEFORE_S, 0.0)
+    end = min(after, span[-1].end + PAD_AFTER_S)
+    rms, clipped = levels.span(start, end)
+    in_words = np.zeros(len(rms), dtype=bool)
+    for line in span:
+        for word in line.words:
+            first = int((word.start - start) / levels.frame_s)
+            in_words[max(0, first): int(np.ceil((word.end - start) / levels.frame_s))] = True
+    speech = rms[in_words] if in_words.any() else rms
+    pauses = rms[~in_words] if (~in_words).sum() >= 5 else np.sort(rms)[: max(1, len(rms) // 10)]
+    signal = float(np.sqrt(np.mean(np.square(speech, dtype=np.float64)))) if len(speech) else 0.0
+    noise = float(np.sqrt(np.mean(np.square(pauses, dtype=np.float64)))) if len(pauses) else 0.0
+    snr_db = 20 * np.log10(max(signal, 1e-9) / max(noise, 1e-5))
+    clipped_fraction = float(clipped.sum()) / max(1, len(rms) * levels.frame)
+    inside = windows.over(span[0].start, span[-1].end)
+    purity = 0.0
+    if len(inside) and len(means) > 1:
+        similarity = embeddings[inside] @ means.T
+        others = np.delete(similarity, speaker, axis=1)
+        purity = float(np.mean(similarity[:, speaker] - others.max(axis=1)))
+    elif len(inside):
+        purity = float(np.mean(embeddings[inside] @ means[speaker]))  # one speaker: plain resemblance
+    length = span[-1].end - span[0].start
+    score = (0.5 * np.clip((snr_db - 5.0) / 25.0, 0.0, 1.0)
+             + 0.4 * np.clip(purity / (0.3 if len(means) > 1 else 1.0), 0.0, 1.0)
+             + 0.1 * np.clip(length / 10.0, 0.0, 1.0))  # about 10 s clones better than 5
+    score *= 1.0 - np.clip(clipped_fraction * 1000.0, 0.0, 0.9)
+    text = " ".join(line.text for line in span)
+    return Candidate(speaker, round(start, 3), round(end, 3), text, float(score), float(snr_db), purity,
+                     clipped_fraction)
+
+
+def _best_apart(found: list[Candidate]) -> list[Candidate]:
+    """The best candidates, none overlapping a better one, at most CANDIDATES_KEPT."""
+    kept: list[Candidate] = []
+    for candidate in sorted(found, key=lambda c: c.score, reverse=True):
+        if all(candidate.end <= other.start or candidate.start >= other.end for other in kept):
+            kept.append(candidate)
+        if len(kept) == CANDIDATES_KEPT:
+            break
+    return kept
+
+
+def cut_clips(path: str | os.PathLike[str], stream_index: int | None, spans: Sequence[tuple[float, float]],
+              write: Callable[[int, np.ndarray, int], None], cancel: threading.Event | None = None) -> None:
+    """Decode the recording once, mono at its own rate, and call ``write(i, audio, rate)`` for each
+    span as soon as it is complete. Decoding stops after the last span; only spans are held."""
+    order = sorted(range(len(spans)), key=lambda i: spans[i][0])
+    pieces: dict[int, list[np.ndarray]] = {i: [] for i in order}
+    position, rate = 0, 0
+    pending = list(order)
+    for rate, block in decode_blocks(Path(path), stream_index, None, cancel):
+        begin, finish = position, position + len(block)
+        position = finish
+        for i in list(pending):
+            start, end = int(spans[i][0] * rate), int(spans[i][1] * rate)
+            if start < finish and end > begin:
+                pieces[i].append(block[max(0, start - begin): min(len(block), end - begin)])
+            if end <= finish:
+                write(i, np.concatenate(pieces[i]) if pieces[i] else np.zeros(0, np.float32), rate)
+                pieces.pop(i)
+                pending.remove(i)
+        if not pending:
+            return
+    for i in pending:  # spans past the end of the decoded audio keep what there was
+        write(i, np.concatenate(pieces[i]) if pieces[i] else np.zeros(0, np.float32), rate)

@@ -1,0 +1,256 @@
+"""Who speaks when: a GE2E embedding per 1.5 s of speech, and spectral clustering.
+
+Each line's speech is covered by 1.5 s windows every 0.5 s (a shorter line by one window of
+its own length, at least 1 s), and each window gets a speaker embedding. The windows are
+clustered with spectral clustering on their cosine affinities, after the part all GE2E vectors
+share is taken out, refined as in Wang et al., "Speaker diarization with LSTM" (2018): each row
+keeps its strongest affinities and the matrix is symmetrised; the number of speakers is where
+the ratio of consecutive eigenvalues is largest, at most one per five windows. The notes
+(shared/notes/hearing.md) found that spectral clustering gets the count right where no single
+agglomerative cosine threshold did. Clusters too small to be a voice, or whose mean voices are
+nearly the same, are joined. Then every word takes the speaker of the windows over it, a run
+of words shorter than a second joins its neighbours, and a line in which the speaker changes
+is split at the change.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from engine.hearing import HearingError, HearingErrorCode
+from engine.hearing.transcribe import SAMPLE_RATE, Line
+
+WINDOW_S = 1.5
+HOP_S = 0.5
+MIN_WINDOW_S = 1.0  # a shorter line is embedded with its surroundings up to this long
+MAX_SPEAKERS = 10  # one distinct colour each (app.project.model.PALETTE)
+MAX_CLUSTERED = 2000  # past this many windows the affinity matrix (n^2) is built on a sample
+ROW_KEEP = 0.3  # the fraction of each row's affinities kept when refining (tuned on the benchmark's files)
+SAME_VOICE = 0.88  # two clusters whose mean voices are this alike are one speaker
+MIN_TURN_S = 1.0  # a shorter run of one speaker's words inside a line is taken as the neighbours'
+MIN_SPEAKER_SHARE = 0.03  # a cluster with less of the speech is a stray (a laugh, a cough), merged
+MIN_SPEAKER_WINDOWS = 5  # nor can a speaker with fewer windows (about 3 s of speech) be told apart
+
+
+@dataclass
+class EmbeddingWindows:
+    """The embedded windows of the whole recording, in time order."""
+
+    starts: list[float] = field(default_factory=list)
+    ends: list[float] = field(default_factory=list)
+    vectors: list[np.ndarray] = field(default_factory=list)
+
+    def add(self, audio: np.ndarray, offset_s: float, lines: Sequence[Line], encoder: Any,
+            cancel: threading.Event | None = None) -> None:
+        """Embed the windows over ``lines`` (times in the recording) of this stretch of audio."""
+        from engine.backends.base import ReferenceClip
+
+        length_s = len(audio) / SAMPLE_RATE
+        for line in lines:
+            if cancel is not None and cancel.is_set():
+                raise HearingError(HearingErrorCode.CANCELLED, "transcription cancelled")
+            for start, end in _spans(line.start - offset_s, line.end - offset_s, length_s):
+                piece = audio[int(start * SAMPLE_RATE): int(end * SAMPLE_RATE)]
+                self.starts.append(offset_s + start)
+                self.ends.append(offset_s + end)
+                self.vectors.append(encoder.embed(ReferenceClip(piece, SAMPLE_RATE, len(piece) / SAMPLE_RATE)))
+
+    def embeddings(self) -> np.ndarray:
+        return np.array(self.vectors, dtype=np.float32).reshape(len(self.vectors), -1)
+
+    def __len__(self) -> int:
+        return len(self.vectors)
+
+    def over(self, start: float, end: float) -> np.ndarray:
+        """Indices of the windows overlapping [start, end)."""
+        starts, ends = np.asarray(self.starts), np.asarray(self.ends)
+        return np.flatnonzero((starts < end) & (ends > start))
+
+
+def _spans(start: float, end: float, length_s: float) -> list[tuple[float, float]]:
+    """The windows covering [start, end) inside [0, length_s)."""
+    if end - start < WINDOW_S:
+        middle, half = (start + end) / 2, max(end - start, MIN_WINDOW_S) / 2
+        return [(max(0.0, middle - half), min(length_s, middle + half))]
+    count = int(np.ceil((end - start - WINDOW_S) / HOP_S)) + 1
+    step = (end - start - WINDOW_S) / (count - 1) if count > 1 else 0.0
+    return [(start + i * step, start + i * step + WINDOW_S) for i in range(count)]
+
+
+# --- clustering --------------------------------------------------------------------------------
+
+
+def cluster(embeddings: np.ndarray, speakers: int | None = None, seed: int = 0) -> tuple[np.ndarray, int]:
+    """A 0-based speaker label per embedding (numbered in order of first appearance) and the
+    number of speakers: ``speakers`` when given, else found from the eigenvalues."""
+    n = len(embeddings)
+    if n == 0:
+        return np.zeros(0, dtype=int), 0
+    if speakers == 1 or n < 3:
+        return np.zeros(n, dtype=int), 1
+    rng = np.random.default_rng(seed)
+    sample = np.sort(rng.choice(n, MAX_CLUSTERED, replace=False)) if n > MAX_CLUSTERED else np.arange(n)
+    # GE2E vectors share a large common part (any two voices score 0.4-0.9); without it, one
+    # speaker's windows point one way and another's elsewhere, and the affinities fall in blocks.
+    common = _unit(embeddings[sample]).mean(axis=0)
+    affinity = _refined_affinity(_unit(_unit(embeddings[sample]) - common))
+    values, vectors = np.linalg.eigh(affinity)
+    values, vectors = values[::-1], vectors[:, ::-1]
+    most = max(1, min(MAX_SPEAKERS, len(sample) // MIN_SPEAKER_WINDOWS))
+    if speakers is None:
+        count = int(np.argmax(values[:most] / np.maximum(values[1:most + 1], 1e-9))) + 1
+    else:
+        count = min(speakers, len(sample))
+    if count == 1:
+        return np.zeros(n, dtype=int), 1
+    sample_labels = _kmeans(_unit(vectors[:, :count]), count, rng)
+    means = centroids(embeddings[sample], sample_labels, count)
+    labels = np.argmax(_unit(embeddings) @ means.T, axis=1)
+    if speakers is None:
+        labels = _merge_alike(_merge_strays(labels, embeddings), embeddings)
+    return _renumber(labels)
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-9)
+
+
+def _refined_affinity(vectors: np.ndarray) -> np.ndarray:
+    """Cosine affinities refined as Wang et al. do: the diagonal set to each row's largest other
+    value, each row's weakest (all but ROW_KEEP) shrunk 100-fold, symmetrised, and each row
+    scaled to a largest value of 1."""
+    affinity = np.clip(vectors @ vectors.T, 0.0, None).astype(np.float64)
+    np.fill_diagonal(affinity, 0.0)
+    np.fill_diagonal(affinity, affinity.max(axis=1))
+    keep = max(2, int(np.ceil(ROW_KEEP * len(affinity))))
+    thresholds = -np.partition(-affinity, keep - 1, axis=1)[:, keep - 1: keep]
+    affinity = np.where(affinity >= thresholds, affinity, affinity * 0.01)
+    affinity = np.maximum(affinity, affinity.T)
+    affinity /= np.maximum(affinity.max(axis=1, keepdims=True), 1e-12)
+    return (affinity + affinity.T) / 2  # eigh wants it symmetric; the row scaling is nearly so
+
+
+def _kmeans(points: np.ndarray, count: int, rng: np.random.Generator, restarts: int = 10) -> np.ndarray:
+    """k-means with k-means++ starts; the labelling with the least inertia of ``restarts``."""
+    best, best_inertia = np.zeros(len(points), dtype=int), np.inf
+    for _ in range(restarts):
+        centres = [points[rng.integers(len(points))]]
+        for _ in range(1, count):
+            distance = np.min([np.sum((points - c) ** 2, axis=1) for c in centres], axis=0)
+            total = distance.sum()
+            pick = rng.choice(len(points), p=distance / total) if total > 0 else rng.integers(len(points))
+            centres.append(points[pick])
+        centre = np.array(centres)
+        for _ in range(100):
+            labels = np.argmin(((points[:, None, :] - centre[None]) ** 2).sum(axis=2), axis=1)
+            moved = np.array([points[labels == k].mean(axis=0) if np.any(labels == k) else centre[k]
+                              for k in range(count)])
+            if np.allclose(moved, centre):
+                break
+            centre = moved
+        inertia = float(((points - centre[labels]) ** 2).sum())
+        if inertia < best_inertia:
+            best, best_inertia = labels, inertia
+    return best
+
+
+def _merge_strays(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+    """Clusters holding less than MIN_SPEAKER_SHARE of the windows joined to the nearest other."""
+    labels = labels.copy()
+    while True:
+        present, counts = np.unique(labels, return_counts=True)
+        if len(present) < 2:
+            return labels
+        smallest = int(np.argmin(counts))
+        if counts[smallest] >= max(MIN_SPEAKER_WINDOWS, MIN_SPEAKER_SHARE * len(labels)):
+            return labels
+        stray = present[smallest]
+        others = [k for k in present if k != stray]
+        means = np.array([_unit(embeddings[labels == k].mean(axis=0)) for k in others])
+        members = np.flatnonzero(labels == stray)
+        labels[members] = np.array(others)[np.argmax(_unit(embeddings[members]) @ means.T, axis=1)]
+
+
+def _merge_alike(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+    """Two clusters whose mean embeddings' cosine is at least SAME_VOICE joined, most alike first."""
+    labels = labels.copy()
+    while True:
+        present = np.unique(labels)
+        if len(present) < 2:
+            return labels
+        means = np.array([_unit(embeddings[labels == k].mean(axis=0)) for k in present])
+        similarity = means @ means.T
+        np.fill_diagonal(similarity, -1.0)
+        a, b = np.unravel_index(int(np.argmax(similarity)), similarity.shape)
+        if similarity[a, b] < SAME_VOICE:
+            return labels
+        labels[labels == present[b]] = present[a]
+
+
+def _renumber(labels: np.ndarray) -> tuple[np.ndarray, int]:
+    """Labels renumbered 0, 1, ... in order of first appearance (Speaker 1 speaks first)."""
+    order: dict[int, int] = {}
+    for label in labels:
+        order.setdefault(int(label), len(order))
+    return np.array([order[int(label)] for label in labels], dtype=int), len(order)
+
+
+def centroids(embeddings: np.ndarray, labels: np.ndarray, count: int) -> np.ndarray:
+    """Each speaker's mean embedding, unit length (count x dimensions)."""
+    return np.array([_unit(embeddings[labels == k].mean(axis=0)) if np.any(labels == k)
+                     else np.zeros(embeddings.shape[1], dtype=np.float32) for k in range(count)])
+
+
+# --- lines -------------------------------------------------------------------------------------
+
+
+def assign(lines: Sequence[Line], windows: EmbeddingWindows, labels: np.ndarray) -> list[Line]:
+    """Each line with its speaker, split where the speaker changes (runs under MIN_TURN_S joined
+    to their neighbours first)."""
+    result: list[Line] = []
+    starts, ends = np.asarray(windows.starts), np.asarray(windows.ends)
+    for line in lines:
+        word_labels = [_word_label(word.start, word.end, starts, ends, labels) for word in line.words]
+        word_labels = _smooth(line, word_labels)
+        begin = 0
+        for i in range(1, len(line.words) + 1):
+            if i == len(line.words) or word_labels[i] != word_labels[begin]:
+                result.append(Line(line.words[begin:i], speaker=word_labels[begin]))
+                begin = i
+    return result
+
+
+def _word_label(start: float, end: float, starts: np.ndarray, ends: np.ndarray, labels: np.ndarray) -> int:
+    """The speaker whose windows overlap the word most; the nearest window's when none does."""
+    if len(labels) == 0:
+        return 0
+    overlap = np.minimum(ends, end) - np.maximum(starts, start)
+    if np.max(overlap) <= 0:
+        middle = (start + end) / 2
+        return int(labels[np.argmin(np.abs((starts + ends) / 2 - middle))])
+    weights = np.bincount(labels, weights=np.clip(overlap, 0.0, None), minlength=int(labels.max()) + 1)
+    return int(np.argmax(weights))
+
+
+def _smooth(line: Line, word_labels: list[int]) -> list[int]:
+    """Runs of one label shorter than MIN_TURN_S take the label of their longer neighbour run."""
+    labels = list(word_labels)
+    while True:
+        runs: list[tuple[int, int]] = []  # (first word, end word)
+        for i in range(len(labels) + 1):
+            if i == len(labels) or (i > 0 and labels[i] != labels[i - 1]):
+                runs.append((runs[-1][1] if runs else 0, i))
+        if len(runs) < 2:
+            return labels
+        durations = [line.words[b - 1].end - line.words[a].start for a, b in runs]
+        shortest = int(np.argmin(durations))
+        if durations[shortest] >= MIN_TURN_S:
+            return labels
+        neighbours = [j for j in (shortest - 1, shortest + 1) if 0 <= j < len(runs)]
+        into = max(neighbours, key=lambda j: durations[j])
+        a, b = runs[shortest]
+        labels[a:b] = [labels[runs[into][0]]] * (b - a)
