@@ -19,9 +19,11 @@ ROOT or a folder under it, and missing folders are created one level at a time, 
 before the next is made, so a symlinked ``exports/`` cannot send a write, or even an ``mkdir``,
 outside a project.
 
-Reads of files people hand us (scripts, transcripts beside clips) go through
-:func:`read_regular_file`, which refuses a pipe or a device instead of waiting on it for ever,
-and :func:`decode_text`, which decodes what text editors and subtitle tools write.
+Reads of files people hand us (scripts, transcripts, clips, takes, videos, token files) go
+through :func:`open_regular_file` (or :func:`read_regular_file`, :func:`read_audio`), which
+refuses a pipe or a device at once instead of waiting on it for ever, and :func:`decode_text`,
+which decodes what text editors and subtitle tools write. A target with other hard links is
+never written: it may be a file elsewhere that shares its contents.
 
 This module lives in ``engine/`` because the engine (voice cache, reports)
 and the studio (projects) both need it and the engine may not import the studio; the project
@@ -38,7 +40,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -112,11 +114,14 @@ def ensure_dir(directory: str | os.PathLike[str], inside: str | os.PathLike[str]
             target.mkdir(parents=True, exist_ok=True)
             return target.resolve()
         root = Path(inside).absolute()
+        real_root = root.resolve()
         try:
             parts = target.relative_to(root).parts
         except ValueError:
-            raise FileError(FileErrorCode.PATH_ESCAPE, f"{target} is not inside {root}", target) from None
-        real_root = root.resolve()
+            try:  # named through the root's real path (the root itself is a symlink)
+                parts = target.relative_to(real_root).parts
+            except ValueError:
+                raise FileError(FileErrorCode.PATH_ESCAPE, f"{target} is not inside {root}", target) from None
         current = real_root
         real_root.mkdir(parents=True, exist_ok=True)
         for part in parts:
@@ -155,6 +160,15 @@ def check_target(path: Path, *, stream_special: bool = False) -> os.stat_result 
         reason = _describe_os_error(error)
         raise FileError(code_of_write_error(error), f"cannot inspect {path}: {reason}", path) from error
     if stat.S_ISREG(info.st_mode):
+        if info.st_nlink > 1:
+            # Replacing our name would leave the other one as it is, but a target shared with a
+            # file elsewhere is not one we made: say so rather than quietly splitting the two.
+            raise FileError(
+                FileErrorCode.NOT_REGULAR_FILE,
+                f"{path} is hard-linked to {info.st_nlink - 1} other name(s), perhaps outside this folder; "
+                "refusing to write it (remove it, or name another file)",
+                path,
+            )
         return info
     if stream_special:
         try:
@@ -315,11 +329,14 @@ _BOMS = (
 CP1252_PREFERENCE = 0.1  # chaos margin within which cp1252 beats the detector's first pick
 
 
-def read_regular_file(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of a regular file (symlinks followed); anything else is refused with a code.
+def open_regular_file(path: str | os.PathLike[str]) -> IO[bytes]:
+    """A binary handle on a regular file (symlinks followed); anything else is refused with a code.
 
-    Opened without blocking, so a named pipe is refused at once instead of waiting for a
-    writer that may never come; a folder or device is refused the same way (NOT_REGULAR_FILE).
+    The one way the tree opens a file people hand us (scripts, clips, takes, the guide track,
+    videos, token files): opened without blocking, so a named pipe is refused at once instead
+    of waiting for a writer that may never come, then checked with ``fstat`` on the open
+    descriptor (no gap between the check and the use); a folder or device is refused the
+    same way (NOT_REGULAR_FILE). Decoders (libsndfile, FFmpeg) take the handle itself.
     """
     target = Path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -331,7 +348,7 @@ def read_regular_file(path: str | os.PathLike[str]) -> bytes:
         if error.errno == errno.EISDIR:
             raise FileError(FileErrorCode.NOT_REGULAR_FILE, f"{target} is a folder, not a file", target) from None
         raise FileError(FileErrorCode.READ_FAILED, f"cannot read {target}: {_describe_os_error(error)}", target) from error
-    with os.fdopen(fd, "rb") as handle:
+    try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise FileError(
@@ -339,10 +356,36 @@ def read_regular_file(path: str | os.PathLike[str]) -> bytes:
             )
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file, opened by :func:`open_regular_file`."""
+    with open_regular_file(path) as handle:
         try:
             return handle.read()
         except OSError as error:
-            raise FileError(FileErrorCode.READ_FAILED, f"cannot read {target}: {_describe_os_error(error)}", target) from error
+            raise FileError(FileErrorCode.READ_FAILED, f"cannot read {path}: {_describe_os_error(error)}", Path(path)) from error
+
+
+def read_audio(path: str | os.PathLike[str], **options: Any) -> tuple[np.ndarray, int]:
+    """``soundfile.read`` of a regular file opened by :func:`open_regular_file` (options as
+    soundfile's); a pipe or folder raises FileError, undecodable audio soundfile's own errors."""
+    import soundfile as sf
+
+    with open_regular_file(path) as handle:
+        return sf.read(handle, **options)  # type: ignore[no-any-return]
+
+
+def audio_info(path: str | os.PathLike[str]) -> Any:
+    """``soundfile.info`` (rate, frames, channels...) of a regular file, as :func:`read_audio`."""
+    import soundfile as sf
+
+    with open_regular_file(path) as handle:
+        return sf.info(handle)
 
 
 def decode_text(data: bytes) -> str:
@@ -390,10 +433,13 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_text",
     "atomic_write_wav",
+    "audio_info",
     "check_target",
     "code_of_write_error",
     "decode_text",
     "ensure_dir",
+    "open_regular_file",
+    "read_audio",
     "read_regular_file",
     "read_text_file",
 ]

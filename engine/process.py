@@ -46,7 +46,7 @@ from engine.protocol import (
     VoicePrepared,
 )
 from engine.scheduler import Scheduler, Work, default_max_active
-from engine.text import first_piece_chars
+from engine.text import control_character, first_piece_chars
 
 if TYPE_CHECKING:  # the client imports this module; keep numpy out of that import
     from engine.backends.base import SpokenPiece
@@ -165,6 +165,10 @@ class Engine:
     def submit(self, job: Job) -> None:
         if not job.text.strip():
             self._fail(job.job_id, ErrorCode.EMPTY_TEXT, "The line is empty: type something to speak")
+            return
+        if (control := control_character(job.text)) is not None:
+            self._fail(job.job_id, ErrorCode.BAD_REQUEST,
+                       f"The line holds a control character ({control[1]}), which is not text; remove it")
             return
         try:
             job.voice.settings.check()  # NaN or out-of-range speed or pitch: refused, never clamped

@@ -48,7 +48,7 @@ import soundfile as sf
 from engine import ge2e
 from engine.background import BackgroundWork
 from engine.backends.base import Backend, ReferenceClip, VoiceProfile
-from engine.files import atomic_write, read_text_file
+from engine.files import FileError, atomic_write, open_regular_file, read_text_file
 from engine.protocol import EngineError, ErrorCode, VoiceSettings, VoiceSpec
 from engine.silence import sound_seconds, trim
 
@@ -83,6 +83,44 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def _open_clip(path: Path) -> Any:
+    """The clip opened as a regular file (a pipe is refused at once, never waited on)."""
+    try:
+        return open_regular_file(path)
+    except FileError as error:
+        if not os.path.exists(path) or os.path.isdir(path):
+            raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}") from None
+        raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip: {error.message}") from None
+
+
+def _check_clip_info(path: Path, info: Any, seconds: float | None = None) -> None:
+    """``seconds``: the part of the clip that is used (a trim), when not all of it."""
+    if info.frames <= 0 or info.samplerate <= 0:
+        raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip holds no audio: {path.name}")
+    duration = info.duration if seconds is None else seconds
+    if duration > MAX_SOURCE_S:
+        raise EngineError(
+            ErrorCode.CLIP_TOO_LONG,
+            f"Reference clip is {duration / 60:.2f} min long; use one under "
+            f"{MAX_SOURCE_S / 60:.0f} min (the first {MAX_REFERENCE_S:.0f} s of speech are used)",
+        )
+
+
+def check_reference_clip(path: str | os.PathLike[str], start_s: float = 0.0, end_s: float | None = None) -> None:
+    """The checks :func:`load_reference_clip` makes before decoding (a regular file, audio
+    libsndfile reads, not over the length limit) on the part from ``start_s`` to ``end_s``,
+    without decoding: for "ready" checks that must refuse what a render would. Raises
+    EngineError with the same codes."""
+    path = Path(path)
+    with _open_clip(path) as handle:
+        try:
+            info = sf.info(handle)
+        except (sf.LibsndfileError, RuntimeError) as error:
+            raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error})") from error
+        used = None if start_s == 0 and end_s is None else min(end_s or info.duration, info.duration) - start_s
+        _check_clip_info(path, info, used)
+
+
 def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
     """Decode any format libsndfile reads, downmix to mono and trim silence.
 
@@ -90,23 +128,16 @@ def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
     too long clips; stereo, any sample rate and 8/16/24/32-bit files are accepted.
     """
     path = Path(path)
-    if not path.is_file():
-        raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}")
-    try:
-        info = sf.info(str(path))
-        if info.frames <= 0 or info.samplerate <= 0:
-            raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip holds no audio: {path.name}")
-        if info.duration > MAX_SOURCE_S:
+    with _open_clip(path) as handle:
+        try:
+            info = sf.info(handle)
+            _check_clip_info(path, info)
+            handle.seek(0)
+            data, rate = sf.read(handle, dtype="float32", always_2d=True)
+        except sf.LibsndfileError as error:
             raise EngineError(
-                ErrorCode.CLIP_TOO_LONG,
-                f"Reference clip is {info.duration / 60:.1f} min long; use one under "
-                f"{MAX_SOURCE_S / 60:.0f} min (the first {MAX_REFERENCE_S:.0f} s of speech are used)",
-            )
-        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    except sf.LibsndfileError as error:
-        raise EngineError(
-            ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.error_string})"
-        ) from error
+                ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.error_string})"
+            ) from error
     audio = data.mean(axis=1)
     source_duration = len(audio) / rate
     if not np.isfinite(audio).all() or float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:

@@ -24,6 +24,8 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any, Iterator
 
+from engine.numbers import NumberError, checked_int, checked_number
+
 
 class Mode(str, enum.Enum):
     CLOSED = "closed"
@@ -42,6 +44,21 @@ class WarmupMode(str, enum.Enum):
 
 class PlanError(ValueError):
     """A plan that cannot run; the message says which setting to change."""
+
+
+# What a plan's numbers may be, declared once: Plan.validate and `dubstudio bench`'s options
+# read it. NaN passes a test like ``value <= 0``, so every bound is checked as a finite range.
+MAX_LEVEL = 10_000  # users, or multiples of the rate
+PLAN_RANGES: dict[str, tuple[float, float]] = {
+    "jobs_per_level": (1, 1_000_000),
+    "seconds_per_level": (0.001, 7 * 24 * 3600.0),
+    "warmup_jobs": (0, 1_000_000),
+    "think_s": (0.0, 3600.0),
+    "rate": (0.0001, 10_000.0),  # jobs per second per level unit
+    "max_in_flight": (1, 1_000_000),
+    "job_timeout_s": (0.001, 24 * 3600.0),
+}
+WHOLE_NUMBERS = frozenset({"jobs_per_level", "warmup_jobs", "max_in_flight"})
 
 
 @dataclass(frozen=True)
@@ -63,22 +80,22 @@ class Plan:
     def validate(self) -> None:
         if not self.levels:
             raise PlanError("E_PLAN: give at least one level (e.g. --levels 1,2,4)")
-        if any(level < 1 for level in self.levels):
-            raise PlanError(f"E_PLAN: levels must be positive integers, got {list(self.levels)}")
+        if any(isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_LEVEL
+               for level in self.levels):
+            raise PlanError(f"E_PLAN: levels must be whole numbers from 1 to {MAX_LEVEL}, got {list(self.levels)}")
         if (self.jobs_per_level is None) == (self.seconds_per_level is None):
             raise PlanError("E_PLAN: hold each level for a number of jobs or of seconds (exactly one)")
-        if self.jobs_per_level is not None and self.jobs_per_level < 1:
-            raise PlanError("E_PLAN: jobs per level must be at least 1")
-        if self.seconds_per_level is not None and self.seconds_per_level <= 0:
-            raise PlanError("E_PLAN: seconds per level must be positive")
-        if self.warmup_jobs < 0 or self.think_s < 0:
-            raise PlanError("E_PLAN: warm-up jobs and think time cannot be negative")
-        if self.mode is Mode.OPEN and not (self.rate > 0 and math.isfinite(self.rate)):
-            raise PlanError("E_PLAN: the open-loop rate must be a positive number of jobs per second")
-        if self.max_in_flight is not None and self.max_in_flight < 1:
-            raise PlanError("E_PLAN: the in-flight cap must be at least 1")
-        if self.job_timeout_s <= 0:
-            raise PlanError("E_PLAN: the job timeout must be positive")
+        try:
+            for name, (low, high) in PLAN_RANGES.items():
+                value = getattr(self, name)
+                if value is None or (name == "rate" and self.mode is not Mode.OPEN):
+                    continue
+                if name in WHOLE_NUMBERS:
+                    checked_int(name, value, int(low), high)
+                else:
+                    checked_number(name, value, low, high)
+        except NumberError as error:
+            raise PlanError(f"E_PLAN: {error}") from None
 
     def offered_rate(self, level: int) -> float | None:
         """Open loop: arrivals per second at ``level``; None in closed loop."""

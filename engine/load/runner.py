@@ -28,6 +28,7 @@ from engine.load.report import BenchReport
 from engine.load.sampler import ResourceSample, ResourceSampler
 from engine.load.stats import LevelRun, LevelStats, Objective, add_changes, apply_objective, level_stats, make_verdict
 from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
+from engine.numbers import NumberError
 from engine.protocol import (
     AudioChunk,
     EngineError,
@@ -480,6 +481,10 @@ class BenchSettings:
 
     def validate(self) -> None:
         self.plan.validate()
+        try:
+            self.objective.validate()
+        except NumberError as error:
+            raise BenchError(f"E_BENCH: objective: {error}") from None
         if self.cache not in ("warm", "cold"):
             raise BenchError(f"E_BENCH: cache must be 'warm' or 'cold', not {self.cache!r}")
         if self.slots is not None and self.slots < 1:

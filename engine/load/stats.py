@@ -13,6 +13,7 @@ from typing import Any, Iterable, Sequence
 
 from engine.load.records import OK, JobRecord
 from engine.load.sampler import ResourceSample
+from engine.numbers import checked_number
 
 PERCENTILES = (50, 90, 95, 99)
 
@@ -291,6 +292,15 @@ def add_changes(levels: Sequence[LevelStats]) -> None:
 # --- the objective and the verdict ---------------------------------------------------------
 
 
+# What an objective's bounds may be (Objective.validate and `dubstudio bench`'s options).
+OBJECTIVE_RANGES: dict[str, tuple[float, float]] = {
+    "p95_first_audio_s": (0.001, 3600.0),
+    "max_error_rate": (0.0, 1.0),
+    "max_stalls_per_job": (0.0, 1_000_000.0),
+    "p95_total_s": (0.001, 24 * 3600.0),
+}
+
+
 @dataclass(frozen=True)
 class Objective:
     """What "serves this level" means; the defaults follow what a listener tolerates."""
@@ -299,6 +309,12 @@ class Objective:
     max_error_rate: float = 0.0  # fraction of measured jobs
     max_stalls_per_job: float = 0.0
     p95_total_s: float | None = None  # optional bound on whole-line latency
+
+    def validate(self) -> None:
+        """Raise NumberError unless every bound is a finite number in OBJECTIVE_RANGES."""
+        for name, (low, high) in OBJECTIVE_RANGES.items():
+            if getattr(self, name) is not None:
+                checked_number(name, getattr(self, name), low, high)
 
     def describe(self) -> str:
         parts = [f"p95 first audio ≤ {self.p95_first_audio_s:.2f} s"]

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 import soundfile as sf
 
-from engine.files import FileError, read_text_file
+from engine.files import FileError, read_audio, read_text_file
 from engine.protocol import Job, Priority, VoiceSettings, VoiceSpec
 from engine.voices import transcript_beside
 
@@ -180,7 +180,7 @@ class JobSource:
         if self._scratch is None:
             self._scratch = Path(tempfile.mkdtemp(prefix="dubstudio-bench-cold-"))
         if clip_path not in self._clips:  # decode each original once, not once per job
-            self._clips[clip_path] = sf.read(clip_path, dtype="float32", always_2d=True)
+            self._clips[clip_path] = read_audio(clip_path, dtype="float32", always_2d=True)
         data, rate = self._clips[clip_path]
         padded = np.concatenate([data, np.zeros((index + 1, data.shape[1]), dtype=np.float32)])
         target = self._scratch / f"{Path(clip_path).stem}-cold{index}.wav"

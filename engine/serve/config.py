@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.client import EngineConfig
+from engine.files import read_regular_file
+from engine.numbers import NumberError, checked_int, checked_number
+from engine.process import MAX_SLOTS
 from engine.scheduler import default_max_active
 
 DEFAULT_HOST = "127.0.0.1"
@@ -28,10 +31,39 @@ DEFAULT_CLIP_STORE_MB = 512.0
 INGRESS_MAX_ONGOING = 1000  # streams one ingress replica relays at once: hundreds of clients
 ROUTER_MAX_QUEUED = 1000  # jobs that wait for an engine replica before new ones get E_QUEUE_FULL
 APP_NAME = "dubstudio"
+MB = 2**20
+# What each server limit may be, declared once: ServeOptions.validate and `dubstudio serve`'s
+# options read it. A check like ``value > 0`` lets NaN through; these are finite ranges.
+SERVE_RANGES: dict[str, tuple[float, float]] = {
+    "port": (1, 65535),
+    "num_cpus": (1, 100_000),
+    "replicas": (1, 1000),
+    "target_ongoing": (1, 100_000),
+    "slots": (1, MAX_SLOTS),
+    "replica_cpus": (0.01, 1024.0),
+    "gpus_per_replica": (0.0, 64.0),
+    "max_text_chars": (1, 1_000_000),
+    "max_clip_mb": (0.001, 4096.0),
+    "job_timeout_s": (0.001, 7 * 24 * 3600.0),
+    "clip_store_mb": (1.0, 65536.0),
+}
+WHOLE_SERVE_NUMBERS = frozenset({"port", "num_cpus", "replicas", "target_ongoing", "slots", "max_text_chars"})
 
 
 class ServeConfigError(ValueError):
     """A server option that cannot work; the message says which and what to do."""
+
+
+def serve_option(name: str) -> str:
+    return "--" + name.removesuffix("_s").replace("_", "-")
+
+
+def check_serve_number(name: str, value: object) -> float:
+    """A server limit in its SERVE_RANGES range (named as its option), or NumberError."""
+    low, high = SERVE_RANGES[name]
+    if name in WHOLE_SERVE_NUMBERS:
+        return checked_int(serve_option(name), value, int(low), high)
+    return checked_number(serve_option(name), value, low, high)
 
 
 def is_loopback(host: str) -> bool:
@@ -49,7 +81,7 @@ def read_token(path: str | os.PathLike[str]) -> str:
     file = Path(path)
     try:
         mode = file.stat().st_mode
-        token = file.read_text(encoding="utf-8").strip()
+        token = read_regular_file(file).decode("utf-8").strip()  # a named pipe is refused, not waited on
     except (OSError, UnicodeDecodeError) as error:
         raise ServeConfigError(f"cannot read the token file {file}: {error}") from None
     if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
@@ -117,21 +149,27 @@ class ServeOptions:
         for path in (self.tls_cert, self.tls_key):
             if path and not Path(path).is_file():
                 raise ServeConfigError(f"no such file: {path}")
-        if not 0 < self.port < 65536:
-            raise ServeConfigError(f"--port must be 1-65535, not {self.port}")
         if self.autoscale is not None:
             low, high = self.autoscale
-            if low < 1 or high < low:
+            if high < low:
                 raise ServeConfigError(f"--autoscale MIN,MAX needs 1 <= MIN <= MAX, not {low},{high}")
-        elif self.replicas < 1:
-            raise ServeConfigError("--replicas must be at least 1")
-        if self.target_ongoing is not None and self.target_ongoing < 1:
-            raise ServeConfigError("--target-ongoing must be at least 1")
-        for name, value in (("--slots", self.slots), ("--max-text-chars", self.max_text_chars),
-                            ("--max-clip-mb", self.max_clip_bytes), ("--job-timeout", self.job_timeout_s),
-                            ("--replica-cpus", self.replica_cpus)):
-            if not value > 0:
-                raise ServeConfigError(f"{name} must be positive")
+        values = {
+            "port": self.port, "replicas": self.replicas, "target_ongoing": self.target_ongoing, "slots": self.slots,
+            "replica_cpus": self.replica_cpus, "gpus_per_replica": self.gpus_per_replica,
+            "max_text_chars": self.max_text_chars, "max_clip_mb": self.max_clip_bytes / MB,
+            "job_timeout_s": self.job_timeout_s, "clip_store_mb": self.clip_store_bytes / MB,
+        }
+        if self.autoscale is not None:
+            values["replicas"] = self.autoscale[0]
+        try:
+            for name, value in values.items():
+                if value is not None:
+                    check_serve_number(name, value)
+        except NumberError as error:
+            raise ServeConfigError(str(error)) from None
+        if self.clip_store_bytes < self.max_clip_bytes:
+            raise ServeConfigError(f"--clip-store-mb ({self.clip_store_bytes / MB:g}) must hold at least one clip "
+                                   f"of --max-clip-mb ({self.max_clip_bytes / MB:g})")
 
     @property
     def scheme(self) -> str:

@@ -1,0 +1,197 @@
+"""Issue 20 (safety, round three), the engine side: one way to open what we read (regular files
+only, a FIFO refused at once), one writer that refuses hard-linked targets, and one check of
+every number from outside (finite and in range)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from engine import files
+from engine.files import FileError, FileErrorCode
+from engine.load.plans import Plan, PlanError
+from engine.load.runner import BenchError, BenchSettings
+from engine.load.stats import Objective
+from engine.numbers import NumberError, checked_int, checked_number, number_argument
+from engine.protocol import EngineError, ErrorCode
+from engine.serve.config import ServeConfigError, ServeOptions, read_token
+from engine.text import control_character
+from engine.voices import check_reference_clip, load_reference_clip
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="named pipes and hard links as on POSIX")
+VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
+
+
+def returns_at_once(call: Callable[[], Any]) -> BaseException | None:
+    """Run ``call`` on a thread; fail the test if it blocks (as libsndfile did on a FIFO)."""
+    outcome: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            call()
+            outcome.append(None)
+        except BaseException as error:  # noqa: BLE001 - handed back to the test
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout=20)
+    assert not thread.is_alive(), "blocked on a named pipe"
+    return outcome[0]
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "pipe.wav"
+    os.mkfifo(path)
+    return path
+
+
+# --- A: the writer refuses hard-linked targets ------------------------------------------------
+
+
+def test_a_hard_linked_target_is_never_written_and_the_other_file_stays(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    inside = tmp_path / "project" / "project.json"
+    inside.parent.mkdir()
+    os.link(outside, inside)
+    with pytest.raises(FileError) as raised:
+        files.atomic_write_text(inside, "{}", inside=tmp_path / "project")
+    assert raised.value.code is FileErrorCode.NOT_REGULAR_FILE and "hard-linked" in raised.value.message
+    assert outside.read_text() == "precious" and inside.read_text() == "precious"
+
+
+def test_variant_a_take_written_over_a_hard_link_is_refused_too(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.wav"
+    outside.write_bytes(b"not yours")
+    take = tmp_path / "takes" / "l1.wav"
+    take.parent.mkdir()
+    os.link(outside, take)
+    with pytest.raises(FileError) as raised:
+        files.atomic_write_wav(take, np.zeros(100, dtype=np.float32), 22050, inside=tmp_path)
+    assert raised.value.code is FileErrorCode.NOT_REGULAR_FILE
+    assert outside.read_bytes() == b"not yours"
+    assert not [p for p in take.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_folder_written_through_the_real_path_of_a_symlinked_root_stays_inside(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    written = files.atomic_write_text(real / "takes" / "a.txt", "x", inside=link)
+    assert written == real / "takes" / "a.txt" and written.read_text() == "x"
+    with pytest.raises(FileError) as raised:
+        files.atomic_write_text(tmp_path / "other" / "a.txt", "x", inside=link)
+    assert raised.value.code is FileErrorCode.PATH_ESCAPE
+
+
+# --- B: every file we read is opened without blocking ------------------------------------------
+
+
+@pytest.mark.parametrize("read", [files.read_regular_file, files.read_audio, files.audio_info, files.open_regular_file],
+                         ids=["bytes", "audio", "audio-info", "handle"])
+def test_a_named_pipe_is_refused_at_once_by_every_reader(fifo: Path, read: Callable[[Path], Any]) -> None:
+    error = returns_at_once(lambda: read(fifo))
+    assert isinstance(error, FileError) and error.code is FileErrorCode.NOT_REGULAR_FILE
+    assert "named pipe" in error.message
+
+
+def test_read_audio_reads_a_regular_file_as_soundfile_does(tmp_path: Path) -> None:
+    path = tmp_path / "a.wav"
+    sf.write(str(path), np.linspace(-0.5, 0.5, 800, dtype=np.float32), 8000, subtype="FLOAT")
+    audio, rate = files.read_audio(path, dtype="float32")
+    assert rate == 8000 and audio.shape == (800,) and files.audio_info(path).frames == 800
+
+
+def test_a_reference_clip_that_is_a_pipe_is_unreadable_not_a_hang(fifo: Path) -> None:
+    for check in (load_reference_clip, check_reference_clip):
+        error = returns_at_once(lambda: check(fifo))
+        assert isinstance(error, EngineError) and error.code is ErrorCode.CLIP_UNREADABLE
+        assert "named pipe" in error.message
+
+
+def test_serve_token_file_on_a_fifo_is_refused_at_once(fifo: Path) -> None:
+    error = returns_at_once(lambda: read_token(fifo))
+    assert isinstance(error, ServeConfigError) and "named pipe" in str(error)
+
+
+def test_a_clip_over_the_length_limit_is_refused_by_the_check_render_makes(tmp_path: Path) -> None:
+    clip = tmp_path / "long.wav"
+    sf.write(str(clip), np.zeros(8000 * 601, dtype=np.int16), 8000, subtype="PCM_16")  # 10 min 1 s
+    with pytest.raises(EngineError) as raised:
+        check_reference_clip(clip)
+    assert raised.value.code is ErrorCode.CLIP_TOO_LONG
+    check_reference_clip(clip, 0.0, 300.0)  # a trim to 5 min is what the render would use: fine
+    check_reference_clip(VOICES / "maya.wav")
+
+
+# --- E: numbers -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, -1.0, 11.0, True, "3", None])
+def test_checked_number_refuses_what_comparisons_let_through(value: object) -> None:
+    with pytest.raises(NumberError, match="must be a finite number from 0 to 10"):
+        checked_number("x", value, 0, 10)
+
+
+def test_checked_number_and_int_accept_what_is_in_range() -> None:
+    assert checked_number("x", 10, 0, 10) == 10.0 and checked_number("x", 1e300, 0) == 1e300
+    assert checked_int("n", 3, 1, 5) == 3
+    with pytest.raises(NumberError, match="whole number"):
+        checked_int("n", 2.5, 1, 5)
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-1", "1e400", "soon"])
+def test_number_arguments_are_usage_errors(text: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="--think must be a finite number"):
+        number_argument("--think", 0, 3600)(text)
+    assert number_argument("--think", 0, 3600)("2.5") == 2.5
+
+
+@pytest.mark.parametrize("change", [
+    {"seconds_per_level": math.nan, "jobs_per_level": None}, {"think_s": math.inf}, {"job_timeout_s": math.nan},
+    {"mode": "open", "rate": math.inf}, {"warmup_jobs": -1}, {"levels": (1, True)}, {"jobs_per_level": 2.5},
+])
+def test_a_plan_with_nan_infinity_or_negatives_never_runs(change: dict[str, Any]) -> None:
+    from engine.load.plans import Mode
+
+    if change.get("mode") == "open":
+        change = {**change, "mode": Mode.OPEN}
+    with pytest.raises(PlanError, match="E_PLAN"):
+        Plan(**change).validate()
+
+
+@pytest.mark.parametrize("change", [{"p95_first_audio_s": math.nan}, {"p95_total_s": math.inf},
+                                    {"max_error_rate": 2.0}, {"max_stalls_per_job": -1.0}])
+def test_an_objective_that_cannot_be_judged_is_refused(change: dict[str, float]) -> None:
+    with pytest.raises(BenchError, match="E_BENCH: objective"):
+        BenchSettings(objective=Objective(**change)).validate()
+
+
+@pytest.mark.parametrize("change", [
+    {"max_clip_bytes": int(-1 * 2**20)}, {"job_timeout_s": math.nan}, {"clip_store_bytes": -2**20},
+    {"replica_cpus": math.nan}, {"port": 70000}, {"max_text_chars": 0},
+])
+def test_server_limits_must_be_finite_and_in_range(change: dict[str, Any]) -> None:
+    with pytest.raises(ServeConfigError):
+        ServeOptions(**change).validate()
+    ServeOptions().validate()
+
+
+# --- D: text that is not text -------------------------------------------------------------------
+
+
+def test_control_characters_are_found_and_named() -> None:
+    assert control_character("Hel\x00lo") == (3, "U+0000")
+    assert control_character("bell\x07") == (4, "U+0007")
+    assert control_character("tab\tand\nnew line\r") is None
