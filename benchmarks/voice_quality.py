@@ -6,8 +6,9 @@ neither its calibration text nor the clips' texts, three ways:
 
 - plain: the model's own voice, unadapted;
 - before: the old method, "tape speed" (the model stretched by the pitch ratio, then resampled
-  back; the ratio from librosa's YIN medians of the clip and of the model, within ±12
-  semitones), kept here to measure against;
+  back; the ratio of the clip's and the model's median F0, within ±12 semitones), kept here to
+  measure against. The old engine took the medians from librosa's YIN; without librosa they
+  are Praat's, as the current adaptation measures them (engine.backends.adaptation);
 - after: the current adaptation (engine/backends/adaptation.py), applied to the very same
   model output as "plain", so the model's randomness cancels out of the comparison.
 
@@ -47,7 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.backends.adaptation import Adaptation, adapt_piece  # noqa: E402
+from engine.backends.adaptation import Adaptation, adapt_piece, analyse_speech  # noqa: E402
 from engine.backends.base import ReferenceClip, VoiceProfile  # noqa: E402
 from engine.backends.piper import CALIBRATION_TEXT, PiperBackend  # noqa: E402
 from engine.protocol import VoiceSettings, VoiceSpec  # noqa: E402
@@ -173,26 +174,17 @@ def embed(encoder: SpeakerEncoder, audio: np.ndarray) -> np.ndarray:
 
 
 class TapeSpeed:
-    """The old adaptation: YIN medians, model stretched by the ratio, then resampled back."""
+    """The old adaptation: F0 medians, model stretched by the ratio, then resampled back."""
 
     def __init__(self, backend: PiperBackend) -> None:
         self.backend = backend
         audio = np.concatenate([p.pcm for p in backend.synthesize(
             " ".join(CALIBRATION_TEXT.split(". ")[:2]), VoiceProfile("plain", np.zeros(1), backend.plain_conditioning()),
             VoiceSettings(), lambda: False)])
-        self.model_f0 = self.yin_median(audio, RATE)
-
-    @staticmethod
-    def yin_median(audio: np.ndarray, rate: int) -> float:
-        import librosa
-
-        f0 = librosa.yin(audio, fmin=60.0, fmax=500.0, sr=rate, frame_length=2048, hop_length=256)
-        rms = librosa.feature.rms(y=audio, frame_length=2048, hop_length=256)[0][: len(f0)]
-        voiced = f0[(rms > 0.25 * float(np.max(rms))) & (f0 > 63.0) & (f0 < 475.0)]
-        return float(np.median(voiced)) if len(voiced) >= 5 else float("nan")
+        self.model_f0 = analyse_speech(audio, RATE).f0_median_hz
 
     def ratio(self, clip: ReferenceClip) -> float:
-        f0 = self.yin_median(clip.audio, clip.sample_rate)
+        f0 = analyse_speech(clip.audio, clip.sample_rate).f0_median_hz
         if not np.isfinite(f0):
             return 1.0
         semitones = float(np.clip(12 * np.log2(f0 / self.model_f0), -OLD_MAX_SHIFT_SEMITONES, OLD_MAX_SHIFT_SEMITONES))

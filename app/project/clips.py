@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import warnings
 from pathlib import Path
 
 import numpy as np
 import soundfile as sf
 
-from app.project.errors import ClipImportError, PathEscapeError
+from app.project.errors import ClipImportError, MediaError, PathEscapeError
 from app.project.fsutil import (
     atomic_write,
     atomic_write_wav,
@@ -24,19 +23,21 @@ from app.project.fsutil import (
     safe_filename,
     unique_path,
 )
+from app.project.media import decode_audio
 from app.project.model import CACHE_DIR, Project, file_digest
 
 KEEP_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"})
 
 
 def _decode_fallback(source: Path) -> tuple[np.ndarray, int]:
-    """Decode formats libsndfile cannot (m4a, aac, wma...) through librosa/audioread."""
-    import librosa
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # librosa warns on every audioread fallback
-        audio, rate = librosa.load(str(source), sr=None, mono=True)
-    return audio, int(rate)
+    """Decode formats libsndfile cannot (m4a, aac, wma, opus in mp4, ...) through FFmpeg, with
+    the decoder a video's guide track goes through (:func:`app.project.media.decode_audio`)."""
+    blocks: list[np.ndarray] = []
+    try:
+        rate, _channels = decode_audio(source, on_block=lambda block: blocks.append(block.mean(axis=1)))
+    except MediaError as error:  # its words are a video's: FFmpeg's own reason, which import_clip words
+        raise ValueError(getattr(error.__cause__, "strerror", None) or error.message) from error
+    return (np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)), rate
 
 
 def import_clip(project: Project, source: str | os.PathLike[str]) -> str:

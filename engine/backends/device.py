@@ -6,6 +6,10 @@ capability, whether fp16 is worth offering, and the versions of torch, CUDA, cuD
 NVIDIA driver and the optional accelerators (TensorRT, vLLM). The studio's "Voices engine"
 page asks this before an engine exists; a loaded backend reports the same facts with its
 ``EngineReady``, so bench reports name the device that really ran.
+
+The studio's own environment has no torch (its backend, Piper, runs on the CPU), so there the
+facts come from the NVIDIA driver alone (NVML, ``nvidia-ml-py``): the GPUs it sees, under
+``driver_gpus`` in every answer, and the device is the CPU.
 """
 
 from __future__ import annotations
@@ -48,14 +52,43 @@ def driver_version() -> str | None:
     return version.decode() if isinstance(version, bytes) else str(version)
 
 
+def driver_gpus() -> list[dict[str, Any]]:
+    """The GPUs the NVIDIA driver sees (name, memory, compute capability), through NVML: no
+    torch needed. Empty without a driver or a GPU."""
+    try:
+        import pynvml
+
+        pynvml.nvmlInit()
+    except Exception:  # no library, no driver: the usual CPU machine
+        return []
+    try:
+        gpus = []
+        for index in range(pynvml.nvmlDeviceGetCount()):
+            handle = pynvml.nvmlDeviceGetHandleByIndex(index)
+            name = pynvml.nvmlDeviceGetName(handle)
+            major, minor = pynvml.nvmlDeviceGetCudaComputeCapability(handle)
+            gpus.append({"name": name.decode() if isinstance(name, bytes) else str(name),
+                         "memory_gb": round(pynvml.nvmlDeviceGetMemoryInfo(handle).total / 2**30, 1),
+                         "compute_capability": f"{major}.{minor}"})
+        return gpus
+    except Exception:  # a driver that answers the first call and not the next: report what it said
+        return gpus
+    finally:
+        pynvml.nvmlShutdown()
+
+
+def _check_requested(requested: str) -> None:
+    if not re.fullmatch(r"auto|cpu|cuda(:\d+)?", requested):
+        raise EngineError(ErrorCode.BAD_OPTION, f"device must be auto, cpu, cuda or cuda:N, not {requested!r}")
+
+
 def resolve_device(torch: Any, requested: str) -> Any:
     """The torch device for ``requested`` ("auto", "cpu", "cuda", "cuda:N").
 
     A CUDA device that torch cannot see is an ``E_ENGINE_START`` error saying why, rather
     than a silent fall-back to a CPU that would be 20× slower than the user planned for.
     """
-    if not re.fullmatch(r"auto|cpu|cuda(:\d+)?", requested):
-        raise EngineError(ErrorCode.BAD_OPTION, f"device must be auto, cpu, cuda or cuda:N, not {requested!r}")
+    _check_requested(requested)
     cuda = bool(torch.cuda.is_available())
     if requested == "auto":
         return torch.device("cuda:0" if cuda else "cpu")
@@ -73,16 +106,15 @@ def resolve_device(torch: Any, requested: str) -> Any:
 
 
 def describe(requested: str = "auto") -> dict[str, Any]:
-    """Facts about the device ``requested`` resolves to here (imports torch)."""
-    import torch
-
+    """Facts about the device ``requested`` resolves to here (imports torch where there is one)."""
     facts: dict[str, Any] = {
         "requested": requested,
-        "torch": torch.__version__,
-        "cuda": torch.version.cuda,
+        "torch": None,
+        "cuda": None,
         "cudnn": None,
         "driver": driver_version(),
-        "cuda_available": bool(torch.cuda.is_available()),
+        "driver_gpus": driver_gpus(),
+        "cuda_available": False,
         "cpu_count": os.cpu_count(),
         "tensorrt": _version("tensorrt"),
         "vllm": _version("vllm"),
@@ -92,6 +124,11 @@ def describe(requested: str = "auto") -> dict[str, Any]:
         "fp16_supported": False,
         "fp16_recommended": False,
     }
+    try:
+        import torch
+    except ImportError:
+        return _without_torch(facts, requested)
+    facts.update(torch=torch.__version__, cuda=torch.version.cuda, cuda_available=bool(torch.cuda.is_available()))
     try:
         device = resolve_device(torch, requested)
     except EngineError as error:
@@ -112,6 +149,21 @@ def describe(requested: str = "auto") -> dict[str, Any]:
     return facts
 
 
+def _without_torch(facts: dict[str, Any], requested: str) -> dict[str, Any]:
+    """An environment without torch (the studio's): its backends run on the CPU, whatever GPUs
+    the driver sees; asking for CUDA there is an ``E_ENGINE_START`` error saying so."""
+    try:
+        _check_requested(requested)
+    except EngineError as error:
+        return {**facts, "device": None, "error": f"{error.code.value}: {error.message}"}
+    if requested.startswith("cuda"):
+        seen = f"the NVIDIA driver sees {len(facts['driver_gpus'])} GPU(s)"
+        message = (f"device {requested!r} was asked for, but this environment has no torch ({seen}); "
+                   "use device=auto or cpu, or an environment with torch (scripts/cosyvoice-env)")
+        return {**facts, "device": None, "error": f"{ErrorCode.ENGINE_START.value}: {message}"}
+    return {**facts, "device": "cpu"}
+
+
 def summary(facts: dict[str, Any]) -> str:
     """One line for people: "NVIDIA L4, 22.5 GB, CUDA 12.4, driver 550.54" or the CPU's."""
     if facts.get("error"):
@@ -123,6 +175,9 @@ def summary(facts: dict[str, Any]) -> str:
         if facts.get("driver"):
             parts.append(f"driver {facts['driver']}")
         return ", ".join(parts)
+    if facts.get("torch") is None:
+        gpus = "".join(f"; the driver sees {gpu['name']}, {gpu['memory_gb']} GB" for gpu in facts.get("driver_gpus") or [])
+        return f"CPU ({facts.get('cpu_count')} cores; no torch in this environment{gpus})"
     return f"CPU ({facts.get('cpu_count')} cores; torch {facts.get('torch')}, no CUDA GPU visible)"
 
 

@@ -8,7 +8,6 @@ recorded speech (tests/engine/data/ge2e/, see its NOTICE.md), so these tests nee
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,12 +20,11 @@ from engine import ge2e
 from engine.protocol import EngineError, ErrorCode
 from engine.voices import SpeakerEncoder, load_reference_clip
 from tests.engine.helpers import VOICES
+from tests.engine.torch_guard import guarded_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = Path(__file__).parent / "data" / "ge2e_reference.npz"
 MATCH = 0.999  # the cosine the port must reach with resemblyzer's embedding of the same clip
-# What the studio must run without (issue 19): the GE2E encoder was their only reason to be here.
-REFUSED = ("torch", "resemblyzer", "librosa", "numba")
 
 
 def reference_embeddings() -> dict[str, np.ndarray]:
@@ -91,34 +89,6 @@ def test_a_damaged_encoder_file_is_an_error_that_says_what_to_do(tmp_path: Path)
         ge2e.Ge2eEncoder(broken)
     assert raised.value.code is ErrorCode.BACKEND and "GE2E speaker encoder" in raised.value.message
     assert "reinstall DubStudio" in raised.value.message
-
-
-GUARD = """
-import importlib.abc, os, sys
-
-REFUSED = set(os.environ["DUBSTUDIO_REFUSE_IMPORTS"].split(","))
-
-class Refuse(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in REFUSED:
-            raise ModuleNotFoundError(f"{name} is refused: the studio runs without it", name=name)
-        return None
-
-sys.meta_path.insert(0, Refuse())
-open(os.path.join(os.environ["DUBSTUDIO_GUARD_MARKS"], str(os.getpid())), "w").close()
-"""
-
-
-def guarded_environment(tmp_path: Path) -> dict[str, str]:
-    """An environment whose every Python process (the CLI and the engine it spawns) refuses
-    to import torch and the rest: a sitecustomize that installs a meta-path finder."""
-    guard = tmp_path / "guard"
-    marks = tmp_path / "marks"
-    guard.mkdir()
-    marks.mkdir()
-    (guard / "sitecustomize.py").write_text(GUARD)
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(guard), str(ROOT)]),
-            "DUBSTUDIO_REFUSE_IMPORTS": ",".join(REFUSED), "DUBSTUDIO_GUARD_MARKS": str(marks)}
 
 
 def test_the_guard_refuses_torch(tmp_path: Path) -> None:
