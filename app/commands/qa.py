@@ -6,9 +6,14 @@ to stdout (or, with ``--json``, one JSON object per take); the audio is only rea
 ``--save`` the measurements are also stored with the takes in project.json, where the studio
 shows them.
 
-Exit codes: 0 no take failed (takes whose language has no recogniser count as not checked,
-not failed), 1 at least one take failed QA or could not be read, 2 bad project or arguments
-(also when ``--save`` finds the project open in another process: E_PROJECT_LOCKED).
+``--recogniser-model`` chooses the Whisper model (``base``, ``tiny.en``, a downloaded one, or a
+model folder); ``--download-model NAME`` downloads one of the hub models (resumable) instead of
+checking a project.
+
+Exit codes: 0 no take failed (takes that could not be heard, a language the model does not know
+or no model, count as not checked, not failed), 1 at least one take failed QA or could not be
+read (or a download failed), 2 bad project or arguments (also when ``--save`` finds the project
+open in another process: E_PROJECT_LOCKED).
 """
 
 from __future__ import annotations
@@ -24,6 +29,29 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def add_recogniser_option(parser: argparse.ArgumentParser) -> None:
+    """``--recogniser-model``, the same for every command that hears (qa, render --qa, say, new)."""
+    from engine.hearing.whisper import WHISPER_MODELS
+    from engine.qa.recognise import DEFAULT_MODEL
+
+    parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, metavar="MODEL",
+                        help=f"the Whisper model that listens: {', '.join(WHISPER_MODELS)} (the larger ones once "
+                             f"downloaded with `dubstudio qa --download-model`), or a model folder "
+                             f"(default {DEFAULT_MODEL})")
+
+
+def check_recogniser_model(model: str) -> str | None:
+    """Why ``model`` cannot be used (E_BAD_OPTION or E_WHISPER_MODEL_MISSING, with how to fix it), or None."""
+    from engine.hearing.whisper import model_path
+    from engine.protocol import EngineError
+
+    try:
+        model_path(model)
+    except EngineError as error:
+        return str(error)
+    return None
+
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "qa",
@@ -31,16 +59,32 @@ def add_parser(subparsers: Any) -> None:
         description="Check each line's chosen take as it is on disk and print a table. "
         "Exit codes: 0 no take failed, 1 some take failed QA, 2 bad project or arguments.",
     )
-    parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder (holding project.json)")
+    parser.add_argument("project", metavar="PROJECT_DIR", nargs="?",
+                        help="the project folder (holding project.json)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per take instead of a table")
     parser.add_argument("--lines", default=None, metavar="LIST", help="check only these line numbers, e.g. 1,3,5-8")
     parser.add_argument("--save", action="store_true", help="store the results with the takes in project.json")
+    add_recogniser_option(parser)
+    parser.add_argument("--download-model", metavar="NAME", default=None,
+                        help="download a Whisper model from the model hub (small, medium, large-v3, turbo) "
+                             "into the user's model folder, resuming a partial download, and exit")
+    parser.add_argument("--hub-endpoint", default=None, metavar="URL", help=argparse.SUPPRESS)  # a mirror or a test hub
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from app.project import Project, ProjectError
     from app.project.lock import load_locked
+
+    if args.download_model is not None:
+        return _download(args.download_model, args.hub_endpoint)
+    if args.project is None:
+        print("dubstudio qa: give a PROJECT_DIR to check (or --download-model NAME)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    problem = check_recogniser_model(args.recogniser_model)
+    if problem is not None:
+        print(f"dubstudio qa: --recogniser-model: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
     try:  # --save writes project.json: hold the project's lock, as render and the studio do
         project, lock = load_locked(args.project, "dubstudio qa --save") if args.save else (
@@ -91,7 +135,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
             err.write(f"\rChecking take {count} of {len(to_check)}…")
             err.flush()
         try:
-            outcome = checker.check(request_for(project, line, take))
+            outcome = checker.check(request_for(project, line, take, args.recogniser_model))
         except ProjectError as error:  # a take path that escapes the project
             outcome = QaOutcome(line.id, take.id, None, f"{TAKE_UNREADABLE}: {error}")
         if args.save and record(project, outcome) is not None:
@@ -114,7 +158,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
     unchecked = sum(1 for row in rows if row["passed"] is None)
     summary = f"{len(rows)} take(s) checked: {len(rows) - failed - unchecked} passed, {failed} failed"
     if unchecked:
-        summary += f", {unchecked} not fully checked (no recogniser for the language)"
+        summary += f", {unchecked} not fully checked (see QA_NOT_CHECKED)"
     print(summary + ".", file=err)
     return EXIT_FAILED if failed else EXIT_OK
 
@@ -124,7 +168,7 @@ def _print_table(project: Any, rows: list[dict[str, Any]]) -> None:
     def number(value: float | None, spec: str) -> str:
         return "—" if value is None else format(value, spec)
 
-    print(f"{'line':>4}  {'character':<12} {'WER':>5} {'clip%':>6} {'silence lead/in/trail s':>23} "
+    print(f"{'line':>4}  {'character':<12} {'lang':<4} {'error':>9} {'clip%':>6} {'silence lead/in/trail s':>23} "
           f"{'overrun':>7} {'resembl.':>8}  verdict")
     for row in rows:
         line = project.line(row["line_id"])
@@ -134,7 +178,37 @@ def _print_table(project: Any, rows: list[dict[str, Any]]) -> None:
             f"{silence['leading']:.2f} / {silence['inner']:.2f} / {silence['trailing']:.2f}"
         verdict = {True: "passed", False: "FAILED", None: "not checked"}[row["passed"]]
         clipping = None if row["clipping"] is None else 100 * row["clipping"]
-        print(f"{row['line']:>4}  {name[:12]:<12} {number(row['wer'], '.2f'):>5} {number(clipping, '.2f'):>6} "
+        error = "—" if row["wer"] is None else f"{row['metric'].upper()} {row['wer']:.2f}"
+        print(f"{row['line']:>4}  {name[:12]:<12} {(row['language'] or '—')[:4]:<4} {error:>9} {number(clipping, '.2f'):>6} "
               f"{silences:>23} {number(row['overrun_s'], '.2f'):>7} {number(row['resemblance'], '.2f'):>8}  {verdict}")
         for reason in row["reasons"]:
             print(f"{'':6}{reason}")
+
+
+def _download(name: str, endpoint: str | None) -> int:
+    """Download hub model ``name`` with a progress line on stderr; exit code."""
+    from engine.backends.cosyvoice_models import DownloadError, DownloadProgress
+    from engine.hearing.whisper import download_whisper, model_folder
+    from engine.protocol import EngineError
+
+    err = sys.stderr
+
+    def progress(report: DownloadProgress) -> None:
+        if err.isatty():
+            total = f" of {report.total_bytes / 1e6:.0f}" if report.total_bytes else ""
+            err.write(f"\r{report.done_bytes / 1e6:.0f}{total} MB, file {report.files_done}/{report.files_total}")
+            err.flush()
+
+    try:
+        report = download_whisper(name, endpoint=endpoint, progress=progress)
+    except EngineError as error:
+        print(f"dubstudio qa: --download-model: {error}", file=err)
+        return EXIT_BAD_INPUT
+    except DownloadError as error:
+        print(f"\ndubstudio qa: the download of Whisper {name} failed: {error}", file=err)
+        return EXIT_FAILED
+    if not report.ok:
+        print(f"\ndubstudio qa: Whisper {name} is incomplete: {report.summary()}", file=err)
+        return EXIT_FAILED
+    print(f"\nWhisper {name} is ready in {model_folder(name)}", file=err)
+    return EXIT_OK

@@ -30,6 +30,7 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.commands.common import EXIT_INTERRUPTED, add_engine_arguments, add_remote_arguments, engine_client_from_args
+from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.project.export_registry import EXPORTS, EXPORT_KINDS
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--no-progress", action="store_true", help="print one line per finished line instead")
     parser.add_argument("--qa", action="store_true",
                         help="check each take as it lands (intelligibility, clipping, silences, slot, resemblance)")
+    add_recogniser_option(parser)
     add_engine_arguments(parser)
     add_remote_arguments(parser)
     parser.set_defaults(func=run)
@@ -187,6 +189,10 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         print(f"dubstudio render: unknown export {', '.join(unknown)}; choose from {', '.join(EXPORT_KINDS)}",
               file=err)
+        return EXIT_BAD_INPUT
+    problem = check_recogniser_model(args.recogniser_model) if args.qa else None
+    if problem is not None:
+        print(f"dubstudio render: --recogniser-model: {problem}", file=err)
         return EXIT_BAD_INPUT
     try:
         project, lock = load_locked(args.project, "dubstudio render")
@@ -305,7 +311,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
                         bar.log(f"[{update.progress.completed}/{update.progress.total}] "
                                 f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s{fitted}")
                     if qa is not None:
-                        qa.submit(request_for(project, by_id[line_id], take))
+                        qa.submit(request_for(project, by_id[line_id], take, args.recogniser_model))
                 if qa is not None:
                     qa_failed += _collect_qa(project, qa, bar, timeout=0.0)
                 for line_id in update.lines:

@@ -32,6 +32,7 @@ from app.project.errors import ProjectError
 from app.project.model import Line, Project, Take, file_digest
 from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
 from engine.qa.checks import TakeChecks, Verdict, judge, measure_take
+from engine.qa.recognise import DEFAULT_MODEL
 
 TAKE_UNREADABLE = "E_TAKE_UNREADABLE"
 QA_WORKER = "E_QA_WORKER"
@@ -47,6 +48,8 @@ class QaRequest:
     text: str  # what the take should say (the take's own text: the line may have changed since)
     language: str  # the character's language, "" when unset
     clip_path: str | None  # absolute path of the (trimmed) clip the voice was made from
+    recogniser_model: str = DEFAULT_MODEL  # the Whisper model the settings chose (a name or a folder)
+    pace: float = 1.0  # how much faster than natural the take was meant to be (speed, fitting)
 
 
 @dataclass(frozen=True)
@@ -59,16 +62,18 @@ class QaOutcome:
     error: str = ""  # "CODE: message" when ``checks`` is None
 
 
-def request_for(project: Project, line: Line, take: Take) -> QaRequest:
+def request_for(project: Project, line: Line, take: Take, recogniser_model: str = DEFAULT_MODEL) -> QaRequest:
     """Describe a take for checking; raises ProjectError when its path escapes the project."""
     from app.project.clips import trimmed_clip
 
     clip: Path | None = None
     language = ""
+    pace = take.fit.rate * take.fit.stretch if take.fit is not None else 1.0
     if line.character_id is not None:
         try:
             char = project.character(line.character_id)
             language = char.language
+            pace *= char.settings.speed
             clip = trimmed_clip(project, char.id)
         except (ProjectError, OSError):
             clip = None  # resemblance is then not measured; every other check still runs
@@ -79,6 +84,8 @@ def request_for(project: Project, line: Line, take: Take) -> QaRequest:
         text=take.text or line.text,
         language=language,
         clip_path=str(clip) if clip is not None else None,
+        recogniser_model=recogniser_model,
+        pace=pace,
     )
 
 
@@ -106,7 +113,7 @@ class TakeChecker:
             return QaOutcome(request.line_id, request.take_id, None,
                              f"{TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
         checks = measure_take(pcm, rate, request.text, request.language, self._clip_embedding(request.clip_path),
-                              self._encoder)
+                              self._encoder, request.recogniser_model, request.pace)
         return QaOutcome(request.line_id, request.take_id, checks)
 
     def _clip_embedding(self, clip_path: str | None) -> np.ndarray | None:
@@ -356,14 +363,23 @@ def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | No
     row: dict[str, Any] = {"line_id": line.id, "line": project.order_of(line.id), "take": take.id}
     if checks is None:
         error = outcome.error if outcome is not None and outcome.error else "QA_NOT_CHECKED: this take has not been checked yet"
-        return {**row, "wer": None, "transcript": None, "clipping": None, "silence_s": None,
+        return {**row, "recogniser": None, "language": None, "metric": None, "wer": None, "transcript": None,
+                "detected_language": None, "language_probability": None, "speech_s": None,
+                "expected_speech_s": None, "clipping": None, "silence_s": None,
                 "overrun_s": overrun_of(take, placement), "resemblance": None, "passed": False if outcome else None,
                 "reasons": [error]}
     verdict = judge(checks, project.settings.qa, overrun_of(take, placement))
     return {
         **row,
+        "recogniser": checks.recogniser,
+        "language": checks.language,
+        "metric": checks.metric,
         "wer": checks.wer,
         "transcript": checks.transcript,
+        "detected_language": checks.detected_language or None,
+        "language_probability": checks.language_probability,
+        "speech_s": round(checks.speech_s, 3),
+        "expected_speech_s": checks.expected_speech_s,
         "clipping": checks.clipping,
         "silence_s": {"leading": checks.leading_silence_s, "inner": checks.inner_silence_s,
                       "trailing": checks.trailing_silence_s},
