@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import multiprocessing
-import signal
 import sys
 
 # subcommand -> module in app.commands
@@ -35,20 +34,18 @@ def _load_command(name: str) -> argparse.ArgumentParser:
     return parser
 
 
-def stop_on_sigterm() -> None:
-    """Make SIGTERM (``kill``, a service manager, a CI timeout) stop a command the way Ctrl+C
-    does: jobs in flight are cancelled, finished takes and partial reports are kept, and the
-    engine is shut down. Without this, SIGTERM ends Python on the spot."""
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+def _run(args: list[str]) -> int:
+    parsed = _load_command(args[0]).parse_args(args)
+    return int(parsed.func(parsed) or 0)
 
 
 def main(argv: list[str] | None = None) -> int:
     multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in COMMANDS:
-        stop_on_sigterm()
-        parsed = _load_command(args[0]).parse_args(args)
-        return int(parsed.func(parsed) or 0)
+        from app.commands.common import run_interruptible
+
+        return run_interruptible(args[0], lambda: _run(args))
     if args and args[0] in ("-h", "--help"):
         print("usage: dubstudio [PROJECT_DIR] | dubstudio {%s} ..." % ",".join(COMMANDS))
         return 0

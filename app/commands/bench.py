@@ -23,7 +23,10 @@ from app.commands.common import (
 )
 from engine.files import FileError
 from engine.load.probe import PRESETS, ProbePreset
+from engine.load.plans import MAX_LEVEL, PLAN_RANGES, WHOLE_NUMBERS
 from engine.load.runner import BenchError
+from engine.load.stats import OBJECTIVE_RANGES
+from engine.numbers import number_argument
 
 EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
 EXIT_BELOW = 3  # --fail-under: the capacity is below the required level
@@ -39,17 +42,14 @@ def _levels(text: str) -> tuple[int, ...]:
     return levels
 
 
-def _positive(kind: type) -> Any:
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-        return value
+def _plan_number(option: str, field: str) -> Any:
+    """The argparse type of a plan option: the range the plan itself declares (PLAN_RANGES)."""
+    low, high = PLAN_RANGES[field]
+    return number_argument(option, low, high, whole=field in WHOLE_NUMBERS)
 
-    return parse
+
+def _objective_number(option: str, field: str) -> Any:
+    return number_argument(option, *OBJECTIVE_RANGES[field])
 
 
 def add_parser(subparsers: Any) -> None:
@@ -72,26 +72,26 @@ def add_parser(subparsers: Any) -> None:
     plan.add_argument("--levels", type=_levels, default=None,
                       help="comma-separated levels: users (closed) or multiples of --rate (open); default 1,2,4")
     hold = plan.add_mutually_exclusive_group()
-    hold.add_argument("--jobs-per-level", type=_positive(int), metavar="K",
+    hold.add_argument("--jobs-per-level", type=_plan_number("--jobs-per-level", "jobs_per_level"), metavar="K",
                       help="measured jobs per level (default 10)")
-    hold.add_argument("--seconds", type=_positive(float), metavar="S", help="seconds of submissions per level")
-    plan.add_argument("--warmup", type=int, default=None, metavar="N",
+    hold.add_argument("--seconds", type=_plan_number("--seconds", "seconds_per_level"), metavar="S", help="seconds of submissions per level")
+    plan.add_argument("--warmup", type=_plan_number("--warmup", "warmup_jobs"), default=None, metavar="N",
                       help="warm-up jobs per level, excluded from statistics (default 1)")
     plan.add_argument("--warmup-mode", choices=("concurrent", "sequential"), default="concurrent",
                       help="concurrent: warm-up jobs are the level's first jobs, under its load; sequential: "
                            "they run one at a time before the level's load starts (default concurrent)")
     plan.add_argument("--mode", choices=("closed", "open"), default="closed",
                       help="closed: N users wait for their jobs; open: jobs arrive at a rate (default closed)")
-    plan.add_argument("--rate", type=_positive(float), default=0.5, metavar="R",
+    plan.add_argument("--rate", type=_plan_number("--rate", "rate"), default=0.5, metavar="R",
                       help="open loop: arrivals per second per level unit (default 0.5)")
     plan.add_argument("--arrivals", choices=("poisson", "constant"), default="poisson",
                       help="open loop: arrival process (default poisson)")
-    plan.add_argument("--max-in-flight", type=_positive(int), metavar="N",
+    plan.add_argument("--max-in-flight", type=_plan_number("--max-in-flight", "max_in_flight"), metavar="N",
                       help="open loop: at most N jobs in flight; later arrivals wait (latency still counts)")
-    plan.add_argument("--think", type=float, default=0.0, metavar="S",
+    plan.add_argument("--think", type=_plan_number("--think", "think_s"), default=0.0, metavar="S",
                       help="closed loop: seconds a user pauses between jobs (default 0)")
     plan.add_argument("--seed", type=int, default=0, help="seed of the Poisson arrivals (default 0)")
-    plan.add_argument("--timeout", type=_positive(float), default=None, metavar="S",
+    plan.add_argument("--timeout", type=_plan_number("--timeout", "job_timeout_s"), default=None, metavar="S",
                       help="a job not done after S seconds is cancelled and counted as E_TIMEOUT (default 300)")
 
     work = parser.add_argument_group("workload")
@@ -103,15 +103,15 @@ def add_parser(subparsers: Any) -> None:
                       help="warm: voices prepared before the run; cold: every job brings a new voice")
 
     objective = parser.add_argument_group("objective (for the verdict)")
-    objective.add_argument("--objective-p95-first-audio", type=_positive(float), default=1.5, metavar="S",
+    objective.add_argument("--objective-p95-first-audio", type=_objective_number("--objective-p95-first-audio", "p95_first_audio_s"), default=1.5, metavar="S",
                            help="p95 first-audio latency limit in seconds (default 1.5)")
-    objective.add_argument("--objective-p95-total", type=_positive(float), metavar="S",
+    objective.add_argument("--objective-p95-total", type=_objective_number("--objective-p95-total", "p95_total_s"), metavar="S",
                            help="optional p95 total latency limit in seconds")
-    objective.add_argument("--objective-max-error-rate", type=float, default=0.0, metavar="F",
+    objective.add_argument("--objective-max-error-rate", type=_objective_number("--objective-max-error-rate", "max_error_rate"), default=0.0, metavar="F",
                            help="allowed fraction of failed jobs (default 0)")
-    objective.add_argument("--objective-max-stalls", type=float, default=0.0, metavar="N",
+    objective.add_argument("--objective-max-stalls", type=_objective_number("--objective-max-stalls", "max_stalls_per_job"), default=0.0, metavar="N",
                            help="allowed playback stalls per job (default 0)")
-    objective.add_argument("--fail-under", type=_positive(int), metavar="LEVEL",
+    objective.add_argument("--fail-under", type=number_argument("--fail-under", 1, MAX_LEVEL, whole=True), metavar="LEVEL",
                            help=f"exit with {EXIT_BELOW} when the capacity is below LEVEL (for CI)")
 
     out = parser.add_argument_group("reports")

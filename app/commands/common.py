@@ -7,20 +7,52 @@ The backends, their options, their help and their checks come from the backend d
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
+import signal
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from engine.backends import DESCRIPTORS, OptionError, descriptor
 from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
+from engine.numbers import number_argument
+from engine.process import MAX_SLOTS
 from engine.protocol import EngineError, ErrorCode
 
 if TYPE_CHECKING:
     from engine.protocol import SettingRange
 
 EXIT_BAD_OPTION = 2  # as argparse's usage errors
-EXIT_INTERRUPTED = 130  # Ctrl+C or SIGTERM (see app.cli.stop_on_sigterm)
+EXIT_INTERRUPTED = 130  # Ctrl+C or SIGTERM (see run_interruptible)
+ENGINE_TIMEOUT_RANGE = (0.001, 24 * 3600.0)  # seconds an engine may take to start, or to load
+MAX_ACTIVE = 100_000  # jobs an engine streams at once: far above any queue it holds
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def run_interruptible(name: str, command: Callable[[], int]) -> int:
+    """Run a command so that Ctrl+C or SIGTERM end it cleanly with status 130, never a traceback.
+
+    SIGTERM (``kill``, a service manager, a CI timeout) is made to act like Ctrl+C: Python
+    raises KeyboardInterrupt where the main thread is, so every ``finally`` and cleanup on
+    the way up runs (jobs cancelled, a half-made project removed, temp files deleted), and
+    the interrupt ends here with one line instead of a traceback. A signal that comes while
+    that line is printed is ignored: everything it could stop has already stopped. The
+    previous handlers come back afterwards (tests run commands in their own process).
+    """
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.default_int_handler)
+    try:
+        return int(command() or 0)
+    except KeyboardInterrupt:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        print(f"dubstudio {name}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def backend_option_help() -> str:
@@ -38,9 +70,9 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--backend", default=default_backend, choices=list(DESCRIPTORS),
                        help="speech backend: " + "; ".join(f"{d.name} = {d.label}" for d in DESCRIPTORS.values())
                        + (f" (default {default_backend})" if default_backend else ""))
-    group.add_argument("--slots", type=int, default=None, help="pieces the engine computes at once (default: by "
+    group.add_argument("--slots", type=number_argument("--slots", 1, MAX_SLOTS, whole=True), default=None, help="pieces the engine computes at once (default: by "
                                                                "cores, or by GPU memory on a GPU)")
-    group.add_argument("--max-active", type=int, default=None, metavar="N",
+    group.add_argument("--max-active", type=number_argument("--max-active", 1, MAX_ACTIVE, whole=True), default=None, metavar="N",
                        help="jobs the engine streams at once; later ones wait for first audio (default: 4 per slot)")
     group.add_argument("--model-dir", default=None,
                        help="model folder, for backends that need one ("
@@ -51,22 +83,12 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
                        help=backend_option_help())
     group.add_argument("--cache-dir", default=None, help="voice cache folder (default: the user cache folder)")
-    group.add_argument("--engine-start-timeout", type=_seconds, default=HANDSHAKE_TIMEOUT_S, metavar="S",
+    group.add_argument("--engine-start-timeout", type=number_argument("--engine-start-timeout", *ENGINE_TIMEOUT_RANGE), default=HANDSHAKE_TIMEOUT_S, metavar="S",
                        help="seconds the engine's interpreter may take to start running "
                             f"(default {HANDSHAKE_TIMEOUT_S:g}); past it the engine is killed")
-    group.add_argument("--engine-load-timeout", type=_seconds, default=LOAD_TIMEOUT_S, metavar="S",
+    group.add_argument("--engine-load-timeout", type=number_argument("--engine-load-timeout", *ENGINE_TIMEOUT_RANGE), default=LOAD_TIMEOUT_S, metavar="S",
                        help=f"seconds the engine may then take to load its model (default {LOAD_TIMEOUT_S:g}); "
                             "past it the engine is killed")
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def add_remote_arguments(parser: argparse.ArgumentParser) -> None:
@@ -132,9 +154,6 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
     except EngineError as error:
         print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_OPTION) from None
-    if args.max_active is not None and args.max_active < 1:
-        print("dubstudio: E_BAD_OPTION: --max-active must be at least 1", file=sys.stderr)
-        raise SystemExit(EXIT_BAD_OPTION)
     return EngineConfig(backend=name, backend_options=options, slots=args.slots, max_active=args.max_active,
                         python=python, cache_dir=args.cache_dir, handshake_timeout_s=args.engine_start_timeout,
                         load_timeout_s=args.engine_load_timeout)

@@ -25,6 +25,7 @@ from app.project.fsutil import (
 )
 from app.project.media import decode_audio
 from app.project.model import CACHE_DIR, Project, file_digest
+from engine import files
 
 KEEP_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"})
 
@@ -47,8 +48,11 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
     with the reason when the file is missing, empty or not audio.
     """
     source = Path(source).absolute()
-    if not source.is_file():
-        raise ClipImportError(f"clip not found: {source}")
+    try:
+        files.open_regular_file(source).close()  # a pipe or folder is refused at once
+    except files.FileError as error:
+        raise ClipImportError(f"clip not found: {source}" if error.code is files.FileErrorCode.READ_FAILED
+                              else f"clip {error.message}") from None
     try:
         return relative_to_root(project.root, source)
     except PathEscapeError:
@@ -57,18 +61,18 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
     stem = safe_filename(source.stem, "clip")
     suffix = source.suffix.lower()
     try:
-        info = sf.info(str(source))
+        info = files.audio_info(source)
         readable = info.frames > 0 and info.samplerate > 0
     except (sf.LibsndfileError, RuntimeError):
         readable = False
     if readable and suffix in KEEP_SUFFIXES:
         target = unique_path(voices, stem, suffix)
-        with source.open("rb") as src:
+        with files.open_regular_file(source) as src:
             atomic_write(target, lambda handle: shutil.copyfileobj(src, handle), inside=project.root)
         return relative_to_root(project.root, target)
     try:
         if readable:
-            audio, rate = sf.read(str(source), dtype="float32", always_2d=True)
+            audio, rate = files.read_audio(source, dtype="float32", always_2d=True)
             audio = audio.mean(axis=1)
         else:
             audio, rate = _decode_fallback(source)
@@ -102,10 +106,10 @@ def trimmed_clip(project: Project, character_id: str) -> Path | None:
     if target.is_file():
         return target
     try:
-        info = sf.info(str(source))
+        info = files.audio_info(source)
         start = int(round(char.clip_start * info.samplerate))
         stop = None if char.clip_end is None else int(round(char.clip_end * info.samplerate))
-        audio, rate = sf.read(str(source), start=start, stop=stop, dtype="float32", always_2d=True)
+        audio, rate = files.read_audio(source, start=start, stop=stop, dtype="float32", always_2d=True)
     except (sf.LibsndfileError, RuntimeError, OSError) as error:
         raise ClipImportError(f"cannot read clip {char.clip}: {error}") from error
     if audio.shape[0] == 0:

@@ -46,6 +46,7 @@ import soundfile as sf
 
 from app.project.errors import ExportError, ProjectErrorCode
 from app.project.fsutil import atomic_write, atomic_write_text, atomic_write_wav, bound_to, ensure_dir, safe_filename
+from app.project.limits import MAX_MEDIA_S
 from app.project.loudness import Level, apply_ceiling, duck_gain, gain_for, integrated_loudness, measure
 from app.project.model import Project, Take
 from app.project.script_io import script_to_srt, write_text_export
@@ -129,7 +130,7 @@ def read_take(project: Project, take: Take, sample_rate: int | None = None) -> t
     """A take's audio as mono float32, resampled to ``sample_rate`` when given."""
     path = project.take_path(take)
     try:
-        audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
+        audio, rate = files.read_audio(path, dtype="float32", always_2d=True)
     except (sf.LibsndfileError, RuntimeError, OSError) as error:
         raise ExportError(f"cannot read take {take.path}: {error}") from error
     mono = audio.mean(axis=1)
@@ -143,7 +144,7 @@ def read_take(project: Project, take: Take, sample_rate: int | None = None) -> t
 
 def _take_rate(project: Project, take: Take) -> int:
     try:
-        return int(sf.info(str(project.take_path(take))).samplerate)
+        return int(files.audio_info(project.take_path(take)).samplerate)
     except (sf.LibsndfileError, RuntimeError, OSError) as error:
         raise ExportError(f"cannot read take {take.path}: {error}") from error
 
@@ -250,7 +251,11 @@ def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]])
     if settings.guide_mix != "duck" or path is None:
         return None
     try:
-        audio, source_rate = sf.read(str(path), dtype="float32", always_2d=True)
+        length = files.audio_info(path)
+        if length.duration > MAX_MEDIA_S:  # refuse before allocating: the guide is read whole
+            raise ExportError(f"the guide track {project.guide_audio} lasts {length.duration / 3600:.1f} h; DubStudio "
+                              f"mixes a guide of up to {MAX_MEDIA_S / 3600:.0f} h", ProjectErrorCode.TIME_RANGE)
+        audio, source_rate = files.read_audio(path, dtype="float32", always_2d=True)
     except (sf.LibsndfileError, RuntimeError, OSError) as error:
         raise ExportError(f"cannot read the guide track {project.guide_audio}: {error}") from error
     if source_rate != rate:

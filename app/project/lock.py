@@ -19,6 +19,7 @@ import datetime as _dt
 import json
 import os
 import socket
+import stat
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -79,9 +80,17 @@ class ProjectLock:
         for _attempt in range(10):
             try:
                 # No O_TRUNC: the holder's details must survive our failed attempt to read them.
-                fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+                # O_NONBLOCK: a named pipe put there must not stall the open (it is refused below).
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0), 0o644)
             except OSError as error:
                 raise _lock_write_error("create", path, error) from error
+            try:
+                _check_lock_file(path, os.fstat(fd))
+            except SaveError:
+                os.close(fd)
+                raise
+            if hasattr(os, "set_blocking"):
+                os.set_blocking(fd, True)
             handle = os.fdopen(fd, "r+b")
             if not _try_lock(handle):
                 holder = _read_holder(handle)
@@ -150,6 +159,21 @@ def _lock_write_error(action: str, path: Path, error: OSError) -> SaveError:
     """A lock that cannot be made says why with the writer's code (E_DISK_FULL, E_SAVE_FAILED)."""
     code = ProjectErrorCode(files.code_of_write_error(error).value)
     return SaveError(f"cannot {action} the project lock {path}: {error.strerror or error}", code)
+
+
+def _check_lock_file(path: Path, info: os.stat_result) -> None:
+    """Only a regular file with no other name is ours to write the holder into.
+
+    O_NOFOLLOW stops a symlink, but not a hard link: one to a file outside the project would
+    have that file overwritten with the holder's JSON. A pipe or device is refused too.
+    """
+    if not stat.S_ISREG(info.st_mode):
+        raise SaveError(f"the project lock {path} is not a regular file; remove it and try again",
+                        ProjectErrorCode.NOT_REGULAR_FILE)
+    if info.st_nlink > 1:
+        raise SaveError(f"the project lock {path} is hard-linked to {info.st_nlink - 1} other name(s), perhaps "
+                        "outside the project; refusing to write into it (remove it and try again)",
+                        ProjectErrorCode.NOT_REGULAR_FILE)
 
 
 def _read_holder(handle: IO[bytes]) -> dict[str, Any]:

@@ -15,18 +15,22 @@ a project never points outside itself) together with the probed facts (:class:`V
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import shutil
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any, Callable, Iterator
 
 import numpy as np
 
 from app.project.errors import MediaError, OperationCancelled, PathEscapeError, ProjectError, ProjectErrorCode, SaveError
 from app.project.fsutil import atomic_write, ensure_dir, relative_to_root, safe_filename, unique_path
+from app.project.limits import MAX_MEDIA_S, MEDIA_RANGES
 from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, VideoInfo
+from engine import files
+from engine.numbers import NumberError, checked_number
 
 GUIDE_FILE = "guide.flac"
 TEXT_SUBTITLE_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
@@ -58,16 +62,38 @@ def write_atomically(target: Path, write: Callable[[IO[bytes]], None], *, inside
         raise
 
 
-def _open(path: Path) -> Any:
-    """Open a media file for reading; a coded error when FFmpeg cannot."""
+@contextlib.contextmanager
+def open_media(path: Path) -> Iterator[Any]:
+    """A media file opened for reading through PyAV, as a regular file only (a named pipe is
+    refused at once instead of blocking FFmpeg for ever); a coded error when it cannot be read."""
     import av
 
-    if not path.is_file():
-        raise MediaError(f"video not found: {path}", ProjectErrorCode.VIDEO_UNREADABLE)
     try:
-        return av.open(str(path), metadata_errors="replace")
-    except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
-        raise MediaError(f"cannot read {path.name} as a video: {error}", ProjectErrorCode.VIDEO_UNREADABLE) from error
+        handle = files.open_regular_file(path)
+    except files.FileError as error:
+        reason = "video not found" if error.code is files.FileErrorCode.READ_FAILED else "cannot read the video"
+        raise MediaError(f"{reason}: {error.message}", ProjectErrorCode.VIDEO_UNREADABLE) from None
+    with handle:
+        try:
+            container = av.open(handle, metadata_errors="replace")
+        except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
+            raise MediaError(f"cannot read {path.name} as a video: {error}", ProjectErrorCode.VIDEO_UNREADABLE) from error
+        with container:
+            yield container
+
+
+def _fact(name: str, value: float, path: Path) -> float:
+    """A probed number within its MEDIA_RANGES range; a container that claims more is refused."""
+    low, high = MEDIA_RANGES[name]
+    try:
+        return checked_number(name, value, low, high)
+    except NumberError:
+        if name == "duration_s" and isinstance(value, (int, float)) and value > high:
+            raise MediaError(f"{path.name} claims to last {value / 3600:.1f} h; DubStudio dubs videos of up to "
+                             f"{MAX_MEDIA_S / 3600:.0f} h", ProjectErrorCode.TIME_RANGE) from None
+        raise MediaError(f"{path.name} has an impossible {name.replace('_', ' ')} ({value!r}); "
+                         f"it must be a finite number from {low:g} to {high:g}",
+                         ProjectErrorCode.VIDEO_UNREADABLE) from None
 
 
 def _seconds(value: int | None, time_base: Fraction | None) -> float | None:
@@ -83,7 +109,7 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
     holds no picture (an audio file is not a video to dub).
     """
     path = Path(path)
-    with _open(path) as container:
+    with open_media(path) as container:
         if not container.streams.video:
             raise MediaError(f"{path.name} has no video stream", ProjectErrorCode.NO_VIDEO_STREAM)
         video = container.streams.video[0]
@@ -96,8 +122,8 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
             AudioStreamInfo(
                 index=stream.index,
                 codec=stream.codec_context.name,
-                channels=stream.codec_context.channels,
-                sample_rate=stream.codec_context.sample_rate,
+                channels=int(_fact("channels", stream.codec_context.channels, path)),
+                sample_rate=int(_fact("sample_rate", stream.codec_context.sample_rate, path)),
                 language=str(stream.metadata.get("language", "")),
                 title=str(stream.metadata.get("title", "")),
             )
@@ -115,12 +141,12 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
         )
         return VideoInfo(
             path=rel or path.name,
-            duration_s=round(duration or 0.0, 6),
-            fps=round(float(rate), 6) if rate else 0.0,
-            width=int(context.width or 0),
-            height=int(context.height or 0),
+            duration_s=round(_fact("duration_s", duration or 0.0, path), 6),
+            fps=round(_fact("fps", float(rate), path), 6) if rate else 0.0,
+            width=int(_fact("width", context.width or 0, path)),
+            height=int(_fact("height", context.height or 0, path)),
             codec=context.name,
-            frame_count=int(video.frames) or None,
+            frame_count=int(_fact("frame_count", video.frames, path)) or None,
             audio_streams=audio,
             subtitle_streams=subtitles,
         )
@@ -145,7 +171,7 @@ def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool
             ) from None
         media = ensure_dir(project.media_dir, inside=project.root)  # a media/ symlinked out is refused
         target = unique_path(media, safe_filename(source.stem, "video"), source.suffix.lower())
-        with source.open("rb") as src:
+        with files.open_regular_file(source) as src:
             atomic_write(target, lambda handle: shutil.copyfileobj(src, handle, 1 << 20), inside=project.root)
         rel = relative_to_root(project.root, target)
     return VideoInfo(**{**vars_of_video(info), "path": rel})
@@ -176,7 +202,7 @@ def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None =
     import srt
 
     path = Path(path)
-    with _open(path) as container:
+    with open_media(path) as container:
         streams = list(container.streams.subtitles)
         if stream_index is None:
             stream = next((s for s in streams if s.codec_context.name in TEXT_SUBTITLE_CODECS), None)
@@ -244,7 +270,7 @@ def decode_audio(
     import av
 
     path = Path(path)
-    with _open(path) as container:
+    with open_media(path) as container:
         streams = list(container.streams.audio)
         stream = streams[0] if stream_index is None and streams else next(
             (s for s in streams if s.index == stream_index), None
@@ -254,20 +280,34 @@ def decode_audio(
                 f"{path.name} has no audio stream{'' if stream_index is None else f' #{stream_index}'}",
                 ProjectErrorCode.NO_AUDIO_STREAM,
             )
-        rate = stream.codec_context.sample_rate
+        rate = int(_fact("sample_rate", stream.codec_context.sample_rate, path))
+        if rate <= 0:
+            raise MediaError(f"the audio stream of {path.name} has no sample rate", ProjectErrorCode.VIDEO_UNREADABLE)
         channels = 1 if stream.codec_context.channels == 1 else 2
         resampler = av.AudioResampler(format="fltp", layout="mono" if channels == 1 else "stereo", rate=rate)
         total = _seconds(stream.duration, stream.time_base) or (container.duration or 0) / 1_000_000
+        limit = int(MAX_MEDIA_S * rate)  # whatever the container claims, never decode more than this
+        decoded = 0
+
+        def deliver(out: Any) -> None:
+            nonlocal decoded
+            block = out.to_ndarray().T.astype(np.float32, copy=False)
+            decoded += block.shape[0]
+            if decoded > limit:
+                raise MediaError(f"the audio of {path.name} runs past {MAX_MEDIA_S / 3600:.0f} h, the longest "
+                                 "DubStudio dubs", ProjectErrorCode.TIME_RANGE)
+            on_block(block)
+
         try:
             for frame in container.decode(stream):
                 if cancelled is not None and cancelled():
                     raise OperationCancelled(f"decoding the audio of {path.name} was cancelled")
                 for out in resampler.resample(frame):
-                    on_block(out.to_ndarray().T.astype(np.float32, copy=False))
+                    deliver(out)
                 if progress is not None and total and frame.time is not None:
                     progress(min(1.0, frame.time / total))
             for out in resampler.resample(None):
-                on_block(out.to_ndarray().T.astype(np.float32, copy=False))
+                deliver(out)
         except av.FFmpegError as error:
             raise MediaError(f"cannot decode the audio of {path.name}: {error}", ProjectErrorCode.VIDEO_UNREADABLE) from error
     return rate, channels

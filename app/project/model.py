@@ -41,8 +41,10 @@ from app.project.errors import (
 )
 from app.project.fsutil import atomic_write_bytes, check_relative, ensure_dir, resolve_inside
 from app.project.migrations import CURRENT_SCHEMA, migrate
+from app.project.limits import MEDIA_RANGES
 from app.project.timecode import TimeRangeError, check_time
 from engine import files
+from engine.numbers import NumberError, checked_number
 from engine.protocol import PITCH, SPEED, EngineError
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
 
@@ -683,6 +685,20 @@ def _objects(data: dict[str, Any], key: str, where: str) -> list[tuple[dict[str,
     return [(item, f"{where}.{key}[{i}]") for i, item in enumerate(items)]
 
 
+def _media_fact(data: dict[str, Any], key: str, kinds: Any, where: str, default: Any) -> Any:
+    """A probed fact read back: the type it was stored as, within the probe's own range
+    (app.project.limits), so a hand-edited ``duration_s: 1e12`` cannot size an allocation."""
+    value = _get(data, key, kinds, where, default)
+    if value is None or value is default:
+        return value
+    low, high = MEDIA_RANGES[key]
+    try:
+        checked_number(f"'{key}'", value, low, high)
+    except NumberError as error:
+        raise ProjectFileError(f"{where}: {error}") from None
+    return float(value) if kinds != int else value
+
+
 def video_from_dict(data: Any, where: str = "video") -> VideoInfo | None:
     if data is None:
         return None
@@ -692,8 +708,8 @@ def video_from_dict(data: Any, where: str = "video") -> VideoInfo | None:
         AudioStreamInfo(
             index=_get(a, "index", int, at),
             codec=_get(a, "codec", str, at, ""),
-            channels=_get(a, "channels", int, at, 0),
-            sample_rate=_get(a, "sample_rate", int, at, 0),
+            channels=_media_fact(a, "channels", int, at, 0),
+            sample_rate=_media_fact(a, "sample_rate", int, at, 0),
             language=_get(a, "language", str, at, ""),
             title=_get(a, "title", str, at, ""),
         )
@@ -711,12 +727,12 @@ def video_from_dict(data: Any, where: str = "video") -> VideoInfo | None:
     ]
     return VideoInfo(
         path=_rel_path(_get(data, "path", str, where), where),
-        duration_s=_opt_float(data, "duration_s", where) or 0.0,
-        fps=_opt_float(data, "fps", where) or 0.0,
-        width=_get(data, "width", int, where, 0),
-        height=_get(data, "height", int, where, 0),
+        duration_s=_media_fact(data, "duration_s", (int, float), where, 0.0),
+        fps=_media_fact(data, "fps", (int, float), where, 0.0),
+        width=_media_fact(data, "width", int, where, 0),
+        height=_media_fact(data, "height", int, where, 0),
         codec=_get(data, "codec", str, where, ""),
-        frame_count=_get(data, "frame_count", int, where, None),
+        frame_count=_media_fact(data, "frame_count", int, where, None),
         audio_streams=tuple(audio),
         subtitle_streams=tuple(subtitles),
     )
@@ -837,7 +853,9 @@ class Project:
         old-schema file (``project.v<N>.json.bak``) so a migration can never lose the original.
         """
         path = Path(path).absolute()
-        root = path.parent if path.name == PROJECT_FILE else path
+        # Resolved once: every path inside is checked against the real folder, so a project
+        # opened through a symlinked folder works like one opened directly.
+        root = (path.parent if path.name == PROJECT_FILE else path).resolve()
         file = root / PROJECT_FILE
         if not os.path.lexists(file):
             raise ProjectFileError(f"{root} is not a DubStudio project (no {PROJECT_FILE})")

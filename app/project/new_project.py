@@ -8,12 +8,18 @@ create characters), gives characters their reference clips, optionally extracts 
 audio as a guide track, saves, and returns the lines and characters that still cannot be
 rendered (:class:`~app.project.readiness.VoiceGaps`), so the caller can say so at once.
 
-Nothing is left half-made: the folder must be new or empty, and if any step fails everything
-this call put there is removed again (the project file itself is written last).
+Nothing is left half-made: the folder must be new, empty, or hold the video itself (used where
+it is). If any step fails, everything this call put there is removed again; a call killed on
+the spot (SIGKILL, a power cut) leaves a ``.dubstudio-new`` marker listing what was there before,
+and the next ``new`` of that folder removes what the killed one made and starts again. The
+folder is resolved once (a symlinked folder works; a link to nowhere is refused) and locked
+(``.dubstudio.lock``) while the project is made.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -22,6 +28,8 @@ from typing import Callable
 
 from app.project.clips import import_clip
 from app.project.errors import ClipImportError, InvalidValueError, ProjectError, ProjectFileError
+from app.project.fsutil import atomic_write_text, ensure_dir
+from app.project.lock import ProjectLock
 from app.project.media import attach_video, extract_guide, subtitle_stream_srt
 from app.project.model import PROJECT_FILE, Project
 from app.project.readiness import VoiceGaps, voice_gaps
@@ -29,6 +37,8 @@ from app.project.script_io import ScriptImport, import_srt
 from app.project.undo import CommandStack
 from engine import files
 from engine.voices import transcript_beside
+
+NEW_MARKER = ".dubstudio-new"  # in a project folder while `new` makes it
 
 
 @dataclass(frozen=True)
@@ -91,25 +101,88 @@ def new_project_from_video(
     ``use_subtitle_stream`` is true. A voice for a name no subtitle uses creates that
     character, so voices can be set up before the script exists.
     """
-    root = Path(root).absolute()
-    if (root / PROJECT_FILE).exists():
+    root = _project_folder(Path(root))
+    video = Path(video)
+    marker = root / NEW_MARKER
+    if os.path.lexists(marker):
+        before = _resume(root, marker)  # an interrupted `new`: what it had made goes, the rest stays
+    elif os.path.lexists(root / PROJECT_FILE):
         raise ProjectFileError(f"{root} already holds a project")
-    if root.exists() and (not root.is_dir() or any(root.iterdir())):
-        raise ProjectFileError(f"{root} is not an empty folder; choose a new one for the project")
-    created = not root.exists()
+    elif root.is_dir() and any(root.iterdir()) and not _inside(root, video):
+        raise ProjectFileError(f"{root} is not an empty folder; choose a new one for the project "
+                               "(or put the video inside it to use it where it is)")
+    else:
+        before = sorted(child.name for child in root.iterdir()) if root.is_dir() else None
+    created = before is None
     try:
-        return _build(root, Path(video), subtitles, subtitle_stream, use_subtitle_stream, voices, guide,
-                      copy_video, title, make_script)
-    except BaseException:
+        ensure_dir(root)
+        lock = ProjectLock.acquire(root, "dubstudio new")
+    except ProjectError:
         if created:
-            shutil.rmtree(root, ignore_errors=True)
-        elif root.is_dir():
-            for child in root.iterdir():  # it was empty: all of this is ours
-                if child.is_dir() and not child.is_symlink():
-                    shutil.rmtree(child, ignore_errors=True)
-                else:
-                    child.unlink(missing_ok=True)
+            _remove_made(root, [], created)
         raise
+    try:
+        # Written first and removed last: a `new` killed in between (even by SIGKILL) leaves
+        # this marker, and the next `new` of the folder removes what that one made and resumes.
+        atomic_write_text(marker, json.dumps({"before": before or [], "created_folder": created}), inside=root)
+        made = _build(root, video, subtitles, subtitle_stream, use_subtitle_stream, voices, guide, copy_video, title,
+                      make_script)
+        marker.unlink()
+    except BaseException:
+        lock.release()
+        _remove_made(root, before or [], created)
+        raise
+    lock.release()
+    return made
+
+
+def _project_folder(given: Path) -> Path:
+    """The real folder to make the project in, resolved once (through symlinks) and checked
+    against from then on; a symlink to nowhere is refused rather than followed."""
+    given = given.absolute()
+    if os.path.islink(given) and not given.exists():
+        raise ProjectFileError(f"{given} is a symbolic link to {os.readlink(given)}, which does not exist; "
+                               "name a real folder for the project")
+    root = given.resolve()
+    if root.exists() and not root.is_dir():
+        raise ProjectFileError(f"{root} is a file, not a folder; choose a new folder for the project")
+    return root
+
+
+def _inside(root: Path, path: Path) -> bool:
+    real = path.absolute().resolve()
+    return root in real.parents
+
+
+def _resume(root: Path, marker: Path) -> list[str] | None:
+    """Clear what an interrupted `new` made (it listed what was there before it); returns that list
+    (None when the folder itself was its own)."""
+    try:
+        state = json.loads(files.read_regular_file(marker))
+        before = [str(name) for name in state["before"]]
+        created = bool(state["created_folder"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ProjectFileError(f"{marker} is left by an interrupted `dubstudio new` but cannot be read ({error}); "
+                               "remove it, or the folder, and run new again") from None
+    _remove_made(root, before, created=False)
+    return None if created else before
+
+
+def _remove_made(root: Path, before: list[str], created: bool) -> None:
+    """Remove what `new` put in ``root``: everything not listed in ``before`` (the folder too
+    when `new` created it). Links are removed, never followed."""
+    if not root.is_dir():
+        return
+    for child in root.iterdir():
+        if child.name in before:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
+    if created:
+        with contextlib.suppress(OSError):
+            root.rmdir()
 
 
 def _build(

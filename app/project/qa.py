@@ -31,6 +31,7 @@ import soundfile as sf
 from app.project.errors import ProjectError
 from app.project.model import Line, Project, Take, file_digest
 from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
+from engine import files
 from engine.qa.checks import TakeChecks, Verdict, judge, measure_take
 from engine.qa.recognise import DEFAULT_MODEL
 
@@ -91,10 +92,8 @@ def request_for(project: Project, line: Line, take: Take, recogniser_model: str 
 
 def read_take(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
     """A take's audio as mono float32 (opened read-only)."""
-    with sf.SoundFile(str(path), mode="r") as handle:
-        audio = handle.read(dtype="float32", always_2d=True)
-        rate = int(handle.samplerate)
-    return audio.mean(axis=1), rate
+    audio, rate = files.read_audio(path, dtype="float32", always_2d=True)  # a pipe is refused, not waited on
+    return audio.mean(axis=1), int(rate)
 
 
 class TakeChecker:

@@ -1,7 +1,9 @@
 """What stops a project from rendering, found before anything is sent to the engine.
 
 An import can create characters nobody has given a reference clip yet, and lines whose
-speaker the script did not name. Both used to surface only as failed renders; the importer,
+speaker the script did not name; a clip can also be one the engine refuses (over its length
+limit, not audio, a named pipe), checked here by the engine's own checks. All used to surface
+only as failed renders; the importer,
 ``dubstudio new`` and the studio call :func:`voice_gaps` right after an import and show the
 list at once.
 """
@@ -12,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from app.project.errors import ProjectError
-from app.project.model import Project
+from app.project.model import Character, Project
+from engine.protocol import EngineError
+from engine.voices import check_reference_clip
 
 TEXT_PREVIEW = 50  # characters of a line's text shown in a list
 
@@ -30,6 +34,7 @@ class CharacterWithoutClip:
     name: str
     line_count: int  # how many lines wait for this voice
     missing_file: str | None = None  # the clip it names, when that file is gone
+    unusable: str | None = None  # why the engine would refuse the clip it names (code: sentence)
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,12 @@ class VoiceGaps:
             out.append(f"line {line.order} has no character: {text!r}")
         for char in self.characters_without_clip:
             lines = f"{char.line_count} line waits" if char.line_count == 1 else f"{char.line_count} lines wait"
-            problem = f"has a missing clip ({char.missing_file})" if char.missing_file else "has no reference clip"
+            if char.unusable:
+                problem = f"has a clip the engine refuses ({char.unusable})"
+            elif char.missing_file:
+                problem = f"has a missing clip ({char.missing_file})"
+            else:
+                problem = "has no reference clip"
             out.append(f"character {char.name!r} {problem}; {lines} for it")
         return out
 
@@ -79,11 +89,25 @@ def voice_gaps(project: Project, line_ids: Iterable[str] | None = None) -> Voice
             no_clip.append(CharacterWithoutClip(char.id, char.name, counts.get(char.id, 0)))
         elif not _clip_exists(project, char.clip):
             no_clip.append(CharacterWithoutClip(char.id, char.name, counts.get(char.id, 0), char.clip))
+        elif (refused := _clip_refused(project, char)) is not None:
+            no_clip.append(CharacterWithoutClip(char.id, char.name, counts.get(char.id, 0), char.clip, refused))
     return VoiceGaps(no_character, tuple(no_clip))
 
 
 def _clip_exists(project: Project, rel: str) -> bool:
     try:
-        return project.resolve(rel).is_file()
+        return project.resolve(rel).exists()  # a pipe or folder there is refused by _clip_refused, in words
     except ProjectError:
         return False
+
+
+def _clip_refused(project: Project, char: Character) -> str | None:
+    """Why the engine would refuse this character's clip, by the engine's own checks
+    (a regular file, audio it decodes, within its length limit, over the trimmed part)."""
+    try:
+        check_reference_clip(project.resolve(char.clip), char.clip_start, char.clip_end)
+    except ProjectError as error:
+        return str(error)
+    except EngineError as error:
+        return f"{error.code.value}: {error.message}"
+    return None

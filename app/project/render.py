@@ -39,6 +39,7 @@ from app.project.fit import FitStep, first_speed, next_step, slot_seconds, time_
 from app.project.fsutil import atomic_write_wav, safe_filename
 from app.project.loudness import measure
 from app.project.model import TAKES_DIR, Fit, Line, LineStatus, Project, Take, new_id, now_iso
+from engine import files
 from engine.protocol import (
     AudioChunk,
     EngineRestarted,
@@ -154,7 +155,7 @@ def _current_unfitted_take(project: Project, line: Line) -> Take | None:
 def _spoken_seconds(project: Project, take: Take) -> float | None:
     """A take's length without its trailing silence (what fitting compares to the slot)."""
     try:
-        audio, rate = sf.read(str(project.take_path(take)), dtype="float32", always_2d=True)
+        audio, rate = files.read_audio(project.take_path(take), dtype="float32", always_2d=True)
     except (sf.LibsndfileError, RuntimeError, OSError, ProjectError):
         return None  # unreadable: render it afresh at the natural rate
     return trim_tail(audio.mean(axis=1), int(rate)).size / rate

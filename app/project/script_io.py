@@ -31,6 +31,7 @@ from app.project.timecode import TimeRangeError, check_time, format_timecode, pa
 from app.project.timeline import build_timeline
 from app.project.undo import AddLines
 from engine import files
+from engine.text import control_character
 
 Source = Union[str, os.PathLike, bytes]
 """A path, or the raw bytes of a file (the UI may hand over a drop or paste)."""
@@ -84,7 +85,15 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
         ) from error
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if (control := control_character(text)) is not None:
+        offset, name = control
+        raise ImportFormatError(
+            f"holds a control character ({name}), which no script has; is it a binary file, or UTF-16 saved "
+            "without a byte-order mark? Save it as UTF-8 text",
+            line_no=text.count("\n", 0, offset) + 1, source=source, code=ProjectErrorCode.IMPORT_ENCODING,
+        )
+    return text
 
 
 def _read(source: Source, encoding: str | None) -> tuple[str, str]:

@@ -25,10 +25,11 @@ from typing import IO, Any, Callable
 
 import numpy as np
 
-from app.project.errors import ExportError, MediaError, OperationCancelled
+from app.project.errors import ExportError, MediaError, OperationCancelled, ProjectErrorCode
 from app.project.export import ExportResult, MixdownAudio, mixdown
 from app.project.fsutil import bound_to, safe_filename
-from app.project.media import write_atomically
+from app.project.limits import MAX_MEDIA_S
+from app.project.media import open_media, probe_video, write_atomically
 from app.project.model import Project
 from app.project.timeline import build_timeline
 
@@ -97,6 +98,7 @@ def export_video(
         raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
     if not source.is_file():
         raise ExportError(f"the project's video {project.video.path} is missing")
+    probe_video(source)  # what is there now, not what project.json says: a picture, within the limits
     target = Path(out_path) if out_path is not None else default_video_path(project, options)
     if target.suffix.lower() != f".{options.container}":
         raise ExportError(f"{target.name}: a {options.container.upper()} file must end in .{options.container}")
@@ -106,11 +108,10 @@ def export_video(
     dub = _at_rate(audio, OUTPUT_RATE)
     cues = _cues(project) if options.subtitles else []
     video_duration = project.video.duration_s
-    if dub.shape[0] < int(round(video_duration * OUTPUT_RATE)):
-        dub = np.pad(dub, ((0, int(round(video_duration * OUTPUT_RATE)) - dub.shape[0]), (0, 0)))
+    encoded_samples: list[int] = []
 
     def write(handle: IO[bytes]) -> None:
-        _mux(handle, source, dub, cues, options, video_duration, progress, cancelled)
+        encoded_samples.append(_mux(handle, source, dub, cues, options, video_duration, progress, cancelled))
 
     # In the project folder (exports/ by default) it must resolve inside it, through symlinks;
     # a path the user chose elsewhere is theirs.
@@ -118,7 +119,7 @@ def export_video(
     if progress is not None:
         progress(1.0)
     result = audio.result([target])
-    result.duration_s = dub.shape[0] / OUTPUT_RATE
+    result.duration_s = encoded_samples[0] / OUTPUT_RATE
     overshoot = result.duration_s - video_duration
     if overshoot > 0.05:
         result.notes.append(f"the dub runs {overshoot:.2f} s past the end of the video (kept, not cut)")
@@ -159,16 +160,15 @@ def _mux(
     duration: float,
     progress: Callable[[float], None] | None,
     cancelled: Callable[[], bool] | None,
-) -> None:
-    """Copy the picture (and original audio), encode the dub and subtitles, interleaved."""
+) -> int:
+    """Copy the picture (and original audio), encode the dub and subtitles, interleaved;
+    returns the samples of dub encoded (silence included up to the picture's end)."""
     import av
 
     container_format, subtitle_codec = CONTAINERS[options.container]
-    try:
-        source_file = av.open(str(source), metadata_errors="replace")
-    except av.FFmpegError as error:
-        raise MediaError(f"cannot read the video {source.name}: {error}") from error
-    with source_file as inp, av.open(handle, "w", format=container_format) as out:
+    with open_media(source) as inp, av.open(handle, "w", format=container_format) as out:
+        if not inp.streams.video:
+            raise MediaError(f"{source.name} has no video stream", ProjectErrorCode.NO_VIDEO_STREAM)
         video_in = inp.streams.video[0]
         copies: dict[int, Any] = {video_in.index: out.add_stream_from_template(video_in)}
         dub_stream: Any = out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE)
@@ -201,6 +201,9 @@ def _mux(
                     continue
                 when = float(packet.pts * packet.time_base) if packet.pts is not None else None
                 if when is not None:
+                    # The dub runs at least to the end of the packets really there, silence
+                    # after its last line: padded as it is encoded, never allocated in full.
+                    encoder.extend_to(when + float((packet.duration or 0) * packet.time_base))
                     encoder.encode_until(when + ENCODE_AHEAD_S)
                     if progress is not None and duration > 0 and when > reached:
                         reached = when
@@ -208,6 +211,7 @@ def _mux(
                 packet.stream = copies[packet.stream_index]
                 out.mux(packet)
             encoder.finish()
+            return encoder.position
         except av.FFmpegError as error:
             raise ExportError(
                 f"cannot write a {options.container.upper()} with these streams ({error}); "
@@ -224,13 +228,23 @@ class _DubEncoder:
         self.subtitle_stream, self.cues = subtitle_stream, cues
         self.position = 0
         self.next_cue = 0
+        self.end = audio.shape[0]  # samples to encode: the dub, or further to the picture's end
+        self.silence = np.zeros((BLOCK, audio.shape[1]), dtype=np.float32)
+
+    def extend_to(self, seconds: float) -> None:
+        """Encode silence after the dub up to ``seconds`` (the end of a copied packet), at most
+        MAX_MEDIA_S: a container's claims never decide how much is encoded."""
+        self.end = max(self.end, min(int(seconds * OUTPUT_RATE), int(MAX_MEDIA_S * OUTPUT_RATE)))
 
     def encode_until(self, seconds: float) -> None:
         import av
 
-        stop = min(self.audio.shape[0], int(seconds * OUTPUT_RATE))
+        stop = min(self.end, int(seconds * OUTPUT_RATE))
         while self.position < stop:
             block = self.audio[self.position : self.position + BLOCK]
+            if block.shape[0] < BLOCK and self.position + block.shape[0] < self.end:
+                pad = min(BLOCK - block.shape[0], self.end - self.position - block.shape[0])
+                block = np.concatenate([block, self.silence[:pad]]) if block.size else self.silence[:pad]
             frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(block.T), format="fltp", layout=self.layout)
             frame.sample_rate = OUTPUT_RATE
             frame.pts = self.position
@@ -243,7 +257,7 @@ class _DubEncoder:
 
     def finish(self) -> None:
         last_cue = self.cues[-1][0] if self.cues else 0.0
-        self.encode_until(max(self.audio.shape[0] / OUTPUT_RATE, last_cue) + 1)
+        self.encode_until(max(self.end / OUTPUT_RATE, last_cue) + 1)
         self.out.mux(self.stream.encode(None))
 
     def _write_cue(self, n: int, start: float, end: float, text: str) -> None:
