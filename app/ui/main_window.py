@@ -95,6 +95,7 @@ from engine.remote import RemoteConfig
 log = logging.getLogger(__name__)
 
 SAMPLE_FOLDER_NAME = "Sample project"
+AB_PAUSE_S = 0.6  # between the two takes of an A/B: long enough to hear where one ends
 STRESS_TAB = "Stress"
 IMPORTERS: dict[str, tuple[str, Callable[..., ScriptImport]]] = {
     "srt": ("Subtitles (*.srt)", import_srt),
@@ -565,6 +566,7 @@ class MainWindow(QMainWindow):
         assign_popup.aboutToShow.connect(lambda: self._fill_assign_menu(assign_popup))
         self.script.current_line_changed.connect(lambda _id: self._update_actions())
         self.script.play_take.connect(self.play_take)
+        self.script.compare_takes.connect(self.compare_takes)
         self.script.choose_take.connect(self.choose_take)
         self.characters = CharactersPanel(
             document, self.voices, self.runner, self.play_audio, self.audition, has_input_device(),
@@ -587,7 +589,6 @@ class MainWindow(QMainWindow):
         self._editor.setStretchFactor(1, 2)
         self._editor.setChildrenCollapsible(False)
         self._editor.setHandleWidth(7)  # a grip one can find: drag it to give the tracks more room
-        self._editor.setStyleSheet("QSplitter#scriptAndTimeline::handle { background: palette(mid); margin: 2px 40%; }")
         self.video.document = document
         self.tabs.blockSignals(True)
         self.tabs.insertTab(0, self._editor, "Script")
@@ -1040,6 +1041,27 @@ class MainWindow(QMainWindow):
             self._status(f"E_TAKE_UNREADABLE: cannot play {take.path}: {exc}", 15000)
             return
         self.player.play(f"take:{take.id}", pcm, rate)
+
+    def compare_takes(self, line_id: str, take_a: str, take_b: str) -> bool:
+        """A/B: play one take, a short pause, then the other, as one clip (Stop ends it)."""
+        if self.document is None:
+            return False
+        project = self.document.project
+        line = project.line(line_id)
+        takes = [project.take(line, take_id) for take_id in (take_a, take_b)]
+        try:
+            (a, rate), (b, rate_b) = (read_mono(project.take_path(take)) for take in takes)
+        except (sf.LibsndfileError, RuntimeError, OSError, ProjectError) as exc:
+            self._status(f"E_TAKE_UNREADABLE: cannot compare the takes of line {project.order_of(line_id)}: {exc}")
+            return False
+        if rate_b != rate:
+            self._status(f"E_TAKE_UNREADABLE: the takes of line {project.order_of(line_id)} have different sample "
+                         f"rates ({rate} and {rate_b} Hz); play them one by one")
+            return False
+        numbers = [[t.id for t in line.takes].index(take.id) + 1 for take in takes]
+        self.player.play(f"ab:{take_a}:{take_b}", np.concatenate([a, np.zeros(int(AB_PAUSE_S * rate), a.dtype), b]), rate)
+        self._status(f"A/B: take {numbers[0]} (in use), then take {numbers[1]}", 8000)
+        return True
 
     def audition(self, character_id: str, text: str) -> str | None:
         """Speak ``text`` in a character's voice now (interactive priority), streaming it;

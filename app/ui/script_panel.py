@@ -49,6 +49,7 @@ from app.ui.document import Document
 from app.ui.render_controller import format_eta, progress_bar_text
 from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProxy, LinesModel, qa_error_tooltip
 from app.ui.characters_panel import colour_icon
+from app.ui.line_delivery import LineDelivery
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 FAILED_QA = "failed_qa"  # the status filter's entry for lines whose chosen take failed QA
@@ -165,6 +166,7 @@ class ScriptPanel(QWidget):
     current_line_changed = Signal(str)  # line id, "" when none
     selection_changed = Signal(list)  # the selected line ids, in script order
     play_take = Signal(str, str)  # line id, take id
+    compare_takes = Signal(str, str, str)  # line id, the take in use (A), another take (B)
     choose_take = Signal(str, str)  # line id, take id
 
     def __init__(self, document: Document, actions: dict[str, QAction], parent: QWidget | None = None) -> None:
@@ -261,16 +263,23 @@ class ScriptPanel(QWidget):
         play_take.clicked.connect(lambda: self._take_action(self.play_take))
         use_take = QPushButton("Use this take")
         use_take.clicked.connect(lambda: self._take_action(self.choose_take))
+        self.compare_button = QPushButton("A/B")
+        self.compare_button.setObjectName("compareTakes")
+        self.compare_button.setToolTip("Play the take in use (A), then the selected take (B), to compare them")
+        self.compare_button.clicked.connect(self._compare)
+        self.delivery = LineDelivery(document)
         self.line_error = QLabel("")
         self.line_error.setWordWrap(True)
         self.line_error.setStyleSheet("color: #d62728")
         takes_layout = QVBoxLayout(self.takes_box)
         takes_layout.addWidget(self.takes, 1)
         take_buttons = QHBoxLayout()
-        take_buttons.addWidget(play_take)
-        take_buttons.addWidget(use_take)
+        take_buttons.addWidget(play_take, 2)
+        take_buttons.addWidget(self.compare_button, 1)
         takes_layout.addLayout(take_buttons)
+        takes_layout.addWidget(use_take)  # its own row: three buttons side by side were cut at the box's width
         takes_layout.addWidget(self.line_error)
+        takes_layout.addWidget(self.delivery)
 
         splitter = QSplitter()
         splitter.addWidget(self.table)
@@ -424,6 +433,8 @@ class ScriptPanel(QWidget):
         self.current_line_changed.emit(line_id)
 
     def _show_takes(self, line_id: str) -> None:
+        self.delivery.show_line(line_id)
+        self.compare_button.setEnabled(False)
         self.takes.clear()
         self.line_error.setText("")
         if not line_id or self.model.row_of(line_id) < 0:
@@ -455,12 +466,28 @@ class ScriptPanel(QWidget):
             self.takes.addItem(item)
             if take.id == line.chosen_take:
                 self.takes.setCurrentItem(item)
+        self.compare_button.setEnabled(len(line.takes) > 1 and line.chosen_take is not None)
         if not line.takes:
             placeholder = QListWidgetItem("Not rendered yet")
             placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
             self.takes.addItem(placeholder)
         if line.status is LineStatus.FAILED and line.error:
             self.line_error.setText(line.error)
+
+    def _compare(self) -> None:
+        """A/B: the take in use against the selected one (another, or the one before it)."""
+        line_id = self.current_line_id()
+        if not line_id:
+            return
+        line = self._doc.project.line(line_id)
+        ids = [take.id for take in line.takes]
+        item = self.takes.currentItem()
+        other = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if line.chosen_take not in ids or len(ids) < 2:
+            return
+        if other in (None, line.chosen_take):  # nothing else selected: the newest other take
+            other = next(i for i in reversed(ids) if i != line.chosen_take)
+        self.compare_takes.emit(line_id, line.chosen_take, other)
 
     def _take_action(self, signal: Any) -> None:
         item = self.takes.currentItem()

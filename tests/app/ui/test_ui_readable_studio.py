@@ -208,3 +208,55 @@ def test_space_has_one_meaning_play_the_current_line(idle_window: MainWindow) ->
     assert idle_window.timeline in play_line.associatedObjects()  # the timeline plays the line on Space too
     assert idle_window.script.table in play_line.associatedObjects()  # type: ignore[union-attr]
     assert not [name for name, action in idle_window.actions_.items() if action.text() in ("▲", "▼")]
+
+
+def test_a_line_has_its_own_speed_and_instruction_over_its_characters(idle_window: MainWindow) -> None:
+    from app.project import LineStatus
+    from tests.app.project.conftest import add_fake_take
+    from tests.app.project.media_fixtures import speech_like
+
+    doc, script = idle_window.document, idle_window.script
+    assert doc is not None and script is not None
+    project = doc.project
+    line = project.lines[1]
+    add_fake_take(project, line, speech_like(1.0, seed=1))
+    doc.notify_render(frozenset({line.id}))
+    script.select_line(line.id)
+    delivery = script.delivery
+    assert delivery.isEnabled() and delivery.speed.value() == delivery.speed.minimum()  # the character's
+    own = project.character(line.character_id).settings.speed  # type: ignore[arg-type]
+    assert delivery.speed.text() == "Character's" and f"({own:.2f}×)" in delivery.speed.toolTip()
+    assert project.status(line) is LineStatus.DONE
+    delivery.speed.setValue(1.2)
+    delivery.instruction.setText("whisper")
+    delivery.instruction.editingFinished.emit()
+    assert (line.speed, line.instruction) == (1.2, "whisper") and doc.stack.undo_text == "Edit line"
+    assert project.delivery(line).speed == 1.2 and project.status(line) is LineStatus.STALE  # heard differently
+    from app.project.render import voice_spec
+    assert voice_spec(project, line.character_id, line).settings.instruction == "whisper"  # type: ignore[arg-type]
+    assert voice_spec(project, line.character_id).settings.instruction == ""  # type: ignore[arg-type]  # auditions
+    doc.undo()
+    assert line.speed is None and line.instruction is None and project.status(line) is LineStatus.DONE
+    assert delivery.speed.value() == delivery.speed.minimum() and delivery.instruction.text() == ""
+
+
+def test_a_b_plays_the_take_in_use_then_another(idle_window: MainWindow) -> None:
+    import numpy as np
+
+    from tests.app.project.conftest import add_fake_take
+    from tests.app.project.media_fixtures import speech_like
+
+    doc, script = idle_window.document, idle_window.script
+    assert doc is not None and script is not None
+    line = doc.project.lines[0]
+    first = add_fake_take(doc.project, line, speech_like(1.0, seed=1))
+    add_fake_take(doc.project, line, speech_like(1.5, seed=2))
+    line.chosen_take = first.id
+    doc.notify_render(frozenset({line.id}))
+    script.select_line(line.id)
+    assert script.compare_button.isEnabled()
+    script.compare_button.click()  # nothing else selected: the newest other take is B
+    assert idle_window.player.playing_key.startswith(f"ab:{first.id}:")
+    assert idle_window.player.queued_s == pytest.approx(1.0 + 0.6 + 1.5, abs=0.01)
+    assert "A/B: take 1 (in use), then take 2" in idle_window.statusBar().currentMessage()
+    assert np.isfinite(idle_window.player.queued_s)

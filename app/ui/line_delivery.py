@@ -1,0 +1,80 @@
+"""How one line is spoken: its own speed and instruction over its character's (schema 5).
+
+Shown under the takes of the current line. Left at "Character's", a line follows its
+character; a value here is one undoable edit and makes the line's take stale, as a change of
+the character's settings would.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QGroupBox, QLineEdit, QWidget
+
+from app.project import EditLine, UnknownIdError
+from app.ui.document import Document
+from engine.protocol import SPEED
+
+FOLLOWS_CHARACTER = "Character's"  # the spin box's lowest value: no speed of the line's own
+
+
+class LineDelivery(QGroupBox):
+    """Speed and instruction of the current line, each blank to follow the character."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__("Delivery of this line", parent)
+        self.setObjectName("lineDelivery")
+        self._doc = document
+        self._line_id = ""
+        self.speed = QDoubleSpinBox()
+        self.speed.setObjectName("lineSpeed")
+        self.speed.setDecimals(2)
+        self.speed.setSingleStep(0.05)
+        # One step below the engine's lowest speed stands for "none of its own".
+        self.speed.setRange(SPEED.low - 0.01, SPEED.high)
+        self.speed.setSpecialValueText(FOLLOWS_CHARACTER)
+        self.speed.setSuffix("×")
+        self.speed.setToolTip("This line's speaking rate (1 = the voice's own), over its character's; "
+                              f"lowest: {FOLLOWS_CHARACTER.lower()}")
+        self.speed.editingFinished.connect(self._apply)
+        self.instruction = QLineEdit()
+        self.instruction.setObjectName("lineInstruction")
+        self.instruction.setClearButtonEnabled(True)
+        self.instruction.setToolTip("How to say this line (e.g. “whisper”, “angry”), over its character's; "
+                                    "backends that take instructions (CosyVoice2) use it")
+        self.instruction.editingFinished.connect(self._apply)
+        form = QFormLayout(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow box puts fields under labels
+        form.addRow("Speed", self.speed)
+        form.addRow("Say it", self.instruction)
+        self.show_line("")
+
+    def show_line(self, line_id: str) -> None:
+        self._line_id = line_id
+        project = self._doc.project
+        try:
+            line = project.line(line_id) if line_id else None
+        except UnknownIdError:  # removed meanwhile
+            line = None
+        self.setEnabled(line is not None and line.character_id is not None and not self._doc.read_only)
+        for widget in (self.speed, self.instruction):
+            widget.blockSignals(True)
+        self.speed.setValue(self.speed.minimum() if line is None or line.speed is None else line.speed)
+        self.instruction.setText("" if line is None or line.instruction is None else line.instruction)
+        own = project.character(line.character_id).settings if line is not None and line.character_id else None
+        self.instruction.setPlaceholderText(
+            f"{FOLLOWS_CHARACTER}: {own.instruction or 'none'}" if own is not None else "")
+        self.speed.setToolTip(f"This line's speaking rate (1 = the voice's own), over its character's "
+                              f"({own.speed:.2f}×)" if own is not None else self.speed.toolTip())
+        for widget in (self.speed, self.instruction):
+            widget.blockSignals(False)
+
+    def _apply(self) -> None:
+        if not self._line_id:
+            return
+        line = self._doc.project.line(self._line_id)
+        speed = None if self.speed.value() <= self.speed.minimum() else round(self.speed.value(), 2)
+        instruction = self.instruction.text().strip() or None
+        changes = {key: value for key, value, old in (("speed", speed, line.speed),
+                                                       ("instruction", instruction, line.instruction))
+                   if value != old}
+        if changes:
+            self._doc.push(EditLine(self._line_id, **changes))
