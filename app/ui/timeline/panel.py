@@ -89,6 +89,7 @@ class TimelinePanel(QWidget):
         self.transport.guide_gain = _db_to_gain(DEFAULT_GUIDE_DB)
         self.transport.changed.connect(self._on_transport)
         self._slots: dict[str, Slot] = {}
+        self._captions: list[tuple[float, float, str]] = []  # (from, to, text) of each line, for the preview
         self._loading: set[Path] = set()
         self._decoder: FrameDecoder | None = None
         self._video_path: Path | None = None
@@ -256,6 +257,8 @@ class TimelinePanel(QWidget):
         takes = chosen_takes(project)
         guide_path = project.guide_path() if project.guide_audio else None
         self._slots = {slot.line_id: slot for slot in slots}
+        self._captions = [(slot.start, max(slot.end, slot.slot_end or slot.end), line.text.strip())
+                          for slot, line in zip(slots, project.lines) if line.text.strip()]
         tracks, clips = self._layout(project, slots, takes)
         duration = max([visible_end(s) for s in slots] + [s.end for s in slots] + [10.0])
         if project.video is not None:
@@ -441,6 +444,11 @@ class TimelinePanel(QWidget):
         self.canvas.set_playhead(seconds)
         self._update_time()
         self._request_frame()
+        self.preview.set_caption(self._caption_at(seconds))
+
+    def _caption_at(self, seconds: float) -> str:
+        """The text of the lines sounding at ``seconds`` (their slot, or their take past it)."""
+        return "\n".join(text for start, end, text in self._captions if start <= seconds < end)
 
     def _update_time(self) -> None:
         position = self.transport.position

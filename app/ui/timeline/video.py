@@ -164,6 +164,7 @@ class VideoPreview(QWidget):
         self._message = "No video"
         self.frame_time: float | None = None  # the time of the frame shown (tests and the benchmark read it)
         self.frames_shown = 0
+        self.caption = ""  # the line at the playhead, shown over the picture as a subtitle
 
     def sizeHint(self) -> QSize:
         return QSize(320, 180)
@@ -174,6 +175,11 @@ class VideoPreview(QWidget):
         self._image = None
         self.frame_time = None
         self.update()
+
+    def set_caption(self, text: str) -> None:
+        if text != self.caption:
+            self.caption = text
+            self.update()
 
     def show_frame(self, image: QImage, seconds: float) -> None:
         self._image = image
@@ -192,7 +198,19 @@ class VideoPreview(QWidget):
         else:
             painter.setPen(QColor("#9a9a9a"))
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self._message)
+        if self.caption:
+            self._paint_caption(painter)
         painter.end()
+
+    def _paint_caption(self, painter: QPainter) -> None:
+        """The current line at the bottom, white on a dark band, as subtitles read."""
+        flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap
+        area = self.rect().adjusted(8, 0, -8, -6)
+        bounds = painter.boundingRect(area, flags, self.caption)
+        band = bounds.adjusted(-6, -2, 6, 2)
+        painter.fillRect(band, QColor(0, 0, 0, 170))
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(area, flags, self.caption)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -1,0 +1,97 @@
+"""Take the README's pictures from the real studio (run it under Xvfb: see scripts/screenshots).
+
+It opens a fresh copy of the sample project in a real main window with the embedded engine
+(Piper), renders its first lines, gives it a generated video (colour bars, the tests' own
+media maker), and saves the window as PNGs: the script, the timeline with video, the Stress tab.
+``--size WxH`` (repeatable) chooses the window sizes; the first is the README's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_SIZE = (1200, 760)  # the main window's own default size
+ENGINE_TIMEOUT_S = 180.0
+
+
+def _wait(app: object, predicate: object, timeout_s: float = ENGINE_TIMEOUT_S) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise SystemExit(f"screenshots: gave up after {timeout_s:.0f} s")
+        app.processEvents()  # type: ignore[attr-defined]
+        time.sleep(0.02)
+
+
+def _settle(app: object, seconds: float = 0.6) -> None:
+    _wait(app, lambda end=time.monotonic() + seconds: time.monotonic() > end)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "docs" / "images"), help="folder for the PNGs")
+    parser.add_argument("--size", action="append", default=[], help="window size WxH (repeatable)")
+    parser.add_argument("--render", type=int, default=4, help="how many lines to render first")
+    args = parser.parse_args(argv)
+    sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.size] or [DEFAULT_SIZE]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from app.project.media import attach_video
+    from app.ui.main_window import MainWindow
+    from app.ui.player import NullOutput
+    from app.ui.settings import Settings
+    from app.ui.tasks import SyncTaskRunner
+    from tests.app.project.media_fixtures import make_video
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    work = Path(tempfile.mkdtemp(prefix="dubstudio-shots-"))
+    settings = Settings(QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(settings, SyncTaskRunner(), NullOutput(), projects_dir=work / "projects")
+    window.resize(*sizes[0])
+    window.show()
+    _wait(app, lambda: window.bridge.is_ready)
+    assert window.open_sample() and window.document is not None and window.renders is not None
+    project = window.document.project
+    video = make_video(work / "scene.mp4", seconds=max(12.0, (project.lines[-1].end or 10.0) + 1), size=(320, 180))
+    project.video = attach_video(project, video)
+    window.document.save()
+    window.open_project(project.root)  # reopened, so the timeline shows the video
+    ids = [line.id for line in window.document.project.lines[: args.render]]
+    if ids:
+        window.render_lines(ids)
+        _wait(app, lambda: not window.renders.is_running)
+        _wait(app, lambda: window.qa is None or window.qa.pending == 0)  # the QA column with its verdicts
+    window.script.select_line(ids[1] if len(ids) > 1 else ids[0])
+
+    def shoot(name: str, size: tuple[int, int]) -> None:
+        window.resize(*size)
+        _settle(app)
+        suffix = "" if size == sizes[0] else f"-{size[0]}x{size[1]}"
+        path = out / f"{name}{suffix}.png"
+        window.grab().save(str(path))
+        print(f"screenshots: {path}")
+
+    for size in sizes:
+        window.tabs.setCurrentIndex(0)
+        shoot("main-window", size)
+        window.tabs.setCurrentIndex(1)
+        shoot("characters", size)
+        window.tabs.setCurrentIndex(window.tabs.count() - 1)
+        shoot("stress-panel", size)
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
