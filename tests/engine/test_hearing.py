@@ -1,0 +1,139 @@
+"""Hearing a recording (engine.hearing): lines from words, speakers, clip candidates, windows,
+and the bad inputs, on the real Whisper base model and the real GE2E encoder."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.hearing import HearingError, HearingErrorCode, speakers
+from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
+from engine.hearing.transcribe import (
+    SAMPLE_RATE,
+    Options,
+    Word,
+    audio_windows,
+    split_lines,
+    transcribe_media,
+)
+from engine.hearing.whisper import load_whisper
+
+from .hearing_fixtures import RATE, make_scene, music, script_wer, voice_at, write_video
+
+
+@pytest.fixture(scope="module")
+def whisper():
+    return load_whisper("base")
+
+
+def words(*spec: tuple[float, float, str]) -> list[Word]:
+    return [Word(start, end, text) for start, end, text in spec]
+
+
+def test_lines_end_at_sentence_ends_and_pauses_and_keep_the_words_times() -> None:
+    lines = split_lines(words((0.5, 0.8, " Hello."), (0.9, 1.2, " How"), (1.2, 1.4, " are"), (1.4, 1.7, " you"),
+                              (2.6, 2.9, " Fine"), (2.9, 3.3, " thanks!")))
+    assert [line.text for line in lines] == ["Hello.", "How are you", "Fine thanks!"]
+    assert [(line.start, line.end) for line in lines] == [(0.5, 0.8), (0.9, 1.7), (2.6, 3.3)]
+
+
+def test_a_long_line_is_cut_at_its_widest_pause() -> None:
+    spoken = [(i * 0.5, i * 0.5 + 0.4, f" w{i}") for i in range(30)]  # 15 s without a sentence end
+    spoken[12] = (6.0, 6.4, " w12,")  # a comma makes this the place to cut
+    lines = split_lines(words(*spoken))
+    assert len(lines) == 2 and lines[0].text.endswith("w12,")
+    assert all(line.end - line.start <= 12.0 for line in lines)
+
+
+def test_clustering_counts_speakers_and_honours_a_given_count() -> None:
+    rng = np.random.default_rng(1)
+    common = rng.standard_normal(256)
+    voices = [common + 0.8 * rng.standard_normal(256) for _ in range(3)]
+    embeddings = np.array([voices[i % 3] + 0.4 * rng.standard_normal(256) for i in range(60)])
+    labels, count = speakers.cluster(embeddings)
+    assert count == 3
+    assert labels[:3].tolist() == [0, 1, 2]  # numbered in order of first appearance
+    assert all(len(set(labels[i::3])) == 1 for i in range(3))
+    assert speakers.cluster(embeddings, speakers=2)[1] == 2
+    one_voice = np.array([voices[0] + 0.4 * rng.standard_normal(256) for _ in range(40)])
+    assert speakers.cluster(one_voice)[1] == 1
+
+
+def test_the_audio_comes_in_windows_cut_in_pauses(tmp_path: Path) -> None:
+    turns = make_scene(tmp_path / "scene.mp4", ["maya", "rex", "narrator"], gap_s=1.0)
+    windows = list(audio_windows(tmp_path / "scene.mp4", None, window_s=8.0))
+    assert all(len(w.audio) <= 8.0 * SAMPLE_RATE for w in windows) and len(windows) >= 3
+    for before, after in zip(windows, windows[1:]):
+        assert after.start_s == pytest.approx(before.start_s + len(before.audio) / SAMPLE_RATE)
+    assert windows[-1].start_s + len(windows[-1].audio) / SAMPLE_RATE == pytest.approx(turns[-1].end + 1.0, abs=0.1)
+
+
+@pytest.fixture(scope="module")
+def three_voices(tmp_path_factory: pytest.TempPathFactory, whisper, encoder):
+    folder = tmp_path_factory.mktemp("three")
+    turns = make_scene(folder / "scene.mp4", ["maya", "rex", "narrator", "maya", "rex", "narrator"])
+    stages: list[str] = []
+    heard = transcribe_media(folder / "scene.mp4", whisper, encoder,
+                             progress=lambda stage, fraction: stages.append(stage))
+    return turns, heard, stages
+
+
+def test_three_voices_are_three_speakers_with_their_lines(three_voices) -> None:
+    turns, heard, stages = three_voices
+    assert heard.speaker_count == 3 and heard.language == "en" and heard.language_sure
+    assert list(dict.fromkeys(stages)) == ["listening", "speakers", "clips"]
+    voice_of: dict[int, set[str]] = {}
+    for line in heard.lines:
+        voice_of.setdefault(line.speaker, set()).add(voice_at(turns, line.start, line.end))
+        inside = [t for t in turns if t.start - 0.25 <= line.start and line.end <= t.end + 0.25]  # word times: ±0.2 s
+        assert inside, f"line {line.text!r} at {line.start:.2f}-{line.end:.2f} is not inside one turn"
+    assert sorted(v for names in voice_of.values() for v in names) == ["maya", "narrator", "rex"]
+    assert script_wer(turns, " ".join(line.text for line in heard.lines)) < 0.35
+
+
+def test_each_speaker_s_best_candidate_is_their_own_speech(three_voices) -> None:
+    turns, heard, _ = three_voices
+    for speaker, found in heard.candidates.items():
+        assert found, f"speaker {speaker} has no clip candidate"
+        best = found[0]
+        assert SHORTEST_CLIP_S <= best.duration_s <= MAX_CLIP_S + 0.5
+        own = {voice_at(turns, line.start, line.end) for line in heard.lines if line.speaker == speaker}
+        assert voice_at(turns, best.start, best.end) in own and best.text
+        assert [c.score for c in found] == sorted((c.score for c in found), reverse=True)
+
+
+def test_no_audio_stream_silence_and_music_are_refused_with_codes(tmp_path: Path, whisper, encoder) -> None:
+    cases = {
+        "no-audio.mp4": (None, HearingErrorCode.NO_AUDIO_STREAM),
+        "silence.mp4": (np.zeros(6 * RATE, np.float32), HearingErrorCode.NO_SPEECH),
+        "music.mp4": (music(12.0), HearingErrorCode.NO_SPEECH),
+    }
+    for name, (audio, code) in cases.items():
+        write_video(tmp_path / name, audio, 6.0 if audio is None else len(audio) / RATE)
+        with pytest.raises(HearingError) as raised:
+            transcribe_media(tmp_path / name, whisper, encoder)
+        assert raised.value.code is code, name
+
+
+def test_bad_options_are_refused_before_any_decoding(tmp_path: Path, whisper, encoder) -> None:
+    missing = tmp_path / "never-read.mp4"  # the options are checked first: the file is never opened
+    for options, code in (
+        (Options(language="xx"), HearingErrorCode.UNKNOWN_LANGUAGE),
+        (Options(speakers=0), HearingErrorCode.BAD_SPEAKER_COUNT),
+        (Options(translate_to="fr"), HearingErrorCode.TRANSLATION_TARGET),
+    ):
+        with pytest.raises(HearingError) as raised:
+            transcribe_media(missing, whisper, encoder, options)
+        assert raised.value.code is code and str(raised.value).startswith(code.value)
+
+
+def test_cancel_stops_between_windows(tmp_path: Path, whisper, encoder) -> None:
+    make_scene(tmp_path / "scene.mp4", ["maya", "rex"])
+    cancel = threading.Event()
+    with pytest.raises(HearingError) as raised:
+        transcribe_media(tmp_path / "scene.mp4", whisper, encoder,
+                         progress=lambda stage, fraction: cancel.set(), cancel=cancel)
+    assert raised.value.code is HearingErrorCode.CANCELLED
