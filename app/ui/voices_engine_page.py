@@ -21,11 +21,13 @@ GUI thread; their output lines come back through a queued signal.
 
 from __future__ import annotations
 
+import re
+
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -38,6 +40,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QToolButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -78,6 +81,17 @@ SYNTHETIC_TIPS = {
     "full": "Build the released layout with random weights at the released sizes: 4.3 GB in about a minute, "
             "for speed and hardware probes",
 }
+
+
+NOISE = re.compile(r"(Warning|warn\(|^\s|^[{\[]|^Traceback|^\$ )")  # lines a person need not read
+
+
+def step_of(text: str) -> str:
+    """The step an output line announces, in words ("" for warnings, JSON and indented detail)."""
+    line = text.rstrip()
+    if not line or NOISE.search(line):
+        return ""
+    return line if len(line) <= 120 else line[:119] + "…"
 
 
 def synthetic_banner_text(kind: dict[str, Any]) -> str:
@@ -149,7 +163,21 @@ class VoicesEnginePage(QWidget):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("cancelSetup")
         self.cancel_button.setEnabled(False)
+        self.cancel_button.setVisible(False)  # only while something runs: an idle, disabled bar says nothing
         self.cancel_button.clicked.connect(self.cancel)
+        # The step a long job is at, in words; its raw output (warnings, JSON) stays behind Details.
+        self.step = QLabel("")
+        self.step.setObjectName("setupStep")
+        self.step.setWordWrap(True)
+        self.step.setStyleSheet("color: #555")
+        self.details = QToolButton()
+        self.details.setObjectName("setupDetails")
+        self.details.setText("Details")
+        self.details.setCheckable(True)
+        self.details.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details.setArrowType(Qt.ArrowType.RightArrow)
+        self.details.setVisible(False)
+        self.details.toggled.connect(self._show_details)
         self.log = QPlainTextEdit()
         self.log.setObjectName("setupLog")
         self.log.setReadOnly(True)
@@ -174,6 +202,8 @@ class VoicesEnginePage(QWidget):
         busy_row.addWidget(self.cancel_button)
         layout.addLayout(busy_row)
         layout.addWidget(self.status)
+        layout.addWidget(self.step)
+        layout.addWidget(self.details)
         layout.addWidget(self.log)
         layout.addStretch(1)
         scroll = QScrollArea()
@@ -331,6 +361,7 @@ class VoicesEnginePage(QWidget):
             button.setToolTip(SYNTHETIC_TIPS[size] if has_env else
                               "Build the environment first: the real CosyVoice classes build the synthetic model")
         self.cancel_button.setEnabled(busy)
+        self.cancel_button.setVisible(busy)
         self.backend.setEnabled(not busy)
 
     def engine_python(self) -> str | None:
@@ -400,7 +431,9 @@ class VoicesEnginePage(QWidget):
     def _start(self, run: CommandRun, title: str, after: Callable[[], None]) -> None:
         self._busy = run
         self.log.clear()
-        self.log.setVisible(True)
+        self.details.setVisible(True)
+        self._show_details(self.details.isChecked())
+        self.step.setText("Starting…")
         self.log.appendPlainText(f"$ {' '.join(run.command)}")
         self.progress.setVisible(True)
         self.progress.setRange(0, 0)  # busy until a line says how far it got
@@ -436,9 +469,16 @@ class VoicesEnginePage(QWidget):
         if not self._closed:
             self._output.emit(line)
 
+    def _show_details(self, shown: bool) -> None:
+        self.details.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.log.setVisible(shown)
+
     @Slot(object)
     def _on_output(self, line: OutputLine) -> None:
         self.log.appendPlainText(line.text)
+        step = step_of(line.text)
+        if step:
+            self.step.setText(step)
         if line.progress is not None:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(line.progress * 1000))
@@ -496,7 +536,9 @@ class VoicesEnginePage(QWidget):
     def _show_report(self, folder: str, report: Any) -> None:
         if self._closed:
             return
-        lines = [f"✓ {folder}: complete, usable" if report.ok
+        synthetic = model_kind(folder)["kind"] == "synthetic"
+        usable = "usable for speed and hardware probes only: its speech is noise" if synthetic else "usable"
+        lines = [f"✓ {folder}: complete, {usable}" if report.ok
                  else f"✗ {folder}: NOT usable — {len(report.problems)} problem(s)"]
         lines += [f"  ✗ {problem}" for problem in report.problems]
         lines += [f"  · {warning}" for warning in report.warnings]
