@@ -66,9 +66,11 @@ class Folders:
 
     # --- the dialogs ------------------------------------------------------------------------
 
-    def open_file(self, parent: QWidget | None, kind: str, title: str, file_filter: str = "") -> str:
+    def open_file(self, parent: QWidget | None, kind: str, title: str, file_filter: str = "",
+                  start: Path | None = None) -> str:
         """Ask for one existing file; "" when cancelled."""
-        path, _ = QFileDialog.getOpenFileName(parent, title, str(self.start(kind)), file_filter)
+        # ``start`` opens where the file surely is (subtitles beside their video), else where the last one was.
+        path, _ = QFileDialog.getOpenFileName(parent, title, str(start or self.start(kind)), file_filter)
         if path:
             self.remember(kind, path)
         return path

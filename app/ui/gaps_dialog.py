@@ -31,7 +31,7 @@ class VoiceGapsDialog(QDialog):
         count = len(gaps.lines_without_character) + len(gaps.characters_without_clip)
         intro = QLabel(
             f"{what} left {count} thing{'s' if count != 1 else ''} to fix before rendering. "
-            "Double-click one to go to it."
+            "Double-click one to go to it (the list stays in Messages)."
         )
         intro.setWordWrap(True)
         self.list = QListWidget()
@@ -59,10 +59,12 @@ class VoiceGapsDialog(QDialog):
         self.resize(560, 320)
 
     def _go(self, item: QListWidgetItem) -> None:
+        # The list steps aside for the editor it opens (it would stay on top of it); the window's
+        # Messages list keeps the same things to fix.
         line_id = item.data(LINE_ROLE)
+        character_id = item.data(CHARACTER_ROLE)
+        self.close()
         if line_id:
             self.line_chosen.emit(str(line_id))
-            return
-        character_id = item.data(CHARACTER_ROLE)
-        if character_id:
+        elif character_id:
             self.character_chosen.emit(str(character_id))

@@ -231,6 +231,7 @@ class MainWindow(QMainWindow):
         self.video = VideoController(self, runner, self.folders, self.projects_dir, self.open_project)
         self.video.message.connect(lambda message: self._status(message, 15000))
         self.video.error.connect(self._error)
+        self.video.warning.connect(lambda message: self.notify(message, Level.WARNING))
         self.video.line_chosen.connect(self._show_line)
         self.video.character_chosen.connect(self._show_character)
         self.exports = ExportController(runner, self)
@@ -556,6 +557,7 @@ class MainWindow(QMainWindow):
         self.renders.running_changed.connect(lambda _r: self._update_actions())
         self.renders.message.connect(lambda msg: self._status(msg, 15000))
         self.qa = QaController(document, self._make_qa_runner, self)
+        self.qa.recogniser_model = lambda: self.settings.recogniser_model
         self.renders.take_finished.connect(self.qa.check)
         self.qa.checked.connect(lambda _ids: self._update_actions())
         self.qa.message.connect(lambda msg: self._status(msg, 15000))
@@ -572,6 +574,7 @@ class MainWindow(QMainWindow):
             document, self.voices, self.runner, self.play_audio, self.audition, has_input_device(),
             player=self.player, folders=self.folders,
         )
+        self.characters.recogniser_model = lambda: self.settings.recogniser_model
         # The running engine's capabilities, or until it is ready those its backend declares.
         caps = self.bridge.ready.backend if self.bridge.ready is not None else self._declared_capabilities()
         self.characters.set_capabilities(caps.instructions, caps.languages)

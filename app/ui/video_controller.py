@@ -32,6 +32,7 @@ class VideoController(QObject):
 
     message = Signal(str)  # for the status bar
     error = Signal(str, str)  # title, message (with its error code): worth a dialog
+    warning = Signal(str)  # things to fix, kept in the window's Messages list
     busy = Signal(bool)  # a background step started or ended
     line_chosen = Signal(str)  # the gaps list asks to show a line
     character_chosen = Signal(str)  # … or a character
@@ -167,6 +168,9 @@ class VideoController(QObject):
         """List lines without a character and characters without a clip, if there are any."""
         if not gaps:
             return None
+        sentences = gaps.describe()
+        self.warning.emit(f"{what} left {len(sentences)} thing{'s' if len(sentences) != 1 else ''} to fix before "
+                          f"rendering: " + "; ".join(sentences))
         dialog = VoiceGapsDialog(gaps, what, self._parent)
         dialog.line_chosen.connect(self.line_chosen)
         dialog.character_chosen.connect(self.character_chosen)

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
 from app.project import Project, ProjectError, VideoInfo
 from app.project.fsutil import safe_filename
 from app.project.media import probe_video
+from app.project.script_io import ScriptImport, import_srt
+from app.project.timecode import format_clock
 from app.project.video_export import VideoExportOptions, default_video_path
 from app.ui.folders import PROJECTS, Folders
 from app.ui.tasks import TaskRunner
@@ -37,6 +39,7 @@ VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): eac
 VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
 SUBTITLE_FILTER = "Subtitles (*.srt);;All files (*)"
 NO_SUBTITLES, SRT_FILE = "none", "srt"
+PREVIEW_LINES = 3  # lines quoted in the preview before Create
 
 
 @dataclass(frozen=True)
@@ -93,9 +96,11 @@ class NewFromVideoDialog(QDialog):
         self.subtitles = QComboBox()
         self.subtitles.setObjectName("subtitleSource")
         self.subtitles.currentIndexChanged.connect(self._update)
+        self.subtitles.currentIndexChanged.connect(self._preview_script)
         self.srt = QLineEdit()
         self.srt.setPlaceholderText("subtitles.srt")
         self.srt.textChanged.connect(self._update)
+        self.srt.textChanged.connect(self._preview_script)
         self.choose_srt = QPushButton("Choose…")
         self.choose_srt.clicked.connect(self._choose_srt)
         self.guide = QCheckBox("Keep the original audio as a guide track")
@@ -106,6 +111,10 @@ class NewFromVideoDialog(QDialog):
         self.folder.textChanged.connect(self._update)
         choose_folder = QPushButton("Choose…")
         choose_folder.clicked.connect(self._choose_folder)
+        self.preview = QLabel("")  # what the script will hold, before Create
+        self.preview.setObjectName("scriptPreview")
+        self.preview.setWordWrap(True)
+        self.preview.setStyleSheet("color: #444")
         self.problem = QLabel("")
         self.problem.setObjectName("newFromVideoProblem")
         self.problem.setWordWrap(True)
@@ -116,6 +125,7 @@ class NewFromVideoDialog(QDialog):
         form.addRow("", self.facts)
         form.addRow("Script from", self.subtitles)
         form.addRow("SRT file", _row(self.srt, self.choose_srt))
+        form.addRow("", self.preview)
         form.addRow("", self.guide)
         form.addRow("Title", self.title)
         form.addRow("Project folder", _row(self.folder, choose_folder))
@@ -138,7 +148,9 @@ class NewFromVideoDialog(QDialog):
             self.set_video(path)
 
     def _choose_srt(self) -> None:
-        path = self._folders.open_file(self, SCRIPTS, "Choose the subtitles", SUBTITLE_FILTER)
+        video = Path(self.video.text().strip()) if self.video.text().strip() else None
+        beside = video.parent if video is not None and video.parent.is_dir() else None  # subtitles sit by their video
+        path = self._folders.open_file(self, SCRIPTS, "Choose the subtitles", SUBTITLE_FILTER, start=beside)
         if path:
             self.srt.setText(path)
             self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
@@ -166,6 +178,10 @@ class NewFromVideoDialog(QDialog):
             if not self.folder.text():
                 self.folder.setText(str(_free_folder(self._projects_dir, source.stem)))
             self._fill_subtitles()
+            beside = subtitles_beside(source)
+            if beside is not None and not self.srt.text().strip():  # video.srt beside video.mp4: the script
+                self.srt.setText(str(beside))
+                self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
 
         def failed(error: BaseException) -> None:
             self.info = None
@@ -193,6 +209,29 @@ class NewFromVideoDialog(QDialog):
         self.guide.setEnabled(has_audio)
         self.guide.setChecked(has_audio)
         self._update()
+
+    def _preview_script(self) -> None:
+        """Read the chosen SRT (in the background) and say what the script will hold."""
+        text = self.srt.text().strip()
+        if self.subtitles.currentData() != SRT_FILE or not text:
+            self.preview.setText("")
+            return
+        path = Path(text)
+        if not path.is_file():
+            self.preview.setText(f"{path.name}: no such file")
+            return
+
+        def shown(result: ScriptImport) -> None:
+            if self.srt.text().strip() == text:
+                self.preview.setText(describe_script(result))
+
+        def failed(error: BaseException) -> None:
+            if self.srt.text().strip() == text:
+                self.preview.setText(f"This file cannot be imported: {error}")
+
+        self.preview.setText("Reading the subtitles…")
+        # An empty project to import into: nothing is written, only the lines and speakers are read.
+        self._runner.run(lambda: import_srt(path, Project(root=path.parent)), shown, failed)
 
     def _update(self) -> None:
         srt = self.subtitles.currentData() == SRT_FILE
@@ -229,6 +268,36 @@ class NewFromVideoDialog(QDialog):
             return
         self.chosen.emit(request)
         self.accept()
+
+
+def subtitles_beside(video: Path) -> Path | None:
+    """The SRT next to a video with its name (``scene.srt`` for ``scene.mp4``, any letter case)."""
+    try:
+        found = [p for p in video.parent.iterdir() if p.stem == video.stem and p.suffix.lower() == ".srt"]
+    except OSError:
+        return None
+    return sorted(found)[0] if found else None
+
+
+def describe_script(result: ScriptImport) -> str:
+    """The preview before Create: how many lines, who speaks them, and the first few."""
+    counts: dict[str, int] = {}
+    names = {char.id: char.name for char in result.characters}
+    for line in result.lines:
+        name = names.get(line.character_id or "", "no character")
+        counts[name] = counts.get(name, 0) + 1
+    speakers = ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (kv[0] == "no character", -kv[1], kv[0])))
+    total = len(result.lines)
+    text = [f"{total} line{'s' if total != 1 else ''}, {len(result.characters)} character"
+            f"{'s' if len(result.characters) != 1 else ''}: {speakers or 'none'}"]
+    in_time = sorted(result.lines, key=lambda line: float("inf") if line.start is None else line.start)
+    for line in in_time[:PREVIEW_LINES]:  # the order the project will have
+        who = names.get(line.character_id or "", "—")
+        when = format_clock(line.start) if line.start is not None else ""
+        text.append(f"{when} {who}: {line.text[:70]}{'…' if len(line.text) > 70 else ''}".strip())
+    if result.warnings:
+        text.append(f"{len(result.warnings)} warning(s): {result.warnings[0]}")
+    return "\n".join(text)
 
 
 def _free_folder(parent: Path, stem: str) -> Path:

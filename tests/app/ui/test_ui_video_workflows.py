@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QPushButton
 from pytestqt.qtbot import QtBot
 
-from app.project import Fit, MoveLines, Project, Take
+from app.project import Fit, MoveLines, Project, Take, voice_gaps
 from app.ui.bridge import EngineBridge
 from app.ui.export_controller import ExportController
 from app.ui.gaps_dialog import CHARACTER_ROLE, LINE_ROLE, VoiceGapsDialog
@@ -115,14 +115,42 @@ def test_new_project_from_a_video_with_subtitles_lists_the_gaps_at_once(
     assert any("'Maya' has no reference clip" in t for t in texts)
     assert any("'Nell' has no reference clip" in t for t in texts)
     assert any(t.startswith("Line 2 has no character") for t in texts)
-    # Each entry goes to what needs fixing.
+    # The same list lasts in Messages (issue 21)
+    kept = window.notifications.notifications[0]
+    assert "3 things to fix before rendering" in kept.headline and "'Nell' has no reference clip" in kept.headline
+    # Each entry goes to what needs fixing, and the list steps aside (it stayed on top of the editor)
     line_item = next(item for item in items if item.data(LINE_ROLE))
     gaps.list.itemDoubleClicked.emit(line_item)
     assert window.script is not None and window.script.current_line_id() == project.lines[1].id
-    character_item = next(item for item in items if item.data(CHARACTER_ROLE))
+    assert not gaps.isVisible()
+    gaps = window.video.show_gaps(voice_gaps(project), "Checking")
+    assert gaps is not None
+    character_item = next(gaps.list.item(n) for n in range(gaps.list.count()) if gaps.list.item(n).data(CHARACTER_ROLE))
     gaps.list.itemDoubleClicked.emit(character_item)
-    assert window.tabs.currentWidget() is window.characters
+    assert window.tabs.currentWidget() is window.characters and not gaps.isVisible()
     assert window.characters is not None and window.characters.current_id == character_item.data(CHARACTER_ROLE)
+
+
+def test_new_from_video_picks_the_srt_beside_it_and_previews_the_script(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    folder = tmp_path / "footage"
+    folder.mkdir()
+    video = make_video(folder / "scene.mp4", seconds=6.0)
+    (folder / "scene.SRT").write_text(SRT, encoding="utf-8")
+    dialog = window.video.new_from_video()
+    dialog.set_video(video)
+    assert dialog.subtitles.currentData() == "srt" and dialog.srt.text() == str(folder / "scene.SRT")
+    preview = dialog.preview.text().splitlines()
+    assert preview[0] == "3 lines, 2 characters: Maya (1), Nell (1), no character (1)"
+    assert preview[1].startswith("0:00.500 ") and len(preview) == 4  # the first lines, in the one time format
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda _p, _t, start, _f: (asked.append(start), ("", ""))[1])
+    dialog.choose_srt.click()
+    assert asked == [str(folder)]  # the subtitles dialog opens in the video's folder
+    dialog.reject()
 
 
 def test_a_bad_video_is_refused_with_its_code(window: MainWindow, tmp_path: Path) -> None:
