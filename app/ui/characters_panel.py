@@ -217,6 +217,9 @@ class CharactersPanel(QWidget):
         self.playing_label = QLabel("")
         self.playing_label.setObjectName("playingLabel")
         self.playing_label.setMinimumWidth(150)
+        self.audition_label = QLabel("")  # the audition's elapsed time, beside its button
+        self.audition_label.setObjectName("auditionTime")
+        self.audition_label.setMinimumWidth(self.audition_label.fontMetrics().horizontalAdvance("▶ 88.8 s") + 8)
         self.voice_status = QLabel("")
         self.voice_status.setObjectName("voiceStatus")
         self.voice_status.setWordWrap(True)
@@ -241,6 +244,7 @@ class CharactersPanel(QWidget):
         audition_row = QHBoxLayout()
         audition_row.addWidget(self.sample, 1)
         audition_row.addWidget(self.audition_button)
+        audition_row.addWidget(self.audition_label)
 
         form = QFormLayout()
         form.addRow("Name", self.name)
@@ -587,8 +591,9 @@ class CharactersPanel(QWidget):
         self.play_reference.setText(STOP if reference else PLAY_REFERENCE)
         self.play_reference.setToolTip("Stop the reference clip" if reference else "Play the trimmed reference clip")
         self.audition_button.setText(STOP if audition else PLAY_AUDITION)
-        what = "reference" if reference else "audition"
-        self.playing_label.setText(f"▶ Playing the {what}: {seconds:.1f} s" if self._playing else "")
+        # Each time beside the button that plays it (the audition's was 300 px from its button).
+        self.playing_label.setText(f"▶ Playing the reference: {seconds:.1f} s" if reference else "")
+        self.audition_label.setText(f"▶ {seconds:.1f} s" if audition else "")
 
 
 def _wrap(layout: QHBoxLayout) -> QWidget:
