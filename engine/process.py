@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn
 
+from engine.batching import Batcher
 from engine.lifeline import hold_to_parent
 from engine.protocol import (
     AudioChunk,
@@ -95,9 +96,13 @@ class _JobRun:
     chunks: int = 0
     samples: int = 0
     compute_s: float = 0.0
+    state: Any = None  # a batching backend's per-job state (engine.batching), instead of pieces
+    backend: Any = None  # the backend holding ``state``
 
     def close(self) -> None:
         """End the backend's stream early (runs its cleanup); a finished stream ignores it."""
+        if self.state is not None:
+            self.backend.close(self.state)
         close = getattr(self.pieces, "close", None)
         if close is not None:
             close()
@@ -126,6 +131,8 @@ class Engine:
         self.backend_name = backend_name
         self.clock = clock
         self.threaded = threaded
+        # A backend that computes several jobs' pieces in one call gets batched turns.
+        self.batcher = Batcher(self) if getattr(backend, "max_batch", 1) > 1 else None
         self.started_at = clock()
         lock = threading.RLock()
         self._cond = threading.Condition(lock)  # workers wait on it for work
@@ -317,6 +324,9 @@ class Engine:
             self._run_prepare(work)
             self._end(work)
             return
+        if self.batcher is not None:
+            self.batcher.serve(work)
+            return
         run: _JobRun = work.payload
         while self._step(work, run):
             if self.backend.piece_scheduling:
@@ -351,11 +361,7 @@ class Engine:
             if work.cancelled:
                 raise _Cancelled()
             if run.pieces is None:
-                run.started_at = self.clock()
-                self.emit(JobStarted(job.job_id, run.started_at - work.arrived))
-                run.found = self.cache.lookup(job.voice)
-                with self._cond:  # under load the first piece is shorter: its compute gets fewer cores
-                    budget = first_piece_chars(self._scheduler.admitted_jobs, self._slots)
+                budget = self._open(work, run)
                 run.pieces = iter(self.backend.synthesize(job.text, run.found.profile, job.voice.settings,
                                                           lambda: work.cancelled, first_piece_chars=budget))
             began = self.clock()
@@ -363,20 +369,36 @@ class Engine:
             compute_s = self.clock() - began
             if work.cancelled:
                 raise _Cancelled()
-        except _Cancelled:
-            run.close()
+        except Exception as error:  # noqa: BLE001 - any backend fault becomes an event
+            self._failed(work, run, error)
+            return False
+        return self._deliver(work, run, piece, compute_s)
+
+    def _open(self, work: Work, run: _JobRun) -> int:
+        """A job's first turn: JobStarted, its voice from the cache; returns its first piece's
+        length in characters."""
+        run.started_at = self.clock()
+        self.emit(JobStarted(run.job.job_id, run.started_at - work.arrived))
+        run.found = self.cache.lookup(run.job.voice)
+        with self._cond:  # under load the first piece is shorter: its compute gets fewer cores
+            return first_piece_chars(self._scheduler.admitted_jobs, self._slots)
+
+    def _failed(self, work: Work, run: _JobRun, error: BaseException) -> None:
+        """End a job that was cancelled (``_Cancelled``) or failed, closing its stream."""
+        job = run.job
+        run.close()
+        if isinstance(error, _Cancelled):
             said = "while speaking" if run.chunks else "before it started"
             self._end(work, JobFailed(job.job_id, ErrorCode.CANCELLED, f"Cancelled {said}"))
-            return False
-        except EngineError as error:
-            run.close()
+        elif isinstance(error, EngineError):
             self._end(work, JobFailed(job.job_id, error.code, error.message))
-            return False
-        except Exception as error:  # noqa: BLE001 - any backend fault becomes an event
-            traceback.print_exc()
-            run.close()
+        else:
+            traceback.print_exception(error)
             self._end(work, JobFailed(job.job_id, ErrorCode.BACKEND, f"{type(error).__name__}: {error}"))
-            return False
+
+    def _deliver(self, work: Work, run: _JobRun, piece: SpokenPiece | None, compute_s: float) -> bool:
+        """Send a computed piece (None: the stream ended); True when the job goes on."""
+        job = run.job
         run.compute_s += compute_s
         if piece is None:
             self._end(work, self._finished(work, run))

@@ -42,7 +42,7 @@ import collections
 import heapq
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from engine.playback import StallTracker
 from engine.protocol import Priority
@@ -200,6 +200,27 @@ class Scheduler:
             self.computing += 1
             return work
         return None
+
+    def take_also(self, accept: Callable[[Work], bool], limit: int) -> list[Work]:
+        """Up to ``limit`` more admitted works, in deadline order, that ``accept`` agrees to, now
+        held by the caller: a batching worker adds them to the work it took (engine.batching).
+        The works it refuses keep their place."""
+        taken: list[Work] = []
+        refused: list[Work] = []
+        while self._ready and len(taken) < limit:
+            _, entry, work = heapq.heappop(self._ready)
+            if entry != work._entry or work.computing or work.work_id not in self.works:
+                continue  # stale, as in take()
+            if accept(work):
+                work.computing = True
+                work.started = True
+                self.computing += 1
+                taken.append(work)
+            else:
+                refused.append(work)
+        for work in refused:
+            self._push(self._ready, work)
+        return taken
 
     def piece_done(self, work: Work, now: float, audio_s: float, compute_s: float) -> None:
         """A piece of ``work`` (``audio_s`` of audio, computed in ``compute_s``) left at ``now``."""

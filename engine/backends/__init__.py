@@ -14,6 +14,7 @@ from engine.backends.base import Backend
 from engine.backends.descriptor import (
     BackendDescriptor,
     BackendOption,
+    Combination,
     Environment,
     OptionError,
     OptionKind,
@@ -24,6 +25,7 @@ COSYVOICE2_SAMPLE_RATE = 24000
 COSYVOICE2_LANGUAGES = ("zh", "en", "ja", "ko", "yue")
 COSYVOICE2_HOP_SCHEDULES = ("per_job", "upstream")
 COSYVOICE2_DEVICE_PATTERN = r"auto|cpu|cuda(:\d+)?"
+COSYVOICE2_MAX_BATCH = 64
 
 # CosyVoice's stack (torch, transformers, upstream's code) stays out of the studio's .venv.
 COSYVOICE2_ENVIRONMENT = Environment(
@@ -90,6 +92,10 @@ COSYVOICE2 = BackendDescriptor(
         BackendOption("hop_schedule", OptionKind.CHOICE, "Hop schedule",
                       "per_job: every stream starts with a 1 s hop; upstream: upstream's shared hop, for comparisons",
                       default="per_job", choices=COSYVOICE2_HOP_SCHEDULES, advanced=True),
+        BackendOption("max_batch", OptionKind.INT, "Jobs per batched call",
+                      "hops of up to this many jobs in one call, their LLM tokens in one batched step "
+                      "(1: one job per call, each LLM in its own thread); empty: 8 on a GPU (within its "
+                      "memory), 1 on the CPU", minimum=1, maximum=COSYVOICE2_MAX_BATCH, advanced=True),
         BackendOption("threads", OptionKind.INT, "Torch threads",
                       "intra-op threads; empty: cores ÷ slots", minimum=1, maximum=256, advanced=True),
         BackendOption("code_dir", OptionKind.FOLDER, "CosyVoice code",
@@ -98,6 +104,18 @@ COSYVOICE2 = BackendDescriptor(
     environment=COSYVOICE2_ENVIRONMENT,
     model_option="model_dir",
     model_validator="engine.backends.cosyvoice_models:validate_model_dir",
+    combinations=(
+        Combination("max_batch>1 on the CPU or a GPU", True,
+                    "flow matching and HiFT batched across jobs; the LLM continuously batched by DubStudio"),
+        Combination("max_batch>1 + load_vllm", True,
+                    "vLLM batches the LLM (one request per segment); DubStudio batches flow and HiFT"),
+        Combination("max_batch>1 + load_trt", True,
+                    "the flow encoder and HiFT batched; the TensorRT estimator (a plan for one CFG pair) "
+                    "runs once per job of the batch"),
+        Combination("max_batch>1 + fp16", True, "the batched LLM, flow and HiFT under the same autocast"),
+        Combination("max_batch>1 + hop_schedule=upstream", False,
+                    "the shared hop is upstream's batch-1 behaviour; batched jobs always keep their own"),
+    ),
 )
 
 DESCRIPTORS: dict[str, BackendDescriptor] = {d.name: d for d in (PIPER, COSYVOICE2)}

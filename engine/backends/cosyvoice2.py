@@ -22,6 +22,7 @@ cached-speaker path loses it).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import os
@@ -37,8 +38,10 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
-from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE
+from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE, OptionError
 from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
+from engine.backends.cosyvoice_batch import FlowRow, VocoderRow, batched_job_bytes, flow_mels, vocode
+from engine.backends.cosyvoice_llm import BatchedSpeechLM, Sequence, TokenStream
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 
@@ -63,6 +66,13 @@ END_OF_PROMPT = "<|endofprompt|>"
 # not a measurement (no GPU was at hand); it only sizes the default slot count.
 GPU_BYTES_PER_JOB = {"fp32": 1.0 * 2**30, "fp16": 0.6 * 2**30}
 GPU_MEMORY_HEADROOM = 0.8  # keep a fifth of the free memory for fragmentation and other processes
+# max_batch when not given: on a GPU a batch of B hops costs about one hop (the seeds' curve is
+# one stream after another on one device), so batch up to 8, within memory; on the CPU ...
+DEFAULT_MAX_BATCH = {"cuda": 8, "cpu": 1}
+MAX_LLM_SEQUENCES = 64  # rows the batched LLM steps at once (the engine's admission bounds it first)
+# Upstream's Qwen2LM.inference bounds speech to 2-20 speech tokens per text token.
+MIN_TOKEN_TEXT_RATIO = 2
+MAX_TOKEN_TEXT_RATIO = 20
 
 
 # --- modes -----------------------------------------------------------------------------------
@@ -148,17 +158,6 @@ class HopSchedule:
 
 
 @dataclass
-class _TokenStream:
-    """Speech tokens of one job, filled by its LLM thread; the job waits on ``ready``."""
-
-    tokens: list[int] = field(default_factory=list)
-    done: bool = False
-    error: BaseException | None = None
-    stop: bool = False
-    ready: threading.Condition = field(default_factory=threading.Condition)
-
-
-@dataclass
 class _VocoderCache:
     """The HiFT overlap of one job: the last mel frames, source excitation and speech."""
 
@@ -223,6 +222,7 @@ class CosyVoice2Backend(Backend):
         hop_schedule: str = "per_job",
         threads: int | None = None,
         device: str = "auto",
+        max_batch: int | None = None,
     ) -> None:
         # Options arrive checked against COSYVOICE2 (engine.backends.create_backend).
         self.model_dir = Path(model_dir).expanduser()
@@ -233,6 +233,9 @@ class CosyVoice2Backend(Backend):
         self.hop_schedule = hop_schedule
         self.threads = threads
         self.requested_device = device
+        self.requested_max_batch = max_batch
+        self.max_batch = 1  # resolved at load: the option, else the device's default, within memory
+        self._decoder: BatchedSpeechLM | None = None  # the batched LLM (max_batch > 1 without vLLM)
         self._shared_hop = HopSchedule()  # used only in "upstream" mode
         self._loaded = False
         self.load_facts: dict[str, Any] = {}
@@ -248,13 +251,27 @@ class CosyVoice2Backend(Backend):
 
     def suggested_slots(self, cores: int) -> int | None:
         """On a GPU: as many jobs as the free memory holds, but no more than cores allow for the
-        Python thread that drives each stream; on the CPU: the engine's core-based default."""
+        Python thread that drives each stream; batched, a slot is one batched call of up to
+        ``max_batch`` jobs, so fewer slots hold as many jobs. On the CPU: the engine's default."""
         if not self._loaded or self.device.type != "cuda":
             return None
+        jobs = self._jobs_that_fit()
+        if self.max_batch > 1:
+            return max(1, min(jobs // self.max_batch, cores))
+        return max(1, min(jobs, 2 * cores))
+
+    def _jobs_that_fit(self) -> int:
+        """Concurrent jobs the GPU's free memory holds beside the loaded weights (a GPU only)."""
         free, _total = self._torch.cuda.mem_get_info(self.device)
-        per_job = GPU_BYTES_PER_JOB["fp16" if self.options["fp16"] else "fp32"]
-        by_memory = int(free * GPU_MEMORY_HEADROOM // per_job)
-        return max(1, min(by_memory, 2 * cores))
+        return int(free * GPU_MEMORY_HEADROOM // self._bytes_per_job())
+
+    def _bytes_per_job(self) -> int:
+        """GPU working memory of one job: the fixed estimate at batch 1; batched, the estimate
+        from the loaded model's sizes (cosyvoice_batch.batched_job_bytes)."""
+        precision = "fp16" if self.options["fp16"] else "fp32"
+        if self.max_batch == 1:
+            return int(GPU_BYTES_PER_JOB[precision])
+        return batched_job_bytes(self.llm, self.flow, self.hift, 2 if self.options["fp16"] else 4)
 
     def _import_code(self) -> None:
         """Make the CosyVoice code importable: a clone named by code_dir, else the installed package."""
@@ -350,6 +367,7 @@ class CosyVoice2Backend(Backend):
         self.lookahead = int(self.flow.pre_lookahead_len)
         self.token_mel_ratio = int(self.flow.token_mel_ratio)
         self._number_words = self._number_speller()
+        self._start_batching()
         self._loaded = True
         self.load_facts = {
             "load_s": round(time.monotonic() - started, 2),
@@ -357,10 +375,38 @@ class CosyVoice2Backend(Backend):
             **{f"model_{key}": value for key, value in model_kind(self.model_dir).items()},
             "code": str(Path(sys.modules["cosyvoice"].__file__ or "").parent),
             "hop_schedule": self.hop_schedule,
+            "max_batch": self.max_batch,
+            "llm_batching": ("vllm" if self.options["load_vllm"] else "dubstudio") if self.max_batch > 1 else "none",
+            "combinations": [f"{c.options}: {c.how}" for c in COSYVOICE2.combinations if c.works],
+            **({"gpu_bytes_per_job": self._bytes_per_job()} if cuda else {}),
             **self.options,
             **device_facts,
         }
         log.info("CosyVoice2 loaded: %s", self.load_facts)
+
+    def _start_batching(self) -> None:
+        """Resolve max_batch (the option, else the device's default, never past what fits in the
+        GPU's memory); above 1, jobs step piece by piece and the LLM decodes in one batch."""
+        if self.hop_schedule == "upstream":  # upstream's shared hop is a batch-1 behaviour
+            if (self.requested_max_batch or 1) > 1:
+                raise OptionError("cosyvoice2", "max_batch", "hop_schedule=upstream runs one job per call; "
+                                                             "use max_batch=1 or hop_schedule=per_job")
+            self.requested_max_batch = 1
+        wanted = self.requested_max_batch or DEFAULT_MAX_BATCH[self.device.type]
+        if self.device.type == "cuda" and wanted > 1:
+            self.max_batch = wanted  # the per-job estimate depends on batching itself
+            fits = self._jobs_that_fit()
+            if fits < wanted:
+                log.warning("max_batch %d does not fit in the GPU's free memory: %d", wanted, max(1, fits))
+            wanted = max(1, min(wanted, fits))
+        self.max_batch = int(wanted)
+        self.piece_scheduling = self.max_batch > 1
+        if self.max_batch > 1 and not self.options["load_vllm"]:
+            # vLLM batches the LLM itself; otherwise one decoder thread steps every sequence.
+            self._decoder = BatchedSpeechLM(self._torch, self.llm, self.device, self._autocast, MAX_LLM_SEQUENCES)
+
+    def _autocast(self) -> Any:
+        return self._torch.autocast("cuda", enabled=self.options["fp16"] and self.device.type == "cuda")
 
     def _load_weights(self) -> None:
         """Load the three checkpoints strictly, as plain tensors (``weights_only``)."""
@@ -516,6 +562,9 @@ class CosyVoice2Backend(Backend):
                    should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
         if not self._loaded:
             raise EngineError(ErrorCode.BACKEND, "CosyVoice2 is not loaded")
+        if self.max_batch > 1:  # the one-job path of the batched steps
+            yield from self._steps_of_one(self.start(text, profile, settings, should_stop, first_piece_chars))
+            return
         has_transcript = len(profile.conditioning.get("prompt_text_tokens", ())) > 0
         prompt_script = str(profile.meta.get("transcript_script", "")) if has_transcript else ""
         speed = float(np.clip(settings.speed or 1.0, *SPEED_RANGE))
@@ -535,7 +584,7 @@ class CosyVoice2Backend(Backend):
         if not spoken and not should_stop():
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech")
 
-    def _run_llm(self, model_input: _ModelInput, stream: _TokenStream) -> None:
+    def _run_llm(self, model_input: _ModelInput, stream: TokenStream) -> None:
         """The LLM thread of one job: append each speech token and wake the job."""
         torch = self._torch
         autocast = torch.autocast("cuda", enabled=self.options["fp16"] and self.device.type == "cuda"
@@ -570,7 +619,7 @@ class CosyVoice2Backend(Backend):
                 stream.done = True
                 stream.ready.notify()
 
-    def _wait_for_tokens(self, stream: _TokenStream, needed: Callable[[], int], should_stop: StopCheck) -> None:
+    def _wait_for_tokens(self, stream: TokenStream, needed: Callable[[], int], should_stop: StopCheck) -> None:
         """Block until ``needed()`` tokens exist, the LLM ended, or the job was stopped."""
         if self.hop_schedule == "upstream":
             # Upstream polls every 0.1 s and re-reads the shared hop at each poll.
@@ -586,7 +635,7 @@ class CosyVoice2Backend(Backend):
 
     def _stream(self, model_input: _ModelInput, speed: float, should_stop: StopCheck) -> Iterator[np.ndarray]:
         """Stream one segment: LLM tokens → flow mel per hop → HiFT audio with overlap."""
-        stream = _TokenStream()
+        stream = TokenStream()
         llm_thread = threading.Thread(target=self._run_llm, args=(model_input, stream), name="cosyvoice-llm",
                                       daemon=True)
         llm_thread.start()
@@ -674,3 +723,284 @@ class CosyVoice2Backend(Backend):
                 cache.speech = speech[:, -overlap:]
                 speech = speech[:, :-overlap]
         return np.clip(speech.reshape(-1).float().cpu().numpy(), -1.0, 1.0).astype(np.float32)
+
+    # --- batched stepping (max_batch > 1) -------------------------------------------------
+    #
+    # A job is a _BatchJob; step_batch computes the next hop of several jobs in one flow call
+    # and one vocoder call (engine.batching chooses which). Their tokens come from the batched
+    # LLM (or, with vLLM, from one upstream LLM thread per segment, which vLLM batches).
+
+    def start(self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck,
+              first_piece_chars: int = FIRST_PIECE_CHARS, seed: int | None = None) -> _BatchJob:
+        """A job's state for :meth:`step_batch`; its first segment starts decoding at once.
+
+        ``seed`` (default: derived from the voice, the text and the settings) seeds the job's
+        token sampling and its vocoder excitation, so its audio does not depend on its batch."""
+        if not self._loaded:
+            raise EngineError(ErrorCode.BACKEND, "CosyVoice2 is not loaded")
+        has_transcript = len(profile.conditioning.get("prompt_text_tokens", ())) > 0
+        prompt_script = str(profile.meta.get("transcript_script", "")) if has_transcript else ""
+        segments = []
+        for piece in split_for_streaming(self.normalize(text), first_piece_chars):
+            tokens = self._encode(piece.text)
+            if tokens:
+                mode = choose_mode(piece.text, prompt_script, settings)
+                segments.append((piece.text, self._model_input(tokens, profile, mode, settings.instruction)))
+        if seed is None:
+            digest = hashlib.blake2b(repr((profile.key, text, settings)).encode(), digest_size=8).digest()
+            seed = int.from_bytes(digest, "little") >> 1
+        job = _BatchJob(segments=segments, speed=float(np.clip(settings.speed or 1.0, *SPEED_RANGE)), seed=seed,
+                        should_stop=should_stop)
+        self._begin_segment(job)
+        return job
+
+    def step_ready(self, job: _BatchJob) -> bool:
+        """Whether the job's next hop can be computed without waiting for the LLM."""
+        if job.stream is None or job.finished:
+            return True
+        with job.stream.ready:
+            return job.stream.done or len(job.stream.tokens) >= self._needed(job)
+
+    def wait_ready(self, job: _BatchJob) -> None:
+        """Block until :meth:`step_ready` (or the job was stopped)."""
+        if job.stream is not None and not job.finished:
+            self._wait_for_tokens(job.stream, lambda: self._needed(job), job.should_stop)
+
+    def close(self, job: _BatchJob) -> None:
+        """End the job early: its LLM sequence leaves the batch at the next step."""
+        job.finished = True
+        self._end_segment(job)
+
+    def step_batch(self, jobs: list[_BatchJob]) -> list[SpokenPiece | BaseException | None]:
+        """The next piece of every job (None: it has ended; an exception: it failed), with
+        the flow and the vocoder each called once for all of them. A failing batched call is
+        retried one job at a time, so only the job at fault fails."""
+        results: list[SpokenPiece | BaseException | None] = [None] * len(jobs)
+        hops: list[tuple[int, _Hop]] = []
+        for index, job in enumerate(jobs):
+            try:
+                hop = self._next_hop(job)
+            except BaseException as error:  # noqa: BLE001 - this job fails, the others go on
+                self.close(job)
+                results[index] = error
+                continue
+            if hop is not None:
+                hops.append((index, hop))
+        if not hops:
+            return results
+        outputs: list[tuple[np.ndarray, _VocoderCache] | None]
+        try:
+            outputs = list(self._compute_hops([hop for _, hop in hops]))
+        except Exception as error:  # noqa: BLE001 - find the job at fault: one at a time
+            if len(hops) == 1:
+                self.close(hops[0][1].job)
+                results[hops[0][0]] = error
+                return results
+            outputs = []
+            for index, hop in hops:
+                try:
+                    outputs.append(self._compute_hops([hop])[0])
+                except Exception as own:  # noqa: BLE001 - only this job fails
+                    self.close(hop.job)
+                    results[index] = own
+                    outputs.append(None)
+        for (index, hop), output in zip(hops, outputs):
+            if output is not None:
+                results[index] = self._after_hop(hop, *output)
+        return results
+
+    def _steps_of_one(self, job: _BatchJob) -> Iterator[SpokenPiece]:
+        try:
+            while True:
+                result = self.step_batch([job])[0]
+                if result is None:
+                    return
+                if isinstance(result, BaseException):
+                    raise result
+                yield result
+                if result.last:
+                    return
+        finally:
+            self.close(job)
+
+    def _needed(self, job: _BatchJob) -> int:
+        return job.offset + self._this_hop(job) + self.lookahead
+
+    def _this_hop(self, job: _BatchJob) -> int:
+        return job.schedule.hop() + (job.pad if job.offset == 0 else 0)
+
+    def _begin_segment(self, job: _BatchJob) -> None:
+        """Start decoding the job's next segment (none left: the job has finished)."""
+        if job.index >= len(job.segments):
+            job.stream, job.finished = None, True
+            return
+        _, model_input = job.segments[job.index]
+        job.schedule, job.cache, job.offset = HopSchedule(), _VocoderCache(), 0
+        prompt_len = int(model_input.flow_prompt_speech.shape[1])
+        first_hop = job.schedule.hop()
+        job.pad = int(math.ceil(prompt_len / first_hop) * first_hop - prompt_len)
+        if self._decoder is None:  # vLLM: upstream's LLM per segment, batched inside vLLM
+            job.stream = TokenStream()
+            job.llm_thread = threading.Thread(target=self._run_llm, args=(model_input, job.stream),
+                                              name="cosyvoice-llm", daemon=True)
+            job.llm_thread.start()
+            return
+        job.stream = self._decoder.submit(self._sequence(model_input, job.seed + job.index))
+
+    def _end_segment(self, job: _BatchJob) -> None:
+        if job.stream is not None:
+            with job.stream.ready:
+                job.stream.stop = True
+        if job.llm_thread is not None:
+            job.llm_thread.join()
+            job.llm_thread = None
+
+    def _sequence(self, model_input: _ModelInput, seed: int) -> Sequence:
+        """Upstream's LLM input for one segment (Qwen2LM.inference): sos, prompt text + text,
+        task id, prompt speech tokens; with upstream's length bounds."""
+        torch = self._torch
+        llm = self.llm
+        with torch.inference_mode():
+            text = torch.cat([model_input.llm_prompt_text, model_input.text], dim=1).to(self.device)
+            embedded = llm.llm.model.model.embed_tokens(text)
+            sos = llm.llm_embedding.weight[llm.sos_eos].reshape(1, 1, -1)
+            task = llm.llm_embedding.weight[llm.task_id].reshape(1, 1, -1)
+            speech = llm.speech_embedding(model_input.llm_prompt_speech.to(self.device))
+            lm_input = torch.cat([sos, embedded, task, speech], dim=1)
+        text_len = int(model_input.text.shape[1])
+        limit = getattr(llm, "speech_token_limit", None)  # the synthetic model's stop
+        return Sequence(lm_input=lm_input, min_len=int(text_len * MIN_TOKEN_TEXT_RATIO),
+                        max_len=int(text_len * MAX_TOKEN_TEXT_RATIO), seed=seed,
+                        max_tokens=limit(text_len) if limit is not None else None)
+
+    def _next_hop(self, job: _BatchJob) -> _Hop | None:
+        """Wait for the job's next hop of tokens; None when the job has ended or was stopped."""
+        while not job.finished:
+            stream = job.stream
+            assert stream is not None
+            self._wait_for_tokens(stream, lambda: self._needed(job), job.should_stop)
+            if job.should_stop():
+                self.close(job)
+                return None
+            count = self._needed(job)
+            with stream.ready:
+                available = list(stream.tokens[:count])
+                done, error = stream.done, stream.error
+            if error is not None:
+                raise EngineError(ErrorCode.BACKEND, f"CosyVoice2 LLM failed: {type(error).__name__}: {error}")
+            if len(available) >= count:
+                return _Hop(job, available, job.offset, self._this_hop(job), False, self._hop_seed(job))
+            if done:
+                with stream.ready:
+                    tokens = list(stream.tokens)
+                if len(tokens) > job.offset or job.cache.mel is not None:
+                    return _Hop(job, tokens, job.offset, 0, True, self._hop_seed(job))
+                self._next_segment(job)  # nothing left to say in this segment
+        return None
+
+    @staticmethod
+    def _hop_seed(job: _BatchJob) -> int:
+        return job.seed + 7919 * (job.hops + 1)  # the vocoder excitation's, one per hop
+
+    def _next_segment(self, job: _BatchJob) -> None:
+        self._end_segment(job)
+        job.index += 1
+        self._begin_segment(job)
+
+    def _compute_hops(self, hops: list[_Hop]) -> list[tuple[np.ndarray, _VocoderCache]]:
+        """Flow and vocoder for several jobs' hops at once: the audio of each and its next
+        vocoder cache (applied by _after_hop, so a failed call changes no job)."""
+        torch = self._torch
+        from torch.nn import functional as F
+
+        device = self.device
+        rows = []
+        for hop in hops:
+            model_input = hop.job.segments[hop.job.index][1]
+            rows.append(FlowRow(
+                tokens=torch.tensor([hop.tokens], dtype=torch.int32, device=device),
+                prompt_token=model_input.flow_prompt_speech.to(device),
+                prompt_feat=model_input.prompt_mel.to(device),
+                embedding=model_input.embedding.to(device),
+                finalize=hop.finalize,
+            ))
+        with torch.inference_mode():
+            with self._autocast():
+                mels = flow_mels(torch, self.flow, rows)
+            vocoder_rows = []
+            for hop, mel in zip(hops, mels):
+                job = hop.job
+                mel = mel[:, :, hop.offset * self.token_mel_ratio:].float()
+                if job.speed != 1.0 and mel.shape[2] > 1:  # stretch this hop's new frames only
+                    mel = F.interpolate(mel, size=max(1, round(mel.shape[2] / job.speed)), mode="linear")
+                if job.cache.mel is not None:
+                    mel = torch.cat([job.cache.mel, mel], dim=2)
+                    source = job.cache.source
+                else:
+                    source = torch.zeros(1, 1, 0, device=device)
+                vocoder_rows.append(VocoderRow(mel=mel, cache_source=source, seed=hop.seed))
+            speeches = vocode(torch, self.hift, vocoder_rows)
+            outputs = []
+            overlap = MEL_CACHE_FRAMES * SAMPLES_PER_MEL_FRAME
+            for hop, row, (speech, excitation) in zip(hops, vocoder_rows, speeches):
+                cache = hop.job.cache
+                if cache.speech is not None:  # cross-fade the re-synthesised overlap
+                    window = torch.from_numpy(np.hamming(2 * overlap).astype(np.float32)).to(speech.device)
+                    head = speech[:, :overlap] * window[:overlap] + cache.speech[:, -overlap:] * window[overlap:]
+                    speech = torch.cat([head, speech[:, overlap:]], dim=1)
+                following = _VocoderCache()
+                if not hop.finalize:
+                    following = _VocoderCache(row.mel[:, :, -MEL_CACHE_FRAMES:], excitation[:, :, -overlap:],
+                                              speech[:, -overlap:])
+                    speech = speech[:, :-overlap]
+                pcm = np.clip(speech.reshape(-1).float().cpu().numpy(), -1.0, 1.0).astype(np.float32)
+                outputs.append((pcm, following))
+        return outputs
+
+    def _after_hop(self, hop: _Hop, pcm: np.ndarray, following: _VocoderCache) -> SpokenPiece | BaseException:
+        """Advance the job past a computed hop; the piece it makes (last when nothing follows)."""
+        job = hop.job
+        job.cache = following
+        job.hops += 1
+        text = job.segments[job.index][0]
+        if hop.finalize:
+            self._next_segment(job)
+        else:
+            job.offset += hop.hop
+            job.schedule.advance()
+        job.spoken = job.spoken or len(pcm) > 0
+        if job.finished and not job.spoken:
+            return EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech")
+        return SpokenPiece(pcm=pcm, text=text, last=job.finished)
+
+
+@dataclass(eq=False)
+class _BatchJob:
+    """One job between batched steps: its segments, the current one's tokens and vocoder cache."""
+
+    segments: list[tuple[str, _ModelInput]]
+    speed: float
+    seed: int
+    should_stop: StopCheck
+    index: int = 0  # the segment being spoken
+    stream: TokenStream | None = None
+    llm_thread: threading.Thread | None = None  # vLLM only
+    schedule: HopSchedule = field(default_factory=HopSchedule)
+    cache: _VocoderCache = field(default_factory=lambda: _VocoderCache())
+    offset: int = 0  # tokens of this segment already turned into audio
+    pad: int = 0  # the first hop's padding to whole flow chunks
+    hops: int = 0  # hops computed, for the vocoder's seeds
+    spoken: bool = False
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class _Hop:
+    """What one job's next piece needs: its tokens so far, where the new ones start, the hop."""
+
+    job: _BatchJob
+    tokens: list[int]
+    offset: int
+    hop: int
+    finalize: bool
+    seed: int  # the vocoder excitation's

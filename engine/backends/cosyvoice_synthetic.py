@@ -82,8 +82,12 @@ def _make_qwen2lm() -> type:
             super().__init__(*args, **kwargs)
             self.speech_tokens_per_text_token = float(speech_tokens_per_text_token)
 
+        def speech_token_limit(self, text_tokens: int) -> int:
+            """Where this model's speech ends; DubStudio's batched decoder reads it too."""
+            return max(1, round(text_tokens * self.speech_tokens_per_text_token))
+
         def inference(self, text: Any, text_len: Any, *args: Any, **kwargs: Any) -> Iterator[int]:
-            limit = max(1, round(int(text_len.reshape(-1)[0]) * self.speech_tokens_per_text_token))
+            limit = self.speech_token_limit(int(text_len.reshape(-1)[0]))
             tokens = super().inference(text, text_len, *args, **kwargs)
             try:
                 for count, token in enumerate(tokens, start=1):

@@ -184,6 +184,16 @@ class Environment:
 
 
 @dataclass(frozen=True)
+class Combination:
+    """Whether options work together, and how (the settings form and ``dubstudio backends``
+    show it; a backend reports the working ones in its facts)."""
+
+    options: str  # e.g. "max_batch>1 + load_vllm"
+    works: bool
+    how: str
+
+
+@dataclass(frozen=True)
 class BackendDescriptor:
     """Everything the studio, the CLI and the engine need to know about a backend."""
 
@@ -196,6 +206,7 @@ class BackendDescriptor:
     environment: Environment | None = None  # None: runs in the studio's own interpreter
     model_option: str | None = None  # the option naming the model folder, when one is needed
     model_validator: str | None = None  # "module:function(folder, options) -> ValidationReport"
+    combinations: tuple[Combination, ...] = ()
 
     @property
     def can_use_gpu(self) -> bool:
@@ -298,6 +309,10 @@ class BackendDescriptor:
                      f"{', '.join(features) or 'no cloning'}")
         lines.append("  options (--backend-option KEY=VALUE):")
         lines.extend(f"    {option.describe()}" for option in self.options)
+        if self.combinations:
+            lines.append("  combinations:")
+            lines.extend(f"    {c.options}: {'works' if c.works else 'does not work'}; {c.how}"
+                         for c in self.combinations)
         return "\n".join(lines)
 
 

@@ -1,0 +1,125 @@
+"""CosyVoice2 batched (max_batch > 1) against unbatched (max_batch = 1), closed loop, same run.
+
+Two engines on the same synthetic model folder (tiny by default) stay up side by side; an
+idle one costs nothing. Each level (``--levels``, users) runs ``--rounds`` times on each
+engine, alternating which goes first, on everyday dialogue lines (the bundled English
+"medium" texts: two sentences each). The table gives first-audio p50/p95, stalls per job and
+audio seconds per wall second; the ratio line compares the sums of each engine's rounds.
+The load average before and after goes with it: the machine is shared.
+
+Run: .venv/bin/python benchmarks/batching.py [--levels 2,4,8] [--jobs-per-user 3] [--rounds 2]
+         [--batch 8] [--slots 2] [--size tiny|full] [--model-dir DIR] [--json OUT]
+(``scripts/cosyvoice-env`` first; the synthetic folder is built in a temporary folder unless
+``--model-dir`` names one.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))
+
+from engine.backends import COSYVOICE2_ENVIRONMENT  # noqa: E402
+from engine.client import EngineClient, EngineConfig  # noqa: E402
+from engine.load import Plan, TextSet, VoiceSet  # noqa: E402
+from engine.load.runner import LoadRunner  # noqa: E402
+from engine.load.stats import LevelStats  # noqa: E402
+from engine.load.workload import JobSource  # noqa: E402
+
+
+def engine(python: Path, model_dir: Path, cache_dir: str, slots: int, max_batch: int) -> EngineClient:
+    client = EngineClient(EngineConfig(backend="cosyvoice2", backend_options={
+        "model_dir": str(model_dir), "device": "cpu", "max_batch": max_batch}, slots=slots, python=str(python),
+        cache_dir=cache_dir, auto_retry=False))
+    client.start()
+    return client
+
+
+def measure(client: EngineClient, users: int, jobs: int) -> LevelStats:
+    source = JobSource(TextSet.bundled(("en",), kinds=("medium",)), VoiceSet.bundled())
+    try:
+        report = LoadRunner(client, Plan(levels=(users,), jobs_per_level=jobs), source).run()
+    finally:
+        source.close()
+    return report.levels[0]
+
+
+def summary(runs: list[LevelStats]) -> dict[str, Any]:
+    """One variant's rounds at one level: throughput over all rounds, the worst round's p95."""
+    audio = sum(stats.audio_per_wall_s * stats.duration_s for stats in runs)
+    wall = sum(stats.duration_s for stats in runs)
+    return {"audio_per_wall_s": audio / wall, "first_audio_p50": max(s.first_audio_s.p50 or 0.0 for s in runs),
+            "first_audio_p95": max(s.first_audio_s.p95 or 0.0 for s in runs),
+            "stalls_per_job": sum(s.stalls_per_job for s in runs) / len(runs),
+            "jobs": sum(s.jobs for s in runs), "errors": sum(s.errors for s in runs)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="2,4,8")
+    parser.add_argument("--jobs-per-user", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=8, help="max_batch of the batched engine")
+    parser.add_argument("--slots", type=int, default=2)
+    parser.add_argument("--size", choices=("tiny", "full"), default="tiny")
+    parser.add_argument("--model-dir", default=None)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    python = COSYVOICE2_ENVIRONMENT.interpreter()
+    if python is None:
+        sys.exit("build the CosyVoice environment first: bash scripts/cosyvoice-env")
+    levels = [int(level) for level in args.levels.split(",")]
+    with tempfile.TemporaryDirectory() as work:
+        model_dir = Path(args.model_dir) if args.model_dir else Path(work) / f"CosyVoice2-{args.size}"
+        if not args.model_dir:
+            subprocess.run([str(python), "-m", "engine.backends.cosyvoice_synthetic", str(model_dir), "--size",
+                            args.size], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        load_before = os.getloadavg()
+        started = time.monotonic()
+        clients = {"unbatched": engine(python, model_dir, work, args.slots, 1),
+                   "batched": engine(python, model_dir, work, args.slots, args.batch)}
+        results: dict[int, dict[str, Any]] = {}
+        try:
+            for level in levels:
+                runs: dict[str, list[LevelStats]] = {name: [] for name in clients}
+                for round_index in range(args.rounds):
+                    order = list(clients) if round_index % 2 == 0 else list(reversed(clients))
+                    for name in order:
+                        runs[name].append(measure(clients[name], level, args.jobs_per_user * level))
+                        print(f"  {level} users, round {round_index + 1}, {name}: "
+                              f"{runs[name][-1].audio_per_wall_s:.2f} audio s/s, first audio p95 "
+                              f"{runs[name][-1].first_audio_s.p95:.2f} s", flush=True)
+                results[level] = {name: summary(stats) for name, stats in runs.items()}
+        finally:
+            for client in clients.values():
+                client.close()
+        load_after = os.getloadavg()
+    print(f"\nCosyVoice2 {args.size} synthetic on the CPU ({os.cpu_count()} cores), {args.slots} slots, batched "
+          f"max_batch={args.batch}; {args.rounds} interleaved rounds per level, {args.jobs_per_user} jobs per user; "
+          f"load {load_before[0]:.1f} -> {load_after[0]:.1f}; {time.monotonic() - started:.0f} s")
+    print(f"{'users':>6}{'variant':>11}{'jobs':>6}{'err':>5}{'1st p50':>9}{'p95':>7}{'stalls/job':>12}"
+          f"{'audio s/s':>11}")
+    for level, variants in results.items():
+        for name, r in variants.items():
+            print(f"{level:6d}{name:>11}{r['jobs']:6d}{r['errors']:5d}{r['first_audio_p50']:9.2f}"
+                  f"{r['first_audio_p95']:7.2f}{r['stalls_per_job']:12.2f}{r['audio_per_wall_s']:11.2f}")
+        gain = variants["batched"]["audio_per_wall_s"] / variants["unbatched"]["audio_per_wall_s"]
+        p95 = variants["batched"]["first_audio_p95"] / variants["unbatched"]["first_audio_p95"]
+        print(f"{'':6}{'ratio':>11}  audio s/s batched/unbatched {gain:.2f}x, first-audio p95 {p95:.2f}x")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"levels": results, "load_before": load_before,
+                                               "load_after": load_after, "args": vars(args)}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Batched turns: one worker computes the next piece of several jobs in one backend call.
+
+For a backend with ``max_batch > 1`` (see :mod:`engine.backends.base`), a worker's turn is:
+
+1. take the work due first (the scheduler's policy, unchanged) — the batch's head. On its
+   first turn the job starts (JobStarted, its voice from the cache, ``backend.start``);
+2. wait until the head's next piece can be computed (its tokens exist);
+3. add further ready jobs of the backend, in deadline order, up to ``max_batch`` in all, while
+   the batch keeps every job in it on time: a job whose piece would be on time alone must
+   still be on time at the batch's expected compute time (:class:`BatchCosts`); a job that is
+   late anyway (a first piece is due at its arrival) adds no limit, as a batch serves it no
+   later than the pieces ahead of it would. Jobs not started yet, and jobs whose tokens are
+   not ready, are not added: they would make the others wait;
+4. call ``backend.step_batch`` once, then deliver, fail or end each job as a one-job turn
+   does (engine.process) and hand the rest back with their new deadlines.
+
+Cancellation stays per job: a job cancelled during the call is closed and reported, and its
+piece is dropped; the other jobs' pieces are theirs alone (the backend computes each job's
+piece as if alone).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from engine.scheduler import Work
+
+if TYPE_CHECKING:
+    from engine.process import Engine
+
+COST_SMOOTHING = 0.3  # weight of the newest call in a batch size's moving average
+
+
+class BatchCosts:
+    """Expected wall time of one batched call by its size, learnt from the calls so far.
+
+    A size never measured is extrapolated from the largest smaller one measured, in proportion
+    to size (no batching gain assumed until one is seen); with nothing measured, 0."""
+
+    def __init__(self) -> None:
+        self._seconds: dict[int, float] = {}
+        self._lock = threading.Lock()
+
+    def record(self, size: int, seconds: float) -> None:
+        with self._lock:
+            old = self._seconds.get(size)
+            self._seconds[size] = seconds if old is None else old + COST_SMOOTHING * (seconds - old)
+
+    def estimate(self, size: int) -> float:
+        with self._lock:
+            if size in self._seconds:
+                return self._seconds[size]
+            smaller = [known for known in self._seconds if known < size]
+            if not smaller:
+                return 0.0
+            known = max(smaller)
+            return self._seconds[known] * size / known
+
+
+def finish_by(work: Work) -> float:
+    """When the work's next piece must be ready: its deadline to start, plus the compute time
+    the deadline already allows for (its slowest piece); a first piece is due at once."""
+    return work.deadline() + (work.slowest_piece_s if work.pieces else 0.0)
+
+
+class Batcher:
+    """The batched turns of one engine (see the module docstring)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.backend = engine.backend
+        self.costs = BatchCosts()
+
+    def serve(self, head: Work) -> None:
+        engine = self.engine
+        if not head.is_job:
+            engine._run_prepare(head)
+            engine._end(head)
+            return
+        if not self._open(head):
+            return
+        self.backend.wait_ready(head.payload.state)
+        batch = [head]
+        if not head.cancelled:
+            now = engine.clock()
+            with engine._cond:
+                batch += engine._scheduler.take_also(lambda work: self._fits(work, batch, now),
+                                                     self.backend.max_batch - 1)
+        began = engine.clock()
+        try:
+            results: list[Any] = self.backend.step_batch([work.payload.state for work in batch])
+        except Exception as error:  # noqa: BLE001 - a fault outside any one job fails the batch
+            results = [error] * len(batch)
+        compute_s = engine.clock() - began
+        self.costs.record(len(batch), compute_s)
+        for work, result in zip(batch, results):
+            self._finish_turn(work, result, compute_s)
+
+    def _open(self, work: Work) -> bool:
+        """Start the job on its first turn; False when it ended instead (cancelled, failed)."""
+        from engine.process import _Cancelled
+
+        run = work.payload
+        try:
+            if work.cancelled:
+                raise _Cancelled()
+            if run.state is None:
+                budget = self.engine._open(work, run)
+                run.backend = self.backend
+                run.state = self.backend.start(run.job.text, run.found.profile, run.job.voice.settings,
+                                               lambda: work.cancelled, first_piece_chars=budget)
+        except Exception as error:  # noqa: BLE001 - any backend fault becomes an event
+            self.engine._failed(work, run, error)
+            return False
+        return True
+
+    def _fits(self, work: Work, batch: list[Work], now: float) -> bool:
+        """Whether ``work`` may join ``batch`` (see the module docstring, step 3)."""
+        if not work.is_job or work.payload.state is None:
+            return False
+        if work.cancelled:
+            return False  # a worker of its own closes it at once
+        if not self.backend.step_ready(work.payload.state):
+            return False
+        alone = self.costs.estimate(1)
+        together = self.costs.estimate(len(batch) + 1)
+        for member in (*batch, work):
+            limit = finish_by(member)
+            if now + alone <= limit < now + together:
+                return False
+        return True
+
+    def _finish_turn(self, work: Work, result: Any, compute_s: float) -> None:
+        """Deliver one job's piece, or end it (finished, failed, cancelled)."""
+        from engine.process import _Cancelled
+
+        engine = self.engine
+        run = work.payload
+        if work.cancelled:
+            result = _Cancelled()
+        if isinstance(result, BaseException):
+            engine._failed(work, run, result)
+            return
+        if engine._deliver(work, run, result, compute_s):
+            with engine._cond:
+                engine._scheduler.put_back(work)
+                engine._cond.notify()
+
+
+__all__ = ["BatchCosts", "Batcher", "finish_by"]
