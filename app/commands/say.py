@@ -16,6 +16,7 @@ from app.commands.common import (
     engine_client_from_args,
     setting_type,
 )
+from app.commands.qa import add_recogniser_option
 from app.paths import SAMPLE_VOICES
 from engine.protocol import PITCH, SPEED
 
@@ -26,7 +27,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--voice", default=str(SAMPLE_VOICES / "narrator.wav"),
                         help="reference clip of the character (default: the bundled narrator)")
     parser.add_argument("--transcript", default=None,
-                        help="what is said in the clip (default: CLIP.txt beside it, if present)")
+                        help="what is said in the clip (default: CLIP.txt beside it, else heard from the clip)")
     parser.add_argument("--out", required=True,
                         help="WAV file to write (replaced atomically; a pipe or device such as /dev/stdout "
                              "is streamed into)")
@@ -37,6 +38,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--instruction", default="", help="style instruction (backends that support it)")
     parser.add_argument("--language", default="", help="language of the text, e.g. en, zh")
     parser.add_argument("--json", action="store_true", help="print timings as one JSON object")
+    add_recogniser_option(parser)
     add_engine_arguments(parser)
     add_remote_arguments(parser)
     parser.set_defaults(func=run)
@@ -72,6 +74,9 @@ def run(args: argparse.Namespace) -> int:
         except FileError as error:
             print(f"dubstudio: {error}", file=sys.stderr)
             return 2
+    heard_transcript = None
+    if not transcript.strip():
+        heard_transcript = transcript = _hear(args.voice, args.recogniser_model)
     voice = VoiceSpec(
         clip_path=str(Path(args.voice).resolve()),
         transcript=transcript,
@@ -146,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         "backend": client.ready.backend.name if client.ready else args.backend,
         "engine": args.engine_url or "local",
         "out": str(Path(args.out).resolve()),
+        "transcript_heard": heard_transcript,  # None: the transcript was given or beside the clip
     }
     if args.json:
         print(json.dumps(report))
@@ -163,3 +169,19 @@ def resemblance_of(prepared: Any) -> dict[str, float | None]:
 
     summary = getattr(prepared, "summary", None) or {}
     return {name: summary.get(name) for name in RESEMBLANCE_KEYS}
+
+
+def _hear(clip: str, model: str) -> str:
+    """The clip's words heard by ear (a cloning backend needs them); "" when they cannot be."""
+    from engine.protocol import EngineError
+    from engine.qa.recognise import NotHeard
+    from engine.qa.transcripts import hear_clip
+
+    try:
+        heard = hear_clip(clip, model=model).text
+    except (NotHeard, EngineError) as error:
+        print(f"dubstudio: the clip has no transcript and none could be heard: {error}", file=sys.stderr)
+        return ""
+    print(f"dubstudio: no transcript beside the clip; heard “{heard}” (write it to {Path(clip).with_suffix('.txt').name} "
+          "or pass --transcript to correct it)", file=sys.stderr)
+    return heard

@@ -130,6 +130,7 @@ class Character:
     clip_start: float = 0.0  # trim, seconds into the clip
     clip_end: float | None = None  # None = to the end of the clip
     transcript: str = ""  # what is said in the (trimmed) clip; helps cloning backends
+    transcript_heard: bool = False  # the transcript was heard from the clip (engine.qa.transcripts), not typed
     language: str = ""  # ISO code of the lines' language; "" = backend default
     settings: CharacterSettings = field(default_factory=CharacterSettings)
 
@@ -418,6 +419,7 @@ def character_to_dict(char: Character) -> dict[str, Any]:
         "clip_start": char.clip_start,
         "clip_end": char.clip_end,
         "transcript": char.transcript,
+        "transcript_heard": char.transcript_heard,
         "language": char.language,
         "settings": {
             "speed": char.settings.speed,
@@ -440,6 +442,7 @@ def character_from_dict(data: Any, where: str) -> Character:
         clip_start=_opt_time(data, "clip_start", where) or 0.0,
         clip_end=_opt_time(data, "clip_end", where),
         transcript=_get(data, "transcript", str, where, ""),
+        transcript_heard=_get(data, "transcript_heard", bool, where, False),
         language=_get(data, "language", str, where, ""),
         settings=CharacterSettings(
             speed=float(_get(settings, "speed", (int, float), f"{where}.settings", 1.0)),

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from app.project import AddCharacter, Change, EditCharacter, ProjectError
 from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
+from app.project.qa import hear_character_clip
 from app.ui.character_removal import ask_to_remove
 from app.ui.document import Document
 from app.ui.folders import Folders
@@ -47,6 +48,8 @@ from app.ui.waveform import WaveformView
 from engine.files import FileError
 from engine.voices import transcript_beside
 from engine.protocol import PITCH, SPEED
+from engine.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
+from engine.qa.transcripts import mismatch
 from engine.voices import RESEMBLANCE_EXPLAINED
 
 PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
@@ -133,6 +136,12 @@ class CharactersPanel(QWidget):
         self._clip_audio: tuple[str, np.ndarray, int] | None = None  # (clip rel path, pcm, rate)
         self._audition_key = ""  # what the last audition plays under (a job id)
         self._playing = ""  # what the player plays now, when it is this panel's
+        # The Whisper model the studio's settings chose (the window sets it).
+        self.recogniser_model: Callable[[], str] = lambda: DEFAULT_RECOGNISER_MODEL
+        # What each (clip, trim, transcript, model) was found to be: a warning, or "" for a match.
+        self._transcript_checks: dict[tuple[Any, ...], str] = {}
+        # Characters whose clip was replaced here while they kept their transcript.
+        self._replaced_clips: set[str] = set()
 
         self.list = QListWidget()
         self.list.setObjectName("characterList")
@@ -189,7 +198,14 @@ class CharactersPanel(QWidget):
         self.transcript = _CommitTextEdit()
         self.transcript.setPlaceholderText("What is said in the clip (helps voice cloning)")
         self.transcript.setMaximumHeight(64)
-        self.transcript.committed.connect(lambda v: self._edit(transcript=v.strip()))
+        self.transcript.committed.connect(lambda v: self._edit(transcript=v.strip(), transcript_heard=False))
+        self.transcript_note = QLabel("")
+        self.transcript_note.setObjectName("transcriptNote")
+        self.transcript_note.setWordWrap(True)
+        self.hear_button = QPushButton("Hear it from the clip")
+        self.hear_button.setObjectName("hearTranscript")
+        self.hear_button.setToolTip("Replace the transcript with the words Whisper hears in the (trimmed) clip")
+        self.hear_button.clicked.connect(lambda: self._hear_transcript(replace_typed=True))
         self.language = _CommitLineEdit()
         self.language.setPlaceholderText("backend default")
         self.language.setMaximumWidth(120)
@@ -254,6 +270,10 @@ class CharactersPanel(QWidget):
         form.addRow("Trim (s)", self.waveform)
         form.addRow("", self.trim_label)
         form.addRow("Transcript", self.transcript)
+        transcript_row = QHBoxLayout()
+        transcript_row.addWidget(self.transcript_note, 1)
+        transcript_row.addWidget(self.hear_button)
+        form.addRow("", _wrap(transcript_row))
         form.addRow("Voice", _wrap(settings_row))
         form.addRow("Instruction", self.instruction)
         form.addRow("Audition", _wrap(audition_row))
@@ -386,6 +406,7 @@ class CharactersPanel(QWidget):
         self.clip_label.setText(char.clip or "No reference clip: import one (WAV, FLAC, MP3, …)")
         self._load_clip()
         self._show_voice_status()
+        self._show_transcript_check()
         if self._voices.status(character_id).state is VoiceState.UNKNOWN:
             self._voices.prepare(self._doc.project, character_id)
 
@@ -433,6 +454,83 @@ class CharactersPanel(QWidget):
             f"Using {char.clip_start:.2f} s – {end:.2f} s of {self.waveform.duration:.2f} s "
             "(drag the edges of the highlighted region)"
         )
+
+    # --- transcripts by ear ----------------------------------------------------------------------
+
+    def _transcript_key(self) -> tuple[Any, ...] | None:
+        char = self._doc.project.character(self._current) if self._current else None
+        if char is None or not char.clip:
+            return None
+        return (char.id, char.clip, char.clip_start, char.clip_end, char.transcript, char.language,
+                self.recogniser_model())
+
+    def _show_transcript_check(self) -> None:
+        """Say whether the transcript was heard, and warn when a typed one does not match the
+        (trimmed) clip; the clip is heard in the background, once per clip, trim and text."""
+        key = self._transcript_key()
+        self.hear_button.setEnabled(key is not None)
+        if key is None or self._current is None:
+            self.transcript_note.setText("")
+            return
+        char = self._doc.project.character(self._current)
+        if not char.transcript.strip():
+            self.transcript_note.setText("No transcript: it will be heard from the clip when one is imported")
+            return
+        # Only a trim or a new clip can part a transcript from its clip; hearing every clip shown
+        # would keep a core busy whenever one browses the cast.
+        suspect = char.trimmed or char.id in self._replaced_clips
+        if key not in self._transcript_checks:
+            self.transcript_note.setText("Heard from the clip: check it" if char.transcript_heard else "")
+            self.transcript_note.setStyleSheet("")
+            if suspect:
+                self._check_transcript(key)
+            return
+        warning = self._transcript_checks[key]
+        heard = "Heard from the clip: check it. " if char.transcript_heard else ""
+        self.transcript_note.setText(f"{heard}⚠ {warning}" if warning else heard.strip())
+        self.transcript_note.setStyleSheet("color: #d62728" if warning else "")
+
+    def _check_transcript(self, key: tuple[Any, ...]) -> None:
+        character_id, transcript, model = key[0], key[4], key[6]
+        project = self._doc.project
+        thresholds = project.settings.qa
+
+        def heard(result: Any) -> None:
+            found = mismatch(transcript, result, thresholds)
+            self._transcript_checks[key] = str(found) if found is not None else ""
+            if self._transcript_key() == key:
+                self._show_transcript_check()
+
+        def failed(exc: BaseException) -> None:
+            self._transcript_checks[key] = ""  # nothing to compare with: no warning, the error is shown
+            if self._transcript_key() == key:
+                self.transcript_note.setText(f"The clip could not be heard: {exc}")
+
+        self._runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)
+
+    def _hear_transcript(self, replace_typed: bool = False) -> None:
+        """Fill the transcript with what the clip says (marked as heard): when it is empty, or on request."""
+        key = self._transcript_key()
+        if key is None:
+            return
+        character_id, model = key[0], key[6]
+        project = self._doc.project
+        self.transcript_note.setText("Listening to the clip…")
+        self.hear_button.setEnabled(False)
+
+        def heard(result: Any) -> None:
+            current = self._transcript_key()
+            if current is None or current[:4] != key[:4]:
+                return  # another character or clip is shown now
+            if replace_typed or not self._doc.project.character(character_id).transcript.strip():
+                self._edit(transcript=result.text, transcript_heard=True)
+            self._show_transcript_check()
+
+        def failed(exc: BaseException) -> None:
+            self.hear_button.setEnabled(True)
+            self.transcript_note.setText(f"No transcript could be heard: {exc}")
+
+        self._runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)
 
     def _show_voice_status(self) -> None:
         if self._current is None:
@@ -506,15 +604,19 @@ class CharactersPanel(QWidget):
             return False
         changes: dict[str, Any] = {"clip": rel, "clip_start": 0.0, "clip_end": None}
         char = self._doc.project.character(self._current)
-        if not char.transcript:
+        if char.transcript:
+            self._replaced_clips.add(char.id)
+        else:
             try:
                 transcript = transcript_beside(source)
             except FileError as exc:  # the clip is still imported; type the transcript instead
                 self._doc.error.emit(f"{exc} (the clip was imported without it)")
             else:
                 if transcript:
-                    changes["transcript"] = transcript
+                    changes["transcript"], changes["transcript_heard"] = transcript, False
         self._edit(**changes)
+        if not self._doc.project.character(self._current).transcript.strip():
+            self._hear_transcript()
         return True
 
     def _import_clip(self) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.project import ProjectError, SaveError, Take
 from app.project.qa import QaOutcome, QaRequest, QaWorker, record, request_for, unchecked_takes
 from app.ui.document import Document
+from engine.qa.recognise import DEFAULT_MODEL
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class QaController(QObject):
         self._doc = document
         self._make_runner = make_runner
         self._runner: QaRunner | None = None  # started with the first check
+        self.recogniser_model: Callable[[], str] = lambda: DEFAULT_MODEL  # the window reads the settings
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.collect)
@@ -60,7 +62,7 @@ class QaController(QObject):
         """Check one take (a finished render calls this)."""
         project = self._doc.project
         try:
-            request = request_for(project, project.line(line_id), take)
+            request = request_for(project, project.line(line_id), take, self.recogniser_model())
         except ProjectError as exc:
             self.message.emit(str(exc))
             return

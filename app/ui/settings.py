@@ -19,6 +19,7 @@ from PySide6.QtCore import QSettings
 
 from engine.backends import DESCRIPTORS, descriptor
 from engine.files import atomic_write_text
+from engine.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.remote import RemoteConfig
 
 if TYPE_CHECKING:
@@ -58,6 +59,13 @@ def _to_str_dict(value: Any) -> dict[str, str]:
 
 def _from_str_dict(value: dict[str, str]) -> str:
     return json.dumps(dict(value), sort_keys=True)
+
+
+def _to_recogniser_model(value: Any) -> str:
+    """A Whisper model's name, or a model folder (checked when it is used, not here)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"expected a Whisper model name or folder, got {value!r}")
+    return value.strip()
 
 
 def _location(value: Any) -> str:
@@ -135,6 +143,8 @@ class Settings:
     cache_dir = Option("engine/cache_dir", "", "Voice cache folder (empty = default)", str)
     output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
     autosave_s = Option("project/autosave_s", 60, "Autosave every (seconds, 0 = off)", int)
+    recogniser_model = Option("qa/recogniser_model", DEFAULT_RECOGNISER_MODEL,
+                              "Recogniser (take QA, transcripts by ear)", _to_recogniser_model)
     recent_projects: Option[list[str]] = Option("project/recent", [], "Recent projects", _to_str_list, _from_str_list)
     last_folders: Option[dict[str, str]] = Option("dialogs/last_folders", {}, "Last folder of each kind of file dialog",
                                                   _to_str_dict, _from_str_dict)

@@ -77,13 +77,43 @@ class GeneralPage(QWidget):
         self.autosave.setSpecialValueText("Off")
         self.autosave.setValue(settings.autosave_s)
 
+        self.recogniser = QComboBox()
+        self.recogniser.setObjectName("recogniserModel")
+        self.recogniser.setToolTip("The Whisper model that checks takes and hears transcripts. base knows every "
+                                   "language Whisper does; tiny.en is faster and English only; larger ones are "
+                                   "downloaded with `dubstudio qa --download-model NAME`.")
+        self._fill_recognisers(settings.recogniser_model)
+        pick_model = QPushButton("Folder…")
+        pick_model.setToolTip("Use a faster-whisper model folder you have")
+        pick_model.clicked.connect(self._browse_model)
+
         form = QFormLayout(self)
         form.addRow(Settings.engine_slots.title, self.slots)
         form.addRow(Settings.cache_dir.title, row(self.cache, browse_cache))
         form.addRow("Cache size", row(self.cache_size, self.clear_cache))
         form.addRow(Settings.output_device.title, self.output)
         form.addRow(Settings.autosave_s.title, self.autosave)
+        form.addRow(Settings.recogniser_model.title, row(self.recogniser, pick_model))
         self.refresh_cache_size()
+
+    def _fill_recognisers(self, current: str) -> None:
+        """Every declared model (saying which are here) and the chosen folder, if it is one."""
+        from engine.hearing.whisper import WHISPER_MODELS, model_available
+
+        self.recogniser.clear()
+        for name, spec in WHISPER_MODELS.items():
+            here = model_available(name)
+            state = ("" if here else " (not downloaded)") if not spec.packaged else ("" if here else " (missing)")
+            kind = "multilingual" if spec.multilingual else "English only"
+            self.recogniser.addItem(f"{name}: {kind}, {spec.size_mb} MB{state}", name)
+        if current not in WHISPER_MODELS:
+            self.recogniser.addItem(f"folder: {current}", current)
+        self.recogniser.setCurrentIndex(max(0, self.recogniser.findData(current)))
+
+    def _browse_model(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "A faster-whisper model folder")
+        if path:
+            self._fill_recognisers(path)
 
     def _cache_path(self) -> Path:
         text = self.cache.text().strip()
@@ -126,6 +156,7 @@ class GeneralPage(QWidget):
         s.cache_dir = self.cache.text().strip()
         s.output_device = "" if self.output.currentText() == SYSTEM_DEFAULT else self.output.currentText()
         s.autosave_s = self.autosave.value()
+        s.recogniser_model = str(self.recogniser.currentData())
 
 
 class SettingsDialog(QDialog):

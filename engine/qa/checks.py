@@ -34,6 +34,7 @@ UNDETERMINED_LANGUAGE = "und"  # ISO 639 "undetermined": no recogniser claims it
 # benchmarks/qa_calibration.py (joe and the bundled voices; real recordings for zh and ja).
 # A take's expected speech time is its text's units over this rate, over the take's pace.
 SPEECH_RATES = {WER: 14.0, "zh": 4.5, "yue": 4.5, "ja": 7.5, "ko": 6.0, CER: 8.0}
+VOICE_PACE_RANGE = (0.5, 2.0)  # a clip's measured pace outside this is a wrong transcript, not a voice
 # Scripts that name their language when a line's language is not set (Latin is English: the
 # embedded voice's default). Kana before Han: Japanese writes both.
 _SCRIPT_LANGUAGES = (
@@ -264,6 +265,22 @@ def expected_speech_s(text: str, language: str, pace: float = 1.0) -> float | No
     count = sum(len(unit) for unit in units)  # letters of the words, or characters
     rate = SPEECH_RATES[WER] if metric_for(code) == WER else SPEECH_RATES.get(code, SPEECH_RATES[CER])
     return count / rate / pace
+
+
+def voice_pace(pcm: np.ndarray, sample_rate: int, transcript: str, language: str) -> float | None:
+    """How much faster than :data:`SPEECH_RATES` a reference clip's speaker talks: the time its
+    transcript needs over the clip's speech time (ends trimmed, as a take's). The voices follow
+    their clip's rate (Piper's adaptation sets its length scale from it), so a take's expected
+    time follows it too. None without a transcript or speech; kept within :data:`VOICE_PACE_RANGE`."""
+    code = script_language(transcript) if language.strip() in ("", AUTO) else language
+    expected = expected_speech_s(transcript, code)
+    audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
+    leading, _, trailing = silences(audio, sample_rate)
+    speech = audio.size / sample_rate - leading - trailing
+    if not expected or speech < 0.5:
+        return None
+    low, high = VOICE_PACE_RANGE
+    return float(min(max(expected / speech, low), high))
 
 
 def measure_take(

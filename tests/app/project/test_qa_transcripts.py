@@ -1,0 +1,43 @@
+"""Transcripts by ear: a clip without a transcript gets the words heard in it (the real base model,
+a real Mandarin recording), marked as heard, kept across a save; a wrong one is a mismatch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.project import Project
+from app.project.clips import import_clip
+from app.project.qa import fill_missing_transcripts, hear_character_clip
+from app.project.sample import copy_sample_project
+from engine.qa.transcripts import mismatch
+from engine.qa.wer import error_rate
+from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
+
+
+def test_a_clip_without_a_transcript_gets_one_heard_and_marked(tmp_path: Path) -> None:
+    project = copy_sample_project(tmp_path / "sample")
+    typed = {char.id: char.transcript for char in project.characters}
+    char = project.make_character("Lin")
+    project.characters.append(char)
+    char.clip = import_clip(project, ZH_CLIP)
+    said = fill_missing_transcripts(project)
+    assert len(said) == 1 and said[0].startswith("Lin: transcript heard from the clip")
+    assert char.transcript_heard and error_rate(ZH_TEXT, char.transcript, "zh") <= 0.2, char.transcript
+    assert all(c.transcript == typed[c.id] and not c.transcript_heard for c in project.characters if c.id in typed)
+    project.save()
+    again = Project.load(project.root).character(char.id)
+    assert again.transcript == char.transcript and again.transcript_heard
+
+
+def test_a_transcript_that_does_not_match_its_clip_is_a_mismatch(tmp_path: Path) -> None:
+    project = copy_sample_project(tmp_path / "sample")
+    char = project.make_character("Lin")
+    project.characters.append(char)
+    char.clip = import_clip(project, ZH_CLIP)
+    heard = hear_character_clip(project, char.id)
+    assert mismatch(ZH_TEXT, heard) is None
+    found = mismatch("收到好友从远方寄来的生日礼物。", heard)
+    assert found is not None and found.metric == "cer" and "does not match" in str(found)
+    char.clip_start = 1.6  # trimmed: the first half of the sentence is gone
+    trimmed = hear_character_clip(project, char.id)
+    assert mismatch(ZH_TEXT, trimmed) is not None, trimmed.text

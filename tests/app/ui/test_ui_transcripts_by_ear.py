@@ -1,0 +1,36 @@
+"""The Characters panel hears a transcript for a clip imported without one (the real base model),
+marks it as heard, and warns when a trim parts a typed transcript from its clip."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from app.ui.characters_panel import CharactersPanel
+from app.ui.document import Document
+from engine.qa.wer import error_rate
+from tests.app.ui.test_ui_characters import panel  # noqa: F401 - the fixture
+from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
+
+
+def test_an_imported_clip_without_a_transcript_gets_one_heard(panel: tuple[CharactersPanel, Document, list[Any]],
+                                                              tmp_path: Path) -> None:
+    widget, doc, _ = panel
+    clip = tmp_path / "lin.wav"  # no lin.txt beside it
+    shutil.copy(ZH_CLIP, clip)
+    widget._add()
+    new = doc.project.characters[-1]
+    assert widget.import_clip_file(str(clip))
+    assert new.transcript_heard and error_rate(ZH_TEXT, new.transcript, "zh") <= 0.2, new.transcript
+    assert widget.transcript.toPlainText() == new.transcript
+    assert widget.transcript_note.text().startswith("Heard from the clip")
+    doc.undo()  # hearing is an ordinary edit: undo leaves the clip without words
+    assert new.transcript == "" and not new.transcript_heard
+
+    widget.transcript.setPlainText(ZH_TEXT)  # typed: no longer marked as heard
+    widget.transcript.committed.emit(ZH_TEXT)
+    assert new.transcript == ZH_TEXT and not new.transcript_heard
+    assert "⚠" not in widget.transcript_note.text()
+    widget._on_trim(1.6, -1.0)  # the first half of the sentence trimmed away
+    assert "does not match what is heard" in widget.transcript_note.text(), widget.transcript_note.text()
