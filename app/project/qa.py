@@ -51,6 +51,7 @@ class QaRequest:
     clip_path: str | None  # absolute path of the (trimmed) clip the voice was made from
     recogniser_model: str = DEFAULT_MODEL  # the Whisper model the settings chose (a name or a folder)
     pace: float = 1.0  # how much faster than natural the take was meant to be (speed, fitting)
+    clip_transcript: str = ""  # what the clip says: with the clip, the voice's own pace
 
 
 @dataclass(frozen=True)
@@ -68,12 +69,12 @@ def request_for(project: Project, line: Line, take: Take, recogniser_model: str 
     from app.project.clips import trimmed_clip
 
     clip: Path | None = None
-    language = ""
+    language = clip_transcript = ""
     pace = take.fit.rate * take.fit.stretch if take.fit is not None else 1.0
     if line.character_id is not None:
         try:
             char = project.character(line.character_id)
-            language = char.language
+            language, clip_transcript = char.language, char.transcript
             pace *= char.settings.speed
             clip = trimmed_clip(project, char.id)
         except (ProjectError, OSError):
@@ -87,6 +88,7 @@ def request_for(project: Project, line: Line, take: Take, recogniser_model: str 
         clip_path=str(clip) if clip is not None else None,
         recogniser_model=recogniser_model,
         pace=pace,
+        clip_transcript=clip_transcript,
     )
 
 
@@ -104,6 +106,7 @@ class TakeChecker:
 
         self._encoder = SpeakerEncoder()
         self._clips: dict[str, np.ndarray | None] = {}  # clip content hash -> GE2E embedding
+        self._paces: dict[tuple[str, str, str], float | None] = {}  # (clip hash, transcript, language) -> pace
 
     def check(self, request: QaRequest) -> QaOutcome:
         try:
@@ -112,8 +115,29 @@ class TakeChecker:
             return QaOutcome(request.line_id, request.take_id, None,
                              f"{TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
         checks = measure_take(pcm, rate, request.text, request.language, self._clip_embedding(request.clip_path),
-                              self._encoder, request.recogniser_model, request.pace)
+                              self._encoder, request.recogniser_model, request.pace * (self._voice_pace(request) or 1.0))
         return QaOutcome(request.line_id, request.take_id, checks)
+
+    def _voice_pace(self, request: QaRequest) -> float | None:
+        """The pace of the clip's speaker (see engine.qa.checks.voice_pace), once per clip and text."""
+        from engine.protocol import EngineError
+        from engine.qa.checks import voice_pace
+        from engine.voices import load_reference_clip
+
+        if request.clip_path is None or not request.clip_transcript.strip():
+            return None
+        try:
+            key = (file_digest(Path(request.clip_path)), request.clip_transcript, request.language)
+        except OSError:
+            return None
+        if key not in self._paces:
+            try:
+                clip = load_reference_clip(request.clip_path)
+            except EngineError:
+                self._paces[key] = None
+            else:
+                self._paces[key] = voice_pace(clip.audio, clip.sample_rate, request.clip_transcript, request.language)
+        return self._paces[key]
 
     def _clip_embedding(self, clip_path: str | None) -> np.ndarray | None:
         """The clip's GE2E embedding, or None when there is no usable clip (then resemblance
@@ -387,3 +411,42 @@ def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | No
         "passed": verdict.passed,
         "reasons": verdict.reasons,
     }
+
+
+# --- transcripts by ear ---------------------------------------------------------------------------
+
+
+def hear_character_clip(project: Project, character_id: str, model: str = DEFAULT_MODEL) -> Any:
+    """What the character's (trimmed) clip says, heard in its language (detected when unset):
+    an ``engine.qa.recognise.Transcript``. Raises NotHeard, EngineError (an unusable clip) or
+    ProjectError (no clip, or a path that escapes the project)."""
+    from app.project.clips import trimmed_clip
+    from engine.qa.transcripts import hear_clip
+
+    clip = trimmed_clip(project, character_id)
+    if clip is None:
+        raise ProjectError(f"{project.character(character_id).name} has no reference clip to hear")
+    return hear_clip(clip, project.character(character_id).language, model)
+
+
+def fill_missing_transcripts(project: Project, model: str = DEFAULT_MODEL) -> list[str]:
+    """Give every character whose clip has no transcript the words heard in it, marked as heard.
+
+    Returns one line per character for people: what was heard, or why nothing could be.
+    """
+    from engine.protocol import EngineError
+    from engine.qa.recognise import NotHeard
+
+    said: list[str] = []
+    for char in project.characters:
+        if not char.clip or char.transcript.strip():
+            continue
+        try:
+            heard = hear_character_clip(project, char.id, model)
+        except (NotHeard, EngineError, ProjectError) as error:
+            said.append(f"{char.name}: the clip has no transcript and none could be heard ({error})")
+            continue
+        char.transcript, char.transcript_heard = heard.text, bool(heard.text)
+        said.append(f"{char.name}: transcript heard from the clip: “{heard.text}” (check it in the studio)"
+                    if heard.text else f"{char.name}: no speech heard in the clip")
+    return said
