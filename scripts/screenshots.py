@@ -2,8 +2,10 @@
 
 It opens a fresh copy of the sample project in a real main window with the embedded engine
 (Piper), renders its first lines, gives it a generated video (colour bars, the tests' own
-media maker), and saves the window as PNGs: the script, the timeline with video, the Stress tab.
-``--size WxH`` (repeatable) chooses the window sizes; the first is the README's.
+media maker), and saves the window as PNGs: the script, the timeline with video (its tracks
+given more room, the playhead inside a line so the preview shows its caption), the Characters
+tab, and the Stress tab after a short real run. ``--size WxH`` (repeatable) chooses the window
+sizes; the first is the README's, the others get their size in the file name.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", default=str(ROOT / "docs" / "images"), help="folder for the PNGs")
     parser.add_argument("--size", action="append", default=[], help="window size WxH (repeatable)")
     parser.add_argument("--render", type=int, default=4, help="how many lines to render first")
+    parser.add_argument("--no-stress-run", action="store_true", help="show the Stress tab before any run")
     args = parser.parse_args(argv)
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.size] or [DEFAULT_SIZE]
     out = Path(args.out)
@@ -82,9 +85,23 @@ def main(argv: list[str]) -> int:
         window.grab().save(str(path))
         print(f"screenshots: {path}")
 
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)  # the Stress tab, built on first show
+    stress = window.tabs.currentWidget()
+    if not args.no_stress_run:
+        stress.controls.levels_edit.setText("1,2")
+        stress.controls.hold_spin.setValue(4)
+        assert stress.start()
+        _wait(app, lambda: not stress.is_running(), timeout_s=600)
+
+    second = window.document.project.lines[1]
     for size in sizes:
         window.tabs.setCurrentIndex(0)
+        editor = window.tabs.currentWidget()
+        editor.setSizes([size[1] * 62 // 100, size[1] * 38 // 100])
         shoot("main-window", size)
+        editor.setSizes([size[1] * 40 // 100, size[1] * 60 // 100])
+        window.timeline.seek((second.start or 0.0) + 1.0)  # inside line 2: its caption on the picture
+        shoot("timeline", size)
         window.tabs.setCurrentIndex(1)
         shoot("characters", size)
         window.tabs.setCurrentIndex(window.tabs.count() - 1)

@@ -64,12 +64,20 @@ class FrameDecoder(QObject):
     def _run(self) -> None:
         import av
 
-        try:
-            container = av.open(str(self._path), metadata_errors="replace")
-        except (av.FFmpegError, OSError, ValueError) as error:
+        from engine.files import open_regular_file
+
+        try:  # opened by us as a regular file: a named pipe is refused instead of blocking FFmpeg
+            handle = open_regular_file(self._path)
+        except OSError as error:
             self.failed.emit(f"E_VIDEO_UNREADABLE: cannot read {self._path.name}: {error}")
             return
-        with container:
+        try:
+            container = av.open(handle, metadata_errors="replace")
+        except (av.FFmpegError, OSError, ValueError) as error:
+            handle.close()
+            self.failed.emit(f"E_VIDEO_UNREADABLE: cannot read {self._path.name}: {error}")
+            return
+        with handle, container:
             if not container.streams.video:
                 self.failed.emit(f"E_NO_VIDEO_STREAM: {self._path.name} has no video stream")
                 return
@@ -190,22 +198,24 @@ class VideoPreview(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor("#111"))
+        picture = QRectF(self.rect())
         if self._image is not None and not self._image.isNull():
             size = self._image.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
             x = (self.width() - size.width()) / 2
             y = (self.height() - size.height()) / 2
-            painter.drawImage(QRectF(x, y, size.width(), size.height()), self._image)
+            picture = QRectF(x, y, size.width(), size.height())
+            painter.drawImage(picture, self._image)
         else:
             painter.setPen(QColor("#9a9a9a"))
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self._message)
         if self.caption:
-            self._paint_caption(painter)
+            self._paint_caption(painter, picture)
         painter.end()
 
-    def _paint_caption(self, painter: QPainter) -> None:
-        """The current line at the bottom, white on a dark band, as subtitles read."""
+    def _paint_caption(self, painter: QPainter, picture: QRectF) -> None:
+        """The current line at the picture's foot, white on a dark band, as subtitles read."""
         flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap
-        area = self.rect().adjusted(8, 0, -8, -6)
+        area = picture.adjusted(8, 0, -8, -6)
         bounds = painter.boundingRect(area, flags, self.caption)
         band = bounds.adjusted(-6, -2, 6, 2)
         painter.fillRect(band, QColor(0, 0, 0, 170))
