@@ -121,6 +121,9 @@ WHISPER_MODELS: dict[str, WhisperSpec] = {spec.name: spec for spec in (
     WhisperSpec("turbo", multilingual=True, size_mb=1620, hub_repo="mobiuslabsgmbh/faster-whisper-large-v3-turbo"),
 )}
 PACKAGED_MODELS = tuple(name for name, spec in WHISPER_MODELS.items() if spec.packaged)
+# The import packages holding the packaged models' files (the desktop bundle collects them).
+MODEL_PACKAGES = tuple(sorted({package for spec in WHISPER_MODELS.values()
+                               for item in spec.files for package, _ in item.parts}))
 
 
 def model_spec(name: str) -> WhisperSpec:

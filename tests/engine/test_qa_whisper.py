@@ -102,3 +102,18 @@ def test_threads_never_exceed_the_cores() -> None:
     assert whisper.resolve_device("cpu") == ("cpu", "int8")
     with pytest.raises(EngineError, match="auto, cpu, cuda"):
         whisper.resolve_device("tpu")
+
+
+def test_the_packaged_models_are_dependencies_that_bootstrap_installs() -> None:
+    import importlib.metadata
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    dependencies = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    names = {dependency.split("=")[0].split(">")[0].split("<")[0].strip() for dependency in dependencies}
+    bootstrap = (root / "scripts" / "bootstrap").read_text(encoding="utf-8")
+    assert 'pip install -q -e ".[dev]"' in bootstrap and "whisper_model_dir" in bootstrap
+    for name in whisper.PACKAGED_MODELS:
+        for distribution in whisper.model_spec(name).distributions:
+            assert distribution in names, distribution
+            assert importlib.metadata.version(distribution)  # installed here, as CI's bootstrap does
