@@ -7,11 +7,18 @@
    separate processes with a copy of the model each, and a run right after the other's finds
    the CPU caches full of the other's weights (measured: the engine's run 30 ms slower after a
    bare run than after its own), which a lone job on a machine does not meet.
-2. Throughput, two slots, four concurrent jobs spread over the bundled voices (each adapted to
-   its clip): seconds of audio per wall second through the engine against the best of several
-   raw onnxruntime set-ups on the same texts at the same length scales, unadapted.
+2. A fresh ``dubstudio say`` (a new engine process, its job submitted at EngineReady, the voice
+   in the disk cache): its first audio against the same bare median, the says interleaved with
+   blocks of bare runs (issue 19's P1: at most 1.10x).
+3. Throughput, two slots: seconds of audio per wall second through the engine against the best
+   of several raw onnxruntime set-ups on the same texts at the same length scales, unadapted;
+   four concurrent jobs of long lines (TEXTS), then, with ``--texts FILE``, the first
+   ``--file-jobs`` lines of that file submitted at once (issue 19's P2: at least 0.95x on both).
 
-Run: .venv/bin/python benchmarks/engine_speed.py [--rounds 15] [--json OUT.json]
+Run: .venv/bin/python benchmarks/engine_speed.py [--rounds 15] [--say-rounds 5]
+     [--texts resources/texts/everyday-en.txt] [--json OUT.json]
+It measures whichever ``engine`` and ``app`` packages Python imports (PYTHONPATH=/old/tree
+measures another version, its ``say`` too).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -29,10 +37,12 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # after PYTHONPATH, so another tree can be measured
 
 from engine.client import EngineClient, EngineConfig, collect  # noqa: E402
 from engine.files import atomic_write_text  # noqa: E402
+from engine.load.workload import TextSet  # noqa: E402
 from engine.protocol import AudioChunk, Job, JobFinished, Priority, VoiceSpec  # noqa: E402
 from engine.voices import transcript_beside  # noqa: E402
 
@@ -92,10 +102,19 @@ def engine_first_audio(client: EngineClient, voice: VoiceSpec) -> float:
             return first or 0.0
 
 
-def engine_throughput(client: EngineClient, voices: list[VoiceSpec]) -> float:
-    """Seconds of audio per wall second for the four texts submitted at once, voices in turn."""
+def fresh_say(cache_dir: str, voice: str, out: str) -> float:
+    """A fresh ``dubstudio say`` of SENTENCE (a new engine; the voice already in ``cache_dir``):
+    its first audio, counted by the command from the job's submission at EngineReady."""
+    command = [sys.executable, "-m", "app.cli", "say", SENTENCE, "--voice", voice, "--out", out,
+               "--cache-dir", cache_dir, "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    return float(json.loads(done.stdout.strip().splitlines()[-1])["first_audio_s"])
+
+
+def engine_throughput(client: EngineClient, voices: list[VoiceSpec], texts: list[str]) -> float:
+    """Seconds of audio per wall second for the texts submitted at once, voices in turn."""
     started = time.monotonic()
-    jobs = [Job(text, voices[index % len(voices)]) for index, text in enumerate(TEXTS)]
+    jobs = [Job(text, voices[index % len(voices)]) for index, text in enumerate(texts)]
     for job in jobs:
         client.submit(job)
     audio_s = 0.0
@@ -126,11 +145,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--voice", default=str(ROOT / "resources/voices/maya.wav"))
     parser.add_argument("--throughput-rounds", type=int, default=5)
+    parser.add_argument("--say-rounds", type=int, default=5, help="fresh `dubstudio say` runs (0: none)")
+    parser.add_argument("--texts", default=None, help="a text file (one line each): throughput on it too")
+    parser.add_argument("--file-jobs", type=int, default=16, help="lines of --texts submitted at once")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     voice = VoiceSpec(args.voice, transcript_beside(args.voice))
-    results: dict = {"cores": cores}
+    results: dict = {"cores": cores, "load_before": os.getloadavg(),
+                     "engine_code": str(Path(sys.modules["engine"].__file__ or "").parent)}
+    text_sets = {"long lines (TEXTS)": TEXTS}
+    if args.texts:
+        text_sets[args.texts] = [item.text for item in TextSet.from_file(args.texts).items[:args.file_jobs]]
 
     with tempfile.TemporaryDirectory() as cache, EngineClient(EngineConfig(slots=1, cache_dir=cache)) as client:
         scale = prepared_length_scale(client, voice)
@@ -149,6 +175,23 @@ def main() -> None:
         }
         print("first audio, 1 slot:", results["first_audio"], flush=True)
 
+        if args.say_rounds:  # the voice is in this cache now (prepared above): each say finds it on disk
+            say_times: list[float] = []
+            with tempfile.TemporaryDirectory() as scratch:
+                for _ in range(args.say_rounds):
+                    bare_speak(bare, SENTENCE, scale)
+                    bare_times += [bare_speak(bare, SENTENCE, scale)[0] for _ in range(BLOCK)]
+                    say_times.append(fresh_say(cache, args.voice, str(Path(scratch) / "say.wav")))
+            bare_median = statistics.median(bare_times)
+            results["fresh_say"] = {
+                "first_audio_s": [round(t, 4) for t in say_times],
+                "median_s": round(statistics.median(say_times), 4),
+                "bare_median_s": round(bare_median, 4),
+                "say_over_bare": round(statistics.median(say_times) / bare_median, 3),
+                "worst_say_over_bare": round(max(say_times) / bare_median, 3),
+            }
+            print("fresh `dubstudio say`:", results["fresh_say"], flush=True)
+
         client.set_slots(2)
         engine_first_audio(client, voice)
         lone = statistics.median(engine_first_audio(client, voice) for _ in range(args.rounds))
@@ -160,25 +203,29 @@ def main() -> None:
             collect(client, Job(text[:40], voice))
         set_ups = {(1, cores), (2, max(1, cores // 2)), (4, 1), (2, cores)}
         raw_voices = {threads: bare_voice(threads) for _, threads in set_ups}
-        engine_runs: list[float] = []
-        raw_runs: dict[str, list[float]] = {f"{w} workers x {t} threads": [] for w, t in sorted(set_ups)}
-        for _ in range(args.throughput_rounds):  # alternate, so both see the same machine noise
-            engine_runs.append(engine_throughput(client, voices))
-            for workers, threads in sorted(set_ups):
-                started = time.monotonic()
-                with ThreadPoolExecutor(workers) as pool:
-                    audio_s = sum(a for _, a in pool.map(
-                        lambda i: bare_speak(raw_voices[threads], TEXTS[i], scales[i % len(scales)]), range(len(TEXTS))))
-                raw_runs[f"{workers} workers x {threads} threads"].append(audio_s / (time.monotonic() - started))
-    raw = {name: round(statistics.median(runs), 2) for name, runs in raw_runs.items()}
-    best = max(raw.values())
-    results["throughput"] = {
-        "length_scale_per_voice": {Path(spec.clip_path).stem: round(value, 3) for spec, value in zip(voices, scales)},
-        "engine_2_slots_audio_per_wall_s": round(statistics.median(engine_runs), 2),
-        "raw_onnxruntime_audio_per_wall_s": raw,
-        "engine_over_best_raw": round(statistics.median(engine_runs) / best, 3),
-    }
-    print("throughput, 2 slots x 4 jobs:", results["throughput"], flush=True)
+        results["throughput"] = {
+            "length_scale_per_voice": {Path(spec.clip_path).stem: round(value, 3) for spec, value in zip(voices, scales)}}
+        for name, texts in text_sets.items():
+            engine_runs: list[float] = []
+            raw_runs: dict[str, list[float]] = {f"{w} workers x {t} threads": [] for w, t in sorted(set_ups)}
+            for _ in range(args.throughput_rounds):  # alternate, so both see the same machine noise
+                engine_runs.append(engine_throughput(client, voices, texts))
+                for workers, threads in sorted(set_ups):
+                    started = time.monotonic()
+                    with ThreadPoolExecutor(workers) as pool:
+                        audio_s = sum(a for _, a in pool.map(
+                            lambda i: bare_speak(raw_voices[threads], texts[i], scales[i % len(scales)]),
+                            range(len(texts))))
+                    raw_runs[f"{workers} workers x {threads} threads"].append(audio_s / (time.monotonic() - started))
+            raw = {set_up: round(statistics.median(runs), 2) for set_up, runs in raw_runs.items()}
+            results["throughput"][name] = {
+                "jobs_at_once": len(texts),
+                "engine_2_slots_audio_per_wall_s": round(statistics.median(engine_runs), 2),
+                "raw_onnxruntime_audio_per_wall_s": raw,
+                "engine_over_best_raw": round(statistics.median(engine_runs) / max(raw.values()), 3),
+            }
+            print(f"throughput, 2 slots, {name}:", results["throughput"][name], flush=True)
+    results["load_after"] = os.getloadavg()
     if args.json:
         atomic_write_text(args.json, json.dumps(results, indent=2), stream_special=True)
 

