@@ -480,7 +480,7 @@ class StressPanel(QWidget):
             self.preparing.setVisible(False)
             engine = message.engine
             self._level_text = (f"{engine_label(engine)} ready in {engine['engine_start_s']:.1f} s with "
-                                f"{engine['slots']} slots; preparing voices")
+                                f"{engine['slots']} slots; preparing voices, then waiting for its warm-up")
             if engine.get("model_kind") == "synthetic":
                 self.banner.setText(f"Synthetic model folder ({engine.get('model_dir', '')}): {SYNTHETIC_BANNER}.")
                 self.banner.setVisible(True)
