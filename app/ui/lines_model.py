@@ -394,12 +394,16 @@ class LinesModel(QAbstractTableModel):
         over = self._overrun(line)
         if over > self._doc.project.settings.qa.max_overrun_s:
             return STATUS_COLOUR[LineStatus.FAILED]
-        timing = self.timing_of(line)
-        take = self._doc.project.chosen_take(line)
-        if over > 0 or (timing is not None and (timing.overlaps or timing.fast or
-                                                (take is None and timing.likely_too_long))):
+        if over > 0:
             return WARNING_COLOUR
-        return ESTIMATE_COLOUR if take is None else None
+        if self._doc.project.chosen_take(line) is not None:
+            # A take that fits is judged by QA; its pace warnings stay in the tooltip, so the cell
+            # never says ⚠ beside a QA pass.
+            return None
+        timing = self.timing_of(line)
+        if timing is not None and timing.warned:  # before rendering: what the pace predicts
+            return WARNING_COLOUR
+        return ESTIMATE_COLOUR
 
     def _display(self, line: Line, column: Column) -> Any:
         if column is Column.CHARACTER:

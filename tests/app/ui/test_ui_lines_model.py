@@ -253,6 +253,10 @@ def test_an_overrun_is_a_finding_in_every_cell_that_shows_it(doc: Document) -> N
     doc.push(EditLine("l1", end=3.0))
     assert model.index(0, Column.QA).data() == "✓ Passed"
     assert model.index(0, Column.DURATION).data() == "2.11 s"
+    # a fast text whose take fits: QA passes, so the cell has no ⚠ either; the tooltip still says it
+    doc.push(EditLine("l1", text="Fifty-four characters of text said in a three second slot."))
+    assert model.index(0, Column.QA).data() == "✓ Passed" and model.index(0, Column.DURATION).data() == "2.11 s"
+    assert "Fast: 19.3 characters/s" in model.index(0, Column.DURATION).data(Qt.ItemDataRole.ToolTipRole)
 
 
 def test_duration_warns_of_fast_lines_overlaps_and_likely_overruns_before_rendering(doc: Document) -> None:
