@@ -13,7 +13,8 @@ librosa; never by tests, never in the studio. It
    the port against;
 3. prints, per clip, the cosine of the port's embedding with resemblyzer's and both
    encoders' time per second of audio (the median of 5 runs each, after one untimed run),
-   as one JSON object.
+   and each encoder's cold start (a fresh interpreter: its imports, loading the weights and
+   the first embedding of maya.wav; the two alternate, 3 runs each), as one JSON object.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -110,6 +112,26 @@ def per_second(embed: object, audio: np.ndarray, rate: int) -> float:
     return statistics.median(times) / (len(audio) / rate)
 
 
+COLD_START = {
+    "port": "from engine import ge2e; import soundfile as sf; ge2e.Ge2eEncoder().embed(*sf.read({clip!r}, dtype='float32'))",
+    "resemblyzer": "import torch; torch.set_num_threads(1); import soundfile as sf; from resemblyzer import VoiceEncoder, "
+                   "preprocess_wav; audio, rate = sf.read({clip!r}, dtype='float32'); "
+                   "VoiceEncoder('cpu', verbose=False).embed_utterance(preprocess_wav(audio, source_sr=rate))",
+}
+
+
+def cold_starts() -> dict[str, float]:
+    """Seconds from a fresh interpreter to the first embedding, the median of 3 per encoder."""
+    clip = str(ROOT / "resources" / "voices" / "maya.wav")
+    times: dict[str, list[float]] = {name: [] for name in COLD_START}
+    for _ in range(3):
+        for name, code in COLD_START.items():
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-W", "ignore", "-c", code.format(clip=clip)], cwd=ROOT, check=True)
+            times[name].append(time.perf_counter() - started)
+    return {name: round(statistics.median(values), 2) for name, values in times.items()}
+
+
 def main() -> int:
     import torch
     from resemblyzer import VoiceEncoder
@@ -132,7 +154,7 @@ def main() -> int:
     versions = {name: importlib.metadata.version(name) for name in ("resemblyzer", "torch", "librosa", "numpy")}
     meta = np.array(json.dumps({"made_by": "scripts/convert-ge2e", "versions": versions}))
     atomic_write(REFERENCE_PATH, lambda out: np.savez(out, meta=meta, **embeddings))  # type: ignore[arg-type]
-    print(json.dumps({"versions": versions, "clips": report}, indent=1))
+    print(json.dumps({"versions": versions, "clips": report, "cold_start_s": cold_starts()}, indent=1))
     return 0
 
 

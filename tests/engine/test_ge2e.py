@@ -113,3 +113,25 @@ def test_the_engine_speaks_and_embeds_with_torch_refused(tmp_path: Path) -> None
     assert 0.0 < report["resemblance"] <= 1.0 and 0.0 < report["resemblance_plain"] <= 1.0
     assert sf.info(str(out)).duration > 1.0
     assert len(list((tmp_path / "marks").iterdir())) >= 2  # the guard ran in the CLI and in the engine
+
+
+IMPORT_EVERY_MODULE = """
+import importlib, pkgutil
+for package in ("engine", "app"):
+    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+        try:
+            importlib.import_module(info.name)
+        except Exception as error:
+            print(f"{info.name}: {type(error).__name__}: {error}")
+"""
+
+
+def test_every_module_of_the_studio_and_the_engine_imports_with_torch_refused(tmp_path: Path) -> None:
+    """The CosyVoice modules name torch only inside functions, run in their own environment;
+    nothing else may need it (or librosa, resemblyzer, numba) even to be imported."""
+    env = {**guarded_environment(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", IMPORT_EVERY_MODULE], env=env, capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    refused = [line for line in done.stdout.splitlines() if "is refused" in line]
+    assert not refused, refused
