@@ -105,8 +105,10 @@ def explain(message: str) -> Explained:
 
 
 def _sentence(detail: str) -> str:
-    """The detail as a sentence: a capital first letter and a full stop."""
+    """The detail as a sentence: a capital first letter (unless it starts with a name such as
+    ``lines.srt``, which keeps its case) and a full stop."""
     if not detail:
         return ""
-    detail = detail[0].upper() + detail[1:]
+    if detail.split()[0].isalpha():
+        detail = detail[0].upper() + detail[1:]
     return detail if detail[-1] in ".!?…)”\"" else detail + "."

@@ -1125,9 +1125,11 @@ class MainWindow(QMainWindow):
     # --- errors and closing -----------------------------------------------------------------------
 
     def _error(self, title: str, message: str) -> None:
-        """Errors the user caused by an explicit action get a dialog; the status bar keeps them."""
+        """Errors the user caused by an explicit action get a dialog, in words with the code last;
+        the status bar and the Messages list keep them."""
         self._status(message)
-        self._show_box(QMessageBox.Icon.Warning, title, message)
+        explained = explain(message)
+        self._show_box(QMessageBox.Icon.Warning, title, str(explained) if explained.code else message)
 
     def _show_box(self, icon: QMessageBox.Icon, title: str, message: str) -> None:
         box = QMessageBox(icon, title, message, QMessageBox.StandardButton.Ok, self)

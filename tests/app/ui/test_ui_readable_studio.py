@@ -310,3 +310,13 @@ def test_the_cosyvoice_setup_shows_steps_with_the_raw_log_behind_details(
     assert page.model_report.toPlainText() == (
         f"✓ {folder}: complete, usable for speed and hardware probes only: its speech is noise")
     dialog.reject()
+
+
+def test_an_error_dialog_reads_in_words_with_the_code_last(idle_window: MainWindow) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    idle_window._error("Cannot import", "E_IMPORT_FORMAT: lines.srt, line 4: malformed timecode line '00:01'")
+    box = idle_window.findChildren(QMessageBox, "messageBox")[-1]
+    assert box.text() == ("The script file could not be read. lines.srt, line 4: malformed timecode line '00:01'. "
+                          "(E_IMPORT_FORMAT)")
+    assert idle_window.notifications.notifications[0].code == "E_IMPORT_FORMAT"
