@@ -9,7 +9,8 @@
    bare run than after its own), which a lone job on a machine does not meet.
 2. A fresh ``dubstudio say`` (a new engine process, its job submitted at EngineReady, the voice
    in the disk cache): its first audio against the same bare median, the says interleaved with
-   blocks of bare runs (issue 19's P1: at most 1.10x).
+   blocks of bare runs (issue 19's P1: at most 1.10x); with ``--say-tree DIR``, each round also
+   runs a fresh say of another tree (PYTHONPATH=DIR), for an interleaved before/after.
 3. Throughput, two slots: seconds of audio per wall second through the engine against the best
    of several raw onnxruntime set-ups on the same texts at the same length scales, unadapted;
    four concurrent jobs of long lines (TEXTS), then, with ``--texts FILE``, the first
@@ -102,12 +103,16 @@ def engine_first_audio(client: EngineClient, voice: VoiceSpec) -> float:
             return first or 0.0
 
 
-def fresh_say(cache_dir: str, voice: str, out: str) -> float:
+def fresh_say(cache_dir: str, voice: str, out: str, tree: str | None = None) -> float:
     """A fresh ``dubstudio say`` of SENTENCE (a new engine; the voice already in ``cache_dir``):
-    its first audio, counted by the command from the job's submission at EngineReady."""
+    its first audio, counted by the command from the job's submission at EngineReady. ``tree``:
+    the say of another source tree (put first on PYTHONPATH)."""
     command = [sys.executable, "-m", "app.cli", "say", SENTENCE, "--voice", voice, "--out", out,
                "--cache-dir", cache_dir, "--json"]
-    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    env = dict(os.environ)
+    if tree:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (tree, env.get("PYTHONPATH"))))
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(), env=env)
     return float(json.loads(done.stdout.strip().splitlines()[-1])["first_audio_s"])
 
 
@@ -146,6 +151,7 @@ def main() -> None:
     parser.add_argument("--voice", default=str(ROOT / "resources/voices/maya.wav"))
     parser.add_argument("--throughput-rounds", type=int, default=5)
     parser.add_argument("--say-rounds", type=int, default=5, help="fresh `dubstudio say` runs (0: none)")
+    parser.add_argument("--say-tree", default=None, help="another source tree whose say is interleaved too")
     parser.add_argument("--texts", default=None, help="a text file (one line each): throughput on it too")
     parser.add_argument("--file-jobs", type=int, default=16, help="lines of --texts submitted at once")
     parser.add_argument("--json", default=None)
@@ -177,11 +183,14 @@ def main() -> None:
 
         if args.say_rounds:  # the voice is in this cache now (prepared above): each say finds it on disk
             say_times: list[float] = []
+            other_times: list[float] = []
             with tempfile.TemporaryDirectory() as scratch:
                 for _ in range(args.say_rounds):
                     bare_speak(bare, SENTENCE, scale)
                     bare_times += [bare_speak(bare, SENTENCE, scale)[0] for _ in range(BLOCK)]
                     say_times.append(fresh_say(cache, args.voice, str(Path(scratch) / "say.wav")))
+                    if args.say_tree:
+                        other_times.append(fresh_say(cache, args.voice, str(Path(scratch) / "say.wav"), args.say_tree))
             bare_median = statistics.median(bare_times)
             results["fresh_say"] = {
                 "first_audio_s": [round(t, 4) for t in say_times],
@@ -190,6 +199,10 @@ def main() -> None:
                 "say_over_bare": round(statistics.median(say_times) / bare_median, 3),
                 "worst_say_over_bare": round(max(say_times) / bare_median, 3),
             }
+            if other_times:
+                results["fresh_say"].update({
+                    "other_tree": args.say_tree, "other_first_audio_s": [round(t, 4) for t in other_times],
+                    "other_over_bare": round(statistics.median(other_times) / bare_median, 3)})
             print("fresh `dubstudio say`:", results["fresh_say"], flush=True)
 
         client.set_slots(2)
