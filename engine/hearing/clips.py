@@ -11,8 +11,8 @@ recording itself shows:
   the nearest other speaker's (an overlap or a misattributed line scores down);
 - **clipping**: samples at full scale score it down hard.
 
-A speaker with no 5 s run gets their longest run of at least 1 s (the engine needs a second
-of speech). :func:`cut_clips` then decodes the recording once, at its own sample rate, and
+A speaker with no such 5 s run gets their longest run of at least 1 s (the engine needs a
+second of speech), clear of others or not. :func:`cut_clips` then decodes the recording once, at its own sample rate, and
 writes each chosen span (with a little air around the words) atomically.
 """
 
@@ -96,10 +96,9 @@ def candidates(lines: Sequence[Line], windows: speakers_mod.EmbeddingWindows, la
     means = speakers_mod.centroids(embeddings, labels, count) if len(embeddings) else np.zeros((count, 0))
     found: dict[int, list[Candidate]] = {speaker: [] for speaker in range(count)}
     for speaker in range(count):
-        runs = _runs(lines, speaker)
-        spans = [span for run in runs for span in _spans_of(run, MIN_CLIP_S)]
-        if not spans:  # nothing 5 s long: the longest stretch of at least a second
-            longest = [span for run in runs for span in _spans_of(run, SHORTEST_CLIP_S)]
+        spans = [span for run in _runs(lines, speaker) for span in _spans_of(run, MIN_CLIP_S)]
+        if not spans:  # nothing 5 s long and clear of others: their longest stretch of at least a second
+            longest = [span for run in _runs(lines, speaker, clear=False) for span in _spans_of(run, SHORTEST_CLIP_S)]
             spans = sorted(longest, key=lambda s: s[-1].end - s[0].start, reverse=True)[:1]
         for span in spans:
             found[speaker].append(_score(span, lines, windows, embeddings, labels, means, levels))
@@ -107,8 +106,9 @@ def candidates(lines: Sequence[Line], windows: speakers_mod.EmbeddingWindows, la
     return found
 
 
-def _runs(lines: Sequence[Line], speaker: int) -> list[list[Line]]:
-    """Maximal runs of the speaker's consecutive lines, no gap over JOIN_GAP_S, no one between."""
+def _runs(lines: Sequence[Line], speaker: int, clear: bool = True) -> list[list[Line]]:
+    """Maximal runs of the speaker's consecutive lines, no gap over JOIN_GAP_S, no one between
+    (and, when ``clear``, nobody else within CLEAR_S of either end)."""
     runs: list[list[Line]] = []
     current: list[Line] = []
     for line in lines:
@@ -120,7 +120,7 @@ def _runs(lines: Sequence[Line], speaker: int) -> list[list[Line]]:
         current = [line] if line.speaker == speaker else []
     if current:
         runs.append(current)
-    return [run for run in runs if _clear_of_others(run, lines)]
+    return [run for run in runs if not clear or _clear_of_others(run, lines)]
 
 
 def _clear_of_others(run: Sequence[Line], lines: Sequence[Line]) -> bool:

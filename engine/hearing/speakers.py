@@ -224,6 +224,19 @@ def assign(lines: Sequence[Line], windows: EmbeddingWindows, labels: np.ndarray)
     return result
 
 
+def in_speaking_order(lines: Sequence[Line], labels: np.ndarray) -> tuple[list[Line], np.ndarray, int]:
+    """Speakers renumbered by their first line (Speaker 1 speaks first), with the number that
+    have a line at all: a cluster whose words all went to its neighbours is no character."""
+    order: dict[int, int] = {}
+    for line in lines:
+        order.setdefault(line.speaker, len(order))
+    count = len(order)
+    for label in labels:
+        order.setdefault(int(label), len(order))
+    renumbered = [Line(line.words, order[line.speaker], line.translation) for line in lines]
+    return renumbered, np.array([order[int(label)] for label in labels], dtype=int), count
+
+
 def _word_label(start: float, end: float, starts: np.ndarray, ends: np.ndarray, labels: np.ndarray) -> int:
     """The speaker whose windows overlap the word most; the nearest window's when none does."""
     if len(labels) == 0:

@@ -220,8 +220,10 @@ def audio_windows(path: Path, stream_index: int | None, cancel: threading.Event 
 
 
 def whisper_words(model: Any, audio: np.ndarray, offset_s: float, language: str | None, task: str,
-                  cancel: threading.Event | None = None) -> tuple[list[Word], Any]:
-    """Whisper's words in ``audio`` (times into the recording) and its info (language...).
+                  cancel: threading.Event | None = None,
+                  heard_to: Callable[[float], None] | None = None) -> tuple[list[Word], Any]:
+    """Whisper's words in ``audio`` (times into the recording) and its info (language...);
+    ``heard_to(seconds)`` is told how far into the recording each segment reached.
 
     Segments Whisper itself marks as no speech with a low confidence are dropped (its own
     hallucination rule), as are words with no duration.
@@ -229,11 +231,14 @@ def whisper_words(model: Any, audio: np.ndarray, offset_s: float, language: str 
     segments, info = model.transcribe(
         audio, language=language, task=task, beam_size=BEAM_SIZE, vad_filter=True, word_timestamps=True,
         condition_on_previous_text=False,  # one misheard window must not steer the next ones into a loop
+        temperature=0.0,  # no sampling fallback: the same video gives the same script every time
     )
     words: list[Word] = []
     for segment in segments:
         if cancel is not None and cancel.is_set():
             raise HearingError(HearingErrorCode.CANCELLED, "transcription cancelled")
+        if heard_to is not None:
+            heard_to(offset_s + segment.end)
         if segment.no_speech_prob > 0.6 and segment.avg_logprob < -1.0:
             continue
         for word in segment.words or ():
@@ -316,7 +321,8 @@ def transcribe_media(
     end_s = 0.0
     for window in audio_windows(path, options.stream_index, cancel):
         levels.add(window.audio)
-        words, info = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel)
+        words, info = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
+                                    lambda seconds: report("listening", min(1.0, seconds / duration) if duration else 0.0))
         if language is None and words:
             language, probability = info.language, float(info.language_probability)  # held for the windows after
         window_lines = split_lines(words)
@@ -332,7 +338,7 @@ def transcribe_media(
                            f"no speech found in {path.name} ({duration:.0f} s of silence, music or noise)")
     report("speakers", 0.0)
     labels, count = speakers.cluster(windows.embeddings(), options.speakers)
-    lines = speakers.assign(lines, windows, labels)
+    lines, labels, count = speakers.in_speaking_order(speakers.assign(lines, windows, labels), labels)
     report("speakers", 1.0)
     if translator is not None:
         for line, text in zip(lines, translator.translate(lines, language or "")):

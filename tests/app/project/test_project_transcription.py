@@ -1,0 +1,137 @@
+"""A project's cast and script from its video's dialogue: `dubstudio new --transcribe`,
+`dubstudio transcribe`, undo, clips cut from the original, translation, a render of the result,
+and the bad inputs; the real Whisper base model, the real GE2E encoder and real speech."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.cli import main as cli_main
+from app.project import AddLines, CommandStack, Line, Project
+from app.project.errors import ProjectErrorCode, TranscriptionError
+from app.project.model import PALETTE
+from app.project.transcription import CANDIDATES_FILE, TranscribeRequest, transcribe_project
+from engine.hearing.transcribe import Options
+from engine.qa.wer import normalise_words, word_error_rate
+from engine.voices import SpeakerEncoder, load_reference_clip
+
+from ...engine.hearing_fixtures import VOICES, make_scene, music, voice_at, write_video
+
+
+@pytest.fixture(scope="module")
+def encoder() -> SpeakerEncoder:
+    return SpeakerEncoder()
+
+
+@pytest.fixture(scope="module")
+def two_voices(tmp_path_factory: pytest.TempPathFactory):
+    """`dubstudio new --transcribe` of a two-voice scene: (turns, project, exit status, output)."""
+    folder = tmp_path_factory.mktemp("two")
+    turns = make_scene(folder / "scene.mp4", ["maya", "rex", "maya", "rex"])
+    status = cli_main(["new", str(folder / "project"), "--video", str(folder / "scene.mp4"), "--transcribe"])
+    return turns, Project.load(folder / "project"), status
+
+
+def test_new_transcribe_makes_one_character_per_voice_with_the_lines_by_time(two_voices) -> None:
+    turns, project, status = two_voices
+    assert status == 0  # every character got a clip: ready to render
+    assert [c.name for c in project.characters] == ["Speaker 1", "Speaker 2"]
+    assert len({c.colour for c in project.characters}) == 2 and all(c.colour in PALETTE for c in project.characters)
+    assert project.language == "en" and project.guide_audio == "media/guide.flac"
+    voices_of = {c.id: {voice_at(turns, line.start, line.end) for line in project.lines_of(c.id)}
+                 for c in project.characters}
+    assert sorted(v for names in voices_of.values() for v in names) == ["maya", "rex"]  # one voice each
+    assert [line.start for line in project.lines] == sorted(line.start for line in project.lines)
+    for line in project.lines:
+        assert line.end > line.start and not line.draft and line.source_text == ""
+
+
+def test_each_clip_is_cut_from_its_own_character_with_its_transcript(two_voices, encoder: SpeakerEncoder) -> None:
+    turns, project, _ = two_voices
+    references = {name: encoder.embed(load_reference_clip(VOICES / f"{name}.wav")) for name in ("maya", "rex")}
+    candidates = json.loads((project.media_dir / CANDIDATES_FILE).read_text())["characters"]
+    for char in project.characters:
+        (voice,) = {voice_at(turns, line.start, line.end) for line in project.lines_of(char.id)}
+        assert char.clip is not None and char.clip.startswith("voices/")
+        clip = load_reference_clip(project.resolve(char.clip))
+        embedding = encoder.embed(clip)
+        assert max(references, key=lambda name: float(embedding @ references[name])) == voice
+        best = candidates[char.id][0]
+        assert voice_at(turns, best["start"], best["end"]) == voice and char.transcript == best["text"]
+        own_text = next(t.text for t in turns if t.voice == voice)
+        assert word_error_rate(own_text, char.transcript) < 0.5
+
+
+def test_the_transcribed_project_renders(two_voices, tmp_path: Path) -> None:
+    _, project, _ = two_voices
+    assert cli_main(["render", str(project.root), "--cache-dir", str(tmp_path / "cache")]) == 0
+    rendered = Project.load(project.root)
+    assert all(rendered.chosen_take(line) is not None for line in rendered.lines)
+
+
+def test_transcribe_refuses_a_script_unless_replacing_and_undo_brings_it_back(tmp_path: Path) -> None:
+    make_scene(tmp_path / "scene.mp4", ["rex", "maya"])
+    assert cli_main(["new", str(tmp_path / "project"), "--video", str(tmp_path / "scene.mp4"), "--no-subtitles"]) == 0
+    project = Project.load(tmp_path / "project")
+    narrator = project.make_character("Narrator")
+    CommandStack(project).push(AddLines([Line(id="l1", text="Once upon a time.", character_id=narrator.id)],
+                                        characters=[narrator]))
+    project.save()
+    assert cli_main(["transcribe", str(project.root)]) == 2  # E_SCRIPT_NOT_EMPTY, nothing changed
+    assert [line.text for line in Project.load(project.root).lines] == ["Once upon a time."]
+    stack = CommandStack(project)
+    made = transcribe_project(project, stack, replace=True)
+    assert {c.name for c in made.characters} == {"Speaker 1", "Speaker 2"}
+    assert [line.id for line in project.lines] == [line.id for line in made.lines]
+    stack.undo()
+    assert [line.text for line in project.lines] == ["Once upon a time."] and project.language == ""
+    assert [c.name for c in project.characters] == ["Narrator"]
+    stack.redo()
+    assert len(project.characters) == 3 and project.language == "en"
+
+
+def test_translate_to_english_keeps_the_source_text_and_marks_drafts(tmp_path: Path) -> None:
+    make_scene(tmp_path / "scene.mp4", ["fr_17767732", "fr_17301936"])
+    assert cli_main(["new", str(tmp_path / "project"), "--video", str(tmp_path / "scene.mp4"), "--transcribe",
+                     "--translate-to", "en"]) in (0, 1)
+    project = Project.load(tmp_path / "project")
+    assert project.language == "fr" and project.lines
+    source = " ".join(line.source_text for line in project.lines)
+    english = " ".join(line.text for line in project.lines)
+    assert all(line.draft and line.source_text for line in project.lines)
+    reference = ("Je voulais soumettre cette idée à la réflexion de l'Assemblée nationale. "
+                 "J'ai donc l'expérience des années passées, j'en dirai un mot tout à l'heure.")
+    assert word_error_rate(reference, source, "fr") < 0.4
+    assert {"the", "i", "to", "of", "a"} & set(normalise_words(english))  # English words, not French
+    assert not {"je", "des", "la", "cette"} & set(normalise_words(english))
+
+
+def test_no_speech_no_audio_and_a_bad_language_leave_nothing_behind(tmp_path: Path) -> None:
+    write_video(tmp_path / "music.mp4", music(10.0), 10.0)
+    write_video(tmp_path / "mute.mp4", None, 4.0)
+    make_scene(tmp_path / "scene.mp4", ["maya"])
+    for video, extra, code in (
+        ("music.mp4", [], "E_NO_SPEECH"),
+        ("mute.mp4", [], "E_NO_AUDIO_STREAM"),
+        ("scene.mp4", ["--language", "klingon"], "E_UNKNOWN_LANGUAGE"),
+        ("scene.mp4", ["--speakers", "two"], "E_BAD_SPEAKER_COUNT"),
+    ):
+        target = tmp_path / f"project-{video}-{len(extra)}"
+        assert cli_main(["new", str(target), "--video", str(tmp_path / video), "--transcribe", *extra]) == 2, code
+        assert not target.exists(), f"{code}: a half-made project was left"
+
+
+def test_cancel_leaves_the_script_as_it_was(tmp_path: Path) -> None:
+    make_scene(tmp_path / "scene.mp4", ["maya", "rex"])
+    assert cli_main(["new", str(tmp_path / "project"), "--video", str(tmp_path / "scene.mp4"), "--no-subtitles"]) == 0
+    project = Project.load(tmp_path / "project")
+    cancel = threading.Event()
+    with pytest.raises(TranscriptionError) as raised:
+        transcribe_project(project, CommandStack(project), TranscribeRequest(Options()),
+                           progress=lambda stage, fraction: cancel.set(), cancel=cancel)
+    assert raised.value.code is ProjectErrorCode.CANCELLED
+    assert project.lines == [] and project.characters == [] and not list(project.voices_dir.iterdir())
