@@ -46,6 +46,9 @@ def test_closed_loop_bench_writes_plausible_reports(tmp_path: Path, capsys: pyte
     data = json.loads((out / "b.json").read_text(encoding="utf-8"))
     _check_plausible(data, [1, 2], 2)
     assert data["engine"]["backend"] == "piper" and data["config"]["cache"] == "warm"
+    # the first level began once the engine said its warm-up was over, and the report says so
+    assert data["engine"]["warm_up"]["over"] is True
+    assert "warm-up over before the first level" in (out / "b.html").read_text(encoding="utf-8")
     # one warm-up job per level, run first and left out of the counts
     assert [job["index"] for job in data["jobs"] if job["warmup"]] == [0, 3]
     assert [level["warmup_jobs"] for level in data["levels"]] == [1, 1]
