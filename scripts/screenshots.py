@@ -36,6 +36,11 @@ def _settle(app: object, seconds: float = 0.6) -> None:
     _wait(app, lambda end=time.monotonic() + seconds: time.monotonic() > end)
 
 
+def _size(text: str) -> tuple[int, int]:
+    width, height = text.lower().split("x")
+    return int(width), int(height)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "images"), help="folder for the PNGs")
@@ -43,12 +48,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--render", type=int, default=4, help="how many lines to render first")
     parser.add_argument("--no-stress-run", action="store_true", help="show the Stress tab before any run")
     args = parser.parse_args(argv)
-    sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.size] or [DEFAULT_SIZE]
+    sizes = [_size(text) for text in args.size] or [DEFAULT_SIZE]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QSplitter
 
     from app.project.media import attach_video
     from app.ui.main_window import MainWindow
@@ -75,6 +80,7 @@ def main(argv: list[str]) -> int:
         window.render_lines(ids)
         _wait(app, lambda: not window.renders.is_running)
         _wait(app, lambda: window.qa is None or window.qa.pending == 0)  # the QA column with its verdicts
+    assert window.script is not None and window.timeline is not None
     window.script.select_line(ids[1] if len(ids) > 1 else ids[0])
 
     def shoot(name: str, size: tuple[int, int]) -> None:
@@ -86,7 +92,10 @@ def main(argv: list[str]) -> int:
         print(f"screenshots: {path}")
 
     window.tabs.setCurrentIndex(window.tabs.count() - 1)  # the Stress tab, built on first show
+    from app.ui.stress import StressPanel
+
     stress = window.tabs.currentWidget()
+    assert isinstance(stress, StressPanel)
     if not args.no_stress_run:
         stress.controls.levels_edit.setText("1,2")
         stress.controls.hold_spin.setValue(4)
@@ -97,6 +106,7 @@ def main(argv: list[str]) -> int:
     for size in sizes:
         window.tabs.setCurrentIndex(0)
         editor = window.tabs.currentWidget()
+        assert isinstance(editor, QSplitter)
         editor.setSizes([size[1] * 62 // 100, size[1] * 38 // 100])
         shoot("main-window", size)
         editor.setSizes([size[1] * 40 // 100, size[1] * 60 // 100])

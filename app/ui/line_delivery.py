@@ -73,8 +73,10 @@ class LineDelivery(QGroupBox):
         line = self._doc.project.line(self._line_id)
         speed = None if self.speed.value() <= self.speed.minimum() else round(self.speed.value(), 2)
         instruction = self.instruction.text().strip() or None
-        changes = {key: value for key, value, old in (("speed", speed, line.speed),
-                                                       ("instruction", instruction, line.instruction))
-                   if value != old}
-        if changes:
-            self._doc.push(EditLine(self._line_id, **changes))
+        speed_changed, instruction_changed = speed != line.speed, instruction != line.instruction
+        if speed_changed and instruction_changed:
+            self._doc.push(EditLine(self._line_id, speed=speed, instruction=instruction))
+        elif speed_changed:
+            self._doc.push(EditLine(self._line_id, speed=speed))
+        elif instruction_changed:
+            self._doc.push(EditLine(self._line_id, instruction=instruction))
