@@ -21,10 +21,14 @@ class NumberError(ValueError):
     """A number that is not finite or not within its range; ``str()`` names it and its range."""
 
 
+def _shown(value: float) -> str:
+    return f"{int(value)}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
+
+
 def describe_range(low: float, high: float) -> str:
     if math.isinf(high):
-        return f"at least {low:g}"
-    return f"from {low:g} to {high:g}"
+        return f"at least {_shown(low)}"
+    return f"from {_shown(low)} to {_shown(high)}"
 
 
 def checked_number(name: str, value: object, low: float, high: float = math.inf) -> float:
@@ -42,9 +46,8 @@ def checked_number(name: str, value: object, low: float, high: float = math.inf)
 
 def checked_int(name: str, value: object, low: int, high: float = math.inf) -> int:
     """:func:`checked_number` for a whole number (an int, not a float such as 2.5)."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise NumberError(f"{name} must be a whole number {describe_range(low, high)}, got {value!r}")
-    checked_number(name, value, low, high)
     return value
 
 

@@ -374,7 +374,7 @@ def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None
 
     def copy(name: str, take: Take) -> Path:
         try:
-            with project.take_path(take).open("rb") as src:
+            with files.open_regular_file(project.take_path(take)) as src:
                 return atomic_write(folder / name, lambda handle: shutil.copyfileobj(src, handle), inside=inside)
         except OSError as error:
             raise ExportError(f"cannot read take {take.path}: {error}") from error

@@ -96,9 +96,11 @@ def export_video(
     source = project.video_path()
     if source is None or project.video is None:
         raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
-    if not source.is_file():
+    if not source.exists():
         raise ExportError(f"the project's video {project.video.path} is missing")
-    probe_video(source)  # what is there now, not what project.json says: a picture, within the limits
+    # What is there now, not what project.json says: a regular file (a pipe or folder is
+    # refused in words), a picture, facts within the limits.
+    probe_video(source)
     target = Path(out_path) if out_path is not None else default_video_path(project, options)
     if target.suffix.lower() != f".{options.container}":
         raise ExportError(f"{target.name}: a {options.container.upper()} file must end in .{options.container}")

@@ -444,7 +444,7 @@ class Player(QObject):
 
 def read_mono(path: Path) -> tuple[np.ndarray, int]:
     """A sound file as float32 mono samples and its rate, ready for :meth:`Player.play`."""
-    import soundfile as sf
+    from engine.files import read_audio
 
-    pcm, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    pcm, rate = read_audio(path, dtype="float32", always_2d=True)  # a pipe is refused, never waited on
     return pcm.mean(axis=1), int(rate)

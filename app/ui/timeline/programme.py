@@ -61,10 +61,11 @@ def envelope(pcm: np.ndarray, bin_frames: int) -> tuple[np.ndarray, np.ndarray]:
 
 def load_audio(path: Path) -> Audio:
     """A sound file as :class:`Audio` (any rate and channel count soundfile reads)."""
-    import soundfile as sf
     import soxr
 
-    data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    from engine.files import read_audio
+
+    data, rate = read_audio(path, dtype="float32", always_2d=True)  # a pipe is refused, never waited on
     mono = data.mean(axis=1)
     if rate != PREVIEW_RATE:
         mono = soxr.resample(mono, rate, PREVIEW_RATE)
