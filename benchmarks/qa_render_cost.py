@@ -8,7 +8,7 @@ machine's load falls on both sides; medians are compared. The render time is sub
 take; "QA done" is how much later the last check arrived. The process is pinned to two cores
 (the target machine) when more exist.
 
-Run: .venv/bin/python benchmarks/qa_render_cost.py [--rounds 5] [--repeat 3] [--json OUT.json]
+Run: .venv/bin/python benchmarks/qa_render_cost.py [--rounds 5] [--repeat 3] [--recogniser-model base] [--json OUT.json]
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ from app.project.render import RenderSession  # noqa: E402
 from app.project.sample import copy_sample_project  # noqa: E402
 from engine.client import EngineClient, EngineConfig  # noqa: E402
 from engine.files import atomic_write_text  # noqa: E402
+from engine.qa.recognise import DEFAULT_MODEL  # noqa: E402
 
 CORES = 2
 
 
-def render_round(client: EngineClient, project: Project, qa: QaWorker | None) -> tuple[float, float]:
+def render_round(client: EngineClient, project: Project, qa: QaWorker | None,
+                 model: str = DEFAULT_MODEL) -> tuple[float, float]:
     """Render every line once; returns (seconds to the last take, seconds to the last check)."""
     session = RenderSession(project, save=lambda _project: None)  # saving is the same either way
     started = time.monotonic()
@@ -44,7 +46,7 @@ def render_round(client: EngineClient, project: Project, qa: QaWorker | None) ->
         update = session.handle_event(client.get_event(timeout=0.5))
         for line_id, take in update.takes:
             if qa is not None:
-                qa.submit(request_for(project, project.line(line_id), take))
+                qa.submit(request_for(project, project.line(line_id), take, model))
         if qa is not None:
             for outcome in qa.poll():
                 record(project, outcome)
@@ -62,6 +64,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="rounds of each kind (alternating)")
     parser.add_argument("--repeat", type=int, default=3, help="copies of the sample script per round")
+    parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, help="the Whisper model QA hears with")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args()
 
@@ -77,7 +80,7 @@ def main() -> int:
         client.start()
         qa = QaWorker()
         try:
-            render_round(client, project, qa)  # warm-up: voices prepared, QA models loaded
+            render_round(client, project, qa, args.recogniser_model)  # warm-up: voices prepared, QA models loaded
             plain: list[float] = []
             with_qa: list[float] = []
             qa_done: list[float] = []
@@ -86,7 +89,7 @@ def main() -> int:
                     if kind == "plain":
                         plain.append(render_round(client, project, None)[0])
                     else:
-                        rendered, checked = render_round(client, project, qa)
+                        rendered, checked = render_round(client, project, qa, args.recogniser_model)
                         with_qa.append(rendered)
                         qa_done.append(checked - rendered)
         finally:
@@ -98,6 +101,7 @@ def main() -> int:
         "lines_per_round": len(project.lines),
         "audio_s_per_round": round(audio_s, 2),
         "rounds": args.rounds,
+        "recogniser_model": args.recogniser_model,
         "render_s_median": round(statistics.median(plain), 3),
         "render_with_qa_s_median": round(statistics.median(with_qa), 3),
         "slowdown": round(statistics.median(with_qa) / statistics.median(plain) - 1.0, 4),

@@ -366,11 +366,12 @@ def lines_failing_qa(project: Project) -> list[Line]:
 
 
 def unchecked_takes(project: Project, lines: Iterable[Line] | None = None) -> list[tuple[Line, Take]]:
-    """Chosen takes that have not been checked yet (e.g. made before QA existed)."""
+    """Chosen takes that have not been checked yet (made before QA existed), or were checked by a
+    recogniser QA no longer uses (pocketsphinx)."""
     found: list[tuple[Line, Take]] = []
     for line in project.lines if lines is None else lines:
         take = project.chosen_take(line)
-        if take is not None and take.qa is None:
+        if take is not None and (take.qa is None or take.qa.retired):
             found.append((line, take))
     return found
 

@@ -684,7 +684,11 @@ def qa_tooltip(checks: TakeChecks, findings: tuple[Finding, ...]) -> str:
     lines = [str(finding) for finding in findings] or ["Passed every check."]
     lines.append("")
     if checks.wer is not None:
-        lines.append(f"Word error rate {checks.wer:.2f}; the recogniser heard “{checks.transcript}”")
+        what = "Character" if checks.metric == "cer" else "Word"
+        lines.append(f"{what} error rate {checks.wer:.2f} ({checks.language}); {checks.recogniser} heard "
+                     f"“{checks.transcript}”")
+    if checks.expected_speech_s:
+        lines.append(f"Speech: {checks.speech_s:.2f} s where the text needs about {checks.expected_speech_s:.2f} s")
     lines.append(f"Clipping: {checks.clipping:.2%} of samples at full scale")
     lines.append(f"Silence: {checks.leading_silence_s:.2f} s before, longest pause {checks.inner_silence_s:.2f} s, "
                  f"{checks.trailing_silence_s:.2f} s after")

@@ -16,8 +16,16 @@ from engine.qa.checks import QA_THRESHOLD_RANGES, QaThresholds
 # name -> (label, suffix, shown as value × scale, decimals, step, what it catches)
 FIELDS: dict[str, tuple[str, str, float, int, float, str]] = {
     "max_wer": ("Word error rate at most", "", 1.0, 2, 0.05,
-                "Share of words the recogniser heard wrong (0 = every word, 1 = none): garbled speech, "
-                "noise, silence. English only; other languages are not checked."),
+                "Share of words Whisper heard wrong (0 = every word right): garbled speech, another "
+                "line, a take cut short. Languages written with spaces between words."),
+    "max_cer": ("Character error rate at most", "", 1.0, 2, 0.05,
+                "The same, counted in characters: Chinese, Japanese, Korean, Thai and the like"),
+    "min_duration_ratio": ("Speech time at least", " %", 100.0, 0, 5.0,
+                           "The take's speech time as a share of what its text needs at the voice's pace: "
+                           "catches a take spoken far too fast or cut short, which the error rate misses"),
+    "min_language_confidence": ("Wrong language when detected at", " %", 100.0, 0, 5.0,
+                                "A take that sounds like another language than the line's, this sure, fails "
+                                "(told the line's language, Whisper would translate it instead)"),
     "max_clipping": ("Clipped samples at most", " %", 100.0, 2, 0.05,
                      "Share of samples at full scale; above 0.1 % distortion is audible"),
     "max_leading_silence_s": ("Silence before speech at most", " s", 1.0, 2, 0.1,

@@ -174,6 +174,7 @@ def test_checks_stored_before_whisper_still_load_and_judge():
            "leading_silence_s": 0.05, "inner_silence_s": 0.3, "trailing_silence_s": 0.2, "resemblance": 0.5}
     loaded = TakeChecks.from_dict(old)
     assert (loaded.metric, loaded.detected_language, loaded.expected_speech_s) == ("wer", "", None)
+    assert loaded.retired and not checks().retired  # pocketsphinx's checks are measured again
     assert judge(loaded, QaThresholds()).passed is True
     with pytest.raises(QaValueError, match="metric"):
         TakeChecks.from_dict({**old, "metric": "bleu"})

@@ -42,7 +42,7 @@ def test_an_untouched_form_gives_back_the_stored_values_exactly(qtbot: QtBot) ->
 
 def _checks() -> TakeChecks:
     return TakeChecks(checked="2026-01-01T10:00:00+00:00", duration_s=2.0, language="en",
-                      recogniser="pocketsphinx-5.1.1/en-us", transcript="line number one", wer=0.4, clipping=0.0,
+                      recogniser="faster-whisper-1.2.1/base", transcript="line number one", wer=0.2, clipping=0.0,
                       leading_silence_s=0.05, inner_silence_s=0.2, trailing_silence_s=0.2, resemblance=0.6)
 
 
@@ -55,16 +55,16 @@ def test_new_thresholds_are_one_undoable_edit_and_verdicts_follow(qtbot: QtBot, 
     project.add_take(project.line("l1"), Take(id="t1", path="takes/l1.wav", fingerprint="", duration_s=2.0,
                                               qa=_checks()))
     model = LinesModel(doc)
-    assert model.index(0, Column.QA).data() == "✓ Passed"  # WER 0.40 under the default 0.75
+    assert model.index(0, Column.QA).data() == "✓ Passed"  # WER 0.20 under the default
 
     dialog = ProjectSettingsDialog(project)
     qtbot.addWidget(dialog)
     assert dialog.command() is None  # shown and left alone: nothing to undo
-    dialog.qa.spins["max_wer"].setValue(0.3)
+    dialog.qa.spins["max_wer"].setValue(0.1)
     command = dialog.command()
     assert isinstance(command, EditProject) and set(command.new) == {"qa"}
     assert doc.push(command)
-    assert project.settings.qa.max_wer == 0.3 and model.index(0, Column.QA).data() == "✗ Misheard"
+    assert project.settings.qa.max_wer == 0.1 and model.index(0, Column.QA).data() == "✗ Misheard"
     assert doc.is_dirty and "project settings" in doc.stack.undo_text
     doc.undo()
     assert project.settings.qa == QaThresholds() and model.index(0, Column.QA).data() == "✓ Passed"
