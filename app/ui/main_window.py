@@ -95,6 +95,7 @@ from engine.remote import RemoteConfig
 log = logging.getLogger(__name__)
 
 SAMPLE_FOLDER_NAME = "Sample project"
+MESSAGES_HEIGHT = 150  # the Messages dock's first height: four or five entries
 AB_PAUSE_S = 0.6  # between the two takes of an A/B: long enough to hear where one ends
 STRESS_TAB = "Stress"
 IMPORTERS: dict[str, tuple[str, Callable[..., ScriptImport]]] = {
@@ -245,7 +246,9 @@ class MainWindow(QMainWindow):
         self.messages_dock = QDockWidget("Messages", self)
         self.messages_dock.setObjectName("messagesDock")
         self.messages_dock.setWidget(self.notifications)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.messages_dock)
+        # At the bottom, full width: messages are long sentences, and the script keeps its columns.
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.messages_dock)
+        self.resizeDocks([self.messages_dock], [MESSAGES_HEIGHT], Qt.Orientation.Vertical)
         self.messages_dock.hide()
         self.badge = NotificationBadge()
         self.badge.toggled.connect(self.messages_dock.setVisible)

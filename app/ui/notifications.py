@@ -80,6 +80,7 @@ class NotificationList(QWidget):
         self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setSpacing(3)
+        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)  # re-wrap the entries when the dock is resized
         self.empty = QLabel("No messages. Problems and reports appear here, and stay until you clear them.")
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: #6b6b6b")
@@ -87,6 +88,7 @@ class NotificationList(QWidget):
         clear.clicked.connect(self.clear)
         row = QHBoxLayout()
         row.addWidget(self.empty, 1)
+        row.addStretch(0)  # keeps Clear at the right when the hint is hidden
         row.addWidget(clear)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
