@@ -15,28 +15,31 @@ it should do its work inside ``next()``, not in a background thread, or parking 
 nothing. A backend that cannot meet this sets ``piece_scheduling = False``: a worker then
 keeps each of its jobs until the job ends (job-level scheduling, behind the same interface).
 
-Computing several jobs' pieces in one call (the plan for batched GPU backends)
+Computing several jobs' pieces in one call (batched backends, engine.batching)
 ----------------------------------------------------------------------------
 A GPU runs one batched call of B pieces in about the time of one, so a backend such as
-CosyVoice2 (flow matching and HiFT per hop) would gain by computing the pieces of several
-jobs together. The interface is meant to grow like this, without changing the scheduler's
-policy or the other backends:
+CosyVoice2 (flow matching and HiFT per hop) gains by computing the pieces of several jobs
+together. Such a backend declares ``max_batch = B > 1`` (an instance attribute, known once
+loaded) with ``piece_scheduling = True``, and splits a job's stream into a per-job state and
+a step:
 
-1. The backend declares ``max_batch = B > 1`` and splits a job's stream into a per-job state
-   and a pure step: ``start(text, profile, settings) -> state`` and
-   ``step_batch(states) -> list[SpokenPiece | None]`` (None: that job has ended), computing
-   the next piece of every state in one call. ``synthesize`` stays as the one-job path:
-   ``start`` followed by ``step_batch([state])`` in a loop.
-2. A worker takes the work due first as today, then also takes further ready works of the
-   same backend, in deadline order, up to B of them, as long as the next one's deadline is
-   later than now plus the batch's expected compute time (so batching never makes a piece
-   late that would have been on time alone).
-3. It calls ``step_batch`` once, sends each chunk, and hands every job back with its new
-   deadline. Thread choice, the active-job cap and cancellation work per job as now; a slot
-   is then one batched call in flight rather than one piece.
+- ``start(text, profile, settings, should_stop, first_piece_chars) -> state``;
+- ``step_batch(states) -> list[SpokenPiece | BaseException | None]``: the next piece of every
+  state in one call (None: that job has ended; an exception: that job failed, the others
+  go on);
+- ``step_ready(state) -> bool`` (its next piece needs no waiting, e.g. its tokens exist) and
+  ``wait_ready(state)`` (block until then, or until stopped);
+- ``close(state)``: end the job early (a cancel).
 
-A backend whose autoregressive part streams tokens for all jobs at once (vLLM for the
-CosyVoice2 LLM) would keep that part inside ``start`` and batch only the per-hop decoding.
+``synthesize`` stays the one-job path. A worker takes the work due first as before, waits until
+it is ready, then also takes further ready, started jobs of the backend in deadline order, up
+to B, as long as that keeps every job in the batch on time (a job on time alone is never made
+late by its batch); it calls ``step_batch`` once, sends each chunk and hands every job back
+with its new deadline. The scheduler's policy, thread choice, the active-job cap and
+cancellation work per job as before; a slot is one batched call in flight.
+
+A backend whose autoregressive part streams tokens for all jobs at once (a batched LLM, or vLLM
+for the CosyVoice2 LLM) keeps that part behind ``start`` and batches the per-hop decoding.
 """
 
 from __future__ import annotations
@@ -161,6 +164,10 @@ class Backend(abc.ABC):
     #: True when the engine may advance a job's pieces one turn at a time, parking the job in
     #: between (see the module docstring); False keeps each job on one worker until it ends.
     piece_scheduling: bool = True
+
+    #: Above 1: the backend computes the next piece of up to this many jobs in one call
+    #: (``start`` / ``step_batch``, see the module docstring); 1: one job per call.
+    max_batch: int = 1
 
     #: A backend with its own speaker encoder (CosyVoice2's CAM++) names it here and returns its
     #: embedding from :meth:`speaker_embedding`; other backends get the engine's GE2E encoder.

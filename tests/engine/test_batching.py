@@ -76,15 +76,19 @@ class BatchingBackend(FakeBackend):
         return results
 
 
-def batching_rig(max_batch: int = 3, slots: int = 1) -> Rig:
+class BatchRig(Rig):
     """test_scheduler's Rig over the batching backend."""
-    rig = Rig.__new__(Rig)
-    rig.clock = FakeClock()
-    rig.backend = BatchingBackend(rig.clock, max_batch)
-    rig.stamped = []
-    rig.engine = Engine(rig.backend, FakeCache(), lambda e: rig.stamped.append((rig.clock.now, e)), slots, 100,
-                        "fake", clock=rig.clock, threaded=False)
-    return rig
+
+    def __init__(self, max_batch: int = 3, slots: int = 1) -> None:
+        self.clock = FakeClock()
+        self.backend: BatchingBackend = BatchingBackend(self.clock, max_batch)
+        self.stamped = []
+        self.engine = Engine(self.backend, FakeCache(), lambda e: self.stamped.append((self.clock.now, e)), slots,
+                             100, "fake", clock=self.clock, threaded=False)
+
+
+def batching_rig(max_batch: int = 3) -> BatchRig:
+    return BatchRig(max_batch)
 
 
 def chunks_of(rig: Rig, name: str) -> list[np.ndarray]:
