@@ -41,3 +41,22 @@ def test_a_transcript_that_does_not_match_its_clip_is_a_mismatch(tmp_path: Path)
     char.clip_start = 1.6  # trimmed: the first half of the sentence is gone
     trimmed = hear_character_clip(project, char.id)
     assert mismatch(ZH_TEXT, trimmed) is not None, trimmed.text
+
+
+def test_new_with_a_voice_clip_without_a_transcript_hears_one(tmp_path: Path, capsys) -> None:
+    import shutil
+
+    from app.cli import main as cli_main
+
+    from .media_fixtures import make_video
+
+    clip = tmp_path / "lin.wav"  # no lin.txt beside it
+    shutil.copy(ZH_CLIP, clip)
+    video = make_video(tmp_path / "plain.mp4")
+    code = cli_main(["new", str(tmp_path / "dub"), "--video", str(video), "--voice", f"Lin={clip}",
+                     "--recogniser-model", "base"])
+    out = capsys.readouterr().out
+    assert code in (0, 1), out
+    assert "voice: Lin: transcript heard from the clip" in out
+    lin = Project.load(tmp_path / "dub").character_by_name("Lin")
+    assert lin is not None and lin.transcript_heard and error_rate(ZH_TEXT, lin.transcript, "zh") <= 0.2
