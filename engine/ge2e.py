@@ -149,6 +149,9 @@ class Ge2eEncoder:
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.force_spinning_stop", "1")
+        # Every clip has its own number of partials; the arena keeps the largest tensors it has
+        # seen for good (40 clips of 1-30 s: RSS +69 MB with it, +45 MB without; Piper's too).
+        options.enable_cpu_mem_arena = False
         try:
             self._session = onnxruntime.InferenceSession(str(model_path), sess_options=options,
                                                          providers=["CPUExecutionProvider"])
