@@ -6,6 +6,7 @@ Everything lands in the project's ``exports/`` folder (or another folder you pas
     exports/mix.wav              all takes placed on the timeline (see app.project.timeline)
     exports/stems/Maya.wav       one file per character, same length as the mix
     exports/script.srt           the script with final durations
+    exports/script.source.srt    the same cues with each line's original text (translated lines)
     exports/script.csv           the script as a table, with final durations
     exports/<title>.mp4          the finished video (see app.project.video_export)
 
@@ -49,7 +50,7 @@ from app.project.fsutil import atomic_write, atomic_write_text, atomic_write_wav
 from app.project.limits import MAX_MEDIA_S
 from app.project.loudness import Level, apply_ceiling, duck_gain, gain_for, integrated_loudness, measure
 from app.project.model import Project, Take
-from app.project.script_io import script_to_srt, write_text_export
+from app.project.script_io import has_source_text, script_to_srt, write_text_export
 from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
 from engine import files
@@ -386,8 +387,12 @@ def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None
 def export_srt(
     project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None
 ) -> ExportResult:
-    """Write ``script.srt`` timed like the mix (final durations from takes)."""
+    """Write ``script.srt`` timed like the mix (final durations from takes), and beside it
+    ``script.source.srt`` with the original text when the lines are translations."""
     folder, inside = _out_dir(project, out_dir)
-    target = write_text_export(folder / "script.srt", script_to_srt(project, gap_s=gap_s), inside=inside)
+    targets = [write_text_export(folder / "script.srt", script_to_srt(project, gap_s=gap_s), inside=inside)]
+    if has_source_text(project):
+        targets.append(write_text_export(folder / "script.source.srt", script_to_srt(project, gap_s=gap_s, source=True),
+                                         inside=inside))
     missing = [n for n, line in enumerate(project.lines, 1) if project.chosen_take(line) is None]
-    return ExportResult([target], missing=missing)
+    return ExportResult(targets, missing=missing)

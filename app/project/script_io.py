@@ -423,18 +423,21 @@ def _speaker_name(project: Project, line: Line) -> str:
     return project.character(line.character_id).name
 
 
-def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float | None = None) -> str:
+def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float | None = None,
+                  source: bool = False) -> str:
     """The script as SRT, timed by the shared timeline (final durations from takes).
 
     With ``speaker_prefix`` each subtitle reads ``Name: text`` so importing it back restores
-    the characters.
+    the characters. With ``source`` the subtitles hold each line's source text (the original
+    a translation came from; the line's text where it has none), timed the same.
     """
     subtitles = []
     by_id = {line.id: line for line in project.lines}
     for slot in build_timeline(project, gap_s):
         line = by_id[slot.line_id]
         speaker = _speaker_name(project, line)
-        content = f"{speaker}: {line.text}" if speaker_prefix and speaker else line.text
+        text = (line.source_text or line.text) if source else line.text
+        content = f"{speaker}: {text}" if speaker_prefix and speaker else text
         subtitles.append(
             srt.Subtitle(
                 index=slot.order,
@@ -451,14 +454,16 @@ def _timedelta(seconds: float) -> datetime.timedelta:
 
 
 def script_to_csv(project: Project, *, delimiter: str = ",") -> str:
-    """The script as CSV with a header: character, text, start, end, duration.
+    """The script as CSV with a header: character, text, start, end, duration (and source,
+    draft when a line was translated: its original text beside it, for a translator).
 
     start/end are the lines' own timecodes (empty when unset), so a CSV round trip keeps
     exactly what the user entered; duration is the chosen take's, for reference.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(["character", "text", "start", "end", "duration"])
+    translated = has_source_text(project)
+    writer.writerow(["character", "text", "start", "end", "duration"] + (["source", "draft"] if translated else []))
     for line in project.lines:
         duration = project.duration(line)
         writer.writerow(
@@ -469,8 +474,14 @@ def script_to_csv(project: Project, *, delimiter: str = ",") -> str:
                 "" if line.end is None else format_timecode(line.end, "."),
                 "" if duration is None else f"{duration:.3f}",
             ]
+            + ([line.source_text, "yes" if line.draft else ""] if translated else [])
         )
     return buffer.getvalue()
+
+
+def has_source_text(project: Project) -> bool:
+    """Whether any line keeps an original beside its text (a transcription's translation)."""
+    return any(line.source_text for line in project.lines)
 
 
 def write_text_export(path: str | os.PathLike[str], text: str, *, inside: Path | None = None) -> Path:

@@ -25,7 +25,14 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from app.project.errors import InvalidValueError, ProjectErrorCode, TranscriptionError
-from app.project.fsutil import atomic_write_text, atomic_write_wav, ensure_dir, relative_to_root, unique_path
+from app.project.fsutil import (
+    atomic_write_text,
+    atomic_write_wav,
+    ensure_dir,
+    relative_to_root,
+    safe_filename,
+    unique_path,
+)
 from app.project.model import PALETTE, Character, Line, Project, new_id
 from app.project.undo import Change, Command, CommandStack, _check_span
 from engine.hearing import HearingError
@@ -194,6 +201,7 @@ def _cut_reference_clips(project: Project, video: Path, stream_index: int | None
     for (speaker, candidate), target in zip(chosen, targets):
         characters[speaker].clip = relative_to_root(project.root, target)
         characters[speaker].transcript = candidate.text
+        characters[speaker].transcript_heard = True  # Whisper's words, not typed: QA treats them so
     return {characters[speaker].id for speaker, _ in chosen}
 
 
@@ -216,3 +224,58 @@ def _candidate_dict(candidate: hearing_clips.Candidate) -> dict[str, Any]:
     return {"start": candidate.start, "end": candidate.end, "text": candidate.text,
             "score": round(candidate.score, 3), "snr_db": round(candidate.snr_db, 1),
             "purity": round(candidate.purity, 3), "clipped": candidate.clipped}
+
+
+# --- "Choose from the video" ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClipCandidate:
+    """A stretch of the original where a character speaks alone, as kept in media/transcript.json."""
+
+    start: float
+    end: float
+    text: str
+    score: float
+    snr_db: float
+    purity: float
+
+
+def clip_candidates(project: Project, character_id: str) -> list[ClipCandidate]:
+    """The character's candidates, best first; [] when the project was not transcribed (or the
+    file is damaged: it only offers choices, so nothing depends on it)."""
+    path = project.media_dir / CANDIDATES_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        found = data["characters"].get(character_id, [])
+        candidates = [ClipCandidate(float(c["start"]), float(c["end"]), str(c["text"]), float(c["score"]),
+                                    float(c["snr_db"]), float(c["purity"])) for c in found]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+    return [c for c in candidates if 0 <= c.start < c.end <= c.start + 60]  # a hand-edited span stays a clip
+
+
+def candidate_audio(project: Project, candidate: ClipCandidate,
+                    cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
+    """The candidate's audio from the video (mono, the video's own rate), for auditioning."""
+    video = project.video_path()
+    if video is None:
+        raise TranscriptionError("the project has no video", ProjectErrorCode.NO_AUDIO_STREAM)
+    cut: list[tuple[np.ndarray, int]] = []
+    try:
+        hearing_clips.cut_clips(video, None, [(candidate.start, candidate.end)],
+                                lambda _i, audio, rate: cut.append((audio, rate)), cancel)
+    except HearingError as error:
+        raise TranscriptionError(error.message, ProjectErrorCode(error.code.value)) from None
+    return cut[0]
+
+
+def cut_candidate(project: Project, character: Character, candidate: ClipCandidate) -> dict[str, Any]:
+    """Cut the candidate into voices/ and return the character changes that make it their clip
+    (push them as EditCharacter, so choosing is undoable)."""
+    audio, rate = candidate_audio(project, candidate)
+    voices = ensure_dir(project.voices_dir, inside=project.root)
+    target = unique_path(voices, f"{safe_filename(character.name, 'voice')}-original", ".wav")
+    atomic_write_wav(target, audio, rate, inside=project.root)
+    return {"clip": relative_to_root(project.root, target), "clip_start": 0.0, "clip_end": None,
+            "transcript": candidate.text, "transcript_heard": True}

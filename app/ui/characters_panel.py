@@ -18,9 +18,11 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QColorDialog,
+    QDialog,
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -34,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import AddCharacter, Change, EditCharacter, ProjectError
+from app.project.undo import MergeCharacters, SplitCharacter
 from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
 from app.project.qa import hear_character_clip
@@ -44,6 +47,7 @@ from app.ui.player import Player, read_mono
 from app.ui.recorder import Recorder
 from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceState, VoiceStates
+from app.ui.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
 from app.ui.waveform import WaveformView
 from engine.files import FileError
 from engine.voices import transcript_beside
@@ -157,6 +161,15 @@ class CharactersPanel(QWidget):
         add.clicked.connect(self._add)
         self.remove_button = QPushButton("Remove")
         self.remove_button.clicked.connect(self._remove)
+        self.merge_button = QPushButton("Merge…")
+        self.merge_button.setObjectName("mergeCharacter")
+        self.merge_button.setToolTip("Give this character's lines to another and remove it (one actor heard as two)")
+        self.merge_button.clicked.connect(self._merge)
+        self.split_button = QPushButton("Split…")
+        self.split_button.setObjectName("splitCharacter")
+        self.split_button.setToolTip("Give some of this character's lines to a new character (two actors heard as one)")
+        self.split_button.clicked.connect(self._split)
+        self.dialog: QDialog | None = None  # the cast dialog open now (tests drive it)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -166,6 +179,10 @@ class CharactersPanel(QWidget):
         buttons.addWidget(add)
         buttons.addWidget(self.remove_button)
         left_layout.addLayout(buttons)
+        cast_buttons = QHBoxLayout()
+        cast_buttons.addWidget(self.merge_button)
+        cast_buttons.addWidget(self.split_button)
+        left_layout.addLayout(cast_buttons)
 
         self.name = _CommitLineEdit()
         self.name.setObjectName("characterName")
@@ -178,6 +195,10 @@ class CharactersPanel(QWidget):
         self.clip_label.setWordWrap(True)
         self.import_button = QPushButton("Import clip…")
         self.import_button.clicked.connect(self._import_clip)
+        self.from_video_button = QPushButton("Choose from the video…")
+        self.from_video_button.setObjectName("chooseFromVideo")
+        self.from_video_button.setToolTip("Pick this character's cleanest stretch of the original dialogue as the clip")
+        self.from_video_button.clicked.connect(self.choose_from_video)
         self.recorder = Recorder()
         self.record_button = QPushButton("● Record")
         self.record_button.setObjectName("recordButton")
@@ -245,6 +266,7 @@ class CharactersPanel(QWidget):
 
         clip_row = QHBoxLayout()
         clip_row.addWidget(self.import_button)
+        clip_row.addWidget(self.from_video_button)
         clip_row.addWidget(self.record_button)
         clip_row.addWidget(self.play_reference)
         clip_row.addWidget(self.playing_label)
@@ -384,6 +406,8 @@ class CharactersPanel(QWidget):
         self._current = character_id
         self.editor.setEnabled(character_id is not None)
         self.remove_button.setEnabled(character_id is not None)
+        self.merge_button.setEnabled(character_id is not None and len(self._doc.project.characters) > 1)
+        self.split_button.setEnabled(character_id is not None)
         if character_id is None:
             self.name.show_text("")
             self.clip_label.setText("Add a character to give it a voice.")
@@ -618,6 +642,59 @@ class CharactersPanel(QWidget):
         if not self._doc.project.character(self._current).transcript.strip():
             self._hear_transcript()
         return True
+
+    def choose_from_video(self) -> ChooseFromVideoDialog | None:
+        """The current character's candidates from the original; the one used becomes the clip."""
+        if self._current is None:
+            return None
+        character_id = self._current
+        dialog = ChooseFromVideoDialog(self._doc.project, character_id, self._runner, self._play_clip, self)
+        dialog.picked.connect(lambda changes: self._doc.push(EditCharacter(character_id, **changes)))
+        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def merge_into(self, kept_id: str) -> bool:
+        """Merge the current character into ``kept_id`` (undoable) and show that one."""
+        if self._current is None or not self._doc.push(MergeCharacters(kept_id, self._current)):
+            return False
+        self.select(kept_id)
+        return True
+
+    def _merge(self) -> None:
+        if self._current is None:
+            return
+        project = self._doc.project
+        others = [c for c in project.characters if c.id != self._current]
+        if not others:
+            return
+        name, ok = QInputDialog.getItem(self, "Merge characters", f"Give {project.character(self._current).name}'s "
+                                        "lines to:", [c.name for c in others], 0, False)
+        if ok:
+            self.merge_into(next(c.id for c in others if c.name == name))
+
+    def _split(self) -> SplitCharacterDialog | None:
+        if self._current is None:
+            return None
+        character_id = self._current
+        dialog = SplitCharacterDialog(self._doc.project, character_id, self)
+
+        def accepted() -> None:
+            project = self._doc.project
+            ids = dialog.checked()
+            base, n = project.character(character_id).name, 2
+            while project.character_by_name(f"{base} {n}") is not None:
+                n += 1
+            new = project.make_character(f"{base} {n}", language=project.character(character_id).language)
+            if ids and self._doc.push(SplitCharacter(character_id, ids, new)):
+                self.select(new.id)
+
+        dialog.accepted.connect(accepted)
+        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        self.dialog = dialog
+        dialog.open()
+        return dialog
 
     def _import_clip(self) -> None:
         path = self._folders.open_file(self, "clips", "Import a reference clip", AUDIO_FILTER)

@@ -16,15 +16,19 @@ from typing import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.project import SetVideo, VideoInfo, VoiceGaps
+from app.project import CommandStack, Project, ProjectError, SetVideo, VideoInfo, VoiceGaps
+from app.project.errors import ProjectErrorCode
 from app.project.media import attach_video, extract_guide
 from app.project.new_project import NewProject, new_project_from_video
+from app.project.transcription import TranscribeRequest, transcribe_project
 from app.ui.document import Document
 from app.ui.folders import Folders
 from app.ui.gaps_dialog import VoiceGapsDialog
 from app.ui.project_settings_dialog import ProjectSettingsDialog
 from app.ui.tasks import TaskRunner
+from app.ui.video_clips import TranscriptionProgress
 from app.ui.video_dialogs import VIDEO_FILTER, VIDEOS, NewFromVideo, NewFromVideoDialog
+from engine.hearing.transcribe import Options
 
 
 class VideoController(QObject):
@@ -47,6 +51,7 @@ class VideoController(QObject):
         self._open_project = open_project
         self.document: Document | None = None
         self.dialog: QWidget | None = None  # the dialog open now (tests drive it)
+        self.progress: TranscriptionProgress | None = None  # a transcription's, while one runs
 
     # --- a new project from a video ----------------------------------------------------------
 
@@ -63,25 +68,43 @@ class VideoController(QObject):
         """Make the project (video copied in, subtitles imported, guide extracted) and open it."""
         self.message.emit(f"Creating {request.folder.name} from {request.video.name}…")
         self.busy.emit(True)
+        progress = TranscriptionProgress(self._parent, "Transcribing the dialogue") if request.transcribe else None
+        self.progress = progress
+
+        def transcribe(project: Project, stack: CommandStack) -> list[str]:
+            assert progress is not None
+            options = Options(translate_to=request.translate_to)
+            return transcribe_project(project, stack, TranscribeRequest(options), progress=progress.report,
+                                      cancel=progress.cancel).warnings
 
         def work() -> NewProject:
             return new_project_from_video(
                 request.folder, request.video, subtitles=request.subtitles, subtitle_stream=request.subtitle_stream,
                 use_subtitle_stream=request.subtitle_stream is not None, guide=request.guide, title=request.title,
+                make_script=transcribe if progress is not None else None,
             )
 
         def done(made: NewProject) -> None:
             self.busy.emit(False)
+            if progress is not None:
+                progress.close()
             if not self._open_project(made.project.root):
                 return
-            lines = len(made.imported.lines) if made.imported is not None else 0
+            lines = len(made.project.lines)
             source = f" from {made.subtitles_from}" if made.subtitles_from else ""
+            if request.transcribe:
+                source = f" transcribed from {request.video.name}, {len(made.project.characters)} voice(s)"
             self.message.emit(f"New project with {lines} line{'s' if lines != 1 else ''}{source}"
                               + (f"; {len(made.warnings)} warning(s): " + "; ".join(made.warnings[:3]) if made.warnings else ""))
             self.show_gaps(made.gaps, "Importing the subtitles")
 
         def failed(error: BaseException) -> None:
             self.busy.emit(False)
+            if progress is not None:
+                progress.close()
+            if isinstance(error, ProjectError) and error.code is ProjectErrorCode.CANCELLED:
+                self.message.emit("The transcription was cancelled; no project was made")
+                return
             self.error.emit("Cannot create the project", str(error))
 
         self._runner.run(work, done, failed)

@@ -38,7 +38,7 @@ from app.ui.tasks import TaskRunner
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
 VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
 SUBTITLE_FILTER = "Subtitles (*.srt);;All files (*)"
-NO_SUBTITLES, SRT_FILE = "none", "srt"
+NO_SUBTITLES, SRT_FILE, TRANSCRIBE = "none", "srt", "transcribe"
 PREVIEW_LINES = 3  # lines quoted in the preview before Create
 
 
@@ -52,6 +52,8 @@ class NewFromVideo:
     subtitles: Path | None = None  # an SRT file
     subtitle_stream: int | None = None  # or a stream of the video
     guide: bool = True
+    transcribe: bool = False  # or the video's own dialogue, transcribed (app.project.transcription)
+    translate_to: str | None = None  # with it: the lines translated into this language, as drafts
 
 
 def describe_video(info: VideoInfo) -> str:
@@ -103,6 +105,10 @@ class NewFromVideoDialog(QDialog):
         self.srt.textChanged.connect(self._preview_script)
         self.choose_srt = QPushButton("Choose…")
         self.choose_srt.clicked.connect(self._choose_srt)
+        self.translate = QCheckBox("Translate the lines into English (drafts to check)")
+        self.translate.setObjectName("translateToEnglish")
+        self.translate.setToolTip("Whisper's translate task; each line keeps the original as its source text. "
+                                  "With the bundled base model the English is often wrong: check every line")
         self.guide = QCheckBox("Keep the original audio as a guide track")
         self.guide.setToolTip("Extracted once into media/guide.flac: play it under the dub to check timing, "
                               "or keep it under the dub in the export (Project settings)")
@@ -126,6 +132,7 @@ class NewFromVideoDialog(QDialog):
         form.addRow("Script from", self.subtitles)
         form.addRow("SRT file", _row(self.srt, self.choose_srt))
         form.addRow("", self.preview)
+        form.addRow("", self.translate)
         form.addRow("", self.guide)
         form.addRow("Title", self.title)
         form.addRow("Project folder", _row(self.folder, choose_folder))
@@ -202,6 +209,8 @@ class NewFromVideoDialog(QDialog):
             details = ", ".join(x for x in (stream.codec, stream.language, stream.title) if x)
             self.subtitles.addItem(f"The video's subtitle stream #{stream.index} ({details})", stream.index)
         self.subtitles.addItem("An SRT file", SRT_FILE)
+        if self.info is not None and self.info.audio_streams:
+            self.subtitles.addItem("Transcribe the dialogue (characters and clips from the voices)", TRANSCRIBE)
         self.subtitles.addItem("Nothing yet (an empty script)", NO_SUBTITLES)
         self.subtitles.setCurrentIndex(0)
         self.subtitles.blockSignals(False)
@@ -235,6 +244,7 @@ class NewFromVideoDialog(QDialog):
 
     def _update(self) -> None:
         srt = self.subtitles.currentData() == SRT_FILE
+        self.translate.setEnabled(self.subtitles.currentData() == TRANSCRIBE)
         self.srt.setEnabled(srt)
         self.choose_srt.setEnabled(srt)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self.request() is not None)
@@ -256,6 +266,8 @@ class NewFromVideoDialog(QDialog):
             subtitles=srt,
             subtitle_stream=source if isinstance(source, int) else None,
             guide=self.guide.isChecked() and self.guide.isEnabled(),
+            transcribe=source == TRANSCRIBE,
+            translate_to="en" if source == TRANSCRIBE and self.translate.isChecked() else None,
         )
 
     def _accept(self) -> None:

@@ -4,6 +4,8 @@ and the bad inputs; the real Whisper base model, the real GE2E encoder and real 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import threading
 from pathlib import Path
@@ -13,6 +15,8 @@ import pytest
 from app.cli import main as cli_main
 from app.project import AddLines, CommandStack, Line, Project
 from app.project.errors import ProjectErrorCode, TranscriptionError
+from app.project.export import export_srt
+from app.project.script_io import script_to_csv
 from app.project.model import PALETTE
 from app.project.transcription import CANDIDATES_FILE, TranscribeRequest, transcribe_project
 from engine.hearing.transcribe import Options
@@ -135,3 +139,25 @@ def test_cancel_leaves_the_script_as_it_was(tmp_path: Path) -> None:
                            progress=lambda stage, fraction: cancel.set(), cancel=cancel)
     assert raised.value.code is ProjectErrorCode.CANCELLED
     assert project.lines == [] and project.characters == [] and not list(project.voices_dir.iterdir())
+
+
+def test_exports_keep_the_source_text_beside_a_translation(tmp_path: Path) -> None:
+    project = Project.create(tmp_path / "project", "Translated")
+    speaker = project.make_character("Speaker 1")
+    CommandStack(project).push(AddLines([
+        Line(id="l1", text="I wanted to submit this idea.", character_id=speaker.id, start=0.5, end=2.0,
+             source_text="Je voulais soumettre cette idée.", draft=True),
+        Line(id="l2", text="Thank you.", character_id=speaker.id, start=3.0, end=3.5),
+    ], characters=[speaker]))
+    rows = list(csv.reader(io.StringIO(script_to_csv(project))))
+    assert rows[0][-2:] == ["source", "draft"]
+    assert rows[1][1] == "I wanted to submit this idea." and rows[1][-2:] == ["Je voulais soumettre cette idée.", "yes"]
+    assert rows[2][-2:] == ["", ""]
+    result = export_srt(project)
+    names = [path.name for path in result.files]
+    assert names == ["script.srt", "script.source.srt"]
+    source = (project.exports_dir / "script.source.srt").read_text(encoding="utf-8")
+    assert "Speaker 1: Je voulais soumettre cette idée." in source and "Speaker 1: Thank you." in source
+    project.save()
+    reloaded = Project.load(project.root).line("l1")
+    assert reloaded.source_text == "Je voulais soumettre cette idée." and reloaded.draft

@@ -1,0 +1,253 @@
+"""Issue 18's figures: transcribing real multi-speaker recordings into a cast and a timed script.
+
+    .venv/bin/python benchmarks/transcribe.py --pyannote REPO [--long-minutes 10] [--json out.json]
+
+REPO is a git clone of https://github.com/pyannote/pyannote-audio (MIT); the recordings and
+their references are read out of its history with ``git show``, nothing is committed here:
+
+- ``sample``: src/pyannote/audio/sample/sample.wav, 30 s of a two-person phone call, with
+  sample.rttm (who speaks when) and sample.stm (what they say);
+- ``ami-mixture``: tutorials/assets/seriously/mixture.wav at commit 84d5e404, 60 s of an AMI
+  meeting (CC BY 4.0) with four speakers (one only says "Mm. Yeah."), its RTTM and each
+  speaker's words (text/mixture.*.words_joined.txt at c6057f08);
+- ``ami-tst00`` / ``ami-dev00``: tests/data/{tst00,dev00}.wav, 30 s of other AMI meetings
+  with their RTTMs (debug.test.rttm, debug.development.rttm); no transcripts.
+
+For each: the diarization error rate (10 ms frames, no collar, overlapped speech counted,
+speakers mapped one to one for the least error), the speaker count found against the
+reference's (all speakers, and those with at least 3 s), the word error rate of the script (by
+time against the STM; for AMI, concatenated per speaker under the same mapping: cpWER), each
+chosen clip's purity (its GE2E cosine to the rest of its reference speaker's speech against the
+best other speaker's), and the real-time factor (wall clock, and CPU seconds per second of
+audio, which other load on the machine does not inflate). Then ``--long-minutes`` of those recordings
+end to end (a longer video: more windows) for the real-time factor and the peak memory, next to
+the peak after the short files, so growth with length shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.backends.base import ReferenceClip  # noqa: E402
+from engine.hearing.transcribe import SAMPLE_RATE, Options, Transcription, decode_blocks, transcribe_media  # noqa: E402
+from engine.hearing.whisper import load_whisper  # noqa: E402
+from engine.qa.wer import normalise_words, word_error_rate  # noqa: E402
+from engine.voices import SpeakerEncoder  # noqa: E402
+
+MIXTURE_AUDIO = "84d5e40461cf95ddc14ac1753859d7bb65a3e9a6"
+MIXTURE_TEXT = "c6057f08fc24bcded882abe5c73e22adec45c3fb"
+FRAME_S = 0.01
+
+
+@dataclass
+class Recording:
+    name: str
+    audio: Path
+    turns: list[tuple[float, float, str]]  # (start, end, speaker)
+    text_by_time: str | None = None  # the whole transcript in time order
+    texts_by_speaker: list[str] | None = None  # each speaker's words, speakers unnamed
+
+
+def _git_show(repo: Path, spec: str, target: Path) -> Path:
+    target.write_bytes(subprocess.run(["git", "-C", str(repo), "show", spec], capture_output=True, check=True).stdout)
+    return target
+
+
+def _rttm(text: str, uri: str | None = None) -> list[tuple[float, float, str]]:
+    turns = []
+    for row in text.splitlines():
+        parts = row.split()
+        if parts and parts[0] == "SPEAKER" and (uri is None or parts[1] == uri):
+            turns.append((float(parts[3]), float(parts[3]) + float(parts[4]), parts[7]))
+    return turns
+
+
+def recordings(repo: Path, folder: Path) -> list[Recording]:
+    def show(spec: str) -> str:
+        return subprocess.run(["git", "-C", str(repo), "show", spec], capture_output=True, check=True, text=True).stdout
+
+    sample = Recording("sample (2 speakers, phone)", _git_show(repo, "HEAD:src/pyannote/audio/sample/sample.wav",
+                                                                folder / "sample.wav"),
+                       _rttm(show("HEAD:src/pyannote/audio/sample/sample.rttm")))
+    stm = [row.split(maxsplit=5) for row in show("HEAD:src/pyannote/audio/sample/sample.stm").splitlines() if row]
+    sample.text_by_time = " ".join(parts[5] for parts in sorted(stm, key=lambda p: float(p[3])))
+    mixture = Recording("ami-mixture (4 speakers, meeting)",
+                        _git_show(repo, f"{MIXTURE_AUDIO}:tutorials/assets/seriously/mixture.wav", folder / "mixture.wav"),
+                        _rttm(show(f"{MIXTURE_AUDIO}:tutorials/assets/seriously/mixture.rttm")))
+    mixture.texts_by_speaker = [show(f"{MIXTURE_TEXT}:tutorials/assets/seriously/text/mixture.{letter}.words_joined.txt")
+                                .strip() for letter in "ABCD"]
+    found = [sample, mixture]
+    for uri, rttm in (("tst00", "debug.test.rttm"), ("dev00", "debug.development.rttm")):
+        found.append(Recording(f"ami-{uri} (meeting)", _git_show(repo, f"HEAD:tests/data/{uri}.wav", folder / f"{uri}.wav"),
+                               _rttm(show(f"HEAD:tests/data/{rttm}"), uri)))
+    return found
+
+
+# --- measures ----------------------------------------------------------------------------------
+
+
+def _frames(turns: Sequence[tuple[float, float, Any]], length: int) -> list[set[Any]]:
+    frames: list[set[Any]] = [set() for _ in range(length)]
+    for start, end, who in turns:
+        for i in range(int(start / FRAME_S), min(length, int(end / FRAME_S))):
+            frames[i].add(who)
+    return frames
+
+
+def diarization(reference: list[tuple[float, float, str]], heard: Transcription) -> tuple[float, dict[int, str]]:
+    """The DER and the one-to-one speaker mapping (hypothesis -> reference) that minimises it."""
+    from scipy.optimize import linear_sum_assignment
+
+    hypothesis = [(line.start, line.end, line.speaker) for line in heard.lines]
+    length = int(max(end for _, end, _ in [*reference, *hypothesis]) / FRAME_S) + 1
+    ref, hyp = _frames(reference, length), _frames(hypothesis, length)
+    names = sorted({who for _, _, who in reference})
+    overlap = np.zeros((heard.speaker_count, len(names)))
+    for r, h in zip(ref, hyp):
+        for k in h:
+            for who in r:
+                overlap[k, names.index(who)] += 1
+    rows, cols = linear_sum_assignment(-overlap)
+    mapping = {int(k): names[c] for k, c in zip(rows, cols)}
+    errors = total = 0
+    for r, h in zip(ref, hyp):
+        correct = len({mapping.get(k) for k in h} & r)
+        errors += max(len(r), len(h)) - correct
+        total += len(r)
+    return errors / max(total, 1), mapping
+
+
+def clip_purity(rec: Recording, heard: Transcription, encoder: SpeakerEncoder, audio: np.ndarray) -> list[dict]:
+    """Each chosen clip's GE2E cosine to its reference speaker's other speech, and to the others'."""
+    def embed(pieces: list[np.ndarray]) -> np.ndarray:
+        joined = np.concatenate(pieces)
+        return encoder.embed(ReferenceClip(joined, SAMPLE_RATE, len(joined) / SAMPLE_RATE))
+
+    results = []
+    for speaker, found in heard.candidates.items():
+        if not found:
+            continue
+        clip = found[0]
+        owner = max({who for _, _, who in rec.turns},
+                    key=lambda who: sum(max(0.0, min(e, clip.end) - max(s, clip.start)) for s, e, w in rec.turns if w == who))
+        clip_vector = embed([audio[int(clip.start * SAMPLE_RATE): int(clip.end * SAMPLE_RATE)]])
+        cosines = {}
+        for who in {w for _, _, w in rec.turns}:
+            # Their speech outside the clip: each turn less the part the clip covers.
+            spans = [(s, min(e, clip.start)) for s, e, w in rec.turns if w == who] + \
+                    [(max(s, clip.end), e) for s, e, w in rec.turns if w == who]
+            pieces = [audio[int(s * SAMPLE_RATE): int(e * SAMPLE_RATE)] for s, e in spans if e - s > 0.3]
+            if sum(len(p) for p in pieces) > SAMPLE_RATE:
+                cosines[who] = float(clip_vector @ embed(pieces))
+        own = cosines.pop(owner, float("nan"))
+        results.append({"speaker": speaker + 1, "reference_speaker": owner, "seconds": round(clip.duration_s, 2),
+                        "own": round(own, 3), "best_other": round(max(cosines.values(), default=float("nan")), 3),
+                        "score": round(clip.score, 3)})
+    return results
+
+
+def script_wer(rec: Recording, heard: Transcription) -> dict[str, float]:
+    """The script's WER against a transcript in time order; against per-speaker texts, cpWER:
+    each speaker's words against one found speaker's, paired for the fewest errors."""
+    from scipy.optimize import linear_sum_assignment
+
+    found: dict[str, float] = {}
+    if rec.text_by_time is not None:
+        found["wer"] = word_error_rate(rec.text_by_time, " ".join(line.text for line in heard.lines))
+    if rec.texts_by_speaker is not None:
+        said = [" ".join(line.text for line in heard.lines if line.speaker == k) for k in range(heard.speaker_count)]
+        said += [""] * max(0, len(rec.texts_by_speaker) - len(said))
+        counts = [len(normalise_words(text)) for text in rec.texts_by_speaker]
+        errors = np.array([[word_error_rate(text, hyp) * count if count else len(normalise_words(hyp))
+                            for hyp in said] for text, count in zip(rec.texts_by_speaker, counts)])
+        rows, cols = linear_sum_assignment(errors)
+        paired = set(cols.tolist())
+        unpaired = sum(len(normalise_words(hyp)) for k, hyp in enumerate(said) if k not in paired)  # insertions
+        found["cpwer"] = (errors[rows, cols].sum() + unpaired) / max(sum(counts), 1)
+    return {key: round(value, 3) for key, value in found.items()}
+
+
+def decode(path: Path) -> np.ndarray:
+    return np.concatenate([block for _, block in decode_blocks(path, None, SAMPLE_RATE)])
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pyannote", type=Path, required=True, help="a git clone of pyannote/pyannote-audio")
+    parser.add_argument("--model", default="base")
+    parser.add_argument("--long-minutes", type=float, default=10.0, help="length of the long run (0: none)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    model = load_whisper(args.model, "cpu")
+    encoder = SpeakerEncoder()
+    report: dict[str, Any] = {"model": args.model, "recordings": []}
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        recs = recordings(args.pyannote, folder)
+        transcribe_media(recs[0].audio, model, encoder)  # warm-up: model and encoder loaded, not timed
+        for rec in recs:
+            started, cpu = time.perf_counter(), time.process_time()
+            heard = transcribe_media(rec.audio, model, encoder)
+            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+            der, _ = diarization(rec.turns, heard)
+            speech: dict[str, float] = {}
+            for start, end, who in rec.turns:
+                speech[who] = speech.get(who, 0.0) + end - start
+            row = {
+                "recording": rec.name,
+                "duration_s": round(heard.duration_s, 1),
+                "der": round(der, 3),
+                "speakers_found": heard.speaker_count,
+                "speakers_reference": len(speech),
+                "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),
+                **script_wer(rec, heard),
+                "rtf": round(seconds / heard.duration_s, 3),
+                "cpu_s_per_s": round(cpu / heard.duration_s, 3),
+                "clips": clip_purity(rec, heard, encoder, decode(rec.audio)),
+            }
+            report["recordings"].append(row)
+            print(json.dumps(row), flush=True)
+        report["peak_rss_mib_short"] = round(peak_rss_mib(), 1)
+        if args.long_minutes > 0:
+            import soundfile as sf
+
+            audio = np.concatenate([decode(rec.audio) for rec in recs])
+            repeats = int(np.ceil(args.long_minutes * 60 * SAMPLE_RATE / len(audio)))
+            long_path = folder / "long.flac"
+            with sf.SoundFile(str(long_path), "w", SAMPLE_RATE, 1, format="FLAC") as out:
+                for _ in range(repeats):
+                    out.write(audio)
+            del audio
+            started, cpu = time.perf_counter(), time.process_time()
+            heard = transcribe_media(long_path, model, encoder, Options())
+            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+            report["long"] = {"duration_s": round(heard.duration_s, 1), "rtf": round(seconds / heard.duration_s, 3),
+                              "cpu_s_per_s": round(cpu / heard.duration_s, 3),
+                              "lines": len(heard.lines), "speakers_found": heard.speaker_count,
+                              "peak_rss_mib": round(peak_rss_mib(), 1)}
+            print(json.dumps(report["long"]), flush=True)
+    print(json.dumps({"peak_rss_mib_short": report["peak_rss_mib_short"]}))
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""The studio's side of transcribing a video (offscreen, inline tasks, the real Whisper base and
+GE2E): "Transcribe the dialogue" in New project from video with its progress, Choose from the
+video on the Characters panel, and merging and splitting characters, all undoable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+from pytestqt.qtbot import QtBot
+
+from app.ui.bridge import EngineBridge
+from app.ui.main_window import MainWindow
+from app.ui.player import NullOutput
+from app.ui.settings import Settings
+from app.ui.tasks import SyncTaskRunner
+from app.ui.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
+from app.ui.video_dialogs import TRANSCRIBE
+from tests.engine.hearing_fixtures import make_scene, voice_at
+
+
+@pytest.fixture
+def window(qtbot: QtBot, settings: Settings, sync_runner: SyncTaskRunner, null_output: NullOutput,
+           tmp_path: Path) -> Iterator[MainWindow]:
+    win = MainWindow(settings, sync_runner, null_output, bridge=EngineBridge(), projects_dir=tmp_path / "projects")
+    qtbot.addWidget(win)
+    yield win
+    win.close()
+
+
+def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainWindow, tmp_path: Path) -> None:
+    turns = make_scene(tmp_path / "scene.mp4", ["maya", "rex", "maya", "rex"])
+    dialog = window.video.new_from_video()
+    dialog.set_video(tmp_path / "scene.mp4")
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(TRANSCRIBE))
+    assert dialog.translate.isEnabled() and not dialog.translate.isChecked()
+    request = dialog.request()
+    assert request is not None and request.transcribe and request.translate_to is None
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None
+    project = window.document.project
+    assert [c.name for c in project.characters] == ["Speaker 1", "Speaker 2"] and project.language == "en"
+    panel = window.characters
+    assert panel is not None
+
+    # Choose from the video: the candidates of Speaker 2, the chosen one becomes the clip (undoable)
+    second = project.characters[1]
+    panel.select(second.id)
+    before = second.clip
+    chooser = panel.choose_from_video()
+    assert isinstance(chooser, ChooseFromVideoDialog) and chooser.table.rowCount() >= 1
+    candidate = chooser.candidates[0]
+    assert voice_at(turns, candidate.start, candidate.end) == voice_at(turns, *_span(project, second.id))
+    chooser.use()
+    assert second.clip != before and second.clip.startswith("voices/") and second.transcript == candidate.text
+    window.document.undo()
+    assert second.clip == before
+
+    # Merge Speaker 2 into Speaker 1, undo; split two lines off Speaker 1 into a new character
+    first = project.characters[0]
+    panel.select(second.id)
+    assert panel.merge_into(first.id)
+    assert [c.name for c in project.characters] == ["Speaker 1"] and all(line.character_id == first.id
+                                                                           for line in project.lines)
+    window.document.undo()
+    assert [c.name for c in project.characters] == ["Speaker 1", "Speaker 2"]
+    panel.select(first.id)
+    splitter = panel._split()
+    assert isinstance(splitter, SplitCharacterDialog)
+    splitter.lines.item(0).setCheckState(Qt.CheckState.Checked)
+    moved = splitter.checked()
+    splitter.accept()
+    new = project.character_by_name("Speaker 1 2")
+    assert new is not None and [line.id for line in project.lines_of(new.id)] == moved
+    window.document.undo()
+    assert project.character_by_name("Speaker 1 2") is None
+
+
+def _span(project, character_id: str) -> tuple[float, float]:
+    line = project.lines_of(character_id)[0]
+    return line.start, line.end
