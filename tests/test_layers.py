@@ -3,7 +3,10 @@
 ``engine/`` runs headless in its own process, possibly under another interpreter that has no
 Qt and no studio: it never imports Qt or ``app``. ``app/project/`` is the project model the
 headless ``render`` command shares with the studio: it never imports Qt (nor ``app.ui``,
-which is Qt). See README "How it is built".
+which is Qt), and it reaches the engine only through the modules in
+:data:`PROJECT_ENGINE_ENTRY_POINTS` (the vocabulary, the file rules, the checks and hearing it
+shares), never its process, scheduler, backends or load tests. ``app/commands/`` are headless
+commands: they never import Qt or ``app.ui``. See README "How it is built".
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ QT = ("PySide6", "PySide2", "PyQt5", "PyQt6", "shiboken6", "shiboken2", "pyqtgra
 RULES = {
     "engine": QT + ("app",),
     "app/project": QT + ("app.ui",),
+    "app/commands": QT + ("app.ui",),
 }
+# What of the engine the project model may use: the shared vocabulary and rules, not the machinery.
+PROJECT_ENGINE_ENTRY_POINTS = (
+    "engine.protocol", "engine.files", "engine.numbers", "engine.text", "engine.voices",
+    "engine.lifeline", "engine.qa", "engine.hearing",
+)
 
 
 def imported_modules(source: str, module: str) -> list[tuple[int, str]]:
@@ -37,6 +46,8 @@ def imported_modules(source: str, module: str) -> list[tuple[int, str]]:
             else:
                 name = node.module or ""
             found.append((node.lineno, name))
+            if name == "engine":  # `from engine import files` names the module engine.files
+                found += [(node.lineno, f"engine.{alias.name}") for alias in node.names]
         elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
               and isinstance(node.args[0].value, str)):
             func = node.func
@@ -75,3 +86,20 @@ def test_the_checker_finds_every_kind_of_import():
     )
     names = [name for _, name in imported_modules(source, "app.project.model")]
     assert names == ["PySide6.QtCore", "app.ui", "app.project", "app.ui", "importlib", "pyqtgraph", "app"]
+
+
+def test_the_project_reaches_the_engine_only_through_its_entry_points():
+    problems = []
+    for path in sorted((ROOT / "app/project").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for line, name in imported_modules(path.read_text(encoding="utf-8"), module):
+            if name == "engine" or not name.startswith("engine."):
+                continue
+            if not any(name == entry or name.startswith(entry + ".") for entry in PROJECT_ENGINE_ENTRY_POINTS):
+                problems.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert problems == []
+
+
+def test_from_engine_import_names_the_module():
+    names = [name for _, name in imported_modules("from engine import client\n", "app.project.model")]
+    assert names == ["engine", "engine.client"]
