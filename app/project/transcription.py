@@ -61,6 +61,7 @@ class TranscribedScript:
     transcription: Transcription
     characters: list[Character]
     lines: list[Line]
+    command: "ReplaceScript"  # the edit that puts them in the project (pushed by transcribe_project)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -123,6 +124,24 @@ def transcribe_project(
     TranscriptionError with the hearing layer's code (E_NO_AUDIO_STREAM, E_NO_SPEECH,
     E_UNKNOWN_LANGUAGE, E_CANCELLED...) before changing anything.
     """
+    made = hear_project(project, request, replace=replace, progress=progress, cancel=cancel, model=model,
+                        encoder=encoder)
+    stack.push(made.command)
+    return made
+
+
+def hear_project(
+    project: Project,
+    request: TranscribeRequest = TranscribeRequest(),
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    model: Any = None,
+    encoder: Any = None,
+) -> TranscribedScript:
+    """:func:`transcribe_project` without the edit: the clips and candidates are written, the
+    script is returned as ``command`` for the caller to push (the studio does, on its GUI thread)."""
     video = project.video_path()
     if video is None:
         raise TranscriptionError("the project has no video to transcribe", ProjectErrorCode.NO_AUDIO_STREAM)
@@ -145,7 +164,7 @@ def transcribe_project(
     except HearingError as error:
         raise TranscriptionError(error.message, ProjectErrorCode(error.code.value)) from None
     lines = [_line(line, characters) for line in heard.lines]
-    stack.push(ReplaceScript(lines, characters, heard.language))
+    command = ReplaceScript(lines, characters, heard.language)
     _write_candidates(project, heard, characters)
     warnings = []
     if not heard.language_sure:
@@ -156,7 +175,7 @@ def transcribe_project(
     if translator is not None:
         warnings.append("the English lines are Whisper base's translation, marked as drafts to check; "
                         "a larger downloaded model (Settings) translates far better")
-    return TranscribedScript(heard, characters, lines, warnings)
+    return TranscribedScript(heard, characters, lines, command, warnings)
 
 
 def _speakers_as_characters(project: Project, heard: Transcription) -> list[Character]:

@@ -320,6 +320,8 @@ class MainWindow(QMainWindow):
         a("set_video", "Set &video…", self.video.choose_video, None, "Choose the video this project dubs")
         a("add_guide", "Add the original audio as a &guide track", self.video.add_guide, None,
           "Play the video's own audio under the dub, or keep it in the export")
+        a("transcribe", "&Transcribe the dialogue", self.video.transcribe_dialogue, None,
+          "Replace the script with the video's own dialogue: one character per voice, clips cut from it (undoable)")
         a("project_settings", "Project &settings…", self.video.edit_settings, None,
           "Fit to slot, loudness target, original audio in the export")
         a("sort_by_time", "Sort lines by start time", self.sort_by_time, None, "Put the script in time order")
@@ -385,7 +387,7 @@ class MainWindow(QMainWindow):
             edit.addAction(self.actions_[name])
         self.assign_menu = edit.addMenu("&Assign character")
         self.project_menu = bar.addMenu("P&roject")
-        for name in ("set_video", "add_guide", "project_settings"):
+        for name in ("set_video", "add_guide", "transcribe", "project_settings"):
             self.project_menu.addAction(self.actions_[name])
         self.assign_menu.aboutToShow.connect(lambda: self._fill_assign_menu(self.assign_menu))
         render = bar.addMenu("&Render")
@@ -423,6 +425,7 @@ class MainWindow(QMainWindow):
             self.actions_[name].setEnabled(writable)
         video = self.document.project.video if self.document else None
         self.actions_["add_guide"].setEnabled(writable and bool(video and video.audio_streams))
+        self.actions_["transcribe"].setEnabled(writable and bool(video and video.audio_streams))
         for name in ("render_all", "render_selected", "render_stale", "render_fit"):
             self.actions_[name].setEnabled(writable and ready and not running)
             if not ready:

@@ -20,7 +20,7 @@ from app.project import CommandStack, Project, ProjectError, SetVideo, VideoInfo
 from app.project.errors import ProjectErrorCode
 from app.project.media import attach_video, extract_guide
 from app.project.new_project import NewProject, new_project_from_video
-from app.project.transcription import TranscribeRequest, transcribe_project
+from app.project.transcription import TranscribedScript, TranscribeRequest, hear_project, transcribe_project
 from app.ui.document import Document
 from app.ui.folders import Folders
 from app.ui.gaps_dialog import VoiceGapsDialog
@@ -108,6 +108,38 @@ class VideoController(QObject):
             self.error.emit("Cannot create the project", str(error))
 
         self._runner.run(work, done, failed)
+
+    def transcribe_dialogue(self) -> None:
+        """Replace the script with the video's transcribed dialogue (one undoable edit)."""
+        document = self.document
+        if document is None:
+            return
+        if document.project.video is None:
+            self.error.emit("Cannot transcribe", "E_NO_AUDIO_STREAM: the project has no video; "
+                            "set one with Project › Set video…")
+            return
+        progress = TranscriptionProgress(self._parent, "Transcribing the dialogue")
+        self.progress = progress
+        self.busy.emit(True)
+
+        def done(made: TranscribedScript) -> None:
+            self.busy.emit(False)
+            progress.close()
+            if document.push(made.command):
+                self.message.emit(f"Transcribed {len(made.lines)} lines, {len(made.characters)} voice(s)"
+                                  + (f"; {'; '.join(made.warnings[:2])}" if made.warnings else "")
+                                  + " (Edit › Undo brings the old script back)")
+
+        def failed(error: BaseException) -> None:
+            self.busy.emit(False)
+            progress.close()
+            if isinstance(error, ProjectError) and error.code is ProjectErrorCode.CANCELLED:
+                self.message.emit("The transcription was cancelled; the script is as it was")
+                return
+            self.error.emit("Cannot transcribe the dialogue", str(error))
+
+        self._runner.run(lambda: hear_project(document.project, replace=True, progress=progress.report,
+                                              cancel=progress.cancel), done, failed)
 
     # --- the video and its guide track -----------------------------------------------------------
 

@@ -82,3 +82,19 @@ def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainW
 def _span(project, character_id: str) -> tuple[float, float]:
     line = project.lines_of(character_id)[0]
     return line.start, line.end
+
+
+def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainWindow, tmp_path: Path) -> None:
+    make_scene(tmp_path / "scene.mp4", ["rex", "narrator"])
+    dialog = window.video.new_from_video()
+    dialog.set_video(tmp_path / "scene.mp4")
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData("none"))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None and window.document.project.lines == []
+    action = window.actions_["transcribe"]
+    assert action.isEnabled() and action in window.project_menu.actions()
+    action.trigger()
+    project = window.document.project
+    assert len(project.characters) == 2 and project.lines and project.language == "en"
+    window.document.undo()
+    assert project.lines == [] and project.characters == [] and project.language == ""
