@@ -159,7 +159,8 @@ def _same_character_overlaps(slots: list[Slot]) -> dict[str, list[int]]:
     for placed in by_character.values():
         placed.sort(key=lambda s: s.start)
         for n, first in enumerate(placed):
-            for later in placed[n + 1:]:
+            for k in range(n + 1, len(placed)):  # by index: a slice here copied the rest of the list each time
+                later = placed[k]
                 if later.start >= first.end - OVERRUN_TOLERANCE_S:
                     break
                 found.setdefault(first.line_id, []).append(later.order)

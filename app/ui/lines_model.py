@@ -250,8 +250,13 @@ class LinesModel(QAbstractTableModel):
             self._verdicts = None
             self._emit_column(Column.QA)
         if self._timings is not None:
-            self._timings = None
-            self._emit_column(Column.DURATION)
+            # Recomputed now, so only the rows whose pace changed are redrawn (and re-filtered:
+            # the whole column was 40 ms an edit at 2000 lines).
+            before, self._timings = self._timings, line_timings(self._doc.project)
+            changed = sorted(self._rows[i] for i, timing in self._timings.items()
+                             if i in self._rows and before.get(i) != timing)
+            for first, last in _runs(changed):
+                self.dataChanged.emit(self.index(first, Column.DURATION), self.index(last, Column.DURATION))
         rows = [self._rows[i] for i in line_ids if i in self._rows]
         for line_id in line_ids:
             self._status.pop(line_id, None)
