@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import av
 import numpy as np
@@ -19,7 +20,7 @@ from .conftest import VOICES, make_project
 def encode(path: Path, audio: np.ndarray, rate: int, codec: str) -> None:
     """``audio`` (mono float32) encoded with FFmpeg's ``codec`` into ``path``."""
     with av.open(str(path), "w") as out:
-        stream = out.add_stream(codec, rate=rate)
+        stream: Any = out.add_stream(codec, rate=rate)  # an audio stream (the stubs give a union)
         stream.layout = "mono"
         frame_size = 1024
         for start in range(0, len(audio), frame_size):
