@@ -230,6 +230,7 @@ class MainWindow(QMainWindow):
         self._stream_rate = 22050  # replaced by the engine's rate when it is ready
 
         self.video = VideoController(self, runner, self.folders, self.projects_dir, self.open_project)
+        self.video.transcription_model = lambda: self.settings.recogniser_model
         self.video.message.connect(lambda message: self._status(message, 15000))
         self.video.error.connect(self._error)
         self.video.warning.connect(lambda message: self.notify(message, Level.WARNING))

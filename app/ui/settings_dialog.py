@@ -81,7 +81,9 @@ class GeneralPage(QWidget):
         self.recogniser.setObjectName("recogniserModel")
         self.recogniser.setToolTip("The Whisper model that checks takes and hears transcripts. base knows every "
                                    "language Whisper does; tiny.en is faster and English only; larger ones are "
-                                   "downloaded with `dubstudio qa --download-model NAME`.")
+                                   "downloaded with `dubstudio qa --download-model NAME`. It also transcribes a "
+                                   "video's dialogue (an English-only model leaves that to base); a larger model "
+                                   "transcribes, and translates into English, far better than base.")
         self._fill_recognisers(settings.recogniser_model)
         pick_model = QPushButton("Folder…")
         pick_model.setToolTip("Use a faster-whisper model folder you have")

@@ -20,7 +20,13 @@ from app.project import CommandStack, Project, ProjectError, SetVideo, VideoInfo
 from app.project.errors import ProjectErrorCode
 from app.project.media import attach_video, extract_guide
 from app.project.new_project import NewProject, new_project_from_video
-from app.project.transcription import TranscribedScript, TranscribeRequest, hear_project, transcribe_project
+from app.project.transcription import (
+    DEFAULT_MODEL,
+    TranscribedScript,
+    TranscribeRequest,
+    hear_project,
+    transcribe_project,
+)
 from app.ui.document import Document
 from app.ui.folders import Folders
 from app.ui.gaps_dialog import VoiceGapsDialog
@@ -52,6 +58,8 @@ class VideoController(QObject):
         self.document: Document | None = None
         self.dialog: QWidget | None = None  # the dialog open now (tests drive it)
         self.progress: TranscriptionProgress | None = None  # a transcription's, while one runs
+        # The Whisper model the studio's settings chose (the window sets it).
+        self.transcription_model: Callable[[], str] = lambda: DEFAULT_MODEL
 
     # --- a new project from a video ----------------------------------------------------------
 
@@ -74,7 +82,7 @@ class VideoController(QObject):
         def transcribe(project: Project, stack: CommandStack) -> list[str]:
             assert progress is not None
             options = Options(translate_to=request.translate_to)
-            return transcribe_project(project, stack, TranscribeRequest(options), progress=progress.report,
+            return transcribe_project(project, stack, self._transcription_request(options), progress=progress.report,
                                       cancel=progress.cancel).warnings
 
         def work() -> NewProject:
@@ -138,8 +146,13 @@ class VideoController(QObject):
                 return
             self.error.emit("Cannot transcribe the dialogue", str(error))
 
-        self._runner.run(lambda: hear_project(document.project, replace=True, progress=progress.report,
-                                              cancel=progress.cancel), done, failed)
+        self._runner.run(lambda: hear_project(document.project, self._transcription_request(Options()), replace=True,
+                                              progress=progress.report, cancel=progress.cancel), done, failed)
+
+    def _transcription_request(self, options: Options) -> TranscribeRequest:
+        """The settings' Whisper model, unless it only knows English (then the bundled base)."""
+        model = self.transcription_model()
+        return TranscribeRequest(options, DEFAULT_MODEL if model.endswith(".en") else model)
 
     # --- the video and its guide track -----------------------------------------------------------
 
