@@ -869,6 +869,8 @@ class MainWindow(QMainWindow):
         ids = self._selected()
         if ids:
             self.render_lines(ids)
+        else:
+            self.notify("Nothing to render: select the lines to render first")
 
     def render_with_fit(self) -> bool:
         """Fit the selected lines (every line when none is selected) to their slots from now on
@@ -905,8 +907,11 @@ class MainWindow(QMainWindow):
             self.renders.cancel()
 
     def retry_failed(self) -> None:
-        if self.renders is not None:
-            self.renders.retry_failed()
+        if self.renders is not None and self.document is not None:
+            batch = self.renders.batch
+            failed = list(batch.failed_lines) if batch is not None else []
+            if self.renders.retry_failed():
+                self.notify(render_scope(self.document.project, failed, "failed last time, again"))
             self._update_actions()
 
     def _on_progress(self, progress: Any) -> None:

@@ -321,3 +321,11 @@ def test_an_error_dialog_reads_in_words_with_the_code_last(idle_window: MainWind
     assert box.text() == ("The script file could not be read. lines.srt, line 4: malformed timecode line '00:01'. "
                           "(E_IMPORT_FORMAT)")
     assert idle_window.notifications.notifications[0].code == "E_IMPORT_FORMAT"
+
+
+def test_render_selected_with_nothing_selected_says_so(idle_window: MainWindow) -> None:
+    assert idle_window.script is not None
+    idle_window.script.table.clearSelection()
+    idle_window.script.table.setCurrentIndex(idle_window.script.proxy.index(-1, -1))
+    idle_window.render_selected()
+    assert idle_window.notifications.notifications[0].headline == "Nothing to render: select the lines to render first"
