@@ -74,7 +74,7 @@ class Column(enum.IntEnum):
     DURATION = (5, "Duration", 60, False, True, "⚠ ≈10.0 s")
     TAKE = (6, "Take", 44, True, False, "2 of 3")
     QA = (7, "QA", 60, False, False, "✗ Unlike voice")
-    FIT = (8, "Fit", 60, True, False, "rate 1.25×")
+    FIT = (8, "Fit", 60, True, False, "stretch 1.08×")  # "rate 1.25× + stretch 1.08×" wraps to two
 
 LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
