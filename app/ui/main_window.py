@@ -595,8 +595,10 @@ class MainWindow(QMainWindow):
         self._editor.setObjectName("scriptAndTimeline")
         self._editor.addWidget(self.script)
         self._editor.addWidget(self.timeline)
-        self._editor.setStretchFactor(0, 3)
-        self._editor.setStretchFactor(1, 2)
+        # Half each at first: two-line rows show the script's lines whole in less height, and the
+        # tracks (about 170 px before) get room for three or four characters; the grip moves it.
+        self._editor.setStretchFactor(0, 1)
+        self._editor.setStretchFactor(1, 1)
         self._editor.setChildrenCollapsible(False)
         self._editor.setHandleWidth(7)  # a grip one can find: drag it to give the tracks more room
         self.video.document = document
