@@ -56,6 +56,7 @@ from app.project.model import new_id
 from app.project.qa import QaWorker, lines_failing_qa
 from app.project.render import NoVoice, select_lines, voice_spec
 from app.project.sample import copy_sample_project
+from app.project.timing import line_timings
 from app.project.script_io import ScriptImport, import_csv, import_plain, import_srt
 from app.ui.bridge import EngineBridge
 from app.ui.engine_status import EngineStatus
@@ -150,6 +151,13 @@ def render_scope(project: Project, lines: list[Line], scope: str) -> str:
     orders = [str(project.order_of(line.id)) for line in lines]
     if 0 < count <= 12:
         text += f", line{'s' if count != 1 else ''} {', '.join(orders)}"
+    # Said before the takes exist: lines the voice's pace will not fit, and that will not be fitted.
+    timings = line_timings(project)
+    long = [str(project.order_of(line.id)) for line in lines
+            if not project.wants_fit(line) and (timing := timings.get(line.id)) is not None and timing.likely_too_long]
+    if long:
+        text += (f"; likely too long for {'its slot' if len(long) == 1 else 'their slots'} without fit: "
+                 f"line{'s' if len(long) != 1 else ''} {', '.join(long[:12])}")
     return text
 
 

@@ -329,3 +329,17 @@ def test_render_selected_with_nothing_selected_says_so(idle_window: MainWindow) 
     idle_window.script.table.setCurrentIndex(idle_window.script.proxy.index(-1, -1))
     idle_window.render_selected()
     assert idle_window.notifications.notifications[0].headline == "Nothing to render: select the lines to render first"
+
+
+def test_a_render_says_beforehand_which_lines_are_likely_too_long(idle_window: MainWindow) -> None:
+    from app.ui.main_window import render_scope
+
+    doc = idle_window.document
+    assert doc is not None
+    project = doc.project
+    doc.push(EditLine(project.lines[2].id, text="A line far too long to be said in the short slot it has been given."))
+    said = render_scope(project, project.lines, "all")
+    assert said.startswith("Rendering 6 lines (all), lines 1, 2, 3, 4, 5, 6")
+    assert said.endswith("; likely too long for its slot without fit: line 3")
+    doc.push(EditLine(project.lines[2].id, fit=True))  # fitted: the render will make it fit
+    assert "likely too long" not in render_scope(project, project.lines, "all")
