@@ -102,10 +102,10 @@ def _clip_exists(project: Project, rel: str) -> bool:
 
 
 def _clip_refused(project: Project, char: Character) -> str | None:
-    """Why the engine would refuse this character's clip, by the engine's own checks
-    (a regular file, audio it decodes, within its length limit, over the trimmed part)."""
+    """Why the engine would refuse this character's clip (which it names), by the engine's own
+    checks (a regular file, audio it decodes, within its length limit, over the trimmed part)."""
     try:
-        check_reference_clip(project.resolve(char.clip), char.clip_start, char.clip_end)
+        check_reference_clip(project.resolve(char.clip or ""), char.clip_start, char.clip_end)
     except ProjectError as error:
         return str(error)
     except EngineError as error:

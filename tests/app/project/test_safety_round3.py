@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -167,6 +168,16 @@ def test_b3_qa_of_a_take_that_is_a_fifo_is_an_error_at_once(tmp_path: Path) -> N
     assert isinstance(error, OSError) and "named pipe" in str(error)
 
 
+def test_b3_dubstudio_qa_with_a_take_that_is_a_fifo_reports_it_and_ends(project: Project) -> None:
+    take = add_fake_take(project, project.lines[0], tone(1.0))
+    project.save()
+    path = project.take_path(take)
+    path.unlink()
+    os.mkfifo(path)
+    done = dubstudio("qa", str(project.root), "--lines", "1", timeout=300)
+    assert "named pipe" in done.stdout + done.stderr and "Traceback" not in done.stderr
+
+
 def test_b4_serve_token_file_on_a_fifo_exits_2_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "token"
     os.mkfifo(fifo)
@@ -188,11 +199,33 @@ def test_variant_b_a_video_or_clip_that_is_a_fifo_is_refused_at_once(project: Pr
 # --- C. Unbounded memory from a duration ------------------------------------------------------
 
 
-def test_c1_a_claimed_duration_past_the_limit_is_refused_by_new(tmp_path: Path, video: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def claims_30000_s(path: Path) -> Path:
+    """A 2 kB video whose last frame is stamped 30,000 s in: its container lasts 8.3 h."""
+    import av
+
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=25)
+        stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        for pts in (0, 1, 30_000 * 25):
+            frame = av.VideoFrame.from_ndarray(np.zeros((48, 64, 3), np.uint8), format="rgb24")
+            frame.pts = pts
+            out.mux(stream.encode(frame))
+        out.mux(stream.encode(None))
+    return path
+
+
+def test_c1_a_video_claiming_30000_s_is_refused_by_new(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    claim = claims_30000_s(tmp_path / "claim.mp4")
+    assert claim.stat().st_size < 10_000
+    assert cli_main(["new", str(tmp_path / "dub"), "--video", str(claim)]) == 2
+    assert "E_TIME_RANGE" in capsys.readouterr().err and not (tmp_path / "dub").exists()
+
+
+def test_variant_c_a_claim_under_the_limit_is_refused_at_its_limit_too(tmp_path: Path, video: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import app.project.media as media
 
-    monkeypatch.setitem(media.MEDIA_RANGES, "duration_s", (0.0, 2.0))  # the 3 s video "claims" too much
+    monkeypatch.setitem(media.MEDIA_RANGES, "duration_s", (0.0, 2.0))  # the 3 s video is over this limit
     with pytest.raises(MediaError) as raised:
         new_project_from_video(tmp_path / "dub", video)
     assert raised.value.code is ProjectErrorCode.TIME_RANGE and not (tmp_path / "dub").exists()
@@ -289,7 +322,7 @@ def test_variant_d_a_csv_with_a_control_character_is_refused(project: Project) -
 def test_d5_an_audio_file_in_place_of_the_video_is_no_video_stream(project: Project, video: Path) -> None:
     add_fake_take(project, project.lines[0], tone(1.0))
     project.video = attach_video(project, video)
-    sf.write(str(project.video_path()), tone(1.0), 22050, format="WAV")  # the video replaced by audio
+    sf.write(str(project.root / project.video.path), tone(1.0), 22050, format="WAV")  # the video replaced by audio
     with pytest.raises(MediaError) as raised:
         export_video(project)
     assert raised.value.code is ProjectErrorCode.NO_VIDEO_STREAM
@@ -298,7 +331,7 @@ def test_d5_an_audio_file_in_place_of_the_video_is_no_video_stream(project: Proj
 def test_variant_d_a_text_file_in_place_of_the_video_is_unreadable(project: Project, video: Path) -> None:
     add_fake_take(project, project.lines[0], tone(1.0))
     project.video = attach_video(project, video)
-    project.video_path().write_text("not a video")
+    (project.root / project.video.path).write_text("not a video")
     with pytest.raises(MediaError) as raised:
         export_video(project)
     assert raised.value.code is ProjectErrorCode.VIDEO_UNREADABLE
@@ -373,6 +406,16 @@ def test_f3_a_project_opened_through_a_symlinked_root_writes_takes_inside(projec
     by_link = Project(root=link, title="x")  # a root given as the link itself, as the studio may
     atomic_write_wav(by_link.resolve("takes/l2_new.wav"), tone(0.5), 22050, inside=by_link.root)
     assert (project.root / rel).is_file() and (project.root / "takes/l2_new.wav").is_file()
+
+
+def test_f3_a_render_through_a_symlinked_project_folder_renders(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    shutil.copytree(ROOT / "resources" / "sample_project", real)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    assert cli_main(["render", str(link), "--lines", "1", "--slots", "1", "--no-progress"]) == 0
+    line = Project.load(real).lines[0]
+    assert line.takes and (real / line.takes[0].path).is_file()
 
 
 def test_f4_new_killed_on_the_spot_is_resumed_by_the_next_new(tmp_path: Path, video: Path) -> None:
