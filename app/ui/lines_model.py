@@ -75,6 +75,7 @@ class Column(enum.IntEnum):
     TAKE = (6, "Take", 44, True, False, "2 of 3")
     QA = (7, "QA", 60, False, False, "✗ Unlike voice")
     FIT = (8, "Fit", 60, True, False, "stretch 1.08×")  # "rate 1.25× + stretch 1.08×" wraps to two
+    SOURCE = (9, "Source", 240, True)  # the original a translated line came from (shown when there is one)
 
 LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -131,6 +132,7 @@ STATUS_COLOUR = {
 UNASSIGNED = "—"
 WARNING_COLOUR = "#b8860b"  # a timing warning, an overrun within the QA limit
 ESTIMATE_COLOUR = "#8a8a8a"  # an expected length, before there is a take
+DRAFT_COLOUR = "#7b5ea7"  # a machine translation nobody has checked
 
 # The QA cell names the worst finding, in the order a dubber fixes them; the tooltip has all.
 FINDING_LABELS: dict[str, str] = {
@@ -377,6 +379,8 @@ class LinesModel(QAbstractTableModel):
                 return QBrush(QColor(QA_COLOUR[state]))
             if column is Column.FIT and self._fitted(line) is not None:
                 return QBrush(QColor(FITTED_COLOUR))
+            if column is Column.TEXT and line.draft:
+                return QBrush(QColor(DRAFT_COLOUR))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(line, column)
         if role == Qt.ItemDataRole.TextAlignmentRole and column.right_aligned:
@@ -416,6 +420,8 @@ class LinesModel(QAbstractTableModel):
             return char.name if char is not None else UNASSIGNED
         if column is Column.TEXT:
             return line.text
+        if column is Column.SOURCE:
+            return line.source_text
         if column is Column.START:
             return format_clock(line.start) if line.start is not None else ""
         if column is Column.END:
@@ -474,7 +480,11 @@ class LinesModel(QAbstractTableModel):
         if column is Column.DURATION:
             return self._duration_tooltip(line)
         if column is Column.TEXT:
+            if line.draft:
+                return f"{line.text}\n\nA machine translation to check: editing the text marks it checked."
             return line.text or None
+        if column is Column.SOURCE:
+            return line.source_text or None
         if column is Column.CHARACTER:  # the full name, when the column is too narrow for it
             char = self._character(line)
             return char.name if char is not None else "No character: double-click to choose one"
@@ -533,7 +543,11 @@ class LinesModel(QAbstractTableModel):
         if column is Column.TEXT:
             if value == line.text:
                 return False
+            if line.draft:  # the translation was read and corrected: no longer a draft
+                return self._doc.push(EditLine(line.id, text=str(value), draft=False))
             return self._doc.push(EditLine(line.id, text=str(value)))
+        if column is Column.SOURCE:
+            return value != line.source_text and self._doc.push(EditLine(line.id, source_text=str(value)))
         if column is Column.CHARACTER:
             new = str(value) if value else None
             if new == line.character_id:

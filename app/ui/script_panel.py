@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 from app.project import Change, LineStatus
 from app.project.qa import placements, verdict_of
 from app.project.render import RenderProgress
+from app.project.script_io import has_source_text
 from app.ui.document import Document
 from app.ui.render_controller import format_eta, progress_bar_text
 from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProxy, LinesModel, qa_error_tooltip
@@ -227,6 +228,7 @@ class ScriptPanel(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setAlternatingRowColors(True)
         self.table.setItemDelegateForColumn(Column.TEXT, TextDelegate(self.table))
+        self.table.setItemDelegateForColumn(Column.SOURCE, TextDelegate(self.table))
         self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(document, self.table))
         self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(document, self.table))
         self.table.setItemDelegateForColumn(Column.FIT, FitDelegate(document, self.table))
@@ -326,6 +328,7 @@ class ScriptPanel(QWidget):
         document.changed.connect(self._on_change)
         document.render_changed.connect(self._on_render)
         self._fill_character_filter()
+        self._show_source_column()
 
     # --- rendering --------------------------------------------------------------------------
 
@@ -501,9 +504,15 @@ class ScriptPanel(QWidget):
     def _on_change(self, change: Change) -> None:
         if change.characters or change.structure:
             self._fill_character_filter()
+        if change.lines or change.structure:
+            self._show_source_column()
         line_id = self.current_line_id()
         if line_id and (line_id in change.lines or change.structure):
             self._show_takes(line_id)
+
+    def _show_source_column(self) -> None:
+        """The Source column only where lines keep an original (a transcription translated them)."""
+        self.table.setColumnHidden(Column.SOURCE, not has_source_text(self._doc.project))
 
     def _on_render(self, line_ids: frozenset[str]) -> None:
         line_id = self.current_line_id()

@@ -98,3 +98,28 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
     assert len(project.characters) == 2 and project.lines and project.language == "en"
     window.document.undo()
     assert project.lines == [] and project.characters == [] and project.language == ""
+
+
+def test_the_source_column_shows_beside_translated_lines(window: MainWindow, tmp_path: Path) -> None:
+    from app.project import AddLines, Line, Project
+    from app.ui.lines_model import Column
+
+    project = Project.create(tmp_path / "translated", "Translated")
+    speaker = project.make_character("Speaker 1")
+    project.characters.append(speaker)
+    project.lines = [Line(id="l1", text="I wanted to submit this idea.", character_id=speaker.id, start=0.5, end=2.0,
+                          source_text="Je voulais soumettre cette idée.", draft=True)]
+    project.save()
+    assert window.open_project(project.root)
+    script = window.script
+    assert script is not None and not script.table.isColumnHidden(Column.SOURCE)
+    model = script.model
+    assert model.index(0, Column.SOURCE).data() == "Je voulais soumettre cette idée."
+    assert "machine translation" in model.index(0, Column.TEXT).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.setData(model.index(0, Column.TEXT), "I wanted to put this idea forward.")
+    line = window.document.project.lines[0]
+    assert not line.draft and line.source_text == "Je voulais soumettre cette idée."
+    window.document.undo()
+    assert line.draft and line.text == "I wanted to submit this idea."
+    window.document.push(AddLines([Line(id="l2", text="Plain.", character_id=speaker.id)]))
+    assert not script.table.isColumnHidden(Column.SOURCE)
