@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.client import EngineStartError, StartProgress
+from engine.files import FileError, FileErrorCode, read_regular_file
 from engine.protocol import (
     EngineReady,
     EngineStopped,
@@ -86,7 +87,7 @@ class RemoteConfig:
 def read_token_file(path: str | os.PathLike[str]) -> str:
     """A bearer token from a file (first line, stripped); EngineStartError when it cannot be read."""
     try:
-        token = Path(path).read_text(encoding="utf-8").strip()
+        token = read_regular_file(path).decode("utf-8").strip()  # a named pipe is refused, not waited on
     except (OSError, UnicodeDecodeError) as error:
         raise EngineStartError(ErrorCode.UNAUTHORIZED, f"Cannot read the token file {path}: {error}") from None
     if not token:
@@ -304,10 +305,13 @@ class RemoteEngineClient:
             clip_id = self._clips.get(stamp)
             data = None
             if clip_id is None:
-                data = path.read_bytes()
+                data = read_regular_file(path)  # a named pipe is refused, not waited on
                 clip_id = self._clips[stamp] = hashlib.sha256(data).hexdigest()
-        except IsADirectoryError:
-            raise RemoteError(ErrorCode.CLIP_MISSING, f"Reference clip is not a file: {path}") from None
+        except FileError as error:
+            if path.is_dir():
+                raise RemoteError(ErrorCode.CLIP_MISSING, f"Reference clip is not a file: {path}") from None
+            code = ErrorCode.CLIP_MISSING if error.code is FileErrorCode.READ_FAILED else ErrorCode.CLIP_UNREADABLE
+            raise RemoteError(code, f"Reference clip: {error.message}") from None
         except OSError:
             raise RemoteError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}") from None
         if clip_id in self._uploaded:
@@ -320,7 +324,7 @@ class RemoteEngineClient:
                 if status == 404:
                     suffix = urllib.parse.quote(path.suffix or ".wav")
                     status, reply = self._request("PUT", f"/v1/clips/{clip_id}?suffix={suffix}",
-                                                  data if data is not None else path.read_bytes(),
+                                                  data if data is not None else read_regular_file(path),
                                                   "application/octet-stream")
                     if status != 200:
                         raise _refusal(status, reply)

@@ -125,6 +125,14 @@ def test_serve_token_file_on_a_fifo_is_refused_at_once(fifo: Path) -> None:
     assert isinstance(error, ServeConfigError) and "named pipe" in str(error)
 
 
+def test_variant_b_a_client_token_file_on_a_fifo_is_refused_at_once(fifo: Path) -> None:
+    from engine.client import EngineStartError
+    from engine.remote import read_token_file
+
+    error = returns_at_once(lambda: read_token_file(fifo))
+    assert isinstance(error, EngineStartError) and error.code is ErrorCode.UNAUTHORIZED and "named pipe" in str(error)
+
+
 def test_a_clip_over_the_length_limit_is_refused_by_the_check_render_makes(tmp_path: Path) -> None:
     clip = tmp_path / "long.wav"
     sf.write(str(clip), np.zeros(8000 * 601, dtype=np.int16), 8000, subtype="PCM_16")  # 10 min 1 s
