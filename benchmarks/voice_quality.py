@@ -12,7 +12,7 @@ neither its calibration text nor the clips' texts, three ways:
 - after: the current adaptation (engine/backends/adaptation.py), applied to the very same
   model output as "plain", so the model's randomness cancels out of the comparison.
 
-Reported per clip: the word error rate of an offline recogniser (pocketsphinx, engine.qa)
+Reported per clip: the word error rate of the offline recogniser (Whisper base, engine.qa)
 against the texts; resemblance (GE2E cosine between the clip and the output, the engine's own
 speaker encoder) and its gain over plain; the resemblance figures a prepared voice shows in the
 studio and `say --json` ("shown", "plain": one render of the fixed resemblance sentence); the
