@@ -324,7 +324,7 @@ def file_digest(path: Path) -> str:
     digest = _DIGESTS.get(stamp)
     if digest is None:
         hasher = hashlib.sha256()
-        with path.open("rb") as handle:
+        with files.open_regular_file(path) as handle:  # a clip that is a pipe: FileError, never a wait
             for block in iter(lambda: handle.read(1 << 20), b""):
                 hasher.update(block)
         digest = _DIGESTS[stamp] = hasher.hexdigest()

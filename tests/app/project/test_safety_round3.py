@@ -196,6 +196,15 @@ def test_variant_b_a_video_or_clip_that_is_a_fifo_is_refused_at_once(project: Pr
     assert error is not None and "named pipe" in str(error)
 
 
+def test_variant_b_a_clip_that_is_a_fifo_has_no_fingerprint_and_blocks_nothing(project: Project) -> None:
+    clip = project.root / "voices" / "maya.wav"
+    clip.unlink()
+    os.mkfifo(clip)
+    found: list[Any] = []
+    assert returns_at_once(lambda: found.append(project.fingerprint(project.lines[0]))) is None
+    assert found == [None]  # cannot render: what the table shows, instead of a frozen studio
+
+
 # --- C. Unbounded memory from a duration ------------------------------------------------------
 
 
