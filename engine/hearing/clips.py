@@ -91,69 +91,74 @@ class Candidate:
 
 def candidates(lines: Sequence[Line], windows: speakers_mod.EmbeddingWindows, labels: np.ndarray,
                levels: LevelEnvelope, count: int) -> dict[int, list[Candidate]]:
-    """Each speaker's scored candidates, best first (at most CANDIDATES_KEPT, not overlapping)."""
+    """Each speaker's scored candidates, best first (at most CANDIDATES_KEPT, not overlapping).
+
+    Lines are in time order, so only a run's neighbours can come near it: a long recording
+    costs time in proportion to its lines, not their square."""
     embeddings = windows.embeddings()
     means = speakers_mod.centroids(embeddings, labels, count) if len(embeddings) else np.zeros((count, 0))
     found: dict[int, list[Candidate]] = {speaker: [] for speaker in range(count)}
     for speaker in range(count):
-        spans = [span for run in _runs(lines, speaker) for span in _spans_of(run, MIN_CLIP_S)]
+        spans = [span for run in _runs(lines, speaker) for span in _spans_of(lines, run, MIN_CLIP_S)]
         if not spans:  # nothing 5 s long and clear of others: their longest stretch of at least a second
-            longest = [span for run in _runs(lines, speaker, clear=False) for span in _spans_of(run, SHORTEST_CLIP_S)]
-            spans = sorted(longest, key=lambda s: s[-1].end - s[0].start, reverse=True)[:1]
-        for span in spans:
-            found[speaker].append(_score(span, lines, windows, embeddings, labels, means, levels))
+            longest = [span for run in _runs(lines, speaker, clear=False)
+                       for span in _spans_of(lines, run, SHORTEST_CLIP_S)]
+            spans = sorted(longest, key=lambda s: lines[s[1]].end - lines[s[0]].start, reverse=True)[:1]
+        for first, last in spans:
+            found[speaker].append(_score(lines, first, last, windows, embeddings, means, levels))
         found[speaker] = _best_apart(found[speaker])
     return found
 
 
-def _runs(lines: Sequence[Line], speaker: int, clear: bool = True) -> list[list[Line]]:
-    """Maximal runs of the speaker's consecutive lines, no gap over JOIN_GAP_S, no one between
-    (and, when ``clear``, nobody else within CLEAR_S of either end)."""
-    runs: list[list[Line]] = []
-    current: list[Line] = []
-    for line in lines:
-        if line.speaker == speaker and current and line.start - current[-1].end <= JOIN_GAP_S:
-            current.append(line)
+def _runs(lines: Sequence[Line], speaker: int, clear: bool = True) -> list[tuple[int, int]]:
+    """(first, last) indices of the maximal runs of the speaker's consecutive lines, no gap over
+    JOIN_GAP_S (and, when ``clear``, nobody else within CLEAR_S of either end)."""
+    runs: list[tuple[int, int]] = []
+    first: int | None = None
+    for i, line in enumerate(lines):
+        if line.speaker == speaker and first is not None and line.start - lines[i - 1].end <= JOIN_GAP_S:
             continue
-        if current:
-            runs.append(current)
-        current = [line] if line.speaker == speaker else []
-    if current:
-        runs.append(current)
-    return [run for run in runs if not clear or _clear_of_others(run, lines)]
+        if first is not None:
+            runs.append((first, i - 1))
+        first = i if line.speaker == speaker else None
+    if first is not None:
+        runs.append((first, len(lines) - 1))
+    return [run for run in runs if not clear or _clear_of_others(lines, *run)]
 
 
-def _clear_of_others(run: Sequence[Line], lines: Sequence[Line]) -> bool:
-    start, end = run[0].start - CLEAR_S, run[-1].end + CLEAR_S
-    return not any(line.speaker != run[0].speaker and line.start < end and line.end > start for line in lines)
+def _clear_of_others(lines: Sequence[Line], first: int, last: int) -> bool:
+    start, end = lines[first].start - CLEAR_S, lines[last].end + CLEAR_S
+    near = list(lines[max(0, first - 2): first]) + list(lines[last + 1: last + 3])
+    return not any(line.speaker != lines[first].speaker and line.start < end and line.end > start for line in near)
 
 
-def _spans_of(run: Sequence[Line], shortest_s: float) -> list[list[Line]]:
+def _spans_of(lines: Sequence[Line], run: tuple[int, int], shortest_s: float) -> list[tuple[int, int]]:
     """Each stretch of consecutive lines of the run lasting ``shortest_s`` to MAX_CLIP_S."""
-    spans: list[list[Line]] = []
-    for first in range(len(run)):
-        for last in range(first, len(run)):
-            length = run[last].end - run[first].start
+    spans: list[tuple[int, int]] = []
+    for first in range(run[0], run[1] + 1):
+        for last in range(first, run[1] + 1):
+            length = lines[last].end - lines[first].start
             if length > MAX_CLIP_S:
                 break
             if length >= shortest_s:
-                spans.append(list(run[first:last + 1]))
+                spans.append((first, last))
     return spans
 
 
-def _score(span: Sequence[Line], lines: Sequence[Line], windows: speakers_mod.EmbeddingWindows,
-           embeddings: np.ndarray, labels: np.ndarray, means: np.ndarray, levels: LevelEnvelope) -> Candidate:
+def _score(lines: Sequence[Line], first: int, last: int, windows: speakers_mod.EmbeddingWindows,
+           embeddings: np.ndarray, means: np.ndarray, levels: LevelEnvelope) -> Candidate:
+    span = lines[first: last + 1]
     speaker = span[0].speaker
-    before = max((line.end for line in lines if line.end <= span[0].start), default=0.0)
-    after = min((line.start for line in lines if line.start >= span[-1].end), default=span[-1].end + PAD_AFTER_S)
+    before = lines[first - 1].end if first > 0 else 0.0
+    after = lines[last + 1].start if last + 1 < len(lines) else span[-1].end + PAD_AFTER_S
     start = max(before, span[0].start - PAD_BEFORE_S, 0.0)
     end = min(after, span[-1].end + PAD_AFTER_S)
     rms, clipped = levels.span(start, end)
     in_words = np.zeros(len(rms), dtype=bool)
     for line in span:
         for word in line.words:
-            first = int((word.start - start) / levels.frame_s)
-            in_words[max(0, first): int(np.ceil((word.end - start) / levels.frame_s))] = True
+            begin = int((word.start - start) / levels.frame_s)
+            in_words[max(0, begin): int(np.ceil((word.end - start) / levels.frame_s))] = True
     speech = rms[in_words] if in_words.any() else rms
     pauses = rms[~in_words] if (~in_words).sum() >= 5 else np.sort(rms)[: max(1, len(rms) // 10)]
     signal = float(np.sqrt(np.mean(np.square(speech, dtype=np.float64)))) if len(speech) else 0.0
