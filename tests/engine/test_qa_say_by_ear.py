@@ -1,0 +1,23 @@
+"""`dubstudio say` with a clip that has no transcript beside it hears one (real base model, a real
+Mandarin recording), says so, and reports it in --json; a given transcript is never replaced."""
+
+import json
+import shutil
+
+from engine.qa.wer import error_rate
+from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
+from tests.engine.test_say_command import say
+
+
+def test_say_hears_the_transcript_of_a_clip_without_one(tmp_path):
+    clip = tmp_path / "lin.wav"  # no lin.txt beside it
+    shutil.copy(ZH_CLIP, clip)
+    result = say("Hello there.", "--voice", str(clip), "--out", str(tmp_path / "line.wav"), "--json",
+                 cache_dir=tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    assert "no transcript beside the clip; heard" in result.stderr
+    heard = json.loads(result.stdout)["transcript_heard"]
+    assert heard is not None and error_rate(ZH_TEXT, heard, "zh") <= 0.2, heard
+    given = say("Hello there.", "--voice", str(clip), "--transcript", ZH_TEXT, "--out", str(tmp_path / "line.wav"),
+                "--json", cache_dir=tmp_path / "cache")
+    assert given.returncode == 0 and json.loads(given.stdout)["transcript_heard"] is None
