@@ -86,6 +86,13 @@ def test_a_hub_model_downloads_resumes_validates_and_loads(models_dir: Path, tmp
     assert [name for name, _ in hub.ranges] == ["model.bin"]  # resumed, not restarted
     model = whisper.load_whisper("small", device="cpu", cpu_threads=1)
     assert model is whisper.load_whisper("small", device="cpu", cpu_threads=1)  # once per process
+    # The command a person runs: dubstudio qa --download-model NAME.
+    from app.cli import main as cli_main
+
+    with FakeHub(served, cut_once=set(), repo=whisper.model_spec("medium").hub_repo) as hub:
+        assert cli_main(["qa", "--download-model", "medium", "--hub-endpoint", hub.endpoint]) == 0
+    assert whisper.model_available("medium")
+    assert cli_main(["qa", "--download-model", "base"]) == 2  # ships with DubStudio: nothing to download
 
 
 def test_a_folder_that_is_not_a_model_is_refused_with_what_is_wrong(tmp_path: Path) -> None:
