@@ -74,7 +74,7 @@ class ChooseFromVideoDialog(QDialog):
                      f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(f"SNR {candidate.snr_db:.0f} dB, purity {candidate.purity:+.2f} "
+                item.setToolTip(f"{candidate.text}\n\nSNR {candidate.snr_db:.0f} dB, purity {candidate.purity:+.2f} "
                                 "(how much more it sounds like this speaker than the nearest other)")
                 self.table.setItem(row, column, item)
         self.table.resizeColumnsToContents()
