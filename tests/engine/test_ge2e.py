@@ -20,7 +20,7 @@ from engine import ge2e
 from engine.protocol import EngineError, ErrorCode
 from engine.voices import SpeakerEncoder, load_reference_clip
 from tests.engine.helpers import VOICES
-from tests.engine.torch_guard import guarded_environment
+from tests.engine.torch_guard import guarded_environment, tried_imports
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = Path(__file__).parent / "data" / "ge2e_reference.npz"
@@ -96,6 +96,7 @@ def test_the_guard_refuses_torch(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", "import torch"], env=guarded_environment(tmp_path),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "torch is refused" in done.stderr
+    assert tried_imports(tmp_path).startswith("torch\n")  # and the attempt is recorded
 
 
 def test_the_engine_speaks_and_embeds_with_torch_refused(tmp_path: Path) -> None:
@@ -113,6 +114,7 @@ def test_the_engine_speaks_and_embeds_with_torch_refused(tmp_path: Path) -> None
     assert 0.0 < report["resemblance"] <= 1.0 and 0.0 < report["resemblance_plain"] <= 1.0
     assert sf.info(str(out)).duration > 1.0
     assert len(list((tmp_path / "marks").iterdir())) >= 2  # the guard ran in the CLI and in the engine
+    assert not tried_imports(tmp_path)  # nothing on the way even reached for them
 
 
 IMPORT_EVERY_MODULE = """
@@ -135,3 +137,4 @@ def test_every_module_of_the_studio_and_the_engine_imports_with_torch_refused(tm
     assert done.returncode == 0, done.stderr
     refused = [line for line in done.stdout.splitlines() if "is refused" in line]
     assert not refused, refused
+    assert not tried_imports(tmp_path)
