@@ -92,13 +92,13 @@ def first_cut(sentence: str, budget: int) -> tuple[int, bool] | None:
     """Where a first sentence longer than FIRST_CUT_SLACK × ``budget`` characters is cut: (the
     length of its first piece, whether that ends at a clause mark), or None when it stays whole.
 
-    The cut is the last clause mark within the budget when that keeps at least a third of it
-    (a first piece of a word or two would play out before the next one is ready), else the last
+    The cut is the last clause mark within the budget when that keeps at least half of it (a
+    first piece of a word or two would play out before the next one is ready), else the last
     space within it.
     """
     if len(sentence) <= budget * FIRST_CUT_SLACK:
         return None
-    clauses = [m.start() for m in _CLAUSE_BREAK.finditer(sentence) if budget // 3 <= m.start() <= budget]
+    clauses = [m.start() for m in _CLAUSE_BREAK.finditer(sentence) if budget // 2 <= m.start() <= budget]
     if clauses:
         return clauses[-1], True
     space = sentence.rfind(" ", 0, budget + 1)
@@ -113,19 +113,21 @@ def split_for_streaming(
     text: str, first_max: int = FIRST_PIECE_CHARS, max_chars: int = PIECE_MAX_CHARS
 ) -> list[TextPiece]:
     """Split text into speakable pieces: sentences (clauses of sentences over ``max_chars``),
-    the first sentence cut at ``first_max`` characters (see :func:`first_cut`)."""
+    the first sentence cut at ``first_max`` characters (see :func:`first_cut`), and what follows
+    the cut again at twice the piece before it, so each piece's audio covers the next one's
+    compute (the rest of a long sentence after a short head would not be ready in time)."""
     result: list[TextPiece] = []
     for sentence in (s.strip() for s in _SENTENCE_BREAK.split(text)):
         if not sentence or not is_speakable(sentence):
             continue
-        if not result:
-            cut = first_cut(sentence, first_max)
-            if cut is not None:
-                length, at_clause = cut
-                head = sentence[:length].strip()
-                if is_speakable(head):
-                    result.append(TextPiece(head, ends_sentence=False, mid_clause=not at_clause))
-                    sentence = sentence[length:].strip()
+        budget = first_max
+        while not result or not result[-1].ends_sentence:
+            cut = first_cut(sentence, budget) if budget < max_chars else None
+            head = sentence[:cut[0]].strip() if cut is not None else ""
+            if cut is None or not is_speakable(head):
+                break
+            result.append(TextPiece(head, ends_sentence=False, mid_clause=not cut[1]))
+            sentence, budget = sentence[cut[0]:].strip(), 2 * len(head)
         parts = _split_long(sentence, max_chars)
         for index, part in enumerate(parts):
             if is_speakable(part):

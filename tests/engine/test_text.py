@@ -77,3 +77,15 @@ def test_unspeakable_pieces_are_dropped():
     assert not is_speakable("!!! ... ??? 🙂")
     assert is_speakable("R2")
     assert [p.text for p in split_for_streaming("... Hi. !!!")] == ["Hi."]
+
+
+def test_each_piece_of_a_cut_first_sentence_is_at_most_about_twice_the_one_before():
+    """Its audio then covers the next piece's compute: a short head and a long rest would stall."""
+    sentence = ("Sorry I'm late, the bus broke down halfway here and nobody on board knew when the next one "
+                "would come, so I walked the last two miles in the rain.")
+    pieces = split_for_streaming(sentence, first_max=FIRST_PIECE_MIN_CHARS)
+    assert len(pieces[0].text) <= FIRST_PIECE_MIN_CHARS and pieces[-1].ends_sentence
+    assert not any(p.ends_sentence for p in pieces[:-1])
+    for before, after in zip(pieces, pieces[1:]):
+        assert len(after.text) <= FIRST_CUT_SLACK * 2 * len(before.text)
+    assert " ".join(p.text for p in pieces) == sentence
