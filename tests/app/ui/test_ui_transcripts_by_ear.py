@@ -34,3 +34,25 @@ def test_an_imported_clip_without_a_transcript_gets_one_heard(panel: tuple[Chara
     assert "⚠" not in widget.transcript_note.text()
     widget._on_trim(1.6, -1.0)  # the first half of the sentence trimmed away
     assert "does not match what is heard" in widget.transcript_note.text(), widget.transcript_note.text()
+
+
+def test_the_recogniser_model_is_a_setting_the_general_page_edits(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtCore import QSettings
+
+    from app.ui.settings import Settings
+    from app.ui.settings_dialog import GeneralPage
+    from app.ui.tasks import SyncTaskRunner
+
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    assert settings.recogniser_model == "base"
+    page = GeneralPage(settings, SyncTaskRunner())
+    qtbot.addWidget(page)
+    names = [page.recogniser.itemData(i) for i in range(page.recogniser.count())]
+    assert names[:2] == ["tiny.en", "base"] and "turbo" in names
+    assert "(not downloaded)" in page.recogniser.itemText(names.index("turbo"))
+    page.recogniser.setCurrentIndex(names.index("tiny.en"))
+    page.apply()
+    assert settings.recogniser_model == "tiny.en"
+    page._fill_recognisers(str(tmp_path))  # a model folder of one's own
+    page.apply()
+    assert settings.recogniser_model == str(tmp_path)
