@@ -19,6 +19,10 @@ History
      loudness; settings gain fit, loudness and guide-mix options.
   4  take QA: every take has ``qa`` (what checking it measured, null until checked) and the
      settings hold ``qa`` thresholds.
+  5  a line may have its own delivery (``speed``, ``instruction``; null: its character's).
+  6  take QA hears with Whisper: thresholds still at schema 4's defaults move to Whisper's
+     (the word-error limit was 0.75 only because pocketsphinx misheard clean takes), and the
+     new ones (character errors, speech time, language) are written out.
 """
 
 from __future__ import annotations
@@ -230,8 +234,34 @@ def migrate_v4_to_v5(data: JsonDict) -> JsonDict:
     return current
 
 
+# The QA thresholds as schema 6 set them for Whisper (see engine.qa.checks.QaThresholds).
+V6_QA_DEFAULTS: JsonDict = {
+    **V4_QA_DEFAULTS,
+    "max_wer": 0.3,
+    "max_cer": 0.35,
+    "min_duration_ratio": 0.67,
+    "min_language_confidence": 0.9,
+}
+
+
+def migrate_v5_to_v6(data: JsonDict) -> JsonDict:
+    """Re-aim take QA at Whisper: a threshold still at schema 4's default takes schema 6's; one
+    the user changed is kept; thresholds schema 4 did not have are written out."""
+    current = dict(data)
+    settings = current.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise MigrationError("v5 'settings' must be an object")
+    qa = settings.get("qa") or {}
+    if not isinstance(qa, dict):
+        raise MigrationError("v5 'settings.qa' must be an object")
+    moved = {name: V6_QA_DEFAULTS[name] if qa.get(name, V4_QA_DEFAULTS.get(name)) == V4_QA_DEFAULTS.get(name)
+             else qa[name] for name in V6_QA_DEFAULTS}
+    current["settings"] = {**settings, "qa": {**qa, **moved}}
+    return current
+
+
 MIGRATIONS: list[Callable[[JsonDict], JsonDict]] = [migrate_v1_to_v2, migrate_v2_to_v3, migrate_v3_to_v4,
-                                                    migrate_v4_to_v5]
+                                                    migrate_v4_to_v5, migrate_v5_to_v6]
 """``MIGRATIONS[i]`` turns schema ``i + 1`` into schema ``i + 2``."""
 
 CURRENT_SCHEMA = len(MIGRATIONS) + 1

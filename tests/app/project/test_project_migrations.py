@@ -10,7 +10,7 @@ import pytest
 
 from app.project import CURRENT_SCHEMA, MIGRATIONS, LineStatus, MigrationError, Project, SchemaTooNewError
 from app.project.errors import ProjectFileError
-from app.project.migrations import V4_QA_DEFAULTS, migrate
+from app.project.migrations import V4_QA_DEFAULTS, V6_QA_DEFAULTS, migrate
 from engine.qa.checks import QaThresholds
 
 from .conftest import VOICES
@@ -43,7 +43,7 @@ def write_v1(root: Path, data: dict = V1) -> Path:
 
 
 def test_the_framework_covers_every_version() -> None:
-    assert CURRENT_SCHEMA == len(MIGRATIONS) + 1 == 5
+    assert CURRENT_SCHEMA == len(MIGRATIONS) + 1 == 6
     data, start = migrate(V1)
     assert start == 1 and data["schema_version"] == CURRENT_SCHEMA
     assert V1["version"] == 1 and "schema_version" not in V1  # the input is not modified
@@ -158,7 +158,7 @@ V3 = {
 def test_v3_takes_get_an_unchecked_qa_and_the_settings_get_thresholds() -> None:
     data, start = migrate(V3)
     assert start == 3 and data["schema_version"] == CURRENT_SCHEMA
-    assert data["settings"] == {"backend": "piper", "gap_s": 0.3, "qa": V4_QA_DEFAULTS}
+    assert data["settings"] == {"backend": "piper", "gap_s": 0.3, "qa": V6_QA_DEFAULTS}
     assert data["lines"][0]["takes"][0] == {**V3["lines"][0]["takes"][0], "qa": None}
     assert data["lines"][1]["takes"] == []
     assert "qa" not in V3["lines"][0]["takes"][0]  # the input is not modified
@@ -175,15 +175,29 @@ def test_v4_lines_get_their_own_delivery_unset_so_takes_stay_current() -> None:
     for line in v4["lines"]:
         line.pop("speed", None), line.pop("instruction", None)
     data, start = migrate(v4)
-    assert start == 4 and data["schema_version"] == 5
+    assert start == 4 and data["schema_version"] == CURRENT_SCHEMA
     assert [(line["speed"], line["instruction"]) for line in data["lines"]] == [(None, None), (None, None)]
     project = Project.from_dict(Path("/nowhere"), data)
     assert project.lines[0].speed is None and project.lines[0].instruction is None
 
 
-def test_the_v4_qa_defaults_are_todays_defaults() -> None:
+def test_the_v6_qa_defaults_are_todays_defaults() -> None:
     """Written out in the migration on purpose (it must not move with the model); today they agree."""
-    assert V4_QA_DEFAULTS == QaThresholds().to_dict()
+    assert V6_QA_DEFAULTS == QaThresholds().to_dict()
+
+
+def test_v5_thresholds_at_the_old_defaults_move_to_whispers_and_chosen_ones_stay() -> None:
+    """Schema 6: pocketsphinx's 0.75 word-error limit becomes Whisper's; a limit the user set
+    (0.5) and a changed overrun limit are kept; the new thresholds are written out."""
+    v5, _start = migrate(V3)
+    for qa, expected_wer in ((dict(V4_QA_DEFAULTS), V6_QA_DEFAULTS["max_wer"]),
+                             ({**V4_QA_DEFAULTS, "max_wer": 0.5, "max_overrun_s": 1.0}, 0.5)):
+        old = {**v5, "schema_version": 5, "settings": {**v5["settings"], "qa": qa}}
+        data, start = migrate(old)
+        assert start == 5 and data["schema_version"] == CURRENT_SCHEMA
+        assert data["settings"]["qa"]["max_wer"] == expected_wer
+        assert data["settings"]["qa"]["max_overrun_s"] == qa["max_overrun_s"]
+        assert Project.from_dict(Path("/nowhere"), data).settings.qa.min_duration_ratio == 0.67
 
 
 def test_a_broken_v3_file_says_what_is_wrong() -> None:
