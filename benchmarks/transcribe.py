@@ -13,8 +13,9 @@ their references are read out of its history with ``git show``, nothing is commi
 - ``ami-tst00`` / ``ami-dev00``: tests/data/{tst00,dev00}.wav, 30 s of other AMI meetings
   with their RTTMs (debug.test.rttm, debug.development.rttm); no transcripts.
 
-For each: the diarization error rate (10 ms frames, no collar, overlapped speech counted,
-speakers mapped one to one for the least error), the speaker count found against the
+For each: the diarization error rate and its parts (missed speech, false alarm, speaker
+confusion; 10 ms frames, no collar, overlapped speech counted, speakers mapped one to one for the
+least error), the speaker count found against the
 reference's (all speakers, and those with at least 3 s), the word error rate of the script (by
 time against the STM; for AMI, concatenated per speaker under the same mapping: cpWER), each
 chosen clip's purity (its GE2E cosine to the rest of its reference speaker's speech against the
@@ -107,8 +108,9 @@ def _frames(turns: Sequence[tuple[float, float, Any]], length: int) -> list[set[
     return frames
 
 
-def diarization(reference: list[tuple[float, float, str]], heard: Transcription) -> tuple[float, dict[int, str]]:
-    """The DER and the one-to-one speaker mapping (hypothesis -> reference) that minimises it."""
+def diarization(reference: list[tuple[float, float, str]], heard: Transcription) -> dict[str, float]:
+    """The DER and its parts (missed speech, false alarm, speaker confusion), with speakers
+    mapped one to one (hypothesis -> reference) for the least error."""
     from scipy.optimize import linear_sum_assignment
 
     hypothesis = [(line.start, line.end, line.speaker) for line in heard.lines]
@@ -122,12 +124,16 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription)
                 overlap[k, names.index(who)] += 1
     rows, cols = linear_sum_assignment(-overlap)
     mapping = {int(k): names[c] for k, c in zip(rows, cols)}
-    errors = total = 0
+    missed = false_alarm = confused = total = 0
     for r, h in zip(ref, hyp):
         correct = len({mapping.get(k) for k in h} & r)
-        errors += max(len(r), len(h)) - correct
+        missed += max(0, len(r) - len(h))
+        false_alarm += max(0, len(h) - len(r))
+        confused += min(len(r), len(h)) - correct
         total += len(r)
-    return errors / max(total, 1), mapping
+    parts = {"missed": missed / max(total, 1), "false_alarm": false_alarm / max(total, 1),
+             "confusion": confused / max(total, 1)}
+    return {"der": sum(parts.values()), **parts}
 
 
 def clip_purity(rec: Recording, heard: Transcription, encoder: SpeakerEncoder, audio: np.ndarray) -> list[dict]:
@@ -206,14 +212,14 @@ def main() -> int:
             started, cpu = time.perf_counter(), time.process_time()
             heard = transcribe_media(rec.audio, model, encoder)
             seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
-            der, _ = diarization(rec.turns, heard)
+            der = diarization(rec.turns, heard)
             speech: dict[str, float] = {}
             for start, end, who in rec.turns:
                 speech[who] = speech.get(who, 0.0) + end - start
             row = {
                 "recording": rec.name,
                 "duration_s": round(heard.duration_s, 1),
-                "der": round(der, 3),
+                **{key: round(value, 3) for key, value in der.items()},
                 "speakers_found": heard.speaker_count,
                 "speakers_reference": len(speech),
                 "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),
