@@ -26,6 +26,7 @@ from engine.backends import OptionError, descriptor
 from engine.lifeline import kill_engine
 from engine.process import EngineSettings, engine_main
 from engine.protocol import (
+    DEFAULT_BACKEND,
     AudioChunk,
     CancelJob,
     EngineError,
@@ -62,7 +63,7 @@ StartProgress = Callable[[EngineStarting], None]
 
 @dataclass
 class EngineConfig:
-    backend: str = "piper"
+    backend: str = DEFAULT_BACKEND
     backend_options: dict[str, Any] = field(default_factory=dict)
     slots: int | None = None  # None: chosen from the core count
     python: str | None = None  # interpreter for the engine; None: this one

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn
 from engine.batching import Batcher
 from engine.lifeline import hold_to_parent
 from engine.protocol import (
+    DEFAULT_BACKEND,
     AudioChunk,
     CancelJob,
     EngineError,
@@ -73,7 +74,7 @@ class _Counters:
 class EngineSettings:
     """Everything the child needs to start; plain data so it pickles across spawn."""
 
-    backend: str = "piper"
+    backend: str = DEFAULT_BACKEND
     backend_options: dict[str, Any] = field(default_factory=dict)
     slots: int | None = None
     cache_dir: str | None = None

@@ -197,6 +197,12 @@ class Capabilities:
     instructions: bool
 
 
+# The backend an engine runs when none is named: it ships in the .venv and runs on any CPU.
+# Declared here, not in engine.backends, so the project model (which may not import the
+# backends) reads the same name.
+DEFAULT_BACKEND = "piper"
+
+
 @dataclass(frozen=True)
 class EngineStarting:
     """Start-up progress. The first one ("started") is the handshake: the engine's interpreter

@@ -27,6 +27,7 @@ from engine.load.plans import MAX_LEVEL, PLAN_RANGES, WHOLE_NUMBERS
 from engine.load.runner import BenchError
 from engine.load.stats import OBJECTIVE_RANGES
 from engine.numbers import number_argument
+from engine.protocol import DEFAULT_BACKEND
 
 EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
 EXIT_BELOW = 3  # --fail-under: the capacity is below the required level
@@ -171,7 +172,7 @@ def _settings(args: argparse.Namespace) -> Any:
     from engine.load import BenchSettings, Objective
 
     probe = PRESETS[args.probe] if args.probe else None
-    backend = args.backend or (probe.backend if probe is not None else "piper")
+    backend = args.backend or (probe.backend if probe is not None else DEFAULT_BACKEND)
     if probe is not None and backend != probe.backend:
         raise BenchError(f"E_PROBE: --probe {probe.name} runs the {probe.backend} backend, not {backend}")
     plan = _plan(args, probe)

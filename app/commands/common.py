@@ -16,7 +16,7 @@ from engine.backends import DESCRIPTORS, OptionError, descriptor
 from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
 from engine.numbers import number_argument
 from engine.process import MAX_SLOTS
-from engine.protocol import EngineError, ErrorCode
+from engine.protocol import DEFAULT_BACKEND, EngineError, ErrorCode
 
 if TYPE_CHECKING:
     from engine.protocol import SettingRange
@@ -61,7 +61,7 @@ def backend_option_help() -> str:
     return f"a backend option, repeatable ({per_backend}); `dubstudio backends` says what each takes"
 
 
-def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str | None = "piper") -> None:
+def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str | None = DEFAULT_BACKEND) -> None:
     """The options that choose and size the engine, the same for every command.
 
     ``default_backend=None`` (the studio) means "not given": the settings decide.

@@ -20,6 +20,7 @@ from typing import Any
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
 from engine.numbers import number_argument
+from engine.protocol import DEFAULT_BACKEND
 
 EXIT_BAD_OPTIONS = 2
 EXIT_FAILED = 3
@@ -101,7 +102,7 @@ def options_from_args(args: argparse.Namespace) -> Any:
     from engine.process import default_slots
     from engine.serve.config import ServeOptions, read_token
 
-    engines = [engine_config_from_args(args, backend) for backend in args.backend or ["piper"]]
+    engines = [engine_config_from_args(args, backend) for backend in args.backend or [DEFAULT_BACKEND]]
     options = ServeOptions(
         engines=engines, host=args.host, port=args.port,
         token=read_token(args.token_file) if args.token_file else None,

@@ -45,7 +45,7 @@ from app.project.limits import MEDIA_RANGES
 from app.project.timecode import TimeRangeError, check_time
 from engine import files
 from engine.numbers import NumberError, checked_number
-from engine.protocol import PITCH, SPEED, EngineError
+from engine.protocol import DEFAULT_BACKEND, PITCH, SPEED, EngineError
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
 
 PROJECT_FILE = "project.json"
@@ -228,7 +228,7 @@ class ProjectSettings:
     by ``duck_db`` while a line plays, fading over ``duck_attack_s``/``duck_release_s``.
     """
 
-    backend: str = "piper"  # the backend takes are expected from; part of the fingerprint
+    backend: str = DEFAULT_BACKEND  # the backend takes are expected from; part of the fingerprint
     gap_s: float = 0.3  # silence between lines without timecodes in the mix
     fit_default: bool = False
     fit_max_rate: float = 1.25

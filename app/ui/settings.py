@@ -19,6 +19,7 @@ from PySide6.QtCore import QSettings
 
 from engine.backends import DESCRIPTORS, descriptor
 from engine.files import atomic_write_text
+from engine.protocol import DEFAULT_BACKEND
 from engine.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.remote import RemoteConfig
 
@@ -130,7 +131,7 @@ class Settings:
 
     engine_location = Option("engine/location", "local", "Engine", _location)
     server_url = Option("engine/server_url", "", "Server URL", str)
-    engine_backend = Option("engine/backend", "piper", "Speech backend", _to_backend)
+    engine_backend = Option("engine/backend", DEFAULT_BACKEND, "Speech backend", _to_backend)
     engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int)
     # Backend name -> its options ({"cosyvoice2": {"model_dir": ..., "fp16": true}}): each
     # backend keeps its own, so switching back and forth loses nothing.

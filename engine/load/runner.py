@@ -30,6 +30,7 @@ from engine.load.stats import LevelRun, LevelStats, Objective, add_changes, appl
 from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
 from engine.numbers import NumberError
 from engine.protocol import (
+    DEFAULT_BACKEND,
     AudioChunk,
     EngineError,
     EngineReady,
@@ -461,7 +462,7 @@ class LoadRunner:
 class BenchSettings:
     """Everything a bench needs; the CLI and the stress panel fill one in."""
 
-    backend: str = "piper"
+    backend: str = DEFAULT_BACKEND
     backend_options: dict[str, Any] = field(default_factory=dict)
     slots: int | None = None
     max_active: int | None = None  # jobs the engine streams at once; None: its default

@@ -18,6 +18,7 @@ from typing import Any
 from engine.client import EngineConfig
 from engine.files import read_regular_file
 from engine.numbers import NumberError, checked_int, checked_number
+from engine.protocol import DEFAULT_BACKEND
 from engine.process import MAX_SLOTS
 from engine.scheduler import default_max_active
 
@@ -242,7 +243,7 @@ def options_from_config(config: dict[str, Any]) -> ServeOptions:
         raise ServeConfigError(f"unknown setting(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
     if not config.get("token_file"):
         raise ServeConfigError("a cluster's proxy is reachable from other machines: give token_file")
-    backends = config.get("backends", ["piper"])
+    backends = config.get("backends", [DEFAULT_BACKEND])
     if isinstance(backends, str):
         backends = [b.strip() for b in backends.split(",") if b.strip()]
     options_by_backend = config.get("backend_options", {})

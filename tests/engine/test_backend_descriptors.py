@@ -12,7 +12,7 @@ import pytest
 from app.cli import main
 from engine.backends import COSYVOICE2, DESCRIPTORS, PIPER, BackendOption, OptionError, OptionKind, create_backend
 from engine.client import EngineClient, EngineConfig, EngineStartError
-from engine.protocol import ErrorCode
+from engine.protocol import DEFAULT_BACKEND, ErrorCode
 
 ALL = list(DESCRIPTORS.values())
 
@@ -92,6 +92,11 @@ def test_unknown_backend_is_a_coded_error() -> None:
     with pytest.raises(OptionError) as caught:
         create_backend("tacotron", {})
     assert caught.value.code is ErrorCode.BAD_OPTION and "piper" in caught.value.message
+
+
+def test_the_default_backend_is_declared_and_runs_without_a_model_folder() -> None:
+    spec = DESCRIPTORS[DEFAULT_BACKEND]
+    assert spec.environment is None and not any(option.required for option in spec.options)
 
 
 def test_descriptors_import_neither_torch_nor_piper() -> None:

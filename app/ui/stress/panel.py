@@ -70,7 +70,7 @@ from engine.load import (
 from engine.load.probe import PRESETS, ProbePreset, probe_settings
 from engine.load.report import TABLE_COLUMNS, hardware_line, synthetic_warning, table_rows
 from engine.load.runner import engine_label
-from engine.protocol import EngineError
+from engine.protocol import DEFAULT_BACKEND, EngineError
 
 REDRAW_MS = 100  # 10 frames per second: smooth enough, and cheap
 # The panel's engine runs a little "nicer" than the window: when synthesis saturates the CPU
@@ -155,7 +155,7 @@ class StressPanel(QWidget):
                                       engine_nice=ENGINE_NICE, probe=self.preset_combo.currentData() or None)
         if self.target.is_server():
             server = self.target.server()
-            return BenchSettings(backend=server.backend or "piper", remote=server, **common)
+            return BenchSettings(backend=server.backend or DEFAULT_BACKEND, remote=server, **common)
         engine = self.target.engine()
         return BenchSettings(backend=engine.backend, backend_options=dict(engine.backend_options),
                              slots=engine.slots, python=engine.python, cache_dir=engine.cache_dir, **common)
