@@ -29,6 +29,7 @@ from engine.protocol import (
     DEFAULT_BACKEND,
     AudioChunk,
     CancelJob,
+    EngineClientProtocol,
     EngineError,
     EngineReady,
     EngineRestarted,
@@ -46,6 +47,7 @@ from engine.protocol import (
     SetSlots,
     Shutdown,
     SlotsChanged,
+    StartProgress,
     SubmitJob,
     VoiceSpec,
 )
@@ -57,8 +59,6 @@ POLL_S = 0.2  # how often a waiting get_event() checks that the engine is alive
 HANDSHAKE_TIMEOUT_S = 60.0
 LOAD_TIMEOUT_S = 900.0
 CLOSE_TIMEOUT_S = 10.0
-
-StartProgress = Callable[[EngineStarting], None]
 
 
 @dataclass
@@ -386,7 +386,7 @@ class EngineClient:
         self._backlog.append(EngineRestarted(tuple(i.job.job_id for i in resubmit), exit_code))
 
 
-def collect(client: EngineClient, job: Job, timeout: float = 600.0) -> tuple[list[AudioChunk], Event]:
+def collect(client: EngineClientProtocol, job: Job, timeout: float = 600.0) -> tuple[list[AudioChunk], Event]:
     """Submit one job and wait for its end; the chunks and the final event. For scripts and tests."""
     client.submit(job)
     chunks: list[AudioChunk] = []

@@ -12,7 +12,7 @@ import enum
 import math
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
 
 if TYPE_CHECKING:
     import numpy as np
@@ -349,3 +349,39 @@ Event = Union[
 ]
 
 JOB_END_EVENTS = (JobFinished, JobFailed)
+
+
+# --- what an engine client is ----------------------------------------------------------------
+
+StartProgress = Callable[[EngineStarting], None]
+
+
+class JobSubmitter(Protocol):
+    """The part of an engine client that takes jobs: what a render session needs, which the
+    studio's bridge (a client's events relayed as signals) offers as well."""
+
+    @property
+    def ready(self) -> EngineReady | None: ...  # None until the engine has started
+
+    def submit(self, job: Job) -> float: ...  # the submit time (time.monotonic())
+    def cancel(self, job_id: str) -> None: ...
+
+
+class EngineClientProtocol(JobSubmitter, Protocol):
+    """An engine client: the local :class:`engine.client.EngineClient` and the remote
+    :class:`engine.remote.RemoteEngineClient` implement it, and every caller types against it.
+    Its events come from one consumer's ``get_event()`` loop."""
+
+    engine_start_s: float  # start() to EngineReady, as this client saw it
+    restarts: int  # engines (or connections) that broke and were started again
+
+    @property
+    def pid(self) -> int | None: ...  # the engine's process on this computer, if any
+
+    def start(self, on_progress: StartProgress | None = None) -> EngineReady: ...
+    def set_slots(self, slots: int) -> None: ...
+    def prepare_voice(self, voice: VoiceSpec) -> str: ...
+    def request_stats(self) -> str: ...
+    def get_event(self, timeout: float | None = None) -> Event | None: ...
+    def wake(self) -> None: ...  # a blocked get_event() returns EngineStopped("wake")
+    def close(self, timeout: float = ...) -> None: ...

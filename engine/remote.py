@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.client import EngineStartError, StartProgress
+from engine.client import EngineStartError
 from engine.files import FileError, FileErrorCode, read_regular_file
 from engine.protocol import (
     EngineReady,
@@ -48,6 +48,7 @@ from engine.protocol import (
     JobFinished,
     JobStarted,
     RequestFailed,
+    StartProgress,
     Stats,
     VoicePrepared,
     VoiceSpec,

@@ -16,7 +16,7 @@ from engine.backends import DESCRIPTORS, OptionError, descriptor
 from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
 from engine.numbers import number_argument
 from engine.process import MAX_SLOTS
-from engine.protocol import DEFAULT_BACKEND, EngineError, ErrorCode
+from engine.protocol import DEFAULT_BACKEND, EngineClientProtocol, EngineError, ErrorCode
 
 if TYPE_CHECKING:
     from engine.protocol import SettingRange
@@ -114,7 +114,7 @@ def remote_config_from_args(args: argparse.Namespace) -> Any:
     return config
 
 
-def engine_client_from_args(args: argparse.Namespace) -> Any:
+def engine_client_from_args(args: argparse.Namespace) -> EngineClientProtocol:
     """An engine client: on the server of --engine-url, else a local engine from the engine options.
 
     Raises EngineStartError (with its code) when the server options are unusable.

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable
 
 import numpy as np
 import soundfile as sf
@@ -51,6 +51,7 @@ from engine.protocol import (
     JobFinished,
     JobQueued,
     JobStarted,
+    JobSubmitter,
     Priority,
     VoiceSettings,
     VoiceSpec,
@@ -60,14 +61,6 @@ NO_CHARACTER = "E_NO_CHARACTER"
 NO_CLIP = "E_NO_CLIP"
 NO_AUDIO = "E_NO_AUDIO"
 ENGINE_STOPPED = "E_ENGINE_STOPPED"
-
-
-class EngineLike(Protocol):
-    """What a session needs from engine.client.EngineClient (tests may pass a stand-in)."""
-
-    def submit(self, job: Job) -> float: ...
-
-    def cancel(self, job_id: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -204,7 +197,7 @@ class RenderSession:
         self._priority = priority  # INTERACTIVE when someone waits to hear the line
         self._listening = listening  # someone plays the audio as it streams
         self._clock = clock
-        self._client: EngineLike | None = None
+        self._client: JobSubmitter | None = None
         self._backend = project.settings.backend
         self._jobs: dict[str, _JobState] = {}  # job id -> state, for jobs not yet ended
         self._waiting: list[_JobState] = []  # built but not yet submitted (throttle)
@@ -266,7 +259,7 @@ class RenderSession:
 
     # --- driving ---------------------------------------------------------------------------
 
-    def start(self, client: EngineLike) -> RenderUpdate:
+    def start(self, client: JobSubmitter) -> RenderUpdate:
         """Pick the lines, fail those that cannot render, and submit the first jobs.
 
         Call once, with a started client. If the engine runs another backend than the
@@ -275,7 +268,7 @@ class RenderSession:
         """
         if self._started_at is not None:
             raise RenderError("this render session has already started")
-        ready = getattr(client, "ready", None)
+        ready = client.ready
         if ready is not None:
             self._backend = ready.backend.name
             self.project.settings.backend = self._backend

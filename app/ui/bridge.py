@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from engine.protocol import (
     AudioChunk,
+    EngineClientProtocol,
     EngineReady,
     EngineRestarted,
     EngineStarting,
@@ -39,27 +40,10 @@ from engine.protocol import (
 )
 
 if TYPE_CHECKING:
-    from engine.client import EngineConfig, StartProgress
+    from engine.client import EngineConfig
     from engine.remote import RemoteConfig
 
 log = logging.getLogger(__name__)
-
-
-class ClientLike(Protocol):
-    """What the bridge uses of :class:`engine.client.EngineClient`."""
-
-    @property
-    def pid(self) -> int | None: ...
-
-    def start(self, on_progress: StartProgress | None = None) -> EngineReady: ...
-    def submit(self, job: Job) -> float: ...
-    def cancel(self, job_id: str) -> None: ...
-    def set_slots(self, n: int) -> None: ...
-    def prepare_voice(self, voice: VoiceSpec) -> str: ...
-    def request_stats(self) -> str: ...
-    def get_event(self, timeout: float | None = ...) -> Any: ...
-    def wake(self) -> None: ...
-    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -74,7 +58,7 @@ class _Reader(QThread):
 
     received = Signal(object)  # not "event": that name is QObject's event handler
 
-    def __init__(self, client: ClientLike, stopping: Callable[[], bool], parent: QObject | None = None) -> None:
+    def __init__(self, client: EngineClientProtocol, stopping: Callable[[], bool], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._client = client
         self._stopping = stopping
@@ -124,13 +108,13 @@ class EngineBridge(QObject):
     def __init__(
         self,
         config: EngineConfig | RemoteConfig | None = None,
-        client_factory: Callable[[EngineConfig | RemoteConfig | None], ClientLike] | None = None,
+        client_factory: Callable[[EngineConfig | RemoteConfig | None], EngineClientProtocol] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._config = config
         self._factory = client_factory or _default_client
-        self._client: ClientLike | None = None
+        self._client: EngineClientProtocol | None = None
         self._reader: _Reader | None = None
         self._stopping = False
         self._ready: EngineReady | None = None
@@ -211,7 +195,7 @@ class EngineBridge(QObject):
 
     # --- requests (GUI thread) --------------------------------------------------------------
 
-    def _require(self) -> ClientLike:
+    def _require(self) -> EngineClientProtocol:
         if self._client is None or not self.is_ready:
             raise RuntimeError("E_ENGINE_START: the engine is not running yet")
         return self._client
@@ -269,7 +253,7 @@ class EngineBridge(QObject):
             self.stopped.emit(ev.reason)
 
 
-def _default_client(config: EngineConfig | RemoteConfig | None) -> ClientLike:
+def _default_client(config: EngineConfig | RemoteConfig | None) -> EngineClientProtocol:
     from engine.client import EngineClient, EngineConfig
     from engine.remote import RemoteConfig, RemoteEngineClient
 

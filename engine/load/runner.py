@@ -32,6 +32,7 @@ from engine.numbers import NumberError
 from engine.protocol import (
     DEFAULT_BACKEND,
     AudioChunk,
+    EngineClientProtocol,
     EngineError,
     EngineReady,
     EngineRestarted,
@@ -140,7 +141,7 @@ def engine_label(info: dict[str, Any]) -> str:
 class LoadRunner:
     """Runs a plan over a started client. Call :meth:`run` on the client's consumer thread."""
 
-    def __init__(self, client: EngineClient | RemoteEngineClient, plan: Plan, source: JobSource, objective: Objective | None = None,
+    def __init__(self, client: EngineClientProtocol, plan: Plan, source: JobSource, objective: Objective | None = None,
                  warm_voices: bool = True, observer: Observer | None = None,
                  config: dict[str, Any] | None = None, engine_nice: int = 0) -> None:
         plan.validate()
@@ -532,7 +533,7 @@ class BenchSession:
         voices = VoiceSet.from_clips(s.voices) if s.voices else VoiceSet.bundled()
         file_texts = TextSet.from_file(s.texts_file) if s.texts_file else None
         scratch = tempfile.mkdtemp(prefix="dubstudio-bench-cache-") if s.cache == "cold" else None
-        client: EngineClient | RemoteEngineClient
+        client: EngineClientProtocol
         if s.remote is not None:
             client = RemoteEngineClient(s.remote)
         else:
