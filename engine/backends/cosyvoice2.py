@@ -13,6 +13,11 @@ and drives them from its own per-job streaming loop instead of upstream's ``mode
 - An LLM thread per job hands tokens to the job through a condition variable: no polling.
   A failing LLM thread fails the job instead of hanging it (upstream loops forever).
 - The engine's stop check runs between hops and the LLM thread stops with the job.
+- With ``max_batch`` above 1 a job is a state stepped hop by hop (``start`` / ``step_batch``):
+  several jobs' hops go through one flow call and one vocoder call
+  (:mod:`engine.backends.cosyvoice_batch`), and their tokens come from one continuously
+  batched LLM (:mod:`engine.backends.cosyvoice_llm`) instead of a thread per job; each job's
+  audio is what it would be alone. ``max_batch=1`` is the per-job path above.
 
 Conditioning (what the engine caches per clip) is the frontend's features as plain arrays:
 prompt text tokens, prompt speech tokens, prompt mel and the CAM++ embedding. Each job
@@ -40,7 +45,14 @@ import numpy as np
 
 from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE, OptionError
 from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
-from engine.backends.cosyvoice_batch import FlowRow, VocoderRow, batched_job_bytes, flow_mels, vocode
+from engine.backends.cosyvoice_batch import (
+    FlowRow,
+    VocoderRow,
+    batched_job_bytes,
+    flow_mels,
+    padding_groups,
+    vocode,
+)
 from engine.backends.cosyvoice_llm import BatchedSpeechLM, Sequence, TokenStream
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
@@ -67,8 +79,15 @@ END_OF_PROMPT = "<|endofprompt|>"
 GPU_BYTES_PER_JOB = {"fp32": 1.0 * 2**30, "fp16": 0.6 * 2**30}
 GPU_MEMORY_HEADROOM = 0.8  # keep a fifth of the free memory for fragmentation and other processes
 # max_batch when not given: on a GPU a batch of B hops costs about one hop (the seeds' curve is
-# one stream after another on one device), so batch up to 8, within memory; on the CPU ...
+# one stream after another on one device), so batch up to 8, within memory. On the CPU the
+# flow's arithmetic is the cost and a batch saves only per-call overhead: benchmarks/batching.py
+# measured 1.0-1.3x the throughput on a shared 2-core CPU, with a lower first-audio p95
+# (docs/cosyvoice.md), too little to leave the per-job path the suite has long covered: opt in.
 DEFAULT_MAX_BATCH = {"cuda": 8, "cpu": 1}
+# Padding the flow may add to a batch's real frames: a GPU computes the pads in parallel at
+# little cost, a CPU computes every one of them (measured: three voices in one batch on this
+# 2-core CPU took the flow 17 % longer than their rows one by one), so it splits more.
+FLOW_PADDING = {"cuda": 0.5, "cpu": 0.05}
 MAX_LLM_SEQUENCES = 64  # rows the batched LLM steps at once (the engine's admission bounds it first)
 # Upstream's Qwen2LM.inference bounds speech to 2-20 speech tokens per text token.
 MIN_TOKEN_TEXT_RATIO = 2
@@ -926,7 +945,11 @@ class CosyVoice2Backend(Backend):
             ))
         with torch.inference_mode():
             with self._autocast():
-                mels = flow_mels(torch, self.flow, rows)
+                mels: list[Any] = [None] * len(rows)
+                for group in padding_groups([len(r.tokens[0]) + len(r.prompt_token[0]) for r in rows],
+                                            FLOW_PADDING[device.type]):
+                    for index, mel in zip(group, flow_mels(torch, self.flow, [rows[i] for i in group])):
+                        mels[index] = mel
             vocoder_rows = []
             for hop, mel in zip(hops, mels):
                 job = hop.job
@@ -986,7 +1009,7 @@ class _BatchJob:
     stream: TokenStream | None = None
     llm_thread: threading.Thread | None = None  # vLLM only
     schedule: HopSchedule = field(default_factory=HopSchedule)
-    cache: _VocoderCache = field(default_factory=lambda: _VocoderCache())
+    cache: _VocoderCache = field(default_factory=_VocoderCache)
     offset: int = 0  # tokens of this segment already turned into audio
     pad: int = 0  # the first hop's padding to whole flow chunks
     hops: int = 0  # hops computed, for the vocoder's seeds

@@ -113,6 +113,21 @@ def flow_mels(torch: Any, flow: Any, rows: list[FlowRow], streaming: bool = True
             for index, frames in enumerate(prompt_frames)]
 
 
+def padding_groups(lengths: list[int], max_padding: float) -> list[list[int]]:
+    """Rows (by index) in groups of similar length: a group's padded size (its longest row
+    times its rows) exceeds its real size by at most ``max_padding`` of it. Longest first."""
+    groups: list[list[int]] = []
+    for index in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
+        if groups:
+            group = groups[-1]
+            real = sum(lengths[i] for i in group) + lengths[index]
+            if lengths[group[0]] * (len(group) + 1) <= (1 + max_padding) * real:
+                group.append(index)
+                continue
+        groups.append([index])
+    return groups
+
+
 def _lookahead(torch: Any, layer: Any, xs: Any, context: Any, real: list[int], rows: list[FlowRow]) -> Any:
     """Upstream's PreLookaheadLayer with each row's context right after its own last token."""
     from torch.nn import functional as F
@@ -212,6 +227,7 @@ WORST_PROMPT_TOKENS = 750
 WORST_SPEECH_TOKENS = 500
 WORST_TEXT_TOKENS = 120
 FLOW_LIVE_TENSORS = 12  # estimator activations alive at once per channel-frame (measured shapes, with margin)
+HIFT_LIVE_TENSORS = 4
 MEMORY_MARGIN = 1.5  # allocator rounding and the temporaries not counted above
 
 
@@ -232,7 +248,9 @@ def batched_job_bytes(llm: Any, flow: Any, hift: Any, element_bytes: int) -> int
     channels = max(int(p.shape[0]) for p in estimator.parameters() if p.dim() == 3)
     heads = max((int(getattr(m, "heads", 0)) for m in estimator.modules()), default=1) or 1
     flow_bytes = 2 * frames * (FLOW_LIVE_TENSORS * channels + heads * frames) * element_bytes
-    hop_samples = (2 * 100 + 8) * 480
+    hop_samples = (2 * 100 + 8) * 480  # the longest hop with its cached overlap
     widest = max(int(p.shape[0]) for p in hift.parameters() if p.dim() == 3)
-    hift_bytes = 4 * hop_samples // 8 * widest * 4  # float32; its widest layer runs at 1/8 of the rate
+    # float32 (HiFT runs outside autocast): a few live tensors as wide as its widest layer, at
+    # an eighth of the sample rate (its first upsampling stage)
+    hift_bytes = HIFT_LIVE_TENSORS * hop_samples // 8 * widest * 4
     return int(MEMORY_MARGIN * (kv + flow_bytes + hift_bytes))
