@@ -242,7 +242,8 @@ def _progress(quiet: bool) -> Any:
 def run(args: argparse.Namespace) -> int:
     from engine.client import EngineStartError
     from engine.load import BenchSession, PlanError, WorkloadError, format_table
-    from engine.load.report import hardware_line, synthetic_warning
+    from engine.backends.cosyvoice_models import synthetic_banner
+    from engine.load.report import hardware_line
 
     try:
         settings = _settings(args)
@@ -285,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     report = result["report"]
     print(hardware_line(report))
-    warning = synthetic_warning(report)
+    warning = synthetic_banner(report.engine)
     if warning:
         print(f"NOTE: {warning}")
     print(format_table(report.levels))

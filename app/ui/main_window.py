@@ -79,7 +79,7 @@ from app.ui.voices import VoiceStates
 from app.ui.voices_engine_page import BANNER_STYLE
 from app.ui.welcome import WelcomePage
 from engine.backends import descriptor
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
+from engine.backends.cosyvoice_models import synthetic_banner
 from engine.client import EngineConfig
 from engine.protocol import (
     AudioChunk,
@@ -124,14 +124,6 @@ def describe_engine(config: EngineConfig | RemoteConfig) -> str:
     if spec.model_option and config.backend_options.get(spec.model_option):
         text += f", model {config.backend_options[spec.model_option]}"
     return text
-
-
-def synthetic_banner(facts: dict[str, Any]) -> str | None:
-    """The banner for an engine running a synthetic model folder (random weights), else None."""
-    if facts.get("model_kind") != "synthetic":
-        return None
-    return (f"⚠ This engine runs a synthetic {facts.get('model_size', '')} model folder "
-            f"({facts.get('model_dir', '')}): {SYNTHETIC_BANNER}.")
 
 
 def studio_engine(settings: Settings) -> EngineConfig | RemoteConfig:

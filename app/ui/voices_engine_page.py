@@ -50,7 +50,7 @@ from app.ui.backend_form import BackendOptionsForm, row
 from app.ui.settings import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
 from engine.backends import DESCRIPTORS, BackendDescriptor, OptionError, descriptor
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER, model_kind
+from engine.backends.cosyvoice_models import model_facts, model_kind, synthetic_banner
 from engine.backends.device import summary as device_summary
 from engine.protocol import EngineError
 from engine.backends.setup import (
@@ -92,10 +92,6 @@ def step_of(text: str) -> str:
     if not line or NOISE.search(line):
         return ""
     return line if len(line) <= 120 else line[:119] + "…"
-
-
-def synthetic_banner_text(kind: dict[str, Any]) -> str:
-    return f"⚠ Synthetic {kind.get('size', '')} model — {SYNTHETIC_BANNER}"
 
 
 class VoicesEnginePage(QWidget):
@@ -381,11 +377,10 @@ class VoicesEnginePage(QWidget):
 
     def _update_banner(self) -> None:
         folder = self.model_dir.text().strip()
-        kind = model_kind(folder) if folder else {"kind": "missing"}
-        synthetic = kind["kind"] == "synthetic"
-        self.synthetic_banner.setVisible(synthetic)
-        if synthetic:
-            self.synthetic_banner.setText(synthetic_banner_text(kind))
+        banner = synthetic_banner(model_facts(folder)) if folder else None
+        self.synthetic_banner.setVisible(banner is not None)
+        if banner is not None:
+            self.synthetic_banner.setText(banner)
 
     def _browse_python(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Interpreter for the engine")

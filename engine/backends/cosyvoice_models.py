@@ -20,7 +20,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 HF_REPO = "FunAudioLLM/CosyVoice2-0.5B"
 MODELSCOPE_REPO = "iic/CosyVoice2-0.5B"
@@ -213,8 +213,9 @@ def validate_model_dir(folder: str | Path, options: dict[str, Any] | None = None
     if leftovers:
         report.warnings.append(Problem(leftovers[0], f"{len(leftovers)} partial download(s): run the download again"))
     kind = model_kind(folder)
-    if kind["kind"] == "synthetic":
-        report.warnings.append(Problem(SYNTHETIC_MARKER, f"a synthetic {kind['size']} folder: {SYNTHETIC_BANNER}"))
+    banner = synthetic_banner(model_facts(folder))
+    if banner is not None:
+        report.warnings.append(Problem(SYNTHETIC_MARKER, banner))
         report.facts["synthetic"] = True
     report.facts["kind"] = kind
     if deep:
@@ -238,6 +239,20 @@ def model_kind(folder: str | Path) -> dict[str, Any]:
     except (OSError, ValueError, AttributeError):
         size = "unknown"
     return {"kind": "synthetic", "size": str(size)}
+
+
+def model_facts(folder: str | Path) -> dict[str, Any]:
+    """What a model folder is, named as in an engine's facts: model_dir, model_kind, model_size."""
+    return {"model_dir": str(folder), **{f"model_{key}": value for key, value in model_kind(folder).items()}}
+
+
+def synthetic_banner(facts: Mapping[str, Any]) -> str | None:
+    """The one warning for a model folder of random weights, from an engine's facts
+    (EngineReady.facts, a bench report's engine, :func:`model_facts`); None for any other."""
+    if facts.get("model_kind") != "synthetic":
+        return None
+    return (f"Synthetic {facts.get('model_size', '')} model folder ({facts.get('model_dir', '')}): "
+            f"{SYNTHETIC_BANNER}.")
 
 
 # --- downloads ---------------------------------------------------------------------------------

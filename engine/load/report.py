@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Sequence
 
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
+from engine.backends.cosyvoice_models import synthetic_banner
 from engine.files import atomic_write_text
 from engine.load.records import JOB_FIELDS, JobRecord
 from engine.load.sampler import ResourceSample
@@ -128,13 +128,6 @@ def hardware_line(report: BenchReport) -> str:
         parts.append(f"warm-up over before the first level (waited {warm_up['waited_s']:.1f} s)" if warm_up["over"]
                      else f"warm-up not over after {warm_up['waited_s']:.0f} s: the first level may include it")
     return " · ".join(parts)
-
-
-def synthetic_warning(report: BenchReport) -> str | None:
-    """The banner a run on random weights carries in every report, else None."""
-    if report.engine.get("model_kind") != "synthetic":
-        return None
-    return f"Synthetic model folder ({report.engine.get('model_dir', '')}): {SYNTHETIC_BANNER}."
 
 
 # --- CSV and the terminal table ------------------------------------------------------------
@@ -536,7 +529,7 @@ def render_html(report: BenchReport, images: Sequence[tuple[str, bytes]] = ()) -
                       f"<tr><td class=l>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in errors.items())
                   + "</table>")
     stopped = " The run was stopped before the plan finished." if report.stopped else ""
-    warning = synthetic_warning(report)
+    warning = synthetic_banner(report.engine)  # a run on random weights says so in every report
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',

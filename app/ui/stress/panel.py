@@ -50,7 +50,7 @@ from app.ui.stress.plots import LivePlots
 from app.ui.stress.target import TargetBox
 from app.ui.stress.worker import BenchWorker, Prepare, PrepareContext, Preparing, SessionFactory
 from engine.backends import OptionError, descriptor
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
+from engine.backends.cosyvoice_models import synthetic_banner
 from engine.client import EngineConfig
 from engine.files import FileError, atomic_write_bytes
 from engine.load import (
@@ -68,7 +68,7 @@ from engine.load import (
     SampleTaken,
 )
 from engine.load.probe import PRESETS, ProbePreset, probe_settings
-from engine.load.report import TABLE_COLUMNS, hardware_line, synthetic_warning, table_rows
+from engine.load.report import TABLE_COLUMNS, hardware_line, table_rows
 from engine.load.runner import engine_label
 from engine.protocol import DEFAULT_BACKEND, EngineError
 
@@ -481,8 +481,9 @@ class StressPanel(QWidget):
             engine = message.engine
             self._level_text = (f"{engine_label(engine)} ready in {engine['engine_start_s']:.1f} s with "
                                 f"{engine['slots']} slots; preparing voices, then waiting for its warm-up")
-            if engine.get("model_kind") == "synthetic":
-                self.banner.setText(f"Synthetic model folder ({engine.get('model_dir', '')}): {SYNTHETIC_BANNER}.")
+            banner = synthetic_banner(engine)
+            if banner is not None:
+                self.banner.setText(banner)
                 self.banner.setVisible(True)
         elif isinstance(message, LevelStarted):
             self._level_text = f"Level {message.label} ({message.level_index + 1}/{self._levels_total})"
@@ -540,7 +541,7 @@ class StressPanel(QWidget):
         target = report.engine.get("target", "local")
         where = "this computer" if target == "local" else f"{target}, {report.engine.get('replicas') or '?'} replica(s)"
         self.hardware_label.setText(f"<b>Measured on</b> {where}: {hardware_line(report)}")
-        warning = synthetic_warning(report)
+        warning = synthetic_banner(report.engine)
         if warning:
             self.banner.setText(warning)
             self.banner.setVisible(True)
