@@ -55,7 +55,7 @@ from engine.backends.cosyvoice_batch import (
 )
 from engine.backends.cosyvoice_llm import BatchedSpeechLM, Sequence, TokenStream
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
-from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
+from engine.text import FIRST_PIECE_CHARS, TextPiece, is_speakable, split_for_streaming
 
 log = logging.getLogger(__name__)
 
@@ -577,6 +577,13 @@ class CosyVoice2Backend(Backend):
 
     # --- synthesis ------------------------------------------------------------------------
 
+    def _pieces(self, text: str) -> list[TextPiece]:
+        """The text's pieces. CosyVoice2 streams within a piece, a hop at a time, so its first
+        audio is one hop however long the piece is: the engine's load-dependent first-piece
+        budget (``first_piece_chars``) would cut first sentences, and their prosody, for
+        nothing. Its pieces keep the idle engine's budget."""
+        return split_for_streaming(self.normalize(text), FIRST_PIECE_CHARS)
+
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
                    should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
         if not self._loaded:
@@ -588,7 +595,7 @@ class CosyVoice2Backend(Backend):
         prompt_script = str(profile.meta.get("transcript_script", "")) if has_transcript else ""
         speed = float(np.clip(settings.speed or 1.0, *SPEED_RANGE))
         spoken = False
-        for piece in split_for_streaming(self.normalize(text), first_piece_chars):
+        for piece in self._pieces(text):
             if should_stop():
                 return
             tokens = self._encode(piece.text)
@@ -760,7 +767,7 @@ class CosyVoice2Backend(Backend):
         has_transcript = len(profile.conditioning.get("prompt_text_tokens", ())) > 0
         prompt_script = str(profile.meta.get("transcript_script", "")) if has_transcript else ""
         segments = []
-        for piece in split_for_streaming(self.normalize(text), first_piece_chars):
+        for piece in self._pieces(text):
             tokens = self._encode(piece.text)
             if tokens:
                 mode = choose_mode(piece.text, prompt_script, settings)
