@@ -40,7 +40,7 @@ class ProjectErrorCode(str, enum.Enum):
     SUBTITLE_STREAM = "E_SUBTITLE_STREAM"
     CANCELLED = "E_CANCELLED"
     BAD_ID = "E_BAD_ID"  # an id that could not safely be part of a file name
-    TIME_RANGE = "E_TIME_RANGE"  # a time that is negative, not a number, or beyond 24 h
+    TIME_RANGE = "E_TIME_RANGE"  # a time that is negative, not a number, beyond 24 h, or a line's end before its start
     PROJECT_LOCKED = "E_PROJECT_LOCKED"  # another DubStudio process holds the project
     # Transcribing the video's dialogue (engine.hearing), with the hearing layer's own codes.
     AUDIO_UNREADABLE = HearingErrorCode.AUDIO_UNREADABLE.value

@@ -42,7 +42,7 @@ from app.project.errors import (
 from app.project.fsutil import atomic_write_bytes, check_relative, ensure_dir, resolve_inside
 from app.project.migrations import CURRENT_SCHEMA, migrate
 from app.project.limits import MEDIA_RANGES
-from app.project.timecode import TimeRangeError, check_time
+from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine import files
 from engine.numbers import NumberError, checked_number
 from engine.protocol import DEFAULT_BACKEND, PITCH, SPEED, EngineError
@@ -382,6 +382,12 @@ def _opt_float(data: dict[str, Any], key: str, where: str) -> float | None:
     return float(value)
 
 
+def _number_or_none(data: dict[str, Any], key: str, where: str) -> float | None:
+    """A number as a float, or None; the validator of what holds it checks its range."""
+    value = _get(data, key, (int, float), where, None)
+    return None if value is None else float(value)
+
+
 def _opt_time(data: dict[str, Any], key: str, where: str) -> float | None:
     """An optional time in seconds, 0 to 24 h (a start of 1e9 would make the mix allocate terabytes)."""
     value = _get(data, key, (int, float), where, None)
@@ -576,16 +582,26 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
     }
 
 
-def _line_speed(data: dict[str, Any], where: str) -> float | None:
-    """A line's own speed, in the engine's range; None: the character's."""
-    value = _get(data, "speed", (int, float), where, None)
-    if value is None:
-        return None
-    try:
-        SPEED.check(value)
-    except EngineError as error:
-        raise ProjectFileError(f"{where}: {error.message}") from None
-    return float(value)
+def validate_line(line: Line, what: str) -> None:
+    """What a line's values must satisfy wherever it comes from: loaded from project.json,
+    edited, imported. Each time is one a project may hold and the end is not before the start
+    (E_TIME_RANGE); a line's own speed is in the engine's range. InvalidValueError naming
+    ``what`` ("line 3", "subtitle 2", "lines[2]") otherwise."""
+    for key in ("start", "end"):
+        value = getattr(line, key)
+        if value is not None:
+            try:
+                check_time(value, key)
+            except TimeRangeError as error:
+                raise InvalidValueError(f"{what}: {error}", ProjectErrorCode.TIME_RANGE) from None
+    if line.start is not None and line.end is not None and line.end < line.start:
+        raise InvalidValueError(f"{what} ends ({format_clock(line.end)}) before it starts "
+                                f"({format_clock(line.start)})", ProjectErrorCode.TIME_RANGE)
+    if line.speed is not None:
+        try:
+            SPEED.check(line.speed)
+        except EngineError as error:
+            raise InvalidValueError(f"{what}: {error.message}") from None
 
 
 def line_from_dict(data: Any, where: str) -> Line:
@@ -602,22 +618,27 @@ def line_from_dict(data: Any, where: str) -> Line:
         chosen = takes[-1].id if takes else None
     if status in TRANSIENT_STATUSES or status is LineStatus.STALE:
         status = LineStatus.DONE if chosen else LineStatus.NOT_RENDERED
-    return Line(
+    line = Line(
         id=_id(data, "id", where),
         text=_get(data, "text", str, where, ""),
         character_id=_id(data, "character", where, None),
-        start=_opt_time(data, "start", where),
-        end=_opt_time(data, "end", where),
+        start=_number_or_none(data, "start", where),
+        end=_number_or_none(data, "end", where),
         takes=takes,
         chosen_take=chosen,
         status=status,
         error=_get(data, "error", str, where, ""),
         fit=_get(data, "fit", bool, where, None),
-        speed=_line_speed(data, where),
+        speed=_number_or_none(data, "speed", where),
         instruction=_get(data, "instruction", str, where, None),
         source_text=_get(data, "source_text", str, where, ""),
         draft=_get(data, "draft", bool, where, False),
     )
+    try:
+        validate_line(line, where)
+    except InvalidValueError as error:
+        raise ProjectFileError(error.message, error.code) from None
+    return line
 
 
 NULLABLE_SETTINGS = frozenset({"loudness_target_lufs"})  # None is a choice ("off"), not "missing"

@@ -24,10 +24,10 @@ from typing import Iterable, Union
 
 import srt
 
-from app.project.errors import ExportError, ImportFormatError, ProjectErrorCode
+from app.project.errors import ExportError, ImportFormatError, InvalidValueError, ProjectErrorCode
 from app.project.fsutil import atomic_write_text, bound_to
-from app.project.model import PALETTE, Character, Line, Project, new_id
-from app.project.timecode import TimeRangeError, check_time, format_timecode, parse_time
+from app.project.model import PALETTE, Character, Line, Project, new_id, validate_line
+from app.project.timecode import TimeRangeError, format_timecode, parse_time
 from app.project.timeline import build_timeline
 from app.project.undo import AddLines
 from engine import files
@@ -155,6 +155,14 @@ class _Builder:
         return ScriptImport(self.lines, self.new_characters, self.warnings, source)
 
 
+def _check_times(start: float | None, end: float | None, what: str, line_no: int | None, shown: str) -> None:
+    """A cue's or row's times by the rules of every line (validate_line), refused at its line in the file."""
+    try:
+        validate_line(Line(id="", text="", start=start, end=end), what)
+    except InvalidValueError as error:
+        raise ImportFormatError(error.message, line_no=line_no, source=shown, code=error.code) from None
+
+
 # --- SRT --------------------------------------------------------------------------------------
 
 
@@ -224,19 +232,8 @@ def import_srt(
     builder = _Builder(project, default_character)
     for n, sub in enumerate(subtitles):
         line_no = positions[n] if n < len(positions) else None
-        try:
-            start = check_time(sub.start.total_seconds(), "start")
-            end = check_time(sub.end.total_seconds(), "end")
-        except TimeRangeError as error:
-            raise ImportFormatError(
-                f"subtitle {sub.index}: {error}", line_no=line_no, source=shown, code=ProjectErrorCode.TIME_RANGE
-            ) from None
-        if end < start:
-            raise ImportFormatError(
-                f"subtitle {sub.index} ends ({format_timecode(end)}) before it starts ({format_timecode(start)})",
-                line_no=line_no,
-                source=shown,
-            )
+        start, end = sub.start.total_seconds(), sub.end.total_seconds()
+        _check_times(start, end, f"subtitle {sub.index}", line_no, shown)
         for k, raw in enumerate(sub.content.split("\n")):
             if _ARROW.search(raw):  # srt swallows a broken block into the previous one's text
                 raise ImportFormatError(
@@ -352,12 +349,7 @@ def import_csv(
                 code = ProjectErrorCode.TIME_RANGE if isinstance(error, TimeRangeError) else None
                 raise ImportFormatError(f"bad {key} time: {error}", line_no=line_no, source=shown, code=code) from None
         start, end = times
-        if start is not None and end is not None and end < start:
-            raise ImportFormatError(
-                f"end ({format_timecode(end)}) is before start ({format_timecode(start)})",
-                line_no=line_no,
-                source=shown,
-            )
+        _check_times(start, end, "the row", line_no, shown)
         if not body:
             builder.warnings.append(f"{shown}, line {line_no}: no text; row skipped")
             continue

@@ -33,8 +33,8 @@ from app.project.fsutil import (
     safe_filename,
     unique_path,
 )
-from app.project.model import PALETTE, Character, Line, Project, new_id
-from app.project.undo import Change, Command, CommandStack, _check_span
+from app.project.model import PALETTE, Character, Line, Project, new_id, validate_line
+from app.project.undo import Change, Command, CommandStack
 from engine.hearing import HearingError
 from engine.hearing import clips as hearing_clips
 from engine.hearing.transcribe import Options, Transcription, WhisperTranslator, transcribe_media
@@ -80,7 +80,7 @@ class ReplaceScript(Command):
         for line in self.lines:
             if line.character_id not in known:
                 raise InvalidValueError(f"line {line.id} names an unknown character")
-            _check_span(line.start, line.end, "line")
+            validate_line(line, "line")
         self.old_lines, self.old_language = list(project.lines), project.language
         project.characters.extend(self.characters)
         project.lines[:] = sorted(self.lines, key=lambda line: line.start or 0.0)

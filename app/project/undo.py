@@ -20,7 +20,7 @@ import abc
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Sequence
 
-from app.project.errors import InvalidValueError, ProjectErrorCode, UnknownIdError
+from app.project.errors import InvalidValueError, UnknownIdError
 from app.project.fsutil import check_relative
 from app.project.model import (
     Character,
@@ -31,9 +31,8 @@ from app.project.model import (
     VideoInfo,
     check_id,
     validate_character,
+    validate_line,
 )
-from app.project.timecode import TimeRangeError, check_time
-from engine.protocol import SPEED, EngineError
 
 
 @dataclass(frozen=True)
@@ -79,24 +78,6 @@ class Command(abc.ABC):
         return False
 
 
-# --- validation helpers ------------------------------------------------------------------------
-
-
-def _check_time(value: float | None, what: str) -> None:
-    if value is not None:
-        try:
-            check_time(value, what)
-        except TimeRangeError as error:
-            raise InvalidValueError(str(error), ProjectErrorCode.TIME_RANGE) from None
-
-
-def _check_span(start: float | None, end: float | None, what: str) -> None:
-    _check_time(start, f"{what} start")
-    _check_time(end, f"{what} end")
-    if start is not None and end is not None and end < start:
-        raise InvalidValueError(f"{what} ends ({end:.3f} s) before it starts ({start:.3f} s)")
-
-
 # --- lines -----------------------------------------------------------------------------------
 
 
@@ -136,7 +117,7 @@ class AddLines(Command):
                 raise InvalidValueError(f"line id {line.id} already exists")
             if line.character_id is not None and line.character_id not in known:
                 raise UnknownIdError(f"no character with id {line.character_id!r}")
-            _check_span(line.start, line.end, "line")
+            validate_line(line, "line")
         project.characters.extend(self.characters)
         if self.by_time:
             project.lines[:] = merge_by_time(project.lines, self.lines)
@@ -317,19 +298,13 @@ class EditLine(Command):
 
     def do(self, project: Project) -> Change:
         line = project.line(self.line_id)
-        merged = {"start": line.start, "end": line.end, **self.new}
-        _check_span(merged["start"], merged["end"], f"line {project.order_of(line.id)}")
+        validate_line(replace(line, **self.new), f"line {project.order_of(line.id)}")
         if self.new.get("character_id") is not None:
             project.character(self.new["character_id"])
         if "text" in self.new and not isinstance(self.new["text"], str):
             raise InvalidValueError("line text must be a string")
         if "fit" in self.new and self.new["fit"] not in (True, False, None):
             raise InvalidValueError("fit must be true, false or none (the project default)")
-        if self.new.get("speed") is not None:
-            try:
-                SPEED.check(self.new["speed"])
-            except EngineError as error:
-                raise InvalidValueError(f"line {project.order_of(line.id)}: {error.message}") from None
         if self.new.get("instruction") is not None and not isinstance(self.new["instruction"], str):
             raise InvalidValueError("a line's instruction must be text")
         if "source_text" in self.new and not isinstance(self.new["source_text"], str):

@@ -77,6 +77,21 @@ def test_broken_files_fail_with_a_clear_message(project: Project, mutate, messag
         Project.load(project.root)
 
 
+def test_a_line_is_checked_at_load_as_on_edit(project: Project) -> None:
+    """validate_line: a hand-edited line that ends before it starts is refused at load too."""
+    data = json.loads(project.project_file.read_text())
+    data["lines"][1].update(start=5.0, end=4.0)
+    project.project_file.write_text(json.dumps(data))
+    with pytest.raises(ProjectFileError, match=r"lines\[1\] ends \(0:04.000\) before it starts \(0:05.000\)") as caught:
+        Project.load(project.root)
+    assert caught.value.code is ProjectErrorCode.TIME_RANGE
+    data["lines"][1].update(start=4.0, end=4.0, speed=9.0)
+    project.project_file.write_text(json.dumps(data))
+    with pytest.raises(ProjectFileError, match=r"lines\[1\]: speed must be a number from 0.25 to 4") as caught:
+        Project.load(project.root)
+    assert caught.value.code is ProjectErrorCode.INVALID_VALUE
+
+
 def test_invalid_json_names_the_line(project: Project) -> None:
     project.project_file.write_text('{\n "title": "x",\n oops\n}')
     with pytest.raises(ProjectFileError, match="line 3"):
