@@ -12,6 +12,7 @@ import pytest
 from app.cli import main
 from engine.backends import COSYVOICE2_ENVIRONMENT
 from engine.load import BenchSession, BenchSettings, Objective, Plan
+from engine.text import first_piece_chars, split_for_streaming
 
 
 def _check_plausible(data: dict, levels: list[int], jobs_per_level: int) -> None:
@@ -87,11 +88,16 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
     playback deadline, each second sentence arrives before the first one has finished playing
     (seconds of slack, so a busy machine passes too), and every new metric is reported."""
     texts = tmp_path / "two-sentences.txt"
-    texts.write_text("\n".join([
+    lines = [
         "The tide came in early that morning, and the boats were still tied up. Nobody noticed.",
         "She counted the lanterns twice before the storm arrived over the hill. Then she waited.",
         "A letter came from the city, written in a careful and unfamiliar hand. It was unsigned.",
-    ]) + "\n", encoding="utf-8")
+    ]
+    texts.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # The pieces engine.text makes of a line whose first piece begins with 1 or 2 jobs admitted
+    # (its budget follows the load); the first piece may leave as two chunks (a quiet cut).
+    chunk_counts = {len(split_for_streaming(line, first_piece_chars(jobs, 2))) + quiet_cut
+                    for line in lines for jobs in (1, 2) for quiet_cut in (0, 1)}
     out = tmp_path / "two.json"
     code = main(["bench", "--levels", "2", "--jobs-per-level", "4", "--warmup", "2", "--warmup-mode", "sequential",
                  "--slots", "2", "--texts", str(texts), "-q", "--cache-dir", str(tmp_path / "cache"),
@@ -107,8 +113,7 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
     assert warmups[0]["end_s"] <= warmups[1]["submit_s"]  # one at a time ...
     assert max(job["end_s"] for job in warmups) <= min(job["submit_s"] for job in measured)  # ... before the load
     for job in measured:
-        # Two sentences; the first leaves as two chunks when the model pauses in it (a cut).
-        assert job["chunks"] in (2, 3) and 0 < job["compute_s"] <= job["synth_s"] and job["queue_wait_s"] >= 0
+        assert job["chunks"] in chunk_counts and 0 < job["compute_s"] <= job["synth_s"] and job["queue_wait_s"] >= 0
     assert level["compute_s"]["count"] == 4 and level["first_audio_s"]["std"] >= 0
     assert 0 <= level["goodput_fraction"] <= 1 and level["goodput_jobs"] <= level["ok"]
     assert level["first_audio_max_over_p95"] >= 1.0
@@ -116,7 +121,7 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
 
 def test_a_probe_style_plan_stops_at_the_first_level_that_misses(tmp_path: Path) -> None:
     plan = Plan(levels=(1, 2, 4), jobs_per_level=1, warmup_jobs=0, stop_after_miss=True)
-    settings = BenchSettings(plan=plan, objective=Objective(p95_first_audio_s=1e-6), slots=1,
+    settings = BenchSettings(plan=plan, objective=Objective(p95_first_audio_s=0.001), slots=1,
                              cache_dir=str(tmp_path / "cache"))
     report = BenchSession(settings).run()
     assert [level.level for level in report.levels] == [1]  # level 1 missed: 2 and 4 never ran
