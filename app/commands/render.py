@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from app.commands.common import EXIT_INTERRUPTED, add_engine_arguments, add_remote_arguments, engine_client_from_args
 from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.project.export_registry import EXPORTS, EXPORT_KINDS
+from app.project.timecode import format_clock
 
 if TYPE_CHECKING:
     from app.project import Line, Project
@@ -101,8 +102,7 @@ def parse_line_list(text: str, count: int) -> list[int]:
 def _format_eta(seconds: float | None) -> str:
     if seconds is None:
         return "--:--"
-    seconds = int(round(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}" if seconds < 3600 else f"{seconds // 3600}h{seconds // 60 % 60:02d}"
+    return format_clock(seconds, 0)
 
 
 class ProgressBar:

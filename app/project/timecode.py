@@ -61,12 +61,14 @@ def format_timecode(seconds: float, separator: str = ",") -> str:
     return f"{hours:02d}:{minutes:02d}:{secs:02d}{separator}{millis:03d}"
 
 
-def format_clock(seconds: float) -> str:
-    """How the studio shows a time everywhere (table, transport, tooltips): ``M:SS.mmm``, with
-    hours in front from one hour on (``1:02:03.450``). :func:`parse_time` reads it back."""
-    millis = max(0, round(seconds * 1000))
-    hours, rest = divmod(millis, 3_600_000)
-    minutes, rest = divmod(rest, 60_000)
-    secs, millis = divmod(rest, 1000)
-    clock = f"{minutes}:{secs:02d}.{millis:03d}"
-    return f"{hours}:{minutes:02d}:{secs:02d}.{millis:03d}" if hours else clock
+def format_clock(seconds: float, decimals: int = 3) -> str:
+    """How DubStudio shows a time everywhere (table, transport, tooltips, the ruler, a video's
+    length, render's ETA): ``M:SS.mmm``, with hours in front from one hour on (``1:02:03.450``);
+    ``decimals`` digits of the second (0: ``M:SS``). :func:`parse_time` reads it back."""
+    per_second = 10**decimals
+    units = max(0, round(seconds * per_second))
+    hours, rest = divmod(units, 3600 * per_second)
+    minutes, rest = divmod(rest, 60 * per_second)
+    secs, fraction = divmod(rest, per_second)
+    tail = f".{fraction:0{decimals}d}" if decimals else ""
+    return f"{hours}:{minutes:02d}:{secs:02d}{tail}" if hours else f"{minutes}:{secs:02d}{tail}"

@@ -58,10 +58,9 @@ class NewFromVideo:
 
 def describe_video(info: VideoInfo) -> str:
     """``1920×1080 · 25 fps · 2:01 · h264 · 1 audio, 1 subtitle stream``."""
-    minutes, seconds = divmod(round(info.duration_s), 60)
     streams = f"{len(info.audio_streams)} audio, {len(info.subtitle_streams)} subtitle stream"
     streams += "s" if len(info.subtitle_streams) != 1 else ""
-    return f"{info.width}×{info.height} · {info.fps:g} fps · {minutes}:{seconds:02d} · {info.codec} · {streams}"
+    return f"{info.width}×{info.height} · {info.fps:g} fps · {format_clock(info.duration_s, 0)} · {info.codec} · {streams}"
 
 
 def _row(*widgets: QWidget) -> QWidget:

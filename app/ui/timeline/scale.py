@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
+from app.project.timecode import format_clock
+
 MIN_PX_PER_S = 2.0  # a ten-minute video fits in 1200 px
 MAX_PX_PER_S = 1200.0  # single frames of 25 fps video are 48 px wide
 ZOOM_STEP = 1.25  # one wheel notch or key press
@@ -65,12 +67,7 @@ def tick_times(left_s: float, right_s: float, step: float) -> list[float]:
 
 def format_ruler(seconds: float, step: float) -> str:
     """``1:05`` for whole-second steps, ``1:05.2`` / ``1:05.04`` for finer ones."""
-    minutes, rest = divmod(max(0.0, seconds), 60.0)
-    if step >= 1.0:
-        return f"{int(minutes)}:{int(round(rest)):02d}" if round(rest) < 60 else f"{int(minutes) + 1}:00"
-    decimals = 2 if step < 0.1 else 1
-    text = f"{rest:0{3 + decimals}.{decimals}f}"
-    return f"{int(minutes)}:{text}"
+    return format_clock(seconds, 0 if step >= 1.0 else 1 if step >= 0.1 else 2)
 
 
 @dataclass(frozen=True)
