@@ -6,7 +6,7 @@ headless ``render`` command shares with the studio: it never imports Qt (nor ``a
 which is Qt), and it reaches the engine only through the modules in
 :data:`PROJECT_ENGINE_ENTRY_POINTS` (the vocabulary, the file rules, the checks and hearing it
 shares), never its process, scheduler, backends or load tests. ``app/commands/`` are headless
-commands: they never import Qt or ``app.ui``. See README "How it is built".
+commands: they never import Qt or ``app.ui``. See docs/architecture.md.
 """
 
 from __future__ import annotations
