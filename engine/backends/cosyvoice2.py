@@ -324,7 +324,7 @@ class CosyVoice2Backend(Backend):
             logging.getLogger("numba").setLevel(logging.WARNING)
 
     def load(self) -> None:
-        from engine.backends.cosyvoice_models import model_kind, validate_model_dir
+        from engine.backends.cosyvoice_models import model_facts, validate_model_dir
 
         started = time.monotonic()
         report = validate_model_dir(self.model_dir, options=self.options)
@@ -390,8 +390,7 @@ class CosyVoice2Backend(Backend):
         self._loaded = True
         self.load_facts = {
             "load_s": round(time.monotonic() - started, 2),
-            "model_dir": str(self.model_dir),
-            **{f"model_{key}": value for key, value in model_kind(self.model_dir).items()},
+            **model_facts(self.model_dir),
             "code": str(Path(sys.modules["cosyvoice"].__file__ or "").parent),
             "hop_schedule": self.hop_schedule,
             "max_batch": self.max_batch,
