@@ -19,10 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from app.ui.stress.panel import StressPanel  # noqa: E402
-from engine.client import EngineConfig  # noqa: E402
+from app.ui.stress.panel import StressPanel
+from engine.client import EngineConfig
 
 
 def main() -> None:

@@ -42,11 +42,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.backends.base import ReferenceClip  # noqa: E402
-from engine.hearing.transcribe import SAMPLE_RATE, Options, Transcription, decode_blocks, transcribe_media  # noqa: E402
-from engine.hearing.whisper import load_whisper  # noqa: E402
-from engine.qa.wer import normalise_words, word_error_rate  # noqa: E402
-from engine.voices import SpeakerEncoder  # noqa: E402
+from engine.backends.base import ReferenceClip
+from engine.hearing.transcribe import SAMPLE_RATE, Options, Transcription, decode_blocks, transcribe_media
+from engine.hearing.whisper import load_whisper
+from engine.qa.wer import normalise_words, word_error_rate
+from engine.voices import SpeakerEncoder
 
 MIXTURE_AUDIO = "84d5e40461cf95ddc14ac1753859d7bb65a3e9a6"
 MIXTURE_TEXT = "c6057f08fc24bcded882abe5c73e22adec45c3fb"

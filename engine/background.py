@@ -60,7 +60,7 @@ class BackgroundWork:
                 task = self._tasks.popleft()
             try:
                 task()
-            except Exception:  # noqa: BLE001 - a failed task must not end the ones after it
+            except Exception:  # a failed task must not end the ones after it
                 log.exception("%s: a background task failed", self.name)
 
 

@@ -261,7 +261,7 @@ class Completion:
 def _call_logged(callback: Callable[[VoiceProfile, float], None], profile: VoiceProfile, at: float) -> None:
     try:
         callback(profile, at)
-    except Exception:  # noqa: BLE001 - one listener's fault must not stop the others
+    except Exception:  # one listener's fault must not stop the others
         log.exception("voice cache: a listener of a prepared voice failed")
 
 
@@ -403,7 +403,7 @@ class VoiceCache:
                 return
             try:
                 step()
-            except Exception:  # noqa: BLE001 - the first new voice then does it itself
+            except Exception:  # the first new voice then does it itself
                 log.exception("voice cache: a warm-up step failed")
         log.info("voice cache: warmed up %.2f s after the engine was ready", time.monotonic() - started)
         then()
@@ -490,7 +490,7 @@ class VoiceCache:
             else:
                 embedding = reference = self.encoder.embed(clip)
             figures.update(self._resemblance(profile, reference))
-        except Exception as error:  # noqa: BLE001 - reported in the summary; the voice still speaks
+        except Exception as error:  # reported in the summary; the voice still speaks
             log.warning("voice cache: %s: resemblance not measured", profile.meta.get("clip_name"), exc_info=True)
             warnings.append(f"resemblance not measured ({_describe(error)})")
         complete = VoiceProfile(profile.key, embedding, profile.conditioning,

@@ -720,7 +720,7 @@ def _media_fact(data: dict[str, Any], key: str, kinds: Any, where: str, default:
         checked_number(f"'{key}'", value, low, high)
     except NumberError as error:
         raise ProjectFileError(f"{where}: {error}") from None
-    return float(value) if kinds != int else value
+    return float(value) if kinds is not int else value
 
 
 def video_from_dict(data: Any, where: str = "video") -> VideoInfo | None:

@@ -198,7 +198,7 @@ def _worker_main(requests: Connection, results: Connection) -> None:
             return
         try:
             outcome = checker.check(request)
-        except Exception as error:  # one bad take must not end the checking of the others
+        except Exception as error:  # noqa: BLE001 - one bad take must not end the checking of the others
             outcome = QaOutcome(request.line_id, request.take_id, None, f"{QA_WORKER}: {type(error).__name__}: {error}")
         try:
             results.send(outcome)

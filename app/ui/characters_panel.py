@@ -706,7 +706,7 @@ class CharactersPanel(QWidget):
         if not self.recorder.recording:
             try:
                 self.recorder.start()
-            except Exception as exc:  # PortAudio reports device problems with many types
+            except Exception as exc:  # noqa: BLE001 - PortAudio reports device problems with many types
                 self._doc.error.emit(f"E_RECORD: cannot record from the microphone: {exc}")
                 return
             self.record_button.setText("■ Stop recording")

@@ -119,7 +119,7 @@ def list_devices(kind: str) -> list[DeviceInfo]:
     key = "max_output_channels" if kind == "output" else "max_input_channels"
     try:
         devices = sd.query_devices()
-    except Exception:  # PortAudio errors differ by host API; no devices is the honest answer
+    except Exception:  # noqa: BLE001 - PortAudio errors differ by host API; no devices is the honest answer
         return []
     return [
         DeviceInfo(i, str(d["name"]), int(d["default_samplerate"]))
@@ -386,7 +386,7 @@ class Player(QObject):
         try:
             self._stream = output.open(sample_rate, self._callback)
             self._stream.start()
-        except Exception as exc:  # a device that refuses the format: fall back to silence
+        except Exception as exc:  # noqa: BLE001 - a device that refuses the format: fall back to silence
             log.warning("audio output failed (%s); playing silently", exc)
             self._output = ClockOutput()
             self._missing_reported = False

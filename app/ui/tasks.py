@@ -41,7 +41,7 @@ class SyncTaskRunner:
     def run(self, work: Work, on_success: OnSuccess | None = None, on_failure: OnFailure | None = None) -> None:
         try:
             result = work()
-        except Exception as exc:  # the failure callback decides what the user sees
+        except Exception as exc:  # noqa: BLE001 - the failure callback decides what the user sees
             (on_failure or _log_failure)(exc)
             return
         if on_success is not None:
@@ -62,7 +62,7 @@ class _Runnable(QRunnable):
     def run(self) -> None:
         try:
             result = self._work()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the failure callback decides what the user sees
             failure, error = self.on_failure or _log_failure, exc  # ``exc`` is unbound after except
             self._deliver(lambda: failure(error))
             return

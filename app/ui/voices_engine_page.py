@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 
 import sys
-from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt, Signal, Slot

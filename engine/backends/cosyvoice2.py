@@ -308,7 +308,7 @@ class CosyVoice2Backend(Backend):
         root = logging.getLogger()
         level = root.level
         try:
-            import cosyvoice  # noqa: F401
+            import cosyvoice
             import cosyvoice.utils.file_utils  # noqa: F401  (configures logging on import)
             import matcha  # noqa: F401
         except ImportError as error:

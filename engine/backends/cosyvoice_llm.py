@@ -166,7 +166,7 @@ class BatchedSpeechLM:
                     if self._active:
                         self._step()
                         self._drop_finished()
-            except BaseException as error:  # noqa: BLE001 - every sequence in the batch fails with it
+            except BaseException as error:  # every sequence in the batch fails with it
                 log.exception("batched LLM step failed")
                 for sequence in self._active:
                     sequence.stream.finish(error)

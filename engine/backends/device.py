@@ -47,7 +47,7 @@ def driver_version() -> str | None:
             version = pynvml.nvmlSystemGetDriverVersion()
         finally:
             pynvml.nvmlShutdown()
-    except Exception:  # no library, no driver, no GPU: the usual CPU machine
+    except Exception:  # noqa: BLE001 - no library, no driver, no GPU: the usual CPU machine
         return None
     return version.decode() if isinstance(version, bytes) else str(version)
 
@@ -59,7 +59,7 @@ def driver_gpus() -> list[dict[str, Any]]:
         import pynvml
 
         pynvml.nvmlInit()
-    except Exception:  # no library, no driver: the usual CPU machine
+    except Exception:  # noqa: BLE001 - no library, no driver: the usual CPU machine
         return []
     try:
         gpus = []
@@ -71,7 +71,7 @@ def driver_gpus() -> list[dict[str, Any]]:
                          "memory_gb": round(pynvml.nvmlDeviceGetMemoryInfo(handle).total / 2**30, 1),
                          "compute_capability": f"{major}.{minor}"})
         return gpus
-    except Exception:  # a driver that answers the first call and not the next: report what it said
+    except Exception:  # noqa: BLE001 - a driver that answers the first call and not the next: report what it said
         return gpus
     finally:
         pynvml.nvmlShutdown()

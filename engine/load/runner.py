@@ -204,7 +204,7 @@ class LoadRunner:
         assert isinstance(self.client, RemoteEngineClient)
         try:
             replicas = self.client.server_stats().get("replicas", [])
-        except Exception:  # the server went away: the report still says what was known at the start
+        except Exception:  # noqa: BLE001 - the server went away: the report still says what was known at the start
             return None
         return sum(1 for r in replicas if r.get("backend") == self.client.backend)
 

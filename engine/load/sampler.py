@@ -40,7 +40,7 @@ class _Gpus:
             pynvml.nvmlInit()
             self._handles = [pynvml.nvmlDeviceGetHandleByIndex(i) for i in range(pynvml.nvmlDeviceGetCount())]
             self._nvml = pynvml
-        except Exception:  # NVMLError_LibraryNotFound, driver mismatch, ImportError: no GPU figures
+        except Exception:  # noqa: BLE001 - NVMLError_LibraryNotFound, driver mismatch, ImportError: no GPU figures
             self._handles = []
 
     @property
@@ -57,7 +57,7 @@ class _Gpus:
             return None
         try:
             return str(self._nvml.nvmlSystemGetDriverVersion())
-        except Exception:  # an old driver without the call: the report says "unknown"
+        except Exception:  # noqa: BLE001 - an old driver without the call: the report says "unknown"
             return None
 
     def sample(self) -> tuple[float | None, float | None]:
@@ -66,7 +66,7 @@ class _Gpus:
         try:
             utils = [self._nvml.nvmlDeviceGetUtilizationRates(h).gpu for h in self._handles]
             used = [self._nvml.nvmlDeviceGetMemoryInfo(h).used for h in self._handles]
-        except Exception:  # a GPU fell off the bus mid-run: stop reporting rather than crash
+        except Exception:  # noqa: BLE001 - a GPU fell off the bus mid-run: stop reporting rather than crash
             return None, None
         return sum(utils) / len(utils), sum(used) / 2**20
 
@@ -74,7 +74,7 @@ class _Gpus:
         if self.present:
             try:
                 self._nvml.nvmlShutdown()
-            except Exception:
+            except Exception:  # noqa: BLE001 - shutting NVML down is best effort
                 pass
             self._handles = []
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -118,7 +118,7 @@ class WhisperRecogniser:
     def languages(self) -> frozenset[str]:
         return self._languages
 
-    def _load(self):  # noqa: ANN202 - faster_whisper.WhisperModel, imported lazily
+    def _load(self) -> Any:  # faster_whisper.WhisperModel, imported lazily
         return load_whisper(self.model, self._device, self._cpu_threads)
 
     def transcribe(self, pcm: np.ndarray, sample_rate: int, language: str) -> Heard:

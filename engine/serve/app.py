@@ -40,7 +40,6 @@ from engine.client import EngineClient, EngineConfig
 from engine.files import atomic_write_bytes
 from engine.protocol import (
     JOB_END_EVENTS,
-    EngineReady,
     EngineRestarted,
     ErrorCode,
     Event,
@@ -136,7 +135,7 @@ def _gpu_memory_mb() -> float | None:
                        for i in ids) / 2**20
         finally:
             pynvml.nvmlShutdown()
-    except Exception:  # no NVML (a driver without it): leave the figure out rather than fail stats
+    except Exception:  # noqa: BLE001 - no NVML (a driver without it): leave the figure out rather than fail stats
         return None
 
 

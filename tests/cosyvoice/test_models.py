@@ -118,14 +118,14 @@ class FakeHub:
                     self.send_header(key, value)
                 self.end_headers()
 
-            def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+            def do_HEAD(self) -> None:  # http.server's naming
                 name = self._file()
                 if name is None:
                     self.send_error(404)
                     return
                 self._headers(name, 200, len(hub.files[name]), {})
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 if self.path.startswith(f"/api/models/{hub.repo}"):
                     body = json.dumps({
                         "id": hub.repo, "modelId": hub.repo, "sha": SHA, "private": False,

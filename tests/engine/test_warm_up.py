@@ -7,7 +7,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from engine.client import EngineClient, EngineConfig, collect
 from engine.process import Engine

@@ -10,11 +10,11 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings
 
-from app.ui.player import NullOutput  # noqa: E402
-from app.ui.settings import Settings  # noqa: E402
-from app.ui.tasks import SyncTaskRunner  # noqa: E402
+from app.ui.player import NullOutput
+from app.ui.settings import Settings
+from app.ui.tasks import SyncTaskRunner
 
 if TYPE_CHECKING:
     from app.ui.bridge import EngineBridge

@@ -30,7 +30,7 @@ READY = EngineReady(Capabilities("piper", 22050, True, ("en",), False, False, Fa
 
 
 class _Health(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's spelling
+    def do_GET(self) -> None:  # http.server's spelling
         body = b'{"status": "ok"}'
         self.send_response(200 if self.path == "/health" else 404)
         self.send_header("Content-Length", str(len(body)))

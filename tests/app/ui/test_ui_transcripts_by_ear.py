@@ -10,7 +10,7 @@ from typing import Any
 from app.ui.characters_panel import CharactersPanel
 from app.ui.document import Document
 from engine.qa.wer import error_rate
-from tests.app.ui.test_ui_characters import panel  # noqa: F401 - the fixture
+from tests.app.ui.test_ui_characters import panel  # noqa: F401 - the fixture (pytest passes it by name)
 from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
 
 
