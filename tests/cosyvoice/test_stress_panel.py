@@ -57,7 +57,8 @@ def test_the_stress_panel_runs_two_levels_on_cosyvoice2_and_shows_rows_and_a_ver
     panel.target.form().set_values({"model_dir": str(tiny_model)})
     assert panel.probe() is PRESETS["cosyvoice2"]
     report = _run(panel, qtbot)
-    assert [panel.table.item(row, 0).text() for row in range(panel.table.rowCount())] == ["1 user", "2 users"]
+    levels = [panel.table.horizontalHeaderItem(column).text() for column in range(panel.table.columnCount())]
+    assert levels == ["1 user", "2 users"]  # the table stands on its side: a column per level
     assert panel.verdict_label.text().startswith("<b>Verdict.</b> On cosyvoice2 (synthetic weights, cpu) with 2 slots")
     measured = panel.hardware_label.text()
     assert "this computer" in measured and "cosyvoice2 · synthetic tiny model · cpu, 2 slots · torch " in measured
@@ -89,4 +90,4 @@ def test_without_a_model_folder_the_probe_builds_the_synthetic_one_first(
     assert any("step 1/" in line for line in lines)  # the builder's steps reached the panel
     built = tmp_path / "data" / "DubStudio" / "models" / "CosyVoice2-0.5B-synthetic-tiny"
     assert (built / "cosyvoice2.yaml").is_file()
-    assert report.engine["model_dir"] == str(built) and panel.table.rowCount() == 2
+    assert report.engine["model_dir"] == str(built) and panel.table.columnCount() == 2  # a column per level
