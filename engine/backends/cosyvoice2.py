@@ -684,11 +684,7 @@ class CosyVoice2Backend(Backend):
                 if should_stop():
                     return
                 hop, count = this_hop(), needed()
-                with stream.ready:
-                    available = list(stream.tokens[:count])
-                    done, error = stream.done, stream.error
-                if error is not None:
-                    raise EngineError(ErrorCode.BACKEND, f"CosyVoice2 LLM failed: {type(error).__name__}: {error}")
+                available, done = stream.head(count)
                 if len(available) >= count:
                     pcm = self._token2wav(available, offset, model_input, cache, speed, finalize=False)
                     offset += hop
@@ -908,11 +904,7 @@ class CosyVoice2Backend(Backend):
                 self.close(job)
                 return None
             count = self._needed(job)
-            with stream.ready:
-                available = list(stream.tokens[:count])
-                done, error = stream.done, stream.error
-            if error is not None:
-                raise EngineError(ErrorCode.BACKEND, f"CosyVoice2 LLM failed: {type(error).__name__}: {error}")
+            available, done = stream.head(count)
             if len(available) >= count:
                 return _Hop(job, available, job.offset, self._this_hop(job), False, self._hop_seed(job))
             if done:

@@ -24,6 +24,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.protocol import EngineError, ErrorCode
+
 log = logging.getLogger(__name__)
 
 # Upstream's sampling defaults (CosyVoice2 config: ras_sampling top_p 0.8, top_k 25, win 10, tau_r 0.1).
@@ -49,6 +51,15 @@ class TokenStream:
             self.tokens.append(token)
             self.ready.notify_all()
             return True
+
+    def head(self, count: int) -> tuple[list[int], bool]:
+        """(up to ``count`` first tokens, whether the segment is done); raises the LLM's error
+        as E_BACKEND."""
+        with self.ready:
+            available, done, error = list(self.tokens[:count]), self.done, self.error
+        if error is not None:
+            raise EngineError(ErrorCode.BACKEND, f"CosyVoice2 LLM failed: {type(error).__name__}: {error}")
+        return available, done
 
     def finish(self, error: BaseException | None = None) -> None:
         with self.ready:

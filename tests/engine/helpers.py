@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -89,3 +90,22 @@ def joe_says(text: str) -> tuple[np.ndarray, int]:
     voice = _joe()
     pcm = np.concatenate([chunk.audio_float_array for chunk in voice.synthesize(text)])
     return pcm.astype(np.float32), int(voice.config.sample_rate)
+
+
+def returns_at_once(call: Callable[[], Any], limit_s: float = 30.0) -> BaseException | None:
+    """Run ``call`` on a thread and fail the test if it blocks (libsndfile once waited on a FIFO
+    for ever); returns what it raised, or None."""
+    outcome: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            call()
+            outcome.append(None)
+        except BaseException as error:  # noqa: BLE001 - handed back to the test
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout=limit_s)
+    assert not thread.is_alive(), "blocked on a named pipe"
+    return outcome[0]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,27 +24,10 @@ from engine.protocol import EngineError, ErrorCode
 from engine.serve.config import ServeConfigError, ServeOptions, read_token
 from engine.text import control_character
 from engine.voices import check_reference_clip, load_reference_clip
+from tests.engine.helpers import returns_at_once
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="named pipes and hard links as on POSIX")
 VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
-
-
-def returns_at_once(call: Callable[[], Any]) -> BaseException | None:
-    """Run ``call`` on a thread; fail the test if it blocks (as libsndfile did on a FIFO)."""
-    outcome: list[BaseException | None] = []
-
-    def run() -> None:
-        try:
-            call()
-            outcome.append(None)
-        except BaseException as error:  # noqa: BLE001 - handed back to the test
-            outcome.append(error)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(timeout=20)
-    assert not thread.is_alive(), "blocked on a named pipe"
-    return outcome[0]
 
 
 @pytest.fixture

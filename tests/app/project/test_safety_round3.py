@@ -15,10 +15,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -39,6 +38,7 @@ from app.project.video_export import export_video
 
 from .conftest import VOICES, add_fake_take, make_project, tone
 from .media_fixtures import make_video
+from tests.engine.helpers import returns_at_once
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="FIFOs, hard links and signals as on POSIX")
 DUBSTUDIO = [sys.executable, "-m", "app.cli"]
@@ -49,24 +49,6 @@ SRT = "1\n00:00:00,500 --> 00:00:02,000\nMaya: Did you see the lights?\n\n"
 @pytest.fixture(scope="module")
 def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_video(tmp_path_factory.mktemp("media") / "scene.mp4", seconds=3.0)
-
-
-def returns_at_once(call: Callable[[], Any]) -> BaseException | None:
-    """Run ``call`` on a thread and fail if it blocks (libsndfile once waited on a FIFO for ever)."""
-    outcome: list[BaseException | None] = []
-
-    def run() -> None:
-        try:
-            call()
-            outcome.append(None)
-        except BaseException as error:  # noqa: BLE001 - handed back to the test
-            outcome.append(error)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(timeout=30)
-    assert not thread.is_alive(), "blocked on a named pipe"
-    return outcome[0]
 
 
 def dubstudio(*args: str, **options: Any) -> subprocess.CompletedProcess[str]:
