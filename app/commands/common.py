@@ -49,10 +49,24 @@ def run_interruptible(name: str, command: Callable[[], int]) -> int:
         for sig in STOP_SIGNALS:
             signal.signal(sig, signal.SIG_IGN)
         print(f"dubstudio {name}: interrupted", file=sys.stderr)
+        _forget_unhandled_interrupt()
         return EXIT_INTERRUPTED
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _forget_unhandled_interrupt() -> None:
+    """CPython marks an interrupt "unhandled" when it passes through code run by a nested
+    PyRun_* call (an import of some extension modules does that) even though we caught it
+    here, and then ends the process by SIGINT (status -2) instead of our 130: seen in CI when
+    SIGTERM landed during the command's imports. The interrupt was handled; clear the mark."""
+    import ctypes
+
+    try:
+        ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
+    except (AttributeError, ValueError, OSError):  # another interpreter, or the symbol not exported
+        pass
 
 
 def backend_option_help() -> str:

@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -272,6 +273,23 @@ def test_d1_sigterm_in_a_command_exits_130_without_a_traceback(tmp_path: Path, v
     assert process.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert not (tmp_path / "dub").exists() or (tmp_path / "dub" / NEW_MARKER).exists() is False
+
+
+def test_variant_d_an_interrupt_seen_by_a_nested_pyrun_still_exits_130(tmp_path: Path) -> None:
+    """CPython ends a ``python -m`` process (how dubstudio runs) by SIGINT (-2) when an
+    interrupt ever passed through a nested PyRun_* call, even one caught later: a SIGTERM
+    during some imports did that in CI."""
+    (tmp_path / "interrupt_probe.py").write_text(textwrap.dedent("""
+        import ctypes, sys
+        from app.commands.common import run_interruptible
+        def command():
+            ctypes.pythonapi.PyRun_SimpleString(b"raise KeyboardInterrupt")  # marks it unhandled
+            raise KeyboardInterrupt
+        sys.exit(run_interruptible("test", command))
+    """), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "interrupt_probe"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 130 and "dubstudio test: interrupted" in done.stderr
 
 
 def test_variant_d_sigint_ends_new_the_same_way(tmp_path: Path, video: Path) -> None:
