@@ -107,18 +107,37 @@ def _check_clip_info(path: Path, info: Any, seconds: float | None = None) -> Non
 
 
 def check_reference_clip(path: str | os.PathLike[str], start_s: float = 0.0, end_s: float | None = None) -> None:
-    """The checks :func:`load_reference_clip` makes before decoding (a regular file, audio
-    libsndfile reads, not over the length limit) on the part from ``start_s`` to ``end_s``,
-    without decoding: for "ready" checks that must refuse what a render would. Raises
-    EngineError with the same codes."""
+    """Every check :func:`load_reference_clip` makes (a regular file, audio libsndfile reads,
+    not over the length limit, not silent, enough speech) on the part from ``start_s`` to
+    ``end_s``: for "ready" checks that must refuse what a render would. Raises EngineError
+    with the same codes."""
     path = Path(path)
     with _open_clip(path) as handle:
         try:
             info = sf.info(handle)
+            used = None if start_s == 0 and end_s is None else min(end_s or info.duration, info.duration) - start_s
+            _check_clip_info(path, info, used)
+            first = max(0, int(start_s * info.samplerate))
+            last = info.frames if end_s is None else min(info.frames, int(end_s * info.samplerate))
+            handle.seek(0)
+            data, rate = sf.read(handle, start=first, stop=max(first, last), dtype="float32", always_2d=True)
         except (sf.LibsndfileError, RuntimeError) as error:
             raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error})") from error
-        used = None if start_s == 0 and end_s is None else min(end_s or info.duration, info.duration) - start_s
-        _check_clip_info(path, info, used)
+    _speech_of(path, data.mean(axis=1), rate)
+
+
+def _speech_of(path: Path, audio: np.ndarray, rate: int) -> np.ndarray:
+    """The clip's mono audio trimmed of silence; EngineError when it is silent or holds too little speech."""
+    if not np.isfinite(audio).all() or float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
+        raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
+    audio = trim(audio, TRIM_TOP_DB)
+    speech_s = sound_seconds(audio, rate, TRIM_TOP_DB)
+    if speech_s < MIN_SPEECH_S:
+        raise EngineError(
+            ErrorCode.CLIP_TOO_SHORT,
+            f"Reference clip {path.name} has {speech_s:.2f} s of speech; at least {MIN_SPEECH_S:.0f} s is needed",
+        )
+    return audio
 
 
 def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
@@ -138,17 +157,8 @@ def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
             raise EngineError(
                 ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.error_string})"
             ) from error
-    audio = data.mean(axis=1)
-    source_duration = len(audio) / rate
-    if not np.isfinite(audio).all() or float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
-        raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
-    audio = trim(audio, TRIM_TOP_DB)
-    speech_s = sound_seconds(audio, rate, TRIM_TOP_DB)
-    if speech_s < MIN_SPEECH_S:
-        raise EngineError(
-            ErrorCode.CLIP_TOO_SHORT,
-            f"Reference clip {path.name} has {speech_s:.2f} s of speech; at least {MIN_SPEECH_S:.0f} s is needed",
-        )
+    source_duration = len(data) / rate
+    audio = _speech_of(path, data.mean(axis=1), rate)
     warnings: tuple[str, ...] = ()
     if len(audio) > MAX_REFERENCE_S * rate:
         audio = audio[: int(MAX_REFERENCE_S * rate)]

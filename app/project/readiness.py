@@ -103,7 +103,8 @@ def _clip_exists(project: Project, rel: str) -> bool:
 
 def _clip_refused(project: Project, char: Character) -> str | None:
     """Why the engine would refuse this character's clip (which it names), by the engine's own
-    checks (a regular file, audio it decodes, within its length limit, over the trimmed part)."""
+    checks over the trimmed part: a regular file, audio it decodes, within its length limit,
+    not silent, at least a second of speech."""
     try:
         check_reference_clip(project.resolve(char.clip or ""), char.clip_start, char.clip_end)
     except ProjectError as error:

@@ -24,7 +24,7 @@ from engine.protocol import EngineError, ErrorCode
 from engine.serve.config import ServeConfigError, ServeOptions, read_token
 from engine.text import control_character
 from engine.voices import check_reference_clip, load_reference_clip
-from tests.engine.helpers import returns_at_once
+from tests.engine.helpers import returns_at_once, tone_clip
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="named pipes and hard links as on POSIX")
 VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
@@ -116,13 +116,30 @@ def test_variant_b_a_client_token_file_on_a_fifo_is_refused_at_once(fifo: Path) 
 
 
 def test_a_clip_over_the_length_limit_is_refused_by_the_check_render_makes(tmp_path: Path) -> None:
-    clip = tmp_path / "long.wav"
-    sf.write(str(clip), np.zeros(8000 * 601, dtype=np.int16), 8000, subtype="PCM_16")  # 10 min 1 s
+    clip = tone_clip(tmp_path / "long.wav", seconds=601.0, rate=8000)  # 10 min 1 s
     with pytest.raises(EngineError) as raised:
         check_reference_clip(clip)
     assert raised.value.code is ErrorCode.CLIP_TOO_LONG
     check_reference_clip(clip, 0.0, 300.0)  # a trim to 5 min is what the render would use: fine
     check_reference_clip(VOICES / "maya.wav")
+
+
+def test_the_ready_check_hears_what_the_render_would_refuse_in_the_trimmed_part(tmp_path: Path) -> None:
+    """Silence, or under a second of speech, in the part a trim keeps is refused as the engine
+    refuses that part (E_CLIP_SILENT, E_CLIP_TOO_SHORT), not only a bad file or length."""
+    silent = tmp_path / "silent.wav"
+    sf.write(str(silent), np.zeros(16000 * 3, dtype=np.float32), 16000)
+    speech, rate = sf.read(str(VOICES / "maya.wav"), dtype="float32")
+    short = tmp_path / "short.wav"  # what the render hands the engine for a 0.6 s trim
+    sf.write(str(short), speech[: int(0.6 * rate)], rate)
+    for path, end, code in ((silent, None, ErrorCode.CLIP_SILENT), (VOICES / "maya.wav", 0.6, ErrorCode.CLIP_TOO_SHORT)):
+        with pytest.raises(EngineError) as checked:
+            check_reference_clip(path, 0.0, end)
+        assert checked.value.code is code
+    for path, code in ((silent, ErrorCode.CLIP_SILENT), (short, ErrorCode.CLIP_TOO_SHORT)):
+        with pytest.raises(EngineError) as loaded:
+            load_reference_clip(path)
+        assert loaded.value.code is code
 
 
 # --- E: numbers -------------------------------------------------------------------------------
