@@ -43,6 +43,7 @@ from engine.protocol import (
     SetSlots,
     Shutdown,
     SlotsChanged,
+    plain_facts,
     Stats,
     SubmitJob,
     VoicePrepared,
@@ -511,7 +512,7 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
     except Exception:  # noqa: BLE001 - the first job then pays for it; it is not a reason to stop
         traceback.print_exc()
     events.put(EngineReady(backend.capabilities, engine.slots, os.getpid(), round(time.monotonic() - started, 4),
-                           backend.facts()))
+                           plain_facts(backend.facts())))
     # What only a new voice needs, in steps that each wait until the engine has no work.
     engine.warming_up = True
     cache.warm_up(engine.wait_idle, engine.warm_up_over)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import math
+import numbers
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
@@ -220,6 +221,27 @@ class EngineReady:
     pid: int
     start_s: float  # process start to ready, measured in the engine
     facts: dict[str, Any] = field(default_factory=dict)  # what loaded: device, versions, model kind
+
+
+def plain_facts(value: Any) -> Any:
+    """``value`` as plain data (str, int, float, bool, None, lists, str-keyed dicts) before it
+    crosses to the client: a backend's facts may hold its library's own types (torch's
+    ``__version__`` is a TorchVersion), which the studio, running without that library, could
+    not unpickle."""
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):  # numpy's bool is no bool
+        return bool(value)
+    if isinstance(value, numbers.Integral):  # numpy's integers too
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, dict):
+        return {str(key): plain_facts(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain_facts(item) for item in value) if type(value) in (list, tuple) \
+            else [plain_facts(item) for item in value]
+    return str(value)
 
 
 @dataclass(frozen=True)
