@@ -34,7 +34,8 @@ def test_the_stress_panel_runs_two_levels_against_the_server(server: Server, qtb
         report = run_outcome(panel, qtbot, panel.start, 600_000)
     finally:
         panel.shutdown()
-    assert panel.table.rowCount() == 2 and panel.table.item(1, 0).text() == "2 users"
+    # The table stands on its side: a column per level.
+    assert panel.table.columnCount() == 2 and panel.table.horizontalHeaderItem(1).text() == "2 users"
     assert report.engine["target"] == server.url and report.engine["replicas"] == 2
     assert report.config["engine_url"] == server.url
     assert all(level.jobs == 2 and level.errors == 0 for level in report.levels)
