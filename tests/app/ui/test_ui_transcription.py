@@ -5,30 +5,17 @@ video on the Characters panel, and merging and splitting characters, all undoabl
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
-from pytestqt.qtbot import QtBot
 
-from app.ui.bridge import EngineBridge
 from app.ui.main_window import MainWindow
-from app.ui.player import NullOutput
-from app.ui.settings import Settings
-from app.ui.tasks import SyncTaskRunner
 from app.ui.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
 from app.ui.video_dialogs import TRANSCRIBE
+from tests.app.ui.test_ui_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
 from tests.engine.hearing_fixtures import make_scene, voice_at
 
 
-@pytest.fixture
-def window(qtbot: QtBot, settings: Settings, sync_runner: SyncTaskRunner, null_output: NullOutput,
-           tmp_path: Path) -> Iterator[MainWindow]:
-    win = MainWindow(settings, sync_runner, null_output, bridge=EngineBridge(), projects_dir=tmp_path / "projects")
-    qtbot.addWidget(win)
-    yield win
-    win.close()
 
 
 def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainWindow, tmp_path: Path) -> None:
