@@ -9,6 +9,10 @@ Files come from many tools, so decoding is forgiving: UTF-8 with or without BOM,
 with BOM, CRLF or CR line ends, and legacy encodings (cp1252, latin-1, ...) detected by
 charset-normalizer. Structure is not guessed: malformed input raises :class:`ImportFormatError`
 naming the file and the line.
+
+Every script format is declared once in :data:`SCRIPT_FORMATS` (name, label, extensions,
+reader, writer): the import menu, the file dialogs' filters, detection by extension and
+:func:`export_script` read it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Union
+from typing import Callable, Iterable, Union
 
 import srt
 
@@ -145,9 +149,11 @@ class _Builder:
             found = self._by_name[key] = char.id
         return found
 
-    def add(self, speaker: str | None, text: str, start: float | None = None, end: float | None = None) -> Line:
+    def add(self, speaker: str | None, text: str, start: float | None = None, end: float | None = None,
+            source_text: str = "", draft: bool = False) -> Line:
         char_id = self.character_id(speaker) if speaker else self.default_id
-        line = Line(id=new_id(), text=text, character_id=char_id, start=start, end=end)
+        line = Line(id=new_id(), text=text, character_id=char_id, start=start, end=end, source_text=source_text,
+                    draft=draft)
         self.lines.append(line)
         return line
 
@@ -257,11 +263,18 @@ _COLUMN_ALIASES = {
     "text": {"text", "line", "dialogue", "dialog", "content", "subtitle", "script"},
     "start": {"start", "start_time", "starttime", "in", "begin", "from", "start (s)"},
     "end": {"end", "end_time", "endtime", "out", "stop", "to", "end (s)"},
+    "source": {"source", "source_text", "original"},  # what a translated line was in the original
+    "draft": {"draft"},
 }
+# A draft cell: "yes" marks a machine translation to check (what the export writes), empty is checked.
+DRAFT_MARKS: dict[str, bool] = {"yes": True, "y": True, "true": True, "1": True, "x": True,
+                                "": False, "no": False, "n": False, "false": False, "0": False}
+DRAFT_YES = "yes"
+TAB_SEPARATED = (".tsv", ".tab")
 
 
 def _sniff_dialect(text: str, name: str) -> type[csv.Dialect] | csv.Dialect:
-    if name.lower().endswith((".tsv", ".tab")):
+    if name.lower().endswith(TAB_SEPARATED):
         return csv.excel_tab
     sample = "\n".join(text.split("\n")[:20])
     try:
@@ -292,8 +305,10 @@ def import_csv(
     """Read CSV/TSV: columns character, text and optionally start and end.
 
     A header row is optional (recognised by a ``text`` column and friends; its column names
-    then decide the order). The delimiter is sniffed from ``, ; | TAB`` unless given. Times
-    are seconds or ``HH:MM:SS,mmm``. Blank rows are skipped.
+    then decide the order, and only with one are ``source`` and ``draft`` read: the original
+    a translated line came from and whether it is still a draft, as the export writes them).
+    The delimiter is sniffed from ``, ; | TAB`` unless given. Times are seconds or
+    ``HH:MM:SS,mmm``. Blank rows are skipped.
     """
     text, name = _read(source, encoding)
     shown = name or "input"
@@ -353,10 +368,14 @@ def import_csv(
         if not body:
             builder.warnings.append(f"{shown}, line {line_no}: no text; row skipped")
             continue
+        mark = cell("draft").casefold()
+        if mark not in DRAFT_MARKS:
+            raise ImportFormatError(f"bad draft mark {cell('draft')[:20]!r}: write {DRAFT_YES} for a translation "
+                                    "still to check, or leave it empty", line_no=line_no, source=shown)
         speaker = cell("character") or None
         if speaker is None:
             speaker, body = split_speaker(body)
-        builder.add(speaker, body, start, end)
+        builder.add(speaker, body, start, end, source_text=cell("source"), draft=DRAFT_MARKS[mark])
     return builder.result(name)
 
 
@@ -394,16 +413,6 @@ def import_plain(
     if not builder.lines:
         raise ImportFormatError("no script lines found", source=shown)
     return builder.result(name)
-
-
-def import_script(source: str | os.PathLike[str], project: Project, **options: object) -> ScriptImport:
-    """Pick the importer by file extension (.srt, .csv/.tsv/.tab, anything else = plain)."""
-    suffix = Path(source).suffix.lower()
-    if suffix == ".srt":
-        return import_srt(source, project, **options)  # type: ignore[arg-type]
-    if suffix in (".csv", ".tsv", ".tab"):
-        return import_csv(source, project, **options)  # type: ignore[arg-type]
-    return import_plain(source, project, **options)  # type: ignore[arg-type]
 
 
 # --- export -----------------------------------------------------------------------------------
@@ -466,7 +475,7 @@ def script_to_csv(project: Project, *, delimiter: str = ",") -> str:
                 "" if line.end is None else format_timecode(line.end, "."),
                 "" if duration is None else f"{duration:.3f}",
             ]
-            + ([line.source_text, "yes" if line.draft else ""] if translated else [])
+            + ([line.source_text, DRAFT_YES if line.draft else ""] if translated else [])
         )
     return buffer.getvalue()
 
@@ -481,14 +490,75 @@ def write_text_export(path: str | os.PathLike[str], text: str, *, inside: Path |
     return atomic_write_text(Path(path), text, inside=inside)
 
 
-def export_script(project: Project, path: str | os.PathLike[str], **options: object) -> Path:
-    """Write the script to ``path`` as SRT or CSV/TSV, chosen by extension."""
+def export_script(project: Project, path: str | os.PathLike[str]) -> Path:
+    """Write the script to ``path`` in the format its extension names (see :data:`SCRIPT_FORMATS`)."""
+    fmt = script_format_for(path)
     suffix = Path(path).suffix.lower()
+    if fmt.writer is None:
+        writable = " or ".join(f.extensions[0] for f in SCRIPT_FORMATS if f.writer is not None)
+        raise ExportError(f"cannot export a script as {suffix or 'a file without extension'} (use {writable})")
     inside = bound_to(project.root, Path(path))  # in the project folder: must stay inside it
-    if suffix == ".srt":
-        return write_text_export(path, script_to_srt(project, **options), inside=inside)  # type: ignore[arg-type]
-    if suffix in (".csv", ".tsv"):
-        return write_text_export(
-            path, script_to_csv(project, delimiter="\t" if suffix == ".tsv" else ","), inside=inside
-        )
-    raise ExportError(f"cannot export a script as {suffix or 'a file without extension'} (use .srt or .csv)")
+    return write_text_export(path, fmt.writer(project, suffix), inside=inside)
+
+
+# --- the formats ------------------------------------------------------------------------------
+
+Reader = Callable[..., ScriptImport]  # (source, project, *, encoding=None, ...) -> ScriptImport
+Writer = Callable[[Project, str], str]  # (project, the file's extension) -> the file's text
+
+
+@dataclass(frozen=True)
+class ScriptFormat:
+    """A script file format: the file names it is picked by, its label, how to read it and,
+    where it can be written, how to write it. The import menu, the file dialogs' filters,
+    detection by extension and :func:`export_script` all read :data:`SCRIPT_FORMATS`."""
+
+    name: str  # "srt": the studio's import action is import_<name>
+    label: str  # the import menu's words
+    filter_name: str  # the file dialog's words for these files
+    extensions: tuple[str, ...]  # lower case with the dot; detection by extension reads these
+    reader: Reader
+    writer: Writer | None = None
+    also_opens: tuple[str, ...] = ()  # in its own dialog only: names detection gives to another format
+    fallback: bool = False  # read a file whose extension no format claims
+
+    @property
+    def file_filter(self) -> str:
+        """The Qt file-dialog filter, e.g. ``Subtitles (*.srt);;All files (*)``: a file named
+        otherwise is still read as this format when the user picks it here."""
+        patterns = " ".join(f"*{extension}" for extension in (*self.extensions, *self.also_opens))
+        return f"{self.filter_name} ({patterns});;All files (*)"
+
+
+def _csv_text(project: Project, suffix: str) -> str:
+    return script_to_csv(project, delimiter="\t" if suffix in TAB_SEPARATED else ",")
+
+
+SCRIPT_FORMATS: tuple[ScriptFormat, ...] = (
+    ScriptFormat("srt", "Subtitles (SRT)…", "Subtitles", (".srt",), import_srt,
+                 lambda project, _suffix: script_to_srt(project)),
+    # Spreadsheets save tab-separated text as .txt, so the CSV dialog offers those too.
+    ScriptFormat("csv", "CSV / TSV…", "CSV or TSV", (".csv", *TAB_SEPARATED), import_csv, _csv_text,
+                 also_opens=(".txt",)),
+    ScriptFormat("script", "Plain script (Name: line)…", "Script", (".txt", ".md", ".fountain"), import_plain,
+                 fallback=True),
+)
+
+
+def script_format_for(path: str | os.PathLike[str]) -> ScriptFormat:
+    """The format a file's extension names; the fallback (plain script) for any other."""
+    suffix = Path(path).suffix.lower()
+    return next((f for f in SCRIPT_FORMATS if suffix in f.extensions), next(f for f in SCRIPT_FORMATS if f.fallback))
+
+
+def script_format(name: str) -> ScriptFormat:
+    """The format called ``name`` ("srt", "csv", "script")."""
+    for fmt in SCRIPT_FORMATS:
+        if fmt.name == name:
+            return fmt
+    raise ImportFormatError(f"unknown script format {name!r}; choose from {', '.join(f.name for f in SCRIPT_FORMATS)}")
+
+
+def import_script(source: str | os.PathLike[str], project: Project, **options: object) -> ScriptImport:
+    """Read a script file with the importer its extension names (see :func:`script_format_for`)."""
+    return script_format_for(source).reader(source, project, **options)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from app.project import Project, ProjectError, VideoInfo
 from app.project.fsutil import safe_filename
 from app.project.media import probe_video
-from app.project.script_io import ScriptImport, import_srt
+from app.project.script_io import ScriptImport, import_srt, script_format
 from app.project.timecode import format_clock
 from app.project.video_export import VideoExportOptions, default_video_path
 from app.ui.folders import PROJECTS, Folders
@@ -37,7 +37,7 @@ from app.ui.tasks import TaskRunner
 
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
 VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
-SUBTITLE_FILTER = "Subtitles (*.srt);;All files (*)"
+SUBTITLE_FILTER = script_format("srt").file_filter
 NO_SUBTITLES, SRT_FILE, TRANSCRIBE = "none", "srt", "transcribe"
 PREVIEW_LINES = 3  # lines quoted in the preview before Create
 

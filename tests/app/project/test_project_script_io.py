@@ -9,6 +9,8 @@ import pytest
 
 from app.project import CommandStack, ImportFormatError, Project, ProjectErrorCode
 from app.project.script_io import (
+    SCRIPT_FORMATS,
+    ScriptFormat,
     decode_text,
     export_script,
     import_csv,
@@ -16,6 +18,8 @@ from app.project.script_io import (
     import_script,
     import_srt,
     script_to_csv,
+    script_format,
+    script_format_for,
     script_to_srt,
     split_speaker,
 )
@@ -239,3 +243,58 @@ def test_csv_export_round_trips_what_the_user_entered(project: Project, tmp_path
 def test_export_refuses_unknown_formats(project: Project, tmp_path: Path) -> None:
     with pytest.raises(Exception, match="use .srt or .csv"):
         export_script(project, tmp_path / "out.docx")
+
+
+# --- the formats: one declaration read by detection, dialogs and export -------------------------
+
+
+def _written(project: Project) -> list[tuple[str | None, str]]:
+    return [(line.character_id, line.text) for line in project.lines]
+
+
+@pytest.mark.parametrize("fmt", [f for f in SCRIPT_FORMATS if f.writer is not None], ids=lambda f: f.name)
+def test_every_writable_script_format_round_trips(project: Project, tmp_path: Path, fmt: ScriptFormat) -> None:
+    for extension in fmt.extensions:
+        path = export_script(project, tmp_path / f"out{extension}")
+        assert script_format_for(path) is fmt
+        back = import_script(path, project)
+        assert [(line.character_id, line.text) for line in back.lines] == _written(project)
+        assert back.characters == []
+
+
+def test_a_translated_csv_reimports_with_its_source_text_and_draft_marks(project: Project, tmp_path: Path) -> None:
+    project.line("l1").source_text, project.line("l1").draft = "As-tu vu les lumières, hier soir ?", True
+    project.line("l2").source_text = "Je les ai vues. Un navire, sans équipage."  # checked: no longer a draft
+    for name in ("out.csv", "out.tsv"):
+        back = import_script(export_script(project, tmp_path / name), project)
+        assert [(line.text, line.source_text, line.draft) for line in back.lines] == [
+            (line.text, line.source_text, line.draft) for line in project.lines]
+        assert back.lines[0].draft and not back.lines[1].draft and back.lines[2].source_text == ""
+
+
+def test_a_csv_without_source_or_draft_columns_imports_as_before(project: Project, tmp_path: Path) -> None:
+    result = import_csv(write(tmp_path, "a.csv", b"character,text,start\nMaya,Hi,1\n"), project)
+    assert [(line.text, line.source_text, line.draft) for line in result.lines] == [("Hi", "", False)]
+    headerless = import_csv(write(tmp_path, "b.csv", b"Maya,Hi,1,2,extra,yes\n"), project)
+    assert not headerless.lines[0].draft and headerless.lines[0].source_text == ""  # only a header names them
+
+
+def test_a_bad_draft_mark_is_refused_at_its_row(project: Project, tmp_path: Path) -> None:
+    content = "character,text,source,draft\nMaya,Hi,Salut,yes\nRex,Yo,Ouais,perhaps\n"
+    with pytest.raises(ImportFormatError, match="bad draft mark 'perhaps'") as caught:
+        import_csv(write(tmp_path, "d.csv", content.encode()), project)
+    assert caught.value.line_no == 3 and caught.value.code.value == "E_IMPORT_FORMAT"
+
+
+def test_each_file_dialog_filter_lists_its_format_and_every_extension_is_detected() -> None:
+    for fmt in SCRIPT_FORMATS:
+        assert fmt.file_filter.startswith(f"{fmt.filter_name} (") and fmt.file_filter.endswith(";;All files (*)")
+        offered = fmt.file_filter.split(";;")[0]
+        assert all(f"*{extension}" in offered for extension in (*fmt.extensions, *fmt.also_opens))
+        assert all(script_format_for(f"scene{extension.upper()}") is fmt for extension in fmt.extensions)
+        assert script_format(fmt.name) is fmt
+    claimed = [extension for fmt in SCRIPT_FORMATS for extension in fmt.extensions]
+    assert len(claimed) == len(set(claimed))  # one format per extension
+    assert script_format_for("notes.docx").fallback and [f.fallback for f in SCRIPT_FORMATS].count(True) == 1
+    with pytest.raises(ImportFormatError, match="unknown script format 'docx'; choose from srt, csv, script"):
+        script_format("docx")
