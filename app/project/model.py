@@ -45,7 +45,7 @@ from app.project.limits import MEDIA_RANGES
 from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine import files
 from engine.numbers import NumberError, checked_number
-from engine.protocol import DEFAULT_BACKEND, PITCH, SPEED, EngineError
+from engine.protocol import DEFAULT_BACKEND, SPEED, EngineError, VoiceSettings
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
 
 PROJECT_FILE = "project.json"
@@ -102,23 +102,6 @@ class LineStatus(str, enum.Enum):
 TRANSIENT_STATUSES = frozenset({LineStatus.QUEUED, LineStatus.RENDERING})
 
 
-@dataclass(frozen=True)
-class CharacterSettings:
-    """Per-voice settings sent with every job; backends use what they support."""
-
-    speed: float = 1.0  # >1 speaks faster
-    pitch_semitones: float = 0.0
-    instruction: str = ""  # e.g. "whisper", "angry" (backends with instruction support)
-
-    def validate(self) -> None:
-        """The engine's ranges (engine.protocol), checked here so a bad value is refused at load."""
-        for allowed, value in ((SPEED, self.speed), (PITCH, self.pitch_semitones)):
-            try:
-                allowed.check(value)
-            except EngineError as error:
-                raise InvalidValueError(error.message) from None
-
-
 @dataclass
 class Character:
     """A voice: name, colour, reference clip (project-relative) with trim, and settings."""
@@ -131,8 +114,7 @@ class Character:
     clip_end: float | None = None  # None = to the end of the clip
     transcript: str = ""  # what is said in the (trimmed) clip; helps cloning backends
     transcript_heard: bool = False  # the transcript was heard from the clip (engine.qa.transcripts), not typed
-    language: str = ""  # ISO code of the lines' language; "" = backend default
-    settings: CharacterSettings = field(default_factory=CharacterSettings)
+    settings: VoiceSettings = field(default_factory=VoiceSettings)  # speed, pitch, instruction, language
 
     @property
     def trimmed(self) -> bool:
@@ -332,7 +314,7 @@ def file_digest(path: Path) -> str:
 
 
 def render_fingerprint(text: str, character: Character, clip_digest: str, backend: str,
-                       settings: CharacterSettings | None = None) -> str:
+                       settings: VoiceSettings | None = None) -> str:
     """A hash of everything that decides how a line sounds; ``settings`` is the delivery the
     line is spoken with (default: the character's own, see :meth:`Project.delivery`).
 
@@ -350,7 +332,7 @@ def render_fingerprint(text: str, character: Character, clip_digest: str, backen
         "speed": round(delivery.speed, 4),
         "pitch": round(delivery.pitch_semitones, 4),
         "instruction": delivery.instruction.strip(),
-        "language": character.language.strip(),
+        "language": delivery.language.strip(),
         "backend": backend,
     }
     blob = json.dumps(material, sort_keys=True, ensure_ascii=False).encode()
@@ -416,6 +398,26 @@ def _rel_path(value: str, where: str) -> str:
         raise PathEscapeError(f"{where}: {error.message}") from None
 
 
+# project.json keeps a character's language beside its settings, not among them: it is also the
+# language QA hears the lines in. Every other voice setting is stored under "settings".
+_LANGUAGE_KEY = "language"
+_STORED_SETTINGS = tuple(f.name for f in fields(VoiceSettings) if f.name != _LANGUAGE_KEY)
+
+
+def _voice_settings_from_dict(data: dict[str, Any], language: str, where: str) -> VoiceSettings:
+    """A character's stored settings (missing ones take the defaults); their ranges are checked
+    by :func:`validate_character`."""
+    defaults = VoiceSettings()
+    values: dict[str, Any] = {}
+    for name in _STORED_SETTINGS:
+        default = getattr(defaults, name)
+        if isinstance(default, str):
+            values[name] = _get(data, name, str, where, default)
+        else:
+            values[name] = float(_get(data, name, (int, float), where, default))
+    return VoiceSettings(**values, language=language)
+
+
 def character_to_dict(char: Character) -> dict[str, Any]:
     return {
         "id": char.id,
@@ -426,12 +428,8 @@ def character_to_dict(char: Character) -> dict[str, Any]:
         "clip_end": char.clip_end,
         "transcript": char.transcript,
         "transcript_heard": char.transcript_heard,
-        "language": char.language,
-        "settings": {
-            "speed": char.settings.speed,
-            "pitch_semitones": char.settings.pitch_semitones,
-            "instruction": char.settings.instruction,
-        },
+        _LANGUAGE_KEY: char.settings.language,
+        "settings": {name: getattr(char.settings, name) for name in _STORED_SETTINGS},
     }
 
 
@@ -449,12 +447,7 @@ def character_from_dict(data: Any, where: str) -> Character:
         clip_end=_opt_time(data, "clip_end", where),
         transcript=_get(data, "transcript", str, where, ""),
         transcript_heard=_get(data, "transcript_heard", bool, where, False),
-        language=_get(data, "language", str, where, ""),
-        settings=CharacterSettings(
-            speed=float(_get(settings, "speed", (int, float), f"{where}.settings", 1.0)),
-            pitch_semitones=float(_get(settings, "pitch_semitones", (int, float), f"{where}.settings", 0.0)),
-            instruction=_get(settings, "instruction", str, f"{where}.settings", ""),
-        ),
+        settings=_voice_settings_from_dict(settings, _get(data, _LANGUAGE_KEY, str, where, ""), f"{where}.settings"),
     )
     try:
         validate_character(char)
@@ -479,9 +472,12 @@ def validate_character(char: Character) -> None:
                                 f"({char.clip_start:.3f} s)")
     if char.clip_end is not None and char.clip_end - char.clip_start < 0.1:
         raise InvalidValueError(f"{char.name}'s clip trim keeps less than 0.1 s")
-    if not isinstance(char.settings, CharacterSettings):
-        raise InvalidValueError("settings must be a CharacterSettings")
-    char.settings.validate()
+    if not isinstance(char.settings, VoiceSettings):
+        raise InvalidValueError("settings must be a VoiceSettings")
+    try:
+        char.settings.check()  # the engine's ranges, checked here so a bad value is refused at load
+    except EngineError as error:
+        raise InvalidValueError(error.message) from None
 
 
 def take_to_dict(take: Take) -> dict[str, Any]:
@@ -1069,7 +1065,7 @@ class Project:
             return LineStatus.NOT_RENDERED
         return LineStatus.DONE if take.fingerprint == self.fingerprint(line) else LineStatus.STALE
 
-    def delivery(self, line: Line) -> CharacterSettings:
+    def delivery(self, line: Line) -> VoiceSettings:
         """How the line is spoken: its character's settings, with the line's own speed and
         instruction over them where it has them (raises UnknownIdError without a character)."""
         if line.character_id is None:
@@ -1116,7 +1112,6 @@ __all__ = [
     "VOICES_DIR",
     "AudioStreamInfo",
     "Character",
-    "CharacterSettings",
     "Fit",
     "Line",
     "LineStatus",

@@ -74,7 +74,7 @@ def request_for(project: Project, line: Line, take: Take, recogniser_model: str 
     if line.character_id is not None:
         try:
             char = project.character(line.character_id)
-            language, clip_transcript = char.language, char.transcript
+            language, clip_transcript = char.settings.language, char.transcript
             pace *= char.settings.speed
             clip = trimmed_clip(project, char.id)
         except (ProjectError, OSError):
@@ -427,7 +427,7 @@ def hear_character_clip(project: Project, character_id: str, model: str = DEFAUL
     clip = trimmed_clip(project, character_id)
     if clip is None:
         raise ProjectError(f"{project.character(character_id).name} has no reference clip to hear")
-    return hear_clip(clip, project.character(character_id).language, model)
+    return hear_clip(clip, project.character(character_id).settings.language, model)
 
 
 def fill_missing_transcripts(project: Project, model: str = DEFAULT_MODEL) -> list[str]:

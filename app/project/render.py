@@ -53,7 +53,6 @@ from engine.protocol import (
     JobStarted,
     JobSubmitter,
     Priority,
-    VoiceSettings,
     VoiceSpec,
 )
 
@@ -587,11 +586,5 @@ def voice_spec(project: Project, character_id: str, line: Line | None = None) ->
         raise NoVoice(str(error)) from None
     if clip is None or not clip.is_file():
         raise NoVoice(f"{ErrorCode.CLIP_MISSING.value}: {char.name}'s clip {char.clip} is missing")
-    delivery = project.delivery(line) if line is not None else char.settings
-    settings = VoiceSettings(
-        speed=delivery.speed,
-        pitch_semitones=delivery.pitch_semitones,
-        instruction=delivery.instruction,
-        language=char.language,
-    )
+    settings = project.delivery(line) if line is not None else char.settings
     return VoiceSpec(clip_path=str(clip), transcript=char.transcript, settings=settings)

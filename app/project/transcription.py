@@ -38,7 +38,7 @@ from app.project.undo import Change, Command, CommandStack
 from engine.hearing import HearingError
 from engine.hearing import clips as hearing_clips
 from engine.hearing.transcribe import Options, Transcription, WhisperTranslator, transcribe_media
-from engine.protocol import EngineError
+from engine.protocol import EngineError, VoiceSettings
 
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
 DEFAULT_MODEL = "base"  # the multilingual model that ships in registry packages
@@ -188,7 +188,7 @@ def _speakers_as_characters(project: Project, heard: Transcription) -> list[Char
         while project.character_by_name(f"Speaker {number}") is not None:
             number += 1
         made.append(project.make_character(f"Speaker {number}", colour=colours[index % len(colours)],
-                                           language=heard.language))
+                                           settings=VoiceSettings(language=heard.language)))
         number += 1
     return made
 

@@ -51,7 +51,7 @@ from app.ui.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
 from app.ui.waveform import WaveformView
 from engine.files import FileError
 from engine.voices import transcript_beside
-from engine.protocol import PITCH, SPEED
+from engine.protocol import PITCH, SPEED, VoiceSettings
 from engine.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.qa.transcripts import mismatch
 from engine.voices import RESEMBLANCE_EXPLAINED
@@ -230,7 +230,7 @@ class CharactersPanel(QWidget):
         self.language = _CommitLineEdit()
         self.language.setPlaceholderText("backend default")
         self.language.setMaximumWidth(120)
-        self.language.committed.connect(lambda v: self._edit(language=v.strip()))
+        self.language.committed.connect(lambda v: self._edit_setting(language=v.strip()))
         self.speed = QDoubleSpinBox()
         self.speed.setRange(SPEED.low, SPEED.high)
         self.speed.setSingleStep(0.05)
@@ -420,7 +420,7 @@ class CharactersPanel(QWidget):
         self.colour.setText(char.colour)
         self.colour.setIcon(colour_icon(char.colour))
         self.transcript.show_text(char.transcript)
-        self.language.show_text(char.language)
+        self.language.show_text(char.settings.language)
         self.speed.setValue(char.settings.speed)
         self.pitch.setValue(char.settings.pitch_semitones)
         self.instruction.show_text(char.settings.instruction)
@@ -485,7 +485,7 @@ class CharactersPanel(QWidget):
         char = self._doc.project.character(self._current) if self._current else None
         if char is None or not char.clip:
             return None
-        return (char.id, char.clip, char.clip_start, char.clip_end, char.transcript, char.language,
+        return (char.id, char.clip, char.clip_start, char.clip_end, char.transcript, char.settings.language,
                 self.recogniser_model())
 
     def _show_transcript_check(self) -> None:
@@ -686,7 +686,8 @@ class CharactersPanel(QWidget):
             base, n = project.character(character_id).name, 2
             while project.character_by_name(f"{base} {n}") is not None:
                 n += 1
-            new = project.make_character(f"{base} {n}", language=project.character(character_id).language)
+            language = project.character(character_id).settings.language
+            new = project.make_character(f"{base} {n}", settings=VoiceSettings(language=language))
             if ids and self._doc.push(SplitCharacter(character_id, ids, new)):
                 self.select(new.id)
 

@@ -11,6 +11,7 @@ import soundfile as sf
 from app.project import Line, Project, Take
 from app.project.clips import import_clip
 from app.project.model import new_id
+from engine.protocol import VoiceSettings
 
 VOICES = Path(__file__).resolve().parents[3] / "resources" / "voices"
 
@@ -32,7 +33,7 @@ def make_project(root: Path) -> Project:
             key.title(),
             clip=import_clip(project, VOICES / f"{key}.wav"),
             transcript=(VOICES / f"{key}.txt").read_text(encoding="utf-8").strip(),
-            language="en",
+            settings=VoiceSettings(language="en"),
         )
         char.id = key  # readable ids in assertions
         project.characters.append(char)

@@ -43,6 +43,18 @@ def test_create_makes_the_folder_layout_and_round_trips(project: Project) -> Non
     assert again.order_of("l3") == 3
 
 
+def test_a_characters_voice_settings_keep_their_place_in_project_json(project: Project) -> None:
+    """One type (engine.protocol.VoiceSettings) in memory; in the file the language stays beside
+    the settings, as every schema wrote it."""
+    maya = project.character("maya")
+    maya.settings = replace(maya.settings, speed=1.25, pitch_semitones=-2.0, instruction="softly")
+    project.save()
+    stored = json.loads((project.root / "project.json").read_text(encoding="utf-8"))["characters"][0]
+    assert stored["language"] == "en"
+    assert stored["settings"] == {"speed": 1.25, "pitch_semitones": -2.0, "instruction": "softly"}
+    assert Project.load(project.root).character("maya").settings == maya.settings
+
+
 def test_load_accepts_the_project_file_path_and_refuses_other_folders(project: Project, tmp_path: Path) -> None:
     assert Project.load(project.project_file).root == project.root
     with pytest.raises(ProjectFileError, match="not a DubStudio project"):
@@ -301,7 +313,7 @@ def test_line_status_follows_what_changed_since_its_take(project: Project) -> No
     assert stale_after(set_attr(maya, "transcript", "something else"))
     assert stale_after(set_attr(maya, "clip_start", 0.5))
     assert stale_after(set_attr(maya, "clip_end", 4.0))
-    assert stale_after(set_attr(maya, "language", "fr"))
+    assert stale_after(set_attr(maya, "settings", replace(maya.settings, language="fr")))
     assert stale_after(set_attr(maya, "settings", replace(maya.settings, speed=1.2)))
     assert stale_after(set_attr(maya, "settings", replace(maya.settings, pitch_semitones=2)))
     assert stale_after(set_attr(maya, "settings", replace(maya.settings, instruction="whisper")))

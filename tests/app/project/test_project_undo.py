@@ -129,7 +129,8 @@ def test_character_edits(stack: CommandStack, project: Project) -> None:
     change = check_round_trip(stack, EditCharacter("maya", name="Maya Q", colour="#123456"))
     assert change.characters == {"maya"} and change.lines == {"l1", "l3", "l5"}  # status may flip
     check_round_trip(stack, EditCharacter("maya", settings=replace(maya.settings, speed=1.3, instruction="sad")))
-    check_round_trip(stack, EditCharacter("maya", clip_start=0.5, clip_end=3.0, transcript="cut", language="fr"))
+    check_round_trip(stack, EditCharacter("maya", clip_start=0.5, clip_end=3.0, transcript="cut",
+                                           settings=replace(maya.settings, language="fr")))
     check_round_trip(stack, EditCharacter("maya", clip="voices/rex.wav"))
     with pytest.raises(InvalidValueError, match="already exists"):
         stack.push(EditCharacter("maya", name="REX"))
