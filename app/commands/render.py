@@ -27,6 +27,8 @@ import signal
 import shutil
 import sys
 import time
+from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.commands.common import EXIT_INTERRUPTED, add_engine_arguments, add_remote_arguments, engine_client_from_args
@@ -36,9 +38,9 @@ from app.project.timecode import format_clock
 
 if TYPE_CHECKING:
     from app.project import Line, Project
+    from app.project.export_registry import ExportContext, ExportFormat
     from app.project.qa import QaWorker
     from app.project.render import RenderProgress, RenderSession
-    from app.project.video_export import VideoExportOptions
 
 EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED = 0, 1, 2, 3, 4, 5
 EXIT_LOCKED, EXIT_SAVE_FAILED = 6, 7
@@ -222,20 +224,18 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
             return EXIT_BAD_INPUT
         line_ids = [project.lines[n - 1].id for n in numbers]
 
+    from app.project.export_registry import ExportContext, export_format
     from app.project.video_export import VideoExportOptions
 
-    video_options = VideoExportOptions(container=args.video_format, audio_codec=args.audio_codec,
-                                       keep_original=args.keep_original, subtitles=args.soft_subtitles,
-                                       language=args.language, title=f"{project.title} (dub)")
-    if "video" in kinds:
+    context = ExportContext(video=VideoExportOptions(
+        container=args.video_format, audio_codec=args.audio_codec, keep_original=args.keep_original,
+        subtitles=args.soft_subtitles, language=args.language, title=f"{project.title} (dub)"))
+    formats = [export_format(kind) for kind in kinds]
+    for fmt in formats:  # before rendering: a render is long, and an export that cannot start wastes it
         try:
-            video_options.validate()
+            fmt.check(project, context)
         except ProjectError as error:
-            print(f"dubstudio render: {error}", file=err)
-            return EXIT_BAD_INPUT
-        if project.video is None:
-            print("dubstudio render: E_EXPORT: --export video needs a project with a video "
-                  "(make one with dubstudio new PROJECT_DIR --video FILE)", file=err)
+            print(f"dubstudio render: --export {fmt.name}: {error}", file=err)
             return EXIT_BAD_INPUT
 
     bar = ProgressBar(err, live=err.isatty() and not args.no_progress)
@@ -255,8 +255,8 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
         if code in (EXIT_ENGINE, EXIT_INTERRUPTED, EXIT_SAVE_FAILED):
             return code
 
-    if kinds:
-        code = max(code, _export(project, kinds, bar, video_options))
+    if formats:
+        code = max(code, _export(project, formats, bar, context))
     return code
 
 
@@ -397,49 +397,27 @@ def _save(project: Project, bar: ProgressBar) -> bool:
     return True
 
 
-def _export(project: Project, kinds: list[str], bar: ProgressBar, video_options: VideoExportOptions) -> int:
+def _draw_export(bar: ProgressBar, name: str, fraction: float) -> None:
+    bar.fraction(f"exporting {name}", fraction)
+
+
+def _export(project: Project, formats: list[ExportFormat], bar: ProgressBar, context: ExportContext) -> int:
     """Run the exports and print what each wrote and what the user should know about it."""
     from app.project import ProjectError
-    from app.project.export_registry import ExportContext, export_format
-    from app.project.qa import lines_failing_qa
+    from app.project.export_registry import export_summary
 
     code = EXIT_OK
-    settings = project.settings
-    for kind in kinds:
-        fmt = export_format(kind)
-        context = ExportContext(video=video_options)
-        if fmt.needs_video and bar.live:
-            context = ExportContext(progress=lambda fraction: bar.fraction(f"exporting {kind}", fraction),
-                                    video=video_options)
+    for fmt in formats:
+        if bar.live:  # a long export (the video) draws its progress; the others never call it
+            context = replace(context, progress=partial(_draw_export, bar, fmt.name))
         try:
             result = fmt.run(project, None, context)
         except ProjectError as error:
-            bar.log(f"dubstudio render: export {kind} failed: {error}")
+            bar.log(f"dubstudio render: export {fmt.name} failed: {error}")
             code = EXIT_EXPORT
             continue
-        shown = ", ".join(str(path.relative_to(project.root)) if path.is_relative_to(project.root) else str(path)
-                          for path in result.files[:4])
-        more = f" (+{len(result.files) - 4} more)" if len(result.files) > 4 else ""
-        bar.log(f"Exported {kind}: {shown}{more}")
-        if result.missing and kind not in ("srt", "csv"):
-            bar.log(f"  {len(result.missing)} line(s) have no take and were left out: "
-                    f"{', '.join(map(str, result.missing))}")
-        failing = lines_failing_qa(project) if kind not in ("srt", "csv") else []
-        if failing:
-            bar.log(f"  {len(failing)} take(s) in it failed QA (lines "
-                    f"{', '.join(str(project.order_of(line.id)) for line in failing)}; see dubstudio qa)")
-        if result.level is not None:
-            target = settings.loudness_target_lufs
-            aim = (f" (target {target:g} LUFS, ceiling {settings.true_peak_dbtp:g} dBTP)" if target is not None
-                   else " (loudness normalisation off)")
-            bar.log(f"  loudness: {result.level.describe()}{aim}"
-                    + ("; the limiter took the peaks down" if result.limited else ""))
-        if result.gain < 1.0 and settings.loudness_target_lufs is None:
-            bar.log(f"  the mix was turned down {20 * math.log10(result.gain):.1f} dB to avoid clipping")
-        for order, what in result.fitted:
-            bar.log(f"  line {order}: {what}")
-        for overrun in result.overruns:
-            bar.log(f"  still overruns: {overrun.describe()}")
-        for note in result.notes:
-            bar.log(f"  note: {note}")
+        summary = export_summary(project, fmt, result, qa_hint="see dubstudio qa")
+        bar.log(summary.headline)
+        for line in summary.notes + summary.details:
+            bar.log(f"  {line}")
     return code

@@ -2,13 +2,16 @@
 
 Each :class:`ExportFormat` names the export (the CLI's ``--export NAME``), its menu label, a
 sentence of help, the file filter a save dialog uses ("" when it writes a folder of files),
-whether it needs the project's video, and the function that makes it. All runners take the
-same arguments, so callers never special-case a format; long ones (the video) report progress
-and can be cancelled through the :class:`ExportContext`.
+whether it needs the project's video, whether it is made of the takes, what must hold before
+it can start, and the function that makes it. All runners take the same arguments, so callers
+never special-case a format; long ones (the video) report progress and can be cancelled
+through the :class:`ExportContext`. :func:`export_summary` says what one export wrote, the same
+way for the CLI and the studio.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,8 +20,11 @@ from typing import Callable, Iterable
 from app.project.errors import ExportError
 from app.project.export import ExportResult, export_lines, export_mix, export_srt, export_stems
 from app.project.model import Project
+from app.project.qa import lines_failing_qa
 from app.project.script_io import export_script
-from app.project.video_export import VideoExportOptions, export_video
+from app.project.video_export import VideoExportOptions, check_video_export, export_video
+
+FILES_SHOWN = 4  # a summary names this many files, then counts the rest
 
 
 @dataclass(frozen=True)
@@ -31,6 +37,11 @@ class ExportContext:
 
 
 Runner = Callable[[Project, Path | None, ExportContext], ExportResult]
+Check = Callable[[Project, ExportContext], None]
+
+
+def _can_start(_project: Project, _context: ExportContext) -> None:
+    """Most exports need nothing before they start: a missing take is reported, not refused."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,8 @@ class ExportFormat:
     file_filter: str  # for save dialogs; "" when the export writes a folder of files
     run: Runner
     needs_video: bool = False
+    from_takes: bool = True  # made of the takes' audio, so takes that failed QA are in it (False: the script as text)
+    check: Check = _can_start  # raises ExportError for what would make it fail, before any render
 
 
 def _out(project: Project, out_dir: Path | None) -> Path:
@@ -49,6 +62,10 @@ def _out(project: Project, out_dir: Path | None) -> Path:
 
 def _csv(project: Project, out_dir: Path | None, _context: ExportContext) -> ExportResult:
     return ExportResult([export_script(project, _out(project, out_dir) / "script.csv")])
+
+
+def _video_can_start(project: Project, context: ExportContext) -> None:
+    check_video_export(project, context.video)
 
 
 def _video(project: Project, out_dir: Path | None, context: ExportContext) -> ExportResult:
@@ -68,11 +85,11 @@ EXPORTS: tuple[ExportFormat, ...] = (
     ExportFormat("stems", "Stems", "one WAV per character, as long as the mix (exports/stems/)", "",
                  lambda project, out_dir, _c: export_stems(project, out_dir)),
     ExportFormat("srt", "Script as SRT", "the script timed like the mix (exports/script.srt)",
-                 "Subtitles (*.srt)", lambda project, out_dir, _c: export_srt(project, out_dir)),
+                 "Subtitles (*.srt)", lambda project, out_dir, _c: export_srt(project, out_dir), from_takes=False),
     ExportFormat("csv", "Script as CSV", "the script with final durations (exports/script.csv)",
-                 "CSV (*.csv)", _csv),
+                 "CSV (*.csv)", _csv, from_takes=False),
     ExportFormat("video", "Video", "the video with the dub as its default audio track (exports/TITLE.mp4)",
-                 "Video (*.mp4 *.mkv)", _video, needs_video=True),
+                 "Video (*.mp4 *.mkv)", _video, needs_video=True, check=_video_can_start),
 )
 EXPORT_KINDS: tuple[str, ...] = tuple(f.name for f in EXPORTS)
 
@@ -95,3 +112,46 @@ def export(
     formats = [export_format(kind) for kind in kinds]  # refuse unknown names before writing anything
     folder = Path(out_dir) if out_dir is not None else None
     return {fmt.name: fmt.run(project, folder, context or ExportContext()) for fmt in formats}
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    """What one export wrote and what the user should know about it, in words: ``headline``
+    names the files, each of ``notes`` is one short fact (loudness, lines left out, takes that
+    failed QA), each of ``details`` one line of the script (fitted, still overrunning).
+    ``needs_look`` says something in it wants the user's attention."""
+
+    headline: str
+    notes: list[str]
+    details: list[str]
+    needs_look: bool
+
+
+def export_summary(project: Project, fmt: ExportFormat, result: ExportResult, qa_hint: str) -> ExportSummary:
+    """The one summary of an export, for the CLI and the studio alike; ``qa_hint`` says where
+    that surface lists takes that failed QA ("see dubstudio qa")."""
+    shown = [str(path.relative_to(project.root)) if path.is_relative_to(project.root) else str(path)
+             for path in result.files[:FILES_SHOWN]]
+    more = f" (+{len(result.files) - FILES_SHOWN} more)" if len(result.files) > FILES_SHOWN else ""
+    notes: list[str] = []
+    missing = result.missing if fmt.from_takes else []  # a script export keeps every line, take or not
+    if missing:
+        notes.append(f"{len(missing)} line(s) have no take and were left out: {', '.join(map(str, missing))}")
+    failing = lines_failing_qa(project) if fmt.from_takes else []
+    if failing:
+        notes.append(f"{len(failing)} take(s) in it failed QA (lines "
+                     f"{', '.join(str(project.order_of(line.id)) for line in failing)}; {qa_hint})")
+    settings = project.settings
+    if result.level is not None:
+        target = settings.loudness_target_lufs
+        aim = (f" (target {target:g} LUFS, ceiling {settings.true_peak_dbtp:g} dBTP)" if target is not None
+               else " (loudness normalisation off)")
+        notes.append(f"loudness: {result.level.describe()}{aim}"
+                     + ("; the limiter took the peaks down" if result.limited else ""))
+    if result.gain < 1.0 and settings.loudness_target_lufs is None:
+        notes.append(f"the mix was turned down {20 * math.log10(result.gain):.1f} dB to avoid clipping")
+    notes += [f"note: {note}" for note in result.notes]
+    details = [f"line {order}: {what}" for order, what in result.fitted]
+    details += [f"still overruns: {overrun.describe()}" for overrun in result.overruns]
+    return ExportSummary(f"Exported {fmt.name}: {', '.join(shown)}{more}", notes, details,
+                         bool(missing or failing or result.overruns))

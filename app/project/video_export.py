@@ -78,6 +78,18 @@ def default_video_path(project: Project, options: VideoExportOptions) -> Path:
     return project.exports_dir / f"{safe_filename(project.title, 'dub')}.{options.container}"
 
 
+def check_video_export(project: Project, options: VideoExportOptions) -> Path:
+    """The project's video file, when a video export with ``options`` can start from it;
+    ExportError saying what is wrong otherwise (checked before a render, not after it)."""
+    options.validate()
+    source = project.video_path()
+    if source is None or project.video is None:
+        raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
+    if not source.exists():
+        raise ExportError(f"the project's video {project.video.path} is missing")
+    return source
+
+
 def export_video(
     project: Project,
     out_path: str | os.PathLike[str] | None = None,
@@ -92,12 +104,8 @@ def export_video(
     MediaError (the video cannot be read) or OperationCancelled.
     """
     options = options or VideoExportOptions()
-    options.validate()
-    source = project.video_path()
-    if source is None or project.video is None:
-        raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
-    if not source.exists():
-        raise ExportError(f"the project's video {project.video.path} is missing")
+    source = check_video_export(project, options)
+    assert project.video is not None  # checked
     # What is there now, not what project.json says: a regular file (a pipe or folder is
     # refused in words), a picture, facts within the limits.
     probe_video(source)
