@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from engine.backends import OptionError, descriptor
+from engine.backends import descriptor
 from engine.lifeline import kill_engine
 from engine.process import EngineSettings, engine_main
 from engine.protocol import (
@@ -50,6 +50,7 @@ from engine.protocol import (
     StartProgress,
     SubmitJob,
     VoiceSpec,
+    check_slots,
 )
 
 POLL_S = 0.2  # how often a waiting get_event() checks that the engine is alive
@@ -172,7 +173,9 @@ class EngineClient:
         started = time.monotonic()
         try:
             options = descriptor(self.config.backend).validate(self.config.backend_options)
-        except OptionError as error:
+            if self._slots is not None:
+                check_slots(self._slots)
+        except EngineError as error:  # a bad option or slot count: E_BAD_OPTION naming it
             raise EngineStartError(error.code, error.message) from None
         settings = EngineSettings(
             backend=self.config.backend,
@@ -298,7 +301,7 @@ class EngineClient:
         self._requests.put(CancelJob(job_id))
 
     def set_slots(self, slots: int) -> None:
-        self._slots = slots
+        self._slots = check_slots(slots)  # raises EngineError(BAD_OPTION) before anything is sent
         self._requests.put(SetSlots(slots))
 
     def prepare_voice(self, voice: VoiceSpec) -> str:

@@ -22,6 +22,7 @@ from engine.batching import Batcher
 from engine.lifeline import hold_to_parent
 from engine.protocol import (
     DEFAULT_BACKEND,
+    MAX_SLOTS,
     AudioChunk,
     CancelJob,
     EngineError,
@@ -47,6 +48,7 @@ from engine.protocol import (
     Stats,
     SubmitJob,
     VoicePrepared,
+    check_slots,
 )
 from engine.scheduler import Scheduler, Work, default_max_active
 from engine.text import control_character, first_piece_chars
@@ -54,7 +56,6 @@ from engine.text import control_character, first_piece_chars
 if TYPE_CHECKING:  # the client imports this module; keep numpy out of that import
     from engine.backends.base import SpokenPiece
 
-MAX_SLOTS = 16
 # On shutdown, voices still finishing their preparation (embedding, resemblance) get this long
 # to write their cache entries, well within the client's patience (engine.client.CLOSE_TIMEOUT_S).
 FINISH_VOICES_S = 5.0
@@ -162,7 +163,10 @@ class Engine:
         elif isinstance(request, CancelJob):
             self.cancel(request.job_id)
         elif isinstance(request, SetSlots):
-            self.set_slots(request.slots)
+            try:
+                self.set_slots(request.slots)
+            except EngineError as error:  # a client that did not check: refused, never clamped
+                self.emit(RequestFailed("set-slots", error.code, error.message))
         elif isinstance(request, PrepareVoice):
             self._add(Work(request.request_id, self.clock(), Priority.INTERACTIVE, is_job=False, payload=request))
         elif isinstance(request, GetStats):
@@ -180,7 +184,8 @@ class Engine:
                        f"The line holds a control character ({control[1]}), which is not text; remove it")
             return
         try:
-            job.voice.settings.check()  # NaN or out-of-range speed or pitch: refused, never clamped
+            # NaN, or a speed or pitch outside the backend's range: refused, never clamped
+            job.voice.settings.check(self.backend.capabilities.speed)
             self.backend.check_text(job.text)
         except EngineError as error:
             self._fail(job.job_id, error.code, error.message)
@@ -218,7 +223,7 @@ class Engine:
             self._fail(job_id, ErrorCode.CANCELLED, "Cancelled before it started")
 
     def set_slots(self, slots: int) -> None:
-        slots = max(1, min(MAX_SLOTS, int(slots)))
+        slots = check_slots(slots)
         with self._cond:
             self._slots = slots
             if self._max_active is None:
@@ -503,7 +508,8 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
         events.put(RequestFailed("engine-start", ErrorCode.ENGINE_START,
                                  f"The engine could not start: {type(error).__name__}: {error}"))
         _exit_after_flush(events, 1)
-    slots = settings.slots or backend.suggested_slots(os.cpu_count() or 1) or default_slots()
+    # A backend's suggestion (by GPU memory) is a default, capped like any choice; EngineReady says what it got.
+    slots = settings.slots or min(MAX_SLOTS, backend.suggested_slots(os.cpu_count() or 1) or default_slots())
     engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend,
                     max_active=settings.max_active)
     stage("warming up")

@@ -77,13 +77,21 @@ class SettingRange:
     low: float
     high: float
     unit: str = ""
+    owner: str = ""  # the backend whose narrower range this is ("": the engine's own)
 
     def describe(self) -> str:
         return f"{self.low:g} to {self.high:g}{self.unit}"
 
     def refusal(self, shown: str) -> str:
         """The sentence refusing a value (as the user typed it, or its repr)."""
-        return f"{self.name} must be a number from {self.describe()}, got {shown}"
+        where = f" on {self.owner}" if self.owner else ""
+        return f"{self.name} must be a number from {self.describe()}{where}, got {shown}"
+
+    def narrowed(self, low: float, high: float, owner: str) -> SettingRange:
+        """The part of this range one backend speaks at (declared in its capabilities)."""
+        if not self.low <= low <= high <= self.high:
+            raise ValueError(f"{owner}'s {self.name} {low:g} to {high:g} is not within {self.describe()}")
+        return SettingRange(self.name, low, high, self.unit, owner)
 
     def check(self, value: object) -> float:
         """``value`` as a float, or EngineError(BAD_SETTING) when it is not a finite number in range.
@@ -110,9 +118,10 @@ class VoiceSettings:
     instruction: str = ""  # e.g. "speak sadly" (backends with instruction support)
     language: str = ""  # ISO code of the text, "" = backend default
 
-    def check(self) -> None:
-        """Raise EngineError(BAD_SETTING) unless speed and pitch are finite and in range."""
-        SPEED.check(self.speed)
+    def check(self, speed: SettingRange = SPEED) -> None:
+        """Raise EngineError(BAD_SETTING) unless speed and pitch are finite and in range;
+        ``speed`` is the backend's own range (its capabilities), within :data:`SPEED`."""
+        speed.check(self.speed)
         PITCH.check(self.pitch_semitones)
 
 
@@ -156,6 +165,20 @@ class CancelJob:
     job_id: str
 
 
+# Slots are worker threads, each computing one piece at a time in Python. The bound keeps a
+# typo (or a GPU backend's memory-based suggestion) from starting hundreds of threads; a GPU
+# serves more jobs at once by batching them into one call (a backend's max_batch), not by more
+# slots. The CLI, the server's configuration and the studio's spin boxes all take it from here.
+MAX_SLOTS = 16
+
+
+def check_slots(value: object) -> int:
+    """``value`` when it is a whole number of slots from 1 to MAX_SLOTS, else EngineError(BAD_OPTION)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SLOTS:
+        raise EngineError(ErrorCode.BAD_OPTION, f"slots must be a whole number from 1 to {MAX_SLOTS}, got {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class SetSlots:
     slots: int
@@ -196,6 +219,7 @@ class Capabilities:
     cloning: bool
     cross_lingual: bool
     instructions: bool
+    speed: SettingRange = SPEED  # the speeds it speaks at; the engine refuses others (E_BAD_SETTING)
 
 
 # The backend an engine runs when none is named: it ships in the .venv and runs on any CPU.

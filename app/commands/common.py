@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from engine.backends import DESCRIPTORS, OptionError, descriptor
 from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
 from engine.numbers import number_argument
-from engine.process import MAX_SLOTS
-from engine.protocol import DEFAULT_BACKEND, EngineClientProtocol, EngineError, ErrorCode
+from engine.protocol import DEFAULT_BACKEND, MAX_SLOTS, EngineClientProtocol, EngineError, ErrorCode
 
 if TYPE_CHECKING:
     from engine.protocol import SettingRange
@@ -84,8 +83,8 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--backend", default=default_backend, choices=list(DESCRIPTORS),
                        help="speech backend: " + "; ".join(f"{d.name} = {d.label}" for d in DESCRIPTORS.values())
                        + (f" (default {default_backend})" if default_backend else ""))
-    group.add_argument("--slots", type=number_argument("--slots", 1, MAX_SLOTS, whole=True), default=None, help="pieces the engine computes at once (default: by "
-                                                               "cores, or by GPU memory on a GPU)")
+    group.add_argument("--slots", type=number_argument("--slots", 1, MAX_SLOTS, whole=True), default=None, help=f"pieces the engine computes at once, 1 to {MAX_SLOTS} "
+                                                               "(default: by cores, or by GPU memory on a GPU)")
     group.add_argument("--max-active", type=number_argument("--max-active", 1, MAX_ACTIVE, whole=True), default=None, metavar="N",
                        help="jobs the engine streams at once; later ones wait for first audio (default: 4 per slot)")
     group.add_argument("--model-dir", default=None,

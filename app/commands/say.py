@@ -18,7 +18,8 @@ from app.commands.common import (
 )
 from app.commands.qa import add_recogniser_option
 from app.paths import SAMPLE_VOICES
-from engine.protocol import PITCH, SPEED
+from engine.backends import DESCRIPTORS, descriptor
+from engine.protocol import PITCH, SPEED, EngineError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -32,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
                         help="WAV file to write (replaced atomically; a pipe or device such as /dev/stdout "
                              "is streamed into)")
     parser.add_argument("--speed", type=setting_type(SPEED), default=1.0,
-                        help=f"speaking rate, {SPEED.describe()}; default 1")
+                        help=f"speaking rate, {SPEED.describe()}; default 1{_narrower_speeds()}")
     parser.add_argument("--pitch", type=setting_type(PITCH), default=0.0,
                         help=f"extra pitch shift, {PITCH.describe()}; default 0")
     parser.add_argument("--instruction", default="", help="style instruction (backends that support it)")
@@ -66,6 +67,11 @@ def run(args: argparse.Namespace) -> int:
         check_target(Path(args.out).absolute(), stream_special=True)
     except FileError as error:
         print(f"dubstudio: {error}", file=sys.stderr)
+        return 2
+    try:  # a speed the backend does not speak at: refused before its engine starts
+        descriptor(args.backend).capabilities.speed.check(args.speed)
+    except EngineError as error:
+        print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
         return 2
     transcript = args.transcript
     if transcript is None:
@@ -160,6 +166,13 @@ def run(args: argparse.Namespace) -> int:
               f"first audio after {report['first_audio_s']:.3f} s, done after {report['total_s']:.3f} s "
               f"(voice cache {report['voice_cache']}); {resemblance_text(report)}")
     return 0
+
+
+def _narrower_speeds() -> str:
+    """The backends that speak at less than the engine's range, for --speed's help."""
+    narrower = [f"{d.name} {d.capabilities.speed.low:g} to {d.capabilities.speed.high:g}"
+                for d in DESCRIPTORS.values() if d.capabilities.speed != SPEED]
+    return f"; on {', '.join(narrower)} only" if narrower else ""
 
 
 def resemblance_of(prepared: Any) -> dict[str, float | None]:

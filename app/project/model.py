@@ -197,6 +197,19 @@ GUIDE_MIXES = ("replace", "duck")
 LOUDNESS_PRESETS: dict[str, float] = {"ebu-r128": -23.0, "web": -16.0}
 """Named integrated-loudness targets (LUFS): EBU R128 broadcast, and web/streaming."""
 
+PROJECT_SETTING_RANGES: dict[str, tuple[float, float]] = {
+    "gap_s": (0.0, 60.0),
+    "fit_max_rate": (1.0, 2.0),
+    "loudness_target_lufs": (-40.0, -5.0),
+    "true_peak_dbtp": (-12.0, 0.0),
+    "guide_gain_db": (-60.0, 12.0),
+    "duck_db": (-60.0, 0.0),
+    "duck_attack_s": (0.0, 2.0),
+    "duck_release_s": (0.0, 5.0),
+}
+"""The numbers each of :class:`ProjectSettings`' numeric fields takes (its ``validate`` and
+the Project settings dialog read them)."""
+
 
 @dataclass
 class ProjectSettings:
@@ -225,17 +238,8 @@ class ProjectSettings:
 
     def validate(self) -> None:
         """Raise InvalidValueError naming the first setting out of its range."""
-        checks: list[tuple[str, float | None, float, float]] = [
-            ("gap_s", self.gap_s, 0.0, 60.0),
-            ("fit_max_rate", self.fit_max_rate, 1.0, 2.0),
-            ("loudness_target_lufs", self.loudness_target_lufs, -40.0, -5.0),
-            ("true_peak_dbtp", self.true_peak_dbtp, -12.0, 0.0),
-            ("guide_gain_db", self.guide_gain_db, -60.0, 12.0),
-            ("duck_db", self.duck_db, -60.0, 0.0),
-            ("duck_attack_s", self.duck_attack_s, 0.0, 2.0),
-            ("duck_release_s", self.duck_release_s, 0.0, 5.0),
-        ]
-        for name, value, low, high in checks:
+        for name, (low, high) in PROJECT_SETTING_RANGES.items():
+            value = getattr(self, name)
             if value is None and name == "loudness_target_lufs":
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not (

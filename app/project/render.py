@@ -26,6 +26,7 @@ and true peak are measured as it is written.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
@@ -198,6 +199,7 @@ class RenderSession:
         self._clock = clock
         self._client: JobSubmitter | None = None
         self._backend = project.settings.backend
+        self._top_speed = math.inf  # the backend's fastest speed, once its engine is ready
         self._jobs: dict[str, _JobState] = {}  # job id -> state, for jobs not yet ended
         self._waiting: list[_JobState] = []  # built but not yet submitted (throttle)
         self._line_jobs: dict[str, str] = {}  # line id -> current job id
@@ -270,6 +272,7 @@ class RenderSession:
         ready = client.ready
         if ready is not None:
             self._backend = ready.backend.name
+            self._top_speed = ready.backend.speed.high
             self.project.settings.backend = self._backend
         self._lines = select_lines(self.project, self._line_ids, stale_only=self._stale_only, fit=self._fit)
         self._client = client
@@ -370,7 +373,10 @@ class RenderSession:
     def _job_at_speed(self, state: _JobState) -> Job:
         """A new job for the state's line, with the character's speed raised ``state.speed`` times."""
         voice = state.job.voice
-        settings = replace(voice.settings, speed=state.base_speed * state.speed)
+        # A fit asks for at most the backend's fastest speed (then stretches the rest); the
+        # character's own speed is never lowered: one out of the backend's range is refused as set.
+        speed = max(state.base_speed, min(self._top_speed, state.base_speed * state.speed))
+        settings = replace(voice.settings, speed=speed)
         return Job(text=state.job.text, voice=replace(voice, settings=settings), priority=self._priority,
                    listening=self._listening)
 

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
 
 from engine.backends import BackendDescriptor, BackendOption, OptionError, OptionKind
 
+SPIN_BOX_LIMIT = 10**9  # an option without an upper or lower bound: within a QSpinBox's int
+
 
 class _Field:
     """One option's widget with a getter and a setter of its value."""
@@ -91,9 +93,7 @@ class BackendOptionsForm(QWidget):
             box.toggled.connect(self.changed)
             return _Field(option, box, box.isChecked, lambda v: box.setChecked(bool(v)), box)
         if kind is OptionKind.INT and option.default is not None:
-            spin = QSpinBox()
-            spin.setRange(int(option.minimum if option.minimum is not None else -10**9),
-                          int(option.maximum if option.maximum is not None else 10**9))
+            spin = spin_box(option.minimum, option.maximum)
             spin.valueChanged.connect(self.changed)
             return _Field(option, spin, spin.value, lambda v: spin.setValue(int(v)), spin)
         if kind is OptionKind.CHOICE:
@@ -175,6 +175,17 @@ class BackendOptionsForm(QWidget):
             field.editor.setToolTip(field.option.help if usable else f"{field.option.help} — {reason}")
             if not usable and isinstance(field.editor, QCheckBox):
                 field.editor.setChecked(False)
+
+
+def spin_box(minimum: float | None, maximum: float | None, step: int = 1, special: str = "") -> QSpinBox:
+    """A whole-number spin box over a declared range (unbounded ends as far as a spin box goes);
+    ``special`` is shown for the lowest value when that value means something of its own."""
+    spin = QSpinBox()
+    spin.setRange(int(minimum) if minimum is not None else -SPIN_BOX_LIMIT,
+                  int(maximum) if maximum is not None else SPIN_BOX_LIMIT)
+    spin.setSingleStep(step)
+    spin.setSpecialValueText(special)
+    return spin
 
 
 def row(*widgets: QWidget) -> QWidget:

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project import LOUDNESS_PRESETS, EditProject, Project
+from app.project import GUIDE_MIXES, LOUDNESS_PRESETS, EditProject, Project
+from app.project.model import PROJECT_SETTING_RANGES
 from app.ui.qa_thresholds import QaThresholdsBox
 
 # The loudness choices: a named preset, a target of one's own, or no normalisation at all.
@@ -40,13 +41,25 @@ GUIDE_MIX_LABELS = {
     "duck": "Kept under the dub, lowered while lines play",
 }
 
+# The numeric settings the dialog shows: name -> (step, unit, decimals); each range is the
+# project model's (PROJECT_SETTING_RANGES).
+FIELDS: dict[str, tuple[float, str, int]] = {
+    "fit_max_rate": (0.05, "×", 2),
+    "loudness_target_lufs": (0.5, " LUFS", 1),
+    "true_peak_dbtp": (0.5, " dBTP", 1),
+    "guide_gain_db": (1.0, " dB", 1),
+    "duck_db": (1.0, " dB", 1),
+}
 
-def _spin(low: float, high: float, step: float, value: float, suffix: str, decimals: int = 1) -> QDoubleSpinBox:
+
+def _spin(name: str, value: float) -> QDoubleSpinBox:
+    step, unit, decimals = FIELDS[name]
     spin = QDoubleSpinBox()
-    spin.setRange(low, high)
+    spin.setObjectName(f"setting_{name}")
+    spin.setRange(*PROJECT_SETTING_RANGES[name])
     spin.setSingleStep(step)
     spin.setDecimals(decimals)
-    spin.setSuffix(suffix)
+    spin.setSuffix(unit)
     spin.setValue(value)
     return spin
 
@@ -66,7 +79,7 @@ class ProjectSettingsDialog(QDialog):
         self.fit_default = QCheckBox("Fit every line's take into its slot when rendering")
         self.fit_default.setChecked(settings.fit_default)
         self.fit_default.setToolTip("Lines can still choose for themselves in the script's Fit column")
-        self.fit_max_rate = _spin(1.0, 2.0, 0.05, settings.fit_max_rate, "×", 2)
+        self.fit_max_rate = _spin("fit_max_rate", settings.fit_max_rate)
         self.fit_max_rate.setToolTip("Up to this speaking rate the voice simply speaks faster; beyond it the rest "
                                      "is time-stretched (Rubber Band). 1.25× is where speech starts to sound rushed.")
         fit_box = QGroupBox("Fit to slot")
@@ -76,17 +89,17 @@ class ProjectSettingsDialog(QDialog):
 
         self.loudness = QComboBox()
         self.loudness.setObjectName("loudnessPreset")
-        for key, label in PRESET_LABELS.items():
-            self.loudness.addItem(label, key)
+        for key in LOUDNESS_PRESETS:
+            self.loudness.addItem(PRESET_LABELS[key], key)
         self.loudness.addItem("Another target", CUSTOM)
         self.loudness.addItem("Off: keep the takes' levels", OFF)
         target = settings.loudness_target_lufs
-        self.target = _spin(-40.0, -5.0, 0.5, target if target is not None else LOUDNESS_PRESETS["ebu-r128"], " LUFS")
+        self.target = _spin("loudness_target_lufs", target if target is not None else LOUDNESS_PRESETS["ebu-r128"])
         preset = next((key for key, value in LOUDNESS_PRESETS.items() if target is not None and abs(value - target) < 1e-6),
                       CUSTOM if target is not None else OFF)
         self.loudness.setCurrentIndex(self.loudness.findData(preset))
         self.loudness.currentIndexChanged.connect(self._on_preset)
-        self.ceiling = _spin(-12.0, 0.0, 0.5, settings.true_peak_dbtp, " dBTP")
+        self.ceiling = _spin("true_peak_dbtp", settings.true_peak_dbtp)
         self.ceiling.setToolTip("No peak of the mix (between samples too) goes above this")
         loud_box = QGroupBox("Loudness of the mix and the video")
         loud_form = QFormLayout(loud_box)
@@ -99,12 +112,12 @@ class ProjectSettingsDialog(QDialog):
         loud_form.addRow(hint)
 
         self.guide_mix = QComboBox()
-        for key, label in GUIDE_MIX_LABELS.items():
-            self.guide_mix.addItem(label, key)
+        for key in GUIDE_MIXES:
+            self.guide_mix.addItem(GUIDE_MIX_LABELS[key], key)
         self.guide_mix.setCurrentIndex(self.guide_mix.findData(settings.guide_mix))
         self.guide_mix.currentIndexChanged.connect(self._on_guide_mix)
-        self.guide_gain = _spin(-60.0, 12.0, 1.0, settings.guide_gain_db, " dB")
-        self.duck_db = _spin(-60.0, 0.0, 1.0, settings.duck_db, " dB")
+        self.guide_gain = _spin("guide_gain_db", settings.guide_gain_db)
+        self.duck_db = _spin("duck_db", settings.duck_db)
         self.duck_db.setToolTip("How far the original audio dips while a line plays")
         guide_box = QGroupBox("Original audio in the exported mix and video")
         guide_form = QFormLayout(guide_box)

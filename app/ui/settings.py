@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar, overload
 
 from PySide6.QtCore import QSettings
 
 from engine.backends import DESCRIPTORS, descriptor
 from engine.files import atomic_write_text
-from engine.protocol import DEFAULT_BACKEND
+from engine.protocol import DEFAULT_BACKEND, MAX_SLOTS
 from engine.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.remote import RemoteConfig
 
@@ -32,6 +33,7 @@ APP_NAME = "DubStudio"
 ORG_NAME = "DubStudio"
 SCHEMA_VERSION = 2  # 2: the interpreter is kept per backend (engine/pythons), options per backend
 MAX_RECENT = 10
+MAX_AUTOSAVE_S = 3600  # an hour: autosave exists so that a crash loses minutes, not a session
 ENGINE_LOCATIONS = ("local", "server")  # this computer, or a DubStudio server (docs/serving.md)
 TOKEN_FILE = "server-token"  # beside the settings file, owner-only: the server's bearer token
 
@@ -69,18 +71,6 @@ def _to_recogniser_model(value: Any) -> str:
     return value.strip()
 
 
-def _location(value: Any) -> str:
-    if value not in ENGINE_LOCATIONS:
-        raise ValueError(f"engine location must be one of {ENGINE_LOCATIONS}, not {value!r}")
-    return str(value)
-
-
-def _to_backend(value: Any) -> str:
-    if not isinstance(value, str) or value not in DESCRIPTORS:
-        raise ValueError(f"unknown backend {value!r}")
-    return value
-
-
 def _to_json_object(value: Any) -> dict[str, Any]:
     """A JSON object stored as text (per-backend options and interpreters)."""
     parsed = json.loads(value) if isinstance(value, str) else value
@@ -94,7 +84,10 @@ def _from_json_object(value: dict[str, Any]) -> str:
 
 
 class Option(Generic[T]):
-    """One setting: its QSettings key, default, a title for the dialog and its converters."""
+    """One setting: its QSettings key, default, a title for the dialog, its converters and
+    what it takes: a number from ``minimum`` to ``maximum`` (by ``step``), or one of
+    ``choices``. The dialog builds its widgets from these; a stored value outside them reads
+    as the default, and setting one raises ValueError saying what the option takes."""
 
     def __init__(
         self,
@@ -103,12 +96,33 @@ class Option(Generic[T]):
         title: str,
         convert: Callable[[Any], T],
         store: Callable[[T], Any] = lambda v: v,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        step: int = 1,
+        choices: Sequence[str] = (),
     ) -> None:
         self.key = key
         self.default = default
         self.title = title
         self.convert = convert
         self.store = store
+        self.minimum = minimum
+        self.maximum = maximum
+        self.step = step
+        self.choices = tuple(choices)
+        self.check(default)  # a declaration that breaks its own limits fails at import
+
+    def check(self, value: T) -> T:
+        """``value`` when it is within the option's limits; ValueError naming it otherwise."""
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{self.title}: expected one of {', '.join(self.choices)}, got {value!r}")
+        if self.minimum is not None or self.maximum is not None:
+            low = self.minimum if self.minimum is not None else -math.inf
+            high = self.maximum if self.maximum is not None else math.inf
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"{self.title}: expected a number from {low:g} to {high:g}, got {value!r}")
+        return value
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -129,10 +143,10 @@ class Option(Generic[T]):
 class Settings:
     """Typed access to the studio's QSettings; pass a QSettings to isolate (tests do)."""
 
-    engine_location = Option("engine/location", "local", "Engine", _location)
+    engine_location = Option("engine/location", "local", "Engine", str, choices=ENGINE_LOCATIONS)
     server_url = Option("engine/server_url", "", "Server URL", str)
-    engine_backend = Option("engine/backend", DEFAULT_BACKEND, "Speech backend", _to_backend)
-    engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int)
+    engine_backend = Option("engine/backend", DEFAULT_BACKEND, "Speech backend", str, choices=tuple(DESCRIPTORS))
+    engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int, minimum=0, maximum=MAX_SLOTS)
     # Backend name -> its options ({"cosyvoice2": {"model_dir": ..., "fp16": true}}): each
     # backend keeps its own, so switching back and forth loses nothing.
     backend_options: Option[dict[str, Any]] = Option(
@@ -143,7 +157,8 @@ class Settings:
         _to_json_object, _from_json_object)
     cache_dir = Option("engine/cache_dir", "", "Voice cache folder (empty = default)", str)
     output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
-    autosave_s = Option("project/autosave_s", 60, "Autosave every (seconds, 0 = off)", int)
+    autosave_s = Option("project/autosave_s", 60, "Autosave every (seconds, 0 = off)", int,
+                        minimum=0, maximum=MAX_AUTOSAVE_S)
     recogniser_model = Option("qa/recogniser_model", DEFAULT_RECOGNISER_MODEL,
                               "Recogniser (take QA, transcripts by ear)", _to_recogniser_model)
     recent_projects: Option[list[str]] = Option("project/recent", [], "Recent projects", _to_str_list, _from_str_list)
@@ -182,12 +197,12 @@ class Settings:
         if raw is None:
             return copy.deepcopy(option.default)  # a caller may change what it gets
         try:
-            return option.convert(raw)
+            return option.check(option.convert(raw))
         except (ValueError, TypeError):
             return option.default
 
     def set(self, option: Option[T], value: T) -> None:
-        self._q.setValue(option.key, option.store(option.convert(value)))
+        self._q.setValue(option.key, option.store(option.check(option.convert(value))))
 
     def reset(self, option: Option[Any]) -> None:
         self._q.remove(option.key)

@@ -27,15 +27,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.backend_form import row
+from app.ui.backend_form import row, spin_box
 from app.ui.player import list_devices
-from app.ui.settings import Settings, cache_size, human_size
+from app.ui.settings import Option, Settings, cache_size, human_size
 from app.ui.tasks import TaskRunner
 from app.ui.voices_engine_page import VoicesEnginePage
 
 SYSTEM_DEFAULT = "System default"
 VOICES_ENGINE_PAGE = "Voices engine"
 GENERAL_PAGE = "General"
+
+
+def option_spin_box(option: Option[int], special: str) -> QSpinBox:
+    """A spin box over a whole-number setting's declared range; ``special`` names its lowest value."""
+    return spin_box(option.minimum, option.maximum, option.step, special)
 
 
 class GeneralPage(QWidget):
@@ -45,9 +50,7 @@ class GeneralPage(QWidget):
         super().__init__(parent)
         self._settings = settings
         self._runner = runner
-        self.slots = QSpinBox()
-        self.slots.setRange(0, 64)
-        self.slots.setSpecialValueText("Automatic")
+        self.slots = option_spin_box(Settings.engine_slots, "Automatic")
         self.slots.setValue(settings.engine_slots)
         self.slots.setToolTip("Automatic: by the cores (at most 4), or by free GPU memory on a GPU")
 
@@ -71,10 +74,8 @@ class GeneralPage(QWidget):
         self.clear_cache.setToolTip("Delete prepared voices; they are rebuilt on the next use.")
         self.clear_cache.clicked.connect(self._clear_cache)
 
-        self.autosave = QSpinBox()
-        self.autosave.setRange(0, 3600)
+        self.autosave = option_spin_box(Settings.autosave_s, "Off")
         self.autosave.setSuffix(" s")
-        self.autosave.setSpecialValueText("Off")
         self.autosave.setValue(settings.autosave_s)
 
         self.recogniser = QComboBox()

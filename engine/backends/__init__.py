@@ -19,13 +19,16 @@ from engine.backends.descriptor import (
     OptionError,
     OptionKind,
 )
-from engine.protocol import Capabilities
+from engine.protocol import SPEED, Capabilities
 
 COSYVOICE2_SAMPLE_RATE = 24000
 COSYVOICE2_LANGUAGES = ("zh", "en", "ja", "ko", "yue")
 COSYVOICE2_HOP_SCHEDULES = ("per_job", "upstream")
 COSYVOICE2_DEVICE_PATTERN = r"auto|cpu|cuda(:\d+)?"
 COSYVOICE2_MAX_BATCH = 64
+# Upstream's own speed control (its web UI's 0.5-2): the flow's mel frames are stretched by
+# interpolation, which past that range blurs or drops sounds.
+COSYVOICE2_SPEED = SPEED.narrowed(0.5, 2.0, "CosyVoice2-0.5B")
 
 # CosyVoice's stack (torch, transformers, upstream's code) stays out of the studio's .venv.
 COSYVOICE2_ENVIRONMENT = Environment(
@@ -66,7 +69,8 @@ COSYVOICE2 = BackendDescriptor(
             "streamed at 24 kHz; runs in its own environment and needs a model folder.",
     factory="engine.backends.cosyvoice2:CosyVoice2Backend",
     capabilities=Capabilities(name="cosyvoice2", sample_rate=COSYVOICE2_SAMPLE_RATE, streaming=True,
-                              languages=COSYVOICE2_LANGUAGES, cloning=True, cross_lingual=True, instructions=True),
+                              languages=COSYVOICE2_LANGUAGES, cloning=True, cross_lingual=True, instructions=True,
+                              speed=COSYVOICE2_SPEED),
     options=(
         BackendOption("model_dir", OptionKind.FOLDER, "Model folder",
                       "a CosyVoice2-0.5B folder (dubstudio cosyvoice download DIR, or synthetic DIR for probes)",

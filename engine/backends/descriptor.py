@@ -306,7 +306,7 @@ class BackendDescriptor:
         features = [name for name, on in (("cloning", caps.cloning), ("cross-lingual", caps.cross_lingual),
                                           ("instructions", caps.instructions), ("streaming", caps.streaming)) if on]
         lines.append(f"  {caps.sample_rate} Hz; languages {', '.join(caps.languages)}; "
-                     f"{', '.join(features) or 'no cloning'}")
+                     f"{', '.join(features) or 'no cloning'}; speed {caps.speed.low:g} to {caps.speed.high:g}")
         lines.append("  options (--backend-option KEY=VALUE):")
         lines.extend(f"    {option.describe()}" for option in self.options)
         if self.combinations:

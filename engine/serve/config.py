@@ -18,8 +18,7 @@ from typing import Any
 from engine.client import EngineConfig
 from engine.files import read_regular_file
 from engine.numbers import NumberError, checked_int, checked_number
-from engine.protocol import DEFAULT_BACKEND
-from engine.process import MAX_SLOTS
+from engine.protocol import DEFAULT_BACKEND, MAX_SLOTS
 from engine.scheduler import default_max_active
 
 DEFAULT_HOST = "127.0.0.1"

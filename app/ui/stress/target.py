@@ -22,16 +22,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from app.ui.backend_form import BackendOptionsForm, row
+from app.ui.backend_form import BackendOptionsForm, row, spin_box
 from app.ui.folders import Folders
 from engine.backends import DESCRIPTORS, OptionError, descriptor
 from engine.client import EngineConfig
-from engine.protocol import EngineError
+from engine.protocol import MAX_SLOTS, EngineError
 from engine.remote import RemoteConfig
 
 LOCAL, SERVER = "local", "server"
@@ -72,10 +71,8 @@ class TargetBox(QGroupBox):
         self.python.setToolTip("The Python that runs the engine; empty: the backend's own environment")
         browse_python = QPushButton("Browse…")
         browse_python.clicked.connect(self._browse_python)
-        self.slots = QSpinBox()
+        self.slots = spin_box(0, MAX_SLOTS, special="auto")  # 0: the engine decides
         self.slots.setObjectName("stressSlots")
-        self.slots.setRange(0, 64)
-        self.slots.setSpecialValueText("auto")
         self.slots.setToolTip("Pieces the engine computes at once; auto picks by CPU cores (and GPU memory)")
         local = QWidget()
         local_form = QFormLayout(local)
