@@ -6,6 +6,10 @@ when the document says something changed, emitting the matching Qt signals: prec
 structural edits (Anki's browser table follows the same idea). Status involves hashing the
 character's clip, so it is computed once per change instead of on every paint.
 
+Each column is a :class:`LineColumn` that carries its own behaviour: what it shows, what an
+editor starts from, the edit it makes, its tooltip, colour and whether it sorts (Picard's
+item-view columns do the same). The model only dispatches a role to the column.
+
 Edits made in the table become undoable commands pushed to the :class:`Document`; the model
 itself never writes to the project.
 """
@@ -14,7 +18,8 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -28,7 +33,19 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from app.project import Change, ChooseTake, EditLine, Fit, Line, LineStatus, MoveLines, SortLinesByTime
+from app.project import (
+    Change,
+    Character,
+    ChooseTake,
+    Command,
+    EditLine,
+    Fit,
+    Line,
+    LineStatus,
+    MoveLines,
+    Project,
+    SortLinesByTime,
+)
 from app.project.qa import chosen_verdicts, overrun_of, placements
 from app.project.timecode import format_clock, parse_time
 from app.project.timing import LineTiming, line_timings
@@ -40,42 +57,6 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 
 MIME_LINES = "application/x-dubstudio-line-ids"
 
-
-class Column(enum.IntEnum):
-    """The table's columns, each declared once: (position, title, width in pixels or 0 to
-    stretch, editable, right-aligned, sample). The view and the model both read these. A
-    column with a ``sample`` (its widest usual value) is sized to it or its title, whichever is
-    wider, so the stretching Text column gets the room that is left; ``width`` is then the least.
-
-    A line's order number is the vertical header, not a column: it is derived from the row,
-    and a column whose every value shifts when a row is inserted would make each insertion
-    look like an edit of all the rows below."""
-
-    title: str
-    width: int
-    editable: bool
-    right_aligned: bool
-    sample: str
-
-    # ``Column(n)`` looks a column up by position; the defaults only tell type checkers so.
-    def __new__(cls, position: int, title: str = "", width: int = 0, editable: bool = False,
-                right_aligned: bool = False, sample: str = "") -> "Column":
-        member = int.__new__(cls, position)
-        member._value_ = position
-        member.title, member.width, member.editable, member.right_aligned = title, width, editable, right_aligned
-        member.sample = sample
-        return member
-
-    CHARACTER = (0, "Character", 90, True)  # sized to the project's names (script_panel)
-    TEXT = (1, "Text", 0, True)
-    START = (2, "Start", 60, True, True, "00:00.000")
-    END = (3, "End", 60, True, True, "00:00.000")
-    STATUS = (4, "Status", 60, False, False, "Not rendered")
-    DURATION = (5, "Duration", 60, False, True, "⚠ ≈10.0 s")
-    TAKE = (6, "Take", 44, True, False, "2 of 3")
-    QA = (7, "QA", 60, False, False, "✗ Unlike voice")
-    FIT = (8, "Fit", 60, True, False, "stretch 1.08×")  # "rate 1.25× + stretch 1.08×" wraps to two
-    SOURCE = (9, "Source", 240, True)  # the original a translated line came from (shown when there is one)
 
 LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -158,6 +139,337 @@ FIT_CHOICES: dict[str, bool | None] = {"default": None, "on": True, "off": False
 FITTED_COLOUR = "#2f6f3e"
 
 
+@dataclass(frozen=True)
+class LineColumn:
+    """One column of the script table: its layout and what it does with a line.
+
+    Layout: title, least width in pixels (0: the one column that stretches), alignment, and a
+    ``sample`` (its widest usual value): a column with one is sized to it or its title,
+    whichever is wider, so the stretching Text column gets the room that is left. The base
+    shows nothing and edits nothing; each column overrides what it has.
+    """
+
+    title: str
+    width: int = 0
+    right_aligned: bool = False
+    sample: str = ""
+    header_tip: str | None = None
+
+    editable: ClassVar[bool] = False  # whether write() can change a line
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        return ""
+
+    def edit_value(self, model: LinesModel, line: Line) -> str:
+        """What an editor starts from: the shown text, unless the column edits an id or a choice."""
+        return self.display(model, line)
+
+    def can_edit(self, line: Line) -> bool:
+        return self.editable
+
+    def write(self, line: Line, value: object) -> Command | None:
+        """The undoable edit that puts ``value`` in the cell, None when it changes nothing;
+        ValueError, in words, when the value cannot be read."""
+        return None
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        return None
+
+    def colour(self, model: LinesModel, line: Line) -> str | None:
+        """The text's colour, when it says something (a status, a warning, a draft)."""
+        return None
+
+    def swatch(self, model: LinesModel, line: Line) -> str | None:
+        """A colour shown before the text."""
+        return None
+
+    def sort(self, lines: Sequence[Line]) -> Command | None:
+        """The undoable reorder a click on the header makes, None when it makes none: script
+        order is data (a slot ends where the next line starts), so no view-only sorting."""
+        return None
+
+
+class CharacterColumn(LineColumn):
+    editable = True
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        char = _character(model.project, line)
+        return char.name if char is not None else UNASSIGNED
+
+    def edit_value(self, model: LinesModel, line: Line) -> str:
+        return line.character_id or ""
+
+    def write(self, line: Line, value: object) -> Command | None:
+        new = str(value) if value else None
+        return None if new == line.character_id else EditLine(line.id, character_id=new)
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:  # the full name, when the column is narrow
+        char = _character(model.project, line)
+        return char.name if char is not None else "No character: double-click to choose one"
+
+    def swatch(self, model: LinesModel, line: Line) -> str | None:
+        char = _character(model.project, line)
+        return char.colour if char is not None else None
+
+
+class TextColumn(LineColumn):
+    editable = True
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        return line.text
+
+    def write(self, line: Line, value: object) -> Command | None:
+        if value == line.text:
+            return None
+        if line.draft:  # the translation was read and corrected: no longer a draft
+            return EditLine(line.id, text=str(value), draft=False)
+        return EditLine(line.id, text=str(value))
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        if line.draft:
+            return f"{line.text}\n\nA machine translation to check: editing the text marks it checked."
+        return line.text or None
+
+    def colour(self, model: LinesModel, line: Line) -> str | None:
+        return DRAFT_COLOUR if line.draft else None
+
+
+class SourceColumn(LineColumn):
+    """The original a translated line came from (issue 18); the panel shows it when there is one."""
+
+    editable = True
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        return line.source_text
+
+    def write(self, line: Line, value: object) -> Command | None:
+        return None if value == line.source_text else EditLine(line.id, source_text=str(value))
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        return line.source_text or None
+
+
+@dataclass(frozen=True)
+class TimeColumn(LineColumn):
+    """A line's own start or end timecode, read as typed (SRT style too) and shown one way."""
+
+    key: str = "start"  # the Line field: "start" or "end"
+    editable = True
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        seconds = getattr(line, self.key)
+        return format_clock(seconds) if seconds is not None else ""
+
+    def write(self, line: Line, value: object) -> Command | None:
+        text = str(value or "").strip()
+        seconds = parse_time(text) if text else None
+        if seconds == getattr(line, self.key):
+            return None
+        return EditLine(line.id, start=seconds) if self.key == "start" else EditLine(line.id, end=seconds)
+
+
+class StartColumn(TimeColumn):
+    def sort(self, lines: Sequence[Line]) -> Command | None:
+        """Time order, as one undoable step (:class:`SortLinesByTime`): untimed lines stay after
+        the line before them. Only this column sorts."""
+        in_order = [line.id for line in time_order(lines)] == [line.id for line in lines]
+        return None if in_order else SortLinesByTime()
+
+
+class StatusColumn(LineColumn):
+    def display(self, model: LinesModel, line: Line) -> str:
+        return STATUS_TEXT[model.status_of(line)]
+
+    def colour(self, model: LinesModel, line: Line) -> str | None:
+        return STATUS_COLOUR[model.status_of(line)]
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        status = model.status_of(line)
+        if status is LineStatus.FAILED and line.error:
+            return line.error
+        if status is LineStatus.STALE:
+            return "Text, character, clip or voice settings changed since this take was rendered."
+        return None
+
+
+class DurationColumn(LineColumn):
+    def display(self, model: LinesModel, line: Line) -> str:
+        duration = model.project.duration(line)
+        timing = model.timing_of(line)
+        mark = "⚠ " if model.duration_colour(line) in (WARNING_COLOUR, STATUS_COLOUR[LineStatus.FAILED]) else ""
+        if duration is not None:
+            return f"{mark}{duration:.2f} s"
+        # Before rendering: the length this voice's pace predicts, so a long line shows early.
+        return f"{mark}≈{timing.expected_s:.1f} s" if timing is not None and line.text.strip() else ""
+
+    def colour(self, model: LinesModel, line: Line) -> str | None:
+        return model.duration_colour(line)
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        """The take's overrun, then the pace warnings, then the figures (CPS, WPM, expected length)."""
+        timing = model.timing_of(line)
+        text: list[str] = []
+        over = model.overrun(line)
+        placement = model.placement_of(line)
+        if over > 0 and placement is not None and placement[1] is not None:
+            text.append(f"The take is {over:.2f} s longer than its slot "
+                        f"({format_clock(placement[0])}–{format_clock(placement[1])}).")
+        if timing is not None:
+            has_take = model.project.chosen_take(line) is not None
+            text += [w for w in timing.warnings() if not (has_take and w.startswith("Likely too long"))]
+            if line.text.strip():
+                text.append(timing.describe())
+        return "\n".join(text) or None
+
+
+class TakeColumn(LineColumn):
+    editable = True
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        if not line.takes:
+            return ""
+        ids = [t.id for t in line.takes]
+        number = ids.index(line.chosen_take) + 1 if line.chosen_take in ids else 0
+        return f"{number} of {len(ids)}" if number else f"– of {len(ids)}"
+
+    def edit_value(self, model: LinesModel, line: Line) -> str:
+        return line.chosen_take or ""
+
+    def can_edit(self, line: Line) -> bool:
+        return len(line.takes) >= 2  # one take leaves nothing to choose
+
+    def write(self, line: Line, value: object) -> Command | None:
+        return None if not value or value == line.chosen_take else ChooseTake(line.id, str(value))
+
+
+class QaColumn(LineColumn):
+    def display(self, model: LinesModel, line: Line) -> str:
+        state = model.qa_state(line)
+        verdict = model.verdict_of(line) if state is QaState.FAILED else None
+        failing = worst_first(verdict.findings) if verdict else []
+        if not failing:
+            return QA_TEXT[state]
+        label = f"✗ {FINDING_LABELS.get(failing[0].code, 'Failed')}"
+        return f"{label} +{len(failing) - 1}" if len(failing) > 1 else label
+
+    def colour(self, model: LinesModel, line: Line) -> str | None:
+        state = model.qa_state(line)
+        return None if state is QaState.NO_TAKE else QA_COLOUR[state]
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        take = model.project.chosen_take(line)
+        if take is None:
+            return None
+        qa_errors = model.document.qa_errors
+        if take.qa is None and take.id in qa_errors:
+            return qa_error_tooltip(qa_errors[take.id])
+        if take.qa is None:
+            return "This take has not been checked yet; QA runs in the background after each render."
+        verdict = model.verdict_of(line)
+        findings = tuple(worst_first(verdict.findings)) + tuple(
+            f for f in verdict.findings if f.code == NOT_CHECKED) if verdict else ()
+        over = model.overrun(line)
+        if over > 0 and not any(f.code == "QA_OVERRUN" for f in findings):
+            limit = model.project.settings.qa.max_overrun_s
+            findings = (Finding("QA_OVERRUN", f"the take runs {over:.2f} s past its slot, within the "
+                                              f"{limit:.2f} s QA allows (a warning, not a failure)"),) + findings
+        return qa_tooltip(take.qa, findings)
+
+
+class FitColumn(LineColumn):
+    editable = True
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        fitted = _fitted(model.project, line)
+        if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
+            return fitted.describe().removeprefix("fitted: ")
+        return "on render" if model.project.wants_fit(line) else ""
+
+    def edit_value(self, model: LinesModel, line: Line) -> str:
+        return next(key for key, value in FIT_CHOICES.items() if value is line.fit)
+
+    def write(self, line: Line, value: object) -> Command | None:
+        if not isinstance(value, str) or value not in FIT_CHOICES or FIT_CHOICES[value] is line.fit:
+            return None
+        return EditLine(line.id, fit=FIT_CHOICES[value])
+
+    def colour(self, model: LinesModel, line: Line) -> str | None:
+        return FITTED_COLOUR if _fitted(model.project, line) is not None else None
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        project = model.project
+        default = "on" if project.settings.fit_default else "off"
+        choice = {None: f"the project's default ({default})", True: "always", False: "never"}[line.fit]
+        text = [f"Fit to slot: {choice}. Double-click to change."]
+        fitted = _fitted(project, line)
+        if fitted is not None:
+            text.insert(0, f"{fitted.describe()}: {fitted.natural_s:.2f} s of speech into a {fitted.slot_s:.2f} s slot")
+        return "\n".join(text)
+
+
+def _character(project: Project, line: Line) -> Character | None:
+    if line.character_id is None:
+        return None
+    return next((c for c in project.characters if c.id == line.character_id), None)
+
+
+def _fitted(project: Project, line: Line) -> Fit | None:
+    take = project.chosen_take(line)
+    return take.fit if take is not None else None
+
+
+class Column(enum.IntEnum):
+    """The table's columns in order, each a :class:`LineColumn` (``column.spec``). ``Column(n)``
+    looks one up by position; the view and the model both read them.
+
+    A line's order number is the vertical header, not a column: it is derived from the row,
+    and a column whose every value shifts when a row is inserted would make each insertion
+    look like an edit of all the rows below."""
+
+    spec: LineColumn
+
+    # ``Column(n)`` looks a column up by position; the default only tells type checkers so.
+    def __new__(cls, position: int, spec: LineColumn | None = None) -> "Column":
+        member = int.__new__(cls, position)
+        member._value_ = position
+        if spec is not None:
+            member.spec = spec
+        return member
+
+    CHARACTER = (0, CharacterColumn("Character", 90))  # sized to the project's names (script_panel)
+    TEXT = (1, TextColumn("Text"))
+    START = (2, StartColumn("Start", 60, True, "00:00.000",
+                            "Click to put the script in time order (one undoable step)", key="start"))
+    END = (3, TimeColumn("End", 60, True, "00:00.000", key="end"))
+    STATUS = (4, StatusColumn("Status", 60, sample="Not rendered"))
+    DURATION = (5, DurationColumn("Duration", 60, True, "⚠ ≈10.0 s"))
+    TAKE = (6, TakeColumn("Take", 44, sample="2 of 3"))
+    QA = (7, QaColumn("QA", 60, sample="✗ Unlike voice"))
+    FIT = (8, FitColumn("Fit", 60, sample="stretch 1.08×",  # "rate 1.25× + stretch 1.08×" wraps to two
+                        header_tip="Fit to slot: speak faster (then time-stretch) when a take is longer than its slot"))
+    SOURCE = (9, SourceColumn("Source", 240))  # shown when a line has a source text
+
+    @property
+    def title(self) -> str:
+        return self.spec.title
+
+    @property
+    def width(self) -> int:
+        return self.spec.width
+
+    @property
+    def editable(self) -> bool:
+        return self.spec.editable
+
+    @property
+    def right_aligned(self) -> bool:
+        return self.spec.right_aligned
+
+    @property
+    def sample(self) -> str:
+        return self.spec.sample
+
+
 class LinesModel(QAbstractTableModel):
     """Rows are the project's lines in script order; columns are :class:`Column`."""
 
@@ -175,6 +487,14 @@ class LinesModel(QAbstractTableModel):
         document.changed.connect(self._on_change)
         document.render_changed.connect(self._on_render)
 
+    @property
+    def document(self) -> Document:
+        return self._doc
+
+    @property
+    def project(self) -> Project:
+        return self._doc.project
+
     # --- cache --------------------------------------------------------------------------------
 
     def _snapshot(self) -> None:
@@ -186,20 +506,20 @@ class LinesModel(QAbstractTableModel):
     def _reindex(self) -> None:
         self._rows = {line_id: row for row, line_id in enumerate(self._ids)}
 
-    def _status_of(self, line: Line) -> LineStatus:
+    def status_of(self, line: Line) -> LineStatus:
         status = self._status.get(line.id)
         if status is None:
             status = self._status[line.id] = self._doc.project.status(line)
         return status
 
-    def _verdict_of(self, line: Line) -> Verdict | None:
+    def verdict_of(self, line: Line) -> Verdict | None:
         # Verdicts depend on the timeline (a slot ends where the next line starts), so any
         # change recomputes them all: one timeline pass, not one per row.
         if self._verdicts is None:
             self._verdicts = chosen_verdicts(self._doc.project)
         return self._verdicts.get(line.id)
 
-    def _placement_of(self, line: Line) -> tuple[float, float | None] | None:
+    def placement_of(self, line: Line) -> tuple[float, float | None] | None:
         if self._placements is None:
             self._placements = placements(self._doc.project)
         return self._placements.get(line.id)
@@ -210,14 +530,14 @@ class LinesModel(QAbstractTableModel):
             self._timings = line_timings(self._doc.project)
         return self._timings.get(line.id)
 
-    def _qa_state(self, line: Line) -> QaState:
+    def qa_state(self, line: Line) -> QaState:
         take = self._doc.project.chosen_take(line)
         if take is None:
             return QaState.NO_TAKE
-        verdict = self._verdict_of(line)
+        verdict = self.verdict_of(line)
         if verdict is None:
             return QaState.ERROR if take.id in self._doc.qa_errors else QaState.PENDING
-        if verdict.passed is not False and self._overrun(line) > 0:
+        if verdict.passed is not False and self.overrun(line) > 0:
             return QaState.RUNS_LONG  # never "passed" beside an overrun the Duration cell shows
         return {True: QaState.PASSED, False: QaState.FAILED, None: QaState.UNCHECKED}[verdict.passed]
 
@@ -323,11 +643,7 @@ class LinesModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
-            if section == Column.START:
-                return "Click to put the script in time order (one undoable step)"
-            if section == Column.FIT:
-                return "Fit to slot: speak faster (then time-stretch) when a take is longer than its slot"
-            return None
+            return Column(section).spec.header_tip if 0 <= section < len(Column) else None
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(Column):
@@ -345,8 +661,7 @@ class LinesModel(QAbstractTableModel):
             | Qt.ItemFlag.ItemIsDragEnabled
             | Qt.ItemFlag.ItemIsDropEnabled
         )
-        column = Column(index.column())
-        if column.editable and not (column is Column.TAKE and len(self.line_at(index.row()).takes) < 2):
+        if Column(index.column()).spec.can_edit(self.line_at(index.row())):
             flags |= Qt.ItemFlag.ItemIsEditable
         return flags
 
@@ -354,53 +669,38 @@ class LinesModel(QAbstractTableModel):
         if not index.isValid() or not (0 <= index.row() < len(self._ids)):
             return None
         line = self.line_at(index.row())
-        column = Column(index.column())
+        column = Column(index.column()).spec
         if role == LINE_ID_ROLE:
             return line.id
         if role == CHARACTER_ID_ROLE:
             return line.character_id or ""
         if role == STATUS_ROLE:
-            return self._status_of(line).value
+            return self.status_of(line).value
         if role == QA_ROLE:
-            return self._qa_state(line).value
+            return self.qa_state(line).value
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(line, column)
+            return column.display(self, line)
         if role == Qt.ItemDataRole.EditRole:
-            return self._edit_value(line, column)
-        if role == Qt.ItemDataRole.DecorationRole and column is Column.CHARACTER:
-            char = self._character(line)
-            return QColor(char.colour) if char is not None else None
+            return column.edit_value(self, line)
+        if role == Qt.ItemDataRole.DecorationRole:
+            return QColor(swatch) if (swatch := column.swatch(self, line)) else None
         if role == Qt.ItemDataRole.ForegroundRole:
-            if column is Column.STATUS:
-                return QBrush(QColor(STATUS_COLOUR[self._status_of(line)]))
-            if column is Column.DURATION and (colour := self._duration_colour(line)):
-                return QBrush(QColor(colour))
-            if column is Column.QA and (state := self._qa_state(line)) is not QaState.NO_TAKE:
-                return QBrush(QColor(QA_COLOUR[state]))
-            if column is Column.FIT and self._fitted(line) is not None:
-                return QBrush(QColor(FITTED_COLOUR))
-            if column is Column.TEXT and line.draft:
-                return QBrush(QColor(DRAFT_COLOUR))
+            return QBrush(QColor(colour)) if (colour := column.colour(self, line)) else None
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(line, column)
+            return column.tooltip(self, line)
         if role == Qt.ItemDataRole.TextAlignmentRole and column.right_aligned:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _character(self, line: Line) -> Any:
-        if line.character_id is None:
-            return None
-        return next((c for c in self._doc.project.characters if c.id == line.character_id), None)
-
-    def _overrun(self, line: Line) -> float:
+    def overrun(self, line: Line) -> float:
         """How far the chosen take runs past its slot: the one figure the Duration and QA cells share."""
         take = self._doc.project.chosen_take(line)
         if take is None:
             return 0.0
-        return overrun_of(take, self._placement_of(line)) or 0.0
+        return overrun_of(take, self.placement_of(line)) or 0.0
 
-    def _duration_colour(self, line: Line) -> str | None:
-        over = self._overrun(line)
+    def duration_colour(self, line: Line) -> str | None:
+        over = self.overrun(line)
         if over > self._doc.project.settings.qa.max_overrun_s:
             return STATUS_COLOUR[LineStatus.FAILED]
         if over > 0:
@@ -414,164 +714,15 @@ class LinesModel(QAbstractTableModel):
             return WARNING_COLOUR
         return ESTIMATE_COLOUR
 
-    def _display(self, line: Line, column: Column) -> Any:
-        if column is Column.CHARACTER:
-            char = self._character(line)
-            return char.name if char is not None else UNASSIGNED
-        if column is Column.TEXT:
-            return line.text
-        if column is Column.SOURCE:
-            return line.source_text
-        if column is Column.START:
-            return format_clock(line.start) if line.start is not None else ""
-        if column is Column.END:
-            return format_clock(line.end) if line.end is not None else ""
-        if column is Column.STATUS:
-            return STATUS_TEXT[self._status_of(line)]
-        if column is Column.DURATION:
-            duration = self._doc.project.duration(line)
-            timing = self.timing_of(line)
-            mark = "⚠ " if self._duration_colour(line) in (WARNING_COLOUR, STATUS_COLOUR[LineStatus.FAILED]) else ""
-            if duration is not None:
-                return f"{mark}{duration:.2f} s"
-            # Before rendering: the length this voice's pace predicts, so a long line shows early.
-            return f"{mark}≈{timing.expected_s:.1f} s" if timing is not None and line.text.strip() else ""
-        if column is Column.TAKE:
-            if not line.takes:
-                return ""
-            ids = [t.id for t in line.takes]
-            number = ids.index(line.chosen_take) + 1 if line.chosen_take in ids else 0
-            return f"{number} of {len(ids)}" if number else f"– of {len(ids)}"
-        if column is Column.QA:
-            state = self._qa_state(line)
-            verdict = self._verdict_of(line) if state is QaState.FAILED else None
-            failing = worst_first(verdict.findings) if verdict else []
-            if not failing:
-                return QA_TEXT[state]
-            label = f"✗ {FINDING_LABELS.get(failing[0].code, 'Failed')}"
-            return f"{label} +{len(failing) - 1}" if len(failing) > 1 else label
-        if column is Column.FIT:
-            fitted = self._fitted(line)
-            if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
-                return fitted.describe().removeprefix("fitted: ")
-            return "on render" if self._doc.project.wants_fit(line) else ""
-        return None
-
-    def _fitted(self, line: Line) -> Fit | None:
-        take = self._doc.project.chosen_take(line)
-        return take.fit if take is not None else None
-
-    def _edit_value(self, line: Line, column: Column) -> Any:
-        if column is Column.CHARACTER:
-            return line.character_id or ""
-        if column is Column.TAKE:
-            return line.chosen_take or ""
-        if column is Column.FIT:
-            return next(key for key, value in FIT_CHOICES.items() if value is line.fit)
-        return self._display(line, column)
-
-    def _tooltip(self, line: Line, column: Column) -> str | None:
-        if column is Column.STATUS:
-            status = self._status_of(line)
-            if status is LineStatus.FAILED and line.error:
-                return line.error
-            if status is LineStatus.STALE:
-                return "Text, character, clip or voice settings changed since this take was rendered."
-        if column is Column.DURATION:
-            return self._duration_tooltip(line)
-        if column is Column.TEXT:
-            if line.draft:
-                return f"{line.text}\n\nA machine translation to check: editing the text marks it checked."
-            return line.text or None
-        if column is Column.SOURCE:
-            return line.source_text or None
-        if column is Column.CHARACTER:  # the full name, when the column is too narrow for it
-            char = self._character(line)
-            return char.name if char is not None else "No character: double-click to choose one"
-        if column is Column.QA:
-            take = self._doc.project.chosen_take(line)
-            if take is None:
-                return None
-            if take.qa is None and take.id in self._doc.qa_errors:
-                return qa_error_tooltip(self._doc.qa_errors[take.id])
-            if take.qa is None:
-                return "This take has not been checked yet; QA runs in the background after each render."
-            verdict = self._verdict_of(line)
-            findings = tuple(worst_first(verdict.findings)) + tuple(
-                f for f in verdict.findings if f.code == NOT_CHECKED) if verdict else ()
-            over = self._overrun(line)
-            if over > 0 and not any(f.code == "QA_OVERRUN" for f in findings):
-                limit = self._doc.project.settings.qa.max_overrun_s
-                findings = (Finding("QA_OVERRUN", f"the take runs {over:.2f} s past its slot, within the "
-                                                  f"{limit:.2f} s QA allows (a warning, not a failure)"),) + findings
-            return qa_tooltip(take.qa, findings)
-        if column is Column.FIT:
-            return self._fit_tooltip(line)
-        return None
-
-    def _duration_tooltip(self, line: Line) -> str | None:
-        """The take's overrun, then the pace warnings, then the figures (CPS, WPM, expected length)."""
-        timing = self.timing_of(line)
-        text: list[str] = []
-        over = self._overrun(line)
-        placement = self._placement_of(line)
-        if over > 0 and placement is not None and placement[1] is not None:
-            text.append(f"The take is {over:.2f} s longer than its slot "
-                        f"({format_clock(placement[0])}–{format_clock(placement[1])}).")
-        if timing is not None:
-            has_take = self._doc.project.chosen_take(line) is not None
-            text += [w for w in timing.warnings() if not (has_take and w.startswith("Likely too long"))]
-            if line.text.strip():
-                text.append(timing.describe())
-        return "\n".join(text) or None
-
-    def _fit_tooltip(self, line: Line) -> str:
-        project = self._doc.project
-        default = "on" if project.settings.fit_default else "off"
-        choice = {None: f"the project's default ({default})", True: "always", False: "never"}[line.fit]
-        text = [f"Fit to slot: {choice}. Double-click to change."]
-        fitted = self._fitted(line)
-        if fitted is not None:
-            text.insert(0, f"{fitted.describe()}: {fitted.natural_s:.2f} s of speech into a {fitted.slot_s:.2f} s slot")
-        return "\n".join(text)
-
     def setData(self, index: ModelIndex, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        line = self.line_at(index.row())
-        column = Column(index.column())
-        if column is Column.TEXT:
-            if value == line.text:
-                return False
-            if line.draft:  # the translation was read and corrected: no longer a draft
-                return self._doc.push(EditLine(line.id, text=str(value), draft=False))
-            return self._doc.push(EditLine(line.id, text=str(value)))
-        if column is Column.SOURCE:
-            return value != line.source_text and self._doc.push(EditLine(line.id, source_text=str(value)))
-        if column is Column.CHARACTER:
-            new = str(value) if value else None
-            if new == line.character_id:
-                return False
-            return self._doc.push(EditLine(line.id, character_id=new))
-        if column in (Column.START, Column.END):
-            text = str(value or "").strip()
-            try:
-                seconds = parse_time(text) if text else None
-            except ValueError as exc:
-                self._doc.error.emit(f"E_INVALID_VALUE: line {index.row() + 1}: {exc}")
-                return False
-            if column is Column.START:
-                return seconds != line.start and self._doc.push(EditLine(line.id, start=seconds))
-            return seconds != line.end and self._doc.push(EditLine(line.id, end=seconds))
-        if column is Column.TAKE:
-            if not value or value == line.chosen_take:
-                return False
-            return self._doc.push(ChooseTake(line.id, str(value)))
-        if column is Column.FIT:
-            if value not in FIT_CHOICES or FIT_CHOICES[value] is line.fit:
-                return False
-            return self._doc.push(EditLine(line.id, fit=FIT_CHOICES[value]))
-        return False
+        try:
+            command = Column(index.column()).spec.write(self.line_at(index.row()), value)
+        except ValueError as exc:
+            self._doc.error.emit(f"E_INVALID_VALUE: line {index.row() + 1}: {exc}")
+            return False
+        return command is not None and self._doc.push(command)
 
     # --- drag and drop reordering ---------------------------------------------------------------
 
@@ -610,15 +761,13 @@ class LinesModel(QAbstractTableModel):
         return False  # the move is done; the view must not remove the dragged rows itself
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Sorting by Start reorders the script by time (one undoable step); other columns don't sort.
-
-        Script order is meaningful (a line's slot ends where the next one starts), so this is
-        a real, undoable reorder (:class:`SortLinesByTime`), not a view-only sort; only the
-        ascending order makes sense for a timeline.
-        """
-        if column == Column.START and order == Qt.SortOrder.AscendingOrder:
-            if [line.id for line in time_order(self._doc.project.lines)] != self._ids:
-                self._doc.push(SortLinesByTime())
+        """A header click: the reorder its column makes, as one undoable step (only Start makes
+        one: time order, see :meth:`LineColumn.sort`); only the ascending order makes sense for a
+        timeline."""
+        if 0 <= column < len(Column) and order == Qt.SortOrder.AscendingOrder:
+            command = Column(column).spec.sort(self._doc.project.lines)
+            if command is not None:
+                self._doc.push(command)
 
     def move_lines(self, line_ids: list[str], before_row: int) -> bool:
         """Move lines so they sit just before ``before_row`` (a row of the current order)."""
