@@ -7,7 +7,7 @@ folder, are flushed and fsynced, and the temp file is renamed over the target, s
 full disk leaves either the old file or the new one, never half of either.
 
 The writer only ever replaces *regular files*. A symlink, a folder, a device node or a pipe at
-the target is refused with :attr:`FileErrorCode.NOT_REGULAR_FILE`: renaming over ``/dev/null``
+the target is refused with :attr:`ErrorCode.NOT_REGULAR_FILE`: renaming over ``/dev/null``
 (or a copy of it made with ``mknod``) would destroy it, and renaming over a symlink silently
 turns a link into a file. A path the user names explicitly (``say --out``, ``bench --json``) may
 be a pipe or a character device (``/dev/stdout``, a FIFO another program reads): with
@@ -33,7 +33,6 @@ layer wraps its errors in its own error types (``app.project.fsutil``).
 from __future__ import annotations
 
 import codecs
-import enum
 import errno
 import io
 import os
@@ -41,6 +40,8 @@ import stat
 import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
+
+from engine.codes import ErrorCode
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,17 +53,6 @@ NEW_FILE_MODE = 0o666 & ~_UMASK  # what open() would give a new file; mkstemp's 
 _NO_SPACE = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 
 
-class FileErrorCode(str, enum.Enum):
-    """Why a file operation failed. The value is stable and shown to users."""
-
-    NOT_REGULAR_FILE = "E_NOT_REGULAR_FILE"  # a symlink, folder, device or pipe where a file must be
-    DISK_FULL = "E_DISK_FULL"  # no space (or quota) left; the old file is untouched
-    PATH_ESCAPE = "E_PATH_ESCAPE"  # the folder resolves outside the root it must stay in
-    SAVE_FAILED = "E_SAVE_FAILED"  # any other write failure (permissions, a file where a folder should be...)
-    READ_FAILED = "E_READ_FAILED"  # a file to read is missing or unreadable
-    TEXT_ENCODING = "E_TEXT_ENCODING"  # a text file is not text in any encoding we recognise
-
-
 class FileError(OSError):
     """A file operation refused or failed (a failed write leaves the target as it was).
 
@@ -71,7 +61,7 @@ class FileError(OSError):
     An OSError, so code that already handles failed file operations handles these too.
     """
 
-    def __init__(self, code: FileErrorCode, message: str, path: Path | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, path: Path | None = None) -> None:
         super().__init__(f"{code.value}: {message}")
         self.code = code
         self.message = message
@@ -82,9 +72,9 @@ def _describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def code_of_write_error(error: OSError) -> FileErrorCode:
+def code_of_write_error(error: OSError) -> ErrorCode:
     """DISK_FULL for no space or quota left, SAVE_FAILED for any other failed write."""
-    return FileErrorCode.DISK_FULL if error.errno in _NO_SPACE else FileErrorCode.SAVE_FAILED
+    return ErrorCode.DISK_FULL if error.errno in _NO_SPACE else ErrorCode.SAVE_FAILED
 
 
 def _kind_of(mode: int) -> str:
@@ -121,7 +111,7 @@ def ensure_dir(directory: str | os.PathLike[str], inside: str | os.PathLike[str]
             try:  # named through the root's real path (the root itself is a symlink)
                 parts = target.relative_to(real_root).parts
             except ValueError:
-                raise FileError(FileErrorCode.PATH_ESCAPE, f"{target} is not inside {root}", target) from None
+                raise FileError(ErrorCode.PATH_ESCAPE, f"{target} is not inside {root}", target) from None
         current = real_root
         real_root.mkdir(parents=True, exist_ok=True)
         for part in parts:
@@ -131,10 +121,10 @@ def ensure_dir(directory: str | os.PathLike[str], inside: str | os.PathLike[str]
             real = step.resolve()
             if real != real_root and real_root not in real.parents:
                 raise FileError(
-                    FileErrorCode.PATH_ESCAPE, f"{step} leads outside {real_root} (to {real}); refusing to use it", step
+                    ErrorCode.PATH_ESCAPE, f"{step} leads outside {real_root} (to {real}); refusing to use it", step
                 )
             if not real.is_dir():
-                raise FileError(FileErrorCode.SAVE_FAILED, f"{step} is not a folder", step)
+                raise FileError(ErrorCode.SAVE_FAILED, f"{step} is not a folder", step)
             current = real
         return current
     except FileError:
@@ -164,7 +154,7 @@ def check_target(path: Path, *, stream_special: bool = False) -> os.stat_result 
             # Replacing our name would leave the other one as it is, but a target shared with a
             # file elsewhere is not one we made: say so rather than quietly splitting the two.
             raise FileError(
-                FileErrorCode.NOT_REGULAR_FILE,
+                ErrorCode.NOT_REGULAR_FILE,
                 f"{path} is hard-linked to {info.st_nlink - 1} other name(s), perhaps outside this folder; "
                 "refusing to write it (remove it, or name another file)",
                 path,
@@ -178,7 +168,7 @@ def check_target(path: Path, *, stream_special: bool = False) -> os.stat_result 
         if followed is not None and (stat.S_ISFIFO(followed.st_mode) or stat.S_ISCHR(followed.st_mode)):
             return followed
     raise FileError(
-        FileErrorCode.NOT_REGULAR_FILE,
+        ErrorCode.NOT_REGULAR_FILE,
         f"{path} is {_kind_of(info.st_mode)}; refusing to replace it (name a regular file)",
         path,
     )
@@ -243,7 +233,7 @@ def atomic_write(
             temp.unlink(missing_ok=True)
         if isinstance(error, FileError) or not isinstance(error, Exception):
             raise  # KeyboardInterrupt and friends: cleaned up, then propagate unchanged
-        code = code_of_write_error(error) if isinstance(error, OSError) else FileErrorCode.SAVE_FAILED
+        code = code_of_write_error(error) if isinstance(error, OSError) else ErrorCode.SAVE_FAILED
         reason = _describe_os_error(error) if isinstance(error, OSError) else str(error) or type(error).__name__
         raise FileError(code, f"cannot write {target}: {reason}", target) from error
     return target
@@ -343,16 +333,16 @@ def open_regular_file(path: str | os.PathLike[str]) -> IO[bytes]:
     try:
         fd = os.open(target, flags)
     except FileNotFoundError:
-        raise FileError(FileErrorCode.READ_FAILED, f"cannot read {target}: it does not exist", target) from None
+        raise FileError(ErrorCode.READ_FAILED, f"cannot read {target}: it does not exist", target) from None
     except OSError as error:
         if error.errno == errno.EISDIR:
-            raise FileError(FileErrorCode.NOT_REGULAR_FILE, f"{target} is a folder, not a file", target) from None
-        raise FileError(FileErrorCode.READ_FAILED, f"cannot read {target}: {_describe_os_error(error)}", target) from error
+            raise FileError(ErrorCode.NOT_REGULAR_FILE, f"{target} is a folder, not a file", target) from None
+        raise FileError(ErrorCode.READ_FAILED, f"cannot read {target}: {_describe_os_error(error)}", target) from error
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise FileError(
-                FileErrorCode.NOT_REGULAR_FILE, f"{target} is {_kind_of(mode)}; only regular files can be read", target
+                ErrorCode.NOT_REGULAR_FILE, f"{target} is {_kind_of(mode)}; only regular files can be read", target
             )
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
@@ -368,7 +358,7 @@ def read_regular_file(path: str | os.PathLike[str]) -> bytes:
         try:
             return handle.read()
         except OSError as error:
-            raise FileError(FileErrorCode.READ_FAILED, f"cannot read {path}: {_describe_os_error(error)}", Path(path)) from error
+            raise FileError(ErrorCode.READ_FAILED, f"cannot read {path}: {_describe_os_error(error)}", Path(path)) from error
 
 
 def read_audio(path: str | os.PathLike[str], **options: Any) -> tuple[np.ndarray, int]:
@@ -422,13 +412,12 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
     try:
         return decode_text(data)
     except ValueError as error:
-        raise FileError(FileErrorCode.TEXT_ENCODING, f"cannot decode {path} as text: {error}", Path(path)) from None
+        raise FileError(ErrorCode.TEXT_ENCODING, f"cannot decode {path} as text: {error}", Path(path)) from None
 
 
 __all__ = [
     "NEW_FILE_MODE",
     "FileError",
-    "FileErrorCode",
     "atomic_write",
     "atomic_write_bytes",
     "atomic_write_text",

@@ -15,6 +15,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
 
+from engine.codes import ErrorCode  # the one table of codes; a failure event carries one
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -25,35 +27,6 @@ class Priority(enum.IntEnum):
 
     INTERACTIVE = 0  # auditioning a line or a voice: a person is waiting
     BATCH = 1  # batch dubbing, benchmarks
-
-
-class ErrorCode(str, enum.Enum):
-    """Why a job or a request failed. The value is stable and shown to users."""
-
-    EMPTY_TEXT = "E_EMPTY_TEXT"
-    NOTHING_SPEAKABLE = "E_NOTHING_SPEAKABLE"
-    CLIP_MISSING = "E_CLIP_MISSING"
-    CLIP_UNREADABLE = "E_CLIP_UNREADABLE"
-    CLIP_SILENT = "E_CLIP_SILENT"
-    CLIP_TOO_SHORT = "E_CLIP_TOO_SHORT"
-    CLIP_TOO_LONG = "E_CLIP_TOO_LONG"
-    QUEUE_FULL = "E_QUEUE_FULL"
-    DUPLICATE_JOB = "E_DUPLICATE_JOB"
-    CANCELLED = "E_CANCELLED"
-    ENGINE_CRASHED = "E_ENGINE_CRASHED"
-    ENGINE_START = "E_ENGINE_START"
-    BACKEND = "E_BACKEND"
-    BAD_REQUEST = "E_BAD_REQUEST"
-    BAD_OPTION = "E_BAD_OPTION"  # a backend option (or the backend's name) that cannot be used
-    BAD_SETTING = "E_BAD_SETTING"  # a voice setting (speed, pitch) that is not a number in its range
-    # Only a remote engine (dubstudio serve) and its client raise these.
-    TEXT_TOO_LONG = "E_TEXT_TOO_LONG"
-    CLIP_TOO_LARGE = "E_CLIP_TOO_LARGE"
-    UNAUTHORIZED = "E_UNAUTHORIZED"
-    SERVER_UNREACHABLE = "E_SERVER_UNREACHABLE"
-    JOB_TIMEOUT = "E_JOB_TIMEOUT"
-    # Take QA and transcription: the Whisper model asked for is not installed, downloaded or intact.
-    WHISPER_MODEL_MISSING = "E_WHISPER_MODEL_MISSING"
 
 
 class EngineError(Exception):

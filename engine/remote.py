@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.client import EngineStartError
-from engine.files import FileError, FileErrorCode, read_regular_file
+from engine.files import FileError, read_regular_file
 from engine.protocol import (
     EngineReady,
     EngineStopped,
@@ -311,7 +311,7 @@ class RemoteEngineClient:
         except FileError as error:
             if path.is_dir():
                 raise RemoteError(ErrorCode.CLIP_MISSING, f"Reference clip is not a file: {path}") from None
-            code = ErrorCode.CLIP_MISSING if error.code is FileErrorCode.READ_FAILED else ErrorCode.CLIP_UNREADABLE
+            code = ErrorCode.CLIP_MISSING if error.code is ErrorCode.READ_FAILED else ErrorCode.CLIP_UNREADABLE
             raise RemoteError(code, f"Reference clip: {error.message}") from None
         except OSError:
             raise RemoteError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}") from None

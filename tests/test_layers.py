@@ -25,7 +25,7 @@ RULES = {
 }
 # What of the engine the project model may use: the shared vocabulary and rules, not the machinery.
 PROJECT_ENGINE_ENTRY_POINTS = (
-    "engine.protocol", "engine.files", "engine.numbers", "engine.text", "engine.voices",
+    "engine.protocol", "engine.codes", "engine.files", "engine.numbers", "engine.text", "engine.voices",
     "engine.lifeline", "engine.qa", "engine.hearing",
 )
 

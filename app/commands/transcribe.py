@@ -21,6 +21,8 @@ import sys
 import threading
 from typing import Any
 
+from engine.codes import ErrorCode
+
 EXIT_READY, EXIT_GAPS, EXIT_BAD_INPUT, EXIT_LOCKED, EXIT_SAVE_FAILED = 0, 1, 2, 6, 7
 
 
@@ -45,7 +47,7 @@ def add_transcribe_options(parser: argparse.ArgumentParser) -> None:
 
 def request_from(args: argparse.Namespace) -> Any:
     """The TranscribeRequest the options describe; InvalidValueError for a malformed count."""
-    from app.project.errors import InvalidValueError, ProjectErrorCode
+    from app.project.errors import InvalidValueError
     from app.project.transcription import TranscribeRequest
     from engine.hearing.transcribe import Options
 
@@ -55,7 +57,7 @@ def request_from(args: argparse.Namespace) -> Any:
             speakers = int(args.speakers)
         except ValueError:
             raise InvalidValueError(f"--speakers must be auto or a whole number, got {args.speakers!r}",
-                                    ProjectErrorCode.BAD_SPEAKER_COUNT) from None
+                                    ErrorCode.BAD_SPEAKER_COUNT) from None
     target = args.translate_to.strip().lower() if args.translate_to else None
     options = Options(language=args.language, speakers=speakers, translate_to=target, stream_index=args.audio_stream)
     return TranscribeRequest(options, args.model, args.device)
@@ -104,7 +106,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from app.project import Project, ProjectError
-    from app.project.errors import ProjectErrorCode
     from app.project.lock import ProjectLock
     from app.project.readiness import voice_gaps
     from app.project.transcription import transcribe_project
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         lock = ProjectLock.acquire(project.root, "dubstudio transcribe")
     except ProjectError as error:
         print(f"dubstudio transcribe: {error}", file=err)
-        return EXIT_LOCKED if error.code is ProjectErrorCode.PROJECT_LOCKED else EXIT_BAD_INPUT
+        return EXIT_LOCKED if error.code is ErrorCode.PROJECT_LOCKED else EXIT_BAD_INPUT
     try:
         try:
             made = transcribe_project(project, CommandStack(project), request, replace=args.replace,

@@ -26,6 +26,7 @@ from app.project.fsutil import (
 from app.project.media import decode_audio
 from app.project.model import CACHE_DIR, Project, file_digest
 from engine import files
+from engine.codes import ErrorCode
 
 KEEP_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"})
 
@@ -51,7 +52,7 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
     try:
         files.open_regular_file(source).close()  # a pipe or folder is refused at once
     except files.FileError as error:
-        raise ClipImportError(f"clip not found: {source}" if error.code is files.FileErrorCode.READ_FAILED
+        raise ClipImportError(f"clip not found: {source}" if error.code is ErrorCode.READ_FAILED
                               else f"clip {error.message}") from None
     try:
         return relative_to_root(project.root, source)

@@ -45,7 +45,7 @@ from typing import Iterable
 import numpy as np
 import soundfile as sf
 
-from app.project.errors import ExportError, ProjectErrorCode
+from app.project.errors import ExportError
 from app.project.fsutil import atomic_write, atomic_write_text, atomic_write_wav, bound_to, ensure_dir, safe_filename
 from app.project.limits import MAX_MEDIA_S
 from app.project.loudness import Level, apply_ceiling, duck_gain, gain_for, integrated_loudness, measure
@@ -54,6 +54,7 @@ from app.project.script_io import has_source_text, script_to_srt, write_text_exp
 from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
 from engine import files
+from engine.codes import ErrorCode
 
 HEADROOM_PEAK = 0.98
 GUIDE_STEM = "guide"
@@ -194,7 +195,7 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         raise ExportError(
             f"the mix would be {length / rate / 3600:.1f} h long; DubStudio mixes up to {MAX_MIX_S / 3600:.0f} h "
             "(check the lines' timecodes and the gap between lines)",
-            ProjectErrorCode.TIME_RANGE,
+            ErrorCode.TIME_RANGE,
         )
     guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:
@@ -255,7 +256,7 @@ def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]])
         length = files.audio_info(path)
         if length.duration > MAX_MEDIA_S:  # refuse before allocating: the guide is read whole
             raise ExportError(f"the guide track {project.guide_audio} lasts {length.duration / 3600:.1f} h; DubStudio "
-                              f"mixes a guide of up to {MAX_MEDIA_S / 3600:.0f} h", ProjectErrorCode.TIME_RANGE)
+                              f"mixes a guide of up to {MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE)
         audio, source_rate = files.read_audio(path, dtype="float32", always_2d=True)
     except (sf.LibsndfileError, RuntimeError, OSError) as error:
         raise ExportError(f"cannot read the guide track {project.guide_audio}: {error}") from error

@@ -20,9 +20,10 @@ from typing import IO, Callable, Iterator
 
 import numpy as np
 
-from app.project.errors import PathEscapeError, ProjectErrorCode, SaveError
+from app.project.errors import PathEscapeError, SaveError
 from engine import files
-from engine.files import FileError, FileErrorCode
+from engine.codes import ErrorCode
+from engine.files import FileError
 
 _UNSAFE_NAME = re.compile(r"[^\w.\-]+", re.UNICODE)
 
@@ -98,9 +99,9 @@ def _project_errors() -> Iterator[None]:
     try:
         yield
     except FileError as error:
-        if error.code is FileErrorCode.PATH_ESCAPE:
+        if error.code is ErrorCode.PATH_ESCAPE:
             raise PathEscapeError(error.message) from error
-        raise SaveError(error.message, ProjectErrorCode(error.code.value)) from error
+        raise SaveError(error.message, error.code) from error
 
 
 def ensure_dir(directory: Path, inside: Path | None = None) -> Path:

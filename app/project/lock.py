@@ -24,9 +24,10 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from app.project.errors import ProjectErrorCode, ProjectLockedError, SaveError
+from app.project.errors import ProjectLockedError, SaveError
 from app.project.model import Project
 from engine import files
+from engine.codes import ErrorCode
 
 LOCK_FILE = ".dubstudio.lock"
 
@@ -157,7 +158,7 @@ def load_locked(path: str | os.PathLike[str], program: str) -> tuple[Project, Pr
 
 def _lock_write_error(action: str, path: Path, error: OSError) -> SaveError:
     """A lock that cannot be made says why with the writer's code (E_DISK_FULL, E_SAVE_FAILED)."""
-    code = ProjectErrorCode(files.code_of_write_error(error).value)
+    code = files.code_of_write_error(error)
     return SaveError(f"cannot {action} the project lock {path}: {error.strerror or error}", code)
 
 
@@ -169,11 +170,11 @@ def _check_lock_file(path: Path, info: os.stat_result) -> None:
     """
     if not stat.S_ISREG(info.st_mode):
         raise SaveError(f"the project lock {path} is not a regular file; remove it and try again",
-                        ProjectErrorCode.NOT_REGULAR_FILE)
+                        ErrorCode.NOT_REGULAR_FILE)
     if info.st_nlink > 1:
         raise SaveError(f"the project lock {path} is hard-linked to {info.st_nlink - 1} other name(s), perhaps "
                         "outside the project; refusing to write into it (remove it and try again)",
-                        ProjectErrorCode.NOT_REGULAR_FILE)
+                        ErrorCode.NOT_REGULAR_FILE)
 
 
 def _read_holder(handle: IO[bytes]) -> dict[str, Any]:

@@ -25,11 +25,12 @@ from typing import IO, Any, Callable, Iterator
 
 import numpy as np
 
-from app.project.errors import MediaError, OperationCancelled, PathEscapeError, ProjectError, ProjectErrorCode, SaveError
+from app.project.errors import MediaError, OperationCancelled, PathEscapeError, ProjectError, SaveError
 from app.project.fsutil import atomic_write, ensure_dir, relative_to_root, safe_filename, unique_path
 from app.project.limits import MAX_MEDIA_S, MEDIA_RANGES
 from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, VideoInfo
 from engine import files
+from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_number
 
 GUIDE_FILE = "guide.flac"
@@ -71,13 +72,13 @@ def open_media(path: Path) -> Iterator[Any]:
     try:
         handle = files.open_regular_file(path)
     except files.FileError as error:
-        reason = "video not found" if error.code is files.FileErrorCode.READ_FAILED else "cannot read the video"
-        raise MediaError(f"{reason}: {error.message}", ProjectErrorCode.VIDEO_UNREADABLE) from None
+        reason = "video not found" if error.code is ErrorCode.READ_FAILED else "cannot read the video"
+        raise MediaError(f"{reason}: {error.message}", ErrorCode.VIDEO_UNREADABLE) from None
     with handle:
         try:
             container = av.open(handle, metadata_errors="replace")
         except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
-            raise MediaError(f"cannot read {path.name} as a video: {error}", ProjectErrorCode.VIDEO_UNREADABLE) from error
+            raise MediaError(f"cannot read {path.name} as a video: {error}", ErrorCode.VIDEO_UNREADABLE) from error
         with container:
             yield container
 
@@ -90,10 +91,10 @@ def _fact(name: str, value: float, path: Path) -> float:
     except NumberError:
         if name == "duration_s" and isinstance(value, (int, float)) and value > high:
             raise MediaError(f"{path.name} claims to last {value / 3600:.1f} h; DubStudio dubs videos of up to "
-                             f"{MAX_MEDIA_S / 3600:.0f} h", ProjectErrorCode.TIME_RANGE) from None
+                             f"{MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE) from None
         raise MediaError(f"{path.name} has an impossible {name.replace('_', ' ')} ({value!r}); "
                          f"it must be a finite number from {low:g} to {high:g}",
-                         ProjectErrorCode.VIDEO_UNREADABLE) from None
+                         ErrorCode.VIDEO_UNREADABLE) from None
 
 
 def _seconds(value: int | None, time_base: Fraction | None) -> float | None:
@@ -111,7 +112,7 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
     path = Path(path)
     with open_media(path) as container:
         if not container.streams.video:
-            raise MediaError(f"{path.name} has no video stream", ProjectErrorCode.NO_VIDEO_STREAM)
+            raise MediaError(f"{path.name} has no video stream", ErrorCode.NO_VIDEO_STREAM)
         video = container.streams.video[0]
         context = video.codec_context
         rate = video.average_rate or video.guessed_rate or video.base_rate
@@ -210,7 +211,7 @@ def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None =
                 found = ", ".join(s.codec_context.name for s in streams) or "none"
                 raise MediaError(
                     f"{path.name} has no text subtitle stream (subtitle streams: {found})",
-                    ProjectErrorCode.SUBTITLE_STREAM,
+                    ErrorCode.SUBTITLE_STREAM,
                 )
         else:
             stream = next((s for s in streams if s.index == stream_index), None)
@@ -218,13 +219,13 @@ def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None =
                 raise MediaError(
                     f"{path.name} has no subtitle stream #{stream_index} "
                     f"(subtitle streams: {', '.join(str(s.index) for s in streams) or 'none'})",
-                    ProjectErrorCode.SUBTITLE_STREAM,
+                    ErrorCode.SUBTITLE_STREAM,
                 )
         if stream.codec_context.name not in TEXT_SUBTITLE_CODECS:
             raise MediaError(
                 f"subtitle stream #{stream.index} of {path.name} is {stream.codec_context.name} (pictures, "
                 "not text); export it as SRT with an OCR tool and pass that file instead",
-                ProjectErrorCode.SUBTITLE_STREAM,
+                ErrorCode.SUBTITLE_STREAM,
             )
         cues: list[srt.Subtitle] = []
         try:
@@ -246,7 +247,7 @@ def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None =
         except av.FFmpegError as error:
             raise MediaError(
                 f"cannot read subtitle stream #{stream.index} of {path.name}: {error}",
-                ProjectErrorCode.SUBTITLE_STREAM,
+                ErrorCode.SUBTITLE_STREAM,
             ) from error
     return srt.compose(cues, reindex=False)
 
@@ -278,11 +279,11 @@ def decode_audio(
         if stream is None:
             raise MediaError(
                 f"{path.name} has no audio stream{'' if stream_index is None else f' #{stream_index}'}",
-                ProjectErrorCode.NO_AUDIO_STREAM,
+                ErrorCode.NO_AUDIO_STREAM,
             )
         rate = int(_fact("sample_rate", stream.codec_context.sample_rate, path))
         if rate <= 0:
-            raise MediaError(f"the audio stream of {path.name} has no sample rate", ProjectErrorCode.VIDEO_UNREADABLE)
+            raise MediaError(f"the audio stream of {path.name} has no sample rate", ErrorCode.VIDEO_UNREADABLE)
         channels = 1 if stream.codec_context.channels == 1 else 2
         resampler = av.AudioResampler(format="fltp", layout="mono" if channels == 1 else "stereo", rate=rate)
         total = _seconds(stream.duration, stream.time_base) or (container.duration or 0) / 1_000_000
@@ -295,7 +296,7 @@ def decode_audio(
             decoded += block.shape[0]
             if decoded > limit:
                 raise MediaError(f"the audio of {path.name} runs past {MAX_MEDIA_S / 3600:.0f} h, the longest "
-                                 "DubStudio dubs", ProjectErrorCode.TIME_RANGE)
+                                 "DubStudio dubs", ErrorCode.TIME_RANGE)
             on_block(block)
 
         try:
@@ -309,7 +310,7 @@ def decode_audio(
             for out in resampler.resample(None):
                 deliver(out)
         except av.FFmpegError as error:
-            raise MediaError(f"cannot decode the audio of {path.name}: {error}", ProjectErrorCode.VIDEO_UNREADABLE) from error
+            raise MediaError(f"cannot decode the audio of {path.name}: {error}", ErrorCode.VIDEO_UNREADABLE) from error
     return rate, channels
 
 
@@ -329,14 +330,14 @@ def extract_guide(
 
     video = project.video_path()
     if video is None:
-        raise MediaError("the project has no video to take the original audio from", ProjectErrorCode.NO_AUDIO_STREAM)
+        raise MediaError("the project has no video to take the original audio from", ErrorCode.NO_AUDIO_STREAM)
     info = project.video
     assert info is not None
     if not info.audio_streams:
-        raise MediaError(f"{info.path} has no audio stream", ProjectErrorCode.NO_AUDIO_STREAM)
+        raise MediaError(f"{info.path} has no audio stream", ErrorCode.NO_AUDIO_STREAM)
     stream = next((s for s in info.audio_streams if stream_index is None or s.index == stream_index), None)
     if stream is None:
-        raise MediaError(f"{info.path} has no audio stream #{stream_index}", ProjectErrorCode.NO_AUDIO_STREAM)
+        raise MediaError(f"{info.path} has no audio stream #{stream_index}", ErrorCode.NO_AUDIO_STREAM)
     channels = 1 if stream.channels == 1 else 2
     target = project.media_dir / GUIDE_FILE
 

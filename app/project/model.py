@@ -34,7 +34,6 @@ from typing import Any, Iterable
 from app.project.errors import (
     InvalidValueError,
     PathEscapeError,
-    ProjectErrorCode,
     ProjectFileError,
     SaveError,
     UnknownIdError,
@@ -44,6 +43,7 @@ from app.project.migrations import CURRENT_SCHEMA, migrate
 from app.project.limits import MEDIA_RANGES
 from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine import files
+from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_number
 from engine.protocol import DEFAULT_BACKEND, SPEED, EngineError, VoiceSettings
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
@@ -77,7 +77,7 @@ def check_id(value: str, what: str) -> str:
     if not isinstance(value, str) or not _ID.fullmatch(value):
         raise InvalidValueError(
             f"{what} {value!r} is not a valid id (1-64 letters, digits, '_' or '-', not starting with '_' or '-')",
-            ProjectErrorCode.BAD_ID,
+            ErrorCode.BAD_ID,
         )
     return value
 
@@ -382,7 +382,7 @@ def _opt_time(data: dict[str, Any], key: str, where: str) -> float | None:
     try:
         return check_time(value, f"'{key}'")
     except TimeRangeError as error:
-        raise ProjectFileError(f"{where}: {error}", ProjectErrorCode.TIME_RANGE) from None
+        raise ProjectFileError(f"{where}: {error}", ErrorCode.TIME_RANGE) from None
 
 
 def _id(data: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:
@@ -470,7 +470,7 @@ def validate_character(char: Character) -> None:
             try:
                 check_time(value, f"{char.name}'s clip trim {what}")
             except TimeRangeError as error:
-                raise InvalidValueError(str(error), ProjectErrorCode.TIME_RANGE) from None
+                raise InvalidValueError(str(error), ErrorCode.TIME_RANGE) from None
     if char.clip_end is not None and char.clip_end < char.clip_start:
         raise InvalidValueError(f"{char.name}'s clip trim ends ({char.clip_end:.3f} s) before it starts "
                                 f"({char.clip_start:.3f} s)")
@@ -593,10 +593,10 @@ def validate_line(line: Line, what: str) -> None:
             try:
                 check_time(value, key)
             except TimeRangeError as error:
-                raise InvalidValueError(f"{what}: {error}", ProjectErrorCode.TIME_RANGE) from None
+                raise InvalidValueError(f"{what}: {error}", ErrorCode.TIME_RANGE) from None
     if line.start is not None and line.end is not None and line.end < line.start:
         raise InvalidValueError(f"{what} ends ({format_clock(line.end)}) before it starts "
-                                f"({format_clock(line.start)})", ProjectErrorCode.TIME_RANGE)
+                                f"({format_clock(line.start)})", ErrorCode.TIME_RANGE)
     if line.speed is not None:
         try:
             SPEED.check(line.speed)

@@ -28,13 +28,14 @@ from typing import Callable, Iterable, Union
 
 import srt
 
-from app.project.errors import ExportError, ImportFormatError, InvalidValueError, ProjectErrorCode
+from app.project.errors import ExportError, ImportFormatError, InvalidValueError
 from app.project.fsutil import atomic_write_text, bound_to
 from app.project.model import PALETTE, Character, Line, Project, new_id, validate_line
 from app.project.timecode import TimeRangeError, format_timecode, parse_time
 from app.project.timeline import build_timeline
 from app.project.undo import AddLines
 from engine import files
+from engine.codes import ErrorCode
 from engine.text import control_character
 
 Source = Union[str, os.PathLike, bytes]
@@ -85,7 +86,7 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
         raise ImportFormatError(
             f"cannot decode the file as {encoding or 'text'}: {error}",
             source=source,
-            code=ProjectErrorCode.IMPORT_ENCODING,
+            code=ErrorCode.IMPORT_ENCODING,
         ) from error
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -95,7 +96,7 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
         raise ImportFormatError(
             f"holds a control character ({name}), which no script has; is it a binary file, or UTF-16 saved "
             "without a byte-order mark? Save it as UTF-8 text",
-            line_no=text.count("\n", 0, offset) + 1, source=source, code=ProjectErrorCode.IMPORT_ENCODING,
+            line_no=text.count("\n", 0, offset) + 1, source=source, code=ErrorCode.IMPORT_ENCODING,
         )
     return text
 
@@ -108,9 +109,9 @@ def _read(source: Source, encoding: str | None) -> tuple[str, str]:
     try:
         data = files.read_regular_file(path)  # a named pipe is refused, not waited on for ever
     except files.FileError as error:
-        not_a_file = error.code is files.FileErrorCode.NOT_REGULAR_FILE
+        not_a_file = error.code is ErrorCode.NOT_REGULAR_FILE
         raise ImportFormatError(
-            error.message, source=path, code=ProjectErrorCode.NOT_REGULAR_FILE if not_a_file else None
+            error.message, source=path, code=ErrorCode.NOT_REGULAR_FILE if not_a_file else None
         ) from error
     return decode_text(data, str(path), encoding), str(path)
 
@@ -361,7 +362,7 @@ def import_csv(
             try:
                 times.append(parse_time(raw) if raw else None)
             except ValueError as error:
-                code = ProjectErrorCode.TIME_RANGE if isinstance(error, TimeRangeError) else None
+                code = ErrorCode.TIME_RANGE if isinstance(error, TimeRangeError) else None
                 raise ImportFormatError(f"bad {key} time: {error}", line_no=line_no, source=shown, code=code) from None
         start, end = times
         _check_times(start, end, "the row", line_no, shown)

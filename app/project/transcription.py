@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from app.project.errors import InvalidValueError, ProjectErrorCode, TranscriptionError
+from app.project.errors import InvalidValueError, TranscriptionError
 from app.project.fsutil import (
     atomic_write_text,
     atomic_write_wav,
@@ -35,6 +35,7 @@ from app.project.fsutil import (
 )
 from app.project.model import PALETTE, Character, Line, Project, new_id, validate_line
 from app.project.undo import Change, Command, CommandStack
+from engine.codes import ErrorCode
 from engine.hearing import HearingError
 from engine.hearing import clips as hearing_clips
 from engine.hearing.transcribe import Options, Transcription, WhisperTranslator, transcribe_media
@@ -104,7 +105,7 @@ def load_model(request: TranscribeRequest) -> Any:
     try:
         return load_whisper(request.model, request.device)
     except EngineError as error:
-        raise TranscriptionError(error.message, ProjectErrorCode(error.code.value)) from None
+        raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None
 
 
 def transcribe_project(
@@ -144,10 +145,10 @@ def hear_project(
     script is returned as ``command`` for the caller to push (the studio does, on its GUI thread)."""
     video = project.video_path()
     if video is None:
-        raise TranscriptionError("the project has no video to transcribe", ProjectErrorCode.NO_AUDIO_STREAM)
+        raise TranscriptionError("the project has no video to transcribe", ErrorCode.NO_AUDIO_STREAM)
     if project.lines and not replace:
         raise TranscriptionError(f"the project already has {len(project.lines)} lines; transcribing replaces them "
-                                 "(pass --replace, or undo afterwards in the studio)", ProjectErrorCode.SCRIPT_NOT_EMPTY)
+                                 "(pass --replace, or undo afterwards in the studio)", ErrorCode.SCRIPT_NOT_EMPTY)
     if model is None:
         model = load_model(request)
     if encoder is None:
@@ -162,7 +163,7 @@ def hear_project(
         characters = _speakers_as_characters(project, heard)
         clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel)
     except HearingError as error:
-        raise TranscriptionError(error.message, ProjectErrorCode(error.code.value)) from None
+        raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None
     lines = [_line(line, characters) for line in heard.lines]
     command = ReplaceScript(lines, characters, heard.language)
     _write_candidates(project, heard, characters)
@@ -279,13 +280,13 @@ def candidate_audio(project: Project, candidate: ClipCandidate,
     """The candidate's audio from the video (mono, the video's own rate), for auditioning."""
     video = project.video_path()
     if video is None:
-        raise TranscriptionError("the project has no video", ProjectErrorCode.NO_AUDIO_STREAM)
+        raise TranscriptionError("the project has no video", ErrorCode.NO_AUDIO_STREAM)
     cut: list[tuple[np.ndarray, int]] = []
     try:
         hearing_clips.cut_clips(video, None, [(candidate.start, candidate.end)],
                                 lambda _i, audio, rate: cut.append((audio, rate)), cancel)
     except HearingError as error:
-        raise TranscriptionError(error.message, ProjectErrorCode(error.code.value)) from None
+        raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None
     return cut[0]
 
 

@@ -25,13 +25,14 @@ from typing import IO, Any, Callable
 
 import numpy as np
 
-from app.project.errors import ExportError, MediaError, OperationCancelled, ProjectErrorCode
+from app.project.errors import ExportError, MediaError, OperationCancelled
 from app.project.export import ExportResult, MixdownAudio, mixdown
 from app.project.fsutil import bound_to, safe_filename
 from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, write_atomically
 from app.project.model import Project
 from app.project.timeline import build_timeline
+from engine.codes import ErrorCode
 
 OUTPUT_RATE = 48_000  # what AAC and Opus players expect; Opus only runs at 48 kHz
 CONTAINERS = {"mp4": ("mp4", "mov_text"), "mkv": ("matroska", "subrip")}  # format, subtitle codec
@@ -178,7 +179,7 @@ def _mux(
     container_format, subtitle_codec = CONTAINERS[options.container]
     with open_media(source) as inp, av.open(handle, "w", format=container_format) as out:
         if not inp.streams.video:
-            raise MediaError(f"{source.name} has no video stream", ProjectErrorCode.NO_VIDEO_STREAM)
+            raise MediaError(f"{source.name} has no video stream", ErrorCode.NO_VIDEO_STREAM)
         video_in = inp.streams.video[0]
         copies: dict[int, Any] = {video_in.index: out.add_stream_from_template(video_in)}
         dub_stream: Any = out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE)

@@ -21,8 +21,9 @@ import logging
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.project import Change, Command, CommandStack, Project, ProjectError, ProjectErrorCode, SaveError
+from app.project import Change, Command, CommandStack, Project, ProjectError, SaveError
 from app.project.lock import ProjectLock
+from engine.codes import ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class Document(QObject):
         return not self.stack.is_clean or self._unsaved_takes
 
     def _read_only_message(self, what: str) -> str:
-        return f"{ProjectErrorCode.PROJECT_LOCKED.value}: the project is read-only here ({self.read_only}) and {what}"
+        return f"{ErrorCode.PROJECT_LOCKED.value}: the project is read-only here ({self.read_only}) and {what}"
 
     def save(self) -> bool:
         """Save atomically; on failure the file on disk is untouched, the document stays dirty,

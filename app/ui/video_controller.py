@@ -17,7 +17,6 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.project import CommandStack, Project, ProjectError, SetVideo, VideoInfo, VoiceGaps
-from app.project.errors import ProjectErrorCode
 from app.project.media import attach_video, extract_guide
 from app.project.new_project import NewProject, new_project_from_video
 from app.project.transcription import (
@@ -34,6 +33,7 @@ from app.ui.project_settings_dialog import ProjectSettingsDialog
 from app.ui.tasks import TaskRunner
 from app.ui.video_clips import TranscriptionProgress
 from app.ui.video_dialogs import VIDEO_FILTER, VIDEOS, NewFromVideo, NewFromVideoDialog
+from engine.codes import ErrorCode
 from engine.hearing.transcribe import Options
 
 
@@ -110,7 +110,7 @@ class VideoController(QObject):
             self.busy.emit(False)
             if progress is not None:
                 progress.close()
-            if isinstance(error, ProjectError) and error.code is ProjectErrorCode.CANCELLED:
+            if isinstance(error, ProjectError) and error.code is ErrorCode.CANCELLED:
                 self.message.emit("The transcription was cancelled; no project was made")
                 return
             self.error.emit("Cannot create the project", str(error))
@@ -141,7 +141,7 @@ class VideoController(QObject):
         def failed(error: BaseException) -> None:
             self.busy.emit(False)
             progress.close()
-            if isinstance(error, ProjectError) and error.code is ProjectErrorCode.CANCELLED:
+            if isinstance(error, ProjectError) and error.code is ErrorCode.CANCELLED:
                 self.message.emit("The transcription was cancelled; the script is as it was")
                 return
             self.error.emit("Cannot transcribe the dialogue", str(error))

@@ -9,25 +9,13 @@ project's characters and script from the result.
 
 from __future__ import annotations
 
-import enum
-
-
-class HearingErrorCode(str, enum.Enum):
-    """Why transcribing a recording failed; stable strings shown to people and matched by tests."""
-
-    NO_AUDIO_STREAM = "E_NO_AUDIO_STREAM"  # the same code the project layer uses for a video
-    AUDIO_UNREADABLE = "E_AUDIO_UNREADABLE"
-    NO_SPEECH = "E_NO_SPEECH"  # silence or music only: voice activity detection found no speech
-    UNKNOWN_LANGUAGE = "E_UNKNOWN_LANGUAGE"  # a language Whisper does not know
-    BAD_SPEAKER_COUNT = "E_BAD_SPEAKER_COUNT"
-    TRANSLATION_TARGET = "E_TRANSLATION_TARGET"  # no translator for that target language
-    CANCELLED = "E_CANCELLED"
+from engine.codes import ErrorCode
 
 
 class HearingError(Exception):
     """A transcription that cannot go on; ``str()`` is ``"CODE: sentence"``."""
 
-    def __init__(self, code: HearingErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         self.code = code
         self.message = message
         super().__init__(f"{code.value}: {message}")

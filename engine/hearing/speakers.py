@@ -21,7 +21,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from engine.hearing import HearingError, HearingErrorCode
+from engine.codes import ErrorCode
+from engine.hearing import HearingError
 from engine.hearing.transcribe import SAMPLE_RATE, Line
 
 WINDOW_S = 1.5
@@ -52,7 +53,7 @@ class EmbeddingWindows:
         length_s = len(audio) / SAMPLE_RATE
         for line in lines:
             if cancel is not None and cancel.is_set():
-                raise HearingError(HearingErrorCode.CANCELLED, "transcription cancelled")
+                raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
             for start, end in _spans(line.start - offset_s, line.end - offset_s, length_s):
                 piece = audio[int(start * SAMPLE_RATE): int(end * SAMPLE_RATE)]
                 self.starts.append(offset_s + start)

@@ -26,7 +26,8 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
-from engine.hearing import HearingError, HearingErrorCode
+from engine.codes import ErrorCode
+from engine.hearing import HearingError
 from engine.hearing.whisper import whisper_languages
 from engine.silence import quiet_cut
 
@@ -122,7 +123,7 @@ def check_language(model: Any, language: str) -> str | None:
         return None
     known = whisper_languages() if getattr(model, "model", None) is None or model.model.is_multilingual else {"en"}
     if code not in known:
-        raise HearingError(HearingErrorCode.UNKNOWN_LANGUAGE,
+        raise HearingError(ErrorCode.UNKNOWN_LANGUAGE,
                            f"Whisper does not know the language {language!r}; use one of {', '.join(sorted(known))} "
                            "or auto")
     return code
@@ -154,14 +155,14 @@ class _open_stream:
         try:
             self.container = av.open(str(path), metadata_errors="replace")
         except (av.FFmpegError, UnicodeDecodeError, ValueError, OSError) as error:
-            raise HearingError(HearingErrorCode.AUDIO_UNREADABLE, f"cannot read {path.name}: {error}") from error
+            raise HearingError(ErrorCode.AUDIO_UNREADABLE, f"cannot read {path.name}: {error}") from error
         streams = list(self.container.streams.audio)
         stream = (streams[0] if streams else None) if stream_index is None else next(
             (s for s in streams if s.index == stream_index), None)
         if stream is None:
             self.container.close()
             which = "" if stream_index is None else f" #{stream_index}"
-            raise HearingError(HearingErrorCode.NO_AUDIO_STREAM, f"{path.name} has no audio stream{which}: "
+            raise HearingError(ErrorCode.NO_AUDIO_STREAM, f"{path.name} has no audio stream{which}: "
                                "there is no dialogue to transcribe")
         self.stream = stream
 
@@ -183,13 +184,13 @@ def decode_blocks(path: Path, stream_index: int | None, rate: int | None = None,
         try:
             for frame in container.decode(stream):
                 if cancel is not None and cancel.is_set():
-                    raise HearingError(HearingErrorCode.CANCELLED, "transcription cancelled")
+                    raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
                 for out in resampler.resample(frame):
                     yield out_rate, out.to_ndarray().reshape(-1)
             for out in resampler.resample(None):
                 yield out_rate, out.to_ndarray().reshape(-1)
         except av.FFmpegError as error:
-            raise HearingError(HearingErrorCode.AUDIO_UNREADABLE,
+            raise HearingError(ErrorCode.AUDIO_UNREADABLE,
                                f"cannot decode the audio of {path.name}: {error}") from error
 
 
@@ -236,7 +237,7 @@ def whisper_words(model: Any, audio: np.ndarray, offset_s: float, language: str 
     words: list[Word] = []
     for segment in segments:
         if cancel is not None and cancel.is_set():
-            raise HearingError(HearingErrorCode.CANCELLED, "transcription cancelled")
+            raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
         if heard_to is not None:
             heard_to(offset_s + segment.end)
         if segment.no_speech_prob > 0.6 and segment.avg_logprob < -1.0:
@@ -304,11 +305,11 @@ def transcribe_media(
     path = Path(path)
     language = check_language(model, options.language)
     if options.speakers is not None and not 1 <= options.speakers <= speakers.MAX_SPEAKERS:
-        raise HearingError(HearingErrorCode.BAD_SPEAKER_COUNT,
+        raise HearingError(ErrorCode.BAD_SPEAKER_COUNT,
                            f"the number of speakers must be 1 to {speakers.MAX_SPEAKERS} or auto, got {options.speakers}")
     if options.translate_to is not None:
         if translator is None or translator.target != options.translate_to:
-            raise HearingError(HearingErrorCode.TRANSLATION_TARGET,
+            raise HearingError(ErrorCode.TRANSLATION_TARGET,
                                f"no translator into {options.translate_to!r}; "
                                f"Whisper translates into {', '.join(TRANSLATION_TARGETS)} only")
     report = progress or (lambda stage, fraction: None)
@@ -334,7 +335,7 @@ def transcribe_media(
         report("listening", min(1.0, end_s / duration) if duration else 0.0)
     duration = max(duration, end_s)
     if not lines:
-        raise HearingError(HearingErrorCode.NO_SPEECH,
+        raise HearingError(ErrorCode.NO_SPEECH,
                            f"no speech found in {path.name} ({duration:.0f} s of silence, music or noise)")
     report("speakers", 0.0)
     labels, count = speakers.cluster(windows.embeddings(), options.speakers)
@@ -344,7 +345,7 @@ def transcribe_media(
         for line, text in zip(lines, translator.translate(lines, language or "")):
             line.translation = text
     if cancel is not None and cancel.is_set():
-        raise HearingError(HearingErrorCode.CANCELLED, "transcription cancelled")
+        raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
     report("clips", 0.0)
     candidates = clips.candidates(lines, windows, labels, levels, count)
     report("clips", 1.0)

@@ -14,7 +14,8 @@ import pytest
 import soundfile as sf
 
 from engine import files
-from engine.files import NEW_FILE_MODE, FileError, FileErrorCode, atomic_write_bytes, atomic_write_wav, ensure_dir
+from engine.codes import ErrorCode
+from engine.files import NEW_FILE_MODE, FileError, atomic_write_bytes, atomic_write_wav, ensure_dir
 
 
 def _device_copy_of_dev_null(path: Path) -> Path:
@@ -40,7 +41,7 @@ def test_a_device_node_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     device = _device_copy_of_dev_null(tmp_path / "null")
     with pytest.raises(FileError) as caught:
         atomic_write_wav(device, np.zeros(100), 22050)
-    assert caught.value.code is FileErrorCode.NOT_REGULAR_FILE and "character device" in str(caught.value)
+    assert caught.value.code is ErrorCode.NOT_REGULAR_FILE and "character device" in str(caught.value)
     assert stat.S_ISCHR(device.lstat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
 
@@ -77,7 +78,7 @@ def test_symlinks_and_folders_are_never_replaced(tmp_path: Path, kind: str) -> N
         target.symlink_to(elsewhere)
     with pytest.raises(FileError) as caught:
         atomic_write_bytes(target, b"new", stream_special=True)
-    assert caught.value.code is FileErrorCode.NOT_REGULAR_FILE
+    assert caught.value.code is ErrorCode.NOT_REGULAR_FILE
     assert target.is_symlink() == (kind != "folder")
     if kind == "symlink to a file":
         assert elsewhere.read_text() == "keep me"
@@ -90,7 +91,7 @@ def test_inside_refuses_a_symlinked_folder_and_creates_nothing_outside(tmp_path:
     (root / "exports").symlink_to(outside)
     with pytest.raises(FileError) as caught:
         atomic_write_bytes(root / "exports" / "stems" / "a.wav", b"x", inside=root)
-    assert caught.value.code is FileErrorCode.PATH_ESCAPE
+    assert caught.value.code is ErrorCode.PATH_ESCAPE
     assert list(outside.iterdir()) == []  # not even the stems/ folder
     (root / "inner").mkdir()
     (root / "alias").symlink_to(root / "inner")  # a link that stays inside is fine
@@ -119,7 +120,7 @@ def test_disk_full_gives_a_coded_error_keeps_the_old_file_and_prints_no_tracebac
                   lambda: atomic_write_bytes(target, b"x" * 100_000)):
         with pytest.raises(FileError) as caught:
             write()
-        assert caught.value.code is FileErrorCode.DISK_FULL and "No space left" in str(caught.value)
+        assert caught.value.code is ErrorCode.DISK_FULL and "No space left" in str(caught.value)
     assert target.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["take.wav"]
     assert "Traceback" not in capfd.readouterr().err  # soundfile's C callbacks printed one before
 
@@ -130,5 +131,5 @@ def test_a_failing_writer_leaves_nothing_and_says_why(tmp_path: Path) -> None:
 
     with pytest.raises(FileError) as caught:
         files.atomic_write(tmp_path / "x.bin", broken)
-    assert caught.value.code is FileErrorCode.SAVE_FAILED and "cannot encode this" in str(caught.value)
+    assert caught.value.code is ErrorCode.SAVE_FAILED and "cannot encode this" in str(caught.value)
     assert list(tmp_path.iterdir()) == []

@@ -15,7 +15,7 @@ import pytest
 import soundfile as sf
 
 from engine import files
-from engine.files import FileError, FileErrorCode
+from engine.files import FileError
 from engine.load.plans import Plan, PlanError
 from engine.load.runner import BenchError, BenchSettings
 from engine.load.stats import Objective
@@ -48,7 +48,7 @@ def test_a_hard_linked_target_is_never_written_and_the_other_file_stays(tmp_path
     os.link(outside, inside)
     with pytest.raises(FileError) as raised:
         files.atomic_write_text(inside, "{}", inside=tmp_path / "project")
-    assert raised.value.code is FileErrorCode.NOT_REGULAR_FILE and "hard-linked" in raised.value.message
+    assert raised.value.code is ErrorCode.NOT_REGULAR_FILE and "hard-linked" in raised.value.message
     assert outside.read_text() == "precious" and inside.read_text() == "precious"
 
 
@@ -60,7 +60,7 @@ def test_variant_a_take_written_over_a_hard_link_is_refused_too(tmp_path: Path) 
     os.link(outside, take)
     with pytest.raises(FileError) as raised:
         files.atomic_write_wav(take, np.zeros(100, dtype=np.float32), 22050, inside=tmp_path)
-    assert raised.value.code is FileErrorCode.NOT_REGULAR_FILE
+    assert raised.value.code is ErrorCode.NOT_REGULAR_FILE
     assert outside.read_bytes() == b"not yours"
     assert not [p for p in take.parent.iterdir() if p.name.endswith(".tmp")]
 
@@ -74,7 +74,7 @@ def test_a_folder_written_through_the_real_path_of_a_symlinked_root_stays_inside
     assert written == real / "takes" / "a.txt" and written.read_text() == "x"
     with pytest.raises(FileError) as raised:
         files.atomic_write_text(tmp_path / "other" / "a.txt", "x", inside=link)
-    assert raised.value.code is FileErrorCode.PATH_ESCAPE
+    assert raised.value.code is ErrorCode.PATH_ESCAPE
 
 
 # --- B: every file we read is opened without blocking ------------------------------------------
@@ -84,7 +84,7 @@ def test_a_folder_written_through_the_real_path_of_a_symlinked_root_stays_inside
                          ids=["bytes", "audio", "audio-info", "handle"])
 def test_a_named_pipe_is_refused_at_once_by_every_reader(fifo: Path, read: Callable[[Path], Any]) -> None:
     error = returns_at_once(lambda: read(fifo))
-    assert isinstance(error, FileError) and error.code is FileErrorCode.NOT_REGULAR_FILE
+    assert isinstance(error, FileError) and error.code is ErrorCode.NOT_REGULAR_FILE
     assert "named pipe" in error.message
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.hearing import HearingError, HearingErrorCode, speakers
+from engine.codes import ErrorCode
+from engine.hearing import HearingError, speakers
 from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
 from engine.hearing.transcribe import (
     SAMPLE_RATE,
@@ -107,9 +108,9 @@ def test_each_speaker_s_best_candidate_is_their_own_speech(three_voices) -> None
 
 def test_no_audio_stream_silence_and_music_are_refused_with_codes(tmp_path: Path, whisper, encoder) -> None:
     cases = {
-        "no-audio.mp4": (None, HearingErrorCode.NO_AUDIO_STREAM),
-        "silence.mp4": (np.zeros(6 * RATE, np.float32), HearingErrorCode.NO_SPEECH),
-        "music.mp4": (music(12.0), HearingErrorCode.NO_SPEECH),
+        "no-audio.mp4": (None, ErrorCode.NO_AUDIO_STREAM),
+        "silence.mp4": (np.zeros(6 * RATE, np.float32), ErrorCode.NO_SPEECH),
+        "music.mp4": (music(12.0), ErrorCode.NO_SPEECH),
     }
     for name, (audio, code) in cases.items():
         write_video(tmp_path / name, audio, 6.0 if audio is None else len(audio) / RATE)
@@ -121,9 +122,9 @@ def test_no_audio_stream_silence_and_music_are_refused_with_codes(tmp_path: Path
 def test_bad_options_are_refused_before_any_decoding(tmp_path: Path, whisper, encoder) -> None:
     missing = tmp_path / "never-read.mp4"  # the options are checked first: the file is never opened
     for options, code in (
-        (Options(language="xx"), HearingErrorCode.UNKNOWN_LANGUAGE),
-        (Options(speakers=0), HearingErrorCode.BAD_SPEAKER_COUNT),
-        (Options(translate_to="fr"), HearingErrorCode.TRANSLATION_TARGET),
+        (Options(language="xx"), ErrorCode.UNKNOWN_LANGUAGE),
+        (Options(speakers=0), ErrorCode.BAD_SPEAKER_COUNT),
+        (Options(translate_to="fr"), ErrorCode.TRANSLATION_TARGET),
     ):
         with pytest.raises(HearingError) as raised:
             transcribe_media(missing, whisper, encoder, options)
@@ -136,4 +137,4 @@ def test_cancel_stops_between_windows(tmp_path: Path, whisper, encoder) -> None:
     with pytest.raises(HearingError) as raised:
         transcribe_media(tmp_path / "scene.mp4", whisper, encoder,
                          progress=lambda stage, fraction: cancel.set(), cancel=cancel)
-    assert raised.value.code is HearingErrorCode.CANCELLED
+    assert raised.value.code is ErrorCode.CANCELLED

@@ -8,7 +8,7 @@ import pytest
 import soundfile as sf
 
 from engine.backends.base import ReferenceClip, VoiceProfile
-from engine.files import FileError, FileErrorCode
+from engine.files import FileError
 from engine.protocol import EngineError, ErrorCode
 from engine.voices import (
     MAX_REFERENCE_S,
@@ -132,9 +132,9 @@ def test_transcripts_beside_clips_are_decoded_or_refused_with_a_code(tmp_path):
     sidecar.write_bytes(bytes(range(256)) * 4)
     with pytest.raises(FileError) as caught:
         transcript_beside(clip)
-    assert caught.value.code is FileErrorCode.TEXT_ENCODING
+    assert caught.value.code is ErrorCode.TEXT_ENCODING
     sidecar.unlink()
     os.mkfifo(sidecar)
     with pytest.raises(FileError) as caught:  # refused at once, not waited on
         transcript_beside(clip)
-    assert caught.value.code is FileErrorCode.NOT_REGULAR_FILE
+    assert caught.value.code is ErrorCode.NOT_REGULAR_FILE

@@ -11,9 +11,9 @@ import soundfile as sf
 
 from app.cli import main as cli_main
 from app.project import MediaError, PathEscapeError, Project, ProjectFileError
-from app.project.errors import ProjectErrorCode
 from app.project.media import attach_video, extract_guide, probe_video, subtitle_stream_srt
 from app.project.new_project import VoiceSource, new_project_from_video
+from engine.codes import ErrorCode
 
 from .conftest import VOICES
 from .media_fixtures import make_video
@@ -59,10 +59,10 @@ def test_files_that_are_not_videos_are_refused_with_a_code(tmp_path: Path) -> No
     junk.write_bytes(b"not a video at all" * 100)
     with pytest.raises(MediaError) as error:
         probe_video(junk)
-    assert error.value.code is ProjectErrorCode.VIDEO_UNREADABLE
+    assert error.value.code is ErrorCode.VIDEO_UNREADABLE
     with pytest.raises(MediaError) as error:
         probe_video(VOICES / "maya.wav")  # audio only
-    assert error.value.code is ProjectErrorCode.NO_VIDEO_STREAM
+    assert error.value.code is ErrorCode.NO_VIDEO_STREAM
     with pytest.raises(MediaError, match="not found"):
         probe_video(tmp_path / "missing.mkv")
 
@@ -73,7 +73,7 @@ def test_subtitle_stream_becomes_srt_without_formatting(videos: dict[str, Path])
     assert "00:00:03,400 --> 00:00:03,900" in text
     with pytest.raises(MediaError) as error:
         subtitle_stream_srt(videos["mp4"])
-    assert error.value.code is ProjectErrorCode.SUBTITLE_STREAM and "no text subtitle stream" in str(error.value)
+    assert error.value.code is ErrorCode.SUBTITLE_STREAM and "no text subtitle stream" in str(error.value)
     with pytest.raises(MediaError, match="no subtitle stream #5"):
         subtitle_stream_srt(videos["mkv_subs"], 5)
 
@@ -107,7 +107,7 @@ def test_guide_track_is_extracted_once_as_flac(tmp_path: Path, videos: dict[str,
     silent.video = attach_video(silent, videos["silent"])
     with pytest.raises(MediaError) as error:
         extract_guide(silent)
-    assert error.value.code is ProjectErrorCode.NO_AUDIO_STREAM
+    assert error.value.code is ErrorCode.NO_AUDIO_STREAM
 
 
 def test_new_project_from_video_and_srt_lists_what_cannot_render(tmp_path: Path, videos: dict[str, Path]) -> None:

@@ -17,13 +17,13 @@ from app.project import (
     LineStatus,
     PathEscapeError,
     Project,
-    ProjectErrorCode,
     ProjectFileError,
     SaveError,
 )
 from app.project.clips import import_clip, trimmed_clip
 from app.project.fsutil import atomic_write_bytes, check_relative, resolve_inside
 from app.project.sample import SAMPLE_PROJECT, copy_sample_project
+from engine.codes import ErrorCode
 
 from .conftest import VOICES, add_fake_take, tone
 
@@ -96,12 +96,12 @@ def test_a_line_is_checked_at_load_as_on_edit(project: Project) -> None:
     project.project_file.write_text(json.dumps(data))
     with pytest.raises(ProjectFileError, match=r"lines\[1\] ends \(0:04.000\) before it starts \(0:05.000\)") as caught:
         Project.load(project.root)
-    assert caught.value.code is ProjectErrorCode.TIME_RANGE
+    assert caught.value.code is ErrorCode.TIME_RANGE
     data["lines"][1].update(start=4.0, end=4.0, speed=9.0)
     project.project_file.write_text(json.dumps(data))
     with pytest.raises(ProjectFileError, match=r"lines\[1\]: speed must be a number from 0.25 to 4") as caught:
         Project.load(project.root)
-    assert caught.value.code is ProjectErrorCode.INVALID_VALUE
+    assert caught.value.code is ErrorCode.INVALID_VALUE
 
 
 def test_invalid_json_names_the_line(project: Project) -> None:
@@ -117,7 +117,7 @@ def test_invalid_json_names_the_line(project: Project) -> None:
 def test_paths_that_escape_are_refused(tmp_path: Path, bad: str) -> None:
     with pytest.raises(PathEscapeError) as caught:
         resolve_inside(tmp_path, bad)
-    assert caught.value.code is ProjectErrorCode.PATH_ESCAPE
+    assert caught.value.code is ErrorCode.PATH_ESCAPE
 
 
 def test_relative_paths_are_normalised(tmp_path: Path) -> None:
@@ -154,7 +154,7 @@ def test_failed_serialisation_leaves_the_file_alone(project: Project) -> None:
     project.settings.gap_s = float("nan")  # JSON cannot hold it
     with pytest.raises(SaveError) as caught:
         project.save()
-    assert caught.value.code is ProjectErrorCode.SAVE_FAILED
+    assert caught.value.code is ErrorCode.SAVE_FAILED
     project.title = object()  # type: ignore[assignment]
     with pytest.raises(SaveError):
         project.save()

@@ -28,7 +28,6 @@ from app.project import (
     InvalidValueError,
     PathEscapeError,
     Project,
-    ProjectErrorCode,
     ProjectFileError,
     ProjectLockedError,
     SaveError,
@@ -38,6 +37,7 @@ from app.project.export import MANIFEST, export_lines, export_mix, export_srt, e
 from app.project.lock import LOCK_FILE, ProjectLock
 from app.project.render import NoVoice, RenderSession, voice_spec
 from app.project.script_io import _line_numbers, import_csv, import_script, import_srt
+from engine.codes import ErrorCode
 from engine.protocol import AudioChunk, JobFinished, JobStarted
 
 from .conftest import VOICES, add_fake_take, tone
@@ -100,7 +100,7 @@ def test_exports_symlinked_out_of_the_project_are_refused(project: Project, tmp_
     project.exports_dir.symlink_to(outside)
     with pytest.raises(PathEscapeError) as caught:
         export(project)
-    assert caught.value.code is ProjectErrorCode.PATH_ESCAPE
+    assert caught.value.code is ErrorCode.PATH_ESCAPE
     assert snapshot(outside) == before
 
 
@@ -155,7 +155,7 @@ def test_a_crafted_character_id_never_loads(project: Project) -> None:
     edit_file(project, craft)
     with pytest.raises(ProjectFileError) as caught:
         Project.load(project.root)
-    assert caught.value.code is ProjectErrorCode.BAD_ID and "characters[0]" in str(caught.value)
+    assert caught.value.code is ErrorCode.BAD_ID and "characters[0]" in str(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_every_id_is_checked_at_load(project: Project, change) -> None:
     edit_file(project, change)
     with pytest.raises(ProjectFileError) as caught:
         Project.load(project.root)
-    assert caught.value.code is ProjectErrorCode.BAD_ID
+    assert caught.value.code is ErrorCode.BAD_ID
 
 
 def test_file_names_built_from_ids_are_sanitised_where_they_are_built(project: Project) -> None:
@@ -243,7 +243,7 @@ def test_nan_and_infinity_are_refused_at_load(project: Project, constant: str) -
     project.project_file.write_text(text)
     with pytest.raises(ProjectFileError, match=f"holds {constant}, which is not a number JSON allows") as caught:
         Project.load(project.root)
-    assert caught.value.code is ProjectErrorCode.BAD_PROJECT_FILE
+    assert caught.value.code is ErrorCode.BAD_PROJECT_FILE
 
 
 @pytest.mark.parametrize("depth", [100_000, 200])
@@ -255,7 +255,7 @@ def test_deeply_nested_project_files_give_a_coded_error(project: Project, depth:
     project.project_file.write_text(text)
     with pytest.raises(ProjectFileError, match="nested") as caught:
         Project.load(project.root)
-    assert caught.value.code is ProjectErrorCode.BAD_PROJECT_FILE
+    assert caught.value.code is ErrorCode.BAD_PROJECT_FILE
 
 
 def test_project_json_must_be_a_regular_file_inside_the_project(project: Project, tmp_path: Path) -> None:
@@ -276,7 +276,7 @@ def test_a_failed_save_fails_render_instead_of_exiting_0(
 ) -> None:
     """The report: with saves failing, render printed "Rendered 6 of 6" and exited 0."""
     def disk_full(self: Project) -> None:
-        raise SaveError(f"cannot write {self.project_file}: No space left on device", ProjectErrorCode.DISK_FULL)
+        raise SaveError(f"cannot write {self.project_file}: No space left on device", ErrorCode.DISK_FULL)
 
     monkeypatch.setattr(Project, "save", disk_full)
     code = cli_main(["render", str(project.root), "--lines", "1", "--slots", "1", "--cache-dir", str(tmp_path / "c")])
@@ -291,14 +291,14 @@ def test_a_failed_save_fails_render_instead_of_exiting_0(
 @pytest.mark.parametrize(
     "change, code",
     [
-        (lambda d: d["lines"][0].update(start=1e9), ProjectErrorCode.TIME_RANGE),
-        (lambda d: d["lines"][0].update(end=86400.5), ProjectErrorCode.TIME_RANGE),
-        (lambda d: d["characters"][0].update(clip_start=1e12), ProjectErrorCode.TIME_RANGE),
-        (lambda d: d["settings"].update(gap_s=1e9), ProjectErrorCode.INVALID_VALUE),
-        (lambda d: d["characters"][0]["settings"].update(speed=1000), ProjectErrorCode.INVALID_VALUE),
+        (lambda d: d["lines"][0].update(start=1e9), ErrorCode.TIME_RANGE),
+        (lambda d: d["lines"][0].update(end=86400.5), ErrorCode.TIME_RANGE),
+        (lambda d: d["characters"][0].update(clip_start=1e12), ErrorCode.TIME_RANGE),
+        (lambda d: d["settings"].update(gap_s=1e9), ErrorCode.INVALID_VALUE),
+        (lambda d: d["characters"][0]["settings"].update(speed=1000), ErrorCode.INVALID_VALUE),
     ],
 )
-def test_out_of_range_numbers_are_refused_at_load(project: Project, change, code: ProjectErrorCode) -> None:
+def test_out_of_range_numbers_are_refused_at_load(project: Project, change, code: ErrorCode) -> None:
     """The report: a line start of 1e9 made the mix try to allocate 80 TiB."""
     edit_file(project, change)
     with pytest.raises(ProjectFileError) as caught:
@@ -313,13 +313,13 @@ def test_imported_and_edited_times_are_capped_at_24_hours(project: Project, tmp_
                         "Rex: far\n")
     with pytest.raises(ImportFormatError, match="line 6: subtitle 2: start must be between 0 and 24 h") as caught:
         import_srt(srt_file, project)
-    assert caught.value.code is ProjectErrorCode.TIME_RANGE
+    assert caught.value.code is ErrorCode.TIME_RANGE
     with pytest.raises(ImportFormatError) as caught:
         import_csv(b"character,text,start\nMaya,hi,1000000000\n", project)
-    assert caught.value.code is ProjectErrorCode.TIME_RANGE and caught.value.line_no == 2
+    assert caught.value.code is ErrorCode.TIME_RANGE and caught.value.line_no == 2
     with pytest.raises(InvalidValueError) as refused:
         CommandStack(project).push(EditLine("l1", start=1e9))
-    assert refused.value.code is ProjectErrorCode.TIME_RANGE
+    assert refused.value.code is ErrorCode.TIME_RANGE
     assert import_csv(b"character,text,start\nMaya,hi,23:59:59.5\n", project).lines[0].start == 86399.5
 
 
@@ -328,7 +328,7 @@ def test_the_mix_refuses_a_length_it_should_never_allocate(project: Project) -> 
     project.lines[-1].start = 1e9  # set in memory, past every check: the mix is the last guard
     with pytest.raises(ExportError) as caught:
         mixdown(project)
-    assert caught.value.code is ProjectErrorCode.TIME_RANGE and "h long" in str(caught.value)
+    assert caught.value.code is ErrorCode.TIME_RANGE and "h long" in str(caught.value)
 
 
 # --- smaller items --------------------------------------------------------------------------------
@@ -340,7 +340,7 @@ def test_importing_a_fifo_is_refused_at_once(project: Project, tmp_path: Path) -
     os.mkfifo(fifo)
     with pytest.raises(ImportFormatError, match="named pipe") as caught:
         import_script(fifo, project)
-    assert caught.value.code is ProjectErrorCode.NOT_REGULAR_FILE
+    assert caught.value.code is ErrorCode.NOT_REGULAR_FILE
 
 
 def test_srt_line_numbers_are_counted_in_one_pass() -> None:
@@ -382,7 +382,7 @@ def test_a_second_writer_is_told_who_holds_the_project(project: Project) -> None
         assert (project.root / LOCK_FILE).exists()
         with pytest.raises(ProjectLockedError) as caught:
             ProjectLock.acquire(project.root, "DubStudio studio")
-        assert caught.value.code is ProjectErrorCode.PROJECT_LOCKED
+        assert caught.value.code is ErrorCode.PROJECT_LOCKED
         assert f"dubstudio render (pid {os.getpid()} on " in str(caught.value)
         assert lock.held
     assert not (project.root / LOCK_FILE).exists()

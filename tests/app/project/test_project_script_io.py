@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.project import CommandStack, ImportFormatError, Project, ProjectErrorCode
+from app.project import CommandStack, ImportFormatError, Project
 from app.project.script_io import (
     SCRIPT_FORMATS,
     ScriptFormat,
@@ -23,6 +23,7 @@ from app.project.script_io import (
     script_to_srt,
     split_speaker,
 )
+from engine.codes import ErrorCode
 
 from .conftest import add_fake_take, tone
 
@@ -113,16 +114,16 @@ def test_malformed_srt_names_the_line(project: Project, tmp_path: Path, content:
     assert f"bad.srt, line {line_no}:" in str(caught.value)
     # times out of order break the rule of every line (validate_line), whatever the format
     times = message == "ends .* before it starts"
-    assert caught.value.code is (ProjectErrorCode.TIME_RANGE if times else ProjectErrorCode.IMPORT_FORMAT)
+    assert caught.value.code is (ErrorCode.TIME_RANGE if times else ErrorCode.IMPORT_FORMAT)
 
 
 def test_binary_files_and_bad_encodings_are_refused(project: Project, tmp_path: Path) -> None:
     with pytest.raises(ImportFormatError) as caught:
         import_srt(write(tmp_path, "x.srt", bytes(range(256)) * 4), project)
-    assert caught.value.code in (ProjectErrorCode.IMPORT_ENCODING, ProjectErrorCode.IMPORT_FORMAT)
+    assert caught.value.code in (ErrorCode.IMPORT_ENCODING, ErrorCode.IMPORT_FORMAT)
     with pytest.raises(ImportFormatError) as caught:
         decode_text(b"\xff\xfe\xfd", encoding="utf-8")
-    assert caught.value.code is ProjectErrorCode.IMPORT_ENCODING
+    assert caught.value.code is ErrorCode.IMPORT_ENCODING
     with pytest.raises(ImportFormatError, match="cannot read"):
         import_srt(tmp_path / "missing.srt", project)
 

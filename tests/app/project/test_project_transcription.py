@@ -14,11 +14,12 @@ import pytest
 
 from app.cli import main as cli_main
 from app.project import AddLines, CommandStack, Line, Project
-from app.project.errors import ProjectErrorCode, TranscriptionError
+from app.project.errors import TranscriptionError
 from app.project.export import export_srt
 from app.project.script_io import script_to_csv
 from app.project.model import PALETTE
 from app.project.transcription import CANDIDATES_FILE, TranscribeRequest, transcribe_project
+from engine.codes import ErrorCode
 from engine.hearing.transcribe import Options
 from engine.qa.wer import normalise_words, word_error_rate
 from engine.voices import SpeakerEncoder, load_reference_clip
@@ -137,7 +138,7 @@ def test_cancel_leaves_the_script_as_it_was(tmp_path: Path) -> None:
     with pytest.raises(TranscriptionError) as raised:
         transcribe_project(project, CommandStack(project), TranscribeRequest(Options()),
                            progress=lambda stage, fraction: cancel.set(), cancel=cancel)
-    assert raised.value.code is ProjectErrorCode.CANCELLED
+    assert raised.value.code is ErrorCode.CANCELLED
     assert project.lines == [] and project.characters == [] and not list(project.voices_dir.iterdir())
 
 

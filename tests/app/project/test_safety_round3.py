@@ -26,7 +26,7 @@ import soundfile as sf
 
 from app.cli import main as cli_main
 from app.project import Project
-from app.project.errors import ExportError, MediaError, ProjectErrorCode, ProjectFileError, SaveError
+from app.project.errors import ExportError, MediaError, ProjectFileError, SaveError
 from app.project.export import export_mix, mixdown
 from app.project.fsutil import atomic_write_wav
 from app.project.lock import LOCK_FILE, ProjectLock
@@ -36,6 +36,7 @@ from app.project.qa import read_take
 from app.project.readiness import voice_gaps
 from app.project.script_io import ImportFormatError, import_csv, import_srt
 from app.project.video_export import export_video
+from engine.codes import ErrorCode
 
 from .conftest import VOICES, add_fake_take, make_project, tone
 from .media_fixtures import make_video
@@ -120,7 +121,7 @@ def test_variant_a_a_take_over_a_hard_link_is_refused(project: Project, tmp_path
     os.link(outside, take)
     with pytest.raises(SaveError) as raised:
         atomic_write_wav(take, np.zeros(10, dtype=np.float32), 22050, inside=project.root)
-    assert raised.value.code is ProjectErrorCode.NOT_REGULAR_FILE and outside.read_bytes() == b"mine"
+    assert raised.value.code is ErrorCode.NOT_REGULAR_FILE and outside.read_bytes() == b"mine"
 
 
 # --- B. Hangs on a FIFO ---------------------------------------------------------------------
@@ -221,7 +222,7 @@ def test_variant_c_a_claim_under_the_limit_is_refused_at_its_limit_too(tmp_path:
     monkeypatch.setitem(media.MEDIA_RANGES, "duration_s", (0.0, 2.0))  # the 3 s video is over this limit
     with pytest.raises(MediaError) as raised:
         new_project_from_video(tmp_path / "dub", video)
-    assert raised.value.code is ProjectErrorCode.TIME_RANGE and not (tmp_path / "dub").exists()
+    assert raised.value.code is ErrorCode.TIME_RANGE and not (tmp_path / "dub").exists()
 
 
 def test_c2_a_huge_duration_in_project_json_is_refused_at_load(project: Project, video: Path) -> None:
@@ -249,7 +250,7 @@ def test_variant_c_a_guide_is_decoded_no_longer_than_the_limit(project: Project,
     monkeypatch.setattr(media, "MAX_MEDIA_S", 1.0)
     with pytest.raises(MediaError) as raised:
         extract_guide(project)
-    assert raised.value.code is ProjectErrorCode.TIME_RANGE
+    assert raised.value.code is ErrorCode.TIME_RANGE
     assert not list(project.media_dir.glob("*.flac")) and not list(project.media_dir.glob(".*.tmp"))
 
 
@@ -311,7 +312,7 @@ def test_d2_serve_max_clip_mb_nan_is_a_usage_error(capsys: pytest.CaptureFixture
 def test_d3_a_lock_file_that_is_a_fifo_is_a_coded_error(project: Project) -> None:
     os.mkfifo(project.root / LOCK_FILE)
     error = returns_at_once(lambda: ProjectLock.acquire(project.root, "test"))
-    assert isinstance(error, SaveError) and error.code is ProjectErrorCode.NOT_REGULAR_FILE
+    assert isinstance(error, SaveError) and error.code is ErrorCode.NOT_REGULAR_FILE
 
 
 def test_d4_an_srt_with_nul_bytes_is_refused_with_its_line(project: Project, tmp_path: Path, video: Path) -> None:
@@ -319,7 +320,7 @@ def test_d4_an_srt_with_nul_bytes_is_refused_with_its_line(project: Project, tmp
     srt.write_bytes(b"1\n00:00:01,000 --> 00:00:02,000\nMaya: Hel\x00lo\n\n")
     with pytest.raises(ImportFormatError) as raised:
         import_srt(srt, project)
-    assert raised.value.code is ProjectErrorCode.IMPORT_ENCODING and raised.value.line_no == 3
+    assert raised.value.code is ErrorCode.IMPORT_ENCODING and raised.value.line_no == 3
     assert cli_main(["new", str(tmp_path / "dub"), "--video", str(video), "--subtitles", str(srt)]) == 2
     assert not (tmp_path / "dub").exists()
 
@@ -335,7 +336,7 @@ def test_d5_an_audio_file_in_place_of_the_video_is_no_video_stream(project: Proj
     sf.write(str(project.root / project.video.path), tone(1.0), 22050, format="WAV")  # the video replaced by audio
     with pytest.raises(MediaError) as raised:
         export_video(project)
-    assert raised.value.code is ProjectErrorCode.NO_VIDEO_STREAM
+    assert raised.value.code is ErrorCode.NO_VIDEO_STREAM
 
 
 def test_variant_d_a_text_file_in_place_of_the_video_is_unreadable(project: Project, video: Path) -> None:
@@ -344,7 +345,7 @@ def test_variant_d_a_text_file_in_place_of_the_video_is_unreadable(project: Proj
     (project.root / project.video.path).write_text("not a video")
     with pytest.raises(MediaError) as raised:
         export_video(project)
-    assert raised.value.code is ProjectErrorCode.VIDEO_UNREADABLE
+    assert raised.value.code is ErrorCode.VIDEO_UNREADABLE
 
 
 # --- E. NaN, infinity and negatives -----------------------------------------------------------

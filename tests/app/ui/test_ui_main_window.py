@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from app.project import EditProject, LineStatus, Project, ProjectErrorCode, SaveError
+from app.project import EditProject, LineStatus, Project, SaveError
 from app.project.render import RenderProgress
 from app.ui.bridge import EngineBridge
 from app.ui.lines_model import Column
@@ -25,6 +25,7 @@ from app.ui.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.tasks import SyncTaskRunner
 from app.ui.voices import VoiceState
+from engine.codes import ErrorCode
 
 from tests.app.ui.paths import ARTIFACTS
 
@@ -344,7 +345,7 @@ def test_a_failed_save_shows_a_blocking_error_and_keeps_the_changes(
     root = doc.project.root
 
     def disk_full(self: Project) -> None:
-        raise SaveError(f"cannot write {self.project_file}: No space left on device", ProjectErrorCode.DISK_FULL)
+        raise SaveError(f"cannot write {self.project_file}: No space left on device", ErrorCode.DISK_FULL)
 
     doc.push(EditProject(title="Unsaved title"))
     monkeypatch.setattr(Project, "save", disk_full)
