@@ -101,13 +101,13 @@ def main() -> None:
         return
     levels = tuple(int(level) for level in args.levels.split(","))
     load_before = os.getloadavg()
-    closed = BenchSession(BenchSettings(slots=args.slots, plan=Plan(levels=levels, jobs_per_level=args.jobs))).run()
+    closed = BenchSession(BenchSettings(engine=EngineConfig(slots=args.slots), plan=Plan(levels=levels, jobs_per_level=args.jobs))).run()
     rows = [row(stats) for stats in closed.levels]
     spoken = [job.audio_s for job in closed.jobs if job.measured and job.status == OK]
     audio_per_job_s = sum(spoken) / len(spoken)
     capacity = max(stats.audio_per_wall_s for stats in closed.levels) / audio_per_job_s
     rate = args.open_fraction * capacity
-    opened = BenchSession(BenchSettings(slots=args.slots, plan=Plan(
+    opened = BenchSession(BenchSettings(engine=EngineConfig(slots=args.slots), plan=Plan(
         mode=Mode.OPEN, levels=(1,), rate=rate, jobs_per_level=None, seconds_per_level=args.open_seconds))).run()
     open_row = row(opened.levels[0])
     load_after = os.getloadavg()

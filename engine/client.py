@@ -19,14 +19,14 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator
 
 from engine.backends import descriptor
 from engine.lifeline import kill_engine
-from engine.process import EngineSettings, engine_main
+# The one engine configuration is declared beside the process that reads it; callers take it from here.
+from engine.process import EngineConfig, engine_main
 from engine.protocol import (
-    DEFAULT_BACKEND,
     AudioChunk,
     CancelJob,
     EngineClientProtocol,
@@ -54,27 +54,7 @@ from engine.protocol import (
 )
 
 POLL_S = 0.2  # how often a waiting get_event() checks that the engine is alive
-# Start-up deadlines. The handshake comes as soon as the engine's interpreter runs our code
-# (about a second; a minute allows for a machine under heavy load); loading the model may take
-# minutes (CosyVoice2 on a CPU, a TensorRT plan built on first use).
-HANDSHAKE_TIMEOUT_S = 60.0
-LOAD_TIMEOUT_S = 900.0
 CLOSE_TIMEOUT_S = 10.0
-
-
-@dataclass
-class EngineConfig:
-    backend: str = DEFAULT_BACKEND
-    backend_options: dict[str, Any] = field(default_factory=dict)
-    slots: int | None = None  # None: chosen from the core count
-    python: str | None = None  # interpreter for the engine; None: this one
-    cache_dir: str | None = None  # None: the user cache folder
-    max_queue: int = 256
-    max_active: int | None = None  # jobs admitted at once (memory); None: a few per slot
-    auto_retry: bool = True  # resubmit jobs that were running when the engine died
-    max_retries: int = 2
-    handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # spawn to the engine's first sign of life
-    load_timeout_s: float = LOAD_TIMEOUT_S  # that sign of life to EngineReady
 
 
 _spawner: concurrent.futures.ThreadPoolExecutor | None = None
@@ -177,20 +157,14 @@ class EngineClient:
                 check_slots(self._slots)
         except EngineError as error:  # a bad option or slot count: E_BAD_OPTION naming it
             raise EngineStartError(error.code, error.message) from None
-        settings = EngineSettings(
-            backend=self.config.backend,
-            backend_options=options,
-            slots=self._slots,
-            cache_dir=self.config.cache_dir,
-            max_queue=self.config.max_queue,
-            max_active=self.config.max_active,
-            parent_prefix=sys.prefix if self.config.python else None,
-            parent_pid=os.getpid(),
-        )
+        # The engine gets the checked options and the slot count this client holds (a restart
+        # keeps what set_slots chose).
+        settings = replace(self.config, backend_options=options, slots=self._slots)
         self._requests = self._context.Queue()
         self._events = self._context.Queue()
         self._process = self._context.Process(
-            target=engine_main, args=(settings, self._requests, self._events), name="dubstudio-engine", daemon=True
+            target=engine_main, name="dubstudio-engine", daemon=True,
+            args=(settings, os.getpid(), sys.prefix if self.config.python else None, self._requests, self._events),
         )
         _spawn(self._start_process)
         # Only the engine writes events. Without the parent's copy of the pipe's write end, an

@@ -72,18 +72,34 @@ class _Counters:
     failed: int = 0
 
 
+# Start-up deadlines. The handshake comes as soon as the engine's interpreter runs our code
+# (about a second; a minute allows for a machine under heavy load); loading the model may take
+# minutes (CosyVoice2 on a CPU, a TensorRT plan built on first use).
+HANDSHAKE_TIMEOUT_S = 60.0
+LOAD_TIMEOUT_S = 900.0
+
+
 @dataclass
-class EngineSettings:
-    """Everything the child needs to start; plain data so it pickles across spawn."""
+class EngineConfig:
+    """How to start an engine: what its process runs, and how the client starts and keeps it.
+
+    The one engine configuration: the studio's settings, the commands' arguments, the load
+    bench and the server all fill one in. It is declared beside the process that reads it
+    because it crosses spawn as plain data, and a child under another interpreter unpickles
+    it before it drops the parent's site-packages: this module imports nothing heavy.
+    """
 
     backend: str = DEFAULT_BACKEND
     backend_options: dict[str, Any] = field(default_factory=dict)
-    slots: int | None = None
-    cache_dir: str | None = None
+    slots: int | None = None  # None: the backend's suggestion, else chosen from the core count
+    python: str | None = None  # interpreter for the engine; None: this one
+    cache_dir: str | None = None  # None: the user cache folder
     max_queue: int = 256
-    max_active: int | None = None  # jobs admitted at once; None: ACTIVE_PER_SLOT per slot
-    parent_prefix: str | None = None  # set when the engine runs under another interpreter
-    parent_pid: int | None = None  # the client's process: the engine ends when it does
+    max_active: int | None = None  # jobs admitted at once (memory); None: ACTIVE_PER_SLOT per slot
+    auto_retry: bool = True  # the client resubmits jobs that were running when the engine died
+    max_retries: int = 2
+    handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # spawn to the engine's first sign of life
+    load_timeout_s: float = LOAD_TIMEOUT_S  # that sign of life to EngineReady
 
 
 @dataclass
@@ -469,15 +485,19 @@ def _use_own_environment(parent_prefix: str) -> None:
         site.addsitedir(directory)
 
 
-def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
+def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | None, requests: Any,
+                events: Any) -> None:
     """Entry point of the engine process (the target of the spawned Process).
+
+    ``parent_pid`` is the client's process (the engine ends when it does); ``parent_prefix``
+    is set when the engine runs under another interpreter than the client's.
 
     Start-up talks to the client in stages: an EngineStarting("started") handshake as soon
     as this code runs and the engine is tied to its parent, one per loading stage, then
     EngineReady, or a RequestFailed("engine-start") saying in one line why it could not start.
     """
     started = time.monotonic()
-    hold_to_parent(settings.parent_pid)
+    hold_to_parent(parent_pid)
     # Ctrl-C in a terminal reaches the whole process group; the client decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # The client's stdout is its command's output (a table, JSON); model code that prints
@@ -488,8 +508,8 @@ def engine_main(settings: EngineSettings, requests: Any, events: Any) -> None:
         events.put(EngineStarting(os.getpid(), name, round(time.monotonic() - started, 4)))
 
     stage("started")
-    if settings.parent_prefix:
-        _use_own_environment(settings.parent_prefix)
+    if parent_prefix:
+        _use_own_environment(parent_prefix)
     try:
         stage(f"loading {settings.backend}")
         from engine.backends import create_backend

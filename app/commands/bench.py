@@ -169,6 +169,7 @@ def _probe_model(args: argparse.Namespace, probe: ProbePreset) -> None:
 
 
 def _settings(args: argparse.Namespace) -> Any:
+    from engine.client import EngineConfig
     from engine.load import BenchSettings, Objective
 
     probe = PRESETS[args.probe] if args.probe else None
@@ -188,17 +189,10 @@ def _settings(args: argparse.Namespace) -> Any:
     if probe is not None and remote is None and not args.model_dir:
         _probe_model(args, probe)  # a server probes the model it serves
     # A server's engines are configured on the server: only a local engine needs its options checked.
-    engine = engine_config_from_args(args, backend) if remote is None else None
+    engine = engine_config_from_args(args, backend) if remote is None else EngineConfig(backend=args.backend)
     return BenchSettings(
-        backend=engine.backend if engine else args.backend,
-        backend_options=engine.backend_options if engine else {},
-        slots=engine.slots if engine else None,
-        max_active=engine.max_active if engine else None,
-        python=engine.python if engine else None,
-        cache_dir=engine.cache_dir if engine else None,
+        engine=engine,
         remote=remote,
-        handshake_timeout_s=args.engine_start_timeout,
-        load_timeout_s=args.engine_load_timeout,
         plan=plan,
         objective=objective,
         texts_file=args.texts,

@@ -13,11 +13,12 @@ import signal
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from engine.backends import DESCRIPTORS, OptionError, descriptor
-from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
+from engine.process import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
 from engine.numbers import number_argument
 from engine.protocol import DEFAULT_BACKEND, MAX_SLOTS, EngineClientProtocol, EngineError, ErrorCode
 
 if TYPE_CHECKING:
+    from engine.client import EngineConfig
     from engine.protocol import SettingRange
 
 EXIT_BAD_OPTION = 2  # as argparse's usage errors
@@ -143,7 +144,7 @@ def engine_client_from_args(args: argparse.Namespace) -> EngineClientProtocol:
 
 
 def engine_config_from_args(args: argparse.Namespace, backend: str | None = None,
-                            base_options: Mapping[str, Any] | None = None) -> Any:
+                            base_options: Mapping[str, Any] | None = None) -> EngineConfig:
     """The EngineConfig the engine arguments describe, options checked against the backend's
     descriptor; ``base_options`` (the studio's stored ones) apply where the arguments say
     nothing. A bad option, a missing model folder or a missing environment prints a coded

@@ -21,6 +21,7 @@ from typing import Callable
 
 from engine.backends import descriptor
 from engine.backends.setup import CommandRun, OutputLine, default_synthetic_folder, ensure_synthetic_model
+from engine.client import EngineConfig
 from engine.load.plans import Mode, Plan
 from engine.load.runner import BenchSettings
 from engine.load.stats import Objective
@@ -98,13 +99,10 @@ def probe_settings(
     if spec.model_option:
         options[spec.model_option] = str(Path(model_dir).expanduser().resolve())
     return BenchSettings(
-        backend=probe.backend,
-        backend_options=spec.validate(options),
-        slots=slots,
+        engine=EngineConfig(backend=probe.backend, backend_options=spec.validate(options), slots=slots,
+                            cache_dir=cache_dir, python=engine_python),
         plan=plan or probe.plan,
         objective=objective or probe.objective,
-        cache_dir=cache_dir,
-        python=engine_python,
         probe=probe.name,
     )
 

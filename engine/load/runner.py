@@ -16,11 +16,11 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from engine.client import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S, EngineClient, EngineConfig
+from engine.client import EngineClient, EngineConfig
 from engine.remote import RemoteConfig, RemoteEngineClient
 from engine.load.plans import Driver, Due, Plan
 from engine.load.records import E_SUBMIT, E_TIMEOUT, JobRecord
@@ -30,7 +30,6 @@ from engine.load.stats import LevelRun, LevelStats, Objective, add_changes, appl
 from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
 from engine.numbers import NumberError
 from engine.protocol import (
-    DEFAULT_BACKEND,
     AudioChunk,
     EngineClientProtocol,
     EngineError,
@@ -461,23 +460,20 @@ class LoadRunner:
 
 @dataclass
 class BenchSettings:
-    """Everything a bench needs; the CLI and the stress panel fill one in."""
+    """Everything a bench needs; the CLI and the stress panel fill one in.
 
-    backend: str = DEFAULT_BACKEND
-    backend_options: dict[str, Any] = field(default_factory=dict)
-    slots: int | None = None
-    max_active: int | None = None  # jobs the engine streams at once; None: its default
+    ``engine`` is the engine started here (with ``remote``, only its backend names the run).
+    """
+
+    engine: EngineConfig = field(default_factory=EngineConfig)
     plan: Plan = field(default_factory=Plan)
     objective: Objective = field(default_factory=Objective)
     texts_file: str | None = None  # None: the bundled sets that suit the backend
     text_languages: tuple[str, ...] | None = None  # bundled sets to use; None: from the backend
     voices: tuple[str, ...] = ()  # clip paths; empty: the bundled sample voices
-    cache: str = "warm"  # "warm": voices prepared before the run; "cold": every job a new voice
-    cache_dir: str | None = None  # warm runs: None = the user's cache; cold runs use a temp folder
-    python: str | None = None  # interpreter for the engine (other backends' environments)
+    cache: str = "warm"  # "warm": voices prepared before the run (engine.cache_dir, None: the user's
+    # cache); "cold": every job a new voice, in a temporary cache folder
     remote: RemoteConfig | None = None  # a DubStudio server's engines instead of one started here
-    handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S  # engine start-up deadlines (see EngineClient.start)
-    load_timeout_s: float = LOAD_TIMEOUT_S
     engine_nice: int = 0  # >0: run the engine at lower CPU priority (the stress panel, so the GUI stays fluid)
     probe: str | None = None  # the hardware-probe preset these settings come from (engine.load.probe)
 
@@ -489,13 +485,14 @@ class BenchSettings:
             raise BenchError(f"E_BENCH: objective: {error}") from None
         if self.cache not in ("warm", "cold"):
             raise BenchError(f"E_BENCH: cache must be 'warm' or 'cold', not {self.cache!r}")
-        if self.slots is not None and self.slots < 1:
+        if self.engine.slots is not None and self.engine.slots < 1:
             raise BenchError("E_BENCH: slots must be at least 1")
-        if self.max_active is not None and self.max_active < 1:
+        if self.engine.max_active is not None and self.engine.max_active < 1:
             raise BenchError("E_BENCH: the active-job cap must be at least 1")
 
     def describe(self) -> dict[str, Any]:
-        return {"backend": self.backend, "slots_requested": self.slots, "max_active_requested": self.max_active,
+        return {"backend": self.engine.backend, "slots_requested": self.engine.slots,
+                "max_active_requested": self.engine.max_active,
                 "cache": self.cache, "engine_url": self.remote.url if self.remote else None,
                 "texts_file": self.texts_file, "voices_requested": list(self.voices), "engine_nice": self.engine_nice,
                 "probe": self.probe}
@@ -537,11 +534,7 @@ class BenchSession:
         if s.remote is not None:
             client = RemoteEngineClient(s.remote)
         else:
-            client = EngineClient(EngineConfig(backend=s.backend, backend_options=dict(s.backend_options),
-                                               slots=s.slots, max_active=s.max_active, python=s.python,
-                                               cache_dir=scratch or s.cache_dir,
-                                               handshake_timeout_s=s.handshake_timeout_s,
-                                               load_timeout_s=s.load_timeout_s))
+            client = EngineClient(replace(s.engine, cache_dir=scratch or s.engine.cache_dir))
         source: JobSource | None = None
         try:
             try:

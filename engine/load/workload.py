@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -17,7 +17,7 @@ import numpy as np
 import soundfile as sf
 
 from engine.files import FileError, read_audio, read_text_file
-from engine.protocol import Job, Priority, VoiceSettings, VoiceSpec
+from engine.protocol import Job, Priority, VoiceSpec
 from engine.voices import transcript_beside
 
 KINDS = ("short", "medium", "long")
@@ -169,10 +169,7 @@ class JobSource:
         item = self.texts.pick(index)
         voice = self.voices.pick(index)
         clip_path = self._cold_clip(voice.clip_path, index) if self.cold else voice.clip_path
-        settings = VoiceSettings(
-            voice.settings.speed, voice.settings.pitch_semitones, voice.settings.instruction, item.language
-        )
-        spec = VoiceSpec(clip_path, voice.transcript, settings)
+        spec = VoiceSpec(clip_path, voice.transcript, replace(voice.settings, language=item.language))
         # The bench stands in for listeners: the engine paces its jobs by their playback.
         return Job(item.text, spec, Priority.BATCH, listening=True), item, voice
 

@@ -11,6 +11,7 @@ import pytest
 
 from app.cli import main
 from engine.backends import COSYVOICE2_ENVIRONMENT
+from engine.client import EngineConfig
 from engine.load import BenchSession, BenchSettings, Objective, Plan
 from engine.text import first_piece_chars, split_for_streaming
 
@@ -121,8 +122,8 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
 
 def test_a_probe_style_plan_stops_at_the_first_level_that_misses(tmp_path: Path) -> None:
     plan = Plan(levels=(1, 2, 4), jobs_per_level=1, warmup_jobs=0, stop_after_miss=True)
-    settings = BenchSettings(plan=plan, objective=Objective(p95_first_audio_s=0.001), slots=1,
-                             cache_dir=str(tmp_path / "cache"))
+    settings = BenchSettings(engine=EngineConfig(slots=1, cache_dir=str(tmp_path / "cache")), plan=plan,
+                             objective=Objective(p95_first_audio_s=0.001))
     report = BenchSession(settings).run()
     assert [level.level for level in report.levels] == [1]  # level 1 missed: 2 and 4 never ran
     assert report.verdict.capacity_level is None and not report.stopped

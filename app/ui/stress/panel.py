@@ -155,10 +155,8 @@ class StressPanel(QWidget):
                                       engine_nice=ENGINE_NICE, probe=self.preset_combo.currentData() or None)
         if self.target.is_server():
             server = self.target.server()
-            return BenchSettings(backend=server.backend or DEFAULT_BACKEND, remote=server, **common)
-        engine = self.target.engine()
-        return BenchSettings(backend=engine.backend, backend_options=dict(engine.backend_options),
-                             slots=engine.slots, python=engine.python, cache_dir=engine.cache_dir, **common)
+            return BenchSettings(engine=EngineConfig(backend=server.backend or DEFAULT_BACKEND), remote=server, **common)
+        return BenchSettings(engine=self.target.engine(), **common)
 
     def start(self) -> bool:
         """Start a run with the current controls; False (and a message) when they are invalid."""

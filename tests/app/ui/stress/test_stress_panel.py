@@ -166,15 +166,16 @@ def test_controls_and_target_become_the_settings(panel: StressPanel) -> None:
     controls.cap_spin.setValue(2)
     panel.target.slots.setValue(3)
     settings = panel.settings()
-    assert settings.plan.mode.value == "open" and settings.plan.max_in_flight == 2 and settings.slots == 3
-    assert settings.backend == "piper" and settings.remote is None
+    assert settings.plan.mode.value == "open" and settings.plan.max_in_flight == 2 and settings.engine.slots == 3
+    assert settings.engine.backend == "piper" and settings.remote is None
     assert settings.voices and all(Path(v).is_file() for v in settings.voices) and settings.cache == "warm"
 
     panel.target.set_backend("cosyvoice2", {"model_dir": "/models/CosyVoice2-0.5B", "device": "cpu"})
     panel.target.python.setText(sys.executable)  # its own environment need not be built for this
     settings = panel.settings()
-    assert settings.backend == "cosyvoice2" and settings.backend_options["model_dir"] == "/models/CosyVoice2-0.5B"
-    assert settings.backend_options["device"] == "cpu" and settings.python == sys.executable
+    engine = settings.engine
+    assert engine.backend == "cosyvoice2" and engine.backend_options["model_dir"] == "/models/CosyVoice2-0.5B"
+    assert engine.backend_options["device"] == "cpu" and engine.python == sys.executable
 
     target = panel.target
     target.location.setCurrentIndex(target.location.findData("server"))
