@@ -557,7 +557,7 @@ def script_format(name: str) -> ScriptFormat:
     for fmt in SCRIPT_FORMATS:
         if fmt.name == name:
             return fmt
-    raise ImportFormatError(f"unknown script format {name!r}; choose from {', '.join(f.name for f in SCRIPT_FORMATS)}")
+    raise InvalidValueError(f"unknown script format {name!r}; choose from {', '.join(f.name for f in SCRIPT_FORMATS)}")
 
 
 def import_script(source: str | os.PathLike[str], project: Project, **options: object) -> ScriptImport:

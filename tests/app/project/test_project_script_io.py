@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.project import CommandStack, ImportFormatError, Project
+from app.project import CommandStack, ImportFormatError, InvalidValueError, Project
 from app.project.script_io import (
     SCRIPT_FORMATS,
     ScriptFormat,
@@ -297,5 +297,5 @@ def test_each_file_dialog_filter_lists_its_format_and_every_extension_is_detecte
     claimed = [extension for fmt in SCRIPT_FORMATS for extension in fmt.extensions]
     assert len(claimed) == len(set(claimed))  # one format per extension
     assert script_format_for("notes.docx").fallback and [f.fallback for f in SCRIPT_FORMATS].count(True) == 1
-    with pytest.raises(ImportFormatError, match="unknown script format 'docx'; choose from srt, csv, script"):
+    with pytest.raises(InvalidValueError, match="^E_INVALID_VALUE: unknown script format 'docx'; choose from srt, csv, script$"):
         script_format("docx")
