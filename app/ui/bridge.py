@@ -53,10 +53,37 @@ class EngineStartFailed:
     message: str
 
 
+@dataclass(frozen=True)
+class Relay:
+    """The signal the bridge emits for one event type, and what it carries."""
+
+    signal: str  # an EngineBridge signal
+    field: str | None = None  # the event's field it carries; None: the event itself
+
+
+# Each event the bridge hears, declared once with its signal (engine_event carries them all).
+EVENT_SIGNALS: dict[type, Relay] = {
+    EngineStarting: Relay("engine_starting"),
+    EngineReady: Relay("engine_ready"),
+    EngineStartFailed: Relay("start_failed", "message"),
+    JobQueued: Relay("job_queued"),
+    JobStarted: Relay("job_started"),
+    AudioChunk: Relay("chunk"),
+    JobFinished: Relay("job_finished"),
+    JobFailed: Relay("job_failed"),
+    VoicePrepared: Relay("voice_prepared"),
+    RequestFailed: Relay("request_failed"),
+    SlotsChanged: Relay("slots_changed", "slots"),
+    Stats: Relay("stats"),
+    EngineRestarted: Relay("restarted"),
+    EngineStopped: Relay("stopped", "reason"),
+}
+
+
 class _Reader(QThread):
     """Starts the engine, then relays its events until the stop sentinel arrives."""
 
-    received = Signal(object)  # not "event": that name is QObject's event handler
+    received = Signal(object)  # an Event or EngineStartFailed; not "event": QObject's event handler
 
     def __init__(self, client: EngineClientProtocol, stopping: Callable[[], bool], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -89,21 +116,21 @@ class _Reader(QThread):
 class EngineBridge(QObject):
     """Owns an engine client and turns its events into signals on the GUI thread."""
 
-    engine_event = Signal(object)  # every event, for listeners that dispatch themselves
-    engine_starting = Signal(object)  # EngineStarting: a start-up stage ("loading piper", ...)
-    engine_ready = Signal(object)  # EngineReady
-    start_failed = Signal(str)
-    job_queued = Signal(object)
-    job_started = Signal(object)
-    chunk = Signal(object)  # AudioChunk
-    job_finished = Signal(object)
-    job_failed = Signal(object)
-    voice_prepared = Signal(object)
-    request_failed = Signal(object)
+    engine_event = Signal(object)  # every event (a Union, which Qt cannot name), for listeners that dispatch themselves
+    engine_starting = Signal(EngineStarting)  # a start-up stage ("loading piper", ...)
+    engine_ready = Signal(EngineReady)
+    start_failed = Signal(str)  # "CODE: message"
+    job_queued = Signal(JobQueued)
+    job_started = Signal(JobStarted)
+    chunk = Signal(AudioChunk)
+    job_finished = Signal(JobFinished)
+    job_failed = Signal(JobFailed)
+    voice_prepared = Signal(VoicePrepared)
+    request_failed = Signal(RequestFailed)
     slots_changed = Signal(int)
-    stats = Signal(object)
-    restarted = Signal(object)  # EngineRestarted
-    stopped = Signal(str)
+    stats = Signal(Stats)
+    restarted = Signal(EngineRestarted)
+    stopped = Signal(str)  # the reason
 
     def __init__(
         self,
@@ -222,35 +249,13 @@ class EngineBridge(QObject):
         if isinstance(ev, EngineReady):
             self._ready = ev
         self.engine_event.emit(ev)
-        if isinstance(ev, AudioChunk):
-            self.chunk.emit(ev)
-        elif isinstance(ev, JobQueued):
-            self.job_queued.emit(ev)
-        elif isinstance(ev, JobStarted):
-            self.job_started.emit(ev)
-        elif isinstance(ev, JobFinished):
-            self.job_finished.emit(ev)
-        elif isinstance(ev, JobFailed):
-            self.job_failed.emit(ev)
-        elif isinstance(ev, VoicePrepared):
-            self.voice_prepared.emit(ev)
-        elif isinstance(ev, RequestFailed):
-            self.request_failed.emit(ev)
-        elif isinstance(ev, SlotsChanged):
-            self.slots_changed.emit(ev.slots)
-        elif isinstance(ev, Stats):
-            self.stats.emit(ev)
-        elif isinstance(ev, EngineRestarted):
-            self.restarted.emit(ev)
-        elif isinstance(ev, EngineReady):
-            self.engine_ready.emit(ev)
-        elif isinstance(ev, EngineStarting):
-            self.engine_starting.emit(ev)
-        elif isinstance(ev, EngineStartFailed):
-            self._discard()
-            self.start_failed.emit(ev.message)
-        elif isinstance(ev, EngineStopped):
-            self.stopped.emit(ev.reason)
+        relay = EVENT_SIGNALS.get(type(ev))
+        if relay is None:
+            log.warning("the bridge has no signal for %s", type(ev).__name__)
+            return
+        if isinstance(ev, EngineStartFailed):
+            self._discard()  # before listeners hear it, so they may start again
+        getattr(self, relay.signal).emit(ev if relay.field is None else getattr(ev, relay.field))
 
 
 def _default_client(config: EngineConfig | RemoteConfig | None) -> EngineClientProtocol:
