@@ -1,79 +1,97 @@
 """Background work with its outcome delivered on the GUI thread.
 
-Slow work (decoding a clip, sizing the cache, exporting a mix) runs off the GUI thread; its
-success or failure callback always runs on the GUI thread, so callbacks may touch widgets.
-The studio takes a :class:`TaskRunner`; tests pass :class:`SyncTaskRunner` so work happens
-inline and assertions need no waiting (the pattern of Anki's taskman and Picard's injectable
-thread pool).
+Slow work (decoding a clip, sizing the cache, exporting a mix) runs off the GUI thread as a
+:class:`QueryOp` typed by its result, as Anki's ``aqt.operations.QueryOp``: its success or
+failure callback always runs on the GUI thread, so callbacks may touch widgets, and mypy checks
+that the success callback takes what the work returns. The studio takes a
+:class:`ThreadTaskRunner`; tests pass :class:`SyncTaskRunner` so work happens inline and
+assertions need no waiting (the pattern of Anki's taskman and Picard's injectable thread pool).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Protocol
+from dataclasses import dataclass
+from typing import Callable, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal, Slot
 
 log = logging.getLogger(__name__)
 
-Work = Callable[[], Any]
-OnSuccess = Callable[[Any], None]
-OnFailure = Callable[[BaseException], None]
+T = TypeVar("T")
+OnFailure = Callable[[Exception], None]
+Delivery = Callable[[], None]  # an outcome, ready to be delivered on the GUI thread
 
 
-def _log_failure(exc: BaseException) -> None:
+def _log_failure(exc: Exception) -> None:
     log.error("background task failed", exc_info=exc)
 
 
-class TaskRunner(Protocol):
-    """Runs ``work`` somewhere and calls exactly one of the callbacks on the GUI thread."""
+@dataclass(frozen=True)
+class QueryOp(Generic[T]):
+    """One background operation: ``work`` off the GUI thread, then exactly one of ``success``
+    (with its result) or ``failure`` (with its exception; logged when there is none) on it.
 
-    def run(self, work: Work, on_success: OnSuccess | None = None, on_failure: OnFailure | None = None) -> None: ...
+    ``alive`` says whether the outcome is still wanted when it arrives: a dialog or panel that
+    closed meanwhile passes ``lambda: not self._closed``, and neither callback runs.
+    """
+
+    work: Callable[[], T]
+    success: Callable[[T], None] | None = None
+    failure: OnFailure | None = None
+    alive: Callable[[], bool] | None = None
+
+    def perform(self) -> Delivery:
+        """Run the work here (any thread) and return its outcome's delivery (for the GUI thread)."""
+        try:
+            result = self.work()
+        except Exception as exc:  # noqa: BLE001 - the failure callback decides what the user sees
+            error, failure = exc, self.failure or _log_failure  # ``exc`` is unbound after except
+            return lambda: self._deliver(lambda: failure(error))
+        success = self.success
+        return lambda: self._deliver(lambda: success(result) if success is not None else None)
+
+    def _deliver(self, callback: Delivery) -> None:
+        if self.alive is None or self.alive():
+            callback()
+
+
+class TaskRunner(Protocol):
+    """Runs ``QueryOp(work, on_success, on_failure, alive)`` somewhere; its outcome arrives on the GUI thread."""
+
+    def run(self, work: Callable[[], T], on_success: Callable[[T], None] | None = None,
+            on_failure: OnFailure | None = None, alive: Callable[[], bool] | None = None) -> None: ...
 
     def wait_idle(self) -> None:
-        """Block until every task started so far has delivered its outcome."""
+        """Block until every operation started so far has delivered its outcome."""
         ...
 
 
 class SyncTaskRunner:
-    """Runs work inline: deterministic tests, no threads."""
+    """Runs operations inline: deterministic tests, no threads."""
 
-    def run(self, work: Work, on_success: OnSuccess | None = None, on_failure: OnFailure | None = None) -> None:
-        try:
-            result = work()
-        except Exception as exc:  # noqa: BLE001 - the failure callback decides what the user sees
-            (on_failure or _log_failure)(exc)
-            return
-        if on_success is not None:
-            on_success(result)
+    def run(self, work: Callable[[], T], on_success: Callable[[T], None] | None = None,
+            on_failure: OnFailure | None = None, alive: Callable[[], bool] | None = None) -> None:
+        QueryOp(work, on_success, on_failure, alive).perform()()
 
     def wait_idle(self) -> None:
         return None
 
 
 class _Runnable(QRunnable):
-    def __init__(self, work: Work, deliver: Callable[[Callable[[], None]], None]) -> None:
+    def __init__(self, perform: Callable[[], Delivery], deliver: Callable[[Delivery], None]) -> None:
         super().__init__()
-        self._work = work
+        self._perform = perform
         self._deliver = deliver
-        self.on_success: OnSuccess | None = None
-        self.on_failure: OnFailure | None = None
 
     def run(self) -> None:
-        try:
-            result = self._work()
-        except Exception as exc:  # noqa: BLE001 - the failure callback decides what the user sees
-            failure, error = self.on_failure or _log_failure, exc  # ``exc`` is unbound after except
-            self._deliver(lambda: failure(error))
-            return
-        success = self.on_success
-        self._deliver(lambda: success(result) if success is not None else None)
+        self._deliver(self._perform())
 
 
 class ThreadTaskRunner(QObject):
-    """Runs work on a QThreadPool; a queued signal brings each outcome to the GUI thread."""
+    """Runs operations on a QThreadPool; a queued signal brings each outcome to the GUI thread."""
 
-    _outcome = Signal(object)
+    _outcome = Signal(object)  # a Delivery (a closure: Qt has no type to name it by)
 
     def __init__(self, pool: QThreadPool | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -81,21 +99,19 @@ class ThreadTaskRunner(QObject):
         self._pending = 0
         self._outcome.connect(self._on_outcome)
 
-    def run(self, work: Work, on_success: OnSuccess | None = None, on_failure: OnFailure | None = None) -> None:
-        runnable = _Runnable(work, self._outcome.emit)
-        runnable.on_success = on_success
-        runnable.on_failure = on_failure
+    def run(self, work: Callable[[], T], on_success: Callable[[T], None] | None = None,
+            on_failure: OnFailure | None = None, alive: Callable[[], bool] | None = None) -> None:
         self._pending += 1
-        self._pool.start(runnable)
+        self._pool.start(_Runnable(QueryOp(work, on_success, on_failure, alive).perform, self._outcome.emit))
 
     @Slot(object)
-    def _on_outcome(self, closure: Callable[[], None]) -> None:
+    def _on_outcome(self, deliver: Delivery) -> None:
         self._pending -= 1
-        closure()
+        deliver()
 
     @property
     def pending(self) -> int:
-        """Tasks whose outcome has not yet been delivered."""
+        """Operations whose outcome has not yet been delivered."""
         return self._pending
 
     def wait_idle(self) -> None:

@@ -407,7 +407,7 @@ class VoicesEnginePage(QWidget):
         backend = self._current
 
         def shown(state: Any) -> None:
-            if self._closed or backend != self._current:
+            if backend != self._current:
                 return
             self.environment_state.setText(state.message[:1].upper() + state.message[1:])
             if state.usable:
@@ -418,7 +418,7 @@ class VoicesEnginePage(QWidget):
             self.detect_device()
             return
         self._runner.run(lambda: check_environment(environment), shown,
-                         lambda exc: self.environment_state.setText(f"Cannot check: {exc}"))
+                         lambda exc: self.environment_state.setText(f"Cannot check: {exc}"), self._open)
 
     # --- long work --------------------------------------------------------------------------------
 
@@ -435,8 +435,6 @@ class VoicesEnginePage(QWidget):
         self._update_buttons()
 
         def done(status: object) -> None:
-            if self._closed:
-                return
             self._busy = None
             self.progress.setVisible(False)
             self._update_buttons()
@@ -449,14 +447,12 @@ class VoicesEnginePage(QWidget):
                 after()
 
         def failed(exc: BaseException) -> None:
-            if self._closed:
-                return
             self._busy = None
             self.progress.setVisible(False)
             self._update_buttons()
             self.status.setText(f"{title} failed: {exc}")
 
-        self._runner.run(run.run, done, failed)
+        self._runner.run(run.run, done, failed, self._open)
 
     def _emit(self, line: OutputLine) -> None:
         """Called on the worker thread: hand the line to the GUI thread."""
@@ -525,11 +521,9 @@ class VoicesEnginePage(QWidget):
         self.model_report.setPlainText("Checking…")
         self._runner.run(lambda: spec.validate_model(folder, options, deep=True),
                          lambda report: self._show_report(folder, report),
-                         lambda exc: self.model_report.setPlainText(f"Cannot check {folder}: {exc}"))
+                         lambda exc: self.model_report.setPlainText(f"Cannot check {folder}: {exc}"), self._open)
 
     def _show_report(self, folder: str, report: Any) -> None:
-        if self._closed:
-            return
         synthetic = model_kind(folder)["kind"] == "synthetic"
         usable = "usable for speed and hardware probes only: its speech is noise" if synthetic else "usable"
         lines = [f"✓ {folder}: complete, {usable}" if report.ok
@@ -560,13 +554,11 @@ class VoicesEnginePage(QWidget):
         self.device_label.setText("Asking torch in the engine's environment…")
 
         def shown(facts: dict[str, Any]) -> None:
-            if self._closed:
-                return
             self._device_facts[python] = facts
             self._show_device(facts)
 
         self._runner.run(lambda: probe_device(python, requested), shown,
-                         lambda exc: self.device_label.setText(f"Cannot tell: {exc}"))
+                         lambda exc: self.device_label.setText(f"Cannot tell: {exc}"), self._open)
 
     def _show_device(self, facts: dict[str, Any]) -> None:
         if facts.get("error"):
@@ -617,6 +609,10 @@ class VoicesEnginePage(QWidget):
         s.server_url = self.server_url.text().strip()
         if self.token.text().strip() != s.server_token():
             s.set_server_token(self.token.text())
+
+    def _open(self) -> bool:
+        """Whether results still have a page to show them (see :meth:`shutdown`)."""
+        return not self._closed
 
     def shutdown(self) -> None:
         """The dialog is closing: stop any running step; late results are dropped."""
