@@ -40,6 +40,7 @@ from engine.protocol import (
     JobTiming,
     PrepareVoice,
     Priority,
+    Request,
     RequestFailed,
     SetSlots,
     Shutdown,
@@ -54,6 +55,8 @@ from engine.scheduler import Scheduler, Work, default_max_active
 from engine.text import control_character, first_piece_chars
 
 if TYPE_CHECKING:  # the client imports this module; keep numpy out of that import
+    from multiprocessing.queues import Queue
+
     from engine.backends.base import SpokenPiece
 
 # On shutdown, voices still finishing their preparation (embedding, resemblance) get this long
@@ -485,8 +488,8 @@ def _use_own_environment(parent_prefix: str) -> None:
         site.addsitedir(directory)
 
 
-def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | None, requests: Any,
-                events: Any) -> None:
+def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | None, requests: Queue[Request],
+                events: Queue[Event]) -> None:
     """Entry point of the engine process (the target of the spawned Process).
 
     ``parent_pid`` is the client's process (the engine ends when it does); ``parent_prefix``
@@ -555,7 +558,7 @@ def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | No
     _exit_after_flush(events, 0)
 
 
-def _exit_after_flush(events: Any, status: int) -> NoReturn:
+def _exit_after_flush(events: Queue[Event], status: int) -> NoReturn:
     """Deliver the queued events, then leave at once.
 
     ``os._exit`` rather than a normal interpreter exit: a worker thread still inside the

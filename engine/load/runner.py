@@ -36,6 +36,7 @@ from engine.protocol import (
     EngineReady,
     EngineRestarted,
     EngineStopped,
+    Event,
     JobFailed,
     JobFinished,
     JobQueued,
@@ -392,7 +393,7 @@ class LoadRunner:
             self.observer(JobEnded(record))
         self._active.clear()
 
-    def _handle(self, event: Any, driver: Driver) -> None:
+    def _handle(self, event: Event, driver: Driver) -> None:
         now = time.monotonic()
         rel = now - self._t0
         if isinstance(event, EngineRestarted):
