@@ -4,14 +4,19 @@ For a backend with ``max_batch > 1`` (see :mod:`engine.backends.base`), a worker
 
 1. take the work due first (the scheduler's policy, unchanged) — the batch's head. On its
    first turn the job starts (JobStarted, its voice from the cache, ``backend.start``);
-2. wait until the head's next piece can be computed (its tokens exist);
-3. add further ready jobs of the backend, in deadline order, up to ``max_batch`` in all, while
+2. start every other admitted job no worker has begun yet (up to ``max_batch``) and hand it
+   back in its place: its LLM decodes from now on, as each job's LLM thread does from its start
+   in the per-job path, so its first piece can share a batch instead of waiting for a turn of
+   its own to begin decoding (a profile at 4 users found those fresh jobs were the only other
+   work in the queue at most turns, and none of them could join);
+3. wait until the head's next piece can be computed (its tokens exist);
+4. add further ready jobs of the backend, in deadline order, up to ``max_batch`` in all, while
    the batch keeps every job in it on time: a job whose piece would be on time alone must
    still be on time at the batch's expected compute time (:class:`BatchCosts`); a job that is
    late anyway (a first piece is due at its arrival) adds no limit, as a batch serves it no
-   later than the pieces ahead of it would. Jobs not started yet, and jobs whose tokens are
-   not ready, are not added: they would make the others wait;
-4. call ``backend.step_batch`` once, then deliver, fail or end each job as a one-job turn
+   later than the pieces ahead of it would. Jobs whose tokens are not ready are not added:
+   they would make the others wait;
+5. call ``backend.step_batch`` once, then deliver, fail or end each job as a one-job turn
    does (engine.process) and hand the rest back with their new deadlines.
 
 Cancellation stays per job: a job cancelled during the call is closed and reported, and its
@@ -80,6 +85,7 @@ class Batcher:
             return
         if not self._open(head):
             return
+        self._start_fresh()
         self.backend.wait_ready(head.payload.state)
         batch = [head]
         if not head.cancelled:
@@ -96,6 +102,19 @@ class Batcher:
         self.costs.record(len(batch), compute_s)
         for work, result in zip(batch, results):
             self._finish_turn(work, result, compute_s)
+
+    def _start_fresh(self) -> None:
+        """Step 2: start the admitted jobs no worker has begun, and hand them back."""
+        engine = self.engine
+        with engine._cond:
+            fresh = engine._scheduler.take_also(
+                lambda work: work.is_job and work.payload.state is None and not work.cancelled,
+                self.backend.max_batch)
+        for work in fresh:
+            if self._open(work):
+                with engine._cond:
+                    engine._scheduler.put_back(work)
+                    engine._cond.notify()
 
     def _open(self, work: Work) -> bool:
         """Start the job on its first turn; False when it ended instead (cancelled, failed)."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from engine.backends.base import SpokenPiece
 from engine.batching import BatchCosts, finish_by
-from engine.protocol import AudioChunk, ErrorCode, JobFailed, JobFinished, Priority
+from engine.protocol import AudioChunk, ErrorCode, JobFailed, JobFinished, JobStarted, Priority
 from engine.scheduler import Work
 from engine.process import Engine
 from tests.engine.test_scheduler import RATE, FakeBackend, FakeCache, FakeClock, Rig
@@ -109,6 +109,18 @@ def test_started_jobs_share_a_call_and_each_keeps_its_own_audio() -> None:
         assert [float(p[0]) for p in pieces] == [ord(name) + i for i in range(len(lengths))]
         assert len(rig.of(JobFinished, name)) == 1
     assert sorted(rig.backend.closed) == ["A", "B", "C"]
+
+
+def test_jobs_waiting_to_begin_start_with_the_head_and_share_its_first_call() -> None:
+    """A turn starts the admitted jobs no worker has begun (their LLM decodes from then on), so
+    jobs that arrive together get their first pieces from one call, in deadline order."""
+    rig = batching_rig()
+    for text in ("A 1 1", "B 1", "C 1 1", "D 1"):
+        rig.submit(text)
+    rig.engine.run_ready()
+    assert rig.backend.batches[0] == ["A", "B", "C"]
+    assert [event.job_id for event in rig.of(JobStarted)][:3] == ["A", "B", "C"]
+    assert len(rig.of(JobFinished)) == 4
 
 
 def test_max_batch_bounds_a_call() -> None:
