@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project import AddCharacter, Change, EditCharacter, ProjectError
+from app.project import AddCharacter, Change, EditCharacter, Project, ProjectError
 from app.project.undo import MergeCharacters, SplitCharacter
 from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
@@ -59,6 +59,17 @@ from engine.voices import RESEMBLANCE_EXPLAINED
 PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
 AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
 SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
+
+
+def split_off(project: Project, character_id: str, line_ids: list[str]) -> SplitCharacter:
+    """The edit that gives ``line_ids`` to a new character "<name> N" (the first free N from 2)
+    speaking the same language; from the Characters panel and the script table alike."""
+    base, n = project.character(character_id).name, 2
+    while project.character_by_name(f"{base} {n}") is not None:
+        n += 1
+    language = project.character(character_id).settings.language
+    return SplitCharacter(character_id, line_ids, project.make_character(f"{base} {n}",
+                                                                         settings=VoiceSettings(language=language)))
 
 
 def colour_icon(colour: str, size: int = 14) -> QIcon:
@@ -681,15 +692,10 @@ class CharactersPanel(QWidget):
         dialog = SplitCharacterDialog(self._doc.project, character_id, self)
 
         def accepted() -> None:
-            project = self._doc.project
             ids = dialog.checked()
-            base, n = project.character(character_id).name, 2
-            while project.character_by_name(f"{base} {n}") is not None:
-                n += 1
-            language = project.character(character_id).settings.language
-            new = project.make_character(f"{base} {n}", settings=VoiceSettings(language=language))
-            if ids and self._doc.push(SplitCharacter(character_id, ids, new)):
-                self.select(new.id)
+            split = split_off(self._doc.project, character_id, ids)
+            if ids and self._doc.push(split):
+                self.select(split.new.id)
 
         dialog.accepted.connect(accepted)
         dialog.finished.connect(lambda _result: dialog.deleteLater())

@@ -1,7 +1,9 @@
 """The script tab: filter bar, the lines table, the take chooser and the render bar.
 
 Actions (render, play, assign, reorder) are the window's QActions, so menus, shortcuts and the
-buttons here stay in step; this module lays them out and shows the selected line's takes.
+buttons here stay in step; this module lays them out and shows the selected line's takes. The
+table's context menu adds the cast edits a transcription's lines need: assign them to a
+character, merge their character into another, split them off into a new one (each one undo step).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -42,14 +45,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project import Change, LineStatus
+from app.project import AssignCharacter, Change, LineStatus
+from app.project.undo import MergeCharacters
 from app.project.qa import placements, verdict_of
 from app.project.render import RenderProgress
 from app.project.script_io import has_source_text
 from app.ui.document import Document
 from app.ui.render_controller import format_eta, progress_bar_text
 from app.ui.lines_model import LINE_ID_ROLE, STATUS_TEXT, Column, LineFilterProxy, LinesModel, qa_error_tooltip
-from app.ui.characters_panel import colour_icon
+from app.ui.characters_panel import colour_icon, split_off
 from app.ui.line_delivery import LineDelivery
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -246,10 +250,12 @@ class ScriptPanel(QWidget):
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         rows.setDefaultSectionSize(max(26, self.table.fontMetrics().lineSpacing() * ROW_LINES + 8))
         self.table.verticalHeader().setToolTip("Order in the script (drag rows to reorder)")
-        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(
+            lambda at: self.context_menu().popup(self.table.viewport().mapToGlobal(at)))
         for name in ("play_line", "render_selected", "render_failed_qa", "recheck_qa", "add_line", "remove_lines",
                      "move_up", "move_down"):
-            self.table.addAction(actions[name])
+            self.table.addAction(actions[name])  # in the context menu, and their shortcuts work in the table
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.table.selectionModel().selectionChanged.connect(lambda _s, _d: self.selection_changed.emit(self.selected_line_ids()))
 
@@ -390,6 +396,63 @@ class ScriptPanel(QWidget):
         """The source row just after the last of ``line_ids`` (for inserting new lines)."""
         rows = [self.model.row_of(i) for i in line_ids]
         return max(rows) + 1 if rows else self.model.rowCount()
+
+    # --- the cast, from the table -------------------------------------------------------------
+
+    def context_menu(self) -> QMenu:
+        """The table's menu: the line actions, then *Assign to character*, *Merge <name> into*
+        (when the selected lines are all one character's) and *Split selected lines into a new
+        character*."""
+        menu = QMenu(self.table)
+        menu.setObjectName("linesContextMenu")
+        menu.addActions(self.table.actions())
+        menu.addSeparator()
+        project, ids = self._doc.project, self.selected_line_ids()
+        assign = menu.addMenu("Assign to character")
+        assign.setObjectName("assignToCharacter")
+        for char in project.characters:
+            assign.addAction(colour_icon(char.colour), char.name).triggered.connect(
+                lambda _checked=False, to=char.id: self.assign_selected(to))
+        assign.addSeparator()
+        assign.addAction("No character").triggered.connect(lambda _checked=False: self.assign_selected(None))
+        assign.setEnabled(bool(ids))
+        owner = self._sole_character(ids)
+        merge = menu.addMenu(f"Merge {project.character(owner).name} into" if owner else "Merge into")
+        merge.setObjectName("mergeInto")
+        merge.setToolTip("Give all of this character's lines to another and remove it (one actor heard as two)")
+        for char in project.characters:
+            if char.id != owner:
+                merge.addAction(colour_icon(char.colour), char.name).triggered.connect(
+                    lambda _checked=False, into=char.id: self.merge_selected_into(into))
+        merge.setEnabled(owner is not None and len(project.characters) > 1)
+        split = menu.addAction("Split selected lines into a new character")
+        split.setObjectName("splitSelected")
+        split.setToolTip("Give the selected lines to a new character (two actors heard as one)")
+        split.triggered.connect(lambda _checked=False: self.split_selected())
+        split.setEnabled(owner is not None)
+        return menu
+
+    def _sole_character(self, line_ids: list[str]) -> str | None:
+        """The one character all ``line_ids`` belong to; None when they are several or none."""
+        owners = {line.character_id for line in self._doc.project.lines_by_ids(line_ids)}
+        return owners.pop() if len(owners) == 1 and None not in owners else None
+
+    def assign_selected(self, character_id: str | None) -> bool:
+        """Give the selected lines to ``character_id`` (None: no character), one undo step."""
+        ids = self.selected_line_ids()
+        return bool(ids) and self._doc.push(AssignCharacter(ids, character_id))
+
+    def merge_selected_into(self, kept_id: str) -> bool:
+        """Merge the selected lines' character into ``kept_id``: all its lines go there and it is
+        removed, one undo step."""
+        owner = self._sole_character(self.selected_line_ids())
+        return owner is not None and self._doc.push(MergeCharacters(kept_id, owner))
+
+    def split_selected(self) -> bool:
+        """Give the selected lines (all one character's) to a new character, one undo step."""
+        ids = self.selected_line_ids()
+        owner = self._sole_character(ids)
+        return owner is not None and self._doc.push(split_off(self._doc.project, owner, ids))
 
     # --- filters ------------------------------------------------------------------------------
 
