@@ -11,6 +11,7 @@ import dataclasses
 import json
 from typing import Any
 
+from app.commands.exit_codes import ExitCode
 from engine.backends import DESCRIPTORS, BackendDescriptor
 
 
@@ -47,4 +48,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([descriptor_json(spec) for spec in chosen], indent=2))
     else:
         print("\n\n".join(spec.describe() for spec in chosen))
-    return 0
+    return ExitCode.OK

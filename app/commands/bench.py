@@ -15,22 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from app.commands.common import (
-    EXIT_INTERRUPTED,
     add_engine_arguments,
     add_remote_arguments,
     engine_config_from_args,
     remote_config_from_args,
 )
+from app.commands.exit_codes import ExitCode
 from engine.files import FileError
 from engine.load.probe import PRESETS, ProbePreset
 from engine.load.plans import MAX_LEVEL, PLAN_RANGES, WHOLE_NUMBERS
 from engine.load.runner import BenchError
 from engine.load.stats import OBJECTIVE_RANGES
 from engine.numbers import number_argument
-from engine.protocol import DEFAULT_BACKEND
+from engine.protocol import DEFAULT_BACKEND, ErrorCode
 
-EXIT_FAILED = 1  # the bench could not run (engine start, a missing file, ...)
-EXIT_BELOW = 3  # --fail-under: the capacity is below the required level
 
 
 def _levels(text: str) -> tuple[int, ...]:
@@ -113,7 +111,7 @@ def add_parser(subparsers: Any) -> None:
     objective.add_argument("--objective-max-stalls", type=_objective_number("--objective-max-stalls", "max_stalls_per_job"), default=0.0, metavar="N",
                            help="allowed playback stalls per job (default 0)")
     objective.add_argument("--fail-under", type=number_argument("--fail-under", 1, MAX_LEVEL, whole=True), metavar="LEVEL",
-                           help=f"exit with {EXIT_BELOW} when the capacity is below LEVEL (for CI)")
+                           help=f"exit with {ExitCode.FAILED:d} when the capacity is below LEVEL (for CI)")
 
     out = parser.add_argument_group("reports")
     out.add_argument("--json", metavar="OUT.json", help="full report: levels, verdict, every job")
@@ -154,10 +152,7 @@ def _probe_model(args: argparse.Namespace, probe: ProbePreset) -> None:
     from engine.load.probe import ensure_probe_model
     from engine.protocol import EngineError
 
-    try:
-        python = descriptor(probe.backend).engine_python(args.engine_python)
-    except EngineError as error:
-        raise BenchError(f"{error.code.value}: {error.message}") from None
+    python = descriptor(probe.backend).engine_python(args.engine_python)
     if not args.quiet:
         print(f"probe: {probe.label}: the synthetic {probe.synthetic_size} model folder (built once, if missing)",
               file=sys.stderr, flush=True)
@@ -165,7 +160,7 @@ def _probe_model(args: argparse.Namespace, probe: ProbePreset) -> None:
         args.model_dir = ensure_probe_model(
             probe, python, None if args.quiet else (lambda line: print(f"  {line.text}", file=sys.stderr, flush=True)))
     except SetupError as error:
-        raise BenchError(f"E_PROBE_MODEL: {error}") from None
+        raise EngineError(ErrorCode.PROBE_MODEL, str(error)) from None
 
 
 def _settings(args: argparse.Namespace) -> Any:
@@ -235,6 +230,7 @@ def _progress(quiet: bool) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from engine.client import EngineStartError
+    from engine.protocol import EngineError
     from engine.load import BenchSession, PlanError, WorkloadError, format_table
     from engine.backends.cosyvoice_models import synthetic_banner
     from engine.load.report import hardware_line
@@ -244,17 +240,19 @@ def run(args: argparse.Namespace) -> int:
         session = BenchSession(settings, _progress(args.quiet))
     except EngineStartError as error:
         print(f"dubstudio bench: {error.code.value}: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    except (BenchError, PlanError, WorkloadError) as error:
+        return ExitCode.ENGINE
+    except (BenchError, PlanError, WorkloadError, EngineError) as error:  # the settings, texts, voices, probe
         print(f"dubstudio bench: {error}", file=sys.stderr)
-        return EXIT_FAILED
+        return ExitCode.BAD_INPUT
     result: dict[str, Any] = {}
     done = threading.Event()
 
     def work() -> None:
         try:
             result["report"] = session.run()
-        except (BenchError, WorkloadError) as error:
+        except WorkloadError as error:  # a text or voice file that cannot be used
+            result["error"], result["exit"] = str(error), ExitCode.BAD_INPUT
+        except BenchError as error:  # the engine did not start, or failed the run
             result["error"] = str(error)
         except Exception as error:  # noqa: BLE001 - shown with a code instead of a thread traceback
             result["error"] = f"E_BENCH: {type(error).__name__}: {error}"
@@ -277,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     thread.join()
     if "error" in result:
         print(f"dubstudio bench: {result['error']}", file=sys.stderr)
-        return EXIT_FAILED
+        return result.get("exit", ExitCode.ENGINE)
     report = result["report"]
     print(hardware_line(report))
     warning = synthetic_banner(report.engine)
@@ -293,10 +291,10 @@ def run(args: argparse.Namespace) -> int:
                 write(path)
             except FileError as error:  # already says what and why, with a code
                 print(f"dubstudio bench: {error}", file=sys.stderr)
-                return EXIT_FAILED
+                return ExitCode.SAVE_FAILED
             print(f"wrote {Path(path)}", file=sys.stderr)
     if interrupted:
-        return EXIT_INTERRUPTED
+        return ExitCode.INTERRUPTED
     if args.fail_under is not None and (report.verdict.capacity_level or 0) < args.fail_under:
-        return EXIT_BELOW
-    return 0
+        return ExitCode.FAILED
+    return ExitCode.OK

@@ -12,6 +12,7 @@ from pathlib import Path
 import signal
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from app.commands.exit_codes import ExitCode
 from engine.backends import DESCRIPTORS, OptionError, descriptor
 from engine.process import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
 from engine.numbers import number_argument
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
     from engine.client import EngineConfig
     from engine.protocol import SettingRange
 
-EXIT_BAD_OPTION = 2  # as argparse's usage errors
-EXIT_INTERRUPTED = 130  # Ctrl+C or SIGTERM (see run_interruptible)
 ENGINE_TIMEOUT_RANGE = (0.001, 24 * 3600.0)  # seconds an engine may take to start, or to load
 MAX_ACTIVE = 100_000  # jobs an engine streams at once: far above any queue it holds
 
@@ -50,7 +49,7 @@ def run_interruptible(name: str, command: Callable[[], int]) -> int:
             signal.signal(sig, signal.SIG_IGN)
         print(f"dubstudio {name}: interrupted", file=sys.stderr)
         _forget_unhandled_interrupt()
-        return EXIT_INTERRUPTED
+        return ExitCode.INTERRUPTED
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -162,12 +161,12 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
         if spec.model_option is not None and spec.needs_model_folder and spec.model_option not in options:
             print(f"dubstudio: E_BAD_OPTION: --backend {name} needs --model-dir DIR "
                   f"({spec.option(spec.model_option).help})", file=sys.stderr)
-            raise SystemExit(EXIT_BAD_OPTION)
+            raise SystemExit(ExitCode.BAD_INPUT)
         options = spec.validate(options)
         python = spec.engine_python(args.engine_python)
     except EngineError as error:
         print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
-        raise SystemExit(EXIT_BAD_OPTION) from None
+        raise SystemExit(ExitCode.BAD_INPUT) from None
     return EngineConfig(backend=name, backend_options=options, slots=args.slots, max_active=args.max_active,
                         python=python, cache_dir=args.cache_dir, handshake_timeout_s=args.engine_start_timeout,
                         load_timeout_s=args.engine_load_timeout)

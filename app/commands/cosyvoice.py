@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.commands.exit_codes import ExitCode
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("cosyvoice", help="CosyVoice2 model folders: synthetic, validate, download")
@@ -53,7 +54,7 @@ def run_synthetic(args: argparse.Namespace) -> int:
     if python is None or not python.exists():
         print("dubstudio: the CosyVoice environment is missing; build it with scripts/cosyvoice-env "
               "or pass --engine-python", file=sys.stderr)
-        return 3
+        return ExitCode.ENGINE
     def show(line: OutputLine) -> None:
         if not line.text.startswith("{"):  # the facts line is summarised below
             print(line.text, file=sys.stderr, flush=True)
@@ -61,15 +62,15 @@ def run_synthetic(args: argparse.Namespace) -> int:
     run = synthetic_run(python, args.directory, args.size, on_output=show, force=args.force)
     if run.run() != 0:
         print(f"dubstudio: {run.failure('building the synthetic folder')}", file=sys.stderr)
-        return 1
+        return ExitCode.FAILED
     try:
         facts = synthetic_facts(run)
     except SetupError as error:
         print(f"dubstudio: {error}", file=sys.stderr)
-        return 1
+        return ExitCode.FAILED
     print(f"synthetic CosyVoice2 folder ({facts['size']}) at {Path(args.directory).resolve()}: "
           f"{facts['speech_tokens_per_text_token']} speech tokens per text token, built in {facts['build_s']} s")
-    return 0
+    return ExitCode.OK
 
 
 def _print_report(report: Any, as_json: bool) -> None:
@@ -88,7 +89,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
     report = validate_model_dir(args.directory, deep=args.deep)
     _print_report(report, args.json)
-    return 0 if report.ok else 1
+    return ExitCode.OK if report.ok else ExitCode.FAILED
 
 
 def run_download(args: argparse.Namespace) -> int:
@@ -104,10 +105,10 @@ def run_download(args: argparse.Namespace) -> int:
                                 endpoint=args.endpoint, revision=args.revision, progress=show)
     except DownloadError as error:
         print(f"\ndubstudio: download failed: {error}", file=sys.stderr)
-        return 1
+        return ExitCode.FAILED
     except KeyboardInterrupt:
         print("\ndubstudio: download interrupted; run the same command again to resume", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     print(file=sys.stderr)
     _print_report(report, False)
-    return 0 if report.ok else 1
+    return ExitCode.OK if report.ok else ExitCode.FAILED

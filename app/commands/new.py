@@ -22,10 +22,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.commands.exit_codes import ExitCode
 from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.commands.transcribe import add_transcribe_options, print_result, request_from
 
-EXIT_READY, EXIT_GAPS, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_parser(subparsers: Any) -> None:
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     problem = check_recogniser_model(args.recogniser_model) if args.voice else None
     if problem is not None:
         print(f"dubstudio new: --recogniser-model: {problem}", file=err)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     voices: list[VoiceSource] = []
     transcribed: list[Any] = []
     try:
@@ -104,10 +104,10 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as error:
         print(f"dubstudio new: E_INVALID_VALUE: --voice: {error}", file=err)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     except ProjectError as error:
         print(f"dubstudio new: {error}", file=err)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     project = made.project
     from app.project.qa import fill_missing_transcripts
 
@@ -136,9 +136,9 @@ def run(args: argparse.Namespace) -> int:
         for problem in made.gaps.describe():
             print(f"  - {problem}")
         print("Give each character a clip (--voice NAME=CLIP, or in the studio) and each line a character.")
-        return EXIT_GAPS
+        return ExitCode.FAILED
     print(f"Ready: dubstudio render {project.root} --fit --export video")
-    return EXIT_READY
+    return ExitCode.OK
 
 
 def _transcriber(args: argparse.Namespace, results: list[Any]) -> Any:

@@ -23,10 +23,10 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from app.commands.exit_codes import ExitCode
+
 if TYPE_CHECKING:
     from app.project import Project
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_recogniser_option(parser: argparse.ArgumentParser) -> None:
@@ -80,18 +80,18 @@ def run(args: argparse.Namespace) -> int:
         return _download(args.download_model, args.hub_endpoint)
     if args.project is None:
         print("dubstudio qa: give a PROJECT_DIR to check (or --download-model NAME)", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     problem = check_recogniser_model(args.recogniser_model)
     if problem is not None:
         print(f"dubstudio qa: --recogniser-model: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
 
     try:  # --save writes project.json: hold the project's lock, as render and the studio do
         project, lock = load_locked(args.project, "dubstudio qa --save") if args.save else (
             Project.load(args.project), None)
     except ProjectError as error:
         print(f"dubstudio qa: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     try:
         return _check(project, args)
     finally:
@@ -122,11 +122,11 @@ def _check(project: Project, args: argparse.Namespace) -> int:
             lines = [project.lines[n - 1] for n in parse_line_list(args.lines, len(project.lines))]
         except ValueError as error:
             print(f"dubstudio qa: --lines: {error}", file=err)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
     to_check = [(line, take) for line in lines if (take := project.chosen_take(line)) is not None]
     if not to_check:
         print(f"dubstudio qa: no takes to check: none of the {len(lines)} line(s) has a take yet", file=err)
-        return EXIT_OK
+        return ExitCode.OK
     checker = TakeChecker()
     placed = placements(project)
     rows: list[dict[str, Any]] = []
@@ -153,14 +153,14 @@ def _check(project: Project, args: argparse.Namespace) -> int:
             project.save()
         except ProjectError as error:
             print(f"dubstudio qa: the results could not be saved: {error}", file=err)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
     failed = sum(1 for row in rows if row["passed"] is False)
     unchecked = sum(1 for row in rows if row["passed"] is None)
     summary = f"{len(rows)} take(s) checked: {len(rows) - failed - unchecked} passed, {failed} failed"
     if unchecked:
         summary += f", {unchecked} not fully checked (see QA_NOT_CHECKED)"
     print(summary + ".", file=err)
-    return EXIT_FAILED if failed else EXIT_OK
+    return ExitCode.FAILED if failed else ExitCode.OK
 
 
 def _print_table(project: Any, rows: list[dict[str, Any]]) -> None:
@@ -203,12 +203,12 @@ def _download(name: str, endpoint: str | None) -> int:
         report = download_whisper(name, endpoint=endpoint, progress=progress)
     except EngineError as error:
         print(f"dubstudio qa: --download-model: {error}", file=err)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     except DownloadError as error:
         print(f"\ndubstudio qa: the download of Whisper {name} failed: {error}", file=err)
-        return EXIT_FAILED
+        return ExitCode.FAILED
     if not report.ok:
         print(f"\ndubstudio qa: Whisper {name} is incomplete: {report.summary()}", file=err)
-        return EXIT_FAILED
+        return ExitCode.FAILED
     print(f"\nWhisper {name} is ready in {model_folder(name)}", file=err)
-    return EXIT_OK
+    return ExitCode.OK

@@ -31,7 +31,8 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
-from app.commands.common import EXIT_INTERRUPTED, add_engine_arguments, add_remote_arguments, engine_client_from_args
+from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
+from app.commands.exit_codes import ExitCode
 from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.project.export_registry import EXPORTS, EXPORT_KINDS
 from app.project.timecode import format_clock
@@ -42,8 +43,6 @@ if TYPE_CHECKING:
     from app.project.qa import QaWorker
     from app.project.render import RenderProgress, RenderSession
 
-EXIT_OK, EXIT_FAILED_LINES, EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_EXPORT, EXIT_QA_FAILED = 0, 1, 2, 3, 4, 5
-EXIT_LOCKED, EXIT_SAVE_FAILED = 6, 7
 CANCEL_CONFIRM_S = 10.0  # after Ctrl+C or SIGTERM, how long to wait for the engine to confirm cancellations
 
 
@@ -191,19 +190,19 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         print(f"dubstudio render: unknown export {', '.join(unknown)}; choose from {', '.join(EXPORT_KINDS)}",
               file=err)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     problem = check_recogniser_model(args.recogniser_model) if args.qa else None
     if problem is not None:
         print(f"dubstudio render: --recogniser-model: {problem}", file=err)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     try:
         project, lock = load_locked(args.project, "dubstudio render")
     except ProjectLockedError as error:
         print(f"dubstudio render: {error}", file=err)
-        return EXIT_LOCKED
+        return ExitCode.LOCKED
     except ProjectError as error:
         print(f"dubstudio render: {error}", file=err)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     with lock:
         return _run_locked(project, kinds, args)
 
@@ -221,7 +220,7 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
             numbers = parse_line_list(args.lines, len(project.lines))
         except ValueError as error:
             print(f"dubstudio render: --lines: {error}", file=err)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
         line_ids = [project.lines[n - 1].id for n in numbers]
 
     from app.project.export_registry import ExportContext, export_format
@@ -236,10 +235,10 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
             fmt.check(project, context)
         except ProjectError as error:
             print(f"dubstudio render: --export {fmt.name}: {error}", file=err)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
 
     bar = ProgressBar(err, live=err.isatty() and not args.no_progress)
-    code = EXIT_OK
+    code: int = ExitCode.OK
     fit = True if args.fit else None
     if not select_lines(project, line_ids, stale_only=args.stale_only, fit=fit):
         bar.log(f"Nothing to render: all {len(project.lines)} lines are up to date.")
@@ -249,10 +248,10 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
             code = _render(project, session, args, bar)
         except KeyboardInterrupt:
             if not _save(project, bar):
-                return EXIT_SAVE_FAILED
+                return ExitCode.SAVE_FAILED
             bar.log("Interrupted; finished takes are saved in takes/ and project.json.")
-            return EXIT_INTERRUPTED
-        if code in (EXIT_ENGINE, EXIT_INTERRUPTED, EXIT_SAVE_FAILED):
+            return ExitCode.INTERRUPTED
+        if code in (ExitCode.ENGINE, ExitCode.INTERRUPTED, ExitCode.SAVE_FAILED):
             return code
 
     if formats:
@@ -271,7 +270,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         client = engine_client_from_args(args)
     except EngineStartError as error:
         bar.log(f"dubstudio render: {error.code.value}: {error}")
-        return EXIT_ENGINE
+        return ExitCode.ENGINE
     where = f"on {args.engine_url}" if args.engine_url else f"({args.backend})"
     bar.log(f"Starting the engine {where}...")
     try:
@@ -279,7 +278,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
             ready = client.start(on_progress=lambda stage: bar.log(f"  engine {stage.pid}: {stage.stage}"))
         except EngineStartError as error:
             bar.log(f"dubstudio render: {error.code.value}: {error}")
-            return EXIT_ENGINE
+            return ExitCode.ENGINE
         started = time.monotonic()
         update = session.start(client)
         bar.log(f"Rendering {update.progress.total} lines with {ready.slots} slot(s) on {ready.backend.name}.")
@@ -337,7 +336,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
     if (save_failed or qa is not None) and not _save(project, bar):  # QA results are saved unchecked as they come
         bar.log(f"dubstudio render: {progress.done} of {progress.total} lines were spoken, but project.json "
                 "could not be saved, so their takes (in takes/) are not recorded in the project.")
-        return EXIT_SAVE_FAILED
+        return ExitCode.SAVE_FAILED
     summary = f"Rendered {progress.done} of {progress.total} lines in {render_s:.1f} s"
     if progress.failed:
         summary += f"; {progress.failed} failed"
@@ -348,10 +347,10 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         summary += f", {qa_failed} take(s) failed it" if qa_failed else ", no take failed it"
     bar.log(summary + ".")
     if interrupted:
-        return EXIT_INTERRUPTED
+        return ExitCode.INTERRUPTED
     if progress.failed:
-        return EXIT_FAILED_LINES
-    return EXIT_QA_FAILED if qa_failed else EXIT_OK
+        return ExitCode.FAILED
+    return ExitCode.QA_FAILED if qa_failed else ExitCode.OK
 
 
 def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float) -> int:
@@ -406,7 +405,7 @@ def _export(project: Project, formats: list[ExportFormat], bar: ProgressBar, con
     from app.project import ProjectError
     from app.project.export_registry import export_summary
 
-    code = EXIT_OK
+    code = ExitCode.OK
     for fmt in formats:
         if bar.live:  # a long export (the video) draws its progress; the others never call it
             context = replace(context, progress=partial(_draw_export, bar, fmt.name))
@@ -414,7 +413,7 @@ def _export(project: Project, formats: list[ExportFormat], bar: ProgressBar, con
             result = fmt.run(project, None, context)
         except ProjectError as error:
             bar.log(f"dubstudio render: export {fmt.name} failed: {error}")
-            code = EXIT_EXPORT
+            code = ExitCode.EXPORT
             continue
         summary = export_summary(project, fmt, result, qa_hint="see dubstudio qa")
         bar.log(summary.headline)

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from app.commands.common import (
-    EXIT_INTERRUPTED,
     add_engine_arguments,
     add_remote_arguments,
     engine_client_from_args,
     setting_type,
 )
+from app.commands.exit_codes import ExitCode
 from app.commands.qa import add_recogniser_option
 from app.paths import SAMPLE_VOICES
 from engine.backends import DESCRIPTORS, descriptor
@@ -67,19 +67,19 @@ def run(args: argparse.Namespace) -> int:
         check_target(Path(args.out).absolute(), stream_special=True)
     except FileError as error:
         print(f"dubstudio: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.BAD_INPUT
     try:  # a speed the backend does not speak at: refused before its engine starts
         descriptor(args.backend).capabilities.speed.check(args.speed)
     except EngineError as error:
         print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
-        return 2
+        return ExitCode.BAD_INPUT
     transcript = args.transcript
     if transcript is None:
         try:
             transcript = transcript_beside(args.voice)
         except FileError as error:
             print(f"dubstudio: {error}", file=sys.stderr)
-            return 2
+            return ExitCode.BAD_INPUT
     heard_transcript = None
     if not transcript.strip():
         heard_transcript = transcript = _hear(args.voice, args.recogniser_model)
@@ -93,13 +93,13 @@ def run(args: argparse.Namespace) -> int:
         client = engine_client_from_args(args)
     except EngineStartError as error:
         print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
-        return 3
+        return ExitCode.ENGINE
     try:
         try:
             client.start()
         except EngineStartError as error:
             print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
-            return 3
+            return ExitCode.ENGINE
         job = Job(args.text, voice, priority=Priority.INTERACTIVE, listening=False)  # written to a file
         submitted = client.submit(job)
         # Asked after the job, so the job prepares the voice and never waits for this answer:
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                     first_audio = None
                     continue
                 print(f"dubstudio: {event.code.value}: {event.message}", file=sys.stderr)
-                return 2
+                return ExitCode.BAD_INPUT
             elif isinstance(event, JobFinished) and event.job_id == job.job_id:
                 total = time.monotonic() - submitted
                 finished = event
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
                 prepared = event
     except KeyboardInterrupt:  # Ctrl+C or SIGTERM
         print("dubstudio say: interrupted; nothing was written", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return ExitCode.INTERRUPTED
     finally:
         client.close()
     rate = chunks[0].sample_rate
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_wav(args.out, audio, rate, stream_special=True)
     except FileError as error:
         print(f"dubstudio: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.SAVE_FAILED
     # The job and the preparation request race for a new voice: whichever comes first prepares
     # it, and the other finds it in memory. Either way this run prepared it: a miss.
     source = "miss" if isinstance(prepared, VoicePrepared) and prepared.cache == "miss" else finished.timing.voice_cache
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {report['out']}: {report['audio_s']:.2f} s of audio in {report['chunks']} chunks; "
               f"first audio after {report['first_audio_s']:.3f} s, done after {report['total_s']:.3f} s "
               f"(voice cache {report['voice_cache']}); {resemblance_text(report)}")
-    return 0
+    return ExitCode.OK
 
 
 def _narrower_speeds() -> str:

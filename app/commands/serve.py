@@ -19,11 +19,10 @@ import time
 from typing import Any
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.commands.exit_codes import ExitCode
 from engine.numbers import number_argument
 from engine.protocol import DEFAULT_BACKEND
 
-EXIT_BAD_OPTIONS = 2
-EXIT_FAILED = 3
 
 
 def _replica_range(text: str) -> tuple[int, int]:
@@ -123,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         options = options_from_args(args)
     except ServeConfigError as error:
         print(f"dubstudio serve: {error}", file=sys.stderr)
-        return EXIT_BAD_OPTIONS
+        return ExitCode.BAD_INPUT
     local_head = args.address is None
     if local_head:
         # A single-machine cluster: Ray's own services talk over loopback (127.0.0.1) instead of the
@@ -135,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         from ray import serve
     except ImportError:
         print('dubstudio serve: Ray Serve is not installed; run: pip install -e ".[serve]"', file=sys.stderr)
-        return EXIT_BAD_OPTIONS
+        return ExitCode.BAD_INPUT
 
     started = time.monotonic()
     try:
@@ -154,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as error:  # noqa: BLE001 - Ray raises many kinds; each ends the same way
         print(f"dubstudio serve: E_ENGINE_START: {type(error).__name__}: {error}", file=sys.stderr)
         _shutdown(local_head)
-        return EXIT_FAILED
+        return ExitCode.ENGINE
     # After ray.init, which installs its own SIGTERM handler in this process: ours stops cleanly.
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -168,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     print("dubstudio serve: stopping ...", file=sys.stderr, flush=True)
     _shutdown(local_head)
-    return 0
+    return ExitCode.OK
 
 
 def _shutdown(local_head: bool) -> None:

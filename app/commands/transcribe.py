@@ -21,9 +21,9 @@ import sys
 import threading
 from typing import Any
 
+from app.commands.exit_codes import ExitCode
 from engine.codes import ErrorCode
 
-EXIT_READY, EXIT_GAPS, EXIT_BAD_INPUT, EXIT_LOCKED, EXIT_SAVE_FAILED = 0, 1, 2, 6, 7
 
 
 def add_transcribe_options(parser: argparse.ArgumentParser) -> None:
@@ -119,14 +119,14 @@ def run(args: argparse.Namespace) -> int:
         lock = ProjectLock.acquire(project.root, "dubstudio transcribe")
     except ProjectError as error:
         print(f"dubstudio transcribe: {error}", file=err)
-        return EXIT_LOCKED if error.code is ErrorCode.PROJECT_LOCKED else EXIT_BAD_INPUT
+        return ExitCode.LOCKED if error.code is ErrorCode.PROJECT_LOCKED else ExitCode.BAD_INPUT
     try:
         try:
             made = transcribe_project(project, CommandStack(project), request, replace=args.replace,
                                       progress=StageReport(err), cancel=cancel)
         except ProjectError as error:
             print(f"dubstudio transcribe: {error}", file=err)
-            return EXIT_BAD_INPUT
+            return ExitCode.BAD_INPUT
         except KeyboardInterrupt:
             cancel.set()
             raise
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             project.save()
         except ProjectError as error:
             print(f"dubstudio transcribe: {error}", file=err)
-            return EXIT_SAVE_FAILED
+            return ExitCode.SAVE_FAILED
     finally:
         lock.release()
     print(f"Transcribed {project.root}")
@@ -144,6 +144,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"Not ready to render ({len(gaps.describe())} problem(s)):")
         for problem in gaps.describe():
             print(f"  - {problem}")
-        return EXIT_GAPS
+        return ExitCode.FAILED
     print(f"Ready: dubstudio render {project.root} --fit --export video")
-    return EXIT_READY
+    return ExitCode.OK

@@ -14,7 +14,8 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
-from app.commands.common import EXIT_INTERRUPTED, add_engine_arguments, engine_config_from_args
+from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.commands.exit_codes import ExitCode
 from app.ui.settings import APP_NAME, ORG_NAME, Settings
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def run_studio(argv: list[str]) -> int:
         print(f"dubstudio: window up: {title!r}; project opened: {opened}", flush=True)
         window.quit_after_load()
         app.exec()
-        return 0 if opened else 1
+        return ExitCode.OK if opened else ExitCode.BAD_INPUT
     stopped_by = close_on_stop_signals(window)
     status = int(app.exec())
-    return EXIT_INTERRUPTED if stopped_by else status
+    return ExitCode.INTERRUPTED if stopped_by else status

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from app.commands.exit_codes import ExitCode
 from engine.backends import COSYVOICE2_ENVIRONMENT
 from engine.client import EngineConfig
 from engine.load import BenchSession, BenchSettings, Objective, Plan
@@ -77,7 +78,7 @@ def test_open_loop_cold_cache_bench(tmp_path: Path) -> None:
 
 
 def test_bad_arguments_fail_with_a_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--texts", str(tmp_path / "none.txt"), "-q"]) == 1
+    assert main(["bench", "--texts", str(tmp_path / "none.txt"), "-q"]) == ExitCode.BAD_INPUT
     assert "E_TEXTS" in capsys.readouterr().err
     with pytest.raises(SystemExit) as usage:  # the plan's own range, checked as the option is read
         main(["bench", "--warmup", "-1", "-q"])
@@ -132,10 +133,10 @@ def test_a_probe_style_plan_stops_at_the_first_level_that_misses(tmp_path: Path)
 
 def test_probe_arguments_are_checked_before_anything_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    assert main(["bench", "--probe", "cosyvoice2", "--backend", "piper", "-q"]) == 1
+    assert main(["bench", "--probe", "cosyvoice2", "--backend", "piper", "-q"]) == ExitCode.BAD_INPUT
     assert "E_PROBE: --probe cosyvoice2 runs the cosyvoice2 backend, not piper" in capsys.readouterr().err
     monkeypatch.setenv(COSYVOICE2_ENVIRONMENT.folder_env, str(tmp_path / "no-env"))
     monkeypatch.delenv(COSYVOICE2_ENVIRONMENT.python_env, raising=False)
-    assert main(["bench", "--probe", "cosyvoice2", "-q"]) == 1
+    assert main(["bench", "--probe", "cosyvoice2", "-q"]) == ExitCode.BAD_INPUT
     err = capsys.readouterr().err
     assert "E_ENGINE_START" in err and "scripts/cosyvoice-env" in err

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from app.commands.common import EXIT_INTERRUPTED
+from app.commands.exit_codes import ExitCode
 from app.paths import SAMPLE_PROJECT
 from app.project.lock import LOCK_FILE
 from tests.app.test_commands_stop import engine_of
@@ -43,7 +43,7 @@ def test_a_killed_studio_leaves_no_engine(tmp_path, how):
             assert studio.wait(timeout=60) == -how
             assert (project / LOCK_FILE).exists()  # stale: the next opener takes it over
         else:  # closed as by its close button: the project saved and released
-            assert studio.wait(timeout=60) == EXIT_INTERRUPTED
+            assert studio.wait(timeout=60) == ExitCode.INTERRUPTED
             assert not (project / LOCK_FILE).exists()
         assert wait_gone(engine), f"the studio's engine outlived it ({how.name})"
     finally:
