@@ -28,7 +28,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import numpy as np
 
@@ -77,11 +77,9 @@ def _ffmpeg_error(error: Exception) -> AudioError:
 
 def _soundfile_info(path: str | os.PathLike[str]) -> Any:
     """soundfile's info when libsndfile is the file's decoder, else None (FFmpeg is)."""
-    import soundfile as sf
-
     try:
         info = files.audio_info(path)
-    except (sf.LibsndfileError, RuntimeError):
+    except RuntimeError:  # soundfile's errors (LibsndfileError among them): not a format it reads
         return None
     return None if info.format in FFMPEG_FORMATS else info
 
@@ -112,7 +110,6 @@ class AudioStream:
             which = "" if stream_index is None else f" #{stream_index}"
             raise AudioError(f"{self.path.name} has no audio stream{which}", no_stream=True)
         self._stream = stream
-        self.index: int = stream.index
         self.sample_rate = int(stream.codec_context.sample_rate or 0)
         self.channels = 1 if stream.codec_context.channels == 1 else 2  # what blocks carry, unless mono
         if stream.duration is not None and stream.time_base is not None:
@@ -137,29 +134,22 @@ class AudioStream:
             resampler = soxr.ResampleStream(self.sample_rate, rate, 1 if mono else self.channels, dtype="float32",
                                             quality=RESAMPLE_QUALITY)
 
-        def shaped(frame: Any, last: bool = False) -> np.ndarray:
-            block = frame.to_ndarray().T.astype(np.float32, copy=False) if frame is not None else None
-            if block is not None and mono:
-                block = block.mean(axis=1)
-            if resampler is None:
-                assert block is not None
-                return block
-            if block is None:
-                block = np.zeros((0,) if mono else (0, self.channels), np.float32)
-            return resampler.resample_chunk(block, last=last).astype(np.float32, copy=False)
+        def shaped(frames: Iterable[Any]) -> Iterator[np.ndarray]:
+            for out in frames:
+                block = out.to_ndarray().T.astype(np.float32, copy=False)  # (frames, channels)
+                block = block.mean(axis=1) if mono else block
+                yield block if resampler is None else resampler.resample_chunk(block)
 
         try:
             for frame in self._container.decode(self._stream):
                 if frame.time is not None:
                     self.position_s = float(frame.time)
-                for out in converter.resample(frame):
-                    yield shaped(out)
-            for out in converter.resample(None):
-                yield shaped(out)
+                yield from shaped(converter.resample(frame))
+            yield from shaped(converter.resample(None))
         except av.FFmpegError as error:
             raise _ffmpeg_error(error) from error
-        if resampler is not None:
-            yield shaped(None, last=True)
+        if resampler is not None:  # what soxr still holds
+            yield resampler.resample_chunk(np.zeros((0,) if mono else (0, self.channels), np.float32), last=True)
 
     def close(self) -> None:
         self._container.close()
@@ -193,13 +183,11 @@ def read_audio(path: str | os.PathLike[str], rate: int | None = None, *, mono: b
 
     FileError for a file that is missing or not a regular file, AudioError for one no decoder reads.
     """
-    import soundfile as sf
-
     data: np.ndarray
     if _soundfile_info(path) is not None:
         try:
             data, source_rate = files.read_audio(path, start=start, stop=stop, dtype="float32", always_2d=True)
-        except (sf.LibsndfileError, RuntimeError) as error:
+        except RuntimeError as error:  # soundfile's: a file that breaks off
             raise AudioError(str(error), getattr(error, "error_string", None)) from error
     else:
         with AudioStream(path) as stream:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.audio_io import resample
 from engine.protocol import EngineError, ErrorCode
 
 SAMPLE_RATE = 16000
@@ -115,12 +116,7 @@ def trim_long_silences(wav: np.ndarray) -> np.ndarray:
 def preprocess(audio: np.ndarray, rate: int) -> np.ndarray:
     """The 16 kHz audio the network hears: resampled, raised to -30 dBFS, long silences cut.
     When the VAD finds no voice at all, the whole (resampled, raised) clip is kept."""
-    import soxr
-
-    wav = np.asarray(audio, dtype=np.float32)
-    if rate != SAMPLE_RATE:
-        wav = soxr.resample(wav, rate, SAMPLE_RATE, quality="HQ").astype(np.float32)
-    wav = normalize_volume(wav)
+    wav = normalize_volume(resample(np.asarray(audio, dtype=np.float32), rate, SAMPLE_RATE))
     trimmed = trim_long_silences(wav)
     return trimmed if len(trimmed) else wav
 

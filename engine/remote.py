@@ -21,7 +21,6 @@ How it maps onto HTTP (docs/serving.md):
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import http.client
 import json
 import os
@@ -36,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.audio_io import file_digest
 from engine.client import EngineStartError
 from engine.files import FileError, read_regular_file
 from engine.protocol import (
@@ -129,7 +129,6 @@ class RemoteEngineClient:
         self._events: queue.Queue[Event] = queue.Queue()
         self._jobs: dict[str, _RemoteJob] = {}
         self._lock = threading.Lock()
-        self._clips: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> sha256
         self._uploaded: set[str] = set()
         self._upload_locks: dict[str, threading.Lock] = {}
         self._closing = False
@@ -301,13 +300,7 @@ class RemoteEngineClient:
         """The clip's sha256, uploaded to the server once (for this client's lifetime)."""
         path = Path(voice.clip_path)
         try:
-            stat = path.stat()
-            stamp = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-            clip_id = self._clips.get(stamp)
-            data = None
-            if clip_id is None:
-                data = read_regular_file(path)  # a named pipe is refused, not waited on
-                clip_id = self._clips[stamp] = hashlib.sha256(data).hexdigest()
+            clip_id = file_digest(path)  # a named pipe is refused, not waited on
         except FileError as error:
             if path.is_dir():
                 raise RemoteError(ErrorCode.CLIP_MISSING, f"Reference clip is not a file: {path}") from None
@@ -325,7 +318,7 @@ class RemoteEngineClient:
                 if status == 404:
                     suffix = urllib.parse.quote(path.suffix or ".wav")
                     status, reply = self._request("PUT", f"/v1/clips/{clip_id}?suffix={suffix}",
-                                                  data if data is not None else read_regular_file(path),
+                                                  read_regular_file(path),
                                                   "application/octet-stream")
                     if status != 200:
                         raise _refusal(status, reply)

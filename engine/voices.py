@@ -43,12 +43,12 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
 import numpy as np
-import soundfile as sf
 
 from engine import ge2e
+from engine.audio_io import AudioError, AudioInfo, audio_info, file_digest, read_audio
 from engine.background import BackgroundWork
 from engine.backends.base import Backend, ReferenceClip, VoiceProfile
-from engine.files import FileError, atomic_write, open_regular_file, read_text_file
+from engine.files import FileError, atomic_write, read_text_file
 from engine.protocol import EngineError, ErrorCode, VoiceSettings, VoiceSpec
 from engine.silence import sound_seconds, trim
 
@@ -83,21 +83,36 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def _open_clip(path: Path) -> Any:
-    """The clip opened as a regular file (a pipe is refused at once, never waited on)."""
+def _clip_error(path: Path, error: FileError | AudioError) -> EngineError:
+    """A clip that cannot be read, as the engine's coded error."""
+    if isinstance(error, AudioError):
+        return EngineError(ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.reason})")
+    if not os.path.exists(path) or os.path.isdir(path):
+        return EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}")
+    return EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip: {error.message}")
+
+
+def _clip_info(path: Path) -> AudioInfo:
+    """The clip's facts; a pipe is refused at once, never waited on."""
     try:
-        return open_regular_file(path)
-    except FileError as error:
-        if not os.path.exists(path) or os.path.isdir(path):
-            raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}") from None
-        raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip: {error.message}") from None
+        return audio_info(path)
+    except (FileError, AudioError) as error:
+        raise _clip_error(path, error) from None
 
 
-def _check_clip_info(path: Path, info: Any, seconds: float | None = None) -> None:
+def _read_clip(path: Path, start: int = 0, stop: int | None = None) -> tuple[np.ndarray, int]:
+    """The clip's mono samples (frames ``start`` to ``stop``) and their rate."""
+    try:
+        return read_audio(path, start=start, stop=stop)
+    except (FileError, AudioError) as error:
+        raise _clip_error(path, error) from error
+
+
+def _check_clip_info(path: Path, info: AudioInfo, seconds: float | None = None) -> None:
     """``seconds``: the part of the clip that is used (a trim), when not all of it."""
-    if info.frames <= 0 or info.samplerate <= 0:
+    if info.frames <= 0 or info.sample_rate <= 0:
         raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip holds no audio: {path.name}")
-    duration = info.duration if seconds is None else seconds
+    duration = info.duration_s if seconds is None else seconds
     if duration > MAX_SOURCE_S:
         raise EngineError(
             ErrorCode.CLIP_TOO_LONG,
@@ -107,23 +122,18 @@ def _check_clip_info(path: Path, info: Any, seconds: float | None = None) -> Non
 
 
 def check_reference_clip(path: str | os.PathLike[str], start_s: float = 0.0, end_s: float | None = None) -> None:
-    """Every check :func:`load_reference_clip` makes (a regular file, audio libsndfile reads,
+    """Every check :func:`load_reference_clip` makes (a regular file, audio a decoder reads,
     not over the length limit, not silent, enough speech) on the part from ``start_s`` to
     ``end_s``: for "ready" checks that must refuse what a render would. Raises EngineError
     with the same codes."""
     path = Path(path)
-    with _open_clip(path) as handle:
-        try:
-            info = sf.info(handle)
-            used = None if start_s == 0 and end_s is None else min(end_s or info.duration, info.duration) - start_s
-            _check_clip_info(path, info, used)
-            first = max(0, int(start_s * info.samplerate))
-            last = info.frames if end_s is None else min(info.frames, int(end_s * info.samplerate))
-            handle.seek(0)
-            data, rate = sf.read(handle, start=first, stop=max(first, last), dtype="float32", always_2d=True)
-        except (sf.LibsndfileError, RuntimeError) as error:
-            raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error})") from error
-    _speech_of(path, data.mean(axis=1), rate)
+    info = _clip_info(path)
+    used = None if start_s == 0 and end_s is None else min(end_s or info.duration_s, info.duration_s) - start_s
+    _check_clip_info(path, info, used)
+    first = max(0, int(start_s * info.sample_rate))
+    last = info.frames if end_s is None else min(info.frames, int(end_s * info.sample_rate))
+    audio, rate = _read_clip(path, first, max(first, last))
+    _speech_of(path, audio, rate)
 
 
 def _speech_of(path: Path, audio: np.ndarray, rate: int) -> np.ndarray:
@@ -141,24 +151,16 @@ def _speech_of(path: Path, audio: np.ndarray, rate: int) -> np.ndarray:
 
 
 def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
-    """Decode any format libsndfile reads, downmix to mono and trim silence.
+    """Decode any audio file (:mod:`engine.audio_io`), downmix to mono and trim silence.
 
     Raises EngineError with a specific code for missing, unreadable, silent, too short and
     too long clips; stereo, any sample rate and 8/16/24/32-bit files are accepted.
     """
     path = Path(path)
-    with _open_clip(path) as handle:
-        try:
-            info = sf.info(handle)
-            _check_clip_info(path, info)
-            handle.seek(0)
-            data, rate = sf.read(handle, dtype="float32", always_2d=True)
-        except sf.LibsndfileError as error:
-            raise EngineError(
-                ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.error_string})"
-            ) from error
+    _check_clip_info(path, _clip_info(path))
+    data, rate = _read_clip(path)
     source_duration = len(data) / rate
-    audio = _speech_of(path, data.mean(axis=1), rate)
+    audio = _speech_of(path, data, rate)
     warnings: tuple[str, ...] = ()
     if len(audio) > MAX_REFERENCE_S * rate:
         audio = audio[: int(MAX_REFERENCE_S * rate)]
@@ -220,14 +222,6 @@ class SpeakerEncoder:
 
 class CorruptCacheEntry(Exception):
     pass
-
-
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open_regular_file(path) as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @dataclass
@@ -325,7 +319,6 @@ class VoiceCache:
         self.capacity = capacity
         self.counters = CacheCounters()
         self._memory: OrderedDict[str, _Entry] = OrderedDict()
-        self._digests: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> content hash
         self._key_locks: dict[str, threading.Lock] = {}
         self._background = BackgroundWork("voice-background")
         self._warming = BackgroundWork("voice-warm-up")  # its own thread: it waits, voices must not
@@ -338,16 +331,12 @@ class VoiceCache:
     def key_for(self, voice: VoiceSpec) -> str:
         path = Path(voice.clip_path)
         try:
-            stat = path.stat()
+            path.stat()
         except OSError:
             raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}") from None
         if not path.is_file():
             raise EngineError(ErrorCode.CLIP_MISSING, f"Reference clip is not a file: {path}")
-        stamp = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-        digest = self._digests.get(stamp)
-        if digest is None:
-            digest = self._digests[stamp] = _file_digest(path)
-        material = "|".join((CACHE_FORMAT, digest, voice.transcript.strip(), self.backend_id, self.encoder_id))
+        material = "|".join((CACHE_FORMAT, file_digest(path), voice.transcript.strip(), self.backend_id, self.encoder_id))
         return hashlib.sha256(material.encode()).hexdigest()[:KEY_HEX_DIGITS]
 
     # --- the two ways of asking for a voice ------------------------------------------------

@@ -32,6 +32,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from engine.audio_io import resample
+
 ANALYSIS_RATE = 16_000  # pitch and envelope analysis run at one rate whatever the clip's rate
 TIME_STEP_S = 0.01
 # The model's own pieces are analysed for PSOLA more coarsely: its pitch is smooth, so a 20 ms
@@ -192,10 +194,7 @@ def adaptation_problem(arrays: Mapping[str, np.ndarray]) -> str | None:
 
 def analyse_speech(audio: np.ndarray, rate: int) -> SpeechAnalysis:
     """Measure pitch level and spread, mean spectral envelope and long-term spectrum."""
-    import soxr
-
-    audio = np.asarray(audio, dtype=np.float32)
-    low_rate = soxr.resample(audio, rate, ANALYSIS_RATE) if rate != ANALYSIS_RATE else audio
+    low_rate = resample(np.asarray(audio, dtype=np.float32), rate, ANALYSIS_RATE)
     times, f0 = _pitch_track(low_rate, ANALYSIS_RATE, REFERENCE_PITCH_FLOOR_HZ, REFERENCE_PITCH_CEILING_HZ)
     speech = _speech_frames(f0)
     voiced_s = float(speech.sum()) * TIME_STEP_S
@@ -497,11 +496,10 @@ class _PsolaAnalysis:
     @classmethod
     def of(cls, pcm: np.ndarray, rate: int, model_f0: float, formant_ratio: float) -> "_PsolaAnalysis | None":
         import parselmouth
-        import soxr
         from parselmouth.praat import call
 
         if abs(formant_ratio - 1.0) > 1e-3:
-            pcm = soxr.resample(pcm, rate * formant_ratio, rate)  # faster: every frequency × the ratio
+            pcm = resample(pcm, rate * formant_ratio, rate)  # faster: every frequency × the ratio
         f0 = model_f0 * formant_ratio
         floor = max(OUTPUT_F0_BOUNDS[0], f0 / 1.5)
         ceiling = min(OUTPUT_F0_BOUNDS[1], f0 * 3.3)

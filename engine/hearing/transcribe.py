@@ -26,7 +26,9 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
+from engine.audio_io import AudioError, AudioStream
 from engine.codes import ErrorCode
+from engine.files import FileError
 from engine.hearing import HearingError
 from engine.hearing.whisper import whisper_languages
 from engine.silence import quiet_cut
@@ -140,56 +142,33 @@ class AudioWindow:
 
 def probe_audio(path: Path, stream_index: int | None) -> float:
     """The duration of the audio stream (for progress); E_NO_AUDIO_STREAM / E_AUDIO_UNREADABLE."""
-    with _open_stream(path, stream_index) as (container, stream):
-        if stream.duration is not None and stream.time_base is not None:
-            return float(stream.duration * stream.time_base)
-        return (container.duration or 0) / 1_000_000
+    with _open_stream(path, stream_index) as stream:
+        return stream.duration_s or 0.0
 
 
-class _open_stream:
-    """``with _open_stream(path, index) as (container, stream)``: the audio stream, or a coded error."""
-
-    def __init__(self, path: Path, stream_index: int | None) -> None:
-        import av
-
-        try:
-            self.container = av.open(str(path), metadata_errors="replace")
-        except (av.FFmpegError, UnicodeDecodeError, ValueError, OSError) as error:
-            raise HearingError(ErrorCode.AUDIO_UNREADABLE, f"cannot read {path.name}: {error}") from error
-        streams = list(self.container.streams.audio)
-        stream = (streams[0] if streams else None) if stream_index is None else next(
-            (s for s in streams if s.index == stream_index), None)
-        if stream is None:
-            self.container.close()
-            which = "" if stream_index is None else f" #{stream_index}"
-            raise HearingError(ErrorCode.NO_AUDIO_STREAM, f"{path.name} has no audio stream{which}: "
-                               "there is no dialogue to transcribe")
-        self.stream = stream
-
-    def __enter__(self) -> tuple[Any, Any]:
-        return self.container, self.stream
-
-    def __exit__(self, *exc: object) -> None:
-        self.container.close()
+def _open_stream(path: Path, stream_index: int | None) -> AudioStream:
+    """The recording's audio stream, or a coded error."""
+    try:
+        return AudioStream(path, stream_index)
+    except AudioError as error:
+        if error.no_stream:
+            raise HearingError(ErrorCode.NO_AUDIO_STREAM, f"{error}: there is no dialogue to transcribe") from None
+        raise HearingError(ErrorCode.AUDIO_UNREADABLE, f"cannot read {path.name}: {error}") from error
+    except FileError as error:
+        raise HearingError(ErrorCode.AUDIO_UNREADABLE, error.message) from None
 
 
 def decode_blocks(path: Path, stream_index: int | None, rate: int | None = None,
                   cancel: threading.Event | None = None) -> Iterator[tuple[int, np.ndarray]]:
     """(rate, mono float32 block) in order, resampled to ``rate`` (default: the stream's own)."""
-    import av
-
-    with _open_stream(path, stream_index) as (container, stream):
-        out_rate = rate or stream.codec_context.sample_rate
-        resampler = av.AudioResampler(format="flt", layout="mono", rate=out_rate)
+    with _open_stream(path, stream_index) as stream:
+        out_rate = rate or stream.sample_rate
         try:
-            for frame in container.decode(stream):
+            for block in stream.blocks(mono=True, rate=out_rate):
                 if cancel is not None and cancel.is_set():
                     raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
-                for out in resampler.resample(frame):
-                    yield out_rate, out.to_ndarray().reshape(-1)
-            for out in resampler.resample(None):
-                yield out_rate, out.to_ndarray().reshape(-1)
-        except av.FFmpegError as error:
+                yield out_rate, block
+        except AudioError as error:
             raise HearingError(ErrorCode.AUDIO_UNREADABLE,
                                f"cannot decode the audio of {path.name}: {error}") from error
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
 
+from engine.audio_io import file_digest
 from engine.backends.cosyvoice_models import (
     DownloadProgress,
     Problem,
@@ -181,14 +182,6 @@ def _package_file(package: str, relative: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def _sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(_COPY_BLOCK), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _stamp(folder: Path, spec: WhisperSpec) -> tuple[tuple[int, int], ...] | None:
     """Each declared file's (size, mtime_ns), or None when one is missing or the wrong size."""
     stamps = []
@@ -210,7 +203,7 @@ def _intact(folder: Path, spec: WhisperSpec) -> bool:
         return False
     if _verified.get(folder) == stamp:
         return True
-    if all(_sha256_of(folder / item.name) == item.sha256 for item in spec.files):
+    if all(file_digest(folder / item.name) == item.sha256 for item in spec.files):
         _verified[folder] = stamp
         return True
     return False

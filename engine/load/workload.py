@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-import soundfile as sf
 
-from engine.files import FileError, read_audio, read_text_file
+from engine.audio_io import atomic_write_wav, read_audio
+from engine.codes import ErrorCode
+from engine.files import FileError, read_text_file
 from engine.protocol import Job, Priority, VoiceSpec
 from engine.voices import transcript_beside
 
@@ -56,7 +57,7 @@ def read_lines(path: Path) -> list[str]:
     try:
         raw = read_text_file(path)
     except FileError as error:
-        raise WorkloadError(f"E_TEXTS: {error.message}") from None
+        raise WorkloadError(f"{ErrorCode.TEXTS}: {error.message}") from None
     return [line.strip() for line in raw.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -89,11 +90,11 @@ class TextSet:
         groups: list[list[TextItem]] = []
         for language in languages:
             if language not in BUNDLED_LANGUAGES:
-                raise WorkloadError(f"E_TEXTS: no bundled texts for language {language!r}; "
+                raise WorkloadError(f"{ErrorCode.TEXTS}: no bundled texts for language {language!r}; "
                                     f"bundled: {', '.join(BUNDLED_LANGUAGES)}")
             for kind in kinds:
                 if kind not in KINDS:
-                    raise WorkloadError(f"E_TEXTS: unknown text kind {kind!r}; use {', '.join(KINDS)}")
+                    raise WorkloadError(f"{ErrorCode.TEXTS}: unknown text kind {kind!r}; use {', '.join(KINDS)}")
                 lines = read_lines(resources_dir() / "texts" / language / f"{kind}.txt")
                 groups.append([TextItem(line, kind, language) for line in lines])
         return TextSet(tuple(_interleave(groups)), "bundled:" + ",".join(languages))
@@ -104,7 +105,7 @@ class TextSet:
         path = Path(path)
         lines = read_lines(path)
         if not lines:
-            raise WorkloadError(f"E_TEXTS: {path} holds no text (one line per text; # starts a comment)")
+            raise WorkloadError(f"{ErrorCode.TEXTS}: {path} holds no text (one line per text; # starts a comment)")
         items = tuple(TextItem(line, classify(line), "zh" if _CJK.search(line) else "") for line in lines)
         return TextSet(items, str(path))
 
@@ -127,14 +128,14 @@ class VoiceSet:
         for clip in clips:
             path = Path(clip)
             if not path.is_file():
-                raise WorkloadError(f"E_VOICES: reference clip not found: {path}")
+                raise WorkloadError(f"{ErrorCode.VOICES}: reference clip not found: {path}")
             try:
                 transcript = transcript_beside(path)
             except FileError as error:
-                raise WorkloadError(f"E_VOICES: {error.message}") from None
+                raise WorkloadError(f"{ErrorCode.VOICES}: {error.message}") from None
             voices.append(VoiceSpec(str(path.resolve()), transcript))
         if not voices:
-            raise WorkloadError("E_VOICES: give at least one reference clip")
+            raise WorkloadError(f"{ErrorCode.VOICES}: give at least one reference clip")
         return VoiceSet(tuple(voices))
 
     @staticmethod
@@ -177,11 +178,11 @@ class JobSource:
         if self._scratch is None:
             self._scratch = Path(tempfile.mkdtemp(prefix="dubstudio-bench-cold-"))
         if clip_path not in self._clips:  # decode each original once, not once per job
-            self._clips[clip_path] = read_audio(clip_path, dtype="float32", always_2d=True)
+            self._clips[clip_path] = read_audio(clip_path, mono=False)
         data, rate = self._clips[clip_path]
         padded = np.concatenate([data, np.zeros((index + 1, data.shape[1]), dtype=np.float32)])
         target = self._scratch / f"{Path(clip_path).stem}-cold{index}.wav"
-        sf.write(str(target), padded, rate, subtype="FLOAT")
+        atomic_write_wav(target, padded, rate, subtype="FLOAT")
         return str(target)
 
     def close(self) -> None:

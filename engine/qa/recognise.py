@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from engine.audio_io import resample
 from engine.hearing.whisper import WHISPER_MODELS, load_whisper, model_path, model_spec, whisper_languages
 from engine.protocol import EngineError
 from engine.qa.wer import language_code
@@ -85,11 +86,7 @@ class Recogniser(Protocol):
 
 def _resampled(pcm: np.ndarray, sample_rate: int) -> np.ndarray:
     audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
-    if sample_rate != WHISPER_RATE and audio.size:
-        import soxr
-
-        audio = soxr.resample(audio, sample_rate, WHISPER_RATE).astype(np.float32)
-    return np.clip(audio, -1.0, 1.0)
+    return np.clip(resample(audio, sample_rate, WHISPER_RATE), -1.0, 1.0)
 
 
 class WhisperRecogniser:
