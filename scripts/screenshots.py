@@ -77,7 +77,7 @@ def main(argv: list[str]) -> int:
     window.open_project(project.root)  # reopened, so the timeline shows the video
     ids = [line.id for line in window.document.project.lines[: args.render]]
     if ids:
-        window.render_lines(ids)
+        window.session.render_lines(ids)
         _wait(app, lambda: not window.renders.is_running)
         _wait(app, lambda: window.qa is None or window.qa.pending == 0)  # the QA column with its verdicts
     assert window.script is not None and window.timeline is not None

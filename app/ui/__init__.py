@@ -6,7 +6,13 @@ Everything that a headless command needs lives outside this package (``app.proje
 How the parts fit (data flows one way: widgets → document/engine → signals → widgets):
 
     main.py             ``run_studio(argv)``: QApplication, settings, the window
-    main_window.py      menus and actions; wires everything below together
+    main_window.py      the window: wires everything below together, opens and closes projects
+    actions.py          every menu command declared once: label, menu, shortcut, enable rule
+    document_session.py the open project: its document, panels and controllers; edit, render, import
+    engine_controller.py  which engine runs, starting and restarting it, its label and banner
+    playback_controller.py  takes, A/B, streams while rendering, auditions through the player
+    studio_messages.py  the status bar's messages, the Messages dock, message boxes
+    stress_tab.py       the Stress tab, built on first show
     settings.py         every setting declared once (typed, with a default) over QSettings
     document.py         the open project + its undo stack; ``changed``/``render_changed`` signals
     lines_model.py      the script as a QAbstractTableModel (row cache) and its filter proxy

@@ -58,8 +58,8 @@ def window(qtbot: QtBot, studio_settings: Settings, tmp_path: Path) -> Iterator[
 def test_the_studio_clones_and_renders_the_sample_project(qtbot: QtBot, window: MainWindow) -> None:
     ready = window.bridge.ready
     assert ready is not None and ready.backend.name == "cosyvoice2" and ready.backend.sample_rate == 24000
-    assert window.engine_label.text().startswith("Engine: this computer · cosyvoice2 · cpu · 2 slot(s)")
-    assert window.engine_banner.isVisibleTo(window) and SYNTHETIC_BANNER in window.engine_banner.text()
+    assert window.engine.label.text().startswith("Engine: this computer · cosyvoice2 · cpu · 2 slot(s)")
+    assert window.engine.banner.isVisibleTo(window) and SYNTHETIC_BANNER in window.engine.banner.text()
     assert ready.facts["model_kind"] == "synthetic" and ready.facts["torch"]
 
     assert window.open_sample()
@@ -76,7 +76,7 @@ def test_the_studio_clones_and_renders_the_sample_project(qtbot: QtBot, window: 
 
     # An audition streams at 24 kHz through the player.
     output: NullOutput = window.null_output  # type: ignore[attr-defined]
-    window.audition("maya", "Is anybody there?")
+    window.playback.audition(window.session.document, "maya", "Is anybody there?")
     qtbot.waitUntil(lambda: output.sample_rate == 24000, timeout=ENGINE_TIMEOUT_MS)
 
     def pulled_to_the_end() -> bool:
@@ -87,7 +87,7 @@ def test_the_studio_clones_and_renders_the_sample_project(qtbot: QtBot, window: 
 
     with qtbot.waitSignal(window.renders.running_changed, timeout=ENGINE_TIMEOUT_MS,
                           check_params_cb=lambda running: not running):
-        assert window.render_lines(None)
+        assert window.session.render_lines(None)
     assert project.settings.backend == "cosyvoice2"  # the project remembers what made its takes
     takes = []
     for line in project.lines:
@@ -122,5 +122,5 @@ def test_the_studio_clones_and_renders_the_sample_project(qtbot: QtBot, window: 
     first = project.lines[0]
     doc.push(EditLine(first.id, text=first.text + " Really."))
     assert project.status(first) is LineStatus.STALE
-    window.play_take(first.id, takes[0].id)
+    window.playback.play_take(window.session.document, first.id, takes[0].id)
     assert window.player.playing_key == f"take:{takes[0].id}" and output.sample_rate == 24000

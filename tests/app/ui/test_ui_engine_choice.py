@@ -50,7 +50,7 @@ def test_the_window_says_why_the_settings_engine_cannot_start_and_runs_an_overri
     settings.backend_options = {"cosyvoice2": {"model_dir": str(tmp_path)}}
     window = MainWindow(settings, SyncTaskRunner(), NullOutput(), projects_dir=tmp_path / "projects")
     qtbot.addWidget(window)
-    assert window.engine_label.text() == "Engine: this computer · not set up"
+    assert window.engine.label.text() == "Engine: this computer · not set up"
     assert "E_ENGINE_START" in window.statusBar().currentMessage()
     assert "Settings → Voices engine" in window.statusBar().currentMessage()
     assert not window.bridge.running
@@ -60,9 +60,9 @@ def test_the_window_says_why_the_settings_engine_cannot_start_and_runs_an_overri
     window = MainWindow(settings, SyncTaskRunner(), NullOutput(), projects_dir=tmp_path / "projects",
                         engine_override=override)
     qtbot.addWidget(window)
-    assert window.engine_label.text() == "Engine: this computer · starting…"
-    assert window.engine_label.toolTip().startswith("Piper")
+    assert window.engine.label.text() == "Engine: this computer · starting…"
+    assert window.engine.label.toolTip().startswith("Piper")
     qtbot.waitUntil(lambda: window.bridge.is_ready, timeout=ENGINE_TIMEOUT_MS)
-    assert window.engine_label.text().startswith("Engine: this computer · piper · 1 slot(s)")
-    assert not window.engine_banner.isVisibleTo(window)
+    assert window.engine.label.text().startswith("Engine: this computer · piper · 1 slot(s)")
+    assert not window.engine.banner.isVisibleTo(window)
     window.close()

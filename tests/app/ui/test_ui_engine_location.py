@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from app.ui.bridge import EngineBridge
 from app.ui.engine_status import EngineStatus
-from app.ui.main_window import studio_engine
+from app.ui.engine_controller import studio_engine
 from app.ui.settings import Settings
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.tasks import SyncTaskRunner

@@ -68,14 +68,14 @@ def test_opens_the_sample_project_and_saves_a_screenshot(qtbot: QtBot, window: M
     assert window.script.model.rowCount() == len(project.lines) >= 6
     assert window.characters.list.count() == len(project.characters) == 2
     assert window.tabs.tabText(0) == "Script" and window.tabs.tabText(1) == "Characters"
-    assert "ready" in window.engine_label.text()
+    assert "ready" in window.engine.label.text()
     assert window.settings.recent_projects[0] == str(project.root.resolve())
 
     # render the first lines so the picture shows takes, durations and statuses
     assert window.renders is not None
     ids = [line.id for line in project.lines[:3]]
     with qtbot.waitSignal(window.renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
-        window.render_lines(ids)
+        window.session.render_lines(ids)
     window.script.select_line(ids[1])
     window.resize(1280, 800)
     window.show()
@@ -136,7 +136,7 @@ def test_render_play_choose_and_undo(qtbot: QtBot, window: MainWindow, null_outp
     first, second = doc.project.lines[0], doc.project.lines[1]
     script.select_line(first.id)
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
-        assert window.render_lines([first.id, second.id])
+        assert window.session.render_lines([first.id, second.id])
     assert doc.project.status(first) is LineStatus.DONE
     take = doc.project.chosen_take(first)
     assert take is not None and doc.project.take_path(take).is_file()
@@ -144,15 +144,15 @@ def test_render_play_choose_and_undo(qtbot: QtBot, window: MainWindow, null_outp
     assert script.progress_label.text().startswith("Finished in")
     assert script.model.index(0, 4).data() == "Done"
 
-    window.play_current_line()
+    window.session.play_current_line()
     assert window.player.playing_key == f"take:{take.id}"
     _pull_until(qtbot, null_output, lambda: not window.player.playing_key)
 
     # a second take, then go back to the first through the take chooser; undo restores it
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
-        window.render_lines([first.id])
+        window.session.render_lines([first.id])
     assert len(first.takes) == 2 and first.chosen_take != take.id
-    window.choose_take(first.id, take.id)
+    window.session.choose_take(first.id, take.id)
     assert first.chosen_take == take.id
     assert window.actions_["undo"].text() == "&Undo Choose take"
     window.actions_["undo"].trigger()
@@ -179,7 +179,7 @@ def test_play_streams_a_line_that_has_no_take(qtbot: QtBot, window: MainWindow, 
     window.open_sample()
     assert window.document is not None and window.renders is not None
     line = window.document.project.lines[2]
-    window.play_line(line.id)
+    window.playback.play_line(window.session.document, window.session.renders, line.id)
     job = window.renders.job_of(line.id)
     assert job is not None and window.player.playing_key == job[1]
     _pull_until(qtbot, null_output, lambda: window.document.project.status(line) is LineStatus.DONE  # type: ignore[union-attr]
@@ -195,16 +195,16 @@ def test_edits_undo_and_filters(window: MainWindow) -> None:
     n = len(project.lines)
     rex = project.characters[1]
     script.select_line(project.lines[0].id)
-    window.add_line()
+    window.session.add_line()
     assert len(project.lines) == n + 1 and project.lines[1].text == ""
-    window.assign_character(rex.id)
+    window.session.assign_character(rex.id)
     assert project.lines[1].character_id == rex.id
-    window.move_lines(-1)
+    window.session.move_lines(-1)
     assert project.lines[0].character_id == rex.id and project.lines[0].text == ""
     script.character_filter.setCurrentIndex(script.character_filter.findData(rex.id))
     assert script.proxy.rowCount() == len(project.lines_of(rex.id))
     for _ in range(3):
-        window.undo()
+        window.session.document.undo()
     assert len(project.lines) == n
     assert not window.actions_["undo"].isEnabled()
 
@@ -219,13 +219,13 @@ def test_import_srt_as_one_undo_step(tmp_path: Path, window: MainWindow) -> None
         "1\r\n00:00:01,000 --> 00:00:02,000\r\nNell: First.\r\n\r\n2\r\n00:00:02,500 --> 00:00:03,000\r\n[Maya] Second.\r\n",
         encoding="utf-8-sig",
     )
-    assert window.import_file(srt_file, "srt")
+    assert window.session.import_file(srt_file, "srt")
     assert len(project.lines) == n + 2 and len(project.characters) == chars + 1
-    window.undo()
+    window.session.document.undo()
     assert len(project.lines) == n and len(project.characters) == chars
     bad = tmp_path / "bad.srt"
     bad.write_text("1\n00:00:01,000 --> nonsense\nhello\n", encoding="utf-8")
-    assert not window.import_file(bad, "srt")
+    assert not window.session.import_file(bad, "srt")
     assert "E_IMPORT" in window.statusBar().currentMessage()
 
 
@@ -247,7 +247,7 @@ def test_cancel_then_retry_failed(qtbot: QtBot, window: MainWindow) -> None:
     assert doc is not None and renders is not None
     project = doc.project
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
-        window.render_lines(None)
+        window.session.render_lines(None)
         assert window.actions_["cancel_render"].isEnabled()
         window.actions_["cancel_render"].trigger()
     assert all(line.status not in (LineStatus.QUEUED, LineStatus.RENDERING) for line in project.lines)
@@ -262,12 +262,12 @@ def test_cancel_then_retry_failed(qtbot: QtBot, window: MainWindow) -> None:
     # a line without a character fails at once; give it one and retry just the failures
     orphan = project.lines[5]
     window.script.select_line(orphan.id)  # type: ignore[union-attr]
-    window.assign_character(None)
+    window.session.assign_character(None)
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
-        window.render_lines([orphan.id])
+        window.session.render_lines([orphan.id])
     assert orphan.status is LineStatus.FAILED and orphan.error.startswith("E_NO_CHARACTER")
     assert window.actions_["retry_failed"].isEnabled()
-    window.assign_character(project.characters[1].id)
+    window.session.assign_character(project.characters[1].id)
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
         window.actions_["retry_failed"].trigger()
     assert project.status(orphan) is LineStatus.DONE
@@ -281,7 +281,7 @@ def test_takes_are_checked_in_the_background_and_failed_qa_renders_again(
     assert doc is not None and script is not None and renders is not None and qa is not None
     rex_line = doc.project.lines[3]  # "The harbour master never had to pay our debts."
     with qtbot.waitSignal(qa.checked, timeout=ENGINE_TIMEOUT_MS):  # rendered, then checked off the GUI thread
-        assert window.render_lines([rex_line.id])
+        assert window.session.render_lines([rex_line.id])
     take = doc.project.chosen_take(rex_line)
     assert take is not None and take.qa is not None and take.qa.wer is not None
     assert script.model.index(3, Column.QA).data() == "✓ Passed"
@@ -292,7 +292,7 @@ def test_takes_are_checked_in_the_background_and_failed_qa_renders_again(
     # The user tightens a threshold: the take now fails, the filter finds it, and one click redoes it.
     doc.project.settings.qa = type(doc.project.settings.qa)(min_resemblance=0.99)
     doc.notify_render(frozenset())
-    window._update_actions()
+    window.update_actions()
     assert script.model.index(3, Column.QA).data() == "✗ Unlike voice"
     script.status_filter.setCurrentIndex(script.status_filter.findData("failed_qa"))
     assert [script.proxy.index(r, Column.TEXT).data() for r in range(script.proxy.rowCount())] == [rex_line.text]
@@ -322,14 +322,14 @@ def test_a_second_studio_opens_the_project_read_only_and_says_so(
     assert other.save_label.text().startswith("Read-only: open in DubStudio studio")
     for name in ("save", "add_line", "render_all", "render_stale"):
         assert not other.actions_[name].isEnabled(), name
-    assert not other.import_menu.isEnabled() and not other.export_menu.isEnabled()
+    assert not other.menus["file/import"].isEnabled() and not other.menus["file/export"].isEnabled()
     assert other.actions_["play_line"].isEnabled()  # looking and listening stay possible
     box = other.findChildren(QMessageBox, "messageBox")[-1]
     assert box.windowTitle() == "Opened read-only" and "DubStudio studio (pid" in box.text()
     with qtbot.waitSignal(doc.error) as error:
         assert not doc.push(EditProject(title="Not mine"))
     assert error.args[0].startswith("E_PROJECT_LOCKED")
-    assert not doc.save() and not other.render_lines(None)
+    assert not doc.save() and not other.session.render_lines(None)
     other.close()
     assert window.document.push(EditProject(title="Still mine")) and window.save()  # type: ignore[union-attr]
     assert Project.load(root).title == "Still mine"
@@ -381,7 +381,7 @@ def test_render_with_fit_fits_an_overrunning_take_and_shows_it(qtbot: QtBot, win
     line = doc.project.lines[4]  # "Then we row out at first light. Together."
     script.select_line(line.id)
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
-        assert window.render_lines([line.id])
+        assert window.session.render_lines([line.id])
     natural = doc.project.duration(line)
     assert natural is not None and line.start is not None
     # Shrink the slot to 80 % of the take: rendering with fit speaks faster so it fits again. (Not

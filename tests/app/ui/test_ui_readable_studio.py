@@ -86,24 +86,24 @@ def test_the_text_editor_is_multi_line_enter_keeps_shift_enter_breaks(qtbot: QtB
 
 
 def test_problems_stay_listed_in_words_with_the_code_as_detail(idle_window: MainWindow) -> None:
-    idle_window._status("E_CLIP_IMPORT: cannot decode test_clip.srt as audio: not a sound file", 3000)
-    note = idle_window.notifications.notifications[0]
+    idle_window.messages.status("E_CLIP_IMPORT: cannot decode test_clip.srt as audio: not a sound file", 3000)
+    note = idle_window.messages.notifications.notifications[0]
     assert note.level is Level.ERROR and note.code == "E_CLIP_IMPORT"
     assert note.headline == "The voice clip could not be imported."
     assert note.detail == "Cannot decode test_clip.srt as audio: not a sound file."
-    assert idle_window.badge.text() == "✗ 1 message"  # unseen, counted on the status bar
+    assert idle_window.messages.badge.text() == "✗ 1 message"  # unseen, counted on the status bar
     assert idle_window.statusBar().currentMessage().startswith("The voice clip could not be imported.")
-    idle_window.badge.click()  # opens the list, and the count is seen
-    assert idle_window.messages_dock.isVisible() and idle_window.badge.text() == "Messages"
-    entry = idle_window.notifications.list.item(0).text()
+    idle_window.messages.badge.click()  # opens the list, and the count is seen
+    assert idle_window.messages.dock.isVisible() and idle_window.messages.badge.text() == "Messages"
+    entry = idle_window.messages.notifications.list.item(0).text()
     assert entry.splitlines()[0] == "✗ The voice clip could not be imported." and "E_CLIP_IMPORT" in entry
     # a long report (an export's summary) is kept whole, never cut at the bar's edge
     summary = "Exported mix: 1 file(s) in /somewhere/exports · 1 take(s) failed QA (filter the script by “Failed QA”)"
-    idle_window.notify(summary, Level.WARNING)
-    assert idle_window.notifications.list.item(0).text().startswith(f"⚠ {summary}")
+    idle_window.messages.notify(summary, Level.WARNING)
+    assert idle_window.messages.notifications.list.item(0).text().startswith(f"⚠ {summary}")
     # words without a code are information: listed when asked, not counted as a problem
-    idle_window._status("Saved", 3000)
-    assert idle_window.notifications.notifications[0].headline.startswith("Exported mix")
+    idle_window.messages.status("Saved", 3000)
+    assert idle_window.messages.notifications.notifications[0].headline.startswith("Exported mix")
 
 
 def test_removing_a_character_with_lines_asks_reassign_remove_or_cancel(qtbot: QtBot, idle_window: MainWindow) -> None:
@@ -162,7 +162,7 @@ def test_fit_is_a_line_property_every_render_keeps_and_renders_say_what_they_cov
     script.select_line(line.id)
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
         window.actions_["render_selected"].trigger()
-    assert window.notifications.notifications[0].headline == "Rendering 1 line (selected), line 5"
+    assert window.messages.notifications.notifications[0].headline == "Rendering 1 line (selected), line 5"
     natural = project.duration(line)
     assert natural is not None and line.start is not None and line.fit is None
 
@@ -171,7 +171,7 @@ def test_fit_is_a_line_property_every_render_keeps_and_renders_say_what_they_cov
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
         window.actions_["render_fit"].trigger()
     assert line.fit is True
-    assert window.notifications.notifications[0].headline == "Rendering 1 line (selected): 1 fitted to its slot, line 5"
+    assert window.messages.notifications.notifications[0].headline == "Rendering 1 line (selected): 1 fitted to its slot, line 5"
     assert doc.save()
     stored = json.loads((project.root / "project.json").read_text(encoding="utf-8"))
     assert next(entry for entry in stored["lines"] if entry["id"] == line.id)["fit"] is True
@@ -181,8 +181,8 @@ def test_fit_is_a_line_property_every_render_keeps_and_renders_say_what_they_cov
     doc.push(EditLine(line.id, text="Then we row out at first light, all of us. Together, at last."))
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
         window.actions_["render_stale"].trigger()
-    assert window.notifications.notifications[0].headline.startswith("Rendering ")
-    assert "(stale): 1 fitted to its slot" in window.notifications.notifications[0].headline
+    assert window.messages.notifications.notifications[0].headline.startswith("Rendering ")
+    assert "(stale): 1 fitted to its slot" in window.messages.notifications.notifications[0].headline
     take = project.chosen_take(line)
     assert take is not None and take.fit is not None and take.text.startswith("Then we row out at first light, all")
     assert (overrun_of(take, placements(project)[line.id]) or 0.0) <= project.settings.qa.max_overrun_s
@@ -195,10 +195,10 @@ def test_dragging_a_line_onto_the_same_characters_line_warns(idle_window: MainWi
     first, second = [line for line in doc.project.lines if line.character_id == maya][:2]
     assert first.end is not None and second.start is not None
     timeline._on_drag("move", [second.id], (first.end - 1.0) - second.start)  # onto the last second of the first
-    note = idle_window.notifications.notifications[0]
+    note = idle_window.messages.notifications.notifications[0]
     assert note.level is Level.WARNING
     assert "now overlaps line" in note.headline and "of the same character" in note.headline
-    assert idle_window.badge.text() == "⚠ 1 message"
+    assert idle_window.messages.badge.text() == "⚠ 1 message"
 
 
 def test_space_has_one_meaning_play_the_current_line(idle_window: MainWindow) -> None:
@@ -316,23 +316,23 @@ def test_the_cosyvoice_setup_shows_steps_with_the_raw_log_behind_details(
 def test_an_error_dialog_reads_in_words_with_the_code_last(idle_window: MainWindow) -> None:
     from PySide6.QtWidgets import QMessageBox
 
-    idle_window._error("Cannot import", "E_IMPORT_FORMAT: lines.srt, line 4: malformed timecode line '00:01'")
+    idle_window.messages.error("Cannot import", "E_IMPORT_FORMAT: lines.srt, line 4: malformed timecode line '00:01'")
     box = idle_window.findChildren(QMessageBox, "messageBox")[-1]
     assert box.text() == ("The script file could not be read. lines.srt, line 4: malformed timecode line '00:01'. "
                           "(E_IMPORT_FORMAT)")
-    assert idle_window.notifications.notifications[0].code == "E_IMPORT_FORMAT"
+    assert idle_window.messages.notifications.notifications[0].code == "E_IMPORT_FORMAT"
 
 
 def test_render_selected_with_nothing_selected_says_so(idle_window: MainWindow) -> None:
     assert idle_window.script is not None
     idle_window.script.table.clearSelection()
     idle_window.script.table.setCurrentIndex(idle_window.script.proxy.index(-1, -1))
-    idle_window.render_selected()
-    assert idle_window.notifications.notifications[0].headline == "Nothing to render: select the lines to render first"
+    idle_window.session.render_selected()
+    assert idle_window.messages.notifications.notifications[0].headline == "Nothing to render: select the lines to render first"
 
 
 def test_a_render_says_beforehand_which_lines_are_likely_too_long(idle_window: MainWindow) -> None:
-    from app.ui.main_window import render_scope
+    from app.ui.document_session import render_scope
 
     doc = idle_window.document
     assert doc is not None

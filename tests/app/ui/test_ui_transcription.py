@@ -79,7 +79,7 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert window.document is not None and window.document.project.lines == []
     action = window.actions_["transcribe"]
-    assert action.isEnabled() and action in window.project_menu.actions()
+    assert action.isEnabled() and action in window.menus["project"].actions()
     action.trigger()
     project = window.document.project
     assert len(project.characters) == 2 and project.lines and project.language == "en"

@@ -68,7 +68,7 @@ def test_the_timeline_sits_under_the_script_and_they_share_the_selection(
     script, timeline = window.script, window.timeline
     assert script is not None and timeline is not None
     assert window.tabs.tabText(0) == "Script" and window.tabs.widget(0).isAncestorOf(timeline)
-    assert [a.text() for a in window.timeline_menu.actions()][:2] == ["Play / pause", "Shuttle backwards"]
+    assert [a.text() for a in window.menus["playback/timeline"].actions()][:2] == ["Play / pause", "Shuttle backwards"]
     # table → timeline
     script.select_lines(["l2", "l4"])
     assert timeline.canvas.selected == ["l2", "l4"]
@@ -116,7 +116,7 @@ def test_new_project_from_a_video_with_subtitles_lists_the_gaps_at_once(
     assert any("'Nell' has no reference clip" in t for t in texts)
     assert any(t.startswith("Line 2 has no character") for t in texts)
     # The same list lasts in Messages (issue 21)
-    kept = window.notifications.notifications[0]
+    kept = window.messages.notifications.notifications[0]
     assert "3 things to fix before rendering" in kept.headline and "'Nell' has no reference clip" in kept.headline
     # Each entry goes to what needs fixing, and the list steps aside (it stayed on top of the editor)
     line_item = next(item for item in items if item.data(LINE_ROLE))
@@ -168,7 +168,7 @@ def test_an_import_says_at_once_what_cannot_render(window: MainWindow, tmp_path:
     srt = tmp_path / "more.srt"
     srt.write_text("1\n00:01:00,000 --> 00:01:02,000\nNell: Late arrival.\n\n"
                    "2\n00:01:03,000 --> 00:01:04,000\nNo speaker here.\n", encoding="utf-8")
-    assert window.import_file(srt, "srt")
+    assert window.session.import_file(srt, "srt")
     gaps = window.video.dialog
     assert isinstance(gaps, VoiceGapsDialog)
     texts = [gaps.list.item(n).text() for n in range(gaps.list.count())]
@@ -187,7 +187,7 @@ def test_the_start_header_sorts_the_script_by_time_as_one_undo_step(window: Main
     script.table.horizontalHeader().sectionClicked.emit(Column.START)
     assert [line.id for line in document.project.lines] == [f"l{n}" for n in range(6)]
     assert window.actions_["undo"].text() == "&Undo Sort lines by start time"
-    window.undo()
+    window.session.document.undo()
     assert document.project.lines[-1].id == "l0"
 
 
@@ -224,7 +224,7 @@ def test_fit_per_line_and_as_the_project_default(qtbot: QtBot, window: MainWindo
     dialog.accept()
     assert project.settings.fit_default and project.settings.loudness_target_lufs == -16.0
     assert model.index(2, Column.FIT).data() == "on render"  # follows the new default
-    window.undo()
+    window.session.document.undo()
     assert not project.settings.fit_default and project.settings.loudness_target_lufs == -23.0
     dialog = window.video.edit_settings()
     assert isinstance(dialog, ProjectSettingsDialog)
