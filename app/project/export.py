@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Iterable
 
 import numpy as np
-import soundfile as sf
 
 from app.project.errors import ExportError
 from app.project.fsutil import atomic_write, atomic_write_text, atomic_write_wav, bound_to, ensure_dir, safe_filename
@@ -54,6 +53,7 @@ from app.project.script_io import has_source_text, script_to_srt, write_text_exp
 from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
 from engine import files
+from engine.audio_io import AudioError, audio_info, read_audio
 from engine.codes import ErrorCode
 
 HEADROOM_PEAK = 0.98
@@ -130,24 +130,16 @@ class MixdownAudio:
 
 def read_take(project: Project, take: Take, sample_rate: int | None = None) -> tuple[np.ndarray, int]:
     """A take's audio as mono float32, resampled to ``sample_rate`` when given."""
-    path = project.take_path(take)
     try:
-        audio, rate = files.read_audio(path, dtype="float32", always_2d=True)
-    except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        return read_audio(project.take_path(take), sample_rate)
+    except (AudioError, OSError) as error:
         raise ExportError(f"cannot read take {take.path}: {error}") from error
-    mono = audio.mean(axis=1)
-    if sample_rate is not None and rate != sample_rate:
-        import soxr
-
-        mono = soxr.resample(mono, rate, sample_rate).astype(np.float32)
-        rate = sample_rate
-    return mono, int(rate)
 
 
 def _take_rate(project: Project, take: Take) -> int:
     try:
-        return int(files.audio_info(project.take_path(take)).samplerate)
-    except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        return audio_info(project.take_path(take)).sample_rate
+    except (AudioError, OSError) as error:
         raise ExportError(f"cannot read take {take.path}: {error}") from error
 
 
@@ -253,17 +245,13 @@ def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]])
     if settings.guide_mix != "duck" or path is None:
         return None
     try:
-        length = files.audio_info(path)
-        if length.duration > MAX_MEDIA_S:  # refuse before allocating: the guide is read whole
-            raise ExportError(f"the guide track {project.guide_audio} lasts {length.duration / 3600:.1f} h; DubStudio "
+        length = audio_info(path)
+        if length.duration_s > MAX_MEDIA_S:  # refuse before allocating: the guide is read whole
+            raise ExportError(f"the guide track {project.guide_audio} lasts {length.duration_s / 3600:.1f} h; DubStudio "
                               f"mixes a guide of up to {MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE)
-        audio, source_rate = files.read_audio(path, dtype="float32", always_2d=True)
-    except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        audio, _ = read_audio(path, rate, mono=False)
+    except (AudioError, OSError) as error:
         raise ExportError(f"cannot read the guide track {project.guide_audio}: {error}") from error
-    if source_rate != rate:
-        import soxr
-
-        audio = soxr.resample(audio, source_rate, rate).astype(np.float32)
     audio = audio[:, :2] * np.float32(10 ** (settings.guide_gain_db / 20))
     envelope = duck_gain(audio.shape[0], rate, lines, settings.duck_db, settings.duck_attack_s, settings.duck_release_s)
     return np.ascontiguousarray(audio * envelope[:, None], dtype=np.float32)

@@ -21,6 +21,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from engine.audio_io import resample
+
 TRUE_PEAK_OVERSAMPLING = 4
 LIMITER_MARGIN_DB = 0.5  # the limiter works on samples; leave room for peaks between them
 LIMITER_RELEASE_MS = 80.0
@@ -58,12 +60,10 @@ def integrated_loudness(audio: np.ndarray, sample_rate: int) -> float | None:
 
 def true_peak_dbtp(audio: np.ndarray, sample_rate: int) -> float | None:
     """The true peak in dBTP (4× oversampled), or None for digital silence."""
-    import soxr
-
     data = np.asarray(audio, dtype=np.float32)
     if data.size == 0:
         return None
-    upsampled = soxr.resample(data, sample_rate, sample_rate * TRUE_PEAK_OVERSAMPLING, quality="HQ")
+    upsampled = resample(data, sample_rate, sample_rate * TRUE_PEAK_OVERSAMPLING)
     peak = float(np.max(np.abs(upsampled), initial=0.0))
     return 20 * math.log10(peak) if peak > 0 else None
 

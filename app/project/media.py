@@ -30,6 +30,7 @@ from app.project.fsutil import atomic_write, ensure_dir, relative_to_root, safe_
 from app.project.limits import MAX_MEDIA_S, MEDIA_RANGES
 from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, VideoInfo
 from engine import files
+from engine.audio_io import AudioError, AudioStream
 from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_number
 
@@ -63,6 +64,12 @@ def write_atomically(target: Path, write: Callable[[IO[bytes]], None], *, inside
         raise
 
 
+def _refused(error: files.FileError) -> MediaError:
+    """A media file that could not be opened (missing, a pipe, a folder), as a coded error."""
+    reason = "video not found" if error.code is ErrorCode.READ_FAILED else "cannot read the video"
+    return MediaError(f"{reason}: {error.message}", ErrorCode.VIDEO_UNREADABLE)
+
+
 @contextlib.contextmanager
 def open_media(path: Path) -> Iterator[Any]:
     """A media file opened for reading through PyAV, as a regular file only (a named pipe is
@@ -72,8 +79,7 @@ def open_media(path: Path) -> Iterator[Any]:
     try:
         handle = files.open_regular_file(path)
     except files.FileError as error:
-        reason = "video not found" if error.code is ErrorCode.READ_FAILED else "cannot read the video"
-        raise MediaError(f"{reason}: {error.message}", ErrorCode.VIDEO_UNREADABLE) from None
+        raise _refused(error) from None
     with handle:
         try:
             container = av.open(handle, metadata_errors="replace")
@@ -268,48 +274,35 @@ def decode_audio(
     More than two channels are downmixed to stereo by FFmpeg's resampler (a guide track and
     a dub are stereo at most). Raises MediaError E_NO_AUDIO_STREAM when there is no such stream.
     """
-    import av
-
     path = Path(path)
-    with open_media(path) as container:
-        streams = list(container.streams.audio)
-        stream = streams[0] if stream_index is None and streams else next(
-            (s for s in streams if s.index == stream_index), None
-        )
-        if stream is None:
-            raise MediaError(
-                f"{path.name} has no audio stream{'' if stream_index is None else f' #{stream_index}'}",
-                ErrorCode.NO_AUDIO_STREAM,
-            )
-        rate = int(_fact("sample_rate", stream.codec_context.sample_rate, path))
+    try:
+        stream = AudioStream(path, stream_index)
+    except files.FileError as error:
+        raise _refused(error) from None
+    except AudioError as error:
+        if error.no_stream:
+            raise MediaError(str(error), ErrorCode.NO_AUDIO_STREAM) from None
+        raise MediaError(f"cannot read {path.name} as a video: {error}", ErrorCode.VIDEO_UNREADABLE) from error
+    with stream:
+        rate = int(_fact("sample_rate", stream.sample_rate, path))
         if rate <= 0:
             raise MediaError(f"the audio stream of {path.name} has no sample rate", ErrorCode.VIDEO_UNREADABLE)
-        channels = 1 if stream.codec_context.channels == 1 else 2
-        resampler = av.AudioResampler(format="fltp", layout="mono" if channels == 1 else "stereo", rate=rate)
-        total = _seconds(stream.duration, stream.time_base) or (container.duration or 0) / 1_000_000
+        channels = stream.channels
+        total = stream.duration_s or 0.0
         limit = int(MAX_MEDIA_S * rate)  # whatever the container claims, never decode more than this
         decoded = 0
-
-        def deliver(out: Any) -> None:
-            nonlocal decoded
-            block = out.to_ndarray().T.astype(np.float32, copy=False)
-            decoded += block.shape[0]
-            if decoded > limit:
-                raise MediaError(f"the audio of {path.name} runs past {MAX_MEDIA_S / 3600:.0f} h, the longest "
-                                 "DubStudio dubs", ErrorCode.TIME_RANGE)
-            on_block(block)
-
         try:
-            for frame in container.decode(stream):
+            for block in stream.blocks():
                 if cancelled is not None and cancelled():
                     raise OperationCancelled(f"decoding the audio of {path.name} was cancelled")
-                for out in resampler.resample(frame):
-                    deliver(out)
-                if progress is not None and total and frame.time is not None:
-                    progress(min(1.0, frame.time / total))
-            for out in resampler.resample(None):
-                deliver(out)
-        except av.FFmpegError as error:
+                decoded += block.shape[0]
+                if decoded > limit:
+                    raise MediaError(f"the audio of {path.name} runs past {MAX_MEDIA_S / 3600:.0f} h, the longest "
+                                     "DubStudio dubs", ErrorCode.TIME_RANGE)
+                on_block(block)
+                if progress is not None and total:
+                    progress(min(1.0, stream.position_s / total))
+        except AudioError as error:
             raise MediaError(f"cannot decode the audio of {path.name}: {error}", ErrorCode.VIDEO_UNREADABLE) from error
     return rate, channels
 

@@ -43,6 +43,7 @@ from app.project.migrations import CURRENT_SCHEMA, migrate
 from app.project.limits import MEDIA_RANGES
 from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine import files
+from engine.audio_io import file_digest  # the studio polls it: kept per (path, size, mtime)
 from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_number
 from engine.protocol import DEFAULT_BACKEND, SPEED, EngineError, VoiceSettings
@@ -299,22 +300,6 @@ class VideoInfo:
 
 
 # --- fingerprints ----------------------------------------------------------------------------
-
-_DIGESTS: dict[tuple[str, int, int], str] = {}
-
-
-def file_digest(path: Path) -> str:
-    """SHA-256 of a file's content, memoised by (path, size, mtime) so tables can poll it."""
-    stat = path.stat()
-    stamp = (str(path), stat.st_size, stat.st_mtime_ns)
-    digest = _DIGESTS.get(stamp)
-    if digest is None:
-        hasher = hashlib.sha256()
-        with files.open_regular_file(path) as handle:  # a clip that is a pipe: FileError, never a wait
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                hasher.update(block)
-        digest = _DIGESTS[stamp] = hasher.hexdigest()
-    return digest
 
 
 def render_fingerprint(text: str, character: Character, clip_digest: str, backend: str,

@@ -32,6 +32,7 @@ from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, write_atomically
 from app.project.model import Project
 from app.project.timeline import build_timeline
+from engine.audio_io import resample
 from engine.codes import ErrorCode
 
 OUTPUT_RATE = 48_000  # what AAC and Opus players expect; Opus only runs at 48 kHz
@@ -143,11 +144,8 @@ def _at_rate(audio: MixdownAudio, rate: int) -> np.ndarray:
     A mono mix stays mono: copied to two channels it would measure 3 dB louder (BS.1770 adds
     the channels' power), so the delivered track would miss the loudness target.
     """
-    import soxr
-
     mix = audio.mix if audio.mix.ndim == 2 else audio.mix[:, None]
-    if audio.sample_rate != rate:
-        mix = soxr.resample(mix, audio.sample_rate, rate).reshape(-1, mix.shape[1])
+    mix = resample(mix, audio.sample_rate, rate).reshape(-1, mix.shape[1])
     return np.ascontiguousarray(np.clip(mix[:, :2], -1.0, 1.0), dtype=np.float32)
 
 

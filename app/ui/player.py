@@ -23,6 +23,8 @@ from typing import Any, Callable, Protocol
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from engine.audio_io import read_audio, resample
+
 log = logging.getLogger(__name__)
 
 Callback = Callable[[np.ndarray, int], None]  # (out buffer of shape (frames, 1), frames)
@@ -251,14 +253,6 @@ def default_output(device_name: str = "") -> AudioOutput | None:
     return SoundDeviceOutput(chosen)
 
 
-def resample(pcm: np.ndarray, from_rate: int, to_rate: int) -> np.ndarray:
-    if from_rate == to_rate:
-        return pcm.astype(np.float32, copy=False)
-    import soxr
-
-    return soxr.resample(pcm, from_rate, to_rate).astype(np.float32, copy=False)
-
-
 class Player(QObject):
     """Plays one thing at a time: a whole array, or a stream of engine chunks for one job.
 
@@ -444,7 +438,4 @@ class Player(QObject):
 
 def read_mono(path: Path) -> tuple[np.ndarray, int]:
     """A sound file as float32 mono samples and its rate, ready for :meth:`Player.play`."""
-    from engine.files import read_audio
-
-    pcm, rate = read_audio(path, dtype="float32", always_2d=True)  # a pipe is refused, never waited on
-    return pcm.mean(axis=1), int(rate)
+    return read_audio(path)  # a pipe is refused, never waited on
