@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
-import soundfile as sf
 
 from app.project.errors import ProjectError
 from app.project.model import Line, Project, Take, file_digest
 from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
-from engine import files
+from engine.audio_io import AudioError, read_audio
 from engine.qa.checks import TakeChecks, Verdict, judge, measure_take
 from engine.qa.recognise import DEFAULT_MODEL
 
@@ -94,8 +93,7 @@ def request_for(project: Project, line: Line, take: Take, recogniser_model: str 
 
 def read_take(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
     """A take's audio as mono float32 (opened read-only)."""
-    audio, rate = files.read_audio(path, dtype="float32", always_2d=True)  # a pipe is refused, not waited on
-    return audio.mean(axis=1), int(rate)
+    return read_audio(path)  # a pipe is refused, not waited on
 
 
 class TakeChecker:
@@ -111,7 +109,7 @@ class TakeChecker:
     def check(self, request: QaRequest) -> QaOutcome:
         try:
             pcm, rate = read_take(request.take_path)
-        except (sf.LibsndfileError, RuntimeError, OSError) as error:
+        except (AudioError, OSError) as error:
             return QaOutcome(request.line_id, request.take_id, None,
                              f"{TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
         checks = measure_take(pcm, rate, request.text, request.language, self._clip_embedding(request.clip_path),

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 import numpy as np
-import soundfile as sf
 
 from app.project.clips import trimmed_clip
 from app.project.errors import ProjectError, RenderError, SaveError
@@ -40,7 +39,7 @@ from app.project.fit import FitStep, first_speed, next_step, slot_seconds, time_
 from app.project.fsutil import atomic_write_wav, safe_filename
 from app.project.loudness import measure
 from app.project.model import TAKES_DIR, Fit, Line, LineStatus, Project, Take, new_id, now_iso
-from engine import files
+from engine.audio_io import AudioError, read_audio
 from engine.protocol import (
     AudioChunk,
     EngineRestarted,
@@ -148,10 +147,10 @@ def _current_unfitted_take(project: Project, line: Line) -> Take | None:
 def _spoken_seconds(project: Project, take: Take) -> float | None:
     """A take's length without its trailing silence (what fitting compares to the slot)."""
     try:
-        audio, rate = files.read_audio(project.take_path(take), dtype="float32", always_2d=True)
-    except (sf.LibsndfileError, RuntimeError, OSError, ProjectError):
+        audio, rate = read_audio(project.take_path(take))
+    except (AudioError, OSError, ProjectError):
         return None  # unreadable: render it afresh at the natural rate
-    return trim_tail(audio.mean(axis=1), int(rate)).size / rate
+    return trim_tail(audio, rate).size / rate
 
 
 def _overruns(project: Project, line: Line) -> bool:

@@ -25,6 +25,7 @@ import numpy as np
 from app.project import Project
 from app.project.loudness import gain_for
 from app.project.timeline import Slot
+from engine.audio_io import AudioError, read_audio
 
 PREVIEW_RATE = 24_000  # speech needs no more, and it halves the work of 48 kHz
 PEAKS_PER_S = 200  # envelope points per second: 5 px apart at the timeline's highest zoom
@@ -60,29 +61,20 @@ def envelope(pcm: np.ndarray, bin_frames: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def load_audio(path: Path) -> Audio:
-    """A sound file as :class:`Audio` (any rate and channel count soundfile reads)."""
-    import soxr
-
-    from engine.files import read_audio
-
-    data, rate = read_audio(path, dtype="float32", always_2d=True)  # a pipe is refused, never waited on
-    mono = data.mean(axis=1)
-    if rate != PREVIEW_RATE:
-        mono = soxr.resample(mono, rate, PREVIEW_RATE)
-    mono = np.ascontiguousarray(mono, dtype=np.float32)
+    """A sound file as :class:`Audio` (any rate and channel count :mod:`engine.audio_io` reads)."""
+    mono, _ = read_audio(path, PREVIEW_RATE)  # a pipe is refused, never waited on
+    mono = np.ascontiguousarray(mono)
     low, high = envelope(mono, PREVIEW_RATE // PEAKS_PER_S)
     return Audio(mono, low, high)
 
 
 def load_many(paths: Iterable[Path]) -> dict[Path, Audio | str]:
     """Decode several files; a file that cannot be read maps to the reason (for a tooltip)."""
-    import soundfile as sf
-
     out: dict[Path, Audio | str] = {}
     for path in paths:
         try:
             out[path] = load_audio(path)
-        except (sf.LibsndfileError, RuntimeError, OSError, ValueError) as error:
+        except (AudioError, OSError, ValueError) as error:
             out[path] = f"E_TAKE_UNREADABLE: {path.name}: {error}"
     return out
 
