@@ -4,7 +4,7 @@
 Qt and no studio: it never imports Qt or ``app``. ``app/project/`` is the project model the
 headless ``render`` command shares with the studio: it never imports Qt (nor ``app.ui``,
 which is Qt), and it reaches the engine only through the modules in
-:data:`PROJECT_ENGINE_ENTRY_POINTS` (the vocabulary, the file rules, the checks and hearing it
+:data:`PROJECT_ENGINE_ENTRY_POINTS` (the vocabulary, the file and audio rules, the checks and hearing it
 shares), never its process, scheduler, backends or load tests. ``app/commands/`` are headless
 commands: they never import Qt or ``app.ui``. See docs/architecture.md.
 """
@@ -25,8 +25,8 @@ RULES = {
 }
 # What of the engine the project model may use: the shared vocabulary and rules, not the machinery.
 PROJECT_ENGINE_ENTRY_POINTS = (
-    "engine.protocol", "engine.codes", "engine.files", "engine.numbers", "engine.text", "engine.voices",
-    "engine.lifeline", "engine.qa", "engine.hearing",
+    "engine.protocol", "engine.codes", "engine.files", "engine.audio_io", "engine.numbers", "engine.text",
+    "engine.voices", "engine.lifeline", "engine.qa", "engine.hearing",
 )
 
 
