@@ -22,7 +22,7 @@ from engine.hearing.transcribe import (
 )
 from engine.hearing.whisper import load_whisper
 
-from .hearing_fixtures import RATE, make_scene, music, script_wer, voice_at, write_video
+from .hearing_fixtures import HEARING_DATA, RATE, VOICES, make_scene, music, read_audio, script_wer, voice_at, write_video
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +138,39 @@ def test_cancel_stops_between_windows(tmp_path: Path, whisper, encoder) -> None:
         transcribe_media(tmp_path / "scene.mp4", whisper, encoder,
                          progress=lambda stage, fraction: cancel.set(), cancel=cancel)
     assert raised.value.code is ErrorCode.CANCELLED
+
+
+def _lines_of(clips: list[tuple[str, float, float]], gap_s: float = 0.8) -> tuple[np.ndarray, list, list[str]]:
+    """Pieces of real speech one after another (a clip's name, from, to: seconds into it) as the
+    recording, a line whose words span each, and who says each line."""
+    from engine.hearing.transcribe import Line
+
+    audio, lines, said_by, at = [], [], [], 0.0
+    for name, begin, finish in clips:
+        path = VOICES / f"{name}.wav" if (VOICES / f"{name}.wav").exists() else HEARING_DATA / f"{name}.mp3"
+        speech = read_audio(path, SAMPLE_RATE)[int(begin * SAMPLE_RATE): int(finish * SAMPLE_RATE)]
+        length = len(speech) / SAMPLE_RATE
+        spoken = [(at + t, at + min(t + 0.4, length)) for t in np.arange(0.0, length - 0.1, 0.5)]
+        lines.append(Line(words(*[(a, b, " word") for a, b in spoken])))
+        said_by.append(name)
+        audio += [speech, np.zeros(int(gap_s * SAMPLE_RATE), np.float32)]
+        at += length + gap_s
+    return np.concatenate(audio), lines, said_by
+
+
+def test_two_alike_voices_of_real_speech_are_two_speakers_and_one_voice_is_one(encoder) -> None:
+    # Rex and the narrator are the two most alike bundled voices (their 2 s pieces score 0.63-0.86
+    # against each other, as alike as one voice's own pieces): the count must still part them, in
+    # turns of 3-4 s, and must not split one voice heard in two turns.
+    audio, lines, said_by = _lines_of([("rex", 0.0, 3.5), ("narrator", 0.0, 3.0), ("rex", 3.5, 7.4),
+                                       ("narrator", 3.0, 6.3)])
+    windows = speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, lines, encoder)
+    labels, count = speakers.cluster(windows.embeddings())
+    assert count == 2
+    speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+    assert speaker_of[0] == speaker_of[2] != speaker_of[1] == speaker_of[3], list(zip(said_by, speaker_of))
+    audio, lines, _ = _lines_of([("narrator", 0.0, 3.5), ("narrator", 3.5, 6.3)])
+    windows = speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, lines, encoder)
+    assert speakers.cluster(windows.embeddings())[1] == 1
