@@ -101,7 +101,8 @@ COSYVOICE2 = BackendDescriptor(
                       "(1: one job per call, each LLM in its own thread); empty: 8 on a GPU (within its "
                       "memory), 1 on the CPU", minimum=1, maximum=COSYVOICE2_MAX_BATCH, advanced=True),
         BackendOption("threads", OptionKind.INT, "Torch threads",
-                      "intra-op threads; empty: cores ÷ slots", minimum=1, maximum=256, advanced=True),
+                      "intra-op threads; empty: cores ÷ slots (batched: ÷ slots + 1, its LLM thread)",
+                      minimum=1, maximum=256, advanced=True),
         BackendOption("code_dir", OptionKind.FOLDER, "CosyVoice code",
                       "a clone of upstream CosyVoice to run instead of the installed copy", advanced=True),
     ),

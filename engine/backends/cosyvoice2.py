@@ -459,10 +459,12 @@ class CosyVoice2Backend(Backend):
                            self.options["fp16"])
 
     def set_slots(self, slots: int) -> None:
-        """Torch's intra-op threads are per process: share the cores among the running jobs."""
+        """Torch's intra-op threads are per process: share the cores among the threads that
+        compute at once, the slots and, batched, the one LLM decoder thread beside them."""
         if not hasattr(self, "_torch"):
             return
-        threads = self.threads or max(1, (os.cpu_count() or 1) // max(1, slots))
+        computing = max(1, slots) + (1 if self._decoder is not None else 0)
+        threads = self.threads or max(1, (os.cpu_count() or 1) // computing)
         self._torch.set_num_threads(threads)
 
     @staticmethod
