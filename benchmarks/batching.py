@@ -4,8 +4,10 @@ Two engines on the same synthetic model folder (tiny by default) stay up side by
 idle one costs nothing. Each level (``--levels``, users) runs ``--rounds`` times on each
 engine, alternating which goes first, on everyday dialogue lines (the bundled English
 "medium" texts: two sentences each). The table gives first-audio p50/p95, stalls per job and
-audio seconds per wall second; the ratio line compares the sums of each engine's rounds.
-The load average before and after goes with it: the machine is shared.
+audio seconds per wall second, and the engine process's CPU seconds per audio second (the
+cost of the audio whatever share of a busy machine the engine got: on a shared machine wall
+time says as much about the neighbours as about the engine); the ratio line compares the sums
+of each engine's rounds. The load average goes with each round and the whole run.
 
 Run: .venv/bin/python benchmarks/batching.py [--levels 2,4,8] [--jobs-per-user 3] [--rounds 2]
          [--batch 8] [--slots 2] [--size tiny|full] [--model-dir DIR] [--json OUT]
@@ -24,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -45,23 +49,39 @@ def engine(python: Path, model_dir: Path, cache_dir: str, slots: int, max_batch:
     return client
 
 
-def measure(client: EngineClient, users: int, jobs: int) -> LevelStats:
+VOICES = len(VoiceSet.bundled().voices)
+
+
+def engine_cpu_s(client: EngineClient) -> float:
+    """CPU seconds the engine process has used (all its threads)."""
+    if client.pid is None:
+        raise RuntimeError("the engine is not running")
+    times = psutil.Process(client.pid).cpu_times()
+    return float(times.user + times.system)
+
+
+def measure(client: EngineClient, users: int, jobs: int) -> tuple[LevelStats, float]:
+    """One closed-loop round: its statistics and the engine's CPU seconds during it."""
     source = JobSource(TextSet.bundled(("en",), kinds=("medium",)), VoiceSet.bundled())
+    cpu_before = engine_cpu_s(client)
     try:
-        report = LoadRunner(client, Plan(levels=(users,), jobs_per_level=jobs), source).run()
+        report = LoadRunner(client, Plan(levels=(users,), jobs_per_level=jobs, warmup_jobs=0), source).run()
     finally:
         source.close()
-    return report.levels[0]
+    return report.levels[0], engine_cpu_s(client) - cpu_before
 
 
-def summary(runs: list[LevelStats]) -> dict[str, Any]:
-    """One variant's rounds at one level: throughput over all rounds, the worst round's p95."""
-    audio = sum(stats.audio_per_wall_s * stats.duration_s for stats in runs)
-    wall = sum(stats.duration_s for stats in runs)
-    return {"audio_per_wall_s": audio / wall, "first_audio_p50": max(s.first_audio_s.p50 or 0.0 for s in runs),
-            "first_audio_p95": max(s.first_audio_s.p95 or 0.0 for s in runs),
-            "stalls_per_job": sum(s.stalls_per_job for s in runs) / len(runs),
-            "jobs": sum(s.jobs for s in runs), "errors": sum(s.errors for s in runs)}
+def summary(runs: list[tuple[LevelStats, float]]) -> dict[str, Any]:
+    """One variant's rounds at one level: throughput and CPU per audio second over all rounds,
+    the worst round's first-audio p50 and p95."""
+    stats = [run for run, _ in runs]
+    audio = sum(s.audio_per_wall_s * s.duration_s for s in stats)
+    wall = sum(s.duration_s for s in stats)
+    return {"audio_per_wall_s": audio / wall, "cpu_per_audio_s": sum(cpu for _, cpu in runs) / audio,
+            "first_audio_p50": max(s.first_audio_s.p50 or 0.0 for s in stats),
+            "first_audio_p95": max(s.first_audio_s.p95 or 0.0 for s in stats),
+            "stalls_per_job": sum(s.stalls_per_job for s in stats) / len(stats),
+            "jobs": sum(s.jobs for s in stats), "errors": sum(s.errors for s in stats)}
 
 
 def main() -> None:
@@ -90,15 +110,19 @@ def main() -> None:
                    "batched": engine(python, model_dir, work, args.slots, args.batch)}
         results: dict[int, dict[str, Any]] = {}
         try:
+            for client in clients.values():  # every bundled voice prepared, outside the rounds
+                measure(client, VOICES, VOICES)
             for level in levels:
-                runs: dict[str, list[LevelStats]] = {name: [] for name in clients}
+                runs: dict[str, list[tuple[LevelStats, float]]] = {name: [] for name in clients}
                 for round_index in range(args.rounds):
                     order = list(clients) if round_index % 2 == 0 else list(reversed(clients))
                     for name in order:
-                        runs[name].append(measure(clients[name], level, args.jobs_per_user * level))
+                        stats, cpu = measure(clients[name], level, args.jobs_per_user * level)
+                        runs[name].append((stats, cpu))
                         print(f"  {level} users, round {round_index + 1}, {name}: "
-                              f"{runs[name][-1].audio_per_wall_s:.2f} audio s/s, first audio p95 "
-                              f"{runs[name][-1].first_audio_s.p95:.2f} s", flush=True)
+                              f"{stats.audio_per_wall_s:.2f} audio s/s, first audio p95 "
+                              f"{stats.first_audio_s.p95:.2f} s, {cpu / (stats.audio_per_wall_s * stats.duration_s):.2f} "
+                              f"CPU s per audio s, load {os.getloadavg()[0]:.1f}", flush=True)
                 results[level] = {name: summary(stats) for name, stats in runs.items()}
         finally:
             for client in clients.values():
@@ -108,14 +132,17 @@ def main() -> None:
           f"max_batch={args.batch}; {args.rounds} interleaved rounds per level, {args.jobs_per_user} jobs per user; "
           f"load {load_before[0]:.1f} -> {load_after[0]:.1f}; {time.monotonic() - started:.0f} s")
     print(f"{'users':>6}{'variant':>11}{'jobs':>6}{'err':>5}{'1st p50':>9}{'p95':>7}{'stalls/job':>12}"
-          f"{'audio s/s':>11}")
+          f"{'audio s/s':>11}{'CPU s/audio s':>15}")
     for level, variants in results.items():
         for name, r in variants.items():
             print(f"{level:6d}{name:>11}{r['jobs']:6d}{r['errors']:5d}{r['first_audio_p50']:9.2f}"
-                  f"{r['first_audio_p95']:7.2f}{r['stalls_per_job']:12.2f}{r['audio_per_wall_s']:11.2f}")
-        gain = variants["batched"]["audio_per_wall_s"] / variants["unbatched"]["audio_per_wall_s"]
-        p95 = variants["batched"]["first_audio_p95"] / variants["unbatched"]["first_audio_p95"]
-        print(f"{'':6}{'ratio':>11}  audio s/s batched/unbatched {gain:.2f}x, first-audio p95 {p95:.2f}x")
+                  f"{r['first_audio_p95']:7.2f}{r['stalls_per_job']:12.2f}{r['audio_per_wall_s']:11.2f}"
+                  f"{r['cpu_per_audio_s']:15.2f}")
+        batched, unbatched = variants["batched"], variants["unbatched"]
+        print(f"{'':6}{'ratio':>11}  audio s/s batched/unbatched "
+              f"{batched['audio_per_wall_s'] / unbatched['audio_per_wall_s']:.2f}x, first-audio p95 "
+              f"{batched['first_audio_p95'] / unbatched['first_audio_p95']:.2f}x, CPU per audio s "
+              f"{batched['cpu_per_audio_s'] / unbatched['cpu_per_audio_s']:.2f}x")
     if args.json:
         Path(args.json).write_text(json.dumps({"levels": results, "load_before": load_before,
                                                "load_after": load_after, "args": vars(args)}, indent=2))

@@ -1,0 +1,188 @@
+"""Where a batched CosyVoice2 engine's time goes: batch occupancy and seconds per part.
+
+One engine in this process (the real Engine, scheduler, voice cache and backend, on a
+synthetic model folder), ``--users`` closed-loop users speaking the bundled English "medium"
+lines with the bundled voices. Timers wrap the parts of a batched turn, and each part's
+calls are counted by how many jobs (or LLM rows) they held:
+
+- ``llm_step`` (one Qwen2 step for every active sequence) and ``llm_join`` (a prefill);
+- ``wait_ready`` (a worker waiting for its head job's tokens), ``flow`` and ``vocode`` calls,
+  and ``step_batch`` (a whole batched call);
+- why the other queued jobs did not join a batch: not started, tokens not ready, or refused
+  because a job in the batch would be late.
+
+It also prints the process's CPU seconds per audio second and torch's intra-op threads.
+``--max-batch 1`` profiles the per-job path (its ``token2wav`` calls) for comparison.
+
+Run under the CosyVoice environment:
+  .venv-cosyvoice/bin/python benchmarks/batching_profile.py --model-dir DIR [--users 4] [--jobs-per-user 2]
+      [--max-batch 4] [--slots 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import functools
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))
+
+import engine.backends.cosyvoice2 as cosyvoice2  # noqa: E402
+from engine.backends import create_backend  # noqa: E402
+from engine.backends.cosyvoice_llm import BatchedSpeechLM  # noqa: E402
+from engine.batching import Batcher  # noqa: E402
+from engine.load import TextSet, VoiceSet  # noqa: E402
+from engine.load.workload import JobSource  # noqa: E402
+from engine.process import Engine  # noqa: E402
+from engine.protocol import AudioChunk, Event, JobFailed, JobFinished  # noqa: E402
+from engine.scheduler import Work  # noqa: E402
+from engine.voices import SpeakerEncoder, VoiceCache  # noqa: E402
+
+Size = Callable[[tuple[Any, ...]], int]
+
+
+class Timers:
+    """Seconds and call sizes per part, from wrapped methods and functions."""
+
+    def __init__(self) -> None:
+        self.calls: dict[str, list[tuple[float, int]]] = collections.defaultdict(list)
+        self.joins: collections.Counter[str] = collections.Counter()
+        self._lock = threading.Lock()
+
+    def wrap(self, owner: Any, name: str, part: str, size: Size | None = None) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                with self._lock:
+                    self.calls[part].append((time.perf_counter() - began, size(args) if size else 1))
+
+        setattr(owner, name, timed)
+
+    def watch_joins(self) -> None:
+        """Count why each queued job a batch looked at did or did not join it."""
+        fits = Batcher._fits
+
+        def counted(batcher: Batcher, work: Work, batch: list[Work], now: float) -> bool:
+            joined = fits(batcher, work, batch, now)
+            if joined:
+                reason = "joined"
+            elif not work.is_job or work.payload.state is None:
+                reason = "not started"
+            elif not batcher.backend.step_ready(work.payload.state):
+                reason = "tokens not ready"
+            else:
+                reason = "would make a job late"
+            with self._lock:
+                self.joins[reason] += 1
+            return joined
+
+        Batcher._fits = counted  # type: ignore[method-assign, assignment]
+
+    def report(self) -> dict[str, Any]:
+        parts = {}
+        for part, calls in self.calls.items():
+            seconds = [s for s, _ in calls]
+            parts[part] = {"calls": len(calls), "seconds": round(sum(seconds), 2),
+                           "mean_s": round(sum(seconds) / len(seconds), 4),
+                           "by_size": dict(sorted(collections.Counter(size for _, size in calls).items()))}
+        return {"parts": parts, "joins": dict(self.joins)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model-dir", required=True)
+    parser.add_argument("--users", type=int, default=4)
+    parser.add_argument("--jobs-per-user", type=int, default=2)
+    parser.add_argument("--max-batch", type=int, default=4)
+    parser.add_argument("--slots", type=int, default=2)
+    args = parser.parse_args()
+
+    timers = Timers()
+    timers.wrap(BatchedSpeechLM, "_step", "llm_step", lambda a: len(a[0]._active))
+    timers.wrap(BatchedSpeechLM, "_join", "llm_join")
+    timers.wrap(cosyvoice2.CosyVoice2Backend, "wait_ready", "wait_ready")
+    timers.wrap(cosyvoice2, "flow_mels", "flow", lambda a: len(a[2]))
+    timers.wrap(cosyvoice2, "vocode", "vocode", lambda a: len(a[2]))
+    timers.wrap(cosyvoice2.CosyVoice2Backend, "step_batch", "step_batch", lambda a: len(a[1]))
+    timers.wrap(cosyvoice2.CosyVoice2Backend, "_token2wav", "token2wav")
+    timers.watch_joins()
+
+    backend = create_backend("cosyvoice2", {"model_dir": args.model_dir, "device": "cpu", "max_batch": args.max_batch})
+    assert isinstance(backend, cosyvoice2.CosyVoice2Backend)
+    backend.load()
+    cache = VoiceCache(Path(tempfile.mkdtemp(prefix="dubstudio-batching-profile-")), backend, "cosyvoice2",
+                       SpeakerEncoder())
+    first_audio: dict[str, float] = {}
+    samples: collections.Counter[str] = collections.Counter()
+    ended: set[str] = set()
+    failed: set[str] = set()
+    changed = threading.Condition()
+
+    def emit(event: Event) -> None:
+        job_id = getattr(event, "job_id", None)
+        with changed:
+            if isinstance(event, AudioChunk):
+                first_audio.setdefault(event.job_id, time.monotonic())
+                samples[event.job_id] += len(event.pcm)
+            elif isinstance(event, (JobFinished, JobFailed)) and job_id is not None:
+                ended.add(job_id)
+                if isinstance(event, JobFailed):
+                    failed.add(job_id)
+                changed.notify_all()
+
+    engine = Engine(backend, cache, emit, args.slots, 64, "cosyvoice2")
+    backend.warm_up()
+    source = JobSource(TextSet.bundled(("en",), kinds=("medium",)), VoiceSet.bundled())
+    for index in range(len(source.voices.voices)):  # every voice prepared before the clock starts
+        cache.lookup(source.make(index)[0].voice)
+    timers.calls.clear()
+    submitted: dict[str, float] = {}
+
+    def user(number: int) -> None:
+        for turn in range(args.jobs_per_user):
+            job = source.make(number * args.jobs_per_user + turn)[0]
+            submitted[job.job_id] = time.monotonic()
+            engine.submit(job)
+            with changed:
+                changed.wait_for(lambda: job.job_id in ended)
+
+    load_before = os.getloadavg()[0]
+    began, cpu_began = time.monotonic(), time.process_time()
+    users = [threading.Thread(target=user, args=(number,)) for number in range(args.users)]
+    for thread in users:
+        thread.start()
+    for thread in users:
+        thread.join()
+    wall, cpu = time.monotonic() - began, time.process_time() - cpu_began
+    engine.stop()
+    audio_s = sum(samples.values()) / cosyvoice2.SAMPLE_RATE
+    waits = sorted(first_audio[job] - submitted[job] for job in first_audio)
+    decoder = backend._decoder
+    print(json.dumps({
+        "max_batch": backend.max_batch, "slots": args.slots, "users": args.users, "jobs": len(submitted),
+        "failed": len(failed), "wall_s": round(wall, 1), "audio_per_wall_s": round(audio_s / wall, 3),
+        "cpu_per_audio_s": round(cpu / audio_s, 3), "first_audio_p50_s": round(waits[len(waits) // 2], 2),
+        "torch_threads": backend._torch.get_num_threads(),
+        "llm_rows_per_step": round(decoder.rows_stepped / max(1, decoder.steps), 2) if decoder else None,
+        "load": [round(load_before, 1), round(os.getloadavg()[0], 1)], **timers.report()}, indent=1))
+    source.close()
+    os._exit(0)  # the engine's daemon threads (the batched LLM's) need no orderly end
+
+
+if __name__ == "__main__":
+    main()
