@@ -14,9 +14,15 @@ calls are counted by how many jobs (or LLM rows) they held:
 It also prints the process's CPU seconds per audio second and torch's intra-op threads.
 ``--max-batch 1`` profiles the per-job path (its ``token2wav`` calls) for comparison.
 
+``--parts`` instead measures what a batch saves, in CPU seconds of the calling thread (one
+intra-op thread, so a busy machine moves the figures little): the flow and the vocoder on
+``--max-batch`` rows of one voice at once against the same rows one call each, and the LLM's
+CPU per speech token, upstream's batch-1 ``inference`` against the batched decoder at 1 and
+at ``--max-batch`` rows.
+
 Run under the CosyVoice environment:
   .venv-cosyvoice/bin/python benchmarks/batching_profile.py --model-dir DIR [--users 4] [--jobs-per-user 2]
-      [--max-batch 4] [--slots 2]
+      [--max-batch 4] [--slots 2] [--parts]
 """
 
 from __future__ import annotations
@@ -103,6 +109,75 @@ class Timers:
         return {"parts": parts, "joins": dict(self.joins)}
 
 
+def part_costs(model_dir: str, rows: int) -> dict[str, Any]:
+    """CPU seconds of batched against one-by-one calls (see the module docstring)."""
+    import resource
+    import uuid
+
+    import soundfile as sf
+    import torch
+
+    from engine.backends.base import ReferenceClip, VoiceProfile
+    from engine.backends.cosyvoice_batch import FlowRow, VocoderRow, flow_mels, vocode
+
+    backend = cosyvoice2.CosyVoice2Backend(model_dir=model_dir, device="cpu", max_batch=rows, threads=1)
+    backend.load()
+    torch.set_num_threads(1)
+    clip = ROOT / "resources" / "voices" / "maya.wav"
+    audio, rate = sf.read(clip, dtype="float32")
+    arrays, meta = backend.condition(ReferenceClip(audio, rate, len(audio) / rate),
+                                     clip.with_suffix(".txt").read_text().strip())
+    model_input = backend._model_input(backend._encode("The lighthouse is dark tonight, someone cut the power."),
+                                       VoiceProfile("maya", None, arrays, meta), "zero_shot", "")
+    generator = torch.Generator().manual_seed(0)
+    hops = [FlowRow(torch.randint(0, 6561, (1, 53), generator=generator, dtype=torch.int32),
+                    model_input.flow_prompt_speech, model_input.prompt_mel, model_input.embedding, False)
+            for _ in range(rows)]
+    mels = [VocoderRow(torch.randn(1, 80, 108, generator=generator), torch.zeros(1, 1, 0), seed)
+            for seed in range(rows)]
+
+    def cpu_s(call: Callable[[], Any], repeats: int = 3) -> float:
+        best = float("inf")
+        for _ in range(repeats):
+            began = time.thread_time()
+            call()
+            best = min(best, time.thread_time() - began)
+        return round(best, 3)
+
+    def process_cpu_s() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    with torch.inference_mode():
+        flow_mels(torch, backend.flow, hops[:1])  # first-call set-up outside the figures
+        costs: dict[str, Any] = {
+            "flow_one_by_one_s": cpu_s(lambda: [flow_mels(torch, backend.flow, [hop]) for hop in hops]),
+            "flow_batched_s": cpu_s(lambda: flow_mels(torch, backend.flow, hops)),
+            "vocoder_one_by_one_s": cpu_s(lambda: [vocode(torch, backend.hift, [mel]) for mel in mels]),
+            "vocoder_batched_s": cpu_s(lambda: vocode(torch, backend.hift, mels)),
+        }
+        began = process_cpu_s()
+        tokens = sum(1 for _ in backend.llm.inference(
+                text=model_input.text, text_len=torch.tensor([model_input.text.shape[1]], dtype=torch.int32),
+                prompt_text=model_input.llm_prompt_text,
+                prompt_text_len=torch.tensor([model_input.llm_prompt_text.shape[1]], dtype=torch.int32),
+                prompt_speech_token=model_input.llm_prompt_speech,
+                prompt_speech_token_len=torch.tensor([model_input.llm_prompt_speech.shape[1]], dtype=torch.int32),
+                embedding=model_input.embedding, uuid=uuid.uuid4().hex))
+        costs["llm_upstream_ms_per_token"] = round(1000 * (process_cpu_s() - began) / tokens, 2)
+    decoder = backend._decoder
+    assert decoder is not None
+    for count in sorted({1, rows}):
+        began = process_cpu_s()
+        streams = [decoder.submit(backend._sequence(model_input, seed=seed)) for seed in range(count)]
+        for stream in streams:
+            with stream.ready:
+                stream.ready.wait_for(lambda: stream.done, 600)
+        tokens = sum(len(stream.tokens) for stream in streams)
+        costs[f"llm_batched_{count}_rows_ms_per_token"] = round(1000 * (process_cpu_s() - began) / tokens, 2)
+    return {"rows": rows, "prompt_tokens": int(model_input.flow_prompt_speech.shape[1]), **costs}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-dir", required=True)
@@ -110,7 +185,11 @@ def main() -> None:
     parser.add_argument("--jobs-per-user", type=int, default=2)
     parser.add_argument("--max-batch", type=int, default=4)
     parser.add_argument("--slots", type=int, default=2)
+    parser.add_argument("--parts", action="store_true", help="what a batch saves per part, in CPU seconds")
     args = parser.parse_args()
+    if args.parts:
+        print(json.dumps(part_costs(args.model_dir, args.max_batch), indent=1))
+        os._exit(0)  # the batched LLM's daemon thread
 
     timers = Timers()
     timers.wrap(BatchedSpeechLM, "_step", "llm_step", lambda a: len(a[0]._active))
