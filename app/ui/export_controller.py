@@ -11,6 +11,7 @@ so instead of pretending the bar finished.
 from __future__ import annotations
 
 import threading
+from functools import partial
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
@@ -28,7 +29,7 @@ STEPS = 1000  # the progress bar's resolution
 class ExportController(QObject):
     """Runs one export at a time; reports through ``finished``, ``failed`` and ``cancelled``."""
 
-    finished = Signal(str, object)  # export name, ExportResult
+    finished = Signal(Project, str, ExportResult)  # the project exported, the export's name, what it wrote
     failed = Signal(str, str)  # export name, message (with its error code)
     cancelled = Signal(str)  # export name
     progressed = Signal(float)  # 0..1, emitted on the worker thread and delivered on the GUI thread
@@ -59,7 +60,7 @@ class ExportController(QObject):
         self.dialog = self._make_dialog(fmt.label)
         context = ExportContext(progress=self.progressed.emit, cancelled=self._cancel.is_set,
                                 video=video or VideoExportOptions())
-        self._runner.run(lambda: fmt.run(project, None, context), self._on_done, self._on_failed)
+        self._runner.run(lambda: fmt.run(project, None, context), partial(self._on_done, project), self._on_failed)
         return True
 
     def ask_video(self, project: Project) -> VideoExportDialog | None:
@@ -109,8 +110,8 @@ class ExportController(QObject):
             self.dialog = None
         return kind
 
-    def _on_done(self, result: ExportResult) -> None:
-        self.finished.emit(self._close(), result)
+    def _on_done(self, project: Project, result: ExportResult) -> None:
+        self.finished.emit(project, self._close(), result)
 
     def _on_failed(self, error: BaseException) -> None:
         kind = self._close()

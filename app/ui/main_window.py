@@ -18,9 +18,9 @@ from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtWidgets import QLabel, QMainWindow, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from app.project import Project, ProjectError
-from app.project.export_registry import export_format
+from app.project.export_registry import export_format, export_summary
 from app.project.export import ExportResult
-from app.project.qa import QaWorker, lines_failing_qa
+from app.project.qa import QaWorker
 from app.project.sample import copy_sample_project
 from app.project.script_io import script_format
 from app.ui.actions import StudioState, apply_rules, build_actions, build_menus
@@ -323,24 +323,13 @@ class MainWindow(QMainWindow):
         self.messages.status(f"Exporting {kind}…")
         self.exports.start(self.session.project, kind)
 
-    def _on_exported(self, kind: str, result: ExportResult) -> None:
-        where = result.files[0].parent if result.files else "exports/"
-        message = f"Exported {kind}: {len(result.files)} file(s) in {where}"
-        if result.level is not None:
-            message += f" · {result.level.describe()}"
-        for note in result.notes:
-            message += f" · {note}"
-        if result.missing:
-            message += f" · {len(result.missing)} line(s) without a take skipped"
-        failing = lines_failing_qa(self.session.project) if self.session is not None else []
-        if failing and kind != "srt" and kind != "csv":
-            message += f" · {len(failing)} take(s) failed QA (filter the script by “Failed QA”)"
+    def _on_exported(self, project: Project, kind: str, result: ExportResult) -> None:
+        summary = export_summary(project, export_format(kind), result, qa_hint="filter the script by “Failed QA”")
         if result.overruns:
-            message += f" · {len(result.overruns)} take(s) overrun their slot"
             self.messages.inform("Takes that overrun their slot", "\n".join(o.describe() for o in result.overruns))
         # The bar may cut a long summary; the Messages list keeps it whole.
-        self.messages.notify(message, Level.WARNING if failing or result.overruns or result.missing else Level.INFO,
-                             20000)
+        self.messages.notify(" · ".join([summary.headline, *summary.notes]),
+                             Level.WARNING if summary.needs_look else Level.INFO, 20000)
 
     def open_exports(self) -> None:
         if self.session is not None:
