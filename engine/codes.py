@@ -73,7 +73,6 @@ class ErrorCode(_Code):
     TEXT_ENCODING = "E_TEXT_ENCODING", "A text file's encoding is unknown."  # not text in any encoding we recognise
 
     # Projects (app.project).
-    NOT_A_PROJECT = "E_NOT_A_PROJECT", "This folder is not a DubStudio project."
     BAD_PROJECT_FILE = "E_BAD_PROJECT_FILE", "The project file cannot be read."
     SCHEMA_TOO_NEW = "E_SCHEMA_TOO_NEW", "This project was saved by a newer DubStudio."
     MIGRATION = "E_MIGRATION", "This older project could not be brought up to date."

@@ -91,7 +91,7 @@ def add_parser(subparsers: Any) -> None:
                       help="closed loop: seconds a user pauses between jobs (default 0)")
     plan.add_argument("--seed", type=int, default=0, help="seed of the Poisson arrivals (default 0)")
     plan.add_argument("--timeout", type=_plan_number("--timeout", "job_timeout_s"), default=None, metavar="S",
-                      help="a job not done after S seconds is cancelled and counted as E_TIMEOUT (default 300)")
+                      help=f"a job not done after S seconds is cancelled and counted as {ErrorCode.TIMEOUT} (default 300)")
 
     work = parser.add_argument_group("workload")
     work.add_argument("--texts", metavar="FILE", help="UTF-8 file, one text per line (default: bundled sets)")
@@ -170,7 +170,7 @@ def _settings(args: argparse.Namespace) -> Any:
     probe = PRESETS[args.probe] if args.probe else None
     backend = args.backend or (probe.backend if probe is not None else DEFAULT_BACKEND)
     if probe is not None and backend != probe.backend:
-        raise BenchError(f"E_PROBE: --probe {probe.name} runs the {probe.backend} backend, not {backend}")
+        raise BenchError(f"{ErrorCode.PROBE}: --probe {probe.name} runs the {probe.backend} backend, not {backend}")
     plan = _plan(args, probe)
     objective = Objective(
         p95_first_audio_s=args.objective_p95_first_audio,
@@ -255,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
         except BenchError as error:  # the engine did not start, or failed the run
             result["error"] = str(error)
         except Exception as error:  # noqa: BLE001 - shown with a code instead of a thread traceback
-            result["error"] = f"E_BENCH: {type(error).__name__}: {error}"
+            result["error"] = f"{ErrorCode.BENCH}: {type(error).__name__}: {error}"
         finally:
             done.set()
 

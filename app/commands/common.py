@@ -159,7 +159,7 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
                 raise OptionError(name, "", "takes no model folder; drop --model-dir")
             options[spec.model_option] = str(Path(args.model_dir).resolve())
         if spec.model_option is not None and spec.needs_model_folder and spec.model_option not in options:
-            print(f"dubstudio: E_BAD_OPTION: --backend {name} needs --model-dir DIR "
+            print(f"dubstudio: {ErrorCode.BAD_OPTION}: --backend {name} needs --model-dir DIR "
                   f"({spec.option(spec.model_option).help})", file=sys.stderr)
             raise SystemExit(ExitCode.BAD_INPUT)
         options = spec.validate(options)

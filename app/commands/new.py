@@ -25,6 +25,7 @@ from typing import Any
 from app.commands.exit_codes import ExitCode
 from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.commands.transcribe import add_transcribe_options, print_result, request_from
+from engine.codes import ErrorCode
 
 
 
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             make_script=make_script,
         )
     except ValueError as error:
-        print(f"dubstudio new: E_INVALID_VALUE: --voice: {error}", file=err)
+        print(f"dubstudio new: {ErrorCode.INVALID_VALUE}: --voice: {error}", file=err)
         return ExitCode.BAD_INPUT
     except ProjectError as error:
         print(f"dubstudio new: {error}", file=err)

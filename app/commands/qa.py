@@ -24,6 +24,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from app.commands.exit_codes import ExitCode
+from engine.codes import ErrorCode, QaCode
 
 if TYPE_CHECKING:
     from app.project import Project
@@ -103,7 +104,6 @@ def _check(project: Project, args: argparse.Namespace) -> int:
     from app.commands.render import parse_line_list
     from app.project import ProjectError
     from app.project.qa import (
-        TAKE_UNREADABLE,
         QaOutcome,
         TakeChecker,
         placements,
@@ -137,7 +137,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
         try:
             outcome = checker.check(request_for(project, line, take, args.recogniser_model))
         except ProjectError as error:  # a take path that escapes the project
-            outcome = QaOutcome(line.id, take.id, None, f"{TAKE_UNREADABLE}: {error}")
+            outcome = QaOutcome(line.id, take.id, None, f"{ErrorCode.TAKE_UNREADABLE}: {error}")
         if args.save and record(project, outcome) is not None:
             take = project.chosen_take(line) or take
         row = report_row(project, line, take, outcome, placed.get(line.id))
@@ -158,7 +158,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
     unchecked = sum(1 for row in rows if row["passed"] is None)
     summary = f"{len(rows)} take(s) checked: {len(rows) - failed - unchecked} passed, {failed} failed"
     if unchecked:
-        summary += f", {unchecked} not fully checked (see QA_NOT_CHECKED)"
+        summary += f", {unchecked} not fully checked (see {QaCode.NOT_CHECKED})"
     print(summary + ".", file=err)
     return ExitCode.FAILED if failed else ExitCode.OK
 

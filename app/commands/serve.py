@@ -20,6 +20,7 @@ from typing import Any
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
 from app.commands.exit_codes import ExitCode
+from engine.codes import ErrorCode
 from engine.numbers import number_argument
 from engine.protocol import DEFAULT_BACKEND
 
@@ -66,12 +67,12 @@ def add_parser(subparsers: Any) -> None:
     safety.add_argument("--tls-key", default=None, metavar="F", help="TLS private key (PEM)")
     safety.add_argument("--max-text-chars", type=_serve_number("max_text_chars"), default=c.DEFAULT_MAX_TEXT_CHARS,
                         help=f"longest line a job may speak (default {c.DEFAULT_MAX_TEXT_CHARS}); longer: "
-                             "E_TEXT_TOO_LONG")
+                             f"{ErrorCode.TEXT_TOO_LONG}")
     safety.add_argument("--max-clip-mb", type=_serve_number("max_clip_mb"), default=c.DEFAULT_MAX_CLIP_MB,
                         help=f"largest reference clip upload (default {c.DEFAULT_MAX_CLIP_MB:g} MB); larger: "
-                             "E_CLIP_TOO_LARGE")
+                             f"{ErrorCode.CLIP_TOO_LARGE}")
     safety.add_argument("--job-timeout", type=_serve_number("job_timeout_s"), default=c.DEFAULT_JOB_TIMEOUT_S, metavar="S",
-                        help=f"a job still running after S seconds is cancelled: E_JOB_TIMEOUT "
+                        help=f"a job still running after S seconds is cancelled: {ErrorCode.JOB_TIMEOUT} "
                              f"(default {c.DEFAULT_JOB_TIMEOUT_S:.0f})")
     safety.add_argument("--clip-store-mb", type=_serve_number("clip_store_mb"), default=c.DEFAULT_CLIP_STORE_MB,
                         help=f"memory for uploaded clips, oldest dropped first (default {c.DEFAULT_CLIP_STORE_MB:g})")
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         cluster_gpus = float(ray.cluster_resources().get("GPU", 0))
         serve.run(build_app(options, cluster_gpus, clip_dir), name=APP_NAME, route_prefix="/", blocking=False)
     except Exception as error:  # noqa: BLE001 - Ray raises many kinds; each ends the same way
-        print(f"dubstudio serve: E_ENGINE_START: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"dubstudio serve: {ErrorCode.ENGINE_START}: {type(error).__name__}: {error}", file=sys.stderr)
         _shutdown(local_head)
         return ExitCode.ENGINE
     # After ray.init, which installs its own SIGTERM handler in this process: ours stops cleanly.

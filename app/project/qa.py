@@ -31,11 +31,9 @@ from app.project.errors import ProjectError
 from app.project.model import Line, Project, Take, file_digest
 from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
 from engine.audio_io import AudioError, read_audio
+from engine.codes import ErrorCode, QaCode
 from engine.qa.checks import TakeChecks, Verdict, judge, measure_take
 from engine.qa.recognise import DEFAULT_MODEL
-
-TAKE_UNREADABLE = "E_TAKE_UNREADABLE"
-QA_WORKER = "E_QA_WORKER"
 
 
 @dataclass(frozen=True)
@@ -111,7 +109,7 @@ class TakeChecker:
             pcm, rate = read_take(request.take_path)
         except (AudioError, OSError) as error:
             return QaOutcome(request.line_id, request.take_id, None,
-                             f"{TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
+                             f"{ErrorCode.TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
         checks = measure_take(pcm, rate, request.text, request.language, self._clip_embedding(request.clip_path),
                               self._encoder, request.recogniser_model, request.pace * (self._voice_pace(request) or 1.0))
         return QaOutcome(request.line_id, request.take_id, checks)
@@ -197,7 +195,7 @@ def _worker_main(requests: Connection, results: Connection) -> None:
         try:
             outcome = checker.check(request)
         except Exception as error:  # noqa: BLE001 - one bad take must not end the checking of the others
-            outcome = QaOutcome(request.line_id, request.take_id, None, f"{QA_WORKER}: {type(error).__name__}: {error}")
+            outcome = QaOutcome(request.line_id, request.take_id, None, f"{ErrorCode.QA_WORKER}: {type(error).__name__}: {error}")
         try:
             results.send(outcome)
         except (BrokenPipeError, OSError):
@@ -282,7 +280,7 @@ class QaWorker:
             self._pending.append(request)
             self._requests.send(request)
         return [QaOutcome(first.line_id, first.take_id, None,
-                          f"{QA_WORKER}: the QA process stopped while checking this take")]
+                          f"{ErrorCode.QA_WORKER}: the QA process stopped while checking this take")]
 
     def close(self) -> None:
         """Stop the process (outcomes not yet collected are dropped)."""
@@ -384,7 +382,7 @@ def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | No
     checks = outcome.checks if outcome is not None else take.qa
     row: dict[str, Any] = {"line_id": line.id, "line": project.order_of(line.id), "take": take.id}
     if checks is None:
-        error = outcome.error if outcome is not None and outcome.error else "QA_NOT_CHECKED: this take has not been checked yet"
+        error = outcome.error if outcome is not None and outcome.error else f"{QaCode.NOT_CHECKED}: this take has not been checked yet"
         return {**row, "recogniser": None, "language": None, "metric": None, "wer": None, "transcript": None,
                 "detected_language": None, "language_probability": None, "speech_s": None,
                 "expected_speech_s": None, "clipping": None, "silence_s": None,

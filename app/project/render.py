@@ -56,10 +56,6 @@ from engine.protocol import (
     VoiceSpec,
 )
 
-NO_CHARACTER = "E_NO_CHARACTER"
-NO_CLIP = "E_NO_CLIP"
-NO_AUDIO = "E_NO_AUDIO"
-ENGINE_STOPPED = "E_ENGINE_STOPPED"
 
 
 @dataclass(frozen=True)
@@ -312,7 +308,7 @@ class RenderSession:
                     changed.add(state.line.id)
             return self._update(changed)
         if isinstance(event, EngineStopped) and event.reason != "wake":
-            return self._abandon(f"{ENGINE_STOPPED}: the engine stopped ({event.reason}) before this line was spoken")
+            return self._abandon(f"{ErrorCode.ENGINE_STOPPED}: the engine stopped ({event.reason}) before this line was spoken")
         return self._update(set(), notify=False)
 
     def cancel(self) -> RenderUpdate:
@@ -382,7 +378,7 @@ class RenderSession:
     def _build_job(self, line: Line) -> tuple[Job, str]:
         order = self.project.order_of(line.id)
         if line.character_id is None:
-            raise NoVoice(f"{NO_CHARACTER}: line {order} has no character; assign one first")
+            raise NoVoice(f"{ErrorCode.NO_CHARACTER}: line {order} has no character; assign one first")
         voice = voice_spec(self.project, line.character_id, line)
         fingerprint = self.project.fingerprint(line, self._backend)
         if fingerprint is None:
@@ -437,7 +433,7 @@ class RenderSession:
             if step.stretch != 1.0:
                 audio = time_stretch(audio, state.sample_rate, step.stretch)
         if audio.size == 0 or state.sample_rate <= 0:
-            self._fail_line(line, f"{NO_AUDIO}: the engine finished line {self._order(line)} without audio")
+            self._fail_line(line, f"{ErrorCode.NO_AUDIO}: the engine finished line {self._order(line)} without audio")
         else:
             take_id = new_id()
             rel = f"{TAKES_DIR}/{safe_filename(line.id, 'line')}_{take_id}.wav"
@@ -584,7 +580,7 @@ def voice_spec(project: Project, character_id: str, line: Line | None = None) ->
     """
     char = project.character(character_id)
     if not char.clip:
-        raise NoVoice(f"{NO_CLIP}: {char.name} has no reference clip; import one first")
+        raise NoVoice(f"{ErrorCode.NO_CLIP}: {char.name} has no reference clip; import one first")
     try:
         clip = trimmed_clip(project, char.id)
     except ProjectError as error:

@@ -224,7 +224,7 @@ class EngineBridge(QObject):
 
     def _require(self) -> EngineClientProtocol:
         if self._client is None or not self.is_ready:
-            raise RuntimeError("E_ENGINE_START: the engine is not running yet")
+            raise RuntimeError(f"{ErrorCode.ENGINE_START}: the engine is not running yet")
         return self._client
 
     def submit(self, job: Job) -> float:

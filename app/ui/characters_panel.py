@@ -49,6 +49,7 @@ from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceState, VoiceStates
 from app.ui.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
 from app.ui.waveform import WaveformView
+from engine.codes import ErrorCode
 from engine.files import FileError
 from engine.voices import transcript_beside
 from engine.protocol import PITCH, SPEED, VoiceSettings
@@ -714,7 +715,7 @@ class CharactersPanel(QWidget):
             try:
                 self.recorder.start()
             except Exception as exc:  # noqa: BLE001 - PortAudio reports device problems with many types
-                self._doc.error.emit(f"E_RECORD: cannot record from the microphone: {exc}")
+                self._doc.error.emit(f"{ErrorCode.RECORD}: cannot record from the microphone: {exc}")
                 return
             self.record_button.setText("■ Stop recording")
             return

@@ -22,6 +22,7 @@ from app.project.export_registry import ExportContext, export_format
 from app.project.video_export import VideoExportOptions
 from app.ui.tasks import TaskRunner
 from app.ui.video_dialogs import VideoExportDialog
+from engine.codes import ErrorCode
 
 STEPS = 1000  # the progress bar's resolution
 
@@ -52,7 +53,7 @@ class ExportController(QObject):
     def start(self, project: Project, kind: str, video: VideoExportOptions | None = None) -> bool:
         """Start an export into the project's exports folder; False while another one runs."""
         if self._running is not None:
-            self.failed.emit(kind, f"E_EXPORT: the {self._running} export is still running; wait or cancel it")
+            self.failed.emit(kind, f"{ErrorCode.EXPORT}: the {self._running} export is still running; wait or cancel it")
             return False
         fmt = export_format(kind)
         self._running = kind
@@ -66,7 +67,7 @@ class ExportController(QObject):
     def ask_video(self, project: Project) -> VideoExportDialog | None:
         """Ask for the video's options (container, codec, tracks, language), then export it."""
         if project.video is None:
-            self.failed.emit("video", "E_EXPORT: the project has no video; add one with Project › Set video…")
+            self.failed.emit("video", f"{ErrorCode.EXPORT}: the project has no video; add one with Project › Set video…")
             return None
         dialog = VideoExportDialog(project, self._parent)
         dialog.accepted.connect(lambda: self.start(project, "video", dialog.options()))

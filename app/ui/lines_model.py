@@ -50,7 +50,8 @@ from app.project.qa import chosen_verdicts, overrun_of, placements
 from app.project.timecode import format_clock, parse_time
 from app.project.timing import LineTiming, line_timings
 from app.project.undo import time_order
-from engine.qa.checks import NOT_CHECKED, Finding, TakeChecks, Verdict
+from engine.codes import ErrorCode, QaCode
+from engine.qa.checks import Finding, TakeChecks, Verdict
 from app.ui.document import Document
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -117,21 +118,21 @@ DRAFT_COLOUR = "#7b5ea7"  # a machine translation nobody has checked
 
 # The QA cell names the worst finding, in the order a dubber fixes them; the tooltip has all.
 FINDING_LABELS: dict[str, str] = {
-    "QA_SILENT": "Silent",
-    "QA_UNINTELLIGIBLE": "Misheard",
-    "QA_OVERRUN": "Too long",
-    "QA_UNLIKE_VOICE": "Unlike voice",
-    "QA_CLIPPING": "Clipped",
-    "QA_LEADING_SILENCE": "Silence",
-    "QA_INNER_SILENCE": "Long pause",
-    "QA_TRAILING_SILENCE": "Silence",
+    QaCode.SILENT: "Silent",
+    QaCode.UNINTELLIGIBLE: "Misheard",
+    QaCode.OVERRUN: "Too long",
+    QaCode.UNLIKE_VOICE: "Unlike voice",
+    QaCode.CLIPPING: "Clipped",
+    QaCode.LEADING_SILENCE: "Silence",
+    QaCode.INNER_SILENCE: "Long pause",
+    QaCode.TRAILING_SILENCE: "Silence",
 }
 
 
 def worst_first(findings: tuple[Finding, ...]) -> list[Finding]:
     """The failing findings (not the not-checked note), the worst first."""
     order = list(FINDING_LABELS)
-    failing = [f for f in findings if f.code != NOT_CHECKED]
+    failing = [f for f in findings if f.code != QaCode.NOT_CHECKED]
     return sorted(failing, key=lambda f: order.index(f.code) if f.code in order else len(order))
 
 # A line's own fit choice (Line.fit) as the Fit column edits it: None follows the project.
@@ -367,11 +368,11 @@ class QaColumn(LineColumn):
             return "This take has not been checked yet; QA runs in the background after each render."
         verdict = model.verdict_of(line)
         findings = tuple(worst_first(verdict.findings)) + tuple(
-            f for f in verdict.findings if f.code == NOT_CHECKED) if verdict else ()
+            f for f in verdict.findings if f.code == QaCode.NOT_CHECKED) if verdict else ()
         over = model.overrun(line)
-        if over > 0 and not any(f.code == "QA_OVERRUN" for f in findings):
+        if over > 0 and not any(f.code == QaCode.OVERRUN for f in findings):
             limit = model.project.settings.qa.max_overrun_s
-            findings = (Finding("QA_OVERRUN", f"the take runs {over:.2f} s past its slot, within the "
+            findings = (Finding(QaCode.OVERRUN, f"the take runs {over:.2f} s past its slot, within the "
                                               f"{limit:.2f} s QA allows (a warning, not a failure)"),) + findings
         return qa_tooltip(take.qa, findings)
 
@@ -720,7 +721,7 @@ class LinesModel(QAbstractTableModel):
         try:
             command = Column(index.column()).spec.write(self.line_at(index.row()), value)
         except ValueError as exc:
-            self._doc.error.emit(f"E_INVALID_VALUE: line {index.row() + 1}: {exc}")
+            self._doc.error.emit(f"{ErrorCode.INVALID_VALUE}: line {index.row() + 1}: {exc}")
             return False
         return command is not None and self._doc.push(command)
 

@@ -13,6 +13,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from app.project.fsutil import atomic_write_wav
+from engine.codes import ErrorCode
 
 RECORD_RATE = 48000
 
@@ -65,6 +66,6 @@ class Recorder:
         """Stop and write the recording as a WAV at ``path``; raises ValueError when silent."""
         audio = self.stop()
         if audio.size < self.sample_rate // 2 or float(np.abs(audio).max(initial=0.0)) < 1e-3:
-            raise ValueError("E_CLIP_SILENT: the recording is empty or silent; check the microphone")
+            raise ValueError(f"{ErrorCode.CLIP_SILENT}: the recording is empty or silent; check the microphone")
         atomic_write_wav(path, audio, self.sample_rate)
         return path

@@ -18,6 +18,7 @@ from app.project import ProjectError
 from app.project.render import RenderProgress, RenderSession, RenderUpdate
 from app.ui.bridge import EngineBridge
 from app.ui.document import Document
+from engine.codes import ErrorCode
 from engine.protocol import Priority
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ class RenderController(QObject):
         so a later render of any kind fits it the same way).
         """
         if self.is_running:
-            self.message.emit("E_RENDER: a batch is already running; cancel it or wait for it to finish")
+            self.message.emit(f"{ErrorCode.RENDER}: a batch is already running; cancel it or wait for it to finish")
             return False
         session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False)
         if session is None:
@@ -106,10 +107,10 @@ class RenderController(QObject):
     def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,
                      priority: Priority, listening: bool) -> RenderSession | None:
         if not self._bridge.is_ready:
-            self.message.emit("E_ENGINE_START: the engine is not ready yet")
+            self.message.emit(f"{ErrorCode.ENGINE_START}: the engine is not ready yet")
             return None
         if self._doc.read_only:  # rendering writes takes and saves the project
-            self.message.emit(f"E_PROJECT_LOCKED: the project is read-only here ({self._doc.read_only}); "
+            self.message.emit(f"{ErrorCode.PROJECT_LOCKED}: the project is read-only here ({self._doc.read_only}); "
                               "it cannot be rendered")
             return None
         return RenderSession(

@@ -123,7 +123,7 @@ class VideoController(QObject):
         if document is None:
             return
         if document.project.video is None:
-            self.error.emit("Cannot transcribe", "E_NO_AUDIO_STREAM: the project has no video; "
+            self.error.emit("Cannot transcribe", f"{ErrorCode.NO_AUDIO_STREAM}: the project has no video; "
                             "set one with Project › Set video…")
             return
         progress = TranscriptionProgress(self._parent, "Transcribing the dialogue")
@@ -194,7 +194,7 @@ class VideoController(QObject):
         """Extract the video's original audio as the guide track (the video must have audio)."""
         document = self.document
         if document is None or document.project.video is None:
-            self.message.emit("E_NO_VIDEO_STREAM: the project has no video yet (Project › Set video…)")
+            self.message.emit(f"{ErrorCode.NO_VIDEO_STREAM}: the project has no video yet (Project › Set video…)")
             return
         project = document.project
         video = project.video

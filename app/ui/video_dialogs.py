@@ -34,6 +34,7 @@ from app.project.timecode import format_clock
 from app.project.video_export import VideoExportOptions, default_video_path
 from app.ui.folders import PROJECTS, Folders
 from app.ui.tasks import TaskRunner
+from engine.codes import ErrorCode
 
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
 VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
@@ -275,7 +276,7 @@ class NewFromVideoDialog(QDialog):
             return
         folder = request.folder
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            self.problem.setText(f"E_BAD_PROJECT_FILE: {folder} is not an empty folder; choose a new one")
+            self.problem.setText(f"{ErrorCode.BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one")
             return
         self.chosen.emit(request)
         self.accept()

@@ -24,6 +24,7 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any, Iterator
 
+from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_int, checked_number
 
 
@@ -79,12 +80,12 @@ class Plan:
 
     def validate(self) -> None:
         if not self.levels:
-            raise PlanError("E_PLAN: give at least one level (e.g. --levels 1,2,4)")
+            raise PlanError(f"{ErrorCode.PLAN}: give at least one level (e.g. --levels 1,2,4)")
         if any(isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_LEVEL
                for level in self.levels):
-            raise PlanError(f"E_PLAN: levels must be whole numbers from 1 to {MAX_LEVEL}, got {list(self.levels)}")
+            raise PlanError(f"{ErrorCode.PLAN}: levels must be whole numbers from 1 to {MAX_LEVEL}, got {list(self.levels)}")
         if (self.jobs_per_level is None) == (self.seconds_per_level is None):
-            raise PlanError("E_PLAN: hold each level for a number of jobs or of seconds (exactly one)")
+            raise PlanError(f"{ErrorCode.PLAN}: hold each level for a number of jobs or of seconds (exactly one)")
         try:
             for name, (low, high) in PLAN_RANGES.items():
                 value = getattr(self, name)
@@ -95,7 +96,7 @@ class Plan:
                 else:
                     checked_number(name, value, low, high)
         except NumberError as error:
-            raise PlanError(f"E_PLAN: {error}") from None
+            raise PlanError(f"{ErrorCode.PLAN}: {error}") from None
 
     def offered_rate(self, level: int) -> float | None:
         """Open loop: arrivals per second at ``level``; None in closed loop."""

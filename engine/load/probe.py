@@ -22,6 +22,7 @@ from typing import Callable
 from engine.backends import descriptor
 from engine.backends.setup import CommandRun, OutputLine, default_synthetic_folder, ensure_synthetic_model
 from engine.client import EngineConfig
+from engine.codes import ErrorCode
 from engine.load.plans import Mode, Plan
 from engine.load.runner import BenchSettings
 from engine.load.stats import Objective
@@ -59,7 +60,7 @@ def preset(name: str) -> ProbePreset:
     try:
         return PRESETS[name]
     except KeyError:
-        raise ValueError(f"E_PROBE: no probe named {name!r}; known: {', '.join(PRESETS)}") from None
+        raise ValueError(f"{ErrorCode.PROBE}: no probe named {name!r}; known: {', '.join(PRESETS)}") from None
 
 
 def ensure_probe_model(probe: ProbePreset, python: str | None,

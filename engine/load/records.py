@@ -20,11 +20,6 @@ ERROR = "error"
 CANCELLED = "cancelled"
 PENDING = "pending"
 
-# Error kinds the load core adds to the engine's ErrorCode values.
-E_TIMEOUT = "E_TIMEOUT"  # no end event within the plan's job timeout; the job was cancelled
-E_SUBMIT = "E_SUBMIT"  # the client refused the submission itself (raised)
-
-
 def count_stalls(chunks: list[tuple[float, float]]) -> tuple[int, float]:
     """Stall count and stalled seconds for ``(arrival, duration)`` pairs in arrival order."""
     tracker = StallTracker()
@@ -66,7 +61,7 @@ class JobRecord:
     stalled_s: float = 0.0
     max_gap_s: float | None = None  # worst chunk arrival minus end of the audio before it (> 0: a stall)
     status: str = PENDING
-    error: str | None = None  # error kind: an ErrorCode value, E_TIMEOUT or E_SUBMIT
+    error: str | None = None  # error kind: an ErrorCode value (TIMEOUT, SUBMIT: the load core's own)
     error_message: str | None = None
     retries: int = 0  # times the client resubmitted it after an engine crash
     _stall: StallTracker = field(default_factory=StallTracker, repr=False)

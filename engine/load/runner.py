@@ -21,9 +21,10 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from engine.client import EngineClient, EngineConfig
+from engine.codes import ErrorCode
 from engine.remote import RemoteConfig, RemoteEngineClient
 from engine.load.plans import Driver, Due, Plan
-from engine.load.records import E_SUBMIT, E_TIMEOUT, JobRecord
+from engine.load.records import JobRecord
 from engine.load.report import BenchReport
 from engine.load.sampler import ResourceSample, ResourceSampler
 from engine.load.stats import LevelRun, LevelStats, Objective, add_changes, apply_objective, level_stats, make_verdict
@@ -146,7 +147,7 @@ class LoadRunner:
                  config: dict[str, Any] | None = None, engine_nice: int = 0) -> None:
         plan.validate()
         if client.ready is None:
-            raise BenchError("E_BENCH: start the engine client before running a plan")
+            raise BenchError(f"{ErrorCode.BENCH}: start the engine client before running a plan")
         self.client = client
         self.plan = plan
         self.source = source
@@ -260,7 +261,7 @@ class LoadRunner:
         deadline = time.monotonic() + VOICE_PREPARE_TIMEOUT_S
         while waiting and not self.stopped:
             if time.monotonic() > deadline:
-                raise BenchError(f"E_BENCH_VOICE: voices not prepared within {VOICE_PREPARE_TIMEOUT_S:.0f} s")
+                raise BenchError(f"{ErrorCode.BENCH_VOICE}: voices not prepared within {VOICE_PREPARE_TIMEOUT_S:.0f} s")
             event = self.client.get_event(timeout=MAX_WAIT_S)
             self._maybe_sample()
             if isinstance(event, VoicePrepared):
@@ -334,7 +335,7 @@ class LoadRunner:
             now = time.monotonic()
             for record, user in self._expired(now):
                 self.client.cancel(record.job_id)
-                record.fail(now - self._t0, E_TIMEOUT, f"no end within {plan.job_timeout_s:.0f} s")
+                record.fail(now - self._t0, ErrorCode.TIMEOUT, f"no end within {plan.job_timeout_s:.0f} s")
                 self._end(record, user, driver, now)
             if driver.exhausted(now) and not self._active:
                 break
@@ -373,7 +374,7 @@ class LoadRunner:
         except (EngineError, OSError, ValueError) as error:  # a closed queue, an unpicklable job
             del self._active[job.job_id]
             now = time.monotonic()
-            record.fail(now - self._t0, E_SUBMIT, str(error))
+            record.fail(now - self._t0, ErrorCode.SUBMIT, str(error))
             self.observer(JobEnded(record))
 
     def _expired(self, now: float) -> list[tuple[JobRecord, int | None]]:
@@ -483,13 +484,13 @@ class BenchSettings:
         try:
             self.objective.validate()
         except NumberError as error:
-            raise BenchError(f"E_BENCH: objective: {error}") from None
+            raise BenchError(f"{ErrorCode.BENCH}: objective: {error}") from None
         if self.cache not in ("warm", "cold"):
-            raise BenchError(f"E_BENCH: cache must be 'warm' or 'cold', not {self.cache!r}")
+            raise BenchError(f"{ErrorCode.BENCH}: cache must be 'warm' or 'cold', not {self.cache!r}")
         if self.engine.slots is not None and self.engine.slots < 1:
-            raise BenchError("E_BENCH: slots must be at least 1")
+            raise BenchError(f"{ErrorCode.BENCH}: slots must be at least 1")
         if self.engine.max_active is not None and self.engine.max_active < 1:
-            raise BenchError("E_BENCH: the active-job cap must be at least 1")
+            raise BenchError(f"{ErrorCode.BENCH}: the active-job cap must be at least 1")
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.engine.backend, "slots_requested": self.engine.slots,
@@ -541,7 +542,7 @@ class BenchSession:
             try:
                 ready: EngineReady = client.start()
             except Exception as error:  # EngineStartError and spawn failures alike
-                code = getattr(getattr(error, "code", None), "value", "E_ENGINE_START")
+                code = getattr(getattr(error, "code", None), "value", ErrorCode.ENGINE_START)
                 raise BenchError(f"{code}: {error}") from error
             texts = file_texts or TextSet.bundled(s.text_languages or bundled_languages(ready.backend.languages))
             source = JobSource(texts, voices, cold=s.cache == "cold")

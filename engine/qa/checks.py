@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from engine.codes import QaCode
 from engine.qa.recognise import AUTO, CONFIDENT_DETECTION, DEFAULT_MODEL, SILENCE_PEAK, NotHeard, recognise
 from engine.qa.wer import CER, WER, comparable_units, error_rate, language_code, metric_for
 from engine.silence import sound_intervals
@@ -207,7 +208,6 @@ class Finding(NamedTuple):
         return f"{self.code}: {self.message}"
 
 
-NOT_CHECKED = "QA_NOT_CHECKED"  # a note, not a failure: intelligibility could not be checked
 # Stored checks made by these recognisers are measured again (pocketsphinx scored clean takes up to 0.64).
 RETIRED_RECOGNISERS = ("pocketsphinx",)
 
@@ -217,7 +217,7 @@ class Verdict:
     """The outcome for one take: passed (True), failed (False) or not fully checked (None)."""
 
     passed: bool | None
-    findings: tuple[Finding, ...]  # failures, then the NOT_CHECKED note if any
+    findings: tuple[Finding, ...]  # failures, then the QaCode.NOT_CHECKED note if any
 
     @property
     def reasons(self) -> list[str]:
@@ -358,49 +358,49 @@ def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None 
     t = thresholds
     failed: list[Finding] = []
     if checks.silent:
-        failed.append(Finding("QA_SILENT", f"the take is silent ({checks.duration_s:.2f} s without sound)"))
+        failed.append(Finding(QaCode.SILENT, f"the take is silent ({checks.duration_s:.2f} s without sound)"))
     limit = t.max_cer if checks.metric == CER else t.max_wer
     what = "character error rate" if checks.metric == CER else "word error rate"
     if checks.transcript == "":  # a silent take has its own finding
         if not checks.silent:
-            failed.append(Finding("QA_NO_SPEECH", "the recogniser heard no speech (noise, or sound that is not speech)"))
+            failed.append(Finding(QaCode.NO_SPEECH, "the recogniser heard no speech (noise, or sound that is not speech)"))
     elif checks.wer is not None and checks.wer > limit:
-        failed.append(Finding("QA_UNINTELLIGIBLE",
+        failed.append(Finding(QaCode.UNINTELLIGIBLE,
                               f"the recogniser heard “{checks.transcript}” ({what} {checks.wer:.2f}, limit {limit:.2f})"))
     if checks.detected_language and language_code(checks.detected_language) != language_code(checks.language) \
             and (checks.language_probability or 0.0) >= t.min_language_confidence and checks.transcript != "":
-        failed.append(Finding("QA_WRONG_LANGUAGE", f"the take sounds like “{checks.detected_language}” "
+        failed.append(Finding(QaCode.WRONG_LANGUAGE, f"the take sounds like “{checks.detected_language}” "
                                                    f"(probability {checks.language_probability:.2f}), "
                                                    f"not “{checks.language}”"))
     if checks.expected_speech_s and not checks.silent and checks.transcript != "":
         ratio = checks.speech_s / checks.expected_speech_s
         if ratio < t.min_duration_ratio:
             heard_all = checks.wer is not None and checks.wer <= limit
-            code, why = ("QA_TOO_FAST", "spoken far too fast") if heard_all else ("QA_TOO_SHORT", "cut short?")
+            code, why = (QaCode.TOO_FAST, "spoken far too fast") if heard_all else (QaCode.TOO_SHORT, "cut short?")
             failed.append(Finding(code, f"{checks.speech_s:.2f} s of speech where the text needs about "
                                         f"{checks.expected_speech_s:.2f} s ({ratio:.0%}, minimum "
                                         f"{t.min_duration_ratio:.0%}): {why}"))
     if checks.clipping > t.max_clipping:
-        failed.append(Finding("QA_CLIPPING", f"{checks.clipping:.2%} of samples are at full scale "
+        failed.append(Finding(QaCode.CLIPPING, f"{checks.clipping:.2%} of samples are at full scale "
                                              f"(limit {t.max_clipping:.2%})"))
     if not checks.silent:
         for code, where, value, limit in (
-            ("QA_LEADING_SILENCE", "before the speech", checks.leading_silence_s, t.max_leading_silence_s),
-            ("QA_INNER_SILENCE", "inside the speech", checks.inner_silence_s, t.max_inner_silence_s),
-            ("QA_TRAILING_SILENCE", "after the speech", checks.trailing_silence_s, t.max_trailing_silence_s),
+            (QaCode.LEADING_SILENCE, "before the speech", checks.leading_silence_s, t.max_leading_silence_s),
+            (QaCode.INNER_SILENCE, "inside the speech", checks.inner_silence_s, t.max_inner_silence_s),
+            (QaCode.TRAILING_SILENCE, "after the speech", checks.trailing_silence_s, t.max_trailing_silence_s),
         ):
             if value > limit:
                 failed.append(Finding(code, f"{value:.2f} s of silence {where} (limit {limit:.2f} s)"))
     if overrun_s is not None and overrun_s > t.max_overrun_s:
-        failed.append(Finding("QA_OVERRUN", f"the take runs {overrun_s:.2f} s past its slot "
+        failed.append(Finding(QaCode.OVERRUN, f"the take runs {overrun_s:.2f} s past its slot "
                                             f"(limit {t.max_overrun_s:.2f} s)"))
     if checks.resemblance is not None and checks.resemblance < t.min_resemblance:
-        failed.append(Finding("QA_UNLIKE_VOICE", f"resemblance to the character's clip is {checks.resemblance:.2f} "
+        failed.append(Finding(QaCode.UNLIKE_VOICE, f"resemblance to the character's clip is {checks.resemblance:.2f} "
                                                  f"(minimum {t.min_resemblance:.2f})"))
     notes: list[Finding] = []
     if checks.wer is None:
         # Checks stored before the reason was: the recogniser then knew English only.
         why = checks.not_checked or f"no recogniser for language “{checks.language or 'undetermined'}”"
-        notes.append(Finding(NOT_CHECKED, f"intelligibility not checked: {why}"))
+        notes.append(Finding(QaCode.NOT_CHECKED, f"intelligibility not checked: {why}"))
     passed: bool | None = False if failed else (None if notes else True)
     return Verdict(passed=passed, findings=tuple(failed + notes))

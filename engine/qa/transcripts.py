@@ -36,7 +36,7 @@ class Mismatch:
 def hear_clip(path: str | os.PathLike[str], language: str = "", model: str = DEFAULT_MODEL) -> Transcript:
     """The words said in the clip at ``path`` (decoded as reference clips are), in the character's
     ``language`` or, when it is not set, the language detected. Raises NotHeard when no model can
-    listen, and EngineError (E_CLIP_*) for a clip that cannot be used."""
+    listen, and EngineError (E_CLIP_MISSING, E_CLIP_SILENT...) for a clip that cannot be used."""
     from engine.voices import load_reference_clip
 
     clip = load_reference_clip(path)

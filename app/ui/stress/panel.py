@@ -52,6 +52,7 @@ from app.ui.stress.worker import BenchWorker, Prepare, PrepareContext, Preparing
 from engine.backends import OptionError, descriptor
 from engine.backends.cosyvoice_models import synthetic_banner
 from engine.client import EngineConfig
+from engine.codes import ErrorCode
 from engine.files import FileError, atomic_write_bytes
 from engine.load import (
     BenchReport,
@@ -569,7 +570,7 @@ class StressPanel(QWidget):
 
     def _require_report(self) -> BenchReport:
         if self._report is None:
-            raise RuntimeError("E_NO_REPORT: no finished run to export yet")
+            raise RuntimeError(f"{ErrorCode.NO_REPORT}: no finished run to export yet")
         return self._report
 
     def _plots_png(self) -> bytes:

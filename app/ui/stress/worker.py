@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from engine.codes import ErrorCode
 from engine.load import BenchError, BenchSession, BenchSettings, Progress, RunFailed
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class BenchWorker:
             with self._lock:
                 self._cancel_step = None
                 if self._stopped:
-                    self.messages.put(RunFailed("E_CANCELLED: stopped before the run started"))
+                    self.messages.put(RunFailed(f"{ErrorCode.CANCELLED}: stopped before the run started"))
                     return
                 self._session = self._factory(settings, self.messages.put)
             self._session.run()
@@ -97,13 +98,13 @@ class BenchWorker:
             pass  # the session already reported RunFailed
         except Exception as error:  # anything else must reach the panel too, not vanish in a thread
             if self._stopped:
-                self.messages.put(RunFailed(f"E_CANCELLED: stopped while getting ready ({error})"))
+                self.messages.put(RunFailed(f"{ErrorCode.CANCELLED}: stopped while getting ready ({error})"))
                 return
             log.exception("stress run failed")
             code = getattr(getattr(error, "code", None), "value", None)  # an EngineError keeps its own code
             text = str(error)
             self.messages.put(RunFailed(text if code and text.startswith(code) else
-                                        f"{code or 'E_BENCH'}: {type(error).__name__}: {error}"))
+                                        f"{code or ErrorCode.BENCH}: {type(error).__name__}: {error}"))
 
     def _hold(self, cancel: Callable[[], None]) -> None:
         with self._lock:

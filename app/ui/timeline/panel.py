@@ -45,6 +45,7 @@ from app.ui.timeline.programme import Audio, AudioLibrary, Programme, chosen_tak
 from app.ui.timeline.scale import ZOOM_STEP
 from app.ui.timeline.transport import Transport
 from app.ui.timeline.video import FrameDecoder, VideoPreview
+from engine.codes import ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -322,7 +323,7 @@ class TimelinePanel(QWidget):
 
         def failed(error: BaseException) -> None:
             self._loading.difference_update(missing)
-            self.message.emit(f"E_TAKE_UNREADABLE: the timeline could not load audio: {error}")
+            self.message.emit(f"{ErrorCode.TAKE_UNREADABLE}: the timeline could not load audio: {error}")
 
         self._runner.run(lambda: load_many(missing), done, failed)
 

@@ -26,6 +26,7 @@ from app.project import Project
 from app.project.loudness import gain_for
 from app.project.timeline import Slot
 from engine.audio_io import AudioError, read_audio
+from engine.codes import ErrorCode
 
 PREVIEW_RATE = 24_000  # speech needs no more, and it halves the work of 48 kHz
 PEAKS_PER_S = 200  # envelope points per second: 5 px apart at the timeline's highest zoom
@@ -75,7 +76,7 @@ def load_many(paths: Iterable[Path]) -> dict[Path, Audio | str]:
         try:
             out[path] = load_audio(path)
         except (AudioError, OSError, ValueError) as error:
-            out[path] = f"E_TAKE_UNREADABLE: {path.name}: {error}"
+            out[path] = f"{ErrorCode.TAKE_UNREADABLE}: {path.name}: {error}"
     return out
 
 

@@ -23,6 +23,8 @@ from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from engine.codes import ErrorCode
+
 log = logging.getLogger(__name__)
 
 SEEK_AHEAD_S = 2.0  # further ahead than this, seeking to a keyframe beats decoding forward
@@ -69,17 +71,17 @@ class FrameDecoder(QObject):
         try:  # opened by us as a regular file: a named pipe is refused instead of blocking FFmpeg
             handle = open_regular_file(self._path)
         except OSError as error:
-            self.failed.emit(f"E_VIDEO_UNREADABLE: cannot read {self._path.name}: {error}")
+            self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error}")
             return
         try:
             container = av.open(handle, metadata_errors="replace")
         except (av.FFmpegError, OSError, ValueError) as error:
             handle.close()
-            self.failed.emit(f"E_VIDEO_UNREADABLE: cannot read {self._path.name}: {error}")
+            self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error}")
             return
         with handle, container:
             if not container.streams.video:
-                self.failed.emit(f"E_NO_VIDEO_STREAM: {self._path.name} has no video stream")
+                self.failed.emit(f"{ErrorCode.NO_VIDEO_STREAM}: {self._path.name} has no video stream")
                 return
             stream = container.streams.video[0]
             stream.thread_type = "AUTO"
@@ -98,7 +100,7 @@ class FrameDecoder(QObject):
                     frame = reader.frame_at(wanted)
                 except av.FFmpegError as error:
                     log.warning("decoding %s failed at %.2f s: %s", self._path.name, wanted, error)
-                    self.failed.emit(f"E_VIDEO_UNREADABLE: cannot decode {self._path.name} at {wanted:.2f} s: {error}")
+                    self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot decode {self._path.name} at {wanted:.2f} s: {error}")
                     shown = (wanted, size)
                     continue
                 shown = (wanted, size)

@@ -23,8 +23,6 @@ import pytest
 from app.cli import main as cli_main
 from app.project import Project
 from app.project.qa import (
-    QA_WORKER,
-    TAKE_UNREADABLE,
     QaOutcome,
     QaWorker,
     TakeChecker,
@@ -34,6 +32,7 @@ from app.project.qa import (
     request_for,
     unchecked_takes,
 )
+from engine.codes import ErrorCode
 from tests.engine.helpers import joe_says
 
 from .conftest import VOICES, add_fake_take
@@ -118,7 +117,7 @@ def test_a_missing_take_file_is_reported_not_crashed_on(scene: Project) -> None:
     assert take is not None
     scene.take_path(take).unlink()
     outcome = TakeChecker().check(request_for(scene, line, take))
-    assert outcome.checks is None and outcome.error.startswith(TAKE_UNREADABLE)
+    assert outcome.checks is None and outcome.error.startswith(ErrorCode.TAKE_UNREADABLE)
     assert record(scene, outcome) is None
 
 
@@ -148,7 +147,7 @@ def test_the_worker_checks_in_a_low_priority_process_and_recovers_from_a_crash(s
             outcomes += worker.poll(timeout=5.0)
         assert sorted(o.line_id for o in outcomes) == ["l2", "l3", "l4"]
         crashed = [o for o in outcomes if o.checks is None]
-        assert len(crashed) == 1 and crashed[0].line_id == "l2" and crashed[0].error.startswith(QA_WORKER)
+        assert len(crashed) == 1 and crashed[0].line_id == "l2" and crashed[0].error.startswith(ErrorCode.QA_WORKER)
         assert all(o.checks is not None for o in outcomes if o.line_id != "l2")
     finally:
         worker.close()
