@@ -19,7 +19,8 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from typing import Any
+import time
+from typing import Any, Callable
 
 from app.commands.exit_codes import ExitCode
 from engine.codes import ErrorCode
@@ -64,17 +65,24 @@ def request_from(args: argparse.Namespace) -> Any:
 
 
 class StageReport:
-    """Progress on stderr, one line per stage and every 10 % of listening."""
+    """Progress on stderr: a line when a stage starts, at every 10 % of it and at least every
+    HEARTBEAT_S (10 % of a two-hour video is minutes of listening), with the time taken so far."""
 
-    def __init__(self, out: Any) -> None:
+    HEARTBEAT_S = 30.0
+
+    def __init__(self, out: Any, clock: Callable[[], float] = time.monotonic) -> None:
         self.out = out
+        self.clock = clock
+        self.started = self.printed = clock()
         self.last: tuple[str, int] | None = None
 
     def __call__(self, stage: str, fraction: float) -> None:
-        step = (stage, int(fraction * 10))
-        if step != self.last:
-            self.last = step
-            print(f"  {stage}: {fraction:.0%}", file=self.out, flush=True)
+        from app.project.timecode import format_clock
+
+        step, now = (stage, int(fraction * 10)), self.clock()
+        if step != self.last or now - self.printed >= self.HEARTBEAT_S:
+            self.last, self.printed = step, now
+            print(f"  {stage}: {fraction:.0%} ({format_clock(now - self.started, 0)})", file=self.out, flush=True)
 
 
 def print_result(made: Any, out: Any) -> None:

@@ -162,3 +162,19 @@ def test_exports_keep_the_source_text_beside_a_translation(tmp_path: Path) -> No
     project.save()
     reloaded = Project.load(project.root).line("l1")
     assert reloaded.source_text == "Je voulais soumettre cette idée." and reloaded.draft
+
+
+def test_progress_is_reported_at_each_tenth_and_at_least_every_half_minute() -> None:
+    from app.commands.transcribe import StageReport
+
+    now = [0.0]
+    out = io.StringIO()
+    report = StageReport(out, clock=lambda: now[0])
+    for seconds, stage, fraction in ((0, "listening", 0.0), (10, "listening", 0.04), (20, "listening", 0.105),
+                                     (45, "listening", 0.15), (50, "listening", 0.16), (80, "listening", 0.17),
+                                     (81, "speakers", 0.0), (82, "speakers", 1.0)):
+        now[0] = seconds
+        report(stage, fraction)
+    assert out.getvalue().splitlines() == ["  listening: 0% (0:00)", "  listening: 10% (0:20)",
+                                           "  listening: 16% (0:50)", "  listening: 17% (1:20)",
+                                           "  speakers: 0% (1:21)", "  speakers: 100% (1:22)"]
