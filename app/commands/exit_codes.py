@@ -25,3 +25,8 @@ class ExitCode(enum.IntEnum):
     # a bench report.
     SAVE_FAILED = 7
     INTERRUPTED = 130  # Ctrl+C or SIGTERM (see common.run_interruptible), as a shell reports SIGINT
+
+
+def exit_statuses(*meanings: tuple[ExitCode, str]) -> str:
+    """A command's help sentence, "Exit codes: 0 ok, 1 some lines failed, …", its numbers from the table."""
+    return "Exit codes: " + ", ".join(f"{code.value} {meaning}" for code, meaning in meanings) + "."

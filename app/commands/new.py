@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.commands.exit_codes import ExitCode
+from app.commands.exit_codes import ExitCode, exit_statuses
 from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.commands.transcribe import add_transcribe_options, print_result, request_from
 from engine.codes import ErrorCode
@@ -33,8 +33,10 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "new",
         help="make a project from a video (subtitles, voices, guide track)",
-        description="Make a DubStudio project that dubs a video. Exit codes: 0 ready to render, "
-        "1 created but some lines or characters lack a voice (listed), 2 bad arguments or input.",
+        description="Make a DubStudio project that dubs a video. "
+        + exit_statuses((ExitCode.OK, "ready to render"),
+                        (ExitCode.FAILED, "created but some lines or characters lack a voice (listed)"),
+                        (ExitCode.BAD_INPUT, "bad arguments or input")),
     )
     parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder to create (new or empty)")
     parser.add_argument("--video", required=True, metavar="FILE", help="the video to dub (any format FFmpeg reads)")

@@ -23,7 +23,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from app.commands.exit_codes import ExitCode
+from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.codes import ErrorCode, QaCode
 
 if TYPE_CHECKING:
@@ -58,7 +58,8 @@ def add_parser(subparsers: Any) -> None:
         "qa",
         help="check the chosen takes of a project (intelligibility, clipping, silences, slot, resemblance)",
         description="Check each line's chosen take as it is on disk and print a table. "
-        "Exit codes: 0 no take failed, 1 some take failed QA, 2 bad project or arguments.",
+        + exit_statuses((ExitCode.OK, "no take failed"), (ExitCode.FAILED, "some take failed QA"),
+                        (ExitCode.BAD_INPUT, "bad project or arguments")),
     )
     parser.add_argument("project", metavar="PROJECT_DIR", nargs="?",
                         help="the project folder (holding project.json)")

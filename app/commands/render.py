@@ -32,7 +32,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
 from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
-from app.commands.exit_codes import ExitCode
+from app.commands.exit_codes import ExitCode, exit_statuses
 from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.project.export_registry import EXPORTS, EXPORT_KINDS
 from app.project.timecode import format_clock
@@ -51,9 +51,12 @@ def add_parser(subparsers: Any) -> None:
         "render",
         help="render a project's lines through the engine (headless), then optionally export",
         description="Render the lines of a DubStudio project into takes/, with a progress bar. "
-        "Exit codes: 0 ok, 1 some lines failed, 2 bad project or arguments, 3 engine did not start, "
-        "4 export failed, 5 some takes failed QA (--qa), 6 project locked by another process, "
-        "7 project.json could not be saved, 130 interrupted.",
+        + exit_statuses((ExitCode.OK, "ok"), (ExitCode.FAILED, "some lines failed"),
+                        (ExitCode.BAD_INPUT, "bad project or arguments"), (ExitCode.ENGINE, "engine did not start"),
+                        (ExitCode.EXPORT, "export failed"), (ExitCode.QA_FAILED, "some takes failed QA (--qa)"),
+                        (ExitCode.LOCKED, "project locked by another process"),
+                        (ExitCode.SAVE_FAILED, "project.json could not be saved"),
+                        (ExitCode.INTERRUPTED, "interrupted")),
     )
     parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder (holding project.json)")
     parser.add_argument("--stale-only", action="store_true",

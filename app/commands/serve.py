@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
-from app.commands.exit_codes import ExitCode
+from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.codes import ErrorCode
 from engine.numbers import number_argument
 from engine.protocol import DEFAULT_BACKEND
@@ -49,7 +49,8 @@ def add_parser(subparsers: Any) -> None:
         "serve", help="serve engines to a team over HTTP (Ray Serve)",
         description="Serve DubStudio engines to other computers: one engine per replica, one deployment per "
                     "backend, an HTTP API for the studio, render, say and bench (--engine-url). "
-                    "Exit codes: 0 stopped, 2 bad options, 3 Ray or the deployment failed.")
+                    + exit_statuses((ExitCode.OK, "stopped"), (ExitCode.BAD_INPUT, "bad options"),
+                                    (ExitCode.ENGINE, "Ray or the deployment failed")))
     where = parser.add_argument_group("where")
     where.add_argument("--address", default=None, metavar="RAY_ADDRESS",
                        help="join this Ray cluster (e.g. 10.0.0.5:6379 or auto); default: start a local head")

@@ -22,7 +22,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from app.commands.exit_codes import ExitCode
+from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.codes import ErrorCode
 
 
@@ -103,8 +103,10 @@ def add_parser(subparsers: Any) -> None:
         "transcribe",
         help="make the cast and script from the project's video's dialogue",
         description="Transcribe the dialogue of the project's video into characters (one per voice, each with a "
-        "reference clip cut from the original) and timed lines. Exit codes: 0 ready to render, 1 some characters "
-        "lack a clip, 2 bad arguments or input, 6 project locked, 7 save failed.",
+        "reference clip cut from the original) and timed lines. "
+        + exit_statuses((ExitCode.OK, "ready to render"), (ExitCode.FAILED, "some characters lack a clip"),
+                        (ExitCode.BAD_INPUT, "bad arguments or input"), (ExitCode.LOCKED, "project locked"),
+                        (ExitCode.SAVE_FAILED, "save failed")),
     )
     parser.add_argument("project", metavar="PROJECT_DIR", help="a project that has a video")
     parser.add_argument("--replace", action="store_true", help="replace the project's existing lines")
