@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 class Document(QObject):
     """One open project with undo/redo, dirty tracking and autosave."""
 
-    changed = Signal(object)  # Change, after every push, undo and redo
-    render_changed = Signal(object)  # frozenset of line ids whose takes/status changed
+    changed = Signal(Change)  # after every push, undo and redo
+    render_changed = Signal(frozenset)  # the line ids whose takes/status changed
     undo_state_changed = Signal()  # can_undo/can_redo/texts/clean may differ now
     saved = Signal(str)  # the project file
     error = Signal(str)  # an edit or a save failed; the message has an error code

@@ -39,7 +39,7 @@ class QaRunner(Protocol):
 class QaController(QObject):
     """Checks the document's takes in the background and records the results."""
 
-    checked = Signal(object)  # frozenset of line ids whose chosen take's QA changed
+    checked = Signal(frozenset)  # the line ids whose chosen take's QA changed
     message = Signal(str)  # problems to show the user (error codes included)
 
     def __init__(self, document: Document, make_runner: Callable[[], QaRunner] = QaWorker,

@@ -14,7 +14,7 @@ from typing import Iterable
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.project import ProjectError
+from app.project import ProjectError, Take
 from app.project.render import RenderProgress, RenderSession, RenderUpdate
 from app.ui.bridge import EngineBridge
 from app.ui.document import Document
@@ -29,8 +29,8 @@ MAX_IN_FLIGHT = 16  # jobs of one batch in the engine's queue at once; auditions
 class RenderController(QObject):
     """Starts, cancels and retries renders; reports progress."""
 
-    progress = Signal(object)  # RenderProgress of the batch
-    take_finished = Signal(str, object)  # line id, the new Take (written to disk and saved)
+    progress = Signal(RenderProgress)  # the batch's
+    take_finished = Signal(str, Take)  # line id, the new take (written to disk and saved)
     running_changed = Signal(bool)  # a batch started or ended
     message = Signal(str)  # problems to show the user (error codes included)
 
