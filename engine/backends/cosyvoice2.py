@@ -79,10 +79,10 @@ END_OF_PROMPT = "<|endofprompt|>"
 GPU_BYTES_PER_JOB = {"fp32": 1.0 * 2**30, "fp16": 0.6 * 2**30}
 GPU_MEMORY_HEADROOM = 0.8  # keep a fifth of the free memory for fragmentation and other processes
 # max_batch when not given: on a GPU a batch of B hops costs about one hop (the seeds' curve is
-# one stream after another on one device), so batch up to 8, within memory. On the CPU the
-# flow's arithmetic is the cost and a batch saves only per-call overhead: benchmarks/batching.py
-# measured 1.0-1.3x the throughput on a shared 2-core CPU, with a lower first-audio p95
-# (docs/cosyvoice.md), too little to leave the per-job path the suite has long covered: opt in.
+# one stream after another on one device), so batch up to 8, within memory. On the CPU a batch
+# of B hops costs about B (benchmarks/batching_profile.py --parts: the flow, 75-85 % of the
+# work, 0.94x for 4 rows at once), and benchmarks/batching.py measured the same audio per second
+# for the same CPU seconds at 4 users (docs/cosyvoice.md): no reason to leave the per-job path.
 DEFAULT_MAX_BATCH = {"cuda": 8, "cpu": 1}
 # Padding the flow may add to a batch's real frames: a GPU computes the pads in parallel at
 # little cost, a CPU computes every one of them (measured: three voices in one batch on this

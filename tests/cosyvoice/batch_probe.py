@@ -9,6 +9,7 @@ exact: upstream's modules at batch 1 on the same tokens, prompts and seeds.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -207,9 +208,14 @@ def main() -> int:
     facts = {"max_batch": backend.max_batch, "piece_scheduling": backend.piece_scheduling,
              "llm": llm_checks(backend, torch, profiles), "flow": flow_checks(backend, torch, profiles),
              "vocoder": vocoder_checks(backend, torch), "jobs": job_checks(backend, profiles)}
+    backend.set_slots(2)
+    facts["threads_at_2_slots"] = torch.get_num_threads()
     one = CosyVoice2Backend(model_dir=model_dir, device="cpu", max_batch=1)
     one.load()
-    facts["max_batch_1"] = {"piece_scheduling": one.piece_scheduling, "decoder": one._decoder is not None}
+    one.set_slots(2)
+    facts["max_batch_1"] = {"piece_scheduling": one.piece_scheduling, "decoder": one._decoder is not None,
+                            "threads_at_2_slots": torch.get_num_threads()}
+    facts["cores"] = os.cpu_count() or 1
     print(json.dumps(facts))
     return 0
 

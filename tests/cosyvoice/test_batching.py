@@ -76,7 +76,13 @@ def test_jobs_together_joining_cancelled_or_failing_leave_the_others_audio_uncha
 
 def test_max_batch_1_keeps_the_per_job_llm_threads(probe: dict[str, Any]) -> None:
     assert probe["max_batch"] == 4 and probe["piece_scheduling"] is True
-    assert probe["max_batch_1"] == {"piece_scheduling": False, "decoder": False}
+    assert probe["max_batch_1"] == {"piece_scheduling": False, "decoder": False,
+                                    "threads_at_2_slots": max(1, probe["cores"] // 2)}
+
+
+def test_batched_the_llm_thread_gets_its_share_of_the_cores(probe: dict[str, Any]) -> None:
+    """Two slots and the batched decoder thread compute at once: cores ÷ 3 threads each."""
+    assert probe["threads_at_2_slots"] == max(1, probe["cores"] // 3)
 
 
 @pytest.mark.parametrize("value", [0, -1, 65, 1.5, "two", True])
