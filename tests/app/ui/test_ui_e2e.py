@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app.commands.exit_codes import ExitCode
 from app.project.sample import copy_sample_project
 
 from tests.app.ui.paths import REPO
@@ -42,5 +43,5 @@ def test_dubstudio_reports_a_folder_that_is_not_a_project(tmp_path: Path) -> Non
         [*_dubstudio(), str(tmp_path), "--quit-after-load"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
     )
-    assert done.returncode == 1
+    assert done.returncode == ExitCode.BAD_INPUT  # a folder that is not a project: bad input
     assert "project opened: False" in done.stdout
