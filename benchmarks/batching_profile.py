@@ -32,6 +32,7 @@ import collections
 import functools
 import json
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -204,8 +205,8 @@ def main() -> None:
     backend = create_backend("cosyvoice2", {"model_dir": args.model_dir, "device": "cpu", "max_batch": args.max_batch})
     assert isinstance(backend, cosyvoice2.CosyVoice2Backend)
     backend.load()
-    cache = VoiceCache(Path(tempfile.mkdtemp(prefix="dubstudio-batching-profile-")), backend, "cosyvoice2",
-                       SpeakerEncoder())
+    cache_dir = Path(tempfile.mkdtemp(prefix="dubstudio-batching-profile-"))
+    cache = VoiceCache(cache_dir, backend, "cosyvoice2", SpeakerEncoder())
     first_audio: dict[str, float] = {}
     samples: collections.Counter[str] = collections.Counter()
     ended: set[str] = set()
@@ -260,6 +261,7 @@ def main() -> None:
         "llm_rows_per_step": round(decoder.rows_stepped / max(1, decoder.steps), 2) if decoder else None,
         "load": [round(load_before, 1), round(os.getloadavg()[0], 1)], **timers.report()}, indent=1))
     source.close()
+    shutil.rmtree(cache_dir, ignore_errors=True)
     os._exit(0)  # the engine's daemon threads (the batched LLM's) need no orderly end
 
 
