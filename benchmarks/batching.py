@@ -128,7 +128,8 @@ def main() -> None:
             for client in clients.values():
                 client.close()
         load_after = os.getloadavg()
-    print(f"\nCosyVoice2 {args.size} synthetic on the CPU ({os.cpu_count()} cores), {args.slots} slots, batched "
+    model = f"the model folder {args.model_dir}" if args.model_dir else f"{args.size} synthetic"
+    print(f"\nCosyVoice2 {model} on the CPU ({os.cpu_count()} cores), {args.slots} slots, batched "
           f"max_batch={args.batch}; {args.rounds} interleaved rounds per level, {args.jobs_per_user} jobs per user; "
           f"load {load_before[0]:.1f} -> {load_after[0]:.1f}; {time.monotonic() - started:.0f} s")
     print(f"{'users':>6}{'variant':>11}{'jobs':>6}{'err':>5}{'1st p50':>9}{'p95':>7}{'stalls/job':>12}"
