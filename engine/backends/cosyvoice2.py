@@ -43,6 +43,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
+from engine.audio_io import resample
 from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE, OptionError
 from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
 from engine.backends.cosyvoice_batch import (
@@ -498,15 +499,14 @@ class CosyVoice2Backend(Backend):
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """The CosyVoice2 frontend's features of a clip, as arrays the engine can cache."""
-        import soxr
         import torch
         import torchaudio.compliance.kaldi as kaldi
         import whisper
 
         if len(clip.audio) / clip.sample_rate > MAX_PROMPT_S:
             raise EngineError(ErrorCode.CLIP_TOO_LONG, f"CosyVoice2 takes prompt clips up to {MAX_PROMPT_S:.0f} s")
-        audio16 = soxr.resample(clip.audio, clip.sample_rate, 16000).astype(np.float32)
-        audio24 = soxr.resample(clip.audio, clip.sample_rate, SAMPLE_RATE).astype(np.float32)
+        audio16 = resample(clip.audio, clip.sample_rate, 16000)
+        audio24 = resample(clip.audio, clip.sample_rate, SAMPLE_RATE)
         with torch.inference_mode():
             speech16 = torch.from_numpy(audio16).unsqueeze(0)
             # Speech tokens: Whisper-style 128-bin log-mel at 16 kHz through the tokenizer model.
