@@ -31,13 +31,15 @@ from PySide6.QtWidgets import (
 from app.ui.folders import Folders
 from engine.codes import ErrorCode
 from engine.load import Objective, Plan, PlanError
-from engine.load.plans import Arrivals, Mode, WarmupMode
+from engine.load.plans import PLAN_RANGES, WHOLE_NUMBERS, Arrivals, Mode, WarmupMode
+from engine.load.stats import OBJECTIVE_RANGES
 from engine.load.workload import resources_dir
 
 TEXT_CHOICES = (("Bundled, as the backend speaks", None), ("Bundled English", ("en",)),
                 ("Bundled Chinese", ("zh",)), ("Bundled English + Chinese", ("en", "zh")),
                 ("From a file…", "file"))
 CLIP_FILTER = "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)"
+NO_CAP = 0  # the cap field's "no cap", below the declared least cap of 1
 
 
 @dataclass(frozen=True)
@@ -50,10 +52,33 @@ class Workload:
     cache: str  # "warm" or "cold"
 
 
-def seconds_spin(value: float, low: float, high: float, tip: str, decimals: int = 2) -> QDoubleSpinBox:
+DEFAULT_PLAN = Plan()
+DEFAULT_OBJECTIVE = Objective()
+MIN_DECIMALS = 2  # hundredths, as the fields always showed
+PERCENT = 100.0  # the error rate is a fraction in the objective and a percent on screen
+
+
+def decimals_for(low: float) -> int:
+    """Enough decimals that the declared minimum is shown as itself (a 0.0001 rate must not read 0)."""
+    decimals = MIN_DECIMALS
+    while round(low, decimals) != low:
+        decimals += 1
+    return decimals
+
+
+def number_spin(low: float, high: float, value: float, tip: str) -> QDoubleSpinBox:
+    """A spin box over a declared range, with the decimals that range needs."""
     spin = QDoubleSpinBox()
-    spin.setDecimals(decimals)
+    spin.setDecimals(decimals_for(low))  # before the range: Qt rounds the range to the decimals
     spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setToolTip(tip)
+    return spin
+
+
+def whole_spin(low: float, high: float, value: int, tip: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(int(low), int(high))
     spin.setValue(value)
     spin.setToolTip(tip)
     return spin
@@ -88,15 +113,17 @@ class RunControls(QWidget):
         form.addRow("Levels", self.levels_edit)
         self.hold_combo = QComboBox()
         self.hold_combo.addItems(["jobs per level", "seconds per level"])
-        self.hold_spin = seconds_spin(10, 1, 100000, "How long each level is held", decimals=0)
+        self.hold_spin = QDoubleSpinBox()
+        self.hold_spin.setToolTip("How long each level is held")
+        self.hold_combo.currentIndexChanged.connect(self._hold_range)
+        self._hold_range()
+        self.hold_spin.setValue(float(DEFAULT_PLAN.jobs_per_level or 0))
         hold = QHBoxLayout()
         hold.addWidget(self.hold_spin)
         hold.addWidget(self.hold_combo)
         form.addRow("Hold", hold)
-        self.warmup_spin = QSpinBox()
-        self.warmup_spin.setRange(0, 1000)
-        self.warmup_spin.setValue(1)
-        self.warmup_spin.setToolTip("Jobs per level left out of the statistics")
+        self.warmup_spin = whole_spin(*PLAN_RANGES["warmup_jobs"], DEFAULT_PLAN.warmup_jobs,
+                                      "Jobs per level left out of the statistics")
         self.warmup_mode = QComboBox()
         self.warmup_mode.addItem("under the level's load", WarmupMode.CONCURRENT.value)
         self.warmup_mode.addItem("one at a time, first", WarmupMode.SEQUENTIAL.value)
@@ -105,21 +132,23 @@ class RunControls(QWidget):
         warmup.addWidget(self.warmup_spin)
         warmup.addWidget(self.warmup_mode, 1)
         form.addRow("Warm-up jobs", warmup)
-        self.think_spin = seconds_spin(0.0, 0.0, 600.0, "Closed loop: pause between a user's jobs")
+        self.think_spin = number_spin(*PLAN_RANGES["think_s"], DEFAULT_PLAN.think_s,
+                                      "Closed loop: pause between a user's jobs")
         form.addRow("Think time (s)", self.think_spin)
-        self.rate_spin = seconds_spin(0.5, 0.01, 1000.0, "Open loop: arrivals per second per level unit")
+        self.rate_spin = number_spin(*PLAN_RANGES["rate"], DEFAULT_PLAN.rate,
+                                     "Open loop: arrivals per second per level unit")
         form.addRow("Rate (jobs/s)", self.rate_spin)
         self.arrivals_combo = QComboBox()
         self.arrivals_combo.addItem("Poisson", Arrivals.POISSON.value)
         self.arrivals_combo.addItem("Constant", Arrivals.CONSTANT.value)
         form.addRow("Arrivals", self.arrivals_combo)
-        self.cap_spin = QSpinBox()
-        self.cap_spin.setRange(0, 1000)
+        self.cap_spin = whole_spin(NO_CAP, PLAN_RANGES["max_in_flight"][1], NO_CAP,
+                                   "Open loop: at most this many jobs in flight; latency still counts from arrival")
         self.cap_spin.setSpecialValueText("no cap")
-        self.cap_spin.setToolTip("Open loop: at most this many jobs in flight; latency still counts from arrival")
         form.addRow("Max in flight", self.cap_spin)
-        self.timeout_spin = seconds_spin(300.0, 1.0, 86400.0, "A job not finished by then is cancelled and counts "
-                                         f"as an error ({ErrorCode.TIMEOUT})", decimals=0)
+        self.timeout_spin = number_spin(*PLAN_RANGES["job_timeout_s"], DEFAULT_PLAN.job_timeout_s,
+                                        "A job not finished by then is cancelled and counts "
+                                        f"as an error ({ErrorCode.TIMEOUT})")
         form.addRow("Job timeout (s)", self.timeout_spin)
         self.stop_after_miss = QCheckBox("Stop after the first level that misses")
         self.stop_after_miss.setToolTip("Step up the levels until the objective fails: higher levels would only miss more")
@@ -166,11 +195,15 @@ class RunControls(QWidget):
     def _objective_box(self) -> QGroupBox:
         box = QGroupBox("Objective")
         form = QFormLayout(box)
-        self.objective_spin = seconds_spin(1.5, 0.05, 600.0, "A level passes when its p95 first audio is at most this")
+        self.objective_spin = number_spin(*OBJECTIVE_RANGES["p95_first_audio_s"], DEFAULT_OBJECTIVE.p95_first_audio_s,
+                                          "A level passes when its p95 first audio is at most this")
         form.addRow("p95 first audio ≤ (s)", self.objective_spin)
-        self.error_rate_spin = seconds_spin(0.0, 0.0, 100.0, "Allowed failed jobs, percent")
+        low, high = OBJECTIVE_RANGES["max_error_rate"]
+        self.error_rate_spin = number_spin(low * PERCENT, high * PERCENT, DEFAULT_OBJECTIVE.max_error_rate * PERCENT,
+                                           "Allowed failed jobs, percent")
         form.addRow("Errors ≤ (%)", self.error_rate_spin)
-        self.stalls_spin = seconds_spin(0.0, 0.0, 100.0, "Allowed playback stalls per job")
+        self.stalls_spin = number_spin(*OBJECTIVE_RANGES["max_stalls_per_job"], DEFAULT_OBJECTIVE.max_stalls_per_job,
+                                       "Allowed playback stalls per job")
         form.addRow("Stalls per job ≤", self.stalls_spin)
         return box
 
@@ -204,7 +237,7 @@ class RunControls(QWidget):
     def objective(self) -> Objective:
         return Objective(
             p95_first_audio_s=self.objective_spin.value(),
-            max_error_rate=self.error_rate_spin.value() / 100.0,
+            max_error_rate=self.error_rate_spin.value() / PERCENT,
             max_stalls_per_job=self.stalls_spin.value(),
         )
 
@@ -231,14 +264,21 @@ class RunControls(QWidget):
         self.think_spin.setValue(plan.think_s)
         self.rate_spin.setValue(plan.rate)
         self.arrivals_combo.setCurrentIndex(self.arrivals_combo.findData(plan.arrivals.value))
-        self.cap_spin.setValue(plan.max_in_flight or 0)
+        self.cap_spin.setValue(plan.max_in_flight or NO_CAP)
         self.timeout_spin.setValue(plan.job_timeout_s)
         self.stop_after_miss.setChecked(plan.stop_after_miss)
         self.objective_spin.setValue(objective.p95_first_audio_s)
-        self.error_rate_spin.setValue(objective.max_error_rate * 100.0)
+        self.error_rate_spin.setValue(objective.max_error_rate * PERCENT)
         self.stalls_spin.setValue(objective.max_stalls_per_job)
 
     # --- internals ------------------------------------------------------------------------------
+
+    def _hold_range(self) -> None:
+        """The hold is a number of jobs or of seconds, each with its own declared range."""
+        field = "jobs_per_level" if self.hold_combo.currentIndex() == 0 else "seconds_per_level"
+        low, high = PLAN_RANGES[field]
+        self.hold_spin.setDecimals(0 if field in WHOLE_NUMBERS else decimals_for(low))
+        self.hold_spin.setRange(low, high)
 
     def sync_enabled(self) -> None:
         open_loop = self.mode_combo.currentData() == Mode.OPEN.value
