@@ -9,13 +9,16 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.commands.exit_codes import ExitCode
 from engine.backends import DESCRIPTORS, BackendDescriptor
 
+if TYPE_CHECKING:
+    from app.commands.common import Subparsers
 
-def add_parser(subparsers: Any) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("backends", help="list the speech backends, their options and environments")
     parser.add_argument("name", nargs="?", choices=list(DESCRIPTORS), help="only this backend")
     parser.add_argument("--json", action="store_true", help="print the descriptors as JSON")

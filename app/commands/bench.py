@@ -12,7 +12,7 @@ import dataclasses
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.commands.common import (
     add_engine_arguments,
@@ -29,6 +29,11 @@ from engine.load.stats import OBJECTIVE_RANGES
 from engine.numbers import number_argument
 from engine.protocol import DEFAULT_BACKEND, ErrorCode
 
+if TYPE_CHECKING:
+    from app.commands.common import Subparsers
+    from engine.load import BenchSettings, Plan
+    from engine.load.runner import Observer, Progress
+
 
 
 def _levels(text: str) -> tuple[int, ...]:
@@ -41,17 +46,17 @@ def _levels(text: str) -> tuple[int, ...]:
     return levels
 
 
-def _plan_number(option: str, field: str) -> Any:
+def _plan_number(option: str, field: str) -> Callable[[str], float]:
     """The argparse type of a plan option: the range the plan itself declares (PLAN_RANGES)."""
     low, high = PLAN_RANGES[field]
     return number_argument(option, low, high, whole=field in WHOLE_NUMBERS)
 
 
-def _objective_number(option: str, field: str) -> Any:
+def _objective_number(option: str, field: str) -> Callable[[str], float]:
     return number_argument(option, *OBJECTIVE_RANGES[field])
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "bench",
         help="load-test the speech engine and report its capacity",
@@ -122,7 +127,7 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _plan(args: argparse.Namespace, probe: ProbePreset | None) -> Any:
+def _plan(args: argparse.Namespace, probe: ProbePreset | None) -> Plan:
     """The plan the arguments describe; a probe's plan where they say nothing."""
     from engine.load import Plan
     from engine.load.plans import Arrivals, Mode, WarmupMode
@@ -163,7 +168,7 @@ def _probe_model(args: argparse.Namespace, probe: ProbePreset) -> None:
         raise EngineError(ErrorCode.PROBE_MODEL, str(error)) from None
 
 
-def _settings(args: argparse.Namespace) -> Any:
+def _settings(args: argparse.Namespace) -> BenchSettings:
     from engine.client import EngineConfig
     from engine.load import BenchSettings, Objective
 
@@ -198,10 +203,10 @@ def _settings(args: argparse.Namespace) -> Any:
     )
 
 
-def _progress(quiet: bool) -> Any:
+def _progress(quiet: bool) -> Observer:
     from engine.load import JobEnded, LevelFinished, LevelStarted, RunStarted
 
-    def show(message: Any) -> None:
+    def show(message: Progress) -> None:
         if quiet:
             return
         if isinstance(message, RunStarted):

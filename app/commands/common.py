@@ -21,6 +21,10 @@ from engine.protocol import DEFAULT_BACKEND, MAX_SLOTS, EngineClientProtocol, En
 if TYPE_CHECKING:
     from engine.client import EngineConfig
     from engine.protocol import SettingRange
+    from engine.remote import RemoteConfig
+
+    # What cli.py's add_subparsers hands each command's add_parser.
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 ENGINE_TIMEOUT_RANGE = (0.001, 24 * 3600.0)  # seconds an engine may take to start, or to load
 MAX_ACTIVE = 100_000  # jobs an engine streams at once: far above any queue it holds
@@ -115,7 +119,7 @@ def add_remote_arguments(parser: argparse.ArgumentParser) -> None:
                        help="certificate (PEM) to trust for an https server with its own certificate")
 
 
-def remote_config_from_args(args: argparse.Namespace) -> Any:
+def remote_config_from_args(args: argparse.Namespace) -> RemoteConfig | None:
     """The RemoteConfig of --engine-url, or None for an engine on this computer."""
     if not getattr(args, "engine_url", None):
         return None

@@ -14,11 +14,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from app.commands.exit_codes import ExitCode
 
-def add_parser(subparsers: Any) -> None:
+if TYPE_CHECKING:
+    from app.commands.common import Subparsers
+    from engine.backends.cosyvoice_models import ValidationReport
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("cosyvoice", help="CosyVoice2 model folders: synthetic, validate, download")
     sub = parser.add_subparsers(dest="action", required=True)
 
@@ -73,7 +77,7 @@ def run_synthetic(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _print_report(report: Any, as_json: bool) -> None:
+def _print_report(report: ValidationReport, as_json: bool) -> None:
     if as_json:
         print(json.dumps(report.to_json(), indent=2))
         return

@@ -20,16 +20,22 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Callable
 
 from app.commands.exit_codes import ExitCode, exit_statuses
 from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.commands.transcribe import add_transcribe_options, print_result, request_from
 from engine.codes import ErrorCode
 
+if TYPE_CHECKING:
+    from app.commands.common import Subparsers
+    from app.project import Project
+    from app.project.transcription import TranscribedScript
+    from app.project.undo import CommandStack
 
 
-def add_parser(subparsers: Any) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "new",
         help="make a project from a video (subtitles, voices, guide track)",
@@ -86,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dubstudio new: --recogniser-model: {problem}", file=err)
         return ExitCode.BAD_INPUT
     voices: list[VoiceSource] = []
-    transcribed: list[Any] = []
+    transcribed: list[TranscribedScript] = []
     try:
         make_script = _transcriber(args, transcribed) if args.transcribe else None
         for spec in args.voice:
@@ -144,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _transcriber(args: argparse.Namespace, results: list[Any]) -> Any:
+def _transcriber(args: argparse.Namespace,
+                 results: list[TranscribedScript]) -> Callable[[Project, CommandStack], list[str]]:
     """The step that transcribes the new project's dialogue; what it made goes into ``results``."""
     import threading
 
@@ -154,7 +161,7 @@ def _transcriber(args: argparse.Namespace, results: list[Any]) -> Any:
     request = request_from(args)
     cancel = threading.Event()
 
-    def make_script(project: Any, stack: Any) -> list[str]:
+    def make_script(project: Project, stack: CommandStack) -> list[str]:
         try:
             made = transcribe_project(project, stack, request, progress=StageReport(sys.stderr), cancel=cancel)
         except KeyboardInterrupt:

@@ -27,6 +27,7 @@ from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.codes import ErrorCode, QaCode
 
 if TYPE_CHECKING:
+    from app.commands.common import Subparsers
     from app.project import Project
 
 
@@ -53,7 +54,7 @@ def check_recogniser_model(model: str) -> str | None:
     return None
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "qa",
         help="check the chosen takes of a project (intelligibility, clipping, silences, slot, resemblance)",
@@ -164,7 +165,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
     return ExitCode.FAILED if failed else ExitCode.OK
 
 
-def _print_table(project: Any, rows: list[dict[str, Any]]) -> None:
+def _print_table(project: Project, rows: list[dict[str, Any]]) -> None:
     """A fixed-width table, then one indented line per finding under the take it concerns."""
     def number(value: float | None, spec: str) -> str:
         return "—" if value is None else format(value, spec)

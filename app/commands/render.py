@@ -29,7 +29,8 @@ import sys
 import time
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, TextIO
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
 
 from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
 from app.commands.exit_codes import ExitCode, exit_statuses
@@ -38,6 +39,7 @@ from app.project.export_registry import EXPORTS, EXPORT_KINDS
 from app.project.timecode import format_clock
 
 if TYPE_CHECKING:
+    from app.commands.common import Subparsers
     from app.project import Line, Project
     from app.project.export_registry import ExportContext, ExportFormat
     from app.project.qa import QaWorker
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
 CANCEL_CONFIRM_S = 10.0  # after Ctrl+C or SIGTERM, how long to wait for the engine to confirm cancellations
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "render",
         help="render a project's lines through the engine (headless), then optionally export",
@@ -168,7 +170,7 @@ class _StopRequest:
         self.requested = False
         self._previous = {sig: signal.signal(sig, self._handle) for sig in (signal.SIGINT, signal.SIGTERM)}
 
-    def _handle(self, signum: int, frame: Any) -> None:
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True

@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from app.commands.common import (
     add_engine_arguments,
@@ -21,8 +21,12 @@ from app.paths import SAMPLE_VOICES
 from engine.backends import DESCRIPTORS, descriptor
 from engine.protocol import PITCH, SPEED, EngineError
 
+if TYPE_CHECKING:
+    from app.commands.common import Subparsers
+    from engine.protocol import RequestFailed, VoicePrepared
 
-def add_parser(subparsers: Any) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("say", help="speak a text with a character voice and write a WAV")
     parser.add_argument("text", help="the text to speak")
     parser.add_argument("--voice", default=str(SAMPLE_VOICES / "narrator.wav"),
@@ -175,12 +179,13 @@ def _narrower_speeds() -> str:
     return f"; on {', '.join(narrower)} only" if narrower else ""
 
 
-def resemblance_of(prepared: Any) -> dict[str, float | None]:
+def resemblance_of(prepared: VoicePrepared | RequestFailed | None) -> dict[str, float | None]:
     """``resemblance`` (the voice's GE2E cosine to its clip) and ``resemblance_plain`` (the
     model's own voice's; None for a cloning backend), or None each when not measured."""
+    from engine.protocol import VoicePrepared
     from engine.voices import RESEMBLANCE_KEYS
 
-    summary = getattr(prepared, "summary", None) or {}
+    summary = prepared.summary if isinstance(prepared, VoicePrepared) else {}
     return {name: summary.get(name) for name in RESEMBLANCE_KEYS}
 
 

@@ -16,13 +16,17 @@ import signal
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Callable
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.codes import ErrorCode
 from engine.numbers import number_argument
 from engine.protocol import DEFAULT_BACKEND
+
+if TYPE_CHECKING:
+    from app.commands.common import Subparsers
+    from engine.serve.config import ServeOptions
 
 
 
@@ -34,7 +38,7 @@ def _replica_range(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"expected MIN,MAX like 1,4 (got {text!r})") from None
 
 
-def _serve_number(name: str) -> Any:
+def _serve_number(name: str) -> Callable[[str], float]:
     """The argparse type of a server limit: its range in engine.serve.config.SERVE_RANGES."""
     from engine.serve import config as c
 
@@ -42,7 +46,7 @@ def _serve_number(name: str) -> Any:
     return number_argument(c.serve_option(name), low, high, whole=name in c.WHOLE_SERVE_NUMBERS)
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     from engine.serve import config as c
 
     parser = subparsers.add_parser(
@@ -98,7 +102,7 @@ def add_parser(subparsers: Any) -> None:
             action.help = "backends to serve, each its own deployment (default: piper)"
 
 
-def options_from_args(args: argparse.Namespace) -> Any:
+def options_from_args(args: argparse.Namespace) -> ServeOptions:
     """The ServeOptions the arguments describe; raises ServeConfigError when they cannot work."""
     from engine.process import default_slots
     from engine.serve.config import ServeOptions, read_token

@@ -20,15 +20,19 @@ import argparse
 import sys
 import threading
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.codes import ErrorCode
 
+if TYPE_CHECKING:
+    from app.commands.common import Subparsers
+    from app.project.transcription import TranscribedScript, TranscribeRequest
 
 
-def add_transcribe_options(parser: argparse.ArgumentParser) -> None:
-    """The options ``transcribe`` and ``new --transcribe`` share."""
+
+def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
+    """The options ``transcribe`` and ``new --transcribe`` share (on a parser, or a group of one)."""
     from app.project.transcription import DEFAULT_MODEL
 
     parser.add_argument("--language", default="auto", metavar="auto|CODE",
@@ -46,7 +50,7 @@ def add_transcribe_options(parser: argparse.ArgumentParser) -> None:
                         help="transcribe audio stream N of the video (default: its first)")
 
 
-def request_from(args: argparse.Namespace) -> Any:
+def request_from(args: argparse.Namespace) -> TranscribeRequest:
     """The TranscribeRequest the options describe; InvalidValueError for a malformed count."""
     from app.project.errors import InvalidValueError
     from app.project.transcription import TranscribeRequest
@@ -70,7 +74,7 @@ class StageReport:
 
     HEARTBEAT_S = 30.0
 
-    def __init__(self, out: Any, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, out: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
         self.out = out
         self.clock = clock
         self.started = self.printed = clock()
@@ -85,7 +89,7 @@ class StageReport:
             print(f"  {stage}: {fraction:.0%} ({format_clock(now - self.started, 0)})", file=self.out, flush=True)
 
 
-def print_result(made: Any, out: Any) -> None:
+def print_result(made: TranscribedScript, out: TextIO) -> None:
     """The language, the cast and the clips a transcription gave."""
     heard = made.transcription
     print(f"  heard: {len(made.lines)} lines in {heard.language} ({heard.language_probability:.0%} sure), "
@@ -98,7 +102,7 @@ def print_result(made: Any, out: Any) -> None:
         print(f"  warning: {warning}", file=out)
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "transcribe",
         help="make the cast and script from the project's video's dialogue",
