@@ -45,6 +45,7 @@ from app.ui.document import Document
 from app.ui.folders import Folders
 from app.ui.player import Player, read_mono
 from app.ui.recorder import Recorder
+from app.ui.speed_box import SpeedBox
 from app.ui.tasks import TaskRunner
 from app.ui.voices import VoiceState, VoiceStates
 from app.ui.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
@@ -52,7 +53,7 @@ from app.ui.waveform import WaveformView
 from engine.codes import ErrorCode
 from engine.files import FileError
 from engine.voices import transcript_beside
-from engine.protocol import PITCH, SPEED, VoiceSettings
+from engine.protocol import PITCH, Capabilities, VoiceSettings
 from engine.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.qa.transcripts import mismatch
 from engine.voices import RESEMBLANCE_EXPLAINED
@@ -60,6 +61,7 @@ from engine.voices import RESEMBLANCE_EXPLAINED
 PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
 AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
 SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
+CHARACTER_SPEED_TIP = "This character's speaking rate (1 = the voice's own, 2 = twice as fast)"
 
 
 def split_off(project: Project, character_id: str, line_ids: list[str]) -> SplitCharacter:
@@ -243,11 +245,8 @@ class CharactersPanel(QWidget):
         self.language.setPlaceholderText("backend default")
         self.language.setMaximumWidth(120)
         self.language.committed.connect(lambda v: self._edit_setting(language=v.strip()))
-        self.speed = QDoubleSpinBox()
-        self.speed.setRange(SPEED.low, SPEED.high)
-        self.speed.setSingleStep(0.05)
-        self.speed.setSuffix("×")
-        self.speed.editingFinished.connect(lambda: self._edit_setting(speed=round(self.speed.value(), 2)))
+        self.speed = SpeedBox()
+        self.speed.editingFinished.connect(lambda: self._edit_setting(speed=self.speed.picked()))
         self.pitch = QDoubleSpinBox()
         self.pitch.setRange(PITCH.low, PITCH.high)
         self.pitch.setSingleStep(0.5)
@@ -351,11 +350,13 @@ class CharactersPanel(QWidget):
                 self.list.setCurrentRow(row)
                 return
 
-    def set_capabilities(self, instructions: bool, languages: tuple[str, ...]) -> None:
-        """Enable what the running backend supports."""
+    def set_capabilities(self, capabilities: Capabilities) -> None:
+        """Enable what the running backend supports, and offer the speeds it speaks at."""
+        instructions, languages = capabilities.instructions, capabilities.languages
         self.instruction.setEnabled(instructions)
         self.instruction.setToolTip("" if instructions else "The current backend does not take instructions")
         self.language.setToolTip("Languages of this backend: " + ", ".join(languages) if languages else "")
+        self.speed.set_range(capabilities.speed)
 
     def set_playhead(self, seconds: float | None) -> None:
         self.waveform.set_playhead(seconds)
@@ -433,7 +434,7 @@ class CharactersPanel(QWidget):
         self.colour.setIcon(colour_icon(char.colour))
         self.transcript.show_text(char.transcript)
         self.language.show_text(char.settings.language)
-        self.speed.setValue(char.settings.speed)
+        self.speed.show_speed(char.settings.speed, CHARACTER_SPEED_TIP)
         self.pitch.setValue(char.settings.pitch_semitones)
         self.instruction.show_text(char.settings.instruction)
         self.waveform.set_colour(char.colour)

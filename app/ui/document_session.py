@@ -154,7 +154,7 @@ class DocumentSession(QObject):
             has_input_device(), player=self._player, folders=parts.folders,
         )
         self.characters.recogniser_model = self._recogniser_model
-        self.characters.set_capabilities(capabilities.instructions, capabilities.languages)
+        self._offer(capabilities)
         self.timeline = TimelinePanel(document, self._player, parts.runner)
         self.timeline.message.connect(self._say)
         self.timeline.warning.connect(self.warning)
@@ -259,9 +259,14 @@ class DocumentSession(QObject):
     def on_engine_ready(self, ready: EngineReady) -> None:
         caps = ready.backend
         self.say_backend(caps.name)
-        self.characters.set_capabilities(caps.instructions, caps.languages)
+        self._offer(caps)
         if self.characters.current_id is not None:
             self._parts.voices.prepare(self.project, self.characters.current_id)
+
+    def _offer(self, capabilities: Capabilities) -> None:
+        """Offer in the panels what the backend can do: instructions, languages, its speed range."""
+        self.characters.set_capabilities(capabilities)
+        self.script.delivery.set_speeds(capabilities.speed)
 
     def say_backend(self, engine_backend: str) -> None:
         """Tell when the project's takes were made with another backend than the engine's."""

@@ -7,13 +7,15 @@ the character's settings would.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QGroupBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QWidget
 
 from app.project import EditLine, UnknownIdError
 from app.ui.document import Document
-from engine.protocol import SPEED
+from app.ui.speed_box import SpeedBox
+from engine.protocol import SettingRange
 
 FOLLOWS_CHARACTER = "Character's"  # the spin box's lowest value: no speed of the line's own
+LINE_SPEED_TIP = "This line's speaking rate (1 = the voice's own), over its character's"
 
 
 class LineDelivery(QGroupBox):
@@ -24,16 +26,8 @@ class LineDelivery(QGroupBox):
         self.setObjectName("lineDelivery")
         self._doc = document
         self._line_id = ""
-        self.speed = QDoubleSpinBox()
+        self.speed = SpeedBox(none_text=FOLLOWS_CHARACTER)  # its lowest value: none of the line's own
         self.speed.setObjectName("lineSpeed")
-        self.speed.setDecimals(2)
-        self.speed.setSingleStep(0.05)
-        # One step below the engine's lowest speed stands for "none of its own".
-        self.speed.setRange(SPEED.low - 0.01, SPEED.high)
-        self.speed.setSpecialValueText(FOLLOWS_CHARACTER)
-        self.speed.setSuffix("×")
-        self.speed.setToolTip("This line's speaking rate (1 = the voice's own), over its character's; "
-                              f"lowest: {FOLLOWS_CHARACTER.lower()}")
         self.speed.editingFinished.connect(self._apply)
         self.instruction = QLineEdit()
         self.instruction.setObjectName("lineInstruction")
@@ -47,6 +41,10 @@ class LineDelivery(QGroupBox):
         form.addRow("Say it", self.instruction)
         self.show_line("")
 
+    def set_speeds(self, speeds: SettingRange) -> None:
+        """Offer the speeds the running backend speaks at (its capabilities)."""
+        self.speed.set_range(speeds)
+
     def show_line(self, line_id: str) -> None:
         self._line_id = line_id
         project = self._doc.project
@@ -57,13 +55,13 @@ class LineDelivery(QGroupBox):
         self.setEnabled(line is not None and line.character_id is not None and not self._doc.read_only)
         for widget in (self.speed, self.instruction):
             widget.blockSignals(True)
-        self.speed.setValue(self.speed.minimum() if line is None or line.speed is None else line.speed)
         self.instruction.setText("" if line is None or line.instruction is None else line.instruction)
         own = project.character(line.character_id).settings if line is not None and line.character_id else None
+        self.speed.show_speed(None if line is None else line.speed,
+                              f"{LINE_SPEED_TIP} ({own.speed:.2f}×)" if own is not None else
+                              f"{LINE_SPEED_TIP}; lowest: {FOLLOWS_CHARACTER.lower()}")
         self.instruction.setPlaceholderText(
             f"{FOLLOWS_CHARACTER}: {own.instruction or 'none'}" if own is not None else "")
-        self.speed.setToolTip(f"This line's speaking rate (1 = the voice's own), over its character's "
-                              f"({own.speed:.2f}×)" if own is not None else self.speed.toolTip())
         for widget in (self.speed, self.instruction):
             widget.blockSignals(False)
 
@@ -71,7 +69,7 @@ class LineDelivery(QGroupBox):
         if not self._line_id:
             return
         line = self._doc.project.line(self._line_id)
-        speed = None if self.speed.value() <= self.speed.minimum() else round(self.speed.value(), 2)
+        speed = self.speed.picked()
         instruction = self.instruction.text().strip() or None
         speed_changed, instruction_changed = speed != line.speed, instruction != line.instruction
         if speed_changed and instruction_changed:
