@@ -392,7 +392,7 @@ def svg_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
     return "".join(parts)
 
 
-def _level_points(levels: Sequence[LevelStats], value: Any) -> list[tuple[float, float]]:
+def _level_points(levels: Sequence[LevelStats], value: Callable[[LevelStats], float | None]) -> list[tuple[float, float]]:
     return [(float(i), v) for i, level in enumerate(levels) if (v := value(level)) is not None]
 
 
