@@ -49,7 +49,9 @@ COLUMNS = ("When", "Length", "Score", "Words")
 class ChooseFromVideoDialog(QDialog):
     """The character's clip candidates from the original, to audition and pick."""
 
-    picked = Signal(object)  # the EditCharacter changes that make the chosen stretch the clip
+    # The EditCharacter changes that make the chosen stretch the clip; they cross as a QVariantMap,
+    # which keeps str keys only (all a change has: they are EditCharacter's keyword arguments).
+    picked = Signal(dict)
 
     def __init__(self, project: Project, character_id: str, runner: TaskRunner,
                  play_clip: Callable[[str, np.ndarray, int], None], parent: QWidget | None = None) -> None:

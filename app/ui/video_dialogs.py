@@ -76,7 +76,7 @@ def _row(*widgets: QWidget) -> QWidget:
 class NewFromVideoDialog(QDialog):
     """Chooses a video, where its script comes from, the guide track and the project folder."""
 
-    chosen = Signal(object)  # NewFromVideo, when OK is pressed with valid choices
+    chosen = Signal(NewFromVideo)  # when OK is pressed with valid choices
 
     def __init__(self, runner: TaskRunner, folders: Folders, projects_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -96,7 +96,7 @@ def step_of(text: str) -> str:
 class VoicesEnginePage(QWidget):
     """Backend choice and set-up; ``apply()`` writes it to the settings."""
 
-    _output = Signal(object)  # OutputLine, emitted from a worker thread
+    _output = Signal(OutputLine)  # emitted from a worker thread
     remote_changed = Signal(bool)  # the engine moved to a server (True) or to this computer
 
     def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:

@@ -97,7 +97,7 @@ class StressPanel(QWidget):
     """A tab of the studio. See :meth:`start`, :meth:`stop`, :attr:`report` and the exports."""
 
     run_started = Signal()
-    run_finished = Signal(object)  # BenchReport (also when stopped early)
+    run_finished = Signal(BenchReport)  # also when stopped early
     run_failed = Signal(str)  # message with an error code
 
     def __init__(self, parent: QWidget | None = None, engine_config: EngineConfig | None = None,
