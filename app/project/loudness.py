@@ -17,11 +17,14 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from engine.audio_io import resample
+
+if TYPE_CHECKING:
+    from pedalboard import Limiter
 
 TRUE_PEAK_OVERSAMPLING = 4
 LIMITER_MARGIN_DB = 0.5  # the limiter works on samples; leave room for peaks between them
@@ -107,7 +110,7 @@ def apply_ceiling(audio: np.ndarray, sample_rate: int, ceiling_dbtp: float) -> t
     return np.ascontiguousarray(out, dtype=np.float32), True
 
 
-def _makeup_gain(limiter: Any, sample_rate: int) -> float:
+def _makeup_gain(limiter: Limiter, sample_rate: int) -> float:
     """The limiter's gain on a quiet tone (−40 dBFS, far under any threshold): its make-up gain."""
     seconds = np.arange(int(0.5 * sample_rate), dtype=np.float64) / sample_rate
     tone = (0.01 * np.sin(2 * np.pi * 1000.0 * seconds)).astype(np.float32)[None, :]

@@ -21,7 +21,7 @@ import os
 import shutil
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from engine import files
 from engine.audio_io import AudioError, AudioStream
 from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_number
+
+if TYPE_CHECKING:
+    from av.container import InputContainer
 
 GUIDE_FILE = "guide.flac"
 TEXT_SUBTITLE_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
@@ -71,7 +74,7 @@ def _refused(error: files.FileError) -> MediaError:
 
 
 @contextlib.contextmanager
-def open_media(path: Path) -> Iterator[Any]:
+def open_media(path: Path) -> Iterator[InputContainer]:
     """A media file opened for reading through PyAV, as a regular file only (a named pipe is
     refused at once instead of blocking FFmpeg for ever); a coded error when it cannot be read."""
     import av
@@ -82,7 +85,7 @@ def open_media(path: Path) -> Iterator[Any]:
         raise _refused(error) from None
     with handle:
         try:
-            container = av.open(handle, metadata_errors="replace")
+            container = av.open(handle, "r", metadata_errors="replace")
         except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
             raise MediaError(f"cannot read {path.name} as a video: {error}", ErrorCode.VIDEO_UNREADABLE) from error
         with container:

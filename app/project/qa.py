@@ -22,8 +22,9 @@ import sys
 import threading
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from engine.audio_io import AudioError, read_audio
 from engine.codes import ErrorCode, QaCode
 from engine.qa.checks import TakeChecks, Verdict, judge, measure_take
 from engine.qa.recognise import DEFAULT_MODEL
+
+if TYPE_CHECKING:
+    from engine.qa.recognise import Transcript
 
 
 @dataclass(frozen=True)
@@ -212,7 +216,7 @@ class QaWorker:
 
     def __init__(self) -> None:
         self._context = multiprocessing.get_context("spawn")  # no forked Qt or engine state
-        self._process: Any = None
+        self._process: SpawnProcess | None = None
         self._requests: Connection | None = None
         self._results: Connection | None = None
         self._pending: list[QaRequest] = []  # submitted, no outcome yet (in order)
@@ -413,7 +417,7 @@ def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | No
 # --- transcripts by ear ---------------------------------------------------------------------------
 
 
-def hear_character_clip(project: Project, character_id: str, model: str = DEFAULT_MODEL) -> Any:
+def hear_character_clip(project: Project, character_id: str, model: str = DEFAULT_MODEL) -> Transcript:
     """What the character's (trimmed) clip says, heard in its language (detected when unset):
     an ``engine.qa.recognise.Transcript``. Raises NotHeard, EngineError (an unusable clip) or
     ProjectError (no clip, or a path that escapes the project)."""

@@ -20,7 +20,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -38,8 +38,12 @@ from app.project.undo import Change, Command, CommandStack
 from engine.codes import ErrorCode
 from engine.hearing import HearingError
 from engine.hearing import clips as hearing_clips
+from engine.hearing.transcribe import Line as HeardLine
 from engine.hearing.transcribe import Options, Transcription, WhisperTranslator, transcribe_media
 from engine.protocol import EngineError, VoiceSettings
+
+if TYPE_CHECKING:
+    from faster_whisper import WhisperModel
 
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
 DEFAULT_MODEL = "base"  # the multilingual model that ships in registry packages
@@ -98,7 +102,7 @@ class ReplaceScript(Command):
                       project=True)
 
 
-def load_model(request: TranscribeRequest) -> Any:
+def load_model(request: TranscribeRequest) -> WhisperModel:
     """The Whisper model for ``request`` (loaded once per process); E_WHISPER_MODEL_MISSING."""
     from engine.hearing.whisper import load_whisper
 
@@ -194,11 +198,11 @@ def _speakers_as_characters(project: Project, heard: Transcription) -> list[Char
     return made
 
 
-def _line(heard: Any, characters: Sequence[Character]) -> Line:
+def _line(heard: HeardLine, characters: Sequence[Character]) -> Line:
     translated = heard.translation is not None
     return Line(
         id=new_id(),
-        text=heard.translation if translated else heard.text,
+        text=heard.translation if heard.translation is not None else heard.text,
         character_id=characters[heard.speaker].id,
         start=round(heard.start, 3),
         end=round(heard.end, 3),
