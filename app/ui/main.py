@@ -12,7 +12,8 @@ import logging
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Any
+from types import FrameType
+from typing import TYPE_CHECKING
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
 from app.commands.exit_codes import ExitCode
@@ -67,7 +68,7 @@ def close_on_stop_signals(window: QWidget) -> list[int]:
 
     received: list[int] = []
 
-    def close(signum: int, _frame: Any) -> None:
+    def close(signum: int, _frame: FrameType | None) -> None:
         for stop_signal in (signal.SIGTERM, signal.SIGINT):
             signal.signal(stop_signal, signal.SIG_DFL)  # a second signal is not asked twice
         received.append(signum)

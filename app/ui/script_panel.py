@@ -8,17 +8,17 @@ character, merge their character into another, split them off into a new one (ea
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import (
     QAbstractItemModel,
     QEvent,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
     Signal,
+    SignalInstance,
 )
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
@@ -120,7 +120,7 @@ class TextDelegate(QStyledItemDelegate):
         tall = editor.fontMetrics().lineSpacing() * EDITOR_MIN_LINES + 12
         editor.setGeometry(rect.x(), rect.y(), rect.width(), max(rect.height(), tall))
 
-    def eventFilter(self, watched: Any, event: QEvent) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if isinstance(watched, QPlainTextEdit) and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
@@ -557,7 +557,7 @@ class ScriptPanel(QWidget):
             other = next(i for i in reversed(ids) if i != line.chosen_take)
         self.compare_takes.emit(line_id, line.chosen_take, other)
 
-    def _take_action(self, signal: Any) -> None:
+    def _take_action(self, signal: SignalInstance) -> None:
         item = self.takes.currentItem()
         line_id = self.current_line_id()
         take_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None

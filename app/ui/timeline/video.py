@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
@@ -24,6 +24,11 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from engine.codes import ErrorCode
+
+if TYPE_CHECKING:
+    from av.container import InputContainer
+    from av.video.frame import VideoFrame
+    from av.video.stream import VideoStream
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +79,7 @@ class FrameDecoder(QObject):
             self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error}")
             return
         try:
-            container = av.open(handle, metadata_errors="replace")
+            container = av.open(handle, "r", metadata_errors="replace")
         except (av.FFmpegError, OSError, ValueError) as error:
             handle.close()
             self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error}")
@@ -112,21 +117,22 @@ class FrameDecoder(QObject):
 class _Reader:
     """Sequential decoding with one frame of look-ahead, seeking only for jumps."""
 
-    def __init__(self, container: Any, stream: Any) -> None:
+    def __init__(self, container: InputContainer, stream: VideoStream) -> None:
         self._container = container
         self._stream = stream
-        self._frames: Any = None  # the decode generator; None until the first seek
-        self._current: Any = None  # the last frame at or before the wanted time
-        self._next: Any = None  # the first frame after it (already decoded)
+        self._frames: Iterator[VideoFrame] = iter(())  # the decode generator; empty until the first seek
+        self._current: VideoFrame | None = None  # the last frame at or before the wanted time
+        self._next: VideoFrame | None = None  # the first frame after it (already decoded)
         self._exhausted = False  # the stream ended after ``_current``
 
     def _seek(self, seconds: float) -> None:
+        assert self._stream.time_base is not None  # FFmpeg gives every demuxed stream one
         self._container.seek(int(seconds / self._stream.time_base), stream=self._stream, backward=True)
         self._frames = self._container.decode(self._stream)
         self._current = self._next = None
         self._exhausted = False
 
-    def frame_at(self, seconds: float) -> Any:
+    def frame_at(self, seconds: float) -> VideoFrame | None:
         """The frame on screen at ``seconds`` (the last one when past the end)."""
         current = self._current
         if current is not None and _time(current) <= seconds:
@@ -147,11 +153,11 @@ class _Reader:
             self._current, self._next = self._next, None
 
 
-def _time(frame: Any) -> float:
+def _time(frame: VideoFrame) -> float:
     return float(frame.time) if frame.time is not None else 0.0
 
 
-def _to_image(frame: Any, size: QSize) -> QImage:
+def _to_image(frame: VideoFrame, size: QSize) -> QImage:
     """The frame as RGB scaled to fit ``size`` (aspect kept), by FFmpeg's scaler, off the GUI thread."""
     width, height = frame.width, frame.height
     scale = min(size.width() / max(1, width), size.height() / max(1, height))
