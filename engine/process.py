@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # the client imports this module; keep numpy out of that impo
     from multiprocessing.queues import Queue
 
     from engine.backends.base import SpokenPiece
+    from engine.voices import VoiceCache
 
 # On shutdown, voices still finishing their preparation (embedding, resemblance) get this long
 # to write their cache entries, well within the client's patience (engine.client.CLOSE_TIMEOUT_S).
@@ -143,7 +144,7 @@ class Engine:
     calling thread: tests drive the real scheduling that way with a fake backend and clock.
     """
 
-    def __init__(self, backend: Any, cache: Any, emit: Callable[[Event], None], slots: int, max_queue: int,
+    def __init__(self, backend: Any, cache: VoiceCache, emit: Callable[[Event], None], slots: int, max_queue: int,
                  backend_name: str, max_active: int | None = None, clock: Callable[[], float] = time.monotonic,
                  threaded: bool = True) -> None:
         self.backend = backend
@@ -175,7 +176,7 @@ class Engine:
 
     # --- requests -------------------------------------------------------------------------
 
-    def handle(self, request: Any) -> bool:
+    def handle(self, request: Request) -> bool:
         """Handle one request; False when the engine should stop."""
         if isinstance(request, SubmitJob):
             self.submit(request.job)
