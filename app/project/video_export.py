@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, TYPE_CHECKING, Callable, cast
 
 import numpy as np
 
@@ -34,6 +34,12 @@ from app.project.model import Project
 from app.project.timeline import build_timeline
 from engine.audio_io import resample
 from engine.codes import ErrorCode
+
+if TYPE_CHECKING:
+    from av.audio.stream import AudioStream
+    from av.container import OutputContainer
+    from av.stream import Stream
+    from av.subtitles.stream import SubtitleStream
 
 OUTPUT_RATE = 48_000  # what AAC and Opus players expect; Opus only runs at 48 kHz
 CONTAINERS = {"mp4": ("mp4", "mov_text"), "mkv": ("matroska", "subrip")}  # format, subtitle codec
@@ -179,8 +185,9 @@ def _mux(
         if not inp.streams.video:
             raise MediaError(f"{source.name} has no video stream", ErrorCode.NO_VIDEO_STREAM)
         video_in = inp.streams.video[0]
-        copies: dict[int, Any] = {video_in.index: out.add_stream_from_template(video_in)}
-        dub_stream: Any = out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE)
+        copies: dict[int, Stream] = {video_in.index: out.add_stream_from_template(video_in)}
+        # PyAV types a stream by its codec's name only for literal names; these come from tables.
+        dub_stream = cast("AudioStream", out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE))
         layout = "mono" if dub.shape[1] == 1 else "stereo"
         dub_stream.layout = layout
         dub_stream.bit_rate = options.bitrate
@@ -193,9 +200,9 @@ def _mux(
             original.metadata["title"] = "Original audio"
             original.disposition = av.stream.Disposition.original
             copies[original_in.index] = original
-        subtitle_stream: Any = None
+        subtitle_stream: SubtitleStream | None = None
         if cues:
-            subtitle_stream = out.add_stream(subtitle_codec)
+            subtitle_stream = cast("SubtitleStream", out.add_stream(subtitle_codec))
             subtitle_stream.codec_context.subtitle_header = _ASS_HEADER
             subtitle_stream.time_base = Fraction(1, 1000)
             subtitle_stream.metadata["language"] = options.language
@@ -231,8 +238,8 @@ def _mux(
 class _DubEncoder:
     """Encodes the dub (and subtitle cues) on demand, so they interleave with the copied packets."""
 
-    def __init__(self, out: Any, stream: Any, audio: np.ndarray, layout: str,
-                 subtitle_stream: Any | None, cues: list[tuple[float, float, str]]) -> None:
+    def __init__(self, out: OutputContainer, stream: AudioStream, audio: np.ndarray, layout: str,
+                 subtitle_stream: SubtitleStream | None, cues: list[tuple[float, float, str]]) -> None:
         self.out, self.stream, self.audio, self.layout = out, stream, audio, layout
         self.subtitle_stream, self.cues = subtitle_stream, cues
         self.position = 0
