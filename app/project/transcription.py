@@ -45,6 +45,8 @@ from engine.protocol import EngineError, VoiceSettings
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
 
+    from engine.voices import SpeakerEncoder
+
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
 DEFAULT_MODEL = "base"  # the multilingual model that ships in registry packages
 Progress = Callable[[str, float], None]
@@ -120,8 +122,8 @@ def transcribe_project(
     replace: bool = False,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
-    model: Any = None,
-    encoder: Any = None,
+    model: WhisperModel | None = None,
+    encoder: SpeakerEncoder | None = None,
 ) -> TranscribedScript:
     """Transcribe the project's video into its characters and script (see the module docstring).
 
@@ -142,8 +144,8 @@ def hear_project(
     replace: bool = False,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
-    model: Any = None,
-    encoder: Any = None,
+    model: WhisperModel | None = None,
+    encoder: SpeakerEncoder | None = None,
 ) -> TranscribedScript:
     """:func:`transcribe_project` without the edit: the clips and candidates are written, the
     script is returned as ``command`` for the caller to push (the studio does, on its GUI thread)."""

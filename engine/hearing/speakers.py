@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from engine.codes import ErrorCode
 from engine.hearing import HearingError
 from engine.hearing.transcribe import SAMPLE_RATE, Line
+
+if TYPE_CHECKING:
+    from engine.voices import SpeakerEncoder
 
 WINDOW_S = 1.5
 HOP_S = 0.5
@@ -45,7 +48,7 @@ class EmbeddingWindows:
     ends: list[float] = field(default_factory=list)
     vectors: list[np.ndarray] = field(default_factory=list)
 
-    def add(self, audio: np.ndarray, offset_s: float, lines: Sequence[Line], encoder: Any,
+    def add(self, audio: np.ndarray, offset_s: float, lines: Sequence[Line], encoder: SpeakerEncoder,
             cancel: threading.Event | None = None) -> None:
         """Embed the windows over ``lines`` (times in the recording) of this stretch of audio."""
         from engine.backends.base import ReferenceClip

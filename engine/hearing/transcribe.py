@@ -22,7 +22,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -32,6 +32,11 @@ from engine.files import FileError
 from engine.hearing import HearingError
 from engine.hearing.whisper import whisper_languages
 from engine.silence import quiet_cut
+
+if TYPE_CHECKING:
+    from faster_whisper import WhisperModel
+
+    from engine.voices import SpeakerEncoder
 
 SAMPLE_RATE = 16000  # what Whisper and the GE2E encoder both take
 WINDOW_S = 240.0  # decoded audio held at once: 15 MiB of float32
@@ -118,7 +123,7 @@ class Translator(Protocol):
         ...
 
 
-def check_language(model: Any, language: str) -> str | None:
+def check_language(model: WhisperModel, language: str) -> str | None:
     """None for "auto", else the code when Whisper knows it; E_UNKNOWN_LANGUAGE otherwise."""
     code = language.strip().lower()
     if code in ("", "auto"):
@@ -199,7 +204,7 @@ def audio_windows(path: Path, stream_index: int | None, cancel: threading.Event 
 # --- words and lines ---------------------------------------------------------------------------
 
 
-def whisper_words(model: Any, audio: np.ndarray, offset_s: float, language: str | None, task: str,
+def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, task: str,
                   cancel: threading.Event | None = None,
                   heard_to: Callable[[float], None] | None = None) -> tuple[list[Word], Any]:
     """Whisper's words in ``audio`` (times into the recording) and its info (language...);
@@ -264,8 +269,8 @@ def _shorten(line: Line, max_line_s: float) -> list[Line]:
 
 def transcribe_media(
     path: str | os.PathLike[str],
-    model: Any,
-    encoder: Any,
+    model: WhisperModel,
+    encoder: SpeakerEncoder,
     options: Options = Options(),
     *,
     translator: Translator | None = None,
@@ -342,7 +347,7 @@ class WhisperTranslator:
 
     target = "en"
 
-    def __init__(self, model: Any, cancel: threading.Event | None = None) -> None:
+    def __init__(self, model: WhisperModel, cancel: threading.Event | None = None) -> None:
         self.model = model
         self.cancel = cancel
         self.words: list[Word] = []

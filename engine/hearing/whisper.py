@@ -33,7 +33,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Callable
+from typing import IO, TYPE_CHECKING, Callable
 
 from engine.audio_io import file_digest
 from engine.backends.cosyvoice_models import (
@@ -392,7 +392,7 @@ def model_path(model: str) -> Path:
     return folder
 
 
-_loaded: dict[tuple[Path, str, int], Any] = {}
+_loaded: dict[tuple[Path, str, int], WhisperModel] = {}
 _load_lock = threading.Lock()
 
 
