@@ -18,6 +18,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Protocol
 
 import numpy as np
@@ -104,7 +105,7 @@ class DeviceInfo:
     default_rate: int
 
 
-def _sounddevice() -> Any | None:
+def _sounddevice() -> ModuleType | None:
     """The sounddevice module, or None when PortAudio itself is missing."""
     try:
         import sounddevice
