@@ -25,7 +25,6 @@ import os
 import signal
 import sys
 import threading
-from typing import Any
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 EXIT_PARENT_GONE = 70  # the engine's exit status when it stopped because its parent died
@@ -76,9 +75,9 @@ def _watch_parent_pipe() -> None:
     import multiprocessing.connection
 
     parent = multiprocessing.parent_process()
-    sentinel: Any = getattr(parent, "sentinel", None)
-    if sentinel is None:  # not started by multiprocessing: no parent pipe to watch
+    if parent is None:  # not started by multiprocessing: no parent pipe to watch
         return
+    sentinel = parent.sentinel
 
     def watch() -> None:
         multiprocessing.connection.wait([sentinel])
