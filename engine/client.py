@@ -20,7 +20,8 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator
+from multiprocessing.context import SpawnProcess
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from engine.backends import descriptor
 from engine.lifeline import kill_engine
@@ -43,6 +44,7 @@ from engine.protocol import (
     JobFinished,
     JobStarted,
     PrepareVoice,
+    Request,
     RequestFailed,
     SetSlots,
     Shutdown,
@@ -52,6 +54,9 @@ from engine.protocol import (
     VoiceSpec,
     check_slots,
 )
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
 
 POLL_S = 0.2  # how often a waiting get_event() checks that the engine is alive
 CLOSE_TIMEOUT_S = 10.0
@@ -123,9 +128,9 @@ class EngineClient:
     def __init__(self, config: EngineConfig | None = None) -> None:
         self.config = config or EngineConfig()
         self._context = multiprocessing.get_context("spawn")
-        self._process: Any = None
-        self._requests: Any = None
-        self._events: Any = None
+        self._process: SpawnProcess | None = None  # these three exist from start() on
+        self._requests: Queue[Request] | None = None
+        self._events: Queue[Event] | None = None
         self._unfinished: collections.OrderedDict[str, _Pending] = collections.OrderedDict()
         self._backlog: collections.deque[Event] = collections.deque()
         self._slots = self.config.slots
@@ -160,33 +165,34 @@ class EngineClient:
         # The engine gets the checked options and the slot count this client holds (a restart
         # keeps what set_slots chose).
         settings = replace(self.config, backend_options=options, slots=self._slots)
-        self._requests = self._context.Queue()
-        self._events = self._context.Queue()
-        self._process = self._context.Process(
+        requests: Queue[Request] = self._context.Queue()
+        events: Queue[Event] = self._context.Queue()
+        process = self._context.Process(
             target=engine_main, name="dubstudio-engine", daemon=True,
-            args=(settings, os.getpid(), sys.prefix if self.config.python else None, self._requests, self._events),
+            args=(settings, os.getpid(), sys.prefix if self.config.python else None, requests, events),
         )
-        _spawn(self._start_process)
+        self._requests, self._events, self._process = requests, events, process
+        _spawn(lambda: self._start_process(process))
         # Only the engine writes events. Without the parent's copy of the pipe's write end, an
         # engine that dies in the middle of a message (SIGKILL, out of memory) ends the read with
         # EOF, where the read would otherwise wait for the rest of the message for ever.
-        self._events._writer.close()  # type: ignore[attr-defined]
+        events._writer.close()  # type: ignore[attr-defined]
         handshake: EngineStarting | None = None
         deadline = started + self.config.handshake_timeout_s
         while True:
             try:
                 with signals_held():
-                    event = self._events.get(timeout=POLL_S)
+                    event = events.get(timeout=POLL_S)
             except (queue.Empty, EOFError, OSError) as ended:
                 if not isinstance(ended, queue.Empty):
-                    self._process.join(CLOSE_TIMEOUT_S)  # the pipe ended: the engine is gone, or going
-                if not self._process.is_alive():
+                    process.join(CLOSE_TIMEOUT_S)  # the pipe ended: the engine is gone, or going
+                if not process.is_alive():
                     raise EngineStartError(
                         ErrorCode.ENGINE_START,
-                        f"The engine exited during start-up (exit code {self._process.exitcode}); see its log above",
+                        f"The engine exited during start-up (exit code {process.exitcode}); see its log above",
                     ) from None
                 if time.monotonic() > deadline:
-                    self._kill()
+                    self._kill(process)
                     raise EngineStartError(ErrorCode.ENGINE_START, self._stuck_message(handshake)) from None
                 continue
             if isinstance(event, EngineStarting):
@@ -201,21 +207,21 @@ class EngineClient:
                 self.engine_start_s = time.monotonic() - started
                 return event
             elif isinstance(event, RequestFailed):
-                self._process.join(timeout=5)
+                process.join(timeout=5)
                 raise EngineStartError(event.code, event.message)
             elif isinstance(event, EngineStopped):  # a wake() that arrived during start-up
                 self._backlog.append(event)
 
-    def _start_process(self) -> None:
+    def _start_process(self, process: SpawnProcess) -> None:
         if self.config.python:
             # spawn's executable is process-wide: set it only around this one start.
             self._context.set_executable(self.config.python)
             try:
-                self._process.start()
+                process.start()
             finally:
                 self._context.set_executable(sys.executable)
         else:
-            self._process.start()
+            process.start()
 
     def _stuck_message(self, last: EngineStarting | None) -> str:
         if last is None:
@@ -225,33 +231,33 @@ class EngineClient:
         return (f"The engine did not finish loading {self.config.backend} within {self.config.load_timeout_s:g} s "
                 f"(stuck at: {last.stage}); it was stopped")
 
-    def _kill(self) -> None:
+    @staticmethod
+    def _kill(process: SpawnProcess) -> None:
         """Kill the engine with everything it started, and reap it."""
-        if self._process.pid is not None:
-            kill_engine(self._process.pid)
-        self._process.join(5)
+        if process.pid is not None:
+            kill_engine(process.pid)
+        process.join(5)
 
     def close(self, timeout: float = CLOSE_TIMEOUT_S) -> None:
         """Ask the engine to stop, then make sure it has (killing it, and what it started,
         after ``timeout`` seconds). Events still in flight are read and dropped meanwhile, so
         an engine with a full pipe of audio can deliver its last events and exit."""
         self._closing = True
-        if self._process is None:
+        process, requests, events = self._process, self._requests, self._events
+        if process is None or requests is None or events is None:
             return
-        if self._process.is_alive():
-            self._requests.put(Shutdown())
+        if process.is_alive():
+            requests.put(Shutdown())
             deadline = time.monotonic() + timeout
-            while self._process.is_alive() and time.monotonic() < deadline:
+            while process.is_alive() and time.monotonic() < deadline:
                 try:
                     with signals_held():
-                        self._events.get(timeout=POLL_S)
+                        events.get(timeout=POLL_S)
                 except Exception:  # noqa: BLE001 - dropped anyway: empty, closed, or cut by an interrupt
                     pass
-            if self._process.is_alive():
-                self._kill()
-        for channel in (self._requests, self._events):
-            channel.cancel_join_thread()
-            channel.close()
+            if process.is_alive():
+                self._kill(process)
+        _close_queues(requests, events)
         self._process = None
 
     def __enter__(self) -> "EngineClient":
@@ -268,25 +274,30 @@ class EngineClient:
         """Queue a job; returns the monotonic time of submission (for latency figures)."""
         self._unfinished[job.job_id] = _Pending(job)
         submitted = time.monotonic()
-        self._requests.put(SubmitJob(job))
+        self._send(SubmitJob(job))
         return submitted
 
     def cancel(self, job_id: str) -> None:
-        self._requests.put(CancelJob(job_id))
+        self._send(CancelJob(job_id))
 
     def set_slots(self, slots: int) -> None:
         self._slots = check_slots(slots)  # raises EngineError(BAD_OPTION) before anything is sent
-        self._requests.put(SetSlots(slots))
+        self._send(SetSlots(slots))
 
     def prepare_voice(self, voice: VoiceSpec) -> str:
         request = PrepareVoice(voice)
-        self._requests.put(request)
+        self._send(request)
         return request.request_id
 
     def request_stats(self) -> str:
         request = GetStats()
-        self._requests.put(request)
+        self._send(request)
         return request.request_id
+
+    def _send(self, request: Request) -> None:
+        if self._requests is None:
+            raise _not_started()
+        self._requests.put(request)
 
     def wake(self) -> None:
         """Make a get_event() blocked in another thread return EngineStopped('wake')."""
@@ -301,9 +312,12 @@ class EngineClient:
             if self._backlog:
                 return self._backlog.popleft()
             wait = POLL_S if deadline is None else max(0.0, min(POLL_S, deadline - time.monotonic()))
+            events = self._events  # read each time round: a restart replaces it
+            if events is None:
+                raise _not_started()
             try:
                 with signals_held():
-                    event = self._events.get(timeout=wait)
+                    event = events.get(timeout=wait)
             except (queue.Empty, EOFError, OSError) as ended:
                 if not isinstance(ended, queue.Empty) and self._process is not None:
                     self._process.join(CLOSE_TIMEOUT_S)  # the pipe ended: the engine is gone, or going
@@ -330,10 +344,9 @@ class EngineClient:
 
     def _recover(self) -> None:
         """The engine died: report running jobs, restart, resubmit the unfinished in order."""
+        assert self._process is not None and self._requests is not None and self._events is not None  # it ran
         exit_code = self._process.exitcode
-        for channel in (self._requests, self._events):
-            channel.cancel_join_thread()
-            channel.close()
+        _close_queues(self._requests, self._events)
         pending = list(self._unfinished.values())
         # Running jobs were ahead of everything still queued, so they go back first.
         order = [p for p in pending if p.running] + [p for p in pending if not p.running]
@@ -358,9 +371,20 @@ class EngineClient:
         self.start()
         for item in resubmit:
             self._unfinished[item.job.job_id] = item
-            self._requests.put(SubmitJob(item.job))
+            self._send(SubmitJob(item.job))
         self._backlog.extend(failures)
         self._backlog.append(EngineRestarted(tuple(i.job.job_id for i in resubmit), exit_code))
+
+
+def _not_started() -> EngineError:
+    return EngineError(ErrorCode.ENGINE_START, "the engine was never started: call start() first")
+
+
+def _close_queues(*queues: Queue[Request] | Queue[Event]) -> None:
+    """Close a dead or stopped engine's pipes without waiting for what was left unread."""
+    for channel in queues:
+        channel.cancel_join_thread()
+        channel.close()
 
 
 def collect(client: EngineClientProtocol, job: Job, timeout: float = 600.0) -> tuple[list[AudioChunk], Event]:
