@@ -38,6 +38,8 @@ from engine.files import atomic_write_wav, open_regular_file
 if TYPE_CHECKING:
     from types import TracebackType
 
+    from av.audio.frame import AudioFrame
+
 RESAMPLE_QUALITY = "HQ"  # soxr's band-limited "high quality"; every caller used it
 FFMPEG_FORMATS = frozenset({"MP3"})  # formats libsndfile also reads that FFmpeg decodes instead
 DIGEST_CACHE_SIZE = 1024  # files whose digest is kept; far more than a project's clips
@@ -134,7 +136,7 @@ class AudioStream:
             resampler = soxr.ResampleStream(self.sample_rate, rate, 1 if mono else self.channels, dtype="float32",
                                             quality=RESAMPLE_QUALITY)
 
-        def shaped(frames: Iterable[Any]) -> Iterator[np.ndarray]:
+        def shaped(frames: Iterable[AudioFrame]) -> Iterator[np.ndarray]:
             for out in frames:
                 block = out.to_ndarray().T.astype(np.float32, copy=False)  # (frames, channels)
                 block = block.mean(axis=1) if mono else block
