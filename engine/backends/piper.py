@@ -15,7 +15,7 @@ import json
 import os
 import threading
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
@@ -44,6 +44,9 @@ from engine.backends.base import (
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.silence import quiet_cut, sound_intervals, sound_seconds
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
+
+if TYPE_CHECKING:
+    from piper import PiperVoice, SynthesisConfig
 
 RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
 SPEECH_TOP_DB = 35.0  # quieter than this below the loudest frame counts as a pause
@@ -138,8 +141,8 @@ class PiperBackend(Backend):
         self.config_path = config_path or f"{model_path}.json"
         self._noise_scale = noise_scale
         self._noise_w = noise_w
-        self._voices: dict[int, Any] = {}  # intra-op threads -> PiperVoice with such a session
-        self._voice: Any = None  # any of them: for phonemes and the config
+        self._voices: dict[int, PiperVoice] = {}  # intra-op threads -> a voice with such a session
+        self._first_voice: PiperVoice | None = None  # any of them: for phonemes and the config
         self._active = 0  # pieces being computed right now, by all jobs
         self._active_lock = threading.Lock()
         self._lock = threading.Lock()
@@ -148,7 +151,7 @@ class PiperBackend(Backend):
 
     @property
     def capabilities(self) -> Capabilities:
-        language = self._config.get("language", {}).get("code", "en_US") if self._voice else "en_US"
+        language = self._config.get("language", {}).get("code", "en_US") if self._first_voice else "en_US"
         return Capabilities(
             name="piper",
             sample_rate=self.sample_rate,
@@ -228,7 +231,7 @@ class PiperBackend(Backend):
         with self._lock:
             voices = list(self._voices.values())
         for voice in voices:
-            audio = np.clip(voice.phoneme_ids_to_audio(ids, SynthesisConfig()), -1.0, 1.0).astype(np.float32)
+            audio = _model_audio(voice, ids, SynthesisConfig())
         shifted = Adaptation(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ * 1.2, 1.1, 1.05,
                              np.ones(len(EQ_BAND_CENTRES_HZ), np.float32))  # moves pitch, formants and EQ
         for part in _cut_first(audio, self.sample_rate):
@@ -260,9 +263,16 @@ class PiperBackend(Backend):
                     self.model_path, sess_options=options, providers=["CPUExecutionProvider"]
                 )
                 self._voices[threads] = PiperVoice(config=self._piper_config, session=session)
-            self._voice = self._voice or self._voices[max(self._voices)]
+            self._first_voice = self._first_voice or self._voices[max(self._voices)]
 
-    def _voice_for_now(self) -> Any:
+    @property
+    def _voice(self) -> PiperVoice:
+        """The first voice made, for phonemes and the config (the voices differ in their sessions only)."""
+        if self._first_voice is None:
+            raise EngineError(ErrorCode.BACKEND, "The Piper model is not loaded")
+        return self._first_voice
+
+    def _voice_for_now(self) -> PiperVoice:
         """The voice whose session fits the number of pieces computing at this moment."""
         threads = max(1, (os.cpu_count() or 1) // max(1, self._active))
         fitting = [count for count in self._voices if count <= threads]
@@ -270,7 +280,7 @@ class PiperBackend(Backend):
 
     def _phoneme_count(self, text: str) -> int:
         ignored = set(" ,.;:!?'\"-ˈˌ")
-        return sum(1 for sentence in self._voice.phonemize(text) for p in sentence if p not in ignored)
+        return sum(p not in ignored for sentence in self._voice.phonemize(text) for p in sentence)
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         model = self.calibration()
@@ -352,10 +362,18 @@ class PiperBackend(Backend):
             ids = self._voice.phonemes_to_ids(phonemes)
             with self._computing():
                 voice = self._voice_for_now()  # chosen per piece: follows the pieces computing now
-                audio = np.clip(voice.phoneme_ids_to_audio(ids, config), -1.0, 1.0).astype(np.float32)
+                audio = _model_audio(voice, ids, config)
             audio = _trim_at_cuts(audio, self.sample_rate, start=after_cut, end=not piece.ends_sentence)
             after_cut = not piece.ends_sentence
             yield SpokenPiece(pcm=np.concatenate([audio, pause]), text=piece.text, last=last)
+
+
+def _model_audio(voice: PiperVoice, ids: list[int], config: SynthesisConfig) -> np.ndarray:
+    """The model's speech for phoneme ids as float32 within [-1, 1]."""
+    audio = voice.phoneme_ids_to_audio(ids, config)
+    if isinstance(audio, tuple):  # (audio, alignments) comes back only when alignments are asked for
+        raise EngineError(ErrorCode.BACKEND, "Piper returned alignments that were not asked for")
+    return np.clip(audio, -1.0, 1.0).astype(np.float32)
 
 
 def _cut_first(pcm: np.ndarray, rate: int) -> list[np.ndarray]:
