@@ -27,12 +27,13 @@ piece as if alone).
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.scheduler import Work
 
 if TYPE_CHECKING:
-    from engine.process import Engine
+    from engine.backends.base import Backend, BatchingBackend, SpokenPiece
+    from engine.process import Engine, _JobRun
 
 COST_SMOOTHING = 0.3  # weight of the newest call in a batch size's moving average
 
@@ -69,12 +70,19 @@ def finish_by(work: Work) -> float:
     return work.deadline() + (work.slowest_piece_s if work.pieces else 0.0)
 
 
+def batching_backend(backend: Backend) -> BatchingBackend[object] | None:
+    """The backend's batched steps when it computes several jobs' pieces in one call, else None."""
+    from engine.backends.base import BatchingBackend
+
+    return backend if isinstance(backend, BatchingBackend) and backend.max_batch > 1 else None
+
+
 class Batcher:
     """The batched turns of one engine (see the module docstring)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, backend: BatchingBackend[object]) -> None:
         self.engine = engine
-        self.backend = engine.backend
+        self.backend = backend
         self.costs = BatchCosts()
 
     def serve(self, head: Work) -> None:
@@ -95,7 +103,8 @@ class Batcher:
                                                      self.backend.max_batch - 1)
         began = engine.clock()
         try:
-            results: list[Any] = self.backend.step_batch([work.payload.state for work in batch])
+            results: list[SpokenPiece | BaseException | None] = self.backend.step_batch(
+                [work.payload.state for work in batch])
         except Exception as error:  # noqa: BLE001 - a fault outside any one job fails the batch
             results = [error] * len(batch)
         compute_s = engine.clock() - began
@@ -120,7 +129,7 @@ class Batcher:
         """Start the job on its first turn; False when it ended instead (cancelled, failed)."""
         from engine.process import _Cancelled
 
-        run = work.payload
+        run: _JobRun = work.payload
         try:
             if work.cancelled:
                 raise _Cancelled()
@@ -150,12 +159,12 @@ class Batcher:
                 return False
         return True
 
-    def _finish_turn(self, work: Work, result: Any, compute_s: float) -> None:
+    def _finish_turn(self, work: Work, result: SpokenPiece | BaseException | None, compute_s: float) -> None:
         """Deliver one job's piece, or end it (finished, failed, cancelled)."""
         from engine.process import _Cancelled
 
         engine = self.engine
-        run = work.payload
+        run: _JobRun = work.payload
         if work.cancelled:
             result = _Cancelled()
         if isinstance(result, BaseException):
@@ -167,4 +176,4 @@ class Batcher:
                 engine._cond.notify()
 
 
-__all__ = ["BatchCosts", "Batcher", "finish_by"]
+__all__ = ["BatchCosts", "Batcher", "batching_backend", "finish_by"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn
 
-from engine.batching import Batcher
+from engine.batching import Batcher, batching_backend
 from engine.lifeline import hold_to_parent
 from engine.protocol import (
     DEFAULT_BACKEND,
@@ -57,7 +57,7 @@ from engine.text import control_character, first_piece_chars
 if TYPE_CHECKING:  # the client imports this module; keep numpy out of that import
     from multiprocessing.queues import Queue
 
-    from engine.backends.base import SpokenPiece
+    from engine.backends.base import Backend, BatchingBackend, SpokenPiece
     from engine.voices import VoiceCache
 
 # On shutdown, voices still finishing their preparation (embedding, resemblance) get this long
@@ -119,12 +119,12 @@ class _JobRun:
     chunks: int = 0
     samples: int = 0
     compute_s: float = 0.0
-    state: Any = None  # a batching backend's per-job state (engine.batching), instead of pieces
-    backend: Any = None  # the backend holding ``state``
+    state: object | None = None  # a batching backend's per-job state (engine.batching), instead of pieces
+    backend: BatchingBackend[object] | None = None  # the backend holding ``state``
 
     def close(self) -> None:
         """End the backend's stream early (runs its cleanup); a finished stream ignores it."""
-        if self.state is not None:
+        if self.state is not None and self.backend is not None:
             self.backend.close(self.state)
         close = getattr(self.pieces, "close", None)
         if close is not None:
@@ -144,7 +144,7 @@ class Engine:
     calling thread: tests drive the real scheduling that way with a fake backend and clock.
     """
 
-    def __init__(self, backend: Any, cache: VoiceCache, emit: Callable[[Event], None], slots: int, max_queue: int,
+    def __init__(self, backend: Backend, cache: VoiceCache, emit: Callable[[Event], None], slots: int, max_queue: int,
                  backend_name: str, max_active: int | None = None, clock: Callable[[], float] = time.monotonic,
                  threaded: bool = True) -> None:
         self.backend = backend
@@ -155,7 +155,8 @@ class Engine:
         self.clock = clock
         self.threaded = threaded
         # A backend that computes several jobs' pieces in one call gets batched turns.
-        self.batcher = Batcher(self) if getattr(backend, "max_batch", 1) > 1 else None
+        batching = batching_backend(backend)
+        self.batcher = Batcher(self, batching) if batching is not None else None
         self.started_at = clock()
         lock = threading.RLock()
         self._cond = threading.Condition(lock)  # workers wait on it for work

@@ -21,7 +21,7 @@ A GPU runs one batched call of B pieces in about the time of one, so a backend s
 CosyVoice2 (flow matching and HiFT per hop) gains by computing the pieces of several jobs
 together. Such a backend declares ``max_batch = B > 1`` (an instance attribute, known once
 loaded) with ``piece_scheduling = True``, and splits a job's stream into a per-job state and
-a step:
+a step (:class:`BatchingBackend`):
 
 - ``start(text, profile, settings, should_stop, first_piece_chars) -> state``;
 - ``step_batch(states) -> list[SpokenPiece | BaseException | None]``: the next piece of every
@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -257,3 +257,26 @@ class Backend(abc.ABC):
         """Yield the audio of ``text`` piece by piece; stop early when ``should_stop()``. The
         engine chooses ``first_piece_chars`` by its load (engine.text.first_piece_chars): the
         longest first piece that keeps first audio short; pass it to split_for_streaming."""
+
+
+BatchState = TypeVar("BatchState")
+
+
+@runtime_checkable
+class BatchingBackend(Protocol[BatchState]):
+    """The batched steps a backend may offer beside :meth:`Backend.synthesize` (see the module
+    docstring); the engine batches a backend that has them and ``max_batch > 1``. A state is
+    the backend's own: the engine only hands it back to the backend that made it."""
+
+    max_batch: int
+
+    def start(self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck,
+              first_piece_chars: int = FIRST_PIECE_CHARS) -> BatchState: ...
+
+    def step_ready(self, state: BatchState) -> bool: ...
+
+    def wait_ready(self, state: BatchState) -> None: ...
+
+    def close(self, state: BatchState) -> None: ...
+
+    def step_batch(self, states: list[BatchState]) -> list[SpokenPiece | BaseException | None]: ...
