@@ -134,9 +134,9 @@ class Batcher:
             if work.cancelled:
                 raise _Cancelled()
             if run.state is None:
-                budget = self.engine._open(work, run)
+                profile, budget = self.engine._open(work, run)
                 run.backend = self.backend
-                run.state = self.backend.start(run.job.text, run.found.profile, run.job.voice.settings,
+                run.state = self.backend.start(run.job.text, profile, run.job.voice.settings,
                                                lambda: work.cancelled, first_piece_chars=budget)
         except Exception as error:  # noqa: BLE001 - any backend fault becomes an event
             self.engine._failed(work, run, error)

@@ -57,7 +57,7 @@ from engine.text import control_character, first_piece_chars
 if TYPE_CHECKING:  # the client imports this module; keep numpy out of that import
     from multiprocessing.queues import Queue
 
-    from engine.backends.base import Backend, BatchingBackend, SpokenPiece
+    from engine.backends.base import Backend, BatchingBackend, SpokenPiece, VoiceProfile
     from engine.voices import VoiceCache
 
 # On shutdown, voices still finishing their preparation (embedding, resemblance) get this long
@@ -112,8 +112,9 @@ class _JobRun:
 
     job: Job
     pieces: Iterator[SpokenPiece] | None = None  # created when its first piece begins
-    found: Any = None  # the voice cache's lookup (profile, source, seconds)
     started_at: float = 0.0
+    voice_source: str = ""  # where the voice cache found its voice ("memory", "disk" or "miss")
+    voice_prepare_s: float = 0.0
     first_chunk_s: float = 0.0
     last_chunk_s: float = 0.0
     chunks: int = 0
@@ -389,8 +390,8 @@ class Engine:
             if work.cancelled:
                 raise _Cancelled()
             if run.pieces is None:
-                budget = self._open(work, run)
-                run.pieces = iter(self.backend.synthesize(job.text, run.found.profile, job.voice.settings,
+                profile, budget = self._open(work, run)
+                run.pieces = iter(self.backend.synthesize(job.text, profile, job.voice.settings,
                                                           lambda: work.cancelled, first_piece_chars=budget))
             began = self.clock()
             piece = next(run.pieces, None)
@@ -402,14 +403,15 @@ class Engine:
             return False
         return self._deliver(work, run, piece, compute_s)
 
-    def _open(self, work: Work, run: _JobRun) -> int:
-        """A job's first turn: JobStarted, its voice from the cache; returns its first piece's
-        length in characters."""
+    def _open(self, work: Work, run: _JobRun) -> tuple[VoiceProfile, int]:
+        """A job's first turn: JobStarted, its voice from the cache; returns the voice and its
+        first piece's length in characters."""
         run.started_at = self.clock()
         self.emit(JobStarted(run.job.job_id, run.started_at - work.arrived))
-        run.found = self.cache.lookup(run.job.voice)
+        found = self.cache.lookup(run.job.voice)
+        run.voice_source, run.voice_prepare_s = found.source, found.seconds
         with self._cond:  # under load the first piece is shorter: its compute gets fewer cores
-            return first_piece_chars(self._scheduler.admitted_jobs, self._slots)
+            return found.profile, first_piece_chars(self._scheduler.admitted_jobs, self._slots)
 
     def _failed(self, work: Work, run: _JobRun, error: BaseException) -> None:
         """End a job that was cancelled (``_Cancelled``) or failed, closing its stream."""
@@ -451,8 +453,8 @@ class Engine:
         rate = self.backend.capabilities.sample_rate
         timing = JobTiming(
             queue_wait_s=round(run.started_at - work.arrived, 4),
-            voice_prepare_s=round(run.found.seconds, 4),
-            voice_cache=run.found.source,
+            voice_prepare_s=round(run.voice_prepare_s, 4),
+            voice_cache=run.voice_source,
             first_chunk_s=round(run.first_chunk_s, 4),
             synth_s=round(run.last_chunk_s, 4),
             audio_s=round(run.samples / rate, 4),
