@@ -201,7 +201,9 @@ class SettingsDialog(QDialog):
             if self.pages.tabText(index) == title:
                 self.pages.setCurrentIndex(index)
 
-    def _engine_values(self) -> tuple[Any, ...]:
+    def _engine_values(self) -> tuple[str, str, str, str, dict[str, Any], str, int, str]:
+        """Every setting the engine process depends on: location, server URL and token,
+        backend, its options (JSON values) and interpreter, slots, voice cache folder."""
         s = self._settings
         backend = s.engine_backend
         return (s.engine_location, s.server_url, s.server_token(), backend, s.options_for(backend),
