@@ -17,8 +17,9 @@ fight over a line.
 from __future__ import annotations
 
 import abc
+import enum
 from dataclasses import dataclass, fields, replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Final, Iterable, Sequence
 
 from app.project.errors import InvalidValueError, UnknownIdError
 from app.project.fsutil import check_relative
@@ -250,7 +251,13 @@ class MoveLines(Command):
         return Change(frozenset(self.before), structure=True)
 
 
-_UNSET: Any = object()
+class _Unset(enum.Enum):
+    """A keyword argument not given, told apart from None, which is a value (the project default)."""
+
+    UNSET = enum.auto()
+
+
+_UNSET: Final = _Unset.UNSET
 
 
 class EditLine(Command):
@@ -264,15 +271,15 @@ class EditLine(Command):
         self,
         line_id: str,
         *,
-        text: str = _UNSET,
-        start: float | None = _UNSET,
-        end: float | None = _UNSET,
-        character_id: str | None = _UNSET,
-        fit: bool | None = _UNSET,
-        speed: float | None = _UNSET,
-        instruction: str | None = _UNSET,
-        source_text: str = _UNSET,
-        draft: bool = _UNSET,
+        text: str | _Unset = _UNSET,
+        start: float | None | _Unset = _UNSET,
+        end: float | None | _Unset = _UNSET,
+        character_id: str | None | _Unset = _UNSET,
+        fit: bool | None | _Unset = _UNSET,
+        speed: float | None | _Unset = _UNSET,
+        instruction: str | None | _Unset = _UNSET,
+        source_text: str | _Unset = _UNSET,
+        draft: bool | _Unset = _UNSET,
         typing: bool = False,
     ) -> None:
         self.line_id = line_id
@@ -497,7 +504,7 @@ class EditProject(Command):
     values out of range are refused before anything changes.
     """
 
-    def __init__(self, *, title: str = _UNSET, **settings: Any) -> None:
+    def __init__(self, *, title: str | _Unset = _UNSET, **settings: Any) -> None:
         known = {f.name for f in fields(ProjectSettings)}
         unknown = sorted(set(settings) - known)
         if unknown:
