@@ -486,7 +486,10 @@ class PsolaSource:
 @dataclass(frozen=True)
 class _PsolaAnalysis:
     """Praat's objects for one rendering speed: the PSOLA manipulation (which holds the sound and
-    its pulses), the pitch contour, the model's F0 at that speed and the sound's length."""
+    its pulses), the pitch contour, the model's F0 at that speed and the sound's length.
+
+    Both objects are parselmouth.Data at run time (Praat's Manipulation and PitchTier have no
+    classes of their own there), and parselmouth ships no type information: they stay Any."""
 
     manipulation: Any
     tier: Any  # the pitch contour, which each rendering maps to the character's
