@@ -265,7 +265,7 @@ def whisper_model_dir(name: str) -> Path:
     """
     spec = model_spec(name)
     folder = model_folder(name)
-    if not _from_packages(spec):
+    if not _from_packages(spec, _packages_installed(spec)):
         report = validate_whisper_dir(folder)
         if not report.ok:
             why = "not downloaded" if not folder.is_dir() else f"its folder {folder} is incomplete ({report.summary()})"
@@ -283,19 +283,20 @@ def whisper_model_dir(name: str) -> Path:
 def model_available(name: str) -> bool:
     """Whether ``whisper_model_dir(name)`` would succeed, without building anything."""
     spec = model_spec(name)
-    if not _from_packages(spec):
+    installed = _packages_installed(spec)  # looked up once: finding a package searches sys.path
+    if not _from_packages(spec, installed):
         return validate_whisper_dir(model_folder(name)).ok
-    return _stamp(model_folder(name), spec) is not None or _packages_installed(spec)
+    return installed or _stamp(model_folder(name), spec) is not None
 
 
 def _packages_installed(spec: WhisperSpec) -> bool:
     return all(_package_file(package, relative) for item in spec.files for package, relative in item.parts)
 
 
-def _from_packages(spec: WhisperSpec) -> bool:
+def _from_packages(spec: WhisperSpec, installed: bool) -> bool:
     """Whether model ``spec`` is assembled from its packages here (else it is a hub download):
-    a packaged model whose packages are installed, or that has no hub source to fall back on."""
-    return spec.packaged and (not spec.hub_repo or _packages_installed(spec))
+    a packaged model whose packages are ``installed``, or that has no hub source to fall back on."""
+    return spec.packaged and (installed or not spec.hub_repo)
 
 
 # --- any folder (downloaded or picked): validation and download --------------------------------

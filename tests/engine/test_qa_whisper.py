@@ -147,3 +147,20 @@ def test_the_packaged_models_are_dependencies_that_bootstrap_installs() -> None:
         for distribution in whisper.model_spec(name).distributions:
             assert distribution in names, distribution
             assert importlib.metadata.version(distribution)  # installed here, as CI's bootstrap does
+
+
+@pytest.mark.parametrize("name", ["base", "tiny.en"])
+def test_model_available_looks_each_package_file_up_once(name: str, models_dir: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The settings dialog asks for every model when it opens; each lookup searches sys.path.
+    looked_up: list[tuple[str, str]] = []
+    packaged = whisper._package_file
+
+    def counted(package: str, relative: str) -> Path | None:
+        looked_up.append((package, relative))
+        return packaged(package, relative)
+
+    monkeypatch.setattr(whisper, "_package_file", counted)
+    assert whisper.model_available(name)
+    parts = [part for item in whisper.model_spec(name).files for part in item.parts]
+    assert sorted(looked_up) == sorted(parts)
