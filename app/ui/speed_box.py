@@ -2,8 +2,9 @@
 
 A speed stored outside that range (set on another backend, or in a file) stays stored: the box
 shows it clamped to the range, marks it and says the engine will refuse it, and gives the stored
-speed back until the user picks another one — a clamp written back on leaving the box would
-change a character's voice nobody asked to change.
+speed back until the user picks a speed, by typing or stepping (the clamped value itself
+included) — a clamp written back on leaving the box would change a character's voice nobody
+asked to change.
 """
 
 from __future__ import annotations
@@ -23,12 +24,17 @@ class SpeedBox(QDoubleSpinBox):
         super().__init__(parent)
         self._none_text = none_text
         self._stored: float | None = None
+        self._user_picked = False  # the user changed or typed a value since the stored speed was shown
         self._about = ""  # what the speed is, said before any warning in the tooltip
         self._range = SPEED
         self.setDecimals(2)
         self.setSingleStep(0.05)
         self.setSuffix("×")
         self.setSpecialValueText(none_text)
+        # Typing counts even when it leaves the value as shown (the clamped speed typed out);
+        # show_speed's own setValue is silent.
+        self.valueChanged.connect(self._pick)
+        self.lineEdit().textEdited.connect(self._pick)
         self.set_range(SPEED)
 
     @property
@@ -46,6 +52,7 @@ class SpeedBox(QDoubleSpinBox):
     def show_speed(self, stored: float | None, about: str) -> None:
         """Show a stored speed (None: the lowest value, "none of its own"); ``about`` is the tooltip."""
         self._stored, self._about = stored, about
+        self._user_picked = False
         blocked = self.blockSignals(True)
         self.setValue(self.minimum() if stored is None else self._clamped(stored))
         self.blockSignals(blocked)
@@ -56,11 +63,13 @@ class SpeedBox(QDoubleSpinBox):
                         f"{self._range.refusal(f'{stored:g}')}. Pick a speed here to replace it.")
 
     def picked(self) -> float | None:
-        """The speed to store: the user's, or the stored one while the box still shows it clamped."""
-        value = round(self.value(), 2)
-        if self._stored is not None and self._refused() and value == round(self._clamped(self._stored), 2):
+        """The speed to store: the user's, or the stored one while the user has picked none."""
+        if self._refused() and not self._user_picked:
             return self._stored
-        return None if self._none_text and self.value() <= self.minimum() else value
+        return None if self._none_text and self.value() <= self.minimum() else round(self.value(), 2)
+
+    def _pick(self) -> None:
+        self._user_picked = True
 
     def _clamped(self, speed: float) -> float:
         # the range's own ends, not the box's: a "none" box's minimum would read as no speed

@@ -98,3 +98,31 @@ def test_a_line_speed_below_the_backends_range_shows_as_its_lowest_not_as_none(w
     delivery.speed.editingFinished.emit()
     assert doc.project.line(line.id).speed is None
     delivery.set_speeds(SPEED)
+
+
+def test_typing_or_stepping_to_the_clamped_speed_stores_it(window: MainWindow, engine_bridge: EngineBridge,
+                                                            qtbot: QtBot) -> None:
+    assert window.characters is not None and window.script is not None and window.document is not None
+    assert engine_bridge.ready is not None
+    panel, delivery, doc = window.characters, window.script.delivery, window.document
+    char = doc.project.characters[0]
+    panel.select(char.id)
+    assert doc.push(EditCharacter(char.id, settings=replace(char.settings, speed=3.0)))
+    panel.speed.set_range(COSYVOICE2_SPEED)
+    assert panel.speed.value() == 2.0
+    panel.speed.lineEdit().selectAll()
+    qtbot.keyClicks(panel.speed.lineEdit(), "2")  # the user types the very value the box shows
+    panel.speed.editingFinished.emit()
+    assert doc.project.character(char.id).settings.speed == 2.0
+
+    line = next(line for line in doc.project.lines if line.character_id)
+    assert doc.push(EditLine(line.id, speed=0.3))
+    delivery.set_speeds(COSYVOICE2_SPEED)
+    delivery.show_line(line.id)
+    assert delivery.speed.value() == 0.5
+    delivery.speed.stepBy(1)  # up and back down to the clamped value: picked, not the stored one
+    delivery.speed.stepBy(-1)
+    delivery.speed.editingFinished.emit()
+    assert doc.project.line(line.id).speed == 0.5
+    panel.speed.set_range(SPEED)
+    delivery.set_speeds(SPEED)
