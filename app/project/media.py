@@ -19,9 +19,10 @@ import contextlib
 import datetime
 import os
 import shutil
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterator
+from typing import IO, TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from engine.numbers import NumberError, checked_number
 
 if TYPE_CHECKING:
     from av.container import InputContainer
+    from av.subtitles.subtitle import AssSubtitle, BitmapSubtitle
 
 GUIDE_FILE = "guide.flac"
 TEXT_SUBTITLE_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
@@ -184,21 +186,19 @@ def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool
         with files.open_regular_file(source) as src:
             atomic_write(target, lambda handle: shutil.copyfileobj(src, handle, 1 << 20), inside=project.root)
         rel = relative_to_root(project.root, target)
-    return VideoInfo(**{**vars_of_video(info), "path": rel})
-
-
-def vars_of_video(info: VideoInfo) -> dict[str, Any]:
-    return {name: getattr(info, name) for name in info.__dataclass_fields__}
+    return replace(info, path=rel)
 
 
 # --- subtitles ------------------------------------------------------------------------------
 
 
-def _subtitle_text(subtitle: Any) -> str:
-    """The text of one decoded subtitle; ASS line breaks become newlines."""
-    dialogue = getattr(subtitle, "dialogue", None)
-    raw = dialogue if dialogue is not None else getattr(subtitle, "text", b"")
-    text = raw.decode("utf-8", "replace") if isinstance(raw, (bytes, bytearray)) else str(raw)
+def _subtitle_text(subtitle: AssSubtitle | BitmapSubtitle) -> str:
+    """The text of one decoded subtitle (a picture has none); ASS line breaks become newlines."""
+    from av.subtitles.subtitle import AssSubtitle
+
+    if not isinstance(subtitle, AssSubtitle):
+        return ""
+    text = subtitle.dialogue.decode("utf-8", "replace")
     return text.replace("\\N", "\n").replace("\\n", "\n").strip()
 
 
