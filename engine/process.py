@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn
 
+from engine.allocator import keep_freed_memory
 from engine.batching import Batcher, batching_backend
 from engine.lifeline import hold_to_parent
 from engine.protocol import (
@@ -504,6 +505,7 @@ def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | No
     EngineReady, or a RequestFailed("engine-start") saying in one line why it could not start.
     """
     started = time.monotonic()
+    keep_freed_memory()  # first: before any thread of ours allocates
     hold_to_parent(parent_pid)
     # Ctrl-C in a terminal reaches the whole process group; the client decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -71,7 +71,12 @@ CALIBRATION_TEXT = (
     "Still, on foggy evenings, the old fishermen would look out over the water, "
     "and wonder quietly what she had really seen."
 )
-WARM_UP_TEXT = "Ready when you are, just say the word."  # spoken once before the engine is ready
+# Spoken before the engine is ready: by each session once (its first call is several times
+# slower than the next), and this one by the all-cores session, which speaks a job's first
+# piece alone. It is as long as the longest first piece (FIRST_CUT_SLACK x FIRST_PIECE_CHARS), so
+# the pages its tensors fault in stay mapped for the first job (engine/allocator.py).
+WARM_UP_TEXT = "Ready when you are: give me a line, and I will speak it at once, in the very voice you chose for it."
+WARM_UP_SHORT_TEXT = "Ready when you are."
 CALIBRATION_VERSION = "1"  # bumped whenever what the calibration measures changes
 CALIBRATION_SECONDS = (2.0, 120.0)  # the calibration speech's plausible length
 # The calibration as the voice cache keeps it on disk (see Backend.model_data): what each
@@ -218,20 +223,24 @@ class PiperBackend(Backend):
 
     def warm_up(self) -> None:
         """Everything a job's first piece would otherwise pay for once: Praat, the resampler
-        and the EQ's filter (about a second of imports, holding the interpreter), and a first
-        call of each session and of the adaptation (the first model call of a session is
-        several times slower than the next)."""
+        and the EQ's filter (about a second of imports, holding the interpreter), a first call
+        of each session and of the adaptation, and the pages of a first piece's tensors (see
+        WARM_UP_TEXT)."""
         from piper import SynthesisConfig
 
         import parselmouth  # noqa: F401
         import scipy.signal  # noqa: F401
         import soxr  # noqa: F401
 
-        ids = self._voice.phonemes_to_ids(self._voice.phonemize(WARM_UP_TEXT)[0])
+        def ids_of(text: str) -> list[int]:
+            return self._voice.phonemes_to_ids(self._voice.phonemize(text)[0])
+
         with self._lock:
-            voices = list(self._voices.values())
-        for voice in voices:
-            audio = _model_audio(voice, ids, SynthesisConfig())
+            sessions = dict(self._voices)
+        all_cores = max(sessions)
+        for threads, voice in sessions.items():
+            audio = _model_audio(voice, ids_of(WARM_UP_TEXT if threads == all_cores else WARM_UP_SHORT_TEXT),
+                                 SynthesisConfig())
         shifted = Adaptation(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ * 1.2, 1.1, 1.05,
                              np.ones(len(EQ_BAND_CENTRES_HZ), np.float32))  # moves pitch, formants and EQ
         for part in _cut_first(audio, self.sample_rate):
@@ -257,7 +266,8 @@ class PiperBackend(Backend):
                 options.add_session_config_entry("session.force_spinning_stop", "1")
                 # Every piece has its own length, so the CPU arena kept growing by whole chunks
                 # for new tensor sizes and never gave memory back: the engine's RSS rose 49 %
-                # over 500 jobs (benchmarks/soak.py). Without it, freed tensors go back to malloc.
+                # over 500 jobs (benchmarks/soak.py). Without it, freed tensors go back to malloc,
+                # whose heap keeps them mapped for the next call (engine/allocator.py).
                 options.enable_cpu_mem_arena = False
                 session = onnxruntime.InferenceSession(
                     self.model_path, sess_options=options, providers=["CPUExecutionProvider"]
