@@ -29,7 +29,7 @@ import re
 import uuid
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, NoReturn
 
 from app.project.errors import (
     InvalidValueError,
@@ -48,6 +48,9 @@ from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_number
 from engine.protocol import DEFAULT_BACKEND, SPEED, EngineError, VoiceSettings
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 PROJECT_FILE = "project.json"
 VOICES_DIR = "voices"
@@ -422,7 +425,7 @@ def character_to_dict(char: Character) -> dict[str, Any]:
     }
 
 
-def character_from_dict(data: Any, where: str) -> Character:
+def character_from_dict(data: object, where: str) -> Character:
     if not isinstance(data, dict):
         raise ProjectFileError(f"{where}: expected an object")
     settings = _get(data, "settings", dict, where, {})
@@ -499,7 +502,7 @@ def _opt_number(data: dict[str, Any], key: str, where: str) -> float | None:
     return float(value)
 
 
-def fit_from_dict(data: Any, where: str) -> Fit | None:
+def fit_from_dict(data: object, where: str) -> Fit | None:
     if data is None:
         return None
     if not isinstance(data, dict):
@@ -515,7 +518,7 @@ def fit_from_dict(data: Any, where: str) -> Fit | None:
     return fit
 
 
-def take_from_dict(data: Any, where: str) -> Take:
+def take_from_dict(data: object, where: str) -> Take:
     if not isinstance(data, dict):
         raise ProjectFileError(f"{where}: expected an object")
     return Take(
@@ -534,7 +537,7 @@ def take_from_dict(data: Any, where: str) -> Take:
     )
 
 
-def _take_qa(data: Any, where: str) -> TakeChecks | None:
+def _take_qa(data: object, where: str) -> TakeChecks | None:
     if data is None:
         return None
     try:
@@ -589,7 +592,7 @@ def validate_line(line: Line, what: str) -> None:
             raise InvalidValueError(f"{what}: {error.message}") from None
 
 
-def line_from_dict(data: Any, where: str) -> Line:
+def line_from_dict(data: object, where: str) -> Line:
     if not isinstance(data, dict):
         raise ProjectFileError(f"{where}: expected an object")
     raw_status = _get(data, "status", str, where, LineStatus.NOT_RENDERED.value)
@@ -680,7 +683,7 @@ def video_to_dict(video: VideoInfo) -> dict[str, Any]:
     }
 
 
-def vars_of(item: Any) -> dict[str, Any]:
+def vars_of(item: DataclassInstance) -> dict[str, Any]:
     """A flat dataclass as a dict (asdict without deep copies)."""
     return {f.name: getattr(item, f.name) for f in fields(item)}
 
@@ -694,7 +697,7 @@ def _objects(data: dict[str, Any], key: str, where: str) -> list[tuple[dict[str,
     return [(item, f"{where}.{key}[{i}]") for i, item in enumerate(items)]
 
 
-def _media_fact(data: dict[str, Any], key: str, kinds: Any, where: str, default: Any) -> Any:
+def _media_fact(data: dict[str, Any], key: str, kinds: type | tuple[type, ...], where: str, default: Any) -> Any:
     """A probed fact read back: the type it was stored as, within the probe's own range
     (app.project.limits), so a hand-edited ``duration_s: 1e12`` cannot size an allocation."""
     value = _get(data, key, kinds, where, default)
@@ -708,7 +711,7 @@ def _media_fact(data: dict[str, Any], key: str, kinds: Any, where: str, default:
     return float(value) if kinds is not int else value
 
 
-def video_from_dict(data: Any, where: str = "video") -> VideoInfo | None:
+def video_from_dict(data: object, where: str = "video") -> VideoInfo | None:
     if data is None:
         return None
     if not isinstance(data, dict):
@@ -755,7 +758,7 @@ def parse_project_json(text: str, file: Path) -> dict[str, Any]:
     nested 100,000 deep would end in a RecursionError: both are refused with a message.
     """
 
-    def refuse_constant(name: str) -> Any:
+    def refuse_constant(name: str) -> NoReturn:
         raise ProjectFileError(f"{file} holds {name}, which is not a number JSON allows (was it edited by hand?)")
 
     try:
@@ -771,10 +774,10 @@ def parse_project_json(text: str, file: Path) -> dict[str, Any]:
     return data
 
 
-def _nesting(data: Any) -> int:
+def _nesting(data: object) -> int:
     """How deeply lists and objects nest in ``data``, counted without recursion."""
     deepest = 0
-    stack: list[tuple[Any, int]] = [(data, 1)]
+    stack: list[tuple[object, int]] = [(data, 1)]
     while stack:
         item, depth = stack.pop()
         children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None

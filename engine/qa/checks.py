@@ -96,7 +96,7 @@ class QaThresholds:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "QaThresholds":
+    def from_dict(cls, data: object) -> "QaThresholds":
         """Thresholds from JSON; missing keys take their defaults, unknown keys are refused."""
         if not isinstance(data, dict):
             raise QaValueError(f"QA thresholds must be an object, got {data!r}")
@@ -140,7 +140,7 @@ class TakeChecks:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "TakeChecks":
+    def from_dict(cls, data: object) -> "TakeChecks":
         """Checks from JSON, refusing wrong types so a hand-edited file fails clearly."""
         if not isinstance(data, dict):
             raise QaValueError(f"take QA must be an object, got {data!r}")
