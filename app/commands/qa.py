@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.codes import ErrorCode, QaCode
@@ -29,6 +29,7 @@ from engine.codes import ErrorCode, QaCode
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
     from app.project import Project
+    from app.project.qa import ReportRow
 
 
 def add_recogniser_option(parser: argparse.ArgumentParser) -> None:
@@ -131,7 +132,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
         return ExitCode.OK
     checker = TakeChecker()
     placed = placements(project)
-    rows: list[dict[str, Any]] = []
+    rows: list[ReportRow] = []
     for count, (line, take) in enumerate(to_check, 1):
         if not args.json and err.isatty():
             err.write(f"\rChecking take {count} of {len(to_check)}…")
@@ -165,7 +166,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
     return ExitCode.FAILED if failed else ExitCode.OK
 
 
-def _print_table(project: Project, rows: list[dict[str, Any]]) -> None:
+def _print_table(project: Project, rows: list[ReportRow]) -> None:
     """A fixed-width table, then one indented line per finding under the take it concerns."""
     def number(value: float | None, spec: str) -> str:
         return "—" if value is None else format(value, spec)
@@ -180,7 +181,7 @@ def _print_table(project: Project, rows: list[dict[str, Any]]) -> None:
             f"{silence['leading']:.2f} / {silence['inner']:.2f} / {silence['trailing']:.2f}"
         verdict = {True: "passed", False: "FAILED", None: "not checked"}[row["passed"]]
         clipping = None if row["clipping"] is None else 100 * row["clipping"]
-        error = "—" if row["wer"] is None else f"{row['metric'].upper()} {row['wer']:.2f}"
+        error = "—" if row["wer"] is None or row["metric"] is None else f"{row['metric'].upper()} {row['wer']:.2f}"
         print(f"{row['line']:>4}  {name[:12]:<12} {(row['language'] or '—')[:4]:<4} {error:>9} {number(clipping, '.2f'):>6} "
               f"{silences:>23} {number(row['overrun_s'], '.2f'):>7} {number(row['resemblance'], '.2f'):>8}  {verdict}")
         for reason in row["reasons"]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Iterable, TypedDict
 
 import numpy as np
 
@@ -376,42 +376,73 @@ def unchecked_takes(project: Project, lines: Iterable[Line] | None = None) -> li
     return found
 
 
+class SilenceSeconds(TypedDict):
+    leading: float
+    inner: float  # the longest pause inside the take
+    trailing: float
+
+
+class ReportRow(TypedDict):
+    """One take's QA as a ``dubstudio qa --json`` line; None where it was not measured."""
+
+    line_id: str
+    line: int  # its number in the script, from 1
+    take: str
+    recogniser: str | None
+    language: str | None
+    metric: str | None  # "wer" or "cer"
+    wer: float | None  # the error rate, in ``metric``
+    transcript: str | None
+    detected_language: str | None
+    language_probability: float | None
+    speech_s: float | None
+    expected_speech_s: float | None
+    clipping: float | None
+    silence_s: SilenceSeconds | None
+    overrun_s: float | None
+    resemblance: float | None
+    passed: bool | None  # None: not checked yet
+    reasons: list[str]
+
+
 def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | None = None,
-               placement: tuple[float, float | None] | None = None) -> dict[str, Any]:
+               placement: tuple[float, float | None] | None = None) -> ReportRow:
     """One take's QA as the ``dubstudio qa --json`` line: the measurements and the verdict.
 
     ``outcome`` is a fresh check (else the take's stored checks are used); ``placement`` is the
     line's entry of :func:`placements`.
     """
     checks = outcome.checks if outcome is not None else take.qa
-    row: dict[str, Any] = {"line_id": line.id, "line": project.order_of(line.id), "take": take.id}
     if checks is None:
         error = outcome.error if outcome is not None and outcome.error else f"{QaCode.NOT_CHECKED}: this take has not been checked yet"
-        return {**row, "recogniser": None, "language": None, "metric": None, "wer": None, "transcript": None,
-                "detected_language": None, "language_probability": None, "speech_s": None,
-                "expected_speech_s": None, "clipping": None, "silence_s": None,
-                "overrun_s": overrun_of(take, placement), "resemblance": None, "passed": False if outcome else None,
-                "reasons": [error]}
+        return ReportRow(
+            line_id=line.id, line=project.order_of(line.id), take=take.id, recogniser=None, language=None,
+            metric=None, wer=None, transcript=None, detected_language=None, language_probability=None,
+            speech_s=None, expected_speech_s=None, clipping=None, silence_s=None,
+            overrun_s=overrun_of(take, placement), resemblance=None, passed=False if outcome else None,
+            reasons=[error])
     verdict = judge(checks, project.settings.qa, overrun_of(take, placement))
-    return {
-        **row,
-        "recogniser": checks.recogniser,
-        "language": checks.language,
-        "metric": checks.metric,
-        "wer": checks.wer,
-        "transcript": checks.transcript,
-        "detected_language": checks.detected_language or None,
-        "language_probability": checks.language_probability,
-        "speech_s": round(checks.speech_s, 3),
-        "expected_speech_s": checks.expected_speech_s,
-        "clipping": checks.clipping,
-        "silence_s": {"leading": checks.leading_silence_s, "inner": checks.inner_silence_s,
-                      "trailing": checks.trailing_silence_s},
-        "overrun_s": overrun_of(take, placement),
-        "resemblance": checks.resemblance,
-        "passed": verdict.passed,
-        "reasons": verdict.reasons,
-    }
+    return ReportRow(
+        line_id=line.id,
+        line=project.order_of(line.id),
+        take=take.id,
+        recogniser=checks.recogniser,
+        language=checks.language,
+        metric=checks.metric,
+        wer=checks.wer,
+        transcript=checks.transcript,
+        detected_language=checks.detected_language or None,
+        language_probability=checks.language_probability,
+        speech_s=round(checks.speech_s, 3),
+        expected_speech_s=checks.expected_speech_s,
+        clipping=checks.clipping,
+        silence_s=SilenceSeconds(leading=checks.leading_silence_s, inner=checks.inner_silence_s,
+                                 trailing=checks.trailing_silence_s),
+        overrun_s=overrun_of(take, placement),
+        resemblance=checks.resemblance,
+        passed=verdict.passed,
+        reasons=verdict.reasons,
+    )
 
 
 # --- transcripts by ear ---------------------------------------------------------------------------

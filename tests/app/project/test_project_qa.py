@@ -25,6 +25,7 @@ from app.project import Project
 from app.project.qa import (
     QaOutcome,
     QaWorker,
+    ReportRow,
     TakeChecker,
     chosen_verdicts,
     lines_failing_qa,
@@ -220,7 +221,7 @@ def test_qa_command_json_lines_and_save(scene: Project, capsys) -> None:
     assert [row["line_id"] for row in rows] == ["l1", "l3"]
     keys = {"line_id", "take", "recogniser", "language", "metric", "wer", "transcript", "clipping", "silence_s",
             "overrun_s", "resemblance", "passed", "reasons"}
-    assert all(keys <= row.keys() for row in rows)
+    assert all(keys <= row.keys() == ReportRow.__required_keys__ for row in rows)  # as declared
     first, third = rows
     assert first["recogniser"].startswith("faster-whisper-") and (first["language"], first["metric"]) == ("en", "wer")
     assert first["passed"] is True and first["reasons"] == [] and first["wer"] <= 0.5
