@@ -22,7 +22,7 @@ import socket
 import stat
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from app.project.errors import ProjectLockedError, SaveError
 from app.project.model import Project
@@ -52,7 +52,7 @@ else:
         return True
 
 
-def describe_holder(info: dict[str, Any]) -> str:
+def describe_holder(info: dict[str, object]) -> str:
     """``render (pid 4242 on studio-pc, since 2025-01-01 10:00:00 UTC)``, from a lock file's JSON."""
     program = info.get("program") or "another DubStudio"
     since = str(info.get("since") or "").replace("T", " ").replace("+00:00", " UTC")
@@ -177,7 +177,7 @@ def _check_lock_file(path: Path, info: os.stat_result) -> None:
                         ErrorCode.NOT_REGULAR_FILE)
 
 
-def _read_holder(handle: IO[bytes]) -> dict[str, Any]:
+def _read_holder(handle: IO[bytes]) -> dict[str, object]:
     try:
         handle.seek(0)
         data = json.loads(handle.read(4096) or b"{}")

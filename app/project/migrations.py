@@ -40,7 +40,7 @@ _TIMECODE = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?\s*
 _V1_PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0")
 
 
-def _v1_time(value: Any, where: str) -> float | None:
+def _v1_time(value: object, where: str) -> float | None:
     """v1 stored times as ``HH:MM:SS,mmm`` strings (or sometimes plain numbers)."""
     if value is None or value == "":
         return None
