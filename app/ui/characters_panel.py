@@ -11,11 +11,11 @@ from __future__ import annotations
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtGui import QColor, QFocusEvent, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QColorDialog,
     QDialog,
@@ -58,6 +58,9 @@ from engine.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.qa.transcripts import mismatch
 from engine.voices import RESEMBLANCE_EXPLAINED
 
+if TYPE_CHECKING:
+    from engine.qa.recognise import Transcript
+
 PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
 AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
 SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
@@ -73,6 +76,23 @@ def split_off(project: Project, character_id: str, line_ids: list[str]) -> Split
     language = project.character(character_id).settings.language
     return SplitCharacter(character_id, line_ids, project.make_character(f"{base} {n}",
                                                                          settings=VoiceSettings(language=language)))
+
+
+class _ClipHearing(NamedTuple):
+    """What hearing a character's clip depends on: the clip and its trim, the transcript it is
+    compared with, and the language and model that hear it."""
+
+    character_id: str
+    clip: str
+    clip_start: float
+    clip_end: float | None
+    transcript: str
+    language: str
+    model: str
+
+    def same_clip(self, other: _ClipHearing) -> bool:
+        return (self.character_id, self.clip, self.clip_start, self.clip_end) == (
+            other.character_id, other.clip, other.clip_start, other.clip_end)
 
 
 def colour_icon(colour: str, size: int = 14) -> QIcon:
@@ -114,7 +134,7 @@ class _CommitTextEdit(QPlainTextEdit):
         self._shown = text
         self.setPlainText(text)
 
-    def focusOutEvent(self, event: Any) -> None:
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
         if self.toPlainText() != self._shown:
             self._shown = self.toPlainText()
@@ -156,8 +176,8 @@ class CharactersPanel(QWidget):
         self._playing = ""  # what the player plays now, when it is this panel's
         # The Whisper model the studio's settings chose (the window sets it).
         self.recogniser_model: Callable[[], str] = lambda: DEFAULT_RECOGNISER_MODEL
-        # What each (clip, trim, transcript, model) was found to be: a warning, or "" for a match.
-        self._transcript_checks: dict[tuple[Any, ...], str] = {}
+        # What each clip hearing was found to be: a warning, or "" for a match.
+        self._transcript_checks: dict[_ClipHearing, str] = {}
         # Characters whose clip was replaced here while they kept their transcript.
         self._replaced_clips: set[str] = set()
 
@@ -393,7 +413,7 @@ class CharactersPanel(QWidget):
         else:
             self._show(None)
 
-    def _on_select(self, item: QListWidgetItem | None, _previous: Any = None) -> None:
+    def _on_select(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None = None) -> None:
         self._show(item.data(Qt.ItemDataRole.UserRole) if item is not None else None)
 
     def _add(self) -> None:
@@ -494,12 +514,12 @@ class CharactersPanel(QWidget):
 
     # --- transcripts by ear ----------------------------------------------------------------------
 
-    def _transcript_key(self) -> tuple[Any, ...] | None:
+    def _transcript_key(self) -> _ClipHearing | None:
         char = self._doc.project.character(self._current) if self._current else None
         if char is None or not char.clip:
             return None
-        return (char.id, char.clip, char.clip_start, char.clip_end, char.transcript, char.settings.language,
-                self.recogniser_model())
+        return _ClipHearing(char.id, char.clip, char.clip_start, char.clip_end, char.transcript,
+                            char.settings.language, self.recogniser_model())
 
     def _show_transcript_check(self) -> None:
         """Say whether the transcript was heard, and warn when a typed one does not match the
@@ -527,12 +547,12 @@ class CharactersPanel(QWidget):
         self.transcript_note.setText(f"{heard}⚠ {warning}" if warning else heard.strip())
         self.transcript_note.setStyleSheet("color: #d62728" if warning else "")
 
-    def _check_transcript(self, key: tuple[Any, ...]) -> None:
-        character_id, transcript, model = key[0], key[4], key[6]
+    def _check_transcript(self, key: _ClipHearing) -> None:
+        character_id, transcript, model = key.character_id, key.transcript, key.model
         project = self._doc.project
         thresholds = project.settings.qa
 
-        def heard(result: Any) -> None:
+        def heard(result: Transcript) -> None:
             found = mismatch(transcript, result, thresholds)
             self._transcript_checks[key] = str(found) if found is not None else ""
             if self._transcript_key() == key:
@@ -550,14 +570,14 @@ class CharactersPanel(QWidget):
         key = self._transcript_key()
         if key is None:
             return
-        character_id, model = key[0], key[6]
+        character_id, model = key.character_id, key.model
         project = self._doc.project
         self.transcript_note.setText("Listening to the clip…")
         self.hear_button.setEnabled(False)
 
-        def heard(result: Any) -> None:
+        def heard(result: Transcript) -> None:
             current = self._transcript_key()
-            if current is None or current[:4] != key[:4]:
+            if current is None or not current.same_clip(key):
                 return  # another character or clip is shown now
             if replace_typed or not self._doc.project.character(character_id).transcript.strip():
                 self._edit(transcript=result.text, transcript_heard=True)
