@@ -322,7 +322,7 @@ def transcribe_media(
         raise HearingError(ErrorCode.NO_SPEECH,
                            f"no speech found in {path.name} ({duration:.0f} s of silence, music or noise)")
     report("speakers", 0.0)
-    labels, count = speakers.cluster(windows.embeddings(), options.speakers)
+    labels, count = speakers.cluster(windows.embeddings(), windows.starts, options.speakers)
     lines, labels, count = speakers.in_speaking_order(speakers.assign(lines, windows, labels), labels)
     report("speakers", 1.0)
     if translator is not None:
