@@ -49,12 +49,13 @@ from app.ui.backend_form import BackendOptionsForm, row
 from app.ui.settings import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
 from engine.backends import DESCRIPTORS, BackendDescriptor, OptionError, descriptor
-from engine.backends.cosyvoice_models import model_facts, model_kind, synthetic_banner
+from engine.backends.cosyvoice_models import ValidationReport, model_facts, model_kind, synthetic_banner
 from engine.backends.device import summary as device_summary
 from engine.protocol import EngineError
 from engine.backends.setup import (
     SYNTHETIC_SIZES,
     CommandRun,
+    EnvironmentState,
     OutputLine,
     build_environment_run,
     check_environment,
@@ -406,7 +407,7 @@ class VoicesEnginePage(QWidget):
         self.environment_state.setText("Checking…")
         backend = self._current
 
-        def shown(state: Any) -> None:
+        def shown(state: EnvironmentState) -> None:
             if backend != self._current:
                 return
             self.environment_state.setText(state.message[:1].upper() + state.message[1:])
@@ -523,7 +524,7 @@ class VoicesEnginePage(QWidget):
                          lambda report: self._show_report(folder, report),
                          lambda exc: self.model_report.setPlainText(f"Cannot check {folder}: {exc}"), self._open)
 
-    def _show_report(self, folder: str, report: Any) -> None:
+    def _show_report(self, folder: str, report: ValidationReport) -> None:
         synthetic = model_kind(folder)["kind"] == "synthetic"
         usable = "usable for speed and hardware probes only: its speech is noise" if synthetic else "usable"
         lines = [f"✓ {folder}: complete, {usable}" if report.ok

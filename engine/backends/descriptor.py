@@ -24,6 +24,7 @@ from engine.protocol import Capabilities, EngineError, ErrorCode
 
 if TYPE_CHECKING:
     from engine.backends.base import Backend
+    from engine.backends.cosyvoice_models import ValidationReport
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _TRUE = ("true", "yes", "on", "1")
@@ -285,8 +286,8 @@ class BackendDescriptor:
         return self.backend_class()(**self.validate(options))
 
     def validate_model(self, folder: str | os.PathLike[str], options: Mapping[str, Any] | None = None,
-                       deep: bool = False) -> Any:
-        """The model folder's validation report (see cosyvoice_models.ValidationReport)."""
+                       deep: bool = False) -> ValidationReport:
+        """The model folder's validation report, from the validator ``model_validator`` names."""
         if self.model_validator is None:
             raise OptionError(self.name, "", "takes no model folder")
         module_name, function = self.model_validator.split(":")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QHideEvent, QPixmap, QShowEvent
@@ -358,7 +358,7 @@ class StressPanel(QWidget):
         layout.addLayout(status_row)
         layout.addWidget(main, 1)
 
-    def _tool_button(self, text: str, slot: Any, tip: str) -> QToolButton:
+    def _tool_button(self, text: str, slot: Callable[[], object], tip: str) -> QToolButton:
         button = QToolButton()
         button.setText(text)
         button.setToolTip(tip)
