@@ -38,7 +38,7 @@ ENGINE_LOCATIONS = ("local", "server")  # this computer, or a DubStudio server (
 TOKEN_FILE = "server-token"  # beside the settings file, owner-only: the server's bearer token
 
 
-def _to_str_list(value: Any) -> list[str]:
+def _to_str_list(value: object) -> list[str]:
     # Stored as JSON text: QSettings' own list handling differs between backends.
     if isinstance(value, str):
         parsed = json.loads(value) if value else []
@@ -53,7 +53,7 @@ def _from_str_list(value: list[str]) -> str:
     return json.dumps(list(value))
 
 
-def _to_str_dict(value: Any) -> dict[str, str]:
+def _to_str_dict(value: object) -> dict[str, str]:
     parsed = json.loads(value) if isinstance(value, str) else value
     if not isinstance(parsed, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in parsed.items()):
         raise ValueError(f"expected an object of strings, got {value!r}")
@@ -64,14 +64,14 @@ def _from_str_dict(value: dict[str, str]) -> str:
     return json.dumps(dict(value), sort_keys=True)
 
 
-def _to_recogniser_model(value: Any) -> str:
+def _to_recogniser_model(value: object) -> str:
     """A Whisper model's name, or a model folder (checked when it is used, not here)."""
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"expected a Whisper model name or folder, got {value!r}")
     return value.strip()
 
 
-def _to_json_object(value: Any) -> dict[str, Any]:
+def _to_json_object(value: object) -> dict[str, Any]:
     """A JSON object stored as text (per-backend options and interpreters)."""
     parsed = json.loads(value) if isinstance(value, str) else value
     if not isinstance(parsed, dict) or not all(isinstance(key, str) for key in parsed):
@@ -95,7 +95,7 @@ class Option(Generic[T]):
         default: T,
         title: str,
         convert: Callable[[Any], T],
-        store: Callable[[T], Any] = lambda v: v,
+        store: Callable[[T], object] = lambda v: v,
         *,
         minimum: int | None = None,
         maximum: int | None = None,
