@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
@@ -147,7 +147,7 @@ class SoundDeviceOutput:
     def open(self, sample_rate: int, callback: Callback) -> OutputStream:
         import sounddevice as sd
 
-        def _cb(outdata: np.ndarray, frames: int, _time: Any, _status: Any) -> None:
+        def _cb(outdata: np.ndarray, frames: int, _time: object, _status: object) -> None:
             callback(outdata, frames)
 
         stream: OutputStream = sd.OutputStream(

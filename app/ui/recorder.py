@@ -8,7 +8,7 @@ thread after :meth:`Recorder.stop`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 import numpy as np
 
@@ -30,7 +30,7 @@ StreamFactory = Callable[[int, Callable[[np.ndarray], None]], InputStream]
 def _sounddevice_input(sample_rate: int, on_block: Callable[[np.ndarray], None]) -> InputStream:
     import sounddevice as sd
 
-    def callback(indata: np.ndarray, _frames: int, _time: Any, _status: Any) -> None:
+    def callback(indata: np.ndarray, _frames: int, _time: object, _status: object) -> None:
         on_block(indata[:, 0].copy())
 
     return sd.InputStream(samplerate=sample_rate, channels=1, dtype="float32", callback=callback)
