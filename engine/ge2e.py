@@ -19,7 +19,6 @@ ONNX graph (data only: a protobuf, no pickle), under resources/ge2e/ with its li
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -164,8 +163,8 @@ class Ge2eEncoder:
         """Unit-length embeddings of a batch of partial utterances, shape (batch, frames, 40) →
         (batch, 256)."""
         time_first = np.ascontiguousarray(np.asarray(mels, dtype=np.float32).transpose(1, 0, 2))
-        raw: Any = self._session.run([MODEL_OUTPUT], {MODEL_INPUT: time_first})[0]
-        return np.asarray(raw / np.linalg.norm(raw, axis=1, keepdims=True), dtype=np.float32)
+        raw = np.asarray(self._session.run([MODEL_OUTPUT], {MODEL_INPUT: time_first})[0], dtype=np.float32)
+        return raw / np.linalg.norm(raw, axis=1, keepdims=True)
 
     def embed_preprocessed(self, wav: np.ndarray) -> np.ndarray:
         """The utterance embedding of preprocessed 16 kHz audio: its partials' embeddings

@@ -109,7 +109,7 @@ class ArraySpec:
     min_length: int = 0
     nan_ok: bool = False
 
-    def problem(self, value: Any) -> str | None:
+    def problem(self, value: object) -> str | None:
         """Why ``value`` does not fit, in words; None when it does."""
         if not isinstance(value, np.ndarray):
             return f"is a {type(value).__name__}, not an array"
@@ -134,7 +134,7 @@ class ArraySpec:
         return None
 
 
-def arrays_problem(spec: Mapping[str, ArraySpec], arrays: Mapping[str, Any]) -> str | None:
+def arrays_problem(spec: Mapping[str, ArraySpec], arrays: Mapping[str, object]) -> str | None:
     """Why ``arrays`` do not match ``spec`` exactly (a name missing or unexpected, a value that
     does not fit its ArraySpec), in words; None when they do."""
     missing = sorted(set(spec) - set(arrays))

@@ -321,5 +321,5 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)

@@ -299,7 +299,7 @@ class EngineReplica:
     def _publish_stats(self) -> None:
         """Every few seconds, tell the registry how this replica is doing (the ingress reads it)."""
         while not self._closing.wait(STATS_EVERY_S):
-            reply: Any = collections.deque(maxlen=1)
+            reply: collections.deque[Event] = collections.deque(maxlen=1)
             got = threading.Event()
 
             def deliver(event: Event) -> None:
