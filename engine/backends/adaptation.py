@@ -489,7 +489,7 @@ class _PsolaAnalysis:
     its pulses), the pitch contour, the model's F0 at that speed and the sound's length.
 
     Both objects are parselmouth.Data at run time (Praat's Manipulation and PitchTier have no
-    classes of their own there), and parselmouth ships no type information: they stay Any."""
+    classes of their own there), and parselmouth ships no type information: both are untyped."""
 
     manipulation: Any
     tier: Any  # the pitch contour, which each rendering maps to the character's
