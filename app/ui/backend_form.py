@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.backends import BackendDescriptor, BackendOption, OptionError, OptionKind
+from engine.backends import BackendDescriptor, BackendOption, OptionError, OptionKind, OptionValue
 
 SPIN_BOX_LIMIT = 10**9  # an option without an upper or lower bound: within a QSpinBox's int
 
@@ -35,7 +35,7 @@ SPIN_BOX_LIMIT = 10**9  # an option without an upper or lower bound: within a QS
 class _Field:
     """One option's widget with a getter and a setter of its value."""
 
-    def __init__(self, option: BackendOption, widget: QWidget, get: Callable[[], Any],
+    def __init__(self, option: BackendOption, widget: QWidget, get: Callable[[], OptionValue],
                  put: Callable[[Any], None], editor: QWidget) -> None:
         self.option = option
         self.widget = widget  # what goes into the form row

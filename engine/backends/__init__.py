@@ -18,6 +18,7 @@ from engine.backends.descriptor import (
     Environment,
     OptionError,
     OptionKind,
+    OptionValue,
 )
 from engine.protocol import SPEED, Capabilities
 
@@ -140,4 +141,4 @@ def create_backend(name: str, options: Mapping[str, Any] | None = None) -> Backe
 
 
 __all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "PIPER", "BackendDescriptor", "BackendOption",
-           "Environment", "OptionError", "OptionKind", "create_backend", "descriptor"]
+           "Environment", "OptionError", "OptionKind", "OptionValue", "create_backend", "descriptor"]

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
+OptionValue = bool | int | float | str  # what an option holds once coerced (folders and files as text)
 
 
 class OptionKind(str, enum.Enum):
@@ -65,7 +66,7 @@ class BackendOption:
     kind: OptionKind
     label: str
     help: str
-    default: Any = None
+    default: OptionValue | None = None
     required: bool = False
     choices: tuple[str, ...] = ()
     minimum: float | None = None
@@ -95,7 +96,7 @@ class BackendOption:
             return self.pattern_hint
         return {OptionKind.FOLDER: "a folder", OptionKind.FILE: "a file"}.get(self.kind, "text")
 
-    def coerce(self, value: Any, backend: str = "") -> Any:
+    def coerce(self, value: Any, backend: str = "") -> OptionValue:
         """The value as this option's type; strings (from a command line or a settings file)
         are parsed. Raises :class:`OptionError` naming the option when it does not fit."""
 
