@@ -29,11 +29,11 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from engine.scheduler import Work
+from engine.protocol import PrepareVoice
 
 if TYPE_CHECKING:
     from engine.backends.base import Backend, BatchingBackend, SpokenPiece
-    from engine.process import Engine, _JobRun
+    from engine.process import Engine, EngineWork, _JobRun
 
 COST_SMOOTHING = 0.3  # weight of the newest call in a batch size's moving average
 
@@ -64,10 +64,18 @@ class BatchCosts:
             return self._seconds[known] * size / known
 
 
-def finish_by(work: Work) -> float:
+def finish_by(work: EngineWork) -> float:
     """When the work's next piece must be ready: its deadline to start, plus the compute time
     the deadline already allows for (its slowest piece); a first piece is due at once."""
     return work.deadline() + (work.slowest_piece_s if work.pieces else 0.0)
+
+
+def job_run(work: EngineWork) -> _JobRun:
+    """The stream of a job's work (``work.is_job``), the only kind a batch holds."""
+    run = work.payload
+    if isinstance(run, PrepareVoice):  # the engine serves voice preparations outside batches
+        raise TypeError(f"{run.request_id} is a voice preparation, not a job")
+    return run
 
 
 def batching_backend(backend: Backend) -> BatchingBackend[object] | None:
@@ -85,16 +93,13 @@ class Batcher:
         self.backend = backend
         self.costs = BatchCosts()
 
-    def serve(self, head: Work) -> None:
+    def serve(self, head: EngineWork, run: _JobRun) -> None:
+        """One batched turn whose head is ``head``, a job's work carrying ``run``."""
         engine = self.engine
-        if not head.is_job:
-            engine._run_prepare(head)
-            engine._end(head)
-            return
-        if not self._open(head):
+        if not self._open(head, run):
             return
         self._start_fresh()
-        self.backend.wait_ready(head.payload.state)
+        self.backend.wait_ready(run.state)
         batch = [head]
         if not head.cancelled:
             now = engine.clock()
@@ -104,7 +109,7 @@ class Batcher:
         began = engine.clock()
         try:
             results: list[SpokenPiece | BaseException | None] = self.backend.step_batch(
-                [work.payload.state for work in batch])
+                [job_run(work).state for work in batch])
         except Exception as error:  # noqa: BLE001 - a fault outside any one job fails the batch
             results = [error] * len(batch)
         compute_s = engine.clock() - began
@@ -117,19 +122,18 @@ class Batcher:
         engine = self.engine
         with engine._cond:
             fresh = engine._scheduler.take_also(
-                lambda work: work.is_job and work.payload.state is None and not work.cancelled,
+                lambda work: work.is_job and job_run(work).state is None and not work.cancelled,
                 self.backend.max_batch)
         for work in fresh:
-            if self._open(work):
+            if self._open(work, job_run(work)):
                 with engine._cond:
                     engine._scheduler.put_back(work)
                     engine._cond.notify()
 
-    def _open(self, work: Work) -> bool:
+    def _open(self, work: EngineWork, run: _JobRun) -> bool:
         """Start the job on its first turn; False when it ended instead (cancelled, failed)."""
         from engine.process import _Cancelled
 
-        run: _JobRun = work.payload
         try:
             if work.cancelled:
                 raise _Cancelled()
@@ -143,13 +147,13 @@ class Batcher:
             return False
         return True
 
-    def _fits(self, work: Work, batch: list[Work], now: float) -> bool:
+    def _fits(self, work: EngineWork, batch: list[EngineWork], now: float) -> bool:
         """Whether ``work`` may join ``batch`` (see the module docstring, step 3)."""
-        if not work.is_job or work.payload.state is None:
+        if not work.is_job or job_run(work).state is None:
             return False
         if work.cancelled:
             return False  # a worker of its own closes it at once
-        if not self.backend.step_ready(work.payload.state):
+        if not self.backend.step_ready(job_run(work).state):
             return False
         alone = self.costs.estimate(1)
         together = self.costs.estimate(len(batch) + 1)
@@ -159,12 +163,12 @@ class Batcher:
                 return False
         return True
 
-    def _finish_turn(self, work: Work, result: SpokenPiece | BaseException | None, compute_s: float) -> None:
+    def _finish_turn(self, work: EngineWork, result: SpokenPiece | BaseException | None, compute_s: float) -> None:
         """Deliver one job's piece, or end it (finished, failed, cancelled)."""
         from engine.process import _Cancelled
 
         engine = self.engine
-        run: _JobRun = work.payload
+        run = job_run(work)
         if work.cancelled:
             result = _Cancelled()
         if isinstance(result, BaseException):

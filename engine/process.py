@@ -16,7 +16,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, TypeAlias
 
 from engine.allocator import keep_freed_memory
 from engine.batching import Batcher, batching_backend
@@ -133,6 +133,10 @@ class _JobRun:
             close()
 
 
+# What the engine schedules: a job's stream (is_job), or a voice preparation.
+EngineWork: TypeAlias = "Work[_JobRun | PrepareVoice]"
+
+
 class Engine:
     """Admission, the piece scheduler and the slots around a backend and a voice cache.
 
@@ -165,7 +169,7 @@ class Engine:
         self._idle = threading.Condition(lock)  # the warm-up waits on it for an engine without work
         self.warming_up = False  # set while the voice cache's warm-up has steps left (Stats.warming_up)
         self._max_active = max_active  # None: follows the slots
-        self._scheduler = Scheduler(max_active or default_max_active(slots))
+        self._scheduler: Scheduler[_JobRun | PrepareVoice] = Scheduler(max_active or default_max_active(slots))
         self._slots = 0
         self._workers = 0
         self._stopping = False
@@ -191,7 +195,7 @@ class Engine:
             except EngineError as error:  # a client that did not check: refused, never clamped
                 self.emit(RequestFailed("set-slots", error.code, error.message))
         elif isinstance(request, PrepareVoice):
-            self._add(Work(request.request_id, self.clock(), Priority.INTERACTIVE, is_job=False, payload=request))
+            self._add(Work(request.request_id, self.clock(), Priority.INTERACTIVE, request, is_job=False))
         elif isinstance(request, GetStats):
             self.emit(self.stats(request.request_id))
         elif isinstance(request, Shutdown):
@@ -218,9 +222,9 @@ class Engine:
         if duplicate:
             self._fail(job.job_id, ErrorCode.DUPLICATE_JOB, f"Job {job.job_id} is already queued or running")
             return
-        self._add(Work(job.job_id, self.clock(), job.priority, listening=job.listening, payload=_JobRun(job)))
+        self._add(Work(job.job_id, self.clock(), job.priority, _JobRun(job), listening=job.listening))
 
-    def _add(self, work: Work) -> None:
+    def _add(self, work: EngineWork) -> None:
         with self._cond:
             full = self._scheduler.not_started >= self.max_queue
             if not full:
@@ -330,7 +334,7 @@ class Engine:
 
     # --- workers --------------------------------------------------------------------------
 
-    def _take(self, block: bool) -> Work | None:
+    def _take(self, block: bool) -> EngineWork | None:
         """The work due first, held by the caller; None when none is ready (not blocking) or
         when this worker should retire (blocking)."""
         with self._cond:
@@ -348,16 +352,16 @@ class Engine:
         while (work := self._take(block=True)) is not None:
             self._serve(work)
 
-    def _serve(self, work: Work) -> None:
+    def _serve(self, work: EngineWork) -> None:
         """One turn of a work: a voice preparation, or the next piece (job-level: every piece)."""
-        if not work.is_job:
-            self._run_prepare(work)
+        run = work.payload
+        if isinstance(run, PrepareVoice):
+            self._run_prepare(work, run)
             self._end(work)
             return
         if self.batcher is not None:
-            self.batcher.serve(work)
+            self.batcher.serve(work, run)
             return
-        run: _JobRun = work.payload
         while self._step(work, run):
             if self.backend.piece_scheduling:
                 with self._cond:
@@ -365,8 +369,7 @@ class Engine:
                     self._cond.notify()
                 return
 
-    def _run_prepare(self, work: Work) -> None:
-        request: PrepareVoice = work.payload
+    def _run_prepare(self, work: EngineWork, request: PrepareVoice) -> None:
         if work.cancelled:
             return
         try:
@@ -384,7 +387,7 @@ class Engine:
             request.request_id, complete.profile.key, complete.source, round(complete.seconds, 4),
             dict(complete.profile.meta))))
 
-    def _step(self, work: Work, run: _JobRun) -> bool:
+    def _step(self, work: EngineWork, run: _JobRun) -> bool:
         """Compute and send the job's next piece; True when the job goes on, False when it ended."""
         job = run.job
         try:
@@ -404,7 +407,7 @@ class Engine:
             return False
         return self._deliver(work, run, piece, compute_s)
 
-    def _open(self, work: Work, run: _JobRun) -> tuple[VoiceProfile, int]:
+    def _open(self, work: EngineWork, run: _JobRun) -> tuple[VoiceProfile, int]:
         """A job's first turn: JobStarted, its voice from the cache; returns the voice and its
         first piece's length in characters."""
         run.started_at = self.clock()
@@ -414,7 +417,7 @@ class Engine:
         with self._cond:  # under load the first piece is shorter: its compute gets fewer cores
             return found.profile, first_piece_chars(self._scheduler.admitted_jobs, self._slots)
 
-    def _failed(self, work: Work, run: _JobRun, error: BaseException) -> None:
+    def _failed(self, work: EngineWork, run: _JobRun, error: BaseException) -> None:
         """End a job that was cancelled (``_Cancelled``) or failed, closing its stream."""
         job = run.job
         run.close()
@@ -427,7 +430,7 @@ class Engine:
             traceback.print_exception(error)
             self._end(work, JobFailed(job.job_id, ErrorCode.BACKEND, f"{type(error).__name__}: {error}"))
 
-    def _deliver(self, work: Work, run: _JobRun, piece: SpokenPiece | None, compute_s: float) -> bool:
+    def _deliver(self, work: EngineWork, run: _JobRun, piece: SpokenPiece | None, compute_s: float) -> bool:
         """Send a computed piece (None: the stream ended); True when the job goes on."""
         job = run.job
         run.compute_s += compute_s
@@ -450,7 +453,7 @@ class Engine:
             return False
         return True
 
-    def _finished(self, work: Work, run: _JobRun) -> JobFinished:
+    def _finished(self, work: EngineWork, run: _JobRun) -> JobFinished:
         rate = self.backend.capabilities.sample_rate
         timing = JobTiming(
             queue_wait_s=round(run.started_at - work.arrived, 4),
@@ -464,7 +467,7 @@ class Engine:
         )
         return JobFinished(run.job.job_id, timing)
 
-    def _end(self, work: Work, event: JobFinished | JobFailed | None = None) -> None:
+    def _end(self, work: EngineWork, event: JobFinished | JobFailed | None = None) -> None:
         """The work is over: free its place (a waiting job may be admitted), then report it."""
         with self._cond:
             self._scheduler.end(work, self.clock())

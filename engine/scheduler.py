@@ -42,7 +42,7 @@ import collections
 import heapq
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable, Generic, TypeVar
 
 from engine.playback import StallTracker
 from engine.protocol import Priority
@@ -54,21 +54,26 @@ ACTIVE_PER_SLOT = 4  # default cap on admitted jobs: this many per slot
 RECENT_PIECES = 16  # the wait for a worker is estimated from this many of the latest pieces
 
 
+# What the engine needs to run a work (engine.process: a job's stream, or a voice preparation);
+# the scheduler only carries it.
+Payload = TypeVar("Payload")
+
+
 def default_max_active(slots: int) -> int:
     """Enough streams to keep every slot busy while each stream's listener is far ahead."""
     return ACTIVE_PER_SLOT * max(1, slots)
 
 
 @dataclass(eq=False)
-class Work:
+class Work(Generic[Payload]):
     """A job (or a voice preparation) from its arrival to its end, as the scheduler sees it."""
 
     work_id: str
     arrived: float
     priority: Priority
+    payload: Payload
     listening: bool = True
     is_job: bool = True  # False: a voice preparation, one unit of work that is not a stream
-    payload: Any = None  # what the engine needs to run it (its Job or PrepareVoice)
     playback: StallTracker = field(default_factory=StallTracker)
     slowest_piece_s: float = 0.0
     pieces: int = 0  # pieces delivered
@@ -102,14 +107,14 @@ class Work:
         self.pieces += 1
 
 
-class Scheduler:
+class Scheduler(Generic[Payload]):
     """Admission and the earliest-deadline-first order of pieces; the engine holds the lock."""
 
     def __init__(self, max_active: int) -> None:
         self.max_active = max(1, max_active)
-        self.works: dict[str, Work] = {}  # every work not ended, by id
-        self._waiting: list[tuple[float, int, Work]] = []  # jobs over the active cap
-        self._ready: list[tuple[float, int, Work]] = []  # admitted works a worker may take
+        self.works: dict[str, Work[Payload]] = {}  # every work not ended, by id
+        self._waiting: list[tuple[float, int, Work[Payload]]] = []  # jobs over the active cap
+        self._ready: list[tuple[float, int, Work[Payload]]] = []  # admitted works a worker may take
         self._order = itertools.count()
         self._active = 0  # admitted jobs not ended
         self.computing = 0
@@ -144,7 +149,7 @@ class Scheduler:
 
     # --- arrivals, cancels, ends ------------------------------------------------------------
 
-    def add(self, work: Work) -> int:
+    def add(self, work: Work[Payload]) -> int:
         """Accept a new work; returns how many works not yet started come before it."""
         work.due_from = work.arrived
         key = work.key(self.worker_wait_s)
@@ -157,7 +162,7 @@ class Scheduler:
             self._admit(work, work.arrived)
         return position
 
-    def cancel(self, work_id: str, now: float) -> Work | None:
+    def cancel(self, work_id: str, now: float) -> Work[Payload] | None:
         """Mark a work cancelled. Returns it when it was never started: it is gone, and the
         caller reports it. A started one is handed to a worker (first in line) to close."""
         work = self.works.get(work_id)
@@ -171,7 +176,7 @@ class Scheduler:
             self._push(self._ready, work)  # re-keyed to -inf: the next free worker closes it
         return None
 
-    def end(self, work: Work, now: float) -> None:
+    def end(self, work: Work[Payload], now: float) -> None:
         """The work is over (finished, failed or cancelled): forget it, admit a waiting job."""
         if self.works.pop(work.work_id, None) is None:
             return
@@ -189,7 +194,7 @@ class Scheduler:
 
     # --- workers ----------------------------------------------------------------------------
 
-    def take(self) -> Work | None:
+    def take(self) -> Work[Payload] | None:
         """The admitted work due first, now held by the caller; None when nothing is ready."""
         while self._ready:
             _, entry, work = heapq.heappop(self._ready)
@@ -201,12 +206,12 @@ class Scheduler:
             return work
         return None
 
-    def take_also(self, accept: Callable[[Work], bool], limit: int) -> list[Work]:
+    def take_also(self, accept: Callable[[Work[Payload]], bool], limit: int) -> list[Work[Payload]]:
         """Up to ``limit`` more admitted works, in deadline order, that ``accept`` agrees to, now
         held by the caller: a batching worker adds them to the work it took (engine.batching).
         The works it refuses keep their place."""
-        taken: list[Work] = []
-        refused: list[Work] = []
+        taken: list[Work[Payload]] = []
+        refused: list[Work[Payload]] = []
         while self._ready and len(taken) < limit:
             _, entry, work = heapq.heappop(self._ready)
             if entry != work._entry or work.computing or work.work_id not in self.works:
@@ -222,12 +227,12 @@ class Scheduler:
             self._push(self._ready, work)
         return taken
 
-    def piece_done(self, work: Work, now: float, audio_s: float, compute_s: float) -> None:
+    def piece_done(self, work: Work[Payload], now: float, audio_s: float, compute_s: float) -> None:
         """A piece of ``work`` (``audio_s`` of audio, computed in ``compute_s``) left at ``now``."""
         work.piece_done(now, audio_s, compute_s)
         self._recent.append(compute_s)
 
-    def put_back(self, work: Work) -> None:
+    def put_back(self, work: Work[Payload]) -> None:
         """The holder is done with this piece; the work waits for its next turn."""
         work.computing = False
         self.computing -= 1
@@ -235,11 +240,11 @@ class Scheduler:
 
     # --- internals --------------------------------------------------------------------------
 
-    def _push(self, heap: list[tuple[float, int, Work]], work: Work) -> None:
+    def _push(self, heap: list[tuple[float, int, Work[Payload]]], work: Work[Payload]) -> None:
         work._entry = next(self._order)
         heapq.heappush(heap, (work.key(self.worker_wait_s), work._entry, work))
 
-    def _admit(self, work: Work, now: float) -> None:
+    def _admit(self, work: Work[Payload], now: float) -> None:
         work.admitted = True
         work.due_from = now
         if work.is_job:

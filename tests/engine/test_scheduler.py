@@ -143,7 +143,8 @@ class Rig:
 
 def test_earliest_deadline_first_across_first_pieces_and_streams() -> None:
     scheduler = Scheduler(max_active=10)
-    far, near, new = (Work(name, arrived=0.0, priority=Priority.BATCH) for name in ("far", "near", "new"))
+    far, near, new = (Work(name, arrived=0.0, priority=Priority.BATCH, payload=None)
+                      for name in ("far", "near", "new"))
     scheduler.piece_done(far, now=1.0, audio_s=9.0, compute_s=0.2)  # plays until 10.0
     scheduler.piece_done(near, now=1.0, audio_s=1.0, compute_s=0.1)  # plays until 2.0
     new.arrived = 1.55  # no audio yet: due at its arrival
@@ -159,7 +160,7 @@ def test_earliest_deadline_first_across_first_pieces_and_streams() -> None:
 
 def test_a_held_work_is_never_handed_out_twice() -> None:
     scheduler = Scheduler(max_active=10)
-    scheduler.add(Work("a", arrived=0.0, priority=Priority.BATCH))
+    scheduler.add(Work("a", arrived=0.0, priority=Priority.BATCH, payload=None))
     work = scheduler.take()
     assert work is not None and scheduler.take() is None
     scheduler.put_back(work)
