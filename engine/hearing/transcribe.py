@@ -22,7 +22,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -35,7 +35,9 @@ from engine.silence import quiet_cut
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
+    from faster_whisper.transcribe import TranscriptionInfo
 
+    from engine.hearing.clips import Candidate
     from engine.voices import SpeakerEncoder
 
 SAMPLE_RATE = 16000  # what Whisper and the GE2E encoder both take
@@ -92,7 +94,7 @@ class Transcription:
     lines: list[Line]
     speaker_count: int
     translated_to: str | None = None
-    candidates: dict[int, list[Any]] = field(default_factory=dict)  # speaker -> [clips.Candidate], best first
+    candidates: dict[int, list[Candidate]] = field(default_factory=dict)  # by speaker, best first
 
     @property
     def language_sure(self) -> bool:
@@ -206,7 +208,7 @@ def audio_windows(path: Path, stream_index: int | None, cancel: threading.Event 
 
 def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, task: str,
                   cancel: threading.Event | None = None,
-                  heard_to: Callable[[float], None] | None = None) -> tuple[list[Word], Any]:
+                  heard_to: Callable[[float], None] | None = None) -> tuple[list[Word], TranscriptionInfo]:
     """Whisper's words in ``audio`` (times into the recording) and its info (language...);
     ``heard_to(seconds)`` is told how far into the recording each segment reached.
 
