@@ -367,6 +367,9 @@ Event = Union[
     EngineRestarted,
 ]
 
+# The events of one job's stream, each with its job_id; written with |, so isinstance takes it.
+JobEvent = JobQueued | JobStarted | AudioChunk | JobFinished | JobFailed
+
 JOB_END_EVENTS = (JobFinished, JobFailed)
 
 

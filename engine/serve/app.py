@@ -44,6 +44,7 @@ from engine.protocol import (
     ErrorCode,
     Event,
     Job,
+    JobEvent,
     JobFailed,
     RequestFailed,
     Stats,
@@ -155,7 +156,7 @@ class EngineReplica:
         context = serve.get_replica_context()
         self._replica_id = context.replica_id.unique_id
         self._lock = threading.Lock()
-        self._jobs: dict[str, Callable[[Event], object]] = {}  # engine job id -> deliver
+        self._jobs: dict[str, Callable[[JobEvent], object]] = {}  # engine job id -> deliver
         self._replies: dict[str, Callable[[Event], object]] = {}  # request id -> deliver
         self._restarts = 0
         # Wall clocks of the last cancel handed to the engine and of its confirmation (benchmarks).
@@ -179,13 +180,16 @@ class EngineReplica:
                 continue
             if isinstance(event, JobFailed) and event.code is ErrorCode.CANCELLED:
                 self._last_cancel_at = time.time()  # benchmarks compare it with the client's cancel
-            with self._lock:
-                if isinstance(event, (VoicePrepared, RequestFailed, Stats)):
-                    deliver = self._replies.pop(event.request_id, None)
-                else:
-                    deliver = self._jobs.get(getattr(event, "job_id", ""))
-            if deliver is not None:
-                deliver(event)
+            if isinstance(event, JobEvent):
+                with self._lock:
+                    to_job = self._jobs.get(event.job_id)
+                if to_job is not None:
+                    to_job(event)
+            elif isinstance(event, (VoicePrepared, RequestFailed, Stats)):
+                with self._lock:
+                    reply_to = self._replies.pop(event.request_id, None)
+                if reply_to is not None:
+                    reply_to(event)
 
     def _ask(self, send: Callable[[], str], deliver: Callable[[Event], object]) -> None:
         """Send a request and route its reply to ``deliver`` (registered before it can arrive)."""
@@ -240,7 +244,7 @@ class EngineReplica:
             return
         engine_job = dataclasses.replace(job, voice=voice, job_id=uuid.uuid4().hex)
         loop = asyncio.get_running_loop()
-        events: asyncio.Queue[Event] = asyncio.Queue()
+        events: asyncio.Queue[JobEvent] = asyncio.Queue()
         with self._lock:
             self._jobs[engine_job.job_id] = lambda event: loop.call_soon_threadsafe(events.put_nowait, event)
         deadline = loop.time() + self._job_timeout_s
@@ -254,8 +258,7 @@ class EngineReplica:
                     yield encode_frame(JobFailed(client_id, ErrorCode.JOB_TIMEOUT,
                                                  f"The job ran past the server's limit of {self._job_timeout_s:.0f} s"))
                     return
-                mine: Any = event  # every job event has a job_id
-                yield encode_frame(dataclasses.replace(mine, job_id=client_id))
+                yield encode_frame(dataclasses.replace(event, job_id=client_id))
                 if isinstance(event, JOB_END_EVENTS):
                     ended = True
                     return
