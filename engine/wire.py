@@ -31,6 +31,7 @@ from engine.protocol import (
     AudioChunk,
     Capabilities,
     EngineReady,
+    Event,
     Job,
     JobFailed,
     JobFinished,
@@ -186,7 +187,7 @@ def loads(raw: bytes, expected: type | None = None) -> Any:
 # --- frames --------------------------------------------------------------------------------
 
 
-def encode_frame(event: Any) -> bytes:
+def encode_frame(event: Event) -> bytes:
     """One event as a frame: AudioChunk as raw float32, anything else as JSON."""
     if isinstance(event, AudioChunk):
         meta = json.dumps({"job_id": event.job_id, "seq": event.seq, "sample_rate": event.sample_rate,

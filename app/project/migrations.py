@@ -173,7 +173,7 @@ def migrate_v2_to_v3(data: JsonDict) -> JsonDict:
     lines = current.get("lines") or []
     if not isinstance(lines, list):
         raise MigrationError("v2 'lines' must be a list")
-    upgraded: list[Any] = []
+    upgraded: list[JsonDict] = []
     for n, line in enumerate(lines):
         if not isinstance(line, dict):
             raise MigrationError(f"v2 line {n + 1} must be an object")
@@ -201,7 +201,7 @@ def migrate_v3_to_v4(data: JsonDict) -> JsonDict:
     lines = current.get("lines") or []
     if not isinstance(lines, list):
         raise MigrationError("v3 'lines' must be a list")
-    upgraded: list[Any] = []
+    upgraded: list[JsonDict] = []
     for n, line in enumerate(lines):
         if not isinstance(line, dict):
             raise MigrationError(f"v3 line {n + 1} must be an object")

@@ -378,7 +378,7 @@ class CosyVoice2Backend(Backend):
         self._campplus = onnxruntime.InferenceSession(
             str(self.model_dir / "campplus.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
         )
-        providers: list[Any] = ["CPUExecutionProvider"]
+        providers: list[str | tuple[str, dict[str, int]]] = ["CPUExecutionProvider"]  # a name, or a name and its options
         if cuda and "CUDAExecutionProvider" in onnxruntime.get_available_providers():  # onnxruntime-gpu
             providers.insert(0, ("CUDAExecutionProvider", {"device_id": self.device.index or 0}))
         self._speech_tokenizer = onnxruntime.InferenceSession(
