@@ -64,6 +64,20 @@ def test_clustering_counts_speakers_and_honours_a_given_count() -> None:
     assert speakers.cluster(one_voice, starts[:40])[1] == 1
 
 
+def test_more_voices_than_the_cap_are_as_many_speakers_as_allowed_not_one() -> None:
+    # Twenty voices, each in three turns of 3 s: the eigenvalue ratios under the cap are all near
+    # one (the gap is at twenty), as on a long recording of many voices. Read as a count, they
+    # gave one speaker; the windows are split into the most speakers allowed instead.
+    rng = np.random.default_rng(1)
+    common = rng.standard_normal(256)
+    voices = [common + 0.8 * rng.standard_normal(256) for _ in range(20)]
+    voice_of = np.repeat(rng.permutation(np.repeat(np.arange(20), 3)), 6)
+    embeddings = np.array([voices[v] + 0.4 * rng.standard_normal(256) for v in voice_of])
+    labels, count = speakers.cluster(embeddings, np.arange(len(voice_of)) * speakers.HOP_S)
+    assert count == speakers.MAX_SPEAKERS
+    assert np.bincount(labels).max() <= 0.2 * len(labels)  # about two voices each, none taking many
+
+
 def test_a_window_unlike_its_neighbourhood_takes_the_neighbourhood_s_speaker() -> None:
     # One window in the middle of the second voice's turn sounds like the first voice (a
     # cough, a word said over): the windows within two seconds of it decide.
