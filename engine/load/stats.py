@@ -411,7 +411,7 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
         sentence = f"{prefix}, no level was reached, so there is no capacity verdict."
     elif capacity is None:
         assert first_miss is not None
-        sentence = (f"{prefix}, no level met the objective ({target}): at {_miss_label(first_miss)} "
+        sentence = (f"{prefix}, no level met the objective on {machine} ({target}): at {_miss_label(first_miss)} "
                     f"{'; '.join(first_miss.objective_misses)}.")
     elif first_miss is None:
         limit = " (the run was stopped early)" if stopped else ""
