@@ -71,6 +71,9 @@ class EmbeddingWindows:
                 self.vectors.append(encoder.embed(ReferenceClip(piece, SAMPLE_RATE, len(piece) / SAMPLE_RATE)))
 
     def embeddings(self) -> np.ndarray:
+        """One row per window (none: a 0 x 0 array, which clusters into no speakers)."""
+        if not self.vectors:
+            return np.zeros((0, 0), dtype=np.float32)
         return np.array(self.vectors, dtype=np.float32).reshape(len(self.vectors), -1)
 
     def __len__(self) -> int:

@@ -64,6 +64,13 @@ def test_clustering_counts_speakers_and_honours_a_given_count() -> None:
     assert speakers.cluster(one_voice, starts[:40])[1] == 1
 
 
+def test_no_windows_are_no_speakers() -> None:
+    windows = speakers.EmbeddingWindows()
+    assert windows.embeddings().shape == (0, 0)
+    labels, count = speakers.cluster(windows.embeddings(), windows.starts)
+    assert count == 0 and labels.size == 0
+
+
 def test_more_voices_than_the_cap_are_as_many_speakers_as_allowed_not_one() -> None:
     # Twenty voices, each in three turns of 3 s: the eigenvalue ratios under the cap are all near
     # one (the gap is at twenty), as on a long recording of many voices. Read as a count, they
