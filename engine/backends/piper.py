@@ -45,8 +45,10 @@ from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.silence import quiet_cut, sound_intervals, sound_seconds
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 
+from engine.backends.vits import AUDIO_OUTPUT, Sessions, Speech, SplitGraph, split_graph
+
 if TYPE_CHECKING:
-    from piper import PiperVoice, SynthesisConfig
+    from piper import PiperVoice
 
 RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
 SPEECH_TOP_DB = 35.0  # quieter than this below the loudest frame counts as a pause
@@ -54,8 +56,12 @@ SENTENCE_PAUSE_S = 0.22
 CLAUSE_PAUSE_S = 0.08
 # The first piece's audio leaves in two chunks, cut at its quietest moment in this span (a pause
 # between words, at least FIRST_CUT_QUIET_DB below its loudest): first audio then waits for the
-# adaptation of a second or so of speech rather than the whole piece's.
+# decoding and adaptation of a second or so of speech rather than the whole piece's. The span's
+# first EARLY_CUT_S are decoded first (and FIRST_CUT_LOOKAHEAD_S past them, to see the sound
+# after a pause); only when they hold no such pause is the rest decoded and searched.
 FIRST_CUT_SPAN_S = (0.5, 1.5)
+EARLY_CUT_S = 1.0
+FIRST_CUT_LOOKAHEAD_S = 0.25
 FIRST_CUT_QUIET_DB = 45.0
 # Where a sentence is cut (the first piece sized for first audio, a clause of a very long
 # sentence), the model closes the first part and opens the next as whole utterances, with their
@@ -146,8 +152,9 @@ class PiperBackend(Backend):
         self.config_path = config_path or f"{model_path}.json"
         self._noise_scale = noise_scale
         self._noise_w = noise_w
-        self._voices: dict[int, PiperVoice] = {}  # intra-op threads -> a voice with such a session
-        self._first_voice: PiperVoice | None = None  # any of them: for phonemes and the config
+        self._graph: SplitGraph | None = None
+        self._sessions: dict[int, Sessions] = {}  # intra-op threads -> the voice's sessions with as many
+        self._phonemizer: PiperVoice | None = None  # text to phoneme ids, and the voice's config
         self._active = 0  # pieces being computed right now, by all jobs
         self._active_lock = threading.Lock()
         self._lock = threading.Lock()
@@ -156,7 +163,7 @@ class PiperBackend(Backend):
 
     @property
     def capabilities(self) -> Capabilities:
-        language = self._config.get("language", {}).get("code", "en_US") if self._first_voice else "en_US"
+        language = self._config.get("language", {}).get("code", "en_US") if self._phonemizer else "en_US"
         return Capabilities(
             name="piper",
             sample_rate=self.sample_rate,
@@ -177,6 +184,7 @@ class PiperBackend(Backend):
         with open(self.config_path, encoding="utf-8") as handle:
             self._config = json.load(handle)
         self._piper_config = PiperConfig.from_dict(self._config)
+        self._graph = split_graph(self.model_path)
         self.set_slots(1)
 
     def calibration(self) -> Calibration:
@@ -226,25 +234,22 @@ class PiperBackend(Backend):
         and the EQ's filter (about a second of imports, holding the interpreter), a first call
         of each session and of the adaptation, and the pages of a first piece's tensors (see
         WARM_UP_TEXT)."""
-        from piper import SynthesisConfig
-
         import parselmouth  # noqa: F401
         import scipy.signal  # noqa: F401
         import soxr  # noqa: F401
 
-        def ids_of(text: str) -> list[int]:
-            return self._voice.phonemes_to_ids(self._voice.phonemize(text)[0])
-
         with self._lock:
-            sessions = dict(self._voices)
+            sessions = dict(self._sessions)
         all_cores = max(sessions)
-        for threads, voice in sessions.items():
-            audio = _model_audio(voice, ids_of(WARM_UP_TEXT if threads == all_cores else WARM_UP_SHORT_TEXT),
-                                 SynthesisConfig())
         shifted = Adaptation(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ * 1.2, 1.1, 1.05,
                              np.ones(len(EQ_BAND_CENTRES_HZ), np.float32))  # moves pitch, formants and EQ
-        for part in _cut_first(audio, self.sample_rate):
-            adapt_piece(part, self.sample_rate, shifted)
+        # The all-cores sessions last, as a first piece meets them: the early window, then the rest.
+        for threads in sorted(sessions, key=lambda count: count == all_cores):
+            text = WARM_UP_TEXT if threads == all_cores else WARM_UP_SHORT_TEXT
+            speech = self._encode(self._voice.phonemes_to_ids(self._voice.phonemize(text)[0]), 1.0,
+                                  sessions[threads])
+            for part, _ in self._first_parts(speech):
+                adapt_piece(part, self.sample_rate, shifted)
 
     def set_slots(self, slots: int) -> None:
         """Prepare a shared session for each thread count a piece may get: the cores divided by
@@ -253,10 +258,11 @@ class PiperBackend(Backend):
         import onnxruntime
         from piper import PiperVoice
 
+        graph = self._split()
         cores = os.cpu_count() or 1
         wanted = {max(1, cores // running) for running in range(1, max(1, slots) + 1)}
         with self._lock:
-            for threads in sorted(wanted - self._voices.keys(), reverse=True):
+            for threads in sorted(wanted - self._sessions.keys(), reverse=True):
                 options = onnxruntime.SessionOptions()
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
@@ -269,24 +275,32 @@ class PiperBackend(Backend):
                 # over 500 jobs (benchmarks/soak.py). Without it, freed tensors go back to malloc,
                 # whose heap keeps them mapped for the next call (engine/allocator.py).
                 options.enable_cpu_mem_arena = False
-                session = onnxruntime.InferenceSession(
-                    self.model_path, sess_options=options, providers=["CPUExecutionProvider"]
-                )
-                self._voices[threads] = PiperVoice(config=self._piper_config, session=session)
-            self._first_voice = self._first_voice or self._voices[max(self._voices)]
+                # Each call has new shapes (mem patterns serve a repeated one, as one block
+                # mmapped afresh each time: 11,000-14,000 page faults a call, measured).
+                options.enable_mem_pattern = False
+                self._sessions[threads] = Sessions(*(
+                    onnxruntime.InferenceSession(part, sess_options=options, providers=["CPUExecutionProvider"])
+                    for part in (graph.encoder, graph.decoder)))
+            if self._phonemizer is None:  # its session is never run: Piper's phonemes need a voice object
+                self._phonemizer = PiperVoice(config=self._piper_config, session=self._sessions[max(self._sessions)].encoder)
+
+    def _split(self) -> SplitGraph:
+        if self._graph is None:
+            raise EngineError(ErrorCode.BACKEND, "The Piper model is not loaded")
+        return self._graph
 
     @property
     def _voice(self) -> PiperVoice:
-        """The first voice made, for phonemes and the config (the voices differ in their sessions only)."""
-        if self._first_voice is None:
+        """For phonemes and the config."""
+        if self._phonemizer is None:
             raise EngineError(ErrorCode.BACKEND, "The Piper model is not loaded")
-        return self._first_voice
+        return self._phonemizer
 
-    def _voice_for_now(self) -> PiperVoice:
-        """The voice whose session fits the number of pieces computing at this moment."""
+    def _sessions_for_now(self) -> Sessions:
+        """The sessions whose thread count fits the number of pieces computing at this moment."""
         threads = max(1, (os.cpu_count() or 1) // max(1, self._active))
-        fitting = [count for count in self._voices if count <= threads]
-        return self._voices[max(fitting) if fitting else min(self._voices)]
+        fitting = [count for count in self._sessions if count <= threads]
+        return self._sessions[max(fitting) if fitting else min(self._sessions)]
 
     def _phoneme_count(self, text: str) -> int:
         ignored = set(" ,.;:!?'\"-ˈˌ")
@@ -325,13 +339,11 @@ class PiperBackend(Backend):
         adaptation = Adaptation.from_arrays(profile.conditioning)
         length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
         spoken = False
-        for piece in self._speak(text, length_scale, should_stop, first_piece_chars):
-            parts = [piece.pcm] if spoken else _cut_first(piece.pcm, self.sample_rate)
+        for part in self._speak(text, length_scale, should_stop, first_piece_chars):
             spoken = True
-            for index, part in enumerate(parts):
-                with self._computing():
-                    pcm = adapt_piece(part, self.sample_rate, adaptation, settings.pitch_semitones)
-                yield SpokenPiece(pcm=pcm, text=piece.text, last=piece.last and index == len(parts) - 1)
+            with self._computing():
+                pcm = adapt_piece(part.pcm, self.sample_rate, adaptation, settings.pitch_semitones)
+            yield SpokenPiece(pcm=pcm, text=part.text, last=part.last)
         if not spoken and not should_stop():
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
 
@@ -352,45 +364,71 @@ class PiperBackend(Backend):
 
     def _speak(self, text: str, length_scale: float, should_stop: StopCheck,
                first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
-        """Raw model output piece by piece, each followed by its pause."""
-        from piper import SynthesisConfig
-
-        config = SynthesisConfig(
-            length_scale=self._voice.config.length_scale * length_scale,
-            noise_scale=self._noise_scale,
-            noise_w_scale=self._noise_w,
-        )
+        """Raw model output part by part: the first piece in one or two parts (see
+        _first_parts), the others whole, each piece's last part followed by its pause."""
         # Phonemes are found one sentence ahead, so the last piece is known when it is yielded.
         sentences = ((piece, phonemes) for piece in split_for_streaming(text, first_piece_chars)
                      for phonemes in self._voice.phonemize(piece.text) if phonemes)
         after_cut = False  # the previous piece ended inside its sentence
+        first = True
         for (piece, phonemes), last in _with_last(sentences):
             if should_stop():
                 return
             pause_s = 0.0 if piece.mid_clause else SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S
-            pause = np.zeros(int(pause_s * self.sample_rate), dtype=np.float32)
-            ids = self._voice.phonemes_to_ids(phonemes)
-            with self._computing():
-                voice = self._voice_for_now()  # chosen per piece: follows the pieces computing now
-                audio = _model_audio(voice, ids, config)
-            audio = _trim_at_cuts(audio, self.sample_rate, start=after_cut, end=not piece.ends_sentence)
+            alone = self._active == 0  # no other piece computing: an early window costs nobody
+            speech = self._encode(self._voice.phonemes_to_ids(phonemes), length_scale)
+            parts = self._first_parts(speech, alone) if first else iter([(speech.audio(), True)])
+            first = False
+            for audio, final in parts:
+                if final:
+                    audio = _trim_at_cuts(audio, self.sample_rate, start=after_cut, end=not piece.ends_sentence)
+                    audio = np.concatenate([audio, np.zeros(int(pause_s * self.sample_rate), dtype=np.float32)])
+                yield SpokenPiece(pcm=audio, text=piece.text, last=last and final)
             after_cut = not piece.ends_sentence
-            yield SpokenPiece(pcm=np.concatenate([audio, pause]), text=piece.text, last=last)
 
+    def _encode(self, ids: list[int], length_scale: float, sessions: Sessions | None = None) -> Speech:
+        """A sentence's latent frames (the encoder's share of the model call), to be decoded by
+        range; ``sessions``: these rather than the ones that fit the pieces computing now."""
+        config = self._piper_config
+        feeds = {
+            "input": np.array([ids], dtype=np.int64),
+            "input_lengths": np.array([len(ids)], dtype=np.int64),
+            "scales": np.array([config.noise_scale if self._noise_scale is None else self._noise_scale,
+                                config.length_scale * length_scale,
+                                config.noise_w_scale if self._noise_w is None else self._noise_w], dtype=np.float32),
+        }
+        if config.num_speakers > 1:
+            feeds["sid"] = np.array([config.default_speaker_id], dtype=np.int64)
+        with self._computing():
+            encoder = (sessions or self._sessions_for_now()).encoder
+            latents = dict(zip((output.name for output in encoder.get_outputs()), encoder.run(None, feeds)))
 
-def _model_audio(voice: PiperVoice, ids: list[int], config: SynthesisConfig) -> np.ndarray:
-    """The model's speech for phoneme ids as float32 within [-1, 1]."""
-    audio = voice.phoneme_ids_to_audio(ids, config)
-    if isinstance(audio, tuple):  # (audio, alignments) comes back only when alignments are asked for
-        raise EngineError(ErrorCode.BACKEND, "Piper returned alignments that were not asked for")
-    return np.clip(audio, -1.0, 1.0).astype(np.float32)
+        def decode(window: dict[str, np.ndarray]) -> np.ndarray:
+            with self._computing():
+                return (sessions or self._sessions_for_now()).decoder.run([AUDIO_OUTPUT], window)[0]
 
+        return Speech(self._split(), latents, config.hop_length, decode)
 
-def _cut_first(pcm: np.ndarray, rate: int) -> list[np.ndarray]:
-    """The first piece as two chunks cut in a pause (see FIRST_CUT_SPAN_S), or whole when it
-    has no pause quiet enough there: each chunk is adapted on its own, like any piece."""
-    cut = quiet_cut(pcm, rate, *FIRST_CUT_SPAN_S, FIRST_CUT_QUIET_DB)
-    return [pcm] if cut is None else [pcm[:cut], pcm[cut:]]
+    def _first_parts(self, speech: Speech, early_window: bool = True) -> Iterator[tuple[np.ndarray, bool]]:
+        """A first piece's audio as (part, final): two parts cut in a pause (FIRST_CUT_SPAN_S),
+        or whole when it has none. With ``early_window``, its first EARLY_CUT_S are decoded
+        and searched first, so a pause there lets the first part leave before the rest is
+        decoded. The window costs 2 x CONTEXT_FRAMES more decoding (4-8 % of an everyday
+        line's model time, measured), so it is taken only when no other piece is computing."""
+        rate = self.sample_rate
+        early = speech.frames_for(EARLY_CUT_S + FIRST_CUT_LOOKAHEAD_S, rate) if early_window else speech.frames
+        head = speech.audio(0, early)
+        rest = (lambda: speech.audio(early)) if early < speech.frames else (lambda: np.zeros(0, np.float32))
+        cut = quiet_cut(head, rate, FIRST_CUT_SPAN_S[0], EARLY_CUT_S, FIRST_CUT_QUIET_DB)
+        if cut is not None:
+            yield head[:cut], False
+            yield np.concatenate([head[cut:], rest()]), True
+            return
+        whole = np.concatenate([head, rest()])
+        cut = quiet_cut(whole, rate, *FIRST_CUT_SPAN_S, FIRST_CUT_QUIET_DB)
+        if cut is not None:
+            yield whole[:cut], False
+        yield whole[cut or 0:], True
 
 
 def _trim_at_cuts(audio: np.ndarray, rate: int, start: bool, end: bool) -> np.ndarray:

