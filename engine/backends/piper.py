@@ -45,9 +45,11 @@ from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.silence import quiet_cut, sound_intervals, sound_seconds
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 
-from engine.backends.vits import AUDIO_OUTPUT, Sessions, Speech, SplitGraph, split_graph
+from engine.allocator import short_lived_allocations
+from engine.backends.vits import AUDIO_OUTPUT, Seam, Sessions, Speech, SplitGraph, split_graph
 
 if TYPE_CHECKING:
+    import onnxruntime
     from piper import PiperVoice
 
 RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
@@ -152,7 +154,8 @@ class PiperBackend(Backend):
         self.config_path = config_path or f"{model_path}.json"
         self._noise_scale = noise_scale
         self._noise_w = noise_w
-        self._graph: SplitGraph | None = None
+        self._seam: Seam | None = None  # where the voice's graph is split (see engine.backends.vits)
+        self._graph: SplitGraph | None = None  # the split graphs, from load to the warm-up's end
         self._sessions: dict[int, Sessions] = {}  # intra-op threads -> the voice's sessions with as many
         self._phonemizer: PiperVoice | None = None  # text to phoneme ids, and the voice's config
         self._active = 0  # pieces being computed right now, by all jobs
@@ -184,7 +187,7 @@ class PiperBackend(Backend):
         with open(self.config_path, encoding="utf-8") as handle:
             self._config = json.load(handle)
         self._piper_config = PiperConfig.from_dict(self._config)
-        self._graph = split_graph(self.model_path)
+        self._graph = self._split_graph()
         self.set_slots(1)
 
     def calibration(self) -> Calibration:
@@ -250,44 +253,58 @@ class PiperBackend(Backend):
                                   sessions[threads])
             for part, _ in self._first_parts(speech):
                 adapt_piece(part, self.sample_rate, shifted)
+        with self._lock:
+            self._graph = None
 
     def set_slots(self, slots: int) -> None:
         """Prepare a shared session for each thread count a piece may get: the cores divided by
         the pieces computing at that moment (1 to ``slots``), so pieces × intra-op threads
         never exceeds the cores, and a piece computed alone still gets all of them."""
-        import onnxruntime
         from piper import PiperVoice
 
-        graph = self._split()
         cores = os.cpu_count() or 1
         wanted = {max(1, cores // running) for running in range(1, max(1, slots) + 1)}
         with self._lock:
-            for threads in sorted(wanted - self._sessions.keys(), reverse=True):
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = threads
-                options.inter_op_num_threads = 1
-                # The pool's threads spin on after each call by default, stealing a core from
-                # the piece's adaptation or another slot; stopped at the end of each call they
-                # cost the model nothing (measured: model time equal, adaptation 25 % faster).
-                options.add_session_config_entry("session.force_spinning_stop", "1")
-                # Every piece has its own length, so the CPU arena kept growing by whole chunks
-                # for new tensor sizes and never gave memory back: the engine's RSS rose 49 %
-                # over 500 jobs (benchmarks/soak.py). Without it, freed tensors go back to malloc,
-                # whose heap keeps them mapped for the next call (engine/allocator.py).
-                options.enable_cpu_mem_arena = False
-                # Each call has new shapes (mem patterns serve a repeated one, as one block
-                # mmapped afresh each time: 11,000-14,000 page faults a call, measured).
-                options.enable_mem_pattern = False
-                self._sessions[threads] = Sessions(*(
-                    onnxruntime.InferenceSession(part, sess_options=options, providers=["CPUExecutionProvider"])
-                    for part in (graph.encoder, graph.decoder)))
+            missing = sorted(wanted - self._sessions.keys(), reverse=True)
+            if not missing:
+                return
+            graph = self._graph or self._split_graph()
+            self._seam = graph.seam
+            self._sessions.update({threads: graph.sessions(self._session_options(threads)) for threads in missing})
             if self._phonemizer is None:  # its session is never run: Piper's phonemes need a voice object
                 self._phonemizer = PiperVoice(config=self._piper_config, session=self._sessions[max(self._sessions)].encoder)
 
-    def _split(self) -> SplitGraph:
-        if self._graph is None:
+    def _split_graph(self) -> SplitGraph:
+        """The voice's graph split (0.4 s): at load, kept for the engine's own set_slots until
+        the warm-up ends, then made again for a later one rather than kept (the model's size)."""
+        with short_lived_allocations():  # the parsed graph's copies: gone once it is serialised
+            return split_graph(self.model_path)
+
+    @staticmethod
+    def _session_options(threads: int) -> onnxruntime.SessionOptions:
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        # The pool's threads spin on after each call by default, stealing a core from
+        # the piece's adaptation or another slot; stopped at the end of each call they
+        # cost the model nothing (measured: model time equal, adaptation 25 % faster).
+        options.add_session_config_entry("session.force_spinning_stop", "1")
+        # Every piece has its own length, so the CPU arena kept growing by whole chunks
+        # for new tensor sizes and never gave memory back: the engine's RSS rose 49 %
+        # over 500 jobs (benchmarks/soak.py). Without it, freed tensors go back to malloc,
+        # whose heap keeps them mapped for the next call (engine/allocator.py).
+        options.enable_cpu_mem_arena = False
+        # Each call has new shapes (mem patterns serve a repeated one, as one block
+        # mmapped afresh each time: 11,000-14,000 page faults a call, measured).
+        options.enable_mem_pattern = False
+        return options
+
+    def _split_seam(self) -> Seam:
+        if self._seam is None:
             raise EngineError(ErrorCode.BACKEND, "The Piper model is not loaded")
-        return self._graph
+        return self._seam
 
     @property
     def _voice(self) -> PiperVoice:
@@ -407,7 +424,7 @@ class PiperBackend(Backend):
             with self._computing():
                 return (sessions or self._sessions_for_now()).decoder.run([AUDIO_OUTPUT], window)[0]
 
-        return Speech(self._split(), latents, config.hop_length, decode)
+        return Speech(self._split_seam(), latents, config.hop_length, decode)
 
     def _first_parts(self, speech: Speech, early_window: bool = True) -> Iterator[tuple[np.ndarray, bool]]:
         """A first piece's audio as (part, final): two parts cut in a pause (FIRST_CUT_SPAN_S),

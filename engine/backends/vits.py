@@ -15,7 +15,9 @@ windows of one sentence agree with each other.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
@@ -35,13 +37,34 @@ CONTEXT_FRAMES = 16  # latent frames decoded on each side of a window and then d
 
 
 @dataclass(frozen=True)
+class Seam:
+    """The tensors that pass from the encoder to the decoder."""
+
+    latent: str  # the decoder's framed input: (1, channels, frames)
+    conditions: tuple[str, ...]  # its other inputs (a speaker's embedding): passed whole
+
+
+@dataclass(frozen=True)
 class SplitGraph:
-    """The two graphs, serialised, and the tensors that pass from one to the other."""
+    """The two graphs, serialised (about the model file's size), and their seam."""
 
     encoder: bytes
     decoder: bytes
-    latent: str  # the decoder's framed input: (1, channels, frames)
-    conditions: tuple[str, ...]  # its other inputs (a speaker's embedding): passed whole
+    seam: Seam
+
+    def sessions(self, options: onnxruntime.SessionOptions) -> Sessions:
+        """Sessions of both graphs, made from files: made from bytes, onnxruntime's Python
+        session keeps the bytes for its lifetime (53 MB for joe's encoder)."""
+        import onnxruntime
+
+        with tempfile.TemporaryDirectory(prefix="dubstudio-vits-") as scratch:
+            made = []
+            for name, graph in (("encoder", self.encoder), ("decoder", self.decoder)):
+                path = Path(scratch) / f"{name}.onnx"
+                path.write_bytes(graph)
+                made.append(onnxruntime.InferenceSession(str(path), sess_options=options,
+                                                         providers=["CPUExecutionProvider"]))
+        return Sessions(*made)
 
 
 def split_graph(model_path: str) -> SplitGraph:
@@ -63,12 +86,10 @@ def split_graph(model_path: str) -> SplitGraph:
     crossing = sorted({name for node in decoder_nodes for name in node.input
                        if name and name not in produced and name not in constants})
     extractor = Extractor(model)
-    inputs = [item.name for item in graph.input]
     return SplitGraph(
-        encoder=extractor.extract_model(inputs, crossing).SerializeToString(),
+        encoder=extractor.extract_model([item.name for item in graph.input], crossing).SerializeToString(),
         decoder=extractor.extract_model(crossing, [AUDIO_OUTPUT]).SerializeToString(),
-        latent=first.input[0],
-        conditions=tuple(name for name in crossing if name != first.input[0]),
+        seam=Seam(latent=first.input[0], conditions=tuple(name for name in crossing if name != first.input[0])),
     )
 
 
@@ -98,12 +119,12 @@ class Speech:
     """One sentence, encoded: its audio decoded by range of frames, on demand, with ``decode``
     (the backend's: it picks the session by the pieces computing at that moment)."""
 
-    def __init__(self, graph: SplitGraph, latents: dict[str, np.ndarray], hop: int, decode: Decode) -> None:
-        self._graph = graph
+    def __init__(self, seam: Seam, latents: dict[str, np.ndarray], hop: int, decode: Decode) -> None:
+        self._seam = seam
         self._latents = latents
         self._decode = decode
         self.hop = hop
-        self.frames = int(latents[graph.latent].shape[-1])
+        self.frames = int(latents[seam.latent].shape[-1])
 
     def frames_for(self, seconds: float, rate: int) -> int:
         """The frames that hold at least ``seconds`` of audio (all of them when it is shorter)."""
@@ -115,8 +136,8 @@ class Speech:
         if not 0 <= start < end <= self.frames:
             raise ValueError(f"frames {start}..{end} are outside 0..{self.frames}")
         low, high = max(0, start - CONTEXT_FRAMES), min(self.frames, end + CONTEXT_FRAMES)
-        feeds = {name: self._latents[name] for name in self._graph.conditions}
-        feeds[self._graph.latent] = np.ascontiguousarray(self._latents[self._graph.latent][..., low:high])
+        feeds = {name: self._latents[name] for name in self._seam.conditions}
+        feeds[self._seam.latent] = np.ascontiguousarray(self._latents[self._seam.latent][..., low:high])
         out = self._decode(feeds).reshape(-1)
         if len(out) != (high - low) * self.hop:
             raise EngineError(ErrorCode.BACKEND, f"The voice's decoder made {len(out)} samples for "

@@ -66,3 +66,37 @@ def test_the_warm_up_speaks_a_piece_as_long_as_the_longest_first_piece() -> None
 
     assert len(WARM_UP_TEXT) >= FIRST_CUT_SLACK * FIRST_PIECE_CHARS
     assert len(split_for_streaming(WARM_UP_TEXT, len(WARM_UP_TEXT))) == 1  # spoken as one piece
+
+
+# A one-off burst (a model's graph parsed): 64 MiB in 256 KiB blocks, freed, then resident memory.
+_BURST = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    from engine.allocator import keep_freed_memory, short_lived_allocations
+
+    def resident_mib():
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * 4096 / 2**20
+
+    keep_freed_memory()
+    before = resident_mib()
+    if sys.argv[1] == "short-lived":
+        with short_lived_allocations():
+            blocks = [np.ones(1 << 18, np.uint8) for _ in range(256)]
+            del blocks
+    else:
+        blocks = [np.ones(1 << 18, np.uint8) for _ in range(256)]
+        del blocks
+    print(json.dumps({"kept_mib": resident_mib() - before}))
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the policy is glibc's")
+@pytest.mark.parametrize(("mode", "most_kept_mib", "least_kept_mib"), [("short-lived", 8, None), ("policy", None, 48)])
+def test_a_short_lived_burst_goes_back_to_the_kernel_when_freed(mode: str, most_kept_mib: int | None,
+                                                                least_kept_mib: int | None) -> None:
+    """Under the policy alone, the burst's 64 MiB stay mapped (the control); inside
+    short_lived_allocations they are given back."""
+    done = subprocess.run([sys.executable, "-c", _BURST, mode], capture_output=True, text=True, check=True)
+    kept = json.loads(done.stdout)["kept_mib"]
+    assert (most_kept_mib is None or kept < most_kept_mib) and (least_kept_mib is None or kept > least_kept_mib), kept

@@ -63,8 +63,13 @@ def test_the_first_part_leaves_before_the_rest_is_decoded(quiet: PiperBackend) -
     at most EARLY_CUT_S + FIRST_CUT_LOOKAHEAD_S and the context, then the rest in one more."""
     decoded: list[int] = []
     speech = quiet._encode(_ids(quiet, SENTENCES[0]), 1.0)
-    counted = Speech(quiet._split(), speech._latents, speech.hop,
-                     lambda feeds: decoded.append(feeds[quiet._split().latent].shape[-1]) or speech._decode(feeds))
+    seam = quiet._split_seam()
+
+    def decode(feeds: dict[str, np.ndarray]) -> np.ndarray:
+        decoded.append(feeds[seam.latent].shape[-1])
+        return speech._decode(feeds)
+
+    counted = Speech(seam, speech._latents, speech.hop, decode)
     parts = quiet._first_parts(counted)
     first, final = next(parts)
     assert not final and len(first) <= EARLY_CUT_S * quiet.sample_rate
