@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
+from engine.allocator import short_lived_allocations
 from engine.backends.adaptation import (
     ARRAY_BOUNDS,
     ENVELOPE_GRID_HZ,
@@ -41,12 +42,10 @@ from engine.backends.base import (
     VoiceProfile,
     arrays_problem,
 )
+from engine.backends.vits import AUDIO_OUTPUT, Seam, Sessions, Speech, SplitGraph, split_graph
 from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
 from engine.silence import quiet_cut, sound_intervals, sound_seconds
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
-
-from engine.allocator import short_lived_allocations
-from engine.backends.vits import AUDIO_OUTPUT, Seam, Sessions, Speech, SplitGraph, split_graph
 
 if TYPE_CHECKING:
     import onnxruntime
