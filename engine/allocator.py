@@ -55,7 +55,6 @@ def _mallopt() -> Callable[[int, int], int] | None:
     return mallopt
 
 
-
 @contextlib.contextmanager
 def short_lived_allocations() -> Iterator[None]:
     """Inside, blocks over SHORT_LIVED_MMAP_BYTES are mmapped, so they go back to the kernel

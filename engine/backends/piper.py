@@ -154,7 +154,7 @@ class PiperBackend(Backend):
         self._noise_scale = noise_scale
         self._noise_w = noise_w
         self._seam: Seam | None = None  # where the voice's graph is split (see engine.backends.vits)
-        self._graph: SplitGraph | None = None  # the split graphs, from load to the warm-up's end
+        self._graph: SplitGraph | None = None  # the split graphs, from load to the next set_slots
         self._sessions: dict[int, Sessions] = {}  # intra-op threads -> the voice's sessions with as many
         self._phonemizer: PiperVoice | None = None  # text to phoneme ids, and the voice's config
         self._active = 0  # pieces being computed right now, by all jobs
@@ -186,8 +186,9 @@ class PiperBackend(Backend):
         with open(self.config_path, encoding="utf-8") as handle:
             self._config = json.load(handle)
         self._piper_config = PiperConfig.from_dict(self._config)
-        self._graph = self._split_graph()
-        self.set_slots(1)
+        graph = self._split_graph()
+        self._add_sessions(1, graph)
+        self._graph = graph  # for the engine's own set_slots, which follows at once
 
     def calibration(self) -> Calibration:
         """The model's own median F0, envelope, spectrum and phonemes per second.
@@ -252,13 +253,17 @@ class PiperBackend(Backend):
                                   sessions[threads])
             for part, _ in self._first_parts(speech):
                 adapt_piece(part, self.sample_rate, shifted)
-        with self._lock:
-            self._graph = None
 
     def set_slots(self, slots: int) -> None:
         """Prepare a shared session for each thread count a piece may get: the cores divided by
         the pieces computing at that moment (1 to ``slots``), so pieces × intra-op threads
         never exceeds the cores, and a piece computed alone still gets all of them."""
+        with self._lock:
+            graph, self._graph = self._graph, None
+        self._add_sessions(slots, graph)
+
+    def _add_sessions(self, slots: int, graph: SplitGraph | None) -> None:
+        """The sessions ``slots`` needs that are not made yet, from ``graph`` or a new split."""
         from piper import PiperVoice
 
         cores = os.cpu_count() or 1
@@ -267,15 +272,15 @@ class PiperBackend(Backend):
             missing = sorted(wanted - self._sessions.keys(), reverse=True)
             if not missing:
                 return
-            graph = self._graph or self._split_graph()
+            graph = graph or self._split_graph()
             self._seam = graph.seam
             self._sessions.update({threads: graph.sessions(self._session_options(threads)) for threads in missing})
             if self._phonemizer is None:  # its session is never run: Piper's phonemes need a voice object
                 self._phonemizer = PiperVoice(config=self._piper_config, session=self._sessions[max(self._sessions)].encoder)
 
     def _split_graph(self) -> SplitGraph:
-        """The voice's graph split (0.4 s): at load, kept for the engine's own set_slots until
-        the warm-up ends, then made again for a later one rather than kept (the model's size)."""
+        """The voice's graph split (0.4 s): at load, kept for the engine's own set_slots that
+        follows, then made again for a later one rather than kept (the model's size)."""
         with short_lived_allocations():  # the parsed graph's copies: gone once it is serialised
             return split_graph(self.model_path)
 
