@@ -24,6 +24,7 @@ from engine.lifeline import hold_to_parent
 from engine.protocol import (
     DEFAULT_BACKEND,
     MAX_SLOTS,
+    MAX_VARIANT,
     AudioChunk,
     CancelJob,
     EngineError,
@@ -50,6 +51,7 @@ from engine.protocol import (
     Stats,
     SubmitJob,
     VoicePrepared,
+    synthesis_seed,
     check_slots,
 )
 from engine.scheduler import Scheduler, Work, default_max_active
@@ -209,6 +211,10 @@ class Engine:
         if (control := control_character(job.text)) is not None:
             self._fail(job.job_id, ErrorCode.BAD_REQUEST,
                        f"The line holds a control character ({control[1]}), which is not text; remove it")
+            return
+        if isinstance(job.variant, bool) or not isinstance(job.variant, int) or not 0 <= job.variant <= MAX_VARIANT:
+            self._fail(job.job_id, ErrorCode.BAD_REQUEST,
+                       f"The job's variant must be a whole number from 0 to {MAX_VARIANT}, got {job.variant!r}")
             return
         try:
             # NaN, or a speed or pitch outside the backend's range: refused, never clamped
@@ -395,8 +401,9 @@ class Engine:
                 raise _Cancelled()
             if run.pieces is None:
                 profile, budget = self._open(work, run)
-                run.pieces = iter(self.backend.synthesize(job.text, profile, job.voice.settings,
-                                                          lambda: work.cancelled, first_piece_chars=budget))
+                run.pieces = iter(self.backend.synthesize(
+                    job.text, profile, job.voice.settings, lambda: work.cancelled, first_piece_chars=budget,
+                    seed=synthesis_seed(profile.key, job.text, job.voice.settings, job.variant)))
             began = self.clock()
             piece = next(run.pieces, None)
             compute_s = self.clock() - began
@@ -415,7 +422,7 @@ class Engine:
         found = self.cache.lookup(run.job.voice)
         run.voice_source, run.voice_prepare_s = found.source, found.seconds
         with self._cond:  # under load the first piece is shorter: its compute gets fewer cores
-            return found.profile, first_piece_chars(self._scheduler.admitted_jobs, self._slots)
+            return found.profile, first_piece_chars(self._scheduler.admitted_jobs, self._slots, run.job.listening)
 
     def _failed(self, work: EngineWork, run: _JobRun, error: BaseException) -> None:
         """End a job that was cancelled (``_Cancelled``) or failed, closing its stream."""

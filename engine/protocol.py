@@ -8,7 +8,9 @@ This module imports nothing heavy so that any process can load it cheaply.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import hashlib
 import math
 import numbers
 import uuid
@@ -116,6 +118,11 @@ class Job:
     playback: each next piece is due before the audio already delivered runs out. A render
     written to a file has no listener (``False``): its pieces get an unhurried deadline and
     fill the capacity that listeners leave free.
+
+    ``variant`` picks the reading: the model's sampling is seeded by the voice, the text, the
+    settings but the speed, and the variant (engine.backends.base.synthesis_seed). The same
+    variant is the same take, at any load and any speed (a fit pass); another is a new reading
+    of the line (rendering it again).
     """
 
     text: str
@@ -123,6 +130,20 @@ class Job:
     priority: Priority = Priority.BATCH
     job_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     listening: bool = True
+    variant: int = 0
+
+
+MAX_VARIANT = 2**31 - 1
+
+
+def synthesis_seed(voice_key: str, text: str, settings: VoiceSettings, variant: int = 0) -> int:
+    """The seed of a job's sampling: from the voice, the text, the settings but the speed, and
+    the reading (``Job.variant``), so a line spoken again is the same take, whatever else the
+    engine is computing, and a faster pass of it (fitting it to its slot) differs only by its
+    speed."""
+    unhurried = dataclasses.replace(settings, speed=1.0)
+    digest = hashlib.blake2b(repr((voice_key, text, unhurried, variant)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
 
 
 # --- requests: client -> engine ------------------------------------------------------------

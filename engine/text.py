@@ -30,9 +30,13 @@ FIRST_CUT_SLACK = 1.5
 PIECE_MAX_CHARS = 260
 
 
-def first_piece_chars(streams: int, slots: int) -> int:
+def first_piece_chars(streams: int, slots: int, listening: bool = True) -> int:
     """The first piece's budget for a job whose first piece begins while ``streams`` jobs
-    (itself included) are admitted on an engine of ``slots`` slots (see FIRST_PIECE_CHARS)."""
+    (itself included) are admitted on an engine of ``slots`` slots (see FIRST_PIECE_CHARS).
+    A job nobody listens to as it is made (a take rendered to a file) keeps its first sentence
+    whole: its first audio waits for nobody, and its take then does not depend on the load."""
+    if not listening:
+        return PIECE_MAX_CHARS
     sharing = max(1, min(streams, slots))
     return max(FIRST_PIECE_MIN_CHARS, FIRST_PIECE_CHARS // sharing)
 

@@ -11,9 +11,11 @@ A take longer than its slot (its line's end, or the next line's start) is fitted
 
 A model's length does not scale exactly with its speed setting: Piper rounds every phoneme to
 whole frames, so part of a take (about 0.4 s in a 3.6 s sentence) does not shrink, and its
-durations vary by about 2 % from one synthesis to the next. So the first faster pass uses the
-plain ratio, and later passes fit ``length = a + b / speed`` through the natural take and the
-last pass (a secant step), aiming :data:`AIM` inside the slot; at most :data:`MAX_RATE_PASSES`.
+durations shrink little at first and faster later. (The passes keep the take's reading, its
+model noise: with fresh noise each pass, lengths varied by 2-4 % from one pass to the next.)
+So the first faster pass uses the plain ratio, and later passes fit ``length = a + b / speed``
+through the natural take and the last pass (a secant step), aiming :data:`AIM` inside the
+slot; at most :data:`MAX_RATE_PASSES`.
 
 Trailing silence is trimmed first (at most :data:`KEEP_TAIL_S` kept), so nothing is sped up to
 make room for a pause after the last word. The take records what was done
@@ -29,7 +31,7 @@ import numpy as np
 from app.project.model import Line, Project
 from app.project.timeline import build_timeline
 
-AIM = 0.97  # aim this far inside the slot: takes vary by about 2 % between syntheses
+AIM = 0.97  # aim this far inside the slot: a take's length is not quite a + b / speed
 MAX_RATE_PASSES = 3  # faster syntheses after the natural one, before stretching the rest
 MAX_SPEED_REQUEST = 2.0  # the most the engine's speed setting is raised to reach a rate
 MAX_STRETCH = 1.6  # beyond this Rubber Band's speech turns to mush; the rest is reported

@@ -46,7 +46,7 @@ from engine import files
 from engine.audio_io import file_digest  # the studio polls it: kept per (path, size, mtime)
 from engine.codes import ErrorCode
 from engine.numbers import NumberError, checked_number
-from engine.protocol import DEFAULT_BACKEND, SPEED, EngineError, VoiceSettings
+from engine.protocol import DEFAULT_BACKEND, MAX_VARIANT, SPEED, EngineError, VoiceSettings
 from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
 
 if TYPE_CHECKING:
@@ -172,6 +172,7 @@ class Take:
     loudness_lufs: float | None = None
     true_peak_dbtp: float | None = None
     qa: TakeChecks | None = None  # what take QA measured (app.project.qa); None = not checked yet
+    variant: int = 0  # the reading (engine.protocol.Job.variant): the same one is the same audio
 
 
 @dataclass
@@ -489,6 +490,7 @@ def take_to_dict(take: Take) -> dict[str, Any]:
         "loudness_lufs": take.loudness_lufs,
         "true_peak_dbtp": take.true_peak_dbtp,
         "qa": take.qa.to_dict() if take.qa is not None else None,
+        "variant": take.variant,
     }
 
 
@@ -534,7 +536,15 @@ def take_from_dict(data: object, where: str) -> Take:
         loudness_lufs=_opt_number(data, "loudness_lufs", where),
         true_peak_dbtp=_opt_number(data, "true_peak_dbtp", where),
         qa=_take_qa(data.get("qa"), where),
+        variant=_variant(data, where),
     )
+
+
+def _variant(data: dict[str, Any], where: str) -> int:
+    value = _get(data, "variant", int, where, 0)
+    if not 0 <= value <= MAX_VARIANT:
+        raise ProjectFileError(f"{where}: 'variant' must be a whole number from 0 to {MAX_VARIANT} ({value!r})")
+    return int(value)
 
 
 def _take_qa(data: object, where: str) -> TakeChecks | None:

@@ -22,6 +22,11 @@ synthesized again faster (a few passes, up to the project's bound), then the res
 time-stretched; only the final take is written, recording the fit. A line whose current take
 overruns skips the natural-rate pass: its duration is already known. Every take's loudness
 and true peak are measured as it is written.
+
+Readings: a line rendered again is a new reading (``Job.variant``, one past the variants of its
+takes made from the same text, voice and settings), as a dubber asks for another take; the
+fit passes of a line, and the fit of a take already made, keep that take's reading, so their
+lengths differ by the speed alone.
 """
 
 from __future__ import annotations
@@ -357,11 +362,11 @@ class RenderSession:
             known = _current_unfitted_take(self.project, line)
             slot = slot_seconds(self.project, line)
             natural = None if known is None or slot is None else _spoken_seconds(self.project, known)
-            if natural is not None and slot is not None and natural > slot:
+            if known is not None and natural is not None and slot is not None and natural > slot:
                 state.natural_s = natural  # no need to hear it at the natural rate again
                 state.passes = 1
                 state.speed = first_speed(natural, slot, self.project.settings.fit_max_rate)
-                state.job = self._job_at_speed(state)
+                state.job = replace(self._job_at_speed(state), variant=known.variant)  # that reading, faster
         line.status, line.error = LineStatus.QUEUED, ""
         self._waiting.append(state)
 
@@ -373,7 +378,7 @@ class RenderSession:
         speed = max(state.base_speed, min(self._top_speed, state.base_speed * state.speed))
         settings = replace(voice.settings, speed=speed)
         return Job(text=state.job.text, voice=replace(voice, settings=settings), priority=self._priority,
-                   listening=self._listening)
+                   listening=self._listening, variant=state.job.variant)
 
     def _build_job(self, line: Line) -> tuple[Job, str]:
         order = self.project.order_of(line.id)
@@ -384,7 +389,10 @@ class RenderSession:
         if fingerprint is None:
             char = self.project.character(line.character_id)
             raise NoVoice(f"{ErrorCode.CLIP_UNREADABLE.value}: cannot read {char.name}'s clip {char.clip}")
-        return Job(text=line.text, voice=voice, priority=self._priority, listening=self._listening), fingerprint
+        # A new reading: the same line, voice and settings rendered again sound different.
+        variant = 1 + max((take.variant for take in line.takes if take.fingerprint == fingerprint), default=-1)
+        return Job(text=line.text, voice=voice, priority=self._priority, listening=self._listening,
+                   variant=variant), fingerprint
 
     def _fill(self) -> None:
         """Submit waiting jobs while fewer than max_in_flight are in the engine."""
@@ -455,6 +463,7 @@ class RenderSession:
                     fit=fit,
                     loudness_lufs=level.lufs,
                     true_peak_dbtp=level.peak_dbtp,
+                    variant=state.job.variant,
                 )
                 self.project.add_take(line, take)
                 line.status, line.error = LineStatus.DONE, ""

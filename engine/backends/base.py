@@ -252,11 +252,14 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def synthesize(
         self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck,
-        first_piece_chars: int = FIRST_PIECE_CHARS,
+        first_piece_chars: int = FIRST_PIECE_CHARS, seed: int | None = None,
     ) -> Iterator[SpokenPiece]:
         """Yield the audio of ``text`` piece by piece; stop early when ``should_stop()``. The
         engine chooses ``first_piece_chars`` by its load (engine.text.first_piece_chars): the
-        longest first piece that keeps first audio short; pass it to split_for_streaming."""
+        longest first piece that keeps first audio short; pass it to split_for_streaming.
+        ``seed`` seeds the model's sampling: the engine's is :func:`engine.protocol.synthesis_seed`
+        of the job's variant; None, variant 0's. A backend that can make its audio a function of
+        the seed does (Piper; CosyVoice2's batched steps: its one-job path samples upstream's way)."""
 
 
 BatchState = TypeVar("BatchState")
@@ -271,7 +274,7 @@ class BatchingBackend(Protocol[BatchState]):
     max_batch: int
 
     def start(self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck,
-              first_piece_chars: int = FIRST_PIECE_CHARS) -> BatchState: ...
+              first_piece_chars: int = FIRST_PIECE_CHARS, seed: int | None = None) -> BatchState: ...
 
     def step_ready(self, state: BatchState) -> bool: ...
 

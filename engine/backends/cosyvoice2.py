@@ -27,7 +27,6 @@ cached-speaker path loses it).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import os
@@ -45,7 +44,14 @@ import numpy as np
 
 from engine.audio_io import resample
 from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE, OptionError
-from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
+from engine.backends.base import (
+    ArraySpec,
+    Backend,
+    ReferenceClip,
+    SpokenPiece,
+    StopCheck,
+    VoiceProfile,
+)
 from engine.backends.cosyvoice_batch import (
     FlowRow,
     VocoderRow,
@@ -55,7 +61,7 @@ from engine.backends.cosyvoice_batch import (
     vocode,
 )
 from engine.backends.cosyvoice_llm import BatchedSpeechLM, Sequence, TokenStream
-from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
+from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings, synthesis_seed
 from engine.text import FIRST_PIECE_CHARS, TextPiece, is_speakable, split_for_streaming
 
 log = logging.getLogger(__name__)
@@ -586,11 +592,12 @@ class CosyVoice2Backend(Backend):
         return split_for_streaming(self.normalize(text), FIRST_PIECE_CHARS)
 
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
-                   should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
+                   should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS,
+                   seed: int | None = None) -> Iterator[SpokenPiece]:
         if not self._loaded:
             raise EngineError(ErrorCode.BACKEND, "CosyVoice2 is not loaded")
         if self.max_batch > 1:  # the one-job path of the batched steps
-            yield from self._steps_of_one(self.start(text, profile, settings, should_stop, first_piece_chars))
+            yield from self._steps_of_one(self.start(text, profile, settings, should_stop, first_piece_chars, seed))
             return
         has_transcript = len(profile.conditioning.get("prompt_text_tokens", ())) > 0
         prompt_script = str(profile.meta.get("transcript_script", "")) if has_transcript else ""
@@ -757,7 +764,7 @@ class CosyVoice2Backend(Backend):
               first_piece_chars: int = FIRST_PIECE_CHARS, seed: int | None = None) -> _BatchJob:
         """A job's state for :meth:`step_batch`; its first segment starts decoding at once.
 
-        ``seed`` (default: derived from the voice, the text and the settings) seeds the job's
+        ``seed`` (default: :func:`engine.backends.base.synthesis_seed`) seeds the job's
         token sampling and its vocoder excitation, so its audio does not depend on its batch."""
         if not self._loaded:
             raise EngineError(ErrorCode.BACKEND, "CosyVoice2 is not loaded")
@@ -769,10 +776,8 @@ class CosyVoice2Backend(Backend):
             if tokens:
                 mode = choose_mode(piece.text, prompt_script, settings)
                 segments.append((piece.text, self._model_input(tokens, profile, mode, settings.instruction)))
-        if seed is None:
-            digest = hashlib.blake2b(repr((profile.key, text, settings)).encode(), digest_size=8).digest()
-            seed = int.from_bytes(digest, "little") >> 1
-        job = _BatchJob(segments=segments, speed=float(np.clip(settings.speed or 1.0, *SPEED_RANGE)), seed=seed,
+        job = _BatchJob(segments=segments, speed=float(np.clip(settings.speed or 1.0, *SPEED_RANGE)),
+                        seed=synthesis_seed(profile.key, text, settings) if seed is None else seed,
                         should_stop=should_stop)
         self._begin_segment(job)
         return job

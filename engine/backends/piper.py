@@ -43,7 +43,7 @@ from engine.backends.base import (
     arrays_problem,
 )
 from engine.backends.vits import AUDIO_OUTPUT, Seam, Sessions, Speech, SplitGraph, split_graph
-from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings
+from engine.protocol import Capabilities, EngineError, ErrorCode, VoiceSettings, synthesis_seed
 from engine.silence import quiet_cut, sound_intervals, sound_seconds
 from engine.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 
@@ -198,7 +198,8 @@ class PiperBackend(Backend):
         """
         with self._calibration_lock:
             if self._calibration is None:
-                audio = np.concatenate([piece.pcm for piece in self._speak(CALIBRATION_TEXT, 1.0, lambda: False)])
+                pieces = self._speak(CALIBRATION_TEXT, 1.0, _fixed_noise(), lambda: False)
+                audio = np.concatenate([piece.pcm for piece in pieces])
                 rate = self._phoneme_count(CALIBRATION_TEXT) / sound_seconds(audio, self.sample_rate, SPEECH_TOP_DB)
                 analysis = analyse_speech(audio, self.sample_rate)
                 if not analysis.pitch_reliable:
@@ -250,7 +251,7 @@ class PiperBackend(Backend):
         for threads in sorted(sessions, key=lambda count: count == all_cores):
             text = WARM_UP_TEXT if threads == all_cores else WARM_UP_SHORT_TEXT
             speech = self._encode(self._voice.phonemes_to_ids(self._voice.phonemize(text)[0]), 1.0,
-                                  sessions[threads])
+                                  _fixed_noise(), sessions[threads])
             for part, _ in self._first_parts(speech):
                 adapt_piece(part, self.sample_rate, shifted)
 
@@ -356,11 +357,13 @@ class PiperBackend(Backend):
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text has no letters or digits to speak")
 
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
-                   should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
+                   should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS,
+                   seed: int | None = None) -> Iterator[SpokenPiece]:
         adaptation = Adaptation.from_arrays(profile.conditioning)
         length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
+        noise = np.random.default_rng(synthesis_seed(profile.key, text, settings) if seed is None else seed)
         spoken = False
-        for part in self._speak(text, length_scale, should_stop, first_piece_chars):
+        for part in self._speak(text, length_scale, noise, should_stop, first_piece_chars):
             spoken = True
             with self._computing():
                 pcm = adapt_piece(part.pcm, self.sample_rate, adaptation, settings.pitch_semitones)
@@ -383,10 +386,11 @@ class PiperBackend(Backend):
             with self._active_lock:
                 self._active -= 1
 
-    def _speak(self, text: str, length_scale: float, should_stop: StopCheck,
+    def _speak(self, text: str, length_scale: float, noise: np.random.Generator, should_stop: StopCheck,
                first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
         """Raw model output part by part: the first piece in one or two parts (see
-        _first_parts), the others whole, each piece's last part followed by its pause."""
+        _first_parts), the others whole, each piece's last part followed by its pause; the
+        model's noise drawn from ``noise``, sentence by sentence."""
         # Phonemes are found one sentence ahead, so the last piece is known when it is yielded.
         sentences = ((piece, phonemes) for piece in split_for_streaming(text, first_piece_chars)
                      for phonemes in self._voice.phonemize(piece.text) if phonemes)
@@ -397,7 +401,7 @@ class PiperBackend(Backend):
                 return
             pause_s = 0.0 if piece.mid_clause else SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S
             alone = self._active == 0  # no other piece computing: an early window costs nobody
-            speech = self._encode(self._voice.phonemes_to_ids(phonemes), length_scale)
+            speech = self._encode(self._voice.phonemes_to_ids(phonemes), length_scale, noise)
             parts = self._first_parts(speech, alone) if first else iter([(speech.audio(), True)])
             first = False
             for audio, final in parts:
@@ -407,11 +411,14 @@ class PiperBackend(Backend):
                 yield SpokenPiece(pcm=audio, text=piece.text, last=last and final)
             after_cut = not piece.ends_sentence
 
-    def _encode(self, ids: list[int], length_scale: float, sessions: Sessions | None = None) -> Speech:
+    def _encode(self, ids: list[int], length_scale: float, noise: np.random.Generator,
+                sessions: Sessions | None = None) -> Speech:
         """A sentence's latent frames (the encoder's share of the model call), to be decoded by
         range; ``sessions``: these rather than the ones that fit the pieces computing now."""
         config = self._piper_config
+        seam = self._split_seam()
         feeds = {
+            **seam.noise_feeds(noise),
             "input": np.array([ids], dtype=np.int64),
             "input_lengths": np.array([len(ids)], dtype=np.int64),
             "scales": np.array([config.noise_scale if self._noise_scale is None else self._noise_scale,
@@ -428,7 +435,7 @@ class PiperBackend(Backend):
             with self._computing():
                 return (sessions or self._sessions_for_now()).decoder.run([AUDIO_OUTPUT], window)[0]
 
-        return Speech(self._split_seam(), latents, config.hop_length, decode)
+        return Speech(seam, latents, config.hop_length, decode)
 
     def _first_parts(self, speech: Speech, early_window: bool = True) -> Iterator[tuple[np.ndarray, bool]]:
         """A first piece's audio as (part, final): two parts cut in a pause (FIRST_CUT_SPAN_S),
@@ -450,6 +457,11 @@ class PiperBackend(Backend):
         if cut is not None:
             yield whole[:cut], False
         yield whole[cut or 0:], True
+
+
+def _fixed_noise() -> np.random.Generator:
+    """The model's noise for its own speech (the calibration, the warm-up): the same each run."""
+    return np.random.default_rng(0)
 
 
 def _trim_at_cuts(audio: np.ndarray, rate: int, start: bool, end: bool) -> np.ndarray:

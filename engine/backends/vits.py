@@ -9,8 +9,12 @@ exactly the audio a single call makes (measured on joe-medium: 16 frames give id
 samples, 8 frames differ by 8e-5). The first piece's first second of audio is then ready
 after the encoder and a fraction of the decoder, half the call, instead of the whole call.
 
-The encoder runs the model's own noise, once per sentence: decoding is deterministic, so the
-windows of one sentence agree with each other.
+The model's noise (the duration predictor's and the latent's, RandomNormalLike in the graph)
+becomes inputs: tables of normal values the caller draws from a seeded generator, so a line
+spoken again with the same seed is the same take, and one spoken faster changes only by its
+durations' scale (fitting a take to its slot relies on it: with fresh noise each call, lengths
+varied by 2-4 % between passes). Decoding is deterministic, so the windows of one sentence
+agree with each other.
 """
 
 from __future__ import annotations
@@ -34,6 +38,12 @@ DECODER_FIRST_NODE = "/dec/conv_pre/Conv"
 DECODER_FIRST_WEIGHT = "dec.conv_pre.weight"
 AUDIO_OUTPUT = "output"
 CONTEXT_FRAMES = 16  # latent frames decoded on each side of a window and then dropped
+# Values in each noise table: a noise longer than its table repeats it (Tile). The latent's
+# needs 192 channels x frames: 2^18 cover a 15 s sentence (2.3 ms to draw); the durations'
+# needs 2 x phoneme ids. The duration predictor's nodes are named by its module scope.
+DURATION_NOISE_PREFIX = "/dp/"
+DURATION_NOISE_VALUES = 1 << 12
+LATENT_NOISE_VALUES = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,11 @@ class Seam:
 
     latent: str  # the decoder's framed input: (1, channels, frames)
     conditions: tuple[str, ...]  # its other inputs (a speaker's embedding): passed whole
+    noises: tuple[tuple[str, int], ...] = ()  # the encoder's noise inputs and their table lengths
+
+    def noise_feeds(self, noise: np.random.Generator) -> dict[str, np.ndarray]:
+        """One sentence's noise tables, drawn from ``noise`` in a fixed order."""
+        return {name: noise.standard_normal(values, dtype=np.float32) for name, values in self.noises}
 
 
 @dataclass(frozen=True)
@@ -75,6 +90,7 @@ def split_graph(model_path: str) -> SplitGraph:
 
     model = onnx.load(model_path)
     graph = model.graph
+    noises = _noise_as_inputs(graph)
     first = next((node for node in graph.node
                   if node.name == DECODER_FIRST_NODE or DECODER_FIRST_WEIGHT in node.input), None)
     if first is None or AUDIO_OUTPUT not in {output.name for output in graph.output}:
@@ -89,8 +105,56 @@ def split_graph(model_path: str) -> SplitGraph:
     return SplitGraph(
         encoder=extractor.extract_model([item.name for item in graph.input], crossing).SerializeToString(),
         decoder=extractor.extract_model(crossing, [AUDIO_OUTPUT]).SerializeToString(),
-        seam=Seam(latent=first.input[0], conditions=tuple(name for name in crossing if name != first.input[0])),
+        seam=Seam(latent=first.input[0], conditions=tuple(name for name in crossing if name != first.input[0]),
+                  noises=noises),
     )
+
+
+def _noise_as_inputs(graph: onnx.GraphProto) -> tuple[tuple[str, int], ...]:
+    """Replace each RandomNormalLike(x) with a graph input, a 1-D table of normal values,
+    tiled and cut to x's shape (then scaled, shifted and cast as the node's attributes say)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    noises: list[tuple[str, int]] = []
+    nodes = []
+    for node in graph.node:
+        if node.op_type != "RandomNormalLike":
+            nodes.append(node)
+            continue
+        index = len(noises)
+        table = f"noise_{index}"
+        values = DURATION_NOISE_VALUES if node.name.startswith(DURATION_NOISE_PREFIX) else LATENT_NOISE_VALUES
+        noises.append((table, values))
+        graph.input.append(helper.make_tensor_value_info(table, TensorProto.FLOAT, [f"noise_{index}_values"]))
+        attributes = {attribute.name: helper.get_attribute_value(attribute) for attribute in node.attribute}
+        one = f"{table}/one"
+        graph.initializer.append(numpy_helper.from_array(np.array([1], np.int64), one))
+        graph.initializer.append(numpy_helper.from_array(np.array([0], np.int64), f"{table}/zero"))
+        made = [
+            helper.make_node("Shape", [node.input[0]], [f"{table}/shape"]),
+            helper.make_node("ReduceProd", [f"{table}/shape"], [f"{table}/count"], keepdims=1),
+            helper.make_node("Shape", [table], [f"{table}/length"]),
+            helper.make_node("Add", [f"{table}/count", f"{table}/length"], [f"{table}/over"]),
+            helper.make_node("Sub", [f"{table}/over", one], [f"{table}/over_less_one"]),
+            helper.make_node("Div", [f"{table}/over_less_one", f"{table}/length"], [f"{table}/repeats"]),
+            helper.make_node("Tile", [table, f"{table}/repeats"], [f"{table}/tiled"]),
+            helper.make_node("Slice", [f"{table}/tiled", f"{table}/zero", f"{table}/count"], [f"{table}/cut"]),
+        ]
+        shaped = f"{table}/shaped"
+        made.append(helper.make_node("Reshape", [f"{table}/cut", f"{table}/shape"], [shaped]))
+        for op, attribute, neutral in (("Mul", "scale", 1.0), ("Add", "mean", 0.0)):
+            if float(attributes.get(attribute, neutral)) != neutral:
+                constant = f"{table}/{attribute}"
+                graph.initializer.append(numpy_helper.from_array(
+                    np.array(attributes[attribute], np.float32), constant))
+                made.append(helper.make_node(op, [shaped, constant], [f"{shaped}_{attribute}"]))
+                shaped = f"{shaped}_{attribute}"
+        made.append(helper.make_node("Cast", [shaped], list(node.output),
+                                     to=int(attributes.get("dtype", TensorProto.FLOAT))))
+        nodes.extend(made)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    return tuple(noises)
 
 
 def _downstream(graph: onnx.GraphProto, start: str) -> list[onnx.NodeProto]:

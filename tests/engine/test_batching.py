@@ -42,7 +42,7 @@ class BatchingBackend(FakeBackend):
         self.fail: dict[str, int] = {}  # job name -> the piece that raises
 
     def start(self, text: str, profile: Any, settings: Any, should_stop: Callable[[], bool],
-              first_piece_chars: int = 0) -> FakeJob:
+              first_piece_chars: int = 0, seed: int | None = None) -> FakeJob:
         name, *lengths = text.split()
         return FakeJob(name, [float(x) for x in lengths], should_stop, fail_at=self.fail.get(name))
 

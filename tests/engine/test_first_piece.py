@@ -12,7 +12,7 @@ from engine.backends.piper import CLAUSE_PAUSE_S, CUT_EDGE_SILENCE_S, FIRST_CUT_
 from engine.backends.base import VoiceProfile
 from engine.protocol import VoiceSettings
 from engine.silence import sound_intervals
-from engine.text import FIRST_PIECE_CHARS, FIRST_PIECE_MIN_CHARS, split_for_streaming
+from engine.text import FIRST_PIECE_CHARS, FIRST_PIECE_MIN_CHARS, PIECE_MAX_CHARS, split_for_streaming
 from tests.engine.test_scheduler import Rig
 
 # A character's voice: pitch, range, formants and EQ all moved, so the join is through PSOLA and EQ.
@@ -30,6 +30,15 @@ def test_the_budget_is_chosen_by_the_jobs_sharing_the_slots() -> None:
     rig.engine.run_ready()
     assert rig.backend.first_piece_chars == {"A": FIRST_PIECE_CHARS, "B": FIRST_PIECE_CHARS // 2}
     assert FIRST_PIECE_CHARS // 2 >= FIRST_PIECE_MIN_CHARS
+
+
+def test_a_job_nobody_listens_to_keeps_its_first_sentence_whole_under_load() -> None:
+    rig = Rig(slots=2)
+    rig.submit("A 1 1 1")
+    rig.engine.run_ready(1)
+    rig.submit("R 1 1", listening=False)  # a take rendered to a file, beside an audition
+    rig.engine.run_ready()
+    assert rig.backend.first_piece_chars == {"A": FIRST_PIECE_CHARS, "R": PIECE_MAX_CHARS}
 
 
 def _join_silence_s(take: np.ndarray, at: int, rate: int) -> float:
@@ -64,3 +73,24 @@ def test_a_cut_first_sentence_joins_without_a_click_or_a_long_gap(piper: PiperBa
     # No hesitation: the model's own silence is kept only on the edges, plus the clause pause;
     # one 20 ms frame of slack on each side for where the frames fall.
     assert _join_silence_s(take, at, rate) <= 2 * CUT_EDGE_SILENCE_S + pause_s + 2 * 0.02
+
+
+def test_the_seed_is_the_jobs_reading_and_a_bad_variant_is_refused() -> None:
+    from engine.protocol import ErrorCode, JobFailed, VoiceSettings, synthesis_seed
+
+    rig = Rig(slots=1)
+    rig.submit("A 1")
+    rig.submit("B 1", variant=3)
+    rig.submit("C 1", variant=-1)
+    rig.submit("D 1", variant=True)  # type: ignore[arg-type]
+    rig.engine.run_ready()
+    assert rig.backend.seeds == {"A": synthesis_seed("fake", "A 1", VoiceSettings(), 0),
+                                 "B": synthesis_seed("fake", "B 1", VoiceSettings(), 3)}
+    refused = {event.job_id: event for event in rig.of(JobFailed)}
+    assert set(refused) == {"C", "D"} and all(event.code is ErrorCode.BAD_REQUEST for event in refused.values())
+    assert "variant must be a whole number" in refused["C"].message
+    # The speed does not change the reading; the text, the settings and the variant do.
+    slow, fast = VoiceSettings(speed=1.0), VoiceSettings(speed=1.4)
+    assert synthesis_seed("v", "Hi.", slow) == synthesis_seed("v", "Hi.", fast)
+    assert len({synthesis_seed("v", "Hi.", slow), synthesis_seed("v", "Hi!", slow), synthesis_seed("w", "Hi.", slow),
+                synthesis_seed("v", "Hi.", VoiceSettings(pitch_semitones=2)), synthesis_seed("v", "Hi.", slow, 1)}) == 5

@@ -111,12 +111,12 @@ def test_the_first_piece_is_decoded_in_an_early_window_only_when_computed_alone(
 
     monkeypatch.setattr(session_class, "run", counting)
     text = "The lighthouse keeper swore she saw a ship drift past the rocks."
-    list(backend._speak(text, 1.0, lambda: False))
+    list(backend._speak(text, 1.0, np.random.default_rng(0), lambda: False))
     assert len(decoded) == 2
     decoded.clear()
     backend._active = 1  # another job's piece is computing
     try:
-        list(backend._speak(text, 1.0, lambda: False))
+        list(backend._speak(text, 1.0, np.random.default_rng(0), lambda: False))
     finally:
         backend._active = 0
     assert len(decoded) == 1

@@ -62,6 +62,7 @@ class FakeBackend(Backend):
         self.closed: list[str] = []  # jobs whose stream ended (finished or closed early)
         self.during: dict[str, Callable[[], None]] = {}  # piece name -> action while computing it
         self.first_piece_chars: dict[str, int] = {}  # job name -> the first-piece budget it was given
+        self.seeds: dict[str, int | None] = {}  # job name -> the seed it was given
 
     @property
     def capabilities(self) -> Capabilities:
@@ -77,9 +78,11 @@ class FakeBackend(Backend):
         pass
 
     def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
-                   should_stop: StopCheck, first_piece_chars: int = 0) -> Iterator[SpokenPiece]:
+                   should_stop: StopCheck, first_piece_chars: int = 0,
+                   seed: int | None = None) -> Iterator[SpokenPiece]:
         name, *lengths = text.split()
         self.first_piece_chars[name] = first_piece_chars
+        self.seeds[name] = seed
         try:
             for index, seconds in enumerate(float(value) for value in lengths):
                 if should_stop():
@@ -118,11 +121,11 @@ class Rig:
         return [event for _, event in self.stamped]
 
     def submit(self, text: str, at: float | None = None, priority: Priority = Priority.BATCH,
-               listening: bool = True) -> Job:
+               listening: bool = True, variant: int = 0) -> Job:
         if at is not None:
             assert at >= self.clock.now, "a test cannot submit in the past"
             self.clock.now = at
-        job = Job(text, VOICE, priority=priority, job_id=text.split()[0], listening=listening)
+        job = Job(text, VOICE, priority=priority, job_id=text.split()[0], listening=listening, variant=variant)
         self.engine.submit(job)
         return job
 

@@ -59,6 +59,11 @@ def test_the_budget_shrinks_with_the_streams_sharing_the_slots():
     assert first_piece_chars(streams=4, slots=2) == FIRST_PIECE_CHARS // 2
     assert first_piece_chars(streams=3, slots=1) == FIRST_PIECE_CHARS  # one slot: a piece always has every core
     assert first_piece_chars(streams=16, slots=16) == FIRST_PIECE_MIN_CHARS
+    # Rendered to a file: the first sentence stays whole, however busy the engine.
+    long_sentence = "Bring the lantern and the rope when you come back down to the harbour wall tonight."
+    budget = first_piece_chars(streams=16, slots=2, listening=False)
+    assert [p.text for p in split_for_streaming(long_sentence, first_max=budget)] == [long_sentence]
+    assert len(split_for_streaming(long_sentence, first_max=first_piece_chars(streams=16, slots=2))) == 2
 
 
 def test_long_text_without_punctuation_is_cut_at_spaces():

@@ -86,8 +86,22 @@ def test_fit_uses_rate_first_and_stretch_only_past_the_bound(tmp_path: Path, cli
     result = export_mix(project)
     assert result.overruns == []
     assert [order for order, _ in result.fitted] == [1, 2] and "stretch" in result.fitted[1][1]
+    # The fit spoke the natural takes' reading faster: its natural length is theirs.
+    assert near.variant == far.variant == 0 and near.fit.natural_s == pytest.approx(natural["near"], abs=1e-3)
     reloaded = Project.load(project.root)
     assert reloaded.chosen_take(reloaded.line("far")).fit == far.fit  # type: ignore[union-attr]
+
+
+def test_a_line_rendered_again_is_a_new_reading(tmp_path: Path, client: EngineClient) -> None:
+    project = make_project(tmp_path / "scene")
+    project.lines = [Line("once", TEXT, "maya", start=0.0)]
+    render(client, project, ["once"], fit=False)
+    render(client, project, ["once"], fit=False)
+    first, second = project.line("once").takes
+    assert (first.variant, second.variant) == (0, 1) and first.fingerprint == second.fingerprint
+    audio = [sf.read(str(project.take_path(take)), dtype="float32")[0] for take in (first, second)]
+    assert audio[0].size != audio[1].size or not np.allclose(audio[0], audio[1], atol=1e-3)
+    assert Project.load(project.root).line("once").takes[1].variant == 1
 
 
 def test_new_from_video_then_render_fit_and_export_video(tmp_path: Path, cache_dir: Path,

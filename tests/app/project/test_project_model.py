@@ -79,6 +79,10 @@ def test_hand_edited_order_is_honoured(project: Project) -> None:
         (lambda d: d["lines"][0].update(start=-1), "between 0 and 24 h"),
         (lambda d: d["lines"][0].update(status="sleeping"), "unknown status"),
         (lambda d: d["characters"][0].pop("name"), r"characters\[0\]: missing 'name'"),
+        (lambda d: d["lines"][0].update(takes=[{"id": "t1", "path": "takes/t1.wav", "variant": -2}]),
+         "'variant' must be a whole number from 0"),
+        (lambda d: d["lines"][0].update(takes=[{"id": "t1", "path": "takes/t1.wav", "variant": 1.5}]),
+         "'variant' has the wrong type"),
     ],
 )
 def test_broken_files_fail_with_a_clear_message(project: Project, mutate, message) -> None:
