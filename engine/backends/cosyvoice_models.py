@@ -284,15 +284,20 @@ class _DownloadState:
 
 def _bytes_on_disk(target: Path, names: list[str]) -> int:
     """Finished files plus partial ones (huggingface_hub keeps them under .cache/huggingface)."""
-    total = 0
-    for name in names:
-        path = target / name
-        if path.is_file():
-            total += path.stat().st_size
+    total = sum(_size(target / name) for name in names)
     partial_dir = target / ".cache" / "huggingface" / "download"
     if partial_dir.is_dir():
-        total += sum(p.stat().st_size for p in partial_dir.rglob("*.incomplete"))
+        total += sum(_size(path) for path in partial_dir.rglob("*.incomplete"))
     return total
+
+
+def _size(path: Path) -> int:
+    """A file's size, 0 when it is not there: the download renames a partial file to its
+    name while the watcher lists them (it raised FileNotFoundError in the watcher's thread)."""
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except FileNotFoundError:
+        return 0
 
 
 def download_model(

@@ -200,6 +200,18 @@ def test_download_resumes_a_cut_file_and_validates(hub: FakeHub, tiny_model: Pat
     assert len(hub.gets) == gets  # nothing fetched again
 
 
+def test_a_file_gone_between_listing_and_measuring_counts_nothing(tmp_path: Path) -> None:
+    """The download renames a partial file while the watcher lists them: a dangling link is
+    such a file, listed but gone when its size is asked for."""
+    partial = tmp_path / ".cache" / "huggingface" / "download" / "CosyVoice-BlankEN"
+    partial.mkdir(parents=True)
+    (partial / "kept.incomplete").write_bytes(b"x" * 10)
+    (partial / "renamed.incomplete").symlink_to(partial / "gone")
+    (tmp_path / "config.json").symlink_to(tmp_path / "gone")
+    (tmp_path / "done.bin").write_bytes(b"x" * 5)
+    assert models._bytes_on_disk(tmp_path, ["config.json", "done.bin", "missing.bin"]) == 15
+
+
 def test_progress_never_counts_a_file_done_without_its_bytes(hub: FakeHub, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     # The watcher's tick measures the disk while the loop finishes files; a slow tick holds that
