@@ -29,7 +29,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from engine.protocol import PrepareVoice, synthesis_seed
+from engine.protocol import PrepareVoice
 
 if TYPE_CHECKING:
     from engine.backends.base import Backend, BatchingBackend, SpokenPiece
@@ -138,12 +138,10 @@ class Batcher:
             if work.cancelled:
                 raise _Cancelled()
             if run.state is None:
-                profile, budget = self.engine._open(work, run)
+                profile, budget, seed = self.engine._open(work, run)
                 run.backend = self.backend
-                job = run.job
-                run.state = self.backend.start(
-                    job.text, profile, job.voice.settings, lambda: work.cancelled, first_piece_chars=budget,
-                    seed=synthesis_seed(profile.key, job.text, job.voice.settings, job.variant))
+                run.state = self.backend.start(run.job.text, profile, run.job.voice.settings,
+                                               lambda: work.cancelled, first_piece_chars=budget, seed=seed)
         except Exception as error:  # noqa: BLE001 - any backend fault becomes an event
             self.engine._failed(work, run, error)
             return False

@@ -400,10 +400,9 @@ class Engine:
             if work.cancelled:
                 raise _Cancelled()
             if run.pieces is None:
-                profile, budget = self._open(work, run)
-                run.pieces = iter(self.backend.synthesize(
-                    job.text, profile, job.voice.settings, lambda: work.cancelled, first_piece_chars=budget,
-                    seed=synthesis_seed(profile.key, job.text, job.voice.settings, job.variant)))
+                profile, budget, seed = self._open(work, run)
+                run.pieces = iter(self.backend.synthesize(job.text, profile, job.voice.settings, lambda: work.cancelled,
+                                                          first_piece_chars=budget, seed=seed))
             began = self.clock()
             piece = next(run.pieces, None)
             compute_s = self.clock() - began
@@ -414,15 +413,17 @@ class Engine:
             return False
         return self._deliver(work, run, piece, compute_s)
 
-    def _open(self, work: EngineWork, run: _JobRun) -> tuple[VoiceProfile, int]:
-        """A job's first turn: JobStarted, its voice from the cache; returns the voice and its
-        first piece's length in characters."""
+    def _open(self, work: EngineWork, run: _JobRun) -> tuple[VoiceProfile, int, int]:
+        """A job's first turn: JobStarted, its voice from the cache; returns the voice, its
+        first piece's length in characters and the seed of its reading."""
+        job = run.job
         run.started_at = self.clock()
-        self.emit(JobStarted(run.job.job_id, run.started_at - work.arrived))
-        found = self.cache.lookup(run.job.voice)
+        self.emit(JobStarted(job.job_id, run.started_at - work.arrived))
+        found = self.cache.lookup(job.voice)
         run.voice_source, run.voice_prepare_s = found.source, found.seconds
+        seed = synthesis_seed(found.profile.key, job.text, job.voice.settings, job.variant)
         with self._cond:  # under load the first piece is shorter: its compute gets fewer cores
-            return found.profile, first_piece_chars(self._scheduler.admitted_jobs, self._slots, run.job.listening)
+            return found.profile, first_piece_chars(self._scheduler.admitted_jobs, self._slots, job.listening), seed
 
     def _failed(self, work: EngineWork, run: _JobRun, error: BaseException) -> None:
         """End a job that was cancelled (``_Cancelled``) or failed, closing its stream."""

@@ -120,7 +120,7 @@ class Job:
     fill the capacity that listeners leave free.
 
     ``variant`` picks the reading: the model's sampling is seeded by the voice, the text, the
-    settings but the speed, and the variant (engine.backends.base.synthesis_seed). The same
+    settings but the speed, and the variant (:func:`synthesis_seed`). The same
     variant is the same take, at any load and any speed (a fit pass); another is a new reading
     of the line (rendering it again).
     """

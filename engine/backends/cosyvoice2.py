@@ -757,7 +757,7 @@ class CosyVoice2Backend(Backend):
               first_piece_chars: int = FIRST_PIECE_CHARS, seed: int | None = None) -> _BatchJob:
         """A job's state for :meth:`step_batch`; its first segment starts decoding at once.
 
-        ``seed`` (default: :func:`engine.backends.base.synthesis_seed`) seeds the job's
+        ``seed`` (default: :func:`engine.protocol.synthesis_seed`) seeds the job's
         token sampling and its vocoder excitation, so its audio does not depend on its batch."""
         if not self._loaded:
             raise EngineError(ErrorCode.BACKEND, "CosyVoice2 is not loaded")
