@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_interruptible(args[0], lambda: _run(args))
     if args and args[0] in ("-h", "--help"):
-        print("usage: dubstudio [PROJECT_DIR] | dubstudio {%s} ..." % ",".join(COMMANDS))
+        print(f"usage: dubstudio [PROJECT_DIR] | dubstudio {{{','.join(COMMANDS)}}} ...")
         return 0
     from app.ui.main import run_studio
 

@@ -33,12 +33,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
-from engine.backends import COSYVOICE2_ENVIRONMENT  # noqa: E402
-from engine.client import EngineClient, EngineConfig  # noqa: E402
-from engine.load import Plan, TextSet, VoiceSet  # noqa: E402
-from engine.load.runner import LoadRunner  # noqa: E402
-from engine.load.stats import LevelStats  # noqa: E402
-from engine.load.workload import JobSource  # noqa: E402
+from engine.load import Plan, TextSet, VoiceSet
+from engine.load.runner import LoadRunner
+from engine.load.stats import LevelStats
+from engine.load.workload import JobSource
+from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
 
 
 def engine(python: Path, model_dir: Path, cache_dir: str, slots: int, max_batch: int) -> EngineClient:
@@ -102,7 +103,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         model_dir = Path(args.model_dir) if args.model_dir else Path(work) / f"CosyVoice2-{args.size}"
         if not args.model_dir:
-            subprocess.run([str(python), "-m", "engine.backends.cosyvoice_synthetic", str(model_dir), "--size",
+            subprocess.run([str(python), "-m", "engine.synthesis.backends.cosyvoice_synthetic", str(model_dir), "--size",
                             args.size], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         load_before = os.getloadavg()
         started = time.monotonic()

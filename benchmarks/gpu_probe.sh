@@ -42,7 +42,7 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 else
   echo "gpu_probe: no nvidia-smi here: the probe measures the CPU" | tee "$out/nvidia-smi.txt"
 fi
-.venv-cosyvoice/bin/python -m engine.backends.device | tee "$out/device.json"
+.venv-cosyvoice/bin/python -m engine.synthesis.backends.device | tee "$out/device.json"
 
 .venv/bin/dubstudio bench --probe cosyvoice2 --levels 1,2,4,8,16 \
   --json "$out/probe.json" --csv "$out/probe.csv" --jobs-csv "$out/jobs.csv" --html "$out/probe.html" \

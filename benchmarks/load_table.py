@@ -34,12 +34,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after PYTHONPATH, so another engine tree can be measured
 
-from engine.client import EngineClient, EngineConfig  # noqa: E402
-from engine.load import BenchSession, BenchSettings, Mode, Plan, TextSet, VoiceSet  # noqa: E402
-from engine.load.runner import LoadRunner  # noqa: E402
-from engine.load.workload import JobSource  # noqa: E402
-from engine.load.records import OK  # noqa: E402
-from engine.load.stats import LevelStats  # noqa: E402
+from engine.load import BenchSession, BenchSettings, Mode, Plan, TextSet, VoiceSet
+from engine.load.records import OK
+from engine.load.runner import LoadRunner
+from engine.load.stats import LevelStats
+from engine.load.workload import JobSource
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
 
 
 def row(stats: LevelStats) -> dict[str, Any]:

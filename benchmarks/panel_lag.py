@@ -22,7 +22,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtWidgets import QApplication
 
 from app.ui.stress.panel import StressPanel
-from engine.client import EngineConfig
+from engine.synthesis.config import EngineConfig
 
 
 def main() -> None:

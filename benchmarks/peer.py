@@ -44,11 +44,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after PYTHONPATH, so another engine tree can be measured
 
-from engine.client import EngineClient, EngineConfig, collect  # noqa: E402
-from engine.load import Objective, Plan, Summary, TextSet, VoiceSet  # noqa: E402
-from engine.load.runner import LoadRunner  # noqa: E402
-from engine.load.workload import JobSource  # noqa: E402
-from engine.protocol import JobFinished  # noqa: E402
+from engine.core.protocol import JobFinished
+from engine.load import Objective, Plan, Summary, TextSet, VoiceSet
+from engine.load.runner import LoadRunner
+from engine.load.workload import JobSource
+from engine.synthesis.client.local import EngineClient, collect
+from engine.synthesis.config import EngineConfig
 
 SERVER_START_TIMEOUT_S = 120.0
 
@@ -71,7 +72,7 @@ class PeerServer:
             stdout=self._log, stderr=subprocess.STDOUT, cwd=tempfile.gettempdir(),
         )
 
-    def __enter__(self) -> "PeerServer":
+    def __enter__(self) -> PeerServer:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while time.monotonic() < deadline:
             if self._process.poll() is not None:

@@ -33,13 +33,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.backends.base import VoiceProfile  # noqa: E402
-from engine.backends.piper import PiperBackend  # noqa: E402
-from engine.files import atomic_write_text  # noqa: E402
-from engine.protocol import VoiceSettings  # noqa: E402
-from engine.qa.checks import QaThresholds, TakeChecks, judge, measure_take, voice_pace  # noqa: E402
-from engine.qa.wer import error_rate  # noqa: E402
-from engine.voices import load_reference_clip  # noqa: E402
+from engine.core.files import atomic_write_text
+from engine.core.protocol import VoiceSettings
+from engine.core.reference import load_reference_clip
+from engine.hearing.qa.checks import (
+    QaThresholds,
+    TakeChecks,
+    judge,
+    measure_take,
+    voice_pace,
+)
+from engine.hearing.qa.wer import error_rate
+from engine.synthesis.backends.base import VoiceProfile
+from engine.synthesis.backends.piper import PiperBackend
 
 VOICES = ("joe", "maya", "rex", "narrator")  # joe: the model's own voice, unadapted
 

@@ -29,10 +29,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.files import atomic_write_text, atomic_write_wav  # noqa: E402
-from engine.qa.recognise import AUTO, recognise  # noqa: E402
-from engine.qa.wer import error_rate, metric_for  # noqa: E402
-from engine.voices import load_reference_clip  # noqa: E402
+from engine.core.files import atomic_write_text, atomic_write_wav
+from engine.core.reference import load_reference_clip
+from engine.hearing.qa.recognise import AUTO, recognise
+from engine.hearing.qa.wer import error_rate, metric_for
 
 MANIFEST = ROOT / "benchmarks" / "qa_real_speech.tsv"
 LINE = "I counted the boxes twice this morning. There were twelve, and now there are only eleven."
@@ -100,7 +100,7 @@ def real_time_factors(clips: list[dict[str, Any]]) -> dict[str, Any]:
 PEAK_PROBE = """
 import resource, sys
 import soundfile
-from engine.qa.recognise import recognise
+from engine.hearing.qa.recognise import recognise
 pcm, rate = soundfile.read(sys.argv[2], dtype="float32")
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 recognise(pcm, rate, "en", sys.argv[1])

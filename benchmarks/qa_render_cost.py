@@ -25,13 +25,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.project import Line, Project  # noqa: E402
-from app.project.qa import QaWorker, record, request_for  # noqa: E402
-from app.project.render import RenderSession  # noqa: E402
-from app.project.sample import copy_sample_project  # noqa: E402
-from engine.client import EngineClient, EngineConfig  # noqa: E402
-from engine.files import atomic_write_text  # noqa: E402
-from engine.qa.recognise import DEFAULT_MODEL  # noqa: E402
+from app.project import Line, Project
+from app.project.qa import QaWorker, record, request_for
+from app.project.render import RenderSession
+from app.project.sample import copy_sample_project
+from engine.core.files import atomic_write_text
+from engine.hearing.qa.recognise import DEFAULT_MODEL
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
 
 CORES = 2
 

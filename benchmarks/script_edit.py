@@ -24,12 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtGui import QAction  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication
 
-from app.project import EditLine, Line, Project  # noqa: E402
-from app.ui.document import Document  # noqa: E402
-from app.ui.script_panel import ScriptPanel  # noqa: E402
+from app.project import EditLine, Line, Project
+from app.ui.script.script_panel import ScriptPanel
+from app.ui.window.document import Document
 
 ACTIONS = ("play_line", "render_selected", "render_failed_qa", "recheck_qa", "add_line", "remove_lines", "move_up",
            "move_down", "render_all", "render_stale", "cancel_render", "retry_failed", "stop")

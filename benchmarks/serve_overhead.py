@@ -26,14 +26,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, VoiceSpec  # noqa: E402
-from engine.remote import RemoteConfig, RemoteEngineClient  # noqa: E402
+from engine.core.protocol import AudioChunk, Job, JobFailed, JobFinished, VoiceSpec
+from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
 
 USERS = (1, 4, 16)
 VOICE = VoiceSpec(str(ROOT / "resources" / "voices" / "maya.wav"),
@@ -129,8 +130,9 @@ def closed_loop(client: Any, users: int, jobs: int, texts: list[str]) -> dict[st
 
 def first_audio(slots: int, jobs: int, server: Server, cache_dir: str) -> dict[int, dict[str, dict[str, float]]]:
     """Local engine and server, level by level, in A-B-B-A order so load drift cancels out."""
-    from engine.client import EngineClient, EngineConfig
     from engine.load import TextSet
+    from engine.synthesis.client.local import EngineClient
+    from engine.synthesis.config import EngineConfig
 
     texts = [item.text for item in TextSet.bundled(("en",)).items]
     local = EngineClient(EngineConfig(slots=slots, cache_dir=cache_dir))

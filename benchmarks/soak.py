@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after PYTHONPATH, so another engine tree can be measured
 
-from engine.client import EngineClient, EngineConfig  # noqa: E402
-from engine.protocol import AudioChunk, Job, JobFailed, JobFinished, VoiceSpec  # noqa: E402
+from engine.core.protocol import AudioChunk, Job, JobFailed, JobFinished, VoiceSpec
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
 
 GROWTH_TARGET = 0.05
 

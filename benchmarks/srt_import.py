@@ -17,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.project import CommandStack, Project  # noqa: E402
-from app.project.script_io import import_srt  # noqa: E402
-from app.project.timecode import format_timecode  # noqa: E402
+from app.project import CommandStack, Project
+from app.project.script_io import import_srt
+from app.project.timecode import format_timecode
 
 
 def make_srt(cues: int) -> bytes:

@@ -32,16 +32,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
 
-from app.ui.bridge import EngineBridge  # noqa: E402
-from app.ui.main_window import MainWindow  # noqa: E402
-from app.ui.settings import Settings  # noqa: E402
-from app.ui.stress.lag import LagProbe  # noqa: E402
-from app.ui.tasks import ThreadTaskRunner  # noqa: E402
-from engine.load.stats import percentile  # noqa: E402
-from tests.app.ui.timeline_fixtures import make_dub_project  # noqa: E402
+from app.ui.engine.bridge import EngineBridge
+from app.ui.settings.store import Settings
+from app.ui.stress.lag import LagProbe
+from app.ui.tasks import ThreadTaskRunner
+from app.ui.window.main_window import MainWindow
+from engine.load.stats import percentile
+from tests.app.ui.timeline_fixtures import make_dub_project
 
 
 def wait(app: QApplication, done: object, timeout_s: float, what: str) -> None:

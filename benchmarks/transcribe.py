@@ -37,20 +37,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.backends.base import ReferenceClip
+from engine.core.reference import ReferenceClip
 from engine.hearing import HearingError
-from engine.hearing.transcribe import SAMPLE_RATE, Options, Transcription, decode_blocks, transcribe_media
+from engine.hearing.audio import SAMPLE_RATE, decode_blocks
+from engine.hearing.qa.wer import normalise_words, word_error_rate
+from engine.hearing.transcribe import Options, Transcription, transcribe_media
 from engine.hearing.whisper import load_whisper
-from engine.qa.wer import normalise_words, word_error_rate
-from engine.voices import SpeakerEncoder
+from engine.voiceprint.encoder import SpeakerEncoder
 
 MIXTURE_AUDIO = "84d5e40461cf95ddc14ac1753859d7bb65a3e9a6"
 MIXTURE_TEXT = "c6057f08fc24bcded882abe5c73e22adec45c3fb"

@@ -23,13 +23,13 @@ import soundfile as sf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.project import Line, Project, Take  # noqa: E402
-from app.project.export import mixdown  # noqa: E402
-from app.project.loudness import measure  # noqa: E402
-from app.project.media import attach_video, extract_guide, probe_video  # noqa: E402
-from app.project.model import new_id  # noqa: E402
-from app.project.video_export import VideoExportOptions, export_video  # noqa: E402
-from tests.app.project.media_fixtures import make_video, speech_like  # noqa: E402
+from app.project import Line, Project, Take
+from app.project.export import mixdown
+from app.project.loudness import measure
+from app.project.media import attach_video, extract_guide, probe_video
+from app.project.model import new_id
+from app.project.video_export import VideoExportOptions, export_video
+from tests.app.project.media_fixtures import make_video, speech_like
 
 RATE = 22050
 

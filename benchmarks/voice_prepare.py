@@ -42,9 +42,8 @@ import soundfile as sf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.client import EngineClient, EngineConfig  # noqa: E402
-from engine.files import atomic_write_text  # noqa: E402
-from engine.protocol import (  # noqa: E402
+from engine.core.files import atomic_write_text
+from engine.core.protocol import (
     AudioChunk,
     Job,
     JobFinished,
@@ -53,6 +52,8 @@ from engine.protocol import (  # noqa: E402
     VoicePrepared,
     VoiceSpec,
 )
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
 
 CLIP_SECONDS = 10.0
 SOURCE = ROOT / "resources" / "voices" / "rex.wav"

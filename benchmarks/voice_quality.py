@@ -8,11 +8,11 @@ neither its calibration text nor the clips' texts, three ways:
 - before: the old method, "tape speed" (the model stretched by the pitch ratio, then resampled
   back; the ratio of the clip's and the model's median F0, within ±12 semitones), kept here to
   measure against. The old engine took the medians from librosa's YIN; without librosa they
-  are Praat's, as the current adaptation measures them (engine.backends.adaptation);
-- after: the current adaptation (engine/backends/adaptation.py), applied to the very same
+  are Praat's, as the current adaptation measures them (engine.synthesis.backends.adaptation);
+- after: the current adaptation (engine/synthesis/backends/adaptation.py), applied to the very same
   model output as "plain", so the model's randomness cancels out of the comparison.
 
-Reported per clip: the word error rate of the offline recogniser (Whisper base, engine.qa)
+Reported per clip: the word error rate of the offline recogniser (Whisper base, engine.hearing.qa)
 against the texts; resemblance (GE2E cosine between the clip and the output, the engine's own
 speaker encoder) and its gain over plain; the resemblance figures a prepared voice shows in the
 studio and `say --json` ("shown", "plain": one render of the fixed resemblance sentence); the
@@ -48,13 +48,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.backends.adaptation import Adaptation, adapt_piece, analyse_speech  # noqa: E402
-from engine.backends.base import ReferenceClip, VoiceProfile  # noqa: E402
-from engine.backends.piper import CALIBRATION_TEXT, PiperBackend  # noqa: E402
-from engine.protocol import VoiceSettings, VoiceSpec  # noqa: E402
-from engine.qa.recognise import recognise  # noqa: E402
-from engine.qa.wer import word_error_rate  # noqa: E402
-from engine.voices import SpeakerEncoder, VoiceCache, load_reference_clip  # noqa: E402
+from engine.core.protocol import VoiceSettings, VoiceSpec
+from engine.core.reference import ReferenceClip, load_reference_clip
+from engine.hearing.qa.recognise import recognise
+from engine.hearing.qa.wer import word_error_rate
+from engine.synthesis.backends.adaptation import Adaptation, adapt_piece, analyse_speech
+from engine.synthesis.backends.base import VoiceProfile
+from engine.synthesis.backends.piper import CALIBRATION_TEXT, PiperBackend
+from engine.synthesis.voices import VoiceCache
+from engine.voiceprint.encoder import SpeakerEncoder
 
 # What the characters say in the benchmark: none of it is in the calibration or clip texts.
 TEXTS = [

@@ -33,8 +33,8 @@ import soundfile as sf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import ge2e  # noqa: E402
-from engine.files import atomic_write, atomic_write_bytes  # noqa: E402
+from engine.core.files import atomic_write, atomic_write_bytes
+from engine.voiceprint import ge2e
 
 REFERENCE_PATH = ROOT / "tests" / "engine" / "data" / "ge2e_reference.npz"
 CLIPS = sorted((ROOT / "resources" / "voices").glob("*.wav")) + sorted((ROOT / "tests" / "engine" / "data" / "ge2e").glob("*.flac"))

@@ -56,10 +56,10 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication, QSplitter
 
     from app.project.media import attach_video
-    from app.ui.main_window import MainWindow
-    from app.ui.player import NullOutput
-    from app.ui.settings import Settings
+    from app.ui.playback.player import NullOutput
+    from app.ui.settings.store import Settings
     from app.ui.tasks import SyncTaskRunner
+    from app.ui.window.main_window import MainWindow
     from tests.app.project.media_fixtures import make_video
 
     app = QApplication.instance() or QApplication([sys.argv[0]])

@@ -1,4 +1,4 @@
-"""The one table of codes (engine.codes) and the one of exit codes (app.commands.exit_codes).
+"""The one table of codes (engine.core.codes) and the one of exit codes (app.commands.exit_codes).
 
 Every code the sources name is a member of the table, no code is spelled out as a string
 outside it, every command ends with a member of the exit table, and the docs list both.
@@ -13,7 +13,7 @@ import tokenize
 from pathlib import Path
 
 from app.commands.exit_codes import ExitCode
-from engine.codes import ErrorCode, QaCode, code_named
+from engine.core.codes import ErrorCode, QaCode, code_named
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ROOT / "app" / "commands"

@@ -1,6 +1,6 @@
 """`dubstudio backends [NAME] [--json]`: the speech backends, their options and environments.
 
-Printed from the backend descriptors (engine.backends), the same declarations the engine
+Printed from the backend descriptors (engine.synthesis.backends), the same declarations the engine
 checks options against and the studio builds its settings form from.
 """
 
@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from app.commands.exit_codes import ExitCode
-from engine.backends import DESCRIPTORS, BackendDescriptor
+from engine.synthesis.backends import DESCRIPTORS, BackendDescriptor
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers

@@ -11,8 +11,9 @@ import argparse
 import dataclasses
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from app.commands.common import (
     add_engine_arguments,
@@ -21,13 +22,13 @@ from app.commands.common import (
     remote_config_from_args,
 )
 from app.commands.exit_codes import ExitCode
-from engine.files import FileError
-from engine.load.probe import PRESETS, ProbePreset
+from engine.core.files import FileError
+from engine.core.numbers import number_argument
+from engine.core.protocol import DEFAULT_BACKEND, ErrorCode
 from engine.load.plans import MAX_LEVEL, PLAN_RANGES, WHOLE_NUMBERS
+from engine.load.probe import PRESETS, ProbePreset
 from engine.load.runner import BenchError
 from engine.load.stats import OBJECTIVE_RANGES
-from engine.numbers import number_argument
-from engine.protocol import DEFAULT_BACKEND, ErrorCode
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
@@ -152,10 +153,10 @@ def _plan(args: argparse.Namespace, probe: ProbePreset | None) -> Plan:
 
 def _probe_model(args: argparse.Namespace, probe: ProbePreset) -> None:
     """A probe without --model-dir uses its synthetic folder, built here when missing."""
-    from engine.backends import descriptor
-    from engine.backends.setup import SetupError
+    from engine.core.protocol import EngineError
     from engine.load.probe import ensure_probe_model
-    from engine.protocol import EngineError
+    from engine.synthesis.backends import descriptor
+    from engine.synthesis.backends.setup import SetupError
 
     python = descriptor(probe.backend).engine_python(args.engine_python)
     if not args.quiet:
@@ -169,8 +170,8 @@ def _probe_model(args: argparse.Namespace, probe: ProbePreset) -> None:
 
 
 def _settings(args: argparse.Namespace) -> BenchSettings:
-    from engine.client import EngineConfig
     from engine.load import BenchSettings, Objective
+    from engine.synthesis.config import EngineConfig
 
     probe = PRESETS[args.probe] if args.probe else None
     backend = args.backend or (probe.backend if probe is not None else DEFAULT_BACKEND)
@@ -234,11 +235,11 @@ def _progress(quiet: bool) -> Observer:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.client import EngineStartError
-    from engine.protocol import EngineError
+    from engine.core.protocol import EngineError
     from engine.load import BenchSession, PlanError, WorkloadError, format_table
-    from engine.backends.cosyvoice_models import synthetic_banner
     from engine.load.report import hardware_line
+    from engine.synthesis.backends.cosyvoice_models import synthetic_banner
+    from engine.synthesis.client.local import EngineStartError
 
     try:
         settings = _settings(args)

@@ -1,27 +1,35 @@
 """What several headless commands share: the options that choose and size the engine.
 
 The backends, their options, their help and their checks come from the backend descriptors
-(engine.backends), so a new backend or option shows up here without an edit.
+(engine.synthesis.backends), so a new backend or option shows up here without an edit.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 import signal
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from app.commands.exit_codes import ExitCode
-from engine.backends import DESCRIPTORS, OptionError, descriptor
-from engine.process import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
-from engine.numbers import number_argument
-from engine.protocol import DEFAULT_BACKEND, MAX_SLOTS, EngineClientProtocol, EngineError, ErrorCode
+from engine.core.numbers import number_argument
+from engine.core.protocol import (
+    DEFAULT_BACKEND,
+    MAX_SLOTS,
+    EngineClientProtocol,
+    EngineError,
+    ErrorCode,
+)
+from engine.synthesis.backends import DESCRIPTORS, OptionError, descriptor
+from engine.synthesis.client import connect
+from engine.synthesis.config import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
 
 if TYPE_CHECKING:
-    from engine.client import EngineConfig
-    from engine.protocol import SettingRange
-    from engine.remote import RemoteConfig
+    from engine.core.protocol import SettingRange
+    from engine.synthesis.client.remote import RemoteConfig
+    from engine.synthesis.config import EngineConfig
 
     # What cli.py's add_subparsers hands each command's add_parser.
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -123,7 +131,7 @@ def remote_config_from_args(args: argparse.Namespace) -> RemoteConfig | None:
     """The RemoteConfig of --engine-url, or None for an engine on this computer."""
     if not getattr(args, "engine_url", None):
         return None
-    from engine.remote import RemoteConfig, read_token_file
+    from engine.synthesis.client.remote import RemoteConfig, read_token_file
 
     token = read_token_file(args.token_file) if args.token_file else None
     config = RemoteConfig(url=args.engine_url, token=token, backend=args.backend, ca_file=args.engine_ca)
@@ -137,13 +145,7 @@ def engine_client_from_args(args: argparse.Namespace) -> EngineClientProtocol:
     Raises EngineStartError (with its code) when the server options are unusable.
     """
     remote = remote_config_from_args(args)
-    if remote is not None:
-        from engine.remote import RemoteEngineClient
-
-        return RemoteEngineClient(remote)
-    from engine.client import EngineClient
-
-    return EngineClient(engine_config_from_args(args))
+    return connect(remote if remote is not None else engine_config_from_args(args))
 
 
 def engine_config_from_args(args: argparse.Namespace, backend: str | None = None,
@@ -152,7 +154,7 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
     descriptor; ``base_options`` (the studio's stored ones) apply where the arguments say
     nothing. A bad option, a missing model folder or a missing environment prints a coded
     message and exits with status 2 (before any engine starts)."""
-    from engine.client import EngineConfig
+    from engine.synthesis.config import EngineConfig
 
     name = backend or args.backend
     try:
@@ -188,3 +190,43 @@ def setting_type(allowed: SettingRange) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(f"{ErrorCode.BAD_SETTING.value}: {allowed.refusal(text)}") from None
 
     return parse
+
+
+def add_recogniser_option(parser: argparse.ArgumentParser) -> None:
+    """``--recogniser-model``, the same for every command that hears (qa, render --qa, say, new)."""
+    from engine.hearing.qa.recognise import DEFAULT_MODEL
+    from engine.hearing.whisper import WHISPER_MODELS
+
+    parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, metavar="MODEL",
+                        help=f"the Whisper model that listens: {', '.join(WHISPER_MODELS)} (the larger ones once "
+                             f"downloaded with `dubstudio qa --download-model`), or a model folder "
+                             f"(default {DEFAULT_MODEL})")
+
+
+def check_recogniser_model(model: str) -> str | None:
+    """Why ``model`` cannot be used (E_BAD_OPTION or E_WHISPER_MODEL_MISSING, with how to fix it), or None."""
+    from engine.core.protocol import EngineError
+    from engine.hearing.whisper import model_path
+
+    try:
+        model_path(model)
+    except EngineError as error:
+        return str(error)
+    return None
+
+
+def parse_line_list(text: str, count: int) -> list[int]:
+    """1-based line numbers from ``"1,3,5-8"``; raises ValueError with the bad part."""
+    numbers: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        first, sep, last = part.partition("-")
+        try:
+            low, high = int(first), int(last) if sep else int(first)
+        except ValueError:
+            raise ValueError(f"{part!r} is not a line number or range") from None
+        if low < 1 or high > count or low > high:
+            raise ValueError(f"{part!r} is outside 1-{count}")
+        numbers.extend(range(low, high + 1))
+    return sorted(set(numbers))

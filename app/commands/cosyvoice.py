@@ -20,7 +20,7 @@ from app.commands.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
-    from engine.backends.cosyvoice_models import ValidationReport
+    from engine.core.downloads import ValidationReport
 
 def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("cosyvoice", help="CosyVoice2 model folders: synthetic, validate, download")
@@ -51,8 +51,13 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run_synthetic(args: argparse.Namespace) -> int:
-    from engine.backends import COSYVOICE2_ENVIRONMENT
-    from engine.backends.setup import OutputLine, SetupError, synthetic_facts, synthetic_run
+    from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT
+    from engine.synthesis.backends.setup import (
+        OutputLine,
+        SetupError,
+        synthetic_facts,
+        synthetic_run,
+    )
 
     python = Path(args.engine_python) if args.engine_python else COSYVOICE2_ENVIRONMENT.interpreter()
     if python is None or not python.exists():
@@ -89,7 +94,7 @@ def _print_report(report: ValidationReport, as_json: bool) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from engine.backends.cosyvoice_models import validate_model_dir
+    from engine.synthesis.backends.cosyvoice_models import validate_model_dir
 
     report = validate_model_dir(args.directory, deep=args.deep)
     _print_report(report, args.json)
@@ -97,7 +102,8 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_download(args: argparse.Namespace) -> int:
-    from engine.backends.cosyvoice_models import HF_REPO, DownloadError, DownloadProgress, download_model
+    from engine.core.downloads import DownloadError, DownloadProgress
+    from engine.synthesis.backends.cosyvoice_models import HF_REPO, download_model
 
     def show(progress: DownloadProgress) -> None:
         total = f"{progress.total_bytes / 1e6:,.0f}" if progress.total_bytes else "?"

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
+from app.commands.common import add_recogniser_option, check_recogniser_model
 from app.commands.exit_codes import ExitCode, exit_statuses
-from app.commands.qa import add_recogniser_option, check_recogniser_model
 from app.commands.transcribe import add_transcribe_options, print_result, request_from
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
@@ -84,7 +85,11 @@ def parse_voice(spec: str) -> tuple[str, Path, Path | None]:
 
 def run(args: argparse.Namespace) -> int:
     from app.project import ProjectError
-    from app.project.new_project import VoiceSource, new_project_from_video, read_transcript
+    from app.project.new_project import (
+        VoiceSource,
+        new_project_from_video,
+        read_transcript,
+    )
 
     err = sys.stderr
     problem = check_recogniser_model(args.recogniser_model) if args.voice else None

@@ -23,36 +23,18 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from app.commands.common import (
+    add_recogniser_option,
+    check_recogniser_model,
+    parse_line_list,
+)
 from app.commands.exit_codes import ExitCode, exit_statuses
-from engine.codes import ErrorCode, QaCode
+from engine.core.codes import ErrorCode, QaCode
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
     from app.project import Project
     from app.project.qa import ReportRow
-
-
-def add_recogniser_option(parser: argparse.ArgumentParser) -> None:
-    """``--recogniser-model``, the same for every command that hears (qa, render --qa, say, new)."""
-    from engine.hearing.whisper import WHISPER_MODELS
-    from engine.qa.recognise import DEFAULT_MODEL
-
-    parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, metavar="MODEL",
-                        help=f"the Whisper model that listens: {', '.join(WHISPER_MODELS)} (the larger ones once "
-                             f"downloaded with `dubstudio qa --download-model`), or a model folder "
-                             f"(default {DEFAULT_MODEL})")
-
-
-def check_recogniser_model(model: str) -> str | None:
-    """Why ``model`` cannot be used (E_BAD_OPTION or E_WHISPER_MODEL_MISSING, with how to fix it), or None."""
-    from engine.hearing.whisper import model_path
-    from engine.protocol import EngineError
-
-    try:
-        model_path(model)
-    except EngineError as error:
-        return str(error)
-    return None
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -104,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(project: Project, args: argparse.Namespace) -> int:
-    from app.commands.render import parse_line_list
     from app.project import ProjectError
     from app.project.qa import (
         QaOutcome,
@@ -190,9 +171,9 @@ def _print_table(project: Project, rows: list[ReportRow]) -> None:
 
 def _download(name: str, endpoint: str | None) -> int:
     """Download hub model ``name`` with a progress line on stderr; exit code."""
-    from engine.backends.cosyvoice_models import DownloadError, DownloadProgress
+    from engine.core.downloads import DownloadError, DownloadProgress
+    from engine.core.protocol import EngineError
     from engine.hearing.whisper import download_whisper, model_folder
-    from engine.protocol import EngineError
 
     err = sys.stderr
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import signal
 import shutil
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -32,10 +32,16 @@ from functools import partial
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from app.commands.common import add_engine_arguments, add_remote_arguments, engine_client_from_args
+from app.commands.common import (
+    add_engine_arguments,
+    add_recogniser_option,
+    add_remote_arguments,
+    check_recogniser_model,
+    engine_client_from_args,
+    parse_line_list,
+)
 from app.commands.exit_codes import ExitCode, exit_statuses
-from app.commands.qa import add_recogniser_option, check_recogniser_model
-from app.project.export_registry import EXPORTS, EXPORT_KINDS
+from app.project.export_registry import EXPORT_KINDS, EXPORTS
 from app.project.timecode import format_clock
 
 if TYPE_CHECKING:
@@ -86,23 +92,6 @@ def add_parser(subparsers: Subparsers) -> None:
     add_engine_arguments(parser)
     add_remote_arguments(parser)
     parser.set_defaults(func=run)
-
-
-def parse_line_list(text: str, count: int) -> list[int]:
-    """1-based line numbers from ``"1,3,5-8"``; raises ValueError with the bad part."""
-    numbers: list[int] = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        first, sep, last = part.partition("-")
-        try:
-            low, high = int(first), int(last) if sep else int(first)
-        except ValueError:
-            raise ValueError(f"{part!r} is not a line number or range") from None
-        if low < 1 or high > count or low > high:
-            raise ValueError(f"{part!r} is outside 1-{count}")
-        numbers.extend(range(low, high + 1))
-    return sorted(set(numbers))
 
 
 def _format_eta(seconds: float | None) -> str:
@@ -267,7 +256,7 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
 def _render(project: Project, session: RenderSession, args: argparse.Namespace, bar: ProgressBar) -> int:
     from app.project import LineStatus
     from app.project.qa import QaWorker, request_for
-    from engine.client import EngineStartError
+    from engine.synthesis.client.local import EngineStartError
 
     qa = QaWorker() if args.qa else None
     qa_failed = 0

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING
 
 from app.commands.common import (
     add_engine_arguments,
+    add_recogniser_option,
     add_remote_arguments,
     engine_client_from_args,
     setting_type,
 )
 from app.commands.exit_codes import ExitCode
-from app.commands.qa import add_recogniser_option
-from app.paths import SAMPLE_VOICES
-from engine.backends import DESCRIPTORS, descriptor
-from engine.protocol import PITCH, SPEED, EngineError
+from engine.core.paths import SAMPLE_VOICES
+from engine.core.protocol import PITCH, SPEED, EngineError
+from engine.synthesis.backends import DESCRIPTORS, descriptor
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
-    from engine.protocol import RequestFailed, VoicePrepared
+    from engine.core.protocol import RequestFailed, VoicePrepared
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -52,10 +52,8 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from engine.client import EngineStartError
-    from engine.files import FileError, atomic_write_wav, check_target
-    from engine.voices import resemblance_text, transcript_beside
-    from engine.protocol import (
+    from engine.core.files import FileError, atomic_write_wav, check_target
+    from engine.core.protocol import (
         AudioChunk,
         Job,
         JobFailed,
@@ -66,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
         VoiceSettings,
         VoiceSpec,
     )
+    from engine.core.reference import transcript_beside
+    from engine.synthesis.client.local import EngineStartError
+    from engine.synthesis.voices import resemblance_text
 
     try:  # refuse a bad --out (a folder, a symlink, a device to be replaced) before any synthesis
         check_target(Path(args.out).absolute(), stream_special=True)
@@ -182,8 +183,8 @@ def _narrower_speeds() -> str:
 def resemblance_of(prepared: VoicePrepared | RequestFailed | None) -> dict[str, float | None]:
     """``resemblance`` (the voice's GE2E cosine to its clip) and ``resemblance_plain`` (the
     model's own voice's; None for a cloning backend), or None each when not measured."""
-    from engine.protocol import VoicePrepared
-    from engine.voices import RESEMBLANCE_KEYS
+    from engine.core.protocol import VoicePrepared
+    from engine.synthesis.voices import RESEMBLANCE_KEYS
 
     summary = prepared.summary if isinstance(prepared, VoicePrepared) else {}
     return {name: summary.get(name) for name in RESEMBLANCE_KEYS}
@@ -191,9 +192,9 @@ def resemblance_of(prepared: VoicePrepared | RequestFailed | None) -> dict[str, 
 
 def _hear(clip: str, model: str) -> str:
     """The clip's words heard by ear (a cloning backend needs them); "" when they cannot be."""
-    from engine.protocol import EngineError
-    from engine.qa.recognise import NotHeard
-    from engine.qa.transcripts import hear_clip
+    from engine.core.protocol import EngineError
+    from engine.hearing.qa.recognise import NotHeard
+    from engine.hearing.qa.transcripts import hear_clip
 
     try:
         heard = hear_clip(clip, model=model).text

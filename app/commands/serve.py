@@ -16,17 +16,18 @@ import signal
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
 from app.commands.exit_codes import ExitCode, exit_statuses
-from engine.codes import ErrorCode
-from engine.numbers import number_argument
-from engine.protocol import DEFAULT_BACKEND
+from engine.core.codes import ErrorCode
+from engine.core.numbers import number_argument
+from engine.core.protocol import DEFAULT_BACKEND
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
-    from engine.serve.config import ServeOptions
+    from engine.synthesis.serve.config import ServeOptions
 
 
 
@@ -39,15 +40,15 @@ def _replica_range(text: str) -> tuple[int, int]:
 
 
 def _serve_number(name: str) -> Callable[[str], float]:
-    """The argparse type of a server limit: its range in engine.serve.config.SERVE_RANGES."""
-    from engine.serve import config as c
+    """The argparse type of a server limit: its range in engine.synthesis.serve.config.SERVE_RANGES."""
+    from engine.synthesis.serve import config as c
 
     low, high = c.SERVE_RANGES[name]
     return number_argument(c.serve_option(name), low, high, whole=name in c.WHOLE_SERVE_NUMBERS)
 
 
 def add_parser(subparsers: Subparsers) -> None:
-    from engine.serve import config as c
+    from engine.synthesis.serve import config as c
 
     parser = subparsers.add_parser(
         "serve", help="serve engines to a team over HTTP (Ray Serve)",
@@ -104,8 +105,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def options_from_args(args: argparse.Namespace) -> ServeOptions:
     """The ServeOptions the arguments describe; raises ServeConfigError when they cannot work."""
-    from engine.process import default_slots
-    from engine.serve.config import ServeOptions, read_token
+    from engine.synthesis.config import default_slots
+    from engine.synthesis.serve.config import ServeOptions, read_token
 
     engines = [engine_config_from_args(args, backend) for backend in args.backend or [DEFAULT_BACKEND]]
     options = ServeOptions(
@@ -122,7 +123,7 @@ def options_from_args(args: argparse.Namespace) -> ServeOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.serve.config import ServeConfigError
+    from engine.synthesis.serve.config import ServeConfigError
 
     try:
         options = options_from_args(args)
@@ -148,8 +149,8 @@ def run(args: argparse.Namespace) -> int:
             ray.init(num_cpus=args.num_cpus, include_dashboard=False, namespace="dubstudio", configure_logging=False)
         else:
             ray.init(address=args.address, namespace="dubstudio", configure_logging=False)
-        from engine.serve.app import build_app
-        from engine.serve.config import APP_NAME, clip_folder
+        from engine.synthesis.serve.app import build_app
+        from engine.synthesis.serve.config import APP_NAME, clip_folder
 
         clip_dir = clip_folder(args.cache_dir)
         serve.start(http_options={"host": options.host, "port": options.port, "location": "HeadOnly",
@@ -181,7 +182,7 @@ def _shutdown(local_head: bool) -> None:
     import ray
     from ray import serve
 
-    from engine.serve.config import APP_NAME
+    from engine.synthesis.serve.config import APP_NAME
 
     if not ray.is_initialized():
         return

@@ -20,10 +20,11 @@ import argparse
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Callable, TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
 from app.commands.exit_codes import ExitCode, exit_statuses
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers

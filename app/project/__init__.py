@@ -22,6 +22,7 @@ from app.project.errors import (
     SchemaTooNewError,
     UnknownIdError,
 )
+from app.project.migrations import CURRENT_SCHEMA, MIGRATIONS
 from app.project.model import (
     GUIDE_MIXES,
     LOUDNESS_PRESETS,
@@ -38,7 +39,6 @@ from app.project.model import (
     render_fingerprint,
 )
 from app.project.readiness import VoiceGaps, voice_gaps
-from app.project.migrations import CURRENT_SCHEMA, MIGRATIONS
 from app.project.undo import (
     AddCharacter,
     AddLines,

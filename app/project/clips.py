@@ -3,7 +3,7 @@
 A clip is copied in (never linked) so the project folder stays self-contained when zipped and
 shared. Common audio formats (WAV, FLAC, Ogg, MP3, AIFF) are kept byte for byte; anything else
 that can be decoded (AAC in .m4a, Opus in .mka, a video's sound) is converted to 16-bit WAV, so a
-project's clips stay in formats every audio tool opens. Both go through :mod:`engine.audio_io`.
+project's clips stay in formats every audio tool opens. Both go through :mod:`engine.core.audio_io`.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from app.project.fsutil import (
     unique_path,
 )
 from app.project.model import CACHE_DIR, Project, file_digest
-from engine import files
-from engine.audio_io import AudioError, audio_info, read_audio
-from engine.codes import ErrorCode
+from engine.core import files
+from engine.core.audio_io import AudioError, audio_info, read_audio
+from engine.core.codes import ErrorCode
 
 KEEP_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"})
 

@@ -1,7 +1,7 @@
 """Errors of the project layer, each with a stable code.
 
 The studio shows ``str(error)`` to users and the CLI prints it, so every message says what
-went wrong and where (file and line number when there is one). The codes are engine.codes'
+went wrong and where (file and line number when there is one). The codes are engine.core.codes'
 ErrorCode, the one table the engine and the commands read too: stable strings that tests and
 scripts can match on without parsing prose.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 
 
 class ProjectError(Exception):

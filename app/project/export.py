@@ -38,23 +38,37 @@ import os
 import re
 import shutil
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 
 from app.project.errors import ExportError
-from app.project.fsutil import atomic_write, atomic_write_text, atomic_write_wav, bound_to, ensure_dir, safe_filename
+from app.project.fsutil import (
+    atomic_write,
+    atomic_write_text,
+    atomic_write_wav,
+    bound_to,
+    ensure_dir,
+    safe_filename,
+)
 from app.project.limits import MAX_MEDIA_S
-from app.project.loudness import Level, apply_ceiling, duck_gain, gain_for, integrated_loudness, measure
+from app.project.loudness import (
+    Level,
+    apply_ceiling,
+    duck_gain,
+    gain_for,
+    integrated_loudness,
+    measure,
+)
 from app.project.model import Project, Take
 from app.project.script_io import has_source_text, script_to_srt, write_text_export
 from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
-from engine import files
-from engine.audio_io import AudioError, audio_info, read_audio
-from engine.codes import ErrorCode
+from engine.core import files
+from engine.core.audio_io import AudioError, audio_info, read_audio
+from engine.core.codes import ErrorCode
 
 HEADROOM_PEAK = 0.98
 GUIDE_STEM = "guide"
@@ -122,7 +136,7 @@ class MixdownAudio:
     limited: bool = False
     fitted: list[tuple[int, str]] = field(default_factory=list)
 
-    def result(self, files: list[Path]) -> "ExportResult":
+    def result(self, files: list[Path]) -> ExportResult:
         """An ExportResult for files made from this mix."""
         return ExportResult(files, self.overruns, self.missing, len(self.mix) / self.sample_rate, self.gain,
                             self.level, self.limited, self.fitted)

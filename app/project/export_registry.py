@@ -13,16 +13,26 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from app.project.errors import ExportError
-from app.project.export import ExportResult, export_lines, export_mix, export_srt, export_stems
+from app.project.export import (
+    ExportResult,
+    export_lines,
+    export_mix,
+    export_srt,
+    export_stems,
+)
 from app.project.model import Project
 from app.project.qa import lines_failing_qa
 from app.project.script_io import export_script
-from app.project.video_export import VideoExportOptions, check_video_export, export_video
+from app.project.video_export import (
+    VideoExportOptions,
+    check_video_export,
+    export_video,
+)
 
 FILES_SHOWN = 4  # a summary names this many files, then counts the rest
 

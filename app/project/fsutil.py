@@ -5,7 +5,7 @@ A project folder is meant to be zipped and sent to a colleague, so every path st
 that escapes (``../x``, ``/etc/x``, ``C:\\x``, or a symlink pointing out) is refused, because
 opening a shared project must never read or overwrite files elsewhere on the machine.
 
-Anything a user made is written atomically by the tree's one writer, :mod:`engine.files`
+Anything a user made is written atomically by the tree's one writer, :mod:`engine.core.files`
 (temp file in the same verified folder, fsync, rename; only regular files are replaced); the
 wrappers here turn its errors into the project layer's SaveError and PathEscapeError.
 """
@@ -15,15 +15,16 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import IO, Callable, Iterator
+from typing import IO
 
 import numpy as np
 
 from app.project.errors import PathEscapeError, SaveError
-from engine import files
-from engine.codes import ErrorCode
-from engine.files import FileError
+from engine.core import files
+from engine.core.codes import ErrorCode
+from engine.core.files import FileError
 
 _UNSAFE_NAME = re.compile(r"[^\w.\-]+", re.UNICODE)
 
@@ -105,7 +106,7 @@ def _project_errors() -> Iterator[None]:
 
 
 def ensure_dir(directory: Path, inside: Path | None = None) -> Path:
-    """:func:`engine.files.ensure_dir` with project errors (PathEscapeError, SaveError)."""
+    """:func:`engine.core.files.ensure_dir` with project errors (PathEscapeError, SaveError)."""
     with _project_errors():
         return files.ensure_dir(directory, inside)
 
@@ -113,7 +114,7 @@ def ensure_dir(directory: Path, inside: Path | None = None) -> Path:
 def atomic_write(
     path: Path, write: Callable[[IO[bytes]], None], *, inside: Path | None = None, stream_special: bool = False
 ) -> Path:
-    """The tree's one atomic writer (:func:`engine.files.atomic_write`), raising SaveError.
+    """The tree's one atomic writer (:func:`engine.core.files.atomic_write`), raising SaveError.
 
     SaveError carries the writer's code: E_NOT_REGULAR_FILE, E_DISK_FULL or E_SAVE_FAILED;
     a folder outside ``inside`` raises PathEscapeError.

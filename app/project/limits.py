@@ -2,7 +2,7 @@
 
 A container can claim anything: a 2-second file once claimed 30,000 s, ``new`` accepted it and
 the export padded the dub to 5.4 GiB. Every number a probe returns, and the same fields read
-back from project.json, must be finite and within these ranges (:func:`engine.numbers.checked_number`),
+back from project.json, must be finite and within these ranges (:func:`engine.core.numbers.checked_number`),
 and every allocation a media duration drives is bounded by :data:`MAX_MEDIA_S`.
 """
 

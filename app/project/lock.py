@@ -26,8 +26,8 @@ from typing import IO
 
 from app.project.errors import ProjectLockedError, SaveError
 from app.project.model import Project
-from engine import files
-from engine.codes import ErrorCode
+from engine.core import files
+from engine.core.codes import ErrorCode
 
 LOCK_FILE = ".dubstudio.lock"
 
@@ -69,7 +69,7 @@ class ProjectLock:
         self._handle: IO[bytes] | None = handle
 
     @classmethod
-    def acquire(cls, root: str | os.PathLike[str], program: str) -> "ProjectLock":
+    def acquire(cls, root: str | os.PathLike[str], program: str) -> ProjectLock:
         """Lock ``root`` for ``program`` (e.g. ``"dubstudio render"``).
 
         Raises ProjectLockedError (E_PROJECT_LOCKED) naming the holder when another live
@@ -133,7 +133,7 @@ class ProjectLock:
             pass  # a read-only folder cannot lose the file; the OS lock still goes with close()
         handle.close()
 
-    def __enter__(self) -> "ProjectLock":
+    def __enter__(self) -> ProjectLock:
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -191,7 +191,7 @@ def _write_holder(handle: IO[bytes], program: str) -> None:
         "pid": os.getpid(),
         "host": socket.gethostname(),
         "program": program,
-        "since": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "since": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
     handle.seek(0)
     handle.truncate()

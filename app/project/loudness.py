@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.audio_io import resample
+from engine.core.audio_io import resample
 
 if TYPE_CHECKING:
     from pedalboard import Limiter

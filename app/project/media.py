@@ -19,21 +19,34 @@ import contextlib
 import datetime
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Callable, Iterator
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
-from app.project.errors import MediaError, OperationCancelled, PathEscapeError, ProjectError, SaveError
-from app.project.fsutil import atomic_write, ensure_dir, relative_to_root, safe_filename, unique_path
+from app.project.errors import (
+    MediaError,
+    OperationCancelled,
+    PathEscapeError,
+    ProjectError,
+    SaveError,
+)
+from app.project.fsutil import (
+    atomic_write,
+    ensure_dir,
+    relative_to_root,
+    safe_filename,
+    unique_path,
+)
 from app.project.limits import MAX_MEDIA_S, MEDIA_RANGES
 from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, VideoInfo
-from engine import files
-from engine.audio_io import AudioError, AudioStream
-from engine.codes import ErrorCode
-from engine.numbers import NumberError, checked_number
+from engine.core import files
+from engine.core.audio_io import AudioError, AudioStream
+from engine.core.codes import ErrorCode
+from engine.core.numbers import NumberError, checked_number
 
 if TYPE_CHECKING:
     from av.container import InputContainer

@@ -2,7 +2,7 @@
 
 Errors travel as ``"CODE: detail"`` strings (``str(ProjectError)``, engine failures, QA findings).
 The studio shows :func:`explain`'s headline (each code's own, from the one table in
-engine.codes), the detail under it, and the code last, for a bug report or a search; the CLI
+engine.core.codes), the detail under it, and the code last, for a bug report or a search; the CLI
 keeps printing the plain string. A code the table does not know (from a newer engine or server)
 still shows, under a headline that says what kind of problem it is.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.codes import code_named
+from engine.core.codes import code_named
 
 _CODED = re.compile(r"^((?:E|QA)_[A-Z0-9_]+):\s*(.*)$", re.DOTALL)
 

@@ -30,7 +30,8 @@ from __future__ import annotations
 import copy
 import re
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from app.project.errors import MigrationError, ProjectFileError, SchemaTooNewError
 
@@ -213,7 +214,7 @@ def migrate_v3_to_v4(data: JsonDict) -> JsonDict:
     return current
 
 
-# The QA thresholds as schema 4 introduced them (see engine.qa.checks.QaThresholds).
+# The QA thresholds as schema 4 introduced them (see engine.hearing.qa.checks.QaThresholds).
 V4_QA_DEFAULTS: JsonDict = {
     "max_wer": 0.75,
     "max_clipping": 0.001,
@@ -234,7 +235,7 @@ def migrate_v4_to_v5(data: JsonDict) -> JsonDict:
     return current
 
 
-# The QA thresholds as schema 6 set them for Whisper (see engine.qa.checks.QaThresholds).
+# The QA thresholds as schema 6 set them for Whisper (see engine.hearing.qa.checks.QaThresholds).
 V6_QA_DEFAULTS: JsonDict = {
     **V4_QA_DEFAULTS,
     "max_wer": 0.3,

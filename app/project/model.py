@@ -27,9 +27,10 @@ import math
 import os
 import re
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from app.project.errors import (
     InvalidValueError,
@@ -38,16 +39,29 @@ from app.project.errors import (
     SaveError,
     UnknownIdError,
 )
-from app.project.fsutil import atomic_write_bytes, check_relative, ensure_dir, resolve_inside
-from app.project.migrations import CURRENT_SCHEMA, migrate
+from app.project.fsutil import (
+    atomic_write_bytes,
+    check_relative,
+    ensure_dir,
+    resolve_inside,
+)
 from app.project.limits import MEDIA_RANGES
+from app.project.migrations import CURRENT_SCHEMA, migrate
 from app.project.timecode import TimeRangeError, check_time, format_clock
-from engine import files
-from engine.audio_io import file_digest  # the studio polls it: kept per (path, size, mtime)
-from engine.codes import ErrorCode
-from engine.numbers import NumberError, checked_number
-from engine.protocol import DEFAULT_BACKEND, MAX_VARIANT, SPEED, EngineError, VoiceSettings
-from engine.qa.checks import QaThresholds, QaValueError, TakeChecks
+from engine.core import files
+from engine.core.audio_io import (
+    file_digest,  # the studio polls it: kept per (path, size, mtime)
+)
+from engine.core.codes import ErrorCode
+from engine.core.numbers import NumberError, checked_number
+from engine.core.protocol import (
+    DEFAULT_BACKEND,
+    MAX_VARIANT,
+    SPEED,
+    EngineError,
+    VoiceSettings,
+)
+from engine.hearing.qa.checks import QaThresholds, QaValueError, TakeChecks
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -88,7 +102,7 @@ def check_id(value: str, what: str) -> str:
 
 def now_iso() -> str:
     """Now, in UTC, as ISO 8601 (take timestamps)."""
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 class LineStatus(str, enum.Enum):
@@ -117,7 +131,7 @@ class Character:
     clip_start: float = 0.0  # trim, seconds into the clip
     clip_end: float | None = None  # None = to the end of the clip
     transcript: str = ""  # what is said in the (trimmed) clip; helps cloning backends
-    transcript_heard: bool = False  # the transcript was heard from the clip (engine.qa.transcripts), not typed
+    transcript_heard: bool = False  # the transcript was heard from the clip (engine.hearing.qa.transcripts), not typed
     settings: VoiceSettings = field(default_factory=VoiceSettings)  # speed, pitch, instruction, language
 
     @property
@@ -172,7 +186,7 @@ class Take:
     loudness_lufs: float | None = None
     true_peak_dbtp: float | None = None
     qa: TakeChecks | None = None  # what take QA measured (app.project.qa); None = not checked yet
-    variant: int = 0  # the reading (engine.protocol.Job.variant): the same one is the same audio
+    variant: int = 0  # the reading (engine.core.protocol.Job.variant): the same one is the same audio
 
 
 @dataclass
@@ -857,7 +871,7 @@ class Project:
     # -- creation, loading, saving --
 
     @classmethod
-    def create(cls, root: str | os.PathLike[str], title: str = "Untitled") -> "Project":
+    def create(cls, root: str | os.PathLike[str], title: str = "Untitled") -> Project:
         """Make a new, empty project folder (it may exist but must not hold a project)."""
         root = Path(root).absolute()
         if (root / PROJECT_FILE).exists():
@@ -868,7 +882,7 @@ class Project:
         return project
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> "Project":
+    def load(cls, path: str | os.PathLike[str]) -> Project:
         """Open a project folder (or its project.json), migrating older schemas in memory.
 
         The file on disk is only rewritten by the next save, which first keeps a backup of the
@@ -893,7 +907,7 @@ class Project:
         return project  # folders are made when first written to: the folder may be read-only
 
     @classmethod
-    def from_dict(cls, root: Path, data: dict[str, Any]) -> "Project":
+    def from_dict(cls, root: Path, data: dict[str, Any]) -> Project:
         """Build from a current-schema dict, checking types, ids and references."""
         guide = _get(data, "guide_audio", str, "project", None)
         project = cls(

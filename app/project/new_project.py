@@ -22,12 +22,17 @@ import contextlib
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from app.project.clips import import_clip
-from app.project.errors import ClipImportError, InvalidValueError, ProjectError, ProjectFileError
+from app.project.errors import (
+    ClipImportError,
+    InvalidValueError,
+    ProjectError,
+    ProjectFileError,
+)
 from app.project.fsutil import atomic_write_text, ensure_dir
 from app.project.lock import ProjectLock
 from app.project.media import attach_video, extract_guide, subtitle_stream_srt
@@ -35,8 +40,8 @@ from app.project.model import PROJECT_FILE, Project
 from app.project.readiness import VoiceGaps, voice_gaps
 from app.project.script_io import ScriptImport, import_srt
 from app.project.undo import CommandStack
-from engine import files
-from engine.voices import transcript_beside
+from engine.core import files
+from engine.core.reference import transcript_beside
 
 NEW_MARKER = ".dubstudio-new"  # in a project folder while `new` makes it
 

@@ -1,6 +1,6 @@
 """Take QA for a project: which takes to check, checking them, recording and judging results.
 
-The measuring is :mod:`engine.qa.checks`; this module ties it to a project:
+The measuring is :mod:`engine.hearing.qa.checks`; this module ties it to a project:
 
 - :func:`request_for` describes one take to check (its file, the line's text and language, the
   character's clip) as a small picklable :class:`QaRequest`;
@@ -20,24 +20,25 @@ import multiprocessing
 import os
 import sys
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
 from app.project.errors import ProjectError
 from app.project.model import Line, Project, Take, file_digest
 from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
-from engine.audio_io import AudioError, read_audio
-from engine.codes import ErrorCode, QaCode
-from engine.qa.checks import TakeChecks, Verdict, judge, measure_take
-from engine.qa.recognise import DEFAULT_MODEL
+from engine.core.audio_io import AudioError, read_audio
+from engine.core.codes import ErrorCode, QaCode
+from engine.hearing.qa.checks import TakeChecks, Verdict, judge, measure_take
+from engine.hearing.qa.recognise import DEFAULT_MODEL
 
 if TYPE_CHECKING:
-    from engine.qa.recognise import Transcript
+    from engine.hearing.qa.recognise import Transcript
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class TakeChecker:
     """Checks takes one at a time in this process; keeps clip embeddings by clip content."""
 
     def __init__(self) -> None:
-        from engine.voices import SpeakerEncoder
+        from engine.voiceprint.encoder import SpeakerEncoder
 
         self._encoder = SpeakerEncoder()
         self._clips: dict[str, np.ndarray | None] = {}  # clip content hash -> GE2E embedding
@@ -119,10 +120,10 @@ class TakeChecker:
         return QaOutcome(request.line_id, request.take_id, checks)
 
     def _voice_pace(self, request: QaRequest) -> float | None:
-        """The pace of the clip's speaker (see engine.qa.checks.voice_pace), once per clip and text."""
-        from engine.protocol import EngineError
-        from engine.qa.checks import voice_pace
-        from engine.voices import load_reference_clip
+        """The pace of the clip's speaker (see engine.hearing.qa.checks.voice_pace), once per clip and text."""
+        from engine.core.protocol import EngineError
+        from engine.core.reference import load_reference_clip
+        from engine.hearing.qa.checks import voice_pace
 
         if request.clip_path is None or not request.clip_transcript.strip():
             return None
@@ -142,8 +143,8 @@ class TakeChecker:
     def _clip_embedding(self, clip_path: str | None) -> np.ndarray | None:
         """The clip's GE2E embedding, or None when there is no usable clip (then resemblance
         is simply not measured: the clip's own problems are the Characters panel's to show)."""
-        from engine.protocol import EngineError
-        from engine.voices import load_reference_clip
+        from engine.core.protocol import EngineError
+        from engine.core.reference import load_reference_clip
 
         if clip_path is None:
             return None
@@ -183,7 +184,7 @@ def quiet_third_party_warnings() -> None:
 
 def _worker_main(requests: Connection, results: Connection) -> None:
     """The worker process: check requests in order until told to stop (None) or orphaned."""
-    from engine.lifeline import hold_to_parent
+    from engine.core.lifeline import hold_to_parent
 
     hold_to_parent(None)  # gone the moment the studio or render is, even in the middle of a check
     lower_priority()
@@ -450,10 +451,10 @@ def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | No
 
 def hear_character_clip(project: Project, character_id: str, model: str = DEFAULT_MODEL) -> Transcript:
     """What the character's (trimmed) clip says, heard in its language (detected when unset):
-    an ``engine.qa.recognise.Transcript``. Raises NotHeard, EngineError (an unusable clip) or
+    an ``engine.hearing.qa.recognise.Transcript``. Raises NotHeard, EngineError (an unusable clip) or
     ProjectError (no clip, or a path that escapes the project)."""
     from app.project.clips import trimmed_clip
-    from engine.qa.transcripts import hear_clip
+    from engine.hearing.qa.transcripts import hear_clip
 
     clip = trimmed_clip(project, character_id)
     if clip is None:
@@ -466,8 +467,8 @@ def fill_missing_transcripts(project: Project, model: str = DEFAULT_MODEL) -> li
 
     Returns one line per character for people: what was heard, or why nothing could be.
     """
-    from engine.protocol import EngineError
-    from engine.qa.recognise import NotHeard
+    from engine.core.protocol import EngineError
+    from engine.hearing.qa.recognise import NotHeard
 
     said: list[str] = []
     for char in project.characters:

@@ -10,13 +10,13 @@ list at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from app.project.errors import ProjectError
 from app.project.model import Character, Project
-from engine.protocol import EngineError
-from engine.voices import check_reference_clip
+from engine.core.protocol import EngineError
+from engine.core.reference import check_reference_clip
 
 TEXT_PREVIEW = 50  # characters of a line's text shown in a list
 

@@ -33,19 +33,35 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable
 
 import numpy as np
 
 from app.project.clips import trimmed_clip
 from app.project.errors import ProjectError, RenderError, SaveError
-from app.project.fit import FitStep, first_speed, next_step, slot_seconds, time_stretch, trim_tail
+from app.project.fit import (
+    FitStep,
+    first_speed,
+    next_step,
+    slot_seconds,
+    time_stretch,
+    trim_tail,
+)
 from app.project.fsutil import atomic_write_wav, safe_filename
 from app.project.loudness import measure
-from app.project.model import TAKES_DIR, Fit, Line, LineStatus, Project, Take, new_id, now_iso
-from engine.audio_io import AudioError, read_audio
-from engine.protocol import (
+from app.project.model import (
+    TAKES_DIR,
+    Fit,
+    Line,
+    LineStatus,
+    Project,
+    Take,
+    new_id,
+    now_iso,
+)
+from engine.core.audio_io import AudioError, read_audio
+from engine.core.protocol import (
     AudioChunk,
     EngineRestarted,
     EngineStopped,
@@ -60,7 +76,6 @@ from engine.protocol import (
     Priority,
     VoiceSpec,
 )
-
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,16 @@ import os
 import shutil
 from pathlib import Path
 
-from app.paths import SAMPLE_PROJECT
 from app.project.errors import ProjectFileError
-from app.project.model import CACHE_DIR, EXPORTS_DIR, PROJECT_FILE, TAKES_DIR, LineStatus, Project
+from app.project.model import (
+    CACHE_DIR,
+    EXPORTS_DIR,
+    PROJECT_FILE,
+    TAKES_DIR,
+    LineStatus,
+    Project,
+)
+from engine.core.paths import SAMPLE_PROJECT
 
 __all__ = ["SAMPLE_PROJECT", "copy_project", "copy_sample_project"]
 

@@ -22,9 +22,9 @@ import datetime
 import io
 import os
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Union
 
 import srt
 
@@ -34,11 +34,11 @@ from app.project.model import PALETTE, Character, Line, Project, new_id, validat
 from app.project.timecode import TimeRangeError, format_timecode, parse_time
 from app.project.timeline import build_timeline
 from app.project.undo import AddLines
-from engine import files
-from engine.codes import ErrorCode
-from engine.text import control_character
+from engine.core import files
+from engine.core.codes import ErrorCode
+from engine.core.text import control_character
 
-Source = Union[str, os.PathLike, bytes]
+Source = str | os.PathLike | bytes
 """A path, or the raw bytes of a file (the UI may hand over a drop or paste)."""
 
 # "[Maya] Hello" / "[Maya]: Hello"

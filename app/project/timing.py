@@ -17,7 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.project.model import Line, Project
-from app.project.timeline import OVERRUN_TOLERANCE_S, SECONDS_PER_CHAR, Slot, build_timeline
+from app.project.timeline import (
+    OVERRUN_TOLERANCE_S,
+    SECONDS_PER_CHAR,
+    Slot,
+    build_timeline,
+)
 
 CPS_FAST = 17.0  # above this a line is spoken fast (about 190 words a minute in English)
 CPS_TOO_FAST = 21.0  # above this no natural delivery fits: shorten the text or widen the slot

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,17 +36,22 @@ from app.project.fsutil import (
 )
 from app.project.model import PALETTE, Character, Line, Project, new_id, validate_line
 from app.project.undo import Change, Command, CommandStack
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
+from engine.core.protocol import EngineError, VoiceSettings
 from engine.hearing import HearingError
 from engine.hearing import clips as hearing_clips
-from engine.hearing.transcribe import Line as HeardLine
-from engine.hearing.transcribe import Options, Transcription, WhisperTranslator, transcribe_media
-from engine.protocol import EngineError, VoiceSettings
+from engine.hearing.lines import Line as HeardLine
+from engine.hearing.transcribe import (
+    Options,
+    Transcription,
+    WhisperTranslator,
+    transcribe_media,
+)
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
 
-    from engine.voices import SpeakerEncoder
+    from engine.voiceprint.encoder import SpeakerEncoder
 
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
 DEFAULT_MODEL = "base"  # the multilingual model that ships in registry packages
@@ -68,7 +74,7 @@ class TranscribedScript:
     transcription: Transcription
     characters: list[Character]
     lines: list[Line]
-    command: "ReplaceScript"  # the edit that puts them in the project (pushed by transcribe_project)
+    command: ReplaceScript  # the edit that puts them in the project (pushed by transcribe_project)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -158,7 +164,7 @@ def hear_project(
     if model is None:
         model = load_model(request)
     if encoder is None:
-        from engine.voices import SpeakerEncoder
+        from engine.voiceprint.encoder import SpeakerEncoder
 
         encoder = SpeakerEncoder()
     options = request.options

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import abc
 import enum
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any, Callable, Final, Iterable, Sequence
+from typing import Any, Final
 
 from app.project.errors import InvalidValueError, UnknownIdError
 from app.project.fsutil import check_relative
@@ -45,7 +46,7 @@ class Change:
     structure: bool = False
     project: bool = False  # title or project settings
 
-    def __or__(self, other: "Change") -> "Change":
+    def __or__(self, other: Change) -> Change:
         return Change(
             self.lines | other.lines,
             self.characters | other.characters,
@@ -74,7 +75,7 @@ class Command(abc.ABC):
     def undo(self, project: Project) -> Change:
         """Restore exactly what :meth:`do` changed."""
 
-    def merge(self, other: "Command") -> bool:
+    def merge(self, other: Command) -> bool:
         """Absorb ``other`` (already done) into this command; True if it did."""
         return False
 

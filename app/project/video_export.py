@@ -18,10 +18,11 @@ project's atomic writer, so a cancelled or failed export leaves no half-written 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Callable, cast
+from typing import IO, TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -32,8 +33,8 @@ from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, write_atomically
 from app.project.model import Project
 from app.project.timeline import build_timeline
-from engine.audio_io import resample
-from engine.codes import ErrorCode
+from engine.core.audio_io import resample
+from engine.core.codes import ErrorCode
 
 if TYPE_CHECKING:
     from av.audio.stream import AudioStream
@@ -49,13 +50,13 @@ BLOCK = 1024  # samples per encoded audio frame (AAC's frame size; Opus re-frame
 
 # A minimal ASS header: text subtitle encoders need one even for plain text.
 _ASS_HEADER = (
-    "[Script Info]\nScriptType: v4.00+\nPlayResX: 384\nPlayResY: 288\n\n"
-    "[V4+ Styles]\nFormat: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, "
-    "BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, "
-    "Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\n"
-    "Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0\n\n"
-    "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
-).encode()
+    b"[Script Info]\nScriptType: v4.00+\nPlayResX: 384\nPlayResY: 288\n\n"
+    b"[V4+ Styles]\nFormat: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, "
+    b"BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, "
+    b"Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\n"
+    b"Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0\n\n"
+    b"[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+)
 
 
 @dataclass(frozen=True)

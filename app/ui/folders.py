@@ -8,13 +8,12 @@ kept in the settings (when the studio gives them), so it survives a restart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from app.ui.settings import Settings
-
+from app.ui.settings.store import Settings
 
 PROJECTS = "projects"
 """The kind of the project folder dialogs: they remember the folder that *holds* projects, so

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
 from app.commands.exit_codes import ExitCode
-from app.ui.settings import APP_NAME, ORG_NAME, Settings
+from app.ui.settings.store import APP_NAME, ORG_NAME, Settings
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-    from engine.client import EngineConfig
+    from engine.synthesis.config import EngineConfig
 
 ENGINE_ARGUMENTS = ("backend", "model_dir", "engine_python", "backend_option", "slots", "max_active", "cache_dir")
 
@@ -88,8 +88,8 @@ def run_studio(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.main_window import MainWindow
     from app.ui.tasks import ThreadTaskRunner
+    from app.ui.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setOrganizationName(ORG_NAME)

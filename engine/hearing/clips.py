@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
 from engine.hearing import speakers as speakers_mod
-from engine.hearing.transcribe import Line, decode_blocks
+from engine.hearing.audio import decode_blocks
+from engine.hearing.lines import Line
 
 MIN_CLIP_S = 5.0
 MAX_CLIP_S = 15.0

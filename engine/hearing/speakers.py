@@ -21,17 +21,19 @@ change.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 from engine.hearing import HearingError
-from engine.hearing.transcribe import SAMPLE_RATE, Line
+from engine.hearing.audio import SAMPLE_RATE
+from engine.hearing.lines import Line
 
 if TYPE_CHECKING:
-    from engine.voices import SpeakerEncoder
+    from engine.voiceprint.encoder import SpeakerEncoder
 
 WINDOW_S = 1.5
 HOP_S = 0.5
@@ -58,7 +60,7 @@ class EmbeddingWindows:
     def add(self, audio: np.ndarray, offset_s: float, lines: Sequence[Line], encoder: SpeakerEncoder,
             cancel: threading.Event | None = None) -> None:
         """Embed the windows over ``lines`` (times in the recording) of this stretch of audio."""
-        from engine.backends.base import ReferenceClip
+        from engine.core.reference import ReferenceClip
 
         length_s = len(audio) / SAMPLE_RATE
         for line in lines:

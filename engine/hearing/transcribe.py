@@ -16,72 +16,34 @@ checked between windows and between Whisper's segments.
 
 from __future__ import annotations
 
-import math
 import os
-import re
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from engine.audio_io import AudioError, AudioStream
-from engine.codes import ErrorCode
-from engine.files import FileError
-from engine.hearing import HearingError
+from engine.core.codes import ErrorCode
+from engine.hearing import HearingError, clips, speakers
+from engine.hearing.audio import SAMPLE_RATE, audio_windows, probe_audio
+from engine.hearing.clips import Candidate
+from engine.hearing.lines import Line, Word, split_lines
 from engine.hearing.whisper import whisper_languages
-from engine.silence import quiet_cut
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
     from faster_whisper.transcribe import TranscriptionInfo
 
-    from engine.hearing.clips import Candidate
-    from engine.voices import SpeakerEncoder
+    from engine.voiceprint.encoder import SpeakerEncoder
 
-SAMPLE_RATE = 16000  # what Whisper and the GE2E encoder both take
-WINDOW_S = 240.0  # decoded audio held at once: 15 MiB of float32
-WINDOW_CUT_SEARCH_S = 30.0  # a window ends in the quietest moment of its last 30 s
 FRAME_S = 0.02  # the level envelope kept for the whole recording (scores clip candidates)
-PAUSE_S = 0.6  # a silence this long between words ends a line
-MAX_LINE_S = 12.0  # a longer run of words is cut at its widest pause or comma
-SENTENCE_END = re.compile(r"[.!?…。！？]+[\"'”’)\]]*$")
-CLAUSE_END = re.compile(r"[,;:،，；：]+[\"'”’)\]]*$")
 BEAM_SIZE = 5  # beam 1 hurts base badly on some voices and languages (notes/hearing.md)
 LANGUAGE_TRUSTED = 0.9  # below this detection probability the language is reported as unsure
 TRANSLATION_TARGETS = ("en",)  # Whisper's translate task only goes into English
 
 Progress = Callable[[str, float], None]  # (stage, fraction of that stage done)
-
-
-@dataclass(frozen=True)
-class Word:
-    start: float  # seconds into the recording
-    end: float
-    text: str  # as Whisper wrote it, with its leading space
-    probability: float = 1.0
-
-
-@dataclass
-class Line:
-    """One line of dialogue: its words (in the recording's language) and who says it."""
-
-    words: list[Word]
-    speaker: int = 0  # 0-based; characters are "Speaker <speaker + 1>"
-    translation: str | None = None  # the line in the target language, when translating
-
-    @property
-    def start(self) -> float:
-        return self.words[0].start
-
-    @property
-    def end(self) -> float:
-        return self.words[-1].end
-
-    @property
-    def text(self) -> str:
-        return "".join(word.text for word in self.words).strip()
 
 
 @dataclass
@@ -138,74 +100,6 @@ def check_language(model: WhisperModel, language: str) -> str | None:
     return code
 
 
-# --- decoding in windows -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AudioWindow:
-    start_s: float
-    audio: np.ndarray  # float32 mono at SAMPLE_RATE
-
-
-def probe_audio(path: Path, stream_index: int | None) -> float:
-    """The duration of the audio stream (for progress); E_NO_AUDIO_STREAM / E_AUDIO_UNREADABLE."""
-    with _open_stream(path, stream_index) as stream:
-        return stream.duration_s or 0.0
-
-
-def _open_stream(path: Path, stream_index: int | None) -> AudioStream:
-    """The recording's audio stream, or a coded error."""
-    try:
-        return AudioStream(path, stream_index)
-    except AudioError as error:
-        if error.no_stream:
-            raise HearingError(ErrorCode.NO_AUDIO_STREAM, f"{error}: there is no dialogue to transcribe") from None
-        raise HearingError(ErrorCode.AUDIO_UNREADABLE, f"cannot read {path.name}: {error}") from error
-    except FileError as error:
-        raise HearingError(ErrorCode.AUDIO_UNREADABLE, error.message) from None
-
-
-def decode_blocks(path: Path, stream_index: int | None, rate: int | None = None,
-                  cancel: threading.Event | None = None) -> Iterator[tuple[int, np.ndarray]]:
-    """(rate, mono float32 block) in order, resampled to ``rate`` (default: the stream's own)."""
-    with _open_stream(path, stream_index) as stream:
-        out_rate = rate or stream.sample_rate
-        try:
-            for block in stream.blocks(mono=True, rate=out_rate):
-                if cancel is not None and cancel.is_set():
-                    raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
-                yield out_rate, block
-        except AudioError as error:
-            raise HearingError(ErrorCode.AUDIO_UNREADABLE,
-                               f"cannot decode the audio of {path.name}: {error}") from error
-
-
-def audio_windows(path: Path, stream_index: int | None, cancel: threading.Event | None = None,
-                  window_s: float = WINDOW_S) -> Iterator[AudioWindow]:
-    """The recording at 16 kHz mono, ``window_s`` at a time, each cut in a quiet moment so no
-    word is split between two windows."""
-    pending: list[np.ndarray] = []
-    held = 0
-    start = 0
-    limit = int(window_s * SAMPLE_RATE)
-    for _, block in decode_blocks(path, stream_index, SAMPLE_RATE, cancel):
-        pending.append(block)
-        held += len(block)
-        if held < limit:
-            continue
-        audio = np.concatenate(pending)
-        cut = quiet_cut(audio, SAMPLE_RATE, max(0.0, window_s - WINDOW_CUT_SEARCH_S), window_s, 20.0, frame_s=0.3)
-        cut = limit if cut is None else cut
-        yield AudioWindow(start / SAMPLE_RATE, audio[:cut])
-        start += cut
-        pending, held = [audio[cut:]], len(audio) - cut
-    if held:
-        yield AudioWindow(start / SAMPLE_RATE, np.concatenate(pending))
-
-
-# --- words and lines ---------------------------------------------------------------------------
-
-
 def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, task: str,
                   cancel: threading.Event | None = None,
                   heard_to: Callable[[float], None] | None = None) -> tuple[list[Word], TranscriptionInfo]:
@@ -234,38 +128,6 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
     return words, info
 
 
-def split_lines(words: Sequence[Word], pause_s: float = PAUSE_S, max_line_s: float = MAX_LINE_S) -> list[Line]:
-    """Words cut into lines at sentence ends and at pauses; over-long lines cut again."""
-    lines: list[Line] = []
-    current: list[Word] = []
-    for word in words:
-        if current and word.start - current[-1].end >= pause_s:
-            lines.append(Line(current))
-            current = []
-        current.append(word)
-        if SENTENCE_END.search(word.text.strip()):
-            lines.append(Line(current))
-            current = []
-    if current:
-        lines.append(Line(current))
-    return [part for line in lines for part in _shorten(line, max_line_s)]
-
-
-def _shorten(line: Line, max_line_s: float) -> list[Line]:
-    """A line longer than ``max_line_s`` cut in two where a pause is widest (a comma counts
-    as 0.3 s more), and again until every part fits."""
-    if line.end - line.start <= max_line_s or len(line.words) < 2:
-        return [line]
-    words = line.words
-    best, best_gap = 1, -math.inf
-    for i in range(1, len(words)):
-        gap = words[i].start - words[i - 1].end + (0.3 if CLAUSE_END.search(words[i - 1].text.strip()) else 0.0)
-        balance = min(words[i - 1].end - line.start, line.end - words[i].start)  # keep both parts sizeable
-        if gap + 0.01 * balance > best_gap:
-            best, best_gap = i, gap + 0.01 * balance
-    return _shorten(Line(words[:best]), max_line_s) + _shorten(Line(words[best:]), max_line_s)
-
-
 # --- the pipeline ------------------------------------------------------------------------------
 
 
@@ -282,12 +144,10 @@ def transcribe_media(
     """Transcribe ``path``'s dialogue, find its speakers and their clip candidates.
 
     ``model`` is a faster-whisper ``WhisperModel``; ``encoder`` a speaker encoder with the
-    ``embed(ReferenceClip)`` API of :class:`engine.voices.SpeakerEncoder`. Raises HearingError:
+    ``embed(ReferenceClip)`` API of :class:`engine.voiceprint.encoder.SpeakerEncoder`. Raises HearingError:
     E_NO_AUDIO_STREAM, E_AUDIO_UNREADABLE, E_UNKNOWN_LANGUAGE, E_TRANSLATION_TARGET,
     E_BAD_SPEAKER_COUNT, E_NO_SPEECH (silence or music only), E_CANCELLED.
     """
-    from engine.hearing import clips, speakers
-
     path = Path(path)
     language = check_language(model, options.language)
     if options.speakers is not None and not 1 <= options.speakers <= speakers.MAX_SPEAKERS:
@@ -372,17 +232,3 @@ class WhisperTranslator:
                                                                                    abs(ends - middle))))
             texts[index].append(word.text)
         return ["".join(parts).strip() for parts in texts]
-
-
-__all__ = [
-    "Line",
-    "Options",
-    "Transcription",
-    "Translator",
-    "WhisperTranslator",
-    "Word",
-    "audio_windows",
-    "check_language",
-    "split_lines",
-    "transcribe_media",
-]

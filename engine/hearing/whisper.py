@@ -15,7 +15,7 @@ hashes once before it trusts it and rebuilds a damaged one.
 
 The larger models (small, medium, large-v3, turbo) live only on the model hub;
 :func:`download_whisper` fetches one into the same folder with the model manager's resumable
-download (:func:`engine.backends.cosyvoice_models.download_model`).
+download (:func:`engine.core.downloads.download_from_hub`).
 
 :func:`load_whisper` returns a ``faster_whisper.WhisperModel``, loaded once per process and
 shared (CTranslate2 models are safe to call from several threads): int8 on a CPU, int8_float16
@@ -31,19 +31,20 @@ import os
 import shutil
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Callable
+from typing import IO, TYPE_CHECKING
 
-from engine.audio_io import file_digest
-from engine.backends.cosyvoice_models import (
+from engine.core.audio_io import file_digest
+from engine.core.downloads import (
     DownloadProgress,
     Problem,
     ValidationReport,
-    download_model,
+    download_from_hub,
 )
-from engine.files import NEW_FILE_MODE, atomic_write
-from engine.protocol import EngineError, ErrorCode
+from engine.core.files import NEW_FILE_MODE, atomic_write
+from engine.core.protocol import EngineError, ErrorCode
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
@@ -349,8 +350,8 @@ def download_whisper(
     if not spec.hub_repo:
         raise EngineError(ErrorCode.BAD_OPTION, f"Whisper {name} ships with DubStudio; nothing to download")
     folder = Path(target) if target is not None else model_folder(name)
-    return download_model(folder, repo_id=spec.hub_repo, endpoint=endpoint, progress=progress,
-                          should_stop=should_stop, validate=validate_whisper_dir)
+    return download_from_hub(folder, spec.hub_repo, validate_whisper_dir, endpoint=endpoint, progress=progress,
+                             should_stop=should_stop)
 
 
 # --- loading -----------------------------------------------------------------------------------

@@ -21,11 +21,12 @@ import abc
 import enum
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any
 
-from engine.codes import ErrorCode
-from engine.numbers import NumberError, checked_int, checked_number
+from engine.core.codes import ErrorCode
+from engine.core.numbers import NumberError, checked_int, checked_number
 
 
 class Mode(str, enum.Enum):
@@ -112,13 +113,13 @@ class Plan:
         """Warm-up jobs the level's own driver submits (the first of its jobs)."""
         return self.warmup_jobs if self.warmup_mode is WarmupMode.CONCURRENT else 0
 
-    def warmup_driver(self, start: float) -> "Driver | None":
+    def warmup_driver(self, start: float) -> Driver | None:
         """Sequential warm-up: the warm-up jobs as one user's closed loop (one at a time)."""
         if self.warmup_mode is not WarmupMode.SEQUENTIAL or self.warmup_jobs == 0:
             return None
         return ClosedLoopDriver(1, 0.0, start, self.warmup_jobs, None)
 
-    def driver(self, level_index: int, start: float) -> "Driver":
+    def driver(self, level_index: int, start: float) -> Driver:
         """The driver of the ``level_index``-th level, starting at clock time ``start``."""
         level = self.levels[level_index]
         quota = None if self.jobs_per_level is None else self.jobs_per_level + self.concurrent_warmup_jobs

@@ -15,17 +15,22 @@ GUI thread) and then run a :class:`~engine.load.runner.BenchSession`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from engine.backends import descriptor
-from engine.backends.setup import CommandRun, OutputLine, default_synthetic_folder, ensure_synthetic_model
-from engine.client import EngineConfig
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 from engine.load.plans import Mode, Plan
 from engine.load.runner import BenchSettings
 from engine.load.stats import Objective
+from engine.synthesis.backends import descriptor
+from engine.synthesis.backends.setup import (
+    CommandRun,
+    OutputLine,
+    default_synthetic_folder,
+    ensure_synthetic_model,
+)
+from engine.synthesis.config import EngineConfig
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Per-job measurements of a load run (the playback model behind stalls is engine.playback).
+"""Per-job measurements of a load run (the playback model behind stalls is engine.core.playback).
 
 A record is filled in by the runner as the job's events arrive and is then frozen into the
 report. All times are seconds relative to the start of the run (``time.monotonic()`` of the
@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.playback import StallTracker
+from engine.core.playback import StallTracker
 
 # Job outcomes. "cancelled" jobs were cut off by the user stopping the run or never finished;
 # they are neither successes nor errors and are left out of every statistic.

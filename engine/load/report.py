@@ -15,14 +15,15 @@ import itertools
 import json
 import math
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
-from engine.backends.cosyvoice_models import synthetic_banner
-from engine.files import atomic_write_text
+from engine.core.files import atomic_write_text
 from engine.load.records import JOB_FIELDS, JobRecord
 from engine.load.sampler import ResourceSample
 from engine.load.stats import CHANGE_KEYS, SUMMARY_FIELDS, LevelStats, Summary, Verdict
+from engine.synthesis.backends.cosyvoice_models import synthetic_banner
 
 SCHEMA = "dubstudio.bench/1"
 SUMMARY_KEYS = ("mean", "std", "p50", "p90", "p95", "p99", "min", "max")

@@ -16,21 +16,14 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any
 
-from engine.client import EngineClient, EngineConfig
-from engine.codes import ErrorCode
-from engine.remote import RemoteConfig, RemoteEngineClient
-from engine.load.plans import Driver, Due, Plan
-from engine.load.records import JobRecord
-from engine.load.report import BenchReport
-from engine.load.sampler import ResourceSample, ResourceSampler
-from engine.load.stats import LevelRun, LevelStats, Objective, add_changes, apply_objective, level_stats, make_verdict
-from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
-from engine.numbers import NumberError
-from engine.protocol import (
+from engine.core.codes import ErrorCode
+from engine.core.numbers import NumberError
+from engine.core.protocol import (
     AudioChunk,
     EngineClientProtocol,
     EngineError,
@@ -46,6 +39,23 @@ from engine.protocol import (
     Stats,
     VoicePrepared,
 )
+from engine.load.plans import Driver, Due, Plan
+from engine.load.records import JobRecord
+from engine.load.report import BenchReport
+from engine.load.sampler import ResourceSample, ResourceSampler
+from engine.load.stats import (
+    LevelRun,
+    LevelStats,
+    Objective,
+    add_changes,
+    apply_objective,
+    level_stats,
+    make_verdict,
+)
+from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
+from engine.synthesis.client import connect
+from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
+from engine.synthesis.config import EngineConfig
 
 SAMPLE_EVERY_S = 0.5
 MAX_WAIT_S = 0.1  # longest get_event wait, so stop requests and timeouts are seen promptly
@@ -210,7 +220,7 @@ class LoadRunner:
         return sum(1 for r in replicas if r.get("backend") == self.client.backend)
 
     def run(self) -> BenchReport:
-        started_wall = datetime.now(timezone.utc)
+        started_wall = datetime.now(UTC)
         self._t0 = time.monotonic()
         # A server's GPUs are not this machine's: sample these only for an engine running here.
         self._sampler = ResourceSampler(self.client.pid, gpus=not isinstance(self.client, RemoteEngineClient))
@@ -532,11 +542,7 @@ class BenchSession:
         voices = VoiceSet.from_clips(s.voices) if s.voices else VoiceSet.bundled()
         file_texts = TextSet.from_file(s.texts_file) if s.texts_file else None
         scratch = tempfile.mkdtemp(prefix="dubstudio-bench-cache-") if s.cache == "cold" else None
-        client: EngineClientProtocol
-        if s.remote is not None:
-            client = RemoteEngineClient(s.remote)
-        else:
-            client = EngineClient(replace(s.engine, cache_dir=scratch or s.engine.cache_dir))
+        client = connect(s.remote or replace(s.engine, cache_dir=scratch or s.engine.cache_dir))
         source: JobSource | None = None
         try:
             try:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
+from engine.core.numbers import checked_number
 from engine.load.records import OK, JobRecord
 from engine.load.sampler import ResourceSample
-from engine.numbers import checked_number
 
 PERCENTILES = (50, 90, 95, 99)
 
@@ -52,7 +53,7 @@ class Summary:
     max: float | None
 
     @staticmethod
-    def of(values: Iterable[float | None]) -> "Summary":
+    def of(values: Iterable[float | None]) -> Summary:
         data = [float(v) for v in values if v is not None]
         if not data:
             return Summary(0, None, None, None, None, None, None, None, None)

@@ -9,17 +9,19 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from engine.audio_io import atomic_write_wav, read_audio
-from engine.codes import ErrorCode
-from engine.files import FileError, read_text_file
-from engine.protocol import Job, Priority, VoiceSpec
-from engine.voices import transcript_beside
+from engine.core.audio_io import atomic_write_wav, read_audio
+from engine.core.codes import ErrorCode
+from engine.core.files import FileError, read_text_file
+from engine.core.paths import SAMPLE_TEXTS, SAMPLE_VOICES
+from engine.core.protocol import Job, Priority, VoiceSpec
+from engine.core.reference import transcript_beside
 
 KINDS = ("short", "medium", "long")
 BUNDLED_LANGUAGES = ("en", "zh")
@@ -30,9 +32,6 @@ class WorkloadError(ValueError):
     """A text or voice set that cannot be used; the message starts with an error code."""
 
 
-def resources_dir() -> Path:
-    """The repository's ``resources`` folder (texts and sample voices)."""
-    return Path(__file__).resolve().parents[2] / "resources"
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ class TextSet:
     source: str  # "bundled:en,zh" or the file it came from
 
     @staticmethod
-    def bundled(languages: Sequence[str] = ("en",), kinds: Sequence[str] = KINDS) -> "TextSet":
+    def bundled(languages: Sequence[str] = ("en",), kinds: Sequence[str] = KINDS) -> TextSet:
         groups: list[list[TextItem]] = []
         for language in languages:
             if language not in BUNDLED_LANGUAGES:
@@ -95,12 +94,12 @@ class TextSet:
             for kind in kinds:
                 if kind not in KINDS:
                     raise WorkloadError(f"{ErrorCode.TEXTS}: unknown text kind {kind!r}; use {', '.join(KINDS)}")
-                lines = read_lines(resources_dir() / "texts" / language / f"{kind}.txt")
+                lines = read_lines(SAMPLE_TEXTS / language / f"{kind}.txt")
                 groups.append([TextItem(line, kind, language) for line in lines])
         return TextSet(tuple(_interleave(groups)), "bundled:" + ",".join(languages))
 
     @staticmethod
-    def from_file(path: str | Path) -> "TextSet":
+    def from_file(path: str | Path) -> TextSet:
         """One text per line; Chinese lines are tagged "zh", others use the backend's default."""
         path = Path(path)
         lines = read_lines(path)
@@ -122,7 +121,7 @@ class VoiceSet:
     voices: tuple[VoiceSpec, ...]
 
     @staticmethod
-    def from_clips(clips: Sequence[str | Path]) -> "VoiceSet":
+    def from_clips(clips: Sequence[str | Path]) -> VoiceSet:
         """Voices from clip files; a transcript next to a clip (same name, ``.txt``) is used."""
         voices = []
         for clip in clips:
@@ -139,8 +138,8 @@ class VoiceSet:
         return VoiceSet(tuple(voices))
 
     @staticmethod
-    def bundled() -> "VoiceSet":
-        return VoiceSet.from_clips(sorted((resources_dir() / "voices").glob("*.wav")))
+    def bundled() -> VoiceSet:
+        return VoiceSet.from_clips(sorted((SAMPLE_VOICES).glob("*.wav")))
 
     def pick(self, index: int) -> VoiceSpec:
         return self.voices[index % len(self.voices)]

@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from app.paths import SAMPLE_PROJECT
+from engine.core.paths import SAMPLE_PROJECT
 from tests.engine.test_lifeline import kill_if_alive, read_line_with, wait_gone
 
 DUBSTUDIO = str(Path(sys.executable).parent / "dubstudio")

@@ -25,7 +25,8 @@ LINES = ("Hey, did you see where I left my keys this morning?",
 
 
 def voice(backend: Any, name: str) -> Any:
-    from engine.backends.base import ReferenceClip, VoiceProfile
+    from engine.core.reference import ReferenceClip
+    from engine.synthesis.backends.base import VoiceProfile
 
     audio, rate = sf.read(VOICES / f"{name}.wav", dtype="float32")
     arrays, meta = backend.condition(ReferenceClip(audio, rate, len(audio) / rate),
@@ -81,7 +82,11 @@ def biggest_difference(first: list[Any], second: list[Any]) -> float:
 def llm_checks(backend: Any, torch: Any, profiles: list[Any]) -> dict[str, Any]:
     """Tokens of seeded sequences alone, together (joining a running batch), and teacher-forced
     through upstream's forward_one_step with the same sampler and seed."""
-    from engine.backends.cosyvoice_llm import BatchedSpeechLM, SamplingParams, sample_token
+    from engine.synthesis.backends.cosyvoice_llm import (
+        BatchedSpeechLM,
+        SamplingParams,
+        sample_token,
+    )
 
     decoder: BatchedSpeechLM = backend._decoder
     inputs = [backend._model_input(backend._encode(line), profile, "zero_shot", "")
@@ -126,7 +131,7 @@ def llm_checks(backend: Any, torch: Any, profiles: list[Any]) -> dict[str, Any]:
 
 def flow_checks(backend: Any, torch: Any, profiles: list[Any]) -> dict[str, Any]:
     """flow_mels on three rows (different prompts, token counts, one final) against upstream."""
-    from engine.backends.cosyvoice_batch import FlowRow, flow_mels
+    from engine.synthesis.backends.cosyvoice_batch import FlowRow, flow_mels
 
     rng = np.random.default_rng(0)
     rows = []
@@ -149,7 +154,7 @@ def flow_checks(backend: Any, torch: Any, profiles: list[Any]) -> dict[str, Any]
 
 def vocoder_checks(backend: Any, torch: Any) -> dict[str, Any]:
     """vocode on rows of two lengths, one with a cached source, against upstream's inference."""
-    from engine.backends.cosyvoice_batch import VocoderRow, vocode
+    from engine.synthesis.backends.cosyvoice_batch import VocoderRow, vocode
 
     generator = torch.Generator().manual_seed(1)
     mels = [torch.randn(1, 80, frames, generator=generator) for frames in (58, 58, 42)]
@@ -168,7 +173,7 @@ def vocoder_checks(backend: Any, torch: Any) -> dict[str, Any]:
 
 def job_checks(backend: Any, profiles: list[Any]) -> dict[str, Any]:
     """Whole jobs: alone, together, one joining a running batch, one cancelled, one failing."""
-    from engine.protocol import VoiceSettings
+    from engine.core.protocol import VoiceSettings
 
     speeds = (1.0, 1.25, 0.8)
 
@@ -199,7 +204,7 @@ def job_checks(backend: Any, profiles: list[Any]) -> dict[str, Any]:
 def main() -> int:
     import torch
 
-    from engine.backends.cosyvoice2 import CosyVoice2Backend
+    from engine.synthesis.backends.cosyvoice2 import CosyVoice2Backend
 
     model_dir = sys.argv[1]
     backend = CosyVoice2Backend(model_dir=model_dir, device="cpu", max_batch=4)

@@ -15,13 +15,14 @@ import json
 import math
 import os
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
-from engine.backends import COSYVOICE2_ENVIRONMENT
+from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIP_ENV = "DUBSTUDIO_SKIP_COSYVOICE"
@@ -53,7 +54,7 @@ def tiny_model(cosyvoice_python: Path, tmp_path_factory: pytest.TempPathFactory)
     """A tiny synthetic CosyVoice2 folder, built once per session (~15 s)."""
     target = tmp_path_factory.mktemp("cosyvoice") / "CosyVoice2-tiny"
     done = subprocess.run(
-        [str(cosyvoice_python), "-m", "engine.backends.cosyvoice_synthetic", str(target), "--size", "tiny"],
+        [str(cosyvoice_python), "-m", "engine.synthesis.backends.cosyvoice_synthetic", str(target), "--size", "tiny"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -64,7 +65,8 @@ def tiny_model(cosyvoice_python: Path, tmp_path_factory: pytest.TempPathFactory)
 
 def start_engine(python: Path, model_dir: Path, cache_dir: Path, slots: int = 4, **options: object):
     """An EngineClient running the cosyvoice2 backend under the CosyVoice interpreter."""
-    from engine.client import EngineClient, EngineConfig
+    from engine.synthesis.client.local import EngineClient
+    from engine.synthesis.config import EngineConfig
 
     config = EngineConfig(
         backend="cosyvoice2",

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.backends import COSYVOICE2, OptionError
-from engine.client import EngineStartError
-from engine.protocol import AudioChunk, ErrorCode, Job, JobFinished, VoicePrepared
+from engine.core.protocol import AudioChunk, ErrorCode, Job, JobFinished, VoicePrepared
+from engine.synthesis.backends import COSYVOICE2, OptionError
+from engine.synthesis.client.local import EngineStartError
 from tests.cosyvoice.conftest import ROOT, start_engine
 from tests.engine.helpers import ended, events_until, sample_voice
 

@@ -13,7 +13,7 @@ import soundfile as sf
 from app.cli import main
 from app.project import Project
 from app.project.sample import copy_sample_project
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
+from engine.synthesis.backends.cosyvoice_models import SYNTHETIC_BANNER
 
 pytestmark = pytest.mark.cosyvoice
 

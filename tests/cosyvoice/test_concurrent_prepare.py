@@ -21,8 +21,8 @@ pytestmark = pytest.mark.cosyvoice
 SCRIPT = """
 import sys, threading, time
 import torch
-from engine.backends import create_backend
-from engine.voices import load_reference_clip
+from engine.synthesis.backends import create_backend
+from engine.core.reference import load_reference_clip
 
 backend = create_backend("cosyvoice2", {"model_dir": sys.argv[1]})
 backend.load()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.client import EngineStartError, collect
-from engine.protocol import ErrorCode, Job, JobFinished, VoicePrepared
+from engine.core.protocol import ErrorCode, Job, JobFinished, VoicePrepared
+from engine.synthesis.client.local import EngineStartError, collect
 from tests.cosyvoice.conftest import first_chunk_samples, start_engine
 from tests.engine.helpers import events_until, sample_voice
 

@@ -8,13 +8,17 @@ import json
 import shutil
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from engine.backends import cosyvoice_models as models
-from engine.backends.cosyvoice_models import DownloadError, DownloadProgress, download_model, validate_model_dir
+from engine.core import downloads
+from engine.core.downloads import DownloadError, DownloadProgress
+from engine.synthesis.backends.cosyvoice_models import (
+    download_model,
+    validate_model_dir,
+)
 
 pytestmark = pytest.mark.cosyvoice
 
@@ -164,7 +168,7 @@ class FakeHub:
         self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "FakeHub":
+    def __enter__(self) -> FakeHub:
         self.thread.start()
         return self
 
@@ -209,22 +213,22 @@ def test_a_file_gone_between_listing_and_measuring_counts_nothing(tmp_path: Path
     (partial / "renamed.incomplete").symlink_to(partial / "gone")
     (tmp_path / "config.json").symlink_to(tmp_path / "gone")
     (tmp_path / "done.bin").write_bytes(b"x" * 5)
-    assert models._bytes_on_disk(tmp_path, ["config.json", "done.bin", "missing.bin"]) == 15
+    assert downloads._bytes_on_disk(tmp_path, ["config.json", "done.bin", "missing.bin"]) == 15
 
 
 def test_progress_never_counts_a_file_done_without_its_bytes(hub: FakeHub, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     # The watcher's tick measures the disk while the loop finishes files; a slow tick holds that
     # gap open, so a report that paired old bytes with a newer file count would show here.
-    measure = models._bytes_on_disk
+    measure = downloads._bytes_on_disk
 
     def slow_tick(target: Path, names: list[str]) -> int:
         measured = measure(target, names)
-        if threading.current_thread().name == "cosyvoice-download-progress":
+        if threading.current_thread().name == "model-download-progress":
             time.sleep(0.3)
         return measured
 
-    monkeypatch.setattr(models, "_bytes_on_disk", slow_tick)
+    monkeypatch.setattr(downloads, "_bytes_on_disk", slow_tick)
     hub.cut_once.clear()
     seen: list[DownloadProgress] = []
     assert download_model(tmp_path / "downloaded", repo_id=REPO, endpoint=hub.endpoint, progress=seen.append,

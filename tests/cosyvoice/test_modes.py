@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.backends.cosyvoice2 import HopSchedule, choose_mode, language_family, script_family
-from engine.protocol import VoiceSettings
+from engine.core.protocol import VoiceSettings
+from engine.synthesis.backends.cosyvoice2 import (
+    HopSchedule,
+    choose_mode,
+    language_family,
+    script_family,
+)
 
 pytestmark = pytest.mark.cosyvoice
 

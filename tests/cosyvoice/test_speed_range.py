@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.backends import COSYVOICE2_SPEED
-from engine.protocol import SPEED, ErrorCode, Job, JobFailed, JobFinished, VoiceSettings, VoiceSpec
+from engine.core.protocol import (
+    SPEED,
+    ErrorCode,
+    Job,
+    JobFailed,
+    JobFinished,
+    VoiceSettings,
+    VoiceSpec,
+)
+from engine.synthesis.backends import COSYVOICE2_SPEED
 from tests.cosyvoice.conftest import RunningEngine
 from tests.engine.helpers import ended, events_until, sample_voice
 
@@ -16,7 +24,7 @@ TIMEOUT_S = 400.0
 
 
 def test_a_speed_outside_cosyvoice2s_range_is_refused_and_its_ends_are_spoken(engine: RunningEngine) -> None:
-    assert engine.client.ready.backend.speed == COSYVOICE2_SPEED  # the engine says its range when ready
+    assert engine.synthesis.client.local.ready.backend.speed == COSYVOICE2_SPEED  # the engine says its range when ready
     voice = sample_voice("maya")
 
     def at(speed: float) -> Job:
@@ -27,8 +35,8 @@ def test_a_speed_outside_cosyvoice2s_range_is_refused_and_its_ends_are_spoken(en
     spoken = [at(COSYVOICE2_SPEED.low), at(COSYVOICE2_SPEED.high)]
     jobs = [*refused, *spoken]
     for job in jobs:
-        engine.client.submit(job)
-    events = events_until(engine.client, ended({job.job_id for job in jobs}), TIMEOUT_S)
+        engine.synthesis.client.local.submit(job)
+    events = events_until(engine.synthesis.client.local, ended({job.job_id for job in jobs}), TIMEOUT_S)
     ends = {e.job_id: e for e in events if isinstance(e, (JobFinished, JobFailed))}
     for job in refused:
         failed = ends[job.job_id]

@@ -4,19 +4,19 @@ synthetic one first, its steps shown as it goes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from app.ui.stress import StressPanel
 from app.ui.stress import panel as panel_module
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
-from engine.client import EngineConfig
-from engine.load.probe import PRESETS
 from engine.load import BenchReport
+from engine.load.probe import PRESETS
+from engine.synthesis.backends.cosyvoice_models import SYNTHETIC_BANNER
+from engine.synthesis.config import EngineConfig
 from tests.app.ui.conftest import OFFSCREEN_NOISE
 from tests.app.ui.stress.outcome import run_outcome
 

@@ -6,9 +6,9 @@ the CosyVoice environment), as a user's studio does; audio goes to a null output
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 import pytest
@@ -20,11 +20,11 @@ from app.project import AddLines, EditCharacter, EditLine, Line, LineStatus
 from app.project.export import export_mix, mixdown, read_take
 from app.project.model import new_id
 from app.project.render import voice_spec
-from app.ui.main_window import MainWindow
-from app.ui.player import NullOutput
-from app.ui.settings import Settings
+from app.ui.playback.player import NullOutput
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER
+from app.ui.window.main_window import MainWindow
+from engine.synthesis.backends.cosyvoice_models import SYNTHETIC_BANNER
 from tests.app.ui.conftest import OFFSCREEN_NOISE
 
 pytestmark = [pytest.mark.cosyvoice, pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)]

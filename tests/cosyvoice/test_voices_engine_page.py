@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from app.ui.settings import Settings
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.engine.voices_engine_page import CPU_WARNING, VoicesEnginePage
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner, ThreadTaskRunner
-from app.ui.voices_engine_page import CPU_WARNING, VoicesEnginePage
-from engine.backends.cosyvoice_models import SYNTHETIC_BANNER, model_kind
+from engine.synthesis.backends.cosyvoice_models import SYNTHETIC_BANNER, model_kind
 from tests.app.ui.conftest import OFFSCREEN_NOISE
 from tests.cosyvoice.test_models import FakeHub
 

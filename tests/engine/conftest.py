@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.backends.piper import PiperBackend
-from engine.voices import SpeakerEncoder
+from engine.synthesis.backends.piper import PiperBackend
+from engine.voiceprint.encoder import SpeakerEncoder
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,13 @@ clips in tests/data/hearing) muxed with a tiny picture by PyAV, with where each 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
-from engine.qa.wer import word_error_rate
+from engine.hearing.qa.wer import word_error_rate
 
 VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
 HEARING_DATA = Path(__file__).resolve().parents[1] / "data" / "hearing"

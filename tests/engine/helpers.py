@@ -5,14 +5,15 @@ from __future__ import annotations
 import functools
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import soundfile as sf
 
-from engine.client import EngineClient
-from engine.protocol import Event, VoiceSpec
+from engine.core.protocol import Event, VoiceSpec
+from engine.synthesis.client.local import EngineClient
 
 VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
 
@@ -63,7 +64,7 @@ def prepared(client: EngineClient, voice: VoiceSpec, timeout: float = 300.0) -> 
 
 def ended(job_ids: set[str]) -> Callable[[Event, list[Event]], bool]:
     """Stop once every job in ``job_ids`` has finished or failed for good."""
-    from engine.protocol import JobFailed, JobFinished
+    from engine.core.protocol import JobFailed, JobFinished
 
     def check(event: Event, seen: list[Event]) -> bool:
         finished = {e.job_id for e in seen if isinstance(e, JobFinished)}

@@ -15,7 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from engine.backends.adaptation import (
+from engine.core.protocol import VoiceSettings
+from engine.core.reference import ReferenceClip, load_reference_clip
+from engine.hearing.qa.recognise import recognise
+from engine.hearing.qa.wer import word_error_rate
+from engine.synthesis.backends.adaptation import (
     ARRAY_BOUNDS,
     EQ_LIMIT_DB,
     Adaptation,
@@ -23,12 +27,8 @@ from engine.backends.adaptation import (
     adaptation_problem,
     analyse_speech,
 )
-from engine.backends.base import ReferenceClip, VoiceProfile
-from engine.backends.piper import PiperBackend
-from engine.protocol import VoiceSettings
-from engine.qa.recognise import recognise
-from engine.qa.wer import word_error_rate
-from engine.voices import load_reference_clip
+from engine.synthesis.backends.base import VoiceProfile
+from engine.synthesis.backends.piper import PiperBackend
 from tests.engine.helpers import VOICES
 
 RATE = 22050

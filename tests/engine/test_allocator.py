@@ -1,4 +1,4 @@
-"""The engine's allocator policy (engine/allocator.py): memory a model call frees stays mapped
+"""The engine's allocator policy (engine/synthesis/allocator.py): memory a model call frees stays mapped
 for the next call, whichever thread makes it. Each case runs in a fresh interpreter, since the
 policy is process-wide and binds only threads that have not allocated yet; it counts page
 faults, not time."""
@@ -17,7 +17,7 @@ import pytest
 _PROBE = textwrap.dedent("""
     import json, resource, sys, threading
     import numpy as np
-    from engine.allocator import keep_freed_memory
+    from engine.synthesis.allocator import keep_freed_memory
     applied = keep_freed_memory() if sys.argv[1] == "policy" else None
     BLOCKS, SIZE = 64, 1 << 20
 
@@ -60,9 +60,9 @@ def test_without_the_policy_a_new_thread_faults_its_pages_again() -> None:
 
 
 def test_the_warm_up_speaks_a_piece_as_long_as_the_longest_first_piece() -> None:
-    """Its tensors' pages are the ones a job's first piece needs (engine/backends/piper.py)."""
-    from engine.backends.piper import WARM_UP_TEXT
-    from engine.text import FIRST_CUT_SLACK, FIRST_PIECE_CHARS, split_for_streaming
+    """Its tensors' pages are the ones a job's first piece needs (engine/synthesis/backends/piper.py)."""
+    from engine.core.text import FIRST_CUT_SLACK, FIRST_PIECE_CHARS, split_for_streaming
+    from engine.synthesis.backends.piper import WARM_UP_TEXT
 
     assert len(WARM_UP_TEXT) >= FIRST_CUT_SLACK * FIRST_PIECE_CHARS
     assert len(split_for_streaming(WARM_UP_TEXT, len(WARM_UP_TEXT))) == 1  # spoken as one piece
@@ -72,7 +72,7 @@ def test_the_warm_up_speaks_a_piece_as_long_as_the_longest_first_piece() -> None
 _BURST = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from engine.allocator import keep_freed_memory, short_lived_allocations
+    from engine.synthesis.allocator import keep_freed_memory, short_lived_allocations
 
     def resident_mib():
         with open("/proc/self/statm") as statm:

@@ -1,4 +1,4 @@
-"""engine.audio_io on real files: WAVs at the studio's rates, compressed audio and a video made
+"""engine.core.audio_io on real files: WAVs at the studio's rates, compressed audio and a video made
 with PyAV here, pipes and folders, float samples that are not numbers, and the file digest."""
 
 from __future__ import annotations
@@ -14,11 +14,19 @@ import pytest
 import soundfile as sf
 import soxr
 
-from engine import audio_io
-from engine.audio_io import AudioError, AudioStream, atomic_write_wav, audio_info, file_digest, read_audio, resample
-from engine.files import FileError
-from engine.protocol import EngineError
-from engine.voices import load_reference_clip
+from engine.core import audio_io
+from engine.core.audio_io import (
+    AudioError,
+    AudioStream,
+    atomic_write_wav,
+    audio_info,
+    file_digest,
+    read_audio,
+    resample,
+)
+from engine.core.files import FileError
+from engine.core.protocol import EngineError
+from engine.core.reference import load_reference_clip
 
 from .helpers import returns_at_once
 

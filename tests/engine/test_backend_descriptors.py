@@ -10,9 +10,18 @@ from typing import Any
 import pytest
 
 from app.cli import main
-from engine.backends import COSYVOICE2, DESCRIPTORS, PIPER, BackendOption, OptionError, OptionKind, create_backend
-from engine.client import EngineClient, EngineConfig, EngineStartError
-from engine.protocol import DEFAULT_BACKEND, ErrorCode
+from engine.core.protocol import DEFAULT_BACKEND, ErrorCode
+from engine.synthesis.backends import (
+    COSYVOICE2,
+    DESCRIPTORS,
+    PIPER,
+    BackendOption,
+    OptionError,
+    OptionKind,
+    create_backend,
+)
+from engine.synthesis.client.local import EngineClient, EngineStartError
+from engine.synthesis.config import EngineConfig
 
 ALL = list(DESCRIPTORS.values())
 
@@ -100,7 +109,7 @@ def test_the_default_backend_is_declared_and_runs_without_a_model_folder() -> No
 
 
 def test_descriptors_import_neither_torch_nor_piper() -> None:
-    code = ("import sys, engine.backends, engine.backends.descriptor, app.commands.common; "
+    code = ("import sys, engine.synthesis.backends, engine.synthesis.backends.descriptor, app.commands.common; "
             "heavy = [m for m in ('torch', 'piper', 'onnxruntime', 'transformers') if m in sys.modules]; "
             "print(heavy); sys.exit(1 if heavy else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

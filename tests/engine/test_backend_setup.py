@@ -10,8 +10,15 @@ from pathlib import Path
 import psutil
 import pytest
 
-from engine.backends import COSYVOICE2_ENVIRONMENT
-from engine.backends.setup import CANCELLED, CommandRun, OutputLine, check_environment, probe_device, progress_of
+from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT
+from engine.synthesis.backends.setup import (
+    CANCELLED,
+    CommandRun,
+    OutputLine,
+    check_environment,
+    probe_device,
+    progress_of,
+)
 
 
 def test_progress_is_read_from_build_steps_and_download_lines() -> None:

@@ -1,4 +1,4 @@
-"""Batched turns (engine.batching): the real Engine and Scheduler, a fake batching backend, a fake clock.
+"""Batched turns (engine.synthesis.batching): the real Engine and Scheduler, a fake batching backend, a fake clock.
 
 The backend's text ``"A 2 2 1"`` speaks job A in pieces of 2, 2 and 1 seconds; one
 ``step_batch`` call costs a fixed fake time whatever its size, and each job's piece depends
@@ -7,16 +7,24 @@ on that job alone, so every assertion follows from the order of the turns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from engine.backends.base import SpokenPiece
-from engine.batching import BatchCosts, finish_by
-from engine.protocol import AudioChunk, ErrorCode, JobFailed, JobFinished, JobStarted, Priority
-from engine.scheduler import Work
-from engine.process import Engine
+from engine.core.protocol import (
+    AudioChunk,
+    ErrorCode,
+    JobFailed,
+    JobFinished,
+    JobStarted,
+    Priority,
+)
+from engine.synthesis.backends.base import SpokenPiece
+from engine.synthesis.batching import BatchCosts, finish_by
+from engine.synthesis.process import Engine
+from engine.synthesis.scheduler import Work
 from tests.engine.test_scheduler import RATE, FakeBackend, FakeCache, FakeClock, Rig
 
 BATCH_S = 0.2  # fake seconds one batched call takes

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.client import EngineClient
-from engine.protocol import EngineError, ErrorCode, Job, VoiceSpec
+from engine.core.protocol import EngineError, ErrorCode, Job, VoiceSpec
+from engine.synthesis.client.local import EngineClient
 
 
 @pytest.mark.parametrize("use", [

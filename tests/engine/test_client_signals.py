@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import signal
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
-from engine.client import signals_held
+from engine.synthesis.client.local import signals_held
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Every range is declared once and refused with its declared message (issue 23): the slots'
-maximum (engine.protocol.MAX_SLOTS) and a backend's own speed range (its capabilities)."""
+maximum (engine.core.protocol.MAX_SLOTS) and a backend's own speed range (its capabilities)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from typing import Any
 import pytest
 
 from app.cli import main
-from engine.backends import COSYVOICE2, COSYVOICE2_SPEED, PIPER
-from engine.client import EngineClient, EngineConfig, EngineStartError
-from engine.protocol import (
+from engine.core.protocol import (
     MAX_SLOTS,
     SPEED,
     Capabilities,
@@ -30,7 +28,10 @@ from engine.protocol import (
     VoiceSettings,
     check_slots,
 )
-from engine.wire import from_json, to_json
+from engine.synthesis.backends import COSYVOICE2, COSYVOICE2_SPEED, PIPER
+from engine.synthesis.client.local import EngineClient, EngineStartError
+from engine.synthesis.client.wire import from_json, to_json
+from engine.synthesis.config import EngineConfig
 from tests.engine.test_scheduler import RATE, VOICE, FakeBackend, Rig
 
 ROOT = Path(__file__).resolve().parents[2]

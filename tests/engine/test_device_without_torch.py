@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.backends.device import summary
+from engine.synthesis.backends.device import summary
 from tests.engine.torch_guard import ROOT, guarded_environment
 
 
 def device_facts(tmp_path: Path, *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "engine.backends.device", *args], env=guarded_environment(tmp_path),
+    done = subprocess.run([sys.executable, "-m", "engine.synthesis.backends.device", *args], env=guarded_environment(tmp_path),
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     facts: dict = json.loads(done.stdout)

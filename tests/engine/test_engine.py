@@ -13,11 +13,10 @@ import sys
 import numpy as np
 import pytest
 
-from engine.client import EngineClient, EngineConfig, collect
-from engine.protocol import (
+from engine.core.protocol import (
     AudioChunk,
-    ErrorCode,
     EngineRestarted,
+    ErrorCode,
     Job,
     JobFailed,
     JobFinished,
@@ -31,7 +30,16 @@ from engine.protocol import (
     VoiceSettings,
     VoiceSpec,
 )
-from tests.engine.helpers import VOICES, ended, events_until, prepared, sample_voice, tone_clip
+from engine.synthesis.client.local import EngineClient, collect
+from engine.synthesis.config import EngineConfig
+from tests.engine.helpers import (
+    VOICES,
+    ended,
+    events_until,
+    prepared,
+    sample_voice,
+    tone_clip,
+)
 
 MULTI = "The tide came in early. Nobody saw the boat leave the harbour. By morning, it was gone."
 
@@ -214,7 +222,7 @@ def test_prepare_voice_and_stats(engine):
 
 
 def test_pitch_follows_the_reference_and_the_setting(engine):
-    from engine.backends.adaptation import analyse_speech
+    from engine.synthesis.backends.adaptation import analyse_speech
 
     def f0(voice):
         chunks, _ = collect(engine, Job(MULTI, voice))

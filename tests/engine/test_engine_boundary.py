@@ -7,8 +7,18 @@ import math
 
 import pytest
 
-from engine.client import EngineClient, EngineConfig, EngineStartError
-from engine.protocol import PITCH, SPEED, EngineError, ErrorCode, Job, JobFailed, JobFinished, VoiceSettings
+from engine.core.protocol import (
+    PITCH,
+    SPEED,
+    EngineError,
+    ErrorCode,
+    Job,
+    JobFailed,
+    JobFinished,
+    VoiceSettings,
+)
+from engine.synthesis.client.local import EngineClient, EngineStartError
+from engine.synthesis.config import EngineConfig
 from tests.engine.helpers import ended, events_until, sample_voice
 
 BAD_SETTINGS = [

@@ -13,9 +13,15 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from engine import files
-from engine.codes import ErrorCode
-from engine.files import NEW_FILE_MODE, FileError, atomic_write_bytes, atomic_write_wav, ensure_dir
+from engine.core import files
+from engine.core.codes import ErrorCode
+from engine.core.files import (
+    NEW_FILE_MODE,
+    FileError,
+    atomic_write_bytes,
+    atomic_write_wav,
+    ensure_dir,
+)
 
 
 def _device_copy_of_dev_null(path: Path) -> Path:

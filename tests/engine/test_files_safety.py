@@ -7,23 +7,29 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
 import soundfile as sf
 
-from engine import files
-from engine.files import FileError
+from engine.core import files
+from engine.core.files import FileError
+from engine.core.numbers import (
+    NumberError,
+    checked_int,
+    checked_number,
+    number_argument,
+)
+from engine.core.protocol import EngineError, ErrorCode
+from engine.core.reference import check_reference_clip, load_reference_clip
+from engine.core.text import control_character
 from engine.load.plans import Plan, PlanError
 from engine.load.runner import BenchError, BenchSettings
 from engine.load.stats import Objective
-from engine.numbers import NumberError, checked_int, checked_number, number_argument
-from engine.protocol import EngineError, ErrorCode
-from engine.serve.config import ServeConfigError, ServeOptions, read_token
-from engine.text import control_character
-from engine.voices import check_reference_clip, load_reference_clip
+from engine.synthesis.serve.config import ServeConfigError, ServeOptions, read_token
 from tests.engine.helpers import returns_at_once, tone_clip
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="named pipes and hard links as on POSIX")
@@ -108,8 +114,8 @@ def test_serve_token_file_on_a_fifo_is_refused_at_once(fifo: Path) -> None:
 
 
 def test_variant_b_a_client_token_file_on_a_fifo_is_refused_at_once(fifo: Path) -> None:
-    from engine.client import EngineStartError
-    from engine.remote import read_token_file
+    from engine.synthesis.client.local import EngineStartError
+    from engine.synthesis.client.remote import read_token_file
 
     error = returns_at_once(lambda: read_token_file(fifo))
     assert isinstance(error, EngineStartError) and error.code is ErrorCode.UNAUTHORIZED and "named pipe" in str(error)

@@ -1,5 +1,5 @@
 """The first piece sized for first audio: the budget follows the engine's load, the real model's
-first piece ends where engine.text decided, and the take joins there without a click or a pause
+first piece ends where engine.core.text decided, and the take joins there without a click or a pause
 longer than the ones inside a sentence."""
 
 from __future__ import annotations
@@ -7,12 +7,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.backends.adaptation import EQ_BAND_CENTRES_HZ, NEUTRAL_F0_HZ, Adaptation
-from engine.backends.piper import CLAUSE_PAUSE_S, CUT_EDGE_SILENCE_S, FIRST_CUT_QUIET_DB, PiperBackend
-from engine.backends.base import VoiceProfile
-from engine.protocol import VoiceSettings
-from engine.silence import sound_intervals
-from engine.text import FIRST_PIECE_CHARS, FIRST_PIECE_MIN_CHARS, PIECE_MAX_CHARS, split_for_streaming
+from engine.core.protocol import VoiceSettings
+from engine.core.silence import sound_intervals
+from engine.core.text import (
+    FIRST_PIECE_CHARS,
+    FIRST_PIECE_MIN_CHARS,
+    PIECE_MAX_CHARS,
+    split_for_streaming,
+)
+from engine.synthesis.backends.adaptation import (
+    EQ_BAND_CENTRES_HZ,
+    NEUTRAL_F0_HZ,
+    Adaptation,
+)
+from engine.synthesis.backends.base import VoiceProfile
+from engine.synthesis.backends.piper import (
+    CLAUSE_PAUSE_S,
+    CUT_EDGE_SILENCE_S,
+    FIRST_CUT_QUIET_DB,
+    PiperBackend,
+)
 from tests.engine.test_scheduler import Rig
 
 # A character's voice: pitch, range, formants and EQ all moved, so the join is through PSOLA and EQ.
@@ -76,7 +90,7 @@ def test_a_cut_first_sentence_joins_without_a_click_or_a_long_gap(piper: PiperBa
 
 
 def test_the_seed_is_the_jobs_reading_and_a_bad_variant_is_refused() -> None:
-    from engine.protocol import ErrorCode, JobFailed, VoiceSettings, synthesis_seed
+    from engine.core.protocol import ErrorCode, JobFailed, VoiceSettings, synthesis_seed
 
     rig = Rig(slots=1)
     rig.submit("A 1")

@@ -1,4 +1,4 @@
-"""The GE2E port (engine/ge2e.py) against resemblyzer itself, and a studio engine without torch.
+"""The GE2E port (engine/voiceprint/ge2e.py) against resemblyzer itself, and a studio engine without torch.
 
 The reference embeddings (tests/engine/data/ge2e_reference.npz) were computed once by
 resemblyzer 0.1.4 on torch (scripts/convert-ge2e), from the bundled voices and from real
@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from engine import ge2e
-from engine.protocol import EngineError, ErrorCode
-from engine.voices import SpeakerEncoder, load_reference_clip
+from engine.core.protocol import EngineError, ErrorCode
+from engine.core.reference import load_reference_clip
+from engine.voiceprint import ge2e
+from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.helpers import VOICES
 from tests.engine.torch_guard import guarded_environment, tried_imports
 

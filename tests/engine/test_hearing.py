@@ -9,20 +9,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 from engine.hearing import HearingError, speakers
+from engine.hearing.audio import SAMPLE_RATE, audio_windows
 from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
-from engine.hearing.transcribe import (
-    SAMPLE_RATE,
-    Options,
-    Word,
-    audio_windows,
-    split_lines,
-    transcribe_media,
-)
+from engine.hearing.lines import Word, split_lines
+from engine.hearing.transcribe import Options, transcribe_media
 from engine.hearing.whisper import load_whisper
 
-from .hearing_fixtures import HEARING_DATA, RATE, VOICES, make_scene, music, read_audio, script_wer, voice_at, write_video
+from .hearing_fixtures import (
+    HEARING_DATA,
+    RATE,
+    VOICES,
+    make_scene,
+    music,
+    read_audio,
+    script_wer,
+    voice_at,
+    write_video,
+)
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +184,7 @@ def test_cancel_stops_between_windows(tmp_path: Path, whisper, encoder) -> None:
 def _lines_of(clips: list[tuple[str, float, float]], gap_s: float = 0.8) -> tuple[np.ndarray, list, list[str]]:
     """Pieces of real speech one after another (a clip's name, from, to: seconds into it) as the
     recording, a line whose words span each, and who says each line."""
-    from engine.hearing.transcribe import Line
+    from engine.hearing.lines import Line
 
     audio, lines, said_by, at = [], [], [], 0.0
     for name, begin, finish in clips:

@@ -20,8 +20,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from engine.client import EngineClient, EngineConfig, EngineStartError, collect
-from engine.protocol import EngineStarting, ErrorCode, Job, JobFinished
+from engine.core.protocol import EngineStarting, ErrorCode, Job, JobFinished
+from engine.synthesis.client.local import EngineClient, EngineStartError, collect
+from engine.synthesis.config import EngineConfig
 from tests.engine.helpers import sample_voice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,8 +67,9 @@ def read_line_with(stream, marker: str, limit: float = 300.0) -> str:
 # first chunk arrived (the engine is mid-synthesis) and then waits to be killed.
 PARENT = textwrap.dedent("""
     import sys, time
-    from engine.client import EngineClient, EngineConfig
-    from engine.protocol import AudioChunk, Job
+    from engine.synthesis.client.local import EngineClient
+    from engine.synthesis.config import EngineConfig
+    from engine.core.protocol import AudioChunk, Job
     from tests.engine.helpers import sample_voice
     client = EngineClient(EngineConfig(python=sys.argv[2] if len(sys.argv) > 2 else None))
     client.start()

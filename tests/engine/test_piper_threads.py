@@ -5,9 +5,9 @@ import os
 import numpy as np
 import pytest
 
-from engine.backends.base import VoiceProfile
-from engine.backends.piper import PiperBackend
-from engine.protocol import VoiceSettings
+from engine.core.protocol import VoiceSettings
+from engine.synthesis.backends.base import VoiceProfile
+from engine.synthesis.backends.piper import PiperBackend
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_a_piece_being_adapted_divides_the_cores_too(backend, monkeypatch):
     """A model call that begins while another piece is adapted gets half the cores, not all:
     the other piece's next model call follows at once, and two calls on every core each
     would oversubscribe them."""
-    import engine.backends.piper as piper_module
+    import engine.synthesis.backends.piper as piper_module
 
     backend.set_slots(2)
     during_adaptation: list[int] = []

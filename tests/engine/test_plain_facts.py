@@ -6,7 +6,7 @@ import pickle
 
 import numpy as np
 
-from engine.protocol import plain_facts
+from engine.core.protocol import plain_facts
 
 
 class LibraryVersion(str):

@@ -10,8 +10,11 @@ import pedalboard
 import pytest
 import soundfile as sf
 
-from engine.codes import QaCode
-from engine.qa.checks import (
+from engine.core.codes import QaCode
+from engine.core.reference import load_reference_clip
+from engine.hearing import whisper
+from engine.hearing.qa import recognise as recognise_module
+from engine.hearing.qa.checks import (
     QaThresholds,
     QaValueError,
     TakeChecks,
@@ -22,9 +25,7 @@ from engine.qa.checks import (
     measure_take,
     silences,
 )
-from engine.hearing import whisper
-from engine.qa import recognise as recognise_module
-from engine.voices import SpeakerEncoder, load_reference_clip
+from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.helpers import VOICES, joe_says
 
 # A real recording (licence in qa_speech/README.md) and what it says.

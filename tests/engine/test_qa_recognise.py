@@ -9,8 +9,8 @@ import pytest
 import soxr
 
 from engine.hearing import whisper
-from engine.qa import recognise as recognise_module
-from engine.qa.recognise import (
+from engine.hearing.qa import recognise as recognise_module
+from engine.hearing.qa.recognise import (
     NotHeard,
     WhisperRecogniser,
     recognise,
@@ -18,7 +18,15 @@ from engine.qa.recognise import (
     register_recogniser,
     whisper_recogniser,
 )
-from engine.qa.wer import CER, WER, error_rate, metric_for, normalise_characters, normalise_words, word_error_rate
+from engine.hearing.qa.wer import (
+    CER,
+    WER,
+    error_rate,
+    metric_for,
+    normalise_characters,
+    normalise_words,
+    word_error_rate,
+)
 from tests.engine.helpers import joe_says
 from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT, read_mono
 

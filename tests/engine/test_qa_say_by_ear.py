@@ -4,7 +4,7 @@ Mandarin recording), says so, and reports it in --json; a given transcript is ne
 import json
 import shutil
 
-from engine.qa.wer import error_rate
+from engine.hearing.qa.wer import error_rate
 from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
 from tests.engine.test_say_command import say
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.protocol import EngineError, ErrorCode
 from engine.hearing import whisper
-from engine.protocol import EngineError, ErrorCode
 from tests.cosyvoice.test_models import FakeHub
 
 

@@ -7,15 +7,14 @@ deadline and every order below follows from the arithmetic in the comments.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
-from engine.backends.base import Backend, ReferenceClip, SpokenPiece, StopCheck, VoiceProfile
-from engine.playback import StallTracker
-from engine.process import Engine
-from engine.protocol import (
+from engine.core.playback import StallTracker
+from engine.core.protocol import (
     AudioChunk,
     Capabilities,
     ErrorCode,
@@ -27,7 +26,10 @@ from engine.protocol import (
     VoiceSettings,
     VoiceSpec,
 )
-from engine.scheduler import (
+from engine.core.reference import ReferenceClip
+from engine.synthesis.backends.base import Backend, SpokenPiece, StopCheck, VoiceProfile
+from engine.synthesis.process import Engine
+from engine.synthesis.scheduler import (
     INTERACTIVE_LEAD_S,
     SAFETY_MARGIN_S,
     UNHURRIED_START_S,
@@ -35,7 +37,7 @@ from engine.scheduler import (
     Work,
     default_max_active,
 )
-from engine.voices import CacheCounters, CacheLookup
+from engine.synthesis.voices import CacheCounters, CacheLookup
 
 RATE = 100  # samples per second of the fake audio
 COMPUTE_S = 0.1  # fake seconds each piece takes

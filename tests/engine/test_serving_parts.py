@@ -1,5 +1,5 @@
 """The parts of serving that need no Ray: the network encoding of the engine protocol
-(engine.wire), the server's options, and the remote client's errors without a server."""
+(engine.synthesis.client.wire), the server's options, and the remote client's errors without a server."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.client import EngineConfig, EngineStartError
-from engine.protocol import (
+from engine.core.protocol import (
     AudioChunk,
     Capabilities,
     EngineReady,
@@ -29,8 +28,23 @@ from engine.protocol import (
     VoiceSettings,
     VoiceSpec,
 )
-from engine.remote import RemoteConfig, RemoteEngineClient, read_token_file
-from engine.serve.config import (
+from engine.synthesis.client.local import EngineStartError
+from engine.synthesis.client.remote import (
+    RemoteConfig,
+    RemoteEngineClient,
+    read_token_file,
+)
+from engine.synthesis.client.wire import (
+    WireError,
+    dumps,
+    encode_frame,
+    from_json,
+    loads,
+    read_frame,
+    to_json,
+)
+from engine.synthesis.config import EngineConfig
+from engine.synthesis.serve.config import (
     ServeConfigError,
     ServeOptions,
     is_loopback,
@@ -38,7 +52,6 @@ from engine.serve.config import (
     read_token,
     replica_max_ongoing,
 )
-from engine.wire import WireError, dumps, encode_frame, from_json, loads, read_frame, to_json
 
 JOB = Job("Hello there.", VoiceSpec("/clips/a.wav", "a transcript", VoiceSettings(1.1, -2.0, "softly", "en")),
           Priority.INTERACTIVE, listening=False)

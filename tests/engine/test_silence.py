@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.silence import quiet_cut
+from engine.core.silence import quiet_cut
 
 RATE = 16_000
 

@@ -1,4 +1,4 @@
-from engine.text import (
+from engine.core.text import (
     FIRST_CUT_SLACK,
     FIRST_PIECE_CHARS,
     FIRST_PIECE_MIN_CHARS,

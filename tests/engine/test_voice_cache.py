@@ -12,15 +12,16 @@ import json
 import logging
 import os
 import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import numpy as np
 import pytest
 
-from engine.client import EngineClient, EngineConfig, collect
-from engine.protocol import Job, JobFinished, VoicePrepared
-from engine.voices import VoiceCache, profile_problem, read_profile
+from engine.core.protocol import Job, JobFinished, VoicePrepared
+from engine.synthesis.client.local import EngineClient, collect
+from engine.synthesis.config import EngineConfig
+from engine.synthesis.voices import VoiceCache, profile_problem, read_profile
 from tests.engine.helpers import prepared, sample_voice
 
 VOICE = sample_voice("maya")
@@ -78,7 +79,7 @@ POISONS = {
 def test_a_poisoned_entry_is_rebuilt(entry, open_cache, poison, caplog):
     rewrite(entry, POISONS[poison])
     cache = open_cache(entry.parent)
-    with caplog.at_level(logging.WARNING, logger="engine.voices"):
+    with caplog.at_level(logging.WARNING, logger="engine.synthesis.voices"):
         found = cache.prepare(VOICE)
     assert found.source == "miss" and cache.counters.rebuilt == 1
     assert profile_problem(found.profile, cache.backend) is None
@@ -100,7 +101,7 @@ def test_a_folder_with_contents_is_left_alone_and_the_voice_kept_in_memory(entry
     entry.mkdir()
     (entry / "someone's.txt").write_text("not ours")
     cache = open_cache(entry.parent)
-    with caplog.at_level(logging.WARNING, logger="engine.voices"):
+    with caplog.at_level(logging.WARNING, logger="engine.synthesis.voices"):
         assert cache.prepare(VOICE).source == "miss"
         assert cache.lookup(VOICE).source == "memory"  # and later jobs go on
     assert (entry / "someone's.txt").read_text() == "not ours"
@@ -168,7 +169,7 @@ def full_folder(folder: Path) -> Iterator[Path]:
 def test_a_folder_that_cannot_be_written_logs_once_and_voices_go_on(tmp_path, open_cache, make, caplog):
     with make(tmp_path / "cache") as folder:
         cache = open_cache(folder)
-        with caplog.at_level(logging.WARNING, logger="engine.voices"):
+        with caplog.at_level(logging.WARNING, logger="engine.synthesis.voices"):
             assert cache.prepare(VOICE).source == "miss"
             assert cache.prepare(OTHER).source == "miss"
             assert cache.lookup(VOICE).source == "memory"
@@ -179,7 +180,7 @@ def test_a_folder_that_cannot_be_written_logs_once_and_voices_go_on(tmp_path, op
 def test_a_cache_folder_that_cannot_be_made_logs_once_and_voices_go_on(tmp_path, open_cache, caplog):
     blocker = tmp_path / "a-file"
     blocker.write_text("a file where the cache folder's parent should be")
-    with caplog.at_level(logging.WARNING, logger="engine.voices"):
+    with caplog.at_level(logging.WARNING, logger="engine.synthesis.voices"):
         cache = open_cache(blocker / "voices")
         assert cache.prepare(VOICE).source == "miss"
         assert cache.prepare(OTHER).source == "miss"

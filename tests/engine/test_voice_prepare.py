@@ -10,17 +10,32 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
-from engine.backends.base import ReferenceClip
-from engine.backends.piper import PiperBackend
-from engine.process import Engine
-from engine.protocol import Event, Job, JobFailed, JobFinished, PrepareVoice, VoicePrepared, VoiceSettings
-from engine.voices import MODELS_FOLDER, SpeakerEncoder, VoiceCache, read_profile, resemblance_text
+from engine.core.protocol import (
+    Event,
+    Job,
+    JobFailed,
+    JobFinished,
+    PrepareVoice,
+    VoicePrepared,
+    VoiceSettings,
+)
+from engine.core.reference import ReferenceClip
+from engine.synthesis.backends.piper import PiperBackend
+from engine.synthesis.process import Engine
+from engine.synthesis.voices import (
+    MODELS_FOLDER,
+    VoiceCache,
+    read_profile,
+    resemblance_text,
+)
+from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.helpers import sample_voice
 
 MAYA = sample_voice("maya")
@@ -143,7 +158,7 @@ def test_a_failing_second_phase_neither_fails_the_job_nor_leaves_anyone_waiting(
     broken.gate.set()
     engine, heard = run_engine(piper, VoiceCache(tmp_path, piper, "piper", broken))
     try:
-        with caplog.at_level(logging.WARNING, logger="engine.voices"):
+        with caplog.at_level(logging.WARNING, logger="engine.synthesis.voices"):
             job = Job("The tide is turning, we should go.", MAYA)
             engine.submit(job)
             request = PrepareVoice(MAYA)
@@ -235,7 +250,7 @@ def test_a_damaged_calibration_is_measured_again_and_replaced(tmp_path, stored_c
     calibration.write_bytes(stored_calibration.read_bytes())
     CORRUPTIONS[corruption](calibration)
     backend = fresh_piper()
-    with caplog.at_level(logging.WARNING, logger="engine.voices"):
+    with caplog.at_level(logging.WARNING, logger="engine.synthesis.voices"):
         found = VoiceCache(tmp_path, backend, "piper", encoder).prepare(sample_voice("rex"))
     assert found.source == "miss" and "rebuilding" in caplog.text
     with np.load(calibration, allow_pickle=False) as data:  # measured again, and sound again

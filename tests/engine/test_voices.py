@@ -7,18 +7,17 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from engine.backends.base import ReferenceClip, VoiceProfile
-from engine.files import FileError
-from engine.protocol import EngineError, ErrorCode
-from engine.voices import (
+from engine.core.files import FileError
+from engine.core.protocol import EngineError, ErrorCode
+from engine.core.reference import (
     MAX_REFERENCE_S,
-    CorruptCacheEntry,
-    SpeakerEncoder,
+    ReferenceClip,
     load_reference_clip,
-    read_profile,
     transcript_beside,
-    write_profile,
 )
+from engine.synthesis.backends.base import VoiceProfile
+from engine.synthesis.voices import CorruptCacheEntry, read_profile, write_profile
+from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.helpers import VOICES, tone_clip
 
 

@@ -7,11 +7,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-
-from engine.client import EngineClient, EngineConfig, collect
-from engine.process import Engine
-from engine.protocol import Job, JobFinished, Stats, VoiceSpec
-from engine.voices import WARM_UP_QUIET_S, VoiceCache
+from engine.core.protocol import Job, JobFinished, Stats, VoiceSpec
+from engine.synthesis.client.local import EngineClient, collect
+from engine.synthesis.config import EngineConfig
+from engine.synthesis.process import Engine
+from engine.synthesis.voices import WARM_UP_QUIET_S, VoiceCache
 from tests.engine.test_scheduler import FakeBackend, FakeCache, FakeClock, Rig
 
 ROOT = Path(__file__).resolve().parents[2]

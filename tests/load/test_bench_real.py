@@ -11,10 +11,10 @@ import pytest
 
 from app.cli import main
 from app.commands.exit_codes import ExitCode
-from engine.backends import COSYVOICE2_ENVIRONMENT
-from engine.client import EngineConfig
+from engine.core.text import first_piece_chars, split_for_streaming
 from engine.load import BenchSession, BenchSettings, Objective, Plan
-from engine.text import first_piece_chars, split_for_streaming
+from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT
+from engine.synthesis.config import EngineConfig
 
 
 def _check_plausible(data: dict, levels: list[int], jobs_per_level: int) -> None:
@@ -96,7 +96,7 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
         "A letter came from the city, written in a careful and unfamiliar hand. It was unsigned.",
     ]
     texts.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    # The pieces engine.text makes of a line whose first piece begins with 1 or 2 jobs admitted
+    # The pieces engine.core.text makes of a line whose first piece begins with 1 or 2 jobs admitted
     # (its budget follows the load); the first piece may leave as two chunks (a quiet cut).
     chunk_counts = {len(split_for_streaming(line, first_piece_chars(jobs, 2))) + quiet_cut
                     for line in lines for jobs in (1, 2) for quiet_cut in (0, 1)}

@@ -10,9 +10,16 @@ import re
 import stat
 from pathlib import Path
 
-from engine.files import NEW_FILE_MODE
+from engine.core.files import NEW_FILE_MODE
 from engine.load.plans import Plan
-from engine.load.report import TABLE_COLUMNS, BenchReport, format_table, levels_table_html, nice_ticks, table_rows
+from engine.load.report import (
+    TABLE_COLUMNS,
+    BenchReport,
+    format_table,
+    levels_table_html,
+    nice_ticks,
+    table_rows,
+)
 from engine.load.sampler import ResourceSample, ResourceSampler
 from engine.load.stats import Objective, add_changes, apply_objective, make_verdict
 from tests.load.helpers import level_of, record

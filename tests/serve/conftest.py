@@ -16,13 +16,14 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from engine.remote import RemoteConfig, RemoteEngineClient
+from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
 
 READY_TIMEOUT_S = 420.0  # Ray head + 4 deployments + 2 engine loads on a busy 2-core machine
 STOP_TIMEOUT_S = 90.0

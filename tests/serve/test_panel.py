@@ -6,12 +6,11 @@ that names the server, and a report that records the target and its replicas.
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
-import pytest
-
 from app.ui.stress import StressPanel
-from engine.remote import RemoteConfig
+from engine.synthesis.client.remote import RemoteConfig
 from tests.app.ui.stress.outcome import run_outcome
 from tests.serve.conftest import Server
 

@@ -21,9 +21,7 @@ import soundfile as sf
 
 from app.project import Project
 from app.project.sample import copy_sample_project
-from engine.client import EngineClient, EngineConfig, EngineStartError, collect
-from engine.remote import RemoteConfig, RemoteEngineClient
-from engine.protocol import (
+from engine.core.protocol import (
     AudioChunk,
     ErrorCode,
     Job,
@@ -33,6 +31,9 @@ from engine.protocol import (
     RequestFailed,
     VoicePrepared,
 )
+from engine.synthesis.client.local import EngineClient, EngineStartError, collect
+from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
+from engine.synthesis.config import EngineConfig
 from tests.engine.helpers import ended, events_until, sample_voice
 from tests.serve.conftest import MAX_CLIP_MB, MAX_TEXT_CHARS, Server, dubstudio, health
 
@@ -109,7 +110,7 @@ def test_bad_input_gets_the_local_engines_codes(server: Server, tmp_path: Path) 
     client.start()
     silent = tmp_path / "silent.wav"
     sf.write(str(silent), np.zeros(22050 * 3, dtype=np.float32), 22050)
-    from engine.protocol import VoiceSpec
+    from engine.core.protocol import VoiceSpec
 
     cases = {
         "empty": (Job("   ", sample_voice()), ErrorCode.EMPTY_TEXT),
@@ -131,7 +132,7 @@ def test_oversized_text_and_clip_are_refused_with_codes(server: Server, tmp_path
     rng = np.random.default_rng(0)
     sf.write(str(big), rng.uniform(-0.3, 0.3, (44100 * 20, 2)), 44100, subtype="PCM_16")
     assert big.stat().st_size > MAX_CLIP_MB * 2**20
-    from engine.protocol import VoiceSpec
+    from engine.core.protocol import VoiceSpec
 
     _, end = collect(client, Job("Hello.", VoiceSpec(str(big))), timeout=60)
     assert isinstance(end, JobFailed) and end.code is ErrorCode.CLIP_TOO_LARGE, end

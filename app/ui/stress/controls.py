@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.folders import Folders
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
+from engine.core.paths import SAMPLE_VOICES
 from engine.load import Objective, Plan, PlanError
 from engine.load.plans import PLAN_RANGES, WHOLE_NUMBERS, Arrivals, Mode, WarmupMode
 from engine.load.stats import OBJECTIVE_RANGES
-from engine.load.workload import resources_dir
 
 TEXT_CHOICES = (("Bundled, as the backend speaks", None), ("Bundled English", ("en",)),
                 ("Bundled Chinese", ("zh",)), ("Bundled English + Chinese", ("en", "zh")),
@@ -174,7 +174,7 @@ class RunControls(QWidget):
         self.voices_list = QListWidget()
         self.voices_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.voices_list.setMaximumHeight(80)
-        for clip in sorted((resources_dir() / "voices").glob("*.wav")):
+        for clip in sorted((SAMPLE_VOICES).glob("*.wav")):
             self._add_voice(str(clip))
         add_voice = QPushButton("Add…")
         add_voice.clicked.connect(self._add_voices)

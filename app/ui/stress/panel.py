@@ -19,8 +19,9 @@ the event loop runs, to show the window stays responsive under load.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QHideEvent, QPixmap, QShowEvent
@@ -48,12 +49,16 @@ from app.ui.stress.controls import RunControls
 from app.ui.stress.lag import LagProbe
 from app.ui.stress.plots import LivePlots
 from app.ui.stress.target import TargetBox
-from app.ui.stress.worker import BenchWorker, Prepare, PrepareContext, Preparing, SessionFactory
-from engine.backends import OptionError, descriptor
-from engine.backends.cosyvoice_models import synthetic_banner
-from engine.client import EngineConfig
-from engine.codes import ErrorCode
-from engine.files import FileError, atomic_write_bytes
+from app.ui.stress.worker import (
+    BenchWorker,
+    Prepare,
+    PrepareContext,
+    Preparing,
+    SessionFactory,
+)
+from engine.core.codes import ErrorCode
+from engine.core.files import FileError, atomic_write_bytes
+from engine.core.protocol import DEFAULT_BACKEND, EngineError
 from engine.load import (
     BenchReport,
     BenchSession,
@@ -71,7 +76,9 @@ from engine.load import (
 from engine.load.probe import PRESETS, ProbePreset, probe_settings
 from engine.load.report import TABLE_COLUMNS, hardware_line, table_rows
 from engine.load.runner import engine_label
-from engine.protocol import DEFAULT_BACKEND, EngineError
+from engine.synthesis.backends import OptionError, descriptor
+from engine.synthesis.backends.cosyvoice_models import synthetic_banner
+from engine.synthesis.config import EngineConfig
 
 REDRAW_MS = 100  # 10 frames per second: smooth enough, and cheap
 # The panel's engine runs a little "nicer" than the window: when synthesis saturates the CPU

@@ -3,7 +3,7 @@
 The panel's target is its own, independent of the studio's engine: a team probes CosyVoice2
 on this machine while the studio keeps auditioning on Piper, or points the panel at a rented
 GPU box running ``dubstudio serve``. This computer's engine is described by its backend (the
-backend descriptors of :mod:`engine.backends`), that backend's options as a form built from
+backend descriptors of :mod:`engine.synthesis.backends`), that backend's options as a form built from
 its descriptor (model folder, device, fp16, …), the interpreter of its environment and the
 slots. A server is a URL, its bearer token and, for a self-signed certificate, the file to
 trust.
@@ -26,12 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.backend_form import BackendOptionsForm, row, spin_box
+from app.ui.engine.backend_form import BackendOptionsForm, row, spin_box
 from app.ui.folders import Folders
-from engine.backends import DESCRIPTORS, OptionError, descriptor
-from engine.client import EngineConfig
-from engine.protocol import MAX_SLOTS, EngineError
-from engine.remote import RemoteConfig
+from engine.core.protocol import MAX_SLOTS, EngineError
+from engine.synthesis.backends import DESCRIPTORS, OptionError, descriptor
+from engine.synthesis.client.remote import RemoteConfig
+from engine.synthesis.config import EngineConfig
 
 LOCAL, SERVER = "local", "server"
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Union
 
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 from engine.load import BenchError, BenchSession, BenchSettings, Progress, RunFailed
 
 log = logging.getLogger(__name__)
@@ -35,13 +35,13 @@ class Preparing:
     fraction: float | None = None
 
 
-Message = Union[Progress, Preparing]
+Message = Progress | Preparing
 
 
 class PrepareContext:
     """What a preparation gets: a way to report lines, and to say how to stop its current step."""
 
-    def __init__(self, worker: "BenchWorker") -> None:
+    def __init__(self, worker: BenchWorker) -> None:
         self._worker = worker
 
     def say(self, text: str, fraction: float | None = None) -> None:

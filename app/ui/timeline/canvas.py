@@ -41,7 +41,14 @@ from app.project.timecode import format_clock
 from app.project.timeline import Slot
 from app.ui.timeline.edits import MIN_SLOT_S, visible_end
 from app.ui.timeline.programme import PEAKS_PER_S, Audio
-from app.ui.timeline.scale import ZOOM_STEP, TimeScale, format_ruler, snap_delta, tick_steps, tick_times
+from app.ui.timeline.scale import (
+    ZOOM_STEP,
+    TimeScale,
+    format_ruler,
+    snap_delta,
+    tick_steps,
+    tick_times,
+)
 
 HEADER_W = 132  # track names
 RULER_H = 26

@@ -9,8 +9,8 @@ a line behind a later one would give it a slot that ends before it begins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from app.project import Command, EditLine, Macro, MoveLines, Project
 from app.project.timeline import Slot

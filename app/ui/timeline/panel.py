@@ -1,6 +1,6 @@
 """The timeline panel: transport bar, video preview, and the tracks of the open project.
 
-It listens to the :class:`~app.ui.document.Document` like every other view (edits and render
+It listens to the :class:`~app.ui.window.document.Document` like every other view (edits and render
 results), draws the script as clips on one track per character, turns drags into undoable
 commands, and plays the dub with the guide track through the studio's player. One display
 timer, running only while the transport plays or a drag scrubs, moves the playhead and asks
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QMargins, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFontMetrics, QImage, QKeySequence
@@ -31,21 +31,33 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import Change, Line, LineStatus, Project, ProjectError
-from app.project.timecode import format_clock
-from app.project.timecode import MAX_TIME_S
+from app.project.timecode import MAX_TIME_S, format_clock
 from app.project.timeline import Slot, build_timeline
 from app.project.timing import overlapping_lines
-from app.ui.document import Document
-from app.ui.player import Player
-from app.ui.script_panel import ScriptPanel
+from app.ui.playback.player import Player
+from app.ui.script.script_panel import ScriptPanel
 from app.ui.tasks import TaskRunner
 from app.ui.timeline.canvas import Clip, DragKind, TimelineCanvas, Track
-from app.ui.timeline.edits import move, resize_end, resize_start, retime_command, visible_end
-from app.ui.timeline.programme import Audio, AudioLibrary, Programme, chosen_takes, load_many, placements
+from app.ui.timeline.edits import (
+    move,
+    resize_end,
+    resize_start,
+    retime_command,
+    visible_end,
+)
+from app.ui.timeline.programme import (
+    Audio,
+    AudioLibrary,
+    Programme,
+    chosen_takes,
+    load_many,
+    placements,
+)
 from app.ui.timeline.scale import ZOOM_STEP
 from app.ui.timeline.transport import Transport
 from app.ui.timeline.video import FrameDecoder, VideoPreview
-from engine.codes import ErrorCode
+from app.ui.window.document import Document
+from engine.core.codes import ErrorCode
 
 log = logging.getLogger(__name__)
 

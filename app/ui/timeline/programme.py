@@ -16,17 +16,17 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
 from app.project import Project
 from app.project.loudness import gain_for
 from app.project.timeline import Slot
-from engine.audio_io import AudioError, read_audio
-from engine.codes import ErrorCode
+from engine.core.audio_io import AudioError, read_audio
+from engine.core.codes import ErrorCode
 
 PREVIEW_RATE = 24_000  # speech needs no more, and it halves the work of 48 kHz
 PEAKS_PER_S = 200  # envelope points per second: 5 px apart at the timeline's highest zoom
@@ -62,7 +62,7 @@ def envelope(pcm: np.ndarray, bin_frames: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def load_audio(path: Path) -> Audio:
-    """A sound file as :class:`Audio` (any rate and channel count :mod:`engine.audio_io` reads)."""
+    """A sound file as :class:`Audio` (any rate and channel count :mod:`engine.core.audio_io` reads)."""
     mono, _ = read_audio(path, PREVIEW_RATE)  # a pipe is refused, never waited on
     mono = np.ascontiguousarray(mono)
     low, high = envelope(mono, PREVIEW_RATE // PEAKS_PER_S)

@@ -8,8 +8,8 @@ playhead) where it is, as every audio editor does, so the thing being looked at 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from app.project.timecode import format_clock
 

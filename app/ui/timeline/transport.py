@@ -1,7 +1,7 @@
 """The timeline's transport: play the dub from the playhead, pause, shuttle (J/K/L), seek.
 
 Audio is the clock. The transport streams the :class:`~app.ui.timeline.programme.Programme`
-into the studio's one :class:`~app.ui.player.Player` in short blocks, a quarter of a second
+into the studio's one :class:`~app.ui.playback.player.Player` in short blocks, a quarter of a second
 ahead of what the sound card has taken, and reads the time back from the frames the card has
 consumed; the playhead and the video follow that, never a timer of their own. So the picture
 cannot drift from the sound, and when the machine stalls both wait together.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from app.ui.player import Player
+from app.ui.playback.player import Player
 from app.ui.timeline.programme import Programme
 
 SHUTTLE_SPEEDS = (1.0, 2.0, 4.0, 8.0)  # each J or L press doubles, as in video editors

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
-
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 
 if TYPE_CHECKING:
     from av.container import InputContainer
@@ -71,7 +71,7 @@ class FrameDecoder(QObject):
     def _run(self) -> None:
         import av
 
-        from engine.files import open_regular_file
+        from engine.core.files import open_regular_file
 
         try:  # opened by us as a regular file: a named pipe is refused instead of blocking FFmpeg
             handle = open_regular_file(self._path)

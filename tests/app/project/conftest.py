@@ -11,7 +11,7 @@ import soundfile as sf
 from app.project import Line, Project, Take
 from app.project.clips import import_clip
 from app.project.model import new_id
-from engine.protocol import VoiceSettings
+from engine.core.protocol import VoiceSettings
 
 VOICES = Path(__file__).resolve().parents[3] / "resources" / "voices"
 

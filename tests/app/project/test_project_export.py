@@ -9,7 +9,14 @@ import pytest
 import soundfile as sf
 
 from app.project import ExportError, Line, Project
-from app.project.export import export_lines, export_mix, export_srt, export_stems, line_file_name, mixdown
+from app.project.export import (
+    export_lines,
+    export_mix,
+    export_srt,
+    export_stems,
+    line_file_name,
+    mixdown,
+)
 from app.project.export_registry import export
 from app.project.timeline import build_timeline, estimate_duration
 

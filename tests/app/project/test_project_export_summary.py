@@ -10,7 +10,12 @@ import pytest
 from app.cli import main as cli_main
 from app.project import Project
 from app.project.errors import ExportError
-from app.project.export_registry import EXPORTS, ExportContext, export_format, export_summary
+from app.project.export_registry import (
+    EXPORTS,
+    ExportContext,
+    export_format,
+    export_summary,
+)
 from app.project.video_export import VideoExportOptions
 
 from .conftest import add_fake_take, tone

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.project.fit import AIM, MAX_RATE_PASSES, MAX_STRETCH, first_speed, next_step, time_stretch, trim_tail
+from app.project.fit import (
+    AIM,
+    MAX_RATE_PASSES,
+    MAX_STRETCH,
+    first_speed,
+    next_step,
+    time_stretch,
+    trim_tail,
+)
 
 MAX = 1.25
 

@@ -21,7 +21,8 @@ from app.project.export import export_mix
 from app.project.fit import slot_seconds, trim_tail
 from app.project.loudness import integrated_loudness
 from app.project.render import RenderSession
-from engine.client import EngineClient, EngineConfig
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
 
 from .conftest import VOICES, make_project
 from .media_fixtures import make_video

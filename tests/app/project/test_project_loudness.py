@@ -11,7 +11,13 @@ import soundfile as sf
 
 from app.project import Project
 from app.project.export import GUIDE_STEM, export_mix, mixdown
-from app.project.loudness import apply_ceiling, duck_gain, integrated_loudness, measure, true_peak_dbtp
+from app.project.loudness import (
+    apply_ceiling,
+    duck_gain,
+    integrated_loudness,
+    measure,
+    true_peak_dbtp,
+)
 
 from .conftest import add_fake_take, tone
 

@@ -11,9 +11,14 @@ import soundfile as sf
 
 from app.cli import main as cli_main
 from app.project import MediaError, PathEscapeError, Project, ProjectFileError
-from app.project.media import attach_video, extract_guide, probe_video, subtitle_stream_srt
+from app.project.media import (
+    attach_video,
+    extract_guide,
+    probe_video,
+    subtitle_stream_srt,
+)
 from app.project.new_project import VoiceSource, new_project_from_video
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 
 from .conftest import VOICES
 from .media_fixtures import make_video

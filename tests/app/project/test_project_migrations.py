@@ -8,10 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from app.project import CURRENT_SCHEMA, MIGRATIONS, LineStatus, MigrationError, Project, SchemaTooNewError
+from app.project import (
+    CURRENT_SCHEMA,
+    MIGRATIONS,
+    LineStatus,
+    MigrationError,
+    Project,
+    SchemaTooNewError,
+)
 from app.project.errors import ProjectFileError
 from app.project.migrations import V4_QA_DEFAULTS, V6_QA_DEFAULTS, migrate
-from engine.qa.checks import QaThresholds
+from engine.hearing.qa.checks import QaThresholds
 
 from .conftest import VOICES
 

@@ -23,7 +23,7 @@ from app.project import (
 from app.project.clips import import_clip, trimmed_clip
 from app.project.fsutil import atomic_write_bytes, check_relative, resolve_inside
 from app.project.sample import SAMPLE_PROJECT, copy_sample_project
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 
 from .conftest import VOICES, add_fake_take, tone
 
@@ -44,7 +44,7 @@ def test_create_makes_the_folder_layout_and_round_trips(project: Project) -> Non
 
 
 def test_a_characters_voice_settings_keep_their_place_in_project_json(project: Project) -> None:
-    """One type (engine.protocol.VoiceSettings) in memory; in the file the language stays beside
+    """One type (engine.core.protocol.VoiceSettings) in memory; in the file the language stays beside
     the settings, as every schema wrote it."""
     maya = project.character("maya")
     maya.settings = replace(maya.settings, speed=1.25, pitch_semitones=-2.0, instruction="softly")

@@ -33,7 +33,7 @@ from app.project.qa import (
     request_for,
     unchecked_takes,
 )
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 from tests.engine.helpers import joe_says
 
 from .conftest import VOICES, add_fake_take

@@ -6,19 +6,20 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 import soundfile as sf
 
 from app.cli import main as cli_main
-from app.project import EditLine, CommandStack, LineStatus, Project
+from app.project import CommandStack, EditLine, LineStatus, Project
 from app.project.export import export_mix
 from app.project.render import RenderSession, RenderUpdate
 from app.project.sample import copy_sample_project
-from engine.client import EngineClient, EngineConfig
-from engine.protocol import EngineRestarted, Event, JobFailed, JobStarted
+from engine.core.protocol import EngineRestarted, Event, JobFailed, JobStarted
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
 
 from .conftest import make_project
 

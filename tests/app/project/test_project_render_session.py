@@ -11,7 +11,7 @@ import soundfile as sf
 
 from app.project import LineStatus, Project, RenderError, SaveError
 from app.project.render import RenderProgress, RenderSession, select_lines
-from engine.protocol import (
+from engine.core.protocol import (
     AudioChunk,
     Capabilities,
     EngineReady,

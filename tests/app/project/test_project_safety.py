@@ -33,12 +33,19 @@ from app.project import (
     SaveError,
 )
 from app.project.clips import import_clip, trimmed_clip
-from app.project.export import MANIFEST, export_lines, export_mix, export_srt, export_stems, mixdown
+from app.project.export import (
+    MANIFEST,
+    export_lines,
+    export_mix,
+    export_srt,
+    export_stems,
+    mixdown,
+)
 from app.project.lock import LOCK_FILE, ProjectLock
 from app.project.render import NoVoice, RenderSession, voice_spec
 from app.project.script_io import _line_numbers, import_csv, import_script, import_srt
-from engine.codes import ErrorCode
-from engine.protocol import AudioChunk, JobFinished, JobStarted
+from engine.core.codes import ErrorCode
+from engine.core.protocol import AudioChunk, JobFinished, JobStarted
 
 from .conftest import VOICES, add_fake_take, tone
 from .test_project_render_session import RATE, TIMING, ScriptedClient

@@ -17,13 +17,13 @@ from app.project.script_io import (
     import_plain,
     import_script,
     import_srt,
-    script_to_csv,
     script_format,
     script_format_for,
+    script_to_csv,
     script_to_srt,
     split_speaker,
 )
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
 
 from .conftest import add_fake_take, tone
 

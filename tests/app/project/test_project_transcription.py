@@ -16,13 +16,18 @@ from app.cli import main as cli_main
 from app.project import AddLines, CommandStack, Line, Project
 from app.project.errors import TranscriptionError
 from app.project.export import export_srt
-from app.project.script_io import script_to_csv
 from app.project.model import PALETTE
-from app.project.transcription import CANDIDATES_FILE, TranscribeRequest, transcribe_project
-from engine.codes import ErrorCode
+from app.project.script_io import script_to_csv
+from app.project.transcription import (
+    CANDIDATES_FILE,
+    TranscribeRequest,
+    transcribe_project,
+)
+from engine.core.codes import ErrorCode
+from engine.core.reference import load_reference_clip
+from engine.hearing.qa.wer import normalise_words, word_error_rate
 from engine.hearing.transcribe import Options
-from engine.qa.wer import normalise_words, word_error_rate
-from engine.voices import SpeakerEncoder, load_reference_clip
+from engine.voiceprint.encoder import SpeakerEncoder
 
 from ...engine.hearing_fixtures import VOICES, make_scene, music, voice_at, write_video
 

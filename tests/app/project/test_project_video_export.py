@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from app.project import ExportError, OperationCancelled, PathEscapeError, Project
-from app.project.export_registry import EXPORT_KINDS, EXPORTS, ExportContext, export, export_format
+from app.project.export_registry import (
+    EXPORT_KINDS,
+    EXPORTS,
+    ExportContext,
+    export,
+    export_format,
+)
 from app.project.loudness import integrated_loudness
 from app.project.media import attach_video
 from app.project.video_export import VideoExportOptions, export_video

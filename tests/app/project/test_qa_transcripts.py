@@ -9,8 +9,8 @@ from app.project import Project
 from app.project.clips import import_clip
 from app.project.qa import fill_missing_transcripts, hear_character_clip
 from app.project.sample import copy_sample_project
-from engine.qa.transcripts import mismatch
-from engine.qa.wer import error_rate
+from engine.hearing.qa.transcripts import mismatch
+from engine.hearing.qa.wer import error_rate
 from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from app.project import Project
 from app.project.render import RenderSession
-from engine.backends import COSYVOICE2
-from engine.protocol import EngineReady
+from engine.core.protocol import EngineReady
+from engine.synthesis.backends import COSYVOICE2
 from tests.app.project.test_project_render_session import RATE, ScriptedClient, speak
 
 from .conftest import tone

@@ -36,11 +36,11 @@ from app.project.qa import read_take
 from app.project.readiness import voice_gaps
 from app.project.script_io import ImportFormatError, import_csv, import_srt
 from app.project.video_export import export_video
-from engine.codes import ErrorCode
+from engine.core.codes import ErrorCode
+from tests.engine.helpers import returns_at_once
 
 from .conftest import VOICES, add_fake_take, make_project, tone
 from .media_fixtures import make_video
-from tests.engine.helpers import returns_at_once
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="FIFOs, hard links and signals as on POSIX")
 DUBSTUDIO = [sys.executable, "-m", "app.cli"]

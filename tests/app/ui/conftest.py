@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -12,12 +13,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QSettings
 
-from app.ui.player import NullOutput
-from app.ui.settings import Settings
+from app.ui.playback.player import NullOutput
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
 
 if TYPE_CHECKING:
-    from app.ui.bridge import EngineBridge
+    from app.ui.engine.bridge import EngineBridge
 
 
 
@@ -52,10 +53,10 @@ def wait_until(predicate: Callable[[], bool], timeout_s: float = 120.0) -> None:
 
 
 @pytest.fixture(scope="module")
-def engine_bridge(qapp: object, tmp_path_factory: pytest.TempPathFactory) -> Iterator["EngineBridge"]:
+def engine_bridge(qapp: object, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineBridge]:
     """One real embedded engine (Piper) per test module, with a private voice cache."""
-    from app.ui.bridge import EngineBridge
-    from engine.client import EngineConfig
+    from app.ui.engine.bridge import EngineBridge
+    from engine.synthesis.config import EngineConfig
 
     bridge = EngineBridge(EngineConfig(slots=1, cache_dir=str(tmp_path_factory.mktemp("voice-cache"))))
     bridge.start()

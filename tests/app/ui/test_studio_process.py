@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from app.commands.exit_codes import ExitCode
-from app.paths import SAMPLE_PROJECT
 from app.project.lock import LOCK_FILE
+from engine.core.paths import SAMPLE_PROJECT
 from tests.app.test_commands_stop import engine_of
 from tests.engine.test_lifeline import kill_if_alive, wait_gone
 

@@ -10,7 +10,14 @@ import soundfile as sf
 
 from app.project import CommandStack, Line
 from app.project.timeline import build_timeline
-from app.ui.timeline.edits import MIN_SLOT_S, Retime, move, resize_end, resize_start, retime_command
+from app.ui.timeline.edits import (
+    MIN_SLOT_S,
+    Retime,
+    move,
+    resize_end,
+    resize_start,
+    retime_command,
+)
 from app.ui.timeline.programme import (
     PEAKS_PER_S,
     PREVIEW_RATE,
@@ -23,9 +30,16 @@ from app.ui.timeline.programme import (
     load_many,
     placements,
 )
-from app.ui.timeline.scale import MAX_PX_PER_S, MIN_PX_PER_S, TimeScale, format_ruler, snap_delta, tick_steps, tick_times
+from app.ui.timeline.scale import (
+    MAX_PX_PER_S,
+    MIN_PX_PER_S,
+    TimeScale,
+    format_ruler,
+    snap_delta,
+    tick_steps,
+    tick_times,
+)
 from tests.app.project.conftest import add_fake_take, make_project, tone
-
 
 # --- scale and snapping --------------------------------------------------------------------------
 

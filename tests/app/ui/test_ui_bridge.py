@@ -8,10 +8,17 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.ui.bridge import EngineBridge
-from engine.client import EngineConfig
-from engine.protocol import AudioChunk, EngineReady, EngineStarting, Job, JobFinished, Priority, VoiceSpec
-
+from app.ui.engine.bridge import EngineBridge
+from engine.core.protocol import (
+    AudioChunk,
+    EngineReady,
+    EngineStarting,
+    Job,
+    JobFinished,
+    Priority,
+    VoiceSpec,
+)
+from engine.synthesis.config import EngineConfig
 from tests.app.ui.paths import REPO
 
 VOICE = VoiceSpec(str(REPO / "resources/voices/maya.wav"), (REPO / "resources/voices/maya.txt").read_text().strip())

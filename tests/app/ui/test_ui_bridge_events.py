@@ -7,8 +7,8 @@ from typing import get_args
 import numpy as np
 from pytestqt.qtbot import QtBot
 
-from app.ui.bridge import EVENT_SIGNALS, EngineBridge, EngineStartFailed
-from engine.protocol import (
+from app.ui.engine.bridge import EVENT_SIGNALS, EngineBridge, EngineStartFailed
+from engine.core.protocol import (
     AudioChunk,
     Capabilities,
     EngineReady,
@@ -48,7 +48,7 @@ ONE_OF_EACH: list[object] = [
 
 
 def test_every_engine_event_type_has_a_signal() -> None:
-    """A new event in engine.protocol's Event fails here until the table names its signal."""
+    """A new event in engine.core.protocol's Event fails here until the table names its signal."""
     events = set(get_args(Event)) | {EngineStartFailed}
     assert set(EVENT_SIGNALS) == events
     assert {type(ev) for ev in ONE_OF_EACH} == events

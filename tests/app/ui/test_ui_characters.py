@@ -4,8 +4,9 @@ playing state, recording, the empty waveform of a character without a clip."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,15 +15,14 @@ from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from app.project.sample import copy_sample_project
-from app.ui.bridge import EngineBridge
-from app.ui.characters_panel import CharactersPanel
-from app.ui.document import Document
-from app.ui.player import NullOutput, Player
-from app.ui.recorder import Recorder
+from app.ui.characters.characters_panel import CharactersPanel
+from app.ui.characters.voices import VoiceStates
+from app.ui.characters.waveform import WaveformView
+from app.ui.engine.bridge import EngineBridge
+from app.ui.playback.player import NullOutput, Player
+from app.ui.playback.recorder import Recorder
 from app.ui.tasks import SyncTaskRunner
-from app.ui.voices import VoiceStates
-from app.ui.waveform import WaveformView
-
+from app.ui.window.document import Document
 from tests.app.ui.paths import REPO
 
 

@@ -13,15 +13,15 @@ from pytestqt.qtbot import QtBot
 from app.project import GUIDE_MIXES, LOUDNESS_PRESETS, Project, ProjectSettings
 from app.project.errors import InvalidValueError
 from app.project.model import PROJECT_SETTING_RANGES
-from app.ui.backend_form import BackendOptionsForm
+from app.ui.engine.backend_form import BackendOptionsForm
 from app.ui.folders import Folders
-from app.ui.project_settings_dialog import FIELDS, ProjectSettingsDialog
-from app.ui.settings import ENGINE_LOCATIONS, Settings
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.settings.project_dialog import FIELDS, ProjectSettingsDialog
+from app.ui.settings.store import ENGINE_LOCATIONS, Settings
 from app.ui.stress.target import TargetBox
 from app.ui.tasks import SyncTaskRunner
-from engine.backends import COSYVOICE2, DESCRIPTORS, OptionKind
-from engine.protocol import MAX_SLOTS
+from engine.core.protocol import MAX_SLOTS
+from engine.synthesis.backends import COSYVOICE2, DESCRIPTORS, OptionKind
 
 
 def test_the_general_pages_spin_boxes_span_their_options_declared_range(qtbot: QtBot, settings: Settings) -> None:

@@ -8,13 +8,13 @@ import pytest
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
-from app.ui.settings import Settings
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
-from app.ui.welcome import WelcomePage
-from engine.backends import COSYVOICE2_ENVIRONMENT, DESCRIPTORS, PIPER
-from engine.protocol import EngineError, ErrorCode
-from engine.voices import KEY_HEX_DIGITS
+from app.ui.window.welcome import WelcomePage
+from engine.core.protocol import EngineError, ErrorCode
+from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT, DESCRIPTORS, PIPER
+from engine.synthesis.voices import KEY_HEX_DIGITS
 
 
 def test_settings_dialog_shows_cache_size_clears_and_applies(qtbot: QtBot, tmp_path: Path, settings: Settings) -> None:

@@ -8,8 +8,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.project import EditProject, Project, SaveError
-from engine import files
-from app.ui.document import Document
+from app.ui.window.document import Document
+from engine.core import files
 
 
 def test_edit_marks_dirty_and_autosave_writes_it(qtbot: QtBot, tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from app.commands.exit_codes import ExitCode
 from app.project.sample import copy_sample_project
-
 from tests.app.ui.paths import REPO
 
 

@@ -9,12 +9,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.ui.main import _parse, engine_override
-from app.ui.main_window import MainWindow
-from app.ui.player import NullOutput
-from app.ui.settings import Settings
+from app.ui.playback.player import NullOutput
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
-from engine.backends import COSYVOICE2_ENVIRONMENT
-from engine.client import EngineConfig
+from app.ui.window.main_window import MainWindow
+from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT
+from engine.synthesis.config import EngineConfig
 
 ENGINE_TIMEOUT_MS = 120_000
 

@@ -10,21 +10,21 @@ from __future__ import annotations
 import http.server
 import stat
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.ui.bridge import EngineBridge
-from app.ui.engine_status import EngineStatus
-from app.ui.engine_controller import studio_engine
-from app.ui.settings import Settings
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.engine.bridge import EngineBridge
+from app.ui.engine.engine_controller import studio_engine
+from app.ui.engine.engine_status import EngineStatus
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
-from engine.client import EngineConfig
-from engine.protocol import Capabilities, EngineReady
-from engine.remote import RemoteConfig
+from engine.core.protocol import Capabilities, EngineReady
+from engine.synthesis.client.remote import RemoteConfig
+from engine.synthesis.config import EngineConfig
 
 READY = EngineReady(Capabilities("piper", 22050, True, ("en",), False, False, False), slots=4, pid=0, start_s=0.5)
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog
 
 from app.ui.folders import PROJECTS, Folders
-from app.ui.settings import Settings
+from app.ui.settings.store import Settings
 
 
 def test_start_folder_follows_last_use_then_project_then_home(tmp_path: Path, settings: Settings) -> None:

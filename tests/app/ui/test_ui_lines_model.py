@@ -10,11 +10,24 @@ from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from app.project import AddCharacter, AddLines, AssignCharacter, Line, LineStatus, Project, RemoveLines, Take
-from app.ui.document import Document
-from app.ui.lines_model import CHARACTER_ID_ROLE, Column, LineFilterProxy, LinesModel
-from engine.qa.checks import TakeChecks
-
+from app.project import (
+    AddCharacter,
+    AddLines,
+    AssignCharacter,
+    Line,
+    LineStatus,
+    Project,
+    RemoveLines,
+    Take,
+)
+from app.ui.script.lines_model import (
+    CHARACTER_ID_ROLE,
+    Column,
+    LineFilterProxy,
+    LinesModel,
+)
+from app.ui.window.document import Document
+from engine.hearing.qa.checks import TakeChecks
 from tests.app.ui.paths import REPO
 
 

@@ -4,31 +4,28 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import numpy as np
 import pytest
-from pytestqt.qtbot import QtBot
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
 
 from app.project import EditProject, LineStatus, Project, SaveError
 from app.project.render import RenderProgress
-from app.ui.bridge import EngineBridge
-from app.ui.lines_model import Column
-from app.ui.main_window import MainWindow
-from app.ui.player import NullOutput
-from app.ui.render_controller import format_eta, progress_bar_text
-from app.ui.settings import Settings
-from app.ui.settings_dialog import SettingsDialog
+from app.ui.characters.voices import VoiceState
+from app.ui.engine.bridge import EngineBridge
+from app.ui.playback.player import NullOutput
+from app.ui.script.lines_model import Column
+from app.ui.script.render_controller import format_eta, progress_bar_text
+from app.ui.settings.dialog import SettingsDialog
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
-from app.ui.voices import VoiceState
-from engine.codes import ErrorCode
-
+from app.ui.window.main_window import MainWindow
+from engine.core.codes import ErrorCode
 from tests.app.ui.paths import ARTIFACTS
-
 
 ENGINE_TIMEOUT_MS = 120_000
 

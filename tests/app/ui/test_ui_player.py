@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.ui.player import (
+from app.ui.playback.player import (
     ClockOutput,
     NullOutput,
     Player,
@@ -102,7 +102,7 @@ def test_no_device_is_reported_once_and_playback_still_ends(qtbot: QtBot) -> Non
 
 
 def test_device_lists_with_and_without_portaudio(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.ui import player as player_module
+    from app.ui.playback import player as player_module
 
     devices = [
         {"name": "Mic", "max_input_channels": 1, "max_output_channels": 0, "default_samplerate": 48000.0},

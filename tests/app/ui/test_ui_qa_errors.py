@@ -16,11 +16,10 @@ from pytestqt.qtbot import QtBot
 
 from app.project import AddCharacter, AddLines, Line, Project, Take
 from app.project.qa import QaOutcome, QaRequest, TakeChecker
-from app.ui.document import Document
-from app.ui.lines_model import Column, LinesModel, QaState, QA_ROLE
-from app.ui.qa_controller import QaController
-from app.ui.script_panel import ScriptPanel
-
+from app.ui.script.lines_model import QA_ROLE, Column, LinesModel, QaState
+from app.ui.script.qa_controller import QaController
+from app.ui.script.script_panel import ScriptPanel
+from app.ui.window.document import Document
 from tests.app.ui.paths import REPO
 
 

@@ -10,11 +10,11 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.project import AddCharacter, AddLines, EditProject, Line, Project, Take
-from app.ui.document import Document
-from app.ui.lines_model import Column, LinesModel
-from app.ui.project_settings_dialog import ProjectSettingsDialog
-from app.ui.qa_thresholds import FIELDS, QaThresholdsBox
-from engine.qa.checks import QA_THRESHOLD_RANGES, QaThresholds, TakeChecks
+from app.ui.script.lines_model import Column, LinesModel
+from app.ui.settings.project_dialog import ProjectSettingsDialog
+from app.ui.settings.qa_thresholds import FIELDS, QaThresholdsBox
+from app.ui.window.document import Document
+from engine.hearing.qa.checks import QA_THRESHOLD_RANGES, QaThresholds, TakeChecks
 
 
 def test_every_threshold_has_a_field_within_the_project_files_limits(qtbot: QtBot) -> None:

@@ -5,8 +5,8 @@ and renders that say which lines they cover."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
@@ -15,14 +15,14 @@ from pytestqt.qtbot import QtBot
 
 from app.project import EditLine, Project
 from app.project.qa import overrun_of, placements
-from app.ui.bridge import EngineBridge
-from app.ui.character_removal import RemoveCharacterDialog
-from app.ui.lines_model import Column
-from app.ui.main_window import MainWindow
-from app.ui.notifications import Level
-from app.ui.player import NullOutput
-from app.ui.settings import Settings
+from app.ui.characters.character_removal import RemoveCharacterDialog
+from app.ui.engine.bridge import EngineBridge
+from app.ui.playback.player import NullOutput
+from app.ui.script.lines_model import Column
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
+from app.ui.window.main_window import MainWindow
+from app.ui.window.notifications import Level
 
 DEFAULT_SIZE = (1200, 760)
 ENGINE_TIMEOUT_MS = 120_000
@@ -283,8 +283,8 @@ def test_the_cosyvoice_setup_shows_steps_with_the_raw_log_behind_details(
     import sys
     from types import SimpleNamespace
 
-    from app.ui.settings_dialog import SettingsDialog
-    from engine.backends.setup import CommandRun
+    from app.ui.settings.dialog import SettingsDialog
+    from engine.synthesis.backends.setup import CommandRun
 
     dialog = SettingsDialog(settings, SyncTaskRunner())
     qtbot.addWidget(dialog)
@@ -332,7 +332,7 @@ def test_render_selected_with_nothing_selected_says_so(idle_window: MainWindow) 
 
 
 def test_a_render_says_beforehand_which_lines_are_likely_too_long(idle_window: MainWindow) -> None:
-    from app.ui.document_session import render_scope
+    from app.ui.window.document_session import render_scope
 
     doc = idle_window.document
     assert doc is not None

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from app.project import AddCharacter, AddLines, Line, Project
-from app.ui.document import Document
-from app.ui.script_panel import ScriptPanel
+from app.ui.script.script_panel import ScriptPanel
+from app.ui.window.document import Document
 from tests.app.ui.test_ui_qa_errors import _actions
 
 

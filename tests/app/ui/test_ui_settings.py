@@ -7,9 +7,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from app.ui.settings import Settings, cache_size, human_size
-from engine.backends import OptionError
-from engine.voices import KEY_HEX_DIGITS, MODEL_HEX_DIGITS, MODELS_FOLDER, clear_cache_folder
+from app.ui.settings.store import Settings, cache_size, human_size
+from engine.synthesis.backends import OptionError
+from engine.synthesis.voices import (
+    KEY_HEX_DIGITS,
+    MODEL_HEX_DIGITS,
+    MODELS_FOLDER,
+    clear_cache_folder,
+)
 
 
 def test_defaults_when_nothing_stored(settings: Settings) -> None:

@@ -4,23 +4,23 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from app.project import EditCharacter, EditLine
-from app.ui.bridge import EngineBridge
-from app.ui.line_delivery import FOLLOWS_CHARACTER
-from app.ui.main_window import MainWindow
-from app.ui.player import NullOutput
-from app.ui.settings import Settings
-from app.ui.speed_box import NONE_STEP, SpeedBox
+from app.ui.engine.bridge import EngineBridge
+from app.ui.playback.player import NullOutput
+from app.ui.script.line_delivery import FOLLOWS_CHARACTER
+from app.ui.script.speed_box import NONE_STEP, SpeedBox
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
-from engine.backends import COSYVOICE2_SPEED, PIPER
-from engine.protocol import SPEED, SettingRange
+from app.ui.window.main_window import MainWindow
+from engine.core.protocol import SPEED, SettingRange
+from engine.synthesis.backends import COSYVOICE2_SPEED, PIPER
 
 
 @pytest.fixture

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 import pytest
@@ -13,12 +13,12 @@ from pytestqt.qtbot import QtBot
 
 from app.project import Project
 from app.project.timeline import build_timeline
-from app.ui.document import Document
-from app.ui.player import NullOutput, Player
+from app.ui.playback.player import NullOutput, Player
 from app.ui.tasks import SyncTaskRunner
 from app.ui.timeline import TimelinePanel
 from app.ui.timeline.canvas import HEADER_W, RULER_H
 from app.ui.timeline.programme import PREVIEW_RATE
+from app.ui.window.document import Document
 from tests.app.ui.paths import ARTIFACTS
 from tests.app.ui.timeline_fixtures import make_dub_project
 

@@ -9,13 +9,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from app.ui.main_window import MainWindow
-from app.ui.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
-from app.ui.video_dialogs import TRANSCRIBE
+from app.ui.timeline.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
+from app.ui.timeline.video_dialogs import TRANSCRIBE
+from app.ui.window.main_window import MainWindow
 from tests.app.ui.test_ui_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
 from tests.engine.hearing_fixtures import make_scene, voice_at
-
-
 
 
 def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainWindow, tmp_path: Path) -> None:
@@ -89,7 +87,7 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
 
 def test_the_source_column_shows_beside_translated_lines(window: MainWindow, tmp_path: Path) -> None:
     from app.project import AddLines, Line, Project
-    from app.ui.lines_model import Column
+    from app.ui.script.lines_model import Column
 
     project = Project.create(tmp_path / "translated", "Translated")
     speaker = project.make_character("Speaker 1")

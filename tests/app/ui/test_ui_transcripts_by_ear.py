@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from app.ui.characters_panel import CharactersPanel
-from app.ui.document import Document
-from engine.qa.wer import error_rate
+from app.ui.characters.characters_panel import CharactersPanel
+from app.ui.window.document import Document
+from engine.hearing.qa.wer import error_rate
 from tests.app.ui.test_ui_characters import panel  # noqa: F401 - the fixture (pytest passes it by name)
 from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
 
@@ -39,8 +39,8 @@ def test_an_imported_clip_without_a_transcript_gets_one_heard(panel: tuple[Chara
 def test_the_recogniser_model_is_a_setting_the_general_page_edits(qtbot, tmp_path: Path) -> None:
     from PySide6.QtCore import QSettings
 
-    from app.ui.settings import Settings
-    from app.ui.settings_dialog import GeneralPage
+    from app.ui.settings.dialog import GeneralPage
+    from app.ui.settings.store import Settings
     from app.ui.tasks import SyncTaskRunner
 
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))

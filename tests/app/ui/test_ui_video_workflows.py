@@ -6,8 +6,8 @@ sorting by time, the Fit column, project settings, and the video export with pro
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import av
 import pytest
@@ -16,16 +16,16 @@ from PySide6.QtWidgets import QDialogButtonBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from app.project import Fit, MoveLines, Project, Take, voice_gaps
-from app.ui.bridge import EngineBridge
-from app.ui.export_controller import ExportController
-from app.ui.gaps_dialog import CHARACTER_ROLE, LINE_ROLE, VoiceGapsDialog
-from app.ui.lines_model import Column
-from app.ui.main_window import MainWindow
-from app.ui.player import NullOutput
-from app.ui.project_settings_dialog import ProjectSettingsDialog
-from app.ui.settings import Settings
+from app.ui.engine.bridge import EngineBridge
+from app.ui.playback.player import NullOutput
+from app.ui.script.gaps_dialog import CHARACTER_ROLE, LINE_ROLE, VoiceGapsDialog
+from app.ui.script.lines_model import Column
+from app.ui.settings.project_dialog import ProjectSettingsDialog
+from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner, ThreadTaskRunner
-from app.ui.video_dialogs import NewFromVideoDialog
+from app.ui.timeline.video_dialogs import NewFromVideoDialog
+from app.ui.window.export_controller import ExportController
+from app.ui.window.main_window import MainWindow
 from tests.app.project.media_fixtures import make_video
 from tests.app.ui.paths import ARTIFACTS
 from tests.app.ui.timeline_fixtures import make_dub_project

@@ -3,7 +3,7 @@ panel's message, rather than waiting out the timeout for a report that will neve
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from pytestqt.qtbot import QtBot
 

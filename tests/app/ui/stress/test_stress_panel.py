@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from PySide6.QtCore import QPoint
@@ -16,11 +16,11 @@ from pytestqt.qtbot import QtBot
 from app.ui.stress import StressPanel
 from app.ui.stress.plots import PLOTS
 from app.ui.stress.worker import BenchWorker, PrepareContext
-from engine.backends.setup import CommandRun
-from engine.client import EngineConfig
 from engine.load import BenchSettings, RunFailed
 from engine.load.plans import WarmupMode
 from engine.load.probe import PRESETS
+from engine.synthesis.backends.setup import CommandRun
+from engine.synthesis.config import EngineConfig
 from tests.app.ui.stress.outcome import run_outcome
 
 RUN_TIMEOUT_MS = 240_000

@@ -1,0 +1,1 @@
+"""The Characters tab: the voices, each with its reference clip, trim, transcript and delivery."""

@@ -1,0 +1,104 @@
+"""The status bar's engine label: which engine (this computer or a server), its state, and for
+a server the round-trip time, measured every few seconds off the GUI thread."""
+
+from __future__ import annotations
+
+import urllib.parse
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QLabel, QWidget
+
+from app.ui.tasks import TaskRunner
+from engine.core.protocol import EngineReady, EngineStarting
+from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
+
+PING_EVERY_MS = 5000
+
+
+class EngineStatus(QLabel):
+    """``Engine: this computer · piper · 2 slot(s)`` or ``Engine: server host:8765 · piper · 4 slot(s) · 12 ms``."""
+
+    def __init__(self, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("engineStatus")
+        self._runner = runner
+        self._server: RemoteConfig | None = None
+        self._ready_text = ""
+        self._pinging = False
+        self.rtt_s: float | None = None  # the last round trip to the server
+        self._timer = QTimer(self)
+        self._timer.setInterval(PING_EVERY_MS)
+        self._timer.timeout.connect(self.ping)
+        self.set_target(None)
+
+    @property
+    def where(self) -> str:
+        if self._server is None:
+            return "this computer"
+        parts = urllib.parse.urlsplit(self._server.url)
+        return f"server {parts.netloc}"
+
+    def set_target(self, server: RemoteConfig | None) -> None:
+        """The engine is on this computer (None) or on ``server``; the label starts over."""
+        self._server = server
+        self._timer.stop()
+        self.rtt_s = None
+        self._show("starting…", server.url if server else "An engine process on this computer")
+
+    def _show(self, state: str, tip: str) -> None:
+        self.setText(f"Engine: {self.where} · {state}")
+        self.setToolTip(tip)
+
+    def show_starting(self, what: str, restart: bool = False) -> None:
+        """The engine is (re)starting: on what (a backend label, its model folder)."""
+        self._timer.stop()
+        self._show("restarting…" if restart else "starting…", what)
+
+    def show_stage(self, stage: EngineStarting) -> None:
+        """A start-up stage of this computer's engine ("loading piper", "opening the voice cache"):
+        a model that takes minutes to load shows where it is, not only "starting…"."""
+        self._show(f"{stage.stage}…", f"Engine process {stage.pid}, {stage.elapsed_s:.1f} s into its start")
+
+    def show_ready(self, ready: EngineReady) -> None:
+        caps = ready.backend
+        device = ready.facts.get("device")  # where the model runs, for backends that say
+        self._ready_text = f"{caps.name}{f' · {device}' if device else ''} · {ready.slots} slot(s)"
+        if self._server is None:
+            self._show(f"{self._ready_text} · ready in {ready.start_s:.1f} s",
+                       f"Engine process {ready.pid}; languages: {', '.join(caps.languages)}")
+            return
+        self._show(self._ready_text, f"{self._server.url}; {ready.slots} slot(s) over all replicas; "
+                                     f"languages: {', '.join(caps.languages)}")
+        self._timer.start()
+        self.ping()
+
+    def show_failed(self, message: str, state: str = "failed to start") -> None:
+        self._timer.stop()
+        self._show(state, message)
+
+    def show_stopped(self, reason: str) -> None:
+        self._timer.stop()
+        self._show("stopped", reason)
+
+    def ping(self) -> None:
+        """Measure one round trip to the server in the background (one at a time)."""
+        if self._server is None or self._pinging:
+            return
+        self._pinging = True
+        server = self._server
+        client = RemoteEngineClient(RemoteConfig(server.url, token=server.token, ca_file=server.ca_file,
+                                                 connect_timeout_s=PING_EVERY_MS / 1000))
+
+        def done(rtt: float) -> None:
+            self._pinging = False
+            if self._server is server:
+                self.rtt_s = rtt
+                self._show(f"{self._ready_text} · {rtt * 1000:.0f} ms", f"{server.url}: round trip {rtt * 1000:.1f} ms")
+
+        def failed(error: BaseException) -> None:
+            self._pinging = False
+            if self._server is server:
+                self.rtt_s = None
+                self._show(f"{self._ready_text} · unreachable", f"{server.url}: {error}")
+
+        self._runner.run(client.ping, done, failed)

@@ -1,0 +1,633 @@
+"""The "Voices engine" settings page: choose the speech backend and set it up on this machine.
+
+First, where the engine runs: this computer, or a DubStudio server (URL and token; the server's
+administrator sets its backends up, so only the choice of backend applies). For the chosen
+backend on this computer (from its descriptor) the page shows and acts on its state:
+
+- **Environment** (backends with their own, e.g. CosyVoice2's ``.venv-cosyvoice``): built or
+  not; *Build* runs the backend's build script with its output live, a progress bar and Cancel.
+- **Model folder** (backends that need one): *Validate* lists every missing or mismatched
+  file and what to do; *Download* fetches the model from the hub (resumes; needs network
+  access to the hub); *Synthetic tiny/full* builds the released layout with random weights,
+  and a synthetic folder carries the banner "random weights: speech is noise; …".
+- **Device**: what torch in the engine's environment sees — a CUDA GPU with its name and
+  memory, or the CPU with an honest word about its speed — and options that need what the
+  device lacks (fp16, TensorRT, vLLM) are disabled.
+- **Options**: the backend's own, as a form built from its descriptor.
+
+Long work runs as child processes (engine.synthesis.backends.setup) on the task runner, never on the
+GUI thread; their output lines come back through a queued signal.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.engine.backend_form import BackendOptionsForm, row
+from app.ui.settings.store import ENGINE_LOCATIONS, Settings
+from app.ui.tasks import TaskRunner
+from engine.core.downloads import ValidationReport
+from engine.core.protocol import EngineError
+from engine.synthesis.backends import (
+    DESCRIPTORS,
+    BackendDescriptor,
+    OptionError,
+    descriptor,
+)
+from engine.synthesis.backends.cosyvoice_models import (
+    model_facts,
+    model_kind,
+    synthetic_banner,
+)
+from engine.synthesis.backends.device import summary as device_summary
+from engine.synthesis.backends.setup import (
+    SYNTHETIC_SIZES,
+    CommandRun,
+    EnvironmentState,
+    OutputLine,
+    build_environment_run,
+    check_environment,
+    default_synthetic_folder,
+    probe_device,
+    synthetic_run,
+)
+
+LOG_LINES = 2000
+LOCATION_TITLES = {"local": "This computer", "server": "A server"}
+BANNER_STYLE = "background: #fff3cd; color: #664d03; border: 1px solid #ffda6a; padding: 4px;"
+CPU_WARNING = (
+    "CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time "
+    "(on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: "
+    "a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; "
+    "not for dubbing."
+)
+DOWNLOAD_NOTE = "Download needs network access to the hub: about 5 GB; an interrupted download resumes."
+
+
+SYNTHETIC_TIPS = {
+    "tiny": "Build the released layout with random weights, tiny: 74 MB in seconds, for tests",
+    "full": "Build the released layout with random weights at the released sizes: 4.3 GB in about a minute, "
+            "for speed and hardware probes",
+}
+
+
+NOISE = re.compile(r"(Warning|warn\(|^\s|^[{\[]|^Traceback|^\$ )")  # lines a person need not read
+
+
+def step_of(text: str) -> str:
+    """The step an output line announces, in words ("" for warnings, JSON and indented detail)."""
+    line = text.rstrip()
+    if not line or NOISE.search(line):
+        return ""
+    return line if len(line) <= 120 else line[:119] + "…"
+
+
+class VoicesEnginePage(QWidget):
+    """Backend choice and set-up; ``apply()`` writes it to the settings."""
+
+    _output = Signal(OutputLine)  # emitted from a worker thread
+    remote_changed = Signal(bool)  # the engine moved to a server (True) or to this computer
+
+    def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("voicesEnginePage")
+        self._settings = settings
+        self._runner = runner
+        self._busy: CommandRun | None = None
+        self._closed = False
+        self._device_facts: dict[str, dict[str, Any]] = {}  # interpreter -> facts
+        self._pythons = {name: settings.python_for(name) for name in DESCRIPTORS}
+        self._output.connect(self._on_output)
+
+        self.location = QComboBox()
+        self.location.setObjectName("engineLocation")
+        for location in ENGINE_LOCATIONS:
+            self.location.addItem(LOCATION_TITLES[location], location)
+        self.location.setCurrentIndex(ENGINE_LOCATIONS.index(settings.engine_location))
+        self.location.setToolTip("Run the engine here, or use the engines of a DubStudio server (dubstudio serve)")
+        self.server_url = QLineEdit(settings.server_url)
+        self.server_url.setPlaceholderText("https://studio-gpu.lan:8765")
+        self.token = QLineEdit(settings.server_token())
+        self.token.setEchoMode(QLineEdit.EchoMode.Password)
+        self.token.setPlaceholderText("the token the server's administrator gave you")
+        self.server_note = QLabel("The server's administrator sets its backends up (dubstudio serve); "
+                                  "here you choose which of them the studio uses.")
+        self.server_note.setWordWrap(True)
+
+        self.backend = QComboBox()
+        self.backend.setObjectName("backendChoice")
+        for spec in DESCRIPTORS.values():
+            self.backend.addItem(spec.label, spec.name)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+
+        self.forms = QStackedWidget()
+        self._forms: dict[str, BackendOptionsForm] = {}
+        self._model_dirs: dict[str, str] = {}
+        for spec in DESCRIPTORS.values():
+            form = BackendOptionsForm(spec, exclude=(spec.model_option,) if spec.model_option else ())
+            form.set_values(settings.options_for(spec.name))
+            self._forms[spec.name] = form
+            self.forms.addWidget(form)
+            if spec.model_option:
+                self._model_dirs[spec.name] = str(settings.options_for(spec.name).get(spec.model_option) or "")
+
+        self.environment_group = self._build_environment_group()
+        self.model_group = self._build_model_group()
+        self.device_group = self._build_device_group()
+        self.options_group = QGroupBox("Options")
+        QVBoxLayout(self.options_group).addWidget(self.forms)
+
+        self.status = QLabel("")
+        self.status.setObjectName("setupStatus")
+        self.status.setWordWrap(True)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("setupProgress")
+        self.progress.setVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("cancelSetup")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.setVisible(False)  # only while something runs: an idle, disabled bar says nothing
+        self.cancel_button.clicked.connect(self.cancel)
+        # The step a long job is at, in words; its raw output (warnings, JSON) stays behind Details.
+        self.step = QLabel("")
+        self.step.setObjectName("setupStep")
+        self.step.setWordWrap(True)
+        self.step.setStyleSheet("color: #555")
+        self.details = QToolButton()
+        self.details.setObjectName("setupDetails")
+        self.details.setText("Details")
+        self.details.setCheckable(True)
+        self.details.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details.setArrowType(Qt.ArrowType.RightArrow)
+        self.details.setVisible(False)
+        self.details.toggled.connect(self._show_details)
+        self.log = QPlainTextEdit()
+        self.log.setObjectName("setupLog")
+        self.log.setReadOnly(True)
+        self.log.setMaximumBlockCount(LOG_LINES)
+        self.log.setVisible(False)
+        self.log.setMinimumHeight(120)
+
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        head = QFormLayout()
+        head.addRow(Settings.engine_location.title, self.location)
+        head.addRow(Settings.server_url.title, self.server_url)
+        head.addRow("Token", self.token)
+        head.addRow("Speech backend", self.backend)
+        layout.addLayout(head)
+        layout.addWidget(self.server_note)
+        layout.addWidget(self.summary)
+        for group in (self.environment_group, self.model_group, self.device_group, self.options_group):
+            layout.addWidget(group)
+        busy_row = QHBoxLayout()
+        busy_row.addWidget(self.progress, 1)
+        busy_row.addWidget(self.cancel_button)
+        layout.addLayout(busy_row)
+        layout.addWidget(self.status)
+        layout.addWidget(self.step)
+        layout.addWidget(self.details)
+        layout.addWidget(self.log)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+        self._current = settings.engine_backend
+        self.backend.setCurrentIndex(self.backend.findData(self._current))
+        self.backend.currentIndexChanged.connect(self._on_backend)
+        self.location.currentIndexChanged.connect(self._on_location)
+        self._show_backend()
+
+    # --- building ------------------------------------------------------------------------------
+
+    def _build_environment_group(self) -> QGroupBox:
+        group = QGroupBox("Environment")
+        self.environment_state = QLabel()
+        self.environment_state.setObjectName("environmentState")
+        self.environment_state.setWordWrap(True)
+        self.python = QLineEdit()
+        self.python.setObjectName("enginePython")
+        self.python.textChanged.connect(self._on_python_edited)
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse_python)
+        self.build_button = QPushButton("Build environment")
+        self.build_button.setObjectName("buildEnvironment")
+        self.build_button.clicked.connect(self.build_environment)
+        form = QFormLayout(group)
+        form.addRow("State", row(self.environment_state, self.build_button))
+        form.addRow("Interpreter", row(self.python, browse))
+        return group
+
+    def _build_model_group(self) -> QGroupBox:
+        group = QGroupBox("Model folder")
+        self.synthetic_banner = QLabel()
+        self.synthetic_banner.setObjectName("syntheticBanner")
+        self.synthetic_banner.setStyleSheet(BANNER_STYLE)
+        self.synthetic_banner.setWordWrap(True)
+        self.synthetic_banner.setVisible(False)
+        self.model_dir = QLineEdit()
+        self.model_dir.setObjectName("modelDir")
+        self.model_dir.setPlaceholderText("a CosyVoice2-0.5B folder")
+        self.model_dir.textChanged.connect(self._on_model_dir_edited)
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse_model)
+        self.validate_button = QPushButton("Validate")
+        self.validate_button.setObjectName("validateModel")
+        self.validate_button.clicked.connect(self.validate_model)
+        self.download_button = QPushButton("Download…")
+        self.download_button.setObjectName("downloadModel")
+        self.download_button.clicked.connect(self.download_model)
+        self.synthetic_buttons: dict[str, QPushButton] = {}
+        for size in SYNTHETIC_SIZES:
+            button = QPushButton(f"Synthetic: {size}")
+            button.setObjectName(f"synthetic_{size}")
+            button.clicked.connect(lambda _c=False, s=size: self.build_synthetic(s))
+            self.synthetic_buttons[size] = button
+        self.hub_endpoint = QLineEdit()
+        self.hub_endpoint.setObjectName("hubEndpoint")
+        self.hub_endpoint.setPlaceholderText("https://huggingface.co (or a mirror)")
+        self.hub_endpoint.setToolTip("Download fetches FunAudioLLM/CosyVoice2-0.5B from the Hugging Face hub, "
+                                     "or from the mirror named here")
+        note = QLabel(DOWNLOAD_NOTE)
+        note.setWordWrap(True)
+        self.model_report = QPlainTextEdit()
+        self.model_report.setObjectName("modelReport")
+        self.model_report.setReadOnly(True)
+        self.model_report.setMaximumHeight(140)
+        self.model_report.setPlaceholderText("Validate to see what the folder holds and what is missing.")
+        form = QFormLayout(group)
+        form.addRow(self.synthetic_banner)
+        form.addRow("Folder", row(self.model_dir, browse))
+        form.addRow("", row(self.validate_button, self.download_button, *self.synthetic_buttons.values()))
+        form.addRow("Hub", self.hub_endpoint)
+        form.addRow("", note)
+        form.addRow("Report", self.model_report)
+        return group
+
+    def _build_device_group(self) -> QGroupBox:
+        group = QGroupBox("Device")
+        self.device_label = QLabel("not checked yet")
+        self.device_label.setObjectName("deviceState")
+        self.device_label.setWordWrap(True)
+        self.detect_button = QPushButton("Check")
+        self.detect_button.setObjectName("detectDevice")
+        self.detect_button.clicked.connect(lambda: self.detect_device(again=True))
+        layout = QHBoxLayout(group)
+        layout.addWidget(self.device_label, 1)
+        layout.addWidget(self.detect_button)
+        return group
+
+    # --- state ---------------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> BackendDescriptor:
+        return descriptor(self._current)
+
+    @property
+    def form(self) -> BackendOptionsForm:
+        return self._forms[self._current]
+
+    @property
+    def is_remote(self) -> bool:
+        return self.location.currentData() == "server"
+
+    def _on_location(self, _index: int) -> None:
+        self._show_backend()
+        self.remote_changed.emit(self.is_remote)
+
+    def _on_backend(self, _index: int) -> None:
+        self._current = str(self.backend.currentData())
+        self._show_backend()
+
+    def _show_backend(self) -> None:
+        spec, local = self.spec, not self.is_remote
+        self.summary.setText(spec.summary)
+        self.forms.setCurrentWidget(self.form)
+        self.server_url.setEnabled(not local)
+        self.token.setEnabled(not local)
+        self.server_note.setVisible(not local)
+        self.python.setEnabled(local)
+        self.options_group.setVisible(local)
+        self.environment_group.setVisible(local and spec.environment is not None)
+        self.model_group.setVisible(local and spec.model_option is not None)
+        self.device_group.setVisible(local and spec.environment is not None)
+        self.python.blockSignals(True)
+        self.python.setText(self._pythons.get(spec.name, ""))
+        self.python.blockSignals(False)
+        if spec.environment is not None:
+            default = spec.environment.interpreter()
+            self.python.setPlaceholderText(str(default) if default else
+                                           f"{spec.environment.folder()}/bin/python (once built)")
+        if spec.model_option is not None:
+            self.model_dir.blockSignals(True)
+            self.model_dir.setText(self._model_dirs.get(spec.name, ""))
+            self.model_dir.blockSignals(False)
+            self.model_report.clear()
+            self._update_banner()
+        self._update_buttons()
+        if local and spec.environment is not None:
+            self.refresh_environment()
+
+    def _update_buttons(self) -> None:
+        busy = self._busy is not None
+        has_env = self.engine_python() is not None
+        self.build_button.setEnabled(not busy)
+        self.download_button.setEnabled(not busy)
+        self.validate_button.setEnabled(not busy)
+        self.detect_button.setEnabled(not busy and has_env)
+        for size, button in self.synthetic_buttons.items():
+            button.setEnabled(not busy and has_env)
+            button.setToolTip(SYNTHETIC_TIPS[size] if has_env else
+                              "Build the environment first: the real CosyVoice classes build the synthetic model")
+        self.cancel_button.setEnabled(busy)
+        self.cancel_button.setVisible(busy)
+        self.backend.setEnabled(not busy)
+
+    def engine_python(self) -> str | None:
+        """The interpreter the chosen backend's engine would run under (None: not built)."""
+        try:
+            return self.spec.engine_python(self.python.text().strip() or None)
+        except EngineError:  # the environment is not built
+            return None
+
+    def _on_python_edited(self, text: str) -> None:
+        self._pythons[self._current] = text.strip()
+        self._update_buttons()
+
+    def _on_model_dir_edited(self, text: str) -> None:
+        self._model_dirs[self._current] = text.strip()
+        self._update_banner()
+
+    def _update_banner(self) -> None:
+        folder = self.model_dir.text().strip()
+        banner = synthetic_banner(model_facts(folder)) if folder else None
+        self.synthetic_banner.setVisible(banner is not None)
+        if banner is not None:
+            self.synthetic_banner.setText(banner)
+
+    def _browse_python(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Interpreter for the engine")
+        if path:
+            self.python.setText(path)
+
+    def _browse_model(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Model folder", self.model_dir.text())
+        if path:
+            self.model_dir.setText(path)
+
+    def refresh_environment(self) -> None:
+        """Built or not at once; whether it imports its stack, and the device, in the background."""
+        environment = self.spec.environment
+        if environment is None:
+            return
+        explicit = self.python.text().strip()
+        if not explicit and not environment.is_built():
+            self.environment_state.setText(f"Not built ({environment.size_hint}); "
+                                           f"Build puts it in {environment.folder()}")
+            self.device_label.setText("Build the environment first.")
+            self._update_buttons()
+            return
+        self.environment_state.setText("Checking…")
+        backend = self._current
+
+        def shown(state: EnvironmentState) -> None:
+            if backend != self._current:
+                return
+            self.environment_state.setText(state.message[:1].upper() + state.message[1:])
+            if state.usable:
+                self.detect_device()
+
+        if explicit:
+            self.environment_state.setText(f"Using {explicit}")
+            self.detect_device()
+            return
+        self._runner.run(lambda: check_environment(environment), shown,
+                         lambda exc: self.environment_state.setText(f"Cannot check: {exc}"), self._open)
+
+    # --- long work --------------------------------------------------------------------------------
+
+    def _start(self, run: CommandRun, title: str, after: Callable[[], None]) -> None:
+        self._busy = run
+        self.log.clear()
+        self.details.setVisible(True)
+        self._show_details(self.details.isChecked())
+        self.step.setText("Starting…")
+        self.log.appendPlainText(f"$ {' '.join(run.command)}")
+        self.progress.setVisible(True)
+        self.progress.setRange(0, 0)  # busy until a line says how far it got
+        self.status.setText(f"{title}…")
+        self._update_buttons()
+
+        def done(status: object) -> None:
+            self._busy = None
+            self.progress.setVisible(False)
+            self._update_buttons()
+            if run.cancelled:
+                self.status.setText(f"{title}: cancelled.")
+            elif status != 0:
+                self.status.setText(str(run.failure(title)).splitlines()[0])
+            else:
+                self.status.setText(f"{title}: done.")
+                after()
+
+        def failed(exc: BaseException) -> None:
+            self._busy = None
+            self.progress.setVisible(False)
+            self._update_buttons()
+            self.status.setText(f"{title} failed: {exc}")
+
+        self._runner.run(run.run, done, failed, self._open)
+
+    def _emit(self, line: OutputLine) -> None:
+        """Called on the worker thread: hand the line to the GUI thread."""
+        if not self._closed:
+            self._output.emit(line)
+
+    def _show_details(self, shown: bool) -> None:
+        self.details.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.log.setVisible(shown)
+
+    @Slot(object)
+    def _on_output(self, line: OutputLine) -> None:
+        self.log.appendPlainText(line.text)
+        step = step_of(line.text)
+        if step:
+            self.step.setText(step)
+        if line.progress is not None:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(line.progress * 1000))
+
+    def cancel(self) -> None:
+        if self._busy is not None:
+            self.status.setText("Cancelling…")
+            self._busy.cancel()
+
+    def build_environment(self) -> None:
+        environment = self.spec.environment
+        if environment is None or self._busy is not None:
+            return
+        self._start(build_environment_run(environment, self._emit), "Building the environment",
+                    self.refresh_environment)
+
+    def build_synthetic(self, size: str) -> None:
+        python = self.engine_python()
+        if python is None or self._busy is not None:
+            return
+        folder = self.model_dir.text().strip() or str(default_synthetic_folder(size))
+        self.model_dir.setText(folder)
+        self._start(synthetic_run(python, folder, size, self._emit), f"Building the synthetic {size} model",
+                    self.validate_model)
+
+    def download_model(self) -> None:
+        if self._busy is not None:
+            return
+        folder = self.model_dir.text().strip()
+        if not folder:
+            self.status.setText("Name the folder to download into first (Browse…).")
+            return
+        command = [sys.executable, "-m", "app.cli", "cosyvoice", "download", folder]
+        if self.hub_endpoint.text().strip():
+            command += ["--endpoint", self.hub_endpoint.text().strip()]
+        self._start(CommandRun(command, self._emit), "Downloading the model", self.validate_model)
+
+    def validate_model(self) -> None:
+        """Check the folder (deeply: the ONNX models load) and show a per-file report."""
+        folder = self.model_dir.text().strip()
+        if not folder:
+            self.model_report.setPlainText("No folder named: Browse… to a CosyVoice2-0.5B folder, Download… "
+                                           "one, or build a synthetic one.")
+            return
+        spec = self.spec
+        try:
+            options = self.form.values()
+        except OptionError:
+            options = {}
+        self.model_report.setPlainText("Checking…")
+        self._runner.run(lambda: spec.validate_model(folder, options, deep=True),
+                         lambda report: self._show_report(folder, report),
+                         lambda exc: self.model_report.setPlainText(f"Cannot check {folder}: {exc}"), self._open)
+
+    def _show_report(self, folder: str, report: ValidationReport) -> None:
+        synthetic = model_kind(folder)["kind"] == "synthetic"
+        usable = "usable for speed and hardware probes only: its speech is noise" if synthetic else "usable"
+        lines = [f"✓ {folder}: complete, {usable}" if report.ok
+                 else f"✗ {folder}: NOT usable — {len(report.problems)} problem(s)"]
+        lines += [f"  ✗ {problem}" for problem in report.problems]
+        lines += [f"  · {warning}" for warning in report.warnings]
+        if not report.ok:
+            lines.append("What to do: Download… into this folder (it resumes and fetches only what is missing "
+                         "or broken), or point Folder at a complete copy.")
+        self.model_report.setPlainText("\n".join(lines))
+        self._update_banner()
+
+    def detect_device(self, again: bool = False) -> None:
+        """Ask torch in the engine's environment what it sees (once per interpreter, unless
+        ``again``: the Check button, after a driver or device change)."""
+        python = self.engine_python()
+        if python is None:
+            return
+        known = None if again else self._device_facts.get(python)
+        if known is not None:
+            self._show_device(known)
+            return
+        requested = "auto"
+        try:
+            requested = str(self.form.values().get("device", "auto"))
+        except OptionError:
+            pass
+        self.device_label.setText("Asking torch in the engine's environment…")
+
+        def shown(facts: dict[str, Any]) -> None:
+            self._device_facts[python] = facts
+            self._show_device(facts)
+
+        self._runner.run(lambda: probe_device(python, requested), shown,
+                         lambda exc: self.device_label.setText(f"Cannot tell: {exc}"), self._open)
+
+    def _show_device(self, facts: dict[str, Any]) -> None:
+        if facts.get("error"):
+            self.device_label.setText(f"Cannot tell: {facts['error']}")
+        elif facts.get("gpu_name"):
+            fp16 = ("fp16 available" + ("" if facts.get("fp16_recommended") else " (little gain on this GPU)")
+                    if facts.get("fp16_supported") else "fp16 not supported on this GPU")
+            self.device_label.setText(f"CUDA GPU ({facts.get('device')}): {device_summary(facts)}; {fp16}.")
+        else:
+            self.device_label.setText(CPU_WARNING)
+        self.form.set_device_facts(facts)
+
+    # --- the dialog's side ------------------------------------------------------------------------
+
+    def backend_options(self, name: str) -> dict[str, Any]:
+        """The options of backend ``name`` as edited (model folder included); raises OptionError."""
+        spec = descriptor(name)
+        values = self._forms[name].values()
+        folder = self._model_dirs.get(name, "")
+        if spec.model_option and folder:
+            values[spec.model_option] = spec.option(spec.model_option).coerce(folder, name)
+        return values
+
+    def problem(self) -> str | None:
+        """Why the page cannot be applied, or None (a server's backends are its own business)."""
+        if self.is_remote:
+            return None
+        try:
+            self.spec.validate(self.backend_options(self._current))
+        except OptionError as error:
+            return f"{error.code.value}: {error.message}"
+        return None
+
+    def apply(self) -> None:
+        """Write the chosen backend, every backend's options and interpreters to the settings."""
+        s = self._settings
+        stored = s.backend_options
+        for name in DESCRIPTORS:
+            try:
+                stored[name] = self.backend_options(name)
+            except OptionError:
+                if name == self._current and not self.is_remote:
+                    raise
+        s.backend_options = stored
+        s.engine_pythons = {name: path for name, path in self._pythons.items() if path}
+        s.engine_backend = self._current
+        s.engine_location = str(self.location.currentData())
+        s.server_url = self.server_url.text().strip()
+        if self.token.text().strip() != s.server_token():
+            s.set_server_token(self.token.text())
+
+    def _open(self) -> bool:
+        """Whether results still have a page to show them (see :meth:`shutdown`)."""
+        return not self._closed
+
+    def shutdown(self) -> None:
+        """The dialog is closing: stop any running step; late results are dropped."""
+        self._closed = True
+        if self._busy is not None:
+            self._busy.cancel()
+

@@ -1,0 +1,80 @@
+"""How one line is spoken: its own speed and instruction over its character's (schema 5).
+
+Shown under the takes of the current line. Left at "Character's", a line follows its
+character; a value here is one undoable edit and makes the line's take stale, as a change of
+the character's settings would.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QWidget
+
+from app.project import EditLine, UnknownIdError
+from app.ui.script.speed_box import SpeedBox
+from app.ui.window.document import Document
+from engine.core.protocol import SettingRange
+
+FOLLOWS_CHARACTER = "Character's"  # the spin box's lowest value: no speed of the line's own
+LINE_SPEED_TIP = "This line's speaking rate (1 = the voice's own), over its character's"
+
+
+class LineDelivery(QGroupBox):
+    """Speed and instruction of the current line, each blank to follow the character."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__("Delivery of this line", parent)
+        self.setObjectName("lineDelivery")
+        self._doc = document
+        self._line_id = ""
+        self.speed = SpeedBox(none_text=FOLLOWS_CHARACTER)  # its lowest value: none of the line's own
+        self.speed.setObjectName("lineSpeed")
+        self.speed.editingFinished.connect(self._apply)
+        self.instruction = QLineEdit()
+        self.instruction.setObjectName("lineInstruction")
+        self.instruction.setClearButtonEnabled(True)
+        self.instruction.setToolTip("How to say this line (e.g. “whisper”, “angry”), over its character's; "
+                                    "backends that take instructions (CosyVoice2) use it")
+        self.instruction.editingFinished.connect(self._apply)
+        form = QFormLayout(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow box puts fields under labels
+        form.addRow("Speed", self.speed)
+        form.addRow("Say it", self.instruction)
+        self.show_line("")
+
+    def set_speeds(self, speeds: SettingRange) -> None:
+        """Offer the speeds the running backend speaks at (its capabilities)."""
+        self.speed.set_range(speeds)
+
+    def show_line(self, line_id: str) -> None:
+        self._line_id = line_id
+        project = self._doc.project
+        try:
+            line = project.line(line_id) if line_id else None
+        except UnknownIdError:  # removed meanwhile
+            line = None
+        self.setEnabled(line is not None and line.character_id is not None and not self._doc.read_only)
+        for widget in (self.speed, self.instruction):
+            widget.blockSignals(True)
+        self.instruction.setText("" if line is None or line.instruction is None else line.instruction)
+        own = project.character(line.character_id).settings if line is not None and line.character_id else None
+        self.speed.show_speed(None if line is None else line.speed,
+                              f"{LINE_SPEED_TIP} ({own.speed:.2f}×)" if own is not None else
+                              f"{LINE_SPEED_TIP}; lowest: {FOLLOWS_CHARACTER.lower()}")
+        self.instruction.setPlaceholderText(
+            f"{FOLLOWS_CHARACTER}: {own.instruction or 'none'}" if own is not None else "")
+        for widget in (self.speed, self.instruction):
+            widget.blockSignals(False)
+
+    def _apply(self) -> None:
+        if not self._line_id:
+            return
+        line = self._doc.project.line(self._line_id)
+        speed = self.speed.picked()
+        instruction = self.instruction.text().strip() or None
+        speed_changed, instruction_changed = speed != line.speed, instruction != line.instruction
+        if speed_changed and instruction_changed:
+            self._doc.push(EditLine(self._line_id, speed=speed, instruction=instruction))
+        elif speed_changed:
+            self._doc.push(EditLine(self._line_id, speed=speed))
+        elif instruction_changed:
+            self._doc.push(EditLine(self._line_id, instruction=instruction))

@@ -1,0 +1,150 @@
+"""Take QA in the studio: every finished take is checked off the GUI thread.
+
+Checks run in the project layer's :class:`~app.project.qa.QaWorker`, a separate process at the
+lowest CPU priority, so neither the GUI nor rendering waits for them. A timer collects results
+while checks are pending (and only then); each result is stored with its take, the project is
+saved as after a take, and the table is told which lines changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.project import ProjectError, SaveError, Take
+from app.project.qa import (
+    QaOutcome,
+    QaRequest,
+    QaWorker,
+    record,
+    request_for,
+    unchecked_takes,
+)
+from app.ui.window.document import Document
+from engine.hearing.qa.recognise import DEFAULT_MODEL
+
+log = logging.getLogger(__name__)
+
+POLL_MS = 250
+
+
+class QaRunner(Protocol):
+    """What the controller needs from :class:`~app.project.qa.QaWorker`."""
+
+    @property
+    def pending(self) -> int: ...
+
+    def submit(self, request: QaRequest) -> None: ...
+
+    def poll(self, timeout: float = 0.0) -> list[QaOutcome]: ...
+
+    def close(self) -> None: ...
+
+
+class QaController(QObject):
+    """Checks the document's takes in the background and records the results."""
+
+    checked = Signal(frozenset)  # the line ids whose chosen take's QA changed
+    message = Signal(str)  # problems to show the user (error codes included)
+
+    def __init__(self, document: Document, make_runner: Callable[[], QaRunner] = QaWorker,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._doc = document
+        self._make_runner = make_runner
+        self._runner: QaRunner | None = None  # started with the first check
+        self.recogniser_model: Callable[[], str] = lambda: DEFAULT_MODEL  # the window reads the settings
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self.collect)
+
+    @property
+    def pending(self) -> int:
+        """Takes sent for checking whose result has not arrived yet."""
+        return self._runner.pending if self._runner is not None else 0
+
+    def check(self, line_id: str, take: Take) -> None:
+        """Check one take (a finished render calls this)."""
+        project = self._doc.project
+        try:
+            request = request_for(project, project.line(line_id), take, self.recogniser_model())
+        except ProjectError as exc:
+            self.message.emit(str(exc))
+            return
+        if self._runner is None:
+            self._runner = self._make_runner()
+        self._runner.submit(request)
+        self._timer.start()
+        if self._doc.qa_errors.pop(take.id, None) is not None:  # "Checking…" again, not "QA error"
+            self._doc.notify_render(frozenset({line_id}))
+
+    def errored_lines(self) -> list[str]:
+        """Lines whose chosen take's check could not run (their QA column says "QA error")."""
+        project = self._doc.project
+        return [line.id for line in project.lines
+                if (take := project.chosen_take(line)) is not None and take.id in self._doc.qa_errors]
+
+    def recheck(self, line_ids: list[str] | None = None) -> int:
+        """Check again the chosen takes of these lines (None: every line whose check failed to
+        run); returns how many were sent."""
+        project = self._doc.project
+        sent = 0
+        for line_id in self.errored_lines() if line_ids is None else line_ids:
+            take = project.chosen_take(project.line(line_id))
+            if take is not None:
+                self.check(line_id, take)
+                sent += 1
+        return sent
+
+    def check_unchecked(self) -> int:
+        """Check every chosen take that has no QA yet (older takes); returns how many."""
+        todo = unchecked_takes(self._doc.project)
+        for line, take in todo:
+            self.check(line.id, take)
+        return len(todo)
+
+    def collect(self) -> None:
+        """Record the results that have arrived; the timer calls this while checks are pending."""
+        if self._runner is None:
+            return
+        outcomes = self._runner.poll()
+        if not self._runner.pending:
+            self._timer.stop()
+        changed: set[str] = set()
+        errored: set[str] = set()
+        for outcome in outcomes:
+            if outcome.checks is None:
+                # Shown in the QA column (with the reason) until the take is checked again.
+                self._doc.qa_errors[outcome.take_id] = outcome.error
+                errored.add(outcome.line_id)
+                self.message.emit(f"QA of line {self._order(outcome.line_id)}: {outcome.error}")
+            elif record(self._doc.project, outcome) is not None:
+                self._doc.qa_errors.pop(outcome.take_id, None)
+                changed.add(outcome.line_id)
+        if errored:
+            self._doc.notify_render(frozenset(errored))
+            self.checked.emit(frozenset(errored))
+        if not changed:
+            return
+        try:
+            self._doc.save_after_take(self._doc.project)
+        except SaveError as exc:
+            self.message.emit(f"the QA results could not be saved: {exc}")
+        self._doc.notify_render(frozenset(changed))
+        self.checked.emit(frozenset(changed))
+
+    def close(self) -> None:
+        """Stop checking (the document is closing); results not yet in are dropped."""
+        self._timer.stop()
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+
+    def _order(self, line_id: str) -> str:
+        try:
+            return str(self._doc.project.order_of(line_id))
+        except ProjectError:
+            return "(removed)"

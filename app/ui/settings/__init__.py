@@ -1,0 +1,1 @@
+"""Settings: the studio's (each declared once over QSettings) and a project's, with their dialogs."""

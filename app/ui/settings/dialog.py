@@ -1,0 +1,234 @@
+"""The settings dialog, in pages: "Voices engine" (where the engine runs — this computer or a
+server — the backend and its set-up) and "General" (engine slots, voice cache, audio output,
+autosave).
+
+It edits a :class:`~app.ui.settings.store.Settings` only when the user presses OK, and refuses OK
+while an option is invalid (the message names it); the window then restarts the engine if
+an engine setting changed (``engine_changed()`` says whether).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.engine.backend_form import row, spin_box
+from app.ui.engine.voices_engine_page import VoicesEnginePage
+from app.ui.playback.player import list_devices
+from app.ui.settings.store import Option, Settings, cache_size, human_size
+from app.ui.tasks import TaskRunner
+
+SYSTEM_DEFAULT = "System default"
+VOICES_ENGINE_PAGE = "Voices engine"
+GENERAL_PAGE = "General"
+
+
+def option_spin_box(option: Option[int], special: str) -> QSpinBox:
+    """A spin box over a whole-number setting's declared range; ``special`` names its lowest value."""
+    return spin_box(option.minimum, option.maximum, option.step, special)
+
+
+class GeneralPage(QWidget):
+    """Engine slots, the voice cache (its size measured in the background), audio, autosave."""
+
+    def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._settings = settings
+        self._runner = runner
+        self.slots = option_spin_box(Settings.engine_slots, "Automatic")
+        self.slots.setValue(settings.engine_slots)
+        self.slots.setToolTip("Automatic: by the cores (at most 4), or by free GPU memory on a GPU")
+
+        self.output = QComboBox()
+        devices = [d.name for d in list_devices("output")]
+        self.output.addItem(SYSTEM_DEFAULT)
+        self.output.addItems(devices)
+        if not devices:
+            self.output.setEnabled(False)
+            self.output.setToolTip("No audio output device was found; playback is silent.")
+        elif settings.output_device in devices:
+            self.output.setCurrentText(settings.output_device)
+
+        self.cache = QLineEdit(settings.cache_dir)
+        self.cache.setPlaceholderText(str(settings.effective_cache_dir()))
+        browse_cache = QPushButton("Browse…")
+        browse_cache.clicked.connect(self._browse_cache)
+        self.cache_size = QLabel("measuring…")
+        self.cache_size.setObjectName("cacheSize")
+        self.clear_cache = QPushButton("Clear cache")
+        self.clear_cache.setToolTip("Delete prepared voices; they are rebuilt on the next use.")
+        self.clear_cache.clicked.connect(self._clear_cache)
+
+        self.autosave = option_spin_box(Settings.autosave_s, "Off")
+        self.autosave.setSuffix(" s")
+        self.autosave.setValue(settings.autosave_s)
+
+        self.recogniser = QComboBox()
+        self.recogniser.setObjectName("recogniserModel")
+        self.recogniser.setToolTip("The Whisper model that checks takes and hears transcripts. base knows every "
+                                   "language Whisper does; tiny.en is faster and English only; larger ones are "
+                                   "downloaded with `dubstudio qa --download-model NAME`. It also transcribes a "
+                                   "video's dialogue (an English-only model leaves that to base); a larger model "
+                                   "transcribes, and translates into English, far better than base.")
+        self._fill_recognisers(settings.recogniser_model)
+        pick_model = QPushButton("Folder…")
+        pick_model.setToolTip("Use a faster-whisper model folder you have")
+        pick_model.clicked.connect(self._browse_model)
+
+        form = QFormLayout(self)
+        form.addRow(Settings.engine_slots.title, self.slots)
+        form.addRow(Settings.cache_dir.title, row(self.cache, browse_cache))
+        form.addRow("Cache size", row(self.cache_size, self.clear_cache))
+        form.addRow(Settings.output_device.title, self.output)
+        form.addRow(Settings.autosave_s.title, self.autosave)
+        form.addRow(Settings.recogniser_model.title, row(self.recogniser, pick_model))
+        self.refresh_cache_size()
+
+    def _fill_recognisers(self, current: str) -> None:
+        """Every declared model (saying which are here) and the chosen folder, if it is one."""
+        from engine.hearing.whisper import WHISPER_MODELS, model_available
+
+        self.recogniser.clear()
+        for name, spec in WHISPER_MODELS.items():
+            here = model_available(name)
+            state = ("" if here else " (not downloaded)") if not spec.packaged else ("" if here else " (missing)")
+            kind = "multilingual" if spec.multilingual else "English only"
+            self.recogniser.addItem(f"{name}: {kind}, {spec.size_mb} MB{state}", name)
+        if current not in WHISPER_MODELS:
+            self.recogniser.addItem(f"folder: {current}", current)
+        self.recogniser.setCurrentIndex(max(0, self.recogniser.findData(current)))
+
+    def _browse_model(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "A faster-whisper model folder")
+        if path:
+            self._fill_recognisers(path)
+
+    def _cache_path(self) -> Path:
+        text = self.cache.text().strip()
+        return Path(text) if text else self._settings.effective_cache_dir()
+
+    def refresh_cache_size(self) -> None:
+        path = self._cache_path()
+        self.cache_size.setText("measuring…")
+        self._runner.run(
+            lambda: cache_size(path),
+            lambda size: self.cache_size.setText(f"{human_size(size)}  ({path})"),
+            lambda exc: self.cache_size.setText(f"cannot measure: {exc}"),
+        )
+
+    def _clear_cache(self) -> None:
+        path = self._cache_path()
+        self.clear_cache.setEnabled(False)
+
+        def done(_: object) -> None:
+            self.clear_cache.setEnabled(True)
+            self.refresh_cache_size()
+
+        def failed(exc: BaseException) -> None:
+            self.clear_cache.setEnabled(True)
+            self.cache_size.setText(f"cannot clear: {exc}")
+
+        from engine.synthesis.voices import clear_cache_folder
+
+        self._runner.run(lambda: clear_cache_folder(path), done, failed)
+
+    def _browse_cache(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Voice cache folder", str(self._cache_path()))
+        if path:
+            self.cache.setText(path)
+            self.refresh_cache_size()
+
+    def apply(self) -> None:
+        s = self._settings
+        s.engine_slots = self.slots.value()
+        s.cache_dir = self.cache.text().strip()
+        s.output_device = "" if self.output.currentText() == SYSTEM_DEFAULT else self.output.currentText()
+        s.autosave_s = self.autosave.value()
+        s.recogniser_model = str(self.recogniser.currentData())
+
+
+class SettingsDialog(QDialog):
+    """Edits the studio's settings, page by page."""
+
+    def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setObjectName("settingsDialog")
+        self._settings = settings
+        self._engine_before = self._engine_values()
+        self.voices_engine = VoicesEnginePage(settings, runner)
+        self.general = GeneralPage(settings, runner)
+        # The fields tests and the window reach for, wherever their page is.
+        self.location, self.server_url, self.token = (self.voices_engine.location, self.voices_engine.server_url,
+                                                      self.voices_engine.token)
+        self.python, self.slots = self.voices_engine.python, self.general.slots
+        self.voices_engine.remote_changed.connect(lambda remote: self.general.slots.setEnabled(not remote))
+        self.general.slots.setEnabled(not self.voices_engine.is_remote)
+        self.pages = QTabWidget()
+        self.pages.setObjectName("settingsPages")
+        self.pages.addTab(self.voices_engine, VOICES_ENGINE_PAGE)
+        self.pages.addTab(self.general, GENERAL_PAGE)
+        self.error = QLabel("")
+        self.error.setObjectName("settingsError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #d62728")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages, 1)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.resize(780, 720)
+
+    def show_page(self, title: str) -> None:
+        for index in range(self.pages.count()):
+            if self.pages.tabText(index) == title:
+                self.pages.setCurrentIndex(index)
+
+    def _engine_values(self) -> tuple[str, str, str, str, dict[str, Any], str, int, str]:
+        """Every setting the engine process depends on: location, server URL and token,
+        backend, its options (JSON values) and interpreter, slots, voice cache folder."""
+        s = self._settings
+        backend = s.engine_backend
+        return (s.engine_location, s.server_url, s.server_token(), backend, s.options_for(backend),
+                s.python_for(backend), s.engine_slots, s.cache_dir)
+
+    def apply(self) -> None:
+        """Write the edited values to the settings (raises OptionError for an invalid option)."""
+        self.voices_engine.apply()
+        self.general.apply()
+        self._settings.sync()
+
+    def engine_changed(self) -> bool:
+        """Whether an applied change needs a new engine process."""
+        return self._engine_values() != self._engine_before
+
+    def accept(self) -> None:
+        problem = self.voices_engine.problem()
+        if problem is not None:
+            self.error.setText(problem)
+            self.show_page(VOICES_ENGINE_PAGE)
+            return
+        self.apply()
+        self.voices_engine.shutdown()
+        super().accept()
+
+    def reject(self) -> None:
+        self.voices_engine.shutdown()
+        super().reject()

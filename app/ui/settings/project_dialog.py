@@ -1,0 +1,189 @@
+"""Project › Project settings: fitting takes to slots, loudness, the guide in the export, and
+when take QA fails a take.
+
+These are the project's own settings (:class:`~app.project.ProjectSettings`, saved in
+project.json and used by the headless ``render``/``--export`` too), unlike the studio's
+Settings dialog. OK pushes one :class:`~app.project.EditProject` with what changed, so a
+single undo restores the previous values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.project import GUIDE_MIXES, LOUDNESS_PRESETS, EditProject, Project
+from app.project.model import PROJECT_SETTING_RANGES
+from app.ui.settings.qa_thresholds import QaThresholdsBox
+
+# The loudness choices: a named preset, a target of one's own, or no normalisation at all.
+PRESET_LABELS = {
+    "ebu-r128": "EBU R128 broadcast (−23 LUFS)",
+    "web": "Web and streaming (−16 LUFS)",
+}
+CUSTOM, OFF = "custom", "off"
+GUIDE_MIX_LABELS = {
+    "replace": "Replaced by the dub (dialogue only)",
+    "duck": "Kept under the dub, lowered while lines play",
+}
+
+# The numeric settings the dialog shows: name -> (step, unit, decimals); each range is the
+# project model's (PROJECT_SETTING_RANGES).
+FIELDS: dict[str, tuple[float, str, int]] = {
+    "fit_max_rate": (0.05, "×", 2),
+    "loudness_target_lufs": (0.5, " LUFS", 1),
+    "true_peak_dbtp": (0.5, " dBTP", 1),
+    "guide_gain_db": (1.0, " dB", 1),
+    "duck_db": (1.0, " dB", 1),
+}
+
+
+def _spin(name: str, value: float) -> QDoubleSpinBox:
+    step, unit, decimals = FIELDS[name]
+    spin = QDoubleSpinBox()
+    spin.setObjectName(f"setting_{name}")
+    spin.setRange(*PROJECT_SETTING_RANGES[name])
+    spin.setSingleStep(step)
+    spin.setDecimals(decimals)
+    spin.setSuffix(unit)
+    spin.setValue(value)
+    return spin
+
+
+class ProjectSettingsDialog(QDialog):
+    """Edits a project's title, fit, loudness, guide and QA settings; :meth:`command` says what changed."""
+
+    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Project settings")
+        self.setObjectName("projectSettingsDialog")
+        self._project = project
+        settings = project.settings
+
+        self.title = QLineEdit(project.title)
+
+        self.fit_default = QCheckBox("Fit every line's take into its slot when rendering")
+        self.fit_default.setChecked(settings.fit_default)
+        self.fit_default.setToolTip("Lines can still choose for themselves in the script's Fit column")
+        self.fit_max_rate = _spin("fit_max_rate", settings.fit_max_rate)
+        self.fit_max_rate.setToolTip("Up to this speaking rate the voice simply speaks faster; beyond it the rest "
+                                     "is time-stretched (Rubber Band). 1.25× is where speech starts to sound rushed.")
+        fit_box = QGroupBox("Fit to slot")
+        fit_form = QFormLayout(fit_box)
+        fit_form.addRow(self.fit_default)
+        fit_form.addRow("Fastest speaking rate", self.fit_max_rate)
+
+        self.loudness = QComboBox()
+        self.loudness.setObjectName("loudnessPreset")
+        for key in LOUDNESS_PRESETS:
+            self.loudness.addItem(PRESET_LABELS[key], key)
+        self.loudness.addItem("Another target", CUSTOM)
+        self.loudness.addItem("Off: keep the takes' levels", OFF)
+        target = settings.loudness_target_lufs
+        self.target = _spin("loudness_target_lufs", target if target is not None else LOUDNESS_PRESETS["ebu-r128"])
+        preset = next((key for key, value in LOUDNESS_PRESETS.items() if target is not None and abs(value - target) < 1e-6),
+                      CUSTOM if target is not None else OFF)
+        self.loudness.setCurrentIndex(self.loudness.findData(preset))
+        self.loudness.currentIndexChanged.connect(self._on_preset)
+        self.ceiling = _spin("true_peak_dbtp", settings.true_peak_dbtp)
+        self.ceiling.setToolTip("No peak of the mix (between samples too) goes above this")
+        loud_box = QGroupBox("Loudness of the mix and the video")
+        loud_form = QFormLayout(loud_box)
+        loud_form.addRow("Target", self.loudness)
+        loud_form.addRow("Integrated loudness", self.target)
+        loud_form.addRow("True-peak ceiling", self.ceiling)
+        hint = QLabel("Every take is brought to the target, then the whole mix (ITU-R BS.1770).")
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: palette(placeholder-text)")
+        loud_form.addRow(hint)
+
+        self.guide_mix = QComboBox()
+        for key in GUIDE_MIXES:
+            self.guide_mix.addItem(GUIDE_MIX_LABELS[key], key)
+        self.guide_mix.setCurrentIndex(self.guide_mix.findData(settings.guide_mix))
+        self.guide_mix.currentIndexChanged.connect(self._on_guide_mix)
+        self.guide_gain = _spin("guide_gain_db", settings.guide_gain_db)
+        self.duck_db = _spin("duck_db", settings.duck_db)
+        self.duck_db.setToolTip("How far the original audio dips while a line plays")
+        guide_box = QGroupBox("Original audio in the exported mix and video")
+        guide_form = QFormLayout(guide_box)
+        guide_form.addRow("Original audio", self.guide_mix)
+        guide_form.addRow("Its level", self.guide_gain)
+        guide_form.addRow("Dip under lines", self.duck_db)
+        if not project.guide_audio:
+            guide_box.setToolTip("This project has no original audio yet (Project › Add the original audio)")
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        title_form = QFormLayout()
+        title_form.addRow("Title", self.title)
+        self.qa = QaThresholdsBox(settings.qa)
+        # Two columns: the QA group beside the others keeps the dialog within a laptop's height.
+        mix_column = QVBoxLayout()
+        mix_column.addWidget(fit_box)
+        mix_column.addWidget(loud_box)
+        mix_column.addWidget(guide_box)
+        mix_column.addStretch(1)
+        qa_column = QVBoxLayout()
+        qa_column.addWidget(self.qa)
+        qa_column.addStretch(1)
+        columns = QHBoxLayout()
+        columns.addLayout(mix_column)
+        columns.addLayout(qa_column)
+        layout = QVBoxLayout(self)
+        layout.addLayout(title_form)
+        layout.addLayout(columns)
+        layout.addWidget(buttons)
+        self._on_preset()
+        self._on_guide_mix()
+
+    def _on_preset(self) -> None:
+        key = self.loudness.currentData()
+        if key in LOUDNESS_PRESETS:
+            self.target.setValue(LOUDNESS_PRESETS[key])
+        self.target.setEnabled(key == CUSTOM)
+        self.ceiling.setEnabled(key != OFF)
+
+    def _on_guide_mix(self) -> None:
+        ducking = self.guide_mix.currentData() == "duck"
+        self.guide_gain.setEnabled(ducking)
+        self.duck_db.setEnabled(ducking)
+
+    def values(self) -> dict[str, Any]:
+        """Every setting as the dialog shows it (title included)."""
+        key = self.loudness.currentData()
+        return {
+            "title": self.title.text().strip() or self._project.title,
+            "fit_default": self.fit_default.isChecked(),
+            "fit_max_rate": round(self.fit_max_rate.value(), 2),
+            "loudness_target_lufs": None if key == OFF else round(self.target.value(), 1),
+            "true_peak_dbtp": round(self.ceiling.value(), 1),
+            "guide_mix": self.guide_mix.currentData(),
+            "guide_gain_db": round(self.guide_gain.value(), 1),
+            "duck_db": round(self.duck_db.value(), 1),
+            "qa": self.qa.thresholds(),
+        }
+
+    def command(self) -> EditProject | None:
+        """The undoable edit for what changed, or None when nothing did."""
+        settings = self._project.settings
+        changed = {
+            key: value for key, value in self.values().items()
+            if value != (self._project.title if key == "title" else getattr(settings, key))
+        }
+        return EditProject(**changed) if changed else None

@@ -1,0 +1,96 @@
+"""The project's take-QA thresholds as a form group (Project › Project settings).
+
+Each threshold of :class:`~engine.hearing.qa.checks.QaThresholds` gets a spin box within the range the
+project file accepts (:data:`~engine.hearing.qa.checks.QA_THRESHOLD_RANGES`), with its unit and a
+tooltip saying what it catches; the clipping share is shown in percent of samples, as people
+read it. The dialog turns the values into one undoable ``EditProject(qa=...)``; verdicts are
+recomputed from the stored measurements, so a change shows at once without listening again.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QWidget,
+)
+
+from engine.hearing.qa.checks import QA_THRESHOLD_RANGES, QaThresholds
+
+# name -> (label, suffix, shown as value × scale, decimals, step, what it catches)
+FIELDS: dict[str, tuple[str, str, float, int, float, str]] = {
+    "max_wer": ("Word error rate at most", "", 1.0, 2, 0.05,
+                "Share of words Whisper heard wrong (0 = every word right): garbled speech, another "
+                "line, a take cut short. Languages written with spaces between words."),
+    "max_cer": ("Character error rate at most", "", 1.0, 2, 0.05,
+                "The same, counted in characters: Chinese, Japanese, Korean, Thai and the like"),
+    "min_duration_ratio": ("Speech time at least", " %", 100.0, 0, 5.0,
+                           "The take's speech time as a share of what its text needs at the voice's pace: "
+                           "catches a take spoken far too fast or cut short, which the error rate misses"),
+    "min_language_confidence": ("Wrong language when detected at", " %", 100.0, 0, 5.0,
+                                "A take that sounds like another language than the line's, this sure, fails "
+                                "(told the line's language, Whisper would translate it instead)"),
+    "max_clipping": ("Clipped samples at most", " %", 100.0, 2, 0.05,
+                     "Share of samples at full scale; above 0.1 % distortion is audible"),
+    "max_leading_silence_s": ("Silence before speech at most", " s", 1.0, 2, 0.1,
+                              "Dead air at the start of a take: a timing problem in a dub"),
+    "max_inner_silence_s": ("Longest pause at most", " s", 1.0, 2, 0.1,
+                            "A pause this long inside a take means the model stalled or a gap slipped in"),
+    "max_trailing_silence_s": ("Silence after speech at most", " s", 1.0, 2, 0.1,
+                               "Dead air at the end of a take"),
+    "max_overrun_s": ("Overrun of the slot at most", " s", 1.0, 2, 0.05,
+                      "How far a take may run past its line's slot before it steps on the next line"),
+    "min_resemblance": ("Resemblance to the clip at least", "", 1.0, 2, 0.05,
+                        "Speaker-embedding similarity (-1 to 1) between the take and the character's clip: "
+                        "catches a grossly wrong voice"),
+}
+
+
+class QaThresholdsBox(QGroupBox):
+    """Edits a :class:`QaThresholds`; :meth:`thresholds` returns what it shows."""
+
+    def __init__(self, thresholds: QaThresholds, parent: QWidget | None = None) -> None:
+        super().__init__("Take QA: when a take fails", parent)
+        self.setObjectName("qaThresholds")
+        self.spins: dict[str, QDoubleSpinBox] = {}
+        form = QFormLayout(self)
+        for name, (label, suffix, scale, decimals, step, tip) in FIELDS.items():
+            low, high = QA_THRESHOLD_RANGES[name]
+            spin = QDoubleSpinBox()
+            spin.setObjectName(f"qa_{name}")
+            spin.setDecimals(decimals)
+            spin.setRange(low * scale, high * scale)
+            spin.setSingleStep(step)
+            spin.setSuffix(suffix)
+            spin.setToolTip(tip)
+            title = QLabel(label)
+            title.setToolTip(tip)
+            form.addRow(title, spin)
+            self.spins[name] = spin
+        self.defaults_button = QPushButton("Defaults")
+        self.defaults_button.setToolTip("The measured defaults (docs/qa.md says why each is where it is)")
+        self.defaults_button.clicked.connect(lambda: self.show_thresholds(QaThresholds()))
+        hint = QLabel("Verdicts follow at once: takes are not listened to again.")
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: palette(placeholder-text)")
+        form.addRow(hint, self.defaults_button)
+        self.show_thresholds(thresholds)
+
+    def show_thresholds(self, thresholds: QaThresholds) -> None:
+        self._shown = thresholds
+        for name, spin in self.spins.items():
+            spin.setValue(getattr(thresholds, name) * FIELDS[name][2])
+
+    def thresholds(self) -> QaThresholds:
+        """The thresholds as shown. A field left as it was gives back the exact stored value
+        (a spin box rounds to its decimals), so an untouched form changes nothing."""
+        values = {}
+        for name, spin in self.spins.items():
+            scale = FIELDS[name][2]
+            stored = getattr(self._shown, name)
+            shown = round(stored * scale, spin.decimals())
+            values[name] = stored if abs(spin.value() - shown) < 1e-9 else spin.value() / scale
+        return QaThresholds(**values)

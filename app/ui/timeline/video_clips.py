@@ -1,0 +1,228 @@
+"""The studio's side of transcribing a video: progress with Cancel, the Characters panel's
+*Choose from the video*, and the cast edits after a transcription.
+
+- :class:`TranscriptionProgress` shows the stage (listening, telling the voices apart, choosing
+  clips) and how far, with Cancel.
+
+- :class:`ChooseFromVideoDialog` lists the stretches of the original where the character speaks
+  alone (kept by the transcription in ``media/transcript.json``) with their words and score;
+  *Play* auditions one from the video, *Use this clip* cuts it into ``voices/`` and makes it the
+  character's clip (one undoable edit).
+- :class:`SplitCharacterDialog` picks the lines a new character takes over, for two actors the
+  transcription heard as one; merging is one choice of the other character (see the panel).
+
+The cutting and decoding are the Qt-free functions of :mod:`app.project.transcription`, run on
+the task runner.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressDialog,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.project import Project
+from app.project.timecode import format_clock
+from app.project.transcription import (
+    ClipCandidate,
+    candidate_audio,
+    clip_candidates,
+    cut_candidate,
+)
+from app.ui.tasks import TaskRunner
+
+COLUMNS = ("When", "Length", "Score", "Words")
+
+
+class ChooseFromVideoDialog(QDialog):
+    """The character's clip candidates from the original, to audition and pick."""
+
+    # The EditCharacter changes that make the chosen stretch the clip; they cross as a QVariantMap,
+    # which keeps str keys only (all a change has: they are EditCharacter's keyword arguments).
+    picked = Signal(dict)
+
+    def __init__(self, project: Project, character_id: str, runner: TaskRunner,
+                 play_clip: Callable[[str, np.ndarray, int], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chooseFromVideoDialog")
+        self._project = project
+        self._character = project.character(character_id)
+        self._runner = runner
+        self._play_clip = play_clip
+        self.candidates = clip_candidates(project, character_id)
+        self.setWindowTitle(f"Choose {self._character.name}'s clip from the video")
+        self.table = QTableWidget(len(self.candidates), len(COLUMNS))
+        self.table.setObjectName("clipCandidates")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setWordWrap(True)
+        for row, candidate in enumerate(self.candidates):
+            cells = (f"{format_clock(candidate.start)}–{format_clock(candidate.end)}",
+                     f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(f"{candidate.text}\n\nSNR {candidate.snr_db:.0f} dB, purity {candidate.purity:+.2f} "
+                                "(how much more it sounds like this speaker than the nearest other)")
+                self.table.setItem(row, column, item)
+        self.table.resizeColumnsToContents()
+        self.table.resizeRowsToContents()
+        if self.candidates:
+            self.table.selectRow(0)
+        self.note = QLabel("" if self.candidates else
+                           "No candidates: this character was not found by transcribing the video "
+                           "(Project › Transcribe the dialogue), or says too little alone.")
+        self.note.setObjectName("chooseFromVideoNote")
+        self.note.setWordWrap(True)
+        self.play_button = QPushButton("Play")
+        self.play_button.setObjectName("playCandidate")
+        self.play_button.clicked.connect(self.play)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Close)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Use this clip")
+        self.buttons.accepted.connect(self.use)
+        self.buttons.rejected.connect(self.reject)
+        for button in (self.play_button, self.buttons.button(QDialogButtonBox.StandardButton.Ok)):
+            button.setEnabled(bool(self.candidates))
+        actions = QHBoxLayout()
+        actions.addWidget(self.play_button)
+        actions.addStretch(1)
+        actions.addWidget(self.buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.note)
+        layout.addLayout(actions)
+        self.resize(720, 360)
+
+    def chosen(self) -> ClipCandidate | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.candidates[rows[0].row()] if rows else None
+
+    def play(self) -> None:
+        candidate = self.chosen()
+        if candidate is None:
+            return
+        key = f"candidate:{self._character.id}:{candidate.start}"
+        self._runner.run(lambda: candidate_audio(self._project, candidate),
+                         lambda cut: self._play_clip(key, cut[0], cut[1]),
+                         lambda error: self.note.setText(str(error)))
+
+    def use(self) -> None:
+        candidate = self.chosen()
+        if candidate is None:
+            return
+        self.buttons.setEnabled(False)
+        self.note.setText("Cutting the clip from the video…")
+
+        def done(changes: dict[str, Any]) -> None:
+            self.picked.emit(changes)
+            self.accept()
+
+        def failed(error: BaseException) -> None:
+            self.buttons.setEnabled(True)
+            self.note.setText(str(error))
+
+        self._runner.run(lambda: cut_candidate(self._project, self._character, candidate), done, failed)
+
+
+class SplitCharacterDialog(QDialog):
+    """Which of a character's lines go to a new character."""
+
+    def __init__(self, project: Project, character_id: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("splitCharacterDialog")
+        name = project.character(character_id).name
+        self.setWindowTitle(f"Split {name}")
+        self.lines = QListWidget()
+        self.lines.setObjectName("splitLines")
+        for line in project.lines_of(character_id):
+            when = format_clock(line.start) + "  " if line.start is not None else ""
+            item = QListWidgetItem(f"{when}{line.text}")
+            item.setData(Qt.ItemDataRole.UserRole, line.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.lines.addItem(item)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Give them to a new character")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"Tick the lines another actor says; they move from {name} to a new character."))
+        layout.addWidget(self.lines, 1)
+        layout.addWidget(buttons)
+        self.resize(560, 420)
+
+    def checked(self) -> list[str]:
+        return [self.lines.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.lines.count())
+                if self.lines.item(i).checkState() == Qt.CheckState.Checked]
+
+
+STAGES = {
+    "listening": "Listening to the dialogue",
+    "speakers": "Telling the voices apart",
+    "clips": "Choosing each voice's clip",
+}
+STEPS = 1000
+
+
+class TranscriptionProgress(QObject):
+    """A progress dialog for a transcription running off the GUI thread: its stage, how far, and
+    Cancel (which sets ``cancel``; the work stops at its next window or segment)."""
+
+    progressed = Signal(str, float)  # emitted on the worker thread, delivered on the GUI thread
+
+    def __init__(self, parent: QWidget, title: str) -> None:
+        super().__init__(parent)
+        self.cancel = threading.Event()
+        self.dialog = QProgressDialog(f"{STAGES['listening']}…", "Cancel", 0, STEPS, parent)
+        self.dialog.setObjectName("transcriptionProgress")
+        self.dialog.setWindowTitle(title)
+        self.dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        self.dialog.setMinimumDuration(0)
+        self.dialog.setAutoClose(False)
+        self.dialog.setAutoReset(False)
+        self.dialog.canceled.disconnect(self.dialog.cancel)  # stays up, saying so, until the work stops
+        self.dialog.canceled.connect(self._cancel)
+        self.progressed.connect(self._show)
+        self.dialog.setValue(0)
+        self.dialog.show()
+
+    def report(self, stage: str, fraction: float) -> None:
+        """The transcription's progress callback (any thread)."""
+        self.progressed.emit(stage, fraction)
+
+    def _show(self, stage: str, fraction: float) -> None:
+        if self.cancel.is_set():
+            return
+        self.dialog.setLabelText(f"{STAGES.get(stage, stage)}… {fraction:.0%}")
+        order = list(STAGES)
+        done = (order.index(stage) + fraction) / len(order) if stage in order else fraction
+        self.dialog.setValue(int(max(0.0, min(1.0, done)) * STEPS))
+
+    def _cancel(self) -> None:
+        self.cancel.set()
+        self.dialog.setLabelText("Cancelling the transcription…")
+        self.dialog.setCancelButtonText("")
+
+    def close(self) -> None:
+        self.dialog.close()
+        self.dialog.deleteLater()

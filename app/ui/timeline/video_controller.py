@@ -1,0 +1,262 @@
+"""The studio's video workflows: a new project from a video, setting the video and its guide
+track, project settings, and the list of voice gaps after an import.
+
+The window owns one controller and gives it the open document (or None). Slow steps (probing,
+copying a video in, extracting the original audio, importing subtitles) run on the task runner
+with the same Qt-free functions the ``dubstudio new`` command uses; their results come back to
+the GUI thread, where project changes are pushed as undoable commands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
+
+from app.project import (
+    CommandStack,
+    Project,
+    ProjectError,
+    SetVideo,
+    VideoInfo,
+    VoiceGaps,
+)
+from app.project.media import attach_video, extract_guide
+from app.project.new_project import NewProject, new_project_from_video
+from app.project.transcription import (
+    DEFAULT_MODEL,
+    TranscribedScript,
+    TranscribeRequest,
+    hear_project,
+    transcribe_project,
+)
+from app.ui.folders import Folders
+from app.ui.script.gaps_dialog import VoiceGapsDialog
+from app.ui.settings.project_dialog import ProjectSettingsDialog
+from app.ui.tasks import TaskRunner
+from app.ui.timeline.video_clips import TranscriptionProgress
+from app.ui.timeline.video_dialogs import (
+    VIDEO_FILTER,
+    VIDEOS,
+    NewFromVideo,
+    NewFromVideoDialog,
+)
+from app.ui.window.document import Document
+from engine.core.codes import ErrorCode
+from engine.hearing.transcribe import Options
+
+
+class VideoController(QObject):
+    """Runs the video workflows for a window; reports through ``message`` and ``error``."""
+
+    message = Signal(str)  # for the status bar
+    error = Signal(str, str)  # title, message (with its error code): worth a dialog
+    warning = Signal(str)  # things to fix, kept in the window's Messages list
+    busy = Signal(bool)  # a background step started or ended
+    line_chosen = Signal(str)  # the gaps list asks to show a line
+    character_chosen = Signal(str)  # … or a character
+
+    def __init__(self, parent: QWidget, runner: TaskRunner, folders: Folders, projects_dir: Path,
+                 open_project: Callable[[Path], bool]) -> None:
+        super().__init__(parent)
+        self._parent = parent
+        self._runner = runner
+        self._folders = folders
+        self._projects_dir = projects_dir
+        self._open_project = open_project
+        self.document: Document | None = None
+        self.dialog: QWidget | None = None  # the dialog open now (tests drive it)
+        self.progress: TranscriptionProgress | None = None  # a transcription's, while one runs
+        # The Whisper model the studio's settings chose (the window sets it).
+        self.transcription_model: Callable[[], str] = lambda: DEFAULT_MODEL
+
+    # --- a new project from a video ----------------------------------------------------------
+
+    def new_from_video(self) -> NewFromVideoDialog:
+        """Open the dialog; OK creates the project in the background and opens it."""
+        dialog = NewFromVideoDialog(self._runner, self._folders, self._projects_dir, self._parent)
+        dialog.chosen.connect(self.create)
+        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def create(self, request: NewFromVideo) -> None:
+        """Make the project (video copied in, subtitles imported, guide extracted) and open it."""
+        self.message.emit(f"Creating {request.folder.name} from {request.video.name}…")
+        self.busy.emit(True)
+        progress = TranscriptionProgress(self._parent, "Transcribing the dialogue") if request.transcribe else None
+        self.progress = progress
+
+        def transcribe(project: Project, stack: CommandStack) -> list[str]:
+            assert progress is not None
+            options = Options(translate_to=request.translate_to)
+            return transcribe_project(project, stack, self._transcription_request(options), progress=progress.report,
+                                      cancel=progress.cancel).warnings
+
+        def work() -> NewProject:
+            return new_project_from_video(
+                request.folder, request.video, subtitles=request.subtitles, subtitle_stream=request.subtitle_stream,
+                use_subtitle_stream=request.subtitle_stream is not None, guide=request.guide, title=request.title,
+                make_script=transcribe if progress is not None else None,
+            )
+
+        def done(made: NewProject) -> None:
+            self.busy.emit(False)
+            if progress is not None:
+                progress.close()
+            if not self._open_project(made.project.root):
+                return
+            lines = len(made.project.lines)
+            source = f" from {made.subtitles_from}" if made.subtitles_from else ""
+            if request.transcribe:
+                source = f" transcribed from {request.video.name}, {len(made.project.characters)} voice(s)"
+            self.message.emit(f"New project with {lines} line{'s' if lines != 1 else ''}{source}"
+                              + (f"; {len(made.warnings)} warning(s): " + "; ".join(made.warnings[:3]) if made.warnings else ""))
+            self.show_gaps(made.gaps, "Importing the subtitles")
+
+        def failed(error: BaseException) -> None:
+            self.busy.emit(False)
+            if progress is not None:
+                progress.close()
+            if isinstance(error, ProjectError) and error.code is ErrorCode.CANCELLED:
+                self.message.emit("The transcription was cancelled; no project was made")
+                return
+            self.error.emit("Cannot create the project", str(error))
+
+        self._runner.run(work, done, failed)
+
+    def transcribe_dialogue(self) -> None:
+        """Replace the script with the video's transcribed dialogue (one undoable edit)."""
+        document = self.document
+        if document is None:
+            return
+        if document.project.video is None:
+            self.error.emit("Cannot transcribe", f"{ErrorCode.NO_AUDIO_STREAM}: the project has no video; "
+                            "set one with Project › Set video…")
+            return
+        progress = TranscriptionProgress(self._parent, "Transcribing the dialogue")
+        self.progress = progress
+        self.busy.emit(True)
+
+        def done(made: TranscribedScript) -> None:
+            self.busy.emit(False)
+            progress.close()
+            if document.push(made.command):
+                self.message.emit(f"Transcribed {len(made.lines)} lines, {len(made.characters)} voice(s)"
+                                  + (f"; {'; '.join(made.warnings[:2])}" if made.warnings else "")
+                                  + " (Edit › Undo brings the old script back)")
+
+        def failed(error: BaseException) -> None:
+            self.busy.emit(False)
+            progress.close()
+            if isinstance(error, ProjectError) and error.code is ErrorCode.CANCELLED:
+                self.message.emit("The transcription was cancelled; the script is as it was")
+                return
+            self.error.emit("Cannot transcribe the dialogue", str(error))
+
+        self._runner.run(lambda: hear_project(document.project, self._transcription_request(Options()), replace=True,
+                                              progress=progress.report, cancel=progress.cancel), done, failed)
+
+    def _transcription_request(self, options: Options) -> TranscribeRequest:
+        """The settings' Whisper model, unless it only knows English (then the bundled base)."""
+        model = self.transcription_model()
+        return TranscribeRequest(options, DEFAULT_MODEL if model.endswith(".en") else model)
+
+    # --- the video and its guide track -----------------------------------------------------------
+
+    def choose_video(self) -> None:
+        path = self._folders.open_file(self._parent, VIDEOS, "Choose the video this project dubs", VIDEO_FILTER)
+        if path:
+            self.set_video(Path(path))
+
+    def set_video(self, source: Path) -> None:
+        """Copy ``source`` into the project (with its original audio as the guide) and use it."""
+        document = self.document
+        if document is None:
+            return
+        project = document.project
+        self.message.emit(f"Adding {source.name}…")
+        self.busy.emit(True)
+
+        def work() -> tuple[VideoInfo, str | None]:
+            info = attach_video(project, source)
+            # The guide is extracted from the new video through a copy of the project that
+            # points at it; the open project changes only on the GUI thread, by the command.
+            guide = extract_guide(dataclasses.replace(project, video=info)) if info.audio_streams else None
+            return info, guide
+
+        def done(result: tuple[VideoInfo, str | None]) -> None:
+            self.busy.emit(False)
+            info, guide = result
+            if self.document is document and document.push(SetVideo(info, guide)):
+                self.message.emit(f"The project now dubs {info.path}" + (" (original audio kept as the guide track)"
+                                                                         if guide else ""))
+
+        def failed(error: BaseException) -> None:
+            self.busy.emit(False)
+            self.error.emit("Cannot use this video", str(error))
+
+        self._runner.run(work, done, failed)
+
+    def add_guide(self) -> None:
+        """Extract the video's original audio as the guide track (the video must have audio)."""
+        document = self.document
+        if document is None or document.project.video is None:
+            self.message.emit(f"{ErrorCode.NO_VIDEO_STREAM}: the project has no video yet (Project › Set video…)")
+            return
+        project = document.project
+        video = project.video
+        self.busy.emit(True)
+        self.message.emit("Extracting the original audio…")
+
+        def done(guide: str) -> None:
+            self.busy.emit(False)
+            if self.document is document and document.push(SetVideo(video, guide)):
+                self.message.emit("The original audio is the guide track now")
+
+        def failed(error: BaseException) -> None:
+            self.busy.emit(False)
+            self.error.emit("Cannot extract the original audio", str(error))
+
+        self._runner.run(lambda: extract_guide(project), done, failed)
+
+    # --- settings and gaps --------------------------------------------------------------------
+
+    def edit_settings(self) -> ProjectSettingsDialog | None:
+        """Project settings; OK pushes one undoable edit with what changed."""
+        document = self.document
+        if document is None:
+            return None
+        dialog = ProjectSettingsDialog(document.project, self._parent)
+
+        def accepted() -> None:
+            command = dialog.command()
+            if command is not None and self.document is document:
+                document.push(command)
+
+        dialog.accepted.connect(accepted)
+        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def show_gaps(self, gaps: VoiceGaps, what: str) -> VoiceGapsDialog | None:
+        """List lines without a character and characters without a clip, if there are any."""
+        if not gaps:
+            return None
+        sentences = gaps.describe()
+        self.warning.emit(f"{what} left {len(sentences)} thing{'s' if len(sentences) != 1 else ''} to fix before "
+                          f"rendering: " + "; ".join(sentences))
+        dialog = VoiceGapsDialog(gaps, what, self._parent)
+        dialog.line_chosen.connect(self.line_chosen)
+        dialog.character_chosen.connect(self.character_chosen)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+
+__all__ = ["VideoController"]

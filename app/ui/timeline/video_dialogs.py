@@ -1,0 +1,392 @@
+"""Dialogs for the video: File › New project from video, and the options of File › Export › Video.
+
+Both only collect choices; the work (probing, copying, importing, extracting the guide,
+muxing) is the Qt-free code in :mod:`app.project` that ``dubstudio new`` and ``render
+--export video`` run too, started by :class:`app.ui.timeline.video_controller.VideoController` off the
+GUI thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.project import Project, ProjectError, VideoInfo
+from app.project.fsutil import safe_filename
+from app.project.media import probe_video
+from app.project.script_io import ScriptImport, import_srt, script_format
+from app.project.timecode import format_clock
+from app.project.video_export import VideoExportOptions, default_video_path
+from app.ui.folders import PROJECTS, Folders
+from app.ui.tasks import TaskRunner
+from engine.core.codes import ErrorCode
+
+VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
+VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
+SUBTITLE_FILTER = script_format("srt").file_filter
+NO_SUBTITLES, SRT_FILE, TRANSCRIBE = "none", "srt", "transcribe"
+PREVIEW_LINES = 3  # lines quoted in the preview before Create
+
+
+@dataclass(frozen=True)
+class NewFromVideo:
+    """What the user chose for a new project made from a video."""
+
+    folder: Path
+    video: Path
+    title: str
+    subtitles: Path | None = None  # an SRT file
+    subtitle_stream: int | None = None  # or a stream of the video
+    guide: bool = True
+    transcribe: bool = False  # or the video's own dialogue, transcribed (app.project.transcription)
+    translate_to: str | None = None  # with it: the lines translated into this language, as drafts
+
+
+def describe_video(info: VideoInfo) -> str:
+    """``1920×1080 · 25 fps · 2:01 · h264 · 1 audio, 1 subtitle stream``."""
+    streams = f"{len(info.audio_streams)} audio, {len(info.subtitle_streams)} subtitle stream"
+    streams += "s" if len(info.subtitle_streams) != 1 else ""
+    return f"{info.width}×{info.height} · {info.fps:g} fps · {format_clock(info.duration_s, 0)} · {info.codec} · {streams}"
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    holder = QWidget()
+    layout = QHBoxLayout(holder)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for n, widget in enumerate(widgets):
+        layout.addWidget(widget, 1 if n == 0 else 0)
+    return holder
+
+
+class NewFromVideoDialog(QDialog):
+    """Chooses a video, where its script comes from, the guide track and the project folder."""
+
+    chosen = Signal(NewFromVideo)  # when OK is pressed with valid choices
+
+    def __init__(self, runner: TaskRunner, folders: Folders, projects_dir: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("newFromVideoDialog")
+        self.setWindowTitle("New project from a video")
+        self._runner = runner
+        self._folders = folders
+        self._projects_dir = projects_dir  # where the new project's folder is suggested
+        self.info: VideoInfo | None = None
+
+        self.video = QLineEdit()
+        self.video.setPlaceholderText("any file FFmpeg reads: MP4, MKV, MOV, WebM…")
+        self.video.editingFinished.connect(lambda: self.set_video(self.video.text()))
+        choose_video = QPushButton("Choose…")
+        choose_video.clicked.connect(self._choose_video)
+        self.facts = QLabel("")
+        self.facts.setObjectName("videoFacts")
+        self.facts.setWordWrap(True)
+        self.subtitles = QComboBox()
+        self.subtitles.setObjectName("subtitleSource")
+        self.subtitles.currentIndexChanged.connect(self._update)
+        self.subtitles.currentIndexChanged.connect(self._preview_script)
+        self.srt = QLineEdit()
+        self.srt.setPlaceholderText("subtitles.srt")
+        self.srt.textChanged.connect(self._update)
+        self.srt.textChanged.connect(self._preview_script)
+        self.choose_srt = QPushButton("Choose…")
+        self.choose_srt.clicked.connect(self._choose_srt)
+        self.translate = QCheckBox("Translate the lines into English (drafts to check)")
+        self.translate.setObjectName("translateToEnglish")
+        self.translate.setToolTip("Whisper's translate task; each line keeps the original as its source text. "
+                                  "With the bundled base model the English is often wrong: check every line")
+        self.guide = QCheckBox("Keep the original audio as a guide track")
+        self.guide.setToolTip("Extracted once into media/guide.flac: play it under the dub to check timing, "
+                              "or keep it under the dub in the export (Project settings)")
+        self.title = QLineEdit()
+        self.folder = QLineEdit()
+        self.folder.textChanged.connect(self._update)
+        choose_folder = QPushButton("Choose…")
+        choose_folder.clicked.connect(self._choose_folder)
+        self.preview = QLabel("")  # what the script will hold, before Create
+        self.preview.setObjectName("scriptPreview")
+        self.preview.setWordWrap(True)
+        self.preview.setStyleSheet("color: #444")
+        self.problem = QLabel("")
+        self.problem.setObjectName("newFromVideoProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #d62728")
+
+        form = QFormLayout()
+        form.addRow("Video", _row(self.video, choose_video))
+        form.addRow("", self.facts)
+        form.addRow("Script from", self.subtitles)
+        form.addRow("SRT file", _row(self.srt, self.choose_srt))
+        form.addRow("", self.preview)
+        form.addRow("", self.translate)
+        form.addRow("", self.guide)
+        form.addRow("Title", self.title)
+        form.addRow("Project folder", _row(self.folder, choose_folder))
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create project")
+        self.buttons.accepted.connect(self._accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.resize(620, 0)
+        self._fill_subtitles()
+
+    # --- choosing -------------------------------------------------------------------------------
+
+    def _choose_video(self) -> None:
+        path = self._folders.open_file(self, VIDEOS, "Choose the video to dub", VIDEO_FILTER)
+        if path:
+            self.set_video(path)
+
+    def _choose_srt(self) -> None:
+        video = Path(self.video.text().strip()) if self.video.text().strip() else None
+        beside = video.parent if video is not None and video.parent.is_dir() else None  # subtitles sit by their video
+        path = self._folders.open_file(self, SCRIPTS, "Choose the subtitles", SUBTITLE_FILTER, start=beside)
+        if path:
+            self.srt.setText(path)
+            self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
+
+    def _choose_folder(self) -> None:
+        folder = self._folders.folder(self, PROJECTS, "Choose an empty folder for the project")
+        if folder:
+            self.folder.setText(folder)
+
+    def set_video(self, path: str | Path) -> None:
+        """Probe the video (in the background) and offer its subtitle streams and audio."""
+        text = str(path).strip()
+        self.video.setText(text)
+        if not text:
+            return
+        source = Path(text)
+
+        def probed(info: VideoInfo) -> None:
+            if self.video.text() != text:
+                return  # another file was chosen meanwhile
+            self.info = info
+            self.facts.setText(describe_video(info))
+            if not self.title.text():
+                self.title.setText(source.stem)
+            if not self.folder.text():
+                self.folder.setText(str(_free_folder(self._projects_dir, source.stem)))
+            self._fill_subtitles()
+            beside = subtitles_beside(source)
+            if beside is not None and not self.srt.text().strip():  # video.srt beside video.mp4: the script
+                self.srt.setText(str(beside))
+                self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
+
+        def failed(error: BaseException) -> None:
+            self.info = None
+            self.facts.setText("")
+            self.problem.setText(str(error))
+            self._fill_subtitles()
+
+        self.info = None
+        self.problem.setText("")
+        self.facts.setText("Reading the video…")
+        self._runner.run(lambda: probe_video(source), probed, failed)
+
+    def _fill_subtitles(self) -> None:
+        self.subtitles.blockSignals(True)
+        self.subtitles.clear()
+        text_streams = [s for s in self.info.subtitle_streams if s.text] if self.info else []
+        for stream in text_streams:
+            details = ", ".join(x for x in (stream.codec, stream.language, stream.title) if x)
+            self.subtitles.addItem(f"The video's subtitle stream #{stream.index} ({details})", stream.index)
+        self.subtitles.addItem("An SRT file", SRT_FILE)
+        if self.info is not None and self.info.audio_streams:
+            self.subtitles.addItem("Transcribe the dialogue (characters and clips from the voices)", TRANSCRIBE)
+        self.subtitles.addItem("Nothing yet (an empty script)", NO_SUBTITLES)
+        self.subtitles.setCurrentIndex(0)
+        self.subtitles.blockSignals(False)
+        has_audio = bool(self.info and self.info.audio_streams)
+        self.guide.setEnabled(has_audio)
+        self.guide.setChecked(has_audio)
+        self._update()
+
+    def _preview_script(self) -> None:
+        """Read the chosen SRT (in the background) and say what the script will hold."""
+        text = self.srt.text().strip()
+        if self.subtitles.currentData() != SRT_FILE or not text:
+            self.preview.setText("")
+            return
+        path = Path(text)
+        if not path.is_file():
+            self.preview.setText(f"{path.name}: no such file")
+            return
+
+        def shown(result: ScriptImport) -> None:
+            if self.srt.text().strip() == text:
+                self.preview.setText(describe_script(result))
+
+        def failed(error: BaseException) -> None:
+            if self.srt.text().strip() == text:
+                self.preview.setText(f"This file cannot be imported: {error}")
+
+        self.preview.setText("Reading the subtitles…")
+        # An empty project to import into: nothing is written, only the lines and speakers are read.
+        self._runner.run(lambda: import_srt(path, Project(root=path.parent)), shown, failed)
+
+    def _update(self) -> None:
+        srt = self.subtitles.currentData() == SRT_FILE
+        self.translate.setEnabled(self.subtitles.currentData() == TRANSCRIBE)
+        self.srt.setEnabled(srt)
+        self.choose_srt.setEnabled(srt)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self.request() is not None)
+
+    # --- the result -----------------------------------------------------------------------------
+
+    def request(self) -> NewFromVideo | None:
+        """The choices, or None while something required is missing."""
+        if self.info is None or not self.folder.text().strip():
+            return None
+        source = self.subtitles.currentData()
+        srt = Path(self.srt.text().strip()) if source == SRT_FILE and self.srt.text().strip() else None
+        if source == SRT_FILE and srt is None:
+            return None
+        return NewFromVideo(
+            folder=Path(self.folder.text().strip()),
+            video=Path(self.video.text().strip()),
+            title=self.title.text().strip() or Path(self.video.text()).stem,
+            subtitles=srt,
+            subtitle_stream=source if isinstance(source, int) else None,
+            guide=self.guide.isChecked() and self.guide.isEnabled(),
+            transcribe=source == TRANSCRIBE,
+            translate_to="en" if source == TRANSCRIBE and self.translate.isChecked() else None,
+        )
+
+    def _accept(self) -> None:
+        request = self.request()
+        if request is None:
+            return
+        folder = request.folder
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            self.problem.setText(f"{ErrorCode.BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one")
+            return
+        self.chosen.emit(request)
+        self.accept()
+
+
+def subtitles_beside(video: Path) -> Path | None:
+    """The SRT next to a video with its name (``scene.srt`` for ``scene.mp4``, any letter case)."""
+    try:
+        found = [p for p in video.parent.iterdir() if p.stem == video.stem and p.suffix.lower() == ".srt"]
+    except OSError:
+        return None
+    return sorted(found)[0] if found else None
+
+
+def describe_script(result: ScriptImport) -> str:
+    """The preview before Create: how many lines, who speaks them, and the first few."""
+    counts: dict[str, int] = {}
+    names = {char.id: char.name for char in result.characters}
+    for line in result.lines:
+        name = names.get(line.character_id or "", "no character")
+        counts[name] = counts.get(name, 0) + 1
+    speakers = ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (kv[0] == "no character", -kv[1], kv[0])))
+    total = len(result.lines)
+    text = [f"{total} line{'s' if total != 1 else ''}, {len(result.characters)} character"
+            f"{'s' if len(result.characters) != 1 else ''}: {speakers or 'none'}"]
+    in_time = sorted(result.lines, key=lambda line: float("inf") if line.start is None else line.start)
+    for line in in_time[:PREVIEW_LINES]:  # the order the project will have
+        who = names.get(line.character_id or "", "—")
+        when = format_clock(line.start) if line.start is not None else ""
+        text.append(f"{when} {who}: {line.text[:70]}{'…' if len(line.text) > 70 else ''}".strip())
+    if result.warnings:
+        text.append(f"{len(result.warnings)} warning(s): {result.warnings[0]}")
+    return "\n".join(text)
+
+
+def _free_folder(parent: Path, stem: str) -> Path:
+    """``parent/stem``, or ``stem 2``, ``stem 3``… when that is taken."""
+    name = safe_filename(stem, "Dub")
+    candidate = parent / name
+    n = 2
+    while candidate.exists():
+        candidate = parent / f"{name} {n}"
+        n += 1
+    return candidate
+
+
+class VideoExportDialog(QDialog):
+    """The options of the finished video: container, audio codec, tracks, language."""
+
+    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("videoExportDialog")
+        self.setWindowTitle("Export the video")
+        self._project = project
+        self.container = QComboBox()
+        self.container.addItem("MP4 (plays everywhere)", "mp4")
+        self.container.addItem("MKV (holds any codec)", "mkv")
+        self.codec = QComboBox()
+        self.codec.addItem("AAC", "aac")
+        self.codec.addItem("Opus", "opus")
+        self.keep_original = QCheckBox("Add the original audio as a second track")
+        self.keep_original.setEnabled(bool(project.video and project.video.audio_streams))
+        self.subtitles = QCheckBox("Add the script as a soft subtitle track")
+        self.language = QLineEdit("und")
+        self.language.setMaxLength(3)
+        self.language.setToolTip("ISO 639-2 code of the dub's language, e.g. eng, fra, deu, spa (und: undetermined)")
+        self.target = QLabel()
+        self.target.setObjectName("videoExportTarget")
+        self.target.setWordWrap(True)
+        self.problem = QLabel("")
+        self.problem.setStyleSheet("color: #d62728")
+        self.problem.setWordWrap(True)
+        for combo in (self.container, self.codec):
+            combo.currentIndexChanged.connect(self._update)
+        self.language.textChanged.connect(self._update)
+        form = QFormLayout()
+        form.addRow("Container", self.container)
+        form.addRow("Dub audio", self.codec)
+        form.addRow("", self.keep_original)
+        form.addRow("", self.subtitles)
+        form.addRow("Language", self.language)
+        form.addRow("Written to", self.target)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self._update()
+
+    def options(self) -> VideoExportOptions:
+        return VideoExportOptions(
+            container=self.container.currentData(),
+            audio_codec=self.codec.currentData(),
+            keep_original=self.keep_original.isChecked() and self.keep_original.isEnabled(),
+            subtitles=self.subtitles.isChecked(),
+            language=self.language.text().strip().lower() or "und",
+            title=f"{self._project.title} (dub)",
+        )
+
+    def _update(self) -> None:
+        options = self.options()
+        self.target.setText(str(default_video_path(self._project, options)))
+        try:
+            options.validate()
+        except ProjectError as error:
+            self.problem.setText(str(error))
+            self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+            return
+        self.problem.setText("")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)

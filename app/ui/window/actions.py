@@ -1,0 +1,256 @@
+"""Every menu command of the studio, declared once: its name, label, menu, shortcut, tip, what it
+does and when it can be used.
+
+The window builds its :class:`QAction` objects and its menu bar from :data:`ENTRIES` (the
+panels' buttons and context menus show the same actions, by name), and one call,
+:func:`apply_rules`, sets every action's and submenu's enabled state from a
+:class:`StudioState`, a snapshot the window takes whenever something the rules read changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QMenuBar
+
+from app.project.export_registry import EXPORTS, ExportFormat
+from app.project.qa import lines_failing_qa
+from app.project.script_io import SCRIPT_FORMATS, ScriptFormat
+from app.ui.window.document_session import DocumentSession
+
+if TYPE_CHECKING:
+    from app.ui.window.main_window import MainWindow
+
+WAITING_TIP = "Waiting for the engine to start…"
+
+
+@dataclass(frozen=True)
+class StudioState:
+    """What the enable rules read: the window's state when it last changed."""
+
+    project_open: bool = False
+    writable: bool = False  # a project is open and not read-only here
+    engine_ready: bool = False
+    rendering: bool = False  # a batch is running
+    video: bool = False  # the project dubs a video
+    video_audio: bool = False  # … that has an audio track
+    failing_qa: bool = False  # some line's chosen take failed QA
+    qa_errors: bool = False  # some take's QA check could not run
+    retryable: bool = False  # the last batch left failed lines
+    playing: bool = False
+    undo_text: str | None = None  # what Undo would undo; None when nothing
+    redo_text: str | None = None
+
+    @classmethod
+    def of(cls, session: DocumentSession | None, engine_ready: bool, playing: bool) -> StudioState:
+        if session is None:
+            return cls(engine_ready=engine_ready, playing=playing)
+        stack, video, batch = session.document.stack, session.project.video, session.renders.batch
+        return cls(
+            project_open=True, writable=not session.document.read_only, engine_ready=engine_ready,
+            rendering=session.renders.is_running, video=video is not None,
+            video_audio=bool(video and video.audio_streams), failing_qa=bool(lines_failing_qa(session.project)),
+            qa_errors=bool(session.qa.errored_lines()), retryable=bool(batch and batch.failed_lines),
+            playing=playing, undo_text=stack.undo_text if stack.can_undo else None,
+            redo_text=stack.redo_text if stack.can_redo else None,
+        )
+
+
+Rule = Callable[[StudioState], bool]
+
+
+def always(_state: StudioState) -> bool:
+    return True
+
+
+def project_open(state: StudioState) -> bool:
+    return state.project_open
+
+
+def writable(state: StudioState) -> bool:
+    return state.writable
+
+
+def renderable(state: StudioState) -> bool:
+    return state.writable and state.engine_ready and not state.rendering
+
+
+def in_session(act: Callable[[DocumentSession], object]) -> Callable[[MainWindow], object]:
+    """What an action does to the open project (its enable rule keeps it off without one)."""
+    def run(window: MainWindow) -> object:
+        return act(window.session) if window.session is not None else None
+    return run
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str  # the QAction's object name and its key in the window's actions
+    label: str
+    menu: str  # the path of the menu it is listed in: "file", "file/export"
+    run: Callable[[MainWindow], object]
+    shortcut: QKeySequence.StandardKey | str | None = None
+    tip: str = ""
+    enabled: Rule = always
+    separator_before: bool = False
+    local_shortcut: bool = False  # only in the table and the bars: Space or Delete in an editor keep their meaning
+    waits_for_engine: bool = False  # its tip says so while the engine starts
+    detail: Callable[[StudioState], str | None] | None = None  # said after the label ("Undo Add line")
+
+
+@dataclass(frozen=True)
+class MenuSpec:
+    path: str  # "file" on the menu bar, "file/recent" inside it
+    label: str
+    enabled: Rule | None = always  # None: the window enables it
+    separator_before: bool = False
+
+
+def _export(fmt: ExportFormat) -> ActionSpec:
+    return ActionSpec(f"export_{fmt.name}", fmt.label, "file/export", lambda w: w.export(fmt.name), tip=fmt.help,
+                      enabled=lambda s: s.writable and (s.video or not fmt.needs_video))
+
+
+def _import(fmt: ScriptFormat) -> ActionSpec:
+    return ActionSpec(f"import_{fmt.name}", fmt.label, "file/import", lambda w: w.import_dialog(fmt.name),
+                      enabled=writable)
+
+
+_FIT_TIP = "Fit the selected lines (all when none is selected) to their slots from now on, and render them"
+_FAILED_QA_TIP = ("Render again the lines whose chosen take failed QA (garbled, clipped, silent, too long or "
+                  "unlike the voice)")
+
+# In menu order; a submenu comes before what it lists.
+ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
+    MenuSpec("file", "&File"),
+    ActionSpec("new", "&New project…", "file", lambda w: w.new_project_dialog(), QKeySequence.StandardKey.New),
+    ActionSpec("new_from_video", "New project from &video…", "file", lambda w: w.video.new_from_video(),
+               "Ctrl+Shift+N", "A project that dubs a video: its subtitles become the script"),
+    ActionSpec("open", "&Open project folder…", "file", lambda w: w.open_folder_dialog(),
+               QKeySequence.StandardKey.Open),
+    ActionSpec("open_sample", "Open the &sample project", "file", lambda w: w.open_sample()),
+    MenuSpec("file/recent", "Open &recent", None),  # filled and enabled by the window from the settings
+    ActionSpec("save", "&Save", "file", lambda w: w.save(), QKeySequence.StandardKey.Save, enabled=writable),
+    MenuSpec("file/import", "&Import", writable, separator_before=True),
+    *(_import(fmt) for fmt in SCRIPT_FORMATS),
+    MenuSpec("file/export", "&Export", writable),
+    *(_export(fmt) for fmt in EXPORTS),
+    ActionSpec("open_exports", "Open exports folder", "file/export", lambda w: w.open_exports(),
+               separator_before=True),
+    ActionSpec("settings", "Se&ttings…", "file", lambda w: w.show_settings(), QKeySequence.StandardKey.Preferences,
+               separator_before=True),
+    ActionSpec("quit", "&Quit", "file", lambda w: w.close(), QKeySequence.StandardKey.Quit),
+
+    MenuSpec("edit", "&Edit"),
+    ActionSpec("undo", "&Undo", "edit", in_session(lambda s: s.document.undo()), QKeySequence.StandardKey.Undo,
+               enabled=lambda s: s.undo_text is not None, detail=lambda s: s.undo_text),
+    ActionSpec("redo", "&Redo", "edit", in_session(lambda s: s.document.redo()), QKeySequence.StandardKey.Redo,
+               enabled=lambda s: s.redo_text is not None, detail=lambda s: s.redo_text),
+    ActionSpec("add_line", "Add line", "edit", in_session(DocumentSession.add_line), "Ctrl+Return",
+               "Add a line after the current one", writable, separator_before=True),
+    ActionSpec("remove_lines", "Remove", "edit", in_session(DocumentSession.remove_lines),
+               QKeySequence.StandardKey.Delete, "Remove the selected lines", writable, local_shortcut=True),
+    ActionSpec("move_up", "Move up", "edit", in_session(lambda s: s.move_lines(-1)), "Ctrl+Up",
+               "Move the selected lines up", writable),
+    ActionSpec("move_down", "Move down", "edit", in_session(lambda s: s.move_lines(+1)), "Ctrl+Down",
+               "Move the selected lines down", writable),
+    ActionSpec("sort_by_time", "Sort lines by start time", "edit", in_session(DocumentSession.sort_by_time),
+               tip="Put the script in time order", enabled=writable),
+    MenuSpec("edit/assign", "&Assign character", writable),  # filled with the characters when it opens
+
+    MenuSpec("project", "P&roject"),
+    ActionSpec("set_video", "Set &video…", "project", lambda w: w.video.choose_video(),
+               tip="Choose the video this project dubs", enabled=writable),
+    ActionSpec("add_guide", "Add the original audio as a &guide track", "project", lambda w: w.video.add_guide(),
+               tip="Play the video's own audio under the dub, or keep it in the export",
+               enabled=lambda s: s.writable and s.video_audio),
+    ActionSpec("transcribe", "&Transcribe the dialogue", "project", lambda w: w.video.transcribe_dialogue(),
+               tip="Replace the script with the video's own dialogue: one character per voice, clips cut from it "
+                   "(undoable)", enabled=lambda s: s.writable and s.video_audio),
+    ActionSpec("project_settings", "Project &settings…", "project", lambda w: w.video.edit_settings(),
+               tip="Fit to slot, loudness target, original audio in the export", enabled=writable),
+
+    MenuSpec("render", "&Render"),
+    ActionSpec("render_all", "Render all", "render", in_session(lambda s: s.render_lines(None, scope="all")),
+               "Ctrl+Shift+R", "Render every line", renderable, waits_for_engine=True),
+    ActionSpec("render_selected", "Render selected", "render", in_session(DocumentSession.render_selected), "Ctrl+R",
+               "Render the selected lines", renderable, waits_for_engine=True),
+    ActionSpec("render_stale", "Render stale", "render",
+               in_session(lambda s: s.render_lines(None, stale_only=True, scope="stale")),
+               tip="Render lines that are stale, failed or not rendered yet", enabled=renderable,
+               waits_for_engine=True),
+    ActionSpec("render_fit", "Render with fit", "render", in_session(DocumentSession.render_with_fit), "Ctrl+Alt+R",
+               _FIT_TIP, renderable, waits_for_engine=True),
+    ActionSpec("render_failed_qa", "Render failed QA", "render", in_session(DocumentSession.render_failed_qa),
+               tip=_FAILED_QA_TIP,
+               enabled=lambda s: s.project_open and s.engine_ready and not s.rendering and s.failing_qa),
+    ActionSpec("recheck_qa", "Check QA again", "render", in_session(DocumentSession.recheck_qa),
+               tip="Run the QA check again on takes whose check could not run (the QA column says “QA error”)",
+               enabled=lambda s: s.qa_errors),
+    ActionSpec("cancel_render", "Cancel", "render", in_session(lambda s: s.renders.cancel()),
+               tip="Cancel the running render", enabled=lambda s: s.rendering),
+    ActionSpec("retry_failed", "Retry failed", "render", in_session(DocumentSession.retry_failed),
+               tip="Render the failed lines of the last batch again",
+               enabled=lambda s: s.retryable and not s.rendering),
+
+    MenuSpec("playback", "&Playback"),
+    ActionSpec("play_line", "▶ Play line", "playback", in_session(DocumentSession.play_current_line), "Space",
+               "Play the line's take (or stream it while it renders)", project_open, local_shortcut=True),
+    ActionSpec("stop", "■ Stop", "playback", lambda w: w.player.stop(), "Escape", "Stop playback",
+               lambda s: s.playing, local_shortcut=True),
+    MenuSpec("playback/timeline", "&Timeline", project_open),  # the open project's transport, filled with it
+)
+
+
+def build_actions(window: MainWindow) -> dict[str, QAction]:
+    """The window's actions, by name, each running its spec's ``run`` on the window."""
+    actions: dict[str, QAction] = {}
+    for spec in ENTRIES:
+        if isinstance(spec, ActionSpec):
+            action = QAction(spec.label, window)
+            action.setObjectName(spec.name)
+            if spec.shortcut is not None:
+                action.setShortcut(QKeySequence(spec.shortcut))
+            if spec.local_shortcut:
+                action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            if spec.tip:
+                action.setToolTip(spec.tip)
+                action.setStatusTip(spec.tip)
+            action.triggered.connect(lambda _checked=False, run=spec.run: run(window))
+            actions[spec.name] = action
+    return actions
+
+
+def build_menus(bar: QMenuBar, actions: dict[str, QAction]) -> dict[str, QMenu]:
+    """The menu bar, filled in :data:`ENTRIES` order; returns every menu by its path."""
+    menus: dict[str, QMenu] = {}
+    for spec in ENTRIES:
+        if isinstance(spec, MenuSpec):
+            parent = spec.path.rpartition("/")[0]
+            if spec.separator_before:
+                menus[parent].addSeparator()
+            menus[spec.path] = menus[parent].addMenu(spec.label) if parent else bar.addMenu(spec.label)
+        else:
+            if spec.separator_before:
+                menus[spec.menu].addSeparator()
+            menus[spec.menu].addAction(actions[spec.name])
+    return menus
+
+
+def apply_rules(actions: dict[str, QAction], menus: dict[str, QMenu], state: StudioState) -> None:
+    """Enable each action and submenu as its rule says for ``state`` (and update the labels)."""
+    for spec in ENTRIES:
+        if isinstance(spec, MenuSpec):
+            if spec.enabled is not None:
+                menus[spec.path].setEnabled(spec.enabled(state))
+            continue
+        action = actions[spec.name]
+        action.setEnabled(spec.enabled(state))
+        if spec.detail is not None:
+            detail = spec.detail(state)
+            action.setText(f"{spec.label} {detail}" if detail is not None else spec.label)
+        if spec.waits_for_engine:
+            action.setToolTip(spec.tip if state.engine_ready else WAITING_TIP)

@@ -1,0 +1,427 @@
+"""One open project in the studio: its document, its panels and what the user does to it.
+
+The window makes a :class:`DocumentSession` when a project opens and closes it when the project
+closes, so nothing in here asks whether a project is open: the session *is* the open project.
+It owns the document (model, undo stack, lock), the render and QA controllers, and the Script
+(script table above the timeline) and Characters tabs; it edits, renders and imports for the
+menus and the panels, and reports through signals for the window's status bar and Messages.
+What outlives a project (the engine, the player, the task runner) it borrows from the window
+as :class:`StudioParts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QSplitter, QTabWidget
+
+from app.project import (
+    AddLines,
+    AssignCharacter,
+    ChooseTake,
+    EditLine,
+    Line,
+    Macro,
+    MoveLines,
+    Project,
+    ProjectError,
+    ProjectLockedError,
+    RemoveLines,
+    SaveError,
+    SortLinesByTime,
+    VoiceGaps,
+    voice_gaps,
+)
+from app.project.lock import load_locked
+from app.project.model import new_id
+from app.project.qa import lines_failing_qa
+from app.project.render import select_lines
+from app.project.script_io import script_format
+from app.project.timing import line_timings
+from app.ui.characters.characters_panel import CharactersPanel
+from app.ui.characters.voices import VoiceStates
+from app.ui.engine.bridge import EngineBridge
+from app.ui.folders import Folders
+from app.ui.playback.playback_controller import PlaybackController
+from app.ui.playback.player import has_input_device
+from app.ui.script.qa_controller import QaController, QaRunner
+from app.ui.script.render_controller import RenderController
+from app.ui.script.script_panel import ScriptPanel
+from app.ui.settings.store import Settings
+from app.ui.tasks import TaskRunner
+from app.ui.timeline import TimelinePanel
+from app.ui.timeline.transport import Transport
+from app.ui.window.document import Document
+from app.ui.window.studio_messages import SAY_MS
+from engine.core.protocol import Capabilities, EngineReady
+
+
+def open_document(path: str | Path, parent: QObject) -> Document:
+    """The project at ``path``, locked for this studio; read-only (saying why) when another studio
+    or a ``dubstudio render`` holds it, or its folder cannot be written. Raises ProjectError or
+    OSError when it cannot be read."""
+    try:
+        project, lock = load_locked(path, "DubStudio studio")
+        return Document(project, parent, lock=lock)
+    except ProjectLockedError as exc:
+        return Document(Project.load(path), parent, read_only=f"open in {exc.holder}")
+    except SaveError as exc:  # no lock file possible: a read-only folder
+        return Document(Project.load(path), parent, read_only=f"its folder cannot be written ({exc.message})")
+
+
+def render_scope(project: Project, lines: list[Line], scope: str) -> str:
+    """What a render covers, for the status bar and the Messages list:
+    "Rendering 3 lines (stale): 1 fitted to its slot, lines 2, 5, 6"."""
+    count = len(lines)
+    text = f"Rendering {count} line{'s' if count != 1 else ''} ({scope})"
+    fitted = sum(1 for line in lines if project.wants_fit(line))
+    if fitted:
+        text += f": {fitted} fitted to {'its slot' if fitted == 1 else 'their slots'}"
+    orders = [str(project.order_of(line.id)) for line in lines]
+    if 0 < count <= 12:
+        text += f", line{'s' if count != 1 else ''} {', '.join(orders)}"
+    # Said before the takes exist: lines the voice's pace will not fit, and that will not be fitted.
+    timings = line_timings(project)
+    long = [str(project.order_of(line.id)) for line in lines
+            if not project.wants_fit(line) and (timing := timings.get(line.id)) is not None and timing.likely_too_long]
+    if long:
+        text += (f"; likely too long for {'its slot' if len(long) == 1 else 'their slots'} without fit: "
+                 f"line{'s' if len(long) != 1 else ''} {', '.join(long[:12])}")
+    return text
+
+
+@dataclass(frozen=True)
+class StudioParts:
+    """What every open project uses and outlives: the window's, lent to each session."""
+
+    settings: Settings
+    runner: TaskRunner
+    bridge: EngineBridge
+    playback: PlaybackController
+    voices: VoiceStates
+    folders: Folders
+    make_qa_runner: Callable[[], QaRunner]
+    actions: dict[str, QAction]  # the window's, for the panels' buttons and context menus
+
+
+class DocumentSession(QObject):
+    """The open project's document, controllers and panels, from opening to closing."""
+
+    message = Signal(str, int)  # for the status bar: the text, how long it shows (0: until the next)
+    notice = Signal(str)  # a report worth keeping whole in the Messages list (what a render covers)
+    warning = Signal(str)  # something to fix, kept in the Messages list
+    error = Signal(str, str)  # title, message (with its error code): worth a dialog
+    box = Signal(str, str)  # title, text: something to know before going on, worth a dialog
+    gaps_found = Signal(VoiceGaps, str)  # what an import left without a voice, and which import
+    state_changed = Signal()  # what the actions' enable rules and the window's title read may differ now
+
+    def __init__(self, document: Document, parts: StudioParts, capabilities: Capabilities,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._parts = parts
+        self._player = parts.playback.player
+        document.set_autosave(parts.settings.autosave_s)
+        document.error.connect(self._say)
+        document.save_failed.connect(self._on_save_failed)
+        document.changed.connect(self.state_changed)  # the title shows unsaved changes
+        document.undo_state_changed.connect(self.state_changed)
+        self.renders = RenderController(document, parts.bridge, self)
+        self.renders.running_changed.connect(self.state_changed)
+        self.renders.message.connect(self._say)
+        self.qa = QaController(document, parts.make_qa_runner, self)
+        self.qa.recogniser_model = self._recogniser_model
+        self.renders.take_finished.connect(self.qa.check)
+        self.qa.checked.connect(self.state_changed)
+        self.qa.message.connect(self._say)
+
+        self.script = ScriptPanel(document, parts.actions)
+        self.renders.progress.connect(self.script.show_progress)
+        assign_popup = QMenu(self.script.assign_button)
+        self.script.assign_button.setMenu(assign_popup)
+        assign_popup.aboutToShow.connect(partial(self.fill_assign_menu, assign_popup))
+        self.script.current_line_changed.connect(self.state_changed)
+        self.script.play_take.connect(partial(parts.playback.play_take, document))
+        self.script.compare_takes.connect(partial(parts.playback.compare_takes, document))
+        self.script.choose_take.connect(self.choose_take)
+        self.characters = CharactersPanel(
+            document, parts.voices, parts.runner, self._player.play, partial(parts.playback.audition, document),
+            has_input_device(), player=self._player, folders=parts.folders,
+        )
+        self.characters.recogniser_model = self._recogniser_model
+        self._offer(capabilities)
+        self.timeline = TimelinePanel(document, self._player, parts.runner)
+        self.timeline.message.connect(self._say)
+        self.timeline.warning.connect(self.warning)
+        self.timeline.addAction(parts.actions["play_line"])  # Space plays the current line here too
+        self.timeline.link_script(self.script)
+        self.editor = QSplitter(Qt.Orientation.Vertical)  # the Script tab: the script above the timeline
+        self.editor.setObjectName("scriptAndTimeline")
+        self.editor.addWidget(self.script)
+        self.editor.addWidget(self.timeline)
+        # Half each at first: two-line rows show the script's lines whole in less height, and the
+        # tracks (about 170 px before) get room for three or four characters; the grip moves it.
+        self.editor.setStretchFactor(0, 1)
+        self.editor.setStretchFactor(1, 1)
+        self.editor.setChildrenCollapsible(False)
+        self.editor.setHandleWidth(7)  # a grip one can find: drag it to give the tracks more room
+        self._player.position.connect(self._on_playhead)
+        self._player.stopped.connect(self._on_play_stopped)
+
+    @property
+    def project(self) -> Project:
+        return self.document.project
+
+    def holds(self, path: str | Path) -> bool:
+        """Whether ``path`` (a project folder or its project.json) is this session's project."""
+        target = Path(path)
+        if target.name == "project.json":
+            target = target.parent
+        try:
+            return target.resolve() == self.project.root.resolve()
+        except OSError:
+            return False
+
+    def title(self) -> tuple[str, str]:
+        """The window's title and the status bar's saved state for this project."""
+        document = self.document
+        if document.read_only:
+            return f"{self.project.title} [read-only] — DubStudio", f"Read-only: {document.read_only}"
+        dirty = document.is_dirty
+        return (f"{self.project.title}{' •' if dirty else ''} — DubStudio",
+                "Unsaved changes" if dirty else "All changes saved")
+
+    def show_in(self, tabs: QTabWidget) -> None:
+        """Put the Script and Characters tabs first in ``tabs``, the Script tab current."""
+        tabs.blockSignals(True)  # nothing else is built on the way
+        tabs.insertTab(0, self.editor, "Script")
+        tabs.insertTab(1, self.characters, "Characters")
+        tabs.setCurrentIndex(0)
+        tabs.blockSignals(False)
+
+    def begin(self, engine: EngineReady | None) -> None:
+        """Once shown: make the first line current, check the takes never checked and say how the
+        project opened; ``engine`` is the running engine's, if one is up."""
+        root, project = self.project.root, self.project
+        if project.lines:
+            self.script.select_line(project.lines[0].id)
+        self.qa.check_unchecked()  # takes made before QA existed, or while it was not running
+        if self.document.read_only:
+            self.box.emit("Opened read-only", f"{root} is read-only here: {self.document.read_only}.\n\nYou can look "
+                          "and listen, but not edit, render or save. Close it there (or fix the folder), then open it "
+                          "again to edit.")
+            self.message.emit(f"Opened {root} read-only", 0)
+        elif project.migrated_from is not None:
+            self.message.emit(f"Opened a project from schema {project.migrated_from}; it is saved in the new format "
+                              "on the next save", 0)
+        else:
+            self.message.emit(f"Opened {root}", 5000)
+        if engine is not None:
+            self.say_backend(engine.backend.name)
+
+    def close(self, discard: bool = False) -> bool:
+        """Save and stop everything (renders cancelled, QA stopped) and release the lock.
+
+        When the save fails nothing is stopped and False is returned (the failure was already
+        shown); ``discard`` closes without saving. The window then calls :meth:`dispose`.
+        """
+        document = self.document
+        if document.is_dirty and not document.read_only and not discard and not document.save():
+            return False
+        self._player.stop()
+        self._player.position.disconnect(self._on_playhead)
+        self._player.stopped.disconnect(self._on_play_stopped)
+        self.renders.cancel()
+        self.renders.detach()
+        self.qa.close()
+        self.timeline.close_panel()
+        if document.is_dirty and not document.read_only and not discard:
+            document.save()  # what the cancelled renders and the QA worker changed meanwhile
+        document.close()
+        return True
+
+    def dispose(self, tabs: QTabWidget) -> None:
+        """Once closed: take the tabs out of ``tabs`` and delete the panels, the document and the
+        controllers (when control returns to Qt)."""
+        tabs.blockSignals(True)  # removing tabs moves the current one: build nothing now
+        for widget in (self.editor, self.characters):
+            tabs.removeTab(tabs.indexOf(widget))
+            widget.deleteLater()
+        tabs.blockSignals(False)
+        self.document.deleteLater()
+        self.deleteLater()
+
+    def on_engine_ready(self, ready: EngineReady) -> None:
+        caps = ready.backend
+        self.say_backend(caps.name)
+        self._offer(caps)
+        if self.characters.current_id is not None:
+            self._parts.voices.prepare(self.project, self.characters.current_id)
+
+    def _offer(self, capabilities: Capabilities) -> None:
+        """Offer in the panels what the backend can do: instructions, languages, its speed range."""
+        self.characters.set_capabilities(capabilities)
+        self.script.delivery.set_speeds(capabilities.speed)
+
+    def say_backend(self, engine_backend: str) -> None:
+        """Tell when the project's takes were made with another backend than the engine's."""
+        made_with = {take.backend for line in self.project.lines for take in line.takes if take.backend}
+        others = sorted(made_with - {engine_backend})
+        if others:
+            self.message.emit(f"This project's takes were made with {', '.join(others)}; the engine runs "
+                              f"{engine_backend}: rendering stale lines remakes them with {engine_backend}", 20000)
+
+    # --- editing --------------------------------------------------------------------------------
+
+    def selected(self) -> list[str]:
+        return self.script.selected_line_ids()
+
+    def add_line(self) -> None:
+        selected = self.selected()
+        index = self.script.row_after(selected)
+        character = self.project.line(selected[-1]).character_id if selected else None
+        line = Line(id=new_id(), text="", character_id=character)
+        if self.document.push(AddLines([line], index)):
+            self.script.edit_line_text(line.id)
+
+    def remove_lines(self) -> None:
+        ids = self.selected()
+        if ids:
+            self.document.push(RemoveLines(ids))
+
+    def move_lines(self, step: int) -> None:
+        """Move the selected lines one row up (-1) or down (+1), keeping the selection."""
+        ids = self.selected()
+        if not ids:
+            return
+        rows = [self.project.index_of(i) for i in ids]
+        to_index = min(rows) - 1 if step < 0 else min(rows) + 1
+        if 0 <= to_index <= len(self.project.lines) - len(ids) and self.document.push(MoveLines(ids, to_index)):
+            self.script.select_line(ids[0])
+
+    def assign_character(self, character_id: str | None) -> None:
+        ids = self.selected()
+        if ids:
+            self.document.push(AssignCharacter(ids, character_id))
+
+    def fill_assign_menu(self, menu: QMenu) -> None:
+        menu.clear()
+        for char in self.project.characters:
+            menu.addAction(char.name).triggered.connect(partial(self._assign_from_menu, char.id))
+        menu.addSeparator()
+        menu.addAction("No character").triggered.connect(partial(self._assign_from_menu, None))
+
+    def _assign_from_menu(self, character_id: str | None, _checked: bool = False) -> None:
+        self.assign_character(character_id)
+
+    def choose_take(self, line_id: str, take_id: str) -> None:
+        self.document.push(ChooseTake(line_id, take_id))
+
+    def sort_by_time(self) -> None:
+        self.document.push(SortLinesByTime())
+
+    def import_file(self, path: str | Path, kind: str) -> bool:
+        """Import a script file as one undoable step (lines after the selection)."""
+        try:
+            result = script_format(kind).reader(path, self.project)
+        except (ProjectError, OSError) as exc:
+            self.error.emit("Cannot import", str(exc))
+            return False
+        selected = self.selected()
+        if not self.document.push(result.command(self.script.row_after(selected) if selected else None)):
+            return False
+        summary = f"Imported {len(result.lines)} lines"
+        if result.characters:
+            summary += f" and {len(result.characters)} new characters ({', '.join(c.name for c in result.characters)})"
+        if result.warnings:
+            summary += f"; {len(result.warnings)} warning(s): " + "; ".join(result.warnings[:3])
+        gaps = voice_gaps(self.project, [line.id for line in result.lines])
+        if gaps:  # say at once what will not render, rather than at render time
+            summary += f"; {len(gaps.describe())} thing(s) to fix before rendering (listed)"
+            self.gaps_found.emit(gaps, f"Importing {Path(path).name}")
+        self._say(summary)
+        return True
+
+    # --- rendering and playing ------------------------------------------------------------------
+
+    def render_lines(self, line_ids: list[str] | None, *, stale_only: bool = False, scope: str = "") -> bool:
+        """Render lines (None: all), each fitted to its slot as its own Fit setting says, and say
+        which lines the render covers (``scope`` names them: "selected", "stale"...)."""
+        covered = select_lines(self.project, line_ids, stale_only=stale_only)
+        started = self.renders.render(line_ids, stale_only=stale_only)
+        if started:
+            self.notice.emit(render_scope(self.project, covered, scope or ("all" if line_ids is None else "selected")))
+        elif not covered:
+            self.notice.emit(f"Nothing to render: no {scope or 'selected'} line needs it")
+        self.state_changed.emit()
+        return started
+
+    def render_selected(self) -> None:
+        ids = self.selected()
+        if ids:
+            self.render_lines(ids)
+        else:
+            self.notice.emit("Nothing to render: select the lines to render first")
+
+    def render_with_fit(self) -> bool:
+        """Fit the selected lines (every line when none is selected) to their slots from now on
+        (one undoable step: the Fit column says "Fit to slot"), then render them."""
+        ids = self.selected() or [line.id for line in self.project.lines]
+        unfitted = [i for i in ids if self.project.line(i).fit is not True]
+        if unfitted:
+            count = len(unfitted)
+            self.document.push(Macro([EditLine(i, fit=True) for i in unfitted],
+                                     f"Fit {count} line{'s' if count != 1 else ''} to their slots"))
+        return self.render_lines(ids, scope="selected" if self.selected() else "all")
+
+    def render_failed_qa(self) -> bool:
+        """Render again every line whose chosen take failed QA."""
+        ids = [line.id for line in lines_failing_qa(self.project)]
+        if not ids:
+            self.message.emit("No line's take failed QA", 5000)
+            return False
+        return self.render_lines(ids, scope="that failed QA")
+
+    def recheck_qa(self) -> int:
+        """Check again the takes whose QA check could not run: the selected lines', else all."""
+        errored = self.qa.errored_lines()
+        return self.qa.recheck([i for i in self.selected() if i in errored] or errored)
+
+    def retry_failed(self) -> None:
+        batch = self.renders.batch
+        failed = list(batch.failed_lines) if batch is not None else []
+        if self.renders.retry_failed():
+            self.notice.emit(render_scope(self.project, failed, "failed last time, again"))
+        self.state_changed.emit()
+
+    def play_current_line(self) -> None:
+        line_id = self.script.current_line_id()
+        if line_id:
+            self._parts.playback.play_line(self.document, self.renders, line_id)
+
+    def _on_playhead(self, seconds: float) -> None:
+        key = self._player.playing_key
+        if key == Transport.KEY:
+            return  # the timeline shows its own time
+        self.script.playhead.setText(f"{seconds:5.1f} / {self._player.queued_s:.1f} s" if key else "")
+        self.characters.set_playhead(float(key.rsplit(":", 1)[1]) + seconds if key.startswith("clip:") else None)
+
+    def _on_play_stopped(self, _key: str) -> None:
+        self.characters.set_playhead(None)
+        self.script.playhead.setText("")
+
+    def _on_save_failed(self, message: str) -> None:
+        """A blocking error: the changes are still open here, but not on disk."""
+        self.error.emit("Cannot save the project", f"{message}\n\nNothing was lost: your changes are still open "
+                        "here. Free some space or fix the folder, then save again.")
+
+    def _say(self, text: str) -> None:
+        self.message.emit(text, SAY_MS)
+
+    def _recogniser_model(self) -> str:
+        return self._parts.settings.recogniser_model

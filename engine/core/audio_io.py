@@ -1,0 +1,256 @@
+"""Audio in and out, once for the whole tree: read a file as float32 (mono, at a rate), resample,
+decode a media file's audio stream block by block, write a WAV, and a file's digest.
+
+- **Two decoders, one per kind of file.** libsndfile (soundfile) reads what it reads exactly:
+  WAV, FLAC, Ogg, AIFF and the other uncompressed formats. FFmpeg (PyAV) reads the rest: MP3,
+  AAC, Opus in MP4/MKV, the audio of any video container. libsndfile reads MP3 too, but it goes
+  to FFmpeg like every other lossy codec but Ogg's, so a compressed file has one decoder.
+- **Safe opening.** Every file is opened with :func:`engine.core.files.open_regular_file`: a named pipe,
+  a device or a folder raises :class:`engine.core.files.FileError` at once instead of blocking a
+  decoder for ever. Audio that no decoder reads raises :class:`AudioError` (a RuntimeError, as
+  soundfile's own errors are), which each caller words with its own code (E_CLIP_UNREADABLE,
+  E_TAKE_UNREADABLE, E_VIDEO_UNREADABLE, E_AUDIO_UNREADABLE...).
+- **Samples as decoded.** NaN or infinite samples of a float file come back as they are: the
+  caller decides (a reference clip refuses them as silent, the recogniser zeroes them).
+- **Mono** is the mean of the channels; FFmpeg first downmixes more than two to stereo.
+- **Resampling** is soxr at one quality, :data:`RESAMPLE_QUALITY`, which every caller used.
+- **Writing** a WAV is :func:`engine.core.files.atomic_write_wav` (temp file, fsync, rename),
+  re-exported here so audio has one module to go to.
+- :func:`file_digest` is a file's SHA-256, kept for (real path, size, mtime) so that tables
+  polling a clip, the voice cache and the remote client's uploads hash a file once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from engine.core import files
+from engine.core.files import atomic_write_wav, open_regular_file
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from av.audio.frame import AudioFrame
+
+RESAMPLE_QUALITY = "HQ"  # soxr's band-limited "high quality"; every caller used it
+FFMPEG_FORMATS = frozenset({"MP3"})  # formats libsndfile also reads that FFmpeg decodes instead
+DIGEST_CACHE_SIZE = 1024  # files whose digest is kept; far more than a project's clips
+_DIGEST_BLOCK = 1 << 20
+
+
+class AudioError(RuntimeError):
+    """Audio no decoder reads, a stream that breaks off, or a file without an audio stream.
+
+    ``str()`` is the decoder's whole message; ``reason`` its short reason ("Format not
+    recognised.", "Invalid data found when processing input") for a caller's own sentence.
+    """
+
+    def __init__(self, message: str, reason: str | None = None, *, no_stream: bool = False) -> None:
+        super().__init__(message)
+        self.reason = reason or message
+        self.no_stream = no_stream
+
+
+@dataclass(frozen=True)
+class AudioInfo:
+    """What a file holds, read without decoding it (FFmpeg's frame count is the container's
+    estimate of its duration, or counted by decoding when the container gives none)."""
+
+    sample_rate: int
+    frames: int
+    channels: int
+
+    @property
+    def duration_s(self) -> float:
+        return self.frames / self.sample_rate if self.sample_rate > 0 else 0.0
+
+
+def _ffmpeg_error(error: Exception) -> AudioError:
+    return AudioError(str(error), getattr(error, "strerror", None) or str(error))
+
+
+def _soundfile_info(path: str | os.PathLike[str]) -> Any:
+    """soundfile's info when libsndfile is the file's decoder, else None (FFmpeg is)."""
+    try:
+        info = files.audio_info(path)
+    except RuntimeError:  # soundfile's errors (LibsndfileError among them): not a format it reads
+        return None
+    return None if info.format in FFMPEG_FORMATS else info
+
+
+class AudioStream:
+    """One audio stream of a media file (the first by default), decoded by FFmpeg block by block.
+
+    ``with AudioStream(path) as stream: for block in stream.blocks(): ...``. Opening raises
+    FileError (not a regular file, missing) or AudioError (FFmpeg cannot read it; ``no_stream``
+    when it holds no such stream).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], stream_index: int | None = None) -> None:
+        import av
+
+        self.path = Path(path)
+        self._handle = open_regular_file(path)
+        try:
+            self._container = av.open(self._handle, "r", metadata_errors="replace")
+        except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
+            self._handle.close()
+            raise _ffmpeg_error(error) from error
+        streams = list(self._container.streams.audio)
+        stream = (streams[0] if streams else None) if stream_index is None else next(
+            (s for s in streams if s.index == stream_index), None)
+        if stream is None:
+            self.close()
+            which = "" if stream_index is None else f" #{stream_index}"
+            raise AudioError(f"{self.path.name} has no audio stream{which}", no_stream=True)
+        self._stream = stream
+        self.sample_rate = int(stream.codec_context.sample_rate or 0)
+        self.channels = 1 if stream.codec_context.channels == 1 else 2  # what blocks carry, unless mono
+        if stream.duration is not None and stream.time_base is not None:
+            self.duration_s: float | None = float(stream.duration * stream.time_base)
+        else:
+            self.duration_s = self._container.duration / 1_000_000 if self._container.duration else None
+        self.position_s = 0.0  # the time of the last frame decoded (for progress)
+
+    def blocks(self, *, mono: bool = False, rate: int | None = None) -> Iterator[np.ndarray]:
+        """The stream in order as float32 blocks: (frames, channels), or (frames,) with ``mono``;
+        resampled to ``rate`` (soxr, as :func:`resample`) when given. AudioError when it breaks off."""
+        import av
+
+        if self.sample_rate <= 0:
+            raise AudioError(f"the audio stream of {self.path.name} has no sample rate")
+        layout = "mono" if self.channels == 1 else "stereo"
+        converter = av.AudioResampler(format="fltp", layout=layout, rate=self.sample_rate)
+        resampler = None
+        if rate is not None and rate != self.sample_rate:
+            import soxr
+
+            resampler = soxr.ResampleStream(self.sample_rate, rate, 1 if mono else self.channels, dtype="float32",
+                                            quality=RESAMPLE_QUALITY)
+
+        def shaped(frames: Iterable[AudioFrame]) -> Iterator[np.ndarray]:
+            for out in frames:
+                block = out.to_ndarray().T.astype(np.float32, copy=False)  # (frames, channels)
+                block = block.mean(axis=1) if mono else block
+                yield block if resampler is None else resampler.resample_chunk(block)
+
+        try:
+            for frame in self._container.decode(self._stream):
+                if frame.time is not None:
+                    self.position_s = float(frame.time)
+                yield from shaped(converter.resample(frame))
+            yield from shaped(converter.resample(None))
+        except av.FFmpegError as error:
+            raise _ffmpeg_error(error) from error
+        if resampler is not None:  # what soxr still holds
+            yield resampler.resample_chunk(np.zeros((0,) if mono else (0, self.channels), np.float32), last=True)
+
+    def close(self) -> None:
+        self._container.close()
+        self._handle.close()
+
+    def __enter__(self) -> AudioStream:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+
+def audio_info(path: str | os.PathLike[str]) -> AudioInfo:
+    """The rate, length and channels of any audio file (see the module's notes on decoders)."""
+    info = _soundfile_info(path)
+    if info is not None:
+        return AudioInfo(int(info.samplerate), int(info.frames), int(info.channels))
+    with AudioStream(path) as stream:
+        if stream.duration_s is not None and stream.sample_rate > 0:
+            return AudioInfo(stream.sample_rate, round(stream.duration_s * stream.sample_rate), stream.channels)
+        frames = sum(len(block) for block in stream.blocks())
+        return AudioInfo(stream.sample_rate, frames, stream.channels)
+
+
+def read_audio(path: str | os.PathLike[str], rate: int | None = None, *, mono: bool = True,
+               start: int = 0, stop: int | None = None) -> tuple[np.ndarray, int]:
+    """Any audio file as float32 samples and their rate: (frames,) with ``mono``, else
+    (frames, channels); frames ``start`` to ``stop`` of the file's own rate (all by default),
+    then resampled to ``rate`` when given.
+
+    FileError for a file that is missing or not a regular file, AudioError for one no decoder reads.
+    """
+    data: np.ndarray
+    if _soundfile_info(path) is not None:
+        try:
+            data, source_rate = files.read_audio(path, start=start, stop=stop, dtype="float32", always_2d=True)
+        except RuntimeError as error:  # soundfile's: a file that breaks off
+            raise AudioError(str(error), getattr(error, "error_string", None)) from error
+    else:
+        with AudioStream(path) as stream:
+            blocks = list(stream.blocks())
+            source_rate = stream.sample_rate
+            data = np.concatenate(blocks) if blocks else np.zeros((0, stream.channels), np.float32)
+        data = data[start:stop]
+    audio = data.mean(axis=1) if mono else data
+    if rate is not None and rate != source_rate:
+        return resample(audio, source_rate, rate), int(rate)
+    return audio, int(source_rate)
+
+
+def resample(audio: np.ndarray, from_rate: float, to_rate: float) -> np.ndarray:
+    """``audio`` ((frames,) or (frames, channels)) from one rate to another as float32, with soxr
+    at :data:`RESAMPLE_QUALITY`; the same rate, or no samples, is only made float32."""
+    if from_rate == to_rate or np.size(audio) == 0:
+        return np.asarray(audio, dtype=np.float32)
+    import soxr
+
+    return soxr.resample(audio, from_rate, to_rate, quality=RESAMPLE_QUALITY).astype(np.float32, copy=False)
+
+
+_digests: OrderedDict[tuple[str, int, int], str] = OrderedDict()
+_digests_lock = threading.Lock()
+
+
+def file_digest(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 (hex) of a file's content, kept for its (real path, size, mtime_ns) so it is
+    read once however often it is asked for. OSError when it is missing, FileError (an
+    OSError) when it is not a regular file: a clip that is a pipe is refused, never waited on."""
+    stat = os.stat(path)
+    stamp = (os.path.realpath(path), stat.st_size, stat.st_mtime_ns)
+    with _digests_lock:
+        digest = _digests.get(stamp)
+        if digest is not None:
+            _digests.move_to_end(stamp)
+            return digest
+    hasher = hashlib.sha256()
+    with open_regular_file(path) as handle:
+        for block in iter(lambda: handle.read(_DIGEST_BLOCK), b""):
+            hasher.update(block)
+    digest = hasher.hexdigest()
+    with _digests_lock:
+        _digests[stamp] = digest
+        while len(_digests) > DIGEST_CACHE_SIZE:
+            _digests.popitem(last=False)
+    return digest
+
+
+__all__ = [
+    "DIGEST_CACHE_SIZE",
+    "FFMPEG_FORMATS",
+    "RESAMPLE_QUALITY",
+    "AudioError",
+    "AudioInfo",
+    "AudioStream",
+    "atomic_write_wav",
+    "audio_info",
+    "file_digest",
+    "read_audio",
+    "resample",
+]

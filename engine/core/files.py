@@ -1,0 +1,435 @@
+"""Files, safely: the one atomic writer of the whole tree, folders kept inside a root, and
+reading only regular files.
+
+Everything DubStudio writes (project.json, takes, exports, cached voices, bench reports, plot
+images) goes through :func:`atomic_write`: the bytes go to a temp file in the same, verified
+folder, are flushed and fsynced, and the temp file is renamed over the target, so a crash or a
+full disk leaves either the old file or the new one, never half of either.
+
+The writer only ever replaces *regular files*. A symlink, a folder, a device node or a pipe at
+the target is refused with :attr:`ErrorCode.NOT_REGULAR_FILE`: renaming over ``/dev/null``
+(or a copy of it made with ``mknod``) would destroy it, and renaming over a symlink silently
+turns a link into a file. A path the user names explicitly (``say --out``, ``bench --json``) may
+be a pipe or a character device (``/dev/stdout``, a FIFO another program reads): with
+``stream_special=True`` the bytes are streamed into it instead, and nothing is ever renamed
+over it.
+
+With ``inside=ROOT`` the folder written into must resolve (through symlinks at any depth) to
+ROOT or a folder under it, and missing folders are created one level at a time, each checked
+before the next is made, so a symlinked ``exports/`` cannot send a write, or even an ``mkdir``,
+outside a project.
+
+Reads of files people hand us (scripts, transcripts, clips, takes, videos, token files) go
+through :func:`open_regular_file` (or :func:`read_regular_file`, :func:`read_audio`), which
+refuses a pipe or a device at once instead of waiting on it for ever, and :func:`decode_text`,
+which decodes what text editors and subtitle tools write. A target with other hard links is
+never written: it may be a file elsewhere that shares its contents.
+
+This module lives in ``engine/`` because the engine (voice cache, reports)
+and the studio (projects) both need it and the engine may not import the studio; the project
+layer wraps its errors in its own error types (``app.project.fsutil``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import io
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from engine.core.codes import ErrorCode
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# Read once: os.umask can only be queried by setting it, which is not thread-safe later on.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+NEW_FILE_MODE = 0o666 & ~_UMASK  # what open() would give a new file; mkstemp's 0600 is too tight
+_NO_SPACE = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+
+
+class FileError(OSError):
+    """A file operation refused or failed (a failed write leaves the target as it was).
+
+    ``str()`` is ``CODE: message``.
+
+    An OSError, so code that already handles failed file operations handles these too.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, path: Path | None = None) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+        self.path = path
+
+
+def _describe_os_error(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def code_of_write_error(error: OSError) -> ErrorCode:
+    """DISK_FULL for no space or quota left, SAVE_FAILED for any other failed write."""
+    return ErrorCode.DISK_FULL if error.errno in _NO_SPACE else ErrorCode.SAVE_FAILED
+
+
+def _kind_of(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def ensure_dir(directory: str | os.PathLike[str], inside: str | os.PathLike[str] | None = None) -> Path:
+    """Make ``directory`` if needed and return its resolved path.
+
+    With ``inside``, ``directory`` must be ``inside`` or under it, and every level that
+    already exists must resolve inside it (a symlink pointing out is refused with
+    PATH_ESCAPE) before the next level is created, so nothing is created outside.
+    """
+    target = Path(directory).absolute()
+    try:
+        if inside is None:
+            target.mkdir(parents=True, exist_ok=True)
+            return target.resolve()
+        root = Path(inside).absolute()
+        real_root = root.resolve()
+        try:
+            parts = target.relative_to(root).parts
+        except ValueError:
+            try:  # named through the root's real path (the root itself is a symlink)
+                parts = target.relative_to(real_root).parts
+            except ValueError:
+                raise FileError(ErrorCode.PATH_ESCAPE, f"{target} is not inside {root}", target) from None
+        current = real_root
+        real_root.mkdir(parents=True, exist_ok=True)
+        for part in parts:
+            step = current / part
+            if not os.path.lexists(step):
+                step.mkdir()  # ``current`` is verified, so this creates inside the root
+            real = step.resolve()
+            if real != real_root and real_root not in real.parents:
+                raise FileError(
+                    ErrorCode.PATH_ESCAPE, f"{step} leads outside {real_root} (to {real}); refusing to use it", step
+                )
+            if not real.is_dir():
+                raise FileError(ErrorCode.SAVE_FAILED, f"{step} is not a folder", step)
+            current = real
+        return current
+    except FileError:
+        raise
+    except FileExistsError:  # raced with another process making the same folder: look again
+        return ensure_dir(directory, inside)
+    except OSError as error:
+        reason = _describe_os_error(error)
+        raise FileError(code_of_write_error(error), f"cannot make folder {target}: {reason}", target) from error
+
+
+def check_target(path: Path, *, stream_special: bool = False) -> os.stat_result | None:
+    """The target's ``lstat`` when it exists, ``None`` when it does not; refuses non-regular files.
+
+    With ``stream_special`` a pipe or character device (reached directly or through symlinks)
+    is accepted and its ``stat`` returned, for :func:`atomic_write` to stream into.
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:  # e.g. a file where a folder should be (ENOTDIR)
+        reason = _describe_os_error(error)
+        raise FileError(code_of_write_error(error), f"cannot inspect {path}: {reason}", path) from error
+    if stat.S_ISREG(info.st_mode):
+        if info.st_nlink > 1:
+            # Replacing our name would leave the other one as it is, but a target shared with a
+            # file elsewhere is not one we made: say so rather than quietly splitting the two.
+            raise FileError(
+                ErrorCode.NOT_REGULAR_FILE,
+                f"{path} is hard-linked to {info.st_nlink - 1} other name(s), perhaps outside this folder; "
+                "refusing to write it (remove it, or name another file)",
+                path,
+            )
+        return info
+    if stream_special:
+        try:
+            followed = os.stat(path)
+        except OSError:
+            followed = None
+        if followed is not None and (stat.S_ISFIFO(followed.st_mode) or stat.S_ISCHR(followed.st_mode)):
+            return followed
+    raise FileError(
+        ErrorCode.NOT_REGULAR_FILE,
+        f"{path} is {_kind_of(info.st_mode)}; refusing to replace it (name a regular file)",
+        path,
+    )
+
+
+def _stream(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """Write into a pipe or device: formats like WAV seek back to fix headers, so buffer first."""
+    buffer = io.BytesIO()
+    write(buffer)
+    with open(path, "wb", buffering=0) as device:  # follows links: the user named this path
+        device.write(buffer.getvalue())
+
+
+def _fsync_dir(directory: Path) -> None:
+    # Makes the rename itself durable on POSIX; Windows cannot open folders.
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(
+    path: str | os.PathLike[str],
+    write: Callable[[IO[bytes]], None],
+    *,
+    inside: str | os.PathLike[str] | None = None,
+    stream_special: bool = False,
+) -> Path:
+    """Write ``path`` through ``write(handle)`` into a temp file, then rename it over ``path``.
+
+    Returns the path written (its folder resolved). New files get the usual permissions
+    (``0666`` less the umask); a replaced file keeps its own. On any failure (of the file
+    system or of ``write``) the temp file is removed, the target is untouched and
+    :class:`FileError` is raised with the cause chained; KeyboardInterrupt and friends clean
+    up the same way and then propagate unchanged.
+    """
+    requested = Path(path).absolute()
+    directory = ensure_dir(requested.parent, inside)
+    target = directory / requested.name
+    existing = check_target(target, stream_special=stream_special)
+    temp: Path | None = None
+    try:
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            _stream(target, write)
+            return target
+        fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        temp = Path(temp_name)
+        with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), NEW_FILE_MODE if existing is None else stat.S_IMODE(existing.st_mode))
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        check_target(target)  # something may have appeared there while we wrote
+        os.replace(temp, target)
+        _fsync_dir(directory)
+    except BaseException as error:
+        if temp is not None:
+            temp.unlink(missing_ok=True)
+        if isinstance(error, FileError) or not isinstance(error, Exception):
+            raise  # KeyboardInterrupt and friends: cleaned up, then propagate unchanged
+        code = code_of_write_error(error) if isinstance(error, OSError) else ErrorCode.SAVE_FAILED
+        reason = _describe_os_error(error) if isinstance(error, OSError) else str(error) or type(error).__name__
+        raise FileError(code, f"cannot write {target}: {reason}", target) from error
+    return target
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, **options: object) -> Path:
+    """Atomically replace ``path`` with ``data`` (options as for :func:`atomic_write`)."""
+    return atomic_write(path, lambda handle: handle.write(data), **options)  # type: ignore[arg-type]
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8", **options: object) -> Path:
+    """Atomically replace ``path`` with ``text``, newlines written as given."""
+    return atomic_write_bytes(path, text.encode(encoding), **options)
+
+
+class _RememberingWriter:
+    """A file wrapper for libsndfile's callbacks: it keeps an OSError instead of raising it.
+
+    soundfile calls ``write``/``seek`` from C callbacks, where an exception is printed as a
+    traceback and then lost; this wrapper reports a failed call instead (libsndfile then fails
+    cleanly) and keeps the real error (e.g. "no space left on device") for the caller to raise.
+    A buffered handle may hit the error on ``seek`` (which flushes), so every call is guarded.
+    """
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self._handle = handle
+        self.error: OSError | None = None
+
+    def _guard(self, call: Callable[[], int], failed: int) -> int:
+        if self.error is not None:
+            return failed
+        try:
+            return call()
+        except OSError as error:
+            self.error = error
+            return failed
+
+    def write(self, data: bytes) -> int:
+        return self._guard(lambda: self._handle.write(data), 0)
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._guard(lambda: self._handle.seek(offset, whence), -1)
+
+    def tell(self) -> int:
+        return self._guard(self._handle.tell, -1)
+
+    def read(self, size: int = -1) -> bytes:
+        return self._handle.read(size)
+
+
+def atomic_write_wav(
+    path: str | os.PathLike[str], pcm: np.ndarray, sample_rate: int, subtype: str = "PCM_16", **options: object
+) -> Path:
+    """Atomically write mono or multi-channel float audio (clipped to ±1) as a WAV file."""
+    import numpy as np
+    import soundfile as sf
+
+    data = np.clip(np.asarray(pcm, dtype=np.float32), -1.0, 1.0)
+
+    def write(handle: IO[bytes]) -> None:
+        guarded = _RememberingWriter(handle)
+        try:
+            sf.write(guarded, data, sample_rate, format="WAV", subtype=subtype)
+        except Exception:  # a short write surfaces as LibsndfileError or a bare AssertionError
+            if guarded.error is not None:
+                raise guarded.error from None
+            raise
+        if guarded.error is not None:
+            raise guarded.error
+
+    return atomic_write(path, write, **options)  # type: ignore[arg-type]
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16: its BOM starts with UTF-16 LE's
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+CP1252_PREFERENCE = 0.1  # chaos margin within which cp1252 beats the detector's first pick
+
+
+def open_regular_file(path: str | os.PathLike[str]) -> IO[bytes]:
+    """A binary handle on a regular file (symlinks followed); anything else is refused with a code.
+
+    The one way the tree opens a file people hand us (scripts, clips, takes, the guide track,
+    videos, token files): opened without blocking, so a named pipe is refused at once instead
+    of waiting for a writer that may never come, then checked with ``fstat`` on the open
+    descriptor (no gap between the check and the use); a folder or device is refused the
+    same way (NOT_REGULAR_FILE). Decoders (libsndfile, FFmpeg) take the handle itself.
+    """
+    target = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(target, flags)
+    except FileNotFoundError:
+        raise FileError(ErrorCode.READ_FAILED, f"cannot read {target}: it does not exist", target) from None
+    except OSError as error:
+        if error.errno == errno.EISDIR:
+            raise FileError(ErrorCode.NOT_REGULAR_FILE, f"{target} is a folder, not a file", target) from None
+        raise FileError(ErrorCode.READ_FAILED, f"cannot read {target}: {_describe_os_error(error)}", target) from error
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileError(
+                ErrorCode.NOT_REGULAR_FILE, f"{target} is {_kind_of(mode)}; only regular files can be read", target
+            )
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file, opened by :func:`open_regular_file`."""
+    with open_regular_file(path) as handle:
+        try:
+            return handle.read()
+        except OSError as error:
+            raise FileError(ErrorCode.READ_FAILED, f"cannot read {path}: {_describe_os_error(error)}", Path(path)) from error
+
+
+def read_audio(path: str | os.PathLike[str], **options: Any) -> tuple[np.ndarray, int]:
+    """``soundfile.read`` of a regular file opened by :func:`open_regular_file` (options as
+    soundfile's); a pipe or folder raises FileError, undecodable audio soundfile's own errors."""
+    import soundfile as sf
+
+    with open_regular_file(path) as handle:
+        return sf.read(handle, **options)  # type: ignore[no-any-return]
+
+
+def audio_info(path: str | os.PathLike[str]) -> Any:
+    """``soundfile.info`` (rate, frames, channels...) of a regular file, as :func:`read_audio`."""
+    import soundfile as sf
+
+    with open_regular_file(path) as handle:
+        return sf.info(handle)
+
+
+def decode_text(data: bytes) -> str:
+    """Decode a text file's bytes: a BOM's encoding, else strict UTF-8, else charset-normalizer.
+
+    Raises ValueError (UnicodeDecodeError included) when nothing fits, e.g. for binary data.
+    A leading BOM is dropped; line ends are left as they are.
+    """
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data.decode(codec)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(data))
+    if not matches:
+        raise ValueError("the file is not text in any encoding we recognise (is it a binary file?)")
+    # Short files give the detector little evidence, and it often ranks cp1250/cp1257 first
+    # for French or Spanish text. cp1252 is by far the most common legacy encoding of
+    # subtitle and script files, so it wins when it is about as plausible as the first pick.
+    best = matches[0]
+    for match in matches:
+        if match.encoding == "cp1252" and match.chaos <= best.chaos + CP1252_PREFERENCE:
+            return str(match)
+    return str(best)
+
+
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """A regular file's text, decoded by :func:`decode_text`; FileError (with a code) otherwise."""
+    data = read_regular_file(path)
+    try:
+        return decode_text(data)
+    except ValueError as error:
+        raise FileError(ErrorCode.TEXT_ENCODING, f"cannot decode {path} as text: {error}", Path(path)) from None
+
+
+__all__ = [
+    "NEW_FILE_MODE",
+    "FileError",
+    "atomic_write",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "atomic_write_wav",
+    "audio_info",
+    "check_target",
+    "code_of_write_error",
+    "decode_text",
+    "ensure_dir",
+    "open_regular_file",
+    "read_audio",
+    "read_regular_file",
+    "read_text_file",
+]

@@ -1,0 +1,136 @@
+"""Reference clips: a character's voice sample, read and checked the same way in every process.
+
+The engine prepares voices from them, the studio checks a clip before a render would refuse it,
+and take QA and transcription hear them. Any file :mod:`engine.core.audio_io` reads is accepted
+(any rate, stereo, 8-32 bit), downmixed, trimmed of silence, refused when silent, with under
+1 s of speech or over 10 minutes, and cut to its first 30 s of speech.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.core.audio_io import AudioError, AudioInfo, audio_info, read_audio
+from engine.core.files import FileError, read_text_file
+from engine.core.protocol import EngineError, ErrorCode
+from engine.core.silence import sound_seconds, trim
+
+MAX_SOURCE_S = 600.0  # refuse longer files outright: nobody means a 10-minute reference
+MAX_REFERENCE_S = 30.0  # longer clips are cut: more adds nothing and slows preparation
+MIN_SPEECH_S = 1.0
+SILENCE_PEAK = 1e-3  # peak below -60 dBFS counts as silence
+TRIM_TOP_DB = 40.0
+
+
+@dataclass(frozen=True)
+class ReferenceClip:
+    """A decoded reference clip: mono float32, silence trimmed, within the length limits."""
+
+    audio: np.ndarray
+    sample_rate: int
+    source_duration_s: float  # before trimming
+    warnings: tuple[str, ...] = ()
+
+
+def _clip_error(path: Path, error: FileError | AudioError) -> EngineError:
+    """A clip that cannot be read, as the engine's coded error."""
+    if isinstance(error, AudioError):
+        return EngineError(ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.reason})")
+    if not os.path.exists(path) or os.path.isdir(path):
+        return EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}")
+    return EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip: {error.message}")
+
+
+def _clip_info(path: Path) -> AudioInfo:
+    """The clip's facts; a pipe is refused at once, never waited on."""
+    try:
+        return audio_info(path)
+    except (FileError, AudioError) as error:
+        raise _clip_error(path, error) from None
+
+
+def _read_clip(path: Path, start: int = 0, stop: int | None = None) -> tuple[np.ndarray, int]:
+    """The clip's mono samples (frames ``start`` to ``stop``) and their rate."""
+    try:
+        return read_audio(path, start=start, stop=stop)
+    except (FileError, AudioError) as error:
+        raise _clip_error(path, error) from error
+
+
+def _check_clip_info(path: Path, info: AudioInfo, seconds: float | None = None) -> None:
+    """``seconds``: the part of the clip that is used (a trim), when not all of it."""
+    if info.frames <= 0 or info.sample_rate <= 0:
+        raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip holds no audio: {path.name}")
+    duration = info.duration_s if seconds is None else seconds
+    if duration > MAX_SOURCE_S:
+        raise EngineError(
+            ErrorCode.CLIP_TOO_LONG,
+            f"Reference clip is {duration / 60:.2f} min long; use one under "
+            f"{MAX_SOURCE_S / 60:.0f} min (the first {MAX_REFERENCE_S:.0f} s of speech are used)",
+        )
+
+
+def check_reference_clip(path: str | os.PathLike[str], start_s: float = 0.0, end_s: float | None = None) -> None:
+    """Every check :func:`load_reference_clip` makes (a regular file, audio a decoder reads,
+    not over the length limit, not silent, enough speech) on the part from ``start_s`` to
+    ``end_s``: for "ready" checks that must refuse what a render would. Raises EngineError
+    with the same codes."""
+    path = Path(path)
+    info = _clip_info(path)
+    used = None if start_s == 0 and end_s is None else min(end_s or info.duration_s, info.duration_s) - start_s
+    _check_clip_info(path, info, used)
+    first = max(0, int(start_s * info.sample_rate))
+    last = info.frames if end_s is None else min(info.frames, int(end_s * info.sample_rate))
+    audio, rate = _read_clip(path, first, max(first, last))
+    _speech_of(path, audio, rate)
+
+
+def _speech_of(path: Path, audio: np.ndarray, rate: int) -> np.ndarray:
+    """The clip's mono audio trimmed of silence; EngineError when it is silent or holds too little speech."""
+    if not np.isfinite(audio).all() or float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
+        raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
+    audio = trim(audio, TRIM_TOP_DB)
+    speech_s = sound_seconds(audio, rate, TRIM_TOP_DB)
+    if speech_s < MIN_SPEECH_S:
+        raise EngineError(
+            ErrorCode.CLIP_TOO_SHORT,
+            f"Reference clip {path.name} has {speech_s:.2f} s of speech; at least {MIN_SPEECH_S:.0f} s is needed",
+        )
+    return audio
+
+
+def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
+    """Decode any audio file (:mod:`engine.core.audio_io`), downmix to mono and trim silence.
+
+    Raises EngineError with a specific code for missing, unreadable, silent, too short and
+    too long clips; stereo, any sample rate and 8/16/24/32-bit files are accepted.
+    """
+    path = Path(path)
+    _check_clip_info(path, _clip_info(path))
+    data, rate = _read_clip(path)
+    source_duration = len(data) / rate
+    audio = _speech_of(path, data, rate)
+    warnings: tuple[str, ...] = ()
+    if len(audio) > MAX_REFERENCE_S * rate:
+        audio = audio[: int(MAX_REFERENCE_S * rate)]
+        warnings = (f"clip cut to its first {MAX_REFERENCE_S:.0f} s",)
+    peak = float(np.max(np.abs(audio)))
+    audio = (audio * (0.95 / peak)).astype(np.float32)
+    return ReferenceClip(audio=audio, sample_rate=int(rate), source_duration_s=source_duration, warnings=warnings)
+
+
+def transcript_beside(clip: str | os.PathLike[str]) -> str:
+    """The transcript kept beside a clip (``CLIP.txt`` for ``CLIP.wav``), or "" when there is none.
+
+    Transcripts come from many editors, so legacy encodings are decoded like scripts are
+    (:func:`engine.core.files.decode_text`); a sidecar that is not a regular file or not text raises
+    FileError with E_NOT_REGULAR_FILE or E_TEXT_ENCODING.
+    """
+    sidecar = Path(clip).with_suffix(".txt")
+    if not os.path.lexists(sidecar):
+        return ""
+    return read_text_file(sidecar).strip()

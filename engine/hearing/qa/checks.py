@@ -1,0 +1,420 @@
+"""Measuring a finished take, and judging the measurements against thresholds.
+
+:func:`measure_take` listens to a take once (recogniser, level, silences, speaker embedding)
+and returns :class:`TakeChecks`, plain numbers that are stored with the take. :func:`judge`
+turns them into a :class:`Verdict` for the thresholds and the slot in force *now*, so changing
+a threshold or a timecode updates every verdict without listening to the audio again.
+
+Every failing check is a :class:`Finding` with a code (``QA_*``) and a sentence for people.
+A take whose language Whisper does not know, or checked where no Whisper model is installed, is
+"not checked" for intelligibility (the reason, and how to get a model, are stored with it): its
+verdict is ``passed=None`` unless another check fails, never a pass it did not earn.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+from dataclasses import asdict, dataclass, fields
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from engine.core.codes import QaCode
+from engine.core.silence import sound_intervals
+from engine.hearing.qa.recognise import (
+    AUTO,
+    CONFIDENT_DETECTION,
+    DEFAULT_MODEL,
+    SILENCE_PEAK,
+    NotHeard,
+    recognise,
+)
+from engine.hearing.qa.wer import (
+    CER,
+    WER,
+    comparable_units,
+    error_rate,
+    language_code,
+    metric_for,
+)
+from engine.voiceprint.encoder import SpeakerEncoder
+
+FULL_SCALE = 0.999  # |sample| at or above this counts as clipped (int16 full scale is 0.99997)
+SILENCE_TOP_DB = 40.0  # quieter than the loudest moment by this much counts as silence
+UNDETERMINED_LANGUAGE = "und"  # ISO 639 "undetermined": no recogniser claims it
+# Natural speaking rates, in the units the error rate counts (letters for WER languages, as the
+# normalised words spell them; characters for CER ones), of the voices measured in
+# benchmarks/qa_calibration.py (joe and the bundled voices; real recordings for zh and ja).
+# A take's expected speech time is its text's units over this rate, over the take's pace.
+SPEECH_RATES = {WER: 14.0, "zh": 4.5, "yue": 4.5, "ja": 7.5, "ko": 6.0, CER: 8.0}
+VOICE_PACE_RANGE = (0.5, 2.0)  # a clip's measured pace outside this is a wrong transcript, not a voice
+# Scripts that name their language when a line's language is not set (Latin is English: the
+# embedded voice's default). Kana before Han: Japanese writes both.
+_SCRIPT_LANGUAGES = (
+    (re.compile(r"[\u3040-\u30ff]"), "ja"),
+    (re.compile(r"[\uac00-\ud7af]"), "ko"),
+    (re.compile(r"[\u4e00-\u9fff]"), "zh"),
+    (re.compile(r"[\u0e00-\u0e7f]"), "th"),
+    (re.compile(r"[\u0400-\u04ff]"), "ru"),
+    (re.compile(r"[\u0600-\u06ff]"), "ar"),
+    (re.compile(r"[A-Za-z]"), "en"),
+)
+
+
+class QaValueError(ValueError):
+    """A threshold or a stored check is out of range or of the wrong type."""
+
+
+QA_THRESHOLD_RANGES: dict[str, tuple[float, float]] = {
+    "max_wer": (0.0, 10.0),
+    "max_cer": (0.0, 10.0),
+    "min_duration_ratio": (0.0, 1.0),
+    "min_language_confidence": (0.5, 1.0),
+    "max_clipping": (0.0, 1.0),
+    "max_leading_silence_s": (0.0, 600.0),
+    "max_inner_silence_s": (0.0, 600.0),
+    "max_trailing_silence_s": (0.0, 600.0),
+    "max_overrun_s": (0.0, 600.0),
+    "min_resemblance": (-1.0, 1.0),
+}
+"""The values each QA threshold may take (the project settings dialog's limits too)."""
+
+
+@dataclass(frozen=True)
+class QaThresholds:
+    """Where a measurement turns into a failure; project settings, see docs/qa.md for why."""
+
+    # See docs/qa.md (benchmarks/qa_calibration.py, 24 takes of the bundled voices, both models).
+    max_wer: float = 0.3  # clean takes at most 0.12; cut in half 0.41 or more; another line 0.83 or more
+    max_cer: float = 0.35  # characters, not words (zh, ja, th...): a real Mandarin recording 0.07, another line 1.0
+    min_duration_ratio: float = 0.67  # clean takes 0.73 or more; 2x speed at most 0.61, cut in half 0.65
+    min_language_confidence: float = CONFIDENT_DETECTION  # a detected other language above this fails
+    max_clipping: float = 0.001  # 0.1 % of samples at full scale (clean takes: under 0.01 %)
+    max_leading_silence_s: float = 1.0
+    max_inner_silence_s: float = 1.5
+    max_trailing_silence_s: float = 1.5
+    max_overrun_s: float = 0.25  # a take may end this much after its slot before it fails
+    min_resemblance: float = 0.25  # GE2E cosine to the character's clip (plain joe vs the bundled clips: 0.30-0.70)
+
+    def validate(self) -> None:
+        """Raise QaValueError naming the first value out of its range."""
+        for name, (low, high) in QA_THRESHOLD_RANGES.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or not low <= value <= high:
+                raise QaValueError(f"QA threshold {name} must be a number from {low:g} to {high:g}, got {value!r}")
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> QaThresholds:
+        """Thresholds from JSON; missing keys take their defaults, unknown keys are refused."""
+        if not isinstance(data, dict):
+            raise QaValueError(f"QA thresholds must be an object, got {data!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise QaValueError(f"unknown QA threshold(s): {', '.join(unknown)}")
+        thresholds = cls(**{name: data[name] for name in known if name in data})
+        thresholds.validate()
+        return QaThresholds(**{name: float(value) for name, value in asdict(thresholds).items()})
+
+
+@dataclass(frozen=True)
+class TakeChecks:
+    """What listening to one take found; stored with the take (see :meth:`to_dict`)."""
+
+    checked: str  # when, ISO 8601 UTC
+    duration_s: float
+    language: str  # the language listened in, e.g. "en" ("und" when the text gives no clue)
+    recogniser: str  # "" when no recogniser could listen
+    transcript: str | None  # None: not checked (see not_checked); "" when no speech was heard
+    wer: float | None  # the error rate against the text, in ``metric``; None when not checked
+    clipping: float  # share of samples at full scale
+    leading_silence_s: float
+    inner_silence_s: float  # the longest pause inside the take
+    trailing_silence_s: float
+    resemblance: float | None  # GE2E cosine to the character's clip; None without a clip
+    # Stored since Whisper; checks stored before then load with these defaults.
+    metric: str = WER  # "wer" (words) or "cer" (characters: Chinese, Japanese, Thai...)
+    detected_language: str = ""  # what the take sounded like ("" when the model cannot tell)
+    language_probability: float | None = None  # the detector's confidence in detected_language
+    not_checked: str = ""  # why intelligibility was not checked, with how to fix it
+    expected_speech_s: float | None = None  # how long the text takes to say at the take's pace
+
+    @property
+    def silent(self) -> bool:
+        """True when the take holds no sound at all."""
+        return self.leading_silence_s >= self.duration_s
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TakeChecks:
+        """Checks from JSON, refusing wrong types so a hand-edited file fails clearly."""
+        if not isinstance(data, dict):
+            raise QaValueError(f"take QA must be an object, got {data!r}")
+
+        def number(name: str, optional: bool = False) -> float | None:
+            value = data.get(name)
+            if value is None and optional:
+                return None
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise QaValueError(f"take QA '{name}' must be a number, got {value!r}")
+            return float(value)
+
+        def text(name: str, optional: bool = False) -> str | None:
+            value = data.get(name, None if optional else "")
+            if value is None and optional:
+                return None
+            if not isinstance(value, str):
+                raise QaValueError(f"take QA '{name}' must be text, got {value!r}")
+            return value
+
+        transcript = text("transcript", optional=True)
+        wer = number("wer", optional=True)
+        if (transcript is None) != (wer is None):
+            raise QaValueError("take QA needs both 'transcript' and 'wer', or neither")
+        metric = data.get("metric", WER)
+        if metric not in (WER, CER):
+            raise QaValueError(f"take QA 'metric' must be {WER!r} or {CER!r}, got {metric!r}")
+        return cls(
+            checked=str(text("checked")),
+            duration_s=float(number("duration_s") or 0.0),
+            language=str(text("language")),
+            recogniser=str(text("recogniser")),
+            transcript=transcript,
+            wer=wer,
+            clipping=float(number("clipping") or 0.0),
+            leading_silence_s=float(number("leading_silence_s") or 0.0),
+            inner_silence_s=float(number("inner_silence_s") or 0.0),
+            trailing_silence_s=float(number("trailing_silence_s") or 0.0),
+            resemblance=number("resemblance", optional=True),
+            metric=metric,
+            detected_language=str(text("detected_language")),
+            language_probability=number("language_probability", optional=True),
+            not_checked=str(text("not_checked")),
+            expected_speech_s=number("expected_speech_s", optional=True),
+        )
+
+    @property
+    def retired(self) -> bool:
+        """Measured by a recogniser QA no longer uses: to be checked again."""
+        return self.recogniser.startswith(RETIRED_RECOGNISERS)
+
+    @property
+    def speech_s(self) -> float:
+        """The take's length without its leading and trailing silence."""
+        return max(0.0, self.duration_s - self.leading_silence_s - self.trailing_silence_s)
+
+
+class Finding(NamedTuple):
+    """One thing a check found: a ``QA_*`` code and a sentence for people."""
+
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+# Stored checks made by these recognisers are measured again (pocketsphinx scored clean takes up to 0.64).
+RETIRED_RECOGNISERS = ("pocketsphinx",)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome for one take: passed (True), failed (False) or not fully checked (None)."""
+
+    passed: bool | None
+    findings: tuple[Finding, ...]  # failures, then the QaCode.NOT_CHECKED note if any
+
+    @property
+    def reasons(self) -> list[str]:
+        return [str(finding) for finding in self.findings]
+
+
+def clipping_share(pcm: np.ndarray) -> float:
+    """The share of samples at (or beyond) full scale."""
+    audio = np.asarray(pcm, dtype=np.float32).reshape(-1)
+    return float(np.count_nonzero(np.abs(audio) >= FULL_SCALE)) / audio.size if audio.size else 0.0
+
+
+def silences(pcm: np.ndarray, sample_rate: int) -> tuple[float, float, float]:
+    """(leading, longest inner, trailing) silence in seconds.
+
+    Silence is audio more than :data:`SILENCE_TOP_DB` below the take's loudest moment, or any
+    audio when the whole take is below -60 dBFS (then leading is the whole take).
+    """
+    audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
+    duration = audio.size / sample_rate
+    if audio.size == 0 or float(np.max(np.abs(audio))) < SILENCE_PEAK:
+        return duration, 0.0, 0.0
+    hop = max(1, sample_rate // 100)  # 10 ms steps
+    sounds = sound_intervals(audio, SILENCE_TOP_DB, frame=4 * hop, hop=hop)
+    if len(sounds) == 0:
+        return duration, 0.0, 0.0
+    gaps = [int(start) - int(end) for (_, end), (start, _) in zip(sounds[:-1], sounds[1:])]
+    return (
+        int(sounds[0][0]) / sample_rate,
+        max(gaps, default=0) / sample_rate,
+        (audio.size - int(sounds[-1][1])) / sample_rate,
+    )
+
+
+def script_language(text: str) -> str:
+    """The language a text's script suggests (Latin letters: English), else undetermined."""
+    return next((code for pattern, code in _SCRIPT_LANGUAGES if pattern.search(text)), UNDETERMINED_LANGUAGE)
+
+
+def listening_language(language: str, text: str) -> str:
+    """The language to listen in: the character's ("auto" detects it from the take), else the
+    one the text's script suggests."""
+    return language.strip() or script_language(text)
+
+
+def expected_speech_s(text: str, language: str, pace: float = 1.0) -> float | None:
+    """How long ``text`` takes to say at a natural rate, sped up by ``pace`` (the voice's speed
+    times any fitting); None when the text has nothing to count."""
+    code = language_code(language)
+    units = comparable_units(text, code)
+    if not units or pace <= 0:
+        return None
+    count = sum(len(unit) for unit in units)  # letters of the words, or characters
+    rate = SPEECH_RATES[WER] if metric_for(code) == WER else SPEECH_RATES.get(code, SPEECH_RATES[CER])
+    return count / rate / pace
+
+
+def voice_pace(pcm: np.ndarray, sample_rate: int, transcript: str, language: str) -> float | None:
+    """How much faster than :data:`SPEECH_RATES` a reference clip's speaker talks: the time its
+    transcript needs over the clip's speech time (ends trimmed, as a take's). The voices follow
+    their clip's rate (Piper's adaptation sets its length scale from it), so a take's expected
+    time follows it too. None without a transcript or speech; kept within :data:`VOICE_PACE_RANGE`."""
+    code = script_language(transcript) if language.strip() in ("", AUTO) else language
+    expected = expected_speech_s(transcript, code)
+    audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
+    leading, _, trailing = silences(audio, sample_rate)
+    speech = audio.size / sample_rate - leading - trailing
+    if not expected or speech < 0.5:
+        return None
+    low, high = VOICE_PACE_RANGE
+    return float(min(max(expected / speech, low), high))
+
+
+def measure_take(
+    pcm: np.ndarray,
+    sample_rate: int,
+    text: str,
+    language: str,
+    clip_embedding: np.ndarray | None,
+    encoder: SpeakerEncoder | None,
+    recogniser_model: str = DEFAULT_MODEL,
+    pace: float = 1.0,
+) -> TakeChecks:
+    """Listen to a take once. ``clip_embedding`` is the GE2E embedding of the character's clip
+    (from ``encoder``); without either, resemblance is None. ``pace`` is how much faster than
+    natural the take was meant to be (the voice's speed, any fitting). The audio is only read."""
+    audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
+    duration = audio.size / sample_rate
+    lang = listening_language(language, text)
+    not_checked = ""
+    transcript = None
+    if lang == UNDETERMINED_LANGUAGE:
+        not_checked = "the line's language is not set and its text does not say which it is"
+    else:
+        try:
+            transcript = recognise(audio, sample_rate, lang, recogniser_model)
+            if lang == AUTO and (transcript.language_probability or 0.0) < CONFIDENT_DETECTION \
+                    and script_language(text) not in (UNDETERMINED_LANGUAGE, transcript.language):
+                # An unsure guess that the text's own script contradicts: listen in the script's language.
+                transcript = recognise(audio, sample_rate, script_language(text), recogniser_model)
+        except NotHeard as error:
+            not_checked = error.reason
+    language_heard = transcript.language if transcript is not None else language_code(lang)
+    wer: float | None = None
+    if transcript is not None:
+        if comparable_units(text, language_heard):
+            wer = error_rate(text, transcript.text, language_heard)
+        else:
+            not_checked = "the line has no words to compare"
+    leading, inner, trailing = silences(audio, sample_rate)
+    resemblance: float | None = None
+    if clip_embedding is not None and encoder is not None and leading < duration:
+        resemblance = encoder.resemblance(audio, sample_rate, clip_embedding)
+    return TakeChecks(
+        checked=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        duration_s=round(duration, 4),
+        language=language_heard,
+        recogniser=transcript.recogniser if transcript is not None else "",
+        transcript=transcript.text if wer is not None and transcript is not None else None,
+        wer=None if wer is None else round(wer, 4),
+        clipping=round(clipping_share(audio), 6),
+        leading_silence_s=round(leading, 3),
+        inner_silence_s=round(inner, 3),
+        trailing_silence_s=round(trailing, 3),
+        resemblance=None if resemblance is None else round(resemblance, 4),
+        metric=metric_for(language_heard),
+        detected_language=transcript.detected_language if transcript is not None else "",
+        language_probability=transcript.language_probability if transcript is not None else None,
+        not_checked="" if wer is not None else not_checked,
+        expected_speech_s=None if (expected := expected_speech_s(text, language_heard, pace)) is None
+        else round(expected, 3),
+    )
+
+
+def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None = None) -> Verdict:
+    """Compare the measurements with the thresholds; ``overrun_s`` is how far the take runs
+    past its line's slot (None when the line has no slot)."""
+    t = thresholds
+    failed: list[Finding] = []
+    if checks.silent:
+        failed.append(Finding(QaCode.SILENT, f"the take is silent ({checks.duration_s:.2f} s without sound)"))
+    limit = t.max_cer if checks.metric == CER else t.max_wer
+    what = "character error rate" if checks.metric == CER else "word error rate"
+    if checks.transcript == "":  # a silent take has its own finding
+        if not checks.silent:
+            failed.append(Finding(QaCode.NO_SPEECH, "the recogniser heard no speech (noise, or sound that is not speech)"))
+    elif checks.wer is not None and checks.wer > limit:
+        failed.append(Finding(QaCode.UNINTELLIGIBLE,
+                              f"the recogniser heard “{checks.transcript}” ({what} {checks.wer:.2f}, limit {limit:.2f})"))
+    if checks.detected_language and language_code(checks.detected_language) != language_code(checks.language) \
+            and (checks.language_probability or 0.0) >= t.min_language_confidence and checks.transcript != "":
+        failed.append(Finding(QaCode.WRONG_LANGUAGE, f"the take sounds like “{checks.detected_language}” "
+                                                   f"(probability {checks.language_probability:.2f}), "
+                                                   f"not “{checks.language}”"))
+    if checks.expected_speech_s and not checks.silent and checks.transcript != "":
+        ratio = checks.speech_s / checks.expected_speech_s
+        if ratio < t.min_duration_ratio:
+            heard_all = checks.wer is not None and checks.wer <= limit
+            code, why = (QaCode.TOO_FAST, "spoken far too fast") if heard_all else (QaCode.TOO_SHORT, "cut short?")
+            failed.append(Finding(code, f"{checks.speech_s:.2f} s of speech where the text needs about "
+                                        f"{checks.expected_speech_s:.2f} s ({ratio:.0%}, minimum "
+                                        f"{t.min_duration_ratio:.0%}): {why}"))
+    if checks.clipping > t.max_clipping:
+        failed.append(Finding(QaCode.CLIPPING, f"{checks.clipping:.2%} of samples are at full scale "
+                                             f"(limit {t.max_clipping:.2%})"))
+    if not checks.silent:
+        for code, where, value, limit in (
+            (QaCode.LEADING_SILENCE, "before the speech", checks.leading_silence_s, t.max_leading_silence_s),
+            (QaCode.INNER_SILENCE, "inside the speech", checks.inner_silence_s, t.max_inner_silence_s),
+            (QaCode.TRAILING_SILENCE, "after the speech", checks.trailing_silence_s, t.max_trailing_silence_s),
+        ):
+            if value > limit:
+                failed.append(Finding(code, f"{value:.2f} s of silence {where} (limit {limit:.2f} s)"))
+    if overrun_s is not None and overrun_s > t.max_overrun_s:
+        failed.append(Finding(QaCode.OVERRUN, f"the take runs {overrun_s:.2f} s past its slot "
+                                            f"(limit {t.max_overrun_s:.2f} s)"))
+    if checks.resemblance is not None and checks.resemblance < t.min_resemblance:
+        failed.append(Finding(QaCode.UNLIKE_VOICE, f"resemblance to the character's clip is {checks.resemblance:.2f} "
+                                                 f"(minimum {t.min_resemblance:.2f})"))
+    notes: list[Finding] = []
+    if checks.wer is None:
+        # Checks stored before the reason was: the recogniser then knew English only.
+        why = checks.not_checked or f"no recogniser for language “{checks.language or 'undetermined'}”"
+        notes.append(Finding(QaCode.NOT_CHECKED, f"intelligibility not checked: {why}"))
+    passed: bool | None = False if failed else (None if notes else True)
+    return Verdict(passed=passed, findings=tuple(failed + notes))

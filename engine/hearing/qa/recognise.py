@@ -1,0 +1,200 @@
+"""Offline speech recognition for checking takes, behind one small interface.
+
+A :class:`Recogniser` turns mono PCM into the words it heard, in a language it is told or one it
+detects. :func:`recognise` asks the first registered recogniser that knows the language and
+returns a :class:`Transcript`; when none can listen it raises :class:`NotHeard` with the reason
+in words (a language no model knows, or no model installed and how to get one), so a caller can
+say "not checked" instead of inventing a pass.
+
+The built-in recogniser is Whisper (:class:`WhisperRecogniser`, faster-whisper on CTranslate2,
+the model chosen in the settings: ``base`` by default, multilingual; ``tiny.en`` for English
+only; or a downloaded one). pocketsphinx, the recogniser before it, is gone: on clean takes of
+the embedded voice it scored word error rates up to 0.64 (Whisper: 0.25), on real recorded
+English 0.36 (Whisper: 0.03), and it knew only US English (see docs/qa.md).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from engine.core.audio_io import resample
+from engine.core.protocol import EngineError
+from engine.hearing.qa.wer import language_code
+from engine.hearing.whisper import (
+    WHISPER_MODELS,
+    load_whisper,
+    model_path,
+    model_spec,
+    whisper_languages,
+)
+
+SILENCE_PEAK = 1e-3  # below -60 dBFS there is nothing to hear
+AUTO = "auto"  # a character whose language is detected from what is heard
+DEFAULT_MODEL = "base"  # multilingual: checks the cross-lingual CosyVoice2 lines too
+CONFIDENT_DETECTION = 0.9  # below this Whisper's language guess is wrong too often to trust
+BEAM_SIZE = 5  # beam 1 costs base badly on some voices (Spanish WER 0.08 -> 0.50)
+# Whisper base writes traditional characters for Mandarin unless the prompt is in simplified ones.
+INITIAL_PROMPTS = {"zh": "以下是普通话的句子。"}
+WHISPER_RATE = 16000
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What one listen produced: the words, the language they were heard in, and the language
+    the audio sounded like (a multilingual model detects it even when told which to expect)."""
+
+    text: str  # "" when no speech was heard
+    language: str  # the code listened in: the one asked for, or the detected one for "auto"
+    detected_language: str = ""  # "" when the model cannot detect (English-only models)
+    language_probability: float | None = None  # the detector's confidence in detected_language
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What a recogniser heard in some audio."""
+
+    text: str  # the words as the recogniser wrote them ("" when it heard none)
+    language: str  # the language code it listened in ("en")
+    recogniser: str  # which model produced it, e.g. "faster-whisper-1.2.1/base"
+    detected_language: str = ""  # what the audio sounded like ("" when not detected)
+    language_probability: float | None = None  # the detector's confidence in it
+
+
+class NotHeard(Exception):
+    """No recogniser could listen: ``reason`` says why and, for a missing model, how to get one."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Recogniser(Protocol):
+    """A speech recogniser: name, languages it knows, and a thread-safe ``transcribe``."""
+
+    @property
+    def name(self) -> str:
+        """Identifies the model and version, stored with every result it produces."""
+        ...
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """Language codes (``"en"``, ``"fr"``) it can transcribe; ``"auto"`` when it can detect."""
+        ...
+
+    def transcribe(self, pcm: np.ndarray, sample_rate: int, language: str) -> Heard:
+        """The words heard in mono float32 ``pcm``, listening in ``language`` (or ``"auto"``)."""
+        ...
+
+
+def _resampled(pcm: np.ndarray, sample_rate: int) -> np.ndarray:
+    audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
+    return np.clip(resample(audio, sample_rate, WHISPER_RATE), -1.0, 1.0)
+
+
+class WhisperRecogniser:
+    """Whisper ``model`` (a name of :data:`engine.hearing.whisper.WHISPER_MODELS` or a folder).
+
+    The model loads on first use and is shared by every caller in the process.
+    """
+
+    def __init__(self, model: str = DEFAULT_MODEL, device: str = "auto", cpu_threads: int | None = None) -> None:
+        from importlib.metadata import version
+
+        self.model = model
+        self._device = device
+        self._cpu_threads = cpu_threads
+        label = model if model in WHISPER_MODELS else f"folder:{model}"
+        self._name = f"faster-whisper-{version('faster-whisper')}/{label}"
+        multilingual = model_spec(model).multilingual if model in WHISPER_MODELS else self._load().model.is_multilingual
+        self._multilingual = multilingual
+        self._languages = frozenset(whisper_languages() | {AUTO}) if multilingual else frozenset({"en"})
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def languages(self) -> frozenset[str]:
+        return self._languages
+
+    def _load(self) -> Any:  # faster_whisper.WhisperModel, imported lazily
+        return load_whisper(self.model, self._device, self._cpu_threads)
+
+    def transcribe(self, pcm: np.ndarray, sample_rate: int, language: str) -> Heard:
+        audio = _resampled(pcm, sample_rate)
+        if audio.size == 0 or float(np.max(np.abs(audio))) < SILENCE_PEAK:
+            return Heard("", "" if language == AUTO else language)  # Whisper would invent a word
+        model = self._load()
+        detected, probability = "", None
+        if self._multilingual:
+            # Always detected, even when told: told to listen in English, Whisper translates a
+            # take spoken in Chinese into English, which a wrong-language take must not pass as.
+            detected, probability, _ = model.detect_language(audio)
+            probability = round(float(probability), 4)
+        listen_in = detected if language == AUTO else language
+        segments, _ = model.transcribe(
+            audio, language=listen_in or None, beam_size=BEAM_SIZE, initial_prompt=INITIAL_PROMPTS.get(listen_in),
+            condition_on_previous_text=False, without_timestamps=True,
+        )
+        text = " ".join(segment.text.strip() for segment in segments).strip()
+        return Heard(text, listen_in or "en", detected, probability)
+
+
+_registry: list[Recogniser] = []  # recognisers plugged in by register_recogniser (asked first)
+_whisper: dict[str, WhisperRecogniser] = {}
+_registry_lock = threading.Lock()
+
+
+def register_recogniser(recogniser: Recogniser) -> None:
+    """Make ``recogniser`` the first choice for the languages it knows."""
+    with _registry_lock:
+        _registry.insert(0, recogniser)
+
+
+def whisper_recogniser(model: str = DEFAULT_MODEL) -> WhisperRecogniser:
+    """The process's Whisper recogniser for ``model``; NotHeard when the model is not here."""
+    with _registry_lock:
+        recogniser = _whisper.get(model)
+        if recogniser is None:
+            try:
+                model_path(model)  # assembles a packaged model; says how to get a missing one
+                recogniser = _whisper[model] = WhisperRecogniser(model)
+            except EngineError as error:
+                raise NotHeard(str(error)) from error
+    return recogniser
+
+
+def recogniser_for(language: str, model: str = DEFAULT_MODEL) -> Recogniser:
+    """The recogniser for ``language`` (an ISO code with any region suffix, or ``"auto"``).
+
+    NotHeard when none knows the language or the model is not installed.
+    """
+    code = AUTO if language == AUTO else language_code(language) or "en"
+    with _registry_lock:
+        registered = next((r for r in _registry if code in r.languages), None)
+    if registered is not None:
+        return registered
+    whisper = whisper_recogniser(model)
+    if code not in whisper.languages:
+        if code == AUTO or code in whisper_languages():
+            raise NotHeard(f"Whisper {model} hears English only; choose the base model (or a larger one) "
+                           f"in Settings to check “{language}”")
+        raise NotHeard(f"Whisper does not know the language “{language}”")
+    return whisper
+
+
+def recognise(pcm: np.ndarray, sample_rate: int, language: str = "en", model: str = DEFAULT_MODEL) -> Transcript:
+    """Transcribe mono float32 audio in ``language`` (``"auto"``: detect it); NotHeard when no
+    recogniser can."""
+    code = AUTO if language == AUTO else language_code(language) or "en"
+    recogniser = recogniser_for(code, model)
+    try:
+        heard = recogniser.transcribe(pcm, sample_rate, code)
+    except EngineError as error:  # the model's folder could not be assembled or loaded
+        raise NotHeard(str(error)) from error
+    return Transcript(heard.text, heard.language or code, recogniser.name, heard.detected_language,
+                      heard.language_probability)

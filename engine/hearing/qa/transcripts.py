@@ -1,0 +1,54 @@
+"""Transcripts by ear: what a reference clip says, heard with Whisper, and whether a typed
+transcript still matches it.
+
+A cloning backend (CosyVoice2's zero-shot mode) needs the words of every reference clip. A clip
+that comes without them (no ``CLIP.txt``, an empty field) gets them heard here; the studio and
+the commands mark such a transcript as heard, for a person to check. A transcript that no longer
+matches what is heard (the clip was trimmed, or replaced) is worth a warning: cloning from a
+wrong transcript makes the voice stumble.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from engine.hearing.qa.checks import QaThresholds
+from engine.hearing.qa.recognise import AUTO, DEFAULT_MODEL, Transcript, recognise
+from engine.hearing.qa.wer import CER, comparable_units, error_rate, metric_for
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A transcript that does not match its clip: what was heard, and how far apart they are."""
+
+    heard: str
+    error: float  # WER or CER (``metric``) of what was heard against the transcript
+    metric: str
+    limit: float
+
+    def __str__(self) -> str:
+        what = "character" if self.metric == CER else "word"
+        return (f"the transcript does not match what is heard in the clip: “{self.heard}” "
+                f"({what} error rate {self.error:.2f}, limit {self.limit:.2f})")
+
+
+def hear_clip(path: str | os.PathLike[str], language: str = "", model: str = DEFAULT_MODEL) -> Transcript:
+    """The words said in the clip at ``path`` (decoded as reference clips are), in the character's
+    ``language`` or, when it is not set, the language detected. Raises NotHeard when no model can
+    listen, and EngineError (E_CLIP_MISSING, E_CLIP_SILENT...) for a clip that cannot be used."""
+    from engine.core.reference import load_reference_clip
+
+    clip = load_reference_clip(path)
+    return recognise(clip.audio, clip.sample_rate, language.strip() or AUTO, model)
+
+
+def mismatch(transcript: str, heard: Transcript, thresholds: QaThresholds = QaThresholds()) -> Mismatch | None:
+    """A :class:`Mismatch` when ``heard`` is further from ``transcript`` than take QA allows a
+    take to be from its line; None when they match (or the transcript has nothing to compare)."""
+    if not comparable_units(transcript, heard.language):
+        return None
+    metric = metric_for(heard.language)
+    limit = thresholds.max_cer if metric == CER else thresholds.max_wer
+    error = error_rate(transcript, heard.text, heard.language)
+    return Mismatch(heard.text, round(error, 3), metric, limit) if error > limit else None
