@@ -153,7 +153,7 @@ def test_the_checker_finds_every_kind_of_import() -> None:
     )
     names = [name for _, name in imported_modules(source, "app.project.model")]
     assert names == ["PySide6.QtCore", "app.ui", "app.ui.main", "app.project", "app.project.sibling", "app.ui",
-                     "app.ui.playback.player", "importlib", "pyqtgraph", "app"]
+                     "app.ui.player", "importlib", "pyqtgraph", "app"]
 
 
 def test_a_package_resolves_its_relative_imports_from_itself() -> None:

@@ -10,7 +10,3 @@
   :mod:`~app.ui.timeline.video_clips`: the video workflows (a project from a video, its guide
   track, transcribing its dialogue, choosing clips from it).
 """
-
-from app.ui.timeline.panel import TimelinePanel
-
-__all__ = ["TimelinePanel"]

@@ -54,7 +54,7 @@ from app.ui.script.render_controller import RenderController
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.settings.store import Settings
 from app.ui.tasks import TaskRunner
-from app.ui.timeline import TimelinePanel
+from app.ui.timeline.panel import TimelinePanel
 from app.ui.timeline.transport import Transport
 from app.ui.window.document import Document
 from app.ui.window.studio_messages import SAY_MS

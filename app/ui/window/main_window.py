@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from app.ui.script.qa_controller import QaController
     from app.ui.script.render_controller import RenderController
     from app.ui.script.script_panel import ScriptPanel
-    from app.ui.timeline import TimelinePanel
+    from app.ui.timeline.panel import TimelinePanel
 
 SAMPLE_FOLDER_NAME = "Sample project"
 

@@ -15,8 +15,8 @@ from app.project import Project
 from app.project.timeline import build_timeline
 from app.ui.playback.player import NullOutput, Player
 from app.ui.tasks import SyncTaskRunner
-from app.ui.timeline import TimelinePanel
 from app.ui.timeline.canvas import HEADER_W, RULER_H
+from app.ui.timeline.panel import TimelinePanel
 from app.ui.timeline.programme import PREVIEW_RATE
 from app.ui.window.document import Document
 from tests.app.ui.paths import ARTIFACTS
