@@ -1,4 +1,6 @@
-"""The task runners: outcomes arrive on the GUI thread, failures reach the failure callback."""
+"""The task runners: outcomes arrive on the GUI thread, failures reach the failure callback; an
+operation's progress reaches its dialog, its Cancel stops the work, and the runner is busy with
+it while it runs."""
 
 from __future__ import annotations
 
@@ -6,9 +8,17 @@ import logging
 import threading
 
 import pytest
+from PySide6.QtWidgets import QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.ui.tasks import QueryOp, SyncTaskRunner, ThreadTaskRunner
+from app.ui.tasks import (
+    STEPS,
+    Operation,
+    ProgressSpec,
+    QueryOp,
+    SyncTaskRunner,
+    ThreadTaskRunner,
+)
 
 
 def test_sync_runner_calls_back_inline() -> None:
@@ -98,7 +108,97 @@ def test_a_query_op_runs_its_work_and_delivers_only_when_told() -> None:
         ran.append("work")
         return 6 * 7
 
-    deliver = QueryOp(work, success=got.append).perform()
+    runner = SyncTaskRunner()
+    deliver = QueryOp(lambda _operation: work(), success=got.append).perform(Operation(None, None, runner))
     assert ran == ["work"] and got == []  # the outcome waits for the GUI thread
     deliver()
     assert got == [42]
+
+
+@pytest.fixture
+def parent(qtbot: QtBot) -> QWidget:
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    return widget
+
+
+def test_an_operations_progress_reaches_its_dialog(qtbot: QtBot, parent: QWidget) -> None:
+    """What the work reports on its thread shows in its dialog: how far, the stage's label, and a
+    busy bar while it cannot tell; the dialog closes with the outcome."""
+    runner = ThreadTaskRunner()
+    carry_on = threading.Event()
+    got: list[str] = []
+
+    def work(operation: Operation) -> str:
+        operation.report_stage("second", 0.5)
+        carry_on.wait(timeout=60)
+        carry_on.clear()
+        operation.report(None)
+        carry_on.wait(timeout=60)
+        return "done"
+
+    stages = {"first": "Looking", "second": "Listening"}
+    operation = runner.start(QueryOp(work, got.append, name="testing",
+                                     progress=ProgressSpec(parent, "Test", "Starting", "Stopping", stages)))
+    dialog = operation.dialog
+    assert dialog is not None and dialog.isVisible() and dialog.windowTitle() == "Test"
+    qtbot.waitUntil(lambda: dialog.value() == STEPS * 3 // 4)  # half of the second of two stages
+    assert dialog.labelText() == "Listening… 50%" and runner.busy == "testing"
+    carry_on.set()
+    qtbot.waitUntil(lambda: dialog.maximum() == 0)  # the work cannot tell how far it is: a busy bar
+    carry_on.set()
+    qtbot.waitUntil(lambda: got == ["done"])
+    assert operation.dialog is None and runner.busy is None and runner.pending == 0
+
+
+def test_cancel_stops_the_work_and_runs_neither_success_nor_failure(qtbot: QtBot, parent: QWidget) -> None:
+    runner = ThreadTaskRunner()
+    outcomes: list[object] = []
+    stopped = threading.Event()
+
+    def work(operation: Operation) -> str:
+        while not operation.cancelled():
+            operation.report(0.25)
+            operation.token.wait(0.01)
+        stopped.set()
+        raise RuntimeError("E_CANCELLED: stopped")
+
+    operation = runner.start(QueryOp(work, outcomes.append, outcomes.append, lambda: outcomes.append("cancelled"),
+                                     name="testing", progress=ProgressSpec(parent, "Test", "Working", "Stopping")))
+    dialog = operation.dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.value() == STEPS // 4)
+    cancel = dialog.findChild(QPushButton)
+    assert cancel is not None and cancel.text() == "Cancel"
+    cancel.click()
+    assert dialog.labelText() == "Stopping…" and dialog.isVisible()  # up until the work stops
+    qtbot.waitUntil(lambda: outcomes == ["cancelled"])
+    assert stopped.is_set() and runner.busy is None and operation.dialog is None
+
+
+def test_a_failure_reaches_the_failure_callback_and_ends_the_busy_state(parent: QWidget) -> None:
+    runner = SyncTaskRunner()
+    seen: list[object] = []
+    ended: list[Operation] = []
+    runner.ended.connect(ended.append)
+
+    def work(operation: Operation) -> int:
+        seen.append(runner.busy)
+        raise ValueError("E_TEST: the work failed")
+
+    runner.start(QueryOp(work, seen.append, seen.append, lambda: seen.append("cancelled"), name="testing",
+                         progress=ProgressSpec(parent, "Test", "Working", "Stopping")))
+    assert seen[0] == "testing" and isinstance(seen[1], ValueError) and len(seen) == 2
+    assert runner.busy is None and [operation.name for operation in ended] == ["testing"]
+
+
+def test_busy_names_the_earliest_named_operation_still_running() -> None:
+    runner = SyncTaskRunner()
+    seen: list[str | None] = []
+
+    def outer(_operation: Operation) -> None:
+        runner.run(lambda: seen.append(runner.busy))  # a quick query keeps nobody busy
+        runner.start(QueryOp(lambda _inner: seen.append(runner.busy), name="inner"))
+
+    runner.start(QueryOp(outer, name="outer"))
+    assert seen == ["outer", "outer"] and runner.busy is None
