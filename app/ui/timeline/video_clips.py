@@ -1,8 +1,8 @@
 """The studio's side of transcribing a video: progress with Cancel, the Characters panel's
 *Choose from the video*, and the cast edits after a transcription.
 
-- :class:`TranscriptionProgress` shows the stage (listening, telling the voices apart, choosing
-  clips) and how far, with Cancel.
+- :func:`transcription_progress` is how a transcription's operation shows itself: the stage
+  (listening, telling the voices apart, choosing clips) and how far, with Cancel.
 
 - :class:`ChooseFromVideoDialog` lists the stretches of the original where the character speaks
   alone (kept by the transcription in ``media/transcript.json``) with their words and score;
@@ -17,12 +17,11 @@ the task runner.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -31,7 +30,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QProgressDialog,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -47,7 +45,7 @@ from app.project.transcription import (
     clip_candidates,
     cut_candidate,
 )
-from app.ui.tasks import TaskRunner
+from app.ui.tasks import ProgressSpec, TaskRunner
 
 COLUMNS = ("When", "Length", "Score", "Words")
 
@@ -181,48 +179,10 @@ STAGES = {
     "speakers": "Telling the voices apart",
     "clips": "Choosing each voice's clip",
 }
-STEPS = 1000
 
 
-class TranscriptionProgress(QObject):
-    """A progress dialog for a transcription running off the GUI thread: its stage, how far, and
-    Cancel (which sets ``cancel``; the work stops at its next window or segment)."""
-
-    progressed = Signal(str, float)  # emitted on the worker thread, delivered on the GUI thread
-
-    def __init__(self, parent: QWidget, title: str) -> None:
-        super().__init__(parent)
-        self.cancel = threading.Event()
-        self.dialog = QProgressDialog(f"{STAGES['listening']}…", "Cancel", 0, STEPS, parent)
-        self.dialog.setObjectName("transcriptionProgress")
-        self.dialog.setWindowTitle(title)
-        self.dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        self.dialog.setMinimumDuration(0)
-        self.dialog.setAutoClose(False)
-        self.dialog.setAutoReset(False)
-        self.dialog.canceled.disconnect(self.dialog.cancel)  # stays up, saying so, until the work stops
-        self.dialog.canceled.connect(self._cancel)
-        self.progressed.connect(self._show)
-        self.dialog.setValue(0)
-        self.dialog.show()
-
-    def report(self, stage: str, fraction: float) -> None:
-        """The transcription's progress callback (any thread)."""
-        self.progressed.emit(stage, fraction)
-
-    def _show(self, stage: str, fraction: float) -> None:
-        if self.cancel.is_set():
-            return
-        self.dialog.setLabelText(f"{STAGES.get(stage, stage)}… {fraction:.0%}")
-        order = list(STAGES)
-        done = (order.index(stage) + fraction) / len(order) if stage in order else fraction
-        self.dialog.setValue(int(max(0.0, min(1.0, done)) * STEPS))
-
-    def _cancel(self) -> None:
-        self.cancel.set()
-        self.dialog.setLabelText("Cancelling the transcription…")
-        self.dialog.setCancelButtonText("")
-
-    def close(self) -> None:
-        self.dialog.close()
-        self.dialog.deleteLater()
+def transcription_progress(parent: QWidget) -> ProgressSpec:
+    """A transcription's dialog: its stage, how far, and Cancel (the work stops at its next window
+    or segment); the window waits for it, as its script is about to be replaced."""
+    return ProgressSpec(parent, "Transcribing the dialogue", STAGES["listening"],
+                        "Cancelling the transcription", stages=STAGES, modal=True)

@@ -2,9 +2,10 @@
 track, project settings, and the list of voice gaps after an import.
 
 The window owns one controller and gives it the open document (or None). Slow steps (probing,
-copying a video in, extracting the original audio, importing subtitles) run on the task runner
-with the same Qt-free functions the ``dubstudio new`` command uses; their results come back to
-the GUI thread, where project changes are pushed as undoable commands.
+copying a video in, extracting the original audio, importing subtitles, transcribing) run as
+operations of the task runner with the same Qt-free functions the ``dubstudio new`` command
+uses; while one runs the studio is busy with it (the window's action rules read that), and its
+result comes back to the GUI thread, where project changes are pushed as undoable commands.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from PySide6.QtWidgets import QWidget
 from app.project import (
     CommandStack,
     Project,
-    ProjectError,
     SetVideo,
     VideoInfo,
     VoiceGaps,
@@ -36,8 +36,8 @@ from app.project.transcription import (
 from app.ui.folders import Folders
 from app.ui.script.gaps_dialog import VoiceGapsDialog
 from app.ui.settings.project_dialog import ProjectSettingsDialog
-from app.ui.tasks import TaskRunner
-from app.ui.timeline.video_clips import TranscriptionProgress
+from app.ui.tasks import Operation, QueryOp, TaskRunner
+from app.ui.timeline.video_clips import transcription_progress
 from app.ui.timeline.video_dialogs import (
     VIDEO_FILTER,
     VIDEOS,
@@ -55,7 +55,6 @@ class VideoController(QObject):
     message = Signal(str)  # for the status bar
     error = Signal(str, str)  # title, message (with its error code): worth a dialog
     warning = Signal(str)  # things to fix, kept in the window's Messages list
-    busy = Signal(bool)  # a background step started or ended
     line_chosen = Signal(str)  # the gaps list asks to show a line
     character_chosen = Signal(str)  # … or a character
 
@@ -69,7 +68,6 @@ class VideoController(QObject):
         self._open_project = open_project
         self.document: Document | None = None
         self.dialog: QWidget | None = None  # the dialog open now (tests drive it)
-        self.progress: TranscriptionProgress | None = None  # a transcription's, while one runs
         # The Whisper model the studio's settings chose (the window sets it).
         self.transcription_model: Callable[[], str] = lambda: DEFAULT_MODEL
 
@@ -87,27 +85,20 @@ class VideoController(QObject):
     def create(self, request: NewFromVideo) -> None:
         """Make the project (video copied in, subtitles imported, guide extracted) and open it."""
         self.message.emit(f"Creating {request.folder.name} from {request.video.name}…")
-        self.busy.emit(True)
-        progress = TranscriptionProgress(self._parent, "Transcribing the dialogue") if request.transcribe else None
-        self.progress = progress
+        transcription = self._transcription_request(Options(translate_to=request.translate_to))
 
-        def transcribe(project: Project, stack: CommandStack) -> list[str]:
-            assert progress is not None
-            options = Options(translate_to=request.translate_to)
-            return transcribe_project(project, stack, self._transcription_request(options), progress=progress.report,
-                                      cancel=progress.cancel).warnings
+        def work(operation: Operation) -> NewProject:
+            def transcribe(project: Project, stack: CommandStack) -> list[str]:
+                return transcribe_project(project, stack, transcription, progress=operation.report_stage,
+                                          cancel=operation.token).warnings
 
-        def work() -> NewProject:
             return new_project_from_video(
                 request.folder, request.video, subtitles=request.subtitles, subtitle_stream=request.subtitle_stream,
                 use_subtitle_stream=request.subtitle_stream is not None, guide=request.guide, title=request.title,
-                make_script=transcribe if progress is not None else None,
+                make_script=transcribe if request.transcribe else None,
             )
 
         def done(made: NewProject) -> None:
-            self.busy.emit(False)
-            if progress is not None:
-                progress.close()
             if not self._open_project(made.project.root):
                 return
             lines = len(made.project.lines)
@@ -118,16 +109,14 @@ class VideoController(QObject):
                               + (f"; {len(made.warnings)} warning(s): " + "; ".join(made.warnings[:3]) if made.warnings else ""))
             self.show_gaps(made.gaps, "Importing the subtitles")
 
-        def failed(error: BaseException) -> None:
-            self.busy.emit(False)
-            if progress is not None:
-                progress.close()
-            if isinstance(error, ProjectError) and error.code is ErrorCode.CANCELLED:
-                self.message.emit("The transcription was cancelled; no project was made")
-                return
+        def failed(error: Exception) -> None:
             self.error.emit("Cannot create the project", str(error))
 
-        self._runner.run(work, done, failed)
+        def cancelled() -> None:
+            self.message.emit("The transcription was cancelled; no project was made")
+
+        progress = transcription_progress(self._parent) if request.transcribe else None
+        self._runner.start(QueryOp(work, done, failed, cancelled, name="creating the project", progress=progress))
 
     def transcribe_dialogue(self) -> None:
         """Replace the script with the video's transcribed dialogue (one undoable edit)."""
@@ -138,28 +127,26 @@ class VideoController(QObject):
             self.error.emit("Cannot transcribe", f"{ErrorCode.NO_AUDIO_STREAM}: the project has no video; "
                             "set one with Project › Set video…")
             return
-        progress = TranscriptionProgress(self._parent, "Transcribing the dialogue")
-        self.progress = progress
-        self.busy.emit(True)
+        transcription = self._transcription_request(Options())
+
+        def work(operation: Operation) -> TranscribedScript:
+            return hear_project(document.project, transcription, replace=True, progress=operation.report_stage,
+                                cancel=operation.token)
 
         def done(made: TranscribedScript) -> None:
-            self.busy.emit(False)
-            progress.close()
             if document.push(made.command):
                 self.message.emit(f"Transcribed {len(made.lines)} lines, {len(made.characters)} voice(s)"
                                   + (f"; {'; '.join(made.warnings[:2])}" if made.warnings else "")
                                   + " (Edit › Undo brings the old script back)")
 
-        def failed(error: BaseException) -> None:
-            self.busy.emit(False)
-            progress.close()
-            if isinstance(error, ProjectError) and error.code is ErrorCode.CANCELLED:
-                self.message.emit("The transcription was cancelled; the script is as it was")
-                return
+        def failed(error: Exception) -> None:
             self.error.emit("Cannot transcribe the dialogue", str(error))
 
-        self._runner.run(lambda: hear_project(document.project, self._transcription_request(Options()), replace=True,
-                                              progress=progress.report, cancel=progress.cancel), done, failed)
+        def cancelled() -> None:
+            self.message.emit("The transcription was cancelled; the script is as it was")
+
+        self._runner.start(QueryOp(work, done, failed, cancelled, name="transcribing the dialogue",
+                                   progress=transcription_progress(self._parent)))
 
     def _transcription_request(self, options: Options) -> TranscribeRequest:
         """The settings' Whisper model, unless it only knows English (then the bundled base)."""
@@ -180,9 +167,8 @@ class VideoController(QObject):
             return
         project = document.project
         self.message.emit(f"Adding {source.name}…")
-        self.busy.emit(True)
 
-        def work() -> tuple[VideoInfo, str | None]:
+        def work(_operation: Operation) -> tuple[VideoInfo, str | None]:
             info = attach_video(project, source)
             # The guide is extracted from the new video through a copy of the project that
             # points at it; the open project changes only on the GUI thread, by the command.
@@ -190,17 +176,15 @@ class VideoController(QObject):
             return info, guide
 
         def done(result: tuple[VideoInfo, str | None]) -> None:
-            self.busy.emit(False)
             info, guide = result
             if self.document is document and document.push(SetVideo(info, guide)):
                 self.message.emit(f"The project now dubs {info.path}" + (" (original audio kept as the guide track)"
                                                                          if guide else ""))
 
-        def failed(error: BaseException) -> None:
-            self.busy.emit(False)
+        def failed(error: Exception) -> None:
             self.error.emit("Cannot use this video", str(error))
 
-        self._runner.run(work, done, failed)
+        self._runner.start(QueryOp(work, done, failed, name="adding the video"))
 
     def add_guide(self) -> None:
         """Extract the video's original audio as the guide track (the video must have audio)."""
@@ -210,19 +194,17 @@ class VideoController(QObject):
             return
         project = document.project
         video = project.video
-        self.busy.emit(True)
         self.message.emit("Extracting the original audio…")
 
         def done(guide: str) -> None:
-            self.busy.emit(False)
             if self.document is document and document.push(SetVideo(video, guide)):
                 self.message.emit("The original audio is the guide track now")
 
-        def failed(error: BaseException) -> None:
-            self.busy.emit(False)
+        def failed(error: Exception) -> None:
             self.error.emit("Cannot extract the original audio", str(error))
 
-        self._runner.run(lambda: extract_guide(project), done, failed)
+        self._runner.start(QueryOp(lambda _operation: extract_guide(project), done, failed,
+                                   name="extracting the original audio"))
 
     # --- settings and gaps --------------------------------------------------------------------
 

@@ -7,9 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QDialogButtonBox, QProgressBar
 
-from app.ui.timeline.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
+from app.ui.tasks import STEPS, Operation
+from app.ui.timeline.video_clips import (
+    STAGES,
+    ChooseFromVideoDialog,
+    SplitCharacterDialog,
+)
 from app.ui.timeline.video_dialogs import TRANSCRIBE
 from app.ui.window.main_window import MainWindow
 from tests.app.ui.test_ui_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
@@ -78,9 +83,26 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
     assert window.document is not None and window.document.project.lines == []
     action = window.actions_["transcribe"]
     assert action.isEnabled() and action in window.menus["project"].actions()
+    operations: list[Operation] = []
+    shown: list[tuple[str, int]] = []  # the dialog's label and bar as the work reports
+
+    def watch(operation: Operation) -> None:  # the transcription runs as an operation, its stages in its dialog
+        if operation.name is None:
+            return  # a quick query the new script starts (the timeline's takes, the cast's clips)
+        operations.append(operation)
+        dialog = operation.dialog
+        bar = dialog.findChild(QProgressBar) if dialog is not None else None
+        assert dialog is not None and bar is not None and dialog.isModal()
+        bar.valueChanged.connect(lambda value: shown.append((dialog.labelText(), value)))
+
+    window.runner.started.connect(watch)
     action.trigger()
     project = window.document.project
     assert len(project.characters) == 2 and project.lines and project.language == "en"
+    assert [operation.name for operation in operations] == ["transcribing the dialogue"]
+    assert operations[0].dialog is None and window.runner.busy is None and action.isEnabled()
+    assert [value for _label, value in shown] == sorted(value for _label, value in shown) and shown[-1][1] == STEPS
+    assert {label.split("…")[0] for label, _value in shown} >= set(STAGES.values())
     window.document.undo()
     assert project.lines == [] and project.characters == [] and project.language == ""
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import av
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QDialogButtonBox, QPushButton
+from PySide6.QtWidgets import QDialogButtonBox, QProgressBar, QPushButton
 from pytestqt.qtbot import QtBot
 
 from app.project import Fit, MoveLines, Project, Take, voice_gaps
@@ -22,7 +22,7 @@ from app.ui.script.gaps_dialog import CHARACTER_ROLE, LINE_ROLE, VoiceGapsDialog
 from app.ui.script.lines_model import Column
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.settings.store import Settings
-from app.ui.tasks import SyncTaskRunner, ThreadTaskRunner
+from app.ui.tasks import STEPS, Operation, SyncTaskRunner, ThreadTaskRunner
 from app.ui.timeline.video_dialogs import NewFromVideoDialog
 from app.ui.window.export_controller import ExportController
 from app.ui.window.main_window import MainWindow
@@ -245,31 +245,46 @@ def test_export_video_shows_progress_and_reports_the_loudness(qtbot: QtBot, wind
     options.keep_original.setChecked(True)
     options.language.setText("eng")
     progress: list[float] = []
-    window.exports.progressed.connect(progress.append)
+    operations: list[Operation] = []
+
+    def watch(operation: Operation) -> None:  # the export runs as an operation: its dialog shows the progress
+        operations.append(operation)
+        bar = operation.dialog.findChild(QProgressBar) if operation.dialog is not None else None
+        assert bar is not None
+        bar.valueChanged.connect(lambda value: progress.append(value / STEPS))
+
+    window.runner.started.connect(watch)
     options.accept()
     out = project_dir / "exports" / "Timeline_scene.mkv"
     assert out.is_file()
+    assert [operation.name for operation in operations] == ["exporting the video"]
     assert progress and progress == sorted(progress) and progress[-1] == 1.0
     message = window.statusBar().currentMessage()
     assert "Exported video" in message and "LUFS" in message
     with av.open(str(out)) as container:
         assert len(container.streams.video) == 1 and len(container.streams.audio) == 2
         assert container.streams.audio[0].metadata.get("language") == "eng"
-    assert window.exports.dialog is None  # closed when done
+    assert operations[0].dialog is None and window.runner.busy is None  # closed when done
+    assert window.actions_["export_video"].isEnabled()
 
 
 def test_cancelling_a_video_export_writes_nothing(qtbot: QtBot, window: MainWindow, project_dir: Path) -> None:
     project = Project.load(project_dir)
-    controller = ExportController(ThreadTaskRunner(), window)
+    runner = ThreadTaskRunner()
+    operations: list[Operation] = []
+    runner.started.connect(operations.append)
+    controller = ExportController(runner, window)
     with qtbot.waitSignal(controller.cancelled, timeout=60_000) as cancelled:
         assert controller.start(project, "video")
-        assert controller.dialog is not None and controller.dialog.isVisible()
+        dialog = operations[0].dialog
+        assert dialog is not None and dialog.isVisible() and runner.busy == "exporting the video"
         assert not controller.start(project, "mix")  # one export at a time
-        cancel = controller.dialog.findChild(QPushButton)
+        cancel = dialog.findChild(QPushButton)
         assert cancel is not None and cancel.text() == "Cancel"
         cancel.click()
-        assert "Cancelling" in controller.dialog.labelText() and controller.dialog.isVisible()
-    assert cancelled.args == ["video"] and controller.running is None and controller.dialog is None
+        assert "Cancelling" in dialog.labelText() and dialog.isVisible()
+    assert cancelled.args == ["video"] and controller.running is None and operations[0].dialog is None
+    assert runner.busy is None and len(operations) == 1
     exports = project_dir / "exports"
     assert not list(exports.glob("*.mp4")) and not [p for p in exports.iterdir() if p.name.startswith(".")]
 
