@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from app.ui.window.main_window import MainWindow
 
 WAITING_TIP = "Waiting for the engine to start…"
+BUSY_TIP = "Not while {busy}"  # ``busy`` is the running operation's name: "exporting the video"
 
 
 @dataclass(frozen=True)
@@ -44,11 +45,12 @@ class StudioState:
     playing: bool = False
     undo_text: str | None = None  # what Undo would undo; None when nothing
     redo_text: str | None = None
+    busy: str | None = None  # the background operation that keeps the studio busy ("exporting the video")
 
     @classmethod
-    def of(cls, session: DocumentSession | None, engine_ready: bool, playing: bool) -> StudioState:
+    def of(cls, session: DocumentSession | None, engine_ready: bool, playing: bool, busy: str | None) -> StudioState:
         if session is None:
-            return cls(engine_ready=engine_ready, playing=playing)
+            return cls(engine_ready=engine_ready, playing=playing, busy=busy)
         stack, video, batch = session.document.stack, session.project.video, session.renders.batch
         return cls(
             project_open=True, writable=not session.document.read_only, engine_ready=engine_ready,
@@ -56,7 +58,7 @@ class StudioState:
             video_audio=bool(video and video.audio_streams), failing_qa=bool(lines_failing_qa(session.project)),
             qa_errors=bool(session.qa.errored_lines()), retryable=bool(batch and batch.failed_lines),
             playing=playing, undo_text=stack.undo_text if stack.can_undo else None,
-            redo_text=stack.redo_text if stack.can_redo else None,
+            redo_text=stack.redo_text if stack.can_redo else None, busy=busy,
         )
 
 
@@ -98,6 +100,9 @@ class ActionSpec:
     separator_before: bool = False
     local_shortcut: bool = False  # only in the table and the bars: Space or Delete in an editor keep their meaning
     waits_for_engine: bool = False  # its tip says so while the engine starts
+    # Off while a background operation runs (a project switch, an export, a transcription), its
+    # tip saying which: one at a time, and none on a project that is being replaced.
+    off_while_busy: bool = False
     detail: Callable[[StudioState], str | None] | None = None  # said after the label ("Undo Add line")
 
 
@@ -111,7 +116,7 @@ class MenuSpec:
 
 def _export(fmt: ExportFormat) -> ActionSpec:
     return ActionSpec(f"export_{fmt.name}", fmt.label, "file/export", lambda w: w.export(fmt.name), tip=fmt.help,
-                      enabled=lambda s: s.writable and (s.video or not fmt.needs_video))
+                      enabled=lambda s: s.writable and (s.video or not fmt.needs_video), off_while_busy=True)
 
 
 def _import(fmt: ScriptFormat) -> ActionSpec:
@@ -126,13 +131,15 @@ _FAILED_QA_TIP = ("Render again the lines whose chosen take failed QA (garbled, 
 # In menu order; a submenu comes before what it lists.
 ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
     MenuSpec("file", "&File"),
-    ActionSpec("new", "&New project…", "file", lambda w: w.new_project_dialog(), QKeySequence.StandardKey.New),
+    ActionSpec("new", "&New project…", "file", lambda w: w.new_project_dialog(), QKeySequence.StandardKey.New,
+               off_while_busy=True),
     ActionSpec("new_from_video", "New project from &video…", "file", lambda w: w.video.new_from_video(),
-               "Ctrl+Shift+N", "A project that dubs a video: its subtitles become the script"),
+               "Ctrl+Shift+N", "A project that dubs a video: its subtitles become the script", off_while_busy=True),
     ActionSpec("open", "&Open project folder…", "file", lambda w: w.open_folder_dialog(),
-               QKeySequence.StandardKey.Open),
-    ActionSpec("open_sample", "Open the &sample project", "file", lambda w: w.open_sample()),
-    MenuSpec("file/recent", "Open &recent", None),  # filled and enabled by the window from the settings
+               QKeySequence.StandardKey.Open, off_while_busy=True),
+    ActionSpec("open_sample", "Open the &sample project", "file", lambda w: w.open_sample(), off_while_busy=True),
+    # Filled by the window from the settings; enabled when it lists a project and nothing keeps the studio busy.
+    MenuSpec("file/recent", "Open &recent", None),
     ActionSpec("save", "&Save", "file", lambda w: w.save(), QKeySequence.StandardKey.Save, enabled=writable),
     MenuSpec("file/import", "&Import", writable, separator_before=True),
     *(_import(fmt) for fmt in SCRIPT_FORMATS),
@@ -163,13 +170,13 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
 
     MenuSpec("project", "P&roject"),
     ActionSpec("set_video", "Set &video…", "project", lambda w: w.video.choose_video(),
-               tip="Choose the video this project dubs", enabled=writable),
+               tip="Choose the video this project dubs", enabled=writable, off_while_busy=True),
     ActionSpec("add_guide", "Add the original audio as a &guide track", "project", lambda w: w.video.add_guide(),
                tip="Play the video's own audio under the dub, or keep it in the export",
-               enabled=lambda s: s.writable and s.video_audio),
+               enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
     ActionSpec("transcribe", "&Transcribe the dialogue", "project", lambda w: w.video.transcribe_dialogue(),
                tip="Replace the script with the video's own dialogue: one character per voice, clips cut from it "
-                   "(undoable)", enabled=lambda s: s.writable and s.video_audio),
+                   "(undoable)", enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
     ActionSpec("project_settings", "Project &settings…", "project", lambda w: w.video.edit_settings(),
                tip="Fit to slot, loudness target, original audio in the export", enabled=writable),
 
@@ -248,9 +255,14 @@ def apply_rules(actions: dict[str, QAction], menus: dict[str, QMenu], state: Stu
                 menus[spec.path].setEnabled(spec.enabled(state))
             continue
         action = actions[spec.name]
-        action.setEnabled(spec.enabled(state))
+        held = spec.off_while_busy and state.busy is not None
+        action.setEnabled(spec.enabled(state) and not held)
         if spec.detail is not None:
             detail = spec.detail(state)
             action.setText(f"{spec.label} {detail}" if detail is not None else spec.label)
-        if spec.waits_for_engine:
+        if held:
+            action.setToolTip(BUSY_TIP.format(busy=state.busy))
+        elif spec.waits_for_engine:
             action.setToolTip(spec.tip if state.engine_ready else WAITING_TIP)
+        elif spec.off_while_busy:
+            action.setToolTip(spec.tip)  # none: Qt shows the label

@@ -41,7 +41,7 @@ from app.ui.script.qa_controller import QaRunner
 from app.ui.settings.dialog import SettingsDialog
 from app.ui.settings.store import Settings
 from app.ui.stress.tab import StressTab
-from app.ui.tasks import TaskRunner
+from app.ui.tasks import Operation, TaskRunner
 from app.ui.timeline.video_controller import VideoController
 from app.ui.window.actions import StudioState, apply_rules, build_actions, build_menus
 from app.ui.window.document import Document
@@ -142,6 +142,8 @@ class MainWindow(QMainWindow):
         self.menus["edit/assign"].aboutToShow.connect(self._fill_assign_menu)
         self._parts = StudioParts(settings, runner, self.bridge, self.playback, self.voices, self.folders, qa_runner,
                                   self.actions_)
+        runner.started.connect(self._on_operation)
+        runner.ended.connect(self._on_operation)
         self._refresh_recent()
         self._update_title()
         self.update_actions()
@@ -181,10 +183,15 @@ class MainWindow(QMainWindow):
 
     def update_actions(self) -> None:
         """Apply every action's enable rule to the window's state now."""
-        state = StudioState.of(self.session, self.bridge.is_ready, bool(self.player.playing_key))
+        state = StudioState.of(self.session, self.bridge.is_ready, bool(self.player.playing_key), self.runner.busy)
         apply_rules(self.actions_, self.menus, state)
+        recent = self.menus["file/recent"]
+        recent.setEnabled(not recent.isEmpty() and state.busy is None)
         if self.session is not None:
             self.session.script.assign_button.setEnabled(state.writable)
+
+    def _on_operation(self, _operation: Operation) -> None:
+        self.update_actions()  # an operation started or ended: the studio's busy state changed
 
     def _fill_assign_menu(self) -> None:
         if self.session is not None:
@@ -293,7 +300,6 @@ class MainWindow(QMainWindow):
         menu.clear()
         for path in recent:
             menu.addAction(path).triggered.connect(lambda _c=False, p=path: self.open_project(p))
-        menu.setEnabled(bool(recent))
 
     def save(self) -> bool:
         if self.session is None or not self.session.document.save():

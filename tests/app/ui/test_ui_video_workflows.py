@@ -22,7 +22,7 @@ from app.ui.script.gaps_dialog import CHARACTER_ROLE, LINE_ROLE, VoiceGapsDialog
 from app.ui.script.lines_model import Column
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.settings.store import Settings
-from app.ui.tasks import STEPS, Operation, SyncTaskRunner, ThreadTaskRunner
+from app.ui.tasks import STEPS, Operation, QueryOp, SyncTaskRunner, ThreadTaskRunner
 from app.ui.timeline.video_dialogs import NewFromVideoDialog
 from app.ui.window.export_controller import ExportController
 from app.ui.window.main_window import MainWindow
@@ -287,6 +287,29 @@ def test_cancelling_a_video_export_writes_nothing(qtbot: QtBot, window: MainWind
     assert runner.busy is None and len(operations) == 1
     exports = project_dir / "exports"
     assert not list(exports.glob("*.mp4")) and not [p for p in exports.iterdir() if p.name.startswith(".")]
+
+
+def test_while_an_operation_runs_no_project_switch_export_or_transcription_starts(
+    window: MainWindow, project_dir: Path
+) -> None:
+    """The studio is busy with a running operation: the actions whose rule reads that are off and
+    say which operation holds them; the others stay as they were, and all come back after."""
+    assert window.open_project(project_dir)
+    held = ("new", "new_from_video", "open", "open_sample", "set_video", "add_guide", "transcribe", "export_mix",
+            "export_video")
+    actions = window.actions_
+    assert all(actions[name].isEnabled() for name in held) and window.menus["file/recent"].isEnabled()
+    during: dict[str, tuple[bool, str]] = {}
+
+    def work(_operation: Operation) -> None:
+        during.update({name: (actions[name].isEnabled(), actions[name].toolTip()) for name in (*held, "save")})
+        during["recent"] = (window.menus["file/recent"].isEnabled(), "")
+
+    window.runner.start(QueryOp(work, name="testing the rules"))
+    assert all(during[name] == (False, "Not while testing the rules") for name in held), during
+    assert during["recent"][0] is False and during["save"][0] is True
+    assert all(actions[name].isEnabled() for name in held) and window.menus["file/recent"].isEnabled()
+    assert actions["transcribe"].toolTip().startswith("Replace the script") and actions["open"].toolTip() == "Open project folder"
 
 
 def test_a_project_without_video_cannot_export_one(window: MainWindow) -> None:
