@@ -4,7 +4,9 @@ One reader QThread owns the blocking side of :class:`engine.synthesis.client.loc
 the engine (which blocks until the model is loaded), then blocks on ``get_event()`` and emits
 each event; Qt queues the emission to the GUI thread, so every slot connected to the bridge
 runs on the GUI thread and may touch widgets. The reader stops on the client's sentinel
-(``wake()`` makes a blocked ``get_event()`` return ``EngineStopped("wake")``).
+(``wake()`` makes a blocked ``get_event()`` return ``EngineStopped("wake")``). It lives as long
+as the engine and has no outcome, so it is a thread of its own, not an operation of
+:mod:`app.ui.tasks` (docs/seams.md).
 
 The client has one consumer of events, so the studio's parts (the render session, the
 auditioning) all listen to this bridge instead of the client. The stress panel runs its own

@@ -3,7 +3,9 @@
 Checks run in the project layer's :class:`~app.project.qa.QaWorker`, a separate process at the
 lowest CPU priority, so neither the GUI nor rendering waits for them. A timer collects results
 while checks are pending (and only then); each result is stored with its take, the project is
-saved as after a take, and the table is told which lines changed.
+saved as after a take, and the table is told which lines changed. The checks are a queue fed
+as takes finish, at another priority than the studio's, not operations of :mod:`app.ui.tasks`
+(docs/seams.md).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ and can be stopped like the run itself.
 
 The runner thread only puts messages into a ``queue.SimpleQueue``; the panel's redraw timer
 drains it. The GUI thread therefore does a bounded amount of work per frame however fast
-jobs end, and never waits on the engine.
+jobs end, and never waits on the engine. That is why the bench is its own thread rather than an
+operation of :mod:`app.ui.tasks`, whose reports are one queued signal each (docs/seams.md).
 """
 
 from __future__ import annotations

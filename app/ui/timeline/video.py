@@ -8,6 +8,10 @@ signal. Requests that arrive while it works are coalesced: only the latest time 
 the GUI thread never decodes, and a slow decode shows an older frame rather than a stalled
 window. FFmpeg's decoding and scaling run without Python's GIL, so the worker does not slow
 the event loop down either.
+
+The worker is one of the studio's few threads that is not an operation of :mod:`app.ui.tasks`:
+it is a producer loop that lives as long as the preview shows the video, keeping its decoding
+position and dropping superseded requests, not a job with an outcome (docs/seams.md).
 """
 
 from __future__ import annotations
