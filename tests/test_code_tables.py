@@ -18,7 +18,7 @@ from engine.core.codes import ErrorCode, QaCode, code_named
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ROOT / "app" / "commands"
 CODE = re.compile(r"(?<![\w.])(?:E|QA)_[A-Z0-9]+(?:_[A-Z0-9]+)*(?![\w*])")  # E_CLIP_* is a wildcard, not a code
-TABLE = ROOT / "engine" / "codes.py"
+TABLE = ROOT / "engine" / "core" / "codes.py"
 
 
 def _sources() -> list[Path]:
