@@ -11,7 +11,6 @@ import argparse
 import dataclasses
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +22,9 @@ from app.commands.common import (
 )
 from app.commands.exit_codes import ExitCode
 from engine.core.files import FileError
-from engine.core.numbers import number_argument
+from engine.core.numbers import RangeError, number_argument
 from engine.core.protocol import DEFAULT_BACKEND, ErrorCode
-from engine.load.plans import MAX_LEVEL, PLAN_RANGES, WHOLE_NUMBERS
+from engine.load.plans import LEVEL, PLAN_RANGES
 from engine.load.probe import PRESETS, ProbePreset
 from engine.load.runner import BenchError
 from engine.load.stats import OBJECTIVE_RANGES
@@ -38,23 +37,19 @@ if TYPE_CHECKING:
 
 
 def _levels(text: str) -> tuple[int, ...]:
+    """``--levels``: whole numbers like 1,2,4, each within LEVEL."""
     try:
         levels = tuple(int(part) for part in text.replace(" ", "").split(",") if part)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"levels must be whole numbers like 1,2,4 (got {text!r})") from None
-    if not levels or min(levels) < 1:
-        raise argparse.ArgumentTypeError(f"levels must be positive whole numbers like 1,2,4 (got {text!r})")
+        levels = ()
+    if not levels:
+        raise argparse.ArgumentTypeError(f"levels must be whole numbers like 1,2,4 (got {text!r})")
+    try:
+        for level in levels:
+            LEVEL.check(level)
+    except RangeError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return levels
-
-
-def _plan_number(option: str, field: str) -> Callable[[str], float]:
-    """The argparse type of a plan option: the range the plan itself declares (PLAN_RANGES)."""
-    low, high = PLAN_RANGES[field]
-    return number_argument(option, low, high, whole=field in WHOLE_NUMBERS)
-
-
-def _objective_number(option: str, field: str) -> Callable[[str], float]:
-    return number_argument(option, *OBJECTIVE_RANGES[field])
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -77,26 +72,26 @@ def add_parser(subparsers: Subparsers) -> None:
     plan.add_argument("--levels", type=_levels, default=None,
                       help="comma-separated levels: users (closed) or multiples of --rate (open); default 1,2,4")
     hold = plan.add_mutually_exclusive_group()
-    hold.add_argument("--jobs-per-level", type=_plan_number("--jobs-per-level", "jobs_per_level"), metavar="K",
+    hold.add_argument("--jobs-per-level", type=number_argument(PLAN_RANGES["jobs_per_level"]), metavar="K",
                       help="measured jobs per level (default 10)")
-    hold.add_argument("--seconds", type=_plan_number("--seconds", "seconds_per_level"), metavar="S", help="seconds of submissions per level")
-    plan.add_argument("--warmup", type=_plan_number("--warmup", "warmup_jobs"), default=None, metavar="N",
+    hold.add_argument("--seconds", type=number_argument(PLAN_RANGES["seconds_per_level"]), metavar="S", help="seconds of submissions per level")
+    plan.add_argument("--warmup", type=number_argument(PLAN_RANGES["warmup_jobs"]), default=None, metavar="N",
                       help="warm-up jobs per level, excluded from statistics (default 1)")
     plan.add_argument("--warmup-mode", choices=("concurrent", "sequential"), default="concurrent",
                       help="concurrent: warm-up jobs are the level's first jobs, under its load; sequential: "
                            "they run one at a time before the level's load starts (default concurrent)")
     plan.add_argument("--mode", choices=("closed", "open"), default="closed",
                       help="closed: N users wait for their jobs; open: jobs arrive at a rate (default closed)")
-    plan.add_argument("--rate", type=_plan_number("--rate", "rate"), default=0.5, metavar="R",
+    plan.add_argument("--rate", type=number_argument(PLAN_RANGES["rate"]), default=0.5, metavar="R",
                       help="open loop: arrivals per second per level unit (default 0.5)")
     plan.add_argument("--arrivals", choices=("poisson", "constant"), default="poisson",
                       help="open loop: arrival process (default poisson)")
-    plan.add_argument("--max-in-flight", type=_plan_number("--max-in-flight", "max_in_flight"), metavar="N",
+    plan.add_argument("--max-in-flight", type=number_argument(PLAN_RANGES["max_in_flight"]), metavar="N",
                       help="open loop: at most N jobs in flight; later arrivals wait (latency still counts)")
-    plan.add_argument("--think", type=_plan_number("--think", "think_s"), default=0.0, metavar="S",
+    plan.add_argument("--think", type=number_argument(PLAN_RANGES["think_s"]), default=0.0, metavar="S",
                       help="closed loop: seconds a user pauses between jobs (default 0)")
     plan.add_argument("--seed", type=int, default=0, help="seed of the Poisson arrivals (default 0)")
-    plan.add_argument("--timeout", type=_plan_number("--timeout", "job_timeout_s"), default=None, metavar="S",
+    plan.add_argument("--timeout", type=number_argument(PLAN_RANGES["job_timeout_s"]), default=None, metavar="S",
                       help=f"a job not done after S seconds is cancelled and counted as {ErrorCode.TIMEOUT} (default 300)")
 
     work = parser.add_argument_group("workload")
@@ -108,15 +103,15 @@ def add_parser(subparsers: Subparsers) -> None:
                       help="warm: voices prepared before the run; cold: every job brings a new voice")
 
     objective = parser.add_argument_group("objective (for the verdict)")
-    objective.add_argument("--objective-p95-first-audio", type=_objective_number("--objective-p95-first-audio", "p95_first_audio_s"), default=1.5, metavar="S",
+    objective.add_argument("--objective-p95-first-audio", type=number_argument(OBJECTIVE_RANGES["p95_first_audio_s"]), default=1.5, metavar="S",
                            help="p95 first-audio latency limit in seconds (default 1.5)")
-    objective.add_argument("--objective-p95-total", type=_objective_number("--objective-p95-total", "p95_total_s"), metavar="S",
+    objective.add_argument("--objective-p95-total", type=number_argument(OBJECTIVE_RANGES["p95_total_s"]), metavar="S",
                            help="optional p95 total latency limit in seconds")
-    objective.add_argument("--objective-max-error-rate", type=_objective_number("--objective-max-error-rate", "max_error_rate"), default=0.0, metavar="F",
+    objective.add_argument("--objective-max-error-rate", type=number_argument(OBJECTIVE_RANGES["max_error_rate"]), default=0.0, metavar="F",
                            help="allowed fraction of failed jobs (default 0)")
-    objective.add_argument("--objective-max-stalls", type=_objective_number("--objective-max-stalls", "max_stalls_per_job"), default=0.0, metavar="N",
+    objective.add_argument("--objective-max-stalls", type=number_argument(OBJECTIVE_RANGES["max_stalls_per_job"]), default=0.0, metavar="N",
                            help="allowed playback stalls per job (default 0)")
-    objective.add_argument("--fail-under", type=number_argument("--fail-under", 1, MAX_LEVEL, whole=True), metavar="LEVEL",
+    objective.add_argument("--fail-under", type=number_argument(LEVEL), metavar="LEVEL",
                            help=f"exit with {ExitCode.FAILED:d} when the capacity is below LEVEL (for CI)")
 
     out = parser.add_argument_group("reports")

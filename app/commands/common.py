@@ -17,25 +17,25 @@ from app.commands.exit_codes import ExitCode
 from engine.core.numbers import number_argument
 from engine.core.protocol import (
     DEFAULT_BACKEND,
-    MAX_SLOTS,
+    SLOTS,
     EngineClientProtocol,
     EngineError,
     ErrorCode,
 )
 from engine.synthesis.backends import DESCRIPTORS, OptionError, descriptor
 from engine.synthesis.client import connect
-from engine.synthesis.config import HANDSHAKE_TIMEOUT_S, LOAD_TIMEOUT_S
+from engine.synthesis.config import (
+    ENGINE_LOAD_TIMEOUT,
+    ENGINE_START_TIMEOUT,
+    MAX_ACTIVE,
+)
 
 if TYPE_CHECKING:
-    from engine.core.protocol import SettingRange
     from engine.synthesis.client.remote import RemoteConfig
     from engine.synthesis.config import EngineConfig
 
     # What cli.py's add_subparsers hands each command's add_parser.
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
-
-ENGINE_TIMEOUT_RANGE = (0.001, 24 * 3600.0)  # seconds an engine may take to start, or to load
-MAX_ACTIVE = 100_000  # jobs an engine streams at once: far above any queue it holds
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -95,9 +95,10 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--backend", default=default_backend, choices=list(DESCRIPTORS),
                        help="speech backend: " + "; ".join(f"{d.name} = {d.label}" for d in DESCRIPTORS.values())
                        + (f" (default {default_backend})" if default_backend else ""))
-    group.add_argument("--slots", type=number_argument("--slots", 1, MAX_SLOTS, whole=True), default=None, help=f"pieces the engine computes at once, 1 to {MAX_SLOTS} "
-                                                               "(default: by cores, or by GPU memory on a GPU)")
-    group.add_argument("--max-active", type=number_argument("--max-active", 1, MAX_ACTIVE, whole=True), default=None, metavar="N",
+    group.add_argument("--slots", type=number_argument(SLOTS), default=None,
+                       help=f"pieces the engine computes at once, {SLOTS.describe()} "
+                            "(default: by cores, or by GPU memory on a GPU)")
+    group.add_argument("--max-active", type=number_argument(MAX_ACTIVE), default=None, metavar="N",
                        help="jobs the engine streams at once; later ones wait for first audio (default: 4 per slot)")
     group.add_argument("--model-dir", default=None,
                        help="model folder, for backends that need one ("
@@ -108,11 +109,13 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
     group.add_argument("--backend-option", action="append", default=[], metavar="KEY=VALUE",
                        help=backend_option_help())
     group.add_argument("--cache-dir", default=None, help="voice cache folder (default: the user cache folder)")
-    group.add_argument("--engine-start-timeout", type=number_argument("--engine-start-timeout", *ENGINE_TIMEOUT_RANGE), default=HANDSHAKE_TIMEOUT_S, metavar="S",
+    group.add_argument("--engine-start-timeout", type=number_argument(ENGINE_START_TIMEOUT),
+                       default=ENGINE_START_TIMEOUT.default, metavar="S",
                        help="seconds the engine's interpreter may take to start running "
-                            f"(default {HANDSHAKE_TIMEOUT_S:g}); past it the engine is killed")
-    group.add_argument("--engine-load-timeout", type=number_argument("--engine-load-timeout", *ENGINE_TIMEOUT_RANGE), default=LOAD_TIMEOUT_S, metavar="S",
-                       help=f"seconds the engine may then take to load its model (default {LOAD_TIMEOUT_S:g}); "
+                            f"(default {ENGINE_START_TIMEOUT.default:g}); past it the engine is killed")
+    group.add_argument("--engine-load-timeout", type=number_argument(ENGINE_LOAD_TIMEOUT),
+                       default=ENGINE_LOAD_TIMEOUT.default, metavar="S",
+                       help=f"seconds the engine may then take to load its model (default {ENGINE_LOAD_TIMEOUT.default:g}); "
                             "past it the engine is killed")
 
 
@@ -176,20 +179,6 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
     return EngineConfig(backend=name, backend_options=options, slots=args.slots, max_active=args.max_active,
                         python=python, cache_dir=args.cache_dir, handshake_timeout_s=args.engine_start_timeout,
                         load_timeout_s=args.engine_load_timeout)
-
-
-def setting_type(allowed: SettingRange) -> Callable[[str], float]:
-    """An argparse ``type`` for a voice setting: a finite number in ``allowed``, else a usage
-    error with the E_BAD_SETTING code (NaN, infinities and out-of-range values are refused,
-    never clamped)."""
-
-    def parse(text: str) -> float:
-        try:
-            return allowed.check(float(text))
-        except (ValueError, EngineError):
-            raise argparse.ArgumentTypeError(f"{ErrorCode.BAD_SETTING.value}: {allowed.refusal(text)}") from None
-
-    return parse
 
 
 def add_recogniser_option(parser: argparse.ArgumentParser) -> None:

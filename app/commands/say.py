@@ -14,9 +14,9 @@ from app.commands.common import (
     add_recogniser_option,
     add_remote_arguments,
     engine_client_from_args,
-    setting_type,
 )
 from app.commands.exit_codes import ExitCode
+from engine.core.numbers import number_argument
 from engine.core.paths import SAMPLE_VOICES
 from engine.core.protocol import PITCH, SPEED, EngineError
 from engine.synthesis.backends import DESCRIPTORS, descriptor
@@ -36,9 +36,9 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--out", required=True,
                         help="WAV file to write (replaced atomically; a pipe or device such as /dev/stdout "
                              "is streamed into)")
-    parser.add_argument("--speed", type=setting_type(SPEED), default=1.0,
+    parser.add_argument("--speed", type=number_argument(SPEED), default=1.0,
                         help=f"speaking rate, {SPEED.describe()}; default 1{_narrower_speeds()}")
-    parser.add_argument("--pitch", type=setting_type(PITCH), default=0.0,
+    parser.add_argument("--pitch", type=number_argument(PITCH), default=0.0,
                         help=f"extra pitch shift, {PITCH.describe()}; default 0")
     parser.add_argument("--instruction", default="", help="style instruction (backends that support it)")
     parser.add_argument("--language", default="", help="language of the text, e.g. en, zh")

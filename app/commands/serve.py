@@ -16,7 +16,6 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.commands.common import add_engine_arguments, engine_config_from_args
@@ -39,14 +38,6 @@ def _replica_range(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"expected MIN,MAX like 1,4 (got {text!r})") from None
 
 
-def _serve_number(name: str) -> Callable[[str], float]:
-    """The argparse type of a server limit: its range in engine.synthesis.serve.config.SERVE_RANGES."""
-    from engine.synthesis.serve import config as c
-
-    low, high = c.SERVE_RANGES[name]
-    return number_argument(c.serve_option(name), low, high, whole=name in c.WHOLE_SERVE_NUMBERS)
-
-
 def add_parser(subparsers: Subparsers) -> None:
     from engine.synthesis.serve import config as c
 
@@ -59,40 +50,40 @@ def add_parser(subparsers: Subparsers) -> None:
     where = parser.add_argument_group("where")
     where.add_argument("--address", default=None, metavar="RAY_ADDRESS",
                        help="join this Ray cluster (e.g. 10.0.0.5:6379 or auto); default: start a local head")
-    where.add_argument("--num-cpus", type=_serve_number("num_cpus"), default=None,
+    where.add_argument("--num-cpus", type=number_argument(c.SERVE_RANGES["--num-cpus"]), default=None,
                        help="CPUs the local head offers Ray (default: the core count); engine replicas each "
                             "reserve --replica-cpus")
     where.add_argument("--host", default=c.DEFAULT_HOST,
                        help=f"address to listen on (default {c.DEFAULT_HOST}: this computer only; anything else "
                             "needs --token-file)")
-    where.add_argument("--port", type=_serve_number("port"), default=c.DEFAULT_PORT, help=f"HTTP port (default {c.DEFAULT_PORT})")
+    where.add_argument("--port", type=number_argument(c.SERVE_RANGES["--port"]), default=c.DEFAULT_PORT, help=f"HTTP port (default {c.DEFAULT_PORT})")
     safety = parser.add_argument_group("security and limits")
     safety.add_argument("--token-file", default=None, metavar="F",
                         help="file holding the bearer token every request must carry (chmod 600)")
     safety.add_argument("--tls-cert", default=None, metavar="F", help="TLS certificate (PEM): serve HTTPS")
     safety.add_argument("--tls-key", default=None, metavar="F", help="TLS private key (PEM)")
-    safety.add_argument("--max-text-chars", type=_serve_number("max_text_chars"), default=c.DEFAULT_MAX_TEXT_CHARS,
+    safety.add_argument("--max-text-chars", type=number_argument(c.SERVE_RANGES["--max-text-chars"]), default=c.DEFAULT_MAX_TEXT_CHARS,
                         help=f"longest line a job may speak (default {c.DEFAULT_MAX_TEXT_CHARS}); longer: "
                              f"{ErrorCode.TEXT_TOO_LONG}")
-    safety.add_argument("--max-clip-mb", type=_serve_number("max_clip_mb"), default=c.DEFAULT_MAX_CLIP_MB,
+    safety.add_argument("--max-clip-mb", type=number_argument(c.SERVE_RANGES["--max-clip-mb"]), default=c.DEFAULT_MAX_CLIP_MB,
                         help=f"largest reference clip upload (default {c.DEFAULT_MAX_CLIP_MB:g} MB); larger: "
                              f"{ErrorCode.CLIP_TOO_LARGE}")
-    safety.add_argument("--job-timeout", type=_serve_number("job_timeout_s"), default=c.DEFAULT_JOB_TIMEOUT_S, metavar="S",
+    safety.add_argument("--job-timeout", type=number_argument(c.SERVE_RANGES["--job-timeout"]), default=c.DEFAULT_JOB_TIMEOUT_S, metavar="S",
                         help=f"a job still running after S seconds is cancelled: {ErrorCode.JOB_TIMEOUT} "
                              f"(default {c.DEFAULT_JOB_TIMEOUT_S:.0f})")
-    safety.add_argument("--clip-store-mb", type=_serve_number("clip_store_mb"), default=c.DEFAULT_CLIP_STORE_MB,
+    safety.add_argument("--clip-store-mb", type=number_argument(c.SERVE_RANGES["--clip-store-mb"]), default=c.DEFAULT_CLIP_STORE_MB,
                         help=f"memory for uploaded clips, oldest dropped first (default {c.DEFAULT_CLIP_STORE_MB:g})")
     size = parser.add_argument_group("replicas")
     count = size.add_mutually_exclusive_group()
-    count.add_argument("--replicas", type=_serve_number("replicas"), default=1, metavar="N", help="engine replicas per backend (default 1)")
+    count.add_argument("--replicas", type=number_argument(c.SERVE_RANGES["--replicas"]), default=1, metavar="N", help="engine replicas per backend (default 1)")
     count.add_argument("--autoscale", type=_replica_range, default=None, metavar="MIN,MAX",
                        help="scale each backend between MIN and MAX replicas on ongoing requests")
-    size.add_argument("--target-ongoing", type=_serve_number("target_ongoing"), default=None, metavar="N",
+    size.add_argument("--target-ongoing", type=number_argument(c.SERVE_RANGES["--target-ongoing"]), default=None, metavar="N",
                       help="autoscaling: streams per replica to aim at (default 2 x --slots; better: the capacity "
                            "the stress panel measured for one replica)")
-    size.add_argument("--replica-cpus", type=_serve_number("replica_cpus"), default=1.0,
+    size.add_argument("--replica-cpus", type=number_argument(c.SERVE_RANGES["--replica-cpus"]), default=1.0,
                       help="Ray CPUs each engine replica reserves (default 1)")
-    size.add_argument("--gpus-per-replica", type=_serve_number("gpus_per_replica"), default=None,
+    size.add_argument("--gpus-per-replica", type=number_argument(c.SERVE_RANGES["--gpus-per-replica"]), default=None,
                       help="GPUs each engine replica takes (default: 1 when the cluster has GPUs, 0 for piper)")
     add_engine_arguments(parser)
     parser.set_defaults(func=run)

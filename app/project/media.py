@@ -46,7 +46,7 @@ from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, Vide
 from engine.core import files
 from engine.core.audio_io import AudioError, AudioStream
 from engine.core.codes import ErrorCode
-from engine.core.numbers import NumberError, checked_number
+from engine.core.numbers import RangeError
 
 if TYPE_CHECKING:
     from av.container import InputContainer
@@ -109,16 +109,14 @@ def open_media(path: Path) -> Iterator[InputContainer]:
 
 def _fact(name: str, value: float, path: Path) -> float:
     """A probed number within its MEDIA_RANGES range; a container that claims more is refused."""
-    low, high = MEDIA_RANGES[name]
+    allowed = MEDIA_RANGES[name]
     try:
-        return checked_number(name, value, low, high)
-    except NumberError:
-        if name == "duration_s" and isinstance(value, (int, float)) and value > high:
+        return allowed.check(value)
+    except RangeError as error:
+        if name == "duration_s" and isinstance(value, (int, float)) and value > allowed.high:
             raise MediaError(f"{path.name} claims to last {value / 3600:.1f} h; DubStudio dubs videos of up to "
                              f"{MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE) from None
-        raise MediaError(f"{path.name} has an impossible {name.replace('_', ' ')} ({value!r}); "
-                         f"it must be a finite number from {low:g} to {high:g}",
-                         ErrorCode.VIDEO_UNREADABLE) from None
+        raise MediaError(f"{path.name}: {error.message}", error.code) from None
 
 
 def _seconds(value: int | None, time_base: Fraction | None) -> float | None:

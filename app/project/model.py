@@ -53,12 +53,11 @@ from engine.core.audio_io import (
     file_digest,  # the studio polls it: kept per (path, size, mtime)
 )
 from engine.core.codes import ErrorCode
-from engine.core.numbers import NumberError, checked_number
+from engine.core.numbers import Range, RangeError, ranges
 from engine.core.protocol import (
     DEFAULT_BACKEND,
-    MAX_VARIANT,
     SPEED,
-    EngineError,
+    VARIANT,
     VoiceSettings,
 )
 from engine.hearing.qa.checks import QaThresholds, QaValueError, TakeChecks
@@ -216,16 +215,17 @@ GUIDE_MIXES = ("replace", "duck")
 LOUDNESS_PRESETS: dict[str, float] = {"ebu-r128": -23.0, "web": -16.0}
 """Named integrated-loudness targets (LUFS): EBU R128 broadcast, and web/streaming."""
 
-PROJECT_SETTING_RANGES: dict[str, tuple[float, float]] = {
-    "gap_s": (0.0, 60.0),
-    "fit_max_rate": (1.0, 2.0),
-    "loudness_target_lufs": (-40.0, -5.0),
-    "true_peak_dbtp": (-12.0, 0.0),
-    "guide_gain_db": (-60.0, 12.0),
-    "duck_db": (-60.0, 0.0),
-    "duck_attack_s": (0.0, 2.0),
-    "duck_release_s": (0.0, 5.0),
-}
+PROJECT_SETTING_RANGES = ranges(
+    Range("gap_s", 0.0, 60.0, unit="s"),
+    Range("fit_max_rate", 1.0, 2.0, unit="×"),
+    Range("loudness_target_lufs", -40.0, -5.0, unit="LUFS"),
+    Range("true_peak_dbtp", -12.0, 0.0, unit="dBTP"),
+    Range("guide_gain_db", -60.0, 12.0, unit="dB"),
+    Range("duck_db", -60.0, 0.0, unit="dB"),
+    Range("duck_attack_s", 0.0, 2.0, unit="s"),
+    Range("duck_release_s", 0.0, 5.0, unit="s"),
+    code=ErrorCode.INVALID_VALUE,
+)
 """The numbers each of :class:`ProjectSettings`' numeric fields takes (its ``validate`` and
 the Project settings dialog read them)."""
 
@@ -256,23 +256,19 @@ class ProjectSettings:
     qa: QaThresholds = field(default_factory=QaThresholds)  # where take QA findings become failures
 
     def validate(self) -> None:
-        """Raise InvalidValueError naming the first setting out of its range."""
-        for name, (low, high) in PROJECT_SETTING_RANGES.items():
-            value = getattr(self, name)
-            if value is None and name == "loudness_target_lufs":
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-                math.isfinite(value) and low <= value <= high
-            ):
-                raise InvalidValueError(f"setting {name} must be between {low:g} and {high:g}, got {value!r}")
+        """Raise InvalidValueError naming the first setting out of its range (with its range's code)."""
+        try:
+            for name, allowed in PROJECT_SETTING_RANGES.items():
+                value = getattr(self, name)
+                if value is not None or name != "loudness_target_lufs":
+                    allowed.check(value)
+            self.qa.validate()
+        except RangeError as error:
+            raise InvalidValueError(error.message, error.code) from None
         if self.guide_mix not in GUIDE_MIXES:
             raise InvalidValueError(f"setting guide_mix must be one of {', '.join(GUIDE_MIXES)}, got {self.guide_mix!r}")
         if not isinstance(self.fit_default, bool):
             raise InvalidValueError(f"setting fit_default must be true or false, got {self.fit_default!r}")
-        try:
-            self.qa.validate()
-        except QaValueError as error:
-            raise InvalidValueError(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -483,8 +479,8 @@ def validate_character(char: Character) -> None:
         raise InvalidValueError("settings must be a VoiceSettings")
     try:
         char.settings.check()  # the engine's ranges, checked here so a bad value is refused at load
-    except EngineError as error:
-        raise InvalidValueError(error.message) from None
+    except RangeError as error:
+        raise InvalidValueError(error.message, error.code) from None
 
 
 def take_to_dict(take: Take) -> dict[str, Any]:
@@ -556,8 +552,10 @@ def take_from_dict(data: object, where: str) -> Take:
 
 def _variant(data: dict[str, Any], where: str) -> int:
     value = _get(data, "variant", int, where, 0)
-    if not 0 <= value <= MAX_VARIANT:
-        raise ProjectFileError(f"{where}: 'variant' must be a whole number from 0 to {MAX_VARIANT} ({value!r})")
+    try:
+        VARIANT.check(value)
+    except RangeError as error:
+        raise ProjectFileError(f"{where}: {error.message}") from None
     return int(value)
 
 
@@ -612,8 +610,8 @@ def validate_line(line: Line, what: str) -> None:
     if line.speed is not None:
         try:
             SPEED.check(line.speed)
-        except EngineError as error:
-            raise InvalidValueError(f"{what}: {error.message}") from None
+        except RangeError as error:
+            raise InvalidValueError(f"{what}: {error.message}", error.code) from None
 
 
 def line_from_dict(data: object, where: str) -> Line:
@@ -668,6 +666,8 @@ def settings_from_dict(data: dict[str, Any]) -> ProjectSettings:
     values: dict[str, Any] = {}
     try:
         values["qa"] = QaThresholds.from_dict(_get(data, "qa", dict, "settings", {}))
+    except RangeError as error:
+        raise ProjectFileError(f"settings.qa: {error.message}", error.code) from None
     except QaValueError as error:
         raise ProjectFileError(f"settings: {error}") from None
     for f in fields(ProjectSettings):
@@ -727,11 +727,10 @@ def _media_fact(data: dict[str, Any], key: str, kinds: type | tuple[type, ...], 
     value = _get(data, key, kinds, where, default)
     if value is None or value is default:
         return value
-    low, high = MEDIA_RANGES[key]
     try:
-        checked_number(f"'{key}'", value, low, high)
-    except NumberError as error:
-        raise ProjectFileError(f"{where}: {error}") from None
+        MEDIA_RANGES[key].check(value)
+    except RangeError as error:
+        raise ProjectFileError(f"{where}: {error.message}") from None
     return float(value) if kinds is not int else value
 
 

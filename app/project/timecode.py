@@ -5,9 +5,13 @@ from __future__ import annotations
 import math
 import re
 
+from engine.core.codes import ErrorCode
+from engine.core.numbers import Range, RangeError
+
 MAX_TIME_S = 24 * 3600.0
 """The latest time a project may hold (24 h). Far beyond any video DubStudio dubs, and it keeps
 a mix from trying to allocate terabytes when a file holds a start of 1e9 s by mistake."""
+TIME = Range("time", 0.0, MAX_TIME_S, unit="s", hint="(24 h)", code=ErrorCode.TIME_RANGE)
 
 
 class TimeRangeError(ValueError):
@@ -16,13 +20,10 @@ class TimeRangeError(ValueError):
 
 def check_time(seconds: float, what: str = "time") -> float:
     """``seconds`` as a float when it is a time a project may hold; TimeRangeError otherwise."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise TimeRangeError(f"{what} must be a number of seconds, got {seconds!r}")
-    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_TIME_S):
-        raise TimeRangeError(
-            f"{what} must be between 0 and {MAX_TIME_S / 3600:.0f} h ({MAX_TIME_S:.0f} s), got {seconds!r}"
-        )
-    return float(seconds)
+    try:
+        return TIME.named(what).check(seconds)
+    except RangeError as error:
+        raise TimeRangeError(error.message) from None
 
 
 _TIMECODE = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:[.,]\d+)?)$")

@@ -147,6 +147,19 @@ class QaCode(_Code):
     NOT_CHECKED = "QA_NOT_CHECKED", "The words could not be checked."
 
 
+class EngineError(Exception):
+    """An error with a code, raised inside the engine and turned into a failure event.
+
+    Declared beside the codes (and re-exported by engine.core.protocol, where callers import it)
+    so that engine.core.numbers' RangeError can be one, below the protocol that declares ranges.
+    """
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+
+
 def code_named(value: str) -> ErrorCode | QaCode | None:
     """The member whose value is ``value`` ("E_NO_CLIP"), or None for a string that is no code."""
     for table in (ErrorCode, QaCode):

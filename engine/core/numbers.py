@@ -1,71 +1,137 @@
-"""Numbers from users, files and containers: finite and within a declared range, or refused.
+"""Ranges: every number from outside, declared once as a :class:`Range` and checked one way.
 
 A check such as ``value <= 0`` lets NaN through (every comparison with NaN is false), so
 ``bench --seconds nan`` once ran for ever and ``serve --max-clip-mb nan`` died in a traceback.
-Every number that comes from outside (a command-line option, a field of project.json, a
-probed video's duration or frame rate, a bench plan) goes through :func:`checked_number`:
-one rule, one sentence of refusal.
+Every number that comes from outside (a voice's speed, a command-line option, a field of
+project.json, a studio form, a backend option, a probed video's duration, a bench plan) has one
+:class:`Range`, and :meth:`Range.check` is the one check of it: a refusal is a
+:class:`RangeError` carrying the range's code and one sentence naming the value and the range,
+the same from the CLI, a form, the project loader and the engine. docs/limits.md lists them all.
 
-It lives in ``engine/`` because the engine's bench plans and server limits need it and the
-engine may not import the studio.
+It lives in ``engine/core`` because every process checks numbers and the engine may not import
+the studio.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
-
-class NumberError(ValueError):
-    """A number that is not finite or not within its range; ``str()`` names it and its range."""
+from engine.core.codes import EngineError, ErrorCode
 
 
 def _shown(value: float) -> str:
     return f"{int(value)}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
 
 
-def describe_range(low: float, high: float) -> str:
-    if math.isinf(high):
-        return f"at least {_shown(low)}"
-    return f"from {_shown(low)} to {_shown(high)}"
+@dataclass(frozen=True)
+class Range:
+    """The numbers one setting takes: finite, from ``low`` to ``high`` (both included).
 
-
-def checked_number(name: str, value: object, low: float, high: float = math.inf) -> float:
-    """``value`` as a float when it is a finite number with ``low <= value <= high``.
-
-    Raises NumberError naming ``name`` otherwise: NaN, infinities, booleans, strings and
-    values out of range are refused, never clamped. ``high`` may be infinite (no upper
-    bound); the value itself never may.
+    ``high`` may be infinite (no upper bound); the value itself never may. A range that
+    declares a ``default`` is the one declaration of it (the default must be in range).
     """
-    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
-    if not (math.isfinite(number) and low <= number <= high):
-        raise NumberError(f"{name} must be a finite number {describe_range(low, high)}, got {value!r}")
-    return float(number)
+
+    name: str  # how a refusal names the value: "speed", "slots", "--port"
+    low: float
+    high: float = math.inf
+    whole: bool = False  # whole numbers only: an int, never 2.0 or True
+    unit: str = ""  # "s", "dB", "semitones"; a symbol ("×", "%") is written against the number
+    hint: str = ""  # what the numbers mean, said after the range: "(0 = automatic)"
+    default: float | None = None
+    code: ErrorCode = ErrorCode.INVALID_VALUE  # what a refusal carries
+    owner: str = ""  # the backend whose narrower range this is ("": the engine's own)
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.low) and self.low <= self.high):
+            raise ValueError(f"{self.name}: {self.low!r} to {self.high!r} is no range")
+        if self.default is not None:
+            self.check(self.default)  # a declaration that breaks its own range fails at import
+
+    @property
+    def suffix(self) -> str:
+        """The unit as written after a number, and as a spin box's suffix: " s", "×"."""
+        if not self.unit:
+            return ""
+        return f" {self.unit}" if self.unit[0].isalnum() else self.unit
+
+    def describe(self) -> str:
+        """"from 0.25 to 4×", "at least 1 s", with the hint after it."""
+        span = (f"at least {_shown(self.low)}{self.suffix}" if math.isinf(self.high)
+                else f"from {_shown(self.low)} to {_shown(self.high)}{self.suffix}")
+        return f"{span} {self.hint}" if self.hint else span
+
+    def refusal(self, value: object) -> str:
+        """The one sentence refusing ``value``: the setting, the range and the value."""
+        noun = "a whole number" if self.whole else "a number"
+        where = f" on {self.owner}" if self.owner else ""
+        return f"{self.name} must be {noun} {self.describe()}{where}, got {value!r}"
+
+    def holds(self, value: object) -> bool:
+        """Whether :meth:`check` takes ``value``."""
+        if isinstance(value, bool) or not isinstance(value, int if self.whole else (int, float)):
+            return False
+        if isinstance(value, float) and not math.isfinite(value):  # an int always is (and may not fit a float)
+            return False
+        return self.low <= value <= self.high
+
+    def check(self, value: object) -> float:
+        """``value`` when it is a number in this range (a float, or for a whole range the int).
+
+        Raises :class:`RangeError` otherwise: NaN, infinities, booleans, strings, None, values
+        out of range and (for a whole range) anything but an int are refused, never clamped: a
+        silent clamp would speak a line, or run an engine, in a way nobody asked for.
+        """
+        if not self.holds(value):
+            raise RangeError(self, value)
+        assert isinstance(value, (int, float))  # holds() said so
+        return value if self.whole else float(value)
+
+    def narrowed(self, low: float, high: float, owner: str) -> Range:
+        """The part of this range one backend takes (declared in its capabilities)."""
+        if not self.low <= low <= high <= self.high:
+            raise ValueError(f"{owner}'s {self.name} {_shown(low)} to {_shown(high)} is not {self.describe()}")
+        return dataclasses.replace(self, low=low, high=high, owner=owner)
+
+    def named(self, name: str) -> Range:
+        """This range for a value a caller names (a time: "line 3 start", "Maya's clip trim end")."""
+        return dataclasses.replace(self, name=name)
 
 
-def checked_int(name: str, value: object, low: int, high: float = math.inf) -> int:
-    """:func:`checked_number` for a whole number (an int, not a float such as 2.5)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise NumberError(f"{name} must be a whole number {describe_range(low, high)}, got {value!r}")
-    return value
+class RangeError(EngineError, ValueError):
+    """A number outside its :class:`Range`: ``code`` is the range's, ``message`` its refusal."""
+
+    def __init__(self, allowed: Range, value: object) -> None:
+        super().__init__(allowed.code, allowed.refusal(value))
+        self.range = allowed
 
 
-def number_argument(name: str, low: float, high: float = math.inf, *, whole: bool = False) -> Callable[[str], float]:
-    """An argparse ``type`` applying :func:`checked_number` (or :func:`checked_int`) to the
-    text typed; a bad value is a usage error (exit status 2) saying why."""
+def ranges(*declared: Range, code: ErrorCode) -> dict[str, Range]:
+    """A table of ranges by name, each refusing with ``code`` (the table's context's code)."""
+    return {item.name: dataclasses.replace(item, code=code) for item in declared}
+
+
+def number_argument(allowed: Range) -> Callable[[str], float]:
+    """An argparse ``type`` applying :meth:`Range.check` to the number typed; a bad value is a
+    usage error (exit status 2) with the range's code and sentence."""
 
     def parse(text: str) -> float:
+        value: object = text
+        for kind in (int, float) if allowed.whole else (float,):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                continue
         try:
-            value: object = int(text) if whole else float(text)
-        except ValueError:
-            value = text
-        try:
-            return checked_int(name, value, int(low), high) if whole else checked_number(name, value, low, high)
-        except NumberError as error:
+            return allowed.check(value)
+        except RangeError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
 
     return parse
 
 
-__all__ = ["NumberError", "checked_int", "checked_number", "describe_range", "number_argument"]
+__all__ = ["Range", "RangeError", "number_argument", "ranges"]

@@ -11,16 +11,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
-import math
 import numbers
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.core.codes import (
-    ErrorCode,  # the one table of codes; a failure event carries one
-)
+# The one table of codes (a failure event carries one) and the error that carries one,
+# re-exported: callers import both from here.
+from engine.core.codes import EngineError as EngineError
+from engine.core.codes import ErrorCode
+from engine.core.numbers import Range
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,57 +35,13 @@ class Priority(enum.IntEnum):
     BATCH = 1  # batch dubbing, benchmarks
 
 
-class EngineError(Exception):
-    """An error with a code, raised inside the engine and turned into a failure event."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(f"{code.value}: {message}")
-        self.code = code
-        self.message = message
-
-
 # --- what a job is -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SettingRange:
-    """The finite numbers a voice setting takes; the one declaration the engine, the
-    project model, the CLI and the studio's spin boxes all check against."""
-
-    name: str
-    low: float
-    high: float
-    unit: str = ""
-    owner: str = ""  # the backend whose narrower range this is ("": the engine's own)
-
-    def describe(self) -> str:
-        return f"{self.low:g} to {self.high:g}{self.unit}"
-
-    def refusal(self, shown: str) -> str:
-        """The sentence refusing a value (as the user typed it, or its repr)."""
-        where = f" on {self.owner}" if self.owner else ""
-        return f"{self.name} must be a number from {self.describe()}{where}, got {shown}"
-
-    def narrowed(self, low: float, high: float, owner: str) -> SettingRange:
-        """The part of this range one backend speaks at (declared in its capabilities)."""
-        if not self.low <= low <= high <= self.high:
-            raise ValueError(f"{owner}'s {self.name} {low:g} to {high:g} is not within {self.describe()}")
-        return SettingRange(self.name, low, high, self.unit, owner)
-
-    def check(self, value: object) -> float:
-        """``value`` as a float, or EngineError(BAD_SETTING) when it is not a finite number in range.
-
-        NaN and infinities are refused, never clamped: a silent clamp would speak a line at a
-        speed nobody asked for.
-        """
-        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
-        if not (math.isfinite(number) and self.low <= number <= self.high):
-            raise EngineError(ErrorCode.BAD_SETTING, self.refusal(repr(value)))
-        return float(number)
-
-
-SPEED = SettingRange("speed", 0.25, 4.0, " (1 = the voice's own rate, 2 = twice as fast)")
-PITCH = SettingRange("pitch", -24.0, 24.0, " semitones")
+# A voice's settings: the engine, the project model, the CLI and the studio's spin boxes read these.
+SPEED = Range("speed", 0.25, 4.0, unit="×", hint="(1 = the voice's own rate, 2 = twice as fast)",
+              code=ErrorCode.BAD_SETTING)
+PITCH = Range("pitch", -24.0, 24.0, unit="semitones", code=ErrorCode.BAD_SETTING)
 
 
 @dataclass(frozen=True)
@@ -96,7 +53,7 @@ class VoiceSettings:
     instruction: str = ""  # e.g. "speak sadly" (backends with instruction support)
     language: str = ""  # ISO code of the text, "" = backend default
 
-    def check(self, speed: SettingRange = SPEED) -> None:
+    def check(self, speed: Range = SPEED) -> None:
         """Raise EngineError(BAD_SETTING) unless speed and pitch are finite and in range;
         ``speed`` is the backend's own range (its capabilities), within :data:`SPEED`."""
         speed.check(self.speed)
@@ -136,7 +93,7 @@ class Job:
     variant: int = 0
 
 
-MAX_VARIANT = 2**31 - 1
+VARIANT = Range("variant", 0, 2**31 - 1, whole=True, code=ErrorCode.BAD_REQUEST)  # Job.variant: a seed's worth
 
 
 def synthesis_seed(voice_key: str, text: str, settings: VoiceSettings, variant: int = 0) -> int:
@@ -166,14 +123,7 @@ class CancelJob:
 # typo (or a GPU backend's memory-based suggestion) from starting hundreds of threads; a GPU
 # serves more jobs at once by batching them into one call (a backend's max_batch), not by more
 # slots. The CLI, the server's configuration and the studio's spin boxes all take it from here.
-MAX_SLOTS = 16
-
-
-def check_slots(value: object) -> int:
-    """``value`` when it is a whole number of slots from 1 to MAX_SLOTS, else EngineError(BAD_OPTION)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SLOTS:
-        raise EngineError(ErrorCode.BAD_OPTION, f"slots must be a whole number from 1 to {MAX_SLOTS}, got {value!r}")
-    return value
+SLOTS = Range("slots", 1, 16, whole=True, code=ErrorCode.BAD_OPTION)
 
 
 @dataclass(frozen=True)
@@ -223,7 +173,7 @@ class Capabilities:
     cloning: bool
     cross_lingual: bool
     instructions: bool
-    speed: SettingRange = SPEED  # the speeds it speaks at; the engine refuses others (E_BAD_SETTING)
+    speed: Range = SPEED  # the speeds it speaks at; the engine refuses others (E_BAD_SETTING)
 
 
 # The backend an engine runs when none is named: it ships in the .venv and runs on any CPU.

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.core.codes import ErrorCode
+from engine.core.numbers import Range
 from engine.hearing import HearingError
 from engine.hearing.audio import SAMPLE_RATE
 from engine.hearing.lines import Line
@@ -39,6 +40,7 @@ WINDOW_S = 1.5
 HOP_S = 0.5
 MIN_WINDOW_S = 1.0  # a shorter line is embedded with its surroundings up to this long
 MAX_SPEAKERS = 10  # one distinct colour each (app.project.model.PALETTE)
+SPEAKER_COUNT = Range("speakers", 1, MAX_SPEAKERS, whole=True, hint="(or auto)", code=ErrorCode.BAD_SPEAKER_COUNT)
 MAX_CLUSTERED = 2000  # past this many windows the affinity matrix (n^2) is built on a sample
 ROW_KEEP = 0.3  # the fraction of each row's affinities kept when refining (tuned on the benchmark's files)
 SAME_VOICE = 0.88  # two clusters whose mean voices are this alike are one speaker

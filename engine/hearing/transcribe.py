@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from engine.core.codes import ErrorCode
+from engine.core.numbers import RangeError
 from engine.hearing import HearingError, clips, speakers
 from engine.hearing.audio import SAMPLE_RATE, audio_windows, probe_audio
 from engine.hearing.clips import Candidate
@@ -150,9 +151,11 @@ def transcribe_media(
     """
     path = Path(path)
     language = check_language(model, options.language)
-    if options.speakers is not None and not 1 <= options.speakers <= speakers.MAX_SPEAKERS:
-        raise HearingError(ErrorCode.BAD_SPEAKER_COUNT,
-                           f"the number of speakers must be 1 to {speakers.MAX_SPEAKERS} or auto, got {options.speakers}")
+    if options.speakers is not None:
+        try:
+            speakers.SPEAKER_COUNT.check(options.speakers)
+        except RangeError as error:
+            raise HearingError(error.code, error.message) from None
     if options.translate_to is not None:
         if translator is None or translator.target != options.translate_to:
             raise HearingError(ErrorCode.TRANSLATION_TARGET,

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.core.codes import ErrorCode
-from engine.core.numbers import NumberError, checked_int, checked_number
+from engine.core.numbers import Range, RangeError, ranges
 
 
 class Mode(str, enum.Enum):
@@ -48,19 +48,19 @@ class PlanError(ValueError):
     """A plan that cannot run; the message says which setting to change."""
 
 
-# What a plan's numbers may be, declared once: Plan.validate and `dubstudio bench`'s options
-# read it. NaN passes a test like ``value <= 0``, so every bound is checked as a finite range.
-MAX_LEVEL = 10_000  # users, or multiples of the rate
-PLAN_RANGES: dict[str, tuple[float, float]] = {
-    "jobs_per_level": (1, 1_000_000),
-    "seconds_per_level": (0.001, 7 * 24 * 3600.0),
-    "warmup_jobs": (0, 1_000_000),
-    "think_s": (0.0, 3600.0),
-    "rate": (0.0001, 10_000.0),  # jobs per second per level unit
-    "max_in_flight": (1, 1_000_000),
-    "job_timeout_s": (0.001, 24 * 3600.0),
-}
-WHOLE_NUMBERS = frozenset({"jobs_per_level", "warmup_jobs", "max_in_flight"})
+# What a plan's numbers may be, declared once: Plan.validate, `dubstudio bench`'s options and the
+# stress panel's fields read it. NaN passes a test like ``value <= 0``; a Range refuses it.
+LEVEL = Range("level", 1, 10_000, whole=True, code=ErrorCode.PLAN)  # users, or multiples of the rate
+PLAN_RANGES = ranges(
+    Range("jobs_per_level", 1, 1_000_000, whole=True),
+    Range("seconds_per_level", 0.001, 7 * 24 * 3600.0, unit="s"),
+    Range("warmup_jobs", 0, 1_000_000, whole=True),
+    Range("think_s", 0.0, 3600.0, unit="s"),
+    Range("rate", 0.0001, 10_000.0, unit="jobs/s", hint="per level unit"),
+    Range("max_in_flight", 1, 1_000_000, whole=True),
+    Range("job_timeout_s", 0.001, 24 * 3600.0, unit="s"),
+    code=ErrorCode.PLAN,
+)
 
 
 @dataclass(frozen=True)
@@ -82,22 +82,17 @@ class Plan:
     def validate(self) -> None:
         if not self.levels:
             raise PlanError(f"{ErrorCode.PLAN}: give at least one level (e.g. --levels 1,2,4)")
-        if any(isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= MAX_LEVEL
-               for level in self.levels):
-            raise PlanError(f"{ErrorCode.PLAN}: levels must be whole numbers from 1 to {MAX_LEVEL}, got {list(self.levels)}")
         if (self.jobs_per_level is None) == (self.seconds_per_level is None):
             raise PlanError(f"{ErrorCode.PLAN}: hold each level for a number of jobs or of seconds (exactly one)")
         try:
-            for name, (low, high) in PLAN_RANGES.items():
+            for level in self.levels:
+                LEVEL.check(level)
+            for name, allowed in PLAN_RANGES.items():
                 value = getattr(self, name)
-                if value is None or (name == "rate" and self.mode is not Mode.OPEN):
-                    continue
-                if name in WHOLE_NUMBERS:
-                    checked_int(name, value, int(low), high)
-                else:
-                    checked_number(name, value, low, high)
-        except NumberError as error:
-            raise PlanError(f"{ErrorCode.PLAN}: {error}") from None
+                if value is not None and (name != "rate" or self.mode is Mode.OPEN):
+                    allowed.check(value)
+        except RangeError as error:
+            raise PlanError(str(error)) from None
 
     def offered_rate(self, level: int) -> float | None:
         """Open loop: arrivals per second at ``level``; None in closed loop."""

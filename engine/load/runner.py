@@ -22,8 +22,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine.core.codes import ErrorCode
-from engine.core.numbers import NumberError
+from engine.core.numbers import RangeError
 from engine.core.protocol import (
+    SLOTS,
     AudioChunk,
     EngineClientProtocol,
     EngineError,
@@ -55,7 +56,7 @@ from engine.load.stats import (
 from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
 from engine.synthesis.client import connect
 from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
-from engine.synthesis.config import EngineConfig
+from engine.synthesis.config import MAX_ACTIVE, EngineConfig
 
 SAMPLE_EVERY_S = 0.5
 MAX_WAIT_S = 0.1  # longest get_event wait, so stop requests and timeouts are seen promptly
@@ -493,14 +494,13 @@ class BenchSettings:
         self.plan.validate()
         try:
             self.objective.validate()
-        except NumberError as error:
-            raise BenchError(f"{ErrorCode.BENCH}: objective: {error}") from None
+            for allowed, value in ((SLOTS, self.engine.slots), (MAX_ACTIVE, self.engine.max_active)):
+                if value is not None:
+                    allowed.check(value)
+        except RangeError as error:
+            raise BenchError(str(error)) from None
         if self.cache not in ("warm", "cold"):
             raise BenchError(f"{ErrorCode.BENCH}: cache must be 'warm' or 'cold', not {self.cache!r}")
-        if self.engine.slots is not None and self.engine.slots < 1:
-            raise BenchError(f"{ErrorCode.BENCH}: slots must be at least 1")
-        if self.engine.max_active is not None and self.engine.max_active < 1:
-            raise BenchError(f"{ErrorCode.BENCH}: the active-job cap must be at least 1")
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.engine.backend, "slots_requested": self.engine.slots,

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.core.numbers import checked_number
+from engine.core.codes import ErrorCode
+from engine.core.numbers import Range, ranges
 from engine.load.records import OK, JobRecord
 from engine.load.sampler import ResourceSample
 
@@ -293,13 +294,14 @@ def add_changes(levels: Sequence[LevelStats]) -> None:
 # --- the objective and the verdict ---------------------------------------------------------
 
 
-# What an objective's bounds may be (Objective.validate and `dubstudio bench`'s options).
-OBJECTIVE_RANGES: dict[str, tuple[float, float]] = {
-    "p95_first_audio_s": (0.001, 3600.0),
-    "max_error_rate": (0.0, 1.0),
-    "max_stalls_per_job": (0.0, 1_000_000.0),
-    "p95_total_s": (0.001, 24 * 3600.0),
-}
+# What an objective's bounds may be (Objective.validate, `dubstudio bench`'s options, the stress panel).
+OBJECTIVE_RANGES = ranges(
+    Range("p95_first_audio_s", 0.001, 3600.0, unit="s"),
+    Range("max_error_rate", 0.0, 1.0, hint="(a fraction of the measured jobs)"),
+    Range("max_stalls_per_job", 0.0, 1_000_000.0),
+    Range("p95_total_s", 0.001, 24 * 3600.0, unit="s"),
+    code=ErrorCode.BENCH,
+)
 
 
 @dataclass(frozen=True)
@@ -312,10 +314,10 @@ class Objective:
     p95_total_s: float | None = None  # optional bound on whole-line latency
 
     def validate(self) -> None:
-        """Raise NumberError unless every bound is a finite number in OBJECTIVE_RANGES."""
-        for name, (low, high) in OBJECTIVE_RANGES.items():
+        """Raise RangeError (E_BENCH) unless every bound is a number in its OBJECTIVE_RANGES range."""
+        for name, allowed in OBJECTIVE_RANGES.items():
             if getattr(self, name) is not None:
-                checked_number(name, getattr(self, name), low, high)
+                allowed.check(getattr(self, name))
 
     def describe(self) -> str:
         parts = [f"p95 first audio ≤ {self.p95_first_audio_s:.2f} s"]

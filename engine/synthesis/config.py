@@ -10,7 +10,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.protocol import DEFAULT_BACKEND
+from engine.core.numbers import Range
+from engine.core.protocol import DEFAULT_BACKEND, ErrorCode
 
 
 def default_slots() -> int:
@@ -23,6 +24,12 @@ def default_slots() -> int:
 # minutes (CosyVoice2 on a CPU, a TensorRT plan built on first use).
 HANDSHAKE_TIMEOUT_S = 60.0
 LOAD_TIMEOUT_S = 900.0
+ENGINE_START_TIMEOUT = Range("--engine-start-timeout", 0.001, 24 * 3600.0, unit="s", default=HANDSHAKE_TIMEOUT_S,
+                             code=ErrorCode.BAD_OPTION)
+ENGINE_LOAD_TIMEOUT = Range("--engine-load-timeout", 0.001, 24 * 3600.0, unit="s", default=LOAD_TIMEOUT_S,
+                            code=ErrorCode.BAD_OPTION)
+# Jobs an engine streams at once: far above any queue it holds.
+MAX_ACTIVE = Range("max_active", 1, 100_000, whole=True, code=ErrorCode.BAD_OPTION)
 
 
 @dataclass

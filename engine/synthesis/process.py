@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 from engine.core.lifeline import hold_to_parent
 from engine.core.protocol import (
-    MAX_SLOTS,
-    MAX_VARIANT,
+    SLOTS,
+    VARIANT,
     AudioChunk,
     CancelJob,
     EngineError,
@@ -48,7 +48,6 @@ from engine.core.protocol import (
     Stats,
     SubmitJob,
     VoicePrepared,
-    check_slots,
     plain_facts,
     synthesis_seed,
 )
@@ -153,11 +152,8 @@ class Engine:
             self._fail(job.job_id, ErrorCode.BAD_REQUEST,
                        f"The line holds a control character ({control[1]}), which is not text; remove it")
             return
-        if isinstance(job.variant, bool) or not isinstance(job.variant, int) or not 0 <= job.variant <= MAX_VARIANT:
-            self._fail(job.job_id, ErrorCode.BAD_REQUEST,
-                       f"The job's variant must be a whole number from 0 to {MAX_VARIANT}, got {job.variant!r}")
-            return
         try:
+            VARIANT.check(job.variant)
             # NaN, or a speed or pitch outside the backend's range: refused, never clamped
             job.voice.settings.check(self.backend.capabilities.speed)
             self.backend.check_text(job.text)
@@ -197,7 +193,7 @@ class Engine:
             self._fail(job_id, ErrorCode.CANCELLED, "Cancelled before it started")
 
     def set_slots(self, slots: int) -> None:
-        slots = check_slots(slots)
+        SLOTS.check(slots)
         with self._cond:
             self._slots = slots
             if self._max_active is None:
@@ -500,7 +496,7 @@ def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | No
                                  f"The engine could not start: {type(error).__name__}: {error}"))
         _exit_after_flush(events, 1)
     # A backend's suggestion (by GPU memory) is a default, capped like any choice; EngineReady says what it got.
-    slots = settings.slots or min(MAX_SLOTS, backend.suggested_slots(os.cpu_count() or 1) or default_slots())
+    slots = settings.slots or min(int(SLOTS.high), backend.suggested_slots(os.cpu_count() or 1) or default_slots())
     engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend,
                     max_active=settings.max_active)
     stage("warming up")

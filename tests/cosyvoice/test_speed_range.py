@@ -41,7 +41,7 @@ def test_a_speed_outside_cosyvoice2s_range_is_refused_and_its_ends_are_spoken(en
     for job in refused:
         failed = ends[job.job_id]
         assert isinstance(failed, JobFailed) and failed.code is ErrorCode.BAD_SETTING, failed
-        assert failed.message == COSYVOICE2_SPEED.refusal(repr(job.voice.settings.speed))
+        assert failed.message == COSYVOICE2_SPEED.refusal(job.voice.settings.speed)
         assert "from 0.5 to 2" in failed.message and "on CosyVoice2-0.5B" in failed.message
     for job in spoken:
         assert isinstance(ends[job.job_id], JobFinished), ends[job.job_id]

@@ -1,5 +1,5 @@
-"""Every range is declared once and refused with its declared message (issue 23): the slots'
-maximum (engine.core.protocol.MAX_SLOTS) and a backend's own speed range (its capabilities)."""
+"""Every range is declared once and refused with its declared message (issue 23): the slots
+(engine.core.protocol.SLOTS) and a backend's own speed range (its capabilities)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from app.cli import main
 from engine.core.protocol import (
-    MAX_SLOTS,
+    SLOTS,
     SPEED,
     Capabilities,
     EngineError,
@@ -26,7 +26,6 @@ from engine.core.protocol import (
     SetSlots,
     SlotsChanged,
     VoiceSettings,
-    check_slots,
 )
 from engine.synthesis.backends import COSYVOICE2, COSYVOICE2_SPEED, PIPER
 from engine.synthesis.client.local import EngineClient, EngineStartError
@@ -42,7 +41,7 @@ def test_cosyvoice2_declares_its_speed_range_within_the_engines() -> None:
     assert speed is COSYVOICE2_SPEED and (speed.low, speed.high) == (0.5, 2.0)
     assert SPEED.low < speed.low and speed.high < SPEED.high
     assert PIPER.capabilities.speed is SPEED  # Piper speaks at the engine's whole range
-    with pytest.raises(ValueError, match="not within"):
+    with pytest.raises(ValueError, match="is not from 0.25 to 4"):
         SPEED.narrowed(0.1, 2.0, "a backend")
     assert "speed 0.5 to 2" in COSYVOICE2.describe()  # `dubstudio backends` says it
 
@@ -52,7 +51,8 @@ def test_a_speed_outside_the_backends_range_is_refused_with_its_range_and_name(s
     with pytest.raises(EngineError) as caught:
         VoiceSettings(speed=speed).check(COSYVOICE2_SPEED)
     assert caught.value.code is ErrorCode.BAD_SETTING
-    assert caught.value.message == f"speed must be a number from 0.5 to 2{SPEED.unit} on CosyVoice2-0.5B, got {speed!r}"
+    assert caught.value.message == (f"speed must be a number from 0.5 to 2× (1 = the voice's own rate, 2 = twice as fast) "
+                                    f"on CosyVoice2-0.5B, got {speed!r}")
 
 
 def test_the_ends_of_the_backends_range_are_spoken() -> None:
@@ -87,10 +87,13 @@ def test_capabilities_cross_the_network_with_their_speed_range() -> None:
     assert from_json(old_server, EngineReady).backend.speed == SPEED
 
 
+MAX_SLOTS = int(SLOTS.high)
+
+
 @pytest.mark.parametrize("slots", [0, MAX_SLOTS + 1, 64, 2.0, True, "4"])
 def test_slots_outside_the_declared_range_are_refused_never_clamped(slots: Any) -> None:
     with pytest.raises(EngineError) as caught:
-        check_slots(slots)
+        SLOTS.check(slots)
     assert caught.value.code is ErrorCode.BAD_OPTION
     assert caught.value.message == f"slots must be a whole number from 1 to {MAX_SLOTS}, got {slots!r}"
     rig = Rig(slots=2)
@@ -121,7 +124,8 @@ def test_the_cli_refuses_slots_over_the_maximum_with_the_declared_range(tmp_path
     with pytest.raises(SystemExit) as caught:
         main(["say", "Hello.", "--out", str(tmp_path / "x.wav"), "--slots", str(MAX_SLOTS + 1)])
     assert caught.value.code == 2
-    assert f"--slots must be a whole number from 1 to {MAX_SLOTS}, got {MAX_SLOTS + 1}" in capsys.readouterr().err
+    assert (f"argument --slots: E_BAD_OPTION: slots must be a whole number from 1 to {MAX_SLOTS}, got {MAX_SLOTS + 1}"
+            in capsys.readouterr().err)
 
 
 def test_the_cli_refuses_a_speed_the_chosen_backend_does_not_speak_at(tmp_path: Path) -> None:
@@ -130,7 +134,7 @@ def test_the_cli_refuses_a_speed_the_chosen_backend_does_not_speak_at(tmp_path: 
                            "--backend", "cosyvoice2", "--speed", "3"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and not (tmp_path / "x.wav").exists()
-    assert COSYVOICE2_SPEED.refusal("3.0") in done.stderr and "E_BAD_SETTING" in done.stderr
+    assert f"E_BAD_SETTING: {COSYVOICE2_SPEED.refusal(3.0)}" in done.stderr
     helped = subprocess.run([sys.executable, "-m", "app.cli", "say", "--help"], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert "on cosyvoice2 0.5 to 2 only" in " ".join(helped.stdout.split())

@@ -11,6 +11,7 @@ import pytest
 import soundfile as sf
 
 from engine.core.codes import QaCode
+from engine.core.numbers import RangeError
 from engine.core.reference import load_reference_clip
 from engine.hearing import whisper
 from engine.hearing.qa import recognise as recognise_module
@@ -107,8 +108,10 @@ def test_thresholds_round_trip_and_refuse_bad_values():
     assert QaThresholds.from_dict(thresholds.to_dict()) == thresholds
     assert QaThresholds.from_dict({}) == QaThresholds()
     for bad, match in (({"max_wer": -1}, "max_wer"), ({"max_clipping": "a lot"}, "max_clipping"),
-                       ({"min_resemblance": float("nan")}, "min_resemblance"), ({"max_wer": True}, "max_wer"),
-                       ({"loudness": 3}, "unknown QA threshold"), ([], "must be an object")):
+                       ({"min_resemblance": float("nan")}, "min_resemblance"), ({"max_wer": True}, "max_wer")):
+        with pytest.raises(RangeError, match=f"^E_INVALID_VALUE: {match} must be a number from"):
+            QaThresholds.from_dict(bad)
+    for bad, match in (({"loudness": 3}, "unknown QA threshold"), ([], "must be an object")):
         with pytest.raises(QaValueError, match=match):
             QaThresholds.from_dict(bad)
 

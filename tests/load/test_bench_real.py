@@ -82,7 +82,7 @@ def test_bad_arguments_fail_with_a_code(tmp_path: Path, capsys: pytest.CaptureFi
     assert "E_TEXTS" in capsys.readouterr().err
     with pytest.raises(SystemExit) as usage:  # the plan's own range, checked as the option is read
         main(["bench", "--warmup", "-1", "-q"])
-    assert usage.value.code == 2 and "--warmup must be a whole number from 0" in capsys.readouterr().err
+    assert usage.value.code == 2 and "E_PLAN: warmup_jobs must be a whole number from 0" in capsys.readouterr().err
 
 
 def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: Path) -> None:

@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from app.ui.spin_boxes import whole_spin
 from engine.synthesis.backends import (
     BackendDescriptor,
     BackendOption,
@@ -35,8 +35,6 @@ from engine.synthesis.backends import (
     OptionKind,
     OptionValue,
 )
-
-SPIN_BOX_LIMIT = 10**9  # an option without an upper or lower bound: within a QSpinBox's int
 
 
 class _Field:
@@ -99,8 +97,8 @@ class BackendOptionsForm(QWidget):
             box = QCheckBox()
             box.toggled.connect(self.changed)
             return _Field(option, box, box.isChecked, lambda v: box.setChecked(bool(v)), box)
-        if kind is OptionKind.INT and option.default is not None:
-            spin = spin_box(option.minimum, option.maximum)
+        if option.range is not None and option.range.whole and option.default is not None:
+            spin = whole_spin(option.range)
             spin.valueChanged.connect(self.changed)
             return _Field(option, spin, spin.value, lambda v: spin.setValue(int(v)), spin)
         if kind is OptionKind.CHOICE:
@@ -182,17 +180,6 @@ class BackendOptionsForm(QWidget):
             field.editor.setToolTip(field.option.help if usable else f"{field.option.help} — {reason}")
             if not usable and isinstance(field.editor, QCheckBox):
                 field.editor.setChecked(False)
-
-
-def spin_box(minimum: float | None, maximum: float | None, step: int = 1, special: str = "") -> QSpinBox:
-    """A whole-number spin box over a declared range (unbounded ends as far as a spin box goes);
-    ``special`` is shown for the lowest value when that value means something of its own."""
-    spin = QSpinBox()
-    spin.setRange(int(minimum) if minimum is not None else -SPIN_BOX_LIMIT,
-                  int(maximum) if maximum is not None else SPIN_BOX_LIMIT)
-    spin.setSingleStep(step)
-    spin.setSpecialValueText(special)
-    return spin
 
 
 def row(*widgets: QWidget) -> QWidget:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QWidget
 from app.project import EditLine, UnknownIdError
 from app.ui.script.speed_box import SpeedBox
 from app.ui.window.document import Document
-from engine.core.protocol import SettingRange
+from engine.core.numbers import Range
 
 FOLLOWS_CHARACTER = "Character's"  # the spin box's lowest value: no speed of the line's own
 LINE_SPEED_TIP = "This line's speaking rate (1 = the voice's own), over its character's"
@@ -41,7 +41,7 @@ class LineDelivery(QGroupBox):
         form.addRow("Say it", self.instruction)
         self.show_line("")
 
-    def set_speeds(self, speeds: SettingRange) -> None:
+    def set_speeds(self, speeds: Range) -> None:
         """Offer the speeds the running backend speaks at (its capabilities)."""
         self.speed.set_range(speeds)
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDoubleSpinBox, QWidget
 
-from engine.core.protocol import SPEED, SettingRange
+from engine.core.numbers import Range
+from engine.core.protocol import SPEED
 
 OUT_OF_RANGE_STYLE = "QDoubleSpinBox { color: #b00020; }"
 NONE_STEP = 0.01  # the value one step below the lowest speed that stands for "no speed of its own"
@@ -29,7 +30,7 @@ class SpeedBox(QDoubleSpinBox):
         self._range = SPEED
         self.setDecimals(2)
         self.setSingleStep(0.05)
-        self.setSuffix("×")
+        self.setSuffix(SPEED.suffix)
         self.setSpecialValueText(none_text)
         # Typing counts even when it leaves the value as shown (the clamped speed typed out);
         # show_speed's own setValue is silent.
@@ -38,10 +39,10 @@ class SpeedBox(QDoubleSpinBox):
         self.set_range(SPEED)
 
     @property
-    def speeds(self) -> SettingRange:
+    def speeds(self) -> Range:
         return self._range
 
-    def set_range(self, speeds: SettingRange) -> None:
+    def set_range(self, speeds: Range) -> None:
         """Offer the speeds ``speeds`` declares, keeping the stored speed as it is."""
         self._range = speeds
         blocked = self.blockSignals(True)  # setting the box is no edit of the stored speed
@@ -60,7 +61,7 @@ class SpeedBox(QDoubleSpinBox):
         self.setStyleSheet(OUT_OF_RANGE_STYLE if refused else "")
         self.setToolTip(about if not refused else
                         f"{about}\nStored: {stored:g}×, which the engine will refuse: "
-                        f"{self._range.refusal(f'{stored:g}')}. Pick a speed here to replace it.")
+                        f"{self._range.refusal(stored)}. Pick a speed here to replace it.")
 
     def picked(self) -> float | None:
         """The speed to store: the user's, or the stored one while the user has picked none."""
@@ -76,4 +77,4 @@ class SpeedBox(QDoubleSpinBox):
         return min(max(speed, self._range.low), self._range.high)
 
     def _refused(self) -> bool:
-        return self._stored is not None and not self._range.low <= self._stored <= self._range.high
+        return self._stored is not None and not self._range.holds(self._stored)

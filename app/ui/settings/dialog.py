@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.engine.backend_form import row, spin_box
+from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
 from app.ui.playback.player import list_devices
 from app.ui.settings.store import Option, Settings, cache_size, human_size
+from app.ui.spin_boxes import whole_spin
 from app.ui.tasks import TaskRunner
 
 SYSTEM_DEFAULT = "System default"
@@ -40,7 +41,8 @@ GENERAL_PAGE = "General"
 
 def option_spin_box(option: Option[int], special: str) -> QSpinBox:
     """A spin box over a whole-number setting's declared range; ``special`` names its lowest value."""
-    return spin_box(option.minimum, option.maximum, option.step, special)
+    assert option.range is not None, option.name
+    return whole_spin(option.range, special)
 
 
 class GeneralPage(QWidget):
@@ -75,7 +77,6 @@ class GeneralPage(QWidget):
         self.clear_cache.clicked.connect(self._clear_cache)
 
         self.autosave = option_spin_box(Settings.autosave_s, "Off")
-        self.autosave.setSuffix(" s")
         self.autosave.setValue(settings.autosave_s)
 
         self.recogniser = QComboBox()

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.project import GUIDE_MIXES, LOUDNESS_PRESETS, EditProject, Project
 from app.project.model import PROJECT_SETTING_RANGES
 from app.ui.settings.qa_thresholds import QaThresholdsBox
+from app.ui.spin_boxes import number_spin
 
 # The loudness choices: a named preset, a target of one's own, or no normalisation at all.
 PRESET_LABELS = {
@@ -41,25 +42,21 @@ GUIDE_MIX_LABELS = {
     "duck": "Kept under the dub, lowered while lines play",
 }
 
-# The numeric settings the dialog shows: name -> (step, unit, decimals); each range is the
+# The numeric settings the dialog shows: name -> (step, decimals); each range and unit is the
 # project model's (PROJECT_SETTING_RANGES).
-FIELDS: dict[str, tuple[float, str, int]] = {
-    "fit_max_rate": (0.05, "×", 2),
-    "loudness_target_lufs": (0.5, " LUFS", 1),
-    "true_peak_dbtp": (0.5, " dBTP", 1),
-    "guide_gain_db": (1.0, " dB", 1),
-    "duck_db": (1.0, " dB", 1),
+FIELDS: dict[str, tuple[float, int]] = {
+    "fit_max_rate": (0.05, 2),
+    "loudness_target_lufs": (0.5, 1),
+    "true_peak_dbtp": (0.5, 1),
+    "guide_gain_db": (1.0, 1),
+    "duck_db": (1.0, 1),
 }
 
 
 def _spin(name: str, value: float) -> QDoubleSpinBox:
-    step, unit, decimals = FIELDS[name]
-    spin = QDoubleSpinBox()
+    step, decimals = FIELDS[name]
+    spin = number_spin(PROJECT_SETTING_RANGES[name], step, decimals)
     spin.setObjectName(f"setting_{name}")
-    spin.setRange(*PROJECT_SETTING_RANGES[name])
-    spin.setSingleStep(step)
-    spin.setDecimals(decimals)
-    spin.setSuffix(unit)
     spin.setValue(value)
     return spin
 

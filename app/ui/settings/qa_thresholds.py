@@ -18,14 +18,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.spin_boxes import number_spin
 from engine.hearing.qa.checks import QA_THRESHOLD_RANGES, QaThresholds
 
-# name -> (label, suffix, shown as value × scale, decimals, step, what it catches)
-FIELDS: dict[str, tuple[str, str, float, int, float, str]] = {
-    "max_wer": ("Word error rate at most", "", 1.0, 2, 0.05,
+# name -> (label, suffix as shown (None: its range's unit), shown as value × scale, decimals, step,
+# what it catches)
+FIELDS: dict[str, tuple[str, str | None, float, int, float, str]] = {
+    "max_wer": ("Word error rate at most", None, 1.0, 2, 0.05,
                 "Share of words Whisper heard wrong (0 = every word right): garbled speech, another "
                 "line, a take cut short. Languages written with spaces between words."),
-    "max_cer": ("Character error rate at most", "", 1.0, 2, 0.05,
+    "max_cer": ("Character error rate at most", None, 1.0, 2, 0.05,
                 "The same, counted in characters: Chinese, Japanese, Korean, Thai and the like"),
     "min_duration_ratio": ("Speech time at least", " %", 100.0, 0, 5.0,
                            "The take's speech time as a share of what its text needs at the voice's pace: "
@@ -35,15 +37,15 @@ FIELDS: dict[str, tuple[str, str, float, int, float, str]] = {
                                 "(told the line's language, Whisper would translate it instead)"),
     "max_clipping": ("Clipped samples at most", " %", 100.0, 2, 0.05,
                      "Share of samples at full scale; above 0.1 % distortion is audible"),
-    "max_leading_silence_s": ("Silence before speech at most", " s", 1.0, 2, 0.1,
+    "max_leading_silence_s": ("Silence before speech at most", None, 1.0, 2, 0.1,
                               "Dead air at the start of a take: a timing problem in a dub"),
-    "max_inner_silence_s": ("Longest pause at most", " s", 1.0, 2, 0.1,
+    "max_inner_silence_s": ("Longest pause at most", None, 1.0, 2, 0.1,
                             "A pause this long inside a take means the model stalled or a gap slipped in"),
-    "max_trailing_silence_s": ("Silence after speech at most", " s", 1.0, 2, 0.1,
+    "max_trailing_silence_s": ("Silence after speech at most", None, 1.0, 2, 0.1,
                                "Dead air at the end of a take"),
-    "max_overrun_s": ("Overrun of the slot at most", " s", 1.0, 2, 0.05,
+    "max_overrun_s": ("Overrun of the slot at most", None, 1.0, 2, 0.05,
                       "How far a take may run past its line's slot before it steps on the next line"),
-    "min_resemblance": ("Resemblance to the clip at least", "", 1.0, 2, 0.05,
+    "min_resemblance": ("Resemblance to the clip at least", None, 1.0, 2, 0.05,
                         "Speaker-embedding similarity (-1 to 1) between the take and the character's clip: "
                         "catches a grossly wrong voice"),
 }
@@ -58,13 +60,8 @@ class QaThresholdsBox(QGroupBox):
         self.spins: dict[str, QDoubleSpinBox] = {}
         form = QFormLayout(self)
         for name, (label, suffix, scale, decimals, step, tip) in FIELDS.items():
-            low, high = QA_THRESHOLD_RANGES[name]
-            spin = QDoubleSpinBox()
+            spin = number_spin(QA_THRESHOLD_RANGES[name], step, decimals, scale, suffix)
             spin.setObjectName(f"qa_{name}")
-            spin.setDecimals(decimals)
-            spin.setRange(low * scale, high * scale)
-            spin.setSingleStep(step)
-            spin.setSuffix(suffix)
             spin.setToolTip(tip)
             title = QLabel(label)
             title.setToolTip(tip)

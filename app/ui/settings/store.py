@@ -10,8 +10,8 @@ to the default instead of crashing the studio.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
-import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 from PySide6.QtCore import QSettings
 
 from engine.core.files import atomic_write_text
-from engine.core.protocol import DEFAULT_BACKEND, MAX_SLOTS
+from engine.core.numbers import Range
+from engine.core.protocol import DEFAULT_BACKEND, SLOTS
 from engine.hearing.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.synthesis.backends import DESCRIPTORS, descriptor
 from engine.synthesis.client.remote import RemoteConfig
@@ -34,7 +35,10 @@ APP_NAME = "DubStudio"
 ORG_NAME = "DubStudio"
 SCHEMA_VERSION = 2  # 2: the interpreter is kept per backend (engine/pythons), options per backend
 MAX_RECENT = 10
-MAX_AUTOSAVE_S = 3600  # an hour: autosave exists so that a crash loses minutes, not a session
+# The slots the studio asks its engine for; 0 leaves them to the engine (EngineConfig.slots None).
+ENGINE_SLOTS = dataclasses.replace(SLOTS, low=0, hint="(0 = automatic)")
+# At most an hour: autosave exists so that a crash loses minutes, not a session.
+AUTOSAVE_S = Range("autosave_s", 0, 3600, whole=True, unit="s", hint="(0 = off)")
 ENGINE_LOCATIONS = ("local", "server")  # this computer, or a DubStudio server (docs/serving.md)
 TOKEN_FILE = "server-token"  # beside the settings file, owner-only: the server's bearer token
 
@@ -86,9 +90,9 @@ def _from_json_object(value: dict[str, Any]) -> str:
 
 class Option(Generic[T]):
     """One setting: its QSettings key, default, a title for the dialog, its converters and
-    what it takes: a number from ``minimum`` to ``maximum`` (by ``step``), or one of
-    ``choices``. The dialog builds its widgets from these; a stored value outside them reads
-    as the default, and setting one raises ValueError saying what the option takes."""
+    what it takes: a number in its ``range``, or one of ``choices``. The dialog builds its
+    widgets from these; a stored value outside them reads as the default, and setting one raises
+    ValueError saying what the option takes (a RangeError, the range's own refusal, for a number)."""
 
     def __init__(
         self,
@@ -98,9 +102,7 @@ class Option(Generic[T]):
         convert: Callable[[Any], T],
         store: Callable[[T], object] = lambda v: v,
         *,
-        minimum: int | None = None,
-        maximum: int | None = None,
-        step: int = 1,
+        range: Range | None = None,
         choices: Sequence[str] = (),
     ) -> None:
         self.key = key
@@ -108,9 +110,7 @@ class Option(Generic[T]):
         self.title = title
         self.convert = convert
         self.store = store
-        self.minimum = minimum
-        self.maximum = maximum
-        self.step = step
+        self.range = range
         self.choices = tuple(choices)
         self.check(default)  # a declaration that breaks its own limits fails at import
 
@@ -118,11 +118,8 @@ class Option(Generic[T]):
         """``value`` when it is within the option's limits; ValueError naming it otherwise."""
         if self.choices and value not in self.choices:
             raise ValueError(f"{self.title}: expected one of {', '.join(self.choices)}, got {value!r}")
-        if self.minimum is not None or self.maximum is not None:
-            low = self.minimum if self.minimum is not None else -math.inf
-            high = self.maximum if self.maximum is not None else math.inf
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
-                raise ValueError(f"{self.title}: expected a number from {low:g} to {high:g}, got {value!r}")
+        if self.range is not None:
+            self.range.check(value)
         return value
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -147,7 +144,7 @@ class Settings:
     engine_location = Option("engine/location", "local", "Engine", str, choices=ENGINE_LOCATIONS)
     server_url = Option("engine/server_url", "", "Server URL", str)
     engine_backend = Option("engine/backend", DEFAULT_BACKEND, "Speech backend", str, choices=tuple(DESCRIPTORS))
-    engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int, minimum=0, maximum=MAX_SLOTS)
+    engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int, range=ENGINE_SLOTS)
     # Backend name -> its options ({"cosyvoice2": {"model_dir": ..., "fp16": true}}): each
     # backend keeps its own, so switching back and forth loses nothing.
     backend_options: Option[dict[str, Any]] = Option(
@@ -158,8 +155,7 @@ class Settings:
         _to_json_object, _from_json_object)
     cache_dir = Option("engine/cache_dir", "", "Voice cache folder (empty = default)", str)
     output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
-    autosave_s = Option("project/autosave_s", 60, "Autosave every (seconds, 0 = off)", int,
-                        minimum=0, maximum=MAX_AUTOSAVE_S)
+    autosave_s = Option("project/autosave_s", 60, "Autosave every (0 = off)", int, range=AUTOSAVE_S)
     recogniser_model = Option("qa/recogniser_model", DEFAULT_RECOGNISER_MODEL,
                               "Recogniser (take QA, transcripts by ear)", _to_recogniser_model)
     recent_projects: Option[list[str]] = Option("project/recent", [], "Recent projects", _to_str_list, _from_str_list)

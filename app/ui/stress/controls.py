@@ -7,6 +7,7 @@ describe a run with the same words, and a bad value is refused with the core's e
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,10 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.folders import Folders
+from app.ui.spin_boxes import decimals_for, number_spin, whole_spin
 from engine.core.codes import ErrorCode
+from engine.core.numbers import Range
 from engine.core.paths import SAMPLE_VOICES
 from engine.load import Objective, Plan, PlanError
-from engine.load.plans import PLAN_RANGES, WHOLE_NUMBERS, Arrivals, Mode, WarmupMode
+from engine.load.plans import PLAN_RANGES, Arrivals, Mode, WarmupMode
 from engine.load.stats import OBJECTIVE_RANGES
 
 TEXT_CHOICES = (("Bundled, as the backend speaks", None), ("Bundled English", ("en",)),
@@ -54,31 +57,19 @@ class Workload:
 
 DEFAULT_PLAN = Plan()
 DEFAULT_OBJECTIVE = Objective()
-MIN_DECIMALS = 2  # hundredths, as the fields always showed
 PERCENT = 100.0  # the error rate is a fraction in the objective and a percent on screen
 
 
-def decimals_for(low: float) -> int:
-    """Enough decimals that the declared minimum is shown as itself (a 0.0001 rate must not read 0)."""
-    decimals = MIN_DECIMALS
-    while round(low, decimals) != low:
-        decimals += 1
-    return decimals
-
-
-def number_spin(low: float, high: float, value: float, tip: str) -> QDoubleSpinBox:
-    """A spin box over a declared range, with the decimals that range needs."""
-    spin = QDoubleSpinBox()
-    spin.setDecimals(decimals_for(low))  # before the range: Qt rounds the range to the decimals
-    spin.setRange(low, high)
+def number_field(allowed: Range, value: float, tip: str) -> QDoubleSpinBox:
+    """A field over a declared range: its unit, and the decimals its lowest value needs."""
+    spin = number_spin(allowed)
     spin.setValue(value)
     spin.setToolTip(tip)
     return spin
 
 
-def whole_spin(low: float, high: float, value: int, tip: str) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(int(low), int(high))
+def whole_field(allowed: Range, value: int, tip: str, special: str = "") -> QSpinBox:
+    spin = whole_spin(allowed, special)
     spin.setValue(value)
     spin.setToolTip(tip)
     return spin
@@ -122,8 +113,8 @@ class RunControls(QWidget):
         hold.addWidget(self.hold_spin)
         hold.addWidget(self.hold_combo)
         form.addRow("Hold", hold)
-        self.warmup_spin = whole_spin(*PLAN_RANGES["warmup_jobs"], DEFAULT_PLAN.warmup_jobs,
-                                      "Jobs per level left out of the statistics")
+        self.warmup_spin = whole_field(PLAN_RANGES["warmup_jobs"], DEFAULT_PLAN.warmup_jobs,
+                                       "Jobs per level left out of the statistics")
         self.warmup_mode = QComboBox()
         self.warmup_mode.addItem("under the level's load", WarmupMode.CONCURRENT.value)
         self.warmup_mode.addItem("one at a time, first", WarmupMode.SEQUENTIAL.value)
@@ -132,24 +123,24 @@ class RunControls(QWidget):
         warmup.addWidget(self.warmup_spin)
         warmup.addWidget(self.warmup_mode, 1)
         form.addRow("Warm-up jobs", warmup)
-        self.think_spin = number_spin(*PLAN_RANGES["think_s"], DEFAULT_PLAN.think_s,
-                                      "Closed loop: pause between a user's jobs")
-        form.addRow("Think time (s)", self.think_spin)
-        self.rate_spin = number_spin(*PLAN_RANGES["rate"], DEFAULT_PLAN.rate,
-                                     "Open loop: arrivals per second per level unit")
-        form.addRow("Rate (jobs/s)", self.rate_spin)
+        self.think_spin = number_field(PLAN_RANGES["think_s"], DEFAULT_PLAN.think_s,
+                                       "Closed loop: pause between a user's jobs")
+        form.addRow("Think time", self.think_spin)
+        self.rate_spin = number_field(PLAN_RANGES["rate"], DEFAULT_PLAN.rate,
+                                      "Open loop: arrivals per second per level unit")
+        form.addRow("Rate", self.rate_spin)
         self.arrivals_combo = QComboBox()
         self.arrivals_combo.addItem("Poisson", Arrivals.POISSON.value)
         self.arrivals_combo.addItem("Constant", Arrivals.CONSTANT.value)
         form.addRow("Arrivals", self.arrivals_combo)
-        self.cap_spin = whole_spin(NO_CAP, PLAN_RANGES["max_in_flight"][1], NO_CAP,
-                                   "Open loop: at most this many jobs in flight; latency still counts from arrival")
-        self.cap_spin.setSpecialValueText("no cap")
+        self.cap_spin = whole_field(dataclasses.replace(PLAN_RANGES["max_in_flight"], low=NO_CAP), NO_CAP,
+                                    "Open loop: at most this many jobs in flight; latency still counts "
+                                    "from arrival", special="no cap")
         form.addRow("Max in flight", self.cap_spin)
-        self.timeout_spin = number_spin(*PLAN_RANGES["job_timeout_s"], DEFAULT_PLAN.job_timeout_s,
-                                        "A job not finished by then is cancelled and counts "
-                                        f"as an error ({ErrorCode.TIMEOUT})")
-        form.addRow("Job timeout (s)", self.timeout_spin)
+        self.timeout_spin = number_field(PLAN_RANGES["job_timeout_s"], DEFAULT_PLAN.job_timeout_s,
+                                         "A job not finished by then is cancelled and counts "
+                                         f"as an error ({ErrorCode.TIMEOUT})")
+        form.addRow("Job timeout", self.timeout_spin)
         self.stop_after_miss = QCheckBox("Stop after the first level that misses")
         self.stop_after_miss.setToolTip("Step up the levels until the objective fails: higher levels would only miss more")
         form.addRow(self.stop_after_miss)
@@ -195,15 +186,15 @@ class RunControls(QWidget):
     def _objective_box(self) -> QGroupBox:
         box = QGroupBox("Objective")
         form = QFormLayout(box)
-        self.objective_spin = number_spin(*OBJECTIVE_RANGES["p95_first_audio_s"], DEFAULT_OBJECTIVE.p95_first_audio_s,
-                                          "A level passes when its p95 first audio is at most this")
-        form.addRow("p95 first audio ≤ (s)", self.objective_spin)
-        low, high = OBJECTIVE_RANGES["max_error_rate"]
-        self.error_rate_spin = number_spin(low * PERCENT, high * PERCENT, DEFAULT_OBJECTIVE.max_error_rate * PERCENT,
-                                           "Allowed failed jobs, percent")
+        self.objective_spin = number_field(OBJECTIVE_RANGES["p95_first_audio_s"], DEFAULT_OBJECTIVE.p95_first_audio_s,
+                                           "A level passes when its p95 first audio is at most this")
+        form.addRow("p95 first audio ≤", self.objective_spin)
+        self.error_rate_spin = number_spin(OBJECTIVE_RANGES["max_error_rate"], scale=PERCENT)
+        self.error_rate_spin.setValue(DEFAULT_OBJECTIVE.max_error_rate * PERCENT)
+        self.error_rate_spin.setToolTip("Allowed failed jobs, percent")
         form.addRow("Errors ≤ (%)", self.error_rate_spin)
-        self.stalls_spin = number_spin(*OBJECTIVE_RANGES["max_stalls_per_job"], DEFAULT_OBJECTIVE.max_stalls_per_job,
-                                       "Allowed playback stalls per job")
+        self.stalls_spin = number_field(OBJECTIVE_RANGES["max_stalls_per_job"], DEFAULT_OBJECTIVE.max_stalls_per_job,
+                                        "Allowed playback stalls per job")
         form.addRow("Stalls per job ≤", self.stalls_spin)
         return box
 
@@ -275,10 +266,10 @@ class RunControls(QWidget):
 
     def _hold_range(self) -> None:
         """The hold is a number of jobs or of seconds, each with its own declared range."""
-        field = "jobs_per_level" if self.hold_combo.currentIndex() == 0 else "seconds_per_level"
-        low, high = PLAN_RANGES[field]
-        self.hold_spin.setDecimals(0 if field in WHOLE_NUMBERS else decimals_for(low))
-        self.hold_spin.setRange(low, high)
+        held = PLAN_RANGES["jobs_per_level" if self.hold_combo.currentIndex() == 0 else "seconds_per_level"]
+        self.hold_spin.setDecimals(0 if held.whole else decimals_for(held.low))
+        self.hold_spin.setRange(held.low, held.high)
+        self.hold_spin.setSuffix(held.suffix)
 
     def sync_enabled(self) -> None:
         open_loop = self.mode_combo.currentData() == Mode.OPEN.value

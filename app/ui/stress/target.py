@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.engine.backend_form import BackendOptionsForm, row, spin_box
+from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.folders import Folders
-from engine.core.protocol import MAX_SLOTS, EngineError
+from app.ui.settings.store import ENGINE_SLOTS
+from app.ui.spin_boxes import whole_spin
+from engine.core.protocol import EngineError
 from engine.synthesis.backends import DESCRIPTORS, OptionError, descriptor
 from engine.synthesis.client.remote import RemoteConfig
 from engine.synthesis.config import EngineConfig
@@ -71,7 +73,7 @@ class TargetBox(QGroupBox):
         self.python.setToolTip("The Python that runs the engine; empty: the backend's own environment")
         browse_python = QPushButton("Browse…")
         browse_python.clicked.connect(self._browse_python)
-        self.slots = spin_box(0, MAX_SLOTS, special="auto")  # 0: the engine decides
+        self.slots = whole_spin(ENGINE_SLOTS, special="auto")  # 0: the engine decides
         self.slots.setObjectName("stressSlots")
         self.slots.setToolTip("Pieces the engine computes at once; auto picks by CPU cores (and GPU memory)")
         local = QWidget()

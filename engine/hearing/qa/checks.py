@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from engine.core.codes import QaCode
+from engine.core.codes import ErrorCode, QaCode
+from engine.core.numbers import Range, ranges
 from engine.core.silence import sound_intervals
 from engine.hearing.qa.recognise import (
     AUTO,
@@ -64,21 +65,23 @@ _SCRIPT_LANGUAGES = (
 
 
 class QaValueError(ValueError):
-    """A threshold or a stored check is out of range or of the wrong type."""
+    """Thresholds that are no object or name unknown ones, or a stored check of the wrong type
+    (a threshold out of its range is a RangeError)."""
 
 
-QA_THRESHOLD_RANGES: dict[str, tuple[float, float]] = {
-    "max_wer": (0.0, 10.0),
-    "max_cer": (0.0, 10.0),
-    "min_duration_ratio": (0.0, 1.0),
-    "min_language_confidence": (0.5, 1.0),
-    "max_clipping": (0.0, 1.0),
-    "max_leading_silence_s": (0.0, 600.0),
-    "max_inner_silence_s": (0.0, 600.0),
-    "max_trailing_silence_s": (0.0, 600.0),
-    "max_overrun_s": (0.0, 600.0),
-    "min_resemblance": (-1.0, 1.0),
-}
+QA_THRESHOLD_RANGES = ranges(
+    Range("max_wer", 0.0, 10.0),
+    Range("max_cer", 0.0, 10.0),
+    Range("min_duration_ratio", 0.0, 1.0),
+    Range("min_language_confidence", 0.5, 1.0),
+    Range("max_clipping", 0.0, 1.0, hint="(a fraction of the samples)"),
+    Range("max_leading_silence_s", 0.0, 600.0, unit="s"),
+    Range("max_inner_silence_s", 0.0, 600.0, unit="s"),
+    Range("max_trailing_silence_s", 0.0, 600.0, unit="s"),
+    Range("max_overrun_s", 0.0, 600.0, unit="s"),
+    Range("min_resemblance", -1.0, 1.0),
+    code=ErrorCode.INVALID_VALUE,
+)
 """The values each QA threshold may take (the project settings dialog's limits too)."""
 
 
@@ -99,19 +102,17 @@ class QaThresholds:
     min_resemblance: float = 0.25  # GE2E cosine to the character's clip (plain joe vs the bundled clips: 0.30-0.70)
 
     def validate(self) -> None:
-        """Raise QaValueError naming the first value out of its range."""
-        for name, (low, high) in QA_THRESHOLD_RANGES.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                    or not low <= value <= high:
-                raise QaValueError(f"QA threshold {name} must be a number from {low:g} to {high:g}, got {value!r}")
+        """Raise RangeError (E_INVALID_VALUE) naming the first value out of its range."""
+        for name, allowed in QA_THRESHOLD_RANGES.items():
+            allowed.check(getattr(self, name))
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: object) -> QaThresholds:
-        """Thresholds from JSON; missing keys take their defaults, unknown keys are refused."""
+        """Thresholds from JSON; missing keys take their defaults, unknown keys are refused
+        (QaValueError), a value out of its range too (RangeError)."""
         if not isinstance(data, dict):
             raise QaValueError(f"QA thresholds must be an object, got {data!r}")
         known = {f.name for f in fields(cls)}

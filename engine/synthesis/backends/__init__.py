@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core.numbers import Range
 from engine.core.protocol import SPEED, Capabilities
 from engine.synthesis.backends.base import Backend
 from engine.synthesis.backends.descriptor import (
@@ -55,12 +56,10 @@ PIPER = BackendDescriptor(
                       "a Piper voice; empty: the bundled en_US-joe-medium", advanced=True),
         BackendOption("config_path", OptionKind.FILE, "Voice config (.json)",
                       "the voice's config; empty: the model path + .json", advanced=True),
-        BackendOption("noise_scale", OptionKind.FLOAT, "Noise scale",
-                      "variation in the voice (VITS noise); empty: the voice's own", minimum=0.0, maximum=2.0,
-                      advanced=True),
-        BackendOption("noise_w", OptionKind.FLOAT, "Duration noise",
-                      "variation in phoneme durations; empty: the voice's own", minimum=0.0, maximum=2.0,
-                      advanced=True),
+        BackendOption.number(Range("noise_scale", 0.0, 2.0), "Noise scale",
+                             "variation in the voice (VITS noise); empty: the voice's own", advanced=True),
+        BackendOption.number(Range("noise_w", 0.0, 2.0), "Duration noise",
+                             "variation in phoneme durations; empty: the voice's own", advanced=True),
     ),
 )
 
@@ -89,22 +88,22 @@ COSYVOICE2 = BackendDescriptor(
         BackendOption("load_trt", OptionKind.BOOL, "TensorRT flow decoder",
                       "upstream's TensorRT flow decoder (needs tensorrt; the plan is built on first use)",
                       default=False, needs_device="tensorrt", advanced=True),
-        BackendOption("trt_concurrent", OptionKind.INT, "TensorRT contexts",
-                      "TensorRT execution contexts (concurrent flow decodes)", default=1, minimum=1, maximum=64,
-                      needs_device="tensorrt", advanced=True),
+        BackendOption.number(Range("trt_concurrent", 1, 64, whole=True), "TensorRT contexts",
+                             "TensorRT execution contexts (concurrent flow decodes)", default=1,
+                             needs_device="tensorrt", advanced=True),
         BackendOption("load_vllm", OptionKind.BOOL, "vLLM for the LLM",
                       "upstream's vLLM engine serves the LLM for all slots (needs vllm)", default=False,
                       needs_device="vllm", advanced=True),
         BackendOption("hop_schedule", OptionKind.CHOICE, "Hop schedule",
                       "per_job: every stream starts with a 1 s hop; upstream: upstream's shared hop, for comparisons",
                       default="per_job", choices=COSYVOICE2_HOP_SCHEDULES, advanced=True),
-        BackendOption("max_batch", OptionKind.INT, "Jobs per batched call",
-                      "hops of up to this many jobs in one call, their LLM tokens in one batched step "
-                      "(1: one job per call, each LLM in its own thread); empty: 8 on a GPU (within its "
-                      "memory), 1 on the CPU", minimum=1, maximum=COSYVOICE2_MAX_BATCH, advanced=True),
-        BackendOption("threads", OptionKind.INT, "Torch threads",
-                      "intra-op threads; empty: cores ÷ slots (batched: ÷ slots + 1, its LLM thread)",
-                      minimum=1, maximum=256, advanced=True),
+        BackendOption.number(Range("max_batch", 1, COSYVOICE2_MAX_BATCH, whole=True), "Jobs per batched call",
+                             "hops of up to this many jobs in one call, their LLM tokens in one batched step "
+                             "(1: one job per call, each LLM in its own thread); empty: 8 on a GPU (within its "
+                             "memory), 1 on the CPU", advanced=True),
+        BackendOption.number(Range("threads", 1, 256, whole=True), "Torch threads",
+                             "intra-op threads; empty: cores ÷ slots (batched: ÷ slots + 1, its LLM thread)",
+                             advanced=True),
         BackendOption("code_dir", OptionKind.FOLDER, "CosyVoice code",
                       "a clone of upstream CosyVoice to run instead of the installed copy", advanced=True),
     ),

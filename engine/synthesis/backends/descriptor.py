@@ -11,9 +11,9 @@ and says what it takes, never a ``TypeError`` from a constructor.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import importlib
-import math
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.core.numbers import Range, RangeError
 from engine.core.paths import REPO_ROOT
 from engine.core.protocol import Capabilities, EngineError, ErrorCode
 
@@ -60,7 +61,8 @@ class BackendOption:
     """One option a backend takes: its type, default, limits and what it is for.
 
     ``default=None`` means "not set": the backend decides (for example threads from the core
-    count); such an option is left out of the validated options unless given.
+    count); such an option is left out of the validated options unless given. A number option
+    is declared by its :class:`Range` (:meth:`number`), which names it and says whether it is whole.
     """
 
     name: str
@@ -70,8 +72,7 @@ class BackendOption:
     default: OptionValue | None = None
     required: bool = False
     choices: tuple[str, ...] = ()
-    minimum: float | None = None
-    maximum: float | None = None
+    range: Range | None = None  # INT and FLOAT: the numbers it takes, refused with E_BAD_OPTION
     pattern: str | None = None  # TEXT: a full-match regular expression
     pattern_hint: str = ""  # TEXT: what the pattern accepts, in words
     # A device fact (engine.synthesis.backends.device.describe) that must be true for the option to do
@@ -80,19 +81,24 @@ class BackendOption:
     needs_device: str = ""
     advanced: bool = False  # tucked under "Advanced" in the Settings form
 
+    @classmethod
+    def number(cls, allowed: Range, label: str, help: str, **declared: Any) -> BackendOption:
+        """A number option: its name and kind (whole or not) are its range's."""
+        return cls(allowed.name, OptionKind.INT if allowed.whole else OptionKind.FLOAT, label, help,
+                   range=dataclasses.replace(allowed, code=ErrorCode.BAD_OPTION), **declared)
+
+    def __post_init__(self) -> None:
+        if (self.range is not None) != (self.kind in (OptionKind.INT, OptionKind.FLOAT)):
+            raise ValueError(f"backend option {self.name}: a number option has a range, no other option does")
+
     def type_hint(self) -> str:
         """What the value looks like, for help texts and error messages."""
         if self.kind is OptionKind.BOOL:
             return "true or false"
         if self.kind is OptionKind.CHOICE:
             return " | ".join(self.choices)
-        if self.kind in (OptionKind.INT, OptionKind.FLOAT):
-            noun = "a whole number" if self.kind is OptionKind.INT else "a number"
-            if self.minimum is not None and self.maximum is not None:
-                return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
-            if self.minimum is not None:
-                return f"{noun} of at least {_num(self.minimum)}"
-            return noun
+        if self.range is not None:
+            return f"{'a whole number' if self.range.whole else 'a number'} {self.range.describe()}"
         if self.kind is OptionKind.TEXT and self.pattern_hint:
             return self.pattern_hint
         return {OptionKind.FOLDER: "a folder", OptionKind.FILE: "a file"}.get(self.kind, "text")
@@ -110,19 +116,11 @@ class BackendOption:
             if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
                 return value.strip().lower() in _TRUE
             raise bad()
-        if self.kind in (OptionKind.INT, OptionKind.FLOAT):
-            if isinstance(value, bool):
-                raise bad()
+        if self.range is not None:
             try:
-                number = float(value)
-            except (TypeError, ValueError):
-                raise bad() from None
-            if not math.isfinite(number) or (self.kind is OptionKind.INT and not number.is_integer()):
-                raise bad()
-            if (self.minimum is not None and number < self.minimum) or (
-                    self.maximum is not None and number > self.maximum):
-                raise bad(f"{_num(number)} is out of range: expected {self.type_hint()}")
-            return int(number) if self.kind is OptionKind.INT else number
+                return self.range.check(_number_in(value, self.range.whole))
+            except RangeError as error:
+                raise bad(error.message) from None
         if not isinstance(value, (str, os.PathLike)):
             raise bad()
         text = str(value).strip()
@@ -319,8 +317,17 @@ class BackendDescriptor:
         return "\n".join(lines)
 
 
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+def _number_in(value: object, whole: bool) -> object:
+    """A number typed as text (a command line, a settings file) as one, a whole one (2.0) as an int
+    for a whole range; anything else as it is, for the range to refuse in its words."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return value
+    if whole and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def _show(value: object) -> str:

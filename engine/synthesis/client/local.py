@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.lifeline import kill_engine
 from engine.core.protocol import (
+    SLOTS,
     AudioChunk,
     CancelJob,
     EngineClientProtocol,
@@ -50,7 +51,6 @@ from engine.core.protocol import (
     StartProgress,
     SubmitJob,
     VoiceSpec,
-    check_slots,
 )
 from engine.synthesis.backends import descriptor
 from engine.synthesis.config import EngineConfig
@@ -162,7 +162,7 @@ class EngineClient:
         try:
             options = descriptor(self.config.backend).validate(self.config.backend_options)
             if self._slots is not None:
-                check_slots(self._slots)
+                SLOTS.check(self._slots)
         except EngineError as error:  # a bad option or slot count: E_BAD_OPTION naming it
             raise EngineStartError(error.code, error.message) from None
         # The engine gets the checked options and the slot count this client holds (a restart
@@ -284,7 +284,8 @@ class EngineClient:
         self._send(CancelJob(job_id))
 
     def set_slots(self, slots: int) -> None:
-        self._slots = check_slots(slots)  # raises EngineError(BAD_OPTION) before anything is sent
+        SLOTS.check(slots)  # raises EngineError(BAD_OPTION) before anything is sent
+        self._slots = slots
         self._send(SetSlots(slots))
 
     def prepare_voice(self, voice: VoiceSpec) -> str:

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.files import read_regular_file
-from engine.core.numbers import NumberError, checked_int, checked_number
-from engine.core.protocol import DEFAULT_BACKEND, MAX_SLOTS
+from engine.core.numbers import Range, RangeError, ranges
+from engine.core.protocol import DEFAULT_BACKEND, SLOTS, ErrorCode
 from engine.synthesis.config import EngineConfig
 from engine.synthesis.scheduler import default_max_active
 
@@ -33,37 +33,24 @@ ROUTER_MAX_QUEUED = 1000  # jobs that wait for an engine replica before new ones
 APP_NAME = "dubstudio"
 MB = 2**20
 # What each server limit may be, declared once: ServeOptions.validate and `dubstudio serve`'s
-# options read it. A check like ``value > 0`` lets NaN through; these are finite ranges.
-SERVE_RANGES: dict[str, tuple[float, float]] = {
-    "port": (1, 65535),
-    "num_cpus": (1, 100_000),
-    "replicas": (1, 1000),
-    "target_ongoing": (1, 100_000),
-    "slots": (1, MAX_SLOTS),
-    "replica_cpus": (0.01, 1024.0),
-    "gpus_per_replica": (0.0, 64.0),
-    "max_text_chars": (1, 1_000_000),
-    "max_clip_mb": (0.001, 4096.0),
-    "job_timeout_s": (0.001, 7 * 24 * 3600.0),
-    "clip_store_mb": (1.0, 65536.0),
-}
-WHOLE_SERVE_NUMBERS = frozenset({"port", "num_cpus", "replicas", "target_ongoing", "slots", "max_text_chars"})
+# options read it (named as the options). A check like ``value > 0`` lets NaN through; a Range refuses it.
+SERVE_RANGES = ranges(
+    Range("--port", 1, 65535, whole=True),
+    Range("--num-cpus", 1, 100_000, whole=True),
+    Range("--replicas", 1, 1000, whole=True),
+    Range("--target-ongoing", 1, 100_000, whole=True),
+    Range("--replica-cpus", 0.01, 1024.0),
+    Range("--gpus-per-replica", 0.0, 64.0),
+    Range("--max-text-chars", 1, 1_000_000, whole=True),
+    Range("--max-clip-mb", 0.001, 4096.0, unit="MB"),
+    Range("--job-timeout", 0.001, 7 * 24 * 3600.0, unit="s"),
+    Range("--clip-store-mb", 1.0, 65536.0, unit="MB"),
+    code=ErrorCode.BAD_OPTION,
+)
 
 
 class ServeConfigError(ValueError):
     """A server option that cannot work; the message says which and what to do."""
-
-
-def serve_option(name: str) -> str:
-    return "--" + name.removesuffix("_s").replace("_", "-")
-
-
-def check_serve_number(name: str, value: object) -> float:
-    """A server limit in its SERVE_RANGES range (named as its option), or NumberError."""
-    low, high = SERVE_RANGES[name]
-    if name in WHOLE_SERVE_NUMBERS:
-        return checked_int(serve_option(name), value, int(low), high)
-    return checked_number(serve_option(name), value, low, high)
 
 
 def is_loopback(host: str) -> bool:
@@ -154,18 +141,19 @@ class ServeOptions:
             if high < low:
                 raise ServeConfigError(f"--autoscale MIN,MAX needs 1 <= MIN <= MAX, not {low},{high}")
         values = {
-            "port": self.port, "replicas": self.replicas, "target_ongoing": self.target_ongoing, "slots": self.slots,
-            "replica_cpus": self.replica_cpus, "gpus_per_replica": self.gpus_per_replica,
-            "max_text_chars": self.max_text_chars, "max_clip_mb": self.max_clip_bytes / MB,
-            "job_timeout_s": self.job_timeout_s, "clip_store_mb": self.clip_store_bytes / MB,
+            "--port": self.port, "--replicas": self.replicas, "--target-ongoing": self.target_ongoing,
+            "--replica-cpus": self.replica_cpus, "--gpus-per-replica": self.gpus_per_replica,
+            "--max-text-chars": self.max_text_chars, "--max-clip-mb": self.max_clip_bytes / MB,
+            "--job-timeout": self.job_timeout_s, "--clip-store-mb": self.clip_store_bytes / MB,
         }
         if self.autoscale is not None:
-            values["replicas"] = self.autoscale[0]
+            values["--replicas"] = self.autoscale[0]
         try:
+            SLOTS.check(self.slots)
             for name, value in values.items():
                 if value is not None:
-                    check_serve_number(name, value)
-        except NumberError as error:
+                    SERVE_RANGES[name].check(value)
+        except RangeError as error:
             raise ServeConfigError(str(error)) from None
         if self.clip_store_bytes < self.max_clip_bytes:
             raise ServeConfigError(f"--clip-store-mb ({self.clip_store_bytes / MB:g}) must hold at least one clip "

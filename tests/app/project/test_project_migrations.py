@@ -145,7 +145,7 @@ def test_a_bad_setting_names_the_setting(tmp_path: Path) -> None:
     data, _ = migrate(V1)
     data["settings"]["fit_max_rate"] = 7
     (root / "project.json").write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ProjectFileError, match="fit_max_rate must be between 1 and 2"):
+    with pytest.raises(ProjectFileError, match=r"fit_max_rate must be a number from 1 to 2×"):
         Project.load(root)
 
 

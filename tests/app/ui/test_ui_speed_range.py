@@ -19,7 +19,8 @@ from app.ui.script.speed_box import NONE_STEP, SpeedBox
 from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
 from app.ui.window.main_window import MainWindow
-from engine.core.protocol import SPEED, SettingRange
+from engine.core.numbers import Range
+from engine.core.protocol import SPEED
 from engine.synthesis.backends import COSYVOICE2_SPEED, PIPER
 
 
@@ -37,7 +38,7 @@ def spans(box: SpeedBox) -> tuple[float, float]:
     return round(box.minimum(), 2), round(box.maximum(), 2)
 
 
-def assert_boxes_span(window: MainWindow, speeds: SettingRange) -> None:
+def assert_boxes_span(window: MainWindow, speeds: Range) -> None:
     assert window.characters is not None and window.script is not None
     assert spans(window.characters.speed) == (speeds.low, speeds.high)
     # the line's box has one more value below the range: "Character's", none of its own
@@ -71,7 +72,7 @@ def test_a_character_speed_outside_the_backends_range_stays_stored_and_is_marked
         dataclasses.replace(ready, backend=replace(ready.backend, speed=COSYVOICE2_SPEED)))
 
     assert panel.speed.value() == 2.0  # shown clamped to CosyVoice2's range ...
-    assert "engine will refuse" in panel.speed.toolTip() and COSYVOICE2_SPEED.refusal("3") in panel.speed.toolTip()
+    assert "engine will refuse" in panel.speed.toolTip() and COSYVOICE2_SPEED.refusal(3.0) in panel.speed.toolTip()
     panel.speed.editingFinished.emit()  # ... leaving the box writes no clamp back
     assert doc.project.character(char.id).settings.speed == 3.0
 

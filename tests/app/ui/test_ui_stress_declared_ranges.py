@@ -8,6 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from app.ui.folders import Folders
 from app.ui.stress.controls import NO_CAP, PERCENT, RunControls
+from engine.core.numbers import Range
 from engine.load import Objective, Plan
 from engine.load.plans import PLAN_RANGES
 from engine.load.stats import OBJECTIVE_RANGES
@@ -22,7 +23,7 @@ def _controls(qtbot: QtBot) -> RunControls:
 def test_each_plan_and_objective_field_spans_its_declared_range_and_starts_at_its_default(qtbot: QtBot) -> None:
     controls = _controls(qtbot)
     plan, objective = Plan(), Objective()
-    declared: dict[str, tuple[QSpinBox | QDoubleSpinBox, dict[str, tuple[float, float]], float]] = {
+    declared: dict[str, tuple[QSpinBox | QDoubleSpinBox, dict[str, Range], float]] = {
         "warmup_jobs": (controls.warmup_spin, PLAN_RANGES, plan.warmup_jobs),
         "think_s": (controls.think_spin, PLAN_RANGES, plan.think_s),
         "rate": (controls.rate_spin, PLAN_RANGES, plan.rate),
@@ -31,13 +32,15 @@ def test_each_plan_and_objective_field_spans_its_declared_range_and_starts_at_it
         "max_stalls_per_job": (controls.stalls_spin, OBJECTIVE_RANGES, objective.max_stalls_per_job),
     }
     for name, (spin, ranges, default) in declared.items():
-        assert (spin.minimum(), spin.maximum()) == ranges[name], name
+        assert (spin.minimum(), spin.maximum(), spin.suffix()) == (ranges[name].low, ranges[name].high,
+                                                                   ranges[name].suffix), name
         assert spin.value() == default, name
-    low, high = OBJECTIVE_RANGES["max_error_rate"]
-    assert (controls.error_rate_spin.minimum(), controls.error_rate_spin.maximum()) == (low * PERCENT, high * PERCENT)
+    errors = OBJECTIVE_RANGES["max_error_rate"]
+    assert (controls.error_rate_spin.minimum(), controls.error_rate_spin.maximum()) == (errors.low * PERCENT,
+                                                                                         errors.high * PERCENT)
     assert controls.error_rate_spin.value() == objective.max_error_rate * PERCENT
     # the cap's "no cap" sits below the declared least cap; its top is the declared one
-    assert (controls.cap_spin.minimum(), controls.cap_spin.maximum()) == (NO_CAP, PLAN_RANGES["max_in_flight"][1])
+    assert (controls.cap_spin.minimum(), controls.cap_spin.maximum()) == (NO_CAP, PLAN_RANGES["max_in_flight"].high)
     assert controls.cap_spin.value() == NO_CAP and controls.cap_spin.specialValueText() == "no cap"
     assert controls.plan() == plan and controls.objective() == objective
 
@@ -45,12 +48,13 @@ def test_each_plan_and_objective_field_spans_its_declared_range_and_starts_at_it
 def test_the_hold_spans_the_jobs_or_the_seconds_range_as_chosen(qtbot: QtBot) -> None:
     controls = _controls(qtbot)
     hold = controls.hold_spin
-    assert (hold.minimum(), hold.maximum(), hold.decimals()) == (*PLAN_RANGES["jobs_per_level"], 0)
+    jobs, seconds = PLAN_RANGES["jobs_per_level"], PLAN_RANGES["seconds_per_level"]
+    assert (hold.minimum(), hold.maximum(), hold.decimals()) == (jobs.low, jobs.high, 0)
     assert hold.value() == Plan().jobs_per_level
     controls.hold_combo.setCurrentIndex(1)
-    assert (hold.minimum(), hold.maximum()) == PLAN_RANGES["seconds_per_level"]
+    assert (hold.minimum(), hold.maximum(), hold.suffix()) == (seconds.low, seconds.high, " s")
     hold.setValue(hold.minimum())
-    assert controls.plan().seconds_per_level == PLAN_RANGES["seconds_per_level"][0]
+    assert controls.plan().seconds_per_level == seconds.low
 
 
 def test_each_declared_minimum_is_shown_and_accepted_as_itself(qtbot: QtBot) -> None:
@@ -63,5 +67,5 @@ def test_each_declared_minimum_is_shown_and_accepted_as_itself(qtbot: QtBot) -> 
         shown = spin.textFromValue(spin.minimum())  # in the field's own locale and decimals
         assert spin.valueFromText(shown) == spin.minimum() == spin.value()
     plan = controls.plan()
-    assert (plan.rate, plan.job_timeout_s) == (PLAN_RANGES["rate"][0], PLAN_RANGES["job_timeout_s"][0])
-    assert controls.objective().p95_first_audio_s == OBJECTIVE_RANGES["p95_first_audio_s"][0]
+    assert (plan.rate, plan.job_timeout_s) == (PLAN_RANGES["rate"].low, PLAN_RANGES["job_timeout_s"].low)
+    assert controls.objective().p95_first_audio_s == OBJECTIVE_RANGES["p95_first_audio_s"].low
