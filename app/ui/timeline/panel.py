@@ -54,7 +54,12 @@ from app.ui.timeline.programme import (
     placements,
 )
 from app.ui.timeline.scale import ZOOM_STEP
-from app.ui.timeline.transport import Transport
+from app.ui.timeline.transport import (
+    DEFAULT_GUIDE_DB,
+    GUIDE_LEVEL_DB,
+    Transport,
+    guide_gain,
+)
 from app.ui.timeline.video import FrameDecoder, VideoPreview
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
@@ -64,8 +69,6 @@ log = logging.getLogger(__name__)
 DISPLAY_MS = 20  # the display timer: 50 playhead updates a second, two per frame of 25 fps video
 NO_CHARACTER_COLOUR = "#8a8a8a"
 GUIDE_COLOUR = "#6c757d"
-DEFAULT_GUIDE_DB = -12  # under the dub, audible for timing, never in the way
-GUIDE_OFF_DB = -40  # the slider's bottom: off
 DEFAULT_FPS = 25.0
 
 
@@ -78,10 +81,6 @@ def _shown_status(line: Line, has_take: bool) -> LineStatus:
     if line.status in (LineStatus.FAILED, LineStatus.QUEUED, LineStatus.RENDERING):
         return line.status
     return LineStatus.DONE if has_take else LineStatus.NOT_RENDERED
-
-
-def _db_to_gain(db: int) -> float:
-    return 0.0 if db <= GUIDE_OFF_DB else float(10 ** (db / 20))
 
 
 class TimelinePanel(QWidget):
@@ -99,7 +98,6 @@ class TimelinePanel(QWidget):
         self.library = AudioLibrary()
         self.programme = Programme()
         self.transport = Transport(player, self.programme, self)
-        self.transport.guide_gain = _db_to_gain(DEFAULT_GUIDE_DB)
         self.transport.changed.connect(self._on_transport)
         self._slots: dict[str, Slot] = {}
         self._captions: list[tuple[float, float, str]] = []  # (from, to, text) of each line, for the preview
@@ -208,7 +206,7 @@ class TimelinePanel(QWidget):
         bar.addWidget(QLabel("Original audio"))
         self.guide_slider = QSlider(Qt.Orientation.Horizontal)
         self.guide_slider.setObjectName("guideLevel")
-        self.guide_slider.setRange(GUIDE_OFF_DB, 6)
+        self.guide_slider.setRange(int(GUIDE_LEVEL_DB.low), int(GUIDE_LEVEL_DB.high))
         self.guide_slider.setValue(DEFAULT_GUIDE_DB)
         self.guide_slider.setFixedWidth(120)
         self.guide_slider.valueChanged.connect(self._on_guide_level)
@@ -468,8 +466,8 @@ class TimelinePanel(QWidget):
         self.time_label.setText(f"{format_clock(position)} / {format_clock(self.transport.end_s)}")
 
     def _on_guide_level(self, db: int) -> None:
-        self.transport.guide_gain = _db_to_gain(db)
-        self.guide_label.setText("off" if db <= GUIDE_OFF_DB else f"{db:+d} dB")
+        self.transport.guide_gain = guide_gain(db)
+        self.guide_label.setText("off" if db <= GUIDE_LEVEL_DB.low else f"{db:+d} dB")
 
     def _show_guide_state(self, project: Project) -> None:
         has_guide = bool(project.guide_audio)

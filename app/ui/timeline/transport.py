@@ -17,8 +17,18 @@ from PySide6.QtCore import QObject, Signal
 
 from app.ui.playback.player import Player
 from app.ui.timeline.programme import Programme
+from engine.core.numbers import Range
 
 SHUTTLE_SPEEDS = (1.0, 2.0, 4.0, 8.0)  # each J or L press doubles, as in video editors
+# The original audio's level under the dub while the timeline plays (its slider; the export
+# follows the project settings): by default audible for timing, never in the way; the lowest is off.
+DEFAULT_GUIDE_DB = -12
+GUIDE_LEVEL_DB = Range("guide level", -40, 6, whole=True, unit="dB", hint="(-40 = off)", default=DEFAULT_GUIDE_DB)
+
+
+def guide_gain(db: float) -> float:
+    """The linear gain of a guide level (its lowest: silence)."""
+    return 0.0 if db <= GUIDE_LEVEL_DB.low else float(10 ** (db / 20))
 
 
 class Transport(QObject):
@@ -40,7 +50,7 @@ class Transport(QObject):
         self._ended = False
         self._restarting = False
         self._end_s = 0.0
-        self.guide_gain = 0.25  # linear gain of the original audio under the dub
+        self.guide_gain = guide_gain(DEFAULT_GUIDE_DB)  # linear gain of the original audio under the dub
         player.stopped.connect(self._on_player_stopped)
 
     # --- state ------------------------------------------------------------------------------
