@@ -47,6 +47,7 @@ from engine.hearing.transcribe import (
     WhisperTranslator,
     transcribe_media,
 )
+from engine.hearing.whisper import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
     from engine.voiceprint.encoder import SpeakerEncoder
 
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
-DEFAULT_MODEL = "base"  # the multilingual model that ships in registry packages
 Progress = Callable[[str, float], None]
 
 

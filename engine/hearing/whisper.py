@@ -130,6 +130,9 @@ WHISPER_MODELS: dict[str, WhisperSpec] = {spec.name: spec for spec in (
     WhisperSpec("turbo", multilingual=True, size_mb=1620, hub_repo="mobiuslabsgmbh/faster-whisper-large-v3-turbo"),
 )}
 PACKAGED_MODELS = tuple(name for name, spec in WHISPER_MODELS.items() if spec.packaged)
+# The recogniser take QA, transcripts by ear and transcribing a video use unless told: multilingual
+# (it checks the cross-lingual CosyVoice2 lines too), and it ships in registry packages.
+DEFAULT_MODEL = "base"
 
 
 def model_packages(name: str) -> tuple[str, ...]:

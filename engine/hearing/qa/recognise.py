@@ -25,6 +25,7 @@ from engine.core.audio_io import resample
 from engine.core.protocol import EngineError
 from engine.hearing.qa.wer import language_code
 from engine.hearing.whisper import (
+    DEFAULT_MODEL,
     WHISPER_MODELS,
     load_whisper,
     model_path,
@@ -34,7 +35,6 @@ from engine.hearing.whisper import (
 
 SILENCE_PEAK = 1e-3  # below -60 dBFS there is nothing to hear
 AUTO = "auto"  # a character whose language is detected from what is heard
-DEFAULT_MODEL = "base"  # multilingual: checks the cross-lingual CosyVoice2 lines too
 CONFIDENT_DETECTION = 0.9  # below this Whisper's language guess is wrong too often to trust
 BEAM_SIZE = 5  # beam 1 costs base badly on some voices (Spanish WER 0.08 -> 0.50)
 # Whisper base writes traditional characters for Mandarin unless the prompt is in simplified ones.
