@@ -11,6 +11,7 @@ and kept in the cached profile.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import threading
@@ -31,6 +32,7 @@ from engine.core.reference import ReferenceClip
 from engine.core.silence import quiet_cut, sound_intervals, sound_seconds
 from engine.core.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 from engine.synthesis.allocator import short_lived_allocations
+from engine.synthesis.backends import PIPER
 from engine.synthesis.backends.adaptation import (
     ARRAY_BOUNDS,
     ENVELOPE_GRID_HZ,
@@ -179,16 +181,10 @@ class PiperBackend(Backend):
 
     @property
     def capabilities(self) -> Capabilities:
+        # The descriptor's, with what the loaded voice's config says (another model may differ).
         language = self._config.get("language", {}).get("code", "en_US") if self._phonemizer else "en_US"
-        return Capabilities(
-            name="piper",
-            sample_rate=self.sample_rate,
-            streaming=True,
-            languages=(language.split("_")[0],),
-            cloning=False,
-            cross_lingual=False,
-            instructions=False,
-        )
+        return dataclasses.replace(PIPER.capabilities, sample_rate=self.sample_rate,
+                                   languages=(language.split("_")[0],))
 
     @property
     def sample_rate(self) -> int:
