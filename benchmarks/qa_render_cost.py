@@ -30,7 +30,7 @@ from app.project.qa import QaWorker, record, request_for
 from app.project.render import RenderSession
 from app.project.sample import copy_sample_project
 from engine.core.files import atomic_write_text
-from engine.hearing.qa.recognise import DEFAULT_MODEL
+from engine.hearing.whisper import DEFAULT_MODEL
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 

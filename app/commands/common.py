@@ -183,8 +183,7 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
 
 def add_recogniser_option(parser: argparse.ArgumentParser) -> None:
     """``--recogniser-model``, the same for every command that hears (qa, render --qa, say, new)."""
-    from engine.hearing.qa.recognise import DEFAULT_MODEL
-    from engine.hearing.whisper import WHISPER_MODELS
+    from engine.hearing.whisper import DEFAULT_MODEL, WHISPER_MODELS
 
     parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, metavar="MODEL",
                         help=f"the Whisper model that listens: {', '.join(WHISPER_MODELS)} (the larger ones once "

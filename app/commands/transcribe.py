@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
     """The options ``transcribe`` and ``new --transcribe`` share (on a parser, or a group of one)."""
-    from app.project.transcription import DEFAULT_MODEL
+    from engine.hearing.whisper import DEFAULT_MODEL
 
     parser.add_argument("--language", default="auto", metavar="auto|CODE",
                         help="the dialogue's language as a Whisper code (en, es, zh...), or auto to detect it")

@@ -147,4 +147,5 @@ def duck_gain(
         ramp_out = np.clip(1.0 - (idx - stop) / fade_out, 0.0, 1.0)
         shape = np.where(idx < begin, ramp_in, np.where(idx < stop, 1.0, ramp_out)).astype(np.float32)
         np.maximum(depth[lo:hi], shape, out=depth[lo:hi])
-    return np.power(np.float32(10.0), depth * np.float32(duck_db / 20.0)).astype(np.float32)
+    gain: np.ndarray = np.power(np.float32(10.0), depth * np.float32(duck_db / 20.0)).astype(np.float32)
+    return gain

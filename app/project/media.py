@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -269,7 +269,7 @@ def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None =
                 f"cannot read subtitle stream #{stream.index} of {path.name}: {error}",
                 ErrorCode.SUBTITLE_STREAM,
             ) from error
-    return srt.compose(cues, reindex=False)
+    return cast(str, srt.compose(cues, reindex=False))  # srt is untyped
 
 
 # --- audio ------------------------------------------------------------------------------------

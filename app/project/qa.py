@@ -35,7 +35,7 @@ from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
 from engine.core.audio_io import AudioError, read_audio
 from engine.core.codes import ErrorCode, QaCode
 from engine.hearing.qa.checks import TakeChecks, Verdict, judge, measure_take
-from engine.hearing.qa.recognise import DEFAULT_MODEL
+from engine.hearing.whisper import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from engine.hearing.qa.recognise import Transcript

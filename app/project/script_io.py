@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import srt
 
@@ -38,7 +39,7 @@ from engine.core import files
 from engine.core.codes import ErrorCode
 from engine.core.text import control_character
 
-Source = str | os.PathLike | bytes
+Source = str | os.PathLike[str] | bytes
 """A path, or the raw bytes of a file (the UI may hand over a drop or paste)."""
 
 # "[Maya] Hello" / "[Maya]: Hello"
@@ -448,7 +449,7 @@ def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float
                 content=content,
             )
         )
-    return srt.compose(subtitles, reindex=False)
+    return cast(str, srt.compose(subtitles, reindex=False))  # srt is untyped
 
 
 def _timedelta(seconds: float) -> datetime.timedelta:

@@ -29,9 +29,10 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.core import files
 from engine.core.files import atomic_write_wav, open_regular_file
@@ -204,14 +205,15 @@ def read_audio(path: str | os.PathLike[str], rate: int | None = None, *, mono: b
     return audio, int(source_rate)
 
 
-def resample(audio: np.ndarray, from_rate: float, to_rate: float) -> np.ndarray:
+def resample(audio: np.ndarray, from_rate: float, to_rate: float) -> npt.NDArray[np.float32]:
     """``audio`` ((frames,) or (frames, channels)) from one rate to another as float32, with soxr
     at :data:`RESAMPLE_QUALITY`; the same rate, or no samples, is only made float32."""
     if from_rate == to_rate or np.size(audio) == 0:
         return np.asarray(audio, dtype=np.float32)
     import soxr
 
-    return soxr.resample(audio, from_rate, to_rate, quality=RESAMPLE_QUALITY).astype(np.float32, copy=False)
+    resampled = cast(np.ndarray, soxr.resample(audio, from_rate, to_rate, quality=RESAMPLE_QUALITY))  # soxr is untyped
+    return resampled.astype(np.float32, copy=False)
 
 
 _digests: OrderedDict[tuple[str, int, int], str] = OrderedDict()

@@ -40,7 +40,7 @@ import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
 from engine.core.codes import ErrorCode
 
@@ -175,7 +175,7 @@ def check_target(path: Path, *, stream_special: bool = False) -> os.stat_result 
     )
 
 
-def _stream(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+def _stream(path: Path, write: Callable[[IO[bytes]], object]) -> None:
     """Write into a pipe or device: formats like WAV seek back to fix headers, so buffer first."""
     buffer = io.BytesIO()
     write(buffer)
@@ -194,9 +194,16 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+class WriteOptions(TypedDict, total=False):
+    """:func:`atomic_write`'s options, which the writers built on it pass on."""
+
+    inside: str | os.PathLike[str] | None
+    stream_special: bool
+
+
 def atomic_write(
     path: str | os.PathLike[str],
-    write: Callable[[IO[bytes]], None],
+    write: Callable[[IO[bytes]], object],
     *,
     inside: str | os.PathLike[str] | None = None,
     stream_special: bool = False,
@@ -240,12 +247,13 @@ def atomic_write(
     return target
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, **options: object) -> Path:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, **options: Unpack[WriteOptions]) -> Path:
     """Atomically replace ``path`` with ``data`` (options as for :func:`atomic_write`)."""
-    return atomic_write(path, lambda handle: handle.write(data), **options)  # type: ignore[arg-type]
+    return atomic_write(path, lambda handle: handle.write(data), **options)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8", **options: object) -> Path:
+def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8",
+                      **options: Unpack[WriteOptions]) -> Path:
     """Atomically replace ``path`` with ``text``, newlines written as given."""
     return atomic_write_bytes(path, text.encode(encoding), **options)
 
@@ -286,7 +294,8 @@ class _RememberingWriter:
 
 
 def atomic_write_wav(
-    path: str | os.PathLike[str], pcm: np.ndarray, sample_rate: int, subtype: str = "PCM_16", **options: object
+    path: str | os.PathLike[str], pcm: np.ndarray, sample_rate: int, subtype: str = "PCM_16",
+    **options: Unpack[WriteOptions],
 ) -> Path:
     """Atomically write mono or multi-channel float audio (clipped to ±1) as a WAV file."""
     import numpy as np
@@ -305,7 +314,7 @@ def atomic_write_wav(
         if guarded.error is not None:
             raise guarded.error
 
-    return atomic_write(path, write, **options)  # type: ignore[arg-type]
+    return atomic_write(path, write, **options)
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -368,7 +377,7 @@ def read_audio(path: str | os.PathLike[str], **options: Any) -> tuple[np.ndarray
     import soundfile as sf
 
     with open_regular_file(path) as handle:
-        return sf.read(handle, **options)  # type: ignore[no-any-return]
+        return cast("tuple[np.ndarray, int]", sf.read(handle, **options))  # soundfile is untyped
 
 
 def audio_info(path: str | os.PathLike[str]) -> Any:

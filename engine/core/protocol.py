@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 # The one table of codes (a failure event carries one) and the error that carries one,
 # re-exported: callers import both from here.
 from engine.core.codes import EngineError as EngineError
-from engine.core.codes import ErrorCode
+from engine.core.codes import ErrorCode as ErrorCode
 from engine.core.numbers import Range
 
 if TYPE_CHECKING:

@@ -21,12 +21,14 @@ def _frame_rms(audio: np.ndarray, frame: int, hop: int) -> np.ndarray:
     if len(padded) < frame:
         return np.zeros(0)
     frames = np.lib.stride_tricks.sliding_window_view(padded, frame)[::hop]
-    return np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1))
+    rms: np.ndarray = np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1))
+    return rms
 
 
 def _loud(rms: np.ndarray, top_db: float) -> np.ndarray:
     """One flag per frame: is it within ``top_db`` of the loudest? (None is, in silence.)"""
-    return rms > rms.max(initial=0.0) * 10.0 ** (-top_db / 20.0)
+    loud: np.ndarray = rms > rms.max(initial=0.0) * 10.0 ** (-top_db / 20.0)
+    return loud
 
 
 def sound_intervals(audio: np.ndarray, top_db: float, frame: int = FRAME, hop: int = HOP) -> list[tuple[int, int]]:

@@ -145,7 +145,8 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-9)
+    unit: np.ndarray = vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-9)
+    return unit
 
 
 def _refined_affinity(vectors: np.ndarray) -> np.ndarray:
@@ -160,7 +161,8 @@ def _refined_affinity(vectors: np.ndarray) -> np.ndarray:
     affinity = np.where(affinity >= thresholds, affinity, affinity * 0.01)
     affinity = np.maximum(affinity, affinity.T)
     affinity /= np.maximum(affinity.max(axis=1, keepdims=True), 1e-12)
-    return (affinity + affinity.T) / 2  # eigh wants it symmetric; the row scaling is nearly so
+    symmetric: np.ndarray = (affinity + affinity.T) / 2  # eigh wants it symmetric; the row scaling is nearly so
+    return symmetric
 
 
 def _kmeans(points: np.ndarray, count: int, rng: np.random.Generator, restarts: int = 10) -> np.ndarray:

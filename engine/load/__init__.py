@@ -7,8 +7,9 @@ Qt-free, so ``dubstudio bench``, the stress panel and the tests share it. Typica
     print(format_table(report.levels)); print(report.verdict.sentence)
 """
 
+from engine.core.playback import StallTracker
 from engine.load.plans import Arrivals, Mode, Plan, PlanError, WarmupMode
-from engine.load.records import JobRecord, StallTracker, count_stalls
+from engine.load.records import JobRecord, count_stalls
 from engine.load.report import BenchReport, format_table
 from engine.load.runner import (
     BenchError,

@@ -34,10 +34,15 @@ def _rounded(value: Any) -> Any:
     if isinstance(value, float):
         return None if not math.isfinite(value) else round(value, 4)
     if isinstance(value, dict):
-        return {k: _rounded(v) for k, v in value.items()}
+        return _rounded_fields(value)
     if isinstance(value, (list, tuple)):
         return [_rounded(v) for v in value]
     return value
+
+
+def _rounded_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_rounded` over a record's values."""
+    return {key: _rounded(value) for key, value in record.items()}
 
 
 def write_report(path: str | os.PathLike[str], text: str) -> None:
@@ -59,7 +64,7 @@ class BenchReport:
     samples: list[ResourceSample]
 
     def to_dict(self) -> dict[str, Any]:
-        return _rounded({
+        return _rounded_fields({
             "schema": SCHEMA,
             "created": self.created,
             "wall_s": self.wall_s,
@@ -84,7 +89,7 @@ class BenchReport:
         writer = csv.DictWriter(out, fieldnames=list(JOB_FIELDS), lineterminator="\n")
         writer.writeheader()
         for job in self.jobs:
-            writer.writerow(_rounded(job.to_dict()))
+            writer.writerow(_rounded_fields(job.to_dict()))
         return out.getvalue()
 
     def to_html(self, images: Sequence[tuple[str, bytes]] = ()) -> str:

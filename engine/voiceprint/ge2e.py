@@ -64,7 +64,7 @@ def slaney_mel_filters(rate: int = SAMPLE_RATE, n_fft: int = WINDOW, bands: int 
     ramps = edges[:, None] - bins[None, :]
     rising = -ramps[:-2] / widths[:-1, None]
     falling = ramps[2:] / widths[1:, None]
-    filters = np.maximum(0.0, np.minimum(rising, falling)) * (2.0 / (edges[2:] - edges[:-2]))[:, None]
+    filters: np.ndarray = np.maximum(0.0, np.minimum(rising, falling)) * (2.0 / (edges[2:] - edges[:-2]))[:, None]
     return filters.astype(np.float32)
 
 
@@ -75,7 +75,8 @@ def mel_frames(wav: np.ndarray) -> np.ndarray:
     frames = np.lib.stride_tricks.sliding_window_view(padded, WINDOW)[::HOP]
     window = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(WINDOW) / WINDOW)).astype(np.float32)  # periodic Hann
     power = np.abs(np.fft.rfft(frames * window, axis=1)) ** 2
-    return (power.astype(np.float32) @ _MEL_FILTERS.T).astype(np.float32)
+    mel_power: np.ndarray = power.astype(np.float32) @ _MEL_FILTERS.T
+    return mel_power.astype(np.float32)
 
 
 _MEL_FILTERS = slaney_mel_filters()
@@ -110,7 +111,8 @@ def trim_long_silences(wav: np.ndarray) -> np.ndarray:
     from scipy.ndimage import binary_dilation
 
     mask = binary_dilation(mask, np.ones(VAD_MAX_SILENCE_WINDOWS + 1))
-    return wav[np.repeat(mask, VAD_WINDOW)]
+    kept: np.ndarray = wav[np.repeat(mask, VAD_WINDOW)]
+    return kept
 
 
 def preprocess(audio: np.ndarray, rate: int) -> np.ndarray:
@@ -165,7 +167,8 @@ class Ge2eEncoder:
         (batch, 256)."""
         time_first = np.ascontiguousarray(np.asarray(mels, dtype=np.float32).transpose(1, 0, 2))
         raw = np.asarray(self._session.run([MODEL_OUTPUT], {MODEL_INPUT: time_first})[0], dtype=np.float32)
-        return raw / np.linalg.norm(raw, axis=1, keepdims=True)
+        unit: np.ndarray = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+        return unit
 
     def embed_preprocessed(self, wav: np.ndarray) -> np.ndarray:
         """The utterance embedding of preprocessed 16 kHz audio: its partials' embeddings
@@ -175,7 +178,8 @@ class Ge2eEncoder:
         mel = mel_frames(np.pad(wav, (0, max(0, end - len(wav)))))
         partials = np.stack([mel[start:start + PARTIAL_FRAMES] for start in starts])
         mean = self.embed_frames(partials).mean(axis=0)
-        return (mean / np.linalg.norm(mean)).astype(np.float32)
+        unit: np.ndarray = mean / np.linalg.norm(mean)
+        return unit.astype(np.float32)
 
     def embed(self, audio: np.ndarray, rate: int) -> np.ndarray:
         """The 256-d unit-length embedding of ``audio`` (mono float, any rate)."""

@@ -55,8 +55,8 @@ from engine.core.codes import ErrorCode
 from engine.core.files import FileError
 from engine.core.protocol import PITCH, Capabilities, VoiceSettings
 from engine.core.reference import transcript_beside
-from engine.hearing.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.hearing.qa.transcripts import mismatch
+from engine.hearing.whisper import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.synthesis.voices import RESEMBLANCE_EXPLAINED
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from app.project.qa import (
     unchecked_takes,
 )
 from app.ui.window.document import Document
-from engine.hearing.qa.recognise import DEFAULT_MODEL
+from engine.hearing.whisper import DEFAULT_MODEL
 
 log = logging.getLogger(__name__)
 

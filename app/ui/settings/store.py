@@ -22,7 +22,7 @@ from PySide6.QtCore import QSettings
 from engine.core.files import atomic_write_text
 from engine.core.numbers import Range
 from engine.core.protocol import DEFAULT_BACKEND, SLOTS
-from engine.hearing.qa.recognise import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
+from engine.hearing.whisper import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 from engine.synthesis.backends import DESCRIPTORS, descriptor
 from engine.synthesis.client.remote import RemoteConfig
 

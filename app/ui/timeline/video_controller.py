@@ -27,7 +27,6 @@ from app.project import (
 from app.project.media import attach_video, extract_guide
 from app.project.new_project import NewProject, new_project_from_video
 from app.project.transcription import (
-    DEFAULT_MODEL,
     TranscribedScript,
     TranscribeRequest,
     hear_project,
@@ -47,6 +46,7 @@ from app.ui.timeline.video_dialogs import (
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
 from engine.hearing.transcribe import Options
+from engine.hearing.whisper import DEFAULT_MODEL
 
 
 class VideoController(QObject):

@@ -27,7 +27,6 @@ from engine.core.silence import sound_intervals
 from engine.hearing.qa.recognise import (
     AUTO,
     CONFIDENT_DETECTION,
-    DEFAULT_MODEL,
     SILENCE_PEAK,
     NotHeard,
     recognise,
@@ -40,6 +39,7 @@ from engine.hearing.qa.wer import (
     language_code,
     metric_for,
 )
+from engine.hearing.whisper import DEFAULT_MODEL
 from engine.voiceprint.encoder import SpeakerEncoder
 
 FULL_SCALE = 0.999  # |sample| at or above this counts as clipped (int16 full scale is 0.99997)

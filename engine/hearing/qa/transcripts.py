@@ -14,8 +14,9 @@ import os
 from dataclasses import dataclass
 
 from engine.hearing.qa.checks import QaThresholds
-from engine.hearing.qa.recognise import AUTO, DEFAULT_MODEL, Transcript, recognise
+from engine.hearing.qa.recognise import AUTO, Transcript, recognise
 from engine.hearing.qa.wer import CER, comparable_units, error_rate, metric_for
+from engine.hearing.whisper import DEFAULT_MODEL
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ import math
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -425,7 +425,8 @@ def adapt_piece(pcm: np.ndarray, rate: int, adaptation: Adaptation, pitch_semito
         ramp = (0.5 - 0.5 * np.cos(np.linspace(0.0, math.pi, fade))).astype(np.float32)
         out[:fade] *= ramp
         out[len(out) - fade:] *= ramp[::-1]
-    return np.clip(out, -1.0, 1.0)
+    clipped: np.ndarray = np.clip(out, -1.0, 1.0)
+    return clipped
 
 
 class PsolaSource:
@@ -530,7 +531,8 @@ def _equalise(pcm: np.ndarray, rate: int, gains_db: np.ndarray) -> np.ndarray:
     from scipy.signal import oaconvolve
 
     impulse = _eq_impulse(rate, np.asarray(gains_db, dtype=np.float64).tobytes())
-    return oaconvolve(pcm, impulse, mode="same").astype(np.float32)
+    filtered = cast(np.ndarray, oaconvolve(pcm, impulse, mode="same"))  # scipy is untyped
+    return filtered.astype(np.float32)
 
 
 @functools.lru_cache(maxsize=64)

@@ -39,9 +39,10 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.core.audio_io import resample
 from engine.core.protocol import (
@@ -771,7 +772,8 @@ class CosyVoice2Backend(Backend):
                 cache.source = excitation[:, :, -overlap:]
                 cache.speech = speech[:, -overlap:]
                 speech = speech[:, :-overlap]
-        return np.clip(speech.reshape(-1).float().cpu().numpy(), -1.0, 1.0).astype(np.float32)
+        samples = cast(npt.NDArray[np.float32], speech.reshape(-1).float().cpu().numpy())  # torch is not installed where mypy runs
+        return np.clip(samples, -1.0, 1.0).astype(np.float32)
 
     # --- batched stepping (max_batch > 1) -------------------------------------------------
     #

@@ -26,7 +26,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from engine.synthesis.backends.cosyvoice_models import SYNTHETIC_MARKER
 
@@ -78,7 +78,7 @@ def _make_qwen2lm() -> type:
     """
     from cosyvoice.llm.llm import Qwen2LM as Upstream
 
-    class Qwen2LM(Upstream):  # type: ignore[misc,valid-type]
+    class Qwen2LM(Upstream):  # type: ignore[misc]  # cosyvoice has no type hints: its class is Any
         def __init__(self, *args: Any, speech_tokens_per_text_token: float = 6.0, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.speech_tokens_per_text_token = float(speech_tokens_per_text_token)
@@ -377,12 +377,22 @@ def _onnx_speech_tokenizer(path: Path) -> None:
 BUILD_STEPS = 5
 
 
+class SyntheticFacts(TypedDict):
+    """What a build found, in its marker file and on its last line of output."""
+
+    size: str
+    speech_tokens_per_text_token: float
+    parameters: dict[str, int]  # by model: llm, flow, hift
+    build_s: float
+    note: str
+
+
 def _step(number: int, what: str) -> None:
     """A progress line on stderr ("cosyvoice_synthetic: step 2/5: ..."); stdout keeps the facts."""
     print(f"cosyvoice_synthetic: step {number}/{BUILD_STEPS}: {what}", file=sys.stderr, flush=True)
 
 
-def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = False) -> dict[str, Any]:
+def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = False) -> SyntheticFacts:
     """Write a synthetic CosyVoice2 folder at ``target`` and return its facts.
 
     Nothing is written in place: the folder is assembled next to ``target`` and renamed into
@@ -395,9 +405,9 @@ def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = Fals
     marker = target / SYNTHETIC_MARKER
     if target.exists():
         if marker.is_file() and not force:
-            facts = json.loads(marker.read_text())
-            if facts.get("size") == size:
-                return facts
+            kept = cast(SyntheticFacts, json.loads(marker.read_text()))  # written by a build like this one
+            if kept.get("size") == size:
+                return kept
         if not marker.is_file() and any(target.iterdir()):
             raise FileExistsError(f"{target} exists and is not a synthetic CosyVoice2 folder; refusing to overwrite it")
     _step(1, "loading torch and the CosyVoice classes")
@@ -427,7 +437,7 @@ def build(target: str | os.PathLike[str], size: str = "tiny", force: bool = Fals
         _step(5, "the ONNX frontend models")
         _onnx_campplus(work / "campplus.onnx")
         _onnx_speech_tokenizer(work / "speech_tokenizer_v2.onnx")
-        facts = {
+        facts: SyntheticFacts = {
             "size": size,
             "speech_tokens_per_text_token": round(ratio, 4),
             "parameters": {

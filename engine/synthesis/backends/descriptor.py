@@ -16,7 +16,7 @@ import enum
 import importlib
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -291,7 +291,7 @@ class BackendDescriptor:
         if self.model_validator is None:
             raise OptionError(self.name, "", "takes no model folder")
         module_name, function = self.model_validator.split(":")
-        validate = getattr(importlib.import_module(module_name), function)
+        validate: Callable[..., ValidationReport] = getattr(importlib.import_module(module_name), function)
         return validate(folder, options=dict(options or {}), deep=deep)
 
     def describe(self) -> str:

@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
@@ -443,7 +443,8 @@ class PiperBackend(Backend):
 
         def decode(window: dict[str, np.ndarray]) -> np.ndarray:
             with self._computing():
-                return (sessions or self._sessions_for_now()).decoder.run([AUDIO_OUTPUT], window)[0]
+                audio = (sessions or self._sessions_for_now()).decoder.run([AUDIO_OUTPUT], window)[0]
+                return cast(np.ndarray, audio)  # onnxruntime is untyped
 
         return Speech(seam, latents, config.hop_length, decode)
 

@@ -179,7 +179,7 @@ class EngineClient:
         # Only the engine writes events. Without the parent's copy of the pipe's write end, an
         # engine that dies in the middle of a message (SIGKILL, out of memory) ends the read with
         # EOF, where the read would otherwise wait for the rest of the message for ever.
-        events._writer.close()  # type: ignore[attr-defined]
+        events._writer.close()  # type: ignore[attr-defined]  # the Queue's own pipe end, which its stubs leave out
         handshake: EngineStarting | None = None
         deadline = started + self.config.handshake_timeout_s
         while True:

@@ -33,7 +33,7 @@ import urllib.parse
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.core.audio_io import file_digest
 from engine.core.files import FileError, read_regular_file
@@ -287,12 +287,13 @@ class RemoteEngineClient:
         finally:
             connection.close()
 
-    def _request_json(self, method: str, path: str, payload: Any = None, timeout: float | None = None) -> Any:
+    def _request_json(self, method: str, path: str, payload: Any = None,
+                      timeout: float | None = None) -> dict[str, Any]:
         body = None if payload is None else json.dumps(payload).encode()
         status, data = self._request(method, path, body, timeout=timeout)
         if status != 200:
             raise _refusal(status, data)
-        return json.loads(data)
+        return cast(dict[str, Any], json.loads(data))  # every endpoint answers a JSON object
 
     # --- clips ----------------------------------------------------------------------------
 

@@ -140,7 +140,7 @@ def _gpu_memory_mb() -> float | None:
 
         pynvml.nvmlInit()
         try:
-            return sum(pynvml.nvmlDeviceGetMemoryInfo(pynvml.nvmlDeviceGetHandleByIndex(int(i))).used
+            return sum(int(pynvml.nvmlDeviceGetMemoryInfo(pynvml.nvmlDeviceGetHandleByIndex(int(i))).used)
                        for i in ids) / 2**20
         finally:
             pynvml.nvmlShutdown()
@@ -556,6 +556,7 @@ class Ingress:
 
 def build_app(options: ServeOptions, cluster_gpus: float, clip_dir: str) -> Any:
     """The bound application: the ingress over one engine deployment per backend and the registry."""
+    # @serve.deployment gives the classes bind(); mypy does not apply class decorators.
     registry = Registry.bind(options.clip_store_bytes)  # type: ignore[attr-defined]
     engines = {}
     for engine in options.engines:
