@@ -31,13 +31,13 @@ from app.project.model import (
     Fit,
     Line,
     LineStatus,
-    Project,
     ProjectSettings,
     SubtitleStreamInfo,
     Take,
     VideoInfo,
     render_fingerprint,
 )
+from app.project.project import Project
 from app.project.readiness import VoiceGaps, voice_gaps
 from app.project.undo import (
     AddCharacter,

@@ -21,9 +21,10 @@ from app.project.fsutil import (
     safe_filename,
     unique_path,
 )
-from app.project.model import CACHE_DIR, Project, file_digest
+from app.project.model import CACHE_DIR
+from app.project.project import Project
 from engine.core import files
-from engine.core.audio_io import AudioError, audio_info, read_audio
+from engine.core.audio_io import AudioError, audio_info, file_digest, read_audio
 from engine.core.codes import ErrorCode
 
 KEEP_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aif", ".aiff"})

@@ -62,7 +62,8 @@ from app.project.loudness import (
     integrated_loudness,
     measure,
 )
-from app.project.model import Project, Take
+from app.project.model import Take
+from app.project.project import Project
 from app.project.script_io import has_source_text, script_to_srt, write_text_export
 from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline

@@ -25,7 +25,7 @@ from app.project.export import (
     export_srt,
     export_stems,
 )
-from app.project.model import Project
+from app.project.project import Project
 from app.project.qa import lines_failing_qa
 from app.project.script_io import export_script
 from app.project.video_export import (

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.project.model import Line, Project
+from app.project.model import Line
+from app.project.project import Project
 from app.project.timeline import build_timeline
 
 AIM = 0.97  # aim this far inside the slot: a take's length is not quite a + b / speed

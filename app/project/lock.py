@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO
 
 from app.project.errors import ProjectLockedError, SaveError
-from app.project.model import Project
+from app.project.project import Project
 from engine.core import files
 from engine.core.codes import ErrorCode
 

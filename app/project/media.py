@@ -42,7 +42,8 @@ from app.project.fsutil import (
     unique_path,
 )
 from app.project.limits import MAX_MEDIA_S, MEDIA_RANGES
-from app.project.model import AudioStreamInfo, Project, SubtitleStreamInfo, VideoInfo
+from app.project.model import AudioStreamInfo, SubtitleStreamInfo, VideoInfo
+from app.project.project import Project
 from engine.core import files
 from engine.core.audio_io import AudioError, AudioStream
 from engine.core.codes import ErrorCode

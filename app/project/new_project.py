@@ -36,7 +36,8 @@ from app.project.errors import (
 from app.project.fsutil import atomic_write_text, ensure_dir
 from app.project.lock import ProjectLock
 from app.project.media import attach_video, extract_guide, subtitle_stream_srt
-from app.project.model import PROJECT_FILE, Project
+from app.project.model import PROJECT_FILE
+from app.project.project import Project
 from app.project.readiness import VoiceGaps, voice_gaps
 from app.project.script_io import ScriptImport, import_srt
 from app.project.undo import CommandStack

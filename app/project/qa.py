@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, TypedDict
 import numpy as np
 
 from app.project.errors import ProjectError
-from app.project.model import Line, Project, Take, file_digest
+from app.project.model import Line, Take
+from app.project.project import Project
 from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
-from engine.core.audio_io import AudioError, read_audio
+from engine.core.audio_io import AudioError, file_digest, read_audio
 from engine.core.codes import ErrorCode, QaCode
 from engine.hearing.qa.checks import TakeChecks, Verdict, judge, measure_take
 from engine.hearing.whisper import DEFAULT_MODEL

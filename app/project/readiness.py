@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from app.project.errors import ProjectError
-from app.project.model import Character, Project
+from app.project.model import Character
+from app.project.project import Project
 from engine.core.protocol import EngineError
 from engine.core.reference import check_reference_clip
 

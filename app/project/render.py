@@ -50,16 +50,8 @@ from app.project.fit import (
 )
 from app.project.fsutil import atomic_write_wav, safe_filename
 from app.project.loudness import measure
-from app.project.model import (
-    TAKES_DIR,
-    Fit,
-    Line,
-    LineStatus,
-    Project,
-    Take,
-    new_id,
-    now_iso,
-)
+from app.project.model import TAKES_DIR, Fit, Line, LineStatus, Take, new_id, now_iso
+from app.project.project import Project
 from engine.core.audio_io import AudioError, read_audio
 from engine.core.protocol import (
     AudioChunk,

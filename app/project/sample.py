@@ -17,8 +17,8 @@ from app.project.model import (
     PROJECT_FILE,
     TAKES_DIR,
     LineStatus,
-    Project,
 )
+from app.project.project import Project
 from engine.core.paths import SAMPLE_PROJECT
 
 __all__ = ["SAMPLE_PROJECT", "copy_project", "copy_sample_project"]

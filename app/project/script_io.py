@@ -31,7 +31,8 @@ import srt
 
 from app.project.errors import ExportError, ImportFormatError, InvalidValueError
 from app.project.fsutil import atomic_write_text, bound_to
-from app.project.model import PALETTE, Character, Line, Project, new_id, validate_line
+from app.project.model import PALETTE, Character, Line, new_id, validate_line
+from app.project.project import Project
 from app.project.timecode import TimeRangeError, format_timecode, parse_time
 from app.project.timeline import build_timeline
 from app.project.undo import AddLines

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.project.model import Project
+from app.project.project import Project
 
 SECONDS_PER_CHAR = 0.065  # ~15 characters a second, a typical dubbing pace
 MIN_ESTIMATE_S = 0.8

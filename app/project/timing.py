@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.project.model import Line, Project
+from app.project.model import Line
+from app.project.project import Project
 from app.project.timeline import (
     OVERRUN_TOLERANCE_S,
     SECONDS_PER_CHAR,

@@ -34,7 +34,8 @@ from app.project.fsutil import (
     safe_filename,
     unique_path,
 )
-from app.project.model import PALETTE, Character, Line, Project, new_id, validate_line
+from app.project.model import PALETTE, Character, Line, new_id, validate_line
+from app.project.project import Project
 from app.project.undo import Change, Command, CommandStack
 from engine.core.codes import ErrorCode
 from engine.core.protocol import EngineError, VoiceSettings

@@ -28,13 +28,13 @@ from app.project.model import (
     Character,
     Line,
     LineStatus,
-    Project,
     ProjectSettings,
     VideoInfo,
     check_id,
     validate_character,
     validate_line,
 )
+from app.project.project import Project
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from app.project.export import ExportResult, MixdownAudio, mixdown
 from app.project.fsutil import bound_to, safe_filename
 from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, write_atomically
-from app.project.model import Project
+from app.project.project import Project
 from app.project.timeline import build_timeline
 from engine.core.audio_io import resample
 from engine.core.codes import ErrorCode
