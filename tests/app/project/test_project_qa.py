@@ -162,7 +162,7 @@ def test_the_worker_ends_with_its_parent_even_in_the_middle_of_a_check(tmp_path:
     the check; every file we read refuses one at once now.)"""
     import soundfile as sf
 
-    from tests.engine.test_lifeline import kill_if_alive, wait_gone
+    from tests.engine.synthesis.test_lifeline import kill_if_alive, wait_gone
 
     speech, rate = sf.read(str(VOICES / "narrator.wav"), dtype="float32", always_2d=True)
     long_take = tmp_path / "take.wav"

@@ -28,8 +28,7 @@ from engine.core.reference import load_reference_clip
 from engine.hearing.qa.wer import normalise_words, word_error_rate
 from engine.hearing.transcribe import Options
 from engine.voiceprint.encoder import SpeakerEncoder
-
-from ...engine.hearing_fixtures import VOICES, make_scene, music, voice_at, write_video
+from tests.engine.hearing.scenes import VOICES, make_scene, music, voice_at, write_video
 
 
 @pytest.fixture(scope="module")

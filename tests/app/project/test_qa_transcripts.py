@@ -11,7 +11,7 @@ from app.project.qa import fill_missing_transcripts, hear_character_clip
 from app.project.sample import copy_sample_project
 from engine.hearing.qa.transcripts import mismatch
 from engine.hearing.qa.wer import error_rate
-from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
+from tests.engine.hearing.qa.test_checks import ZH_CLIP, ZH_TEXT
 
 
 def test_a_clip_without_a_transcript_gets_one_heard_and_marked(tmp_path: Path) -> None:

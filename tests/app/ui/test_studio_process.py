@@ -20,8 +20,8 @@ import pytest
 from app.commands.exit_codes import ExitCode
 from app.project.lock import LOCK_FILE
 from engine.core.paths import SAMPLE_PROJECT
-from tests.app.test_commands_stop import engine_of
-from tests.engine.test_lifeline import kill_if_alive, wait_gone
+from tests.app.commands.test_stop import engine_of
+from tests.engine.synthesis.test_lifeline import kill_if_alive, wait_gone
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="signals and process groups are POSIX")
 

@@ -18,7 +18,7 @@ from app.ui.timeline.video_clips import (
 from app.ui.timeline.video_dialogs import TRANSCRIBE
 from app.ui.window.main_window import MainWindow
 from tests.app.ui.test_ui_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
-from tests.engine.hearing_fixtures import make_scene, voice_at
+from tests.engine.hearing.scenes import make_scene, voice_at
 
 
 def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainWindow, tmp_path: Path) -> None:

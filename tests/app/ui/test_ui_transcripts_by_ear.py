@@ -11,7 +11,7 @@ from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.window.document import Document
 from engine.hearing.qa.wer import error_rate
 from tests.app.ui.test_ui_characters import panel  # noqa: F401 - the fixture (pytest passes it by name)
-from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
+from tests.engine.hearing.qa.test_checks import ZH_CLIP, ZH_TEXT
 
 
 def test_an_imported_clip_without_a_transcript_gets_one_heard(panel: tuple[CharactersPanel, Document, list[Any]],

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from app.cli import main
+from engine.core.paths import REPO_ROOT
 from engine.core.protocol import (
     SLOTS,
     SPEED,
@@ -31,9 +32,7 @@ from engine.synthesis.backends import COSYVOICE2, COSYVOICE2_SPEED, PIPER
 from engine.synthesis.client.local import EngineClient, EngineStartError
 from engine.synthesis.client.wire import from_json, to_json
 from engine.synthesis.config import EngineConfig
-from tests.engine.test_scheduler import RATE, VOICE, FakeBackend, Rig
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.engine.synthesis.test_scheduler import RATE, VOICE, FakeBackend, Rig
 
 
 def test_cosyvoice2_declares_its_speed_range_within_the_engines() -> None:
@@ -131,10 +130,10 @@ def test_the_cli_refuses_slots_over_the_maximum_with_the_declared_range(tmp_path
 def test_the_cli_refuses_a_speed_the_chosen_backend_does_not_speak_at(tmp_path: Path) -> None:
     # No model folder is needed to be told: the speed is refused before any engine starts.
     done = subprocess.run([sys.executable, "-m", "app.cli", "say", "Hello.", "--out", str(tmp_path / "x.wav"),
-                           "--backend", "cosyvoice2", "--speed", "3"], cwd=ROOT, capture_output=True, text=True,
+                           "--backend", "cosyvoice2", "--speed", "3"], cwd=REPO_ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and not (tmp_path / "x.wav").exists()
     assert f"E_BAD_SETTING: {COSYVOICE2_SPEED.refusal(3.0)}" in done.stderr
-    helped = subprocess.run([sys.executable, "-m", "app.cli", "say", "--help"], cwd=ROOT, capture_output=True,
+    helped = subprocess.run([sys.executable, "-m", "app.cli", "say", "--help"], cwd=REPO_ROOT, capture_output=True,
                             text=True, timeout=120)
     assert "on cosyvoice2 0.5 to 2 only" in " ".join(helped.stdout.split())

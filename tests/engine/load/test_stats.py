@@ -18,7 +18,7 @@ from engine.load.stats import (
     percent_change,
     percentile,
 )
-from tests.load.helpers import level_of, record
+from tests.engine.load.helpers import level_of, record
 
 
 def test_percentile_interpolates_between_closest_ranks() -> None:

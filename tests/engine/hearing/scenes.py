@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.paths import REPO_ROOT
 from engine.hearing.qa.wer import word_error_rate
+from tests.engine.helpers import VOICES
 
-VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
-HEARING_DATA = Path(__file__).resolve().parents[1] / "data" / "hearing"
+HEARING_DATA = REPO_ROOT / "tests" / "data" / "hearing"
 RATE = 22050
 
 

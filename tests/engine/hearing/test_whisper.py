@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.paths import REPO_ROOT
 from engine.core.protocol import EngineError, ErrorCode
 from engine.hearing import whisper
 from tests.cosyvoice.test_models import FakeHub
@@ -138,10 +139,9 @@ def test_the_packaged_models_are_dependencies_that_bootstrap_installs() -> None:
     import importlib.metadata
     import tomllib
 
-    root = Path(__file__).resolve().parents[2]
-    dependencies = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    dependencies = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     names = {dependency.split("=")[0].split(">")[0].split("<")[0].strip() for dependency in dependencies}
-    bootstrap = (root / "scripts" / "bootstrap").read_text(encoding="utf-8")
+    bootstrap = (REPO_ROOT / "scripts" / "bootstrap").read_text(encoding="utf-8")
     assert 'pip install -q -e ".[dev]"' in bootstrap and "whisper_model_dir" in bootstrap
     for name in whisper.PACKAGED_MODELS:
         for distribution in whisper.model_spec(name).distributions:

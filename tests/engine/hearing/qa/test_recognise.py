@@ -27,8 +27,8 @@ from engine.hearing.qa.wer import (
     normalise_words,
     word_error_rate,
 )
+from tests.engine.hearing.qa.test_checks import ZH_CLIP, ZH_TEXT, read_mono
 from tests.engine.helpers import joe_says
-from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT, read_mono
 
 LINES = (
     "Can you hear the music coming from the old church?",

@@ -12,9 +12,9 @@ from engine.synthesis.client.local import EngineClient, collect
 from engine.synthesis.config import EngineConfig
 from engine.synthesis.process import Engine
 from engine.synthesis.voices import WARM_UP_QUIET_S, VoiceCache
-from tests.engine.test_scheduler import FakeBackend, FakeCache, FakeClock, Rig
+from tests.engine.helpers import VOICES
+from tests.engine.synthesis.test_scheduler import FakeBackend, FakeCache, FakeClock, Rig
 
-ROOT = Path(__file__).resolve().parents[2]
 PATIENCE_S = 60.0  # a thread expected to return does so long before this (the machine may be busy)
 
 
@@ -113,7 +113,7 @@ def test_a_warm_up_cut_short_by_a_stop_never_says_it_is_over(tmp_path: Path) -> 
 
 def test_a_real_engine_reports_when_its_warm_up_is_over(tmp_path: Path) -> None:
     """The real engine with the embedded model: a job at EngineReady, then Stats says warm."""
-    clip = ROOT / "resources" / "voices" / "maya.wav"
+    clip = VOICES / "maya.wav"
     voice = VoiceSpec(str(clip), clip.with_suffix(".txt").read_text().strip())
     with EngineClient(EngineConfig(cache_dir=str(tmp_path), slots=1)) as client:
         _, end = collect(client, Job("Ready when you are.", voice))

@@ -22,7 +22,7 @@ from engine.load.report import (
 )
 from engine.load.sampler import ResourceSample, ResourceSampler
 from engine.load.stats import Objective, add_changes, apply_objective, make_verdict
-from tests.load.helpers import level_of, record
+from tests.engine.load.helpers import level_of, record
 
 
 def _report() -> BenchReport:

@@ -25,7 +25,13 @@ from engine.synthesis.backends.base import SpokenPiece
 from engine.synthesis.batching import BatchCosts, finish_by
 from engine.synthesis.process import Engine
 from engine.synthesis.scheduler import Work
-from tests.engine.test_scheduler import RATE, FakeBackend, FakeCache, FakeClock, Rig
+from tests.engine.synthesis.test_scheduler import (
+    RATE,
+    FakeBackend,
+    FakeCache,
+    FakeClock,
+    Rig,
+)
 
 BATCH_S = 0.2  # fake seconds one batched call takes
 

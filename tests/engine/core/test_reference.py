@@ -23,10 +23,9 @@ from engine.load.plans import Plan, PlanError
 from engine.load.runner import BenchError, BenchSettings
 from engine.load.stats import Objective
 from engine.synthesis.serve.config import ServeConfigError, ServeOptions, read_token
-from tests.engine.helpers import returns_at_once, tone_clip
+from tests.engine.helpers import VOICES, returns_at_once, tone_clip
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="named pipes and hard links as on POSIX")
-VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from engine.synthesis.backends.piper import (
     FIRST_CUT_QUIET_DB,
     PiperBackend,
 )
-from tests.engine.test_scheduler import Rig
+from tests.engine.synthesis.test_scheduler import Rig
 
 # A character's voice: pitch, range, formants and EQ all moved, so the join is through PSOLA and EQ.
 ADAPTED = VoiceProfile("adapted", None, {

@@ -27,8 +27,7 @@ from engine.core.audio_io import (
 from engine.core.files import FileError
 from engine.core.protocol import EngineError
 from engine.core.reference import load_reference_clip
-
-from .helpers import returns_at_once
+from tests.engine.helpers import returns_at_once
 
 TONE_HZ = (440.0, 660.0)  # left and right: their mean keeps both
 

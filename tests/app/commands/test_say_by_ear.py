@@ -5,8 +5,8 @@ import json
 import shutil
 
 from engine.hearing.qa.wer import error_rate
-from tests.engine.test_qa_checks import ZH_CLIP, ZH_TEXT
-from tests.engine.test_say_command import say
+from tests.app.commands.test_say import say
+from tests.engine.hearing.qa.test_checks import ZH_CLIP, ZH_TEXT
 
 
 def test_say_hears_the_transcript_of_a_clip_without_one(tmp_path):

@@ -15,17 +15,16 @@ import sys
 import textwrap
 import threading
 import time
-from pathlib import Path
 
 import psutil
 import pytest
 
+from engine.core.paths import REPO_ROOT
 from engine.core.protocol import EngineStarting, ErrorCode, Job, JobFinished
 from engine.synthesis.client.local import EngineClient, EngineStartError, collect
 from engine.synthesis.config import EngineConfig
 from tests.engine.helpers import sample_voice
 
-ROOT = Path(__file__).resolve().parents[2]
 GONE_WITHIN_S = 60.0  # a bound for the wait, generous for a loaded machine; the engine exits in well under 1 s
 LONG_TEXT = " ".join(["The lighthouse keeper swore she saw a ship drift past the rocks."] * 60)
 
@@ -83,7 +82,7 @@ PARENT = textwrap.dedent("""
 
 
 def start_parent(*extra: str) -> tuple[subprocess.Popen[str], int]:
-    parent = subprocess.Popen([sys.executable, "-c", PARENT, LONG_TEXT, *extra], cwd=ROOT,
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, LONG_TEXT, *extra], cwd=REPO_ROOT,
                               stdout=subprocess.PIPE, text=True)
     assert parent.stdout is not None
     engine = int(read_line_with(parent.stdout, "engine").split()[1])

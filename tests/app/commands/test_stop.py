@@ -21,7 +21,11 @@ import psutil
 import pytest
 
 from engine.core.paths import SAMPLE_PROJECT
-from tests.engine.test_lifeline import kill_if_alive, read_line_with, wait_gone
+from tests.engine.synthesis.test_lifeline import (
+    kill_if_alive,
+    read_line_with,
+    wait_gone,
+)
 
 DUBSTUDIO = str(Path(sys.executable).parent / "dubstudio")
 LONG_TEXT = " ".join(["The lighthouse keeper swore she saw a ship drift past the rocks."] * 60)

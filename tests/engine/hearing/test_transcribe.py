@@ -16,8 +16,7 @@ from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
 from engine.hearing.lines import Word, split_lines
 from engine.hearing.transcribe import Options, transcribe_media
 from engine.hearing.whisper import load_whisper
-
-from .hearing_fixtures import (
+from tests.engine.hearing.scenes import (
     HEARING_DATA,
     RATE,
     VOICES,

@@ -29,8 +29,8 @@ from engine.hearing.qa.checks import (
 from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.helpers import VOICES, joe_says
 
-# A real recording (licence in qa_speech/README.md) and what it says.
-ZH_CLIP = Path(__file__).parent / "qa_speech" / "zh_prompt.wav"
+# A real recording (licence in speech/README.md) and what it says.
+ZH_CLIP = Path(__file__).parent / "speech" / "zh_prompt.wav"
 ZH_TEXT = "希望你以后能够做的比我还好呦。"
 ZH_OTHER = "收到好友从远方寄来的生日礼物。"
 
