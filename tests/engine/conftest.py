@@ -1,6 +1,10 @@
-"""Fixtures shared by the engine's tests: the real embedded model and the real speaker encoder."""
+"""Fixtures shared by the engine's tests: the real embedded model, the real speaker encoder, and a
+named pipe."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 
@@ -18,3 +22,11 @@ def piper() -> PiperBackend:
 @pytest.fixture(scope="module")
 def encoder() -> SpeakerEncoder:
     return SpeakerEncoder()
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    """A named pipe no one writes to: a reader that opens it without care waits for ever."""
+    path = tmp_path / "pipe.wav"
+    os.mkfifo(path)
+    return path

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -10,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 import soundfile as sf
 
 from engine.core.protocol import Event, VoiceSpec
 from engine.synthesis.client.local import EngineClient
 
 VOICES = Path(__file__).resolve().parents[2] / "resources" / "voices"
+POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="named pipes, hard links and signals as on POSIX")
 
 
 def sample_voice(name: str = "maya") -> VoiceSpec:

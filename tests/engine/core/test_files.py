@@ -1,4 +1,5 @@
-"""The tree's one atomic writer: atomic replace, only regular files, streams, folders kept inside, disk full."""
+"""The tree's one opener and one atomic writer: atomic replace, only regular files (a hard-linked
+target or a named pipe refused at once), streams, folders kept inside, disk full."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import os
 import stat
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,6 +25,7 @@ from engine.core.files import (
     atomic_write_wav,
     ensure_dir,
 )
+from tests.engine.helpers import POSIX_ONLY, returns_at_once
 
 
 def _device_copy_of_dev_null(path: Path) -> Path:
@@ -139,3 +143,63 @@ def test_a_failing_writer_leaves_nothing_and_says_why(tmp_path: Path) -> None:
         files.atomic_write(tmp_path / "x.bin", broken)
     assert caught.value.code is ErrorCode.SAVE_FAILED and "cannot encode this" in str(caught.value)
     assert list(tmp_path.iterdir()) == []
+
+
+# --- what may be read and written: hard links, named pipes ------------------------------------
+
+
+@POSIX_ONLY
+def test_a_hard_linked_target_is_never_written_and_the_other_file_stays(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    inside = tmp_path / "project" / "project.json"
+    inside.parent.mkdir()
+    os.link(outside, inside)
+    with pytest.raises(FileError) as raised:
+        files.atomic_write_text(inside, "{}", inside=tmp_path / "project")
+    assert raised.value.code is ErrorCode.NOT_REGULAR_FILE and "hard-linked" in raised.value.message
+    assert outside.read_text() == "precious" and inside.read_text() == "precious"
+
+
+@POSIX_ONLY
+def test_a_take_written_over_a_hard_link_is_refused_too(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.wav"
+    outside.write_bytes(b"not yours")
+    take = tmp_path / "takes" / "l1.wav"
+    take.parent.mkdir()
+    os.link(outside, take)
+    with pytest.raises(FileError) as raised:
+        files.atomic_write_wav(take, np.zeros(100, dtype=np.float32), 22050, inside=tmp_path)
+    assert raised.value.code is ErrorCode.NOT_REGULAR_FILE
+    assert outside.read_bytes() == b"not yours"
+    assert not [p for p in take.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+@POSIX_ONLY
+def test_a_folder_written_through_the_real_path_of_a_symlinked_root_stays_inside(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    written = files.atomic_write_text(real / "takes" / "a.txt", "x", inside=link)
+    assert written == real / "takes" / "a.txt" and written.read_text() == "x"
+    with pytest.raises(FileError) as raised:
+        files.atomic_write_text(tmp_path / "other" / "a.txt", "x", inside=link)
+    assert raised.value.code is ErrorCode.PATH_ESCAPE
+
+
+@POSIX_ONLY
+@pytest.mark.parametrize("read", [files.read_regular_file, files.read_audio, files.audio_info, files.open_regular_file],
+                         ids=["bytes", "audio", "audio-info", "handle"])
+def test_a_named_pipe_is_refused_at_once_by_every_reader(fifo: Path, read: Callable[[Path], Any]) -> None:
+    error = returns_at_once(lambda: read(fifo))
+    assert isinstance(error, FileError) and error.code is ErrorCode.NOT_REGULAR_FILE
+    assert "named pipe" in error.message
+
+
+@POSIX_ONLY
+def test_read_audio_reads_a_regular_file_as_soundfile_does(tmp_path: Path) -> None:
+    path = tmp_path / "a.wav"
+    sf.write(str(path), np.linspace(-0.5, 0.5, 800, dtype=np.float32), 8000, subtype="FLOAT")
+    audio, rate = files.read_audio(path, dtype="float32")
+    assert rate == 8000 and audio.shape == (800,) and files.audio_info(path).frames == 800

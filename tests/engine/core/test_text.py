@@ -3,6 +3,7 @@ from engine.core.text import (
     FIRST_PIECE_CHARS,
     FIRST_PIECE_MIN_CHARS,
     PIECE_MAX_CHARS,
+    control_character,
     first_cut,
     first_piece_chars,
     is_speakable,
@@ -94,3 +95,9 @@ def test_each_piece_of_a_cut_first_sentence_is_at_most_about_twice_the_one_befor
     for before, after in zip(pieces, pieces[1:]):
         assert len(after.text) <= FIRST_CUT_SLACK * 2 * len(before.text)
     assert " ".join(p.text for p in pieces) == sentence
+
+
+def test_control_characters_are_found_and_named() -> None:
+    assert control_character("Hel\x00lo") == (3, "U+0000")
+    assert control_character("bell\x07") == (4, "U+0007")
+    assert control_character("tab\tand\nnew line\r") is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -140,3 +141,16 @@ def test_open_plan_schedules_are_reproducible_per_seed() -> None:
 def test_bad_plans_are_refused_with_a_code(changes) -> None:
     with pytest.raises(PlanError, match="E_PLAN"):
         Plan(**changes).validate()
+
+
+@pytest.mark.parametrize("change", [
+    {"seconds_per_level": math.nan, "jobs_per_level": None}, {"think_s": math.inf}, {"job_timeout_s": math.nan},
+    {"mode": "open", "rate": math.inf}, {"warmup_jobs": -1}, {"levels": (1, True)}, {"jobs_per_level": 2.5},
+])
+def test_a_plan_with_nan_infinity_or_negatives_never_runs(change: dict[str, Any]) -> None:
+    from engine.load.plans import Mode
+
+    if change.get("mode") == "open":
+        change = {**change, "mode": Mode.OPEN}
+    with pytest.raises(PlanError, match="E_PLAN"):
+        Plan(**change).validate()

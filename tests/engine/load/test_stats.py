@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from engine.load.report import format_table
+from engine.load.runner import BenchError, BenchSettings
 from engine.load.stats import (
     LevelRun,
     LevelStats,
@@ -252,3 +255,10 @@ def test_open_loop_level_needs_the_arrivals_its_rate_holds() -> None:
     busy = open_level(5, 4.0, 3.0)  # 4/s × 3 s = 12 in flight at steady state: 5 jobs never got there
     assert not busy.reached and "at least 12" in (busy.not_reached or "")
     assert open_level(12, 4.0, 3.0).reached
+
+
+@pytest.mark.parametrize("change", [{"p95_first_audio_s": math.nan}, {"p95_total_s": math.inf},
+                                    {"max_error_rate": 2.0}, {"max_stalls_per_job": -1.0}])
+def test_an_objective_that_cannot_be_judged_is_refused(change: dict[str, float]) -> None:
+    with pytest.raises(BenchError, match="^E_BENCH: "):
+        BenchSettings(objective=Objective(**change)).validate()

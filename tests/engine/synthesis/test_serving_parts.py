@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -52,6 +54,7 @@ from engine.synthesis.serve.config import (
     read_token,
     replica_max_ongoing,
 )
+from tests.engine.helpers import POSIX_ONLY, returns_at_once
 
 JOB = Job("Hello there.", VoiceSpec("/clips/a.wav", "a transcript", VoiceSettings(1.1, -2.0, "softly", "en")),
           Priority.INTERACTIVE, listening=False)
@@ -212,3 +215,25 @@ def test_remote_client_errors_have_codes(tmp_path: Path) -> None:
     with pytest.raises(EngineStartError) as no_token:
         read_token_file(empty)
     assert no_token.value.code is ErrorCode.UNAUTHORIZED
+
+
+@POSIX_ONLY
+def test_serve_token_file_on_a_fifo_is_refused_at_once(fifo: Path) -> None:
+    error = returns_at_once(lambda: read_token(fifo))
+    assert isinstance(error, ServeConfigError) and "named pipe" in str(error)
+
+
+@POSIX_ONLY
+def test_a_client_token_file_on_a_fifo_is_refused_at_once(fifo: Path) -> None:
+    error = returns_at_once(lambda: read_token_file(fifo))
+    assert isinstance(error, EngineStartError) and error.code is ErrorCode.UNAUTHORIZED and "named pipe" in str(error)
+
+
+@pytest.mark.parametrize("change", [
+    {"max_clip_bytes": int(-1 * 2**20)}, {"job_timeout_s": math.nan}, {"clip_store_bytes": -2**20},
+    {"replica_cpus": math.nan}, {"port": 70000}, {"max_text_chars": 0},
+])
+def test_server_limits_must_be_finite_and_in_range(change: dict[str, Any]) -> None:
+    with pytest.raises(ServeConfigError):
+        ServeOptions(**change).validate()
+    ServeOptions().validate()
