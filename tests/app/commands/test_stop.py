@@ -1,4 +1,5 @@
-"""Killing or terminating `say`, `render` and `bench` never leaves an engine behind (issue 10).
+"""Killing or terminating `say`, `render`, `bench`, `new` or `qa` never leaves an engine behind
+(issue 10), nor a traceback.
 
 SIGTERM stops a command as Ctrl+C does: exit status 130, finished takes kept, a partial bench
 report written, no traceback. SIGKILL cannot be handled by the command, so the engine notices
@@ -14,13 +15,17 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import psutil
 import pytest
 
-from engine.core.paths import SAMPLE_PROJECT
+from app.project.media import attach_video
+from app.project.new_project import NEW_MARKER
+from engine.core.paths import REPO_ROOT, SAMPLE_PROJECT
+from tests.app.project.conftest import make_project
 from tests.engine.synthesis.test_lifeline import (
     kill_if_alive,
     read_line_with,
@@ -28,6 +33,7 @@ from tests.engine.synthesis.test_lifeline import (
 )
 
 DUBSTUDIO = str(Path(sys.executable).parent / "dubstudio")
+PYTHON_M_DUBSTUDIO = [sys.executable, "-m", "app.cli"]  # how a command runs under `python -m`
 LONG_TEXT = " ".join(["The lighthouse keeper swore she saw a ship drift past the rocks."] * 60)
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="signals and process groups are POSIX")
@@ -122,3 +128,65 @@ def test_sigterm_stops_bench_cleanly_with_a_partial_report(tmp_path):
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["stopped"] is True and report["verdict"]["complete"] is False
     assert any(job["status"] == "ok" for job in report["jobs"])
+
+
+def wait_until_signals_are_handled(process: subprocess.Popen[str]) -> None:
+    """Until the command has installed its SIGTERM handler (SigCgt in /proc), so the signal
+    lands inside the command and not in the interpreter's own start-up."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            status = Path(f"/proc/{process.pid}/status").read_text()
+        except FileNotFoundError:
+            return
+        caught = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), 16)
+        if caught & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.01)
+    raise AssertionError("the command never installed its signal handlers")
+
+
+@pytest.mark.parametrize("args", [
+    ["new", "{tmp}/dub", "--video", "{video}", "--guide"],
+    ["qa", "{tmp}/scene", "--save"],
+    ["render", "{tmp}/scene", "--export", "video"],
+], ids=["new", "qa", "render"])
+def test_sigterm_in_a_command_exits_130_without_a_traceback(tmp_path: Path, video: Path, args: list[str]) -> None:
+    scene = make_project(tmp_path / "scene")
+    scene.video = attach_video(scene, video)
+    scene.save()
+    command = [a.format(tmp=tmp_path, video=video) for a in args]
+    process = subprocess.Popen([*PYTHON_M_DUBSTUDIO, *command], cwd=REPO_ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    wait_until_signals_are_handled(process)
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert not (tmp_path / "dub").exists() or (tmp_path / "dub" / NEW_MARKER).exists() is False
+
+
+def test_an_interrupt_seen_by_a_nested_pyrun_still_exits_130(tmp_path: Path) -> None:
+    """CPython ends a ``python -m`` process (how dubstudio runs) by SIGINT (-2) when an
+    interrupt ever passed through a nested PyRun_* call, even one caught later: a SIGTERM
+    during some imports did that in CI."""
+    (tmp_path / "interrupt_probe.py").write_text(textwrap.dedent("""
+        import ctypes, sys
+        from app.commands.common import run_interruptible
+        def command():
+            ctypes.pythonapi.PyRun_SimpleString(b"raise KeyboardInterrupt")  # marks it unhandled
+            raise KeyboardInterrupt
+        sys.exit(run_interruptible("test", command))
+    """), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "interrupt_probe"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 130 and "dubstudio test: interrupted" in done.stderr
+
+
+def test_sigint_ends_new_the_same_way(tmp_path: Path, video: Path) -> None:
+    process = subprocess.Popen([*PYTHON_M_DUBSTUDIO, "new", str(tmp_path / "dub"), "--video", str(video)],
+                               cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until_signals_are_handled(process)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and "Traceback" not in err

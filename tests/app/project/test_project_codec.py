@@ -1,9 +1,13 @@
-"""project.json written and read back: the same project gives the same bytes."""
+"""project.json written and read back: the same project gives the same bytes; and what must not
+load (crafted ids, NaN and infinity, deep nesting, numbers out of their ranges) refused with a code."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from app.project import (
     AudioStreamInfo,
@@ -12,13 +16,17 @@ from app.project import (
     Line,
     LineStatus,
     Project,
+    ProjectFileError,
     SubtitleStreamInfo,
     Take,
     VideoInfo,
 )
+from app.project.media import attach_video
 from app.project.sample import SAMPLE_PROJECT, copy_project
+from engine.core.codes import ErrorCode
 from engine.core.protocol import VoiceSettings
 from engine.hearing.qa.checks import TakeChecks
+from tests.app.project.test_project_files_safety import CRAFTED_ID
 
 SAVED_SAMPLE = Path(__file__).parent / "data" / "sample_project_saved.json"
 """The sample project (schema 2 in resources/) saved by the code before project.json's codec left
@@ -73,3 +81,95 @@ def test_a_project_with_every_field_set_reads_back_to_the_same_bytes(tmp_path: P
     assert again.to_dict() == project.to_dict()
     again.save()
     assert project.project_file.read_bytes() == saved
+
+
+# --- what must not load -----------------------------------------------------------------------
+
+
+def edit_file(project: Project, change) -> None:
+    data = json.loads(project.project_file.read_text())
+    change(data)
+    project.project_file.write_text(json.dumps(data))
+
+
+def test_a_crafted_character_id_never_loads(project: Project) -> None:
+    """The report: id ../../../tmp/ID_ESCAPE plus a trim wrote /tmp/ID_ESCAPE_..._end.wav."""
+    def craft(data: dict) -> None:
+        data["characters"][0]["id"] = CRAFTED_ID
+        data["characters"][0]["clip_start"] = 0.5
+        for line in data["lines"]:
+            if line["character"] == "maya":
+                line["character"] = CRAFTED_ID
+
+    edit_file(project, craft)
+    with pytest.raises(ProjectFileError) as caught:
+        Project.load(project.root)
+    assert caught.value.code is ErrorCode.BAD_ID and "characters[0]" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["lines"][0].update(id=CRAFTED_ID),
+        lambda d: d["lines"][0].update(character="../x"),
+        lambda d: d["lines"][0].update(takes=[{"id": "a/b", "path": "takes/x.wav"}]),
+        lambda d: d["lines"][0].update(chosen_take="..\\x"),
+        lambda d: d["characters"][1].update(id=""),
+    ],
+)
+def test_every_id_is_checked_at_load(project: Project, change) -> None:
+    edit_file(project, change)
+    with pytest.raises(ProjectFileError) as caught:
+        Project.load(project.root)
+    assert caught.value.code is ErrorCode.BAD_ID
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_refused_at_load(project: Project, constant: str) -> None:
+    """The report: NaN in project.json loaded, every save then failed, and render exited 0."""
+    text = project.project_file.read_text().replace('"gap_s": 0.3', f'"gap_s": {constant}', 1)
+    assert constant in text
+    project.project_file.write_text(text)
+    with pytest.raises(ProjectFileError, match=f"holds {constant}, which is not a number JSON allows") as caught:
+        Project.load(project.root)
+    assert caught.value.code is ErrorCode.BAD_PROJECT_FILE
+
+
+@pytest.mark.parametrize("depth", [100_000, 200])
+def test_deeply_nested_project_files_give_a_coded_error(project: Project, depth: int) -> None:
+    """The report: a project.json nested 100,000 levels deep gave a RecursionError traceback."""
+    data = json.loads(project.project_file.read_text())
+    data["title"] = "PLACEHOLDER"
+    text = json.dumps(data).replace('"PLACEHOLDER"', "[" * depth + "]" * depth)
+    project.project_file.write_text(text)
+    with pytest.raises(ProjectFileError, match="nested") as caught:
+        Project.load(project.root)
+    assert caught.value.code is ErrorCode.BAD_PROJECT_FILE
+
+
+@pytest.mark.parametrize(
+    "change, code",
+    [
+        (lambda d: d["lines"][0].update(start=1e9), ErrorCode.TIME_RANGE),
+        (lambda d: d["lines"][0].update(end=86400.5), ErrorCode.TIME_RANGE),
+        (lambda d: d["characters"][0].update(clip_start=1e12), ErrorCode.TIME_RANGE),
+        (lambda d: d["settings"].update(gap_s=1e9), ErrorCode.INVALID_VALUE),
+        (lambda d: d["characters"][0]["settings"].update(speed=1000), ErrorCode.BAD_SETTING),
+    ],
+)
+def test_out_of_range_numbers_are_refused_at_load(project: Project, change, code: ErrorCode) -> None:
+    """The report: a line start of 1e9 made the mix try to allocate 80 TiB."""
+    edit_file(project, change)
+    with pytest.raises(ProjectFileError) as caught:
+        Project.load(project.root)
+    assert caught.value.code is code
+
+
+def test_a_huge_video_duration_in_project_json_is_refused_at_load(project: Project, video: Path) -> None:
+    project.video = attach_video(project, video)
+    project.save()
+    data = json.loads(project.project_file.read_text())
+    data["video"]["duration_s"] = 1e12
+    project.project_file.write_text(json.dumps(data))
+    with pytest.raises(ProjectFileError, match="duration_s"):
+        Project.load(project.root)

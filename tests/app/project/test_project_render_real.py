@@ -13,10 +13,11 @@ import pytest
 import soundfile as sf
 
 from app.cli import main as cli_main
-from app.project import CommandStack, EditLine, LineStatus, Project
+from app.project import CommandStack, EditLine, LineStatus, Project, SaveError
 from app.project.export import export_mix
 from app.project.render import RenderSession, RenderUpdate
 from app.project.sample import copy_sample_project
+from engine.core.codes import ErrorCode
 from engine.core.protocol import EngineRestarted, Event, JobFailed, JobStarted
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
@@ -188,3 +189,17 @@ def test_render_with_qa_checks_each_take_as_it_lands(tmp_path: Path, cache_dir: 
     assert "QA line 4 (Rex): FAILED" in out and "QA_UNLIKE_VOICE" in out and "1 take(s) failed it" in out
     again = Project.load(project.root)
     assert [t.qa is not None for t in again.lines[3].takes] == [True, True]
+
+
+def test_a_failed_save_fails_render_instead_of_exiting_0(
+    project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report: with saves failing, render printed "Rendered 6 of 6" and exited 0."""
+    def disk_full(self: Project) -> None:
+        raise SaveError(f"cannot write {self.project_file}: No space left on device", ErrorCode.DISK_FULL)
+
+    monkeypatch.setattr(Project, "save", disk_full)
+    code = cli_main(["render", str(project.root), "--lines", "1", "--slots", "1", "--cache-dir", str(tmp_path / "c")])
+    err = capsys.readouterr().err
+    assert code == 7, err
+    assert "E_DISK_FULL" in err and "Rendered 1 of 1" not in err and "not recorded" in err

@@ -7,8 +7,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import soundfile as sf
 
-from app.project import ExportError, OperationCancelled, PathEscapeError, Project
+from app.project import (
+    ExportError,
+    MediaError,
+    OperationCancelled,
+    PathEscapeError,
+    Project,
+)
 from app.project.export_registry import (
     EXPORT_KINDS,
     EXPORTS,
@@ -19,6 +26,7 @@ from app.project.export_registry import (
 from app.project.loudness import integrated_loudness
 from app.project.media import attach_video
 from app.project.video_export import VideoExportOptions, export_video
+from engine.core.codes import ErrorCode
 
 from .conftest import add_fake_take, make_project, tone
 from .media_fixtures import make_video
@@ -127,3 +135,21 @@ def test_the_video_is_never_written_through_an_exports_link_out_of_the_project(
     with pytest.raises(PathEscapeError):
         export_video(dubbed, options=VideoExportOptions())
     assert list(outside.iterdir()) == []
+
+
+def test_an_audio_file_in_place_of_the_video_is_no_video_stream(project: Project, video: Path) -> None:
+    add_fake_take(project, project.lines[0], tone(1.0))
+    project.video = attach_video(project, video)
+    sf.write(str(project.root / project.video.path), tone(1.0), 22050, format="WAV")  # the video replaced by audio
+    with pytest.raises(MediaError) as raised:
+        export_video(project)
+    assert raised.value.code is ErrorCode.NO_VIDEO_STREAM
+
+
+def test_a_text_file_in_place_of_the_video_is_unreadable(project: Project, video: Path) -> None:
+    add_fake_take(project, project.lines[0], tone(1.0))
+    project.video = attach_video(project, video)
+    (project.root / project.video.path).write_text("not a video")
+    with pytest.raises(MediaError) as raised:
+        export_video(project)
+    assert raised.value.code is ErrorCode.VIDEO_UNREADABLE
