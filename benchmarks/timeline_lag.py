@@ -41,7 +41,7 @@ from app.ui.stress.lag import LagProbe
 from app.ui.tasks import ThreadTaskRunner
 from app.ui.window.main_window import MainWindow
 from engine.load.stats import percentile
-from tests.app.ui.timeline_fixtures import make_dub_project
+from tests.app.ui.timeline.fixtures import make_dub_project
 
 
 def wait(app: QApplication, done: object, timeout_s: float, what: str) -> None:

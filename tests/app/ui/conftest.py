@@ -1,4 +1,5 @@
-"""Qt fixtures for the studio's tests: offscreen, isolated settings, null audio, inline tasks."""
+"""Qt fixtures for the studio's tests: offscreen, isolated settings, null audio, inline tasks, and
+the studio's window on the sample project."""
 
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
 
 if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
+
     from app.ui.engine.bridge import EngineBridge
+    from app.ui.window.main_window import MainWindow
 
 
 
@@ -77,3 +81,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+DEFAULT_SIZE = (1200, 760)  # the studio's window at first start
+
+
+def make_window(qtbot: QtBot, settings: Settings, tmp_path: Path, bridge: EngineBridge) -> MainWindow:
+    """The studio's main window over ``bridge``, its projects folder in ``tmp_path``."""
+    from app.ui.window.main_window import MainWindow
+
+    win = MainWindow(settings, SyncTaskRunner(), NullOutput(), bridge=bridge, projects_dir=tmp_path / "projects")
+    qtbot.addWidget(win)
+    return win
+
+
+@pytest.fixture
+def idle_window(qtbot: QtBot, settings: Settings, tmp_path: Path) -> Iterator[MainWindow]:
+    """The studio on the sample project with an engine that never starts (nothing renders)."""
+    from app.ui.engine.bridge import EngineBridge
+
+    win = make_window(qtbot, settings, tmp_path, EngineBridge())
+    assert win.open_sample()
+    win.resize(*DEFAULT_SIZE)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.close()

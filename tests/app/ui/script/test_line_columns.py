@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from app.project import EditLine, SortLinesByTime, Take
 from app.ui.script.lines_model import Column, LinesModel
 from app.ui.window.document import Document
-from tests.app.ui.test_ui_lines_model import _texts, doc  # noqa: F401 (doc is a fixture)
+from tests.app.ui.script.test_lines_model import _texts, doc  # noqa: F401 (doc is a fixture)
 
 
 def _timed(doc: Document) -> None:

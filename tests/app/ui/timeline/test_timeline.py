@@ -20,7 +20,7 @@ from app.ui.timeline.panel import TimelinePanel
 from app.ui.timeline.programme import PREVIEW_RATE
 from app.ui.window.document import Document
 from tests.app.ui.paths import ARTIFACTS
-from tests.app.ui.timeline_fixtures import make_dub_project
+from tests.app.ui.timeline.fixtures import make_dub_project
 
 FPS = 25
 

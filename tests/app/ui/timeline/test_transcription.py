@@ -17,7 +17,7 @@ from app.ui.timeline.video_clips import (
 )
 from app.ui.timeline.video_dialogs import TRANSCRIBE
 from app.ui.window.main_window import MainWindow
-from tests.app.ui.test_ui_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
+from tests.app.ui.timeline.test_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
 from tests.engine.hearing.scenes import make_scene, voice_at
 
 

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.project import AddCharacter, AddLines, Line, Project
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.window.document import Document
-from tests.app.ui.test_ui_qa_errors import _actions
+from tests.app.ui.script.test_qa_errors import _actions
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from typing import Any
 from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.window.document import Document
 from engine.hearing.qa.wer import error_rate
-from tests.app.ui.test_ui_characters import panel  # noqa: F401 - the fixture (pytest passes it by name)
+from tests.app.ui.characters.test_characters_panel import panel  # noqa: F401 - the fixture (pytest passes it by name)
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, ZH_TEXT
 
 

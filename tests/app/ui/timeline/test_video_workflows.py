@@ -28,7 +28,7 @@ from app.ui.window.export_controller import ExportController
 from app.ui.window.main_window import MainWindow
 from tests.app.project.media_fixtures import make_video
 from tests.app.ui.paths import ARTIFACTS
-from tests.app.ui.timeline_fixtures import make_dub_project
+from tests.app.ui.timeline.fixtures import make_dub_project
 
 SRT = (
     "1\n00:00:04,000 --> 00:00:05,500\nNell: The tide is turning.\n\n"

@@ -1,0 +1,47 @@
+"""Removing a character that has lines asks whether to give them to another character, remove
+them too, or cancel (issue 21)."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from app.ui.characters.character_removal import RemoveCharacterDialog
+from app.ui.window.main_window import MainWindow
+
+
+def test_removing_a_character_with_lines_asks_reassign_remove_or_cancel(qtbot: QtBot, idle_window: MainWindow) -> None:
+    doc, panel = idle_window.document, idle_window.characters
+    assert doc is not None and panel is not None
+    project = doc.project
+    maya, rex = project.characters
+    maya_lines = [line.id for line in project.lines_of(maya.id)]
+    assert maya_lines
+    panel.select(maya.id)
+
+    def dialog() -> RemoveCharacterDialog:
+        found = idle_window.findChild(RemoveCharacterDialog)
+        assert found is not None and found.isVisible()
+        return found
+
+    panel.remove_button.click()
+    dialog().reject()  # Cancel: nothing changed
+    assert [c.id for c in project.characters] == [maya.id, rex.id]
+    qtbot.waitUntil(lambda: idle_window.findChild(RemoveCharacterDialog) is None)
+
+    panel.remove_button.click()
+    chosen = dialog()
+    assert chosen.reassign.isChecked() and chosen.target.currentData() == rex.id
+    chosen.ok.click()
+    assert [c.id for c in project.characters] == [rex.id]
+    assert all(project.line(i).character_id == rex.id for i in maya_lines)
+    doc.undo()  # one step brings Maya back with her lines
+    assert [c.id for c in project.characters] == [maya.id, rex.id]
+    assert all(project.line(i).character_id == maya.id for i in maya_lines)
+    qtbot.waitUntil(lambda: idle_window.findChild(RemoveCharacterDialog) is None)
+
+    panel.select(maya.id)
+    panel.remove_button.click()
+    dialog().remove_lines.setChecked(True)
+    dialog().ok.click()
+    assert not {line.id for line in project.lines} & set(maya_lines)
+    assert doc.stack.undo_text.startswith(f"Remove character {maya.name} and its {len(maya_lines)} line")
