@@ -9,7 +9,7 @@ librosa; never by tests, never in the studio. It
    arrays themselves (no torch export, so the graph holds nothing but these operators);
 2. embeds the test clips with resemblyzer itself (decoded with soundfile, mono, then
    ``preprocess_wav`` and ``embed_utterance``, as the engine did before the port) and writes
-   them to tests/engine/data/ge2e_reference.npz, the fixture tests/engine/test_ge2e.py checks
+   them to tests/engine/data/ge2e_reference.npz, the fixture tests/engine/voiceprint/test_ge2e.py checks
    the port against;
 3. prints, per clip, the cosine of the port's embedding with resemblyzer's and both
    encoders' time per second of audio (the median of 5 runs each, after one untimed run),

@@ -1,7 +1,7 @@
 """The GE2E speaker encoder (resemblyzer 0.1.4's ``VoiceEncoder``) without torch.
 
 The same network and the same preprocessing, so its embeddings are resemblyzer's (cosine
-≥ 0.999 on real speech, checked by tests/engine/test_ge2e.py against embeddings resemblyzer
+≥ 0.999 on real speech, checked by tests/engine/voiceprint/test_ge2e.py against embeddings resemblyzer
 computed once): the clip is resampled to 16 kHz (soxr HQ, as librosa does), raised to
 -30 dBFS RMS when quieter, and its long silences cut by WebRTC's VAD; 40 mel bands of the
 power spectrum (25 ms Hann window, 10 ms hop, librosa's Slaney filterbank) feed a 3-layer
