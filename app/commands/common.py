@@ -191,15 +191,17 @@ def add_recogniser_option(parser: argparse.ArgumentParser) -> None:
                              f"(default {DEFAULT_MODEL})")
 
 
-def check_recogniser_model(model: str) -> str | None:
-    """Why ``model`` cannot be used (E_BAD_OPTION or E_WHISPER_MODEL_MISSING, with how to fix it), or None."""
-    from engine.core.protocol import EngineError
+def check_recogniser_model(command: str, model: str) -> ExitCode | None:
+    """None when --recogniser-model ``model`` can be used; else ``command`` prints why
+    (E_BAD_OPTION or E_WHISPER_MODEL_MISSING, with how to fix it) and gets the status to end
+    with, BAD_INPUT: the one check of every command that hears, before it does anything."""
     from engine.hearing.whisper import model_path
 
     try:
         model_path(model)
     except EngineError as error:
-        return str(error)
+        print(f"dubstudio {command}: --recogniser-model: {error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
     return None
 
 

@@ -92,16 +92,18 @@ def run(args: argparse.Namespace) -> int:
     )
 
     err = sys.stderr
-    problem = check_recogniser_model(args.recogniser_model) if args.voice else None
-    if problem is not None:
-        print(f"dubstudio new: --recogniser-model: {problem}", file=err)
-        return ExitCode.BAD_INPUT
+    if args.voice and (status := check_recogniser_model("new", args.recogniser_model)) is not None:
+        return status
     voices: list[VoiceSource] = []
     transcribed: list[TranscribedScript] = []
     try:
         make_script = _transcriber(args, transcribed) if args.transcribe else None
         for spec in args.voice:
-            name, clip, transcript_file = parse_voice(spec)
+            try:
+                name, clip, transcript_file = parse_voice(spec)
+            except ValueError as error:
+                print(f"dubstudio new: {ErrorCode.INVALID_VALUE}: --voice: {error}", file=err)
+                return ExitCode.BAD_INPUT
             transcript = read_transcript(transcript_file) if transcript_file is not None else None
             voices.append(VoiceSource(name, clip, transcript))
         made = new_project_from_video(

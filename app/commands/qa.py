@@ -67,10 +67,8 @@ def run(args: argparse.Namespace) -> int:
     if args.project is None:
         print("dubstudio qa: give a PROJECT_DIR to check (or --download-model NAME)", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    problem = check_recogniser_model(args.recogniser_model)
-    if problem is not None:
-        print(f"dubstudio qa: --recogniser-model: {problem}", file=sys.stderr)
-        return ExitCode.BAD_INPUT
+    if (status := check_recogniser_model("qa", args.recogniser_model)) is not None:
+        return status
 
     try:  # --save writes project.json: hold the project's lock, as render and the studio do
         project, lock = load_locked(args.project, "dubstudio qa --save") if args.save else (

@@ -185,10 +185,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"dubstudio render: unknown export {', '.join(unknown)}; choose from {', '.join(EXPORT_KINDS)}",
               file=err)
         return ExitCode.BAD_INPUT
-    problem = check_recogniser_model(args.recogniser_model) if args.qa else None
-    if problem is not None:
-        print(f"dubstudio render: --recogniser-model: {problem}", file=err)
-        return ExitCode.BAD_INPUT
+    if args.qa and (status := check_recogniser_model("render", args.recogniser_model)) is not None:
+        return status
     try:
         project, lock = load_locked(args.project, "dubstudio render")
     except ProjectLockedError as error:

@@ -13,6 +13,7 @@ from app.commands.common import (
     add_engine_arguments,
     add_recogniser_option,
     add_remote_arguments,
+    check_recogniser_model,
     engine_client_from_args,
 )
 from app.commands.exit_codes import ExitCode
@@ -87,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
             return ExitCode.BAD_INPUT
     heard_transcript = None
     if not transcript.strip():
+        if (status := check_recogniser_model("say", args.recogniser_model)) is not None:
+            return status
         heard_transcript = transcript = _hear(args.voice, args.recogniser_model)
     voice = VoiceSpec(
         clip_path=str(Path(args.voice).resolve()),

@@ -101,3 +101,15 @@ def test_say_refuses_a_binary_transcript_beside_the_clip_with_a_code(tmp_path):
     clip.with_suffix(".txt").write_bytes(bytes(range(256)) * 4)
     result = say("Hi there.", "--voice", str(clip), "--out", str(tmp_path / "x.wav"), cache_dir=tmp_path / "cache")
     assert result.returncode == 2 and "E_TEXT_ENCODING" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_say_refuses_an_unusable_recogniser_model_as_qa_and_new_do(tmp_path):
+    """Issue 34: say printed E_WHISPER_MODEL_MISSING, spoke with no transcript and exited 0."""
+    clip = tmp_path / "clip.wav"
+    shutil.copy(VOICES / "maya.wav", clip)  # no maya.txt beside it: say would hear the clip
+    for model, code in (("nosuch", "E_BAD_OPTION"), (str(tmp_path / "empty-folder"), "E_WHISPER_MODEL_MISSING")):
+        (tmp_path / "empty-folder").mkdir(exist_ok=True)
+        result = say("Hi.", "--voice", str(clip), "--out", str(tmp_path / "x.wav"), "--recogniser-model", model,
+                     cache_dir=tmp_path / "cache")
+        assert result.returncode == 2 and f"dubstudio say: --recogniser-model: {code}" in result.stderr, result.stderr
+        assert not (tmp_path / "x.wav").exists()

@@ -3,8 +3,11 @@ from a hub (a local fake one serving a real model folder), and loaded once per p
 
 from __future__ import annotations
 
+import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from engine.core.paths import REPO_ROOT
 from engine.core.protocol import EngineError, ErrorCode
 from engine.hearing import whisper
 from tests.cosyvoice.test_models import FakeHub
+from tests.engine.helpers import VOICES
 
 
 @pytest.fixture
@@ -186,3 +190,41 @@ def test_a_model_folder_that_is_a_file_is_a_coded_error(models_dir: Path) -> Non
     assert caught.value.code is ErrorCode.WHISPER_MODEL_MISSING
     assert f"{models_dir} is a file, not a folder" in str(caught.value) and whisper.MODELS_DIR_ENV in str(caught.value)
     assert models_dir.read_text() == "x"
+
+
+@pytest.fixture(scope="module")
+def hearing_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A video, a project made from it and a clip without a transcript, for the commands that hear."""
+    from app.cli import main as cli_main
+    from tests.app.project.media_fixtures import make_video
+
+    folder = tmp_path_factory.mktemp("hearing")
+    video = make_video(folder / "v.mp4", seconds=2.0)
+    assert cli_main(["new", str(folder / "p"), "--video", str(video), "--no-subtitles"]) == 0
+    shutil.copy(VOICES / "maya.wav", folder / "clip.wav")
+    return {"video": video, "project": folder / "p", "clip": folder / "clip.wav", "folder": folder}
+
+
+@pytest.mark.parametrize("fault", ["a name part over 255 bytes", "the model folder is a file"])
+@pytest.mark.parametrize("command", ["qa", "say", "new", "transcribe"])
+def test_every_command_that_hears_answers_what_the_file_system_refuses_with_a_code(
+        command: str, fault: str, hearing_inputs: dict[str, Path], tmp_path: Path) -> None:
+    inputs = {name: str(path) for name, path in hearing_inputs.items()}
+    env = dict(os.environ)
+    model: list[str] = []
+    if fault == "the model folder is a file":
+        (tmp_path / "notadir").write_text("x")
+        env[whisper.MODELS_DIR_ENV] = str(tmp_path / "notadir")
+    else:
+        model = ["--model" if command == "transcribe" else "--recogniser-model", LONG_NAME]
+    args = {
+        "qa": ["qa", inputs["project"]],
+        "say": ["say", "Hello.", "--voice", inputs["clip"], "--out", str(tmp_path / "o.wav")],
+        "new": ["new", str(tmp_path / "n"), "--video", inputs["video"], "--voice", f"Maya={inputs['clip']}"],
+        "transcribe": ["transcribe", inputs["project"]],
+    }[command]
+    result = subprocess.run([sys.executable, "-m", "app.cli", *args, *model], capture_output=True, text=True,
+                            env=env, timeout=300, cwd=Path(__file__).resolve().parents[3])
+    assert "Traceback" not in result.stderr, result.stderr  # was exit 1 with a traceback
+    assert result.returncode == 2 and ErrorCode.WHISPER_MODEL_MISSING.value in result.stderr, result.stderr
+    assert not (tmp_path / "o.wav").exists() and not (tmp_path / "n").exists()
