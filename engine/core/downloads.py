@@ -9,6 +9,7 @@ model kind checks its finished folder with its own validator, which returns a
 
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -110,10 +111,55 @@ def download_from_hub(
     Files already complete are skipped and partial files resume where they stopped, so an
     interrupted download is continued by calling this again. ``endpoint`` points at another
     hub (a mirror, or a local test server). ``should_stop`` is checked between files.
-    ``validate`` checks the finished folder (each model kind has its own).
+    ``validate`` checks the finished folder (each model kind has its own). A download that
+    fails before any bytes land removes the folders it made (and only those): a failed first
+    try leaves no empty model folder behind.
     """
     target = Path(target).expanduser()
-    target.mkdir(parents=True, exist_ok=True)
+    made = [folder for folder in (target, *target.parents) if not folder.exists()]  # deepest first
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DownloadError(f"cannot make the folder {target}: {error.strerror or error}") from error
+    try:
+        return _download(target, repo_id, validate, endpoint, revision, progress, should_stop, interval_s)
+    except BaseException:
+        if made and not _resumable(target):
+            _remove_made(made)
+        raise
+
+
+def _resumable(target: Path) -> bool:
+    """Whether a failed download left something in ``target`` that the next one resumes: a
+    finished file, or a partial one (huggingface_hub's ``*.incomplete`` under .cache) with bytes."""
+    for path in target.rglob("*"):
+        inside_cache = ".cache" in path.relative_to(target).parts
+        if (not inside_cache or path.suffix == ".incomplete") and path.is_file() and _size(path) > 0:
+            return True
+    return False
+
+
+def _remove_made(made: list[Path]) -> None:
+    """Remove the download's folder and the parents it made (``made``, deepest first); a parent
+    that holds something by now is someone else's too and stays."""
+    shutil.rmtree(made[0], ignore_errors=True)
+    for folder in made[1:]:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
+def _download(
+    target: Path,
+    repo_id: str,
+    validate: Callable[[Path], ValidationReport],
+    endpoint: str | None,
+    revision: str | None,
+    progress: ProgressCallback | None,
+    should_stop: Callable[[], bool] | None,
+    interval_s: float,
+) -> ValidationReport:
     try:
         from huggingface_hub import HfApi, hf_hub_download
         from huggingface_hub.errors import HfHubHTTPError

@@ -170,7 +170,7 @@ def test_model_available_looks_each_package_file_up_once(name: str, models_dir: 
     assert sorted(looked_up) == sorted(parts)
 
 
-# --- what the file system refuses (issue 34, cause 1) ---------------------------------------------
+# --- what the file system refuses (issue 34, cause 1) and a failed download (cause 5) -------------
 
 LONG_NAME = "a" * 300  # one name part over the 255 bytes a file system allows
 
@@ -228,3 +228,27 @@ def test_every_command_that_hears_answers_what_the_file_system_refuses_with_a_co
     assert "Traceback" not in result.stderr, result.stderr  # was exit 1 with a traceback
     assert result.returncode == 2 and ErrorCode.WHISPER_MODEL_MISSING.value in result.stderr, result.stderr
     assert not (tmp_path / "o.wav").exists() and not (tmp_path / "n").exists()
+
+
+def test_a_failed_download_removes_the_folders_it_made_and_nothing_else(models_dir: Path, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.cli import main as cli_main
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    nowhere = f"http://127.0.0.1:{_closed_port()}"  # refused at once: the hub cannot be listed
+    for name in ("small", "turbo", "medium"):
+        assert cli_main(["qa", "--download-model", name, "--hub-endpoint", nowhere]) == 1
+        assert not models_dir.exists()  # neither whisper-NAME/ nor the model folder it made
+    models_dir.mkdir()
+    (models_dir / "whisper-base").mkdir()  # someone else's: stays
+    assert cli_main(["qa", "--download-model", "small", "--hub-endpoint", nowhere]) == 1
+    assert [p.name for p in models_dir.iterdir()] == ["whisper-base"]
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
