@@ -118,9 +118,6 @@ def run(args: argparse.Namespace) -> int:
             title=args.title,
             make_script=make_script,
         )
-    except ValueError as error:
-        print(f"dubstudio new: {ErrorCode.INVALID_VALUE}: --voice: {error}", file=err)
-        return ExitCode.BAD_INPUT
     except ProjectError as error:
         print(f"dubstudio new: {error}", file=err)
         return ExitCode.BAD_INPUT

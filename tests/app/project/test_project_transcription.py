@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -29,6 +31,8 @@ from engine.hearing.qa.wer import normalise_words, word_error_rate
 from engine.hearing.transcribe import Options
 from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.hearing.scenes import VOICES, make_scene, music, voice_at, write_video
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +136,19 @@ def test_no_speech_no_audio_and_a_bad_language_leave_nothing_behind(tmp_path: Pa
         target = tmp_path / f"project-{video}-{len(extra)}"
         assert cli_main(["new", str(target), "--video", str(tmp_path / video), "--transcribe", *extra]) == 2, code
         assert not target.exists(), f"{code}: a half-made project was left"
+
+
+@pytest.mark.parametrize("count", ["nan", "1e1", "two"])
+def test_a_speaker_count_that_is_not_a_whole_number_names_its_code_and_option(count: str, tmp_path: Path) -> None:
+    """Issue 34: `new --speakers nan` said `E_INVALID_VALUE: --voice: E_BAD_SPEAKER_COUNT…`."""
+    write_video(tmp_path / "v.mp4", None, 1.0)
+    result = subprocess.run([sys.executable, "-m", "app.cli", "new", str(tmp_path / "p"), "--video",
+                             str(tmp_path / "v.mp4"), "--transcribe", "--speakers", count],
+                            capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"dubstudio new: E_BAD_SPEAKER_COUNT: --speakers must be auto or a whole number, " \
+                                    f"got '{count}'"
+    assert not (tmp_path / "p").exists()
 
 
 def test_cancel_leaves_the_script_as_it_was(tmp_path: Path) -> None:
