@@ -148,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             project.save()
         except ProjectError as error:
+            made.written.take_back()  # the project stays as it was on disk: no new clips, the old candidates
             print(f"dubstudio transcribe: {error}", file=err)
             return ExitCode.SAVE_FAILED
     finally:

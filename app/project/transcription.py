@@ -11,11 +11,15 @@ the video". With a translator the lines hold the translation, marked as drafts, 
 original in ``source_text``.
 
 Clip files are written before the edit and are not removed by undo (like takes: audio on disk
-is not something undo deletes); a failure before the edit leaves the script untouched.
+is not something undo deletes). A failure leaves the project as it was: what the transcription
+wrote (its clips, the candidates file) is taken back when a later step fails, in
+:func:`hear_project` (a clip or the candidates file refused, a cancel) or by the caller whose
+save of the edit fails (:meth:`WrittenFiles.take_back`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -25,8 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.project.errors import InvalidValueError, TranscriptionError
+from app.project.errors import (
+    InvalidValueError,
+    ProjectError,
+    SaveError,
+    TranscriptionError,
+)
 from app.project.fsutil import (
+    atomic_write_bytes,
     atomic_write_text,
     atomic_write_wav,
     ensure_dir,
@@ -37,6 +47,7 @@ from app.project.fsutil import (
 from app.project.model import PALETTE, Character, Line, new_id, validate_line
 from app.project.project import Project
 from app.project.undo import Change, Command, CommandStack
+from engine.core import files
 from engine.core.codes import ErrorCode
 from engine.core.protocol import EngineError, VoiceSettings
 from engine.hearing import HearingError
@@ -69,6 +80,39 @@ class TranscribeRequest:
 
 
 @dataclass
+class WrittenFiles:
+    """What a transcription wrote into the project folder: files it made (the clips) and files it
+    replaced with what they held before, so that a failure after them takes them back."""
+
+    root: Path
+    made: list[Path] = field(default_factory=list)
+    replaced: dict[Path, bytes | None] = field(default_factory=dict)  # None: there was no such file
+
+    def replace_text(self, path: Path, text: str) -> None:
+        """Write ``text`` over ``path`` atomically, keeping what a regular file there held."""
+        try:  # a link or anything but a regular file there is refused by the writer, never replaced
+            before = files.read_regular_file(path) if path.is_file() and not path.is_symlink() else None
+        except files.FileError as error:
+            raise SaveError(error.message, error.code) from error
+        atomic_write_text(path, text, inside=self.root)
+        self.replaced.setdefault(path, before)
+
+    def take_back(self) -> None:
+        """Remove the files made and put back the ones replaced (best effort: it runs while
+        another error is on its way to the user)."""
+        for path in self.made:
+            path.unlink(missing_ok=True)
+        for path, before in self.replaced.items():
+            with contextlib.suppress(OSError, ProjectError):
+                if before is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    atomic_write_bytes(path, before, inside=self.root)
+        self.made.clear()
+        self.replaced.clear()
+
+
+@dataclass
 class TranscribedScript:
     """What :func:`transcribe_project` did."""
 
@@ -76,6 +120,7 @@ class TranscribedScript:
     characters: list[Character]
     lines: list[Line]
     command: ReplaceScript  # the edit that puts them in the project (pushed by transcribe_project)
+    written: WrittenFiles  # taken back by a caller that cannot keep the edit (its save failed)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -170,16 +215,21 @@ def hear_project(
         encoder = SpeakerEncoder()
     options = request.options
     translator = WhisperTranslator(model, cancel) if options.translate_to == WhisperTranslator.target else None
+    written = WrittenFiles(project.root)
     try:
         heard = transcribe_media(video, model, encoder, options, translator=translator, progress=progress,
                                  cancel=cancel)
         characters = _speakers_as_characters(project, heard)
-        clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel)
+        clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written)
+        _write_candidates(project, heard, characters, written)
     except HearingError as error:
+        written.take_back()
         raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None
+    except BaseException:
+        written.take_back()
+        raise
     lines = [_line(line, characters) for line in heard.lines]
     command = ReplaceScript(lines, characters, heard.language)
-    _write_candidates(project, heard, characters)
     warnings = []
     if not heard.language_sure:
         warnings.append(f"the language was heard as {heard.language!r} with only {heard.language_probability:.0%} "
@@ -189,7 +239,7 @@ def hear_project(
     if translator is not None:
         warnings.append("the English lines are Whisper base's translation, marked as drafts to check; "
                         "a larger downloaded model (Settings) translates far better")
-    return TranscribedScript(heard, characters, lines, command, warnings)
+    return TranscribedScript(heard, characters, lines, command, written, warnings)
 
 
 def _speakers_as_characters(project: Project, heard: Transcription) -> list[Character]:
@@ -221,14 +271,15 @@ def _line(heard: HeardLine, characters: Sequence[Character]) -> Line:
 
 
 def _cut_reference_clips(project: Project, video: Path, stream_index: int | None, heard: Transcription,
-                         characters: Sequence[Character], cancel: threading.Event | None) -> set[str]:
+                         characters: Sequence[Character], cancel: threading.Event | None,
+                         written: WrittenFiles) -> set[str]:
     """Each speaker's best candidate cut into voices/ and set as their clip; the ids given one."""
     chosen = [(speaker, found[0]) for speaker, found in heard.candidates.items() if found]
     voices = ensure_dir(project.voices_dir, inside=project.root)
     targets = [unique_path(voices, f"speaker-{speaker + 1}-original", ".wav") for speaker, _ in chosen]
 
     def write(index: int, audio: np.ndarray, rate: int) -> None:
-        atomic_write_wav(targets[index], audio, rate, inside=project.root)
+        written.made.append(atomic_write_wav(targets[index], audio, rate, inside=project.root))
 
     hearing_clips.cut_clips(video, stream_index, [(c.start, c.end) for _, c in chosen], write, cancel)
     for (speaker, candidate), target in zip(chosen, targets):
@@ -238,7 +289,8 @@ def _cut_reference_clips(project: Project, video: Path, stream_index: int | None
     return {characters[speaker].id for speaker, _ in chosen}
 
 
-def _write_candidates(project: Project, heard: Transcription, characters: Sequence[Character]) -> None:
+def _write_candidates(project: Project, heard: Transcription, characters: Sequence[Character],
+                      written: WrittenFiles) -> None:
     """Every speaker's clip candidates, by character id, for "Choose from the video"."""
     data = {
         "language": heard.language,
@@ -250,7 +302,7 @@ def _write_candidates(project: Project, heard: Transcription, characters: Sequen
         },
     }
     target = ensure_dir(project.media_dir, inside=project.root) / CANDIDATES_FILE
-    atomic_write_text(target, json.dumps(data, indent=1, ensure_ascii=False), inside=project.root)
+    written.replace_text(target, json.dumps(data, indent=1, ensure_ascii=False))
 
 
 def _candidate_dict(candidate: hearing_clips.Candidate) -> dict[str, Any]:

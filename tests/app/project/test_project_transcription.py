@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -149,6 +150,43 @@ def test_a_speaker_count_that_is_not_a_whole_number_names_its_code_and_option(co
     assert result.stderr.strip() == f"dubstudio new: E_BAD_SPEAKER_COUNT: --speakers must be auto or a whole number, " \
                                     f"got '{count}'"
     assert not (tmp_path / "p").exists()
+
+
+@pytest.fixture(scope="module")
+def one_voice_scene(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("scene") / "scene.mp4"
+    make_scene(path, ["maya"])
+    return path
+
+
+def project_folder_state(root: Path) -> dict[str, bytes]:
+    """Every file of a project folder (links as where they point) and its bytes."""
+    return {str(path.relative_to(root)): (os.readlink(path).encode() if path.is_symlink() else path.read_bytes())
+            for path in sorted(root.rglob("*")) if path.is_symlink() or path.is_file()}
+
+
+@pytest.mark.parametrize("fault", ["media/transcript.json is a symbolic link", "project.json is hard-linked"])
+def test_a_failed_transcription_leaves_the_project_as_it_was(fault: str, one_voice_scene: Path,
+                                                              tmp_path: Path) -> None:
+    """Issue 34: a refused media/transcript.json (exit 2) or a failed save (exit 7) left the
+    clips it had cut in voices/, and the save failure a new transcript.json."""
+    root = tmp_path / "project"
+    assert cli_main(["new", str(root), "--video", str(one_voice_scene), "--no-subtitles"]) == 0
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text('{"not": "the project\'s"}')
+    if fault == "media/transcript.json is a symbolic link":
+        (root / "media" / CANDIDATES_FILE).symlink_to(elsewhere)
+        expected = (2, "E_NOT_REGULAR_FILE")
+    else:
+        (root / "media" / CANDIDATES_FILE).write_text('{"from": "an earlier transcription"}')
+        os.link(root / "project.json", tmp_path / "second-name.json")  # the writer refuses to replace it
+        expected = (7, "E_NOT_REGULAR_FILE")
+    before = project_folder_state(root)
+    result = subprocess.run([sys.executable, "-m", "app.cli", "transcribe", str(root), "--replace"],
+                            capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert (result.returncode, expected[1] in result.stderr) == (expected[0], True), result.stderr
+    assert project_folder_state(root) == before  # no clip left in voices/, the old candidates back
+    assert elsewhere.read_text() == '{"not": "the project\'s"}'
 
 
 def test_cancel_leaves_the_script_as_it_was(tmp_path: Path) -> None:
