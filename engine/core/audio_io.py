@@ -11,7 +11,7 @@ decode a media file's audio stream block by block, write a WAV, and a file's dig
   soundfile's own errors are), which each caller words with its own code (E_CLIP_UNREADABLE,
   E_TAKE_UNREADABLE, E_VIDEO_UNREADABLE, E_AUDIO_UNREADABLE...).
 - **Samples as decoded.** NaN or infinite samples of a float file come back as they are: the
-  caller decides (a reference clip refuses them as silent, the recogniser zeroes them).
+  caller decides (a reference clip refuses them as not valid audio, the recogniser zeroes them).
 - **Mono** is the mean of the channels; FFmpeg first downmixes more than two to stereo.
 - **Resampling** is soxr at one quality, :data:`RESAMPLE_QUALITY`, which every caller used.
 - **Writing** a WAV is :func:`engine.core.files.atomic_write_wav` (temp file, fsync, rename),

@@ -66,6 +66,12 @@ def _check_clip_info(path: Path, info: AudioInfo, seconds: float | None = None) 
     if info.frames <= 0 or info.sample_rate <= 0:
         raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip holds no audio: {path.name}")
     duration = info.duration_s if seconds is None else seconds
+    if duration < MIN_SPEECH_S:  # whatever it holds: a tenth of a second of speech is not a voice
+        raise EngineError(
+            ErrorCode.CLIP_TOO_SHORT,
+            f"Reference clip {path.name} is {max(duration, 0.0):.2f} s long; at least {MIN_SPEECH_S:.0f} s of speech "
+            "is needed",
+        )
     if duration > MAX_SOURCE_S:
         raise EngineError(
             ErrorCode.CLIP_TOO_LONG,
@@ -91,7 +97,10 @@ def check_reference_clip(path: str | os.PathLike[str], start_s: float = 0.0, end
 
 def _speech_of(path: Path, audio: np.ndarray, rate: int) -> np.ndarray:
     """The clip's mono audio trimmed of silence; EngineError when it is silent or holds too little speech."""
-    if not np.isfinite(audio).all() or float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
+    if not np.isfinite(audio).all():
+        raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip {path.name} is not valid audio: it holds "
+                                                     "samples that are not numbers (NaN or infinite)")
+    if float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
         raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
     audio = trim(audio, TRIM_TOP_DB)
     speech_s = sound_seconds(audio, rate, TRIM_TOP_DB)

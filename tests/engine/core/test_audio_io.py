@@ -192,7 +192,7 @@ def test_samples_that_are_not_numbers_come_back_as_decoded_and_a_clip_of_them_is
     np.testing.assert_array_equal(np.isfinite(decoded), np.isfinite(audio))
     with pytest.raises(EngineError) as refused:
         load_reference_clip(path)
-    assert refused.value.code.value == "E_CLIP_SILENT"
+    assert refused.value.code.value == "E_CLIP_UNREADABLE"  # not valid audio, not silent
 
 
 def test_resample_keeps_the_rate_it_was_given_and_any_channel_count() -> None:

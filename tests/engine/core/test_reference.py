@@ -48,3 +48,18 @@ def test_the_ready_check_hears_what_the_render_would_refuse_in_the_trimmed_part(
         with pytest.raises(EngineError) as loaded:
             load_reference_clip(path)
         assert loaded.value.code is code
+
+
+def test_a_tenth_of_a_second_and_nan_samples_are_not_called_silent(tmp_path: Path) -> None:
+    """Issue 34: both were E_CLIP_SILENT. The first 0.1 s of a real clip is quiet: too short
+    whatever it holds; NaN samples are not audio at all."""
+    speech, rate = sf.read(str(VOICES / "maya.wav"), dtype="float32")
+    sf.write(str(tmp_path / "tenth.wav"), speech[: rate // 10], rate)
+    speech[1000] = np.nan
+    sf.write(str(tmp_path / "nan.wav"), speech, rate, subtype="FLOAT")
+    for path, code, words in ((tmp_path / "tenth.wav", ErrorCode.CLIP_TOO_SHORT, "is 0.10 s long"),
+                              (tmp_path / "nan.wav", ErrorCode.CLIP_UNREADABLE, "not numbers (NaN or infinite)")):
+        for check in (load_reference_clip, check_reference_clip):  # the engine's, and the studio's "ready"
+            with pytest.raises(EngineError) as caught:
+                check(path)
+            assert caught.value.code is code and words in caught.value.message
