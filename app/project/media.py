@@ -45,7 +45,7 @@ from app.project.limits import MAX_MEDIA_S, MEDIA_RANGES
 from app.project.model import AudioStreamInfo, SubtitleStreamInfo, VideoInfo
 from app.project.project import Project
 from engine.core import files
-from engine.core.audio_io import AudioError, AudioStream
+from engine.core.audio_io import AudioError, AudioStream, open_container
 from engine.core.codes import ErrorCode
 from engine.core.numbers import RangeError
 
@@ -93,17 +93,15 @@ def _refused(error: files.FileError) -> MediaError:
 def open_media(path: Path) -> Iterator[InputContainer]:
     """A media file opened for reading through PyAV, as a regular file only (a named pipe is
     refused at once instead of blocking FFmpeg for ever); a coded error when it cannot be read."""
-    import av
-
     try:
         handle = files.open_regular_file(path)
     except files.FileError as error:
         raise _refused(error) from None
     with handle:
         try:
-            container = av.open(handle, "r", metadata_errors="replace")
-        except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
-            raise MediaError(f"cannot read {path.name} as a video: {error}", ErrorCode.VIDEO_UNREADABLE) from error
+            container = open_container(handle, path)
+        except AudioError as error:
+            raise MediaError(f"cannot read {path.name} as a video: {error.reason}", ErrorCode.VIDEO_UNREADABLE) from error
         with container:
             yield container
 

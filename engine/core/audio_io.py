@@ -29,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from av.audio.frame import AudioFrame
+    from av.container import InputContainer
 
 RESAMPLE_QUALITY = "HQ"  # soxr's band-limited "high quality"; every caller used it
 FFMPEG_FORMATS = frozenset({"MP3"})  # formats libsndfile also reads that FFmpeg decodes instead
@@ -76,7 +77,23 @@ class AudioInfo:
 
 
 def _ffmpeg_error(error: Exception) -> AudioError:
-    return AudioError(str(error), getattr(error, "strerror", None) or str(error))
+    """FFmpeg's reason alone: PyAV adds the file's name to it, which for a handle we opened is
+    its descriptor number ("Invalid data found when processing input: '4'")."""
+    reason = getattr(error, "strerror", None) or str(error)
+    return AudioError(reason, reason)
+
+
+def open_container(handle: IO[bytes], path: Path) -> InputContainer:
+    """FFmpeg (PyAV) reading a file we opened (:func:`engine.core.files.open_regular_file`);
+    AudioError in words a caller can put after the file's name: an empty file says so."""
+    import av
+
+    if os.fstat(handle.fileno()).st_size == 0:
+        raise AudioError(f"{path.name} is empty (0 bytes)", "the file is empty (0 bytes)")
+    try:
+        return av.open(handle, "r", metadata_errors="replace")
+    except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
+        raise _ffmpeg_error(error) from error
 
 
 def _soundfile_info(path: str | os.PathLike[str]) -> Any:
@@ -97,15 +114,14 @@ class AudioStream:
     """
 
     def __init__(self, path: str | os.PathLike[str], stream_index: int | None = None) -> None:
-        import av
 
         self.path = Path(path)
         self._handle = open_regular_file(path)
         try:
-            self._container = av.open(self._handle, "r", metadata_errors="replace")
-        except (av.FFmpegError, UnicodeDecodeError, ValueError) as error:
+            self._container = open_container(self._handle, self.path)
+        except AudioError:
             self._handle.close()
-            raise _ffmpeg_error(error) from error
+            raise
         streams = list(self._container.streams.audio)
         stream = (streams[0] if streams else None) if stream_index is None else next(
             (s for s in streams if s.index == stream_index), None)

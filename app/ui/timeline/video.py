@@ -75,6 +75,7 @@ class FrameDecoder(QObject):
     def _run(self) -> None:
         import av
 
+        from engine.core.audio_io import AudioError, open_container
         from engine.core.files import open_regular_file
 
         try:  # opened by us as a regular file: a named pipe is refused instead of blocking FFmpeg
@@ -83,10 +84,10 @@ class FrameDecoder(QObject):
             self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error}")
             return
         try:
-            container = av.open(handle, "r", metadata_errors="replace")
-        except (av.FFmpegError, OSError, ValueError) as error:
+            container = open_container(handle, self._path)
+        except AudioError as error:
             handle.close()
-            self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error}")
+            self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error.reason}")
             return
         with handle, container:
             if not container.streams.video:

@@ -72,6 +72,17 @@ def test_files_that_are_not_videos_are_refused_with_a_code(tmp_path: Path) -> No
         probe_video(tmp_path / "missing.mkv")
 
 
+def test_a_video_that_cannot_be_read_is_named_with_the_reason_not_a_descriptor(tmp_path: Path) -> None:
+    """Issue 34: a 0-byte video's message named file descriptor '4', not the file."""
+    (tmp_path / "empty.mp4").write_bytes(b"")
+    (tmp_path / "junk.mp4").write_bytes(b"not a video at all" * 100)
+    for name, reason in (("empty.mp4", "the file is empty (0 bytes)"),
+                         ("junk.mp4", "Invalid data found when processing input")):
+        with pytest.raises(MediaError) as error:
+            probe_video(tmp_path / name)
+        assert str(error.value) == f"E_VIDEO_UNREADABLE: cannot read {name} as a video: {reason}"
+
+
 def test_subtitle_stream_becomes_srt_without_formatting(videos: dict[str, Path]) -> None:
     text = subtitle_stream_srt(videos["mkv_subs"])
     assert "Maya: The tide is turning." in text and "[Rex] Then we row\nout now." in text
