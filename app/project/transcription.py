@@ -237,9 +237,16 @@ def hear_project(
     warnings += [f"{c.name} says too little for a reference clip (under {hearing_clips.SHORTEST_CLIP_S:.0f} s "
                  "alone); give them a clip" for c in characters if c.id not in clips]
     if translator is not None:
-        warnings.append("the English lines are Whisper base's translation, marked as drafts to check; "
-                        "a larger downloaded model (Settings) translates far better")
+        warnings.append(f"the English lines are {_model_label(request.model)}'s translation, marked as drafts to "
+                        "check; a larger downloaded model (Settings) translates far better")
     return TranscribedScript(heard, characters, lines, command, written, warnings)
+
+
+def _model_label(model: str) -> str:
+    """"Whisper tiny.en" for a declared model, "the Whisper model in FOLDER" for a model folder."""
+    from engine.hearing.whisper import WHISPER_MODELS
+
+    return f"Whisper {model}" if model in WHISPER_MODELS else f"the Whisper model in {Path(model).name}"
 
 
 def _speakers_as_characters(project: Project, heard: Transcription) -> list[Character]:

@@ -189,6 +189,15 @@ def test_a_failed_transcription_leaves_the_project_as_it_was(fault: str, one_voi
     assert elsewhere.read_text() == '{"not": "the project\'s"}'
 
 
+def test_the_translation_warning_names_the_model_in_use(one_voice_scene: Path, tmp_path: Path) -> None:
+    """Issue 34: with --model tiny.en the warning said the lines were "Whisper base's translation"."""
+    assert cli_main(["new", str(tmp_path / "project"), "--video", str(one_voice_scene), "--no-subtitles"]) == 0
+    project = Project.load(tmp_path / "project")
+    made = transcribe_project(project, CommandStack(project), TranscribeRequest(Options(translate_to="en"), "tiny.en"))
+    translated = [warning for warning in made.warnings if "translation" in warning]
+    assert len(translated) == 1 and translated[0].startswith("the English lines are Whisper tiny.en's translation")
+
+
 def test_cancel_leaves_the_script_as_it_was(tmp_path: Path) -> None:
     make_scene(tmp_path / "scene.mp4", ["maya", "rex"])
     assert cli_main(["new", str(tmp_path / "project"), "--video", str(tmp_path / "scene.mp4"), "--no-subtitles"]) == 0
