@@ -8,7 +8,8 @@ unknown names become new characters without a clip.
 Files come from many tools, so decoding is forgiving: UTF-8 with or without BOM, UTF-16/32
 with BOM, CRLF or CR line ends, and legacy encodings (cp1252, latin-1, ...) detected by
 charset-normalizer. Structure is not guessed: malformed input raises :class:`ImportFormatError`
-naming the file and the line.
+naming the file and the line, and so does a line over :data:`MAX_LINE_CHARS` in any format,
+found by size before the file is parsed.
 
 Every script format is declared once in :data:`SCRIPT_FORMATS` (name, label, extensions,
 reader, writer): the import menu, the file dialogs' filters, detection by extension and
@@ -49,6 +50,13 @@ _BRACKET_SPEAKER = re.compile(r"^\s*\[([^\[\]\n]{1,40})\]\s*[:：]?\s*(.*)$", re
 _COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-]{0,39}?)\s*[:：](?!//)(?!\d)\s*(.+)$", re.S)
 _ARROW = re.compile(r"\d\s*-->|-->\s*\d")
 _TAGS = re.compile(r"<[^>]{1,40}>|\{\\[^}]*\}")  # <i>, </font>, {\an8}: not to be spoken
+
+MAX_LINE_CHARS = 128 * 1024
+"""The most characters one imported line may hold, in every format: an SRT cue's text, a CSV
+field, a plain script's line with its continuations. No dialogue comes near it; a broken file
+does (a missing blank line or an unclosed quote swallows the rest of the file into one line), and
+is refused by size before it is parsed, rather than filling project.json. It was the CSV
+reader's own limit (the csv module's default), and only its."""
 
 
 @dataclass
@@ -164,6 +172,11 @@ class _Builder:
         return ScriptImport(self.lines, self.new_characters, self.warnings, source)
 
 
+def _too_long(what: str, line_no: int, shown: str) -> ImportFormatError:
+    return ImportFormatError(f"{what} is longer than the {MAX_LINE_CHARS:,} characters one line may hold; is a blank "
+                             "line or a closing quote missing before it?", line_no=line_no, source=shown)
+
+
 def _check_times(start: float | None, end: float | None, what: str, line_no: int | None, shown: str) -> None:
     """A cue's or row's times by the rules of every line (validate_line), refused at its line in the file."""
     try:
@@ -188,6 +201,25 @@ def _line_numbers(text: str, offsets: Iterable[int]) -> list[int]:
         counted_to = offset
         numbers.append(line)
     return numbers
+
+
+def _overlong_cue(text: str) -> tuple[int, int] | None:
+    """The offset and length of the first cue text over MAX_LINE_CHARS, if any. Cues are the
+    stretches between blank lines, found with str.find: a 100 MB cue is refused in a fraction of
+    a second, where srt's lazy pattern took half a minute to accept it."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n\n", start)
+        end = len(text) if end < 0 else end
+        if end - start > MAX_LINE_CHARS:
+            body = start
+            for _ in range(2):  # the index and the time line come before the text
+                newline = text.find("\n", body, end)
+                body = end if newline < 0 else newline + 1
+            if end - body > MAX_LINE_CHARS:
+                return body, end - body
+        start = end + 2
+    return None
 
 
 def _clean_subtitle(content: str) -> str:
@@ -229,6 +261,9 @@ def import_srt(
     """
     text, name = _read(source, encoding)
     shown = name or "input"
+    if (overlong := _overlong_cue(text)) is not None:
+        offset, length = overlong
+        raise _too_long(f"the subtitle's text ({length:,} characters)", _line_of(text, offset), shown)
     try:
         subtitles = list(srt.parse(text))
     except srt.SRTParseError as error:
@@ -274,16 +309,17 @@ DRAFT_MARKS: dict[str, bool] = {"yes": True, "y": True, "true": True, "1": True,
                                 "": False, "no": False, "n": False, "false": False, "0": False}
 DRAFT_YES = "yes"
 TAB_SEPARATED = (".tsv", ".tab")
+SNIFF_CHARS = 64 * 1024  # the delimiter is guessed from the first 20 lines within this many characters
 
 
 def _sniff_dialect(text: str, name: str) -> type[csv.Dialect] | csv.Dialect:
     if name.lower().endswith(TAB_SEPARATED):
         return csv.excel_tab
-    sample = "\n".join(text.split("\n")[:20])
+    lines = text[:SNIFF_CHARS].split("\n")[:20]  # the Sniffer's patterns took 9 s over a 20 MB first line
     try:
-        return csv.Sniffer().sniff(sample, delimiters=",\t;|")
+        return csv.Sniffer().sniff("\n".join(lines), delimiters=",\t;|")
     except csv.Error:
-        first = next((ln for ln in text.split("\n") if ln.strip()), "")
+        first = next((ln for ln in lines if ln.strip()), "")
         return csv.excel_tab if "\t" in first else csv.excel
 
 
@@ -324,6 +360,7 @@ def import_csv(
         dialect = _Given
     else:
         dialect = _sniff_dialect(text, name)
+    csv.field_size_limit(MAX_LINE_CHARS)  # the csv module's limit is process-wide; CSV is read only here
     reader = csv.reader(io.StringIO(text), dialect, strict=True)
     builder = _Builder(project, default_character)
     columns: dict[str, int] | None = None
@@ -335,6 +372,8 @@ def import_csv(
         except StopIteration:
             break
         except csv.Error as error:
+            if str(error).startswith("field larger than field limit"):  # stopped as it passed the limit
+                raise _too_long("a field", row_start, shown) from None
             raise ImportFormatError(f"malformed CSV row: {error}", line_no=row_start, source=shown) from error
         line_no, row_start = row_start, reader.line_num + 1
         if not any(cell.strip() for cell in row):
@@ -406,12 +445,16 @@ def import_plain(
         if raw[:1].isspace() and builder.lines:
             previous = builder.lines[-1]
             previous.text = f"{previous.text} {raw.strip()}"
+            if len(previous.text) > MAX_LINE_CHARS:
+                raise _too_long("the line with its continuations", line_no, shown)
             continue
         speaker, body = split_speaker(raw)
         if speaker is None:
             raise ImportFormatError(
                 f"expected 'Name: line' or '[Name] line', found {raw.strip()[:60]!r}", line_no=line_no, source=shown
             )
+        if len(body) > MAX_LINE_CHARS:
+            raise _too_long(f"the line ({len(body):,} characters)", line_no, shown)
         builder.add(speaker, body)
     if not builder.lines:
         raise ImportFormatError("no script lines found", source=shown)

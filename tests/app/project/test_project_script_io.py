@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import codecs
+import csv
 import sys
 from pathlib import Path
 
 import pytest
+import srt
 
 from app.cli import main as cli_main
 from app.project import CommandStack, ImportFormatError, InvalidValueError, Project
 from app.project.script_io import (
+    MAX_LINE_CHARS,
     SCRIPT_FORMATS,
+    SNIFF_CHARS,
     ScriptFormat,
     _line_numbers,
     decode_text,
@@ -206,6 +210,56 @@ def test_malformed_plain_script_names_the_line(project: Project, tmp_path: Path)
     assert caught.value.line_no == 3
     with pytest.raises(ImportFormatError, match="no script lines"):
         import_plain(write(tmp_path, "e.txt", b"# only a comment\n"), project)
+
+
+# --- one limit on a line's size, in every format (issue 34) ------------------------------------
+
+LONG = MAX_LINE_CHARS + 1
+
+
+@pytest.mark.parametrize(
+    "name, content, line_no, what",
+    [
+        ("one.srt", f"1\n00:00:01,000 --> 00:00:02,000\nMaya: {'a' * LONG}\n\n", 3, "the subtitle's text"),
+        ("lines.srt", "1\n00:00:01,000 --> 00:00:02,000\nHi\n\n2\n00:00:03,000 --> 00:00:04,000\n"
+                      + "word word word\n" * (LONG // 15 + 1), 7, "the subtitle's text"),
+        ("one.csv", f"character,text\nMaya,Hi\nRex,{'a' * LONG}\n", 3, "a field"),
+        ("quoted.csv", 'character,text\nMaya,"' + "word word\n" * (LONG // 10 + 1) + '"\n', 2, "a field"),
+        ("one.txt", f"Maya: Hi.\nRex: {'a' * LONG}\n", 2, "the line"),
+        ("wrapped.txt", "Maya: Hi.\n" + "   and on and on\n" * (LONG // 13 + 1),  # each adds " and on and on"
+         2 + (MAX_LINE_CHARS - len("Hi.")) // 14, "the line with its continuations"),
+    ],
+)
+def test_a_line_over_the_one_limit_is_refused_in_every_format(project: Project, tmp_path: Path, name: str,
+                                                               content: str, line_no: int, what: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SRT cue had no cap (a 100 MB one took 35 s to become a 104 MB project.json), a CSV field
+    was refused by the csv module's own limit (in 13-17 s: the delimiter was sniffed from the whole
+    first line), a plain line had none. The SRT is refused before srt parses it."""
+    monkeypatch.setattr(srt, "parse", lambda *args, **kwargs: pytest.fail("an oversized file was parsed"))
+    with pytest.raises(ImportFormatError) as caught:
+        import_script(write(tmp_path, name, content.encode()), project)
+    assert caught.value.code is ErrorCode.IMPORT_FORMAT and caught.value.line_no == line_no
+    assert f"{name}, line {line_no}: {what}" in str(caught.value)
+    assert f"is longer than the {MAX_LINE_CHARS:,} characters one line may hold" in str(caught.value)
+
+
+def test_a_line_at_the_limit_imports_in_every_format(project: Project, tmp_path: Path) -> None:
+    text = "a" * MAX_LINE_CHARS
+    for name, content in (("cue.srt", f"1\n00:00:01,000 --> 00:00:02,000\n{text}\n\n"),
+                          ("row.csv", f"character,text\nMaya,{text}\n"), ("script.txt", f"Maya:{text}\n")):
+        assert texts(import_script(write(tmp_path, name, content.encode()), project)) == [text], name
+
+
+def test_the_delimiter_is_sniffed_from_the_start_of_the_file_only(project: Project, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    sniffed: list[int] = []
+    sniff = csv.Sniffer.sniff
+    monkeypatch.setattr(csv.Sniffer, "sniff", lambda self, sample, delimiters=None: (
+        sniffed.append(len(sample)), sniff(self, sample, delimiters))[1])
+    with pytest.raises(ImportFormatError):
+        import_csv(write(tmp_path, "big.csv", f"Maya;{'a' * 4 * MAX_LINE_CHARS}\n".encode()), project)
+    assert sniffed and max(sniffed) <= SNIFF_CHARS
 
 
 def test_import_script_picks_by_extension(project: Project, tmp_path: Path) -> None:
