@@ -38,7 +38,7 @@ def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
 
     parser.add_argument("--language", default="auto", metavar="auto|CODE",
                         help="the dialogue's language as a Whisper code (en, es, zh...), or auto to detect it")
-    parser.add_argument("--speakers", default="auto", metavar="auto|N",
+    parser.add_argument("--speakers", type=speaker_count, default="auto", metavar="auto|N",
                         help="how many people speak (default: found from their voices)")
     parser.add_argument("--translate-to", default=None, metavar="en",
                         help="translate the lines into English (Whisper's translate task; marked as drafts), "
@@ -51,21 +51,23 @@ def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
                         help="transcribe audio stream N of the video (default: its first)")
 
 
+def speaker_count(text: str) -> int | None:
+    """``--speakers``: None for auto, else a whole number in the speaker count's one range; a
+    usage error with its code and sentence otherwise (nan, 1e1, two, 0, 99 alike)."""
+    from engine.core.numbers import number_argument
+    from engine.hearing.speakers import SPEAKER_COUNT
+
+    return None if text.strip().lower() == "auto" else int(number_argument(SPEAKER_COUNT)(text))
+
+
 def request_from(args: argparse.Namespace) -> TranscribeRequest:
-    """The TranscribeRequest the options describe; InvalidValueError for a malformed count."""
-    from app.project.errors import InvalidValueError
+    """The TranscribeRequest the options describe."""
     from app.project.transcription import TranscribeRequest
     from engine.hearing.transcribe import Options
 
-    speakers: int | None = None
-    if str(args.speakers).strip().lower() != "auto":
-        try:
-            speakers = int(args.speakers)
-        except ValueError:
-            raise InvalidValueError(f"--speakers must be auto or a whole number, got {args.speakers!r}",
-                                    ErrorCode.BAD_SPEAKER_COUNT) from None
     target = args.translate_to.strip().lower() if args.translate_to else None
-    options = Options(language=args.language, speakers=speakers, translate_to=target, stream_index=args.audio_stream)
+    options = Options(language=args.language, speakers=args.speakers, translate_to=target,
+                      stream_index=args.audio_stream)
     return TranscribeRequest(options, args.model, args.device)
 
 
