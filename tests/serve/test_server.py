@@ -10,6 +10,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import ssl
 import subprocess
 import time
@@ -139,6 +140,46 @@ def test_oversized_text_and_clip_are_refused_with_codes(server: Server, tmp_path
     request = client.prepare_voice(VoiceSpec(str(big)))
     failed = events_until(client, lambda e, _: isinstance(e, RequestFailed) and e.request_id == request)[-1]
     assert failed.code is ErrorCode.CLIP_TOO_LARGE
+
+
+def test_json_nested_too_deeply_is_a_bad_request(server: Server) -> None:
+    """Issue 34's serve campaign: 30,000 nested lists (60 KB, within the body limit) made the
+    ingress's JSON parser raise RecursionError, answered 500 with a traceback in its log."""
+    connection = http.client.HTTPSConnection("127.0.0.1", int(server.url.rsplit(":", 1)[1]), timeout=60,
+                                             context=ssl.create_default_context(cafile=str(server.ca_file)))
+    try:
+        connection.request("POST", "/v1/jobs", body=b"[" * 30_000 + b"]" * 30_000,
+                           headers={"Authorization": f"Bearer {server.token}"})
+        response = connection.getresponse()
+        assert (response.status, json.loads(response.read())["code"]) == (400, ErrorCode.BAD_REQUEST.value)
+    finally:
+        connection.close()
+    assert health(server.url, server.ca_file) == {"status": "ok"}
+
+
+def test_a_client_gone_before_its_whole_body_leaves_no_traceback(server: Server) -> None:
+    """Issue 34's serve campaign: a body cut short by its client raised starlette's ClientDisconnect
+    out of the ingress, a traceback in the server's log for every such client."""
+    port = int(server.url.rsplit(":", 1)[1])
+    context = ssl.create_default_context(cafile=str(server.ca_file))
+    heads = server.log.read_text().count("HEAD /v1/clips/")
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as plain, \
+            context.wrap_socket(plain, server_hostname="127.0.0.1") as sock:
+        sock.sendall(f"POST /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {server.token}\r\n"
+                     'Content-Length: 1000\r\n\r\n{"job": '.encode())
+        time.sleep(1.0)
+    # A request after it, whose access line shows the ingress's log has come this far.
+    connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=60, context=context)
+    try:
+        connection.request("HEAD", f"/v1/clips/{'0' * 64}", headers={"Authorization": f"Bearer {server.token}"})
+        assert connection.getresponse().status == 404
+    finally:
+        connection.close()
+    deadline = time.monotonic() + 60
+    while server.log.read_text().count("HEAD /v1/clips/") == heads and time.monotonic() < deadline:
+        time.sleep(0.5)
+    time.sleep(2.0)  # the worker's error stream is forwarded beside its access lines, not in order with them
+    assert "ClientDisconnect" not in server.log.read_text()
 
 
 def test_cancel_stops_the_engine_job(server: Server) -> None:

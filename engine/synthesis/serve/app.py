@@ -36,6 +36,7 @@ from ray import serve
 from ray.exceptions import RayError
 from ray.serve.exceptions import BackPressureError
 from ray.serve.handle import DeploymentHandle
+from starlette.requests import ClientDisconnect
 
 from engine.core.files import atomic_write_bytes
 from engine.core.protocol import (
@@ -378,11 +379,14 @@ class Ingress:
             return _error(413, code, f"{what} is {int(declared)} bytes; this server takes at most {limit}")
         parts: list[bytes] = []
         size = 0
-        async for part in request.stream():
-            size += len(part)
-            if size > limit:
-                return _error(413, code, f"{what} is over this server's limit of {limit} bytes")
-            parts.append(part)
+        try:
+            async for part in request.stream():
+                size += len(part)
+                if size > limit:
+                    return _error(413, code, f"{what} is over this server's limit of {limit} bytes")
+                parts.append(part)
+        except ClientDisconnect:  # gone before the whole body came: nobody to answer, nothing to log
+            return _error(400, ErrorCode.BAD_REQUEST, f"the client went away before sending all of {what}")
         return b"".join(parts)
 
     async def _engine_request(self, request: Request) -> tuple[dict[str, Any], str] | JSONResponse:
@@ -408,8 +412,8 @@ class Ingress:
             import json
 
             data = json.loads(body)
-        except ValueError:
-            return _error(400, ErrorCode.BAD_REQUEST, "the request body is not JSON")
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes (a 500 before)
+            return _error(400, ErrorCode.BAD_REQUEST, "the request body is not JSON (or is nested too deeply)")
         if not isinstance(data, dict) or not isinstance(data.get("clip"), str) or not CLIP_ID.fullmatch(data["clip"]):
             return _error(400, ErrorCode.BAD_REQUEST, "the request needs 'clip': the clip's sha256 (64 hex digits)")
         if not await self._registry.has_clip.remote(data["clip"]):
