@@ -232,7 +232,7 @@ def take_from_dict(data: object, where: str) -> Take:
         fingerprint=_get(data, "fingerprint", str, where, ""),
         created=_get(data, "created", str, where, ""),
         duration_s=_opt_time(data, "duration_s", where) or 0.0,
-        sample_rate=int(_get(data, "sample_rate", int, where, 0)),
+        sample_rate=_media_fact(data, "sample_rate", int, where, 0),
         backend=_get(data, "backend", str, where, ""),
         text=_get(data, "text", str, where, ""),
         fit=fit_from_dict(data.get("fit"), f"{where}.fit"),
@@ -295,8 +295,9 @@ def line_from_dict(data: object, where: str) -> Line:
         raise ProjectFileError(f"{where}: unknown status {raw_status!r}") from None
     takes = [take_from_dict(t, f"{where}.takes[{i}]") for i, t in enumerate(_get(data, "takes", list, where, []))]
     chosen = _id(data, "chosen_take", where, None)
-    if chosen is not None and chosen not in {t.id for t in takes}:
-        chosen = takes[-1].id if takes else None
+    if chosen is not None and chosen not in {t.id for t in takes}:  # the render writes both at once
+        raise ProjectFileError(f"{where}: 'chosen_take' names take {chosen!r}, which the line does not have "
+                               f"(its takes: {', '.join(repr(t.id) for t in takes) or 'none'})")
     if status in TRANSIENT_STATUSES or status is LineStatus.STALE:
         status = LineStatus.DONE if chosen else LineStatus.NOT_RENDERED
     line = Line(
@@ -393,8 +394,9 @@ def _objects(data: dict[str, Any], key: str, where: str) -> list[tuple[dict[str,
 
 
 def _media_fact(data: dict[str, Any], key: str, kinds: type | tuple[type, ...], where: str, default: Any) -> Any:
-    """A probed fact read back: the type it was stored as, within the probe's own range
-    (app.project.limits), so a hand-edited ``duration_s: 1e12`` cannot size an allocation."""
+    """A probed fact read back (or a take's sample rate, measured as it was written): the type it
+    was stored as, within the probe's own range (app.project.limits), so a hand-edited
+    ``duration_s: 1e12`` cannot size an allocation nor a ``sample_rate`` of -5 a resampling."""
     value = _get(data, key, kinds, where, default)
     if value is None or value is default:
         return value

@@ -165,6 +165,35 @@ def test_out_of_range_numbers_are_refused_at_load(project: Project, change, code
     assert caught.value.code is code
 
 
+def with_a_take(data: dict) -> dict:
+    """The first line of a project file given one take, chosen."""
+    data["lines"][0].update(takes=[{"id": "t1", "path": "takes/l1_t1.wav", "fingerprint": "x", "duration_s": 1.0,
+                                    "sample_rate": 22050}], chosen_take="t1")
+    return data
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda d: with_a_take(d)["lines"][0]["takes"][0].update(sample_rate=-5),
+         "lines[0].takes[0]: sample_rate must be a whole number from 0 to 768000 Hz, got -5"),
+        (lambda d: with_a_take(d)["lines"][0]["takes"][0].update(sample_rate=10**18),
+         "lines[0].takes[0]: sample_rate must be a whole number from 0 to 768000 Hz, got 1000000000000000000"),
+        (lambda d: with_a_take(d)["lines"][0].update(chosen_take="t2"),
+         "lines[0]: 'chosen_take' names take 't2', which the line does not have (its takes: 't1')"),
+        (lambda d: d["lines"][0].update(takes=[], chosen_take="t2"),
+         "lines[0]: 'chosen_take' names take 't2', which the line does not have (its takes: none)"),
+    ],
+)
+def test_a_take_that_cannot_be_is_refused_at_load(project: Project, change, words: str) -> None:
+    """Issue 34: a take's sample rate of -5 or 10**18, and a chosen take the line does not have
+    (then its last take was chosen instead), were taken without a word."""
+    edit_file(project, change)
+    with pytest.raises(ProjectFileError) as caught:
+        Project.load(project.root)
+    assert caught.value.code is ErrorCode.BAD_PROJECT_FILE and str(caught.value) == f"E_BAD_PROJECT_FILE: {words}"
+
+
 def test_a_huge_video_duration_in_project_json_is_refused_at_load(project: Project, video: Path) -> None:
     project.video = attach_video(project, video)
     project.save()
