@@ -34,8 +34,8 @@ LINE = "The morning light crept over the harbour while the boats came home with 
 
 
 def prepare(engine: RunningEngine, voice: VoiceSpec) -> VoicePrepared:
-    request_id = engine.synthesis.client.local.prepare_voice(voice)
-    seen = events_until(engine.synthesis.client.local, lambda e, _: getattr(e, "request_id", None) == request_id, TIMEOUT_S)
+    request_id = engine.client.prepare_voice(voice)
+    seen = events_until(engine.client, lambda e, _: getattr(e, "request_id", None) == request_id, TIMEOUT_S)
     event = seen[-1]
     assert isinstance(event, VoicePrepared), event
     return event
@@ -43,8 +43,8 @@ def prepare(engine: RunningEngine, voice: VoiceSpec) -> VoicePrepared:
 
 def run_jobs(engine: RunningEngine, jobs: list[Job]) -> list:
     for job in jobs:
-        engine.synthesis.client.local.submit(job)
-    return events_until(engine.synthesis.client.local, ended({job.job_id for job in jobs}), TIMEOUT_S)
+        engine.client.submit(job)
+    return events_until(engine.client, ended({job.job_id for job in jobs}), TIMEOUT_S)
 
 
 def chunks_of(events: list, job_id: str) -> list[AudioChunk]:
@@ -107,14 +107,14 @@ def test_cancel_stops_a_running_job_and_the_engine_goes_on(engine: RunningEngine
     voice = sample_voice("rex")
     long_text = " ".join([LINE] * 4)
     job = Job(long_text, voice)
-    engine.synthesis.client.local.submit(job)
+    engine.client.submit(job)
 
     def first_chunk(event, _seen) -> bool:
         return isinstance(event, AudioChunk) and event.job_id == job.job_id
 
-    events_until(engine.synthesis.client.local, first_chunk, TIMEOUT_S)
-    engine.synthesis.client.local.cancel(job.job_id)
-    events = events_until(engine.synthesis.client.local, ended({job.job_id}), TIMEOUT_S)
+    events_until(engine.client, first_chunk, TIMEOUT_S)
+    engine.client.cancel(job.job_id)
+    events = events_until(engine.client, ended({job.job_id}), TIMEOUT_S)
     failed = end_of(events, job.job_id)
     assert isinstance(failed, JobFailed) and failed.code == ErrorCode.CANCELLED
 

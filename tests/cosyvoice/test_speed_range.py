@@ -24,7 +24,7 @@ TIMEOUT_S = 400.0
 
 
 def test_a_speed_outside_cosyvoice2s_range_is_refused_and_its_ends_are_spoken(engine: RunningEngine) -> None:
-    assert engine.synthesis.client.local.ready.backend.speed == COSYVOICE2_SPEED  # the engine says its range when ready
+    assert engine.client.ready.backend.speed == COSYVOICE2_SPEED  # the engine says its range when ready
     voice = sample_voice("maya")
 
     def at(speed: float) -> Job:
@@ -35,8 +35,8 @@ def test_a_speed_outside_cosyvoice2s_range_is_refused_and_its_ends_are_spoken(en
     spoken = [at(COSYVOICE2_SPEED.low), at(COSYVOICE2_SPEED.high)]
     jobs = [*refused, *spoken]
     for job in jobs:
-        engine.synthesis.client.local.submit(job)
-    events = events_until(engine.synthesis.client.local, ended({job.job_id for job in jobs}), TIMEOUT_S)
+        engine.client.submit(job)
+    events = events_until(engine.client, ended({job.job_id for job in jobs}), TIMEOUT_S)
     ends = {e.job_id: e for e in events if isinstance(e, (JobFinished, JobFailed))}
     for job in refused:
         failed = ends[job.job_id]
