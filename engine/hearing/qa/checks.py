@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from engine.core.codes import ErrorCode, QaCode
+from engine.core.languages import (
+    UNDETERMINED,
+    detect_language,
+    language_code,
+    rules_for,
+)
 from engine.core.numbers import Range, ranges
 from engine.core.silence import sound_intervals
 from engine.hearing.qa.recognise import (
@@ -36,7 +41,6 @@ from engine.hearing.qa.wer import (
     WER,
     comparable_units,
     error_rate,
-    language_code,
     metric_for,
 )
 from engine.hearing.whisper import DEFAULT_MODEL
@@ -44,24 +48,8 @@ from engine.voiceprint.encoder import SpeakerEncoder
 
 FULL_SCALE = 0.999  # |sample| at or above this counts as clipped (int16 full scale is 0.99997)
 SILENCE_TOP_DB = 40.0  # quieter than the loudest moment by this much counts as silence
-UNDETERMINED_LANGUAGE = "und"  # ISO 639 "undetermined": no recogniser claims it
-# Natural speaking rates, in the units the error rate counts (letters for WER languages, as the
-# normalised words spell them; characters for CER ones), of the voices measured in
-# benchmarks/qa_calibration.py (joe and the bundled voices; real recordings for zh and ja).
-# A take's expected speech time is its text's units over this rate, over the take's pace.
-SPEECH_RATES = {WER: 14.0, "zh": 4.5, "yue": 4.5, "ja": 7.5, "ko": 6.0, CER: 8.0}
+UNDETERMINED_LANGUAGE = UNDETERMINED  # no recogniser claims it
 VOICE_PACE_RANGE = (0.5, 2.0)  # a clip's measured pace outside this is a wrong transcript, not a voice
-# Scripts that name their language when a line's language is not set (Latin is English: the
-# embedded voice's default). Kana before Han: Japanese writes both.
-_SCRIPT_LANGUAGES = (
-    (re.compile(r"[\u3040-\u30ff]"), "ja"),
-    (re.compile(r"[\uac00-\ud7af]"), "ko"),
-    (re.compile(r"[\u4e00-\u9fff]"), "zh"),
-    (re.compile(r"[\u0e00-\u0e7f]"), "th"),
-    (re.compile(r"[\u0400-\u04ff]"), "ru"),
-    (re.compile(r"[\u0600-\u06ff]"), "ar"),
-    (re.compile(r"[A-Za-z]"), "en"),
-)
 
 
 class QaValueError(ValueError):
@@ -268,8 +256,9 @@ def silences(pcm: np.ndarray, sample_rate: int) -> tuple[float, float, float]:
 
 
 def script_language(text: str) -> str:
-    """The language a text's script suggests (Latin letters: English), else undetermined."""
-    return next((code for pattern, code in _SCRIPT_LANGUAGES if pattern.search(text)), UNDETERMINED_LANGUAGE)
+    """The language a text's script suggests (Latin letters: English), else undetermined
+    (:func:`engine.core.languages.detect_language`)."""
+    return detect_language(text)
 
 
 def listening_language(language: str, text: str) -> str:
@@ -286,12 +275,12 @@ def expected_speech_s(text: str, language: str, pace: float = 1.0) -> float | No
     if not units or pace <= 0:
         return None
     count = sum(len(unit) for unit in units)  # letters of the words, or characters
-    rate = SPEECH_RATES[WER] if metric_for(code) == WER else SPEECH_RATES.get(code, SPEECH_RATES[CER])
-    return count / rate / pace
+    return count / rules_for(code).speech_rate / pace
 
 
 def voice_pace(pcm: np.ndarray, sample_rate: int, transcript: str, language: str) -> float | None:
-    """How much faster than :data:`SPEECH_RATES` a reference clip's speaker talks: the time its
+    """How much faster than its language's natural rate (``speech_rate`` of
+    :func:`engine.core.languages.rules_for`) a reference clip's speaker talks: the time its
     transcript needs over the clip's speech time (ends trimmed, as a take's). The voices follow
     their clip's rate (Piper's adaptation sets its length scale from it), so a take's expected
     time follows it too. None without a transcript or speech; kept within :data:`VOICE_PACE_RANGE`."""

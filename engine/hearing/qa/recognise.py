@@ -22,8 +22,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from engine.core.audio_io import resample
+from engine.core.languages import language_code
 from engine.core.protocol import EngineError
-from engine.hearing.qa.wer import language_code
 from engine.hearing.whisper import (
     DEFAULT_MODEL,
     WHISPER_MODELS,

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.core.languages import counts_characters, language_code
+
 # A number as written in a script: optional currency sign, digits with optional thousands
 # separators and decimals, an optional ordinal suffix or percent sign.
 _NUMBER = re.compile(
@@ -25,8 +27,6 @@ _NUMBER = re.compile(
 # A clock time: "9:45", or "9.45" as recognisers write it; not a price ("$3.50") nor a decimal.
 _TIME = re.compile(r"(?<![$£€\d.,])(\d{1,2})[:.]([0-5]\d)(?!\d|[.,:]\d)")
 WER, CER = "wer", "cer"
-# Written without spaces between words (or with spaces that do not separate words): CER.
-CHARACTER_LANGUAGES = frozenset({"zh", "yue", "ja", "ko", "th", "lo", "km", "my", "bo"})
 _HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
                "七": 7, "八": 8, "九": 9}
 _HAN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
@@ -49,11 +49,6 @@ _CONTRACTIONS = (
     (re.compile(r"\bi'm\b"), "i am"),
     (re.compile(r"\bcannot\b"), "can not"),
 )
-
-
-def language_code(language: str) -> str:
-    """``"en_US"``, ``"en-us"``, ``"EN"`` -> ``"en"``; ``""`` stays ``""``."""
-    return re.split(r"[-_]", language.strip().lower(), maxsplit=1)[0]
 
 
 def _spell_number(match: re.Match[str], language: str) -> str:
@@ -87,7 +82,7 @@ def _time_as_spoken(match: re.Match[str]) -> str:
 
 def metric_for(language: str) -> str:
     """:data:`CER` for languages written without spaces between words, else :data:`WER`."""
-    return CER if language_code(language) in CHARACTER_LANGUAGES else WER
+    return CER if counts_characters(language) else WER
 
 
 def _han_value(numeral: str) -> str:
@@ -155,7 +150,7 @@ def word_error_rate(reference: str, hypothesis: str, language: str = "en") -> fl
 
 
 def comparable_units(text: str, language: str) -> list[str]:
-    """What :func:`error_rate` compares: words, or characters for :data:`CHARACTER_LANGUAGES`."""
+    """What :func:`error_rate` compares: words, or characters for :func:`~engine.core.languages.counts_characters` languages."""
     return normalise_characters(text, language) if metric_for(language) == CER else normalise_words(text, language)
 
 

@@ -1,0 +1,211 @@
+"""Per-language text rules, declared once: pace, reading-speed limits, subtitle lines, marks.
+
+Everything that depends on a line's language (take QA's expected speech time, the timing aids'
+limits and typical pace, the subtitle export's line length, the splitters' sentence and clause
+marks, which backends can speak a line) reads :func:`rules_for` and :func:`detect_language`
+here, never a number of its own. docs/languages.md gives each figure's source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+UNDETERMINED = "und"  # ISO 639 "undetermined": no letters to tell the language by
+
+LETTERS, CHARACTERS = "letters", "characters"
+
+
+@dataclass(frozen=True)
+class LanguageRules:
+    """How one language is written, spoken and subtitled."""
+
+    code: str  # ISO 639-1 where there is one ("yue": ISO 639-3, Cantonese)
+    name: str
+    scripts: tuple[str, ...]  # the scripts its text is written in (see SCRIPT_LANGUAGES)
+    speech_rate: float  # natural speech, in rate_unit per second (take QA's expected time)
+    rate_unit: str  # LETTERS: the letters of its words; CHARACTERS: every written character
+    speaking_cps: float  # natural speech in characters per second as CPS counts them (spaces too)
+    cps_fast: float  # a line's text over its slot above this is fast
+    cps_too_fast: float  # above this no natural delivery fits
+    line_chars: int  # a subtitle line's characters at most
+    subtitle_lines: int  # a subtitle's lines at most
+    sentence_ends: str  # marks that end a sentence
+    clause_marks: str  # marks that end a clause within a sentence
+    spaced: bool  # words are separated by spaces (a line may be wrapped only there)
+
+
+_LATIN_ENDS, _LATIN_CLAUSES = ".!?…", ",;:—–"
+_CJK_ENDS, _CJK_CLAUSES = "。！？…", "，；：、"
+
+ENGLISH = LanguageRules(
+    code="en", name="English", scripts=("Latin",),
+    # 14 letters/s: the bundled voices and joe measured in benchmarks/qa_calibration.py.
+    speech_rate=14.0, rate_unit=LETTERS,
+    # 0.065 s a character (about 15 a second with spaces): the timing aids' first calibration.
+    speaking_cps=1.0 / 0.065,
+    # Netflix English timed-text guide: 17 characters/s for children's programmes (fast), adults'
+    # up to 20; 21 keeps the aid's first calibration (no natural delivery above it).
+    cps_fast=17.0, cps_too_fast=21.0,
+    line_chars=42, subtitle_lines=2,  # Netflix English guide: 42 characters a line, 2 lines
+    sentence_ends=_LATIN_ENDS, clause_marks=_LATIN_CLAUSES, spaced=True,
+)
+MANDARIN = LanguageRules(
+    code="zh", name="Chinese (Mandarin)", scripts=("Han",),
+    # Conversational Mandarin runs at about 4-6 characters/s (shared/notes/chinese.md); 4.5 is
+    # what take QA was calibrated with on real recordings (benchmarks/qa_calibration.py).
+    speech_rate=4.5, rate_unit=CHARACTERS, speaking_cps=4.5,
+    # Netflix Simplified Chinese guide: 9 characters/s for adults, 7 for children's programmes.
+    cps_fast=7.0, cps_too_fast=9.0,
+    line_chars=16, subtitle_lines=2,  # Netflix Simplified Chinese guide: 16 a line, 2 lines
+    sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False,
+)
+# Where no guide gives a speech limit, a language's limits stand to its natural pace as
+# Mandarin's do (fast at about 1.56x, too fast at 2x the pace).
+_FAST_RATIO = MANDARIN.cps_fast / MANDARIN.speaking_cps
+_TOO_FAST_RATIO = MANDARIN.cps_too_fast / MANDARIN.speaking_cps
+# Cantonese shares Mandarin's rules (Netflix's Traditional Chinese guide: 16 a line, the same
+# reading speeds); its written form is Han too, so it is never detected, only set.
+CANTONESE = LanguageRules(
+    code="yue", name="Chinese (Cantonese)", scripts=MANDARIN.scripts,
+    speech_rate=MANDARIN.speech_rate, rate_unit=CHARACTERS, speaking_cps=MANDARIN.speaking_cps,
+    cps_fast=MANDARIN.cps_fast, cps_too_fast=MANDARIN.cps_too_fast,
+    line_chars=MANDARIN.line_chars, subtitle_lines=MANDARIN.subtitle_lines,
+    sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False,
+)
+JAPANESE = LanguageRules(
+    code="ja", name="Japanese", scripts=("Hiragana", "Katakana", "Han"),
+    # 7.5 characters/s: real Japanese recordings in benchmarks/qa_calibration.py.
+    speech_rate=7.5, rate_unit=CHARACTERS, speaking_cps=7.5,
+    # Netflix's Japanese guide reads at 4 characters/s, but its subtitles are condensed, not the
+    # spoken line: the limits here are those of speech, at Mandarin's ratios to its pace.
+    cps_fast=7.5 * _FAST_RATIO, cps_too_fast=7.5 * _TOO_FAST_RATIO,
+    line_chars=13, subtitle_lines=2,  # Netflix Japanese guide: 13 full-width a line (horizontal)
+    sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False,
+)
+KOREAN = LanguageRules(
+    code="ko", name="Korean", scripts=("Hangul",),
+    # 6 syllables/s: take QA's calibration (benchmarks/qa_calibration.py).
+    speech_rate=6.0, rate_unit=CHARACTERS, speaking_cps=6.0,
+    # At Mandarin's ratios to its pace; too fast then agrees with Netflix's Korean reading speed
+    # (12 characters/s).
+    cps_fast=6.0 * _FAST_RATIO, cps_too_fast=6.0 * _TOO_FAST_RATIO,
+    line_chars=16, subtitle_lines=2,  # Netflix Korean guide: 16 characters a line
+    # Korean ends sentences with Western marks and separates words (eojeol) with spaces.
+    sentence_ends=_LATIN_ENDS, clause_marks=_LATIN_CLAUSES, spaced=True,
+)
+
+
+def _spaced_like_english(code: str, name: str, script: str) -> LanguageRules:
+    """An alphabetic language with English's figures: take QA's one letter rate (it was measured
+    on English; no other language's rate has been measured here) and the Netflix guides'
+    European limits (17 characters/s for adults, 42 a line, 2 lines)."""
+    return LanguageRules(
+        code=code, name=name, scripts=(script,), speech_rate=ENGLISH.speech_rate, rate_unit=LETTERS,
+        speaking_cps=ENGLISH.speaking_cps, cps_fast=ENGLISH.cps_fast, cps_too_fast=ENGLISH.cps_too_fast,
+        line_chars=ENGLISH.line_chars, subtitle_lines=ENGLISH.subtitle_lines,
+        sentence_ends=_LATIN_ENDS, clause_marks=_LATIN_CLAUSES, spaced=True,
+    )
+
+
+RUSSIAN = _spaced_like_english("ru", "Russian", "Cyrillic")
+ARABIC = LanguageRules(
+    code="ar", name="Arabic", scripts=("Arabic",), speech_rate=ENGLISH.speech_rate, rate_unit=LETTERS,
+    speaking_cps=ENGLISH.speaking_cps, cps_fast=ENGLISH.cps_fast, cps_too_fast=ENGLISH.cps_too_fast,
+    line_chars=ENGLISH.line_chars, subtitle_lines=2,
+    sentence_ends=".!?…؟", clause_marks="،؛,;:", spaced=True,  # Arabic comma, semicolon, question mark
+)
+# Thai has no spaces between words: take QA's rate for unmeasured character languages (8/s)
+# and Netflix's Thai guide's 35 characters a line; limits at Mandarin's ratios to the pace.
+THAI = LanguageRules(
+    code="th", name="Thai", scripts=("Thai",), speech_rate=8.0, rate_unit=CHARACTERS,
+    speaking_cps=8.0, cps_fast=8.0 * _FAST_RATIO, cps_too_fast=8.0 * _TOO_FAST_RATIO, line_chars=35, subtitle_lines=2,
+    sentence_ends=_LATIN_ENDS, clause_marks=_LATIN_CLAUSES, spaced=False,
+)
+
+LANGUAGES: dict[str, LanguageRules] = {
+    rules.code: rules for rules in (ENGLISH, MANDARIN, CANTONESE, JAPANESE, KOREAN, RUSSIAN, ARABIC, THAI)
+}
+"""Every language with its own rules, by code."""
+
+# Written without spaces between words (or with spaces that do not separate words), so counted
+# by characters, but with no rules of their own yet: they take GENERIC_CHARACTERS'.
+_UNLISTED_CHARACTER_LANGUAGES = frozenset({"lo", "km", "my", "bo"})
+GENERIC_CHARACTERS = LanguageRules(
+    code=UNDETERMINED, name="a language written in characters", scripts=(), speech_rate=THAI.speech_rate,
+    rate_unit=CHARACTERS, speaking_cps=THAI.speaking_cps, cps_fast=THAI.cps_fast,
+    cps_too_fast=THAI.cps_too_fast, line_chars=THAI.line_chars, subtitle_lines=2,
+    sentence_ends=_LATIN_ENDS + _CJK_ENDS, clause_marks=_LATIN_CLAUSES + _CJK_CLAUSES, spaced=False,
+)
+
+
+def language_code(language: str) -> str:
+    """``"en_US"``, ``"en-us"``, ``"EN"`` -> ``"en"``; ``""`` stays ``""``."""
+    return re.split(r"[-_]", language.strip().lower(), maxsplit=1)[0]
+
+
+def counts_characters(language: str) -> bool:
+    """Whether a language's speech and errors are counted in characters (not words' letters)."""
+    code = language_code(language)
+    return code in _UNLISTED_CHARACTER_LANGUAGES or (code in LANGUAGES and LANGUAGES[code].rate_unit == CHARACTERS)
+
+
+def rules_for(language: str) -> LanguageRules:
+    """The rules of ``language`` (a code such as "zh" or "en_US"); a language without rules of
+    its own takes English's (an alphabetic one) or GENERIC_CHARACTERS' (one counted in characters)."""
+    code = language_code(language)
+    if code in LANGUAGES:
+        return LANGUAGES[code]
+    return GENERIC_CHARACTERS if code in _UNLISTED_CHARACTER_LANGUAGES else ENGLISH
+
+
+ALL_SENTENCE_ENDS = "".join(dict.fromkeys("".join(r.sentence_ends for r in LANGUAGES.values())))
+"""Every language's sentence-end marks: a splitter that does not know the line's language (or
+meets a mixed one) cuts at any of them."""
+ALL_CLAUSE_MARKS = "".join(dict.fromkeys("".join(r.clause_marks for r in LANGUAGES.values())))
+
+# Scripts, as Unicode blocks. A syllabic or logographic script counts each character; an
+# alphabetic one each word (a run of its letters), so the counts compare syllables, not letters:
+# "我们去Starbucks" is five Chinese syllables against one English word.
+_SCRIPT_PATTERNS = (
+    ("Han", r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3007\U00020000-\U0003134f]"),
+    ("Hiragana", r"[\u3041-\u309f]"),
+    ("Katakana", r"[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f]"),  # not ・ (U+30FB): Chinese uses it in names
+    ("Hangul", r"[\uac00-\ud7af\u1100-\u11ff\u3131-\u318e]"),
+    ("Latin", r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff\uff21-\uff3a\uff41-\uff5a]+"),
+    ("Cyrillic", r"[\u0400-\u04ff]+"),
+    ("Arabic", r"[\u0620-\u064a\u066e-\u06d3\u06fa-\u06ff]+"),
+    ("Thai", r"[\u0e01-\u0e4e]+"),
+)
+_SCRIPTS = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _SCRIPT_PATTERNS))
+# The language a script names when it is the majority. Latin is English: the embedded voice's
+# language (a script cannot tell English from French). Kana is Japanese, and so is Han beside it.
+SCRIPT_LANGUAGES = {"Han": "zh", "Hiragana": "ja", "Katakana": "ja", "Hangul": "ko", "Latin": "en",
+                    "Cyrillic": "ru", "Arabic": "ar", "Thai": "th"}
+_KANA = ("Hiragana", "Katakana")
+
+
+def script_counts(text: str) -> Counter[str]:
+    """How many syllable-like units of each script ``text`` holds (see _SCRIPT_PATTERNS)."""
+    return Counter(match.lastgroup for match in _SCRIPTS.finditer(text) if match.lastgroup)
+
+
+def detect_language(text: str) -> str:
+    """The language a text's script says it is in: the majority's, counted in syllable-like
+    units (an English name inside a Chinese line leaves it Chinese); with any kana, Han counts as
+    Japanese; a tie goes to the non-Latin script (a borrowed word is usually the Latin one).
+    :data:`UNDETERMINED` when the text has no letters."""
+    votes: Counter[str] = Counter()
+    counts = script_counts(text)
+    japanese = any(counts[script] for script in _KANA)
+    for script, count in counts.items():
+        votes["ja" if japanese and script == "Han" else SCRIPT_LANGUAGES[script]] += count
+    if not votes:
+        return UNDETERMINED
+    return max(votes, key=lambda code: (votes[code], code != "en"))
+
+
+def line_language(language: str, text: str) -> str:
+    """A line's language: the one set (its character's), else the one its text is written in."""
+    return language_code(language) or detect_language(text)

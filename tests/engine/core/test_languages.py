@@ -1,0 +1,95 @@
+"""The one per-language table and the language a line's script says it is in."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.languages import (
+    ALL_CLAUSE_MARKS,
+    ALL_SENTENCE_ENDS,
+    CHARACTERS,
+    LANGUAGES,
+    LETTERS,
+    UNDETERMINED,
+    counts_characters,
+    detect_language,
+    line_language,
+    rules_for,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("I told you the keys were on the kitchen table.", "en"),
+        ("甚至出现交易几乎停滞的情况", "zh"),
+        ("我們明天見。", "zh"),  # traditional characters are Chinese too
+        ("今日はいい天気ですね。", "ja"),
+        ("カタカナだけ", "ja"),
+        ("東京", "zh"),  # Han alone cannot tell Japanese from Chinese: the majority reading
+        ("안녕하세요, 반갑습니다.", "ko"),
+        ("Привет, как дела?", "ru"),
+        ("مرحبا كيف حالك", "ar"),
+        ("สวัสดีครับ", "th"),
+        ("Ｈｅｌｌｏ", "en"),  # full-width Latin
+        ("1234 !?", UNDETERMINED),
+        ("", UNDETERMINED),
+    ],
+)
+def test_a_text_is_in_the_language_of_its_script(text: str, language: str) -> None:
+    assert detect_language(text) == language
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("我们明天去Starbucks见面吧", "zh"),  # an English word inside Chinese: still Chinese
+        ("王小明说OK", "zh"),
+        ("Call Mr. 王 tomorrow morning", "en"),  # a Chinese name inside English: English
+        ("昨日、Tokyoで田中さんに会った", "ja"),  # kana anywhere with Han: Japanese
+        ("OK 好", "zh"),  # a tie goes to the non-Latin script
+        ("哈利・波特来了", "zh"),  # the katakana middle dot is no kana
+    ],
+)
+def test_a_mixed_line_is_the_majoritys_language(text: str, language: str) -> None:
+    assert detect_language(text) == language
+
+
+def test_a_set_language_wins_over_the_script() -> None:
+    assert line_language("en_US", "甚至出现交易几乎停滞的情况") == "en"
+    assert line_language("", "甚至出现交易几乎停滞的情况") == "zh"
+    assert line_language("  ", "Hello there") == "en"
+
+
+def test_chinese_has_chinese_rules() -> None:
+    zh = rules_for("zh")
+    # Netflix's Simplified Chinese guide: 9 characters/s for adults, 16 a line.
+    assert (zh.cps_too_fast, zh.line_chars, zh.spaced, zh.rate_unit) == (9.0, 16, False, CHARACTERS)
+    assert zh.speaking_cps < rules_for("en").speaking_cps / 3  # about 4.5 against about 15
+    assert set("。！？") <= set(zh.sentence_ends) and set("，、") <= set(zh.clause_marks)
+    assert rules_for("zh-CN") is zh and rules_for("yue").cps_too_fast == zh.cps_too_fast
+
+
+def test_english_keeps_the_figures_it_had() -> None:
+    en = rules_for("EN")
+    assert (en.cps_fast, en.cps_too_fast, en.line_chars, en.subtitle_lines) == (17.0, 21.0, 42, 2)
+    assert en.speaking_cps == pytest.approx(1 / 0.065) and en.rate_unit == LETTERS and en.spaced
+
+
+def test_every_language_is_consistent() -> None:
+    for code, rules in LANGUAGES.items():
+        assert rules.code == code and rules.name
+        assert 0 < rules.speech_rate and 0 < rules.speaking_cps < rules.cps_fast < rules.cps_too_fast, code
+        assert rules.line_chars > 0 and rules.subtitle_lines > 0 and rules.sentence_ends, code
+        assert rules.rate_unit in (LETTERS, CHARACTERS)
+        assert set(rules.sentence_ends) <= set(ALL_SENTENCE_ENDS)
+        assert set(rules.clause_marks) <= set(ALL_CLAUSE_MARKS)
+    for code in ("zh", "yue", "ja", "ko", "th", "lo", "km", "my", "bo"):
+        assert counts_characters(code), code
+    for code in ("en", "ru", "de", "ar", ""):
+        assert not counts_characters(code), code
+
+
+def test_a_language_without_rules_of_its_own_borrows_them() -> None:
+    assert rules_for("de") is rules_for("en")
+    assert rules_for("lo").rate_unit == CHARACTERS and not rules_for("lo").spaced
