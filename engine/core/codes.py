@@ -38,6 +38,8 @@ class ErrorCode(_Code):
     # A job the engine refuses or fails (engine.synthesis.process, engine.synthesis.voices, the backends).
     EMPTY_TEXT = "E_EMPTY_TEXT", "The line has no text to speak."
     NOTHING_SPEAKABLE = "E_NOTHING_SPEAKABLE", "The line holds nothing a voice can say."
+    # The line's language (its character's, else its script's) is not one its backend declares.
+    LANGUAGE_UNSUPPORTED = "E_LANGUAGE_UNSUPPORTED", "The voice cannot speak the line's language."
     CLIP_MISSING = "E_CLIP_MISSING", "The character's voice clip is missing."
     CLIP_UNREADABLE = "E_CLIP_UNREADABLE", "The character's voice clip cannot be read."
     CLIP_SILENT = "E_CLIP_SILENT", "The character's voice clip is silent."

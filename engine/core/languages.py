@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+from engine.core.codes import EngineError, ErrorCode
 
 UNDETERMINED = "und"  # ISO 639 "undetermined": no letters to tell the language by
 
@@ -206,6 +209,41 @@ def detect_language(text: str) -> str:
     return max(votes, key=lambda code: (votes[code], code != "en"))
 
 
+AUTO = "auto"  # a character's language left to be detected (take QA hears it from the take)
+
+
 def line_language(language: str, text: str) -> str:
     """A line's language: the one set (its character's), else the one its text is written in."""
-    return language_code(language) or detect_language(text)
+    code = language_code(language)
+    return detect_language(text) if code in ("", AUTO) else code
+
+
+def speaks(declared: Iterable[str], language: str) -> bool:
+    """Whether a backend declaring ``declared`` languages can speak ``language``; a text with no
+    letters (undetermined) is for the backend to judge."""
+    return language == UNDETERMINED or language_code(language) in {language_code(code) for code in declared}
+
+
+def language_refusal(text: str, language: str, backend: str, declared: Iterable[str],
+                     registry: Mapping[str, Iterable[str]]) -> EngineError | None:
+    """Why ``backend`` (which declares ``declared``) must not speak ``text`` as a character of
+    ``language`` ("" or "auto": detected from the text): an E_LANGUAGE_UNSUPPORTED error naming
+    the line's language and the backends of ``registry`` (name -> declared languages) that speak
+    it; None when it can. Checked before any synthesis: a voice that cannot speak a language
+    babbles it (Piper's English voice read 13 Chinese characters as 10 s of noise)."""
+    code = line_language(language, text)
+    declared = tuple(declared)
+    if speaks(declared, code):
+        return None
+    name = LANGUAGES[code].name if code in LANGUAGES else code
+    others = [other for other, languages in registry.items() if other != backend and speaks(languages, code)]
+    can = (f"backends that speak it: {', '.join(others)}" if others
+           else "no backend installed here declares it")
+    how = (f"render it with {' or '.join(others)}" if others else "translate the line")
+    origin = "its character's language" if language_code(language) not in ("", AUTO) else "its text's script"
+    return EngineError(
+        ErrorCode.LANGUAGE_UNSUPPORTED,
+        f"the line is in {name} ({code}, from {origin}), which the {backend} backend cannot speak "
+        f"(it speaks {', '.join(declared) or 'nothing declared'}); {can}. To fix it, {how}, or set the "
+        "character's language if the line is in another one",
+    )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from engine.core.languages import language_refusal
 from engine.core.lifeline import hold_to_parent
 from engine.core.protocol import (
     SLOTS,
@@ -53,6 +54,7 @@ from engine.core.protocol import (
 )
 from engine.core.text import control_character, first_piece_chars
 from engine.synthesis.allocator import keep_freed_memory
+from engine.synthesis.backends import declared_languages
 from engine.synthesis.batching import Batcher, batching_backend
 from engine.synthesis.config import EngineConfig, default_slots
 from engine.synthesis.jobs import EngineWork, JobCancelled, JobRun
@@ -156,6 +158,13 @@ class Engine:
             VARIANT.check(job.variant)
             # NaN, or a speed or pitch outside the backend's range: refused, never clamped
             job.voice.settings.check(self.backend.capabilities.speed)
+            # A line in a language the loaded backend does not declare is refused before any
+            # synthesis, for every client (say, render, the studio, a server's callers).
+            caps = self.backend.capabilities
+            refusal = language_refusal(job.text, job.voice.settings.language, caps.name, caps.languages,
+                                       declared_languages())
+            if refusal is not None:
+                raise refusal
             self.backend.check_text(job.text)
         except EngineError as error:
             self._fail(job.job_id, error.code, error.message)

@@ -135,10 +135,15 @@ def descriptor(name: str) -> BackendDescriptor:
         raise OptionError(name, "", f"unknown backend; known: {', '.join(DESCRIPTORS)}") from None
 
 
+def declared_languages() -> dict[str, tuple[str, ...]]:
+    """Backend name -> the languages its descriptor declares (what a refusal names as speakers)."""
+    return {name: d.capabilities.languages for name, d in DESCRIPTORS.items()}
+
+
 def create_backend(name: str, options: Mapping[str, Any] | None = None) -> Backend:
     """Validate ``options`` against the backend's descriptor, then construct it."""
     return descriptor(name).create(options)
 
 
 __all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "PIPER", "BackendDescriptor", "BackendOption",
-           "Environment", "OptionError", "OptionKind", "OptionValue", "create_backend", "descriptor"]
+           "Environment", "OptionError", "OptionKind", "OptionValue", "create_backend", "declared_languages", "descriptor"]
