@@ -251,6 +251,26 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
     return code
 
 
+def _flag_unspoken_languages(project: Project, backend: str, declared: tuple[str, ...],
+                             args: argparse.Namespace, bar: ProgressBar) -> None:
+    """Before the first job: every line the engine's backend cannot speak, with how to fix it
+    (the engine refuses them with E_LANGUAGE_UNSUPPORTED; the rest render)."""
+    from app.project.readiness import language_gaps
+    from app.project.render import select_lines
+    from engine.synthesis.backends import declared_languages
+
+    wanted = None
+    if args.lines:
+        wanted = [project.lines[n - 1].id for n in parse_line_list(args.lines, len(project.lines))]
+    rendered = select_lines(project, wanted, stale_only=args.stale_only, fit=True if args.fit else None)
+    gaps = language_gaps(project, backend, declared, declared_languages(), [line.id for line in rendered])
+    if gaps:
+        bar.log(f"{len(gaps)} line{'s are' if len(gaps) != 1 else ' is'} in a language {backend} cannot speak "
+                "and will not be rendered:")
+        for gap in gaps:
+            bar.log(f"  {gap.describe()}")
+
+
 def _render(project: Project, session: RenderSession, args: argparse.Namespace, bar: ProgressBar) -> int:
     from app.project import LineStatus
     from app.project.qa import QaWorker, request_for
@@ -271,6 +291,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         except EngineStartError as error:
             bar.log(f"dubstudio render: {error.code.value}: {error}")
             return ExitCode.ENGINE
+        _flag_unspoken_languages(project, ready.backend.name, ready.backend.languages, args, bar)
         started = time.monotonic()
         update = session.start(client)
         bar.log(f"Rendering {update.progress.total} lines with {ready.slots} slot(s) on {ready.backend.name}.")

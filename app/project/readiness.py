@@ -10,12 +10,13 @@ list at once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from app.project.errors import ProjectError
 from app.project.model import Character
 from app.project.project import Project
+from engine.core.languages import language_refusal, line_language
 from engine.core.protocol import EngineError
 from engine.core.reference import check_reference_clip
 
@@ -113,3 +114,37 @@ def _clip_refused(project: Project, char: Character) -> str | None:
     except EngineError as error:
         return f"{error.code.value}: {error.message}"
     return None
+
+
+@dataclass(frozen=True)
+class LineInUnspokenLanguage:
+    """A line in a language the backend does not declare: the engine would refuse it."""
+
+    line_id: str
+    order: int  # 1-based, as the table shows it
+    language: str  # the line's language code (its character's, else its script's)
+    problem: str  # "E_LANGUAGE_UNSUPPORTED: …", naming the backends that speak it and the fix
+
+    def describe(self) -> str:
+        return f"line {self.order}: {self.problem}"
+
+
+def language_gaps(project: Project, backend: str, declared: Iterable[str],
+                  registry: Mapping[str, Iterable[str]],
+                  line_ids: Iterable[str] | None = None) -> tuple[LineInUnspokenLanguage, ...]:
+    """The lines among ``line_ids`` (default: every line with a character) that ``backend``,
+    declaring ``declared`` languages, cannot speak, by the engine's own check
+    (:func:`engine.core.languages.language_refusal`); ``registry`` maps each backend to its
+    declared languages, to name the ones that can. Found before a render starts, so the
+    user sees every such line at once with how to fix it."""
+    wanted = None if line_ids is None else set(line_ids)
+    declared = tuple(declared)
+    found: list[LineInUnspokenLanguage] = []
+    for order, line in enumerate(project.lines, 1):
+        if line.character_id is None or (wanted is not None and line.id not in wanted):
+            continue
+        language = project.delivery(line).language
+        refusal = language_refusal(line.text, language, backend, declared, registry)
+        if refusal is not None:
+            found.append(LineInUnspokenLanguage(line.id, order, line_language(language, line.text), str(refusal)))
+    return tuple(found)
