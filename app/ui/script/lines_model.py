@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import (
     QAbstractTableModel,
     QByteArray,
+    QCoreApplication,
     QMimeData,
     QModelIndex,
     QObject,
@@ -48,12 +49,15 @@ from app.project import (
     SortLinesByTime,
 )
 from app.project.qa import chosen_verdicts, overrun_of, placements
+from app.project.readiness import LineInUnspokenLanguage, language_gaps
 from app.project.timecode import format_clock, parse_time
 from app.project.timing import LineTiming, line_timings
 from app.project.undo import time_order
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode, QaCode
+from engine.core.protocol import Capabilities
 from engine.hearing.qa.checks import Finding, TakeChecks, Verdict
+from engine.synthesis.backends import declared_languages
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -279,13 +283,20 @@ class StartColumn(TimeColumn):
 
 
 class StatusColumn(LineColumn):
+    """The line's render status; ⚠ where the engine's backend cannot speak the line's language."""
+
     def display(self, model: LinesModel, line: Line) -> str:
-        return STATUS_TEXT[model.status_of(line)]
+        mark = "⚠ " if model.language_gap(line) is not None else ""
+        return mark + STATUS_TEXT[model.status_of(line)]
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
-        return STATUS_COLOUR[model.status_of(line)]
+        return WARNING_COLOUR if model.language_gap(line) is not None else STATUS_COLOUR[model.status_of(line)]
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        if (gap := model.language_gap(line)) is not None:
+            return QCoreApplication.translate(
+                "LinesModel", "The engine's voice cannot speak this line's language: it will not be rendered.\n"
+                "Render it with a backend that speaks it, or set the character's language.") + "\n" + gap.problem
         status = model.status_of(line)
         if status is LineStatus.FAILED and line.error:
             return line.error
@@ -485,6 +496,8 @@ class LinesModel(QAbstractTableModel):
         self._verdicts: dict[str, Verdict | None] | None = None  # chosen takes' QA, computed on demand
         self._placements: dict[str, tuple[float, float | None]] | None = None  # (start, slot end) per line
         self._timings: dict[str, LineTiming] | None = None  # pace against the slot, computed on demand
+        self._capabilities: Capabilities | None = None  # the engine's backend, once offered
+        self._language_gaps: dict[str, LineInUnspokenLanguage] | None = None  # computed on demand
         self._snapshot()
         document.changed.connect(self._on_change)
         document.render_changed.connect(self._on_render)
@@ -513,6 +526,23 @@ class LinesModel(QAbstractTableModel):
         if status is None:
             status = self._status[line.id] = self._doc.project.status(line)
         return status
+
+    def set_capabilities(self, capabilities: Capabilities) -> None:
+        """The engine's backend (declared, or the running engine's): lines in a language it does
+        not declare are flagged in the Status column."""
+        self._capabilities = capabilities
+        self._language_gaps = None
+        self._emit_column(Column.STATUS)
+
+    def language_gap(self, line: Line) -> LineInUnspokenLanguage | None:
+        """Why the engine's backend cannot speak ``line`` (None: it can, or no backend offered yet)."""
+        if self._capabilities is None:
+            return None
+        if self._language_gaps is None:
+            caps = self._capabilities
+            gaps = language_gaps(self._doc.project, caps.name, caps.languages, declared_languages())
+            self._language_gaps = {gap.line_id: gap for gap in gaps}
+        return self._language_gaps.get(line.id)
 
     def verdict_of(self, line: Line) -> Verdict | None:
         # Verdicts depend on the timeline (a slot ends where the next line starts), so any
@@ -562,6 +592,7 @@ class LinesModel(QAbstractTableModel):
         if change.characters or change.project:
             # Renames and colour changes show in every row of the character; cheap to redraw.
             self._status.clear()
+            self._language_gaps = None  # a character's language decides its lines'
             self._emit_all()
 
     def _on_render(self, line_ids: frozenset[str]) -> None:
@@ -570,6 +601,7 @@ class LinesModel(QAbstractTableModel):
     def _refresh(self, line_ids: frozenset[str]) -> None:
         # A new take or timecode can move any later line's slot, and a voice's measured pace.
         self._placements = None
+        self._language_gaps = None  # an edited text may be in another language now
         if self._verdicts is not None:
             self._verdicts = None
             self._emit_column(Column.QA)

@@ -267,6 +267,7 @@ class DocumentSession(QObject):
         """Offer in the panels what the backend can do: instructions, languages, its speed range."""
         self.characters.set_capabilities(capabilities)
         self.script.delivery.set_speeds(capabilities.speed)
+        self.script.model.set_capabilities(capabilities)
 
     def say_backend(self, engine_backend: str) -> None:
         """Tell when the project's takes were made with another backend than the engine's."""

@@ -314,3 +314,26 @@ def test_a_voice_pace_is_measured_from_its_takes(doc: Document) -> None:
     pace = voice_paces(project)[maya]
     assert pace.takes == 2 and pace.cps == pytest.approx(5.0)
     assert voice_paces(project)[project.line("l2").character_id].cps == pytest.approx(TYPICAL_CPS)
+
+
+def test_a_line_the_engines_backend_cannot_speak_is_flagged(qtmodeltester: ModelTester, doc: Document) -> None:
+    """Issue 30: a Chinese line showed nothing until Piper babbled it."""
+    from app.project import EditLine
+    from engine.synthesis.backends import COSYVOICE2, PIPER
+
+    model = LinesModel(doc)
+    qtmodeltester.check(model)
+    status = model.index(0, Column.STATUS)
+    doc.push(EditLine("l1", text="甚至出现交易几乎停滞的情况"))
+    assert not status.data().startswith("⚠")  # no backend offered yet: nothing to judge by
+    model.set_capabilities(PIPER.capabilities)
+    assert status.data().startswith("⚠ ") and status.data(Qt.ItemDataRole.ForegroundRole).color().name() == "#b8860b"
+    tip = status.data(Qt.ItemDataRole.ToolTipRole)
+    assert "cannot speak this line's language" in tip and "E_LANGUAGE_UNSUPPORTED" in tip and "cosyvoice2" in tip
+    assert not model.index(1, Column.STATUS).data().startswith("⚠")  # the English lines are fine
+    doc.push(EditLine("l1", text="Back in English."))  # an edit clears the flag
+    assert not status.data().startswith("⚠")
+    doc.push(EditLine("l1", text="我们去Starbucks喝杯咖啡"))
+    assert status.data().startswith("⚠")
+    model.set_capabilities(COSYVOICE2.capabilities)  # a backend that speaks Chinese
+    assert not status.data().startswith("⚠")
