@@ -6,7 +6,8 @@ One function places every line so the subtitles and the mixed track always agree
 - a line without one follows the latest end so far plus the project's gap, so it never lands
   on top of earlier audio (the first line starts at 0);
 - its duration is the chosen take's, else its own end minus start, else an estimate from the
-  text length (so a half-rendered script still exports sensible subtitles);
+  text length at its language's typical pace (so a half-rendered script still exports sensible
+  subtitles);
 - its slot ends at its own end timecode, else at the next line's start timecode, else it is
   open; a take longer than its slot is an overrun the dubber should fix.
 """
@@ -16,15 +17,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.project.project import Project
+from engine.core.languages import line_language, rules_for
 
-SECONDS_PER_CHAR = 0.065  # ~15 characters a second, a typical dubbing pace
 MIN_ESTIMATE_S = 0.8
 OVERRUN_TOLERANCE_S = 0.005
 
 
-def estimate_duration(text: str) -> float:
-    """A rough spoken length for lines without a take or an end timecode."""
-    return max(MIN_ESTIMATE_S, 0.3 + SECONDS_PER_CHAR * len(text.strip()))
+def estimate_duration(text: str, language: str = "") -> float:
+    """A rough spoken length for lines without a take or an end timecode, at the typical pace
+    of the line's language (``language``, its character's; else the one its script says)."""
+    pace = rules_for(line_language(language, text)).speaking_cps
+    return max(MIN_ESTIMATE_S, 0.3 + len(text.strip()) / pace)
+
+
+def character_languages(project: Project) -> dict[str | None, str]:
+    """Character id -> its language setting ("" where unset, and for lines without a character)."""
+    return {None: "", **{char.id: char.settings.language for char in project.characters}}
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,7 @@ def build_timeline(project: Project, gap_s: float | None = None) -> list[Slot]:
     slots: list[Slot] = []
     latest_end: float | None = None
     lines = project.lines
+    languages = character_languages(project)
     for n, line in enumerate(lines):
         if line.start is not None:
             start = line.start
@@ -69,7 +78,7 @@ def build_timeline(project: Project, gap_s: float | None = None) -> list[Slot]:
         elif line.start is not None and line.end is not None:
             duration = line.end - line.start
         else:
-            duration = estimate_duration(line.text)
+            duration = estimate_duration(line.text, languages.get(line.character_id, ""))
         if line.end is not None:
             slot_end: float | None = line.end
         elif n + 1 < len(lines) and lines[n + 1].start is not None:

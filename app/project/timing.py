@@ -5,8 +5,11 @@ For every line, in one timeline pass (:func:`line_timings`):
 - characters per second and words per minute of its text over its slot, the pace the voice
   must keep to fit;
 - the spoken length to expect before rendering, from the character's measured speaking rate
-  (its natural takes' characters over their seconds, at the character's speed), else a typical
-  pace; with it, whether the line is likely too long for its slot;
+  (its natural takes' characters over their seconds, at the character's speed), else the typical
+  pace of the line's language; with it, whether the line is likely too long for its slot;
+- the limits it is judged by, those of its language (its character's, else its script's):
+  a Chinese line is fast over 7 characters a second, an English one over 17
+  (engine/core/languages.py, docs/languages.md);
 - the lines of the same character it overlaps in time (one voice cannot say two lines at once).
 
 Qt-free, so the table, the timeline and any command read the same numbers.
@@ -14,20 +17,19 @@ Qt-free, so the table, the timeline and any command read the same numbers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.project.model import Line
 from app.project.project import Project
 from app.project.timeline import (
     OVERRUN_TOLERANCE_S,
-    SECONDS_PER_CHAR,
     Slot,
     build_timeline,
+    character_languages,
 )
+from engine.core.languages import ENGLISH, LanguageRules, line_language, rules_for
 
-CPS_FAST = 17.0  # above this a line is spoken fast (about 190 words a minute in English)
-CPS_TOO_FAST = 21.0  # above this no natural delivery fits: shorten the text or widen the slot
-TYPICAL_CPS = 1.0 / SECONDS_PER_CHAR  # the pace assumed for a voice with no takes yet
+TYPICAL_CPS = ENGLISH.speaking_cps  # the pace assumed for an English voice with no takes yet
 MIN_MEASURED_S = 2.0  # a voice's rate counts as measured from this many seconds of takes on
 
 
@@ -42,6 +44,12 @@ class VoicePace:
 
     cps: float
     takes: int  # natural takes it was measured from; 0: the typical pace
+    speed: float = 1.0  # the character's speed setting, which scales a typical pace
+
+    def in_language(self, rules: LanguageRules) -> VoicePace:
+        """The pace for a line in ``rules``' language: a measured one as it is, a typical one
+        that language's typical pace at the character's speed."""
+        return self if self.takes else VoicePace(rules.speaking_cps * self.speed, 0, self.speed)
 
     def describe(self) -> str:
         if self.takes:
@@ -67,7 +75,7 @@ def voice_paces(project: Project) -> dict[str | None, VoicePace]:
         if seconds.get(char.id, 0.0) >= MIN_MEASURED_S:
             paces[char.id] = VoicePace(chars[char.id] / seconds[char.id], counts[char.id])
         else:
-            paces[char.id] = VoicePace(TYPICAL_CPS * char.settings.speed, 0)
+            paces[char.id] = VoicePace(TYPICAL_CPS * char.settings.speed, 0, char.settings.speed)
     return paces
 
 
@@ -81,6 +89,7 @@ class LineTiming:
     expected_s: float  # the spoken length to expect from the voice's pace
     pace: VoicePace
     overlaps: tuple[int, ...]  # order numbers of the same character's lines it overlaps
+    rules: LanguageRules = field(default=ENGLISH)  # the line's language's, whose limits it is judged by
 
     @property
     def cps(self) -> float | None:
@@ -92,11 +101,11 @@ class LineTiming:
 
     @property
     def too_fast(self) -> bool:
-        return (self.cps or 0.0) > CPS_TOO_FAST
+        return (self.cps or 0.0) > self.rules.cps_too_fast
 
     @property
     def fast(self) -> bool:
-        return (self.cps or 0.0) > CPS_FAST
+        return (self.cps or 0.0) > self.rules.cps_fast
 
     @property
     def likely_too_long(self) -> bool:
@@ -115,10 +124,12 @@ class LineTiming:
             found.append(f"Overlaps line{'s' if len(self.overlaps) > 1 else ''} {others} of the same character: "
                          "one voice cannot say both at once.")
         if self.too_fast:
-            found.append(f"Too fast to say naturally: {self.cps:.1f} characters/s (over {CPS_TOO_FAST:g}); "
+            found.append(f"Too fast to say naturally: {self.cps:.1f} characters/s (over {self.rules.cps_too_fast:.3g} in "
+                         f"{self.rules.name}); "
                          "shorten the text or widen the slot.")
         elif self.fast:
-            found.append(f"Fast: {self.cps:.1f} characters/s (comfortable up to {CPS_FAST:g}).")
+            found.append(f"Fast: {self.cps:.1f} characters/s (comfortable up to {self.rules.cps_fast:.3g} in "
+                         f"{self.rules.name}).")
         if self.likely_too_long and self.slot_s is not None:
             found.append(f"Likely too long: about {self.expected_s:.1f} s of speech for a {self.slot_s:.2f} s slot.")
         return found
@@ -136,12 +147,14 @@ def line_timings(project: Project) -> dict[str, LineTiming]:
     """Line id -> :class:`LineTiming` for every line, in one timeline pass."""
     paces = voice_paces(project)
     slots = build_timeline(project)
+    languages = character_languages(project)
     lines = {line.id: line for line in project.lines}
     overlaps = _same_character_overlaps(slots)
     timings: dict[str, LineTiming] = {}
     for slot in slots:
         line: Line = lines[slot.line_id]
-        pace = paces.get(line.character_id, paces[None])
+        rules = rules_for(line_language(languages.get(line.character_id, ""), line.text))
+        pace = paces.get(line.character_id, paces[None]).in_language(rules)
         characters = spoken_characters(line.text)
         slot_s = max(0.0, slot.slot_end - slot.start) if slot.slot_end is not None else None
         timings[line.id] = LineTiming(
@@ -151,6 +164,7 @@ def line_timings(project: Project) -> dict[str, LineTiming]:
             expected_s=characters / pace.cps if pace.cps > 0 else 0.0,
             pace=pace,
             overlaps=tuple(overlaps.get(line.id, ())),
+            rules=rules,
         )
     return timings
 

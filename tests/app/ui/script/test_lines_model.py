@@ -276,14 +276,14 @@ def test_an_overrun_is_a_finding_in_every_cell_that_shows_it(doc: Document) -> N
 def test_duration_warns_of_fast_lines_overlaps_and_likely_overruns_before_rendering(doc: Document) -> None:
     """Subtitle Edit's characters per second, with words per minute and the voice's expected length."""
     from app.project import EditLine
-    from app.project.timing import CPS_FAST, line_timings
+    from app.project.timing import line_timings
 
     model = LinesModel(doc)
     long_text = "This sentence is far too long to be said in the little time it is given here."
     doc.push(EditLine("l2", text=long_text, start=0.0, end=2.0))  # 77 characters in 2 s
     doc.push(EditLine("l4", start=10.0, end=14.0))
     timing = line_timings(doc.project)["l2"]
-    assert timing.cps == pytest.approx(len(long_text) / 2.0) and timing.cps > CPS_FAST
+    assert timing.cps == pytest.approx(len(long_text) / 2.0) and timing.cps > timing.rules.cps_fast
     assert timing.wpm == pytest.approx(len(long_text.split()) * 30.0)
     assert timing.likely_too_long and timing.pace.takes == 0  # the typical pace: no takes yet
     cell = model.index(1, Column.DURATION)
