@@ -23,6 +23,7 @@ COMMANDS = {
     "cosyvoice": "cosyvoice",
     "backends": "backends",
     "serve": "serve",
+    "translate": "translate",
 }
 
 

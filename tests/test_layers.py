@@ -20,7 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 QT = ("PySide6", "PySide2", "PyQt5", "PyQt6", "shiboken6", "shiboken2", "pyqtgraph", "qtpy")
-ENGINE_PARTS = ("engine.core", "engine.voiceprint", "engine.hearing", "engine.synthesis", "engine.load")
+ENGINE_PARTS = ("engine.core", "engine.voiceprint", "engine.hearing", "engine.synthesis", "engine.load",
+                "engine.translation")
 # The modules that run only in the engine process: the studio, hearing and the bench start an
 # engine through a client (engine.synthesis.client) and never hold its machinery.
 ENGINE_PROCESS_ONLY = (
@@ -37,7 +38,8 @@ ENGINE_REACH = {
     "engine/hearing": ("engine.core", "engine.voiceprint", "engine.hearing"),
     "engine/synthesis": ("engine.core", "engine.voiceprint", "engine.synthesis"),
     "engine/load": ("engine.core", "engine.load", "engine.synthesis"),
-    "app/project": ("engine.core", "engine.voiceprint", "engine.hearing"),
+    "engine/translation": ("engine.core", "engine.translation"),
+    "app/project": ("engine.core", "engine.voiceprint", "engine.hearing", "engine.translation"),
     "app/commands": ENGINE_PARTS,
     "app/ui": ENGINE_PARTS,
 }

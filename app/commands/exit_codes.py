@@ -24,6 +24,7 @@ class ExitCode(enum.IntEnum):
     # A result could not be written: project.json (render's takes are in takes/ but not recorded),
     # a bench report.
     SAVE_FAILED = 7
+    TRANSLATOR = 8  # the translator could not be reached, refused the key or answered nonsense (translate)
     INTERRUPTED = 130  # Ctrl+C or SIGTERM (see common.run_interruptible), as a shell reports SIGINT
 
 

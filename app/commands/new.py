@@ -1,7 +1,7 @@
 """`dubstudio new`: a project from a video, headless.
 
     dubstudio new PROJECT_DIR --video FILE [--subtitles FILE.srt | --subtitle-stream N |
-                  --transcribe [--language auto|CODE] [--speakers auto|N] [--translate-to en]]
+                  --transcribe [--language auto|CODE] [--speakers auto|N] [--translate-to LANG]]
                   [--voice NAME=CLIP[:TRANSCRIPT_FILE]]... [--guide] [--title TITLE]
 
 Subtitles come from the SRT file, else from the video's first text subtitle stream (or the
@@ -119,8 +119,10 @@ def run(args: argparse.Namespace) -> int:
             make_script=make_script,
         )
     except ProjectError as error:
+        from app.commands.translate import exit_status_of
+
         print(f"dubstudio new: {error}", file=err)
-        return ExitCode.BAD_INPUT
+        return exit_status_of(error.code)
     project = made.project
     from app.project.qa import fill_missing_transcripts
 
@@ -160,6 +162,7 @@ def _transcriber(args: argparse.Namespace,
     import threading
 
     from app.commands.transcribe import StageReport
+    from app.commands.translate import translate_transcribed, uses_whisper
     from app.project.transcription import transcribe_project
 
     request = request_from(args)
@@ -168,6 +171,8 @@ def _transcriber(args: argparse.Namespace,
     def make_script(project: Project, stack: CommandStack) -> list[str]:
         try:
             made = transcribe_project(project, stack, request, progress=StageReport(sys.stderr), cancel=cancel)
+            if args.translate_to and not uses_whisper(args, args.translate_to):
+                made.warnings += translate_transcribed(project, stack, args, args.translate_to.strip())
         except KeyboardInterrupt:
             cancel.set()
             raise

@@ -1,6 +1,6 @@
 """`dubstudio transcribe`: a project's cast and script from its video's own dialogue.
 
-    dubstudio transcribe PROJECT_DIR [--language auto|CODE] [--speakers auto|N] [--translate-to en]
+    dubstudio transcribe PROJECT_DIR [--language auto|CODE] [--speakers auto|N] [--translate-to LANG]
                          [--replace] [--model NAME|DIR] [--device auto|cpu|cuda] [--audio-stream N]
 
 Whisper hears the dialogue (voice activity detection skips music and silence), the voices are
@@ -40,15 +40,19 @@ def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
                         help="the dialogue's language as a Whisper code (en, es, zh...), or auto to detect it")
     parser.add_argument("--speakers", type=speaker_count, default="auto", metavar="auto|N",
                         help="how many people speak (default: found from their voices)")
-    parser.add_argument("--translate-to", default=None, metavar="en",
-                        help="translate the lines into English (Whisper's translate task; marked as drafts), "
-                             "keeping the original as each line's source text")
+    parser.add_argument("--translate-to", default=None, metavar="LANG",
+                        help="translate the lines (marked as drafts), keeping the original as each line's source "
+                             "text: into en with Whisper's translate task, or into any language with "
+                             "--translator openai and its --endpoint (docs/translation.md)")
     parser.add_argument("--model", default=DEFAULT_MODEL, metavar="NAME|DIR",
                         help=f"the Whisper model: {DEFAULT_MODEL} (ships with DubStudio), tiny.en, or a larger "
                              "downloaded one or a model folder (translates far better)")
     parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"), help="where Whisper runs")
     parser.add_argument("--audio-stream", type=int, default=None, metavar="N",
                         help="transcribe audio stream N of the video (default: its first)")
+    from app.commands.translate import add_translator_options
+
+    add_translator_options(parser, model_flag="--translator-model")
 
 
 def speaker_count(text: str) -> int | None:
@@ -62,11 +66,13 @@ def speaker_count(text: str) -> int | None:
 
 def request_from(args: argparse.Namespace) -> TranscribeRequest:
     """The TranscribeRequest the options describe."""
+    from app.commands.translate import uses_whisper
     from app.project.transcription import TranscribeRequest
     from engine.hearing.transcribe import Options
 
-    target = args.translate_to.strip().lower() if args.translate_to else None
-    options = Options(language=args.language, speakers=args.speakers, translate_to=target,
+    target = args.translate_to.strip() if args.translate_to else None
+    options = Options(language=args.language, speakers=args.speakers,
+                      translate_to=target.lower() if target and uses_whisper(args, target) else None,
                       stream_index=args.audio_stream)
     return TranscribeRequest(options, args.model, args.device)
 
@@ -122,6 +128,11 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from app.commands.translate import (
+        exit_status_of,
+        translate_transcribed,
+        uses_whisper,
+    )
     from app.project import Project, ProjectError
     from app.project.lock import ProjectLock
     from app.project.readiness import voice_gaps
@@ -139,11 +150,18 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.LOCKED if error.code is ErrorCode.PROJECT_LOCKED else ExitCode.BAD_INPUT
     try:
         try:
-            made = transcribe_project(project, CommandStack(project), request, replace=args.replace,
+            stack = CommandStack(project)
+            made = transcribe_project(project, stack, request, replace=args.replace,
                                       progress=StageReport(err), cancel=cancel)
+            if args.translate_to and not uses_whisper(args, args.translate_to):
+                try:
+                    made.warnings += translate_transcribed(project, stack, args, args.translate_to.strip())
+                except BaseException:
+                    made.written.take_back()  # the project stays as it was: no new clips either
+                    raise
         except ProjectError as error:
             print(f"dubstudio transcribe: {error}", file=err)
-            return ExitCode.BAD_INPUT
+            return exit_status_of(error.code)
         except KeyboardInterrupt:
             cancel.set()
             raise

@@ -35,6 +35,7 @@ from app.project.model import (
     Character,
     Fit,
     Line,
+    LineBudget,
     LineStatus,
     ProjectSettings,
     SubtitleStreamInfo,
@@ -50,6 +51,9 @@ from engine.core.codes import ErrorCode
 from engine.core.numbers import RangeError
 from engine.core.protocol import VARIANT, VoiceSettings
 from engine.hearing.qa.checks import QaThresholds, QaValueError, TakeChecks
+from engine.translation import TranslationError
+from engine.translation.glossary import GlossaryEntry, validate_glossary
+from engine.translation.registry import LANGUAGE_CODE
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -281,6 +285,7 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
         "instruction": line.instruction,
         "source_text": line.source_text,
         "draft": line.draft,
+        "budget": None if line.budget is None else vars_of(line.budget),
         "takes": [take_to_dict(t) for t in line.takes],
     }
 
@@ -315,12 +320,40 @@ def line_from_dict(data: object, where: str) -> Line:
         instruction=_get(data, "instruction", str, where, None),
         source_text=_get(data, "source_text", str, where, ""),
         draft=_get(data, "draft", bool, where, False),
+        budget=_budget(data, where),
     )
     try:
         validate_line(line, where)
     except InvalidValueError as error:
         raise ProjectFileError(error.message, error.code) from None
     return line
+
+
+def _budget(data: dict[str, Any], where: str) -> LineBudget | None:
+    """A translated line's budget (its values are checked with the line by validate_line)."""
+    raw = _get(data, "budget", dict, where, None)
+    if raw is None:
+        return None
+    at = f"{where}.budget"
+    return LineBudget(limit=_get(raw, "limit", int, at), unit=_get(raw, "unit", str, at),
+                      first_length=_get(raw, "first_length", int, at, 0),
+                      shortened=_get(raw, "shortened", bool, at, False))
+
+
+def glossary_from_list(items: list[Any]) -> list[GlossaryEntry]:
+    """The project's glossary as stored, each entry checked (glossary[N] names a bad one)."""
+    entries = []
+    for index, item in enumerate(items):
+        where = f"glossary[{index}]"
+        if not isinstance(item, dict):
+            raise ProjectFileError(f"{where}: expected an object")
+        entries.append(GlossaryEntry(source=_get(item, "source", str, where), target=_get(item, "target", str, where),
+                                     kind=_get(item, "kind", str, where, "term"), note=_get(item, "note", str, where, "")))
+    try:
+        validate_glossary(entries)
+    except TranslationError as error:
+        raise ProjectFileError(f"glossary: {error.message}", error.code) from None
+    return entries
 
 
 NULLABLE_SETTINGS = frozenset({"loudness_target_lufs"})  # None is a choice ("off"), not "missing"
@@ -496,6 +529,8 @@ class ProjectFields(TypedDict):
     video: VideoInfo | None
     guide_audio: str | None
     language: str
+    target_language: str
+    glossary: list[GlossaryEntry]
     characters: list[Character]
     lines: list[Line]
 
@@ -508,6 +543,10 @@ def project_fields(data: dict[str, Any]) -> ProjectFields:
     video = video_from_dict(data.get("video"))
     guide_audio = _rel_path(guide, "guide_audio") if guide else None
     language = _get(data, "language", str, "project", "")
+    target_language = _get(data, "target_language", str, "project", "")
+    if target_language and not LANGUAGE_CODE.match(target_language):
+        raise ProjectFileError(f"project: 'target_language' is not a language code ({target_language!r})")
+    glossary = glossary_from_list(_get(data, "glossary", list, "project", []))
     characters = [
         character_from_dict(c, f"characters[{i}]")
         for i, c in enumerate(_get(data, "characters", list, "project", []))
@@ -520,7 +559,8 @@ def project_fields(data: dict[str, Any]) -> ProjectFields:
     ordered = [lines[i] for i in keyed]
     _check_integrity(characters, ordered)
     return {"title": title, "settings": settings, "video": video, "guide_audio": guide_audio,
-            "language": language, "characters": characters, "lines": ordered}
+            "language": language, "target_language": target_language, "glossary": glossary,
+            "characters": characters, "lines": ordered}
 
 
 def _check_integrity(characters: list[Character], lines: list[Line]) -> None:
@@ -545,6 +585,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         "video": None if project.video is None else video_to_dict(project.video),
         "guide_audio": project.guide_audio,
         "language": project.language,
+        "target_language": project.target_language,
+        "glossary": [entry.to_dict() for entry in project.glossary],
         "characters": [character_to_dict(c) for c in project.characters],
         "lines": [line_to_dict(line, n) for n, line in enumerate(project.lines, 1)],
     }

@@ -33,6 +33,7 @@ from engine.core.codes import ErrorCode
 from engine.core.numbers import Range, RangeError, ranges
 from engine.core.protocol import DEFAULT_BACKEND, SPEED, VoiceSettings
 from engine.hearing.qa.checks import QaThresholds, TakeChecks
+from engine.translation.lines import UNITS, measure
 
 PROJECT_FILE = "project.json"
 VOICES_DIR = "voices"
@@ -174,6 +175,25 @@ class Line:
     instruction: str | None = None
     source_text: str = ""  # the line as said in the original, kept when ``text`` is a translation
     draft: bool = False  # a machine translation nobody has checked yet
+    budget: LineBudget | None = None  # how much the slot holds, set when the line was translated
+
+
+@dataclass(frozen=True)
+class LineBudget:
+    """What a translation had to fit: at most ``limit`` ``unit`` (characters or words) in the
+    line's slot, how long the translator's first answer was, and whether it was asked for a
+    shorter one. Whether the line fits now is measured on its text as it is (a person may edit it)."""
+
+    limit: int
+    unit: str
+    first_length: int
+    shortened: bool = False
+
+    def length(self, text: str) -> int:
+        return measure(text, self.unit)
+
+    def fits(self, text: str) -> bool:
+        return self.length(text) <= self.limit
 
 
 GUIDE_MIXES = ("replace", "duck")
@@ -356,6 +376,12 @@ def validate_line(line: Line, what: str) -> None:
             SPEED.check(line.speed)
         except RangeError as error:
             raise InvalidValueError(f"{what}: {error.message}", error.code) from None
+    budget = line.budget
+    if budget is not None and (budget.unit not in UNITS or isinstance(budget.limit, bool)
+                               or not isinstance(budget.limit, int) or budget.limit < 1
+                               or not isinstance(budget.first_length, int) or budget.first_length < 0):
+        raise InvalidValueError(f"{what}: a budget is a whole number of at least 1 {' or '.join(UNITS)}, "
+                                f"got {budget.limit!r} {budget.unit!r}")
 
 
 __all__ = [
@@ -372,6 +398,7 @@ __all__ = [
     "Character",
     "Fit",
     "Line",
+    "LineBudget",
     "LineStatus",
     "ProjectSettings",
     "SubtitleStreamInfo",

@@ -44,6 +44,7 @@ from app.project.model import (
 )
 from engine.core.audio_io import file_digest
 from engine.core.protocol import VoiceSettings
+from engine.translation.glossary import GlossaryEntry
 
 
 @dataclass(eq=False)
@@ -58,6 +59,8 @@ class Project:
     video: VideoInfo | None = None  # the video being dubbed (see app.project.media)
     guide_audio: str | None = None  # the video's original audio, extracted once (relative)
     language: str = ""  # the original dialogue's language (ISO code) as transcribed; "" = unknown
+    target_language: str = ""  # the language the project dubs into; "" = the original's (no translation)
+    glossary: list[GlossaryEntry] = field(default_factory=list)  # names and terms every translation keeps
     migrated_from: int | None = None  # schema version the file had when loaded, if older
 
     # -- folders --

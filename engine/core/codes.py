@@ -111,6 +111,15 @@ class ErrorCode(_Code):
     TRANSLATION_TARGET = "E_TRANSLATION_TARGET", "The dialogue cannot be translated into that language."
     SCRIPT_NOT_EMPTY = "E_SCRIPT_NOT_EMPTY", "The project already has a script."  # transcribing without --replace
 
+    # Translating a project's lines through a translator (engine.translation, dubstudio translate).
+    TRANSLATOR = "E_TRANSLATOR", "That translator cannot be used."  # unknown, or missing a setting it needs
+    TRANSLATOR_UNREACHABLE = "E_TRANSLATOR_UNREACHABLE", "The translation server cannot be reached."
+    TRANSLATOR_KEY = "E_TRANSLATOR_KEY", "The translation server refused the key."  # 401 or 403
+    TRANSLATOR_RATE_LIMIT = "E_TRANSLATOR_RATE_LIMIT", "The translation server's rate limit was hit."  # 429, retried
+    TRANSLATOR_FAILED = "E_TRANSLATOR_FAILED", "The translation server failed."  # another HTTP error, retried
+    TRANSLATION_ANSWER = "E_TRANSLATION_ANSWER", "The translator's answer cannot be used."  # garbled, lines missing
+    TRANSLATION_CONTEXT = "E_TRANSLATION_CONTEXT", "The text is too long for the translator's model."
+
     # Take QA (app.project.qa): a take that could not be checked at all.
     QA_WORKER = "E_QA_WORKER", "The QA check could not run."
 

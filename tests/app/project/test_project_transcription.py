@@ -124,6 +124,25 @@ def test_translate_to_english_keeps_the_source_text_and_marks_drafts(tmp_path: P
     assert not {"je", "des", "la", "cette"} & set(normalise_words(english))
 
 
+def test_new_translates_into_any_language_through_the_chosen_translator(tmp_path: Path) -> None:
+    """new --translate-to zh --translator openai: the real transcription, then the lines through a
+    local chat-completions server (a protocol stand-in: no language model runs here)."""
+    from tests.engine.translation.chat_server import answer, chat_server
+
+    make_scene(tmp_path / "scene.mp4", ["maya", "rex"])
+    with chat_server(lambda asked: answer({n: f"中文{n}" for n in asked.lines})) as server:
+        status = cli_main(["new", str(tmp_path / "project"), "--video", str(tmp_path / "scene.mp4"), "--transcribe",
+                           "--translate-to", "zh", "--translator", "openai", "--endpoint", server.url,
+                           "--translator-model", "scripted"])
+    assert status in (0, 1)
+    project = Project.load(tmp_path / "project")
+    heard = [entry["text"] for asked in server.asked for entry in asked.lines.values()]
+    assert project.lines and [line.source_text for line in project.lines] == heard  # Whisper's English, sent
+    assert all(line.draft and line.text.startswith("中文") for line in project.lines)
+    assert project.language == "en" and project.target_language == "zh"
+    assert {c.settings.language for c in project.characters} == {"zh"}
+
+
 def test_no_speech_no_audio_and_a_bad_language_leave_nothing_behind(tmp_path: Path) -> None:
     write_video(tmp_path / "music.mp4", music(10.0), 10.0)
     write_video(tmp_path / "mute.mp4", None, 4.0)
