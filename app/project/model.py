@@ -180,7 +180,7 @@ class Line:
 
 @dataclass(frozen=True)
 class LineBudget:
-    """What a translation had to fit: at most ``limit`` ``unit`` (characters or words) in the
+    """What a translation had to fit: at most ``limit`` ``unit`` (letters or characters) in the
     line's slot, how long the translator's first answer was, and whether it was asked for a
     shorter one. Whether the line fits now is measured on its text as it is (a person may edit it)."""
 

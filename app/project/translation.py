@@ -22,6 +22,7 @@ from app.project.model import Line, LineBudget, validate_line
 from app.project.project import Project
 from app.project.undo import Change, Command
 from engine.core.codes import ErrorCode
+from engine.core.languages import rules_for
 from engine.translation import TranslationError
 from engine.translation.chat import ChatTranslator, Endpoint
 from engine.translation.glossary import GlossaryEntry, validate_glossary
@@ -49,25 +50,13 @@ class TranslateRequest:
 
 
 def budget_for(line: Line, language: str) -> Budget | None:
-    """How much of ``language`` the line's slot holds, from the language table's typical pace;
-    None for a line with no slot (no start and end) or a language the table does not know."""
+    """How much of ``language`` the line's slot holds: its seconds times the language's natural
+    pace (``speech_rate``, in its ``rate_unit``, from the one language table); None for a line
+    with no slot (no start and end)."""
     if line.start is None or line.end is None or line.end <= line.start:
         return None
-    pace = _pace(language)
-    if pace is None:
-        return None
-    per_second, unit = pace
-    return Budget(max(1, int((line.end - line.start) * per_second)), unit)
-
-
-def _pace(language: str) -> tuple[float, str] | None:
-    """(units a second, unit) of ``language``'s typical speech, from engine.core.languages once it
-    is there; None until then (the lines go without a budget, never with an invented one)."""
-    try:
-        from engine.core import languages  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return languages.typical_pace(language)  # type: ignore[no-any-return]
+    rules = rules_for(language)
+    return Budget(max(1, int((line.end - line.start) * rules.speech_rate)), rules.rate_unit)
 
 
 def source_lines(project: Project, target_language: str) -> list[SourceLine]:

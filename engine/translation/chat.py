@@ -54,8 +54,8 @@ SYSTEM_TRANSLATE = (
     "{target}, as people say it aloud: natural, spoken, in the character's voice. \"context_before\" and "
     "\"context_after\" are the neighbouring lines, for meaning only: do not translate them. Always use the "
     "glossary's target wording where its source wording appears. A line with \"max_{unit}\" must fit a "
-    "slot in the picture: keep its translation to at most that many {unit}, shortening the wording, never "
-    "the meaning. Answer with one JSON object and nothing else: each key a number from \"lines\", each "
+    "slot in the picture: keep its translation to at most that many {unit} (spaces and punctuation do not "
+    "count), shortening the wording, never the meaning. Answer with one JSON object and nothing else: each key a number from \"lines\", each "
     "value that line's translation, every line exactly once."
 )
 SYSTEM_SHORTEN = (
@@ -63,7 +63,8 @@ SYSTEM_SHORTEN = (
     "current {target} wording (\"text\") and how long it may be (\"max_{unit}\"). Write a shorter {target} "
     "wording of each that keeps its meaning and sounds natural aloud, within its maximum. Always use the "
     "glossary's target wording where its source wording appears. Answer with one JSON object and nothing "
-    "else: each key a number from \"lines\", each value that line's shorter wording, every line exactly once."
+    "else: each key a number from \"lines\", each value that line's shorter wording, every line exactly once. "
+    "Spaces and punctuation do not count towards a maximum."
 )
 
 

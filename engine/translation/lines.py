@@ -1,28 +1,32 @@
 """What a translator is given and what it gives back: lines with their budget, and their fit.
 
 A budget is how much text a line's slot holds in the target language: the slot's seconds times
-the language's typical pace (:mod:`engine.core.languages`), counted in that language's unit
-(characters for Chinese and Japanese, words for the others). A translator puts it in the request,
-and a line that comes back over it is asked once for a shorter version.
+the language's typical pace (``speech_rate`` in :mod:`engine.core.languages`), counted in that
+language's unit (``rate_unit``: the letters of its words, or its characters). A translator puts it
+in the request, and a line that comes back over it is asked once for a shorter version.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-UNITS = ("characters", "words")
+from engine.core.languages import CHARACTERS, LETTERS
+
+UNITS = (LETTERS, CHARACTERS)
 
 
 def measure(text: str, unit: str) -> int:
-    """How long ``text`` is in ``unit``: characters that are not spaces or punctuation, or words."""
-    if unit == "words":
-        return len([word for word in text.split() if any(ch.isalnum() for ch in word)])
+    """How long ``text`` is in ``unit``: letters and digits, or (a language written in characters)
+    its characters; spaces and punctuation are not said, so neither counts. Both count what take
+    QA's expected speech time counts."""
+    if unit not in UNITS:
+        raise ValueError(f"no unit {unit!r}; one of {', '.join(UNITS)}")
     return sum(1 for ch in text if ch.isalnum())
 
 
 @dataclass(frozen=True)
 class Budget:
-    """At most ``limit`` ``unit`` (characters or words) fit the line's slot."""
+    """At most ``limit`` ``unit`` (letters or characters) fit the line's slot."""
 
     limit: int
     unit: str

@@ -88,12 +88,28 @@ def test_the_lines_come_in_as_drafts_keeping_their_original_and_one_undo_takes_t
     assert project.target_language == "" and project.characters[0].settings.language == "zh"
 
 
+def test_each_line_goes_with_its_budget_from_the_language_table(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    project.lines[3].end = None  # no slot, no budget
+    with chat_server(english) as server:
+        run(project, server.url)
+        stack = CommandStack(project)
+        req = TranslateRequest("zh", Endpoint(server.url, "scripted"))
+        stack.push(translate_project(project, req, make_translator(req)))
+    sent_en, sent_zh = (list(asked.lines.values()) for asked in server.requests_of("translate"))
+    # 1.6 s slots: 14 English letters a second, 4.5 Chinese characters (engine/core/languages.py)
+    assert [entry.get("max_letters") for entry in sent_en] == [22, 22, 22, None]
+    assert [entry.get("max_characters") for entry in sent_zh] == [7, 7, 7, None]
+    assert project.lines[0].budget == LineBudget(7, "characters", 9, True)  # "EN 今晚灯塔没有亮。": 9 over 7
+    assert project.lines[3].budget is None
+
+
 def test_a_translated_line_is_translated_again_from_its_original(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p")
     with chat_server(english) as server:
         run(project, server.url)
         run(project, server.url, line_ids=("l2",))
-    assert server.asked[-1].lines == {"1": {"text": "一定有人切断了电源。", "speaker": "李娜"}}
+    assert server.asked[-1].lines == {"1": {"text": "一定有人切断了电源。", "speaker": "李娜", "max_letters": 22}}
     assert project.lines[1].text == "EN 一定有人切断了电源。" and project.lines[1].source_text == "一定有人切断了电源。"
     # the neighbours go as context with the translation they have
     assert server.asked[-1].request["context_before"][0]["translation"] == "EN 今晚灯塔没有亮。"
@@ -107,7 +123,7 @@ def test_the_target_language_glossary_and_budgets_are_kept_in_project_json_and_t
     stack.push(EditGlossary([GlossaryEntry("张伟", "Zhang Wei", "name"), GlossaryEntry("龙门", "Dragon Gate")]))
     with chat_server(english) as server:
         run(project, server.url)
-    project.lines[0].budget = LineBudget(6, "words", 9, True)
+    project.lines[0].budget = LineBudget(6, "letters", 9, True)
     project.save()
     text = project.project_file.read_text(encoding="utf-8")
     assert SECRET not in text and SECRET not in caplog.text
@@ -115,7 +131,7 @@ def test_the_target_language_glossary_and_budgets_are_kept_in_project_json_and_t
     loaded = Project.load(project.root)
     assert loaded.target_language == "en"
     assert loaded.glossary == project.glossary and loaded.glossary[0].kind == "name"
-    assert loaded.lines[0].budget == LineBudget(6, "words", 9, True)
+    assert loaded.lines[0].budget == LineBudget(6, "letters", 9, True)
     sent = server.asked[0].request["glossary"]
     assert [entry["target"] for entry in sent] == ["Zhang Wei", "Dragon Gate"]
 
@@ -124,7 +140,7 @@ def test_the_target_language_glossary_and_budgets_are_kept_in_project_json_and_t
     (lambda data: data.update(glossary=[{"source": "", "target": "x"}]), "source wording is empty"),
     (lambda data: data.update(glossary=["张伟"]), "glossary[0]: expected an object"),
     (lambda data: data.update(target_language="english please"), "not a language code"),
-    (lambda data: data["lines"][0].update(budget={"limit": 0, "unit": "words"}), "a budget is a whole number"),
+    (lambda data: data["lines"][0].update(budget={"limit": 0, "unit": "letters"}), "a budget is a whole number"),
     (lambda data: data["lines"][0].update(budget={"limit": 5, "unit": "syllables"}), "a budget is a whole number"),
 ])
 def test_a_glossary_target_language_or_budget_that_cannot_be_is_refused_at_load(tmp_path: Path, change: Any,
@@ -185,7 +201,7 @@ def test_shorten_to_fit_offers_a_shorter_wording_as_one_undoable_edit(tmp_path: 
     project.target_language = "en"
     project.lines[0].text, project.lines[0].source_text, project.lines[0].draft = (
         "Tonight the lighthouse was not lit at all", "今晚灯塔没有亮。", False)
-    project.lines[0].budget = LineBudget(5, "words", 8)
+    project.lines[0].budget = LineBudget(20, "letters", 34)
     with chat_server(lambda asked: answer({"1": "The light's out tonight."})) as server:
         translator = make_translator(request(server.url))
         stack = CommandStack(project)
@@ -210,6 +226,6 @@ def test_whisper_cannot_translate_a_script_and_an_unknown_translator_or_language
 
 
 def test_the_result_records_each_line_budget_and_fit() -> None:
-    result = TranslatedLine("a", "one two three four five", Budget(4, "words"), 9, True)
-    assert (result.length, result.fits) == (5, False)
+    result = TranslatedLine("a", "one two three four five", Budget(15, "letters"), 24, True)
+    assert (result.length, result.fits) == (19, False)
     assert TranslatedLine("b", "好的", Budget(3, "characters")).fits is True

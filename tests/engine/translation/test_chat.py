@@ -80,29 +80,29 @@ def test_only_the_chosen_lines_are_asked_for_and_the_others_are_context() -> Non
 
 
 def test_each_line_carries_its_budget_and_a_line_over_it_is_asked_once_for_a_shorter_version() -> None:
-    budget = Budget(4, "words")
+    budget = Budget(12, "letters")
 
     def script(asked: Asked) -> tuple[int, Any, dict[str, str]]:
         if asked.shortening:  # the shorter version: line 1 now fits, line 2 still does not
-            return answer({"1": "short and sweet", "2": "still far too long for it"})
+            return answer({"1": "short one", "2": "still far too long for it"})
         return answer({"1": "a translation that is much too long", "2": "one that is also much too long here",
                        "3": "this one fits"})
 
     lines = scene(3, budget=budget)
     with chat_server(script) as server:
         done = translator(server).translate(lines, ids(lines), "zh", "en")
-    assert [entry["max_words"] for entry in server.asked[0].lines.values()] == [4, 4, 4]
-    assert "max_words" in server.asked[0].system
+    assert [entry["max_letters"] for entry in server.asked[0].lines.values()] == [12, 12, 12]
+    assert "max_letters" in server.asked[0].system
     shorten = server.requests_of("shorten")
     assert len(shorten) == 1 and len(server.asked) == 2  # asked once, never a third time
     assert shorten[0].lines == {"1": {"source": "source 1", "text": "a translation that is much too long",
-                                      "max_words": 4},
+                                      "max_letters": 12},
                                 "2": {"source": "source 2", "text": "one that is also much too long here",
-                                      "max_words": 4}}
+                                      "max_letters": 12}}
     first, second, third = done
-    assert (first.text, first.first_length, first.shortened, first.fits) == ("short and sweet", 7, True, True)
-    assert (second.first_length, second.shortened, second.fits, second.length) == (8, True, False, 6)
-    assert (third.first_length, third.shortened, third.fits) == (3, False, True)
+    assert (first.text, first.first_length, first.shortened, first.fits) == ("short one", 29, True, True)
+    assert (second.first_length, second.shortened, second.fits, second.length) == (28, True, False, 20)
+    assert (third.first_length, third.shortened, third.fits) == (11, False, True)
 
 
 def test_the_glossary_goes_with_the_lines_that_use_it_and_a_line_that_drops_it_is_reminded_once() -> None:
@@ -266,15 +266,15 @@ def test_cancel_between_batches_sends_no_further_request() -> None:
 
 
 def test_shorten_asks_for_a_shorter_wording_of_the_current_text() -> None:
-    lines = [SourceLine("a", "我们走吧", budget=Budget(3, "words"), current="let us go now then"),
+    lines = [SourceLine("a", "我们走吧", budget=Budget(7, "letters"), current="let us go now then"),
              SourceLine("b", "好", current="all right then")]
     with chat_server(lambda asked: answer({"1": "let's go", "2": "okay"})) as server:
         done = translator(server).shorten(lines, "en")
     asked = server.asked[0]
-    assert asked.shortening and asked.lines["1"] == {"source": "我们走吧", "text": "let us go now then", "max_words": 3}
-    assert asked.lines["2"]["max_words"] == 2  # no slot: shorter than its 3 words now, in the request's unit
+    assert asked.shortening and asked.lines["1"] == {"source": "我们走吧", "text": "let us go now then", "max_letters": 7}
+    assert asked.lines["2"]["max_letters"] == 9  # no slot: shorter than its 12 letters now
     assert [(line.text, line.first_length, line.shortened, line.fits) for line in done] == [
-        ("let's go", 5, True, True), ("okay", None, True, None)]
+        ("let's go", 14, True, True), ("okay", None, True, None)]
 
 
 def test_the_key_never_shows_in_the_endpoint_or_its_errors() -> None:
