@@ -4,8 +4,9 @@
                         [--endpoint URL] [--model NAME] [--timeout S] [--batch N] [--set-key]
 
 The openai translator speaks to any OpenAI-compatible chat-completions endpoint (Ollama,
-llama.cpp's server, vLLM, hosted ones): ``--endpoint`` and ``--model``, or
-$DUBSTUDIO_TRANSLATOR_URL and $DUBSTUDIO_TRANSLATOR_MODEL. Its key comes from
+llama.cpp's server, vLLM, hosted ones): ``--endpoint`` and ``--model``, else
+$DUBSTUDIO_TRANSLATOR_URL and $DUBSTUDIO_TRANSLATOR_MODEL, else the endpoint last used (here or
+in the studio). Its key comes from
 $DUBSTUDIO_TRANSLATOR_KEY, else from where ``--set-key`` (a line read from stdin) or the studio
 kept it: the OS keyring, else a file only you can read; never project.json or the output. Each
 line's budget (its slot times the language's pace) goes with it; the result says how many lines
@@ -48,9 +49,9 @@ def add_translator_options(parser: argparse._ActionsContainer, model_flag: str =
                         help="; ".join(f"{d.name} = {d.label}" for d in TRANSLATORS.values()))
     parser.add_argument("--endpoint", default=None, metavar="URL",
                         help=f"the chat-completions endpoint's base URL, e.g. http://localhost:11434/v1 (Ollama); "
-                             f"default ${URL_ENV}")
+                             f"default ${URL_ENV}, else the one last used")
     parser.add_argument(model_flag, dest="translator_model", default=None, metavar="NAME",
-                        help=f"the endpoint's model, e.g. qwen2.5:7b; default ${MODEL_ENV}")
+                        help=f"the endpoint's model, e.g. qwen2.5:7b; default ${MODEL_ENV}, else the one last used")
     parser.add_argument("--timeout", type=number_argument(TIMEOUT), default=TIMEOUT.default, metavar="S",
                         help=f"seconds one answer may take, {TIMEOUT.describe()} (default {TIMEOUT.default:g})")
     parser.add_argument("--batch", type=number_argument(BATCH_LINES), default=BATCH_LINES.default, metavar="N",
@@ -84,11 +85,17 @@ def translate_request(args: argparse.Namespace, target: str,
     from app.project.translation import TranslateError, TranslateRequest
     from engine.translation import TranslationError
     from engine.translation.chat import Endpoint
-    from engine.translation.keys import load_key, store_key
+    from engine.translation.keys import (
+        load_key,
+        remember_endpoint,
+        remembered_endpoint,
+        store_key,
+    )
     from engine.translation.registry import TEXT_TRANSLATOR
 
-    url = args.endpoint or os.environ.get(URL_ENV, "")
-    model = args.translator_model or os.environ.get(MODEL_ENV, "")
+    last_url, last_model = remembered_endpoint()
+    url = args.endpoint or os.environ.get(URL_ENV, "") or last_url
+    model = args.translator_model or os.environ.get(MODEL_ENV, "") or (last_model if url == last_url else "")
     if not url or not model:
         raise TranslateError(f"the openai translator needs an endpoint and a model: --endpoint URL --model NAME "
                              f"(or ${URL_ENV} and ${MODEL_ENV})", ErrorCode.TRANSLATOR)
@@ -98,6 +105,7 @@ def translate_request(args: argparse.Namespace, target: str,
         key = os.environ.get(KEY_ENV) or load_key(url)
     except TranslationError as error:
         raise TranslateError(error.message, error.code) from None
+    remember_endpoint(url, model)
     return TranslateRequest(target, Endpoint(url, model, key, timeout_s=args.timeout),
                             translator=args.translator or TEXT_TRANSLATOR, line_ids=line_ids,
                             batch_lines=int(args.batch))

@@ -18,6 +18,7 @@ a log.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import re
@@ -25,7 +26,7 @@ import socket
 import ssl
 import threading
 import urllib.parse
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,6 +44,7 @@ MAX_WAIT_S = 60.0  # the longest wait a server's Retry-After can ask for
 CONTEXT_LINES = 3  # lines given around a batch so the translation follows the conversation
 SCENE_GAP_S = 4.0  # a pause this long between two lines ends a scene: a batch does not cross it
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
+CANCEL_POLL_S = 0.1  # how soon a cancel set elsewhere cuts the request in flight
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _THINKING = re.compile(r"<think>.*?</think>", re.DOTALL)  # reasoning models' preamble (Qwen3, DeepSeek-R1)
 _CONTEXT_WORDS = re.compile(r"context|too long|too many tokens|maximum.{0,40}tokens|prompt is too", re.IGNORECASE)
@@ -132,10 +134,11 @@ class ChatTranslator:
         lines are context only. Raises TranslationError (nothing is returned in part)."""
         done: dict[str, TranslatedLine] = {}
         total = sum(1 for line in lines if line.id in chosen)
-        for batch in self._batches(lines, chosen):
-            self._translate_batch(lines, batch, source_language, target_language, glossary, done)
-            if self.progress is not None:
-                self.progress(len(done), total)
+        with self._abort_on_cancel():
+            for batch in self._batches(lines, chosen):
+                self._translate_batch(lines, batch, source_language, target_language, glossary, done)
+                if self.progress is not None:
+                    self.progress(len(done), total)
         return [done[line.id] for line in lines if line.id in done]
 
     def shorten(self, lines: Sequence[SourceLine], target_language: str,
@@ -143,22 +146,46 @@ class ChatTranslator:
         """A shorter wording of each line's ``current`` text within its budget (the "Shorten to fit"
         action). A line with no budget is asked to be shorter than it is."""
         results: list[TranslatedLine] = []
-        for start in range(0, len(lines), self.batch_lines):
-            self._check_cancel()
-            batch = list(lines[start:start + self.batch_lines])
-            answers = self._ask_shorter(batch, target_language, glossary)
-            for line in batch:
-                text = answers[line.id]
-                first = line.budget.length(line.current) if line.budget is not None else None
-                results.append(TranslatedLine(line.id, text, line.budget, first, True,
-                                              missing_terms(glossary, line.text, text)))
-            if self.progress is not None:
-                self.progress(len(results), len(lines))
+        with self._abort_on_cancel():
+            for start in range(0, len(lines), self.batch_lines):
+                self._check_cancel()
+                batch = list(lines[start:start + self.batch_lines])
+                answers = self._ask_shorter(batch, target_language, glossary)
+                for line in batch:
+                    text = answers[line.id]
+                    first = line.budget.length(line.current) if line.budget is not None else None
+                    results.append(TranslatedLine(line.id, text, line.budget, first, True,
+                                                  missing_terms(glossary, line.text, text)))
+                if self.progress is not None:
+                    self.progress(len(results), len(lines))
         return results
 
     def abort(self) -> None:
         """Cancel from another thread: the request in flight is cut, no further one is sent."""
         self.cancel.set()
+        self._cut_request()
+
+    @contextlib.contextmanager
+    def _abort_on_cancel(self) -> Iterator[None]:
+        """While a task runs, a cancel event set by anyone (the studio's Cancel sets the one it
+        handed over) cuts the request in flight, not only the next one."""
+        finished = threading.Event()
+
+        def watch() -> None:
+            while not finished.is_set():
+                if self.cancel.wait(CANCEL_POLL_S):  # then cut again until the task ends: a request
+                    self._cut_request()  # still connecting when the cancel came has no socket yet
+                    finished.wait(CANCEL_POLL_S)
+
+        watcher = threading.Thread(target=watch, name="translation-cancel", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            finished.set()
+            watcher.join()
+
+    def _cut_request(self) -> None:
         with self._lock:
             connection = self._connection
         sock = getattr(connection, "sock", None)

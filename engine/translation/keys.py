@@ -4,6 +4,9 @@ The OS keyring (through ``keyring``: the macOS Keychain, Windows' Credential Loc
 Service on Linux desktops) when one is usable; otherwise a JSON file in DubStudio's config folder
 that only its owner can read (created 0600 before anything is written into it, and kept so by the
 one writer). Keys are filed by the endpoint's base URL, so each server keeps its own.
+
+The endpoint last used (its URL and model, nothing secret) is remembered beside it in
+``translator.json``, so the studio's Translate dialog and ``dubstudio translate`` start from it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from engine.translation import TranslationError
 
 SERVICE = "DubStudio translator"
 KEYS_FILE = "translator-keys.json"
+ENDPOINT_FILE = "translator.json"  # the endpoint last used: {"base_url", "model"}
 CONFIG_ENV = "DUBSTUDIO_CONFIG_DIR"  # another config folder (tests, portable installs)
 
 
@@ -92,6 +96,29 @@ def load_key(base_url: str) -> str:
 
         return keyring.get_password(SERVICE, name) or ""
     return _read_file().get(name, "")
+
+
+def remembered_endpoint() -> tuple[str, str]:
+    """(base URL, model) of the endpoint last used; ("", "") when none was, or the file is unusable."""
+    path = config_dir() / ENDPOINT_FILE
+    try:
+        data = json.loads(files.read_regular_file(path).decode("utf-8"))
+    except (OSError, ValueError):
+        return "", ""
+    if not isinstance(data, dict):
+        return "", ""
+    url, model = data.get("base_url", ""), data.get("model", "")
+    return (url, model) if isinstance(url, str) and isinstance(model, str) else ("", "")
+
+
+def remember_endpoint(base_url: str, model: str) -> None:
+    """Keep the endpoint's URL and model for next time (best effort: a failure loses only that)."""
+    try:
+        path = config_dir() / ENDPOINT_FILE
+        files.ensure_dir(path.parent)
+        files.atomic_write_text(path, json.dumps({"base_url": base_url.strip(), "model": model.strip()}))
+    except OSError:
+        pass
 
 
 def _read_file() -> dict[str, str]:

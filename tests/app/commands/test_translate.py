@@ -89,13 +89,13 @@ def test_without_an_endpoint_it_says_what_it_needs(tmp_path: Path, capsys: pytes
     assert "E_TRANSLATION_TARGET" in capsys.readouterr().err
 
 
-def test_set_key_keeps_the_key_apart_for_the_next_run(tmp_path: Path, config: Path, monkeypatch: pytest.MonkeyPatch,
+def test_set_key_keeps_the_key_apart_and_the_endpoint_for_the_next_run(tmp_path: Path, config: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     root = make_project(tmp_path / "p").root
     with chat_server(english) as server:
         monkeypatch.setattr(sys, "stdin", io.StringIO(SECRET + "\n"))
         assert main(translate(root, server.url, "--lines", "1", "--set-key")) == ExitCode.OK
-        assert main(translate(root, server.url, "--lines", "2")) == ExitCode.OK
+        assert main(["translate", str(root), "--to", "en", "--lines", "2"]) == ExitCode.OK  # the endpoint last used
     assert [asked.headers["Authorization"] for asked in server.asked] == [f"Bearer {SECRET}"] * 2
     kept = config / keys.KEYS_FILE
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and SECRET in kept.read_text()

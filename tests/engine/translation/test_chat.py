@@ -255,6 +255,25 @@ def test_cancel_cuts_the_request_in_flight() -> None:
     assert len(server.asked) == 1
 
 
+def test_a_cancel_event_set_elsewhere_cuts_the_request_in_flight_too() -> None:
+    """The studio's Cancel sets the event it handed over; it does not call abort()."""
+    arrived, cancel = threading.Event(), threading.Event()
+
+    def script(asked: Asked) -> tuple[int, Any, dict[str, str]]:
+        arrived.set()
+        server.release.wait(30)
+        return answer({"1": "never used"})
+
+    with chat_server(script) as server:
+        chat = translator(server, timeout_s=60, cancel=cancel)
+        threading.Thread(target=lambda: (arrived.wait(10), cancel.set()), daemon=True).start()
+        began = time.monotonic()
+        with pytest.raises(TranslationError) as caught:
+            chat.shorten([SourceLine("a", "好", current="all right")], "en")
+        waited = time.monotonic() - began
+    assert caught.value.code is ErrorCode.CANCELLED and waited < 30 and len(server.asked) == 1
+
+
 def test_cancel_between_batches_sends_no_further_request() -> None:
     cancel = threading.Event()
     lines = scene(6)
