@@ -12,9 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.project.translatable import QT_TRANSLATE_NOOP
 from engine.core.codes import code_named
 
 _CODED = re.compile(r"^((?:E|QA)_[A-Z0-9_]+):\s*(.*)$", re.DOTALL)
+# The headlines of codes the table does not know (from a newer engine or server).
+UNKNOWN_QA_HEADLINE = QT_TRANSLATE_NOOP("messages", "A take did not pass a check.")
+UNKNOWN_ERROR_HEADLINE = QT_TRANSLATE_NOOP("messages", "Something went wrong.")
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ def explain(message: str) -> Explained:
     if known is not None:
         headline = known.headline
     else:
-        headline = "A take did not pass a check." if code.startswith("QA_") else "Something went wrong."
+        headline = UNKNOWN_QA_HEADLINE if code.startswith("QA_") else UNKNOWN_ERROR_HEADLINE
     return Explained(headline, _sentence(detail), code)
 
 

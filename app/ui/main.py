@@ -8,6 +8,7 @@ the packaged build's smoke test check that the real program comes up.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import signal
@@ -88,6 +89,7 @@ def run_studio(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from PySide6.QtWidgets import QApplication
 
+    from app.ui.language import install_translations
     from app.ui.tasks import ThreadTaskRunner
     from app.ui.window.main_window import MainWindow
 
@@ -95,6 +97,8 @@ def run_studio(argv: list[str]) -> int:
     app.setOrganizationName(ORG_NAME)
     app.setApplicationName(APP_NAME)
     settings = Settings()
+    # Before any widget is built: widgets translate their strings once, as they are made.
+    install_translations(app, settings.language)
     override = engine_override(args, settings)  # a bad option exits here, with its code
     window = MainWindow(settings, ThreadTaskRunner(), engine_override=override)
     window.show()
@@ -104,6 +108,9 @@ def run_studio(argv: list[str]) -> int:
     if args.quit_after_load:
         title = window.windowTitle()
         print(f"dubstudio: window up: {title!r}; project opened: {opened}", flush=True)
+        # The menu bar as shown, in the interface's language (the translation's smoke test reads it).
+        menus = [action.text() for action in window.menuBar().actions()]
+        print(f"dubstudio: menus: {json.dumps(menus, ensure_ascii=False)}", flush=True)
         window.quit_after_load()
         app.exec()
         return ExitCode.OK if opened else ExitCode.BAD_INPUT

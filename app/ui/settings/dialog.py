@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
+from app.ui.language import LANGUAGES, SYSTEM
 from app.ui.playback.player import list_devices
 from app.ui.settings.store import Option, Settings, cache_size, human_size
 from app.ui.spin_boxes import whole_spin
@@ -91,7 +92,17 @@ class GeneralPage(QWidget):
         pick_model.setToolTip("Use a faster-whisper model folder you have")
         pick_model.clicked.connect(self._browse_model)
 
+        self.language = QComboBox()
+        self.language.setObjectName("language")
+        for language in LANGUAGES:
+            self.language.addItem(self.tr("System") if language.code == SYSTEM else language.name, language.code)
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.language.setToolTip(self.tr("System: the language of your computer's locale."))
+        language_note = QLabel(self.tr("Takes effect when the studio starts again."))
+        language_note.setObjectName("languageNote")
+
         form = QFormLayout(self)
+        form.addRow(self.tr("Language"), row(self.language, language_note))
         form.addRow(Settings.engine_slots.title, self.slots)
         form.addRow(Settings.cache_dir.title, row(self.cache, browse_cache))
         form.addRow("Cache size", row(self.cache_size, self.clear_cache))
@@ -161,6 +172,7 @@ class GeneralPage(QWidget):
         s.output_device = "" if self.output.currentText() == SYSTEM_DEFAULT else self.output.currentText()
         s.autosave_s = self.autosave.value()
         s.recogniser_model = str(self.recogniser.currentData())
+        s.language = str(self.language.currentData())
 
 
 class SettingsDialog(QDialog):

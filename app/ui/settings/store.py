@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from PySide6.QtCore import QSettings
 
+from app.ui.language import LANGUAGE_CODES, SYSTEM
 from engine.core.files import atomic_write_text
 from engine.core.numbers import Range
 from engine.core.protocol import DEFAULT_BACKEND, SLOTS
@@ -161,6 +162,8 @@ class Settings:
     recent_projects: Option[list[str]] = Option("project/recent", [], "Recent projects", _to_str_list, _from_str_list)
     last_folders: Option[dict[str, str]] = Option("dialogs/last_folders", {}, "Last folder of each kind of file dialog",
                                                   _to_str_dict, _from_str_dict)
+    # The interface's language: "system" follows the system locale; read once, at start-up.
+    language = Option("general/language", SYSTEM, "Language", str, choices=LANGUAGE_CODES)
     window_geometry = Option("window/geometry", "", "Main window geometry (base64)", str)
 
     def __init__(self, qsettings: QSettings | None = None) -> None:

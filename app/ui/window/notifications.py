@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.messages import explain
+from app.ui.language import translated
 
 
 class Level(enum.IntEnum):
@@ -99,7 +100,7 @@ class NotificationList(QWidget):
 
     def add(self, message: str, level: Level | None = None) -> Notification:
         """Keep ``message`` (``"CODE: detail"`` or plain words); ``level`` defaults from its code."""
-        explained = explain(message)
+        explained = translated(explain(message))
         note = Notification(level if level is not None else level_of(message), explained.headline,
                             explained.detail, explained.code, _dt.datetime.now().strftime("%H:%M:%S"))
         self.notifications.insert(0, note)

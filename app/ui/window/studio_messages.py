@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox
 
 from app.project.messages import explain
+from app.ui.language import translated
 from app.ui.window.notifications import (
     Level,
     NotificationBadge,
@@ -46,7 +47,7 @@ class StudioMessages(QObject):
     def status(self, message: str, timeout_ms: int = 0) -> None:
         """A passing message on the status bar; a problem (one with a code) is also kept in the
         Messages list, in words, and stays on the bar until the next message."""
-        explained = explain(message)
+        explained = translated(explain(message))
         if level_of(message) >= Level.WARNING:
             self.notifications.add(message)
             timeout_ms = 0
@@ -69,7 +70,7 @@ class StudioMessages(QObject):
         """Errors the user caused by an explicit action get a dialog, in words with the code last;
         the status bar and the Messages list keep them."""
         self.status(message)
-        explained = explain(message)
+        explained = translated(explain(message))
         self.show_box(QMessageBox.Icon.Warning, title, str(explained) if explained.code else message)
 
     def inform(self, title: str, text: str) -> None:

@@ -1,0 +1,138 @@
+"""The studio's language: which translation it loads, the error headlines in it, numbers in its locale.
+
+Qt's own way (docs/translations.md): every user-visible string in ``app/`` goes through ``tr()``
+or ``QCoreApplication.translate``; ``pyside6-lupdate`` collects them into
+``translations/dubstudio_<lang>.ts`` and ``pyside6-lrelease`` compiles those into the ``.qm``
+files loaded here (``scripts/translations``; ``scripts/bootstrap`` and the desktop bundle build
+them, they are not committed). Qt's own strings (the standard buttons, the file dialogs) come
+from the ``qtbase`` translation that PySide6 ships.
+
+The language follows the system locale unless the General settings page names one; a change
+takes effect when the studio starts again (widgets translate their strings once, when built).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QFontDatabase
+
+from app.project.messages import Explained
+from engine.core.codes import code_named
+from engine.core.paths import REPO_ROOT
+
+log = logging.getLogger(__name__)
+
+CATALOGUE = "dubstudio"  # translations/dubstudio_zh_CN.qm
+SYSTEM = "system"
+# Where the compiled catalogues are looked for: beside the sources, or at the bundle's root (the
+# PyInstaller spec puts them there). DUBSTUDIO_TRANSLATIONS names another folder (tests, packagers).
+TRANSLATIONS_ENV = "DUBSTUDIO_TRANSLATIONS"
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language the studio can be shown in: the setting's value, its name in itself, its locale."""
+
+    code: str  # the setting's value, and the catalogue's suffix ("zh_CN"); SYSTEM follows the system
+    name: str  # in the language itself, so anyone finds their own in the list
+    locale: str  # the QLocale name numbers and dates follow ("" for the system's)
+
+
+# Declared once: the General page lists these, the setting accepts their codes, the loader reads them.
+LANGUAGES = (
+    Language(SYSTEM, "System", ""),  # the label is translated where it is shown
+    Language("en", "English", "en_US"),
+    Language("zh_CN", "简体中文", "zh_CN"),
+)
+LANGUAGE_CODES = tuple(language.code for language in LANGUAGES)
+# Writing systems that need a font of their own, by the locale's language.
+CJK_WRITING = {
+    QLocale.Language.Chinese: QFontDatabase.WritingSystem.SimplifiedChinese,
+    QLocale.Language.Japanese: QFontDatabase.WritingSystem.Japanese,
+    QLocale.Language.Korean: QFontDatabase.WritingSystem.Korean,
+}
+# CJK font files a desktop without fontconfig's fallback may have (Debian's fonts-noto-cjk,
+# fonts-wqy-microhei; Windows; macOS): added to the application when no family covers the script.
+CJK_FONT_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "C:/Windows/Fonts/msyh.ttc",
+    "/System/Library/Fonts/PingFang.ttc",
+)
+
+
+def translations_dir() -> Path:
+    """The folder of the compiled catalogues (``dubstudio_<lang>.qm``)."""
+    named = os.environ.get(TRANSLATIONS_ENV)
+    if named:
+        return Path(named)
+    bundle = getattr(sys, "_MEIPASS", None)  # the desktop bundle keeps its data files at its root
+    return Path(bundle) / "translations" if bundle else REPO_ROOT / "translations"
+
+
+def ui_locale(choice: str) -> QLocale:
+    """The locale the studio is shown in for the General page's ``choice`` (a code of LANGUAGES)."""
+    for language in LANGUAGES:
+        if language.code == choice and language.locale:
+            return QLocale(language.locale)
+    return QLocale.system()
+
+
+def install_translations(app: QCoreApplication, choice: str) -> list[QTranslator]:
+    """Load the studio's catalogue and Qt's own for ``choice`` and install them in ``app``; the
+    default QLocale becomes that language's, so numbers follow it. Returns the installed
+    translators (children of ``app``, which keeps them). English, or a language with no
+    catalogue, installs none: the source strings are English. A missing catalogue is logged."""
+    locale = ui_locale(choice)
+    QLocale.setDefault(locale)
+    if locale.language() in (QLocale.Language.English, QLocale.Language.C):
+        return []
+    installed = []
+    ours = QTranslator(app)
+    if ours.load(locale, CATALOGUE, "_", str(translations_dir())):
+        app.installTranslator(ours)
+        installed.append(ours)
+    else:
+        log.warning("no %s translation of the studio in %s (run scripts/translations); showing English",
+                    locale.name(), translations_dir())
+    qt = QTranslator(app)
+    if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+        installed.append(qt)
+    ensure_font_for(locale)
+    return installed
+
+
+def ensure_font_for(locale: QLocale) -> bool:
+    """Whether a font can draw ``locale``'s script; for Chinese, Japanese and Korean a known font
+    file is added when no installed family covers it (without one, Qt draws boxes)."""
+    writing = CJK_WRITING.get(locale.language())
+    if writing is None or QFontDatabase.families(writing):
+        return True
+    for path in CJK_FONT_FILES:
+        if Path(path).is_file() and QFontDatabase.addApplicationFont(path) >= 0:
+            return True
+    log.warning("no font for %s is installed: install one (Debian: apt install fonts-noto-cjk)",
+                QLocale.languageToString(locale.language()))
+    return False
+
+
+def translated(explained: Explained) -> Explained:
+    """``explained`` with its headline in the studio's language. Each code table is its own
+    translation context (ErrorCode, QaCode), whose strings ``scripts/translations`` collects
+    from engine/core/codes.py; a headline without a code is translated in the ``messages``
+    context."""
+    member = code_named(explained.code) if explained.code else None
+    context = type(member).__name__ if member is not None else "messages"
+    return Explained(QCoreApplication.translate(context, explained.headline), explained.detail, explained.code)
+
+
+def number(value: float, decimals: int = 0) -> str:
+    """``value`` written the way the studio's locale writes numbers (separators, decimal mark)."""
+    return QLocale().toString(float(value), "f", decimals)

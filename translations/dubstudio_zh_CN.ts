@@ -1,0 +1,451 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ErrorCode</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="+2"/>
+        <source>The line has no text to speak.</source>
+        <translation>这句台词没有可念的文字。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The line holds nothing a voice can say.</source>
+        <translation>这句台词里没有可以念出来的内容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is missing.</source>
+        <translation>角色的参考音频不见了。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip cannot be read.</source>
+        <translation>无法读取角色的参考音频。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is silent.</source>
+        <translation>角色的参考音频是静音。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is too short.</source>
+        <translation>角色的参考音频太短。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is too long.</source>
+        <translation>角色的参考音频太长。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine&apos;s queue is full; try again in a moment.</source>
+        <translation>引擎的队列已满，请稍后再试。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>That line is already being rendered.</source>
+        <translation>这句台词正在渲染中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled; nothing was written.</source>
+        <translation>已取消，没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The speech engine stopped unexpectedly.</source>
+        <translation>语音引擎意外停止。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The speech engine is not running.</source>
+        <translation>语音引擎未运行。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The voice model failed.</source>
+        <translation>语音模型出错。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine refused a request.</source>
+        <translation>引擎拒绝了请求。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>An engine option cannot be used.</source>
+        <translation>某个引擎选项无法使用。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A voice setting is out of range.</source>
+        <translation>某项音色设置超出范围。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The line is too long for one take.</source>
+        <translation>这句台词太长，无法一次生成。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is too large.</source>
+        <translation>角色的参考音频文件太大。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The speech server refused the key.</source>
+        <translation>语音服务器拒绝了密钥。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The speech server cannot be reached.</source>
+        <translation>无法连接语音服务器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine took too long with a line.</source>
+        <translation>引擎处理这句台词用时过长。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The speech recogniser&apos;s model is missing.</source>
+        <translation>缺少语音识别模型。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A file to write is not a regular file.</source>
+        <translation>要写入的不是普通文件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The disk is full.</source>
+        <translation>磁盘已满。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A path in the project points outside its folder.</source>
+        <translation>项目中的某个路径指向了项目文件夹之外。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The project could not be saved.</source>
+        <translation>无法保存项目。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A file cannot be read.</source>
+        <translation>无法读取文件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A text file&apos;s encoding is unknown.</source>
+        <translation>无法识别文本文件的编码。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The project file cannot be read.</source>
+        <translation>无法读取项目文件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This project was saved by a newer DubStudio.</source>
+        <translation>此项目由更新版本的 DubStudio 保存。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This older project could not be brought up to date.</source>
+        <translation>无法将此旧版项目升级到当前版本。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The project is open somewhere else.</source>
+        <translation>此项目已在别处打开。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A line, character or take is gone.</source>
+        <translation>某句台词、角色或版本已不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>That value cannot be used.</source>
+        <translation>无法使用该值。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>That time is out of range.</source>
+        <translation>时间超出范围。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A name cannot be used as part of a file name.</source>
+        <translation>该名称不能用作文件名的一部分。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The voice clip could not be imported.</source>
+        <translation>无法导入参考音频。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The script file could not be read.</source>
+        <translation>无法读取台本文件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The script file&apos;s text encoding is unknown.</source>
+        <translation>无法识别台本文件的文字编码。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The export could not be made.</source>
+        <translation>无法完成导出。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A take&apos;s audio file cannot be read.</source>
+        <translation>无法读取某个版本的音频文件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The video cannot be read.</source>
+        <translation>无法读取视频。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file has no video picture.</source>
+        <translation>该文件没有视频画面。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The video has no sound track.</source>
+        <translation>该视频没有音轨。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The video&apos;s subtitles cannot be read.</source>
+        <translation>无法读取视频的字幕。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rendering could not start.</source>
+        <translation>无法开始渲染。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The line has no character, so no voice to speak it.</source>
+        <translation>这句台词没有指定角色，因此没有音色来念。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The character has no voice clip yet.</source>
+        <translation>该角色还没有参考音频。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine gave no audio for the line.</source>
+        <translation>引擎没有为这句台词生成音频。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The speech engine stopped.</source>
+        <translation>语音引擎已停止。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The video&apos;s sound cannot be read.</source>
+        <translation>无法读取视频的声音。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No speech was heard.</source>
+        <translation>没有听到语音。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The speech recogniser does not know that language.</source>
+        <translation>语音识别不支持该语言。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>That number of speakers cannot be used.</source>
+        <translation>无法使用该说话人数量。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The dialogue cannot be translated into that language.</source>
+        <translation>无法将对白翻译成该语言。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The project already has a script.</source>
+        <translation>该项目已有台本。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The QA check could not run.</source>
+        <translation>无法运行质检。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The load test could not run.</source>
+        <translation>无法运行压力测试。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The load plan cannot be used.</source>
+        <translation>无法使用该压测方案。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The load test&apos;s texts cannot be used.</source>
+        <translation>无法使用压力测试的文本。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The load test&apos;s voices cannot be used.</source>
+        <translation>无法使用压力测试的音色。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The load test&apos;s voices were not ready in time.</source>
+        <translation>压力测试的音色未能及时就绪。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>That hardware probe cannot be run.</source>
+        <translation>无法运行该硬件探测。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The hardware probe&apos;s model folder could not be made.</source>
+        <translation>无法创建硬件探测的模型文件夹。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A job did not end within the load test&apos;s time limit.</source>
+        <translation>有任务未在压力测试的时限内完成。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The engine client refused a job.</source>
+        <translation>引擎客户端拒绝了任务。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no finished run to export yet.</source>
+        <translation>还没有已完成的测试可供导出。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The microphone cannot be recorded from.</source>
+        <translation>无法从麦克风录音。</translation>
+    </message>
+</context>
+<context>
+    <name>GeneralPage</name>
+    <message>
+        <location filename="../app/ui/settings/dialog.py" line="+98"/>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>System: the language of your computer&apos;s locale.</source>
+        <translation>跟随系统：使用电脑区域设置的语言。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Takes effect when the studio starts again.</source>
+        <translation>重新启动后生效。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Language</source>
+        <translation>界面语言</translation>
+    </message>
+</context>
+<context>
+    <name>QaCode</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="+1"/>
+        <source>The take is silent.</source>
+        <translation>该版本是静音。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No speech was heard in the take.</source>
+        <translation>该版本中没有听到语音。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The words heard are not the line&apos;s.</source>
+        <translation>听到的内容与台词不符。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The take sounds like another language.</source>
+        <translation>该版本听起来像是另一种语言。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The take is spoken far too fast.</source>
+        <translation>该版本语速过快。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The take is too short for its words.</source>
+        <translation>该版本相对台词内容过短。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The take is clipped (too loud).</source>
+        <translation>该版本有削波（音量过大）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Long silence before the speech.</source>
+        <translation>语音前的静音过长。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A long pause inside the speech.</source>
+        <translation>语音中间停顿过长。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Long silence after the speech.</source>
+        <translation>语音后的静音过长。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The take runs past its slot.</source>
+        <translation>该版本超出了它的时段。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The take does not sound like the character&apos;s clip.</source>
+        <translation>该版本听起来不像角色的参考音频。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The words could not be checked.</source>
+        <translation>无法核对台词内容。</translation>
+    </message>
+</context>
+<context>
+    <name>messages</name>
+    <message>
+        <location filename="../app/project/messages.py" line="+20"/>
+        <source>A take did not pass a check.</source>
+        <translation>某个版本未通过检查。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Something went wrong.</source>
+        <translation>出现了问题。</translation>
+    </message>
+</context>
+</TS>
