@@ -87,12 +87,13 @@ def ui_locale(choice: str) -> QLocale:
 def install_translations(app: QCoreApplication, choice: str) -> list[QTranslator]:
     """Load the studio's catalogue and Qt's own for ``choice`` and install them in ``app``; the
     default QLocale becomes that language's, so numbers follow it. Returns the installed
-    translators (children of ``app``, which keeps them). English, or a language with no
-    catalogue, installs none: the source strings are English. A missing catalogue is logged."""
+    translators (children of ``app``, which keeps them). English needs only its plural forms
+    (``dubstudio_en``); a missing catalogue is logged and the source strings, English, show."""
     locale = ui_locale(choice)
     QLocale.setDefault(locale)
-    if locale.language() in (QLocale.Language.English, QLocale.Language.C):
-        return []
+    english = locale.language() in (QLocale.Language.English, QLocale.Language.C)
+    if english:
+        locale = QLocale(QLocale.Language.English)
     installed = []
     ours = QTranslator(app)
     if ours.load(locale, CATALOGUE, "_", str(translations_dir())):
@@ -101,6 +102,8 @@ def install_translations(app: QCoreApplication, choice: str) -> list[QTranslator
     else:
         log.warning("no %s translation of the studio in %s (run scripts/translations); showing English",
                     locale.name(), translations_dir())
+    if english:
+        return installed
     qt = QTranslator(app)
     if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)

@@ -21,6 +21,8 @@ from engine.core.paths import REPO_ROOT
 from tests.app.ui.untranslated import check_source, check_tree
 
 CATALOGUE = REPO_ROOT / "translations" / "dubstudio_zh_CN.ts"
+# English is the source language: its catalogue holds only the plural forms of "%n …(s)" strings.
+ENGLISH_PLURALS = REPO_ROOT / "translations" / "dubstudio_en.ts"
 # Files whose strings are not wrapped yet (issue 31 is under way): each must still have findings,
 # so the list only shrinks; every other file of app/ must have none.
 NOT_YET_TRANSLATED = frozenset({
@@ -92,21 +94,23 @@ def test_every_user_visible_string_in_app_is_translatable() -> None:
     assert not done, f"translated now; take them off NOT_YET_TRANSLATED: {sorted(done)}"
 
 
-def test_the_zh_CN_catalogue_is_complete_and_up_to_date(tmp_path: Path) -> None:
-    committed = messages(CATALOGUE)
+@pytest.mark.parametrize("catalogue", [CATALOGUE, ENGLISH_PLURALS], ids=lambda path: path.stem)
+def test_the_catalogue_is_complete_and_up_to_date(catalogue: Path, tmp_path: Path) -> None:
+    committed = messages(catalogue)
     unfinished = [source for (_context, source), forms in committed.items() if not forms or not all(forms)]
-    assert not unfinished, f"unfinished or empty zh_CN entries: {unfinished}"
-    shutil.copy(CATALOGUE, tmp_path / CATALOGUE.name)
+    assert not unfinished, f"unfinished or empty entries in {catalogue.name}: {unfinished}"
+    for path in (CATALOGUE, ENGLISH_PLURALS):
+        shutil.copy(path, tmp_path / path.name)
     run = subprocess.run(["bash", str(REPO_ROOT / "scripts" / "translations")], cwd=REPO_ROOT, text=True,
                          capture_output=True, env={**os.environ, "DUBSTUDIO_TS_DIR": str(tmp_path)}, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
-    updated = messages(tmp_path / CATALOGUE.name)
+    updated = messages(tmp_path / catalogue.name)
     new = sorted(f"{context}: {source}" for (context, source), forms in updated.items() if not forms)
-    assert not new, "strings in app/ with no zh_CN translation (run scripts/translations, translate them):\n" + \
-        "\n".join(new)
+    assert not new, f"strings in app/ with no translation in {catalogue.name} (run scripts/translations, " \
+        "translate them):\n" + "\n".join(new)
     gone = sorted(f"{context}: {source}" for context, source in committed.keys() - updated.keys())
     assert not gone, f"entries no longer in the source (run scripts/translations): {gone}"
-    assert (tmp_path / "dubstudio_zh_CN.qm").stat().st_size > 0
+    assert (tmp_path / catalogue.with_suffix(".qm").name).stat().st_size > 0
 
 
 def test_every_code_headline_has_its_translation() -> None:
@@ -158,12 +162,17 @@ def test_the_chosen_language_loads_the_studios_and_qts_catalogues(qapp, tmp_path
 
     from app.ui.language import TRANSLATIONS_ENV, install_translations
 
-    subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "pyside6-lrelease"), "-silent", str(CATALOGUE), "-qm",
-                    str(tmp_path / "dubstudio_zh_CN.qm")], check=True)
+    for catalogue in (CATALOGUE, ENGLISH_PLURALS):
+        subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "pyside6-lrelease"), "-silent", str(catalogue), "-qm",
+                        str(tmp_path / catalogue.with_suffix(".qm").name)], check=True)
     monkeypatch.setenv(TRANSLATIONS_ENV, str(tmp_path))
     before, installed = QLocale(), []
     try:
-        assert install_translations(qapp, "en") == []  # the source strings are English
+        installed = install_translations(qapp, "en")
+        assert len(installed) == 1  # English: the plural forms only, the source strings are English
+        assert QCoreApplication.translate("GeneralPage", "Language") == "Language"
+        for translator in installed:
+            QCoreApplication.removeTranslator(translator)
         installed = install_translations(qapp, "zh_CN")
         assert len(installed) == 2  # the studio's and Qt's own (qtbase: the standard buttons)
         assert QCoreApplication.translate("GeneralPage", "Language") == "界面语言"

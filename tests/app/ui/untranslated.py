@@ -40,11 +40,11 @@ METHOD_SINKS: dict[str, Positions] = {
     "showMessage": TEXT, "addMenu": ((0, 1), ("title",)), "addAction": ((0, 1), ("text",)),
     "addTab": ((1, 2), ("label",)), "insertTab": ((2, 3), ("label",)), "setTabText": ((1,), ()),
     "setTabToolTip": ((1,), ()), "setItemText": ((1,), ()), "setItemToolTip": ((1,), ()),
-    "addItem": ((0, 1), ("text",)), "addItems": TEXT, "insertItem": ((1, 2), ()), "insertItems": ((1,), ()),
+    "addItem": TEXT, "addItems": TEXT, "insertItem": ((1,), ()), "insertItems": ((1,), ()),
     "setHorizontalHeaderLabels": TEXT, "setVerticalHeaderLabels": TEXT, "setHeaderLabels": TEXT,
     "setHeaderLabel": TEXT, "addRow": ((0,), ("labelText",)), "insertRow": ((1,), ()),
     "addButton": ((0,), ("text",)), "setButtonText": ((1,), ()), "addSection": TEXT,
-    "setLabel": TEXT, "setHtml": TEXT, "setPlainText": TEXT,
+    "setLabel": ((1,), ("text",)), "setHtml": TEXT, "setPlainText": TEXT,  # setLabel: pyqtgraph's (axis, text)
     # The studio's own ways to tell the user something (app/ui/window/studio_messages.py).
     "say": TEXT, "status": ((0,), ("message",)), "notify": ((0,), ("message",)), "warn": ((0,), ("message",)),
     "error": ((0, 1), ("title", "message")), "inform": ((0, 1), ("title", "text")),
@@ -57,7 +57,7 @@ CLASS_SINKS: dict[str, Positions] = {
     "QListWidgetItem": TEXT, "QTableWidgetItem": TEXT, "QTreeWidgetItem": ((0,), ("strings",)),
     "QMessageBox": ((1, 2), ("title", "text")), "QProgressDialog": ((0, 1), ("labelText", "cancelButtonText")),
     "QToolButton": ((), ()), "QLineEdit": ((), ()),
-    "ActionSpec": ((1,), ("label", "tip")), "MenuSpec": ((1,), ("label",)),
+    "ActionSpec": ((1, 5), ("label", "tip")), "MenuSpec": ((1,), ("label",)),
     "Option": ((2,), ("title",)),
 }
 # Class.function(...): static dialogs.
