@@ -4,8 +4,9 @@ It opens a fresh copy of the sample project in a real main window with the embed
 (Piper), renders its first lines, gives it a generated video (colour bars, the tests' own
 media maker), and saves the window as PNGs: the script, the timeline with video (its tracks
 given more room, the playhead inside a line so the preview shows its caption), the Characters
-tab, and the Stress tab after a short real run. ``--size WxH`` (repeatable) chooses the window
-sizes; the first is the README's, the others get their size in the file name.
+tab, the Stress tab after a short real run, and the settings dialog. ``--size WxH`` (repeatable)
+chooses the window sizes; the first is the README's, the others get their size in the file name.
+``--language zh_CN`` shows the studio in that language (the file names end in ``-zh_CN``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--size", action="append", default=[], help="window size WxH (repeatable)")
     parser.add_argument("--render", type=int, default=4, help="how many lines to render first")
     parser.add_argument("--no-stress-run", action="store_true", help="show the Stress tab before any run")
+    parser.add_argument("--language", default="en",
+                        help="the interface's language (a code of app/ui/language.py's LANGUAGES, e.g. zh_CN); "
+                             "pictures in another language than English get it in their names")
     args = parser.parse_args(argv)
     sizes = [_size(text) for text in args.size] or [DEFAULT_SIZE]
     out = Path(args.out)
@@ -56,6 +60,7 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication, QSplitter
 
     from app.project.media import attach_video
+    from app.ui.language import install_translations
     from app.ui.playback.player import NullOutput
     from app.ui.settings.store import Settings
     from app.ui.tasks import SyncTaskRunner
@@ -63,6 +68,8 @@ def main(argv: list[str]) -> int:
     from tests.app.project.media_fixtures import make_video
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    install_translations(app, args.language)  # as the studio does, before any widget is built
+    language = "" if args.language == "en" else f"-{args.language}"
     work = Path(tempfile.mkdtemp(prefix="dubstudio-shots-"))
     settings = Settings(QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat))
     window = MainWindow(settings, SyncTaskRunner(), NullOutput(), projects_dir=work / "projects")
@@ -86,7 +93,7 @@ def main(argv: list[str]) -> int:
     def shoot(name: str, size: tuple[int, int]) -> None:
         window.resize(*size)
         _settle(app)
-        suffix = "" if size == sizes[0] else f"-{size[0]}x{size[1]}"
+        suffix = ("" if size == sizes[0] else f"-{size[0]}x{size[1]}") + language
         path = out / f"{name}{suffix}.png"
         window.grab().save(str(path))
         print(f"screenshots: {path}")
@@ -116,6 +123,17 @@ def main(argv: list[str]) -> int:
         shoot("characters", size)
         window.tabs.setCurrentIndex(window.tabs.count() - 1)
         shoot("stress-panel", size)
+    # The settings dialog at its own size, on its General page (the language is chosen there).
+    from app.ui.settings.dialog import SettingsDialog
+
+    dialog = SettingsDialog(settings, SyncTaskRunner(), window)
+    dialog.pages.setCurrentWidget(dialog.general)
+    dialog.show()
+    _settle(app)
+    path = out / f"settings{language}.png"
+    dialog.grab().save(str(path))
+    print(f"screenshots: {path}")
+    dialog.reject()
     window.close()
     return 0
 
