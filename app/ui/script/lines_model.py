@@ -6,9 +6,10 @@ when the document says something changed, emitting the matching Qt signals: prec
 structural edits (Anki's browser table follows the same idea). Status involves hashing the
 character's clip, so it is computed once per change instead of on every paint.
 
-Each column is a :class:`LineColumn` that carries its own behaviour: what it shows, what an
-editor starts from, the edit it makes, its tooltip, colour and whether it sorts (Picard's
-item-view columns do the same). The model only dispatches a role to the column.
+Each column is a :class:`~app.ui.script.columns.LineColumn` (in :mod:`app.ui.script.columns`)
+that carries its own behaviour: what it shows, what an editor starts from, the edit it makes, its
+tooltip, colour and whether it sorts (Picard's item-view columns do the same). The model only
+dispatches a role to the column.
 
 Edits made in the table become undoable commands pushed to the :class:`Document`; the model
 itself never writes to the project.
@@ -16,16 +17,12 @@ itself never writes to the project.
 
 from __future__ import annotations
 
-import enum
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QByteArray,
-    QCoreApplication,
     QMimeData,
     QModelIndex,
     QObject,
@@ -37,26 +34,25 @@ from PySide6.QtGui import QBrush, QColor
 
 from app.project import (
     Change,
-    Character,
-    ChooseTake,
-    Command,
-    EditLine,
-    Fit,
     Line,
     LineStatus,
     MoveLines,
     Project,
-    SortLinesByTime,
 )
 from app.project.qa import chosen_verdicts, overrun_of, placements
 from app.project.readiness import LineInUnspokenLanguage, language_gaps
-from app.project.timecode import format_clock, parse_time
 from app.project.timing import LineTiming, line_timings
-from app.project.undo import time_order
+from app.ui.script.columns import (
+    ESTIMATE_COLOUR,
+    STATUS_COLOUR,
+    WARNING_COLOUR,
+    Column,
+    QaState,
+)
 from app.ui.window.document import Document
-from engine.core.codes import ErrorCode, QaCode
+from engine.core.codes import ErrorCode
 from engine.core.protocol import Capabilities
-from engine.hearing.qa.checks import Finding, TakeChecks, Verdict
+from engine.hearing.qa.checks import Verdict
 from engine.synthesis.backends import declared_languages
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -68,419 +64,6 @@ LINE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 3  # the LineStatus value string
 QA_ROLE = Qt.ItemDataRole.UserRole + 4  # QaState value of the chosen take
-
-
-class QaState(str, enum.Enum):
-    """What the QA column shows for a line's chosen take."""
-
-    NO_TAKE = ""
-    PENDING = "pending"  # not checked yet (being checked, or made before QA existed)
-    PASSED = "passed"
-    RUNS_LONG = "runs_long"  # passed, but runs past its slot by less than the QA limit: a finding still
-    FAILED = "failed"
-    UNCHECKED = "unchecked"  # no recogniser for the language; nothing else failed
-    ERROR = "error"  # the check itself could not run (unreadable take, checker crashed)
-
-
-QA_TEXT = {
-    QaState.NO_TAKE: "",
-    QaState.PENDING: "Checking…",
-    QaState.PASSED: "✓ Passed",
-    QaState.RUNS_LONG: "⚠ Runs long",
-    QaState.FAILED: "✗ Failed",
-    QaState.UNCHECKED: "Not checked",
-    QaState.ERROR: "⚠ QA error",
-}
-QA_COLOUR = {
-    QaState.PENDING: "#8a8a8a",
-    QaState.PASSED: "#3b8a3e",
-    QaState.RUNS_LONG: "#b8860b",
-    QaState.FAILED: "#d62728",
-    QaState.UNCHECKED: "#b8860b",
-    QaState.ERROR: "#c45100",
-}
-
-STATUS_TEXT = {
-    LineStatus.NOT_RENDERED: "Not rendered",
-    LineStatus.QUEUED: "Queued",
-    LineStatus.RENDERING: "Rendering…",
-    LineStatus.DONE: "Done",
-    LineStatus.FAILED: "Failed",
-    LineStatus.STALE: "Stale",
-}
-STATUS_COLOUR = {
-    LineStatus.NOT_RENDERED: "#8a8a8a",
-    LineStatus.QUEUED: "#4e79a7",
-    LineStatus.RENDERING: "#f28e2b",
-    LineStatus.DONE: "#3b8a3e",
-    LineStatus.FAILED: "#d62728",
-    LineStatus.STALE: "#b8860b",
-}
-UNASSIGNED = "—"
-WARNING_COLOUR = "#b8860b"  # a timing warning, an overrun within the QA limit
-ESTIMATE_COLOUR = "#8a8a8a"  # an expected length, before there is a take
-DRAFT_COLOUR = "#7b5ea7"  # a machine translation nobody has checked
-
-# The QA cell names the worst finding, in the order a dubber fixes them; the tooltip has all.
-FINDING_LABELS: dict[str, str] = {
-    QaCode.SILENT: "Silent",
-    QaCode.UNINTELLIGIBLE: "Misheard",
-    QaCode.OVERRUN: "Too long",
-    QaCode.UNLIKE_VOICE: "Unlike voice",
-    QaCode.CLIPPING: "Clipped",
-    QaCode.LEADING_SILENCE: "Silence",
-    QaCode.INNER_SILENCE: "Long pause",
-    QaCode.TRAILING_SILENCE: "Silence",
-}
-
-
-def worst_first(findings: tuple[Finding, ...]) -> list[Finding]:
-    """The failing findings (not the not-checked note), the worst first."""
-    order = list(FINDING_LABELS)
-    failing = [f for f in findings if f.code != QaCode.NOT_CHECKED]
-    return sorted(failing, key=lambda f: order.index(f.code) if f.code in order else len(order))
-
-# A line's own fit choice (Line.fit) as the Fit column edits it: None follows the project.
-FIT_CHOICES: dict[str, bool | None] = {"default": None, "on": True, "off": False}
-FITTED_COLOUR = "#2f6f3e"
-
-
-@dataclass(frozen=True)
-class LineColumn:
-    """One column of the script table: its layout and what it does with a line.
-
-    Layout: title, least width in pixels (0: the one column that stretches), alignment, and a
-    ``sample`` (its widest usual value): a column with one is sized to it or its title,
-    whichever is wider, so the stretching Text column gets the room that is left. The base
-    shows nothing and edits nothing; each column overrides what it has.
-    """
-
-    title: str
-    width: int = 0
-    right_aligned: bool = False
-    sample: str = ""
-    header_tip: str | None = None
-
-    editable: ClassVar[bool] = False  # whether write() can change a line
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        return ""
-
-    def edit_value(self, model: LinesModel, line: Line) -> str:
-        """What an editor starts from: the shown text, unless the column edits an id or a choice."""
-        return self.display(model, line)
-
-    def can_edit(self, line: Line) -> bool:
-        return self.editable
-
-    def write(self, line: Line, value: object) -> Command | None:
-        """The undoable edit that puts ``value`` in the cell, None when it changes nothing;
-        ValueError, in words, when the value cannot be read."""
-        return None
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        return None
-
-    def colour(self, model: LinesModel, line: Line) -> str | None:
-        """The text's colour, when it says something (a status, a warning, a draft)."""
-        return None
-
-    def swatch(self, model: LinesModel, line: Line) -> str | None:
-        """A colour shown before the text."""
-        return None
-
-    def sort(self, lines: Sequence[Line]) -> Command | None:
-        """The undoable reorder a click on the header makes, None when it makes none: script
-        order is data (a slot ends where the next line starts), so no view-only sorting."""
-        return None
-
-
-class CharacterColumn(LineColumn):
-    editable = True
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        char = _character(model.project, line)
-        return char.name if char is not None else UNASSIGNED
-
-    def edit_value(self, model: LinesModel, line: Line) -> str:
-        return line.character_id or ""
-
-    def write(self, line: Line, value: object) -> Command | None:
-        new = str(value) if value else None
-        return None if new == line.character_id else EditLine(line.id, character_id=new)
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:  # the full name, when the column is narrow
-        char = _character(model.project, line)
-        return char.name if char is not None else "No character: double-click to choose one"
-
-    def swatch(self, model: LinesModel, line: Line) -> str | None:
-        char = _character(model.project, line)
-        return char.colour if char is not None else None
-
-
-class TextColumn(LineColumn):
-    editable = True
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        return line.text
-
-    def write(self, line: Line, value: object) -> Command | None:
-        if value == line.text:
-            return None
-        if line.draft:  # the translation was read and corrected: no longer a draft
-            return EditLine(line.id, text=str(value), draft=False)
-        return EditLine(line.id, text=str(value))
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        if line.draft:
-            return f"{line.text}\n\nA machine translation to check: editing the text marks it checked."
-        return line.text or None
-
-    def colour(self, model: LinesModel, line: Line) -> str | None:
-        return DRAFT_COLOUR if line.draft else None
-
-
-class SourceColumn(LineColumn):
-    """The original a translated line came from (issue 18); the panel shows it when there is one."""
-
-    editable = True
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        return line.source_text
-
-    def write(self, line: Line, value: object) -> Command | None:
-        return None if value == line.source_text else EditLine(line.id, source_text=str(value))
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        return line.source_text or None
-
-
-@dataclass(frozen=True)
-class TimeColumn(LineColumn):
-    """A line's own start or end timecode, read as typed (SRT style too) and shown one way."""
-
-    key: str = "start"  # the Line field: "start" or "end"
-    editable = True
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        seconds = getattr(line, self.key)
-        return format_clock(seconds) if seconds is not None else ""
-
-    def write(self, line: Line, value: object) -> Command | None:
-        text = str(value or "").strip()
-        seconds = parse_time(text) if text else None
-        if seconds == getattr(line, self.key):
-            return None
-        return EditLine(line.id, start=seconds) if self.key == "start" else EditLine(line.id, end=seconds)
-
-
-class StartColumn(TimeColumn):
-    def sort(self, lines: Sequence[Line]) -> Command | None:
-        """Time order, as one undoable step (:class:`SortLinesByTime`): untimed lines stay after
-        the line before them. Only this column sorts."""
-        in_order = [line.id for line in time_order(lines)] == [line.id for line in lines]
-        return None if in_order else SortLinesByTime()
-
-
-class StatusColumn(LineColumn):
-    """The line's render status; ⚠ where the engine's backend cannot speak the line's language."""
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        mark = "⚠ " if model.language_gap(line) is not None else ""
-        return mark + STATUS_TEXT[model.status_of(line)]
-
-    def colour(self, model: LinesModel, line: Line) -> str | None:
-        return WARNING_COLOUR if model.language_gap(line) is not None else STATUS_COLOUR[model.status_of(line)]
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        if (gap := model.language_gap(line)) is not None:
-            return QCoreApplication.translate(
-                "LinesModel", "The engine's voice cannot speak this line's language: it will not be rendered.\n"
-                "Render it with a backend that speaks it, or set the character's language.") + "\n" + gap.problem
-        status = model.status_of(line)
-        if status is LineStatus.FAILED and line.error:
-            return line.error
-        if status is LineStatus.STALE:
-            return "Text, character, clip or voice settings changed since this take was rendered."
-        return None
-
-
-class DurationColumn(LineColumn):
-    def display(self, model: LinesModel, line: Line) -> str:
-        duration = model.project.duration(line)
-        timing = model.timing_of(line)
-        mark = "⚠ " if model.duration_colour(line) in (WARNING_COLOUR, STATUS_COLOUR[LineStatus.FAILED]) else ""
-        if duration is not None:
-            return f"{mark}{duration:.2f} s"
-        # Before rendering: the length this voice's pace predicts, so a long line shows early.
-        return f"{mark}≈{timing.expected_s:.1f} s" if timing is not None and line.text.strip() else ""
-
-    def colour(self, model: LinesModel, line: Line) -> str | None:
-        return model.duration_colour(line)
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        """The take's overrun, then the pace warnings, then the figures (CPS, WPM, expected length)."""
-        timing = model.timing_of(line)
-        text: list[str] = []
-        over = model.overrun(line)
-        placement = model.placement_of(line)
-        if over > 0 and placement is not None and placement[1] is not None:
-            text.append(f"The take is {over:.2f} s longer than its slot "
-                        f"({format_clock(placement[0])}–{format_clock(placement[1])}).")
-        if timing is not None:
-            has_take = model.project.chosen_take(line) is not None
-            text += [w for w in timing.warnings() if not (has_take and w.startswith("Likely too long"))]
-            if line.text.strip():
-                text.append(timing.describe())
-        return "\n".join(text) or None
-
-
-class TakeColumn(LineColumn):
-    editable = True
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        if not line.takes:
-            return ""
-        ids = [t.id for t in line.takes]
-        number = ids.index(line.chosen_take) + 1 if line.chosen_take in ids else 0
-        return f"{number} of {len(ids)}" if number else f"– of {len(ids)}"
-
-    def edit_value(self, model: LinesModel, line: Line) -> str:
-        return line.chosen_take or ""
-
-    def can_edit(self, line: Line) -> bool:
-        return len(line.takes) >= 2  # one take leaves nothing to choose
-
-    def write(self, line: Line, value: object) -> Command | None:
-        return None if not value or value == line.chosen_take else ChooseTake(line.id, str(value))
-
-
-class QaColumn(LineColumn):
-    def display(self, model: LinesModel, line: Line) -> str:
-        state = model.qa_state(line)
-        verdict = model.verdict_of(line) if state is QaState.FAILED else None
-        failing = worst_first(verdict.findings) if verdict else []
-        if not failing:
-            return QA_TEXT[state]
-        label = f"✗ {FINDING_LABELS.get(failing[0].code, 'Failed')}"
-        return f"{label} +{len(failing) - 1}" if len(failing) > 1 else label
-
-    def colour(self, model: LinesModel, line: Line) -> str | None:
-        state = model.qa_state(line)
-        return None if state is QaState.NO_TAKE else QA_COLOUR[state]
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        take = model.project.chosen_take(line)
-        if take is None:
-            return None
-        qa_errors = model.document.qa_errors
-        if take.qa is None and take.id in qa_errors:
-            return qa_error_tooltip(qa_errors[take.id])
-        if take.qa is None:
-            return "This take has not been checked yet; QA runs in the background after each render."
-        verdict = model.verdict_of(line)
-        findings = tuple(worst_first(verdict.findings)) + tuple(
-            f for f in verdict.findings if f.code == QaCode.NOT_CHECKED) if verdict else ()
-        over = model.overrun(line)
-        if over > 0 and not any(f.code == QaCode.OVERRUN for f in findings):
-            limit = model.project.settings.qa.max_overrun_s
-            findings = (Finding(QaCode.OVERRUN, f"the take runs {over:.2f} s past its slot, within the "
-                                              f"{limit:.2f} s QA allows (a warning, not a failure)"),) + findings
-        return qa_tooltip(take.qa, findings)
-
-
-class FitColumn(LineColumn):
-    editable = True
-
-    def display(self, model: LinesModel, line: Line) -> str:
-        fitted = _fitted(model.project, line)
-        if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
-            return fitted.describe().removeprefix("fitted: ")
-        return "on render" if model.project.wants_fit(line) else ""
-
-    def edit_value(self, model: LinesModel, line: Line) -> str:
-        return next(key for key, value in FIT_CHOICES.items() if value is line.fit)
-
-    def write(self, line: Line, value: object) -> Command | None:
-        if not isinstance(value, str) or value not in FIT_CHOICES or FIT_CHOICES[value] is line.fit:
-            return None
-        return EditLine(line.id, fit=FIT_CHOICES[value])
-
-    def colour(self, model: LinesModel, line: Line) -> str | None:
-        return FITTED_COLOUR if _fitted(model.project, line) is not None else None
-
-    def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        project = model.project
-        default = "on" if project.settings.fit_default else "off"
-        choice = {None: f"the project's default ({default})", True: "always", False: "never"}[line.fit]
-        text = [f"Fit to slot: {choice}. Double-click to change."]
-        fitted = _fitted(project, line)
-        if fitted is not None:
-            text.insert(0, f"{fitted.describe()}: {fitted.natural_s:.2f} s of speech into a {fitted.slot_s:.2f} s slot")
-        return "\n".join(text)
-
-
-def _character(project: Project, line: Line) -> Character | None:
-    if line.character_id is None:
-        return None
-    return next((c for c in project.characters if c.id == line.character_id), None)
-
-
-def _fitted(project: Project, line: Line) -> Fit | None:
-    take = project.chosen_take(line)
-    return take.fit if take is not None else None
-
-
-class Column(enum.IntEnum):
-    """The table's columns in order, each a :class:`LineColumn` (``column.spec``). ``Column(n)``
-    looks one up by position; the view and the model both read them.
-
-    A line's order number is the vertical header, not a column: it is derived from the row,
-    and a column whose every value shifts when a row is inserted would make each insertion
-    look like an edit of all the rows below."""
-
-    spec: LineColumn
-
-    # ``Column(n)`` looks a column up by position; the default only tells type checkers so.
-    def __new__(cls, position: int, spec: LineColumn | None = None) -> Column:
-        member = int.__new__(cls, position)
-        member._value_ = position
-        if spec is not None:
-            member.spec = spec
-        return member
-
-    CHARACTER = (0, CharacterColumn("Character", 90))  # sized to the project's names (script_panel)
-    TEXT = (1, TextColumn("Text"))
-    START = (2, StartColumn("Start", 60, True, "00:00.000",
-                            "Click to put the script in time order (one undoable step)", key="start"))
-    END = (3, TimeColumn("End", 60, True, "00:00.000", key="end"))
-    STATUS = (4, StatusColumn("Status", 60, sample="Not rendered"))
-    DURATION = (5, DurationColumn("Duration", 60, True, "⚠ ≈10.0 s"))
-    TAKE = (6, TakeColumn("Take", 44, sample="2 of 3"))
-    QA = (7, QaColumn("QA", 60, sample="✗ Unlike voice"))
-    FIT = (8, FitColumn("Fit", 60, sample="stretch 1.08×",  # "rate 1.25× + stretch 1.08×" wraps to two
-                        header_tip="Fit to slot: speak faster (then time-stretch) when a take is longer than its slot"))
-    SOURCE = (9, SourceColumn("Source", 240))  # shown when a line has a source text
-
-    @property
-    def title(self) -> str:
-        return self.spec.title
-
-    @property
-    def width(self) -> int:
-        return self.spec.width
-
-    @property
-    def editable(self) -> bool:
-        return self.spec.editable
-
-    @property
-    def right_aligned(self) -> bool:
-        return self.spec.right_aligned
-
-    @property
-    def sample(self) -> str:
-        return self.spec.sample
 
 
 class LinesModel(QAbstractTableModel):
@@ -873,29 +456,3 @@ class LineFilterProxy(QSortFilterProxyModel):
         if self._text and self._text not in str(model.data(index, Qt.ItemDataRole.DisplayRole)).casefold():
             return False
         return True
-
-
-def qa_error_tooltip(error: str) -> str:
-    """Why a take's QA check could not run, and how to run it again."""
-    return (f"The QA check could not run: {error}\n"
-            "The take itself is kept. Check QA again (Render menu or right-click), or render the line again.")
-
-
-def qa_tooltip(checks: TakeChecks, findings: tuple[Finding, ...]) -> str:
-    """The findings first (what to fix), then what was measured (why)."""
-    lines = [str(finding) for finding in findings] or ["Passed every check."]
-    lines.append("")
-    if checks.wer is not None:
-        what = "Character" if checks.metric == "cer" else "Word"
-        lines.append(f"{what} error rate {checks.wer:.2f} ({checks.language}); {checks.recogniser} heard "
-                     f"“{checks.transcript}”")
-    if checks.expected_speech_s:
-        lines.append(f"Speech: {checks.speech_s:.2f} s where the text needs about {checks.expected_speech_s:.2f} s")
-    lines.append(f"Clipping: {checks.clipping:.2%} of samples at full scale")
-    lines.append(f"Silence: {checks.leading_silence_s:.2f} s before, longest pause {checks.inner_silence_s:.2f} s, "
-                 f"{checks.trailing_silence_s:.2f} s after")
-    if checks.resemblance is not None:
-        lines.append(f"Resemblance to the character's clip: {checks.resemblance:.2f} (GE2E cosine, 1 = same voice)")
-    lines.append(f"Checked {checks.checked.replace('T', ' ')[:16]} UTC" +
-                 (f" with {checks.recogniser}" if checks.recogniser else ""))
-    return "\n".join(lines)

@@ -51,15 +51,9 @@ from app.project.render import RenderProgress
 from app.project.script_io import has_source_text
 from app.project.undo import MergeCharacters
 from app.ui.characters.characters_panel import colour_icon, split_off
+from app.ui.script.columns import STATUS_TEXT, Column, qa_error_tooltip
 from app.ui.script.line_delivery import LineDelivery
-from app.ui.script.lines_model import (
-    LINE_ID_ROLE,
-    STATUS_TEXT,
-    Column,
-    LineFilterProxy,
-    LinesModel,
-    qa_error_tooltip,
-)
+from app.ui.script.lines_model import LINE_ID_ROLE, LineFilterProxy, LinesModel
 from app.ui.script.render_controller import format_eta, progress_bar_text
 from app.ui.window.document import Document
 
