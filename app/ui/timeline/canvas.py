@@ -1,5 +1,8 @@
 """The timeline's drawing surface: ruler, one track per character, clips, playhead; mouse editing.
 
+How it is drawn (geometry, tracks, clips, waveforms, the painter) is in :mod:`app.ui.timeline.drawing`;
+this widget holds what is shown, the view (zoom, scroll) and the mouse gestures.
+
 Everything that only changes when the project, the zoom, the scroll or the selection changes
 (tracks, clips, waveforms, the ruler) is drawn once into a pixmap; a paint then copies that
 pixmap and draws the playhead over it. While the dub plays only the playhead moves, so a
@@ -11,88 +14,44 @@ The canvas knows nothing of undo or the project's rules: a finished drag is repo
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QFont,
-    QFontMetrics,
     QHelpEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
-    QPalette,
-    QPen,
     QPixmap,
-    QPolygonF,
     QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QApplication, QSizePolicy, QToolTip, QWidget
 
-from app.project import LineStatus
 from app.project.timecode import format_clock
 from app.project.timeline import Slot
-from app.ui.timeline.edits import MIN_SLOT_S, visible_end
-from app.ui.timeline.programme import PEAKS_PER_S, Audio
+from app.ui.timeline.drawing import (
+    EDGE_PX,
+    GUIDE_H,
+    HEADER_W,
+    MAX_TRACK_H,
+    MIN_TRACK_H,
+    RULER_H,
+    SNAP_PX,
+    CanvasDrawing,
+    Clip,
+    DragKind,
+    Track,
+)
+from app.ui.timeline.edits import visible_end
+from app.ui.timeline.programme import Audio
 from app.ui.timeline.scale import (
     ZOOM_STEP,
     TimeScale,
-    format_ruler,
     snap_delta,
-    tick_steps,
-    tick_times,
 )
-
-HEADER_W = 132  # track names
-RULER_H = 26
-MIN_TRACK_H, MAX_TRACK_H = 32, 64  # tracks share the height between these
-GUIDE_H = 30
-EDGE_PX = 6  # how close to a clip's edge a press grabs the edge instead of the clip
-SNAP_PX = 8
-PLAYHEAD_COLOUR = QColor("#e03131")
-OVERRUN_COLOUR = QColor("#d62728")
-
-
-class DragKind(str, enum.Enum):
-    MOVE = "move"
-    START = "start"  # the clip's left edge
-    END = "end"  # the clip's right edge
-
-
-@dataclass(frozen=True)
-class Track:
-    """A row of the timeline: a character (``key`` its id), lines without one (None), or the guide."""
-
-    key: str | None
-    label: str
-    colour: str
-    guide: bool = False
-
-
-@dataclass(frozen=True)
-class Clip:
-    """One line as drawn: where it sits (its :class:`Slot`) and what to show on it."""
-
-    slot: Slot
-    track: int
-    text: str
-    status: LineStatus
-    take: Path | None  # the chosen take's file
-    take_s: float | None  # its length
-    fit: str = ""  # "fitted: rate 1.12×", when the take was fitted
-    wants_fit: bool = False
-    error: str = ""
-
-    @property
-    def line_id(self) -> str:
-        return self.slot.line_id
 
 
 @dataclass
@@ -139,9 +98,7 @@ class TimelineCanvas(QWidget):
         self._static: QPixmap | None = None
         self._drag: _Drag | None = None
         self.renders = 0  # static-layer redraws (the benchmark reports them)
-        font = QFont(self.font())
-        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
-        self._small = font
+        self._drawing = CanvasDrawing(self)
 
     def sizeHint(self) -> QSize:
         return QSize(800, RULER_H + 4 * MAX_TRACK_H)
@@ -180,6 +137,19 @@ class TimelineCanvas(QWidget):
     def duration_s(self) -> float:
         return self._duration_s
 
+    @property
+    def video_end(self) -> float | None:
+        """Where the video ends (the timeline shades what comes after), None without one."""
+        return self._video_end
+
+    @property
+    def audio(self) -> dict[Path, Audio]:
+        return self._audio
+
+    @property
+    def guide(self) -> Audio | None:
+        return self._guide
+
     def clip(self, line_id: str) -> Clip | None:
         return self._by_id.get(line_id)
 
@@ -193,6 +163,9 @@ class TimelineCanvas(QWidget):
     @property
     def selected(self) -> list[str]:
         return list(self._selected)
+
+    def is_selected(self, line_id: str) -> bool:
+        return line_id in self._selected
 
     def set_selection(self, line_ids: list[str]) -> None:
         """Select lines without emitting ``selection_changed`` (it came from elsewhere)."""
@@ -338,221 +311,14 @@ class TimelineCanvas(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         if self._static is None or self._static.size() != self.size() * self.devicePixelRatioF():
-            self._static = self._render_static()
+            self.renders += 1
+            self._static = self._drawing.static_layer()
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._static)
         if self._drag is not None and self._drag.active and self._drag.kind is not None:
-            self._paint_drag(painter, self._drag)
-        self._paint_playhead(painter)
+            self._drawing.paint_drag(painter, self._drag)
+        self._drawing.paint_playhead(painter)
         painter.end()
-
-    def _render_static(self) -> QPixmap:
-        self.renders += 1
-        ratio = self.devicePixelRatioF()
-        pixmap = QPixmap(self.size() * ratio)
-        pixmap.setDevicePixelRatio(ratio)
-        palette = self.palette()
-        pixmap.fill(palette.color(QPalette.ColorRole.Base))
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        self._paint_tracks(painter, palette)
-        painter.setClipRect(QRectF(HEADER_W, RULER_H, self.area_width, self.height() - RULER_H))
-        self._paint_grid(painter, palette)
-        if self._video_end is not None:
-            x = self.x_of(self._video_end)
-            if x < self.width():
-                painter.fillRect(QRectF(x, RULER_H, self.width() - x, self.height()), QColor(0, 0, 0, 28))
-        for n, track in enumerate(self._tracks):
-            if track.guide and self._guide is not None:
-                self._paint_guide(painter, n)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)  # shapes stay crisp and cheap:
-        for clip in self._clips:  # antialiased translucent rounded rectangles cost 10× more to fill
-            self._paint_clip(painter, clip, palette)
-        painter.setClipping(False)
-        self._paint_ruler(painter, palette)
-        self._paint_headers(painter, palette)
-        painter.end()
-        return pixmap
-
-    def _paint_tracks(self, painter: QPainter, palette: QPalette) -> None:
-        for n in range(len(self._tracks)):
-            top, height = self.track_top(n), self.track_height(n)
-            shade = palette.color(QPalette.ColorRole.AlternateBase if n % 2 else QPalette.ColorRole.Base)
-            painter.fillRect(QRectF(HEADER_W, top, self.area_width, height), shade)
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
-        for n in range(len(self._tracks) + 1):
-            y = self.track_top(n) if n < len(self._tracks) else self.track_top(n - 1) + self.track_height(n - 1)
-            painter.drawLine(QPointF(HEADER_W, y), QPointF(self.width(), y))
-
-    def _paint_grid(self, painter: QPainter, palette: QPalette) -> None:
-        major, _minor = tick_steps(self.scale.px_per_s)
-        grid = QColor(palette.color(QPalette.ColorRole.Mid))
-        grid.setAlpha(60)
-        painter.setPen(QPen(grid, 1))
-        for t in tick_times(self.scale.left_s, self.time_of(self.width()), major):
-            x = round(self.x_of(t)) + 0.5
-            painter.drawLine(QPointF(x, RULER_H), QPointF(x, self.height()))
-
-    def _paint_ruler(self, painter: QPainter, palette: QPalette) -> None:
-        painter.fillRect(QRectF(0, 0, self.width(), RULER_H), palette.color(QPalette.ColorRole.Window))
-        text = palette.color(QPalette.ColorRole.WindowText)
-        major, minor = tick_steps(self.scale.px_per_s)
-        right = self.time_of(self.width())
-        painter.save()
-        painter.setClipRect(QRectF(HEADER_W, 0, self.area_width, RULER_H))
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
-        for t in tick_times(self.scale.left_s, right, minor):
-            x = round(self.x_of(t)) + 0.5
-            painter.drawLine(QPointF(x, RULER_H - 5), QPointF(x, RULER_H))
-        painter.setFont(self._small)
-        for t in tick_times(self.scale.left_s, right, major):
-            x = round(self.x_of(t)) + 0.5
-            painter.setPen(QPen(text, 1))
-            painter.drawLine(QPointF(x, RULER_H - 11), QPointF(x, RULER_H))
-            painter.drawText(QPointF(x + 3, RULER_H - 12), format_ruler(t, major))
-        painter.restore()
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
-        painter.drawLine(QPointF(0, RULER_H - 0.5), QPointF(self.width(), RULER_H - 0.5))
-
-    def _paint_headers(self, painter: QPainter, palette: QPalette) -> None:
-        painter.fillRect(QRectF(0, RULER_H, HEADER_W, self.height() - RULER_H), palette.color(QPalette.ColorRole.Window))
-        painter.save()
-        painter.setClipRect(QRectF(0, RULER_H, HEADER_W, self.height() - RULER_H))
-        metrics = QFontMetrics(self.font())
-        for n, track in enumerate(self._tracks):
-            top, height = self.track_top(n), self.track_height(n)
-            colour = QColor(track.colour)
-            painter.fillRect(QRectF(0, top + 1, 5, height - 1), colour)
-            painter.setPen(palette.color(QPalette.ColorRole.WindowText if not track.guide else QPalette.ColorRole.PlaceholderText))
-            label = metrics.elidedText(track.label, Qt.TextElideMode.ElideRight, HEADER_W - 16)
-            painter.drawText(QRectF(11, top, HEADER_W - 14, height), Qt.AlignmentFlag.AlignVCenter, label)
-            painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
-            painter.drawLine(QPointF(0, top + height), QPointF(HEADER_W, top + height))
-        painter.restore()
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
-        painter.drawLine(QPointF(HEADER_W - 0.5, 0), QPointF(HEADER_W - 0.5, self.height()))
-
-    def _paint_guide(self, painter: QPainter, track: int) -> None:
-        assert self._guide is not None
-        top, height = self.track_top(track), self.track_height(track)
-        colour = QColor(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        self._paint_wave(painter, self._guide, 0.0, QRectF(HEADER_W, top + 2, self.area_width, height - 4), colour)
-
-    def _paint_clip(self, painter: QPainter, clip: Clip, palette: QPalette) -> None:
-        rect = self.clip_rect(clip.line_id)
-        if rect.right() < HEADER_W or rect.left() > self.width():
-            return
-        colour = QColor(self._tracks[clip.track].colour)
-        selected = clip.line_id in self._selected
-        fill = QColor(colour)
-        fill.setAlpha(95 if selected else 45)
-        border = QPen(palette.color(QPalette.ColorRole.Highlight) if selected else colour, 2.5 if selected else 1.2)
-        if clip.take is None:
-            border.setStyle(Qt.PenStyle.DashLine)  # the slot of a line not rendered yet
-        if clip.status is LineStatus.FAILED:
-            border = QPen(OVERRUN_COLOUR, 1.5, Qt.PenStyle.DashLine)
-        painter.setPen(border)
-        painter.setBrush(QBrush(fill))
-        painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
-        slot = clip.slot
-        audio = self._audio.get(clip.take) if clip.take is not None else None
-        if audio is not None:
-            wave = QRectF(self.x_of(slot.start), rect.top() + 13, audio.duration_s * self.scale.px_per_s, rect.height() - 15)
-            self._paint_wave(painter, audio, slot.start, wave, colour.darker(140))
-        overrun = slot.overrun_s
-        if overrun > 0 and slot.slot_end is not None:
-            over = QRectF(self.x_of(slot.slot_end), rect.top(), overrun * self.scale.px_per_s, rect.height())
-            red = QColor(OVERRUN_COLOUR)
-            red.setAlpha(60)
-            painter.setPen(QPen(OVERRUN_COLOUR, 1.2))
-            painter.setBrush(QBrush(red))
-            painter.drawRect(over)
-            painter.setBrush(QBrush(OVERRUN_COLOUR, Qt.BrushStyle.BDiagPattern))
-            painter.drawRect(over)
-            painter.setFont(self._small)
-            text = f"+{overrun:.2f} s"
-            width = QFontMetrics(self._small).horizontalAdvance(text) + 4  # as wide as it reads: never cut
-            label = QRectF(over.right() + 3, over.top(), width, over.height() - 2)
-            painter.drawText(label, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft, text)
-        self._paint_labels(painter, clip, rect, palette)
-
-    def _paint_labels(self, painter: QPainter, clip: Clip, rect: QRectF, palette: QPalette) -> None:
-        if rect.width() < 24:
-            return
-        painter.setFont(self._small)
-        metrics = QFontMetrics(self._small)
-        text_rect = rect.adjusted(5, 1, -4, 0)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
-        label = f"{clip.slot.order} · {clip.text}" if clip.text else str(clip.slot.order)
-        painter.drawText(text_rect, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
-                         metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(text_rect.width())))
-        tag = clip.fit or ("not rendered" if clip.take is None else "")
-        if clip.status is LineStatus.FAILED:
-            tag = "failed"
-        elif clip.status in (LineStatus.QUEUED, LineStatus.RENDERING):
-            tag = "rendering…" if clip.status is LineStatus.RENDERING else "queued"
-        if tag and metrics.horizontalAdvance(tag) + 8 < text_rect.width():
-            painter.setPen(QColor("#2f6f3e") if clip.fit else palette.color(QPalette.ColorRole.PlaceholderText))
-            if clip.status is LineStatus.FAILED:
-                painter.setPen(OVERRUN_COLOUR)
-            painter.drawText(text_rect.adjusted(0, 0, 0, -1), Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignRight, tag)
-
-    def _paint_wave(self, painter: QPainter, audio: Audio, start_s: float, rect: QRectF, colour: QColor) -> None:
-        """A min/max envelope as one filled polygon, computed for the visible pixels only."""
-        left = max(rect.left(), float(HEADER_W))
-        right = min(rect.right(), float(self.width()))
-        if right - left < 1 or audio.low.size == 0:
-            return
-        xs = np.arange(int(left), int(right) + 1, dtype=np.float64)
-        seconds = self.scale.left_s + (xs - HEADER_W) / self.scale.px_per_s - start_s
-        bins = np.clip((seconds * PEAKS_PER_S).astype(np.int64), 0, audio.low.size - 1)
-        bins_per_px = PEAKS_PER_S / self.scale.px_per_s
-        if bins_per_px > 1:  # several bins per pixel: the extremes of each pixel's bins
-            stop = min(audio.low.size, int(bins[-1]) + int(np.ceil(bins_per_px)))
-            hi = np.maximum.reduceat(audio.high[:stop], bins)
-            lo = np.minimum.reduceat(audio.low[:stop], bins)
-        else:
-            hi, lo = audio.high[bins], audio.low[bins]
-        mid, half = rect.center().y(), rect.height() / 2
-        gain = audio.display_gain
-        top = mid - np.clip(hi * gain, -1, 1) * half
-        bottom = mid - np.clip(lo * gain, -1, 1) * half
-        points = [QPointF(x, y) for x, y in zip(xs, top)] + [QPointF(x, y) for x, y in zip(xs[::-1], bottom[::-1])]
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.setPen(QPen(colour, 1))
-        painter.setBrush(QBrush(colour))
-        painter.drawPolygon(QPolygonF(points))
-        painter.restore()
-
-    def _paint_drag(self, painter: QPainter, drag: _Drag) -> None:
-        pen = QPen(self.palette().color(QPalette.ColorRole.Highlight), 1.5, Qt.PenStyle.DashLine)
-        painter.setPen(pen)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for slot in drag.slots:
-            start, end = slot.start, visible_end(slot)
-            if drag.kind is DragKind.MOVE:
-                start, end = start + drag.delta_s, end + drag.delta_s
-            elif drag.kind is DragKind.START:
-                start = min(start + drag.delta_s, end - MIN_SLOT_S)
-            else:
-                end = max(end + drag.delta_s, start + MIN_SLOT_S)
-            rect = self.clip_rect(slot.line_id)
-            painter.drawRect(QRectF(self.x_of(start), rect.top(), self.x_of(end) - self.x_of(start), rect.height()))
-        if drag.snapped_to is not None:
-            x = self.x_of(drag.snapped_to)
-            painter.setPen(QPen(QColor("#f59f00"), 1.5))
-            painter.drawLine(QPointF(x, RULER_H), QPointF(x, self.height()))
-
-    def _paint_playhead(self, painter: QPainter) -> None:
-        x = self.x_of(self._playhead)
-        if x < HEADER_W or x > self.width():
-            return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setPen(QPen(PLAYHEAD_COLOUR, 1.5))
-        painter.drawLine(QPointF(x, RULER_H - 8), QPointF(x, self.height()))
-        painter.setBrush(PLAYHEAD_COLOUR)
-        painter.drawPolygon(QPolygonF([QPointF(x - 5, RULER_H - 10), QPointF(x + 5, RULER_H - 10), QPointF(x, RULER_H - 3)]))
 
     # --- mouse --------------------------------------------------------------------------------
 

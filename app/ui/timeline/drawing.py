@@ -1,0 +1,310 @@
+"""How the timeline canvas is drawn: its geometry, what a track and a clip show, and the painter.
+
+:class:`CanvasDrawing` paints a :class:`~app.ui.timeline.canvas.TimelineCanvas` from what the
+canvas holds (tracks, clips, decoded audio, selection, playhead, zoom and scroll); it keeps no
+state of its own but the small font. Everything that only changes when the project, the zoom, the
+scroll or the selection changes is drawn once into a pixmap (:meth:`CanvasDrawing.static_layer`);
+a paint copies it and draws the drag outline and the playhead over it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QPen,
+    QPixmap,
+    QPolygonF,
+)
+
+from app.project import LineStatus
+from app.project.timeline import Slot
+from app.ui.timeline.edits import MIN_SLOT_S, visible_end
+from app.ui.timeline.programme import PEAKS_PER_S, Audio
+from app.ui.timeline.scale import format_ruler, tick_steps, tick_times
+
+if TYPE_CHECKING:
+    from app.ui.timeline.canvas import TimelineCanvas, _Drag
+
+HEADER_W = 132  # track names
+RULER_H = 26
+MIN_TRACK_H, MAX_TRACK_H = 32, 64  # tracks share the height between these
+GUIDE_H = 30
+EDGE_PX = 6  # how close to a clip's edge a press grabs the edge instead of the clip
+SNAP_PX = 8
+PLAYHEAD_COLOUR = QColor("#e03131")
+OVERRUN_COLOUR = QColor("#d62728")
+
+
+class DragKind(str, enum.Enum):
+    MOVE = "move"
+    START = "start"  # the clip's left edge
+    END = "end"  # the clip's right edge
+
+
+@dataclass(frozen=True)
+class Track:
+    """A row of the timeline: a character (``key`` its id), lines without one (None), or the guide."""
+
+    key: str | None
+    label: str
+    colour: str
+    guide: bool = False
+
+
+@dataclass(frozen=True)
+class Clip:
+    """One line as drawn: where it sits (its :class:`Slot`) and what to show on it."""
+
+    slot: Slot
+    track: int
+    text: str
+    status: LineStatus
+    take: Path | None  # the chosen take's file
+    take_s: float | None  # its length
+    fit: str = ""  # "fitted: rate 1.12×", when the take was fitted
+    wants_fit: bool = False
+    error: str = ""
+
+    @property
+    def line_id(self) -> str:
+        return self.slot.line_id
+
+
+class CanvasDrawing:
+    """Paints one canvas: the static layer, the drag's outline and the playhead."""
+
+    def __init__(self, canvas: TimelineCanvas) -> None:
+        self._canvas = canvas
+        font = QFont(canvas.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+        self.small_font = font
+
+    def static_layer(self) -> QPixmap:
+        """Everything but the drag and the playhead, drawn once into a pixmap the paints copy."""
+        canvas = self._canvas
+        ratio = canvas.devicePixelRatioF()
+        pixmap = QPixmap(canvas.size() * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        palette = canvas.palette()
+        pixmap.fill(palette.color(QPalette.ColorRole.Base))
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        self._paint_tracks(painter, palette)
+        painter.setClipRect(QRectF(HEADER_W, RULER_H, canvas.area_width, canvas.height() - RULER_H))
+        self._paint_grid(painter, palette)
+        if canvas.video_end is not None:
+            x = canvas.x_of(canvas.video_end)
+            if x < canvas.width():
+                painter.fillRect(QRectF(x, RULER_H, canvas.width() - x, canvas.height()), QColor(0, 0, 0, 28))
+        for n, track in enumerate(canvas.tracks):
+            if track.guide and canvas.guide is not None:
+                self._paint_guide(painter, n)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)  # shapes stay crisp and cheap:
+        for clip in canvas.clips:  # antialiased translucent rounded rectangles cost 10× more to fill
+            self._paint_clip(painter, clip, palette)
+        painter.setClipping(False)
+        self._paint_ruler(painter, palette)
+        self._paint_headers(painter, palette)
+        painter.end()
+        return pixmap
+
+    def _paint_tracks(self, painter: QPainter, palette: QPalette) -> None:
+        canvas = self._canvas
+        for n in range(len(canvas.tracks)):
+            top, height = canvas.track_top(n), canvas.track_height(n)
+            shade = palette.color(QPalette.ColorRole.AlternateBase if n % 2 else QPalette.ColorRole.Base)
+            painter.fillRect(QRectF(HEADER_W, top, canvas.area_width, height), shade)
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
+        for n in range(len(canvas.tracks) + 1):
+            y = canvas.track_top(n) if n < len(canvas.tracks) else canvas.track_top(n - 1) + canvas.track_height(n - 1)
+            painter.drawLine(QPointF(HEADER_W, y), QPointF(canvas.width(), y))
+
+    def _paint_grid(self, painter: QPainter, palette: QPalette) -> None:
+        canvas = self._canvas
+        major, _minor = tick_steps(canvas.scale.px_per_s)
+        grid = QColor(palette.color(QPalette.ColorRole.Mid))
+        grid.setAlpha(60)
+        painter.setPen(QPen(grid, 1))
+        for t in tick_times(canvas.scale.left_s, canvas.time_of(canvas.width()), major):
+            x = round(canvas.x_of(t)) + 0.5
+            painter.drawLine(QPointF(x, RULER_H), QPointF(x, canvas.height()))
+
+    def _paint_ruler(self, painter: QPainter, palette: QPalette) -> None:
+        canvas = self._canvas
+        painter.fillRect(QRectF(0, 0, canvas.width(), RULER_H), palette.color(QPalette.ColorRole.Window))
+        text = palette.color(QPalette.ColorRole.WindowText)
+        major, minor = tick_steps(canvas.scale.px_per_s)
+        right = canvas.time_of(canvas.width())
+        painter.save()
+        painter.setClipRect(QRectF(HEADER_W, 0, canvas.area_width, RULER_H))
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
+        for t in tick_times(canvas.scale.left_s, right, minor):
+            x = round(canvas.x_of(t)) + 0.5
+            painter.drawLine(QPointF(x, RULER_H - 5), QPointF(x, RULER_H))
+        painter.setFont(self.small_font)
+        for t in tick_times(canvas.scale.left_s, right, major):
+            x = round(canvas.x_of(t)) + 0.5
+            painter.setPen(QPen(text, 1))
+            painter.drawLine(QPointF(x, RULER_H - 11), QPointF(x, RULER_H))
+            painter.drawText(QPointF(x + 3, RULER_H - 12), format_ruler(t, major))
+        painter.restore()
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
+        painter.drawLine(QPointF(0, RULER_H - 0.5), QPointF(canvas.width(), RULER_H - 0.5))
+
+    def _paint_headers(self, painter: QPainter, palette: QPalette) -> None:
+        canvas = self._canvas
+        painter.fillRect(QRectF(0, RULER_H, HEADER_W, canvas.height() - RULER_H), palette.color(QPalette.ColorRole.Window))
+        painter.save()
+        painter.setClipRect(QRectF(0, RULER_H, HEADER_W, canvas.height() - RULER_H))
+        metrics = QFontMetrics(canvas.font())
+        for n, track in enumerate(canvas.tracks):
+            top, height = canvas.track_top(n), canvas.track_height(n)
+            colour = QColor(track.colour)
+            painter.fillRect(QRectF(0, top + 1, 5, height - 1), colour)
+            painter.setPen(palette.color(QPalette.ColorRole.WindowText if not track.guide else QPalette.ColorRole.PlaceholderText))
+            label = metrics.elidedText(track.label, Qt.TextElideMode.ElideRight, HEADER_W - 16)
+            painter.drawText(QRectF(11, top, HEADER_W - 14, height), Qt.AlignmentFlag.AlignVCenter, label)
+            painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
+            painter.drawLine(QPointF(0, top + height), QPointF(HEADER_W, top + height))
+        painter.restore()
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
+        painter.drawLine(QPointF(HEADER_W - 0.5, 0), QPointF(HEADER_W - 0.5, canvas.height()))
+
+    def _paint_guide(self, painter: QPainter, track: int) -> None:
+        canvas = self._canvas
+        assert canvas.guide is not None
+        top, height = canvas.track_top(track), canvas.track_height(track)
+        colour = QColor(canvas.palette().color(QPalette.ColorRole.PlaceholderText))
+        self._paint_wave(painter, canvas.guide, 0.0, QRectF(HEADER_W, top + 2, canvas.area_width, height - 4), colour)
+
+    def _paint_clip(self, painter: QPainter, clip: Clip, palette: QPalette) -> None:
+        canvas = self._canvas
+        rect = canvas.clip_rect(clip.line_id)
+        if rect.right() < HEADER_W or rect.left() > canvas.width():
+            return
+        colour = QColor(canvas.tracks[clip.track].colour)
+        selected = canvas.is_selected(clip.line_id)
+        fill = QColor(colour)
+        fill.setAlpha(95 if selected else 45)
+        border = QPen(palette.color(QPalette.ColorRole.Highlight) if selected else colour, 2.5 if selected else 1.2)
+        if clip.take is None:
+            border.setStyle(Qt.PenStyle.DashLine)  # the slot of a line not rendered yet
+        if clip.status is LineStatus.FAILED:
+            border = QPen(OVERRUN_COLOUR, 1.5, Qt.PenStyle.DashLine)
+        painter.setPen(border)
+        painter.setBrush(QBrush(fill))
+        painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
+        slot = clip.slot
+        audio = canvas.audio.get(clip.take) if clip.take is not None else None
+        if audio is not None:
+            wave = QRectF(canvas.x_of(slot.start), rect.top() + 13, audio.duration_s * canvas.scale.px_per_s, rect.height() - 15)
+            self._paint_wave(painter, audio, slot.start, wave, colour.darker(140))
+        overrun = slot.overrun_s
+        if overrun > 0 and slot.slot_end is not None:
+            over = QRectF(canvas.x_of(slot.slot_end), rect.top(), overrun * canvas.scale.px_per_s, rect.height())
+            red = QColor(OVERRUN_COLOUR)
+            red.setAlpha(60)
+            painter.setPen(QPen(OVERRUN_COLOUR, 1.2))
+            painter.setBrush(QBrush(red))
+            painter.drawRect(over)
+            painter.setBrush(QBrush(OVERRUN_COLOUR, Qt.BrushStyle.BDiagPattern))
+            painter.drawRect(over)
+            painter.setFont(self.small_font)
+            text = f"+{overrun:.2f} s"
+            width = QFontMetrics(self.small_font).horizontalAdvance(text) + 4  # as wide as it reads: never cut
+            label = QRectF(over.right() + 3, over.top(), width, over.height() - 2)
+            painter.drawText(label, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft, text)
+        self._paint_labels(painter, clip, rect, palette)
+
+    def _paint_labels(self, painter: QPainter, clip: Clip, rect: QRectF, palette: QPalette) -> None:
+        if rect.width() < 24:
+            return
+        painter.setFont(self.small_font)
+        metrics = QFontMetrics(self.small_font)
+        text_rect = rect.adjusted(5, 1, -4, 0)
+        painter.setPen(palette.color(QPalette.ColorRole.Text))
+        label = f"{clip.slot.order} · {clip.text}" if clip.text else str(clip.slot.order)
+        painter.drawText(text_rect, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
+                         metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(text_rect.width())))
+        tag = clip.fit or ("not rendered" if clip.take is None else "")
+        if clip.status is LineStatus.FAILED:
+            tag = "failed"
+        elif clip.status in (LineStatus.QUEUED, LineStatus.RENDERING):
+            tag = "rendering…" if clip.status is LineStatus.RENDERING else "queued"
+        if tag and metrics.horizontalAdvance(tag) + 8 < text_rect.width():
+            painter.setPen(QColor("#2f6f3e") if clip.fit else palette.color(QPalette.ColorRole.PlaceholderText))
+            if clip.status is LineStatus.FAILED:
+                painter.setPen(OVERRUN_COLOUR)
+            painter.drawText(text_rect.adjusted(0, 0, 0, -1), Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignRight, tag)
+
+    def _paint_wave(self, painter: QPainter, audio: Audio, start_s: float, rect: QRectF, colour: QColor) -> None:
+        """A min/max envelope as one filled polygon, computed for the visible pixels only."""
+        canvas = self._canvas
+        left = max(rect.left(), float(HEADER_W))
+        right = min(rect.right(), float(canvas.width()))
+        if right - left < 1 or audio.low.size == 0:
+            return
+        xs = np.arange(int(left), int(right) + 1, dtype=np.float64)
+        seconds = canvas.scale.left_s + (xs - HEADER_W) / canvas.scale.px_per_s - start_s
+        bins = np.clip((seconds * PEAKS_PER_S).astype(np.int64), 0, audio.low.size - 1)
+        bins_per_px = PEAKS_PER_S / canvas.scale.px_per_s
+        if bins_per_px > 1:  # several bins per pixel: the extremes of each pixel's bins
+            stop = min(audio.low.size, int(bins[-1]) + int(np.ceil(bins_per_px)))
+            hi = np.maximum.reduceat(audio.high[:stop], bins)
+            lo = np.minimum.reduceat(audio.low[:stop], bins)
+        else:
+            hi, lo = audio.high[bins], audio.low[bins]
+        mid, half = rect.center().y(), rect.height() / 2
+        gain = audio.display_gain
+        top = mid - np.clip(hi * gain, -1, 1) * half
+        bottom = mid - np.clip(lo * gain, -1, 1) * half
+        points = [QPointF(x, y) for x, y in zip(xs, top)] + [QPointF(x, y) for x, y in zip(xs[::-1], bottom[::-1])]
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(QPen(colour, 1))
+        painter.setBrush(QBrush(colour))
+        painter.drawPolygon(QPolygonF(points))
+        painter.restore()
+
+    def paint_drag(self, painter: QPainter, drag: _Drag) -> None:
+        canvas = self._canvas
+        pen = QPen(canvas.palette().color(QPalette.ColorRole.Highlight), 1.5, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for slot in drag.slots:
+            start, end = slot.start, visible_end(slot)
+            if drag.kind is DragKind.MOVE:
+                start, end = start + drag.delta_s, end + drag.delta_s
+            elif drag.kind is DragKind.START:
+                start = min(start + drag.delta_s, end - MIN_SLOT_S)
+            else:
+                end = max(end + drag.delta_s, start + MIN_SLOT_S)
+            rect = canvas.clip_rect(slot.line_id)
+            painter.drawRect(QRectF(canvas.x_of(start), rect.top(), canvas.x_of(end) - canvas.x_of(start), rect.height()))
+        if drag.snapped_to is not None:
+            x = canvas.x_of(drag.snapped_to)
+            painter.setPen(QPen(QColor("#f59f00"), 1.5))
+            painter.drawLine(QPointF(x, RULER_H), QPointF(x, canvas.height()))
+
+    def paint_playhead(self, painter: QPainter) -> None:
+        canvas = self._canvas
+        x = canvas.x_of(canvas.playhead)
+        if x < HEADER_W or x > canvas.width():
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(PLAYHEAD_COLOUR, 1.5))
+        painter.drawLine(QPointF(x, RULER_H - 8), QPointF(x, canvas.height()))
+        painter.setBrush(PLAYHEAD_COLOUR)
+        painter.drawPolygon(QPolygonF([QPointF(x - 5, RULER_H - 10), QPointF(x + 5, RULER_H - 10), QPointF(x, RULER_H - 3)]))
