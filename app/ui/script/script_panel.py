@@ -185,7 +185,35 @@ class ScriptPanel(QWidget):
         self.proxy = LineFilterProxy(self)
         self.proxy.setSourceModel(self.model)
 
-        # filter bar
+        filters = self._build_filters(actions)
+        self._build_table(actions)
+        self._build_takes()
+
+        splitter = QSplitter()
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.takes_box)
+        splitter.setStretchFactor(0, 1)
+        splitter.setCollapsible(1, False)
+        self.takes_box.setMinimumWidth(TAKES_MIN_WIDTH)
+        splitter.setSizes([1000, TAKES_MIN_WIDTH])  # the script table gets the room; the takes box its least
+
+        bar = self._build_bar(actions)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(filters)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(bar)
+
+        document.changed.connect(self._on_change)
+        document.render_changed.connect(self._on_render)
+        self._fill_character_filter()
+        self._show_source_column()
+
+    # --- building (once, in the order the widgets are made: it is the focus order) -------------
+
+    def _build_filters(self, actions: dict[str, QAction]) -> QHBoxLayout:
+        """The filter bar: character, status, search, and the line buttons."""
         self.character_filter = QComboBox()
         self.character_filter.setObjectName("characterFilter")
         self.character_filter.currentIndexChanged.connect(self._apply_character_filter)
@@ -212,8 +240,10 @@ class ScriptPanel(QWidget):
         self.assign_button.setToolTip("Give the selected lines to a character")
         self.assign_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         filters.addWidget(self.assign_button)
+        return filters
 
-        # table
+    def _build_table(self, actions: dict[str, QAction]) -> None:
+        """The lines table: editing, drag to reorder, its delegates, column widths and context menu."""
         self.table = QTableView()
         self.table.setObjectName("linesTable")
         self.table.setModel(self.proxy)
@@ -234,9 +264,9 @@ class ScriptPanel(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.setItemDelegateForColumn(Column.TEXT, TextDelegate(self.table))
         self.table.setItemDelegateForColumn(Column.SOURCE, TextDelegate(self.table))
-        self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(document, self.table))
-        self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(document, self.table))
-        self.table.setItemDelegateForColumn(Column.FIT, FitDelegate(document, self.table))
+        self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(self._doc, self.table))
+        self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(self._doc, self.table))
+        self.table.setItemDelegateForColumn(Column.FIT, FitDelegate(self._doc, self.table))
         header = self.table.horizontalHeader()
         header.setSectionsClickable(True)
         header.sectionClicked.connect(lambda column: self.model.sort(column))  # only Start sorts: by time
@@ -260,7 +290,8 @@ class ScriptPanel(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.table.selectionModel().selectionChanged.connect(lambda _s, _d: self.selection_changed.emit(self.selected_line_ids()))
 
-        # takes
+    def _build_takes(self) -> None:
+        """The takes box: the selected line's takes, play, A/B, use, its error and its delivery."""
         self.takes_box = QGroupBox("Takes")
         self.takes = QListWidget()
         self.takes.setObjectName("takesList")
@@ -278,7 +309,7 @@ class ScriptPanel(QWidget):
         self.compare_button.setObjectName("compareTakes")
         self.compare_button.setToolTip("Play the take in use (A), then the selected take (B), to compare them")
         self.compare_button.clicked.connect(self._compare)
-        self.delivery = LineDelivery(document)
+        self.delivery = LineDelivery(self._doc)
         self.line_error = QLabel("")
         self.line_error.setWordWrap(True)
         self.line_error.setStyleSheet("color: #d62728")
@@ -292,15 +323,8 @@ class ScriptPanel(QWidget):
         takes_layout.addWidget(self.line_error)
         takes_layout.addWidget(self.delivery)
 
-        splitter = QSplitter()
-        splitter.addWidget(self.table)
-        splitter.addWidget(self.takes_box)
-        splitter.setStretchFactor(0, 1)
-        splitter.setCollapsible(1, False)
-        self.takes_box.setMinimumWidth(TAKES_MIN_WIDTH)
-        splitter.setSizes([1000, TAKES_MIN_WIDTH])  # the script table gets the room; the takes box its least
-
-        # render and playback bar
+    def _build_bar(self, actions: dict[str, QAction]) -> QHBoxLayout:
+        """The render and playback bar: render buttons, progress, play and stop, the playhead."""
         self.progress = QProgressBar()
         self.progress.setObjectName("renderProgress")
         self.progress.setRange(0, 1)
@@ -325,17 +349,7 @@ class ScriptPanel(QWidget):
         bar.addWidget(_button(actions["play_line"]))
         bar.addWidget(_button(actions["stop"]))
         bar.addWidget(self.playhead)
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(filters)
-        layout.addWidget(splitter, 1)
-        layout.addLayout(bar)
-
-        document.changed.connect(self._on_change)
-        document.render_changed.connect(self._on_render)
-        self._fill_character_filter()
-        self._show_source_column()
+        return bar
 
     # --- rendering --------------------------------------------------------------------------
 

@@ -26,7 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project import GUIDE_MIXES, LOUDNESS_PRESETS, EditProject, Project
+from app.project import (
+    GUIDE_MIXES,
+    LOUDNESS_PRESETS,
+    EditProject,
+    Project,
+    ProjectSettings,
+)
 from app.project.model import PROJECT_SETTING_RANGES
 from app.ui.settings.qa_thresholds import QaThresholdsBox
 from app.ui.spin_boxes import number_spin
@@ -73,56 +79,9 @@ class ProjectSettingsDialog(QDialog):
 
         self.title = QLineEdit(project.title)
 
-        self.fit_default = QCheckBox("Fit every line's take into its slot when rendering")
-        self.fit_default.setChecked(settings.fit_default)
-        self.fit_default.setToolTip("Lines can still choose for themselves in the script's Fit column")
-        self.fit_max_rate = _spin("fit_max_rate", settings.fit_max_rate)
-        self.fit_max_rate.setToolTip("Up to this speaking rate the voice simply speaks faster; beyond it the rest "
-                                     "is time-stretched (Rubber Band). 1.25× is where speech starts to sound rushed.")
-        fit_box = QGroupBox("Fit to slot")
-        fit_form = QFormLayout(fit_box)
-        fit_form.addRow(self.fit_default)
-        fit_form.addRow("Fastest speaking rate", self.fit_max_rate)
-
-        self.loudness = QComboBox()
-        self.loudness.setObjectName("loudnessPreset")
-        for key in LOUDNESS_PRESETS:
-            self.loudness.addItem(PRESET_LABELS[key], key)
-        self.loudness.addItem("Another target", CUSTOM)
-        self.loudness.addItem("Off: keep the takes' levels", OFF)
-        target = settings.loudness_target_lufs
-        self.target = _spin("loudness_target_lufs", target if target is not None else LOUDNESS_PRESETS["ebu-r128"])
-        preset = next((key for key, value in LOUDNESS_PRESETS.items() if target is not None and abs(value - target) < 1e-6),
-                      CUSTOM if target is not None else OFF)
-        self.loudness.setCurrentIndex(self.loudness.findData(preset))
-        self.loudness.currentIndexChanged.connect(self._on_preset)
-        self.ceiling = _spin("true_peak_dbtp", settings.true_peak_dbtp)
-        self.ceiling.setToolTip("No peak of the mix (between samples too) goes above this")
-        loud_box = QGroupBox("Loudness of the mix and the video")
-        loud_form = QFormLayout(loud_box)
-        loud_form.addRow("Target", self.loudness)
-        loud_form.addRow("Integrated loudness", self.target)
-        loud_form.addRow("True-peak ceiling", self.ceiling)
-        hint = QLabel("Every take is brought to the target, then the whole mix (ITU-R BS.1770).")
-        hint.setWordWrap(True)
-        hint.setStyleSheet("color: palette(placeholder-text)")
-        loud_form.addRow(hint)
-
-        self.guide_mix = QComboBox()
-        for key in GUIDE_MIXES:
-            self.guide_mix.addItem(GUIDE_MIX_LABELS[key], key)
-        self.guide_mix.setCurrentIndex(self.guide_mix.findData(settings.guide_mix))
-        self.guide_mix.currentIndexChanged.connect(self._on_guide_mix)
-        self.guide_gain = _spin("guide_gain_db", settings.guide_gain_db)
-        self.duck_db = _spin("duck_db", settings.duck_db)
-        self.duck_db.setToolTip("How far the original audio dips while a line plays")
-        guide_box = QGroupBox("Original audio in the exported mix and video")
-        guide_form = QFormLayout(guide_box)
-        guide_form.addRow("Original audio", self.guide_mix)
-        guide_form.addRow("Its level", self.guide_gain)
-        guide_form.addRow("Dip under lines", self.duck_db)
-        if not project.guide_audio:
-            guide_box.setToolTip("This project has no original audio yet (Project › Add the original audio)")
+        fit_box = self._build_fit_box(settings)
+        loud_box = self._build_loudness_box(settings)
+        guide_box = self._build_guide_box(settings)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -148,6 +107,66 @@ class ProjectSettingsDialog(QDialog):
         layout.addWidget(buttons)
         self._on_preset()
         self._on_guide_mix()
+
+    def _build_fit_box(self, settings: ProjectSettings) -> QGroupBox:
+        """Fit to slot: the default and the fastest speaking rate."""
+        self.fit_default = QCheckBox("Fit every line's take into its slot when rendering")
+        self.fit_default.setChecked(settings.fit_default)
+        self.fit_default.setToolTip("Lines can still choose for themselves in the script's Fit column")
+        self.fit_max_rate = _spin("fit_max_rate", settings.fit_max_rate)
+        self.fit_max_rate.setToolTip("Up to this speaking rate the voice simply speaks faster; beyond it the rest "
+                                     "is time-stretched (Rubber Band). 1.25× is where speech starts to sound rushed.")
+        fit_box = QGroupBox("Fit to slot")
+        fit_form = QFormLayout(fit_box)
+        fit_form.addRow(self.fit_default)
+        fit_form.addRow("Fastest speaking rate", self.fit_max_rate)
+        return fit_box
+
+    def _build_loudness_box(self, settings: ProjectSettings) -> QGroupBox:
+        """The loudness target (a preset, another, or off) and the true-peak ceiling."""
+        self.loudness = QComboBox()
+        self.loudness.setObjectName("loudnessPreset")
+        for key in LOUDNESS_PRESETS:
+            self.loudness.addItem(PRESET_LABELS[key], key)
+        self.loudness.addItem("Another target", CUSTOM)
+        self.loudness.addItem("Off: keep the takes' levels", OFF)
+        target = settings.loudness_target_lufs
+        self.target = _spin("loudness_target_lufs", target if target is not None else LOUDNESS_PRESETS["ebu-r128"])
+        preset = next((key for key, value in LOUDNESS_PRESETS.items() if target is not None and abs(value - target) < 1e-6),
+                      CUSTOM if target is not None else OFF)
+        self.loudness.setCurrentIndex(self.loudness.findData(preset))
+        self.loudness.currentIndexChanged.connect(self._on_preset)
+        self.ceiling = _spin("true_peak_dbtp", settings.true_peak_dbtp)
+        self.ceiling.setToolTip("No peak of the mix (between samples too) goes above this")
+        loud_box = QGroupBox("Loudness of the mix and the video")
+        loud_form = QFormLayout(loud_box)
+        loud_form.addRow("Target", self.loudness)
+        loud_form.addRow("Integrated loudness", self.target)
+        loud_form.addRow("True-peak ceiling", self.ceiling)
+        hint = QLabel("Every take is brought to the target, then the whole mix (ITU-R BS.1770).")
+        hint.setWordWrap(True)
+        hint.setStyleSheet("color: palette(placeholder-text)")
+        loud_form.addRow(hint)
+        return loud_box
+
+    def _build_guide_box(self, settings: ProjectSettings) -> QGroupBox:
+        """How the original audio goes into the exported mix: how, its level, the dip under lines."""
+        self.guide_mix = QComboBox()
+        for key in GUIDE_MIXES:
+            self.guide_mix.addItem(GUIDE_MIX_LABELS[key], key)
+        self.guide_mix.setCurrentIndex(self.guide_mix.findData(settings.guide_mix))
+        self.guide_mix.currentIndexChanged.connect(self._on_guide_mix)
+        self.guide_gain = _spin("guide_gain_db", settings.guide_gain_db)
+        self.duck_db = _spin("duck_db", settings.duck_db)
+        self.duck_db.setToolTip("How far the original audio dips while a line plays")
+        guide_box = QGroupBox("Original audio in the exported mix and video")
+        guide_form = QFormLayout(guide_box)
+        guide_form.addRow("Original audio", self.guide_mix)
+        guide_form.addRow("Its level", self.guide_gain)
+        guide_form.addRow("Dip under lines", self.duck_db)
+        if not self._project.guide_audio:
+            guide_box.setToolTip("This project has no original audio yet (Project › Add the original audio)")
+        return guide_box
 
     def _on_preset(self) -> None:
         key = self.loudness.currentData()

@@ -53,7 +53,25 @@ class TargetBox(QGroupBox):
         self.location.addItem("A server (dubstudio serve)", SERVER)
         self.location.currentIndexChanged.connect(self._sync)
 
-        # This computer: backend, its options, interpreter, slots.
+        local = self._build_local()
+        server = self._build_server()
+        self._local, self._server = local, server
+        layout = QVBoxLayout(self)
+        top = QFormLayout()
+        top.addRow("Engine", self.location)
+        layout.addLayout(top)
+        layout.addWidget(local)
+        layout.addWidget(server)
+        for widget in (self.python, self.url, self.token, self.ca_file):
+            widget.textChanged.connect(self.changed)
+        self.slots.valueChanged.connect(self.changed)
+        self._on_backend()
+        self._sync()
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _build_local(self) -> QWidget:
+        """This computer: backend, its options, interpreter, slots."""
         self.backend = QComboBox()
         self.backend.setObjectName("stressBackend")
         # Every backend's form, only the chosen one shown (a stack would be as tall as the tallest).
@@ -83,8 +101,10 @@ class TargetBox(QGroupBox):
         local_form.addRow(self.forms)
         local_form.addRow("Interpreter", row(self.python, browse_python))
         local_form.addRow("Slots", self.slots)
+        return local
 
-        # A server: where, its token, the certificate to trust.
+    def _build_server(self) -> QWidget:
+        """A server: where, its token, the certificate to trust, which of its backends."""
         self.url = QLineEdit()
         self.url.setObjectName("stressServerUrl")
         self.url.setPlaceholderText("https://gpu-box:8765")
@@ -113,19 +133,7 @@ class TargetBox(QGroupBox):
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text)")
         server_form.addRow(hint)
-
-        self._local, self._server = local, server
-        layout = QVBoxLayout(self)
-        top = QFormLayout()
-        top.addRow("Engine", self.location)
-        layout.addLayout(top)
-        layout.addWidget(local)
-        layout.addWidget(server)
-        for widget in (self.python, self.url, self.token, self.ca_file):
-            widget.textChanged.connect(self.changed)
-        self.slots.valueChanged.connect(self.changed)
-        self._on_backend()
-        self._sync()
+        return server
 
     # --- what the next run loads --------------------------------------------------------------
 

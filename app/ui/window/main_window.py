@@ -90,30 +90,56 @@ class MainWindow(QMainWindow):
         self._discard_on_close = False  # the user chose to close although the save failed
         self.messages = StudioMessages(self)
 
-        self.engine = EngineController(settings, runner, bridge, engine_override, self)
+        self._build_controllers(bridge, engine_override, output)
+        self._build_pages()
+
+        self.actions_ = build_actions(self)
+        self.menus = build_menus(self.menuBar(), self.actions_)
+        self.menus["edit/assign"].aboutToShow.connect(self._fill_assign_menu)
+        self._parts = StudioParts(settings, runner, self.bridge, self.playback, self.voices, self.folders, qa_runner,
+                                  self.actions_)
+        runner.started.connect(self._on_operation)
+        runner.ended.connect(self._on_operation)
+        self._refresh_recent()
+        self._update_title()
+        self.update_actions()
+        self.resize(1200, 760)
+        if settings.window_geometry:
+            self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
+        self.player.check_output()
+        self.engine.begin()
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _build_controllers(self, bridge: EngineBridge | None, engine_override: EngineConfig | None,
+                           output: AudioOutput | None) -> None:
+        """The engine, the player, playback, the video and the exports, and what their signals say."""
+        self.engine = EngineController(self.settings, self.runner, bridge, engine_override, self)
         self.engine.message.connect(self.messages.status)
         self.engine.ready.connect(self._on_engine_ready)
         self.engine.changed.connect(self.update_actions)
         self.bridge = self.engine.bridge
         self.voices = VoiceStates(self.bridge, self)
-        self.player: Player = Player(output if output is not None else default_output(settings.output_device), self)
+        self.player: Player = Player(output if output is not None else default_output(self.settings.output_device), self)
         self.player.started.connect(self.update_actions)
         self.player.stopped.connect(self.update_actions)
         self.playback = PlaybackController(self.player, self.bridge, self)
         self.playback.message.connect(self.messages.status)
-        self.video: VideoController = VideoController(self, runner, self.folders, self.projects_dir, self.open_project)
+        self.video: VideoController = VideoController(self, self.runner, self.folders, self.projects_dir, self.open_project)
         self.video.transcription_model = lambda: self.settings.recogniser_model
         self.video.message.connect(self.messages.say)
         self.video.error.connect(self.messages.error)
         self.video.warning.connect(self.messages.warn)
         self.video.line_chosen.connect(self._show_line)
         self.video.character_chosen.connect(self._show_character)
-        self.exports = ExportController(runner, self)
+        self.exports = ExportController(self.runner, self)
         self.exports.finished.connect(self._on_exported)
         self.exports.failed.connect(lambda _kind, message: self.messages.error("Export failed", message))
         self.exports.cancelled.connect(
             lambda kind: self.messages.say(f"The {kind} export was cancelled; nothing was written"))
 
+    def _build_pages(self) -> None:
+        """The status bar's badges, the welcome page, the tabs (with the stress tab) and the engine banner."""
         self.save_label = QLabel("")
         for widget in (self.messages.badge, self.save_label, self.engine.label):
             self.statusBar().addPermanentWidget(widget)
@@ -136,22 +162,6 @@ class MainWindow(QMainWindow):
         column.addWidget(self.engine.banner)
         column.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-
-        self.actions_ = build_actions(self)
-        self.menus = build_menus(self.menuBar(), self.actions_)
-        self.menus["edit/assign"].aboutToShow.connect(self._fill_assign_menu)
-        self._parts = StudioParts(settings, runner, self.bridge, self.playback, self.voices, self.folders, qa_runner,
-                                  self.actions_)
-        runner.started.connect(self._on_operation)
-        runner.ended.connect(self._on_operation)
-        self._refresh_recent()
-        self._update_title()
-        self.update_actions()
-        self.resize(1200, 760)
-        if settings.window_geometry:
-            self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
-        self.player.check_output()
-        self.engine.begin()
 
     # --- the open project's parts, for scripts and tests (None with no project open) --------
 
