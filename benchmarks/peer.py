@@ -66,7 +66,7 @@ class PeerServer:
     def __init__(self, model: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self._log = tempfile.TemporaryFile()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (open while the server runs; __exit__ closes it)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "piper.http_server", "-m", model, "--host", "127.0.0.1", "--port", str(self.port)],
             stdout=self._log, stderr=subprocess.STDOUT, cwd=tempfile.gettempdir(),

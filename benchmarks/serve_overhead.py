@@ -54,7 +54,8 @@ class Server:
     def __init__(self, *args: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="dubstudio-serve-", suffix=".log", delete=False)
+        # The server writes to it for its whole life, and the file is kept afterwards for reading.
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="dubstudio-serve-", suffix=".log", delete=False)  # noqa: SIM115
         self.started = time.monotonic()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--num-cpus", "4", *args],

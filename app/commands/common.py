@@ -7,6 +7,7 @@ The backends, their options, their help and their checks come from the backend d
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 from collections.abc import Callable, Mapping
@@ -74,10 +75,9 @@ def _forget_unhandled_interrupt() -> None:
     SIGTERM landed during the command's imports. The interrupt was handled; clear the mark."""
     import ctypes
 
-    try:
+    # Another interpreter, or the symbol not exported: nothing to clear.
+    with contextlib.suppress(AttributeError, ValueError, OSError):
         ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
-    except (AttributeError, ValueError, OSError):  # another interpreter, or the symbol not exported
-        pass
 
 
 def backend_option_help() -> str:

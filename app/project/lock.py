@@ -127,10 +127,9 @@ class ProjectLock:
         handle, self._handle = self._handle, None
         if handle is None:
             return
-        try:
+        # A read-only folder cannot lose the file; the OS lock still goes with close().
+        with contextlib.suppress(OSError):
             self.path.unlink(missing_ok=True)  # before unlocking, so nobody locks the old file
-        except OSError:
-            pass  # a read-only folder cannot lose the file; the OS lock still goes with close()
         handle.close()
 
     def __enter__(self) -> ProjectLock:

@@ -16,6 +16,7 @@ QA only ever reads audio: takes are opened read-only and never written.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import sys
@@ -170,10 +171,9 @@ def lower_priority() -> None:
     """
     import psutil
 
-    try:
+    # Not allowed here: QA then competes at normal priority, which is still correct.
+    with contextlib.suppress(psutil.Error, OSError):
         psutil.Process().nice(psutil.IDLE_PRIORITY_CLASS if sys.platform == "win32" else 19)
-    except (psutil.Error, OSError):
-        pass  # not allowed here: QA then competes at normal priority, which is still correct
 
 
 def quiet_third_party_warnings() -> None:
@@ -237,10 +237,9 @@ class QaWorker:
                 return  # poll() reports the crash and hands the rest, this one included, to a new process
             self._ensure_started()
             assert self._requests is not None
-            try:
+            # If it just died, poll() sees the closed pipe and resubmits to a new process.
+            with contextlib.suppress(OSError):
                 self._requests.send(request)
-            except OSError:
-                pass  # it just died: poll() sees the closed pipe and resubmits to a new process
 
     def _ensure_started(self) -> None:
         if self._process is not None:
@@ -298,11 +297,9 @@ class QaWorker:
         process, self._process = self._process, None
         for conn in (self._requests, self._results):
             if conn is not None:
-                try:
+                with contextlib.suppress(OSError):
                     if wait and conn is self._requests and process is not None and process.is_alive():
                         conn.send(None)
-                except OSError:
-                    pass
                 conn.close()
         self._requests = self._results = None
         if process is not None:

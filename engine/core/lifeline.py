@@ -21,6 +21,7 @@ interpreter that hung before it could lead its own group.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -33,10 +34,8 @@ EXIT_PARENT_GONE = 70  # the engine's exit status when it stopped because its pa
 def lead_process_group() -> None:
     """Make this process the leader of a new process group (POSIX), so it can be ended whole."""
     if hasattr(os, "setpgid"):
-        try:
+        with contextlib.suppress(OSError):  # already a session or group leader: nothing to do
             os.setpgid(0, 0)
-        except OSError:  # already a session or group leader: nothing to do
-            pass
 
 
 def exit_with_group(status: int = EXIT_PARENT_GONE) -> None:
@@ -47,10 +46,8 @@ def exit_with_group(status: int = EXIT_PARENT_GONE) -> None:
     the process alive.
     """
     if hasattr(os, "killpg") and os.getpgid(0) == os.getpid():
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(os.getpid(), signal.SIGKILL)  # this process included
-        except OSError:
-            pass
     os._exit(status)
 
 
@@ -110,13 +107,9 @@ def kill_engine(pid: int) -> None:
     except psutil.Error:
         return
     if hasattr(os, "killpg"):
-        try:
+        with contextlib.suppress(OSError):
             if os.getpgid(pid) == pid:
                 os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
     for process in tree:  # not waited for here: the caller reaps its own child (Process.join)
-        try:
+        with contextlib.suppress(psutil.Error):
             process.kill()
-        except psutil.Error:
-            pass

@@ -156,11 +156,10 @@ def transcribe_media(
             speakers.SPEAKER_COUNT.check(options.speakers)
         except RangeError as error:
             raise HearingError(error.code, error.message) from None
-    if options.translate_to is not None:
-        if translator is None or translator.target != options.translate_to:
-            raise HearingError(ErrorCode.TRANSLATION_TARGET,
-                               f"no translator into {options.translate_to!r}; "
-                               f"Whisper translates into {', '.join(TRANSLATION_TARGETS)} only")
+    if options.translate_to is not None and (translator is None or translator.target != options.translate_to):
+        raise HearingError(ErrorCode.TRANSLATION_TARGET,
+                           f"no translator into {options.translate_to!r}; "
+                           f"Whisper translates into {', '.join(TRANSLATION_TARGETS)} only")
     report = progress or (lambda stage, fraction: None)
     duration = probe_audio(path, options.stream_index)
     report("listening", 0.0)

@@ -7,6 +7,7 @@ process and its children and given in percent of one core (200 = two cores busy)
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -72,10 +73,8 @@ class _Gpus:
 
     def close(self) -> None:
         if self.present:
-            try:
+            with contextlib.suppress(Exception):  # shutting NVML down is best effort
                 self._nvml.nvmlShutdown()
-            except Exception:  # noqa: BLE001 - shutting NVML down is best effort
-                pass
             self._handles = []
 
 

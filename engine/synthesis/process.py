@@ -255,9 +255,8 @@ class Engine:
                     return False
                 if self._scheduler.idle:
                     # Woken early by new work (or stop): look again; else the quiet time passed.
-                    if not self._idle.wait(quiet_s):
-                        if self._scheduler.idle and not self._stopping:
-                            return True
+                    if not self._idle.wait(quiet_s) and self._scheduler.idle and not self._stopping:
+                        return True
                     continue
                 self._idle.wait()
 

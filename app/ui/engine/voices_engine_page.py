@@ -24,6 +24,7 @@ job, and they share the one busy area, its Cancel and its log, so they stay one 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from collections.abc import Callable
@@ -575,10 +576,8 @@ class VoicesEnginePage(QWidget):
             self._show_device(known)
             return
         requested = "auto"
-        try:
+        with contextlib.suppress(OptionError):
             requested = str(self.form.values().get("device", "auto"))
-        except OptionError:
-            pass
         self.device_label.setText("Asking torch in the engine's environment…")
 
         def shown(facts: dict[str, Any]) -> None:

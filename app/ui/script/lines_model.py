@@ -453,6 +453,4 @@ class LineFilterProxy(QSortFilterProxyModel):
             return False
         if self._failed_qa and model.data(index, QA_ROLE) != QaState.FAILED.value:
             return False
-        if self._text and self._text not in str(model.data(index, Qt.ItemDataRole.DisplayRole)).casefold():
-            return False
-        return True
+        return not self._text or self._text in str(model.data(index, Qt.ItemDataRole.DisplayRole)).casefold()

@@ -46,10 +46,7 @@ TOKEN_FILE = "server-token"  # beside the settings file, owner-only: the server'
 
 def _to_str_list(value: object) -> list[str]:
     # Stored as JSON text: QSettings' own list handling differs between backends.
-    if isinstance(value, str):
-        parsed = json.loads(value) if value else []
-    else:
-        parsed = value
+    parsed = (json.loads(value) if value else []) if isinstance(value, str) else value
     if not isinstance(parsed, list) or not all(isinstance(x, str) for x in parsed):
         raise ValueError(f"expected a list of strings, got {value!r}")
     return parsed

@@ -263,7 +263,7 @@ def _mean_envelope(audio: np.ndarray, rate: int, times: np.ndarray, band_limit_h
     cepstrum[:, lifter: nfft - lifter + 1] = 0.0
     envelope = np.fft.rfft(cepstrum, nfft, axis=1).real.mean(axis=0) * (10.0 / math.log(10.0))
     grid = np.interp(ENVELOPE_GRID_HZ, np.fft.rfftfreq(nfft, 1.0 / rate), envelope)
-    return np.where(ENVELOPE_GRID_HZ < 0.9 * band_limit_hz, grid, np.nan)
+    return np.where(ENVELOPE_GRID_HZ < 0.9 * band_limit_hz, grid, np.nan)  # noqa: SIM300 (an array, not a constant)
 
 
 def long_term_spectrum(audio: np.ndarray, rate: int) -> np.ndarray:

@@ -11,6 +11,7 @@ when the line says how far it got.
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
 import json
 import os
@@ -133,10 +134,8 @@ class CommandRun:
             try:
                 process.wait(STOP_GRACE_S)
             except subprocess.TimeoutExpired:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
 
         threading.Thread(target=finish, name="setup-cancel", daemon=True).start()
 

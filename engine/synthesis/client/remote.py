@@ -20,6 +20,7 @@ How it maps onto HTTP (docs/serving.md):
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import http.client
 import json
@@ -443,10 +444,8 @@ class RemoteEngineClient:
         with self._lock:
             connection = item.connection
         if connection is not None and connection.sock is not None:
-            try:
+            with contextlib.suppress(OSError):  # already closed
                 connection.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass  # already closed
 
     # --- voices and stats -----------------------------------------------------------------
 

@@ -190,7 +190,7 @@ def test_v4_lines_get_their_own_delivery_unset_so_takes_stay_current() -> None:
 
 def test_the_v6_qa_defaults_are_todays_defaults() -> None:
     """Written out in the migration on purpose (it must not move with the model); today they agree."""
-    assert V6_QA_DEFAULTS == QaThresholds().to_dict()
+    assert QaThresholds().to_dict() == V6_QA_DEFAULTS
 
 
 def test_v5_thresholds_at_the_old_defaults_move_to_whispers_and_chosen_ones_stay() -> None:

@@ -8,6 +8,7 @@ waits (with a generous bound: never a timing assertion) for what must disappear 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -45,10 +46,8 @@ def wait_gone(pid: int, limit: float = GONE_WITHIN_S) -> bool:
 
 
 def kill_if_alive(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def read_line_with(stream, marker: str, limit: float = 300.0) -> str:

@@ -26,10 +26,9 @@ def python_ctrl_c() -> Iterator[None]:
 
 def test_a_signal_during_the_read_acts_once_the_read_is_done(python_ctrl_c: None) -> None:
     reached_end_of_read = False
-    with pytest.raises(KeyboardInterrupt):
-        with signals_held():
-            signal.raise_signal(signal.SIGINT)
-            reached_end_of_read = True  # the read would complete here, its message whole
+    with pytest.raises(KeyboardInterrupt), signals_held():
+        signal.raise_signal(signal.SIGINT)
+        reached_end_of_read = True  # the read would complete here, its message whole
     assert reached_end_of_read
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
 
