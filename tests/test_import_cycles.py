@@ -37,47 +37,61 @@ def import_graph(folders: tuple[str, ...] = ("app", "engine")) -> dict[str, set[
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
+    return _Tarjan(graph).components()
 
-    def visit(start: str) -> None:  # iterative, so a deep graph cannot exhaust the stack
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
+
+class _Tarjan:
+    """Tarjan's strongly connected components, iterative, so a deep graph cannot exhaust the stack."""
+
+    def __init__(self, graph: dict[str, set[str]]) -> None:
+        self.graph = graph
+        self.index: dict[str, int] = {}
+        self.low: dict[str, int] = {}
+        self.stack: list[str] = []
+        self.on_stack: set[str] = set()
+        self.found: list[list[str]] = []
+
+    def components(self) -> list[list[str]]:
+        for node in sorted(self.graph):
+            if node not in self.index:
+                self._visit(node)
+        return self.found
+
+    def _enter(self, node: str) -> None:
+        self.index[node] = self.low[node] = len(self.index)
+        self.stack.append(node)
+        self.on_stack.add(node)
+
+    def _visit(self, start: str) -> None:
+        work = [(start, iter(sorted(self.graph[start])))]
+        self._enter(start)
         while work:
             node, children = work[-1]
             child = next(children, None)
             if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph[child]))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
+                if child not in self.index:
+                    self._enter(child)
+                    work.append((child, iter(sorted(self.graph[child]))))
+                elif child in self.on_stack:
+                    self.low[node] = min(self.low[node], self.index[child])
                 continue
             work.pop()
             if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(sorted(component))
+                self.low[work[-1][0]] = min(self.low[work[-1][0]], self.low[node])
+            if self.low[node] == self.index[node]:
+                self._close(node)
 
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
+    def _close(self, root: str) -> None:
+        """Pop the component ``root`` leads; keep it when it is a circle (more than one module)."""
+        component = []
+        while True:
+            member = self.stack.pop()
+            self.on_stack.discard(member)
+            component.append(member)
+            if member == root:
+                break
+        if len(component) > 1:
+            self.found.append(sorted(component))
 
 
 def test_no_module_imports_itself_back() -> None:

@@ -31,7 +31,7 @@ from engine.load.stats import OBJECTIVE_RANGES
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
-    from engine.load import BenchSettings, Plan
+    from engine.load import BenchReport, BenchSession, BenchSettings, Plan
     from engine.load.runner import Observer, Progress
 
 
@@ -229,22 +229,11 @@ def _progress(quiet: bool) -> Observer:
     return show
 
 
-def run(args: argparse.Namespace) -> int:
-    from engine.core.protocol import EngineError
-    from engine.load import BenchSession, PlanError, WorkloadError, format_table
-    from engine.load.report import hardware_line
-    from engine.synthesis.backends.cosyvoice_models import synthetic_banner
-    from engine.synthesis.client.local import EngineStartError
+def _run_stoppably(session: BenchSession) -> tuple[dict[str, Any], bool]:
+    """Run the session; ``{"report": ...}`` or ``{"error": ..., "exit"?: ...}``, and whether
+    Ctrl-C stopped it."""
+    from engine.load import WorkloadError
 
-    try:
-        settings = _settings(args)
-        session = BenchSession(settings, _progress(args.quiet))
-    except EngineStartError as error:
-        print(f"dubstudio bench: {error.code.value}: {error}", file=sys.stderr)
-        return ExitCode.ENGINE
-    except (BenchError, PlanError, WorkloadError, EngineError) as error:  # the settings, texts, voices, probe
-        print(f"dubstudio bench: {error}", file=sys.stderr)
-        return ExitCode.BAD_INPUT
     result: dict[str, Any] = {}
     done = threading.Event()
 
@@ -274,10 +263,15 @@ def run(args: argparse.Namespace) -> int:
             print("stopping: cancelling jobs in flight ...", file=sys.stderr, flush=True)
             session.stop()
     thread.join()
-    if "error" in result:
-        print(f"dubstudio bench: {result['error']}", file=sys.stderr)
-        return result.get("exit", ExitCode.ENGINE)
-    report = result["report"]
+    return result, interrupted
+
+
+def _show(report: BenchReport, args: argparse.Namespace) -> int | None:
+    """Print the report and write the files asked for; the exit status of a failed write."""
+    from engine.load import format_table
+    from engine.load.report import hardware_line
+    from engine.synthesis.backends.cosyvoice_models import synthetic_banner
+
     print(hardware_line(report))
     warning = synthetic_banner(report.engine)
     if warning:
@@ -294,6 +288,30 @@ def run(args: argparse.Namespace) -> int:
                 print(f"dubstudio bench: {error}", file=sys.stderr)
                 return ExitCode.SAVE_FAILED
             print(f"wrote {Path(path)}", file=sys.stderr)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.core.protocol import EngineError
+    from engine.load import BenchSession, PlanError, WorkloadError
+    from engine.synthesis.client.local import EngineStartError
+
+    try:
+        settings = _settings(args)
+        session = BenchSession(settings, _progress(args.quiet))
+    except EngineStartError as error:
+        print(f"dubstudio bench: {error.code.value}: {error}", file=sys.stderr)
+        return ExitCode.ENGINE
+    except (BenchError, PlanError, WorkloadError, EngineError) as error:  # the settings, texts, voices, probe
+        print(f"dubstudio bench: {error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    result, interrupted = _run_stoppably(session)
+    if "error" in result:
+        print(f"dubstudio bench: {result['error']}", file=sys.stderr)
+        return result.get("exit", ExitCode.ENGINE)
+    report = result["report"]
+    if (status := _show(report, args)) is not None:
+        return status
     if interrupted:
         return ExitCode.INTERRUPTED
     if args.fail_under is not None and (report.verdict.capacity_level or 0) < args.fail_under:

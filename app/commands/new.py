@@ -31,6 +31,7 @@ from engine.core.codes import ErrorCode
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
     from app.project import Project
+    from app.project.new_project import NewProject
     from app.project.transcription import TranscribedScript
     from app.project.undo import CommandStack
 
@@ -129,6 +130,12 @@ def run(args: argparse.Namespace) -> int:
     heard = fill_missing_transcripts(project, args.recogniser_model)
     if heard:
         project.save()
+    return _print_made(made, transcribed, heard)
+
+
+def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: list[str]) -> int:
+    """What was made and what is missing before it can render; FAILED when something is."""
+    project = made.project
     video = project.video
     assert video is not None
     print(f"Created {project.root}")

@@ -33,7 +33,7 @@ from engine.core.codes import ErrorCode, QaCode
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
-    from app.project import Project
+    from app.project import Line, Project, Take
     from app.project.qa import ReportRow
 
 
@@ -85,15 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(project: Project, args: argparse.Namespace) -> int:
     from app.project import ProjectError
-    from app.project.qa import (
-        QaOutcome,
-        TakeChecker,
-        placements,
-        quiet_third_party_warnings,
-        record,
-        report_row,
-        request_for,
-    )
+    from app.project.qa import quiet_third_party_warnings
 
     quiet_third_party_warnings()
 
@@ -109,23 +101,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
     if not to_check:
         print(f"dubstudio qa: no takes to check: none of the {len(lines)} line(s) has a take yet", file=err)
         return ExitCode.OK
-    checker = TakeChecker()
-    placed = placements(project)
-    rows: list[ReportRow] = []
-    for count, (line, take) in enumerate(to_check, 1):
-        if not args.json and err.isatty():
-            err.write(f"\rChecking take {count} of {len(to_check)}…")
-            err.flush()
-        try:
-            outcome = checker.check(request_for(project, line, take, args.recogniser_model))
-        except ProjectError as error:  # a take path that escapes the project
-            outcome = QaOutcome(line.id, take.id, None, f"{ErrorCode.TAKE_UNREADABLE}: {error}")
-        if args.save and record(project, outcome) is not None:
-            take = project.chosen_take(line) or take
-        row = report_row(project, line, take, outcome, placed.get(line.id))
-        rows.append(row)
-        if args.json:
-            print(json.dumps(row, ensure_ascii=False), flush=True)
+    rows = _check_takes(project, to_check, args)
     if not args.json:
         if err.isatty():
             err.write("\r" + " " * 40 + "\r")
@@ -143,6 +119,39 @@ def _check(project: Project, args: argparse.Namespace) -> int:
         summary += f", {unchecked} not fully checked (see {QaCode.NOT_CHECKED})"
     print(summary + ".", file=err)
     return ExitCode.FAILED if failed else ExitCode.OK
+
+
+def _check_takes(project: Project, to_check: list[tuple[Line, Take]], args: argparse.Namespace) -> list[ReportRow]:
+    """Check each take (saving the results with --save), printing each row with --json."""
+    from app.project import ProjectError
+    from app.project.qa import (
+        QaOutcome,
+        TakeChecker,
+        placements,
+        record,
+        report_row,
+        request_for,
+    )
+
+    err = sys.stderr
+    checker = TakeChecker()
+    placed = placements(project)
+    rows: list[ReportRow] = []
+    for count, (line, take) in enumerate(to_check, 1):
+        if not args.json and err.isatty():
+            err.write(f"\rChecking take {count} of {len(to_check)}…")
+            err.flush()
+        try:
+            outcome = checker.check(request_for(project, line, take, args.recogniser_model))
+        except ProjectError as error:  # a take path that escapes the project
+            outcome = QaOutcome(line.id, take.id, None, f"{ErrorCode.TAKE_UNREADABLE}: {error}")
+        if args.save and record(project, outcome) is not None:
+            take = project.chosen_take(line) or take
+        row = report_row(project, line, take, outcome, placed.get(line.id))
+        rows.append(row)
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+    return rows
 
 
 def _print_table(project: Project, rows: list[ReportRow]) -> None:

@@ -27,7 +27,7 @@ import shutil
 import signal
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
@@ -49,7 +49,8 @@ if TYPE_CHECKING:
     from app.project import Line, Project
     from app.project.export_registry import ExportContext, ExportFormat
     from app.project.qa import QaWorker
-    from app.project.render import RenderProgress, RenderSession
+    from app.project.render import RenderProgress, RenderSession, RenderUpdate
+    from engine.core.protocol import EngineClientProtocol
 
 CANCEL_CONFIRM_S = 10.0  # after Ctrl+C or SIGTERM, how long to wait for the engine to confirm cancellations
 
@@ -272,12 +273,10 @@ def _flag_unspoken_languages(project: Project, backend: str, declared: tuple[str
 
 
 def _render(project: Project, session: RenderSession, args: argparse.Namespace, bar: ProgressBar) -> int:
-    from app.project import LineStatus
-    from app.project.qa import QaWorker, request_for
+    from app.project.qa import QaWorker
     from engine.synthesis.client.local import EngineStartError
 
     qa = QaWorker() if args.qa else None
-    qa_failed = 0
     try:
         client = engine_client_from_args(args)
     except EngineStartError as error:
@@ -295,75 +294,104 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         started = time.monotonic()
         update = session.start(client)
         bar.log(f"Rendering {update.progress.total} lines with {ready.slots} slot(s) on {ready.backend.name}.")
-        by_id = {line.id: line for line in session.lines}
+        run = _RenderRun(project, session, args, bar, qa, {line.id: line for line in session.lines})
         for line in session.failed_lines:
             bar.log(f"  {_describe(project, line)} cannot render: {line.error}")
-        interrupted = False
-        save_failed = False
-        give_up_at = math.inf  # once interrupted: when to stop waiting for the engine's confirmations
-        stop = _StopRequest()
-        try:
-            while not session.finished:
-                if stop.requested and not interrupted:
-                    interrupted = True
-                    give_up_at = time.monotonic() + CANCEL_CONFIRM_S
-                    bar.log("Interrupted: cancelling (finished takes are saved; Ctrl+C again to quit now)...")
-                    update = session.cancel()
-                    continue
-                if time.monotonic() > give_up_at:
-                    # A confirmation that never comes must not hold the command: a service
-                    # manager's SIGTERM comes only once.
-                    bar.log(f"The engine did not confirm every cancellation within {CANCEL_CONFIRM_S:.0f} s; "
-                            "stopping without them.")
-                    break
-                update = session.handle_event(client.get_event(timeout=0.5))
-                for line_id, take in update.takes:
-                    if not bar.live:
-                        fitted = f" ({take.fit.describe()})" if take.fit else ""
-                        bar.log(f"[{update.progress.completed}/{update.progress.total}] "
-                                f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s{fitted}")
-                    if qa is not None:
-                        qa.submit(request_for(project, by_id[line_id], take, args.recogniser_model))
-                if qa is not None:
-                    qa_failed += _collect_qa(project, qa, bar, timeout=0.0)
-                for line_id in update.lines:
-                    if by_id[line_id].status is LineStatus.FAILED:
-                        bar.log(f"  {_describe(project, by_id[line_id])} failed: {by_id[line_id].error}")
-                for problem in update.errors:  # a failed save: the command fails unless a later save works
-                    bar.log(f"  error: {problem}")
-                    save_failed = True
-                bar.draw(update.progress)  # also on idle polls, so the ETA keeps ticking
-        finally:
-            stop.restore()
+        run.follow(client)
         bar.finish()
         render_s = time.monotonic() - started
-        if qa is not None and qa.pending and not interrupted:
+        if qa is not None and qa.pending and not run.interrupted:
             bar.log(f"Checking the last {qa.pending} take(s)...")
             while qa.pending:
-                qa_failed += _collect_qa(project, qa, bar, timeout=1.0)
+                run.qa_failed += _collect_qa(project, qa, bar, timeout=1.0)
     finally:
         client.close()
         if qa is not None:
             qa.close()
-    progress = session.progress
-    if (save_failed or qa is not None) and not _save(project, bar):  # QA results are saved unchecked as they come
-        bar.log(f"dubstudio render: {progress.done} of {progress.total} lines were spoken, but project.json "
-                "could not be saved, so their takes (in takes/) are not recorded in the project.")
-        return ExitCode.SAVE_FAILED
-    summary = f"Rendered {progress.done} of {progress.total} lines in {render_s:.1f} s"
-    if progress.failed:
-        summary += f"; {progress.failed} failed"
-    if progress.cancelled:
-        summary += f"; {progress.cancelled} cancelled"
-    if qa is not None:
-        summary += f"; QA done {time.monotonic() - started - render_s:.1f} s later"
-        summary += f", {qa_failed} take(s) failed it" if qa_failed else ", no take failed it"
-    bar.log(summary + ".")
-    if interrupted:
-        return ExitCode.INTERRUPTED
-    if progress.failed:
-        return ExitCode.FAILED
-    return ExitCode.QA_FAILED if qa_failed else ExitCode.OK
+    return run.conclude(started, render_s)
+
+
+@dataclass
+class _RenderRun:
+    """One render's event loop, what it tells on the way, and its outcome."""
+
+    project: Project
+    session: RenderSession
+    args: argparse.Namespace
+    bar: ProgressBar
+    qa: QaWorker | None
+    by_id: dict[str, Line]
+    qa_failed: int = 0
+    interrupted: bool = False
+    save_failed: bool = False
+
+    def follow(self, client: EngineClientProtocol) -> None:
+        """Hand the engine's events to the session until it is finished, cancelling on Ctrl+C."""
+        give_up_at = math.inf  # once interrupted: when to stop waiting for the engine's confirmations
+        stop = _StopRequest()
+        try:
+            while not self.session.finished:
+                if stop.requested and not self.interrupted:
+                    self.interrupted = True
+                    give_up_at = time.monotonic() + CANCEL_CONFIRM_S
+                    self.bar.log("Interrupted: cancelling (finished takes are saved; Ctrl+C again to quit now)...")
+                    self.session.cancel()
+                    continue
+                if time.monotonic() > give_up_at:
+                    # A confirmation that never comes must not hold the command: a service
+                    # manager's SIGTERM comes only once.
+                    self.bar.log(f"The engine did not confirm every cancellation within {CANCEL_CONFIRM_S:.0f} s; "
+                                 "stopping without them.")
+                    break
+                self._tell(self.session.handle_event(client.get_event(timeout=0.5)))
+        finally:
+            stop.restore()
+
+    def _tell(self, update: RenderUpdate) -> None:
+        """Print what an event changed, and send each new take to QA."""
+        from app.project import LineStatus
+        from app.project.qa import request_for
+
+        project, bar, by_id = self.project, self.bar, self.by_id
+        for line_id, take in update.takes:
+            if not bar.live:
+                fitted = f" ({take.fit.describe()})" if take.fit else ""
+                bar.log(f"[{update.progress.completed}/{update.progress.total}] "
+                        f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s{fitted}")
+            if self.qa is not None:
+                self.qa.submit(request_for(project, by_id[line_id], take, self.args.recogniser_model))
+        if self.qa is not None:
+            self.qa_failed += _collect_qa(project, self.qa, bar, timeout=0.0)
+        for line_id in update.lines:
+            if by_id[line_id].status is LineStatus.FAILED:
+                bar.log(f"  {_describe(project, by_id[line_id])} failed: {by_id[line_id].error}")
+        for problem in update.errors:  # a failed save: the command fails unless a later save works
+            bar.log(f"  error: {problem}")
+            self.save_failed = True
+        bar.draw(update.progress)  # also on idle polls, so the ETA keeps ticking
+
+    def conclude(self, started: float, render_s: float) -> int:
+        """Save what QA found, print the summary and return the exit status."""
+        progress, bar = self.session.progress, self.bar
+        # QA results are saved unchecked as they come.
+        if (self.save_failed or self.qa is not None) and not _save(self.project, bar):
+            bar.log(f"dubstudio render: {progress.done} of {progress.total} lines were spoken, but project.json "
+                    "could not be saved, so their takes (in takes/) are not recorded in the project.")
+            return ExitCode.SAVE_FAILED
+        summary = f"Rendered {progress.done} of {progress.total} lines in {render_s:.1f} s"
+        if progress.failed:
+            summary += f"; {progress.failed} failed"
+        if progress.cancelled:
+            summary += f"; {progress.cancelled} cancelled"
+        if self.qa is not None:
+            summary += f"; QA done {time.monotonic() - started - render_s:.1f} s later"
+            summary += f", {self.qa_failed} take(s) failed it" if self.qa_failed else ", no take failed it"
+        bar.log(summary + ".")
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        if progress.failed:
+            return ExitCode.FAILED
+        return ExitCode.QA_FAILED if self.qa_failed else ExitCode.OK
 
 
 def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float) -> int:

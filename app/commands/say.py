@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.commands.common import (
     add_engine_arguments,
@@ -24,7 +24,15 @@ from engine.synthesis.backends import DESCRIPTORS, descriptor
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
-    from engine.core.protocol import RequestFailed, VoicePrepared
+    from engine.core.protocol import (
+        AudioChunk,
+        EngineClientProtocol,
+        Job,
+        JobFinished,
+        RequestFailed,
+        VoicePrepared,
+        VoiceSpec,
+    )
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -53,21 +61,58 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from engine.core.files import FileError, atomic_write_wav, check_target
-    from engine.core.protocol import (
-        AudioChunk,
-        Job,
-        JobFailed,
-        JobFinished,
-        Priority,
-        RequestFailed,
-        VoicePrepared,
-        VoiceSettings,
-        VoiceSpec,
-    )
-    from engine.core.reference import transcript_beside
+    from engine.core.files import FileError, atomic_write_wav
+    from engine.core.protocol import Job, Priority
     from engine.synthesis.client.local import EngineStartError
     from engine.synthesis.voices import resemblance_text
+
+    checked = _checked_voice(args)
+    if isinstance(checked, int):
+        return checked
+    voice, heard_transcript = checked
+    try:
+        client = engine_client_from_args(args)
+    except EngineStartError as error:
+        print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
+        return ExitCode.ENGINE
+    try:
+        try:
+            client.start()
+        except EngineStartError as error:
+            print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
+            return ExitCode.ENGINE
+        job = Job(args.text, voice, priority=Priority.INTERACTIVE, listening=False)  # written to a file
+        spoken = _speak(client, job)
+        if isinstance(spoken, int):
+            return spoken
+    except KeyboardInterrupt:  # Ctrl+C or SIGTERM
+        print("dubstudio say: interrupted; nothing was written", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    finally:
+        client.close()
+    rate = spoken.chunks[0].sample_rate
+    audio = np.concatenate([chunk.pcm for chunk in spoken.chunks])
+    try:
+        atomic_write_wav(args.out, audio, rate, stream_special=True)
+    except FileError as error:
+        print(f"dubstudio: {error}", file=sys.stderr)
+        return ExitCode.SAVE_FAILED
+    report = _report(args, client, spoken, len(audio) / rate, rate, heard_transcript)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"wrote {report['out']}: {report['audio_s']:.2f} s of audio in {report['chunks']} chunks; "
+              f"first audio after {report['first_audio_s']:.3f} s, done after {report['total_s']:.3f} s "
+              f"(voice cache {report['voice_cache']}); {resemblance_text(report)}")
+    return ExitCode.OK
+
+
+def _checked_voice(args: argparse.Namespace) -> tuple[VoiceSpec, str | None] | int:
+    """The voice to speak with and the transcript heard for it (None: it was given or beside the
+    clip), or the exit status of a bad input, refused before any engine starts."""
+    from engine.core.files import FileError, check_target
+    from engine.core.protocol import VoiceSettings, VoiceSpec
+    from engine.core.reference import transcript_beside
 
     try:  # refuse a bad --out (a folder, a symlink, a device to be replaced) before any synthesis
         check_target(Path(args.out).absolute(), stream_special=True)
@@ -97,66 +142,75 @@ def run(args: argparse.Namespace) -> int:
         settings=VoiceSettings(speed=args.speed, pitch_semitones=args.pitch, instruction=args.instruction,
                                language=args.language),
     )
-    try:
-        client = engine_client_from_args(args)
-    except EngineStartError as error:
-        print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
-        return ExitCode.ENGINE
-    try:
-        try:
-            client.start()
-        except EngineStartError as error:
-            print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
-            return ExitCode.ENGINE
-        job = Job(args.text, voice, priority=Priority.INTERACTIVE, listening=False)  # written to a file
-        submitted = client.submit(job)
-        # Asked after the job, so the job prepares the voice and never waits for this answer:
-        # it comes once the voice's resemblance is measured (and its cache entry written).
-        prepare_id = client.prepare_voice(voice)
-        chunks: list[AudioChunk] = []
-        first_audio = None
-        finished: JobFinished | None = None
-        prepared: VoicePrepared | RequestFailed | None = None
-        while finished is None or prepared is None:
-            event = client.get_event()
-            if isinstance(event, AudioChunk) and event.job_id == job.job_id:
-                if first_audio is None:
-                    first_audio = time.monotonic() - submitted
-                chunks.append(event)
-            elif isinstance(event, JobFailed) and event.job_id == job.job_id:
-                if event.resubmitted:
-                    chunks.clear()
-                    first_audio = None
-                    continue
-                print(f"dubstudio: {event.code.value}: {event.message}", file=sys.stderr)
-                return ExitCode.BAD_INPUT
-            elif isinstance(event, JobFinished) and event.job_id == job.job_id:
-                total = time.monotonic() - submitted
-                finished = event
-            elif isinstance(event, (VoicePrepared, RequestFailed)) and event.request_id == prepare_id:
-                prepared = event
-    except KeyboardInterrupt:  # Ctrl+C or SIGTERM
-        print("dubstudio say: interrupted; nothing was written", file=sys.stderr)
-        return ExitCode.INTERRUPTED
-    finally:
-        client.close()
-    rate = chunks[0].sample_rate
-    audio = np.concatenate([chunk.pcm for chunk in chunks])
-    try:
-        atomic_write_wav(args.out, audio, rate, stream_special=True)
-    except FileError as error:
-        print(f"dubstudio: {error}", file=sys.stderr)
-        return ExitCode.SAVE_FAILED
+    return voice, heard_transcript
+
+
+class _Spoken(NamedTuple):
+    """What the engine sent for the job, and its answer to the voice's preparation."""
+
+    chunks: list[AudioChunk]
+    first_audio_s: float | None
+    total_s: float
+    finished: JobFinished
+    prepared: VoicePrepared | RequestFailed
+
+
+def _speak(client: EngineClientProtocol, job: Job) -> _Spoken | int:
+    """Submit the job and collect its audio, or the exit status of its failure."""
+    from engine.core.protocol import (
+        AudioChunk,
+        JobFailed,
+        JobFinished,
+        RequestFailed,
+        VoicePrepared,
+    )
+
+    submitted = client.submit(job)
+    # Asked after the job, so the job prepares the voice and never waits for this answer:
+    # it comes once the voice's resemblance is measured (and its cache entry written).
+    prepare_id = client.prepare_voice(job.voice)
+    chunks: list[AudioChunk] = []
+    first_audio = None
+    total = 0.0
+    finished: JobFinished | None = None
+    prepared: VoicePrepared | RequestFailed | None = None
+    while finished is None or prepared is None:
+        event = client.get_event()
+        if isinstance(event, AudioChunk) and event.job_id == job.job_id:
+            if first_audio is None:
+                first_audio = time.monotonic() - submitted
+            chunks.append(event)
+        elif isinstance(event, JobFailed) and event.job_id == job.job_id:
+            if event.resubmitted:
+                chunks.clear()
+                first_audio = None
+                continue
+            print(f"dubstudio: {event.code.value}: {event.message}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+        elif isinstance(event, JobFinished) and event.job_id == job.job_id:
+            total = time.monotonic() - submitted
+            finished = event
+        elif isinstance(event, (VoicePrepared, RequestFailed)) and event.request_id == prepare_id:
+            prepared = event
+    return _Spoken(chunks, first_audio, total, finished, prepared)
+
+
+def _report(args: argparse.Namespace, client: EngineClientProtocol, spoken: _Spoken, audio_s: float, rate: int,
+            heard_transcript: str | None) -> dict[str, Any]:
+    """The run's figures, as --json prints them."""
+    from engine.core.protocol import VoicePrepared
+
+    finished, prepared, total = spoken.finished, spoken.prepared, spoken.total_s
     # The job and the preparation request race for a new voice: whichever comes first prepares
     # it, and the other finds it in memory. Either way this run prepared it: a miss.
     source = "miss" if isinstance(prepared, VoicePrepared) and prepared.cache == "miss" else finished.timing.voice_cache
-    report = {
-        "first_audio_s": round(first_audio or 0.0, 4),
+    return {
+        "first_audio_s": round(spoken.first_audio_s or 0.0, 4),
         "total_s": round(total, 4),
-        "audio_s": round(len(audio) / rate, 4),
-        "rtf": round(total / (len(audio) / rate), 4),
+        "audio_s": round(audio_s, 4),
+        "rtf": round(total / audio_s, 4),
         "sample_rate": rate,
-        "chunks": len(chunks),
+        "chunks": len(spoken.chunks),
         "voice_cache": "hit" if source in ("memory", "disk") else "miss",
         "voice_cache_source": source,
         "voice_prepare_s": finished.timing.voice_prepare_s,
@@ -167,13 +221,6 @@ def run(args: argparse.Namespace) -> int:
         "out": str(Path(args.out).resolve()),
         "transcript_heard": heard_transcript,  # None: the transcript was given or beside the clip
     }
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print(f"wrote {report['out']}: {report['audio_s']:.2f} s of audio in {report['chunks']} chunks; "
-              f"first audio after {report['first_audio_s']:.3f} s, done after {report['total_s']:.3f} s "
-              f"(voice cache {report['voice_cache']}); {resemblance_text(report)}")
-    return ExitCode.OK
 
 
 def _narrower_speeds() -> str:

@@ -62,7 +62,7 @@ from app.project.loudness import (
     integrated_loudness,
     measure,
 )
-from app.project.model import Take
+from app.project.model import ProjectSettings, Take
 from app.project.project import Project
 from app.project.script_io import has_source_text, script_to_srt, write_text_export
 from app.project.timecode import MAX_TIME_S
@@ -167,6 +167,61 @@ def _character_label(project: Project, character_id: str | None) -> str:
         return ""
 
 
+def _read_takes(project: Project, chosen: list[tuple[Slot, Take | None]], rate: int | None,
+                target: float | None) -> tuple[list[tuple[Slot, np.ndarray]], list[tuple[int, str]], int | None]:
+    """Each chosen take's audio at ``rate`` (the first take's when None), brought to the loudness
+    target; the fitted ones (order, how) and the rate they were read at."""
+    placed: list[tuple[Slot, np.ndarray]] = []
+    fitted: list[tuple[int, str]] = []
+    for slot, take in chosen:
+        if take is None:
+            continue
+        audio, rate = read_take(project, take, rate)
+        if target is not None:
+            lufs = take.loudness_lufs if take.loudness_lufs is not None else integrated_loudness(audio, rate)
+            audio = audio * np.float32(gain_for(lufs, target))
+        if take.fit is not None:
+            fitted.append((slot.order, take.fit.describe()))
+        placed.append((slot, audio))
+    return placed, fitted, rate
+
+
+def _sum(placed: list[tuple[Slot, np.ndarray]], guide: np.ndarray | None, length: int,
+         rate: int) -> tuple[np.ndarray, dict[str | None, np.ndarray]]:
+    """The dialogue and the guide summed, and the stems: one per character, and the guide's."""
+    dialogue = np.zeros(length, dtype=np.float32)
+    stems: dict[str | None, np.ndarray] = {}
+    for slot, audio in placed:
+        begin = int(round(slot.start * rate))
+        dialogue[begin : begin + len(audio)] += audio
+        stem = stems.setdefault(slot.character_id, np.zeros(length, dtype=np.float32))
+        stem[begin : begin + len(audio)] += audio
+    mix: np.ndarray = dialogue
+    if guide is not None:
+        guide = np.pad(guide, ((0, length - guide.shape[0]), (0, 0)))
+        mix = dialogue[:, None] + guide
+        stems[GUIDE_STEM] = guide if guide.shape[1] > 1 else guide[:, 0]
+        if mix.shape[1] == 1:
+            mix = mix[:, 0]
+    return mix, stems
+
+
+def _level(mix: np.ndarray, rate: int, settings: ProjectSettings) -> tuple[np.ndarray, float, bool]:
+    """The mix at the loudness target under the true-peak ceiling (or, without a target, with
+    its peaks below the headroom); the gain applied and whether the limiter worked."""
+    limited = False
+    target = settings.loudness_target_lufs
+    if target is not None:
+        gain = gain_for(integrated_loudness(mix, rate), target)
+        mix = mix * np.float32(gain)
+        mix, limited = apply_ceiling(mix, rate, settings.true_peak_dbtp)
+    else:
+        peak = float(np.max(np.abs(mix), initial=0.0))
+        gain = HEADROOM_PEAK / peak if peak > HEADROOM_PEAK else 1.0
+        mix = mix * np.float32(gain)
+    return mix, gain, limited
+
+
 def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | None = None) -> MixdownAudio:
     """Place every chosen take on the timeline, normalise, add the guide, and sum (no files).
 
@@ -182,18 +237,7 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     chosen = [(slot, project.chosen_take(by_id[slot.line_id])) for slot in slots]
     missing = [slot.order for slot, take in chosen if take is None]
     rate = sample_rate or max((_take_rate(project, take) for _, take in chosen if take is not None), default=None)
-    placed: list[tuple[Slot, np.ndarray]] = []
-    fitted: list[tuple[int, str]] = []
-    for slot, take in chosen:
-        if take is None:
-            continue
-        audio, rate = read_take(project, take, rate)
-        if target is not None:
-            lufs = take.loudness_lufs if take.loudness_lufs is not None else integrated_loudness(audio, rate)
-            audio = audio * np.float32(gain_for(lufs, target))
-        if take.fit is not None:
-            fitted.append((slot.order, take.fit.describe()))
-        placed.append((slot, audio))
+    placed, fitted, rate = _read_takes(project, chosen, rate, target)
     if not placed or rate is None:
         raise ExportError("nothing to mix: no line has a rendered take yet")
     # Place by the actual sample count: the stored duration is rounded.
@@ -207,29 +251,8 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:
         length = max(length, guide.shape[0])
-    dialogue = np.zeros(length, dtype=np.float32)
-    stems: dict[str | None, np.ndarray] = {}
-    for slot, audio in placed:
-        begin = int(round(slot.start * rate))
-        dialogue[begin : begin + len(audio)] += audio
-        stem = stems.setdefault(slot.character_id, np.zeros(length, dtype=np.float32))
-        stem[begin : begin + len(audio)] += audio
-    mix: np.ndarray = dialogue
-    if guide is not None:
-        guide = np.pad(guide, ((0, length - guide.shape[0]), (0, 0)))
-        mix = dialogue[:, None] + guide
-        stems[GUIDE_STEM] = guide if guide.shape[1] > 1 else guide[:, 0]
-        if mix.shape[1] == 1:
-            mix = mix[:, 0]
-    limited = False
-    if target is not None:
-        gain = gain_for(integrated_loudness(mix, rate), target)
-        mix = mix * np.float32(gain)
-        mix, limited = apply_ceiling(mix, rate, settings.true_peak_dbtp)
-    else:
-        peak = float(np.max(np.abs(mix), initial=0.0))
-        gain = HEADROOM_PEAK / peak if peak > HEADROOM_PEAK else 1.0
-        mix = mix * np.float32(gain)
+    mix, stems = _sum(placed, guide, length, rate)
+    mix, gain, limited = _level(mix, rate, settings)
     if gain != 1.0:
         for key in stems:
             stems[key] = stems[key] * np.float32(gain)

@@ -23,7 +23,7 @@ import datetime
 import io
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -333,6 +333,72 @@ def _header_map(row: list[str]) -> dict[str, int] | None:
     return mapping if "text" in mapping else None
 
 
+def _csv_dialect(text: str, name: str, delimiter: str | None) -> type[csv.Dialect] | csv.Dialect:
+    """The delimiter given, else the one sniffed from ``, ; | TAB``."""
+    if delimiter:
+        class _Given(csv.excel):
+            pass
+
+        _Given.delimiter = delimiter
+        return _Given
+    return _sniff_dialect(text, name)
+
+
+def _csv_rows(text: str, dialect: type[csv.Dialect] | csv.Dialect, shown: str) -> Iterator[tuple[int, list[str]]]:
+    """The rows that are not blank, each with the line it starts on."""
+    reader = csv.reader(io.StringIO(text), dialect, strict=True)
+    row_start = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            if str(error).startswith("field larger than field limit"):  # stopped as it passed the limit
+                raise _too_long("a field", row_start, shown) from None
+            raise ImportFormatError(f"malformed CSV row: {error}", line_no=row_start, source=shown) from error
+        line_no, row_start = row_start, reader.line_num + 1
+        if any(cell.strip() for cell in row):
+            yield line_no, row
+
+
+def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], line_no: int, shown: str) -> None:
+    """One row as a line (a row without text is skipped with a warning)."""
+
+    def cell(key: str) -> str:
+        index = columns.get(key) if columns else None
+        return row[index].strip() if index is not None and index < len(row) else ""
+
+    if "character" in columns and len(row) <= columns["text"]:
+        raise ImportFormatError(
+            f"expected at least {columns['text'] + 1} columns (character, text), found {len(row)}",
+            line_no=line_no,
+            source=shown,
+        )
+    body = cell("text")
+    times: list[float | None] = []
+    for key in ("start", "end"):
+        raw = cell(key)
+        try:
+            times.append(parse_time(raw) if raw else None)
+        except ValueError as error:
+            code = ErrorCode.TIME_RANGE if isinstance(error, TimeRangeError) else None
+            raise ImportFormatError(f"bad {key} time: {error}", line_no=line_no, source=shown, code=code) from None
+    start, end = times
+    _check_times(start, end, "the row", line_no, shown)
+    if not body:
+        builder.warnings.append(f"{shown}, line {line_no}: no text; row skipped")
+        return
+    mark = cell("draft").casefold()
+    if mark not in DRAFT_MARKS:
+        raise ImportFormatError(f"bad draft mark {cell('draft')[:20]!r}: write {DRAFT_YES} for a translation "
+                                "still to check, or leave it empty", line_no=line_no, source=shown)
+    speaker = cell("character") or None
+    if speaker is None:
+        speaker, body = split_speaker(body)
+    builder.add(speaker, body, start, end, source_text=cell("source"), draft=DRAFT_MARKS[mark])
+
+
 def import_csv(
     source: Source,
     project: Project,
@@ -351,73 +417,17 @@ def import_csv(
     """
     text, name = _read(source, encoding)
     shown = name or "input"
-    dialect: type[csv.Dialect] | csv.Dialect
-    if delimiter:
-        class _Given(csv.excel):
-            pass
-
-        _Given.delimiter = delimiter
-        dialect = _Given
-    else:
-        dialect = _sniff_dialect(text, name)
+    dialect = _csv_dialect(text, name, delimiter)
     csv.field_size_limit(MAX_LINE_CHARS)  # the csv module's limit is process-wide; CSV is read only here
-    reader = csv.reader(io.StringIO(text), dialect, strict=True)
     builder = _Builder(project, default_character)
     columns: dict[str, int] | None = None
-    first = True
-    row_start = 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as error:
-            if str(error).startswith("field larger than field limit"):  # stopped as it passed the limit
-                raise _too_long("a field", row_start, shown) from None
-            raise ImportFormatError(f"malformed CSV row: {error}", line_no=row_start, source=shown) from error
-        line_no, row_start = row_start, reader.line_num + 1
-        if not any(cell.strip() for cell in row):
-            continue
-        if first:
-            first = False
+    for line_no, row in _csv_rows(text, dialect, shown):
+        if columns is None:
             columns = _header_map(row)
             if columns is not None:
                 continue
             columns = {"character": 0, "text": 1, "start": 2, "end": 3}
-        assert columns is not None
-
-        def cell(key: str) -> str:
-            index = columns.get(key) if columns else None
-            return row[index].strip() if index is not None and index < len(row) else ""
-
-        if "character" in columns and len(row) <= columns["text"]:
-            raise ImportFormatError(
-                f"expected at least {columns['text'] + 1} columns (character, text), found {len(row)}",
-                line_no=line_no,
-                source=shown,
-            )
-        body = cell("text")
-        times: list[float | None] = []
-        for key in ("start", "end"):
-            raw = cell(key)
-            try:
-                times.append(parse_time(raw) if raw else None)
-            except ValueError as error:
-                code = ErrorCode.TIME_RANGE if isinstance(error, TimeRangeError) else None
-                raise ImportFormatError(f"bad {key} time: {error}", line_no=line_no, source=shown, code=code) from None
-        start, end = times
-        _check_times(start, end, "the row", line_no, shown)
-        if not body:
-            builder.warnings.append(f"{shown}, line {line_no}: no text; row skipped")
-            continue
-        mark = cell("draft").casefold()
-        if mark not in DRAFT_MARKS:
-            raise ImportFormatError(f"bad draft mark {cell('draft')[:20]!r}: write {DRAFT_YES} for a translation "
-                                    "still to check, or leave it empty", line_no=line_no, source=shown)
-        speaker = cell("character") or None
-        if speaker is None:
-            speaker, body = split_speaker(body)
-        builder.add(speaker, body, start, end, source_text=cell("source"), draft=DRAFT_MARKS[mark])
+        _add_csv_row(builder, row, columns, line_no, shown)
     return builder.result(name)
 
 

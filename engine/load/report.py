@@ -320,6 +320,39 @@ def _tick_text(value: float) -> str:
     return f"{value:g}"
 
 
+def _series_svg(s: Series, px: Callable[[float], float], py: Callable[[float], float]) -> list[str]:
+    """One series drawn: dots alone, or a line (with markers when it has few points)."""
+    if not s.points:
+        return []
+    if s.style == "points":
+        return [f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="2.5" fill="{s.color}" fill-opacity="0.7"/>'
+                for x, y in s.points]
+    path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in s.points)
+    dash = ' stroke-dasharray="6 4"' if s.style == "dashed" else ""
+    parts = [f'<polyline points="{path}" fill="none" stroke="{s.color}" stroke-width="2"{dash}/>']
+    if len(s.points) <= 24:  # markers help to read a few levels, and clutter a time series
+        parts.extend(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{s.color}"/>' for x, y in s.points)
+    return parts
+
+
+def _legend_svg(series: Sequence[Series], right_x: int) -> list[str]:
+    """The legend, right-aligned at ``right_x`` on its own row under the title, so it never covers
+    data or level labels."""
+    parts: list[str] = []
+    legend_x = right_x
+    for s in reversed(series):
+        legend_x -= 26 + 6 * len(s.name)
+        swatch_y = 30
+        if s.style == "points":
+            parts.append(f'<circle cx="{legend_x + 7}" cy="{swatch_y}" r="3" fill="{s.color}"/>')
+        else:
+            dash = ' stroke-dasharray="4 3"' if s.style == "dashed" else ""
+            parts.append(f'<line x1="{legend_x}" x2="{legend_x + 14}" y1="{swatch_y}" y2="{swatch_y}" '
+                         f'stroke="{s.color}" stroke-width="2"{dash}/>')
+        parts.append(f'<text x="{legend_x + 18}" y="{swatch_y + 4}" class="legend">{html.escape(s.name)}</text>')
+    return parts
+
+
 def svg_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
               categories: Sequence[str] | None = None, hlines: Sequence[tuple[float, str]] = (),
               vlines: Sequence[tuple[float, str]] = (), width: int = 660, height: int = 300) -> str:
@@ -371,29 +404,8 @@ def svg_chart(title: str, series: Sequence[Series], x_label: str, y_label: str,
         parts.append(f'<text x="{left + plot_w - 4}" y="{y - 4:.1f}" class="note" text-anchor="end">'
                      f'{html.escape(label)}</text>')
     for s in series:
-        if not s.points:
-            continue
-        if s.style == "points":
-            parts.extend(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="2.5" fill="{s.color}" fill-opacity="0.7"/>'
-                         for x, y in s.points)
-            continue
-        path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in s.points)
-        dash = ' stroke-dasharray="6 4"' if s.style == "dashed" else ""
-        parts.append(f'<polyline points="{path}" fill="none" stroke="{s.color}" stroke-width="2"{dash}/>')
-        if len(s.points) <= 24:  # markers help to read a few levels, and clutter a time series
-            parts.extend(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{s.color}"/>' for x, y in s.points)
-    # The legend has its own row under the title, so it never covers data or level labels.
-    legend_x = width - right
-    for s in reversed(series):
-        legend_x -= 26 + 6 * len(s.name)
-        swatch_y = 30
-        if s.style == "points":
-            parts.append(f'<circle cx="{legend_x + 7}" cy="{swatch_y}" r="3" fill="{s.color}"/>')
-        else:
-            dash = ' stroke-dasharray="4 3"' if s.style == "dashed" else ""
-            parts.append(f'<line x1="{legend_x}" x2="{legend_x + 14}" y1="{swatch_y}" y2="{swatch_y}" '
-                         f'stroke="{s.color}" stroke-width="2"{dash}/>')
-        parts.append(f'<text x="{legend_x + 18}" y="{swatch_y + 4}" class="legend">{html.escape(s.name)}</text>')
+        parts.extend(_series_svg(s, px, py))
+    parts.extend(_legend_svg(series, width - right))
     parts.append("</svg>")
     return "".join(parts)
 

@@ -86,6 +86,75 @@ def test_a_broken_onnx_file_is_caught_by_the_deep_check(model_copy: Path) -> Non
 # --- downloads from a fake hub ---------------------------------------------------------------
 
 
+class _HubHandler(http.server.BaseHTTPRequestHandler):
+    """The fake hub's answers; FakeHub makes a subclass that knows its ``hub``."""
+
+    hub: FakeHub
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _file(self) -> str | None:
+        prefix = f"/{self.hub.repo}/resolve/{SHA}/"
+        if self.path.startswith(prefix):
+            name = self.path[len(prefix):]
+            return name if name in self.hub.files else None
+        return None
+
+    def _headers(self, name: str, status: int, length: int, extra: dict[str, str]) -> None:
+        self.send_response(status)
+        data = self.hub.files[name]
+        self.send_header("X-Repo-Commit", SHA)
+        self.send_header("ETag", f'"{hashlib.sha1(data).hexdigest()}"')
+        self.send_header("Content-Length", str(length))
+        self.send_header("Accept-Ranges", "bytes")
+        for key, value in extra.items():
+            self.send_header(key, value)
+        self.end_headers()
+
+    def do_HEAD(self) -> None:  # http.server's naming
+        name = self._file()
+        if name is None:
+            self.send_error(404)
+            return
+        self._headers(name, 200, len(self.hub.files[name]), {})
+
+    def do_GET(self) -> None:
+        if self.path.startswith(f"/api/models/{self.hub.repo}"):
+            body = json.dumps({
+                "id": self.hub.repo, "modelId": self.hub.repo, "sha": SHA, "private": False,
+                "siblings": [{"rfilename": n, "size": len(d)} for n, d in self.hub.files.items()],
+            }).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        name = self._file()
+        if name is None:
+            self.send_error(404)
+            return
+        data = self.hub.files[name]
+        self.hub.gets.append(name)
+        start = 0
+        header = self.headers.get("Range")
+        if header:
+            self.hub.ranges.append((name, header))
+            start = int(header.split("=")[1].split("-")[0])
+            self._headers(name, 206, len(data) - start,
+                          {"Content-Range": f"bytes {start}-{len(data) - 1}/{len(data)}"})
+        else:
+            self._headers(name, 200, len(data), {})
+        if name in self.hub.cut_once:
+            self.hub.cut_once.discard(name)
+            self.wfile.write(data[start: start + (len(data) - start) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        self.wfile.write(data[start:])
+
+
 class FakeHub:
     """Just enough of the Hugging Face hub's HTTP API for huggingface_hub to download a repo.
 
@@ -98,73 +167,8 @@ class FakeHub:
         self.cut_once = set(cut_once)
         self.ranges: list[tuple[str, str]] = []
         self.gets: list[str] = []
-        hub = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def _file(self) -> str | None:
-                prefix = f"/{hub.repo}/resolve/{SHA}/"
-                if self.path.startswith(prefix):
-                    name = self.path[len(prefix):]
-                    return name if name in hub.files else None
-                return None
-
-            def _headers(self, name: str, status: int, length: int, extra: dict[str, str]) -> None:
-                self.send_response(status)
-                data = hub.files[name]
-                self.send_header("X-Repo-Commit", SHA)
-                self.send_header("ETag", f'"{hashlib.sha1(data).hexdigest()}"')
-                self.send_header("Content-Length", str(length))
-                self.send_header("Accept-Ranges", "bytes")
-                for key, value in extra.items():
-                    self.send_header(key, value)
-                self.end_headers()
-
-            def do_HEAD(self) -> None:  # http.server's naming
-                name = self._file()
-                if name is None:
-                    self.send_error(404)
-                    return
-                self._headers(name, 200, len(hub.files[name]), {})
-
-            def do_GET(self) -> None:
-                if self.path.startswith(f"/api/models/{hub.repo}"):
-                    body = json.dumps({
-                        "id": hub.repo, "modelId": hub.repo, "sha": SHA, "private": False,
-                        "siblings": [{"rfilename": n, "size": len(d)} for n, d in hub.files.items()],
-                    }).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                    return
-                name = self._file()
-                if name is None:
-                    self.send_error(404)
-                    return
-                data = hub.files[name]
-                hub.gets.append(name)
-                start = 0
-                header = self.headers.get("Range")
-                if header:
-                    hub.ranges.append((name, header))
-                    start = int(header.split("=")[1].split("-")[0])
-                    self._headers(name, 206, len(data) - start,
-                                  {"Content-Range": f"bytes {start}-{len(data) - 1}/{len(data)}"})
-                else:
-                    self._headers(name, 200, len(data), {})
-                if name in hub.cut_once:
-                    hub.cut_once.discard(name)
-                    self.wfile.write(data[start: start + (len(data) - start) // 2])
-                    self.wfile.flush()
-                    self.close_connection = True
-                    return
-                self.wfile.write(data[start:])
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        handler = type("Handler", (_HubHandler,), {"hub": self})
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 

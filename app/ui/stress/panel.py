@@ -78,6 +78,7 @@ from engine.load import (
     SampleTaken,
 )
 from engine.load.probe import PRESETS, ProbePreset, probe_settings
+from engine.load.records import JobRecord
 from engine.load.report import TABLE_COLUMNS, hardware_line, table_rows
 from engine.load.runner import engine_label
 from engine.synthesis.backends import OptionError, descriptor
@@ -497,30 +498,14 @@ class StressPanel(QWidget):
 
     def _take(self, message: object) -> None:
         if isinstance(message, Preparing):
-            self.status_label.setText(f"Getting ready: {message.text}")
-            self.preparing.setVisible(True)
-            self.preparing.setRange(0, 0 if message.fraction is None else 100)
-            if message.fraction is not None:
-                self.preparing.setValue(round(message.fraction * 100))
+            self._show_preparing(message)
         elif isinstance(message, RunStarted):
-            self.preparing.setVisible(False)
-            engine = message.engine
-            self._level_text = (f"{engine_label(engine)} ready in {engine['engine_start_s']:.1f} s with "
-                                f"{engine['slots']} slots; preparing voices, then waiting for its warm-up")
-            banner = synthetic_banner(engine)
-            if banner is not None:
-                self.banner.setText(banner)
-                self.banner.setVisible(True)
+            self._show_run_started(message)
         elif isinstance(message, LevelStarted):
             self._level_text = f"Level {message.label} ({message.level_index + 1}/{self._levels_total})"
             self.plots.mark_level(message.t_s, message.label)
         elif isinstance(message, JobEnded):
-            record = message.record
-            if record.status == "ok":
-                self._jobs_done += 1
-            elif record.status == "error":
-                self._errors += 1
-            self.plots.add_job(record)
+            self._count_job(message.record)
         elif isinstance(message, SampleTaken):
             self._in_flight = message.sample.in_flight
             self.plots.add_sample(message.sample)
@@ -530,6 +515,30 @@ class StressPanel(QWidget):
             self._finish(message.report)
         elif isinstance(message, RunFailed):
             self._fail(message.message)
+
+    def _show_preparing(self, message: Preparing) -> None:
+        self.status_label.setText(f"Getting ready: {message.text}")
+        self.preparing.setVisible(True)
+        self.preparing.setRange(0, 0 if message.fraction is None else 100)
+        if message.fraction is not None:
+            self.preparing.setValue(round(message.fraction * 100))
+
+    def _show_run_started(self, message: RunStarted) -> None:
+        self.preparing.setVisible(False)
+        engine = message.engine
+        self._level_text = (f"{engine_label(engine)} ready in {engine['engine_start_s']:.1f} s with "
+                            f"{engine['slots']} slots; preparing voices, then waiting for its warm-up")
+        banner = synthetic_banner(engine)
+        if banner is not None:
+            self.banner.setText(banner)
+            self.banner.setVisible(True)
+
+    def _count_job(self, record: JobRecord) -> None:
+        if record.status == "ok":
+            self._jobs_done += 1
+        elif record.status == "error":
+            self._errors += 1
+        self.plots.add_job(record)
 
     def _add_row(self, stats: LevelStats) -> None:
         column = self.table.columnCount()

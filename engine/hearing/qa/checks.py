@@ -356,10 +356,9 @@ def measure_take(
     )
 
 
-def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None = None) -> Verdict:
-    """Compare the measurements with the thresholds; ``overrun_s`` is how far the take runs
-    past its line's slot (None when the line has no slot)."""
-    t = thresholds
+def _speech_findings(checks: TakeChecks, t: QaThresholds) -> list[Finding]:
+    """What the recogniser found: silence, no speech or the wrong words, the wrong language, a pace
+    far from the text's."""
     failed: list[Finding] = []
     if checks.silent:
         failed.append(Finding(QaCode.SILENT, f"the take is silent ({checks.duration_s:.2f} s without sound)"))
@@ -384,6 +383,12 @@ def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None 
             failed.append(Finding(code, f"{checks.speech_s:.2f} s of speech where the text needs about "
                                         f"{checks.expected_speech_s:.2f} s ({ratio:.0%}, minimum "
                                         f"{t.min_duration_ratio:.0%}): {why}"))
+    return failed
+
+
+def _sound_findings(checks: TakeChecks, t: QaThresholds) -> list[Finding]:
+    """What the signal shows: clipping, and silence before, inside or after the speech."""
+    failed: list[Finding] = []
     if checks.clipping > t.max_clipping:
         failed.append(Finding(QaCode.CLIPPING, f"{checks.clipping:.2%} of samples are at full scale "
                                              f"(limit {t.max_clipping:.2%})"))
@@ -395,6 +400,14 @@ def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None 
         ):
             if value > limit:
                 failed.append(Finding(code, f"{value:.2f} s of silence {where} (limit {limit:.2f} s)"))
+    return failed
+
+
+def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None = None) -> Verdict:
+    """Compare the measurements with the thresholds; ``overrun_s`` is how far the take runs
+    past its line's slot (None when the line has no slot)."""
+    t = thresholds
+    failed = _speech_findings(checks, t) + _sound_findings(checks, t)
     if overrun_s is not None and overrun_s > t.max_overrun_s:
         failed.append(Finding(QaCode.OVERRUN, f"the take runs {overrun_s:.2f} s past its slot "
                                             f"(limit {t.max_overrun_s:.2f} s)"))

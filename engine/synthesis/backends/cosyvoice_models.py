@@ -136,6 +136,37 @@ def _check_onnx(folder: Path, report: ValidationReport) -> None:
             ))
 
 
+def _check_required(folder: Path, report: ValidationReport) -> None:
+    """Every required file is there, not empty, and each checkpoint a readable zip."""
+    for name, why in REQUIRED.items():
+        path = folder / name
+        if not path.is_file():
+            hint = ""
+            if name == "speech_tokenizer_v2.onnx" and (folder / "speech_tokenizer_v1.onnx").is_file():
+                hint = " (only v1 is here: that belongs to CosyVoice 1)"
+            report.problems.append(Problem(name, f"missing ({why}){hint}"))
+        elif path.stat().st_size == 0:
+            report.problems.append(Problem(name, "empty file: download it again"))
+        elif name.endswith(".pt"):
+            trouble = _check_zip(path)
+            if trouble:
+                report.problems.append(Problem(name, trouble))
+
+
+def _check_optional(folder: Path, options: dict[str, Any], report: ValidationReport) -> None:
+    """An optional file is a problem when the options use it, else a warning that it is absent."""
+    precision = "fp16" if options.get("fp16") else "fp32"
+    needed = {f"flow.encoder.{precision}.zip": options.get("load_jit"),
+              "flow.decoder.estimator.fp32.onnx": options.get("load_trt")}
+    for name, used_by in OPTIONAL.items():
+        if (folder / name).is_file():
+            continue
+        if needed.get(name):
+            report.problems.append(Problem(name, f"missing: needed for {used_by}"))
+        else:
+            report.warnings.append(Problem(name, f"absent (only needed for {used_by})"))
+
+
 def validate_model_dir(folder: str | Path, options: dict[str, Any] | None = None,
                        deep: bool = False) -> ValidationReport:
     """Check a CosyVoice2-0.5B folder and say precisely what is missing or mismatched.
@@ -153,32 +184,11 @@ def validate_model_dir(folder: str | Path, options: dict[str, Any] | None = None
             if (folder / other).is_file():
                 report.problems.append(Problem(other, f"this is a {what} model; this backend needs CosyVoice2-0.5B"))
                 return report
-    for name, why in REQUIRED.items():
-        path = folder / name
-        if not path.is_file():
-            hint = ""
-            if name == "speech_tokenizer_v2.onnx" and (folder / "speech_tokenizer_v1.onnx").is_file():
-                hint = " (only v1 is here: that belongs to CosyVoice 1)"
-            report.problems.append(Problem(name, f"missing ({why}){hint}"))
-        elif path.stat().st_size == 0:
-            report.problems.append(Problem(name, "empty file: download it again"))
-        elif name.endswith(".pt"):
-            trouble = _check_zip(path)
-            if trouble:
-                report.problems.append(Problem(name, trouble))
+    _check_required(folder, report)
     if (folder / CONFIG).is_file():
         _check_yaml((folder / CONFIG).read_text(encoding="utf-8", errors="replace"), report)
     _check_backbone(folder, report)
-    precision = "fp16" if options.get("fp16") else "fp32"
-    needed = {f"flow.encoder.{precision}.zip": options.get("load_jit"),
-              "flow.decoder.estimator.fp32.onnx": options.get("load_trt")}
-    for name, used_by in OPTIONAL.items():
-        if (folder / name).is_file():
-            continue
-        if needed.get(name):
-            report.problems.append(Problem(name, f"missing: needed for {used_by}"))
-        else:
-            report.warnings.append(Problem(name, f"absent (only needed for {used_by})"))
+    _check_optional(folder, options, report)
     leftovers = [str(p.relative_to(folder)) for p in folder.rglob("*.incomplete")]
     if leftovers:
         report.warnings.append(Problem(leftovers[0], f"{len(leftovers)} partial download(s): run the download again"))

@@ -180,6 +180,11 @@ class EngineClient:
         # engine that dies in the middle of a message (SIGKILL, out of memory) ends the read with
         # EOF, where the read would otherwise wait for the rest of the message for ever.
         events._writer.close()  # type: ignore[attr-defined]  # the Queue's own pipe end, which its stubs leave out
+        return self._await_ready(process, events, started, on_progress)
+
+    def _await_ready(self, process: SpawnProcess, events: Queue[Event], started: float,
+                     on_progress: StartProgress | None) -> EngineReady:
+        """Read the engine's start-up events until EngineReady, within the two deadlines."""
         handshake: EngineStarting | None = None
         deadline = started + self.config.handshake_timeout_s
         while True:

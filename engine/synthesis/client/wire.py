@@ -141,15 +141,8 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
         return None
     if hint is Any:
         return value
-    if origin is tuple:
-        if not isinstance(value, list):
-            raise WireError(f"{where}: expected a list")
-        item = typing.get_args(hint)[0]
-        return tuple(_convert(item, v, where) for v in value)
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise WireError(f"{where}: expected an object")
-        return dict(value)
+    if origin in (tuple, dict):
+        return _convert_container(hint, origin, value, where)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
@@ -157,6 +150,23 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
             raise WireError(f"{where}: {value!r} is not a {hint.__name__}") from None
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _build(hint, value, where)
+    return _convert_scalar(hint, value, where)
+
+
+def _convert_container(hint: Any, origin: Any, value: Any, where: str) -> Any:
+    """A tuple (sent as a list, each item converted) or a dict (taken as it is)."""
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise WireError(f"{where}: expected a list")
+        item = typing.get_args(hint)[0]
+        return tuple(_convert(item, v, where) for v in value)
+    if not isinstance(value, dict):
+        raise WireError(f"{where}: expected an object")
+    return dict(value)
+
+
+def _convert_scalar(hint: Any, value: Any, where: str) -> Any:
+    """A number, a string or a bool; JSON's true is not a number here."""
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise WireError(f"{where}: expected a number")

@@ -123,6 +123,11 @@ class ServeOptions:
     downscale_delay_s: float = 120.0  # engines are slow to start: keep one a while after a burst
 
     def validate(self) -> None:
+        self._validate_access()
+        self._validate_numbers()
+
+    def _validate_access(self) -> None:
+        """The backends, the token a public address needs, and TLS's two files."""
         if not self.engines:
             raise ServeConfigError("give at least one --backend")
         names = [e.backend for e in self.engines]
@@ -136,6 +141,9 @@ class ServeOptions:
         for path in (self.tls_cert, self.tls_key):
             if path and not Path(path).is_file():
                 raise ServeConfigError(f"no such file: {path}")
+
+    def _validate_numbers(self) -> None:
+        """Each number within its range (docs/limits.md), and the clip store above one clip."""
         if self.autoscale is not None:
             low, high = self.autoscale
             if high < low:
