@@ -70,7 +70,19 @@ def migrate_v1_to_v2(data: JsonDict) -> JsonDict:
     Takes from v1 get an empty fingerprint: nobody recorded what produced them, so they show as
     stale (their audio is kept and still exportable) instead of pretending to be current.
     """
-    characters_in = data.get("characters") or {}
+    characters, ids_by_name = _v1_characters(data.get("characters") or {})
+    lines = [_v1_line(n, line, characters, ids_by_name) for n, line in enumerate(data.get("lines") or [])]
+    return {
+        "schema_version": 2,
+        "title": data.get("name") or data.get("title") or "Untitled",
+        "settings": {"backend": data.get("backend", "piper"), "gap_s": float(data.get("gap", 0.3))},
+        "characters": characters,
+        "lines": lines,
+    }
+
+
+def _v1_characters(characters_in: object) -> tuple[list[JsonDict], dict[str, str]]:
+    """v1's characters (an object keyed by name) as v2's list, and their ids by folded name."""
     if not isinstance(characters_in, dict):
         raise MigrationError("v1 'characters' must be an object keyed by character name")
     characters: list[JsonDict] = []
@@ -98,66 +110,66 @@ def migrate_v1_to_v2(data: JsonDict) -> JsonDict:
                 },
             }
         )
-    lines: list[JsonDict] = []
-    for n, line in enumerate(data.get("lines") or []):
-        if not isinstance(line, dict):
-            raise MigrationError(f"v1 line {n + 1} must be an object")
-        speaker = line.get("speaker") or ""
-        speaker_id: str | None = None
-        if speaker:
-            speaker_id = ids_by_name.get(speaker.casefold())
-            if speaker_id is None:  # v1 allowed speakers without a character entry
-                speaker_id = _new_id()
-                ids_by_name[speaker.casefold()] = speaker_id
-                characters.append(
-                    {
-                        "id": speaker_id,
-                        "name": speaker,
-                        "colour": _V1_PALETTE[len(characters) % len(_V1_PALETTE)],
-                        "clip": None,
-                        "clip_start": 0.0,
-                        "clip_end": None,
-                        "transcript": "",
-                        "language": "",
-                        "settings": {"speed": 1.0, "pitch_semitones": 0.0, "instruction": ""},
-                    }
-                )
-        takes: list[JsonDict] = []
-        chosen = None
-        if line.get("take"):
-            chosen = _new_id()
-            takes.append(
-                {
-                    "id": chosen,
-                    "path": line["take"],
-                    "fingerprint": "",
-                    "created": "",
-                    "duration_s": float(line.get("duration", 0.0)),
-                    "sample_rate": 0,
-                    "backend": "",
-                    "text": line.get("text", ""),
-                }
-            )
-        lines.append(
+    return characters, ids_by_name
+
+
+def _v1_speaker(speaker: str, characters: list[JsonDict], ids_by_name: dict[str, str]) -> str | None:
+    """A v1 line's speaker as a character id; v1 allowed speakers without a character entry, and
+    each becomes a character here."""
+    if not speaker:
+        return None
+    speaker_id = ids_by_name.get(speaker.casefold())
+    if speaker_id is None:
+        speaker_id = _new_id()
+        ids_by_name[speaker.casefold()] = speaker_id
+        characters.append(
             {
-                "id": _new_id(),
-                "order": n + 1,
-                "character": speaker_id,
+                "id": speaker_id,
+                "name": speaker,
+                "colour": _V1_PALETTE[len(characters) % len(_V1_PALETTE)],
+                "clip": None,
+                "clip_start": 0.0,
+                "clip_end": None,
+                "transcript": "",
+                "language": "",
+                "settings": {"speed": 1.0, "pitch_semitones": 0.0, "instruction": ""},
+            }
+        )
+    return speaker_id
+
+
+def _v1_line(n: int, line: object, characters: list[JsonDict], ids_by_name: dict[str, str]) -> JsonDict:
+    """The v1 line at index ``n`` as a v2 line, with its take (if any) listed."""
+    if not isinstance(line, dict):
+        raise MigrationError(f"v1 line {n + 1} must be an object")
+    speaker_id = _v1_speaker(line.get("speaker") or "", characters, ids_by_name)
+    takes: list[JsonDict] = []
+    chosen = None
+    if line.get("take"):
+        chosen = _new_id()
+        takes.append(
+            {
+                "id": chosen,
+                "path": line["take"],
+                "fingerprint": "",
+                "created": "",
+                "duration_s": float(line.get("duration", 0.0)),
+                "sample_rate": 0,
+                "backend": "",
                 "text": line.get("text", ""),
-                "start": _v1_time(line.get("start"), f"v1 line {n + 1}"),
-                "end": _v1_time(line.get("end"), f"v1 line {n + 1}"),
-                "status": "done" if takes else "not_rendered",
-                "error": "",
-                "takes": takes,
-                "chosen_take": chosen,
             }
         )
     return {
-        "schema_version": 2,
-        "title": data.get("name") or data.get("title") or "Untitled",
-        "settings": {"backend": data.get("backend", "piper"), "gap_s": float(data.get("gap", 0.3))},
-        "characters": characters,
-        "lines": lines,
+        "id": _new_id(),
+        "order": n + 1,
+        "character": speaker_id,
+        "text": line.get("text", ""),
+        "start": _v1_time(line.get("start"), f"v1 line {n + 1}"),
+        "end": _v1_time(line.get("end"), f"v1 line {n + 1}"),
+        "status": "done" if takes else "not_rendered",
+        "error": "",
+        "takes": takes,
+        "chosen_take": chosen,
     }
 
 
