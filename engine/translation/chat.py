@@ -190,10 +190,8 @@ class ChatTranslator:
             connection = self._connection
         sock = getattr(connection, "sock", None)
         if sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     # --- batches -----------------------------------------------------------------------------
 

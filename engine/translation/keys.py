@@ -11,6 +11,7 @@ The endpoint last used (its URL and model, nothing secret) is remembered beside 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -75,10 +76,8 @@ def store_key(base_url: str, key: str) -> None:
         if key:
             keyring.set_password(SERVICE, name, key)
         else:
-            try:
+            with contextlib.suppress(keyring.errors.PasswordDeleteError):
                 keyring.delete_password(SERVICE, name)
-            except keyring.errors.PasswordDeleteError:
-                pass
         return
     keys = _read_file()
     if key:

@@ -79,7 +79,7 @@ def test_english_keeps_the_figures_it_had() -> None:
 def test_every_language_is_consistent() -> None:
     for code, rules in LANGUAGES.items():
         assert rules.code == code and rules.name
-        assert 0 < rules.speech_rate and 0 < rules.speaking_cps < rules.cps_fast < rules.cps_too_fast, code
+        assert rules.speech_rate > 0 and 0 < rules.speaking_cps < rules.cps_fast < rules.cps_too_fast, code
         assert rules.line_chars > 0 and rules.subtitle_lines > 0 and rules.sentence_ends, code
         assert rules.rate_unit in (LETTERS, CHARACTERS)
         assert set(rules.sentence_ends) <= set(ALL_SENTENCE_ENDS)

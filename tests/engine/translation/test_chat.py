@@ -144,9 +144,11 @@ def test_a_line_that_still_drops_a_glossary_term_says_so() -> None:
 ])
 def test_an_unusable_answer_is_asked_for_again_once_then_refused(bad: str) -> None:
     lines = scene(2)
-    with chat_server(lambda asked: (200, completion(bad), {})) as server:
-        with pytest.raises(TranslationError) as caught:
-            translator(server).translate(lines, ids(lines), "zh", "en")
+    with (
+        chat_server(lambda asked: (200, completion(bad), {})) as server,
+        pytest.raises(TranslationError) as caught,
+    ):
+        translator(server).translate(lines, ids(lines), "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATION_ANSWER
     assert len(server.asked) == 2
     retry = server.asked[1].body["messages"]
@@ -163,17 +165,21 @@ def test_an_answer_fixed_on_the_second_try_is_used_and_fences_and_thinking_are_r
 
 def test_a_wrong_key_is_refused_at_once_without_the_key_in_the_message() -> None:
     error_body = {"error": {"message": f"Incorrect API key provided: {SECRET[:6]}…", "type": "invalid_request_error"}}
-    with chat_server(lambda asked: (401, error_body, {})) as server:
-        with pytest.raises(TranslationError) as caught:
-            translator(server).translate(scene(1), {"line1"}, "zh", "en")
+    with (
+        chat_server(lambda asked: (401, error_body, {})) as server,
+        pytest.raises(TranslationError) as caught,
+    ):
+        translator(server).translate(scene(1), {"line1"}, "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATOR_KEY and len(server.asked) == 1
     assert SECRET not in str(caught.value)
 
 
 def test_the_rate_limit_is_waited_out_and_refused_when_it_lasts() -> None:
-    with chat_server(lambda asked: (429, {"error": {"message": "slow down"}}, {"Retry-After": "0"})) as server:
-        with pytest.raises(TranslationError) as caught:
-            translator(server, attempts=3).translate(scene(1), {"line1"}, "zh", "en")
+    with (
+        chat_server(lambda asked: (429, {"error": {"message": "slow down"}}, {"Retry-After": "0"})) as server,
+        pytest.raises(TranslationError) as caught,
+    ):
+        translator(server, attempts=3).translate(scene(1), {"line1"}, "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATOR_RATE_LIMIT and len(server.asked) == 3
     assert "slow down" in caught.value.message
 
@@ -184,9 +190,11 @@ def test_the_rate_limit_is_waited_out_and_refused_when_it_lasts() -> None:
 
 
 def test_a_server_error_that_lasts_is_refused_after_the_retries() -> None:
-    with chat_server(lambda asked: (500, b"internal error", {})) as server:
-        with pytest.raises(TranslationError) as caught:
-            translator(server, attempts=2).translate(scene(1), {"line1"}, "zh", "en")
+    with (
+        chat_server(lambda asked: (500, b"internal error", {})) as server,
+        pytest.raises(TranslationError) as caught,
+    ):
+        translator(server, attempts=2).translate(scene(1), {"line1"}, "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATOR_FAILED and len(server.asked) == 2
 
 
@@ -205,9 +213,11 @@ def test_a_server_that_does_not_answer_in_time_is_refused() -> None:
         server.release.wait(5)
         return answer({"1": "too late"})
 
-    with chat_server(script) as server:
-        with pytest.raises(TranslationError) as caught:
-            translator(server, attempts=1, timeout_s=1).translate(scene(1), {"line1"}, "zh", "en")
+    with (
+        chat_server(script) as server,
+        pytest.raises(TranslationError) as caught,
+    ):
+        translator(server, attempts=1, timeout_s=1).translate(scene(1), {"line1"}, "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATOR_UNREACHABLE and "within 1 s" in caught.value.message
 
 
@@ -225,13 +235,17 @@ def test_a_batch_too_long_for_the_context_is_split_and_a_line_too_long_is_refuse
     assert [line.text for line in done] == [f"tsource {n}" for n in range(1, 6)]
     assert [len(asked.lines) for asked in server.asked] == [5, 2, 3, 1, 2]
 
-    with chat_server(lambda asked: (400, too_long, {})) as server:
-        with pytest.raises(TranslationError) as caught:
-            translator(server).translate(scene(1), {"line1"}, "zh", "en")
+    with (
+        chat_server(lambda asked: (400, too_long, {})) as server,
+        pytest.raises(TranslationError) as caught,
+    ):
+        translator(server).translate(scene(1), {"line1"}, "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATION_CONTEXT and "4096" in caught.value.message
-    with chat_server(lambda asked: (200, completion('{"1": "cut o', finish_reason="length"), {})) as server:
-        with pytest.raises(TranslationError) as caught:
-            translator(server).translate(scene(1), {"line1"}, "zh", "en")
+    with (
+        chat_server(lambda asked: (200, completion('{"1": "cut o', finish_reason="length"), {})) as server,
+        pytest.raises(TranslationError) as caught,
+    ):
+        translator(server).translate(scene(1), {"line1"}, "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATION_CONTEXT
 
 
