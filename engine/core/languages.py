@@ -167,6 +167,11 @@ ALL_SENTENCE_ENDS = "".join(dict.fromkeys("".join(r.sentence_ends for r in LANGU
 """Every language's sentence-end marks: a splitter that does not know the line's language (or
 meets a mixed one) cuts at any of them."""
 ALL_CLAUSE_MARKS = "".join(dict.fromkeys("".join(r.clause_marks for r in LANGUAGES.values())))
+SPACED_SENTENCE_ENDS = "".join(dict.fromkeys("".join(r.sentence_ends for r in LANGUAGES.values() if r.spaced)))
+"""The sentence ends of languages that separate words: a sentence ends at one only where white
+space follows ("3.5" and "e.g." do not end one)."""
+UNSPACED_SENTENCE_ENDS = "".join(mark for mark in ALL_SENTENCE_ENDS if mark not in SPACED_SENTENCE_ENDS)
+"""The sentence ends only unspaced languages use (。！？): a sentence ends right after one."""
 
 # Scripts, as Unicode blocks. A syllabic or logographic script counts each character; an
 # alphabetic one each word (a run of its letters), so the counts compare syllables, not letters:

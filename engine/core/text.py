@@ -10,10 +10,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# A sentence ends at . ! ? … (optionally followed by closing quotes/brackets) plus whitespace,
-# at CJK full stops, or at a line break.
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|(?<=[。！？])|\n+")
-_CLAUSE_BREAK = re.compile(r"(?<=[,;:，；：、—–])\s*")
+from engine.core.languages import (
+    ALL_CLAUSE_MARKS,
+    SPACED_SENTENCE_ENDS,
+    UNSPACED_SENTENCE_ENDS,
+)
+
+# A sentence ends at a spaced language's end mark (. ! ? …, optionally followed by closing
+# quotes/brackets) plus whitespace, right after an unspaced language's (。！？), or at a line
+# break; a clause at any language's clause mark. The marks are the language table's.
+_SENTENCE_BREAK = re.compile(rf"(?<=[{re.escape(SPACED_SENTENCE_ENDS)}])[\"'”’)\]]*\s+"
+                             rf"|(?<=[{re.escape(UNSPACED_SENTENCE_ENDS)}])|\n+")
+_CLAUSE_BREAK = re.compile(rf"(?<=[{re.escape(ALL_CLAUSE_MARKS)}])\s*")
 _SPEAKABLE = re.compile(r"[^\W_]", re.UNICODE)  # any letter or digit, in any script
 
 # The first piece's budget. Alone on the engine it may be a short sentence (about 3.5 s of

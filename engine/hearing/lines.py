@@ -8,10 +8,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.core.languages import ALL_CLAUSE_MARKS, ALL_SENTENCE_ENDS
+
 PAUSE_S = 0.6  # a silence this long between words ends a line
 MAX_LINE_S = 12.0  # a longer run of words is cut at its widest pause or comma
-SENTENCE_END = re.compile(r"[.!?…。！？]+[\"'”’)\]]*$")
-CLAUSE_END = re.compile(r"[,;:،，；：]+[\"'”’)\]]*$")
+# A word that ends with a sentence-end (or clause) mark of any language in the language table,
+# optionally followed by closing quotes or brackets.
+SENTENCE_END = re.compile(rf"[{re.escape(ALL_SENTENCE_ENDS)}]+[\"'”’)\]]*$")
+CLAUSE_END = re.compile(rf"[{re.escape(ALL_CLAUSE_MARKS)}]+[\"'”’)\]]*$")
 
 
 @dataclass(frozen=True)

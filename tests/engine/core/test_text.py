@@ -101,3 +101,15 @@ def test_control_characters_are_found_and_named() -> None:
     assert control_character("Hel\x00lo") == (3, "U+0000")
     assert control_character("bell\x07") == (4, "U+0007")
     assert control_character("tab\tand\nnew line\r") is None
+
+
+def test_the_splitter_reads_the_language_tables_marks() -> None:
+    """A full stop inside a number or an abbreviation ends nothing; 。 ends a sentence with no
+    space after it; the Arabic question mark is a sentence end too; 、 and ， are clause marks."""
+    assert [p.text for p in split_for_streaming("It costs 3.5 dollars. Fine.")] == ["It costs 3.5 dollars.", "Fine."]
+    assert [p.text for p in split_for_streaming("你好。Hello!")] == ["你好。", "Hello!"]
+    assert [p.text for p in split_for_streaming("كيف حالك؟ أنا بخير.")] == ["كيف حالك؟", "أنا بخير."]
+    long_zh = "，".join(["我们明天早上八点在公司门口见面"] * 20)
+    pieces = split_for_streaming(long_zh, first_max=260)
+    assert len(pieces) > 1 and all(len(p.text) <= 260 for p in pieces)
+    assert all(p.text.endswith("，") or p is pieces[-1] for p in pieces)  # cut at the clause marks

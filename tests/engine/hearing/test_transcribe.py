@@ -45,6 +45,13 @@ def test_lines_end_at_sentence_ends_and_pauses_and_keep_the_words_times() -> Non
     assert [(line.start, line.end) for line in lines] == [(0.5, 0.8), (0.9, 1.7), (2.6, 3.3)]
 
 
+def test_chinese_lines_end_at_chinese_sentence_ends() -> None:
+    """The marks are the language table's: 。！？ end a line, ， only cuts an over-long one."""
+    lines = split_lines(words((0.0, 0.4, "你好，"), (0.4, 0.9, "王经理。"), (1.0, 1.5, "合同"), (1.5, 2.0, "签了吗？"),
+                              (2.1, 2.6, "签好了！"), (2.7, 3.0, "谢谢")))
+    assert [line.text for line in lines] == ["你好，王经理。", "合同签了吗？", "签好了！", "谢谢"]
+
+
 def test_a_long_line_is_cut_at_its_widest_pause() -> None:
     spoken = [(i * 0.5, i * 0.5 + 0.4, f" w{i}") for i in range(30)]  # 15 s without a sentence end
     spoken[12] = (6.0, 6.4, " w12,")  # a comma makes this the place to cut
