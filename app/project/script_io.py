@@ -6,8 +6,9 @@ is a single Ctrl+Z away. Speakers are matched to existing characters by name (ig
 unknown names become new characters without a clip.
 
 Files come from many tools, so decoding is forgiving: UTF-8 with or without BOM, UTF-16/32
-with BOM, CRLF or CR line ends, and legacy encodings (cp1252, latin-1, ...) detected by
-charset-normalizer. Structure is not guessed: malformed input raises :class:`ImportFormatError`
+with BOM, CRLF or CR line ends, and legacy encodings (cp1252, latin-1, GB18030/GBK, Big5, ...)
+detected by charset-normalizer, each reading scored by how common its characters are
+(:func:`engine.core.files.decode_text`: a short GBK file is not read as Korean). Structure is not guessed: malformed input raises :class:`ImportFormatError`
 naming the file and the line, and so does a line over :data:`MAX_LINE_CHARS` in any format,
 found by size before the file is parsed.
 

@@ -404,16 +404,100 @@ def decode_text(data: bytes) -> str:
     from charset_normalizer import from_bytes
 
     matches = list(from_bytes(data))
-    if not matches:
-        raise ValueError("the file is not text in any encoding we recognise (is it a binary file?)")
     # Short files give the detector little evidence, and it often ranks cp1250/cp1257 first
     # for French or Spanish text. cp1252 is by far the most common legacy encoding of
     # subtitle and script files, so it wins when it is about as plausible as the first pick.
-    best = matches[0]
     for match in matches:
-        if match.encoding == "cp1252" and match.chaos <= best.chaos + CP1252_PREFERENCE:
+        if match.encoding == "cp1252" and matches and match.chaos <= matches[0].chaos + CP1252_PREFERENCE:
             return str(match)
-    return str(best)
+    # Chinese subtitle files are often GB18030/GBK or Big5, and on a short one the detector
+    # reads Korean or Japanese into the same bytes ("你好。" in GBK came out as "컦줶몪"): every
+    # reading, the detector's and the two Chinese ones, is scored by how much of its text is
+    # common characters of one script, and the best wins (the detector's order breaks ties).
+    readings = [(match.encoding, str(match)) for match in matches]
+    for codec in (*_CHINESE_CODECS, "cp1252"):
+        try:
+            readings.append((codec, data.decode(codec)))
+        except UnicodeDecodeError:
+            pass
+    if not readings:
+        raise ValueError("the file is not text in any encoding we recognise (is it a binary file?)")
+    codec, best_text = readings[0]
+    best_score = _plausibility(best_text, codec)
+    for codec, text in readings[1:]:
+        if (score := _plausibility(text, codec)) > best_score:
+            best_text, best_score = text, score
+    return best_text
+
+
+def _plausibility(text: str, codec: str) -> tuple[float, bool, bool]:
+    """A reading's commonness; between equally common ones, whether it is Chinese or Japanese
+    written with their full-width punctuation (Korean's is ASCII: "콱봤。" is no Korean); and
+    then whether it is Chinese, from a Chinese codec, with no kana (Japanese without any kana
+    is rare: "低挫。" is the EUC-JP reading of "你好。" in GB2312)."""
+    punctuated = any("\u3001" <= char <= "\u3002" or "\uff01" <= char <= "\uff1f" for char in text)
+    hangul = any("\uac00" <= char <= "\ud7a3" for char in text)
+    kana = any("\u3041" <= char <= "\u30ff" for char in text)
+    chinese = punctuated and not hangul and not kana and codec in _CHINESE_CODECS
+    return _commonness(text), punctuated and not hangul, chinese
+
+
+_CHINESE_CODECS = ("gb18030", "big5")  # GB18030 reads GB2312 and GBK files too
+
+
+def _code_point_in(char: str, codec: str, low: int, high: int) -> bool:
+    try:
+        encoded = char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return len(encoded) == 2 and low <= int.from_bytes(encoded, "big") <= high
+
+
+def _is_common_han(char: str) -> bool:
+    """One of the characters Chinese and Japanese text is mostly written in: GB2312's first
+    level (its 3,755 common characters), Big5's frequent ones, or JIS X 0208's first level."""
+    return (_code_point_in(char, "gb2312", 0xB0A1, 0xD7FE) or _code_point_in(char, "big5", 0xA440, 0xC67E)
+            or _code_point_in(char, "shift_jis", 0x889F, 0x9872))
+
+
+def _is_common_hangul(char: str) -> bool:
+    """One of the 2,350 Hangul syllables of KS X 1001 (EUC-KR), the ones Korean text uses."""
+    try:
+        return len(char.encode("euc_kr")) == 2
+    except UnicodeEncodeError:
+        return False
+
+
+def _commonness(text: str) -> float:
+    """How plausible a decoding is: the share of its non-ASCII characters that are common ones of
+    its main East Asian script (Han, with kana as Japanese writes it; Hangul), or accented letters
+    within Western words. A wrong reading of CJK bytes gives rare characters, Hangul and Han mixed
+    as no text is written, or runs of accented letters that are no words ("ÄãºÃ")."""
+    wide = [n for n, char in enumerate(text) if ord(char) > 0x7F]
+    if not wide:
+        return 1.0
+    han = sum(1 for n in wide if "\u3400" <= text[n] <= "\u9fff" or "\uf900" <= text[n] <= "\ufaff")
+    hangul = sum(1 for n in wide if "\uac00" <= text[n] <= "\ud7a3")
+    common = 0
+    for n in wide:
+        char = text[n]
+        if "\u3000" <= char <= "\u303f" or "\uff01" <= char <= "\uff5e" or "\u2010" <= char <= "\u2027":
+            common += 1  # CJK and full-width punctuation, dashes and quotes: any script's
+        elif "\u3041" <= char <= "\u30ff":
+            common += 1  # kana
+        elif "\uac00" <= char <= "\ud7a3":
+            common += hangul >= han and _is_common_hangul(char)
+        elif "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff":
+            common += han > hangul and _is_common_han(char)
+        elif char in "€«»¡¿°·":
+            common += 1
+        elif "\u0370" <= char <= "\u0e7f":  # Greek, Cyrillic, Hebrew, Arabic, Thai: within a word
+            neighbours = text[max(0, n - 1):n] + text[n + 1:n + 2]
+            common += any("\u0370" <= other <= "\u0e7f" for other in neighbours)
+        elif "\u00c0" <= char <= "\u00ff":  # an accented letter: beside a plain one, or alone as "à"
+            neighbours = text[max(0, n - 1):n] + text[n + 1:n + 2]
+            common += any(other.isascii() and (other.isalpha() or other.isspace()) for other in neighbours)
+    return common / len(wide)
 
 
 def read_text_file(path: str | os.PathLike[str]) -> str:

@@ -402,3 +402,43 @@ def test_an_srt_with_nul_bytes_is_refused_with_its_line(project: Project, tmp_pa
 def test_a_csv_with_a_control_character_is_refused(project: Project) -> None:
     with pytest.raises(ImportFormatError, match="U\\+0001"):
         import_csv(b"character,text\nMaya,Hi\x01 there\n", project)
+
+
+# Chinese subtitle files as they are still often saved: GB18030/GBK on the mainland, Big5 in
+# Taiwan and Hong Kong (issue 30). Short ones gave the detector too little to go on.
+ZH_SRT = ("1\n00:00:01,000 --> 00:00:03,000\n王经理：这份合同需要您签字。\n\n"
+          "2\n00:00:03,500 --> 00:00:05,000\n李秘书：好的，我马上送过去。\n\n"
+          "3\n00:00:05,500 --> 00:00:07,000\n你好。\n")
+TW_SRT = ("1\n00:00:01,000 --> 00:00:03,000\n王經理：這份合約需要您簽字。\n\n"
+          "2\n00:00:03,500 --> 00:00:05,000\n你好嗎？\n")
+
+
+@pytest.mark.parametrize(("text", "codec", "expected"), [
+    pytest.param(ZH_SRT, "gb18030", ["这份合同需要您签字。", "好的，我马上送过去。", "你好。"], id="gb18030"),
+    pytest.param(ZH_SRT.replace("\n", "\r\n"), "gbk", ["这份合同需要您签字。", "好的，我马上送过去。", "你好。"], id="gbk-crlf"),
+    pytest.param(TW_SRT, "big5", ["這份合約需要您簽字。", "你好嗎？"], id="big5"),
+    pytest.param("1\n00:00:01,000 --> 00:00:02,000\n你好。\n", "gb18030", ["你好。"], id="gb18030-one-cue"),
+])
+def test_chinese_srt_in_legacy_encodings_comes_in_with_the_right_characters(
+        project: Project, tmp_path: Path, text: str, codec: str, expected: list[str]) -> None:
+    result = import_srt(write(tmp_path, "zh.srt", text.encode(codec)), project)
+    assert texts(result) == expected
+    names = [c.name for c in result.characters]
+    assert names == (["王经理", "李秘书"] if codec != "big5" else ["王經理"]) or len(expected) == 1
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "big5"])
+def test_chinese_csv_and_plain_scripts_in_legacy_encodings(project: Project, tmp_path: Path, codec: str) -> None:
+    csv_text = "character,text\n王经理,请坐。\n李秘书,好的\n" if codec == "gb18030" else "character,text\n王經理,請坐。\n李秘書,好的\n"
+    result = import_csv(write(tmp_path, "zh.csv", csv_text.encode(codec)), project)
+    assert texts(result) == [csv_text.split("\n")[1].split(",")[1], "好的"]
+    plain = "王经理：明天见。\n" if codec == "gb18030" else "王經理：明天見。\n"
+    assert texts(import_plain(write(tmp_path, "zh.txt", plain.encode(codec)), project)) == [plain.split("：")[1].strip()]
+
+
+def test_undecodable_bytes_are_a_coded_error_never_mojibake(project: Project, tmp_path: Path) -> None:
+    # GB18030 text cut by a NUL and stray control bytes: not text in any encoding.
+    data = "1\n00:00:01,000 --> 00:00:02,000\n你好。\n".encode("gb18030") + b"\x00\x01\x02\xff\xfe\x03"
+    with pytest.raises(ImportFormatError) as caught:
+        import_srt(write(tmp_path, "broken.srt", data), project)
+    assert caught.value.code is ErrorCode.IMPORT_ENCODING
