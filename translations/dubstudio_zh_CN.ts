@@ -15,6 +15,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>The voice cannot speak the line&apos;s language.</source>
+        <translation>这个声音说不了这句台词的语言。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>The character&apos;s voice clip is missing.</source>
         <translation>角色的参考音频不见了。</translation>
     </message>
@@ -365,6 +370,16 @@
         <location line="+4"/>
         <source>Language</source>
         <translation>界面语言</translation>
+    </message>
+</context>
+<context>
+    <name>LinesModel</name>
+    <message>
+        <location filename="../app/ui/script/lines_model.py" line="+299"/>
+        <source>The engine&apos;s voice cannot speak this line&apos;s language: it will not be rendered.
+Render it with a backend that speaks it, or set the character&apos;s language.</source>
+        <translation>引擎当前的声音说不了这句台词的语言，这句不会被渲染。
+请改用能说这种语言的后端，或设置角色的语言。</translation>
     </message>
 </context>
 <context>
