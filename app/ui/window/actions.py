@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QMenu, QMenuBar
 from app.project.export_registry import EXPORTS, ExportFormat
 from app.project.qa import lines_failing_qa
 from app.project.script_io import SCRIPT_FORMATS, ScriptFormat
+from app.ui.script.translation_controller import translation_controller
 from app.ui.window.document_session import DocumentSession
 
 if TYPE_CHECKING:
@@ -166,6 +167,9 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
                "Move the selected lines down", writable),
     ActionSpec("sort_by_time", "Sort lines by start time", "edit", in_session(DocumentSession.sort_by_time),
                tip="Put the script in time order", enabled=writable),
+    ActionSpec("shorten_to_fit", "Shorten to fit", "edit", lambda w: translation_controller(w).shorten(),
+               tip="Ask the translator for a shorter wording of the selected lines that fits their slots (undoable)",
+               enabled=writable, off_while_busy=True),
     MenuSpec("edit/assign", "&Assign character", writable),  # filled with the characters when it opens
 
     MenuSpec("project", "P&roject"),
@@ -177,6 +181,9 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
     ActionSpec("transcribe", "&Transcribe the dialogue", "project", lambda w: w.video.transcribe_dialogue(),
                tip="Replace the script with the video's own dialogue: one character per voice, clips cut from it "
                    "(undoable)", enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
+    ActionSpec("translate", "Tr&anslate…", "project", lambda w: translation_controller(w).translate(),
+               tip="Translate the script into the language the project dubs into, each line within its slot "
+                   "(undoable)", enabled=writable, off_while_busy=True),
     ActionSpec("project_settings", "Project &settings…", "project", lambda w: w.video.edit_settings(),
                tip="Fit to slot, loudness target, original audio in the export", enabled=writable),
 

@@ -1,0 +1,123 @@
+"""Project › Translate… and Edit › Shorten to fit in the studio, on the sample project, against a
+local chat-completions server (a protocol stand-in; no language model runs here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from PySide6.QtWidgets import QTableWidgetItem
+
+from app.ui.script.translate_dialog import TranslateDialog
+from app.ui.script.translation_controller import translation_controller
+from engine.translation import keys
+from engine.translation.glossary import GlossaryEntry
+from tests.engine.translation.chat_server import Asked, answer, chat_server
+
+if TYPE_CHECKING:
+    from app.ui.window.main_window import MainWindow
+
+SECRET = "sk-studio-test-key-7"
+
+
+@pytest.fixture(autouse=True)
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(keys.CONFIG_ENV, str(tmp_path / "config"))
+    monkeypatch.setattr(keys, "keyring_usable", lambda: False)
+    return tmp_path / "config"
+
+
+def spanish(asked: Asked) -> tuple[int, Any, dict[str, str]]:
+    if asked.shortening:
+        return answer({n: "Corto." for n in asked.lines})
+    return answer({n: f"ES {entry['text']}" for n, entry in asked.lines.items()})
+
+
+def filled_dialog(window: MainWindow, url: str, selected: list[str]) -> TranslateDialog:
+    assert window.session is not None
+    dialog = TranslateDialog(window, window.session.project, selected)
+    dialog.base_url.setText(url)
+    dialog.model.setText("scripted")
+    dialog.key.setText(SECRET)
+    dialog.language.setEditText("es")
+    dialog._add_entry(GlossaryEntry("Maya", "Maya", "name"))
+    return dialog
+
+
+def test_translate_puts_drafts_in_as_one_undoable_edit_and_keeps_the_key_apart(
+        idle_window: MainWindow, config: Path, tmp_path: Path) -> None:
+    session = idle_window.session
+    assert session is not None
+    project = session.project
+    originals = [line.text for line in project.lines]
+    with chat_server(spanish) as server:
+        dialog = filled_dialog(idle_window, server.url, [])
+        assert dialog.all_lines.isChecked() and not dialog.selected_lines.isEnabled()
+        choice = dialog.choice()
+        assert choice.request.target_language == "es" and choice.new_key == SECRET
+        translation_controller(idle_window).start(choice)
+    # a line over its slot's budget was asked once for a shorter version ("Corto."), and says so
+    shortened = [bool(line.budget and line.budget.shortened) for line in project.lines]
+    assert [line.text for line in project.lines] == [
+        "Corto." if short else f"ES {text}" for text, short in zip(originals, shortened)]
+    assert any(shortened) and not all(shortened)
+    assert all(line.budget is not None and line.budget.unit == "letters" for line in project.lines if line.end)
+    assert all(line.draft for line in project.lines) and [line.source_text for line in project.lines] == originals
+    assert project.target_language == "es" and {c.settings.language for c in project.characters} == {"es"}
+    assert [entry.source for entry in project.glossary] == ["Maya"]
+    assert server.asked[0].headers["Authorization"] == f"Bearer {SECRET}"
+    assert keys.load_key(server.url) == SECRET and keys.remembered_endpoint() == (server.url, "scripted")
+    idle_window.save()
+    assert SECRET not in project.project_file.read_text(encoding="utf-8")
+    assert all(SECRET not in path.read_text(errors="replace") for path in tmp_path.rglob("*.ini"))
+    session.document.undo()  # the translation
+    assert [line.text for line in project.lines] == originals and not any(line.draft for line in project.lines)
+    assert project.target_language == "" and [entry.source for entry in project.glossary] == ["Maya"]
+    session.document.undo()  # then the glossary, its own edit
+    assert project.glossary == []
+
+
+def test_a_failed_translation_says_why_and_changes_nothing(idle_window: MainWindow, monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    session = idle_window.session
+    assert session is not None
+    before = [(line.text, line.draft) for line in session.project.lines]
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(idle_window.messages, "error", lambda title, message: shown.append((title, message)))
+    with chat_server(lambda asked: (401, {"error": {"message": "bad key"}}, {})) as server:
+        translation_controller(idle_window).start(filled_dialog(idle_window, server.url, []).choice())
+    assert [(line.text, line.draft) for line in session.project.lines] == before
+    assert len(shown) == 1 and "E_TRANSLATOR_KEY" in shown[0][1] and SECRET not in shown[0][1]
+
+
+def test_shorten_to_fit_shortens_the_selected_lines_as_an_undoable_edit(idle_window: MainWindow) -> None:
+    session = idle_window.session
+    assert session is not None
+    project = session.project
+    first, second = project.lines[0], project.lines[1]
+    before = (first.text, second.text)
+    with chat_server(spanish) as server:
+        keys.remember_endpoint(server.url, "scripted")
+        idle_window.script.select_lines([first.id])
+        idle_window.actions_["shorten_to_fit"].trigger()
+    assert server.asked[0].shortening and list(server.asked[0].lines) == ["1"]
+    assert (first.text, first.draft, second.text) == ("Corto.", True, before[1])
+    session.document.undo()
+    assert (first.text, second.text) == before
+
+
+def test_the_dialog_reads_the_glossary_table_and_the_language_table(idle_window: MainWindow) -> None:
+    session = idle_window.session
+    assert session is not None
+    dialog = TranslateDialog(idle_window, session.project, [session.project.lines[0].id])
+    assert dialog.selected_lines.isChecked()
+    assert dialog.language.findData("zh") >= 0 and dialog.target_language() == "en"
+    dialog._add_names(session.project)
+    entries = dialog.entries()
+    assert [entry.source for entry in entries] == [c.name for c in session.project.characters]
+    assert {(entry.kind, entry.target) for entry in entries} == {("name", "")}  # to be given their translation
+    dialog.glossary.setItem(0, 1, QTableWidgetItem("Translated name"))
+    assert dialog.entries()[0].target == "Translated name"
+    dialog._add_names(session.project)  # the names already there are not added twice
+    assert len(dialog.entries()) == len(entries)
