@@ -29,8 +29,14 @@ from engine.core.codes import ErrorCode
 from engine.core.numbers import RangeError
 from engine.hearing import HearingError, clips, speakers
 from engine.hearing.audio import SAMPLE_RATE, audio_windows, probe_audio
+from engine.hearing.chinese import (
+    DEFAULT_SCRIPT,
+    check_script,
+    is_chinese,
+    written_as_chinese,
+)
 from engine.hearing.clips import Candidate
-from engine.hearing.lines import Line, Word, split_lines
+from engine.hearing.lines import PAUSE_S, Line, Word, split_lines
 from engine.hearing.whisper import whisper_languages
 
 if TYPE_CHECKING:
@@ -43,6 +49,9 @@ FRAME_S = 0.02  # the level envelope kept for the whole recording (scores clip c
 BEAM_SIZE = 5  # beam 1 hurts base badly on some voices and languages (notes/hearing.md)
 LANGUAGE_TRUSTED = 0.9  # below this detection probability the language is reported as unsure
 TRANSLATION_TARGETS = ("en",)  # Whisper's translate task only goes into English
+# Language detection hears up to this many 30 s stretches of the first window's speech (pauses
+# and silence cut out): a recording's short turns are judged together, not 2 s at a time.
+DETECTION_SEGMENTS = 4
 
 Progress = Callable[[str, float], None]  # (stage, fraction of that stage done)
 
@@ -72,6 +81,7 @@ class Options:
     speakers: int | None = None  # None: found from the voices
     translate_to: str | None = None
     stream_index: int | None = None  # which audio stream (default: the first)
+    chinese_script: str = DEFAULT_SCRIPT  # "simplified" or "traditional": how Chinese lines are written
 
 
 class Translator(Protocol):
@@ -103,12 +113,15 @@ def check_language(model: WhisperModel, language: str) -> str | None:
 
 def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, task: str,
                   cancel: threading.Event | None = None,
-                  heard_to: Callable[[float], None] | None = None) -> tuple[list[Word], TranscriptionInfo]:
+                  heard_to: Callable[[float], None] | None = None,
+                  chinese_script: str = DEFAULT_SCRIPT) -> tuple[list[Word], TranscriptionInfo]:
     """Whisper's words in ``audio`` (times into the recording) and its info (language...);
     ``heard_to(seconds)`` is told how far into the recording each segment reached.
 
     Segments Whisper itself marks as no speech with a low confidence are dropped (its own
-    hallucination rule), as are words with no duration.
+    hallucination rule), as are words with no duration. Chinese (transcribed, not translated)
+    comes out in ``chinese_script`` with full-width punctuation, a sentence mark wherever a line
+    is cut (:func:`engine.hearing.chinese.written_as_chinese`).
     """
     segments, info = model.transcribe(
         audio, language=language, task=task, beam_size=BEAM_SIZE, vad_filter=True, word_timestamps=True,
@@ -126,7 +139,24 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
         for word in segment.words or ():
             if word.end > word.start and word.word.strip():
                 words.append(Word(offset_s + word.start, offset_s + word.end, word.word, word.probability))
+    if task == "transcribe" and is_chinese(language or info.language):
+        words = written_as_chinese(words, chinese_script, PAUSE_S)
     return words, info
+
+
+def detect_language(model: WhisperModel, audio: np.ndarray) -> tuple[str, float] | None:
+    """(language, probability) of the speech in ``audio``, judged over up to
+    :data:`DETECTION_SEGMENTS` 30 s stretches of it with the pauses cut out (short turns together,
+    not one at a time); None when there is no speech."""
+    from faster_whisper.vad import get_speech_timestamps
+
+    if not get_speech_timestamps(audio, sampling_rate=SAMPLE_RATE):
+        return None
+    if not model.model.is_multilingual:
+        return "en", 1.0  # an English-only model (tiny.en) hears English
+    language, probability, _ = model.detect_language(audio, vad_filter=True,
+                                                     language_detection_segments=DETECTION_SEGMENTS)
+    return language, float(probability)
 
 
 # --- the pipeline ------------------------------------------------------------------------------
@@ -151,6 +181,10 @@ def transcribe_media(
     """
     path = Path(path)
     language = check_language(model, options.language)
+    try:
+        check_script(options.chinese_script)
+    except ValueError as error:
+        raise HearingError(ErrorCode.BAD_OPTION, str(error)) from None
     if options.speakers is not None:
         try:
             speakers.SPEAKER_COUNT.check(options.speakers)
@@ -170,10 +204,13 @@ def transcribe_media(
     end_s = 0.0
     for window in audio_windows(path, options.stream_index, cancel):
         levels.add(window.audio)
-        words, info = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
-                                    lambda seconds: report("listening", min(1.0, seconds / duration) if duration else 0.0))
-        if language is None and words:
-            language, probability = info.language, float(info.language_probability)  # held for the windows after
+        if language is None:
+            detected = detect_language(model, window.audio)
+            if detected is not None:
+                language, probability = detected  # held for the windows after
+        words, _ = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
+                                 lambda seconds: report("listening", min(1.0, seconds / duration) if duration else 0.0),
+                                 options.chinese_script)
         window_lines = split_lines(words)
         if translator is not None and window_lines:
             translator.hear(window.audio, window.start_s, language or "")

@@ -1,5 +1,5 @@
 """Scenes to transcribe: turns of real speech (the bundled voices' clips, the French Common Voice
-clips in tests/data/hearing) muxed with a tiny picture by PyAV, with where each turn is."""
+and Mandarin corpus clips in tests/data/hearing) muxed with a tiny picture by PyAV, with where each turn is."""
 
 from __future__ import annotations
 
@@ -69,7 +69,8 @@ def make_scene(path: Path, voices: Sequence[str], gap_s: float = 0.8) -> list[Tu
     turns: list[Turn] = []
     position = 0.0
     for voice in voices:
-        source = VOICES / f"{voice}.wav" if (VOICES / f"{voice}.wav").exists() else HEARING_DATA / f"{voice}.mp3"
+        source = VOICES / f"{voice}.wav" if (VOICES / f"{voice}.wav").exists() else \
+            next(HEARING_DATA / f"{voice}{kind}" for kind in (".mp3", ".flac") if (HEARING_DATA / f"{voice}{kind}").exists())
         audio = read_audio(source)
         text = (VOICES / f"{voice}.txt").read_text().strip() if source.parent == VOICES else ""
         turns.append(Turn(position, position + len(audio) / RATE, voice, text))

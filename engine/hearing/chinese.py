@@ -1,0 +1,95 @@
+"""Chinese as a dubbing team reads it: one script (simplified or traditional), full-width
+punctuation, and sentences that end in a mark even where the recogniser wrote none.
+
+Whisper base writes Mandarin in traditional characters unless its prompt is in simplified ones,
+and often gives no punctuation at all; a script has to be in the characters the team asked
+for, with lines cut at sentence ends. Transcription decodes without the prompt (measured better:
+see docs/transcribe.md, *Chinese*) and converts the characters afterwards. The conversion is OpenCC's tables
+(``opencc-python-reimplemented``, pure Python, Apache-2.0), character and phrase by phrase.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Word
+
+if TYPE_CHECKING:
+    from opencc import OpenCC
+
+SIMPLIFIED, TRADITIONAL = "simplified", "traditional"
+CHINESE_SCRIPTS = (SIMPLIFIED, TRADITIONAL)  # the setting's choices; simplified is the default
+DEFAULT_SCRIPT = SIMPLIFIED
+CHINESE_LANGUAGES = frozenset({"zh", "yue"})  # Mandarin and Cantonese, as Whisper names them
+_OPENCC_TABLES = {SIMPLIFIED: "t2s", TRADITIONAL: "s2t"}
+_FULL_WIDTH = str.maketrans({",": "，", ".": "。", "?": "？", "!": "！", ":": "：", ";": "；"})
+# A half-width mark right after a Han character (not a decimal point or a time between digits).
+_HALF_WIDTH_MARK = re.compile(r"(?<=[\u3400-\u9fff])[,.?!:;]")
+# A sentence ending in one of these particles is a question.
+_QUESTION_PARTICLES = ("吗", "呢", "么")
+CLAUSE_PAUSE_S = 0.25  # where the recogniser gave no punctuation, a pause this long is a comma
+
+
+def is_chinese(language: str | None) -> bool:
+    return (language or "") in CHINESE_LANGUAGES
+
+
+@functools.cache
+def _converter(script: str) -> OpenCC:
+    from opencc import OpenCC
+
+    return OpenCC(_OPENCC_TABLES[script])
+
+
+def check_script(script: str) -> str:
+    """``script`` when it is one of :data:`CHINESE_SCRIPTS`; ValueError naming them otherwise."""
+    if script not in CHINESE_SCRIPTS:
+        raise ValueError(f"the Chinese script must be {' or '.join(CHINESE_SCRIPTS)}, not {script!r}")
+    return script
+
+
+def in_script(text: str, script: str = DEFAULT_SCRIPT) -> str:
+    """``text`` in simplified or traditional characters, its half-width marks full-width."""
+    return _HALF_WIDTH_MARK.sub(lambda match: match[0].translate(_FULL_WIDTH),
+                                _converter(check_script(script)).convert(text))
+
+
+def _sentence_mark(text: str) -> str:
+    return "？" if text.rstrip("，、,").endswith(_QUESTION_PARTICLES) else "。"
+
+
+def _with_mark(word: Word, mark: str) -> Word:
+    text = word.text.rstrip()
+    text = CLAUSE_END.sub("", text) if mark != "，" else text
+    return replace(word, text=text + mark)
+
+
+def written_as_chinese(words: Sequence[Word], script: str, pause_s: float) -> list[Word]:
+    """Whisper's Chinese ``words`` in ``script``, punctuated.
+
+    Every word is converted (simplified or traditional, full-width marks). Where the words carry
+    no punctuation at all, a pause of :data:`CLAUSE_PAUSE_S` becomes a comma; and a word before a
+    pause of ``pause_s`` (where a line is cut) or at the end ends its sentence: 。 or, after a
+    question particle, ？. So every line ends in a sentence mark.
+    """
+    converted = [replace(word, text=in_script(word.text, script)) for word in words]
+    punctuated = any(CLAUSE_END.search(word.text.strip()) or SENTENCE_END.search(word.text.strip())
+                     for word in converted)
+    result: list[Word] = []
+    for index, word in enumerate(converted):
+        following = converted[index + 1] if index + 1 < len(converted) else None
+        gap = following.start - word.end if following is not None else None
+        text = word.text.strip()
+        if SENTENCE_END.search(text):
+            result.append(word)
+        elif gap is None or gap >= pause_s:
+            result.append(_with_mark(word, _sentence_mark(text)))
+        elif not punctuated and gap >= CLAUSE_PAUSE_S and not CLAUSE_END.search(text):
+            result.append(_with_mark(word, "，"))
+        else:
+            result.append(word)
+    return result

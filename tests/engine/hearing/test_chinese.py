@@ -1,0 +1,85 @@
+"""Chinese transcription (engine.hearing.chinese and the transcription of a real Mandarin scene):
+one script, full-width marks, lines cut at sentence ends, on the real Whisper base model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core.codes import ErrorCode
+from engine.hearing import HearingError
+from engine.hearing.chinese import (
+    SIMPLIFIED,
+    TRADITIONAL,
+    in_script,
+    written_as_chinese,
+)
+from engine.hearing.lines import PAUSE_S, Word, split_lines
+from engine.hearing.qa.wer import error_rate
+from engine.hearing.transcribe import Options, transcribe_media
+from engine.hearing.whisper import load_whisper
+from tests.engine.hearing.scenes import make_scene
+
+# Three speakers' real utterances (tests/data/hearing/README.md: AISHELL-1 and PaddleSpeech, Apache-2.0).
+SCENE = {
+    "zh_aishell_S0764": "甚至出现交易几乎停滞的情况",
+    "zh_paddlespeech": "我认为跑步最重要的就是给我带来了身体健康",
+    "zh_aishell_S0724": "广州市房地产中介协会分析",
+}
+SENTENCE_MARKS = ("。", "！", "？")
+
+
+def test_text_comes_in_the_script_asked_for_with_full_width_marks() -> None:
+    assert in_script("廣州市房地產中介協會分析,你們知道嗎?", SIMPLIFIED) == "广州市房地产中介协会分析，你们知道吗？"
+    assert in_script("广州市房地产中介协会分析", TRADITIONAL) == "廣州市房地產中介協會分析"
+    assert in_script("下降超50.5%", SIMPLIFIED) == "下降超50.5%"  # a decimal point stays a point
+    with pytest.raises(ValueError, match="simplified or traditional"):
+        in_script("中文", "pinyin")
+
+
+def test_words_without_punctuation_get_commas_at_pauses_and_sentence_marks_where_lines_end() -> None:
+    words = [Word(0.0, 0.4, "我有"), Word(0.4, 0.8, "的時候"), Word(1.2, 1.6, "說不清楚"),
+             Word(1.7, 2.0, "你們知道"), Word(2.0, 2.2, "嗎"), Word(3.5, 3.9, "換一首歌")]
+    text = [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))]
+    assert text == ["我有的时候，说不清楚你们知道吗？", "换一首歌。"]
+
+
+def test_punctuated_words_keep_their_marks_and_a_line_cut_at_a_pause_still_ends_in_one() -> None:
+    words = [Word(0.0, 0.5, "正是因为"), Word(0.5, 0.7, "正义,"), Word(0.75, 1.2, "所以"), Word(1.2, 1.5, "接受,"),
+             Word(2.5, 3.0, "好。")]
+    text = [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))]
+    assert text == ["正是因为正义，所以接受。", "好。"]
+
+
+@pytest.fixture(scope="module")
+def whisper():
+    return load_whisper("base")
+
+
+@pytest.fixture(scope="module")
+def mandarin_scene(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("zh") / "scene.mp4"
+    make_scene(path, list(SCENE), gap_s=0.7)
+    return path
+
+
+def test_a_mandarin_scene_becomes_simplified_lines_cut_at_sentence_ends(mandarin_scene: Path, whisper,
+                                                                        encoder) -> None:
+    heard = transcribe_media(mandarin_scene, whisper, encoder)
+    assert heard.language == "zh" and heard.language_sure
+    texts = [line.text for line in heard.lines]
+    assert len(texts) >= len(SCENE)
+    assert all(text.endswith(SENTENCE_MARKS) for text in texts), texts
+    assert all(in_script(text, SIMPLIFIED) == text for text in texts), texts  # no traditional character left
+    assert error_rate("".join(SCENE.values()), "".join(texts), "zh") <= 0.15, texts
+
+
+def test_the_same_scene_in_traditional_characters_and_a_bad_script_refused(mandarin_scene: Path, whisper,
+                                                                           encoder) -> None:
+    heard = transcribe_media(mandarin_scene, whisper, encoder, Options(language="zh", chinese_script=TRADITIONAL))
+    script = "".join(line.text for line in heard.lines)
+    assert "廣州市" in script and "广州市" not in script, script
+    with pytest.raises(HearingError) as refused:
+        transcribe_media(mandarin_scene, whisper, encoder, Options(chinese_script="cyrillic"))
+    assert refused.value.code == ErrorCode.BAD_OPTION
