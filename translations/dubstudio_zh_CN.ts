@@ -290,6 +290,41 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>That translator cannot be used.</source>
+        <translation>无法使用该翻译引擎。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The translation server cannot be reached.</source>
+        <translation>无法连接翻译服务器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The translation server refused the key.</source>
+        <translation>翻译服务器拒绝了该密钥。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The translation server&apos;s rate limit was hit.</source>
+        <translation>已达到翻译服务器的调用频率上限。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The translation server failed.</source>
+        <translation>翻译服务器出错。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The translator&apos;s answer cannot be used.</source>
+        <translation>翻译引擎返回的结果无法使用。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The text is too long for the translator&apos;s model.</source>
+        <translation>文本过长，超出了翻译模型的上下文长度。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>The QA check could not run.</source>
         <translation>无法运行质检。</translation>
     </message>
@@ -448,6 +483,235 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+1"/>
         <source>The words could not be checked.</source>
         <translation>无法核对台词内容。</translation>
+    </message>
+</context>
+<context>
+    <name>TranslateDialog</name>
+    <message>
+        <location filename="../app/ui/script/translate_dialog.py" line="+73"/>
+        <source>Translate the script</source>
+        <translation>翻译台词</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Whisper translates into English only, while it transcribes the video (Project › Transcribe)</source>
+        <translation>Whisper 只能在转写视频时译成英文（项目 › 转写对白）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The language the project dubs into; its characters&apos; languages follow it. Type any language code the model can write (pt-BR, vi…)</source>
+        <translation>项目配音的目标语言，各角色的语言随之改变。也可输入模型能写的任何语言代码（如 pt-BR、vi…）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An OpenAI-compatible endpoint up to /v1: Ollama (http://localhost:11434/v1), llama.cpp&apos;s server (http://localhost:8080/v1), vLLM, or a hosted one</source>
+        <translation>兼容 OpenAI 的接口地址，写到 /v1 为止：Ollama（http://localhost:11434/v1）、llama.cpp 服务器（http://localhost:8080/v1）、vLLM 或云端服务</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the system keyring</source>
+        <translation>系统钥匙串</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0}, a file only you can read</source>
+        <translation>{0}（仅你本人可读的文件）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kept in {0}; leave empty to keep it</source>
+        <translation>保存在{0}；留空则沿用已保存的密钥</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every line</source>
+        <translation>全部台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The {0} selected lines</source>
+        <translation>选中的 {0} 句台词</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Original</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Translation</source>
+        <translation>译文</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Names and terms every line keeps the same: the original wording, the one the translation must use, and whether it is a character&apos;s name or a term</source>
+        <translation>每句台词都要保持一致的人名和术语：原文写法、译文必须使用的写法，以及它是角色名还是术语</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Add the characters&apos; names</source>
+        <translation>添加角色名</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Translator</source>
+        <translation>翻译引擎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Into</source>
+        <translation>译成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Endpoint URL</source>
+        <translation>接口地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Lines</source>
+        <translation>台词</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Each line goes with the neighbouring lines and a budget: what its slot holds at the language&apos;s pace. A line over it is asked once for a shorter version. The translations come in as drafts, beside the original; nothing changes unless every line is done.</source>
+        <translation>每句台词会连同前后相邻的台词一起发送，并附上字数预算：按目标语言的语速，它的时间段能容纳多少字。超出预算的台词会再请求一次更短的译法。译文以草稿形式放在原文旁边；只有全部台词都译完，项目才会改动。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>name</source>
+        <translation>人名</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>term</source>
+        <translation>术语</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationController</name>
+    <message>
+        <location filename="../app/ui/script/translation_controller.py" line="+66"/>
+        <location line="+33"/>
+        <source>Cannot translate</source>
+        <translation>无法翻译</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Cannot keep the API key</source>
+        <translation>无法保存 API 密钥</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Translating {0} lines into {1}</source>
+        <translation>正在将 {0} 句台词译成 {1}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The translation was cancelled; the script is as it was</source>
+        <translation>翻译已取消，台词保持原样</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Select the lines to shorten first</source>
+        <translation>请先选中要缩短的台词</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+8"/>
+        <location line="+16"/>
+        <source>Cannot shorten</source>
+        <translation>无法缩短</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>{0}: no translation endpoint yet; set one in Project › Translate…</source>
+        <translation>{0}：尚未设置翻译接口，请在“项目 › 翻译…”中设置</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Shortened {0} lines; {1} of {2} with a slot now fit it (Edit › Undo brings the old wording back)</source>
+        <translation>已缩短 {0} 句台词；有时间段的 {2} 句中，现在有 {1} 句放得下（“编辑 › 撤销”可恢复原来的措辞）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Shortening {0} lines</source>
+        <translation>正在缩短 {0} 句台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shortening was cancelled; the lines are as they were</source>
+        <translation>缩短已取消，台词保持原样</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Translation</source>
+        <translation>译文</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cancelling</source>
+        <translation>正在取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>translating</source>
+        <translation>正在翻译</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Translated {0} lines into {1} as drafts; within their slots: {2} of {3} at first, {4} after the shorter retry (Edit › Undo takes it back)</source>
+        <translation>已将 {0} 句台词译成 {1}（草稿）；{3} 句有时间段的台词中，初译放得下 {2} 句，请求缩短后 {4} 句（“编辑 › 撤销”可撤回）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>; {0} lines leave out a glossary term</source>
+        <translation>；{0} 句台词漏用了术语表中的词</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@ class TranslatorSetting:
     help: str
     secret: bool = False  # kept by engine.translation.keys, never in project.json, settings or logs
     required: bool = True
+    example: str = ""  # what a value looks like (a form's placeholder)
 
 
 @dataclass(frozen=True)
@@ -66,13 +67,19 @@ OPENAI = TranslatorDescriptor(
     settings=(
         TranslatorSetting("base_url", "Base URL",
                           "the endpoint's URL up to /v1: http://localhost:11434/v1 (Ollama), "
-                          "http://localhost:8080/v1 (llama.cpp), https://api.openai.com/v1"),
-        TranslatorSetting("model", "Model", "the model's name as the endpoint knows it (qwen2.5:7b, gpt-4o-mini)"),
+                          "http://localhost:8080/v1 (llama.cpp), https://api.openai.com/v1",
+                          example="http://localhost:11434/v1"),
+        TranslatorSetting("model", "Model", "the model's name as the endpoint knows it (qwen2.5:7b, gpt-4o-mini)",
+                          example="qwen2.5:7b"),
         TranslatorSetting("api_key", "API key", "the endpoint's key; local servers need none", secret=True,
                           required=False),
     ),
 )
 TRANSLATORS = {descriptor.name: descriptor for descriptor in (WHISPER, OPENAI)}
+
+
+def setting_of(descriptor: TranslatorDescriptor, name: str) -> TranslatorSetting:
+    return next(setting for setting in descriptor.settings if setting.name == name)
 TEXT_TRANSLATOR = OPENAI.name  # the one that translates a project's text (dubstudio translate's default)
 
 

@@ -39,8 +39,13 @@ from app.project.translation import TranslateRequest
 from engine.core.languages import LANGUAGES
 from engine.translation.chat import TIMEOUT, Endpoint
 from engine.translation.glossary import KINDS, GlossaryEntry
-from engine.translation.keys import load_key, remembered_endpoint, where_kept
-from engine.translation.registry import TEXT_TRANSLATOR, TRANSLATORS
+from engine.translation.keys import (
+    keyring_usable,
+    keys_file,
+    load_key,
+    remembered_endpoint,
+)
+from engine.translation.registry import OPENAI, TEXT_TRANSLATOR, TRANSLATORS, setting_of
 
 GLOSSARY_COLUMNS = 3  # source, target, kind
 W = TypeVar("W", bound=QWidget)
@@ -95,14 +100,16 @@ class TranslateDialog(QDialog):
                                          "Type any language code the model can write (pt-BR, vi…)"))
 
         self.base_url = _named(QLineEdit(url), "baseUrl")
-        self.base_url.setPlaceholderText("http://localhost:11434/v1")
+        self.base_url.setPlaceholderText(setting_of(OPENAI, "base_url").example)
         self.base_url.setToolTip(self.tr("An OpenAI-compatible endpoint up to /v1: Ollama (http://localhost:11434/v1), "
                                          "llama.cpp's server (http://localhost:8080/v1), vLLM, or a hosted one"))
         self.model = _named(QLineEdit(model), "modelName")
-        self.model.setPlaceholderText("qwen2.5:7b")
+        self.model.setPlaceholderText(setting_of(OPENAI, "model").example)
         self.key = _named(QLineEdit(), "apiKey")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key.setPlaceholderText(self.tr("kept in {0}; leave empty to keep it").format(where_kept()))
+        kept = (self.tr("the system keyring") if keyring_usable()
+                else self.tr("{0}, a file only you can read").format(keys_file()))
+        self.key.setPlaceholderText(self.tr("kept in {0}; leave empty to keep it").format(kept))
         self.timeout = _named(QSpinBox(), "translatorTimeout")
         self.timeout.setRange(int(TIMEOUT.low), int(TIMEOUT.high))
         self.timeout.setValue(int(TIMEOUT.default or 120))
