@@ -143,6 +143,27 @@ def test_new_translates_into_any_language_through_the_chosen_translator(tmp_path
     assert {c.settings.language for c in project.characters} == {"zh"}
 
 
+def test_a_translator_that_fails_after_the_transcription_leaves_nothing_behind(tmp_path: Path) -> None:
+    """new: no project is left; transcribe: the project as it was (no clips in voices/), exit 8."""
+    from tests.engine.translation.chat_server import chat_server
+
+    make_scene(tmp_path / "scene.mp4", ["maya"])
+    refuse = lambda asked: (401, {"error": {"message": "invalid api key"}}, {})  # noqa: E731
+    with chat_server(refuse) as server:
+        translator = ["--translate-to", "ja", "--translator", "openai", "--endpoint", server.url,
+                      "--translator-model", "scripted"]
+        assert cli_main(["new", str(tmp_path / "made"), "--video", str(tmp_path / "scene.mp4"), "--transcribe",
+                         *translator]) == 8
+        assert not (tmp_path / "made" / "project.json").exists()
+        assert cli_main(["new", str(tmp_path / "project"), "--video", str(tmp_path / "scene.mp4"),
+                         "--no-subtitles"]) == 0
+        root = tmp_path / "project"
+        before = {path.relative_to(root): path.read_bytes() for path in root.rglob("*") if path.is_file()}
+        assert cli_main(["transcribe", str(root), *translator]) == 8
+    after = {path.relative_to(root): path.read_bytes() for path in root.rglob("*") if path.is_file()}
+    assert after == before
+
+
 def test_no_speech_no_audio_and_a_bad_language_leave_nothing_behind(tmp_path: Path) -> None:
     write_video(tmp_path / "music.mp4", music(10.0), 10.0)
     write_video(tmp_path / "mute.mp4", None, 4.0)
