@@ -518,12 +518,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>{0}（仅你本人可读的文件）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>kept in {0}; leave empty to keep it</source>
-        <translation>保存在{0}；留空则沿用已保存的密钥</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -533,9 +528,19 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>全部台词</translation>
     </message>
     <message>
+        <location line="-7"/>
+        <source>leave empty to keep the key kept</source>
+        <translation>留空则沿用已保存的密钥</translation>
+    </message>
+    <message>
         <location line="+1"/>
-        <source>The {0} selected lines</source>
-        <translation>选中的 {0} 句台词</translation>
+        <source>The key is kept in {0}, never in the project or a log</source>
+        <translation>密钥保存在{0}，不会写入项目或日志</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Selected lines: {0}</source>
+        <translation>选中的台词：{0} 句</translation>
     </message>
     <message>
         <location line="+6"/>

@@ -109,14 +109,15 @@ class TranslateDialog(QDialog):
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         kept = (self.tr("the system keyring") if keyring_usable()
                 else self.tr("{0}, a file only you can read").format(keys_file()))
-        self.key.setPlaceholderText(self.tr("kept in {0}; leave empty to keep it").format(kept))
+        self.key.setPlaceholderText(self.tr("leave empty to keep the key kept"))
+        self.key.setToolTip(self.tr("The key is kept in {0}, never in the project or a log").format(kept))
         self.timeout = _named(QSpinBox(), "translatorTimeout")
         self.timeout.setRange(int(TIMEOUT.low), int(TIMEOUT.high))
         self.timeout.setValue(int(TIMEOUT.default or 120))
         self.timeout.setSuffix(self.tr(" s"))
 
         self.all_lines = _named(QRadioButton(self.tr("Every line")), "allLines")
-        self.selected_lines = _named(QRadioButton(self.tr("The {0} selected lines").format(len(self._selected))),
+        self.selected_lines = _named(QRadioButton(self.tr("Selected lines: {0}").format(len(self._selected))),
                                      "selectedLines")
         self.selected_lines.setEnabled(bool(self._selected))
         (self.selected_lines if self._selected else self.all_lines).setChecked(True)
