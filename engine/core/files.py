@@ -33,6 +33,7 @@ layer wraps its errors in its own error types (``app.project.fsutil``).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import errno
 import io
 import os
@@ -416,10 +417,8 @@ def decode_text(data: bytes) -> str:
     # common characters of one script, and the best wins (the detector's order breaks ties).
     readings = [(match.encoding, str(match)) for match in matches]
     for codec in (*_CHINESE_CODECS, "cp1252"):
-        try:
+        with contextlib.suppress(UnicodeDecodeError):
             readings.append((codec, data.decode(codec)))
-        except UnicodeDecodeError:
-            pass
     if not readings:
         raise ValueError("the file is not text in any encoding we recognise (is it a binary file?)")
     codec, best_text = readings[0]

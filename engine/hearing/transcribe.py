@@ -162,6 +162,23 @@ def detect_language(model: WhisperModel, audio: np.ndarray) -> tuple[str, float]
 # --- the pipeline ------------------------------------------------------------------------------
 
 
+def _check_options(options: Options, translator: Translator | None) -> None:
+    """Refuse options the pipeline cannot honour before any audio is read."""
+    try:
+        check_script(options.chinese_script)
+    except ValueError as error:
+        raise HearingError(ErrorCode.BAD_OPTION, str(error)) from None
+    if options.speakers is not None:
+        try:
+            speakers.SPEAKER_COUNT.check(options.speakers)
+        except RangeError as error:
+            raise HearingError(error.code, error.message) from None
+    if options.translate_to is not None and (translator is None or translator.target != options.translate_to):
+        raise HearingError(ErrorCode.TRANSLATION_TARGET,
+                           f"no translator into {options.translate_to!r}; "
+                           f"Whisper translates into {', '.join(TRANSLATION_TARGETS)} only")
+
+
 def transcribe_media(
     path: str | os.PathLike[str],
     model: WhisperModel,
@@ -181,19 +198,7 @@ def transcribe_media(
     """
     path = Path(path)
     language = check_language(model, options.language)
-    try:
-        check_script(options.chinese_script)
-    except ValueError as error:
-        raise HearingError(ErrorCode.BAD_OPTION, str(error)) from None
-    if options.speakers is not None:
-        try:
-            speakers.SPEAKER_COUNT.check(options.speakers)
-        except RangeError as error:
-            raise HearingError(error.code, error.message) from None
-    if options.translate_to is not None and (translator is None or translator.target != options.translate_to):
-        raise HearingError(ErrorCode.TRANSLATION_TARGET,
-                           f"no translator into {options.translate_to!r}; "
-                           f"Whisper translates into {', '.join(TRANSLATION_TARGETS)} only")
+    _check_options(options, translator)
     report = progress or (lambda stage, fraction: None)
     duration = probe_audio(path, options.stream_index)
     report("listening", 0.0)
