@@ -40,7 +40,8 @@ from app.project.timeline import build_timeline
 from app.project.undo import AddLines
 from engine.core import files
 from engine.core.codes import ErrorCode
-from engine.core.text import control_character
+from engine.core.languages import join_pieces, line_language, rules_for
+from engine.core.text import control_character, wrap_subtitle
 
 Source = str | os.PathLike[str] | bytes
 """A path, or the raw bytes of a file (the UI may hand over a drop or paste)."""
@@ -224,7 +225,8 @@ def _overlong_cue(text: str) -> tuple[int, int] | None:
 
 
 def _clean_subtitle(content: str) -> str:
-    return " ".join(part.strip() for part in _TAGS.sub("", content).split("\n") if part.strip())
+    # A subtitle's lines are one text: joined with a space, but none inside a Chinese sentence.
+    return join_pieces(part.strip() for part in _TAGS.sub("", content).split("\n") if part.strip())
 
 
 def _srt_error(text: str, error: srt.SRTParseError, shown: str) -> ImportFormatError:
@@ -496,6 +498,13 @@ def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float
         speaker = _speaker_name(project, line)
         text = (line.source_text or line.text) if source else line.text
         content = f"{speaker}: {text}" if speaker_prefix and speaker else text
+        # Wrapped to the line length of the text's language (42 in English, 16 in Chinese): the
+        # character's for a line, the original dialogue's for its source text.
+        if source:
+            language = project.language
+        else:
+            language = project.character(line.character_id).settings.language if line.character_id else ""
+        content = "\n".join(wrap_subtitle(content, rules_for(line_language(language, text))))
         subtitles.append(
             srt.Subtitle(
                 index=slot.order,

@@ -173,6 +173,31 @@ space follows ("3.5" and "e.g." do not end one)."""
 UNSPACED_SENTENCE_ENDS = "".join(mark for mark in ALL_SENTENCE_ENDS if mark not in SPACED_SENTENCE_ENDS)
 """The sentence ends only unspaced languages use (。！？): a sentence ends right after one."""
 
+# Characters of scripts written without spaces between words (CJK, kana, Thai) and the
+# full-width punctuation they use: two pieces of text that meet between two of these are
+# joined without a space.
+_UNSPACED_CHARACTER = re.compile(
+    r"[\u0e00-\u0e7f\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]")
+
+
+def joins_without_space(before: str, after: str) -> bool:
+    """Whether text ending in ``before`` and text starting with ``after`` are one run of an
+    unspaced script (a Chinese sentence wrapped over two subtitle lines), not two words."""
+    return bool(before and after and _UNSPACED_CHARACTER.match(before[-1]) and _UNSPACED_CHARACTER.match(after[0]))
+
+
+def join_pieces(pieces: Iterable[str]) -> str:
+    """Pieces of one text put back together: a space between words, none inside a run of an
+    unspaced script ("我们明天" + "见面吧" is "我们明天见面吧", "Hello" + "there" is "Hello there")."""
+    joined = ""
+    for piece in pieces:
+        if joined and piece:
+            joined += piece if joins_without_space(joined, piece) else " " + piece
+        else:
+            joined += piece
+    return joined
+
+
 # Scripts, as Unicode blocks. A syllabic or logographic script counts each character; an
 # alphabetic one each word (a run of its letters), so the counts compare syllables, not letters:
 # "我们去Starbucks" is five Chinese syllables against one English word.

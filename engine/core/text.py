@@ -12,8 +12,12 @@ from dataclasses import dataclass
 
 from engine.core.languages import (
     ALL_CLAUSE_MARKS,
+    ALL_SENTENCE_ENDS,
     SPACED_SENTENCE_ENDS,
     UNSPACED_SENTENCE_ENDS,
+    LanguageRules,
+    join_pieces,
+    joins_without_space,
 )
 
 # A sentence ends at a spaced language's end mark (. ! ? …, optionally followed by closing
@@ -80,11 +84,12 @@ def is_speakable(text: str) -> bool:
 
 
 def _pack(parts: list[str], limit: int) -> list[str]:
-    """Greedily join parts (keeping their order) into strings of at most ``limit`` chars."""
+    """Greedily join parts (keeping their order) into strings of at most ``limit`` chars; a space
+    between words, none inside a run of Chinese (see :func:`join_pieces`)."""
     packed: list[str] = []
     for part in parts:
-        if packed and len(packed[-1]) + 1 + len(part) <= limit:
-            packed[-1] = f"{packed[-1]} {part}"
+        if packed and len(joined := join_pieces((packed[-1], part))) <= limit:
+            packed[-1] = joined
         else:
             packed.append(part)
     return packed
@@ -152,3 +157,51 @@ def split_for_streaming(
             if is_speakable(part):
                 result.append(TextPiece(part, ends_sentence=index == len(parts) - 1))
     return result
+
+
+def wrap_subtitle(text: str, rules: LanguageRules) -> list[str]:
+    """A subtitle's lines: the text whole when it fits a line of its language
+    (``rules.line_chars``: 42 in English, 16 in Chinese), else as few lines as hold it, balanced
+    in length. A cut falls at a space in a spaced language, between two characters in an
+    unspaced one (never beside a Latin word, never before a punctuation mark), preferably
+    right after a clause or sentence mark. Text already in lines keeps its breaks; nothing is
+    dropped (a text too long for ``rules.subtitle_lines`` lines gets more)."""
+    text = text.strip()
+    if "\n" in text or len(text) <= rules.line_chars:
+        return [text]
+    count = -(-len(text) // rules.line_chars)  # lines needed, rounded up
+    cuts = _cut_points(text, rules)
+    lines: list[str] = []
+    start = 0
+    for k in range(1, count):
+        target = len(text) * k // count
+        usable = [cut for cut in cuts if start < cut < len(text)]
+        if not usable:
+            break
+        left = count - k  # lines after this one
+
+        def badness(at: int, start: int = start, target: int = target, left: int = left) -> tuple[int, float]:
+            # First no line over the limit where a cut can help; then nearest to the balanced
+            # length, a cut right after a mark counting as a quarter line nearer.
+            over = max(0, at - start - rules.line_chars) + max(0, len(text) - at - rules.line_chars * left)
+            return over, abs(at - target) - (rules.line_chars / 4 if text[at - 1] in _MARKS else 0)
+
+        cut = min(usable, key=badness)
+        lines.append(text[start:cut].strip())
+        start = cut
+    lines.append(text[start:].strip())
+    return [line for line in lines if line]
+
+
+_MARKS = ALL_SENTENCE_ENDS + ALL_CLAUSE_MARKS
+
+
+def _cut_points(text: str, rules: LanguageRules) -> list[int]:
+    """Where a subtitle line may end: after a space; in an unspaced language also between two of
+    its characters, not before a mark (so the lines join back into the same text, see
+    :func:`join_pieces`: "Starbucks" and "喝" are never parted, as a space would come between)."""
+    points = [n + 1 for n, char in enumerate(text) if char == " "]
+    if not rules.spaced:
+        points += [n for n in range(1, len(text))
+                   if text[n] not in _MARKS and joins_without_space(text[n - 1], text[n])]
+    return sorted(set(points))

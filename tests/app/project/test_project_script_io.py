@@ -442,3 +442,18 @@ def test_undecodable_bytes_are_a_coded_error_never_mojibake(project: Project, tm
     with pytest.raises(ImportFormatError) as caught:
         import_srt(write(tmp_path, "broken.srt", data), project)
     assert caught.value.code is ErrorCode.IMPORT_ENCODING
+
+
+def test_srt_export_wraps_each_line_at_its_languages_length_and_round_trips(project: Project, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    maya = project.character("maya")
+    maya.settings = replace(maya.settings, language="")  # her lines' language from their script
+    project.line("l3").text = "这份合同需要您签字，明天之前一定要给我。"
+    text = script_to_srt(project)
+    cues = {cue.index: cue.content for cue in srt.parse(text)}
+    assert cues[1] == "Maya: Did you see the lights\npast the rocks last night?"  # 55 characters over 42
+    assert cues[2] == "Rex: I saw them. A ship with no crew."  # fits one line
+    assert cues[3] == "Maya: 这份合同需要您签字，\n明天之前一定要给我。"  # Chinese: 16 a line
+    back = import_srt(export_script(project, tmp_path / "out.srt"), project)
+    assert texts(back) == [line.text for line in project.lines]  # no space crept into the Chinese

@@ -268,7 +268,8 @@ def test_exports_keep_the_source_text_beside_a_translation(tmp_path: Path) -> No
     names = [path.name for path in result.files]
     assert names == ["script.srt", "script.source.srt"]
     source = (project.exports_dir / "script.source.srt").read_text(encoding="utf-8")
-    assert "Speaker 1: Je voulais soumettre cette idée." in source and "Speaker 1: Thank you." in source
+    # 43 characters: wrapped at the 42 of a Latin-script language's subtitle line
+    assert "Speaker 1: Je voulais\nsoumettre cette idée." in source and "Speaker 1: Thank you." in source
     project.save()
     reloaded = Project.load(project.root).line("l1")
     assert reloaded.source_text == "Je voulais soumettre cette idée." and reloaded.draft

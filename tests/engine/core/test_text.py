@@ -1,3 +1,6 @@
+import pytest
+
+from engine.core.languages import join_pieces, rules_for
 from engine.core.text import (
     FIRST_CUT_SLACK,
     FIRST_PIECE_CHARS,
@@ -8,6 +11,7 @@ from engine.core.text import (
     first_piece_chars,
     is_speakable,
     split_for_streaming,
+    wrap_subtitle,
 )
 
 
@@ -113,3 +117,28 @@ def test_the_splitter_reads_the_language_tables_marks() -> None:
     pieces = split_for_streaming(long_zh, first_max=260)
     assert len(pieces) > 1 and all(len(p.text) <= 260 for p in pieces)
     assert all(p.text.endswith("，") or p is pieces[-1] for p in pieces)  # cut at the clause marks
+    assert not any(" " in p.text for p in pieces)  # clauses packed back together without spaces
+
+
+@pytest.mark.parametrize(("text", "language", "lines"), [
+    ("Maya: Did you see the lights past the rocks last night?", "en",
+     ["Maya: Did you see the lights", "past the rocks last night?"]),
+    ("Maya: We should tell the harbour master.", "en", ["Maya: We should tell the harbour master."]),  # 41 fit
+    ("王经理：这份合同需要您签字，明天之前一定要给我。", "zh", ["王经理：这份合同需要您签字，", "明天之前一定要给我。"]),
+    ("李秘书：好的，我马上送过去。", "zh", ["李秘书：好的，我马上送过去。"]),  # 14 of 16
+    ("王经理：我们去Starbucks喝杯咖啡，好不好？", "zh", ["王经理：我们去Starbucks喝", "杯咖啡，好不好？"]),
+    ("今日はいい天気ですね。明日も晴れるでしょう。", "ja", ["今日はいい天気ですね。", "明日も晴れるでしょう。"]),
+    ("He said no.\nThen he left.", "en", ["He said no.\nThen he left."]),  # the user's own breaks stay
+])
+def test_a_subtitle_wraps_at_its_languages_line_length(text: str, language: str, lines: list[str]) -> None:
+    wrapped = wrap_subtitle(text, rules_for(language))
+    assert wrapped == lines
+    assert join_pieces(wrapped) == text  # the lines join back into the same text
+
+
+def test_a_text_too_long_for_two_lines_keeps_every_word() -> None:
+    text = " ".join(["The tide came in early and nobody saw the boat leave the harbour."] * 3)
+    wrapped = wrap_subtitle(text, rules_for("en"))
+    assert len(wrapped) == 5 and all(len(line) <= 42 for line in wrapped) and join_pieces(wrapped) == text
+    chinese = "甚至出现交易几乎停滞的情况" * 4  # 52 characters, no marks: 4 lines of 13
+    assert wrap_subtitle(chinese, rules_for("zh")) == ["甚至出现交易几乎停滞的情况"] * 4
