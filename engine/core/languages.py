@@ -248,10 +248,21 @@ def line_language(language: str, text: str) -> str:
     return detect_language(text) if code in ("", AUTO) else code
 
 
-def speaks(declared: Iterable[str], language: str) -> bool:
+# Scripts many languages share: a text's script cannot tell which of them it is in.
+_SHARED_SCRIPTS = frozenset({"Latin", "Cyrillic", "Arabic"})
+
+
+def speaks(declared: Iterable[str], language: str, detected: bool = False) -> bool:
     """Whether a backend declaring ``declared`` languages can speak ``language``; a text with no
-    letters (undetermined) is for the backend to judge."""
-    return language == UNDETERMINED or language_code(language) in {language_code(code) for code in declared}
+    letters (undetermined) is for the backend to judge. A language ``detected`` from a script
+    many languages share (Latin text detects as English) is spoken by a backend that declares
+    any language of that script: a German Piper voice reads a German line set to no language."""
+    code = language_code(language)
+    codes = {language_code(other) for other in declared}
+    if code == UNDETERMINED or code in codes:
+        return True
+    script = rules_for(code).scripts[0] if code in LANGUAGES else ""
+    return detected and script in _SHARED_SCRIPTS and any(script in rules_for(other).scripts for other in codes)
 
 
 def language_refusal(text: str, language: str, backend: str, declared: Iterable[str],
@@ -262,15 +273,17 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
     it; None when it can. Checked before any synthesis: a voice that cannot speak a language
     babbles it (Piper's English voice read 13 Chinese characters as 10 s of noise)."""
     code = line_language(language, text)
+    detected = language_code(language) in ("", AUTO)
     declared = tuple(declared)
-    if speaks(declared, code):
+    if speaks(declared, code, detected):
         return None
     name = LANGUAGES[code].name if code in LANGUAGES else code
-    others = [other for other, languages in registry.items() if other != backend and speaks(languages, code)]
+    others = [other for other, languages in registry.items()
+              if other != backend and speaks(languages, code, detected)]
     can = (f"backends that speak it: {', '.join(others)}" if others
            else "no backend installed here declares it")
     how = (f"render it with {' or '.join(others)}" if others else "translate the line")
-    origin = "its character's language" if language_code(language) not in ("", AUTO) else "its text's script"
+    origin = "its text's script" if detected else "its character's language"
     return EngineError(
         ErrorCode.LANGUAGE_UNSUPPORTED,
         f"the line is in {name} ({code}, from {origin}), which the {backend} backend cannot speak "

@@ -76,3 +76,14 @@ def test_a_backend_that_declares_the_language_passes():
     assert language_refusal("1234?", "", "piper", ("en",), registry) is None  # no letters: the backend judges
     nobody = language_refusal("Γειά σου", "el", "piper", ("en",), registry)
     assert nobody is not None and "no backend installed here declares it" in nobody.message
+
+
+def test_a_latin_line_set_to_no_language_is_read_by_a_voice_of_any_latin_language():
+    """The script cannot tell German from English: a German voice reads an unset Latin line;
+    a language set on the character is held to exactly."""
+    registry = declared_languages()
+    assert language_refusal("Guten Morgen, wie geht's?", "", "piper", ("de",), registry) is None
+    set_english = language_refusal("Good morning.", "en", "piper", ("de",), registry)
+    assert set_english is not None and "English (en, from its character's language)" in set_english.message
+    assert language_refusal("甚至出现交易几乎停滞的情况", "", "piper", ("de",), registry) is not None
+    assert language_refusal("Привет, как дела?", "", "piper", ("de",), registry) is not None  # Cyrillic: no
