@@ -410,7 +410,27 @@
 <context>
     <name>LinesModel</name>
     <message>
-        <location filename="../app/ui/script/lines_model.py" line="+299"/>
+        <location filename="../app/ui/script/columns.py" line="+226"/>
+        <source>letters</source>
+        <translation>个字母</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>characters</source>
+        <translation>个字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The translation fits its slot: {0} of {1} {2}.</source>
+        <translation>译文放得进时间段：{0}/{1} {2}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The translation runs past its slot: {0} {2} for {1} (Edit › Shorten to fit).</source>
+        <translation>译文超出时间段：容量 {1} {2}，实际 {0}（可用“编辑 › 缩短以适配”）。</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>The engine&apos;s voice cannot speak this line&apos;s language: it will not be rendered.
 Render it with a backend that speaks it, or set the character&apos;s language.</source>
         <translation>引擎当前的声音说不了这句台词的语言，这句不会被渲染。
@@ -641,7 +661,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>TranslationController</name>
     <message>
-        <location filename="../app/ui/script/translation_controller.py" line="+66"/>
+        <location filename="../app/ui/script/translation_controller.py" line="+67"/>
         <location line="+33"/>
         <source>Cannot translate</source>
         <translation>无法翻译</translation>
@@ -692,6 +712,16 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+1"/>
         <source>Shortening was cancelled; the lines are as they were</source>
         <translation>缩短已取消，台词保持原样</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>None of the selected lines is a draft translation</source>
+        <translation>选中的台词中没有待确认的译文草稿</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Accepted {0} translations</source>
+        <translation>已确认 {0} 句译文</translation>
     </message>
     <message>
         <location line="+12"/>

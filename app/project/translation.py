@@ -182,6 +182,27 @@ class ApplyTranslation(Command):
         return Change(frozenset(self.old_lines), frozenset(self.old_languages), project=True)
 
 
+class AcceptTranslations(Command):
+    """A person read the translated lines and accepts them as they are: no longer drafts."""
+
+    def __init__(self, line_ids: Sequence[str]) -> None:
+        self.line_ids = list(dict.fromkeys(line_ids))
+        self.accepted: list[str] = []
+        self.text = "Accept translation" if len(self.line_ids) == 1 else f"Accept {len(self.line_ids)} translations"
+
+    def do(self, project: Project) -> Change:
+        lines = project.lines_by_ids(self.line_ids)
+        self.accepted = [line.id for line in lines if line.draft]
+        for line in lines:
+            line.draft = False
+        return Change(frozenset(self.accepted))
+
+    def undo(self, project: Project) -> Change:
+        for line in project.lines_by_ids(self.accepted):
+            line.draft = True
+        return Change(frozenset(self.accepted))
+
+
 class EditGlossary(Command):
     """Replace the project's glossary (checked: no empty or doubled wording)."""
 

@@ -220,7 +220,16 @@ class SourceColumn(LineColumn):
         return None if value == line.source_text else EditLine(line.id, source_text=str(value))
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
-        return line.source_text or None
+        budget = line.budget
+        if budget is None:
+            return line.source_text or None
+        unit = (QCoreApplication.translate("LinesModel", "letters") if budget.unit == "letters"
+                else QCoreApplication.translate("LinesModel", "characters"))
+        fit = (QCoreApplication.translate("LinesModel", "The translation fits its slot: {0} of {1} {2}.")
+               if budget.fits(line.text) else
+               QCoreApplication.translate("LinesModel", "The translation runs past its slot: {0} {2} for {1} "
+                                                        "(Edit › Shorten to fit)."))
+        return f"{line.source_text}\n\n" + fit.format(budget.length(line.text), budget.limit, unit)
 
 
 @dataclass(frozen=True)

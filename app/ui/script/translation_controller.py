@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog
 
 from app.project.translation import (
+    AcceptTranslations,
     ApplyTranslation,
     EditGlossary,
     TranslateRequest,
@@ -137,6 +138,20 @@ class TranslationController(QObject):
 
         self._run(work, done, self.tr("Shortening {0} lines").format(len(ids)), self.tr("Cannot shorten"),
                   self.tr("Shortening was cancelled; the lines are as they were"))
+
+    # --- Accept translation ---------------------------------------------------------------------
+
+    def accept(self) -> None:
+        """Edit › Accept translation: the selected drafts read and kept as they are (undoable)."""
+        session = self.window.session
+        if session is None:
+            return
+        drafts = [line.id for line in session.project.lines_by_ids(session.selected()) if line.draft]
+        if not drafts:
+            self.window.messages.say(self.tr("None of the selected lines is a draft translation"))
+            return
+        if session.document.push(AcceptTranslations(drafts)):
+            self.window.messages.say(self.tr("Accepted {0} translations").format(len(drafts)))
 
     # --- shared -------------------------------------------------------------------------------
 

@@ -170,6 +170,8 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
     ActionSpec("shorten_to_fit", "Shorten to fit", "edit", lambda w: translation_controller(w).shorten(),
                tip="Ask the translator for a shorter wording of the selected lines that fits their slots (undoable)",
                enabled=writable, off_while_busy=True),
+    ActionSpec("accept_translation", "Accept translation", "edit", lambda w: translation_controller(w).accept(),
+               tip="Keep the selected draft translations as they are: no longer drafts (undoable)", enabled=writable),
     MenuSpec("edit/assign", "&Assign character", writable),  # filled with the characters when it opens
 
     MenuSpec("project", "P&roject"),

@@ -107,6 +107,34 @@ def test_shorten_to_fit_shortens_the_selected_lines_as_an_undoable_edit(idle_win
     assert (first.text, second.text) == before
 
 
+def test_the_source_column_says_each_translation_s_budget_and_fit_and_accept_keeps_a_draft(
+        idle_window: MainWindow) -> None:
+    from PySide6.QtCore import Qt
+
+    from app.ui.script.columns import Column
+
+    session = idle_window.session
+    assert session is not None
+    project = session.project
+    with chat_server(spanish) as server:
+        translation_controller(idle_window).start(filled_dialog(idle_window, server.url, []).choice())
+    model = idle_window.script.model
+
+    def tip(row: int) -> str:
+        return str(model.data(model.index(row, Column.SOURCE), Qt.ItemDataRole.ToolTipRole))
+
+    line = project.lines[0]
+    assert line.budget is not None and line.source_text in tip(0)
+    assert f"fits its slot: {line.budget.length(line.text)} of {line.budget.limit} letters" in tip(0)
+    line.text = "far too long " * 20  # a person's wording that outgrows the slot
+    assert "runs past its slot" in tip(0) and "Shorten to fit" in tip(0)
+    idle_window.script.select_lines([project.lines[0].id, project.lines[1].id])
+    idle_window.actions_["accept_translation"].trigger()
+    assert [line.draft for line in project.lines[:3]] == [False, False, True]
+    session.document.undo()
+    assert [line.draft for line in project.lines[:3]] == [True, True, True]
+
+
 def test_the_dialog_reads_the_glossary_table_and_the_language_table(idle_window: MainWindow) -> None:
     session = idle_window.session
     assert session is not None
