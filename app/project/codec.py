@@ -143,7 +143,7 @@ def _voice_settings_from_dict(data: dict[str, Any], language: str, where: str) -
 
 
 def character_to_dict(char: Character) -> dict[str, Any]:
-    return {
+    stored = {
         "id": char.id,
         "name": char.name,
         "colour": char.colour,
@@ -155,6 +155,9 @@ def character_to_dict(char: Character) -> dict[str, Any]:
         _LANGUAGE_KEY: char.settings.language,
         "settings": {name: getattr(char.settings, name) for name in _STORED_SETTINGS},
     }
+    if char.clip_purity is not None:  # only a clip cut from the video has one; files without it are as before
+        stored["clip_purity"] = char.clip_purity
+    return stored
 
 
 def character_from_dict(data: object, where: str) -> Character:
@@ -171,6 +174,7 @@ def character_from_dict(data: object, where: str) -> Character:
         clip_end=_opt_time(data, "clip_end", where),
         transcript=_get(data, "transcript", str, where, ""),
         transcript_heard=_get(data, "transcript_heard", bool, where, False),
+        clip_purity=_opt_number(data, "clip_purity", where),
         settings=_voice_settings_from_dict(settings, _get(data, _LANGUAGE_KEY, str, where, ""), f"{where}.settings"),
     )
     try:

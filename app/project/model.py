@@ -32,6 +32,7 @@ from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range, RangeError, ranges
 from engine.core.protocol import DEFAULT_BACKEND, SPEED, VoiceSettings
+from engine.hearing.clips import MIN_CLIP_S, MIN_PURITY
 from engine.hearing.qa.checks import QaThresholds, TakeChecks
 from engine.translation.lines import UNITS, measure
 
@@ -99,11 +100,29 @@ class Character:
     clip_end: float | None = None  # None = to the end of the clip
     transcript: str = ""  # what is said in the (trimmed) clip; helps cloning backends
     transcript_heard: bool = False  # the transcript was heard from the clip (engine.hearing.qa.transcripts), not typed
+    # How much more the clip, cut from the video, sounds like this character than like any other
+    # (engine.hearing.clips.clip_purity, a cosine margin); None for a clip from elsewhere.
+    clip_purity: float | None = None
     settings: VoiceSettings = field(default_factory=VoiceSettings)  # speed, pitch, instruction, language
 
     @property
     def trimmed(self) -> bool:
         return self.clip_start > 0 or self.clip_end is not None
+
+
+MIN_CLIP_PURITY = MIN_PURITY  # a purer clip is one voice
+MIN_CLIP_WARN_S = MIN_CLIP_S  # a shorter reference clip clones worse
+
+
+def clip_warning(purity: float | None, seconds: float | None) -> str | None:
+    """What the Characters panel warns of for a clip of this purity and length (either unknown:
+    None), or None when there is nothing to say."""
+    problems = []
+    if purity is not None and purity < MIN_CLIP_PURITY:
+        problems.append(f"it may hold another voice (purity {purity:+.2f}, under {MIN_CLIP_PURITY:.2f})")
+    if seconds is not None and seconds < MIN_CLIP_WARN_S:
+        problems.append(f"it is short ({seconds:.1f} s; {MIN_CLIP_WARN_S:.0f} s or more clones better)")
+    return "The clip " + " and ".join(problems) + "." if problems else None
 
 
 @dataclass(frozen=True)
@@ -343,6 +362,8 @@ def validate_character(char: Character) -> None:
                 check_time(value, f"{char.name}'s clip trim {what}")
             except TimeRangeError as error:
                 raise InvalidValueError(str(error), ErrorCode.TIME_RANGE) from None
+    if char.clip_purity is not None and not -2.0 <= char.clip_purity <= 2.0:  # a difference of two cosines
+        raise InvalidValueError(f"{char.name}'s clip purity must be from -2 to 2, got {char.clip_purity!r}")
     if char.clip_end is not None and char.clip_end < char.clip_start:
         raise InvalidValueError(f"{char.name}'s clip trim ends ({char.clip_end:.3f} s) before it starts "
                                 f"({char.clip_start:.3f} s)")

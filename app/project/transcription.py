@@ -7,7 +7,9 @@ project's video, then, as one undoable edit (:class:`ReplaceScript`), makes a ch
 words, and stores the language heard. Each speaker's cleanest stretch is cut from the original
 into ``voices/`` with its transcript, so a cloning backend can clone the original actor; the
 other candidates are kept in ``media/transcript.json`` for the Characters panel's "Choose from
-the video". With a translator the lines hold the translation, marked as drafts, and keep the
+the video", and what they were found from (each window's CAM++ embedding, the level envelope)
+in ``media/voiceprints.npz``, so that :func:`clip_candidates` finds a character's stretches
+again from the script as it is now, after Split or Merge. With a translator the lines hold the translation, marked as drafts, and keep the
 original in ``source_text``.
 
 Clip files are written before the edit and are not removed by undo (like takes: audio on disk
@@ -20,6 +22,7 @@ save of the edit fails (:meth:`WrittenFiles.take_back`).
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -37,7 +40,6 @@ from app.project.errors import (
 )
 from app.project.fsutil import (
     atomic_write_bytes,
-    atomic_write_text,
     atomic_write_wav,
     ensure_dir,
     relative_to_root,
@@ -52,7 +54,9 @@ from engine.core.codes import ErrorCode
 from engine.core.protocol import EngineError, VoiceSettings
 from engine.hearing import HearingError
 from engine.hearing import clips as hearing_clips
+from engine.hearing import speakers as hearing_speakers
 from engine.hearing.lines import Line as HeardLine
+from engine.hearing.lines import Word
 from engine.hearing.transcribe import (
     Options,
     Transcription,
@@ -64,9 +68,10 @@ from engine.hearing.whisper import DEFAULT_MODEL
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
 
-    from engine.voiceprint.encoder import SpeakerEncoder
+    from engine.voiceprint.encoder import VoiceEmbedder
 
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
+VOICEPRINTS_FILE = "voiceprints.npz"  # in media/: the windows' embeddings and the level envelope (arrays only)
 Progress = Callable[[str, float], None]
 
 
@@ -90,11 +95,15 @@ class WrittenFiles:
 
     def replace_text(self, path: Path, text: str) -> None:
         """Write ``text`` over ``path`` atomically, keeping what a regular file there held."""
-        try:  # a link or anything but a regular file there is refused by the writer, never replaced
+        self.replace_bytes(path, text.encode("utf-8"))  # a link or a non-regular file there is refused
+
+    def replace_bytes(self, path: Path, data: bytes) -> None:
+        """Write ``data`` over ``path`` atomically, keeping what a regular file there held."""
+        try:
             before = files.read_regular_file(path) if path.is_file() and not path.is_symlink() else None
         except files.FileError as error:
             raise SaveError(error.message, error.code) from error
-        atomic_write_text(path, text, inside=self.root)
+        atomic_write_bytes(path, data, inside=self.root)
         self.replaced.setdefault(path, before)
 
     def take_back(self) -> None:
@@ -175,7 +184,7 @@ def transcribe_project(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     model: WhisperModel | None = None,
-    encoder: SpeakerEncoder | None = None,
+    encoder: VoiceEmbedder | None = None,
 ) -> TranscribedScript:
     """Transcribe the project's video into its characters and script (see the module docstring).
 
@@ -197,7 +206,7 @@ def hear_project(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     model: WhisperModel | None = None,
-    encoder: SpeakerEncoder | None = None,
+    encoder: VoiceEmbedder | None = None,
 ) -> TranscribedScript:
     """:func:`transcribe_project` without the edit: the clips and candidates are written, the
     script is returned as ``command`` for the caller to push (the studio does, on its GUI thread)."""
@@ -210,9 +219,9 @@ def hear_project(
     if model is None:
         model = load_model(request)
     if encoder is None:
-        from engine.voiceprint.encoder import SpeakerEncoder
+        from engine.voiceprint.encoder import CamppSpeakerEncoder
 
-        encoder = SpeakerEncoder()
+        encoder = CamppSpeakerEncoder()
     options = request.options
     translator = WhisperTranslator(model, cancel) if options.translate_to == WhisperTranslator.target else None
     written = WrittenFiles(project.root)
@@ -222,6 +231,7 @@ def hear_project(
         characters = _speakers_as_characters(project, heard)
         clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written)
         _write_candidates(project, heard, characters, written)
+        _write_voiceprints(project, heard, written)
     except HearingError as error:
         written.take_back()
         raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None
@@ -293,6 +303,7 @@ def _cut_reference_clips(project: Project, video: Path, stream_index: int | None
         characters[speaker].clip = relative_to_root(project.root, target)
         characters[speaker].transcript = candidate.text
         characters[speaker].transcript_heard = True  # Whisper's words, not typed: QA treats them so
+        characters[speaker].clip_purity = round(candidate.purity, 3)
     return {characters[speaker].id for speaker, _ in chosen}
 
 
@@ -333,18 +344,69 @@ class ClipCandidate:
     purity: float
 
 
+def _write_voiceprints(project: Project, heard: Transcription, written: WrittenFiles) -> None:
+    """The windows' embeddings and the level envelope, arrays only (read without pickle)."""
+    if heard.windows is None or heard.levels is None:
+        return
+    rms, clipped = heard.levels.frames()
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, starts=np.asarray(heard.windows.starts, dtype=np.float64),
+                        ends=np.asarray(heard.windows.ends, dtype=np.float64), vectors=heard.windows.embeddings(),
+                        rms=rms, clipped=clipped, frame_s=np.float64(heard.levels.frame_s),
+                        frame=np.int64(heard.levels.frame))
+    written.replace_bytes(ensure_dir(project.media_dir, inside=project.root) / VOICEPRINTS_FILE, buffer.getvalue())
+
+
 def clip_candidates(project: Project, character_id: str) -> list[ClipCandidate]:
-    """The character's candidates, best first; [] when the project was not transcribed (or the
-    file is damaged: it only offers choices, so nothing depends on it)."""
+    """The character's candidates, best first: every stretch of the original where they speak
+    alone, found from the script as it is now (so a character made by Split has its own, and a
+    merged one all of both), each scored for its noise and for its purity (how much more it
+    sounds like this character than like any other; :func:`engine.hearing.clips.clip_purity`).
+    A project transcribed before the voiceprints were kept offers the candidates found then;
+    [] when the project was not transcribed (or the files are damaged: they only offer
+    choices, so nothing depends on them)."""
+    found = _candidates_from_voiceprints(project, character_id)
+    if found is not None:
+        return found
     path = project.media_dir / CANDIDATES_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        found = data["characters"].get(character_id, [])
+        stored = data["characters"].get(character_id, [])
         candidates = [ClipCandidate(float(c["start"]), float(c["end"]), str(c["text"]), float(c["score"]),
-                                    float(c["snr_db"]), float(c["purity"])) for c in found]
+                                    float(c["snr_db"]), float(c["purity"])) for c in stored]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return []
     return [c for c in candidates if 0 <= c.start < c.end <= c.start + 60]  # a hand-edited span stays a clip
+
+
+def _candidates_from_voiceprints(project: Project, character_id: str) -> list[ClipCandidate] | None:
+    """The candidates found again from media/voiceprints.npz and the project's lines; None
+    without a readable file."""
+    path = project.media_dir / VOICEPRINTS_FILE
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            windows = hearing_speakers.EmbeddingWindows(list(map(float, data["starts"])), list(map(float, data["ends"])),
+                                                        list(np.asarray(data["vectors"], dtype=np.float32)))
+            frame_s, frame = float(data["frame_s"]), int(data["frame"])
+            levels = hearing_clips.LevelEnvelope.restored(frame_s, round(frame / frame_s), data["rms"], data["clipped"])
+    except (OSError, ValueError, KeyError, TypeError, EOFError):
+        return None
+    if len(windows) != len(windows.starts) or len(windows.starts) != len(windows.ends):
+        return None
+    speaker_of = {character.id: index for index, character in enumerate(project.characters)}
+    if character_id not in speaker_of:
+        return []
+    timed = sorted((line.start, line.end, speaker_of[line.character_id], line.source_text or line.text)
+                   for line in project.lines  # a line without times (it follows the previous one) is in no stretch
+                   if line.character_id in speaker_of and line.start is not None and line.end is not None
+                   and line.end > line.start)
+    heard = [HeardLine([Word(start, end, " " + text)], speaker) for start, end, speaker, text in timed]
+    labels = hearing_clips.window_labels(windows, heard)
+    found = hearing_clips.candidates(heard, windows, labels, levels, len(project.characters))
+    return [ClipCandidate(c.start, c.end, c.text.strip(), c.score, c.snr_db, c.purity)
+            for c in found.get(speaker_of[character_id], [])]
 
 
 def candidate_audio(project: Project, candidate: ClipCandidate,
@@ -370,4 +432,4 @@ def cut_candidate(project: Project, character: Character, candidate: ClipCandida
     target = unique_path(voices, f"{safe_filename(character.name, 'voice')}-original", ".wav")
     atomic_write_wav(target, audio, rate, inside=project.root)
     return {"clip": relative_to_root(project.root, target), "clip_start": 0.0, "clip_end": None,
-            "transcript": candidate.text, "transcript_heard": True}
+            "transcript": candidate.text, "transcript_heard": True, "clip_purity": round(candidate.purity, 3)}

@@ -1,17 +1,20 @@
 """Each speaker's reference clip, cut from the original: the cleanest 5-15 s of their own speech.
 
-A candidate is a run of one speaker's consecutive lines, 5-15 s from its first word to its
-last, with no other speaker's line in it or within 0.3 s of it. Each is scored from what the
-recording itself shows:
+A candidate is a run of one speaker's consecutive lines, 2-15 s from its first word to its
+last, with no other speaker's line in it or within 0.3 s of it: every such stretch that does
+not overlap a better one is offered (up to CANDIDATES_KEPT), the 5-15 s ones scoring higher.
+Each is scored from what the recording itself shows:
 
 - **signal to noise**: the level of the words against the level between and around them,
   from the 20 ms envelope of the whole recording; music or noise under the speech fills the
   pauses, so it scores down;
-- **purity**: how much more its speaker embeddings resemble their own speaker's voice than
-  the nearest other speaker's (an overlap or a misattributed line scores down);
+- **purity** (:func:`clip_purity`): the cosine of its windows' mean speaker embedding to the
+  rest of its own speaker's speech, less the cosine to the nearest other speaker's; a stretch
+  under MIN_PURITY (another voice in it, or a line given to the wrong speaker) is refused
+  while the speaker has a purer one, and scores down;
 - **clipping**: samples at full scale score it down hard.
 
-A speaker with no such 5 s run gets their longest run of at least 1 s (the engine needs a
+A speaker with no such 2 s run gets their longest run of at least 1 s (the engine needs a
 second of speech), clear of others or not. :func:`cut_clips` then decodes the recording once, at its own sample rate, and
 writes each chosen span (with a little air around the words) atomically.
 """
@@ -30,14 +33,16 @@ from engine.hearing import speakers as speakers_mod
 from engine.hearing.audio import decode_blocks
 from engine.hearing.lines import Line
 
-MIN_CLIP_S = 5.0
+MIN_CLIP_S = 5.0  # a clip this long clones well; shorter candidates are offered, scored down
+SHORTEST_CANDIDATE_S = 2.0  # a shorter stretch is a candidate only when it is all a speaker has
 MAX_CLIP_S = 15.0
+MIN_PURITY = 0.10  # a clip must sound this much more like its own speaker than like any other (cosine)
 SHORTEST_CLIP_S = 1.0  # the engine refuses a reference with less speech (E_CLIP_TOO_SHORT)
 JOIN_GAP_S = 1.0  # lines of one speaker this close may make one clip
 CLEAR_S = 0.3  # no other speaker within this of a clip's edges
 PAD_BEFORE_S, PAD_AFTER_S = 0.1, 0.25  # air kept around the words (never into another speaker)
 CLIPPED = 0.999  # a sample this near full scale was clipped
-CANDIDATES_KEPT = 8  # per speaker, for the studio's "Choose from the video"
+CANDIDATES_KEPT = 12  # per speaker, for the studio's "Choose from the video"
 
 
 class LevelEnvelope:
@@ -61,11 +66,24 @@ class LevelEnvelope:
 
     def span(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray]:
         """The (rms, clipped counts) of the frames in [start, end)."""
+        rms, clipped = self.frames()
+        first, last = int(max(0.0, start) / self.frame_s), int(np.ceil(end / self.frame_s))
+        return rms[first:last], clipped[first:last]
+
+    def frames(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every frame's (rms, clipped count) so far."""
         rms = np.concatenate(self._rms) if self._rms else np.zeros(0, dtype=np.float32)
         clipped = np.concatenate(self._clipped) if self._clipped else np.zeros(0, dtype=np.int32)
         self._rms, self._clipped = [rms], [clipped]  # joined once, then sliced
-        first, last = int(max(0.0, start) / self.frame_s), int(np.ceil(end / self.frame_s))
-        return rms[first:last], clipped[first:last]
+        return rms, clipped
+
+    @classmethod
+    def restored(cls, frame_s: float, rate: int, rms: np.ndarray, clipped: np.ndarray) -> LevelEnvelope:
+        """An envelope as :meth:`frames` gave it, read back (from a project's media/)."""
+        envelope = cls(frame_s, rate)
+        envelope._rms = [np.asarray(rms, dtype=np.float32)]
+        envelope._clipped = [np.asarray(clipped, dtype=np.int32)]
+        return envelope
 
 
 @dataclass(frozen=True)
@@ -78,7 +96,7 @@ class Candidate:
     text: str  # its transcript: the words said in it
     score: float  # 0-1, higher is cleaner
     snr_db: float
-    purity: float  # own-speaker cosine minus the nearest other speaker's (mean over its windows)
+    purity: float  # cosine to its own speaker's other speech minus the nearest other speaker's (clip_purity)
     clipped: float  # fraction of samples at full scale
 
     @property
@@ -92,23 +110,66 @@ class Candidate:
 
 def candidates(lines: Sequence[Line], windows: speakers_mod.EmbeddingWindows, labels: np.ndarray,
                levels: LevelEnvelope, count: int) -> dict[int, list[Candidate]]:
-    """Each speaker's scored candidates, best first (at most CANDIDATES_KEPT, not overlapping).
+    """Each speaker's scored candidates, best first (at most CANDIDATES_KEPT, not overlapping);
+    those under MIN_PURITY only when the speaker has no purer one.
 
-    Lines are in time order, so only a run's neighbours can come near it: a long recording
-    costs time in proportion to its lines, not their square."""
+    ``labels`` give each window's speaker (-1: none). Lines are in time order, so only a run's
+    neighbours can come near it: a long recording costs time in proportion to its lines, not
+    their square."""
     embeddings = windows.embeddings()
-    means = speakers_mod.centroids(embeddings, labels, count) if len(embeddings) else np.zeros((count, 0))
+    sums = speaker_sums(embeddings, labels, count)
     found: dict[int, list[Candidate]] = {speaker: [] for speaker in range(count)}
     for speaker in range(count):
-        spans = [span for run in _runs(lines, speaker) for span in _spans_of(lines, run, MIN_CLIP_S)]
-        if not spans:  # nothing 5 s long and clear of others: their longest stretch of at least a second
+        spans = [span for run in _runs(lines, speaker) for span in _spans_of(lines, run, SHORTEST_CANDIDATE_S)]
+        if not spans:  # nothing 2 s long and clear of others: their longest stretch of at least a second
             longest = [span for run in _runs(lines, speaker, clear=False)
                        for span in _spans_of(lines, run, SHORTEST_CLIP_S)]
             spans = sorted(longest, key=lambda s: lines[s[1]].end - lines[s[0]].start, reverse=True)[:1]
-        for first, last in spans:
-            found[speaker].append(_score(lines, first, last, windows, embeddings, means, levels))
-        found[speaker] = _best_apart(found[speaker])
+        scored = [_score(lines, first, last, windows, embeddings, labels, sums, levels) for first, last in spans]
+        pure = [candidate for candidate in scored if candidate.purity >= MIN_PURITY]
+        found[speaker] = _best_apart(pure or scored)
     return found
+
+
+def speaker_sums(embeddings: np.ndarray, labels: np.ndarray, count: int) -> np.ndarray:
+    """Each speaker's windows' embeddings summed, (count, dimensions); windows labelled -1 in none."""
+    sums = np.zeros((count, embeddings.shape[1] if embeddings.ndim == 2 else 0), dtype=np.float64)
+    for speaker in range(count):
+        chosen = labels == speaker
+        if np.any(chosen):
+            sums[speaker] = embeddings[chosen].sum(axis=0)
+    return sums
+
+
+def clip_purity(clip_vectors: np.ndarray, own_rest: np.ndarray, others: np.ndarray) -> float:
+    """How much more a stretch sounds like its own speaker than like anyone else: the cosine of
+    its windows' mean embedding to ``own_rest`` (the mean of the rest of its speaker's speech)
+    less its largest cosine to ``others`` (each other speaker's mean, one row each). With no
+    other speaker, the plain cosine to its own. A clip with two voices in it lies between them
+    and scores near 0; MIN_PURITY is the least a chosen clip may have."""
+    clip = _unit(np.asarray(clip_vectors, dtype=np.float64).mean(axis=0))
+    own = float(clip @ _unit(np.asarray(own_rest, dtype=np.float64)))
+    rows = np.asarray(others, dtype=np.float64).reshape(-1, len(clip))
+    rows = rows[np.linalg.norm(rows, axis=1) > 0]
+    return own - float(np.max(_unit(rows) @ clip)) if len(rows) else own
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    unit: np.ndarray = vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-12)
+    return unit
+
+
+def window_labels(windows: speakers_mod.EmbeddingWindows, lines: Sequence[Line]) -> np.ndarray:
+    """Each window's speaker: that of the line it overlaps most (-1 when it overlaps none).
+    After the user splits or merges characters, the lines say who speaks, not the clustering."""
+    labels = np.full(len(windows), -1, dtype=int)
+    overlap = np.zeros(len(windows))
+    starts, ends = np.asarray(windows.starts, dtype=float), np.asarray(windows.ends, dtype=float)
+    for line in lines:
+        shared = np.minimum(ends, line.end) - np.maximum(starts, line.start)
+        better = shared > np.maximum(overlap, 0.0)
+        labels[better], overlap[better] = line.speaker, shared[better]
+    return labels
 
 
 def _runs(lines: Sequence[Line], speaker: int, clear: bool = True) -> list[tuple[int, int]]:
@@ -147,7 +208,7 @@ def _spans_of(lines: Sequence[Line], run: tuple[int, int], shortest_s: float) ->
 
 
 def _score(lines: Sequence[Line], first: int, last: int, windows: speakers_mod.EmbeddingWindows,
-           embeddings: np.ndarray, means: np.ndarray, levels: LevelEnvelope) -> Candidate:
+           embeddings: np.ndarray, labels: np.ndarray, sums: np.ndarray, levels: LevelEnvelope) -> Candidate:
     span = lines[first: last + 1]
     speaker = span[0].speaker
     before = lines[first - 1].end if first > 0 else 0.0
@@ -167,18 +228,21 @@ def _score(lines: Sequence[Line], first: int, last: int, windows: speakers_mod.E
     snr_db = 20 * np.log10(max(signal, 1e-9) / max(noise, 1e-5))
     clipped_fraction = float(clipped.sum()) / max(1, len(rms) * levels.frame)
     inside = windows.over(span[0].start, span[-1].end)
-    purity = 0.0
-    if len(inside) and len(means) > 1:
-        similarity = embeddings[inside] @ means.T
-        others = np.delete(similarity, speaker, axis=1)
-        purity = float(np.mean(similarity[:, speaker] - others.max(axis=1)))
-    elif len(inside):
-        purity = float(np.mean(embeddings[inside] @ means[speaker]))  # one speaker: plain resemblance
+    purity, others_present = 0.0, False
+    if len(inside) and speaker < len(sums):
+        own_rest = sums[speaker] - embeddings[inside][labels[inside] == speaker].sum(axis=0)
+        if np.linalg.norm(own_rest) < 1e-6:  # the clip is all their speech: their voice is the clip's
+            own_rest = embeddings[inside].sum(axis=0)
+        others = np.delete(sums, speaker, axis=0)
+        others_present = bool(np.any(np.linalg.norm(others, axis=1) > 0))
+        purity = clip_purity(embeddings[inside], own_rest, others)
     length = span[-1].end - span[0].start
     score = (0.5 * np.clip((snr_db - 5.0) / 25.0, 0.0, 1.0)
-             + 0.4 * np.clip(purity / (0.3 if len(means) > 1 else 1.0), 0.0, 1.0)
+             + 0.4 * np.clip(purity / (0.4 if others_present else 1.0), 0.0, 1.0)
              + 0.1 * np.clip(length / 10.0, 0.0, 1.0))  # about 10 s clones better than 5
     score *= 1.0 - np.clip(clipped_fraction * 1000.0, 0.0, 0.9)
+    if length < MIN_CLIP_S:  # offered, but a clone of 2-5 s is worse than of 5-15 s
+        score *= 0.5 + 0.5 * length / MIN_CLIP_S
     text = " ".join(line.text for line in span)
     return Candidate(speaker, round(start, 3), round(end, 3), text, float(score), float(snr_db), purity,
                      clipped_fraction)

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from faster_whisper import WhisperModel
     from faster_whisper.transcribe import TranscriptionInfo
 
-    from engine.voiceprint.encoder import SpeakerEncoder
+    from engine.voiceprint.encoder import VoiceEmbedder
 
 FRAME_S = 0.02  # the level envelope kept for the whole recording (scores clip candidates)
 BEAM_SIZE = 5  # beam 1 hurts base badly on some voices and languages (notes/hearing.md)
@@ -67,6 +67,10 @@ class Transcription:
     speaker_count: int
     translated_to: str | None = None
     candidates: dict[int, list[Candidate]] = field(default_factory=dict)  # by speaker, best first
+    # What the candidates were found from, kept so they can be found again after the user
+    # splits or merges speakers (app.project.transcription keeps them beside the project).
+    windows: speakers.EmbeddingWindows | None = None
+    levels: clips.LevelEnvelope | None = None
 
     @property
     def language_sure(self) -> bool:
@@ -182,7 +186,7 @@ def _check_options(options: Options, translator: Translator | None) -> None:
 def transcribe_media(
     path: str | os.PathLike[str],
     model: WhisperModel,
-    encoder: SpeakerEncoder,
+    encoder: VoiceEmbedder,
     options: Options = Options(),
     *,
     translator: Translator | None = None,
@@ -191,8 +195,9 @@ def transcribe_media(
 ) -> Transcription:
     """Transcribe ``path``'s dialogue, find its speakers and their clip candidates.
 
-    ``model`` is a faster-whisper ``WhisperModel``; ``encoder`` a speaker encoder with the
-    ``embed(ReferenceClip)`` API of :class:`engine.voiceprint.encoder.SpeakerEncoder`. Raises HearingError:
+    ``model`` is a faster-whisper ``WhisperModel``; ``encoder`` the speaker encoder that tells
+    voices apart (:class:`engine.voiceprint.encoder.CamppSpeakerEncoder`; the clustering's
+    constants are tuned for its embeddings). Raises HearingError:
     E_NO_AUDIO_STREAM, E_AUDIO_UNREADABLE, E_UNKNOWN_LANGUAGE, E_TRANSLATION_TARGET,
     E_BAD_SPEAKER_COUNT, E_NO_SPEECH (silence or music only), E_CANCELLED.
     """
@@ -237,10 +242,10 @@ def transcribe_media(
     if cancel is not None and cancel.is_set():
         raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
     report("clips", 0.0)
-    candidates = clips.candidates(lines, windows, labels, levels, count)
+    candidates = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, count)
     report("clips", 1.0)
     return Transcription(duration, language or "", probability, lines, count,
-                         options.translate_to, candidates)
+                         options.translate_to, candidates, windows, levels)
 
 
 class WhisperTranslator:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
+from engine.core.audio_io import resample
 from engine.core.reference import ReferenceClip
-from engine.voiceprint import ge2e
+from engine.voiceprint import campplus, ge2e
 
 
 class SpeakerEncoder:
@@ -45,3 +48,57 @@ class SpeakerEncoder:
         their GE2E embeddings (both unit length, so their dot product)."""
         clip = ReferenceClip(np.asarray(audio, dtype=np.float32), sample_rate, len(audio) / sample_rate)
         return float(np.dot(self.embed(clip), reference))
+
+    def embed_many(self, pieces: Sequence[np.ndarray], sample_rate: int) -> np.ndarray:
+        """Embeddings of several pieces of one rate, one row each."""
+        return np.array([self.embed(ReferenceClip(np.asarray(piece, dtype=np.float32), sample_rate,
+                                                  len(piece) / sample_rate)) for piece in pieces],
+                        dtype=np.float32).reshape(len(pieces), ge2e.EMBEDDING_SIZE)
+
+
+class CamppSpeakerEncoder:
+    """CAM++ speaker embeddings (3D-Speaker's network, run by :mod:`engine.voiceprint.campplus`
+    without torch), 192-d and L2-normalised; loaded on first use.
+
+    It parts voices far better than GE2E on real speech (a window AUC of 0.99 against 0.89 on
+    the transcription benchmark's recordings, docs/campplus.md), so it is the encoder that
+    finds who speaks when. Its cosines are on another scale from GE2E's (about 0.6-0.95 for
+    one speaker, -0.1-0.5 for two): the two kinds of embedding are never compared.
+    """
+
+    encoder_id = "campplus-3dspeaker-zh-en"
+
+    def __init__(self, threads: int = campplus.THREADS) -> None:
+        self._threads = threads
+        self._encoder: campplus.CamppEncoder | None = None
+        self._lock = threading.Lock()
+
+    def _network(self) -> campplus.CamppEncoder:
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = campplus.CamppEncoder(threads=self._threads)
+            return self._encoder
+
+    def embed(self, clip: ReferenceClip) -> np.ndarray:
+        """The clip's embedding; safe from several threads at once."""
+        return self._network().embed(clip.audio, clip.sample_rate)
+
+    def embed_many(self, pieces: Sequence[np.ndarray], sample_rate: int) -> np.ndarray:
+        """Embeddings of several pieces of one rate, one row each, run in batches."""
+        if sample_rate != campplus.SAMPLE_RATE:
+            pieces = [resample(np.asarray(piece, dtype=np.float32), sample_rate, campplus.SAMPLE_RATE) for piece in pieces]
+        return self._network().embed_many(pieces)
+
+    def resemblance(self, audio: np.ndarray, sample_rate: int, reference: np.ndarray) -> float:
+        """The cosine of ``audio``'s CAM++ embedding with the ``reference`` CAM++ embedding."""
+        return float(np.dot(self._network().embed(np.asarray(audio, dtype=np.float32), sample_rate), reference))
+
+
+class VoiceEmbedder(Protocol):
+    """What finding speakers needs of an encoder (either of the two above)."""
+
+    encoder_id: str
+
+    def embed(self, clip: ReferenceClip) -> np.ndarray: ...
+
+    def embed_many(self, pieces: Sequence[np.ndarray], sample_rate: int) -> np.ndarray: ...

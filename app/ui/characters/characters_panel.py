@@ -684,7 +684,7 @@ class CharactersPanel(QWidget):
         except ProjectError as exc:
             self._doc.error.emit(str(exc))
             return False
-        changes: dict[str, Any] = {"clip": rel, "clip_start": 0.0, "clip_end": None}
+        changes: dict[str, Any] = {"clip": rel, "clip_start": 0.0, "clip_end": None, "clip_purity": None}
         char = self._doc.project.character(self._current)
         if char.transcript:
             self._replaced_clips.add(char.id)

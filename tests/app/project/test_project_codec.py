@@ -55,7 +55,7 @@ def _every_field_set(root: Path) -> Project:
     project.guide_audio, project.language = "media/guide.wav", "en"
     project.characters = [Character(
         id="maya", name="Maya", colour="#e15759", clip="voices/maya.wav", clip_start=0.25, clip_end=4.5,
-        transcript="Hello there.", transcript_heard=True,
+        transcript="Hello there.", transcript_heard=True, clip_purity=0.31,
         settings=VoiceSettings(speed=1.1, pitch_semitones=-2.0, instruction="softly", language="en"),
     )]
     checks = TakeChecks(checked="2026-01-01T10:00:00+00:00", duration_s=1.5, language="en", recogniser="base",
@@ -153,6 +153,7 @@ def test_deeply_nested_project_files_give_a_coded_error(project: Project, depth:
         (lambda d: d["lines"][0].update(start=1e9), ErrorCode.TIME_RANGE),
         (lambda d: d["lines"][0].update(end=86400.5), ErrorCode.TIME_RANGE),
         (lambda d: d["characters"][0].update(clip_start=1e12), ErrorCode.TIME_RANGE),
+        (lambda d: d["characters"][0].update(clip_purity=5.0), ErrorCode.INVALID_VALUE),
         (lambda d: d["settings"].update(gap_s=1e9), ErrorCode.INVALID_VALUE),
         (lambda d: d["characters"][0]["settings"].update(speed=1000), ErrorCode.BAD_SETTING),
     ],

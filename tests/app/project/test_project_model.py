@@ -363,3 +363,13 @@ def test_sample_project_opens_and_copies(tmp_path: Path) -> None:
     assert [line.text for line in copy.lines] == [line.text for line in sample.lines]
     assert all(copy.status(line) is LineStatus.NOT_RENDERED for line in copy.lines)
     assert (copy.root / "takes").is_dir() and (copy.root / "voices" / "maya.wav").is_file()
+
+
+def test_a_clip_that_may_hold_another_voice_or_is_short_is_warned_of() -> None:
+    from app.project.model import MIN_CLIP_PURITY, clip_warning
+
+    assert clip_warning(0.35, 8.0) is None and clip_warning(None, None) is None
+    impure = clip_warning(MIN_CLIP_PURITY - 0.01, 8.0)
+    assert impure is not None and "another voice" in impure and "+0.09" in impure
+    both = clip_warning(0.02, 3.2)
+    assert both is not None and "another voice" in both and "short (3.2 s" in both

@@ -1,6 +1,6 @@
 """A project's cast and script from its video's dialogue: `dubstudio new --transcribe`,
 `dubstudio transcribe`, undo, clips cut from the original, translation, a render of the result,
-and the bad inputs; the real Whisper base model, the real GE2E encoder and real speech."""
+and the bad inputs; the real Whisper base model, the real GE2E and CAM++ encoders and real speech."""
 
 from __future__ import annotations
 
@@ -23,11 +23,15 @@ from app.project.model import PALETTE
 from app.project.script_io import script_to_csv
 from app.project.transcription import (
     CANDIDATES_FILE,
+    VOICEPRINTS_FILE,
     TranscribeRequest,
+    clip_candidates,
     transcribe_project,
 )
+from app.project.undo import SplitCharacter
 from engine.core.codes import ErrorCode
 from engine.core.reference import load_reference_clip
+from engine.hearing.clips import MIN_PURITY
 from engine.hearing.qa.wer import normalise_words, word_error_rate
 from engine.hearing.transcribe import Options
 from engine.voiceprint.encoder import SpeakerEncoder
@@ -289,3 +293,31 @@ def test_progress_is_reported_at_each_tenth_and_at_least_every_half_minute() -> 
     assert out.getvalue().splitlines() == ["  listening: 0% (0:00)", "  listening: 10% (0:20)",
                                            "  listening: 16% (0:50)", "  listening: 17% (1:20)",
                                            "  speakers: 0% (1:21)", "  speakers: 100% (1:22)"]
+
+
+def test_choose_from_the_video_offers_every_stretch_and_finds_them_again_after_a_split(two_voices) -> None:
+    """Each voice speaks twice: both turns are offered, each that voice's own and pure; a
+    character split off (one of the turns) has its own candidates, and the one it left keeps
+    only the other turn; undoing the split brings both back."""
+    turns, project, _ = two_voices
+    assert (project.media_dir / VOICEPRINTS_FILE).is_file()
+    for char in project.characters:
+        (voice,) = {voice_at(turns, line.start, line.end) for line in project.lines_of(char.id)}
+        found = clip_candidates(project, char.id)
+        assert len(found) >= 2, found
+        assert {voice_at(turns, c.start, c.end) for c in found} == {voice}
+        assert all(c.purity >= MIN_PURITY for c in found)
+        assert len({next(i for i, t in enumerate(turns) if t.start - 0.5 <= c.start < t.end) for c in found}) >= 2
+    stack = CommandStack(project)
+    char = project.characters[0]
+    (voice,) = {voice_at(turns, line.start, line.end) for line in project.lines_of(char.id)}
+    last_turn = [t for t in turns if t.voice == voice][-1]
+    moved = [line.id for line in project.lines_of(char.id) if line.start >= last_turn.start - 0.3]
+    new = project.make_character("Split off")
+    stack.push(SplitCharacter(char.id, moved, new))
+    split_found = clip_candidates(project, new.id)
+    assert split_found and all(c.start >= last_turn.start - 0.5 for c in split_found)
+    kept = clip_candidates(project, char.id)
+    assert kept and all(c.end <= last_turn.start + 0.3 for c in kept)
+    stack.undo()
+    assert len(clip_candidates(project, char.id)) >= 2 and clip_candidates(project, new.id) == []

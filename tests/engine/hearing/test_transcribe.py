@@ -1,5 +1,6 @@
 """Hearing a recording (engine.hearing): lines from words, speakers, clip candidates, windows,
-and the bad inputs, on the real Whisper base model and the real GE2E encoder."""
+and the bad inputs, on the real Whisper base model and the real CAM++ encoder (the one
+transcription parts voices with)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
 from engine.hearing.lines import Word, split_lines
 from engine.hearing.transcribe import Options, transcribe_media
 from engine.hearing.whisper import load_whisper
+from engine.voiceprint.encoder import CamppSpeakerEncoder
 from tests.engine.hearing.scenes import (
     HEARING_DATA,
     RATE,
@@ -32,6 +34,11 @@ from tests.engine.hearing.scenes import (
 @pytest.fixture(scope="module")
 def whisper():
     return load_whisper("base")
+
+
+@pytest.fixture(scope="module")
+def encoder() -> CamppSpeakerEncoder:
+    return CamppSpeakerEncoder()
 
 
 def words(*spec: tuple[float, float, str]) -> list[Word]:
@@ -85,12 +92,13 @@ def test_no_windows_are_no_speakers() -> None:
 def test_more_voices_than_the_cap_are_as_many_speakers_as_allowed_not_one() -> None:
     # Twenty voices, each in three turns of 3 s: the eigenvalue ratios under the cap are all near
     # one (the gap is at twenty), as on a long recording of many voices. Read as a count, they
-    # gave one speaker; the windows are split into the most speakers allowed instead.
+    # gave one speaker; the windows are split into the most speakers allowed instead. Laid out as
+    # CAM++ lays out voices: two voices about 0.3 alike, two windows of one voice about 0.9.
     rng = np.random.default_rng(1)
-    common = rng.standard_normal(256)
-    voices = [common + 0.8 * rng.standard_normal(256) for _ in range(20)]
+    common = rng.standard_normal(192)
+    voices = [common + 1.5 * rng.standard_normal(192) for _ in range(20)]
     voice_of = np.repeat(rng.permutation(np.repeat(np.arange(20), 3)), 6)
-    embeddings = np.array([voices[v] + 0.4 * rng.standard_normal(256) for v in voice_of])
+    embeddings = np.array([voices[v] + 0.6 * rng.standard_normal(192) for v in voice_of])
     labels, count = speakers.cluster(embeddings, np.arange(len(voice_of)) * speakers.HOP_S)
     assert count == speakers.MAX_SPEAKERS
     assert np.bincount(labels).max() <= 0.2 * len(labels)  # about two voices each, none taking many
