@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Protocol
@@ -68,7 +69,9 @@ class CamppSpeakerEncoder:
 
     encoder_id = "campplus-3dspeaker-zh-en"
 
-    def __init__(self, threads: int = campplus.THREADS) -> None:
+    def __init__(self, threads: int = min(2, os.cpu_count() or 1)) -> None:
+        # Two threads at most: transcription embeds a window's lines between Whisper's turns,
+        # so the cores are free then, and a 2-core machine has no more.
         self._threads = threads
         self._encoder: campplus.CamppEncoder | None = None
         self._lock = threading.Lock()

@@ -195,6 +195,9 @@ def test_cancel_stops_between_windows(tmp_path: Path, whisper, encoder) -> None:
     assert raised.value.code is ErrorCode.CANCELLED
 
 
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "ge2e"  # real recorded speech (see its NOTICE.md)
+
+
 def _lines_of(clips: list[tuple[str, float, float]], gap_s: float = 0.8) -> tuple[np.ndarray, list, list[str]]:
     """Pieces of real speech one after another (a clip's name, from, to: seconds into it) as the
     recording, a line whose words span each, and who says each line."""
@@ -202,7 +205,9 @@ def _lines_of(clips: list[tuple[str, float, float]], gap_s: float = 0.8) -> tupl
 
     audio, lines, said_by, at = [], [], [], 0.0
     for name, begin, finish in clips:
-        path = VOICES / f"{name}.wav" if (VOICES / f"{name}.wav").exists() else HEARING_DATA / f"{name}.mp3"
+        path = next(folder / f"{name}{suffix}" for folder, suffix in ((VOICES, ".wav"), (RECORDED, ".flac"),
+                                                                      (HEARING_DATA, ".mp3"))
+                    if (folder / f"{name}{suffix}").exists())
         speech = read_audio(path, SAMPLE_RATE)[int(begin * SAMPLE_RATE): int(finish * SAMPLE_RATE)]
         length = len(speech) / SAMPLE_RATE
         spoken = [(at + t, at + min(t + 0.4, length)) for t in np.arange(0.0, length - 0.1, 0.5)]
@@ -229,3 +234,21 @@ def test_two_alike_voices_of_real_speech_are_two_speakers_and_one_voice_is_one(e
     windows = speakers.EmbeddingWindows()
     windows.add(audio, 0.0, lines, encoder)
     assert speakers.cluster(windows.embeddings(), windows.starts)[1] == 1
+
+
+def test_four_voices_in_short_turns_are_four_speakers(encoder) -> None:
+    """Four voices taking turns of about 3 s, twice each: the bundled three (Rex and the narrator
+    the most alike) and a real recorded woman on a phone line (sheila.flac)."""
+    turns = [("maya", 0.0, 2.8), ("rex", 0.0, 3.8), ("narrator", 0.0, 3.2), ("sheila", 0.0, 3.2),
+             ("maya", 2.8, 5.6), ("rex", 3.8, 7.6), ("narrator", 3.2, 6.3), ("sheila", 3.2, 6.5)]
+    audio, lines, said_by = _lines_of(turns)
+    windows = speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, lines, encoder)
+    labels, count = speakers.cluster(windows.embeddings(), windows.starts)
+    assert count == 4
+    speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+    heard_as: dict[str, set[int]] = {}
+    for voice, speaker in zip(said_by, speaker_of):
+        heard_as.setdefault(voice, set()).add(speaker)
+    assert all(len(found) == 1 for found in heard_as.values()), heard_as  # each voice one speaker
+    assert len(set.union(*heard_as.values())) == 4, heard_as  # and no two voices the same one
