@@ -25,6 +25,7 @@ import re
 import socket
 import ssl
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -123,7 +124,11 @@ class ChatTranslator:
         self.cancel = cancel if cancel is not None else threading.Event()
         self.progress = progress
         self.requests = 0  # chat requests sent (retries included): the figures count them
-        self._connection: http.client.HTTPConnection | None = None
+        # The socket of the request in flight: http.client lets go of it once the headers are read
+        # (the response then holds it), so it is kept here for a cut during the body.
+        self._socket: socket.socket | None = None
+        self._deadline: float | None = None  # when the request in flight has taken its whole timeout
+        self._timed_out = False
         self._lock = threading.Lock()
 
     # --- the two tasks -----------------------------------------------------------------------
@@ -168,7 +173,9 @@ class ChatTranslator:
     @contextlib.contextmanager
     def _abort_on_cancel(self) -> Iterator[None]:
         """While a task runs, a cancel event set by anyone (the studio's Cancel sets the one it
-        handed over) cuts the request in flight, not only the next one."""
+        handed over) cuts the request in flight, not only the next one; so does the request's
+        whole timeout passing (the socket's own timeout bounds each wait, and a server that
+        trickles its answer a byte at a time would never trip it)."""
         finished = threading.Event()
 
         def watch() -> None:
@@ -176,6 +183,9 @@ class ChatTranslator:
                 if self.cancel.wait(CANCEL_POLL_S):  # then cut again until the task ends: a request
                     self._cut_request()  # still connecting when the cancel came has no socket yet
                     finished.wait(CANCEL_POLL_S)
+                elif self._deadline is not None and time.monotonic() > self._deadline:
+                    self._timed_out = True
+                    self._cut_request()
 
         watcher = threading.Thread(target=watch, name="translation-cancel", daemon=True)
         watcher.start()
@@ -187,8 +197,7 @@ class ChatTranslator:
 
     def _cut_request(self) -> None:
         with self._lock:
-            connection = self._connection
-        sock = getattr(connection, "sock", None)
+            sock = self._socket
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
@@ -336,27 +345,39 @@ class ChatTranslator:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
         path = url.path or "/"
         where = f"{url.scheme}://{url.netloc}"
+        late = _Retry(ErrorCode.TRANSLATOR_UNREACHABLE, f"{where} did not answer within {self.endpoint.timeout_s:g} s")
         with self._lock:
-            self._connection = connection
+            self._timed_out = False
+            self._deadline = time.monotonic() + self.endpoint.timeout_s
         self.requests += 1
+        response: http.client.HTTPResponse | None = None
         try:
+            connection.connect()
+            with self._lock:
+                self._socket = connection.sock
             connection.request("POST", path + (f"?{url.query}" if url.query else ""), body, headers)
             response = connection.getresponse()
             data = response.read(MAX_ANSWER_BYTES + 1)
-            return response.status, response.headers, data
         except TimeoutError:
             self._check_cancel()
-            raise _Retry(ErrorCode.TRANSLATOR_UNREACHABLE,
-                         f"{where} did not answer within {self.endpoint.timeout_s:g} s") from None
+            raise late from None
         except (OSError, http.client.HTTPException) as error:
             self._check_cancel()
+            if self._timed_out:
+                raise late from None
             raise _Retry(ErrorCode.TRANSLATOR_UNREACHABLE,
                          f"cannot reach {where}: {error.strerror or error if isinstance(error, OSError) else error}"
                          ) from None
         finally:
             with self._lock:
-                self._connection = None
+                self._socket, self._deadline = None, None
+            if response is not None:  # it holds the socket once the headers are read
+                response.close()
             connection.close()
+        self._check_cancel()
+        if self._timed_out:  # cut while the answer trickled in: what came is not the whole answer
+            raise late
+        return response.status, response.headers, data
 
     def _check_cancel(self) -> None:
         if self.cancel.is_set():

@@ -40,7 +40,15 @@ class Asked:
         return "shorter" in self.system
 
 
-Reply = tuple[int, Any, dict[str, str]]  # status, a JSON-able body (or bytes as they are), headers
+@dataclass(frozen=True)
+class Trickle:
+    """A body sent a byte every ``delay_s`` (a slow or stuck server that never goes silent)."""
+
+    data: bytes
+    delay_s: float
+
+
+Reply = tuple[int, Any, dict[str, str]]  # status, a JSON-able body (bytes as they are, a Trickle), headers
 Script = Callable[[Asked], Reply]
 
 
@@ -76,7 +84,9 @@ class ChatServer:
                 asked = Asked(self.path, dict(self.headers.items()), json.loads(self.rfile.read(length)))
                 server.asked.append(asked)
                 status, body, headers = server.script(asked)
-                data = body if isinstance(body, bytes) else json.dumps(body, ensure_ascii=False).encode()
+                trickle = body if isinstance(body, Trickle) else None
+                data = (trickle.data if trickle else body if isinstance(body, bytes)
+                        else json.dumps(body, ensure_ascii=False).encode())
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
@@ -84,8 +94,12 @@ class ChatServer:
                     for name, value in headers.items():
                         self.send_header(name, value)
                     self.end_headers()
-                    self.wfile.write(data)
-                except OSError:  # the client went away (a cancel): nothing to answer
+                    for start in range(0, len(data), 1 if trickle else len(data) or 1):
+                        self.wfile.write(data[start:start + (1 if trickle else len(data))])
+                        self.wfile.flush()
+                        if trickle and server.release.wait(trickle.delay_s):
+                            return
+                except OSError:  # the client went away (a cancel, a timeout): nothing to answer
                     pass
 
             def log_message(self, format: str, *args: Any) -> None:

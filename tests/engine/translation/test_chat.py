@@ -3,6 +3,7 @@ runs here: what is tested is what goes into the requests and what is made of the
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -18,6 +19,7 @@ from engine.translation.lines import Budget, SourceLine
 from tests.engine.translation.chat_server import (
     Asked,
     ChatServer,
+    Trickle,
     answer,
     chat_server,
     completion,
@@ -219,6 +221,18 @@ def test_a_server_that_does_not_answer_in_time_is_refused() -> None:
     ):
         translator(server, attempts=1, timeout_s=1).translate(scene(1), {"line1"}, "zh", "en")
     assert caught.value.code is ErrorCode.TRANSLATOR_UNREACHABLE and "within 1 s" in caught.value.message
+
+
+def test_a_server_that_trickles_its_answer_is_cut_at_the_timeout() -> None:
+    """Each byte comes within the socket's timeout; the request's whole timeout still holds."""
+    body = json.dumps(completion('{"1": "slow"}')).encode()
+    with chat_server(lambda asked: (200, Trickle(body, 0.2), {})) as server:
+        began = time.monotonic()
+        with pytest.raises(TranslationError) as caught:
+            translator(server, attempts=1, timeout_s=1).translate(scene(1), {"line1"}, "zh", "en")
+        waited = time.monotonic() - began
+    assert caught.value.code is ErrorCode.TRANSLATOR_UNREACHABLE and "within 1 s" in caught.value.message
+    assert waited < len(body) * 0.2 / 2  # not the whole trickle
 
 
 def test_a_batch_too_long_for_the_context_is_split_and_a_line_too_long_is_refused() -> None:
