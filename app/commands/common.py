@@ -176,6 +176,8 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
     except EngineError as error:
         print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
         raise SystemExit(ExitCode.BAD_INPUT) from None
+    if spec.use_notice:  # a voice whose use is restricted says so before it speaks (zh-baker: non-commercial)
+        print(f"dubstudio: note: {spec.use_notice}", file=sys.stderr)
     return EngineConfig(backend=name, backend_options=options, slots=args.slots, max_active=args.max_active,
                         python=python, cache_dir=args.cache_dir, handshake_timeout_s=args.engine_start_timeout,
                         load_timeout_s=args.engine_load_timeout)

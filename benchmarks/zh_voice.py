@@ -1,0 +1,143 @@
+"""How well the embedded Mandarin voice zh-baker speaks: Whisper's CER, first audio, real-time factor.
+
+Each line of the text files (default: benchmarks/data/zh_dialogue.txt, forty everyday dialogue
+lines, and benchmarks/data/zh_dialogue_2.txt, twenty more written after the voice was final) is
+spoken three ways by engine/synthesis/backends/mandarin.py, in this process:
+
+- plain: the model's own voice;
+- female, male: adapted to resources/voices/maya.wav and rex.wav (pitch, formants, EQ; their
+  transcripts are English, so the pace stays the model's).
+
+Whisper base (int8, beam 5, language zh, prompted with 以下是普通话的句子。 so it writes simplified
+characters; anything traditional left is converted by OpenCC t2s) hears each line back, and the
+character error rate against the line is engine.hearing.qa.wer.error_rate (numbers compared as
+digits on both sides, punctuation and case ignored). Goal: mean CER <= 0.10 per set and voice.
+
+Also: first audio (a job's first piece, adapted to the female clip, from the call to its first
+piece) against the bare model's first sentence (the same text's first piece through FastSpeech2
+and the vocoder alone, no adaptation), both the median over the lines in this run: goal <= 1.2x;
+and the real-time factor (synthesis time / audio time, plain voice) with the threads given.
+
+Run: OMP_NUM_THREADS=2 .venv/bin/python benchmarks/zh_voice.py [--threads 2] [--limit N] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.core.protocol import VoiceSettings
+from engine.core.reference import load_reference_clip, transcript_beside
+from engine.core.text import split_for_streaming
+from engine.hearing.qa.wer import error_rate
+from engine.hearing.whisper import load_whisper
+from engine.synthesis import mandarin_text
+from engine.synthesis.backends.base import VoiceProfile
+from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
+
+DATA = ROOT / "benchmarks" / "data"
+SETS = (DATA / "zh_dialogue.txt", DATA / "zh_dialogue_2.txt")
+CLIPS = {"female": ROOT / "resources" / "voices" / "maya.wav", "male": ROOT / "resources" / "voices" / "rex.wav"}
+PROMPT = "以下是普通话的句子。"
+WHISPER_RATE = 16000
+
+
+def read_lines(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def hear(model: object, audio: np.ndarray, simplify: object) -> str:
+    import soxr
+
+    segments, _ = model.transcribe(soxr.resample(audio, SAMPLE_RATE, WHISPER_RATE), language="zh",  # type: ignore[attr-defined]
+                                   beam_size=5, initial_prompt=PROMPT, vad_filter=False)
+    text = "".join(segment.text for segment in segments)
+    return str(simplify(text)) if simplify else text  # type: ignore[operator]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=0, help="only the first N lines of each set")
+    parser.add_argument("--sets", nargs="*", type=Path, default=[path for path in SETS if path.exists()])
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+
+    try:
+        from opencc import OpenCC
+
+        simplify = OpenCC("t2s").convert
+    except ImportError:
+        simplify = None
+    whisper = load_whisper("base", cpu_threads=args.threads)
+    backend = MandarinBackend()
+    backend.load()
+    backend.set_slots(1)
+    backend.warm_up()
+    profiles = {"plain": VoiceProfile("plain", None, backend.plain_conditioning())}
+    facts: dict[str, object] = {}
+    for name, path in CLIPS.items():
+        arrays, meta = backend.condition(load_reference_clip(path), transcript_beside(path))
+        profiles[name] = VoiceProfile(name, None, arrays)
+        facts[name] = {"clip": path.name, "median_f0_hz": meta.get("median_f0_hz"), "length_scale": meta.get("length_scale")}
+    facts["model_f0_hz"] = round(backend.calibration().analysis.f0_median_hz, 1)
+
+    report: dict[str, object] = {"threads": args.threads, "voices": facts, "sets": {}}
+    first_ratios: list[float] = []
+    first_audio: list[float] = []
+    bare_first: list[float] = []
+    synth_s = audio_s = 0.0
+    for path in args.sets:
+        lines = read_lines(path)[: args.limit or None]
+        rows = []
+        for line in lines:
+            row: dict[str, object] = {"text": line}
+            for voice, profile in profiles.items():
+                start = time.perf_counter()
+                pieces = []
+                first = None
+                for piece in backend.synthesize(line, profile, VoiceSettings(), lambda: False, seed=0):
+                    first = first if first is not None else time.perf_counter() - start
+                    pieces.append(piece.pcm)
+                elapsed = time.perf_counter() - start
+                audio = np.concatenate(pieces)
+                if voice == "plain":
+                    synth_s += elapsed
+                    audio_s += audio.size / SAMPLE_RATE
+                if voice == "female" and first is not None:
+                    ids = mandarin_text.symbol_ids(split_for_streaming(line)[0].text, backend.table)
+                    bare_start = time.perf_counter()
+                    backend._run(ids, (1.0, 1.0, 1.0))
+                    bare = time.perf_counter() - bare_start
+                    first_audio.append(first)
+                    bare_first.append(bare)
+                    first_ratios.append(first / bare)
+                heard = hear(whisper, audio, simplify)
+                row[voice] = {"heard": heard, "cer": round(error_rate(line, heard, "zh"), 3)}
+            rows.append(row)
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+        summary = {voice: round(statistics.mean(float(row[voice]["cer"]) for row in rows), 3)  # type: ignore[index]
+                   for voice in profiles}
+        report["sets"][path.name] = {"lines": len(rows), "mean_cer": summary, "rows": rows}  # type: ignore[index]
+        print(f"{path.name}: {len(rows)} lines, mean CER {summary}", flush=True)
+    report["first_audio_s_median"] = round(statistics.median(first_audio), 3)
+    report["bare_first_sentence_s_median"] = round(statistics.median(bare_first), 3)
+    report["first_audio_ratio_median"] = round(statistics.median(first_ratios), 3)
+    report["rtf_plain"] = round(synth_s / audio_s, 3)
+    print(json.dumps({key: value for key, value in report.items() if key != "sets"}, ensure_ascii=False))
+    if args.json:
+        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
