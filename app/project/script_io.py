@@ -50,7 +50,10 @@ Source = str | os.PathLike[str] | bytes
 _BRACKET_SPEAKER = re.compile(r"^\s*\[([^\[\]\n]{1,40})\]\s*[:：]?\s*(.*)$", re.S)
 # "Maya: Hello" — a name starts with a letter, has at most 4 words; not a URL or a clock time
 _COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-]{0,39}?)\s*[:：](?!//)(?!\d)\s*(.+)$", re.S)
-_ARROW = re.compile(r"\d\s*-->|-->\s*\d")
+# A time line inside a cue's text: srt swallows a block whose time line it cannot read into the
+# cue before it. Digits by the arrow, or a line that is nothing but "word --> word"
+# ("banana --> apple"): either way a broken time line, never dialogue to speak.
+_ARROW = re.compile(r"\d\s*-->|-->\s*\d|^\s*\S+\s*-->\s*\S+\s*$")
 _TAGS = re.compile(r"<[^>]{1,40}>|\{\\[^}]*\}")  # <i>, </font>, {\an8}: not to be spoken
 
 MAX_LINE_CHARS = 128 * 1024

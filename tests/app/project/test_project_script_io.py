@@ -109,6 +109,8 @@ def test_srt_import_is_one_undoable_edit(project: Project, tmp_path: Path) -> No
         ("1\n00:00:01,000 --> 00:00:02,000\nHi.\n\n2\n00:00:0x,000 --> 00:00:04,000\nYo.\n", 6, "malformed timecode"),
         ("1\n00:00:01,000 --> 00:00:02,000\nHi.\n\ngarbage\n00:00:0x,000 --> 00:00:04,000\nYo.\n", 6, "malformed timecode"),
         ("hello there\n\n1\n00:00:01,000 --> 00:00:02,000\nHi.\n", 1, "not a valid subtitle"),
+        # a time line without digits was swallowed into cue 1 as dialogue ("Hi. 2 banana --> apple Yo.")
+        ("1\n00:00:01,000 --> 00:00:02,000\nHi.\n\n2\nbanana --> apple\nYo.\n", 6, "malformed timecode"),
         ("1\n00:00:01,000 --> 00:00:02,000\nHi.\n\n2\n00:00:05,000 --> 00:00:04,000\nBack.\n", 6, "ends .* before it starts"),
         ("just some words\nand more\n", 1, None),
     ],
