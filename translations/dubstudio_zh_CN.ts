@@ -438,6 +438,36 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
 </context>
 <context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../app/ui/window/main_window.py" line="+348"/>
+        <source>Import into a script that has lines</source>
+        <translation>导入到已有台词的脚本</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
+        <translation>
+            <numerusform>脚本已有 %n 行台词。用 %1 的台词替换它们，还是把它的台词添加进来？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Either way it is one step that Edit › Undo takes back.</source>
+        <translation>无论哪种方式，都可以用 编辑 › 撤销 一步撤回。</translation>
+    </message>
+</context>
+<context>
     <name>QaCode</name>
     <message>
         <location filename="../build/translations/code_headlines.py" line="+1"/>

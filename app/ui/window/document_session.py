@@ -24,6 +24,7 @@ from app.project import (
     AddLines,
     AssignCharacter,
     ChooseTake,
+    Command,
     EditLine,
     Line,
     Macro,
@@ -326,15 +327,22 @@ class DocumentSession(QObject):
     def sort_by_time(self) -> None:
         self.document.push(SortLinesByTime())
 
-    def import_file(self, path: str | Path, kind: str) -> bool:
-        """Import a script file as one undoable step (lines after the selection)."""
+    def import_file(self, path: str | Path, kind: str, *, replace: bool = False) -> bool:
+        """Import a script file as one undoable step: its lines added after the selection, or
+        (``replace``) in place of every line the script had."""
         try:
             result = script_format(kind).reader(path, self.project)
         except (ProjectError, OSError) as exc:
             self.error.emit("Cannot import", str(exc))
             return False
         selected = self.selected()
-        if not self.document.push(result.command(self.script.row_after(selected) if selected else None)):
+        if replace:
+            old_ids = [line.id for line in self.project.lines]
+            command: Command = Macro([RemoveLines(old_ids), result.command(None)],
+                                     f"Replace the script with {Path(path).name}")
+        else:
+            command = result.command(self.script.row_after(selected) if selected else None)
+        if not self.document.push(command):
             return False
         summary = f"Imported {len(result.lines)} lines"
         if result.characters:

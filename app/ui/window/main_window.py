@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import platformdirs
-from PySide6.QtCore import QByteArray, QTimer, QUrl
+from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
+    QMessageBox,
     QStackedWidget,
     QTabWidget,
     QVBoxLayout,
@@ -331,8 +332,37 @@ class MainWindow(QMainWindow):
 
     def import_dialog(self, kind: str) -> None:
         path = self.folders.open_file(self, "scripts", "Import a script", script_format(kind).file_filter)
-        if path and self.session is not None:
-            self.session.import_file(path, kind)
+        if path:
+            self.import_path(path, kind)
+
+    def import_path(self, path: str | Path, kind: str) -> None:
+        """Import ``path``; a script that has lines asks first whether the file replaces them,
+        is added to them, or is not imported after all."""
+        session = self.session
+        if session is None:
+            return
+        count = len(session.project.lines)
+        if not count:
+            session.import_file(path, kind)
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Import into a script that has lines"),
+                          self.tr("The script already has %n line(s). Replace them with the lines of "
+                                  "%1, or add its lines to them?", "", count).replace("%1", Path(path).name),
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("importBox")
+        replace = box.addButton(self.tr("Replace"), QMessageBox.ButtonRole.DestructiveRole)
+        add = box.addButton(self.tr("Add"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(add)
+        box.setInformativeText(self.tr("Either way it is one step that Edit › Undo takes back."))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(_result: int) -> None:
+            clicked = box.clickedButton()
+            if clicked in (replace, add) and self.session is session:
+                session.import_file(path, kind, replace=clicked is replace)
+
+        box.finished.connect(chosen)
+        box.open()  # not exec(): tests and scripted runs must never block on it
 
     def export(self, kind: str) -> None:
         """Export in the background into the project's exports/ folder (progress, Cancel).

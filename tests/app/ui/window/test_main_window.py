@@ -226,6 +226,36 @@ def test_import_srt_as_one_undo_step(tmp_path: Path, window: MainWindow) -> None
     assert "E_IMPORT" in window.statusBar().currentMessage()
 
 
+def test_import_into_a_script_with_lines_asks_replace_add_or_cancel(tmp_path: Path, window: MainWindow) -> None:
+    window.open_sample()
+    assert window.document is not None
+    project = window.document.project
+    before = [line.id for line in project.lines]
+    srt_file = tmp_path / "scene.srt"
+    srt_file.write_text("1\n00:00:01,000 --> 00:00:02,000\nNell: First.\n\n2\n00:00:02,500 --> 00:00:03,000\nSecond.\n",
+                        encoding="utf-8")
+
+    def answer(label: str | None) -> None:
+        window.import_path(srt_file, "srt")
+        box = window.findChildren(QMessageBox, "importBox")[-1]
+        assert box.isVisible() and f"{len(project.lines)} line" in box.text() and "scene.srt" in box.text()
+        if label is None:
+            box.reject()
+        else:
+            next(b for b in box.buttons() if b.text() == label).click()
+
+    answer(None)  # Cancel: nothing imported
+    assert [line.id for line in project.lines] == before
+    answer("Add")
+    assert len(project.lines) == len(before) + 2 and set(before) <= {line.id for line in project.lines}
+    window.session.document.undo()
+    answer("Replace")
+    assert [line.text for line in project.lines] == ["First.", "Second."]
+    assert window.session.document.stack.undo_text == "Replace the script with scene.srt"
+    window.session.document.undo()  # one step brings every old line back, in its place
+    assert [line.id for line in project.lines] == before
+
+
 def test_render_progress_texts_name_what_failed_and_what_was_cancelled() -> None:
     running = RenderProgress(total=6, done=2, failed=1, cancelled=0, rendering=2, queued=1, elapsed_s=4.0, eta_s=8.0)
     assert progress_bar_text(running) == "2 of 6 rendered · 1 failed"
