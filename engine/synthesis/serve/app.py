@@ -152,7 +152,7 @@ def _gpu_memory_mb() -> float | None:
 class EngineReplica:
     """One DubStudio engine as a Serve replica (deployed once per backend by :func:`build_app`)."""
 
-    def __init__(self, engine: EngineConfig, job_timeout_s: float, clip_dir: str, registry: DeploymentHandle) -> None:
+    def __init__(self, engine: EngineConfig, job_timeout_s: float, clip_dir: str, registry: DeploymentHandle[Any]) -> None:
         # The client resubmits nothing itself: a retryable failure goes to the remote client,
         # which applies the one resubmission rule (and may land on another replica).
         self._client = EngineClient(dataclasses.replace(engine, auto_retry=False))
@@ -341,7 +341,7 @@ api = FastAPI(title="DubStudio engine server", docs_url=None, redoc_url=None, op
 class Ingress:
     """The HTTP API: checks, limits and the relay of job streams (the API is in docs/serving.md)."""
 
-    def __init__(self, engines: dict[str, DeploymentHandle], registry: DeploymentHandle,
+    def __init__(self, engines: dict[str, DeploymentHandle[Any]], registry: DeploymentHandle[Any],
                  token: str | None, limits: dict[str, Any], slots: int) -> None:
         self._engines = engines
         self._default = next(iter(engines))
