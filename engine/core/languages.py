@@ -242,14 +242,26 @@ def detect_language(text: str) -> str:
 AUTO = "auto"  # a character's language left to be detected (take QA hears it from the take)
 
 
-def line_language(language: str, text: str) -> str:
-    """A line's language: the one set (its character's), else the one its text is written in."""
-    code = language_code(language)
-    return detect_language(text) if code in ("", AUTO) else code
-
-
 # Scripts many languages share: a text's script cannot tell which of them it is in.
 _SHARED_SCRIPTS = frozenset({"Latin", "Cyrillic", "Arabic"})
+
+
+def line_language(language: str, text: str) -> str:
+    """A line's language: the one set (its character's), else the one its text is written in.
+
+    A text written in a script of its own (Han, kana, Hangul, Thai) that the set language does
+    not use is in the script's language: a Chinese line given to a character set to English is
+    Chinese, or an English voice would babble it. Latin text keeps the set language (a name or
+    "OK" inside a Chinese part is read by the Chinese voice)."""
+    code = language_code(language)
+    detected = detect_language(text)
+    if code in ("", AUTO):
+        return detected
+    if detected in LANGUAGES and code in LANGUAGES:
+        own_scripts = set(rules_for(detected).scripts) - _SHARED_SCRIPTS
+        if own_scripts and not own_scripts & set(rules_for(code).scripts):
+            return detected
+    return code
 
 
 def speaks(declared: Iterable[str], language: str, detected: bool = False) -> bool:
@@ -273,7 +285,7 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
     it; None when it can. Checked before any synthesis: a voice that cannot speak a language
     babbles it (Piper's English voice read 13 Chinese characters as 10 s of noise)."""
     code = line_language(language, text)
-    detected = language_code(language) in ("", AUTO)
+    detected = code != language_code(language)
     declared = tuple(declared)
     if speaks(declared, code, detected):
         return None

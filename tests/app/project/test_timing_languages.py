@@ -43,13 +43,14 @@ def test_a_chinese_line_is_judged_by_chinese_limits(scene: Project) -> None:
     # 17 characters in 1.5 s: 11.3 a second, too fast for Chinese (9), comfortable in English.
     assert mixed.too_fast and "over 9 in Chinese (Mandarin)" in mixed.warnings()[0]
     assert en.cps is not None and en.cps < rules_for("en").cps_fast and not en.warned
-    # The character's language wins over the script: Rex is English.
-    assert timings["zh-open"].rules.code == "en"
+    # Rex is English, but his line is written in Han, a script English never uses: it is Chinese.
+    assert timings["zh-open"].rules.code == "zh"
 
 
 def test_a_chinese_line_without_a_take_gets_a_chinese_length_on_the_timeline(scene: Project) -> None:
     assert estimate_duration(ZH) == pytest.approx(0.3 + 13 / 4.5)
-    assert estimate_duration(ZH, "en") == pytest.approx(0.3 + 13 * 0.065)  # about 3x shorter
+    assert estimate_duration(ZH, "en") == pytest.approx(estimate_duration(ZH))  # Han text is Chinese
+    assert estimate_duration("Konnichiwa", "ja") > estimate_duration("Konnichiwa")  # Latin text: as set
     slots = {slot.line_id: slot for slot in build_timeline(scene)}
     assert slots["zh-open"].duration == pytest.approx(estimate_duration(ZH, "en"))
     scene.character("rex").settings = replace(scene.character("rex").settings, language="zh")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.codes import ErrorCode
 from engine.core.languages import (
     ALL_CLAUSE_MARKS,
     ALL_SENTENCE_ENDS,
@@ -13,6 +14,7 @@ from engine.core.languages import (
     UNDETERMINED,
     counts_characters,
     detect_language,
+    language_refusal,
     line_language,
     rules_for,
 )
@@ -55,10 +57,21 @@ def test_a_mixed_line_is_the_majoritys_language(text: str, language: str) -> Non
     assert detect_language(text) == language
 
 
-def test_a_set_language_wins_over_the_script() -> None:
-    assert line_language("en_US", "甚至出现交易几乎停滞的情况") == "en"
+def test_a_set_language_wins_over_a_shared_script() -> None:
+    assert line_language("de", "Guten Morgen") == "de"  # Latin cannot tell German from English
+    assert line_language("zh", "OK, Starbucks!") == "zh"  # the Chinese voice reads the names
+    assert line_language("yue", "我哋去飲茶") == "yue"  # Han, and Cantonese writes in Han
     assert line_language("", "甚至出现交易几乎停滞的情况") == "zh"
     assert line_language("  ", "Hello there") == "en"
+
+
+def test_a_text_in_a_script_its_set_language_never_uses_is_in_the_scripts_language() -> None:
+    """A Chinese line given to an English character: Piper would babble it, so it is Chinese."""
+    assert line_language("en_US", "甚至出现交易几乎停滞的情况") == "zh"
+    assert line_language("en", "こんにちは、元気ですか") == "ja"
+    refusal = language_refusal("甚至出现交易几乎停滞的情况", "en", "piper", ("en",), {"piper": ("en",)})
+    assert refusal is not None and refusal.code is ErrorCode.LANGUAGE_UNSUPPORTED
+    assert "Chinese" in refusal.message
 
 
 def test_chinese_has_chinese_rules() -> None:
