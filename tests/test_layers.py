@@ -30,7 +30,7 @@ ENGINE_PROCESS_ONLY = (
     "engine.synthesis.backends.piper", "engine.synthesis.backends.vits", "engine.synthesis.backends.adaptation",
     "engine.synthesis.backends.cosyvoice2", "engine.synthesis.backends.cosyvoice_llm",
     "engine.synthesis.backends.cosyvoice_batch", "engine.synthesis.backends.cosyvoice_synthetic",
-    "engine.synthesis.backends.mandarin", "engine.synthesis.backends.own_voice",
+    "engine.synthesis.backends.mandarin", "engine.synthesis.backends.own_voice", "engine.synthesis.backends.embedded",
 )
 # Which parts of the engine each folder may import (any module under them).
 ENGINE_REACH = {

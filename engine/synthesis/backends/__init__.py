@@ -146,7 +146,26 @@ COSYVOICE2 = BackendDescriptor(
     ),
 )
 
-DESCRIPTORS: dict[str, BackendDescriptor] = {d.name: d for d in (PIPER, ZH_BAKER, COSYVOICE2)}
+# Both embedded voices behind one backend, each line to the voice of its language (Chinese to
+# zh-baker, the rest to Piper); the Mandarin model loads on the first Chinese line.
+EMBEDDED = BackendDescriptor(
+    name="embedded",
+    label="Embedded voices (Piper English + zh-baker Mandarin)",
+    summary="Each line spoken by the embedded voice of its language: Chinese by zh-baker, the rest by Piper, "
+            "both adapted to each clip; one project holds both.",
+    factory="engine.synthesis.backends.embedded:EmbeddedBackend",
+    capabilities=Capabilities(name="embedded", sample_rate=PIPER.capabilities.sample_rate, streaming=True,
+                              languages=PIPER.capabilities.languages + ZH_BAKER.capabilities.languages,
+                              cloning=False, cross_lingual=False, instructions=False),
+    options=(
+        BackendOption("zh_model_dir", OptionKind.FOLDER, "Mandarin voice folder",
+                      "zh-baker's folder (see its model_dir); empty: the bundled resources/voices-zh", advanced=True),
+    ),
+    licence=f"{PIPER.licence}; Mandarin: {ZH_BAKER_LICENCE}",
+    use_notice=ZH_BAKER.use_notice,
+)
+
+DESCRIPTORS: dict[str, BackendDescriptor] = {d.name: d for d in (PIPER, ZH_BAKER, EMBEDDED, COSYVOICE2)}
 
 
 def descriptor(name: str) -> BackendDescriptor:
@@ -167,6 +186,6 @@ def create_backend(name: str, options: Mapping[str, Any] | None = None) -> Backe
     return descriptor(name).create(options)
 
 
-__all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "PIPER", "ZH_BAKER", "BackendDescriptor",
+__all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "EMBEDDED", "PIPER", "ZH_BAKER", "BackendDescriptor",
            "BackendOption", "Environment", "OptionError", "OptionKind", "OptionValue", "create_backend",
            "declared_languages", "descriptor"]

@@ -122,21 +122,39 @@ def condition_on_clip(model: Calibration, clip: ReferenceClip, transcript: str,
     """A voice's conditioning (see CONDITIONING_SPEC) and its facts: the clip's pitch, formants and
     timbre against the model's, and its speaking rate (``count_units`` of the transcript per
     second of sound, when the transcript has units the model counts) as the length scale."""
-    reference = analyse_speech(clip.audio, clip.sample_rate)
+    return condition_on_analysis(model, ClipFacts.measure(clip, transcript, count_units))
+
+
+@dataclass(frozen=True)
+class ClipFacts:
+    """What a reference clip says about a character, for any model: its speech analysed, and its
+    speaking rate in the model's units (NaN when its transcript has none)."""
+
+    analysis: SpeechAnalysis
+    units_per_s: float
+
+    @classmethod
+    def measure(cls, clip: ReferenceClip, transcript: str, count_units: Callable[[str], int]) -> ClipFacts:
+        units = count_units(transcript) if transcript.strip() and is_speakable(transcript) else 0
+        rate = float("nan")
+        if units:
+            rate = units / max(sound_seconds(clip.audio, clip.sample_rate, SPEECH_TOP_DB), 0.1)
+        return cls(analyse_speech(clip.audio, clip.sample_rate), rate)
+
+
+def condition_on_analysis(model: Calibration, clip: ClipFacts) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """:func:`condition_on_clip` from a clip already measured."""
+    reference = clip.analysis
     estimate = estimate_adaptation(reference, model.analysis, model.source)
     length_scale = 1.0
-    rate = float("nan")
-    units = count_units(transcript) if transcript.strip() and is_speakable(transcript) else 0
-    if units:
-        speech_s = max(sound_seconds(clip.audio, clip.sample_rate, SPEECH_TOP_DB), 0.1)
-        rate = units / speech_s
-        length_scale = float(np.clip(model.phonemes_per_s / rate, *RATE_RANGE))
+    if np.isfinite(clip.units_per_s):
+        length_scale = float(np.clip(model.phonemes_per_s / clip.units_per_s, *RATE_RANGE))
     meta = {
         "median_f0_hz": rounded(reference.f0_median_hz, 1),
         "f0_spread_semitones": rounded(reference.f0_spread_semitones, 2),
         "voiced_s": round(reference.voiced_s, 2),
         **estimate.summary(),
-        "phonemes_per_s": rounded(rate, 2),
+        "phonemes_per_s": rounded(clip.units_per_s, 2),
         "length_scale": round(length_scale, 3),
     }
     arrays = {**estimate.adaptation.to_arrays(), "length_scale": np.asarray(np.float32(length_scale))}

@@ -153,7 +153,7 @@ class PiperBackend(Backend):
             if self._calibration is None:
                 pieces = self._speak(CALIBRATION_TEXT, 1.0, fixed_noise(), lambda: False)
                 audio = np.concatenate([piece.pcm for piece in pieces])
-                self._calibration = Calibration.measure(audio, self.sample_rate, self._phoneme_count(CALIBRATION_TEXT))
+                self._calibration = Calibration.measure(audio, self.sample_rate, self.phoneme_count(CALIBRATION_TEXT))
             return self._calibration
 
     def model_identity(self) -> str:
@@ -246,12 +246,12 @@ class PiperBackend(Backend):
         fitting = [count for count in self._sessions if count <= threads]
         return self._sessions[max(fitting) if fitting else min(self._sessions)]
 
-    def _phoneme_count(self, text: str) -> int:
+    def phoneme_count(self, text: str) -> int:
         ignored = set(" ,.;:!?'\"-ˈˌ")
         return sum(p not in ignored for sentence in self._voice.phonemize(text) for p in sentence)
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        return condition_on_clip(self.calibration(), clip, transcript, self._phoneme_count)
+        return condition_on_clip(self.calibration(), clip, transcript, self.phoneme_count)
 
     def plain_conditioning(self) -> dict[str, np.ndarray]:
         return neutral_conditioning()
