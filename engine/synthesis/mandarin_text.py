@@ -74,12 +74,17 @@ def _latin(match: re.Match[str]) -> str:
     return "".join(LETTER_NAMES[letter] for letter in word.upper() if letter in LETTER_NAMES)
 
 
+def write_times(text: str) -> str:
+    """``text`` with its clock times as they are said (19:45 → 19点45分), digits kept."""
+    return _TIME.sub(_clock, text)
+
+
 def normalise(text: str) -> str:
     """``text`` with digits, symbols and Latin letters written out in Han characters."""
     import cn2an
 
     text = text.translate(_FULL_WIDTH)
-    text = _TIME.sub(_clock, text)
+    text = write_times(text)
     text = _MONEY.sub(_money, text)
     text = _LONG_DIGITS.sub(lambda m: "".join(_DIGIT_NAMES[int(d)] for d in m.group()), text)
     text = str(cn2an.transform(text, "an2cn"))
