@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
@@ -36,11 +36,21 @@ from app.project.project import Project
 from app.project.timeline import OVERRUN_TOLERANCE_S, build_timeline
 from engine.core.audio_io import AudioError, file_digest, read_audio
 from engine.core.codes import ErrorCode, QaCode
-from engine.hearing.qa.checks import TakeChecks, Verdict, judge, measure_take
+from engine.hearing.qa.checks import (
+    TakeChecks,
+    TakeToMeasure,
+    Verdict,
+    judge,
+    measure_take,
+    measure_takes,
+)
 from engine.hearing.whisper import DEFAULT_MODEL
 
 if TYPE_CHECKING:
     from engine.hearing.qa.recognise import Transcript
+
+
+MAX_BATCH = 16  # takes checked together at most (packs of one Whisper window form within a batch)
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,27 @@ class TakeChecker:
                               self._encoder, request.recogniser_model, request.pace * (self._voice_pace(request) or 1.0))
         return QaOutcome(request.line_id, request.take_id, checks)
 
+    def check_batch(self, requests: Sequence[QaRequest]) -> list[QaOutcome]:
+        """Check several takes, short ones of one language sharing Whisper windows
+        (:func:`engine.hearing.qa.checks.measure_takes`); one outcome per request, in order."""
+        outcomes: dict[int, QaOutcome] = {}
+        by_model: dict[str, list[tuple[int, TakeToMeasure]]] = {}
+        for index, request in enumerate(requests):
+            try:
+                pcm, rate = read_take(request.take_path)
+            except (AudioError, OSError) as error:
+                outcomes[index] = QaOutcome(request.line_id, request.take_id, None,
+                                            f"{ErrorCode.TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
+                continue
+            take = TakeToMeasure(pcm, rate, request.text, request.language, self._clip_embedding(request.clip_path),
+                                 request.pace * (self._voice_pace(request) or 1.0))
+            by_model.setdefault(request.recogniser_model, []).append((index, take))
+        for model, takes in by_model.items():
+            measured = measure_takes([take for _, take in takes], self._encoder, model)
+            for (index, _), checks in zip(takes, measured, strict=True):
+                outcomes[index] = QaOutcome(requests[index].line_id, requests[index].take_id, checks)
+        return [outcomes[index] for index in range(len(requests))]
+
     def _voice_pace(self, request: QaRequest) -> float | None:
         """The pace of the clip's speaker (see engine.hearing.qa.checks.voice_pace), once per clip and text."""
         from engine.core.protocol import EngineError
@@ -193,19 +224,33 @@ def _worker_main(requests: Connection, results: Connection) -> None:
     checker = TakeChecker()
     while True:
         try:
-            request = requests.recv()
+            batch = [requests.recv()]
+            # Every take already waiting joins the batch: short takes then share Whisper windows.
+            while batch[-1] is not None and len(batch) < MAX_BATCH and requests.poll(0):
+                batch.append(requests.recv())
         except (EOFError, OSError):
             return  # the parent is gone
-        if request is None:
-            return
+        stop = batch[-1] is None
+        todo = [request for request in batch if request is not None]
         try:
-            outcome = checker.check(request)
-        except Exception as error:  # noqa: BLE001 - one bad take must not end the checking of the others
-            outcome = QaOutcome(request.line_id, request.take_id, None, f"{ErrorCode.QA_WORKER}: {type(error).__name__}: {error}")
+            outcomes = checker.check_batch(todo)
+        except Exception:  # noqa: BLE001 - one bad take must not end the checking of the others
+            outcomes = [_checked_alone(checker, request) for request in todo]
         try:
-            results.send(outcome)
+            for outcome in outcomes:
+                results.send(outcome)
         except (BrokenPipeError, OSError):
             return
+        if stop:
+            return
+
+
+def _checked_alone(checker: TakeChecker, request: QaRequest) -> QaOutcome:
+    """One take checked by itself, an error that stops it reported as its outcome."""
+    try:
+        return checker.check(request)
+    except Exception as error:  # noqa: BLE001 - one bad take must not end the checking of the others
+        return QaOutcome(request.line_id, request.take_id, None, f"{ErrorCode.QA_WORKER}: {type(error).__name__}: {error}")
 
 
 class QaWorker:

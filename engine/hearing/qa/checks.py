@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, NamedTuple
 
@@ -34,7 +35,9 @@ from engine.hearing.qa.recognise import (
     CONFIDENT_DETECTION,
     SILENCE_PEAK,
     NotHeard,
+    Transcript,
     recognise,
+    recognise_packed,
 )
 from engine.hearing.qa.wer import (
     CER,
@@ -49,6 +52,8 @@ from engine.voiceprint.encoder import SpeakerEncoder
 FULL_SCALE = 0.999  # |sample| at or above this counts as clipped (int16 full scale is 0.99997)
 SILENCE_TOP_DB = 40.0  # quieter than the loudest moment by this much counts as silence
 UNDETERMINED_LANGUAGE = UNDETERMINED  # no recogniser claims it
+# A take heard in a pack with any error is heard again alone: packing must never change a verdict.
+PACKED_TRUSTED_ERROR = 0.0
 VOICE_PACE_RANGE = (0.5, 2.0)  # a clip's measured pace outside this is a wrong transcript, not a voice
 
 
@@ -304,18 +309,20 @@ def measure_take(
     encoder: SpeakerEncoder | None,
     recogniser_model: str = DEFAULT_MODEL,
     pace: float = 1.0,
+    heard: Transcript | None = None,
 ) -> TakeChecks:
     """Listen to a take once. ``clip_embedding`` is the GE2E embedding of the character's clip
     (from ``encoder``); without either, resemblance is None. ``pace`` is how much faster than
-    natural the take was meant to be (the voice's speed, any fitting). The audio is only read."""
+    natural the take was meant to be (the voice's speed, any fitting); ``heard``, what a packed
+    hearing (:func:`measure_takes`) heard in it, else the take is heard alone. The audio is only read."""
     audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
     duration = audio.size / sample_rate
     lang = listening_language(language, text)
     not_checked = ""
-    transcript = None
+    transcript = heard
     if lang == UNDETERMINED_LANGUAGE:
         not_checked = "the line's language is not set and its text does not say which it is"
-    else:
+    elif transcript is None:
         try:
             transcript = recognise(audio, sample_rate, lang, recogniser_model)
             if lang == AUTO and (transcript.language_probability or 0.0) < CONFIDENT_DETECTION \
@@ -354,6 +361,56 @@ def measure_take(
         expected_speech_s=None if (expected := expected_speech_s(text, language_heard, pace)) is None
         else round(expected, 3),
     )
+
+
+@dataclass(frozen=True)
+class TakeToMeasure:
+    """One take of a batch for :func:`measure_takes`: the arguments of :func:`measure_take`."""
+
+    pcm: np.ndarray
+    sample_rate: int
+    text: str
+    language: str
+    clip_embedding: np.ndarray | None = None
+    pace: float = 1.0
+
+
+def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None,
+                  recogniser_model: str = DEFAULT_MODEL) -> list[TakeChecks]:
+    """Listen to several takes, packing those of one language into shared Whisper windows
+    (:func:`engine.hearing.qa.recognise.recognise_packed`): one window for several short takes.
+
+    A packed hearing is kept only when it is exact (every word of the text heard, error rate
+    :data:`PACKED_TRUSTED_ERROR`) and the window sounded confidently like the language listened
+    in; any other take is heard again alone, exactly as :func:`measure_take` hears it, so a
+    packed take can pass only where its own hearing would, and every finding is its own
+    hearing's. Takes whose language is detected (``"auto"``) or unknown are heard alone.
+    """
+    heard: list[Transcript | None] = [None] * len(takes)
+    groups: dict[str, list[int]] = {}
+    for index, take in enumerate(takes):
+        lang = listening_language(take.language, take.text)
+        audio = np.asarray(take.pcm).reshape(-1)
+        if lang not in (AUTO, UNDETERMINED_LANGUAGE) and audio.size and float(np.max(np.abs(audio))) >= SILENCE_PEAK:
+            groups.setdefault(language_code(lang) or lang, []).append(index)
+    for lang, indices in groups.items():
+        if len(indices) < 2:
+            continue  # nothing to share a window with
+        try:
+            packed = recognise_packed([(takes[i].pcm, takes[i].sample_rate) for i in indices], lang, recogniser_model)
+        except NotHeard:
+            continue  # each take is heard alone and says why
+        for index, transcript in zip(indices, packed, strict=True):
+            detected_other = transcript.detected_language and (
+                language_code(transcript.detected_language) != lang
+                or (transcript.language_probability or 0.0) < CONFIDENT_DETECTION)
+            text = takes[index].text
+            if not detected_other and transcript.text and comparable_units(text, lang) \
+                    and error_rate(text, transcript.text, lang) <= PACKED_TRUSTED_ERROR:
+                heard[index] = transcript
+    return [measure_take(take.pcm, take.sample_rate, take.text, take.language, take.clip_embedding, encoder,
+                         recogniser_model, take.pace, heard=transcript)
+            for take, transcript in zip(takes, heard, strict=True)]
 
 
 def _speech_findings(checks: TakeChecks, t: QaThresholds) -> list[Finding]:
