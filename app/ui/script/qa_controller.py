@@ -6,6 +6,11 @@ while checks are pending (and only then); each result is stored with its take, t
 saved as after a take, and the table is told which lines changed. The checks are a queue fed
 as takes finish, at another priority than the studio's, not operations of :mod:`app.ui.tasks`
 (docs/seams.md).
+
+No take is left "Checking…": the controller knows which takes it sent. A result that arrives for
+a take the project no longer holds (the script was replaced, the line deleted, while the check
+ran) is kept by the take's id, and when an undo or redo brings the take back the result is
+recorded then (a take's audio and text never change, so the measurement still holds).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from engine.hearing.whisper import DEFAULT_MODEL
 log = logging.getLogger(__name__)
 
 POLL_MS = 250
+KEPT_RESULTS = 1000  # results kept for takes that are gone (an undo may bring them back)
 
 
 class QaRunner(Protocol):
@@ -62,6 +68,9 @@ class QaController(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.collect)
+        self._in_flight: dict[str, str] = {}  # take id -> line id: sent, no result yet
+        self._gone: dict[str, QaOutcome] = {}  # take id -> result that came when the take was not in the project
+        document.changed.connect(self._take_back_results)
 
     @property
     def pending(self) -> int:
@@ -79,6 +88,7 @@ class QaController(QObject):
         if self._runner is None:
             self._runner = self._make_runner()
         self._runner.submit(request)
+        self._in_flight[take.id] = line_id
         self._timer.start()
         if self._doc.qa_errors.pop(take.id, None) is not None:  # "Checking…" again, not "QA error"
             self._doc.notify_render(frozenset({line_id}))
@@ -89,12 +99,18 @@ class QaController(QObject):
         return [line.id for line in project.lines
                 if (take := project.chosen_take(line)) is not None and take.id in self._doc.qa_errors]
 
+    def unjudged_lines(self) -> list[str]:
+        """Lines whose chosen take has no verdict: being checked ("Checking…") or not checked
+        ("QA error"); *Check QA again* is there for all of them."""
+        project = self._doc.project
+        return [line.id for line in project.lines if (take := project.chosen_take(line)) is not None and take.qa is None]
+
     def recheck(self, line_ids: list[str] | None = None) -> int:
-        """Check again the chosen takes of these lines (None: every line whose check failed to
-        run); returns how many were sent."""
+        """Check again the chosen takes of these lines (None: every line whose take has no
+        verdict); returns how many were sent."""
         project = self._doc.project
         sent = 0
-        for line_id in self.errored_lines() if line_ids is None else line_ids:
+        for line_id in self.unjudged_lines() if line_ids is None else line_ids:
             take = project.chosen_take(project.line(line_id))
             if take is not None:
                 self.check(line_id, take)
@@ -118,6 +134,7 @@ class QaController(QObject):
         changed: set[str] = set()
         errored: set[str] = set()
         for outcome in outcomes:
+            self._in_flight.pop(outcome.take_id, None)
             if outcome.checks is None:
                 # Shown in the QA column (with the reason) until the take is checked again.
                 self._doc.qa_errors[outcome.take_id] = outcome.error
@@ -126,9 +143,29 @@ class QaController(QObject):
             elif record(self._doc.project, outcome) is not None:
                 self._doc.qa_errors.pop(outcome.take_id, None)
                 changed.add(outcome.line_id)
+            else:  # the take is not in the project now; an undo may bring it back
+                self._gone[outcome.take_id] = outcome
+                while len(self._gone) > KEPT_RESULTS:
+                    del self._gone[next(iter(self._gone))]
         if errored:
             self._doc.notify_render(frozenset(errored))
             self.checked.emit(frozenset(errored))
+        self._recorded(changed)
+
+    def _take_back_results(self) -> None:
+        """After an edit, undo or redo: record the kept results of the takes it brought back."""
+        changed: set[str] = set()
+        for line in self._doc.project.lines:
+            for take in line.takes:
+                outcome = self._gone.get(take.id)
+                if take.qa is None and outcome is not None:
+                    del self._gone[take.id]
+                    if record(self._doc.project, QaOutcome(line.id, take.id, outcome.checks)) is not None:
+                        changed.add(line.id)
+        self._recorded(changed)
+
+    def _recorded(self, changed: set[str]) -> None:
+        """Save the results just stored on these lines' takes and tell the table."""
         if not changed:
             return
         try:
@@ -141,6 +178,8 @@ class QaController(QObject):
     def close(self) -> None:
         """Stop checking (the document is closing); results not yet in are dropped."""
         self._timer.stop()
+        self._in_flight.clear()
+        self._gone.clear()
         if self._runner is not None:
             self._runner.close()
             self._runner = None

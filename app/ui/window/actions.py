@@ -41,7 +41,7 @@ class StudioState:
     video: bool = False  # the project dubs a video
     video_audio: bool = False  # … that has an audio track
     failing_qa: bool = False  # some line's chosen take failed QA
-    qa_errors: bool = False  # some take's QA check could not run
+    qa_unjudged: bool = False  # some line's chosen take has no verdict (being checked, or its check could not run)
     retryable: bool = False  # the last batch left failed lines
     playing: bool = False
     undo_text: str | None = None  # what Undo would undo; None when nothing
@@ -57,7 +57,7 @@ class StudioState:
             project_open=True, writable=not session.document.read_only, engine_ready=engine_ready,
             rendering=session.renders.is_running, video=video is not None,
             video_audio=bool(video and video.audio_streams), failing_qa=bool(lines_failing_qa(session.project)),
-            qa_errors=bool(session.qa.errored_lines()), retryable=bool(batch and batch.failed_lines),
+            qa_unjudged=bool(session.qa.unjudged_lines()), retryable=bool(batch and batch.failed_lines),
             playing=playing, undo_text=stack.undo_text if stack.can_undo else None,
             redo_text=stack.redo_text if stack.can_redo else None, busy=busy,
         )
@@ -204,8 +204,8 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
                tip=_FAILED_QA_TIP,
                enabled=lambda s: s.project_open and s.engine_ready and not s.rendering and s.failing_qa),
     ActionSpec("recheck_qa", "Check QA again", "render", in_session(DocumentSession.recheck_qa),
-               tip="Run the QA check again on takes whose check could not run (the QA column says “QA error”)",
-               enabled=lambda s: s.qa_errors),
+               tip="Run the QA check again on takes without a verdict (the QA column says “Checking…” or “QA error”)",
+               enabled=lambda s: s.qa_unjudged),
     ActionSpec("cancel_render", "Cancel", "render", in_session(lambda s: s.renders.cancel()),
                tip="Cancel the running render", enabled=lambda s: s.rendering),
     ActionSpec("retry_failed", "Retry failed", "render", in_session(DocumentSession.retry_failed),

@@ -397,9 +397,9 @@ class DocumentSession(QObject):
         return self.render_lines(ids, scope="that failed QA")
 
     def recheck_qa(self) -> int:
-        """Check again the takes whose QA check could not run: the selected lines', else all."""
-        errored = self.qa.errored_lines()
-        return self.qa.recheck([i for i in self.selected() if i in errored] or errored)
+        """Check again the takes without a verdict: the selected lines', else all."""
+        unjudged = self.qa.unjudged_lines()
+        return self.qa.recheck([i for i in self.selected() if i in unjudged] or unjudged)
 
     def retry_failed(self) -> None:
         batch = self.renders.batch
