@@ -42,6 +42,7 @@ from app.commands.common import (
 )
 from app.commands.exit_codes import ExitCode, exit_statuses
 from app.project.export_registry import EXPORT_KINDS, EXPORTS
+from app.project.fit import describe_too_long, too_long
 from app.project.timecode import format_clock
 
 if TYPE_CHECKING:
@@ -356,6 +357,8 @@ class _RenderRun:
         for line_id, take in update.takes:
             if not bar.live:
                 fitted = f" ({take.fit.describe()})" if take.fit else ""
+                if take.fit and (over := too_long(project, by_id[line_id])) is not None:
+                    fitted += f"; {describe_too_long(over)}"
                 bar.log(f"[{update.progress.completed}/{update.progress.total}] "
                         f"{_describe(project, by_id[line_id])} done, {take.duration_s:.2f} s{fitted}")
             if self.qa is not None:

@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from app.project.errors import ExportError
+from app.project.fit import describe_too_long
 from app.project.fsutil import (
     atomic_write,
     atomic_write_text,
@@ -181,7 +182,8 @@ def _read_takes(project: Project, chosen: list[tuple[Slot, Take | None]], rate: 
             lufs = take.loudness_lufs if take.loudness_lufs is not None else integrated_loudness(audio, rate)
             audio = audio * np.float32(gain_for(lufs, target))
         if take.fit is not None:
-            fitted.append((slot.order, take.fit.describe()))
+            fitted.append((slot.order, take.fit.describe() + (
+                f"; {describe_too_long(round(slot.overrun_s, 2))}" if slot.overrun_s > 0 else "")))
         placed.append((slot, audio))
     return placed, fitted, rate
 

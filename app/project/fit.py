@@ -8,6 +8,11 @@ A take longer than its slot (its line's end, or the next line's start) is fitted
    listener hears: the natural length over the fitted length.
 2. Only if that bound still leaves an overrun, the rest is time-stretched with Rubber Band
    (``pedalboard.time_stretch``, formant-preserving), capped at :data:`MAX_STRETCH`.
+3. Rate and stretch together never pass the project's total limit (``fit_max_total``, default
+   1.3×; the rate bound is held within it too). A take that still runs past its slot at that
+   limit is left there and flagged: "too long: shorten the text or widen the slot", with the
+   seconds it needs (:func:`too_long`). Before any of this, the slot of a line with an end
+   timecode includes the silence after it, up to ``fit_borrow_s`` (see app.project.timeline).
 
 A model's length does not scale exactly with its speed setting: Piper rounds every phoneme to
 whole frames, so part of a take (about 0.4 s in a 3.6 s sentence) does not shrink, and its
@@ -41,13 +46,14 @@ KEEP_TAIL_S = 0.05
 SILENCE_DBFS = -50.0
 
 
-def slot_seconds(project: Project, line: Line) -> float | None:
-    """How long the line may last: to its end, or to the next line's start; None when open."""
-    for slot in build_timeline(project):
+def slot_seconds(project: Project, line: Line, borrow: bool = True) -> float | None:
+    """How long the line may last when fitted: to its end and on into the silence after it (up
+    to ``fit_borrow_s``; not with ``borrow`` False), or to the next line's start; None when open."""
+    for slot in build_timeline(project, fitting=frozenset({line.id})):
         if slot.line_id == line.id:
             if slot.slot_end is None:
                 return None
-            return max(0.0, slot.slot_end - slot.start)
+            return max(0.0, slot.slot_end - (0.0 if borrow else slot.borrowed_s) - slot.start)
     return None
 
 
@@ -74,6 +80,27 @@ class FitStep:
     stretch: float = 1.0
 
 
+def too_long(project: Project, line: Line) -> float | None:
+    """The seconds a fitted chosen take still runs past its slot (fitting stopped at the total
+    limit), or None when it fits, is not fitted, or has no slot."""
+    take = project.chosen_take(line)
+    if take is None or take.fit is None:
+        return None
+    for slot in build_timeline(project):
+        if slot.line_id == line.id:
+            return round(slot.overrun_s, 2) if slot.overrun_s > 0 else None
+    return None
+
+
+TOO_LONG = "too long: shorten the text or widen the slot"
+"""What a line that cannot fit within the limits is flagged with (before the seconds it needs)."""
+
+
+def describe_too_long(seconds: float) -> str:
+    """``"too long: shorten the text or widen the slot (0.42 s more needed)"``."""
+    return f"{TOO_LONG} ({seconds:.2f} s more needed)"
+
+
 def target_seconds(natural_s: float, slot_s: float, max_rate: float) -> float:
     """The length the faster passes aim for: inside the slot, but never faster than the bound."""
     return max(slot_s * AIM, natural_s / max_rate)
@@ -87,11 +114,15 @@ def first_speed(natural_s: float, slot_s: float, max_rate: float) -> float:
 
 
 def next_step(natural_s: float, speed: float, duration_s: float, slot_s: float, max_rate: float,
-              passes: int) -> FitStep:
+              passes: int, max_total: float | None = None) -> FitStep:
     """The next step for a take of ``duration_s`` made at ``speed`` after ``passes`` faster passes.
 
-    ``natural_s`` is the take's length at speed 1 (the first take, or a known earlier one).
+    ``natural_s`` is the take's length at speed 1 (the first take, or a known earlier one);
+    ``max_rate`` bounds the speaking rate and ``max_total``, when given, the rate and stretch
+    together (the take never ends shorter than ``natural_s / max_total``).
     """
+    max_rate = max_rate if max_total is None else min(max_rate, max_total)
+    shortest_s = 0.0 if max_total is None else natural_s / max_total
     if natural_s / duration_s > max_rate / BOUND_SLACK and speed > 1.0:
         # Past the bound (a model's lengths vary from one synthesis to the next): back off to it.
         if passes < MAX_RATE_PASSES:
@@ -99,7 +130,7 @@ def next_step(natural_s: float, speed: float, duration_s: float, slot_s: float, 
         # No pass left: the stretch slows the take to the bound (a factor under 1), or, when the
         # slot is shorter than that, takes it to the slot, so the heard rate never passes the bound.
         at_bound_s = natural_s / max_rate
-        final_s = at_bound_s if at_bound_s <= slot_s else max(slot_s * AIM, at_bound_s / MAX_STRETCH)
+        final_s = at_bound_s if at_bound_s <= slot_s else max(slot_s * AIM, at_bound_s / MAX_STRETCH, shortest_s)
         return FitStep(stretch=round(duration_s / final_s, 4))
     if duration_s <= slot_s:
         return FitStep()
@@ -119,7 +150,9 @@ def next_step(natural_s: float, speed: float, duration_s: float, slot_s: float, 
         # would leave a take that fits but sounds rushed.
         wanted = min(wanted, speed * duration_s * max_rate * BOUND_SLACK / natural_s)
         return FitStep(next_speed=round(min(MAX_SPEED_REQUEST, max(wanted, speed * 1.01)), 4))
-    return FitStep(stretch=round(min(MAX_STRETCH, duration_s / (slot_s * AIM)), 4))
+    # Stretch into the slot, but never past the total limit (nor Rubber Band's own).
+    final_s = max(slot_s * AIM, shortest_s, duration_s / MAX_STRETCH)
+    return FitStep(stretch=round(duration_s / final_s, 4) if final_s < duration_s else 1.0)
 
 
 def time_stretch(audio: np.ndarray, sample_rate: int, factor: float) -> np.ndarray:

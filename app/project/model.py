@@ -142,7 +142,10 @@ class Fit:
     slot_s: float = 0.0
 
     def describe(self) -> str:
-        """``"fitted: rate 1.12×"`` or ``"fitted: rate 1.25× + stretch 1.08×"``."""
+        """``"fitted: rate 1.12×"``, ``"fitted: rate 1.25× + stretch 1.08×"``, or, for a take
+        that fitted by running on into the silence after its line, ``"fitted: into the silence"``."""
+        if self.rate <= 1.0005 and self.stretch <= 1.0005:
+            return "fitted: into the silence"
         parts = [f"rate {self.rate:.2f}×"]
         if self.stretch > 1.0005:
             parts.append(f"stretch {self.stretch:.2f}×")
@@ -224,6 +227,8 @@ LOUDNESS_PRESETS: dict[str, float] = {"ebu-r128": -23.0, "web": -16.0}
 PROJECT_SETTING_RANGES = ranges(
     Range("gap_s", 0.0, 60.0, unit="s"),
     Range("fit_max_rate", 1.0, 2.0, unit="×"),
+    Range("fit_max_total", 1.0, 2.0, unit="×", hint="(rate and stretch together)"),
+    Range("fit_borrow_s", 0.0, 5.0, unit="s"),
     Range("loudness_target_lufs", -40.0, -5.0, unit="LUFS"),
     Range("true_peak_dbtp", -12.0, 0.0, unit="dBTP"),
     Range("guide_gain_db", -60.0, 12.0, unit="dB"),
@@ -242,7 +247,9 @@ class ProjectSettings:
 
     Fit: ``fit_default`` fits every line whose own ``fit`` is None; a fit first re-synthesizes
     faster (up to ``fit_max_rate``, default 1.25×, past which speech sounds rushed), then
-    time-stretches the rest. Loudness: dialogue and the mix are normalised to
+    time-stretches the rest, never past ``fit_max_total`` (rate × stretch, default 1.3×); a fitted
+    line with an end timecode may first run on into the silence after it, up to ``fit_borrow_s``
+    and never past the next line's start (its slot includes that silence). Loudness: dialogue and the mix are normalised to
     ``loudness_target_lufs`` (None = leave levels as rendered) under a true-peak ceiling.
     Guide: with ``guide_mix`` "duck" the original audio plays at ``guide_gain_db`` and dips
     by ``duck_db`` while a line plays, fading over ``duck_attack_s``/``duck_release_s``.
@@ -252,6 +259,8 @@ class ProjectSettings:
     gap_s: float = 0.3  # silence between lines without timecodes in the mix
     fit_default: bool = False
     fit_max_rate: float = 1.25
+    fit_max_total: float = 1.3  # rate x stretch together: past it a line is flagged too long, not squeezed
+    fit_borrow_s: float = 0.5  # silence after a line's end a take may run into before the next line
     loudness_target_lufs: float | None = LOUDNESS_PRESETS["ebu-r128"]
     true_peak_dbtp: float = -1.0
     guide_mix: str = "replace"

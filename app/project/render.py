@@ -52,6 +52,7 @@ from app.project.fsutil import atomic_write_wav, safe_filename
 from app.project.loudness import measure
 from app.project.model import TAKES_DIR, Fit, Line, LineStatus, Take, new_id, now_iso
 from app.project.project import Project
+from app.project.timeline import OVERRUN_TOLERANCE_S
 from engine.core.audio_io import AudioError, read_audio
 from engine.core.protocol import (
     AudioChunk,
@@ -372,7 +373,7 @@ class RenderSession:
             if known is not None and natural is not None and slot is not None and natural > slot:
                 state.natural_s = natural  # no need to hear it at the natural rate again
                 state.passes = 1
-                state.speed = first_speed(natural, slot, self.project.settings.fit_max_rate)
+                state.speed = first_speed(natural, slot, self._fit_rate_bound())
                 state.job = replace(self._job_at_speed(state), variant=known.variant)  # that reading, faster
         line.status, line.error = LineStatus.QUEUED, ""
         self._waiting.append(state)
@@ -489,16 +490,26 @@ class RenderSession:
         if slot is None or slot <= 0:
             return FitStep(), None  # an open slot: nothing to fit into
         step = next_step(state.natural_s, state.speed, duration, slot, self.project.settings.fit_max_rate,
-                         state.passes)
-        if step.next_speed is not None or (state.speed == 1.0 and step.stretch <= 1.0):
+                         state.passes, self.project.settings.fit_max_total)
+        if step.next_speed is not None:
             return step, None
+        if state.speed == 1.0 and step.stretch <= 1.0:
+            # It fits as it is; when only by running on into the silence after its line, that is the fit.
+            own = slot_seconds(self.project, state.line, borrow=False)
+            if own is None or duration <= own + OVERRUN_TOLERANCE_S:
+                return step, None
+            return step, Fit(natural_s=round(state.natural_s, 4), slot_s=round(slot, 4))
         # What people hear, split in two: the faster speaking rate (never past the bound: a take that
         # came out faster is slowed to it by the stretch), and the time-stretch beyond it.
-        max_rate = self.project.settings.fit_max_rate
-        rate = max(1.0, min(state.natural_s / duration, max_rate))
+        rate = max(1.0, min(state.natural_s / duration, self._fit_rate_bound()))
         beyond = state.natural_s / (duration / step.stretch) / rate if step.stretch != 1.0 else 1.0
         return step, Fit(rate=round(rate, 4), stretch=round(max(1.0, beyond), 4),
                          natural_s=round(state.natural_s, 4), slot_s=round(slot, 4))
+
+    def _fit_rate_bound(self) -> float:
+        """The fastest speaking rate a fit asks for: the rate bound, within the total limit."""
+        settings = self.project.settings
+        return min(settings.fit_max_rate, settings.fit_max_total)
 
     def _resubmit(self, state: _JobState, speed: float) -> None:
         """Speak the line again at ``speed`` (a fit pass); it goes first among waiting jobs."""

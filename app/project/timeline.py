@@ -9,11 +9,17 @@ One function places every line so the subtitles and the mixed track always agree
   text length at its language's typical pace (so a half-rendered script still exports sensible
   subtitles);
 - its slot ends at its own end timecode, else at the next line's start timecode, else it is
-  open; a take longer than its slot is an overrun the dubber should fix.
+  open; a take longer than its slot is an overrun the dubber should fix;
+- a line that is fitted to its slot (its Fit setting or the project's, a render that fits it, or
+  a chosen take that was fitted) and ends at its own end timecode may run on into the silence
+  after it, as dubbing editors let a line do before they
+  speed it up: its slot takes in up to the project's ``fit_borrow_s``, never past the start of
+  the next line of any character (one that starts inside the line leaves nothing to borrow).
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from app.project.project import Project
@@ -46,6 +52,7 @@ class Slot:
     duration: float
     has_take: bool
     slot_end: float | None  # where the line must have finished, if anything says so
+    borrowed_s: float = 0.0  # of which silence after the line's own end, borrowed by fitting
 
     @property
     def end(self) -> float:
@@ -60,13 +67,16 @@ class Slot:
         return over if over > OVERRUN_TOLERANCE_S else 0.0
 
 
-def build_timeline(project: Project, gap_s: float | None = None) -> list[Slot]:
-    """Place every line of the script; see the module docstring for the rules."""
+def build_timeline(project: Project, gap_s: float | None = None, fitting: frozenset[str] = frozenset()) -> list[Slot]:
+    """Place every line of the script; see the module docstring for the rules. ``fitting``: lines
+    a render is fitting now (whatever their own setting), which borrow silence too."""
     gap = project.settings.gap_s if gap_s is None else gap_s
     slots: list[Slot] = []
     latest_end: float | None = None
     lines = project.lines
     languages = character_languages(project)
+    borrow_s = project.settings.fit_borrow_s
+    starts = sorted((line.start, n) for n, line in enumerate(lines) if line.start is not None)
     for n, line in enumerate(lines):
         if line.start is not None:
             start = line.start
@@ -80,11 +90,23 @@ def build_timeline(project: Project, gap_s: float | None = None) -> list[Slot]:
         else:
             duration = estimate_duration(line.text, languages.get(line.character_id, ""))
         if line.end is not None:
-            slot_end: float | None = line.end
+            fitted = line.id in fitting or project.wants_fit(line) or (take is not None and take.fit is not None)
+            borrowed = _silence_after(line.end, n, start, starts, borrow_s) if fitted else 0.0
+            slot_end: float | None = line.end + borrowed
         elif n + 1 < len(lines) and lines[n + 1].start is not None:
-            slot_end = lines[n + 1].start
+            slot_end, borrowed = lines[n + 1].start, 0.0
         else:
-            slot_end = None
-        slots.append(Slot(line.id, n + 1, line.character_id, start, duration, take is not None, slot_end))
+            slot_end, borrowed = None, 0.0
+        slots.append(Slot(line.id, n + 1, line.character_id, start, duration, take is not None, slot_end, borrowed))
         latest_end = start + duration if latest_end is None else max(latest_end, start + duration)
     return slots
+
+
+def _silence_after(end: float, index: int, start: float, starts: list[tuple[float, int]], limit_s: float) -> float:
+    """How much of the silence after a line ending at ``end`` it may borrow: up to ``limit_s``,
+    never past the start of the next line of any character (``starts``: (start, index), sorted)."""
+    at = bisect.bisect_left(starts, (start, -1))
+    next_start = next((other for other, n in starts[at:] if n != index), None)
+    if next_start is None:
+        return limit_s
+    return max(0.0, min(limit_s, next_start - end))

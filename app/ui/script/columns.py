@@ -371,6 +371,8 @@ class FitColumn(LineColumn):
 
     def display(self, model: LinesModel, line: Line) -> str:
         fitted = _fitted(model.project, line)
+        if fitted is not None and (over := model.overrun(line)) > 0:  # fitting stopped at the limit
+            return QCoreApplication.translate("FitColumn", "too long +%1 s").replace("%1", f"{over:.2f}")
         if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
             return fitted.describe().removeprefix("fitted: ")
         return "on render" if model.project.wants_fit(line) else ""
@@ -384,7 +386,9 @@ class FitColumn(LineColumn):
         return EditLine(line.id, fit=FIT_CHOICES[value])
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
-        return FITTED_COLOUR if _fitted(model.project, line) is not None else None
+        if _fitted(model.project, line) is None:
+            return None
+        return WARNING_COLOUR if model.overrun(line) > 0 else FITTED_COLOUR
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
         project = model.project
@@ -394,6 +398,11 @@ class FitColumn(LineColumn):
         fitted = _fitted(project, line)
         if fitted is not None:
             text.insert(0, f"{fitted.describe()}: {fitted.natural_s:.2f} s of speech into a {fitted.slot_s:.2f} s slot")
+            if (over := model.overrun(line)) > 0:
+                text.insert(0, QCoreApplication.translate(
+                    "FitColumn", "Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at "
+                    "the project's total speed-up limit, %2×.").replace("%1", f"{over:.2f}").replace(
+                    "%2", f"{project.settings.fit_max_total:.2f}"))
         return "\n".join(text)
 
 

@@ -52,6 +52,8 @@ GUIDE_MIX_LABELS = {
 # project model's (PROJECT_SETTING_RANGES).
 FIELDS: dict[str, tuple[float, int]] = {
     "fit_max_rate": (0.05, 2),
+    "fit_max_total": (0.05, 2),
+    "fit_borrow_s": (0.1, 2),
     "loudness_target_lufs": (0.5, 1),
     "true_peak_dbtp": (0.5, 1),
     "guide_gain_db": (1.0, 1),
@@ -120,6 +122,16 @@ class ProjectSettingsDialog(QDialog):
         fit_form = QFormLayout(fit_box)
         fit_form.addRow(self.fit_default)
         fit_form.addRow("Fastest speaking rate", self.fit_max_rate)
+        self.fit_max_total = _spin("fit_max_total", settings.fit_max_total)
+        self.fit_max_total.setToolTip(self.tr(
+            "Faster speaking and time-stretch together never speed a take up more than this; a line that still "
+            "does not fit is flagged “too long” with the seconds it needs."))
+        fit_form.addRow(self.tr("Total speed-up limit"), self.fit_max_total)
+        self.fit_borrow_s = _spin("fit_borrow_s", settings.fit_borrow_s)
+        self.fit_borrow_s.setToolTip(self.tr(
+            "A line with an end time may run on into the silence after it by this much, never past the next "
+            "line's start, before anything is sped up."))
+        fit_form.addRow(self.tr("Run into the silence after a line"), self.fit_borrow_s)
         return fit_box
 
     def _build_loudness_box(self, settings: ProjectSettings) -> QGroupBox:
@@ -187,6 +199,8 @@ class ProjectSettingsDialog(QDialog):
             "title": self.title.text().strip() or self._project.title,
             "fit_default": self.fit_default.isChecked(),
             "fit_max_rate": round(self.fit_max_rate.value(), 2),
+            "fit_max_total": round(self.fit_max_total.value(), 2),
+            "fit_borrow_s": round(self.fit_borrow_s.value(), 2),
             "loudness_target_lufs": None if key == OFF else round(self.target.value(), 1),
             "true_peak_dbtp": round(self.ceiling.value(), 1),
             "guide_mix": self.guide_mix.currentData(),

@@ -155,3 +155,22 @@ def test_srt_export_and_errors(project: Project, tmp_path: Path) -> None:
         export(project, ["video"])
     add_fake_take(project, project.lines[0], tone(0.5))
     assert set(export(project, ["mix", "stems", "lines", "srt"])) == {"mix", "stems", "lines", "srt"}
+
+
+def test_a_fitted_line_borrows_the_silence_after_it_up_to_the_next_line(project: Project) -> None:
+    """Before anything is sped up, a fitted line's slot runs on into the silence after its end:
+    up to fit_borrow_s, and never past the next line of any character."""
+    project.lines = [
+        Line(id="a", text="one", start=0.0, end=2.0),  # 0.3 s of silence before b
+        Line(id="b", text="two", start=2.3, end=4.0),  # 2 s before d (c, in script order, is later)
+        Line(id="c", text="three", start=9.0, end=10.0),  # the last line in time
+        Line(id="d", text="four", start=6.0, end=7.0),
+        Line(id="e", text="five", start=6.5, end=8.0),  # starts inside d: d has nothing to borrow
+    ]
+    project.settings.fit_borrow_s = 0.5
+    assert [s.slot_end for s in build_timeline(project)] == [2.0, 4.0, 10.0, 7.0, 8.0]  # fit off: no borrowing
+    project.settings.fit_default = True
+    slots = build_timeline(project)
+    assert [s.slot_end for s in slots] == pytest.approx([2.3, 4.5, 10.5, 7.0, 8.5])
+    project.line("b").fit = False  # a line that is not fitted keeps its own end
+    assert build_timeline(project)[1].slot_end == 4.0

@@ -89,3 +89,29 @@ def test_trailing_silence_is_trimmed_to_a_short_tail() -> None:
     audio = np.concatenate([np.full(500, 0.5, np.float32), np.zeros(400, np.float32)])
     assert trim_tail(audio, rate).size == 550
     assert trim_tail(np.zeros(10, np.float32), rate).size == 10
+
+
+def test_fit_never_passes_the_total_limit_and_what_cannot_fit_stays_over_its_slot() -> None:
+    """Rate and stretch together stay within the total limit for every slot, however short; a
+    slot shorter than the limit allows is left overrun (then flagged), never squeezed into."""
+    natural, total = model(1.0), 1.3
+    for ratio in np.linspace(1.0, 2.5, 31):
+        slot = natural / ratio
+        speed, passes = 1.0, 0
+        while (step := next_step(natural, speed, model(speed), slot, MAX, passes, total)).next_speed is not None:
+            speed, passes = step.next_speed, passes + 1
+        final = model(speed) / step.stretch
+        assert natural / final <= total + 1e-3, ratio
+        assert natural / model(speed) <= MAX * 1.001, ratio  # the rate alone keeps its own bound
+        if ratio > total / AIM:
+            assert final > slot, ratio  # cannot fit: over its slot, by what it needs
+        if ratio <= 1.2:
+            assert final <= slot and step.stretch == 1.0, ratio  # a faster rate alone fits it
+
+
+def test_a_total_limit_under_the_rate_bound_bounds_the_rate_too() -> None:
+    natural = model(1.0)
+    speed, passes = 1.0, 0
+    while (step := next_step(natural, speed, model(speed), natural / 1.5, MAX, passes, 1.1)).next_speed is not None:
+        speed, passes = step.next_speed, passes + 1
+    assert natural / (model(speed) / step.stretch) <= 1.1 + 1e-3

@@ -18,7 +18,7 @@ import soundfile as sf
 from app.cli import main as cli_main
 from app.project import Line, Project
 from app.project.export import export_mix
-from app.project.fit import slot_seconds, trim_tail
+from app.project.fit import slot_seconds, too_long, trim_tail
 from app.project.loudness import integrated_loudness
 from app.project.render import RenderSession
 from engine.synthesis.client.local import EngineClient
@@ -64,6 +64,7 @@ def spoken_seconds(project: Project, line: Line) -> float:
 def test_fit_uses_rate_first_and_stretch_only_past_the_bound(tmp_path: Path, client: EngineClient) -> None:
     project = make_project(tmp_path / "scene")
     project.lines = [Line("near", TEXT, "maya", start=0.0), Line("far", TEXT, "maya", start=20.0)]
+    project.settings.fit_max_total, project.settings.fit_borrow_s = 2.0, 0.0  # the mechanics, without the limits
     render(client, project, ["near", "far"], fit=False)
     natural = {line.id: spoken_seconds(project, line) for line in project.lines}
     # Slots 20 % and 60 % shorter than the natural speech.
@@ -91,6 +92,54 @@ def test_fit_uses_rate_first_and_stretch_only_past_the_bound(tmp_path: Path, cli
     assert near.variant == far.variant == 0 and near.fit.natural_s == pytest.approx(natural["near"], abs=1e-3)
     reloaded = Project.load(project.root)
     assert reloaded.chosen_take(reloaded.line("far")).fit == far.fit  # type: ignore[union-attr]
+
+
+def test_fit_keeps_within_the_total_limit_borrows_silence_and_flags_what_cannot_fit(
+        tmp_path: Path, client: EngineClient) -> None:
+    """The project's limits (1.3x in all, 0.5 s of silence to borrow) on real takes: a line 25 %
+    over (9 % with the silence after it) fits by rate; one 80 % over stops at 1.3x and is flagged
+    too long with the seconds it needs after borrowing; one 0.25 s over with 0.45 s of silence after it fits by running on into it; one 0.5 s
+    over with 0.1 s after it borrows only that and is sped up, ending before the next line."""
+    project = make_project(tmp_path / "limits")
+    project.lines = [Line("near", TEXT, "maya", start=0.0), Line("far", TEXT, "maya", start=20.0),
+                     Line("roomy", TEXT, "maya", start=40.0), Line("after_roomy", "Yes.", "rex", start=55.0),
+                     Line("tight", TEXT, "maya", start=60.0), Line("after_tight", "No.", "rex", start=75.0)]
+    assert (project.settings.fit_max_total, project.settings.fit_borrow_s) == (1.3, 0.5)  # the defaults
+    long_ids = ["near", "far", "roomy", "tight"]
+    render(client, project, long_ids, fit=False)
+    natural = {line_id: spoken_seconds(project, project.line(line_id)) for line_id in long_ids}
+    line = {line_id: project.line(line_id) for line_id in long_ids}
+    line["near"].end = natural["near"] / 1.25  # with the 0.5 s of silence it borrows, about 9 % over
+    line["far"].end = 20.0 + natural["far"] / 1.8
+    line["roomy"].end = 40.0 + natural["roomy"] - 0.25
+    project.line("after_roomy").start = line["roomy"].end + 0.45
+    line["tight"].end = 60.0 + natural["tight"] - 0.5
+    project.line("after_tight").start = line["tight"].end + 0.1
+
+    render(client, project, long_ids, fit=True)
+    takes = {line_id: project.chosen_take(line[line_id]) for line_id in long_ids}
+    for line_id, take in takes.items():
+        assert take is not None
+        total = take.fit.rate * take.fit.stretch if take.fit is not None else 1.0
+        assert total <= 1.3 * 1.01, (line_id, take.fit)  # never past the limit
+    near, far, roomy, tight = (takes[i] for i in long_ids)
+    assert near.fit is not None and near.duration_s <= slot_seconds(project, line["near"]) + 1e-3  # type: ignore
+    assert too_long(project, line["near"]) is None
+    # 80 % over cannot fit at 1.3x: left over its slot by what it needs, and flagged.
+    assert far.fit is not None and far.fit.rate * far.fit.stretch == pytest.approx(1.3, abs=0.02)
+    needed = too_long(project, line["far"])
+    assert needed is not None and needed == pytest.approx(natural["far"] / 1.3 - natural["far"] / 1.8 - 0.5, abs=0.15)
+    result = export_mix(project)
+    assert [o.line_id for o in result.overruns] == ["far"]
+    assert any(order == 2 and "too long: shorten the text or widen the slot" in text for order, text in result.fitted)
+    # 0.25 s over with 0.45 s of silence after: its slot takes the silence in, nothing is sped up.
+    assert slot_seconds(project, line["roomy"]) == pytest.approx(natural["roomy"] + 0.2, abs=1e-6)
+    assert roomy.fit is None or roomy.fit.rate * roomy.fit.stretch <= 1.05
+    assert 40.0 + roomy.duration_s <= project.line("after_roomy").start  # type: ignore[operator]
+    # 0.5 s over with 0.1 s after: borrowing stops at the next line; the rest is a faster rate.
+    assert slot_seconds(project, line["tight"]) == pytest.approx(natural["tight"] - 0.4, abs=1e-6)
+    assert tight.fit is not None and tight.fit.rate > 1.05
+    assert 60.0 + tight.duration_s <= project.line("after_tight").start + 1e-3  # type: ignore[operator]
 
 
 def test_a_line_rendered_again_is_a_new_reading(tmp_path: Path, client: EngineClient) -> None:

@@ -270,7 +270,8 @@ def test_a_line_rendered_to_be_played_now_is_listened_to(project: Project) -> No
 
 
 def test_a_fit_pass_resubmits_faster_and_only_the_final_take_is_written(project: Project) -> None:
-    # l1 runs 0.5-3.5 s: a 3.6 s take overruns its 3 s slot by 20 %.
+    # l1 runs 0.5-3.5 s: a 3.6 s take overruns its 3 s slot by 20 % (no silence borrowed after it).
+    project.settings.fit_borrow_s = 0.0
     client = ScriptedClient()
     session = RenderSession(project, ["l1"], fit=True)
     session.start(client)

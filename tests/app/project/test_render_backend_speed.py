@@ -25,6 +25,7 @@ def test_a_fit_asks_for_no_more_than_the_backends_fastest_speed(project: Project
                                                                  asked: float | None) -> None:
     maya = project.character("maya")
     maya.settings = replace(maya.settings, speed=own_speed)
+    project.settings.fit_borrow_s = 0.0  # the slot as it is, no silence borrowed after it
     client = _cosyvoice_client()
     session = RenderSession(project, ["l1"], fit=True)
     session.start(client)

@@ -59,7 +59,8 @@ def test_a_backend_forms_whole_number_options_span_their_declared_range(qtbot: Q
 def test_the_project_settings_dialog_spans_the_project_models_ranges(qtbot: QtBot, tmp_path: Path) -> None:
     dialog = ProjectSettingsDialog(Project.create(tmp_path / "proj", "Ranges"))
     qtbot.addWidget(dialog)
-    shown = {"fit_max_rate": dialog.fit_max_rate, "loudness_target_lufs": dialog.target,
+    shown = {"fit_max_rate": dialog.fit_max_rate, "fit_max_total": dialog.fit_max_total,
+             "fit_borrow_s": dialog.fit_borrow_s, "loudness_target_lufs": dialog.target,
              "true_peak_dbtp": dialog.ceiling, "guide_gain_db": dialog.guide_gain, "duck_db": dialog.duck_db}
     assert set(shown) == set(FIELDS)
     for name, spin in shown.items():
