@@ -536,6 +536,72 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
 </context>
 <context>
+    <name>RunControls</name>
+    <message>
+        <location filename="../app/ui/stress/controls.py" line="+161"/>
+        <source>How the load is made. Closed loop: a number of simulated users, each sending its next line only when the last one has finished (like dubbers at their desks). Open loop: lines arrive at a set rate whether or not the engine keeps up (like requests to a server).</source>
+        <translation>负载的产生方式。闭环：若干模拟用户，每人在上一句完成后才发送下一句（就像坐在工位上的配音员）。开环：台词按设定的速率到达，不论引擎是否跟得上（就像发往服务器的请求）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The loads to try, one after another: numbers of users (closed loop) or multiples of the rate (open loop). Each is one column of the table.</source>
+        <translation>依次尝试的负载：用户数（闭环）或速率的倍数（开环）。每个负载是表格中的一列。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How long each load level lasts: a number of lines (jobs) or of seconds.</source>
+        <translation>每个负载级别持续多久：若干句台词（任务）或若干秒。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Warm-up jobs: the first lines of each level, left out of the figures, because the first line after a change is slower (models and voices are still loading).</source>
+        <translation>预热任务：每个级别的最初几句，不计入数据，因为变化后的第一句较慢（模型和声音仍在加载）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Closed loop: how long a simulated user pauses between two lines.</source>
+        <translation>闭环：模拟用户在两句台词之间停顿多久。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open loop: how many lines arrive per second at level 1.</source>
+        <translation>开环：级别 1 时每秒到达多少句台词。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open loop: Poisson spaces the arrivals at random, as real users do; Constant spaces them evenly.</source>
+        <translation>开环：泊松分布让到达时间随机，如同真实用户；恒定则让它们均匀分布。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open loop: the most lines the engine is given at once; the others wait.</source>
+        <translation>开环：同时交给引擎的最多台词数；其余的等待。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Warm: each voice is prepared before the run, as in a studio session. Cold: every line brings a new voice, the worst case.</source>
+        <translation>热：每个声音在运行前准备好，如同录音棚工作时。冷：每句台词都带来一个新声音，最坏情况。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>p95 first audio: 95 of every 100 lines start to sound within this many seconds (the slowest 5 are allowed to be later). A level passes only when it keeps this.</source>
+        <translation>p95 首个音频：每 100 句中有 95 句在这么多秒内开始发声（最慢的 5 句允许更晚）。只有做到这一点，级别才算通过。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A stall: the listener runs out of audio in the middle of a line and hears a gap.</source>
+        <translation>卡顿：听者在一句台词中途没有音频可听，听到一段空白。</translation>
+    </message>
+</context>
+<context>
+    <name>StressPanel</name>
+    <message>
+        <location filename="../app/ui/stress/panel.py" line="+364"/>
+        <source>The capacity: the highest level at which it and every lower level met the objective. A level that passes above one that missed is not counted: it was a lucky sample.</source>
+        <translation>容量：该级别及所有更低级别都达到目标的最高级别。在未达标级别之上通过的级别不计入：那只是侥幸的样本。</translation>
+    </message>
+</context>
+<context>
     <name>TranslateDialog</name>
     <message>
         <location filename="../app/ui/script/translate_dialog.py" line="+73"/>

@@ -412,10 +412,14 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
         sentence = "The run stopped before any level finished, so there is no capacity verdict."
     elif not judged:
         sentence = f"{prefix}, no level was reached, so there is no capacity verdict."
-    elif capacity is None:
+    elif capacity is None and not met:
         assert first_miss is not None
         sentence = (f"{prefix}, no level met the objective on {machine} ({target}): at {_miss_label(first_miss)} "
                     f"{'; '.join(first_miss.objective_misses)}.")
+    elif capacity is None:
+        assert first_miss is not None
+        sentence = (f"{prefix}, no capacity can be claimed on {machine} ({target}): the lowest level, "
+                    f"{_miss_label(first_miss)}, missed the objective: {'; '.join(first_miss.objective_misses)}.")
     elif first_miss is None:
         limit = " (the run was stopped early)" if stopped else ""
         sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)}, {highest}{limit}, "
@@ -426,6 +430,11 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
                     f"({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); "
                     f"at {_miss_label(first_miss)} "
                     f"{'; '.join(first_miss.objective_misses)}.")
+    passed_above = [s for s in judged if s.meets_objective and first_miss is not None and s.level > first_miss.level]
+    if passed_above:  # the table says "ok: yes" for them: say why the verdict does not count them
+        sentence += (" " + ", ".join(s.label for s in passed_above)
+                     + f" met the objective but {'is' if len(passed_above) == 1 else 'are'} not counted: a level "
+                     "that passes above one that missed is a lucky sample, not capacity (run again to confirm).")
     if unreached:
         advice = "give them at least as many jobs as users" if mode == "closed" else "hold them for more jobs"
         sentence += " Not reached, so not claimed: " + "; ".join(

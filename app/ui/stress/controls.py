@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QLayout,
     QLineEdit,
     QListWidget,
     QPushButton,
@@ -73,6 +74,17 @@ def whole_field(allowed: Range, value: int, tip: str, special: str = "") -> QSpi
     spin.setValue(value)
     spin.setToolTip(tip)
     return spin
+
+
+def explain_rows(form: QFormLayout, tips: dict[QWidget | QLayout, str]) -> None:
+    """A plain-words tooltip on each row's label (what a load-testing term means), and on its
+    field when the field has no tip of its own."""
+    for field, tip in tips.items():
+        label = form.labelForField(field)
+        if label is not None:
+            label.setToolTip(tip)
+        if isinstance(field, QWidget) and not field.toolTip():
+            field.setToolTip(tip)
 
 
 class RunControls(QWidget):
@@ -144,6 +156,25 @@ class RunControls(QWidget):
         self.stop_after_miss = QCheckBox("Stop after the first level that misses")
         self.stop_after_miss.setToolTip("Step up the levels until the objective fails: higher levels would only miss more")
         form.addRow(self.stop_after_miss)
+        explain_rows(form, {
+            self.mode_combo: self.tr(
+                "How the load is made. Closed loop: a number of simulated users, each sending its next line "
+                "only when the last one has finished (like dubbers at their desks). Open loop: lines arrive "
+                "at a set rate whether or not the engine keeps up (like requests to a server)."),
+            self.levels_edit: self.tr(
+                "The loads to try, one after another: numbers of users (closed loop) or multiples of the "
+                "rate (open loop). Each is one column of the table."),
+            hold: self.tr("How long each load level lasts: a number of lines (jobs) or of seconds."),
+            warmup: self.tr(
+                "Warm-up jobs: the first lines of each level, left out of the figures, because the first "
+                "line after a change is slower (models and voices are still loading)."),
+            self.think_spin: self.tr("Closed loop: how long a simulated user pauses between two lines."),
+            self.rate_spin: self.tr("Open loop: how many lines arrive per second at level 1."),
+            self.arrivals_combo: self.tr(
+                "Open loop: Poisson spaces the arrivals at random, as real users do; Constant spaces "
+                "them evenly."),
+            self.cap_spin: self.tr("Open loop: the most lines the engine is given at once; the others wait."),
+        })
         return box
 
     def _workload_box(self) -> QGroupBox:
@@ -181,6 +212,9 @@ class RunControls(QWidget):
         self.cache_combo.addItem("Warm (voices prepared first)", "warm")
         self.cache_combo.addItem("Cold (a new voice every job)", "cold")
         form.addRow("Voice cache", self.cache_combo)
+        explain_rows(form, {self.cache_combo: self.tr(
+            "Warm: each voice is prepared before the run, as in a studio session. Cold: every line brings "
+            "a new voice, the worst case.")})
         return box
 
     def _objective_box(self) -> QGroupBox:
@@ -196,6 +230,13 @@ class RunControls(QWidget):
         self.stalls_spin = number_field(OBJECTIVE_RANGES["max_stalls_per_job"], DEFAULT_OBJECTIVE.max_stalls_per_job,
                                         "Allowed playback stalls per job")
         form.addRow("Stalls per job ≤", self.stalls_spin)
+        explain_rows(form, {
+            self.objective_spin: self.tr(
+                "p95 first audio: 95 of every 100 lines start to sound within this many seconds (the "
+                "slowest 5 are allowed to be later). A level passes only when it keeps this."),
+            self.stalls_spin: self.tr(
+                "A stall: the listener runs out of audio in the middle of a line and hears a gap."),
+        })
         return box
 
     # --- values ---------------------------------------------------------------------------------

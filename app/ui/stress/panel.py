@@ -360,6 +360,9 @@ class StressPanel(QWidget):
         self.verdict_label = QLabel("")
         self.verdict_label.setObjectName("stressVerdict")
         self.verdict_label.setWordWrap(True)
+        self.verdict_label.setToolTip(self.tr(
+            "The capacity: the highest level at which it and every lower level met the objective. A level "
+            "that passes above one that missed is not counted: it was a lucky sample."))
         self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         bottom = QWidget()
         bottom_layout = QVBoxLayout(bottom)

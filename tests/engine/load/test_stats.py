@@ -173,6 +173,17 @@ def test_verdict_is_conservative_when_a_higher_level_passes_after_a_miss() -> No
     levels = [level_of(1, [0.5]), level_of(2, [3.0, 3.0], index=1), level_of(4, [0.5] * 4, index=2)]
     v = _verdict(levels)
     assert v.capacity_level == 1 and v.levels_met == [1, 4]
+    assert "4 users met the objective but is not counted" in v.sentence
+
+
+def test_verdict_agrees_with_its_table_when_only_a_higher_level_passes() -> None:
+    # The stress tab said "no level met the objective" over a table whose 2-user column read "ok: yes".
+    levels = [level_of(1, [3.0, 3.0]), level_of(2, [0.5] * 4, index=1)]
+    v = _verdict(levels)
+    assert v.capacity_level is None and v.levels_met == [2]
+    assert "no level met" not in v.sentence
+    assert "no capacity can be claimed on this machine" in v.sentence and f"the lowest level, {levels[0].label}, missed" in v.sentence
+    assert "2 users met the objective but is not counted" in v.sentence
 
 
 def test_verdict_when_nothing_or_everything_passes() -> None:

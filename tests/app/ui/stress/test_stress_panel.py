@@ -221,3 +221,24 @@ def test_stopping_a_preparation_stops_its_child_and_says_so(qtbot: QtBot) -> Non
     failed = [m for m in messages if isinstance(m, RunFailed)]
     assert len(failed) == 1 and failed[0].message.startswith("E_CANCELLED")
     assert ran[0].cancelled
+
+
+def test_every_load_testing_term_is_explained_in_plain_words(panel: StressPanel) -> None:
+    """Issue 34: closed loop, hold, warm-up jobs, p95, goodput, stalls... each label has a tooltip."""
+    from PySide6.QtWidgets import QFormLayout, QLabel
+
+    labels = {label.text(): label.toolTip()
+              for form in panel.controls.findChildren(QFormLayout)
+              for row in range(form.rowCount())
+              if (item := form.itemAt(row, QFormLayout.ItemRole.LabelRole)) is not None
+              and isinstance(label := item.widget(), QLabel)}
+    for term in ("Mode", "Levels", "Hold", "Warm-up jobs", "Think time", "Rate", "Arrivals", "Max in flight",
+                 "Voice cache", "p95 first audio ≤", "Stalls per job ≤"):
+        assert labels[term], term
+    assert "one after another" in labels["Levels"] and "left out of the figures" in labels["Warm-up jobs"]
+    assert "Closed loop: a number of simulated users" in labels["Mode"]
+    assert "95 of every 100 lines" in labels["p95 first audio ≤"]
+    rows = {panel.table.verticalHeaderItem(i).text(): panel.table.verticalHeaderItem(i).toolTip()
+            for i in range(panel.table.rowCount())}
+    assert "good enough" in rows["goodput"]
+    assert "lucky sample" in panel.verdict_label.toolTip()
