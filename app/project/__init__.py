@@ -51,11 +51,13 @@ from app.project.undo import (
     EditLine,
     EditProject,
     Macro,
+    MergeLines,
     MoveLines,
     RemoveCharacter,
     RemoveLines,
     SetVideo,
     SortLinesByTime,
+    SplitLine,
 )
 
 __all__ = [
@@ -83,6 +85,7 @@ __all__ = [
     "Line",
     "LineStatus",
     "Macro",
+    "MergeLines",
     "MediaError",
     "MigrationError",
     "MoveLines",
@@ -100,6 +103,7 @@ __all__ = [
     "SchemaTooNewError",
     "SetVideo",
     "SortLinesByTime",
+    "SplitLine",
     "SubtitleStreamInfo",
     "Take",
     "UnknownIdError",

@@ -31,10 +31,12 @@ from app.project.model import (
     ProjectSettings,
     VideoInfo,
     check_id,
+    new_id,
     validate_character,
     validate_line,
 )
 from app.project.project import Project
+from engine.core.languages import join_pieces
 
 
 @dataclass(frozen=True)
@@ -591,6 +593,87 @@ class Macro(Command):
         for command in reversed(self.commands):
             change |= command.undo(project)
         return change
+
+
+def _fresh(line: Line, **values: Any) -> Line:
+    """A new line from ``line``'s settings with ``values``: a new id, and no takes, since the
+    audio of the old line does not say the new text."""
+    return replace(line, id=new_id(), takes=[], chosen_take=None, status=LineStatus.NOT_RENDERED, error="",
+                   **values)
+
+
+class _ReplaceLines(Command):
+    """Put new lines where consecutive old ones were; undo puts the same old Line objects back."""
+
+    def __init__(self, old_ids: Sequence[str], text: str) -> None:
+        self.old_ids = list(old_ids)
+        self.text = text
+        self.index = -1
+        self.old: list[Line] = []
+        self.new: list[Line] = []
+
+    @abc.abstractmethod
+    def make(self, project: Project, old: list[Line]) -> list[Line]:
+        """The lines that take the old ones' place (checked by validate_line)."""
+
+    def do(self, project: Project) -> Change:
+        old = project.lines_by_ids(self.old_ids)  # in script order
+        self.index = project.index_of(old[0].id)
+        if project.lines[self.index:self.index + len(old)] != old:
+            raise InvalidValueError("the lines must be next to each other in the script")
+        if not self.new:  # the first run makes them; a redo puts the same ones back
+            self.new = self.make(project, old)
+            for line in self.new:
+                validate_line(line, self.text.lower())
+        self.old = old
+        project.lines[self.index:self.index + len(old)] = self.new
+        return Change(frozenset(self.old_ids) | {line.id for line in self.new}, structure=True)
+
+    def undo(self, project: Project) -> Change:
+        project.lines[self.index:self.index + len(self.new)] = self.old
+        return Change(frozenset(self.old_ids) | {line.id for line in self.new}, structure=True)
+
+
+class SplitLine(_ReplaceLines):
+    """Split a line in two at a character position of its text (the text cursor in the studio).
+
+    Its slot is shared by the two parts in proportion to their letters, so each keeps a time
+    when the line had both; the source text (of a translated line) stays with the first part.
+    """
+
+    def __init__(self, line_id: str, at: int) -> None:
+        super().__init__([line_id], "Split line")
+        self.at = at
+
+    def make(self, project: Project, old: list[Line]) -> list[Line]:
+        (line,) = old
+        first, second = line.text[:self.at].strip(), line.text[self.at:].strip()
+        if not first or not second:
+            raise InvalidValueError("a line is split inside its text: both parts need words")
+        middle: float | None = None
+        if line.start is not None and line.end is not None:
+            share = len(first) / (len(first) + len(second))
+            middle = round(line.start + (line.end - line.start) * share, 3)
+        return [_fresh(line, text=first, end=middle if middle is not None else line.end),
+                _fresh(line, text=second, start=middle, source_text="")]
+
+
+class MergeLines(_ReplaceLines):
+    """Merge consecutive lines into one: their texts joined (without spaces inside a Chinese
+    sentence), from the first start to the last end, spoken by the first line's character."""
+
+    def __init__(self, line_ids: Sequence[str]) -> None:
+        super().__init__(line_ids, f"Merge {len(line_ids)} lines")
+        if len(line_ids) < 2:
+            raise InvalidValueError("merging needs at least two lines")
+
+    def make(self, project: Project, old: list[Line]) -> list[Line]:
+        starts = [line.start for line in old if line.start is not None]
+        ends = [line.end for line in old if line.end is not None]
+        return [_fresh(old[0], text=join_pieces(line.text for line in old),
+                       source_text=join_pieces(line.source_text for line in old),
+                       start=min(starts) if starts else None, end=max(ends) if ends else None,
+                       draft=any(line.draft for line in old))]
 
 
 class MergeCharacters(Command):

@@ -21,10 +21,12 @@ from app.project import (
     Line,
     LineStatus,
     Macro,
+    MergeLines,
     MoveLines,
     Project,
     RemoveCharacter,
     RemoveLines,
+    SplitLine,
     UnknownIdError,
 )
 
@@ -77,6 +79,36 @@ def test_removed_lines_come_back_with_their_takes(stack: CommandStack, project: 
     stack.push(RemoveLines(["l3"]))
     stack.undo()
     assert project.line("l3").chosen_take == take.id and project.index_of("l3") == 2
+
+
+def test_split_a_line_at_the_cursor_and_undo(stack: CommandStack, project: Project) -> None:
+    add_fake_take(project, project.lines[1], tone(0.5))
+    text = project.line("l2").text  # "I saw them. A ship with no crew." from 4.0 to 6.5 s
+    check_round_trip(stack, SplitLine("l2", text.index("A ship")))
+    first, second = project.lines[1:3]
+    assert (first.text, second.text) == ("I saw them.", "A ship with no crew.")
+    assert first.character_id == second.character_id == "rex" and first.id != "l2" != second.id
+    # the slot is shared by letters: 11 of 31 go to the first part
+    assert first.start == 4.0 and second.end == 6.5 and first.end == second.start == pytest.approx(4.0 + 2.5 * 11 / 31, abs=1e-3)
+    assert not first.takes and not second.takes  # the old take says the whole line
+    stack.undo()
+    assert project.line("l2").takes and len(project.lines) == 6
+    with pytest.raises(InvalidValueError, match="both parts"):
+        stack.push(SplitLine("l2", 0))
+    assert len(project.lines) == 6
+
+
+def test_merge_lines_and_undo(stack: CommandStack, project: Project) -> None:
+    check_round_trip(stack, MergeLines(["l2", "l1"]))  # in script order, whatever the selection's
+    merged = project.lines[0]
+    assert merged.text == "Did you see the lights past the rocks last night? I saw them. A ship with no crew."
+    assert (merged.start, merged.end, merged.character_id) == (0.5, 6.5, "maya") and len(project.lines) == 5
+    assert stack.undo_text == "Merge 2 lines"
+    stack.undo()
+    assert ids(project)[:2] == ["l1", "l2"]
+    with pytest.raises(InvalidValueError, match="next to each other"):
+        stack.push(MergeLines(["l1", "l3"]))
+    assert len(project.lines) == 6
 
 
 def test_edit_line_fields(stack: CommandStack, project: Project) -> None:
