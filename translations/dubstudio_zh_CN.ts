@@ -846,6 +846,24 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
 </context>
 <context>
+    <name>VoicesEnginePage</name>
+    <message>
+        <location filename="../app/ui/engine/voices_engine_page.py" line="+350"/>
+        <source>Licence: {0}</source>
+        <translation>许可：{0}</translation>
+    </message>
+    <message>
+        <location line="+299"/>
+        <source>Before you use {0}</source>
+        <translation>使用 {0} 之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use this voice?</source>
+        <translation>使用这个声音吗？</translation>
+    </message>
+</context>
+<context>
     <name>messages</name>
     <message>
         <location filename="../app/project/messages.py" line="+20"/>

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -346,7 +347,8 @@ class VoicesEnginePage(QWidget):
 
     def _show_backend(self) -> None:
         spec, local = self.spec, not self.is_remote
-        self.summary.setText(spec.summary)
+        licence = "\n" + self.tr("Licence: {0}").format(spec.licence) if spec.licence else ""
+        self.summary.setText(spec.summary + licence)
         self.forms.setCurrentWidget(self.form)
         self.server_url.setEnabled(not local)
         self.token.setEnabled(not local)
@@ -631,11 +633,26 @@ class VoicesEnginePage(QWidget):
                     raise
         s.backend_options = stored
         s.engine_pythons = {name: path for name, path in self._pythons.items() if path}
-        s.engine_backend = self._current
+        if self._notice_accepted(self.spec):
+            s.engine_backend = self._current
         s.engine_location = str(self.location.currentData())
         s.server_url = self.server_url.text().strip()
         if self.token.text().strip() != s.server_token():
             s.set_server_token(self.token.text())
+
+    def _notice_accepted(self, spec: BackendDescriptor) -> bool:
+        """Whether the chosen backend may be used: one with a use notice (a non-commercial voice)
+        asks once, before its first use; declined, the backend in use stays."""
+        if not spec.use_notice or spec.name in self._settings.accepted_notices:
+            return True
+        answer = QMessageBox.question(
+            self, self.tr("Before you use {0}").format(spec.label),
+            spec.use_notice + "\n\n" + self.tr("Use this voice?"),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self._settings.accepted_notices = [*self._settings.accepted_notices, spec.name]
+        return True
 
     def _open(self) -> bool:
         """Whether results still have a page to show them (see :meth:`shutdown`)."""

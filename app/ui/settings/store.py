@@ -151,6 +151,9 @@ class Settings:
     engine_pythons: Option[dict[str, Any]] = Option(
         "engine/pythons", {}, "Interpreter that runs the engine (empty = the backend's environment)",
         _to_json_object, _from_json_object)
+    # Backends whose use notice (a non-commercial voice's) the user accepted: asked once each.
+    accepted_notices: Option[list[str]] = Option("engine/accepted_notices", [], "Use notices accepted",
+                                                 _to_str_list, _from_str_list)
     cache_dir = Option("engine/cache_dir", "", "Voice cache folder (empty = default)", str)
     output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
     autosave_s = Option("project/autosave_s", 60, "Autosave every (0 = off)", int, range=AUTOSAVE_S)
