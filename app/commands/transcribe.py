@@ -2,6 +2,7 @@
 
     dubstudio transcribe PROJECT_DIR [--language auto|CODE] [--speakers auto|N] [--translate-to LANG]
                          [--replace] [--model NAME|DIR] [--device auto|cpu|cuda] [--audio-stream N]
+                         [--chinese-script simplified|traditional]
 
 Whisper hears the dialogue (voice activity detection skips music and silence), the voices are
 told apart, one character "Speaker N" per voice gets its cleanest 5-15 s of the original as a
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
     """The options ``transcribe`` and ``new --transcribe`` share (on a parser, or a group of one)."""
+    from engine.hearing.chinese import CHINESE_SCRIPTS
     from engine.hearing.whisper import DEFAULT_MODEL
 
     parser.add_argument("--language", default="auto", metavar="auto|CODE",
@@ -48,6 +50,9 @@ def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
                         help=f"the Whisper model: {DEFAULT_MODEL} (ships with DubStudio), tiny.en, or a larger "
                              "downloaded one or a model folder (translates far better)")
     parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"), help="where Whisper runs")
+    parser.add_argument("--chinese-script", default=None, choices=CHINESE_SCRIPTS,
+                        help="write Chinese lines in simplified or traditional characters "
+                             "(default: the project's setting, simplified unless changed)")
     parser.add_argument("--audio-stream", type=int, default=None, metavar="N",
                         help="transcribe audio stream N of the video (default: its first)")
     from app.commands.translate import add_translator_options
@@ -74,7 +79,7 @@ def request_from(args: argparse.Namespace) -> TranscribeRequest:
     options = Options(language=args.language, speakers=args.speakers,
                       translate_to=target.lower() if target and uses_whisper(args, target) else None,
                       stream_index=args.audio_stream)
-    return TranscribeRequest(options, args.model, args.device)
+    return TranscribeRequest(options, args.model, args.device, args.chinese_script)
 
 
 class StageReport:

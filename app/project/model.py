@@ -32,6 +32,7 @@ from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range, RangeError, ranges
 from engine.core.protocol import DEFAULT_BACKEND, SPEED, VoiceSettings
+from engine.hearing.chinese import CHINESE_SCRIPTS, DEFAULT_SCRIPT
 from engine.hearing.clips import MIN_CLIP_S, MIN_PURITY
 from engine.hearing.qa.checks import QaThresholds, TakeChecks
 from engine.translation.lines import UNITS, measure
@@ -269,6 +270,7 @@ class ProjectSettings:
     duck_attack_s: float = 0.08
     duck_release_s: float = 0.35
     qa: QaThresholds = field(default_factory=QaThresholds)  # where take QA findings become failures
+    chinese_script: str = DEFAULT_SCRIPT  # how transcribed Chinese is written: simplified or traditional
 
     def validate(self) -> None:
         """Raise InvalidValueError naming the first setting out of its range (with its range's code)."""
@@ -282,6 +284,9 @@ class ProjectSettings:
             raise InvalidValueError(error.message, error.code) from None
         if self.guide_mix not in GUIDE_MIXES:
             raise InvalidValueError(f"setting guide_mix must be one of {', '.join(GUIDE_MIXES)}, got {self.guide_mix!r}")
+        if self.chinese_script not in CHINESE_SCRIPTS:
+            raise InvalidValueError(f"setting chinese_script must be one of {', '.join(CHINESE_SCRIPTS)}, "
+                                    f"got {self.chinese_script!r}")
         if not isinstance(self.fit_default, bool):
             raise InvalidValueError(f"setting fit_default must be true or false, got {self.fit_default!r}")
 

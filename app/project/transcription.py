@@ -27,6 +27,7 @@ import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as with_fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +83,7 @@ class TranscribeRequest:
     options: Options = Options()
     model: str = DEFAULT_MODEL
     device: str = "auto"
+    chinese_script: str | None = None  # how Chinese is written; None: the project's setting
 
 
 @dataclass
@@ -222,7 +224,7 @@ def hear_project(
         from engine.voiceprint.encoder import CamppSpeakerEncoder
 
         encoder = CamppSpeakerEncoder()
-    options = request.options
+    options = with_fields(request.options, chinese_script=request.chinese_script or project.settings.chinese_script)
     translator = WhisperTranslator(model, cancel) if options.translate_to == WhisperTranslator.target else None
     written = WrittenFiles(project.root)
     try:

@@ -36,6 +36,7 @@ from app.project import (
 from app.project.model import PROJECT_SETTING_RANGES
 from app.ui.settings.qa_thresholds import QaThresholdsBox
 from app.ui.spin_boxes import number_spin
+from engine.hearing.chinese import CHINESE_SCRIPTS, SIMPLIFIED, TRADITIONAL
 
 # The loudness choices: a named preset, a target of one's own, or no normalisation at all.
 PRESET_LABELS = {
@@ -85,11 +86,21 @@ class ProjectSettingsDialog(QDialog):
         loud_box = self._build_loudness_box(settings)
         guide_box = self._build_guide_box(settings)
 
+        # How transcribed Chinese is written (Project › Transcribe the dialogue, dubstudio transcribe).
+        self.chinese_script = QComboBox()
+        self.chinese_script.setObjectName("setting_chinese_script")
+        script_labels = {SIMPLIFIED: self.tr("Simplified (简体)"), TRADITIONAL: self.tr("Traditional (繁體)")}
+        for key in CHINESE_SCRIPTS:
+            self.chinese_script.addItem(script_labels[key], key)
+        self.chinese_script.setCurrentIndex(self.chinese_script.findData(settings.chinese_script))
+        self.chinese_script.setToolTip(self.tr("The characters transcribed Chinese lines are written in"))
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         title_form = QFormLayout()
         title_form.addRow("Title", self.title)
+        title_form.addRow(self.tr("Chinese script"), self.chinese_script)
         self.qa = QaThresholdsBox(settings.qa)
         # Two columns: the QA group beside the others keeps the dialog within a laptop's height.
         mix_column = QVBoxLayout()
@@ -207,6 +218,7 @@ class ProjectSettingsDialog(QDialog):
             "guide_gain_db": round(self.guide_gain.value(), 1),
             "duck_db": round(self.duck_db.value(), 1),
             "qa": self.qa.thresholds(),
+            "chinese_script": self.chinese_script.currentData(),
         }
 
     def command(self) -> EditProject | None:

@@ -46,7 +46,8 @@ def _every_field_set(root: Path) -> Project:
     """A project whose every stored field holds something other than its default."""
     project = Project.create(root, "Every field")
     project.settings = replace(project.settings, gap_s=0.5, fit_default=True, fit_max_rate=1.5,
-                               loudness_target_lufs=None, guide_mix="duck", guide_gain_db=-3.0)
+                               loudness_target_lufs=None, guide_mix="duck", guide_gain_db=-3.0,
+                               chinese_script="traditional")
     project.video = VideoInfo(
         path="media/scene.mp4", duration_s=12.5, fps=25.0, width=640, height=360, codec="h264", frame_count=312,
         audio_streams=(AudioStreamInfo(1, "aac", 2, 48000, "eng", "Dialogue"),),

@@ -321,3 +321,25 @@ def test_choose_from_the_video_offers_every_stretch_and_finds_them_again_after_a
     assert kept and all(c.end <= last_turn.start + 0.3 for c in kept)
     stack.undo()
     assert len(clip_candidates(project, char.id)) >= 2 and clip_candidates(project, new.id) == []
+
+
+def test_chinese_lines_follow_the_project_s_script_setting_and_the_option(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from engine.hearing.chinese import SIMPLIFIED, TRADITIONAL, in_script
+
+    make_scene(tmp_path / "zh.mp4", ["zh_aishell_S0724", "zh_paddlespeech"], gap_s=0.7)
+    root = tmp_path / "project"
+    assert cli_main(["new", str(root), "--video", str(tmp_path / "zh.mp4"), "--transcribe"]) in (0, 1)
+
+    def script() -> str:
+        return "".join(line.text for line in Project.load(root).lines)
+
+    assert "广州市" in script() and in_script(script(), SIMPLIFIED) == script()  # the default: simplified
+    project = Project.load(root)
+    project.settings = replace(project.settings, chinese_script=TRADITIONAL)
+    project.save()
+    assert cli_main(["transcribe", str(root), "--replace"]) in (0, 1)
+    assert "廣州市" in script() and in_script(script(), TRADITIONAL) == script()
+    assert cli_main(["transcribe", str(root), "--replace", "--chinese-script", "simplified"]) in (0, 1)
+    assert "广州市" in script()
