@@ -7,7 +7,7 @@ differences a listener would hear count: case, punctuation, full-width forms (NF
 quotes, hyphens, times ("9:45" and "9.45" are both "nine forty-five") and digits ("3" is spoken
 "three", "1999" as "nineteen ninety-nine", "21st" as "twenty-first", "$5" as "five dollars"; in
 Chinese and Japanese numerals in characters become digits, "一千九百九十九" and "一九九九" both
-"1999"). The distance itself comes from jiwer (Levenshtein over words or characters).
+"1999"; Chinese in simplified characters). The distance itself comes from jiwer (Levenshtein over words or characters).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import re
 import unicodedata
 
 from engine.core.languages import counts_characters, language_code
+from engine.hearing.chinese import CHINESE_LANGUAGES, SIMPLIFIED, in_script
 
 # A number as written in a script: optional currency sign, digits with optional thousands
 # separators and decimals, an optional ordinal suffix or percent sign.
@@ -104,7 +105,10 @@ def _han_value(numeral: str) -> str:
 
 def normalise_characters(text: str, language: str) -> list[str]:
     """The characters a CER counts: NFKC (full-width letters and digits to their plain forms),
-    lower case, numerals as digits (Chinese, Japanese), no punctuation or spaces."""
+    lower case, Chinese in simplified characters (a recogniser that writes 說 for 说 heard the
+    same word), numerals as digits (Chinese, Japanese), no punctuation or spaces."""
+    if language_code(language) in CHINESE_LANGUAGES:
+        text = in_script(text, SIMPLIFIED)
     text = unicodedata.normalize("NFKC", text)
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     if language_code(language) in ("zh", "yue", "ja"):

@@ -27,6 +27,7 @@ from engine.hearing.qa.checks import (
     silences,
 )
 from engine.voiceprint.encoder import SpeakerEncoder
+from tests.engine.hearing.scenes import HEARING_DATA, read_audio
 from tests.engine.helpers import VOICES, joe_says
 
 # A real recording (licence in speech/README.md) and what it says.
@@ -273,6 +274,19 @@ def test_a_real_mandarin_recording_passes_its_text_and_fails_another():
     # Spoken in Chinese where the line is English: Whisper would translate it; the detector tells.
     english, misspoken = verdict_of(pcm, rate, "I hope you can do better than me.", "en", "base")
     assert misspoken.passed is False and "QA_WRONG_LANGUAGE" in codes(misspoken), misspoken.reasons
+
+
+def test_a_real_take_heard_in_traditional_characters_passes_its_line_and_fails_another_or_cut_in_half():
+    """AISHELL-1's BAC009S0724W0121 (tests/data/hearing): base writes 廣州市 for 广州市; compared in
+    simplified it is the same word (CER 0.25 before Chinese was folded to simplified, 0.17 now)."""
+    audio = read_audio(HEARING_DATA / "zh_aishell_S0724.flac", 16000)
+    text, other = "广州市房地产中介协会分析。", "我认为跑步最重要的就是给我带来了身体健康。"
+    measured, verdict = verdict_of(audio, 16000, text, "zh", "base")
+    assert measured.wer is not None and measured.wer <= 0.2 and verdict.passed is True, (measured, verdict.reasons)
+    swapped, wrong = verdict_of(audio, 16000, other, "zh", "base")
+    assert wrong.passed is False and "QA_UNINTELLIGIBLE" in codes(wrong)
+    half, cut = verdict_of(audio[: len(audio) // 2], 16000, text, "zh", "base")
+    assert cut.passed is False, cut.reasons
 
 
 def test_a_language_the_model_does_not_hear_is_measured_but_not_checked(encoder_and_clip, take):
