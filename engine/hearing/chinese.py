@@ -58,6 +58,14 @@ def in_script(text: str, script: str = DEFAULT_SCRIPT) -> str:
                                 _converter(check_script(script)).convert(text))
 
 
+def _latin_end(text: str) -> bool:
+    return text.rstrip()[-1:].isascii() and text.rstrip()[-1:].isalnum()
+
+
+def _latin_start(text: str) -> bool:
+    return text.lstrip()[:1].isascii() and text.lstrip()[:1].isalnum()
+
+
 def _sentence_mark(text: str) -> str:
     return "？" if text.rstrip("，、,").endswith(_QUESTION_PARTICLES) else "。"
 
@@ -77,6 +85,10 @@ def written_as_chinese(words: Sequence[Word], script: str, pause_s: float) -> li
     question particle, ？. So every line ends in a sentence mark.
     """
     converted = [replace(word, text=in_script(word.text, script)) for word in words]
+    # Chinese is written without spaces: Whisper's leading space goes, except between two Latin
+    # words (an English name or phrase inside the line).
+    converted = [word if index and _latin_end(converted[index - 1].text) and _latin_start(word.text)
+                 else replace(word, text=word.text.lstrip()) for index, word in enumerate(converted)]
     punctuated = any(CLAUSE_END.search(word.text.strip()) or SENTENCE_END.search(word.text.strip())
                      for word in converted)
     result: list[Word] = []

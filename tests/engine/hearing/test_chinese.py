@@ -45,6 +45,12 @@ def test_words_without_punctuation_get_commas_at_pauses_and_sentence_marks_where
     assert text == ["我有的时候，说不清楚你们知道吗？", "换一首歌。"]
 
 
+def test_chinese_words_are_joined_without_spaces_but_english_words_inside_keep_theirs() -> None:
+    words = [Word(0.0, 0.3, "好"), Word(0.3, 0.6, " 首先"), Word(0.6, 0.9, " Tom"), Word(0.9, 1.2, " Hanks"),
+             Word(1.2, 1.5, " 来了")]
+    assert [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))] == ["好首先Tom Hanks来了。"]
+
+
 def test_punctuated_words_keep_their_marks_and_a_line_cut_at_a_pause_still_ends_in_one() -> None:
     words = [Word(0.0, 0.5, "正是因为"), Word(0.5, 0.7, "正义,"), Word(0.75, 1.2, "所以"), Word(1.2, 1.5, "接受,"),
              Word(2.5, 3.0, "好。")]
