@@ -214,7 +214,7 @@ def quiet_third_party_warnings() -> None:
     warnings.filterwarnings("ignore", message="pkg_resources is deprecated", category=UserWarning)
 
 
-def _worker_main(requests: Connection, results: Connection) -> None:
+def _worker_main(requests: Connection, results: Connection, max_batch: int = MAX_BATCH) -> None:
     """The worker process: check requests in order until told to stop (None) or orphaned."""
     from engine.core.lifeline import hold_to_parent
 
@@ -226,7 +226,7 @@ def _worker_main(requests: Connection, results: Connection) -> None:
         try:
             batch = [requests.recv()]
             # Every take already waiting joins the batch: short takes then share Whisper windows.
-            while batch[-1] is not None and len(batch) < MAX_BATCH and requests.poll(0):
+            while batch[-1] is not None and len(batch) < max_batch and requests.poll(0):
                 batch.append(requests.recv())
         except (EOFError, OSError):
             return  # the parent is gone
@@ -261,13 +261,21 @@ class QaWorker:
     take it was checking then reported as failed to check. Thread-safe.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_batch: int = MAX_BATCH) -> None:
+        """``max_batch``: takes checked together at most (1: one at a time, as before packing)."""
+        self._max_batch = max_batch
         self._context = multiprocessing.get_context("spawn")  # no forked Qt or engine state
         self._process: SpawnProcess | None = None
         self._requests: Connection | None = None
         self._results: Connection | None = None
         self._pending: list[QaRequest] = []  # submitted, no outcome yet (in order)
         self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        """The checking process's id while it runs (benchmarks read its CPU time)."""
+        with self._lock:
+            return self._process.pid if self._process is not None else None
 
     @property
     def pending(self) -> int:
@@ -291,7 +299,7 @@ class QaWorker:
             return
         requests_out, requests_in = self._context.Pipe(duplex=False)
         results_out, results_in = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_worker_main, args=(requests_out, results_in), daemon=True,
+        process = self._context.Process(target=_worker_main, args=(requests_out, results_in, self._max_batch), daemon=True,
                                         name="dubstudio-qa")
         process.start()
         requests_out.close()  # the child's ends: closing ours lets each side see the other die

@@ -1,0 +1,167 @@
+"""Does take QA keep pace with the render? (a benchmark, not a test; issue 33)
+
+Each round renders every line of a copy of the sample project (repeated) through one warm engine
+(voices prepared, two slots), three ways in one run: alone, as ``dubstudio render`` does; with
+``--qa``'s low-priority QA process checking one take at a time (as before packing); and with it
+packing the takes waiting for it into shared Whisper windows. For each take it notes when the
+take landed and when its verdict came. Figures: the render alone; render and QA to the last
+verdict, as a multiple of the render alone (goal: at most 2x); and how long after a take landed
+its verdict came (goal at steady state: 2 s). The process is pinned to two cores.
+
+Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_pace.py [--rounds 1] [--repeat 2] [--recogniser-model base] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.project import Line, Project
+from app.project.qa import MAX_BATCH, QaWorker, record, request_for
+from app.project.render import RenderSession
+from app.project.sample import copy_sample_project
+from engine.core.files import atomic_write_text
+from engine.hearing.whisper import DEFAULT_MODEL
+from engine.synthesis.client.local import EngineClient
+from engine.synthesis.config import EngineConfig
+
+CORES = 2
+KINDS = ("render", "qa one by one", "qa packed")
+
+
+def qa_cpu_s(qa: QaWorker | None) -> float:
+    """CPU seconds the QA process has used so far (0 without one)."""
+    pid = qa.pid if qa is not None else None
+    if pid is None:
+        return 0.0
+    times = psutil.Process(pid).cpu_times()
+    return float(times.user + times.system)
+
+
+def render_round(client: EngineClient, project: Project, qa: QaWorker | None,
+                 model: str) -> tuple[float, float, list[float], float]:
+    """Render every line once: (s to the last take, s to the last verdict, each take's s from
+    landing to its verdict, the QA process's CPU seconds)."""
+    cpu_before = qa_cpu_s(qa)
+    session = RenderSession(project, save=lambda _project: None)  # saving is the same either way
+    landed: dict[str, float] = {}
+    waits: list[float] = []
+
+    def collect(timeout: float) -> None:
+        assert qa is not None
+        for outcome in qa.poll(timeout):
+            waits.append(time.monotonic() - landed[outcome.take_id])
+            record(project, outcome)
+
+    started = time.monotonic()
+    session.start(client)
+    while not session.finished:
+        update = session.handle_event(client.get_event(timeout=0.05))
+        for line_id, take in update.takes:
+            if qa is not None:
+                landed[take.id] = time.monotonic()
+                qa.submit(request_for(project, project.line(line_id), take, model))
+        if qa is not None:
+            collect(0.0)
+    rendered = time.monotonic() - started
+    while qa is not None and qa.pending:
+        collect(0.05)
+    if session.failed_lines:
+        raise SystemExit(f"lines failed: {[line.error for line in session.failed_lines]}")
+    return rendered, time.monotonic() - started, waits, qa_cpu_s(qa) - cpu_before
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of each kind (the order rotates)")
+    parser.add_argument("--repeat", type=int, default=2, help="copies of the sample script per round")
+    parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, help="the Whisper model QA hears with")
+    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser.add_argument("--without-one-by-one", action="store_true",
+                        help="leave out the one-take-at-a-time QA (minutes on a loaded machine)")
+    args = parser.parse_args()
+    kinds = tuple(kind for kind in KINDS if not (args.without_one_by_one and kind == "qa one by one"))
+
+    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > CORES:
+        os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:CORES])  # children inherit it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+    totals: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    renders: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    waits: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    qa_cpu: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    with tempfile.TemporaryDirectory(prefix="dubstudio-qa-pace-") as tmp:
+        project = copy_sample_project(Path(tmp) / "sample")
+        project.lines = [Line(id=f"{line.id}-{n}", text=line.text, character_id=line.character_id)
+                         for n in range(args.repeat) for line in project.lines]
+        client = EngineClient(EngineConfig(slots=2, cache_dir=str(Path(tmp) / "cache")))
+        client.start()
+        workers = {kind: QaWorker(max_batch=1 if kind == "qa one by one" else MAX_BATCH) for kind in kinds[1:]}
+        try:
+            render_round(client, project, None, args.recogniser_model)  # warm-up: voices prepared
+            for worker in workers.values():  # each QA process started and its models loaded, on one take
+                line = project.lines[0]
+                take = project.chosen_take(line)
+                assert take is not None
+                worker.submit(request_for(project, line, take, args.recogniser_model))
+                while worker.pending:
+                    worker.poll(timeout=1.0)
+            for n in range(args.rounds):
+                for kind in kinds[n % len(kinds):] + kinds[:n % len(kinds)]:
+                    rendered, total, take_waits, cpu = render_round(client, project, workers.get(kind),
+                                                                    args.recogniser_model)
+                    qa_cpu[kind].append(cpu)
+                    renders[kind].append(rendered)
+                    totals[kind].append(total)
+                    waits[kind] += take_waits
+                    print(f"  {kind}: render {rendered:.2f} s, last verdict {total:.2f} s, QA CPU {cpu:.1f} s",
+                          flush=True)
+        finally:
+            for worker in workers.values():
+                worker.close()
+            client.close()
+    audio_s = sum(take.duration_s for line in project.lines for take in line.takes[-1:])
+    render_alone = statistics.median(totals["render"])
+    figures: dict[str, object] = {
+        "cores": cores, "lines": len(project.lines), "audio_s": round(audio_s, 2), "rounds": args.rounds,
+        "recogniser_model": args.recogniser_model,
+        "load_average": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
+    }
+    print(f"Sample project x {args.repeat}: {len(project.lines)} lines, {audio_s:.1f} s of audio, {cores} cores, "
+          f"Whisper {args.recogniser_model}, {args.rounds} round(s); load average {figures['load_average']}")
+    print(f"{'':16}{'render s':>10}{'last verdict s':>16}{'x render alone':>16}"
+          f"{'wait median s':>15}{'wait p90 s':>12}{'wait max s':>12}")
+    for kind in kinds:
+        total = statistics.median(totals[kind])
+        row = {"render_s": round(statistics.median(renders[kind]), 2), "last_verdict_s": round(total, 2),
+               "times_render_alone": round(total / render_alone, 2),
+               "qa_cpu_s_per_take": round(statistics.median(qa_cpu[kind]) / len(project.lines), 3)}
+        line = f"{kind:16}{row['render_s']:>10.2f}{row['last_verdict_s']:>16.2f}{row['times_render_alone']:>16.2f}"
+        if waits[kind]:
+            ordered = sorted(waits[kind])
+            row |= {"wait_median_s": round(statistics.median(ordered), 2),
+                    "wait_p90_s": round(ordered[int(0.9 * (len(ordered) - 1))], 2), "wait_max_s": round(ordered[-1], 2)}
+            line += f"{row['wait_median_s']:>15.2f}{row['wait_p90_s']:>12.2f}{row['wait_max_s']:>12.2f}"
+        figures[kind] = row
+        print(line)
+    for kind in kinds[1:]:
+        print(f"{kind}: the QA process used {figures[kind]['qa_cpu_s_per_take']:.2f} s of CPU a take")  # type: ignore[index]
+    print("goals: render and QA at most 2x the render alone; a verdict within 2 s of its take at steady state")
+    if args.json:
+        atomic_write_text(Path(args.json), json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
