@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DocumentSession</name>
+    <message>
+        <location filename="../app/ui/window/document_session.py" line="+301"/>
+        <source>Select one line to split</source>
+        <translation>请选择一行台词来拆分</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The last line has no next line to merge with</source>
+        <translation>最后一行没有下一行可以合并</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select the lines to merge</source>
+        <translation>请选择要合并的台词</translation>
+    </message>
+</context>
+<context>
     <name>ErrorCode</name>
     <message>
         <location filename="../build/translations/code_headlines.py" line="+2"/>

@@ -407,6 +407,19 @@ class ScriptPanel(QWidget):
         self.select_line(line_id)
         self.table.edit(self.table.currentIndex())
 
+    def take_text_cursor(self) -> tuple[str, int] | None:
+        """The line text being edited and its cursor position, the edit kept and the box closed;
+        None when no line's text is being edited."""
+        current = self.table.currentIndex()
+        editor = self.table.indexWidget(current)
+        if current.column() != Column.TEXT or not isinstance(editor, QPlainTextEdit):
+            return None
+        text, at = editor.toPlainText(), editor.textCursor().position()
+        delegate = self.table.itemDelegateForColumn(Column.TEXT)
+        delegate.commitData.emit(editor)  # the typing is kept, as Enter would keep it
+        delegate.closeEditor.emit(editor, QStyledItemDelegate.EndEditHint.NoHint)
+        return text.strip(), max(0, at - (len(text) - len(text.lstrip())))
+
     def row_after(self, line_ids: list[str]) -> int:
         """The source row just after the last of ``line_ids`` (for inserting new lines)."""
         rows = [self.model.row_of(i) for i in line_ids]

@@ -28,6 +28,7 @@ from app.project import (
     EditLine,
     Line,
     Macro,
+    MergeLines,
     MoveLines,
     Project,
     ProjectError,
@@ -35,6 +36,7 @@ from app.project import (
     RemoveLines,
     SaveError,
     SortLinesByTime,
+    SplitLine,
     VoiceGaps,
     voice_gaps,
 )
@@ -290,6 +292,45 @@ class DocumentSession(QObject):
         line = Line(id=new_id(), text="", character_id=character)
         if self.document.push(AddLines([line], index)):
             self.script.edit_line_text(line.id)
+
+    def split_line(self) -> bool:
+        """Split the current line in two at the text cursor when its text is being edited, else
+        at the word boundary nearest its middle (one undoable step)."""
+        ids = self.selected()
+        if len(ids) != 1:
+            self.notice.emit(self.tr("Select one line to split"))
+            return False
+        editing = self.script.take_text_cursor()
+        text = self.project.line(ids[0]).text
+        if editing is not None and editing[0] == text:
+            at = editing[1]
+        else:
+            spaces = [n for n, char in enumerate(text) if char.isspace()]
+            at = min(spaces, key=lambda n: abs(n - len(text) / 2)) if spaces else len(text) // 2
+        index = self.project.index_of(ids[0])
+        if not self.document.push(SplitLine(ids[0], at)):
+            return False
+        self.script.select_lines([line.id for line in self.project.lines[index:index + 2]])
+        return True
+
+    def merge_lines(self) -> bool:
+        """Merge the selected lines (they must follow one another), or the current line with the
+        next one, into one line (one undoable step)."""
+        ids = self.selected()
+        if len(ids) == 1:
+            index = self.project.index_of(ids[0])
+            if index + 1 >= len(self.project.lines):
+                self.notice.emit(self.tr("The last line has no next line to merge with"))
+                return False
+            ids.append(self.project.lines[index + 1].id)
+        if len(ids) < 2:
+            self.notice.emit(self.tr("Select the lines to merge"))
+            return False
+        index = self.project.index_of(ids[0])
+        if not self.document.push(MergeLines(ids)):
+            return False
+        self.script.select_line(self.project.lines[index].id)
+        return True
 
     def remove_lines(self) -> None:
         ids = self.selected()

@@ -256,6 +256,37 @@ def test_import_into_a_script_with_lines_asks_replace_add_or_cancel(tmp_path: Pa
     assert [line.id for line in project.lines] == before
 
 
+def test_split_a_line_at_the_text_cursor_and_merge_it_back_with_undo(window: MainWindow) -> None:
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    window.open_sample()
+    session = window.session
+    project = session.project
+    before = [(line.id, line.text) for line in project.lines]
+    line = project.lines[4]  # "Then we row out at first light. Together."
+    session.script.edit_line_text(line.id)
+    table = session.script.table
+    editor = table.indexWidget(table.currentIndex())
+    assert isinstance(editor, QPlainTextEdit)
+    cursor = editor.textCursor()
+    cursor.setPosition(line.text.index("Together"))
+    editor.setTextCursor(cursor)
+    window.actions_["split_line"].trigger()
+    assert [x.text for x in project.lines[4:6]] == ["Then we row out at first light.", "Together."]
+    assert session.selected() == [x.id for x in project.lines[4:6]]
+    assert session.document.stack.undo_text == "Split line" and table.indexWidget(table.currentIndex()) is None
+    window.actions_["merge_lines"].trigger()  # the two selected parts
+    assert project.lines[4].text == "Then we row out at first light. Together." and len(project.lines) == len(before)
+    session.document.undo()
+    session.document.undo()
+    assert [(x.id, x.text) for x in project.lines] == before
+    session.script.select_line(project.lines[0].id)  # one line, not edited: merged with the next
+    window.actions_["merge_lines"].trigger()
+    assert project.lines[0].text == f"{before[0][1]} {before[1][1]}"
+    session.document.undo()
+    assert [(x.id, x.text) for x in project.lines] == before
+
+
 def test_render_progress_texts_name_what_failed_and_what_was_cancelled() -> None:
     running = RenderProgress(total=6, done=2, failed=1, cancelled=0, rendering=2, queued=1, elapsed_s=4.0, eta_s=8.0)
     assert progress_bar_text(running) == "2 of 6 rendered · 1 failed"
