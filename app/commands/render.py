@@ -85,8 +85,11 @@ def add_parser(subparsers: Subparsers) -> None:
     video.add_argument("--audio-codec", choices=("aac", "opus"), default="aac", help="the dub's codec (default aac)")
     video.add_argument("--keep-original", action="store_true", help="add the original audio as a second track")
     video.add_argument("--soft-subtitles", action="store_true", help="add the script as a soft subtitle track")
-    video.add_argument("--language", default="und", metavar="CODE",
-                       help="ISO 639-2 language of the dub and subtitles, e.g. eng, fra (default und)")
+    video.add_argument("--language", default="", metavar="CODE",
+                       help="ISO 639-2 language of the dub and subtitles, e.g. eng, fre "
+                            "(default: the project's target language)")
+    parser.add_argument("--subtitle-names", action="store_true",
+                        help='--export srt/vtt: put "Name: " before each subtitle (default: text only)')
     parser.add_argument("--no-progress", action="store_true", help="print one line per finished line instead")
     parser.add_argument("--qa", action="store_true",
                         help="check each take as it lands (intelligibility, clipping, silences, slot, resemblance)")
@@ -222,7 +225,8 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
 
     context = ExportContext(video=VideoExportOptions(
         container=args.video_format, audio_codec=args.audio_codec, keep_original=args.keep_original,
-        subtitles=args.soft_subtitles, language=args.language, title=f"{project.title} (dub)"))
+        subtitles=args.soft_subtitles, language=args.language, title=f"{project.title} (dub)"),
+        subtitle_names=args.subtitle_names)
     formats = [export_format(kind) for kind in kinds]
     for fmt in formats:  # before rendering: a render is long, and an export that cannot start wastes it
         try:

@@ -5,7 +5,10 @@ Everything lands in the project's ``exports/`` folder (or another folder you pas
     exports/lines/003_Maya.wav   one file per rendered line, named by order and character
     exports/mix.wav              all takes placed on the timeline (see app.project.timeline)
     exports/stems/Maya.wav       one file per character, same length as the mix
-    exports/script.srt           the script with final durations
+
+The mix and stems are delivered at 48 kHz (takes resampled with soxr), in stereo when the
+source is stereo (the dialogue centred), and exactly as long as the video when there is one.
+    exports/script.srt           the script with final durations (script.vtt: as WebVTT)
     exports/script.source.srt    the same cues with each line's original text (translated lines)
     exports/script.csv           the script as a table, with final durations
     exports/<title>.mp4          the finished video (see app.project.video_export)
@@ -65,13 +68,19 @@ from app.project.loudness import (
 )
 from app.project.model import ProjectSettings, Take
 from app.project.project import Project
-from app.project.script_io import has_source_text, script_to_srt, write_text_export
+from app.project.script_io import (
+    has_source_text,
+    script_to_srt,
+    script_to_vtt,
+    write_text_export,
+)
 from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
 from engine.core import files
 from engine.core.audio_io import AudioError, audio_info, read_audio
 from engine.core.codes import ErrorCode
 
+DELIVERY_RATE = 48_000  # what video, broadcast and streaming deliveries are made at
 HEADROOM_PEAK = 0.98
 GUIDE_STEM = "guide"
 MANIFEST = ".dubstudio-export.json"
@@ -137,11 +146,12 @@ class MixdownAudio:
     level: Level | None = None
     limited: bool = False
     fitted: list[tuple[int, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def result(self, files: list[Path]) -> ExportResult:
         """An ExportResult for files made from this mix."""
         return ExportResult(files, self.overruns, self.missing, len(self.mix) / self.sample_rate, self.gain,
-                            self.level, self.limited, self.fitted)
+                            self.level, self.limited, self.fitted, list(self.notes))
 
 
 def read_take(project: Project, take: Take, sample_rate: int | None = None) -> tuple[np.ndarray, int]:
@@ -224,13 +234,16 @@ def _level(mix: np.ndarray, rate: int, settings: ProjectSettings) -> tuple[np.nd
     return mix, gain, limited
 
 
-def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | None = None) -> MixdownAudio:
+def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | None = None, *,
+            channels: int = 1, length_s: float | None = None) -> MixdownAudio:
     """Place every chosen take on the timeline, normalise, add the guide, and sum (no files).
 
     The sample rate defaults to the highest among the takes, so none loses bandwidth: a
     project with Piper's 22.05 kHz takes and CosyVoice2's 24 kHz ones mixes at 24 kHz, the
     Piper takes resampled with soxr; a project of one backend is not resampled at all. The
-    guide is converted to that rate too.
+    guide is converted to that rate too. With ``channels`` 2 the dialogue is centred in stereo
+    (mix and stems); with ``length_s`` the mix and stems are padded with silence or cut to
+    exactly that length (a cut is noted), before the loudness is measured.
     """
     settings = project.settings
     target = settings.loudness_target_lufs
@@ -250,10 +263,19 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
             "(check the lines' timecodes and the gap between lines)",
             ErrorCode.TIME_RANGE,
         )
+    dialogue_end = length
     guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:
         length = max(length, guide.shape[0])
     mix, stems = _sum(placed, guide, length, rate)
+    notes: list[str] = []
+    if channels == 2:
+        mix, stems = _stereo(mix), {key: _stereo(stem) for key, stem in stems.items()}
+    if length_s is not None:
+        end = int(round(length_s * rate))
+        if dialogue_end > end:
+            notes.append(f"the dub ran {(dialogue_end - end) / rate:.2f} s past the end of the video and was cut there")
+        mix, stems = _conform(mix, end), {key: _conform(stem, end) for key, stem in stems.items()}
     mix, gain, limited = _level(mix, rate, settings)
     if gain != 1.0:
         for key in stems:
@@ -272,7 +294,42 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         if slot.overrun_s > 0 and slot.slot_end is not None
     ]
     return MixdownAudio(mix.astype(np.float32, copy=False), stems, int(rate), slots, overruns, missing, gain,
-                        measure(mix, int(rate)), limited, fitted)
+                        measure(mix, int(rate)), limited, fitted, notes)
+
+
+def _stereo(audio: np.ndarray) -> np.ndarray:
+    """Mono (n,) or (n, 1) audio centred in two channels; stereo as it is. Loudness is set on
+    the stereo mix afterwards, so centring costs no level (BS.1770 sums the channels' power)."""
+    if audio.ndim == 2 and audio.shape[1] >= 2:
+        return audio
+    return np.repeat(audio.reshape(-1, 1), 2, axis=1)
+
+
+def _conform(audio: np.ndarray, length: int) -> np.ndarray:
+    """``audio`` cut or padded with silence to exactly ``length`` samples."""
+    if audio.shape[0] >= length:
+        return audio[:length]
+    return np.pad(audio, [(0, length - audio.shape[0])] + [(0, 0)] * (audio.ndim - 1))
+
+
+def delivery_channels(project: Project) -> int:
+    """2 when the source is stereo (the video's first audio track, else the guide), else 1."""
+    if project.video is not None and project.video.audio_streams:
+        return 2 if project.video.audio_streams[0].channels >= 2 else 1
+    path = project.guide_path()
+    if path is not None:
+        try:
+            return 2 if audio_info(path).channels >= 2 else 1
+        except (AudioError, OSError):
+            return 1
+    return 1
+
+
+def delivery_mixdown(project: Project, gap_s: float | None = None) -> MixdownAudio:
+    """The mix as it is delivered: at :data:`DELIVERY_RATE` (takes resampled with soxr), in
+    stereo when the source is, and exactly the video's length when the project has a video."""
+    length_s = project.video.duration_s if project.video is not None else None
+    return mixdown(project, gap_s, DELIVERY_RATE, channels=delivery_channels(project), length_s=length_s)
 
 
 def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> np.ndarray | None:
@@ -352,8 +409,9 @@ def _lstat_mode(path: Path) -> int:
 def export_mix(
     project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None
 ) -> ExportResult:
-    """Write ``mix.wav``; the result lists overruns and lines without takes."""
-    audio = mixdown(project, gap_s)
+    """Write ``mix.wav`` (see :func:`delivery_mixdown`); the result lists overruns and lines
+    without takes."""
+    audio = delivery_mixdown(project, gap_s)
     folder, inside = _out_dir(project, out_dir)
     target = atomic_write_wav(folder / "mix.wav", audio.mix, audio.sample_rate, inside=inside)
     return audio.result([target])
@@ -362,8 +420,8 @@ def export_mix(
 def export_stems(
     project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None
 ) -> ExportResult:
-    """Write one WAV per character under ``stems/``, each as long as the mix."""
-    audio = mixdown(project, gap_s)
+    """Write one WAV per character under ``stems/``, each as long as the mix and in its format."""
+    audio = delivery_mixdown(project, gap_s)
     folder, inside = _out_dir(project, out_dir, "stems")
     names: dict[str, np.ndarray] = {}
     for char_id, stem in audio.stems.items():
@@ -413,15 +471,32 @@ def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None
     return result
 
 
-def export_srt(
-    project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None
+SUBTITLE_WRITERS = {"srt": script_to_srt, "vtt": script_to_vtt}
+
+
+def export_subtitles(
+    project: Project,
+    out_dir: str | os.PathLike[str] | None = None,
+    gap_s: float | None = None,
+    *,
+    kind: str = "srt",
+    names: bool = False,
 ) -> ExportResult:
-    """Write ``script.srt`` timed like the mix (final durations from takes), and beside it
-    ``script.source.srt`` with the original text when the lines are translations."""
+    """Write ``script.srt`` (or ``script.vtt``) timed like the mix (final durations from takes),
+    and beside it ``script.source.srt`` with the original text when the lines are translations.
+    ``names`` puts "Name: " before each cue; a delivery leaves it out."""
+    write = SUBTITLE_WRITERS[kind]
     folder, inside = _out_dir(project, out_dir)
-    targets = [write_text_export(folder / "script.srt", script_to_srt(project, gap_s=gap_s), inside=inside)]
+    targets = [write_text_export(folder / f"script.{kind}", write(project, speaker_prefix=names, gap_s=gap_s),
+                                 inside=inside)]
     if has_source_text(project):
-        targets.append(write_text_export(folder / "script.source.srt", script_to_srt(project, gap_s=gap_s, source=True),
-                                         inside=inside))
+        targets.append(write_text_export(folder / f"script.source.{kind}",
+                                         write(project, speaker_prefix=names, gap_s=gap_s, source=True), inside=inside))
     missing = [n for n, line in enumerate(project.lines, 1) if project.chosen_take(line) is None]
     return ExportResult(targets, missing=missing)
+
+
+def export_srt(project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None, *,
+               names: bool = False) -> ExportResult:
+    """:func:`export_subtitles` as SRT."""
+    return export_subtitles(project, out_dir, gap_s, kind="srt", names=names)

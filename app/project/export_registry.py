@@ -22,8 +22,8 @@ from app.project.export import (
     ExportResult,
     export_lines,
     export_mix,
-    export_srt,
     export_stems,
+    export_subtitles,
 )
 from app.project.project import Project
 from app.project.qa import lines_failing_qa
@@ -39,11 +39,13 @@ FILES_SHOWN = 4  # a summary names this many files, then counts the rest
 
 @dataclass(frozen=True)
 class ExportContext:
-    """What a long export may use: progress (0..1), a cancel check, and video options."""
+    """What a long export may use: progress (0..1), a cancel check, video options, and whether
+    subtitle files put "Name: " before each cue (off: a delivery has no names)."""
 
     progress: Callable[[float], None] | None = None
     cancelled: Callable[[], bool] | None = None
     video: VideoExportOptions = field(default_factory=VideoExportOptions)
+    subtitle_names: bool = False
 
 
 Runner = Callable[[Project, Path | None, ExportContext], ExportResult]
@@ -94,8 +96,12 @@ EXPORTS: tuple[ExportFormat, ...] = (
                  "WAV audio (*.wav)", lambda project, out_dir, _c: export_mix(project, out_dir)),
     ExportFormat("stems", "Stems", "one WAV per character, as long as the mix (exports/stems/)", "",
                  lambda project, out_dir, _c: export_stems(project, out_dir)),
-    ExportFormat("srt", "Script as SRT", "the script timed like the mix (exports/script.srt)",
-                 "Subtitles (*.srt)", lambda project, out_dir, _c: export_srt(project, out_dir), from_takes=False),
+    ExportFormat("srt", "Subtitles as SRT", "the script timed like the mix (exports/script.srt)",
+                 "Subtitles (*.srt)", lambda project, out_dir, context: export_subtitles(
+                     project, out_dir, kind="srt", names=context.subtitle_names), from_takes=False),
+    ExportFormat("vtt", "Subtitles as WebVTT", "the script timed like the mix (exports/script.vtt)",
+                 "WebVTT subtitles (*.vtt)", lambda project, out_dir, context: export_subtitles(
+                     project, out_dir, kind="vtt", names=context.subtitle_names), from_takes=False),
     ExportFormat("csv", "Script as CSV", "the script with final durations (exports/script.csv)",
                  "CSV (*.csv)", _csv, from_takes=False),
     ExportFormat("video", "Video", "the video with the dub as its default audio track (exports/TITLE.mp4)",

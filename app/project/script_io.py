@@ -486,15 +486,10 @@ def _speaker_name(project: Project, line: Line) -> str:
     return project.character(line.character_id).name
 
 
-def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float | None = None,
-                  source: bool = False) -> str:
-    """The script as SRT, timed by the shared timeline (final durations from takes).
-
-    With ``speaker_prefix`` each subtitle reads ``Name: text`` so importing it back restores
-    the characters. With ``source`` the subtitles hold each line's source text (the original
-    a translation came from; the line's text where it has none), timed the same.
-    """
-    subtitles = []
+def _subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
+                   source: bool) -> list[tuple[int, float, float, str]]:
+    """(order, start, end, wrapped text) of every line, timed by the shared timeline."""
+    cues = []
     by_id = {line.id: line for line in project.lines}
     for slot in build_timeline(project, gap_s):
         line = by_id[slot.line_id]
@@ -508,15 +503,40 @@ def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float
         else:
             language = project.character(line.character_id).settings.language if line.character_id else ""
         content = "\n".join(wrap_subtitle(content, rules_for(line_language(language, text))))
-        subtitles.append(
-            srt.Subtitle(
-                index=slot.order,
-                start=_timedelta(slot.start),
-                end=_timedelta(slot.end),
-                content=content,
-            )
-        )
+        cues.append((slot.order, slot.start, slot.end, content))
+    return cues
+
+
+def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float | None = None,
+                  source: bool = False) -> str:
+    """The script as SRT, timed by the shared timeline (final durations from takes).
+
+    With ``speaker_prefix`` each subtitle reads ``Name: text`` so importing it back restores
+    the characters (a script saved as SRT); a delivered subtitle file leaves it out. With
+    ``source`` the subtitles hold each line's source text (the original a translation came
+    from; the line's text where it has none), timed the same.
+    """
+    subtitles = [srt.Subtitle(index=order, start=_timedelta(start), end=_timedelta(end), content=content)
+                 for order, start, end, content in _subtitle_cues(project, speaker_prefix, gap_s, source)]
     return cast(str, srt.compose(subtitles, reindex=False))  # srt is untyped
+
+
+def script_to_vtt(project: Project, *, speaker_prefix: bool = False, gap_s: float | None = None,
+                  source: bool = False) -> str:
+    """The script as WebVTT, the same cues as :func:`script_to_srt` (without names by default)."""
+    blocks = ["WEBVTT\n"]
+    for order, start, end, content in _subtitle_cues(project, speaker_prefix, gap_s, source):
+        # A blank line ends a cue and "-->" starts a timing line: neither may be in the text.
+        text = "\n".join(part for part in content.replace("-->", "->").splitlines() if part.strip())
+        blocks.append(f"{order}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n")
+    return "\n".join(blocks)
+
+
+def _vtt_time(seconds: float) -> str:
+    millis = round(seconds * 1000)
+    hours, rest = divmod(millis, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    return f"{hours:02d}:{minutes:02d}:{rest // 1000:02d}.{rest % 1000:03d}"
 
 
 def _timedelta(seconds: float) -> datetime.timedelta:

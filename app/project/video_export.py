@@ -4,11 +4,16 @@
 
 - the video stream copied packet for packet (no re-encoding, so no quality loss and no time
   spent; frame count and duration stay those of the source);
-- the dub (the project's mix, normalised to the loudness target) encoded as AAC or Opus at
-  48 kHz (mono, or stereo when a stereo guide is kept under it), marked default and "dub",
-  with a language and a title;
-- optionally the original audio as a second track (copied, not re-encoded), marked "original";
-- optionally the script as a soft subtitle track (mov_text in MP4, SubRip in MKV).
+- the dub (the project's delivery mix: 48 kHz, stereo when the source is, exactly the
+  video's length, normalised to the loudness target) encoded as AAC or Opus, marked default
+  and "dub", tagged with the dub's language and a title;
+- optionally the original audio as a second track (copied, not re-encoded), marked "original",
+  tagged with the original dialogue's language and the title "Original audio";
+- optionally the script as a soft subtitle track (mov_text in MP4, SubRip in MKV), tagged with
+  the dub's language and a title.
+
+Languages default to the project's: the dub's is its target language (the original's when it
+is not translated), the original audio's its transcribed language, as ISO 639-2 codes.
 
 It is Qt-free and synchronous: the studio runs it on a worker thread and passes ``progress``
 (called with 0..1) and ``cancelled`` (polled between packets). The file is written through the
@@ -27,7 +32,7 @@ from typing import IO, TYPE_CHECKING, cast
 import numpy as np
 
 from app.project.errors import ExportError, MediaError, OperationCancelled
-from app.project.export import ExportResult, MixdownAudio, mixdown
+from app.project.export import ExportResult, MixdownAudio, delivery_mixdown
 from app.project.fsutil import bound_to, safe_filename
 from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, write_atomically
@@ -35,6 +40,7 @@ from app.project.project import Project
 from app.project.timeline import build_timeline
 from engine.core.audio_io import resample
 from engine.core.codes import ErrorCode
+from engine.core.languages import UNDETERMINED, container_language
 
 if TYPE_CHECKING:
     from av.audio.stream import AudioStream
@@ -61,14 +67,15 @@ _ASS_HEADER = (
 
 @dataclass(frozen=True)
 class VideoExportOptions:
-    """How the finished video is made. Languages are ISO 639-2 codes ("eng", "fra"...)."""
+    """How the finished video is made. Languages are ISO 639-2 codes ("eng", "fre"...); ""
+    takes the project's (see :func:`dub_language`)."""
 
     container: str = "mp4"  # "mp4" or "mkv"
     audio_codec: str = "aac"  # "aac" or "opus"
     bitrate: int = 192_000
     keep_original: bool = False  # the original audio as a second track
     subtitles: bool = False  # the script as a soft subtitle track
-    language: str = "und"  # of the dub (and subtitles)
+    language: str = ""  # of the dub (and subtitles); "" = the project's target language
     title: str = "Dub"
 
     def validate(self) -> None:
@@ -78,8 +85,19 @@ class VideoExportOptions:
             raise ExportError(f"unknown audio codec {self.audio_codec!r}; choose aac or opus")
         if not 32_000 <= self.bitrate <= 512_000:
             raise ExportError(f"audio bitrate must be 32-512 kb/s, got {self.bitrate // 1000} kb/s")
-        if not (len(self.language) == 3 and self.language.isascii() and self.language.isalpha()):
+        if self.language and not (len(self.language) == 3 and self.language.isascii() and self.language.isalpha()):
             raise ExportError(f"language must be a three-letter ISO 639-2 code such as eng, got {self.language!r}")
+
+
+def dub_language(project: Project, options: VideoExportOptions) -> str:
+    """The ISO 639-2 code the dub and its subtitles are tagged with: the options' when given,
+    else the project's target language, else its original language ("und" when unknown)."""
+    return options.language or container_language(project.target_language or project.language)
+
+
+def original_language(project: Project) -> str:
+    """The ISO 639-2 code of the original audio: the language its dialogue was transcribed in."""
+    return container_language(project.language) if project.language else UNDETERMINED
 
 
 def default_video_path(project: Project, options: VideoExportOptions) -> Path:
@@ -121,16 +139,18 @@ def export_video(
     target = Path(out_path) if out_path is not None else default_video_path(project, options)
     if target.suffix.lower() != f".{options.container}":
         raise ExportError(f"{target.name}: a {options.container.upper()} file must end in .{options.container}")
-    audio = mixdown(project)
+    audio = delivery_mixdown(project)
     if progress is not None:
         progress(0.05)
     dub = _at_rate(audio, OUTPUT_RATE)
+    languages = (dub_language(project, options), original_language(project))
     cues = _cues(project) if options.subtitles else []
     video_duration = project.video.duration_s
     encoded_samples: list[int] = []
 
     def write(handle: IO[bytes]) -> None:
-        encoded_samples.append(_mux(handle, source, dub, cues, options, video_duration, progress, cancelled))
+        encoded_samples.append(_mux(handle, source, dub, cues, options, languages, video_duration, progress,
+                                    cancelled))
 
     # In the project folder (exports/ by default) it must resolve inside it, through symlinks;
     # a path the user chose elsewhere is theirs.
@@ -139,9 +159,6 @@ def export_video(
         progress(1.0)
     result = audio.result([target])
     result.duration_s = encoded_samples[0] / OUTPUT_RATE
-    overshoot = result.duration_s - video_duration
-    if overshoot > 0.05:
-        result.notes.append(f"the dub runs {overshoot:.2f} s past the end of the video (kept, not cut)")
     return result
 
 
@@ -173,12 +190,14 @@ def _mux(
     dub: np.ndarray,
     cues: list[tuple[float, float, str]],
     options: VideoExportOptions,
+    languages: tuple[str, str],
     duration: float,
     progress: Callable[[float], None] | None,
     cancelled: Callable[[], bool] | None,
 ) -> int:
     """Copy the picture (and original audio), encode the dub and subtitles, interleaved;
-    returns the samples of dub encoded (silence included up to the picture's end)."""
+    returns the samples of dub encoded (silence included up to the picture's end). ``languages``
+    are the dub's and the original audio's ISO 639-2 codes."""
     import av
 
     container_format, subtitle_codec = CONTAINERS[options.container]
@@ -192,13 +211,15 @@ def _mux(
         layout = "mono" if dub.shape[1] == 1 else "stereo"
         dub_stream.layout = layout
         dub_stream.bit_rate = options.bitrate
-        dub_stream.metadata["language"] = options.language
+        dub_stream.metadata["language"] = languages[0]
         dub_stream.metadata["title"] = options.title
         dub_stream.disposition = av.stream.Disposition.default | av.stream.Disposition.dub
         if options.keep_original and inp.streams.audio:
             original_in = inp.streams.audio[0]
             original = out.add_stream_from_template(original_in)
             original.metadata["title"] = "Original audio"
+            if languages[1] != UNDETERMINED:  # else the source's own tag, if any, stays
+                original.metadata["language"] = languages[1]
             original.disposition = av.stream.Disposition.original
             copies[original_in.index] = original
         subtitle_stream: SubtitleStream | None = None
@@ -206,7 +227,7 @@ def _mux(
             subtitle_stream = cast("SubtitleStream", out.add_stream(subtitle_codec))
             subtitle_stream.codec_context.subtitle_header = _ASS_HEADER
             subtitle_stream.time_base = Fraction(1, 1000)
-            subtitle_stream.metadata["language"] = options.language
+            subtitle_stream.metadata["language"] = languages[0]
             subtitle_stream.metadata["title"] = f"{options.title} (subtitles)"
         encoder = _DubEncoder(out, dub_stream, dub, layout, subtitle_stream, cues)
         reached = 0.0  # packets come in decode order, whose times jump back and forth: report the furthest

@@ -302,3 +302,25 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
         f"(it speaks {', '.join(declared) or 'nothing declared'}); {can}. To fix it, {how}, or set the "
         "character's language if the line is in another one",
     )
+
+
+# ISO 639-2/B codes (what Matroska's language element and MP4's ``mdhd`` carry) of the
+# languages a project is likely to name; a language missing here is tagged "und" unless the
+# user types its code. Chinese: Mandarin and Cantonese are both "chi" in 639-2.
+_CONTAINER_LANGUAGES: dict[str, str] = {
+    "ar": "ara", "bg": "bul", "bn": "ben", "ca": "cat", "cs": "cze", "da": "dan", "de": "ger", "el": "gre",
+    "en": "eng", "es": "spa", "et": "est", "fa": "per", "fi": "fin", "fr": "fre", "he": "heb", "hi": "hin",
+    "hr": "hrv", "hu": "hun", "id": "ind", "it": "ita", "ja": "jpn", "ko": "kor", "lt": "lit", "lv": "lav",
+    "ms": "may", "nl": "dut", "no": "nor", "pl": "pol", "pt": "por", "ro": "rum", "ru": "rus", "sk": "slo",
+    "sl": "slv", "sr": "srp", "sv": "swe", "ta": "tam", "th": "tha", "tl": "tgl", "tr": "tur", "uk": "ukr",
+    "ur": "urd", "vi": "vie", "yue": "chi", "zh": "chi",
+}
+
+
+def container_language(language: str) -> str:
+    """The three-letter ISO 639-2 code a video track is tagged with for ``language`` ("en",
+    "zh-CN", or already "eng"); "und" when it is empty or unknown."""
+    code = language_code(language)
+    if code in _CONTAINER_LANGUAGES:
+        return _CONTAINER_LANGUAGES[code]
+    return code if len(code) == 3 and code.isascii() and code.isalpha() else UNDETERMINED

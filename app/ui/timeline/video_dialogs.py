@@ -31,7 +31,11 @@ from app.project.fsutil import safe_filename
 from app.project.media import probe_video
 from app.project.script_io import ScriptImport, import_srt, script_format
 from app.project.timecode import format_clock
-from app.project.video_export import VideoExportOptions, default_video_path
+from app.project.video_export import (
+    VideoExportOptions,
+    default_video_path,
+    dub_language,
+)
 from app.ui.folders import PROJECTS, Folders
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
@@ -340,7 +344,7 @@ class VideoExportDialog(QDialog):
         self.keep_original = QCheckBox("Add the original audio as a second track")
         self.keep_original.setEnabled(bool(project.video and project.video.audio_streams))
         self.subtitles = QCheckBox("Add the script as a soft subtitle track")
-        self.language = QLineEdit("und")
+        self.language = QLineEdit(dub_language(project, VideoExportOptions()))
         self.language.setMaxLength(3)
         self.language.setToolTip("ISO 639-2 code of the dub's language, e.g. eng, fra, deu, spa (und: undetermined)")
         self.target = QLabel()
@@ -375,7 +379,7 @@ class VideoExportDialog(QDialog):
             audio_codec=self.codec.currentData(),
             keep_original=self.keep_original.isChecked() and self.keep_original.isEnabled(),
             subtitles=self.subtitles.isChecked(),
-            language=self.language.text().strip().lower() or "und",
+            language=self.language.text().strip().lower(),
             title=f"{self._project.title} (dub)",
         )
 

@@ -268,7 +268,9 @@ def test_exports_keep_the_source_text_beside_a_translation(tmp_path: Path) -> No
     assert rows[0][-2:] == ["source", "draft"]
     assert rows[1][1] == "I wanted to submit this idea." and rows[1][-2:] == ["Je voulais soumettre cette idée.", "yes"]
     assert rows[2][-2:] == ["", ""]
-    result = export_srt(project)
+    delivered = export_srt(project)  # a delivery: no "Name: " before the cues
+    assert "Speaker 1:" not in delivered.files[0].read_text(encoding="utf-8")
+    result = export_srt(project, names=True)
     names = [path.name for path in result.files]
     assert names == ["script.srt", "script.source.srt"]
     source = (project.exports_dir / "script.source.srt").read_text(encoding="utf-8")

@@ -113,7 +113,7 @@ def test_cancel_leaves_no_file_and_bad_requests_are_refused(dubbed: Project, tmp
 
 
 def test_every_export_is_declared_once_and_reachable_by_name(dubbed: Project) -> None:
-    assert EXPORT_KINDS == ("lines", "mix", "stems", "srt", "csv", "video")
+    assert EXPORT_KINDS == ("lines", "mix", "stems", "srt", "vtt", "csv", "video")
     assert all(fmt.label and fmt.help for fmt in EXPORTS)
     assert [f.name for f in EXPORTS if f.needs_video] == ["video"]
     results = export(dubbed, ["mix", "csv", "video"], context=ExportContext(video=VideoExportOptions(container="mkv")))
@@ -153,3 +153,27 @@ def test_a_text_file_in_place_of_the_video_is_unreadable(project: Project, video
     with pytest.raises(MediaError) as raised:
         export_video(project)
     assert raised.value.code is ErrorCode.VIDEO_UNREADABLE
+
+
+def test_deliverables_are_48_khz_stereo_like_the_source_and_exactly_the_videos_length(dubbed: Project) -> None:
+    """Issue 33: the mix was mono 22.05 kHz and 37.58 s for a 38.85 s video; tracks said "und"."""
+    assert dubbed.video is not None and dubbed.video.audio_streams[0].channels == 2
+    dubbed.language, dubbed.target_language = "fr", "en"
+    results = export(dubbed, ["mix", "stems", "video"],
+                     context=ExportContext(video=VideoExportOptions(container="mkv", keep_original=True, subtitles=True)))
+    length = int(round(dubbed.video.duration_s * 48000))
+    for path in [*results["mix"].files, *results["stems"].files]:
+        info = sf.info(str(path))
+        assert (info.samplerate, info.channels, info.frames) == (48000, 2, length), path.name
+    kinds = streams(results["video"].files[0])
+    assert [(k[0], k[2].get("language")) for k in kinds[1:]] == [("audio", "eng"), ("audio", "fre"), ("subtitle", "eng")]
+    assert [k[2].get("title") for k in kinds[1:]] == ["Dub", "Original audio", "Dub (subtitles)"]
+    dub, rate = audio_track(results["video"].files[0])
+    assert rate == 48000 and dub.shape[1] == 2
+
+
+def test_a_dub_longer_than_the_video_is_cut_at_its_end_and_said_so(dubbed: Project) -> None:
+    add_fake_take(dubbed, dubbed.lines[-1], tone(30.0, amplitude=0.3))  # runs far past the 17 s video
+    result = export(dubbed, ["mix"])["mix"]
+    assert dubbed.video is not None and sf.info(str(result.files[0])).frames == int(round(dubbed.video.duration_s * 48000))
+    assert any("past the end of the video and was cut there" in note for note in result.notes)
