@@ -68,19 +68,29 @@ class VideoController(QObject):
         self._open_project = open_project
         self.document: Document | None = None
         self.dialog: QWidget | None = None  # the dialog open now (tests drive it)
+        self._unfinished: NewFromVideoDialog | None = None  # left with Cancel: its fields are kept
         # The Whisper model the studio's settings chose (the window sets it).
         self.transcription_model: Callable[[], str] = lambda: DEFAULT_MODEL
 
     # --- a new project from a video ----------------------------------------------------------
 
     def new_from_video(self) -> NewFromVideoDialog:
-        """Open the dialog; OK creates the project in the background and opens it."""
-        dialog = NewFromVideoDialog(self._runner, self._folders, self._projects_dir, self._parent)
-        dialog.chosen.connect(self.create)
-        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        """Open the dialog; OK creates the project in the background and opens it. A dialog left
+        with Cancel is kept and opened again, with what was filled in, until one creates a project."""
+        dialog = self._unfinished
+        if dialog is None:
+            dialog = self._unfinished = NewFromVideoDialog(self._runner, self._folders, self._projects_dir,
+                                                           self._parent)
+            dialog.chosen.connect(self.create)
+            dialog.accepted.connect(lambda: self._forget(dialog))
         self.dialog = dialog
         dialog.open()
         return dialog
+
+    def _forget(self, dialog: NewFromVideoDialog) -> None:
+        if self._unfinished is dialog:
+            self._unfinished = None
+        dialog.deleteLater()
 
     def create(self, request: NewFromVideo) -> None:
         """Make the project (video copied in, subtitles imported, guide extracted) and open it."""

@@ -148,6 +148,7 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomePage()
         self.welcome.open_sample.connect(self.open_sample)
         self.welcome.new_project.connect(self.new_project_dialog)
+        self.welcome.new_from_video.connect(self.video.new_from_video)
         self.welcome.open_folder.connect(self.open_folder_dialog)
         self.welcome.open_recent.connect(self.open_project)
         self.tabs = QTabWidget()

@@ -21,6 +21,7 @@ class WelcomePage(QWidget):
 
     open_sample = Signal()
     new_project = Signal()
+    new_from_video = Signal()
     open_folder = Signal()
     open_recent = Signal(str)
 
@@ -35,6 +36,11 @@ class WelcomePage(QWidget):
         self.sample_button.clicked.connect(self.open_sample)
         new = QPushButton("New project…")
         new.clicked.connect(self.new_project)
+        from_video = QPushButton(self.tr("New project from video…"))
+        from_video.setObjectName("newFromVideo")
+        from_video.setToolTip(self.tr("A project that dubs a video: its subtitles or its transcribed dialogue "
+                                      "become the script"))
+        from_video.clicked.connect(self.new_from_video)
         open_ = QPushButton("Open project folder…")
         open_.clicked.connect(self.open_folder)
         self.recent = QListWidget()
@@ -43,6 +49,7 @@ class WelcomePage(QWidget):
 
         buttons = QHBoxLayout()
         buttons.addWidget(new)
+        buttons.addWidget(from_video)
         buttons.addWidget(open_)
         column = QVBoxLayout()
         column.addWidget(title)

@@ -23,7 +23,7 @@ from app.ui.script.lines_model import Column
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.settings.store import Settings
 from app.ui.tasks import STEPS, Operation, QueryOp, SyncTaskRunner, ThreadTaskRunner
-from app.ui.timeline.video_dialogs import NewFromVideoDialog
+from app.ui.timeline.video_dialogs import NO_SUBTITLES, NewFromVideoDialog
 from app.ui.window.export_controller import ExportController
 from app.ui.window.main_window import MainWindow
 from tests.app.project.media_fixtures import make_video
@@ -317,3 +317,31 @@ def test_a_project_without_video_cannot_export_one(window: MainWindow) -> None:
     assert not window.actions_["export_video"].isEnabled()
     window.export("video")
     assert "E_EXPORT" in window.statusBar().currentMessage()
+
+
+def test_the_welcome_screen_makes_a_project_from_a_video_and_cancel_keeps_the_fields(
+        window: MainWindow, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    video = make_video(tmp_path / "scene.mp4", seconds=6.0)
+    button = window.welcome.findChild(QPushButton, "newFromVideo")
+    assert button is not None and button.text() == "New project from video…"
+    button.click()
+    dialog = window.video.dialog
+    assert isinstance(dialog, NewFromVideoDialog) and dialog.isVisible()
+    dialog.set_video(video)
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(NO_SUBTITLES))
+    dialog.title.setText("My scene")
+    dialog.folder.setText(str(tmp_path / "mine"))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
+    assert not dialog.isVisible() and window.document is None
+    again = window.video.new_from_video()  # within the session, what was filled in is still there
+    assert again is dialog and again.isVisible()
+    assert (again.video.text(), again.title.text(), again.folder.text()) == (str(video), "My scene",
+                                                                              str(tmp_path / "mine"))
+    assert again.subtitles.currentData() == NO_SUBTITLES
+    again.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None and window.document.project.title == "My scene"
+    fresh = window.video.new_from_video()  # once a project was made, the next dialog starts empty
+    assert fresh is not dialog and fresh.title.text() == ""
+    fresh.reject()
