@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from engine.hearing.qa.wer import error_rate
 from engine.hearing.transcribe import Options, transcribe_media
 from engine.hearing.whisper import load_whisper
-from engine.voiceprint.encoder import SpeakerEncoder
+from engine.voiceprint.encoder import CamppSpeakerEncoder
 
 
 def cpu_seconds() -> float:
@@ -51,7 +51,7 @@ def main() -> None:
     args = parser.parse_args()
     references: dict[str, Any] = json.loads((args.dialogues / "references.json").read_text(encoding="utf-8"))
     model = load_whisper(args.model, "cpu")
-    encoder = SpeakerEncoder()
+    encoder = CamppSpeakerEncoder()  # the speakers step's encoder, as the studio runs it
     results = []
     for name, truth in references.items():
         if not name.startswith(args.only):
