@@ -167,6 +167,7 @@ def _transcriber(args: argparse.Namespace,
                  results: list[TranscribedScript]) -> Callable[[Project, CommandStack], list[str]]:
     """The step that transcribes the new project's dialogue; what it made goes into ``results``."""
     import threading
+    from dataclasses import replace
 
     from app.commands.transcribe import StageReport
     from app.commands.translate import translate_transcribed, uses_whisper
@@ -176,6 +177,8 @@ def _transcriber(args: argparse.Namespace,
     cancel = threading.Event()
 
     def make_script(project: Project, stack: CommandStack) -> list[str]:
+        if args.chinese_script:  # a new project keeps the script it was made in
+            project.settings = replace(project.settings, chinese_script=args.chinese_script)
         try:
             made = transcribe_project(project, stack, request, progress=StageReport(sys.stderr), cancel=cancel)
             if args.translate_to and not uses_whisper(args, args.translate_to):

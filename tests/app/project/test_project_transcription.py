@@ -344,4 +344,10 @@ def test_chinese_lines_follow_the_project_s_script_setting_and_the_option(tmp_pa
     assert cli_main(["transcribe", str(root), "--replace"]) in (0, 1)
     assert "廣州市" in script() and in_script(script(), TRADITIONAL) == script()
     assert cli_main(["transcribe", str(root), "--replace", "--chinese-script", "simplified"]) in (0, 1)
-    assert "广州市" in script()
+    assert "广州市" in script() and Project.load(root).settings.chinese_script == TRADITIONAL  # for that run only
+    # `new` keeps the script it was made in as the project's setting.
+    other = tmp_path / "traditional"
+    assert cli_main(["new", str(other), "--video", str(tmp_path / "zh.mp4"), "--transcribe",
+                     "--chinese-script", "traditional"]) in (0, 1)
+    made = Project.load(other)
+    assert made.settings.chinese_script == TRADITIONAL and "廣州市" in "".join(line.text for line in made.lines)
