@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Word
+from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Line, Word
 
 if TYPE_CHECKING:
     from opencc import OpenCC
@@ -74,6 +74,16 @@ def _with_mark(word: Word, mark: str) -> Word:
     text = word.text.rstrip()
     text = CLAUSE_END.sub("", text) if mark != "，" else text
     return replace(word, text=text + mark)
+
+
+def ended_as_sentences(lines: Sequence[Line]) -> None:
+    """Give every Chinese line that does not end in a sentence mark one (。, or ？ after a
+    question particle), in place: a line the speakers step cut where the voice changes is a
+    turn, and a turn ends its sentence."""
+    for line in lines:
+        last = line.words[-1]
+        if not SENTENCE_END.search(last.text.strip()):
+            line.words[-1] = _with_mark(last, _sentence_mark(last.text.strip()))
 
 
 def written_as_chinese(words: Sequence[Word], script: str, pause_s: float) -> list[Word]:

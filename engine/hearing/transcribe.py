@@ -32,6 +32,7 @@ from engine.hearing.audio import SAMPLE_RATE, audio_windows, probe_audio
 from engine.hearing.chinese import (
     DEFAULT_SCRIPT,
     check_script,
+    ended_as_sentences,
     is_chinese,
     written_as_chinese,
 )
@@ -235,6 +236,8 @@ def transcribe_media(
     report("speakers", 0.0)
     labels, count = speakers.cluster(windows.embeddings(), windows.starts, options.speakers)
     lines, labels, count = speakers.in_speaking_order(speakers.assign(lines, windows, labels), labels)
+    if is_chinese(language):
+        ended_as_sentences(lines)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)
     if translator is not None:
         for line, text in zip(lines, translator.translate(lines, language or "")):

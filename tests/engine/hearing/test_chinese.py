@@ -12,10 +12,11 @@ from engine.hearing import HearingError
 from engine.hearing.chinese import (
     SIMPLIFIED,
     TRADITIONAL,
+    ended_as_sentences,
     in_script,
     written_as_chinese,
 )
-from engine.hearing.lines import PAUSE_S, Word, split_lines
+from engine.hearing.lines import PAUSE_S, Line, Word, split_lines
 from engine.hearing.qa.wer import error_rate
 from engine.hearing.transcribe import Options, transcribe_media
 from engine.hearing.whisper import load_whisper
@@ -49,6 +50,12 @@ def test_chinese_words_are_joined_without_spaces_but_english_words_inside_keep_t
     words = [Word(0.0, 0.3, "好"), Word(0.3, 0.6, " 首先"), Word(0.6, 0.9, " Tom"), Word(0.9, 1.2, " Hanks"),
              Word(1.2, 1.5, " 来了")]
     assert [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))] == ["好首先Tom Hanks来了。"]
+
+
+def test_a_line_cut_where_the_speaker_changes_ends_its_sentence_there() -> None:
+    lines = [Line([Word(0.0, 0.4, "但是现在不同了，")]), Line([Word(0.4, 0.9, "你们知道吗")]), Line([Word(1.0, 1.2, "好。")])]
+    ended_as_sentences(lines)
+    assert [line.text for line in lines] == ["但是现在不同了。", "你们知道吗？", "好。"]
 
 
 def test_punctuated_words_keep_their_marks_and_a_line_cut_at_a_pause_still_ends_in_one() -> None:
