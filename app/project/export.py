@@ -83,6 +83,7 @@ from engine.core.codes import ErrorCode
 DELIVERY_RATE = 48_000  # what video, broadcast and streaming deliveries are made at
 HEADROOM_PEAK = 0.98
 GUIDE_STEM = "guide"
+MUSIC_EFFECTS_STEM = "music-effects"
 MANIFEST = ".dubstudio-export.json"
 MAX_MIX_S = MAX_TIME_S + 3600  # the last line may start at 24 h and run on for a while
 _EXPORTED_NAME = re.compile(r"[\w.\-]+\.wav")  # what safe_filename-built names look like
@@ -264,11 +265,18 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
             ErrorCode.TIME_RANGE,
         )
     dialogue_end = length
-    guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
+    notes: list[str] = []
+    guide: np.ndarray | None
+    if settings.guide_mix == "music-effects":
+        guide, method = _music_effects(project, rate)
+        notes.append(f"music and effects under the dub: {method}")
+    else:
+        guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:
         length = max(length, guide.shape[0])
     mix, stems = _sum(placed, guide, length, rate)
-    notes: list[str] = []
+    if settings.guide_mix == "music-effects":
+        stems[MUSIC_EFFECTS_STEM] = stems.pop(GUIDE_STEM)
     if channels == 2:
         mix, stems = _stereo(mix), {key: _stereo(stem) for key, stem in stems.items()}
     if length_s is not None:
@@ -330,6 +338,24 @@ def delivery_mixdown(project: Project, gap_s: float | None = None) -> MixdownAud
     stereo when the source is, and exactly the video's length when the project has a video."""
     length_s = project.video.duration_s if project.video is not None else None
     return mixdown(project, gap_s, DELIVERY_RATE, channels=delivery_channels(project), length_s=length_s)
+
+
+def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
+    """The source's music and effects at ``rate`` as (n, 2), and how they were made: from the
+    video's own audio (all its channels), else the guide track."""
+    from app.project.music_effects import music_and_effects
+
+    path = project.video_path() if project.video is not None and project.video.audio_streams else project.guide_path()
+    if path is None:
+        raise ExportError("the project has no original audio to take music and effects from; add a video with audio "
+                          "or choose another original-audio setting")
+    try:
+        if audio_info(path).duration_s > MAX_MEDIA_S:  # refuse before decoding it whole
+            raise ExportError(f"{path.name} lasts over {MAX_MEDIA_S / 3600:.0f} h; DubStudio takes music and effects "
+                              f"from up to {MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE)
+    except (AudioError, OSError) as error:
+        raise ExportError(f"cannot read the original audio {path.name}: {error}") from error
+    return music_and_effects(path, rate)
 
 
 def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> np.ndarray | None:
@@ -425,7 +451,8 @@ def export_stems(
     folder, inside = _out_dir(project, out_dir, "stems")
     names: dict[str, np.ndarray] = {}
     for char_id, stem in audio.stems.items():
-        label = "guide (original audio)" if char_id == GUIDE_STEM else _character_label(project, char_id)
+        label = {GUIDE_STEM: "guide (original audio)", MUSIC_EFFECTS_STEM: "music and effects"}.get(
+            char_id or "", "") or _character_label(project, char_id)
         name = safe_filename(label or "unassigned", "character")
         if name.casefold() in {n.casefold() for n in names}:  # two names that sanitise alike
             name = f"{name}_{safe_filename(char_id or '', 'unassigned')}"

@@ -219,8 +219,10 @@ class LineBudget:
         return self.length(text) <= self.limit
 
 
-GUIDE_MIXES = ("replace", "duck")
-"""How the original audio enters the dub mix: left out, or kept under the dialogue, ducked."""
+GUIDE_MIXES = ("replace", "music-effects", "duck")
+"""How the original audio enters the dub mix: left out (the dub only); its music and effects
+under the dub, the original dialogue taken out (app.project.music_effects); or kept whole
+under the dialogue, ducked."""
 
 LOUDNESS_PRESETS: dict[str, float] = {"ebu-r128": -23.0, "web": -16.0}
 """Named integrated-loudness targets (LUFS): EBU R128 broadcast, and web/streaming."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -46,6 +47,8 @@ PRESET_LABELS = {
 CUSTOM, OFF = "custom", "off"
 GUIDE_MIX_LABELS = {
     "replace": "Replaced by the dub (dialogue only)",
+    "music-effects": str(QT_TRANSLATE_NOOP("ProjectDialog",
+                                           "Its music and effects under the dub (the original dialogue taken out)")),
     "duck": "Kept under the dub, lowered while lines play",
 }
 
@@ -176,7 +179,7 @@ class ProjectSettingsDialog(QDialog):
         """How the original audio goes into the exported mix: how, its level, the dip under lines."""
         self.guide_mix = QComboBox()
         for key in GUIDE_MIXES:
-            self.guide_mix.addItem(GUIDE_MIX_LABELS[key], key)
+            self.guide_mix.addItem(QCoreApplication.translate("ProjectDialog", GUIDE_MIX_LABELS[key]), key)
         self.guide_mix.setCurrentIndex(self.guide_mix.findData(settings.guide_mix))
         self.guide_mix.currentIndexChanged.connect(self._on_guide_mix)
         self.guide_gain = _spin("guide_gain_db", settings.guide_gain_db)
