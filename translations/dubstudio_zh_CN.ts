@@ -484,6 +484,10 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <source>Either way it is one step that Edit › Undo takes back.</source>
         <translation>无论哪种方式，都可以用 编辑 › 撤销 一步撤回。</translation>
     </message>
+    <message>
+        <source>Choose the folder to deliver into</source>
+        <translation>选择交付文件夹</translation>
+    </message>
 </context>
 <context>
     <name>QaCode</name>
@@ -892,6 +896,13 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+1"/>
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectDialog</name>
+    <message>
+        <source>Its music and effects under the dub (the original dialogue taken out)</source>
+        <translation>保留原片的音乐和音效，置于配音之下（去除原对白）</translation>
     </message>
 </context>
 </TS>

@@ -89,6 +89,18 @@ def _video(project: Project, out_dir: Path | None, context: ExportContext) -> Ex
     return export_video(project, target, context.video, progress=context.progress, cancelled=context.cancelled)
 
 
+def _all(project: Project, out_dir: Path | None, context: ExportContext) -> ExportResult:
+    from app.project.delivery import export_all
+
+    return export_all(project, out_dir, context)
+
+
+def _all_can_start(project: Project, context: ExportContext) -> None:
+    from app.project.delivery import check_delivery
+
+    check_delivery(project, context)
+
+
 EXPORTS: tuple[ExportFormat, ...] = (
     ExportFormat("lines", "Line WAVs", "one WAV per rendered line (exports/lines/)", "",
                  lambda project, out_dir, _c: export_lines(project, out_dir)),
@@ -106,6 +118,9 @@ EXPORTS: tuple[ExportFormat, ...] = (
                  "CSV (*.csv)", _csv, from_takes=False),
     ExportFormat("video", "Video", "the video with the dub as its default audio track (exports/TITLE.mp4)",
                  "Video (*.mp4 *.mkv)", _video, needs_video=True, check=_video_can_start),
+    ExportFormat("all", "Export all (delivery folder)",
+                 "mix, stems, subtitles, script, video and a report in one folder, all or nothing (exports/TITLE delivery/)",
+                 "", _all, check=_all_can_start),
 )
 EXPORT_KINDS: tuple[str, ...] = tuple(f.name for f in EXPORTS)
 

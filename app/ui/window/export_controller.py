@@ -10,6 +10,8 @@ instead of pretending the bar finished.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -41,8 +43,10 @@ class ExportController(QObject):
         """The name of the export in progress, if any."""
         return self._running
 
-    def start(self, project: Project, kind: str, video: VideoExportOptions | None = None) -> bool:
-        """Start an export into the project's exports folder; False while another one runs."""
+    def start(self, project: Project, kind: str, video: VideoExportOptions | None = None,
+              out_dir: Path | None = None) -> bool:
+        """Start an export into ``out_dir`` (default: the project's exports folder); False while
+        another one runs."""
         if self._running is not None:
             self.failed.emit(kind, f"{ErrorCode.EXPORT}: the {self._running} export is still running; wait or cancel it")
             return False
@@ -52,7 +56,7 @@ class ExportController(QObject):
         def work(operation: Operation) -> ExportResult:
             context = ExportContext(progress=operation.report, cancelled=operation.cancelled,
                                     video=video or VideoExportOptions())
-            return fmt.run(project, None, context)
+            return fmt.run(project, out_dir, context)
 
         def done(result: ExportResult) -> None:
             self._running = None

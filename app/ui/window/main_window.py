@@ -368,15 +368,22 @@ class MainWindow(QMainWindow):
     def export(self, kind: str) -> None:
         """Export in the background into the project's exports/ folder (progress, Cancel).
 
-        The video asks for its options first (container, codec, tracks, language).
+        The video asks for its options first (container, codec, tracks, language); Export all
+        asks for the folder the delivery goes into.
         """
         if self.session is None:
             return
         if export_format(kind).needs_video:
             self.exports.ask_video(self.session.project)
             return
+        out_dir: Path | None = None
+        if kind == "all":  # a delivery goes where the user says, not into the project
+            chosen = self.folders.folder(self, "deliveries", self.tr("Choose the folder to deliver into"))
+            if not chosen:
+                return
+            out_dir = Path(chosen)
         self.messages.status(f"Exporting {kind}…")
-        self.exports.start(self.session.project, kind)
+        self.exports.start(self.session.project, kind, out_dir=out_dir)
 
     def _on_exported(self, project: Project, kind: str, result: ExportResult) -> None:
         summary = export_summary(project, export_format(kind), result, qa_hint="filter the script by “Failed QA”")

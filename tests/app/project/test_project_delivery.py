@@ -1,0 +1,56 @@
+"""Export all (issue 33 item 4): one delivery folder, complete, or nothing at all under Cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import soundfile as sf
+
+from app.project import OperationCancelled, Project
+from app.project.export_registry import ExportContext, export
+from app.project.media import attach_video
+from app.project.video_export import VideoExportOptions
+
+from .conftest import add_fake_take, make_project, tone
+from .media_fixtures import make_video
+
+
+@pytest.fixture
+def dubbed(tmp_path: Path) -> Project:
+    project = make_project(tmp_path / "scene")
+    for n, line in enumerate(project.lines[:-1]):  # the last line has no take: the report says so
+        add_fake_take(project, line, tone(1.2, freq=200 + 40 * n, amplitude=0.3))
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=17.0))
+    project.save()
+    return project
+
+
+def test_export_all_writes_one_complete_delivery_folder(dubbed: Project, tmp_path: Path) -> None:
+    chosen = tmp_path / "client"
+    seen: list[float] = []
+    result = export(dubbed, ["all"], chosen, ExportContext(progress=seen.append))["all"]
+    folder = result.files[0]
+    assert folder == chosen / "Test_scene delivery"
+    names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    assert names == ["Test_scene.mp4", "mix.wav", "report.txt", "script.csv", "script.srt", "script.vtt", "stems",
+                     "stems/Maya.wav", "stems/Rex.wav"]
+    assert sf.info(str(folder / "mix.wav")).samplerate == 48000
+    report = (folder / "report.txt").read_text(encoding="utf-8")
+    assert "LUFS" in report and "dBTP" in report and "Lines without a take (left out): 6" in report
+    assert "line 1: not checked" in report and "line 6: no take" in report
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    again = export(dubbed, ["all"], chosen)["all"].files[0]  # never over the first one
+    assert again.name == "Test_scene delivery 2" and (folder / "mix.wav").exists()
+
+
+@pytest.mark.parametrize("cancel_after", [1, 3, 40])  # between parts, and inside the video
+def test_export_all_is_atomic_under_cancel(dubbed: Project, tmp_path: Path, cancel_after: int) -> None:
+    chosen = tmp_path / "client"
+    chosen.mkdir()
+    (chosen / "theirs.txt").write_text("kept")
+    polls = iter(range(10_000))
+    context = ExportContext(cancelled=lambda: next(polls) >= cancel_after, video=VideoExportOptions())
+    with pytest.raises(OperationCancelled):
+        export(dubbed, ["all"], chosen, context)
+    assert [p.name for p in chosen.iterdir()] == ["theirs.txt"]  # nothing half-written, nothing partial
