@@ -341,10 +341,16 @@ def delivery_mixdown(project: Project, gap_s: float | None = None) -> MixdownAud
 
 
 def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
-    """The source's music and effects at ``rate`` as (n, 2), and how they were made: from the
-    video's own audio (all its channels), else the guide track."""
-    from app.project.music_effects import music_and_effects
+    """The source's music and effects at ``rate`` as (n, 2), and how they were made: the
+    client's imported stem, else from the video's own audio (all its channels), else the guide."""
+    from app.project.music_effects import CLIENT_STEM, imported_stem, music_and_effects
 
+    try:
+        stem = imported_stem(project, rate)
+    except (AudioError, OSError) as error:
+        raise ExportError(f"cannot read the imported music-and-effects stem: {error}") from error
+    if stem is not None:
+        return stem, CLIENT_STEM
     path = project.video_path() if project.video is not None and project.video.audio_streams else project.guide_path()
     if path is None:
         raise ExportError("the project has no original audio to take music and effects from; add a video with audio "

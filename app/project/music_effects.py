@@ -15,6 +15,10 @@ source has (:func:`music_and_effects`):
   docs/video.md ("The soundtrack without the dialogue").
 
 Mono sources cannot be separated by channels (:func:`music_and_effects` refuses them).
+
+A client's own M&E stem, where there is one, beats both: :func:`import_stem` checks it against
+the video (rate, length) and keeps it in the project as :data:`STEM_FILE`; the mix then uses it
+(:data:`CLIENT_STEM`) instead of any channel method.
 """
 
 from __future__ import annotations
@@ -24,14 +28,21 @@ from pathlib import Path
 import numpy as np
 
 from app.project.errors import ExportError, MediaError
+from app.project.fsutil import atomic_write_wav, bound_to
 from app.project.media import open_media
+from app.project.project import Project
+from engine.core.audio_io import AudioError, audio_info, read_audio
 from engine.core.codes import ErrorCode
 
+CLIENT_STEM = "the client's music-and-effects stem"
 DROP_CENTRE = "the 5.1 mix without its centre channel"
 CENTRE_FILTER = "the stereo mix with its centre taken out"
 FRAME = 2048  # STFT frame at 48 kHz: 43 ms, fine enough in frequency to part voice from music
 SIMILARITY_POWER = 2  # how sharply only near-identical bins go (2 measured best of 2, 4, 8, 16: docs/video.md)
 _SURROUND_GAIN = np.float32(10 ** (-3 / 20))
+STEM_FILE = "media/music_effects.wav"  # the imported stem, inside the project
+MIN_STEM_RATE = 44_100  # a delivery stem below this has lost the top of the music
+STEM_LENGTH_TOLERANCE_S = 0.1  # how far a stem's end may sit from the video's (about 2 frames)
 
 
 def drop_centre(channels: np.ndarray, layout: tuple[str, ...]) -> np.ndarray:
@@ -86,3 +97,32 @@ def music_and_effects(path: Path, rate: int) -> tuple[np.ndarray, str]:
     if len(layout) >= 6:
         return drop_centre(audio, layout), DROP_CENTRE
     return remove_centre(audio[:, :2], rate), CENTRE_FILTER
+
+
+def import_stem(project: Project, source: Path) -> Path:
+    """Check a client's M&E stem against the project's video and keep it as :data:`STEM_FILE`
+    (32-bit float WAV, its own rate and channels); ExportError with a code otherwise."""
+    if project.video is None:
+        raise ExportError("a music-and-effects stem is aligned to the video; the project has no video yet")
+    try:
+        info = audio_info(source)
+    except (AudioError, OSError) as error:
+        raise ExportError(f"cannot read the stem {source.name}: {error}", ErrorCode.READ_FAILED) from error
+    if info.sample_rate < MIN_STEM_RATE:
+        raise ExportError(f"the stem {source.name} is at {info.sample_rate} Hz; a delivery stem needs at least "
+                          f"{MIN_STEM_RATE} Hz", ErrorCode.INVALID_VALUE)
+    if abs(info.duration_s - project.video.duration_s) > STEM_LENGTH_TOLERANCE_S:
+        raise ExportError(f"the stem {source.name} lasts {info.duration_s:.2f} s but the video {project.video.duration_s:.2f} s; "
+                          "a stem must start with the video and be as long", ErrorCode.TIME_RANGE)
+    audio, rate = read_audio(source, mono=False)
+    target = project.root / STEM_FILE
+    return atomic_write_wav(target, audio, rate, "FLOAT", inside=bound_to(project.root, target))
+
+
+def imported_stem(project: Project, rate: int) -> np.ndarray | None:
+    """The imported stem at ``rate`` as (n, 2), or None when the project has none."""
+    path = project.root / STEM_FILE
+    if not path.is_file():
+        return None
+    audio, _ = read_audio(path, rate, mono=False)
+    return np.ascontiguousarray(audio[:, :2] if audio.shape[1] >= 2 else np.repeat(audio, 2, axis=1))

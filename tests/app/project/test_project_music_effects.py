@@ -20,6 +20,7 @@ from app.project.music_effects import (
     remove_centre,
 )
 from engine.core.audio_io import read_audio
+from engine.core.codes import ErrorCode
 
 from .conftest import VOICES, add_fake_take, make_project, tone
 from .media_fixtures import make_video
@@ -103,3 +104,37 @@ def test_a_mono_source_is_refused_in_words(tmp_path: Path) -> None:
     sf.write(str(path), voice("maya", 1.0), RATE)
     with pytest.raises(ExportError, match="mono: music and effects cannot be parted"):
         music_and_effects(path, RATE)
+
+
+def test_a_client_stem_is_checked_against_the_video_and_used_under_the_dub(tmp_path: Path) -> None:
+    from app.project.media import attach_video
+    from app.project.music_effects import CLIENT_STEM, import_stem
+
+    project: Project = make_project(tmp_path / "scene")
+    for line in project.lines:
+        add_fake_take(project, line, tone(1.0, amplitude=0.3))
+    stem_path = tmp_path / "client_me.wav"
+    bed = np.stack([0.05 * voice("rex", 17.0), 0.05 * voice("narrator", 17.0)], axis=1)
+    sf.write(str(stem_path), bed, RATE, subtype="FLOAT")
+    with pytest.raises(ExportError, match="no video yet"):
+        import_stem(project, stem_path)
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=17.0))
+    assert project.video is not None
+    short, low = tmp_path / "short.wav", tmp_path / "low.wav"
+    sf.write(str(short), bed[: 10 * RATE], RATE)
+    sf.write(str(low), bed[::2], RATE // 2)
+    with pytest.raises(ExportError, match="lasts 10.00 s but the video") as raised:
+        import_stem(project, short)
+    assert raised.value.code is ErrorCode.TIME_RANGE
+    with pytest.raises(ExportError, match="24000 Hz") as raised:
+        import_stem(project, low)
+    assert raised.value.code is ErrorCode.INVALID_VALUE
+    sf.write(str(stem_path), np.pad(bed, ((0, int(round((project.video.duration_s - 17.0) * RATE))), (0, 0))), RATE,
+             subtype="FLOAT")
+    import_stem(project, stem_path)
+    project.settings.guide_mix = "music-effects"
+    project.settings.loudness_target_lufs = None  # the stem's samples as given
+    audio = delivery_mixdown(project)
+    assert f"music and effects under the dub: {CLIENT_STEM}" in audio.notes
+    under = audio.stems["music-effects"][: 17 * RATE]
+    assert np.abs(under - bed[: len(under)]).max() < 1e-5  # the stem itself, aligned to the video's start
