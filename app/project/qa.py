@@ -225,11 +225,14 @@ def _worker_main(requests: Connection, results: Connection, max_batch: int = MAX
     while True:
         try:
             batch = [requests.recv()]
+        except (EOFError, OSError):
+            return  # the parent is gone
+        try:
             # Every take already waiting joins the batch: short takes then share Whisper windows.
             while batch[-1] is not None and len(batch) < max_batch and requests.poll(0):
                 batch.append(requests.recv())
         except (EOFError, OSError):
-            return  # the parent is gone
+            batch.append(None)  # the parent closed its end: check what came, as before packing, then stop
         stop = batch[-1] is None
         todo = [request for request in batch if request is not None]
         try:
