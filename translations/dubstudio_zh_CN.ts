@@ -403,6 +403,19 @@
     </message>
 </context>
 <context>
+    <name>FitColumn</name>
+    <message>
+        <location filename="../app/ui/script/columns.py" line="+375"/>
+        <source>too long +%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at the project&apos;s total speed-up limit, %2×.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>GeneralPage</name>
     <message>
         <location filename="../app/ui/settings/dialog.py" line="+98"/>
@@ -428,7 +441,7 @@
 <context>
     <name>LinesModel</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="+226"/>
+        <location filename="../app/ui/script/columns.py" line="-176"/>
         <source>letters</source>
         <translation>个字母</translation>
     </message>
@@ -458,7 +471,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/ui/window/main_window.py" line="+348"/>
+        <location filename="../app/ui/window/main_window.py" line="+349"/>
         <source>Import into a script that has lines</source>
         <translation>导入到已有台词的脚本</translation>
     </message>
@@ -487,6 +500,49 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     <message>
         <source>Choose the folder to deliver into</source>
         <translation>选择交付文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectSettingsDialog</name>
+    <message>
+        <location filename="../app/ui/settings/project_dialog.py" line="+92"/>
+        <source>Simplified (简体)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Traditional (繁體)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The characters transcribed Chinese lines are written in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Chinese script</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Faster speaking and time-stretch together never speed a take up more than this; a line that still does not fit is flagged “too long” with the seconds it needs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Total speed-up limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A line with an end time may run on into the silence after it by this much, never past the next line&apos;s start, before anything is sped up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run into the silence after a line</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -883,6 +939,19 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+1"/>
         <source>Use this voice?</source>
         <translation>使用这个声音吗？</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <location filename="../app/ui/window/welcome.py" line="+39"/>
+        <source>New project from video…</source>
+        <translation>从视频新建项目…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A project that dubs a video: its subtitles or its transcribed dialogue become the script</source>
+        <translation>为视频配音的项目：视频的字幕或转写出的对白成为脚本</translation>
     </message>
 </context>
 <context>
