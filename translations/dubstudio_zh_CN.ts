@@ -680,6 +680,34 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
 </context>
 <context>
+    <name>Transcription</name>
+    <message>
+        <location filename="../app/ui/timeline/video_clips.py" line="+178"/>
+        <source>Loading the speech models</source>
+        <translation>正在加载语音模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Listening to the dialogue</source>
+        <translation>正在聆听对白</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Telling the voices apart</source>
+        <translation>正在区分声音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choosing each voice&apos;s clip</source>
+        <translation>正在为每个声音选择片段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cutting each voice&apos;s clip into voices/</source>
+        <translation>正在把每个声音的片段剪入 voices/</translation>
+    </message>
+</context>
+<context>
     <name>TranslateDialog</name>
     <message>
         <location filename="../app/ui/script/translate_dialog.py" line="+73"/>

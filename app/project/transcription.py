@@ -218,12 +218,16 @@ def hear_project(
     if project.lines and not replace:
         raise TranscriptionError(f"the project already has {len(project.lines)} lines; transcribing replaces them "
                                  "(pass --replace, or undo afterwards in the studio)", ErrorCode.SCRIPT_NOT_EMPTY)
+    report = progress or (lambda stage, fraction: None)
+    if model is None or encoder is None:
+        report("loading", 0.0)
     if model is None:
         model = load_model(request)
     if encoder is None:
         from engine.voiceprint.encoder import CamppSpeakerEncoder
 
         encoder = CamppSpeakerEncoder()
+    report("loading", 1.0)
     options = with_fields(request.options, chinese_script=request.chinese_script or project.settings.chinese_script)
     translator = WhisperTranslator(model, cancel) if options.translate_to == WhisperTranslator.target else None
     written = WrittenFiles(project.root)
@@ -231,7 +235,9 @@ def hear_project(
         heard = transcribe_media(video, model, encoder, options, translator=translator, progress=progress,
                                  cancel=cancel)
         characters = _speakers_as_characters(project, heard)
-        clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written)
+        report("cutting", 0.0)
+        clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written,
+                                     lambda fraction: report("cutting", fraction))
         _write_candidates(project, heard, characters, written)
         _write_voiceprints(project, heard, written)
     except HearingError as error:
@@ -291,14 +297,19 @@ def _line(heard: HeardLine, characters: Sequence[Character]) -> Line:
 
 def _cut_reference_clips(project: Project, video: Path, stream_index: int | None, heard: Transcription,
                          characters: Sequence[Character], cancel: threading.Event | None,
-                         written: WrittenFiles) -> set[str]:
-    """Each speaker's best candidate cut into voices/ and set as their clip; the ids given one."""
+                         written: WrittenFiles, cut: Callable[[float], None]) -> set[str]:
+    """Each speaker's best candidate cut into voices/ and set as their clip; the ids given one.
+    ``cut`` is told the share of the clips written."""
     chosen = [(speaker, found[0]) for speaker, found in heard.candidates.items() if found]
     voices = ensure_dir(project.voices_dir, inside=project.root)
     targets = [unique_path(voices, f"speaker-{speaker + 1}-original", ".wav") for speaker, _ in chosen]
 
+    done: list[Path] = []
+
     def write(index: int, audio: np.ndarray, rate: int) -> None:
-        written.made.append(atomic_write_wav(targets[index], audio, rate, inside=project.root))
+        done.append(atomic_write_wav(targets[index], audio, rate, inside=project.root))
+        written.made.append(done[-1])
+        cut(len(done) / len(targets))
 
     hearing_clips.cut_clips(video, stream_index, [(c.start, c.end) for _, c in chosen], write, cancel)
     for (speaker, candidate), target in zip(chosen, targets):

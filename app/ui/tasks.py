@@ -60,8 +60,10 @@ class ProgressSpec:
     title: str  # the dialog's title
     label: str  # what the work does, until it reports a stage: "Exporting Video"
     cancelling: str  # said from Cancel until the work stops: "Cancelling the video export"
-    # The work's stages in order, key -> label; each takes an equal share of the bar.
+    # The work's stages in order, key -> label; each takes an equal share of the bar unless
+    # ``weights`` gives it another (key -> its share of the time, in any unit).
     stages: Mapping[str, str] = field(default_factory=dict)
+    weights: Mapping[str, float] = field(default_factory=dict)
     modal: bool = False  # the window waits for it; otherwise the studio stays usable meanwhile
 
 
@@ -140,7 +142,9 @@ class Operation(QObject):
         stages, done = list(self._spec.stages), report.fraction
         if report.stage is not None and report.stage in stages:
             self.dialog.setLabelText(f"{self._spec.stages[report.stage]}… {report.fraction:.0%}")
-            done = (stages.index(report.stage) + report.fraction) / len(stages)
+            weights = [self._spec.weights.get(stage, 1.0) for stage in stages]
+            index = stages.index(report.stage)
+            done = (sum(weights[:index]) + weights[index] * report.fraction) / sum(weights)
         self.dialog.setRange(0, STEPS)
         self.dialog.setValue(round(max(0.0, min(1.0, done)) * STEPS))
 

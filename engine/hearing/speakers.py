@@ -21,7 +21,7 @@ change.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -62,9 +62,10 @@ class EmbeddingWindows:
     vectors: list[np.ndarray] = field(default_factory=list)
 
     def add(self, audio: np.ndarray, offset_s: float, lines: Sequence[Line], encoder: VoiceEmbedder,
-            cancel: threading.Event | None = None) -> None:
+            cancel: threading.Event | None = None, embedded_to: Callable[[float], None] | None = None) -> None:
         """Embed the windows over ``lines`` (times in the recording) of this stretch of audio,
-        a line at a time (the encoder runs each line's windows as one batch)."""
+        a line at a time (the encoder runs each line's windows as one batch); ``embedded_to`` is
+        told the end of each line embedded (for progress)."""
         length_s = len(audio) / SAMPLE_RATE
         for line in lines:
             if cancel is not None and cancel.is_set():
@@ -74,6 +75,8 @@ class EmbeddingWindows:
             self.vectors.extend(encoder.embed_many(pieces, SAMPLE_RATE))
             self.starts.extend(offset_s + start for start, _ in spans)
             self.ends.extend(offset_s + end for _, end in spans)
+            if embedded_to is not None:
+                embedded_to(line.end)
 
     def embeddings(self) -> np.ndarray:
         """One row per window (none: a 0 x 0 array, which clusters into no speakers)."""

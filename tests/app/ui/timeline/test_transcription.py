@@ -103,6 +103,9 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
     assert operations[0].dialog is None and window.runner.busy is None and action.isEnabled()
     assert [value for _label, value in shown] == sorted(value for _label, value in shown) and shown[-1][1] == STEPS
     assert {label.split("…")[0] for label, _value in shown} >= set(STAGES.values())
+    # the bar moves while Whisper and CAM++ listen, not only at the end of the recording
+    listening = sorted({value for label, value in shown if label.startswith(STAGES["listening"])})
+    assert len(listening) >= 3 and listening[0] < STEPS // 2
     window.document.undo()
     assert project.lines == [] and project.characters == [] and project.language == ""
 
