@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 from app.project import AddCharacter, Change, EditCharacter, Project, ProjectError
 from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
+from app.project.model import MIN_CLIP_PURITY, MIN_CLIP_WARN_S, clip_warning
 from app.project.qa import hear_character_clip
 from app.project.undo import MergeCharacters, SplitCharacter
 from app.ui.characters.character_removal import ask_to_remove
@@ -262,6 +263,9 @@ class CharactersPanel(QWidget):
         self.colour.clicked.connect(self._pick_colour)
         self.clip_label = QLabel("No reference clip")
         self.clip_label.setWordWrap(True)
+        self.clip_quality = QLabel("")  # the clip's purity, and a warning when it may clone badly
+        self.clip_quality.setObjectName("clipQuality")
+        self.clip_quality.setWordWrap(True)
         self.import_button = QPushButton("Import clip…")
         self.import_button.clicked.connect(self._import_clip)
         self.from_video_button = QPushButton("Choose from the video…")
@@ -362,6 +366,7 @@ class CharactersPanel(QWidget):
         form.addRow("", _wrap(clip_row))
         form.addRow("Trim (s)", self.waveform)
         form.addRow("", self.trim_label)
+        form.addRow("", self.clip_quality)
         form.addRow("Transcript", self.transcript)
         transcript_row = QHBoxLayout()
         transcript_row.addWidget(self.transcript_note, 1)
@@ -470,6 +475,7 @@ class CharactersPanel(QWidget):
             self.name.show_text("")
             self.clip_label.setText("Add a character to give it a voice.")
             self.waveform.set_audio(None, 0, "Add a character to give it a voice")
+            self.clip_quality.setText("")
             self.voice_status.setText("")
             self.resemblance.setText("")
             return
@@ -498,6 +504,7 @@ class CharactersPanel(QWidget):
             self._clip_audio = None
             self.waveform.set_audio(None, 0)
             self.trim_label.setText("")
+            self.clip_quality.setText("")
             return
         rel = char.clip
         if self._clip_audio is not None and self._clip_audio[0] == rel:
@@ -505,6 +512,7 @@ class CharactersPanel(QWidget):
             return
         self._clip_audio = None
         self.waveform.set_audio(None, 0, "Reading the clip…")  # never the previous character's clip
+        self._show_clip_quality(None)  # the purity now; the length once the clip is read
         path = self._doc.project.resolve(rel)
 
         def moved_on() -> bool:  # the user chose another character or clip while this one decoded
@@ -536,6 +544,34 @@ class CharactersPanel(QWidget):
             f"Using {char.clip_start:.2f} s – {end:.2f} s of {self.waveform.duration:.2f} s "
             "(drag the edges of the highlighted region)"
         )
+        self._show_clip_quality(end - char.clip_start)
+
+    def _show_clip_quality(self, seconds: float | None) -> None:
+        """Show the clip's purity (a clip cut from the video has one) and warn, with why in the
+        tooltip, when clip_warning finds it impure or too short; ``seconds`` (trimmed) or None
+        while unknown."""
+        char = self._doc.project.character(self._current) if self._current else None
+        if char is None or not char.clip:
+            self.clip_quality.setText("")
+            self.clip_quality.setToolTip("")
+            return
+        purity = char.clip_purity
+        reasons = []
+        if clip_warning(purity, None) is not None and purity is not None:
+            reasons.append(self.tr("It may hold another voice: its purity {0:+.2f} is under {1:.2f} (how much "
+                                   "more it sounds like this character than like the nearest other).")
+                           .format(purity, MIN_CLIP_PURITY))
+        if clip_warning(None, seconds) is not None and seconds is not None:
+            reasons.append(self.tr("It is short: {0:.1f} s; a clip of {1:.0f} s or more clones better.")
+                           .format(seconds, MIN_CLIP_WARN_S))
+        score = self.tr("Purity {0:+.2f}").format(purity) if purity is not None else ""
+        if reasons:
+            self.clip_quality.setText(" ".join(filter(None, ["⚠", self.tr("Check this clip"), score])))
+            self.clip_quality.setToolTip("\n".join(reasons))
+        else:
+            self.clip_quality.setText(score)
+            self.clip_quality.setToolTip(self.tr("How much more the clip sounds like this character than like "
+                                                 "the nearest other (from the video)") if score else "")
 
     # --- transcripts by ear ----------------------------------------------------------------------
 

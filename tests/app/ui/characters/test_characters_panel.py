@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
+from app.project import EditCharacter
 from app.project.sample import copy_sample_project
 from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
@@ -224,3 +225,24 @@ def test_the_clip_dialog_starts_in_the_project_then_in_the_last_folder(
     widget.import_button.click()
     widget.import_button.click()
     assert asked == [str(doc.project.root), str(clips)]
+
+
+def test_the_clip_shows_its_purity_and_warns_when_impure_or_short(
+    panel: tuple[CharactersPanel, Document, list[Any]],
+) -> None:
+    widget, doc, _ = panel
+    maya = doc.project.characters[0]
+    assert widget.waveform.duration >= 5.0  # the sample's clip is long enough: nothing to warn of
+    assert widget.clip_quality.text() == "" and maya.clip_purity is None
+    doc.push(EditCharacter(maya.id, clip_purity=0.42))  # as Choose from the video sets it
+    assert widget.clip_quality.text() == "Purity +0.42" and "⚠" not in widget.clip_quality.text()
+    doc.push(EditCharacter(maya.id, clip_purity=0.03))
+    assert widget.clip_quality.text().startswith("⚠") and "+0.03" in widget.clip_quality.text()
+    assert "another voice" in widget.clip_quality.toolTip() and "short" not in widget.clip_quality.toolTip()
+    doc.undo()
+    assert "⚠" not in widget.clip_quality.text()
+    widget.waveform.trim_changed.emit(0.5, 3.0)  # 2.5 s: short
+    assert widget.clip_quality.text().startswith("⚠")
+    assert "2.5 s" in widget.clip_quality.toolTip() and "another voice" not in widget.clip_quality.toolTip()
+    widget._add()  # no clip: nothing to say
+    assert widget.clip_quality.text() == ""
