@@ -51,6 +51,7 @@ from app.ui.characters.character_removal import ask_to_remove
 from app.ui.characters.voices import VoiceState, VoiceStates
 from app.ui.characters.waveform import WaveformView
 from app.ui.folders import Folders
+from app.ui.language import number
 from app.ui.playback.player import Player, read_mono
 from app.ui.playback.recorder import Recorder
 from app.ui.script.speed_box import SpeedBox
@@ -556,15 +557,16 @@ class CharactersPanel(QWidget):
             self.clip_quality.setToolTip("")
             return
         purity = char.clip_purity
+        purity_text = "" if purity is None else ("+" if purity >= 0 else "") + number(purity, 2)
         reasons = []
-        if clip_warning(purity, None) is not None and purity is not None:
-            reasons.append(self.tr("It may hold another voice: its purity {0:+.2f} is under {1:.2f} (how much "
+        if clip_warning(purity, None) is not None:
+            reasons.append(self.tr("It may hold another voice: its purity {purity} is under {least} (how much "
                                    "more it sounds like this character than like the nearest other).")
-                           .format(purity, MIN_CLIP_PURITY))
+                           .format(purity=purity_text, least=number(MIN_CLIP_PURITY, 2)))
         if clip_warning(None, seconds) is not None and seconds is not None:
-            reasons.append(self.tr("It is short: {0:.1f} s; a clip of {1:.0f} s or more clones better.")
-                           .format(seconds, MIN_CLIP_WARN_S))
-        score = self.tr("Purity {0:+.2f}").format(purity) if purity is not None else ""
+            reasons.append(self.tr("It is short: {seconds} s; a clip of {least} s or more clones better.")
+                           .format(seconds=number(seconds, 1), least=number(MIN_CLIP_WARN_S)))
+        score = self.tr("Purity {purity}").format(purity=purity_text) if purity is not None else ""
         if reasons:
             self.clip_quality.setText(" ".join(filter(None, ["⚠", self.tr("Check this clip"), score])))
             self.clip_quality.setToolTip("\n".join(reasons))
