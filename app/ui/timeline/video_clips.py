@@ -65,9 +65,11 @@ class ChooseFromVideoDialog(QDialog):
         self._character = project.character(character_id)
         self._runner = runner
         self._play_clip = play_clip
-        self.candidates = clip_candidates(project, character_id)
+        self.candidates: list[ClipCandidate] = []
+        self._closed = False  # the candidates found after it closed are not wanted
+        self.finished.connect(self._on_finished)
         self.setWindowTitle(f"Choose {self._character.name}'s clip from the video")
-        self.table = QTableWidget(len(self.candidates), len(COLUMNS))
+        self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("clipCandidates")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -75,21 +77,7 @@ class ChooseFromVideoDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setWordWrap(True)
-        for row, candidate in enumerate(self.candidates):
-            cells = (f"{format_clock(candidate.start)}–{format_clock(candidate.end)}",
-                     f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(f"{candidate.text}\n\nSNR {candidate.snr_db:.0f} dB, purity {candidate.purity:+.2f} "
-                                "(how much more it sounds like this speaker than the nearest other)")
-                self.table.setItem(row, column, item)
-        self.table.resizeColumnsToContents()
-        self.table.resizeRowsToContents()
-        if self.candidates:
-            self.table.selectRow(0)
-        self.note = QLabel("" if self.candidates else
-                           "No candidates: this character was not found by transcribing the video "
-                           "(Project › Transcribe the dialogue), or says too little alone.")
+        self.note = QLabel(self.tr("Finding the candidates…"))
         self.note.setObjectName("chooseFromVideoNote")
         self.note.setWordWrap(True)
         self.play_button = QPushButton("Play")
@@ -99,8 +87,7 @@ class ChooseFromVideoDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Use this clip")
         self.buttons.accepted.connect(self.use)
         self.buttons.rejected.connect(self.reject)
-        for button in (self.play_button, self.buttons.button(QDialogButtonBox.StandardButton.Ok)):
-            button.setEnabled(bool(self.candidates))
+        self._enable_choosing()
         actions = QHBoxLayout()
         actions.addWidget(self.play_button)
         actions.addStretch(1)
@@ -110,6 +97,36 @@ class ChooseFromVideoDialog(QDialog):
         layout.addWidget(self.note)
         layout.addLayout(actions)
         self.resize(720, 360)
+        # Finding them again from the voiceprints reads the video's embeddings: off the GUI thread.
+        runner.run(lambda: clip_candidates(project, character_id), self._show_candidates,
+                   lambda error: self.note.setText(str(error)), alive=lambda: not self._closed)
+
+    def _on_finished(self, _result: int) -> None:
+        self._closed = True
+
+    def _enable_choosing(self) -> None:
+        for button in (self.play_button, self.buttons.button(QDialogButtonBox.StandardButton.Ok)):
+            button.setEnabled(bool(self.candidates))
+
+    def _show_candidates(self, candidates: list[ClipCandidate]) -> None:
+        self.candidates = candidates
+        self.table.setRowCount(len(candidates))
+        for row, candidate in enumerate(candidates):
+            cells = (f"{format_clock(candidate.start)}–{format_clock(candidate.end)}",
+                     f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(f"{candidate.text}\n\nSNR {candidate.snr_db:.0f} dB, purity {candidate.purity:+.2f} "
+                                "(how much more it sounds like this speaker than the nearest other)")
+                self.table.setItem(row, column, item)
+        self.table.resizeColumnsToContents()
+        self.table.resizeRowsToContents()
+        if candidates:
+            self.table.selectRow(0)
+        self.note.setText("" if candidates else
+                          "No candidates: this character was not found by transcribing the video "
+                          "(Project › Transcribe the dialogue), or says too little alone.")
+        self._enable_choosing()
 
     def chosen(self) -> ClipCandidate | None:
         rows = self.table.selectionModel().selectedRows()
