@@ -446,6 +446,12 @@ def test_render_with_fit_fits_an_overrunning_take_and_shows_it(qtbot: QtBot, win
     # closer: Piper's length varies by up to ~12 % between syntheses of a short line, and at 85 %
     # a shorter new take needed only rate 1.04.)
     line.end = round(line.start + 0.80 * natural, 3)
+    # Fit borrows the silence before the next line first: start the next line where this one
+    # ends, so there is none to borrow and the take must be spoken faster.
+    later = [other for other in doc.project.lines if other.start is not None and other.start > line.start]
+    if later:
+        following = min(later, key=lambda other: other.start or 0.0)
+        following.start = line.end
     doc.notify_render(frozenset({line.id}))
     assert timeline.canvas.clip(line.id).slot.overrun_s > 0  # type: ignore[union-attr]
     with qtbot.waitSignal(renders.running_changed, timeout=ENGINE_TIMEOUT_MS, check_params_cb=lambda r: not r):
