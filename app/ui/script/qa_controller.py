@@ -7,7 +7,7 @@ saved as after a take, and the table is told which lines changed. The checks are
 as takes finish, at another priority than the studio's, not operations of :mod:`app.ui.tasks`
 (docs/seams.md).
 
-No take is left "Checking…": the controller knows which takes it sent. A result that arrives for
+No take is left "Checking…" by an edit made while its check runs. A result that arrives for
 a take the project no longer holds (the script was replaced, the line deleted, while the check
 ran) is kept by the take's id, and when an undo or redo brings the take back the result is
 recorded then (a take's audio and text never change, so the measurement still holds).
@@ -68,7 +68,6 @@ class QaController(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.collect)
-        self._in_flight: dict[str, str] = {}  # take id -> line id: sent, no result yet
         self._gone: dict[str, QaOutcome] = {}  # take id -> result that came when the take was not in the project
         document.changed.connect(self._take_back_results)
 
@@ -88,7 +87,6 @@ class QaController(QObject):
         if self._runner is None:
             self._runner = self._make_runner()
         self._runner.submit(request)
-        self._in_flight[take.id] = line_id
         self._timer.start()
         if self._doc.qa_errors.pop(take.id, None) is not None:  # "Checking…" again, not "QA error"
             self._doc.notify_render(frozenset({line_id}))
@@ -134,7 +132,6 @@ class QaController(QObject):
         changed: set[str] = set()
         errored: set[str] = set()
         for outcome in outcomes:
-            self._in_flight.pop(outcome.take_id, None)
             if outcome.checks is None:
                 # Shown in the QA column (with the reason) until the take is checked again.
                 self._doc.qa_errors[outcome.take_id] = outcome.error
@@ -178,7 +175,6 @@ class QaController(QObject):
     def close(self) -> None:
         """Stop checking (the document is closing); results not yet in are dropped."""
         self._timer.stop()
-        self._in_flight.clear()
         self._gone.clear()
         if self._runner is not None:
             self._runner.close()
