@@ -28,6 +28,7 @@ from app.project.export import (
 from app.project.project import Project
 from app.project.qa import lines_failing_qa
 from app.project.script_io import export_script
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.video_export import (
     VideoExportOptions,
     check_video_export,
@@ -102,21 +103,23 @@ def _all_can_start(project: Project, context: ExportContext) -> None:
 
 
 EXPORTS: tuple[ExportFormat, ...] = (
-    ExportFormat("lines", "Line WAVs", "one WAV per rendered line (exports/lines/)", "",
+    ExportFormat("lines", QT_TRANSLATE_NOOP("formats", "Line WAVs"), QT_TRANSLATE_NOOP("formats", "one WAV per rendered line (exports/lines/)"), "",
                  lambda project, out_dir, _c: export_lines(project, out_dir)),
-    ExportFormat("mix", "Mix", "all takes at their timecodes, loudness-normalised (exports/mix.wav)",
+    ExportFormat("mix", QT_TRANSLATE_NOOP("formats", "Mix"), QT_TRANSLATE_NOOP("formats", "all takes at their timecodes, loudness-normalised (exports/mix.wav)"),
                  "WAV audio (*.wav)", lambda project, out_dir, _c: export_mix(project, out_dir)),
-    ExportFormat("stems", "Stems", "one WAV per character, as long as the mix (exports/stems/)", "",
+    ExportFormat("stems", QT_TRANSLATE_NOOP("formats", "Stems"), QT_TRANSLATE_NOOP("formats", "one WAV per character, as long as the mix (exports/stems/)"), "",
                  lambda project, out_dir, _c: export_stems(project, out_dir)),
-    ExportFormat("srt", "Subtitles as SRT", "the script timed like the mix (exports/script.srt)",
+    ExportFormat("srt", QT_TRANSLATE_NOOP("formats", "Subtitles as SRT"),
+                 QT_TRANSLATE_NOOP("formats", "the script timed like the mix (exports/script.srt)"),
                  "Subtitles (*.srt)", lambda project, out_dir, context: export_subtitles(
                      project, out_dir, kind="srt", names=context.subtitle_names), from_takes=False),
     ExportFormat("vtt", "Subtitles as WebVTT", "the script timed like the mix (exports/script.vtt)",
                  "WebVTT subtitles (*.vtt)", lambda project, out_dir, context: export_subtitles(
                      project, out_dir, kind="vtt", names=context.subtitle_names), from_takes=False),
-    ExportFormat("csv", "Script as CSV", "the script with final durations (exports/script.csv)",
+    ExportFormat("csv", QT_TRANSLATE_NOOP("formats", "Script as CSV"),
+                 QT_TRANSLATE_NOOP("formats", "the script with final durations (exports/script.csv)"),
                  "CSV (*.csv)", _csv, from_takes=False),
-    ExportFormat("video", "Video", "the video with the dub as its default audio track (exports/TITLE.mp4)",
+    ExportFormat("video", QT_TRANSLATE_NOOP("formats", "Video"), QT_TRANSLATE_NOOP("formats", "the video with the dub as its default audio track (exports/TITLE.mp4)"),
                  "Video (*.mp4 *.mkv)", _video, needs_video=True, check=_video_can_start),
     ExportFormat("all", "Export all (delivery folder)",
                  "mix, stems, subtitles, script, video and a report in one folder, all or nothing (exports/TITLE delivery/)",

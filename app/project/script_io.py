@@ -37,6 +37,7 @@ from app.project.model import PALETTE, Character, Line, new_id, validate_line
 from app.project.project import Project
 from app.project.timecode import TimeRangeError, format_timecode, parse_time
 from app.project.timeline import build_timeline
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import AddLines
 from engine.core import files
 from engine.core.codes import ErrorCode
@@ -624,12 +625,12 @@ def _csv_text(project: Project, suffix: str) -> str:
 
 
 SCRIPT_FORMATS: tuple[ScriptFormat, ...] = (
-    ScriptFormat("srt", "Subtitles (SRT)…", "Subtitles", (".srt",), import_srt,
+    ScriptFormat("srt", QT_TRANSLATE_NOOP("formats", "Subtitles (SRT)…"), "Subtitles", (".srt",), import_srt,
                  lambda project, _suffix: script_to_srt(project)),
     # Spreadsheets save tab-separated text as .txt, so the CSV dialog offers those too.
-    ScriptFormat("csv", "CSV / TSV…", "CSV or TSV", (".csv", *TAB_SEPARATED), import_csv, _csv_text,
+    ScriptFormat("csv", QT_TRANSLATE_NOOP("formats", "CSV / TSV…"), "CSV or TSV", (".csv", *TAB_SEPARATED), import_csv, _csv_text,
                  also_opens=(".txt",)),
-    ScriptFormat("script", "Plain script (Name: line)…", "Script", (".txt", ".md", ".fountain"), import_plain,
+    ScriptFormat("script", QT_TRANSLATE_NOOP("formats", "Plain script (Name: line)…"), "Script", (".txt", ".md", ".fountain"), import_plain,
                  fallback=True),
 )
 

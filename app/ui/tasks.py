@@ -119,7 +119,7 @@ class Operation(QObject):
         self.deleteLater()
 
     def _make_dialog(self, spec: ProgressSpec) -> QProgressDialog:
-        dialog = QProgressDialog(f"{spec.label}…", "Cancel", 0, STEPS, spec.parent)
+        dialog = QProgressDialog(f"{spec.label}…", self.tr("Cancel"), 0, STEPS, spec.parent)
         dialog.setObjectName("operationProgress")
         dialog.setWindowTitle(spec.title)
         dialog.setWindowModality(Qt.WindowModality.WindowModal if spec.modal else Qt.WindowModality.NonModal)

@@ -64,18 +64,17 @@ class RemoveCharacterDialog(QDialog):
         self._character_id = character_id
         char = project.character(character_id)
         count = len(project.lines_of(character_id))
-        self.setWindowTitle(f"Remove {char.name}?")
-        question = QLabel(f"{char.name} speaks {count} line{'s' if count != 1 else ''}. What becomes of "
-                          f"{'them' if count != 1 else 'it'}?")
+        self.setWindowTitle(self.tr("Remove {name}?").format(name=char.name))
+        question = QLabel(self.tr("{name} speaks %n line(s). What becomes of {value}?", "", count).format(name=char.name, value='them' if count != 1 else 'it'))
         question.setWordWrap(True)
-        self.reassign = QRadioButton("Give them to")
+        self.reassign = QRadioButton(self.tr("Give them to"))
         self.target = QComboBox()
         self.target.setObjectName("reassignTo")
         for other in project.characters:
             if other.id != character_id:
                 self.target.addItem(other.name, other.id)
-        self.remove_lines = QRadioButton(f"Remove {'them' if count != 1 else 'it'} too")
-        self.unassign = QRadioButton("Keep them without a character (they will not render)")
+        self.remove_lines = QRadioButton(self.tr("Remove {value} too").format(value='them' if count != 1 else 'it'))
+        self.unassign = QRadioButton(self.tr("Keep them without a character (they will not render)"))
         group = QButtonGroup(self)
         for button in (self.reassign, self.remove_lines, self.unassign):
             group.addButton(button)
@@ -85,7 +84,7 @@ class RemoveCharacterDialog(QDialog):
         (self.reassign if has_other else self.unassign).setChecked(True)
         self.reassign.toggled.connect(self.target.setEnabled)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.ok = buttons.addButton(f"Remove {char.name}", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.ok = buttons.addButton(self.tr("Remove {name}").format(name=char.name), QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -46,6 +46,7 @@ from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
 from app.project.model import MIN_CLIP_PURITY, MIN_CLIP_WARN_S, clip_warning
 from app.project.qa import hear_character_clip
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import MergeCharacters, SplitCharacter
 from app.ui.characters.character_removal import ask_to_remove
 from app.ui.characters.voices import VoiceState, VoiceStates
@@ -69,10 +70,16 @@ from engine.synthesis.voices import RESEMBLANCE_EXPLAINED
 if TYPE_CHECKING:
     from engine.hearing.qa.recognise import Transcript
 
-PLAY_REFERENCE, PLAY_AUDITION, STOP = "▶ Play reference", "▶ Audition", "■ Stop"
-AUDIO_FILTER = "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)"
+# Marked for the panel's context; shown through its tr().
+PLAY_REFERENCE = QT_TRANSLATE_NOOP("CharactersPanel", "▶ Play reference")
+PLAY_AUDITION = QT_TRANSLATE_NOOP("CharactersPanel", "▶ Audition")
+STOP = QT_TRANSLATE_NOOP("CharactersPanel", "■ Stop")
+AUDIO_FILTER = QT_TRANSLATE_NOOP("CharactersPanel", "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff "
+                                                    "*.opus *.wma);;All files (*)")
+# What the voice says when auditioned: content in the voice's language, not interface text.
 SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
-CHARACTER_SPEED_TIP = "This character's speaking rate (1 = the voice's own, 2 = twice as fast)"
+CHARACTER_SPEED_TIP = QT_TRANSLATE_NOOP("CharactersPanel", "This character's speaking rate (1 = the voice's own, 2 = "
+                                                           "twice as fast)")
 
 
 def split_off(project: Project, character_id: str, line_ids: list[str]) -> SplitCharacter:
@@ -224,24 +231,24 @@ class CharactersPanel(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setSpacing(1)
         self.list.currentItemChanged.connect(self._on_select)
-        add = QPushButton("Add")
-        add.setToolTip("Add a character")
+        add = QPushButton(self.tr("Add"))
+        add.setToolTip(self.tr("Add a character"))
         add.clicked.connect(self._add)
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = QPushButton(self.tr("Remove"))
         self.remove_button.clicked.connect(self._remove)
-        self.merge_button = QPushButton("Merge…")
+        self.merge_button = QPushButton(self.tr("Merge…"))
         self.merge_button.setObjectName("mergeCharacter")
-        self.merge_button.setToolTip("Give this character's lines to another and remove it (one actor heard as two)")
+        self.merge_button.setToolTip(self.tr("Give this character's lines to another and remove it (one actor heard as two)"))
         self.merge_button.clicked.connect(self._merge)
-        self.split_button = QPushButton("Split…")
+        self.split_button = QPushButton(self.tr("Split…"))
         self.split_button.setObjectName("splitCharacter")
-        self.split_button.setToolTip("Give some of this character's lines to a new character (two actors heard as one)")
+        self.split_button.setToolTip(self.tr("Give some of this character's lines to a new character (two actors heard as one)"))
         self.split_button.clicked.connect(self._split)
         self.dialog: QDialog | None = None  # the cast dialog open now (tests drive it)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(QLabel("<b>Characters</b>"))
+        left_layout.addWidget(QLabel(self.tr("<b>Characters</b>")))
         left_layout.addWidget(self.list, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(add)
@@ -259,31 +266,31 @@ class CharactersPanel(QWidget):
         self.name.setObjectName("characterName")
         self.name.committed.connect(lambda v: self._edit(name=v))
         self.colour = QPushButton()
-        self.colour.setToolTip("Colour used for this character in the script")
+        self.colour.setToolTip(self.tr("Colour used for this character in the script"))
         self.colour.setMaximumWidth(140)
         self.colour.clicked.connect(self._pick_colour)
-        self.clip_label = QLabel("No reference clip")
+        self.clip_label = QLabel(self.tr("No reference clip"))
         self.clip_label.setWordWrap(True)
         self.clip_quality = QLabel("")  # the clip's purity, and a warning when it may clone badly
         self.clip_quality.setObjectName("clipQuality")
         self.clip_quality.setWordWrap(True)
-        self.import_button = QPushButton("Import clip…")
+        self.import_button = QPushButton(self.tr("Import clip…"))
         self.import_button.clicked.connect(self._import_clip)
-        self.from_video_button = QPushButton("Choose from the video…")
+        self.from_video_button = QPushButton(self.tr("Choose from the video…"))
         self.from_video_button.setObjectName("chooseFromVideo")
-        self.from_video_button.setToolTip("Pick this character's cleanest stretch of the original dialogue as the clip")
+        self.from_video_button.setToolTip(self.tr("Pick this character's cleanest stretch of the original dialogue as the clip"))
         self.from_video_button.clicked.connect(self.choose_from_video)
         self.recorder = Recorder()
-        self.record_button = QPushButton("● Record")
+        self.record_button = QPushButton(self.tr("● Record"))
         self.record_button.setObjectName("recordButton")
         self.record_button.clicked.connect(self._toggle_record)
         self.record_button.setEnabled(can_record)
         self.record_button.setToolTip(
-            "Record a reference clip from the microphone"
+            self.tr("Record a reference clip from the microphone")
             if can_record
-            else "No microphone (audio input device) was found"
+            else self.tr("No microphone (audio input device) was found")
         )
-        self.play_reference = QPushButton(PLAY_REFERENCE)
+        self.play_reference = QPushButton(self.tr(PLAY_REFERENCE))
         self.play_reference.setObjectName("playReferenceButton")
         self.play_reference.clicked.connect(self._play_reference)
         self.waveform = WaveformView()
@@ -291,21 +298,21 @@ class CharactersPanel(QWidget):
         self.waveform.trim_changed.connect(self._on_trim)
         self.trim_label = QLabel("")
         self.transcript = _CommitTextEdit()
-        self.transcript.setPlaceholderText("What is said in the clip (helps voice cloning)")
+        self.transcript.setPlaceholderText(self.tr("What is said in the clip (helps voice cloning)"))
         self.transcript.setMaximumHeight(64)
         self.transcript.committed.connect(lambda v: self._edit(transcript=v.strip(), transcript_heard=False))
         self.transcript_note = QLabel("")
         self.transcript_note.setObjectName("transcriptNote")
         self.transcript_note.setWordWrap(True)
-        self.hear_button = QPushButton("Hear it from the clip")
+        self.hear_button = QPushButton(self.tr("Hear it from the clip"))
         self.hear_button.setObjectName("hearTranscript")
-        self.hear_button.setToolTip("Replace the transcript with the words Whisper hears in the (trimmed) clip")
+        self.hear_button.setToolTip(self.tr("Replace the transcript with the words Whisper hears in the (trimmed) clip"))
         self.hear_button.clicked.connect(lambda: self._hear_transcript(replace_typed=True))
 
     def _build_voice_fields(self) -> None:
         """The voice settings, the audition and what the engine says of the voice."""
         self.language = _CommitLineEdit()
-        self.language.setPlaceholderText("backend default")
+        self.language.setPlaceholderText(self.tr("backend default"))
         self.language.setMaximumWidth(120)
         self.language.committed.connect(lambda v: self._edit_setting(language=v.strip()))
         self.speed = SpeedBox()
@@ -313,17 +320,17 @@ class CharactersPanel(QWidget):
         self.pitch = QDoubleSpinBox()
         self.pitch.setRange(PITCH.low, PITCH.high)
         self.pitch.setSingleStep(0.5)
-        self.pitch.setSuffix(" st")
+        self.pitch.setSuffix(self.tr(" st"))
         self.pitch.editingFinished.connect(
             lambda: self._edit_setting(pitch_semitones=round(self.pitch.value(), 2))
         )
         self.instruction = _CommitLineEdit()
-        self.instruction.setPlaceholderText("e.g. speak softly (backends with instructions)")
+        self.instruction.setPlaceholderText(self.tr("e.g. speak softly (backends with instructions)"))
         self.instruction.committed.connect(lambda v: self._edit_setting(instruction=v.strip()))
         self.sample = QLineEdit(SAMPLE_SENTENCE)
-        self.audition_button = QPushButton(PLAY_AUDITION)
+        self.audition_button = QPushButton(self.tr(PLAY_AUDITION))
         self.audition_button.setObjectName("auditionButton")
-        self.audition_button.setToolTip("Speak the sample sentence in this voice (streams as it renders)")
+        self.audition_button.setToolTip(self.tr("Speak the sample sentence in this voice (streams as it renders)"))
         self.audition_button.clicked.connect(self._on_audition)
         self.playing_label = QLabel("")
         self.playing_label.setObjectName("playingLabel")
@@ -348,11 +355,11 @@ class CharactersPanel(QWidget):
         clip_row.addWidget(self.playing_label)
         clip_row.addStretch(1)
         settings_row = QHBoxLayout()
-        settings_row.addWidget(QLabel("Speed"))
+        settings_row.addWidget(QLabel(self.tr("Speed")))
         settings_row.addWidget(self.speed)
-        settings_row.addWidget(QLabel("Pitch"))
+        settings_row.addWidget(QLabel(self.tr("Pitch")))
         settings_row.addWidget(self.pitch)
-        settings_row.addWidget(QLabel("Language"))
+        settings_row.addWidget(QLabel(self.tr("Language")))
         settings_row.addWidget(self.language)
         settings_row.addStretch(1)
         audition_row = QHBoxLayout()
@@ -361,22 +368,22 @@ class CharactersPanel(QWidget):
         audition_row.addWidget(self.audition_label)
 
         form = QFormLayout()
-        form.addRow("Name", self.name)
-        form.addRow("Colour", self.colour)
-        form.addRow("Reference", self.clip_label)
+        form.addRow(self.tr("Name"), self.name)
+        form.addRow(self.tr("Colour"), self.colour)
+        form.addRow(self.tr("Reference"), self.clip_label)
         form.addRow("", _wrap(clip_row))
-        form.addRow("Trim (s)", self.waveform)
+        form.addRow(self.tr("Trim (s)"), self.waveform)
         form.addRow("", self.trim_label)
         form.addRow("", self.clip_quality)
-        form.addRow("Transcript", self.transcript)
+        form.addRow(self.tr("Transcript"), self.transcript)
         transcript_row = QHBoxLayout()
         transcript_row.addWidget(self.transcript_note, 1)
         transcript_row.addWidget(self.hear_button)
         form.addRow("", _wrap(transcript_row))
-        form.addRow("Voice", _wrap(settings_row))
-        form.addRow("Instruction", self.instruction)
-        form.addRow("Audition", _wrap(audition_row))
-        form.addRow("Engine", self.voice_status)
+        form.addRow(self.tr("Voice"), _wrap(settings_row))
+        form.addRow(self.tr("Instruction"), self.instruction)
+        form.addRow(self.tr("Audition"), _wrap(audition_row))
+        form.addRow(self.tr("Engine"), self.voice_status)
         form.addRow("", self.resemblance)
         self.editor = QWidget()
         editor_layout = QVBoxLayout(self.editor)
@@ -405,8 +412,8 @@ class CharactersPanel(QWidget):
         """Enable what the running backend supports, and offer the speeds it speaks at."""
         instructions, languages = capabilities.instructions, capabilities.languages
         self.instruction.setEnabled(instructions)
-        self.instruction.setToolTip("" if instructions else "The current backend does not take instructions")
-        self.language.setToolTip("Languages of this backend: " + ", ".join(languages) if languages else "")
+        self.instruction.setToolTip("" if instructions else self.tr("The current backend does not take instructions"))
+        self.language.setToolTip(self.tr("Languages of this backend: {join}").format(join=', '.join(languages)) if languages else "")
         self.speed.set_range(capabilities.speed)
 
     def set_playhead(self, seconds: float | None) -> None:
@@ -417,7 +424,7 @@ class CharactersPanel(QWidget):
     def _item_text(self, character_id: str) -> str:
         char = self._doc.project.character(character_id)
         count = len(self._doc.project.lines_of(character_id))
-        return f"{char.name}\n{count} line{'' if count == 1 else 's'}"
+        return char.name + "\n" + self.tr("%n line(s)", "", count)
 
     def _update_counts(self) -> None:
         for row in range(self.list.count()):
@@ -474,7 +481,7 @@ class CharactersPanel(QWidget):
         self.split_button.setEnabled(character_id is not None)
         if character_id is None:
             self.name.show_text("")
-            self.clip_label.setText("Add a character to give it a voice.")
+            self.clip_label.setText(self.tr("Add a character to give it a voice."))
             self.waveform.set_audio(None, 0, "Add a character to give it a voice")
             self.clip_quality.setText("")
             self.voice_status.setText("")
@@ -486,13 +493,13 @@ class CharactersPanel(QWidget):
         self.colour.setIcon(colour_icon(char.colour))
         self.transcript.show_text(char.transcript)
         self.language.show_text(char.settings.language)
-        self.speed.show_speed(char.settings.speed, CHARACTER_SPEED_TIP)
+        self.speed.show_speed(char.settings.speed, self.tr(CHARACTER_SPEED_TIP))
         self.pitch.setValue(char.settings.pitch_semitones)
         self.instruction.show_text(char.settings.instruction)
         self.waveform.set_colour(char.colour)
         self.play_reference.setEnabled(bool(char.clip))
         self.audition_button.setEnabled(bool(char.clip))
-        self.clip_label.setText(char.clip or "No reference clip: import one (WAV, FLAC, MP3, …)")
+        self.clip_label.setText(char.clip or self.tr("No reference clip: import one (WAV, FLAC, MP3, …)"))
         self._load_clip()
         self._show_voice_status()
         self._show_transcript_check()
@@ -530,8 +537,8 @@ class CharactersPanel(QWidget):
         def failed(exc: BaseException) -> None:
             if moved_on():
                 return
-            self.clip_label.setText(f"{rel}: cannot read ({exc})")
-            self.waveform.set_audio(None, 0, "The clip cannot be read: import it again or record one")
+            self.clip_label.setText(self.tr("{rel}: cannot read ({exc})").format(rel=rel, exc=exc))
+            self.waveform.set_audio(None, 0, self.tr("The clip cannot be read: import it again or record one"))
 
         self._runner.run(lambda: read_mono(path), loaded, failed)
 
@@ -542,8 +549,7 @@ class CharactersPanel(QWidget):
         self.waveform.set_trim(char.clip_start, char.clip_end)
         end = self.waveform.duration if char.clip_end is None else char.clip_end
         self.trim_label.setText(
-            f"Using {char.clip_start:.2f} s – {end:.2f} s of {self.waveform.duration:.2f} s "
-            "(drag the edges of the highlighted region)"
+            self.tr("Using {clip_start:.2f} s – {end:.2f} s of {duration:.2f} s (drag the edges of the highlighted region)").format(clip_start=char.clip_start, end=end, duration=self.waveform.duration)
         )
         self._show_clip_quality(end - char.clip_start)
 
@@ -594,19 +600,19 @@ class CharactersPanel(QWidget):
             return
         char = self._doc.project.character(self._current)
         if not char.transcript.strip():
-            self.transcript_note.setText("No transcript: it will be heard from the clip when one is imported")
+            self.transcript_note.setText(self.tr("No transcript: it will be heard from the clip when one is imported"))
             return
         # Only a trim or a new clip can part a transcript from its clip; hearing every clip shown
         # would keep a core busy whenever one browses the cast.
         suspect = char.trimmed or char.id in self._replaced_clips
         if key not in self._transcript_checks:
-            self.transcript_note.setText("Heard from the clip: check it" if char.transcript_heard else "")
+            self.transcript_note.setText(self.tr("Heard from the clip: check it") if char.transcript_heard else "")
             self.transcript_note.setStyleSheet("")
             if suspect:
                 self._check_transcript(key)
             return
         warning = self._transcript_checks[key]
-        heard = "Heard from the clip: check it. " if char.transcript_heard else ""
+        heard = self.tr("Heard from the clip: check it. ") if char.transcript_heard else ""
         self.transcript_note.setText(f"{heard}⚠ {warning}" if warning else heard.strip())
         self.transcript_note.setStyleSheet("color: #d62728" if warning else "")
 
@@ -624,7 +630,7 @@ class CharactersPanel(QWidget):
         def failed(exc: BaseException) -> None:
             self._transcript_checks[key] = ""  # nothing to compare with: no warning, the error is shown
             if self._transcript_key() == key:
-                self.transcript_note.setText(f"The clip could not be heard: {exc}")
+                self.transcript_note.setText(self.tr("The clip could not be heard: {exc}").format(exc=exc))
 
         self._runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)
 
@@ -635,7 +641,7 @@ class CharactersPanel(QWidget):
             return
         character_id, model = key.character_id, key.model
         project = self._doc.project
-        self.transcript_note.setText("Listening to the clip…")
+        self.transcript_note.setText(self.tr("Listening to the clip…"))
         self.hear_button.setEnabled(False)
 
         def heard(result: Transcript) -> None:
@@ -648,7 +654,7 @@ class CharactersPanel(QWidget):
 
         def failed(exc: BaseException) -> None:
             self.hear_button.setEnabled(True)
-            self.transcript_note.setText(f"No transcript could be heard: {exc}")
+            self.transcript_note.setText(self.tr("No transcript could be heard: {exc}").format(exc=exc))
 
         self._runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)
 
@@ -657,10 +663,10 @@ class CharactersPanel(QWidget):
             return
         status = self._voices.status(self._current)
         text = {
-            VoiceState.UNKNOWN: "Not prepared yet",
-            VoiceState.PREPARING: "Preparing the voice…",
-            VoiceState.PREPARED: "✔ Voice prepared",
-            VoiceState.FAILED: "✖ Cannot prepare this voice",
+            VoiceState.UNKNOWN: self.tr("Not prepared yet"),
+            VoiceState.PREPARING: self.tr("Preparing the voice…"),
+            VoiceState.PREPARED: self.tr("✔ Voice prepared"),
+            VoiceState.FAILED: self.tr("✖ Cannot prepare this voice"),
         }[status.state]
         self.voice_status.setText(f"{text}: {status.detail}" if status.detail else text)
         self.resemblance.setText(status.resemblance)
@@ -765,8 +771,7 @@ class CharactersPanel(QWidget):
         others = [c for c in project.characters if c.id != self._current]
         if not others:
             return
-        name, ok = QInputDialog.getItem(self, "Merge characters", f"Give {project.character(self._current).name}'s "
-                                        "lines to:", [c.name for c in others], 0, False)
+        name, ok = QInputDialog.getItem(self, self.tr("Merge characters"), self.tr("Give {name}'s lines to:").format(name=project.character(self._current).name), [c.name for c in others], 0, False)
         if ok:
             self.merge_into(next(c.id for c in others if c.name == name))
 
@@ -789,7 +794,7 @@ class CharactersPanel(QWidget):
         return dialog
 
     def _import_clip(self) -> None:
-        path = self._folders.open_file(self, "clips", "Import a reference clip", AUDIO_FILTER)
+        path = self._folders.open_file(self, "clips", self.tr("Import a reference clip"), self.tr(AUDIO_FILTER))
         if path:
             self.import_clip_file(path)
 
@@ -801,9 +806,9 @@ class CharactersPanel(QWidget):
             except Exception as exc:  # noqa: BLE001 - PortAudio reports device problems with many types
                 self._doc.error.emit(f"{ErrorCode.RECORD}: cannot record from the microphone: {exc}")
                 return
-            self.record_button.setText("■ Stop recording")
+            self.record_button.setText(self.tr("■ Stop recording"))
             return
-        self.record_button.setText("● Record")
+        self.record_button.setText(self.tr("● Record"))
         if self._current is None:
             self.recorder.stop()
             return
@@ -859,12 +864,12 @@ class CharactersPanel(QWidget):
         """Buttons and the label say what plays: the reference, the audition, or nothing."""
         reference = self._playing.startswith("clip:")
         audition = bool(self._playing) and not reference
-        self.play_reference.setText(STOP if reference else PLAY_REFERENCE)
-        self.play_reference.setToolTip("Stop the reference clip" if reference else "Play the trimmed reference clip")
-        self.audition_button.setText(STOP if audition else PLAY_AUDITION)
+        self.play_reference.setText(self.tr(STOP) if reference else self.tr(PLAY_REFERENCE))
+        self.play_reference.setToolTip(self.tr("Stop the reference clip") if reference else self.tr("Play the trimmed reference clip"))
+        self.audition_button.setText(self.tr(STOP) if audition else self.tr(PLAY_AUDITION))
         # Each time beside the button that plays it (the audition's was 300 px from its button).
-        self.playing_label.setText(f"▶ Playing the reference: {seconds:.1f} s" if reference else "")
-        self.audition_label.setText(f"▶ {seconds:.1f} s" if audition else "")
+        self.playing_label.setText(self.tr("▶ Playing the reference: {seconds:.1f} s").format(seconds=seconds) if reference else "")
+        self.audition_label.setText(self.tr("▶ {seconds:.1f} s").format(seconds=seconds) if audition else "")
 
 
 def _wrap(layout: QHBoxLayout) -> QWidget:

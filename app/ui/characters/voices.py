@@ -63,7 +63,7 @@ class VoiceStates(QObject):
             self._set(character_id, VoiceStatus(VoiceState.FAILED, str(exc)))
             return
         if not self._bridge.is_ready:
-            self._set(character_id, VoiceStatus(VoiceState.UNKNOWN, "the engine is not ready yet"))
+            self._set(character_id, VoiceStatus(VoiceState.UNKNOWN, self.tr("the engine is not ready yet")))
             return
         request_id = self._bridge.prepare_voice(spec)
         self._requests[request_id] = character_id
@@ -79,9 +79,9 @@ class VoiceStates(QObject):
         if character_id is None:
             return
         if event.cache == "miss":
-            detail = f"prepared now in {event.prepare_s:.1f} s, kept in the cache"
+            detail = self.tr("prepared now in {seconds:.1f} s, kept in the cache").format(seconds=event.prepare_s)
         else:
-            detail = f"found in the {event.cache} cache"
+            detail = self.tr("found in the {cache} cache").format(cache=event.cache)
         warnings = event.summary.get("warnings")
         if warnings:
             detail += " · " + "; ".join(str(w) for w in warnings)

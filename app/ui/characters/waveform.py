@@ -13,8 +13,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
+from app.project.translatable import QT_TRANSLATE_NOOP
+
 ENVELOPE_BINS = 2000
-NO_CLIP_HINT = "No reference clip yet: import or record a few seconds of clean speech"
+NO_CLIP_HINT = QT_TRANSLATE_NOOP("WaveformView", "No reference clip yet: import or record a few seconds of clean speech")
 
 
 def envelope(pcm: np.ndarray, bins: int = ENVELOPE_BINS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -62,7 +64,7 @@ class WaveformView(QWidget):
         self._playhead.setVisible(False)
         self._plot.addItem(self._playhead)
         # The hint lies over the empty plot (same grid cell), so the frame keeps its place.
-        self.hint = QLabel(NO_CLIP_HINT)
+        self.hint = QLabel(self.tr(NO_CLIP_HINT))
         self.hint.setObjectName("waveformHint")
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setWordWrap(True)
@@ -102,7 +104,7 @@ class WaveformView(QWidget):
             self._playhead.setVisible(False)
             self._plot.setXRange(0, 1, padding=0.01)
             self._plot.getPlotItem().getAxis("bottom").setStyle(showValues=False)
-            self.hint.setText(hint)
+            self.hint.setText(self.tr(hint))  # the default is marked above; callers pass theirs translated
             self.hint.show()
             return
         self.hint.hide()

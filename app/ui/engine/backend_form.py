@@ -78,7 +78,7 @@ class BackendOptionsForm(QWidget):
         self._advanced_box.setVisible(False)
         self.advanced_toggle = QToolButton()
         self.advanced_toggle.setObjectName("advancedOptions")
-        self.advanced_toggle.setText("Advanced options")
+        self.advanced_toggle.setText(self.tr("Advanced options"))
         self.advanced_toggle.setCheckable(True)
         self.advanced_toggle.setArrowType(Qt.ArrowType.RightArrow)
         # With an arrow a tool button shows only the arrow unless told to show its text too.
@@ -108,11 +108,11 @@ class BackendOptionsForm(QWidget):
             return _Field(option, combo, combo.currentText, lambda v: combo.setCurrentText(str(v)), combo)
         # Text, paths, and numbers the backend decides when left empty.
         edit = QLineEdit()
-        edit.setPlaceholderText("automatic" if option.default is None else str(option.default))
+        edit.setPlaceholderText(self.tr("automatic") if option.default is None else str(option.default))
         edit.textChanged.connect(self.changed)
         widget: QWidget = edit
         if kind in (OptionKind.FOLDER, OptionKind.FILE):
-            browse = QPushButton("Browse…")
+            browse = QPushButton(self.tr("Browse…"))
             browse.clicked.connect(lambda: self._browse(option, edit))
             widget = row(edit, browse)
         return _Field(option, widget, edit.text, lambda v: edit.setText("" if v is None else str(v)), edit)

@@ -10,7 +10,7 @@ what needs the engine may have become possible or impossible.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.ui.engine.bridge import EngineBridge
@@ -28,11 +28,14 @@ from engine.synthesis.config import EngineConfig
 def describe_engine(config: EngineConfig | RemoteConfig) -> str:
     """"CosyVoice2-0.5B (voice cloning), model /m/CosyVoice2-0.5B" for status lines."""
     if isinstance(config, RemoteConfig):
-        return f"{config.backend or 'the default backend'} on the server {config.url}"
+        return QCoreApplication.translate("EngineController", "{backend} on the server {url}").format(
+            backend=config.backend or QCoreApplication.translate("EngineController", "the default backend"),
+            url=config.url)
     spec = descriptor(config.backend)
     text = spec.label
     if spec.model_option and config.backend_options.get(spec.model_option):
-        text += f", model {config.backend_options[spec.model_option]}"
+        text += QCoreApplication.translate("EngineController", ", model {model}").format(
+            model=config.backend_options[spec.model_option])
     return text
 
 
@@ -108,15 +111,17 @@ class EngineController(QObject):
         if config is None:
             self.bridge.stop()
             self.label.set_target(None)
-            self.label.show_failed(self._problem, state="not set up")
-            self.message.emit(f"The engine cannot start: {self._problem} — set it up in Settings → Voices engine", 0)
+            self.label.show_failed(self._problem, state=self.tr("not set up"))
+            self.message.emit(self.tr("The engine cannot start: {problem} — set it up in Settings → Voices engine").format(
+                problem=self._problem), 0)
         else:
             self.label.set_target(config if isinstance(config, RemoteConfig) else None)
             what = describe_engine(config)
             self.label.show_starting(what, restart)
             self.bridge.restart(config)  # stops the running engine, if any, first
             if restart:
-                self.message.emit(f"Restarting the engine: {what}; lines rendered with another backend become stale", 0)
+                self.message.emit(self.tr("Restarting the engine: {what}; lines rendered with another backend become "
+                                          "stale").format(what=what), 0)
         self.changed.emit()
 
     def apply_settings(self) -> None:
@@ -139,7 +144,7 @@ class EngineController(QObject):
 
     def _on_failed(self, message: str) -> None:
         self.label.show_failed(message)
-        self.message.emit(f"The engine did not start: {message} (check Settings)", 0)
+        self.message.emit(self.tr("The engine did not start: {message} (check Settings)").format(message=message), 0)
         self.changed.emit()
 
     def _on_stopped(self, reason: str) -> None:
@@ -147,5 +152,5 @@ class EngineController(QObject):
         self.changed.emit()
 
     def _on_restarted(self, event: EngineRestarted) -> None:
-        self.message.emit(f"The engine stopped unexpectedly and was restarted; {len(event.resubmitted)} job(s) "
-                          "queued again", 0)
+        self.message.emit(self.tr("The engine stopped unexpectedly and was restarted; %n job(s) queued again", "",
+                                  len(event.resubmitted)), 0)

@@ -34,51 +34,56 @@ class EngineStatus(QLabel):
     @property
     def where(self) -> str:
         if self._server is None:
-            return "this computer"
+            return self.tr("this computer")
         parts = urllib.parse.urlsplit(self._server.url)
-        return f"server {parts.netloc}"
+        return self.tr("server {address}").format(address=parts.netloc)
 
     def set_target(self, server: RemoteConfig | None) -> None:
         """The engine is on this computer (None) or on ``server``; the label starts over."""
         self._server = server
         self._timer.stop()
         self.rtt_s = None
-        self._show("starting…", server.url if server else "An engine process on this computer")
+        self._show(self.tr("starting…"), server.url if server else self.tr("An engine process on this computer"))
 
     def _show(self, state: str, tip: str) -> None:
-        self.setText(f"Engine: {self.where} · {state}")
+        self.setText(self.tr("Engine: {where} · {state}").format(where=self.where, state=state))
         self.setToolTip(tip)
 
     def show_starting(self, what: str, restart: bool = False) -> None:
         """The engine is (re)starting: on what (a backend label, its model folder)."""
         self._timer.stop()
-        self._show("restarting…" if restart else "starting…", what)
+        self._show(self.tr("restarting…") if restart else self.tr("starting…"), what)
 
     def show_stage(self, stage: EngineStarting) -> None:
         """A start-up stage of this computer's engine ("loading piper", "opening the voice cache"):
         a model that takes minutes to load shows where it is, not only "starting…"."""
-        self._show(f"{stage.stage}…", f"Engine process {stage.pid}, {stage.elapsed_s:.1f} s into its start")
+        self._show(f"{stage.stage}…", self.tr("Engine process {pid}, {seconds:.1f} s into its start").format(
+            pid=stage.pid, seconds=stage.elapsed_s))
 
     def show_ready(self, ready: EngineReady) -> None:
         caps = ready.backend
         device = ready.facts.get("device")  # where the model runs, for backends that say
-        self._ready_text = f"{caps.name}{f' · {device}' if device else ''} · {ready.slots} slot(s)"
+        self._ready_text = f"{caps.name}{f' · {device}' if device else ''} · " + self.tr(
+            "%n slot(s)", "", ready.slots)
+        languages = ", ".join(caps.languages)
         if self._server is None:
-            self._show(f"{self._ready_text} · ready in {ready.start_s:.1f} s",
-                       f"Engine process {ready.pid}; languages: {', '.join(caps.languages)}")
+            self._show(self.tr("{ready} · ready in {seconds:.1f} s").format(ready=self._ready_text,
+                                                                           seconds=ready.start_s),
+                       self.tr("Engine process {pid}; languages: {languages}").format(pid=ready.pid,
+                                                                                      languages=languages))
             return
-        self._show(self._ready_text, f"{self._server.url}; {ready.slots} slot(s) over all replicas; "
-                                     f"languages: {', '.join(caps.languages)}")
+        self._show(self._ready_text, self.tr("{url}; %n slot(s) over all replicas; languages: {languages}", "",
+                                             ready.slots).format(url=self._server.url, languages=languages))
         self._timer.start()
         self.ping()
 
-    def show_failed(self, message: str, state: str = "failed to start") -> None:
+    def show_failed(self, message: str, state: str = "") -> None:
         self._timer.stop()
-        self._show(state, message)
+        self._show(state or self.tr("failed to start"), message)
 
     def show_stopped(self, reason: str) -> None:
         self._timer.stop()
-        self._show("stopped", reason)
+        self._show(self.tr("stopped"), reason)
 
     def ping(self) -> None:
         """Measure one round trip to the server in the background (one at a time)."""
@@ -93,12 +98,13 @@ class EngineStatus(QLabel):
             self._pinging = False
             if self._server is server:
                 self.rtt_s = rtt
-                self._show(f"{self._ready_text} · {rtt * 1000:.0f} ms", f"{server.url}: round trip {rtt * 1000:.1f} ms")
+                self._show(self.tr("{ready} · {ms:.0f} ms").format(ready=self._ready_text, ms=rtt * 1000),
+                           self.tr("{url}: round trip {ms:.1f} ms").format(url=server.url, ms=rtt * 1000))
 
         def failed(error: BaseException) -> None:
             self._pinging = False
             if self._server is server:
                 self.rtt_s = None
-                self._show(f"{self._ready_text} · unreachable", f"{server.url}: {error}")
+                self._show(self.tr("{ready} · unreachable").format(ready=self._ready_text), f"{server.url}: {error}")
 
         self._runner.run(client.ping, done, failed)

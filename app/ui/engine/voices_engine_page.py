@@ -50,6 +50,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.settings.store import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
@@ -82,13 +83,15 @@ from engine.synthesis.backends.setup import (
 LOG_LINES = 2000
 LOCATION_TITLES = {"local": "This computer", "server": "A server"}
 BANNER_STYLE = "background: #fff3cd; color: #664d03; border: 1px solid #ffda6a; padding: 4px;"
-CPU_WARNING = (
+CPU_WARNING = QT_TRANSLATE_NOOP(
+    "VoicesEnginePage",
     "CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time "
     "(on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: "
     "a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; "
     "not for dubbing."
 )
-DOWNLOAD_NOTE = "Download needs network access to the hub: about 5 GB; an interrupted download resumes."
+DOWNLOAD_NOTE = QT_TRANSLATE_NOOP("VoicesEnginePage", "Download needs network access to the hub: about 5 GB; an "
+                                                      "interrupted download resumes.")
 
 
 SYNTHETIC_TIPS = {
@@ -132,7 +135,7 @@ class VoicesEnginePage(QWidget):
         self.environment_group = self._build_environment_group()
         self.model_group = self._build_model_group()
         self.device_group = self._build_device_group()
-        self.options_group = QGroupBox("Options")
+        self.options_group = QGroupBox(self.tr("Options"))
         QVBoxLayout(self.options_group).addWidget(self.forms)
 
         self._build_busy_area()
@@ -153,14 +156,13 @@ class VoicesEnginePage(QWidget):
         for location in ENGINE_LOCATIONS:
             self.location.addItem(LOCATION_TITLES[location], location)
         self.location.setCurrentIndex(ENGINE_LOCATIONS.index(self._settings.engine_location))
-        self.location.setToolTip("Run the engine here, or use the engines of a DubStudio server (dubstudio serve)")
+        self.location.setToolTip(self.tr("Run the engine here, or use the engines of a DubStudio server (dubstudio serve)"))
         self.server_url = QLineEdit(self._settings.server_url)
-        self.server_url.setPlaceholderText("https://studio-gpu.lan:8765")
+        self.server_url.setPlaceholderText(self.tr("https://studio-gpu.lan:8765"))
         self.token = QLineEdit(self._settings.server_token())
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.token.setPlaceholderText("the token the server's administrator gave you")
-        self.server_note = QLabel("The server's administrator sets its backends up (dubstudio serve); "
-                                  "here you choose which of them the studio uses.")
+        self.token.setPlaceholderText(self.tr("the token the server's administrator gave you"))
+        self.server_note = QLabel(self.tr("The server's administrator sets its backends up (dubstudio serve); here you choose which of them the studio uses."))
         self.server_note.setWordWrap(True)
 
     def _build_backend_forms(self) -> None:
@@ -191,7 +193,7 @@ class VoicesEnginePage(QWidget):
         self.progress = QProgressBar()
         self.progress.setObjectName("setupProgress")
         self.progress.setVisible(False)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("cancelSetup")
         self.cancel_button.setEnabled(False)
         self.cancel_button.setVisible(False)  # only while something runs: an idle, disabled bar says nothing
@@ -203,7 +205,7 @@ class VoicesEnginePage(QWidget):
         self.step.setStyleSheet("color: #555")
         self.details = QToolButton()
         self.details.setObjectName("setupDetails")
-        self.details.setText("Details")
+        self.details.setText(self.tr("Details"))
         self.details.setCheckable(True)
         self.details.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.details.setArrowType(Qt.ArrowType.RightArrow)
@@ -223,8 +225,8 @@ class VoicesEnginePage(QWidget):
         head = QFormLayout()
         head.addRow(Settings.engine_location.title, self.location)
         head.addRow(Settings.server_url.title, self.server_url)
-        head.addRow("Token", self.token)
-        head.addRow("Speech backend", self.backend)
+        head.addRow(self.tr("Token"), self.token)
+        head.addRow(self.tr("Speech backend"), self.backend)
         layout.addLayout(head)
         layout.addWidget(self.server_note)
         layout.addWidget(self.summary)
@@ -247,25 +249,25 @@ class VoicesEnginePage(QWidget):
         outer.addWidget(scroll)
 
     def _build_environment_group(self) -> QGroupBox:
-        group = QGroupBox("Environment")
+        group = QGroupBox(self.tr("Environment"))
         self.environment_state = QLabel()
         self.environment_state.setObjectName("environmentState")
         self.environment_state.setWordWrap(True)
         self.python = QLineEdit()
         self.python.setObjectName("enginePython")
         self.python.textChanged.connect(self._on_python_edited)
-        browse = QPushButton("Browse…")
+        browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse_python)
-        self.build_button = QPushButton("Build environment")
+        self.build_button = QPushButton(self.tr("Build environment"))
         self.build_button.setObjectName("buildEnvironment")
         self.build_button.clicked.connect(self.build_environment)
         form = QFormLayout(group)
-        form.addRow("State", row(self.environment_state, self.build_button))
-        form.addRow("Interpreter", row(self.python, browse))
+        form.addRow(self.tr("State"), row(self.environment_state, self.build_button))
+        form.addRow(self.tr("Interpreter"), row(self.python, browse))
         return group
 
     def _build_model_group(self) -> QGroupBox:
-        group = QGroupBox("Model folder")
+        group = QGroupBox(self.tr("Model folder"))
         self.synthetic_banner = QLabel()
         self.synthetic_banner.setObjectName("syntheticBanner")
         self.synthetic_banner.setStyleSheet(BANNER_STYLE)
@@ -273,49 +275,48 @@ class VoicesEnginePage(QWidget):
         self.synthetic_banner.setVisible(False)
         self.model_dir = QLineEdit()
         self.model_dir.setObjectName("modelDir")
-        self.model_dir.setPlaceholderText("a CosyVoice2-0.5B folder")
+        self.model_dir.setPlaceholderText(self.tr("a CosyVoice2-0.5B folder"))
         self.model_dir.textChanged.connect(self._on_model_dir_edited)
-        browse = QPushButton("Browse…")
+        browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse_model)
-        self.validate_button = QPushButton("Validate")
+        self.validate_button = QPushButton(self.tr("Validate"))
         self.validate_button.setObjectName("validateModel")
         self.validate_button.clicked.connect(self.validate_model)
-        self.download_button = QPushButton("Download…")
+        self.download_button = QPushButton(self.tr("Download…"))
         self.download_button.setObjectName("downloadModel")
         self.download_button.clicked.connect(self.download_model)
         self.synthetic_buttons: dict[str, QPushButton] = {}
         for size in SYNTHETIC_SIZES:
-            button = QPushButton(f"Synthetic: {size}")
+            button = QPushButton(self.tr("Synthetic: {size}").format(size=size))
             button.setObjectName(f"synthetic_{size}")
             button.clicked.connect(lambda _c=False, s=size: self.build_synthetic(s))
             self.synthetic_buttons[size] = button
         self.hub_endpoint = QLineEdit()
         self.hub_endpoint.setObjectName("hubEndpoint")
-        self.hub_endpoint.setPlaceholderText("https://huggingface.co (or a mirror)")
-        self.hub_endpoint.setToolTip("Download fetches FunAudioLLM/CosyVoice2-0.5B from the Hugging Face hub, "
-                                     "or from the mirror named here")
-        note = QLabel(DOWNLOAD_NOTE)
+        self.hub_endpoint.setPlaceholderText(self.tr("https://huggingface.co (or a mirror)"))
+        self.hub_endpoint.setToolTip(self.tr("Download fetches FunAudioLLM/CosyVoice2-0.5B from the Hugging Face hub, or from the mirror named here"))
+        note = QLabel(self.tr(DOWNLOAD_NOTE))
         note.setWordWrap(True)
         self.model_report = QPlainTextEdit()
         self.model_report.setObjectName("modelReport")
         self.model_report.setReadOnly(True)
         self.model_report.setMaximumHeight(140)
-        self.model_report.setPlaceholderText("Validate to see what the folder holds and what is missing.")
+        self.model_report.setPlaceholderText(self.tr("Validate to see what the folder holds and what is missing."))
         form = QFormLayout(group)
         form.addRow(self.synthetic_banner)
-        form.addRow("Folder", row(self.model_dir, browse))
+        form.addRow(self.tr("Folder"), row(self.model_dir, browse))
         form.addRow("", row(self.validate_button, self.download_button, *self.synthetic_buttons.values()))
-        form.addRow("Hub", self.hub_endpoint)
+        form.addRow(self.tr("Hub"), self.hub_endpoint)
         form.addRow("", note)
-        form.addRow("Report", self.model_report)
+        form.addRow(self.tr("Report"), self.model_report)
         return group
 
     def _build_device_group(self) -> QGroupBox:
-        group = QGroupBox("Device")
-        self.device_label = QLabel("not checked yet")
+        group = QGroupBox(self.tr("Device"))
+        self.device_label = QLabel(self.tr("not checked yet"))
         self.device_label.setObjectName("deviceState")
         self.device_label.setWordWrap(True)
-        self.detect_button = QPushButton("Check")
+        self.detect_button = QPushButton(self.tr("Check"))
         self.detect_button.setObjectName("detectDevice")
         self.detect_button.clicked.connect(lambda: self.detect_device(again=True))
         layout = QHBoxLayout(group)
@@ -364,7 +365,7 @@ class VoicesEnginePage(QWidget):
         if spec.environment is not None:
             default = spec.environment.interpreter()
             self.python.setPlaceholderText(str(default) if default else
-                                           f"{spec.environment.folder()}/bin/python (once built)")
+                                           self.tr("{folder}/bin/python (once built)").format(folder=spec.environment.folder()))
         if spec.model_option is not None:
             self.model_dir.blockSignals(True)
             self.model_dir.setText(self._model_dirs.get(spec.name, ""))
@@ -385,7 +386,7 @@ class VoicesEnginePage(QWidget):
         for size, button in self.synthetic_buttons.items():
             button.setEnabled(not busy and has_env)
             button.setToolTip(SYNTHETIC_TIPS[size] if has_env else
-                              "Build the environment first: the real CosyVoice classes build the synthetic model")
+                              self.tr("Build the environment first: the real CosyVoice classes build the synthetic model"))
         self.cancel_button.setEnabled(busy)
         self.cancel_button.setVisible(busy)
         self.backend.setEnabled(not busy)
@@ -413,12 +414,12 @@ class VoicesEnginePage(QWidget):
             self.synthetic_banner.setText(banner)
 
     def _browse_python(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Interpreter for the engine")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Interpreter for the engine"))
         if path:
             self.python.setText(path)
 
     def _browse_model(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Model folder", self.model_dir.text())
+        path = QFileDialog.getExistingDirectory(self, self.tr("Model folder"), self.model_dir.text())
         if path:
             self.model_dir.setText(path)
 
@@ -429,12 +430,11 @@ class VoicesEnginePage(QWidget):
             return
         explicit = self.python.text().strip()
         if not explicit and not environment.is_built():
-            self.environment_state.setText(f"Not built ({environment.size_hint}); "
-                                           f"Build puts it in {environment.folder()}")
-            self.device_label.setText("Build the environment first.")
+            self.environment_state.setText(self.tr("Not built ({size_hint}); Build puts it in {folder}").format(size_hint=environment.size_hint, folder=environment.folder()))
+            self.device_label.setText(self.tr("Build the environment first."))
             self._update_buttons()
             return
-        self.environment_state.setText("Checking…")
+        self.environment_state.setText(self.tr("Checking…"))
         backend = self._current
 
         def shown(state: EnvironmentState) -> None:
@@ -445,11 +445,11 @@ class VoicesEnginePage(QWidget):
                 self.detect_device()
 
         if explicit:
-            self.environment_state.setText(f"Using {explicit}")
+            self.environment_state.setText(self.tr("Using {explicit}").format(explicit=explicit))
             self.detect_device()
             return
         self._runner.run(lambda: check_environment(environment), shown,
-                         lambda exc: self.environment_state.setText(f"Cannot check: {exc}"), self._open)
+                         lambda exc: self.environment_state.setText(self.tr("Cannot check: {exc}").format(exc=exc)), self._open)
 
     # --- long work --------------------------------------------------------------------------------
 
@@ -458,7 +458,7 @@ class VoicesEnginePage(QWidget):
         self.log.clear()
         self.details.setVisible(True)
         self._show_details(self.details.isChecked())
-        self.step.setText("Starting…")
+        self.step.setText(self.tr("Starting…"))
         self.log.appendPlainText(f"$ {' '.join(run.command)}")
         self.progress.setVisible(True)
         self.progress.setRange(0, 0)  # busy until a line says how far it got
@@ -470,18 +470,18 @@ class VoicesEnginePage(QWidget):
             self.progress.setVisible(False)
             self._update_buttons()
             if run.cancelled:
-                self.status.setText(f"{title}: cancelled.")
+                self.status.setText(self.tr("{title}: cancelled.").format(title=title))
             elif status != 0:
                 self.status.setText(str(run.failure(title)).splitlines()[0])
             else:
-                self.status.setText(f"{title}: done.")
+                self.status.setText(self.tr("{title}: done.").format(title=title))
                 after()
 
         def failed(exc: BaseException) -> None:
             self._busy = None
             self.progress.setVisible(False)
             self._update_buttons()
-            self.status.setText(f"{title} failed: {exc}")
+            self.status.setText(self.tr("{title} failed: {exc}").format(title=title, exc=exc))
 
         self._runner.run(run.run, done, failed, self._open)
 
@@ -506,7 +506,7 @@ class VoicesEnginePage(QWidget):
 
     def cancel(self) -> None:
         if self._busy is not None:
-            self.status.setText("Cancelling…")
+            self.status.setText(self.tr("Cancelling…"))
             self._busy.cancel()
 
     def build_environment(self) -> None:
@@ -530,7 +530,7 @@ class VoicesEnginePage(QWidget):
             return
         folder = self.model_dir.text().strip()
         if not folder:
-            self.status.setText("Name the folder to download into first (Browse…).")
+            self.status.setText(self.tr("Name the folder to download into first (Browse…)."))
             return
         command = [sys.executable, "-m", "app.cli", "cosyvoice", "download", folder]
         if self.hub_endpoint.text().strip():
@@ -541,18 +541,17 @@ class VoicesEnginePage(QWidget):
         """Check the folder (deeply: the ONNX models load) and show a per-file report."""
         folder = self.model_dir.text().strip()
         if not folder:
-            self.model_report.setPlainText("No folder named: Browse… to a CosyVoice2-0.5B folder, Download… "
-                                           "one, or build a synthetic one.")
+            self.model_report.setPlainText(self.tr("No folder named: Browse… to a CosyVoice2-0.5B folder, Download… one, or build a synthetic one."))
             return
         spec = self.spec
         try:
             options = self.form.values()
         except OptionError:
             options = {}
-        self.model_report.setPlainText("Checking…")
+        self.model_report.setPlainText(self.tr("Checking…"))
         self._runner.run(lambda: spec.validate_model(folder, options, deep=True),
                          lambda report: self._show_report(folder, report),
-                         lambda exc: self.model_report.setPlainText(f"Cannot check {folder}: {exc}"), self._open)
+                         lambda exc: self.model_report.setPlainText(self.tr("Cannot check {folder}: {exc}").format(folder=folder, exc=exc)), self._open)
 
     def _show_report(self, folder: str, report: ValidationReport) -> None:
         synthetic = model_kind(folder)["kind"] == "synthetic"
@@ -580,24 +579,24 @@ class VoicesEnginePage(QWidget):
         requested = "auto"
         with contextlib.suppress(OptionError):
             requested = str(self.form.values().get("device", "auto"))
-        self.device_label.setText("Asking torch in the engine's environment…")
+        self.device_label.setText(self.tr("Asking torch in the engine's environment…"))
 
         def shown(facts: dict[str, Any]) -> None:
             self._device_facts[python] = facts
             self._show_device(facts)
 
         self._runner.run(lambda: probe_device(python, requested), shown,
-                         lambda exc: self.device_label.setText(f"Cannot tell: {exc}"), self._open)
+                         lambda exc: self.device_label.setText(self.tr("Cannot tell: {exc}").format(exc=exc)), self._open)
 
     def _show_device(self, facts: dict[str, Any]) -> None:
         if facts.get("error"):
-            self.device_label.setText(f"Cannot tell: {facts['error']}")
+            self.device_label.setText(self.tr("Cannot tell: {value}").format(value=facts['error']))
         elif facts.get("gpu_name"):
             fp16 = ("fp16 available" + ("" if facts.get("fp16_recommended") else " (little gain on this GPU)")
                     if facts.get("fp16_supported") else "fp16 not supported on this GPU")
-            self.device_label.setText(f"CUDA GPU ({facts.get('device')}): {device_summary(facts)}; {fp16}.")
+            self.device_label.setText(self.tr("CUDA GPU ({get}): {device_summary}; {fp16}.").format(get=facts.get('device'), device_summary=device_summary(facts), fp16=fp16))
         else:
-            self.device_label.setText(CPU_WARNING)
+            self.device_label.setText(self.tr(CPU_WARNING))
         self.form.set_device_facts(facts)
 
     # --- the dialog's side ------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from app.project import (
     SortLinesByTime,
 )
 from app.project.timecode import format_clock, parse_time
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
 from engine.core.codes import QaCode
 from engine.hearing.qa.checks import Finding, TakeChecks
@@ -52,12 +53,12 @@ class QaState(str, enum.Enum):
 
 QA_TEXT = {
     QaState.NO_TAKE: "",
-    QaState.PENDING: "Checking…",
-    QaState.PASSED: "✓ Passed",
-    QaState.RUNS_LONG: "⚠ Runs long",
-    QaState.FAILED: "✗ Failed",
-    QaState.UNCHECKED: "Not checked",
-    QaState.ERROR: "⚠ QA error",
+    QaState.PENDING: QT_TRANSLATE_NOOP("LinesModel", "Checking…"),
+    QaState.PASSED: QT_TRANSLATE_NOOP("LinesModel", "✓ Passed"),
+    QaState.RUNS_LONG: QT_TRANSLATE_NOOP("LinesModel", "⚠ Runs long"),
+    QaState.FAILED: QT_TRANSLATE_NOOP("LinesModel", "✗ Failed"),
+    QaState.UNCHECKED: QT_TRANSLATE_NOOP("LinesModel", "Not checked"),
+    QaState.ERROR: QT_TRANSLATE_NOOP("LinesModel", "⚠ QA error"),
 }
 QA_COLOUR = {
     QaState.PENDING: "#8a8a8a",
@@ -69,12 +70,12 @@ QA_COLOUR = {
 }
 
 STATUS_TEXT = {
-    LineStatus.NOT_RENDERED: "Not rendered",
-    LineStatus.QUEUED: "Queued",
-    LineStatus.RENDERING: "Rendering…",
-    LineStatus.DONE: "Done",
-    LineStatus.FAILED: "Failed",
-    LineStatus.STALE: "Stale",
+    LineStatus.NOT_RENDERED: QT_TRANSLATE_NOOP("LinesModel", "Not rendered"),
+    LineStatus.QUEUED: QT_TRANSLATE_NOOP("LinesModel", "Queued"),
+    LineStatus.RENDERING: QT_TRANSLATE_NOOP("LinesModel", "Rendering…"),
+    LineStatus.DONE: QT_TRANSLATE_NOOP("LinesModel", "Done"),
+    LineStatus.FAILED: QT_TRANSLATE_NOOP("LinesModel", "Failed"),
+    LineStatus.STALE: QT_TRANSLATE_NOOP("LinesModel", "Stale"),
 }
 STATUS_COLOUR = {
     LineStatus.NOT_RENDERED: "#8a8a8a",
@@ -91,14 +92,14 @@ DRAFT_COLOUR = "#7b5ea7"  # a machine translation nobody has checked
 
 # The QA cell names the worst finding, in the order a dubber fixes them; the tooltip has all.
 FINDING_LABELS: dict[str, str] = {
-    QaCode.SILENT: "Silent",
-    QaCode.UNINTELLIGIBLE: "Misheard",
-    QaCode.OVERRUN: "Too long",
-    QaCode.UNLIKE_VOICE: "Unlike voice",
-    QaCode.CLIPPING: "Clipped",
-    QaCode.LEADING_SILENCE: "Silence",
-    QaCode.INNER_SILENCE: "Long pause",
-    QaCode.TRAILING_SILENCE: "Silence",
+    QaCode.SILENT: QT_TRANSLATE_NOOP("LinesModel", "Silent"),
+    QaCode.UNINTELLIGIBLE: QT_TRANSLATE_NOOP("LinesModel", "Misheard"),
+    QaCode.OVERRUN: QT_TRANSLATE_NOOP("LinesModel", "Too long"),
+    QaCode.UNLIKE_VOICE: QT_TRANSLATE_NOOP("LinesModel", "Unlike voice"),
+    QaCode.CLIPPING: QT_TRANSLATE_NOOP("LinesModel", "Clipped"),
+    QaCode.LEADING_SILENCE: QT_TRANSLATE_NOOP("LinesModel", "Silence"),
+    QaCode.INNER_SILENCE: QT_TRANSLATE_NOOP("LinesModel", "Long pause"),
+    QaCode.TRAILING_SILENCE: QT_TRANSLATE_NOOP("LinesModel", "Silence"),
 }
 
 
@@ -179,7 +180,7 @@ class CharacterColumn(LineColumn):
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:  # the full name, when the column is narrow
         char = _character(model.project, line)
-        return char.name if char is not None else "No character: double-click to choose one"
+        return char.name if char is not None else QCoreApplication.translate("LinesModel", "No character: double-click to choose one")
 
     def swatch(self, model: LinesModel, line: Line) -> str | None:
         char = _character(model.project, line)
@@ -201,7 +202,8 @@ class TextColumn(LineColumn):
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
         if line.draft:
-            return f"{line.text}\n\nA machine translation to check: editing the text marks it checked."
+            return QCoreApplication.translate("LinesModel", "{text}\n\nA machine translation to check: editing the text marks it checked.").format(
+                text=line.text)
         return line.text or None
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
@@ -264,7 +266,7 @@ class StatusColumn(LineColumn):
 
     def display(self, model: LinesModel, line: Line) -> str:
         mark = "⚠ " if model.language_gap(line) is not None else ""
-        return mark + STATUS_TEXT[model.status_of(line)]
+        return mark + QCoreApplication.translate("LinesModel", STATUS_TEXT[model.status_of(line)])
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
         return WARNING_COLOUR if model.language_gap(line) is not None else STATUS_COLOUR[model.status_of(line)]
@@ -278,7 +280,7 @@ class StatusColumn(LineColumn):
         if status is LineStatus.FAILED and line.error:
             return line.error
         if status is LineStatus.STALE:
-            return "Text, character, clip or voice settings changed since this take was rendered."
+            return QCoreApplication.translate("LinesModel", "Text, character, clip or voice settings changed since this take was rendered.")
         return None
 
 
@@ -288,9 +290,10 @@ class DurationColumn(LineColumn):
         timing = model.timing_of(line)
         mark = "⚠ " if model.duration_colour(line) in (WARNING_COLOUR, STATUS_COLOUR[LineStatus.FAILED]) else ""
         if duration is not None:
-            return f"{mark}{duration:.2f} s"
+            return mark + QCoreApplication.translate("LinesModel", "{seconds:.2f} s").format(seconds=duration)
         # Before rendering: the length this voice's pace predicts, so a long line shows early.
-        return f"{mark}≈{timing.expected_s:.1f} s" if timing is not None and line.text.strip() else ""
+        return mark + QCoreApplication.translate("LinesModel", "≈{seconds:.1f} s").format(seconds=timing.expected_s) if (
+            timing is not None and line.text.strip()) else ""
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
         return model.duration_colour(line)
@@ -302,8 +305,8 @@ class DurationColumn(LineColumn):
         over = model.overrun(line)
         placement = model.placement_of(line)
         if over > 0 and placement is not None and placement[1] is not None:
-            text.append(f"The take is {over:.2f} s longer than its slot "
-                        f"({format_clock(placement[0])}–{format_clock(placement[1])}).")
+            text.append(QCoreApplication.translate("LinesModel", "The take is {over:.2f} s longer than its slot ({start}–{end}).").format(
+                over=over, start=format_clock(placement[0]), end=format_clock(placement[1])))
         if timing is not None:
             has_take = model.project.chosen_take(line) is not None
             text += [w for w in timing.warnings() if not (has_take and w.startswith("Likely too long"))]
@@ -320,7 +323,7 @@ class TakeColumn(LineColumn):
             return ""
         ids = [t.id for t in line.takes]
         number = ids.index(line.chosen_take) + 1 if line.chosen_take in ids else 0
-        return f"{number} of {len(ids)}" if number else f"– of {len(ids)}"
+        return QCoreApplication.translate("LinesModel", "{number} of {count}").format(number=number or "–", count=len(ids))
 
     def edit_value(self, model: LinesModel, line: Line) -> str:
         return line.chosen_take or ""
@@ -338,8 +341,8 @@ class QaColumn(LineColumn):
         verdict = model.verdict_of(line) if state is QaState.FAILED else None
         failing = worst_first(verdict.findings) if verdict else []
         if not failing:
-            return QA_TEXT[state]
-        label = f"✗ {FINDING_LABELS.get(failing[0].code, 'Failed')}"
+            return QCoreApplication.translate("LinesModel", QA_TEXT[state])
+        label = "✗ " + QCoreApplication.translate("LinesModel", FINDING_LABELS.get(failing[0].code, "Failed"))
         return f"{label} +{len(failing) - 1}" if len(failing) > 1 else label
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
@@ -354,7 +357,7 @@ class QaColumn(LineColumn):
         if take.qa is None and take.id in qa_errors:
             return qa_error_tooltip(qa_errors[take.id])
         if take.qa is None:
-            return "This take has not been checked yet; QA runs in the background after each render."
+            return QCoreApplication.translate("LinesModel", "This take has not been checked yet; QA runs in the background after each render.")
         verdict = model.verdict_of(line)
         findings = tuple(worst_first(verdict.findings)) + tuple(
             f for f in verdict.findings if f.code == QaCode.NOT_CHECKED) if verdict else ()
@@ -375,7 +378,7 @@ class FitColumn(LineColumn):
             return QCoreApplication.translate("FitColumn", "too long +%1 s").replace("%1", f"{over:.2f}")
         if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
             return fitted.describe().removeprefix("fitted: ")
-        return "on render" if model.project.wants_fit(line) else ""
+        return QCoreApplication.translate("LinesModel", "on render") if model.project.wants_fit(line) else ""
 
     def edit_value(self, model: LinesModel, line: Line) -> str:
         return next(key for key, value in FIT_CHOICES.items() if value is line.fit)
@@ -392,12 +395,14 @@ class FitColumn(LineColumn):
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
         project = model.project
-        default = "on" if project.settings.fit_default else "off"
-        choice = {None: f"the project's default ({default})", True: "always", False: "never"}[line.fit]
-        text = [f"Fit to slot: {choice}. Double-click to change."]
+        default = QCoreApplication.translate("LinesModel", "on") if project.settings.fit_default else QCoreApplication.translate("LinesModel", "off")
+        choice = {None: QCoreApplication.translate("LinesModel", "the project's default ({default})").format(default=default),
+                  True: QCoreApplication.translate("LinesModel", "always"), False: QCoreApplication.translate("LinesModel", "never")}[line.fit]
+        text = [QCoreApplication.translate("LinesModel", "Fit to slot: {choice}. Double-click to change.").format(choice=choice)]
         fitted = _fitted(project, line)
         if fitted is not None:
-            text.insert(0, f"{fitted.describe()}: {fitted.natural_s:.2f} s of speech into a {fitted.slot_s:.2f} s slot")
+            text.insert(0, QCoreApplication.translate("LinesModel", "{fit}: {natural:.2f} s of speech into a {slot:.2f} s slot").format(
+                fit=fitted.describe(), natural=fitted.natural_s, slot=fitted.slot_s))
             if (over := model.overrun(line)) > 0:
                 text.insert(0, QCoreApplication.translate(
                     "FitColumn", "Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at "
@@ -435,18 +440,20 @@ class Column(enum.IntEnum):
             member.spec = spec
         return member
 
-    CHARACTER = (0, CharacterColumn("Character", 90))  # sized to the project's names (script_panel)
-    TEXT = (1, TextColumn("Text"))
-    START = (2, StartColumn("Start", 60, True, "00:00.000",
-                            "Click to put the script in time order (one undoable step)", key="start"))
-    END = (3, TimeColumn("End", 60, True, "00:00.000", key="end"))
-    STATUS = (4, StatusColumn("Status", 60, sample="Not rendered"))
-    DURATION = (5, DurationColumn("Duration", 60, True, "⚠ ≈10.0 s"))
-    TAKE = (6, TakeColumn("Take", 44, sample="2 of 3"))
-    QA = (7, QaColumn("QA", 60, sample="✗ Unlike voice"))
-    FIT = (8, FitColumn("Fit", 60, sample="stretch 1.08×",  # "rate 1.25× + stretch 1.08×" wraps to two
-                        header_tip="Fit to slot: speak faster (then time-stretch) when a take is longer than its slot"))
-    SOURCE = (9, SourceColumn("Source", 240))  # shown when a line has a source text
+    CHARACTER = (0, CharacterColumn(QT_TRANSLATE_NOOP("LinesModel", "Character"), 90))  # sized to the project's names (script_panel)
+    TEXT = (1, TextColumn(QT_TRANSLATE_NOOP("LinesModel", "Text")))
+    START = (2, StartColumn(QT_TRANSLATE_NOOP("LinesModel", "Start"), 60, True, "00:00.000",
+                            QT_TRANSLATE_NOOP("LinesModel", "Click to put the script in time order (one undoable "
+                                                            "step)"), key="start"))
+    END = (3, TimeColumn(QT_TRANSLATE_NOOP("LinesModel", "End"), 60, True, "00:00.000", key="end"))
+    STATUS = (4, StatusColumn(QT_TRANSLATE_NOOP("LinesModel", "Status"), 60, sample="Not rendered"))
+    DURATION = (5, DurationColumn(QT_TRANSLATE_NOOP("LinesModel", "Duration"), 60, True, "⚠ ≈10.0 s"))
+    TAKE = (6, TakeColumn(QT_TRANSLATE_NOOP("LinesModel", "Take"), 44, sample="2 of 3"))
+    QA = (7, QaColumn(QT_TRANSLATE_NOOP("LinesModel", "QA"), 60, sample="✗ Unlike voice"))
+    FIT = (8, FitColumn(QT_TRANSLATE_NOOP("LinesModel", "Fit"), 60, sample="stretch 1.08×",  # "rate 1.25× + stretch 1.08×" wraps to two
+                        header_tip=QT_TRANSLATE_NOOP("LinesModel", "Fit to slot: speak faster (then time-stretch) when a "
+                                                                "take is longer than its slot")))
+    SOURCE = (9, SourceColumn(QT_TRANSLATE_NOOP("LinesModel", "Source"), 240))  # shown when a line has a source text
 
     @property
     def title(self) -> str:

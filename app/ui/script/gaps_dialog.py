@@ -34,12 +34,11 @@ class VoiceGapsDialog(QDialog):
     def __init__(self, gaps: VoiceGaps, what: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("voiceGapsDialog")
-        self.setWindowTitle("Some lines cannot be rendered yet")
+        self.setWindowTitle(self.tr("Some lines cannot be rendered yet"))
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         count = len(gaps.lines_without_character) + len(gaps.characters_without_clip)
         intro = QLabel(
-            f"{what} left {count} thing{'s' if count != 1 else ''} to fix before rendering. "
-            "Double-click one to go to it (the list stays in Messages)."
+            self.tr("{what} left %n thing(s) to fix before rendering. Double-click one to go to it (the list stays in Messages).", "", count).format(what=what)
         )
         intro.setWordWrap(True)
         self.list = QListWidget()
@@ -48,14 +47,14 @@ class VoiceGapsDialog(QDialog):
         sentences = gaps.describe()  # the lines' sentences first, then the characters'
         split = len(gaps.lines_without_character)
         for sentence, character in zip(sentences[split:], gaps.characters_without_clip):
-            item = QListWidgetItem(f"{sentence[0].upper()}{sentence[1:]}: give it a reference clip")
+            item = QListWidgetItem(self.tr("{sentence}: give it a reference clip").format(sentence=sentence[0].upper() + sentence[1:]))
             item.setData(CHARACTER_ROLE, character.character_id)
-            item.setToolTip("Double-click to open the character")
+            item.setToolTip(self.tr("Double-click to open the character"))
             self.list.addItem(item)
         for sentence, line in zip(sentences[:split], gaps.lines_without_character):
             item = QListWidgetItem(f"{sentence[0].upper()}{sentence[1:]}")
             item.setData(LINE_ROLE, line.line_id)
-            item.setToolTip("Double-click to select the line and assign a character")
+            item.setToolTip(self.tr("Double-click to select the line and assign a character"))
             self.list.addItem(item)
         self.list.itemDoubleClicked.connect(self._go)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -32,13 +32,12 @@ class LineDelivery(QGroupBox):
         self.instruction = QLineEdit()
         self.instruction.setObjectName("lineInstruction")
         self.instruction.setClearButtonEnabled(True)
-        self.instruction.setToolTip("How to say this line (e.g. “whisper”, “angry”), over its character's; "
-                                    "backends that take instructions (CosyVoice2) use it")
+        self.instruction.setToolTip(self.tr("How to say this line (e.g. “whisper”, “angry”), over its character's; backends that take instructions (CosyVoice2) use it"))
         self.instruction.editingFinished.connect(self._apply)
         form = QFormLayout(self)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow box puts fields under labels
-        form.addRow("Speed", self.speed)
-        form.addRow("Say it", self.instruction)
+        form.addRow(self.tr("Speed"), self.speed)
+        form.addRow(self.tr("Say it"), self.instruction)
         self.show_line("")
 
     def set_speeds(self, speeds: Range) -> None:

@@ -260,11 +260,12 @@ class LinesModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
-            return Column(section).spec.header_tip if 0 <= section < len(Column) else None
+            tip = Column(section).spec.header_tip if 0 <= section < len(Column) else None
+            return self.tr(tip) if tip else None
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(Column):
-            return Column(section).title
+            return self.tr(Column(section).title)  # marked in columns.py for this context
         if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._ids):
             return str(section + 1)
         return None

@@ -136,7 +136,8 @@ class QaController(QObject):
                 # Shown in the QA column (with the reason) until the take is checked again.
                 self._doc.qa_errors[outcome.take_id] = outcome.error
                 errored.add(outcome.line_id)
-                self.message.emit(f"QA of line {self._order(outcome.line_id)}: {outcome.error}")
+                self.message.emit(self.tr("QA of line {order}: {error}").format(order=self._order(outcome.line_id),
+                                                                               error=outcome.error))
             elif record(self._doc.project, outcome) is not None:
                 self._doc.qa_errors.pop(outcome.take_id, None)
                 changed.add(outcome.line_id)
@@ -168,7 +169,7 @@ class QaController(QObject):
         try:
             self._doc.save_after_take(self._doc.project)
         except SaveError as exc:
-            self.message.emit(f"the QA results could not be saved: {exc}")
+            self.message.emit(self.tr("the QA results could not be saved: {error}").format(error=exc))
         self._doc.notify_render(frozenset(changed))
         self.checked.emit(frozenset(changed))
 

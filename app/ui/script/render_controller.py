@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from app.project import ProjectError, Take
 from app.project.render import RenderProgress, RenderSession, RenderUpdate
@@ -72,7 +72,8 @@ class RenderController(QObject):
         so a later render of any kind fits it the same way).
         """
         if self.is_running:
-            self.message.emit(f"{ErrorCode.RENDER}: a batch is already running; cancel it or wait for it to finish")
+            self.message.emit(self.tr("{code}: a batch is already running; cancel it or wait for it to finish").format(
+                code=ErrorCode.RENDER))
             return False
         session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False)
         if session is None:
@@ -107,11 +108,11 @@ class RenderController(QObject):
     def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,
                      priority: Priority, listening: bool) -> RenderSession | None:
         if not self._bridge.is_ready:
-            self.message.emit(f"{ErrorCode.ENGINE_START}: the engine is not ready yet")
+            self.message.emit(self.tr("{code}: the engine is not ready yet").format(code=ErrorCode.ENGINE_START))
             return None
         if self._doc.read_only:  # rendering writes takes and saves the project
-            self.message.emit(f"{ErrorCode.PROJECT_LOCKED}: the project is read-only here ({self._doc.read_only}); "
-                              "it cannot be rendered")
+            self.message.emit(self.tr("{code}: the project is read-only here ({reason}); it cannot be rendered").format(
+                code=ErrorCode.PROJECT_LOCKED, reason=self._doc.read_only))
             return None
         return RenderSession(
             self._doc.project,
@@ -131,7 +132,7 @@ class RenderController(QObject):
         """Queue the last batch's failed lines again; False when there are none."""
         batch = self._batch
         if batch is None or not batch.failed_lines:
-            self.message.emit("Nothing to retry: the last render has no failed lines")
+            self.message.emit(self.tr("Nothing to retry: the last render has no failed lines"))
             return False
         was_running = self.is_running
         self._apply(batch, batch.retry_failed())
@@ -173,27 +174,27 @@ def progress_bar_text(progress: RenderProgress) -> str:
     The bar fills with the lines that were worked on (rendered or failed), never with the
     cancelled ones, so a cancelled batch reads "3 of 6 rendered · 3 cancelled", not "6 / 6".
     """
-    parts = [f"{progress.done} of {progress.total} rendered"]
+    parts = [QCoreApplication.translate("RenderController", "{done} of {total} rendered").format(done=progress.done, total=progress.total)]
     if progress.failed:
-        parts.append(f"{progress.failed} failed")
+        parts.append(QCoreApplication.translate("RenderController", "{count} failed").format(count=progress.failed))
     if progress.cancelled:
-        parts.append(f"{progress.cancelled} cancelled")
+        parts.append(QCoreApplication.translate("RenderController", "{count} cancelled").format(count=progress.cancelled))
     return " · ".join(parts)
 
 
 def format_eta(progress: RenderProgress) -> str:
     """The label beside the bar (which has the counts): time left, or how the batch ended."""
     if progress.completed >= progress.total:
-        ended = "Cancelled after" if progress.cancelled else "Finished in"
-        return f"{ended} {_duration(progress.elapsed_s)}"
+        ended = QCoreApplication.translate("RenderController", "Cancelled after {time}") if progress.cancelled else QCoreApplication.translate("RenderController", "Finished in {time}")
+        return ended.format(time=_duration(progress.elapsed_s))
     if progress.eta_s is None:
-        return "estimating time left…"
-    return f"about {_duration(progress.eta_s)} left"
+        return QCoreApplication.translate("RenderController", "estimating time left…")
+    return QCoreApplication.translate("RenderController", "about {time} left").format(time=_duration(progress.eta_s))
 
 
 def _duration(seconds: float) -> str:
     seconds = max(0, round(seconds))
     if seconds < 60:
-        return f"{seconds} s"
+        return QCoreApplication.translate("RenderController", "{seconds} s").format(seconds=seconds)
     minutes, secs = divmod(seconds, 60)
-    return f"{minutes} min {secs:02d} s"
+    return QCoreApplication.translate("RenderController", "{minutes} min {seconds:02d} s").format(minutes=minutes, seconds=secs)

@@ -138,7 +138,7 @@ class CharacterDelegate(_ComboDelegate):
     """Edits a line's character with a combo box of the project's characters."""
 
     def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
-        combo.addItem("— no character —", "")
+        combo.addItem(self.tr("— no character —"), "")
         for char in self._doc.project.characters:
             combo.addItem(colour_icon(char.colour), char.name, char.id)
 
@@ -148,9 +148,9 @@ class FitDelegate(_ComboDelegate):
 
     def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
         default = "on" if self._doc.project.settings.fit_default else "off"
-        combo.addItem(f"Project default ({default})", "default")
-        combo.addItem("Fit to slot", "on")
-        combo.addItem("Don't fit", "off")
+        combo.addItem(self.tr("Project default ({default})").format(default=default), "default")
+        combo.addItem(self.tr("Fit to slot"), "on")
+        combo.addItem(self.tr("Don't fit"), "off")
 
 
 class TakeDelegate(_ComboDelegate):
@@ -159,7 +159,7 @@ class TakeDelegate(_ComboDelegate):
     def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
         line = self._doc.project.line(index.data(LINE_ID_ROLE))
         for n, take in enumerate(line.takes, 1):
-            combo.addItem(f"{n}: {take.duration_s:.2f} s · {take.created.replace('T', ' ')[:16]}", take.id)
+            combo.addItem(self.tr("{n}: {duration_s:.2f} s · {value}").format(n=n, duration_s=take.duration_s, value=take.created.replace('T', ' ')[:16]), take.id)
 
 
 def _button(action: QAction) -> QToolButton:
@@ -218,26 +218,26 @@ class ScriptPanel(QWidget):
         self.character_filter.setObjectName("characterFilter")
         self.character_filter.currentIndexChanged.connect(self._apply_character_filter)
         self.status_filter = QComboBox()
-        self.status_filter.addItem("All statuses", None)
+        self.status_filter.addItem(self.tr("All statuses"), None)
         for status in LineStatus:
             self.status_filter.addItem(STATUS_TEXT[status], status.value)
         self.status_filter.insertSeparator(self.status_filter.count())
-        self.status_filter.addItem("Failed QA", FAILED_QA)
+        self.status_filter.addItem(self.tr("Failed QA"), FAILED_QA)
         self.status_filter.currentIndexChanged.connect(self._apply_status_filter)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search text…")
+        self.search.setPlaceholderText(self.tr("Search text…"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_text)
         filters = QHBoxLayout()
-        filters.addWidget(QLabel("Show"))
+        filters.addWidget(QLabel(self.tr("Show")))
         filters.addWidget(self.character_filter)
         filters.addWidget(self.status_filter)
         filters.addWidget(self.search, 1)
         for name in ("add_line", "remove_lines", "move_up", "move_down"):
             filters.addWidget(_button(actions[name]))
         self.assign_button = QToolButton()
-        self.assign_button.setText("Assign to…")
-        self.assign_button.setToolTip("Give the selected lines to a character")
+        self.assign_button.setText(self.tr("Assign to…"))
+        self.assign_button.setToolTip(self.tr("Give the selected lines to a character"))
         self.assign_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         filters.addWidget(self.assign_button)
         return filters
@@ -280,7 +280,7 @@ class ScriptPanel(QWidget):
         rows = self.table.verticalHeader()
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         rows.setDefaultSectionSize(max(26, self.table.fontMetrics().lineSpacing() * ROW_LINES + 8))
-        self.table.verticalHeader().setToolTip("Order in the script (drag rows to reorder)")
+        self.table.verticalHeader().setToolTip(self.tr("Order in the script (drag rows to reorder)"))
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(
             lambda at: self.context_menu().popup(self.table.viewport().mapToGlobal(at)))
@@ -292,7 +292,7 @@ class ScriptPanel(QWidget):
 
     def _build_takes(self) -> None:
         """The takes box: the selected line's takes, play, A/B, use, its error and its delivery."""
-        self.takes_box = QGroupBox("Takes")
+        self.takes_box = QGroupBox(self.tr("Takes"))
         self.takes = QListWidget()
         self.takes.setObjectName("takesList")
         # Two short lines per take, wrapped rather than cut off when the panel is narrow.
@@ -301,13 +301,13 @@ class ScriptPanel(QWidget):
         self.takes.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.takes.setSpacing(2)
         self.takes.itemDoubleClicked.connect(lambda _item: self._take_action(self.choose_take))
-        play_take = QPushButton("▶ Play take")
+        play_take = QPushButton(self.tr("▶ Play take"))
         play_take.clicked.connect(lambda: self._take_action(self.play_take))
-        use_take = QPushButton("Use this take")
+        use_take = QPushButton(self.tr("Use this take"))
         use_take.clicked.connect(lambda: self._take_action(self.choose_take))
-        self.compare_button = QPushButton("A/B")
+        self.compare_button = QPushButton(self.tr("A/B"))
         self.compare_button.setObjectName("compareTakes")
-        self.compare_button.setToolTip("Play the take in use (A), then the selected take (B), to compare them")
+        self.compare_button.setToolTip(self.tr("Play the take in use (A), then the selected take (B), to compare them"))
         self.compare_button.clicked.connect(self._compare)
         self.delivery = LineDelivery(self._doc)
         self.line_error = QLabel("")
@@ -331,7 +331,7 @@ class ScriptPanel(QWidget):
         self.progress.setValue(0)
         self.progress.setTextVisible(False)  # until a render starts
         self.progress.setMinimumWidth(PROGRESS_MIN_WIDTH)
-        self.progress_label = QLabel("Nothing rendering")
+        self.progress_label = QLabel(self.tr("Nothing rendering"))
         self.progress_label.setObjectName("renderStatus")
         # A long status must never widen the window: the label gives way (its tooltip keeps it all).
         self.progress_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -436,26 +436,26 @@ class ScriptPanel(QWidget):
         menu.addActions(self.table.actions())
         menu.addSeparator()
         project, ids = self._doc.project, self.selected_line_ids()
-        assign = menu.addMenu("Assign to character")
+        assign = menu.addMenu(self.tr("Assign to character"))
         assign.setObjectName("assignToCharacter")
         for char in project.characters:
             assign.addAction(colour_icon(char.colour), char.name).triggered.connect(
                 lambda _checked=False, to=char.id: self.assign_selected(to))
         assign.addSeparator()
-        assign.addAction("No character").triggered.connect(lambda _checked=False: self.assign_selected(None))
+        assign.addAction(self.tr("No character")).triggered.connect(lambda _checked=False: self.assign_selected(None))
         assign.setEnabled(bool(ids))
         owner = self._sole_character(ids)
-        merge = menu.addMenu(f"Merge {project.character(owner).name} into" if owner else "Merge into")
+        merge = menu.addMenu(self.tr("Merge {name} into").format(name=project.character(owner).name) if owner else self.tr("Merge into"))
         merge.setObjectName("mergeInto")
-        merge.setToolTip("Give all of this character's lines to another and remove it (one actor heard as two)")
+        merge.setToolTip(self.tr("Give all of this character's lines to another and remove it (one actor heard as two)"))
         for char in project.characters:
             if char.id != owner:
                 merge.addAction(colour_icon(char.colour), char.name).triggered.connect(
                     lambda _checked=False, into=char.id: self.merge_selected_into(into))
         merge.setEnabled(owner is not None and len(project.characters) > 1)
-        split = menu.addAction("Split selected lines into a new character")
+        split = menu.addAction(self.tr("Split selected lines into a new character"))
         split.setObjectName("splitSelected")
-        split.setToolTip("Give the selected lines to a new character (two actors heard as one)")
+        split.setToolTip(self.tr("Give the selected lines to a new character (two actors heard as one)"))
         split.triggered.connect(lambda _checked=False: self.split_selected())
         split.setEnabled(owner is not None)
         return menu
@@ -503,10 +503,10 @@ class ScriptPanel(QWidget):
         keep = self.character_filter.currentData()
         self.character_filter.blockSignals(True)
         self.character_filter.clear()
-        self.character_filter.addItem("All characters", None)
+        self.character_filter.addItem(self.tr("All characters"), None)
         for char in self._doc.project.characters:
             self.character_filter.addItem(colour_icon(char.colour), char.name, char.id)
-        self.character_filter.addItem("No character", LineFilterProxy.NO_CHARACTER)
+        self.character_filter.addItem(self.tr("No character"), LineFilterProxy.NO_CHARACTER)
         index = self.character_filter.findData(keep)
         self.character_filter.setCurrentIndex(max(0, index))
         self.character_filter.blockSignals(False)
@@ -534,11 +534,11 @@ class ScriptPanel(QWidget):
         self.takes.clear()
         self.line_error.setText("")
         if not line_id or self.model.row_of(line_id) < 0:
-            self.takes_box.setTitle("Takes")
+            self.takes_box.setTitle(self.tr("Takes"))
             return
         project = self._doc.project
         line = project.line(line_id)
-        self.takes_box.setTitle(f"Takes of line {project.order_of(line_id)}")
+        self.takes_box.setTitle(self.tr("Takes of line {order_of}").format(order_of=project.order_of(line_id)))
         current_fp = project.fingerprint(line)
         placement = placements(project).get(line_id)
         for n, take in enumerate(line.takes, 1):
@@ -564,7 +564,7 @@ class ScriptPanel(QWidget):
                 self.takes.setCurrentItem(item)
         self.compare_button.setEnabled(len(line.takes) > 1 and line.chosen_take is not None)
         if not line.takes:
-            placeholder = QListWidgetItem("Not rendered yet")
+            placeholder = QListWidgetItem(self.tr("Not rendered yet"))
             placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
             self.takes.addItem(placeholder)
         if line.status is LineStatus.FAILED and line.error:

@@ -60,8 +60,7 @@ class SpeedBox(QDoubleSpinBox):
         refused = self._refused()
         self.setStyleSheet(OUT_OF_RANGE_STYLE if refused else "")
         self.setToolTip(about if not refused else
-                        f"{about}\nStored: {stored:g}×, which the engine will refuse: "
-                        f"{self._range.refusal(stored)}. Pick a speed here to replace it.")
+                        self.tr("{about}\nStored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here to replace it.").format(about=about, stored=stored, refusal=self._range.refusal(stored)))
 
     def picked(self) -> float | None:
         """The speed to store: the user's, or the stored one while the user has picked none."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
 from app.ui.language import LANGUAGES, SYSTEM
@@ -35,9 +37,19 @@ from app.ui.settings.store import Option, Settings, cache_size, human_size
 from app.ui.spin_boxes import whole_spin
 from app.ui.tasks import TaskRunner
 
-SYSTEM_DEFAULT = "System default"
-VOICES_ENGINE_PAGE = "Voices engine"
-GENERAL_PAGE = "General"
+SYSTEM_DEFAULT = QT_TRANSLATE_NOOP("SettingsDialog", "System default")
+VOICES_ENGINE_PAGE = QT_TRANSLATE_NOOP("SettingsDialog", "Voices engine")
+GENERAL_PAGE = QT_TRANSLATE_NOOP("SettingsDialog", "General")
+
+
+def shown(text: str) -> str:
+    """A page's or an entry's name as the dialog shows it (marked above, translated here)."""
+    return QCoreApplication.translate("SettingsDialog", text)
+
+
+def title_of(option: Option[Any]) -> str:
+    """A setting's title (declared in store.py, marked for the "Settings" context) as shown."""
+    return QCoreApplication.translate("Settings", option.title)
 
 
 def option_spin_box(option: Option[int], special: str) -> QSpinBox:
@@ -53,43 +65,43 @@ class GeneralPage(QWidget):
         super().__init__(parent)
         self._settings = settings
         self._runner = runner
-        self.slots = option_spin_box(Settings.engine_slots, "Automatic")
+        self.slots = option_spin_box(Settings.engine_slots, self.tr("Automatic"))
         self.slots.setValue(settings.engine_slots)
-        self.slots.setToolTip("Automatic: by the cores (at most 4), or by free GPU memory on a GPU")
+        self.slots.setToolTip(self.tr("Automatic: by the cores (at most 4), or by free GPU memory on a GPU"))
 
         self.output = QComboBox()
         devices = [d.name for d in list_devices("output")]
-        self.output.addItem(SYSTEM_DEFAULT)
+        self.output.addItem(shown(SYSTEM_DEFAULT))
         self.output.addItems(devices)
         if not devices:
             self.output.setEnabled(False)
-            self.output.setToolTip("No audio output device was found; playback is silent.")
+            self.output.setToolTip(self.tr("No audio output device was found; playback is silent."))
         elif settings.output_device in devices:
             self.output.setCurrentText(settings.output_device)
 
         self.cache = QLineEdit(settings.cache_dir)
         self.cache.setPlaceholderText(str(settings.effective_cache_dir()))
-        browse_cache = QPushButton("Browse…")
+        browse_cache = QPushButton(self.tr("Browse…"))
         browse_cache.clicked.connect(self._browse_cache)
-        self.cache_size = QLabel("measuring…")
+        self.cache_size = QLabel(self.tr("measuring…"))
         self.cache_size.setObjectName("cacheSize")
-        self.clear_cache = QPushButton("Clear cache")
-        self.clear_cache.setToolTip("Delete prepared voices; they are rebuilt on the next use.")
+        self.clear_cache = QPushButton(self.tr("Clear cache"))
+        self.clear_cache.setToolTip(self.tr("Delete prepared voices; they are rebuilt on the next use."))
         self.clear_cache.clicked.connect(self._clear_cache)
 
-        self.autosave = option_spin_box(Settings.autosave_s, "Off")
+        self.autosave = option_spin_box(Settings.autosave_s, self.tr("Off"))
         self.autosave.setValue(settings.autosave_s)
 
         self.recogniser = QComboBox()
         self.recogniser.setObjectName("recogniserModel")
-        self.recogniser.setToolTip("The Whisper model that checks takes and hears transcripts. base knows every "
-                                   "language Whisper does; tiny.en is faster and English only; larger ones are "
-                                   "downloaded with `dubstudio qa --download-model NAME`. It also transcribes a "
-                                   "video's dialogue (an English-only model leaves that to base); a larger model "
-                                   "transcribes, and translates into English, far better than base.")
+        self.recogniser.setToolTip(self.tr(
+            "The Whisper model that checks takes and hears transcripts. base knows every language Whisper does; "
+            "tiny.en is faster and English only; larger ones are downloaded with `dubstudio qa --download-model "
+            "NAME`. It also transcribes a video's dialogue (an English-only model leaves that to base); a larger "
+            "model transcribes, and translates into English, far better than base."))
         self._fill_recognisers(settings.recogniser_model)
-        pick_model = QPushButton("Folder…")
-        pick_model.setToolTip("Use a faster-whisper model folder you have")
+        pick_model = QPushButton(self.tr("Folder…"))
+        pick_model.setToolTip(self.tr("Use a faster-whisper model folder you have"))
         pick_model.clicked.connect(self._browse_model)
 
         self.language = QComboBox()
@@ -102,13 +114,13 @@ class GeneralPage(QWidget):
         language_note.setObjectName("languageNote")
 
         form = QFormLayout(self)
-        form.addRow(self.tr("Language"), row(self.language, language_note))
-        form.addRow(Settings.engine_slots.title, self.slots)
-        form.addRow(Settings.cache_dir.title, row(self.cache, browse_cache))
-        form.addRow("Cache size", row(self.cache_size, self.clear_cache))
-        form.addRow(Settings.output_device.title, self.output)
-        form.addRow(Settings.autosave_s.title, self.autosave)
-        form.addRow(Settings.recogniser_model.title, row(self.recogniser, pick_model))
+        form.addRow(title_of(Settings.language), row(self.language, language_note))
+        form.addRow(title_of(Settings.engine_slots), self.slots)
+        form.addRow(title_of(Settings.cache_dir), row(self.cache, browse_cache))
+        form.addRow(self.tr("Cache size"), row(self.cache_size, self.clear_cache))
+        form.addRow(title_of(Settings.output_device), self.output)
+        form.addRow(title_of(Settings.autosave_s), self.autosave)
+        form.addRow(title_of(Settings.recogniser_model), row(self.recogniser, pick_model))
         self.refresh_cache_size()
 
     def _fill_recognisers(self, current: str) -> None:
@@ -118,15 +130,17 @@ class GeneralPage(QWidget):
         self.recogniser.clear()
         for name, spec in WHISPER_MODELS.items():
             here = model_available(name)
-            state = ("" if here else " (not downloaded)") if not spec.packaged else ("" if here else " (missing)")
-            kind = "multilingual" if spec.multilingual else "English only"
-            self.recogniser.addItem(f"{name}: {kind}, {spec.size_mb} MB{state}", name)
+            state = ("" if here else self.tr(" (not downloaded)")) if not spec.packaged else (
+                "" if here else self.tr(" (missing)"))
+            kind = self.tr("multilingual") if spec.multilingual else self.tr("English only")
+            self.recogniser.addItem(self.tr("{name}: {kind}, {size} MB{state}").format(
+                name=name, kind=kind, size=QLocale().toString(spec.size_mb), state=state), name)
         if current not in WHISPER_MODELS:
-            self.recogniser.addItem(f"folder: {current}", current)
+            self.recogniser.addItem(self.tr("folder: {current}").format(current=current), current)
         self.recogniser.setCurrentIndex(max(0, self.recogniser.findData(current)))
 
     def _browse_model(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "A faster-whisper model folder")
+        path = QFileDialog.getExistingDirectory(self, self.tr("A faster-whisper model folder"))
         if path:
             self._fill_recognisers(path)
 
@@ -136,11 +150,11 @@ class GeneralPage(QWidget):
 
     def refresh_cache_size(self) -> None:
         path = self._cache_path()
-        self.cache_size.setText("measuring…")
+        self.cache_size.setText(self.tr("measuring…"))
         self._runner.run(
             lambda: cache_size(path),
             lambda size: self.cache_size.setText(f"{human_size(size)}  ({path})"),
-            lambda exc: self.cache_size.setText(f"cannot measure: {exc}"),
+            lambda exc: self.cache_size.setText(self.tr("cannot measure: {reason}").format(reason=exc)),
         )
 
     def _clear_cache(self) -> None:
@@ -153,14 +167,14 @@ class GeneralPage(QWidget):
 
         def failed(exc: BaseException) -> None:
             self.clear_cache.setEnabled(True)
-            self.cache_size.setText(f"cannot clear: {exc}")
+            self.cache_size.setText(self.tr("cannot clear: {reason}").format(reason=exc))
 
         from engine.synthesis.voices import clear_cache_folder
 
         self._runner.run(lambda: clear_cache_folder(path), done, failed)
 
     def _browse_cache(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Voice cache folder", str(self._cache_path()))
+        path = QFileDialog.getExistingDirectory(self, self.tr("Voice cache folder"), str(self._cache_path()))
         if path:
             self.cache.setText(path)
             self.refresh_cache_size()
@@ -169,7 +183,7 @@ class GeneralPage(QWidget):
         s = self._settings
         s.engine_slots = self.slots.value()
         s.cache_dir = self.cache.text().strip()
-        s.output_device = "" if self.output.currentText() == SYSTEM_DEFAULT else self.output.currentText()
+        s.output_device = "" if self.output.currentIndex() == 0 else self.output.currentText()  # 0: system default
         s.autosave_s = self.autosave.value()
         s.recogniser_model = str(self.recogniser.currentData())
         s.language = str(self.language.currentData())
@@ -180,7 +194,7 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(self.tr("Settings"))
         self.setObjectName("settingsDialog")
         self._settings = settings
         self._engine_before = self._engine_values()
@@ -194,8 +208,8 @@ class SettingsDialog(QDialog):
         self.general.slots.setEnabled(not self.voices_engine.is_remote)
         self.pages = QTabWidget()
         self.pages.setObjectName("settingsPages")
-        self.pages.addTab(self.voices_engine, VOICES_ENGINE_PAGE)
-        self.pages.addTab(self.general, GENERAL_PAGE)
+        self.pages.addTab(self.voices_engine, shown(VOICES_ENGINE_PAGE))
+        self.pages.addTab(self.general, shown(GENERAL_PAGE))
         self.error = QLabel("")
         self.error.setObjectName("settingsError")
         self.error.setWordWrap(True)
@@ -210,8 +224,9 @@ class SettingsDialog(QDialog):
         self.resize(780, 720)
 
     def show_page(self, title: str) -> None:
+        """Show the page named ``title`` (VOICES_ENGINE_PAGE, GENERAL_PAGE)."""
         for index in range(self.pages.count()):
-            if self.pages.tabText(index) == title:
+            if self.pages.tabText(index) == shown(title):
                 self.pages.setCurrentIndex(index)
 
     def _engine_values(self) -> tuple[str, str, str, str, dict[str, Any], str, int, str]:

@@ -78,7 +78,7 @@ class ProjectSettingsDialog(QDialog):
 
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Project settings")
+        self.setWindowTitle(self.tr("Project settings"))
         self.setObjectName("projectSettingsDialog")
         self._project = project
         settings = project.settings
@@ -102,7 +102,7 @@ class ProjectSettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         title_form = QFormLayout()
-        title_form.addRow("Title", self.title)
+        title_form.addRow(self.tr("Title"), self.title)
         title_form.addRow(self.tr("Chinese script"), self.chinese_script)
         self.qa = QaThresholdsBox(settings.qa)
         # Two columns: the QA group beside the others keeps the dialog within a laptop's height.
@@ -126,16 +126,15 @@ class ProjectSettingsDialog(QDialog):
 
     def _build_fit_box(self, settings: ProjectSettings) -> QGroupBox:
         """Fit to slot: the default and the fastest speaking rate."""
-        self.fit_default = QCheckBox("Fit every line's take into its slot when rendering")
+        self.fit_default = QCheckBox(self.tr("Fit every line's take into its slot when rendering"))
         self.fit_default.setChecked(settings.fit_default)
-        self.fit_default.setToolTip("Lines can still choose for themselves in the script's Fit column")
+        self.fit_default.setToolTip(self.tr("Lines can still choose for themselves in the script's Fit column"))
         self.fit_max_rate = _spin("fit_max_rate", settings.fit_max_rate)
-        self.fit_max_rate.setToolTip("Up to this speaking rate the voice simply speaks faster; beyond it the rest "
-                                     "is time-stretched (Rubber Band). 1.25× is where speech starts to sound rushed.")
-        fit_box = QGroupBox("Fit to slot")
+        self.fit_max_rate.setToolTip(self.tr("Up to this speaking rate the voice simply speaks faster; beyond it the rest is time-stretched (Rubber Band). 1.25× is where speech starts to sound rushed."))
+        fit_box = QGroupBox(self.tr("Fit to slot"))
         fit_form = QFormLayout(fit_box)
         fit_form.addRow(self.fit_default)
-        fit_form.addRow("Fastest speaking rate", self.fit_max_rate)
+        fit_form.addRow(self.tr("Fastest speaking rate"), self.fit_max_rate)
         self.fit_max_total = _spin("fit_max_total", settings.fit_max_total)
         self.fit_max_total.setToolTip(self.tr(
             "Faster speaking and time-stretch together never speed a take up more than this; a line that still "
@@ -154,8 +153,8 @@ class ProjectSettingsDialog(QDialog):
         self.loudness.setObjectName("loudnessPreset")
         for key in LOUDNESS_PRESETS:
             self.loudness.addItem(PRESET_LABELS[key], key)
-        self.loudness.addItem("Another target", CUSTOM)
-        self.loudness.addItem("Off: keep the takes' levels", OFF)
+        self.loudness.addItem(self.tr("Another target"), CUSTOM)
+        self.loudness.addItem(self.tr("Off: keep the takes' levels"), OFF)
         target = settings.loudness_target_lufs
         self.target = _spin("loudness_target_lufs", target if target is not None else LOUDNESS_PRESETS["ebu-r128"])
         preset = next((key for key, value in LOUDNESS_PRESETS.items() if target is not None and abs(value - target) < 1e-6),
@@ -163,13 +162,13 @@ class ProjectSettingsDialog(QDialog):
         self.loudness.setCurrentIndex(self.loudness.findData(preset))
         self.loudness.currentIndexChanged.connect(self._on_preset)
         self.ceiling = _spin("true_peak_dbtp", settings.true_peak_dbtp)
-        self.ceiling.setToolTip("No peak of the mix (between samples too) goes above this")
-        loud_box = QGroupBox("Loudness of the mix and the video")
+        self.ceiling.setToolTip(self.tr("No peak of the mix (between samples too) goes above this"))
+        loud_box = QGroupBox(self.tr("Loudness of the mix and the video"))
         loud_form = QFormLayout(loud_box)
-        loud_form.addRow("Target", self.loudness)
-        loud_form.addRow("Integrated loudness", self.target)
-        loud_form.addRow("True-peak ceiling", self.ceiling)
-        hint = QLabel("Every take is brought to the target, then the whole mix (ITU-R BS.1770).")
+        loud_form.addRow(self.tr("Target"), self.loudness)
+        loud_form.addRow(self.tr("Integrated loudness"), self.target)
+        loud_form.addRow(self.tr("True-peak ceiling"), self.ceiling)
+        hint = QLabel(self.tr("Every take is brought to the target, then the whole mix (ITU-R BS.1770)."))
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text)")
         loud_form.addRow(hint)
@@ -184,14 +183,14 @@ class ProjectSettingsDialog(QDialog):
         self.guide_mix.currentIndexChanged.connect(self._on_guide_mix)
         self.guide_gain = _spin("guide_gain_db", settings.guide_gain_db)
         self.duck_db = _spin("duck_db", settings.duck_db)
-        self.duck_db.setToolTip("How far the original audio dips while a line plays")
-        guide_box = QGroupBox("Original audio in the exported mix and video")
+        self.duck_db.setToolTip(self.tr("How far the original audio dips while a line plays"))
+        guide_box = QGroupBox(self.tr("Original audio in the exported mix and video"))
         guide_form = QFormLayout(guide_box)
-        guide_form.addRow("Original audio", self.guide_mix)
-        guide_form.addRow("Its level", self.guide_gain)
-        guide_form.addRow("Dip under lines", self.duck_db)
+        guide_form.addRow(self.tr("Original audio"), self.guide_mix)
+        guide_form.addRow(self.tr("Its level"), self.guide_gain)
+        guide_form.addRow(self.tr("Dip under lines"), self.duck_db)
         if not self._project.guide_audio:
-            guide_box.setToolTip("This project has no original audio yet (Project › Add the original audio)")
+            guide_box.setToolTip(self.tr("This project has no original audio yet (Project › Add the original audio)"))
         return guide_box
 
     def _on_preset(self) -> None:

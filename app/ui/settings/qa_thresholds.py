@@ -67,10 +67,10 @@ class QaThresholdsBox(QGroupBox):
             title.setToolTip(tip)
             form.addRow(title, spin)
             self.spins[name] = spin
-        self.defaults_button = QPushButton("Defaults")
-        self.defaults_button.setToolTip("The measured defaults (docs/qa.md says why each is where it is)")
+        self.defaults_button = QPushButton(self.tr("Defaults"))
+        self.defaults_button.setToolTip(self.tr("The measured defaults (docs/qa.md says why each is where it is)"))
         self.defaults_button.clicked.connect(lambda: self.show_thresholds(QaThresholds()))
-        hint = QLabel("Verdicts follow at once: takes are not listened to again.")
+        hint = QLabel(self.tr("Verdicts follow at once: takes are not listened to again."))
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text)")
         form.addRow(hint, self.defaults_button)

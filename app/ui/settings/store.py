@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from PySide6.QtCore import QSettings
 
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.language import LANGUAGE_CODES, SYSTEM
 from engine.core.files import atomic_write_text
 from engine.core.numbers import Range
@@ -87,7 +88,8 @@ def _from_json_object(value: dict[str, Any]) -> str:
 
 
 class Option(Generic[T]):
-    """One setting: its QSettings key, default, a title for the dialog, its converters and
+    """One setting: its QSettings key, default, a title for the dialog (marked with
+    QT_TRANSLATE_NOOP in the "Settings" context, translated where shown), its converters and
     what it takes: a number in its ``range``, or one of ``choices``. The dialog builds its
     widgets from these; a stored value outside them reads as the default, and setting one raises
     ValueError saying what the option takes (a RangeError, the range's own refusal, for a number)."""
@@ -139,32 +141,32 @@ class Option(Generic[T]):
 class Settings:
     """Typed access to the studio's QSettings; pass a QSettings to isolate (tests do)."""
 
-    engine_location = Option("engine/location", "local", "Engine", str, choices=ENGINE_LOCATIONS)
-    server_url = Option("engine/server_url", "", "Server URL", str)
-    engine_backend = Option("engine/backend", DEFAULT_BACKEND, "Speech backend", str, choices=tuple(DESCRIPTORS))
-    engine_slots = Option("engine/slots", 0, "Parallel jobs (0 = automatic)", int, range=ENGINE_SLOTS)
+    engine_location = Option("engine/location", "local", QT_TRANSLATE_NOOP("Settings", "Engine"), str, choices=ENGINE_LOCATIONS)
+    server_url = Option("engine/server_url", "", QT_TRANSLATE_NOOP("Settings", "Server URL"), str)
+    engine_backend = Option("engine/backend", DEFAULT_BACKEND, QT_TRANSLATE_NOOP("Settings", "Speech backend"), str, choices=tuple(DESCRIPTORS))
+    engine_slots = Option("engine/slots", 0, QT_TRANSLATE_NOOP("Settings", "Parallel jobs (0 = automatic)"), int, range=ENGINE_SLOTS)
     # Backend name -> its options ({"cosyvoice2": {"model_dir": ..., "fp16": true}}): each
     # backend keeps its own, so switching back and forth loses nothing.
     backend_options: Option[dict[str, Any]] = Option(
-        "engine/backend_options", {}, "Backend options", _to_json_object, _from_json_object)
+        "engine/backend_options", {}, QT_TRANSLATE_NOOP("Settings", "Backend options"), _to_json_object, _from_json_object)
     # Backend name -> interpreter; absent: the backend's own environment (or this interpreter).
     engine_pythons: Option[dict[str, Any]] = Option(
-        "engine/pythons", {}, "Interpreter that runs the engine (empty = the backend's environment)",
+        "engine/pythons", {}, QT_TRANSLATE_NOOP("Settings", "Interpreter that runs the engine (empty = the backend's environment)"),
         _to_json_object, _from_json_object)
     # Backends whose use notice (a non-commercial voice's) the user accepted: asked once each.
-    accepted_notices: Option[list[str]] = Option("engine/accepted_notices", [], "Use notices accepted",
+    accepted_notices: Option[list[str]] = Option("engine/accepted_notices", [], QT_TRANSLATE_NOOP("Settings", "Use notices accepted"),
                                                  _to_str_list, _from_str_list)
-    cache_dir = Option("engine/cache_dir", "", "Voice cache folder (empty = default)", str)
-    output_device = Option("audio/output_device", "", "Audio output device (empty = system default)", str)
-    autosave_s = Option("project/autosave_s", 60, "Autosave every (0 = off)", int, range=AUTOSAVE_S)
+    cache_dir = Option("engine/cache_dir", "", QT_TRANSLATE_NOOP("Settings", "Voice cache folder (empty = default)"), str)
+    output_device = Option("audio/output_device", "", QT_TRANSLATE_NOOP("Settings", "Audio output device (empty = system default)"), str)
+    autosave_s = Option("project/autosave_s", 60, QT_TRANSLATE_NOOP("Settings", "Autosave every (0 = off)"), int, range=AUTOSAVE_S)
     recogniser_model = Option("qa/recogniser_model", DEFAULT_RECOGNISER_MODEL,
-                              "Recogniser (take QA, transcripts by ear)", _to_recogniser_model)
-    recent_projects: Option[list[str]] = Option("project/recent", [], "Recent projects", _to_str_list, _from_str_list)
-    last_folders: Option[dict[str, str]] = Option("dialogs/last_folders", {}, "Last folder of each kind of file dialog",
+                              QT_TRANSLATE_NOOP("Settings", "Recogniser (take QA, transcripts by ear)"), _to_recogniser_model)
+    recent_projects: Option[list[str]] = Option("project/recent", [], QT_TRANSLATE_NOOP("Settings", "Recent projects"), _to_str_list, _from_str_list)
+    last_folders: Option[dict[str, str]] = Option("dialogs/last_folders", {}, QT_TRANSLATE_NOOP("Settings", "Last folder of each kind of file dialog"),
                                                   _to_str_dict, _from_str_dict)
     # The interface's language: "system" follows the system locale; read once, at start-up.
-    language = Option("general/language", SYSTEM, "Language", str, choices=LANGUAGE_CODES)
-    window_geometry = Option("window/geometry", "", "Main window geometry (base64)", str)
+    language = Option("general/language", SYSTEM, QT_TRANSLATE_NOOP("Settings", "Language"), str, choices=LANGUAGE_CODES)
+    window_geometry = Option("window/geometry", "", QT_TRANSLATE_NOOP("Settings", "Main window geometry (base64)"), str)
 
     def __init__(self, qsettings: QSettings | None = None) -> None:
         self._q = qsettings if qsettings is not None else QSettings(

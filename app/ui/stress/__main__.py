@@ -5,6 +5,8 @@ from __future__ import annotations
 import multiprocessing
 import sys
 
+from PySide6.QtCore import QCoreApplication
+
 
 def main() -> int:
     multiprocessing.freeze_support()
@@ -14,7 +16,7 @@ def main() -> int:
 
     app = QApplication.instance() or QApplication(sys.argv)
     window = QMainWindow()
-    window.setWindowTitle("DubStudio — Stress")
+    window.setWindowTitle(QCoreApplication.translate("__main__", "DubStudio — Stress"))
     panel = StressPanel(window)
     window.setCentralWidget(panel)
     window.resize(1400, 900)

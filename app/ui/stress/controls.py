@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.folders import Folders
 from app.ui.spin_boxes import decimals_for, number_spin, whole_spin
 from engine.core.codes import ErrorCode
@@ -42,7 +43,7 @@ from engine.load.stats import OBJECTIVE_RANGES
 TEXT_CHOICES = (("Bundled, as the backend speaks", None), ("Bundled English", ("en",)),
                 ("Bundled Chinese", ("zh",)), ("Bundled English + Chinese", ("en", "zh")),
                 ("From a file…", "file"))
-CLIP_FILTER = "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)"
+CLIP_FILTER = QT_TRANSLATE_NOOP("RunControls", "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)")
 NO_CAP = 0  # the cap field's "no cap", below the declared least cap of 1
 
 
@@ -103,58 +104,58 @@ class RunControls(QWidget):
     # --- building -------------------------------------------------------------------------------
 
     def _load_box(self) -> QGroupBox:
-        box = QGroupBox("Load")
+        box = QGroupBox(self.tr("Load"))
         form = QFormLayout(box)
         self.mode_combo = QComboBox()
-        self.mode_combo.addItem("Closed loop (users)", Mode.CLOSED.value)
-        self.mode_combo.addItem("Open loop (arrival rate)", Mode.OPEN.value)
+        self.mode_combo.addItem(self.tr("Closed loop (users)"), Mode.CLOSED.value)
+        self.mode_combo.addItem(self.tr("Open loop (arrival rate)"), Mode.OPEN.value)
         self.mode_combo.currentIndexChanged.connect(self.sync_enabled)
-        form.addRow("Mode", self.mode_combo)
+        form.addRow(self.tr("Mode"), self.mode_combo)
         self.levels_edit = QLineEdit("1,2,4")
         self.levels_edit.setValidator(QRegularExpressionValidator(QRegularExpression(r"^\s*\d+(\s*,\s*\d+)*\s*,?\s*$")))
-        self.levels_edit.setToolTip("Users (closed loop) or multiples of the rate (open loop), e.g. 1,2,4,8")
-        form.addRow("Levels", self.levels_edit)
+        self.levels_edit.setToolTip(self.tr("Users (closed loop) or multiples of the rate (open loop), e.g. 1,2,4,8"))
+        form.addRow(self.tr("Levels"), self.levels_edit)
         self.hold_combo = QComboBox()
-        self.hold_combo.addItems(["jobs per level", "seconds per level"])
+        self.hold_combo.addItems([self.tr("jobs per level"), self.tr("seconds per level")])
         self.hold_spin = QDoubleSpinBox()
-        self.hold_spin.setToolTip("How long each level is held")
+        self.hold_spin.setToolTip(self.tr("How long each level is held"))
         self.hold_combo.currentIndexChanged.connect(self._hold_range)
         self._hold_range()
         self.hold_spin.setValue(float(DEFAULT_PLAN.jobs_per_level or 0))
         hold = QHBoxLayout()
         hold.addWidget(self.hold_spin)
         hold.addWidget(self.hold_combo)
-        form.addRow("Hold", hold)
+        form.addRow(self.tr("Hold"), hold)
         self.warmup_spin = whole_field(PLAN_RANGES["warmup_jobs"], DEFAULT_PLAN.warmup_jobs,
                                        "Jobs per level left out of the statistics")
         self.warmup_mode = QComboBox()
-        self.warmup_mode.addItem("under the level's load", WarmupMode.CONCURRENT.value)
-        self.warmup_mode.addItem("one at a time, first", WarmupMode.SEQUENTIAL.value)
-        self.warmup_mode.setToolTip("Sequential warm-up jobs run alone before the level starts, so they load nothing")
+        self.warmup_mode.addItem(self.tr("under the level's load"), WarmupMode.CONCURRENT.value)
+        self.warmup_mode.addItem(self.tr("one at a time, first"), WarmupMode.SEQUENTIAL.value)
+        self.warmup_mode.setToolTip(self.tr("Sequential warm-up jobs run alone before the level starts, so they load nothing"))
         warmup = QHBoxLayout()
         warmup.addWidget(self.warmup_spin)
         warmup.addWidget(self.warmup_mode, 1)
-        form.addRow("Warm-up jobs", warmup)
+        form.addRow(self.tr("Warm-up jobs"), warmup)
         self.think_spin = number_field(PLAN_RANGES["think_s"], DEFAULT_PLAN.think_s,
                                        "Closed loop: pause between a user's jobs")
-        form.addRow("Think time", self.think_spin)
+        form.addRow(self.tr("Think time"), self.think_spin)
         self.rate_spin = number_field(PLAN_RANGES["rate"], DEFAULT_PLAN.rate,
                                       "Open loop: arrivals per second per level unit")
-        form.addRow("Rate", self.rate_spin)
+        form.addRow(self.tr("Rate"), self.rate_spin)
         self.arrivals_combo = QComboBox()
-        self.arrivals_combo.addItem("Poisson", Arrivals.POISSON.value)
-        self.arrivals_combo.addItem("Constant", Arrivals.CONSTANT.value)
-        form.addRow("Arrivals", self.arrivals_combo)
+        self.arrivals_combo.addItem(self.tr("Poisson"), Arrivals.POISSON.value)
+        self.arrivals_combo.addItem(self.tr("Constant"), Arrivals.CONSTANT.value)
+        form.addRow(self.tr("Arrivals"), self.arrivals_combo)
         self.cap_spin = whole_field(dataclasses.replace(PLAN_RANGES["max_in_flight"], low=NO_CAP), NO_CAP,
                                     "Open loop: at most this many jobs in flight; latency still counts "
                                     "from arrival", special="no cap")
-        form.addRow("Max in flight", self.cap_spin)
+        form.addRow(self.tr("Max in flight"), self.cap_spin)
         self.timeout_spin = number_field(PLAN_RANGES["job_timeout_s"], DEFAULT_PLAN.job_timeout_s,
                                          "A job not finished by then is cancelled and counts "
                                          f"as an error ({ErrorCode.TIMEOUT})")
-        form.addRow("Job timeout", self.timeout_spin)
-        self.stop_after_miss = QCheckBox("Stop after the first level that misses")
-        self.stop_after_miss.setToolTip("Step up the levels until the objective fails: higher levels would only miss more")
+        form.addRow(self.tr("Job timeout"), self.timeout_spin)
+        self.stop_after_miss = QCheckBox(self.tr("Stop after the first level that misses"))
+        self.stop_after_miss.setToolTip(self.tr("Step up the levels until the objective fails: higher levels would only miss more"))
         form.addRow(self.stop_after_miss)
         explain_rows(form, {
             self.mode_combo: self.tr(
@@ -178,58 +179,58 @@ class RunControls(QWidget):
         return box
 
     def _workload_box(self) -> QGroupBox:
-        box = QGroupBox("Workload")
+        box = QGroupBox(self.tr("Workload"))
         form = QFormLayout(box)
         self.texts_combo = QComboBox()
         for title, data in TEXT_CHOICES:
             self.texts_combo.addItem(title, data)
         self.texts_combo.currentIndexChanged.connect(self.sync_enabled)
-        form.addRow("Texts", self.texts_combo)
+        form.addRow(self.tr("Texts"), self.texts_combo)
         self.texts_edit = QLineEdit()
-        self.texts_edit.setPlaceholderText("one text per line, UTF-8")
-        self.browse_texts = QPushButton("Browse…")
+        self.texts_edit.setPlaceholderText(self.tr("one text per line, UTF-8"))
+        self.browse_texts = QPushButton(self.tr("Browse…"))
         self.browse_texts.clicked.connect(self._browse_texts)
         row = QHBoxLayout()
         row.addWidget(self.texts_edit)
         row.addWidget(self.browse_texts)
-        form.addRow("Text file", row)
+        form.addRow(self.tr("Text file"), row)
         self.voices_list = QListWidget()
         self.voices_list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.voices_list.setMaximumHeight(80)
         for clip in sorted((SAMPLE_VOICES).glob("*.wav")):
             self._add_voice(str(clip))
-        add_voice = QPushButton("Add…")
+        add_voice = QPushButton(self.tr("Add…"))
         add_voice.clicked.connect(self._add_voices)
-        remove_voice = QPushButton("Remove")
+        remove_voice = QPushButton(self.tr("Remove"))
         remove_voice.clicked.connect(self._remove_voices)
         buttons = QHBoxLayout()
         buttons.addWidget(add_voice)
         buttons.addWidget(remove_voice)
         buttons.addStretch(1)
-        form.addRow("Voices", self.voices_list)
+        form.addRow(self.tr("Voices"), self.voices_list)
         form.addRow("", buttons)
         self.cache_combo = QComboBox()
-        self.cache_combo.addItem("Warm (voices prepared first)", "warm")
-        self.cache_combo.addItem("Cold (a new voice every job)", "cold")
-        form.addRow("Voice cache", self.cache_combo)
+        self.cache_combo.addItem(self.tr("Warm (voices prepared first)"), "warm")
+        self.cache_combo.addItem(self.tr("Cold (a new voice every job)"), "cold")
+        form.addRow(self.tr("Voice cache"), self.cache_combo)
         explain_rows(form, {self.cache_combo: self.tr(
             "Warm: each voice is prepared before the run, as in a studio session. Cold: every line brings "
             "a new voice, the worst case.")})
         return box
 
     def _objective_box(self) -> QGroupBox:
-        box = QGroupBox("Objective")
+        box = QGroupBox(self.tr("Objective"))
         form = QFormLayout(box)
         self.objective_spin = number_field(OBJECTIVE_RANGES["p95_first_audio_s"], DEFAULT_OBJECTIVE.p95_first_audio_s,
                                            "A level passes when its p95 first audio is at most this")
-        form.addRow("p95 first audio ≤", self.objective_spin)
+        form.addRow(self.tr("p95 first audio ≤"), self.objective_spin)
         self.error_rate_spin = number_spin(OBJECTIVE_RANGES["max_error_rate"], scale=PERCENT)
         self.error_rate_spin.setValue(DEFAULT_OBJECTIVE.max_error_rate * PERCENT)
-        self.error_rate_spin.setToolTip("Allowed failed jobs, percent")
-        form.addRow("Errors ≤ (%)", self.error_rate_spin)
+        self.error_rate_spin.setToolTip(self.tr("Allowed failed jobs, percent"))
+        form.addRow(self.tr("Errors ≤ (%)"), self.error_rate_spin)
         self.stalls_spin = number_field(OBJECTIVE_RANGES["max_stalls_per_job"], DEFAULT_OBJECTIVE.max_stalls_per_job,
                                         "Allowed playback stalls per job")
-        form.addRow("Stalls per job ≤", self.stalls_spin)
+        form.addRow(self.tr("Stalls per job ≤"), self.stalls_spin)
         explain_rows(form, {
             self.objective_spin: self.tr(
                 "p95 first audio: 95 of every 100 lines start to sound within this many seconds (the "
@@ -327,12 +328,12 @@ class RunControls(QWidget):
         self.voices_list.item(self.voices_list.count() - 1).setToolTip(path)
 
     def _browse_texts(self) -> None:
-        path = self._folders.open_file(self, "bench-texts", "Texts to speak", "Text files (*.txt);;All files (*)")
+        path = self._folders.open_file(self, "bench-texts", self.tr("Texts to speak"), self.tr("Text files (*.txt);;All files (*)"))
         if path:
             self.texts_edit.setText(path)
 
     def _add_voices(self) -> None:
-        for path in self._folders.open_files(self, "clips", "Reference clips", CLIP_FILTER):
+        for path in self._folders.open_files(self, "clips", self.tr("Reference clips"), self.tr(CLIP_FILTER)):
             self._add_voice(path)
 
     def _remove_voices(self) -> None:

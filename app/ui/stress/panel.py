@@ -199,7 +199,7 @@ class StressPanel(QWidget):
         worker.start()
         self._redraw_timer.start()
         self.status_label.setStyleSheet("")
-        self.status_label.setText(f"Starting: {self.target.describe()}…")
+        self.status_label.setText(self.tr("Starting: {describe}…").format(describe=self.target.describe()))
         self._sync_enabled()
         self.run_started.emit()
         return True
@@ -208,7 +208,7 @@ class StressPanel(QWidget):
         """Stop the run: jobs in flight are cancelled; the report covers what finished."""
         if self._worker is not None:
             self._worker.stop()
-            self.status_label.setText("Stopping…")
+            self.status_label.setText(self.tr("Stopping…"))
             self.stop_button.setEnabled(False)
 
     def shutdown(self, timeout_s: float = 20.0) -> None:
@@ -273,12 +273,12 @@ class StressPanel(QWidget):
         self.toolbar.setMovable(False)
         self.preset_combo = QComboBox()
         self.preset_combo.setObjectName("stressPreset")
-        self.preset_combo.addItem("Run of my own", CUSTOM)
+        self.preset_combo.addItem(self.tr("Run of my own"), CUSTOM)
         for preset in PRESETS.values():
             self.preset_combo.addItem(preset.label, preset.name)
-        self.preset_combo.setToolTip("A preset fills the settings; a hardware probe also builds its model when missing")
+        self.preset_combo.setToolTip(self.tr("A preset fills the settings; a hardware probe also builds its model when missing"))
         self.preset_combo.currentIndexChanged.connect(self._on_preset)
-        self.toolbar.addWidget(QLabel(" Preset "))
+        self.toolbar.addWidget(QLabel(self.tr(" Preset ")))
         self.toolbar.addWidget(self.preset_combo)
         self.toolbar.addSeparator()
         self.start_button = self._tool_button("▶ Start", self.start, "Start a run with these settings")
@@ -294,22 +294,22 @@ class StressPanel(QWidget):
             action.triggered.connect(lambda _=False, k=kind: self._export_dialog(k))
             self.export_actions[kind] = action
         self.export_button = QToolButton()
-        self.export_button.setText("Export")
+        self.export_button.setText(self.tr("Export"))
         self.export_button.setMenu(export_menu)
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.toolbar.addWidget(self.export_button)
 
     def _build_status_row(self) -> QHBoxLayout:
         """What the run is doing, the preparing bar and the GUI's event-loop lag."""
-        self.status_label = QLabel("Choose a target and a load, then press Start.")
+        self.status_label = QLabel(self.tr("Choose a target and a load, then press Start."))
         self.status_label.setObjectName("stressStatus")
         self.status_label.setWordWrap(True)
         self.preparing = QProgressBar()
         self.preparing.setObjectName("stressPreparing")
         self.preparing.setMaximumWidth(200)
         self.preparing.setVisible(False)
-        self.lag_label = QLabel("Event-loop lag: –")
-        self.lag_label.setToolTip("How late a 20 ms timer fires on the GUI thread: what a click would wait")
+        self.lag_label = QLabel(self.tr("Event-loop lag: –"))
+        self.lag_label.setToolTip(self.tr("How late a 20 ms timer fires on the GUI thread: what a click would wait"))
         status_row = QHBoxLayout()
         status_row.setContentsMargins(6, 0, 6, 0)
         status_row.addWidget(self.status_label, 1)
@@ -423,13 +423,11 @@ class StressPanel(QWidget):
             editor = self.target.form(probe.backend).editor(spec.model_option)
             if isinstance(editor, QLineEdit):  # a folder option: its text field
                 editor.setText("")
-                editor.setPlaceholderText(f"synthetic {probe.synthetic_size} size (built if missing)")
-                editor.setToolTip(f"Empty: the {probe.synthetic_size}-size synthetic model folder in your data folder, "
-                                  "built on Start when it is missing. Or give a real model folder.")
+                editor.setPlaceholderText(self.tr("synthetic {synthetic_size} size (built if missing)").format(synthetic_size=probe.synthetic_size))
+                editor.setToolTip(self.tr("Empty: the {synthetic_size}-size synthetic model folder in your data folder, built on Start when it is missing. Or give a real model folder.").format(synthetic_size=probe.synthetic_size))
         self.controls.show_plan(probe.plan, probe.objective)
         self.status_label.setStyleSheet("")
-        self.status_label.setText(f"{probe.label}: levels {', '.join(map(str, probe.plan.levels))} until the "
-                                  f"objective fails. Press Start.")
+        self.status_label.setText(self.tr("{label}: levels {join} until the objective fails. Press Start.").format(label=probe.label, join=', '.join(map(str, probe.plan.levels))))
 
     def _on_target_changed(self) -> None:
         """A probe stays chosen only while the target is the probe's backend on this computer."""
@@ -469,7 +467,7 @@ class StressPanel(QWidget):
 
     def _export_dialog(self, kind: str) -> None:
         _kind, title, file_filter = next(entry for entry in EXPORTS if entry[0] == kind)
-        path = self._folders.save_file(self, "bench-reports", f"Export the {title.lower()}", f"bench.{kind}",
+        path = self._folders.save_file(self, "bench-reports", self.tr("Export the {lower}").format(lower=title.lower()), f"bench.{kind}",
                                        file_filter)
         if not path:
             return
@@ -480,7 +478,7 @@ class StressPanel(QWidget):
             self._show_error(str(error))
             return
         self.status_label.setStyleSheet("")
-        self.status_label.setText(f"Exported {path}")
+        self.status_label.setText(self.tr("Exported {path}").format(path=path))
 
     # --- the run, seen from the GUI thread ------------------------------------------------
 
@@ -493,11 +491,9 @@ class StressPanel(QWidget):
         self.plots.redraw()
         lag = self.lag.recent()
         if lag is not None:
-            self.lag_label.setText(f"Event-loop lag (10 s): p50 {lag['p50_ms']:.0f} ms · "
-                                   f"p99 {lag['p99_ms']:.0f} ms · max {lag['max_ms']:.0f} ms")
+            self.lag_label.setText(self.tr("Event-loop lag (10 s): p50 {value:.0f} ms · p99 {value2:.0f} ms · max {value3:.0f} ms").format(value=lag['p50_ms'], value2=lag['p99_ms'], value3=lag['max_ms']))
         if self._worker is not None and self._level_text:
-            self.status_label.setText(f"{self._level_text} · {self._jobs_done} jobs done · "
-                                      f"{self._in_flight} in flight · {self._errors} errors")
+            self.status_label.setText(self.tr("{level_text} · {jobs_done} jobs done · {in_flight} in flight · {errors} errors").format(level_text=self._level_text, jobs_done=self._jobs_done, in_flight=self._in_flight, errors=self._errors))
 
     def _take(self, message: object) -> None:
         if isinstance(message, Preparing):
@@ -520,7 +516,7 @@ class StressPanel(QWidget):
             self._fail(message.message)
 
     def _show_preparing(self, message: Preparing) -> None:
-        self.status_label.setText(f"Getting ready: {message.text}")
+        self.status_label.setText(self.tr("Getting ready: {text}").format(text=message.text))
         self.preparing.setVisible(True)
         self.preparing.setRange(0, 0 if message.fraction is None else 100)
         if message.fraction is not None:
@@ -575,17 +571,17 @@ class StressPanel(QWidget):
             report.config["gui_event_loop_lag_ms"] = {k: round(v, 2) for k, v in lag.items()}
         self._report = report
         self._end_worker()
-        self.verdict_label.setText(f"<b>Verdict.</b> {report.verdict.sentence}")
+        self.verdict_label.setText(self.tr("<b>Verdict.</b> {sentence}").format(sentence=report.verdict.sentence))
         target = report.engine.get("target", "local")
         where = "this computer" if target == "local" else f"{target}, {report.engine.get('replicas') or '?'} replica(s)"
-        self.hardware_label.setText(f"<b>Measured on</b> {where}: {hardware_line(report)}")
+        self.hardware_label.setText(self.tr("<b>Measured on</b> {where}: {hardware_line}").format(where=where, hardware_line=hardware_line(report)))
         warning = synthetic_banner(report.engine)
         if warning:
             self.banner.setText(warning)
             self.banner.setVisible(True)
         done = "Stopped" if report.stopped else "Finished"
         lag_text = "" if lag is None else f" GUI lag during the run: p99 {lag['p99_ms']:.0f} ms."
-        self.status_label.setText(f"{done} in {report.wall_s:.0f} s: {len(report.jobs)} jobs.{lag_text}")
+        self.status_label.setText(self.tr("{done} in {wall_s:.0f} s: {count} jobs.{lag_text}").format(done=done, wall_s=report.wall_s, count=len(report.jobs), lag_text=lag_text))
         self.run_finished.emit(report)
 
     def _fail(self, message: str) -> None:

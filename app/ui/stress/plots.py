@@ -25,16 +25,17 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from app.project.translatable import QT_TRANSLATE_NOOP
 from engine.load.records import ERROR, OK, JobRecord
 from engine.load.sampler import ResourceSample
 
 ROLLING_JOBS = 20  # rolling percentiles over the last N jobs, as Locust's "current" columns
 THROUGHPUT_WINDOW_S = 5.0
-TIME_AXIS = "time since the run started (s)"
+TIME_AXIS = QT_TRANSLATE_NOOP("LivePlots", "time since the run started (s)")
 NEAR_EDGE = 0.95  # a y range grows once data passes this share of it
 
 
@@ -62,35 +63,41 @@ class PlotSpec:
 
 
 PLOTS: tuple[PlotSpec, ...] = (
-    PlotSpec("latency", "Latency", "latency per job (s)", (
-        Curve("first", "first audio", "#1f77b4", "points"),
-        Curve("total", "whole line", "#d62728", "points"),
-        Curve("p50", f"first audio p50 (last {ROLLING_JOBS} jobs)", "#17becf"),
-        Curve("p95", f"first audio p95 (last {ROLLING_JOBS} jobs)", "#ff7f0e"),
+    PlotSpec("latency", QT_TRANSLATE_NOOP("LivePlots", "Latency"), QT_TRANSLATE_NOOP("LivePlots", "latency per job (s)"), (
+        Curve("first", QT_TRANSLATE_NOOP("LivePlots", "first audio"), "#1f77b4", "points"),
+        Curve("total", QT_TRANSLATE_NOOP("LivePlots", "whole line"), "#d62728", "points"),
+        Curve("p50", QT_TRANSLATE_NOOP("LivePlots", "first audio p50 (last {jobs} jobs)"), "#17becf"),
+        Curve("p95", QT_TRANSLATE_NOOP("LivePlots", "first audio p95 (last {jobs} jobs)"), "#ff7f0e"),
     )),
-    PlotSpec("throughput", "Throughput", f"rate over the last {THROUGHPUT_WINDOW_S:g} s (1/s)", (
-        Curve("jobs", "jobs finished/s", "#2ca02c"),
-        Curve("goodput", "goodput/s (on time, no stall)", "#8c564b", "dashed"),
-        Curve("audio", "seconds of audio/s", "#9467bd"),
+    PlotSpec("throughput", QT_TRANSLATE_NOOP("LivePlots", "Throughput"), QT_TRANSLATE_NOOP("LivePlots", "rate over the last {window} s (1/s)"), (
+        Curve("jobs", QT_TRANSLATE_NOOP("LivePlots", "jobs finished/s"), "#2ca02c"),
+        Curve("goodput", QT_TRANSLATE_NOOP("LivePlots", "goodput/s (on time, no stall)"), "#8c564b", "dashed"),
+        Curve("audio", QT_TRANSLATE_NOOP("LivePlots", "seconds of audio/s"), "#9467bd"),
     )),
-    PlotSpec("scheduling", "Scheduling", "time per job (s)", (
-        Curve("queue", "queue wait", "#7f7f7f", "points"),
-        Curve("compute", "compute time", "#1f77b4", "points"),
-        Curve("gap", "worst gap between chunks (> 0: a stall; < 0: audio ready that early)", "#d62728", "points"),
+    PlotSpec("scheduling", QT_TRANSLATE_NOOP("LivePlots", "Scheduling"), QT_TRANSLATE_NOOP("LivePlots", "time per job (s)"), (
+        Curve("queue", QT_TRANSLATE_NOOP("LivePlots", "queue wait"), "#7f7f7f", "points"),
+        Curve("compute", QT_TRANSLATE_NOOP("LivePlots", "compute time"), "#1f77b4", "points"),
+        Curve("gap", QT_TRANSLATE_NOOP("LivePlots", "worst gap between chunks (> 0: a stall; < 0: audio ready that early)"), "#d62728", "points"),
     )),
-    PlotSpec("jobs", "Jobs and errors", "count (jobs)", (
-        Curve("flight", "in flight", "#7f7f7f", "dashed"),
-        Curve("errors", "errors so far", "#d62728"),
+    PlotSpec("jobs", QT_TRANSLATE_NOOP("LivePlots", "Jobs and errors"), QT_TRANSLATE_NOOP("LivePlots", "count (jobs)"), (
+        Curve("flight", QT_TRANSLATE_NOOP("LivePlots", "in flight"), "#7f7f7f", "dashed"),
+        Curve("errors", QT_TRANSLATE_NOOP("LivePlots", "errors so far"), "#d62728"),
     )),
-    PlotSpec("load", "CPU", "busy (%)", (
-        Curve("cpu", "engine CPU (100 % = one core)", "#1f77b4"),
-        Curve("gpu", "GPU utilisation", "#2ca02c", gpu=True),
-    ), gpu_title="CPU & GPU", level_markers=False),
-    PlotSpec("memory", "Memory", "memory (MB)", (
-        Curve("rss", "engine resident memory", "#ff7f0e"),
-        Curve("gpumem", "GPU memory in use", "#8c564b", gpu=True),
+    PlotSpec("load", QT_TRANSLATE_NOOP("LivePlots", "CPU"), QT_TRANSLATE_NOOP("LivePlots", "busy (%)"), (
+        Curve("cpu", QT_TRANSLATE_NOOP("LivePlots", "engine CPU (100 % = one core)"), "#1f77b4"),
+        Curve("gpu", QT_TRANSLATE_NOOP("LivePlots", "GPU utilisation"), "#2ca02c", gpu=True),
+    ), gpu_title=QT_TRANSLATE_NOOP("LivePlots", "CPU & GPU"), level_markers=False),
+    PlotSpec("memory", QT_TRANSLATE_NOOP("LivePlots", "Memory"), QT_TRANSLATE_NOOP("LivePlots", "memory (MB)"), (
+        Curve("rss", QT_TRANSLATE_NOOP("LivePlots", "engine resident memory"), "#ff7f0e"),
+        Curve("gpumem", QT_TRANSLATE_NOOP("LivePlots", "GPU memory in use"), "#8c564b", gpu=True),
     ), level_markers=False),
 )
+
+
+def plot_text(text: str) -> str:
+    """A title, axis label or curve name of the tables above (marked for the "LivePlots" context)
+    in the interface's language, its window and job count filled in."""
+    return QCoreApplication.translate("LivePlots", text).format(jobs=ROLLING_JOBS, window=f"{THROUGHPUT_WINDOW_S:g}")
 
 
 class Series:
@@ -153,7 +160,7 @@ class Legend(QLabel):
             if self._shown[curve.key]:
                 mark = "●" if curve.style == "points" else "┅" if curve.style == "dashed" else "━"
                 # non-breaking inside an entry: lines break only between entries
-                name = html.escape(curve.name).replace(" ", "&nbsp;")
+                name = html.escape(plot_text(curve.name)).replace(" ", "&nbsp;")
                 entries.append(f'<span style="color:{curve.color}">{mark}</span>&nbsp;{name}')
         self.setText(" &nbsp;&nbsp; ".join(entries))
 
@@ -180,7 +187,7 @@ class LivePlots(QTabWidget):
                 plot.setXLink(self.latency)  # pan or zoom one, and every tab follows
 
         self._objective = pg.InfiniteLine(angle=0, pen=pg.mkPen("#d62728", style=Qt.PenStyle.DashLine),
-                                          label="objective: p95 first audio",
+                                          label=self.tr("objective: p95 first audio"),
                                           # at the left, above the line: never cut by a narrow pane's edge
                                           labelOpts={"position": 0.02, "color": "#555",
                                                      "anchors": [(0, 1), (0, 1)]})
@@ -208,8 +215,8 @@ class LivePlots(QTabWidget):
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setClipToView(True)
         plot.setDownsampling(auto=True, mode="peak")
-        plot.setLabel("left", spec.y_label)
-        plot.setLabel("bottom", TIME_AXIS)
+        plot.setLabel("left", plot_text(spec.y_label))
+        plot.setLabel("bottom", plot_text(TIME_AXIS))
         # Axes are text: draw them once into pixmaps and blit them on repaint.
         for side in ("left", "bottom"):
             plot.getAxis(side).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -221,7 +228,7 @@ class LivePlots(QTabWidget):
         column.addWidget(legend)
         column.addWidget(widget, 1)
         page.setStyleSheet("background: white")
-        self.addTab(page, spec.title)
+        self.addTab(page, plot_text(spec.title))
         self.plots[spec.key] = plot
         self.legends[spec.key] = legend
         self._pages[spec.key] = page
@@ -241,7 +248,7 @@ class LivePlots(QTabWidget):
                     self.curves[curve.key].setVisible(shown)
                     self.legends[spec.key].show_entry(curve.key, shown)
             if spec.gpu_title:
-                self.setTabText(self.indexOf(self._pages[spec.key]), spec.gpu_title if shown else spec.title)
+                self.setTabText(self.indexOf(self._pages[spec.key]), plot_text(spec.gpu_title if shown else spec.title))
 
     # --- data in --------------------------------------------------------------------------
 
@@ -383,9 +390,9 @@ def _style(curve: Curve) -> dict[str, object]:
         brush = QColor(curve.color)
         brush.setAlpha(170)
         return {"pen": None, "symbol": "o", "symbolSize": 5, "symbolPen": None, "symbolBrush": brush,
-                "name": curve.name}
+                "name": plot_text(curve.name)}
     style = Qt.PenStyle.DashLine if curve.style == "dashed" else Qt.PenStyle.SolidLine
-    return {"pen": pg.mkPen(curve.color, width=2, style=style), "name": curve.name}
+    return {"pen": pg.mkPen(curve.color, width=2, style=style), "name": plot_text(curve.name)}
 
 
 def _step_up(value: float) -> float:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.folders import Folders
 from engine.synthesis.config import EngineConfig
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STRESS_TAB = "Stress"
+STRESS_TAB = QT_TRANSLATE_NOOP("StressTab", "Stress")
 
 
 class StressTab(QObject):
@@ -39,7 +40,7 @@ class StressTab(QObject):
         self._built = False
         self.panel: StressPanel | None = None  # once built (None when it failed to load)
         if importlib.util.find_spec("app.ui.stress") is not None:
-            tabs.addTab(QWidget(), STRESS_TAB)  # a placeholder until first shown
+            tabs.addTab(QWidget(), self.tr(STRESS_TAB))  # a placeholder until first shown
             tabs.currentChanged.connect(self._on_tab)
 
     def follow_engine(self) -> None:
@@ -54,7 +55,7 @@ class StressTab(QObject):
             self.panel.shutdown()
 
     def _on_tab(self, index: int) -> None:
-        if not self._built and self._tabs.tabText(index) == STRESS_TAB:
+        if not self._built and self._tabs.tabText(index) == self.tr(STRESS_TAB):
             self._build(index)
 
     def _build(self, index: int) -> None:
@@ -67,12 +68,12 @@ class StressTab(QObject):
                                               folders=self._folders)
         except Exception as exc:  # another team's panel: a failure must not take the studio down
             log.exception("the stress panel failed to load")
-            widget = QLabel(f"The stress panel could not be loaded: {exc}")
+            widget = QLabel(self.tr("The stress panel could not be loaded: {exc}").format(exc=exc))
             widget.setAlignment(Qt.AlignmentFlag.AlignCenter)
         placeholder = self._tabs.widget(index)
         self._tabs.blockSignals(True)
         self._tabs.removeTab(index)
-        self._tabs.insertTab(index, widget, STRESS_TAB)
+        self._tabs.insertTab(index, widget, self.tr(STRESS_TAB))
         self._tabs.setCurrentIndex(index)
         self._tabs.blockSignals(False)
         if placeholder is not None:

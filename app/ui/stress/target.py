@@ -49,8 +49,8 @@ class TargetBox(QGroupBox):
         self._cache_dir: str | None = None
         self.location = QComboBox()
         self.location.setObjectName("stressTarget")
-        self.location.addItem("This computer", LOCAL)
-        self.location.addItem("A server (dubstudio serve)", SERVER)
+        self.location.addItem(self.tr("This computer"), LOCAL)
+        self.location.addItem(self.tr("A server (dubstudio serve)"), SERVER)
         self.location.currentIndexChanged.connect(self._sync)
 
         local = self._build_local()
@@ -58,7 +58,7 @@ class TargetBox(QGroupBox):
         self._local, self._server = local, server
         layout = QVBoxLayout(self)
         top = QFormLayout()
-        top.addRow("Engine", self.location)
+        top.addRow(self.tr("Engine"), self.location)
         layout.addLayout(top)
         layout.addWidget(local)
         layout.addWidget(server)
@@ -88,48 +88,48 @@ class TargetBox(QGroupBox):
         self.backend.currentIndexChanged.connect(self._on_backend)
         self.python = QLineEdit()
         self.python.setObjectName("stressPython")
-        self.python.setToolTip("The Python that runs the engine; empty: the backend's own environment")
-        browse_python = QPushButton("Browse…")
+        self.python.setToolTip(self.tr("The Python that runs the engine; empty: the backend's own environment"))
+        browse_python = QPushButton(self.tr("Browse…"))
         browse_python.clicked.connect(self._browse_python)
         self.slots = whole_spin(ENGINE_SLOTS, special="auto")  # 0: the engine decides
         self.slots.setObjectName("stressSlots")
-        self.slots.setToolTip("Pieces the engine computes at once; auto picks by CPU cores (and GPU memory)")
+        self.slots.setToolTip(self.tr("Pieces the engine computes at once; auto picks by CPU cores (and GPU memory)"))
         local = QWidget()
         local_form = QFormLayout(local)
         local_form.setContentsMargins(0, 0, 0, 0)
-        local_form.addRow("Backend", self.backend)
+        local_form.addRow(self.tr("Backend"), self.backend)
         local_form.addRow(self.forms)
-        local_form.addRow("Interpreter", row(self.python, browse_python))
-        local_form.addRow("Slots", self.slots)
+        local_form.addRow(self.tr("Interpreter"), row(self.python, browse_python))
+        local_form.addRow(self.tr("Slots"), self.slots)
         return local
 
     def _build_server(self) -> QWidget:
         """A server: where, its token, the certificate to trust, which of its backends."""
         self.url = QLineEdit()
         self.url.setObjectName("stressServerUrl")
-        self.url.setPlaceholderText("https://gpu-box:8765")
+        self.url.setPlaceholderText(self.tr("https://gpu-box:8765"))
         self.token = QLineEdit()
         self.token.setObjectName("stressServerToken")
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.token.setPlaceholderText("bearer token, if it asks for one")
+        self.token.setPlaceholderText(self.tr("bearer token, if it asks for one"))
         self.ca_file = QLineEdit()
         self.ca_file.setObjectName("stressServerCa")
-        self.ca_file.setPlaceholderText("for a self-signed one")
-        browse_ca = QPushButton("Browse…")
+        self.ca_file.setPlaceholderText(self.tr("for a self-signed one"))
+        browse_ca = QPushButton(self.tr("Browse…"))
         browse_ca.clicked.connect(self._browse_ca)
         self.server_backend = QComboBox()
         self.server_backend.setObjectName("stressServerBackend")
-        self.server_backend.addItem("The server's first backend", None)
+        self.server_backend.addItem(self.tr("The server's first backend"), None)
         for spec in DESCRIPTORS.values():
             self.server_backend.addItem(spec.label, spec.name)
         server = QWidget()
         server_form = QFormLayout(server)
         server_form.setContentsMargins(0, 0, 0, 0)
-        server_form.addRow("URL", self.url)
-        server_form.addRow("Token", self.token)
-        server_form.addRow("Certificate", row(self.ca_file, browse_ca))
-        server_form.addRow("Backend", self.server_backend)
-        hint = QLabel("Slots, interpreter and model are the server's; reports record its URL and replicas.")
+        server_form.addRow(self.tr("URL"), self.url)
+        server_form.addRow(self.tr("Token"), self.token)
+        server_form.addRow(self.tr("Certificate"), row(self.ca_file, browse_ca))
+        server_form.addRow(self.tr("Backend"), self.server_backend)
+        hint = QLabel(self.tr("Slots, interpreter and model are the server's; reports record its URL and replicas."))
         hint.setWordWrap(True)
         hint.setStyleSheet("color: palette(placeholder-text)")
         server_form.addRow(hint)
@@ -213,11 +213,11 @@ class TargetBox(QGroupBox):
         for name, form in self._forms.items():
             form.setVisible(name == spec.name)
         if spec.environment is None:
-            self.python.setPlaceholderText("this Python (default)")
+            self.python.setPlaceholderText(self.tr("this Python (default)"))
         elif spec.environment.interpreter() is None:
-            self.python.setPlaceholderText(f"not built: {spec.environment.build_script}")
+            self.python.setPlaceholderText(self.tr("not built: {build_script}").format(build_script=spec.environment.build_script))
         else:
-            self.python.setPlaceholderText(f"default: {_default_python(spec.name)}")
+            self.python.setPlaceholderText(self.tr("default: {default_python}").format(default_python=_default_python(spec.name)))
         self.changed.emit()
 
     def _sync(self) -> None:
@@ -226,13 +226,13 @@ class TargetBox(QGroupBox):
         self.changed.emit()
 
     def _browse_python(self) -> None:
-        path = self._folders.open_file(self, "interpreters", "Python that runs the engine")
+        path = self._folders.open_file(self, "interpreters", self.tr("Python that runs the engine"))
         if path:
             self.python.setText(path)
 
     def _browse_ca(self) -> None:
-        path = self._folders.open_file(self, "certificates", "Certificate to trust",
-                                       "Certificates (*.pem *.crt *.cer);;All files (*)")
+        path = self._folders.open_file(self, "certificates", self.tr("Certificate to trust"),
+                                       self.tr("Certificates (*.pem *.crt *.cer);;All files (*)"))
         if path:
             self.ca_file.setText(str(Path(path)))
 

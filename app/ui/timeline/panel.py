@@ -157,31 +157,32 @@ class TimelinePanel(QWidget):
         a = self._action
         # Space plays the current line everywhere (the window's action, shared with the script);
         # the whole dub from the playhead is Ctrl+Space, from the table as well.
-        a("play", "Play / pause", self.transport.toggle, ("Ctrl+Space",), px.SP_MediaPlay,
-          "Play the dub from the playhead, or pause")
+        a("play", self.tr("Play / pause"), self.transport.toggle, ("Ctrl+Space",), px.SP_MediaPlay,
+          self.tr("Play the dub from the playhead, or pause"))
         self.actions_["play"].setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        a("backward", "Shuttle backwards", self.transport.shuttle_backward, ("J",), px.SP_MediaSeekBackward,
-          "Play backwards; press again for 2×, 4×, 8×")
-        a("pause", "Pause", self.transport.pause, ("K",), px.SP_MediaPause, "Pause")
-        a("forward", "Shuttle forwards", self.transport.shuttle_forward, ("L",), px.SP_MediaSeekForward,
-          "Play forwards; press again for 2×, 4×, 8×")
-        a("start", "Go to start", lambda: self.seek(0.0), ("Home",), px.SP_MediaSkipBackward, "Go to the start")
-        a("end", "Go to end", lambda: self.seek(self.transport.end_s), ("End",), px.SP_MediaSkipForward,
-          "Go to the end")
-        a("frame_back", "Previous frame", lambda: self.step(-1), ("Left",))
-        a("frame_forward", "Next frame", lambda: self.step(+1), ("Right",))
-        a("second_back", "Back one second", lambda: self.seek(self.transport.position - 1.0), ("Shift+Left",))
-        a("second_forward", "Forward one second", lambda: self.seek(self.transport.position + 1.0), ("Shift+Right",))
-        a("zoom_in", "Zoom in", lambda: self.canvas.zoom(ZOOM_STEP ** 2), ("Ctrl+=", "Ctrl++", "+"))
-        a("zoom_out", "Zoom out", lambda: self.canvas.zoom(ZOOM_STEP ** -2), ("Ctrl+-", "-"))
-        a("zoom_fit", "Zoom to fit", self.canvas.zoom_to_fit, ("Ctrl+0",), tip="Show the whole programme")
-        a("scroll_back", "Scroll back", lambda: self.canvas.scroll_pages(-0.25), ("Ctrl+Left",))
-        a("scroll_forward", "Scroll forward", lambda: self.canvas.scroll_pages(0.25), ("Ctrl+Right",))
-        snap = a("snap", "Snap", lambda: setattr(self.canvas, "snapping", self.actions_["snap"].isChecked()),
-                 tip="Snap drags to other lines and the playhead (hold Shift while dragging to leave it off)")
+        a("backward", self.tr("Shuttle backwards"), self.transport.shuttle_backward, ("J",), px.SP_MediaSeekBackward,
+          self.tr("Play backwards; press again for 2×, 4×, 8×"))
+        a("pause", self.tr("Pause"), self.transport.pause, ("K",), px.SP_MediaPause, self.tr("Pause"))
+        a("forward", self.tr("Shuttle forwards"), self.transport.shuttle_forward, ("L",), px.SP_MediaSeekForward,
+          self.tr("Play forwards; press again for 2×, 4×, 8×"))
+        a("start", self.tr("Go to start"), lambda: self.seek(0.0), ("Home",), px.SP_MediaSkipBackward,
+          self.tr("Go to the start"))
+        a("end", self.tr("Go to end"), lambda: self.seek(self.transport.end_s), ("End",), px.SP_MediaSkipForward,
+          self.tr("Go to the end"))
+        a("frame_back", self.tr("Previous frame"), lambda: self.step(-1), ("Left",))
+        a("frame_forward", self.tr("Next frame"), lambda: self.step(+1), ("Right",))
+        a("second_back", self.tr("Back one second"), lambda: self.seek(self.transport.position - 1.0), ("Shift+Left",))
+        a("second_forward", self.tr("Forward one second"), lambda: self.seek(self.transport.position + 1.0), ("Shift+Right",))
+        a("zoom_in", self.tr("Zoom in"), lambda: self.canvas.zoom(ZOOM_STEP ** 2), ("Ctrl+=", "Ctrl++", "+"))
+        a("zoom_out", self.tr("Zoom out"), lambda: self.canvas.zoom(ZOOM_STEP ** -2), ("Ctrl+-", "-"))
+        a("zoom_fit", self.tr("Zoom to fit"), self.canvas.zoom_to_fit, ("Ctrl+0",), tip=self.tr("Show the whole programme"))
+        a("scroll_back", self.tr("Scroll back"), lambda: self.canvas.scroll_pages(-0.25), ("Ctrl+Left",))
+        a("scroll_forward", self.tr("Scroll forward"), lambda: self.canvas.scroll_pages(0.25), ("Ctrl+Right",))
+        snap = a("snap", self.tr("Snap"), lambda: setattr(self.canvas, "snapping", self.actions_["snap"].isChecked()),
+                 tip=self.tr("Snap drags to other lines and the playhead (hold Shift while dragging to leave it off)"))
         snap.setCheckable(True)
         snap.setChecked(True)
-        for name, text in (("zoom_in", "+"), ("zoom_out", "−"), ("zoom_fit", "Fit")):
+        for name, text in (("zoom_in", "+"), ("zoom_out", "−"), ("zoom_fit", self.tr("Fit"))):
             self.actions_[name].setIconText(text)
 
     def _build_layout(self) -> None:
@@ -203,7 +204,7 @@ class TimelinePanel(QWidget):
         bar.addWidget(self.time_label)
         bar.addWidget(self.speed_label)
         bar.addSpacing(12)
-        bar.addWidget(QLabel("Original audio"))
+        bar.addWidget(QLabel(self.tr("Original audio")))
         self.guide_slider = QSlider(Qt.Orientation.Horizontal)
         self.guide_slider.setObjectName("guideLevel")
         self.guide_slider.setRange(int(GUIDE_LEVEL_DB.low), int(GUIDE_LEVEL_DB.high))
@@ -293,14 +294,14 @@ class TimelinePanel(QWidget):
     def _layout(self, project: Project, slots: list[Slot], takes: dict[str, Path]) -> tuple[list[Track], list[Clip]]:
         tracks: list[Track] = []
         if project.guide_audio:
-            tracks.append(Track("\0guide", "Original audio", GUIDE_COLOUR, guide=True))
+            tracks.append(Track("\0guide", self.tr("Original audio"), GUIDE_COLOUR, guide=True))
         row: dict[str | None, int] = {}
         for char in project.characters:
             row[char.id] = len(tracks)
             tracks.append(Track(char.id, char.name, char.colour))
         if any(slot.character_id is None for slot in slots):
             row[None] = len(tracks)
-            tracks.append(Track(None, "No character", NO_CHARACTER_COLOUR))
+            tracks.append(Track(None, self.tr("No character"), NO_CHARACTER_COLOUR))
         lines = {line.id: line for line in project.lines}
         clips = []
         for slot in slots:
@@ -333,7 +334,8 @@ class TimelinePanel(QWidget):
 
         def failed(error: BaseException) -> None:
             self._loading.difference_update(missing)
-            self.message.emit(f"{ErrorCode.TAKE_UNREADABLE}: the timeline could not load audio: {error}")
+            self.message.emit(self.tr("{code}: the timeline could not load audio: {error}").format(
+                code=ErrorCode.TAKE_UNREADABLE, error=error))
 
         self._runner.run(lambda: load_many(missing), done, failed)
 
@@ -342,14 +344,15 @@ class TimelinePanel(QWidget):
         over = [c for c in clips if c.slot.overrun_s > 0]
         parts = []
         if fitted:
-            parts.append(f"{fitted} fitted")
+            parts.append(self.tr("{count} fitted").format(count=fitted))
         if over:
-            parts.append(f"{len(over)} overrun{'s' if len(over) != 1 else ''}")
+            parts.append(self.tr("%n overrun(s)", "", len(over)))
         self.fit_label.setText(" · ".join(parts))
         self.fit_label.setStyleSheet("color: #d62728" if over else "")
         self.fit_label.setToolTip("\n".join(
-            f"line {c.slot.order} runs {c.slot.overrun_s:.2f} s past its slot" for c in over
-        ) or "Every rendered take fits its slot")
+            self.tr("line {order} runs {seconds:.2f} s past its slot").format(order=c.slot.order,
+                                                                             seconds=c.slot.overrun_s) for c in over
+        ) or self.tr("Every rendered take fits its slot"))
 
     def _on_change(self, change: Change) -> None:
         self.refresh()
@@ -387,13 +390,13 @@ class TimelinePanel(QWidget):
             slots = [self._slots[i] for i in line_ids]
             if kind == DragKind.MOVE.value:
                 retimes = move(project, slots, delta_s)
-                text = "Move line" if len(slots) == 1 else f"Move {len(slots)} lines"
+                text = self.tr("Move line") if len(slots) == 1 else self.tr("Move %n line(s)", "", len(slots))
             elif kind == DragKind.START.value:
                 retimes = [resize_start(project, slots[0], slots[0].start + delta_s)]
-                text = "Change slot start"
+                text = self.tr("Change slot start")
             else:
                 retimes = [resize_end(project, slots[0], visible_end(slots[0]) + delta_s)]
-                text = "Change slot end"
+                text = self.tr("Change slot end")
             command = retime_command(project, retimes, text)
         except (KeyError, ProjectError) as error:  # the project changed under the drag
             self.message.emit(str(error))
@@ -467,14 +470,14 @@ class TimelinePanel(QWidget):
 
     def _on_guide_level(self, db: int) -> None:
         self.transport.guide_gain = guide_gain(db)
-        self.guide_label.setText("off" if db <= GUIDE_LEVEL_DB.low else f"{db:+d} dB")
+        self.guide_label.setText(self.tr("off") if db <= GUIDE_LEVEL_DB.low else self.tr("{db:+d} dB").format(db=db))
 
     def _show_guide_state(self, project: Project) -> None:
         has_guide = bool(project.guide_audio)
         self.guide_slider.setEnabled(has_guide)
         self.guide_slider.setToolTip(
-            "The video's original audio under the dub while you play (the export follows the project settings)"
-            if has_guide else "No original audio in this project: Project › Add the original audio as a guide track"
+            self.tr("The video's original audio under the dub while you play (the export follows the project settings)")
+            if has_guide else self.tr("No original audio in this project: Project › Add the original audio as a guide track")
         )
 
     # --- video ------------------------------------------------------------------------------

@@ -81,17 +81,20 @@ class FrameDecoder(QObject):
         try:  # opened by us as a regular file: a named pipe is refused instead of blocking FFmpeg
             handle = open_regular_file(self._path)
         except OSError as error:
-            self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error}")
+            self.failed.emit(self.tr("{code}: cannot read {name}: {error}").format(
+                code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, error=error))
             return
         try:
             container = open_container(handle, self._path)
         except AudioError as error:
             handle.close()
-            self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot read {self._path.name}: {error.reason}")
+            self.failed.emit(self.tr("{code}: cannot read {name}: {error}").format(
+                code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, error=error.reason))
             return
         with handle, container:
             if not container.streams.video:
-                self.failed.emit(f"{ErrorCode.NO_VIDEO_STREAM}: {self._path.name} has no video stream")
+                self.failed.emit(self.tr("{code}: {name} has no video stream").format(
+                    code=ErrorCode.NO_VIDEO_STREAM, name=self._path.name))
                 return
             stream = container.streams.video[0]
             stream.thread_type = "AUTO"
@@ -110,7 +113,8 @@ class FrameDecoder(QObject):
                     frame = reader.frame_at(wanted)
                 except av.FFmpegError as error:
                     log.warning("decoding %s failed at %.2f s: %s", self._path.name, wanted, error)
-                    self.failed.emit(f"{ErrorCode.VIDEO_UNREADABLE}: cannot decode {self._path.name} at {wanted:.2f} s: {error}")
+                    self.failed.emit(self.tr("{code}: cannot decode {name} at {seconds:.2f} s: {error}").format(
+                        code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, seconds=wanted, error=error))
                     shown = (wanted, size)
                     continue
                 shown = (wanted, size)
@@ -182,7 +186,7 @@ class VideoPreview(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(160, 90)
         self._image: QImage | None = None
-        self._message = "No video"
+        self._message = self.tr("No video")
         self.frame_time: float | None = None  # the time of the frame shown (tests and the benchmark read it)
         self.frames_shown = 0
         self.caption = ""  # the line at the playhead, shown over the picture as a subtitle

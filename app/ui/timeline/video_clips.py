@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -45,9 +45,11 @@ from app.project.transcription import (
     clip_candidates,
     cut_candidate,
 )
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.tasks import ProgressSpec, TaskRunner
 
-COLUMNS = ("When", "Length", "Score", "Words")
+COLUMNS = (QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "When"), QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "Length"),
+           QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "Score"), QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "Words"))
 
 
 class ChooseFromVideoDialog(QDialog):
@@ -68,10 +70,10 @@ class ChooseFromVideoDialog(QDialog):
         self.candidates: list[ClipCandidate] = []
         self._closed = False  # the candidates found after it closed are not wanted
         self.finished.connect(self._on_finished)
-        self.setWindowTitle(f"Choose {self._character.name}'s clip from the video")
+        self.setWindowTitle(self.tr("Choose {name}'s clip from the video").format(name=self._character.name))
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("clipCandidates")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([self.tr(title) for title in COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -80,11 +82,11 @@ class ChooseFromVideoDialog(QDialog):
         self.note = QLabel(self.tr("Finding the candidates…"))
         self.note.setObjectName("chooseFromVideoNote")
         self.note.setWordWrap(True)
-        self.play_button = QPushButton("Play")
+        self.play_button = QPushButton(self.tr("Play"))
         self.play_button.setObjectName("playCandidate")
         self.play_button.clicked.connect(self.play)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Close)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Use this clip")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Use this clip"))
         self.buttons.accepted.connect(self.use)
         self.buttons.rejected.connect(self.reject)
         self._enable_choosing()
@@ -116,16 +118,14 @@ class ChooseFromVideoDialog(QDialog):
                      f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(f"{candidate.text}\n\nSNR {candidate.snr_db:.0f} dB, purity {candidate.purity:+.2f} "
-                                "(how much more it sounds like this speaker than the nearest other)")
+                item.setToolTip(self.tr("{text}\n\nSNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)").format(text=candidate.text, snr_db=candidate.snr_db, purity=candidate.purity))
                 self.table.setItem(row, column, item)
         self.table.resizeColumnsToContents()
         self.table.resizeRowsToContents()
         if candidates:
             self.table.selectRow(0)
         self.note.setText("" if candidates else
-                          "No candidates: this character was not found by transcribing the video "
-                          "(Project › Transcribe the dialogue), or says too little alone.")
+                          self.tr("No candidates: this character was not found by transcribing the video (Project › Transcribe the dialogue), or says too little alone."))
         self._enable_choosing()
 
     def chosen(self) -> ClipCandidate | None:
@@ -146,7 +146,7 @@ class ChooseFromVideoDialog(QDialog):
         if candidate is None:
             return
         self.buttons.setEnabled(False)
-        self.note.setText("Cutting the clip from the video…")
+        self.note.setText(self.tr("Cutting the clip from the video…"))
 
         def done(changes: dict[str, Any]) -> None:
             self.picked.emit(changes)
@@ -166,7 +166,7 @@ class SplitCharacterDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("splitCharacterDialog")
         name = project.character(character_id).name
-        self.setWindowTitle(f"Split {name}")
+        self.setWindowTitle(self.tr("Split {name}").format(name=name))
         self.lines = QListWidget()
         self.lines.setObjectName("splitLines")
         for line in project.lines_of(character_id):
@@ -177,11 +177,11 @@ class SplitCharacterDialog(QDialog):
             item.setCheckState(Qt.CheckState.Unchecked)
             self.lines.addItem(item)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Give them to a new character")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Give them to a new character"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"Tick the lines another actor says; they move from {name} to a new character."))
+        layout.addWidget(QLabel(self.tr("Tick the lines another actor says; they move from {name} to a new character.").format(name=name)))
         layout.addWidget(self.lines, 1)
         layout.addWidget(buttons)
         self.resize(560, 420)

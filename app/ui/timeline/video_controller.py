@@ -94,7 +94,8 @@ class VideoController(QObject):
 
     def create(self, request: NewFromVideo) -> None:
         """Make the project (video copied in, subtitles imported, guide extracted) and open it."""
-        self.message.emit(f"Creating {request.folder.name} from {request.video.name}…")
+        self.message.emit(self.tr("Creating {folder} from {video}…").format(folder=request.folder.name,
+                                                                            video=request.video.name))
         transcription = self._transcription_request(Options(translate_to=request.translate_to))
 
         def work(operation: Operation) -> NewProject:
@@ -112,21 +113,23 @@ class VideoController(QObject):
             if not self._open_project(made.project.root):
                 return
             lines = len(made.project.lines)
-            source = f" from {made.subtitles_from}" if made.subtitles_from else ""
+            source = self.tr(" from {source}").format(source=made.subtitles_from) if made.subtitles_from else ""
             if request.transcribe:
-                source = f" transcribed from {request.video.name}, {len(made.project.characters)} voice(s)"
-            self.message.emit(f"New project with {lines} line{'s' if lines != 1 else ''}{source}"
-                              + (f"; {len(made.warnings)} warning(s): " + "; ".join(made.warnings[:3]) if made.warnings else ""))
-            self.show_gaps(made.gaps, "Importing the subtitles")
+                source = self.tr(" transcribed from {video}, %n voice(s)", "", len(made.project.characters)).format(
+                    video=request.video.name)
+            warnings = self.tr("; %n warning(s): ", "", len(made.warnings)) + "; ".join(made.warnings[:3])
+            self.message.emit(self.tr("New project with %n line(s)", "", lines) + source
+                              + (warnings if made.warnings else ""))
+            self.show_gaps(made.gaps, self.tr("Importing the subtitles"))
 
         def failed(error: Exception) -> None:
-            self.error.emit("Cannot create the project", str(error))
+            self.error.emit(self.tr("Cannot create the project"), str(error))
 
         def cancelled() -> None:
-            self.message.emit("The transcription was cancelled; no project was made")
+            self.message.emit(self.tr("The transcription was cancelled; no project was made"))
 
         progress = transcription_progress(self._parent) if request.transcribe else None
-        self._runner.start(QueryOp(work, done, failed, cancelled, name="creating the project", progress=progress))
+        self._runner.start(QueryOp(work, done, failed, cancelled, name=self.tr("creating the project"), progress=progress))
 
     def transcribe_dialogue(self) -> None:
         """Replace the script with the video's transcribed dialogue (one undoable edit)."""
@@ -134,8 +137,9 @@ class VideoController(QObject):
         if document is None:
             return
         if document.project.video is None:
-            self.error.emit("Cannot transcribe", f"{ErrorCode.NO_AUDIO_STREAM}: the project has no video; "
-                            "set one with Project › Set video…")
+            self.error.emit(self.tr("Cannot transcribe"), self.tr(
+                "{code}: the project has no video; set one with Project › Set video…").format(
+                    code=ErrorCode.NO_AUDIO_STREAM))
             return
         transcription = self._transcription_request(Options())
 
@@ -145,17 +149,18 @@ class VideoController(QObject):
 
         def done(made: TranscribedScript) -> None:
             if document.push(made.command):
-                self.message.emit(f"Transcribed {len(made.lines)} lines, {len(made.characters)} voice(s)"
+                self.message.emit(self.tr("Transcribed %n line(s)", "", len(made.lines))
+                                  + self.tr(", %n voice(s)", "", len(made.characters))
                                   + (f"; {'; '.join(made.warnings[:2])}" if made.warnings else "")
-                                  + " (Edit › Undo brings the old script back)")
+                                  + self.tr(" (Edit › Undo brings the old script back)"))
 
         def failed(error: Exception) -> None:
-            self.error.emit("Cannot transcribe the dialogue", str(error))
+            self.error.emit(self.tr("Cannot transcribe the dialogue"), str(error))
 
         def cancelled() -> None:
-            self.message.emit("The transcription was cancelled; the script is as it was")
+            self.message.emit(self.tr("The transcription was cancelled; the script is as it was"))
 
-        self._runner.start(QueryOp(work, done, failed, cancelled, name="transcribing the dialogue",
+        self._runner.start(QueryOp(work, done, failed, cancelled, name=self.tr("transcribing the dialogue"),
                                    progress=transcription_progress(self._parent)))
 
     def _transcription_request(self, options: Options) -> TranscribeRequest:
@@ -166,7 +171,8 @@ class VideoController(QObject):
     # --- the video and its guide track -----------------------------------------------------------
 
     def choose_video(self) -> None:
-        path = self._folders.open_file(self._parent, VIDEOS, "Choose the video this project dubs", VIDEO_FILTER)
+        path = self._folders.open_file(self._parent, VIDEOS, self.tr("Choose the video this project dubs"),
+                                       self.tr(VIDEO_FILTER))
         if path:
             self.set_video(Path(path))
 
@@ -176,7 +182,7 @@ class VideoController(QObject):
         if document is None:
             return
         project = document.project
-        self.message.emit(f"Adding {source.name}…")
+        self.message.emit(self.tr("Adding {name}…").format(name=source.name))
 
         def work(_operation: Operation) -> tuple[VideoInfo, str | None]:
             info = attach_video(project, source)
@@ -188,33 +194,34 @@ class VideoController(QObject):
         def done(result: tuple[VideoInfo, str | None]) -> None:
             info, guide = result
             if self.document is document and document.push(SetVideo(info, guide)):
-                self.message.emit(f"The project now dubs {info.path}" + (" (original audio kept as the guide track)"
-                                                                         if guide else ""))
+                self.message.emit(self.tr("The project now dubs {path}").format(path=info.path) + (
+                    self.tr(" (original audio kept as the guide track)") if guide else ""))
 
         def failed(error: Exception) -> None:
-            self.error.emit("Cannot use this video", str(error))
+            self.error.emit(self.tr("Cannot use this video"), str(error))
 
-        self._runner.start(QueryOp(work, done, failed, name="adding the video"))
+        self._runner.start(QueryOp(work, done, failed, name=self.tr("adding the video")))
 
     def add_guide(self) -> None:
         """Extract the video's original audio as the guide track (the video must have audio)."""
         document = self.document
         if document is None or document.project.video is None:
-            self.message.emit(f"{ErrorCode.NO_VIDEO_STREAM}: the project has no video yet (Project › Set video…)")
+            self.message.emit(self.tr("{code}: the project has no video yet (Project › Set video…)").format(
+                code=ErrorCode.NO_VIDEO_STREAM))
             return
         project = document.project
         video = project.video
-        self.message.emit("Extracting the original audio…")
+        self.message.emit(self.tr("Extracting the original audio…"))
 
         def done(guide: str) -> None:
             if self.document is document and document.push(SetVideo(video, guide)):
-                self.message.emit("The original audio is the guide track now")
+                self.message.emit(self.tr("The original audio is the guide track now"))
 
         def failed(error: Exception) -> None:
-            self.error.emit("Cannot extract the original audio", str(error))
+            self.error.emit(self.tr("Cannot extract the original audio"), str(error))
 
         self._runner.start(QueryOp(lambda _operation: extract_guide(project), done, failed,
-                                   name="extracting the original audio"))
+                                   name=self.tr("extracting the original audio")))
 
     # --- settings and gaps --------------------------------------------------------------------
 
@@ -241,8 +248,8 @@ class VideoController(QObject):
         if not gaps:
             return None
         sentences = gaps.describe()
-        self.warning.emit(f"{what} left {len(sentences)} thing{'s' if len(sentences) != 1 else ''} to fix before "
-                          f"rendering: " + "; ".join(sentences))
+        self.warning.emit(self.tr("{what} left %n thing(s) to fix before rendering: ", "", len(sentences)).format(
+            what=what) + "; ".join(sentences))
         dialog = VoiceGapsDialog(gaps, what, self._parent)
         dialog.line_chosen.connect(self.line_chosen)
         dialog.character_chosen.connect(self.character_chosen)

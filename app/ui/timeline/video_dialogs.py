@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,6 +31,7 @@ from app.project.fsutil import safe_filename
 from app.project.media import probe_video
 from app.project.script_io import ScriptImport, import_srt, script_format
 from app.project.timecode import format_clock
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.video_export import (
     VideoExportOptions,
     default_video_path,
@@ -41,7 +42,7 @@ from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
 
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
-VIDEO_FILTER = "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)"
+VIDEO_FILTER = QT_TRANSLATE_NOOP("VideoController", "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)")
 SUBTITLE_FILTER = script_format("srt").file_filter
 NO_SUBTITLES, SRT_FILE, TRANSCRIBE = "none", "srt", "transcribe"
 PREVIEW_LINES = 3  # lines quoted in the preview before Create
@@ -63,9 +64,7 @@ class NewFromVideo:
 
 def describe_video(info: VideoInfo) -> str:
     """``1920×1080 · 25 fps · 2:01 · h264 · 1 audio, 1 subtitle stream``."""
-    streams = f"{len(info.audio_streams)} audio, {len(info.subtitle_streams)} subtitle stream"
-    streams += "s" if len(info.subtitle_streams) != 1 else ""
-    return f"{info.width}×{info.height} · {info.fps:g} fps · {format_clock(info.duration_s, 0)} · {info.codec} · {streams}"
+    return VideoWords().video(info)
 
 
 def _row(*widgets: QWidget) -> QWidget:
@@ -85,16 +84,16 @@ class NewFromVideoDialog(QDialog):
     def __init__(self, runner: TaskRunner, folders: Folders, projects_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("newFromVideoDialog")
-        self.setWindowTitle("New project from a video")
+        self.setWindowTitle(self.tr("New project from a video"))
         self._runner = runner
         self._folders = folders
         self._projects_dir = projects_dir  # where the new project's folder is suggested
         self.info: VideoInfo | None = None
 
         self.video = QLineEdit()
-        self.video.setPlaceholderText("any file FFmpeg reads: MP4, MKV, MOV, WebM…")
+        self.video.setPlaceholderText(self.tr("any file FFmpeg reads: MP4, MKV, MOV, WebM…"))
         self.video.editingFinished.connect(lambda: self.set_video(self.video.text()))
-        choose_video = QPushButton("Choose…")
+        choose_video = QPushButton(self.tr("Choose…"))
         choose_video.clicked.connect(self._choose_video)
         self.facts = QLabel("")
         self.facts.setObjectName("videoFacts")
@@ -104,22 +103,20 @@ class NewFromVideoDialog(QDialog):
         self.subtitles.currentIndexChanged.connect(self._update)
         self.subtitles.currentIndexChanged.connect(self._preview_script)
         self.srt = QLineEdit()
-        self.srt.setPlaceholderText("subtitles.srt")
+        self.srt.setPlaceholderText(self.tr("subtitles.srt"))
         self.srt.textChanged.connect(self._update)
         self.srt.textChanged.connect(self._preview_script)
-        self.choose_srt = QPushButton("Choose…")
+        self.choose_srt = QPushButton(self.tr("Choose…"))
         self.choose_srt.clicked.connect(self._choose_srt)
-        self.translate = QCheckBox("Translate the lines into English (drafts to check)")
+        self.translate = QCheckBox(self.tr("Translate the lines into English (drafts to check)"))
         self.translate.setObjectName("translateToEnglish")
-        self.translate.setToolTip("Whisper's translate task; each line keeps the original as its source text. "
-                                  "With the bundled base model the English is often wrong: check every line")
-        self.guide = QCheckBox("Keep the original audio as a guide track")
-        self.guide.setToolTip("Extracted once into media/guide.flac: play it under the dub to check timing, "
-                              "or keep it under the dub in the export (Project settings)")
+        self.translate.setToolTip(self.tr("Whisper's translate task; each line keeps the original as its source text. With the bundled base model the English is often wrong: check every line"))
+        self.guide = QCheckBox(self.tr("Keep the original audio as a guide track"))
+        self.guide.setToolTip(self.tr("Extracted once into media/guide.flac: play it under the dub to check timing, or keep it under the dub in the export (Project settings)"))
         self.title = QLineEdit()
         self.folder = QLineEdit()
         self.folder.textChanged.connect(self._update)
-        choose_folder = QPushButton("Choose…")
+        choose_folder = QPushButton(self.tr("Choose…"))
         choose_folder.clicked.connect(self._choose_folder)
         self.preview = QLabel("")  # what the script will hold, before Create
         self.preview.setObjectName("scriptPreview")
@@ -131,17 +128,17 @@ class NewFromVideoDialog(QDialog):
         self.problem.setStyleSheet("color: #d62728")
 
         form = QFormLayout()
-        form.addRow("Video", _row(self.video, choose_video))
+        form.addRow(self.tr("Video"), _row(self.video, choose_video))
         form.addRow("", self.facts)
-        form.addRow("Script from", self.subtitles)
-        form.addRow("SRT file", _row(self.srt, self.choose_srt))
+        form.addRow(self.tr("Script from"), self.subtitles)
+        form.addRow(self.tr("SRT file"), _row(self.srt, self.choose_srt))
         form.addRow("", self.preview)
         form.addRow("", self.translate)
         form.addRow("", self.guide)
-        form.addRow("Title", self.title)
-        form.addRow("Project folder", _row(self.folder, choose_folder))
+        form.addRow(self.tr("Title"), self.title)
+        form.addRow(self.tr("Project folder"), _row(self.folder, choose_folder))
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create project")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Create project"))
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -154,20 +151,21 @@ class NewFromVideoDialog(QDialog):
     # --- choosing -------------------------------------------------------------------------------
 
     def _choose_video(self) -> None:
-        path = self._folders.open_file(self, VIDEOS, "Choose the video to dub", VIDEO_FILTER)
+        path = self._folders.open_file(self, VIDEOS, self.tr("Choose the video to dub"),
+                                       QCoreApplication.translate("VideoController", VIDEO_FILTER))
         if path:
             self.set_video(path)
 
     def _choose_srt(self) -> None:
         video = Path(self.video.text().strip()) if self.video.text().strip() else None
         beside = video.parent if video is not None and video.parent.is_dir() else None  # subtitles sit by their video
-        path = self._folders.open_file(self, SCRIPTS, "Choose the subtitles", SUBTITLE_FILTER, start=beside)
+        path = self._folders.open_file(self, SCRIPTS, self.tr("Choose the subtitles"), SUBTITLE_FILTER, start=beside)
         if path:
             self.srt.setText(path)
             self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
 
     def _choose_folder(self) -> None:
-        folder = self._folders.folder(self, PROJECTS, "Choose an empty folder for the project")
+        folder = self._folders.folder(self, PROJECTS, self.tr("Choose an empty folder for the project"))
         if folder:
             self.folder.setText(folder)
 
@@ -202,7 +200,7 @@ class NewFromVideoDialog(QDialog):
 
         self.info = None
         self.problem.setText("")
-        self.facts.setText("Reading the video…")
+        self.facts.setText(self.tr("Reading the video…"))
         self._runner.run(lambda: probe_video(source), probed, failed)
 
     def _fill_subtitles(self) -> None:
@@ -211,11 +209,11 @@ class NewFromVideoDialog(QDialog):
         text_streams = [s for s in self.info.subtitle_streams if s.text] if self.info else []
         for stream in text_streams:
             details = ", ".join(x for x in (stream.codec, stream.language, stream.title) if x)
-            self.subtitles.addItem(f"The video's subtitle stream #{stream.index} ({details})", stream.index)
-        self.subtitles.addItem("An SRT file", SRT_FILE)
+            self.subtitles.addItem(self.tr("The video's subtitle stream #{index} ({details})").format(index=stream.index, details=details), stream.index)
+        self.subtitles.addItem(self.tr("An SRT file"), SRT_FILE)
         if self.info is not None and self.info.audio_streams:
-            self.subtitles.addItem("Transcribe the dialogue (characters and clips from the voices)", TRANSCRIBE)
-        self.subtitles.addItem("Nothing yet (an empty script)", NO_SUBTITLES)
+            self.subtitles.addItem(self.tr("Transcribe the dialogue (characters and clips from the voices)"), TRANSCRIBE)
+        self.subtitles.addItem(self.tr("Nothing yet (an empty script)"), NO_SUBTITLES)
         self.subtitles.setCurrentIndex(0)
         self.subtitles.blockSignals(False)
         has_audio = bool(self.info and self.info.audio_streams)
@@ -231,7 +229,7 @@ class NewFromVideoDialog(QDialog):
             return
         path = Path(text)
         if not path.is_file():
-            self.preview.setText(f"{path.name}: no such file")
+            self.preview.setText(self.tr("{name}: no such file").format(name=path.name))
             return
 
         def shown(result: ScriptImport) -> None:
@@ -240,9 +238,9 @@ class NewFromVideoDialog(QDialog):
 
         def failed(error: BaseException) -> None:
             if self.srt.text().strip() == text:
-                self.preview.setText(f"This file cannot be imported: {error}")
+                self.preview.setText(self.tr("This file cannot be imported: {error}").format(error=error))
 
-        self.preview.setText("Reading the subtitles…")
+        self.preview.setText(self.tr("Reading the subtitles…"))
         # An empty project to import into: nothing is written, only the lines and speakers are read.
         self._runner.run(lambda: import_srt(path, Project(root=path.parent)), shown, failed)
 
@@ -280,7 +278,7 @@ class NewFromVideoDialog(QDialog):
             return
         folder = request.folder
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            self.problem.setText(f"{ErrorCode.BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one")
+            self.problem.setText(self.tr("{BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one").format(BAD_PROJECT_FILE=ErrorCode.BAD_PROJECT_FILE, folder=folder))
             return
         self.chosen.emit(request)
         self.accept()
@@ -297,23 +295,40 @@ def subtitles_beside(video: Path) -> Path | None:
 
 def describe_script(result: ScriptImport) -> str:
     """The preview before Create: how many lines, who speaks them, and the first few."""
-    counts: dict[str, int] = {}
-    names = {char.id: char.name for char in result.characters}
-    for line in result.lines:
-        name = names.get(line.character_id or "", "no character")
-        counts[name] = counts.get(name, 0) + 1
-    speakers = ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (kv[0] == "no character", -kv[1], kv[0])))
-    total = len(result.lines)
-    text = [f"{total} line{'s' if total != 1 else ''}, {len(result.characters)} character"
-            f"{'s' if len(result.characters) != 1 else ''}: {speakers or 'none'}"]
-    in_time = sorted(result.lines, key=lambda line: float("inf") if line.start is None else line.start)
-    for line in in_time[:PREVIEW_LINES]:  # the order the project will have
-        who = names.get(line.character_id or "", "—")
-        when = format_clock(line.start) if line.start is not None else ""
-        text.append(f"{when} {who}: {line.text[:70]}{'…' if len(line.text) > 70 else ''}".strip())
-    if result.warnings:
-        text.append(f"{len(result.warnings)} warning(s): {result.warnings[0]}")
-    return "\n".join(text)
+    return VideoWords().script(result)
+
+
+class VideoWords(QObject):
+    """The words of :func:`describe_video` and :func:`describe_script`: a QObject for its tr(),
+    from which alone lupdate reads a count's plural forms."""
+
+    def video(self, info: VideoInfo) -> str:
+        streams = self.tr("{audio} audio, %n subtitle stream(s)", "", len(info.subtitle_streams)).format(
+            audio=len(info.audio_streams))
+        return self.tr("{width}×{height} · {fps} fps · {duration} · {codec} · {streams}").format(
+            width=info.width, height=info.height, fps=f"{info.fps:g}", duration=format_clock(info.duration_s, 0),
+            codec=info.codec, streams=streams)
+
+    def script(self, result: ScriptImport) -> str:
+        counts: dict[str, int] = {}
+        names = {char.id: char.name for char in result.characters}
+        nobody = self.tr("no character")
+        for line in result.lines:
+            name = names.get(line.character_id or "", nobody)
+            counts[name] = counts.get(name, 0) + 1
+        speakers = ", ".join(f"{name} ({n})" for name, n in sorted(
+            counts.items(), key=lambda kv: (kv[0] == nobody, -kv[1], kv[0])))
+        text = [self.tr("%n line(s), ", "", len(result.lines))
+                + self.tr("%n character(s): {speakers}", "", len(result.characters)).format(
+                    speakers=speakers or self.tr("none"))]
+        in_time = sorted(result.lines, key=lambda line: float("inf") if line.start is None else line.start)
+        for line in in_time[:PREVIEW_LINES]:  # the order the project will have
+            who = names.get(line.character_id or "", "—")
+            when = format_clock(line.start) if line.start is not None else ""
+            text.append(f"{when} {who}: {line.text[:70]}{'…' if len(line.text) > 70 else ''}".strip())
+        if result.warnings:
+            text.append(self.tr("%n warning(s): {first}", "", len(result.warnings)).format(first=result.warnings[0]))
+        return "\n".join(text)
 
 
 def _free_folder(parent: Path, stem: str) -> Path:
@@ -333,20 +348,20 @@ class VideoExportDialog(QDialog):
     def __init__(self, project: Project, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("videoExportDialog")
-        self.setWindowTitle("Export the video")
+        self.setWindowTitle(self.tr("Export the video"))
         self._project = project
         self.container = QComboBox()
-        self.container.addItem("MP4 (plays everywhere)", "mp4")
-        self.container.addItem("MKV (holds any codec)", "mkv")
+        self.container.addItem(self.tr("MP4 (plays everywhere)"), "mp4")
+        self.container.addItem(self.tr("MKV (holds any codec)"), "mkv")
         self.codec = QComboBox()
-        self.codec.addItem("AAC", "aac")
-        self.codec.addItem("Opus", "opus")
-        self.keep_original = QCheckBox("Add the original audio as a second track")
+        self.codec.addItem(self.tr("AAC"), "aac")
+        self.codec.addItem(self.tr("Opus"), "opus")
+        self.keep_original = QCheckBox(self.tr("Add the original audio as a second track"))
         self.keep_original.setEnabled(bool(project.video and project.video.audio_streams))
-        self.subtitles = QCheckBox("Add the script as a soft subtitle track")
+        self.subtitles = QCheckBox(QCoreApplication.translate("VideoExportDialog", "Add the script as a soft subtitle track"))
         self.language = QLineEdit(dub_language(project, VideoExportOptions()))
         self.language.setMaxLength(3)
-        self.language.setToolTip("ISO 639-2 code of the dub's language, e.g. eng, fra, deu, spa (und: undetermined)")
+        self.language.setToolTip(self.tr("ISO 639-2 code of the dub's language, e.g. eng, fra, deu, spa (und: undetermined)"))
         self.target = QLabel()
         self.target.setObjectName("videoExportTarget")
         self.target.setWordWrap(True)
@@ -357,14 +372,14 @@ class VideoExportDialog(QDialog):
             combo.currentIndexChanged.connect(self._update)
         self.language.textChanged.connect(self._update)
         form = QFormLayout()
-        form.addRow("Container", self.container)
-        form.addRow("Dub audio", self.codec)
+        form.addRow(self.tr("Container"), self.container)
+        form.addRow(self.tr("Dub audio"), self.codec)
         form.addRow("", self.keep_original)
         form.addRow("", self.subtitles)
-        form.addRow("Language", self.language)
-        form.addRow("Written to", self.target)
+        form.addRow(self.tr("Language"), self.language)
+        form.addRow(self.tr("Written to"), self.target)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Export"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

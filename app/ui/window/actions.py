@@ -13,21 +13,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 from app.project.export_registry import EXPORTS, ExportFormat
 from app.project.qa import lines_failing_qa
 from app.project.script_io import SCRIPT_FORMATS, ScriptFormat
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.script.translation_controller import translation_controller
 from app.ui.window.document_session import DocumentSession
 
 if TYPE_CHECKING:
     from app.ui.window.main_window import MainWindow
 
-WAITING_TIP = "Waiting for the engine to start…"
-BUSY_TIP = "Not while {busy}"  # ``busy`` is the running operation's name: "exporting the video"
+WAITING_TIP = QT_TRANSLATE_NOOP("actions", "Waiting for the engine to start…")
+BUSY_TIP = QT_TRANSLATE_NOOP("actions", "Not while {busy}")  # ``busy``: the running operation, "exporting the video"
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,15 @@ class ActionSpec:
     # tip saying which: one at a time, and none on a project that is being replaced.
     off_while_busy: bool = False
     detail: Callable[[StudioState], str | None] | None = None  # said after the label ("Undo Add line")
+    # The translation context of the label and tip, marked with QT_TRANSLATE_NOOP where they are
+    # written: "actions" here, "formats" for the script formats' and exports' (app/project).
+    context: str = "actions"
+
+    def shown_label(self) -> str:
+        return QCoreApplication.translate(self.context, self.label)
+
+    def shown_tip(self) -> str:
+        return QCoreApplication.translate(self.context, self.tip) if self.tip else ""
 
 
 @dataclass(frozen=True)
@@ -117,112 +127,117 @@ class MenuSpec:
 
 def _export(fmt: ExportFormat) -> ActionSpec:
     return ActionSpec(f"export_{fmt.name}", fmt.label, "file/export", lambda w: w.export(fmt.name), tip=fmt.help,
-                      enabled=lambda s: s.writable and (s.video or not fmt.needs_video), off_while_busy=True)
+                      enabled=lambda s: s.writable and (s.video or not fmt.needs_video), off_while_busy=True,
+                      context="formats")
 
 
 def _import(fmt: ScriptFormat) -> ActionSpec:
     return ActionSpec(f"import_{fmt.name}", fmt.label, "file/import", lambda w: w.import_dialog(fmt.name),
-                      enabled=writable)
+                      enabled=writable, context="formats")
 
 
-_FIT_TIP = "Fit the selected lines (all when none is selected) to their slots from now on, and render them"
-_FAILED_QA_TIP = ("Render again the lines whose chosen take failed QA (garbled, clipped, silent, too long or "
-                  "unlike the voice)")
+_FIT_TIP = QT_TRANSLATE_NOOP("actions", "Fit the selected lines (all when none is selected) to their slots from now "
+                                        "on, and render them")
+_FAILED_QA_TIP = QT_TRANSLATE_NOOP("actions", "Render again the lines whose chosen take failed QA (garbled, clipped, "
+                                              "silent, too long or unlike the voice)")
 
 # In menu order; a submenu comes before what it lists.
 ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
-    MenuSpec("file", "&File"),
-    ActionSpec("new", "&New project…", "file", lambda w: w.new_project_dialog(), QKeySequence.StandardKey.New,
+    MenuSpec("file", QT_TRANSLATE_NOOP("actions", "&File")),
+    ActionSpec("new", QT_TRANSLATE_NOOP("actions", "&New project…"), "file", lambda w: w.new_project_dialog(), QKeySequence.StandardKey.New,
                off_while_busy=True),
-    ActionSpec("new_from_video", "New project from &video…", "file", lambda w: w.video.new_from_video(),
-               "Ctrl+Shift+N", "A project that dubs a video: its subtitles become the script", off_while_busy=True),
-    ActionSpec("open", "&Open project folder…", "file", lambda w: w.open_folder_dialog(),
+    ActionSpec("new_from_video", QT_TRANSLATE_NOOP("actions", "New project from &video…"), "file", lambda w: w.video.new_from_video(),
+               "Ctrl+Shift+N", QT_TRANSLATE_NOOP("actions", "A project that dubs a video: its subtitles become the script"), off_while_busy=True),
+    ActionSpec("open", QT_TRANSLATE_NOOP("actions", "&Open project folder…"), "file", lambda w: w.open_folder_dialog(),
                QKeySequence.StandardKey.Open, off_while_busy=True),
-    ActionSpec("open_sample", "Open the &sample project", "file", lambda w: w.open_sample(), off_while_busy=True),
+    ActionSpec("open_sample", QT_TRANSLATE_NOOP("actions", "Open the &sample project"), "file", lambda w: w.open_sample(), off_while_busy=True),
     # Filled by the window from the settings; enabled when it lists a project and nothing keeps the studio busy.
-    MenuSpec("file/recent", "Open &recent", None),
-    ActionSpec("save", "&Save", "file", lambda w: w.save(), QKeySequence.StandardKey.Save, enabled=writable),
-    MenuSpec("file/import", "&Import", writable, separator_before=True),
+    MenuSpec("file/recent", QT_TRANSLATE_NOOP("actions", "Open &recent"), None),
+    ActionSpec("save", QT_TRANSLATE_NOOP("actions", "&Save"), "file", lambda w: w.save(), QKeySequence.StandardKey.Save, enabled=writable),
+    MenuSpec("file/import", QT_TRANSLATE_NOOP("actions", "&Import"), writable, separator_before=True),
     *(_import(fmt) for fmt in SCRIPT_FORMATS),
-    MenuSpec("file/export", "&Export", writable),
+    MenuSpec("file/export", QT_TRANSLATE_NOOP("actions", "&Export"), writable),
     *(_export(fmt) for fmt in EXPORTS),
-    ActionSpec("open_exports", "Open exports folder", "file/export", lambda w: w.open_exports(),
+    ActionSpec("open_exports", QT_TRANSLATE_NOOP("actions", "Open exports folder"), "file/export", lambda w: w.open_exports(),
                separator_before=True),
-    ActionSpec("settings", "Se&ttings…", "file", lambda w: w.show_settings(), QKeySequence.StandardKey.Preferences,
+    ActionSpec("settings", QT_TRANSLATE_NOOP("actions", "Se&ttings…"), "file", lambda w: w.show_settings(), QKeySequence.StandardKey.Preferences,
                separator_before=True),
-    ActionSpec("quit", "&Quit", "file", lambda w: w.close(), QKeySequence.StandardKey.Quit),
+    ActionSpec("quit", QT_TRANSLATE_NOOP("actions", "&Quit"), "file", lambda w: w.close(), QKeySequence.StandardKey.Quit),
 
-    MenuSpec("edit", "&Edit"),
-    ActionSpec("undo", "&Undo", "edit", in_session(lambda s: s.document.undo()), QKeySequence.StandardKey.Undo,
+    MenuSpec("edit", QT_TRANSLATE_NOOP("actions", "&Edit")),
+    ActionSpec("undo", QT_TRANSLATE_NOOP("actions", "&Undo"), "edit", in_session(lambda s: s.document.undo()), QKeySequence.StandardKey.Undo,
                enabled=lambda s: s.undo_text is not None, detail=lambda s: s.undo_text),
-    ActionSpec("redo", "&Redo", "edit", in_session(lambda s: s.document.redo()), QKeySequence.StandardKey.Redo,
+    ActionSpec("redo", QT_TRANSLATE_NOOP("actions", "&Redo"), "edit", in_session(lambda s: s.document.redo()), QKeySequence.StandardKey.Redo,
                enabled=lambda s: s.redo_text is not None, detail=lambda s: s.redo_text),
-    ActionSpec("add_line", "Add line", "edit", in_session(DocumentSession.add_line), "Ctrl+Return",
-               "Add a line after the current one", writable, separator_before=True),
-    ActionSpec("remove_lines", "Remove", "edit", in_session(DocumentSession.remove_lines),
-               QKeySequence.StandardKey.Delete, "Remove the selected lines", writable, local_shortcut=True),
-    ActionSpec("split_line", "Split line", "edit", in_session(DocumentSession.split_line), "Ctrl+Shift+K",
-               "Split the current line in two at the text cursor (at its middle when it is not being edited)",
+    ActionSpec("add_line", QT_TRANSLATE_NOOP("actions", "Add line"), "edit", in_session(DocumentSession.add_line), "Ctrl+Return",
+               QT_TRANSLATE_NOOP("actions", "Add a line after the current one"), writable, separator_before=True),
+    ActionSpec("remove_lines", QT_TRANSLATE_NOOP("actions", "Remove"), "edit", in_session(DocumentSession.remove_lines),
+               QKeySequence.StandardKey.Delete, QT_TRANSLATE_NOOP("actions", "Remove the selected lines"), writable, local_shortcut=True),
+    ActionSpec("split_line", QT_TRANSLATE_NOOP("actions", "Split line"), "edit", in_session(DocumentSession.split_line), "Ctrl+Shift+K",
+               QT_TRANSLATE_NOOP("actions", "Split the current line in two at the text cursor (at its middle when it is not being edited)"),
                writable),
-    ActionSpec("merge_lines", "Merge lines", "edit", in_session(DocumentSession.merge_lines), "Ctrl+Shift+M",
-               "Merge the selected lines, or the current line and the next, into one", writable),
-    ActionSpec("move_up", "Move up", "edit", in_session(lambda s: s.move_lines(-1)), "Ctrl+Up",
-               "Move the selected lines up", writable),
-    ActionSpec("move_down", "Move down", "edit", in_session(lambda s: s.move_lines(+1)), "Ctrl+Down",
-               "Move the selected lines down", writable),
-    ActionSpec("sort_by_time", "Sort lines by start time", "edit", in_session(DocumentSession.sort_by_time),
-               tip="Put the script in time order", enabled=writable),
-    ActionSpec("shorten_to_fit", "Shorten to fit", "edit", lambda w: translation_controller(w).shorten(),
-               tip="Ask the translator for a shorter wording of the selected lines that fits their slots (undoable)",
+    ActionSpec("merge_lines", QT_TRANSLATE_NOOP("actions", "Merge lines"), "edit", in_session(DocumentSession.merge_lines), "Ctrl+Shift+M",
+               QT_TRANSLATE_NOOP("actions", "Merge the selected lines, or the current line and the next, into one"), writable),
+    ActionSpec("move_up", QT_TRANSLATE_NOOP("actions", "Move up"), "edit", in_session(lambda s: s.move_lines(-1)), "Ctrl+Up",
+               QT_TRANSLATE_NOOP("actions", "Move the selected lines up"), writable),
+    ActionSpec("move_down", QT_TRANSLATE_NOOP("actions", "Move down"), "edit", in_session(lambda s: s.move_lines(+1)), "Ctrl+Down",
+               QT_TRANSLATE_NOOP("actions", "Move the selected lines down"), writable),
+    ActionSpec("sort_by_time", QT_TRANSLATE_NOOP("actions", "Sort lines by start time"), "edit", in_session(DocumentSession.sort_by_time),
+               tip=QT_TRANSLATE_NOOP("actions", "Put the script in time order"), enabled=writable),
+    ActionSpec("shorten_to_fit", QT_TRANSLATE_NOOP("actions", "Shorten to fit"), "edit", lambda w: translation_controller(w).shorten(),
+               tip=QT_TRANSLATE_NOOP("actions", "Ask the translator for a shorter wording of the selected lines that fits their slots (undoable)"),
                enabled=writable, off_while_busy=True),
-    ActionSpec("accept_translation", "Accept translation", "edit", lambda w: translation_controller(w).accept(),
-               tip="Keep the selected draft translations as they are: no longer drafts (undoable)", enabled=writable),
-    MenuSpec("edit/assign", "&Assign character", writable),  # filled with the characters when it opens
+    ActionSpec("accept_translation", QT_TRANSLATE_NOOP("actions", "Accept translation"), "edit",
+               lambda w: translation_controller(w).accept(),
+               tip=QT_TRANSLATE_NOOP("actions", "Keep the selected draft translations as they are: no longer drafts "
+                                                "(undoable)"), enabled=writable),
+    MenuSpec("edit/assign", QT_TRANSLATE_NOOP("actions", "&Assign character"), writable),  # filled with the characters when it opens
 
-    MenuSpec("project", "P&roject"),
-    ActionSpec("set_video", "Set &video…", "project", lambda w: w.video.choose_video(),
-               tip="Choose the video this project dubs", enabled=writable, off_while_busy=True),
-    ActionSpec("add_guide", "Add the original audio as a &guide track", "project", lambda w: w.video.add_guide(),
-               tip="Play the video's own audio under the dub, or keep it in the export",
+    MenuSpec("project", QT_TRANSLATE_NOOP("actions", "P&roject")),
+    ActionSpec("set_video", QT_TRANSLATE_NOOP("actions", "Set &video…"), "project", lambda w: w.video.choose_video(),
+               tip=QT_TRANSLATE_NOOP("actions", "Choose the video this project dubs"), enabled=writable, off_while_busy=True),
+    ActionSpec("add_guide", QT_TRANSLATE_NOOP("actions", "Add the original audio as a &guide track"), "project", lambda w: w.video.add_guide(),
+               tip=QT_TRANSLATE_NOOP("actions", "Play the video's own audio under the dub, or keep it in the export"),
                enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
-    ActionSpec("transcribe", "&Transcribe the dialogue", "project", lambda w: w.video.transcribe_dialogue(),
-               tip="Replace the script with the video's own dialogue: one character per voice, clips cut from it "
-                   "(undoable)", enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
-    ActionSpec("translate", "Tr&anslate…", "project", lambda w: translation_controller(w).translate(),
-               tip="Translate the script into the language the project dubs into, each line within its slot "
-                   "(undoable)", enabled=writable, off_while_busy=True),
-    ActionSpec("project_settings", "Project &settings…", "project", lambda w: w.video.edit_settings(),
-               tip="Fit to slot, loudness target, original audio in the export", enabled=writable),
+    ActionSpec("transcribe", QT_TRANSLATE_NOOP("actions", "&Transcribe the dialogue"), "project", lambda w: w.video.transcribe_dialogue(),
+               tip=QT_TRANSLATE_NOOP("actions", "Replace the script with the video's own dialogue: one character per voice, clips cut from it (undoable)"), enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
+    ActionSpec("translate", QT_TRANSLATE_NOOP("actions", "Tr&anslate…"), "project",
+               lambda w: translation_controller(w).translate(),
+               tip=QT_TRANSLATE_NOOP("actions", "Translate the script into the language the project dubs into, each "
+                                                "line within its slot (undoable)"),
+               enabled=writable, off_while_busy=True),
+    ActionSpec("project_settings", QT_TRANSLATE_NOOP("actions", "Project &settings…"), "project", lambda w: w.video.edit_settings(),
+               tip=QT_TRANSLATE_NOOP("actions", "Fit to slot, loudness target, original audio in the export"), enabled=writable),
 
-    MenuSpec("render", "&Render"),
-    ActionSpec("render_all", "Render all", "render", in_session(lambda s: s.render_lines(None, scope="all")),
-               "Ctrl+Shift+R", "Render every line", renderable, waits_for_engine=True),
-    ActionSpec("render_selected", "Render selected", "render", in_session(DocumentSession.render_selected), "Ctrl+R",
-               "Render the selected lines", renderable, waits_for_engine=True),
-    ActionSpec("render_stale", "Render stale", "render",
+    MenuSpec("render", QT_TRANSLATE_NOOP("actions", "&Render")),
+    ActionSpec("render_all", QT_TRANSLATE_NOOP("actions", "Render all"), "render", in_session(lambda s: s.render_lines(None, scope="all")),
+               "Ctrl+Shift+R", QT_TRANSLATE_NOOP("actions", "Render every line"), renderable, waits_for_engine=True),
+    ActionSpec("render_selected", QT_TRANSLATE_NOOP("actions", "Render selected"), "render", in_session(DocumentSession.render_selected), "Ctrl+R",
+               QT_TRANSLATE_NOOP("actions", "Render the selected lines"), renderable, waits_for_engine=True),
+    ActionSpec("render_stale", QT_TRANSLATE_NOOP("actions", "Render stale"), "render",
                in_session(lambda s: s.render_lines(None, stale_only=True, scope="stale")),
-               tip="Render lines that are stale, failed or not rendered yet", enabled=renderable,
+               tip=QT_TRANSLATE_NOOP("actions", "Render lines that are stale, failed or not rendered yet"), enabled=renderable,
                waits_for_engine=True),
-    ActionSpec("render_fit", "Render with fit", "render", in_session(DocumentSession.render_with_fit), "Ctrl+Alt+R",
+    ActionSpec("render_fit", QT_TRANSLATE_NOOP("actions", "Render with fit"), "render", in_session(DocumentSession.render_with_fit), "Ctrl+Alt+R",
                _FIT_TIP, renderable, waits_for_engine=True),
-    ActionSpec("render_failed_qa", "Render failed QA", "render", in_session(DocumentSession.render_failed_qa),
+    ActionSpec("render_failed_qa", QT_TRANSLATE_NOOP("actions", "Render failed QA"), "render", in_session(DocumentSession.render_failed_qa),
                tip=_FAILED_QA_TIP,
                enabled=lambda s: s.project_open and s.engine_ready and not s.rendering and s.failing_qa),
-    ActionSpec("recheck_qa", "Check QA again", "render", in_session(DocumentSession.recheck_qa),
-               tip="Run the QA check again on takes without a verdict (the QA column says “Checking…” or “QA error”)",
+    ActionSpec("recheck_qa", QT_TRANSLATE_NOOP("actions", "Check QA again"), "render", in_session(DocumentSession.recheck_qa),
+               tip=QT_TRANSLATE_NOOP("actions", "Run the QA check again on takes without a verdict (the QA column says “Checking…” or “QA error”)"),
                enabled=lambda s: s.qa_unjudged),
-    ActionSpec("cancel_render", "Cancel", "render", in_session(lambda s: s.renders.cancel()),
-               tip="Cancel the running render", enabled=lambda s: s.rendering),
-    ActionSpec("retry_failed", "Retry failed", "render", in_session(DocumentSession.retry_failed),
-               tip="Render the failed lines of the last batch again",
+    ActionSpec("cancel_render", QT_TRANSLATE_NOOP("actions", "Cancel"), "render", in_session(lambda s: s.renders.cancel()),
+               tip=QT_TRANSLATE_NOOP("actions", "Cancel the running render"), enabled=lambda s: s.rendering),
+    ActionSpec("retry_failed", QT_TRANSLATE_NOOP("actions", "Retry failed"), "render", in_session(DocumentSession.retry_failed),
+               tip=QT_TRANSLATE_NOOP("actions", "Render the failed lines of the last batch again"),
                enabled=lambda s: s.retryable and not s.rendering),
 
-    MenuSpec("playback", "&Playback"),
-    ActionSpec("play_line", "▶ Play line", "playback", in_session(DocumentSession.play_current_line), "Space",
-               "Play the line's take (or stream it while it renders)", project_open, local_shortcut=True),
-    ActionSpec("stop", "■ Stop", "playback", lambda w: w.player.stop(), "Escape", "Stop playback",
+    MenuSpec("playback", QT_TRANSLATE_NOOP("actions", "&Playback")),
+    ActionSpec("play_line", QT_TRANSLATE_NOOP("actions", "▶ Play line"), "playback", in_session(DocumentSession.play_current_line), "Space",
+               QT_TRANSLATE_NOOP("actions", "Play the line's take (or stream it while it renders)"), project_open, local_shortcut=True),
+    ActionSpec("stop", QT_TRANSLATE_NOOP("actions", "■ Stop"), "playback", lambda w: w.player.stop(), "Escape", QT_TRANSLATE_NOOP("actions", "Stop playback"),
                lambda s: s.playing, local_shortcut=True),
-    MenuSpec("playback/timeline", "&Timeline", project_open),  # the open project's transport, filled with it
+    MenuSpec("playback/timeline", QT_TRANSLATE_NOOP("actions", "&Timeline"), project_open),  # the open project's transport, filled with it
 )
 
 
@@ -231,15 +246,15 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
     actions: dict[str, QAction] = {}
     for spec in ENTRIES:
         if isinstance(spec, ActionSpec):
-            action = QAction(spec.label, window)
+            action = QAction(spec.shown_label(), window)
             action.setObjectName(spec.name)
             if spec.shortcut is not None:
                 action.setShortcut(QKeySequence(spec.shortcut))
             if spec.local_shortcut:
                 action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             if spec.tip:
-                action.setToolTip(spec.tip)
-                action.setStatusTip(spec.tip)
+                action.setToolTip(spec.shown_tip())
+                action.setStatusTip(spec.shown_tip())
             action.triggered.connect(lambda _checked=False, run=spec.run: run(window))
             actions[spec.name] = action
     return actions
@@ -253,7 +268,8 @@ def build_menus(bar: QMenuBar, actions: dict[str, QAction]) -> dict[str, QMenu]:
             parent = spec.path.rpartition("/")[0]
             if spec.separator_before:
                 menus[parent].addSeparator()
-            menus[spec.path] = menus[parent].addMenu(spec.label) if parent else bar.addMenu(spec.label)
+            label = QCoreApplication.translate("actions", spec.label)
+            menus[spec.path] = menus[parent].addMenu(label) if parent else bar.addMenu(label)
         else:
             if spec.separator_before:
                 menus[spec.menu].addSeparator()
@@ -273,10 +289,12 @@ def apply_rules(actions: dict[str, QAction], menus: dict[str, QMenu], state: Stu
         action.setEnabled(spec.enabled(state) and not held)
         if spec.detail is not None:
             detail = spec.detail(state)
-            action.setText(f"{spec.label} {detail}" if detail is not None else spec.label)
+            label = spec.shown_label()
+            action.setText(f"{label} {detail}" if detail is not None else label)
         if held:
-            action.setToolTip(BUSY_TIP.format(busy=state.busy))
+            action.setToolTip(QCoreApplication.translate("actions", BUSY_TIP).format(busy=state.busy))
         elif spec.waits_for_engine:
-            action.setToolTip(spec.tip if state.engine_ready else WAITING_TIP)
+            action.setToolTip(spec.shown_tip() if state.engine_ready else
+                              QCoreApplication.translate("actions", WAITING_TIP))
         elif spec.off_while_busy:
-            action.setToolTip(spec.tip)  # none: Qt shows the label
+            action.setToolTip(spec.shown_tip())  # none: Qt shows the label

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QSplitter, QTabWidget
 
@@ -72,30 +72,42 @@ def open_document(path: str | Path, parent: QObject) -> Document:
         project, lock = load_locked(path, "DubStudio studio")
         return Document(project, parent, lock=lock)
     except ProjectLockedError as exc:
-        return Document(Project.load(path), parent, read_only=f"open in {exc.holder}")
+        return Document(Project.load(path), parent,
+                        read_only=QCoreApplication.translate("DocumentSession", "open in {holder}").format(
+                            holder=exc.holder))
     except SaveError as exc:  # no lock file possible: a read-only folder
-        return Document(Project.load(path), parent, read_only=f"its folder cannot be written ({exc.message})")
+        return Document(Project.load(path), parent, read_only=QCoreApplication.translate(
+            "DocumentSession", "its folder cannot be written ({reason})").format(reason=exc.message))
 
 
 def render_scope(project: Project, lines: list[Line], scope: str) -> str:
     """What a render covers, for the status bar and the Messages list:
     "Rendering 3 lines (stale): 1 fitted to its slot, lines 2, 5, 6"."""
-    count = len(lines)
-    text = f"Rendering {count} line{'s' if count != 1 else ''} ({scope})"
-    fitted = sum(1 for line in lines if project.wants_fit(line))
-    if fitted:
-        text += f": {fitted} fitted to {'its slot' if fitted == 1 else 'their slots'}"
-    orders = [str(project.order_of(line.id)) for line in lines]
-    if 0 < count <= 12:
-        text += f", line{'s' if count != 1 else ''} {', '.join(orders)}"
-    # Said before the takes exist: lines the voice's pace will not fit, and that will not be fitted.
-    timings = line_timings(project)
-    long = [str(project.order_of(line.id)) for line in lines
-            if not project.wants_fit(line) and (timing := timings.get(line.id)) is not None and timing.likely_too_long]
-    if long:
-        text += (f"; likely too long for {'its slot' if len(long) == 1 else 'their slots'} without fit: "
-                 f"line{'s' if len(long) != 1 else ''} {', '.join(long[:12])}")
-    return text
+    return RenderScope().describe(project, lines, scope)
+
+
+class RenderScope(QObject):
+    """The words of :func:`render_scope`: a QObject for its tr(), from which alone lupdate reads
+    a count's plural forms."""
+
+    def describe(self, project: Project, lines: list[Line], scope: str) -> str:
+        count = len(lines)
+        text = self.tr("Rendering %n line(s) ({scope})", "", count).format(scope=scope)
+        fitted = sum(1 for line in lines if project.wants_fit(line))
+        if fitted:
+            text += self.tr(": %n fitted to their slot(s)", "", fitted)
+        orders = [str(project.order_of(line.id)) for line in lines]
+        if 0 < count <= 12:
+            text += self.tr(", line(s) {orders}", "", count).format(orders=", ".join(orders))
+        # Said before the takes exist: lines the voice's pace will not fit, and that will not be fitted.
+        timings = line_timings(project)
+        long = [str(project.order_of(line.id)) for line in lines
+                if not project.wants_fit(line) and (timing := timings.get(line.id)) is not None
+                and timing.likely_too_long]
+        if long:
+            text += self.tr("; likely too long for their slot(s) without fit: line(s) {orders}", "",
+                            len(long)).format(orders=", ".join(long[:12]))
+        return text
 
 
 @dataclass(frozen=True)
@@ -194,16 +206,17 @@ class DocumentSession(QObject):
         """The window's title and the status bar's saved state for this project."""
         document = self.document
         if document.read_only:
-            return f"{self.project.title} [read-only] — DubStudio", f"Read-only: {document.read_only}"
+            return (self.tr("{title} [read-only] — DubStudio").format(title=self.project.title),
+                    self.tr("Read-only: {reason}").format(reason=document.read_only))
         dirty = document.is_dirty
         return (f"{self.project.title}{' •' if dirty else ''} — DubStudio",
-                "Unsaved changes" if dirty else "All changes saved")
+                self.tr("Unsaved changes") if dirty else self.tr("All changes saved"))
 
     def show_in(self, tabs: QTabWidget) -> None:
         """Put the Script and Characters tabs first in ``tabs``, the Script tab current."""
         tabs.blockSignals(True)  # nothing else is built on the way
-        tabs.insertTab(0, self.editor, "Script")
-        tabs.insertTab(1, self.characters, "Characters")
+        tabs.insertTab(0, self.editor, self.tr("Script"))
+        tabs.insertTab(1, self.characters, self.tr("Characters"))
         tabs.setCurrentIndex(0)
         tabs.blockSignals(False)
 
@@ -215,15 +228,16 @@ class DocumentSession(QObject):
             self.script.select_line(project.lines[0].id)
         self.qa.check_unchecked()  # takes made before QA existed, or while it was not running
         if self.document.read_only:
-            self.box.emit("Opened read-only", f"{root} is read-only here: {self.document.read_only}.\n\nYou can look "
-                          "and listen, but not edit, render or save. Close it there (or fix the folder), then open it "
-                          "again to edit.")
-            self.message.emit(f"Opened {root} read-only", 0)
+            self.box.emit(self.tr("Opened read-only"), self.tr(
+                "{root} is read-only here: {reason}.\n\nYou can look and listen, but not edit, render or save. "
+                "Close it there (or fix the folder), then open it again to edit.").format(
+                    root=root, reason=self.document.read_only))
+            self.message.emit(self.tr("Opened {root} read-only").format(root=root), 0)
         elif project.migrated_from is not None:
-            self.message.emit(f"Opened a project from schema {project.migrated_from}; it is saved in the new format "
-                              "on the next save", 0)
+            self.message.emit(self.tr("Opened a project from schema {schema}; it is saved in the new format on the "
+                                      "next save").format(schema=project.migrated_from), 0)
         else:
-            self.message.emit(f"Opened {root}", 5000)
+            self.message.emit(self.tr("Opened {root}").format(root=root), 5000)
         if engine is not None:
             self.say_backend(engine.backend.name)
 
@@ -277,8 +291,9 @@ class DocumentSession(QObject):
         made_with = {take.backend for line in self.project.lines for take in line.takes if take.backend}
         others = sorted(made_with - {engine_backend})
         if others:
-            self.message.emit(f"This project's takes were made with {', '.join(others)}; the engine runs "
-                              f"{engine_backend}: rendering stale lines remakes them with {engine_backend}", 20000)
+            self.message.emit(self.tr("This project's takes were made with {others}; the engine runs {backend}: "
+                                      "rendering stale lines remakes them with {backend}").format(
+                                          others=", ".join(others), backend=engine_backend), 20000)
 
     # --- editing --------------------------------------------------------------------------------
 
@@ -357,7 +372,7 @@ class DocumentSession(QObject):
         for char in self.project.characters:
             menu.addAction(char.name).triggered.connect(partial(self._assign_from_menu, char.id))
         menu.addSeparator()
-        menu.addAction("No character").triggered.connect(partial(self._assign_from_menu, None))
+        menu.addAction(self.tr("No character")).triggered.connect(partial(self._assign_from_menu, None))
 
     def _assign_from_menu(self, character_id: str | None, _checked: bool = False) -> None:
         self.assign_character(character_id)
@@ -374,7 +389,7 @@ class DocumentSession(QObject):
         try:
             result = script_format(kind).reader(path, self.project)
         except (ProjectError, OSError) as exc:
-            self.error.emit("Cannot import", str(exc))
+            self.error.emit(self.tr("Cannot import"), str(exc))
             return False
         selected = self.selected()
         if replace:
@@ -385,15 +400,16 @@ class DocumentSession(QObject):
             command = result.command(self.script.row_after(selected) if selected else None)
         if not self.document.push(command):
             return False
-        summary = f"Imported {len(result.lines)} lines"
+        summary = self.tr("Imported %n line(s)", "", len(result.lines))
         if result.characters:
-            summary += f" and {len(result.characters)} new characters ({', '.join(c.name for c in result.characters)})"
+            summary += self.tr(" and %n new character(s) ({names})", "", len(result.characters)).format(
+                names=", ".join(c.name for c in result.characters))
         if result.warnings:
-            summary += f"; {len(result.warnings)} warning(s): " + "; ".join(result.warnings[:3])
+            summary += self.tr("; %n warning(s): ", "", len(result.warnings)) + "; ".join(result.warnings[:3])
         gaps = voice_gaps(self.project, [line.id for line in result.lines])
         if gaps:  # say at once what will not render, rather than at render time
-            summary += f"; {len(gaps.describe())} thing(s) to fix before rendering (listed)"
-            self.gaps_found.emit(gaps, f"Importing {Path(path).name}")
+            summary += self.tr("; %n thing(s) to fix before rendering (listed)", "", len(gaps.describe()))
+            self.gaps_found.emit(gaps, self.tr("Importing {name}").format(name=Path(path).name))
         self._say(summary)
         return True
 
@@ -405,9 +421,11 @@ class DocumentSession(QObject):
         covered = select_lines(self.project, line_ids, stale_only=stale_only)
         started = self.renders.render(line_ids, stale_only=stale_only)
         if started:
-            self.notice.emit(render_scope(self.project, covered, scope or ("all" if line_ids is None else "selected")))
+            self.notice.emit(render_scope(self.project, covered, scope or (
+                self.tr("all") if line_ids is None else self.tr("selected"))))
         elif not covered:
-            self.notice.emit(f"Nothing to render: no {scope or 'selected'} line needs it")
+            self.notice.emit(self.tr("Nothing to render: no {scope} line needs it").format(
+                scope=scope or self.tr("selected")))
         self.state_changed.emit()
         return started
 
@@ -416,7 +434,7 @@ class DocumentSession(QObject):
         if ids:
             self.render_lines(ids)
         else:
-            self.notice.emit("Nothing to render: select the lines to render first")
+            self.notice.emit(self.tr("Nothing to render: select the lines to render first"))
 
     def render_with_fit(self) -> bool:
         """Fit the selected lines (every line when none is selected) to their slots from now on
@@ -426,16 +444,16 @@ class DocumentSession(QObject):
         if unfitted:
             count = len(unfitted)
             self.document.push(Macro([EditLine(i, fit=True) for i in unfitted],
-                                     f"Fit {count} line{'s' if count != 1 else ''} to their slots"))
-        return self.render_lines(ids, scope="selected" if self.selected() else "all")
+                                     self.tr("Fit %n line(s) to their slots", "", count)))
+        return self.render_lines(ids, scope=self.tr("selected") if self.selected() else self.tr("all"))
 
     def render_failed_qa(self) -> bool:
         """Render again every line whose chosen take failed QA."""
         ids = [line.id for line in lines_failing_qa(self.project)]
         if not ids:
-            self.message.emit("No line's take failed QA", 5000)
+            self.message.emit(self.tr("No line's take failed QA"), 5000)
             return False
-        return self.render_lines(ids, scope="that failed QA")
+        return self.render_lines(ids, scope=self.tr("that failed QA"))
 
     def recheck_qa(self) -> int:
         """Check again the takes without a verdict: the selected lines', else all."""
@@ -446,7 +464,7 @@ class DocumentSession(QObject):
         batch = self.renders.batch
         failed = list(batch.failed_lines) if batch is not None else []
         if self.renders.retry_failed():
-            self.notice.emit(render_scope(self.project, failed, "failed last time, again"))
+            self.notice.emit(render_scope(self.project, failed, self.tr("failed last time, again")))
         self.state_changed.emit()
 
     def play_current_line(self) -> None:
@@ -458,7 +476,8 @@ class DocumentSession(QObject):
         key = self._player.playing_key
         if key == Transport.KEY:
             return  # the timeline shows its own time
-        self.script.playhead.setText(f"{seconds:5.1f} / {self._player.queued_s:.1f} s" if key else "")
+        self.script.playhead.setText(self.tr("{seconds:5.1f} / {queued_s:.1f} s").format(
+            seconds=seconds, queued_s=self._player.queued_s) if key else "")
         self.characters.set_playhead(float(key.rsplit(":", 1)[1]) + seconds if key.startswith("clip:") else None)
 
     def _on_play_stopped(self, _key: str) -> None:
@@ -467,8 +486,9 @@ class DocumentSession(QObject):
 
     def _on_save_failed(self, message: str) -> None:
         """A blocking error: the changes are still open here, but not on disk."""
-        self.error.emit("Cannot save the project", f"{message}\n\nNothing was lost: your changes are still open "
-                        "here. Free some space or fix the folder, then save again.")
+        self.error.emit(self.tr("Cannot save the project"), self.tr(
+            "{message}\n\nNothing was lost: your changes are still open here. Free some space or fix the folder, "
+            "then save again.").format(message=message))
 
     def _say(self, text: str) -> None:
         self.message.emit(text, SAY_MS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.project import Project
@@ -48,7 +48,8 @@ class ExportController(QObject):
         """Start an export into ``out_dir`` (default: the project's exports folder); False while
         another one runs."""
         if self._running is not None:
-            self.failed.emit(kind, f"{ErrorCode.EXPORT}: the {self._running} export is still running; wait or cancel it")
+            self.failed.emit(kind, self.tr("{code}: the {kind} export is still running; wait or cancel it").format(
+                code=ErrorCode.EXPORT, kind=self._running))
             return False
         fmt = export_format(kind)
         self._running = kind
@@ -70,14 +71,18 @@ class ExportController(QObject):
             self._running = None
             self.cancelled.emit(kind)
 
-        progress = ProgressSpec(self._parent, "Export", f"Exporting {fmt.label}", f"Cancelling the {kind} export")
-        self._runner.start(QueryOp(work, done, failed, cancelled, name=f"exporting the {kind}", progress=progress))
+        label = QCoreApplication.translate("formats", fmt.label)
+        progress = ProgressSpec(self._parent, self.tr("Export"), self.tr("Exporting {label}").format(label=label),
+                                self.tr("Cancelling the {kind} export").format(kind=kind))
+        self._runner.start(QueryOp(work, done, failed, cancelled,
+                                   name=self.tr("exporting the {kind}").format(kind=kind), progress=progress))
         return True
 
     def ask_video(self, project: Project) -> VideoExportDialog | None:
         """Ask for the video's options (container, codec, tracks, language), then export it."""
         if project.video is None:
-            self.failed.emit("video", f"{ErrorCode.EXPORT}: the project has no video; add one with Project › Set video…")
+            self.failed.emit("video", self.tr("{code}: the project has no video; add one with Project › Set video…").format(
+                code=ErrorCode.EXPORT))
             return None
         dialog = VideoExportDialog(project, self._parent)
         dialog.accepted.connect(lambda: self.start(project, "video", dialog.options()))

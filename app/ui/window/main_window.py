@@ -135,9 +135,9 @@ class MainWindow(QMainWindow):
         self.video.character_chosen.connect(self._show_character)
         self.exports = ExportController(self.runner, self)
         self.exports.finished.connect(self._on_exported)
-        self.exports.failed.connect(lambda _kind, message: self.messages.error("Export failed", message))
+        self.exports.failed.connect(lambda _kind, message: self.messages.error(self.tr("Export failed"), message))
         self.exports.cancelled.connect(
-            lambda kind: self.messages.say(f"The {kind} export was cancelled; nothing was written"))
+            lambda kind: self.messages.say(self.tr("The {kind} export was cancelled; nothing was written").format(kind=kind)))
 
     def _build_pages(self) -> None:
         """The status bar's badges, the welcome page, the tabs (with the stress tab) and the engine banner."""
@@ -227,7 +227,7 @@ class MainWindow(QMainWindow):
         try:
             document = open_document(path, self)
         except (ProjectError, OSError) as exc:
-            self.messages.error("Cannot open project", str(exc))
+            self.messages.error(self.tr("Cannot open project"), str(exc))
             return False
         if not self._close_session():
             document.close()
@@ -243,7 +243,7 @@ class MainWindow(QMainWindow):
             try:
                 copy_sample_project(target)
             except (ProjectError, OSError) as exc:
-                self.messages.error("Cannot copy the sample project", str(exc))
+                self.messages.error(self.tr("Cannot copy the sample project"), str(exc))
                 return False
         return self.open_project(target)
 
@@ -251,17 +251,17 @@ class MainWindow(QMainWindow):
         try:
             project = Project.create(folder, Path(folder).name)
         except (ProjectError, OSError) as exc:
-            self.messages.error("Cannot create project", str(exc))
+            self.messages.error(self.tr("Cannot create project"), str(exc))
             return False
         return self.open_project(project.root)
 
     def new_project_dialog(self) -> None:
-        folder = self.folders.folder(self, PROJECTS, "Choose an empty folder for the new project")
+        folder = self.folders.folder(self, PROJECTS, self.tr("Choose an empty folder for the new project"))
         if folder:
             self.new_project(folder)
 
     def open_folder_dialog(self) -> None:
-        folder = self.folders.folder(self, PROJECTS, "Open a project folder")
+        folder = self.folders.folder(self, PROJECTS, self.tr("Open a project folder"))
         if folder:
             self.open_project(folder)
 
@@ -316,7 +316,7 @@ class MainWindow(QMainWindow):
     def save(self) -> bool:
         if self.session is None or not self.session.document.save():
             return False
-        self.messages.status("Saved", 3000)
+        self.messages.status(self.tr("Saved"), 3000)
         return True
 
     def _show_line(self, line_id: str) -> None:
@@ -332,7 +332,7 @@ class MainWindow(QMainWindow):
     # --- import and export ----------------------------------------------------------------------
 
     def import_dialog(self, kind: str) -> None:
-        path = self.folders.open_file(self, "scripts", "Import a script", script_format(kind).file_filter)
+        path = self.folders.open_file(self, "scripts", self.tr("Import a script"), script_format(kind).file_filter)
         if path:
             self.import_path(path, kind)
 
@@ -382,13 +382,13 @@ class MainWindow(QMainWindow):
             if not chosen:
                 return
             out_dir = Path(chosen)
-        self.messages.status(f"Exporting {kind}…")
+        self.messages.status(self.tr("Exporting {kind}…").format(kind=kind))
         self.exports.start(self.session.project, kind, out_dir=out_dir)
 
     def _on_exported(self, project: Project, kind: str, result: ExportResult) -> None:
         summary = export_summary(project, export_format(kind), result, qa_hint="filter the script by “Failed QA”")
         if result.overruns:
-            self.messages.inform("Takes that overrun their slot", "\n".join(o.describe() for o in result.overruns))
+            self.messages.inform(self.tr("Takes that overrun their slot"), "\n".join(o.describe() for o in result.overruns))
         # The bar may cut a long summary; the Messages list keeps it whole.
         self.messages.notify(" · ".join([summary.headline, *summary.notes]),
                              Level.WARNING if summary.needs_look else Level.INFO, 20000)

@@ -82,10 +82,10 @@ class NotificationList(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setSpacing(3)
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)  # re-wrap the entries when the dock is resized
-        self.empty = QLabel("No messages. Problems and reports appear here, and stay until you clear them.")
+        self.empty = QLabel(self.tr("No messages. Problems and reports appear here, and stay until you clear them."))
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: #6b6b6b")
-        clear = QPushButton("Clear")
+        clear = QPushButton(self.tr("Clear"))
         clear.clicked.connect(self.clear)
         row = QHBoxLayout()
         row.addWidget(self.empty, 1)
@@ -140,13 +140,13 @@ class NotificationBadge(QToolButton):
         self.setObjectName("notificationBadge")
         self.setAutoRaise(True)
         self.setCheckable(True)
-        self.setToolTip("Show the messages: problems stay listed here until you clear them")
+        self.setToolTip(self.tr("Show the messages: problems stay listed here until you clear them"))
         self.show_unseen(0, Level.INFO)
 
     def show_unseen(self, count: int, worst: int) -> None:
         if count:
-            self.setText(f"{LEVEL_MARK[Level(worst)]} {count} message{'s' if count != 1 else ''}")
+            self.setText(self.tr("{mark} %n message(s)", "", count).format(mark=LEVEL_MARK[Level(worst)]))
             self.setStyleSheet(f"color: {LEVEL_COLOUR[Level(worst)]}; font-weight: bold")
         else:
-            self.setText("Messages")
+            self.setText(self.tr("Messages"))
             self.setStyleSheet("")

@@ -32,7 +32,7 @@ class StudioMessages(QObject):
         super().__init__(window)
         self._window = window
         self.notifications = NotificationList()
-        self.dock = QDockWidget("Messages", window)
+        self.dock = QDockWidget(self.tr("Messages"), window)
         self.dock.setObjectName("messagesDock")
         self.dock.setWidget(self.notifications)
         # At the bottom, full width: messages are long sentences, and the script keeps its columns.
@@ -85,11 +85,11 @@ class StudioMessages(QObject):
 
     def offer_to_discard(self, discard: Callable[[], object]) -> None:
         """The project could not be saved on closing: ask whether to close anyway (``discard``)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Close without saving?",
-                          "The project could not be saved, so closing now would lose your unsaved changes.",
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Close without saving?"),
+                          self.tr("The project could not be saved, so closing now would lose your unsaved changes."),
                           QMessageBox.StandardButton.Cancel, self._window)
         box.setObjectName("discardBox")
-        button = box.addButton("Close without saving", QMessageBox.ButtonRole.DestructiveRole)
+        button = box.addButton(self.tr("Close without saving"), QMessageBox.ButtonRole.DestructiveRole)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def chosen(_result: int) -> None:

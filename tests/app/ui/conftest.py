@@ -12,7 +12,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QSettings
 
 from app.ui.playback.player import NullOutput
 from app.ui.settings.store import Settings
@@ -24,6 +24,29 @@ if TYPE_CHECKING:
     from app.ui.engine.bridge import EngineBridge
     from app.ui.window.main_window import MainWindow
 
+
+
+@pytest.fixture(scope="session", autouse=True)
+def english_plurals(qapp: QCoreApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The studio shows English with its plural forms' catalogue ("%n line(s)": "1 line", "2 lines";
+    app/ui/language.py), built here from translations/dubstudio_en.ts as scripts/bootstrap builds it."""
+    import subprocess
+    import sys
+
+    from PySide6.QtCore import QLocale, QTranslator
+
+    from engine.core.paths import REPO_ROOT
+
+    folder = tmp_path_factory.mktemp("translations")
+    lrelease = str(Path(sys.executable).parent / "pyside6-lrelease")
+    subprocess.run([lrelease, "-silent",
+                    str(REPO_ROOT / "translations" / "dubstudio_en.ts"), "-qm", str(folder / "dubstudio_en.qm")],
+                   check=True)
+    translator = QTranslator()
+    assert translator.load(QLocale(QLocale.Language.English), "dubstudio", "_", str(folder))
+    QCoreApplication.installTranslator(translator)
+    yield
+    QCoreApplication.removeTranslator(translator)
 
 
 @pytest.fixture

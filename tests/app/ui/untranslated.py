@@ -16,7 +16,8 @@ argument is **untranslated** when it is words written in the source that reach Q
 
 Wrapped means passed through ``tr``, ``translate`` or ``QT_TRANSLATE_NOOP``/``QT_TR_NOOP``
 (the marker for declarations read elsewhere, translated where shown). ``tr()`` of an f-string is
-untranslated too: lupdate cannot collect it. Calls on a logger (``log.warning("…")``) are not
+untranslated too: lupdate cannot collect it; so is ``translate()`` with a variable count, whose
+plural forms lupdate does not see (it reads them from ``self.tr(text, "", count)`` only). Calls on a logger (``log.warning("…")``) are not
 sinks: logs stay English.
 """
 
@@ -45,6 +46,9 @@ METHOD_SINKS: dict[str, Positions] = {
     "setHeaderLabel": TEXT, "addRow": ((0,), ("labelText",)), "insertRow": ((1,), ()),
     "addButton": ((0,), ("text",)), "setButtonText": ((1,), ()), "addSection": TEXT,
     "setLabel": ((1,), ("text",)), "setHtml": TEXT, "setPlainText": TEXT,  # setLabel: pyqtgraph's (axis, text)
+    # The studio's file dialogs (app/ui/folders.py: parent, kind, title, then a filter or a name).
+    "open_file": ((2, 3), ("title", "file_filter")), "open_files": ((2, 3), ("title", "file_filter")),
+    "save_file": ((2, 4), ("title", "file_filter")), "folder": ((2,), ("title",)),
     # The studio's own ways to tell the user something (app/ui/window/studio_messages.py).
     "say": TEXT, "status": ((0,), ("message",)), "notify": ((0,), ("message",)), "warn": ((0,), ("message",)),
     "error": ((0, 1), ("title", "message")), "inform": ((0, 1), ("title", "text")),
@@ -155,6 +159,14 @@ class _Checker(ast.NodeVisitor):
             if isinstance(text_argument, ast.JoinedStr):
                 self.findings.append(Finding(self.path, node.lineno, f"{name}() of an f-string",
                                              ast.unparse(text_argument)))
+            qt_translate = name == "translate" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id in ("QCoreApplication", "QApplication", "QGuiApplication")
+            count = node.args[3] if qt_translate and len(node.args) > 3 else None
+            if count is not None and not isinstance(count, ast.Constant):
+                # pyside6-lupdate reads a count's plural forms from tr() alone: translate() with a
+                # variable count is collected as a plain string (or, with a call, not at all).
+                self.findings.append(Finding(self.path, node.lineno, "translate() with a count (use self.tr)",
+                                             ast.unparse(node)))
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
                 f"{func.value.id}.{name}" in STATIC_SINKS:
             self._check(node, f"{func.value.id}.{name}", STATIC_SINKS[f"{func.value.id}.{name}"])

@@ -63,6 +63,6 @@ def test_the_window_says_why_the_settings_engine_cannot_start_and_runs_an_overri
     assert window.engine.label.text() == "Engine: this computer · starting…"
     assert window.engine.label.toolTip().startswith("Piper")
     qtbot.waitUntil(lambda: window.bridge.is_ready, timeout=ENGINE_TIMEOUT_MS)
-    assert window.engine.label.text().startswith("Engine: this computer · piper · 1 slot(s)")
+    assert window.engine.label.text().startswith("Engine: this computer · piper · 1 slot")
     assert not window.engine.banner.isVisibleTo(window)
     window.close()

@@ -94,13 +94,13 @@ def test_status_shows_a_servers_round_trip_or_that_it_is_unreachable(qtbot: QtBo
     qtbot.addWidget(label)
     label.set_target(None)
     label.show_ready(READY)
-    assert label.text().startswith("Engine: this computer · piper · 4 slot(s)")
+    assert label.text().startswith("Engine: this computer · piper · 4 slots")
     port = health_server.rsplit(":", 1)[1]
     label.set_target(RemoteConfig(health_server))
     assert label.text() == f"Engine: server 127.0.0.1:{port} · starting…"
     label.show_ready(READY)  # pings at once, then every few seconds
     assert label.rtt_s is not None and label.rtt_s > 0
-    assert label.text().startswith(f"Engine: server 127.0.0.1:{port} · piper · 4 slot(s) · ")
+    assert label.text().startswith(f"Engine: server 127.0.0.1:{port} · piper · 4 slots · ")
     assert label.text().endswith(" ms")
     label.set_target(RemoteConfig("http://127.0.0.1:9"))  # nothing listens there
     label.show_ready(READY)

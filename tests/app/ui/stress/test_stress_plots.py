@@ -6,7 +6,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.ui.stress.lag import LagProbe
-from app.ui.stress.plots import PLOTS, TIME_AXIS, LivePlots, Series
+from app.ui.stress.plots import PLOTS, TIME_AXIS, LivePlots, Series, plot_text
 from engine.load.records import JobRecord
 from engine.load.sampler import ResourceSample
 
@@ -77,7 +77,7 @@ def test_every_plot_has_its_axes_and_a_legend_outside_and_gpu_series_only_with_a
     for spec in PLOTS:
         plot = plots.plots[spec.key]
         assert plot.getAxis("bottom").isVisible() and plot.getAxis("bottom").labelText == TIME_AXIS
-        assert plot.getAxis("left").labelText == spec.y_label and "(" in spec.y_label  # a unit on every axis
+        assert plot.getAxis("left").labelText == plot_text(spec.y_label) and "(" in spec.y_label  # a unit on each
         assert plot.legend is None  # no legend drawn inside the data area
     assert plots.legends["load"].names() == ["cpu"] and plots.legends["memory"].names() == ["rss"]
     assert not plots.curves["gpu"].isVisible() and plots.tabText(4) == "CPU"

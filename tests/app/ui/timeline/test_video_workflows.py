@@ -174,7 +174,7 @@ def test_an_import_says_at_once_what_cannot_render(window: MainWindow, tmp_path:
     texts = [gaps.list.item(n).text() for n in range(gaps.list.count())]
     assert len(texts) == 2 and "'Nell' has no reference clip; 1 line waits for it" in texts[0]
     assert "no character" in texts[1]
-    assert "2 thing(s) to fix before rendering" in window.statusBar().currentMessage()
+    assert "2 things to fix before rendering" in window.statusBar().currentMessage()
 
 
 def test_the_start_header_sorts_the_script_by_time_as_one_undo_step(window: MainWindow, project_dir: Path) -> None:
