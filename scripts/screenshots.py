@@ -51,6 +51,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--language", default="en",
                         help="the interface's language (a code of app/ui/language.py's LANGUAGES, e.g. zh_CN); "
                              "pictures in another language than English get it in their names")
+    parser.add_argument("--no-engine", action="store_true",
+                        help="never start the engine (nothing rendered, no Stress run): the interface alone, for a "
+                             "machine too loaded to start one")
     args = parser.parse_args(argv)
     sizes = [_size(text) for text in args.size] or [DEFAULT_SIZE]
     out = Path(args.out)
@@ -72,23 +75,28 @@ def main(argv: list[str]) -> int:
     language = "" if args.language == "en" else f"-{args.language}"
     work = Path(tempfile.mkdtemp(prefix="dubstudio-shots-"))
     settings = Settings(QSettings(str(work / "settings.ini"), QSettings.Format.IniFormat))
-    window = MainWindow(settings, SyncTaskRunner(), NullOutput(), projects_dir=work / "projects")
+    from app.ui.engine.bridge import EngineBridge
+
+    idle = {"bridge": EngineBridge()} if args.no_engine else {}  # a bridge that is never started
+    window = MainWindow(settings, SyncTaskRunner(), NullOutput(), projects_dir=work / "projects", **idle)
     window.resize(*sizes[0])
     window.show()
-    _wait(app, lambda: window.bridge.is_ready)
+    if not args.no_engine:
+        _wait(app, lambda: window.bridge.is_ready)
     assert window.open_sample() and window.document is not None and window.renders is not None
     project = window.document.project
     video = make_video(work / "scene.mp4", seconds=max(12.0, (project.lines[-1].end or 10.0) + 1), size=(320, 180))
     project.video = attach_video(project, video)
     window.document.save()
     window.open_project(project.root)  # reopened, so the timeline shows the video
-    ids = [line.id for line in window.document.project.lines[: args.render]]
+    ids = [line.id for line in window.document.project.lines[: 0 if args.no_engine else args.render]]
     if ids:
         window.session.render_lines(ids)
         _wait(app, lambda: not window.renders.is_running)
         _wait(app, lambda: window.qa is None or window.qa.pending == 0)  # the QA column with its verdicts
     assert window.script is not None and window.timeline is not None
-    window.script.select_line(ids[1] if len(ids) > 1 else ids[0])
+    lines = window.document.project.lines
+    window.script.select_line(lines[1].id if len(lines) > 1 else lines[0].id)
 
     def shoot(name: str, size: tuple[int, int]) -> None:
         window.resize(*size)
@@ -103,7 +111,7 @@ def main(argv: list[str]) -> int:
 
     stress = window.tabs.currentWidget()
     assert isinstance(stress, StressPanel)
-    if not args.no_stress_run:
+    if not (args.no_stress_run or args.no_engine):
         stress.controls.levels_edit.setText("1,2")
         stress.controls.hold_spin.setValue(4)
         assert stress.start()

@@ -10,11 +10,12 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QWidget
 
 from app.project import EditLine, UnknownIdError
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.script.speed_box import SpeedBox
 from app.ui.window.document import Document
 from engine.core.numbers import Range
 
-FOLLOWS_CHARACTER = "Character's"  # the spin box's lowest value: no speed of the line's own
+FOLLOWS_CHARACTER = QT_TRANSLATE_NOOP("LineDelivery", "Character's")  # the spin box's lowest value: no speed of the line's own
 LINE_SPEED_TIP = "This line's speaking rate (1 = the voice's own), over its character's"
 
 
@@ -22,11 +23,12 @@ class LineDelivery(QGroupBox):
     """Speed and instruction of the current line, each blank to follow the character."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
-        super().__init__("Delivery of this line", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Delivery of this line"))
         self.setObjectName("lineDelivery")
         self._doc = document
         self._line_id = ""
-        self.speed = SpeedBox(none_text=FOLLOWS_CHARACTER)  # its lowest value: none of the line's own
+        self.speed = SpeedBox(none_text=self.tr(FOLLOWS_CHARACTER))  # its lowest value: none of the line's own
         self.speed.setObjectName("lineSpeed")
         self.speed.editingFinished.connect(self._apply)
         self.instruction = QLineEdit()
@@ -58,9 +60,12 @@ class LineDelivery(QGroupBox):
         own = project.character(line.character_id).settings if line is not None and line.character_id else None
         self.speed.show_speed(None if line is None else line.speed,
                               f"{LINE_SPEED_TIP} ({own.speed:.2f}×)" if own is not None else
-                              f"{LINE_SPEED_TIP}; lowest: {FOLLOWS_CHARACTER.lower()}")
+                              self.tr("{tip}; lowest: {follows}").format(tip=LINE_SPEED_TIP,
+                                                                          follows=self.tr(FOLLOWS_CHARACTER)))
         self.instruction.setPlaceholderText(
-            f"{FOLLOWS_CHARACTER}: {own.instruction or 'none'}" if own is not None else "")
+            self.tr("{follows}: {instruction}").format(follows=self.tr(FOLLOWS_CHARACTER),
+                                                       instruction=own.instruction or self.tr("none"))
+            if own is not None else "")
         for widget in (self.speed, self.instruction):
             widget.blockSignals(False)
 

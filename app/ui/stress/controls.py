@@ -40,9 +40,11 @@ from engine.load import Objective, Plan, PlanError
 from engine.load.plans import PLAN_RANGES, Arrivals, Mode, WarmupMode
 from engine.load.stats import OBJECTIVE_RANGES
 
-TEXT_CHOICES = (("Bundled, as the backend speaks", None), ("Bundled English", ("en",)),
-                ("Bundled Chinese", ("zh",)), ("Bundled English + Chinese", ("en", "zh")),
-                ("From a file…", "file"))
+TEXT_CHOICES = ((QT_TRANSLATE_NOOP("RunControls", "Bundled, as the backend speaks"), None),
+                (QT_TRANSLATE_NOOP("RunControls", "Bundled English"), ("en",)),
+                (QT_TRANSLATE_NOOP("RunControls", "Bundled Chinese"), ("zh",)),
+                (QT_TRANSLATE_NOOP("RunControls", "Bundled English + Chinese"), ("en", "zh")),
+                (QT_TRANSLATE_NOOP("RunControls", "From a file…"), "file"))
 CLIP_FILTER = QT_TRANSLATE_NOOP("RunControls", "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)")
 NO_CAP = 0  # the cap field's "no cap", below the declared least cap of 1
 
@@ -147,8 +149,8 @@ class RunControls(QWidget):
         self.arrivals_combo.addItem(self.tr("Constant"), Arrivals.CONSTANT.value)
         form.addRow(self.tr("Arrivals"), self.arrivals_combo)
         self.cap_spin = whole_field(dataclasses.replace(PLAN_RANGES["max_in_flight"], low=NO_CAP), NO_CAP,
-                                    "Open loop: at most this many jobs in flight; latency still counts "
-                                    "from arrival", special="no cap")
+                                    self.tr("Open loop: at most this many jobs in flight; latency still counts "
+                                            "from arrival"), special=self.tr("no cap"))
         form.addRow(self.tr("Max in flight"), self.cap_spin)
         self.timeout_spin = number_field(PLAN_RANGES["job_timeout_s"], DEFAULT_PLAN.job_timeout_s,
                                          "A job not finished by then is cancelled and counts "
@@ -183,7 +185,7 @@ class RunControls(QWidget):
         form = QFormLayout(box)
         self.texts_combo = QComboBox()
         for title, data in TEXT_CHOICES:
-            self.texts_combo.addItem(title, data)
+            self.texts_combo.addItem(self.tr(title), data)
         self.texts_combo.currentIndexChanged.connect(self.sync_enabled)
         form.addRow(self.tr("Texts"), self.texts_combo)
         self.texts_edit = QLineEdit()

@@ -281,10 +281,10 @@ class StressPanel(QWidget):
         self.toolbar.addWidget(QLabel(self.tr(" Preset ")))
         self.toolbar.addWidget(self.preset_combo)
         self.toolbar.addSeparator()
-        self.start_button = self._tool_button("▶ Start", self.start, "Start a run with these settings")
+        self.start_button = self._tool_button(self.tr("▶ Start"), self.start, self.tr("Start a run with these settings"))
         self.start_button.setObjectName("stressStart")
-        self.stop_button = self._tool_button("■ Stop", self.stop, "Stop: jobs in flight are cancelled; "
-                                             "the report covers the levels that finished")
+        self.stop_button = self._tool_button(self.tr("■ Stop"), self.stop, self.tr(
+            "Stop: jobs in flight are cancelled; the report covers the levels that finished"))
         self.stop_button.setObjectName("stressStop")
         self.toolbar.addSeparator()
         export_menu = QMenu(self)

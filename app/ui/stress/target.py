@@ -44,7 +44,8 @@ class TargetBox(QGroupBox):
     changed = Signal()
 
     def __init__(self, folders: Folders, parent: QWidget | None = None) -> None:
-        super().__init__("Target", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Target"))
         self._folders = folders
         self._cache_dir: str | None = None
         self.location = QComboBox()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QHelpEvent,
     QKeyEvent,
@@ -464,21 +464,21 @@ class TimelineCanvas(QWidget):
 def clip_tooltip(clip: Clip) -> str:
     """Everything about a line's place in time, in one tooltip."""
     slot = clip.slot
-    parts = [f"Line {slot.order}: {clip.text}" if clip.text else f"Line {slot.order}"]
+    parts = [(QCoreApplication.translate("TimelineCanvas", "Line {order}: {text}") if clip.text else QCoreApplication.translate("TimelineCanvas", "Line {order}")).format(order=slot.order, text=clip.text)]
     span = f"{format_clock(slot.start)} – {format_clock(slot.slot_end)}" if slot.slot_end is not None else (
-        f"from {format_clock(slot.start)} (open slot)")
+        QCoreApplication.translate("TimelineCanvas", "from {start} (open slot)").format(start=format_clock(slot.start)))
     parts.append(span)
     if clip.take_s is not None:
-        parts.append(f"take {clip.take_s:.2f} s")
+        parts.append(QCoreApplication.translate("TimelineCanvas", "take {seconds:.2f} s").format(seconds=clip.take_s))
     else:
-        parts.append("not rendered yet")
+        parts.append(QCoreApplication.translate("TimelineCanvas", "not rendered yet"))
     if slot.overrun_s > 0:
-        parts.append(f"runs {slot.overrun_s:.2f} s past its slot")
+        parts.append(QCoreApplication.translate("TimelineCanvas", "runs {seconds:.2f} s past its slot").format(seconds=slot.overrun_s))
     if clip.fit:
         parts.append(clip.fit)
     elif clip.wants_fit:
-        parts.append("will be fitted to its slot when rendered")
+        parts.append(QCoreApplication.translate("TimelineCanvas", "will be fitted to its slot when rendered"))
     if clip.error:
         parts.append(clip.error)
-    parts.append("Drag to move; drag an edge to change the slot (Shift: no snapping)")
+    parts.append(QCoreApplication.translate("TimelineCanvas", "Drag to move; drag an edge to change the slot (Shift: no snapping)"))
     return "\n".join(parts)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -238,9 +238,9 @@ class CanvasDrawing:
         label = f"{clip.slot.order} · {clip.text}" if clip.text else str(clip.slot.order)
         painter.drawText(text_rect, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
                          metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(text_rect.width())))
-        tag = clip.fit or ("not rendered" if clip.take is None else "")
+        tag = clip.fit or (QCoreApplication.translate("TimelineCanvas", "not rendered") if clip.take is None else "")
         if clip.status is LineStatus.FAILED:
-            tag = "failed"
+            tag = QCoreApplication.translate("TimelineCanvas", "failed")
         elif clip.status in (LineStatus.QUEUED, LineStatus.RENDERING):
             tag = "rendering…" if clip.status is LineStatus.RENDERING else "queued"
         if tag and metrics.horizontalAdvance(tag) + 8 < text_rect.width():
