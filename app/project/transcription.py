@@ -425,12 +425,18 @@ def _candidates_from_voiceprints(project: Project, character_id: str) -> list[Cl
 def candidate_audio(project: Project, candidate: ClipCandidate,
                     cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
     """The candidate's audio from the video (mono, the video's own rate), for auditioning."""
+    return _original_audio(project, candidate.start, candidate.end, cancel)
+
+
+def _original_audio(project: Project, start: float, end: float,
+                    cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
+    """``start``-``end`` seconds of the video's audio (mono, the video's own rate)."""
     video = project.video_path()
     if video is None:
         raise TranscriptionError("the project has no video", ErrorCode.NO_AUDIO_STREAM)
     cut: list[tuple[np.ndarray, int]] = []
     try:
-        hearing_clips.cut_clips(video, None, [(candidate.start, candidate.end)],
+        hearing_clips.cut_clips(video, None, [(start, end)],
                                 lambda _i, audio, rate: cut.append((audio, rate)), cancel)
     except HearingError as error:
         raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None
@@ -440,9 +446,30 @@ def candidate_audio(project: Project, candidate: ClipCandidate,
 def cut_candidate(project: Project, character: Character, candidate: ClipCandidate) -> dict[str, Any]:
     """Cut the candidate into voices/ and return the character changes that make it their clip
     (push them as EditCharacter, so choosing is undoable)."""
-    audio, rate = candidate_audio(project, candidate)
+    return {"clip": _cut_into_voices(project, character, candidate.start, candidate.end), "clip_start": 0.0,
+            "clip_end": None, "transcript": candidate.text, "transcript_heard": True,
+            "clip_purity": round(candidate.purity, 3)}
+
+
+def cut_line(project: Project, line_id: str) -> tuple[str, dict[str, Any]]:
+    """Cut a line's slot from the video into voices/ as its character's clip: the character's id
+    and the changes (push them as EditCharacter, so it is undoable). The purity is unknown (None):
+    the line was chosen by hand, not found speaking alone."""
+    line = project.line(line_id)
+    if line.character_id is None:
+        raise TranscriptionError("the line has no character to give its audio to", ErrorCode.INVALID_VALUE)
+    if line.start is None or line.end is None or line.end <= line.start:
+        raise TranscriptionError("the line has no start and end time in the video", ErrorCode.INVALID_VALUE)
+    character = project.character(line.character_id)
+    return character.id, {"clip": _cut_into_voices(project, character, line.start, line.end), "clip_start": 0.0,
+                          "clip_end": None, "transcript": line.source_text or line.text, "transcript_heard": False,
+                          "clip_purity": None}
+
+
+def _cut_into_voices(project: Project, character: Character, start: float, end: float) -> str:
+    """Write ``start``-``end`` of the video into voices/ (atomically); its path in the project."""
+    audio, rate = _original_audio(project, start, end)
     voices = ensure_dir(project.voices_dir, inside=project.root)
     target = unique_path(voices, f"{safe_filename(character.name, 'voice')}-original", ".wav")
     atomic_write_wav(target, audio, rate, inside=project.root)
-    return {"clip": relative_to_root(project.root, target), "clip_start": 0.0, "clip_end": None,
-            "transcript": candidate.text, "transcript_heard": True, "clip_purity": round(candidate.purity, 3)}
+    return relative_to_root(project.root, target)

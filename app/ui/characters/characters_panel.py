@@ -46,6 +46,7 @@ from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
 from app.project.model import MIN_CLIP_PURITY, MIN_CLIP_WARN_S, clip_warning
 from app.project.qa import hear_character_clip
+from app.project.transcription import cut_line
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import MergeCharacters, SplitCharacter
 from app.ui.characters.character_removal import ask_to_remove
@@ -756,6 +757,18 @@ class CharactersPanel(QWidget):
         self.dialog = dialog
         dialog.open()
         return dialog
+
+    def use_line_audio(self, line_id: str) -> None:
+        """Cut the line's slot from the video into its character's clip (one undoable edit), in
+        the background, then show that character."""
+        project = self._doc.project
+
+        def cut(result: tuple[str, dict[str, Any]]) -> None:
+            character_id, changes = result
+            if self._doc.push(EditCharacter(character_id, **changes)):
+                self.select(character_id)
+
+        self._runner.run(lambda: cut_line(project, line_id), cut, lambda exc: self._doc.error.emit(str(exc)))
 
     def merge_into(self, kept_id: str) -> bool:
         """Merge the current character into ``kept_id`` (undoable) and show that one."""

@@ -177,6 +177,7 @@ class ScriptPanel(QWidget):
     play_take = Signal(str, str)  # line id, take id
     compare_takes = Signal(str, str, str)  # line id, the take in use (A), another take (B)
     choose_take = Signal(str, str)  # line id, take id
+    use_line_audio = Signal(str)  # line id: its slot of the original becomes its character's clip
 
     def __init__(self, document: Document, actions: dict[str, QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -458,6 +459,15 @@ class ScriptPanel(QWidget):
         split.setToolTip(self.tr("Give the selected lines to a new character (two actors heard as one)"))
         split.triggered.connect(lambda _checked=False: self.split_selected())
         split.setEnabled(owner is not None)
+        menu.addSeparator()
+        use_audio = menu.addAction(self.tr("Use this line's original audio as the voice clip"))
+        use_audio.setObjectName("useLineAudio")
+        use_audio.setToolTip(self.tr("Cut this line's slot from the video's audio and make it the clip of "
+                                     "the line's character (undoable)"))
+        timed = [line for line in project.lines_by_ids(ids)
+                 if line.character_id is not None and line.start is not None and line.end is not None]
+        use_audio.triggered.connect(lambda _checked=False: self.use_line_audio.emit(ids[0]))
+        use_audio.setEnabled(len(ids) == 1 and len(timed) == 1 and project.video_path() is not None)
         return menu
 
     def _sole_character(self, line_ids: list[str]) -> str | None:

@@ -169,6 +169,7 @@ class DocumentSession(QObject):
             has_input_device(), player=self._player, folders=parts.folders,
         )
         self.characters.recogniser_model = self._recogniser_model
+        self.script.use_line_audio.connect(self.characters.use_line_audio)
         self._offer(capabilities)
         self.timeline = TimelinePanel(document, self._player, parts.runner)
         self.timeline.message.connect(self._say)

@@ -20,12 +20,14 @@ from app.project import AddLines, CommandStack, Line, Project
 from app.project.errors import TranscriptionError
 from app.project.export import export_srt
 from app.project.model import PALETTE
+from app.project.sample import copy_sample_project
 from app.project.script_io import script_to_csv
 from app.project.transcription import (
     CANDIDATES_FILE,
     VOICEPRINTS_FILE,
     TranscribeRequest,
     clip_candidates,
+    cut_line,
     transcribe_project,
 )
 from app.project.undo import SplitCharacter
@@ -351,3 +353,16 @@ def test_chinese_lines_follow_the_project_s_script_setting_and_the_option(tmp_pa
                      "--chinese-script", "traditional"]) in (0, 1)
     made = Project.load(other)
     assert made.settings.chinese_script == TRADITIONAL and "廣州市" in "".join(line.text for line in made.lines)
+
+
+def test_cutting_a_line_s_audio_refuses_without_a_video_a_character_or_times(tmp_path: Path) -> None:
+    project = copy_sample_project(tmp_path / "sample")
+    first = project.lines[0]
+    with pytest.raises(TranscriptionError) as no_video:
+        cut_line(project, first.id)
+    assert no_video.value.code is ErrorCode.NO_AUDIO_STREAM
+    first.character_id = None
+    with pytest.raises(TranscriptionError, match="no character") as no_character:
+        cut_line(project, first.id)
+    assert no_character.value.code is ErrorCode.INVALID_VALUE
+    assert not project.voices_dir.exists() or not any(project.voices_dir.glob("*-original.wav"))

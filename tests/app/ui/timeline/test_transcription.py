@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialogButtonBox, QProgressBar
 
 from app.ui.tasks import STEPS, Operation
@@ -48,6 +49,23 @@ def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainW
     assert second.clip != before and second.clip.startswith("voices/") and second.transcript == candidate.text
     window.document.undo()
     assert second.clip == before
+
+    # From the script: a line's slot of the original becomes its character's clip (undoable)
+    line = project.lines_of(second.id)[-1]
+    assert line.start is not None and line.end is not None
+    script = window.script
+    assert script is not None
+    script.select_line(line.id)
+    use_audio = script.context_menu().findChild(QAction, "useLineAudio")
+    assert use_audio is not None and use_audio.isEnabled()
+    use_audio.trigger()
+    assert second.clip != before and second.clip.startswith("voices/") and second.clip_purity is None
+    assert panel.current_id == second.id and abs(panel.waveform.duration - (line.end - line.start)) < 0.05
+    assert second.transcript == (line.source_text or line.text)
+    window.document.undo()
+    assert second.clip == before
+    script.select_lines([other.id for other in project.lines[:2]])  # one line at a time
+    assert not script.context_menu().findChild(QAction, "useLineAudio").isEnabled()
 
     # Merge Speaker 2 into Speaker 1, undo; split two lines off Speaker 1 into a new character
     first = project.characters[0]
