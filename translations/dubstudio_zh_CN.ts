@@ -2146,6 +2146,14 @@ Render it with a backend that speaks it, or set the character's language.</sourc
     </message>
 </context>
 <context>
+    <name>PlaybackController</name>
+    <message>
+        <location filename="../app/ui/playback/playback_controller.py" line="+53"/>
+        <source>Line %1 waits for its turn in the render; it plays as soon as its first audio arrives</source>
+        <translation>第 %1 行正在排队等待渲染；它的第一段音频一到就会播放</translation>
+    </message>
+</context>
+<context>
     <name>ProjectSettingsDialog</name>
     <message>
         <location line="+31" />

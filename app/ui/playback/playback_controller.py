@@ -48,7 +48,11 @@ class PlaybackController(QObject):
         rendering = renders.job_of(line_id)
         if rendering is not None:
             session, job_id = rendering
-            self._stream(job_id, session.chunks_of(line_id))
+            chunks = session.chunks_of(line_id)
+            if not chunks and line.status is LineStatus.QUEUED:  # the transport would read "0.0 / 0.0 s"
+                self.message.emit(self.tr("Line %1 waits for its turn in the render; it plays as soon as its "
+                                          "first audio arrives").replace("%1", str(project.order_of(line_id))), 0)
+            self._stream(job_id, chunks)
             return
         take = project.chosen_take(line)
         if take is not None:
