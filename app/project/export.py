@@ -70,6 +70,7 @@ from app.project.model import ProjectSettings, Take
 from app.project.project import Project
 from app.project.script_io import (
     has_source_text,
+    script_to_ass,
     script_to_srt,
     script_to_vtt,
     write_text_export,
@@ -504,7 +505,7 @@ def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None
     return result
 
 
-SUBTITLE_WRITERS = {"srt": script_to_srt, "vtt": script_to_vtt}
+SUBTITLE_WRITERS = {"srt": script_to_srt, "vtt": script_to_vtt, "ass": script_to_ass}
 
 
 def export_subtitles(
@@ -515,7 +516,7 @@ def export_subtitles(
     kind: str = "srt",
     names: bool = False,
 ) -> ExportResult:
-    """Write ``script.srt`` (or ``script.vtt``) timed like the mix (final durations from takes),
+    """Write ``script.srt`` (or ``script.vtt``, ``script.ass``) timed like the mix (final durations from takes),
     and beside it ``script.source.srt`` with the original text when the lines are translations.
     ``names`` puts "Name: " before each cue; a delivery leaves it out."""
     write = SUBTITLE_WRITERS[kind]

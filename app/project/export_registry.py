@@ -113,16 +113,20 @@ EXPORTS: tuple[ExportFormat, ...] = (
                  QT_TRANSLATE_NOOP("formats", "the script timed like the mix (exports/script.srt)"),
                  "Subtitles (*.srt)", lambda project, out_dir, context: export_subtitles(
                      project, out_dir, kind="srt", names=context.subtitle_names), from_takes=False),
-    ExportFormat("vtt", "Subtitles as WebVTT", "the script timed like the mix (exports/script.vtt)",
+    ExportFormat("vtt", QT_TRANSLATE_NOOP("formats", "Subtitles as WebVTT"),
+                 QT_TRANSLATE_NOOP("formats", "the script timed like the mix (exports/script.vtt)"),
                  "WebVTT subtitles (*.vtt)", lambda project, out_dir, context: export_subtitles(
                      project, out_dir, kind="vtt", names=context.subtitle_names), from_takes=False),
+    ExportFormat("ass", QT_TRANSLATE_NOOP("formats", "Subtitles as ASS"),
+                 QT_TRANSLATE_NOOP("formats", "the script timed like the mix, speakers in the Name field (exports/script.ass)"), "ASS subtitles (*.ass)", lambda project, out_dir, context: export_subtitles(
+                     project, out_dir, kind="ass", names=context.subtitle_names), from_takes=False),
     ExportFormat("csv", QT_TRANSLATE_NOOP("formats", "Script as CSV"),
                  QT_TRANSLATE_NOOP("formats", "the script with final durations (exports/script.csv)"),
                  "CSV (*.csv)", _csv, from_takes=False),
     ExportFormat("video", QT_TRANSLATE_NOOP("formats", "Video"), QT_TRANSLATE_NOOP("formats", "the video with the dub as its default audio track (exports/TITLE.mp4)"),
                  "Video (*.mp4 *.mkv)", _video, needs_video=True, check=_video_can_start),
-    ExportFormat("all", "Export all (delivery folder)",
-                 "mix, stems, subtitles, script, video and a report in one folder, all or nothing (exports/TITLE delivery/)",
+    ExportFormat("all", QT_TRANSLATE_NOOP("formats", "Export all (delivery folder)"),
+                 QT_TRANSLATE_NOOP("formats", "mix, stems, subtitles, script, video and a report in one folder, all or nothing (exports/TITLE delivery/)"),
                  "", _all, check=_all_can_start),
 )
 EXPORT_KINDS: tuple[str, ...] = tuple(f.name for f in EXPORTS)

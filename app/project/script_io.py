@@ -301,6 +301,176 @@ def import_srt(
     return builder.result(name)
 
 
+# --- WebVTT and ASS ---------------------------------------------------------------------------
+
+_VTT_TIME = r"(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})"
+_VTT_TIMING = re.compile(rf"^\s*{_VTT_TIME}\s+-->\s+{_VTT_TIME}(?:\s.*)?$")
+_VTT_VOICE = re.compile(r"^\s*<v(?:\.[^\s>]*)?\s+([^>]{1,40})>")  # <v Maya> or <v.loud Maya>
+_VTT_SKIPPED_BLOCKS = ("NOTE", "STYLE", "REGION")
+_MALFORMED_VTT = "(expected 'HH:MM:SS.mmm --> HH:MM:SS.mmm' or 'MM:SS.mmm --> MM:SS.mmm')"
+
+
+def _vtt_seconds(hours: str | None, minutes: str, seconds: str, millis: str) -> float:
+    return int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds) + int(millis) / 1000
+
+
+def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
+    """The blank-line separated blocks of ``text`` with the 1-based line number each starts at."""
+    block: list[str] = []
+    start = 1
+    for number, raw in enumerate(text.split("\n"), 1):
+        if raw.strip():
+            if not block:
+                start = number
+            block.append(raw)
+        elif block:
+            yield start, block
+            block = []
+    if block:
+        yield start, block
+
+
+def import_vtt(
+    source: Source,
+    project: Project,
+    *,
+    encoding: str | None = None,
+    default_character: str | None = None,
+) -> ScriptImport:
+    """Read a WebVTT file: one line per cue, times as given. The speaker comes from a voice
+    tag (``<v Maya>``) or a ``Name:`` prefix; NOTE, STYLE and REGION blocks and tags are dropped.
+    A broken time line is refused at its line number, as in SRT."""
+    text, name = _read(source, encoding)
+    shown = name or "input"
+    if (overlong := _overlong_cue(text)) is not None:
+        offset, length = overlong
+        raise _too_long(f"the cue's text ({length:,} characters)", _line_of(text, offset), shown)
+    if not text.lstrip("\ufeff").startswith("WEBVTT"):
+        raise ImportFormatError("not a WebVTT file: its first line must be 'WEBVTT'", line_no=1, source=shown)
+    builder = _Builder(project, default_character)
+    for first, block in list(_blocks(text))[1:]:  # the first block is the header
+        if block[0].split(" ")[0] in _VTT_SKIPPED_BLOCKS:
+            continue
+        timing = next((k for k, raw in enumerate(block[:2]) if "-->" in raw), None)
+        if timing is None:
+            raise ImportFormatError(f"not a valid cue (near {block[0].strip()[:60]!r}); expected a time line "
+                                    f"{_MALFORMED_VTT} and text", line_no=first, source=shown)
+        line_no = first + timing
+        match = _VTT_TIMING.match(block[timing])
+        if match is None:
+            raise ImportFormatError(f"malformed timecode line {block[timing].strip()[:60]!r} {_MALFORMED_VTT}",
+                                    line_no=line_no, source=shown)
+        start, end = _vtt_seconds(*match.groups()[:4]), _vtt_seconds(*match.groups()[4:])
+        _check_times(start, end, f"cue at line {line_no}", line_no, shown)
+        content = block[timing + 1:]
+        for k, raw in enumerate(content):
+            if _ARROW.search(raw):
+                raise ImportFormatError(f"malformed timecode line {raw.strip()[:60]!r} {_MALFORMED_VTT}",
+                                        line_no=line_no + 1 + k, source=shown)
+        voice = _VTT_VOICE.match(content[0]) if content else None
+        cleaned = _clean_subtitle("\n".join(content))
+        speaker, body = (voice.group(1).strip(), cleaned) if voice else split_speaker(cleaned)
+        if not body:
+            builder.warnings.append(f"{shown}, line {line_no}: the cue has no text; skipped")
+            continue
+        builder.add(speaker, body, start, end)
+    return builder.result(name)
+
+
+_ASS_TIME = re.compile(r"^\s*(\d+):([0-5]\d):([0-5]\d)[.,](\d{1,3})\s*$")
+_ASS_BREAKS = re.compile(r"\\[Nn]")
+ASS_FIELDS = ("Layer", "Start", "End", "Style", "Name", "MarginL", "MarginR", "MarginV", "Effect", "Text")
+
+
+def _ass_seconds(value: str, line_no: int, shown: str) -> float:
+    match = _ASS_TIME.match(value)
+    if match is None:
+        raise ImportFormatError(f"malformed time {value.strip()[:30]!r} (expected 'H:MM:SS.cc')", line_no=line_no,
+                                source=shown)
+    hours, minutes, seconds, fraction = match.groups()
+    return int(hours) * 3600 + int(minutes) * 60 + int(seconds) + float(f"0.{fraction}")
+
+
+def import_ass(
+    source: Source,
+    project: Project,
+    *,
+    encoding: str | None = None,
+    default_character: str | None = None,
+) -> ScriptImport:
+    """Read an ASS or SSA file's [Events]: one line per Dialogue, the speaker from its Name
+    field (else a ``Name:`` prefix), override tags (``{\\i1}``) dropped and ``\\N`` breaks joined."""
+    text, name = _read(source, encoding)
+    shown = name or "input"
+    builder = _Builder(project, default_character)
+    section, columns = "", list[str]()
+    for line_no, raw in enumerate(text.split("\n"), 1):
+        stripped = raw.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            section = stripped.lower()
+            continue
+        if section != "[events]" or ":" not in stripped:
+            continue
+        kind, _, rest = stripped.partition(":")
+        if kind == "Format":
+            columns = [column.strip() for column in rest.split(",")]
+            continue
+        if kind != "Dialogue":
+            continue  # Comment, Picture, Sound...
+        if "Text" not in columns or "Start" not in columns or "End" not in columns:
+            raise ImportFormatError("a Dialogue line before the [Events] Format line that names Start, End and Text",
+                                    line_no=line_no, source=shown)
+        if len(rest) > MAX_LINE_CHARS:
+            raise _too_long(f"the dialogue line ({len(rest):,} characters)", line_no, shown)
+        values = [value.strip() for value in rest.split(",", len(columns) - 1)]
+        if len(values) < len(columns):
+            raise ImportFormatError(f"a Dialogue line with {len(values)} of its {len(columns)} fields", line_no=line_no,
+                                    source=shown)
+        field_of = dict(zip(columns, values))
+        start = _ass_seconds(field_of["Start"], line_no, shown)
+        end = _ass_seconds(field_of["End"], line_no, shown)
+        _check_times(start, end, f"dialogue at line {line_no}", line_no, shown)
+        content = _clean_subtitle(_ASS_BREAKS.sub("\n", field_of["Text"]).replace("\\h", " "))
+        named = field_of.get("Name", "")
+        speaker, body = (named, content) if named else split_speaker(content)
+        if not body:
+            builder.warnings.append(f"{shown}, line {line_no}: the dialogue has no text; skipped")
+            continue
+        builder.add(speaker, body, start, end)
+    if not builder.lines and not builder.warnings and text.strip():
+        raise ImportFormatError("no Dialogue lines found in an [Events] section (is this an ASS file?)", line_no=1,
+                                source=shown)
+    return builder.result(name)
+
+
+def _ass_time(seconds: float) -> str:
+    centis = round(seconds * 100)
+    return f"{centis // 360_000}:{centis // 6000 % 60:02d}:{centis // 100 % 60:02d}.{centis % 100:02d}"
+
+
+def script_to_ass(project: Project, *, speaker_prefix: bool = False, gap_s: float | None = None,
+                  source: bool = False) -> str:
+    """The script as ASS (Advanced SubStation Alpha), the same cues as :func:`script_to_srt`: each
+    Dialogue's speaker in its Name field (not shown on screen; ``speaker_prefix`` also puts
+    "Name: " in the text), its rows joined by ``\\N``, one Default style."""
+    rows = [
+        "[Script Info]", f"Title: {project.title}".replace("\n", " "), "ScriptType: v4.00+", "WrapStyle: 0",
+        "PlayResX: 1920", "PlayResY: 1080", "",
+        "[V4+ Styles]",
+        "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, "
+        "Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, "
+        "MarginR, MarginV, Encoding",
+        "Style: Default,Arial,64,&H00FFFFFF,&H000000FF,&H00000000,&H64000000,0,0,0,0,100,100,0,0,1,3,1,2,60,60,50,1",
+        "", "[Events]", "Format: " + ", ".join(ASS_FIELDS),
+    ]
+    for order, start, end, content, speaker in _subtitle_cues(project, speaker_prefix, gap_s, source):
+        del order  # ASS has no cue numbers
+        name = speaker.replace(",", " ")  # a comma would end the Name field
+        text = "\\N".join(row.replace("{", "(").replace("}", ")") for row in content.splitlines())
+        rows.append(f"Dialogue: 0,{_ass_time(start)},{_ass_time(end)},Default,{name},0,0,0,,{text}")
+    return "\n".join(rows) + "\n"
+
+
 # --- CSV / TSV --------------------------------------------------------------------------------
 
 _COLUMN_ALIASES = {
@@ -488,8 +658,8 @@ def _speaker_name(project: Project, line: Line) -> str:
 
 
 def _subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
-                   source: bool) -> list[tuple[int, float, float, str]]:
-    """(order, start, end, wrapped text) of every line, timed by the shared timeline."""
+                   source: bool) -> list[tuple[int, float, float, str, str]]:
+    """(order, start, end, wrapped text, speaker) of every line, timed by the shared timeline."""
     cues = []
     by_id = {line.id: line for line in project.lines}
     for slot in build_timeline(project, gap_s):
@@ -504,7 +674,7 @@ def _subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
         else:
             language = project.character(line.character_id).settings.language if line.character_id else ""
         content = "\n".join(wrap_subtitle(content, rules_for(line_language(language, text))))
-        cues.append((slot.order, slot.start, slot.end, content))
+        cues.append((slot.order, slot.start, slot.end, content, speaker))
     return cues
 
 
@@ -518,7 +688,7 @@ def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float
     from; the line's text where it has none), timed the same.
     """
     subtitles = [srt.Subtitle(index=order, start=_timedelta(start), end=_timedelta(end), content=content)
-                 for order, start, end, content in _subtitle_cues(project, speaker_prefix, gap_s, source)]
+                 for order, start, end, content, _speaker in _subtitle_cues(project, speaker_prefix, gap_s, source)]
     return cast(str, srt.compose(subtitles, reindex=False))  # srt is untyped
 
 
@@ -526,7 +696,7 @@ def script_to_vtt(project: Project, *, speaker_prefix: bool = False, gap_s: floa
                   source: bool = False) -> str:
     """The script as WebVTT, the same cues as :func:`script_to_srt` (without names by default)."""
     blocks = ["WEBVTT\n"]
-    for order, start, end, content in _subtitle_cues(project, speaker_prefix, gap_s, source):
+    for order, start, end, content, _speaker in _subtitle_cues(project, speaker_prefix, gap_s, source):
         # A blank line ends a cue and "-->" starts a timing line: neither may be in the text.
         text = "\n".join(part for part in content.replace("-->", "->").splitlines() if part.strip())
         blocks.append(f"{order}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n")
@@ -585,7 +755,8 @@ def export_script(project: Project, path: str | os.PathLike[str]) -> Path:
     fmt = script_format_for(path)
     suffix = Path(path).suffix.lower()
     if fmt.writer is None:
-        writable = " or ".join(f.extensions[0] for f in SCRIPT_FORMATS if f.writer is not None)
+        *others, last = [f.extensions[0] for f in SCRIPT_FORMATS if f.writer is not None]
+        writable = f"{', '.join(others)} or {last}"
         raise ExportError(f"cannot export a script as {suffix or 'a file without extension'} (use {writable})")
     inside = bound_to(project.root, Path(path))  # in the project folder: must stay inside it
     return write_text_export(path, fmt.writer(project, suffix), inside=inside)
@@ -627,6 +798,10 @@ def _csv_text(project: Project, suffix: str) -> str:
 SCRIPT_FORMATS: tuple[ScriptFormat, ...] = (
     ScriptFormat("srt", QT_TRANSLATE_NOOP("formats", "Subtitles (SRT)…"), "Subtitles", (".srt",), import_srt,
                  lambda project, _suffix: script_to_srt(project)),
+    ScriptFormat("vtt", "Subtitles (WebVTT)…", "WebVTT subtitles", (".vtt",), import_vtt,
+                 lambda project, _suffix: script_to_vtt(project, speaker_prefix=True)),
+    ScriptFormat("ass", "Subtitles (ASS/SSA)…", "ASS or SSA subtitles", (".ass", ".ssa"), import_ass,
+                 lambda project, _suffix: script_to_ass(project)),
     # Spreadsheets save tab-separated text as .txt, so the CSV dialog offers those too.
     ScriptFormat("csv", QT_TRANSLATE_NOOP("formats", "CSV / TSV…"), "CSV or TSV", (".csv", *TAB_SEPARATED), import_csv, _csv_text,
                  also_opens=(".txt",)),

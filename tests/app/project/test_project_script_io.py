@@ -301,7 +301,7 @@ def test_csv_export_round_trips_what_the_user_entered(project: Project, tmp_path
 
 
 def test_export_refuses_unknown_formats(project: Project, tmp_path: Path) -> None:
-    with pytest.raises(Exception, match="use .srt or .csv"):
+    with pytest.raises(Exception, match="use .srt, .vtt, .ass or .csv"):
         export_script(project, tmp_path / "out.docx")
 
 
@@ -356,7 +356,7 @@ def test_each_file_dialog_filter_lists_its_format_and_every_extension_is_detecte
     claimed = [extension for fmt in SCRIPT_FORMATS for extension in fmt.extensions]
     assert len(claimed) == len(set(claimed))  # one format per extension
     assert script_format_for("notes.docx").fallback and [f.fallback for f in SCRIPT_FORMATS].count(True) == 1
-    with pytest.raises(InvalidValueError, match="^E_INVALID_VALUE: unknown script format 'docx'; choose from srt, csv, script$"):
+    with pytest.raises(InvalidValueError, match="^E_INVALID_VALUE: unknown script format 'docx'; choose from srt, vtt, ass, csv, script$"):
         script_format("docx")
 
 
@@ -459,3 +459,61 @@ def test_srt_export_wraps_each_line_at_its_languages_length_and_round_trips(proj
     assert cues[3] == "Maya: 这份合同需要您签字，\n明天之前一定要给我。"  # Chinese: 16 a line
     back = import_srt(export_script(project, tmp_path / "out.srt"), project)
     assert texts(back) == [line.text for line in project.lines]  # no space crept into the Chinese
+
+
+VTT = """WEBVTT
+Kind: captions
+
+NOTE a comment block, not dialogue
+
+1
+00:00:01.000 --> 00:00:02.500 align:start
+<v Maya>Did you see the lights?</v>
+
+00:03.000 --> 00:04.000
+Rex: <i>I saw them.</i>
+"""
+
+ASS = """[Script Info]
+ScriptType: v4.00+
+
+[Events]
+Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Comment: 0,0:00:00.00,0:00:01.00,Default,,0,0,0,,not spoken
+Dialogue: 0,0:00:01.00,0:00:02.50,Default,Maya,0,0,0,,{\\i1}Did you see\\Nthe lights, then?
+Dialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,Rex: I saw them.
+"""
+
+
+@pytest.mark.parametrize("name, content", [("scene.vtt", VTT), ("scene.ass", ASS)])
+def test_vtt_and_ass_import_with_speakers_and_times(project: Project, tmp_path: Path, name: str, content: str) -> None:
+    result = import_script(write(tmp_path, name, content.encode()), project)
+    assert [(line.start, line.end) for line in result.lines] == [(1.0, 2.5), (3.0, 4.0)]
+    assert [project.character_by_name("Maya").id, project.character_by_name("Rex").id] == \
+        [line.character_id for line in result.lines]
+    assert result.lines[1].text == "I saw them." and result.lines[0].text.startswith("Did you see")
+    assert result.characters == []  # Maya and Rex are the project's own
+
+
+@pytest.mark.parametrize("name, content, line_no", [
+    ("bad.vtt", "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\nHi.\n\n2\nbanana --> apple\nYo.\n", 8),
+    ("bad.vtt", "Not a header\n\n00:01.000 --> 00:02.000\nHi.\n", 1),
+    ("bad.ass", "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+                "Dialogue: 0,0:00:01.00,banana,Default,,0,0,0,,Hi.\n", 3),
+])
+def test_malformed_vtt_and_ass_name_the_line(project: Project, tmp_path: Path, name: str, content: str,
+                                             line_no: int) -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        import_script(write(tmp_path, name, content.encode()), project)
+    assert caught.value.line_no == line_no and caught.value.code is ErrorCode.IMPORT_FORMAT
+
+
+@pytest.mark.parametrize("suffix", [".vtt", ".ass"])
+def test_vtt_and_ass_export_reads_back_as_the_same_script(project: Project, tmp_path: Path, suffix: str) -> None:
+    timed = Project.create(tmp_path / "timed", "Timed")
+    timed.characters = list(project.characters)
+    timed.lines = [line for line in project.lines if line.start is not None and line.end is not None]
+    path = export_script(timed, tmp_path / f"out{suffix}")
+    back = import_script(path, timed)
+    assert [(line.text, line.character_id, line.start, line.end) for line in back.lines] == \
+        [(line.text, line.character_id, line.start, line.end) for line in timed.lines]

@@ -113,7 +113,7 @@ def test_cancel_leaves_no_file_and_bad_requests_are_refused(dubbed: Project, tmp
 
 
 def test_every_export_is_declared_once_and_reachable_by_name(dubbed: Project) -> None:
-    assert EXPORT_KINDS == ("lines", "mix", "stems", "srt", "vtt", "csv", "video", "all")
+    assert EXPORT_KINDS == ("lines", "mix", "stems", "srt", "vtt", "ass", "csv", "video", "all")
     assert all(fmt.label and fmt.help for fmt in EXPORTS)
     assert [f.name for f in EXPORTS if f.needs_video] == ["video"]
     results = export(dubbed, ["mix", "csv", "video"], context=ExportContext(video=VideoExportOptions(container="mkv")))
