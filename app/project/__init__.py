@@ -58,6 +58,7 @@ from app.project.undo import (
     SetVideo,
     SortLinesByTime,
     SplitLine,
+    replace_in_lines,
 )
 
 __all__ = [
@@ -104,6 +105,7 @@ __all__ = [
     "SetVideo",
     "SortLinesByTime",
     "SplitLine",
+    "replace_in_lines",
     "SubtitleStreamInfo",
     "Take",
     "UnknownIdError",

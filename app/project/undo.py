@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
@@ -674,6 +675,24 @@ class MergeLines(_ReplaceLines):
                        source_text=join_pieces(line.source_text for line in old),
                        start=min(starts) if starts else None, end=max(ends) if ends else None,
                        draft=any(line.draft for line in old))]
+
+
+def replace_in_lines(project: Project, find: str, replacement: str, *, match_case: bool = False,
+                     line_ids: Iterable[str] | None = None) -> Macro | None:
+    """Every occurrence of ``find`` in the lines' text (``line_ids``: only those) replaced, as one
+    undoable edit ("Replace 'ship' in 2 lines"); None when no line has it."""
+    if not find:
+        raise InvalidValueError("there is nothing to find: type the text to replace")
+    pattern = re.compile(re.escape(find), 0 if match_case else re.IGNORECASE)
+    lines = project.lines if line_ids is None else project.lines_by_ids(line_ids)
+    edits: list[Command] = []
+    for line in lines:
+        changed = pattern.sub(lambda _match: replacement, line.text)
+        if changed != line.text:
+            edits.append(EditLine(line.id, text=changed))
+    if not edits:
+        return None
+    return Macro(edits, f"Replace '{find}' in {len(edits)} line{'s' if len(edits) != 1 else ''}")
 
 
 class MergeCharacters(Command):

@@ -38,6 +38,7 @@ from app.project import (
     SortLinesByTime,
     SplitLine,
     VoiceGaps,
+    replace_in_lines,
     voice_gaps,
 )
 from app.project.lock import load_locked
@@ -52,6 +53,7 @@ from app.ui.engine.bridge import EngineBridge
 from app.ui.folders import Folders
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import has_input_device
+from app.ui.script.find_replace import FindReplaceDialog
 from app.ui.script.qa_controller import QaController, QaRunner
 from app.ui.script.render_controller import RenderController
 from app.ui.script.script_panel import ScriptPanel
@@ -140,6 +142,7 @@ class DocumentSession(QObject):
         super().__init__(parent)
         self.document = document
         self._parts = parts
+        self._find_replace: FindReplaceDialog | None = None  # kept while the project is open
         self._player = parts.playback.player
         document.set_autosave(parts.settings.autosave_s)
         document.error.connect(self._say)
@@ -347,6 +350,23 @@ class DocumentSession(QObject):
             return False
         self.script.select_line(self.project.lines[index].id)
         return True
+
+    def replace_text(self, find: str, replacement: str, match_case: bool, selected_only: bool) -> int:
+        """Replace ``find`` in every line's text (or the selected lines') as one undoable edit;
+        how many lines changed."""
+        command = replace_in_lines(self.project, find, replacement, match_case=match_case,
+                                   line_ids=self.selected() if selected_only else None)
+        if command is None or not self.document.push(command):
+            return 0
+        return len(command.commands)
+
+    def find_and_replace(self) -> FindReplaceDialog:
+        """Open the Find and replace dialog (kept while the project is open, with what it holds)."""
+        if self._find_replace is None:
+            self._find_replace = FindReplaceDialog(self.replace_text, self.script)
+        self._find_replace.show()
+        self._find_replace.find_text.setFocus()
+        return self._find_replace
 
     def remove_lines(self) -> None:
         ids = self.selected()

@@ -28,6 +28,7 @@ from app.project import (
     RemoveLines,
     SplitLine,
     UnknownIdError,
+    replace_in_lines,
 )
 
 from .conftest import add_fake_take, tone
@@ -109,6 +110,18 @@ def test_merge_lines_and_undo(stack: CommandStack, project: Project) -> None:
     with pytest.raises(InvalidValueError, match="next to each other"):
         stack.push(MergeLines(["l1", "l3"]))
     assert len(project.lines) == 6
+
+
+def test_find_and_replace_is_one_undoable_edit(stack: CommandStack, project: Project) -> None:
+    command = replace_in_lines(project, "we", "they")  # "We should…", "Then we row…": any case
+    assert command is not None and command.text == "Replace 'we' in 2 lines"
+    check_round_trip(stack, command)
+    assert project.line("l3").text == "they should tell the harbour master."
+    assert project.line("l5").text == "Then they row out at dawn."
+    assert replace_in_lines(project, "We", "x", match_case=True) is None
+    assert replace_in_lines(project, "ship", "boat", line_ids=["l1"]) is None  # l2 has it, l1 does not
+    with pytest.raises(InvalidValueError):
+        replace_in_lines(project, "", "x")
 
 
 def test_edit_line_fields(stack: CommandStack, project: Project) -> None:

@@ -287,6 +287,27 @@ def test_split_a_line_at_the_text_cursor_and_merge_it_back_with_undo(window: Mai
     assert [(x.id, x.text) for x in project.lines] == before
 
 
+def test_find_and_replace_in_the_studio_is_one_undo_step(window: MainWindow) -> None:
+    window.open_sample()
+    session = window.session
+    project = session.project
+    before = [line.text for line in project.lines]
+    window.actions_["find_replace"].trigger()
+    dialog = session.find_and_replace()
+    assert dialog.isVisible() and not dialog.replace_all.isEnabled()  # nothing to find yet
+    dialog.find_text.setText("light")
+    dialog.replacement.setText("LAMP")
+    dialog.replace_all.click()
+    changed = [n for n, line in enumerate(project.lines) if line.text != before[n]]
+    assert changed and all("LAMP" in project.lines[n].text for n in changed)
+    assert dialog.result_label.text().startswith(f"Replaced in {len(changed)} line")
+    assert session.document.stack.undo_text.startswith("Replace 'light' in")
+    dialog.replace_all.click()  # nothing left to replace
+    assert "No line has" in dialog.result_label.text()
+    session.document.undo()
+    assert [line.text for line in project.lines] == before
+
+
 def test_render_progress_texts_name_what_failed_and_what_was_cancelled() -> None:
     running = RenderProgress(total=6, done=2, failed=1, cancelled=0, rendering=2, queued=1, elapsed_s=4.0, eta_s=8.0)
     assert progress_bar_text(running) == "2 of 6 rendered · 1 failed"
