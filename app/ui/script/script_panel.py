@@ -263,6 +263,10 @@ class ScriptPanel(QWidget):
         self.table.setWordWrap(True)  # a long line reads over ROW_LINES lines
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setAlternatingRowColors(True)
+        # Tab moves on to the next control, as in a form: arrows move between cells. Rows are
+        # selected whole, so the current cell is framed to show where typing would go.
+        self.table.setTabKeyNavigation(False)
+        self.table.setStyleSheet("QTableView::item:focus { border: 2px solid palette(highlight); }")
         self.table.setItemDelegateForColumn(Column.TEXT, TextDelegate(self.table))
         self.table.setItemDelegateForColumn(Column.SOURCE, TextDelegate(self.table))
         self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(self._doc, self.table))

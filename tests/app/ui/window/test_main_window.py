@@ -308,6 +308,20 @@ def test_find_and_replace_in_the_studio_is_one_undo_step(window: MainWindow) -> 
     assert [line.text for line in project.lines] == before
 
 
+def test_tab_leaves_the_script_table_and_the_current_cell_is_framed(window: MainWindow, qtbot: QtBot) -> None:
+    from PySide6.QtTest import QTest
+
+    window.open_sample()
+    window.show()
+    qtbot.waitExposed(window)
+    table = window.session.script.table
+    assert not table.tabKeyNavigation() and "item:focus" in table.styleSheet()
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    QTest.keyClick(table, Qt.Key.Key_Tab)
+    assert not table.hasFocus()  # focus moved on to the next control
+
+
 def test_render_progress_texts_name_what_failed_and_what_was_cancelled() -> None:
     running = RenderProgress(total=6, done=2, failed=1, cancelled=0, rendering=2, queued=1, elapsed_s=4.0, eta_s=8.0)
     assert progress_bar_text(running) == "2 of 6 rendered · 1 failed"
