@@ -236,8 +236,11 @@ class CanvasDrawing:
         text_rect = rect.adjusted(5, 1, -4, 0)
         painter.setPen(palette.color(QPalette.ColorRole.Text))
         label = f"{clip.slot.order} · {clip.text}" if clip.text else str(clip.slot.order)
-        painter.drawText(text_rect, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
-                         metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(text_rect.width())))
+        # As many rows as the clip holds above its tag: a short clip shows words, not "3 · The ha…"
+        rows = max(1, int((text_rect.height() - metrics.height()) // metrics.lineSpacing()))
+        for row, text in enumerate(wrapped_label(metrics, label, int(text_rect.width()), rows)):
+            painter.drawText(text_rect.adjusted(0, row * metrics.lineSpacing(), 0, 0),
+                             Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft, text)
         tag = clip.fit or (QCoreApplication.translate("TimelineCanvas", "not rendered") if clip.take is None else "")
         if clip.status is LineStatus.FAILED:
             tag = QCoreApplication.translate("TimelineCanvas", "failed")
@@ -308,3 +311,22 @@ class CanvasDrawing:
         painter.drawLine(QPointF(x, RULER_H - 8), QPointF(x, canvas.height()))
         painter.setBrush(PLAYHEAD_COLOUR)
         painter.drawPolygon(QPolygonF([QPointF(x - 5, RULER_H - 10), QPointF(x + 5, RULER_H - 10), QPointF(x, RULER_H - 3)]))
+
+
+def wrapped_label(metrics: QFontMetrics, text: str, width: int, rows: int) -> list[str]:
+    """``text`` word-wrapped into at most ``rows`` rows of ``width`` pixels, the last elided
+    when the rest does not fit (a word wider than a row is elided on its own row)."""
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < rows:
+        if len(lines) == rows - 1:  # the last row takes the rest
+            rest = " ".join(words)
+            too_wide = metrics.horizontalAdvance(rest) > width
+            lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width) if too_wide else rest)
+            break
+        line = words.pop(0)
+        while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
+            line += " " + words.pop(0)
+        too_wide = metrics.horizontalAdvance(line) > width  # only a word wider than the row
+        lines.append(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) if too_wide else line)
+    return lines
