@@ -245,7 +245,8 @@ class CanvasDrawing:
         if clip.status is LineStatus.FAILED:
             tag = QCoreApplication.translate("TimelineCanvas", "failed")
         elif clip.status in (LineStatus.QUEUED, LineStatus.RENDERING):
-            tag = "rendering…" if clip.status is LineStatus.RENDERING else "queued"
+            tag = (QCoreApplication.translate("TimelineCanvas", "rendering…") if clip.status is LineStatus.RENDERING
+                   else QCoreApplication.translate("TimelineCanvas", "queued"))
         if tag and metrics.horizontalAdvance(tag) + 8 < text_rect.width():
             painter.setPen(QColor("#2f6f3e") if clip.fit else palette.color(QPalette.ColorRole.PlaceholderText))
             if clip.status is LineStatus.FAILED:
