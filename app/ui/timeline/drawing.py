@@ -236,8 +236,10 @@ class CanvasDrawing:
         text_rect = rect.adjusted(5, 1, -4, 0)
         painter.setPen(palette.color(QPalette.ColorRole.Text))
         label = f"{clip.slot.order} · {clip.text}" if clip.text else str(clip.slot.order)
-        # As many rows as the clip holds above its tag: a short clip shows words, not "3 · The ha…"
-        rows = max(1, int((text_rect.height() - metrics.height()) // metrics.lineSpacing()))
+        # As many rows as the clip holds above its tag: a short clip shows words, not "3 · The ha…";
+        # over a take's waveform only the top row stays readable.
+        rows = 1 if clip.take is not None else max(1, int((text_rect.height() - metrics.height())
+                                                          // metrics.lineSpacing()))
         for row, text in enumerate(wrapped_label(metrics, label, int(text_rect.width()), rows)):
             painter.drawText(text_rect.adjusted(0, row * metrics.lineSpacing(), 0, 0),
                              Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft, text)
