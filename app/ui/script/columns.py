@@ -378,7 +378,10 @@ class FitColumn(LineColumn):
             return QCoreApplication.translate("FitColumn", "too long +%1 s").replace("%1", f"{over:.2f}")
         if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
             return fitted.describe().removeprefix("fitted: ")
-        return QCoreApplication.translate("LinesModel", "on render") if model.project.wants_fit(line) else ""
+        if not model.project.wants_fit(line):
+            return ""
+        timing = model.timing_of(line)  # an open slot (no end, nothing after) leaves the take as it is
+        return QCoreApplication.translate("LinesModel", "on render") if timing is not None and timing.slot_s is not None else ""
 
     def edit_value(self, model: LinesModel, line: Line) -> str:
         return next(key for key, value in FIT_CHOICES.items() if value is line.fit)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QProgressBar, QPushButton
 from pytestqt.qtbot import QtBot
 
-from app.project import Fit, MoveLines, Project, Take, voice_gaps
+from app.project import EditLine, Fit, MoveLines, Project, Take, voice_gaps
 from app.ui.engine.bridge import EngineBridge
 from app.ui.playback.player import NullOutput
 from app.ui.script.gaps_dialog import CHARACTER_ROLE, LINE_ROLE, VoiceGapsDialog
@@ -224,6 +224,12 @@ def test_fit_per_line_and_as_the_project_default(qtbot: QtBot, window: MainWindo
     dialog.accept()
     assert project.settings.fit_default and project.settings.loudness_target_lufs == -16.0
     assert model.index(2, Column.FIT).data() == "on render"  # follows the new default
+    script.select_line(project.lines[-1].id)
+    window.session.add_line()  # the last line, untimed: an open slot, nothing to fit into
+    assert window.session.document.push(EditLine(project.lines[-1].id, text="And one more thing."))
+    assert project.lines[-1].start is None and model.index(len(project.lines) - 1, Column.FIT).data() == ""
+    window.session.document.undo()
+    window.session.document.undo()
     window.session.document.undo()
     assert not project.settings.fit_default and project.settings.loudness_target_lufs == -23.0
     dialog = window.video.edit_settings()
