@@ -4,7 +4,7 @@
 <context>
     <name>CharactersPanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/characters_panel.py" line="+427"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+428"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="+403"/>
+        <location filename="../app/ui/window/document_session.py" line="+424"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -86,6 +86,17 @@
     </message>
 </context>
 <context>
+    <name>FindReplaceDialog</name>
+    <message numerus="yes">
+        <location filename="../app/ui/script/find_replace.py" line="+68"/>
+        <source>Replaced in %n line(s); Edit › Undo takes it back.</source>
+        <translation>
+            <numerusform>Replaced in %n line; Edit › Undo takes it back.</numerusform>
+            <numerusform>Replaced in %n lines; Edit › Undo takes it back.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
         <location filename="../app/ui/window/main_window.py" line="+350"/>
@@ -121,7 +132,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-352"/>
+        <location filename="../app/ui/window/document_session.py" line="-371"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>

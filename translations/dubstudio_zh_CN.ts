@@ -4,17 +4,17 @@
 <context>
     <name>BackendOptionsForm</name>
     <message>
-        <location filename="../app/ui/engine/backend_form.py" line="+81" />
+        <location filename="../app/ui/engine/backend_form.py" line="+81"/>
         <source>Advanced options</source>
         <translation>高级选项</translation>
     </message>
     <message>
-        <location line="+30" />
+        <location line="+30"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -22,7 +22,7 @@
 <context>
     <name>CharacterDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+141" />
+        <location filename="../app/ui/script/script_panel.py" line="+141"/>
         <source>— no character —</source>
         <translation>— 无角色 —</translation>
     </message>
@@ -30,359 +30,360 @@
 <context>
     <name>CharactersPanel</name>
     <message>
-        <location filename="../app/ui/characters/characters_panel.py" line="+74" />
+        <location filename="../app/ui/characters/characters_panel.py" line="+75"/>
         <source>▶ Play reference</source>
         <translation>▶ 播放参考音频</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>▶ Audition</source>
         <translation>▶ 试听</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>■ Stop</source>
         <translation>■ 停止</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+4" />
-        <source>This character's speaking rate (1 = the voice's own, 2 = twice as fast)</source>
+        <location line="+4"/>
+        <source>This character&apos;s speaking rate (1 = the voice&apos;s own, 2 = twice as fast)</source>
         <translation>该角色的语速（1 = 音色本身的语速，2 = 两倍速）</translation>
     </message>
     <message>
-        <location line="+153" />
+        <location line="+153"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Add a character</source>
         <translation>添加角色</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Merge…</source>
         <translation>合并…</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Give this character's lines to another and remove it (one actor heard as two)</source>
+        <location line="+2"/>
+        <source>Give this character&apos;s lines to another and remove it (one actor heard as two)</source>
         <translation>把该角色的台词交给另一个角色并删除它（同一位演员被识别成了两个角色）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Split…</source>
         <translation>拆分…</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Give some of this character's lines to a new character (two actors heard as one)</source>
+        <location line="+2"/>
+        <source>Give some of this character&apos;s lines to a new character (two actors heard as one)</source>
         <translation>把该角色的部分台词交给一个新角色（两位演员被识别成了一个角色）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>&lt;b&gt;Characters&lt;/b&gt;</source>
         <translation>&lt;b&gt;角色&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+18"/>
         <source>Colour used for this character in the script</source>
         <translation>该角色在台本中使用的颜色</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>No reference clip</source>
         <translation>没有参考音频</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Import clip…</source>
         <translation>导入音频…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Choose from the video…</source>
         <translation>从视频中选取…</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Pick this character's cleanest stretch of the original dialogue as the clip</source>
+        <location line="+2"/>
+        <source>Pick this character&apos;s cleanest stretch of the original dialogue as the clip</source>
         <translation>从原片对白中选取该角色最干净的一段作为参考音频</translation>
     </message>
     <message>
-        <location line="+3" />
-        <location line="+527" />
+        <location line="+3"/>
+        <location line="+539"/>
         <source>● Record</source>
         <translation>● 录音</translation>
     </message>
     <message>
-        <location line="-522" />
+        <location line="-534"/>
         <source>Record a reference clip from the microphone</source>
         <translation>用麦克风录制参考音频</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>No microphone (audio input device) was found</source>
         <translation>未找到麦克风（音频输入设备）</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>What is said in the clip (helps voice cloning)</source>
         <translation>参考音频里说的内容（有助于声音克隆）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Hear it from the clip</source>
         <translation>从音频中识别</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Replace the transcript with the words Whisper hears in the (trimmed) clip</source>
         <translation>用 Whisper 从（裁剪后的）参考音频中听到的文字替换转写文本</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>backend default</source>
         <translation>后端默认</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source> st</source>
         <translation> 半音</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>e.g. speak softly (backends with instructions)</source>
         <translation>例如：轻声说（支持指令的后端）</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Speak the sample sentence in this voice (streams as it renders)</source>
         <translation>用这个音色念示例句（边生成边播放）</translation>
     </message>
     <message>
-        <location line="+25" />
+        <location line="+25"/>
         <source>Speed</source>
         <translation>语速</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Pitch</source>
         <translation>音高</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Colour</source>
         <translation>颜色</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Reference</source>
         <translation>参考音频</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Trim (s)</source>
         <translation>裁剪（秒）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Transcript</source>
         <translation>转写文本</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Instruction</source>
         <translation>指令</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Audition</source>
         <translation>试听</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location line="+29" />
+        <location line="+29"/>
         <source>The current backend does not take instructions</source>
         <translation>当前后端不支持指令</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Languages of this backend: {join}</source>
         <translation>该后端支持的语言：{join}</translation>
     </message>
     <message numerus="yes">
-        <location line="+11" />
+        <location line="+11"/>
         <source>%n line(s)</source>
         <translation>
-            <numerusform>%n 句台词</numerusform></translation>
+            <numerusform>%n 句台词</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+57" />
+        <location line="+57"/>
         <source>Add a character to give it a voice.</source>
         <translation>添加一个角色，为它配置音色。</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+18"/>
         <source>No reference clip: import one (WAV, FLAC, MP3, …)</source>
         <translation>没有参考音频：请导入一段（WAV、FLAC、MP3…）</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="+38"/>
         <source>{rel}: cannot read ({exc})</source>
         <translation>{rel}：无法读取（{exc}）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The clip cannot be read: import it again or record one</source>
         <translation>无法读取参考音频：请重新导入或录制一段</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Using {clip_start:.2f} s – {end:.2f} s of {duration:.2f} s (drag the edges of the highlighted region)</source>
         <translation>使用 {duration:.2f} 秒中的 {clip_start:.2f} 秒 – {end:.2f} 秒（拖动高亮区域的边缘调整）</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>It may hold another voice: its purity {purity} is under {least} (how much more it sounds like this character than like the nearest other).</source>
         <translation>其中可能混有别人的声音：纯度 {purity} 低于 {least}（它听起来比最接近的其他声音更像这个角色的程度）。</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>It is short: {seconds} s; a clip of {least} s or more clones better.</source>
         <translation>它偏短：{seconds} 秒；{least} 秒或更长的参考音频克隆效果更好。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Purity {purity}</source>
         <translation>纯度 {purity}</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Check this clip</source>
         <translation>请检查这段参考音频</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>How much more the clip sounds like this character than like the nearest other (from the video)</source>
         <translation>这段音频听起来比最接近的其他声音更像这个角色的程度（来自视频）</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+22"/>
         <source>No transcript: it will be heard from the clip when one is imported</source>
         <translation>没有转写文本：导入参考音频后会自动识别</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Heard from the clip: check it</source>
         <translation>从音频中识别所得，请核对</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Heard from the clip: check it. </source>
         <translation>从音频中识别所得，请核对。</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+18"/>
         <source>The clip could not be heard: {exc}</source>
         <translation>无法识别参考音频：{exc}</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Listening to the clip…</source>
         <translation>正在识别参考音频…</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>No transcript could be heard: {exc}</source>
         <translation>未能识别出转写文本：{exc}</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Not prepared yet</source>
         <translation>尚未准备</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Preparing the voice…</source>
         <translation>正在准备音色…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>✔ Voice prepared</source>
         <translation>✔ 音色已准备好</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>✖ Cannot prepare this voice</source>
         <translation>✖ 无法准备此音色</translation>
     </message>
     <message>
-        <location line="+105" />
+        <location line="+117"/>
         <source>Merge characters</source>
         <translation>合并角色</translation>
     </message>
     <message>
-        <location line="+0" />
-        <source>Give {name}'s lines to:</source>
+        <location line="+0"/>
+        <source>Give {name}&apos;s lines to:</source>
         <translation>把「{name}」的台词交给：</translation>
     </message>
     <message>
-        <location line="+23" />
+        <location line="+23"/>
         <source>Import a reference clip</source>
         <translation>导入参考音频</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>■ Stop recording</source>
         <translation>■ 停止录音</translation>
     </message>
     <message>
-        <location line="+59" />
+        <location line="+59"/>
         <source>Stop the reference clip</source>
         <translation>停止播放参考音频</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Play the trimmed reference clip</source>
         <translation>播放裁剪后的参考音频</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>▶ Playing the reference: {seconds:.1f} s</source>
         <translation>▶ 正在播放参考音频：{seconds:.1f} 秒</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>▶ {seconds:.1f} s</source>
         <translation>▶ {seconds:.1f} 秒</translation>
     </message>
@@ -390,47 +391,47 @@
 <context>
     <name>ChooseFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_clips.py" line="+51" />
+        <location filename="../app/ui/timeline/video_clips.py" line="+51"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Length</source>
         <translation>长度</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Score</source>
         <translation>评分</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Words</source>
         <translation>文字</translation>
     </message>
     <message>
-        <location line="+21" />
-        <source>Choose {name}'s clip from the video</source>
+        <location line="+21"/>
+        <source>Choose {name}&apos;s clip from the video</source>
         <translation>从视频中选取「{name}」的参考音频</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Finding the candidates…</source>
         <translation>正在查找候选片段…</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Use this clip</source>
         <translation>使用此片段</translation>
     </message>
     <message>
-        <location line="+32" />
+        <location line="+32"/>
         <source>{text}
 
 SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)</source>
@@ -439,12 +440,12 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 信噪比 {snr_db:.0f} dB，纯度 {purity:+.2f}（它听起来比最接近的其他说话人更像这个说话人的程度）</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>No candidates: this character was not found by transcribing the video (Project › Transcribe the dialogue), or says too little alone.</source>
         <translation>没有候选片段：转写视频时没有找到这个角色（项目 › 转写对白），或者它单独说的话太少。</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+21"/>
         <source>Cutting the clip from the video…</source>
         <translation>正在从视频中截取片段…</translation>
     </message>
@@ -452,52 +453,52 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DocumentSession</name>
     <message>
-        <location filename="../app/ui/window/document_session.py" line="+76" />
+        <location filename="../app/ui/window/document_session.py" line="+78"/>
         <source>open in {holder}</source>
         <translation>已在 {holder} 中打开</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>its folder cannot be written ({reason})</source>
         <translation>它的文件夹无法写入（{reason}）</translation>
     </message>
     <message>
-        <location line="+130" />
+        <location line="+132"/>
         <source>{title} [read-only] — DubStudio</source>
         <translation>{title} [只读] — DubStudio</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Read-only: {reason}</source>
         <translation>只读：{reason}</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Unsaved changes</source>
         <translation>有未保存的修改</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>All changes saved</source>
         <translation>所有修改已保存</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Script</source>
         <translation>台本</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Characters</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>Opened read-only</source>
         <translation>已以只读方式打开</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>{root} is read-only here: {reason}.
 
 You can look and listen, but not edit, render or save. Close it there (or fix the folder), then open it again to edit.</source>
@@ -506,135 +507,140 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
 你可以查看和试听，但不能编辑、渲染或保存。请在那边关闭它（或修复文件夹），然后重新打开以编辑。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Opened {root} read-only</source>
         <translation>已以只读方式打开 {root}</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Opened a project from schema {schema}; it is saved in the new format on the next save</source>
         <translation>已打开架构版本 {schema} 的项目；下次保存时会以新格式保存</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Opened {root}</source>
         <translation>已打开 {root}</translation>
     </message>
     <message>
-        <location line="+54" />
-        <source>This project's takes were made with {others}; the engine runs {backend}: rendering stale lines remakes them with {backend}</source>
+        <location line="+54"/>
+        <source>This project&apos;s takes were made with {others}; the engine runs {backend}: rendering stale lines remakes them with {backend}</source>
         <translation>此项目的版本是用 {others} 生成的；当前引擎运行的是 {backend}：渲染过期台词时会用 {backend} 重新生成</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+22"/>
         <source>Select one line to split</source>
         <translation>请选择一行台词来拆分</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+22"/>
         <source>The last line has no next line to merge with</source>
         <translation>最后一行没有下一行可以合并</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Select the lines to merge</source>
         <translation>请选择要合并的台词</translation>
     </message>
     <message>
-        <location line="+33" />
+        <location line="+50"/>
         <source>No character</source>
         <translation>无角色</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>Cannot import</source>
         <translation>无法导入</translation>
     </message>
     <message numerus="yes">
-        <location line="+11" />
+        <location line="+11"/>
         <source>Imported %n line(s)</source>
         <translation>
-            <numerusform>已导入 %n 句台词</numerusform></translation>
+            <numerusform>已导入 %n 句台词</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source> and %n new character(s) ({names})</source>
         <translation>
-            <numerusform>和 %n 个新角色（{names}）</numerusform></translation>
+            <numerusform>和 %n 个新角色（{names}）</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+3" />
+        <location line="+3"/>
         <source>; %n warning(s): </source>
         <translation>
-            <numerusform>；%n 条警告：</numerusform></translation>
+            <numerusform>；%n 条警告：</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+3" />
+        <location line="+3"/>
         <source>; %n thing(s) to fix before rendering (listed)</source>
         <translation>
-            <numerusform>；渲染前有 %n 处需要处理（已列出）</numerusform></translation>
+            <numerusform>；渲染前有 %n 处需要处理（已列出）</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Importing {name}</source>
         <translation>导入 {name}</translation>
     </message>
     <message>
-        <location line="+13" />
-        <location line="+23" />
+        <location line="+13"/>
+        <location line="+23"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location line="-23" />
-        <location line="+3" />
-        <location line="+20" />
+        <location line="-23"/>
+        <location line="+3"/>
+        <location line="+20"/>
         <source>selected</source>
         <translation>选中</translation>
     </message>
     <message>
-        <location line="-21" />
+        <location line="-21"/>
         <source>Nothing to render: no {scope} line needs it</source>
         <translation>没有要渲染的内容：没有需要渲染的{scope}台词</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Nothing to render: select the lines to render first</source>
         <translation>没有要渲染的内容：请先选择要渲染的台词</translation>
     </message>
     <message numerus="yes">
-        <location line="+10" />
+        <location line="+10"/>
         <source>Fit %n line(s) to their slots</source>
         <translation>
-            <numerusform>把 %n 句台词适配到时段</numerusform></translation>
+            <numerusform>把 %n 句台词适配到时段</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+7" />
-        <source>No line's take failed QA</source>
+        <location line="+7"/>
+        <source>No line&apos;s take failed QA</source>
         <translation>没有台词的版本未通过质检</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>that failed QA</source>
         <translation>质检未通过的</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>failed last time, again</source>
         <translation>上次失败的，重新</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>{seconds:5.1f} / {queued_s:.1f} s</source>
         <translation>{seconds:5.1f} / {queued_s:.1f} 秒</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Cannot save the project</source>
         <translation>无法保存项目</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>{message}
 
 Nothing was lost: your changes are still open here. Free some space or fix the folder, then save again.</source>
@@ -646,129 +652,132 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>EngineController</name>
     <message>
-        <location filename="../app/ui/engine/engine_controller.py" line="+31" />
+        <location filename="../app/ui/engine/engine_controller.py" line="+31"/>
         <source>{backend} on the server {url}</source>
         <translation>服务器 {url} 上的 {backend}</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>the default backend</source>
         <translation>默认后端</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>, model {model}</source>
         <translation>，模型 {model}</translation>
     </message>
     <message>
-        <location line="+77" />
+        <location line="+77"/>
         <source>not set up</source>
         <translation>未配置</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The engine cannot start: {problem} — set it up in Settings → Voices engine</source>
         <translation>引擎无法启动：{problem} — 请在 设置 → 语音引擎 中配置</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Restarting the engine: {what}; lines rendered with another backend become stale</source>
         <translation>正在重启引擎：{what}；用其他后端渲染的台词将标为过期</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+24"/>
         <source>The engine did not start: {message} (check Settings)</source>
         <translation>引擎未能启动：{message}（请检查设置）</translation>
     </message>
     <message numerus="yes">
-        <location line="+8" />
+        <location line="+8"/>
         <source>The engine stopped unexpectedly and was restarted; %n job(s) queued again</source>
         <translation>
-            <numerusform>引擎意外停止并已重启；%n 个任务已重新排队</numerusform></translation>
+            <numerusform>引擎意外停止并已重启；%n 个任务已重新排队</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>EngineStatus</name>
     <message>
-        <location filename="../app/ui/engine/engine_status.py" line="+37" />
+        <location filename="../app/ui/engine/engine_status.py" line="+37"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>server {address}</source>
         <translation>服务器 {address}</translation>
     </message>
     <message>
-        <location line="+7" />
-        <location line="+9" />
+        <location line="+7"/>
+        <location line="+9"/>
         <source>starting…</source>
         <translation>启动中…</translation>
     </message>
     <message>
-        <location line="-9" />
+        <location line="-9"/>
         <source>An engine process on this computer</source>
         <translation>本机上的引擎进程</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Engine: {where} · {state}</source>
         <translation>引擎：{where} · {state}</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>restarting…</source>
         <translation>重启中…</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Engine process {pid}, {seconds:.1f} s into its start</source>
         <translation>引擎进程 {pid}，已启动 {seconds:.1f} 秒</translation>
     </message>
     <message numerus="yes">
-        <location line="+7" />
+        <location line="+7"/>
         <source>%n slot(s)</source>
         <translation>
-            <numerusform>%n 个并发槽</numerusform></translation>
+            <numerusform>%n 个并发槽</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>{ready} · ready in {seconds:.1f} s</source>
         <translation>{ready} · {seconds:.1f} 秒就绪</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Engine process {pid}; languages: {languages}</source>
         <translation>引擎进程 {pid}；语言：{languages}</translation>
     </message>
     <message numerus="yes">
-        <location line="+3" />
+        <location line="+3"/>
         <source>{url}; %n slot(s) over all replicas; languages: {languages}</source>
         <translation>
-            <numerusform>{url}；所有副本共 %n 个并发槽；语言：{languages}</numerusform></translation>
+            <numerusform>{url}；所有副本共 %n 个并发槽；语言：{languages}</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>{ready} · {ms:.0f} ms</source>
         <translation>{ready} · {ms:.0f} 毫秒</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>{url}: round trip {ms:.1f} ms</source>
         <translation>{url}：往返 {ms:.1f} 毫秒</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>{ready} · unreachable</source>
         <translation>{ready} · 无法连接</translation>
     </message>
@@ -776,382 +785,382 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>ErrorCode</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="+2" />
+        <location filename="../build/translations/code_headlines.py" line="+2"/>
         <source>The line has no text to speak.</source>
         <translation>这句台词没有可念的文字。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The line holds nothing a voice can say.</source>
         <translation>这句台词里没有可以念出来的内容。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The voice cannot speak the line's language.</source>
+        <location line="+1"/>
+        <source>The voice cannot speak the line&apos;s language.</source>
         <translation>这个声音说不了这句台词的语言。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The character's voice clip is missing.</source>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is missing.</source>
         <translation>角色的参考音频不见了。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The character's voice clip cannot be read.</source>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip cannot be read.</source>
         <translation>无法读取角色的参考音频。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The character's voice clip is silent.</source>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is silent.</source>
         <translation>角色的参考音频是静音。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The character's voice clip is too short.</source>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is too short.</source>
         <translation>角色的参考音频太短。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The character's voice clip is too long.</source>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is too long.</source>
         <translation>角色的参考音频太长。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The engine's queue is full; try again in a moment.</source>
+        <location line="+1"/>
+        <source>The engine&apos;s queue is full; try again in a moment.</source>
         <translation>引擎的队列已满，请稍后再试。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>That line is already being rendered.</source>
         <translation>这句台词正在渲染中。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Cancelled; nothing was written.</source>
         <translation>已取消，没有写入任何内容。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The speech engine stopped unexpectedly.</source>
         <translation>语音引擎意外停止。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The speech engine is not running.</source>
         <translation>语音引擎未运行。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The voice model failed.</source>
         <translation>语音模型出错。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The engine refused a request.</source>
         <translation>引擎拒绝了请求。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>An engine option cannot be used.</source>
         <translation>某个引擎选项无法使用。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A voice setting is out of range.</source>
         <translation>某项音色设置超出范围。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The line is too long for one take.</source>
         <translation>这句台词太长，无法一次生成。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The character's voice clip is too large.</source>
+        <location line="+1"/>
+        <source>The character&apos;s voice clip is too large.</source>
         <translation>角色的参考音频文件太大。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The speech server refused the key.</source>
         <translation>语音服务器拒绝了密钥。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The speech server cannot be reached.</source>
         <translation>无法连接语音服务器。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The engine took too long with a line.</source>
         <translation>引擎处理这句台词用时过长。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The speech recogniser's model is missing.</source>
+        <location line="+1"/>
+        <source>The speech recogniser&apos;s model is missing.</source>
         <translation>缺少语音识别模型。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A file to write is not a regular file.</source>
         <translation>要写入的不是普通文件。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The disk is full.</source>
         <translation>磁盘已满。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A path in the project points outside its folder.</source>
         <translation>项目中的某个路径指向了项目文件夹之外。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The project could not be saved.</source>
         <translation>无法保存项目。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A file cannot be read.</source>
         <translation>无法读取文件。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>A text file's encoding is unknown.</source>
+        <location line="+1"/>
+        <source>A text file&apos;s encoding is unknown.</source>
         <translation>无法识别文本文件的编码。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The project file cannot be read.</source>
         <translation>无法读取项目文件。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>This project was saved by a newer DubStudio.</source>
         <translation>此项目由更新版本的 DubStudio 保存。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>This older project could not be brought up to date.</source>
         <translation>无法将此旧版项目升级到当前版本。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The project is open somewhere else.</source>
         <translation>此项目已在别处打开。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A line, character or take is gone.</source>
         <translation>某句台词、角色或版本已不存在。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>That value cannot be used.</source>
         <translation>无法使用该值。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>That time is out of range.</source>
         <translation>时间超出范围。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A name cannot be used as part of a file name.</source>
         <translation>该名称不能用作文件名的一部分。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The voice clip could not be imported.</source>
         <translation>无法导入参考音频。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The script file could not be read.</source>
         <translation>无法读取台本文件。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The script file's text encoding is unknown.</source>
+        <location line="+1"/>
+        <source>The script file&apos;s text encoding is unknown.</source>
         <translation>无法识别台本文件的文字编码。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The export could not be made.</source>
         <translation>无法完成导出。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>A take's audio file cannot be read.</source>
+        <location line="+1"/>
+        <source>A take&apos;s audio file cannot be read.</source>
         <translation>无法读取某个版本的音频文件。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The video cannot be read.</source>
         <translation>无法读取视频。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The file has no video picture.</source>
         <translation>该文件没有视频画面。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The video has no sound track.</source>
         <translation>该视频没有音轨。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The video's subtitles cannot be read.</source>
+        <location line="+1"/>
+        <source>The video&apos;s subtitles cannot be read.</source>
         <translation>无法读取视频的字幕。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Rendering could not start.</source>
         <translation>无法开始渲染。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The line has no character, so no voice to speak it.</source>
         <translation>这句台词没有指定角色，因此没有音色来念。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The character has no voice clip yet.</source>
         <translation>该角色还没有参考音频。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The engine gave no audio for the line.</source>
         <translation>引擎没有为这句台词生成音频。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The speech engine stopped.</source>
         <translation>语音引擎已停止。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The video's sound cannot be read.</source>
+        <location line="+1"/>
+        <source>The video&apos;s sound cannot be read.</source>
         <translation>无法读取视频的声音。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>No speech was heard.</source>
         <translation>没有听到语音。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The speech recogniser does not know that language.</source>
         <translation>语音识别不支持该语言。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>That number of speakers cannot be used.</source>
         <translation>无法使用该说话人数量。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The dialogue cannot be translated into that language.</source>
         <translation>无法将对白翻译成该语言。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The project already has a script.</source>
         <translation>该项目已有台本。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>That translator cannot be used.</source>
         <translation>无法使用该翻译引擎。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The translation server cannot be reached.</source>
         <translation>无法连接翻译服务器。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The translation server refused the key.</source>
         <translation>翻译服务器拒绝了该密钥。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The translation server's rate limit was hit.</source>
+        <location line="+1"/>
+        <source>The translation server&apos;s rate limit was hit.</source>
         <translation>已达到翻译服务器的调用频率上限。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The translation server failed.</source>
         <translation>翻译服务器出错。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The translator's answer cannot be used.</source>
+        <location line="+1"/>
+        <source>The translator&apos;s answer cannot be used.</source>
         <translation>翻译引擎返回的结果无法使用。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The text is too long for the translator's model.</source>
+        <location line="+1"/>
+        <source>The text is too long for the translator&apos;s model.</source>
         <translation>文本过长，超出了翻译模型的上下文长度。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The QA check could not run.</source>
         <translation>无法运行质检。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The load test could not run.</source>
         <translation>无法运行压力测试。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The load plan cannot be used.</source>
         <translation>无法使用该压测方案。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The load test's texts cannot be used.</source>
+        <location line="+1"/>
+        <source>The load test&apos;s texts cannot be used.</source>
         <translation>无法使用压力测试的文本。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The load test's voices cannot be used.</source>
+        <location line="+1"/>
+        <source>The load test&apos;s voices cannot be used.</source>
         <translation>无法使用压力测试的音色。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The load test's voices were not ready in time.</source>
+        <location line="+1"/>
+        <source>The load test&apos;s voices were not ready in time.</source>
         <translation>压力测试的音色未能及时就绪。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>That hardware probe cannot be run.</source>
         <translation>无法运行该硬件探测。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The hardware probe's model folder could not be made.</source>
+        <location line="+1"/>
+        <source>The hardware probe&apos;s model folder could not be made.</source>
         <translation>无法创建硬件探测的模型文件夹。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>A job did not end within the load test's time limit.</source>
+        <location line="+1"/>
+        <source>A job did not end within the load test&apos;s time limit.</source>
         <translation>有任务未在压力测试的时限内完成。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The engine client refused a job.</source>
         <translation>引擎客户端拒绝了任务。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>There is no finished run to export yet.</source>
         <translation>还没有已完成的测试可供导出。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The microphone cannot be recorded from.</source>
         <translation>无法从麦克风录音。</translation>
     </message>
@@ -1159,82 +1168,127 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>ExportController</name>
     <message>
-        <location filename="../app/ui/window/export_controller.py" line="+51" />
+        <location filename="../app/ui/window/export_controller.py" line="+51"/>
         <source>{code}: the {kind} export is still running; wait or cancel it</source>
         <translation>{code}: {kind} 导出仍在进行中；请等待或取消</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+24"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Exporting {label}</source>
         <translation>正在导出{label}</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Cancelling the {kind} export</source>
         <translation>正在取消 {kind} 导出</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>exporting the {kind}</source>
         <translation>正在导出 {kind}</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>{code}: the project has no video; add one with Project › Set video…</source>
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 添加</translation>
     </message>
 </context>
 <context>
+    <name>FindReplaceDialog</name>
+    <message>
+        <location filename="../app/ui/script/find_replace.py" line="+31"/>
+        <source>Find and replace</source>
+        <translation>查找和替换</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Match case</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only the selected lines</source>
+        <translation>仅选中的台词</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replace all</source>
+        <translation>全部替换</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replace with</source>
+        <translation>替换为</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>Replaced in %n line(s); Edit › Undo takes it back.</source>
+        <translation>
+            <numerusform>已在 %n 句台词中替换；可用“编辑 › 撤销”还原。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No line has “%1”.</source>
+        <translation>没有台词包含“%1”。</translation>
+    </message>
+</context>
+<context>
     <name>FitColumn</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="+378" />
+        <location filename="../app/ui/script/columns.py" line="+378"/>
         <source>too long +%1 s</source>
         <translation>过长 +%1 秒</translation>
     </message>
     <message>
-        <location line="+29" />
-        <source>Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at the project's total speed-up limit, %2×.</source>
+        <location line="+32"/>
+        <source>Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at the project&apos;s total speed-up limit, %2×.</source>
         <translation>过长：请缩短文本或加宽时段（还需 %1 秒）。适配最多只能加速到项目的总加速上限 %2×。</translation>
     </message>
 </context>
 <context>
     <name>FitDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+10" />
+        <location filename="../app/ui/script/script_panel.py" line="+10"/>
         <source>Project default ({default})</source>
         <translation>项目默认（{default}）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Fit to slot</source>
         <translation>适配时段</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Don't fit</source>
+        <location line="+1"/>
+        <source>Don&apos;t fit</source>
         <translation>不适配</translation>
     </message>
 </context>
 <context>
     <name>FrameDecoder</name>
     <message>
-        <location filename="../app/ui/timeline/video.py" line="+84" />
-        <location line="+7" />
+        <location filename="../app/ui/timeline/video.py" line="+84"/>
+        <location line="+7"/>
         <source>{code}: cannot read {name}: {error}</source>
         <translation>{code}: 无法读取 {name}：{error}</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>{code}: {name} has no video stream</source>
         <translation>{code}: {name} 没有视频流</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+20"/>
         <source>{code}: cannot decode {name} at {seconds:.2f} s: {error}</source>
         <translation>{code}: 无法在 {seconds:.2f} 秒处解码 {name}：{error}</translation>
     </message>
@@ -1242,128 +1296,128 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>GeneralPage</name>
     <message>
-        <location filename="../app/ui/settings/dialog.py" line="+68" />
+        <location filename="../app/ui/settings/dialog.py" line="+68"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Automatic: by the cores (at most 4), or by free GPU memory on a GPU</source>
         <translation>自动：按 CPU 核心数（最多 4 个），使用 GPU 时按空闲显存</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>No audio output device was found; playback is silent.</source>
         <translation>未找到音频输出设备，播放将没有声音。</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location line="+2" />
-        <location line="+67" />
+        <location line="+2"/>
+        <location line="+67"/>
         <source>measuring…</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location line="-65" />
+        <location line="-65"/>
         <source>Clear cache</source>
         <translation>清空缓存</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Delete prepared voices; they are rebuilt on the next use.</source>
         <translation>删除已准备好的音色，下次使用时会重新生成。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="+6" />
-        <source>The Whisper model that checks takes and hears transcripts. base knows every language Whisper does; tiny.en is faster and English only; larger ones are downloaded with `dubstudio qa --download-model NAME`. It also transcribes a video's dialogue (an English-only model leaves that to base); a larger model transcribes, and translates into English, far better than base.</source>
+        <location line="+6"/>
+        <source>The Whisper model that checks takes and hears transcripts. base knows every language Whisper does; tiny.en is faster and English only; larger ones are downloaded with `dubstudio qa --download-model NAME`. It also transcribes a video&apos;s dialogue (an English-only model leaves that to base); a larger model transcribes, and translates into English, far better than base.</source>
         <translation>用于质检版本和识别转写文本的 Whisper 模型。base 支持 Whisper 的所有语言；tiny.en 更快，但只支持英语；更大的模型可用 `dubstudio qa --download-model NAME` 下载。它也用于转写视频对白（仅英语的模型会交给 base 处理）；更大的模型在转写和译成英语时都比 base 好得多。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Use a faster-whisper model folder you have</source>
         <translation>使用你已有的 faster-whisper 模型文件夹</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>System: the language of your computer's locale.</source>
+        <location line="+2"/>
+        <source>System: the language of your computer&apos;s locale.</source>
         <translation>跟随系统：使用电脑区域设置的语言。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Takes effect when the studio starts again.</source>
         <translation>重新启动后生效。</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Cache size</source>
         <translation>缓存大小</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source> (not downloaded)</source>
         <translation>（未下载）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source> (missing)</source>
         <translation>（缺失）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>multilingual</source>
         <translation>多语种</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>English only</source>
         <translation>仅英语</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>{name}: {kind}, {size} MB{state}</source>
         <translation>{name}：{kind}，{size} MB{state}</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>folder: {current}</source>
         <translation>文件夹：{current}</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>A faster-whisper model folder</source>
         <translation>faster-whisper 模型文件夹</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+14"/>
         <source>cannot measure: {reason}</source>
         <translation>无法计算：{reason}</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>cannot clear: {reason}</source>
         <translation>无法清空：{reason}</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Voice cache folder</source>
         <translation>音色缓存文件夹</translation>
     </message>
@@ -1371,42 +1425,42 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>LineDelivery</name>
     <message>
-        <location filename="../app/ui/script/line_delivery.py" line="+18" />
-        <source>Character's</source>
+        <location filename="../app/ui/script/line_delivery.py" line="+18"/>
+        <source>Character&apos;s</source>
         <translation>跟随角色</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Delivery of this line</source>
         <translation>这句台词的演绎</translation>
     </message>
     <message>
-        <location line="+10" />
-        <source>How to say this line (e.g. “whisper”, “angry”), over its character's; backends that take instructions (CosyVoice2) use it</source>
+        <location line="+10"/>
+        <source>How to say this line (e.g. “whisper”, “angry”), over its character&apos;s; backends that take instructions (CosyVoice2) use it</source>
         <translation>这句台词怎么说（例如“耳语”“愤怒”），优先于角色的设置；支持指令的后端（CosyVoice2）会使用它</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Speed</source>
         <translation>语速</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Say it</source>
         <translation>念出来</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+21"/>
         <source>{tip}; lowest: {follows}</source>
         <translation>{tip}；最低值：{follows}</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>{follows}: {instruction}</source>
         <translation>{follows}：{instruction}</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -1414,108 +1468,108 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>LinesModel</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="-351" />
+        <location filename="../app/ui/script/columns.py" line="-354"/>
         <source>Checking…</source>
         <translation>正在检查…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>✓ Passed</source>
         <translation>✓ 通过</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>⚠ Runs long</source>
         <translation>⚠ 超长</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>✗ Failed</source>
         <translation>✗ 未通过</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Not checked</source>
         <translation>未检查</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>⚠ QA error</source>
         <translation>⚠ 质检错误</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>Not rendered</source>
         <translation>未渲染</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Rendering…</source>
         <translation>渲染中…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Stale</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>Silent</source>
         <translation>静音</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Misheard</source>
         <translation>听错</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Too long</source>
         <translation>过长</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Unlike voice</source>
         <translation>音色不像</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Clipped</source>
         <translation>削波</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+2" />
+        <location line="+1"/>
+        <location line="+2"/>
         <source>Silence</source>
         <translation>静音段</translation>
     </message>
     <message>
-        <location line="-1" />
+        <location line="-1"/>
         <source>Long pause</source>
         <translation>停顿过长</translation>
     </message>
     <message>
-        <location line="+82" />
+        <location line="+82"/>
         <source>No character: double-click to choose one</source>
         <translation>无角色：双击选择一个</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+22"/>
         <source>{text}
 
 A machine translation to check: editing the text marks it checked.</source>
@@ -1524,159 +1578,159 @@ A machine translation to check: editing the text marks it checked.</source>
 这是需要核对的机器翻译：编辑文本后即标为已核对。</translation>
     </message>
     <message>
-        <location line="+23" />
+        <location line="+23"/>
         <source>letters</source>
         <translation>个字母</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>characters</source>
         <translation>个字</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The translation fits its slot: {0} of {1} {2}.</source>
         <translation>译文放得进时间段：{0}/{1} {2}。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>The translation runs past its slot: {0} {2} for {1} (Edit › Shorten to fit).</source>
         <translation>译文超出时间段：容量 {1} {2}，实际 {0}（可用“编辑 › 缩短以适配”）。</translation>
     </message>
     <message>
-        <location line="+44" />
-        <source>The engine's voice cannot speak this line's language: it will not be rendered.
-Render it with a backend that speaks it, or set the character's language.</source>
+        <location line="+44"/>
+        <source>The engine&apos;s voice cannot speak this line&apos;s language: it will not be rendered.
+Render it with a backend that speaks it, or set the character&apos;s language.</source>
         <translation>引擎当前的声音说不了这句台词的语言，这句不会被渲染。
 请改用能说这种语言的后端，或设置角色的语言。</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Text, character, clip or voice settings changed since this take was rendered.</source>
         <translation>渲染此版本后，文本、角色、参考音频或音色设置已更改。</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>{seconds:.2f} s</source>
         <translation>{seconds:.2f} 秒</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>≈{seconds:.1f} s</source>
         <translation>≈{seconds:.1f} 秒</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>The take is {over:.2f} s longer than its slot ({start}–{end}).</source>
         <translation>该版本比时段（{start}–{end}）长 {over:.2f} 秒。</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+18"/>
         <source>{number} of {count}</source>
         <translation>{number} / {count}</translation>
     </message>
     <message>
-        <location line="+34" />
+        <location line="+34"/>
         <source>This take has not been checked yet; QA runs in the background after each render.</source>
         <translation>此版本尚未质检；每次渲染后会在后台质检。</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+24"/>
         <source>on render</source>
         <translation>渲染时</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>the project's default ({default})</source>
+        <location line="+1"/>
+        <source>the project&apos;s default ({default})</source>
         <translation>项目默认（{default}）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>always</source>
         <translation>总是</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Fit to slot: {choice}. Double-click to change.</source>
         <translation>适配时段：{choice}。双击修改。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>{fit}: {natural:.2f} s of speech into a {slot:.2f} s slot</source>
         <translation>{fit}：{natural:.2f} 秒的语音放进 {slot:.2f} 秒的时段</translation>
     </message>
     <message>
-        <location line="+39" />
+        <location line="+39"/>
         <source>Character</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Text</source>
         <translation>台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Click to put the script in time order (one undoable step)</source>
         <translation>点击按时间顺序排列台本（可一步撤销）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Take</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>QA</source>
         <translation>质检</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Fit</source>
         <translation>适配</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Fit to slot: speak faster (then time-stretch) when a take is longer than its slot</source>
         <translation>适配时段：版本比时段长时加快语速（再做时间伸缩）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Source</source>
         <translation>原文</translation>
     </message>
@@ -1684,157 +1738,157 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../app/ui/stress/plots.py" line="+38" />
+        <location filename="../app/ui/stress/plots.py" line="+38"/>
         <source>time since the run started (s)</source>
         <translation>运行开始后的时间（秒）</translation>
     </message>
     <message>
-        <location line="+28" />
+        <location line="+28"/>
         <source>Latency</source>
         <translation>延迟</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>latency per job (s)</source>
         <translation>每个任务的延迟（秒）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>first audio</source>
         <translation>首段音频</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>whole line</source>
         <translation>整句</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>first audio p50 (last {jobs} jobs)</source>
         <translation>首段音频 p50（最近 {jobs} 个任务）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>first audio p95 (last {jobs} jobs)</source>
         <translation>首段音频 p95（最近 {jobs} 个任务）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>rate over the last {window} s (1/s)</source>
         <translation>最近 {window} 秒的速率（1/秒）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>jobs finished/s</source>
         <translation>每秒完成任务数</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>goodput/s (on time, no stall)</source>
         <translation>每秒有效产出（按时且无卡顿）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>seconds of audio/s</source>
         <translation>每秒产出音频秒数</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Scheduling</source>
         <translation>调度</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>time per job (s)</source>
         <translation>每个任务的时间（秒）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>queue wait</source>
         <translation>排队等待</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>compute time</source>
         <translation>计算时间</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>worst gap between chunks (&gt; 0: a stall; &lt; 0: audio ready that early)</source>
         <translation>音频块之间的最大间隔（&gt; 0：卡顿；&lt; 0：提前这么久就绪）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Jobs and errors</source>
         <translation>任务与错误</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>count (jobs)</source>
         <translation>数量（任务）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>in flight</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>errors so far</source>
         <translation>累计错误</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>busy (%)</source>
         <translation>占用（%）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>engine CPU (100 % = one core)</source>
         <translation>引擎 CPU（100 % = 一个核心）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>CPU &amp; GPU</source>
         <translation>CPU 与 GPU</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>memory (MB)</source>
         <translation>内存（MB）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>engine resident memory</source>
         <translation>引擎常驻内存</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>GPU memory in use</source>
         <translation>已用显存</translation>
     </message>
     <message>
-        <location line="+98" />
+        <location line="+98"/>
         <source>objective: p95 first audio</source>
         <translation>目标：p95 首段音频</translation>
     </message>
@@ -1842,89 +1896,89 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/ui/window/main_window.py" line="+138" />
+        <location filename="../app/ui/window/main_window.py" line="+138"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>The {kind} export was cancelled; nothing was written</source>
         <translation>{kind} 导出已取消，没有写入任何内容</translation>
     </message>
     <message>
-        <location line="+90" />
+        <location line="+90"/>
         <source>Cannot open project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>Cannot copy the sample project</source>
         <translation>无法复制示例项目</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Cannot create project</source>
         <translation>无法创建项目</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Choose an empty folder for the new project</source>
         <translation>为新项目选择一个空文件夹</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Open a project folder</source>
         <translation>打开项目文件夹</translation>
     </message>
     <message>
-        <location line="+55" />
+        <location line="+55"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>Import a script</source>
         <translation>导入台本</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+14"/>
         <source>Import into a script that has lines</source>
         <translation>导入到已有台词的脚本</translation>
     </message>
     <message numerus="yes">
-        <location line="+1" />
+        <location line="+1"/>
         <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
         <translation>
             <numerusform>脚本已有 %n 行台词。用 %1 的台词替换它们，还是把它的台词添加进来？</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Either way it is one step that Edit › Undo takes back.</source>
         <translation>无论哪种方式，都可以用 编辑 › 撤销 一步撤回。</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+24"/>
         <source>Choose the folder to deliver into</source>
         <translation>选择交付文件夹</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Exporting {kind}…</source>
         <translation>正在导出 {kind}…</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Takes that overrun their slot</source>
         <translation>超出时段的版本</translation>
     </message>
@@ -1932,134 +1986,134 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+87" />
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+87"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>any file FFmpeg reads: MP4, MKV, MOV, WebM…</source>
         <translation>FFmpeg 能读取的任何文件：MP4、MKV、MOV、WebM…</translation>
     </message>
     <message>
-        <location line="+2" />
-        <location line="+13" />
-        <location line="+10" />
+        <location line="+2"/>
+        <location line="+13"/>
+        <location line="+10"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location line="-13" />
+        <location line="-13"/>
         <source>subtitles.srt</source>
         <translation>字幕.srt</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Translate the lines into English (drafts to check)</source>
         <translation>把台词翻译成英语（草稿，需要核对）</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Whisper's translate task; each line keeps the original as its source text. With the bundled base model the English is often wrong: check every line</source>
+        <location line="+2"/>
+        <source>Whisper&apos;s translate task; each line keeps the original as its source text. With the bundled base model the English is often wrong: check every line</source>
         <translation>使用 Whisper 的翻译任务；每句台词都保留原文作为源文本。使用内置的 base 模型时，英文经常有误：请逐句核对</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Keep the original audio as a guide track</source>
         <translation>保留原声作为参考音轨</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Extracted once into media/guide.flac: play it under the dub to check timing, or keep it under the dub in the export (Project settings)</source>
         <translation>只提取一次，保存为 media/guide.flac：可以垫在配音下播放以检查时间，也可以在导出时保留在配音下（项目设置）</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Script from</source>
         <translation>台本来源</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>SRT file</source>
         <translation>SRT 文件</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Project folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Create project</source>
         <translation>创建项目</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>Choose the video to dub</source>
         <translation>选择要配音的视频</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Choose the subtitles</source>
         <translation>选择字幕</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Choose an empty folder for the project</source>
         <translation>为项目选择一个空文件夹</translation>
     </message>
     <message>
-        <location line="+35" />
+        <location line="+35"/>
         <source>Reading the video…</source>
         <translation>正在读取视频…</translation>
     </message>
     <message>
-        <location line="+9" />
-        <source>The video's subtitle stream #{index} ({details})</source>
+        <location line="+9"/>
+        <source>The video&apos;s subtitle stream #{index} ({details})</source>
         <translation>视频的字幕流 #{index}（{details}）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>An SRT file</source>
         <translation>SRT 文件</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Transcribe the dialogue (characters and clips from the voices)</source>
         <translation>转写对白（根据声音划分角色并截取参考音频）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Nothing yet (an empty script)</source>
         <translation>暂不导入（空台本）</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>{name}: no such file</source>
         <translation>{name}：文件不存在</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>This file cannot be imported: {error}</source>
         <translation>无法导入此文件：{error}</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Reading the subtitles…</source>
         <translation>正在读取字幕…</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="+38"/>
         <source>{BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one</source>
         <translation>{BAD_PROJECT_FILE}: {folder} 不是空文件夹，请选择一个新的文件夹</translation>
     </message>
@@ -2067,18 +2121,19 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>NotificationBadge</name>
     <message>
-        <location filename="../app/ui/window/notifications.py" line="+143" />
+        <location filename="../app/ui/window/notifications.py" line="+143"/>
         <source>Show the messages: problems stay listed here until you clear them</source>
         <translation>显示消息：问题会一直列在这里，直到你清除</translation>
     </message>
     <message numerus="yes">
-        <location line="+5" />
+        <location line="+5"/>
         <source>{mark} %n message(s)</source>
         <translation>
-            <numerusform>{mark} %n 条消息</numerusform></translation>
+            <numerusform>{mark} %n 条消息</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
@@ -2086,12 +2141,12 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>NotificationList</name>
     <message>
-        <location line="-66" />
+        <location line="-66"/>
         <source>No messages. Problems and reports appear here, and stay until you clear them.</source>
         <translation>没有消息。问题和报告会显示在这里，直到你清除。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
@@ -2099,7 +2154,7 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../app/ui/tasks.py" line="+122" />
+        <location filename="../app/ui/tasks.py" line="+122"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2107,196 +2162,193 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>PlaybackController</name>
     <message>
-        <location filename="../app/ui/playback/playback_controller.py" line="+58" />
+        <location filename="../app/ui/playback/playback_controller.py" line="+62"/>
         <source>Line {order} failed last time: {error}; rendering it again</source>
         <translation>第 {order} 句上次失败：{error}；正在重新渲染</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>{code}: cannot play {path}: {error}</source>
         <translation>{code}: 无法播放 {path}：{error}</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>{code}: cannot compare the takes of line {order}: {error}</source>
         <translation>{code}: 无法对比第 {order} 句的版本：{error}</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>{code}: the takes of line {order} have different sample rates ({rate} and {rate_b} Hz); play them one by one</source>
         <translation>{code}: 第 {order} 句的版本采样率不同（{rate} 和 {rate_b} Hz）；请逐个播放</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>A/B: take {a} (in use), then take {b}</source>
         <translation>A/B：先播版本 {a}（使用中），再播版本 {b}</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>{code}: the engine is not ready yet</source>
         <translation>{code}: 引擎尚未就绪</translation>
     </message>
-</context>
-<context>
-    <name>ProjectDialog</name>
     <message>
-        <location filename="../app/ui/settings/project_dialog.py" line="+50" />
-        <source>Its music and effects under the dub (the original dialogue taken out)</source>
-        <translation>保留原片的音乐和音效，置于配音之下（去除原对白）</translation>
-    </message>
-</context>
-<context>
-    <name>PlaybackController</name>
-    <message>
-        <location filename="../app/ui/playback/playback_controller.py" line="+53"/>
+        <location line="-51"/>
         <source>Line %1 waits for its turn in the render; it plays as soon as its first audio arrives</source>
         <translation>第 %1 行正在排队等待渲染；它的第一段音频一到就会播放</translation>
     </message>
 </context>
 <context>
+    <name>ProjectDialog</name>
+    <message>
+        <location filename="../app/ui/settings/project_dialog.py" line="+50"/>
+        <source>Its music and effects under the dub (the original dialogue taken out)</source>
+        <translation>保留原片的音乐和音效，置于配音之下（去除原对白）</translation>
+    </message>
+</context>
+<context>
     <name>ProjectSettingsDialog</name>
     <message>
-        <location line="+31" />
+        <location line="+31"/>
         <source>Project settings</source>
         <translation>项目设置</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+14"/>
         <source>Simplified (简体)</source>
         <translation>简体</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Traditional (繁體)</source>
         <translation>繁体（繁體）</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>The characters transcribed Chinese lines are written in</source>
         <translation>转写出的中文台词使用的字形</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Chinese script</source>
         <translation>中文字形</translation>
     </message>
     <message>
-        <location line="+23" />
-        <source>Fit every line's take into its slot when rendering</source>
+        <location line="+23"/>
+        <source>Fit every line&apos;s take into its slot when rendering</source>
         <translation>渲染时把每句台词的版本适配到它的时段内</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Lines can still choose for themselves in the script's Fit column</source>
+        <location line="+2"/>
+        <source>Lines can still choose for themselves in the script&apos;s Fit column</source>
         <translation>每句台词仍可在台本的“适配”列中单独设置</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Up to this speaking rate the voice simply speaks faster; beyond it the rest is time-stretched (Rubber Band). 1.25× is where speech starts to sound rushed.</source>
         <translation>在这个语速以内，音色只是说得更快；超过后，其余部分用时间伸缩处理（Rubber Band）。1.25× 左右开始听起来仓促。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Fit to slot</source>
         <translation>适配时段</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Fastest speaking rate</source>
         <translation>最快语速</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Faster speaking and time-stretch together never speed a take up more than this; a line that still does not fit is flagged “too long” with the seconds it needs.</source>
         <translation>加快语速和时间伸缩合起来不会让版本加速超过此值；仍放不下的台词会标为“过长”，并注明还需要多少秒。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Total speed-up limit</source>
         <translation>总加速上限</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>A line with an end time may run on into the silence after it by this much, never past the next line's start, before anything is sped up.</source>
+        <location line="+3"/>
+        <source>A line with an end time may run on into the silence after it by this much, never past the next line&apos;s start, before anything is sped up.</source>
         <translation>有结束时间的台词在加速之前，可以延伸到其后的静音中这么多，但绝不超过下一句的开始。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Run into the silence after a line</source>
         <translation>延伸到台词后的静音</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Another target</source>
         <translation>其他目标</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Off: keep the takes' levels</source>
+        <location line="+1"/>
+        <source>Off: keep the takes&apos; levels</source>
         <translation>关：保留各版本原有音量</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>No peak of the mix (between samples too) goes above this</source>
         <translation>混音的峰值（包括采样点之间）不会超过此值</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Loudness of the mix and the video</source>
         <translation>混音与视频的响度</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Integrated loudness</source>
         <translation>综合响度</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>True-peak ceiling</source>
         <translation>真峰值上限</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Every take is brought to the target, then the whole mix (ITU-R BS.1770).</source>
         <translation>先把每个版本调到目标响度，再调整整个混音（ITU-R BS.1770）。</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>How far the original audio dips while a line plays</source>
         <translation>台词播放时原声压低多少</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Original audio in the exported mix and video</source>
         <translation>导出的混音和视频中的原声</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Original audio</source>
         <translation>原声</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Its level</source>
         <translation>音量</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Dip under lines</source>
         <translation>台词处压低</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>This project has no original audio yet (Project › Add the original audio)</source>
         <translation>此项目还没有原声（项目 › 添加原声）</translation>
     </message>
@@ -2304,67 +2356,67 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>QaCode</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="+1" />
+        <location filename="../build/translations/code_headlines.py" line="+1"/>
         <source>The take is silent.</source>
         <translation>该版本是静音。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>No speech was heard in the take.</source>
         <translation>该版本中没有听到语音。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The words heard are not the line's.</source>
+        <location line="+1"/>
+        <source>The words heard are not the line&apos;s.</source>
         <translation>听到的内容与台词不符。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The take sounds like another language.</source>
         <translation>该版本听起来像是另一种语言。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The take is spoken far too fast.</source>
         <translation>该版本语速过快。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The take is too short for its words.</source>
         <translation>该版本相对台词内容过短。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The take is clipped (too loud).</source>
         <translation>该版本有削波（音量过大）。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Long silence before the speech.</source>
         <translation>语音前的静音过长。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A long pause inside the speech.</source>
         <translation>语音中间停顿过长。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Long silence after the speech.</source>
         <translation>语音后的静音过长。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The take runs past its slot.</source>
         <translation>该版本超出了它的时段。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The take does not sound like the character's clip.</source>
+        <location line="+1"/>
+        <source>The take does not sound like the character&apos;s clip.</source>
         <translation>该版本听起来不像角色的参考音频。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The words could not be checked.</source>
         <translation>无法核对台词内容。</translation>
     </message>
@@ -2372,12 +2424,12 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>QaController</name>
     <message>
-        <location filename="../app/ui/script/qa_controller.py" line="+139" />
+        <location filename="../app/ui/script/qa_controller.py" line="+139"/>
         <source>QA of line {order}: {error}</source>
         <translation>第 {order} 句的质检：{error}</translation>
     </message>
     <message>
-        <location line="+33" />
+        <location line="+33"/>
         <source>the QA results could not be saved: {error}</source>
         <translation>无法保存质检结果：{error}</translation>
     </message>
@@ -2385,17 +2437,17 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>QaThresholdsBox</name>
     <message>
-        <location filename="../app/ui/settings/qa_thresholds.py" line="+70" />
+        <location filename="../app/ui/settings/qa_thresholds.py" line="+70"/>
         <source>Defaults</source>
         <translation>默认值</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The measured defaults (docs/qa.md says why each is where it is)</source>
         <translation>实测得出的默认值（docs/qa.md 说明了每个值的依据）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Verdicts follow at once: takes are not listened to again.</source>
         <translation>判定立即更新：不会重新听一遍版本。</translation>
     </message>
@@ -2403,33 +2455,34 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>RemoveCharacterDialog</name>
     <message>
-        <location filename="../app/ui/characters/character_removal.py" line="+67" />
+        <location filename="../app/ui/characters/character_removal.py" line="+67"/>
         <source>Remove {name}?</source>
         <translation>删除「{name}」？</translation>
     </message>
     <message numerus="yes">
-        <location line="+1" />
+        <location line="+1"/>
         <source>{name} speaks %n line(s). What becomes of {value}?</source>
         <translation>
-            <numerusform>「{name}」有 %n 句台词。这些台词怎么处理？</numerusform></translation>
+            <numerusform>「{name}」有 %n 句台词。这些台词怎么处理？</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Give them to</source>
         <translation>交给</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Remove {value} too</source>
         <translation>一并删除这些台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Keep them without a character (they will not render)</source>
         <translation>保留但不指定角色（不会被渲染）</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Remove {name}</source>
         <translation>删除「{name}」</translation>
     </message>
@@ -2437,67 +2490,67 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>RenderController</name>
     <message>
-        <location filename="../app/ui/script/render_controller.py" line="+75" />
+        <location filename="../app/ui/script/render_controller.py" line="+75"/>
         <source>{code}: a batch is already running; cancel it or wait for it to finish</source>
         <translation>{code}: 已有一批渲染在进行中；请取消或等待它完成</translation>
     </message>
     <message>
-        <location line="+36" />
+        <location line="+36"/>
         <source>{code}: the engine is not ready yet</source>
         <translation>{code}: 引擎尚未就绪</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>{code}: the project is read-only here ({reason}); it cannot be rendered</source>
         <translation>{code}: 项目在这里是只读的（{reason}），无法渲染</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+21"/>
         <source>Nothing to retry: the last render has no failed lines</source>
         <translation>无需重试：上次渲染没有失败的台词</translation>
     </message>
     <message>
-        <location line="+42" />
+        <location line="+42"/>
         <source>{done} of {total} rendered</source>
         <translation>已渲染 {done} / {total}</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>{count} failed</source>
         <translation>{count} 句失败</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>{count} cancelled</source>
         <translation>{count} 句已取消</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Cancelled after {time}</source>
         <translation>已取消，用时 {time}</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Finished in {time}</source>
         <translation>完成，用时 {time}</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>estimating time left…</source>
         <translation>正在估算剩余时间…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>about {time} left</source>
         <translation>大约还剩 {time}</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>{seconds} s</source>
         <translation>{seconds} 秒</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>{minutes} min {seconds:02d} s</source>
         <translation>{minutes} 分 {seconds:02d} 秒</translation>
     </message>
@@ -2505,334 +2558,338 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-395" />
+        <location filename="../app/ui/window/document_session.py" line="-414"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
-            <numerusform>正在渲染 %n 句台词（{scope}）</numerusform></translation>
+            <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+3" />
+        <location line="+3"/>
         <source>: %n fitted to their slot(s)</source>
         <translation>
-            <numerusform>：%n 句适配到时段</numerusform></translation>
+            <numerusform>：%n 句适配到时段</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+3" />
+        <location line="+3"/>
         <source>, line(s) {orders}</source>
         <translation>
-            <numerusform>，第 {orders} 句</numerusform></translation>
+            <numerusform>，第 {orders} 句</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+7" />
+        <location line="+7"/>
         <source>; likely too long for their slot(s) without fit: line(s) {orders}</source>
         <translation>
-            <numerusform>；不适配时可能超出时段：第 {orders} 句</numerusform></translation>
+            <numerusform>；不适配时可能超出时段：第 {orders} 句</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>RunControls</name>
     <message>
-        <location filename="../app/ui/stress/controls.py" line="+43" />
+        <location filename="../app/ui/stress/controls.py" line="+43"/>
         <source>Bundled, as the backend speaks</source>
         <translation>内置，按后端支持的语言</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Bundled English</source>
         <translation>内置英语</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Bundled Chinese</source>
         <translation>内置中文</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Bundled English + Chinese</source>
         <translation>内置英语 + 中文</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>From a file…</source>
         <translation>从文件…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Audio (*.wav *.flac *.ogg *.mp3);;All files (*)</source>
         <translation>音频 (*.wav *.flac *.ogg *.mp3);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+61" />
+        <location line="+61"/>
         <source>Load</source>
         <translation>负载</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Closed loop (users)</source>
         <translation>闭环（用户数）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Open loop (arrival rate)</source>
         <translation>开环（到达率）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Users (closed loop) or multiples of the rate (open loop), e.g. 1,2,4,8</source>
         <translation>用户数（闭环）或速率的倍数（开环），例如 1,2,4,8</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Levels</source>
         <translation>级别</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>jobs per level</source>
         <translation>每级任务数</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>seconds per level</source>
         <translation>每级秒数</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>How long each level is held</source>
         <translation>每个级别持续多久</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Hold</source>
         <translation>持续</translation>
     </message>
     <message>
-        <location line="+4" />
-        <source>under the level's load</source>
+        <location line="+4"/>
+        <source>under the level&apos;s load</source>
         <translation>在该级别的负载下</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>one at a time, first</source>
         <translation>先逐个运行</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Sequential warm-up jobs run alone before the level starts, so they load nothing</source>
         <translation>预热任务在级别开始前逐个单独运行，不计入负载</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Warm-up jobs</source>
         <translation>预热任务</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Think time</source>
         <translation>思考时间</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Rate</source>
         <translation>速率</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Poisson</source>
         <translation>泊松</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Constant</source>
         <translation>恒定</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Arrivals</source>
         <translation>到达分布</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Open loop: at most this many jobs in flight; latency still counts from arrival</source>
         <translation>开环：最多同时进行这么多任务；延迟仍从到达时算起</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>no cap</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Max in flight</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Job timeout</source>
         <translation>任务超时</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Stop after the first level that misses</source>
         <translation>第一个未达标的级别后停止</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Step up the levels until the objective fails: higher levels would only miss more</source>
         <translation>逐级加压，直到未达到目标：更高的级别只会差得更多</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>How the load is made. Closed loop: a number of simulated users, each sending its next line only when the last one has finished (like dubbers at their desks). Open loop: lines arrive at a set rate whether or not the engine keeps up (like requests to a server).</source>
         <translation>负载的产生方式。闭环：若干模拟用户，每人在上一句完成后才发送下一句（就像坐在工位上的配音员）。开环：台词按设定的速率到达，不论引擎是否跟得上（就像发往服务器的请求）。</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>The loads to try, one after another: numbers of users (closed loop) or multiples of the rate (open loop). Each is one column of the table.</source>
         <translation>依次尝试的负载：用户数（闭环）或速率的倍数（开环）。每个负载是表格中的一列。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>How long each load level lasts: a number of lines (jobs) or of seconds.</source>
         <translation>每个负载级别持续多久：若干句台词（任务）或若干秒。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Warm-up jobs: the first lines of each level, left out of the figures, because the first line after a change is slower (models and voices are still loading).</source>
         <translation>预热任务：每个级别的最初几句，不计入数据，因为变化后的第一句较慢（模型和声音仍在加载）。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Closed loop: how long a simulated user pauses between two lines.</source>
         <translation>闭环：模拟用户在两句台词之间停顿多久。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Open loop: how many lines arrive per second at level 1.</source>
         <translation>开环：级别 1 时每秒到达多少句台词。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Open loop: Poisson spaces the arrivals at random, as real users do; Constant spaces them evenly.</source>
         <translation>开环：泊松分布让到达时间随机，如同真实用户；恒定则让它们均匀分布。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Open loop: the most lines the engine is given at once; the others wait.</source>
         <translation>开环：同时交给引擎的最多台词数；其余的等待。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Workload</source>
         <translation>工作负载</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Texts</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>one text per line, UTF-8</source>
         <translation>每行一段文本，UTF-8</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Text file</source>
         <translation>文本文件</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Voices</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Warm (voices prepared first)</source>
         <translation>热（先准备好音色）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Cold (a new voice every job)</source>
         <translation>冷（每个任务用新音色）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Voice cache</source>
         <translation>音色缓存</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Warm: each voice is prepared before the run, as in a studio session. Cold: every line brings a new voice, the worst case.</source>
         <translation>热：每个声音在运行前准备好，如同录音棚工作时。冷：每句台词都带来一个新声音，最坏情况。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Objective</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>p95 first audio ≤</source>
         <translation>p95 首段音频 ≤</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Allowed failed jobs, percent</source>
         <translation>允许失败的任务百分比</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Errors ≤ (%)</source>
         <translation>错误 ≤（%）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Stalls per job ≤</source>
         <translation>每任务卡顿 ≤</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>p95 first audio: 95 of every 100 lines start to sound within this many seconds (the slowest 5 are allowed to be later). A level passes only when it keeps this.</source>
         <translation>p95 首个音频：每 100 句中有 95 句在这么多秒内开始发声（最慢的 5 句允许更晚）。只有做到这一点，级别才算通过。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>A stall: the listener runs out of audio in the middle of a line and hears a gap.</source>
         <translation>卡顿：听者在一句台词中途没有音频可听，听到一段空白。</translation>
     </message>
     <message>
-        <location line="+92" />
+        <location line="+92"/>
         <source>Texts to speak</source>
         <translation>要念的文本</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Reference clips</source>
         <translation>参考音频</translation>
     </message>
@@ -2840,119 +2897,129 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>ScriptPanel</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+68" />
+        <location filename="../app/ui/script/script_panel.py" line="+69"/>
         <source>All statuses</source>
         <translation>所有状态</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Failed QA</source>
         <translation>质检未通过</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Search text…</source>
         <translation>搜索文本…</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Assign to…</source>
         <translation>指定给…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Give the selected lines to a character</source>
         <translation>把选中的台词交给一个角色</translation>
     </message>
     <message>
-        <location line="+43" />
+        <location line="+47"/>
         <source>Order in the script (drag rows to reorder)</source>
         <translation>在台本中的顺序（拖动行可调整顺序）</translation>
     </message>
     <message>
-        <location line="+12" />
-        <location line="+242" />
+        <location line="+12"/>
+        <location line="+251"/>
         <source>Takes</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location line="-233" />
+        <location line="-242"/>
         <source>▶ Play take</source>
         <translation>▶ 播放版本</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Use this take</source>
         <translation>使用此版本</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>A/B</source>
         <translation>A/B</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Play the take in use (A), then the selected take (B), to compare them</source>
         <translation>先播放正在使用的版本（A），再播放选中的版本（B），进行对比</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+24"/>
         <source>Nothing rendering</source>
         <translation>没有正在渲染的内容</translation>
     </message>
     <message>
-        <location line="+105" />
+        <location line="+105"/>
         <source>Assign to character</source>
         <translation>指定角色</translation>
     </message>
     <message>
-        <location line="+6" />
-        <location line="+64" />
+        <location line="+6"/>
+        <location line="+73"/>
         <source>No character</source>
         <translation>无角色</translation>
     </message>
     <message>
-        <location line="-61" />
+        <location line="-70"/>
         <source>Merge {name} into</source>
         <translation>把「{name}」合并到</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Merge into</source>
         <translation>合并到</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Give all of this character's lines to another and remove it (one actor heard as two)</source>
+        <location line="+2"/>
+        <source>Give all of this character&apos;s lines to another and remove it (one actor heard as two)</source>
         <translation>把该角色的全部台词交给另一个角色并删除它（同一位演员被识别成了两个角色）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Split selected lines into a new character</source>
         <translation>把选中的台词拆分为新角色</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Give the selected lines to a new character (two actors heard as one)</source>
         <translation>把选中的台词交给一个新角色（两位演员被识别成了一个角色）</translation>
     </message>
     <message>
-        <location line="+48" />
+        <location line="+4"/>
+        <source>Use this line&apos;s original audio as the voice clip</source>
+        <translation>用这句台词的原声作为音色参考音频</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cut this line&apos;s slot from the video&apos;s audio and make it the clip of the line&apos;s character (undoable)</source>
+        <translation>从视频音频中截取这句台词的时段，作为该台词角色的参考音频（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>All characters</source>
         <translation>所有角色</translation>
     </message>
     <message>
-        <location line="+35" />
+        <location line="+35"/>
         <source>Takes of line {order_of}</source>
         <translation>第 {order_of} 句台词的版本</translation>
     </message>
     <message>
-        <location line="+26" />
+        <location line="+26"/>
         <source>Not rendered yet</source>
         <translation>尚未渲染</translation>
     </message>
@@ -2960,77 +3027,77 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>Settings</name>
     <message>
-        <location filename="../app/ui/settings/store.py" line="+144" />
+        <location filename="../app/ui/settings/store.py" line="+144"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Server URL</source>
         <translation>服务器地址</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Speech backend</source>
         <translation>语音后端</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Parallel jobs (0 = automatic)</source>
         <translation>并行任务数（0 = 自动）</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Backend options</source>
         <translation>后端选项</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>Interpreter that runs the engine (empty = the backend's environment)</source>
+        <location line="+3"/>
+        <source>Interpreter that runs the engine (empty = the backend&apos;s environment)</source>
         <translation>运行引擎的解释器（留空 = 后端自己的环境）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Use notices accepted</source>
         <translation>已接受的使用须知</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Voice cache folder (empty = default)</source>
         <translation>音色缓存文件夹（留空 = 默认）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Audio output device (empty = system default)</source>
         <translation>音频输出设备（留空 = 系统默认）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Autosave every (0 = off)</source>
         <translation>自动保存间隔（0 = 关闭）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Recogniser (take QA, transcripts by ear)</source>
         <translation>语音识别（版本质检、识别转写文本）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Recent projects</source>
         <translation>最近的项目</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Last folder of each kind of file dialog</source>
         <translation>每类文件对话框上次使用的文件夹</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Language</source>
         <translation>界面语言</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Main window geometry (base64)</source>
         <translation>主窗口位置与大小（base64）</translation>
     </message>
@@ -3038,22 +3105,22 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../app/ui/settings/dialog.py" line="-137" />
+        <location filename="../app/ui/settings/dialog.py" line="-137"/>
         <source>System default</source>
         <translation>系统默认</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Voices engine</source>
         <translation>语音引擎</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location line="+155" />
+        <location line="+155"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -3061,7 +3128,7 @@ Render it with a backend that speaks it, or set the character's language.</sourc
 <context>
     <name>SpeedBox</name>
     <message>
-        <location filename="../app/ui/script/speed_box.py" line="+63" />
+        <location filename="../app/ui/script/speed_box.py" line="+63"/>
         <source>{about}
 Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here to replace it.</source>
         <translation>{about}
@@ -3071,17 +3138,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>SplitCharacterDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_clips.py" line="+20" />
+        <location filename="../app/ui/timeline/video_clips.py" line="+20"/>
         <source>Split {name}</source>
         <translation>拆分「{name}」</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Give them to a new character</source>
         <translation>交给一个新角色</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Tick the lines another actor says; they move from {name} to a new character.</source>
         <translation>勾选由另一位演员说的台词；它们会从「{name}」移到一个新角色。</translation>
     </message>
@@ -3089,127 +3156,127 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StressPanel</name>
     <message>
-        <location filename="../app/ui/stress/panel.py" line="+202" />
+        <location filename="../app/ui/stress/panel.py" line="+202"/>
         <source>Starting: {describe}…</source>
         <translation>正在启动：{describe}…</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location line="+65" />
+        <location line="+65"/>
         <source>Run of my own</source>
         <translation>自定义运行</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>A preset fills the settings; a hardware probe also builds its model when missing</source>
         <translation>预设会填好各项设置；硬件探测在缺少模型时还会生成模型</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source> Preset </source>
         <translation> 预设 </translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>▶ Start</source>
         <translation>▶ 开始</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Start a run with these settings</source>
         <translation>用这些设置开始运行</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>■ Stop</source>
         <translation>■ 停止</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Stop: jobs in flight are cancelled; the report covers the levels that finished</source>
         <translation>停止：进行中的任务会被取消；报告包含已完成的级别</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Choose a target and a load, then press Start.</source>
         <translation>选择目标和负载，然后点击“开始”。</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Event-loop lag: –</source>
         <translation>事件循环延迟：–</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>How late a 20 ms timer fires on the GUI thread: what a click would wait</source>
         <translation>界面线程上 20 毫秒定时器触发的延迟：也就是一次点击要等多久</translation>
     </message>
     <message>
-        <location line="+52" />
+        <location line="+52"/>
         <source>The capacity: the highest level at which it and every lower level met the objective. A level that passes above one that missed is not counted: it was a lucky sample.</source>
         <translation>容量：该级别及所有更低级别都达到目标的最高级别。在未达标级别之上通过的级别不计入：那只是侥幸的样本。</translation>
     </message>
     <message>
-        <location line="+62" />
+        <location line="+62"/>
         <source>synthetic {synthetic_size} size (built if missing)</source>
         <translation>合成 {synthetic_size} 尺寸（缺少时自动生成）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Empty: the {synthetic_size}-size synthetic model folder in your data folder, built on Start when it is missing. Or give a real model folder.</source>
         <translation>留空：使用数据文件夹中 {synthetic_size} 尺寸的合成模型文件夹，缺少时在“开始”时生成。也可以指定一个真实的模型文件夹。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>{label}: levels {join} until the objective fails. Press Start.</source>
         <translation>{label}：级别 {join}，直到未达到目标。点击“开始”。</translation>
     </message>
     <message>
-        <location line="+40" />
+        <location line="+40"/>
         <source>Export the {lower}</source>
         <translation>导出{lower}</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Exported {path}</source>
         <translation>已导出 {path}</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>Event-loop lag (10 s): p50 {value:.0f} ms · p99 {value2:.0f} ms · max {value3:.0f} ms</source>
         <translation>事件循环延迟（10 秒）：p50 {value:.0f} 毫秒 · p99 {value2:.0f} 毫秒 · 最大 {value3:.0f} 毫秒</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>{level_text} · {jobs_done} jobs done · {in_flight} in flight · {errors} errors</source>
         <translation>{level_text} · 已完成 {jobs_done} 个任务 · 进行中 {in_flight} · 错误 {errors}</translation>
     </message>
     <message>
-        <location line="+23" />
+        <location line="+23"/>
         <source>Getting ready: {text}</source>
         <translation>准备中：{text}</translation>
     </message>
     <message>
-        <location line="+55" />
+        <location line="+55"/>
         <source>&lt;b&gt;Verdict.&lt;/b&gt; {sentence}</source>
         <translation>&lt;b&gt;结论。&lt;/b&gt;{sentence}</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>&lt;b&gt;Measured on&lt;/b&gt; {where}: {hardware_line}</source>
         <translation>&lt;b&gt;测试环境&lt;/b&gt; {where}：{hardware_line}</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>{done} in {wall_s:.0f} s: {count} jobs.{lag_text}</source>
         <translation>{done}，用时 {wall_s:.0f} 秒：{count} 个任务。{lag_text}</translation>
     </message>
@@ -3217,12 +3284,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StressTab</name>
     <message>
-        <location filename="../app/ui/stress/tab.py" line="+28" />
+        <location filename="../app/ui/stress/tab.py" line="+28"/>
         <source>Stress</source>
         <translation>压力测试</translation>
     </message>
     <message>
-        <location line="+43" />
+        <location line="+43"/>
         <source>The stress panel could not be loaded: {exc}</source>
         <translation>无法加载压力测试面板：{exc}</translation>
     </message>
@@ -3230,22 +3297,22 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StudioMessages</name>
     <message>
-        <location filename="../app/ui/window/studio_messages.py" line="+35" />
+        <location filename="../app/ui/window/studio_messages.py" line="+35"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location line="+53" />
+        <location line="+53"/>
         <source>Close without saving?</source>
         <translation>不保存就关闭？</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The project could not be saved, so closing now would lose your unsaved changes.</source>
         <translation>项目无法保存，现在关闭会丢失未保存的修改。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Close without saving</source>
         <translation>不保存并关闭</translation>
     </message>
@@ -3253,7 +3320,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TakeDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="-405" />
+        <location filename="../app/ui/script/script_panel.py" line="-419"/>
         <source>{n}: {duration_s:.2f} s · {value}</source>
         <translation>{n}：{duration_s:.2f} 秒 · {value}</translation>
     </message>
@@ -3261,124 +3328,124 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TargetBox</name>
     <message>
-        <location filename="../app/ui/stress/target.py" line="+48" />
+        <location filename="../app/ui/stress/target.py" line="+48"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A server (dubstudio serve)</source>
         <translation>服务器（dubstudio serve）</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <location line="+30" />
-        <source>The Python that runs the engine; empty: the backend's own environment</source>
+        <location line="+30"/>
+        <source>The Python that runs the engine; empty: the backend&apos;s own environment</source>
         <translation>运行引擎的 Python；留空：使用后端自己的环境</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+26" />
+        <location line="+1"/>
+        <location line="+26"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location line="-22" />
+        <location line="-22"/>
         <source>Pieces the engine computes at once; auto picks by CPU cores (and GPU memory)</source>
         <translation>引擎同时计算的片段数；自动时按 CPU 核心数（和显存）决定</translation>
     </message>
     <message>
-        <location line="+4" />
-        <location line="+31" />
+        <location line="+4"/>
+        <location line="+31"/>
         <source>Backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location line="-29" />
+        <location line="-29"/>
         <source>Interpreter</source>
         <translation>解释器</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Slots</source>
         <translation>并发槽</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>https://gpu-box:8765</source>
         <translation>https://gpu-box:8765</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>bearer token, if it asks for one</source>
         <translation>访问令牌（服务器要求时填写）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>for a self-signed one</source>
         <translation>用于自签名证书</translation>
     </message>
     <message>
-        <location line="+5" />
-        <source>The server's first backend</source>
+        <location line="+5"/>
+        <source>The server&apos;s first backend</source>
         <translation>服务器的第一个后端</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>URL</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Certificate</source>
         <translation>证书</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Slots, interpreter and model are the server's; reports record its URL and replicas.</source>
+        <location line="+2"/>
+        <source>Slots, interpreter and model are the server&apos;s; reports record its URL and replicas.</source>
         <translation>并发槽、解释器和模型由服务器决定；报告会记录其地址和副本数。</translation>
     </message>
     <message>
-        <location line="+84" />
+        <location line="+84"/>
         <source>this Python (default)</source>
         <translation>当前 Python（默认）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>not built: {build_script}</source>
         <translation>尚未构建：{build_script}</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>default: {default_python}</source>
         <translation>默认：{default_python}</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Python that runs the engine</source>
         <translation>运行引擎的 Python</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Certificate to trust</source>
         <translation>要信任的证书</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
         <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
     </message>
@@ -3386,253 +3453,265 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelineCanvas</name>
     <message>
-        <location filename="../app/ui/timeline/canvas.py" line="+467" />
+        <location filename="../app/ui/timeline/canvas.py" line="+467"/>
         <source>Line {order}: {text}</source>
         <translation>第 {order} 句：{text}</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Line {order}</source>
         <translation>第 {order} 句</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>from {start} (open slot)</source>
         <translation>从 {start} 开始（开放时段）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>take {seconds:.2f} s</source>
         <translation>版本 {seconds:.2f} 秒</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>not rendered yet</source>
         <translation>尚未渲染</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>runs {seconds:.2f} s past its slot</source>
         <translation>超出时段 {seconds:.2f} 秒</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>will be fitted to its slot when rendered</source>
         <translation>渲染时会适配到它的时段</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Drag to move; drag an edge to change the slot (Shift: no snapping)</source>
         <translation>拖动可移动；拖动边缘可改变时段（按住 Shift：不吸附）</translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/drawing.py" line="+241" />
+        <location filename="../app/ui/timeline/drawing.py" line="+246"/>
         <source>not rendered</source>
         <translation>未渲染</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>failed</source>
         <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>rendering…</source>
+        <translation>渲染中…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>queued</source>
+        <translation>排队中</translation>
     </message>
 </context>
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../app/ui/timeline/panel.py" line="+160" />
+        <location filename="../app/ui/timeline/panel.py" line="+160"/>
         <source>Play / pause</source>
         <translation>播放 / 暂停</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Play the dub from the playhead, or pause</source>
         <translation>从播放头处播放配音，或暂停</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Shuttle backwards</source>
         <translation>快速倒放</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Play backwards; press again for 2×, 4×, 8×</source>
         <translation>倒放；再按一次为 2×、4×、8×</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Shuttle forwards</source>
         <translation>快速正放</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Play forwards; press again for 2×, 4×, 8×</source>
         <translation>正放；再按一次为 2×、4×、8×</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Go to start</source>
         <translation>跳到开头</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Go to the start</source>
         <translation>跳到开头</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Go to end</source>
         <translation>跳到结尾</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Go to the end</source>
         <translation>跳到结尾</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Previous frame</source>
         <translation>上一帧</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Next frame</source>
         <translation>下一帧</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Back one second</source>
         <translation>后退一秒</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Forward one second</source>
         <translation>前进一秒</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Zoom to fit</source>
         <translation>缩放到全部</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Show the whole programme</source>
         <translation>显示整个节目</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Scroll back</source>
         <translation>向前滚动</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Scroll forward</source>
         <translation>向后滚动</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Snap</source>
         <translation>吸附</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Snap drags to other lines and the playhead (hold Shift while dragging to leave it off)</source>
         <translation>拖动时吸附到其他台词和播放头（拖动时按住 Shift 可不吸附）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Fit</source>
         <translation>适配</translation>
     </message>
     <message>
-        <location line="+22" />
-        <location line="+90" />
+        <location line="+22"/>
+        <location line="+90"/>
         <source>Original audio</source>
         <translation>原声</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>No character</source>
         <translation>无角色</translation>
     </message>
     <message>
-        <location line="+33" />
+        <location line="+33"/>
         <source>{code}: the timeline could not load audio: {error}</source>
         <translation>{code}: 时间轴无法加载音频：{error}</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>{count} fitted</source>
         <translation>{count} 句已适配</translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source>%n overrun(s)</source>
         <translation>
-            <numerusform>%n 处超时</numerusform></translation>
+            <numerusform>%n 处超时</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>line {order} runs {seconds:.2f} s past its slot</source>
         <translation>第 {order} 句超出时段 {seconds:.2f} 秒</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Every rendered take fits its slot</source>
         <translation>所有已渲染的版本都在时段内</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="+38"/>
         <source>Move line</source>
         <translation>移动台词</translation>
     </message>
     <message numerus="yes">
-        <location line="+0" />
+        <location line="+0"/>
         <source>Move %n line(s)</source>
         <translation>
-            <numerusform>移动 %n 句台词</numerusform></translation>
+            <numerusform>移动 %n 句台词</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Change slot start</source>
         <translation>修改时段开始</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Change slot end</source>
         <translation>修改时段结束</translation>
     </message>
     <message>
-        <location line="+74" />
+        <location line="+74"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>{db:+d} dB</source>
         <translation>{db:+d} dB</translation>
     </message>
     <message>
-        <location line="+6" />
-        <source>The video's original audio under the dub while you play (the export follows the project settings)</source>
+        <location line="+6"/>
+        <source>The video&apos;s original audio under the dub while you play (the export follows the project settings)</source>
         <translation>播放时在配音下垫上视频原声（导出时按项目设置处理）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>No original audio in this project: Project › Add the original audio as a guide track</source>
         <translation>此项目没有原声：项目 › 添加原声作为参考音轨</translation>
     </message>
@@ -3640,180 +3719,180 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>Transcription</name>
     <message>
-        <location filename="../app/ui/timeline/video_clips.py" line="+11" />
+        <location filename="../app/ui/timeline/video_clips.py" line="+11"/>
         <source>Loading the speech models</source>
         <translation>正在加载语音模型</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Listening to the dialogue</source>
         <translation>正在听取对白</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Telling the voices apart</source>
         <translation>正在区分不同的声音</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Choosing each voice's clip</source>
+        <location line="+1"/>
+        <source>Choosing each voice&apos;s clip</source>
         <translation>正在为每个声音选取参考音频</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Cutting each voice's clip into voices/</source>
+        <location line="+1"/>
+        <source>Cutting each voice&apos;s clip into voices/</source>
         <translation>正在把每个声音的片段剪入 voices/</translation>
     </message>
 </context>
 <context>
     <name>TranslateDialog</name>
     <message>
-        <location filename="../app/ui/script/translate_dialog.py" line="+73" />
+        <location filename="../app/ui/script/translate_dialog.py" line="+73"/>
         <source>Translate the script</source>
         <translation>翻译台词</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Whisper translates into English only, while it transcribes the video (Project › Transcribe)</source>
         <translation>Whisper 只能在转写视频时译成英文（项目 › 转写对白）</translation>
     </message>
     <message>
-        <location line="+15" />
-        <source>The language the project dubs into; its characters' languages follow it. Type any language code the model can write (pt-BR, vi…)</source>
+        <location line="+15"/>
+        <source>The language the project dubs into; its characters&apos; languages follow it. Type any language code the model can write (pt-BR, vi…)</source>
         <translation>项目配音的目标语言，各角色的语言随之改变。也可输入模型能写的任何语言代码（如 pt-BR、vi…）</translation>
     </message>
     <message>
-        <location line="+5" />
-        <source>An OpenAI-compatible endpoint up to /v1: Ollama (http://localhost:11434/v1), llama.cpp's server (http://localhost:8080/v1), vLLM, or a hosted one</source>
+        <location line="+5"/>
+        <source>An OpenAI-compatible endpoint up to /v1: Ollama (http://localhost:11434/v1), llama.cpp&apos;s server (http://localhost:8080/v1), vLLM, or a hosted one</source>
         <translation>兼容 OpenAI 的接口地址，写到 /v1 为止：Ollama（http://localhost:11434/v1）、llama.cpp 服务器（http://localhost:8080/v1）、vLLM 或云端服务</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>the system keyring</source>
         <translation>系统钥匙串</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>{0}, a file only you can read</source>
         <translation>{0}（仅你本人可读的文件）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Every line</source>
         <translation>全部台词</translation>
     </message>
     <message>
-        <location line="-7" />
+        <location line="-7"/>
         <source>leave empty to keep the key kept</source>
         <translation>留空则沿用已保存的密钥</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The key is kept in {0}, never in the project or a log</source>
         <translation>密钥保存在{0}，不会写入项目或日志</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Selected lines: {0}</source>
         <translation>选中的台词：{0} 句</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Original</source>
         <translation>原文</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Translation</source>
         <translation>译文</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>Names and terms every line keeps the same: the original wording, the one the translation must use, and whether it is a character's name or a term</source>
+        <location line="+3"/>
+        <source>Names and terms every line keeps the same: the original wording, the one the translation must use, and whether it is a character&apos;s name or a term</source>
         <translation>每句台词都要保持一致的人名和术语：原文写法、译文必须使用的写法，以及它是角色名还是术语</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>Add the characters' names</source>
+        <location line="+3"/>
+        <source>Add the characters&apos; names</source>
         <translation>添加角色名</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Translator</source>
         <translation>翻译引擎</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Into</source>
         <translation>译成</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Endpoint URL</source>
         <translation>接口地址</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Timeout</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Lines</source>
         <translation>台词</translation>
     </message>
     <message>
-        <location line="+5" />
-        <source>Each line goes with the neighbouring lines and a budget: what its slot holds at the language's pace. A line over it is asked once for a shorter version. The translations come in as drafts, beside the original; nothing changes unless every line is done.</source>
+        <location line="+5"/>
+        <source>Each line goes with the neighbouring lines and a budget: what its slot holds at the language&apos;s pace. A line over it is asked once for a shorter version. The translations come in as drafts, beside the original; nothing changes unless every line is done.</source>
         <translation>每句台词会连同前后相邻的台词一起发送，并附上字数预算：按目标语言的语速，它的时间段能容纳多少字。超出预算的台词会再请求一次更短的译法。译文以草稿形式放在原文旁边；只有全部台词都译完，项目才会改动。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Translate</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>name</source>
         <translation>人名</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>term</source>
         <translation>术语</translation>
     </message>
@@ -3821,90 +3900,90 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TranslationController</name>
     <message>
-        <location filename="../app/ui/script/translation_controller.py" line="+67" />
-        <location line="+33" />
+        <location filename="../app/ui/script/translation_controller.py" line="+67"/>
+        <location line="+33"/>
         <source>Cannot translate</source>
         <translation>无法翻译</translation>
     </message>
     <message>
-        <location line="-16" />
+        <location line="-16"/>
         <source>Cannot keep the API key</source>
         <translation>无法保存 API 密钥</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>Translating {0} lines into {1}</source>
         <translation>正在将 {0} 句台词译成 {1}</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The translation was cancelled; the script is as it was</source>
         <translation>翻译已取消，台词保持原样</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Select the lines to shorten first</source>
         <translation>请先选中要缩短的台词</translation>
     </message>
     <message>
-        <location line="+4" />
-        <location line="+8" />
-        <location line="+16" />
+        <location line="+4"/>
+        <location line="+8"/>
+        <location line="+16"/>
         <source>Cannot shorten</source>
         <translation>无法缩短</translation>
     </message>
     <message>
-        <location line="-23" />
+        <location line="-23"/>
         <source>{0}: no translation endpoint yet; set one in Project › Translate…</source>
         <translation>{0}：尚未设置翻译接口，请在“项目 › 翻译…”中设置</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+20"/>
         <source>Shortened {0} lines; {1} of {2} with a slot now fit it (Edit › Undo brings the old wording back)</source>
         <translation>已缩短 {0} 句台词；有时间段的 {2} 句中，现在有 {1} 句放得下（“编辑 › 撤销”可恢复原来的措辞）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Shortening {0} lines</source>
         <translation>正在缩短 {0} 句台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Shortening was cancelled; the lines are as they were</source>
         <translation>缩短已取消，台词保持原样</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>None of the selected lines is a draft translation</source>
         <translation>选中的台词中没有待确认的译文草稿</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Accepted {0} translations</source>
         <translation>已确认 {0} 句译文</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>Translation</source>
         <translation>译文</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Cancelling</source>
         <translation>正在取消</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>translating</source>
         <translation>正在翻译</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Translated {0} lines into {1} as drafts; within their slots: {2} of {3} at first, {4} after the shorter retry (Edit › Undo takes it back)</source>
         <translation>已将 {0} 句台词译成 {1}（草稿）；{3} 句有时间段的台词中，初译放得下 {2} 句，请求缩短后 {4} 句（“编辑 › 撤销”可撤回）</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>; {0} lines leave out a glossary term</source>
         <translation>；{0} 句台词漏用了术语表中的词</translation>
     </message>
@@ -3912,158 +3991,164 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+97" />
+        <location filename="../app/ui/timeline/video_controller.py" line="+97"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+19"/>
         <source> from {source}</source>
         <translation>，来自 {source}</translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
-            <numerusform>，从 {video} 转写，%n 个声音</numerusform></translation>
+            <numerusform>，从 {video} 转写，%n 个声音</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source>; %n warning(s): </source>
         <translation>
-            <numerusform>；%n 条警告：</numerusform></translation>
+            <numerusform>；%n 条警告：</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+1" />
+        <location line="+1"/>
         <source>New project with %n line(s)</source>
         <translation>
-            <numerusform>新项目，共 %n 句台词</numerusform></translation>
+            <numerusform>新项目，共 %n 句台词</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Importing the subtitles</source>
         <translation>正在导入字幕</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Cannot create the project</source>
         <translation>无法创建项目</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>The transcription was cancelled; no project was made</source>
         <translation>转写已取消，没有创建项目</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>creating the project</source>
         <translation>正在创建项目</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Cannot transcribe</source>
         <translation>无法转写</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>{code}: the project has no video; set one with Project › Set video…</source>
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message numerus="yes">
-        <location line="+11" />
+        <location line="+11"/>
         <source>Transcribed %n line(s)</source>
         <translation>
-            <numerusform>已转写 %n 句台词</numerusform></translation>
+            <numerusform>已转写 %n 句台词</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+1" />
+        <location line="+1"/>
         <source>, %n voice(s)</source>
         <translation>
-            <numerusform>，%n 个声音</numerusform></translation>
+            <numerusform>，%n 个声音</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source> (Edit › Undo brings the old script back)</source>
         <translation>（编辑 › 撤销 可恢复原来的台本）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Cannot transcribe the dialogue</source>
         <translation>无法转写对白</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>The transcription was cancelled; the script is as it was</source>
         <translation>转写已取消，台本保持原样</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>transcribing the dialogue</source>
         <translation>正在转写对白</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Choose the video this project dubs</source>
         <translation>选择此项目要配音的视频</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Adding {name}…</source>
         <translation>正在添加 {name}…</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>The project now dubs {path}</source>
         <translation>项目现在为 {path} 配音</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source> (original audio kept as the guide track)</source>
         <translation>（原声已保留为参考音轨）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Cannot use this video</source>
         <translation>无法使用此视频</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>adding the video</source>
         <translation>正在添加视频</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>{code}: the project has no video yet (Project › Set video…)</source>
         <translation>{code}: 项目还没有视频（项目 › 设置视频…）</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Extracting the original audio…</source>
         <translation>正在提取原声…</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>The original audio is the guide track now</source>
         <translation>原声现在是参考音轨</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Cannot extract the original audio</source>
         <translation>无法提取原声</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>extracting the original audio</source>
         <translation>正在提取原声</translation>
     </message>
     <message numerus="yes">
-        <location line="+27" />
+        <location line="+27"/>
         <source>{what} left %n thing(s) to fix before rendering: </source>
         <translation>
-            <numerusform>{what}：渲染前还有 %n 处需要处理：</numerusform></translation>
+            <numerusform>{what}：渲染前还有 %n 处需要处理：</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-236" />
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-236"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
     </message>
@@ -4071,67 +4156,67 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+306" />
+        <location line="+306"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>MP4 (plays everywhere)</source>
         <translation>MP4（到处都能播放）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>MKV (holds any codec)</source>
         <translation>MKV（支持任何编码）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>AAC</source>
         <translation>AAC</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Opus</source>
         <translation>Opus</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Add the original audio as a second track</source>
         <translation>把原声作为第二条音轨加入</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Add the script as a soft subtitle track</source>
         <translation>把台本作为软字幕轨加入</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>ISO 639-2 code of the dub's language, e.g. eng, fra, deu, spa (und: undetermined)</source>
+        <location line="+3"/>
+        <source>ISO 639-2 code of the dub&apos;s language, e.g. eng, fra, deu, spa (und: undetermined)</source>
         <translation>配音语言的 ISO 639-2 代码，例如 chi、eng、fra、deu（und：未确定）</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Container</source>
         <translation>容器格式</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Dub audio</source>
         <translation>配音音频</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Written to</source>
         <translation>保存到</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -4139,7 +4224,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoPreview</name>
     <message>
-        <location filename="../app/ui/timeline/video.py" line="+73" />
+        <location filename="../app/ui/timeline/video.py" line="+73"/>
         <source>No video</source>
         <translation>没有视频</translation>
     </message>
@@ -4147,70 +4232,75 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-76" />
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-76"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
-            <numerusform>{audio} 条音轨，%n 条字幕流</numerusform></translation>
+            <numerusform>{audio} 条音轨，%n 条字幕流</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>{width}×{height} · {fps} fps · {duration} · {codec} · {streams}</source>
         <translation>{width}×{height} · {fps} fps · {duration} · {codec} · {streams}</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>no character</source>
         <translation>无角色</translation>
     </message>
     <message numerus="yes">
-        <location line="+6" />
+        <location line="+6"/>
         <source>%n line(s), </source>
         <translation>
-            <numerusform>%n 句台词，</numerusform></translation>
+            <numerusform>%n 句台词，</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+1" />
+        <location line="+1"/>
         <source>%n character(s): {speakers}</source>
         <translation>
-            <numerusform>%n 个角色：{speakers}</numerusform></translation>
+            <numerusform>%n 个角色：{speakers}</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message numerus="yes">
-        <location line="+7" />
+        <location line="+7"/>
         <source>%n warning(s): {first}</source>
         <translation>
-            <numerusform>%n 条警告：{first}</numerusform></translation>
+            <numerusform>%n 条警告：{first}</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>VoiceGapsDialog</name>
     <message>
-        <location filename="../app/ui/script/gaps_dialog.py" line="+37" />
+        <location filename="../app/ui/script/gaps_dialog.py" line="+37"/>
         <source>Some lines cannot be rendered yet</source>
         <translation>有些台词还无法渲染</translation>
     </message>
     <message numerus="yes">
-        <location line="+4" />
+        <location line="+4"/>
         <source>{what} left %n thing(s) to fix before rendering. Double-click one to go to it (the list stays in Messages).</source>
         <translation>
-            <numerusform>{what}：渲染前还有 %n 处需要处理。双击某一项可跳转过去（列表会保留在“消息”中）。</numerusform></translation>
+            <numerusform>{what}：渲染前还有 %n 处需要处理。双击某一项可跳转过去（列表会保留在“消息”中）。</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>{sentence}: give it a reference clip</source>
         <translation>{sentence}：请为它提供参考音频</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Double-click to open the character</source>
         <translation>双击打开该角色</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Double-click to select the line and assign a character</source>
         <translation>双击选中这句台词并指定角色</translation>
     </message>
@@ -4218,17 +4308,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoiceStates</name>
     <message>
-        <location filename="../app/ui/characters/voices.py" line="+66" />
+        <location filename="../app/ui/characters/voices.py" line="+66"/>
         <source>the engine is not ready yet</source>
         <translation>引擎尚未就绪</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>prepared now in {seconds:.1f} s, kept in the cache</source>
         <translation>刚刚准备好，用时 {seconds:.1f} 秒，已存入缓存</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>found in the {cache} cache</source>
         <translation>已在{cache}缓存中找到</translation>
     </message>
@@ -4236,270 +4326,270 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoicesEnginePage</name>
     <message>
-        <location filename="../app/ui/engine/voices_engine_page.py" line="+86" />
+        <location filename="../app/ui/engine/voices_engine_page.py" line="+86"/>
         <source>CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time (on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; not for dubbing.</source>
         <translation>仅 CPU：torch 没有检测到 CUDA GPU。CosyVoice2-0.5B 在 CPU 上远慢于实时（在双核机器上，完整模型每个语音 token 约需 0.3 秒，而实时只需 0.04 秒：一句 6 秒的台词用了 78 秒）。可用于检查配置和运行小型合成模型，不适合配音。</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Download needs network access to the hub: about 5 GB; an interrupted download resumes.</source>
         <translation>下载需要能访问模型仓库：约 5 GB；中断后可以续传。</translation>
     </message>
     <message>
-        <location line="+45" />
+        <location line="+45"/>
         <source>Options</source>
         <translation>选项</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+21"/>
         <source>Run the engine here, or use the engines of a DubStudio server (dubstudio serve)</source>
         <translation>在本机运行引擎，或使用 DubStudio 服务器（dubstudio serve）上的引擎</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>https://studio-gpu.lan:8765</source>
         <translation>https://studio-gpu.lan:8765</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>the token the server's administrator gave you</source>
+        <location line="+3"/>
+        <source>the token the server&apos;s administrator gave you</source>
         <translation>服务器管理员给你的令牌</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The server's administrator sets its backends up (dubstudio serve); here you choose which of them the studio uses.</source>
+        <location line="+1"/>
+        <source>The server&apos;s administrator sets its backends up (dubstudio serve); here you choose which of them the studio uses.</source>
         <translation>服务器的后端由管理员配置（dubstudio serve）；这里选择工作室使用其中哪一个。</translation>
     </message>
     <message>
-        <location line="+31" />
+        <location line="+31"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>Details</source>
         <translation>详细信息</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+20"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Speech backend</source>
         <translation>语音后端</translation>
     </message>
     <message>
-        <location line="+23" />
+        <location line="+23"/>
         <source>Environment</source>
         <translation>运行环境</translation>
     </message>
     <message>
-        <location line="+7" />
-        <location line="+21" />
+        <location line="+7"/>
+        <location line="+21"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location line="-19" />
+        <location line="-19"/>
         <source>Build environment</source>
         <translation>构建环境</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Interpreter</source>
         <translation>解释器</translation>
     </message>
     <message>
-        <location line="+4" />
-        <location line="+152" />
+        <location line="+4"/>
+        <location line="+152"/>
         <source>Model folder</source>
         <translation>模型文件夹</translation>
     </message>
     <message>
-        <location line="-144" />
+        <location line="-144"/>
         <source>a CosyVoice2-0.5B folder</source>
         <translation>CosyVoice2-0.5B 文件夹</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Validate</source>
         <translation>校验</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Download…</source>
         <translation>下载…</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Synthetic: {size}</source>
         <translation>合成：{size}</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>https://huggingface.co (or a mirror)</source>
         <translation>https://huggingface.co（或镜像站）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Download fetches FunAudioLLM/CosyVoice2-0.5B from the Hugging Face hub, or from the mirror named here</source>
         <translation>“下载”会从 Hugging Face 或这里填写的镜像站获取 FunAudioLLM/CosyVoice2-0.5B</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Validate to see what the folder holds and what is missing.</source>
         <translation>点击“校验”查看文件夹中有什么、缺什么。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Hub</source>
         <translation>模型仓库</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Report</source>
         <translation>报告</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>not checked yet</source>
         <translation>尚未检查</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location line="+32" />
+        <location line="+32"/>
         <source>Licence: {0}</source>
         <translation>许可：{0}</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>{folder}/bin/python (once built)</source>
         <translation>{folder}/bin/python（构建后）</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+21"/>
         <source>Build the environment first: the real CosyVoice classes build the synthetic model</source>
         <translation>请先构建环境：合成模型由真实的 CosyVoice 类生成</translation>
     </message>
     <message>
-        <location line="+28" />
+        <location line="+28"/>
         <source>Interpreter for the engine</source>
         <translation>引擎的解释器</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>Not built ({size_hint}); Build puts it in {folder}</source>
         <translation>尚未构建（{size_hint}）；构建后位于 {folder}</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Build the environment first.</source>
         <translation>请先构建环境。</translation>
     </message>
     <message>
-        <location line="+3" />
-        <location line="+114" />
+        <location line="+3"/>
+        <location line="+114"/>
         <source>Checking…</source>
         <translation>正在检查…</translation>
     </message>
     <message>
-        <location line="-103" />
+        <location line="-103"/>
         <source>Using {explicit}</source>
         <translation>正在使用 {explicit}</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Cannot check: {exc}</source>
         <translation>无法检查：{exc}</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>{title}: cancelled.</source>
         <translation>{title}：已取消。</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>{title}: done.</source>
         <translation>{title}：完成。</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>{title} failed: {exc}</source>
         <translation>{title} 失败：{exc}</translation>
     </message>
     <message>
-        <location line="+25" />
+        <location line="+25"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+24"/>
         <source>Name the folder to download into first (Browse…).</source>
         <translation>请先指定下载到哪个文件夹（浏览…）。</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>No folder named: Browse… to a CosyVoice2-0.5B folder, Download… one, or build a synthetic one.</source>
         <translation>未指定文件夹：浏览…选择一个 CosyVoice2-0.5B 文件夹，下载…一个，或构建一个合成模型。</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Cannot check {folder}: {exc}</source>
         <translation>无法检查 {folder}：{exc}</translation>
     </message>
     <message>
-        <location line="+28" />
-        <source>Asking torch in the engine's environment…</source>
+        <location line="+28"/>
+        <source>Asking torch in the engine&apos;s environment…</source>
         <translation>正在询问引擎环境中的 torch…</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Cannot tell: {exc}</source>
         <translation>无法判断：{exc}</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Cannot tell: {value}</source>
         <translation>无法判断：{value}</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>CUDA GPU ({get}): {device_summary}; {fp16}.</source>
         <translation>CUDA GPU（{get}）：{device_summary}；{fp16}。</translation>
     </message>
     <message>
-        <location line="+51" />
+        <location line="+51"/>
         <source>Before you use {0}</source>
         <translation>使用 {0} 之前</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Use this voice?</source>
         <translation>使用这个声音吗？</translation>
     </message>
@@ -4507,7 +4597,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>WaveformView</name>
     <message>
-        <location filename="../app/ui/characters/waveform.py" line="+19" />
+        <location filename="../app/ui/characters/waveform.py" line="+19"/>
         <source>No reference clip yet: import or record a few seconds of clean speech</source>
         <translation>还没有参考音频：导入或录制几秒钟干净的语音</translation>
     </message>
@@ -4515,52 +4605,52 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../app/ui/window/welcome.py" line="+30" />
+        <location filename="../app/ui/window/welcome.py" line="+30"/>
         <source>&lt;h1&gt;DubStudio&lt;/h1&gt;</source>
         <translation>&lt;h1&gt;DubStudio&lt;/h1&gt;</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Dub short videos with many character voices.</source>
         <translation>为短视频配音，多角色、多音色。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>▶  Open the sample project</source>
         <translation>▶  打开示例项目</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>A short two-character scene with its voices; render and listen in one click</source>
         <translation>一段带音色的双角色短场景；一键渲染并试听</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>New project…</source>
         <translation>新建项目…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>New project from video…</source>
         <translation>从视频新建项目…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>A project that dubs a video: its subtitles or its transcribed dialogue become the script</source>
         <translation>为视频配音的项目：视频的字幕或转写出的对白成为台本</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Open project folder…</source>
         <translation>打开项目文件夹…</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>Recent projects</source>
         <translation>最近的项目</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>No recent projects yet</source>
         <translation>还没有最近的项目</translation>
     </message>
@@ -4568,7 +4658,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>__main__</name>
     <message>
-        <location filename="../app/ui/stress/__main__.py" line="+19" />
+        <location filename="../app/ui/stress/__main__.py" line="+19"/>
         <source>DubStudio — Stress</source>
         <translation>DubStudio — 压力测试</translation>
     </message>
@@ -4576,357 +4666,367 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>actions</name>
     <message>
-        <location filename="../app/ui/window/actions.py" line="+30" />
+        <location filename="../app/ui/window/actions.py" line="+30"/>
         <source>Waiting for the engine to start…</source>
         <translation>正在等待引擎启动…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Not while {busy}</source>
         <translation>{busy}时不可用</translation>
     </message>
     <message>
-        <location line="+108" />
+        <location line="+108"/>
         <source>Fit the selected lines (all when none is selected) to their slots from now on, and render them</source>
         <translation>从现在起把选中的台词（未选中时为全部）适配到各自的时段，并渲染它们</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Render again the lines whose chosen take failed QA (garbled, clipped, silent, too long or unlike the voice)</source>
         <translation>重新渲染所选版本未通过质检的台词（含糊、削波、静音、过长或音色不像）</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;New project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>New project from &amp;video…</source>
         <translation>从视频新建项目(&amp;V)…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>A project that dubs a video: its subtitles become the script</source>
         <translation>为视频配音的项目：视频的字幕成为台本</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Open project folder…</source>
         <translation>打开项目文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Open the &amp;sample project</source>
         <translation>打开示例项目(&amp;S)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Import</source>
         <translation>导入(&amp;I)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Open exports folder</source>
         <translation>打开导出文件夹</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Add line</source>
         <translation>添加台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Add a line after the current one</source>
         <translation>在当前台词后添加一句</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Remove the selected lines</source>
         <translation>删除选中的台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Split line</source>
         <translation>拆分台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Split the current line in two at the text cursor (at its middle when it is not being edited)</source>
         <translation>在文本光标处把当前台词一分为二（未在编辑时从中间拆开）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Merge lines</source>
         <translation>合并台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Merge the selected lines, or the current line and the next, into one</source>
         <translation>把选中的台词（或当前台词与下一句）合并为一句</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
+        <source>Find and replace…</source>
+        <translation>查找和替换…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replace a text in every line or the selected ones (undoable)</source>
+        <translation>在所有台词或选中的台词中替换文字（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Move up</source>
         <translation>上移</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Move the selected lines up</source>
         <translation>上移选中的台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Move down</source>
         <translation>下移</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Move the selected lines down</source>
         <translation>下移选中的台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Sort lines by start time</source>
         <translation>按开始时间排序台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Put the script in time order</source>
         <translation>按时间顺序排列台本</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Shorten to fit</source>
         <translation>缩短以适配</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Ask the translator for a shorter wording of the selected lines that fits their slots (undoable)</source>
         <translation>请翻译引擎为选中的台词给出更短、能放进时段的说法（可撤销）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Accept translation</source>
         <translation>采纳译文</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Keep the selected draft translations as they are: no longer drafts (undoable)</source>
         <translation>按原样保留选中的译文草稿，不再标为草稿（可撤销）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Assign character</source>
         <translation>指定角色(&amp;A)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>P&amp;roject</source>
         <translation>项目(&amp;R)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Set &amp;video…</source>
         <translation>设置视频(&amp;V)…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Choose the video this project dubs</source>
         <translation>选择此项目要配音的视频</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Add the original audio as a &amp;guide track</source>
         <translation>添加原声作为参考音轨(&amp;G)</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Play the video's own audio under the dub, or keep it in the export</source>
+        <location line="+1"/>
+        <source>Play the video&apos;s own audio under the dub, or keep it in the export</source>
         <translation>在配音下播放视频原声，或在导出时保留</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Transcribe the dialogue</source>
         <translation>转写对白(&amp;T)</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Replace the script with the video's own dialogue: one character per voice, clips cut from it (undoable)</source>
+        <location line="+1"/>
+        <source>Replace the script with the video&apos;s own dialogue: one character per voice, clips cut from it (undoable)</source>
         <translation>用视频自己的对白替换台本：每个声音一个角色，并从中截取参考音频（可撤销）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Tr&amp;anslate…</source>
         <translation>翻译(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Translate the script into the language the project dubs into, each line within its slot (undoable)</source>
         <translation>把台本翻译成项目的配音语言，每句都控制在时段内（可撤销）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Project &amp;settings…</source>
         <translation>项目设置(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Fit to slot, loudness target, original audio in the export</source>
         <translation>适配时段、响度目标、导出中的原声</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Render</source>
         <translation>渲染(&amp;R)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Render all</source>
         <translation>全部渲染</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Render every line</source>
         <translation>渲染每一句台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Render selected</source>
         <translation>渲染选中</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Render the selected lines</source>
         <translation>渲染选中的台词</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Render stale</source>
         <translation>渲染过期</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Render lines that are stale, failed or not rendered yet</source>
         <translation>渲染已过期、失败或尚未渲染的台词</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Render with fit</source>
         <translation>适配渲染</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Render failed QA</source>
         <translation>重新渲染质检未通过的</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Check QA again</source>
         <translation>重新质检</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Run the QA check again on takes without a verdict (the QA column says “Checking…” or “QA error”)</source>
         <translation>对还没有判定结果的版本重新质检（质检列显示“检查中…”或“质检错误”）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Cancel the running render</source>
         <translation>取消正在进行的渲染</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Retry failed</source>
         <translation>重试失败的</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Render the failed lines of the last batch again</source>
         <translation>重新渲染上一批中失败的台词</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>&amp;Playback</source>
         <translation>播放(&amp;P)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>▶ Play line</source>
         <translation>▶ 播放台词</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Play the line's take (or stream it while it renders)</source>
+        <location line="+1"/>
+        <source>Play the line&apos;s take (or stream it while it renders)</source>
         <translation>播放这句台词的版本（正在渲染时边生成边播放）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>■ Stop</source>
         <translation>■ 停止</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Stop playback</source>
         <translation>停止播放</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Timeline</source>
         <translation>时间轴(&amp;T)</translation>
     </message>
@@ -4934,77 +5034,107 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>formats</name>
     <message>
-        <location filename="../app/project/export_registry.py" line="+106" />
+        <location filename="../app/project/export_registry.py" line="+106"/>
         <source>Line WAVs</source>
         <translation>逐句 WAV</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>one WAV per rendered line (exports/lines/)</source>
         <translation>每句已渲染的台词一个 WAV（exports/lines/）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Mix</source>
         <translation>混音</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>all takes at their timecodes, loudness-normalised (exports/mix.wav)</source>
         <translation>所有版本按时间码排好并做响度标准化（exports/mix.wav）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Stems</source>
         <translation>分轨</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>one WAV per character, as long as the mix (exports/stems/)</source>
         <translation>每个角色一个 WAV，与混音等长（exports/stems/）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Subtitles as SRT</source>
         <translation>字幕（SRT）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>the script timed like the mix (exports/script.srt)</source>
         <translation>按混音时间排好的台本（exports/script.srt）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+3"/>
+        <source>Subtitles as WebVTT</source>
+        <translation>WebVTT 字幕</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the script timed like the mix (exports/script.vtt)</source>
+        <translation>按混音时间排好的台本（exports/script.vtt）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Subtitles as ASS</source>
+        <translation>ASS 字幕</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the script timed like the mix, speakers in the Name field (exports/script.ass)</source>
+        <translation>按混音时间排好的台本，说话人写在 Name 字段（exports/script.ass）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Script as CSV</source>
         <translation>台本（CSV）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>the script with final durations (exports/script.csv)</source>
         <translation>带最终时长的台本（exports/script.csv）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>the video with the dub as its default audio track (exports/TITLE.mp4)</source>
         <translation>以配音为默认音轨的视频（exports/TITLE.mp4）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+628" />
+        <location line="+2"/>
+        <source>Export all (delivery folder)</source>
+        <translation>全部导出（交付文件夹）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mix, stems, subtitles, script, video and a report in one folder, all or nothing (exports/TITLE delivery/)</source>
+        <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
+    </message>
+    <message>
+        <location filename="../app/project/script_io.py" line="+799"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+7"/>
         <source>CSV / TSV…</source>
         <translation>CSV / TSV…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Plain script (Name: line)…</source>
         <translation>纯文本台本（角色名: 台词）…</translation>
     </message>
@@ -5012,12 +5142,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>messages</name>
     <message>
-        <location filename="../app/project/messages.py" line="+20" />
+        <location filename="../app/project/messages.py" line="+20"/>
         <source>A take did not pass a check.</source>
         <translation>某个版本未通过检查。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
     </message>
