@@ -24,6 +24,7 @@ COMMANDS = {
     "backends": "backends",
     "serve": "serve",
     "translate": "translate",
+    "cast": "cast",
 }
 
 

@@ -1071,6 +1071,21 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
     <message>
         <location line="+1"/>
+        <source>The cast library cannot be read.</source>
+        <translation>无法读取演员库。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This cast library was saved by a newer DubStudio.</source>
+        <translation>此演员库由更新版本的 DubStudio 保存。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Someone else is writing to the cast library.</source>
+        <translation>其他人正在写入此演员库。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>That translator cannot be used.</source>
         <translation>无法使用该翻译引擎。</translation>
     </message>

@@ -3,6 +3,7 @@
     dubstudio transcribe PROJECT_DIR [--language auto|CODE] [--speakers auto|N] [--translate-to LANG]
                          [--replace] [--model NAME|DIR] [--device auto|cpu|cuda] [--audio-stream N]
                          [--chinese-script simplified|traditional]
+                         [--cast LIBRARY_DIR]
 
 Whisper hears the dialogue (voice activity detection skips music and silence), the voices are
 told apart, one character "Speaker N" per voice gets its cleanest 5-15 s of the original as a
@@ -55,6 +56,9 @@ def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
                              "(default: the project's setting, simplified unless changed)")
     parser.add_argument("--audio-stream", type=int, default=None, metavar="N",
                         help="transcribe audio stream N of the video (default: its first)")
+    parser.add_argument("--cast", default=None, metavar="LIBRARY_DIR",
+                        help="cast the speakers found from this cast library (dubstudio cast add): a voice that "
+                             "matches a library character surely becomes that character, clip, settings and name")
     from app.commands.translate import add_translator_options
 
     add_translator_options(parser, model_flag="--translator-model")
@@ -79,7 +83,7 @@ def request_from(args: argparse.Namespace) -> TranscribeRequest:
     options = Options(language=args.language, speakers=args.speakers,
                       translate_to=target.lower() if target and uses_whisper(args, target) else None,
                       stream_index=args.audio_stream)
-    return TranscribeRequest(options, args.model, args.device, args.chinese_script)
+    return TranscribeRequest(options, args.model, args.device, args.chinese_script, cast_library=args.cast)
 
 
 class StageReport:
@@ -112,6 +116,8 @@ def print_result(made: TranscribedScript, out: TextIO) -> None:
         count = sum(1 for line in made.lines if line.character_id == char.id)
         clip = f"clip {char.clip}: \"{char.transcript[:60]}\"" if char.clip else "no clip"
         print(f"  {char.name} ({char.colour}): {count} lines, {clip}", file=out)
+    for match in made.cast_matches:
+        print(f"  cast: {match.describe()}", file=out)
     for warning in made.warnings:
         print(f"  warning: {warning}", file=out)
 

@@ -135,3 +135,9 @@ class TranscriptionError(ProjectError):
     """The video's dialogue could not be transcribed (no audio, no speech, a bad option...)."""
 
     default_code = ErrorCode.NO_SPEECH
+
+
+class CastLibraryError(ProjectError):
+    """A cast library is missing, damaged, too new (E_CAST_TOO_NEW) or held by another writer (E_CAST_LOCKED)."""
+
+    default_code = ErrorCode.CAST_LIBRARY

@@ -33,7 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from app.project.cast import CastLibrary, CastMatch, cast_characters, open_library
 from app.project.errors import (
+    CastLibraryError,
     InvalidValueError,
     ProjectError,
     SaveError,
@@ -84,6 +86,7 @@ class TranscribeRequest:
     model: str = DEFAULT_MODEL
     device: str = "auto"
     chinese_script: str | None = None  # how Chinese is written; None: the project's setting
+    cast_library: str | None = None  # a cast library folder to cast the speakers found from (app.project.cast)
 
 
 @dataclass
@@ -133,6 +136,7 @@ class TranscribedScript:
     command: ReplaceScript  # the edit that puts them in the project (pushed by transcribe_project)
     written: WrittenFiles  # taken back by a caller that cannot keep the edit (its save failed)
     warnings: list[str] = field(default_factory=list)
+    cast_matches: list[CastMatch] = field(default_factory=list)  # with a cast library: how each speaker matched
 
 
 class ReplaceScript(Command):
@@ -218,6 +222,7 @@ def hear_project(
     if project.lines and not replace:
         raise TranscriptionError(f"the project already has {len(project.lines)} lines; transcribing replaces them "
                                  "(pass --replace, or undo afterwards in the studio)", ErrorCode.SCRIPT_NOT_EMPTY)
+    library = open_library(request.cast_library) if request.cast_library else None  # a bad one fails before any work
     report = progress or (lambda stage, fraction: None)
     if model is None or encoder is None:
         report("loading", 0.0)
@@ -238,6 +243,7 @@ def hear_project(
         report("cutting", 0.0)
         clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written,
                                      lambda fraction: report("cutting", fraction))
+        matches = [] if library is None else _cast_from(project, characters, library, encoder, written)
         _write_candidates(project, heard, characters, written)
         _write_voiceprints(project, heard, written)
     except HearingError as error:
@@ -257,7 +263,25 @@ def hear_project(
     if translator is not None:
         warnings.append(f"the English lines are {_model_label(request.model)}'s translation, marked as drafts to "
                         "check; a larger downloaded model (Settings) translates far better")
-    return TranscribedScript(heard, characters, lines, command, written, warnings)
+    return TranscribedScript(heard, characters, lines, command, written, warnings, matches)
+
+
+def _cast_from(project: Project, characters: Sequence[Character], library: CastLibrary, encoder: VoiceEmbedder,
+               written: WrittenFiles) -> list[CastMatch]:
+    """The found speakers cast from the library (app.project.cast.cast_characters), each sure
+    match's library clip copied into voices/."""
+    voices = ensure_dir(project.voices_dir, inside=project.root)
+
+    def copy_clip(source: Path, stem: str) -> str:
+        try:
+            data = files.read_regular_file(source)
+        except files.FileError as error:
+            raise CastLibraryError(f"the cast library's clip {source} cannot be read: {error.message}") from None
+        target = unique_path(voices, stem, source.suffix or ".wav")
+        written.made.append(atomic_write_bytes(target, data, inside=project.root))
+        return relative_to_root(project.root, target)
+
+    return cast_characters(project, characters, library, encoder, copy_clip)
 
 
 def _model_label(model: str) -> str:

@@ -111,6 +111,11 @@ class ErrorCode(_Code):
     TRANSLATION_TARGET = "E_TRANSLATION_TARGET", "The dialogue cannot be translated into that language."
     SCRIPT_NOT_EMPTY = "E_SCRIPT_NOT_EMPTY", "The project already has a script."  # transcribing without --replace
 
+    # A cast library shared between projects (app.project.cast, dubstudio cast).
+    CAST_LIBRARY = "E_CAST_LIBRARY", "The cast library cannot be read."  # missing, not a library, or damaged
+    CAST_TOO_NEW = "E_CAST_TOO_NEW", "This cast library was saved by a newer DubStudio."
+    CAST_LOCKED = "E_CAST_LOCKED", "Someone else is writing to the cast library."  # still after waiting
+
     # Translating a project's lines through a translator (engine.translation, dubstudio translate).
     TRANSLATOR = "E_TRANSLATOR", "That translator cannot be used."  # unknown, or missing a setting it needs
     TRANSLATOR_UNREACHABLE = "E_TRANSLATOR_UNREACHABLE", "The translation server cannot be reached."

@@ -1,0 +1,383 @@
+"""A cast library: the characters of a series, kept in a folder the team shares, so episode 2
+is cast from episode 1 by voice instead of by hand.
+
+The folder holds::
+
+    cast.json                 the characters (format, version, encoder id, one entry each)
+    clips/<id>.wav            each character's reference clip (trimmed as it was in its project)
+    voiceprints/<id>.npy      each character's speaker embeddings, one row per recording (a
+                              plain float32 array: read with allow_pickle=False, never code)
+    .dubstudio.lock           while someone writes (app.project.lock, as for projects)
+
+Every file is written atomically (the tree's one writer) and cast.json last, so a crash leaves
+the library as it was or as it was meant to be. A writer holds the folder's lock from reading
+cast.json to writing it (:func:`writing`), so two writers never lose each other's characters:
+the second waits up to ``wait_s`` for the first, then fails with E_CAST_LOCKED.
+
+Matching (:func:`match_speakers`) compares a found speaker's clip with each library character's
+embeddings (CAM++, the encoder transcription uses; the highest cosine over their recordings).
+The thresholds were calibrated on real read speech (LibriSpeech, benchmarks/cast.py,
+docs/cast.md): at or over :data:`MATCH_THRESHOLD` a voice is that character; between
+:data:`OFFER_THRESHOLD` and it, the character is only offered; under it, a voice is new.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import io
+import json
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from app.project.codec import character_from_dict, character_to_dict
+from app.project.errors import CastLibraryError, ProjectError, ProjectLockedError
+from app.project.fsutil import (
+    atomic_write_bytes,
+    atomic_write_text,
+    atomic_write_wav,
+    ensure_dir,
+    safe_filename,
+)
+from app.project.lock import ProjectLock
+from app.project.model import Character, new_id
+from app.project.project import Project
+from engine.core import files
+from engine.core.audio_io import AudioError, read_audio
+from engine.core.codes import ErrorCode
+
+if TYPE_CHECKING:
+    from engine.voiceprint.encoder import VoiceEmbedder
+
+LIBRARY_FILE = "cast.json"
+FORMAT = "dubstudio-cast-library"
+VERSION = 1
+CLIPS_DIR = "clips"
+VOICEPRINTS_DIR = "voiceprints"
+MAX_RECORDINGS = 8  # embeddings kept per character (one per episode it was saved from), newest last
+# CAM++ cosine of a found speaker's clip to a library character's recording. Set from CAM++'s
+# scale (docs/campplus.md) and checked by benchmarks/cast.py on LibriSpeech read speech: the same
+# speaker's other recordings scored 0.63-0.93 (median 0.84), a new speaker's best of 10 library
+# characters at most 0.43 (median 0.21); both halves 100 % right at these values (docs/cast.md).
+MATCH_THRESHOLD = 0.50
+OFFER_THRESHOLD = 0.40
+WAIT_S = 30.0  # how long a writer waits for another to finish before E_CAST_LOCKED
+_POLL_S = 0.1
+
+
+@dataclass
+class CastMember:
+    """One library character: a project character (its clip path relative to the library) and
+    its voice's embeddings, one row per recording, from the encoder named ``encoder_id``."""
+
+    character: Character
+    voiceprints: np.ndarray  # (recordings, dimensions), unit rows
+    encoder_id: str
+    added: str = ""
+    updated: str = ""
+    sources: list[str] = field(default_factory=list)  # the projects it was saved from
+
+
+@dataclass
+class CastLibrary:
+    """A cast library folder as read (see the module docstring)."""
+
+    root: Path
+    members: list[CastMember] = field(default_factory=list)
+
+    def member(self, name: str) -> CastMember | None:
+        """The character called ``name`` (case and surrounding spaces ignored)."""
+        wanted = name.strip().casefold()
+        return next((m for m in self.members if m.character.name.strip().casefold() == wanted), None)
+
+    def clip_path(self, member: CastMember) -> Path | None:
+        return self.root / member.character.clip if member.character.clip else None
+
+
+@dataclass(frozen=True)
+class CastMatch:
+    """How a found speaker (a project character) compares with the library: its best library
+    character and the cosine; ``sure`` when at or over MATCH_THRESHOLD, ``offered`` when only
+    over OFFER_THRESHOLD."""
+
+    character_id: str
+    found_name: str  # as the transcription named it ("Speaker 1")
+    member_name: str | None
+    score: float
+
+    @property
+    def sure(self) -> bool:
+        return self.member_name is not None and self.score >= MATCH_THRESHOLD
+
+    @property
+    def offered(self) -> bool:
+        return self.member_name is not None and OFFER_THRESHOLD <= self.score < MATCH_THRESHOLD
+
+    def describe(self) -> str:
+        """``Speaker 1 is Anna from the cast library (voice cosine 0.71, sure)`` and the like."""
+        name = self.found_name
+        if self.sure:
+            return f"{name} is {self.member_name} from the cast library (voice cosine {self.score:.2f}, sure)"
+        if self.offered:
+            return (f"{name} may be {self.member_name} from the cast library (voice cosine {self.score:.2f}, "
+                    f"under the {MATCH_THRESHOLD:.2f} needed to be sure): not cast; check and cast by hand")
+        return f"{name} is a new voice (closest in the cast library: cosine {self.score:.2f})"
+
+
+# -- reading and writing ---------------------------------------------------------------------------
+
+
+def open_library(root: str | Path) -> CastLibrary:
+    """Read the library at ``root``. E_CAST_LIBRARY for a missing folder or file, or a damaged
+    one; E_CAST_TOO_NEW for one written by a newer DubStudio."""
+    root = Path(root).absolute()
+    path = root / LIBRARY_FILE
+    if not root.is_dir():
+        raise CastLibraryError(f"{root}: no such cast library folder (make one with dubstudio cast add)")
+    if not path.exists():
+        raise CastLibraryError(f"{root} is not a cast library: it has no {LIBRARY_FILE}")
+    try:
+        data = json.loads(files.read_text_file(path))
+    except files.FileError as error:
+        raise CastLibraryError(f"{path}: {error.message}") from None
+    except ValueError as error:
+        raise CastLibraryError(f"{path} is damaged: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CastLibraryError(f"{path} is not a DubStudio cast library")
+    version = data.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise CastLibraryError(f"{path}: bad version {version!r}")
+    if version > VERSION:
+        raise CastLibraryError(f"{path} is version {version}, written by a newer DubStudio (this one reads up to "
+                               f"{VERSION}); update DubStudio", ErrorCode.CAST_TOO_NEW)
+    entries = data.get("characters")
+    if not isinstance(entries, list):
+        raise CastLibraryError(f"{path} is damaged: no list of characters")
+    return CastLibrary(root, [_member_from_dict(root, entry, f"{path}: characters[{index}]")
+                              for index, entry in enumerate(entries)])
+
+
+def _member_from_dict(root: Path, entry: object, where: str) -> CastMember:
+    if not isinstance(entry, dict):
+        raise CastLibraryError(f"{where}: expected an object")
+    try:
+        character = character_from_dict(entry.get("character"), where)
+    except ProjectError as error:
+        raise CastLibraryError(error.message) from None
+    prints_path = root / VOICEPRINTS_DIR / f"{character.id}.npy"
+    try:
+        with files.open_regular_file(prints_path) as handle:
+            prints = np.load(handle, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise CastLibraryError(f"{where}: the voiceprints {prints_path} cannot be read ({error})") from None
+    if prints.ndim != 2 or not np.all(np.isfinite(prints)):
+        raise CastLibraryError(f"{where}: the voiceprints {prints_path} are damaged")
+    sources = entry.get("sources", [])
+    return CastMember(character, prints.astype(np.float32), str(entry.get("encoder", "")), str(entry.get("added", "")),
+                      str(entry.get("updated", "")), [str(s) for s in sources] if isinstance(sources, list) else [])
+
+
+def _save(library: CastLibrary) -> None:
+    """Each member's voiceprints, then cast.json, each atomically (the clips are written by
+    :func:`add_characters` before)."""
+    prints_dir = ensure_dir(library.root / VOICEPRINTS_DIR, inside=library.root)
+    for member in library.members:
+        buffer = io.BytesIO()
+        np.save(buffer, np.asarray(member.voiceprints, dtype=np.float32), allow_pickle=False)
+        atomic_write_bytes(prints_dir / f"{member.character.id}.npy", buffer.getvalue(), inside=library.root)
+    data = {"format": FORMAT, "version": VERSION, "characters": [
+        {"character": character_to_dict(m.character), "encoder": m.encoder_id, "added": m.added, "updated": m.updated,
+         "sources": m.sources} for m in library.members]}
+    atomic_write_text(library.root / LIBRARY_FILE, json.dumps(data, indent=1, ensure_ascii=False), inside=library.root)
+
+
+@contextlib.contextmanager
+def writing(root: str | Path, program: str, *, create: bool = False, wait_s: float = WAIT_S) -> Iterator[CastLibrary]:
+    """The library at ``root``, locked for ``program`` and read once the lock is held; saved when
+    the block ends without an error. With ``create`` a missing library (or folder) is made.
+    Waits up to ``wait_s`` for another writer, then raises E_CAST_LOCKED naming it."""
+    root = Path(root).absolute()
+    if create:
+        ensure_dir(root)
+    elif not root.is_dir():
+        raise CastLibraryError(f"{root}: no such cast library folder")
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            lock = ProjectLock.acquire(root, program)
+            break
+        except ProjectLockedError as error:
+            if time.monotonic() >= deadline:
+                raise CastLibraryError(f"the cast library {root} is being written by {error.holder or 'someone else'}; "
+                                       f"waited {wait_s:.0f} s, try again later", ErrorCode.CAST_LOCKED) from None
+            time.sleep(_POLL_S)
+    try:
+        library = CastLibrary(root) if create and not (root / LIBRARY_FILE).exists() else open_library(root)
+        yield library
+        _save(library)
+    finally:
+        lock.release()
+
+
+# -- adding, removing ------------------------------------------------------------------------------
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    vector = np.asarray(vector, dtype=np.float32).ravel()
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
+def character_audio(project: Project, character: Character) -> tuple[np.ndarray, int]:
+    """The character's clip as trimmed in the project (mono float32, its own rate)."""
+    path = project.clip_path(character)
+    if path is None:
+        raise CastLibraryError(f"{character.name} has no voice clip to save to the cast library", ErrorCode.NO_CLIP)
+    try:
+        audio, rate = read_audio(path)
+    except (files.FileError, AudioError) as error:
+        raise CastLibraryError(f"{character.name}'s clip {path} cannot be read: {error}", ErrorCode.CLIP_MISSING) from None
+    start = int(character.clip_start * rate)
+    stop = len(audio) if character.clip_end is None else int(character.clip_end * rate)
+    return audio[start:stop], rate
+
+
+def embed_audio(encoder: VoiceEmbedder, audio: np.ndarray, rate: int) -> np.ndarray:
+    """The unit embedding of one clip."""
+    return _unit(encoder.embed_many([audio], rate)[0])
+
+
+def add_characters(library: CastLibrary, project: Project, character_ids: Sequence[str] | None,
+                   encoder: VoiceEmbedder) -> list[tuple[str, str]]:
+    """Save the project's characters (all with a clip, or those named by id or name) into the
+    library under their names: a new name becomes a new library character; an existing one gets
+    this clip, transcript and settings, and this recording's embedding beside its others.
+    Returns (name, "added"|"updated") per character."""
+    chosen = _chosen(project, character_ids)
+    done: list[tuple[str, str]] = []
+    clips = ensure_dir(library.root / CLIPS_DIR, inside=library.root)
+    for character in chosen:
+        audio, rate = character_audio(project, character)
+        vector = embed_audio(encoder, audio, rate)
+        existing = library.member(character.name)
+        member_id = existing.character.id if existing is not None else new_id()
+        clip = clips / f"{safe_filename(character.name, 'voice')}-{member_id}.wav"
+        atomic_write_wav(clip, audio, rate, inside=library.root)
+        stored = replace(character, id=member_id, clip=f"{CLIPS_DIR}/{clip.name}", clip_start=0.0, clip_end=None)
+        source = project.root.name
+        if existing is None:
+            library.members.append(CastMember(stored, vector[None, :], encoder.encoder_id, _now(), _now(), [source]))
+            done.append((character.name, "added"))
+            continue
+        if existing.encoder_id != encoder.encoder_id:  # embeddings of another encoder are not comparable
+            existing.voiceprints = np.zeros((0, vector.size), np.float32)
+        old_clip = library.clip_path(existing)
+        existing.character, existing.encoder_id, existing.updated = stored, encoder.encoder_id, _now()
+        existing.voiceprints = np.vstack([existing.voiceprints, vector[None, :]])[-MAX_RECORDINGS:]
+        existing.sources = (existing.sources + [source])[-MAX_RECORDINGS:]
+        if old_clip is not None and old_clip != clip:
+            old_clip.unlink(missing_ok=True)
+        done.append((character.name, "updated"))
+    return done
+
+
+def _chosen(project: Project, character_ids: Sequence[str] | None) -> list[Character]:
+    if not character_ids:
+        return [c for c in project.characters if c.clip]
+    chosen = []
+    for wanted in character_ids:
+        found = next((c for c in project.characters if c.id == wanted), None) or project.character_by_name(wanted)
+        if found is None:
+            raise CastLibraryError(f"the project has no character {wanted!r}", ErrorCode.UNKNOWN_ID)
+        chosen.append(found)
+    return chosen
+
+
+def remove_member(library: CastLibrary, name: str) -> None:
+    """Take the character called ``name`` out of the library (its clip and voiceprints too)."""
+    member = library.member(name)
+    if member is None:
+        raise CastLibraryError(f"the cast library has no character {name!r}", ErrorCode.UNKNOWN_ID)
+    library.members.remove(member)
+    clip = library.clip_path(member)
+    if clip is not None:
+        clip.unlink(missing_ok=True)
+    (library.root / VOICEPRINTS_DIR / f"{member.character.id}.npy").unlink(missing_ok=True)
+
+
+# -- matching ------------------------------------------------------------------------------------
+
+
+def match_score(voiceprints: Sequence[np.ndarray] | np.ndarray, probe: np.ndarray) -> float:
+    """How much ``probe`` sounds like a character with these recordings' embeddings: the highest
+    cosine (all unit vectors) with any of them; -1 without any."""
+    rows = np.asarray(voiceprints, dtype=np.float32).reshape(-1, np.asarray(probe).size)
+    return float((rows @ _unit(probe)).max()) if len(rows) else -1.0
+
+
+def match_speakers(library: CastLibrary, probes: dict[str, np.ndarray], encoder_id: str,
+                   names: dict[str, str] | None = None) -> list[CastMatch]:
+    """Each found speaker (character id -> its clip's embedding; ``names``: id -> its name) against
+    the library: one library character per speaker at most, the surest pairs taken first."""
+    names = names or {}
+    usable = [m for m in library.members if m.encoder_id == encoder_id and len(m.voiceprints)]
+    pairs = sorted(((match_score(m.voiceprints, vector), cid, m.character.name)
+                    for cid, vector in probes.items() for m in usable), reverse=True)
+    best: dict[str, CastMatch] = {}
+    taken: set[str] = set()
+    for score, cid, name in pairs:
+        if cid in best or name in taken:
+            continue
+        if score >= OFFER_THRESHOLD:
+            best[cid] = CastMatch(cid, names.get(cid, cid), name, score)
+            taken.add(name)
+    for cid in probes:
+        if cid not in best:
+            closest = max((match_score(m.voiceprints, probes[cid]) for m in usable), default=-1.0)
+            best[cid] = CastMatch(cid, names.get(cid, cid), None, closest)
+    return [best[cid] for cid in probes]
+
+
+def cast_characters(project: Project, characters: Sequence[Character], library: CastLibrary,
+                    encoder: VoiceEmbedder, copy_clip: Any) -> list[CastMatch]:
+    """Match ``characters`` (found by a transcription, not yet in the project; their clips are in
+    the project folder) against the library. A sure match takes the library character's name,
+    colour, settings, clip and transcript (``copy_clip(source_path, stem)`` copies the clip into
+    the project and returns its project-relative path); an offered or new one is left as found.
+    The characters are changed in place; the matches say what happened, for the user."""
+    probes: dict[str, np.ndarray] = {}
+    for character in characters:
+        if character.clip:
+            audio, rate = character_audio(project, character)
+            probes[character.id] = embed_audio(encoder, audio, rate)
+    matches = match_speakers(library, probes, encoder.encoder_id, {c.id: c.name for c in characters})
+    by_id = {c.id: c for c in characters}
+    taken_names = {c.name.casefold() for c in project.characters}
+    for match in matches:
+        if not match.sure or match.member_name is None:
+            continue
+        member = library.member(match.member_name)
+        source = library.clip_path(member) if member is not None else None
+        if member is None or source is None or member.character.name.casefold() in taken_names:
+            continue
+        found, cast = by_id[match.character_id], member.character
+        found.clip = copy_clip(source, f"{safe_filename(cast.name, 'voice')}-cast")
+        found.name, found.colour, found.settings = cast.name, cast.colour, cast.settings
+        found.transcript, found.transcript_heard = cast.transcript, cast.transcript_heard
+        found.clip_start, found.clip_end, found.clip_purity = 0.0, None, cast.clip_purity
+    return matches
+
+
+__all__ = [
+    "MATCH_THRESHOLD", "OFFER_THRESHOLD", "CastLibrary", "CastMatch", "CastMember", "add_characters", "cast_characters",
+    "match_score", "match_speakers", "open_library", "remove_member", "writing",
+]

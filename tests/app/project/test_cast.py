@@ -1,0 +1,195 @@
+"""The cast library (app.project.cast, `dubstudio cast`): characters saved from one episode cast
+the next by voice, a new voice stays new, two writers never lose each other's characters, and a
+bad library is refused with its code. Real speech (LibriSpeech recordings in tests/data/hearing:
+other recordings of the same speakers) and the real CAM++ encoder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app.cli import main as cli_main
+from app.project import Project
+from app.project.cast import (
+    LIBRARY_FILE,
+    VERSION,
+    CastLibrary,
+    cast_characters,
+    open_library,
+    writing,
+)
+from app.project.clips import import_clip
+from app.project.errors import CastLibraryError
+from app.project.model import Character
+from engine.core.codes import ErrorCode
+from engine.core.protocol import VoiceSettings
+from engine.voiceprint.encoder import CamppSpeakerEncoder
+
+ROOT = Path(__file__).resolve().parents[3]
+SPEECH = ROOT / "tests" / "data" / "hearing"
+
+
+@pytest.fixture(scope="module")
+def encoder() -> CamppSpeakerEncoder:
+    return CamppSpeakerEncoder()
+
+
+def episode(root: Path, cast: dict[str, str], **settings: VoiceSettings) -> Project:
+    """A project whose characters (name -> recording in tests/data/hearing) have those clips."""
+    project = Project.create(root, root.name)
+    for name, recording in cast.items():
+        project.characters.append(project.make_character(
+            name, clip=import_clip(project, SPEECH / f"{recording}.flac"), transcript=f"{name}'s words",
+            settings=settings.get(name, VoiceSettings(language="en"))))
+    project.save()
+    return project
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Anna and Ben saved from episode 1 by `dubstudio cast add`."""
+    folder = tmp_path_factory.mktemp("series")
+    episode(folder / "episode-1", {"Anna": "libri_3080_a", "Ben": "libri_1688_a"},
+            Ben=VoiceSettings(speed=1.1, pitch_semitones=-1.0, instruction="gruff", language="en"))
+    assert cli_main(["cast", "add", str(folder / "cast"), str(folder / "episode-1")]) == 0
+    return folder / "cast"
+
+
+def test_cast_add_keeps_each_character_with_its_clip_settings_and_voiceprint(library: Path, capsys) -> None:
+    read = open_library(library)
+    assert sorted(m.character.name for m in read.members) == ["Anna", "Ben"]
+    ben = read.member("ben")
+    assert ben is not None and ben.character.settings == VoiceSettings(1.1, -1.0, "gruff", "en")
+    assert read.clip_path(ben) is not None and read.clip_path(ben).is_file()  # type: ignore[union-attr]
+    assert ben.voiceprints.shape == (1, 192) and ben.sources == ["episode-1"]
+    assert cli_main(["cast", "list", str(library), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(c["name"], c["recordings"], c["speed"]) for c in listed["characters"]] == [("Anna", 1, 1.0),
+                                                                                        ("Ben", 1, 1.1)]
+
+
+def test_a_second_episode_of_the_same_speakers_is_cast_from_the_library_and_a_new_voice_is_not(
+        library: Path, tmp_path: Path, encoder: CamppSpeakerEncoder) -> None:
+    # Episode 2 as a transcription finds it: "Speaker N" with clips of other recordings.
+    project = episode(tmp_path / "episode-2", {"Speaker 1": "libri_1688_c", "Speaker 2": "libri_2414_a",
+                                               "Speaker 3": "libri_3080_c"})
+    found = [Character(c.id, c.name, c.colour, c.clip, settings=c.settings) for c in project.characters]
+    copied: list[Path] = []
+
+    def copy_clip(source: Path, _stem: str) -> str:
+        copied.append(source)
+        return import_clip(project, source)
+
+    matches = cast_characters(project, found, open_library(library), encoder, copy_clip)
+    by_name = {m.found_name: m for m in matches}
+    assert by_name["Speaker 1"].sure and by_name["Speaker 1"].member_name == "Ben"
+    assert by_name["Speaker 3"].sure and by_name["Speaker 3"].member_name == "Anna"
+    assert not by_name["Speaker 2"].sure and not by_name["Speaker 2"].offered  # a new voice: nobody's
+    assert [c.name for c in found] == ["Ben", "Speaker 2", "Anna"]
+    assert found[0].settings.instruction == "gruff" and found[0].transcript == "Ben's words"
+    assert len(copied) == 2 and found[0].clip != project.characters[0].clip  # the library's clip, copied in
+    assert "is Ben from the cast library" in by_name["Speaker 1"].describe()
+    assert "new voice" in by_name["Speaker 2"].describe()
+
+
+def test_adding_a_character_again_keeps_its_earlier_recordings(library: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "cast"
+    subprocess.run(["cp", "-r", str(library), str(copy)], check=True)
+    episode(tmp_path / "episode-2", {"Ben": "libri_1688_b"})
+    assert cli_main(["cast", "add", str(copy), str(tmp_path / "episode-2"), "--character", "Ben"]) == 0
+    ben = open_library(copy).member("Ben")
+    assert ben is not None and ben.voiceprints.shape == (2, 192) and ben.sources == ["episode-1", "episode-2"]
+    assert len(list((copy / "clips").iterdir())) == 2  # Ben's old clip replaced, not piled up
+    assert cli_main(["cast", "remove", str(copy), "Anna"]) == 0
+    assert [m.character.name for m in open_library(copy).members] == ["Ben"]
+    assert cli_main(["cast", "remove", str(copy), "Nobody"]) == 2
+
+
+def _cast_add(library: Path, project: Path, wait: float) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "app.cli", "cast", "add", str(library), str(project),
+                             "--wait", str(wait)], env=env, cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_two_writers_one_waits_for_the_other_and_nothing_is_lost(library: Path, tmp_path: Path,
+                                                                    encoder: CamppSpeakerEncoder) -> None:
+    shared = tmp_path / "cast"
+    subprocess.run(["cp", "-r", str(library), str(shared)], check=True)
+    first = episode(tmp_path / "first", {"Cleo": "libri_2414_a"})
+    episode(tmp_path / "second", {"Dan": "libri_1688_b"})
+    from app.project.cast import add_characters
+
+    with writing(shared, "test writer") as held:
+        other = _cast_add(shared, tmp_path / "second", wait=120)
+        time.sleep(3)  # the other process starts and finds the library locked
+        assert other.poll() is None  # still waiting
+        add_characters(held, first, None, encoder)
+    out, err = other.communicate(timeout=300)
+    assert other.returncode == 0, err
+    assert sorted(m.character.name for m in open_library(shared).members) == ["Anna", "Ben", "Cleo", "Dan"]
+
+
+def test_a_writer_that_cannot_wait_fails_cleanly_and_changes_nothing(library: Path, tmp_path: Path) -> None:
+    shared = tmp_path / "cast"
+    subprocess.run(["cp", "-r", str(library), str(shared)], check=True)
+    episode(tmp_path / "second", {"Dan": "libri_1688_b"})
+    before = (shared / LIBRARY_FILE).read_bytes()
+    with writing(shared, "test writer"):
+        other = _cast_add(shared, tmp_path / "second", wait=0)
+        out, err = other.communicate(timeout=300)
+    assert other.returncode == 6 and "test writer" in err and "being written" in err
+    assert (shared / LIBRARY_FILE).read_bytes() == before
+
+
+def test_a_bad_library_is_refused_with_its_code(tmp_path: Path, capsys) -> None:
+    with pytest.raises(CastLibraryError) as missing:
+        open_library(tmp_path / "nowhere")
+    assert missing.value.code is ErrorCode.CAST_LIBRARY
+    (tmp_path / "empty").mkdir()
+    assert cli_main(["cast", "list", str(tmp_path / "empty")]) == 2
+    assert "not a cast library" in capsys.readouterr().err
+    newer = tmp_path / "newer"
+    newer.mkdir()
+    (newer / LIBRARY_FILE).write_text(json.dumps({"format": "dubstudio-cast-library", "version": VERSION + 1,
+                                                  "characters": []}))
+    with pytest.raises(CastLibraryError) as too_new:
+        open_library(newer)
+    assert too_new.value.code is ErrorCode.CAST_TOO_NEW
+    (newer / LIBRARY_FILE).write_text("{")
+    with pytest.raises(CastLibraryError, match="damaged"):
+        open_library(newer)
+    assert isinstance(CastLibrary(newer), CastLibrary)
+
+
+def test_transcribe_with_a_missing_library_fails_before_any_work(tmp_path: Path, capsys) -> None:
+    from tests.engine.hearing.scenes import make_scene
+
+    make_scene(tmp_path / "scene.mp4", ["libri_1688_c"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "scene.mp4"), "--no-subtitles"]) == 0
+    assert cli_main(["transcribe", str(tmp_path / "p"), "--cast", str(tmp_path / "nowhere")]) == 2
+    assert "no such cast library" in capsys.readouterr().err
+    assert Project.load(tmp_path / "p").characters == []
+
+
+def test_new_transcribe_with_the_library_casts_episode_two_by_voice(library: Path, tmp_path: Path, capsys) -> None:
+    from tests.engine.hearing.scenes import make_scene
+
+    make_scene(tmp_path / "episode-2.mp4", ["libri_1688_c", "libri_3080_c", "libri_1688_b"])
+    status = cli_main(["new", str(tmp_path / "episode-2"), "--video", str(tmp_path / "episode-2.mp4"), "--transcribe",
+                       "--language", "en", "--cast", str(library)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    project = Project.load(tmp_path / "episode-2")
+    assert sorted(c.name for c in project.characters) == ["Anna", "Ben"]
+    ben = project.character_by_name("Ben")
+    assert ben is not None and ben.settings.instruction == "gruff" and ben.transcript == "Ben's words"
+    assert project.clip_path(ben) is not None and project.clip_path(ben).is_file()  # type: ignore[union-attr]
+    assert len(project.lines_of(ben.id)) == 2
+    assert "is Ben from the cast library (voice cosine" in out and "is Anna from the cast library" in out
