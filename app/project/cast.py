@@ -377,7 +377,30 @@ def cast_characters(project: Project, characters: Sequence[Character], library: 
     return matches
 
 
+def match_project_characters(project: Project, found: Sequence[Character],
+                             encoder: VoiceEmbedder) -> dict[str, tuple[Character, float]]:
+    """Found speakers (with clips) that surely are characters already in the project, by the
+    same test as the library's: found id -> (the project's character, cosine). A transcription run
+    again gives their lines to them instead of adding "Speaker 3" beside "Speaker 1"."""
+    members = []
+    for character in project.characters:
+        if not character.clip or project.clip_path(character) is None:
+            continue
+        try:
+            audio, rate = character_audio(project, character)
+        except CastLibraryError:
+            continue  # a clip gone missing cannot be heard; the character is simply not reused
+        members.append(CastMember(character, embed_audio(encoder, audio, rate)[None, :], encoder.encoder_id))
+    if not members:
+        return {}
+    probes = {c.id: embed_audio(encoder, *character_audio(project, c)) for c in found if c.clip}
+    by_name = {m.character.name: m.character for m in members}
+    return {m.character_id: (by_name[m.member_name], m.score)
+            for m in match_speakers(CastLibrary(project.root, members), probes, encoder.encoder_id)
+            if m.sure and m.member_name is not None}
+
+
 __all__ = [
     "MATCH_THRESHOLD", "OFFER_THRESHOLD", "CastLibrary", "CastMatch", "CastMember", "add_characters", "cast_characters",
-    "match_score", "match_speakers", "open_library", "remove_member", "writing",
+    "match_project_characters", "match_score", "match_speakers", "open_library", "remove_member", "writing",
 ]

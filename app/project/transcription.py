@@ -33,7 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.project.cast import CastLibrary, CastMatch, cast_characters, open_library
+from app.project.cast import (
+    CastLibrary,
+    CastMatch,
+    cast_characters,
+    match_project_characters,
+    open_library,
+)
 from app.project.errors import (
     CastLibraryError,
     InvalidValueError,
@@ -140,11 +146,13 @@ class TranscribedScript:
 
 
 class ReplaceScript(Command):
-    """The script replaced by a transcription's: old lines out, new characters and lines in (by
-    time), the language heard set. One undo puts the old script back."""
+    """The script replaced by a transcription's: old lines out (kept beside the new ones with
+    ``keep``), new characters and lines in (by time), the language heard set. One undo puts the
+    old script back. A line may name a character already in the project (a voice that matched it)."""
 
-    def __init__(self, lines: Sequence[Line], characters: Sequence[Character], language: str) -> None:
-        self.lines, self.characters, self.language = list(lines), list(characters), language
+    def __init__(self, lines: Sequence[Line], characters: Sequence[Character], language: str, *,
+                 keep: bool = False) -> None:
+        self.lines, self.characters, self.language, self.keep = list(lines), list(characters), language, keep
         self.old_lines: list[Line] = []
         self.old_language = ""
         self.text = "Transcribe the dialogue"
@@ -157,7 +165,7 @@ class ReplaceScript(Command):
             validate_line(line, "line")
         self.old_lines, self.old_language = list(project.lines), project.language
         project.characters.extend(self.characters)
-        project.lines[:] = sorted(self.lines, key=lambda line: line.start or 0.0)
+        project.lines[:] = sorted(self.lines + (self.old_lines if self.keep else []), key=lambda line: line.start or 0.0)
         project.language = self.language
         return Change(frozenset(line.id for line in self.old_lines + self.lines),
                       frozenset(c.id for c in self.characters), structure=True, project=True)
@@ -187,6 +195,7 @@ def transcribe_project(
     request: TranscribeRequest = TranscribeRequest(),
     *,
     replace: bool = False,
+    keep: bool = False,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     model: WhisperModel | None = None,
@@ -194,11 +203,11 @@ def transcribe_project(
 ) -> TranscribedScript:
     """Transcribe the project's video into its characters and script (see the module docstring).
 
-    Refuses a project that has lines unless ``replace`` (E_SCRIPT_NOT_EMPTY). Raises
+    Refuses a project that has lines unless ``replace`` or ``keep`` (E_SCRIPT_NOT_EMPTY). Raises
     TranscriptionError with the hearing layer's code (E_NO_AUDIO_STREAM, E_NO_SPEECH,
     E_UNKNOWN_LANGUAGE, E_CANCELLED...) before changing anything.
     """
-    made = hear_project(project, request, replace=replace, progress=progress, cancel=cancel, model=model,
+    made = hear_project(project, request, replace=replace, keep=keep, progress=progress, cancel=cancel, model=model,
                         encoder=encoder)
     stack.push(made.command)
     return made
@@ -209,17 +218,21 @@ def hear_project(
     request: TranscribeRequest = TranscribeRequest(),
     *,
     replace: bool = False,
+    keep: bool = False,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     model: WhisperModel | None = None,
     encoder: VoiceEmbedder | None = None,
 ) -> TranscribedScript:
     """:func:`transcribe_project` without the edit: the clips and candidates are written, the
-    script is returned as ``command`` for the caller to push (the studio does, on its GUI thread)."""
+    script is returned as ``command`` for the caller to push (the studio does, on its GUI thread).
+    With ``keep`` the old lines stay beside the new ones. A found voice that surely matches a
+    character already in the project (:func:`app.project.cast.match_project_characters`) is
+    that character: its lines go to it, and no "Speaker N" is added for it."""
     video = project.video_path()
     if video is None:
         raise TranscriptionError("the project has no video to transcribe", ErrorCode.NO_AUDIO_STREAM)
-    if project.lines and not replace:
+    if project.lines and not (replace or keep):
         raise TranscriptionError(f"the project already has {len(project.lines)} lines; transcribing replaces them "
                                  "(pass --replace, or undo afterwards in the studio)", ErrorCode.SCRIPT_NOT_EMPTY)
     library = open_library(request.cast_library) if request.cast_library else None  # a bad one fails before any work
@@ -243,7 +256,14 @@ def hear_project(
         report("cutting", 0.0)
         clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written,
                                      lambda fraction: report("cutting", fraction))
-        matches = [] if library is None else _cast_from(project, characters, library, encoder, written)
+        reused = match_project_characters(project, characters, encoder)
+        fresh = [c for c in characters if c.id not in reused]
+        for character in characters:  # a voice given to a character it already has needs no second clip
+            clip = project.clip_path(character) if character.id in reused else None
+            if clip is not None and clip in written.made:
+                written.made.remove(clip)
+                clip.unlink(missing_ok=True)
+        matches = [] if library is None else _cast_from(project, fresh, library, encoder, written)
         _write_candidates(project, heard, characters, written)
         _write_voiceprints(project, heard, written)
     except HearingError as error:
@@ -252,18 +272,22 @@ def hear_project(
     except BaseException:
         written.take_back()
         raise
-    lines = [_line(line, characters) for line in heard.lines]
-    command = ReplaceScript(lines, characters, heard.language)
+    speaking = [reused[c.id][0] if c.id in reused else c for c in characters]
+    lines = [_line(line, speaking) for line in heard.lines]
+    command = ReplaceScript(lines, fresh, heard.language, keep=keep)
     warnings = []
     if not heard.language_sure:
         warnings.append(f"the language was heard as {heard.language!r} with only {heard.language_probability:.0%} "
                         "confidence; pass --language CODE if that is wrong")
+    warnings += [f"{c.name} was heard again: the lines of that voice go to {existing.name} (voice cosine "
+                 f"{score:.2f}), no new character" for c in characters if c.id in reused
+                 for existing, score in [reused[c.id]]]
     warnings += [f"{c.name} says too little for a reference clip (under {hearing_clips.SHORTEST_CLIP_S:.0f} s "
-                 "alone); give them a clip" for c in characters if c.id not in clips]
+                 "alone); give them a clip" for c in fresh if c.id not in clips]
     if translator is not None:
         warnings.append(f"the English lines are {_model_label(request.model)}'s translation, marked as drafts to "
                         "check; a larger downloaded model (Settings) translates far better")
-    return TranscribedScript(heard, characters, lines, command, written, warnings, matches)
+    return TranscribedScript(heard, fresh, lines, command, written, warnings, matches)
 
 
 def _cast_from(project: Project, characters: Sequence[Character], library: CastLibrary, encoder: VoiceEmbedder,

@@ -193,3 +193,30 @@ def test_new_transcribe_with_the_library_casts_episode_two_by_voice(library: Pat
     assert project.clip_path(ben) is not None and project.clip_path(ben).is_file()  # type: ignore[union-attr]
     assert len(project.lines_of(ben.id)) == 2
     assert "is Ben from the cast library (voice cosine" in out and "is Anna from the cast library" in out
+
+
+def test_a_second_transcription_gives_the_lines_to_the_characters_whose_voices_match(tmp_path: Path) -> None:
+    from app.project import CommandStack
+    from app.project.transcription import TranscribeRequest, transcribe_project
+    from engine.hearing.transcribe import Options
+    from tests.engine.hearing.scenes import make_scene
+
+    make_scene(tmp_path / "scene.mp4", ["libri_1688_a", "libri_3080_a", "libri_1688_b"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "scene.mp4"), "--transcribe",
+                     "--language", "en"]) == 0
+    first = Project.load(tmp_path / "p")
+    names, clips = [c.name for c in first.characters], sorted((tmp_path / "p" / "voices").iterdir())
+    assert len(names) == 2
+    assert cli_main(["transcribe", str(tmp_path / "p"), "--replace", "--language", "en"]) == 0
+    again = Project.load(tmp_path / "p")
+    assert [c.name for c in again.characters] == names  # no "Speaker 3/4" beside them
+    assert {line.character_id for line in again.lines} == {c.id for c in again.characters}
+    assert sorted((tmp_path / "p" / "voices").iterdir()) == clips  # no second clip for a known voice
+
+    # Keep: the new lines go beside the old ones, one undo takes them out again
+    stack = CommandStack(again)
+    before = list(again.lines)
+    transcribe_project(again, stack, TranscribeRequest(Options(language="en")), keep=True)
+    assert len(again.lines) == 2 * len(before) and [c.name for c in again.characters] == names
+    stack.undo()
+    assert again.lines == before
