@@ -3760,6 +3760,99 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>TranscribeDialog</name>
+    <message>
+        <location filename="../app/ui/timeline/transcribe_dialog.py" line="+57"/>
+        <source>Transcribe the dialogue</source>
+        <translation>转写对白</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Find from the voices</source>
+        <translation>根据声音判断</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How many people speak; give the number when you know it</source>
+        <translation>有几个人说话；知道人数时请填写</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Detect it</source>
+        <translation>自动检测</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The dialogue&apos;s language, or type any Whisper language code (pt, vi…)</source>
+        <translation>对白的语言，或输入任意 Whisper 语言代码（pt、vi…）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The Whisper model: a larger downloaded one (Settings) hears better and slower</source>
+        <translation>Whisper 模型：下载的较大模型（设置）听得更准，但更慢</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>none: every voice becomes a new character</source>
+        <translation>无：每个声音都成为新角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A cast library (a shared folder of a series&apos; characters): a voice that surely matches one of its characters becomes that character</source>
+        <translation>演员库（存放一部剧集角色的共享文件夹）：与其中某个角色确定匹配的声音将成为该角色</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Speakers</source>
+        <translation>说话人数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cast from library</source>
+        <translation>从演员库选角</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Replace the script</source>
+        <translation>替换台本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the script and add the transcribed lines</source>
+        <translation>保留台本并添加转写的台词</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The script has {0} line(s) with {1} rendered take(s). Replace takes them all out of the script (Edit › Undo brings them back; the take files stay in takes/). Keep adds the transcribed lines beside them.</source>
+        <translation>台本中有 {0} 句台词，已渲染 {1} 个录音。替换会把它们全部移出台本（编辑 › 撤销可恢复；录音文件仍保留在 takes/ 中）。保留则把转写的台词添加在它们旁边。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Transcribe</source>
+        <translation>转写</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Choose a cast library folder</source>
+        <translation>选择演员库文件夹</translation>
+    </message>
+</context>
+<context>
     <name>TranslateDialog</name>
     <message>
         <location filename="../app/ui/script/translate_dialog.py" line="+73"/>

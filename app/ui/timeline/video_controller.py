@@ -36,6 +36,7 @@ from app.ui.folders import Folders
 from app.ui.script.gaps_dialog import VoiceGapsDialog
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.tasks import Operation, QueryOp, TaskRunner
+from app.ui.timeline.transcribe_dialog import TranscribeChoice, TranscribeDialog
 from app.ui.timeline.video_clips import transcription_progress
 from app.ui.timeline.video_dialogs import (
     VIDEO_FILTER,
@@ -131,24 +132,38 @@ class VideoController(QObject):
         progress = transcription_progress(self._parent) if request.transcribe else None
         self._runner.start(QueryOp(work, done, failed, cancelled, name=self.tr("creating the project"), progress=progress))
 
-    def transcribe_dialogue(self) -> None:
-        """Replace the script with the video's transcribed dialogue (one undoable edit)."""
+    def transcribe_dialogue(self) -> TranscribeDialog | None:
+        """Ask for the speakers, language, model, cast library and (on a project with lines or
+        takes) Replace or Keep; Transcribe then runs it as one undoable edit."""
         document = self.document
         if document is None:
-            return
+            return None
         if document.project.video is None:
             self.error.emit(self.tr("Cannot transcribe"), self.tr(
                 "{code}: the project has no video; set one with Project › Set video…").format(
                     code=ErrorCode.NO_AUDIO_STREAM))
-            return
-        transcription = self._transcription_request(Options())
+            return None
+        model = self._transcription_request(Options()).model
+        dialog = TranscribeDialog(self._parent, document.project, model, self._folders)
+        dialog.chosen.connect(lambda choice: self.transcribe(document, choice))
+        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def transcribe(self, document: Document, choice: TranscribeChoice) -> None:
+        """Transcribe the document's video as ``choice`` says (replacing or keeping its script)."""
+        transcription = TranscribeRequest(Options(language=choice.language, speakers=choice.speakers), choice.model,
+                                          cast_library=choice.cast_library)
 
         def work(operation: Operation) -> TranscribedScript:
-            return hear_project(document.project, transcription, replace=True, progress=operation.report_stage,
-                                cancel=operation.token)
+            return hear_project(document.project, transcription, replace=not choice.keep, keep=choice.keep,
+                                progress=operation.report_stage, cancel=operation.token)
 
         def done(made: TranscribedScript) -> None:
             if document.push(made.command):
+                for match in made.cast_matches:  # which library character, and how sure
+                    self.warning.emit(match.describe())
                 self.message.emit(self.tr("Transcribed %n line(s)", "", len(made.lines))
                                   + self.tr(", %n voice(s)", "", len(made.characters))
                                   + (f"; {'; '.join(made.warnings[:2])}" if made.warnings else "")

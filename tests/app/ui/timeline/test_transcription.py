@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialogButtonBox, QProgressBar
 
 from app.ui.tasks import STEPS, Operation
+from app.ui.timeline.transcribe_dialog import TranscribeDialog
 from app.ui.timeline.video_clips import (
     STAGES,
     ChooseFromVideoDialog,
@@ -115,6 +116,9 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
 
     window.runner.started.connect(watch)
     action.trigger()
+    asking = window.video.dialog
+    assert isinstance(asking, TranscribeDialog) and not asking.asks  # an empty script: nothing to lose
+    asking.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     project = window.document.project
     assert len(project.characters) == 2 and project.lines and project.language == "en"
     assert [operation.name for operation in operations] == ["transcribing the dialogue"]
@@ -151,3 +155,44 @@ def test_the_source_column_shows_beside_translated_lines(window: MainWindow, tmp
     assert line.draft and line.text == "I wanted to submit this idea."
     window.document.push(AddLines([Line(id="l2", text="Plain.", character_id=speaker.id)]))
     assert not script.table.isColumnHidden(Column.SOURCE)
+
+
+def test_transcribing_a_script_with_lines_and_takes_asks_first_and_can_keep_them(window: MainWindow,
+                                                                                 tmp_path: Path) -> None:
+    from app.project import AddLines, Line
+    from tests.app.project.conftest import add_fake_take, tone
+
+    make_scene(tmp_path / "scene.mp4", ["rex", "narrator"])
+    dialog = window.video.new_from_video()
+    dialog.set_video(tmp_path / "scene.mp4")
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData("none"))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None
+    project = window.document.project
+    hero = project.make_character("Hero")
+    old = [Line(id="l1", text="Once upon a time.", character_id=hero.id, start=0.0, end=1.0),
+           Line(id="l2", text="The end.", character_id=hero.id)]
+    window.document.push(AddLines(old, characters=[hero]))
+    add_fake_take(project, old[0], tone(1.0))
+    operations: list[Operation] = []
+    window.runner.started.connect(lambda operation: operations.append(operation) if operation.name else None)
+
+    asking = window.video.transcribe_dialogue()
+    assert isinstance(asking, TranscribeDialog) and asking.asks and asking.replace.isChecked()
+    assert "2 line(s) with 1 rendered take(s)" in asking.loss.text()
+    asking.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
+    assert operations == [] and [line.id for line in project.lines] == ["l1", "l2"]  # Cancel: nothing happens
+
+    asking = window.video.transcribe_dialogue()
+    assert asking is not None
+    asking.keep.setChecked(True)
+    asking.speakers.setCurrentIndex(asking.speakers.findData(2))
+    asking.language.setCurrentIndex(asking.language.findData("en"))
+    choice = asking.choice()
+    assert choice.keep and choice.speakers == 2 and choice.language == "en" and choice.cast_library is None
+    asking.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert [operation.name for operation in operations] == ["transcribing the dialogue"]
+    assert {"l1", "l2"} < {line.id for line in project.lines} and len(project.lines) > 2  # kept, and added to
+    assert len(project.line("l1").takes) == 1 and len(project.characters) == 3
+    window.document.undo()
+    assert [line.id for line in project.lines] == ["l1", "l2"] and [c.name for c in project.characters] == ["Hero"]
