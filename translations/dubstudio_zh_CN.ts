@@ -2,6 +2,54 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CastController</name>
+    <message>
+        <location filename="../app/ui/characters/cast_controller.py" line="+53"/>
+        <source>Save the cast to a library folder</source>
+        <translation>将演员阵容保存到演员库文件夹</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No character has a voice clip to save yet</source>
+        <translation>还没有带声音片段的角色可以保存</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Saved to the cast library {0}: {1} new, {2} updated ({3})</source>
+        <translation>已保存到演员库 {0}：新增 {1} 个，更新 {2} 个（{3}）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot save to the cast library</source>
+        <translation>无法保存到演员库</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>saving to the cast library</source>
+        <translation>正在保存到演员库</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Choose a cast library folder</source>
+        <translation>选择演员库文件夹</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Cast {0} of {1} character(s) from the library {2}; Messages says how sure each match is</source>
+        <translation>已从演员库 {2} 为 {1} 个角色中的 {0} 个选角；消息列表中列出了每个匹配的把握程度</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot cast from the library</source>
+        <translation>无法从演员库选角</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>casting from the library</source>
+        <translation>正在从演员库选角</translation>
+    </message>
+</context>
+<context>
     <name>BackendOptionsForm</name>
     <message>
         <location filename="../app/ui/engine/backend_form.py" line="+81"/>
@@ -5017,6 +5065,26 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+1"/>
         <source>Tr&amp;anslate…</source>
         <translation>翻译(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Save to cast &amp;library…</source>
+        <translation>保存到演员库(&amp;L)…</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Keep every character that has a clip in a cast library folder shared across episodes: name, clip, transcript, settings and voiceprint</source>
+        <translation>把每个带片段的角色保存到各集共享的演员库文件夹：名字、片段、文本、设置和声纹</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>&amp;Cast from library…</source>
+        <translation>从演员库选角(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Match the characters by voice against a cast library: a sure match takes the library character&apos;s name, clip and settings (undoable)</source>
+        <translation>按声音把角色与演员库匹配：确定的匹配会采用库中角色的名字、片段和设置（可撤销）</translation>
     </message>
     <message>
         <location line="+2"/>

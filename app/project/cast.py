@@ -28,7 +28,7 @@ import datetime as _dt
 import io
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,7 +42,9 @@ from app.project.fsutil import (
     atomic_write_text,
     atomic_write_wav,
     ensure_dir,
+    relative_to_root,
     safe_filename,
+    unique_path,
 )
 from app.project.lock import ProjectLock
 from app.project.model import Character, new_id
@@ -348,7 +350,7 @@ def match_speakers(library: CastLibrary, probes: dict[str, np.ndarray], encoder_
 
 
 def cast_characters(project: Project, characters: Sequence[Character], library: CastLibrary,
-                    encoder: VoiceEmbedder, copy_clip: Any) -> list[CastMatch]:
+                    encoder: VoiceEmbedder, copy_clip: Callable[[Path, str], str]) -> list[CastMatch]:
     """Match ``characters`` (found by a transcription, not yet in the project; their clips are in
     the project folder) against the library. A sure match takes the library character's name,
     colour, settings, clip and transcript (``copy_clip(source_path, stem)`` copies the clip into
@@ -400,7 +402,44 @@ def match_project_characters(project: Project, found: Sequence[Character],
             if m.sure and m.member_name is not None}
 
 
+def clip_copier(project: Project, made: list[Path] | None = None) -> Callable[[Path, str], str]:
+    """A ``copy_clip`` for :func:`cast_characters`: a library clip copied into the project's
+    voices/ (atomically, under a free name), its path added to ``made``; E_CAST_LIBRARY for a clip
+    that cannot be read."""
+    def copy_clip(source: Path, stem: str) -> str:
+        try:
+            data = files.read_regular_file(source)
+        except files.FileError as error:
+            raise CastLibraryError(f"the cast library's clip {source} cannot be read: {error.message}") from None
+        voices = ensure_dir(project.voices_dir, inside=project.root)
+        target = atomic_write_bytes(unique_path(voices, stem, source.suffix or ".wav"), data, inside=project.root)
+        if made is not None:
+            made.append(target)
+        return relative_to_root(project.root, target)
+
+    return copy_clip
+
+
+def recast_from_library(project: Project, library: CastLibrary,
+                        encoder: VoiceEmbedder) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
+    """The studio's *Cast from library* on a project as it is: each character with a clip (not
+    already named as a library character) matched against the library. Returns the matches (to
+    explain) and, per surely matched character id, the changes that make it the library's
+    character (push them as EditCharacter edits: undoable); the library clips are copied into
+    voices/ first (files are not something undo removes, as with takes)."""
+    names = {m.character.name.casefold() for m in library.members}
+    candidates = [c for c in project.characters if c.clip and c.name.casefold() not in names]
+    found = [replace(c) for c in candidates]  # copies: the project changes only through the edits
+    matches = cast_characters(project, found, library, encoder, clip_copier(project))
+    fields = ("name", "colour", "settings", "transcript", "transcript_heard", "clip", "clip_start", "clip_end",
+              "clip_purity")
+    changes = {after.id: {name: getattr(after, name) for name in fields if getattr(after, name) != getattr(before, name)}
+               for before, after in zip(candidates, found) if after.name != before.name}
+    return matches, changes
+
+
 __all__ = [
     "MATCH_THRESHOLD", "OFFER_THRESHOLD", "CastLibrary", "CastMatch", "CastMember", "add_characters", "cast_characters",
-    "match_project_characters", "match_score", "match_speakers", "open_library", "remove_member", "writing",
+    "clip_copier", "match_project_characters", "match_score", "match_speakers", "open_library", "recast_from_library",
+    "remove_member", "writing",
 ]

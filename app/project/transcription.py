@@ -37,11 +37,11 @@ from app.project.cast import (
     CastLibrary,
     CastMatch,
     cast_characters,
+    clip_copier,
     match_project_characters,
     open_library,
 )
 from app.project.errors import (
-    CastLibraryError,
     InvalidValueError,
     ProjectError,
     SaveError,
@@ -293,19 +293,8 @@ def hear_project(
 def _cast_from(project: Project, characters: Sequence[Character], library: CastLibrary, encoder: VoiceEmbedder,
                written: WrittenFiles) -> list[CastMatch]:
     """The found speakers cast from the library (app.project.cast.cast_characters), each sure
-    match's library clip copied into voices/."""
-    voices = ensure_dir(project.voices_dir, inside=project.root)
-
-    def copy_clip(source: Path, stem: str) -> str:
-        try:
-            data = files.read_regular_file(source)
-        except files.FileError as error:
-            raise CastLibraryError(f"the cast library's clip {source} cannot be read: {error.message}") from None
-        target = unique_path(voices, stem, source.suffix or ".wav")
-        written.made.append(atomic_write_bytes(target, data, inside=project.root))
-        return relative_to_root(project.root, target)
-
-    return cast_characters(project, characters, library, encoder, copy_clip)
+    match's library clip copied into voices/ (taken back with the rest on a failure)."""
+    return cast_characters(project, characters, library, encoder, clip_copier(project, written.made))
 
 
 def _model_label(model: str) -> str:

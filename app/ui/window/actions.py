@@ -21,6 +21,7 @@ from app.project.export_registry import EXPORTS, ExportFormat
 from app.project.qa import lines_failing_qa
 from app.project.script_io import SCRIPT_FORMATS, ScriptFormat
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.ui.characters.cast_controller import cast_controller
 from app.ui.script.translation_controller import translation_controller
 from app.ui.window.document_session import DocumentSession
 
@@ -204,6 +205,16 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
                enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
     ActionSpec("transcribe", QT_TRANSLATE_NOOP("actions", "&Transcribe the dialogue"), "project", lambda w: w.video.transcribe_dialogue(),
                tip=QT_TRANSLATE_NOOP("actions", "Replace the script with the video's own dialogue: one character per voice, clips cut from it (undoable)"), enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
+    ActionSpec("save_to_cast", QT_TRANSLATE_NOOP("actions", "Save to cast &library…"), "project",
+               lambda w: cast_controller(w).save_to_library(),
+               tip=QT_TRANSLATE_NOOP("actions", "Keep every character that has a clip in a cast library folder shared "
+                                                "across episodes: name, clip, transcript, settings and voiceprint"),
+               enabled=writable, off_while_busy=True),
+    ActionSpec("cast_from_library", QT_TRANSLATE_NOOP("actions", "&Cast from library…"), "project",
+               lambda w: cast_controller(w).cast_from_library(),
+               tip=QT_TRANSLATE_NOOP("actions", "Match the characters by voice against a cast library: a sure match "
+                                                "takes the library character's name, clip and settings (undoable)"),
+               enabled=writable, off_while_busy=True),
     ActionSpec("translate", QT_TRANSLATE_NOOP("actions", "Tr&anslate…"), "project",
                lambda w: translation_controller(w).translate(),
                tip=QT_TRANSLATE_NOOP("actions", "Translate the script into the language the project dubs into, each "

@@ -1,0 +1,106 @@
+"""Project › Save to cast library and Project › Cast from library: a series' characters kept in a
+shared folder (app.project.cast) and given back to a new episode by voice.
+
+Both run off the GUI thread (app.ui.tasks). Saving locks the library while it writes (a second
+writer waits, then fails with E_CAST_LOCKED); casting copies the library's clips into voices/ in
+the background and pushes the renames and settings as one undoable edit on the GUI thread. Every
+character's outcome is listed in Messages: which library character, and how sure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+
+from app.project.cast import (
+    CastMatch,
+    add_characters,
+    open_library,
+    recast_from_library,
+    writing,
+)
+from app.project.undo import EditCharacter, Macro
+from app.ui.tasks import Operation, QueryOp
+from app.ui.timeline.transcribe_dialog import CAST_LIBRARIES
+
+if TYPE_CHECKING:
+    from app.ui.window.main_window import MainWindow
+
+
+def cast_controller(window: MainWindow) -> CastController:
+    """The window's one controller, made when first asked for."""
+    found = window.findChild(CastController, "castController")
+    return found if isinstance(found, CastController) else CastController(window)
+
+
+class CastController(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("castController")
+        self.window = window
+
+    def _library(self, title: str) -> Path | None:
+        chosen = self.window.folders.folder(self.window, CAST_LIBRARIES, title)
+        return Path(chosen) if chosen else None
+
+    def save_to_library(self, folder: Path | None = None) -> None:
+        """Every character that has a clip, saved under its name (a library is made if missing)."""
+        session = self.window.session
+        if session is None:
+            return
+        folder = folder or self._library(self.tr("Save the cast to a library folder"))
+        if folder is None:
+            return
+        project = session.project
+
+        def work(_operation: Operation) -> list[tuple[str, str]]:
+            from engine.voiceprint.encoder import CamppSpeakerEncoder
+
+            with writing(folder, "DubStudio (Save to cast library)", create=True) as library:
+                return add_characters(library, project, None, CamppSpeakerEncoder())
+
+        def done(saved: list[tuple[str, str]]) -> None:
+            if not saved:
+                self.window.messages.say(self.tr("No character has a voice clip to save yet"))
+                return
+            added = [name for name, what in saved if what == "added"]
+            self.window.messages.notify(self.tr("Saved to the cast library {0}: {1} new, {2} updated ({3})").format(
+                folder, len(added), len(saved) - len(added), ", ".join(name for name, _ in saved)))
+
+        def failed(error: Exception) -> None:
+            self.window.messages.error(self.tr("Cannot save to the cast library"), str(error))
+
+        self.window.runner.start(QueryOp(work, done, failed, name=self.tr("saving to the cast library")))
+
+    def cast_from_library(self, folder: Path | None = None) -> None:
+        """The project's characters matched by voice against a library: sure matches become the
+        library's characters (one undoable edit), unsure ones are named, not cast."""
+        session = self.window.session
+        if session is None:
+            return
+        folder = folder or self._library(self.tr("Choose a cast library folder"))
+        if folder is None:
+            return
+        document = session.document
+
+        def work(_operation: Operation) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
+            from engine.voiceprint.encoder import CamppSpeakerEncoder
+
+            return recast_from_library(document.project, open_library(folder), CamppSpeakerEncoder())
+
+        def done(result: tuple[list[CastMatch], dict[str, dict[str, Any]]]) -> None:
+            matches, changes = result
+            edits = [EditCharacter(character_id, **fields) for character_id, fields in changes.items()]
+            if edits and not document.push(Macro(edits, "Cast from library")):
+                return
+            for match in matches:
+                self.window.messages.warn(match.describe())
+            self.window.messages.notify(self.tr("Cast {0} of {1} character(s) from the library {2}; Messages says "
+                                                "how sure each match is").format(len(edits), len(matches), folder))
+
+        def failed(error: Exception) -> None:
+            self.window.messages.error(self.tr("Cannot cast from the library"), str(error))
+
+        self.window.runner.start(QueryOp(work, done, failed, name=self.tr("casting from the library")))
