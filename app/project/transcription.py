@@ -264,7 +264,8 @@ def hear_project(
                 written.made.remove(clip)
                 clip.unlink(missing_ok=True)
         matches = [] if library is None else _cast_from(project, fresh, library, encoder, written)
-        _write_candidates(project, heard, characters, written)
+        speaking = [reused[c.id][0] if c.id in reused else c for c in characters]  # each voice's character
+        _write_candidates(project, heard, speaking, written)
         _write_voiceprints(project, heard, written)
     except HearingError as error:
         written.take_back()
@@ -272,7 +273,6 @@ def hear_project(
     except BaseException:
         written.take_back()
         raise
-    speaking = [reused[c.id][0] if c.id in reused else c for c in characters]
     lines = [_line(line, speaking) for line in heard.lines]
     command = ReplaceScript(lines, fresh, heard.language, keep=keep)
     warnings = []

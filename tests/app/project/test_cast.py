@@ -220,3 +220,18 @@ def test_a_second_transcription_gives_the_lines_to_the_characters_whose_voices_m
     assert len(again.lines) == 2 * len(before) and [c.name for c in again.characters] == names
     stack.undo()
     assert again.lines == before
+
+
+def test_a_reused_voice_keeps_its_clip_candidates_under_its_character(tmp_path: Path) -> None:
+    import json as _json
+
+    from app.project.transcription import CANDIDATES_FILE
+    from tests.engine.hearing.scenes import make_scene
+
+    make_scene(tmp_path / "scene.mp4", ["libri_1688_a", "libri_3080_a", "libri_1688_b"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "scene.mp4"), "--transcribe",
+                     "--language", "en"]) == 0
+    assert cli_main(["transcribe", str(tmp_path / "p"), "--replace", "--language", "en"]) == 0
+    project = Project.load(tmp_path / "p")
+    stored = _json.loads((project.media_dir / CANDIDATES_FILE).read_text(encoding="utf-8"))["characters"]
+    assert set(stored) == {c.id for c in project.characters}  # "Choose from the video" finds them
