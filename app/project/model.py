@@ -30,8 +30,9 @@ from app.project.errors import InvalidValueError
 from app.project.fsutil import check_relative
 from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine.core.codes import ErrorCode
+from engine.core.languages import line_language
 from engine.core.numbers import Range, RangeError, ranges
-from engine.core.protocol import DEFAULT_BACKEND, SPEED, VoiceSettings
+from engine.core.protocol import DEFAULT_BACKEND, SPEED, VoiceSettings, speaking_backend
 from engine.hearing.chinese import CHINESE_SCRIPTS, DEFAULT_SCRIPT
 from engine.hearing.clips import MIN_CLIP_S, MIN_PURITY
 from engine.hearing.qa.checks import QaThresholds, TakeChecks
@@ -358,7 +359,7 @@ def render_fingerprint(text: str, character: Character, clip_digest: str, backen
         "pitch": round(delivery.pitch_semitones, 4),
         "instruction": delivery.instruction.strip(),
         "language": delivery.language.strip(),
-        "backend": backend,
+        "backend": speaking_backend(backend, line_language(delivery.language, text)),
     }
     blob = json.dumps(material, sort_keys=True, ensure_ascii=False).encode()
     return hashlib.sha256(blob).hexdigest()[:32]

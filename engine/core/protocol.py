@@ -176,10 +176,24 @@ class Capabilities:
     speed: Range = SPEED  # the speeds it speaks at; the engine refuses others (E_BAD_SETTING)
 
 
-# The backend an engine runs when none is named: it ships in the .venv and runs on any CPU.
-# Declared here, not in engine.synthesis.backends, so the project model (which may not import the
-# backends) reads the same name.
+# The backend an engine runs when none is named: Piper, which ships in the .venv, runs on any CPU
+# and whose licence allows any use. "embedded" adds the Mandarin voice (EMBEDDED_VOICES), whose
+# training data is for non-commercial use only, so a team chooses it knowingly. Declared here,
+# not in engine.synthesis.backends, so the project model (which may not import the backends)
+# reads the same names.
+EMBEDDED_BACKEND = "embedded"
 DEFAULT_BACKEND = "piper"
+EMBEDDED_VOICES = {"zh": "zh-baker"}  # a line's language -> the embedded voice that speaks it
+EMBEDDED_OTHER_VOICE = "piper"  # every other language's
+
+
+def speaking_backend(backend: str, language: str) -> str:
+    """The backend whose voice speaks a line in ``language`` (a language code) on ``backend``:
+    itself, or under the embedded voices the one of its language. A take records this, so an
+    English take made by Piper stays the same take under the embedded backend."""
+    if backend != EMBEDDED_BACKEND:
+        return backend
+    return EMBEDDED_VOICES.get(language, EMBEDDED_OTHER_VOICE)
 
 
 @dataclass(frozen=True)

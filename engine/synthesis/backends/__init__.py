@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.numbers import Range
-from engine.core.protocol import SPEED, Capabilities
+from engine.core.protocol import EMBEDDED_BACKEND, SPEED, Capabilities
 from engine.synthesis.backends.base import Backend
 from engine.synthesis.backends.descriptor import (
     BackendDescriptor,
@@ -149,12 +149,12 @@ COSYVOICE2 = BackendDescriptor(
 # Both embedded voices behind one backend, each line to the voice of its language (Chinese to
 # zh-baker, the rest to Piper); the Mandarin model loads on the first Chinese line.
 EMBEDDED = BackendDescriptor(
-    name="embedded",
+    name=EMBEDDED_BACKEND,
     label="Embedded voices (Piper English + zh-baker Mandarin)",
     summary="Each line spoken by the embedded voice of its language: Chinese by zh-baker, the rest by Piper, "
             "both adapted to each clip; one project holds both.",
     factory="engine.synthesis.backends.embedded:EmbeddedBackend",
-    capabilities=Capabilities(name="embedded", sample_rate=PIPER.capabilities.sample_rate, streaming=True,
+    capabilities=Capabilities(name=EMBEDDED_BACKEND, sample_rate=PIPER.capabilities.sample_rate, streaming=True,
                               languages=PIPER.capabilities.languages + ZH_BAKER.capabilities.languages,
                               cloning=False, cross_lingual=False, instructions=False),
     options=(

@@ -21,11 +21,16 @@ import numpy as np
 
 from engine.core.audio_io import resample
 from engine.core.languages import line_language
-from engine.core.protocol import Capabilities, VoiceSettings
+from engine.core.protocol import (
+    EMBEDDED_OTHER_VOICE,
+    EMBEDDED_VOICES,
+    Capabilities,
+    VoiceSettings,
+)
 from engine.core.reference import ReferenceClip
 from engine.core.text import FIRST_PIECE_CHARS
 from engine.synthesis import mandarin_text
-from engine.synthesis.backends import EMBEDDED
+from engine.synthesis.backends import EMBEDDED, ZH_BAKER
 from engine.synthesis.backends.adaptation import (
     ENVELOPE_GRID_HZ,
     EQ_BAND_CENTRES_HZ,
@@ -55,7 +60,7 @@ CLIP_SPEC: dict[str, ArraySpec] = {
     "ltas_db": ArraySpec(shape=(len(EQ_BAND_CENTRES_HZ),), low=-1000.0, high=1000.0, nan_ok=True),
     "han_per_s": ArraySpec(low=0.0, high=100.0, nan_ok=True),
 }
-MANDARIN = "zh"
+MANDARIN = next(code for code, voice in EMBEDDED_VOICES.items() if voice == ZH_BAKER.name)
 
 
 class EmbeddedBackend(Backend):
@@ -96,7 +101,7 @@ class EmbeddedBackend(Backend):
         return self.english.adopt_model_data(arrays)
 
     def facts(self) -> dict[str, Any]:
-        return {"routes": {"zh": "zh-baker", "other": "piper"}, "zh_loaded": self._mandarin is not None}
+        return {"routes": {**EMBEDDED_VOICES, "other": EMBEDDED_OTHER_VOICE}, "zh_loaded": self._mandarin is not None}
 
     def mandarin(self) -> MandarinBackend:
         """The Mandarin voice, loaded (and its sessions made for the slots) on first use."""

@@ -23,9 +23,10 @@ CHINESE = ("甚至出现交易几乎停滞的情况", "你明天早上八点来�
 def test_say_refuses_chinese_through_piper_with_the_code(tmp_path):
     out = tmp_path / "zh.wav"  # the issue's line: Piper babbled it for 10.2 s and exited 0
     result = subprocess.run([DUBSTUDIO, "say", CHINESE[0], "--voice", str(VOICES / "maya.wav"), "--out", str(out),
-                             "--cache-dir", str(tmp_path / "cache")], capture_output=True, text=True, timeout=300)
+                             "--backend", "piper", "--cache-dir", str(tmp_path / "cache")],
+                            capture_output=True, text=True, timeout=300)
     assert result.returncode == 2, result.stderr
-    assert "E_LANGUAGE_UNSUPPORTED" in result.stderr and "cosyvoice2" in result.stderr
+    assert "E_LANGUAGE_UNSUPPORTED" in result.stderr and "zh-baker" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
 
 
@@ -44,14 +45,15 @@ def test_readiness_flags_the_lines_the_backend_cannot_speak(tmp_path):
     gaps = language_gaps(project, "piper", ("en",), declared_languages())
     assert [(gap.line_id, gap.language) for gap in gaps] == [(f"zh{n}", "zh") for n in range(3)]
     assert gaps[0].describe().startswith("line 7: E_LANGUAGE_UNSUPPORTED: the line is in Chinese (Mandarin)")
-    assert "render it with cosyvoice2" in gaps[0].problem
+    assert "render it with" in gaps[0].problem and "zh-baker" in gaps[0].problem
     assert language_gaps(project, "cosyvoice2", ("zh", "en"), declared_languages()) == ()
 
 
 def test_render_names_the_chinese_lines_first_and_synthesises_none(tmp_path):
     project = _chinese_scene(tmp_path / "scene")
     result = subprocess.run([DUBSTUDIO, "render", str(project.root), "--lines", "5-9", "--no-progress",
-                             "--cache-dir", str(tmp_path / "cache")], capture_output=True, text=True, timeout=600)
+                             "--backend", "piper", "--cache-dir", str(tmp_path / "cache")],
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 1, result.stderr  # some lines failed
     flagged = result.stderr.index("3 lines are in a language piper cannot speak")
     assert flagged < result.stderr.index("Rendering 5 lines")
