@@ -73,7 +73,14 @@ class TranslateDialog(QDialog):
         self.setWindowTitle(self.tr("Translate the script"))
         self._selected = list(selected)
         url, model = remembered_endpoint()
+        self._build_translator_choice()
+        self._build_target_language(project)
+        self._build_endpoint(url, model)
+        self._build_line_choice()
+        glossary_buttons = self._build_glossary(project)
+        self._build_layout(glossary_buttons)
 
+    def _build_translator_choice(self) -> None:
         self.translator = _named(QComboBox(), "translator")
         for descriptor in TRANSLATORS.values():
             self.translator.addItem(descriptor.label, descriptor.name)
@@ -86,6 +93,7 @@ class TranslateDialog(QDialog):
                                             Qt.ItemDataRole.ToolTipRole)
         self.translator.setCurrentIndex(self.translator.findData(TEXT_TRANSLATOR))
 
+    def _build_target_language(self, project: Project) -> None:
         self.language = _named(QComboBox(), "targetLanguage")
         self.language.setEditable(True)
         for code, rules in LANGUAGES.items():
@@ -99,6 +107,7 @@ class TranslateDialog(QDialog):
         self.language.setToolTip(self.tr("The language the project dubs into; its characters' languages follow it. "
                                          "Type any language code the model can write (pt-BR, vi…)"))
 
+    def _build_endpoint(self, url: str, model: str) -> None:
         self.base_url = _named(QLineEdit(url), "baseUrl")
         self.base_url.setPlaceholderText(setting_of(OPENAI, "base_url").example)
         self.base_url.setToolTip(self.tr("An OpenAI-compatible endpoint up to /v1: Ollama (http://localhost:11434/v1), "
@@ -116,12 +125,14 @@ class TranslateDialog(QDialog):
         self.timeout.setValue(int(TIMEOUT.default or 120))
         self.timeout.setSuffix(self.tr(" s"))
 
+    def _build_line_choice(self) -> None:
         self.all_lines = _named(QRadioButton(self.tr("Every line")), "allLines")
         self.selected_lines = _named(QRadioButton(self.tr("Selected lines: {0}").format(len(self._selected))),
                                      "selectedLines")
         self.selected_lines.setEnabled(bool(self._selected))
         (self.selected_lines if self._selected else self.all_lines).setChecked(True)
 
+    def _build_glossary(self, project: Project) -> tuple[QPushButton, QPushButton, QPushButton]:
         self.glossary = _named(QTableWidget(0, GLOSSARY_COLUMNS), "glossary")
         self.glossary.setHorizontalHeaderLabels([self.tr("Original"), self.tr("Translation"), self.tr("Kind")])
         self.glossary.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
@@ -135,7 +146,9 @@ class TranslateDialog(QDialog):
         remove.clicked.connect(self._remove_selected)
         names = _named(QPushButton(self.tr("Add the characters' names")), "addNames")
         names.clicked.connect(lambda: self._add_names(project))
+        return add, remove, names
 
+    def _build_layout(self, glossary_buttons: tuple[QPushButton, ...]) -> None:
         form = QFormLayout()
         form.addRow(self.tr("Translator"), self.translator)
         form.addRow(self.tr("Into"), self.language)
@@ -148,7 +161,7 @@ class TranslateDialog(QDialog):
         lines.addWidget(self.selected_lines)
         form.addRow(self.tr("Lines"), lines)
         buttons_row = QHBoxLayout()
-        for button in (add, remove, names):
+        for button in glossary_buttons:
             buttons_row.addWidget(button)
         buttons_row.addStretch()
         note = QLabel(self.tr("Each line goes with the neighbouring lines and a budget: what its slot holds at the "
