@@ -358,7 +358,6 @@ class CosyVoice2Backend(Backend):
         if not report.ok:
             raise EngineError(ErrorCode.ENGINE_START, f"CosyVoice2 model folder {self.model_dir}: {report.summary()}")
         self._import_code()
-        import onnxruntime
         import torch
         from hyperpyyaml import load_hyperpyyaml
 
@@ -398,18 +397,7 @@ class CosyVoice2Backend(Backend):
         self._load_weights()
         self._accelerate()
 
-        options = onnxruntime.SessionOptions()
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = 1
-        self._campplus = onnxruntime.InferenceSession(
-            str(self.model_dir / "campplus.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
-        )
-        providers: list[str | tuple[str, dict[str, int]]] = ["CPUExecutionProvider"]  # a name, or a name and its options
-        if cuda and "CUDAExecutionProvider" in onnxruntime.get_available_providers():  # onnxruntime-gpu
-            providers.insert(0, ("CUDAExecutionProvider", {"device_id": self.device.index or 0}))
-        self._speech_tokenizer = onnxruntime.InferenceSession(
-            str(self.model_dir / "speech_tokenizer_v2.onnx"), sess_options=options, providers=providers
-        )
+        self._open_onnx_sessions(cuda)
         self.lookahead = int(self.flow.pre_lookahead_len)
         self.token_mel_ratio = int(self.flow.token_mel_ratio)
         self._number_words = self._number_speller()
@@ -428,6 +416,23 @@ class CosyVoice2Backend(Backend):
             **device_facts,
         }
         log.info("CosyVoice2 loaded: %s", self.load_facts)
+
+    def _open_onnx_sessions(self, cuda: bool) -> None:
+        """The speaker embedding (CAM++) on the CPU, the speech tokenizer on the GPU when one runs."""
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = 1
+        self._campplus = onnxruntime.InferenceSession(
+            str(self.model_dir / "campplus.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        providers: list[str | tuple[str, dict[str, int]]] = ["CPUExecutionProvider"]  # a name, or a name and its options
+        if cuda and "CUDAExecutionProvider" in onnxruntime.get_available_providers():  # onnxruntime-gpu
+            providers.insert(0, ("CUDAExecutionProvider", {"device_id": self.device.index or 0}))
+        self._speech_tokenizer = onnxruntime.InferenceSession(
+            str(self.model_dir / "speech_tokenizer_v2.onnx"), sess_options=options, providers=providers
+        )
 
     def _start_batching(self) -> None:
         """Resolve max_batch (the option, else the device's default, never past what fits in the
