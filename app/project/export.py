@@ -47,7 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.project.errors import ExportError
+from app.project.errors import ExportError, MediaError
 from app.project.fit import describe_too_long
 from app.project.fsutil import (
     atomic_write,
@@ -66,6 +66,7 @@ from app.project.loudness import (
     integrated_loudness,
     measure,
 )
+from app.project.media import probe_video
 from app.project.model import ProjectSettings, Take
 from app.project.project import Project
 from app.project.script_io import (
@@ -337,8 +338,20 @@ def delivery_channels(project: Project) -> int:
 def delivery_mixdown(project: Project, gap_s: float | None = None) -> MixdownAudio:
     """The mix as it is delivered: at :data:`DELIVERY_RATE` (takes resampled with soxr), in
     stereo when the source is, and exactly the video's length when the project has a video."""
-    length_s = project.video.duration_s if project.video is not None else None
-    return mixdown(project, gap_s, DELIVERY_RATE, channels=delivery_channels(project), length_s=length_s)
+    return mixdown(project, gap_s, DELIVERY_RATE, channels=delivery_channels(project), length_s=_picture_s(project))
+
+
+def _picture_s(project: Project) -> float | None:
+    """The video's length as its file says now, not as project.json claims (a claim of hours
+    would be allocated as hours of silence); None without a readable video: the mix is then as
+    long as the dub."""
+    path = project.video_path()
+    if path is None:
+        return None
+    try:
+        return probe_video(path).duration_s
+    except (MediaError, OSError):
+        return None
 
 
 def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
