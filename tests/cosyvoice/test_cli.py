@@ -12,6 +12,7 @@ import soundfile as sf
 
 from app.cli import main
 from app.project import Project
+from app.project.export import DELIVERY_RATE
 from app.project.sample import copy_sample_project
 from engine.synthesis.backends.cosyvoice_models import SYNTHETIC_BANNER
 
@@ -66,7 +67,7 @@ def test_render_a_project_on_cosyvoice2_from_the_command_line(cosyvoice_python: 
         take = project.chosen_take(line)
         assert take is not None and take.backend == "cosyvoice2"
         assert sf.info(str(project.take_path(take))).samplerate == 24000
-    assert sf.info(str(project.exports_dir / "mix.wav")).samplerate == 24000
+    assert sf.info(str(project.exports_dir / "mix.wav")).samplerate == DELIVERY_RATE  # takes at 24 kHz, the delivery at 48
 
 
 def test_bench_probe_cosyvoice2_with_two_small_levels(cosyvoice_python: Path, tiny_model: Path,
