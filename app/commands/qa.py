@@ -122,10 +122,13 @@ def _check(project: Project, args: argparse.Namespace) -> int:
 
 
 def _check_takes(project: Project, to_check: list[tuple[Line, Take]], args: argparse.Namespace) -> list[ReportRow]:
-    """Check each take (saving the results with --save), printing each row with --json."""
+    """Check the takes in batches whose short takes share Whisper windows, as the studio's and
+    render --qa's checker does (saving the results with --save), printing each row with --json."""
     from app.project import ProjectError
     from app.project.qa import (
+        MAX_BATCH,
         QaOutcome,
+        QaRequest,
         TakeChecker,
         placements,
         record,
@@ -137,20 +140,28 @@ def _check_takes(project: Project, to_check: list[tuple[Line, Take]], args: argp
     checker = TakeChecker()
     placed = placements(project)
     rows: list[ReportRow] = []
-    for count, (line, take) in enumerate(to_check, 1):
+    for first in range(0, len(to_check), MAX_BATCH):
+        batch = to_check[first:first + MAX_BATCH]
         if not args.json and err.isatty():
-            err.write(f"\rChecking take {count} of {len(to_check)}…")
+            err.write(f"\rChecking takes {first + 1}–{first + len(batch)} of {len(to_check)}…")
             err.flush()
-        try:
-            outcome = checker.check(request_for(project, line, take, args.recogniser_model))
-        except ProjectError as error:  # a take path that escapes the project
-            outcome = QaOutcome(line.id, take.id, None, f"{ErrorCode.TAKE_UNREADABLE}: {error}")
-        if args.save and record(project, outcome) is not None:
-            take = project.chosen_take(line) or take
-        row = report_row(project, line, take, outcome, placed.get(line.id))
-        rows.append(row)
-        if args.json:
-            print(json.dumps(row, ensure_ascii=False), flush=True)
+        outcomes: dict[int, QaOutcome] = {}
+        requests: list[tuple[int, QaRequest]] = []
+        for index, (line, take) in enumerate(batch):
+            try:
+                requests.append((index, request_for(project, line, take, args.recogniser_model)))
+            except ProjectError as error:  # a take path that escapes the project
+                outcomes[index] = QaOutcome(line.id, take.id, None, f"{ErrorCode.TAKE_UNREADABLE}: {error}")
+        checked = checker.check_batch([request for _, request in requests])
+        outcomes |= {index: outcome for (index, _), outcome in zip(requests, checked, strict=True)}
+        for index, (line, take) in enumerate(batch):
+            outcome = outcomes[index]
+            if args.save and record(project, outcome) is not None:
+                take = project.chosen_take(line) or take
+            row = report_row(project, line, take, outcome, placed.get(line.id))
+            rows.append(row)
+            if args.json:
+                print(json.dumps(row, ensure_ascii=False), flush=True)
     return rows
 
 

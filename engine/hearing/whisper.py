@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import importlib.util
 import json
@@ -36,7 +37,9 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
 
 from engine.core.audio_io import file_digest
 from engine.core.downloads import (
@@ -434,6 +437,44 @@ _loaded: dict[tuple[Path, str, int], WhisperModel] = {}
 _load_lock = threading.Lock()
 
 
+@functools.cache
+def _encoding_reusing_whisper() -> type[WhisperModel]:
+    """faster-whisper's model, keeping the encoding of the last window it encoded.
+
+    Detecting a window's language and then hearing it encode the same 30 s twice, and the
+    encoder is most of the cost on a CPU: with the window's features given to both
+    (:func:`detect_then_hear_features`), the second encoding is the kept one.
+    """
+    from faster_whisper import WhisperModel
+
+    class EncodingReusingWhisper(WhisperModel):  # type: ignore[misc]  # faster-whisper is untyped
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._last_encoding: tuple[bytes, Any] | None = None
+            self._encoding_lock = threading.Lock()
+
+        def encode(self, features: np.ndarray) -> Any:
+            window = np.ascontiguousarray(features)
+            key = hashlib.blake2b(window.tobytes(), digest_size=16).digest() + repr(window.shape).encode()
+            with self._encoding_lock:
+                if self._last_encoding is not None and self._last_encoding[0] == key:
+                    return self._last_encoding[1]
+            encoding = super().encode(window)
+            with self._encoding_lock:
+                self._last_encoding = (key, encoding)
+            return encoding
+
+    return EncodingReusingWhisper
+
+
+def detect_then_hear_features(model: WhisperModel, audio: np.ndarray) -> np.ndarray:
+    """The features for ``model.detect_language(features=...)`` of 16 kHz ``audio`` whose first
+    window are exactly those ``model.transcribe(audio)`` then encodes first (it leaves out the
+    extractor's last frame), so the encoding is shared (:func:`_encoding_reusing_whisper`)."""
+    features: np.ndarray = model.feature_extractor(audio)
+    return features[..., : max(features.shape[-1] - 1, 1)]
+
+
 def load_whisper(model: str, device: str = "auto", cpu_threads: int | None = None) -> WhisperModel:
     """The faster-whisper model for ``model`` (a name from :data:`WHISPER_MODELS` or a folder).
 
@@ -448,10 +489,8 @@ def load_whisper(model: str, device: str = "auto", cpu_threads: int | None = Non
     with _load_lock:
         loaded = _loaded.get(key)
         if loaded is None:
-            from faster_whisper import WhisperModel
-
             try:
-                loaded = WhisperModel(str(folder), device=resolved, compute_type=compute_type, cpu_threads=threads)
+                loaded = _encoding_reusing_whisper()(str(folder), device=resolved, compute_type=compute_type, cpu_threads=threads)
             except (RuntimeError, ValueError, OSError) as error:
                 raise EngineError(ErrorCode.WHISPER_MODEL_MISSING,
                                   f"CTranslate2 cannot load the Whisper model in {folder}: {error}") from error

@@ -215,6 +215,23 @@ def test_qa_command_prints_a_table_and_exits_1_on_a_failing_take(scene: Project,
     assert (scene.root / "project.json").read_bytes() == project_json
 
 
+def test_qa_command_packs_the_takes_as_the_studio_does(scene: Project, monkeypatch, capsys) -> None:
+    from engine.hearing.qa import recognise as recognise_module
+
+    packs: list[int] = []
+    real = recognise_module.WhisperRecogniser.transcribe_packed
+
+    def counted(self, pcms, sample_rate, language):
+        packs.append(len(pcms))
+        return real(self, pcms, sample_rate, language)
+
+    monkeypatch.setattr(recognise_module.WhisperRecogniser, "transcribe_packed", counted)
+    assert cli_main(["qa", str(scene.root), "--json"]) == 1
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert packs == [4]  # the four takes with sound (the noise too) share one window
+    assert [row["passed"] for row in rows] == [True, False, False, True]  # as when heard one by one
+
+
 def test_qa_command_json_lines_and_save(scene: Project, capsys) -> None:
     assert cli_main(["qa", str(scene.root), "--json", "--lines", "1,3", "--save"]) == 1
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -80,3 +80,25 @@ def test_takes_are_packed_in_order_within_one_window(batch):
     assert [pcm.size for pack in packs for pcm, _ in pack] == [pcm.size for pcm, _ in many]
     assert all(sum(pcm.size / rate for pcm, rate in pack) + PACK_GAP_S * (len(pack) - 1) <= PACK_LIMIT_S
                for pack in packs)
+
+
+def test_a_window_is_encoded_once_for_its_language_and_its_words(batch, monkeypatch):
+    import faster_whisper
+
+    from engine.hearing.qa.recognise import recognise
+
+    encoded: list[tuple[int, ...]] = []
+    real = faster_whisper.WhisperModel.encode
+
+    def counted(self, features):
+        encoded.append(tuple(features.shape))
+        return real(self, features)
+
+    monkeypatch.setattr(faster_whisper.WhisperModel, "encode", counted)
+    take = batch[0]
+    heard = recognise(take.pcm, take.sample_rate, "en", "base")
+    assert heard.language == "en" and heard.text
+    assert len(encoded) == 1  # detection and hearing share the one encoding
+    encoded.clear()
+    recognise_packed([(t.pcm, t.sample_rate) for t in batch[:3]], "en", "base")
+    assert len(encoded) == 1
