@@ -53,22 +53,9 @@ from app.project.loudness import measure
 from app.project.model import TAKES_DIR, Fit, Line, LineStatus, Take, new_id, now_iso
 from app.project.project import Project
 from app.project.timeline import OVERRUN_TOLERANCE_S
+from engine.core import protocol
 from engine.core.audio_io import AudioError, read_audio
-from engine.core.protocol import (
-    AudioChunk,
-    EngineRestarted,
-    EngineStopped,
-    ErrorCode,
-    Event,
-    Job,
-    JobFailed,
-    JobFinished,
-    JobQueued,
-    JobStarted,
-    JobSubmitter,
-    Priority,
-    VoiceSpec,
-)
+from engine.core.codes import ErrorCode
 
 
 @dataclass(frozen=True)
@@ -111,7 +98,7 @@ class RenderUpdate:
 @dataclass
 class _JobState:
     line: Line
-    job: Job
+    job: protocol.Job
     fingerprint: str
     backend: str
     previous: tuple[LineStatus, str]  # status and error to restore if cancelled
@@ -191,7 +178,7 @@ class RenderSession:
         save: Callable[[Project], None] | None = None,
         on_progress: Callable[[RenderProgress], None] | None = None,
         max_in_flight: int = 32,
-        priority: Priority = Priority.BATCH,
+        priority: protocol.Priority = protocol.Priority.BATCH,
         listening: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -205,7 +192,7 @@ class RenderSession:
         self._priority = priority  # INTERACTIVE when someone waits to hear the line
         self._listening = listening  # someone plays the audio as it streams
         self._clock = clock
-        self._client: JobSubmitter | None = None
+        self._client: protocol.JobSubmitter | None = None
         self._backend = project.settings.backend
         self._top_speed = math.inf  # the backend's fastest speed, once its engine is ready
         self._jobs: dict[str, _JobState] = {}  # job id -> state, for jobs not yet ended
@@ -268,7 +255,7 @@ class RenderSession:
 
     # --- driving ---------------------------------------------------------------------------
 
-    def start(self, client: JobSubmitter) -> RenderUpdate:
+    def start(self, client: protocol.JobSubmitter) -> RenderUpdate:
         """Pick the lines, fail those that cannot render, and submit the first jobs.
 
         Call once, with a started client. If the engine runs another backend than the
@@ -292,26 +279,26 @@ class RenderSession:
         self._fill()
         return self._update(changed)
 
-    def handle_event(self, event: Event | None) -> RenderUpdate:
+    def handle_event(self, event: protocol.Event | None) -> RenderUpdate:
         """Apply one engine event; returns an empty update when it is not this session's."""
         if event is None:
             return self._update(set(), notify=False)
-        if isinstance(event, AudioChunk):
+        if isinstance(event, protocol.AudioChunk):
             return self._on_chunk(event)
-        if isinstance(event, (JobQueued, JobStarted)):
+        if isinstance(event, (protocol.JobQueued, protocol.JobStarted)):
             state = self._jobs.get(event.job_id)
             if state is None:
                 return self._update(set(), notify=False)
-            status = LineStatus.RENDERING if isinstance(event, JobStarted) else LineStatus.QUEUED
+            status = LineStatus.RENDERING if isinstance(event, protocol.JobStarted) else LineStatus.QUEUED
             if state.line.status is status:
                 return self._update(set(), notify=False)
             state.line.status = status
             return self._update({state.line.id})
-        if isinstance(event, JobFinished):
+        if isinstance(event, protocol.JobFinished):
             return self._on_finished(event)
-        if isinstance(event, JobFailed):
+        if isinstance(event, protocol.JobFailed):
             return self._on_failed(event)
-        if isinstance(event, EngineRestarted):
+        if isinstance(event, protocol.EngineRestarted):
             changed: set[str] = set()
             for job_id in event.resubmitted:
                 state = self._jobs.get(job_id)
@@ -320,7 +307,7 @@ class RenderSession:
                     state.line.status = LineStatus.QUEUED
                     changed.add(state.line.id)
             return self._update(changed)
-        if isinstance(event, EngineStopped) and event.reason != "wake":
+        if isinstance(event, protocol.EngineStopped) and event.reason != "wake":
             return self._abandon(f"{ErrorCode.ENGINE_STOPPED}: the engine stopped ({event.reason}) before this line was spoken")
         return self._update(set(), notify=False)
 
@@ -378,17 +365,17 @@ class RenderSession:
         line.status, line.error = LineStatus.QUEUED, ""
         self._waiting.append(state)
 
-    def _job_at_speed(self, state: _JobState) -> Job:
+    def _job_at_speed(self, state: _JobState) -> protocol.Job:
         """A new job for the state's line, with the character's speed raised ``state.speed`` times."""
         voice = state.job.voice
         # A fit asks for at most the backend's fastest speed (then stretches the rest); the
         # character's own speed is never lowered: one out of the backend's range is refused as set.
         speed = max(state.base_speed, min(self._top_speed, state.base_speed * state.speed))
         settings = replace(voice.settings, speed=speed)
-        return Job(text=state.job.text, voice=replace(voice, settings=settings), priority=self._priority,
+        return protocol.Job(text=state.job.text, voice=replace(voice, settings=settings), priority=self._priority,
                    listening=self._listening, variant=state.job.variant)
 
-    def _build_job(self, line: Line) -> tuple[Job, str]:
+    def _build_job(self, line: Line) -> tuple[protocol.Job, str]:
         order = self.project.order_of(line.id)
         if line.character_id is None:
             raise NoVoice(f"{ErrorCode.NO_CHARACTER}: line {order} has no character; assign one first")
@@ -399,7 +386,7 @@ class RenderSession:
             raise NoVoice(f"{ErrorCode.CLIP_UNREADABLE.value}: cannot read {char.name}'s clip {char.clip}")
         # A new reading: the same line, voice and settings rendered again sound different.
         variant = 1 + max((take.variant for take in line.takes if take.fingerprint == fingerprint), default=-1)
-        return Job(text=line.text, voice=voice, priority=self._priority, listening=self._listening,
+        return protocol.Job(text=line.text, voice=voice, priority=self._priority, listening=self._listening,
                    variant=variant), fingerprint
 
     def _fill(self) -> None:
@@ -415,7 +402,7 @@ class RenderSession:
         state.chunks.clear()
         state.next_seq = 0
 
-    def _on_chunk(self, chunk: AudioChunk) -> RenderUpdate:
+    def _on_chunk(self, chunk: protocol.AudioChunk) -> RenderUpdate:
         state = self._jobs.get(chunk.job_id)
         if state is None:
             return self._update(set(), notify=False)
@@ -431,7 +418,7 @@ class RenderSession:
             return self._update({state.line.id})
         return self._update(set(), notify=False)
 
-    def _on_finished(self, event: JobFinished) -> RenderUpdate:
+    def _on_finished(self, event: protocol.JobFinished) -> RenderUpdate:
         state = self._jobs.pop(event.job_id, None)
         if state is None:
             return self._update(set(), notify=False)
@@ -521,7 +508,7 @@ class RenderSession:
         self._waiting.insert(0, state)
         self._fill()
 
-    def _on_failed(self, event: JobFailed) -> RenderUpdate:
+    def _on_failed(self, event: protocol.JobFailed) -> RenderUpdate:
         state = self._jobs.get(event.job_id)
         if state is None:
             return self._update(set(), notify=False)
@@ -598,7 +585,7 @@ class NoVoice(Exception):
     """A line or character cannot be spoken yet (no character, no clip, unreadable clip)."""
 
 
-def voice_spec(project: Project, character_id: str, line: Line | None = None) -> VoiceSpec:
+def voice_spec(project: Project, character_id: str, line: Line | None = None) -> protocol.VoiceSpec:
     """The character's voice as the engine takes it: the trimmed clip, transcript and settings
     (with ``line``'s own speed and instruction over the character's, :meth:`Project.delivery`).
 
@@ -615,4 +602,4 @@ def voice_spec(project: Project, character_id: str, line: Line | None = None) ->
     if clip is None or not clip.is_file():
         raise NoVoice(f"{ErrorCode.CLIP_MISSING.value}: {char.name}'s clip {char.clip} is missing")
     settings = project.delivery(line) if line is not None else char.settings
-    return VoiceSpec(clip_path=str(clip), transcript=char.transcript, settings=settings)
+    return protocol.VoiceSpec(clip_path=str(clip), transcript=char.transcript, settings=settings)

@@ -24,34 +24,9 @@ from dataclasses import dataclass, replace
 from multiprocessing.context import SpawnProcess
 from typing import TYPE_CHECKING
 
+from engine.core import protocol
+from engine.core.codes import EngineError, ErrorCode
 from engine.core.lifeline import kill_engine
-from engine.core.protocol import (
-    SLOTS,
-    AudioChunk,
-    CancelJob,
-    EngineClientProtocol,
-    EngineError,
-    EngineReady,
-    EngineRestarted,
-    EngineStarting,
-    EngineStopped,
-    ErrorCode,
-    Event,
-    GetStats,
-    Job,
-    JobFailed,
-    JobFinished,
-    JobStarted,
-    PrepareVoice,
-    Request,
-    RequestFailed,
-    SetSlots,
-    Shutdown,
-    SlotsChanged,
-    StartProgress,
-    SubmitJob,
-    VoiceSpec,
-)
 from engine.synthesis.backends import descriptor
 from engine.synthesis.config import EngineConfig
 
@@ -86,7 +61,7 @@ def _spawn(start: Callable[[], None]) -> None:
 
 @dataclass
 class _Pending:
-    job: Job
+    job: protocol.Job
     running: bool = False
     attempts: int = 0
 
@@ -132,13 +107,13 @@ class EngineClient:
         self.config = config or EngineConfig()
         self._context = multiprocessing.get_context("spawn")
         self._process: SpawnProcess | None = None  # these three exist from start() on
-        self._requests: Queue[Request] | None = None
-        self._events: Queue[Event] | None = None
+        self._requests: Queue[protocol.Request] | None = None
+        self._events: Queue[protocol.Event] | None = None
         self._unfinished: collections.OrderedDict[str, _Pending] = collections.OrderedDict()
-        self._backlog: collections.deque[Event] = collections.deque()
+        self._backlog: collections.deque[protocol.Event] = collections.deque()
         self._slots = self.config.slots
         self._closing = False
-        self.ready: EngineReady | None = None
+        self.ready: protocol.EngineReady | None = None
         self.engine_start_s = 0.0  # start() call to EngineReady, as seen by this client
         self.restarts = 0
 
@@ -148,7 +123,7 @@ class EngineClient:
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
-    def start(self, on_progress: StartProgress | None = None) -> EngineReady:
+    def start(self, on_progress: protocol.StartProgress | None = None) -> protocol.EngineReady:
         """Start the engine and wait until its backend is loaded.
 
         The backend's options are checked against its descriptor first, so a bad one is an
@@ -162,14 +137,14 @@ class EngineClient:
         try:
             options = descriptor(self.config.backend).validate(self.config.backend_options)
             if self._slots is not None:
-                SLOTS.check(self._slots)
+                protocol.SLOTS.check(self._slots)
         except EngineError as error:  # a bad option or slot count: E_BAD_OPTION naming it
             raise EngineStartError(error.code, error.message) from None
         # The engine gets the checked options and the slot count this client holds (a restart
         # keeps what set_slots chose).
         settings = replace(self.config, backend_options=options, slots=self._slots)
-        requests: Queue[Request] = self._context.Queue()
-        events: Queue[Event] = self._context.Queue()
+        requests: Queue[protocol.Request] = self._context.Queue()
+        events: Queue[protocol.Event] = self._context.Queue()
         process = self._context.Process(
             target=engine_main, name="dubstudio-engine", daemon=True,
             args=(settings, os.getpid(), sys.prefix if self.config.python else None, requests, events),
@@ -182,10 +157,10 @@ class EngineClient:
         events._writer.close()  # type: ignore[attr-defined]  # the Queue's own pipe end, which its stubs leave out
         return self._await_ready(process, events, started, on_progress)
 
-    def _await_ready(self, process: SpawnProcess, events: Queue[Event], started: float,
-                     on_progress: StartProgress | None) -> EngineReady:
+    def _await_ready(self, process: SpawnProcess, events: Queue[protocol.Event], started: float,
+                     on_progress: protocol.StartProgress | None) -> protocol.EngineReady:
         """Read the engine's start-up events until EngineReady, within the two deadlines."""
-        handshake: EngineStarting | None = None
+        handshake: protocol.EngineStarting | None = None
         deadline = started + self.config.handshake_timeout_s
         while True:
             try:
@@ -203,21 +178,21 @@ class EngineClient:
                     self._kill(process)
                     raise EngineStartError(ErrorCode.ENGINE_START, self._stuck_message(handshake)) from None
                 continue
-            if isinstance(event, EngineStarting):
+            if isinstance(event, protocol.EngineStarting):
                 if handshake is None:
                     deadline = time.monotonic() + self.config.load_timeout_s
                 handshake = event
                 if on_progress is not None:
                     on_progress(event)
-            elif isinstance(event, EngineReady):
+            elif isinstance(event, protocol.EngineReady):
                 self.ready = event
                 self._slots = event.slots
                 self.engine_start_s = time.monotonic() - started
                 return event
-            elif isinstance(event, RequestFailed):
+            elif isinstance(event, protocol.RequestFailed):
                 process.join(timeout=5)
                 raise EngineStartError(event.code, event.message)
-            elif isinstance(event, EngineStopped):  # a wake() that arrived during start-up
+            elif isinstance(event, protocol.EngineStopped):  # a wake() that arrived during start-up
                 self._backlog.append(event)
 
     def _start_process(self, process: SpawnProcess) -> None:
@@ -231,7 +206,7 @@ class EngineClient:
         else:
             process.start()
 
-    def _stuck_message(self, last: EngineStarting | None) -> str:
+    def _stuck_message(self, last: protocol.EngineStarting | None) -> str:
         if last is None:
             interpreter = self.config.python or sys.executable
             return (f"The engine's interpreter ({interpreter}) did not start within "
@@ -255,7 +230,7 @@ class EngineClient:
         if process is None or requests is None or events is None:
             return
         if process.is_alive():
-            requests.put(Shutdown())
+            requests.put(protocol.Shutdown())
             deadline = time.monotonic() + timeout
             while process.is_alive() and time.monotonic() < deadline:
                 try:
@@ -278,43 +253,43 @@ class EngineClient:
 
     # --- requests -------------------------------------------------------------------------
 
-    def submit(self, job: Job) -> float:
+    def submit(self, job: protocol.Job) -> float:
         """Queue a job; returns the monotonic time of submission (for latency figures)."""
         self._unfinished[job.job_id] = _Pending(job)
         submitted = time.monotonic()
-        self._send(SubmitJob(job))
+        self._send(protocol.SubmitJob(job))
         return submitted
 
     def cancel(self, job_id: str) -> None:
-        self._send(CancelJob(job_id))
+        self._send(protocol.CancelJob(job_id))
 
     def set_slots(self, slots: int) -> None:
-        SLOTS.check(slots)  # raises EngineError(BAD_OPTION) before anything is sent
+        protocol.SLOTS.check(slots)  # raises EngineError(BAD_OPTION) before anything is sent
         self._slots = slots
-        self._send(SetSlots(slots))
+        self._send(protocol.SetSlots(slots))
 
-    def prepare_voice(self, voice: VoiceSpec) -> str:
-        request = PrepareVoice(voice)
+    def prepare_voice(self, voice: protocol.VoiceSpec) -> str:
+        request = protocol.PrepareVoice(voice)
         self._send(request)
         return request.request_id
 
     def request_stats(self) -> str:
-        request = GetStats()
+        request = protocol.GetStats()
         self._send(request)
         return request.request_id
 
-    def _send(self, request: Request) -> None:
+    def _send(self, request: protocol.Request) -> None:
         if self._requests is None:
             raise _not_started()
         self._requests.put(request)
 
     def wake(self) -> None:
         """Make a get_event() blocked in another thread return EngineStopped('wake')."""
-        self._backlog.append(EngineStopped("wake"))  # seen by get_event() within POLL_S
+        self._backlog.append(protocol.EngineStopped("wake"))  # seen by get_event() within POLL_S
 
     # --- events ---------------------------------------------------------------------------
 
-    def get_event(self, timeout: float | None = None) -> Event | None:
+    def get_event(self, timeout: float | None = None) -> protocol.Event | None:
         """The next event, or None after ``timeout`` seconds (None: wait as long as it takes)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -341,14 +316,14 @@ class EngineClient:
             self._track(event)
             return event
 
-    def _track(self, event: Event) -> None:
-        if isinstance(event, JobStarted):
+    def _track(self, event: protocol.Event) -> None:
+        if isinstance(event, protocol.JobStarted):
             pending = self._unfinished.get(event.job_id)
             if pending:
                 pending.running = True
-        elif isinstance(event, (JobFinished, JobFailed)):
+        elif isinstance(event, (protocol.JobFinished, protocol.JobFailed)):
             self._unfinished.pop(event.job_id, None)
-        elif isinstance(event, SlotsChanged):
+        elif isinstance(event, protocol.SlotsChanged):
             self._slots = event.slots
 
     def _recover(self) -> None:
@@ -360,13 +335,13 @@ class EngineClient:
         # Running jobs were ahead of everything still queued, so they go back first.
         order = [p for p in pending if p.running] + [p for p in pending if not p.running]
         self._unfinished.clear()
-        failures: list[Event] = []
+        failures: list[protocol.Event] = []
         resubmit: list[_Pending] = []
         for item in order:
             if item.running:
                 item.attempts += 1
                 again = self.config.auto_retry and item.attempts <= self.config.max_retries
-                failures.append(JobFailed(
+                failures.append(protocol.JobFailed(
                     item.job.job_id, ErrorCode.ENGINE_CRASHED,
                     f"The engine stopped unexpectedly (exit code {exit_code}) while speaking this line"
                     + ("; it was queued again" if again else ""),
@@ -380,33 +355,33 @@ class EngineClient:
         self.start()
         for item in resubmit:
             self._unfinished[item.job.job_id] = item
-            self._send(SubmitJob(item.job))
+            self._send(protocol.SubmitJob(item.job))
         self._backlog.extend(failures)
-        self._backlog.append(EngineRestarted(tuple(i.job.job_id for i in resubmit), exit_code))
+        self._backlog.append(protocol.EngineRestarted(tuple(i.job.job_id for i in resubmit), exit_code))
 
 
 def _not_started() -> EngineError:
     return EngineError(ErrorCode.ENGINE_START, "the engine was never started: call start() first")
 
 
-def _close_queues(*queues: Queue[Request] | Queue[Event]) -> None:
+def _close_queues(*queues: Queue[protocol.Request] | Queue[protocol.Event]) -> None:
     """Close a dead or stopped engine's pipes without waiting for what was left unread."""
     for channel in queues:
         channel.cancel_join_thread()
         channel.close()
 
 
-def collect(client: EngineClientProtocol, job: Job, timeout: float = 600.0) -> tuple[list[AudioChunk], Event]:
+def collect(client: protocol.EngineClientProtocol, job: protocol.Job, timeout: float = 600.0) -> tuple[list[protocol.AudioChunk], protocol.Event]:
     """Submit one job and wait for its end; the chunks and the final event. For scripts and tests."""
     client.submit(job)
-    chunks: list[AudioChunk] = []
+    chunks: list[protocol.AudioChunk] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         event = client.get_event(timeout=max(0.0, deadline - time.monotonic()))
-        if isinstance(event, AudioChunk) and event.job_id == job.job_id:
+        if isinstance(event, protocol.AudioChunk) and event.job_id == job.job_id:
             chunks.append(event)
-        elif isinstance(event, (JobFinished, JobFailed)) and event.job_id == job.job_id:
-            if isinstance(event, JobFailed) and event.resubmitted:
+        elif isinstance(event, (protocol.JobFinished, protocol.JobFailed)) and event.job_id == job.job_id:
+            if isinstance(event, protocol.JobFailed) and event.resubmitted:
                 chunks.clear()
                 continue
             return chunks, event

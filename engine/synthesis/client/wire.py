@@ -27,23 +27,6 @@ from typing import Any, BinaryIO, Union
 import numpy as np
 
 from engine.core import protocol
-from engine.core.protocol import (
-    AudioChunk,
-    Capabilities,
-    EngineReady,
-    Event,
-    Job,
-    JobFailed,
-    JobFinished,
-    JobQueued,
-    JobStarted,
-    JobTiming,
-    RequestFailed,
-    Stats,
-    VoicePrepared,
-    VoiceSettings,
-    VoiceSpec,
-)
 
 HEADER = struct.Struct("<cII")
 KIND_EVENT = b"E"
@@ -54,8 +37,8 @@ MEDIA_TYPE = "application/x-dubstudio-frames"
 
 # The message types that cross the network, by the name they carry on it.
 WIRE_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
-    Job, VoiceSpec, VoiceSettings, Capabilities, EngineReady, JobQueued, JobStarted, JobTiming, JobFinished,
-    JobFailed, VoicePrepared, RequestFailed, Stats,
+    protocol.Job, protocol.VoiceSpec, protocol.VoiceSettings, protocol.Capabilities, protocol.EngineReady, protocol.JobQueued, protocol.JobStarted, protocol.JobTiming, protocol.JobFinished,
+    protocol.JobFailed, protocol.VoicePrepared, protocol.RequestFailed, protocol.Stats,
 )}
 
 
@@ -197,9 +180,9 @@ def loads(raw: bytes, expected: type | None = None) -> Any:
 # --- frames --------------------------------------------------------------------------------
 
 
-def encode_frame(event: Event) -> bytes:
+def encode_frame(event: protocol.Event) -> bytes:
     """One event as a frame: AudioChunk as raw float32, anything else as JSON."""
-    if isinstance(event, AudioChunk):
+    if isinstance(event, protocol.AudioChunk):
         meta = json.dumps({"job_id": event.job_id, "seq": event.seq, "sample_rate": event.sample_rate,
                            "text": event.text}, separators=(",", ":")).encode()
         data = np.ascontiguousarray(event.pcm, dtype="<f4").tobytes()
@@ -243,6 +226,6 @@ def read_frame(stream: BinaryIO) -> Any | None:
     try:
         info = json.loads(meta)
         pcm = np.frombuffer(data, dtype="<f4").astype(np.float32)  # a writable copy
-        return AudioChunk(str(info["job_id"]), int(info["seq"]), pcm, int(info["sample_rate"]), str(info["text"]))
+        return protocol.AudioChunk(str(info["job_id"]), int(info["seq"]), pcm, int(info["sample_rate"]), str(info["text"]))
     except (ValueError, KeyError, TypeError) as error:
         raise WireError(f"bad audio frame header: {error}") from None

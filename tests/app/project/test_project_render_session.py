@@ -11,42 +11,29 @@ import soundfile as sf
 
 from app.project import LineStatus, Project, RenderError, SaveError
 from app.project.render import RenderProgress, RenderSession, select_lines
-from engine.core.protocol import (
-    AudioChunk,
-    Capabilities,
-    EngineReady,
-    EngineRestarted,
-    EngineStopped,
-    ErrorCode,
-    Job,
-    JobFailed,
-    JobFinished,
-    JobQueued,
-    JobStarted,
-    JobTiming,
-    Priority,
-)
+from engine.core import protocol
+from engine.core.codes import ErrorCode
 
 from .conftest import add_fake_take, tone
 
 RATE = 22050
-TIMING = JobTiming(0.0, 0.0, "memory", 0.1, 0.2, 1.0, 1)
+TIMING = protocol.JobTiming(0.0, 0.0, "memory", 0.1, 0.2, 1.0, 1)
 
 
-def ready(backend: str = "piper") -> EngineReady:
-    caps = Capabilities(backend, RATE, True, ("en",), False, False, False)
-    return EngineReady(caps, 2, 1234, 1.0)
+def ready(backend: str = "piper") -> protocol.EngineReady:
+    caps = protocol.Capabilities(backend, RATE, True, ("en",), False, False, False)
+    return protocol.EngineReady(caps, 2, 1234, 1.0)
 
 
 @dataclass
 class ScriptedClient:
     """Records what the session asks of the engine; the test plays the engine's events."""
 
-    ready: EngineReady = field(default_factory=ready)
-    submitted: list[Job] = field(default_factory=list)
+    ready: protocol.EngineReady = field(default_factory=ready)
+    submitted: list[protocol.Job] = field(default_factory=list)
     cancelled: list[str] = field(default_factory=list)
 
-    def submit(self, job: Job) -> float:
+    def submit(self, job: protocol.Job) -> float:
         self.submitted.append(job)
         return 0.0
 
@@ -62,12 +49,12 @@ class Clock:
         return self.now
 
 
-def speak(session: RenderSession, job: Job, *pieces: np.ndarray):
+def speak(session: RenderSession, job: protocol.Job, *pieces: np.ndarray):
     """Play a whole successful job: started, chunks, finished; returns the last update."""
-    session.handle_event(JobStarted(job.job_id, 0.0))
+    session.handle_event(protocol.JobStarted(job.job_id, 0.0))
     for seq, pcm in enumerate(pieces):
-        session.handle_event(AudioChunk(job.job_id, seq, pcm, RATE))
-    return session.handle_event(JobFinished(job.job_id, TIMING))
+        session.handle_event(protocol.AudioChunk(job.job_id, seq, pcm, RATE))
+    return session.handle_event(protocol.JobFinished(job.job_id, TIMING))
 
 
 def test_jobs_are_throttled_and_progress_is_reported(project: Project) -> None:
@@ -76,14 +63,14 @@ def test_jobs_are_throttled_and_progress_is_reported(project: Project) -> None:
     update = session.start(client)
     assert update.progress.total == 6 and update.progress.queued == 6 and update.progress.eta_s is None
     assert [j.text for j in client.submitted] == [project.lines[0].text, project.lines[1].text]
-    assert all(j.priority is Priority.BATCH and not j.listening for j in client.submitted)
+    assert all(j.priority is protocol.Priority.BATCH and not j.listening for j in client.submitted)
     assert {line.status for line in project.lines} == {LineStatus.QUEUED}
     first = client.submitted[0]
     assert first.voice.clip_path == str(project.resolve("voices/maya.wav"))
     assert first.voice.transcript == project.character("maya").transcript
     assert first.voice.settings.language == "en"
 
-    update = session.handle_event(JobStarted(first.job_id, 0.0))
+    update = session.handle_event(protocol.JobStarted(first.job_id, 0.0))
     assert update.lines == {"l1"} and project.lines[0].status is LineStatus.RENDERING
     clock.now += 4.0
     update = speak(session, first, tone(0.5), tone(0.25))
@@ -124,13 +111,13 @@ def test_resubmitted_jobs_start_over_from_chunk_zero(project: Project) -> None:
     session = RenderSession(project, ["l1"])
     session.start(client)
     job = client.submitted[0]
-    session.handle_event(JobStarted(job.job_id, 0.0))
-    session.handle_event(AudioChunk(job.job_id, 0, tone(0.4, freq=100), RATE))
+    session.handle_event(protocol.JobStarted(job.job_id, 0.0))
+    session.handle_event(protocol.AudioChunk(job.job_id, 0, tone(0.4, freq=100), RATE))
     assert len(session.chunks_of("l1")) == 1 and session.job_id_of("l1") == job.job_id
-    update = session.handle_event(JobFailed(job.job_id, ErrorCode.ENGINE_CRASHED, "died", True, True))
+    update = session.handle_event(protocol.JobFailed(job.job_id, ErrorCode.ENGINE_CRASHED, "died", True, True))
     assert update.lines == {"l1"} and project.lines[0].status is LineStatus.QUEUED
     assert session.chunks_of("l1") == [] and not session.finished
-    session.handle_event(EngineRestarted((job.job_id,), -9))
+    session.handle_event(protocol.EngineRestarted((job.job_id,), -9))
     fresh = tone(0.3, freq=500)
     update = speak(session, job, fresh)
     audio, _ = sf.read(str(project.take_path(update.takes[0][1])), dtype="float32")
@@ -142,11 +129,11 @@ def test_a_stray_chunk_is_never_spliced_in(project: Project) -> None:
     session = RenderSession(project, ["l1"])
     session.start(client)
     job = client.submitted[0]
-    session.handle_event(AudioChunk(job.job_id, 0, tone(0.2), RATE))
-    session.handle_event(AudioChunk(job.job_id, 1, tone(0.2), RATE))
-    session.handle_event(AudioChunk(job.job_id, 0, tone(0.1), RATE))  # a restart without notice
-    session.handle_event(AudioChunk(job.job_id, 5, tone(0.1), RATE))  # out of order: dropped
-    update = session.handle_event(JobFinished(job.job_id, TIMING))
+    session.handle_event(protocol.AudioChunk(job.job_id, 0, tone(0.2), RATE))
+    session.handle_event(protocol.AudioChunk(job.job_id, 1, tone(0.2), RATE))
+    session.handle_event(protocol.AudioChunk(job.job_id, 0, tone(0.1), RATE))  # a restart without notice
+    session.handle_event(protocol.AudioChunk(job.job_id, 5, tone(0.1), RATE))  # out of order: dropped
+    update = session.handle_event(protocol.JobFinished(job.job_id, TIMING))
     assert update.takes[0][1].duration_s == pytest.approx(0.1)
 
 
@@ -161,7 +148,7 @@ def test_cancel_restores_what_was_there(project: Project) -> None:
     assert client.cancelled == [j.job_id for j in client.submitted]
     assert project.lines[3].status is LineStatus.NOT_RENDERED and not session.finished
     for job in client.submitted:
-        session.handle_event(JobFailed(job.job_id, ErrorCode.CANCELLED, "Cancelled"))
+        session.handle_event(protocol.JobFailed(job.job_id, ErrorCode.CANCELLED, "Cancelled"))
     assert session.finished and session.progress.cancelled == 6 and session.progress.failed == 0
     assert project.lines[0].status is LineStatus.DONE and project.lines[1].status is LineStatus.NOT_RENDERED
 
@@ -171,7 +158,7 @@ def test_failures_are_reported_and_retried(project: Project) -> None:
     session = RenderSession(project, ["l1", "l2"])
     session.start(client)
     first, second = client.submitted
-    session.handle_event(JobFailed(first.job_id, ErrorCode.NOTHING_SPEAKABLE, "Nothing to say"))
+    session.handle_event(protocol.JobFailed(first.job_id, ErrorCode.NOTHING_SPEAKABLE, "Nothing to say"))
     speak(session, second, tone(0.2))
     assert session.finished and [line.id for line in session.failed_lines] == ["l1"]
     line = project.line("l1")
@@ -237,15 +224,15 @@ def test_other_events_are_ignored_and_save_errors_reported(project: Project) -> 
     client = ScriptedClient()
     session = RenderSession(project, ["l1", "l2"], save=broken_save)
     session.start(client)
-    assert not session.handle_event(JobQueued("someone-else", 0))
-    assert not session.handle_event(AudioChunk("someone-else", 0, tone(0.1), RATE))
+    assert not session.handle_event(protocol.JobQueued("someone-else", 0))
+    assert not session.handle_event(protocol.AudioChunk("someone-else", 0, tone(0.1), RATE))
     assert not session.handle_event(None)
     update = speak(session, client.submitted[0], tone(0.1))
     assert update.takes and "could not be saved" in update.errors[0]
     assert project.resolve(update.takes[0][1].path).is_file()  # the audio is safe regardless
-    update = session.handle_event(EngineStopped("shutdown"))
+    update = session.handle_event(protocol.EngineStopped("shutdown"))
     assert session.finished and project.line("l2").error.startswith("E_ENGINE_STOPPED")
-    assert not session.handle_event(EngineStopped("wake"))
+    assert not session.handle_event(protocol.EngineStopped("wake"))
 
 
 def test_a_full_engine_queue_is_retried_later(project: Project) -> None:
@@ -253,7 +240,7 @@ def test_a_full_engine_queue_is_retried_later(project: Project) -> None:
     session = RenderSession(project, ["l1", "l2"])
     session.start(client)
     first, second = client.submitted
-    update = session.handle_event(JobFailed(second.job_id, ErrorCode.QUEUE_FULL, "full"))
+    update = session.handle_event(protocol.JobFailed(second.job_id, ErrorCode.QUEUE_FULL, "full"))
     assert update.lines == {"l2"} and project.line("l2").status is LineStatus.QUEUED
     speak(session, first, tone(0.1))
     assert client.submitted[-1].job_id == second.job_id  # sent again once ours freed a place
@@ -263,10 +250,10 @@ def test_a_full_engine_queue_is_retried_later(project: Project) -> None:
 
 def test_a_line_rendered_to_be_played_now_is_listened_to(project: Project) -> None:
     client = ScriptedClient()
-    session = RenderSession(project, [project.lines[0].id], priority=Priority.INTERACTIVE, listening=True)
+    session = RenderSession(project, [project.lines[0].id], priority=protocol.Priority.INTERACTIVE, listening=True)
     session.start(client)
     (job,) = client.submitted
-    assert job.priority is Priority.INTERACTIVE and job.listening
+    assert job.priority is protocol.Priority.INTERACTIVE and job.listening
 
 
 def test_a_fit_pass_resubmits_faster_and_only_the_final_take_is_written(project: Project) -> None:
@@ -297,6 +284,6 @@ def test_cancelling_during_a_fit_pass_restores_the_line(project: Project) -> Non
     speak(session, client.submitted[0], tone(3.6, rate=RATE))
     session.cancel()
     assert client.cancelled == [client.submitted[1].job_id]
-    session.handle_event(JobFailed(client.submitted[1].job_id, ErrorCode.CANCELLED, "cancelled", False, False))
+    session.handle_event(protocol.JobFailed(client.submitted[1].job_id, ErrorCode.CANCELLED, "cancelled", False, False))
     assert session.finished and project.status(project.line("l1")) is LineStatus.DONE
     assert len(project.line("l1").takes) == 1  # the fit pass wrote nothing
