@@ -43,6 +43,7 @@ from app.ui.timeline.drawing import (
     CanvasDrawing,
     Clip,
     DragKind,
+    Label,
     Track,
 )
 from app.ui.timeline.edits import visible_end
@@ -152,6 +153,10 @@ class TimelineCanvas(QWidget):
 
     def clip(self, line_id: str) -> Clip | None:
         return self._by_id.get(line_id)
+
+    def labels(self) -> list[Label]:
+        """The words on the clips as they are drawn now: text rows, tags and overrun labels."""
+        return self._drawing.labels()
 
     def invalidate(self) -> None:
         """Redraw the static layer at the next paint."""

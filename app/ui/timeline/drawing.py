@@ -5,6 +5,11 @@ canvas holds (tracks, clips, decoded audio, selection, playhead, zoom and scroll
 state of its own but the small font. Everything that only changes when the project, the zoom, the
 scroll or the selection changes is drawn once into a pixmap (:meth:`CanvasDrawing.static_layer`);
 a paint copies it and draws the drag outline and the playhead over it.
+
+Words are laid out before anything is painted (:meth:`CanvasDrawing.labels`): each clip's text
+rows and its tag first, then the overrun labels ("+0.62 s") where they collide with nothing,
+right of their hatch (bottom row, then top row) or inside their own clip's end, in full or
+short; one that fits nowhere is left to the clip's tooltip, never drawn over other words.
 """
 
 from __future__ import annotations
@@ -82,6 +87,22 @@ class Clip:
         return self.slot.line_id
 
 
+class LabelRole(str, enum.Enum):
+    TEXT = "text"  # a row of the line's order and words, at the clip's top
+    TAG = "tag"  # its state (fitted, not rendered, queued, failed), at the clip's bottom right
+    OVERRUN = "overrun"  # how far its take runs past its slot
+
+
+@dataclass(frozen=True)
+class Label:
+    """Words drawn on the timeline: ``rect`` is as wide and as tall as they read."""
+
+    line_id: str
+    role: LabelRole
+    rect: QRectF
+    text: str
+
+
 class CanvasDrawing:
     """Paints one canvas: the static layer, the drag's outline and the playhead."""
 
@@ -114,6 +135,7 @@ class CanvasDrawing:
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)  # shapes stay crisp and cheap:
         for clip in canvas.clips:  # antialiased translucent rounded rectangles cost 10× more to fill
             self._paint_clip(painter, clip, palette)
+        self._paint_words(painter, self.labels(), palette)  # over every clip: no later clip hides them
         painter.setClipping(False)
         self._paint_ruler(painter, palette)
         self._paint_headers(painter, palette)
@@ -221,39 +243,106 @@ class CanvasDrawing:
             painter.drawRect(over)
             painter.setBrush(QBrush(OVERRUN_COLOUR, Qt.BrushStyle.BDiagPattern))
             painter.drawRect(over)
-            painter.setFont(self.small_font)
-            text = f"+{overrun:.2f} s"
-            width = QFontMetrics(self.small_font).horizontalAdvance(text) + 4  # as wide as it reads: never cut
-            label = QRectF(over.right() + 3, over.top(), width, over.height() - 2)
-            painter.drawText(label, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft, text)
-        self._paint_labels(painter, clip, rect, palette)
 
-    def _paint_labels(self, painter: QPainter, clip: Clip, rect: QRectF, palette: QPalette) -> None:
-        if rect.width() < 24:
-            return
-        painter.setFont(self.small_font)
+    def visible_clips(self) -> list[tuple[Clip, QRectF]]:
+        """The clips in view with their rectangles, in time order (the order labels are placed in)."""
+        canvas = self._canvas
+        shown = []
+        for clip in sorted(canvas.clips, key=lambda c: (c.slot.start, c.slot.order)):
+            rect = canvas.clip_rect(clip.line_id)
+            if rect.right() >= HEADER_W and rect.left() <= canvas.width():
+                shown.append((clip, rect))
+        return shown
+
+    def labels(self) -> list[Label]:
+        """Every word the static layer draws, laid out so that no two labels overlap."""
         metrics = QFontMetrics(self.small_font)
+        shown = self.visible_clips()
+        placed: dict[int, list[Label]] = {}  # by track: what a new label must not cover
+        for clip, rect in shown:
+            placed.setdefault(clip.track, []).extend(self._clip_words(clip, rect, metrics))
+        for clip, rect in shown:
+            if clip.slot.overrun_s > 0 and clip.slot.slot_end is not None:
+                others = [self._body(c, r) for c, r in shown if c.track == clip.track and c is not clip]
+                label = self._place_overrun(clip, rect, metrics, placed.setdefault(clip.track, []), others)
+                if label is not None:
+                    placed[clip.track].append(label)
+        return [label for track in sorted(placed) for label in placed[track]]
+
+    def _body(self, clip: Clip, rect: QRectF) -> QRectF:
+        """What a clip covers: its slot and the hatch of its overrun."""
+        if clip.slot.overrun_s > 0:
+            return rect.united(QRectF(rect.right(), rect.top(), clip.slot.overrun_s * self._canvas.scale.px_per_s,
+                                      rect.height()))
+        return rect
+
+    def _clip_words(self, clip: Clip, rect: QRectF, metrics: QFontMetrics) -> list[Label]:
+        """A clip's text rows (at its top) and its tag (at its bottom right), each as wide as it reads."""
+        if rect.width() < 24:
+            return []
         text_rect = rect.adjusted(5, 1, -4, 0)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
+        words: list[Label] = []
+        tag = clip_tag(clip)
+        tag_rect: QRectF | None = None
+        if tag and metrics.horizontalAdvance(tag) + 8 < text_rect.width():
+            width = metrics.horizontalAdvance(tag)
+            tag_rect = QRectF(text_rect.right() - width, text_rect.bottom() - 1 - metrics.height(), width, metrics.height())
+            words.append(Label(clip.line_id, LabelRole.TAG, tag_rect, tag))
         label = f"{clip.slot.order} · {clip.text}" if clip.text else str(clip.slot.order)
         # As many rows as the clip holds above its tag: a short clip shows words, not "3 · The ha…";
         # over a take's waveform only the top row stays readable.
         rows = 1 if clip.take is not None else max(1, int((text_rect.height() - metrics.height())
                                                           // metrics.lineSpacing()))
-        for row, text in enumerate(wrapped_label(metrics, label, int(text_rect.width()), rows)):
-            painter.drawText(text_rect.adjusted(0, row * metrics.lineSpacing(), 0, 0),
-                             Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft, text)
-        tag = clip.fit or (QCoreApplication.translate("TimelineCanvas", "not rendered") if clip.take is None else "")
-        if clip.status is LineStatus.FAILED:
-            tag = QCoreApplication.translate("TimelineCanvas", "failed")
-        elif clip.status in (LineStatus.QUEUED, LineStatus.RENDERING):
-            tag = (QCoreApplication.translate("TimelineCanvas", "rendering…") if clip.status is LineStatus.RENDERING
-                   else QCoreApplication.translate("TimelineCanvas", "queued"))
-        if tag and metrics.horizontalAdvance(tag) + 8 < text_rect.width():
-            painter.setPen(QColor("#2f6f3e") if clip.fit else palette.color(QPalette.ColorRole.PlaceholderText))
-            if clip.status is LineStatus.FAILED:
+        width = int(text_rect.width())
+        if tag_rect is not None and text_rect.top() + rows * metrics.lineSpacing() > tag_rect.top():
+            width = int(tag_rect.left() - text_rect.left() - 6)  # a low clip: the rows end before the tag
+        for row, text in enumerate(wrapped_label(metrics, label, width, rows)):
+            top = text_rect.top() + row * metrics.lineSpacing()
+            words.append(Label(clip.line_id, LabelRole.TEXT,
+                               QRectF(text_rect.left(), top, metrics.horizontalAdvance(text), metrics.height()), text))
+        return words
+
+    def _place_overrun(self, clip: Clip, rect: QRectF, metrics: QFontMetrics, placed: list[Label],
+                       others: list[QRectF]) -> Label | None:
+        """Where "+0.62 s" goes: right of the hatch (bottom row, then top row), else inside the
+        clip's own end; in full, else short ("+0.62"); None where every place covers other words
+        or another clip (the tooltip still says it)."""
+        overrun = clip.slot.overrun_s
+        hatch_right = rect.right() + overrun * self._canvas.scale.px_per_s
+        height = metrics.height()
+        bottom, top = rect.bottom() - 2 - height, rect.top() + 1
+        for text in (f"+{overrun:.2f} s", f"+{overrun:.2f}"):
+            width = metrics.horizontalAdvance(text)
+            outside = [QRectF(hatch_right + 3, y, width, height) for y in (bottom, top)]
+            inside = [QRectF(rect.right() - 3 - width, y, width, height) for y in (bottom, top)]
+            for spot in outside + (inside if width + 8 <= rect.width() else []):
+                if spot.bottom() > rect.bottom() or spot.top() < rect.top() or spot.right() > self._canvas.width():
+                    continue  # a track too low for the row, or past the canvas's edge
+                if any(spot.intersects(label.rect) for label in placed):
+                    continue
+                if any(spot.intersects(body) for body in others):
+                    continue
+                return Label(clip.line_id, LabelRole.OVERRUN, spot, text)
+        return None
+
+    def _paint_words(self, painter: QPainter, labels: list[Label], palette: QPalette) -> None:
+        canvas = self._canvas
+        painter.setFont(self.small_font)
+        flags = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft
+        backdrop = QColor(palette.color(QPalette.ColorRole.Base))
+        backdrop.setAlpha(210)
+        for label in labels:
+            clip = canvas.clip(label.line_id)
+            assert clip is not None
+            if label.role is LabelRole.TEXT:
+                painter.setPen(palette.color(QPalette.ColorRole.Text))
+            elif label.role is LabelRole.TAG:
+                painter.setPen(OVERRUN_COLOUR if clip.status is LineStatus.FAILED else
+                               QColor("#2f6f3e") if clip.fit else palette.color(QPalette.ColorRole.PlaceholderText))
+            else:  # on a backdrop: it may sit over the hatch or the waveform
+                painter.fillRect(label.rect.adjusted(-1, 0, 1, 0), backdrop)
                 painter.setPen(OVERRUN_COLOUR)
-            painter.drawText(text_rect.adjusted(0, 0, 0, -1), Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignRight, tag)
+            painter.drawText(label.rect, flags, label.text)
 
     def _paint_wave(self, painter: QPainter, audio: Audio, start_s: float, rect: QRectF, colour: QColor) -> None:
         """A min/max envelope as one filled polygon, computed for the visible pixels only."""
@@ -314,6 +403,17 @@ class CanvasDrawing:
         painter.drawLine(QPointF(x, RULER_H - 8), QPointF(x, canvas.height()))
         painter.setBrush(PLAYHEAD_COLOUR)
         painter.drawPolygon(QPolygonF([QPointF(x - 5, RULER_H - 10), QPointF(x + 5, RULER_H - 10), QPointF(x, RULER_H - 3)]))
+
+
+def clip_tag(clip: Clip) -> str:
+    """The state a clip shows at its bottom right ("" for a plain rendered take)."""
+    if clip.status is LineStatus.FAILED:
+        return QCoreApplication.translate("TimelineCanvas", "failed")
+    if clip.status is LineStatus.RENDERING:
+        return QCoreApplication.translate("TimelineCanvas", "rendering…")
+    if clip.status is LineStatus.QUEUED:
+        return QCoreApplication.translate("TimelineCanvas", "queued")
+    return clip.fit or (QCoreApplication.translate("TimelineCanvas", "not rendered") if clip.take is None else "")
 
 
 def wrapped_label(metrics: QFontMetrics, text: str, width: int, rows: int) -> list[str]:
