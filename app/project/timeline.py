@@ -15,6 +15,10 @@ One function places every line so the subtitles and the mixed track always agree
   after it, as dubbing editors let a line do before they
   speed it up: its slot takes in up to the project's ``fit_borrow_s``, never past the start of
   the next line of any character (one that starts inside the line leaves nothing to borrow).
+
+A line added to a timed script gets timecodes of its own (:func:`new_line_timing`): right after
+the line before it, as long as a short sentence, ending before the next line starts; so the
+script's Start and End cells show the slot the timeline draws for it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from engine.core.languages import line_language, rules_for
 
 MIN_ESTIMATE_S = 0.8
 OVERRUN_TOLERANCE_S = 0.005
+MIN_SLOT_S = 0.2  # the shortest slot an edit leaves: shorter than a syllable is a mistake
+NEW_LINE_S = 2.0  # a new line's slot, when nothing after it is closer: a short sentence
 
 
 def estimate_duration(text: str, language: str = "") -> float:
@@ -110,3 +116,31 @@ def _silence_after(end: float, index: int, start: float, starts: list[tuple[floa
     if next_start is None:
         return limit_s
     return max(0.0, min(limit_s, next_start - end))
+
+
+def new_line_timing(project: Project, index: int) -> tuple[float, float] | None:
+    """Start and end for a line inserted at ``index`` of a timed script; None in a script without
+    timecodes (its lines follow one another, and so will the new one).
+
+    It starts the project's gap after the line before it ends (its take, its end timecode or its
+    estimate, whichever is later; 0:00 at the top) and lasts :data:`NEW_LINE_S`, ending the gap
+    before the next timed line starts. Where the gaps leave no room it takes the silence between
+    the two lines, and where there is less silence than :data:`MIN_SLOT_S` it keeps
+    :data:`MIN_SLOT_S` and overlaps the next line, as people talk over each other.
+    """
+    lines = project.lines
+    if not any(line.start is not None for line in lines):
+        return None
+    gap, after, start = project.settings.gap_s, 0.0, 0.0
+    if index > 0:
+        before = build_timeline(project)[index - 1]
+        own_end = lines[index - 1].end
+        after = max(before.end, own_end if own_end is not None else before.end)
+        start = after + gap
+    end = start + NEW_LINE_S
+    following = next((line.start for line in lines[index:] if line.start is not None), None)
+    if following is not None and end > following - gap:
+        end = following - gap
+        if end - start < MIN_SLOT_S:  # no room with the gaps: the silence itself
+            start, end = after, max(following, after + MIN_SLOT_S)
+    return round(start, 3), round(end, 3)

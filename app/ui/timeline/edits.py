@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from app.project import Command, EditLine, Macro, MoveLines, Project
-from app.project.timeline import Slot
+from app.project.timeline import MIN_SLOT_S, Slot
 from app.project.undo import merge_by_time
-
-MIN_SLOT_S = 0.2  # the shortest slot a resize leaves: shorter than a syllable is a mistake
 
 
 @dataclass(frozen=True)

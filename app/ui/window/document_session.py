@@ -46,6 +46,7 @@ from app.project.model import new_id
 from app.project.qa import lines_failing_qa
 from app.project.render import select_lines
 from app.project.script_io import script_format
+from app.project.timeline import new_line_timing
 from app.project.timing import line_timings
 from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
@@ -308,7 +309,9 @@ class DocumentSession(QObject):
         selected = self.selected()
         index = self.script.row_after(selected)
         character = self.project.line(selected[-1]).character_id if selected else None
-        line = Line(id=new_id(), text="", character_id=character)
+        timing = new_line_timing(self.project, index)  # a timed script: cells that show its slot
+        start, end = timing if timing is not None else (None, None)
+        line = Line(id=new_id(), text="", character_id=character, start=start, end=end)
         if self.document.push(AddLines([line], index)):
             self.script.edit_line_text(line.id)
 
