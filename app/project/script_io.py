@@ -463,7 +463,7 @@ def script_to_ass(project: Project, *, speaker_prefix: bool = False, gap_s: floa
         "Style: Default,Arial,64,&H00FFFFFF,&H000000FF,&H00000000,&H64000000,0,0,0,0,100,100,0,0,1,3,1,2,60,60,50,1",
         "", "[Events]", "Format: " + ", ".join(ASS_FIELDS),
     ]
-    for order, start, end, content, speaker in _subtitle_cues(project, speaker_prefix, gap_s, source):
+    for order, start, end, content, speaker in subtitle_cues(project, speaker_prefix, gap_s, source):
         del order  # ASS has no cue numbers
         name = speaker.replace(",", " ")  # a comma would end the Name field
         text = "\\N".join(row.replace("{", "(").replace("}", ")") for row in content.splitlines())
@@ -657,7 +657,7 @@ def _speaker_name(project: Project, line: Line) -> str:
     return project.character(line.character_id).name
 
 
-def _subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
+def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
                    source: bool) -> list[tuple[int, float, float, str, str]]:
     """(order, start, end, wrapped text, speaker) of every line, timed by the shared timeline."""
     cues = []
@@ -688,7 +688,7 @@ def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float
     from; the line's text where it has none), timed the same.
     """
     subtitles = [srt.Subtitle(index=order, start=_timedelta(start), end=_timedelta(end), content=content)
-                 for order, start, end, content, _speaker in _subtitle_cues(project, speaker_prefix, gap_s, source)]
+                 for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source)]
     return cast(str, srt.compose(subtitles, reindex=False))  # srt is untyped
 
 
@@ -696,7 +696,7 @@ def script_to_vtt(project: Project, *, speaker_prefix: bool = False, gap_s: floa
                   source: bool = False) -> str:
     """The script as WebVTT, the same cues as :func:`script_to_srt` (without names by default)."""
     blocks = ["WEBVTT\n"]
-    for order, start, end, content, _speaker in _subtitle_cues(project, speaker_prefix, gap_s, source):
+    for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source):
         # A blank line ends a cue and "-->" starts a timing line: neither may be in the text.
         text = "\n".join(part for part in content.replace("-->", "->").splitlines() if part.strip())
         blocks.append(f"{order}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n")

@@ -10,7 +10,11 @@
 - optionally the original audio as a second track (copied, not re-encoded), marked "original",
   tagged with the original dialogue's language and the title "Original audio";
 - optionally the script as a soft subtitle track (mov_text in MP4, SubRip in MKV), tagged with
-  the dub's language and a title.
+  the dub's language and a title;
+- optionally the subtitles burned into the picture (the dub's language or the original's):
+  then, and only then, the picture is decoded, the cues drawn on the frames of their spans
+  (:mod:`app.project.burned_subtitles`) and re-encoded as H.264 (libx264, CRF
+  :data:`BURN_CRF`), the same size, frame times and colour tags; everything else is as above.
 
 Languages default to the project's: the dub's is its target language (the original's when it
 is not translated), the original audio's its transcribed language, as ISO 639-2 codes.
@@ -31,12 +35,14 @@ from typing import IO, TYPE_CHECKING, cast
 
 import numpy as np
 
+from app.project.burned_subtitles import SubtitleBurner, find_font
 from app.project.errors import ExportError, MediaError, OperationCancelled
 from app.project.export import ExportResult, MixdownAudio, delivery_mixdown
 from app.project.fsutil import bound_to, safe_filename
 from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, write_atomically
 from app.project.project import Project
+from app.project.script_io import subtitle_cues
 from app.project.timeline import build_timeline
 from engine.core.audio_io import resample
 from engine.core.codes import ErrorCode
@@ -44,15 +50,24 @@ from engine.core.languages import UNDETERMINED, container_language
 
 if TYPE_CHECKING:
     from av.audio.stream import AudioStream
-    from av.container import OutputContainer
+    from av.container import InputContainer, OutputContainer
+    from av.packet import Packet
     from av.stream import Stream
     from av.subtitles.stream import SubtitleStream
+    from av.video.frame import VideoFrame
+    from av.video.stream import VideoStream
 
 OUTPUT_RATE = 48_000  # what AAC and Opus players expect; Opus only runs at 48 kHz
 CONTAINERS = {"mp4": ("mp4", "mov_text"), "mkv": ("matroska", "subrip")}  # format, subtitle codec
 AUDIO_CODECS = {"aac": "aac", "opus": "libopus"}
 ENCODE_AHEAD_S = 1.0  # keep the dub this far ahead of the copied packets, for interleaving
 BLOCK = 1024  # samples per encoded audio frame (AAC's frame size; Opus re-frames itself)
+# Burned-in subtitles: which subtitles ("" none), and the picture's encoders in order of preference.
+BURN_CHOICES = {"": "none", "target": "the dub's language", "source": "the original's"}
+PICTURE_ENCODERS = ("libx264", "libopenh264", "mpeg4")  # mpeg4: in every FFmpeg build
+BURN_CRF = "18"  # libx264's quality: visually lossless for most sources
+BURN_PRESET = "veryfast"  # libx264's speed; a slower preset saves bits, not visible quality, at CRF 18
+FALLBACK_BIT_RATE = 8_000_000  # an encoder without CRF: at least this, or the source's own rate
 
 # A minimal ASS header: text subtitle encoders need one even for plain text.
 _ASS_HEADER = (
@@ -77,6 +92,7 @@ class VideoExportOptions:
     subtitles: bool = False  # the script as a soft subtitle track
     language: str = ""  # of the dub (and subtitles); "" = the project's target language
     title: str = "Dub"
+    burn_subtitles: str = ""  # "" none; "target" or "source": those subtitles drawn into the picture (re-encoded)
 
     def validate(self) -> None:
         if self.container not in CONTAINERS:
@@ -87,6 +103,8 @@ class VideoExportOptions:
             raise ExportError(f"audio bitrate must be 32-512 kb/s, got {self.bitrate // 1000} kb/s")
         if self.language and not (len(self.language) == 3 and self.language.isascii() and self.language.isalpha()):
             raise ExportError(f"language must be a three-letter ISO 639-2 code such as eng, got {self.language!r}")
+        if self.burn_subtitles not in BURN_CHOICES:
+            raise ExportError(f"unknown subtitles to burn in {self.burn_subtitles!r}; choose target or source")
 
 
 def dub_language(project: Project, options: VideoExportOptions) -> str:
@@ -114,7 +132,16 @@ def check_video_export(project: Project, options: VideoExportOptions) -> Path:
         raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
     if not source.exists():
         raise ExportError(f"the project's video {project.video.path} is missing")
+    if options.burn_subtitles:  # a font for the text, before any render: E_FONT_MISSING otherwise
+        find_font([text for _start, _end, text in burned_cues(project, options.burn_subtitles)])
     return source
+
+
+def burned_cues(project: Project, which: str) -> list[tuple[float, float, str]]:
+    """(start, end, text) of the subtitles to burn in: the dub's ("target") or the original
+    text's ("source"), timed and wrapped as the subtitle files are, without names."""
+    return [(start, end, text) for _order, start, end, text, _speaker
+            in subtitle_cues(project, speaker_prefix=False, gap_s=None, source=which == "source") if text.strip()]
 
 
 def export_video(
@@ -145,12 +172,13 @@ def export_video(
     dub = _at_rate(audio, OUTPUT_RATE)
     languages = (dub_language(project, options), original_language(project))
     cues = _cues(project) if options.subtitles else []
+    burned = burned_cues(project, options.burn_subtitles) if options.burn_subtitles else []
     video_duration = project.video.duration_s
     encoded_samples: list[int] = []
 
     def write(handle: IO[bytes]) -> None:
-        encoded_samples.append(_mux(handle, source, dub, cues, options, languages, video_duration, progress,
-                                    cancelled))
+        encoded_samples.append(_mux(handle, source, dub, (cues, burned), options, languages, video_duration,
+                                    progress, cancelled))
 
     # In the project folder (exports/ by default) it must resolve inside it, through symlinks;
     # a path the user chose elsewhere is theirs.
@@ -188,57 +216,34 @@ def _mux(
     handle: IO[bytes],
     source: Path,
     dub: np.ndarray,
-    cues: list[tuple[float, float, str]],
+    cues: tuple[list[tuple[float, float, str]], list[tuple[float, float, str]]],
     options: VideoExportOptions,
     languages: tuple[str, str],
     duration: float,
     progress: Callable[[float], None] | None,
     cancelled: Callable[[], bool] | None,
 ) -> int:
-    """Copy the picture (and original audio), encode the dub and subtitles, interleaved;
-    returns the samples of dub encoded (silence included up to the picture's end). ``languages``
-    are the dub's and the original audio's ISO 639-2 codes."""
+    """Copy the picture (or re-encode it with subtitles burned in) and the original audio,
+    encode the dub and subtitles, interleaved; returns the samples of dub encoded (silence
+    included up to the picture's end). ``cues`` are the soft track's and the burned ones;
+    ``languages`` the dub's and the original audio's ISO 639-2 codes."""
     import av
 
-    container_format, subtitle_codec = CONTAINERS[options.container]
+    container_format, _ = CONTAINERS[options.container]
     with open_media(source) as inp, av.open(handle, "w", format=container_format) as out:
         if not inp.streams.video:
             raise MediaError(f"{source.name} has no video stream", ErrorCode.NO_VIDEO_STREAM)
         video_in = inp.streams.video[0]
-        copies: dict[int, Stream] = {video_in.index: out.add_stream_from_template(video_in)}
-        # PyAV types a stream by its codec's name only for literal names; these come from tables.
-        dub_stream = cast("AudioStream", out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE))
-        layout = "mono" if dub.shape[1] == 1 else "stereo"
-        dub_stream.layout = layout
-        dub_stream.bit_rate = options.bitrate
-        dub_stream.metadata["language"] = languages[0]
-        dub_stream.metadata["title"] = options.title
-        dub_stream.disposition = av.stream.Disposition.default | av.stream.Disposition.dub
-        if options.keep_original and inp.streams.audio:
-            original_in = inp.streams.audio[0]
-            original = out.add_stream_from_template(original_in)
-            original.metadata["title"] = "Original audio"
-            if languages[1] != UNDETERMINED:  # else the source's own tag, if any, stays
-                original.metadata["language"] = languages[1]
-            original.disposition = av.stream.Disposition.original
-            copies[original_in.index] = original
-        subtitle_stream: SubtitleStream | None = None
-        if cues:
-            subtitle_stream = cast("SubtitleStream", out.add_stream(subtitle_codec))
-            subtitle_stream.codec_context.subtitle_header = _ASS_HEADER
-            subtitle_stream.time_base = Fraction(1, 1000)
-            subtitle_stream.metadata["language"] = languages[0]
-            subtitle_stream.metadata["title"] = f"{options.title} (subtitles)"
-        encoder = _DubEncoder(out, dub_stream, dub, layout, subtitle_stream, cues)
+        picture = _PictureEncoder(out, video_in, cues[1]) if options.burn_subtitles else None
+        copies: dict[int, Stream] = {} if picture else {video_in.index: out.add_stream_from_template(video_in)}
+        encoder = _add_tracks(out, inp, copies, dub, cues[0], options, languages)
         reached = 0.0  # packets come in decode order, whose times jump back and forth: report the furthest
         try:
-            for packet in inp.demux(*[s for s in inp.streams if s.index in copies]):
+            for packet in inp.demux(video_in, *[s for s in inp.streams if s.index in copies]):
                 if cancelled is not None and cancelled():
                     raise OperationCancelled("the video export was cancelled; nothing was written")
-                if packet.size == 0:
-                    continue
                 when = float(packet.pts * packet.time_base) if packet.pts is not None else None
-                if when is not None:
+                if when is not None and packet.size:
                     # The dub runs at least to the end of the packets really there, silence
                     # after its last line: padded as it is encoded, never allocated in full.
                     encoder.extend_to(when + float((packet.duration or 0) * packet.time_base))
@@ -246,8 +251,13 @@ def _mux(
                     if progress is not None and duration > 0 and when > reached:
                         reached = when
                         progress(0.05 + 0.9 * min(1.0, when / duration))
-                packet.stream = copies[packet.stream_index]
-                out.mux(packet)
+                if picture is not None and packet.stream_index == video_in.index:
+                    picture.send(packet)  # an empty packet too: it drains the decoder at the end
+                elif packet.size:
+                    packet.stream = copies[packet.stream_index]
+                    out.mux(packet)
+            if picture is not None:
+                picture.finish()
             encoder.finish()
             return encoder.position
         except av.FFmpegError as error:
@@ -255,6 +265,98 @@ def _mux(
                 f"cannot write a {options.container.upper()} with these streams ({error}); "
                 "try --video-format mkv, which holds any codec"
             ) from error
+
+
+def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Stream], dub: np.ndarray,
+                cues: list[tuple[float, float, str]], options: VideoExportOptions,
+                languages: tuple[str, str]) -> _DubEncoder:
+    """The dub's track (default, "dub"), the original audio copied when asked ("original"),
+    and the soft subtitle track when there are cues; returns the dub's encoder."""
+    import av
+
+    _, subtitle_codec = CONTAINERS[options.container]
+    # PyAV types a stream by its codec's name only for literal names; these come from tables.
+    dub_stream = cast("AudioStream", out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE))
+    layout = "mono" if dub.shape[1] == 1 else "stereo"
+    dub_stream.layout = layout
+    dub_stream.bit_rate = options.bitrate
+    dub_stream.metadata["language"] = languages[0]
+    dub_stream.metadata["title"] = options.title
+    dub_stream.disposition = av.stream.Disposition.default | av.stream.Disposition.dub
+    if options.keep_original and inp.streams.audio:
+        original_in = inp.streams.audio[0]
+        original = out.add_stream_from_template(original_in)
+        original.metadata["title"] = "Original audio"
+        if languages[1] != UNDETERMINED:  # else the source's own tag, if any, stays
+            original.metadata["language"] = languages[1]
+        original.disposition = av.stream.Disposition.original
+        copies[original_in.index] = original
+    subtitle_stream: SubtitleStream | None = None
+    if cues:
+        subtitle_stream = cast("SubtitleStream", out.add_stream(subtitle_codec))
+        subtitle_stream.codec_context.subtitle_header = _ASS_HEADER
+        subtitle_stream.time_base = Fraction(1, 1000)
+        subtitle_stream.metadata["language"] = languages[0]
+        subtitle_stream.metadata["title"] = f"{options.title} (subtitles)"
+    return _DubEncoder(out, dub_stream, dub, layout, subtitle_stream, cues)
+
+
+def picture_encoder() -> str:
+    """The first of :data:`PICTURE_ENCODERS` this FFmpeg build has."""
+    import av
+
+    for name in PICTURE_ENCODERS:
+        try:
+            av.codec.Codec(name, "w")
+        except (av.FFmpegError, ValueError):
+            continue
+        return name
+    raise ExportError("this FFmpeg build has no H.264 or MPEG-4 encoder to re-encode the picture with")
+
+
+class _PictureEncoder:
+    """The picture decoded, the burned-in subtitles drawn on it, encoded again: same size,
+    frame times, aspect and colour tags as the source."""
+
+    def __init__(self, out: OutputContainer, video_in: VideoStream, cues: list[tuple[float, float, str]]) -> None:
+        source = video_in.codec_context
+        video_in.thread_type = "AUTO"  # frame threads: decoding is half the time of a re-encode
+        name = picture_encoder()
+        options = {"crf": BURN_CRF, "preset": BURN_PRESET} if name == "libx264" else {}
+        self.stream = cast("VideoStream", out.add_stream(name, rate=video_in.average_rate or 25, options=options))
+        context = self.stream.codec_context
+        context.width, context.height, context.pix_fmt = source.width, source.height, "yuv420p"
+        context.time_base = self.stream.time_base = video_in.time_base or Fraction(1, 90_000)
+        if video_in.average_rate:
+            context.framerate = video_in.average_rate
+        if source.sample_aspect_ratio:
+            context.sample_aspect_ratio = source.sample_aspect_ratio
+        context.colorspace, context.color_range = source.colorspace, source.color_range
+        context.color_primaries, context.color_trc = source.color_primaries, source.color_trc
+        if name != "libx264":
+            context.bit_rate = max(FALLBACK_BIT_RATE, source.bit_rate or video_in.bit_rate or 0)
+        self.stream.thread_type = "AUTO"
+        for key in ("language", "title"):
+            if key in video_in.metadata:
+                self.stream.metadata[key] = video_in.metadata[key]
+        full_range = source.color_range == 2  # AVCOL_RANGE_JPEG: 0-255 luma rather than 16-235
+        self.burner = SubtitleBurner(cues, (source.width, source.height), full_range)
+        self.out = out
+
+    def send(self, packet: Packet[Stream]) -> None:
+        for frame in packet.decode():
+            self._encode(cast("VideoFrame", frame))  # a video stream's packet decodes to pictures
+
+    def finish(self) -> None:
+        self.out.mux(self.stream.encode(None))
+
+    def _encode(self, frame: VideoFrame) -> None:
+        from av.video.frame import PictureType
+
+        seconds = float(frame.time) if frame.time is not None else 0.0
+        burned = self.burner.burn(frame, seconds)
+        burned.pict_type = PictureType.NONE  # the encoder places its own key frames
+        self.out.mux(self.stream.encode(burned))
 
 
 class _DubEncoder:

@@ -95,6 +95,8 @@ class ErrorCode(_Code):
     NO_VIDEO_STREAM = "E_NO_VIDEO_STREAM", "The file has no video picture."
     NO_AUDIO_STREAM = "E_NO_AUDIO_STREAM", "The video has no sound track."  # a guide track, or a transcription
     SUBTITLE_STREAM = "E_SUBTITLE_STREAM", "The video's subtitles cannot be read."
+    # Subtitles burned into the picture (app.project.burned_subtitles): no font draws their characters.
+    FONT_MISSING = "E_FONT_MISSING", "No installed font can draw the subtitles."
 
     # Rendering a project (app.project.render).
     RENDER = "E_RENDER", "Rendering could not start."

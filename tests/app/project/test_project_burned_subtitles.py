@@ -1,0 +1,106 @@
+"""Subtitles burned into the picture (issue 33): drawn on the frames of each cue's span and on
+no other, Chinese drawn with a font that has it (never boxes), re-encoded, nothing left under Cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.project import ExportError, OperationCancelled, Project
+from app.project.burned_subtitles import (
+    SubtitleFont,
+    draw_cue,
+    find_font,
+    missing_characters,
+)
+from app.project.media import attach_video
+from app.project.video_export import VideoExportOptions, burned_cues, export_video
+from engine.core.codes import ErrorCode
+
+from .conftest import add_fake_take, make_project, tone
+from .media_fixtures import make_video
+
+SIZE = (320, 180)
+CHINESE = "我们明天在港口见面，别告诉任何人。"
+LATIN_ONLY = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@pytest.fixture
+def dubbed(tmp_path: Path) -> Project:
+    project = make_project(tmp_path / "scene")
+    project.lines[1].text = CHINESE  # one line in Chinese: drawn with a font that has it
+    for n, line in enumerate(project.lines):
+        add_fake_take(project, line, tone(1.2, freq=200 + 40 * n, amplitude=0.3))
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=17.0, size=SIZE))
+    project.save()
+    return project
+
+
+def frames(path: Path) -> list[tuple[float, np.ndarray]]:
+    """(time, luma plane) of every picture of ``path``."""
+    import av
+
+    with av.open(str(path)) as container:
+        return [(float(frame.time), frame.to_ndarray(format="gray")) for frame in container.decode(video=0)]
+
+
+def test_cues_change_the_bottom_band_of_their_frames_and_no_other(dubbed: Project) -> None:
+    options = VideoExportOptions(burn_subtitles="target", keep_original=True, language="eng")
+    out = export_video(dubbed, None, options).files[0]
+    source = dubbed.video_path()
+    assert source is not None
+    before, after = frames(source), frames(out)
+    assert [t for t, _ in after] == pytest.approx([t for t, _ in before])  # same frames, same times
+    cues = burned_cues(dubbed, "target")
+    assert [text.replace("\n", "") for _, _, text in cues][1] == CHINESE
+    band = slice(SIZE[1] // 2, SIZE[1])  # the bottom half holds the text
+    inside = outside = 0
+    for (when, old), (_, new) in zip(before, after, strict=True):
+        change = np.abs(new[band].astype(int) - old[band].astype(int))
+        top_change = np.abs(new[: SIZE[1] // 3].astype(int) - old[: SIZE[1] // 3].astype(int))
+        assert top_change.mean() < 2  # re-encoding noise only, above the text
+        if any(start + 0.05 < when < end - 0.05 for start, end, _ in cues):
+            assert (change > 64).sum() > 200, when  # white letters and their black outline
+            inside += 1
+        elif all(when < start - 0.05 or when > end + 0.05 for start, end, _ in cues):
+            assert (change > 64).sum() == 0 and change.mean() < 2, when
+            outside += 1
+    assert inside > 100 and outside > 50
+    import av
+
+    with av.open(str(out)) as container:
+        assert [(s.type, s.codec_context.name) for s in container.streams] == [
+            ("video", "h264"), ("audio", "aac"), ("audio", "aac")]
+        assert container.streams.audio[0].metadata["language"] == "eng"
+        assert "Original audio" in container.streams.audio[1].metadata.values()  # MP4 keeps a title as handler_name
+
+
+def test_chinese_is_drawn_with_its_own_glyphs_not_boxes() -> None:
+    font = find_font([CHINESE])
+    assert missing_characters(font, CHINESE) == []
+    first, second = (draw_cue(text, 0.0, 1.0, font, (640, 360)) for text in ("中", "文"))
+    assert first.alpha.shape == second.alpha.shape
+    assert (first.alpha > 0.5).sum() > 50  # something drawn
+    assert np.abs(first.alpha - second.alpha).max() > 0.5  # and each character its own shape
+
+
+def test_no_font_with_the_characters_is_a_coded_error() -> None:
+    if not LATIN_ONLY.is_file():
+        pytest.skip("DejaVu Sans (a font without Chinese) is not installed")
+    latin = SubtitleFont(LATIN_ONLY)
+    assert find_font(["Hello there."], [latin]) == latin
+    assert missing_characters(latin, "中文 A") == ["中", "文"]
+    with pytest.raises(ExportError, match="中 文") as raised:
+        find_font(["Hello", "中文"], [latin])
+    assert raised.value.code is ErrorCode.FONT_MISSING and "fonts-noto-cjk" in str(raised.value)
+
+
+def test_cancel_while_burning_leaves_nothing(dubbed: Project) -> None:
+    polls = iter(range(10_000))
+    with pytest.raises(OperationCancelled):
+        export_video(dubbed, options=VideoExportOptions(burn_subtitles="source"), cancelled=lambda: next(polls) > 60)
+    assert list(dubbed.exports_dir.iterdir()) == []
+    with pytest.raises(ExportError, match="choose target or source"):
+        export_video(dubbed, options=VideoExportOptions(burn_subtitles="both"))
