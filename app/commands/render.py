@@ -85,9 +85,17 @@ def add_parser(subparsers: Subparsers) -> None:
     video.add_argument("--audio-codec", choices=("aac", "opus"), default="aac", help="the dub's codec (default aac)")
     video.add_argument("--keep-original", action="store_true", help="add the original audio as a second track")
     video.add_argument("--soft-subtitles", action="store_true", help="add the script as a soft subtitle track")
+    video.add_argument("--burn-subtitles", choices=("target", "source"), default="",
+                       help="draw the subtitles into the picture, in the dub's language (target) or the original's "
+                            "(source); the picture is re-encoded (H.264), which takes several times as long as "
+                            "copying it (docs/video.md)")
     video.add_argument("--language", default="", metavar="CODE",
                        help="ISO 639-2 language of the dub and subtitles, e.g. eng, fre "
                             "(default: the project's target language)")
+    parser.add_argument("--music-effects", default=None, metavar="STEM",
+                        help="the client's music-and-effects stem (an audio file as long as the video, 44.1 kHz or "
+                             "more): checked, kept in the project as media/music_effects.wav, and put under the dub "
+                             "(the project's original audio becomes 'music and effects')")
     parser.add_argument("--subtitle-names", action="store_true",
                         help='--export srt/vtt: put "Name: " before each subtitle (default: text only)')
     parser.add_argument("--no-progress", action="store_true", help="print one line per finished line instead")
@@ -225,8 +233,10 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
 
     context = ExportContext(video=VideoExportOptions(
         container=args.video_format, audio_codec=args.audio_codec, keep_original=args.keep_original,
-        subtitles=args.soft_subtitles, language=args.language, title=f"{project.title} (dub)"),
-        subtitle_names=args.subtitle_names)
+        subtitles=args.soft_subtitles, language=args.language, title=f"{project.title} (dub)",
+        burn_subtitles=args.burn_subtitles), subtitle_names=args.subtitle_names)
+    if args.music_effects is not None and (status := _import_music_effects(project, args.music_effects)) is not None:
+        return status
     formats = [export_format(kind) for kind in kinds]
     for fmt in formats:  # before rendering: a render is long, and an export that cannot start wastes it
         try:
@@ -255,6 +265,24 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
     if formats:
         code = max(code, _export(project, formats, bar, context))
     return code
+
+
+def _import_music_effects(project: Project, stem: str) -> int | None:
+    """Import the client's M&E stem and put it under the dub; an exit status when it cannot be."""
+    from pathlib import Path
+
+    from app.project import ProjectError
+    from app.project.music_effects import import_stem
+
+    try:
+        import_stem(project, Path(stem))
+        project.settings.guide_mix = "music-effects"
+        project.save()
+    except ProjectError as error:
+        print(f"dubstudio render: --music-effects: {error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    print(f"M&E: client stem {Path(stem).name}, kept as media/music_effects.wav, under the dub", file=sys.stderr)
+    return None
 
 
 def _flag_unspoken_languages(project: Project, backend: str, declared: tuple[str, ...],

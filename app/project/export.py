@@ -271,7 +271,7 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     guide: np.ndarray | None
     if settings.guide_mix == "music-effects":
         guide, method = _music_effects(project, rate)
-        notes.append(f"music and effects under the dub: {method}")
+        notes.append(f"M&E: {method}")
     else:
         guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:

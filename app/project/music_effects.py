@@ -34,7 +34,7 @@ from app.project.project import Project
 from engine.core.audio_io import AudioError, audio_info, read_audio
 from engine.core.codes import ErrorCode
 
-CLIENT_STEM = "the client's music-and-effects stem"
+CLIENT_STEM = "client stem"  # the report and the status bar then say "M&E: client stem"
 DROP_CENTRE = "the 5.1 mix without its centre channel"
 CENTRE_FILTER = "the stereo mix with its centre taken out"
 FRAME = 2048  # STFT frame at 48 kHz: 43 ms, fine enough in frequency to part voice from music

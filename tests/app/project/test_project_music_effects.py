@@ -91,7 +91,7 @@ def test_the_mix_puts_the_music_and_effects_under_the_dub_and_says_how(tmp_path:
     project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=17.0))
     project.settings.guide_mix = "music-effects"
     audio = delivery_mixdown(project)
-    assert f"music and effects under the dub: {CENTRE_FILTER}" in audio.notes
+    assert f"M&E: {CENTRE_FILTER}" in audio.notes
     assert audio.mix.shape[1] == 2 and "music-effects" in audio.stems
     # The test video's stereo tone is identical in both channels: to the filter it is dialogue.
     assert rms_db(audio.stems["music-effects"]) < -60
@@ -135,6 +135,6 @@ def test_a_client_stem_is_checked_against_the_video_and_used_under_the_dub(tmp_p
     project.settings.guide_mix = "music-effects"
     project.settings.loudness_target_lufs = None  # the stem's samples as given
     audio = delivery_mixdown(project)
-    assert f"music and effects under the dub: {CLIENT_STEM}" in audio.notes
+    assert f"M&E: {CLIENT_STEM}" in audio.notes
     under = audio.stems["music-effects"][: 17 * RATE]
     assert np.abs(under - bed[: len(under)]).max() < 1e-5  # the stem itself, aligned to the video's start
