@@ -64,6 +64,8 @@ class ErrorCode(_Code):
     JOB_TIMEOUT = "E_JOB_TIMEOUT", "The engine took too long with a line."
     # Take QA and transcription: the Whisper model asked for is not installed, downloaded or intact.
     WHISPER_MODEL_MISSING = "E_WHISPER_MODEL_MISSING", "The speech recogniser's model is missing."
+    # Music and effects by a separation model: the model is not downloaded, damaged, or not of its declared signature.
+    SEPARATION_MODEL_MISSING = "E_SEPARATION_MODEL_MISSING", "The dialogue-separation model is missing."
 
     # Files (engine.core.files, the one reader and writer).
     NOT_REGULAR_FILE = "E_NOT_REGULAR_FILE", "A file to write is not a regular file."  # a symlink, folder, device or pipe

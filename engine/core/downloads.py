@@ -1,7 +1,7 @@
 """Model folders fetched from a model hub, and what a check of one found.
 
-Every downloadable model (CosyVoice2, Whisper's larger sizes) comes through
-:func:`download_from_hub`: the hub's own client (huggingface_hub) resumes partial files, and
+Every downloadable model (CosyVoice2, Whisper's larger sizes, the dialogue-separation plug-ins)
+comes through :func:`download_from_hub`: the hub's own client (huggingface_hub) resumes partial files, and
 progress is reported by watching bytes land on disk, so it works across client versions. Each
 model kind checks its finished folder with its own validator, which returns a
 :class:`ValidationReport`.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,12 +105,15 @@ def download_from_hub(
     progress: ProgressCallback | None = None,
     should_stop: Callable[[], bool] | None = None,
     interval_s: float = 0.5,
+    only: Collection[str] | None = None,
 ) -> ValidationReport:
     """Download (or finish downloading) a model into ``target`` and validate it.
 
     Files already complete are skipped and partial files resume where they stopped, so an
     interrupted download is continued by calling this again. ``endpoint`` points at another
-    hub (a mirror, or a local test server). ``should_stop`` is checked between files.
+    hub (a mirror, or a local test server). ``should_stop`` is checked between files. ``only``
+    names the repository's files to fetch (paths inside it) when the model is one file of a
+    repository holding many.
     ``validate`` checks the finished folder (each model kind has its own). A download that
     fails before any bytes land removes the folders it made (and only those): a failed first
     try leaves no empty model folder behind.
@@ -122,7 +125,7 @@ def download_from_hub(
     except OSError as error:
         raise DownloadError(f"cannot make the folder {target}: {error.strerror or error}") from error
     try:
-        return _download(target, repo_id, validate, endpoint, revision, progress, should_stop, interval_s)
+        return _download(target, repo_id, validate, endpoint, revision, progress, should_stop, interval_s, only)
     except BaseException:
         if made and not _resumable(target):
             _remove_made(made)
@@ -150,6 +153,19 @@ def _remove_made(made: list[Path]) -> None:
             return
 
 
+def _listed_files(repo_id: str, siblings: list[tuple[str, int]],
+                  only: Collection[str] | None) -> list[tuple[str, int]]:
+    """The (name, size) of the repository's files to fetch: all but hidden ones, or those ``only`` names."""
+    files = [(name, size) for name, size in siblings if not name.startswith(".")]
+    if only is None:
+        return files
+    files = [(name, size) for name, size in files if name in only]
+    missing = sorted(set(only) - {name for name, _ in files})
+    if missing:
+        raise DownloadError(f"{repo_id} has no {', '.join(missing)}")
+    return files
+
+
 def _download(
     target: Path,
     repo_id: str,
@@ -159,6 +175,7 @@ def _download(
     progress: ProgressCallback | None,
     should_stop: Callable[[], bool] | None,
     interval_s: float,
+    only: Collection[str] | None = None,
 ) -> ValidationReport:
     try:
         from huggingface_hub import HfApi, hf_hub_download
@@ -171,7 +188,7 @@ def _download(
         info = api.model_info(repo_id, revision=revision, files_metadata=True)
     except (HfHubHTTPError, OSError) as error:
         raise DownloadError(f"cannot list {repo_id}: {error}") from error
-    files = [(s.rfilename, int(s.size or 0)) for s in info.siblings or [] if not s.rfilename.startswith(".")]
+    files = _listed_files(repo_id, [(s.rfilename, int(s.size or 0)) for s in info.siblings or []], only)
     names = [name for name, _ in files]
     total = sum(size for _, size in files)
     state = _DownloadState()
