@@ -26,6 +26,7 @@ from app.project.migrations import CURRENT_SCHEMA, MIGRATIONS
 from app.project.model import (
     GUIDE_MIXES,
     LOUDNESS_PRESETS,
+    MUSIC_EFFECTS_SOURCES,
     AudioStreamInfo,
     Character,
     Fit,
@@ -64,6 +65,7 @@ from app.project.undo import (
 __all__ = [
     "CURRENT_SCHEMA",
     "GUIDE_MIXES",
+    "MUSIC_EFFECTS_SOURCES",
     "LOUDNESS_PRESETS",
     "MIGRATIONS",
     "AddCharacter",

@@ -356,8 +356,14 @@ def _picture_s(project: Project) -> float | None:
 
 def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
     """The source's music and effects at ``rate`` as (n, 2), and how they were made: the
-    client's imported stem, else from the video's own audio (all its channels), else the guide."""
-    from app.project.music_effects import CLIENT_STEM, imported_stem, music_and_effects
+    client's imported stem, else from the video's own audio (or the guide) by its channels or,
+    as the project's ``music_effects_source`` says, by a separation model."""
+    from app.project.music_effects import (
+        CLIENT_STEM,
+        imported_stem,
+        music_and_effects,
+        separated_music_effects,
+    )
 
     try:
         stem = imported_stem(project, rate)
@@ -375,6 +381,8 @@ def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
                               f"from up to {MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE)
     except (AudioError, OSError) as error:
         raise ExportError(f"cannot read the original audio {path.name}: {error}") from error
+    if project.settings.music_effects_source == "model":
+        return separated_music_effects(project, path, rate)
     return music_and_effects(path, rate)
 
 

@@ -225,6 +225,11 @@ GUIDE_MIXES = ("replace", "music-effects", "duck")
 under the dub, the original dialogue taken out (app.project.music_effects); or kept whole
 under the dialogue, ducked."""
 
+MUSIC_EFFECTS_SOURCES = ("channels", "model")
+"""Where the music and effects come from when the project has no client stem: the source's own
+channels (its centre dropped or filtered out), or a downloaded separation model
+(engine.hearing.separation) that hears the voices and takes them out (app.project.music_effects)."""
+
 LOUDNESS_PRESETS: dict[str, float] = {"ebu-r128": -23.0, "web": -16.0}
 """Named integrated-loudness targets (LUFS): EBU R128 broadcast, and web/streaming."""
 
@@ -268,6 +273,7 @@ class ProjectSettings:
     loudness_target_lufs: float | None = LOUDNESS_PRESETS["ebu-r128"]
     true_peak_dbtp: float = -1.0
     guide_mix: str = "replace"
+    music_effects_source: str = "channels"  # MUSIC_EFFECTS_SOURCES, read when guide_mix is "music-effects"
     guide_gain_db: float = 0.0
     duck_db: float = -18.0
     duck_attack_s: float = 0.08
@@ -287,6 +293,9 @@ class ProjectSettings:
             raise InvalidValueError(error.message, error.code) from None
         if self.guide_mix not in GUIDE_MIXES:
             raise InvalidValueError(f"setting guide_mix must be one of {', '.join(GUIDE_MIXES)}, got {self.guide_mix!r}")
+        if self.music_effects_source not in MUSIC_EFFECTS_SOURCES:
+            raise InvalidValueError(f"setting music_effects_source must be one of {', '.join(MUSIC_EFFECTS_SOURCES)}, "
+                                    f"got {self.music_effects_source!r}")
         if self.chinese_script not in CHINESE_SCRIPTS:
             raise InvalidValueError(f"setting chinese_script must be one of {', '.join(CHINESE_SCRIPTS)}, "
                                     f"got {self.chinese_script!r}")

@@ -16,6 +16,13 @@ source has (:func:`music_and_effects`):
 
 Mono sources cannot be separated by channels (:func:`music_and_effects` refuses them).
 
+- **a separation model** (:data:`SEPARATION_MODEL`, the project's ``music_effects_source``
+  "model"): a downloaded plug-in (engine.hearing.separation) hears the voices wherever they
+  sit, mono included, and the M&E is the mix without them. It is slow (about real time on
+  a CPU), so :func:`separate_music_effects` keeps its result in the project
+  (:data:`SEPARATED_FILE`, with the source and model it was made from) and every later mix
+  reuses it; the studio runs it ahead with progress and Cancel.
+
 A client's own M&E stem, where there is one, beats both: :func:`import_stem` checks it against
 the video (rate, length) and keeps it in the project as :data:`STEM_FILE`; the mix then uses it
 (:data:`CLIENT_STEM`) instead of any channel method.
@@ -23,16 +30,25 @@ the video (rate, length) and keeps it in the project as :data:`STEM_FILE`; the m
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 
-from app.project.errors import ExportError, MediaError
-from app.project.fsutil import atomic_write_wav, bound_to
+from app.project.errors import ExportError, MediaError, OperationCancelled
+from app.project.fsutil import atomic_write_text, atomic_write_wav, bound_to
 from app.project.media import open_media
 from app.project.project import Project
 from engine.core.audio_io import AudioError, audio_info, read_audio
-from engine.core.codes import ErrorCode
+from engine.core.codes import EngineError, ErrorCode
+from engine.hearing.separation import (
+    DEFAULT_SEPARATION_MODEL,
+    SeparationModelSpec,
+    Separator,
+    separation_model_path,
+    separation_spec,
+)
 
 CLIENT_STEM = "client stem"  # the report and the status bar then say "M&E: client stem"
 DROP_CENTRE = "the 5.1 mix without its centre channel"
@@ -40,7 +56,10 @@ CENTRE_FILTER = "the stereo mix with its centre taken out"
 FRAME = 2048  # STFT frame at 48 kHz: 43 ms, fine enough in frequency to part voice from music
 SIMILARITY_POWER = 2  # how sharply only near-identical bins go (2 measured best of 2, 4, 8, 16: docs/video.md)
 _SURROUND_GAIN = np.float32(10 ** (-3 / 20))
+SEPARATION_MODEL = "the original audio with its voices taken out by a separation model"
 STEM_FILE = "media/music_effects.wav"  # the imported stem, inside the project
+SEPARATED_FILE = "media/music_effects.separated.wav"  # a separation model's M&E, kept for the next mix
+SEPARATED_KEY_FILE = "media/music_effects.separated.json"  # what it was made from (data, read as JSON)
 MIN_STEM_RATE = 44_100  # a delivery stem below this has lost the top of the music
 STEM_LENGTH_TOLERANCE_S = 0.1  # how far a stem's end may sit from the video's (about 2 frames)
 
@@ -126,3 +145,89 @@ def imported_stem(project: Project, rate: int) -> np.ndarray | None:
         return None
     audio, _ = read_audio(path, rate, mono=False)
     return np.ascontiguousarray(audio[:, :2] if audio.shape[1] >= 2 else np.repeat(audio, 2, axis=1))
+
+
+# --- by a separation model -------------------------------------------------------------------------
+
+
+def _separation_key(source: Path, spec: SeparationModelSpec) -> dict[str, object]:
+    """What a separated M&E was made from: the source file as it was, and the model."""
+    info = source.stat()
+    return {"source": source.name, "size": info.st_size, "mtime_ns": info.st_mtime_ns,
+            "model": spec.name, "model_sha256": spec.sha256}
+
+
+def _kept_separation(project: Project, key: dict[str, object]) -> Path | None:
+    target, stored = project.root / SEPARATED_FILE, project.root / SEPARATED_KEY_FILE
+    try:
+        if target.is_file() and json.loads(stored.read_text(encoding="utf-8")) == key:
+            return target
+    except (OSError, ValueError):
+        pass  # no key, or a damaged one: made again
+    return None
+
+
+def _decoded(path: Path, rate: int, cancelled: Callable[[], bool] | None) -> Iterator[np.ndarray]:
+    """The first audio track of ``path`` at ``rate``, downmixed to stereo by FFmpeg, block by block."""
+    import av
+
+    with open_media(path) as container:
+        if not container.streams.audio:
+            raise MediaError(f"{path.name} has no audio to take music and effects from", ErrorCode.NO_AUDIO_STREAM)
+        stream = container.streams.audio[0]
+        resampler = av.AudioResampler(format="fltp", layout="stereo", rate=rate)
+        for decoded in container.decode(stream):
+            if cancelled is not None and cancelled():
+                raise OperationCancelled("the separation was cancelled; nothing was written")
+            for frame in resampler.resample(decoded):
+                yield frame.to_ndarray().T
+        for frame in resampler.resample(None):
+            yield frame.to_ndarray().T
+
+
+def separate_music_effects(
+    project: Project,
+    source: Path,
+    spec: SeparationModelSpec | None = None,
+    progress: Callable[[float], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    threads: int | None = None,
+) -> Path:
+    """The M&E of ``source`` (the project's video or guide) by separation model ``spec`` (the
+    default one), kept as :data:`SEPARATED_FILE` at the model's rate: made once, then reused
+    while the source and the model are the same. ExportError (E_SEPARATION_MODEL_MISSING) when the
+    model is not downloaded; OperationCancelled, with nothing written, when ``cancelled``."""
+    spec = separation_spec(DEFAULT_SEPARATION_MODEL) if spec is None else spec
+    key = _separation_key(source, spec)
+    kept = _kept_separation(project, key)
+    if kept is not None:
+        return kept
+    try:
+        separator = Separator(separation_model_path(spec), spec, threads)
+    except EngineError as error:
+        raise ExportError(str(error).split(": ", 1)[-1], error.code) from None
+    try:
+        total = max(1, int(audio_info(source).duration_s * spec.sample_rate))
+    except (AudioError, OSError) as error:
+        raise ExportError(f"cannot read the original audio {source.name}: {error}") from error
+    rest, done = [], 0
+    for part in separator.separate(_decoded(source, spec.sample_rate, cancelled)):
+        rest.append(part.rest)
+        done += len(part.mix)
+        if progress is not None:
+            progress(min(1.0, done / total))
+    audio = np.concatenate(rest) if rest else np.zeros((0, 2), dtype=np.float32)
+    target = project.root / SEPARATED_FILE
+    atomic_write_wav(target, audio, spec.sample_rate, "FLOAT", inside=bound_to(project.root, target))
+    key_file = project.root / SEPARATED_KEY_FILE
+    atomic_write_text(key_file, json.dumps(key), inside=bound_to(project.root, key_file))
+    return target
+
+
+def separated_music_effects(project: Project, source: Path, rate: int) -> tuple[np.ndarray, str]:
+    """The separation model's M&E of ``source`` at ``rate`` as (n, 2) (made now unless kept), and
+    how it was made (:data:`SEPARATION_MODEL`, naming the model)."""
+    spec = separation_spec(DEFAULT_SEPARATION_MODEL)
+    path = separate_music_effects(project, source, spec)
+    audio, _ = read_audio(path, rate, mono=False)
+    return np.ascontiguousarray(audio[:, :2], dtype=np.float32), f"{SEPARATION_MODEL} ({spec.title})"

@@ -4,6 +4,7 @@ mix puts the M&E under the dub, saying how it was made. Real recordings from res
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from pathlib import Path
 
@@ -138,3 +139,51 @@ def test_a_client_stem_is_checked_against_the_video_and_used_under_the_dub(tmp_p
     assert f"M&E: {CLIENT_STEM}" in audio.notes
     under = audio.stems["music-effects"][: 17 * RATE]
     assert np.abs(under - bed[: len(under)]).max() < 1e-5  # the stem itself, aligned to the video's start
+
+
+# --- by a separation model (a built ONNX model of the MDX-Net signature; no weights ship) ---------
+
+
+def test_a_separation_model_makes_the_music_and_effects_once_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.project.media import attach_video
+    from app.project.music_effects import SEPARATED_FILE, SEPARATION_MODEL
+    from engine.hearing import separation
+    from tests.engine.hearing.separation_models import (
+        SMALL,
+        VOICE_BINS,
+        build_mask_model,
+    )
+
+    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
+    project: Project = make_project(tmp_path / "scene")
+    for line in project.lines:
+        add_fake_take(project, line, tone(1.0, amplitude=0.3))
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=17.0))
+    project.settings.guide_mix = "music-effects"
+    project.settings.music_effects_source = "model"
+    project.settings.loudness_target_lufs = None
+    spec = dataclasses.replace(SMALL, name=separation.DEFAULT_SEPARATION_MODEL)
+    monkeypatch.setitem(separation.SEPARATION_MODELS, spec.name, spec)
+    with pytest.raises(ExportError, match=f"dubstudio models download {spec.name}") as missing:
+        delivery_mixdown(project)
+    assert missing.value.code is ErrorCode.SEPARATION_MODEL_MISSING
+    # The built "voices" are everything above 3.4 kHz: the video's 440 Hz tone is all music.
+    high = np.ones(spec.dim_f, dtype=np.float32)
+    high[:VOICE_BINS] = 0
+    spec = build_mask_model(separation.model_folder(spec) / spec.path, spec, high)
+    monkeypatch.setitem(separation.SEPARATION_MODELS, spec.name, spec)
+    audio = delivery_mixdown(project)
+    assert f"music and effects under the dub: {SEPARATION_MODEL} ({spec.title})" in audio.notes
+    original, _ = read_audio(project.video_path(), RATE, mono=False)
+    under = audio.stems["music-effects"][RATE: 16 * RATE]
+    assert rms_db(under) == pytest.approx(rms_db(original[RATE: 16 * RATE]), abs=0.5)
+    kept = project.root / SEPARATED_FILE
+    made = kept.stat().st_mtime_ns
+    delivery_mixdown(project)
+    assert kept.stat().st_mtime_ns == made  # kept and reused while the source and the model are the same
+    monkeypatch.setitem(separation.SEPARATION_MODELS, spec.name, build_mask_model(
+        separation.model_folder(spec) / spec.path, spec, np.zeros(spec.dim_f)))  # another model: all music
+    again = delivery_mixdown(project)
+    assert kept.stat().st_mtime_ns != made
+    assert rms_db(again.stems["music-effects"][RATE: 16 * RATE]) == pytest.approx(rms_db(under), abs=0.5)
