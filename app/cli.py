@@ -25,6 +25,7 @@ COMMANDS = {
     "serve": "serve",
     "translate": "translate",
     "cast": "cast",
+    "models": "models",
 }
 
 
