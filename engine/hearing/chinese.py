@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.core.languages import rules_for
 from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Line, Word
 
 if TYPE_CHECKING:
@@ -26,16 +27,21 @@ CHINESE_SCRIPTS = (SIMPLIFIED, TRADITIONAL)  # the setting's choices; simplified
 DEFAULT_SCRIPT = SIMPLIFIED
 CHINESE_LANGUAGES = frozenset({"zh", "yue"})  # Mandarin and Cantonese, as Whisper names them
 _OPENCC_TABLES = {SIMPLIFIED: "t2s", TRADITIONAL: "s2t"}
-_FULL_WIDTH = str.maketrans({",": "，", ".": "。", "?": "？", "!": "！", ":": "：", ";": "；"})
-# A half-width mark right after a Han character (not a decimal point or a time between digits).
-_HALF_WIDTH_MARK = re.compile(r"(?<=[\u3400-\u9fff])[,.?!:;]")
-# A sentence ending in one of these particles is a question.
-_QUESTION_PARTICLES = ("吗", "呢", "么")
+MANDARIN = "zh"
 CLAUSE_PAUSE_S = 0.25  # where the recogniser gave no punctuation, a pause this long is a comma
 
 
 def is_chinese(language: str | None) -> bool:
     return (language or "") in CHINESE_LANGUAGES
+
+
+@functools.cache
+def _own_marks(language: str) -> tuple[re.Pattern[str], dict[int, str]]:
+    """A half-width mark right after a Han character (not a decimal point or a time between
+    digits), and the language's own mark for each (engine/core/languages.py)."""
+    marks = dict(rules_for(language).own_marks)
+    after_han = rf"(?<=[\u3400-\u9fff])[{re.escape(''.join(marks))}]" if marks else r"(?!)"  # (?!): none
+    return re.compile(after_han), str.maketrans(marks)
 
 
 @functools.cache
@@ -52,10 +58,10 @@ def check_script(script: str) -> str:
     return script
 
 
-def in_script(text: str, script: str = DEFAULT_SCRIPT) -> str:
-    """``text`` in simplified or traditional characters, its half-width marks full-width."""
-    return _HALF_WIDTH_MARK.sub(lambda match: match[0].translate(_FULL_WIDTH),
-                                _converter(check_script(script)).convert(text))
+def in_script(text: str, script: str = DEFAULT_SCRIPT, language: str = MANDARIN) -> str:
+    """``text`` in simplified or traditional characters, its half-width marks ``language``'s own."""
+    half_width, own = _own_marks(language)
+    return half_width.sub(lambda match: match[0].translate(own), _converter(check_script(script)).convert(text))
 
 
 def _latin_end(text: str) -> bool:
@@ -66,8 +72,8 @@ def _latin_start(text: str) -> bool:
     return text.lstrip()[:1].isascii() and text.lstrip()[:1].isalnum()
 
 
-def _sentence_mark(text: str) -> str:
-    return "？" if text.rstrip("，、,").endswith(_QUESTION_PARTICLES) else "。"
+def _sentence_mark(text: str, language: str) -> str:
+    return "？" if text.rstrip("，、,").endswith(rules_for(language).question_particles) else "。"
 
 
 def _with_mark(word: Word, mark: str) -> Word:
@@ -76,17 +82,17 @@ def _with_mark(word: Word, mark: str) -> Word:
     return replace(word, text=text + mark)
 
 
-def ended_as_sentences(lines: Sequence[Line]) -> None:
+def ended_as_sentences(lines: Sequence[Line], language: str = MANDARIN) -> None:
     """Give every Chinese line that does not end in a sentence mark one (。, or ？ after a
     question particle), in place: a line the speakers step cut where the voice changes is a
     turn, and a turn ends its sentence."""
     for line in lines:
         last = line.words[-1]
         if not SENTENCE_END.search(last.text.strip()):
-            line.words[-1] = _with_mark(last, _sentence_mark(last.text.strip()))
+            line.words[-1] = _with_mark(last, _sentence_mark(last.text.strip(), language))
 
 
-def written_as_chinese(words: Sequence[Word], script: str, pause_s: float) -> list[Word]:
+def written_as_chinese(words: Sequence[Word], script: str, pause_s: float, language: str = MANDARIN) -> list[Word]:
     """Whisper's Chinese ``words`` in ``script``, punctuated.
 
     Every word is converted (simplified or traditional, full-width marks). Where the words carry
@@ -94,7 +100,7 @@ def written_as_chinese(words: Sequence[Word], script: str, pause_s: float) -> li
     pause of ``pause_s`` (where a line is cut) or at the end ends its sentence: 。 or, after a
     question particle, ？. So every line ends in a sentence mark.
     """
-    converted = [replace(word, text=in_script(word.text, script)) for word in words]
+    converted = [replace(word, text=in_script(word.text, script, language)) for word in words]
     # Chinese is written without spaces: Whisper's leading space goes, except between two Latin
     # words (an English name or phrase inside the line).
     converted = [word if index and _latin_end(converted[index - 1].text) and _latin_start(word.text)
@@ -109,7 +115,7 @@ def written_as_chinese(words: Sequence[Word], script: str, pause_s: float) -> li
         if SENTENCE_END.search(text):
             result.append(word)
         elif gap is None or gap >= pause_s:
-            result.append(_with_mark(word, _sentence_mark(text)))
+            result.append(_with_mark(word, _sentence_mark(text, language)))
         elif not punctuated and gap >= CLAUSE_PAUSE_S and not CLAUSE_END.search(text):
             result.append(_with_mark(word, "，"))
         else:

@@ -145,7 +145,7 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
             if word.end > word.start and word.word.strip():
                 words.append(Word(offset_s + word.start, offset_s + word.end, word.word, word.probability))
     if task == "transcribe" and is_chinese(language or info.language):
-        words = written_as_chinese(words, chinese_script, PAUSE_S)
+        words = written_as_chinese(words, chinese_script, PAUSE_S, language or info.language)
     return words, info
 
 
@@ -237,8 +237,8 @@ def transcribe_media(
     report("speakers", 0.0)
     labels, count = speakers.cluster(windows.embeddings(), windows.starts, options.speakers)
     lines, labels, count = speakers.in_speaking_order(speakers.assign(lines, windows, labels), labels)
-    if is_chinese(language):
-        ended_as_sentences(lines)  # a line split where the speaker changes ends there too
+    if language and is_chinese(language):
+        ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)
     if translator is not None:
         for line, text in zip(lines, translator.translate(lines, language or "")):

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from engine.core.audio_io import resample
-from engine.core.languages import language_code
+from engine.core.languages import language_code, rules_for
 from engine.core.protocol import EngineError
 from engine.hearing.whisper import (
     DEFAULT_MODEL,
@@ -43,8 +43,6 @@ BEAM_SIZE = 5  # beam 1 costs base badly on some voices (Spanish WER 0.08 -> 0.5
 # other take is heard alone at BEAM_SIZE. Greedy there costs a third less CPU and, on the sample
 # project's takes, trusted 10 of 12 takes where beam 5 trusted 8 (docs/qa.md).
 PACKED_BEAM_SIZE = 1
-# Whisper base writes traditional characters for Mandarin unless the prompt is in simplified ones.
-INITIAL_PROMPTS = {"zh": "以下是普通话的句子。"}
 WHISPER_RATE = 16000
 # Packing: Whisper encodes a whole 30 s window whatever it holds (base: about 3.5 s of CPU for a
 # 4 s take), so short takes are heard together, one window for several, a second of silence
@@ -101,6 +99,12 @@ class Recogniser(Protocol):
         ...
 
 
+def _prompt(language: str) -> str | None:
+    """The language's recognition prompt (engine/core/languages.py: Mandarin's keeps Whisper base
+    in simplified characters); None for a language without one, or none told."""
+    return (rules_for(language).recognition_prompt or None) if language else None
+
+
 def _resampled(pcm: np.ndarray, sample_rate: int) -> np.ndarray:
     audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
     return np.clip(resample(audio, sample_rate, WHISPER_RATE), -1.0, 1.0)
@@ -148,7 +152,7 @@ class WhisperRecogniser:
             probability = round(float(probability), 4)
         listen_in = detected if language == AUTO else language
         segments, _ = model.transcribe(
-            audio, language=listen_in or None, beam_size=BEAM_SIZE, initial_prompt=INITIAL_PROMPTS.get(listen_in),
+            audio, language=listen_in or None, beam_size=BEAM_SIZE, initial_prompt=_prompt(listen_in),
             condition_on_previous_text=False, without_timestamps=True,
         )
         text = " ".join(segment.text.strip() for segment in segments).strip()
@@ -177,7 +181,7 @@ class WhisperRecogniser:
             detected, probability, _ = model.detect_language(features=detect_then_hear_features(model, window))
             probability = round(float(probability), 4)
         segments, _ = model.transcribe(
-            window, language=language, beam_size=PACKED_BEAM_SIZE, initial_prompt=INITIAL_PROMPTS.get(language),
+            window, language=language, beam_size=PACKED_BEAM_SIZE, initial_prompt=_prompt(language),
             condition_on_previous_text=False, word_timestamps=True,
         )
         words: list[list[str]] = [[] for _ in audios]

@@ -81,6 +81,11 @@ def test_chinese_has_chinese_rules() -> None:
     assert zh.speaking_cps < rules_for("en").speaking_cps / 3  # about 4.5 against about 15
     assert set("。！？") <= set(zh.sentence_ends) and set("，、") <= set(zh.clause_marks)
     assert rules_for("zh-CN") is zh and rules_for("yue").cps_too_fast == zh.cps_too_fast
+    # What a recogniser's Chinese is written with: full-width marks, 吗/嗎 ending a question in
+    # either script, and Mandarin's prompt in simplified characters (Cantonese gets none).
+    assert dict(zh.own_marks)["?"] == "？" and {"吗", "嗎"} <= set(zh.question_particles)
+    assert zh.recognition_prompt == "以下是普通话的句子。" and not rules_for("yue").recognition_prompt
+    assert not rules_for("en").own_marks and not rules_for("en").recognition_prompt
 
 
 def test_english_keeps_the_figures_it_had() -> None:
@@ -97,6 +102,7 @@ def test_every_language_is_consistent() -> None:
         assert rules.rate_unit in (LETTERS, CHARACTERS)
         assert set(rules.sentence_ends) <= set(ALL_SENTENCE_ENDS)
         assert set(rules.clause_marks) <= set(ALL_CLAUSE_MARKS)
+        assert {own for _, own in rules.own_marks} <= set(rules.sentence_ends + rules.clause_marks), code
     for code in ("zh", "yue", "ja", "ko", "th", "lo", "km", "my", "bo"):
         assert counts_characters(code), code
     for code in ("en", "ru", "de", "ar", ""):

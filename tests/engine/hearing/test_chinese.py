@@ -46,6 +46,13 @@ def test_words_without_punctuation_get_commas_at_pauses_and_sentence_marks_where
     assert text == ["我有的时候，说不清楚你们知道吗？", "换一首歌。"]
 
 
+def test_a_question_particle_ends_a_question_in_either_script() -> None:
+    words = [Word(0.0, 0.4, "你們知道"), Word(0.4, 0.6, "嗎"), Word(2.0, 2.4, "好吧")]
+    for script, question in ((SIMPLIFIED, "你们知道吗？"), (TRADITIONAL, "你們知道嗎？")):
+        lines = split_lines(written_as_chinese(words, script, PAUSE_S))
+        assert [line.text for line in lines] == [question, "好吧。"], script
+
+
 def test_chinese_words_are_joined_without_spaces_but_english_words_inside_keep_theirs() -> None:
     words = [Word(0.0, 0.3, "好"), Word(0.3, 0.6, " 首先"), Word(0.6, 0.9, " Tom"), Word(0.9, 1.2, " Hanks"),
              Word(1.2, 1.5, " 来了")]
