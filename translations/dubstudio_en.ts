@@ -15,7 +15,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="+424"/>
+        <location filename="../app/ui/window/document_session.py" line="+427"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -132,7 +132,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-371"/>
+        <location filename="../app/ui/window/document_session.py" line="-373"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>
@@ -186,7 +186,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+118"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+119"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -210,7 +210,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+31"/>
+        <location line="+45"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>Transcribed %n line</numerusform>

@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>BackendOptionsForm</name>
+    <message>
+        <location filename="../app/ui/engine/backend_form.py" line="+81"/>
+        <source>Advanced options</source>
+        <translation>高级选项</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+</context>
+<context>
     <name>CastController</name>
     <message>
         <location filename="../app/ui/characters/cast_controller.py" line="+53"/>
@@ -47,24 +65,6 @@
         <location line="+2"/>
         <source>casting from the library</source>
         <translation>正在从演员库选角</translation>
-    </message>
-</context>
-<context>
-    <name>BackendOptionsForm</name>
-    <message>
-        <location filename="../app/ui/engine/backend_form.py" line="+81"/>
-        <source>Advanced options</source>
-        <translation>高级选项</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>automatic</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
     </message>
 </context>
 <context>
@@ -501,7 +501,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DocumentSession</name>
     <message>
-        <location filename="../app/ui/window/document_session.py" line="+78"/>
+        <location filename="../app/ui/window/document_session.py" line="+79"/>
         <source>open in {holder}</source>
         <translation>已在 {holder} 中打开</translation>
     </message>
@@ -575,7 +575,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>此项目的版本是用 {others} 生成的；当前引擎运行的是 {backend}：渲染过期台词时会用 {backend} 重新生成</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Select one line to split</source>
         <translation>请选择一行台词来拆分</translation>
     </message>
@@ -949,6 +949,11 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
     <message>
         <location line="+1"/>
+        <source>The dialogue-separation model is missing.</source>
+        <translation>对白分离模型缺失。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>A file to write is not a regular file.</source>
         <translation>要写入的不是普通文件。</translation>
     </message>
@@ -1061,6 +1066,11 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <location line="+1"/>
         <source>The video&apos;s subtitles cannot be read.</source>
         <translation>无法读取视频的字幕。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No installed font can draw the subtitles.</source>
+        <translation>已安装的字体都无法绘制这些字幕。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2553,7 +2563,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RenderController</name>
     <message>
-        <location filename="../app/ui/script/render_controller.py" line="+75"/>
+        <location filename="../app/ui/script/render_controller.py" line="+80"/>
         <source>{code}: a batch is already running; cancel it or wait for it to finish</source>
         <translation>{code}: 已有一批渲染在进行中；请取消或等待它完成</translation>
     </message>
@@ -2566,6 +2576,11 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+3"/>
         <source>{code}: the project is read-only here ({reason}); it cannot be rendered</source>
         <translation>{code}: 项目在这里是只读的（{reason}），无法渲染</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing rendered: the voice was not accepted. Choose another speech backend in Settings › Voices engine, or accept its notice at the next render</source>
+        <translation>未生成配音：未接受该音色的使用须知。请在“设置 › 语音引擎”中选择其他语音后端，或在下次生成时接受其须知</translation>
     </message>
     <message>
         <location line="+21"/>
@@ -2621,7 +2636,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-414"/>
+        <location filename="../app/ui/window/document_session.py" line="-416"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -3516,7 +3531,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelineCanvas</name>
     <message>
-        <location filename="../app/ui/timeline/canvas.py" line="+467"/>
+        <location filename="../app/ui/timeline/canvas.py" line="+472"/>
         <source>Line {order}: {text}</source>
         <translation>第 {order} 句：{text}</translation>
     </message>
@@ -3556,12 +3571,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>拖动可移动；拖动边缘可改变时段（按住 Shift：不吸附）</translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/drawing.py" line="+246"/>
+        <location filename="../app/ui/timeline/drawing.py" line="+416"/>
         <source>not rendered</source>
         <translation>未渲染</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-5"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -3571,7 +3586,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>渲染中…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
@@ -3780,34 +3795,6 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
-    <name>Transcription</name>
-    <message>
-        <location filename="../app/ui/timeline/video_clips.py" line="+11"/>
-        <source>Loading the speech models</source>
-        <translation>正在加载语音模型</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Listening to the dialogue</source>
-        <translation>正在听取对白</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Telling the voices apart</source>
-        <translation>正在区分不同的声音</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Choosing each voice&apos;s clip</source>
-        <translation>正在为每个声音选取参考音频</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Cutting each voice&apos;s clip into voices/</source>
-        <translation>正在把每个声音的片段剪入 voices/</translation>
-    </message>
-</context>
-<context>
     <name>TranscribeDialog</name>
     <message>
         <location filename="../app/ui/timeline/transcribe_dialog.py" line="+57"/>
@@ -3901,6 +3888,34 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>Transcription</name>
+    <message>
+        <location filename="../app/ui/timeline/video_clips.py" line="+11"/>
+        <source>Loading the speech models</source>
+        <translation>正在加载语音模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Listening to the dialogue</source>
+        <translation>正在听取对白</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Telling the voices apart</source>
+        <translation>正在区分不同的声音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choosing each voice&apos;s clip</source>
+        <translation>正在为每个声音选取参考音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cutting each voice&apos;s clip into voices/</source>
+        <translation>正在把每个声音的片段剪入 voices/</translation>
+    </message>
+</context>
+<context>
     <name>TranslateDialog</name>
     <message>
         <location filename="../app/ui/script/translate_dialog.py" line="+73"/>
@@ -3908,17 +3923,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>翻译台词</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+18"/>
         <source>Whisper translates into English only, while it transcribes the video (Project › Transcribe)</source>
         <translation>Whisper 只能在转写视频时译成英文（项目 › 转写对白）</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>The language the project dubs into; its characters&apos; languages follow it. Type any language code the model can write (pt-BR, vi…)</source>
         <translation>项目配音的目标语言，各角色的语言随之改变。也可输入模型能写的任何语言代码（如 pt-BR、vi…）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>An OpenAI-compatible endpoint up to /v1: Ollama (http://localhost:11434/v1), llama.cpp&apos;s server (http://localhost:8080/v1), vLLM, or a hosted one</source>
         <translation>兼容 OpenAI 的接口地址，写到 /v1 为止：Ollama（http://localhost:11434/v1）、llama.cpp 服务器（http://localhost:8080/v1）、vLLM 或云端服务</translation>
     </message>
@@ -3938,12 +3953,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation> 秒</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Every line</source>
         <translation>全部台词</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-8"/>
         <source>leave empty to keep the key kept</source>
         <translation>留空则沿用已保存的密钥</translation>
     </message>
@@ -3953,12 +3968,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>密钥保存在{0}，不会写入项目或日志</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Selected lines: {0}</source>
         <translation>选中的台词：{0} 句</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Original</source>
         <translation>原文</translation>
     </message>
@@ -3993,7 +4008,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>添加角色名</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Translator</source>
         <translation>翻译引擎</translation>
     </message>
@@ -4145,9 +4160,22 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>UseNotice</name>
+    <message>
+        <location filename="../app/ui/engine/use_notice.py" line="+30"/>
+        <source>Before you use {0}</source>
+        <translation>使用 {0} 之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use this voice?</source>
+        <translation>使用这个音色吗？</translation>
+    </message>
+</context>
+<context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+97"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+98"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
@@ -4198,7 +4226,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>正在创建项目</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Cannot transcribe</source>
         <translation>无法转写</translation>
     </message>
@@ -4208,7 +4236,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+24"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>已转写 %n 句台词</numerusform>
@@ -4739,16 +4767,6 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>CUDA GPU ({get}): {device_summary}; {fp16}.</source>
         <translation>CUDA GPU（{get}）：{device_summary}；{fp16}。</translation>
     </message>
-    <message>
-        <location line="+51"/>
-        <source>Before you use {0}</source>
-        <translation>使用 {0} 之前</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Use this voice?</source>
-        <translation>使用这个声音吗？</translation>
-    </message>
 </context>
 <context>
     <name>WaveformView</name>
@@ -4822,7 +4840,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>actions</name>
     <message>
-        <location filename="../app/ui/window/actions.py" line="+30"/>
+        <location filename="../app/ui/window/actions.py" line="+31"/>
         <source>Waiting for the engine to start…</source>
         <translation>正在等待引擎启动…</translation>
     </message>
@@ -5062,32 +5080,32 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>用视频自己的对白替换台本：每个声音一个角色，并从中截取参考音频（可撤销）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+11"/>
         <source>Tr&amp;anslate…</source>
         <translation>翻译(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="-10"/>
         <source>Save to cast &amp;library…</source>
         <translation>保存到演员库(&amp;L)…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2"/>
         <source>Keep every character that has a clip in a cast library folder shared across episodes: name, clip, transcript, settings and voiceprint</source>
         <translation>把每个带片段的角色保存到各集共享的演员库文件夹：名字、片段、文本、设置和声纹</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+3"/>
         <source>&amp;Cast from library…</source>
         <translation>从演员库选角(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2"/>
         <source>Match the characters by voice against a cast library: a sure match takes the library character&apos;s name, clip and settings (undoable)</source>
         <translation>按声音把角色与演员库匹配：确定的匹配会采用库中角色的名字、片段和设置（可撤销）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Translate the script into the language the project dubs into, each line within its slot (undoable)</source>
         <translation>把台本翻译成项目的配音语言，每句都控制在时段内（可撤销）</translation>
     </message>

@@ -10,7 +10,7 @@ import argparse
 import contextlib
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -181,6 +181,17 @@ def engine_config_from_args(args: argparse.Namespace, backend: str | None = None
     return EngineConfig(backend=name, backend_options=options, slots=args.slots, max_active=args.max_active,
                         python=python, cache_dir=args.cache_dir, handshake_timeout_s=args.engine_start_timeout,
                         load_timeout_s=args.engine_load_timeout)
+
+
+def note_use_notices(backend: str, languages: Iterable[str]) -> None:
+    """Before the first job: the use notice of each restricted voice (a non-commercial one) that
+    ``backend`` speaks ``languages`` with, where ``backend`` is not that voice itself
+    (:func:`engine_config_from_args` said it then)."""
+    from engine.synthesis.backends import use_notices
+
+    for voice, notice in use_notices(backend, languages).items():
+        if voice != backend:
+            print(f"dubstudio: note: {backend} speaks these lines with {voice}. {notice}", file=sys.stderr)
 
 
 def add_recogniser_option(parser: argparse.ArgumentParser) -> None:

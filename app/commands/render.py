@@ -38,11 +38,13 @@ from app.commands.common import (
     add_remote_arguments,
     check_recogniser_model,
     engine_client_from_args,
+    note_use_notices,
     parse_line_list,
 )
 from app.commands.exit_codes import ExitCode, exit_statuses
 from app.project.export_registry import EXPORT_KINDS, EXPORTS
 from app.project.fit import describe_too_long, too_long
+from app.project.readiness import spoken_languages
 from app.project.timecode import format_clock
 
 if TYPE_CHECKING:
@@ -324,6 +326,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
             bar.log(f"dubstudio render: {error.code.value}: {error}")
             return ExitCode.ENGINE
         _flag_unspoken_languages(project, ready.backend.name, ready.backend.languages, args, bar)
+        note_use_notices(ready.backend.name, spoken_languages(project, session.lines))
         started = time.monotonic()
         update = session.start(client)
         bar.log(f"Rendering {update.progress.total} lines with {ready.slots} slot(s) on {ready.backend.name}.")

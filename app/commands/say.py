@@ -15,6 +15,7 @@ from app.commands.common import (
     add_remote_arguments,
     check_recogniser_model,
     engine_client_from_args,
+    note_use_notices,
 )
 from app.commands.exit_codes import ExitCode
 from engine.core.numbers import number_argument
@@ -62,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from engine.core.files import FileError, atomic_write_wav
+    from engine.core.languages import line_language
     from engine.core.protocol import Job, Priority
     from engine.synthesis.client.local import EngineStartError
     from engine.synthesis.voices import resemblance_text
@@ -81,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         except EngineStartError as error:
             print(f"dubstudio: {error.code.value}: {error}", file=sys.stderr)
             return ExitCode.ENGINE
+        if client.ready is not None:
+            note_use_notices(client.ready.backend.name, [line_language(args.language, args.text)])
         job = Job(args.text, voice, priority=Priority.INTERACTIVE, listening=False)  # written to a file
         spoken = _speak(client, job)
         if isinstance(spoken, int):

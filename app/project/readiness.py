@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from app.project.errors import ProjectError
-from app.project.model import Character
+from app.project.model import Character, Line
 from app.project.project import Project
 from engine.core.languages import language_refusal, line_language
 from engine.core.protocol import EngineError
@@ -148,3 +148,9 @@ def language_gaps(project: Project, backend: str, declared: Iterable[str],
         if refusal is not None:
             found.append(LineInUnspokenLanguage(line.id, order, line_language(language, line.text), str(refusal)))
     return tuple(found)
+
+
+def spoken_languages(project: Project, lines: Iterable[Line]) -> set[str]:
+    """The languages ``lines`` are spoken in (each its character's, else its script's: the
+    engine's own reading, :func:`engine.core.languages.line_language`)."""
+    return {line_language(project.delivery(line).language, line.text) for line in lines if line.character_id}

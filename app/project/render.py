@@ -56,6 +56,7 @@ from app.project.timeline import OVERRUN_TOLERANCE_S
 from engine.core import protocol
 from engine.core.audio_io import AudioError, read_audio
 from engine.core.codes import ErrorCode
+from engine.core.languages import line_language
 
 
 @dataclass(frozen=True)
@@ -351,7 +352,9 @@ class RenderSession:
             line.status, line.error = LineStatus.FAILED, str(reason)
             self._failed.add(line.id)
             return
-        state = _JobState(line, job, fingerprint, self._backend, previous, fit=_fits(self.project, line, self._fit),
+        # The take records the voice that speaks it (under the embedded voices, its language's).
+        voice = protocol.speaking_backend(self._backend, line_language(self.project.delivery(line).language, line.text))
+        state = _JobState(line, job, fingerprint, voice, previous, fit=_fits(self.project, line, self._fit),
                           base_speed=job.voice.settings.speed)
         if state.fit:
             known = _current_unfitted_take(self.project, line)

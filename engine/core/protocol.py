@@ -176,13 +176,14 @@ class Capabilities:
     speed: Range = SPEED  # the speeds it speaks at; the engine refuses others (E_BAD_SETTING)
 
 
-# The backend an engine runs when none is named: Piper, which ships in the .venv, runs on any CPU
-# and whose licence allows any use. "embedded" adds the Mandarin voice (EMBEDDED_VOICES), whose
-# training data is for non-commercial use only, so a team chooses it knowingly. Declared here,
-# not in engine.synthesis.backends, so the project model (which may not import the backends)
-# reads the same names.
+# The backend an engine runs when none is named: the embedded voices, which ship in the .venv and
+# run on any CPU, each line spoken by the voice of its language (EMBEDDED_VOICES: Chinese by
+# zh-baker, the rest by Piper; issue 30). The Mandarin voice's training data is for non-commercial
+# use only: it says so before its first line (the commands print its notice, the studio asks once).
+# Declared here, not in engine.synthesis.backends, so the project model (which may not import the
+# backends) reads the same names.
 EMBEDDED_BACKEND = "embedded"
-DEFAULT_BACKEND = "piper"
+DEFAULT_BACKEND = EMBEDDED_BACKEND
 EMBEDDED_VOICES = {"zh": "zh-baker"}  # a line's language -> the embedded voice that speaks it
 EMBEDDED_OTHER_VOICE = "piper"  # every other language's
 

@@ -74,7 +74,7 @@ def test_streamed_chunks_match_a_local_run(server: Server, tmp_path: Path) -> No
     text = "The storm is coming. Close the shutters, and bring the lamp inside!"
     client = server.client()
     ready = client.start()
-    assert ready.backend.name == "piper" and ready.slots == 2  # 2 replicas x 1 slot
+    assert ready.backend.name == "embedded" and ready.slots == 2  # 2 replicas x 1 slot
     remote_chunks, remote_end = collect(client, Job(text, voice), timeout=300)
     assert isinstance(remote_end, JobFinished), remote_end
     with EngineClient(EngineConfig(slots=1, cache_dir=str(tmp_path),
@@ -215,7 +215,7 @@ def test_say_through_the_server(server: Server, tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["engine"] == server.url and report["backend"] == "piper"
+    assert report["engine"] == server.url and report["backend"] == "embedded"
     audio, rate = sf.read(str(out))
     assert rate == 22050 and len(audio) / rate == pytest.approx(report["audio_s"], abs=0.01)
 

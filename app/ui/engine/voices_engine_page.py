@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -52,6 +51,7 @@ from PySide6.QtWidgets import (
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.engine.backend_form import BackendOptionsForm, row
+from app.ui.engine.use_notice import accept_use_notices
 from app.ui.settings.store import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
 from engine.core.downloads import ValidationReport
@@ -642,16 +642,7 @@ class VoicesEnginePage(QWidget):
     def _notice_accepted(self, spec: BackendDescriptor) -> bool:
         """Whether the chosen backend may be used: one with a use notice (a non-commercial voice)
         asks once, before its first use; declined, the backend in use stays."""
-        if not spec.use_notice or spec.name in self._settings.accepted_notices:
-            return True
-        answer = QMessageBox.question(
-            self, self.tr("Before you use {0}").format(spec.label),
-            spec.use_notice + "\n\n" + self.tr("Use this voice?"),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
-        if answer != QMessageBox.StandardButton.Yes:
-            return False
-        self._settings.accepted_notices = [*self._settings.accepted_notices, spec.name]
-        return True
+        return accept_use_notices(self._settings, spec.name, spec.capabilities.languages, self)
 
     def _open(self) -> bool:
         """Whether results still have a page to show them (see :meth:`shutdown`)."""

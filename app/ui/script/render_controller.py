@@ -15,8 +15,11 @@ from collections.abc import Iterable
 from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from app.project import ProjectError, Take
-from app.project.render import RenderProgress, RenderSession, RenderUpdate
+from app.project.readiness import spoken_languages
+from app.project.render import RenderProgress, RenderSession, RenderUpdate, select_lines
 from app.ui.engine.bridge import EngineBridge
+from app.ui.engine.use_notice import accept_use_notices
+from app.ui.settings.store import Settings
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
 from engine.core.protocol import Priority
@@ -34,10 +37,12 @@ class RenderController(QObject):
     running_changed = Signal(bool)  # a batch started or ended
     message = Signal(str)  # problems to show the user (error codes included)
 
-    def __init__(self, document: Document, bridge: EngineBridge, parent: QObject | None = None) -> None:
+    def __init__(self, document: Document, bridge: EngineBridge, settings: Settings,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._doc = document
         self._bridge = bridge
+        self._settings = settings
         self._batch: RenderSession | None = None
         self._singles: list[RenderSession] = []
         bridge.engine_event.connect(self._on_event)
@@ -113,6 +118,13 @@ class RenderController(QObject):
         if self._doc.read_only:  # rendering writes takes and saves the project
             self.message.emit(self.tr("{code}: the project is read-only here ({reason}); it cannot be rendered").format(
                 code=ErrorCode.PROJECT_LOCKED, reason=self._doc.read_only))
+            return None
+        ready = self._bridge.ready
+        lines = select_lines(self._doc.project, line_ids, stale_only=stale_only)
+        if ready is not None and not accept_use_notices(self._settings, ready.backend.name,
+                                                        spoken_languages(self._doc.project, lines)):
+            self.message.emit(self.tr("Nothing rendered: the voice was not accepted. Choose another speech backend "
+                                      "in Settings › Voices engine, or accept its notice at the next render"))
             return None
         return RenderSession(
             self._doc.project,

@@ -150,7 +150,7 @@ class DocumentSession(QObject):
         document.save_failed.connect(self._on_save_failed)
         document.changed.connect(self.state_changed)  # the title shows unsaved changes
         document.undo_state_changed.connect(self.state_changed)
-        self.renders = RenderController(document, parts.bridge, self)
+        self.renders = RenderController(document, parts.bridge, parts.settings, self)
         self.renders.running_changed.connect(self.state_changed)
         self.renders.message.connect(self._say)
         self.qa = QaController(document, parts.make_qa_runner, self)

@@ -8,11 +8,11 @@ a backend's module (torch, Piper, ...) is imported only when an engine creates i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.core.numbers import Range
-from engine.core.protocol import EMBEDDED_BACKEND, SPEED, Capabilities
+from engine.core.protocol import EMBEDDED_BACKEND, SPEED, Capabilities, speaking_backend
 from engine.synthesis.backends.base import Backend
 from engine.synthesis.backends.descriptor import (
     BackendDescriptor,
@@ -158,11 +158,11 @@ EMBEDDED = BackendDescriptor(
                               languages=PIPER.capabilities.languages + ZH_BAKER.capabilities.languages,
                               cloning=False, cross_lingual=False, instructions=False),
     options=(
+        *PIPER.options,  # the voice that speaks every line not in Chinese
         BackendOption("zh_model_dir", OptionKind.FOLDER, "Mandarin voice folder",
                       "zh-baker's folder (see its model_dir); empty: the bundled resources/voices-zh", advanced=True),
     ),
     licence=f"{PIPER.licence}; Mandarin: {ZH_BAKER_LICENCE}",
-    use_notice=ZH_BAKER.use_notice,
 )
 
 DESCRIPTORS: dict[str, BackendDescriptor] = {d.name: d for d in (PIPER, ZH_BAKER, EMBEDDED, COSYVOICE2)}
@@ -181,6 +181,18 @@ def declared_languages() -> dict[str, tuple[str, ...]]:
     return {name: d.capabilities.languages for name, d in DESCRIPTORS.items()}
 
 
+def use_notices(backend: str, languages: Iterable[str]) -> dict[str, str]:
+    """What must be said before ``backend`` speaks ``languages``: voice name -> its use notice
+    (a non-commercial voice's), for each voice that would speak one of them (under the embedded
+    voices, the voice of each language: :func:`engine.core.protocol.speaking_backend`)."""
+    notices: dict[str, str] = {}
+    for language in languages:
+        voice = DESCRIPTORS.get(speaking_backend(backend, language))
+        if voice is not None and voice.use_notice:
+            notices[voice.name] = voice.use_notice
+    return notices
+
+
 def create_backend(name: str, options: Mapping[str, Any] | None = None) -> Backend:
     """Validate ``options`` against the backend's descriptor, then construct it."""
     return descriptor(name).create(options)
@@ -188,4 +200,4 @@ def create_backend(name: str, options: Mapping[str, Any] | None = None) -> Backe
 
 __all__ = ["COSYVOICE2", "COSYVOICE2_ENVIRONMENT", "DESCRIPTORS", "EMBEDDED", "PIPER", "ZH_BAKER", "BackendDescriptor",
            "BackendOption", "Environment", "OptionError", "OptionKind", "OptionValue", "create_backend",
-           "declared_languages", "descriptor"]
+           "declared_languages", "descriptor", "use_notices"]

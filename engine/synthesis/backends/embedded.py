@@ -67,8 +67,8 @@ class EmbeddedBackend(Backend):
     conditioning_version = "embedded-1+" + PiperBackend.conditioning_version
     conditioning_spec = {**CONDITIONING_SPEC, **{CLIP_PREFIX + name: spec for name, spec in CLIP_SPEC.items()}}
 
-    def __init__(self, zh_model_dir: str | None = None) -> None:
-        self.english = PiperBackend()
+    def __init__(self, zh_model_dir: str | None = None, **piper_options: Any) -> None:
+        self.english = PiperBackend(**piper_options)  # Piper's own options (its descriptor's, checked)
         self._mandarin_dir = zh_model_dir
         self._mandarin: MandarinBackend | None = None
         self._mandarin_lock = threading.Lock()
@@ -116,7 +116,7 @@ class EmbeddedBackend(Backend):
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         facts = ClipFacts.measure(clip, transcript, self.english.phoneme_count)
         arrays, meta = condition_on_analysis(self.english.calibration(), facts)
-        han = ClipFacts.measure(clip, transcript, mandarin_text.han_count).units_per_s
+        han = ClipFacts.rate(clip, transcript, mandarin_text.han_count)  # the speech is analysed once, above
         analysis = facts.analysis
         clip_values = {"f0_median_hz": analysis.f0_median_hz, "f0_spread_semitones": analysis.f0_spread_semitones,
                        "voiced_s": analysis.voiced_s, "envelope_db": analysis.envelope_db, "ltas_db": analysis.ltas_db,

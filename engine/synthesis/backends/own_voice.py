@@ -135,11 +135,15 @@ class ClipFacts:
 
     @classmethod
     def measure(cls, clip: ReferenceClip, transcript: str, count_units: Callable[[str], int]) -> ClipFacts:
+        return cls(analyse_speech(clip.audio, clip.sample_rate), cls.rate(clip, transcript, count_units))
+
+    @staticmethod
+    def rate(clip: ReferenceClip, transcript: str, count_units: Callable[[str], int]) -> float:
+        """The clip's speaking rate in ``count_units``' units a second (NaN without any)."""
         units = count_units(transcript) if transcript.strip() and is_speakable(transcript) else 0
-        rate = float("nan")
-        if units:
-            rate = units / max(sound_seconds(clip.audio, clip.sample_rate, SPEECH_TOP_DB), 0.1)
-        return cls(analyse_speech(clip.audio, clip.sample_rate), rate)
+        if not units:
+            return float("nan")
+        return units / max(sound_seconds(clip.audio, clip.sample_rate, SPEECH_TOP_DB), 0.1)
 
 
 def condition_on_analysis(model: Calibration, clip: ClipFacts) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

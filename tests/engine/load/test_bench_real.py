@@ -45,10 +45,10 @@ def test_closed_loop_bench_writes_plausible_reports(tmp_path: Path, capsys: pyte
                  "--csv", str(out / "b.csv"), "--html", str(out / "b.html")])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "1st audio mean" in printed and "2 users" in printed and "On piper with" in printed
+    assert "1st audio mean" in printed and "2 users" in printed and "On embedded with" in printed
     data = json.loads((out / "b.json").read_text(encoding="utf-8"))
     _check_plausible(data, [1, 2], 2)
-    assert data["engine"]["backend"] == "piper" and data["config"]["cache"] == "warm"
+    assert data["engine"]["backend"] == "embedded" and data["config"]["cache"] == "warm"
     # the first level began once the engine said its warm-up was over, and the report says so
     assert data["engine"]["warm_up"]["over"] is True
     assert "warm-up over before the first level" in (out / "b.html").read_text(encoding="utf-8")
@@ -128,7 +128,7 @@ def test_a_probe_style_plan_stops_at_the_first_level_that_misses(tmp_path: Path)
     report = BenchSession(settings).run()
     assert [level.level for level in report.levels] == [1]  # level 1 missed: 2 and 4 never ran
     assert report.verdict.capacity_level is None and not report.stopped
-    assert report.verdict.sentence.startswith("On piper with 1 slot, no level met the objective")
+    assert report.verdict.sentence.startswith("On embedded with 1 slot, no level met the objective")
 
 
 def test_probe_arguments_are_checked_before_anything_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -43,6 +43,42 @@ def test_a_non_commercial_voice_asks_once_and_a_no_keeps_the_backend(
     asked = _choose(qtbot, settings, "zh-baker", monkeypatch, QMessageBox.StandardButton.Yes)
     assert len(asked) == 1 and settings.engine_backend == "zh-baker"
     asked = _choose(qtbot, settings, "embedded", monkeypatch, QMessageBox.StandardButton.Yes)
-    assert len(asked) == 1 and settings.engine_backend == "embedded"  # its Mandarin voice: asked for it too
+    assert asked == [] and settings.engine_backend == "embedded"  # its Mandarin voice, accepted already
     assert _choose(qtbot, settings, "zh-baker", monkeypatch, QMessageBox.StandardButton.No) == []  # once
     assert settings.engine_backend == "zh-baker"
+
+
+def test_accepting_the_mandarin_voice_once_covers_the_embedded_voices(
+        qtbot: QtBot, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.engine_backend = "piper"
+    asked = _choose(qtbot, settings, "embedded", monkeypatch, QMessageBox.StandardButton.Yes)
+    assert len(asked) == 1 and settings.accepted_notices == ["zh-baker"]  # the voice that needs it
+    assert _choose(qtbot, settings, "zh-baker", monkeypatch, QMessageBox.StandardButton.Yes) == []
+
+
+def test_the_default_embedded_voices_ask_before_the_first_chinese_line_renders(
+        qtbot: QtBot, settings: Settings, monkeypatch: pytest.MonkeyPatch, engine_bridge, tmp_path) -> None:
+    from app.project import EditLine
+    from tests.app.ui.conftest import make_window
+
+    assert engine_bridge.ready.backend.name == "embedded"  # the default backend
+    asked: list[str] = []
+
+    def question(_parent: object, title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    win = make_window(qtbot, settings, tmp_path, engine_bridge)
+    assert win.open_sample()
+    session = win.session
+    said: list[str] = []
+    session.renders.message.connect(said.append)
+    english, chinese = session.project.lines[0], session.project.lines[1]
+    session.document.push(EditLine(chinese.id, text="我们明天早上出发。"))
+    assert not session.render_lines([chinese.id])  # declined: nothing starts
+    assert len(asked) == 1 and "NON-COMMERCIAL" in asked[0] and said and "not accepted" in said[-1]
+    assert session.render_lines([english.id])  # Piper's English line needs no notice
+    assert len(asked) == 1
+    session.renders.cancel()
+    win.close()

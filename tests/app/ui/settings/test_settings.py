@@ -18,7 +18,7 @@ from engine.synthesis.voices import (
 
 
 def test_defaults_when_nothing_stored(settings: Settings) -> None:
-    assert settings.engine_backend == "piper"
+    assert settings.engine_backend == "embedded"  # each line by the embedded voice of its language
     assert settings.engine_slots == 0
     assert settings.autosave_s == 60
     assert settings.recent_projects == []
@@ -105,10 +105,11 @@ def test_schema_1_interpreter_moves_to_its_backend_and_junk_backend_falls_back(t
     assert settings._q.value("engine/python") is None and str(settings._q.value("meta/schema")) == "2"
     settings._q.setValue(Settings.engine_backend.key, "tacotron")
     settings._q.setValue(Settings.backend_options.key, "[1, 2]")
-    assert settings.engine_backend == "piper" and settings.backend_options == {}
+    assert settings.engine_backend == "embedded" and settings.backend_options == {}
 
 
 def test_engine_config_checks_the_stored_options(settings: Settings) -> None:
+    settings.engine_backend = "piper"
     settings.backend_options = {"piper": {"noise_w": "0.3"}}
     config = settings.engine_config()
     assert config.backend == "piper" and config.backend_options == {"noise_w": 0.3} and config.python is None

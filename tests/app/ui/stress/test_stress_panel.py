@@ -167,7 +167,7 @@ def test_controls_and_target_become_the_settings(panel: StressPanel) -> None:
     panel.target.slots.setValue(3)
     settings = panel.settings()
     assert settings.plan.mode.value == "open" and settings.plan.max_in_flight == 2 and settings.engine.slots == 3
-    assert settings.engine.backend == "piper" and settings.remote is None
+    assert settings.engine.backend == "embedded" and settings.remote is None
     assert settings.voices and all(Path(v).is_file() for v in settings.voices) and settings.cache == "warm"
 
     panel.target.set_backend("cosyvoice2", {"model_dir": "/models/CosyVoice2-0.5B", "device": "cpu"})
