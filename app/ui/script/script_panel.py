@@ -55,6 +55,7 @@ from app.ui.script.columns import STATUS_TEXT, Column, qa_error_tooltip
 from app.ui.script.line_delivery import LineDelivery
 from app.ui.script.lines_model import LINE_ID_ROLE, LineFilterProxy, LinesModel
 from app.ui.script.render_controller import format_eta, progress_bar_text
+from app.ui.scroll import ControlsColumn
 from app.ui.window.document import Document
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -190,9 +191,13 @@ class ScriptPanel(QWidget):
         self._build_table(actions)
         self._build_takes()
 
+        # The takes box scrolls when the script is made low (the window's Messages open under it),
+        # so the script gives up its height and the timeline below keeps every track.
+        takes_scroll = ControlsColumn(self.takes_box)
+        takes_scroll.setObjectName("takesScroll")
         splitter = QSplitter()
         splitter.addWidget(self.table)
-        splitter.addWidget(self.takes_box)
+        splitter.addWidget(takes_scroll)
         splitter.setStretchFactor(0, 1)
         splitter.setCollapsible(1, False)
         self.takes_box.setMinimumWidth(TAKES_MIN_WIDTH)

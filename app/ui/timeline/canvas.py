@@ -54,6 +54,8 @@ from app.ui.timeline.scale import (
     snap_delta,
 )
 
+TRACKS_KEPT_IN_VIEW = 6  # the guide and five characters keep their whole height in any layout
+
 
 @dataclass
 class _Drag:
@@ -114,6 +116,10 @@ class TimelineCanvas(QWidget):
         self._duration_s = duration_s
         self._video_end = video_end
         self._selected = [i for i in self._selected if i in self._by_id]
+        # Never so low that a track leaves the view (the window's Messages take room from the
+        # script instead); past the first few tracks the tracks scroll.
+        kept = sum(GUIDE_H if track.guide else MIN_TRACK_H for track in tracks[:TRACKS_KEPT_IN_VIEW])
+        self.setMinimumHeight(RULER_H + max(2 * MIN_TRACK_H, kept) + 2)
         self._share_height()
         self.top_px = min(self.top_px, self.max_top())
         if self.follow_size:
