@@ -225,9 +225,15 @@ def test_fit_per_line_and_as_the_project_default(qtbot: QtBot, window: MainWindo
     assert project.settings.fit_default and project.settings.loudness_target_lufs == -16.0
     assert model.index(2, Column.FIT).data() == "on render"  # follows the new default
     script.select_line(project.lines[-1].id)
-    window.session.add_line()  # the last line, untimed: an open slot, nothing to fit into
-    assert window.session.document.push(EditLine(project.lines[-1].id, text="And one more thing."))
-    assert project.lines[-1].start is None and model.index(len(project.lines) - 1, Column.FIT).data() == ""
+    window.session.add_line()  # after the last line of a timed script: a slot of its own, fitted into
+    added = project.lines[-1]
+    assert window.session.document.push(EditLine(added.id, text="And one more thing."))
+    assert added.start is not None and added.end is not None
+    assert model.index(len(project.lines) - 1, Column.FIT).data() == "on render"
+    # Untimed and last: an open slot, nothing to fit into.
+    assert window.session.document.push(EditLine(added.id, start=None, end=None))
+    assert model.index(len(project.lines) - 1, Column.FIT).data() == ""
+    window.session.document.undo()
     window.session.document.undo()
     window.session.document.undo()
     window.session.document.undo()
