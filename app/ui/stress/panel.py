@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QProgressBar,
-    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -49,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.folders import Folders
+from app.ui.scroll import ControlsColumn
 from app.ui.stress.controls import RunControls
 from app.ui.stress.lag import LagProbe
 from app.ui.stress.plots import LivePlots
@@ -317,7 +317,7 @@ class StressPanel(QWidget):
         status_row.addWidget(self.lag_label)
         return status_row
 
-    def _build_settings(self) -> QScrollArea:
+    def _build_settings(self) -> ControlsColumn:
         """The target and the load, in a scrolling column."""
         self.target = TargetBox(self._folders)
         self.target.changed.connect(self._on_target_changed)
@@ -328,12 +328,8 @@ class StressPanel(QWidget):
         column_layout.addWidget(self.target)
         column_layout.addWidget(self.controls)
         column_layout.addStretch(1)
-        scroll = QScrollArea()
+        scroll = ControlsColumn(column)  # never narrower than its rows: a Browse… button is never cut
         scroll.setObjectName("stressSettings")
-        scroll.setWidget(column)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(380)
         return scroll
 
     def _build_results(self) -> QWidget:

@@ -36,6 +36,15 @@ from engine.synthesis.client.remote import RemoteConfig
 from engine.synthesis.config import EngineConfig
 
 LOCAL, SERVER = "local", "server"
+COMBO_CHARS = 16  # "Piper (embedded" shows; the list shows every name whole
+
+
+def narrow_combo(combo: QComboBox) -> QComboBox:
+    """A combo box as narrow as :data:`COMBO_CHARS` characters: a backend's long name may be cut
+    in the box (its list shows it whole), so the settings column fits beside the plots."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(COMBO_CHARS)
+    return combo
 
 
 class TargetBox(QGroupBox):
@@ -73,7 +82,7 @@ class TargetBox(QGroupBox):
 
     def _build_local(self) -> QWidget:
         """This computer: backend, its options, interpreter, slots."""
-        self.backend = QComboBox()
+        self.backend = narrow_combo(QComboBox())
         self.backend.setObjectName("stressBackend")
         # Every backend's form, only the chosen one shown (a stack would be as tall as the tallest).
         self.forms = QWidget()
@@ -118,7 +127,7 @@ class TargetBox(QGroupBox):
         self.ca_file.setPlaceholderText(self.tr("for a self-signed one"))
         browse_ca = QPushButton(self.tr("Browse…"))
         browse_ca.clicked.connect(self._browse_ca)
-        self.server_backend = QComboBox()
+        self.server_backend = narrow_combo(QComboBox())
         self.server_backend.setObjectName("stressServerBackend")
         self.server_backend.addItem(self.tr("The server's first backend"), None)
         for spec in DESCRIPTORS.values():
