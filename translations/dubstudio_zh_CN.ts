@@ -70,7 +70,7 @@
 <context>
     <name>CharacterDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+141"/>
+        <location filename="../app/ui/script/script_panel.py" line="+142"/>
         <source>— no character —</source>
         <translation>— 无角色 —</translation>
     </message>
@@ -950,7 +950,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>The dialogue-separation model is missing.</source>
-        <translation>对白分离模型缺失。</translation>
+        <translation>缺少对白分离模型。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1070,7 +1070,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>No installed font can draw the subtitles.</source>
-        <translation>已安装的字体都无法绘制这些字幕。</translation>
+        <translation>没有已安装的字体能显示这些字幕。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2975,7 +2975,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>ScriptPanel</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+69"/>
+        <location filename="../app/ui/script/script_panel.py" line="+73"/>
         <source>All statuses</source>
         <translation>所有状态</translation>
     </message>
@@ -3299,7 +3299,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>界面线程上 20 毫秒定时器触发的延迟：也就是一次点击要等多久</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+48"/>
         <source>The capacity: the highest level at which it and every lower level met the objective. A level that passes above one that missed is not counted: it was a lucky sample.</source>
         <translation>容量：该级别及所有更低级别都达到目标的最高级别。在未达标级别之上通过的级别不计入：那只是侥幸的样本。</translation>
     </message>
@@ -3398,7 +3398,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TakeDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="-419"/>
+        <location filename="../app/ui/script/script_panel.py" line="-423"/>
         <source>{n}: {duration_s:.2f} s · {value}</source>
         <translation>{n}：{duration_s:.2f} 秒 · {value}</translation>
     </message>
@@ -3406,7 +3406,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TargetBox</name>
     <message>
-        <location filename="../app/ui/stress/target.py" line="+48"/>
+        <location filename="../app/ui/stress/target.py" line="+57"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -3531,7 +3531,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelineCanvas</name>
     <message>
-        <location filename="../app/ui/timeline/canvas.py" line="+472"/>
+        <location filename="../app/ui/timeline/canvas.py" line="+481"/>
         <source>Line {order}: {text}</source>
         <translation>第 {order} 句：{text}</translation>
     </message>
@@ -3552,6 +3552,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+2"/>
+        <source>peak {decibels} dBFS (its waveform is drawn {gain}× larger)</source>
+        <translation>峰值 {decibels} dBFS（波形放大 {gain} 倍显示）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>peak {decibels} dBFS</source>
+        <translation>峰值 {decibels} dBFS</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>not rendered yet</source>
         <translation>尚未渲染</translation>
     </message>
@@ -3571,7 +3581,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>拖动可移动；拖动边缘可改变时段（按住 Shift：不吸附）</translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/drawing.py" line="+416"/>
+        <location filename="../app/ui/timeline/drawing.py" line="+445"/>
         <source>not rendered</source>
         <translation>未渲染</translation>
     </message>
@@ -3581,7 +3591,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-6"/>
+        <source>peak {decibels} dB</source>
+        <translation>峰值 {decibels} dB</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>rendering…</source>
         <translation>渲染中…</translation>
     </message>
@@ -4771,9 +4786,19 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>WaveformView</name>
     <message>
-        <location filename="../app/ui/characters/waveform.py" line="+19"/>
+        <location filename="../app/ui/characters/waveform.py" line="+21"/>
         <source>No reference clip yet: import or record a few seconds of clean speech</source>
         <translation>还没有参考音频：导入或录制几秒钟干净的语音</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>peak {decibels} dB</source>
+        <translation>峰值 {decibels} dB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The clip&apos;s loudest sample; its waveform is drawn {gain}× larger</source>
+        <translation>片段中最响的采样；波形放大 {gain} 倍显示</translation>
     </message>
 </context>
 <context>

@@ -2,7 +2,8 @@
 
 Clips are a few seconds to a minute long, so the waveform is reduced once to a min/max
 envelope of at most :data:`ENVELOPE_BINS` points and drawn as a filled band; dragging the
-region never re-reads the audio.
+region never re-reads the audio. A quiet clip is drawn peak-normalised, its real peak level in the
+top left corner (:mod:`app.ui.waveform_gain`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.ui.waveform_gain import display_gain, needs_level_tag, peak_dbfs, peak_of
 
 ENVELOPE_BINS = 2000
 NO_CLIP_HINT = QT_TRANSLATE_NOOP("WaveformView", "No reference clip yet: import or record a few seconds of clean speech")
@@ -70,10 +72,15 @@ class WaveformView(QWidget):
         self.hint.setWordWrap(True)
         self.hint.setStyleSheet("color: palette(placeholder-text)")
         self.hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.level = QLabel()  # a quiet clip's real level, its drawing being enlarged
+        self.level.setObjectName("waveformLevel")
+        self.level.setStyleSheet("color: palette(placeholder-text); padding: 2px 6px")
+        self.level.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._plot, 0, 0)
         layout.addWidget(self.hint, 0, 0)
+        layout.addWidget(self.level, 0, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setFixedHeight(130)
         self._setting = False
         self.set_audio(None, 0)
@@ -106,12 +113,21 @@ class WaveformView(QWidget):
             self._plot.getPlotItem().getAxis("bottom").setStyle(showValues=False)
             self.hint.setText(self.tr(hint))  # the default is marked above; callers pass theirs translated
             self.hint.show()
+            self.level.hide()
+            self._plot.setYRange(-1.0, 1.0, padding=0.05)
             return
         self.hint.hide()
         self._fill.setVisible(True)
         self._plot.getPlotItem().getAxis("bottom").setStyle(showValues=True)
         x, lo, hi = envelope(np.asarray(pcm, dtype=np.float32))
         x /= sample_rate
+        peak = peak_of(np.asarray(pcm, dtype=np.float32))
+        half = 1.0 / display_gain(peak)  # peak-normalised: a quiet clip fills the view like a loud one
+        self._plot.setYRange(-half, half, padding=0.05)
+        self.level.setText(self.tr("peak {decibels} dB").format(decibels=f"{peak_dbfs(peak):.0f}"))
+        self.level.setToolTip(self.tr("The clip's loudest sample; its waveform is drawn {gain}× larger")
+                              .format(gain=f"{display_gain(peak):.0f}"))
+        self.level.setVisible(needs_level_tag(peak))
         self._duration = len(pcm) / sample_rate
         self._hi.setData(x, hi)
         self._lo.setData(x, lo)

@@ -53,6 +53,7 @@ from app.ui.timeline.scale import (
     TimeScale,
     snap_delta,
 )
+from app.ui.waveform_gain import needs_level_tag, peak_dbfs
 
 TRACKS_KEPT_IN_VIEW = 6  # the guide and five characters keep their whole height in any layout
 
@@ -458,7 +459,9 @@ class TimelineCanvas(QWidget):
             if found is None:
                 QToolTip.hideText()
             else:
-                QToolTip.showText(event.globalPos(), clip_tooltip(found[0]), self)
+                clip = found[0]
+                audio = self._audio.get(clip.take) if clip.take is not None else None
+                QToolTip.showText(event.globalPos(), clip_tooltip(clip, audio), self)
             return True
         return super().event(event)
 
@@ -472,8 +475,8 @@ class TimelineCanvas(QWidget):
         self.view_changed.emit()
 
 
-def clip_tooltip(clip: Clip) -> str:
-    """Everything about a line's place in time, in one tooltip."""
+def clip_tooltip(clip: Clip, audio: Audio | None = None) -> str:
+    """Everything about a line's place in time (and its take's level, ``audio`` loaded), in one tooltip."""
     slot = clip.slot
     parts = [(QCoreApplication.translate("TimelineCanvas", "Line {order}: {text}") if clip.text else QCoreApplication.translate("TimelineCanvas", "Line {order}")).format(order=slot.order, text=clip.text)]
     span = f"{format_clock(slot.start)} – {format_clock(slot.slot_end)}" if slot.slot_end is not None else (
@@ -481,6 +484,12 @@ def clip_tooltip(clip: Clip) -> str:
     parts.append(span)
     if clip.take_s is not None:
         parts.append(QCoreApplication.translate("TimelineCanvas", "take {seconds:.2f} s").format(seconds=clip.take_s))
+        if audio is not None and needs_level_tag(audio.peak):
+            parts.append(QCoreApplication.translate("TimelineCanvas", "peak {decibels} dBFS (its waveform is drawn {gain}× larger)")
+                         .format(decibels=f"{peak_dbfs(audio.peak):.1f}", gain=f"{audio.display_gain:.0f}"))
+        elif audio is not None and audio.peak > 0:
+            parts.append(QCoreApplication.translate("TimelineCanvas", "peak {decibels} dBFS")
+                         .format(decibels=f"{peak_dbfs(audio.peak):.1f}"))
     else:
         parts.append(QCoreApplication.translate("TimelineCanvas", "not rendered yet"))
     if slot.overrun_s > 0:

@@ -10,6 +10,9 @@ Words are laid out before anything is painted (:meth:`CanvasDrawing.labels`): ea
 rows and its tag first, then the overrun labels ("+0.62 s") where they collide with nothing,
 right of their hatch (bottom row, then top row) or inside their own clip's end, in full or
 short; one that fits nowhere is left to the clip's tooltip, never drawn over other words.
+
+Waveforms are peak-normalised (:mod:`app.ui.waveform_gain`): a quiet take fills its clip like a
+loud one, and its clip says its real peak level at the bottom left ("peak -34 dB").
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from app.project.timeline import Slot
 from app.ui.timeline.edits import MIN_SLOT_S, visible_end
 from app.ui.timeline.programme import PEAKS_PER_S, Audio
 from app.ui.timeline.scale import format_ruler, tick_steps, tick_times
+from app.ui.waveform_gain import needs_level_tag, peak_dbfs
 
 if TYPE_CHECKING:
     from app.ui.timeline.canvas import TimelineCanvas, _Drag
@@ -91,6 +95,7 @@ class LabelRole(str, enum.Enum):
     TEXT = "text"  # a row of the line's order and words, at the clip's top
     TAG = "tag"  # its state (fitted, not rendered, queued, failed), at the clip's bottom right
     OVERRUN = "overrun"  # how far its take runs past its slot
+    LEVEL = "level"  # its take's real peak level, where its waveform is drawn enlarged
 
 
 @dataclass(frozen=True)
@@ -267,6 +272,10 @@ class CanvasDrawing:
                 label = self._place_overrun(clip, rect, metrics, placed.setdefault(clip.track, []), others)
                 if label is not None:
                     placed[clip.track].append(label)
+        for clip, rect in shown:  # last: the level is also in the tooltip
+            level = self._place_level(clip, rect, metrics, placed.setdefault(clip.track, []))
+            if level is not None:
+                placed[clip.track].append(level)
         return [label for track in sorted(placed) for label in placed[track]]
 
     def _body(self, clip: Clip, rect: QRectF) -> QRectF:
@@ -301,6 +310,20 @@ class CanvasDrawing:
             words.append(Label(clip.line_id, LabelRole.TEXT,
                                QRectF(text_rect.left(), top, metrics.horizontalAdvance(text), metrics.height()), text))
         return words
+
+    def _place_level(self, clip: Clip, rect: QRectF, metrics: QFontMetrics, placed: list[Label]) -> Label | None:
+        """A quiet take's real level ("peak -34 dB") at its clip's bottom left, where it covers
+        no other words (the tooltip says it too)."""
+        audio = self._canvas.audio.get(clip.take) if clip.take is not None else None
+        if audio is None or not needs_level_tag(audio.peak) or rect.width() < 24:
+            return None
+        level = level_text(audio.peak)
+        text_rect = rect.adjusted(5, 1, -4, 0)
+        spot = QRectF(text_rect.left(), text_rect.bottom() - 1 - metrics.height(), metrics.horizontalAdvance(level),
+                      metrics.height())
+        if spot.width() + 8 > text_rect.width() or any(spot.intersects(label.rect) for label in placed):
+            return None
+        return Label(clip.line_id, LabelRole.LEVEL, spot, level)
 
     def _place_overrun(self, clip: Clip, rect: QRectF, metrics: QFontMetrics, placed: list[Label],
                        others: list[QRectF]) -> Label | None:
@@ -341,7 +364,8 @@ class CanvasDrawing:
                                QColor("#2f6f3e") if clip.fit else palette.color(QPalette.ColorRole.PlaceholderText))
             else:  # on a backdrop: it may sit over the hatch or the waveform
                 painter.fillRect(label.rect.adjusted(-1, 0, 1, 0), backdrop)
-                painter.setPen(OVERRUN_COLOUR)
+                painter.setPen(OVERRUN_COLOUR if label.role is LabelRole.OVERRUN
+                               else palette.color(QPalette.ColorRole.Text))
             painter.drawText(label.rect, flags, label.text)
 
     def _paint_wave(self, painter: QPainter, audio: Audio, start_s: float, rect: QRectF, colour: QColor) -> None:
@@ -403,6 +427,11 @@ class CanvasDrawing:
         painter.drawLine(QPointF(x, RULER_H - 8), QPointF(x, canvas.height()))
         painter.setBrush(PLAYHEAD_COLOUR)
         painter.drawPolygon(QPolygonF([QPointF(x - 5, RULER_H - 10), QPointF(x + 5, RULER_H - 10), QPointF(x, RULER_H - 3)]))
+
+
+def level_text(peak: float) -> str:
+    """A take's real level on its clip: its peak ("peak -34 dB"), the drawing being enlarged."""
+    return QCoreApplication.translate("TimelineCanvas", "peak {decibels} dB").format(decibels=f"{peak_dbfs(peak):.0f}")
 
 
 def clip_tag(clip: Clip) -> str:

@@ -18,6 +18,7 @@ import bisect
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from app.project import Project
 from app.project.loudness import gain_for
 from app.project.timeline import Slot
+from app.ui.waveform_gain import display_gain
 from engine.core.audio_io import AudioError, read_audio
 from engine.core.codes import ErrorCode
 
@@ -44,11 +46,15 @@ class Audio:
     def duration_s(self) -> float:
         return len(self.pcm) / PREVIEW_RATE
 
+    @cached_property
+    def peak(self) -> float:
+        """The largest sample magnitude (full scale 1.0)."""
+        return float(max(self.high.max(initial=0.0), -self.low.min(initial=0.0)))
+
     @property
     def display_gain(self) -> float:
-        """How much to enlarge the waveform so quiet takes still show their shape (at most 8×)."""
-        peak = float(max(self.high.max(initial=0.0), -self.low.min(initial=0.0)))
-        return min(8.0, 0.95 / peak) if peak > 0 else 1.0
+        """How much the waveform is enlarged so that quiet takes show their shape (peak-normalised)."""
+        return display_gain(self.peak)
 
 
 def envelope(pcm: np.ndarray, bin_frames: int) -> tuple[np.ndarray, np.ndarray]:
