@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QScrollArea
 from pytestqt.qtbot import QtBot
 
 from app.project import Line
@@ -63,6 +64,8 @@ def test_opening_messages_keeps_every_track_of_the_timeline_in_view(qtbot: QtBot
     assert window.timeline is not None and window.script is not None
     assert [track.label for track in window.timeline.canvas.tracks][:4] == ["Original audio", "Maya", "Rex", "Narrator"]
     _assert_every_track_in_view(window)
+    takes = window.script.findChild(QScrollArea, "takesScroll")
+    assert takes is not None and not takes.verticalScrollBar().isVisible()  # whole while there is room
     _open_messages(qtbot, window)
     _assert_every_track_in_view(window)
     assert window.size().height() == DEFAULT_SIZE[1]  # the window did not grow past its size
