@@ -124,7 +124,7 @@ def main(argv: list[str]) -> int:
         assert isinstance(editor, QSplitter)
         editor.setSizes([size[1] * 62 // 100, size[1] * 38 // 100])
         shoot("main-window", size)
-        editor.setSizes([size[1] * 40 // 100, size[1] * 60 // 100])
+        editor.setSizes([size[1] * 52 // 100, size[1] * 48 // 100])  # the tracks more room, the takes box still whole
         window.timeline.seek((second.start or 0.0) + 1.0)  # inside line 2: its caption on the picture
         shoot("timeline", size)
         window.tabs.setCurrentIndex(1)
