@@ -16,6 +16,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 
 import psutil
 import pytest
@@ -88,16 +89,24 @@ def start_parent(*extra: str) -> tuple[subprocess.Popen[str], int]:
     return parent, engine
 
 
-def test_engine_ends_when_its_client_is_killed_mid_synthesis():
-    parent, engine = start_parent()
+@contextlib.contextmanager
+def then_killing_the_parent(parent: subprocess.Popen[str], engine: int) -> Iterator[None]:
+    """After the body's checks, kills the parent: the engine must end with it (and is killed
+    anyway, so no test leaves one behind)."""
     try:
-        assert psutil.Process(engine).status() != psutil.STATUS_ZOMBIE
+        yield
         parent.kill()
         parent.wait()
         assert wait_gone(engine), "the engine outlived its killed parent"
     finally:
         kill_if_alive(engine)
         parent.stdout.close()  # type: ignore[union-attr]
+
+
+def test_engine_ends_when_its_client_is_killed_mid_synthesis():
+    parent, engine = start_parent()
+    with then_killing_the_parent(parent, engine):
+        assert psutil.Process(engine).status() != psutil.STATUS_ZOMBIE
 
 
 @posix_only
@@ -108,14 +117,8 @@ def test_engine_under_a_wrapper_interpreter_ends_through_the_parent_pipe(tmp_pat
     wrapper.write_text(f'#!/bin/sh\n"{sys.executable}" "$@"\n')
     wrapper.chmod(0o755)
     parent, engine = start_parent(str(wrapper))
-    try:
+    with then_killing_the_parent(parent, engine):
         assert psutil.Process(engine).ppid() != parent.pid  # really behind the wrapper
-        parent.kill()
-        parent.wait()
-        assert wait_gone(engine), "the engine outlived its killed parent"
-    finally:
-        kill_if_alive(engine)
-        parent.stdout.close()  # type: ignore[union-attr]
 
 
 def test_engine_started_from_a_thread_that_ended_keeps_running():

@@ -12,25 +12,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import soundfile as sf
 
 from engine.core.audio_io import resample
 from engine.core.paths import REPO_ROOT
-from engine.core.protocol import EngineError, ErrorCode
+from engine.core.protocol import ErrorCode
 from engine.voiceprint import campplus
-
-REFERENCE = REPO_ROOT / "tests" / "engine" / "data" / "campplus_reference.npz"
-MATCH = 0.999  # the cosine the port must reach with the torch pipeline's embedding of the same clip
-
-
-def reference_embeddings() -> dict[str, np.ndarray]:
-    with np.load(REFERENCE, allow_pickle=False) as data:
-        return {name: np.array(data[name]) for name in data.files if name != "meta"}
-
-
-def decode(path: Path) -> tuple[np.ndarray, int]:
-    audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    return audio.mean(axis=1), int(rate)
+from tests.engine.voiceprint.references import (
+    DATA,
+    MATCH,
+    damaged_model_error,
+    decode,
+    reference_embeddings,
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +32,7 @@ def encoder() -> campplus.CamppEncoder:
 
 
 def test_the_port_gives_the_torch_pipelines_embeddings_on_real_speech(encoder: campplus.CamppEncoder) -> None:
-    references = reference_embeddings()
+    references = reference_embeddings("campplus")
     recorded = [name for name in references if name.startswith("tests/")]
     assert len(references) >= 6 and len(recorded) >= 3  # the bundled voices and real recordings
     for name, expected in references.items():
@@ -51,10 +44,10 @@ def test_the_port_gives_the_torch_pipelines_embeddings_on_real_speech(encoder: c
 def test_the_two_recorded_speakers_stay_apart_and_each_near_her_other_speech(encoder: campplus.CamppEncoder) -> None:
     """Two women on one phone line (pyannote's sample.rttm): each cut turn is nearer another
     turn of her own, not in the cut, than the other woman's, by the margin a clip must keep."""
-    conversation, rate = decode(REPO_ROOT / "tests" / "engine" / "data" / "ge2e" / "conversation.flac")
+    conversation, rate = decode(DATA / "ge2e" / "conversation.flac")
     first_rest = encoder.embed(conversation[int(18.05 * rate): int(21.49 * rate)], rate)  # speaker90
     second_rest = encoder.embed(conversation[int(14.49 * rate): int(17.92 * rate)], rate)  # speaker91
-    first, second = (encoder.embed(*decode(REPO_ROOT / "tests" / "engine" / "data" / "ge2e" / f"{name}.flac"))
+    first, second = (encoder.embed(*decode(DATA / "ge2e" / f"{name}.flac"))
                      for name in ("diane", "sheila"))
     assert float(first @ first_rest) - float(first @ second_rest) > 0.1
     assert float(second @ second_rest) - float(second @ first_rest) > 0.1
@@ -78,7 +71,7 @@ def test_the_filterbank_is_kaldis() -> None:
 
 
 def test_windows_in_a_batch_are_embedded_as_one_at_a_time(encoder: campplus.CamppEncoder) -> None:
-    audio, rate = decode(REPO_ROOT / "tests" / "engine" / "data" / "ge2e" / "conversation.flac")
+    audio, rate = decode(DATA / "ge2e" / "conversation.flac")
     wav = resample(audio, rate, campplus.SAMPLE_RATE)
     pieces = [wav[start: start + 24000] for start in range(0, 160000, 8000)] + [wav[:9000]]
     together = encoder.embed_many(pieces)
@@ -87,9 +80,6 @@ def test_windows_in_a_batch_are_embedded_as_one_at_a_time(encoder: campplus.Camp
 
 
 def test_a_damaged_encoder_file_is_an_error_that_says_what_to_do(tmp_path: Path) -> None:
-    broken = tmp_path / "campplus.onnx"
-    broken.write_bytes(campplus.MODEL_PATH.read_bytes()[:1000])
-    with pytest.raises(EngineError) as raised:
-        campplus.CamppEncoder(broken)
-    assert raised.value.code is ErrorCode.BACKEND and "CAM++ speaker encoder" in raised.value.message
-    assert "reinstall DubStudio" in raised.value.message
+    error = damaged_model_error(campplus.MODEL_PATH, campplus.CamppEncoder, tmp_path)
+    assert error.code is ErrorCode.BACKEND and "CAM++ speaker encoder" in error.message
+    assert "reinstall DubStudio" in error.message

@@ -17,29 +17,22 @@ import pytest
 import soundfile as sf
 
 from engine.core.paths import REPO_ROOT
-from engine.core.protocol import EngineError, ErrorCode
+from engine.core.protocol import ErrorCode
 from engine.core.reference import load_reference_clip
 from engine.voiceprint import ge2e
 from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.helpers import VOICES
 from tests.engine.torch_guard import guarded_environment, tried_imports
-
-REFERENCE = REPO_ROOT / "tests" / "engine" / "data" / "ge2e_reference.npz"
-MATCH = 0.999  # the cosine the port must reach with resemblyzer's embedding of the same clip
-
-
-def reference_embeddings() -> dict[str, np.ndarray]:
-    with np.load(REFERENCE, allow_pickle=False) as data:
-        return {name: np.array(data[name]) for name in data.files if name != "meta"}
-
-
-def decode(path: Path) -> tuple[np.ndarray, int]:
-    audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    return audio.mean(axis=1), int(rate)
+from tests.engine.voiceprint.references import (
+    MATCH,
+    damaged_model_error,
+    decode,
+    reference_embeddings,
+)
 
 
 def test_the_port_gives_resemblyzers_embeddings_on_real_speech() -> None:
-    references = reference_embeddings()
+    references = reference_embeddings("ge2e")
     recorded = [name for name in references if name.startswith("tests/")]
     assert len(references) >= 6 and len(recorded) >= 3  # the bundled voices and real recordings
     encoder = ge2e.Ge2eEncoder()
@@ -51,7 +44,7 @@ def test_the_port_gives_resemblyzers_embeddings_on_real_speech() -> None:
 
 def test_the_two_recorded_speakers_stay_apart_and_each_near_herself() -> None:
     """Not a property of the port alone: that the embeddings still tell these speakers apart."""
-    references = reference_embeddings()
+    references = reference_embeddings("ge2e")
     diane, sheila, both = (references[f"tests/engine/data/ge2e/{name}.flac"] for name in ("diane", "sheila", "conversation"))
     assert float(np.dot(diane, sheila)) < float(np.dot(diane, both)) and float(np.dot(diane, sheila)) < float(np.dot(sheila, both))
 
@@ -63,7 +56,7 @@ def test_the_engines_encoder_is_the_port_under_resemblyzers_id() -> None:
     clip = load_reference_clip(VOICES / "maya.wav")
     embedding = encoder.embed(clip)
     assert np.array_equal(embedding, ge2e.Ge2eEncoder().embed(clip.audio, clip.sample_rate))
-    untrimmed = reference_embeddings()["resources/voices/maya.wav"]
+    untrimmed = reference_embeddings("ge2e")["resources/voices/maya.wav"]
     assert float(np.dot(embedding, untrimmed)) > 0.95  # the same recording, less its silence
     assert encoder.resemblance(clip.audio, clip.sample_rate, embedding) == pytest.approx(1.0, abs=1e-5)
     assert SpeakerEncoder.encoder_id == "ge2e-resemblyzer"
@@ -84,12 +77,9 @@ def test_the_mel_filters_are_slaneys_and_the_partials_cover_the_clip() -> None:
 
 
 def test_a_damaged_encoder_file_is_an_error_that_says_what_to_do(tmp_path: Path) -> None:
-    broken = tmp_path / "ge2e.onnx"
-    broken.write_bytes(ge2e.MODEL_PATH.read_bytes()[:1000])
-    with pytest.raises(EngineError) as raised:
-        ge2e.Ge2eEncoder(broken)
-    assert raised.value.code is ErrorCode.BACKEND and "GE2E speaker encoder" in raised.value.message
-    assert "reinstall DubStudio" in raised.value.message
+    error = damaged_model_error(ge2e.MODEL_PATH, ge2e.Ge2eEncoder, tmp_path)
+    assert error.code is ErrorCode.BACKEND and "GE2E speaker encoder" in error.message
+    assert "reinstall DubStudio" in error.message
 
 
 def test_the_guard_refuses_torch(tmp_path: Path) -> None:

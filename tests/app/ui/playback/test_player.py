@@ -19,6 +19,14 @@ from app.ui.playback.player import (
 )
 
 
+def heard_to_the_end(qtbot: QtBot, player: Player, output: NullOutput, frames: int) -> np.ndarray:
+    """Ends the stream "job", plays ``frames`` more (the player stops) and returns all it played."""
+    player.end_stream("job")
+    with qtbot.waitSignal(player.stopped):
+        output.pull(frames)
+    return np.concatenate(output.played)
+
+
 def test_ring_buffer_wraps_and_zero_fills() -> None:
     ring = RingBuffer(8)
     assert ring.write(np.arange(6, dtype=np.float32)) == 6
@@ -58,10 +66,7 @@ def test_streams_chunks_as_they_arrive(qtbot: QtBot, null_output: NullOutput) ->
     null_output.pull(300)
     assert player.position_s == 300 / 8000
     player.feed("job", np.full(200, 0.25, dtype=np.float32), 8000)
-    player.end_stream("job")
-    with qtbot.waitSignal(player.stopped):
-        null_output.pull(400)
-    heard = np.concatenate(null_output.played)
+    heard = heard_to_the_end(qtbot, player, null_output, 400)
     assert np.count_nonzero(heard == 0.5) == 400
     assert np.count_nonzero(heard == 0.25) == 200
     assert np.count_nonzero(heard == 0.9) == 0
@@ -74,10 +79,7 @@ def test_restart_drops_unheard_audio(qtbot: QtBot, null_output: NullOutput) -> N
     null_output.pull(100)
     player.restart_stream("job")
     player.feed("job", np.full(50, 0.75, dtype=np.float32), 8000)
-    player.end_stream("job")
-    with qtbot.waitSignal(player.stopped):
-        null_output.pull(200)
-    heard = np.concatenate(null_output.played)
+    heard = heard_to_the_end(qtbot, player, null_output, 200)
     assert np.count_nonzero(heard == 0.5) == 100
     assert np.count_nonzero(heard == 0.75) == 50
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ from app.project import (
     AssignCharacter,
     Line,
     LineStatus,
-    Project,
     RemoveLines,
     Take,
 )
@@ -28,17 +26,13 @@ from app.ui.script.lines_model import (
 )
 from app.ui.window.document import Document
 from engine.hearing.qa.checks import TakeChecks
-from tests.app.ui.paths import REPO
+from tests.app.ui.script.documents import document_with_maya
 
 
 @pytest.fixture
 def doc(tmp_path: Path, qapp: object) -> Document:
-    project = Project.create(tmp_path / "proj", "Test")
-    shutil.copy(REPO / "resources/voices/maya.wav", project.voices_dir / "maya.wav")
-    document = Document(project)
-    maya = project.make_character("Maya", clip="voices/maya.wav")
-    rex = project.make_character("Rex")
-    document.push(AddCharacter(maya))
+    document, maya = document_with_maya(tmp_path / "proj", "Test")
+    rex = document.project.make_character("Rex")
     document.push(AddCharacter(rex))
     lines = [
         Line(id=f"l{n}", text=f"Line number {n}.", character_id=(maya.id if n % 2 else rex.id)) for n in range(1, 7)

@@ -3,7 +3,6 @@ checked again — it never keeps saying "Checking…"."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -14,36 +13,12 @@ from PySide6.QtGui import QAction
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from app.project import AddCharacter, AddLines, Line, Project, Take
-from app.project.qa import QaOutcome, QaRequest, TakeChecker
+from app.project import AddLines, Line, Take
 from app.ui.script.lines_model import QA_ROLE, Column, LinesModel, QaState
 from app.ui.script.qa_controller import QaController
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.window.document import Document
-from tests.app.ui.paths import REPO
-
-
-class InlineQaRunner:
-    """Checks each take in this process as it is submitted, with the real checker (the studio's
-    runner does the same in a low-priority process; here the test need not wait for one)."""
-
-    def __init__(self) -> None:
-        self._checker = TakeChecker()
-        self._ready: list[QaOutcome] = []
-
-    @property
-    def pending(self) -> int:
-        return len(self._ready)
-
-    def submit(self, request: QaRequest) -> None:
-        self._ready.append(self._checker.check(request))
-
-    def poll(self, timeout: float = 0.0) -> list[QaOutcome]:
-        ready, self._ready = self._ready, []
-        return ready
-
-    def close(self) -> None:
-        self._ready = []
+from tests.app.ui.script.helpers import InlineQaRunner, document_with_maya
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +28,8 @@ def runner() -> InlineQaRunner:
 
 @pytest.fixture
 def doc(tmp_path: Path, qapp: object) -> Document:
-    project = Project.create(tmp_path / "proj", "QA errors")
-    shutil.copy(REPO / "resources/voices/maya.wav", project.voices_dir / "maya.wav")
-    document = Document(project)
-    maya = project.make_character("Maya", clip="voices/maya.wav")
-    document.push(AddCharacter(maya))
+    document, maya = document_with_maya(tmp_path / "proj", "QA errors")
+    project = document.project
     document.push(AddLines([Line(id=f"l{n}", text=f"Line number {n}.", character_id=maya.id) for n in (1, 2)]))
     for line_id in ("l1", "l2"):
         take = project.takes_dir / f"{line_id}.wav"

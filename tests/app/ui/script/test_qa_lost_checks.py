@@ -5,65 +5,31 @@ script is replaced while their checks run, the results arrive, Edit › Undo bri
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 import soundfile as sf
 from pytestqt.qtbot import QtBot
 
-from app.project import AddCharacter, AddLines, Line, Project, Take
-from app.project.qa import QaOutcome, QaRequest, TakeChecker
+from app.project import AddLines, Line, Take
 from app.project.transcription import ReplaceScript
 from app.ui.script.lines_model import QA_ROLE, Column, LinesModel, QaState
 from app.ui.script.qa_controller import QaController
 from app.ui.window.document import Document
-from tests.app.ui.paths import REPO
+from tests.app.ui.script.helpers import InlineQaRunner, document_with_maya
 from tests.engine.helpers import joe_says
 
 TEXTS = {"l1": "Oh, hello.", "l2": "I told you the keys were on the kitchen table."}
 
 
-class HeldQaRunner:
-    """The real checker, run in this process, whose results are held back until ``release``:
-    the test decides when a check that is in flight comes back."""
-
-    def __init__(self) -> None:
-        self._checker = TakeChecker()
-        self._submitted: list[QaRequest] = []
-        self._ready: list[QaOutcome] = []
-
-    @property
-    def pending(self) -> int:
-        return len(self._submitted) + len(self._ready)
-
-    def submit(self, request: QaRequest) -> None:
-        self._submitted.append(request)
-
-    def release(self) -> None:
-        self._ready += [self._checker.check(request) for request in self._submitted]
-        self._submitted = []
-
-    def poll(self, timeout: float = 0.0) -> list[QaOutcome]:
-        ready, self._ready = self._ready, []
-        return ready
-
-    def close(self) -> None:
-        self._submitted, self._ready = [], []
-
-
 @pytest.fixture(scope="module")
-def runner() -> HeldQaRunner:
-    return HeldQaRunner()  # the speaker encoder loads once for the module
+def runner() -> InlineQaRunner:
+    return InlineQaRunner(held=True)  # the speaker encoder loads once for the module
 
 
 @pytest.fixture
 def doc(tmp_path: Path, qapp: object) -> Document:
-    project = Project.create(tmp_path / "proj", "Lost checks")
-    shutil.copy(REPO / "resources/voices/maya.wav", project.voices_dir / "maya.wav")
-    document = Document(project)
-    maya = project.make_character("Maya", clip="voices/maya.wav")
-    document.push(AddCharacter(maya))
+    document, maya = document_with_maya(tmp_path / "proj", "Lost checks")
     document.push(AddLines([Line(id=line_id, text=text, character_id=maya.id) for line_id, text in TEXTS.items()]))
     document.stack.clear()
     return document
@@ -86,7 +52,7 @@ def qa_states(model: LinesModel) -> list[str]:
 
 
 def test_a_check_lost_to_a_replaced_script_comes_back_with_undo(qtbot: QtBot, doc: Document,
-                                                                 runner: HeldQaRunner) -> None:
+                                                                 runner: InlineQaRunner) -> None:
     model = LinesModel(doc)
     qa = QaController(doc, lambda: runner)
     render_all(doc, qa)
@@ -108,7 +74,7 @@ def test_a_check_lost_to_a_replaced_script_comes_back_with_undo(qtbot: QtBot, do
     qa.close()
 
 
-def test_check_qa_again_sends_a_take_without_a_verdict(qtbot: QtBot, doc: Document, runner: HeldQaRunner) -> None:
+def test_check_qa_again_sends_a_take_without_a_verdict(qtbot: QtBot, doc: Document, runner: InlineQaRunner) -> None:
     model = LinesModel(doc)
     qa = QaController(doc, lambda: runner)
     render_all(doc, qa)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,24 +19,13 @@ from app.ui.timeline.panel import TimelinePanel
 from app.ui.timeline.programme import PREVIEW_RATE
 from app.ui.window.document import Document
 from tests.app.ui.paths import ARTIFACTS
-from tests.app.ui.timeline.fixtures import make_dub_project
 
 FPS = 25
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One generated project (video, guide, six timed lines with takes), copied per test."""
-    root = tmp_path_factory.mktemp("timeline") / "scene"
-    make_dub_project(root, lines=6, seconds=12.0)
-    return root
-
-
 @pytest.fixture
-def project(template: Path, tmp_path: Path) -> Project:
-    root = tmp_path / "scene"
-    shutil.copytree(template, root)
-    return Project.load(root)
+def project(project_dir: Path) -> Project:
+    return Project.load(project_dir)
 
 
 @pytest.fixture

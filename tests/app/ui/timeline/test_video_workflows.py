@@ -5,7 +5,6 @@ sorting by time, the Fit column, project settings, and the video export with pro
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,27 +27,12 @@ from app.ui.window.export_controller import ExportController
 from app.ui.window.main_window import MainWindow
 from tests.app.project.media_fixtures import make_video
 from tests.app.ui.paths import ARTIFACTS
-from tests.app.ui.timeline.fixtures import make_dub_project
 
 SRT = (
     "1\n00:00:04,000 --> 00:00:05,500\nNell: The tide is turning.\n\n"
     "2\n00:00:00,500 --> 00:00:02,000\n[Maya] Look over there.\n\n"
     "3\n00:00:02,500 --> 00:00:03,500\nSomebody shouts from the pier.\n"
 )
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("workflows") / "scene"
-    make_dub_project(root, lines=6, seconds=12.0)
-    return root
-
-
-@pytest.fixture
-def project_dir(template: Path, tmp_path: Path) -> Path:
-    root = tmp_path / "scene"
-    shutil.copytree(template, root)
-    return root
 
 
 @pytest.fixture
