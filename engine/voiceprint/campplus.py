@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.core.audio_io import resample
 from engine.core.paths import RESOURCES
-from engine.core.protocol import EngineError, ErrorCode
+from engine.voiceprint.session import open_encoder_session
 
 SAMPLE_RATE = 16000
 FRAME = 400  # 25 ms
@@ -101,24 +101,8 @@ class CamppEncoder:
     """The network in an onnxruntime session; safe to call from several threads at once."""
 
     def __init__(self, model_path: Path = MODEL_PATH, threads: int = THREADS) -> None:
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.force_spinning_stop", "1")
-        options.enable_cpu_mem_arena = False  # clips differ in length; the arena would keep the largest
-        try:
-            self._session = onnxruntime.InferenceSession(str(model_path), sess_options=options,
-                                                         providers=["CPUExecutionProvider"])
-        except Exception as error:  # a missing or damaged file: onnxruntime raises its own kinds
-            raise EngineError(ErrorCode.BACKEND, f"the CAM++ speaker encoder cannot be loaded from "
-                                                 f"{model_path} ({error}); reinstall DubStudio") from error
-        inputs = [(i.name, i.shape[-1]) for i in self._session.get_inputs()]
-        outputs = [(o.name, o.shape[-1]) for o in self._session.get_outputs()]
-        if inputs != [(MODEL_INPUT, MEL_BANDS)] or outputs != [(MODEL_OUTPUT, EMBEDDING_SIZE)]:
-            raise EngineError(ErrorCode.BACKEND, f"{model_path.name} is not the CAM++ speaker encoder "
-                                                 f"(inputs {inputs}, outputs {outputs})")
+        self._session = open_encoder_session(model_path, "CAM++", threads, (MODEL_INPUT, MEL_BANDS),
+                                             (MODEL_OUTPUT, EMBEDDING_SIZE))
 
     def embed_features(self, batch: np.ndarray) -> np.ndarray:
         """Unit-length embeddings of a batch of equally long feature matrices, (batch, frames, 80)

@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.core.audio_io import resample
 from engine.core.paths import RESOURCES
-from engine.core.protocol import EngineError, ErrorCode
+from engine.voiceprint.session import open_encoder_session
 
 SAMPLE_RATE = 16000
 WINDOW = 400  # 25 ms
@@ -139,28 +139,9 @@ class Ge2eEncoder:
     """The network in an onnxruntime session; safe to call from several threads at once."""
 
     def __init__(self, model_path: Path = MODEL_PATH) -> None:
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        # One thread: embeddings run beside synthesis, which the cores are for; the pool stops
-        # spinning after each call so it takes no core from the model either.
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.force_spinning_stop", "1")
-        # Every clip has its own number of partials; the arena keeps the largest tensors it has
-        # seen for good (40 clips of 1-30 s: RSS +69 MB with it, +45 MB without; Piper's too).
-        options.enable_cpu_mem_arena = False
-        try:
-            self._session = onnxruntime.InferenceSession(str(model_path), sess_options=options,
-                                                         providers=["CPUExecutionProvider"])
-        except Exception as error:  # a missing or damaged file: onnxruntime raises its own kinds
-            raise EngineError(ErrorCode.BACKEND, f"the GE2E speaker encoder cannot be loaded from "
-                                                 f"{model_path} ({error}); reinstall DubStudio") from error
-        inputs = [(i.name, i.shape[-1]) for i in self._session.get_inputs()]
-        outputs = [(o.name, o.shape[-1]) for o in self._session.get_outputs()]
-        if inputs != [(MODEL_INPUT, MEL_BANDS)] or outputs != [(MODEL_OUTPUT, EMBEDDING_SIZE)]:
-            raise EngineError(ErrorCode.BACKEND, f"{model_path.name} is not the GE2E speaker encoder "
-                                                 f"(inputs {inputs}, outputs {outputs})")
+        # One thread: embeddings run beside synthesis, which the cores are for.
+        self._session = open_encoder_session(model_path, "GE2E", 1, (MODEL_INPUT, MEL_BANDS),
+                                             (MODEL_OUTPUT, EMBEDDING_SIZE))
 
     def embed_frames(self, mels: np.ndarray) -> np.ndarray:
         """Unit-length embeddings of a batch of partial utterances, shape (batch, frames, 40) →
