@@ -17,37 +17,24 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engine.core.codes import EngineError, ErrorCode
 from engine.core.paths import REPO_ROOT
-from engine.core.protocol import (
-    Capabilities,
-    EngineError,
-    ErrorCode,
-    VoiceSettings,
-    synthesis_seed,
-)
+from engine.core.protocol import Capabilities
 from engine.core.reference import ReferenceClip
 from engine.core.text import FIRST_PIECE_CHARS, split_for_streaming
 from engine.synthesis import mandarin_text
 from engine.synthesis.backends import ZH_BAKER
-from engine.synthesis.backends.adaptation import (
-    EQ_BAND_CENTRES_HZ,
-    NEUTRAL_F0_HZ,
-    Adaptation,
-    adapt_piece,
-)
-from engine.synthesis.backends.base import Backend, SpokenPiece, StopCheck, VoiceProfile
+from engine.synthesis.backends.base import SpokenPiece, StopCheck
 from engine.synthesis.backends.own_voice import (
-    CONDITIONING_SPEC,
     Calibration,
-    ComputeCounter,
+    OwnVoiceBackend,
     condition_on_clip,
-    neutral_conditioning,
     session_options,
     thread_counts,
     with_last,
@@ -73,18 +60,15 @@ CALIBRATION_VERSION = "1"  # bumped whenever what the calibration measures chang
 WARM_UP_TEXT = "准备好了，给我一句台词，我马上用你选的声音把它说出来。"
 
 
-class MandarinBackend(Backend):
+class MandarinBackend(OwnVoiceBackend):
     conditioning_version = "zh-baker-1"
-    conditioning_spec = CONDITIONING_SPEC
 
     def __init__(self, model_dir: str | None = None) -> None:
+        super().__init__()
         self.model_dir = Path(model_dir) if model_dir else MODEL_DIR
         self._table: mandarin_text.SymbolTable | None = None
         self._sessions: dict[int, tuple[onnxruntime.InferenceSession, onnxruntime.InferenceSession]] = {}
         self._lock = threading.Lock()
-        self._pieces = ComputeCounter()
-        self._calibration: Calibration | None = None
-        self._calibration_lock = threading.Lock()  # apart from _lock: jobs go on while it runs
 
     @property
     def capabilities(self) -> Capabilities:
@@ -130,12 +114,9 @@ class MandarinBackend(Backend):
 
     # --- the model's own voice, measured once -------------------------------------------------
 
-    def calibration(self) -> Calibration:
-        with self._calibration_lock:
-            if self._calibration is None:
-                audio = np.concatenate([piece.pcm for piece in self._speak(CALIBRATION_TEXT, 1.0, None, lambda: False)])
-                self._calibration = Calibration.measure(audio, SAMPLE_RATE, mandarin_text.syllable_count(CALIBRATION_TEXT))
-            return self._calibration
+    def _measure_calibration(self) -> Calibration:
+        audio = np.concatenate([piece.pcm for piece in self._speak(CALIBRATION_TEXT, 1.0, None, lambda: False)])
+        return Calibration.measure(audio, SAMPLE_RATE, mandarin_text.syllable_count(CALIBRATION_TEXT))
 
     def model_identity(self) -> str:
         parts: list[object] = [CALIBRATION_VERSION, CALIBRATION_TEXT]
@@ -145,18 +126,6 @@ class MandarinBackend(Backend):
             parts += [os.path.realpath(path), info.st_size, info.st_mtime_ns]
         return "|".join(map(str, parts))
 
-    def model_data(self) -> dict[str, np.ndarray]:
-        return self.calibration().to_arrays()
-
-    def adopt_model_data(self, arrays: Mapping[str, np.ndarray]) -> str | None:
-        problem = Calibration.problem(arrays, SAMPLE_RATE)
-        if problem is not None:
-            return problem
-        calibration = Calibration.from_arrays(arrays, SAMPLE_RATE)
-        with self._calibration_lock:
-            self._calibration = calibration
-        return None
-
     def warm_up(self) -> None:
         """Each session's first call (several times slower than the next), Praat's and the
         resampler's imports, and a first adaptation, before any job waits for them."""
@@ -164,13 +133,12 @@ class MandarinBackend(Backend):
         import scipy.signal  # noqa: F401
         import soxr  # noqa: F401
 
-        shifted = Adaptation(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ * 1.2, 1.1, 1.05, np.ones(len(EQ_BAND_CENTRES_HZ), np.float32))
         ids = mandarin_text.symbol_ids(WARM_UP_TEXT, self.table)
         with self._lock:
             sessions = list(self._sessions.values())
         for acoustic, vocoder in sessions:
             audio = self._run(ids, (1.0, 1.0, 1.0), (acoustic, vocoder))
-        adapt_piece(audio, SAMPLE_RATE, shifted)
+        self._warm_up_adaptation(audio)
 
     # --- voices ------------------------------------------------------------------------------
 
@@ -179,32 +147,15 @@ class MandarinBackend(Backend):
         # says nothing about the pace of this voice's syllables, so it leaves the pace alone.
         return condition_on_clip(self.calibration(), clip, transcript, mandarin_text.han_count)
 
-    def plain_conditioning(self) -> dict[str, np.ndarray]:
-        return neutral_conditioning()
-
     def check_text(self, text: str) -> None:
         if not any(mandarin_text.symbol_ids(piece.text, self.table) for piece in split_for_streaming(text)):
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text has nothing the Mandarin voice can say")
 
     # --- speech ------------------------------------------------------------------------------
 
-    def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck,
-                   first_piece_chars: int = FIRST_PIECE_CHARS, seed: int | None = None) -> Iterator[SpokenPiece]:
-        adaptation = Adaptation.from_arrays(profile.conditioning)
-        length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
-        reading = np.random.default_rng(synthesis_seed(profile.key, text, settings) if seed is None else seed)
-        spoken = False
-        for piece in self._speak(text, length_scale, reading, should_stop, first_piece_chars):
-            spoken = True
-            with self._pieces.computing():
-                pcm = adapt_piece(piece.pcm, SAMPLE_RATE, adaptation, settings.pitch_semitones)
-            yield SpokenPiece(pcm=pcm, text=piece.text, last=piece.last)
-        if not spoken and not should_stop():
-            raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
-
-    def _speak(self, text: str, length_scale: float, reading: np.random.Generator | None, should_stop: StopCheck,
+    def _speak(self, text: str, length_scale: float, draws: np.random.Generator | None, should_stop: StopCheck,
                first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
-        """The model's own speech piece by piece, each followed by its pause; ``reading`` draws
+        """The model's own speech piece by piece, each followed by its pause; ``draws`` draws
         each piece's prosody ratios (None: the model's own, for its calibration)."""
         table = self.table
         # Ids are found one piece ahead, so the last piece is known when it is yielded.
@@ -213,8 +164,8 @@ class MandarinBackend(Backend):
         for (piece, ids), last in with_last(pieces):
             if should_stop():
                 return
-            ratios = (1.0, 1.0, 1.0) if reading is None else tuple(
-                float(1.0 + reading.uniform(-spread, spread)) for spread in READING_SPREAD.values())
+            ratios = (1.0, 1.0, 1.0) if draws is None else tuple(
+                float(1.0 + draws.uniform(-spread, spread)) for spread in READING_SPREAD.values())
             f0, energy, duration = ratios
             audio = self._run(ids, (f0, energy, duration * length_scale))
             pause_s = 0.0 if piece.mid_clause else SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S

@@ -6,11 +6,13 @@ rate, from a calibration text), compare each reference clip with it (:func:`cond
 the adaptation of :mod:`engine.synthesis.backends.adaptation`, and a length scale from the clip's
 speaking rate), and run onnxruntime sessions sized by the pieces computing at the moment
 (:class:`ComputeCounter`, :func:`session_options`). The rate's unit is each model's own: phonemes
-for Piper, syllables for Mandarin.
+for Piper, syllables for Mandarin. :class:`OwnVoiceBackend` is what the two backends do alike
+with it: keep the calibration, and adapt each piece the model speaks.
 """
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import os
 import threading
@@ -21,21 +23,31 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from engine.core.codes import EngineError, ErrorCode
+from engine.core.protocol import VoiceSettings, synthesis_seed
 from engine.core.reference import ReferenceClip
 from engine.core.silence import sound_seconds
-from engine.core.text import is_speakable
+from engine.core.text import FIRST_PIECE_CHARS, is_speakable
 from engine.synthesis.backends.adaptation import (
     ARRAY_BOUNDS,
     ENVELOPE_GRID_HZ,
     EQ_BAND_CENTRES_HZ,
+    NEUTRAL_F0_HZ,
     OUTPUT_F0_BOUNDS,
     Adaptation,
     PsolaSource,
     SpeechAnalysis,
+    adapt_piece,
     analyse_speech,
     estimate_adaptation,
 )
-from engine.synthesis.backends.base import ArraySpec, arrays_problem
+from engine.synthesis.backends.base import (
+    ArraySpec,
+    Backend,
+    SpokenPiece,
+    StopCheck,
+    VoiceProfile,
+    arrays_problem,
+)
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -250,3 +262,76 @@ def with_last(items: Iterable[T]) -> Iterator[tuple[T, bool]]:
 def rounded(value: float, digits: int) -> float | None:
     """A measured value for JSON: rounded, or None when it could not be measured."""
     return round(value, digits) if np.isfinite(value) else None
+
+
+
+class OwnVoiceBackend(Backend):
+    """A backend that speaks with its model's own voice adapted to each clip (Piper, zh-baker).
+
+    It keeps the model's calibration (measured once, or adopted from the voice cache), and
+    adapts each piece its model speaks (:meth:`_speak`) to the voice's conditioning."""
+
+    conditioning_spec = CONDITIONING_SPEC
+
+    def __init__(self) -> None:
+        self._pieces = ComputeCounter()  # pieces being computed right now, by all jobs
+        self._calibration: Calibration | None = None
+        self._calibration_lock = threading.Lock()  # apart from the sessions' lock: jobs go on while it runs
+
+    @property
+    @abc.abstractmethod
+    def sample_rate(self) -> int:
+        """The rate of the model's audio."""
+
+    @abc.abstractmethod
+    def _measure_calibration(self) -> Calibration:
+        """The model's own voice measured on its calibration text."""
+
+    @abc.abstractmethod
+    def _speak(self, text: str, length_scale: float, draws: np.random.Generator, should_stop: StopCheck,
+               first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
+        """The model's own speech piece by piece, each followed by its pause; ``draws`` is the
+        randomness of this reading (the model's noise or its prosody, sentence by sentence)."""
+
+    def calibration(self) -> Calibration:
+        """Measured on the first voice preparation rather than at load, which it would slow,
+        unless the voice cache handed back a stored one first (:meth:`adopt_model_data`)."""
+        with self._calibration_lock:
+            if self._calibration is None:
+                self._calibration = self._measure_calibration()
+            return self._calibration
+
+    def model_data(self) -> dict[str, np.ndarray]:
+        return self.calibration().to_arrays()
+
+    def adopt_model_data(self, arrays: Mapping[str, np.ndarray]) -> str | None:
+        problem = Calibration.problem(arrays, self.sample_rate)
+        if problem is not None:
+            return problem
+        calibration = Calibration.from_arrays(arrays, self.sample_rate)
+        with self._calibration_lock:
+            self._calibration = calibration
+        return None
+
+    def plain_conditioning(self) -> dict[str, np.ndarray]:
+        return neutral_conditioning()
+
+    def _warm_up_adaptation(self, audio: np.ndarray) -> None:
+        """A first adaptation of ``audio``, the model's own speech, that moves its pitch, formants
+        and EQ: the first calls of Praat, the resampler and the EQ's filter, for the warm-up."""
+        shifted = Adaptation(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ * 1.2, 1.1, 1.05, np.ones(len(EQ_BAND_CENTRES_HZ), np.float32))
+        adapt_piece(audio, self.sample_rate, shifted)
+
+    def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings, should_stop: StopCheck,
+                   first_piece_chars: int = FIRST_PIECE_CHARS, seed: int | None = None) -> Iterator[SpokenPiece]:
+        adaptation = Adaptation.from_arrays(profile.conditioning)
+        length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
+        draws = np.random.default_rng(synthesis_seed(profile.key, text, settings) if seed is None else seed)
+        spoken = False
+        for piece in self._speak(text, length_scale, draws, should_stop, first_piece_chars):
+            spoken = True
+            with self._pieces.computing():
+                pcm = adapt_piece(piece.pcm, self.sample_rate, adaptation, settings.pitch_semitones)
+            yield SpokenPiece(pcm=pcm, text=piece.text, last=piece.last)
+        if not spoken and not should_stop():
+            raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")

