@@ -11,9 +11,11 @@ and saves through here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
@@ -105,14 +107,22 @@ def _opt_time(data: dict[str, Any], key: str, where: str) -> float | None:
         raise ProjectFileError(f"{where}: {error}", ErrorCode.TIME_RANGE) from None
 
 
+@contextlib.contextmanager
+def _read_as_file_error(where: str) -> Iterator[None]:
+    """A value the model refuses (InvalidValueError) is the file's fault: ProjectFileError with
+    the same code, its message led by ``where`` in the file (none: the message says where)."""
+    try:
+        yield
+    except InvalidValueError as error:
+        raise ProjectFileError(f"{where}: {error.message}" if where else error.message, error.code) from None
+
+
 def _id(data: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:
     value = _get(data, key, str, where, default)
     if value is None:
         return None
-    try:
+    with _read_as_file_error(where):
         return check_id(value, f"'{key}'")
-    except InvalidValueError as error:
-        raise ProjectFileError(f"{where}: {error.message}", error.code) from None
 
 
 def _rel_path(value: str, where: str) -> str:
@@ -177,32 +187,14 @@ def character_from_dict(data: object, where: str) -> Character:
         clip_purity=_opt_number(data, "clip_purity", where),
         settings=_voice_settings_from_dict(settings, _get(data, _LANGUAGE_KEY, str, where, ""), f"{where}.settings"),
     )
-    try:
+    with _read_as_file_error(where):
         validate_character(char)
-    except InvalidValueError as error:
-        raise ProjectFileError(f"{where}: {error.message}", error.code) from None
     return char
 
 
 def take_to_dict(take: Take) -> dict[str, Any]:
-    return {
-        "id": take.id,
-        "path": take.path,
-        "fingerprint": take.fingerprint,
-        "created": take.created,
-        "duration_s": take.duration_s,
-        "sample_rate": take.sample_rate,
-        "backend": take.backend,
-        "text": take.text,
-        "fit": None if take.fit is None else {
-            "rate": take.fit.rate, "stretch": take.fit.stretch,
-            "natural_s": take.fit.natural_s, "slot_s": take.fit.slot_s,
-        },
-        "loudness_lufs": take.loudness_lufs,
-        "true_peak_dbtp": take.true_peak_dbtp,
-        "qa": take.qa.to_dict() if take.qa is not None else None,
-        "variant": take.variant,
-    }
+    return {**vars_of(take), "fit": None if take.fit is None else vars_of(take.fit),
+            "qa": take.qa.to_dict() if take.qa is not None else None}
 
 
 def _opt_number(data: dict[str, Any], key: str, where: str) -> float | None:
@@ -326,10 +318,8 @@ def line_from_dict(data: object, where: str) -> Line:
         draft=_get(data, "draft", bool, where, False),
         budget=_budget(data, where),
     )
-    try:
+    with _read_as_file_error(""):
         validate_line(line, where)
-    except InvalidValueError as error:
-        raise ProjectFileError(error.message, error.code) from None
     return line
 
 
@@ -395,25 +385,14 @@ def settings_from_dict(data: dict[str, Any]) -> ProjectSettings:
         value = _get(data, f.name, kinds, "settings", default)
         values[f.name] = float(value) if kinds == (int, float) else value
     settings = ProjectSettings(**values)
-    try:
+    with _read_as_file_error("settings"):
         settings.validate()
-    except InvalidValueError as error:
-        raise ProjectFileError(f"settings: {error.message}", error.code) from None
     return settings
 
 
 def video_to_dict(video: VideoInfo) -> dict[str, Any]:
-    return {
-        "path": video.path,
-        "duration_s": video.duration_s,
-        "fps": video.fps,
-        "width": video.width,
-        "height": video.height,
-        "codec": video.codec,
-        "frame_count": video.frame_count,
-        "audio_streams": [vars_of(a) for a in video.audio_streams],
-        "subtitle_streams": [vars_of(t) for t in video.subtitle_streams],
-    }
+    return {**vars_of(video), "audio_streams": [vars_of(a) for a in video.audio_streams],
+            "subtitle_streams": [vars_of(t) for t in video.subtitle_streams]}
 
 
 def vars_of(item: DataclassInstance) -> dict[str, Any]:
