@@ -32,6 +32,7 @@ from engine.synthesis.config import (
 )
 
 if TYPE_CHECKING:
+    from engine.core.downloads import DownloadProgress, ValidationReport
     from engine.synthesis.client.remote import RemoteConfig
     from engine.synthesis.config import EngineConfig
 
@@ -233,3 +234,30 @@ def parse_line_list(text: str, count: int) -> list[int]:
             raise ValueError(f"{part!r} is outside 1-{count}")
         numbers.extend(range(low, high + 1))
     return sorted(set(numbers))
+
+
+def run_download(command: str, download: Callable[[Callable[[DownloadProgress], None]], ValidationReport],
+                 progress_line: Callable[[DownloadProgress], str], *, failed: str, incomplete: str,
+                 ready: Callable[[], str]) -> ExitCode:
+    """Run ``download`` (handed the progress callback) with its progress on stderr when that is a
+    terminal, then say how it ended: ``failed`` (with the error) or ``incomplete`` (with the
+    check's summary) after ``command``'s name, exit 1; else ``ready()``, exit 0."""
+    from engine.core.downloads import DownloadError
+
+    err = sys.stderr
+
+    def progress(report: DownloadProgress) -> None:
+        if err.isatty():
+            err.write(f"\r{progress_line(report)}")
+            err.flush()
+
+    try:
+        report = download(progress)
+    except DownloadError as error:
+        print(f"\n{command}: {failed}: {error}", file=err)
+        return ExitCode.FAILED
+    if not report.ok:
+        print(f"\n{command}: {incomplete}: {report.summary()}", file=err)
+        return ExitCode.FAILED
+    print(f"\n{ready()}", file=err)
+    return ExitCode.OK

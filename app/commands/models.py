@@ -20,11 +20,11 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from app.commands.common import run_download
 from app.commands.exit_codes import ExitCode, exit_statuses
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
-    from engine.core.downloads import DownloadProgress
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -73,7 +73,6 @@ def _list(as_json: bool) -> int:
 
 def _download(name: str, endpoint: str | None) -> int:
     """Download separation model ``name`` with a progress line on stderr; exit code."""
-    from engine.core.downloads import DownloadError
     from engine.core.protocol import EngineError
     from engine.hearing.separation import (
         download_separation_model,
@@ -81,25 +80,13 @@ def _download(name: str, endpoint: str | None) -> int:
         separation_spec,
     )
 
-    err = sys.stderr
     try:
         spec = separation_spec(name)
     except EngineError as error:
-        print(f"dubstudio models download: {error}", file=err)
+        print(f"dubstudio models download: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
-
-    def progress(report: DownloadProgress) -> None:
-        if err.isatty():
-            err.write(f"\r{report.done_bytes / 1e6:.0f} of {spec.size_mb} MB")
-            err.flush()
-
-    try:
-        report = download_separation_model(spec, endpoint=endpoint, progress=progress)
-    except DownloadError as error:
-        print(f"\ndubstudio models download: {spec.title} failed: {error}", file=err)
-        return ExitCode.FAILED
-    if not report.ok:
-        print(f"\ndubstudio models download: {spec.title} is not the declared file: {report.summary()}", file=err)
-        return ExitCode.FAILED
-    print(f"\n{spec.title} is ready in {model_folder(spec)}", file=err)
-    return ExitCode.OK
+    return run_download("dubstudio models download",
+                        lambda progress: download_separation_model(spec, endpoint=endpoint, progress=progress),
+                        lambda report: f"{report.done_bytes / 1e6:.0f} of {spec.size_mb} MB",
+                        failed=f"{spec.title} failed", incomplete=f"{spec.title} is not the declared file",
+                        ready=lambda: f"{spec.title} is ready in {model_folder(spec)}")

@@ -27,6 +27,7 @@ from app.commands.common import (
     add_recogniser_option,
     check_recogniser_model,
     parse_line_list,
+    run_download,
 )
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.core.codes import ErrorCode, QaCode
@@ -189,28 +190,19 @@ def _print_table(project: Project, rows: list[ReportRow]) -> None:
 
 def _download(name: str, endpoint: str | None) -> int:
     """Download hub model ``name`` with a progress line on stderr; exit code."""
-    from engine.core.downloads import DownloadError, DownloadProgress
+    from engine.core.downloads import DownloadProgress
     from engine.core.protocol import EngineError
     from engine.hearing.whisper import download_whisper, model_folder
 
-    err = sys.stderr
-
-    def progress(report: DownloadProgress) -> None:
-        if err.isatty():
-            total = f" of {report.total_bytes / 1e6:.0f}" if report.total_bytes else ""
-            err.write(f"\r{report.done_bytes / 1e6:.0f}{total} MB, file {report.files_done}/{report.files_total}")
-            err.flush()
+    def progress_line(report: DownloadProgress) -> str:
+        total = f" of {report.total_bytes / 1e6:.0f}" if report.total_bytes else ""
+        return f"{report.done_bytes / 1e6:.0f}{total} MB, file {report.files_done}/{report.files_total}"
 
     try:
-        report = download_whisper(name, endpoint=endpoint, progress=progress)
+        return run_download("dubstudio qa", lambda progress: download_whisper(name, endpoint=endpoint, progress=progress),
+                            progress_line, failed=f"the download of Whisper {name} failed",
+                            incomplete=f"Whisper {name} is incomplete",
+                            ready=lambda: f"Whisper {name} is ready in {model_folder(name)}")
     except EngineError as error:
-        print(f"dubstudio qa: --download-model: {error}", file=err)
+        print(f"dubstudio qa: --download-model: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    except DownloadError as error:
-        print(f"\ndubstudio qa: the download of Whisper {name} failed: {error}", file=err)
-        return ExitCode.FAILED
-    if not report.ok:
-        print(f"\ndubstudio qa: Whisper {name} is incomplete: {report.summary()}", file=err)
-        return ExitCode.FAILED
-    print(f"\nWhisper {name} is ready in {model_folder(name)}", file=err)
-    return ExitCode.OK
