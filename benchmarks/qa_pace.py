@@ -13,103 +13,45 @@ Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_pace.py [--rounds 1] [--re
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
-
-import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.project import Line, Project
-from app.project.qa import MAX_BATCH, QaWorker, record, request_for
-from app.project.render import RenderSession
-from app.project.sample import copy_sample_project
+from app.project.qa import MAX_BATCH, QaWorker, request_for
+from benchmarks import common
 from engine.core.files import atomic_write_text
-from engine.hearing.whisper import DEFAULT_MODEL
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 
-CORES = 2
 KINDS = ("render", "qa one by one", "qa packed")
 
 
-def qa_cpu_s(qa: QaWorker | None) -> float:
-    """CPU seconds the QA process has used so far (0 without one)."""
-    pid = qa.pid if qa is not None else None
-    if pid is None:
-        return 0.0
-    times = psutil.Process(pid).cpu_times()
-    return float(times.user + times.system)
-
-
-def render_round(client: EngineClient, project: Project, qa: QaWorker | None,
-                 model: str) -> tuple[float, float, list[float], float]:
-    """Render every line once: (s to the last take, s to the last verdict, each take's s from
-    landing to its verdict, the QA process's CPU seconds)."""
-    cpu_before = qa_cpu_s(qa)
-    session = RenderSession(project, save=lambda _project: None)  # saving is the same either way
-    landed: dict[str, float] = {}
-    waits: list[float] = []
-
-    def collect(timeout: float) -> None:
-        assert qa is not None
-        for outcome in qa.poll(timeout):
-            waits.append(time.monotonic() - landed[outcome.take_id])
-            record(project, outcome)
-
-    started = time.monotonic()
-    session.start(client)
-    while not session.finished:
-        update = session.handle_event(client.get_event(timeout=0.05))
-        for line_id, take in update.takes:
-            if qa is not None:
-                landed[take.id] = time.monotonic()
-                qa.submit(request_for(project, project.line(line_id), take, model))
-        if qa is not None:
-            collect(0.0)
-    rendered = time.monotonic() - started
-    while qa is not None and qa.pending:
-        collect(0.05)
-    if session.failed_lines:
-        raise SystemExit(f"lines failed: {[line.error for line in session.failed_lines]}")
-    return rendered, time.monotonic() - started, waits, qa_cpu_s(qa) - cpu_before
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=1, help="rounds of each kind (the order rotates)")
-    parser.add_argument("--repeat", type=int, default=2, help="copies of the sample script per round")
-    parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, help="the Whisper model QA hears with")
-    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser = common.round_arguments(__doc__.splitlines()[0], rounds=1, repeat=2, order="the order rotates")
     parser.add_argument("--without-one-by-one", action="store_true",
                         help="leave out the one-take-at-a-time QA (minutes on a loaded machine)")
     args = parser.parse_args()
     kinds = tuple(kind for kind in KINDS if not (args.without_one_by_one and kind == "qa one by one"))
 
-    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > CORES:
-        os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:CORES])  # children inherit it
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = common.pin_to_cores(common.TARGET_CORES)
 
     totals: dict[str, list[float]] = {kind: [] for kind in KINDS}
     renders: dict[str, list[float]] = {kind: [] for kind in KINDS}
     waits: dict[str, list[float]] = {kind: [] for kind in KINDS}
     qa_cpu: dict[str, list[float]] = {kind: [] for kind in KINDS}
     with tempfile.TemporaryDirectory(prefix="dubstudio-qa-pace-") as tmp:
-        project = copy_sample_project(Path(tmp) / "sample")
-        project.lines = [Line(id=f"{line.id}-{n}", text=line.text, character_id=line.character_id)
-                         for n in range(args.repeat) for line in project.lines]
+        project = common.repeated_sample(Path(tmp) / "sample", args.repeat)
         client = EngineClient(EngineConfig(slots=2, cache_dir=str(Path(tmp) / "cache")))
         client.start()
         workers = {kind: QaWorker(max_batch=1 if kind == "qa one by one" else MAX_BATCH) for kind in kinds[1:]}
         try:
-            render_round(client, project, None, args.recogniser_model)  # warm-up: voices prepared
+            common.render_round(client, project, None, args.recogniser_model)  # warm-up: voices prepared
             for worker in workers.values():  # each QA process started and its models loaded, on one take
                 line = project.lines[0]
                 take = project.chosen_take(line)
@@ -119,7 +61,7 @@ def main() -> int:
                     worker.poll(timeout=1.0)
             for n in range(args.rounds):
                 for kind in kinds[n % len(kinds):] + kinds[:n % len(kinds)]:
-                    rendered, total, take_waits, cpu = render_round(client, project, workers.get(kind),
+                    rendered, total, take_waits, cpu = common.render_round(client, project, workers.get(kind),
                                                                     args.recogniser_model)
                     qa_cpu[kind].append(cpu)
                     renders[kind].append(rendered)

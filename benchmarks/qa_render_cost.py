@@ -13,84 +13,45 @@ Run: .venv/bin/python benchmarks/qa_render_cost.py [--rounds 5] [--repeat 3] [--
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.project import Line, Project
-from app.project.qa import QaWorker, record, request_for
-from app.project.render import RenderSession
-from app.project.sample import copy_sample_project
+from app.project.qa import QaWorker
+from benchmarks import common
 from engine.core.files import atomic_write_text
-from engine.hearing.whisper import DEFAULT_MODEL
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 
-CORES = 2
-
-
-def render_round(client: EngineClient, project: Project, qa: QaWorker | None,
-                 model: str = DEFAULT_MODEL) -> tuple[float, float]:
-    """Render every line once; returns (seconds to the last take, seconds to the last check)."""
-    session = RenderSession(project, save=lambda _project: None)  # saving is the same either way
-    started = time.monotonic()
-    session.start(client)
-    while not session.finished:
-        update = session.handle_event(client.get_event(timeout=0.5))
-        for line_id, take in update.takes:
-            if qa is not None:
-                qa.submit(request_for(project, project.line(line_id), take, model))
-        if qa is not None:
-            for outcome in qa.poll():
-                record(project, outcome)
-    rendered = time.monotonic() - started
-    if qa is not None:
-        while qa.pending:
-            for outcome in qa.poll(timeout=1.0):
-                record(project, outcome)
-    if session.failed_lines:
-        raise SystemExit(f"lines failed: {[line.error for line in session.failed_lines]}")
-    return rendered, time.monotonic() - started
-
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of each kind (alternating)")
-    parser.add_argument("--repeat", type=int, default=3, help="copies of the sample script per round")
-    parser.add_argument("--recogniser-model", default=DEFAULT_MODEL, help="the Whisper model QA hears with")
-    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser = common.round_arguments(__doc__.splitlines()[0], rounds=5, repeat=3, order="alternating")
     args = parser.parse_args()
 
-    if hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > CORES:
-        os.sched_setaffinity(0, sorted(os.sched_getaffinity(0))[:CORES])  # children inherit it
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = common.pin_to_cores(common.TARGET_CORES)
 
     with tempfile.TemporaryDirectory(prefix="dubstudio-qa-bench-") as tmp:
-        project = copy_sample_project(Path(tmp) / "sample")
-        project.lines = [Line(id=f"{line.id}-{n}", text=line.text, character_id=line.character_id)
-                         for n in range(args.repeat) for line in project.lines]
+        project = common.repeated_sample(Path(tmp) / "sample", args.repeat)
         client = EngineClient(EngineConfig(slots=2, cache_dir=str(Path(tmp) / "cache")))
         client.start()
         qa = QaWorker()
         try:
-            render_round(client, project, qa, args.recogniser_model)  # warm-up: voices prepared, QA models loaded
+            common.render_round(client, project, qa, args.recogniser_model)  # warm-up: voices prepared, QA models loaded
             plain: list[float] = []
             with_qa: list[float] = []
             qa_done: list[float] = []
             for n in range(args.rounds):
                 for kind in (("plain", "qa") if n % 2 == 0 else ("qa", "plain")):
                     if kind == "plain":
-                        plain.append(render_round(client, project, None)[0])
+                        plain.append(common.render_round(client, project, None, args.recogniser_model)[0])
                     else:
-                        rendered, checked = render_round(client, project, qa, args.recogniser_model)
+                        rendered, checked, _, _ = common.render_round(client, project, qa, args.recogniser_model)
                         with_qa.append(rendered)
                         qa_done.append(checked - rendered)
         finally:
