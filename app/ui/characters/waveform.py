@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.ui.dialog_parts import hint_label
 from app.ui.waveform_gain import display_gain, needs_level_tag, peak_dbfs, peak_of
 
 ENVELOPE_BINS = 2000
@@ -66,11 +67,9 @@ class WaveformView(QWidget):
         self._playhead.setVisible(False)
         self._plot.addItem(self._playhead)
         # The hint lies over the empty plot (same grid cell), so the frame keeps its place.
-        self.hint = QLabel(self.tr(NO_CLIP_HINT))
+        self.hint = hint_label(self.tr(NO_CLIP_HINT))
         self.hint.setObjectName("waveformHint")
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.hint.setWordWrap(True)
-        self.hint.setStyleSheet("color: palette(placeholder-text)")
         self.hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.level = QLabel()  # a quiet clip's real level, its drawing being enlarged
         self.level.setObjectName("waveformLevel")

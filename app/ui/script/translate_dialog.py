@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.project import Project
 from app.project.translation import TranslateRequest
+from app.ui.dialog_parts import ok_cancel
 from engine.core.languages import LANGUAGES
 from engine.translation.chat import TIMEOUT, Endpoint
 from engine.translation.glossary import KINDS, GlossaryEntry
@@ -168,10 +168,7 @@ class TranslateDialog(QDialog):
                               "language's pace. A line over it is asked once for a shorter version. The translations "
                               "come in as drafts, beside the original; nothing changes unless every line is done."))
         note.setWordWrap(True)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Translate"))
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel(self, self.tr("Translate"))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel(self.tr("Glossary")))

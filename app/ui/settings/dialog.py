@@ -16,7 +16,6 @@ from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QLabel,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
 from app.ui.language import LANGUAGES, SYSTEM
@@ -210,13 +210,8 @@ class SettingsDialog(QDialog):
         self.pages.setObjectName("settingsPages")
         self.pages.addTab(self.voices_engine, shown(VOICES_ENGINE_PAGE))
         self.pages.addTab(self.general, shown(GENERAL_PAGE))
-        self.error = QLabel("")
-        self.error.setObjectName("settingsError")
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #d62728")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        self.error = problem_label("settingsError")
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.error)

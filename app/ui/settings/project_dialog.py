@@ -16,12 +16,10 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
@@ -35,6 +33,7 @@ from app.project import (
     ProjectSettings,
 )
 from app.project.model import PROJECT_SETTING_RANGES
+from app.ui.dialog_parts import hint_label, ok_cancel
 from app.ui.settings.qa_thresholds import QaThresholdsBox
 from app.ui.spin_boxes import number_spin
 from engine.hearing.chinese import CHINESE_SCRIPTS, SIMPLIFIED, TRADITIONAL
@@ -98,9 +97,7 @@ class ProjectSettingsDialog(QDialog):
         self.chinese_script.setCurrentIndex(self.chinese_script.findData(settings.chinese_script))
         self.chinese_script.setToolTip(self.tr("The characters transcribed Chinese lines are written in"))
 
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         title_form = QFormLayout()
         title_form.addRow(self.tr("Title"), self.title)
         title_form.addRow(self.tr("Chinese script"), self.chinese_script)
@@ -168,9 +165,7 @@ class ProjectSettingsDialog(QDialog):
         loud_form.addRow(self.tr("Target"), self.loudness)
         loud_form.addRow(self.tr("Integrated loudness"), self.target)
         loud_form.addRow(self.tr("True-peak ceiling"), self.ceiling)
-        hint = QLabel(self.tr("Every take is brought to the target, then the whole mix (ITU-R BS.1770)."))
-        hint.setWordWrap(True)
-        hint.setStyleSheet("color: palette(placeholder-text)")
+        hint = hint_label(self.tr("Every take is brought to the target, then the whole mix (ITU-R BS.1770)."))
         loud_form.addRow(hint)
         return loud_box
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.dialog_parts import hint_label
 from app.ui.spin_boxes import number_spin
 from engine.hearing.qa.checks import QA_THRESHOLD_RANGES, QaThresholds
 
@@ -70,9 +71,7 @@ class QaThresholdsBox(QGroupBox):
         self.defaults_button = QPushButton(self.tr("Defaults"))
         self.defaults_button.setToolTip(self.tr("The measured defaults (docs/qa.md says why each is where it is)"))
         self.defaults_button.clicked.connect(lambda: self.show_thresholds(QaThresholds()))
-        hint = QLabel(self.tr("Verdicts follow at once: takes are not listened to again."))
-        hint.setWordWrap(True)
-        hint.setStyleSheet("color: palette(placeholder-text)")
+        hint = hint_label(self.tr("Verdicts follow at once: takes are not listened to again."))
         form.addRow(hint, self.defaults_button)
         self.show_thresholds(thresholds)
 

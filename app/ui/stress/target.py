@@ -19,13 +19,13 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
+from app.ui.dialog_parts import hint_label
 from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.folders import Folders
 from app.ui.settings.store import ENGINE_SLOTS
@@ -139,9 +139,7 @@ class TargetBox(QGroupBox):
         server_form.addRow(self.tr("Token"), self.token)
         server_form.addRow(self.tr("Certificate"), row(self.ca_file, browse_ca))
         server_form.addRow(self.tr("Backend"), self.server_backend)
-        hint = QLabel(self.tr("Slots, interpreter and model are the server's; reports record its URL and replicas."))
-        hint.setWordWrap(True)
-        hint.setStyleSheet("color: palette(placeholder-text)")
+        hint = hint_label(self.tr("Slots, interpreter and model are the server's; reports record its URL and replicas."))
         server_form.addRow(hint)
         return server
 

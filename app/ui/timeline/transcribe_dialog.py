@@ -15,7 +15,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import Project
+from app.ui.dialog_parts import ok_cancel
 from app.ui.folders import Folders
 from engine.core.languages import LANGUAGES
 from engine.hearing.speakers import SPEAKER_COUNT
@@ -116,10 +116,7 @@ class TranscribeDialog(QDialog):
             layout.addWidget(self.keep)
         self.asks = bool(lines or takes)
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Transcribe"))
-        self.buttons.accepted.connect(self._accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel(self, self.tr("Transcribe"), self._accept)
         layout.addWidget(self.buttons)
 
     def _choose_library(self) -> None:

@@ -46,6 +46,7 @@ from app.project.transcription import (
     cut_candidate,
 )
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.ui.dialog_parts import ok_cancel
 from app.ui.tasks import ProgressSpec, TaskRunner
 
 COLUMNS = (QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "When"), QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "Length"),
@@ -176,10 +177,7 @@ class SplitCharacterDialog(QDialog):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
             self.lines.addItem(item)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Give them to a new character"))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self, self.tr("Give them to a new character"))
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(self.tr("Tick the lines another actor says; they move from {name} to a new character.").format(name=name)))
         layout.addWidget(self.lines, 1)

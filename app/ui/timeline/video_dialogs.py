@@ -37,6 +37,7 @@ from app.project.video_export import (
     default_video_path,
     dub_language,
 )
+from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.folders import PROJECTS, Folders
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
@@ -122,10 +123,7 @@ class NewFromVideoDialog(QDialog):
         self.preview.setObjectName("scriptPreview")
         self.preview.setWordWrap(True)
         self.preview.setStyleSheet("color: #444")
-        self.problem = QLabel("")
-        self.problem.setObjectName("newFromVideoProblem")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #d62728")
+        self.problem = problem_label("newFromVideoProblem")
 
         form = QFormLayout()
         form.addRow(self.tr("Video"), _row(self.video, choose_video))
@@ -137,10 +135,7 @@ class NewFromVideoDialog(QDialog):
         form.addRow("", self.guide)
         form.addRow(self.tr("Title"), self.title)
         form.addRow(self.tr("Project folder"), _row(self.folder, choose_folder))
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Create project"))
-        self.buttons.accepted.connect(self._accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel(self, self.tr("Create project"), self._accept)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.problem)
@@ -365,9 +360,7 @@ class VideoExportDialog(QDialog):
         self.target = QLabel()
         self.target.setObjectName("videoExportTarget")
         self.target.setWordWrap(True)
-        self.problem = QLabel("")
-        self.problem.setStyleSheet("color: #d62728")
-        self.problem.setWordWrap(True)
+        self.problem = problem_label()
         for combo in (self.container, self.codec):
             combo.currentIndexChanged.connect(self._update)
         self.language.textChanged.connect(self._update)
@@ -378,10 +371,7 @@ class VideoExportDialog(QDialog):
         form.addRow("", self.subtitles)
         form.addRow(self.tr("Language"), self.language)
         form.addRow(self.tr("Written to"), self.target)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Export"))
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel(self, self.tr("Export"))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.problem)
