@@ -10,9 +10,7 @@ character's outcome is listed in Messages: which library character, and how sure
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from PySide6.QtCore import QObject
+from typing import Any
 
 from app.project.cast import (
     CastMatch,
@@ -24,34 +22,27 @@ from app.project.cast import (
 from app.project.undo import EditCharacter, Macro
 from app.ui.tasks import Operation, QueryOp
 from app.ui.timeline.transcribe_dialog import CAST_LIBRARIES
-
-if TYPE_CHECKING:
-    from app.ui.window.main_window import MainWindow
+from app.ui.window_controller import WindowController
 
 
-def cast_controller(window: MainWindow) -> CastController:
-    """The window's one controller, made when first asked for."""
-    found = window.findChild(CastController, "castController")
-    return found if isinstance(found, CastController) else CastController(window)
+class CastController(WindowController):
+    object_name = "castController"
 
-
-class CastController(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.setObjectName("castController")
-        self.window = window
-
-    def _library(self, title: str) -> Path | None:
-        chosen = self.window.folders.folder(self.window, CAST_LIBRARIES, title)
-        return Path(chosen) if chosen else None
+    def _library(self, folder: Path | None, title: str) -> Path | None:
+        """``folder``, else the one the user chooses under ``title``; None without a project open
+        or when the choice is cancelled."""
+        if self.window.session is None:
+            return None
+        if folder is None:
+            chosen = self.window.folders.folder(self.window, CAST_LIBRARIES, title)
+            folder = Path(chosen) if chosen else None
+        return folder
 
     def save_to_library(self, folder: Path | None = None) -> None:
         """Every character that has a clip, saved under its name (a library is made if missing)."""
+        folder = self._library(folder, self.tr("Save the cast to a library folder"))
         session = self.window.session
-        if session is None:
-            return
-        folder = folder or self._library(self.tr("Save the cast to a library folder"))
-        if folder is None:
+        if folder is None or session is None:
             return
         project = session.project
 
@@ -77,11 +68,9 @@ class CastController(QObject):
     def cast_from_library(self, folder: Path | None = None) -> None:
         """The project's characters matched by voice against a library: sure matches become the
         library's characters (one undoable edit), unsure ones are named, not cast."""
+        folder = self._library(folder, self.tr("Choose a cast library folder"))
         session = self.window.session
-        if session is None:
-            return
-        folder = folder or self._library(self.tr("Choose a cast library folder"))
-        if folder is None:
+        if folder is None or session is None:
             return
         document = session.document
 

@@ -9,9 +9,7 @@ Cancel leaves the script as it was, and Edit › Undo takes a translation or a s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog
 
 from app.project.translation import (
@@ -25,6 +23,7 @@ from app.project.translation import (
 )
 from app.ui.script.translate_dialog import TranslateChoice, TranslateDialog
 from app.ui.tasks import Operation, ProgressSpec, QueryOp
+from app.ui.window_controller import WindowController
 from engine.core.codes import ErrorCode
 from engine.translation import TranslationError
 from engine.translation.chat import Endpoint
@@ -35,21 +34,9 @@ from engine.translation.keys import (
     store_key,
 )
 
-if TYPE_CHECKING:
-    from app.ui.window.main_window import MainWindow
 
-
-def translation_controller(window: MainWindow) -> TranslationController:
-    """The window's one controller, made when first asked for (the window needs no field for it)."""
-    found = window.findChild(TranslationController, "translationController")
-    return found if isinstance(found, TranslationController) else TranslationController(window)
-
-
-class TranslationController(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.setObjectName("translationController")
-        self.window = window
+class TranslationController(WindowController):
+    object_name = "translationController"
 
     # --- Translate… ---------------------------------------------------------------------------
 

@@ -21,8 +21,8 @@ from app.project.export_registry import EXPORTS, ExportFormat
 from app.project.qa import lines_failing_qa
 from app.project.script_io import SCRIPT_FORMATS, ScriptFormat
 from app.project.translatable import QT_TRANSLATE_NOOP
-from app.ui.characters.cast_controller import cast_controller
-from app.ui.script.translation_controller import translation_controller
+from app.ui.characters.cast_controller import CastController
+from app.ui.script.translation_controller import TranslationController
 from app.ui.window.document_session import DocumentSession
 
 if TYPE_CHECKING:
@@ -188,11 +188,11 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
                QT_TRANSLATE_NOOP("actions", "Move the selected lines down"), writable),
     ActionSpec("sort_by_time", QT_TRANSLATE_NOOP("actions", "Sort lines by start time"), "edit", in_session(DocumentSession.sort_by_time),
                tip=QT_TRANSLATE_NOOP("actions", "Put the script in time order"), enabled=writable),
-    ActionSpec("shorten_to_fit", QT_TRANSLATE_NOOP("actions", "Shorten to fit"), "edit", lambda w: translation_controller(w).shorten(),
+    ActionSpec("shorten_to_fit", QT_TRANSLATE_NOOP("actions", "Shorten to fit"), "edit", lambda w: TranslationController.of(w).shorten(),
                tip=QT_TRANSLATE_NOOP("actions", "Ask the translator for a shorter wording of the selected lines that fits their slots (undoable)"),
                enabled=writable, off_while_busy=True),
     ActionSpec("accept_translation", QT_TRANSLATE_NOOP("actions", "Accept translation"), "edit",
-               lambda w: translation_controller(w).accept(),
+               lambda w: TranslationController.of(w).accept(),
                tip=QT_TRANSLATE_NOOP("actions", "Keep the selected draft translations as they are: no longer drafts "
                                                 "(undoable)"), enabled=writable),
     MenuSpec("edit/assign", QT_TRANSLATE_NOOP("actions", "&Assign character"), writable),  # filled with the characters when it opens
@@ -206,17 +206,17 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
     ActionSpec("transcribe", QT_TRANSLATE_NOOP("actions", "&Transcribe the dialogue"), "project", lambda w: w.video.transcribe_dialogue(),
                tip=QT_TRANSLATE_NOOP("actions", "Replace the script with the video's own dialogue: one character per voice, clips cut from it (undoable)"), enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
     ActionSpec("save_to_cast", QT_TRANSLATE_NOOP("actions", "Save to cast &library…"), "project",
-               lambda w: cast_controller(w).save_to_library(),
+               lambda w: CastController.of(w).save_to_library(),
                tip=QT_TRANSLATE_NOOP("actions", "Keep every character that has a clip in a cast library folder shared "
                                                 "across episodes: name, clip, transcript, settings and voiceprint"),
                enabled=writable, off_while_busy=True),
     ActionSpec("cast_from_library", QT_TRANSLATE_NOOP("actions", "&Cast from library…"), "project",
-               lambda w: cast_controller(w).cast_from_library(),
+               lambda w: CastController.of(w).cast_from_library(),
                tip=QT_TRANSLATE_NOOP("actions", "Match the characters by voice against a cast library: a sure match "
                                                 "takes the library character's name, clip and settings (undoable)"),
                enabled=writable, off_while_busy=True),
     ActionSpec("translate", QT_TRANSLATE_NOOP("actions", "Tr&anslate…"), "project",
-               lambda w: translation_controller(w).translate(),
+               lambda w: TranslationController.of(w).translate(),
                tip=QT_TRANSLATE_NOOP("actions", "Translate the script into the language the project dubs into, each "
                                                 "line within its slot (undoable)"),
                enabled=writable, off_while_busy=True),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.project.cast import open_library
-from app.ui.characters.cast_controller import cast_controller
+from app.ui.characters.cast_controller import CastController
 from app.ui.window.main_window import MainWindow
 from engine.core.protocol import VoiceSettings
 from tests.app.project.test_cast import episode
@@ -19,7 +19,7 @@ def test_save_the_cast_then_cast_the_next_episode_from_it(window: MainWindow, tm
             Ben=VoiceSettings(speed=1.1, instruction="gruff", language="en"))
     assert window.open_project(tmp_path / "episode-1")
     assert window.actions_["save_to_cast"].isEnabled() and window.actions_["cast_from_library"].isEnabled()
-    cast_controller(window).save_to_library(tmp_path / "cast")
+    CastController.of(window).save_to_library(tmp_path / "cast")
     assert sorted(m.character.name for m in open_library(tmp_path / "cast").members) == ["Anna", "Ben"]
     assert "2 new, 0 updated" in window.messages.notifications.notifications[0].text()
 
@@ -27,7 +27,7 @@ def test_save_the_cast_then_cast_the_next_episode_from_it(window: MainWindow, tm
     assert window.open_project(tmp_path / "episode-2")
     assert window.document is not None
     project = window.document.project
-    cast_controller(window).cast_from_library(tmp_path / "cast")
+    CastController.of(window).cast_from_library(tmp_path / "cast")
     assert [c.name for c in project.characters] == ["Ben", "Speaker 2"]
     assert project.characters[0].settings.instruction == "gruff" and project.clip_path(project.characters[0]).is_file()
     said = [note.text() for note in window.messages.notifications.notifications]

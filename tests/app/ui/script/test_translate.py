@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtWidgets import QTableWidgetItem
 
 from app.ui.script.translate_dialog import TranslateDialog
-from app.ui.script.translation_controller import translation_controller
+from app.ui.script.translation_controller import TranslationController
 from engine.translation import keys
 from engine.translation.glossary import GlossaryEntry
 from tests.engine.translation.chat_server import Asked, answer, chat_server
@@ -56,7 +56,7 @@ def test_translate_puts_drafts_in_as_one_undoable_edit_and_keeps_the_key_apart(
         assert dialog.all_lines.isChecked() and not dialog.selected_lines.isEnabled()
         choice = dialog.choice()
         assert choice.request.target_language == "es" and choice.new_key == SECRET
-        translation_controller(idle_window).start(choice)
+        TranslationController.of(idle_window).start(choice)
     # a line over its slot's budget was asked once for a shorter version ("Corto."), and says so
     shortened = [bool(line.budget and line.budget.shortened) for line in project.lines]
     assert [line.text for line in project.lines] == [
@@ -86,7 +86,7 @@ def test_a_failed_translation_says_why_and_changes_nothing(idle_window: MainWind
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(idle_window.messages, "error", lambda title, message: shown.append((title, message)))
     with chat_server(lambda asked: (401, {"error": {"message": "bad key"}}, {})) as server:
-        translation_controller(idle_window).start(filled_dialog(idle_window, server.url, []).choice())
+        TranslationController.of(idle_window).start(filled_dialog(idle_window, server.url, []).choice())
     assert [(line.text, line.draft) for line in session.project.lines] == before
     assert len(shown) == 1 and "E_TRANSLATOR_KEY" in shown[0][1] and SECRET not in shown[0][1]
 
@@ -117,7 +117,7 @@ def test_the_source_column_says_each_translation_s_budget_and_fit_and_accept_kee
     assert session is not None
     project = session.project
     with chat_server(spanish) as server:
-        translation_controller(idle_window).start(filled_dialog(idle_window, server.url, []).choice())
+        TranslationController.of(idle_window).start(filled_dialog(idle_window, server.url, []).choice())
     model = idle_window.script.model
 
     def tip(row: int) -> str:
