@@ -113,3 +113,19 @@ def returns_at_once(call: Callable[[], Any], limit_s: float = 30.0) -> BaseExcep
     thread.join(timeout=limit_s)
     assert not thread.is_alive(), "blocked on a named pipe"
     return outcome[0]
+
+
+def packed_window_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of takes in each packed Whisper call from now on (the calls still run, on the
+    real model): a list that fills as QA hears."""
+    from engine.hearing.qa import recognise
+
+    sizes: list[int] = []
+    real = recognise.WhisperRecogniser.transcribe_packed
+
+    def counted(self: recognise.WhisperRecogniser, pcms: Any, sample_rate: int, language: Any) -> Any:
+        sizes.append(len(pcms))
+        return real(self, pcms, sample_rate, language)
+
+    monkeypatch.setattr(recognise.WhisperRecogniser, "transcribe_packed", counted)
+    return sizes

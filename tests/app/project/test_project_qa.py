@@ -34,7 +34,7 @@ from app.project.qa import (
     unchecked_takes,
 )
 from engine.core.codes import ErrorCode
-from tests.engine.helpers import joe_says
+from tests.engine.helpers import joe_says, packed_window_sizes
 
 from .conftest import VOICES, add_fake_take
 
@@ -216,16 +216,7 @@ def test_qa_command_prints_a_table_and_exits_1_on_a_failing_take(scene: Project,
 
 
 def test_qa_command_packs_the_takes_as_the_studio_does(scene: Project, monkeypatch, capsys) -> None:
-    from engine.hearing.qa import recognise as recognise_module
-
-    packs: list[int] = []
-    real = recognise_module.WhisperRecogniser.transcribe_packed
-
-    def counted(self, pcms, sample_rate, language):
-        packs.append(len(pcms))
-        return real(self, pcms, sample_rate, language)
-
-    monkeypatch.setattr(recognise_module.WhisperRecogniser, "transcribe_packed", counted)
+    packs = packed_window_sizes(monkeypatch)
     assert cli_main(["qa", str(scene.root), "--json"]) == 1
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert packs == [4]  # the four takes with sound (the noise too) share one window

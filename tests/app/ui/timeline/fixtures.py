@@ -6,13 +6,22 @@ nothing is committed media.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.project import Line, Project
 from app.project.clips import import_clip
 from app.project.media import attach_video, extract_guide
 from tests.app.project.conftest import VOICES, add_fake_take
 from tests.app.project.media_fixtures import make_video, speech_like
+
+if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
+
+    from app.ui.playback.player import NullOutput
+    from app.ui.timeline.panel import TimelinePanel
 
 CHARACTERS = ("maya", "rex", "narrator")
 OVERRUN_EVERY = 5  # every fifth line's take runs 30 % past its slot, so overruns are on screen
@@ -49,3 +58,20 @@ def make_dub_project(
             project.guide_audio = extract_guide(project)
     project.save()
     return project
+
+
+@contextlib.contextmanager
+def shown_panel(qtbot: QtBot, project: Project, output: NullOutput) -> Iterator[TimelinePanel]:
+    """The timeline panel on ``project``, shown at its tests' size (1100 x 320), closed after."""
+    from app.ui.playback.player import Player
+    from app.ui.tasks import SyncTaskRunner
+    from app.ui.timeline.panel import TimelinePanel
+    from app.ui.window.document import Document
+
+    panel = TimelinePanel(Document(project), Player(output), SyncTaskRunner())
+    qtbot.addWidget(panel)
+    panel.resize(1100, 320)
+    panel.show()
+    qtbot.waitExposed(panel)
+    yield panel
+    panel.close_panel()

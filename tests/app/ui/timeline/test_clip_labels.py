@@ -12,15 +12,14 @@ from pytestqt.qtbot import QtBot
 
 from app.project import Line, Project
 from app.project.clips import import_clip
-from app.ui.playback.player import NullOutput, Player
-from app.ui.tasks import SyncTaskRunner
+from app.ui.playback.player import NullOutput
 from app.ui.timeline.canvas import clip_tooltip
 from app.ui.timeline.drawing import HEADER_W, Label, LabelRole, wrapped_label
 from app.ui.timeline.panel import TimelinePanel
-from app.ui.window.document import Document
 from tests.app.project.conftest import VOICES, add_fake_take
 from tests.app.project.media_fixtures import speech_like
 from tests.app.ui.paths import ARTIFACTS
+from tests.app.ui.timeline.fixtures import shown_panel
 
 
 def test_a_label_wraps_over_the_rows_a_clip_holds_and_only_the_last_is_elided(qapp: object) -> None:
@@ -52,13 +51,8 @@ def crowded(qtbot: QtBot, tmp_path: Path, null_output: NullOutput) -> Iterator[T
     for n, line in enumerate(project.lines):
         add_fake_take(project, line, speech_like(0.8 * (1.6 + 0.02 * (n % 3)), seed=n))
     project.save()
-    panel = TimelinePanel(Document(project), Player(null_output), SyncTaskRunner())
-    qtbot.addWidget(panel)
-    panel.resize(1100, 320)
-    panel.show()
-    qtbot.waitExposed(panel)
-    yield panel
-    panel.close_panel()
+    with shown_panel(qtbot, project, null_output) as panel:
+        yield panel
 
 
 def _assert_no_label_covers_another(labels: list[Label]) -> None:

@@ -12,13 +12,12 @@ from pytestqt.qtbot import QtBot
 
 from app.project import Project
 from app.project.timeline import build_timeline
-from app.ui.playback.player import NullOutput, Player
-from app.ui.tasks import SyncTaskRunner
+from app.ui.playback.player import NullOutput
 from app.ui.timeline.canvas import HEADER_W, RULER_H
 from app.ui.timeline.panel import TimelinePanel
 from app.ui.timeline.programme import PREVIEW_RATE
-from app.ui.window.document import Document
 from tests.app.ui.paths import ARTIFACTS
+from tests.app.ui.timeline.fixtures import shown_panel
 
 FPS = 25
 
@@ -30,15 +29,8 @@ def project(project_dir: Path) -> Project:
 
 @pytest.fixture
 def panel(qtbot: QtBot, project: Project, null_output: NullOutput) -> Iterator[TimelinePanel]:
-    document = Document(project)
-    player = Player(null_output)
-    widget = TimelinePanel(document, player, SyncTaskRunner())
-    qtbot.addWidget(widget)
-    widget.resize(1100, 320)
-    widget.show()
-    qtbot.waitExposed(widget)
-    yield widget
-    widget.close_panel()
+    with shown_panel(qtbot, project, null_output) as widget:
+        yield widget
 
 
 def _centre(panel: TimelinePanel, line_id: str) -> QPoint:

@@ -14,7 +14,7 @@ from engine.hearing.qa.checks import (
     measure_takes,
 )
 from engine.hearing.qa.recognise import PACK_GAP_S, PACK_LIMIT_S, recognise_packed
-from tests.engine.helpers import joe_says
+from tests.engine.helpers import joe_says, packed_window_sizes
 
 LINES = [
     "I told you the keys were on the kitchen table.",
@@ -43,14 +43,7 @@ def summary(checks):
 
 
 def test_a_packed_verdict_is_the_verdict_the_take_gets_alone(batch, monkeypatch):
-    packed_calls: list[int] = []
-    real = recognise_module.WhisperRecogniser.transcribe_packed
-
-    def counted(self, pcms, sample_rate, language):
-        packed_calls.append(len(pcms))
-        return real(self, pcms, sample_rate, language)
-
-    monkeypatch.setattr(recognise_module.WhisperRecogniser, "transcribe_packed", counted)
+    packed_calls = packed_window_sizes(monkeypatch)
     together = measure_takes(batch, None, "base")
     alone = [measure_take(t.pcm, t.sample_rate, t.text, t.language, None, None, "base") for t in batch]
     assert packed_calls == [6]  # all six fit one window
