@@ -42,16 +42,8 @@ import soundfile as sf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.core import protocol
 from engine.core.files import atomic_write_text
-from engine.core.protocol import (
-    AudioChunk,
-    Job,
-    JobFinished,
-    Priority,
-    RequestFailed,
-    VoicePrepared,
-    VoiceSpec,
-)
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 
@@ -61,7 +53,7 @@ TEXT = "Keep the lamps lit until the last boat is home."
 DUBSTUDIO = shutil.which("dubstudio", path=str(Path(sys.executable).parent)) or "dubstudio"
 
 
-def new_clip(folder: Path, index: int) -> VoiceSpec:
+def new_clip(folder: Path, index: int) -> protocol.VoiceSpec:
     """A 10 s clip whose content no cache has seen (the source looped, level nudged by ``index``)."""
     audio, rate = sf.read(str(SOURCE), dtype="float32")
     looped = np.tile(audio, int(np.ceil(CLIP_SECONDS * rate / len(audio))))[: int(CLIP_SECONDS * rate)]
@@ -69,10 +61,10 @@ def new_clip(folder: Path, index: int) -> VoiceSpec:
     sf.write(str(path), looped * (0.9 - 1e-4 * index), rate, subtype="PCM_16")
     transcript = SOURCE.with_suffix(".txt").read_text().strip()
     path.with_suffix(".txt").write_text(transcript)
-    return VoiceSpec(str(path), transcript)
+    return protocol.VoiceSpec(str(path), transcript)
 
 
-def run_say(clip: VoiceSpec, cache: Path, out: Path) -> dict:
+def run_say(clip: protocol.VoiceSpec, cache: Path, out: Path) -> dict:
     started = time.monotonic()
     done = subprocess.run([DUBSTUDIO, "say", TEXT, "--voice", clip.clip_path, "--out", str(out), "--json",
                            "--cache-dir", str(cache)], capture_output=True, text=True, timeout=600)
@@ -81,36 +73,36 @@ def run_say(clip: VoiceSpec, cache: Path, out: Path) -> dict:
     return {**json.loads(done.stdout), "wall_s": round(time.monotonic() - started, 3)}
 
 
-def wait_for(client: EngineClient, request_id: str) -> VoicePrepared:
+def wait_for(client: EngineClient, request_id: str) -> protocol.VoicePrepared:
     while True:
         event = client.get_event()
-        if isinstance(event, RequestFailed) and event.request_id == request_id:
+        if isinstance(event, protocol.RequestFailed) and event.request_id == request_id:
             raise SystemExit(f"{event.code.value}: {event.message}")
-        if isinstance(event, VoicePrepared) and event.request_id == request_id:
+        if isinstance(event, protocol.VoicePrepared) and event.request_id == request_id:
             return event
 
 
-def prepare(client: EngineClient, voice: VoiceSpec) -> tuple[float, VoicePrepared]:
+def prepare(client: EngineClient, voice: protocol.VoiceSpec) -> tuple[float, protocol.VoicePrepared]:
     started = time.monotonic()
     prepared = wait_for(client, client.prepare_voice(voice))
     return time.monotonic() - started, prepared
 
 
-def job_on_new_clip(client: EngineClient, voice: VoiceSpec) -> dict:
+def job_on_new_clip(client: EngineClient, voice: protocol.VoiceSpec) -> dict:
     """A job on a new clip, then its PrepareVoice answer (so the entry is complete before the next)."""
-    job = Job(TEXT, voice, priority=Priority.INTERACTIVE, listening=False)
+    job = protocol.Job(TEXT, voice, priority=protocol.Priority.INTERACTIVE, listening=False)
     submitted = client.submit(job)
     request_id = client.prepare_voice(voice)
     first = None
-    finished: JobFinished | None = None
+    finished: protocol.JobFinished | None = None
     prepared_at = None
     while finished is None or prepared_at is None:
         event = client.get_event()
-        if isinstance(event, AudioChunk) and event.job_id == job.job_id and first is None:
+        if isinstance(event, protocol.AudioChunk) and event.job_id == job.job_id and first is None:
             first = time.monotonic() - submitted
-        elif isinstance(event, JobFinished) and event.job_id == job.job_id:
+        elif isinstance(event, protocol.JobFinished) and event.job_id == job.job_id:
             finished = event
-        elif isinstance(event, (VoicePrepared, RequestFailed)) and event.request_id == request_id:
+        elif isinstance(event, (protocol.VoicePrepared, protocol.RequestFailed)) and event.request_id == request_id:
             prepared_at = time.monotonic() - submitted
     return {"job_voice_prepare_s": finished.timing.voice_prepare_s, "first_audio_s": first,
             "complete_after_s": prepared_at}
