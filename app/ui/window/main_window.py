@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
 
     def _open_session(self, document: Document) -> None:
         """Show ``document`` in a new session's tabs (the previous one is closed already)."""
+        self.messages.show_project(document.project.root)  # before the session says anything
         session = self.session = DocumentSession(document, self._parts, self.engine.capabilities(), self)
         session.box.connect(self.messages.inform)
         session.message.connect(self.messages.status)
@@ -301,6 +302,7 @@ class MainWindow(QMainWindow):
         self.video.document = None
         session.dispose(self.tabs)
         self.session = None
+        self.messages.show_project(None)
         self._update_title()
         self.update_actions()
         return True

@@ -57,6 +57,7 @@ class Notification:
     detail: str
     code: str
     when: str  # local time, HH:MM:SS
+    message: str = ""  # as reported (its tooltip)
 
     def text(self) -> str:
         """The list entry: the headline, then the detail and the code on their own lines."""
@@ -97,18 +98,31 @@ class NotificationList(QWidget):
         layout.addLayout(row)
         self.notifications: list[Notification] = []
         self._unseen: list[Level] = []
+        # The other projects' messages, by project (see show_project), and whose are shown now.
+        self._kept: dict[str, tuple[list[Notification], list[Level]]] = {}
+        self._shown_for = ""
+
+    def show_project(self, key: str) -> None:
+        """Show the messages of project ``key`` (its folder; "" while none is open), keeping the
+        ones shown now for their own project: each project lists its own, for the session."""
+        if key == self._shown_for:
+            return
+        self._kept[self._shown_for] = (self.notifications, self._unseen)
+        self._shown_for = key
+        self.notifications, self._unseen = self._kept.pop(key, ([], []))
+        self.list.clear()
+        for note in self.notifications:  # newest first
+            self.list.addItem(self._item(note))
+        self.empty.setVisible(not self.notifications)
+        self._emit_unseen()
 
     def add(self, message: str, level: Level | None = None) -> Notification:
         """Keep ``message`` (``"CODE: detail"`` or plain words); ``level`` defaults from its code."""
         explained = translated(explain(message))
         note = Notification(level if level is not None else level_of(message), explained.headline,
-                            explained.detail, explained.code, _dt.datetime.now().strftime("%H:%M:%S"))
+                            explained.detail, explained.code, _dt.datetime.now().strftime("%H:%M:%S"), message)
         self.notifications.insert(0, note)
-        item = QListWidgetItem(note.text())
-        if note.level is Level.ERROR:
-            item.setForeground(QColor(LEVEL_COLOUR[Level.ERROR]))
-        item.setToolTip(message)
-        self.list.insertItem(0, item)
+        self.list.insertItem(0, self._item(note))
         while self.list.count() > MAX_KEPT:
             self.list.takeItem(self.list.count() - 1)
             self.notifications.pop()
@@ -117,6 +131,14 @@ class NotificationList(QWidget):
             self._unseen.append(note.level)
             self._emit_unseen()
         return note
+
+    @staticmethod
+    def _item(note: Notification) -> QListWidgetItem:
+        item = QListWidgetItem(note.text())
+        if note.level is Level.ERROR:
+            item.setForeground(QColor(LEVEL_COLOUR[Level.ERROR]))
+        item.setToolTip(note.message)
+        return item
 
     def mark_seen(self) -> None:
         self._unseen.clear()

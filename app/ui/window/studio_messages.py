@@ -8,6 +8,7 @@ Every message with an error code is a problem: it is listed in the dock in words
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox
@@ -43,6 +44,11 @@ class StudioMessages(QObject):
         self.badge.toggled.connect(self.dock.setVisible)
         self.dock.visibilityChanged.connect(self._on_shown)
         self.notifications.unseen_changed.connect(self.badge.show_unseen)
+
+    def show_project(self, root: Path | None) -> None:
+        """The Messages list of the project at ``root`` (None: no project open): each project
+        keeps its own while the studio runs; none is written to disk."""
+        self.notifications.show_project(str(root) if root is not None else "")
 
     def status(self, message: str, timeout_ms: int = 0) -> None:
         """A passing message on the status bar; a problem (one with a code) is also kept in the
