@@ -4,7 +4,7 @@
 <context>
     <name>CharactersPanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/characters_panel.py" line="+428"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+429"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -15,7 +15,11 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
+<<<<<<< HEAD
         <location filename="../app/ui/window/document_session.py" line="+427"/>
+=======
+        <location filename="../app/ui/window/document_session.py" line="+430"/>
+>>>>>>> f0cf1a8 (Hear the original: a line's stretch of the video from the script table, the Split dialog's lines, and a candidate's Play that shows what plays (issue 34 studio items 6 and 7))
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -99,7 +103,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/main_window.py" line="+350"/>
+        <location filename="../app/ui/window/main_window.py" line="+352"/>
         <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
         <translation>
             <numerusform>The script already has %n line. Replace it with the lines of %1, or add its lines to it?</numerusform>
@@ -110,7 +114,7 @@
 <context>
     <name>NotificationBadge</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/notifications.py" line="+148"/>
+        <location filename="../app/ui/window/notifications.py" line="+170"/>
         <source>{mark} %n message(s)</source>
         <translation>
             <numerusform>{mark} %n message</numerusform>
@@ -132,7 +136,11 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
+<<<<<<< HEAD
         <location filename="../app/ui/window/document_session.py" line="-373"/>
+=======
+        <location filename="../app/ui/window/document_session.py" line="-376"/>
+>>>>>>> f0cf1a8 (Hear the original: a line's stretch of the video from the script table, the Split dialog's lines, and a candidate's Play that shows what plays (issue 34 studio items 6 and 7))
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>

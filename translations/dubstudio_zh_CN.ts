@@ -22,12 +22,12 @@
 <context>
     <name>CastController</name>
     <message>
-        <location filename="../app/ui/characters/cast_controller.py" line="+53"/>
+        <location filename="../app/ui/characters/cast_controller.py" line="+43"/>
         <source>Save the cast to a library folder</source>
         <translation>将演员阵容保存到演员库文件夹</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>No character has a voice clip to save yet</source>
         <translation>还没有带声音片段的角色可以保存</translation>
     </message>
@@ -47,12 +47,12 @@
         <translation>正在保存到演员库</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Cast {0} of {1} character(s) from the library {2}; Messages says how sure each match is</source>
         <translation>已从演员库 {2} 为 {1} 个角色中的 {0} 个选角；消息列表中列出了每个匹配的把握程度</translation>
     </message>
@@ -103,7 +103,7 @@
         <translation>该角色的语速（1 = 音色本身的语速，2 = 两倍速）</translation>
     </message>
     <message>
-        <location line="+153"/>
+        <location line="+154"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
@@ -169,12 +169,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+539"/>
+        <location line="+548"/>
         <source>● Record</source>
         <translation>● 录音</translation>
     </message>
     <message>
-        <location line="-534"/>
+        <location line="-543"/>
         <source>Record a reference clip from the microphone</source>
         <translation>用麦克风录制参考音频</translation>
     </message>
@@ -396,7 +396,7 @@
         <translation>✖ 无法准备此音色</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+126"/>
         <source>Merge characters</source>
         <translation>合并角色</translation>
     </message>
@@ -459,7 +459,7 @@
         <translation>文字</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Choose {name}&apos;s clip from the video</source>
         <translation>从视频中选取「{name}」的参考音频</translation>
     </message>
@@ -470,16 +470,17 @@
     </message>
     <message>
         <location line="+3"/>
+        <location line="+82"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-78"/>
         <source>Use this clip</source>
         <translation>使用此片段</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+34"/>
         <source>{text}
 
 SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)</source>
@@ -493,7 +494,32 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
         <translation>没有候选片段：转写视频时没有找到这个角色（项目 › 转写对白），或者它单独说的话太少。</translation>
     </message>
     <message>
+        <location line="+16"/>
+        <source>Cutting {when} from the video…</source>
+        <translation>正在从视频中截取 {when}…</translation>
+    </message>
+    <message>
         <location line="+21"/>
+        <source>■ Stop</source>
+        <translation>■ 停止</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>▶ Playing {when}</source>
+        <translation>▶ 正在播放 {when}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>▶ Playing {when}: {seconds:.1f} s</source>
+        <translation>▶ 正在播放 {when}：{seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Cutting the clip from the video…</source>
         <translation>正在从视频中截取片段…</translation>
     </message>
@@ -501,7 +527,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DocumentSession</name>
     <message>
-        <location filename="../app/ui/window/document_session.py" line="+79"/>
+        <location filename="../app/ui/window/document_session.py" line="+80"/>
         <source>open in {holder}</source>
         <translation>已在 {holder} 中打开</translation>
     </message>
@@ -511,7 +537,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
         <translation>它的文件夹无法写入（{reason}）</translation>
     </message>
     <message>
-        <location line="+132"/>
+        <location line="+136"/>
         <source>{title} [read-only] — DubStudio</source>
         <translation>{title} [只读] — DubStudio</translation>
     </message>
@@ -570,7 +596,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>已打开 {root}</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>This project&apos;s takes were made with {others}; the engine runs {backend}: rendering stale lines remakes them with {backend}</source>
         <translation>此项目的版本是用 {others} 生成的；当前引擎运行的是 {backend}：渲染过期台词时会用 {backend} 重新生成</translation>
     </message>
@@ -678,7 +704,12 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>上次失败的，重新</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
+        <source>Playing the original under line {order} (Ctrl+Shift+Space again stops it)</source>
+        <translation>正在播放第 {order} 句台词处的原声（再按 Ctrl+Shift+Space 停止）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>{seconds:5.1f} / {queued_s:.1f} s</source>
         <translation>{seconds:5.1f} / {queued_s:.1f} 秒</translation>
     </message>
@@ -950,7 +981,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>The dialogue-separation model is missing.</source>
-        <translation>缺少对白分离模型。</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1070,7 +1101,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>No installed font can draw the subtitles.</source>
-        <translation>没有已安装的字体能显示这些字幕。</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2004,7 +2035,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>打开项目文件夹</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+57"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
@@ -2059,7 +2090,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+87"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+88"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
@@ -2101,7 +2132,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>只提取一次，保存为 media/guide.flac：可以垫在配音下播放以检查时间，也可以在导出时保留在配音下（项目设置）</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+13"/>
         <source>Video</source>
         <translation>视频</translation>
     </message>
@@ -2126,12 +2157,12 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Create project</source>
         <translation>创建项目</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>Choose the video to dub</source>
         <translation>选择要配音的视频</translation>
     </message>
@@ -2194,7 +2225,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NotificationBadge</name>
     <message>
-        <location filename="../app/ui/window/notifications.py" line="+143"/>
+        <location filename="../app/ui/window/notifications.py" line="+165"/>
         <source>Show the messages: problems stay listed here until you clear them</source>
         <translation>显示消息：问题会一直列在这里，直到你清除</translation>
     </message>
@@ -2214,7 +2245,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NotificationList</name>
     <message>
-        <location line="-66"/>
+        <location line="-87"/>
         <source>No messages. Problems and reports appear here, and stay until you clear them.</source>
         <translation>没有消息。问题和报告会显示在这里，直到你清除。</translation>
     </message>
@@ -2230,6 +2261,19 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location filename="../app/ui/tasks.py" line="+122"/>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>OriginalAudio</name>
+    <message>
+        <location filename="../app/ui/playback/original.py" line="+57"/>
+        <source>{code}: the video&apos;s audio ends before {start:.1f} s: nothing to hear there</source>
+        <translation>{code}：视频的音频在 {start:.1f} 秒之前就已结束，那里没有可听的声音</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>No audio output device: the original plays silently (the time still runs).</source>
+        <translation>没有音频输出设备：原声将静音播放（时间照常走）。</translation>
     </message>
 </context>
 <context>
@@ -2273,7 +2317,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>ProjectDialog</name>
     <message>
-        <location filename="../app/ui/settings/project_dialog.py" line="+50"/>
+        <location filename="../app/ui/settings/project_dialog.py" line="+49"/>
         <source>Its music and effects under the dub (the original dialogue taken out)</source>
         <translation>保留原片的音乐和音效，置于配音之下（去除原对白）</translation>
     </message>
@@ -2301,7 +2345,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>转写出的中文台词使用的字形</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2396,7 +2440,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>先把每个版本调到目标响度，再调整整个混音（ITU-R BS.1770）。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>How far the original audio dips while a line plays</source>
         <translation>台词播放时原声压低多少</translation>
     </message>
@@ -2510,7 +2554,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>QaThresholdsBox</name>
     <message>
-        <location filename="../app/ui/settings/qa_thresholds.py" line="+70"/>
+        <location filename="../app/ui/settings/qa_thresholds.py" line="+71"/>
         <source>Defaults</source>
         <translation>默认值</translation>
     </message>
@@ -2580,7 +2624,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     <message>
         <location line="+7"/>
         <source>Nothing rendered: the voice was not accepted. Choose another speech backend in Settings › Voices engine, or accept its notice at the next render</source>
-        <translation>未生成配音：未接受该音色的使用须知。请在“设置 › 语音引擎”中选择其他语音后端，或在下次生成时接受其须知</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+21"/>
@@ -2636,7 +2680,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-416"/>
+        <location filename="../app/ui/window/document_session.py" line="-433"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -3216,19 +3260,40 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>SplitCharacterDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_clips.py" line="+20"/>
+        <location filename="../app/ui/timeline/video_clips.py" line="+28"/>
         <source>Split {name}</source>
         <translation>拆分「{name}」</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
+        <location line="+47"/>
+        <source>▶ Play the original</source>
+        <translation>▶ 播放原声</translation>
+    </message>
+    <message>
+        <location line="-45"/>
+        <source>Hear the selected line in the video (double-click a line does the same)</source>
+        <translation>在视频中试听所选台词（双击台词也可以）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The project has no video to hear the lines in</source>
+        <translation>项目没有视频，无法试听台词的原声</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Give them to a new character</source>
         <translation>交给一个新角色</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Tick the lines another actor says; they move from {name} to a new character.</source>
         <translation>勾选由另一位演员说的台词；它们会从「{name}」移到一个新角色。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>■ Stop</source>
+        <translation>■ 停止</translation>
     </message>
 </context>
 <context>
@@ -3375,12 +3440,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StudioMessages</name>
     <message>
-        <location filename="../app/ui/window/studio_messages.py" line="+35"/>
+        <location filename="../app/ui/window/studio_messages.py" line="+36"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+58"/>
         <source>Close without saving?</source>
         <translation>不保存就关闭？</translation>
     </message>
@@ -3498,7 +3563,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>并发槽、解释器和模型由服务器决定；报告会记录其地址和副本数。</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+82"/>
         <source>this Python (default)</source>
         <translation>当前 Python（默认）</translation>
     </message>
@@ -3553,12 +3618,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="+2"/>
         <source>peak {decibels} dBFS (its waveform is drawn {gain}× larger)</source>
-        <translation>峰值 {decibels} dBFS（波形放大 {gain} 倍显示）</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+3"/>
         <source>peak {decibels} dBFS</source>
-        <translation>峰值 {decibels} dBFS</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3593,7 +3658,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="-6"/>
         <source>peak {decibels} dB</source>
-        <translation>峰值 {decibels} dB</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+8"/>
@@ -3892,12 +3957,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>台本中有 {0} 句台词，已渲染 {1} 个录音。替换会把它们全部移出台本（编辑 › 撤销可恢复；录音文件仍保留在 takes/ 中）。保留则把转写的台词添加在它们旁边。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Transcribe</source>
         <translation>转写</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
     </message>
@@ -3905,7 +3970,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>Transcription</name>
     <message>
-        <location filename="../app/ui/timeline/video_clips.py" line="+11"/>
+        <location filename="../app/ui/timeline/video_clips.py" line="+9"/>
         <source>Loading the speech models</source>
         <translation>正在加载语音模型</translation>
     </message>
@@ -4063,12 +4128,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>每句台词会连同前后相邻的台词一起发送，并附上字数预算：按目标语言的语速，它的时间段能容纳多少字。超出预算的台词会再请求一次更短的译法。译文以草稿形式放在原文旁边；只有全部台词都译完，项目才会改动。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Translate</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
@@ -4086,7 +4151,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TranslationController</name>
     <message>
-        <location filename="../app/ui/script/translation_controller.py" line="+67"/>
+        <location filename="../app/ui/script/translation_controller.py" line="+54"/>
         <location line="+33"/>
         <source>Cannot translate</source>
         <translation>无法翻译</translation>
@@ -4179,12 +4244,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location filename="../app/ui/engine/use_notice.py" line="+30"/>
         <source>Before you use {0}</source>
-        <translation>使用 {0} 之前</translation>
+        <translation type="unfinished">使用 {0} 之前</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Use this voice?</source>
-        <translation>使用这个音色吗？</translation>
+        <translation type="unfinished">使用这个声音吗？</translation>
     </message>
 </context>
 <context>
@@ -4347,7 +4412,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-236"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-230"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
     </message>
@@ -4355,7 +4420,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+306"/>
+        <location line="+300"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
@@ -4395,7 +4460,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>配音语言的 ISO 639-2 代码，例如 chi、eng、fra、deu（und：未确定）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>Container</source>
         <translation>容器格式</translation>
     </message>
@@ -4415,7 +4480,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>保存到</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -4431,7 +4496,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-76"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-73"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} 条音轨，%n 条字幕流</numerusform>
@@ -4786,19 +4851,19 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>WaveformView</name>
     <message>
-        <location filename="../app/ui/characters/waveform.py" line="+21"/>
+        <location filename="../app/ui/characters/waveform.py" line="+22"/>
         <source>No reference clip yet: import or record a few seconds of clean speech</source>
         <translation>还没有参考音频：导入或录制几秒钟干净的语音</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+104"/>
         <source>peak {decibels} dB</source>
-        <translation>峰值 {decibels} dB</translation>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The clip&apos;s loudest sample; its waveform is drawn {gain}× larger</source>
-        <translation>片段中最响的采样；波形放大 {gain} 倍显示</translation>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5235,7 +5300,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>播放这句台词的版本（正在渲染时边生成边播放）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>▶ Play the original</source>
+        <translation>▶ 播放原声</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Play the video&apos;s own audio over the current line&apos;s slot (again to stop)</source>
+        <translation>在当前台词的时间段播放视频自身的音频（再按一次停止）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>■ Stop</source>
         <translation>■ 停止</translation>
     </message>

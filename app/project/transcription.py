@@ -57,6 +57,7 @@ from app.project.fsutil import (
 )
 from app.project.model import PALETTE, Character, Line, new_id, validate_line
 from app.project.project import Project
+from app.project.timeline import character_languages, estimate_duration
 from app.project.undo import Change, Command, CommandStack
 from engine.core import files
 from engine.core.codes import ErrorCode
@@ -459,15 +460,28 @@ def _candidates_from_voiceprints(project: Project, character_id: str) -> list[Cl
             for c in found.get(speaker_of[character_id], [])]
 
 
-def candidate_audio(project: Project, candidate: ClipCandidate,
-                    cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
-    """The candidate's audio from the video (mono, the video's own rate), for auditioning."""
-    return _original_audio(project, candidate.start, candidate.end, cancel)
+def line_span(project: Project, line_id: str) -> tuple[float, float]:
+    """Where a line is in the original: from its start to its end, else to the next line's start,
+    else for as long as its text takes to say (as the timeline places it). A line without a start
+    has no place in the video to hear (E_INVALID_VALUE)."""
+    line = project.line(line_id)
+    if line.start is None:
+        raise TranscriptionError(f"line {project.order_of(line_id)} has no start time in the video: give it one to "
+                                 "hear the original there", ErrorCode.INVALID_VALUE)
+    if line.end is not None and line.end > line.start:
+        return line.start, line.end
+    index = project.index_of(line_id)
+    following = project.lines[index + 1].start if index + 1 < len(project.lines) else None
+    if following is not None and following > line.start:
+        return line.start, following
+    language = character_languages(project).get(line.character_id, "")
+    return line.start, line.start + estimate_duration(line.text, language)
 
 
-def _original_audio(project: Project, start: float, end: float,
-                    cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
-    """``start``-``end`` seconds of the video's audio (mono, the video's own rate)."""
+def original_audio(project: Project, start: float, end: float,
+                   cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
+    """``start``-``end`` seconds of the video's audio (mono, the video's own rate); empty past
+    the end of the audio."""
     video = project.video_path()
     if video is None:
         raise TranscriptionError("the project has no video", ErrorCode.NO_AUDIO_STREAM)
@@ -505,7 +519,7 @@ def cut_line(project: Project, line_id: str) -> tuple[str, dict[str, Any]]:
 
 def _cut_into_voices(project: Project, character: Character, start: float, end: float) -> str:
     """Write ``start``-``end`` of the video into voices/ (atomically); its path in the project."""
-    audio, rate = _original_audio(project, start, end)
+    audio, rate = original_audio(project, start, end)
     voices = ensure_dir(project.voices_dir, inside=project.root)
     target = unique_path(voices, f"{safe_filename(character.name, 'voice')}-original", ".wav")
     atomic_write_wav(target, audio, rate, inside=project.root)

@@ -185,6 +185,7 @@ class CharactersPanel(QWidget):
         self._play_clip = play_clip
         self._audition = audition
         self._player = player
+        self._silent_player: Player | None = None  # the dialogs' when the window lent no player (tests)
         self._folders = folders or Folders(project_dir=lambda: document.project.root)
         self._current: str | None = None
         self._clip_audio: tuple[str, np.ndarray, int] | None = None  # (clip rel path, pcm, rate)
@@ -751,12 +752,21 @@ class CharactersPanel(QWidget):
         if self._current is None:
             return None
         character_id = self._current
-        dialog = ChooseFromVideoDialog(self._doc.project, character_id, self._runner, self._play_clip, self)
+        dialog = ChooseFromVideoDialog(self._doc.project, character_id, self._runner, self._dialog_player(), self)
         dialog.picked.connect(lambda changes: self._doc.push(EditCharacter(character_id, **changes)))
         dialog.finished.connect(lambda _result: dialog.deleteLater())
         self.dialog = dialog
         dialog.open()
         return dialog
+
+    def _dialog_player(self) -> Player:
+        """The player a dialog plays the original through: the window's (one thing plays at a
+        time), or a silent one of the panel's own when it was given none."""
+        if self._player is not None:
+            return self._player
+        if self._silent_player is None:
+            self._silent_player = Player(parent=self)
+        return self._silent_player
 
     def use_line_audio(self, line_id: str) -> None:
         """Cut the line's slot from the video into its character's clip (one undoable edit), in
@@ -792,7 +802,7 @@ class CharactersPanel(QWidget):
         if self._current is None:
             return None
         character_id = self._current
-        dialog = SplitCharacterDialog(self._doc.project, character_id, self)
+        dialog = SplitCharacterDialog(self._doc.project, character_id, self._runner, self._dialog_player(), self)
 
         def accepted() -> None:
             ids = dialog.checked()

@@ -294,7 +294,7 @@ class ScriptPanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(
             lambda at: self.context_menu().popup(self.table.viewport().mapToGlobal(at)))
-        for name in ("play_line", "render_selected", "render_failed_qa", "recheck_qa", "add_line", "remove_lines",
+        for name in ("play_line", "play_original", "render_selected", "render_failed_qa", "recheck_qa", "add_line", "remove_lines",
                      "move_up", "move_down"):
             self.table.addAction(actions[name])  # in the context menu, and their shortcuts work in the table
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)

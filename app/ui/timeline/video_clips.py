@@ -17,10 +17,8 @@ the task runner.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,12 +39,13 @@ from app.project import Project
 from app.project.timecode import format_clock
 from app.project.transcription import (
     ClipCandidate,
-    candidate_audio,
     clip_candidates,
     cut_candidate,
 )
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import ok_cancel
+from app.ui.playback.original import OriginalAudio
+from app.ui.playback.player import Player
 from app.ui.tasks import ProgressSpec, TaskRunner
 
 COLUMNS = (QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "When"), QT_TRANSLATE_NOOP("ChooseFromVideoDialog", "Length"),
@@ -60,14 +59,18 @@ class ChooseFromVideoDialog(QDialog):
     # which keeps str keys only (all a change has: they are EditCharacter's keyword arguments).
     picked = Signal(dict)
 
-    def __init__(self, project: Project, character_id: str, runner: TaskRunner,
-                 play_clip: Callable[[str, np.ndarray, int], None], parent: QWidget | None = None) -> None:
+    def __init__(self, project: Project, character_id: str, runner: TaskRunner, player: Player,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("chooseFromVideoDialog")
         self._project = project
         self._character = project.character(character_id)
         self._runner = runner
-        self._play_clip = play_clip
+        self.originals = OriginalAudio(player, runner, self)
+        self.originals.changed.connect(self._show_playing)
+        self.originals.failed.connect(self._say)
+        player.position.connect(self._on_position)
+        self._player = player
         self.candidates: list[ClipCandidate] = []
         self._closed = False  # the candidates found after it closed are not wanted
         self.finished.connect(self._on_finished)
@@ -106,6 +109,8 @@ class ChooseFromVideoDialog(QDialog):
 
     def _on_finished(self, _result: int) -> None:
         self._closed = True
+        self._player.position.disconnect(self._on_position)
+        self.originals.close()
 
     def _enable_choosing(self) -> None:
         for button in (self.play_button, self.buttons.button(QDialogButtonBox.StandardButton.Ok)):
@@ -115,7 +120,7 @@ class ChooseFromVideoDialog(QDialog):
         self.candidates = candidates
         self.table.setRowCount(len(candidates))
         for row, candidate in enumerate(candidates):
-            cells = (f"{format_clock(candidate.start)}–{format_clock(candidate.end)}",
+            cells = (self._when(candidate),
                      f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -134,13 +139,52 @@ class ChooseFromVideoDialog(QDialog):
         return self.candidates[rows[0].row()] if rows else None
 
     def play(self) -> None:
+        """Play the chosen candidate from the video, or stop the one that plays (the button is
+        its Stop button meanwhile)."""
+        if self._playing_row() is not None:
+            self._player.stop()
+            return
         candidate = self.chosen()
         if candidate is None:
             return
-        key = f"candidate:{self._character.id}:{candidate.start}"
-        self._runner.run(lambda: candidate_audio(self._project, candidate),
-                         lambda cut: self._play_clip(key, cut[0], cut[1]),
-                         lambda error: self.note.setText(str(error)))
+        self.note.setText(self.tr("Cutting {when} from the video…").format(when=self._when(candidate)))
+        self.originals.toggle(self._project, self._key(candidate), candidate.start, candidate.end)
+
+    def _key(self, candidate: ClipCandidate) -> str:
+        return f"candidate:{self._character.id}:{candidate.start}"
+
+    @staticmethod
+    def _when(candidate: ClipCandidate) -> str:
+        return f"{format_clock(candidate.start)}–{format_clock(candidate.end)}"
+
+    def _playing_row(self) -> int | None:
+        key = self.originals.playing
+        return next((row for row, candidate in enumerate(self.candidates) if self._key(candidate) == key), None)
+
+    def _show_playing(self, _key: str) -> None:
+        """The row that plays is marked, the note says so (or that it stopped), Play is Stop."""
+        row = self._playing_row()
+        for index, candidate in enumerate(self.candidates):
+            cell = self.table.item(index, 0)
+            if cell is not None:
+                cell.setText(("▶ " if index == row else "") + self._when(candidate))
+        self.play_button.setText(self.tr("■ Stop") if row is not None else self.tr("Play"))
+        if row is not None:
+            notice = self.originals.silent_notice()
+            self._say(self.tr("▶ Playing {when}").format(when=self._when(self.candidates[row]))
+                      + (f" — {notice}" if notice else ""))
+        elif self.candidates:
+            self._say(self.tr("Stopped"))
+
+    def _on_position(self, seconds: float) -> None:
+        row = self._playing_row()
+        if row is not None:
+            notice = self.originals.silent_notice()
+            self._say(self.tr("▶ Playing {when}: {seconds:.1f} s").format(
+                when=self._when(self.candidates[row]), seconds=seconds) + (f" — {notice}" if notice else ""))
+
+    def _say(self, text: str) -> None:
+        self.note.setText(text)
 
     def use(self) -> None:
         candidate = self.chosen()
@@ -161,32 +205,83 @@ class ChooseFromVideoDialog(QDialog):
 
 
 class SplitCharacterDialog(QDialog):
-    """Which of a character's lines go to a new character."""
+    """Which of a character's lines go to a new character; each line's original can be heard
+    (Play, or a double click) to tell the two actors apart."""
 
-    def __init__(self, project: Project, character_id: str, parent: QWidget | None = None) -> None:
+    def __init__(self, project: Project, character_id: str, runner: TaskRunner, player: Player,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("splitCharacterDialog")
+        self._project = project
+        self._player = player
+        self.originals = OriginalAudio(player, runner, self)
+        self.originals.changed.connect(self._show_playing)
+        self.originals.failed.connect(self._say)
+        self.finished.connect(lambda _result: self.originals.close())
         name = project.character(character_id).name
         self.setWindowTitle(self.tr("Split {name}").format(name=name))
         self.lines = QListWidget()
         self.lines.setObjectName("splitLines")
         for line in project.lines_of(character_id):
-            when = format_clock(line.start) + "  " if line.start is not None else ""
-            item = QListWidgetItem(f"{when}{line.text}")
+            item = QListWidgetItem(self._label(line.id))
             item.setData(Qt.ItemDataRole.UserRole, line.id)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
             self.lines.addItem(item)
+        self.lines.itemDoubleClicked.connect(lambda _item: self.play())
+        self.play_button = QPushButton(self.tr("▶ Play the original"))
+        self.play_button.setObjectName("playSplitLine")
+        self.play_button.setToolTip(self.tr("Hear the selected line in the video (double-click a line does the same)"))
+        self.play_button.clicked.connect(self.play)
+        self.play_button.setEnabled(project.video_path() is not None and self.lines.count() > 0)
+        if project.video_path() is None:
+            self.play_button.setToolTip(self.tr("The project has no video to hear the lines in"))
+        self.note = QLabel("")
+        self.note.setObjectName("splitNote")
+        self.note.setWordWrap(True)
+        if self.lines.count():
+            self.lines.setCurrentRow(0)
         buttons = ok_cancel(self, self.tr("Give them to a new character"))
+        actions = QHBoxLayout()
+        actions.addWidget(self.play_button)
+        actions.addStretch(1)
+        actions.addWidget(buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(self.tr("Tick the lines another actor says; they move from {name} to a new character.").format(name=name)))
         layout.addWidget(self.lines, 1)
-        layout.addWidget(buttons)
+        layout.addWidget(self.note)
+        layout.addLayout(actions)
         self.resize(560, 420)
 
     def checked(self) -> list[str]:
         return [self.lines.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.lines.count())
                 if self.lines.item(i).checkState() == Qt.CheckState.Checked]
+
+    def play(self) -> None:
+        """Play the current line's original, or stop the one that plays (Play is Stop meanwhile)."""
+        if self.originals.playing:
+            self._player.stop()
+            return
+        item = self.lines.currentItem()
+        if item is not None:
+            self.originals.toggle_line(self._project, str(item.data(Qt.ItemDataRole.UserRole)))
+
+    def _label(self, line_id: str, playing: bool = False) -> str:
+        line = self._project.line(line_id)
+        when = format_clock(line.start) + "  " if line.start is not None else ""
+        return ("▶ " if playing else "") + f"{when}{line.text}"
+
+    def _show_playing(self, key: str) -> None:
+        for index in range(self.lines.count()):
+            item = self.lines.item(index)
+            line_id = str(item.data(Qt.ItemDataRole.UserRole))
+            item.setText(self._label(line_id, playing=bool(key) and key == OriginalAudio.line_key(line_id)))
+        self.play_button.setText(self.tr("■ Stop") if key else self.tr("▶ Play the original"))
+        notice = self.originals.silent_notice() if key else ""
+        self._say(notice)
+
+    def _say(self, text: str) -> None:
+        self.note.setText(text)
 
 
 STAGES = {  # translated where shown (transcription_progress)

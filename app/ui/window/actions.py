@@ -249,6 +249,11 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
     MenuSpec("playback", QT_TRANSLATE_NOOP("actions", "&Playback")),
     ActionSpec("play_line", QT_TRANSLATE_NOOP("actions", "▶ Play line"), "playback", in_session(DocumentSession.play_current_line), "Space",
                QT_TRANSLATE_NOOP("actions", "Play the line's take (or stream it while it renders)"), project_open, local_shortcut=True),
+    # Ctrl+Space is the dub's transport and Alt+Space the window menu on Windows and many Linux desktops.
+    ActionSpec("play_original", QT_TRANSLATE_NOOP("actions", "▶ Play the original"), "playback",
+               in_session(DocumentSession.play_original_line), "Ctrl+Shift+Space",
+               QT_TRANSLATE_NOOP("actions", "Play the video's own audio over the current line's slot (again to stop)"),
+               lambda s: s.video_audio, local_shortcut=True),
     ActionSpec("stop", QT_TRANSLATE_NOOP("actions", "■ Stop"), "playback", lambda w: w.player.stop(), "Escape", QT_TRANSLATE_NOOP("actions", "Stop playback"),
                lambda s: s.playing, local_shortcut=True),
     MenuSpec("playback/timeline", QT_TRANSLATE_NOOP("actions", "&Timeline"), project_open),  # the open project's transport, filled with it

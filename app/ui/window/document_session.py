@@ -52,6 +52,7 @@ from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.folders import Folders
+from app.ui.playback.original import OriginalAudio
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import has_input_device
 from app.ui.script.find_replace import FindReplaceDialog
@@ -145,6 +146,9 @@ class DocumentSession(QObject):
         self._parts = parts
         self._find_replace: FindReplaceDialog | None = None  # kept while the project is open
         self._player = parts.playback.player
+        self.originals = OriginalAudio(self._player, parts.runner, self)  # a line's stretch of the video
+        self.originals.failed.connect(self._say)
+        self.originals.changed.connect(self._on_original_playing)
         document.set_autosave(parts.settings.autosave_s)
         document.error.connect(self._say)
         document.save_failed.connect(self._on_save_failed)
@@ -179,6 +183,7 @@ class DocumentSession(QObject):
         self.timeline.message.connect(self._say)
         self.timeline.warning.connect(self.warning)
         self.timeline.addAction(parts.actions["play_line"])  # Space plays the current line here too
+        self.timeline.addAction(parts.actions["play_original"])  # and Ctrl+Shift+Space its original
         self.timeline.link_script(self.script)
         self.editor = QSplitter(Qt.Orientation.Vertical)  # the Script tab: the script above the timeline
         self.editor.setObjectName("scriptAndTimeline")
@@ -255,6 +260,7 @@ class DocumentSession(QObject):
         document = self.document
         if document.is_dirty and not document.read_only and not discard and not document.save():
             return False
+        self.originals.close()
         self._player.stop()
         self._player.position.disconnect(self._on_playhead)
         self._player.stopped.disconnect(self._on_play_stopped)
@@ -495,6 +501,18 @@ class DocumentSession(QObject):
         line_id = self.script.current_line_id()
         if line_id:
             self._parts.playback.play_line(self.document, self.renders, line_id)
+
+    def play_original_line(self) -> None:
+        """Play the video's own audio over the current line's slot; again stops it."""
+        line_id = self.script.current_line_id()
+        if line_id:
+            self.originals.toggle_line(self.project, line_id)
+
+    def _on_original_playing(self, key: str) -> None:
+        line_id = key.removeprefix("original:")
+        if key and line_id in {line.id for line in self.project.lines}:
+            self.message.emit(self.tr("Playing the original under line {order} (Ctrl+Shift+Space again stops it)").format(
+                order=self.project.order_of(line_id)), SAY_MS)
 
     def _on_playhead(self, seconds: float) -> None:
         key = self._player.playing_key

@@ -28,6 +28,7 @@ from app.project.transcription import (
     TranscribeRequest,
     clip_candidates,
     cut_line,
+    line_span,
     transcribe_project,
 )
 from app.project.undo import SplitCharacter
@@ -366,3 +367,19 @@ def test_cutting_a_line_s_audio_refuses_without_a_video_a_character_or_times(tmp
         cut_line(project, first.id)
     assert no_character.value.code is ErrorCode.INVALID_VALUE
     assert not project.voices_dir.exists() or not any(project.voices_dir.glob("*-original.wav"))
+
+
+def test_a_lines_span_of_the_original_is_its_slot(tmp_path: Path) -> None:
+    project = copy_sample_project(tmp_path / "sample")
+    first, second, last = project.lines[0], project.lines[1], project.lines[-1]
+    first.start, first.end, second.start = 1.0, 2.5, 4.0
+    assert line_span(project, first.id) == (1.0, 2.5)
+    first.end = None  # to the next line's start
+    assert line_span(project, first.id) == (1.0, 4.0)
+    last.start, last.end = 30.0, None  # nothing after it: as long as its text takes to say
+    start, end = line_span(project, last.id)
+    assert start == 30.0 and 30.8 <= end < 30.0 + len(last.text)
+    first.start = None
+    with pytest.raises(TranscriptionError) as refused:
+        line_span(project, first.id)
+    assert refused.value.code is ErrorCode.INVALID_VALUE and "line 1 has no start time" in refused.value.message

@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from app.project.sample import copy_sample_project
 from app.project.transcription import CANDIDATES_FILE
+from app.ui.playback.player import NullOutput, Player
 from app.ui.tasks import ThreadTaskRunner
 from app.ui.timeline.video_clips import ChooseFromVideoDialog
 
@@ -22,7 +23,7 @@ def test_candidates_are_found_in_the_background_with_a_busy_note(qtbot: QtBot, t
         {"start": 1.0, "end": 7.5, "text": "Where were you last night?", "score": 0.8, "snr_db": 31.0,
          "purity": 0.05}]}}), encoding="utf-8")
     runner = ThreadTaskRunner()
-    dialog = ChooseFromVideoDialog(project, maya.id, runner, lambda *_args: None)
+    dialog = ChooseFromVideoDialog(project, maya.id, runner, Player(NullOutput()))
     qtbot.addWidget(dialog)
     ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
     # The outcome comes back through the event loop, so the dialog is still looking: it says so
@@ -36,7 +37,7 @@ def test_candidates_are_found_in_the_background_with_a_busy_note(qtbot: QtBot, t
 def test_candidates_found_after_the_dialog_closed_are_dropped(qtbot: QtBot, tmp_path: Path) -> None:
     project = copy_sample_project(tmp_path / "sample")
     runner = ThreadTaskRunner()
-    dialog = ChooseFromVideoDialog(project, project.characters[0].id, runner, lambda *_args: None)
+    dialog = ChooseFromVideoDialog(project, project.characters[0].id, runner, Player(NullOutput()))
     qtbot.addWidget(dialog)
     dialog.reject()
     runner.wait_idle()
@@ -46,7 +47,7 @@ def test_candidates_found_after_the_dialog_closed_are_dropped(qtbot: QtBot, tmp_
 def test_a_project_without_candidates_says_why(qtbot: QtBot, tmp_path: Path) -> None:
     project = copy_sample_project(tmp_path / "sample")
     runner = ThreadTaskRunner()
-    dialog = ChooseFromVideoDialog(project, project.characters[0].id, runner, lambda *_args: None)
+    dialog = ChooseFromVideoDialog(project, project.characters[0].id, runner, Player(NullOutput()))
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.note.text().startswith("No candidates"), timeout=30_000)
     assert dialog.table.rowCount() == 0 and not dialog.play_button.isEnabled()
