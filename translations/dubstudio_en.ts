@@ -15,11 +15,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-<<<<<<< HEAD
-        <location filename="../app/ui/window/document_session.py" line="+427"/>
-=======
-        <location filename="../app/ui/window/document_session.py" line="+430"/>
->>>>>>> f0cf1a8 (Hear the original: a line's stretch of the video from the script table, the Split dialog's lines, and a candidate's Play that shows what plays (issue 34 studio items 6 and 7))
+        <location filename="../app/ui/window/document_session.py" line="+433"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -136,11 +132,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-<<<<<<< HEAD
-        <location filename="../app/ui/window/document_session.py" line="-373"/>
-=======
-        <location filename="../app/ui/window/document_session.py" line="-376"/>
->>>>>>> f0cf1a8 (Hear the original: a line's stretch of the video from the script table, the Split dialog's lines, and a candidate's Play that shows what plays (issue 34 studio items 6 and 7))
+        <location filename="../app/ui/window/document_session.py" line="-378"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>
@@ -245,7 +237,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+306"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+301"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>

@@ -981,7 +981,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>The dialogue-separation model is missing.</source>
-        <translation type="unfinished"></translation>
+        <translation>对白分离模型缺失。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1101,7 +1101,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>No installed font can draw the subtitles.</source>
-        <translation type="unfinished"></translation>
+        <translation>已安装的字体都无法绘制这些字幕。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2624,7 +2624,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     <message>
         <location line="+7"/>
         <source>Nothing rendered: the voice was not accepted. Choose another speech backend in Settings › Voices engine, or accept its notice at the next render</source>
-        <translation type="unfinished"></translation>
+        <translation>未生成配音：未接受该音色的使用须知。请在“设置 › 语音引擎”中选择其他语音后端，或在下次生成时接受其须知</translation>
     </message>
     <message>
         <location line="+21"/>
@@ -3618,12 +3618,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="+2"/>
         <source>peak {decibels} dBFS (its waveform is drawn {gain}× larger)</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值 {decibels} dBFS（波形放大 {gain} 倍显示）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>peak {decibels} dBFS</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值 {decibels} dBFS</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3658,7 +3658,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="-6"/>
         <source>peak {decibels} dB</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值 {decibels} dB</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -4244,12 +4244,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location filename="../app/ui/engine/use_notice.py" line="+30"/>
         <source>Before you use {0}</source>
-        <translation type="unfinished">使用 {0} 之前</translation>
+        <translation>使用 {0} 之前</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Use this voice?</source>
-        <translation type="unfinished">使用这个声音吗？</translation>
+        <translation>使用这个音色吗？</translation>
     </message>
 </context>
 <context>
@@ -4858,12 +4858,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="+104"/>
         <source>peak {decibels} dB</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值 {decibels} dB</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The clip&apos;s loudest sample; its waveform is drawn {gain}× larger</source>
-        <translation type="unfinished"></translation>
+        <translation>片段中最响的采样；波形放大 {gain} 倍显示</translation>
     </message>
 </context>
 <context>
