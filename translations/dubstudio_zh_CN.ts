@@ -981,7 +981,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>The dialogue-separation model is missing.</source>
-        <translation>对白分离模型缺失。</translation>
+        <translation>缺少对白分离模型。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1101,7 +1101,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>No installed font can draw the subtitles.</source>
-        <translation>已安装的字体都无法绘制这些字幕。</translation>
+        <translation>没有已安装的字体能显示这些字幕。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2258,7 +2258,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>Operation</name>
     <message>
-        <location filename="../app/ui/tasks.py" line="+122"/>
+        <location filename="../app/ui/tasks.py" line="+130"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3978,6 +3978,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+1"/>
         <source>Listening to the dialogue</source>
         <translation>正在听取对白</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Listening to the dialogue (estimated from Whisper&apos;s speed)</source>
+        <translation>正在听取对白（按 Whisper 的速度估算）</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -101,10 +101,12 @@ class StageReport:
     def __call__(self, stage: str, fraction: float) -> None:
         from app.project.timecode import format_clock
 
-        step, now = (stage, int(fraction * 10)), self.clock()
+        key, _, note = stage.partition(":")  # "listening:estimated": an estimate of listening
+        step, now = (key, int(fraction * 10)), self.clock()
         if step != self.last or now - self.printed >= self.HEARTBEAT_S:
             self.last, self.printed = step, now
-            print(f"  {stage}: {fraction:.0%} ({format_clock(now - self.started, 0)})", file=self.out, flush=True)
+            print(f"  {key}: {fraction:.0%}{f' ({note})' if note else ''} ({format_clock(now - self.started, 0)})",
+                  file=self.out, flush=True)
 
 
 def print_result(made: TranscribedScript, out: TextIO) -> None:

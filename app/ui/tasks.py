@@ -22,6 +22,7 @@ The studio's few other background threads are not operations; docs/seams.md says
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -61,7 +62,9 @@ class ProgressSpec:
     label: str  # what the work does, until it reports a stage: "Exporting Video"
     cancelling: str  # said from Cancel until the work stops: "Cancelling the video export"
     # The work's stages in order, key -> label; each takes an equal share of the bar unless
-    # ``weights`` gives it another (key -> its share of the time, in any unit).
+    # ``weights`` gives it another (key -> its share of the time, in any unit). A stage reported
+    # as "KEY:NOTE" (the work's estimate of KEY, say) fills KEY's share and shows the label given
+    # for "KEY:NOTE" here, else KEY's.
     stages: Mapping[str, str] = field(default_factory=dict)
     weights: Mapping[str, float] = field(default_factory=dict)
     modal: bool = False  # the window waits for it; otherwise the studio stays usable meanwhile
@@ -71,6 +74,7 @@ class ProgressSpec:
 class _Report:
     fraction: float | None  # 0..1 of the stage (or of the work); None: the work cannot tell
     stage: str | None = None
+    order: int = 0  # when it was reported, among the operation's reports
 
 
 class Operation(QObject):
@@ -89,15 +93,19 @@ class Operation(QObject):
         self.token = threading.Event()  # the cancel token: Cancel sets it, the work checks it
         self._spec = progress
         self.dialog = self._make_dialog(progress) if progress is not None else None
+        # Reports from the GUI thread arrive at once, those of another thread (a helper of the
+        # work's) when the event loop gets to them, perhaps after newer ones: those are dropped.
+        self._orders = itertools.count(1)  # next() is atomic: any thread may report
+        self._shown_order = 0
         self._reported.connect(self._show)
 
     def report(self, fraction: float | None) -> None:
         """How far the work is, 0..1; None when it cannot tell (the bar then shows it is busy)."""
-        self._reported.emit(_Report(fraction))
+        self._reported.emit(_Report(fraction, order=next(self._orders)))
 
     def report_stage(self, stage: str, fraction: float) -> None:
         """How far the work is into ``stage``, one of its :attr:`ProgressSpec.stages`."""
-        self._reported.emit(_Report(fraction, stage))
+        self._reported.emit(_Report(fraction, stage, next(self._orders)))
 
     def cancelled(self) -> bool:
         return self.token.is_set()
@@ -134,16 +142,19 @@ class Operation(QObject):
 
     @Slot(object)
     def _show(self, report: _Report) -> None:
-        if self.dialog is None or self._spec is None or self.token.is_set():
+        if self.dialog is None or self._spec is None or self.token.is_set() or report.order < self._shown_order:
             return
+        self._shown_order = report.order
         if report.fraction is None:
             self.dialog.setRange(0, 0)
             return
-        stages, done = list(self._spec.stages), report.fraction
-        if report.stage is not None and report.stage in stages:
-            self.dialog.setLabelText(f"{self._spec.stages[report.stage]}… {report.fraction:.0%}")
+        stages, done = [stage for stage in self._spec.stages if ":" not in stage], report.fraction
+        key = (report.stage or "").partition(":")[0]
+        if report.stage is not None and key in stages:
+            label = self._spec.stages.get(report.stage, self._spec.stages[key])
+            self.dialog.setLabelText(f"{label}… {report.fraction:.0%}")
             weights = [self._spec.weights.get(stage, 1.0) for stage in stages]
-            index = stages.index(report.stage)
+            index = stages.index(key)
             done = (sum(weights[:index]) + weights[index] * report.fraction) / sum(weights)
         self.dialog.setRange(0, STEPS)
         self.dialog.setValue(round(max(0.0, min(1.0, done)) * STEPS))

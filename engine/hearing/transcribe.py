@@ -11,14 +11,20 @@ do, so lines make tight slots for fit. Speakers are found over the whole recordi
 each speaker's clip candidates are scored (:mod:`engine.hearing.clips`).
 
 Progress is reported by stage (``listening``, ``speakers``, ``clips``) and a cancel event is
-checked between windows and between Whisper's segments.
+checked between windows and between Whisper's segments. Whisper says how far it has heard only
+as it finishes a 30 s stretch of speech (one ctranslate2 call), so between its segments the
+listening stage is estimated from its speed, every half second, and reported as
+``listening:estimated`` (:class:`_Listening`): the first stretch moves too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Callable, Sequence
+import time
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -207,7 +213,7 @@ def transcribe_media(
     _check_options(options, translator)
     report = progress or (lambda stage, fraction: None)
     duration = probe_audio(path, options.stream_index)
-    listened = _Listening(report, duration)
+    listened = _Listening(report, duration, _WHISPER_SPEEDS.get(model, _Listening.FIRST_GUESS_SPEED))
     listened.heard_to(0.0)
     lines: list[Line] = []
     windows = speakers.EmbeddingWindows()
@@ -220,17 +226,20 @@ def transcribe_media(
             detected = detect_language(model, window.audio)
             if detected is not None:
                 language, probability = detected  # held for the windows after
-        words, _ = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
-                                 listened.heard_to, options.chinese_script)
+        end_s = window.start_s + len(window.audio) / SAMPLE_RATE
+        with listened.whispering(end_s):
+            words, _ = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
+                                     listened.heard_to, options.chinese_script)
         window_lines = split_lines(words)
         if translator is not None and window_lines:
             translator.hear(window.audio, window.start_s, language or "")
-        end_s = window.start_s + len(window.audio) / SAMPLE_RATE
         listened.heard_to(end_s)
         windows.add(window.audio, window.start_s, window_lines, encoder, cancel, listened.embedded_to)
         listened.embedded_to(end_s)
         lines.extend(window_lines)
     duration = max(duration, end_s)
+    if listened.speed is not None:
+        _WHISPER_SPEEDS[model] = listened.speed  # the next transcription's first stretch starts from it
     if not lines:
         raise HearingError(ErrorCode.NO_SPEECH,
                            f"no speech found in {path.name} ({duration:.0f} s of silence, music or noise)")
@@ -252,33 +261,104 @@ def transcribe_media(
                          options.translate_to, candidates, windows, levels)
 
 
+# How fast each loaded Whisper model heard its last recording here (recording seconds per wall
+# second): a transcription estimates its first stretch from it. Keyed weakly: never keeps a model.
+_WHISPER_SPEEDS: weakref.WeakKeyDictionary[WhisperModel, float] = weakref.WeakKeyDictionary()
+
+
 class _Listening:
     """The listening stage's progress: how far Whisper has heard and how far the voices of the
     lines heard are embedded (CAM++ runs after Whisper on each stretch of audio), each as a
-    position in the recording, weighed by the share of the time each takes."""
+    position in the recording, weighed by the share of the time each takes.
+
+    Whisper reports a position only as it finishes a 30 s stretch of speech, which on a CPU takes
+    seconds to tens of seconds, so while it works (:meth:`whispering`) a thread estimates where
+    it is from its speed: the one measured so far in this recording, else the last recording's
+    with the same model, else :data:`FIRST_GUESS_SPEED`. An estimate is reported as
+    ``listening:estimated``, stops short of the end of the stretch Whisper is on, and the bar
+    never goes back: a real position behind an estimate holds the bar where it is.
+    """
 
     WHISPER_SHARE = 0.75  # 46 of 63 s on a 58 s two-voice scene with tiny.en (the rest: CAM++)
+    # Recording seconds heard per wall second before anything is measured: Whisper base on one
+    # thread of this 2-core machine heard the 59 s scene's first stretch at 2.3 (tiny.en 4.9);
+    # slower is the safer guess (a real position then jumps ahead rather than back).
+    FIRST_GUESS_SPEED = 2.0
+    STRETCH_S = 30.0  # the speech Whisper decodes in one call
+    REACH = 0.9  # an estimate goes at most this share of the way to the end of the stretch
+    TICK_S = 0.5
 
-    def __init__(self, report: Progress, duration_s: float) -> None:
+    def __init__(self, report: Progress, duration_s: float, speed_guess: float = FIRST_GUESS_SPEED,
+                 tick_s: float = TICK_S) -> None:
         self.report = report
+        self.tick_s = tick_s
         self.duration_s = duration_s
         self.heard_s = 0.0
         self.embedded_s = 0.0
+        self.speed: float | None = None  # measured: recording seconds Whisper heard per second it took
+        self._guess = speed_guess
+        self._shown = 0.0  # the largest fraction reported: the bar never goes back
+        self._whisper_s = 0.0  # wall seconds of the calls finished so far, to their last segment
+        self._whisper_heard_s = 0.0  # what those calls heard
+        self._call: tuple[float, float] | None = None  # the call running: when it began, where Whisper stood
+        self._last_heard_at = 0.0  # when the running call last reported a segment
+        self._lock = threading.Lock()  # the estimating thread reports too
 
     def heard_to(self, seconds: float) -> None:
-        self.heard_s = max(self.heard_s, seconds)
-        self._report()
+        with self._lock:
+            if seconds > self.heard_s and self._call is not None:
+                now = time.monotonic()
+                began, from_s = self._call
+                self._last_heard_at = now
+                self.speed = (self._whisper_heard_s + seconds - from_s) / max(1e-3, self._whisper_s + now - began)
+            self.heard_s = max(self.heard_s, seconds)
+            self._report("listening", self.heard_s)
 
     def embedded_to(self, seconds: float) -> None:
-        self.embedded_s = max(self.embedded_s, seconds)
-        self._report()
+        with self._lock:
+            self.embedded_s = max(self.embedded_s, seconds)
+            self._report("listening", self.heard_s)
 
-    def _report(self) -> None:
+    @contextlib.contextmanager
+    def whispering(self, window_end_s: float) -> Iterator[None]:
+        """While Whisper hears the window that ends at ``window_end_s``: estimate between its
+        segments, on a thread of its own that ends with the call."""
+        began = time.monotonic()
+        with self._lock:
+            self._call, self._last_heard_at = (began, self.heard_s), began
+        done = threading.Event()
+        ticker = threading.Thread(target=self._estimate_until, args=(done, window_end_s), daemon=True,
+                                  name="listening-estimate")
+        ticker.start()
+        try:
+            yield
+        finally:
+            done.set()
+            ticker.join()
+            with self._lock:
+                self._whisper_s += self._last_heard_at - began
+                self._whisper_heard_s += self.heard_s - self._call[1]
+                self._call = None
+
+    def _estimate_until(self, done: threading.Event, window_end_s: float) -> None:
+        while not done.wait(self.tick_s):
+            with self._lock:
+                speed = self.speed or self._guess
+                stretch_end = min(window_end_s, self.heard_s + self.STRETCH_S)
+                ahead = min(speed * (time.monotonic() - self._last_heard_at),
+                            self.REACH * max(0.0, stretch_end - self.heard_s))
+                self._report("listening:estimated", self.heard_s + ahead)
+
+    def _report(self, stage: str, heard_s: float) -> None:
         if not self.duration_s:
             self.report("listening", 0.0)
             return
-        position = self.WHISPER_SHARE * self.heard_s + (1 - self.WHISPER_SHARE) * self.embedded_s
-        self.report("listening", min(1.0, position / self.duration_s))
+        position = self.WHISPER_SHARE * heard_s + (1 - self.WHISPER_SHARE) * self.embedded_s
+        fraction = min(1.0, position / self.duration_s)
+        if stage != "listening" and fraction <= self._shown:
+            return  # an estimate that adds nothing
+        self._shown = max(self._shown, fraction)
+        self.report(stage, self._shown)
 
 
 class WhisperTranslator:

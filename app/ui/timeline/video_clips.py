@@ -287,6 +287,8 @@ class SplitCharacterDialog(QDialog):
 STAGES = {  # translated where shown (transcription_progress)
     "loading": QT_TRANSLATE_NOOP("Transcription", "Loading the speech models"),
     "listening": QT_TRANSLATE_NOOP("Transcription", "Listening to the dialogue"),
+    # Between Whisper's stretches the engine estimates how far it is from its speed (engine/hearing/transcribe.py).
+    "listening:estimated": QT_TRANSLATE_NOOP("Transcription", "Listening to the dialogue (estimated from Whisper's speed)"),
     "speakers": QT_TRANSLATE_NOOP("Transcription", "Telling the voices apart"),
     "clips": QT_TRANSLATE_NOOP("Transcription", "Choosing each voice's clip"),
     "cutting": QT_TRANSLATE_NOOP("Transcription", "Cutting each voice's clip into voices/"),

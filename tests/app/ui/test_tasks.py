@@ -151,6 +151,55 @@ def test_an_operations_progress_reaches_its_dialog(qtbot: QtBot, parent: QWidget
     assert operation.dialog is None and runner.busy is None and runner.pending == 0
 
 
+def test_a_stage_note_fills_its_stages_share_under_its_own_label(qtbot: QtBot, parent: QWidget) -> None:
+    """"second:estimated" (the work's estimate of the second stage) moves the second stage's share
+    of the bar and says it is an estimate; it is no stage of its own in the bar's order."""
+    runner = ThreadTaskRunner()
+    carry_on = threading.Event()
+    got: list[str] = []
+
+    def work(operation: Operation) -> str:
+        operation.report_stage("second:estimated", 0.5)
+        carry_on.wait(timeout=60)
+        carry_on.clear()
+        operation.report_stage("second", 0.6)
+        carry_on.wait(timeout=60)
+        return "done"
+
+    stages = {"first": "Looking", "second": "Listening", "second:estimated": "Listening (estimated)"}
+    operation = runner.start(QueryOp(work, got.append, name="testing",
+                                     progress=ProgressSpec(parent, "Test", "Starting", "Stopping", stages)))
+    dialog = operation.dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.value() == STEPS * 3 // 4)  # half of the second of two stages
+    assert dialog.labelText() == "Listening (estimated)… 50%"
+    carry_on.set()
+    qtbot.waitUntil(lambda: dialog.labelText() == "Listening… 60%")
+    assert dialog.value() == STEPS * 4 // 5
+    carry_on.set()
+    qtbot.waitUntil(lambda: got == ["done"])
+
+
+def test_a_report_older_than_the_one_shown_is_dropped(parent: QWidget) -> None:
+    """A helper thread's report reaches the dialog through the event loop, perhaps after a newer
+    one from the work's own thread: the bar never goes back to it."""
+    from PySide6.QtCore import QCoreApplication
+
+    seen: list[int] = []
+
+    def work(operation: Operation) -> None:
+        helper = threading.Thread(target=lambda: operation.report(0.2))
+        helper.start()
+        helper.join()  # queued to the GUI thread, not shown yet
+        operation.report(0.6)  # the work runs on the GUI thread (inline): shown at once
+        QCoreApplication.processEvents()  # the helper's older report arrives now
+        assert operation.dialog is not None
+        seen.append(operation.dialog.value())
+
+    SyncTaskRunner().start(QueryOp(work, name="testing", progress=ProgressSpec(parent, "Test", "Starting", "Stopping")))
+    assert seen == [STEPS * 3 // 5]
+
+
 def test_cancel_stops_the_work_and_runs_neither_success_nor_failure(qtbot: QtBot, parent: QWidget) -> None:
     runner = ThreadTaskRunner()
     outcomes: list[object] = []

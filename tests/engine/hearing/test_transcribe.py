@@ -15,7 +15,7 @@ from engine.hearing import HearingError, speakers
 from engine.hearing.audio import SAMPLE_RATE, audio_windows
 from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
 from engine.hearing.lines import Word, split_lines
-from engine.hearing.transcribe import Options, transcribe_media
+from engine.hearing.transcribe import Options, _Listening, transcribe_media
 from engine.hearing.whisper import load_whisper
 from engine.voiceprint.encoder import CamppSpeakerEncoder
 from tests.engine.hearing.scenes import (
@@ -140,7 +140,7 @@ def three_voices(tmp_path_factory: pytest.TempPathFactory, whisper, encoder):
 def test_three_voices_are_three_speakers_with_their_lines(three_voices) -> None:
     turns, heard, stages = three_voices
     assert heard.speaker_count == 3 and heard.language == "en" and heard.language_sure
-    assert list(dict.fromkeys(stages)) == ["listening", "speakers", "clips"]
+    assert list(dict.fromkeys(stage.partition(":")[0] for stage in stages)) == ["listening", "speakers", "clips"]
     voice_of: dict[int, set[str]] = {}
     for line in heard.lines:
         voice_of.setdefault(line.speaker, set()).add(voice_at(turns, line.start, line.end))
@@ -252,3 +252,31 @@ def test_four_voices_in_short_turns_are_four_speakers(encoder) -> None:
         heard_as.setdefault(voice, set()).add(speaker)
     assert all(len(found) == 1 for found in heard_as.values()), heard_as  # each voice one speaker
     assert len(set.union(*heard_as.values())) == 4, heard_as  # and no two voices the same one
+
+
+def test_listening_moves_while_whisper_has_said_nothing_yet() -> None:
+    """Whisper reports a position only as it finishes a 30 s stretch of speech (the first one took
+    22 s of a 64 s job at 0 %); between its segments the position is estimated from its speed,
+    stops short of the stretch's end, is labelled as an estimate, and never moves the bar back."""
+    reports: list[tuple[str, float]] = []
+    estimated = threading.Event()
+
+    def report(stage: str, fraction: float) -> None:
+        reports.append((stage, fraction))
+        if stage == "listening:estimated" and fraction > 0.1:
+            estimated.set()
+
+    listening = _Listening(report, 60.0, speed_guess=40.0, tick_s=0.01)
+    listening.heard_to(0.0)
+    with listening.whispering(60.0):
+        assert estimated.wait(30.0)  # moving, though Whisper has not said where it is
+        first = max(fraction for _stage, fraction in reports)
+        # no further than 90 % of the 30 s stretch Whisper is on: 0.75 * 27 s of 60 s
+        assert first <= 0.75 * 27.0 / 60.0 + 1e-9
+        before = len(reports)
+        listening.heard_to(5.0)  # Whisper's real position, behind the estimate: the bar holds
+        held = next(report for report in reports[before:] if report[0] == "listening")
+    assert held == ("listening", max(fraction for _stage, fraction in reports[:before]))
+    fractions = [fraction for _stage, fraction in reports]
+    assert fractions == sorted(fractions)
+    assert listening.speed is not None and listening.speed > 0  # measured, for the next stretch
