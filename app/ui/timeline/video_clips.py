@@ -127,6 +127,8 @@ class ChooseFromVideoDialog(QDialog):
                 item.setToolTip(self.tr("{text}\n\nSNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)").format(text=candidate.text, snr_db=candidate.snr_db, purity=candidate.purity))
                 self.table.setItem(row, column, item)
         self.table.resizeColumnsToContents()
+        # room for the ▶ that marks the candidate playing, so the time never elides to "▶ …"
+        self.table.setColumnWidth(0, self.table.columnWidth(0) + self.table.fontMetrics().horizontalAdvance("▶ "))
         self.table.resizeRowsToContents()
         if candidates:
             self.table.selectRow(0)
