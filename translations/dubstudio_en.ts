@@ -186,7 +186,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+119"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+126"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -226,7 +226,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+98"/>
+        <location line="+127"/>
         <source>{what} left %n thing(s) to fix before rendering: </source>
         <translation>
             <numerusform>{what} left %n thing to fix before rendering: </numerusform>
@@ -237,7 +237,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+301"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+309"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>

@@ -470,12 +470,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+82"/>
+        <location line="+84"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-80"/>
         <source>Use this clip</source>
         <translation>使用此片段</translation>
     </message>
@@ -489,7 +489,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 信噪比 {snr_db:.0f} dB，纯度 {purity:+.2f}（它听起来比最接近的其他说话人更像这个说话人的程度）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>No candidates: this character was not found by transcribing the video (Project › Transcribe the dialogue), or says too little alone.</source>
         <translation>没有候选片段：转写视频时没有找到这个角色（项目 › 转写对白），或者它单独说的话太少。</translation>
     </message>
@@ -1272,7 +1272,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>ExportController</name>
     <message>
-        <location filename="../app/ui/window/export_controller.py" line="+51"/>
+        <location filename="../app/ui/window/export_controller.py" line="+52"/>
         <source>{code}: the {kind} export is still running; wait or cancel it</source>
         <translation>{code}: {kind} 导出仍在进行中；请等待或取消</translation>
     </message>
@@ -1297,7 +1297,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>正在导出 {kind}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>{code}: the project has no video; add one with Project › Set video…</source>
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 添加</translation>
     </message>
@@ -2072,17 +2072,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>无论哪种方式，都可以用 编辑 › 撤销 一步撤回。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+35"/>
         <source>Choose the folder to deliver into</source>
         <translation>选择交付文件夹</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-4"/>
         <source>Exporting {kind}…</source>
         <translation>正在导出 {kind}…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>Takes that overrun their slot</source>
         <translation>超出时段的版本</translation>
     </message>
@@ -2090,7 +2090,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+88"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+96"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
@@ -4260,7 +4260,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+98"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+57"/>
+        <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
+        <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
@@ -4409,6 +4414,31 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>extracting the original audio</source>
         <translation>正在提取原声</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Choose the client&apos;s music-and-effects stem</source>
+        <translation>选择客户提供的音乐与音效分轨（M&amp;E）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Checking the stem {name}…</source>
+        <translation>正在检查分轨 {name}…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>M&amp;E: client stem {name}, under the dub in the mix and every export</source>
+        <translation>M&amp;E：客户分轨 {name}，混音和所有导出中垫在配音之下</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot use this music-and-effects stem</source>
+        <translation>无法使用此音乐与音效分轨</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>importing the music-and-effects stem</source>
+        <translation>导入音乐与音效分轨</translation>
+    </message>
     <message numerus="yes">
         <location line="+27"/>
         <source>{what} left %n thing(s) to fix before rendering: </source>
@@ -4425,12 +4455,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+300"/>
+        <location line="+302"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+0"/>
+        <source>Export all: the video</source>
+        <translation>全部导出：视频</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>MP4 (plays everywhere)</source>
         <translation>MP4（到处都能播放）</translation>
     </message>
@@ -4460,12 +4495,37 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>把台本作为软字幕轨加入</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>ISO 639-2 code of the dub&apos;s language, e.g. eng, fra, deu, spa (und: undetermined)</source>
         <translation>配音语言的 ISO 639-2 代码，例如 chi、eng、fra、deu（und：未确定）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+15"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In the dub&apos;s language</source>
+        <translation>配音语言</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>In the original language</source>
+        <translation>原始语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw the subtitles into the picture itself, for players and sites that show no subtitle track</source>
+        <translation>把字幕直接绘制到画面中，供不显示字幕轨的播放器和网站使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The picture is re-encoded (H.264) to draw them: the export takes about {ratio}× as long.</source>
+        <translation>绘制字幕需要重新编码画面（H.264）：导出耗时约为 {ratio} 倍。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Container</source>
         <translation>容器格式</translation>
     </message>
@@ -4476,6 +4536,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+3"/>
+        <source>Burn subtitles into the picture</source>
+        <translation>将字幕烧录到画面</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -4489,6 +4554,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>Export</source>
         <translation>导出</translation>
     </message>
+    <message>
+        <location line="+0"/>
+        <source>Choose the folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>{name}, in the delivery folder you choose next</source>
+        <translation>{name}，位于接下来选择的交付文件夹中</translation>
+    </message>
 </context>
 <context>
     <name>VideoPreview</name>
@@ -4501,7 +4576,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-73"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-119"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} 条音轨，%n 条字幕流</numerusform>
@@ -5166,6 +5241,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+2"/>
+        <source>Import the client&apos;s &amp;M&amp;&amp;E stem…</source>
+        <translation>导入客户的 M&amp;&amp;E 分轨(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put the client&apos;s music-and-effects stem under the dub: checked against the video (length, rate) and kept in the project</source>
+        <translation>把客户的音乐与音效分轨垫在配音之下：按视频检查（时长、采样率）并保存在项目中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Transcribe the dialogue</source>
         <translation>转写对白(&amp;T)</translation>
     </message>

@@ -46,6 +46,7 @@ from app.project.export_registry import EXPORT_KINDS, EXPORTS
 from app.project.fit import describe_too_long, too_long
 from app.project.readiness import spoken_languages
 from app.project.timecode import format_clock
+from app.project.video_export import BURN_TIME_RATIO
 
 if TYPE_CHECKING:
     from app.commands.common import Subparsers
@@ -89,7 +90,7 @@ def add_parser(subparsers: Subparsers) -> None:
     video.add_argument("--soft-subtitles", action="store_true", help="add the script as a soft subtitle track")
     video.add_argument("--burn-subtitles", choices=("target", "source"), default="",
                        help="draw the subtitles into the picture, in the dub's language (target) or the original's "
-                            "(source); the picture is re-encoded (H.264), which takes several times as long as "
+                            f"(source); the picture is re-encoded (H.264): about {BURN_TIME_RATIO}x as long as "
                             "copying it (docs/video.md)")
     video.add_argument("--language", default="", metavar="CODE",
                        help="ISO 639-2 language of the dub and subtitles, e.g. eng, fre "

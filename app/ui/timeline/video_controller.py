@@ -1,5 +1,6 @@
 """The studio's video workflows: a new project from a video, setting the video and its guide
-track, project settings, and the list of voice gaps after an import.
+track, the client's music-and-effects stem, project settings, and the list of voice gaps after
+an import.
 
 The window owns one controller and gives it the open document (or None). Slow steps (probing,
 copying a video in, extracting the original audio, importing subtitles, transcribing) run as
@@ -19,12 +20,14 @@ from PySide6.QtWidgets import QWidget
 
 from app.project import (
     CommandStack,
+    EditProject,
     Project,
     SetVideo,
     VideoInfo,
     VoiceGaps,
 )
 from app.project.media import attach_video, extract_guide
+from app.project.music_effects import import_stem
 from app.project.new_project import NewProject, new_project_from_video
 from app.project.transcription import (
     TranscribedScript,
@@ -32,6 +35,7 @@ from app.project.transcription import (
     hear_project,
     transcribe_project,
 )
+from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.folders import Folders
 from app.ui.script.gaps_dialog import VoiceGapsDialog
 from app.ui.settings.project_dialog import ProjectSettingsDialog
@@ -48,6 +52,9 @@ from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
 from engine.hearing.transcribe import Options
 from engine.hearing.whisper import DEFAULT_MODEL
+
+STEMS = "stems"  # the file dialog kind of a client's stems (app.ui.folders)
+STEM_FILTER = QT_TRANSLATE_NOOP("VideoController", "Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)")
 
 
 class VideoController(QObject):
@@ -237,6 +244,35 @@ class VideoController(QObject):
 
         self._runner.start(QueryOp(lambda _operation: extract_guide(project), done, failed,
                                    name=self.tr("extracting the original audio")))
+
+    def choose_music_effects(self) -> None:
+        path = self._folders.open_file(self._parent, STEMS, self.tr("Choose the client's music-and-effects stem"),
+                                       self.tr(STEM_FILTER))
+        if path:
+            self.import_music_effects(Path(path))
+
+    def import_music_effects(self, stem: Path) -> None:
+        """Check the client's M&E stem against the video and keep it in the project (off the GUI
+        thread), then put it under the dub: the original audio becomes "music and effects" (undoable)."""
+        document = self.document
+        if document is None:
+            return
+        project = document.project
+        self.message.emit(self.tr("Checking the stem {name}…").format(name=stem.name))
+
+        def done(_kept: Path) -> None:
+            if self.document is not document:
+                return
+            if project.settings.guide_mix != "music-effects":
+                document.push(EditProject(guide_mix="music-effects"))
+            self.message.emit(self.tr("M&E: client stem {name}, under the dub in the mix and every export").format(
+                name=stem.name))
+
+        def failed(error: Exception) -> None:
+            self.error.emit(self.tr("Cannot use this music-and-effects stem"), str(error))
+
+        self._runner.start(QueryOp(lambda _operation: import_stem(project, stem), done, failed,
+                                   name=self.tr("importing the music-and-effects stem")))
 
     # --- settings and gaps --------------------------------------------------------------------
 

@@ -27,13 +27,21 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import Project, ProjectError, VideoInfo
+from app.project.burned_subtitles import find_font
 from app.project.fsutil import safe_filename
 from app.project.media import probe_video
-from app.project.script_io import ScriptImport, import_srt, script_format
+from app.project.script_io import (
+    ScriptImport,
+    has_source_text,
+    import_srt,
+    script_format,
+)
 from app.project.timecode import format_clock
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.video_export import (
+    BURN_TIME_RATIO,
     VideoExportOptions,
+    burned_cues,
     default_video_path,
     dub_language,
 )
@@ -338,13 +346,16 @@ def _free_folder(parent: Path, stem: str) -> Path:
 
 
 class VideoExportDialog(QDialog):
-    """The options of the finished video: container, audio codec, tracks, language."""
+    """The options of the finished video: container, audio codec, tracks, burned-in subtitles,
+    language. With ``delivery`` they are the options of Export all's video, and OK goes on to
+    the folder to deliver into."""
 
-    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+    def __init__(self, project: Project, parent: QWidget | None = None, delivery: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("videoExportDialog")
-        self.setWindowTitle(self.tr("Export the video"))
+        self.setWindowTitle(self.tr("Export all: the video") if delivery else self.tr("Export the video"))
         self._project = project
+        self._delivery = delivery
         self.container = QComboBox()
         self.container.addItem(self.tr("MP4 (plays everywhere)"), "mp4")
         self.container.addItem(self.tr("MKV (holds any codec)"), "mkv")
@@ -354,6 +365,7 @@ class VideoExportDialog(QDialog):
         self.keep_original = QCheckBox(self.tr("Add the original audio as a second track"))
         self.keep_original.setEnabled(bool(project.video and project.video.audio_streams))
         self.subtitles = QCheckBox(QCoreApplication.translate("VideoExportDialog", "Add the script as a soft subtitle track"))
+        self._build_burn()
         self.language = QLineEdit(dub_language(project, VideoExportOptions()))
         self.language.setMaxLength(3)
         self.language.setToolTip(self.tr("ISO 639-2 code of the dub's language, e.g. eng, fra, deu, spa (und: undetermined)"))
@@ -361,22 +373,42 @@ class VideoExportDialog(QDialog):
         self.target.setObjectName("videoExportTarget")
         self.target.setWordWrap(True)
         self.problem = problem_label()
-        for combo in (self.container, self.codec):
+        for combo in (self.container, self.codec, self.burn):
             combo.currentIndexChanged.connect(self._update)
         self.language.textChanged.connect(self._update)
+        self._build_layout()
+        self._update()
+
+    def _build_burn(self) -> None:
+        """Burned-in subtitles: none, the dub's, or (for a translated script) the original's; and what it costs."""
+        self.burn = QComboBox()
+        self.burn.setObjectName("burnSubtitles")
+        self.burn.addItem(self.tr("None"), "")
+        self.burn.addItem(self.tr("In the dub's language"), "target")
+        if has_source_text(self._project):
+            self.burn.addItem(self.tr("In the original language"), "source")
+        self.burn.setToolTip(self.tr("Draw the subtitles into the picture itself, for players and sites that "
+                                     "show no subtitle track"))
+        self.burn_cost = QLabel(self.tr("The picture is re-encoded (H.264) to draw them: the export takes about "
+                                        "{ratio}× as long.").format(ratio=BURN_TIME_RATIO))
+        self.burn_cost.setObjectName("burnCost")
+        self.burn_cost.setWordWrap(True)
+
+    def _build_layout(self) -> None:
         form = QFormLayout()
         form.addRow(self.tr("Container"), self.container)
         form.addRow(self.tr("Dub audio"), self.codec)
         form.addRow("", self.keep_original)
         form.addRow("", self.subtitles)
+        form.addRow(self.tr("Burn subtitles into the picture"), self.burn)
+        form.addRow("", self.burn_cost)
         form.addRow(self.tr("Language"), self.language)
         form.addRow(self.tr("Written to"), self.target)
-        self.buttons = ok_cancel(self, self.tr("Export"))
+        self.buttons = ok_cancel(self, self.tr("Choose the folder…") if self._delivery else self.tr("Export"))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
-        self._update()
 
     def options(self) -> VideoExportOptions:
         return VideoExportOptions(
@@ -386,13 +418,19 @@ class VideoExportDialog(QDialog):
             subtitles=self.subtitles.isChecked(),
             language=self.language.text().strip().lower(),
             title=f"{self._project.title} (dub)",
+            burn_subtitles=self.burn.currentData(),
         )
 
     def _update(self) -> None:
         options = self.options()
-        self.target.setText(str(default_video_path(self._project, options)))
+        self.burn_cost.setVisible(bool(options.burn_subtitles))
+        name = default_video_path(self._project, options).name
+        self.target.setText(self.tr("{name}, in the delivery folder you choose next").format(name=name)
+                            if self._delivery else str(default_video_path(self._project, options)))
         try:
             options.validate()
+            if options.burn_subtitles:  # a font that has every character, or E_FONT_MISSING now rather than later
+                find_font([text for _start, _end, text in burned_cues(self._project, options.burn_subtitles)])
         except ProjectError as error:
             self.problem.setText(str(error))
             self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)

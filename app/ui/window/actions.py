@@ -203,6 +203,11 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
     ActionSpec("add_guide", QT_TRANSLATE_NOOP("actions", "Add the original audio as a &guide track"), "project", lambda w: w.video.add_guide(),
                tip=QT_TRANSLATE_NOOP("actions", "Play the video's own audio under the dub, or keep it in the export"),
                enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
+    ActionSpec("import_music_effects", QT_TRANSLATE_NOOP("actions", "Import the client's &M&&E stem…"), "project",
+               lambda w: w.video.choose_music_effects(),
+               tip=QT_TRANSLATE_NOOP("actions", "Put the client's music-and-effects stem under the dub: checked against "
+                                                "the video (length, rate) and kept in the project"),
+               enabled=lambda s: s.writable and s.video, off_while_busy=True),
     ActionSpec("transcribe", QT_TRANSLATE_NOOP("actions", "&Transcribe the dialogue"), "project", lambda w: w.video.transcribe_dialogue(),
                tip=QT_TRANSLATE_NOOP("actions", "Replace the script with the video's own dialogue: one character per voice, clips cut from it (undoable)"), enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
     ActionSpec("save_to_cast", QT_TRANSLATE_NOOP("actions", "Save to cast &library…"), "project",

@@ -10,6 +10,7 @@ instead of pretending the bar finished.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -78,14 +79,23 @@ class ExportController(QObject):
                                    name=self.tr("exporting the {kind}").format(kind=kind), progress=progress))
         return True
 
-    def ask_video(self, project: Project) -> VideoExportDialog | None:
-        """Ask for the video's options (container, codec, tracks, language), then export it."""
+    def ask_video(self, project: Project, kind: str = "video",
+                  choose_folder: Callable[[], Path | None] | None = None) -> VideoExportDialog | None:
+        """Ask for the video's options (container, codec, tracks, burned-in subtitles, language),
+        then run ``kind`` with them: the video, or Export all into the folder ``choose_folder``
+        asks for next (nothing starts when it returns None)."""
         if project.video is None:
             self.failed.emit("video", self.tr("{code}: the project has no video; add one with Project › Set video…").format(
                 code=ErrorCode.EXPORT))
             return None
-        dialog = VideoExportDialog(project, self._parent)
-        dialog.accepted.connect(lambda: self.start(project, "video", dialog.options()))
+        dialog = VideoExportDialog(project, self._parent, delivery=choose_folder is not None)
+
+        def accepted() -> None:
+            out_dir = choose_folder() if choose_folder is not None else None
+            if choose_folder is None or out_dir is not None:
+                self.start(project, kind, dialog.options(), out_dir)
+
+        dialog.accepted.connect(accepted)
         dialog.finished.connect(lambda _result: dialog.deleteLater())
         self.options_dialog = dialog
         dialog.open()

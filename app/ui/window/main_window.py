@@ -375,17 +375,24 @@ class MainWindow(QMainWindow):
         """
         if self.session is None:
             return
+        project = self.session.project
         if export_format(kind).needs_video:
-            self.exports.ask_video(self.session.project)
+            self.exports.ask_video(project)
             return
         out_dir: Path | None = None
         if kind == "all":  # a delivery goes where the user says, not into the project
-            chosen = self.folders.folder(self, "deliveries", self.tr("Choose the folder to deliver into"))
-            if not chosen:
+            if project.video is not None:  # its video's options first (burned-in subtitles...)
+                self.exports.ask_video(project, kind, self._delivery_folder)
                 return
-            out_dir = Path(chosen)
+            out_dir = self._delivery_folder()
+            if out_dir is None:
+                return
         self.messages.status(self.tr("Exporting {kind}…").format(kind=kind))
-        self.exports.start(self.session.project, kind, out_dir=out_dir)
+        self.exports.start(project, kind, out_dir=out_dir)
+
+    def _delivery_folder(self) -> Path | None:
+        chosen = self.folders.folder(self, "deliveries", self.tr("Choose the folder to deliver into"))
+        return Path(chosen) if chosen else None
 
     def _on_exported(self, project: Project, kind: str, result: ExportResult) -> None:
         summary = export_summary(project, export_format(kind), result, qa_hint="filter the script by “Failed QA”")
