@@ -36,7 +36,7 @@ from app.project.fsutil import bound_to, ensure_dir, safe_filename
 from app.project.project import Project
 from app.project.qa import chosen_verdicts
 from app.project.script_io import export_script, write_text_export
-from app.project.video_export import default_video_path, export_video
+from app.project.video_export import check_burnable, default_video_path, export_video
 
 if TYPE_CHECKING:
     from app.project.export_registry import ExportContext
@@ -134,8 +134,10 @@ def delivery_report(project: Project, mix: ExportResult) -> str:
 
 
 def check_delivery(project: Project, context: ExportContext) -> None:
-    """What would make the delivery fail, before a render: a bad video option."""
+    """What would make the delivery fail, before a render: a bad video option, or subtitles to
+    burn in that no installed font can draw."""
     if project.video is not None:
         context.video.validate()
+        check_burnable(project, context.video)
     if not project.lines:
         raise ExportError("the project has no lines to deliver")

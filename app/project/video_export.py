@@ -135,9 +135,15 @@ def check_video_export(project: Project, options: VideoExportOptions) -> Path:
         raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
     if not source.exists():
         raise ExportError(f"the project's video {project.video.path} is missing")
-    if options.burn_subtitles:  # a font for the text, before any render: E_FONT_MISSING otherwise
-        find_font([text for _start, _end, text in burned_cues(project, options.burn_subtitles)])
+    check_burnable(project, options)
     return source
+
+
+def check_burnable(project: Project, options: VideoExportOptions) -> None:
+    """With subtitles to burn in, a font that has their characters: E_FONT_MISSING otherwise
+    (checked before a render, not after it)."""
+    if options.burn_subtitles:
+        find_font([text for _start, _end, text in burned_cues(project, options.burn_subtitles)])
 
 
 def burned_cues(project: Project, which: str) -> list[tuple[float, float, str]]:

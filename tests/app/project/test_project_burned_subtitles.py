@@ -15,6 +15,7 @@ from app.project.burned_subtitles import (
     find_font,
     missing_characters,
 )
+from app.project.export_registry import ExportContext, export_format
 from app.project.media import attach_video
 from app.project.video_export import VideoExportOptions, burned_cues, export_video
 from engine.core.codes import ErrorCode
@@ -104,3 +105,18 @@ def test_cancel_while_burning_leaves_nothing(dubbed: Project) -> None:
     assert list(dubbed.exports_dir.iterdir()) == []
     with pytest.raises(ExportError, match="choose target or source"):
         export_video(dubbed, options=VideoExportOptions(burn_subtitles="both"))
+
+
+def test_a_machine_without_a_chinese_font_refuses_before_the_render(
+        dubbed: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not LATIN_ONLY.is_file():
+        pytest.skip("DejaVu Sans (a font without Chinese) is not installed")
+    import app.project.burned_subtitles as burned
+
+    monkeypatch.setattr(burned, "font_candidates", lambda _languages: [SubtitleFont(LATIN_ONLY)])  # a Latin-only machine
+    context = ExportContext(video=VideoExportOptions(burn_subtitles="target"))
+    for kind in ("video", "all"):
+        with pytest.raises(ExportError) as raised:
+            export_format(kind).check(dubbed, context)
+        assert raised.value.code is ErrorCode.FONT_MISSING
+    export_format("all").check(dubbed, ExportContext())  # nothing to burn: nothing to draw
