@@ -4521,11 +4521,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+2"/>
-        <source>The picture is re-encoded (H.264) to draw them: the export takes about {ratio}× as long.</source>
-        <translation>绘制字幕需要重新编码画面（H.264）：导出耗时约为 {ratio} 倍。</translation>
+        <source>The picture is re-encoded (H.264) to draw them: the export takes {low}–{high}× as long (the more, the grainier the picture).</source>
+        <translation>绘制字幕需要重新编码画面（H.264）：导出耗时为原来的 {low}–{high} 倍（画面颗粒越多越慢）。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Container</source>
         <translation>容器格式</translation>
     </message>
@@ -4576,7 +4576,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-119"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-120"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} 条音轨，%n 条字幕流</numerusform>

@@ -90,7 +90,7 @@ def add_parser(subparsers: Subparsers) -> None:
     video.add_argument("--soft-subtitles", action="store_true", help="add the script as a soft subtitle track")
     video.add_argument("--burn-subtitles", choices=("target", "source"), default="",
                        help="draw the subtitles into the picture, in the dub's language (target) or the original's "
-                            f"(source); the picture is re-encoded (H.264): about {BURN_TIME_RATIO}x as long as "
+                            f"(source); the picture is re-encoded (H.264): {BURN_TIME_RATIO[0]}-{BURN_TIME_RATIO[1]}x as long as "
                             "copying it (docs/video.md)")
     video.add_argument("--language", default="", metavar="CODE",
                        help="ISO 639-2 language of the dub and subtitles, e.g. eng, fre "

@@ -68,9 +68,10 @@ PICTURE_ENCODERS = ("libx264", "libopenh264", "mpeg4")  # mpeg4: in every FFmpeg
 BURN_CRF = "18"  # libx264's quality: visually lossless for most sources
 BURN_PRESET = "veryfast"  # libx264's speed; a slower preset saves bits, not visible quality, at CRF 18
 FALLBACK_BIT_RATE = 8_000_000  # an encoder without CRF: at least this, or the source's own rate
-# What burning costs against copying the picture, as the studio and the CLI say it: 4.9x the wall
-# time, 6.4x the CPU on a 720p test picture (benchmarks/burn_subtitles.py, docs/video.md).
-BURN_TIME_RATIO = 5
+# What burning costs against copying the picture, as the studio and the CLI say it (low, high):
+# 4.9x the wall time on 720p colour bars, 18x on a 720p picture with film grain
+# (benchmarks/burn_subtitles.py, docs/video.md).
+BURN_TIME_RATIO = (5, 20)
 
 # A minimal ASS header: text subtitle encoders need one even for plain text.
 _ASS_HEADER = (

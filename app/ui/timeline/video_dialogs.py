@@ -389,8 +389,9 @@ class VideoExportDialog(QDialog):
             self.burn.addItem(self.tr("In the original language"), "source")
         self.burn.setToolTip(self.tr("Draw the subtitles into the picture itself, for players and sites that "
                                      "show no subtitle track"))
-        self.burn_cost = QLabel(self.tr("The picture is re-encoded (H.264) to draw them: the export takes about "
-                                        "{ratio}× as long.").format(ratio=BURN_TIME_RATIO))
+        self.burn_cost = QLabel(self.tr("The picture is re-encoded (H.264) to draw them: the export takes "
+                                        "{low}–{high}× as long (the more, the grainier the picture).").format(
+                                            low=BURN_TIME_RATIO[0], high=BURN_TIME_RATIO[1]))
         self.burn_cost.setObjectName("burnCost")
         self.burn_cost.setWordWrap(True)
 

@@ -75,7 +75,7 @@ def test_the_video_dialog_burns_the_subtitles_and_says_what_it_costs(window: Mai
     assert not options.burn_cost.isVisibleTo(options)
     assert options.burn.findData("source") == -1  # the script is not translated: only the dub's text
     options.burn.setCurrentIndex(options.burn.findData("target"))
-    assert options.burn_cost.isVisibleTo(options) and "5×" in options.burn_cost.text()
+    assert options.burn_cost.isVisibleTo(options) and "5–20×" in options.burn_cost.text()
     assert options.problem.text() == "" and options.options().burn_subtitles == "target"
     options.accept()
     out = project_dir / "exports" / "Timeline_scene.mp4"
