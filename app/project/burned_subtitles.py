@@ -8,8 +8,9 @@ cannot be counted on), so the text is drawn here:
   ``engine/core/languages.py``), without "Name: ";
 - **the look** is the broadcast one: white letters with a black outline and a soft drop shadow,
   centred at the bottom inside the title-safe area (:data:`SAFE_SIDE`, :data:`SAFE_BOTTOM`), the
-  letters :data:`FONT_HEIGHT` of the picture's height, smaller only for a cue whose widest line
-  would leave the safe area;
+  letters :data:`FONT_HEIGHT` of the picture's shorter side; a cue whose widest line would leave
+  the safe area is drawn smaller (down to :data:`SHRINK_FLOOR`), then wrapped into shorter lines
+  by the same rules (a narrow portrait picture);
 - **the font** is one that has every character of the cues (:func:`find_font`): fontconfig's
   choice for each language in them (``fc-match``), then known CJK and Latin fonts of Linux,
   macOS and Windows. Coverage is checked glyph by glyph (a character the font lacks draws its
@@ -27,7 +28,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,14 +37,16 @@ import numpy as np
 
 from app.project.errors import ExportError
 from engine.core.codes import ErrorCode
-from engine.core.languages import detect_language, language_code
+from engine.core.languages import detect_language, join_pieces, language_code, rules_for
+from engine.core.text import wrap_subtitle
 
 if TYPE_CHECKING:
     import av
     from PIL import ImageFont
 
-FONT_HEIGHT = 0.055  # of the picture's height: 59 px letters on 1080p, the size of broadcast subtitles
+FONT_HEIGHT = 0.055  # of the picture's shorter side: 59 px letters on 1080p (or a 1080×1920 portrait)
 MIN_FONT_PX = 12  # below this letters stop being legible, however small the picture
+SHRINK_FLOOR = 0.75  # a line too wide is drawn down to this fraction of the size; past that it is cut shorter
 SAFE_SIDE = 0.10  # of the width kept clear on each side (title-safe)
 SAFE_BOTTOM = 0.08  # of the height kept clear under the text
 LINE_SPACING = 1.25  # line pitch in font sizes
@@ -169,16 +172,14 @@ def draw_cue(text: str, start: float, end: float, font: SubtitleFont, size: tupl
 
     width, height = size
     lines = [line for line in text.splitlines() if line.strip()] or [" "]
-    px = max(MIN_FONT_PX, round(height * FONT_HEIGHT))
-    safe_width = width * (1 - 2 * SAFE_SIDE)
-    widest = max(font.at(px).getlength(line) for line in lines)
-    if widest > safe_width:  # a long unbreakable line: smaller letters rather than leave the safe area
-        px = max(MIN_FONT_PX, int(px * safe_width / widest))
+    px = max(MIN_FONT_PX, round(min(width, height) * FONT_HEIGHT))
+    lines, px = _fitted(lines, font, px, width * (1 - 2 * SAFE_SIDE))
     face = font.at(px)
     outline, shadow = max(1, round(px * OUTLINE)), max(1, round(px * SHADOW_OFFSET))
     pitch = round(px * LINE_SPACING)
     margin = outline + shadow
-    box_w = min(width, int(max(face.getlength(line) for line in lines)) + 2 * margin)
+    inked = max(right - left for left, _, right, _ in (face.getbbox(line, stroke_width=outline) for line in lines))
+    box_w = min(width, int(inked) + 2 * margin)
     box_h = min(height, pitch * (len(lines) - 1) + px + px // 3 + 2 * margin)  # room for descenders
     box_w, box_h = box_w + box_w % 2, box_h + box_h % 2
     fill, edge = Image.new("L", (box_w, box_h)), Image.new("L", (box_w, box_h))
@@ -200,18 +201,62 @@ def draw_cue(text: str, start: float, end: float, font: SubtitleFont, size: tupl
     return CueImage(start, end, top, left, luma.astype(np.float32), alpha.astype(np.float32))
 
 
+def turned(image: CueImage, quarter_turns: int, size: tuple[int, int]) -> CueImage:
+    """``image``, drawn upright for the picture as it is shown, placed in the frame as it is
+    stored (``size``), which players turn ``quarter_turns`` × 90° counterclockwise to show it."""
+    width, height = size
+    shown = (width, height) if quarter_turns % 2 == 0 else (height, width)
+    canvas = np.zeros((2, shown[1], shown[0]), dtype=np.float32)
+    h, w = image.alpha.shape
+    canvas[0, image.top : image.top + h, image.left : image.left + w] = image.alpha
+    canvas[1, image.top : image.top + h, image.left : image.left + w] = image.luma
+    stored = np.rot90(canvas, -quarter_turns, axes=(1, 2))
+    rows, columns = np.nonzero(stored[0].any(axis=1))[0], np.nonzero(stored[0].any(axis=0))[0]
+    if rows.size == 0:
+        return CueImage(image.start, image.end, 0, 0, stored[1, :2, :2].copy(), stored[0, :2, :2].copy())
+    top, left = rows[0] // 2 * 2, columns[0] // 2 * 2  # even: the chroma planes are half size
+    bottom, right = min(height, (rows[-1] + 2) // 2 * 2), min(width, (columns[-1] + 2) // 2 * 2)
+    return CueImage(image.start, image.end, int(top), int(left), stored[1, top:bottom, left:right].copy(),
+                    stored[0, top:bottom, left:right].copy())
+
+
+def _fitted(lines: list[str], font: SubtitleFont, px: int, safe_width: float) -> tuple[list[str], int]:
+    """``lines`` and a letter size at which they stay inside ``safe_width``: as they are, or
+    smaller letters (not under :data:`SHRINK_FLOOR` of ``px``), or re-wrapped into shorter lines
+    by their language's rules (a line with no place to cut may still be too wide)."""
+    widest = max(font.at(px).getlength(line) for line in lines)
+    if widest <= safe_width:
+        return lines, px
+    smaller = max(MIN_FONT_PX, int(px * SHRINK_FLOOR), int(px * safe_width / widest))
+    face = font.at(smaller)
+    longest = max(lines, key=face.getlength)
+    if face.getlength(longest) <= safe_width:
+        return lines, smaller
+    text = join_pieces(lines)
+    fits = max(1, int(len(longest) * safe_width / face.getlength(longest)))
+    return wrap_subtitle(text, replace(rules_for(detect_language(text)), line_chars=fits)), smaller
+
+
 class SubtitleBurner:
-    """The cues of one export drawn for its picture, laid onto the frames that show them."""
+    """The cues of one export drawn for its picture, laid onto the frames that show them.
+
+    ``rotation`` is the picture's display rotation (degrees counterclockwise, as PyAV reads it:
+    a phone's portrait video is stored sideways): the text is drawn upright at the bottom of the
+    picture as it is shown, then turned into the stored frame."""
 
     def __init__(self, cues: Sequence[tuple[float, float, str]], size: tuple[int, int], full_range: bool = False,
-                 font: SubtitleFont | None = None) -> None:
+                 font: SubtitleFont | None = None, rotation: float = 0.0) -> None:
         width, height = size
         if width % 2 or height % 2:
             raise ExportError(f"a {width}×{height} picture cannot take burned-in subtitles: H.264 4:2:0 needs an even "
                               "width and height")
         shown = [(start, end, text) for start, end, text in cues if end > start and text.strip()]
         font = font or find_font([text for _, _, text in shown])
-        self.images = [draw_cue(text, start, end, font, size, full_range) for start, end, text in shown]
+        quarter_turns = round(rotation / 90) % 4
+        upright = size if quarter_turns % 2 == 0 else (height, width)
+        self.images = [draw_cue(text, start, end, font, upright, full_range) for start, end, text in shown]
+        if quarter_turns:
+            self.images = [turned(image, quarter_turns, size) for image in self.images]
 
     def showing(self, seconds: float) -> list[CueImage]:
         return [image for image in self.images if image.covers(seconds)]

@@ -244,7 +244,7 @@ def _mux(
         if not inp.streams.video:
             raise MediaError(f"{source.name} has no video stream", ErrorCode.NO_VIDEO_STREAM)
         video_in = inp.streams.video[0]
-        picture = _PictureEncoder(out, video_in, cues[1]) if options.burn_subtitles else None
+        picture = _PictureEncoder(out, video_in, cues[1], _rotation(source)) if options.burn_subtitles else None
         copies: dict[int, Stream] = {} if picture else {video_in.index: out.add_stream_from_template(video_in)}
         encoder = _add_tracks(out, inp, copies, dub, cues[0], options, languages)
         reached = 0.0  # packets come in decode order, whose times jump back and forth: report the furthest
@@ -311,6 +311,14 @@ def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Str
     return _DubEncoder(out, dub_stream, dub, layout, subtitle_stream, cues)
 
 
+def _rotation(source: Path) -> float:
+    """The display rotation of ``source``'s picture in degrees (a phone's portrait video is stored
+    sideways with 90 or -90), read from its first frame; a copied stream keeps it by itself."""
+    with open_media(source) as probe:
+        first = next(probe.decode(video=0), None)
+    return float(first.rotation) if first is not None else 0.0
+
+
 def picture_encoder() -> str:
     """The first of :data:`PICTURE_ENCODERS` this FFmpeg build has."""
     import av
@@ -326,9 +334,10 @@ def picture_encoder() -> str:
 
 class _PictureEncoder:
     """The picture decoded, the burned-in subtitles drawn on it, encoded again: same size,
-    frame times, aspect and colour tags as the source."""
+    frame times, aspect, colour tags and display rotation as the source."""
 
-    def __init__(self, out: OutputContainer, video_in: VideoStream, cues: list[tuple[float, float, str]]) -> None:
+    def __init__(self, out: OutputContainer, video_in: VideoStream, cues: list[tuple[float, float, str]],
+                 rotation: float) -> None:
         source = video_in.codec_context
         video_in.thread_type = "AUTO"  # frame threads: decoding is half the time of a re-encode
         name = picture_encoder()
@@ -346,11 +355,13 @@ class _PictureEncoder:
         if name != "libx264":
             context.bit_rate = max(FALLBACK_BIT_RATE, source.bit_rate or video_in.bit_rate or 0)
         self.stream.thread_type = "AUTO"
+        if rotation:
+            self.stream.set_display_rotation(rotation)
         for key in ("language", "title"):
             if key in video_in.metadata:
                 self.stream.metadata[key] = video_in.metadata[key]
         full_range = source.color_range == 2  # AVCOL_RANGE_JPEG: 0-255 luma rather than 16-235
-        self.burner = SubtitleBurner(cues, (source.width, source.height), full_range)
+        self.burner = SubtitleBurner(cues, (source.width, source.height), full_range, rotation=rotation)
         self.out = out
 
     def send(self, packet: Packet[Stream]) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from app.project import ExportError, OperationCancelled, Project
 from app.project.burned_subtitles import (
+    SAFE_SIDE,
     SubtitleFont,
     draw_cue,
     find_font,
@@ -120,3 +121,49 @@ def test_a_machine_without_a_chinese_font_refuses_before_the_render(
             export_format(kind).check(dubbed, context)
         assert raised.value.code is ErrorCode.FONT_MISSING
     export_format("all").check(dubbed, ExportContext())  # nothing to burn: nothing to draw
+
+
+def sideways_video(path: Path, seconds: float, rotation: int) -> Path:
+    """Colour bars stored 320x180 with a display rotation, as a phone stores a portrait video."""
+    import av
+
+    from .media_fixtures import colour_bars
+
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("libx264", rate=25)
+        stream.width, stream.height, stream.pix_fmt = SIZE[0], SIZE[1], "yuv420p"
+        stream.set_display_rotation(rotation)
+        for n in range(int(seconds * 25)):
+            frame = av.VideoFrame.from_ndarray(colour_bars(*SIZE, n), format="rgb24")
+            frame.pts = n
+            out.mux(stream.encode(frame))
+        out.mux(stream.encode(None))
+    return path
+
+
+def test_a_sideways_stored_picture_gets_its_text_upright_at_the_bottom_as_shown(
+        dubbed: Project, tmp_path: Path) -> None:
+    import av
+
+    dubbed.video = attach_video(dubbed, sideways_video(tmp_path / "portrait.mp4", 17.0, 90))
+    out = export_video(dubbed, None, VideoExportOptions(burn_subtitles="target")).files[0]
+    source, start = dubbed.video_path(), dubbed.lines[0].start
+    assert source is not None and start is not None
+    pictures = []
+    for path in (source, out):
+        with av.open(str(path)) as container:
+            frame = next(f for f in container.decode(video=0) if f.time is not None and f.time >= start + 0.3)
+            assert frame.rotation == 90  # the player still turns it
+            pictures.append(frame.to_ndarray(format="gray").astype(int))
+    shown = np.rot90(np.abs(pictures[1] - pictures[0]) > 64)  # as displayed: turned 90° counterclockwise
+    assert shown.shape == (SIZE[0], SIZE[1])  # portrait
+    assert shown[: SIZE[0] // 2].sum() == 0 and shown[SIZE[0] // 2 :].sum() > 100  # the text at the bottom
+
+
+def test_a_line_too_wide_for_a_narrow_picture_is_cut_shorter_not_cropped() -> None:
+    font = find_font(["I saw them. A ship with no crew."])
+    one_line = draw_cue("I saw them.", 0.0, 1.0, font, (180, 320))  # a portrait picture
+    narrow = draw_cue("I saw them. A ship with no crew.", 0.0, 1.0, font, (180, 320))
+    assert narrow.alpha.shape[1] <= 180 * (1 - 2 * SAFE_SIDE) + 8  # inside the safe area (outline and shadow aside)
+    assert narrow.alpha.shape[0] > one_line.alpha.shape[0] * 1.4  # on two lines
+    assert (narrow.alpha[:, :2] > 0.1).sum() == 0  # nothing cut off at the edges
