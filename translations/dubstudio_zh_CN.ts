@@ -981,7 +981,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>The dialogue-separation model is missing.</source>
-        <translation>缺少对白分离模型。</translation>
+        <translation>对白分离模型缺失。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2317,20 +2317,30 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>ProjectDialog</name>
     <message>
-        <location filename="../app/ui/settings/project_dialog.py" line="+49"/>
+        <location filename="../app/ui/settings/project_dialog.py" line="+52"/>
         <source>Its music and effects under the dub (the original dialogue taken out)</source>
         <translation>保留原片的音乐和音效，置于配音之下（去除原对白）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The source&apos;s channels (its centre taken out)</source>
+        <translation>源音频的声道（去除中置声道）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A separation model (hears the voices anywhere, mono too)</source>
+        <translation>分离模型（任何位置的人声都能分出，单声道也可）</translation>
     </message>
 </context>
 <context>
     <name>ProjectSettingsDialog</name>
     <message>
-        <location line="+31"/>
+        <location line="+29"/>
         <source>Project settings</source>
         <translation>项目设置</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Simplified (简体)</source>
         <translation>简体</translation>
     </message>
@@ -2455,7 +2465,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>原声</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+7"/>
+        <source>Where the music and effects come from when the client supplied no stem: the centre channel dropped (5.1) or filtered out (stereo), or a downloaded model that takes the voices out</source>
+        <translation>客户未提供音乐音效分轨时，音乐音效的来源：去掉中置声道（5.1）或滤除中置（立体声），或用下载的模型去除人声</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Music and effects from</source>
+        <translation>音乐音效来源</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Its level</source>
         <translation>音量</translation>
     </message>
@@ -3144,6 +3164,59 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+26"/>
         <source>Not rendered yet</source>
         <translation>尚未渲染</translation>
+    </message>
+</context>
+<context>
+    <name>SeparationModelRow</name>
+    <message>
+        <location filename="../app/ui/settings/separation_model.py" line="+60"/>
+        <source>Download…</source>
+        <translation>下载…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Downloads the model once into your model folder, then checks its size and checksum. An interrupted download resumes.</source>
+        <translation>将模型下载一次到你的模型文件夹，然后核对其大小和校验和。中断的下载会接着继续。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>{model}: downloaded and checked</source>
+        <translation>{model}：已下载并核验</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{model}: not downloaded yet ({size} MB, once)</source>
+        <translation>{model}：尚未下载（{size} MB，只需一次）</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The download failed: {error}</source>
+        <translation>下载失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Download cancelled; it resumes where it stopped next time.</source>
+        <translation>下载已取消；下次会从中断处继续。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Separation model</source>
+        <translation>分离模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Downloading {model}</source>
+        <translation>正在下载 {model}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopping the download</source>
+        <translation>正在停止下载</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>downloading the separation model</source>
+        <translation>正在下载分离模型</translation>
     </message>
 </context>
 <context>

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.project import (
     GUIDE_MIXES,
     LOUDNESS_PRESETS,
+    MUSIC_EFFECTS_SOURCES,
     EditProject,
     Project,
     ProjectSettings,
@@ -35,7 +36,9 @@ from app.project import (
 from app.project.model import PROJECT_SETTING_RANGES
 from app.ui.dialog_parts import hint_label, ok_cancel
 from app.ui.settings.qa_thresholds import QaThresholdsBox
+from app.ui.settings.separation_model import SeparationModelRow
 from app.ui.spin_boxes import number_spin
+from app.ui.tasks import TaskRunner
 from engine.hearing.chinese import CHINESE_SCRIPTS, SIMPLIFIED, TRADITIONAL
 
 # The loudness choices: a named preset, a target of one's own, or no normalisation at all.
@@ -49,6 +52,10 @@ GUIDE_MIX_LABELS = {
     "music-effects": str(QT_TRANSLATE_NOOP("ProjectDialog",
                                            "Its music and effects under the dub (the original dialogue taken out)")),
     "duck": "Kept under the dub, lowered while lines play",
+}
+MUSIC_EFFECTS_LABELS = {
+    "channels": str(QT_TRANSLATE_NOOP("ProjectDialog", "The source's channels (its centre taken out)")),
+    "model": str(QT_TRANSLATE_NOOP("ProjectDialog", "A separation model (hears the voices anywhere, mono too)")),
 }
 
 # The numeric settings the dialog shows: name -> (step, decimals); each range and unit is the
@@ -75,11 +82,12 @@ def _spin(name: str, value: float) -> QDoubleSpinBox:
 class ProjectSettingsDialog(QDialog):
     """Edits a project's title, fit, loudness, guide and QA settings; :meth:`command` says what changed."""
 
-    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+    def __init__(self, project: Project, parent: QWidget | None = None, runner: TaskRunner | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Project settings"))
         self.setObjectName("projectSettingsDialog")
         self._project = project
+        self._runner = runner  # for the separation model's download
         settings = project.settings
 
         self.title = QLineEdit(project.title)
@@ -182,6 +190,18 @@ class ProjectSettingsDialog(QDialog):
         guide_box = QGroupBox(self.tr("Original audio in the exported mix and video"))
         guide_form = QFormLayout(guide_box)
         guide_form.addRow(self.tr("Original audio"), self.guide_mix)
+        self.music_effects_source = QComboBox()
+        self.music_effects_source.setObjectName("setting_music_effects_source")
+        for key in MUSIC_EFFECTS_SOURCES:
+            self.music_effects_source.addItem(QCoreApplication.translate("ProjectDialog", MUSIC_EFFECTS_LABELS[key]), key)
+        self.music_effects_source.setCurrentIndex(self.music_effects_source.findData(settings.music_effects_source))
+        self.music_effects_source.setToolTip(self.tr(
+            "Where the music and effects come from when the client supplied no stem: the centre channel dropped "
+            "(5.1) or filtered out (stereo), or a downloaded model that takes the voices out"))
+        self.music_effects_source.currentIndexChanged.connect(self._on_guide_mix)
+        guide_form.addRow(self.tr("Music and effects from"), self.music_effects_source)
+        self.separation_model = SeparationModelRow(self._runner)
+        guide_form.addRow("", self.separation_model)
         guide_form.addRow(self.tr("Its level"), self.guide_gain)
         guide_form.addRow(self.tr("Dip under lines"), self.duck_db)
         if not self._project.guide_audio:
@@ -199,6 +219,9 @@ class ProjectSettingsDialog(QDialog):
         ducking = self.guide_mix.currentData() == "duck"
         self.guide_gain.setEnabled(ducking)
         self.duck_db.setEnabled(ducking)
+        music_effects = self.guide_mix.currentData() == "music-effects"
+        self.music_effects_source.setEnabled(music_effects)
+        self.separation_model.setVisible(music_effects and self.music_effects_source.currentData() == "model")
 
     def values(self) -> dict[str, Any]:
         """Every setting as the dialog shows it (title included)."""
@@ -212,6 +235,7 @@ class ProjectSettingsDialog(QDialog):
             "loudness_target_lufs": None if key == OFF else round(self.target.value(), 1),
             "true_peak_dbtp": round(self.ceiling.value(), 1),
             "guide_mix": self.guide_mix.currentData(),
+            "music_effects_source": self.music_effects_source.currentData(),
             "guide_gain_db": round(self.guide_gain.value(), 1),
             "duck_db": round(self.duck_db.value(), 1),
             "qa": self.qa.thresholds(),

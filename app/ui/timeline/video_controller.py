@@ -281,7 +281,7 @@ class VideoController(QObject):
         document = self.document
         if document is None:
             return None
-        dialog = ProjectSettingsDialog(document.project, self._parent)
+        dialog = ProjectSettingsDialog(document.project, self._parent, self._runner)
 
         def accepted() -> None:
             command = dialog.command()

@@ -1,0 +1,123 @@
+"""The dialogue-separation model in Project settings: whether it is downloaded, and Download….
+
+The download is ``dubstudio models download NAME`` in a child process (the model manager:
+resumable, then checked by size and sha256), run as a :class:`~app.ui.tasks.QueryOp` with a
+progress dialog read from the bytes on disk. Cancel stops the child at once, mid-file: the hub
+client's partial file stays, so the next Download… resumes it (an in-process download could only
+stop between files, and the model is one file).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from app.project import OperationCancelled
+from app.ui.tasks import Operation, ProgressSpec, QueryOp, TaskRunner
+from engine.core.downloads import ValidationReport
+from engine.hearing.separation import (
+    DEFAULT_SEPARATION_MODEL,
+    SeparationModelSpec,
+    model_available,
+    model_folder,
+    separation_spec,
+    validate_separation_model,
+)
+from engine.synthesis.backends.setup import CommandRun
+
+POLL_S = 0.25  # how often the download's bytes and Cancel are looked at
+
+
+def download_command(spec: SeparationModelSpec, endpoint: str | None) -> list[str]:
+    """``dubstudio models download NAME`` as this interpreter (or the frozen bundle) runs it."""
+    program = [sys.executable] if getattr(sys, "frozen", False) else [sys.executable, "-m", "app.cli"]
+    return [*program, "models", "download", spec.name, *(["--hub-endpoint", endpoint] if endpoint else [])]
+
+
+def bytes_on_disk(spec: SeparationModelSpec, folder: Path) -> int:
+    """The model's file, finished or partial (the hub client's ``*.incomplete``), in bytes."""
+    if not folder.is_dir():
+        return 0
+    return sum(path.stat().st_size for path in folder.rglob("*")
+               if path.is_file() and (path.name.endswith(".incomplete") or path == folder / spec.path))
+
+
+class SeparationModelRow(QWidget):
+    """The default separation model's state and its Download… button (progress and Cancel).
+    Without a task runner (a dialog shown on its own) the button stays disabled."""
+
+    def __init__(self, runner: TaskRunner | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("separationModel")
+        self._runner = runner
+        self.spec = separation_spec(DEFAULT_SEPARATION_MODEL)
+        self.hub_endpoint: str | None = None  # a mirror (or a test hub)
+        self.state = QLabel()
+        self.state.setWordWrap(True)
+        self.download_button = QPushButton(self.tr("Download…"))
+        self.download_button.setObjectName("downloadSeparationModel")
+        self.download_button.setToolTip(self.tr(
+            "Downloads the model once into your model folder, then checks its size and checksum. "
+            "An interrupted download resumes."))
+        self.download_button.clicked.connect(self.download)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.state, 1)
+        layout.addWidget(self.download_button)
+        self._closed = False
+        self.destroyed.connect(self._close)
+        self.refresh()
+
+    def _close(self) -> None:
+        self._closed = True
+
+    def refresh(self) -> None:
+        available = model_available(self.spec)
+        if available:
+            self.state.setText(self.tr("{model}: downloaded and checked").format(model=self.spec.title))
+        else:
+            self.state.setText(self.tr("{model}: not downloaded yet ({size} MB, once)").format(
+                model=self.spec.title, size=self.spec.size_mb))
+        self.download_button.setEnabled(self._runner is not None and not available)
+
+    def download(self) -> Operation | None:
+        if self._runner is None:
+            return None
+        spec, folder, command = self.spec, model_folder(self.spec), download_command(self.spec, self.hub_endpoint)
+
+        def work(operation: Operation) -> ValidationReport:
+            run = CommandRun(command)
+            status: list[int] = []
+            child = threading.Thread(target=lambda: status.append(run.run()), name="model-download", daemon=True)
+            child.start()
+            while child.is_alive():
+                child.join(POLL_S)
+                if operation.cancelled():
+                    run.cancel()
+                operation.report(min(1.0, bytes_on_disk(spec, folder) / spec.size))
+            if run.cancelled:
+                raise OperationCancelled("the download was cancelled")
+            report = validate_separation_model(spec, folder)
+            if not report.ok:  # the command's last line says why (unreachable hub, wrong checksum...)
+                raise RuntimeError(run.tail[-1] if run.tail and status != [0] else report.summary())
+            return report
+
+        def done(_report: ValidationReport) -> None:
+            self.refresh()
+
+        def failed(error: Exception) -> None:
+            self.refresh()
+            self.state.setText(self.tr("The download failed: {error}").format(error=error))
+
+        def cancelled() -> None:
+            self.refresh()
+            self.state.setText(self.tr("Download cancelled; it resumes where it stopped next time."))
+
+        progress = ProgressSpec(self.window(), self.tr("Separation model"),
+                                self.tr("Downloading {model}").format(model=spec.title),
+                                self.tr("Stopping the download"))
+        return self._runner.start(QueryOp(work, done, failed, cancelled, alive=lambda: not self._closed,
+                                          name=self.tr("downloading the separation model"), progress=progress))
