@@ -3169,7 +3169,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>SeparationModelRow</name>
     <message>
-        <location filename="../app/ui/settings/separation_model.py" line="+60"/>
+        <location filename="../app/ui/settings/separation_model.py" line="+68"/>
         <source>Download…</source>
         <translation>下载…</translation>
     </message>
@@ -3179,7 +3179,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>将模型下载一次到你的模型文件夹，然后核对其大小和校验和。中断的下载会接着继续。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+3"/>
+        <source>Separate now</source>
+        <translation>立即分离</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Takes the voices out of the original audio now, with progress and Cancel; exports then reuse the result until the video or the model changes. Otherwise the first export does it.</source>
+        <translation>现在就从原声中去除人声（显示进度，可取消）；之后的导出会沿用结果，直到视频或模型改变。否则由第一次导出来做。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>{model}: downloaded and checked</source>
         <translation>{model}：已下载并核验</translation>
     </message>
@@ -3189,7 +3199,12 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>{model}：尚未下载（{size} MB，只需一次）</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+8"/>
+        <source>The project has no original audio yet</source>
+        <translation>项目还没有原声</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>The download failed: {error}</source>
         <translation>下载失败：{error}</translation>
     </message>
@@ -3217,6 +3232,41 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+2"/>
         <source>downloading the separation model</source>
         <translation>正在下载分离模型</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Music and effects separated by {model}; exports use them.</source>
+        <translation>已用 {model} 分离出音乐音效；导出将使用它们。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The separation failed: {error}</source>
+        <translation>分离失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Separation cancelled; nothing was written.</source>
+        <translation>分离已取消；未写入任何文件。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Music and effects</source>
+        <translation>音乐音效</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taking the voices out of {audio}</source>
+        <translation>正在从 {audio} 中去除人声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stopping the separation</source>
+        <translation>正在停止分离</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>separating the music and effects</source>
+        <translation>正在分离音乐音效</translation>
     </message>
 </context>
 <context>

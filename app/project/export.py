@@ -362,6 +362,7 @@ def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
         CLIENT_STEM,
         imported_stem,
         music_and_effects,
+        original_audio,
         separated_music_effects,
     )
 
@@ -371,7 +372,7 @@ def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
         raise ExportError(f"cannot read the imported music-and-effects stem: {error}") from error
     if stem is not None:
         return stem, CLIENT_STEM
-    path = project.video_path() if project.video is not None and project.video.audio_streams else project.guide_path()
+    path = original_audio(project)
     if path is None:
         raise ExportError("the project has no original audio to take music and effects from; add a video with audio "
                           "or choose another original-audio setting")

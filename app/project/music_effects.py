@@ -33,11 +33,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
-from app.project.errors import ExportError, MediaError, OperationCancelled
-from app.project.fsutil import atomic_write_text, atomic_write_wav, bound_to
+from app.project.errors import ExportError, MediaError, OperationCancelled, SaveError
+from app.project.fsutil import (
+    atomic_write,
+    atomic_write_text,
+    atomic_write_wav,
+    bound_to,
+)
 from app.project.media import open_media
 from app.project.project import Project
 from engine.core.audio_io import AudioError, audio_info, read_audio
@@ -147,6 +153,13 @@ def imported_stem(project: Project, rate: int) -> np.ndarray | None:
     return np.ascontiguousarray(audio[:, :2] if audio.shape[1] >= 2 else np.repeat(audio, 2, axis=1))
 
 
+def original_audio(project: Project) -> Path | None:
+    """The audio music and effects are taken from: the video's, else the guide track; None without either."""
+    if project.video is not None and project.video.audio_streams:
+        return project.video_path()
+    return project.guide_path()
+
+
 # --- by a separation model -------------------------------------------------------------------------
 
 
@@ -210,15 +223,31 @@ def separate_music_effects(
         total = max(1, int(audio_info(source).duration_s * spec.sample_rate))
     except (AudioError, OSError) as error:
         raise ExportError(f"cannot read the original audio {source.name}: {error}") from error
-    rest, done = [], 0
-    for part in separator.separate(_decoded(source, spec.sample_rate, cancelled)):
-        rest.append(part.rest)
-        done += len(part.mix)
-        if progress is not None:
-            progress(min(1.0, done / total))
-    audio = np.concatenate(rest) if rest else np.zeros((0, 2), dtype=np.float32)
+
+    def write(handle: IO[bytes]) -> None:
+        """The M&E streamed into the file as it is separated: memory holds a few seconds, not the film."""
+        import soundfile as sf
+
+        done = 0
+        with sf.SoundFile(handle, "w", spec.sample_rate, 2, "FLOAT", format="WAV") as out:
+            try:
+                for part in separator.separate(_decoded(source, spec.sample_rate, cancelled)):
+                    out.write(part.rest)
+                    done += len(part.mix)
+                    if progress is not None:
+                        progress(min(1.0, done / total))
+            except OperationCancelled as stop:
+                stopped.append(stop)
+                raise
+
+    stopped: list[OperationCancelled] = []  # the writer reports a cancel as a failed write: said as what it is
     target = project.root / SEPARATED_FILE
-    atomic_write_wav(target, audio, spec.sample_rate, "FLOAT", inside=bound_to(project.root, target))
+    try:
+        atomic_write(target, write, inside=bound_to(project.root, target))
+    except SaveError:
+        if stopped:
+            raise stopped[0] from None
+        raise
     key_file = project.root / SEPARATED_KEY_FILE
     atomic_write_text(key_file, json.dumps(key), inside=bound_to(project.root, key_file))
     return target

@@ -200,7 +200,7 @@ class ProjectSettingsDialog(QDialog):
             "(5.1) or filtered out (stereo), or a downloaded model that takes the voices out"))
         self.music_effects_source.currentIndexChanged.connect(self._on_guide_mix)
         guide_form.addRow(self.tr("Music and effects from"), self.music_effects_source)
-        self.separation_model = SeparationModelRow(self._runner)
+        self.separation_model = SeparationModelRow(self._runner, self._project)
         guide_form.addRow("", self.separation_model)
         guide_form.addRow(self.tr("Its level"), self.guide_gain)
         guide_form.addRow(self.tr("Dip under lines"), self.duck_db)

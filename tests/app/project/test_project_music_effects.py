@@ -187,3 +187,33 @@ def test_a_separation_model_makes_the_music_and_effects_once_and_says_so(
     again = delivery_mixdown(project)
     assert kept.stat().st_mtime_ns != made
     assert rms_db(again.stems["music-effects"][RATE: 16 * RATE]) == pytest.approx(rms_db(under), abs=0.5)
+
+
+def test_a_cancelled_separation_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.project import OperationCancelled
+    from app.project.media import attach_video
+    from app.project.music_effects import (
+        SEPARATED_FILE,
+        original_audio,
+        separate_music_effects,
+    )
+    from tests.engine.hearing.separation_models import (
+        SMALL,
+        build_mask_model,
+        low_band_mask,
+    )
+
+    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
+    project: Project = make_project(tmp_path / "scene")
+    assert original_audio(project) is None
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=6.0))
+    source = original_audio(project)
+    assert source == project.video_path()
+    spec = build_mask_model(tmp_path / "models" / "separation-test-mask" / SMALL.path, SMALL, low_band_mask())
+    reports: list[float] = []
+    with pytest.raises(OperationCancelled):
+        separate_music_effects(project, source, spec, progress=reports.append, cancelled=lambda: len(reports) > 2)
+    assert not (project.root / SEPARATED_FILE).exists()
+    assert not [path.name for path in (project.root / "media").iterdir() if "separated" in path.name]
+    assert separate_music_effects(project, source, spec, progress=reports.append) == project.root / SEPARATED_FILE
+    assert reports[-1] == pytest.approx(1.0, abs=0.01)

@@ -70,4 +70,19 @@ def test_a_downloaded_model_is_said_to_be_checked(qtbot: QtBot, tmp_path: Path, 
     qtbot.addWidget(dialog)
     assert dialog.separation_model.state.text() == "a built mask model: downloaded and checked"
     assert not dialog.separation_model.download_button.isEnabled()
+    assert not dialog.separation_model.separate_button.isEnabled()  # no runner, and no original audio
     assert dialog.command() is None  # nothing changed
+
+    # With the video's audio, Separate now makes the M&E the exports reuse.
+    from app.project.media import attach_video
+    from app.project.music_effects import SEPARATED_FILE
+    from tests.app.project.media_fixtures import make_video
+
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=3.0))
+    dialog = ProjectSettingsDialog(project, runner=SyncTaskRunner())
+    qtbot.addWidget(dialog)
+    row = dialog.separation_model
+    assert row.separate_button.isEnabled()
+    row.separate_button.click()
+    assert row.state.text() == "Music and effects separated by a built mask model; exports use them."
+    assert (project.root / SEPARATED_FILE).is_file()
