@@ -99,6 +99,10 @@ def add_parser(subparsers: Subparsers) -> None:
                         help="the client's music-and-effects stem (an audio file as long as the video, 44.1 kHz or "
                              "more): checked, kept in the project as media/music_effects.wav, and put under the dub "
                              "(the project's original audio becomes 'music and effects')")
+    parser.add_argument("--music-effects-from", choices=("channels", "model"), default=None,
+                        help="make the music and effects from the source's channels or with the downloaded "
+                             "separation model (dubstudio models download kim-vocal-2), and put them under the dub "
+                             "(saved in the project; a client stem still comes first): docs/music-effects.md")
     parser.add_argument("--subtitle-names", action="store_true",
                         help='--export srt/vtt: put "Name: " before each subtitle (default: text only)')
     parser.add_argument("--no-progress", action="store_true", help="print one line per finished line instead")
@@ -240,6 +244,8 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
         burn_subtitles=args.burn_subtitles), subtitle_names=args.subtitle_names)
     if args.music_effects is not None and (status := _import_music_effects(project, args.music_effects)) is not None:
         return status
+    if args.music_effects_from is not None and (status := _choose_music_effects(project, args.music_effects_from)):
+        return status
     formats = [export_format(kind) for kind in kinds]
     for fmt in formats:  # before rendering: a render is long, and an export that cannot start wastes it
         try:
@@ -285,6 +291,19 @@ def _import_music_effects(project: Project, stem: str) -> int | None:
         print(f"dubstudio render: --music-effects: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     print(f"M&E: client stem {Path(stem).name}, kept as media/music_effects.wav, under the dub", file=sys.stderr)
+    return None
+
+
+def _choose_music_effects(project: Project, source: str) -> int | None:
+    """Put the M&E made from ``source`` under the dub, saved in the project; an exit status when it cannot be."""
+    from app.project import ProjectError
+
+    project.settings.guide_mix, project.settings.music_effects_source = "music-effects", source
+    try:
+        project.save()
+    except ProjectError as error:
+        print(f"dubstudio render: --music-effects-from: {error}", file=sys.stderr)
+        return ExitCode.SAVE_FAILED
     return None
 
 

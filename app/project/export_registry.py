@@ -77,8 +77,16 @@ def _csv(project: Project, out_dir: Path | None, _context: ExportContext) -> Exp
     return ExportResult([export_script(project, _out(project, out_dir) / "script.csv")])
 
 
+def _mix_can_start(project: Project, _context: ExportContext) -> None:
+    """A mix with the M&E by a separation model needs the model (a render is long: refuse first)."""
+    from app.project.music_effects import check_music_effects
+
+    check_music_effects(project)
+
+
 def _video_can_start(project: Project, context: ExportContext) -> None:
     check_video_export(project, context.video)
+    _mix_can_start(project, context)
 
 
 def _video(project: Project, out_dir: Path | None, context: ExportContext) -> ExportResult:
@@ -100,15 +108,16 @@ def _all_can_start(project: Project, context: ExportContext) -> None:
     from app.project.delivery import check_delivery
 
     check_delivery(project, context)
+    _mix_can_start(project, context)
 
 
 EXPORTS: tuple[ExportFormat, ...] = (
     ExportFormat("lines", QT_TRANSLATE_NOOP("formats", "Line WAVs"), QT_TRANSLATE_NOOP("formats", "one WAV per rendered line (exports/lines/)"), "",
                  lambda project, out_dir, _c: export_lines(project, out_dir)),
     ExportFormat("mix", QT_TRANSLATE_NOOP("formats", "Mix"), QT_TRANSLATE_NOOP("formats", "all takes at their timecodes, loudness-normalised (exports/mix.wav)"),
-                 "WAV audio (*.wav)", lambda project, out_dir, _c: export_mix(project, out_dir)),
+                 "WAV audio (*.wav)", lambda project, out_dir, _c: export_mix(project, out_dir), check=_mix_can_start),
     ExportFormat("stems", QT_TRANSLATE_NOOP("formats", "Stems"), QT_TRANSLATE_NOOP("formats", "one WAV per character, as long as the mix (exports/stems/)"), "",
-                 lambda project, out_dir, _c: export_stems(project, out_dir)),
+                 lambda project, out_dir, _c: export_stems(project, out_dir), check=_mix_can_start),
     ExportFormat("srt", QT_TRANSLATE_NOOP("formats", "Subtitles as SRT"),
                  QT_TRANSLATE_NOOP("formats", "the script timed like the mix (exports/script.srt)"),
                  "Subtitles (*.srt)", lambda project, out_dir, context: export_subtitles(

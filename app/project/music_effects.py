@@ -253,6 +253,23 @@ def separate_music_effects(
     return target
 
 
+def check_music_effects(project: Project) -> None:
+    """Before a render: an M&E to be made by a separation model needs the model downloaded (or its
+    result kept from an earlier mix); ExportError (E_SEPARATION_MODEL_MISSING) saying how to get it."""
+    settings = project.settings
+    if settings.guide_mix != "music-effects" or settings.music_effects_source != "model":
+        return
+    source = original_audio(project)
+    if (project.root / STEM_FILE).is_file() or source is None or not source.is_file():
+        return  # the client's stem is used; without original audio the mix says so itself
+    spec = separation_spec(DEFAULT_SEPARATION_MODEL)
+    if _kept_separation(project, _separation_key(source, spec)) is None:
+        try:
+            separation_model_path(spec)
+        except EngineError as error:
+            raise ExportError(str(error).split(": ", 1)[-1], error.code) from None
+
+
 def separated_music_effects(project: Project, source: Path, rate: int) -> tuple[np.ndarray, str]:
     """The separation model's M&E of ``source`` at ``rate`` as (n, 2) (made now unless kept), and
     how it was made (:data:`SEPARATION_MODEL`, naming the model)."""

@@ -43,3 +43,23 @@ def test_list_download_and_a_bad_file(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "a built mask model is ready in" in capsys.readouterr().err
     assert cli_main(["models", "list"]) == 0
     assert "built  a built mask model, 0 MB, downloaded" in capsys.readouterr().out
+
+
+def test_render_refuses_a_model_m_and_e_before_rendering_when_the_model_is_missing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.project import Project
+    from app.project.media import attach_video
+    from tests.app.project.conftest import make_project
+    from tests.app.project.media_fixtures import make_video
+
+    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
+    project: Project = make_project(tmp_path / "scene")
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=4.0))
+    project.save()
+    status = cli_main(["render", str(project.root), "--export", "mix", "--music-effects-from", "model"])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert "E_SEPARATION_MODEL_MISSING" in err and "dubstudio models download kim-vocal-2" in err
+    saved = Project.load(project.root)
+    assert (saved.settings.guide_mix, saved.settings.music_effects_source) == ("music-effects", "model")
+    assert not any(line.takes for line in saved.lines)  # refused before anything rendered
