@@ -181,14 +181,15 @@ def _kept_separation(project: Project, key: dict[str, object]) -> Path | None:
 
 
 def _decoded(path: Path, rate: int, cancelled: Callable[[], bool] | None) -> Iterator[np.ndarray]:
-    """The first audio track of ``path`` at ``rate``, downmixed to stereo by FFmpeg, block by block."""
+    """The first audio track of ``path`` at ``rate``, block by block: mono as it is (the separator
+    puts it in both channels at full level, not FFmpeg's −3 dB upmix), wider downmixed to stereo."""
     import av
 
     with open_media(path) as container:
         if not container.streams.audio:
             raise MediaError(f"{path.name} has no audio to take music and effects from", ErrorCode.NO_AUDIO_STREAM)
         stream = container.streams.audio[0]
-        resampler = av.AudioResampler(format="fltp", layout="stereo", rate=rate)
+        resampler = av.AudioResampler(format="fltp", layout="mono" if stream.channels == 1 else "stereo", rate=rate)
         for decoded in container.decode(stream):
             if cancelled is not None and cancelled():
                 raise OperationCancelled("the separation was cancelled; nothing was written")

@@ -217,3 +217,26 @@ def test_a_cancelled_separation_writes_nothing(tmp_path: Path, monkeypatch: pyte
     assert not [path.name for path in (project.root / "media").iterdir() if "separated" in path.name]
     assert separate_music_effects(project, source, spec, progress=reports.append) == project.root / SEPARATED_FILE
     assert reports[-1] == pytest.approx(1.0, abs=0.01)
+
+
+def test_a_separation_model_takes_a_mono_guide_that_the_channels_cannot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.project.music_effects import original_audio, separate_music_effects
+    from engine.hearing import separation
+    from tests.engine.hearing.separation_models import SMALL, build_mask_model
+
+    project: Project = make_project(tmp_path / "scene")
+    (project.root / "media").mkdir(exist_ok=True)
+    speech = 0.3 * voice("maya", 3.0) / np.abs(voice("maya", 3.0)).max()
+    sf.write(str(project.root / "media" / "guide.wav"), speech, RATE)
+    project.guide_audio = "media/guide.wav"
+    source = original_audio(project)
+    assert source == project.root / "media" / "guide.wav"
+    with pytest.raises(ExportError, match="mono"):
+        music_and_effects(source, RATE)
+    # A model whose "voices" are nothing: the M&E is the guide itself, on both channels.
+    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
+    spec = build_mask_model(separation.model_folder(SMALL) / SMALL.path, SMALL, np.zeros(SMALL.dim_f))
+    kept, _ = read_audio(separate_music_effects(project, source, spec), RATE, mono=False)
+    assert kept.shape[1] == 2 and np.array_equal(kept[:, 0], kept[:, 1])
+    assert rms_db(kept[: len(speech), 0]) == pytest.approx(rms_db(speech), abs=0.2)
