@@ -63,14 +63,16 @@ def test_the_stft_round_trip_is_exact_for_audio_inside_the_model_s_band(tmp_path
     band = np.fft.irfft(spectrum, n=len(speech)).astype(np.float32)
     stereo = np.stack([band, 0.5 * band[::-1]], axis=1)
     chunk = stereo[RATE: RATE + SMALL.chunk]
-    inner = slice(SMALL.trim, -SMALL.trim)  # the ends saw reflected audio: the separator drops them
+    # Within n_fft of a chunk's ends the frames saw reflected audio (the separator drops the outer
+    # n_fft / 2 and gives the next n_fft / 2 little weight); inside, the round trip is exact.
+    inner = slice(SMALL.n_fft, -SMALL.n_fft)
     back = separator.waveform(separator.spectrogram(chunk))
-    assert np.abs(back[inner] - chunk[inner]).max() < 1e-3 * np.abs(chunk).max()
+    assert np.abs(back[inner] - chunk[inner]).max() < 1e-4 * np.abs(chunk).max()  # measured 7e-6
     mix, voices, rest = _separate(separator, stereo)
     assert np.array_equal(mix, stereo)
     error = voices - stereo
-    assert np.sqrt(np.mean(error ** 2)) < 0.01 * np.sqrt(np.mean(stereo ** 2))
-    assert np.sqrt(np.mean(rest ** 2)) < 0.01 * np.sqrt(np.mean(stereo ** 2))
+    assert np.sqrt(np.mean(error ** 2)) < 1e-3 * np.sqrt(np.mean(stereo ** 2))  # measured 1.1e-4
+    assert np.sqrt(np.mean(rest ** 2)) < 1e-3 * np.sqrt(np.mean(stereo ** 2))
 
 
 def test_a_mask_model_parts_the_voices_from_the_music_within_tolerance(
@@ -81,8 +83,8 @@ def test_a_mask_model_parts_the_voices_from_the_music_within_tolerance(
     assert len(heard) == len(rest) == len(voices)  # as many samples out as in
     assert np.array_equal(mix, voices + music)
     inside = slice(SMALL.n_fft, -SMALL.n_fft)  # where the tones start and stop they are no pure tones
-    assert np.abs(heard[inside] - voices[inside]).max() < 2e-3
-    assert np.abs(rest[inside] - music[inside]).max() < 2e-3
+    assert np.abs(heard[inside] - voices[inside]).max() < 2e-4  # measured 1.3e-5 (the tones' peak: 0.3)
+    assert np.abs(rest[inside] - music[inside]).max() < 2e-4
     # compensate scales the voices the model gives, as UVR does, and the rest is what is left.
     louder = Separator(model_file, dataclasses.replace(separator.spec, compensate=1.5), threads=1)
     _, heard_louder, rest_louder = _separate(louder, voices + music)
