@@ -149,6 +149,25 @@ LANGUAGES: dict[str, LanguageRules] = {
 }
 """Every language with its own rules, by code."""
 
+SAMPLE_SENTENCES: dict[str, str] = {
+    "en": "Hello! This is how I sound in this project.",
+    "zh": "你好！这就是我在这个项目里的声音。",
+    "yue": "你好！呢個就係我喺呢個項目入面嘅聲音。",
+    "ja": "こんにちは！このプロジェクトでの私の声です。",
+    "ko": "안녕하세요! 이 프로젝트에서 제 목소리는 이렇습니다.",
+    "ru": "Привет! Вот так я звучу в этом проекте.",
+    "ar": "مرحبًا! هكذا يبدو صوتي في هذا المشروع.",
+    "th": "สวัสดี! นี่คือเสียงของฉันในโปรเจกต์นี้",
+}
+"""What a voice says when auditioned, in each language of the table (the same sentence in each)."""
+
+
+def sample_sentence(language: str) -> str:
+    """The audition sentence in ``language`` (a code such as "zh" or "en_US"); English for a
+    language the table has none for."""
+    return SAMPLE_SENTENCES.get(language_code(language), SAMPLE_SENTENCES["en"])
+
+
 # Written without spaces between words (or with spaces that do not separate words), so counted
 # by characters, but with no rules of their own yet: they take GENERIC_CHARACTERS'.
 _UNLISTED_CHARACTER_LANGUAGES = frozenset({"lo", "km", "my", "bo"})

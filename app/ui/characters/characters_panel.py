@@ -62,6 +62,7 @@ from app.ui.timeline.video_clips import ChooseFromVideoDialog, SplitCharacterDia
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
 from engine.core.files import FileError
+from engine.core.languages import SAMPLE_SENTENCES, sample_sentence
 from engine.core.protocol import PITCH, Capabilities, VoiceSettings
 from engine.core.reference import transcript_beside
 from engine.hearing.qa.transcripts import mismatch
@@ -77,8 +78,6 @@ PLAY_AUDITION = QT_TRANSLATE_NOOP("CharactersPanel", "▶ Audition")
 STOP = QT_TRANSLATE_NOOP("CharactersPanel", "■ Stop")
 AUDIO_FILTER = QT_TRANSLATE_NOOP("CharactersPanel", "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff "
                                                     "*.opus *.wma);;All files (*)")
-# What the voice says when auditioned: content in the voice's language, not interface text.
-SAMPLE_SENTENCE = "Hello! This is how I sound in this project."
 CHARACTER_SPEED_TIP = QT_TRANSLATE_NOOP("CharactersPanel", "This character's speaking rate (1 = the voice's own, 2 = "
                                                            "twice as fast)")
 
@@ -329,7 +328,7 @@ class CharactersPanel(QWidget):
         self.instruction = _CommitLineEdit()
         self.instruction.setPlaceholderText(self.tr("e.g. speak softly (backends with instructions)"))
         self.instruction.committed.connect(lambda v: self._edit_setting(instruction=v.strip()))
-        self.sample = QLineEdit(SAMPLE_SENTENCE)
+        self.sample = QLineEdit(sample_sentence("en"))
         self.audition_button = QPushButton(self.tr(PLAY_AUDITION))
         self.audition_button.setObjectName("auditionButton")
         self.audition_button.setToolTip(self.tr("Speak the sample sentence in this voice (streams as it renders)"))
@@ -495,6 +494,9 @@ class CharactersPanel(QWidget):
         self.colour.setIcon(colour_icon(char.colour))
         self.transcript.show_text(char.transcript)
         self.language.show_text(char.settings.language)
+        if self.sample.text().strip() in ("", *SAMPLE_SENTENCES.values()):  # not a sentence of the user's
+            # What the voice says is content in its language, not interface text.
+            self.sample.setText(sample_sentence(char.settings.language or self._doc.project.language or "en"))
         self.speed.show_speed(char.settings.speed, self.tr(CHARACTER_SPEED_TIP))
         self.pitch.setValue(char.settings.pitch_semitones)
         self.instruction.show_text(char.settings.instruction)
@@ -863,7 +865,8 @@ class CharactersPanel(QWidget):
             return
         if self._current is None:
             return
-        key = self._audition(self._current, self.sample.text().strip() or SAMPLE_SENTENCE) or ""
+        language = self._doc.project.character(self._current).settings.language or self._doc.project.language
+        key = self._audition(self._current, self.sample.text().strip() or sample_sentence(language)) or ""
         self._audition_key = key
         if key and self._player is not None and self._player.playing_key == key:
             self._on_play_started(key)  # it started before its key was known here
