@@ -4,7 +4,7 @@
 <context>
     <name>CharactersPanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/characters_panel.py" line="+429"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+428"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="+433"/>
+        <location filename="../app/ui/window/document_session.py" line="+431"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+2"/>
         <source>; %n warning(s): </source>
         <translation>
             <numerusform>; %n warning: </numerusform>
@@ -47,7 +47,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+36"/>
+        <location line="+35"/>
         <source>Fit %n line(s) to their slots</source>
         <translation>
             <numerusform>Fit %n line to their slots</numerusform>
@@ -58,7 +58,7 @@
 <context>
     <name>EngineController</name>
     <message numerus="yes">
-        <location filename="../app/ui/engine/engine_controller.py" line="+155"/>
+        <location filename="../app/ui/engine/engine_controller.py" line="+153"/>
         <source>The engine stopped unexpectedly and was restarted; %n job(s) queued again</source>
         <translation>
             <numerusform>The engine stopped unexpectedly and was restarted; %n job queued again</numerusform>
@@ -99,7 +99,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/main_window.py" line="+352"/>
+        <location filename="../app/ui/window/main_window.py" line="+353"/>
         <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
         <translation>
             <numerusform>The script already has %n line. Replace it with the lines of %1, or add its lines to it?</numerusform>
@@ -121,7 +121,7 @@
 <context>
     <name>RemoveCharacterDialog</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/character_removal.py" line="+68"/>
+        <location filename="../app/ui/characters/character_removal.py" line="+71"/>
         <source>{name} speaks %n line(s). What becomes of {value}?</source>
         <translation>
             <numerusform>{name} speaks %n line. What becomes of {value}?</numerusform>
@@ -132,7 +132,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-378"/>
+        <location filename="../app/ui/window/document_session.py" line="-374"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>
@@ -186,7 +186,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+126"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+171"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -237,7 +237,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+309"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+351"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>
@@ -272,7 +272,7 @@
 <context>
     <name>VoiceGapsDialog</name>
     <message numerus="yes">
-        <location filename="../app/ui/script/gaps_dialog.py" line="+41"/>
+        <location filename="../app/ui/script/gaps_dialog.py" line="+42"/>
         <source>{what} left %n thing(s) to fix before rendering. Double-click one to go to it (the list stays in Messages).</source>
         <translation>
             <numerusform>{what} left %n thing to fix before rendering. Double-click one to go to it (the list stays in Messages).</numerusform>

@@ -52,7 +52,12 @@
         <translation>选择演员库文件夹</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+14"/>
+        <source>Cast from library</source>
+        <translation>从演员库选角</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Cast {0} of {1} character(s) from the library {2}; Messages says how sure each match is</source>
         <translation>已从演员库 {2} 为 {1} 个角色中的 {0} 个选角；消息列表中列出了每个匹配的把握程度</translation>
     </message>
@@ -78,7 +83,7 @@
 <context>
     <name>CharactersPanel</name>
     <message>
-        <location filename="../app/ui/characters/characters_panel.py" line="+75"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+76"/>
         <source>▶ Play reference</source>
         <translation>▶ 播放参考音频</translation>
     </message>
@@ -98,7 +103,7 @@
         <translation>音频文件 (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>This character&apos;s speaking rate (1 = the voice&apos;s own, 2 = twice as fast)</source>
         <translation>该角色的语速（1 = 音色本身的语速，2 = 两倍速）</translation>
     </message>
@@ -169,12 +174,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+548"/>
+        <location line="+551"/>
         <source>● Record</source>
         <translation>● 录音</translation>
     </message>
     <message>
-        <location line="-543"/>
+        <location line="-546"/>
         <source>Record a reference clip from the microphone</source>
         <translation>用麦克风录制参考音频</translation>
     </message>
@@ -301,7 +306,7 @@
         <translation>添加一个角色，为它配置音色。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>No reference clip: import one (WAV, FLAC, MP3, …)</source>
         <translation>没有参考音频：请导入一段（WAV、FLAC、MP3…）</translation>
     </message>
@@ -416,7 +421,7 @@
         <translation>■ 停止录音</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
         <source>Stop the reference clip</source>
         <translation>停止播放参考音频</translation>
     </message>
@@ -527,12 +532,12 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DocumentSession</name>
     <message>
-        <location filename="../app/ui/window/document_session.py" line="+80"/>
+        <location filename="../app/ui/window/document_session.py" line="+81"/>
         <source>open in {holder}</source>
         <translation>已在 {holder} 中打开</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>its folder cannot be written ({reason})</source>
         <translation>它的文件夹无法写入（{reason}）</translation>
     </message>
@@ -581,7 +586,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
 你可以查看和试听，但不能编辑、渲染或保存。请在那边关闭它（或修复文件夹），然后重新打开以编辑。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Opened {root} read-only</source>
         <translation>已以只读方式打开 {root}</translation>
     </message>
@@ -601,7 +606,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>此项目的版本是用 {others} 生成的；当前引擎运行的是 {backend}：渲染过期台词时会用 {backend} 重新生成</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>Select one line to split</source>
         <translation>请选择一行台词来拆分</translation>
     </message>
@@ -625,8 +630,13 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <source>Cannot import</source>
         <translation>无法导入</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>Replace the script with {name}</source>
+        <translation>用 {name} 替换台本</translation>
+    </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+5"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>已导入 %n 句台词</numerusform>
@@ -640,7 +650,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+2"/>
         <source>; %n warning(s): </source>
         <translation>
             <numerusform>；%n 条警告：</numerusform>
@@ -660,24 +670,24 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
     </message>
     <message>
         <location line="+13"/>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location line="-23"/>
-        <location line="+3"/>
+        <location line="-22"/>
+        <location line="+2"/>
         <location line="+20"/>
         <source>selected</source>
         <translation>选中</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-20"/>
         <source>Nothing to render: no {scope} line needs it</source>
         <translation>没有要渲染的内容：没有需要渲染的{scope}台词</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Nothing to render: select the lines to render first</source>
         <translation>没有要渲染的内容：请先选择要渲染的台词</translation>
     </message>
@@ -714,7 +724,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>{seconds:5.1f} / {queued_s:.1f} 秒</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Cannot save the project</source>
         <translation>无法保存项目</translation>
     </message>
@@ -731,12 +741,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>EngineController</name>
     <message>
-        <location filename="../app/ui/engine/engine_controller.py" line="+31"/>
+        <location filename="../app/ui/engine/engine_controller.py" line="+32"/>
         <source>{backend} on the server {url}</source>
         <translation>服务器 {url} 上的 {backend}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>the default backend</source>
         <translation>默认后端</translation>
     </message>
@@ -746,7 +756,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>，模型 {model}</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+76"/>
         <source>not set up</source>
         <translation>未配置</translation>
     </message>
@@ -756,7 +766,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>引擎无法启动：{problem} — 请在 设置 → 语音引擎 中配置</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Restarting the engine: {what}; lines rendered with another backend become stale</source>
         <translation>正在重启引擎：{what}；用其他后端渲染的台词将标为过期</translation>
     </message>
@@ -776,7 +786,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>EngineStatus</name>
     <message>
-        <location filename="../app/ui/engine/engine_status.py" line="+37"/>
+        <location filename="../app/ui/engine/engine_status.py" line="+38"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
@@ -812,7 +822,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>引擎进程 {pid}，已启动 {seconds:.1f} 秒</translation>
     </message>
     <message numerus="yes">
-        <location line="+7"/>
+        <location line="+6"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个并发槽</numerusform>
@@ -1272,12 +1282,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>ExportController</name>
     <message>
-        <location filename="../app/ui/window/export_controller.py" line="+52"/>
+        <location filename="../app/ui/window/export_controller.py" line="+53"/>
         <source>{code}: the {kind} export is still running; wait or cancel it</source>
         <translation>{code}: {kind} 导出仍在进行中；请等待或取消</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -1355,7 +1365,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>过长 +%1 秒</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at the project&apos;s total speed-up limit, %2×.</source>
         <translation>过长：请缩短文本或加宽时段（还需 %1 秒）。适配最多只能加速到项目的总加速上限 %2×。</translation>
     </message>
@@ -1421,12 +1431,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
     <message>
         <location line="+2"/>
-        <location line="+67"/>
+        <location line="+66"/>
         <source>measuring…</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-64"/>
         <source>Clear cache</source>
         <translation>清空缓存</translation>
     </message>
@@ -1501,7 +1511,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>{name}：{kind}，{size} MB{state}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>folder: {current}</source>
         <translation>文件夹：{current}</translation>
     </message>
@@ -1529,7 +1539,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>LineDelivery</name>
     <message>
-        <location filename="../app/ui/script/line_delivery.py" line="+18"/>
+        <location filename="../app/ui/script/line_delivery.py" line="+19"/>
         <source>Character&apos;s</source>
         <translation>跟随角色</translation>
     </message>
@@ -1572,7 +1582,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>LinesModel</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="-354"/>
+        <location filename="../app/ui/script/columns.py" line="-351"/>
         <source>Checking…</source>
         <translation>正在检查…</translation>
     </message>
@@ -1682,7 +1692,7 @@ A machine translation to check: editing the text marks it checked.</source>
 这是需要核对的机器翻译：编辑文本后即标为已核对。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>letters</source>
         <translation>个字母</translation>
     </message>
@@ -1729,7 +1739,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>该版本比时段（{start}–{end}）长 {over:.2f} 秒。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>{number} of {count}</source>
         <translation>{number} / {count}</translation>
     </message>
@@ -1779,7 +1789,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>{fit}：{natural:.2f} 秒的语音放进 {slot:.2f} 秒的时段</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+38"/>
         <source>Character</source>
         <translation>角色</translation>
     </message>
@@ -2000,7 +2010,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/ui/window/main_window.py" line="+138"/>
+        <location filename="../app/ui/window/main_window.py" line="+139"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2082,7 +2092,12 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>正在导出 {kind}…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
+        <source>filter the script by “Failed QA”</source>
+        <translation>可按“质检未通过”筛选台本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Takes that overrun their slot</source>
         <translation>超出时段的版本</translation>
     </message>
@@ -2090,7 +2105,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+96"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+101"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
@@ -2102,27 +2117,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     <message>
         <location line="+2"/>
         <location line="+13"/>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-11"/>
         <source>subtitles.srt</source>
         <translation>字幕.srt</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Translate the lines into English (drafts to check)</source>
-        <translation>把台词翻译成英语（草稿，需要核对）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Whisper&apos;s translate task; each line keeps the original as its source text. With the bundled base model the English is often wrong: check every line</source>
-        <translation>使用 Whisper 的翻译任务；每句台词都保留原文作为源文本。使用内置的 base 模型时，英文经常有误：请逐句核对</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>Keep the original audio as a guide track</source>
         <translation>保留原声作为参考音轨</translation>
     </message>
@@ -2217,7 +2222,37 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>正在读取字幕…</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+7"/>
+        <source>Translate the lines (drafts to check) with</source>
+        <translation>翻译台词（作为待审草稿），使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Each line keeps the original as its source text and stays a draft until a person accepts it</source>
+        <translation>每行台词保留原文，在有人采纳之前一直是草稿</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>{model} at {url}</source>
+        <translation>{url} 上的 {model}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Set an endpoint in Project › Translate… first</source>
+        <translation>请先在“项目 › 翻译…”中设置接口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whisper translates into English while it hears (with the bundled base model the English is often wrong: check every line); the endpoint writes any language</source>
+        <translation>Whisper 在听写的同时译成英语（自带的 base 模型译文常有错误：请逐行检查）；接口可以译成任何语言</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The language the project dubs into: its characters speak it</source>
+        <translation>项目配音的目标语言：各角色都说这种语言</translation>
+    </message>
+    <message>
+        <location line="+46"/>
         <source>{BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one</source>
         <translation>{BAD_PROJECT_FILE}: {folder} 不是空文件夹，请选择一个新的文件夹</translation>
     </message>
@@ -2317,12 +2352,32 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>ProjectDialog</name>
     <message>
-        <location filename="../app/ui/settings/project_dialog.py" line="+52"/>
+        <location filename="../app/ui/settings/project_dialog.py" line="+51"/>
+        <source>EBU R128 broadcast (−23 LUFS)</source>
+        <translation>EBU R128 广播（−23 LUFS）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Web and streaming (−16 LUFS)</source>
+        <translation>网络与流媒体（−16 LUFS）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replaced by the dub (dialogue only)</source>
+        <translation>由配音取代（只有对白）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Its music and effects under the dub (the original dialogue taken out)</source>
         <translation>保留原片的音乐和音效，置于配音之下（去除原对白）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
+        <source>Kept under the dub, lowered while lines play</source>
+        <translation>保留在配音之下，台词播放时压低</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The source&apos;s channels (its centre taken out)</source>
         <translation>源音频的声道（去除中置声道）</translation>
     </message>
@@ -2355,9 +2410,24 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>转写出的中文台词使用的字形</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>The original&apos;s (no translation)</source>
+        <translation>与原片相同（不翻译）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The language the project dubs into: every character&apos;s voice speaks it, and Translate writes into it</source>
+        <translation>项目配音的目标语言：每个角色的音色都说这种语言，翻译也译成这种语言</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>Title</source>
         <translation>标题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target language</source>
+        <translation>目标语言</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2489,6 +2559,11 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <source>This project has no original audio yet (Project › Add the original audio)</source>
         <translation>此项目还没有原声（项目 › 添加原声）</translation>
     </message>
+    <message>
+        <location line="+50"/>
+        <source>Edit project settings</source>
+        <translation>编辑项目设置</translation>
+    </message>
 </context>
 <context>
     <name>QaCode</name>
@@ -2561,7 +2636,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>QaController</name>
     <message>
-        <location filename="../app/ui/script/qa_controller.py" line="+139"/>
+        <location filename="../app/ui/script/qa_controller.py" line="+140"/>
         <source>QA of line {order}: {error}</source>
         <translation>第 {order} 句的质检：{error}</translation>
     </message>
@@ -2574,7 +2649,112 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>QaThresholdsBox</name>
     <message>
-        <location filename="../app/ui/settings/qa_thresholds.py" line="+71"/>
+        <location filename="../app/ui/settings/qa_thresholds.py" line="+29"/>
+        <source>Word error rate at most</source>
+        <translation>词错误率上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of words Whisper heard wrong (0 = every word right): garbled speech, another line, a take cut short. Languages written with spaces between words.</source>
+        <translation>Whisper 听错的词所占比例（0 = 每个词都对）：可发现含糊的语音、念成了别的台词、被截断的版本。适用于词与词之间有空格的语言。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Character error rate at most</source>
+        <translation>字错误率上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same, counted in characters: Chinese, Japanese, Korean, Thai and the like</source>
+        <translation>同上，但按字计算：适用于中文、日语、韩语、泰语等</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speech time at least</source>
+        <translation>语音时长下限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The take&apos;s speech time as a share of what its text needs at the voice&apos;s pace: catches a take spoken far too fast or cut short, which the error rate misses</source>
+        <translation>版本的语音时长占该音色按其语速说完台词所需时长的比例：可发现说得过快或被截断的版本，这些错误率发现不了</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Wrong language when detected at</source>
+        <translation>语言不符的判定置信度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A take that sounds like another language than the line&apos;s, this sure, fails (told the line&apos;s language, Whisper would translate it instead)</source>
+        <translation>听起来是另一种语言、且置信度达到此值的版本判为不通过（若告诉 Whisper 台词的语言，它会改为翻译）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clipped samples at most</source>
+        <translation>削波采样上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of samples at full scale; above 0.1 % distortion is audible</source>
+        <translation>达到满幅的采样所占比例；超过 0.1 % 就能听出失真</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Silence before speech at most</source>
+        <translation>开口前静音上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dead air at the start of a take: a timing problem in a dub</source>
+        <translation>版本开头的空白：配音中的时间问题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Longest pause at most</source>
+        <translation>最长停顿上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A pause this long inside a take means the model stalled or a gap slipped in</source>
+        <translation>版本中出现这么长的停顿，说明模型卡住了或混进了空隙</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Silence after speech at most</source>
+        <translation>说完后静音上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dead air at the end of a take</source>
+        <translation>版本结尾的空白</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Overrun of the slot at most</source>
+        <translation>超出时段上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How far a take may run past its line&apos;s slot before it steps on the next line</source>
+        <translation>版本可以超出台词时段多少，再多就会压到下一句</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resemblance to the clip at least</source>
+        <translation>与参考音频相似度下限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speaker-embedding similarity (-1 to 1) between the take and the character&apos;s clip: catches a grossly wrong voice</source>
+        <translation>版本与角色参考音频的说话人嵌入相似度（-1 到 1）：可发现音色完全不对的情况</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Take QA: when a take fails</source>
+        <translation>版本质检：何时判为不通过</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Defaults</source>
         <translation>默认值</translation>
     </message>
@@ -2592,7 +2772,22 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RemoveCharacterDialog</name>
     <message>
-        <location filename="../app/ui/characters/character_removal.py" line="+67"/>
+        <location filename="../app/ui/characters/character_removal.py" line="+49"/>
+        <source>Remove character {name}</source>
+        <translation>删除角色 {name}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove character {name} and its {count} line(s)</source>
+        <translation>删除角色 {name} 及其 {count} 行台词</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Remove character {name}, its lines to {other}</source>
+        <translation>删除角色 {name}，其台词转给 {other}</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Remove {name}?</source>
         <translation>删除「{name}」？</translation>
     </message>
@@ -2627,12 +2822,12 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RenderController</name>
     <message>
-        <location filename="../app/ui/script/render_controller.py" line="+80"/>
+        <location filename="../app/ui/script/render_controller.py" line="+81"/>
         <source>{code}: a batch is already running; cancel it or wait for it to finish</source>
         <translation>{code}: 已有一批渲染在进行中；请取消或等待它完成</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>{code}: the engine is not ready yet</source>
         <translation>{code}: 引擎尚未就绪</translation>
     </message>
@@ -2642,7 +2837,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>{code}: 项目在这里是只读的（{reason}），无法渲染</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Nothing rendered: the voice was not accepted. Choose another speech backend in Settings › Voices engine, or accept its notice at the next render</source>
         <translation>未生成配音：未接受该音色的使用须知。请在“设置 › 语音引擎”中选择其他语音后端，或在下次生成时接受其须知</translation>
     </message>
@@ -2700,7 +2895,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-433"/>
+        <location filename="../app/ui/window/document_session.py" line="-428"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -3350,7 +3545,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../app/ui/settings/dialog.py" line="-137"/>
+        <location filename="../app/ui/settings/dialog.py" line="-136"/>
         <source>System default</source>
         <translation>系统默认</translation>
     </message>
@@ -3365,15 +3560,98 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>常规</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+154"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
 </context>
 <context>
+    <name>ShortenPreview</name>
+    <message>
+        <location filename="../app/ui/script/shorten_preview.py" line="+39"/>
+        <source>Shorten to fit</source>
+        <translation>缩短以适配</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The translator&apos;s shorter wordings: {fits} of {budgeted} lines with a slot would fit it. Untick a line to keep its wording; Apply changes the ticked ones (Edit › Undo brings the old wording back).</source>
+        <translation>译者给出的较短措辞：{budgeted} 行有时段的台词中有 {fits} 行能放进时段。取消勾选可保留某行原有措辞；“应用”只修改勾选的台词（“编辑 › 撤销”可恢复原措辞）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Now</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shorter</source>
+        <translation>缩短后</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Fit</source>
+        <translation>适配</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Untick to keep this wording</source>
+        <translation>取消勾选以保留这句措辞</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>no slot</source>
+        <translation>无时段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>letters</source>
+        <translation>个字母</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>characters</source>
+        <translation>个字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{limit} {unit}</source>
+        <translation>{limit} {unit}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{old} → {new} characters</source>
+        <translation>{old} → {new} 个字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fits</source>
+        <translation>能放进</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>runs over</source>
+        <translation>超出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{old} → {new}: {verdict}</source>
+        <translation>{old} → {new}：{verdict}</translation>
+    </message>
+</context>
+<context>
     <name>SpeedBox</name>
     <message>
-        <location filename="../app/ui/script/speed_box.py" line="+63"/>
+        <location filename="../app/ui/script/speed_box.py" line="+64"/>
         <source>{about}
 Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here to replace it.</source>
         <translation>{about}
@@ -3422,7 +3700,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StressPanel</name>
     <message>
-        <location filename="../app/ui/stress/panel.py" line="+202"/>
+        <location filename="../app/ui/stress/panel.py" line="+118"/>
+        <source>{group} {measure}</source>
+        <translation>{group} {measure}</translation>
+    </message>
+    <message>
+        <location line="+98"/>
         <source>Starting: {describe}…</source>
         <translation>正在启动：{describe}…</translation>
     </message>
@@ -3594,7 +3877,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TargetBox</name>
     <message>
-        <location filename="../app/ui/stress/target.py" line="+57"/>
+        <location filename="../app/ui/stress/target.py" line="+58"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -4122,11 +4405,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>Cutting each voice&apos;s clip into voices/</source>
         <translation>正在把每个声音的片段剪入 voices/</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Translating the lines</source>
+        <translation>正在翻译台词</translation>
+    </message>
 </context>
 <context>
     <name>TranslateDialog</name>
     <message>
-        <location filename="../app/ui/script/translate_dialog.py" line="+73"/>
+        <location filename="../app/ui/script/translate_dialog.py" line="+74"/>
         <source>Translate the script</source>
         <translation>翻译台词</translation>
     </message>
@@ -4279,7 +4567,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TranslationController</name>
     <message>
-        <location filename="../app/ui/script/translation_controller.py" line="+54"/>
+        <location filename="../app/ui/script/translation_controller.py" line="+65"/>
         <location line="+33"/>
         <source>Cannot translate</source>
         <translation>无法翻译</translation>
@@ -4307,22 +4595,22 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="+4"/>
         <location line="+8"/>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>Cannot shorten</source>
         <translation>无法缩短</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-22"/>
         <source>{0}: no translation endpoint yet; set one in Project › Translate…</source>
         <translation>{0}：尚未设置翻译接口，请在“项目 › 翻译…”中设置</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+34"/>
         <source>Shortened {0} lines; {1} of {2} with a slot now fit it (Edit › Undo brings the old wording back)</source>
         <translation>已缩短 {0} 句台词；有时间段的 {2} 句中，现在有 {1} 句放得下（“编辑 › 撤销”可恢复原来的措辞）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-12"/>
         <source>Shortening {0} lines</source>
         <translation>正在缩短 {0} 句台词</translation>
     </message>
@@ -4332,7 +4620,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>缩短已取消，台词保持原样</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+6"/>
+        <source>No line was ticked; the lines are as they were</source>
+        <translation>没有勾选任何台词；台词保持原样</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>None of the selected lines is a draft translation</source>
         <translation>选中的台词中没有待确认的译文草稿</translation>
     </message>
@@ -4362,7 +4655,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>已将 {0} 句台词译成 {1}（草稿）；{3} 句有时间段的台词中，初译放得下 {2} 句，请求缩短后 {4} 句（“编辑 › 撤销”可撤回）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>; {0} lines leave out a glossary term</source>
         <translation>；{0} 句台词漏用了术语表中的词</translation>
     </message>
@@ -4370,7 +4663,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>UseNotice</name>
     <message>
-        <location filename="../app/ui/engine/use_notice.py" line="+30"/>
+        <location filename="../app/ui/engine/use_notice.py" line="+31"/>
         <source>Before you use {0}</source>
         <translation>使用 {0} 之前</translation>
     </message>
@@ -4383,17 +4676,32 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+57"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+68"/>
         <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+61"/>
+        <source>the lines were not translated ({error}): translate them with Project › Translate…</source>
+        <translation>台词未翻译（{error}）：请用“项目 › 翻译…”翻译</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the {language} lines are {model}&apos;s translation, marked as drafts to check</source>
+        <translation>{language} 台词由 {model} 翻译，已标为待审草稿</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+7"/>
+        <source>Cannot translate</source>
+        <translation>无法翻译</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source> from {source}</source>
         <translation>，来自 {source}</translation>
     </message>
@@ -4570,7 +4878,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-230"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-268"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
     </message>
@@ -4578,7 +4886,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+302"/>
+        <location line="+340"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
@@ -4745,7 +5053,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoiceGapsDialog</name>
     <message>
-        <location filename="../app/ui/script/gaps_dialog.py" line="+37"/>
+        <location filename="../app/ui/script/gaps_dialog.py" line="+38"/>
         <source>Some lines cannot be rendered yet</source>
         <translation>有些台词还无法渲染</translation>
     </message>
@@ -4793,7 +5101,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoicesEnginePage</name>
     <message>
-        <location filename="../app/ui/engine/voices_engine_page.py" line="+86"/>
+        <location filename="../app/ui/engine/voices_engine_page.py" line="+87"/>
         <source>CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time (on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; not for dubbing.</source>
         <translation>仅 CPU：torch 没有检测到 CUDA GPU。CosyVoice2-0.5B 在 CPU 上远慢于实时（在双核机器上，完整模型每个语音 token 约需 0.3 秒，而实时只需 0.04 秒：一句 6 秒的台词用了 78 秒）。可用于检查配置和运行小型合成模型，不适合配音。</translation>
     </message>
@@ -5133,7 +5441,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>actions</name>
     <message>
-        <location filename="../app/ui/window/actions.py" line="+31"/>
+        <location filename="../app/ui/window/actions.py" line="+34"/>
         <source>Waiting for the engine to start…</source>
         <translation>正在等待引擎启动…</translation>
     </message>
@@ -5539,9 +5847,32 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>backends</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="+9"/>
+        <source>Piper (embedded, en_US joe)</source>
+        <translation>Piper（内置，美式英语 joe）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>zh-baker (embedded Mandarin, female; non-commercial)</source>
+        <translation>zh-baker（内置普通话女声；仅限非商业用途）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Embedded voices (Piper English + zh-baker Mandarin)</source>
+        <translation>内置音色（Piper 英语 + zh-baker 普通话）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CosyVoice2-0.5B (voice cloning)</source>
+        <translation>CosyVoice2-0.5B（声音克隆）</translation>
+    </message>
+</context>
+<context>
     <name>formats</name>
     <message>
-        <location filename="../app/project/export_registry.py" line="+106"/>
+        <location filename="../app/project/export_registry.py" line="+117"/>
         <source>Line WAVs</source>
         <translation>逐句 WAV</translation>
     </message>
@@ -5631,7 +5962,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+799"/>
+        <location filename="../app/project/script_io.py" line="+801"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -5647,6 +5978,377 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>languages</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="-11"/>
+        <source>English</source>
+        <translation>英语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chinese (Mandarin)</source>
+        <translation>中文（普通话）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chinese (Cantonese)</source>
+        <translation>中文（粤语）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Japanese</source>
+        <translation>日语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Korean</source>
+        <translation>韩语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Russian</source>
+        <translation>俄语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Arabic</source>
+        <translation>阿拉伯语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thai</source>
+        <translation>泰语</translation>
+    </message>
+    <message>
+        <location filename="../app/ui/language.py" line="+199"/>
+        <source>{name} ({code})</source>
+        <translation>{name}（{code}）</translation>
+    </message>
+</context>
+<context>
+    <name>measures</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="+7"/>
+        <source>jobs</source>
+        <translation>任务数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>volume</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>Measured jobs that ended (warm-up jobs left out)</source>
+        <translation>已结束的计量任务（不含预热任务）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in flight</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The most jobs submitted and not yet ended at one moment</source>
+        <translation>同一时刻已提交但尚未结束的任务数的最大值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Jobs that failed or timed out</source>
+        <translation>失败或超时的任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>jobs/s</source>
+        <translation>任务/秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Successful jobs per second</source>
+        <translation>每秒成功完成的任务数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>audio s/s</source>
+        <translation>音频秒/秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Seconds of speech produced per second of the run</source>
+        <translation>运行中每秒生成的语音秒数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1st audio mean</source>
+        <translation>首段音频均值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>first audio (s)</source>
+        <translation>首段音频（秒）</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Time from a job being due to its first audio, mean over the level</source>
+        <translation>从任务到期到出现首段音频的时间，该级别的平均值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+21"/>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>First audio, median: half of the lines started to sound sooner</source>
+        <translation>首段音频中位数：一半台词在此之前开始发声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>First audio, 90th percentile: 90 of every 100 lines started to sound sooner</source>
+        <translation>首段音频第 90 百分位：每 100 行台词中有 90 行在此之前开始发声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+18"/>
+        <source>p95</source>
+        <translation>p95</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>First audio, 95th percentile: 95 of every 100 lines started to sound sooner (what the objective bounds)</source>
+        <translation>首段音频第 95 百分位：每 100 行台词中有 95 行在此之前开始发声（目标约束的就是它）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+18"/>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>First audio, 99th percentile: 99 of every 100 lines started to sound sooner</source>
+        <translation>首段音频第 99 百分位：每 100 行台词中有 99 行在此之前开始发声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sd</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Spread of first audio: its standard deviation</source>
+        <translation>首段音频的离散程度：标准差</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max/p95</source>
+        <translation>最大值/p95</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Spread of first audio: how far the worst job lies beyond the p95 (1.00 = not at all)</source>
+        <translation>首段音频的离散程度：最差任务超出 p95 多少（1.00 = 完全没有超出）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>total mean</source>
+        <translation>总时长均值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>total (s)</source>
+        <translation>总时长（秒）</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Time from due to the last audio, mean</source>
+        <translation>从到期到最后一段音频的时间，平均值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Whole line, median</source>
+        <translation>整行台词，中位数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Whole line, 95th percentile</source>
+        <translation>整行台词，第 95 百分位</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Whole line, 99th percentile</source>
+        <translation>整行台词，第 99 百分位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stalls/job</source>
+        <translation>卡顿/任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>playback and engine</source>
+        <translation>播放与引擎</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Times per job a listener would have run out of audio</source>
+        <translation>每个任务中听众会遇到音频断档的次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>worst gap</source>
+        <translation>最长断档</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The worst wait for a chunk beyond the audio already delivered, in seconds (&gt; 0 is a stall)</source>
+        <translation>在已送达音频之外等待下一段音频的最长时间，单位秒（&gt; 0 即为卡顿）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>queue p95</source>
+        <translation>排队 p95</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Seconds a job waited in the engine&apos;s queue, 95th percentile</source>
+        <translation>任务在引擎队列中等待的秒数，第 95 百分位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compute p95</source>
+        <translation>计算 p95</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Seconds the engine spent computing a job&apos;s pieces, 95th percentile</source>
+        <translation>引擎计算一个任务各片段所用的秒数，第 95 百分位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cpu %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine CPU, mean (100 = one core busy)</source>
+        <translation>引擎 CPU 占用，平均值（100 = 占满一个核心）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rss MB</source>
+        <translation>内存 MB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Engine resident memory, highest</source>
+        <translation>引擎常驻内存，最高值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gpu %</source>
+        <translation>GPU %</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>GPU utilisation, mean (empty without an NVIDIA GPU)</source>
+        <translation>GPU 利用率，平均值（没有 NVIDIA GPU 时为空）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Δ p95 1st</source>
+        <translation>Δ 首段 p95</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <source>vs first level</source>
+        <translation>相对第一级</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Change of the first-audio p95 against the first level</source>
+        <translation>首段音频 p95 相对第一级的变化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Δ jobs/s</source>
+        <translation>Δ 任务/秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change of throughput against the first level</source>
+        <translation>吞吐量相对第一级的变化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>goodput</source>
+        <translation>有效率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>objective</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Goodput: the share of lines that were good enough, i.e. started to sound within the objective and never stalled</source>
+        <translation>有效率：达标台词的比例，即在目标时间内开始发声且从未卡顿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>goodput/s</source>
+        <translation>有效台词/秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Goodput per second: lines per second that started to sound within the objective and never stalled</source>
+        <translation>每秒有效台词数：每秒在目标时间内开始发声且从未卡顿的台词数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ok</source>
+        <translation>达标</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whether the level met the objective</source>
+        <translation>该级别是否达到目标</translation>
+    </message>
+</context>
+<context>
     <name>messages</name>
     <message>
         <location filename="../app/project/messages.py" line="+20"/>
@@ -5657,6 +6359,419 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+1"/>
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
+    </message>
+</context>
+<context>
+    <name>phrases</name>
+    <message>
+        <location filename="../app/project/phrases.py" line="+65"/>
+        <source>line {order} has no character: {quoted}</source>
+        <translation>第 {order} 行台词没有角色：{quoted}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>character {quoted} {problem}; {waiting}</source>
+        <translation>角色 {quoted}{problem}；{waiting}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>has a clip the engine refuses ({why})</source>
+        <translation>的参考音频被引擎拒绝（{why}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>has a missing clip ({file})</source>
+        <translation>的参考音频文件不见了（{file}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>has no reference clip</source>
+        <translation>还没有参考音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} line waits for it</source>
+        <translation>有 {count} 行台词在等它配音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} lines wait for it</source>
+        <translation>有 {count} 行台词在等它配音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {order}: {problem}</source>
+        <translation>第 {order} 行：{problem}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{cps:.1f} characters/s, measured from {count} take</source>
+        <translation>每秒 {cps:.1f} 字，由 {count} 个版本测得</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{cps:.1f} characters/s, measured from {count} takes</source>
+        <translation>每秒 {cps:.1f} 字，由 {count} 个版本测得</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{cps:.1f} characters/s, a typical pace: no takes of this voice yet</source>
+        <translation>每秒 {cps:.1f} 字，常见语速：该音色还没有版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Overlaps line {others} of the same character: one voice cannot say both at once.</source>
+        <translation>与同一角色的第 {others} 行台词重叠：一个声音不能同时说两句。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Overlaps lines {others} of the same character: one voice cannot say both at once.</source>
+        <translation>与同一角色的第 {others} 行台词重叠：一个声音不能同时说两句。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Too fast to say naturally: {cps:.1f} characters/s (over {limit:.3g} in {language}); shorten the text or widen the slot.</source>
+        <translation>语速太快，无法自然说出：每秒 {cps:.1f} 字（{language}超过 {limit:.3g}）；请精简台词或加宽时段。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fast: {cps:.1f} characters/s (comfortable up to {limit:.3g} in {language}).</source>
+        <translation>偏快：每秒 {cps:.1f} 字（{language}舒适上限为 {limit:.3g}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Likely too long: about {expected:.1f} s of speech for a {slot:.2f} s slot.</source>
+        <translation>可能过长：约 {expected:.1f} 秒的语音，时段只有 {slot:.2f} 秒。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>open slot (no end, and no timed line after it)</source>
+        <translation>开放时段（没有结束时间，其后也没有带时间的台词）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{cps:.1f} characters/s, {wpm:.0f} words/min over a {slot:.2f} s slot</source>
+        <translation>每秒 {cps:.1f} 字，每分钟 {wpm:.0f} 词，时段 {slot:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{pace}
+Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
+        <translation>{pace}
+按该音色的语速，预计约 {expected:.1f} 秒（{voice}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add line</source>
+        <translation>添加台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add {count} lines</source>
+        <translation>添加 {count} 行台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove line</source>
+        <translation>删除台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove {count} lines</source>
+        <translation>删除 {count} 行台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move line</source>
+        <translation>移动台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move {count} lines</source>
+        <translation>移动 {count} 行台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit text</source>
+        <translation>编辑台词文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change character</source>
+        <translation>更换角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit to slot</source>
+        <translation>适配时段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change line speed</source>
+        <translation>更改台词语速</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit line</source>
+        <translation>编辑台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change line delivery</source>
+        <translation>更改台词演绎</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit source text</source>
+        <translation>编辑原文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mark translation checked</source>
+        <translation>标记译文已审校</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit timecode</source>
+        <translation>编辑时间码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assign character</source>
+        <translation>分配角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose take</source>
+        <translation>选择版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add character {name}</source>
+        <translation>添加角色 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove character</source>
+        <translation>删除角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rename character</source>
+        <translation>重命名角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit character</source>
+        <translation>编辑角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit project settings</source>
+        <translation>编辑项目设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set video</source>
+        <translation>设置视频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove video</source>
+        <translation>移除视频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Split line</source>
+        <translation>拆分台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Merge {count} lines</source>
+        <translation>合并 {count} 行台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replace &apos;{find}&apos; in {count} line</source>
+        <translation>在 {count} 行台词中替换“{find}”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replace &apos;{find}&apos; in {count} lines</source>
+        <translation>在 {count} 行台词中替换“{find}”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Merge characters</source>
+        <translation>合并角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Split {name} off</source>
+        <translation>拆分出 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shorten line to fit</source>
+        <translation>缩短台词以适配时段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shorten {count} lines to fit</source>
+        <translation>缩短 {count} 行台词以适配时段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Translate line</source>
+        <translation>翻译台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Translate {count} lines</source>
+        <translation>翻译 {count} 行台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept translation</source>
+        <translation>采纳译文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept {count} translations</source>
+        <translation>采纳 {count} 条译文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit glossary</source>
+        <translation>编辑术语表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transcribe the dialogue</source>
+        <translation>转写对白</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import {name}</source>
+        <translation>导入 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dub into {language}</source>
+        <translation>配音目标语言改为{language}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dub in the original&apos;s language</source>
+        <translation>按原片语言配音</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Exported {format}: {files}</source>
+        <translation>已导出 {format}：{files}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exported {format}: {files} (+{more} more)</source>
+        <translation>已导出 {format}：{files}（另有 {more} 个）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} line(s) have no take and were left out: {orders}</source>
+        <translation>{count} 行台词没有版本，未导出：{orders}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} take(s) in it failed QA (lines {orders}; {hint})</source>
+        <translation>其中 {count} 个版本未通过质检（第 {orders} 行；{hint}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loudness: {level} (target {target:g} LUFS, ceiling {ceiling:g} dBTP)</source>
+        <translation>响度：{level}（目标 {target:g} LUFS，上限 {ceiling:g} dBTP）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loudness: {level} (target {target:g} LUFS, ceiling {ceiling:g} dBTP); the limiter took the peaks down</source>
+        <translation>响度：{level}（目标 {target:g} LUFS，上限 {ceiling:g} dBTP）；限幅器压低了峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loudness: {level} (loudness normalisation off)</source>
+        <translation>响度：{level}（响度标准化已关闭）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loudness: {level} (loudness normalisation off); the limiter took the peaks down</source>
+        <translation>响度：{level}（响度标准化已关闭）；限幅器压低了峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the mix was turned down {db:.1f} dB to avoid clipping</source>
+        <translation>为避免削波，混音电平调整了 {db:.1f} dB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>note: {note}</source>
+        <translation>注意：{note}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {order}: {what}</source>
+        <translation>第 {order} 行：{what}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>still overruns: {overrun}</source>
+        <translation>仍然超出：{overrun}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {order} ({character}) runs {overrun:.2f} s past its slot (take {duration:.2f} s from {start:.2f} s, slot ends at {slot_end:.2f} s)</source>
+        <translation>第 {order} 行（{character}）超出时段 {overrun:.2f} 秒（版本长 {duration:.2f} 秒，从 {start:.2f} 秒开始，时段在 {slot_end:.2f} 秒结束）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no character</source>
+        <translation>无角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{lufs:.1f} LUFS, true peak {peak:.1f} dBTP</source>
+        <translation>{lufs:.1f} LUFS，真峰值 {peak:.1f} dBTP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{lufs:.1f} LUFS, true peak silent</source>
+        <translation>{lufs:.1f} LUFS，真峰值：静音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unmeasurable (too short or silent), true peak {peak:.1f} dBTP</source>
+        <translation>无法测量（太短或静音），真峰值 {peak:.1f} dBTP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unmeasurable (too short or silent), true peak silent</source>
+        <translation>无法测量（太短或静音），真峰值：静音</translation>
+    </message>
+</context>
+<context>
+    <name>translators</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="-85"/>
+        <source>Whisper (into English, while transcribing)</source>
+        <translation>Whisper（转写时译成英语）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OpenAI-compatible chat endpoint (Ollama, llama.cpp, vLLM, hosted)</source>
+        <translation>OpenAI 兼容的对话接口（Ollama、llama.cpp、vLLM 或托管服务）</translation>
     </message>
 </context>
 </TS>

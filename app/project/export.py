@@ -47,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
+from app.project import phrases
 from app.project.errors import ExportError, MediaError
 from app.project.fit import describe_too_long
 from app.project.fsutil import (
@@ -68,6 +69,7 @@ from app.project.loudness import (
 )
 from app.project.media import probe_video
 from app.project.model import ProjectSettings, Take
+from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.script_io import (
     has_source_text,
@@ -104,10 +106,8 @@ class Overrun:
     overrun_s: float
 
     def describe(self) -> str:
-        return (
-            f"line {self.order} ({self.character or 'no character'}) runs {self.overrun_s:.2f} s past its slot "
-            f"(take {self.duration:.2f} s from {self.start:.2f} s, slot ends at {self.slot_end:.2f} s)"
-        )
+        return Phrase(phrases.OVERRUN, order=self.order, character=self.character or Phrase(phrases.NO_CHARACTER),
+                      overrun=self.overrun_s, duration=self.duration, start=self.start, slot_end=self.slot_end)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.project import phrases
 from app.project.errors import ExportError
 from app.project.export import (
     ExportResult,
@@ -25,6 +26,7 @@ from app.project.export import (
     export_stems,
     export_subtitles,
 )
+from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.qa import lines_failing_qa
 from app.project.script_io import export_script
@@ -179,26 +181,30 @@ def export_summary(project: Project, fmt: ExportFormat, result: ExportResult, qa
     that surface lists takes that failed QA ("see dubstudio qa")."""
     shown = [str(path.relative_to(project.root)) if path.is_relative_to(project.root) else str(path)
              for path in result.files[:FILES_SHOWN]]
-    more = f" (+{len(result.files) - FILES_SHOWN} more)" if len(result.files) > FILES_SHOWN else ""
     notes: list[str] = []
     missing = result.missing if fmt.from_takes else []  # a script export keeps every line, take or not
     if missing:
-        notes.append(f"{len(missing)} line(s) have no take and were left out: {', '.join(map(str, missing))}")
+        notes.append(Phrase(phrases.LEFT_OUT, count=len(missing), orders=", ".join(map(str, missing))))
     failing = lines_failing_qa(project) if fmt.from_takes else []
     if failing:
-        notes.append(f"{len(failing)} take(s) in it failed QA (lines "
-                     f"{', '.join(str(project.order_of(line.id)) for line in failing)}; {qa_hint})")
+        notes.append(Phrase(phrases.FAILED_QA, count=len(failing), hint=qa_hint,
+                            orders=", ".join(str(project.order_of(line.id)) for line in failing)))
     settings = project.settings
     if result.level is not None:
-        target = settings.loudness_target_lufs
-        aim = (f" (target {target:g} LUFS, ceiling {settings.true_peak_dbtp:g} dBTP)" if target is not None
-               else " (loudness normalisation off)")
-        notes.append(f"loudness: {result.level.describe()}{aim}"
-                     + ("; the limiter took the peaks down" if result.limited else ""))
+        target, level = settings.loudness_target_lufs, result.level.describe()
+        if target is not None:
+            notes.append(Phrase(phrases.LOUDNESS_LIMITED if result.limited else phrases.LOUDNESS, level=level,
+                                target=target, ceiling=settings.true_peak_dbtp))
+        else:
+            notes.append(Phrase(phrases.LOUDNESS_OFF_LIMITED if result.limited else phrases.LOUDNESS_OFF, level=level))
     if result.gain < 1.0 and settings.loudness_target_lufs is None:
-        notes.append(f"the mix was turned down {20 * math.log10(result.gain):.1f} dB to avoid clipping")
-    notes += [f"note: {note}" for note in result.notes]
-    details = [f"line {order}: {what}" for order, what in result.fitted]
-    details += [f"still overruns: {overrun.describe()}" for overrun in result.overruns]
-    return ExportSummary(f"Exported {fmt.name}: {', '.join(shown)}{more}", notes, details,
+        notes.append(Phrase(phrases.TURNED_DOWN, db=20 * math.log10(result.gain)))
+    notes += [Phrase(phrases.NOTE, note=note) for note in result.notes]
+    details: list[str] = [Phrase(phrases.LINE_DETAIL, order=order, what=what) for order, what in result.fitted]
+    details += [Phrase(phrases.STILL_OVERRUNS, overrun=overrun.describe()) for overrun in result.overruns]
+    files = ", ".join(shown)
+    more = len(result.files) - FILES_SHOWN
+    headline = Phrase(phrases.EXPORTED_MORE, format=fmt.name, files=files, more=more) if more > 0 else \
+        Phrase(phrases.EXPORTED, format=fmt.name, files=files)
+    return ExportSummary(headline, notes, details,
                          bool(missing or failing or result.overruns))

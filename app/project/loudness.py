@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.project import phrases
+from app.project.phrases import Phrase
 from engine.core.audio_io import resample
 
 if TYPE_CHECKING:
@@ -40,9 +42,13 @@ class Level:
     peak_dbtp: float | None
 
     def describe(self) -> str:
-        lufs = "unmeasurable (too short or silent)" if self.lufs is None else f"{self.lufs:.1f} LUFS"
-        peak = "silent" if self.peak_dbtp is None else f"{self.peak_dbtp:.1f} dBTP"
-        return f"{lufs}, true peak {peak}"
+        if self.lufs is None:
+            if self.peak_dbtp is None:
+                return Phrase(phrases.LEVEL_NOTHING)
+            return Phrase(phrases.LEVEL_UNMEASURABLE, peak=self.peak_dbtp)
+        if self.peak_dbtp is None:
+            return Phrase(phrases.LEVEL_SILENT_PEAK, lufs=self.lufs)
+        return Phrase(phrases.LEVEL, lufs=self.lufs, peak=self.peak_dbtp)
 
 
 def integrated_loudness(audio: np.ndarray, sample_rate: int) -> float | None:

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from app.project import phrases
 from app.project.errors import ProjectError
 from app.project.model import Character, Line
+from app.project.phrases import Phrase, counted
 from app.project.project import Project
 from engine.core.languages import language_refusal, line_language
 from engine.core.protocol import EngineError
@@ -50,20 +52,21 @@ class VoiceGaps:
         return bool(self.lines_without_character or self.characters_without_clip)
 
     def describe(self) -> list[str]:
-        """One sentence per problem, for a terminal or a message box."""
+        """One sentence per problem, for a terminal or a message box (each a Phrase, which the
+        studio says in its language)."""
         out: list[str] = []
         for line in self.lines_without_character:
             text = line.text if len(line.text) <= TEXT_PREVIEW else line.text[: TEXT_PREVIEW - 1] + "…"
-            out.append(f"line {line.order} has no character: {text!r}")
+            out.append(Phrase(phrases.LINE_WITHOUT_CHARACTER, order=line.order, quoted=repr(text)))
         for char in self.characters_without_clip:
-            lines = f"{char.line_count} line waits" if char.line_count == 1 else f"{char.line_count} lines wait"
             if char.unusable:
-                problem = f"has a clip the engine refuses ({char.unusable})"
+                problem = Phrase(phrases.CLIP_REFUSED, why=char.unusable)
             elif char.missing_file:
-                problem = f"has a missing clip ({char.missing_file})"
+                problem = Phrase(phrases.CLIP_MISSING, file=char.missing_file)
             else:
-                problem = "has no reference clip"
-            out.append(f"character {char.name!r} {problem}; {lines} for it")
+                problem = Phrase(phrases.NO_CLIP)
+            waiting = counted(char.line_count, phrases.ONE_LINE_WAITS, phrases.LINES_WAIT)
+            out.append(Phrase(phrases.CHARACTER_PROBLEM, quoted=repr(char.name), problem=problem, waiting=waiting))
         return out
 
 
@@ -126,7 +129,7 @@ class LineInUnspokenLanguage:
     problem: str  # "E_LANGUAGE_UNSUPPORTED: …", naming the backends that speak it and the fix
 
     def describe(self) -> str:
-        return f"line {self.order}: {self.problem}"
+        return Phrase(phrases.LINE_PROBLEM, order=self.order, problem=self.problem)
 
 
 def language_gaps(project: Project, backend: str, declared: Iterable[str],

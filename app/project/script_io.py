@@ -31,9 +31,11 @@ from typing import cast
 
 import srt
 
+from app.project import phrases
 from app.project.errors import ExportError, ImportFormatError, InvalidValueError
 from app.project.fsutil import atomic_write_text, bound_to
 from app.project.model import PALETTE, Character, Line, new_id, validate_line
+from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.timecode import TimeRangeError, format_timecode, parse_time
 from app.project.timeline import build_timeline
@@ -87,7 +89,7 @@ class ScriptImport:
         inserted at ``index`` (None = at the end).
         """
         name = Path(self.source).name if self.source else "script"
-        return AddLines(self.lines, index, self.characters, text=f"Import {name}", by_time=self.timed)
+        return AddLines(self.lines, index, self.characters, text=Phrase(phrases.IMPORT, name=name), by_time=self.timed)
 
 
 def decode_text(data: bytes, source: str = "input", encoding: str | None = None) -> str:

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.project import phrases
 from app.project.model import Line
+from app.project.phrases import Phrase, counted, language_name
 from app.project.project import Project
 from app.project.timeline import (
     OVERRUN_TOLERANCE_S,
@@ -53,8 +55,8 @@ class VoicePace:
 
     def describe(self) -> str:
         if self.takes:
-            return f"{self.cps:.1f} characters/s, measured from {self.takes} take{'s' if self.takes != 1 else ''}"
-        return f"{self.cps:.1f} characters/s, a typical pace: no takes of this voice yet"
+            return counted(self.takes, phrases.PACE_MEASURED_ONE, phrases.PACE_MEASURED, cps=self.cps)
+        return Phrase(phrases.PACE_TYPICAL, cps=self.cps)
 
 
 def voice_paces(project: Project) -> dict[str | None, VoicePace]:
@@ -116,31 +118,29 @@ class LineTiming:
     def warned(self) -> bool:
         return self.fast or self.likely_too_long or bool(self.overlaps)
 
-    def warnings(self) -> list[str]:
+    def warnings(self) -> list[Phrase]:
         """Sentences for people, the most serious first."""
-        found: list[str] = []
+        found: list[Phrase] = []
         if self.overlaps:
             others = ", ".join(str(order) for order in self.overlaps)
-            found.append(f"Overlaps line{'s' if len(self.overlaps) > 1 else ''} {others} of the same character: "
-                         "one voice cannot say both at once.")
+            found.append(Phrase(phrases.OVERLAPS if len(self.overlaps) > 1 else phrases.OVERLAPS_ONE, others=others))
         if self.too_fast:
-            found.append(f"Too fast to say naturally: {self.cps:.1f} characters/s (over {self.rules.cps_too_fast:.3g} in "
-                         f"{self.rules.name}); "
-                         "shorten the text or widen the slot.")
+            found.append(Phrase(phrases.TOO_FAST, cps=self.cps, limit=self.rules.cps_too_fast,
+                                language=language_name(self.rules)))
         elif self.fast:
-            found.append(f"Fast: {self.cps:.1f} characters/s (comfortable up to {self.rules.cps_fast:.3g} in "
-                         f"{self.rules.name}).")
+            found.append(Phrase(phrases.FAST, cps=self.cps, limit=self.rules.cps_fast,
+                                language=language_name(self.rules)))
         if self.likely_too_long and self.slot_s is not None:
-            found.append(f"Likely too long: about {self.expected_s:.1f} s of speech for a {self.slot_s:.2f} s slot.")
+            found.append(Phrase(phrases.LIKELY_TOO_LONG, expected=self.expected_s, slot=self.slot_s))
         return found
 
     def describe(self) -> str:
         """The figures, for a tooltip."""
         if self.slot_s is None:
-            pace = "open slot (no end, and no timed line after it)"
+            pace = Phrase(phrases.OPEN_SLOT)
         else:
-            pace = (f"{self.cps:.1f} characters/s, {self.wpm:.0f} words/min over a {self.slot_s:.2f} s slot")
-        return f"{pace}\nExpected about {self.expected_s:.1f} s at this voice's pace ({self.pace.describe()})"
+            pace = Phrase(phrases.SLOT_PACE, cps=self.cps, wpm=self.wpm, slot=self.slot_s)
+        return Phrase(phrases.EXPECTED, pace=pace, expected=self.expected_s, voice=self.pace.describe())
 
 
 def line_timings(project: Project) -> dict[str, LineTiming]:

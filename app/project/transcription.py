@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from app.project import phrases
 from app.project.cast import (
     CastLibrary,
     CastMatch,
@@ -56,6 +57,7 @@ from app.project.fsutil import (
     unique_path,
 )
 from app.project.model import PALETTE, Character, Line, new_id, validate_line
+from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.timeline import character_languages, estimate_duration
 from app.project.undo import Change, Command, CommandStack
@@ -156,7 +158,7 @@ class ReplaceScript(Command):
         self.lines, self.characters, self.language, self.keep = list(lines), list(characters), language, keep
         self.old_lines: list[Line] = []
         self.old_language = ""
-        self.text = "Transcribe the dialogue"
+        self.text = Phrase(phrases.TRANSCRIBE_DIALOGUE)
 
     def do(self, project: Project) -> Change:
         known = {c.id for c in project.characters} | {c.id for c in self.characters}

@@ -17,8 +17,10 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from app.project import phrases
 from app.project.errors import InvalidValueError, ProjectError
 from app.project.model import Line, LineBudget, validate_line
+from app.project.phrases import Phrase, counted, language_name
 from app.project.project import Project
 from app.project.undo import Change, Command
 from engine.core.codes import ErrorCode
@@ -27,7 +29,7 @@ from engine.translation import TranslationError
 from engine.translation.chat import ChatTranslator, Endpoint
 from engine.translation.glossary import GlossaryEntry, validate_glossary
 from engine.translation.lines import Budget, SourceLine, TranslatedLine
-from engine.translation.registry import TEXT_TRANSLATOR, translator_named
+from engine.translation.registry import LANGUAGE_CODE, TEXT_TRANSLATOR, translator_named
 
 Progress = Callable[[int, int], None]  # (lines done, lines in all)
 
@@ -139,8 +141,8 @@ class ApplyTranslation(Command):
         self.old_languages: dict[str, str] = {}
         self.old_target = ""
         count = len(self.results)
-        noun = "line" if count == 1 else f"{count} lines"
-        self.text = f"Shorten {noun} to fit" if shorten else f"Translate {noun}"
+        self.text = counted(count, phrases.SHORTEN_ONE, phrases.SHORTEN) if shorten else \
+            counted(count, phrases.TRANSLATE_ONE, phrases.TRANSLATE)
 
     @property
     def missing_terms(self) -> dict[str, tuple[str, ...]]:
@@ -158,10 +160,7 @@ class ApplyTranslation(Command):
             original = lines[line_id]
             original.text, original.source_text, original.draft, original.budget = (
                 line.text, line.source_text, line.draft, line.budget)
-        project.target_language = self.target_language
-        self.old_languages = {c.id: c.settings.language for c in project.characters}
-        for character in project.characters:
-            character.settings = replace(character.settings, language=self.target_language)
+        self.old_languages = _dub_into(project, self.target_language)
         return Change(frozenset(updated), frozenset(self.old_languages), project=True)
 
     def _updated(self, line: Line, result: TranslatedLine) -> Line:
@@ -175,11 +174,52 @@ class ApplyTranslation(Command):
         for line_id, (text, source_text, draft, budget) in self.old_lines.items():
             line = project.line(line_id)
             line.text, line.source_text, line.draft, line.budget = text, source_text, draft, budget
-        project.target_language = self.old_target
-        for character in project.characters:
-            if character.id in self.old_languages:
-                character.settings = replace(character.settings, language=self.old_languages[character.id])
+        _restore_languages(project, self.old_target, self.old_languages)
         return Change(frozenset(self.old_lines), frozenset(self.old_languages), project=True)
+
+
+def _dub_into(project: Project, language: str) -> dict[str, str]:
+    """The project's target language set to ``language``, and every character's language with it
+    (its voice speaks the dub); returns each character's language before, by id."""
+    before = {c.id: c.settings.language for c in project.characters}
+    project.target_language = language
+    for character in project.characters:
+        character.settings = replace(character.settings, language=language)
+    return before
+
+
+def _restore_languages(project: Project, target: str, languages: dict[str, str]) -> None:
+    project.target_language = target
+    for character in project.characters:
+        if character.id in languages:
+            character.settings = replace(character.settings, language=languages[character.id])
+
+
+class SetTargetLanguage(Command):
+    """The language the project dubs into (Project settings), and its characters' languages with
+    it, as one undoable edit; "" goes back to the original's language (no translation), and the
+    characters then take the project's language."""
+
+    def __init__(self, language: str) -> None:
+        language = language.strip()
+        if language and not LANGUAGE_CODE.match(language):
+            raise InvalidValueError(f"{language!r} is not a language code (such as en, zh or pt-BR)")
+        self.language = language
+        self.old_target = ""
+        self.old_languages: dict[str, str] = {}
+        self.text = Phrase(phrases.SET_TARGET_LANGUAGE, language=language_name(rules_for(language))) if language \
+            else Phrase(phrases.NO_TARGET_LANGUAGE)
+
+    def do(self, project: Project) -> Change:
+        self.old_target = project.target_language
+        spoken = self.language or project.language
+        self.old_languages = _dub_into(project, spoken)
+        project.target_language = self.language
+        return Change(frozenset(line.id for line in project.lines), frozenset(self.old_languages), project=True)
+
+    def undo(self, project: Project) -> Change:
+        _restore_languages(project, self.old_target, self.old_languages)
+        return Change(frozenset(line.id for line in project.lines), frozenset(self.old_languages), project=True)
 
 
 class AcceptTranslations(Command):
@@ -188,7 +228,7 @@ class AcceptTranslations(Command):
     def __init__(self, line_ids: Sequence[str]) -> None:
         self.line_ids = list(dict.fromkeys(line_ids))
         self.accepted: list[str] = []
-        self.text = "Accept translation" if len(self.line_ids) == 1 else f"Accept {len(self.line_ids)} translations"
+        self.text = counted(len(self.line_ids), phrases.ACCEPT_TRANSLATION, phrases.ACCEPT_TRANSLATIONS)
 
     def do(self, project: Project) -> Change:
         lines = project.lines_by_ids(self.line_ids)
@@ -209,7 +249,7 @@ class EditGlossary(Command):
     def __init__(self, entries: Sequence[GlossaryEntry]) -> None:
         self.entries = list(entries)
         self.old: list[GlossaryEntry] = []
-        self.text = "Edit glossary"
+        self.text = Phrase(phrases.EDIT_GLOSSARY)
 
     def do(self, project: Project) -> Change:
         try:

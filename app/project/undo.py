@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
+from app.project import phrases
 from app.project.errors import InvalidValueError, UnknownIdError
 from app.project.fsutil import check_relative
 from app.project.model import (
@@ -36,6 +37,7 @@ from app.project.model import (
     validate_character,
     validate_line,
 )
+from app.project.phrases import Phrase, counted
 from app.project.project import Project
 from engine.core.languages import join_pieces
 
@@ -68,7 +70,7 @@ class Command(abc.ABC):
     """One undoable edit."""
 
     #: Shown in the Edit menu as "Undo <text>".
-    text: str = "Edit"
+    text: str = Phrase(phrases.EDIT)
 
     @abc.abstractmethod
     def do(self, project: Project) -> Change:
@@ -109,7 +111,7 @@ class AddLines(Command):
         self.characters = list(characters)
         self.index = index
         self.by_time = by_time
-        self.text = text or (f"Add {len(self.lines)} lines" if len(self.lines) != 1 else "Add line")
+        self.text = text or counted(len(self.lines), phrases.ADD_LINE, phrases.ADD_LINES)
 
     def do(self, project: Project) -> Change:
         known = {c.id for c in project.characters} | {c.id for c in self.characters}
@@ -212,7 +214,7 @@ class RemoveLines(Command):
     def __init__(self, line_ids: Iterable[str]) -> None:
         self.line_ids = list(dict.fromkeys(line_ids))
         self.removed: list[tuple[int, Line]] = []
-        self.text = "Remove line" if len(self.line_ids) == 1 else f"Remove {len(self.line_ids)} lines"
+        self.text = counted(len(self.line_ids), phrases.REMOVE_LINE, phrases.REMOVE_LINES)
 
     def do(self, project: Project) -> Change:
         project.lines_by_ids(self.line_ids)  # raises on unknown ids before changing anything
@@ -238,7 +240,7 @@ class MoveLines(Command):
         self.line_ids = list(dict.fromkeys(line_ids))
         self.to_index = to_index
         self.before: list[str] = []
-        self.text = "Move line" if len(self.line_ids) == 1 else f"Move {len(self.line_ids)} lines"
+        self.text = counted(len(self.line_ids), phrases.MOVE_LINE, phrases.MOVE_LINES)
 
     def do(self, project: Project) -> Change:
         moving = project.lines_by_ids(self.line_ids)
@@ -299,13 +301,12 @@ class EditLine(Command):
             raise InvalidValueError("EditLine needs at least one field to change")
         self.old: dict[str, Any] = {}
         self.typing = typing
-        self.text = {"text": "Edit text", "character_id": "Change character", "fit": "Fit to slot", "speed": "Change line speed",
-                     "instruction": "Change line delivery",
-                     "source_text": "Edit source text", "draft": "Mark translation checked"}.get(
-            next(iter(self.new)) if len(self.new) == 1 else "", "Edit line"
+        template = {"text": phrases.EDIT_TEXT, "character_id": phrases.CHANGE_CHARACTER, "fit": phrases.FIT_TO_SLOT,
+                    "speed": phrases.CHANGE_LINE_SPEED, "instruction": phrases.CHANGE_LINE_DELIVERY,
+                    "source_text": phrases.EDIT_SOURCE_TEXT, "draft": phrases.MARK_TRANSLATION_CHECKED}.get(
+            next(iter(self.new)) if len(self.new) == 1 else "", phrases.EDIT_LINE
         )
-        if set(self.new) <= {"start", "end"}:
-            self.text = "Edit timecode"
+        self.text = Phrase(phrases.EDIT_TIMECODE if set(self.new) <= {"start", "end"} else template)
 
     def do(self, project: Project) -> Change:
         line = project.line(self.line_id)
@@ -354,7 +355,7 @@ class AssignCharacter(Command):
         self.line_ids = list(dict.fromkeys(line_ids))
         self.character_id = character_id
         self.old: dict[str, str | None] = {}
-        self.text = "Assign character"
+        self.text = Phrase(phrases.ASSIGN_CHARACTER)
 
     def do(self, project: Project) -> Change:
         lines = project.lines_by_ids(self.line_ids)
@@ -378,7 +379,7 @@ class ChooseTake(Command):
         self.line_id = line_id
         self.take_id = take_id
         self.old: tuple[str | None, LineStatus, str] | None = None
-        self.text = "Choose take"
+        self.text = Phrase(phrases.CHOOSE_TAKE)
 
     def do(self, project: Project) -> Change:
         line = project.line(self.line_id)
@@ -416,7 +417,7 @@ class AddCharacter(Command):
     def __init__(self, character: Character, index: int | None = None) -> None:
         self.character = character
         self.index = index
-        self.text = f"Add character {character.name}"
+        self.text = Phrase(phrases.ADD_CHARACTER, name=character.name)
 
     def do(self, project: Project) -> Change:
         if any(c.id == self.character.id for c in project.characters):
@@ -440,7 +441,7 @@ class RemoveCharacter(Command):
         self.index = -1
         self.character: Character | None = None
         self.orphaned: list[str] = []
-        self.text = "Remove character"
+        self.text = Phrase(phrases.REMOVE_CHARACTER)
 
     def do(self, project: Project) -> Change:
         self.character = project.character(self.character_id)
@@ -478,7 +479,7 @@ class EditCharacter(Command):
         self.character_id = character_id
         self.new = changes
         self.old: dict[str, Any] = {}
-        self.text = "Rename character" if set(changes) == {"name"} else "Edit character"
+        self.text = Phrase(phrases.RENAME_CHARACTER if set(changes) == {"name"} else phrases.EDIT_CHARACTER)
 
     def do(self, project: Project) -> Change:
         char = project.character(self.character_id)
@@ -517,7 +518,7 @@ class EditProject(Command):
         if title is not _UNSET:
             self.new["title"] = title
         self.old: dict[str, Any] = {}
-        self.text = "Edit project settings"
+        self.text = Phrase(phrases.EDIT_PROJECT_SETTINGS)
 
     def do(self, project: Project) -> Change:
         settings = {k: v for k, v in self.new.items() if k != "title"}
@@ -553,7 +554,7 @@ class SetVideo(Command):
         self.video = video
         self.guide_audio = guide_audio
         self.old: tuple[VideoInfo | None, str | None] | None = None
-        self.text = "Set video" if video is not None else "Remove video"
+        self.text = Phrase(phrases.SET_VIDEO if video is not None else phrases.REMOVE_VIDEO)
 
     def do(self, project: Project) -> Change:
         for rel in (self.video.path if self.video else None, self.guide_audio):
@@ -643,7 +644,7 @@ class SplitLine(_ReplaceLines):
     """
 
     def __init__(self, line_id: str, at: int) -> None:
-        super().__init__([line_id], "Split line")
+        super().__init__([line_id], Phrase(phrases.SPLIT_LINE))
         self.at = at
 
     def make(self, project: Project, old: list[Line]) -> list[Line]:
@@ -664,7 +665,7 @@ class MergeLines(_ReplaceLines):
     sentence), from the first start to the last end, spoken by the first line's character."""
 
     def __init__(self, line_ids: Sequence[str]) -> None:
-        super().__init__(line_ids, f"Merge {len(line_ids)} lines")
+        super().__init__(line_ids, Phrase(phrases.MERGE_LINES, count=len(line_ids)))
         if len(line_ids) < 2:
             raise InvalidValueError("merging needs at least two lines")
 
@@ -692,7 +693,7 @@ def replace_in_lines(project: Project, find: str, replacement: str, *, match_cas
             edits.append(EditLine(line.id, text=changed))
     if not edits:
         return None
-    return Macro(edits, f"Replace '{find}' in {len(edits)} line{'s' if len(edits) != 1 else ''}")
+    return Macro(edits, counted(len(edits), phrases.REPLACE_ONE, phrases.REPLACE, find=find))
 
 
 class MergeCharacters(Command):
@@ -705,7 +706,7 @@ class MergeCharacters(Command):
     def __init__(self, kept_id: str, absorbed_id: str) -> None:
         self.kept_id, self.absorbed_id = kept_id, absorbed_id
         self.parts: list[Command] = []
-        self.text = "Merge characters"
+        self.text = Phrase(phrases.MERGE_CHARACTERS)
 
     def do(self, project: Project) -> Change:
         if self.kept_id == self.absorbed_id:
@@ -727,7 +728,7 @@ class SplitCharacter(Command):
         self.character_id = character_id
         self.line_ids = list(dict.fromkeys(line_ids))
         self.new = new
-        self.text = f"Split {new.name} off"
+        self.text = Phrase(phrases.SPLIT_CHARACTER, name=new.name)
         self.parts: list[Command] = [AddCharacter(new), AssignCharacter(self.line_ids, new.id)]
 
     def do(self, project: Project) -> Change:

@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import logging
 import os
+import string
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QFontDatabase
 
 from app.project.messages import Explained
+from app.project.phrases import Phrase, language_name
 from engine.core.codes import code_named
+from engine.core.languages import rules_for
 from engine.core.paths import REPO_ROOT
 
 log = logging.getLogger(__name__)
@@ -134,6 +138,66 @@ def translated(explained: Explained) -> Explained:
     member = code_named(explained.code) if explained.code else None
     context = type(member).__name__ if member is not None else "messages"
     return Explained(QCoreApplication.translate(context, explained.headline), explained.detail, explained.code)
+
+
+class LocaleFormatter(string.Formatter):
+    """``str.format`` that writes numbers the way the studio's locale does: ``{seconds:.1f}`` is
+    "1.5" in English and "1,5" in German. As in Python's own, digits are not grouped (a line
+    number reads 1234). A spec it does not know (padding, signs) is Python's."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return super().format_field(value, format_spec)
+        locale = QLocale()
+        locale.setNumberOptions(QLocale.NumberOption.OmitGroupSeparator)
+        if format_spec in ("", "d") and isinstance(value, int):
+            return locale.toString(value)
+        if format_spec in ("", "g") or (format_spec.startswith(".") and format_spec[-1] in "fg"
+                                        and format_spec[1:-1].isdigit()):
+            kind = format_spec[-1] if format_spec else "g"
+            precision = int(format_spec[1:-1]) if len(format_spec) > 1 else 6
+            return locale.toString(float(value), kind, precision)
+        return super().format_field(value, format_spec)
+
+
+def fill(template: str, /, *values: Any, **arguments: Any) -> str:
+    """``template`` (already translated) filled as ``str.format`` would, numbers in the locale's way:
+    ``fill(self.tr("{seconds:.1f} s"), seconds=1.5)`` is "1,5 s" under a German locale."""
+    return LocaleFormatter().vformat(template, values, arguments)
+
+
+def say(text: str) -> str:
+    """``text`` in the studio's language: a :class:`~app.project.phrases.Phrase` (a sentence the
+    project layer or the commands made) is made again from its translated template, its numbers
+    written the locale's way and any phrase among its arguments said in turn; other text is
+    shown as it is (a name, a path, a sentence already translated)."""
+    if not isinstance(text, Phrase):
+        return text
+    template = QCoreApplication.translate(text.context, text.template)
+    arguments = {name: say(value) if isinstance(value, str) else value for name, value in text.arguments.items()}
+    try:
+        return fill(template, **arguments)
+    except (KeyError, IndexError, ValueError):  # a translation that broke a placeholder: English, whole
+        log.warning("the translation of %r does not fit its arguments", text.template)
+        return str(text)
+
+
+# The engine's declaration tables whose names the studio shows, each a translation context of its
+# own (scripts/translations hands their names to lupdate): backends' and translators' display
+# names (``dubstudio backends``), the load report's measures (the Stress results table's rows).
+BACKEND_NAMES, TRANSLATOR_NAMES, MEASURE_NAMES = "backends", "translators", "measures"
+
+
+def declared(context: str, text: str) -> str:
+    """``text``, a name from the engine's declaration table ``context``, in the studio's language."""
+    return QCoreApplication.translate(context, text)
+
+
+def language_label(code: str) -> str:
+    """A language of the one table (engine.core.languages) as a list shows it: its name in the
+    studio's language and its code, "中文（普通话） (zh)"."""
+    return fill(QCoreApplication.translate("languages", "{name} ({code})"), name=say(language_name(rules_for(code))),
+                code=code)
 
 
 def number(value: float, decimals: int = 0) -> str:

@@ -82,7 +82,7 @@ class CastController(WindowController):
         def done(result: tuple[list[CastMatch], dict[str, dict[str, Any]]]) -> None:
             matches, changes = result
             edits = [EditCharacter(character_id, **fields) for character_id, fields in changes.items()]
-            if edits and not document.push(Macro(edits, "Cast from library")):
+            if edits and not document.push(Macro(edits, self.tr("Cast from library"))):
                 return
             for match in matches:
                 self.window.messages.warn(match.describe())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -45,13 +46,15 @@ def removal_command(project: Project, character_id: str, fate: LinesFate, to: st
     lines = [line.id for line in project.lines_of(character_id)]
     remove = RemoveCharacter(character_id)
     if not lines or fate is LinesFate.UNASSIGN:
-        return Macro([remove], f"Remove character {name}")
+        return Macro([remove], QCoreApplication.translate("RemoveCharacterDialog", "Remove character {name}").format(name=name))
     if fate is LinesFate.REMOVE:
-        return Macro([RemoveLines(lines), remove], f"Remove character {name} and its {len(lines)} line(s)")
+        return Macro([RemoveLines(lines), remove], QCoreApplication.translate(
+            "RemoveCharacterDialog", "Remove character {name} and its {count} line(s)").format(name=name, count=len(lines)))
     if to is None:
         raise ValueError("reassigning needs the character to give the lines to")
     other = project.character(to).name
-    return Macro([AssignCharacter(lines, to), remove], f"Remove character {name}, its lines to {other}")
+    return Macro([AssignCharacter(lines, to), remove], QCoreApplication.translate(
+        "RemoveCharacterDialog", "Remove character {name}, its lines to {other}").format(name=name, other=other))
 
 
 class RemoveCharacterDialog(QDialog):

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.engine_status import EngineStatus
 from app.ui.engine.voices_engine_page import BANNER_STYLE
+from app.ui.language import BACKEND_NAMES, declared, fill
 from app.ui.settings.store import Settings
 from app.ui.tasks import TaskRunner
 from engine.core.protocol import Capabilities, EngineError, EngineReady, EngineRestarted
@@ -28,14 +29,12 @@ from engine.synthesis.config import EngineConfig
 def describe_engine(config: EngineConfig | RemoteConfig) -> str:
     """"CosyVoice2-0.5B (voice cloning), model /m/CosyVoice2-0.5B" for status lines."""
     if isinstance(config, RemoteConfig):
-        return QCoreApplication.translate("EngineController", "{backend} on the server {url}").format(
-            backend=config.backend or QCoreApplication.translate("EngineController", "the default backend"),
+        return fill(QCoreApplication.translate("EngineController", "{backend} on the server {url}"), backend=config.backend or QCoreApplication.translate("EngineController", "the default backend"),
             url=config.url)
     spec = descriptor(config.backend)
-    text = spec.label
+    text = declared(BACKEND_NAMES, spec.label)
     if spec.model_option and config.backend_options.get(spec.model_option):
-        text += QCoreApplication.translate("EngineController", ", model {model}").format(
-            model=config.backend_options[spec.model_option])
+        text += fill(QCoreApplication.translate("EngineController", ", model {model}"), model=config.backend_options[spec.model_option])
     return text
 
 
@@ -112,16 +111,15 @@ class EngineController(QObject):
             self.bridge.stop()
             self.label.set_target(None)
             self.label.show_failed(self._problem, state=self.tr("not set up"))
-            self.message.emit(self.tr("The engine cannot start: {problem} — set it up in Settings → Voices engine").format(
-                problem=self._problem), 0)
+            self.message.emit(fill(self.tr("The engine cannot start: {problem} — set it up in Settings → Voices engine"), problem=self._problem), 0)
         else:
             self.label.set_target(config if isinstance(config, RemoteConfig) else None)
             what = describe_engine(config)
             self.label.show_starting(what, restart)
             self.bridge.restart(config)  # stops the running engine, if any, first
             if restart:
-                self.message.emit(self.tr("Restarting the engine: {what}; lines rendered with another backend become "
-                                          "stale").format(what=what), 0)
+                self.message.emit(fill(self.tr("Restarting the engine: {what}; lines rendered with another backend become "
+                                          "stale"), what=what), 0)
         self.changed.emit()
 
     def apply_settings(self) -> None:
@@ -144,7 +142,7 @@ class EngineController(QObject):
 
     def _on_failed(self, message: str) -> None:
         self.label.show_failed(message)
-        self.message.emit(self.tr("The engine did not start: {message} (check Settings)").format(message=message), 0)
+        self.message.emit(fill(self.tr("The engine did not start: {message} (check Settings)"), message=message), 0)
         self.changed.emit()
 
     def _on_stopped(self, reason: str) -> None:

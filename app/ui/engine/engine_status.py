@@ -8,6 +8,7 @@ import urllib.parse
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
+from app.ui.language import fill
 from app.ui.tasks import TaskRunner
 from engine.core.protocol import EngineReady, EngineStarting
 from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
@@ -36,7 +37,7 @@ class EngineStatus(QLabel):
         if self._server is None:
             return self.tr("this computer")
         parts = urllib.parse.urlsplit(self._server.url)
-        return self.tr("server {address}").format(address=parts.netloc)
+        return fill(self.tr("server {address}"), address=parts.netloc)
 
     def set_target(self, server: RemoteConfig | None) -> None:
         """The engine is on this computer (None) or on ``server``; the label starts over."""
@@ -46,7 +47,7 @@ class EngineStatus(QLabel):
         self._show(self.tr("starting…"), server.url if server else self.tr("An engine process on this computer"))
 
     def _show(self, state: str, tip: str) -> None:
-        self.setText(self.tr("Engine: {where} · {state}").format(where=self.where, state=state))
+        self.setText(fill(self.tr("Engine: {where} · {state}"), where=self.where, state=state))
         self.setToolTip(tip)
 
     def show_starting(self, what: str, restart: bool = False) -> None:
@@ -57,8 +58,7 @@ class EngineStatus(QLabel):
     def show_stage(self, stage: EngineStarting) -> None:
         """A start-up stage of this computer's engine ("loading piper", "opening the voice cache"):
         a model that takes minutes to load shows where it is, not only "starting…"."""
-        self._show(f"{stage.stage}…", self.tr("Engine process {pid}, {seconds:.1f} s into its start").format(
-            pid=stage.pid, seconds=stage.elapsed_s))
+        self._show(f"{stage.stage}…", fill(self.tr("Engine process {pid}, {seconds:.1f} s into its start"), pid=stage.pid, seconds=stage.elapsed_s))
 
     def show_ready(self, ready: EngineReady) -> None:
         caps = ready.backend
@@ -67,13 +67,13 @@ class EngineStatus(QLabel):
             "%n slot(s)", "", ready.slots)
         languages = ", ".join(caps.languages)
         if self._server is None:
-            self._show(self.tr("{ready} · ready in {seconds:.1f} s").format(ready=self._ready_text,
+            self._show(fill(self.tr("{ready} · ready in {seconds:.1f} s"), ready=self._ready_text,
                                                                            seconds=ready.start_s),
-                       self.tr("Engine process {pid}; languages: {languages}").format(pid=ready.pid,
+                       fill(self.tr("Engine process {pid}; languages: {languages}"), pid=ready.pid,
                                                                                       languages=languages))
             return
-        self._show(self._ready_text, self.tr("{url}; %n slot(s) over all replicas; languages: {languages}", "",
-                                             ready.slots).format(url=self._server.url, languages=languages))
+        self._show(self._ready_text, fill(self.tr("{url}; %n slot(s) over all replicas; languages: {languages}", "",
+                                             ready.slots), url=self._server.url, languages=languages))
         self._timer.start()
         self.ping()
 
@@ -98,13 +98,13 @@ class EngineStatus(QLabel):
             self._pinging = False
             if self._server is server:
                 self.rtt_s = rtt
-                self._show(self.tr("{ready} · {ms:.0f} ms").format(ready=self._ready_text, ms=rtt * 1000),
-                           self.tr("{url}: round trip {ms:.1f} ms").format(url=server.url, ms=rtt * 1000))
+                self._show(fill(self.tr("{ready} · {ms:.0f} ms"), ready=self._ready_text, ms=rtt * 1000),
+                           fill(self.tr("{url}: round trip {ms:.1f} ms"), url=server.url, ms=rtt * 1000))
 
         def failed(error: BaseException) -> None:
             self._pinging = False
             if self._server is server:
                 self.rtt_s = None
-                self._show(self.tr("{ready} · unreachable").format(ready=self._ready_text), f"{server.url}: {error}")
+                self._show(fill(self.tr("{ready} · unreachable"), ready=self._ready_text), f"{server.url}: {error}")
 
         self._runner.run(client.ping, done, failed)

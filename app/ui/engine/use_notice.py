@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.ui.language import BACKEND_NAMES, declared, fill
 from app.ui.settings.store import Settings
 from engine.synthesis.backends import DESCRIPTORS, use_notices
 
@@ -25,9 +26,9 @@ def accept_use_notices(settings: Settings, backend: str, languages: Iterable[str
     for voice, notice in use_notices(backend, languages).items():
         if voice in settings.accepted_notices:
             continue
-        label = DESCRIPTORS[voice].label
+        label = declared(BACKEND_NAMES, DESCRIPTORS[voice].label)
         answer = QMessageBox.question(
-            parent, QCoreApplication.translate("UseNotice", "Before you use {0}").format(label),
+            parent, fill(QCoreApplication.translate("UseNotice", "Before you use {0}"), label),
             notice + "\n\n" + QCoreApplication.translate("UseNotice", "Use this voice?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:

@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.engine.use_notice import accept_use_notices
+from app.ui.language import BACKEND_NAMES, declared, fill
 from app.ui.settings.store import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
 from engine.core.downloads import ValidationReport
@@ -170,7 +171,7 @@ class VoicesEnginePage(QWidget):
         self.backend = QComboBox()
         self.backend.setObjectName("backendChoice")
         for spec in DESCRIPTORS.values():
-            self.backend.addItem(spec.label, spec.name)
+            self.backend.addItem(declared(BACKEND_NAMES, spec.label), spec.name)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
 
@@ -287,7 +288,7 @@ class VoicesEnginePage(QWidget):
         self.download_button.clicked.connect(self.download_model)
         self.synthetic_buttons: dict[str, QPushButton] = {}
         for size in SYNTHETIC_SIZES:
-            button = QPushButton(self.tr("Synthetic: {size}").format(size=size))
+            button = QPushButton(fill(self.tr("Synthetic: {size}"), size=size))
             button.setObjectName(f"synthetic_{size}")
             button.clicked.connect(lambda _c=False, s=size: self.build_synthetic(s))
             self.synthetic_buttons[size] = button
@@ -348,7 +349,7 @@ class VoicesEnginePage(QWidget):
 
     def _show_backend(self) -> None:
         spec, local = self.spec, not self.is_remote
-        licence = "\n" + self.tr("Licence: {0}").format(spec.licence) if spec.licence else ""
+        licence = "\n" + fill(self.tr("Licence: {0}"), spec.licence) if spec.licence else ""
         self.summary.setText(spec.summary + licence)
         self.forms.setCurrentWidget(self.form)
         self.server_url.setEnabled(not local)
@@ -365,7 +366,7 @@ class VoicesEnginePage(QWidget):
         if spec.environment is not None:
             default = spec.environment.interpreter()
             self.python.setPlaceholderText(str(default) if default else
-                                           self.tr("{folder}/bin/python (once built)").format(folder=spec.environment.folder()))
+                                           fill(self.tr("{folder}/bin/python (once built)"), folder=spec.environment.folder()))
         if spec.model_option is not None:
             self.model_dir.blockSignals(True)
             self.model_dir.setText(self._model_dirs.get(spec.name, ""))
@@ -430,7 +431,7 @@ class VoicesEnginePage(QWidget):
             return
         explicit = self.python.text().strip()
         if not explicit and not environment.is_built():
-            self.environment_state.setText(self.tr("Not built ({size_hint}); Build puts it in {folder}").format(size_hint=environment.size_hint, folder=environment.folder()))
+            self.environment_state.setText(fill(self.tr("Not built ({size_hint}); Build puts it in {folder}"), size_hint=environment.size_hint, folder=environment.folder()))
             self.device_label.setText(self.tr("Build the environment first."))
             self._update_buttons()
             return
@@ -445,11 +446,11 @@ class VoicesEnginePage(QWidget):
                 self.detect_device()
 
         if explicit:
-            self.environment_state.setText(self.tr("Using {explicit}").format(explicit=explicit))
+            self.environment_state.setText(fill(self.tr("Using {explicit}"), explicit=explicit))
             self.detect_device()
             return
         self._runner.run(lambda: check_environment(environment), shown,
-                         lambda exc: self.environment_state.setText(self.tr("Cannot check: {exc}").format(exc=exc)), self._open)
+                         lambda exc: self.environment_state.setText(fill(self.tr("Cannot check: {exc}"), exc=exc)), self._open)
 
     # --- long work --------------------------------------------------------------------------------
 
@@ -470,18 +471,18 @@ class VoicesEnginePage(QWidget):
             self.progress.setVisible(False)
             self._update_buttons()
             if run.cancelled:
-                self.status.setText(self.tr("{title}: cancelled.").format(title=title))
+                self.status.setText(fill(self.tr("{title}: cancelled."), title=title))
             elif status != 0:
                 self.status.setText(str(run.failure(title)).splitlines()[0])
             else:
-                self.status.setText(self.tr("{title}: done.").format(title=title))
+                self.status.setText(fill(self.tr("{title}: done."), title=title))
                 after()
 
         def failed(exc: BaseException) -> None:
             self._busy = None
             self.progress.setVisible(False)
             self._update_buttons()
-            self.status.setText(self.tr("{title} failed: {exc}").format(title=title, exc=exc))
+            self.status.setText(fill(self.tr("{title} failed: {exc}"), title=title, exc=exc))
 
         self._runner.run(run.run, done, failed, self._open)
 
@@ -551,7 +552,7 @@ class VoicesEnginePage(QWidget):
         self.model_report.setPlainText(self.tr("Checking…"))
         self._runner.run(lambda: spec.validate_model(folder, options, deep=True),
                          lambda report: self._show_report(folder, report),
-                         lambda exc: self.model_report.setPlainText(self.tr("Cannot check {folder}: {exc}").format(folder=folder, exc=exc)), self._open)
+                         lambda exc: self.model_report.setPlainText(fill(self.tr("Cannot check {folder}: {exc}"), folder=folder, exc=exc)), self._open)
 
     def _show_report(self, folder: str, report: ValidationReport) -> None:
         synthetic = model_kind(folder)["kind"] == "synthetic"
@@ -586,15 +587,15 @@ class VoicesEnginePage(QWidget):
             self._show_device(facts)
 
         self._runner.run(lambda: probe_device(python, requested), shown,
-                         lambda exc: self.device_label.setText(self.tr("Cannot tell: {exc}").format(exc=exc)), self._open)
+                         lambda exc: self.device_label.setText(fill(self.tr("Cannot tell: {exc}"), exc=exc)), self._open)
 
     def _show_device(self, facts: dict[str, Any]) -> None:
         if facts.get("error"):
-            self.device_label.setText(self.tr("Cannot tell: {value}").format(value=facts['error']))
+            self.device_label.setText(fill(self.tr("Cannot tell: {value}"), value=facts['error']))
         elif facts.get("gpu_name"):
             fp16 = ("fp16 available" + ("" if facts.get("fp16_recommended") else " (little gain on this GPU)")
                     if facts.get("fp16_supported") else "fp16 not supported on this GPU")
-            self.device_label.setText(self.tr("CUDA GPU ({get}): {device_summary}; {fp16}.").format(get=facts.get('device'), device_summary=device_summary(facts), fp16=fp16))
+            self.device_label.setText(fill(self.tr("CUDA GPU ({get}): {device_summary}; {fp16}."), get=facts.get('device'), device_summary=device_summary(facts), fp16=fp16))
         else:
             self.device_label.setText(self.tr(CPU_WARNING))
         self.form.set_device_facts(facts)

@@ -28,10 +28,12 @@ from app.project import (
     LineStatus,
     Project,
     SortLinesByTime,
+    phrases,
 )
 from app.project.timecode import format_clock, parse_time
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
+from app.ui.language import fill, say
 from engine.core.codes import QaCode
 from engine.hearing.qa.checks import Finding, TakeChecks
 
@@ -202,8 +204,7 @@ class TextColumn(LineColumn):
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
         if line.draft:
-            return QCoreApplication.translate("LinesModel", "{text}\n\nA machine translation to check: editing the text marks it checked.").format(
-                text=line.text)
+            return fill(QCoreApplication.translate("LinesModel", "{text}\n\nA machine translation to check: editing the text marks it checked."), text=line.text)
         return line.text or None
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
@@ -290,9 +291,9 @@ class DurationColumn(LineColumn):
         timing = model.timing_of(line)
         mark = "⚠ " if model.duration_colour(line) in (WARNING_COLOUR, STATUS_COLOUR[LineStatus.FAILED]) else ""
         if duration is not None:
-            return mark + QCoreApplication.translate("LinesModel", "{seconds:.2f} s").format(seconds=duration)
+            return mark + fill(QCoreApplication.translate("LinesModel", "{seconds:.2f} s"), seconds=duration)
         # Before rendering: the length this voice's pace predicts, so a long line shows early.
-        return mark + QCoreApplication.translate("LinesModel", "≈{seconds:.1f} s").format(seconds=timing.expected_s) if (
+        return mark + fill(QCoreApplication.translate("LinesModel", "≈{seconds:.1f} s"), seconds=timing.expected_s) if (
             timing is not None and line.text.strip()) else ""
 
     def colour(self, model: LinesModel, line: Line) -> str | None:
@@ -305,13 +306,12 @@ class DurationColumn(LineColumn):
         over = model.overrun(line)
         placement = model.placement_of(line)
         if over > 0 and placement is not None and placement[1] is not None:
-            text.append(QCoreApplication.translate("LinesModel", "The take is {over:.2f} s longer than its slot ({start}–{end}).").format(
-                over=over, start=format_clock(placement[0]), end=format_clock(placement[1])))
+            text.append(fill(QCoreApplication.translate("LinesModel", "The take is {over:.2f} s longer than its slot ({start}–{end})."), over=over, start=format_clock(placement[0]), end=format_clock(placement[1])))
         if timing is not None:
             has_take = model.project.chosen_take(line) is not None
-            text += [w for w in timing.warnings() if not (has_take and w.startswith("Likely too long"))]
+            text += [say(w) for w in timing.warnings() if not (has_take and w.template == phrases.LIKELY_TOO_LONG)]
             if line.text.strip():
-                text.append(timing.describe())
+                text.append(say(timing.describe()))
         return "\n".join(text) or None
 
 
@@ -323,7 +323,7 @@ class TakeColumn(LineColumn):
             return ""
         ids = [t.id for t in line.takes]
         number = ids.index(line.chosen_take) + 1 if line.chosen_take in ids else 0
-        return QCoreApplication.translate("LinesModel", "{number} of {count}").format(number=number or "–", count=len(ids))
+        return fill(QCoreApplication.translate("LinesModel", "{number} of {count}"), number=number or "–", count=len(ids))
 
     def edit_value(self, model: LinesModel, line: Line) -> str:
         return line.chosen_take or ""
@@ -399,13 +399,12 @@ class FitColumn(LineColumn):
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
         project = model.project
         default = QCoreApplication.translate("LinesModel", "on") if project.settings.fit_default else QCoreApplication.translate("LinesModel", "off")
-        choice = {None: QCoreApplication.translate("LinesModel", "the project's default ({default})").format(default=default),
+        choice = {None: fill(QCoreApplication.translate("LinesModel", "the project's default ({default})"), default=default),
                   True: QCoreApplication.translate("LinesModel", "always"), False: QCoreApplication.translate("LinesModel", "never")}[line.fit]
-        text = [QCoreApplication.translate("LinesModel", "Fit to slot: {choice}. Double-click to change.").format(choice=choice)]
+        text = [fill(QCoreApplication.translate("LinesModel", "Fit to slot: {choice}. Double-click to change."), choice=choice)]
         fitted = _fitted(project, line)
         if fitted is not None:
-            text.insert(0, QCoreApplication.translate("LinesModel", "{fit}: {natural:.2f} s of speech into a {slot:.2f} s slot").format(
-                fit=fitted.describe(), natural=fitted.natural_s, slot=fitted.slot_s))
+            text.insert(0, fill(QCoreApplication.translate("LinesModel", "{fit}: {natural:.2f} s of speech into a {slot:.2f} s slot"), fit=fitted.describe(), natural=fitted.natural_s, slot=fitted.slot_s))
             if (over := model.overrun(line)) > 0:
                 text.insert(0, QCoreApplication.translate(
                     "FitColumn", "Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at "

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project import VoiceGaps
+from app.ui.language import fill, say
 
 LINE_ROLE = Qt.ItemDataRole.UserRole + 1
 CHARACTER_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -38,16 +39,16 @@ class VoiceGapsDialog(QDialog):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         count = len(gaps.lines_without_character) + len(gaps.characters_without_clip)
         intro = QLabel(
-            self.tr("{what} left %n thing(s) to fix before rendering. Double-click one to go to it (the list stays in Messages).", "", count).format(what=what)
+            fill(self.tr("{what} left %n thing(s) to fix before rendering. Double-click one to go to it (the list stays in Messages).", "", count), what=what)
         )
         intro.setWordWrap(True)
         self.list = QListWidget()
         self.list.setObjectName("voiceGapsList")
         self.list.setWordWrap(True)
-        sentences = gaps.describe()  # the lines' sentences first, then the characters'
+        sentences = [say(sentence) for sentence in gaps.describe()]  # the lines' sentences first, then the characters'
         split = len(gaps.lines_without_character)
         for sentence, character in zip(sentences[split:], gaps.characters_without_clip):
-            item = QListWidgetItem(self.tr("{sentence}: give it a reference clip").format(sentence=sentence[0].upper() + sentence[1:]))
+            item = QListWidgetItem(fill(self.tr("{sentence}: give it a reference clip"), sentence=sentence[0].upper() + sentence[1:]))
             item.setData(CHARACTER_ROLE, character.character_id)
             item.setToolTip(self.tr("Double-click to open the character"))
             self.list.addItem(item)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QWidget
 
 from app.project import EditLine, UnknownIdError
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.ui.language import fill
 from app.ui.script.speed_box import SpeedBox
 from app.ui.window.document import Document
 from engine.core.numbers import Range
@@ -60,10 +61,10 @@ class LineDelivery(QGroupBox):
         own = project.character(line.character_id).settings if line is not None and line.character_id else None
         self.speed.show_speed(None if line is None else line.speed,
                               f"{LINE_SPEED_TIP} ({own.speed:.2f}×)" if own is not None else
-                              self.tr("{tip}; lowest: {follows}").format(tip=LINE_SPEED_TIP,
+                              fill(self.tr("{tip}; lowest: {follows}"), tip=LINE_SPEED_TIP,
                                                                           follows=self.tr(FOLLOWS_CHARACTER)))
         self.instruction.setPlaceholderText(
-            self.tr("{follows}: {instruction}").format(follows=self.tr(FOLLOWS_CHARACTER),
+            fill(self.tr("{follows}: {instruction}"), follows=self.tr(FOLLOWS_CHARACTER),
                                                        instruction=own.instruction or self.tr("none"))
             if own is not None else "")
         for widget in (self.speed, self.instruction):

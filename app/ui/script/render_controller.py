@@ -19,6 +19,7 @@ from app.project.readiness import spoken_languages
 from app.project.render import RenderProgress, RenderSession, RenderUpdate, select_lines
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.use_notice import accept_use_notices
+from app.ui.language import fill
 from app.ui.settings.store import Settings
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
@@ -77,8 +78,7 @@ class RenderController(QObject):
         so a later render of any kind fits it the same way).
         """
         if self.is_running:
-            self.message.emit(self.tr("{code}: a batch is already running; cancel it or wait for it to finish").format(
-                code=ErrorCode.RENDER))
+            self.message.emit(fill(self.tr("{code}: a batch is already running; cancel it or wait for it to finish"), code=ErrorCode.RENDER))
             return False
         session = self._new_session(line_ids, stale_only, Priority.BATCH, listening=False)
         if session is None:
@@ -113,11 +113,10 @@ class RenderController(QObject):
     def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,
                      priority: Priority, listening: bool) -> RenderSession | None:
         if not self._bridge.is_ready:
-            self.message.emit(self.tr("{code}: the engine is not ready yet").format(code=ErrorCode.ENGINE_START))
+            self.message.emit(fill(self.tr("{code}: the engine is not ready yet"), code=ErrorCode.ENGINE_START))
             return None
         if self._doc.read_only:  # rendering writes takes and saves the project
-            self.message.emit(self.tr("{code}: the project is read-only here ({reason}); it cannot be rendered").format(
-                code=ErrorCode.PROJECT_LOCKED, reason=self._doc.read_only))
+            self.message.emit(fill(self.tr("{code}: the project is read-only here ({reason}); it cannot be rendered"), code=ErrorCode.PROJECT_LOCKED, reason=self._doc.read_only))
             return None
         ready = self._bridge.ready
         lines = select_lines(self._doc.project, line_ids, stale_only=stale_only)
@@ -186,11 +185,11 @@ def progress_bar_text(progress: RenderProgress) -> str:
     The bar fills with the lines that were worked on (rendered or failed), never with the
     cancelled ones, so a cancelled batch reads "3 of 6 rendered · 3 cancelled", not "6 / 6".
     """
-    parts = [QCoreApplication.translate("RenderController", "{done} of {total} rendered").format(done=progress.done, total=progress.total)]
+    parts = [fill(QCoreApplication.translate("RenderController", "{done} of {total} rendered"), done=progress.done, total=progress.total)]
     if progress.failed:
-        parts.append(QCoreApplication.translate("RenderController", "{count} failed").format(count=progress.failed))
+        parts.append(fill(QCoreApplication.translate("RenderController", "{count} failed"), count=progress.failed))
     if progress.cancelled:
-        parts.append(QCoreApplication.translate("RenderController", "{count} cancelled").format(count=progress.cancelled))
+        parts.append(fill(QCoreApplication.translate("RenderController", "{count} cancelled"), count=progress.cancelled))
     return " · ".join(parts)
 
 
@@ -201,12 +200,12 @@ def format_eta(progress: RenderProgress) -> str:
         return ended.format(time=_duration(progress.elapsed_s))
     if progress.eta_s is None:
         return QCoreApplication.translate("RenderController", "estimating time left…")
-    return QCoreApplication.translate("RenderController", "about {time} left").format(time=_duration(progress.eta_s))
+    return fill(QCoreApplication.translate("RenderController", "about {time} left"), time=_duration(progress.eta_s))
 
 
 def _duration(seconds: float) -> str:
     seconds = max(0, round(seconds))
     if seconds < 60:
-        return QCoreApplication.translate("RenderController", "{seconds} s").format(seconds=seconds)
+        return fill(QCoreApplication.translate("RenderController", "{seconds} s"), seconds=seconds)
     minutes, secs = divmod(seconds, 60)
-    return QCoreApplication.translate("RenderController", "{minutes} min {seconds:02d} s").format(minutes=minutes, seconds=secs)
+    return fill(QCoreApplication.translate("RenderController", "{minutes} min {seconds:02d} s"), minutes=minutes, seconds=secs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDoubleSpinBox, QWidget
 
+from app.ui.language import fill
 from engine.core.numbers import Range
 from engine.core.protocol import SPEED
 
@@ -60,7 +61,7 @@ class SpeedBox(QDoubleSpinBox):
         refused = self._refused()
         self.setStyleSheet(OUT_OF_RANGE_STYLE if refused else "")
         self.setToolTip(about if not refused else
-                        self.tr("{about}\nStored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here to replace it.").format(about=about, stored=stored, refusal=self._range.refusal(stored)))
+                        fill(self.tr("{about}\nStored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here to replace it."), about=about, stored=stored, refusal=self._range.refusal(stored)))
 
     def picked(self) -> float | None:
         """The speed to store: the user's, or the stored one while the user has picked none."""

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from app.project import Project
 from app.project.translation import TranslateRequest
 from app.ui.dialog_parts import ok_cancel
+from app.ui.language import TRANSLATOR_NAMES, declared, fill, language_label
 from engine.core.languages import LANGUAGES
 from engine.translation.chat import TIMEOUT, Endpoint
 from engine.translation.glossary import KINDS, GlossaryEntry
@@ -83,7 +84,7 @@ class TranslateDialog(QDialog):
     def _build_translator_choice(self) -> None:
         self.translator = _named(QComboBox(), "translator")
         for descriptor in TRANSLATORS.values():
-            self.translator.addItem(descriptor.label, descriptor.name)
+            self.translator.addItem(declared(TRANSLATOR_NAMES, descriptor.label), descriptor.name)
             if descriptor.hears:  # Whisper translates while it transcribes, not a script
                 index = self.translator.count() - 1
                 item = self.translator.model().item(index)  # type: ignore[attr-defined]
@@ -96,8 +97,8 @@ class TranslateDialog(QDialog):
     def _build_target_language(self, project: Project) -> None:
         self.language = _named(QComboBox(), "targetLanguage")
         self.language.setEditable(True)
-        for code, rules in LANGUAGES.items():
-            self.language.addItem(f"{code} — {rules.name}", code)
+        for code in LANGUAGES:
+            self.language.addItem(language_label(code), code)
         target = project.target_language or "en"
         found = self.language.findData(target)
         if found >= 0:
@@ -117,9 +118,9 @@ class TranslateDialog(QDialog):
         self.key = _named(QLineEdit(), "apiKey")
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         kept = (self.tr("the system keyring") if keyring_usable()
-                else self.tr("{0}, a file only you can read").format(keys_file()))
+                else fill(self.tr("{0}, a file only you can read"), keys_file()))
         self.key.setPlaceholderText(self.tr("leave empty to keep the key kept"))
-        self.key.setToolTip(self.tr("The key is kept in {0}, never in the project or a log").format(kept))
+        self.key.setToolTip(fill(self.tr("The key is kept in {0}, never in the project or a log"), kept))
         self.timeout = _named(QSpinBox(), "translatorTimeout")
         self.timeout.setRange(int(TIMEOUT.low), int(TIMEOUT.high))
         self.timeout.setValue(int(TIMEOUT.default or 120))
@@ -127,7 +128,7 @@ class TranslateDialog(QDialog):
 
     def _build_line_choice(self) -> None:
         self.all_lines = _named(QRadioButton(self.tr("Every line")), "allLines")
-        self.selected_lines = _named(QRadioButton(self.tr("Selected lines: {0}").format(len(self._selected))),
+        self.selected_lines = _named(QRadioButton(fill(self.tr("Selected lines: {0}"), len(self._selected))),
                                      "selectedLines")
         self.selected_lines.setEnabled(bool(self._selected))
         (self.selected_lines if self._selected else self.all_lines).setChecked(True)

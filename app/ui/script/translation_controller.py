@@ -9,6 +9,7 @@ Cancel leaves the script as it was, and Edit › Undo takes a translation or a s
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog
 
@@ -21,6 +22,8 @@ from app.project.translation import (
     shorten_lines,
     translate_project,
 )
+from app.ui.language import fill
+from app.ui.script.shorten_preview import ShortenPreview
 from app.ui.script.translate_dialog import TranslateChoice, TranslateDialog
 from app.ui.tasks import Operation, ProgressSpec, QueryOp
 from app.ui.window_controller import WindowController
@@ -34,9 +37,17 @@ from engine.translation.keys import (
     store_key,
 )
 
+if TYPE_CHECKING:
+    from app.ui.window.document import Document
+    from app.ui.window.main_window import MainWindow
+
 
 class TranslationController(WindowController):
     object_name = "translationController"
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.preview: ShortenPreview | None = None  # Shorten to fit's answer, until applied or dismissed
 
     # --- Translate… ---------------------------------------------------------------------------
 
@@ -83,7 +94,7 @@ class TranslationController(WindowController):
             if document.push(edit):
                 self.window.messages.notify(self._summary(edit, request.target_language))
 
-        self._run(work, done, self.tr("Translating {0} lines into {1}").format(count, request.target_language),
+        self._run(work, done, fill(self.tr("Translating {0} lines into {1}"), count, request.target_language),
                   self.tr("Cannot translate"), self.tr("The translation was cancelled; the script is as it was"))
 
     # --- Shorten to fit -------------------------------------------------------------------
@@ -99,8 +110,8 @@ class TranslationController(WindowController):
             return
         url, model = remembered_endpoint()
         if not url or not model:
-            self.window.messages.error(self.tr("Cannot shorten"), self.tr(
-                "{0}: no translation endpoint yet; set one in Project › Translate…").format(ErrorCode.TRANSLATOR))
+            self.window.messages.error(self.tr("Cannot shorten"), fill(self.tr(
+                "{0}: no translation endpoint yet; set one in Project › Translate…"), ErrorCode.TRANSLATOR))
             return
         document = session.document
         try:
@@ -116,15 +127,26 @@ class TranslationController(WindowController):
             return shorten_lines(document.project, ids, translator, request.target_language)
 
         def done(edit: ApplyTranslation) -> None:
-            if document.push(edit):
-                fits = sum(1 for result in edit.results if result.fits)
-                budgeted = sum(1 for result in edit.results if result.budget is not None)
-                self.window.messages.notify(self.tr(
-                    "Shortened {0} lines; {1} of {2} with a slot now fit it (Edit › Undo brings the old wording "
-                    "back)").format(len(edit.results), fits, budgeted))
+            preview = ShortenPreview(document.project, edit, self.window)
+            preview.accepted.connect(lambda: self._apply_shorter(document, preview))
+            preview.finished.connect(preview.deleteLater)
+            self.preview = preview
+            preview.open()
 
-        self._run(work, done, self.tr("Shortening {0} lines").format(len(ids)), self.tr("Cannot shorten"),
+        self._run(work, done, fill(self.tr("Shortening {0} lines"), len(ids)), self.tr("Cannot shorten"),
                   self.tr("Shortening was cancelled; the lines are as they were"))
+
+    def _apply_shorter(self, document: Document, preview: ShortenPreview) -> None:
+        """The ticked lines of the preview in, as one undoable edit."""
+        edit = preview.chosen()
+        if edit is None:
+            self.window.messages.say(self.tr("No line was ticked; the lines are as they were"))
+        elif document.push(edit):
+            fits = sum(1 for result in edit.results if result.fits)
+            budgeted = sum(1 for result in edit.results if result.budget is not None)
+            self.window.messages.notify(fill(self.tr(
+                "Shortened {0} lines; {1} of {2} with a slot now fit it (Edit › Undo brings the old wording "
+                "back)"), len(edit.results), fits, budgeted))
 
     # --- Accept translation ---------------------------------------------------------------------
 
@@ -138,7 +160,7 @@ class TranslationController(WindowController):
             self.window.messages.say(self.tr("None of the selected lines is a draft translation"))
             return
         if session.document.push(AcceptTranslations(drafts)):
-            self.window.messages.say(self.tr("Accepted {0} translations").format(len(drafts)))
+            self.window.messages.say(fill(self.tr("Accepted {0} translations"), len(drafts)))
 
     # --- shared -------------------------------------------------------------------------------
 
@@ -159,11 +181,10 @@ class TranslationController(WindowController):
         first = sum(1 for result in budgeted if result.budget is not None
                     and (result.first_length or 0) <= result.budget.limit)
         now = sum(1 for result in budgeted if result.fits)
-        text = self.tr("Translated {0} lines into {1} as drafts; within their slots: {2} of {3} at first, {4} after "
-                       "the shorter retry (Edit › Undo takes it back)").format(
-            len(edit.results), language, first, len(budgeted), now)
+        text = fill(self.tr("Translated {0} lines into {1} as drafts; within their slots: {2} of {3} at first, {4} after "
+                       "the shorter retry (Edit › Undo takes it back)"), len(edit.results), language, first, len(budgeted), now)
         missing = edit.missing_terms
         if missing:
-            text += self.tr("; {0} lines leave out a glossary term").format(len(missing))
+            text += fill(self.tr("; {0} lines leave out a glossary term"), len(missing))
         return text
 

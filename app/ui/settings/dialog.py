@@ -31,7 +31,7 @@ from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
-from app.ui.language import LANGUAGES, SYSTEM
+from app.ui.language import LANGUAGES, SYSTEM, fill
 from app.ui.playback.player import list_devices
 from app.ui.settings.store import Option, Settings, cache_size, human_size
 from app.ui.spin_boxes import whole_spin
@@ -133,10 +133,9 @@ class GeneralPage(QWidget):
             state = ("" if here else self.tr(" (not downloaded)")) if not spec.packaged else (
                 "" if here else self.tr(" (missing)"))
             kind = self.tr("multilingual") if spec.multilingual else self.tr("English only")
-            self.recogniser.addItem(self.tr("{name}: {kind}, {size} MB{state}").format(
-                name=name, kind=kind, size=QLocale().toString(spec.size_mb), state=state), name)
+            self.recogniser.addItem(fill(self.tr("{name}: {kind}, {size} MB{state}"), name=name, kind=kind, size=QLocale().toString(spec.size_mb), state=state), name)
         if current not in WHISPER_MODELS:
-            self.recogniser.addItem(self.tr("folder: {current}").format(current=current), current)
+            self.recogniser.addItem(fill(self.tr("folder: {current}"), current=current), current)
         self.recogniser.setCurrentIndex(max(0, self.recogniser.findData(current)))
 
     def _browse_model(self) -> None:
@@ -154,7 +153,7 @@ class GeneralPage(QWidget):
         self._runner.run(
             lambda: cache_size(path),
             lambda size: self.cache_size.setText(f"{human_size(size)}  ({path})"),
-            lambda exc: self.cache_size.setText(self.tr("cannot measure: {reason}").format(reason=exc)),
+            lambda exc: self.cache_size.setText(fill(self.tr("cannot measure: {reason}"), reason=exc)),
         )
 
     def _clear_cache(self) -> None:
@@ -167,7 +166,7 @@ class GeneralPage(QWidget):
 
         def failed(exc: BaseException) -> None:
             self.clear_cache.setEnabled(True)
-            self.cache_size.setText(self.tr("cannot clear: {reason}").format(reason=exc))
+            self.cache_size.setText(fill(self.tr("cannot clear: {reason}"), reason=exc))
 
         from engine.synthesis.voices import clear_cache_folder
 

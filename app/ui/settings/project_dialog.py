@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,24 +34,29 @@ from app.project import (
     ProjectSettings,
 )
 from app.project.model import PROJECT_SETTING_RANGES
+from app.project.translatable import QT_TRANSLATE_NOOP
+from app.project.translation import SetTargetLanguage
+from app.project.undo import Command, Macro
 from app.ui.dialog_parts import hint_label, ok_cancel
+from app.ui.language import language_label
 from app.ui.settings.qa_thresholds import QaThresholdsBox
 from app.ui.settings.separation_model import SeparationModelRow
 from app.ui.spin_boxes import number_spin
 from app.ui.tasks import TaskRunner
+from engine.core.languages import LANGUAGES
 from engine.hearing.chinese import CHINESE_SCRIPTS, SIMPLIFIED, TRADITIONAL
 
 # The loudness choices: a named preset, a target of one's own, or no normalisation at all.
 PRESET_LABELS = {
-    "ebu-r128": "EBU R128 broadcast (−23 LUFS)",
-    "web": "Web and streaming (−16 LUFS)",
+    "ebu-r128": QT_TRANSLATE_NOOP("ProjectDialog", "EBU R128 broadcast (−23 LUFS)"),
+    "web": QT_TRANSLATE_NOOP("ProjectDialog", "Web and streaming (−16 LUFS)"),
 }
 CUSTOM, OFF = "custom", "off"
 GUIDE_MIX_LABELS = {
-    "replace": "Replaced by the dub (dialogue only)",
-    "music-effects": str(QT_TRANSLATE_NOOP("ProjectDialog",
-                                           "Its music and effects under the dub (the original dialogue taken out)")),
-    "duck": "Kept under the dub, lowered while lines play",
+    "replace": QT_TRANSLATE_NOOP("ProjectDialog", "Replaced by the dub (dialogue only)"),
+    "music-effects": QT_TRANSLATE_NOOP("ProjectDialog",
+                                       "Its music and effects under the dub (the original dialogue taken out)"),
+    "duck": QT_TRANSLATE_NOOP("ProjectDialog", "Kept under the dub, lowered while lines play"),
 }
 MUSIC_EFFECTS_LABELS = {
     "channels": str(QT_TRANSLATE_NOOP("ProjectDialog", "The source's channels (its centre taken out)")),
@@ -105,9 +110,22 @@ class ProjectSettingsDialog(QDialog):
         self.chinese_script.setCurrentIndex(self.chinese_script.findData(settings.chinese_script))
         self.chinese_script.setToolTip(self.tr("The characters transcribed Chinese lines are written in"))
 
+        # The language the project dubs into: its characters speak it, and translations go into it.
+        self.target_language = QComboBox()
+        self.target_language.setObjectName("setting_target_language")
+        self.target_language.addItem(self.tr("The original's (no translation)"), "")
+        for code in LANGUAGES:
+            self.target_language.addItem(language_label(code), code)
+        if self.target_language.findData(project.target_language) < 0:  # a code without rules of its own
+            self.target_language.addItem(project.target_language, project.target_language)
+        self.target_language.setCurrentIndex(self.target_language.findData(project.target_language))
+        self.target_language.setToolTip(self.tr(
+            "The language the project dubs into: every character's voice speaks it, and Translate writes into it"))
+
         buttons = ok_cancel(self)
         title_form = QFormLayout()
         title_form.addRow(self.tr("Title"), self.title)
+        title_form.addRow(self.tr("Target language"), self.target_language)
         title_form.addRow(self.tr("Chinese script"), self.chinese_script)
         self.qa = QaThresholdsBox(settings.qa)
         # Two columns: the QA group beside the others keeps the dialog within a laptop's height.
@@ -157,7 +175,7 @@ class ProjectSettingsDialog(QDialog):
         self.loudness = QComboBox()
         self.loudness.setObjectName("loudnessPreset")
         for key in LOUDNESS_PRESETS:
-            self.loudness.addItem(PRESET_LABELS[key], key)
+            self.loudness.addItem(QCoreApplication.translate("ProjectDialog", PRESET_LABELS[key]), key)
         self.loudness.addItem(self.tr("Another target"), CUSTOM)
         self.loudness.addItem(self.tr("Off: keep the takes' levels"), OFF)
         target = settings.loudness_target_lufs
@@ -242,11 +260,18 @@ class ProjectSettingsDialog(QDialog):
             "chinese_script": self.chinese_script.currentData(),
         }
 
-    def command(self) -> EditProject | None:
-        """The undoable edit for what changed, or None when nothing did."""
+    def command(self) -> Command | None:
+        """The undoable edit for what changed (one, even when the target language changed with
+        settings), or None when nothing did."""
         settings = self._project.settings
         changed = {
             key: value for key, value in self.values().items()
             if value != (self._project.title if key == "title" else getattr(settings, key))
         }
-        return EditProject(**changed) if changed else None
+        commands: list[Command] = [EditProject(**changed)] if changed else []
+        target = str(self.target_language.currentData())
+        if target != self._project.target_language:
+            commands.append(SetTargetLanguage(target))
+        if len(commands) > 1:
+            return Macro(commands, self.tr("Edit project settings"))
+        return commands[0] if commands else None

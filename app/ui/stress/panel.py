@@ -23,11 +23,20 @@ and the plots are already their own modules.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QBrush, QColor, QHideEvent, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,6 +57,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.folders import Folders
+from app.ui.language import MEASURE_NAMES, declared, fill
 from app.ui.scroll import ControlsColumn
 from app.ui.stress.controls import RunControls
 from app.ui.stress.lag import LagProbe
@@ -99,10 +109,14 @@ EXPORTS = (("json", "JSON report", "JSON (*.json)"), ("csv", "Per-level table (C
 
 
 def measure_label(header: str, group: str) -> str:
-    """A row's name: the report's column header, with its group when the header alone repeats
-    ("first audio p50" and "total p50", not two "p50")."""
+    """A row's name in the studio's language: the report's column header, with its group when
+    the header alone repeats ("first audio p50" and "total p50", not two "p50")."""
     repeated = sum(1 for column in TABLE_COLUMNS if column.header == header) > 1
-    return f"{group.split(' (')[0]} {header}" if repeated else header
+    if not repeated:
+        return declared(MEASURE_NAMES, header)
+    group = re.split(r"\s*[(（]", declared(MEASURE_NAMES, group))[0]  # "first audio (s)": the unit goes
+    return fill(QCoreApplication.translate("StressPanel", "{group} {measure}"), group=group,
+                measure=declared(MEASURE_NAMES, header))
 
 
 class StressPanel(QWidget):
@@ -348,7 +362,7 @@ class StressPanel(QWidget):
         self.table.setObjectName("stressLevels")
         for index, spec in enumerate(MEASURES):
             header = QTableWidgetItem(measure_label(spec.header, spec.group))
-            header.setToolTip(spec.tip)  # what the measure means
+            header.setToolTip(declared(MEASURE_NAMES, spec.tip))  # what the measure means
             self.table.setVerticalHeaderItem(index, header)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

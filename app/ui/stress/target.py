@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.ui.dialog_parts import hint_label
 from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.folders import Folders
+from app.ui.language import BACKEND_NAMES, declared
 from app.ui.settings.store import ENGINE_SLOTS
 from app.ui.spin_boxes import whole_spin
 from engine.core.protocol import EngineError
@@ -90,7 +91,7 @@ class TargetBox(QGroupBox):
         forms.setContentsMargins(0, 0, 0, 0)
         self._forms: dict[str, BackendOptionsForm] = {}
         for spec in DESCRIPTORS.values():
-            self.backend.addItem(spec.label, spec.name)
+            self.backend.addItem(declared(BACKEND_NAMES, spec.label), spec.name)
             form = BackendOptionsForm(spec)
             form.changed.connect(self.changed)
             self._forms[spec.name] = form
@@ -131,7 +132,7 @@ class TargetBox(QGroupBox):
         self.server_backend.setObjectName("stressServerBackend")
         self.server_backend.addItem(self.tr("The server's first backend"), None)
         for spec in DESCRIPTORS.values():
-            self.server_backend.addItem(spec.label, spec.name)
+            self.server_backend.addItem(declared(BACKEND_NAMES, spec.label), spec.name)
         server = QWidget()
         server_form = QFormLayout(server)
         server_form.setContentsMargins(0, 0, 0, 0)

@@ -295,14 +295,20 @@ STAGES = {  # translated where shown (transcription_progress)
     "clips": QT_TRANSLATE_NOOP("Transcription", "Choosing each voice's clip"),
     "cutting": QT_TRANSLATE_NOOP("Transcription", "Cutting each voice's clip into voices/"),
 }
+# A new project's lines translated once transcribed (New project from a video), when asked for.
+TRANSLATING, TRANSLATING_LABEL = "translating", QT_TRANSLATE_NOOP("Transcription", "Translating the lines")
 # Each stage's share of the bar: its share of the time a 58 s two-voice scene took (tiny.en,
 # loaded models 5.6 s, listening 63.8 s, the rest under a second each).
-STAGE_WEIGHTS = {"loading": 6.0, "listening": 64.0, "speakers": 1.0, "clips": 1.0, "cutting": 1.0}
+STAGE_WEIGHTS = {"loading": 6.0, "listening": 64.0, "speakers": 1.0, "clips": 1.0, "cutting": 1.0,
+                 TRANSLATING: 16.0}  # a guess: a local model's answers for a scene's lines
 
 
-def transcription_progress(parent: QWidget) -> ProgressSpec:
+def transcription_progress(parent: QWidget, translating: bool = False) -> ProgressSpec:
     """A transcription's dialog: its stage, how far, and Cancel (the work stops at its next window
-    or segment); the window waits for it, as its script is about to be replaced."""
+    or segment); the window waits for it, as its script is about to be replaced. ``translating``:
+    the lines are translated afterwards, a stage of its own."""
     stages = {key: QCoreApplication.translate("Transcription", str(label)) for key, label in STAGES.items()}
+    if translating:
+        stages[TRANSLATING] = QCoreApplication.translate("Transcription", TRANSLATING_LABEL)
     return ProgressSpec(parent, "Transcribing the dialogue", stages["loading"],
                         "Cancelling the transcription", stages=stages, weights=STAGE_WEIGHTS, modal=True)

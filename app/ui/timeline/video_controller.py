@@ -36,12 +36,19 @@ from app.project.transcription import (
     transcribe_project,
 )
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.project.translation import (
+    TranslateError,
+    TranslateRequest,
+    make_translator,
+    translate_project,
+)
 from app.ui.folders import Folders
+from app.ui.language import fill, say
 from app.ui.script.gaps_dialog import VoiceGapsDialog
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.tasks import Operation, QueryOp, TaskRunner
 from app.ui.timeline.transcribe_dialog import TranscribeChoice, TranscribeDialog
-from app.ui.timeline.video_clips import transcription_progress
+from app.ui.timeline.video_clips import TRANSLATING, transcription_progress
 from app.ui.timeline.video_dialogs import (
     VIDEO_FILTER,
     VIDEOS,
@@ -52,6 +59,10 @@ from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
 from engine.hearing.transcribe import Options
 from engine.hearing.whisper import DEFAULT_MODEL
+from engine.translation import TranslationError
+from engine.translation.chat import Endpoint
+from engine.translation.keys import load_key, remembered_endpoint
+from engine.translation.registry import WHISPER
 
 STEMS = "stems"  # the file dialog kind of a client's stems (app.ui.folders)
 STEM_FILTER = QT_TRANSLATE_NOOP("VideoController", "Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)")
@@ -95,6 +106,31 @@ class VideoController(QObject):
         dialog.open()
         return dialog
 
+    @staticmethod
+    def _chat_request(target: str) -> TranslateRequest:
+        """Translation into ``target`` through the endpoint last used in Project › Translate…"""
+        url, model = remembered_endpoint()
+        if not url or not model:
+            raise TranslationError(ErrorCode.TRANSLATOR, "no translation endpoint yet; set one in Project › Translate…")
+        return TranslateRequest(target, Endpoint(url, model, load_key(url)))
+
+    def _translate_transcribed(self, project: Project, stack: CommandStack, request: TranslateRequest,
+                               operation: Operation) -> list[str]:
+        """The transcribed lines translated as drafts (one undoable edit); a translator that fails
+        leaves them as transcribed, with a warning, rather than losing the transcription."""
+        operation.report_stage(TRANSLATING, 0.0)
+        try:
+            translator = make_translator(request, operation.token, progress=lambda done, total: operation.report_stage(
+                TRANSLATING, done / max(total, 1)))
+            stack.push(translate_project(project, request, translator))
+        except TranslateError as error:
+            if error.code is ErrorCode.CANCELLED:
+                raise
+            return [fill(self.tr("the lines were not translated ({error}): translate them with Project › Translate…"),
+                         error=str(error))]
+        return [fill(self.tr("the {language} lines are {model}'s translation, marked as drafts to check"),
+                     language=request.target_language, model=request.endpoint.model)]
+
     def _forget(self, dialog: NewFromVideoDialog) -> None:
         if self._unfinished is dialog:
             self._unfinished = None
@@ -104,12 +140,21 @@ class VideoController(QObject):
         """Make the project (video copied in, subtitles imported, guide extracted) and open it."""
         self.message.emit(self.tr("Creating {folder} from {video}…").format(folder=request.folder.name,
                                                                             video=request.video.name))
-        transcription = self._transcription_request(Options(translate_to=request.translate_to))
+        hearing = request.translator == WHISPER.name  # Whisper translates while it hears
+        transcription = self._transcription_request(Options(translate_to=request.translate_to if hearing else None))
+        try:
+            chat = None if hearing or not request.translate_to else self._chat_request(request.translate_to)
+        except TranslationError as error:
+            self.error.emit(self.tr("Cannot translate"), str(error))
+            return
 
         def work(operation: Operation) -> NewProject:
             def transcribe(project: Project, stack: CommandStack) -> list[str]:
-                return transcribe_project(project, stack, transcription, progress=operation.report_stage,
-                                          cancel=operation.token).warnings
+                warnings = transcribe_project(project, stack, transcription, progress=operation.report_stage,
+                                              cancel=operation.token).warnings
+                if chat is not None:
+                    warnings += self._translate_transcribed(project, stack, chat, operation)
+                return warnings
 
             return new_project_from_video(
                 request.folder, request.video, subtitles=request.subtitles, subtitle_stream=request.subtitle_stream,
@@ -136,7 +181,7 @@ class VideoController(QObject):
         def cancelled() -> None:
             self.message.emit(self.tr("The transcription was cancelled; no project was made"))
 
-        progress = transcription_progress(self._parent) if request.transcribe else None
+        progress = transcription_progress(self._parent, translating=chat is not None) if request.transcribe else None
         self._runner.start(QueryOp(work, done, failed, cancelled, name=self.tr("creating the project"), progress=progress))
 
     def transcribe_dialogue(self) -> TranscribeDialog | None:
@@ -298,7 +343,7 @@ class VideoController(QObject):
         """List lines without a character and characters without a clip, if there are any."""
         if not gaps:
             return None
-        sentences = gaps.describe()
+        sentences = [say(sentence) for sentence in gaps.describe()]
         self.warning.emit(self.tr("{what} left %n thing(s) to fix before rendering: ", "", len(sentences)).format(
             what=what) + "; ".join(sentences))
         dialog = VoiceGapsDialog(gaps, what, self._parent)

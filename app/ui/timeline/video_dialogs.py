@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -47,8 +47,12 @@ from app.project.video_export import (
 )
 from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.folders import PROJECTS, Folders
+from app.ui.language import TRANSLATOR_NAMES, declared, fill, language_label
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
+from engine.core.languages import LANGUAGES
+from engine.translation.keys import remembered_endpoint
+from engine.translation.registry import OPENAI, TRANSLATORS, WHISPER
 
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
 VIDEO_FILTER = QT_TRANSLATE_NOOP("VideoController", "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)")
@@ -69,6 +73,7 @@ class NewFromVideo:
     guide: bool = True
     transcribe: bool = False  # or the video's own dialogue, transcribed (app.project.transcription)
     translate_to: str | None = None  # with it: the lines translated into this language, as drafts
+    translator: str = WHISPER.name  # by which translator (engine.translation.registry.TRANSLATORS)
 
 
 def describe_video(info: VideoInfo) -> str:
@@ -117,9 +122,7 @@ class NewFromVideoDialog(QDialog):
         self.srt.textChanged.connect(self._preview_script)
         self.choose_srt = QPushButton(self.tr("Choose…"))
         self.choose_srt.clicked.connect(self._choose_srt)
-        self.translate = QCheckBox(self.tr("Translate the lines into English (drafts to check)"))
-        self.translate.setObjectName("translateToEnglish")
-        self.translate.setToolTip(self.tr("Whisper's translate task; each line keeps the original as its source text. With the bundled base model the English is often wrong: check every line"))
+        self._build_translation()
         self.guide = QCheckBox(self.tr("Keep the original audio as a guide track"))
         self.guide.setToolTip(self.tr("Extracted once into media/guide.flac: play it under the dub to check timing, or keep it under the dub in the export (Project settings)"))
         self.title = QLineEdit()
@@ -139,7 +142,7 @@ class NewFromVideoDialog(QDialog):
         form.addRow(self.tr("Script from"), self.subtitles)
         form.addRow(self.tr("SRT file"), _row(self.srt, self.choose_srt))
         form.addRow("", self.preview)
-        form.addRow("", self.translate)
+        form.addRow("", _row(self.translate, self.translator, self.target))
         form.addRow("", self.guide)
         form.addRow(self.tr("Title"), self.title)
         form.addRow(self.tr("Project folder"), _row(self.folder, choose_folder))
@@ -247,9 +250,47 @@ class NewFromVideoDialog(QDialog):
         # An empty project to import into: nothing is written, only the lines and speakers are read.
         self._runner.run(lambda: import_srt(path, Project(root=path.parent)), shown, failed)
 
+    def _build_translation(self) -> None:
+        """Translate the transcribed lines: by which translator (Whisper into English while it hears,
+        or the OpenAI-compatible endpoint last used in Project › Translate…) into which language."""
+        self.translate = QCheckBox(self.tr("Translate the lines (drafts to check) with"))
+        self.translate.setObjectName("translateLines")
+        self.translate.setToolTip(self.tr("Each line keeps the original as its source text and stays a draft until a person accepts it"))
+        self.translate.toggled.connect(self._update)
+        self.translator = QComboBox()
+        self.translator.setObjectName("newTranslator")
+        url, model = remembered_endpoint()
+        for descriptor in TRANSLATORS.values():
+            self.translator.addItem(declared(TRANSLATOR_NAMES, descriptor.label), descriptor.name)
+        chat = self.translator.findData(OPENAI.name)
+        if url and model:
+            self.translator.setItemData(chat, fill(self.tr("{model} at {url}"), model=model, url=url),
+                                        Qt.ItemDataRole.ToolTipRole)
+        else:  # nothing to send the lines to yet
+            self.translator.model().item(chat).setEnabled(False)  # type: ignore[attr-defined]
+            self.translator.setItemData(chat, self.tr("Set an endpoint in Project › Translate… first"),
+                                        Qt.ItemDataRole.ToolTipRole)
+        self.translator.setToolTip(self.tr("Whisper translates into English while it hears (with the bundled base model the English is often wrong: check every line); the endpoint writes any language"))
+        self.translator.currentIndexChanged.connect(self._update)
+        self.target = QComboBox()
+        self.target.setObjectName("newTargetLanguage")
+        for code in LANGUAGES:
+            self.target.addItem(language_label(code), code)
+        self.target.setCurrentIndex(self.target.findData("en"))
+        self.target.setToolTip(self.tr("The language the project dubs into: its characters speak it"))
+
     def _update(self) -> None:
         srt = self.subtitles.currentData() == SRT_FILE
-        self.translate.setEnabled(self.subtitles.currentData() == TRANSCRIBE)
+        transcribing = self.subtitles.currentData() == TRANSCRIBE
+        self.translate.setEnabled(transcribing)
+        self.translator.setEnabled(transcribing and self.translate.isChecked())
+        self.target.setEnabled(transcribing and self.translate.isChecked())
+        whisper = self.translator.currentData() == WHISPER.name
+        for row in range(self.target.count()):  # Whisper writes English only
+            item = self.target.model().item(row)  # type: ignore[attr-defined]
+            item.setEnabled(not whisper or self.target.itemData(row) in (WHISPER.targets or ()))
+        if whisper and self.target.currentData() not in (WHISPER.targets or ()):
+            self.target.setCurrentIndex(self.target.findData("en"))
         self.srt.setEnabled(srt)
         self.choose_srt.setEnabled(srt)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self.request() is not None)
@@ -272,7 +313,8 @@ class NewFromVideoDialog(QDialog):
             subtitle_stream=source if isinstance(source, int) else None,
             guide=self.guide.isChecked() and self.guide.isEnabled(),
             transcribe=source == TRANSCRIBE,
-            translate_to="en" if source == TRANSCRIBE and self.translate.isChecked() else None,
+            translate_to=str(self.target.currentData()) if source == TRANSCRIBE and self.translate.isChecked() else None,
+            translator=str(self.translator.currentData()),
         )
 
     def _accept(self) -> None:

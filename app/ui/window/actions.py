@@ -22,7 +22,10 @@ from app.project.qa import lines_failing_qa
 from app.project.script_io import SCRIPT_FORMATS, ScriptFormat
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.characters.cast_controller import CastController
-from app.ui.script.translation_controller import TranslationController
+from app.ui.language import fill, say
+from app.ui.script.translation_controller import (
+    TranslationController,
+)
 from app.ui.window.document_session import DocumentSession
 
 if TYPE_CHECKING:
@@ -167,9 +170,9 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
 
     MenuSpec("edit", QT_TRANSLATE_NOOP("actions", "&Edit")),
     ActionSpec("undo", QT_TRANSLATE_NOOP("actions", "&Undo"), "edit", in_session(lambda s: s.document.undo()), QKeySequence.StandardKey.Undo,
-               enabled=lambda s: s.undo_text is not None, detail=lambda s: s.undo_text),
+               enabled=lambda s: s.undo_text is not None, detail=lambda s: say(s.undo_text) if s.undo_text is not None else None),
     ActionSpec("redo", QT_TRANSLATE_NOOP("actions", "&Redo"), "edit", in_session(lambda s: s.document.redo()), QKeySequence.StandardKey.Redo,
-               enabled=lambda s: s.redo_text is not None, detail=lambda s: s.redo_text),
+               enabled=lambda s: s.redo_text is not None, detail=lambda s: say(s.redo_text) if s.redo_text is not None else None),
     ActionSpec("add_line", QT_TRANSLATE_NOOP("actions", "Add line"), "edit", in_session(DocumentSession.add_line), "Ctrl+Return",
                QT_TRANSLATE_NOOP("actions", "Add a line after the current one"), writable, separator_before=True),
     ActionSpec("remove_lines", QT_TRANSLATE_NOOP("actions", "Remove"), "edit", in_session(DocumentSession.remove_lines),
@@ -316,7 +319,7 @@ def apply_rules(actions: dict[str, QAction], menus: dict[str, QMenu], state: Stu
             label = spec.shown_label()
             action.setText(f"{label} {detail}" if detail is not None else label)
         if held:
-            action.setToolTip(QCoreApplication.translate("actions", BUSY_TIP).format(busy=state.busy))
+            action.setToolTip(fill(QCoreApplication.translate("actions", BUSY_TIP), busy=state.busy))
         elif spec.waits_for_engine:
             action.setToolTip(spec.shown_tip() if state.engine_ready else
                               QCoreApplication.translate("actions", WAITING_TIP))

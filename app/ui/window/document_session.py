@@ -52,6 +52,7 @@ from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.folders import Folders
+from app.ui.language import fill
 from app.ui.playback.original import OriginalAudio
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import has_input_device
@@ -77,11 +78,10 @@ def open_document(path: str | Path, parent: QObject) -> Document:
         return Document(project, parent, lock=lock)
     except ProjectLockedError as exc:
         return Document(Project.load(path), parent,
-                        read_only=QCoreApplication.translate("DocumentSession", "open in {holder}").format(
-                            holder=exc.holder))
+                        read_only=fill(QCoreApplication.translate("DocumentSession", "open in {holder}"), holder=exc.holder))
     except SaveError as exc:  # no lock file possible: a read-only folder
-        return Document(Project.load(path), parent, read_only=QCoreApplication.translate(
-            "DocumentSession", "its folder cannot be written ({reason})").format(reason=exc.message))
+        return Document(Project.load(path), parent, read_only=fill(QCoreApplication.translate(
+            "DocumentSession", "its folder cannot be written ({reason})"), reason=exc.message))
 
 
 def render_scope(project: Project, lines: list[Line], scope: str) -> str:
@@ -96,21 +96,21 @@ class RenderScope(QObject):
 
     def describe(self, project: Project, lines: list[Line], scope: str) -> str:
         count = len(lines)
-        text = self.tr("Rendering %n line(s) ({scope})", "", count).format(scope=scope)
+        text = fill(self.tr("Rendering %n line(s) ({scope})", "", count), scope=scope)
         fitted = sum(1 for line in lines if project.wants_fit(line))
         if fitted:
             text += self.tr(": %n fitted to their slot(s)", "", fitted)
         orders = [str(project.order_of(line.id)) for line in lines]
         if 0 < count <= 12:
-            text += self.tr(", line(s) {orders}", "", count).format(orders=", ".join(orders))
+            text += fill(self.tr(", line(s) {orders}", "", count), orders=", ".join(orders))
         # Said before the takes exist: lines the voice's pace will not fit, and that will not be fitted.
         timings = line_timings(project)
         long = [str(project.order_of(line.id)) for line in lines
                 if not project.wants_fit(line) and (timing := timings.get(line.id)) is not None
                 and timing.likely_too_long]
         if long:
-            text += self.tr("; likely too long for their slot(s) without fit: line(s) {orders}", "",
-                            len(long)).format(orders=", ".join(long[:12]))
+            text += fill(self.tr("; likely too long for their slot(s) without fit: line(s) {orders}", "",
+                            len(long)), orders=", ".join(long[:12]))
         return text
 
 
@@ -216,8 +216,8 @@ class DocumentSession(QObject):
         """The window's title and the status bar's saved state for this project."""
         document = self.document
         if document.read_only:
-            return (self.tr("{title} [read-only] — DubStudio").format(title=self.project.title),
-                    self.tr("Read-only: {reason}").format(reason=document.read_only))
+            return (fill(self.tr("{title} [read-only] — DubStudio"), title=self.project.title),
+                    fill(self.tr("Read-only: {reason}"), reason=document.read_only))
         dirty = document.is_dirty
         return (f"{self.project.title}{' •' if dirty else ''} — DubStudio",
                 self.tr("Unsaved changes") if dirty else self.tr("All changes saved"))
@@ -238,16 +238,15 @@ class DocumentSession(QObject):
             self.script.select_line(project.lines[0].id)
         self.qa.check_unchecked()  # takes made before QA existed, or while it was not running
         if self.document.read_only:
-            self.box.emit(self.tr("Opened read-only"), self.tr(
+            self.box.emit(self.tr("Opened read-only"), fill(self.tr(
                 "{root} is read-only here: {reason}.\n\nYou can look and listen, but not edit, render or save. "
-                "Close it there (or fix the folder), then open it again to edit.").format(
-                    root=root, reason=self.document.read_only))
-            self.message.emit(self.tr("Opened {root} read-only").format(root=root), 0)
+                "Close it there (or fix the folder), then open it again to edit."), root=root, reason=self.document.read_only))
+            self.message.emit(fill(self.tr("Opened {root} read-only"), root=root), 0)
         elif project.migrated_from is not None:
-            self.message.emit(self.tr("Opened a project from schema {schema}; it is saved in the new format on the "
-                                      "next save").format(schema=project.migrated_from), 0)
+            self.message.emit(fill(self.tr("Opened a project from schema {schema}; it is saved in the new format on the "
+                                      "next save"), schema=project.migrated_from), 0)
         else:
-            self.message.emit(self.tr("Opened {root}").format(root=root), 5000)
+            self.message.emit(fill(self.tr("Opened {root}"), root=root), 5000)
         if engine is not None:
             self.say_backend(engine.backend.name)
 
@@ -302,9 +301,8 @@ class DocumentSession(QObject):
         made_with = {take.backend for line in self.project.lines for take in line.takes if take.backend}
         others = sorted(made_with - {engine_backend})
         if others:
-            self.message.emit(self.tr("This project's takes were made with {others}; the engine runs {backend}: "
-                                      "rendering stale lines remakes them with {backend}").format(
-                                          others=", ".join(others), backend=engine_backend), 20000)
+            self.message.emit(fill(self.tr("This project's takes were made with {others}; the engine runs {backend}: "
+                                      "rendering stale lines remakes them with {backend}"), others=", ".join(others), backend=engine_backend), 20000)
 
     # --- editing --------------------------------------------------------------------------------
 
@@ -425,21 +423,20 @@ class DocumentSession(QObject):
         if replace:
             old_ids = [line.id for line in self.project.lines]
             command: Command = Macro([RemoveLines(old_ids), result.command(None)],
-                                     f"Replace the script with {Path(path).name}")
+                                     fill(self.tr("Replace the script with {name}"), name=Path(path).name))
         else:
             command = result.command(self.script.row_after(selected) if selected else None)
         if not self.document.push(command):
             return False
         summary = self.tr("Imported %n line(s)", "", len(result.lines))
         if result.characters:
-            summary += self.tr(" and %n new character(s) ({names})", "", len(result.characters)).format(
-                names=", ".join(c.name for c in result.characters))
+            summary += fill(self.tr(" and %n new character(s) ({names})", "", len(result.characters)), names=", ".join(c.name for c in result.characters))
         if result.warnings:
             summary += self.tr("; %n warning(s): ", "", len(result.warnings)) + "; ".join(result.warnings[:3])
         gaps = voice_gaps(self.project, [line.id for line in result.lines])
         if gaps:  # say at once what will not render, rather than at render time
             summary += self.tr("; %n thing(s) to fix before rendering (listed)", "", len(gaps.describe()))
-            self.gaps_found.emit(gaps, self.tr("Importing {name}").format(name=Path(path).name))
+            self.gaps_found.emit(gaps, fill(self.tr("Importing {name}"), name=Path(path).name))
         self._say(summary)
         return True
 
@@ -454,8 +451,7 @@ class DocumentSession(QObject):
             self.notice.emit(render_scope(self.project, covered, scope or (
                 self.tr("all") if line_ids is None else self.tr("selected"))))
         elif not covered:
-            self.notice.emit(self.tr("Nothing to render: no {scope} line needs it").format(
-                scope=scope or self.tr("selected")))
+            self.notice.emit(fill(self.tr("Nothing to render: no {scope} line needs it"), scope=scope or self.tr("selected")))
         self.state_changed.emit()
         return started
 
@@ -518,8 +514,7 @@ class DocumentSession(QObject):
         key = self._player.playing_key
         if key == Transport.KEY:
             return  # the timeline shows its own time
-        self.script.playhead.setText(self.tr("{seconds:5.1f} / {queued_s:.1f} s").format(
-            seconds=seconds, queued_s=self._player.queued_s) if key else "")
+        self.script.playhead.setText(fill(self.tr("{seconds:5.1f} / {queued_s:.1f} s"), seconds=seconds, queued_s=self._player.queued_s) if key else "")
         self.characters.set_playhead(float(key.rsplit(":", 1)[1]) + seconds if key.startswith("clip:") else None)
 
     def _on_play_stopped(self, _key: str) -> None:
@@ -528,9 +523,9 @@ class DocumentSession(QObject):
 
     def _on_save_failed(self, message: str) -> None:
         """A blocking error: the changes are still open here, but not on disk."""
-        self.error.emit(self.tr("Cannot save the project"), self.tr(
+        self.error.emit(self.tr("Cannot save the project"), fill(self.tr(
             "{message}\n\nNothing was lost: your changes are still open here. Free some space or fix the folder, "
-            "then save again.").format(message=message))
+            "then save again."), message=message))
 
     def _say(self, text: str) -> None:
         self.message.emit(text, SAY_MS)

@@ -20,6 +20,7 @@ from app.project import Project
 from app.project.export import ExportResult
 from app.project.export_registry import ExportContext, export_format
 from app.project.video_export import VideoExportOptions
+from app.ui.language import fill
 from app.ui.tasks import Operation, ProgressSpec, QueryOp, TaskRunner
 from app.ui.timeline.video_dialogs import VideoExportDialog
 from engine.core.codes import ErrorCode
@@ -49,8 +50,7 @@ class ExportController(QObject):
         """Start an export into ``out_dir`` (default: the project's exports folder); False while
         another one runs."""
         if self._running is not None:
-            self.failed.emit(kind, self.tr("{code}: the {kind} export is still running; wait or cancel it").format(
-                code=ErrorCode.EXPORT, kind=self._running))
+            self.failed.emit(kind, fill(self.tr("{code}: the {kind} export is still running; wait or cancel it"), code=ErrorCode.EXPORT, kind=self._running))
             return False
         fmt = export_format(kind)
         self._running = kind
@@ -73,10 +73,10 @@ class ExportController(QObject):
             self.cancelled.emit(kind)
 
         label = QCoreApplication.translate("formats", fmt.label)
-        progress = ProgressSpec(self._parent, self.tr("Export"), self.tr("Exporting {label}").format(label=label),
-                                self.tr("Cancelling the {kind} export").format(kind=kind))
+        progress = ProgressSpec(self._parent, self.tr("Export"), fill(self.tr("Exporting {label}"), label=label),
+                                fill(self.tr("Cancelling the {kind} export"), kind=kind))
         self._runner.start(QueryOp(work, done, failed, cancelled,
-                                   name=self.tr("exporting the {kind}").format(kind=kind), progress=progress))
+                                   name=fill(self.tr("exporting the {kind}"), kind=kind), progress=progress))
         return True
 
     def ask_video(self, project: Project, kind: str = "video",
@@ -85,8 +85,7 @@ class ExportController(QObject):
         then run ``kind`` with them: the video, or Export all into the folder ``choose_folder``
         asks for next (nothing starts when it returns None)."""
         if project.video is None:
-            self.failed.emit("video", self.tr("{code}: the project has no video; add one with Project › Set video…").format(
-                code=ErrorCode.EXPORT))
+            self.failed.emit("video", fill(self.tr("{code}: the project has no video; add one with Project › Set video…"), code=ErrorCode.EXPORT))
             return None
         dialog = VideoExportDialog(project, self._parent, delivery=choose_folder is not None)
 

@@ -36,6 +36,7 @@ from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.engine_controller import EngineController
 from app.ui.folders import PROJECTS, Folders
+from app.ui.language import fill, say
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import AudioOutput, Player, default_output
 from app.ui.script.qa_controller import QaRunner
@@ -137,7 +138,7 @@ class MainWindow(QMainWindow):
         self.exports.finished.connect(self._on_exported)
         self.exports.failed.connect(lambda _kind, message: self.messages.error(self.tr("Export failed"), message))
         self.exports.cancelled.connect(
-            lambda kind: self.messages.say(self.tr("The {kind} export was cancelled; nothing was written").format(kind=kind)))
+            lambda kind: self.messages.say(fill(self.tr("The {kind} export was cancelled; nothing was written"), kind=kind)))
 
     def _build_pages(self) -> None:
         """The status bar's badges, the welcome page, the tabs (with the stress tab) and the engine banner."""
@@ -387,7 +388,7 @@ class MainWindow(QMainWindow):
             out_dir = self._delivery_folder()
             if out_dir is None:
                 return
-        self.messages.status(self.tr("Exporting {kind}…").format(kind=kind))
+        self.messages.status(fill(self.tr("Exporting {kind}…"), kind=kind))
         self.exports.start(project, kind, out_dir=out_dir)
 
     def _delivery_folder(self) -> Path | None:
@@ -395,11 +396,13 @@ class MainWindow(QMainWindow):
         return Path(chosen) if chosen else None
 
     def _on_exported(self, project: Project, kind: str, result: ExportResult) -> None:
-        summary = export_summary(project, export_format(kind), result, qa_hint="filter the script by “Failed QA”")
+        summary = export_summary(project, export_format(kind), result,
+                                 qa_hint=self.tr("filter the script by “Failed QA”"))
         if result.overruns:
-            self.messages.inform(self.tr("Takes that overrun their slot"), "\n".join(o.describe() for o in result.overruns))
+            self.messages.inform(self.tr("Takes that overrun their slot"),
+                                 "\n".join(say(o.describe()) for o in result.overruns))
         # The bar may cut a long summary; the Messages list keeps it whole.
-        self.messages.notify(" · ".join([summary.headline, *summary.notes]),
+        self.messages.notify(" · ".join(say(sentence) for sentence in [summary.headline, *summary.notes]),
                              Level.WARNING if summary.needs_look else Level.INFO, 20000)
 
     def open_exports(self) -> None:

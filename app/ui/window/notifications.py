@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.messages import explain
-from app.ui.language import translated
+from app.ui.language import fill, translated
 
 
 class Level(enum.IntEnum):
@@ -167,7 +167,7 @@ class NotificationBadge(QToolButton):
 
     def show_unseen(self, count: int, worst: int) -> None:
         if count:
-            self.setText(self.tr("{mark} %n message(s)", "", count).format(mark=LEVEL_MARK[Level(worst)]))
+            self.setText(fill(self.tr("{mark} %n message(s)", "", count), mark=LEVEL_MARK[Level(worst)]))
             self.setStyleSheet(f"color: {LEVEL_COLOUR[Level(worst)]}; font-weight: bold")
         else:
             self.setText(self.tr("Messages"))

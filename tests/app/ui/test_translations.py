@@ -55,6 +55,10 @@ def messages(path: Path) -> dict[tuple[str, str], list[str]]:
     ('self.tr(f"{n} lines")', "tr() of an f-string"),
     ('messages.say("Saved {}".format(name))', "a format call"),
     ('QCoreApplication.translate("Panel", "%n line(s)", "", len(lines))', "translate() with a count"),
+    ('self.text = f"Add character {name}"', "an undo text"),
+    ('return Macro(edits, "Cast from library")', "a macro's undo text"),
+    ('Phrase("line {order} has no character", order=3)', "a phrase with an undeclared template"),
+    ('counted(n, phrases.MOVE_LINE, "Move {count} lines")', "a counted phrase with an undeclared template"),
 ])
 def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: str) -> None:
     assert check_source(source), f"{kind} was not found in {source!r}"
@@ -70,6 +74,9 @@ def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: s
     'log.warning("engine %s stopped", name)',  # logs stay English
     'TIP = QT_TRANSLATE_NOOP("actions", "Waiting")\nbutton.setToolTip(tr(TIP))',
     'label.setObjectName("cacheSize")',  # not shown
+    'self.text = Phrase(phrases.ADD_CHARACTER, name=name)',
+    'Macro(edits, self.tr("Cast from library"))',
+    'counted(n, phrases.MOVE_LINE, phrases.MOVE_LINES)',
 ])
 def test_the_checker_leaves_translated_and_unseen_strings(source: str) -> None:
     assert check_source(source) == []

@@ -14,6 +14,13 @@ argument is **untranslated** when it is words written in the source that reach Q
 - a name bound at the module's top level to such a string (``WAITING_TIP = "…"``);
 - a list, tuple or conditional expression holding one.
 
+The sentences ``app/project`` and ``app/commands`` make for the studio (readiness problems,
+timing warnings, undo texts, report lines) are :class:`app.project.phrases.Phrase` objects, whose
+template must be one of that module's declared ones: ``Phrase("…")`` or ``counted(n, "…", "…")``
+with words written in place is untranslated, and so is an undo text given as words (``self.text =
+"Edit"``, ``Macro(edits, f"Replace {n}")``, ``AddLines(lines, 0, [], "Import")``): the Edit menu
+shows it.
+
 Wrapped means passed through ``tr``, ``translate`` or ``QT_TRANSLATE_NOOP``/``QT_TR_NOOP``
 (the marker for declarations read elsewhere, translated where shown). ``tr()`` of an f-string is
 untranslated too: lupdate cannot collect it; so is ``translate()`` with a variable count, whose
@@ -63,6 +70,9 @@ CLASS_SINKS: dict[str, Positions] = {
     "QToolButton": ((), ()), "QLineEdit": ((), ()),
     "ActionSpec": ((1, 5), ("label", "tip")), "MenuSpec": ((1,), ("label",)),
     "Option": ((2,), ("title",)),
+    # Undo texts (the Edit menu's "Undo …") and the phrases of app/project/phrases.py.
+    "Macro": ((1,), ("text",)), "AddLines": ((3,), ("text",)),
+    "Phrase": ((0,), ()), "LanguageName": ((0,), ()), "counted": ((1, 2), ()),
 }
 # Class.function(...): static dialogs.
 STATIC_SINKS: dict[str, Positions] = {
@@ -149,6 +159,14 @@ class _Checker(ast.NodeVisitor):
             text = self._bare_words(argument)
             if text is not None:
                 self.findings.append(Finding(self.path, argument.lineno, sink, text))
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Attribute) and target.attr == "text":  # a command's undo text
+                text = self._bare_words(node.value)
+                if text is not None:
+                    self.findings.append(Finding(self.path, node.lineno, "an undo text", text))
+        self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func

@@ -102,7 +102,38 @@ def test_shorten_to_fit_shortens_the_selected_lines_as_an_undoable_edit(idle_win
         idle_window.script.select_lines([first.id])
         idle_window.actions_["shorten_to_fit"].trigger()
     assert server.asked[0].shortening and list(server.asked[0].lines) == ["1"]
+    preview = translation_controller(idle_window).preview  # nothing changes before it is applied
+    assert preview is not None and preview.isVisible() and first.text == before[0]
+    table = preview.table
+    assert [table.item(0, column).text() for column in (0, 1)] == [before[0], "Corto."]
+    assert table.item(0, 2).text().split()[1] == "letters" and table.item(0, 3).text().endswith("fits")
+    preview.accept()
     assert (first.text, first.draft, second.text) == ("Corto.", True, before[1])
+    session.document.undo()
+    assert (first.text, second.text) == before
+
+
+def test_shorten_to_fit_keeps_the_lines_the_preview_unticks_or_dismisses(idle_window: MainWindow) -> None:
+    from PySide6.QtCore import Qt
+
+    session = idle_window.session
+    assert session is not None
+    first, second = session.project.lines[0], session.project.lines[1]
+    before = (first.text, second.text)
+    controller = translation_controller(idle_window)
+    with chat_server(spanish) as server:
+        keys.remember_endpoint(server.url, "scripted")
+        idle_window.script.select_lines([first.id, second.id])
+        idle_window.actions_["shorten_to_fit"].trigger()
+        assert controller.preview is not None
+        controller.preview.reject()  # Cancel: the answer is dropped
+        assert (first.text, second.text) == before and not session.document.stack.can_undo
+        idle_window.actions_["shorten_to_fit"].trigger()
+    preview = controller.preview
+    assert preview is not None and preview.table.rowCount() == 2
+    preview.table.item(1, 0).setCheckState(Qt.CheckState.Unchecked)  # keep the second's wording
+    preview.accept()
+    assert (first.text, second.text) == ("Corto.", before[1])
     session.document.undo()
     assert (first.text, second.text) == before
 

@@ -1,0 +1,149 @@
+"""Sentences the project layer and the commands build for people, declared once, in the studio's language.
+
+``app/project`` and ``app/commands`` have no Qt, yet some of their sentences reach the studio:
+readiness problems, timing warnings, undo texts, the lines of an export's report. Each such
+sentence is a :class:`Phrase`: the English sentence itself (the CLI, the logs and project files
+use it as the ``str`` it is) that also keeps its **template** and its **arguments**. The studio
+says it in its own language with :func:`app.ui.language.say`, which translates the template in
+the :data:`CONTEXT` translation context and writes the numbers the way the locale writes them.
+
+The templates are the table below, each marked with ``QT_TRANSLATE_NOOP`` so that
+``pyside6-lupdate`` collects it (docs/translations.md); the template's English text is its key,
+as it is for every string Qt translates. A template names its arguments (``{order}``,
+``{seconds:.2f}``): a translation may put them in any order but keeps each name and number format.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Self
+
+from app.project.translatable import QT_TRANSLATE_NOOP
+from engine.core.languages import LanguageRules
+
+CONTEXT = "phrases"  # the translation context of every template below
+
+
+class Phrase(str):
+    """An English sentence made from a template of the table below and its arguments.
+
+    It is the sentence (``str(phrase)``, ``phrase == "…"``, ``phrase.startswith(…)`` all see the
+    English); ``template`` and ``arguments`` let the studio make it again in its own language.
+    An argument may be a Phrase itself (a problem inside a sentence), translated in turn."""
+
+    context: ClassVar[str] = CONTEXT  # where the studio looks its template up
+    template: str
+    arguments: dict[str, Any]
+
+    def __new__(cls, template: str, /, **arguments: Any) -> Self:
+        made = super().__new__(cls, template.format(**arguments))
+        made.template = template
+        made.arguments = arguments
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:  # copies and pickles keep the template
+        return (self.template,), self.arguments
+
+
+class LanguageName(Phrase):
+    """A language's name from the one table (engine.core.languages), translated in the
+    ``languages`` context, whose names ``scripts/translations`` hands to lupdate."""
+
+    context: ClassVar[str] = "languages"
+
+
+def language_name(rules: LanguageRules) -> Phrase:
+    """``rules``' name ("Chinese (Mandarin)"), which the studio says in its language."""
+    return LanguageName(rules.name)
+
+
+def counted(count: int, one: str, many: str, /, **arguments: Any) -> Phrase:
+    """The phrase of ``one`` (for a count of 1) or ``many`` (any other count), with ``count``."""
+    return Phrase(one if count == 1 else many, count=count, **arguments)
+
+
+# --- what stops a render (app/project/readiness.py) -------------------------------------------
+LINE_WITHOUT_CHARACTER = QT_TRANSLATE_NOOP("phrases", "line {order} has no character: {quoted}")
+CHARACTER_PROBLEM = QT_TRANSLATE_NOOP("phrases", "character {quoted} {problem}; {waiting}")
+CLIP_REFUSED = QT_TRANSLATE_NOOP("phrases", "has a clip the engine refuses ({why})")
+CLIP_MISSING = QT_TRANSLATE_NOOP("phrases", "has a missing clip ({file})")
+NO_CLIP = QT_TRANSLATE_NOOP("phrases", "has no reference clip")
+ONE_LINE_WAITS = QT_TRANSLATE_NOOP("phrases", "{count} line waits for it")
+LINES_WAIT = QT_TRANSLATE_NOOP("phrases", "{count} lines wait for it")
+LINE_PROBLEM = QT_TRANSLATE_NOOP("phrases", "line {order}: {problem}")
+
+# --- a line's pace against its slot (app/project/timing.py) -----------------------------------
+PACE_MEASURED_ONE = QT_TRANSLATE_NOOP("phrases", "{cps:.1f} characters/s, measured from {count} take")
+PACE_MEASURED = QT_TRANSLATE_NOOP("phrases", "{cps:.1f} characters/s, measured from {count} takes")
+PACE_TYPICAL = QT_TRANSLATE_NOOP("phrases", "{cps:.1f} characters/s, a typical pace: no takes of this voice yet")
+OVERLAPS_ONE = QT_TRANSLATE_NOOP("phrases", "Overlaps line {others} of the same character: one voice cannot say both at once.")
+OVERLAPS = QT_TRANSLATE_NOOP("phrases", "Overlaps lines {others} of the same character: one voice cannot say both at once.")
+TOO_FAST = QT_TRANSLATE_NOOP("phrases", "Too fast to say naturally: {cps:.1f} characters/s (over {limit:.3g} in {language}); shorten the text or widen the slot.")
+FAST = QT_TRANSLATE_NOOP("phrases", "Fast: {cps:.1f} characters/s (comfortable up to {limit:.3g} in {language}).")
+LIKELY_TOO_LONG = QT_TRANSLATE_NOOP("phrases", "Likely too long: about {expected:.1f} s of speech for a {slot:.2f} s slot.")
+OPEN_SLOT = QT_TRANSLATE_NOOP("phrases", "open slot (no end, and no timed line after it)")
+SLOT_PACE = QT_TRANSLATE_NOOP("phrases", "{cps:.1f} characters/s, {wpm:.0f} words/min over a {slot:.2f} s slot")
+EXPECTED = QT_TRANSLATE_NOOP("phrases", "{pace}\nExpected about {expected:.1f} s at this voice's pace ({voice})")
+
+# --- undo texts (app/project/undo.py, the Edit menu's Undo/Redo) -------------------------------
+EDIT = QT_TRANSLATE_NOOP("phrases", "Edit")
+ADD_LINE = QT_TRANSLATE_NOOP("phrases", "Add line")
+ADD_LINES = QT_TRANSLATE_NOOP("phrases", "Add {count} lines")
+REMOVE_LINE = QT_TRANSLATE_NOOP("phrases", "Remove line")
+REMOVE_LINES = QT_TRANSLATE_NOOP("phrases", "Remove {count} lines")
+MOVE_LINE = QT_TRANSLATE_NOOP("phrases", "Move line")
+MOVE_LINES = QT_TRANSLATE_NOOP("phrases", "Move {count} lines")
+EDIT_TEXT = QT_TRANSLATE_NOOP("phrases", "Edit text")
+CHANGE_CHARACTER = QT_TRANSLATE_NOOP("phrases", "Change character")
+FIT_TO_SLOT = QT_TRANSLATE_NOOP("phrases", "Fit to slot")
+CHANGE_LINE_SPEED = QT_TRANSLATE_NOOP("phrases", "Change line speed")
+EDIT_LINE = QT_TRANSLATE_NOOP("phrases", "Edit line")
+CHANGE_LINE_DELIVERY = QT_TRANSLATE_NOOP("phrases", "Change line delivery")
+EDIT_SOURCE_TEXT = QT_TRANSLATE_NOOP("phrases", "Edit source text")
+MARK_TRANSLATION_CHECKED = QT_TRANSLATE_NOOP("phrases", "Mark translation checked")
+EDIT_TIMECODE = QT_TRANSLATE_NOOP("phrases", "Edit timecode")
+ASSIGN_CHARACTER = QT_TRANSLATE_NOOP("phrases", "Assign character")
+CHOOSE_TAKE = QT_TRANSLATE_NOOP("phrases", "Choose take")
+ADD_CHARACTER = QT_TRANSLATE_NOOP("phrases", "Add character {name}")
+REMOVE_CHARACTER = QT_TRANSLATE_NOOP("phrases", "Remove character")
+RENAME_CHARACTER = QT_TRANSLATE_NOOP("phrases", "Rename character")
+EDIT_CHARACTER = QT_TRANSLATE_NOOP("phrases", "Edit character")
+EDIT_PROJECT_SETTINGS = QT_TRANSLATE_NOOP("phrases", "Edit project settings")
+SET_VIDEO = QT_TRANSLATE_NOOP("phrases", "Set video")
+REMOVE_VIDEO = QT_TRANSLATE_NOOP("phrases", "Remove video")
+SPLIT_LINE = QT_TRANSLATE_NOOP("phrases", "Split line")
+MERGE_LINES = QT_TRANSLATE_NOOP("phrases", "Merge {count} lines")
+REPLACE_ONE = QT_TRANSLATE_NOOP("phrases", "Replace '{find}' in {count} line")
+REPLACE = QT_TRANSLATE_NOOP("phrases", "Replace '{find}' in {count} lines")
+MERGE_CHARACTERS = QT_TRANSLATE_NOOP("phrases", "Merge characters")
+SPLIT_CHARACTER = QT_TRANSLATE_NOOP("phrases", "Split {name} off")
+SHORTEN_ONE = QT_TRANSLATE_NOOP("phrases", "Shorten line to fit")
+SHORTEN = QT_TRANSLATE_NOOP("phrases", "Shorten {count} lines to fit")
+TRANSLATE_ONE = QT_TRANSLATE_NOOP("phrases", "Translate line")
+TRANSLATE = QT_TRANSLATE_NOOP("phrases", "Translate {count} lines")
+ACCEPT_TRANSLATION = QT_TRANSLATE_NOOP("phrases", "Accept translation")
+ACCEPT_TRANSLATIONS = QT_TRANSLATE_NOOP("phrases", "Accept {count} translations")
+EDIT_GLOSSARY = QT_TRANSLATE_NOOP("phrases", "Edit glossary")
+TRANSCRIBE_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "Transcribe the dialogue")
+IMPORT = QT_TRANSLATE_NOOP("phrases", "Import {name}")
+SET_TARGET_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "Dub into {language}")
+NO_TARGET_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "Dub in the original's language")
+
+# --- an export's report (app/project/export_registry.py, app/project/export.py) ----------------
+EXPORTED = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files}")
+EXPORTED_MORE = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files} (+{more} more)")
+LEFT_OUT = QT_TRANSLATE_NOOP("phrases", "{count} line(s) have no take and were left out: {orders}")
+FAILED_QA = QT_TRANSLATE_NOOP("phrases", "{count} take(s) in it failed QA (lines {orders}; {hint})")
+LOUDNESS = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (target {target:g} LUFS, ceiling {ceiling:g} dBTP)")
+LOUDNESS_LIMITED = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (target {target:g} LUFS, ceiling {ceiling:g} dBTP); the limiter took the peaks down")
+LOUDNESS_OFF = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (loudness normalisation off)")
+LOUDNESS_OFF_LIMITED = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (loudness normalisation off); the limiter took the peaks down")
+TURNED_DOWN = QT_TRANSLATE_NOOP("phrases", "the mix was turned down {db:.1f} dB to avoid clipping")
+NOTE = QT_TRANSLATE_NOOP("phrases", "note: {note}")
+LINE_DETAIL = QT_TRANSLATE_NOOP("phrases", "line {order}: {what}")
+STILL_OVERRUNS = QT_TRANSLATE_NOOP("phrases", "still overruns: {overrun}")
+OVERRUN = QT_TRANSLATE_NOOP("phrases", "line {order} ({character}) runs {overrun:.2f} s past its slot (take {duration:.2f} s from {start:.2f} s, slot ends at {slot_end:.2f} s)")
+NO_CHARACTER = QT_TRANSLATE_NOOP("phrases", "no character")
+LEVEL = QT_TRANSLATE_NOOP("phrases", "{lufs:.1f} LUFS, true peak {peak:.1f} dBTP")
+LEVEL_SILENT_PEAK = QT_TRANSLATE_NOOP("phrases", "{lufs:.1f} LUFS, true peak silent")
+LEVEL_UNMEASURABLE = QT_TRANSLATE_NOOP("phrases", "unmeasurable (too short or silent), true peak {peak:.1f} dBTP")
+LEVEL_NOTHING = QT_TRANSLATE_NOOP("phrases", "unmeasurable (too short or silent), true peak silent")

@@ -1,0 +1,126 @@
+"""Sentences made without Qt (app/project, app/commands) are said in the studio's language, with
+numbers written the locale's way (issue 31): readiness problems, timing warnings, undo texts and
+the lines of an export's report, in Chinese; decimals with a comma under a German locale."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTranslator
+
+from app.project import Line, Project
+from app.project.export import ExportResult, Overrun
+from app.project.export_registry import export_format, export_summary
+from app.project.loudness import Level
+from app.project.readiness import voice_gaps
+from app.project.timing import line_timings
+from app.project.undo import EditLine, RemoveLines
+from app.ui.language import fill, say
+from tests.app.ui.paths import REPO
+
+CATALOGUE = REPO / "translations" / "dubstudio_zh_CN.ts"
+LRELEASE = str(Path(sys.executable).parent / "pyside6-lrelease")
+LATIN_WORD = re.compile(r"\b[a-z]{3,}\b")  # an English word left in a Chinese sentence
+
+
+@pytest.fixture
+def chinese(qapp: object, tmp_path: Path) -> Iterator[None]:
+    subprocess.run([LRELEASE, "-silent", str(CATALOGUE), "-qm", str(tmp_path / "dubstudio_zh_CN.qm")], check=True)
+    translator = QTranslator()
+    assert translator.load(QLocale("zh_CN"), "dubstudio", "_", str(tmp_path))
+    QCoreApplication.installTranslator(translator)
+    yield
+    QCoreApplication.removeTranslator(translator)
+
+
+@pytest.fixture
+def german(qapp: object) -> Iterator[None]:
+    before = QLocale()
+    QLocale.setDefault(QLocale("de_DE"))
+    yield
+    QLocale.setDefault(before)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    made = Project.create(tmp_path / "proj", "Test")
+    maya = made.make_character("Maya")  # no clip yet
+    made.characters.append(maya)
+    made.lines.extend([
+        Line(id="l1", text="Fifty-four characters of text said in a three second slot.", character_id=maya.id,
+             start=0.0, end=3.0),
+        Line(id="l2", text="Who said that?"),
+    ])
+    return made
+
+
+def chinese_only(sentence: str) -> bool:
+    """Chinese, with no English word left (names and codes aside, which the sentences here lack)."""
+    return any("\u4e00" <= c <= "\u9fff" for c in sentence) and not LATIN_WORD.search(sentence)
+
+
+def test_readiness_timing_and_undo_texts_are_said_in_chinese(chinese: None, project: Project) -> None:
+    gaps = [say(sentence) for sentence in voice_gaps(project).describe()]
+    assert gaps == ["第 2 行台词没有角色：'Who said that?'", "角色 'Maya'还没有参考音频；有 1 行台词在等它配音"]
+    warnings = [say(warning) for warning in line_timings(project)["l1"].warnings()]
+    assert warnings[0] == "偏快：每秒 19.3 字（英语舒适上限为 17）。"  # the language's name translated too
+    assert all(chinese_only(w) for w in warnings)
+    assert say(RemoveLines(["l1", "l2"]).text) == "删除 2 行台词"
+    assert say(EditLine("l1", start=1.0).text) == "编辑时间码"
+    assert chinese_only(say(line_timings(project)["l1"].describe()))  # the figures' tooltip
+
+
+def test_an_exports_report_is_said_in_chinese(chinese: None, project: Project) -> None:
+    result = ExportResult(files=[project.root / "exports" / "mix.wav"], missing=[2], level=Level(-23.04, -1.52),
+                          overruns=[Overrun("l1", 1, "Maya", 0.0, 3.5, 3.0, 0.5)])
+    summary = export_summary(project, export_format("mix"), result, qa_hint="")
+    said = [say(sentence) for sentence in (summary.headline, *summary.notes, *summary.details)]
+    assert said[0] == "已导出 mix：exports/mix.wav"
+    assert said[1] == "1 行台词没有版本，未导出：2"
+    assert said[2] == "响度：-23.0 LUFS，真峰值 -1.5 dBTP（目标 -23 LUFS，上限 -1 dBTP）"
+    assert said[3].startswith("仍然超出：第 1 行（Maya）超出时段 0.50 秒")
+
+
+def test_the_edit_menu_says_the_undo_text_in_chinese(chinese: None) -> None:
+    from app.ui.window.actions import ENTRIES, ActionSpec, StudioState
+
+    undo = next(spec for spec in ENTRIES if isinstance(spec, ActionSpec) and spec.name == "undo")
+    assert undo.detail is not None
+    assert undo.detail(StudioState(project_open=True, undo_text=RemoveLines(["a"]).text)) == "删除台词"
+
+
+def test_numbers_follow_a_german_locale(german: None, project: Project) -> None:
+    """German writes 1,5 where English writes 1.5: in the phrases and in the studio's own templates."""
+    warnings = [say(warning) for warning in line_timings(project)["l1"].warnings()]
+    assert warnings[0] == "Fast: 19,3 characters/s (comfortable up to 17 in English)."
+    level = say(Level(-23.04, -1.52).describe())
+    assert level == "-23,0 LUFS, true peak -1,5 dBTP"
+    assert fill("≈{seconds:.1f} s, {count} lines", seconds=2.94, count=1234) == "≈2,9 s, 1234 lines"
+
+
+def test_the_script_tables_duration_follows_a_german_locale(german: None, project: Project) -> None:
+    from app.ui.script.lines_model import Column, LinesModel
+    from app.ui.window.document import Document
+
+    model = LinesModel(Document(project))
+    tip = model.index(0, Column.DURATION).data(Qt.ItemDataRole.ToolTipRole)
+    assert "Fast: 19,3 characters/s" in tip and "19.3" not in tip
+    assert model.index(0, Column.DURATION).data() == "⚠ ≈3,8 s"  # the expected length, in German
+
+
+def test_stress_rows_and_backend_names_are_said_in_chinese(chinese: None) -> None:
+    """The engine's declaration tables (load report measures, backends, translators) have no Qt;
+    the studio shows their names in its language."""
+    from app.ui.engine.engine_controller import describe_engine
+    from app.ui.stress.panel import MEASURES, measure_label
+    from engine.synthesis.config import EngineConfig
+
+    rows = [measure_label(column.header, column.group) for column in MEASURES]
+    assert rows[:2] == ["任务数", "进行中"] and "首段音频 p50" in rows and "总时长 p50" in rows
+    assert [row for row in rows if row.isascii()] == ["p90", "CPU %", "GPU %"], rows  # symbols stay as they are
+    assert describe_engine(EngineConfig(backend="piper")) == "Piper（内置，美式英语 joe）"
