@@ -991,7 +991,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <message>
         <location line="+1"/>
         <source>The dialogue-separation model is missing.</source>
-        <translation>对白分离模型缺失。</translation>
+        <translation>缺少对白分离模型。</translation>
     </message>
     <message>
         <location line="+1"/>
