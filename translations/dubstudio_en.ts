@@ -167,7 +167,7 @@
 <context>
     <name>TimelinePanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/panel.py" line="+349"/>
+        <location filename="../app/ui/timeline/panel.py" line="+350"/>
         <source>%n overrun(s)</source>
         <translation>
             <numerusform>%n overrun</numerusform>

@@ -22,7 +22,7 @@
 <context>
     <name>CastController</name>
     <message>
-        <location filename="../app/ui/characters/cast_controller.py" line="+43"/>
+        <location filename="../app/ui/characters/cast_controller.py" line="+44"/>
         <source>Save the cast to a library folder</source>
         <translation>将演员阵容保存到演员库文件夹</translation>
     </message>
@@ -4080,7 +4080,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../app/ui/timeline/panel.py" line="+160"/>
+        <location filename="../app/ui/timeline/panel.py" line="+161"/>
         <source>Play / pause</source>
         <translation>播放 / 暂停</translation>
     </message>
@@ -6669,6 +6669,81 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>Dub in the original&apos;s language</source>
         <translation>按原片语言配音</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>fitted: {how}</source>
+        <translation>已适配：{how}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>into the silence</source>
+        <translation>延伸到其后的静音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rate {rate:.2f}×</source>
+        <translation>语速 {rate:.2f}×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rate {rate:.2f}× + stretch {stretch:.2f}×</source>
+        <translation>语速 {rate:.2f}× + 时间拉伸 {stretch:.2f}×</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{file}, line {line}: subtitle {index} has no text; skipped</source>
+        <translation>{file} 第 {line} 行：第 {index} 条字幕没有文字，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}, line {line}: the cue has no text; skipped</source>
+        <translation>{file} 第 {line} 行：该字幕条没有文字，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}, line {line}: the dialogue has no text; skipped</source>
+        <translation>{file} 第 {line} 行：该对白没有文字，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}, line {line}: no text; row skipped</source>
+        <translation>{file} 第 {line} 行：没有文字，已跳过该行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the language was heard as {quoted} with only {confidence:.0%} confidence; pass --language CODE if that is wrong</source>
+        <translation>听出的语言是 {quoted}，置信度只有 {confidence:.0%}；如果不对，请指定语言后重新转写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} was heard again: the lines of that voice go to {existing} (voice cosine {score:.2f}), no new character</source>
+        <translation>又听到了 {name}：这个声音的台词归给 {existing}（音色余弦相似度 {score:.2f}），不新建角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} says too little for a reference clip (under {seconds:.0f} s alone); give them a clip</source>
+        <translation>{name} 说得太少，不够做参考音频（单独说话不到 {seconds:.0f} 秒）；请为其指定参考音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the English lines are {model}&apos;s translation, marked as drafts to check; a larger downloaded model (Settings) translates far better</source>
+        <translation>英文台词是 {model} 的译文，已标为待审草稿；下载更大的模型（设置）翻译质量会好得多</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is {member} from the cast library (voice cosine {score:.2f}, sure)</source>
+        <translation>{name} 就是演员库中的 {member}（音色余弦相似度 {score:.2f}，确定）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; check and cast by hand</source>
+        <translation>{name} 可能是演员库中的 {member}（音色余弦相似度 {score:.2f}，未达到确定所需的 {needed:.2f}）：未选角；请核对后手动选角</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is a new voice (closest in the cast library: cosine {score:.2f})</source>
+        <translation>{name} 是新的声音（演员库中最接近的：余弦相似度 {score:.2f}）</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from app.project import phrases
 from app.project.codec import character_from_dict, character_to_dict
 from app.project.errors import CastLibraryError, ProjectError, ProjectLockedError
 from app.project.fsutil import (
@@ -48,6 +49,7 @@ from app.project.fsutil import (
 )
 from app.project.lock import ProjectLock
 from app.project.model import Character, new_id
+from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core import files
 from engine.core.audio_io import AudioError, read_audio
@@ -124,11 +126,11 @@ class CastMatch:
         """``Speaker 1 is Anna from the cast library (voice cosine 0.71, sure)`` and the like."""
         name = self.found_name
         if self.sure:
-            return f"{name} is {self.member_name} from the cast library (voice cosine {self.score:.2f}, sure)"
+            return Phrase(phrases.CAST_SURE, name=name, member=self.member_name, score=self.score)
         if self.offered:
-            return (f"{name} may be {self.member_name} from the cast library (voice cosine {self.score:.2f}, "
-                    f"under the {MATCH_THRESHOLD:.2f} needed to be sure): not cast; check and cast by hand")
-        return f"{name} is a new voice (closest in the cast library: cosine {self.score:.2f})"
+            return Phrase(phrases.CAST_OFFERED, name=name, member=self.member_name, score=self.score,
+                          needed=MATCH_THRESHOLD)
+        return Phrase(phrases.CAST_NEW, name=name, score=self.score)
 
 
 # -- reading and writing ---------------------------------------------------------------------------

@@ -26,8 +26,10 @@ import re
 import uuid
 from dataclasses import dataclass, field
 
+from app.project import phrases
 from app.project.errors import InvalidValueError
 from app.project.fsutil import check_relative
+from app.project.phrases import Phrase
 from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine.core.codes import ErrorCode
 from engine.core.languages import line_language
@@ -146,12 +148,15 @@ class Fit:
     def describe(self) -> str:
         """``"fitted: rate 1.12×"``, ``"fitted: rate 1.25× + stretch 1.08×"``, or, for a take
         that fitted by running on into the silence after its line, ``"fitted: into the silence"``."""
+        return Phrase(phrases.FITTED, how=self.how())
+
+    def how(self) -> Phrase:
+        """How the take was fitted, without the "fitted: " before it (the Fit column's text)."""
         if self.rate <= 1.0005 and self.stretch <= 1.0005:
-            return "fitted: into the silence"
-        parts = [f"rate {self.rate:.2f}×"]
+            return Phrase(phrases.FIT_INTO_SILENCE)
         if self.stretch > 1.0005:
-            parts.append(f"stretch {self.stretch:.2f}×")
-        return "fitted: " + " + ".join(parts)
+            return Phrase(phrases.FIT_RATE_STRETCH, rate=self.rate, stretch=self.stretch)
+        return Phrase(phrases.FIT_RATE, rate=self.rate)
 
 
 @dataclass(frozen=True)

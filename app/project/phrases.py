@@ -128,6 +128,25 @@ IMPORT = QT_TRANSLATE_NOOP("phrases", "Import {name}")
 SET_TARGET_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "Dub into {language}")
 NO_TARGET_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "Dub in the original's language")
 
+# --- fitting a take into its slot (app/project/model.py Fit) ------------------------------------
+FITTED = QT_TRANSLATE_NOOP("phrases", "fitted: {how}")
+FIT_INTO_SILENCE = QT_TRANSLATE_NOOP("phrases", "into the silence")
+FIT_RATE = QT_TRANSLATE_NOOP("phrases", "rate {rate:.2f}×")
+FIT_RATE_STRETCH = QT_TRANSLATE_NOOP("phrases", "rate {rate:.2f}× + stretch {stretch:.2f}×")
+
+# --- what an import or a transcription warns of (script_io, transcription, cast) ----------------
+SKIPPED_SUBTITLE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: subtitle {index} has no text; skipped")
+SKIPPED_CUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the cue has no text; skipped")
+SKIPPED_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the dialogue has no text; skipped")
+SKIPPED_ROW = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: no text; row skipped")
+LANGUAGE_UNSURE = QT_TRANSLATE_NOOP("phrases", "the language was heard as {quoted} with only {confidence:.0%} confidence; pass --language CODE if that is wrong")
+HEARD_AGAIN = QT_TRANSLATE_NOOP("phrases", "{name} was heard again: the lines of that voice go to {existing} (voice cosine {score:.2f}), no new character")
+TOO_LITTLE_FOR_A_CLIP = QT_TRANSLATE_NOOP("phrases", "{name} says too little for a reference clip (under {seconds:.0f} s alone); give them a clip")
+WHISPER_TRANSLATION_DRAFTS = QT_TRANSLATE_NOOP("phrases", "the English lines are {model}'s translation, marked as drafts to check; a larger downloaded model (Settings) translates far better")
+CAST_SURE = QT_TRANSLATE_NOOP("phrases", "{name} is {member} from the cast library (voice cosine {score:.2f}, sure)")
+CAST_OFFERED = QT_TRANSLATE_NOOP("phrases", "{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; check and cast by hand")
+CAST_NEW = QT_TRANSLATE_NOOP("phrases", "{name} is a new voice (closest in the cast library: cosine {score:.2f})")
+
 # --- an export's report (app/project/export_registry.py, app/project/export.py) ----------------
 EXPORTED = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files}")
 EXPORTED_MORE = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files} (+{more} more)")

@@ -297,7 +297,7 @@ def import_srt(
         content = _clean_subtitle(sub.content)
         speaker, body = split_speaker(content)
         if not body:
-            builder.warnings.append(f"{shown}, line {line_no}: subtitle {sub.index} has no text; skipped")
+            builder.warnings.append(Phrase(phrases.SKIPPED_SUBTITLE, file=shown, line=line_no, index=sub.index))
             continue
         builder.add(speaker, body, start, end)
     return builder.result(name)
@@ -373,7 +373,7 @@ def import_vtt(
         cleaned = _clean_subtitle("\n".join(content))
         speaker, body = (voice.group(1).strip(), cleaned) if voice else split_speaker(cleaned)
         if not body:
-            builder.warnings.append(f"{shown}, line {line_no}: the cue has no text; skipped")
+            builder.warnings.append(Phrase(phrases.SKIPPED_CUE, file=shown, line=line_no))
             continue
         builder.add(speaker, body, start, end)
     return builder.result(name)
@@ -436,7 +436,7 @@ def import_ass(
         named = field_of.get("Name", "")
         speaker, body = (named, content) if named else split_speaker(content)
         if not body:
-            builder.warnings.append(f"{shown}, line {line_no}: the dialogue has no text; skipped")
+            builder.warnings.append(Phrase(phrases.SKIPPED_DIALOGUE, file=shown, line=line_no))
             continue
         builder.add(speaker, body, start, end)
     if not builder.lines and not builder.warnings and text.strip():
@@ -566,7 +566,7 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
     start, end = times
     _check_times(start, end, "the row", line_no, shown)
     if not body:
-        builder.warnings.append(f"{shown}, line {line_no}: no text; row skipped")
+        builder.warnings.append(Phrase(phrases.SKIPPED_ROW, file=shown, line=line_no))
         return
     mark = cell("draft").casefold()
     if mark not in DRAFT_MARKS:

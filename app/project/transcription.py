@@ -278,18 +278,16 @@ def hear_project(
         raise
     lines = [_line(line, speaking) for line in heard.lines]
     command = ReplaceScript(lines, fresh, heard.language, keep=keep)
-    warnings = []
+    warnings: list[str] = []
     if not heard.language_sure:
-        warnings.append(f"the language was heard as {heard.language!r} with only {heard.language_probability:.0%} "
-                        "confidence; pass --language CODE if that is wrong")
-    warnings += [f"{c.name} was heard again: the lines of that voice go to {existing.name} (voice cosine "
-                 f"{score:.2f}), no new character" for c in characters if c.id in reused
-                 for existing, score in [reused[c.id]]]
-    warnings += [f"{c.name} says too little for a reference clip (under {hearing_clips.SHORTEST_CLIP_S:.0f} s "
-                 "alone); give them a clip" for c in fresh if c.id not in clips]
+        warnings.append(Phrase(phrases.LANGUAGE_UNSURE, quoted=repr(heard.language),
+                               confidence=heard.language_probability))
+    warnings += [Phrase(phrases.HEARD_AGAIN, name=c.name, existing=existing.name, score=score)
+                 for c in characters if c.id in reused for existing, score in [reused[c.id]]]
+    warnings += [Phrase(phrases.TOO_LITTLE_FOR_A_CLIP, name=c.name, seconds=hearing_clips.SHORTEST_CLIP_S)
+                 for c in fresh if c.id not in clips]
     if translator is not None:
-        warnings.append(f"the English lines are {_model_label(request.model)}'s translation, marked as drafts to "
-                        "check; a larger downloaded model (Settings) translates far better")
+        warnings.append(Phrase(phrases.WHISPER_TRANSLATION_DRAFTS, model=_model_label(request.model)))
     return TranscribedScript(heard, fresh, lines, command, written, warnings, matches)
 
 

@@ -20,6 +20,7 @@ from app.project.cast import (
     writing,
 )
 from app.project.undo import EditCharacter, Macro
+from app.ui.language import say
 from app.ui.tasks import Operation, QueryOp
 from app.ui.timeline.transcribe_dialog import CAST_LIBRARIES
 from app.ui.window_controller import WindowController
@@ -85,7 +86,7 @@ class CastController(WindowController):
             if edits and not document.push(Macro(edits, self.tr("Cast from library"))):
                 return
             for match in matches:
-                self.window.messages.warn(match.describe())
+                self.window.messages.warn(say(match.describe()))
             self.window.messages.notify(self.tr("Cast {0} of {1} character(s) from the library {2}; Messages says "
                                                 "how sure each match is").format(len(edits), len(matches), folder))
 

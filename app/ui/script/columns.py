@@ -377,7 +377,7 @@ class FitColumn(LineColumn):
         if fitted is not None and (over := model.overrun(line)) > 0:  # fitting stopped at the limit
             return QCoreApplication.translate("FitColumn", "too long +%1 s").replace("%1", f"{over:.2f}")
         if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
-            return fitted.describe().removeprefix("fitted: ")
+            return say(fitted.how())
         if not model.project.wants_fit(line):
             return ""
         timing = model.timing_of(line)  # an open slot (no end, nothing after) leaves the take as it is
@@ -404,7 +404,7 @@ class FitColumn(LineColumn):
         text = [fill(QCoreApplication.translate("LinesModel", "Fit to slot: {choice}. Double-click to change."), choice=choice)]
         fitted = _fitted(project, line)
         if fitted is not None:
-            text.insert(0, fill(QCoreApplication.translate("LinesModel", "{fit}: {natural:.2f} s of speech into a {slot:.2f} s slot"), fit=fitted.describe(), natural=fitted.natural_s, slot=fitted.slot_s))
+            text.insert(0, fill(QCoreApplication.translate("LinesModel", "{fit}: {natural:.2f} s of speech into a {slot:.2f} s slot"), fit=say(fitted.describe()), natural=fitted.natural_s, slot=fitted.slot_s))
             if (over := model.overrun(line)) > 0:
                 text.insert(0, QCoreApplication.translate(
                     "FitColumn", "Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at "

@@ -34,6 +34,7 @@ from app.project import Change, Line, LineStatus, Project, ProjectError
 from app.project.timecode import MAX_TIME_S, format_clock
 from app.project.timeline import Slot, build_timeline
 from app.project.timing import overlapping_lines
+from app.ui.language import say
 from app.ui.playback.player import Player
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.tasks import TaskRunner
@@ -312,7 +313,7 @@ class TimelinePanel(QWidget):
             clips.append(Clip(
                 slot, row[slot.character_id], line.text.replace("\n", " "), _shown_status(line, take is not None),
                 path, take.duration_s if take is not None else None,
-                take.fit.describe() if take is not None and take.fit is not None else "",
+                say(take.fit.describe()) if take is not None and take.fit is not None else "",
                 project.wants_fit(line), error,
             ))
         return tracks, clips

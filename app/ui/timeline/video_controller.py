@@ -170,7 +170,7 @@ class VideoController(QObject):
             if request.transcribe:
                 source = self.tr(" transcribed from {video}, %n voice(s)", "", len(made.project.characters)).format(
                     video=request.video.name)
-            warnings = self.tr("; %n warning(s): ", "", len(made.warnings)) + "; ".join(made.warnings[:3])
+            warnings = self.tr("; %n warning(s): ", "", len(made.warnings)) + "; ".join(say(w) for w in made.warnings[:3])
             self.message.emit(self.tr("New project with %n line(s)", "", lines) + source
                               + (warnings if made.warnings else ""))
             self.show_gaps(made.gaps, self.tr("Importing the subtitles"))
@@ -215,10 +215,10 @@ class VideoController(QObject):
         def done(made: TranscribedScript) -> None:
             if document.push(made.command):
                 for match in made.cast_matches:  # which library character, and how sure
-                    self.warning.emit(match.describe())
+                    self.warning.emit(say(match.describe()))
                 self.message.emit(self.tr("Transcribed %n line(s)", "", len(made.lines))
                                   + self.tr(", %n voice(s)", "", len(made.characters))
-                                  + (f"; {'; '.join(made.warnings[:2])}" if made.warnings else "")
+                                  + ("; " + "; ".join(say(w) for w in made.warnings[:2]) if made.warnings else "")
                                   + self.tr(" (Edit › Undo brings the old script back)"))
 
         def failed(error: Exception) -> None:

@@ -47,7 +47,7 @@ from app.project.video_export import (
 )
 from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.folders import PROJECTS, Folders
-from app.ui.language import TRANSLATOR_NAMES, declared, fill, language_label
+from app.ui.language import TRANSLATOR_NAMES, declared, fill, language_label, say
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
 from engine.core.languages import LANGUAGES
@@ -372,7 +372,7 @@ class VideoWords(QObject):
             when = format_clock(line.start) if line.start is not None else ""
             text.append(f"{when} {who}: {line.text[:70]}{'…' if len(line.text) > 70 else ''}".strip())
         if result.warnings:
-            text.append(self.tr("%n warning(s): {first}", "", len(result.warnings)).format(first=result.warnings[0]))
+            text.append(self.tr("%n warning(s): {first}", "", len(result.warnings)).format(first=say(result.warnings[0])))
         return "\n".join(text)
 
 

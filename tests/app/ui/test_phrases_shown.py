@@ -124,3 +124,19 @@ def test_stress_rows_and_backend_names_are_said_in_chinese(chinese: None) -> Non
     assert rows[:2] == ["任务数", "进行中"] and "首段音频 p50" in rows and "总时长 p50" in rows
     assert [row for row in rows if row.isascii()] == ["p90", "CPU %", "GPU %"], rows  # symbols stay as they are
     assert describe_engine(EngineConfig(backend="piper")) == "Piper（内置，美式英语 joe）"
+
+
+def test_fits_cast_matches_and_import_warnings_are_said_in_chinese(chinese: None) -> None:
+    from app.project import phrases
+    from app.project.cast import MATCH_THRESHOLD, CastMatch
+    from app.project.model import Fit
+    from app.project.phrases import Phrase
+
+    fit = Fit(rate=1.12, stretch=1.08, natural_s=3.0, slot_s=2.5)
+    assert fit.describe() == "fitted: rate 1.12× + stretch 1.08×"  # the CLI's words
+    assert say(fit.describe()) == "已适配：语速 1.12× + 时间拉伸 1.08×" and say(fit.how()) == "语速 1.12× + 时间拉伸 1.08×"
+    sure = CastMatch("c1", "Speaker 1", "Anna", MATCH_THRESHOLD + 0.05)
+    assert say(sure.describe()).startswith("Speaker 1 就是演员库中的 Anna")
+    skipped = Phrase(phrases.SKIPPED_CUE, file="lines.vtt", line=12)
+    assert (skipped, say(skipped)) == ("lines.vtt, line 12: the cue has no text; skipped",
+                                       "lines.vtt 第 12 行：该字幕条没有文字，已跳过")
