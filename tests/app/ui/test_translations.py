@@ -59,6 +59,7 @@ def messages(path: Path) -> dict[tuple[str, str], list[str]]:
     ('return Macro(edits, "Cast from library")', "a macro's undo text"),
     ('Phrase("line {order} has no character", order=3)', "a phrase with an undeclared template"),
     ('counted(n, phrases.MOVE_LINE, "Move {count} lines")', "a counted phrase with an undeclared template"),
+    ('super().__init__("Take QA: when a take fails", parent)', "a widget's text given to its Qt base"),
 ])
 def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: str) -> None:
     assert check_source(source), f"{kind} was not found in {source!r}"

@@ -24,8 +24,9 @@ shows it.
 Wrapped means passed through ``tr``, ``translate`` or ``QT_TRANSLATE_NOOP``/``QT_TR_NOOP``
 (the marker for declarations read elsewhere, translated where shown). ``tr()`` of an f-string is
 untranslated too: lupdate cannot collect it; so is ``translate()`` with a variable count, whose
-plural forms lupdate does not see (it reads them from ``self.tr(text, "", count)`` only). Calls on a logger (``log.warning("…")``) are not
-sinks: logs stay English.
+plural forms lupdate does not see (it reads them from ``self.tr(text, "", count)`` only). Words a
+studio widget hands to its Qt base class are a sink too (``super().__init__("Take QA", parent)``).
+Calls on a logger (``log.warning("…")``) are not sinks: logs stay English.
 """
 
 from __future__ import annotations
@@ -190,6 +191,11 @@ class _Checker(ast.NodeVisitor):
             self._check(node, f"{func.value.id}.{name}", STATIC_SINKS[f"{func.value.id}.{name}"])
         elif isinstance(func, ast.Name) and name in CLASS_SINKS:
             self._check(node, name, CLASS_SINKS[name])
+        elif name == "__init__" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
+                and _call_name(func.value.func) == "super" and not self.path.startswith("app/project/"):
+            # A widget's own text given to its Qt base (QGroupBox's title, QLabel's text); errors of
+            # app/project keep English messages, so only the studio's classes are read.
+            self._check(node, "super().__init__", ((0, 1), ("title", "text")))
         elif isinstance(func, ast.Attribute) and name in METHOD_SINKS:
             receiver = func.value
             if not (isinstance(receiver, ast.Name) and receiver.id in LOGGERS):
