@@ -28,13 +28,22 @@ def chinese(asked: Asked) -> tuple[int, object, dict[str, str]]:
 
 
 def test_without_an_endpoint_whisper_into_english_is_the_only_translator(window: MainWindow, tmp_path: Path) -> None:
+    from tests.app.project.media_fixtures import make_video
+
     dialog = window.video.new_from_video()
+    dialog.set_video(make_video(tmp_path / "scene.mp4"))
+    dialog.folder.setText(str(tmp_path / "new"))
     dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(TRANSCRIBE))
     dialog.translate.setChecked(True)
     chat = dialog.translator.findData("openai")
     assert not dialog.translator.model().item(chat).isEnabled()  # nothing to send the lines to yet
     zh = dialog.target.findData("zh")
     assert not dialog.target.model().item(zh).isEnabled()  # Whisper writes English only
+    request = dialog.request()
+    assert request is not None and (request.translator, request.translate_to) == ("whisper", "en")
+    dialog.translate.setChecked(False)
+    request = dialog.request()
+    assert request is not None and request.translate_to is None
     dialog.reject()
 
 
