@@ -4410,6 +4410,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>Translating the lines</source>
         <translation>正在翻译台词</translation>
     </message>
+    <message>
+        <location line="+14"/>
+        <source>Transcribing the dialogue</source>
+        <translation>正在转写对白</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelling the transcription</source>
+        <translation>正在取消转写</translation>
+    </message>
 </context>
 <context>
     <name>TranslateDialog</name>

@@ -310,5 +310,6 @@ def transcription_progress(parent: QWidget, translating: bool = False) -> Progre
     stages = {key: QCoreApplication.translate("Transcription", str(label)) for key, label in STAGES.items()}
     if translating:
         stages[TRANSLATING] = QCoreApplication.translate("Transcription", TRANSLATING_LABEL)
-    return ProgressSpec(parent, "Transcribing the dialogue", stages["loading"],
-                        "Cancelling the transcription", stages=stages, weights=STAGE_WEIGHTS, modal=True)
+    return ProgressSpec(parent, QCoreApplication.translate("Transcription", "Transcribing the dialogue"),
+                        stages["loading"], QCoreApplication.translate("Transcription", "Cancelling the transcription"),
+                        stages=stages, weights=STAGE_WEIGHTS, modal=True)

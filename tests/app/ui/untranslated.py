@@ -71,6 +71,7 @@ CLASS_SINKS: dict[str, Positions] = {
     "QToolButton": ((), ()), "QLineEdit": ((), ()),
     "ActionSpec": ((1, 5), ("label", "tip")), "MenuSpec": ((1,), ("label",)),
     "Option": ((2,), ("title",)),
+    "ProgressSpec": ((1, 2, 3), ("title", "label", "cancelling")),  # app/ui/tasks.py's progress dialog
     # Undo texts (the Edit menu's "Undo …") and the phrases of app/project/phrases.py.
     "Macro": ((1,), ("text",)), "AddLines": ((3,), ("text",)),
     "Phrase": ((0,), ()), "LanguageName": ((0,), ()), "counted": ((1, 2), ()),
