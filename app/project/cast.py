@@ -70,6 +70,7 @@ MAX_RECORDINGS = 8  # embeddings kept per character (one per episode it was save
 # characters at most 0.43 (median 0.21); both halves 100 % right at these values (docs/cast.md).
 MATCH_THRESHOLD = 0.50
 OFFER_THRESHOLD = 0.40
+OFFERS_FILE = "cast_offers.json"  # in a project's media/: the unsure matches offered to the user
 WAIT_S = 30.0  # how long a writer waits for another to finish before E_CAST_LOCKED
 _POLL_S = 0.1
 
@@ -370,15 +371,106 @@ def cast_characters(project: Project, characters: Sequence[Character], library: 
         if not match.sure or match.member_name is None:
             continue
         member = library.member(match.member_name)
-        source = library.clip_path(member) if member is not None else None
-        if member is None or source is None or member.character.name.casefold() in taken_names:
+        if member is None or library.clip_path(member) is None or member.character.name.casefold() in taken_names:
             continue
-        found, cast = by_id[match.character_id], member.character
-        found.clip = copy_clip(source, f"{safe_filename(cast.name, 'voice')}-cast")
-        found.name, found.colour, found.settings = cast.name, cast.colour, cast.settings
-        found.transcript, found.transcript_heard = cast.transcript, cast.transcript_heard
-        found.clip_start, found.clip_end, found.clip_purity = 0.0, None, cast.clip_purity
+        found = by_id[match.character_id]
+        for name, value in member_changes(library, member, copy_clip).items():
+            setattr(found, name, value)
     return matches
+
+
+def member_changes(library: CastLibrary, member: CastMember, copy_clip: Callable[[Path, str], str]) -> dict[str, Any]:
+    """What makes a project character the library's ``member``: its name, colour, settings,
+    transcript and clip (copied into the project by ``copy_clip``; E_CAST_LIBRARY without one)."""
+    source = library.clip_path(member)
+    if source is None:
+        raise CastLibraryError(f"{member.character.name} has no clip in the cast library {library.root}",
+                               ErrorCode.NO_CLIP)
+    cast = member.character
+    return {"name": cast.name, "colour": cast.colour, "settings": cast.settings, "transcript": cast.transcript,
+            "transcript_heard": cast.transcript_heard,
+            "clip": copy_clip(source, f"{safe_filename(cast.name, 'voice')}-cast"), "clip_start": 0.0,
+            "clip_end": None, "clip_purity": cast.clip_purity}
+
+
+# -- unsure matches, offered to the user --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CastOffer:
+    """An unsure match kept for the user to accept or reject: the project character may be the
+    library character ``member_name`` of the library at ``library`` (voice cosine ``score``)."""
+
+    character_id: str
+    library: str
+    member_name: str
+    score: float
+
+    def describe(self) -> str:
+        return (f"may be {self.member_name} from the cast library {self.library} (voice cosine {self.score:.2f}, "
+                f"under the {MATCH_THRESHOLD:.2f} needed to be sure)")
+
+
+def offers_of(matches: Sequence[CastMatch], library: str | Path) -> list[CastOffer]:
+    """The unsure matches among ``matches`` as offers."""
+    return [CastOffer(m.character_id, str(Path(library).absolute()), m.member_name, round(m.score, 3))
+            for m in matches if m.offered and m.member_name is not None]
+
+
+def read_offers(project: Project) -> list[CastOffer]:
+    """The offers kept in media/cast_offers.json (none when it is missing or damaged: they only
+    offer a choice, nothing depends on them)."""
+    try:
+        data = json.loads(files.read_text_file(project.media_dir / OFFERS_FILE))
+        return [CastOffer(str(o["character"]), str(o["library"]), str(o["member"]), float(o["score"]))
+                for o in data["offers"]]
+    except (files.FileError, ValueError, KeyError, TypeError):
+        return []
+
+
+def offers_text(project: Project, offers: Sequence[CastOffer]) -> str:
+    """media/cast_offers.json holding ``offers`` (one per character: the newest replaces an older
+    one) beside the kept ones of characters still in the project."""
+    newest = {o.character_id: o for o in offers}
+    present = {c.id for c in project.characters} | set(newest)
+    kept = [o for o in read_offers(project) if o.character_id in present and o.character_id not in newest]
+    return _offers_json(kept + list(newest.values()))
+
+
+def _offers_json(offers: Sequence[CastOffer]) -> str:
+    return json.dumps({"offers": [{"character": o.character_id, "library": o.library, "member": o.member_name,
+                                   "score": o.score} for o in offers]}, indent=1, ensure_ascii=False)
+
+
+def pending_offer(project: Project, character_id: str) -> CastOffer | None:
+    """The offer for the character, unless it already is that library character (accepted)."""
+    character = next((c for c in project.characters if c.id == character_id), None)
+    offer = next((o for o in read_offers(project) if o.character_id == character_id), None)
+    if character is None or offer is None or character.name.casefold() == offer.member_name.casefold():
+        return None
+    return offer
+
+
+def accept_offer(project: Project, offer: CastOffer) -> dict[str, Any]:
+    """The changes that make the offered character the library's (push them as EditCharacter:
+    undoable, and the offer shows again after an undo); its clip is copied into voices/ first."""
+    library = open_library(offer.library)
+    member = library.member(offer.member_name)
+    if member is None:
+        raise CastLibraryError(f"the cast library {offer.library} no longer has {offer.member_name}",
+                               ErrorCode.UNKNOWN_ID)
+    if project.character_by_name(member.character.name) is not None:
+        raise CastLibraryError(f"the project already has a character called {member.character.name}",
+                               ErrorCode.INVALID_VALUE)
+    return member_changes(library, member, clip_copier(project))
+
+
+def reject_offer(project: Project, character_id: str) -> None:
+    """Forget the character's offer (written atomically)."""
+    offers = read_offers(project)
+    kept = [o for o in offers if o.character_id != character_id]
+    if len(kept) != len(offers):
+        atomic_write_text(project.media_dir / OFFERS_FILE, _offers_json(kept), inside=project.root)
 
 
 def match_project_characters(project: Project, found: Sequence[Character],
@@ -428,7 +520,8 @@ def recast_from_library(project: Project, library: CastLibrary,
     already named as a library character) matched against the library. Returns the matches (to
     explain) and, per surely matched character id, the changes that make it the library's
     character (push them as EditCharacter edits: undoable); the library clips are copied into
-    voices/ first (files are not something undo removes, as with takes)."""
+    voices/ first (files are not something undo removes, as with takes). The unsure matches
+    are kept in media/cast_offers.json, for the Characters panel to offer."""
     names = {m.character.name.casefold() for m in library.members}
     candidates = [c for c in project.characters if c.clip and c.name.casefold() not in names]
     found = [replace(c) for c in candidates]  # copies: the project changes only through the edits
@@ -437,11 +530,16 @@ def recast_from_library(project: Project, library: CastLibrary,
               "clip_purity")
     changes = {after.id: {name: getattr(after, name) for name in fields if getattr(after, name) != getattr(before, name)}
                for before, after in zip(candidates, found) if after.name != before.name}
+    offers = offers_of(matches, library.root)
+    if offers:
+        media = ensure_dir(project.media_dir, inside=project.root)
+        atomic_write_text(media / OFFERS_FILE, offers_text(project, offers), inside=project.root)
     return matches, changes
 
 
 __all__ = [
-    "MATCH_THRESHOLD", "OFFER_THRESHOLD", "CastLibrary", "CastMatch", "CastMember", "add_characters", "cast_characters",
-    "clip_copier", "match_project_characters", "match_score", "match_speakers", "open_library", "recast_from_library",
-    "remove_member", "writing",
+    "MATCH_THRESHOLD", "OFFER_THRESHOLD", "CastLibrary", "CastMatch", "CastMember", "CastOffer", "accept_offer",
+    "add_characters", "cast_characters", "clip_copier", "match_project_characters", "match_score", "match_speakers",
+    "member_changes", "offers_of", "offers_text", "open_library", "pending_offer", "read_offers", "recast_from_library",
+    "reject_offer", "remove_member", "writing",
 ]

@@ -141,10 +141,11 @@ SKIPPED_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the dialog
 SKIPPED_ROW = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: no text; row skipped")
 LANGUAGE_UNSURE = QT_TRANSLATE_NOOP("phrases", "the language was heard as {quoted} with only {confidence:.0%} confidence; pass --language CODE if that is wrong")
 HEARD_AGAIN = QT_TRANSLATE_NOOP("phrases", "{name} was heard again: the lines of that voice go to {existing} (voice cosine {score:.2f}), no new character")
+LEFT_WITHOUT_VOICE = QT_TRANSLATE_NOOP("phrases", "{name} has no line in the new transcription and no clip or voice chosen by hand: removed (Edit › Undo brings it back)")
 TOO_LITTLE_FOR_A_CLIP = QT_TRANSLATE_NOOP("phrases", "{name} says too little for a reference clip (under {seconds:.0f} s alone); give them a clip")
 WHISPER_TRANSLATION_DRAFTS = QT_TRANSLATE_NOOP("phrases", "the English lines are {model}'s translation, marked as drafts to check; a larger downloaded model (Settings) translates far better")
 CAST_SURE = QT_TRANSLATE_NOOP("phrases", "{name} is {member} from the cast library (voice cosine {score:.2f}, sure)")
-CAST_OFFERED = QT_TRANSLATE_NOOP("phrases", "{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; check and cast by hand")
+CAST_OFFERED = QT_TRANSLATE_NOOP("phrases", "{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; Accept or Reject it on the Characters panel")
 CAST_NEW = QT_TRANSLATE_NOOP("phrases", "{name} is a new voice (closest in the cast library: cosine {score:.2f})")
 
 # --- an export's report (app/project/export_registry.py, app/project/export.py) ----------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,11 +36,14 @@ import numpy as np
 
 from app.project import phrases
 from app.project.cast import (
+    OFFERS_FILE,
     CastLibrary,
     CastMatch,
     cast_characters,
     clip_copier,
     match_project_characters,
+    offers_of,
+    offers_text,
     open_library,
 )
 from app.project.errors import (
@@ -63,6 +67,7 @@ from app.project.timeline import character_languages, estimate_duration
 from app.project.undo import Change, Command, CommandStack
 from engine.core import files
 from engine.core.codes import ErrorCode
+from engine.core.numbers import Range, RangeError
 from engine.core.protocol import EngineError, VoiceSettings
 from engine.hearing import HearingError
 from engine.hearing import clips as hearing_clips
@@ -82,6 +87,12 @@ if TYPE_CHECKING:
 
     from engine.voiceprint.encoder import VoiceEmbedder
 
+# A stretch chosen by hand as a clip (a line's slot, a region of the original-audio track): as
+# long as a clip candidate may be, so that it clones well and holds little but the one voice.
+VOICE_REGION = Range("voice clip region", hearing_clips.SHORTEST_CANDIDATE_S, hearing_clips.MAX_CLIP_S, unit="s")
+AUTO_CLIP_STEM = "speaker-{number}-original"  # in voices/: the clip a transcription cuts for a voice
+AUTO_CLIP = re.compile(r"voices/speaker-\d+-original(_\d+)?\.wav")  # such a clip's path, as unique_path names it
+SPEAKER_NAME = re.compile(r"Speaker \d+")  # how a transcription names the voices it finds
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
 VOICEPRINTS_FILE = "voiceprints.npz"  # in media/: the windows' embeddings and the level envelope (arrays only)
 Progress = Callable[[str, float], None]
@@ -146,40 +157,64 @@ class TranscribedScript:
     written: WrittenFiles  # taken back by a caller that cannot keep the edit (its save failed)
     warnings: list[str] = field(default_factory=list)
     cast_matches: list[CastMatch] = field(default_factory=list)  # with a cast library: how each speaker matched
+    removed: list[Character] = field(default_factory=list)  # old characters the new script leaves without a voice
 
 
 class ReplaceScript(Command):
     """The script replaced by a transcription's: old lines out (kept beside the new ones with
-    ``keep``), new characters and lines in (by time), the language heard set. One undo puts the
-    old script back. A line may name a character already in the project (a voice that matched it)."""
+    ``keep``), new characters and lines in (by time), the language heard set, and the
+    ``dropped`` characters (left without lines, nothing chosen for them by hand) taken out. One
+    undo puts the old script and cast back. A line may name a character already in the project
+    (a voice that matched it)."""
 
     def __init__(self, lines: Sequence[Line], characters: Sequence[Character], language: str, *,
-                 keep: bool = False) -> None:
+                 keep: bool = False, dropped: Sequence[Character] = ()) -> None:
         self.lines, self.characters, self.language, self.keep = list(lines), list(characters), language, keep
+        self.dropped_ids = [c.id for c in dropped]
         self.old_lines: list[Line] = []
+        self.old_characters: list[Character] = []
         self.old_language = ""
         self.text = Phrase(phrases.TRANSCRIBE_DIALOGUE)
 
     def do(self, project: Project) -> Change:
         known = {c.id for c in project.characters} | {c.id for c in self.characters}
         for line in self.lines:
-            if line.character_id not in known:
+            if line.character_id not in known or line.character_id in self.dropped_ids:
                 raise InvalidValueError(f"line {line.id} names an unknown character")
             validate_line(line, "line")
         self.old_lines, self.old_language = list(project.lines), project.language
-        project.characters.extend(self.characters)
+        self.old_characters = list(project.characters)
+        project.characters[:] = [c for c in project.characters if c.id not in self.dropped_ids] + self.characters
         project.lines[:] = sorted(self.lines + (self.old_lines if self.keep else []), key=lambda line: line.start or 0.0)
         project.language = self.language
         return Change(frozenset(line.id for line in self.old_lines + self.lines),
-                      frozenset(c.id for c in self.characters), structure=True, project=True)
+                      frozenset(c.id for c in self.characters) | frozenset(self.dropped_ids), structure=True,
+                      project=True)
 
     def undo(self, project: Project) -> Change:
-        ids = {c.id for c in self.characters}
-        project.characters[:] = [c for c in project.characters if c.id not in ids]
+        project.characters[:] = self.old_characters
         project.lines[:] = self.old_lines
         project.language = self.old_language
-        return Change(frozenset(line.id for line in self.old_lines + self.lines), frozenset(ids), structure=True,
+        return Change(frozenset(line.id for line in self.old_lines + self.lines),
+                      frozenset(c.id for c in self.characters) | frozenset(self.dropped_ids), structure=True,
                       project=True)
+
+
+def left_without_voice(project: Project, lines: Sequence[Line]) -> list[Character]:
+    """The project's characters that a replacing transcription leaves with no line and that a
+    transcription made with nothing chosen for them since: named "Speaker N" or holding the
+    untrimmed clip a transcription cut (AUTO_CLIP), no other clip, and only the settings a
+    transcription gives (a language). A character with a clip chosen by hand (imported, recorded,
+    chosen from the video, cast from a library), its own voice settings, or made by hand (another
+    name and no clip) is kept, lines or not."""
+    speaking = {line.character_id for line in lines}
+
+    def transcribed(character: Character) -> bool:
+        auto_clip = character.clip is not None and AUTO_CLIP.fullmatch(character.clip) is not None
+        return auto_clip or (character.clip is None and SPEAKER_NAME.fullmatch(character.name) is not None)
+
+    return [c for c in project.characters if c.id not in speaking and transcribed(c) and not c.trimmed
+            and c.settings == VoiceSettings(language=c.settings.language)]
 
 
 def load_model(request: TranscribeRequest) -> WhisperModel:
@@ -277,25 +312,33 @@ def hear_project(
         written.take_back()
         raise
     lines = [_line(line, speaking) for line in heard.lines]
-    command = ReplaceScript(lines, fresh, heard.language, keep=keep)
+    dropped = [] if keep else left_without_voice(project, lines)
+    command = ReplaceScript(lines, fresh, heard.language, keep=keep, dropped=dropped)
     warnings: list[str] = []
     if not heard.language_sure:
         warnings.append(Phrase(phrases.LANGUAGE_UNSURE, quoted=repr(heard.language),
                                confidence=heard.language_probability))
     warnings += [Phrase(phrases.HEARD_AGAIN, name=c.name, existing=existing.name, score=score)
                  for c in characters if c.id in reused for existing, score in [reused[c.id]]]
+    warnings += [Phrase(phrases.LEFT_WITHOUT_VOICE, name=c.name) for c in dropped]
     warnings += [Phrase(phrases.TOO_LITTLE_FOR_A_CLIP, name=c.name, seconds=hearing_clips.SHORTEST_CLIP_S)
                  for c in fresh if c.id not in clips]
     if translator is not None:
         warnings.append(Phrase(phrases.WHISPER_TRANSLATION_DRAFTS, model=_model_label(request.model)))
-    return TranscribedScript(heard, fresh, lines, command, written, warnings, matches)
+    return TranscribedScript(heard, fresh, lines, command, written, warnings, matches, dropped)
 
 
 def _cast_from(project: Project, characters: Sequence[Character], library: CastLibrary, encoder: VoiceEmbedder,
                written: WrittenFiles) -> list[CastMatch]:
     """The found speakers cast from the library (app.project.cast.cast_characters), each sure
-    match's library clip copied into voices/ (taken back with the rest on a failure)."""
-    return cast_characters(project, characters, library, encoder, clip_copier(project, written.made))
+    match's library clip copied into voices/ (taken back with the rest on a failure), the unsure
+    ones kept in media/cast_offers.json for the Characters panel to offer."""
+    matches = cast_characters(project, characters, library, encoder, clip_copier(project, written.made))
+    offers = offers_of(matches, library.root)
+    if offers:
+        written.replace_text(ensure_dir(project.media_dir, inside=project.root) / OFFERS_FILE,
+                             offers_text(project, offers))
+    return matches
 
 
 def _model_label(model: str) -> str:
@@ -312,7 +355,7 @@ def _speakers_as_characters(project: Project, heard: Transcription) -> list[Char
     made: list[Character] = []
     number = 1
     for index in range(heard.speaker_count):
-        while project.character_by_name(f"Speaker {number}") is not None:
+        while project.character_by_name(f"Speaker {number}") is not None:  # SPEAKER_NAME
             number += 1
         made.append(project.make_character(f"Speaker {number}", colour=colours[index % len(colours)],
                                            settings=VoiceSettings(language=heard.language)))
@@ -340,7 +383,7 @@ def _cut_reference_clips(project: Project, video: Path, stream_index: int | None
     ``cut`` is told the share of the clips written."""
     chosen = [(speaker, found[0]) for speaker, found in heard.candidates.items() if found]
     voices = ensure_dir(project.voices_dir, inside=project.root)
-    targets = [unique_path(voices, f"speaker-{speaker + 1}-original", ".wav") for speaker, _ in chosen]
+    targets = [unique_path(voices, AUTO_CLIP_STEM.format(number=speaker + 1), ".wav") for speaker, _ in chosen]
 
     done: list[Path] = []
 
@@ -433,6 +476,23 @@ def clip_candidates(project: Project, character_id: str) -> list[ClipCandidate]:
 def _candidates_from_voiceprints(project: Project, character_id: str) -> list[ClipCandidate] | None:
     """The candidates found again from media/voiceprints.npz and the project's lines; None
     without a readable file."""
+    kept = _kept_voiceprints(project)
+    if kept is None:
+        return None
+    windows, levels = kept
+    speaker_of = {character.id: index for index, character in enumerate(project.characters)}
+    if character_id not in speaker_of:
+        return []
+    heard = _heard_lines(project, speaker_of)
+    labels = hearing_clips.window_labels(windows, heard)
+    found = hearing_clips.candidates(heard, windows, labels, levels, len(project.characters))
+    return [ClipCandidate(c.start, c.end, c.text.strip(), c.score, c.snr_db, c.purity)
+            for c in found.get(speaker_of[character_id], [])]
+
+
+def _kept_voiceprints(
+        project: Project) -> tuple[hearing_speakers.EmbeddingWindows, hearing_clips.LevelEnvelope] | None:
+    """The windows and level envelope kept in media/voiceprints.npz; None without a readable file."""
     path = project.media_dir / VOICEPRINTS_FILE
     if not path.is_file():
         return None
@@ -446,18 +506,16 @@ def _candidates_from_voiceprints(project: Project, character_id: str) -> list[Cl
         return None
     if len(windows) != len(windows.starts) or len(windows.starts) != len(windows.ends):
         return None
-    speaker_of = {character.id: index for index, character in enumerate(project.characters)}
-    if character_id not in speaker_of:
-        return []
+    return windows, levels
+
+
+def _heard_lines(project: Project, speaker_of: dict[str, int]) -> list[HeardLine]:
+    """The project's timed lines as the hearing layer's, by time, each speaker its character's index."""
     timed = sorted((line.start, line.end, speaker_of[line.character_id], line.source_text or line.text)
                    for line in project.lines  # a line without times (it follows the previous one) is in no stretch
                    if line.character_id in speaker_of and line.start is not None and line.end is not None
                    and line.end > line.start)
-    heard = [HeardLine([Word(start, end, " " + text)], speaker) for start, end, speaker, text in timed]
-    labels = hearing_clips.window_labels(windows, heard)
-    found = hearing_clips.candidates(heard, windows, labels, levels, len(project.characters))
-    return [ClipCandidate(c.start, c.end, c.text.strip(), c.score, c.snr_db, c.purity)
-            for c in found.get(speaker_of[character_id], [])]
+    return [HeardLine([Word(start, end, " " + text)], speaker) for start, end, speaker, text in timed]
 
 
 def line_span(project: Project, line_id: str) -> tuple[float, float]:
@@ -504,17 +562,56 @@ def cut_candidate(project: Project, character: Character, candidate: ClipCandida
 
 def cut_line(project: Project, line_id: str) -> tuple[str, dict[str, Any]]:
     """Cut a line's slot from the video into voices/ as its character's clip: the character's id
-    and the changes (push them as EditCharacter, so it is undoable). The purity is unknown (None):
-    the line was chosen by hand, not found speaking alone."""
+    and the changes (push them as EditCharacter, so it is undoable); as :func:`cut_region`."""
     line = project.line(line_id)
     if line.character_id is None:
         raise TranscriptionError("the line has no character to give its audio to", ErrorCode.INVALID_VALUE)
     if line.start is None or line.end is None or line.end <= line.start:
         raise TranscriptionError("the line has no start and end time in the video", ErrorCode.INVALID_VALUE)
-    character = project.character(line.character_id)
-    return character.id, {"clip": _cut_into_voices(project, character, line.start, line.end), "clip_start": 0.0,
-                          "clip_end": None, "transcript": line.source_text or line.text, "transcript_heard": False,
-                          "clip_purity": None}
+    changes = cut_region(project, line.character_id, line.start, line.end)
+    return line.character_id, {**changes, "transcript": line.source_text or line.text, "transcript_heard": False}
+
+
+def cut_region(project: Project, character_id: str, start: float, end: float) -> dict[str, Any]:
+    """Cut ``start``-``end`` of the video (a stretch chosen by hand: a region of the timeline's
+    original-audio track, a line's slot) into voices/ as the character's clip; the changes to
+    push as EditCharacter (undoable). The stretch must be VOICE_REGION long; its purity is
+    measured as a candidate's (:func:`region_purity`, None without the transcription's
+    voiceprints), and the transcript is the words of the lines it holds."""
+    character = project.character(character_id)
+    try:
+        VOICE_REGION.check(round(end - start, 3))
+    except RangeError as error:
+        raise TranscriptionError(error.message, error.code) from None
+    purity = region_purity(project, character_id, start, end)
+    said = [line.source_text or line.text for line in project.lines
+            if line.start is not None and line.end is not None and line.start < end and line.end > start
+            and min(line.end, end) - max(line.start, start) >= 0.5 * (line.end - line.start)]
+    return {"clip": _cut_into_voices(project, character, start, end), "clip_start": 0.0, "clip_end": None,
+            "transcript": " ".join(text.strip() for text in said), "transcript_heard": False,
+            "clip_purity": None if purity is None else round(purity, 3)}
+
+
+def region_purity(project: Project, character_id: str, start: float, end: float) -> float | None:
+    """How much more ``start``-``end`` of the original sounds like the character than like any
+    other (engine.hearing.clips.clip_purity over the transcription's windows in it, the speakers
+    told by the script as it is now); None without media/voiceprints.npz or windows in it."""
+    kept = _kept_voiceprints(project)
+    if kept is None:
+        return None
+    windows = kept[0]
+    speaker_of = {character.id: index for index, character in enumerate(project.characters)}
+    inside = windows.over(start, end)
+    if character_id not in speaker_of or not len(inside):
+        return None
+    labels = hearing_clips.window_labels(windows, _heard_lines(project, speaker_of))
+    embeddings = windows.embeddings()
+    sums = hearing_clips.speaker_sums(embeddings, labels, len(project.characters))
+    speaker = speaker_of[character_id]
+    own_rest = sums[speaker] - embeddings[inside][labels[inside] == speaker].sum(axis=0)
+    if np.linalg.norm(own_rest) < 1e-6:  # no other speech of theirs: their voice is this stretch's
+        own_rest = embeddings[inside].sum(axis=0)
+    return hearing_clips.clip_purity(embeddings[inside], own_rest, np.delete(sums, speaker, axis=0))
 
 
 def _cut_into_voices(project: Project, character: Character, start: float, end: float) -> str:

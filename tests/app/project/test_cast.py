@@ -235,3 +235,37 @@ def test_a_reused_voice_keeps_its_clip_candidates_under_its_character(tmp_path: 
     project = Project.load(tmp_path / "p")
     stored = _json.loads((project.media_dir / CANDIDATES_FILE).read_text(encoding="utf-8"))["characters"]
     assert set(stored) == {c.id for c in project.characters}  # "Choose from the video" finds them
+
+
+def test_an_unsure_match_is_offered_then_accepted_undone_or_rejected(library: Path, tmp_path: Path) -> None:
+    from app.project import CommandStack, EditCharacter
+    from app.project.cast import (
+        OFFERS_FILE,
+        CastMatch,
+        accept_offer,
+        offers_of,
+        offers_text,
+        pending_offer,
+        read_offers,
+        reject_offer,
+    )
+
+    project = episode(tmp_path / "episode-2", {"Speaker 1": "libri_3080_b", "Speaker 2": "libri_2414_a"})
+    first, second = project.characters
+    matches = [CastMatch(first.id, "Speaker 1", "Anna", 0.46), CastMatch(second.id, "Speaker 2", "Ben", 0.62)]
+    offers = offers_of(matches, library)
+    assert [(o.character_id, o.member_name) for o in offers] == [(first.id, "Anna")]  # the sure one is cast, not offered
+    project.media_dir.mkdir(exist_ok=True)
+    (project.media_dir / OFFERS_FILE).write_text(offers_text(project, offers), encoding="utf-8")
+    assert pending_offer(project, first.id) == offers[0] and pending_offer(project, second.id) is None
+    assert "may be Anna from the cast library" in offers[0].describe()
+
+    stack = CommandStack(project)
+    assert stack.push(EditCharacter(first.id, **accept_offer(project, offers[0])))
+    anna = project.character(first.id)
+    assert anna.name == "Anna" and anna.transcript == "Anna's words" and project.clip_path(anna).is_file()  # type: ignore[union-attr]
+    assert pending_offer(project, first.id) is None  # accepted: it is that character now
+    stack.undo()
+    assert project.character(first.id).name == "Speaker 1" and pending_offer(project, first.id) == offers[0]
+    reject_offer(project, first.id)
+    assert pending_offer(project, first.id) is None and read_offers(project) == []

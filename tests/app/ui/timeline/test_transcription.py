@@ -60,7 +60,7 @@ def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainW
     use_audio = script.context_menu().findChild(QAction, "useLineAudio")
     assert use_audio is not None and use_audio.isEnabled()
     use_audio.trigger()
-    assert second.clip != before and second.clip.startswith("voices/") and second.clip_purity is None
+    assert second.clip != before and second.clip.startswith("voices/") and second.clip_purity is not None
     assert panel.current_id == second.id and abs(panel.waveform.duration - (line.end - line.start)) < 0.05
     assert second.transcript == (line.source_text or line.text)
     window.document.undo()
