@@ -2,9 +2,20 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>CastLibraryDialog</name>
+    <message numerus="yes">
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+107"/>
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n character</numerusform>
+            <numerusform>%n characters</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>CharactersPanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/characters_panel.py" line="+428"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+431"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -15,7 +26,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="+431"/>
+        <location filename="../app/ui/window/document_session.py" line="+432"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -132,7 +143,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-374"/>
+        <location filename="../app/ui/window/document_session.py" line="-375"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>
@@ -167,7 +178,7 @@
 <context>
     <name>TimelinePanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/panel.py" line="+350"/>
+        <location filename="../app/ui/timeline/panel.py" line="+354"/>
         <source>%n overrun(s)</source>
         <translation>
             <numerusform>%n overrun</numerusform>
@@ -175,7 +186,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+44"/>
+        <location line="+48"/>
         <source>Move %n line(s)</source>
         <translation>
             <numerusform>Move %n line</numerusform>
@@ -186,7 +197,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+171"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+173"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -210,7 +221,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location line="+47"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>Transcribed %n line</numerusform>

@@ -22,7 +22,7 @@
 <context>
     <name>CastController</name>
     <message>
-        <location filename="../app/ui/characters/cast_controller.py" line="+44"/>
+        <location filename="../app/ui/characters/cast_controller.py" line="+63"/>
         <source>Save the cast to a library folder</source>
         <translation>将演员阵容保存到演员库文件夹</translation>
     </message>
@@ -47,7 +47,8 @@
         <translation>正在保存到演员库</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-34"/>
+        <location line="+39"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
     </message>
@@ -73,6 +74,119 @@
     </message>
 </context>
 <context>
+    <name>CastLibraryDialog</name>
+    <message>
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+44"/>
+        <source>Cast library</source>
+        <translation>演员库</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cast library: {folder}</source>
+        <translation>演员库：{folder}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Recordings</source>
+        <translation>录音数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved from</source>
+        <translation>保存自</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>▶ Play clip</source>
+        <translation>▶ 播放片段</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the character out of the library (its clip and voiceprints too); projects cast from it keep their copies</source>
+        <translation>从演员库中删除该角色（连同其音频片段和声纹）；已从中选角的项目保留各自的副本</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Reading the cast library…</source>
+        <translation>正在读取演员库…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n 个角色</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The library is empty: Project › Save to cast library… fills it</source>
+        <translation>演员库是空的：用“项目 › 保存到演员库…”添加角色</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Remove from the cast library</source>
+        <translation>从演员库删除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove {name} from the cast library? Projects already cast from it keep their copy of the clip.</source>
+        <translation>要从演员库删除 {name} 吗？已从中选角的项目会保留各自的音频片段副本。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Removed {name} from the cast library</source>
+        <translation>已从演员库删除 {name}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Removing {name}…</source>
+        <translation>正在删除 {name}…</translation>
+    </message>
+</context>
+<context>
+    <name>CastOfferRow</name>
+    <message>
+        <location filename="../app/ui/characters/cast_offer.py" line="+41"/>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Make this character the cast library&apos;s: its name, clip, transcript and settings (undoable)</source>
+        <translation>将该角色设为演员库中的角色：采用其名称、参考音频、转写文本和设置（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not the same voice: keep this character as it is and stop offering</source>
+        <translation>不是同一个声音：保留该角色原样，不再提示</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>⚠ This voice may be {name} from the cast library (voice cosine {score}, under the {needed} needed to be sure)</source>
+        <translation>⚠ 这个声音可能是演员库中的 {name}（音色余弦相似度 {score}，低于确认所需的 {needed}）</translation>
+    </message>
+</context>
+<context>
     <name>CharacterDelegate</name>
     <message>
         <location filename="../app/ui/script/script_panel.py" line="+142"/>
@@ -83,7 +197,7 @@
 <context>
     <name>CharactersPanel</name>
     <message>
-        <location filename="../app/ui/characters/characters_panel.py" line="+76"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+77"/>
         <source>▶ Play reference</source>
         <translation>▶ 播放参考音频</translation>
     </message>
@@ -148,7 +262,7 @@
         <translation>&lt;b&gt;角色&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Colour used for this character in the script</source>
         <translation>该角色在台本中使用的颜色</translation>
     </message>
@@ -174,12 +288,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+551"/>
+        <location line="+561"/>
         <source>● Record</source>
         <translation>● 录音</translation>
     </message>
     <message>
-        <location line="-546"/>
+        <location line="-556"/>
         <source>Record a reference clip from the microphone</source>
         <translation>用麦克风录制参考音频</translation>
     </message>
@@ -244,7 +358,7 @@
         <translation>名称</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Colour</source>
         <translation>颜色</translation>
     </message>
@@ -301,7 +415,7 @@
         </translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>Add a character to give it a voice.</source>
         <translation>添加一个角色，为它配置音色。</translation>
     </message>
@@ -401,7 +515,7 @@
         <translation>✖ 无法准备此音色</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+134"/>
         <source>Merge characters</source>
         <translation>合并角色</translation>
     </message>
@@ -542,7 +656,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
         <translation>它的文件夹无法写入（{reason}）</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>{title} [read-only] — DubStudio</source>
         <translation>{title} [只读] — DubStudio</translation>
     </message>
@@ -2770,6 +2884,44 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
 </context>
 <context>
+    <name>RegionMenu</name>
+    <message>
+        <location filename="../app/ui/timeline/region_menu.py" line="+27"/>
+        <source>Drag over the original audio to choose a stretch for a voice clip</source>
+        <translation>在原声音轨上拖动，选取一段作为参考音频</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Use this region as the voice clip of</source>
+        <translation>将此片段用作以下角色的参考音频</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{start} – {end} ({seconds} s)</source>
+        <translation>{start} – {end}（{seconds} 秒）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A voice clip takes {low} to {high} s of speech; this region is {seconds} s</source>
+        <translation>参考音频需要 {low} 到 {high} 秒的语音；此片段为 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The project has no video to cut the clip from</source>
+        <translation>项目没有可截取片段的视频</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The project has no character yet</source>
+        <translation>项目还没有角色</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cut {span} from the video&apos;s audio into voices/ as the clip of the character chosen (undoable)</source>
+        <translation>从视频音频中截取 {span} 存入 voices/，作为所选角色的参考音频（可撤销）</translation>
+    </message>
+</context>
+<context>
     <name>RemoveCharacterDialog</name>
     <message>
         <location filename="../app/ui/characters/character_removal.py" line="+49"/>
@@ -2895,7 +3047,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-428"/>
+        <location filename="../app/ui/window/document_session.py" line="-429"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -4002,7 +4154,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelineCanvas</name>
     <message>
-        <location filename="../app/ui/timeline/canvas.py" line="+481"/>
+        <location filename="../app/ui/timeline/canvas.py" line="+548"/>
         <source>Line {order}: {text}</source>
         <translation>第 {order} 句：{text}</translation>
     </message>
@@ -4080,7 +4232,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../app/ui/timeline/panel.py" line="+161"/>
+        <location filename="../app/ui/timeline/panel.py" line="+165"/>
         <source>Play / pause</source>
         <translation>播放 / 暂停</translation>
     </message>
@@ -4238,7 +4390,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>所有已渲染的版本都在时段内</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+42"/>
         <source>Move line</source>
         <translation>移动台词</translation>
     </message>
@@ -4686,32 +4838,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+68"/>
-        <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
-        <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+61"/>
-        <source>the lines were not translated ({error}): translate them with Project › Translate…</source>
-        <translation>台词未翻译（{error}）：请用“项目 › 翻译…”翻译</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>the {language} lines are {model}&apos;s translation, marked as drafts to check</source>
-        <translation>{language} 台词由 {model} 翻译，已标为待审草稿</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+143"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Cannot translate</source>
-        <translation>无法翻译</translation>
-    </message>
-    <message>
-        <location line="+21"/>
+        <location line="+28"/>
         <source> from {source}</source>
         <translation>，来自 {source}</translation>
     </message>
@@ -4766,8 +4898,28 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>{code}: the project has no video; set one with Project › Set video…</source>
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
+    <message>
+        <location line="-127"/>
+        <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
+        <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>the lines were not translated ({error}): translate them with Project › Translate…</source>
+        <translation>台词未翻译（{error}）：请用“项目 › 翻译…”翻译</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the {language} lines are {model}&apos;s translation, marked as drafts to check</source>
+        <translation>{language} 台词由 {model} 翻译，已标为待审草稿</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Cannot translate</source>
+        <translation>无法翻译</translation>
+    </message>
     <message numerus="yes">
-        <location line="+24"/>
+        <location line="+73"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>已转写 %n 句台词</numerusform>
@@ -5702,11 +5854,21 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+11"/>
+        <source>&amp;Browse the cast library…</source>
+        <translation>浏览演员库(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List a cast library&apos;s characters: their language and recordings, play a clip, remove one</source>
+        <translation>列出演员库中的角色及其语言和录音，播放片段或删除角色</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Tr&amp;anslate…</source>
         <translation>翻译(&amp;A)…</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-14"/>
         <source>Save to cast &amp;library…</source>
         <translation>保存到演员库(&amp;L)…</translation>
     </message>
@@ -5726,7 +5888,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>按声音把角色与演员库匹配：确定的匹配会采用库中角色的名字、片段和设置（可撤销）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Translate the script into the language the project dubs into, each line within its slot (undoable)</source>
         <translation>把台本翻译成项目的配音语言，每句都控制在时段内（可撤销）</translation>
     </message>
@@ -5990,6 +6152,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
+        <location filename="../app/ui/language.py" line="+199"/>
+        <source>{name} ({code})</source>
+        <translation>{name}（{code}）</translation>
+    </message>
+    <message>
         <location filename="../build/translations/code_headlines.py" line="-11"/>
         <source>English</source>
         <translation>英语</translation>
@@ -6029,16 +6196,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>Thai</source>
         <translation>泰语</translation>
     </message>
-    <message>
-        <location filename="../app/ui/language.py" line="+199"/>
-        <source>{name} ({code})</source>
-        <translation>{name}（{code}）</translation>
-    </message>
 </context>
 <context>
     <name>measures</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="+7"/>
+        <location line="+7"/>
         <source>jobs</source>
         <translation>任务数</translation>
     </message>
@@ -6732,6 +6894,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>{name} has no line in the new transcription and no clip or voice chosen by hand: removed (Edit › Undo brings it back)</source>
+        <translation type="unfinished">新的转写中 {name} 没有台词，也没有手动选择的参考音频或音色：已删除（编辑 › 撤销可恢复）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{name} says too little for a reference clip (under {seconds:.0f} s alone); give them a clip</source>
         <translation>{name} 说得太少，不够做参考音频（单独说话不到 {seconds:.0f} 秒）；请为其指定参考音频</translation>
     </message>
@@ -6747,8 +6914,8 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; check and cast by hand</source>
-        <translation>{name} 可能是演员库中的 {member}（音色余弦相似度 {score:.2f}，未达到确定所需的 {needed:.2f}）：未选角；请核对后手动选角</translation>
+        <source>{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; Accept or Reject it on the Characters panel</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>

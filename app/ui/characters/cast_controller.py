@@ -1,5 +1,5 @@
-"""Project › Save to cast library and Project › Cast from library: a series' characters kept in a
-shared folder (app.project.cast) and given back to a new episode by voice.
+"""Project › Save to cast library, Cast from library and Browse the cast library: a series'
+characters kept in a shared folder (app.project.cast) and given back to a new episode by voice.
 
 Both run off the GUI thread (app.ui.tasks). Saving locks the library while it writes (a second
 writer waits, then fails with E_CAST_LOCKED); casting copies the library's clips into voices/ in
@@ -10,7 +10,7 @@ character's outcome is listed in Messages: which library character, and how sure
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.project.cast import (
     CastMatch,
@@ -20,14 +20,22 @@ from app.project.cast import (
     writing,
 )
 from app.project.undo import EditCharacter, Macro
+from app.ui.characters.cast_library_dialog import CastLibraryDialog
 from app.ui.language import say
 from app.ui.tasks import Operation, QueryOp
 from app.ui.timeline.transcribe_dialog import CAST_LIBRARIES
 from app.ui.window_controller import WindowController
 
+if TYPE_CHECKING:
+    from app.ui.window.main_window import MainWindow
+
 
 class CastController(WindowController):
     object_name = "castController"
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.dialog: CastLibraryDialog | None = None  # the library browser open now (tests drive it)
 
     def _library(self, folder: Path | None, title: str) -> Path | None:
         """``folder``, else the one the user chooses under ``title``; None without a project open
@@ -38,6 +46,17 @@ class CastController(WindowController):
             chosen = self.window.folders.folder(self.window, CAST_LIBRARIES, title)
             folder = Path(chosen) if chosen else None
         return folder
+
+    def browse_library(self, folder: Path | None = None) -> CastLibraryDialog | None:
+        """List a cast library's characters: play their clips, remove one."""
+        folder = self._library(folder, self.tr("Choose a cast library folder"))
+        if folder is None:
+            return None
+        dialog = CastLibraryDialog(self.window, folder, self.window.runner, self.window.player.play)
+        dialog.finished.connect(lambda _result: dialog.deleteLater())
+        self.dialog = dialog
+        dialog.open()
+        return dialog
 
     def save_to_library(self, folder: Path | None = None) -> None:
         """Every character that has a clip, saved under its name (a library is made if missing)."""

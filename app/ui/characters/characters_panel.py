@@ -46,9 +46,10 @@ from app.project.clips import import_clip
 from app.project.fsutil import safe_filename
 from app.project.model import MIN_CLIP_PURITY, MIN_CLIP_WARN_S, clip_warning
 from app.project.qa import hear_character_clip
-from app.project.transcription import cut_line
+from app.project.transcription import cut_line, cut_region
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import MergeCharacters, SplitCharacter
+from app.ui.characters.cast_offer import CastOfferRow
 from app.ui.characters.character_removal import ask_to_remove
 from app.ui.characters.voices import VoiceState, VoiceStates
 from app.ui.characters.waveform import WaveformView
@@ -266,6 +267,7 @@ class CharactersPanel(QWidget):
         self.name = _CommitLineEdit()
         self.name.setObjectName("characterName")
         self.name.committed.connect(lambda v: self._edit(name=v))
+        self.cast_offer = CastOfferRow(self._doc, self._runner)
         self.colour = QPushButton()
         self.colour.setToolTip(self.tr("Colour used for this character in the script"))
         self.colour.setMaximumWidth(140)
@@ -370,6 +372,7 @@ class CharactersPanel(QWidget):
 
         form = QFormLayout()
         form.addRow(self.tr("Name"), self.name)
+        form.addRow("", self.cast_offer)
         form.addRow(self.tr("Colour"), self.colour)
         form.addRow(self.tr("Reference"), self.clip_label)
         form.addRow("", _wrap(clip_row))
@@ -480,6 +483,7 @@ class CharactersPanel(QWidget):
         self.remove_button.setEnabled(character_id is not None)
         self.merge_button.setEnabled(character_id is not None and len(self._doc.project.characters) > 1)
         self.split_button.setEnabled(character_id is not None)
+        self.cast_offer.show_for(character_id)
         if character_id is None:
             self.name.show_text("")
             self.clip_label.setText(self.tr("Add a character to give it a voice."))
@@ -774,13 +778,21 @@ class CharactersPanel(QWidget):
         """Cut the line's slot from the video into its character's clip (one undoable edit), in
         the background, then show that character."""
         project = self._doc.project
+        self._runner.run(lambda: cut_line(project, line_id), self._use_cut, lambda exc: self._doc.error.emit(str(exc)))
 
-        def cut(result: tuple[str, dict[str, Any]]) -> None:
-            character_id, changes = result
-            if self._doc.push(EditCharacter(character_id, **changes)):
-                self.select(character_id)
+    def use_region(self, character_id: str, start: float, end: float) -> None:
+        """Cut ``start``-``end`` of the video (a region of the timeline's original-audio track)
+        into the character's clip, as :meth:`use_line_audio`."""
+        project = self._doc.project
+        self._runner.run(lambda: (character_id, cut_region(project, character_id, start, end)), self._use_cut,
+                         lambda exc: self._doc.error.emit(str(exc)))
 
-        self._runner.run(lambda: cut_line(project, line_id), cut, lambda exc: self._doc.error.emit(str(exc)))
+    def _use_cut(self, result: tuple[str, dict[str, Any]]) -> None:
+        """Push a clip cut from the video and show the character (its purity shows, and the
+        panel warns of an impure or short clip)."""
+        character_id, changes = result
+        if self._doc.push(EditCharacter(character_id, **changes)):
+            self.select(character_id)
 
     def merge_into(self, kept_id: str) -> bool:
         """Merge the current character into ``kept_id`` (undoable) and show that one."""

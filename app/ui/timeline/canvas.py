@@ -17,8 +17,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QPoint,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
     QHelpEvent,
     QKeyEvent,
     QMouseEvent,
@@ -57,6 +68,9 @@ from app.ui.waveform_gain import needs_level_tag, peak_dbfs
 
 TRACKS_KEPT_IN_VIEW = 6  # the guide and five characters keep their whole height in any layout
 
+REGION_COLOUR = QColor(255, 193, 7, 90)  # a chosen stretch of the original audio
+REGION_MIN_PX = 3  # a shorter drag over the original-audio track is a click
+
 
 @dataclass
 class _Drag:
@@ -77,6 +91,8 @@ class TimelineCanvas(QWidget):
     drag_finished = Signal(str, list, float)  # DragKind value, line ids, seconds moved
     activated = Signal(str)  # a clip was double-clicked
     view_changed = Signal()  # zoom or scroll changed (the panel syncs its scroll bars)
+    # A right click on the original-audio track: the time under it and where (the panel's menu).
+    guide_menu_requested = Signal(float, QPoint)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +117,9 @@ class TimelineCanvas(QWidget):
         self._playhead = 0.0
         self._static: QPixmap | None = None
         self._drag: _Drag | None = None
+        # A stretch chosen on the original-audio track (dragged over it): (start, end) seconds.
+        self._region: tuple[float, float] | None = None
+        self._region_from: float | None = None  # where a drag over that track began
         self.renders = 0  # static-layer redraws (the benchmark reports them)
         self._drawing = CanvasDrawing(self)
 
@@ -171,6 +190,22 @@ class TimelineCanvas(QWidget):
         self.update()
 
     # --- selection and playhead ---------------------------------------------------------------
+
+    @property
+    def region(self) -> tuple[float, float] | None:
+        """The stretch chosen on the original-audio track, (start, end) seconds; None if none."""
+        return self._region
+
+    def set_region(self, region: tuple[float, float] | None) -> None:
+        self._region = region
+        self.update()
+
+    def on_guide_track(self, pos: QPointF) -> bool:
+        """Whether ``pos`` is on the original-audio track's time area."""
+        if pos.x() < HEADER_W or pos.y() < RULER_H:
+            return False
+        return any(track.guide and self.track_top(index) <= pos.y() < self.track_top(index) + GUIDE_H
+                   for index, track in enumerate(self._tracks))
 
     @property
     def selected(self) -> list[str]:
@@ -329,8 +364,20 @@ class TimelineCanvas(QWidget):
         painter.drawPixmap(0, 0, self._static)
         if self._drag is not None and self._drag.active and self._drag.kind is not None:
             self._drawing.paint_drag(painter, self._drag)
+        if self._region is not None:
+            self._paint_region(painter, *self._region)
         self._drawing.paint_playhead(painter)
         painter.end()
+
+    def _paint_region(self, painter: QPainter, start: float, end: float) -> None:
+        """The chosen stretch, over the original-audio track."""
+        for index, track in enumerate(self._tracks):
+            if track.guide:
+                left = max(float(HEADER_W), self.x_of(start))
+                rect = QRectF(left, self.track_top(index), max(1.0, self.x_of(end) - left), GUIDE_H)
+                painter.fillRect(rect, REGION_COLOUR)
+                painter.setPen(REGION_COLOUR.darker(160))
+                painter.drawRect(rect)
 
     # --- mouse --------------------------------------------------------------------------------
 
@@ -344,6 +391,11 @@ class TimelineCanvas(QWidget):
             self.seek_requested.emit(max(0.0, self.time_of(pos.x())))
             return
         found = self.hit(pos)
+        if found is None and self.on_guide_track(pos):  # a drag over the original audio chooses a stretch
+            self._region_from = max(0.0, self.time_of(pos.x()))
+            self.set_region(None)
+            self.seek_requested.emit(self._region_from)
+            return
         if found is None:
             if not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
                 self._select([])
@@ -370,6 +422,10 @@ class TimelineCanvas(QWidget):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
+        if self._region_from is not None:
+            at = min(max(0.0, self.time_of(pos.x())), self.span_s())
+            self.set_region((min(self._region_from, at), max(self._region_from, at)))
+            return
         drag = self._drag
         if drag is None:
             self._hover_cursor(pos)
@@ -390,6 +446,11 @@ class TimelineCanvas(QWidget):
         self.update()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._region_from is not None:
+            self._region_from = None
+            if self._region is not None and self._region[1] - self._region[0] < REGION_MIN_PX / self.scale.px_per_s:
+                self.set_region(None)  # a click, not a drag: it only moved the playhead
+            return
         drag, self._drag = self._drag, None
         self.unsetCursor()
         if drag is None or drag.kind is None or not drag.active:
@@ -411,6 +472,12 @@ class TimelineCanvas(QWidget):
         self.unsetCursor()
         self.update()
         return True
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        if self.on_guide_track(QPointF(event.pos())):
+            self.guide_menu_requested.emit(max(0.0, self.time_of(event.pos().x())), event.globalPos())
+            return
+        super().contextMenuEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape and self.cancel_drag():

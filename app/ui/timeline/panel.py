@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QScrollBar,
     QSizePolicy,
     QSlider,
@@ -54,6 +55,7 @@ from app.ui.timeline.programme import (
     load_many,
     placements,
 )
+from app.ui.timeline.region_menu import region_menu
 from app.ui.timeline.scale import ZOOM_STEP
 from app.ui.timeline.transport import (
     DEFAULT_GUIDE_DB,
@@ -90,6 +92,7 @@ class TimelinePanel(QWidget):
     selection_changed = Signal(list)  # line ids picked on the timeline
     message = Signal(str)  # something for the status bar
     warning = Signal(str)  # a problem an edit made (kept in the window's Messages list)
+    use_region = Signal(str, float, float)  # character id, start, end: that stretch of the original is its clip now
 
     def __init__(self, document: Document, player: Player, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,6 +116,7 @@ class TimelinePanel(QWidget):
         self.canvas.drag_finished.connect(self._on_drag)
         self.canvas.activated.connect(self.play_line)
         self.canvas.view_changed.connect(self._sync_scrollbars)
+        self.canvas.guide_menu_requested.connect(lambda _seconds, at: self.guide_menu().popup(at))
         self.preview = VideoPreview()
         self.preview.resized.connect(lambda _size: self._request_frame())
         self.hbar = QScrollBar(Qt.Orientation.Horizontal)
@@ -376,6 +380,10 @@ class TimelinePanel(QWidget):
 
         script.selection_changed.connect(relay(self.set_selection))
         self.selection_changed.connect(relay(script.select_lines))
+
+    def guide_menu(self) -> QMenu:
+        """The original-audio track's menu: the region dragged over it as a character's clip."""
+        return region_menu(self, self._doc.project, self.canvas.region, self.use_region.emit)
 
     def set_selection(self, line_ids: list[str]) -> None:
         """Select lines picked elsewhere (the script table) and bring the first into view."""

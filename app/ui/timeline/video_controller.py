@@ -25,10 +25,12 @@ from app.project import (
     SetVideo,
     VideoInfo,
     VoiceGaps,
+    phrases,
 )
 from app.project.media import attach_video, extract_guide
 from app.project.music_effects import import_stem
 from app.project.new_project import NewProject, new_project_from_video
+from app.project.phrases import Phrase
 from app.project.transcription import (
     TranscribedScript,
     TranscribeRequest,
@@ -216,6 +218,8 @@ class VideoController(QObject):
             if document.push(made.command):
                 for match in made.cast_matches:  # which library character, and how sure
                     self.warning.emit(say(match.describe()))
+                for character in made.removed:  # old characters the new script left without a voice
+                    self.warning.emit(say(Phrase(phrases.LEFT_WITHOUT_VOICE, name=character.name)))
                 self.message.emit(self.tr("Transcribed %n line(s)", "", len(made.lines))
                                   + self.tr(", %n voice(s)", "", len(made.characters))
                                   + ("; " + "; ".join(say(w) for w in made.warnings[:2]) if made.warnings else "")

@@ -223,6 +223,10 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
                tip=QT_TRANSLATE_NOOP("actions", "Match the characters by voice against a cast library: a sure match "
                                                 "takes the library character's name, clip and settings (undoable)"),
                enabled=writable, off_while_busy=True),
+    ActionSpec("browse_cast", QT_TRANSLATE_NOOP("actions", "&Browse the cast library…"), "project",
+               lambda w: CastController.of(w).browse_library(),
+               tip=QT_TRANSLATE_NOOP("actions", "List a cast library's characters: their language and recordings, "
+                                                "play a clip, remove one")),
     ActionSpec("translate", QT_TRANSLATE_NOOP("actions", "Tr&anslate…"), "project",
                lambda w: TranslationController.of(w).translate(),
                tip=QT_TRANSLATE_NOOP("actions", "Translate the script into the language the project dubs into, each "

@@ -182,6 +182,7 @@ class DocumentSession(QObject):
         self.timeline = TimelinePanel(document, self._player, parts.runner)
         self.timeline.message.connect(self._say)
         self.timeline.warning.connect(self.warning)
+        self.timeline.use_region.connect(self.characters.use_region)
         self.timeline.addAction(parts.actions["play_line"])  # Space plays the current line here too
         self.timeline.addAction(parts.actions["play_original"])  # and Ctrl+Shift+Space its original
         self.timeline.link_script(self.script)

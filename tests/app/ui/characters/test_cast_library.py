@@ -35,3 +35,61 @@ def test_save_the_cast_then_cast_the_next_episode_from_it(window: MainWindow, tm
     assert any("Speaker 2 is a new voice" in text for text in said)
     window.document.undo()
     assert [c.name for c in project.characters] == ["Speaker 1", "Speaker 2"]
+
+
+def test_an_unsure_match_is_accepted_undone_and_rejected_on_the_characters_panel(window: MainWindow,
+                                                                                tmp_path: Path) -> None:
+    from app.project.cast import (
+        OFFERS_FILE,
+        CastMatch,
+        offers_of,
+        offers_text,
+        read_offers,
+    )
+
+    episode(tmp_path / "episode-1", {"Anna": "libri_3080_a"})
+    assert window.open_project(tmp_path / "episode-1")
+    CastController.of(window).save_to_library(tmp_path / "cast")
+    project = episode(tmp_path / "episode-2", {"Speaker 1": "libri_3080_b", "Speaker 2": "libri_2414_a"})
+    first, second = project.characters
+    project.media_dir.mkdir(exist_ok=True)  # as Cast from library leaves an unsure match (0.40-0.50)
+    offers = offers_of([CastMatch(first.id, "Speaker 1", "Anna", 0.47)], tmp_path / "cast")
+    (project.media_dir / OFFERS_FILE).write_text(offers_text(project, offers), encoding="utf-8")
+    assert window.open_project(tmp_path / "episode-2")
+    panel = window.characters
+    assert panel is not None and window.document is not None
+    project = window.document.project
+    panel.select(second.id)
+    assert not panel.cast_offer.isVisibleTo(panel)
+    panel.select(first.id)
+    assert panel.cast_offer.isVisibleTo(panel) and "may be Anna from the cast library" in panel.cast_offer.label.text()
+    panel.cast_offer.accept_button.click()
+    anna = project.character(first.id)
+    assert anna.name == "Anna" and anna.transcript == "Anna's words" and project.clip_path(anna) is not None
+    assert not panel.cast_offer.isVisibleTo(panel)
+    window.document.undo()
+    assert project.character(first.id).name == "Speaker 1" and panel.cast_offer.isVisibleTo(panel)
+    panel.cast_offer.reject_button.click()
+    assert not panel.cast_offer.isVisibleTo(panel) and read_offers(project) == []
+    assert project.character(first.id).name == "Speaker 1"
+
+
+def test_the_cast_library_browser_lists_plays_and_removes(window: MainWindow, tmp_path: Path) -> None:
+    episode(tmp_path / "episode-1", {"Anna": "libri_3080_a", "Ben": "libri_1688_a"})
+    assert window.open_project(tmp_path / "episode-1")
+    CastController.of(window).save_to_library(tmp_path / "cast")
+    assert window.actions_["browse_cast"].isEnabled()
+    dialog = CastController.of(window).browse_library(tmp_path / "cast")
+    assert dialog is not None and dialog.table.rowCount() == 2
+    rows = [[dialog.table.item(row, column).text() for column in range(4)] for row in range(2)]
+    assert rows == [["Anna", "en", "1", "episode-1"], ["Ben", "en", "1", "episode-1"]]
+    dialog.table.selectRow(1)
+    dialog.play_selected()
+    assert window.player.playing_key.startswith("cast:") and "Ben" in window.player.playing_key
+    window.player.stop()
+    ben_clip = tmp_path / "cast" / (open_library(tmp_path / "cast").member("Ben").character.clip or "")  # type: ignore[union-attr]
+    assert ben_clip.is_file()
+    dialog.remove("Ben")
+    assert [m.character.name for m in open_library(tmp_path / "cast").members] == ["Anna"]
+    assert dialog.table.rowCount() == 1 and not ben_clip.exists()
+    assert "Removed Ben" in dialog.status.text()

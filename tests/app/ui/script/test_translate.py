@@ -102,7 +102,7 @@ def test_shorten_to_fit_shortens_the_selected_lines_as_an_undoable_edit(idle_win
         idle_window.script.select_lines([first.id])
         idle_window.actions_["shorten_to_fit"].trigger()
     assert server.asked[0].shortening and list(server.asked[0].lines) == ["1"]
-    preview = translation_controller(idle_window).preview  # nothing changes before it is applied
+    preview = TranslationController.of(idle_window).preview  # nothing changes before it is applied
     assert preview is not None and preview.isVisible() and first.text == before[0]
     table = preview.table
     assert [table.item(0, column).text() for column in (0, 1)] == [before[0], "Corto."]
@@ -120,7 +120,7 @@ def test_shorten_to_fit_keeps_the_lines_the_preview_unticks_or_dismisses(idle_wi
     assert session is not None
     first, second = session.project.lines[0], session.project.lines[1]
     before = (first.text, second.text)
-    controller = translation_controller(idle_window)
+    controller = TranslationController.of(idle_window)
     with chat_server(spanish) as server:
         keys.remember_endpoint(server.url, "scripted")
         idle_window.script.select_lines([first.id, second.id])
