@@ -392,6 +392,8 @@ class TimelineCanvas(QWidget):
             return
         found = self.hit(pos)
         if found is None and self.on_guide_track(pos):  # a drag over the original audio chooses a stretch
+            if not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                self._select([])  # as a click on any empty place does
             self._region_from = max(0.0, self.time_of(pos.x()))
             self.set_region(None)
             self.seek_requested.emit(self._region_from)
