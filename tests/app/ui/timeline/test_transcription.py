@@ -201,3 +201,29 @@ def test_transcribing_a_script_with_lines_and_takes_asks_first_and_can_keep_them
     assert len(project.line("l1").takes) == 1 and len(project.characters) == 3
     window.document.undo()
     assert [line.id for line in project.lines] == ["l1", "l2"] and [c.name for c in project.characters] == ["Hero"]
+
+
+def test_a_replacing_transcription_removes_the_voices_it_no_longer_hears_and_says_so(window: MainWindow,
+                                                                                    tmp_path: Path) -> None:
+    from app.cli import main as cli_main
+    from app.project import Project
+
+    make_scene(tmp_path / "one.mp4", ["libri_1688_a", "libri_3080_a", "libri_1688_b"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "one.mp4"), "--transcribe",
+                     "--language", "en"]) == 0
+    video = Project.load(tmp_path / "p").video_path()
+    assert video is not None
+    make_scene(video, ["libri_1688_c", "libri_2414_a", "libri_1688_b"])  # a re-cut episode: 3080's voice is gone
+    assert window.open_project(tmp_path / "p") and window.document is not None
+    project = window.document.project
+    before = [c.name for c in project.characters]
+    asking = window.video.transcribe_dialogue()
+    assert isinstance(asking, TranscribeDialog) and asking.asks and asking.replace.isChecked()
+    asking.language.setCurrentIndex(asking.language.findData("en"))
+    asking.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    gone = [name for name in before if project.character_by_name(name) is None]
+    assert len(gone) == 1 and all(project.lines_of(c.id) for c in project.characters)
+    said = [note.text() for note in window.messages.notifications.notifications]
+    assert any(f"{gone[0]} has no line in the new transcription" in text and "removed" in text for text in said)
+    window.document.undo()
+    assert [c.name for c in project.characters] == before
