@@ -67,6 +67,7 @@ from app.project.timeline import character_languages, estimate_duration
 from app.project.undo import Change, Command, CommandStack
 from engine.core import files
 from engine.core.codes import ErrorCode
+from engine.core.languages import join_pieces
 from engine.core.numbers import Range, RangeError
 from engine.core.protocol import EngineError, VoiceSettings
 from engine.hearing import HearingError
@@ -577,7 +578,8 @@ def cut_region(project: Project, character_id: str, start: float, end: float) ->
     original-audio track, a line's slot) into voices/ as the character's clip; the changes to
     push as EditCharacter (undoable). The stretch must be VOICE_REGION long; its purity is
     measured as a candidate's (:func:`region_purity`, None without the transcription's
-    voiceprints), and the transcript is the words of the lines it holds."""
+    voiceprints), and the transcript is the words of the lines it holds (joined as their language
+    writes them: no space inside a run of Chinese)."""
     character = project.character(character_id)
     try:
         VOICE_REGION.check(round(end - start, 3))
@@ -588,7 +590,7 @@ def cut_region(project: Project, character_id: str, start: float, end: float) ->
             if line.start is not None and line.end is not None and line.start < end and line.end > start
             and min(line.end, end) - max(line.start, start) >= 0.5 * (line.end - line.start)]
     return {"clip": _cut_into_voices(project, character, start, end), "clip_start": 0.0, "clip_end": None,
-            "transcript": " ".join(text.strip() for text in said), "transcript_heard": False,
+            "transcript": join_pieces(text.strip() for text in said), "transcript_heard": False,
             "clip_purity": None if purity is None else round(purity, 3)}
 
 

@@ -105,3 +105,21 @@ def test_a_replacing_transcription_removes_the_characters_it_leaves_without_a_vo
     stack.undo()
     assert [c.id for c in project.characters] == [first.id, second.id, narrator.id]
     assert left_without_voice(project, []) == [first, second]  # untouched transcribed characters, not Narrator
+
+
+def test_a_region_of_chinese_lines_joins_their_words_without_spaces_and_has_no_purity_untranscribed(
+        tmp_path: Path) -> None:
+    from app.project import AddLines, Line
+
+    turns = make_scene(tmp_path / "zh.mp4", ["zh_aishell_S0724", "zh_paddlespeech"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "zh.mp4"), "--no-subtitles"]) == 0
+    project = Project.load(tmp_path / "p")
+    speaker = project.make_character("说话人")
+    middle = (turns[0].start + turns[0].end) / 2
+    CommandStack(project).push(AddLines([
+        Line(id="a", text="我们明天", character_id=speaker.id, start=turns[0].start, end=middle),
+        Line(id="b", text="见面吧。", character_id=speaker.id, start=middle, end=turns[0].end)], characters=[speaker]))
+    changes = cut_region(project, speaker.id, turns[0].start, min(turns[0].end, turns[0].start + 15.0))
+    assert changes["transcript"] == "我们明天见面吧。"  # one run of Chinese, no space where the lines meet
+    assert changes["clip_purity"] is None  # not transcribed: no voiceprints to score it with
+    assert project.resolve(changes["clip"]).is_file()
