@@ -4154,7 +4154,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelineCanvas</name>
     <message>
-        <location filename="../app/ui/timeline/canvas.py" line="+548"/>
+        <location filename="../app/ui/timeline/canvas.py" line="+550"/>
         <source>Line {order}: {text}</source>
         <translation>第 {order} 句：{text}</translation>
     </message>
@@ -6895,7 +6895,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     <message>
         <location line="+1"/>
         <source>{name} has no line in the new transcription and no clip or voice chosen by hand: removed (Edit › Undo brings it back)</source>
-        <translation type="unfinished">新的转写中 {name} 没有台词，也没有手动选择的参考音频或音色：已删除（编辑 › 撤销可恢复）</translation>
+        <translation>{name} 在新的转写中没有台词，也没有手动选定的片段或音色：已移除（编辑 › 撤销可恢复）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6915,7 +6915,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     <message>
         <location line="+1"/>
         <source>{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; Accept or Reject it on the Characters panel</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 可能是演员库中的 {member}（音色余弦相似度 {score:.2f}，未达到确定所需的 {needed:.2f}）：未选角；请在角色面板中接受或拒绝</translation>
     </message>
     <message>
         <location line="+1"/>
