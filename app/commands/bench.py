@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.commands.common import (
-    add_engine_arguments,
-    add_remote_arguments,
+    add_client_arguments,
     engine_config_from_args,
     remote_config_from_args,
 )
@@ -59,8 +58,7 @@ def add_parser(subparsers: Subparsers) -> None:
         description="Run the engine under increasing load (levels) and report first-audio and total latency, "
                     "throughput, errors, playback stalls and engine load per level, with a capacity verdict.",
     )
-    add_engine_arguments(parser, default_backend=None)
-    add_remote_arguments(parser)
+    add_client_arguments(parser, default_backend=None)
     parser.add_argument("--probe", choices=list(PRESETS), default=None,
                         help="a hardware probe preset: "
                         + "; ".join(f"{name} = {p.label}" for name, p in PRESETS.items())

@@ -120,7 +120,14 @@ def add_engine_arguments(parser: argparse.ArgumentParser, default_backend: str |
                             "past it the engine is killed")
 
 
-def add_remote_arguments(parser: argparse.ArgumentParser) -> None:
+def add_client_arguments(parser: argparse.ArgumentParser, default_backend: str | None = DEFAULT_BACKEND) -> None:
+    """What :func:`engine_client_from_args` reads: the engine's options, and the server whose
+    engines a command may use instead of one on this computer."""
+    add_engine_arguments(parser, default_backend)
+    _add_remote_arguments(parser)
+
+
+def _add_remote_arguments(parser: argparse.ArgumentParser) -> None:
     """Use an engine on a DubStudio server (``dubstudio serve``) instead of one on this computer."""
     group = parser.add_argument_group("engine server")
     group.add_argument("--engine-url", default=None, metavar="URL",

@@ -33,9 +33,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
 from app.commands.common import (
-    add_engine_arguments,
+    add_client_arguments,
     add_recogniser_option,
-    add_remote_arguments,
     check_recogniser_model,
     engine_client_from_args,
     note_use_notices,
@@ -109,8 +108,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--qa", action="store_true",
                         help="check each take as it lands (intelligibility, clipping, silences, slot, resemblance)")
     add_recogniser_option(parser)
-    add_engine_arguments(parser)
-    add_remote_arguments(parser)
+    add_client_arguments(parser)
     parser.set_defaults(func=run)
 
 

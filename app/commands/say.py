@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.commands.common import (
-    add_engine_arguments,
+    add_client_arguments,
     add_recogniser_option,
-    add_remote_arguments,
     check_recogniser_model,
     engine_client_from_args,
     note_use_notices,
@@ -54,8 +53,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--language", default="", help="language of the text, e.g. en, zh")
     parser.add_argument("--json", action="store_true", help="print timings as one JSON object")
     add_recogniser_option(parser)
-    add_engine_arguments(parser)
-    add_remote_arguments(parser)
+    add_client_arguments(parser)
     parser.set_defaults(func=run)
 
 
