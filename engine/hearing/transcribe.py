@@ -222,12 +222,12 @@ def transcribe_media(
     end_s = 0.0
     for window in audio_windows(path, options.stream_index, cancel):
         levels.add(window.audio)
-        if language is None:
-            detected = detect_language(model, window.audio)
-            if detected is not None:
-                language, probability = detected  # held for the windows after
         end_s = window.start_s + len(window.audio) / SAMPLE_RATE
-        with listened.whispering(end_s):
+        with listened.whispering(end_s):  # language detection is part of hearing the first window
+            if language is None:
+                detected = detect_language(model, window.audio)
+                if detected is not None:
+                    language, probability = detected  # held for the windows after
             words, _ = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
                                      listened.heard_to, options.chinese_script)
         window_lines = split_lines(words)
