@@ -153,6 +153,8 @@ class CanvasDrawing:
             top, height = canvas.track_top(n), canvas.track_height(n)
             shade = palette.color(QPalette.ColorRole.AlternateBase if n % 2 else QPalette.ColorRole.Base)
             painter.fillRect(QRectF(HEADER_W, top, canvas.area_width, height), shade)
+        if not canvas.tracks:  # a project without characters or video: nothing to rule
+            return
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
         for n in range(len(canvas.tracks) + 1):
             y = canvas.track_top(n) if n < len(canvas.tracks) else canvas.track_top(n - 1) + canvas.track_height(n - 1)
