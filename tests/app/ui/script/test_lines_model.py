@@ -26,7 +26,7 @@ from app.ui.script.lines_model import (
 )
 from app.ui.window.document import Document
 from engine.hearing.qa.checks import TakeChecks
-from tests.app.ui.script.documents import document_with_maya
+from tests.app.ui.script.helpers import document_with_maya
 
 
 @pytest.fixture
