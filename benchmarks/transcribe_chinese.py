@@ -4,7 +4,8 @@ The dialogues are built from real Mandarin utterances of public repositories' ex
 (AISHELL-1 and other test clips shipped with FireRedASR, WeNet, FunASR, PaddleSpeech and
 CosyVoice; see docs/transcribe.md, *Chinese*), each a few speakers' turns with pauses. They are
 not in this repository: pass the folder holding the WAVs and their ``references.json``
-({name: {"turns": [{speaker, start, end, text}], "speakers": N, "duration_s": S}}).
+({name: {"turns": [{speaker, start, end, text}], "speakers": N, "duration_s": S}}; a dialogue
+whose turns' texts are all empty is measured for its speakers only).
 
 Per dialogue: the script CER (every line's text in time order against every turn's reference
 in time order, characters compared as take QA compares them: punctuation and spaces out,
@@ -65,7 +66,7 @@ def main() -> None:
         ended = sum(1 for line in heard.lines if line.text.endswith(("。", "！", "？")))
         row = {
             "dialogue": name,
-            "cer": round(error_rate(reference, script, "zh"), 3),
+            "cer": round(error_rate(reference, script, "zh"), 3) if reference else None,
             "speakers": f"{heard.speaker_count} / {truth['speakers']}",
             "language": f"{heard.language} ({heard.language_probability:.2f})",
             "lines": len(heard.lines),
@@ -77,8 +78,9 @@ def main() -> None:
         results.append(row)
         print(json.dumps(row, ensure_ascii=False, indent=1), flush=True)
     if results:
-        mean = sum(row["cer"] for row in results) / len(results)
-        print(f"mean script CER {mean:.3f} over {len(results)} dialogues; "
+        rated = [row["cer"] for row in results if row["cer"] is not None]
+        mean = sum(rated) / max(1, len(rated))
+        print(f"mean script CER {mean:.3f} over {len(rated)} dialogues; "
               f"speakers right {sum(row['speakers'].split(' / ')[0] == row['speakers'].split(' / ')[1] for row in results)}"
               f" / {len(results)}")
     if args.json:
