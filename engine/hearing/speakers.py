@@ -13,7 +13,10 @@ agglomerative cosine threshold did. Clusters too small to be a voice, or whose m
 nearly the same, are joined. Then each window is given again to the speaker its neighbourhood
 (the windows within two seconds of it) resembles most, until none moves, and the joins are
 made once more: a voice that only a few scattered windows made up goes back into its
-neighbours'. Then every word takes the speaker of the windows over it, a run of words shorter
+neighbours'. Clusters that take over from each other only inside a stretch of speech, never
+after a pause, are judged as loose ones (one voice's parts, not two alike voices), and a window
+of clean speech that resembles no speaker found becomes a voice of its own (a speaker with one
+short line). Then every word takes the speaker of the windows over it, a run of words shorter
 than a second joins its neighbours, and a line in which the speaker changes is split at the
 change.
 """
@@ -46,6 +49,8 @@ ROW_KEEP = 0.3  # the fraction of each row's affinities kept when refining (tune
 SAME_VOICE = 0.7  # two clusters whose mean CAM++ voices are this alike are one speaker (0.6-0.8 tune alike)
 SAME_VOICE_CLEAN = 0.8  # ... when both are tight clusters of clean speech (see _joins)
 CLEAN_COHERENCE = 0.8  # a cluster this tight is clean speech
+LONE_VOICE = 0.4  # a window of clean speech this unlike every speaker is a voice of its own (see _lone_voices):
+# a one-line Mandarin speaker's window 0.09, the lowest other clean window 0.44 (English held-out h3a), most 0.6+
 MIN_TURN_S = 0.5  # a shorter run of one speaker's words inside a line is taken as the neighbours'
 MIN_SPEAKER_SHARE = 0.03  # a cluster with less of the speech is a stray (a laugh, a cough), merged
 MIN_SPEAKER_WINDOWS = 5  # nor can a speaker with fewer windows (about 3 s of speech) be told apart
@@ -142,9 +147,11 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
     means = centroids(embeddings[sample], sample_labels, count)
     labels = np.argmax(_unit(embeddings) @ means.T, axis=1)
     if speakers is None:
-        labels = _merge_alike(_merge_strays(labels, embeddings), embeddings)
-        labels = _resegment(labels, _unit(_unit(embeddings) - common), np.asarray(starts, dtype=float))
-        labels = _merge_alike(_merge_strays(labels, embeddings), embeddings)
+        times = np.asarray(starts, dtype=float)
+        labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
+        labels = _resegment(labels, _unit(_unit(embeddings) - common), times)
+        labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
+        labels = _lone_voices(labels, embeddings, times)
     return _renumber(labels)
 
 
@@ -232,10 +239,14 @@ def _merge_strays(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
         labels[members] = np.array(others)[np.argmax(_unit(embeddings[members]) @ means.T, axis=1)]
 
 
-def _merge_alike(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+def _merge_alike(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Two clusters joined while their mean embeddings' cosine reaches the threshold for their
-    kind (:func:`_joins`), most alike first."""
+    kind (:func:`_joins`), most alike first; ``starts`` (the windows' start times) tell which
+    clusters follow each other inside one stretch of speech."""
     labels = labels.copy()
+    order = np.argsort(starts, kind="stable")
+    # Consecutive windows of one line start at most HOP_S apart; a line ends at every pause.
+    running = np.diff(starts[order]) <= HOP_S + 1e-6
     while True:
         present = np.unique(labels)
         if len(present) < 2:
@@ -245,19 +256,73 @@ def _merge_alike(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
         means = _unit(np.array([unit.mean(axis=0) for unit in members]))
         similarity = means @ means.T
         np.fill_diagonal(similarity, -1.0)
+        within, across = _meetings(np.searchsorted(present, labels[order]), running, len(present))
         a, b = np.unravel_index(int(np.argmax(similarity)), similarity.shape)
-        if not _joins(float(similarity[a, b]), float(min(coherence[a], coherence[b]))):
+        only_within = bool(within[a, b] and not across[a, b])
+        if not _joins(float(similarity[a, b]), float(min(coherence[a], coherence[b])), only_within):
             return labels
         labels[labels == present[b]] = present[a]
 
 
-def _joins(similarity: float, coherence: float) -> bool:
+def _meetings(labels: np.ndarray, running: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which clusters follow each other inside one stretch of speech, and which across a pause
+    (count x count, symmetric): ``labels`` of the windows in time order, ``running[i]`` whether
+    window i + 1 continues window i's stretch."""
+    meetings = []
+    for kind in (running, ~running):
+        meet = np.zeros((count, count), dtype=bool)
+        step = np.flatnonzero(kind)
+        meet[labels[step], labels[step + 1]] = True
+        meetings.append(meet | meet.T)
+    return meetings[0], meetings[1]
+
+
+def _joins(similarity: float, coherence: float, within_speech: bool) -> bool:
     """Whether two clusters whose means are ``similarity`` alike are one voice. Clean speech
     gives tight clusters (each window near its cluster's mean: ``coherence``, the length of the
     mean of their unit vectors, 0.83-0.89 on the tuning dialogues) in which two alike voices are
     still 0.78 apart and one voice's two turns 0.83; far-field speech gives loose ones (0.63-0.80
-    on the AMI excerpts), in which one voice's quiet and loud turns are 0.7-0.8 alike."""
-    return similarity >= (SAME_VOICE_CLEAN if coherence >= CLEAN_COHERENCE else SAME_VOICE)
+    on the AMI excerpts), in which one voice's quiet and loud turns are 0.7-0.8 alike. Two tight
+    clusters that take over from each other only ``within_speech`` (inside a line, with no
+    pause; never across one) are judged as loose ones: one Mandarin speaker's 7 s utterance,
+    heard twice, came out as three tight clusters 0.66-0.74 alike, changing mid-word, while
+    alike voices in clean dialogue (Rex and the narrator) take turns after pauses."""
+    clean = coherence >= CLEAN_COHERENCE and not within_speech
+    return similarity >= (SAME_VOICE_CLEAN if clean else SAME_VOICE)
+
+
+def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Windows of clean speech that resemble no speaker found (their cosine to every speaker's
+    mean under LONE_VOICE) given a speaker of their own: one per voice, alike windows (SAME_VOICE)
+    sharing one. A speaker who says only one short line (换一首歌, 1.2 s: one window) has too few
+    windows to be a cluster, and the strays' merge gives it to someone whose voice it is not;
+    its window stands out as unlike everyone (0.15 where every other window of those dialogues
+    is at least 0.71 like its speaker; a window's own speaker is its cluster's mean without
+    it). Only where the window's speaker is a tight cluster of clean speech (CLEAN_COHERENCE):
+    in far-field speech many windows are that far from every mean."""
+    labels = labels.copy()
+    present = np.unique(labels)
+    unit = _unit(embeddings)
+    own = np.searchsorted(present, labels)
+    sums = np.array([unit[own == k].sum(axis=0) for k in range(len(present))])
+    sizes = np.bincount(own, minlength=len(present))
+    clean = np.linalg.norm(sums, axis=1) / sizes >= CLEAN_COHERENCE
+    alike = unit @ _unit(sums).T
+    # A window's own speaker is judged without it: one window pulls a small cluster's mean its way.
+    alike[np.arange(len(unit)), own] = np.sum(_unit(sums[own] - unit) * unit, axis=1)
+    best = np.max(alike, axis=1)
+    voices: list[list[int]] = []  # the windows of each lone voice
+    for i in np.argsort(starts, kind="stable"):
+        if best[i] >= LONE_VOICE or not clean[own[i]]:
+            continue
+        same = [v for v in voices if float(_unit(unit[v].mean(axis=0)) @ unit[i]) >= SAME_VOICE]
+        if same:
+            same[0].append(int(i))
+        elif len(present) + len(voices) < MAX_SPEAKERS:
+            voices.append([int(i)])
+    for number, windows in enumerate(voices, start=int(present.max()) + 1):
+        labels[windows] = number
+    return labels
 
 
 def _renumber(labels: np.ndarray) -> tuple[np.ndarray, int]:
