@@ -11,8 +11,9 @@ Per dialogue: the script CER (every line's text in time order against every turn
 in time order, characters compared as take QA compares them: punctuation and spaces out,
 numerals as digits; a traditional character where the reference has the simplified one counts
 as an error, since the user asked for simplified), the share of lines that end in Chinese
-sentence-end marks, the speakers found against the reference count, CPU seconds and wall
-seconds per second of audio.
+sentence-end marks, the speakers found against the reference count, the share of the speech
+the lines cover that went to the right speaker (found speakers mapped one to one onto the
+reference's), CPU seconds and wall seconds per second of audio.
 
 Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/transcribe_chinese.py --dialogues DIR
      [--only tune_|held_] [--json OUT.json]
@@ -21,6 +22,7 @@ Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/transcribe_chinese.py --dialo
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import sys
@@ -40,6 +42,26 @@ from engine.voiceprint.encoder import CamppSpeakerEncoder
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def right_share(turns: list[dict[str, Any]], lines: list[tuple[float, float, int]]) -> float:
+    """The share of the reference turns' time that lines cover and give to the right speaker,
+    found speakers mapped one to one onto the reference's for the most such time (a line's time
+    counts where it overlaps a turn)."""
+    names = sorted({turn["speaker"] for turn in turns})
+    found = sorted({speaker for _, _, speaker in lines})
+    overlap = {(name, speaker): 0.0 for name in names for speaker in found}
+    for turn in turns:
+        for start, end, speaker in lines:
+            overlap[turn["speaker"], speaker] += max(0.0, min(end, turn["end"]) - max(start, turn["start"]))
+    covered = sum(overlap.values())
+    if covered == 0:
+        return 0.0
+    best = 0.0
+    for mapping in itertools.permutations(found, min(len(found), len(names))):
+        for chosen in itertools.combinations(names, len(mapping)):
+            best = max(best, sum(overlap[name, speaker] for name, speaker in zip(chosen, mapping)))
+    return best / covered
 
 
 def main() -> None:
@@ -68,6 +90,7 @@ def main() -> None:
             "dialogue": name,
             "cer": round(error_rate(reference, script, "zh"), 3) if reference else None,
             "speakers": f"{heard.speaker_count} / {truth['speakers']}",
+            "right_share": round(right_share(truth["turns"], [(line.start, line.end, line.speaker) for line in heard.lines]), 3),
             "language": f"{heard.language} ({heard.language_probability:.2f})",
             "lines": len(heard.lines),
             "lines_ending_in_a_sentence_mark": ended,
