@@ -11,10 +11,12 @@ from tests.app.ui.timeline.fixtures import make_dub_project
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One generated project (video, guide, six timed lines with takes), made once per module."""
+def template(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One generated project (video, guide, timed lines with takes), made once per module: six
+    lines over 12 s, or the module's SCENE = (lines, seconds)."""
+    lines, seconds = getattr(request.module, "SCENE", (6, 12.0))
     root = tmp_path_factory.mktemp("timeline") / "scene"
-    make_dub_project(root, lines=6, seconds=12.0)
+    make_dub_project(root, lines=lines, seconds=seconds)
     return root
 
 

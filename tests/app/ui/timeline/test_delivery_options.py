@@ -3,7 +3,6 @@ video's dialog and from Export all's, and the client's M&E stem from the Project
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,21 +20,8 @@ from app.ui.tasks import SyncTaskRunner
 from app.ui.window.main_window import MainWindow
 from engine.core.audio_io import read_audio
 from tests.app.project.conftest import VOICES
-from tests.app.ui.timeline.fixtures import make_dub_project
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("delivery") / "scene"
-    make_dub_project(root, lines=4, seconds=8.0)
-    return root
-
-
-@pytest.fixture
-def project_dir(template: Path, tmp_path: Path) -> Path:
-    root = tmp_path / "scene"
-    shutil.copytree(template, root)
-    return root
+SCENE = (4, 8.0)  # the scene's lines and seconds (tests/app/ui/timeline/conftest.py): a short one
 
 
 @pytest.fixture
