@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
 import pytest
 from PySide6.QtWidgets import QPushButton, QWidget
@@ -122,21 +123,28 @@ def parent(qtbot: QtBot) -> QWidget:
     return widget
 
 
+def paced_work(carry_on: threading.Event, *steps: Callable[[Operation], None]) -> Callable[[Operation], str]:
+    """Work that takes each step, then waits for the test's go-ahead (``carry_on``) before the
+    next; it ends with "done"."""
+
+    def work(operation: Operation) -> str:
+        for step in steps:
+            step(operation)
+            carry_on.wait(timeout=60)
+            carry_on.clear()
+        return "done"
+
+    return work
+
+
 def test_an_operations_progress_reaches_its_dialog(qtbot: QtBot, parent: QWidget) -> None:
     """What the work reports on its thread shows in its dialog: how far, the stage's label, and a
     busy bar while it cannot tell; the dialog closes with the outcome."""
     runner = ThreadTaskRunner()
     carry_on = threading.Event()
     got: list[str] = []
-
-    def work(operation: Operation) -> str:
-        operation.report_stage("second", 0.5)
-        carry_on.wait(timeout=60)
-        carry_on.clear()
-        operation.report(None)
-        carry_on.wait(timeout=60)
-        return "done"
-
+    work = paced_work(carry_on, lambda operation: operation.report_stage("second", 0.5),
+                      lambda operation: operation.report(None))
     stages = {"first": "Looking", "second": "Listening"}
     operation = runner.start(QueryOp(work, got.append, name="testing",
                                      progress=ProgressSpec(parent, "Test", "Starting", "Stopping", stages)))
@@ -157,15 +165,8 @@ def test_a_stage_note_fills_its_stages_share_under_its_own_label(qtbot: QtBot, p
     runner = ThreadTaskRunner()
     carry_on = threading.Event()
     got: list[str] = []
-
-    def work(operation: Operation) -> str:
-        operation.report_stage("second:estimated", 0.5)
-        carry_on.wait(timeout=60)
-        carry_on.clear()
-        operation.report_stage("second", 0.6)
-        carry_on.wait(timeout=60)
-        return "done"
-
+    work = paced_work(carry_on, lambda operation: operation.report_stage("second:estimated", 0.5),
+                      lambda operation: operation.report_stage("second", 0.6))
     stages = {"first": "Looking", "second": "Listening", "second:estimated": "Listening (estimated)"}
     operation = runner.start(QueryOp(work, got.append, name="testing",
                                      progress=ProgressSpec(parent, "Test", "Starting", "Stopping", stages)))
