@@ -27,6 +27,9 @@ Readings: a line rendered again is a new reading (``Job.variant``, one past the 
 takes made from the same text, voice and settings), as a dubber asks for another take; the
 fit passes of a line, and the fit of a take already made, keep that take's reading, so their
 lengths differ by the speed alone.
+
+Its length (about 610 lines, a little over the ~600 the project aims at) is one state machine: a
+line's job from submission to its take on disk (fit, retries, cancel, saving), kept in one place.
 """
 
 from __future__ import annotations

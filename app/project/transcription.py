@@ -17,6 +17,9 @@ is not something undo deletes). A failure leaves the project as it was: what the
 wrote (its clips, the candidates file) is taken back when a later step fails, in
 :func:`hear_project` (a clip or the candidates file refused, a cancel) or by the caller whose
 save of the edit fails (:meth:`WrittenFiles.take_back`).
+
+Its length (about 625 lines, a little over the ~600 the project aims at) is one pipeline from a
+video to a script whose stages share the request and the clean-up of what they write.
 """
 
 from __future__ import annotations

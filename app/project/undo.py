@@ -12,6 +12,9 @@ the old values the first time they run, so a command object must be pushed exact
 Render results (new takes, render status) are not commands: audio on disk is not something
 "undo" should delete, and commands only restore the fields they changed, so the two never
 fight over a line.
+
+Its length (about 850 lines, over the ~600 the project aims at) is one small Command class per
+kind of edit, each with its do and undo; the stack itself is short.
 """
 
 from __future__ import annotations

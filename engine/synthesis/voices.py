@@ -23,6 +23,9 @@ a pipe) is cleared or bypassed, and a cache folder that cannot be made or writte
 full) is reported once while the voices stay in memory and every job goes on. The same holds
 for what the cache keeps per model in its ``models/`` folder: the data a backend derives from
 its model (Piper's calibration, :meth:`Backend.model_data`) and the plain voice's embedding.
+
+Its length (about 680 lines, over the ~600 the project aims at) is the cache's two phases and its
+two stores (memory and disk), which share one lock and one key; split, the locking would be spread.
 """
 
 from __future__ import annotations
