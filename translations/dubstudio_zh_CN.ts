@@ -2428,7 +2428,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>PlaybackController</name>
     <message>
-        <location filename="../app/ui/playback/playback_controller.py" line="+62"/>
+        <location filename="../app/ui/playback/playback_controller.py" line="+66"/>
         <source>Line {order} failed last time: {error}; rendering it again</source>
         <translation>第 {order} 句上次失败：{error}；正在重新渲染</translation>
     </message>
@@ -2458,7 +2458,12 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>{code}: 引擎尚未就绪</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="+10"/>
+        <source>Not auditioned: the voice was not accepted</source>
+        <translation>未试听：未接受该音色的使用须知</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>Line %1 waits for its turn in the render; it plays as soon as its first audio arrives</source>
         <translation>第 %1 行正在排队等待渲染；它的第一段音频一到就会播放</translation>
     </message>
@@ -4204,7 +4209,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>拖动可移动；拖动边缘可改变时段（按住 Shift：不吸附）</translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/drawing.py" line="+445"/>
+        <location filename="../app/ui/timeline/drawing.py" line="+447"/>
         <source>not rendered</source>
         <translation>未渲染</translation>
     </message>
@@ -6134,7 +6139,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+801"/>
+        <location filename="../app/project/script_io.py" line="+805"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>

@@ -633,7 +633,9 @@ class VoicesEnginePage(QWidget):
                     raise
         s.backend_options = stored
         s.engine_pythons = {name: path for name, path in self._pythons.items() if path}
-        if self._notice_accepted(self.spec):
+        # Asked when a backend is chosen; the one in use (the default embedded voices, say) asks
+        # before its first Chinese line renders instead (app/ui/engine/use_notice.py).
+        if self._current == s.engine_backend or self._notice_accepted(self.spec):
             s.engine_backend = self._current
         s.engine_location = str(self.location.currentData())
         s.server_url = self.server_url.text().strip()

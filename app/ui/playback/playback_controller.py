@@ -16,10 +16,13 @@ from PySide6.QtCore import QObject, Signal
 from app.project import LineStatus, ProjectError
 from app.project.render import NoVoice, voice_spec
 from app.ui.engine.bridge import EngineBridge
+from app.ui.engine.use_notice import accept_use_notices
 from app.ui.playback.player import Player, read_mono
 from app.ui.script.render_controller import RenderController
+from app.ui.settings.store import Settings
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
+from engine.core.languages import line_language
 from engine.core.protocol import AudioChunk, Job, JobFailed, JobFinished, Priority
 
 AB_PAUSE_S = 0.6  # between the two takes of an A/B: long enough to hear where one ends
@@ -32,10 +35,11 @@ class PlaybackController(QObject):
 
     message = Signal(str, int)  # for the status bar: the text, how long it shows (0: until the next)
 
-    def __init__(self, player: Player, bridge: EngineBridge, parent: QObject | None = None) -> None:
+    def __init__(self, player: Player, bridge: EngineBridge, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.player = player
         self._bridge = bridge
+        self._settings = settings
         player.device_missing.connect(self._on_device_missing)
         bridge.chunk.connect(self._on_chunk)
         bridge.job_finished.connect(self._on_job_end)
@@ -107,6 +111,11 @@ class PlaybackController(QObject):
             spec = voice_spec(document.project, character_id)
         except NoVoice as exc:
             self.message.emit(str(exc), 15000)
+            return None
+        ready = self._bridge.ready
+        language = line_language(spec.settings.language, text)
+        if ready is not None and not accept_use_notices(self._settings, ready.backend.name, [language]):
+            self.message.emit(self.tr("Not auditioned: the voice was not accepted"), 8000)
             return None
         job = Job(text=text, voice=spec, priority=Priority.INTERACTIVE, listening=True)  # played as it streams
         self._bridge.submit(job)

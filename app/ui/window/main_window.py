@@ -125,7 +125,7 @@ class MainWindow(QMainWindow):
         self.player: Player = Player(output if output is not None else default_output(self.settings.output_device), self)
         self.player.started.connect(self.update_actions)
         self.player.stopped.connect(self.update_actions)
-        self.playback = PlaybackController(self.player, self.bridge, self)
+        self.playback = PlaybackController(self.player, self.bridge, self.settings, self)
         self.playback.message.connect(self.messages.status)
         self.video: VideoController = VideoController(self, self.runner, self.folders, self.projects_dir, self.open_project)
         self.video.transcription_model = lambda: self.settings.recogniser_model

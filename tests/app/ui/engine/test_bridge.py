@@ -37,7 +37,7 @@ def test_bridge_delivers_real_engine_events_on_the_gui_thread(qtbot: QtBot, tmp_
         assert isinstance(ready.args[0], EngineReady)
         assert bridge.pid is not None
         # The start-up stages came first, for the status bar: the handshake, then the loading.
-        assert stages[0] == "started" and "loading piper" in stages
+        assert stages[0] == "started" and "loading embedded" in stages
         assert all(isinstance(ev, EngineStarting) for ev, _ in seen[: len(stages)])
 
         job = Job("Hello from the bridge.", VOICE, Priority.INTERACTIVE)

@@ -61,7 +61,7 @@ def test_the_engine_is_this_computers_until_a_server_is_chosen(settings: Setting
     settings.set_server_token("team-token-0123456789")
     server = studio_engine(settings)
     assert isinstance(server, RemoteConfig)
-    assert (server.url, server.token, server.backend) == ("https://gpu.lan:8765", "team-token-0123456789", "piper")
+    assert (server.url, server.token, server.backend) == ("https://gpu.lan:8765", "team-token-0123456789", "embedded")
     # The token stays out of the settings file, in a file only its owner may read.
     settings.sync()
     assert "team-token" not in Path(settings.file_name).read_text()

@@ -82,3 +82,22 @@ def test_the_default_embedded_voices_ask_before_the_first_chinese_line_renders(
     assert len(asked) == 1
     session.renders.cancel()
     win.close()
+
+
+def test_an_audition_in_chinese_asks_first_and_a_no_plays_nothing(
+        qtbot: QtBot, settings: Settings, monkeypatch: pytest.MonkeyPatch, engine_bridge, tmp_path) -> None:
+    from tests.app.ui.conftest import make_window
+
+    asked: list[str] = []
+
+    def question(_parent: object, title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    win = make_window(qtbot, settings, tmp_path, engine_bridge)
+    assert win.open_sample()
+    character = win.session.project.characters[0]
+    assert win.playback.audition(win.session.document, character.id, "你好，我们明天见。") is None
+    assert len(asked) == 1
+    win.close()

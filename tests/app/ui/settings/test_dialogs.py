@@ -13,7 +13,7 @@ from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
 from app.ui.window.welcome import WelcomePage
 from engine.core.protocol import EngineError, ErrorCode
-from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT, DESCRIPTORS, PIPER
+from engine.synthesis.backends import COSYVOICE2_ENVIRONMENT, DESCRIPTORS, EMBEDDED
 from engine.synthesis.voices import KEY_HEX_DIGITS
 
 
@@ -45,7 +45,7 @@ def test_backend_options_form_comes_from_the_descriptor_and_refuses_bad_values(
     page = dialog.voices_engine
     assert [page.backend.itemData(i) for i in range(page.backend.count())] == list(DESCRIPTORS)
     form = page.form
-    for option in PIPER.options:  # every option of the backend has its field
+    for option in EMBEDDED.options:  # every option of the default backend (Piper's too) has its field
         assert form.editor(option.name) is not None
     assert not page.environment_group.isVisibleTo(page) and not page.model_group.isVisibleTo(page)
     noise = form.editor("noise_scale")
@@ -56,7 +56,7 @@ def test_backend_options_form_comes_from_the_descriptor_and_refuses_bad_values(
     assert "E_BAD_OPTION" in dialog.error.text() and "'noise_scale'" in dialog.error.text()
     noise.setText("0.4")
     dialog.accept()
-    assert settings.options_for("piper") == {"noise_scale": 0.4}
+    assert settings.options_for("embedded") == {"noise_scale": 0.4}
     assert dialog.engine_changed()
     assert settings.engine_config().backend_options == {"noise_scale": 0.4}
 
