@@ -18,7 +18,11 @@ inside a stretch of speech, never after a pause, are judged as loose ones (one v
 not two alike voices), and a window of clean speech that resembles no speaker found becomes a
 voice of its own (a speaker with one short line). Then every word takes the speaker of the
 windows over it, a run of words shorter than a second joins its neighbours, and a line in which
-the speaker changes is split at the change.
+the speaker changes is split at the change. Where the voice changes inside one of Whisper's
+lines (:func:`voice_changes`: the speech either side of its widest pauses compared) but the
+line came out as one speaker, its windows straddled both voices: it is clustered again from
+windows over its parts, and parts that still get one speaker are joined again
+(:func:`speakers_of`).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from engine.core.codes import ErrorCode
 from engine.core.numbers import Range
 from engine.hearing import HearingError
 from engine.hearing.audio import SAMPLE_RATE
-from engine.hearing.lines import Line
+from engine.hearing.lines import CLAUSE_END, Line
 
 if TYPE_CHECKING:
     from engine.voiceprint.encoder import VoiceEmbedder
@@ -57,6 +61,16 @@ MIN_SPEAKER_WINDOWS = 5  # nor can a speaker with fewer windows (about 3 s of sp
 NEIGHBOURHOOD_S = 0.5  # a window's speaker is judged with the windows this near it (2 s smeared 2-3 s turns)
 RESEGMENT_ROUNDS = 10  # on the benchmark's recordings it settles in one to five
 VOICES_APART = 0.4  # the two halves of a loose cluster this unlike are two voices (see _split_loose)
+# A voice change inside one of Whisper's lines (see voice_changes): each side needs this much
+# speech, is heard over at most CHANGE_CONTEXT_S next to the cut, and two sides this unlike
+# (CAM++ cosine) are two voices.
+CHANGE_SIDE_S = 0.8
+CHANGE_CONTEXT_S = 3.0
+VOICE_CHANGE = 0.3
+CHANGE_PAUSE_S = 0.15  # a cut is tried only where the words seem to pause this long (see _voice_change)
+CLAUSE_PAUSE_S = 0.3  # a comma counts as this much pause (as lines._shorten counts it)
+LONG_WORD_S = 0.5  # a word heard longer than this may hold a pause
+CHANGE_TRIES = 4  # the widest such gaps of a line tried (two embeddings each)
 
 
 @dataclass
@@ -107,6 +121,128 @@ def _spans(start: float, end: float, length_s: float) -> list[tuple[float, float
     count = int(np.ceil((end - start - WINDOW_S) / HOP_S)) + 1
     step = (end - start - WINDOW_S) / (count - 1) if count > 1 else 0.0
     return [(start + i * step, start + i * step + WINDOW_S) for i in range(count)]
+
+
+def voice_changes(audio: np.ndarray, offset_s: float, lines: Sequence[Line],
+                  encoder: VoiceEmbedder) -> list[Line]:
+    """``lines`` (times in the recording; ``audio`` starts at ``offset_s``) cut where the voice
+    changes inside one of them. Whisper runs a turn change into one line when the words are under
+    the line cut's pause apart (Mandarin turns 0.58 s apart after a comma); the windows over such
+    a line straddle both voices and a short turn's voice is never found. A cut is tried at the
+    line's CHANGE_TRIES widest pauses (or commas) with CHANGE_SIDE_S of speech each side: the
+    speech on each side, up to CHANGE_CONTEXT_S from the cut, is embedded, and the least alike
+    pair under VOICE_CHANGE is cut, then each part again (same-voice sides on the Chinese
+    dialogues 0.46-0.87, changes -0.10 to 0.16). The parts are used by :func:`speakers_of`."""
+    result: list[Line] = []
+    pending = list(lines)
+    while pending:
+        line = pending.pop(0)
+        cut = _voice_change(audio, offset_s, line, encoder)
+        if cut is None:
+            result.append(line)
+        else:
+            pending[:0] = [Line(line.words[:cut], line.speaker), Line(line.words[cut:], line.speaker)]
+    return result
+
+
+def _voice_change(audio: np.ndarray, offset_s: float, line: Line, encoder: VoiceEmbedder) -> int | None:
+    """The word index where ``line``'s voice changes, or None."""
+    words = line.words
+    # The speech before each boundary, a word counted at most LONG_WORD_S (the rest may be silence).
+    spoken = np.cumsum([min(word.end - word.start, LONG_WORD_S) for word in words])
+    boundaries = [i for i in range(1, len(words))
+                  if spoken[i - 1] >= CHANGE_SIDE_S and spoken[-1] - spoken[i - 1] >= CHANGE_SIDE_S]
+    tries = []
+    for i in boundaries:
+        # How much this boundary looks like a pause: the gap, a comma, and the part of the words
+        # either side past LONG_WORD_S (Whisper stretches a word over the silence after it: 吗
+        # 0.9 s across a turn change 0.6 s long).
+        pause = (words[i].start - words[i - 1].end
+                 + (CLAUSE_PAUSE_S if CLAUSE_END.search(words[i - 1].text.strip()) else 0.0)
+                 + sum(max(0.0, word.end - word.start - LONG_WORD_S) for word in (words[i - 1], words[i])))
+        if pause >= CHANGE_PAUSE_S:
+            tries.append((pause, i))
+    cuts = [i for _, i in sorted(tries, reverse=True)[:CHANGE_TRIES]]
+    if not cuts:
+        return None
+    alike = _alike_across(audio, offset_s, line, cuts, encoder)
+    best = min(alike, key=alike.__getitem__)
+    return best if alike[best] < VOICE_CHANGE else None
+
+
+def _alike_across(audio: np.ndarray, offset_s: float, line: Line, cuts: Sequence[int],
+                  encoder: VoiceEmbedder) -> dict[int, float]:
+    """For each word index in ``cuts``, the cosine between the voices of ``line``'s speech before
+    and after it (up to CHANGE_CONTEXT_S each side)."""
+    words, pieces = line.words, []
+    for i in cuts:
+        left_end, right_start = words[i - 1].end, words[i].start
+        for start, end in ((max(line.start, left_end - CHANGE_CONTEXT_S), left_end),
+                           (right_start, min(line.end, right_start + CHANGE_CONTEXT_S))):
+            pieces.append(audio[max(0, int((start - offset_s) * SAMPLE_RATE)): int((end - offset_s) * SAMPLE_RATE)])
+    vectors = _unit(np.asarray(encoder.embed_many(pieces, SAMPLE_RATE), dtype=np.float64).reshape(len(pieces), -1))
+    return dict(zip(cuts, (float(value) for value in np.sum(vectors[0::2] * vectors[1::2], axis=1))))
+
+
+def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: EmbeddingWindows,
+                part_windows: EmbeddingWindows, speakers: int | None = None,
+                ) -> tuple[list[Line], np.ndarray, EmbeddingWindows]:
+    """Whisper's lines (``heard``, their ``windows``) with their speakers, split where the speaker
+    changes; the label of each window, and the windows they label.
+
+    ``parts`` are the pieces :func:`voice_changes` cut some of those lines into, with their own
+    ``part_windows``. A line whose windows already show the change keeps them (on a phone call
+    its overlapped words are placed better by the windows across the change); a line cut there
+    that came out as one speaker is clustered again from its parts' windows, which do not
+    straddle the two voices (a 1.2 s voice inside another's line is found only that way), and
+    parts that still get one speaker are joined again."""
+    labels, _ = cluster(windows.embeddings(), windows.starts, speakers)
+    said = assign(heard, windows, labels)
+    part_starts = np.array([part.start for part in parts])
+
+    def inside(line: Line, starts: np.ndarray) -> np.ndarray:
+        return (starts >= line.start) & (starts <= line.end)
+
+    said_starts = np.array([line.start for line in said])
+    hidden = [line for line in heard if np.count_nonzero(inside(line, part_starts)) > 1
+              and len({said[i].speaker for i in np.flatnonzero(inside(line, said_starts))}) == 1]
+    if not hidden:
+        return said, labels, windows
+    middles = (np.asarray(windows.starts) + np.asarray(windows.ends)) / 2
+    part_middles = (np.asarray(part_windows.starts) + np.asarray(part_windows.ends)) / 2
+    keep = ~np.any([inside(line, middles) for line in hidden], axis=0)
+    take = np.any([inside(line, part_middles) for line in hidden], axis=0)
+    rows = ([(windows.starts[i], windows.ends[i], windows.vectors[i]) for i in np.flatnonzero(keep)]
+            + [(part_windows.starts[i], part_windows.ends[i], part_windows.vectors[i]) for i in np.flatnonzero(take)])
+    rows.sort(key=lambda row: row[0])
+    again = EmbeddingWindows([row[0] for row in rows], [row[1] for row in rows], [row[2] for row in rows])
+    labels, _ = cluster(again.embeddings(), again.starts, speakers)
+    hidden_ids = {id(line) for line in hidden}
+    lines = [piece for line in heard
+             for piece in ([parts[int(i)] for i in np.flatnonzero(inside(line, part_starts))]
+                           if id(line) in hidden_ids else [line])]
+    return rejoined(assign(lines, again, labels), [(line.start, line.end) for line in heard]), labels, again
+
+
+def rejoined(lines: Sequence[Line], whisper_lines: Sequence[tuple[float, float]]) -> list[Line]:
+    """Consecutive ``lines`` of one speaker that were one of Whisper's lines (``whisper_lines``:
+    their (start, end)) joined again: a cut :func:`voice_changes` made where the clustering
+    found no change of speaker."""
+    spans = sorted(whisper_lines)
+    starts = np.array([start for start, _ in spans])
+
+    def whisper_line(line: Line) -> int:
+        return int(np.searchsorted(starts, line.start + 1e-9, side="right")) - 1
+
+    result: list[Line] = []
+    for line in lines:
+        previous = result[-1] if result else None
+        if (previous is not None and previous.speaker == line.speaker
+                and whisper_line(previous) == whisper_line(line)):
+            result[-1] = Line(previous.words + line.words, line.speaker, previous.translation)
+        else:
+            result.append(line)
+    return result
 
 
 # --- clustering --------------------------------------------------------------------------------

@@ -6,8 +6,10 @@ decoded (only one window, the 20 ms level envelope and one speaker embedding per
 speech are kept). Each window goes through Whisper with voice activity detection (music and
 silence are skipped) and word timestamps; the words are cut into lines at sentence ends and at
 pauses, and each line starts and ends where its words do, not where Whisper's padded segments
-do, so lines make tight slots for fit. Speakers are found over the whole recording afterwards
-(:mod:`engine.hearing.speakers`) and a line in which the speaker changes is split there; then
+do, so lines make tight slots for fit; where the voice changes inside a line (a turn change
+under the pause that cuts lines), its parts are embedded too. Speakers are found over the whole
+recording afterwards (:mod:`engine.hearing.speakers`) and a line in which the speaker changes
+is split there; then
 each speaker's clip candidates are scored (:mod:`engine.hearing.clips`).
 
 Progress is reported by stage (``listening``, ``speakers``, ``clips``) and a cancel event is
@@ -216,7 +218,9 @@ def transcribe_media(
     listened = _Listening(report, duration, _WHISPER_SPEEDS.get(model, _Listening.FIRST_GUESS_SPEED))
     listened.heard_to(0.0)
     lines: list[Line] = []
+    parts: list[Line] = []  # pieces of lines cut where the voice changes (speakers.voice_changes)
     windows = speakers.EmbeddingWindows()
+    part_windows = speakers.EmbeddingWindows()
     levels = clips.LevelEnvelope(FRAME_S, SAMPLE_RATE)
     probability = 1.0
     end_s = 0.0
@@ -230,13 +234,19 @@ def transcribe_media(
                     language, probability = detected  # held for the windows after
             words, _ = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
                                      listened.heard_to, options.chinese_script)
-        window_lines = split_lines(words)
-        if translator is not None and window_lines:
+        heard = split_lines(words)
+        # Where the voice changes inside a line, its parts get windows of their own too (used if
+        # the line's own windows, which straddle the change, show one speaker: speakers_of).
+        cut = [] if options.speakers == 1 else speakers.voice_changes(window.audio, window.start_s, heard, encoder)
+        new_parts = [line for line in cut if all(line is not whole for whole in heard)]
+        if translator is not None and heard:
             translator.hear(window.audio, window.start_s, language or "")
         listened.heard_to(end_s)
-        windows.add(window.audio, window.start_s, window_lines, encoder, cancel, listened.embedded_to)
+        windows.add(window.audio, window.start_s, heard, encoder, cancel, listened.embedded_to)
+        part_windows.add(window.audio, window.start_s, new_parts, encoder, cancel)
         listened.embedded_to(end_s)
-        lines.extend(window_lines)
+        lines.extend(heard)
+        parts.extend(new_parts)
     duration = max(duration, end_s)
     if listened.speed is not None:
         _WHISPER_SPEEDS[model] = listened.speed  # the next transcription's first stretch starts from it
@@ -244,8 +254,8 @@ def transcribe_media(
         raise HearingError(ErrorCode.NO_SPEECH,
                            f"no speech found in {path.name} ({duration:.0f} s of silence, music or noise)")
     report("speakers", 0.0)
-    labels, count = speakers.cluster(windows.embeddings(), windows.starts, options.speakers)
-    lines, labels, count = speakers.in_speaking_order(speakers.assign(lines, windows, labels), labels)
+    lines, labels, windows = speakers.speakers_of(lines, parts, windows, part_windows, options.speakers)
+    lines, labels, count = speakers.in_speaking_order(lines, labels)
     if language and is_chinese(language):
         ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)

@@ -369,3 +369,56 @@ def test_four_voices_two_of_them_brief_are_four_speakers() -> None:
             at += speakers.HOP_S
         at += 1.0
     assert speakers.cluster(np.array(rows), starts)[1] == 4
+
+
+def _spoken(at: float, length: float) -> list[Word]:
+    """Words of 0.45 s every 0.5 s over ``length`` seconds of speech from ``at``, every third one
+    followed by a comma (a place where a cut is tried)."""
+    return [Word(at + t, at + t + 0.45, "字，" if i % 3 == 2 else "字")
+            for i, t in enumerate(np.arange(0.0, length - 0.4, 0.5))]
+
+
+def test_a_line_that_two_voices_say_is_cut_where_the_voice_changes_and_each_part_has_its_speaker(encoder) -> None:
+    """Issue 30's held-out Mandarin scene: a turn change 0.58 s apart, under the line cut's pause,
+    left a short speaker's words inside another's line, and that voice was never found. Real
+    AISHELL-1 and PaddleSpeech speech: a line of one voice that a second voice finishes after
+    0.3 s (1.2 s of it) is cut at that word and each part goes to its own speaker; lines of one
+    voice stay whole."""
+    from engine.hearing.lines import Line
+
+    clips = [("zh_aishell_S0764", 0.0, 4.2), ("zh_paddlespeech", 0.0, 2.6), ("zh_aishell_S0724", 0.3, 1.5),
+             ("zh_aishell_S0764", 0.0, 4.2), ("zh_paddlespeech", 2.6, 5.0)]
+    gaps = [0.8, 0.3, 0.8, 0.8, 0.0]  # the second and third pieces: one line
+    pieces, heard, at = [], [], 0.0
+    for (name, begin, finish), gap in zip(clips, gaps):
+        speech = read_audio(HEARING_DATA / f"{name}.flac", SAMPLE_RATE)[int(begin * SAMPLE_RATE): int(finish * SAMPLE_RATE)]
+        heard.append(_spoken(at, len(speech) / SAMPLE_RATE))
+        pieces += [speech, np.zeros(int(gap * SAMPLE_RATE), np.float32)]
+        at += len(speech) / SAMPLE_RATE + gap
+    audio = np.concatenate(pieces)
+    whisper_lines = [Line(heard[0]), Line(heard[1] + heard[2]), Line(heard[3]), Line(heard[4])]
+    lines = speakers.voice_changes(audio, 0.0, whisper_lines, encoder)
+    assert [len(line.words) for line in lines] == [len(part) for part in heard]
+    parts = [line for line in lines if all(line is not whole for whole in whisper_lines)]
+    windows, part_windows = speakers.EmbeddingWindows(), speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, whisper_lines, encoder)
+    part_windows.add(audio, 0.0, parts, encoder)
+    # The line's own windows straddle both voices: the third voice is not found from them.
+    assert speakers.cluster(windows.embeddings(), windows.starts)[1] == 2
+    said, labels, found_from = speakers.speakers_of(whisper_lines, parts, windows, part_windows)
+    assert len(set(labels)) == 3 and len(labels) == len(found_from)
+    assert [(line.start, line.end) for line in said] == [(part[0].start, part[-1].end) for part in heard]
+    speaker_of = [line.speaker for line in said]
+    assert speaker_of[0] == speaker_of[3] and speaker_of[1] == speaker_of[4], speaker_of
+    assert len({speaker_of[0], speaker_of[1], speaker_of[2]}) == 3, speaker_of
+
+
+def test_parts_of_one_voice_cut_apart_are_joined_again() -> None:
+    """A cut that the speakers step finds no change of speaker at is undone; a line Whisper ended
+    is not joined to the next."""
+    from engine.hearing.lines import Line
+
+    first, second, third = _spoken(0.0, 2.0), _spoken(2.1, 2.0), _spoken(5.0, 2.0)
+    said = speakers.rejoined([Line(first, 1), Line(second, 1), Line(third, 1)], [(0.0, 4.0), (5.0, 7.0)])
+    assert [(len(line.words), line.speaker) for line in said] == [(len(first) + len(second), 1), (len(third), 1)]
+
