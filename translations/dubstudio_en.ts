@@ -4,7 +4,7 @@
 <context>
     <name>CastLibraryDialog</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/cast_library_dialog.py" line="+107"/>
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+108"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n character</numerusform>
@@ -132,7 +132,7 @@
 <context>
     <name>RemoveCharacterDialog</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/character_removal.py" line="+71"/>
+        <location filename="../app/ui/characters/character_removal.py" line="+72"/>
         <source>{name} speaks %n line(s). What becomes of {value}?</source>
         <translation>
             <numerusform>{name} speaks %n line. What becomes of {value}?</numerusform>
@@ -178,7 +178,7 @@
 <context>
     <name>TimelinePanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/panel.py" line="+354"/>
+        <location filename="../app/ui/timeline/panel.py" line="+353"/>
         <source>%n overrun(s)</source>
         <translation>
             <numerusform>%n overrun</numerusform>
@@ -205,7 +205,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+1"/>
         <source>; %n warning(s): </source>
         <translation>
             <numerusform>; %n warning: </numerusform>
@@ -221,7 +221,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+47"/>
+        <location line="+46"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>Transcribed %n line</numerusform>
@@ -237,7 +237,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+127"/>
+        <location line="+125"/>
         <source>{what} left %n thing(s) to fix before rendering: </source>
         <translation>
             <numerusform>{what} left %n thing to fix before rendering: </numerusform>
@@ -256,7 +256,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+15"/>
+        <location line="+13"/>
         <source>%n line(s), </source>
         <translation>
             <numerusform>%n line, </numerusform>
@@ -272,7 +272,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+8"/>
+        <location line="+7"/>
         <source>%n warning(s): {first}</source>
         <translation>
             <numerusform>%n warning: {first}</numerusform>

@@ -37,7 +37,7 @@
         <translation>已保存到演员库 {0}：新增 {1} 个，更新 {2} 个（{3}）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Cannot save to the cast library</source>
         <translation>无法保存到演员库</translation>
     </message>
@@ -47,8 +47,8 @@
         <translation>正在保存到演员库</translation>
     </message>
     <message>
-        <location line="-34"/>
-        <location line="+39"/>
+        <location line="-33"/>
+        <location line="+38"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
     </message>
@@ -76,7 +76,7 @@
 <context>
     <name>CastLibraryDialog</name>
     <message>
-        <location filename="../app/ui/characters/cast_library_dialog.py" line="+44"/>
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+45"/>
         <source>Cast library</source>
         <translation>演员库</translation>
     </message>
@@ -189,7 +189,7 @@
 <context>
     <name>CharacterDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+142"/>
+        <location filename="../app/ui/script/script_panel.py" line="+143"/>
         <source>— no character —</source>
         <translation>— 无角色 —</translation>
     </message>
@@ -288,12 +288,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+561"/>
+        <location line="+559"/>
         <source>● Record</source>
         <translation>● 录音</translation>
     </message>
     <message>
-        <location line="-556"/>
+        <location line="-554"/>
         <source>Record a reference clip from the microphone</source>
         <translation>用麦克风录制参考音频</translation>
     </message>
@@ -445,12 +445,12 @@
         <translation>其中可能混有别人的声音：纯度 {purity} 低于 {least}（它听起来比最接近的其他声音更像这个角色的程度）。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>It is short: {seconds} s; a clip of {least} s or more clones better.</source>
         <translation>它偏短：{seconds} 秒；{least} 秒或更长的参考音频克隆效果更好。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Purity {purity}</source>
         <translation>纯度 {purity}</translation>
     </message>
@@ -558,7 +558,7 @@
 <context>
     <name>ChooseFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_clips.py" line="+51"/>
+        <location filename="../app/ui/timeline/video_clips.py" line="+52"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -638,7 +638,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
         <translation>▶ 正在播放 {when}：{seconds:.1f} 秒</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Cutting the clip from the video…</source>
         <translation>正在从视频中截取片段…</translation>
     </message>
@@ -833,7 +833,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>正在播放第 {order} 句台词处的原声（再按 Ctrl+Shift+Space 停止）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>{seconds:5.1f} / {queued_s:.1f} s</source>
         <translation>{seconds:5.1f} / {queued_s:.1f} 秒</translation>
     </message>
@@ -1505,18 +1505,18 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>FrameDecoder</name>
     <message>
-        <location filename="../app/ui/timeline/video.py" line="+84"/>
-        <location line="+7"/>
+        <location filename="../app/ui/timeline/video.py" line="+85"/>
+        <location line="+6"/>
         <source>{code}: cannot read {name}: {error}</source>
         <translation>{code}: 无法读取 {name}：{error}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>{code}: {name} has no video stream</source>
         <translation>{code}: {name} 没有视频流</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>{code}: cannot decode {name} at {seconds:.2f} s: {error}</source>
         <translation>{code}: 无法在 {seconds:.2f} 秒处解码 {name}：{error}</translation>
     </message>
@@ -1966,7 +1966,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>LivePlots</name>
     <message>
-        <location filename="../app/ui/stress/plots.py" line="+38"/>
+        <location filename="../app/ui/stress/plots.py" line="+39"/>
         <source>time since the run started (s)</source>
         <translation>运行开始后的时间（秒）</translation>
     </message>
@@ -2415,7 +2415,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>OriginalAudio</name>
     <message>
-        <location filename="../app/ui/playback/original.py" line="+57"/>
+        <location filename="../app/ui/playback/original.py" line="+58"/>
         <source>{code}: the video&apos;s audio ends before {start:.1f} s: nothing to hear there</source>
         <translation>{code}：视频的音频在 {start:.1f} 秒之前就已结束，那里没有可听的声音</translation>
     </message>
@@ -2428,27 +2428,27 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>PlaybackController</name>
     <message>
-        <location filename="../app/ui/playback/playback_controller.py" line="+66"/>
+        <location filename="../app/ui/playback/playback_controller.py" line="+67"/>
         <source>Line {order} failed last time: {error}; rendering it again</source>
         <translation>第 {order} 句上次失败：{error}；正在重新渲染</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>{code}: cannot play {path}: {error}</source>
         <translation>{code}: 无法播放 {path}：{error}</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>{code}: cannot compare the takes of line {order}: {error}</source>
         <translation>{code}: 无法对比第 {order} 句的版本：{error}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{code}: the takes of line {order} have different sample rates ({rate} and {rate_b} Hz); play them one by one</source>
         <translation>{code}: 第 {order} 句的版本采样率不同（{rate} 和 {rate_b} Hz）；请逐个播放</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>A/B: take {a} (in use), then take {b}</source>
         <translation>A/B：先播版本 {a}（使用中），再播版本 {b}</translation>
     </message>
@@ -2463,7 +2463,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>未试听：未接受该音色的使用须知</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-57"/>
         <source>Line %1 waits for its turn in the render; it plays as soon as its first audio arrives</source>
         <translation>第 %1 行正在排队等待渲染；它的第一段音频一到就会播放</translation>
     </message>
@@ -2911,7 +2911,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>参考音频需要 {low} 到 {high} 秒的语音；此片段为 {seconds} 秒</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>The project has no video to cut the clip from</source>
         <translation>项目没有可截取片段的视频</translation>
     </message>
@@ -2929,7 +2929,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RemoveCharacterDialog</name>
     <message>
-        <location filename="../app/ui/characters/character_removal.py" line="+49"/>
+        <location filename="../app/ui/characters/character_removal.py" line="+50"/>
         <source>Remove character {name}</source>
         <translation>删除角色 {name}</translation>
     </message>
@@ -3052,7 +3052,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-429"/>
+        <location filename="../app/ui/window/document_session.py" line="-428"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -3521,7 +3521,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>SeparationModelRow</name>
     <message>
-        <location filename="../app/ui/settings/separation_model.py" line="+68"/>
+        <location filename="../app/ui/settings/separation_model.py" line="+69"/>
         <source>Download…</source>
         <translation>下载…</translation>
     </message>
@@ -3551,7 +3551,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>{model}：尚未下载（{size} MB，只需一次）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>The project has no original audio yet</source>
         <translation>项目还没有原声</translation>
     </message>
@@ -3591,7 +3591,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>已用 {model} 分离出音乐音效；导出将使用它们。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>The separation failed: {error}</source>
         <translation>分离失败：{error}</translation>
     </message>
@@ -3990,7 +3990,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StressTab</name>
     <message>
-        <location filename="../app/ui/stress/tab.py" line="+28"/>
+        <location filename="../app/ui/stress/tab.py" line="+29"/>
         <source>Stress</source>
         <translation>压力测试</translation>
     </message>
@@ -4159,12 +4159,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelineCanvas</name>
     <message>
-        <location filename="../app/ui/timeline/canvas.py" line="+550"/>
+        <location filename="../app/ui/timeline/canvas.py" line="+551"/>
         <source>Line {order}: {text}</source>
         <translation>第 {order} 句：{text}</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Line {order}</source>
         <translation>第 {order} 句</translation>
     </message>
@@ -4184,12 +4184,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>峰值 {decibels} dBFS（波形放大 {gain} 倍显示）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>peak {decibels} dBFS</source>
         <translation>峰值 {decibels} dBFS</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>not rendered yet</source>
         <translation>尚未渲染</translation>
     </message>
@@ -4209,7 +4209,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>拖动可移动；拖动边缘可改变时段（按住 Shift：不吸附）</translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/drawing.py" line="+447"/>
+        <location filename="../app/ui/timeline/drawing.py" line="+448"/>
         <source>not rendered</source>
         <translation>未渲染</translation>
     </message>
@@ -4373,7 +4373,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{code}: 时间轴无法加载音频：{error}</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>{count} fitted</source>
         <translation>{count} 句已适配</translation>
     </message>
@@ -4440,7 +4440,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TranscribeDialog</name>
     <message>
-        <location filename="../app/ui/timeline/transcribe_dialog.py" line="+57"/>
+        <location filename="../app/ui/timeline/transcribe_dialog.py" line="+58"/>
         <source>Transcribe the dialogue</source>
         <translation>转写对白</translation>
     </message>
@@ -4860,7 +4860,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+1"/>
         <source>; %n warning(s): </source>
         <translation>
             <numerusform>；%n 条警告：</numerusform>
@@ -4904,7 +4904,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-126"/>
         <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
     </message>
@@ -4924,7 +4924,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>无法翻译</translation>
     </message>
     <message numerus="yes">
-        <location line="+73"/>
+        <location line="+71"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>已转写 %n 句台词</numerusform>
@@ -4993,7 +4993,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{code}: 项目还没有视频（项目 › 设置视频…）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Extracting the original audio…</source>
         <translation>正在提取原声…</translation>
     </message>
@@ -5028,7 +5028,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>M&amp;E：客户分轨 {name}，混音和所有导出中垫在配音之下</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Cannot use this music-and-effects stem</source>
         <translation>无法使用此音乐与音效分轨</translation>
     </message>
@@ -5053,7 +5053,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+340"/>
+        <location line="+337"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
@@ -5123,7 +5123,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>绘制字幕需要重新编码画面（H.264）：导出耗时为原来的 {low}–{high} 倍（画面颗粒越多越慢）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Container</source>
         <translation>容器格式</translation>
     </message>
@@ -5166,7 +5166,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoPreview</name>
     <message>
-        <location filename="../app/ui/timeline/video.py" line="+73"/>
+        <location filename="../app/ui/timeline/video.py" line="+72"/>
         <source>No video</source>
         <translation>没有视频</translation>
     </message>
@@ -5174,19 +5174,19 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-120"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-116"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} 条音轨，%n 条字幕流</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{width}×{height} · {fps} fps · {duration} · {codec} · {streams}</source>
         <translation>{width}×{height} · {fps} fps · {duration} · {codec} · {streams}</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>no character</source>
         <translation>无角色</translation>
     </message>
@@ -5205,7 +5205,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -5250,7 +5250,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoiceStates</name>
     <message>
-        <location filename="../app/ui/characters/voices.py" line="+66"/>
+        <location filename="../app/ui/characters/voices.py" line="+67"/>
         <source>the engine is not ready yet</source>
         <translation>引擎尚未就绪</translation>
     </message>
@@ -5268,7 +5268,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoicesEnginePage</name>
     <message>
-        <location filename="../app/ui/engine/voices_engine_page.py" line="+87"/>
+        <location filename="../app/ui/engine/voices_engine_page.py" line="+85"/>
+        <source>This computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time (on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; not for dubbing.</source>
         <translation>仅 CPU：torch 没有检测到 CUDA GPU。CosyVoice2-0.5B 在 CPU 上远慢于实时（在双核机器上，完整模型每个语音 token 约需 0.3 秒，而实时只需 0.04 秒：一句 6 秒的台词用了 78 秒）。可用于检查配置和运行小型合成模型，不适合配音。</translation>
     </message>
@@ -5278,7 +5288,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>下载需要能访问模型仓库：约 5 GB；中断后可以续传。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+5"/>
+        <source>Build the released layout with random weights, tiny: 74 MB in seconds, for tests</source>
+        <translation>按发布版结构生成随机权重的迷你模型：74 MB，几秒完成，用于测试</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Build the released layout with random weights at the released sizes: 4.3 GB in about a minute, for speed and hardware probes</source>
+        <translation>按发布版结构和尺寸生成随机权重：4.3 GB，约一分钟完成，用于测速和硬件探测</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Options</source>
         <translation>选项</translation>
     </message>
@@ -5529,7 +5549,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>WaveformView</name>
     <message>
-        <location filename="../app/ui/characters/waveform.py" line="+22"/>
+        <location filename="../app/ui/characters/waveform.py" line="+23"/>
         <source>No reference clip yet: import or record a few seconds of clean speech</source>
         <translation>还没有参考音频：导入或录制几秒钟干净的语音</translation>
     </message>

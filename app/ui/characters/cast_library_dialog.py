@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.cast import CastLibrary, open_library, remove_member, writing
+from app.ui.language import fill
 from app.ui.playback.player import read_mono
 from app.ui.tasks import TaskRunner
 
@@ -46,7 +47,7 @@ class CastLibraryDialog(QDialog):
         self._runner = runner
         self._play = play
         self.library: CastLibrary | None = None
-        self.where = QLabel(self.tr("Cast library: {folder}").format(folder=folder))
+        self.where = QLabel(fill(self.tr("Cast library: {folder}"), folder=folder))
         self.where.setWordWrap(True)
         self.table = QTableWidget(0, 4)
         self.table.setObjectName("castTable")
@@ -137,8 +138,8 @@ class CastLibraryDialog(QDialog):
         if name is None:
             return
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Remove from the cast library"),
-                          self.tr("Remove {name} from the cast library? Projects already cast from it keep their "
-                                  "copy of the clip.").format(name=name),
+                          fill(self.tr("Remove {name} from the cast library? Projects already cast from it keep their "
+                                  "copy of the clip."), name=name),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, self)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.finished.connect(lambda result: self.remove(name) if result == QMessageBox.StandardButton.Yes else None)
@@ -154,7 +155,7 @@ class CastLibraryDialog(QDialog):
 
         def removed(_nothing: None) -> None:
             self.load()
-            self.status.setText(self.tr("Removed {name} from the cast library").format(name=name))
+            self.status.setText(fill(self.tr("Removed {name} from the cast library"), name=name))
 
-        self.status.setText(self.tr("Removing {name}…").format(name=name))
+        self.status.setText(fill(self.tr("Removing {name}…"), name=name))
         self._runner.run(work, removed, self._failed)

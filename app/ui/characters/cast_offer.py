@@ -22,7 +22,7 @@ from app.project.cast import (
 )
 from app.project.errors import ProjectError
 from app.project.undo import EditCharacter
-from app.ui.language import number
+from app.ui.language import fill, number
 from app.ui.tasks import TaskRunner
 from app.ui.window.document import Document
 
@@ -66,9 +66,8 @@ class CastOfferRow(QWidget):
         self.setVisible(offer is not None)
         if offer is None:
             return
-        self.label.setText(self.tr("⚠ This voice may be {name} from the cast library (voice cosine {score}, under "
-                                   "the {needed} needed to be sure)").format(
-            name=offer.member_name, score=number(offer.score, 2), needed=number(MATCH_THRESHOLD, 2)))
+        self.label.setText(fill(self.tr("⚠ This voice may be {name} from the cast library (voice cosine {score}, under "
+                                   "the {needed} needed to be sure)"), name=offer.member_name, score=number(offer.score, 2), needed=number(MATCH_THRESHOLD, 2)))
         self.label.setToolTip(offer.library)
         self.accept_button.setEnabled(True)
 

@@ -30,6 +30,7 @@ from app.project import (
     RemoveCharacter,
     RemoveLines,
 )
+from app.ui.language import fill
 
 
 class LinesFate(enum.Enum):
@@ -46,15 +47,15 @@ def removal_command(project: Project, character_id: str, fate: LinesFate, to: st
     lines = [line.id for line in project.lines_of(character_id)]
     remove = RemoveCharacter(character_id)
     if not lines or fate is LinesFate.UNASSIGN:
-        return Macro([remove], QCoreApplication.translate("RemoveCharacterDialog", "Remove character {name}").format(name=name))
+        return Macro([remove], fill(QCoreApplication.translate("RemoveCharacterDialog", "Remove character {name}"), name=name))
     if fate is LinesFate.REMOVE:
-        return Macro([RemoveLines(lines), remove], QCoreApplication.translate(
-            "RemoveCharacterDialog", "Remove character {name} and its {count} line(s)").format(name=name, count=len(lines)))
+        return Macro([RemoveLines(lines), remove], fill(QCoreApplication.translate(
+            "RemoveCharacterDialog", "Remove character {name} and its {count} line(s)"), name=name, count=len(lines)))
     if to is None:
         raise ValueError("reassigning needs the character to give the lines to")
     other = project.character(to).name
-    return Macro([AssignCharacter(lines, to), remove], QCoreApplication.translate(
-        "RemoveCharacterDialog", "Remove character {name}, its lines to {other}").format(name=name, other=other))
+    return Macro([AssignCharacter(lines, to), remove], fill(QCoreApplication.translate(
+        "RemoveCharacterDialog", "Remove character {name}, its lines to {other}"), name=name, other=other))
 
 
 class RemoveCharacterDialog(QDialog):
@@ -67,8 +68,8 @@ class RemoveCharacterDialog(QDialog):
         self._character_id = character_id
         char = project.character(character_id)
         count = len(project.lines_of(character_id))
-        self.setWindowTitle(self.tr("Remove {name}?").format(name=char.name))
-        question = QLabel(self.tr("{name} speaks %n line(s). What becomes of {value}?", "", count).format(name=char.name, value='them' if count != 1 else 'it'))
+        self.setWindowTitle(fill(self.tr("Remove {name}?"), name=char.name))
+        question = QLabel(fill(self.tr("{name} speaks %n line(s). What becomes of {value}?", "", count), name=char.name, value='them' if count != 1 else 'it'))
         question.setWordWrap(True)
         self.reassign = QRadioButton(self.tr("Give them to"))
         self.target = QComboBox()
@@ -76,7 +77,7 @@ class RemoveCharacterDialog(QDialog):
         for other in project.characters:
             if other.id != character_id:
                 self.target.addItem(other.name, other.id)
-        self.remove_lines = QRadioButton(self.tr("Remove {value} too").format(value='them' if count != 1 else 'it'))
+        self.remove_lines = QRadioButton(fill(self.tr("Remove {value} too"), value='them' if count != 1 else 'it'))
         self.unassign = QRadioButton(self.tr("Keep them without a character (they will not render)"))
         group = QButtonGroup(self)
         for button in (self.reassign, self.remove_lines, self.unassign):
@@ -87,7 +88,7 @@ class RemoveCharacterDialog(QDialog):
         (self.reassign if has_other else self.unassign).setChecked(True)
         self.reassign.toggled.connect(self.target.setEnabled)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.ok = buttons.addButton(self.tr("Remove {name}").format(name=char.name), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.ok = buttons.addButton(fill(self.tr("Remove {name}"), name=char.name), QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -54,7 +54,7 @@ from app.ui.characters.character_removal import ask_to_remove
 from app.ui.characters.voices import VoiceState, VoiceStates
 from app.ui.characters.waveform import WaveformView
 from app.ui.folders import Folders
-from app.ui.language import number
+from app.ui.language import fill, number
 from app.ui.playback.player import Player, read_mono
 from app.ui.playback.recorder import Recorder
 from app.ui.script.speed_box import SpeedBox
@@ -417,7 +417,7 @@ class CharactersPanel(QWidget):
         instructions, languages = capabilities.instructions, capabilities.languages
         self.instruction.setEnabled(instructions)
         self.instruction.setToolTip("" if instructions else self.tr("The current backend does not take instructions"))
-        self.language.setToolTip(self.tr("Languages of this backend: {join}").format(join=', '.join(languages)) if languages else "")
+        self.language.setToolTip(fill(self.tr("Languages of this backend: {join}"), join=', '.join(languages)) if languages else "")
         self.speed.set_range(capabilities.speed)
 
     def set_playhead(self, seconds: float | None) -> None:
@@ -545,7 +545,7 @@ class CharactersPanel(QWidget):
         def failed(exc: BaseException) -> None:
             if moved_on():
                 return
-            self.clip_label.setText(self.tr("{rel}: cannot read ({exc})").format(rel=rel, exc=exc))
+            self.clip_label.setText(fill(self.tr("{rel}: cannot read ({exc})"), rel=rel, exc=exc))
             self.waveform.set_audio(None, 0, self.tr("The clip cannot be read: import it again or record one"))
 
         self._runner.run(lambda: read_mono(path), loaded, failed)
@@ -557,7 +557,7 @@ class CharactersPanel(QWidget):
         self.waveform.set_trim(char.clip_start, char.clip_end)
         end = self.waveform.duration if char.clip_end is None else char.clip_end
         self.trim_label.setText(
-            self.tr("Using {clip_start:.2f} s – {end:.2f} s of {duration:.2f} s (drag the edges of the highlighted region)").format(clip_start=char.clip_start, end=end, duration=self.waveform.duration)
+            fill(self.tr("Using {clip_start:.2f} s – {end:.2f} s of {duration:.2f} s (drag the edges of the highlighted region)"), clip_start=char.clip_start, end=end, duration=self.waveform.duration)
         )
         self._show_clip_quality(end - char.clip_start)
 
@@ -574,13 +574,11 @@ class CharactersPanel(QWidget):
         purity_text = "" if purity is None else ("+" if purity >= 0 else "") + number(purity, 2)
         reasons = []
         if clip_warning(purity, None) is not None:
-            reasons.append(self.tr("It may hold another voice: its purity {purity} is under {least} (how much "
-                                   "more it sounds like this character than like the nearest other).")
-                           .format(purity=purity_text, least=number(MIN_CLIP_PURITY, 2)))
+            reasons.append(fill(self.tr("It may hold another voice: its purity {purity} is under {least} (how much "
+                                   "more it sounds like this character than like the nearest other)."), purity=purity_text, least=number(MIN_CLIP_PURITY, 2)))
         if clip_warning(None, seconds) is not None and seconds is not None:
-            reasons.append(self.tr("It is short: {seconds} s; a clip of {least} s or more clones better.")
-                           .format(seconds=number(seconds, 1), least=number(MIN_CLIP_WARN_S)))
-        score = self.tr("Purity {purity}").format(purity=purity_text) if purity is not None else ""
+            reasons.append(fill(self.tr("It is short: {seconds} s; a clip of {least} s or more clones better."), seconds=number(seconds, 1), least=number(MIN_CLIP_WARN_S)))
+        score = fill(self.tr("Purity {purity}"), purity=purity_text) if purity is not None else ""
         if reasons:
             self.clip_quality.setText(" ".join(filter(None, ["⚠", self.tr("Check this clip"), score])))
             self.clip_quality.setToolTip("\n".join(reasons))
@@ -638,7 +636,7 @@ class CharactersPanel(QWidget):
         def failed(exc: BaseException) -> None:
             self._transcript_checks[key] = ""  # nothing to compare with: no warning, the error is shown
             if self._transcript_key() == key:
-                self.transcript_note.setText(self.tr("The clip could not be heard: {exc}").format(exc=exc))
+                self.transcript_note.setText(fill(self.tr("The clip could not be heard: {exc}"), exc=exc))
 
         self._runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)
 
@@ -662,7 +660,7 @@ class CharactersPanel(QWidget):
 
         def failed(exc: BaseException) -> None:
             self.hear_button.setEnabled(True)
-            self.transcript_note.setText(self.tr("No transcript could be heard: {exc}").format(exc=exc))
+            self.transcript_note.setText(fill(self.tr("No transcript could be heard: {exc}"), exc=exc))
 
         self._runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)
 
@@ -808,7 +806,7 @@ class CharactersPanel(QWidget):
         others = [c for c in project.characters if c.id != self._current]
         if not others:
             return
-        name, ok = QInputDialog.getItem(self, self.tr("Merge characters"), self.tr("Give {name}'s lines to:").format(name=project.character(self._current).name), [c.name for c in others], 0, False)
+        name, ok = QInputDialog.getItem(self, self.tr("Merge characters"), fill(self.tr("Give {name}'s lines to:"), name=project.character(self._current).name), [c.name for c in others], 0, False)
         if ok:
             self.merge_into(next(c.id for c in others if c.name == name))
 
@@ -906,8 +904,8 @@ class CharactersPanel(QWidget):
         self.play_reference.setToolTip(self.tr("Stop the reference clip") if reference else self.tr("Play the trimmed reference clip"))
         self.audition_button.setText(self.tr(STOP) if audition else self.tr(PLAY_AUDITION))
         # Each time beside the button that plays it (the audition's was 300 px from its button).
-        self.playing_label.setText(self.tr("▶ Playing the reference: {seconds:.1f} s").format(seconds=seconds) if reference else "")
-        self.audition_label.setText(self.tr("▶ {seconds:.1f} s").format(seconds=seconds) if audition else "")
+        self.playing_label.setText(fill(self.tr("▶ Playing the reference: {seconds:.1f} s"), seconds=seconds) if reference else "")
+        self.audition_label.setText(fill(self.tr("▶ {seconds:.1f} s"), seconds=seconds) if audition else "")
 
 
 def _wrap(layout: QHBoxLayout) -> QWidget:

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.project import Project
 from app.project.render import NoVoice, voice_spec
 from app.ui.engine.bridge import EngineBridge
+from app.ui.language import fill
 from engine.core.protocol import RequestFailed, VoicePrepared
 from engine.synthesis.voices import resemblance_text
 
@@ -79,9 +80,9 @@ class VoiceStates(QObject):
         if character_id is None:
             return
         if event.cache == "miss":
-            detail = self.tr("prepared now in {seconds:.1f} s, kept in the cache").format(seconds=event.prepare_s)
+            detail = fill(self.tr("prepared now in {seconds:.1f} s, kept in the cache"), seconds=event.prepare_s)
         else:
-            detail = self.tr("found in the {cache} cache").format(cache=event.cache)
+            detail = fill(self.tr("found in the {cache} cache"), cache=event.cache)
         warnings = event.summary.get("warnings")
         if warnings:
             detail += " · " + "; ".join(str(w) for w in warnings)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import hint_label
+from app.ui.language import fill
 from app.ui.waveform_gain import display_gain, needs_level_tag, peak_dbfs, peak_of
 
 ENVELOPE_BINS = 2000
@@ -123,9 +124,8 @@ class WaveformView(QWidget):
         peak = peak_of(np.asarray(pcm, dtype=np.float32))
         half = 1.0 / display_gain(peak)  # peak-normalised: a quiet clip fills the view like a loud one
         self._plot.setYRange(-half, half, padding=0.05)
-        self.level.setText(self.tr("peak {decibels} dB").format(decibels=f"{peak_dbfs(peak):.0f}"))
-        self.level.setToolTip(self.tr("The clip's loudest sample; its waveform is drawn {gain}× larger")
-                              .format(gain=f"{display_gain(peak):.0f}"))
+        self.level.setText(fill(self.tr("peak {decibels} dB"), decibels=f"{peak_dbfs(peak):.0f}"))
+        self.level.setToolTip(fill(self.tr("The clip's loudest sample; its waveform is drawn {gain}× larger"), gain=f"{display_gain(peak):.0f}"))
         self.level.setVisible(needs_level_tag(peak))
         self._duration = len(pcm) / sample_rate
         self._hi.setData(x, hi)

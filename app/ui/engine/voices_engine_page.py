@@ -82,7 +82,8 @@ from engine.synthesis.backends.setup import (
 )
 
 LOG_LINES = 2000
-LOCATION_TITLES = {"local": "This computer", "server": "A server"}
+LOCATION_TITLES = {"local": QT_TRANSLATE_NOOP("VoicesEnginePage", "This computer"),
+                   "server": QT_TRANSLATE_NOOP("VoicesEnginePage", "A server")}
 BANNER_STYLE = "background: #fff3cd; color: #664d03; border: 1px solid #ffda6a; padding: 4px;"
 CPU_WARNING = QT_TRANSLATE_NOOP(
     "VoicesEnginePage",
@@ -96,9 +97,11 @@ DOWNLOAD_NOTE = QT_TRANSLATE_NOOP("VoicesEnginePage", "Download needs network ac
 
 
 SYNTHETIC_TIPS = {
-    "tiny": "Build the released layout with random weights, tiny: 74 MB in seconds, for tests",
-    "full": "Build the released layout with random weights at the released sizes: 4.3 GB in about a minute, "
-            "for speed and hardware probes",
+    "tiny": QT_TRANSLATE_NOOP("VoicesEnginePage",
+                              "Build the released layout with random weights, tiny: 74 MB in seconds, for tests"),
+    "full": QT_TRANSLATE_NOOP("VoicesEnginePage",
+                              "Build the released layout with random weights at the released sizes: 4.3 GB in "
+                              "about a minute, for speed and hardware probes"),
 }
 
 
@@ -155,7 +158,7 @@ class VoicesEnginePage(QWidget):
         self.location = QComboBox()
         self.location.setObjectName("engineLocation")
         for location in ENGINE_LOCATIONS:
-            self.location.addItem(LOCATION_TITLES[location], location)
+            self.location.addItem(self.tr(LOCATION_TITLES[location]), location)
         self.location.setCurrentIndex(ENGINE_LOCATIONS.index(self._settings.engine_location))
         self.location.setToolTip(self.tr("Run the engine here, or use the engines of a DubStudio server (dubstudio serve)"))
         self.server_url = QLineEdit(self._settings.server_url)
@@ -386,7 +389,7 @@ class VoicesEnginePage(QWidget):
         self.detect_button.setEnabled(not busy and has_env)
         for size, button in self.synthetic_buttons.items():
             button.setEnabled(not busy and has_env)
-            button.setToolTip(SYNTHETIC_TIPS[size] if has_env else
+            button.setToolTip(self.tr(SYNTHETIC_TIPS[size]) if has_env else
                               self.tr("Build the environment first: the real CosyVoice classes build the synthetic model"))
         self.cancel_button.setEnabled(busy)
         self.cancel_button.setVisible(busy)

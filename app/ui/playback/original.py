@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.project import Project, ProjectError
 from app.project.transcription import line_span, original_audio
+from app.ui.language import fill
 from app.ui.playback.player import Player
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
@@ -54,8 +55,8 @@ class OriginalAudio(QObject):
             pcm, rate = cut
             if not len(pcm):
                 self._wanted = ""
-                self.failed.emit(self.tr("{code}: the video's audio ends before {start:.1f} s: nothing to hear "
-                                         "there").format(code=ErrorCode.NO_AUDIO_STREAM.value, start=start))
+                self.failed.emit(fill(self.tr("{code}: the video's audio ends before {start:.1f} s: nothing to hear "
+                                         "there"), code=ErrorCode.NO_AUDIO_STREAM.value, start=start))
                 return
             self.player.play(key, pcm, rate)
 

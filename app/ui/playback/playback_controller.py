@@ -17,6 +17,7 @@ from app.project import LineStatus, ProjectError
 from app.project.render import NoVoice, voice_spec
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.use_notice import accept_use_notices
+from app.ui.language import fill
 from app.ui.playback.player import Player, read_mono
 from app.ui.script.render_controller import RenderController
 from app.ui.settings.store import Settings
@@ -63,8 +64,7 @@ class PlaybackController(QObject):
             self.play_take(document, line_id, take.id)
             return
         if line.status is LineStatus.FAILED and line.error:
-            self.message.emit(self.tr("Line {order} failed last time: {error}; rendering it again").format(
-                order=project.order_of(line_id), error=line.error), 0)
+            self.message.emit(fill(self.tr("Line {order} failed last time: {error}; rendering it again"), order=project.order_of(line_id), error=line.error), 0)
         new_job = renders.render_line_now(line_id)
         if new_job is not None:
             self._stream(new_job, [])
@@ -75,8 +75,7 @@ class PlaybackController(QObject):
         try:
             pcm, rate = read_mono(project.take_path(take))
         except UNREADABLE as exc:
-            self.message.emit(self.tr("{code}: cannot play {path}: {error}").format(
-                code=ErrorCode.TAKE_UNREADABLE, path=take.path, error=exc), 15000)
+            self.message.emit(fill(self.tr("{code}: cannot play {path}: {error}"), code=ErrorCode.TAKE_UNREADABLE, path=take.path, error=exc), 15000)
             return
         self.player.play(f"take:{take.id}", pcm, rate)
 
@@ -88,24 +87,22 @@ class PlaybackController(QObject):
         try:
             (a, rate), (b, rate_b) = (read_mono(project.take_path(take)) for take in takes)
         except UNREADABLE as exc:
-            self.message.emit(self.tr("{code}: cannot compare the takes of line {order}: {error}").format(
-                code=ErrorCode.TAKE_UNREADABLE, order=project.order_of(line_id), error=exc), 0)
+            self.message.emit(fill(self.tr("{code}: cannot compare the takes of line {order}: {error}"), code=ErrorCode.TAKE_UNREADABLE, order=project.order_of(line_id), error=exc), 0)
             return False
         if rate_b != rate:
-            self.message.emit(self.tr("{code}: the takes of line {order} have different sample rates ({rate} and "
-                                      "{rate_b} Hz); play them one by one").format(
-                code=ErrorCode.TAKE_UNREADABLE, order=project.order_of(line_id), rate=rate, rate_b=rate_b), 0)
+            self.message.emit(fill(self.tr("{code}: the takes of line {order} have different sample rates ({rate} and "
+                                      "{rate_b} Hz); play them one by one"), code=ErrorCode.TAKE_UNREADABLE, order=project.order_of(line_id), rate=rate, rate_b=rate_b), 0)
             return False
         numbers = [[t.id for t in line.takes].index(take.id) + 1 for take in takes]
         self.player.play(f"ab:{take_a}:{take_b}", np.concatenate([a, np.zeros(int(AB_PAUSE_S * rate), a.dtype), b]), rate)
-        self.message.emit(self.tr("A/B: take {a} (in use), then take {b}").format(a=numbers[0], b=numbers[1]), 8000)
+        self.message.emit(fill(self.tr("A/B: take {a} (in use), then take {b}"), a=numbers[0], b=numbers[1]), 8000)
         return True
 
     def audition(self, document: Document, character_id: str, text: str) -> str | None:
         """Speak ``text`` in a character's voice now (interactive priority), streaming it;
         returns the key it plays under (its job id), None when it cannot start."""
         if not self._bridge.is_ready:
-            self.message.emit(self.tr("{code}: the engine is not ready yet").format(code=ErrorCode.ENGINE_START), 8000)
+            self.message.emit(fill(self.tr("{code}: the engine is not ready yet"), code=ErrorCode.ENGINE_START), 8000)
             return None
         try:
             spec = voice_spec(document.project, character_id)

@@ -232,7 +232,7 @@ class SourceColumn(LineColumn):
                if budget.fits(line.text) else
                QCoreApplication.translate("LinesModel", "The translation runs past its slot: {0} {2} for {1} "
                                                         "(Edit › Shorten to fit)."))
-        return f"{line.source_text}\n\n" + fit.format(budget.length(line.text), budget.limit, unit)
+        return f"{line.source_text}\n\n" + fill(fit, budget.length(line.text), budget.limit, unit)
 
 
 @dataclass(frozen=True)

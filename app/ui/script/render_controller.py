@@ -197,7 +197,7 @@ def format_eta(progress: RenderProgress) -> str:
     """The label beside the bar (which has the counts): time left, or how the batch ended."""
     if progress.completed >= progress.total:
         ended = QCoreApplication.translate("RenderController", "Cancelled after {time}") if progress.cancelled else QCoreApplication.translate("RenderController", "Finished in {time}")
-        return ended.format(time=_duration(progress.elapsed_s))
+        return fill(ended, time=_duration(progress.elapsed_s))
     if progress.eta_s is None:
         return QCoreApplication.translate("RenderController", "estimating time left…")
     return fill(QCoreApplication.translate("RenderController", "about {time} left"), time=_duration(progress.eta_s))

@@ -51,6 +51,7 @@ from app.project.render import RenderProgress
 from app.project.script_io import has_source_text
 from app.project.undo import MergeCharacters
 from app.ui.characters.characters_panel import colour_icon, split_off
+from app.ui.language import fill
 from app.ui.script.columns import STATUS_TEXT, Column, qa_error_tooltip
 from app.ui.script.line_delivery import LineDelivery
 from app.ui.script.lines_model import LINE_ID_ROLE, LineFilterProxy, LinesModel
@@ -149,7 +150,7 @@ class FitDelegate(_ComboDelegate):
 
     def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
         default = "on" if self._doc.project.settings.fit_default else "off"
-        combo.addItem(self.tr("Project default ({default})").format(default=default), "default")
+        combo.addItem(fill(self.tr("Project default ({default})"), default=default), "default")
         combo.addItem(self.tr("Fit to slot"), "on")
         combo.addItem(self.tr("Don't fit"), "off")
 
@@ -160,7 +161,7 @@ class TakeDelegate(_ComboDelegate):
     def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
         line = self._doc.project.line(index.data(LINE_ID_ROLE))
         for n, take in enumerate(line.takes, 1):
-            combo.addItem(self.tr("{n}: {duration_s:.2f} s · {value}").format(n=n, duration_s=take.duration_s, value=take.created.replace('T', ' ')[:16]), take.id)
+            combo.addItem(fill(self.tr("{n}: {duration_s:.2f} s · {value}"), n=n, duration_s=take.duration_s, value=take.created.replace('T', ' ')[:16]), take.id)
 
 
 def _button(action: QAction) -> QToolButton:
@@ -455,7 +456,7 @@ class ScriptPanel(QWidget):
         assign.addAction(self.tr("No character")).triggered.connect(lambda _checked=False: self.assign_selected(None))
         assign.setEnabled(bool(ids))
         owner = self._sole_character(ids)
-        merge = menu.addMenu(self.tr("Merge {name} into").format(name=project.character(owner).name) if owner else self.tr("Merge into"))
+        merge = menu.addMenu(fill(self.tr("Merge {name} into"), name=project.character(owner).name) if owner else self.tr("Merge into"))
         merge.setObjectName("mergeInto")
         merge.setToolTip(self.tr("Give all of this character's lines to another and remove it (one actor heard as two)"))
         for char in project.characters:
@@ -557,7 +558,7 @@ class ScriptPanel(QWidget):
             return
         project = self._doc.project
         line = project.line(line_id)
-        self.takes_box.setTitle(self.tr("Takes of line {order_of}").format(order_of=project.order_of(line_id)))
+        self.takes_box.setTitle(fill(self.tr("Takes of line {order_of}"), order_of=project.order_of(line_id)))
         current_fp = project.fingerprint(line)
         placement = placements(project).get(line_id)
         for n, take in enumerate(line.takes, 1):

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.project import OperationCancelled, Project
 from app.project.music_effects import original_audio, separate_music_effects
+from app.ui.language import fill
 from app.ui.tasks import Operation, ProgressSpec, QueryOp, TaskRunner
 from engine.core.downloads import ValidationReport
 from engine.hearing.separation import (
@@ -92,10 +93,9 @@ class SeparationModelRow(QWidget):
     def refresh(self) -> None:
         available = model_available(self.spec)
         if available:
-            self.state.setText(self.tr("{model}: downloaded and checked").format(model=self.spec.title))
+            self.state.setText(fill(self.tr("{model}: downloaded and checked"), model=self.spec.title))
         else:
-            self.state.setText(self.tr("{model}: not downloaded yet ({size} MB, once)").format(
-                model=self.spec.title, size=self.spec.size_mb))
+            self.state.setText(fill(self.tr("{model}: not downloaded yet ({size} MB, once)"), model=self.spec.title, size=self.spec.size_mb))
         self.download_button.setEnabled(self._runner is not None and not available)
         self.download_button.setVisible(not available)
         source = original_audio(self._project) if self._project is not None else None
@@ -131,14 +131,14 @@ class SeparationModelRow(QWidget):
 
         def failed(error: Exception) -> None:
             self.refresh()
-            self.state.setText(self.tr("The download failed: {error}").format(error=error))
+            self.state.setText(fill(self.tr("The download failed: {error}"), error=error))
 
         def cancelled() -> None:
             self.refresh()
             self.state.setText(self.tr("Download cancelled; it resumes where it stopped next time."))
 
         progress = ProgressSpec(self.window(), self.tr("Separation model"),
-                                self.tr("Downloading {model}").format(model=spec.title),
+                                fill(self.tr("Downloading {model}"), model=spec.title),
                                 self.tr("Stopping the download"))
         return self._runner.start(QueryOp(work, done, failed, cancelled, alive=lambda: not self._closed,
                                           name=self.tr("downloading the separation model"), progress=progress))
@@ -156,19 +156,18 @@ class SeparationModelRow(QWidget):
 
         def done(_path: Path) -> None:
             self.refresh()
-            self.state.setText(self.tr("Music and effects separated by {model}; exports use them.").format(
-                model=spec.title))
+            self.state.setText(fill(self.tr("Music and effects separated by {model}; exports use them."), model=spec.title))
 
         def failed(error: Exception) -> None:
             self.refresh()
-            self.state.setText(self.tr("The separation failed: {error}").format(error=error))
+            self.state.setText(fill(self.tr("The separation failed: {error}"), error=error))
 
         def cancelled() -> None:
             self.refresh()
             self.state.setText(self.tr("Separation cancelled; nothing was written."))
 
         progress = ProgressSpec(self.window(), self.tr("Music and effects"),
-                                self.tr("Taking the voices out of {audio}").format(audio=source.name),
+                                fill(self.tr("Taking the voices out of {audio}"), audio=source.name),
                                 self.tr("Stopping the separation"))
         return self._runner.start(QueryOp(work, done, failed, cancelled, alive=lambda: not self._closed,
                                           name=self.tr("separating the music and effects"), progress=progress))

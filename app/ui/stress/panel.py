@@ -213,7 +213,7 @@ class StressPanel(QWidget):
         worker.start()
         self._redraw_timer.start()
         self.status_label.setStyleSheet("")
-        self.status_label.setText(self.tr("Starting: {describe}…").format(describe=self.target.describe()))
+        self.status_label.setText(fill(self.tr("Starting: {describe}…"), describe=self.target.describe()))
         self._sync_enabled()
         self.run_started.emit()
         return True
@@ -433,11 +433,11 @@ class StressPanel(QWidget):
             editor = self.target.form(probe.backend).editor(spec.model_option)
             if isinstance(editor, QLineEdit):  # a folder option: its text field
                 editor.setText("")
-                editor.setPlaceholderText(self.tr("synthetic {synthetic_size} size (built if missing)").format(synthetic_size=probe.synthetic_size))
-                editor.setToolTip(self.tr("Empty: the {synthetic_size}-size synthetic model folder in your data folder, built on Start when it is missing. Or give a real model folder.").format(synthetic_size=probe.synthetic_size))
+                editor.setPlaceholderText(fill(self.tr("synthetic {synthetic_size} size (built if missing)"), synthetic_size=probe.synthetic_size))
+                editor.setToolTip(fill(self.tr("Empty: the {synthetic_size}-size synthetic model folder in your data folder, built on Start when it is missing. Or give a real model folder."), synthetic_size=probe.synthetic_size))
         self.controls.show_plan(probe.plan, probe.objective)
         self.status_label.setStyleSheet("")
-        self.status_label.setText(self.tr("{label}: levels {join} until the objective fails. Press Start.").format(label=probe.label, join=', '.join(map(str, probe.plan.levels))))
+        self.status_label.setText(fill(self.tr("{label}: levels {join} until the objective fails. Press Start."), label=probe.label, join=', '.join(map(str, probe.plan.levels))))
 
     def _on_target_changed(self) -> None:
         """A probe stays chosen only while the target is the probe's backend on this computer."""
@@ -477,7 +477,7 @@ class StressPanel(QWidget):
 
     def _export_dialog(self, kind: str) -> None:
         _kind, title, file_filter = next(entry for entry in EXPORTS if entry[0] == kind)
-        path = self._folders.save_file(self, "bench-reports", self.tr("Export the {lower}").format(lower=title.lower()), f"bench.{kind}",
+        path = self._folders.save_file(self, "bench-reports", fill(self.tr("Export the {lower}"), lower=title.lower()), f"bench.{kind}",
                                        file_filter)
         if not path:
             return
@@ -488,7 +488,7 @@ class StressPanel(QWidget):
             self._show_error(str(error))
             return
         self.status_label.setStyleSheet("")
-        self.status_label.setText(self.tr("Exported {path}").format(path=path))
+        self.status_label.setText(fill(self.tr("Exported {path}"), path=path))
 
     # --- the run, seen from the GUI thread ------------------------------------------------
 
@@ -501,9 +501,9 @@ class StressPanel(QWidget):
         self.plots.redraw()
         lag = self.lag.recent()
         if lag is not None:
-            self.lag_label.setText(self.tr("Event-loop lag (10 s): p50 {value:.0f} ms · p99 {value2:.0f} ms · max {value3:.0f} ms").format(value=lag['p50_ms'], value2=lag['p99_ms'], value3=lag['max_ms']))
+            self.lag_label.setText(fill(self.tr("Event-loop lag (10 s): p50 {value:.0f} ms · p99 {value2:.0f} ms · max {value3:.0f} ms"), value=lag['p50_ms'], value2=lag['p99_ms'], value3=lag['max_ms']))
         if self._worker is not None and self._level_text:
-            self.status_label.setText(self.tr("{level_text} · {jobs_done} jobs done · {in_flight} in flight · {errors} errors").format(level_text=self._level_text, jobs_done=self._jobs_done, in_flight=self._in_flight, errors=self._errors))
+            self.status_label.setText(fill(self.tr("{level_text} · {jobs_done} jobs done · {in_flight} in flight · {errors} errors"), level_text=self._level_text, jobs_done=self._jobs_done, in_flight=self._in_flight, errors=self._errors))
 
     def _take(self, message: object) -> None:
         if isinstance(message, Preparing):
@@ -526,7 +526,7 @@ class StressPanel(QWidget):
             self._fail(message.message)
 
     def _show_preparing(self, message: Preparing) -> None:
-        self.status_label.setText(self.tr("Getting ready: {text}").format(text=message.text))
+        self.status_label.setText(fill(self.tr("Getting ready: {text}"), text=message.text))
         self.preparing.setVisible(True)
         self.preparing.setRange(0, 0 if message.fraction is None else 100)
         if message.fraction is not None:
@@ -581,17 +581,17 @@ class StressPanel(QWidget):
             report.config["gui_event_loop_lag_ms"] = {k: round(v, 2) for k, v in lag.items()}
         self._report = report
         self._end_worker()
-        self.verdict_label.setText(self.tr("<b>Verdict.</b> {sentence}").format(sentence=report.verdict.sentence))
+        self.verdict_label.setText(fill(self.tr("<b>Verdict.</b> {sentence}"), sentence=report.verdict.sentence))
         target = report.engine.get("target", "local")
         where = "this computer" if target == "local" else f"{target}, {report.engine.get('replicas') or '?'} replica(s)"
-        self.hardware_label.setText(self.tr("<b>Measured on</b> {where}: {hardware_line}").format(where=where, hardware_line=hardware_line(report)))
+        self.hardware_label.setText(fill(self.tr("<b>Measured on</b> {where}: {hardware_line}"), where=where, hardware_line=hardware_line(report)))
         warning = synthetic_banner(report.engine)
         if warning:
             self.banner.setText(warning)
             self.banner.setVisible(True)
         done = "Stopped" if report.stopped else "Finished"
         lag_text = "" if lag is None else f" GUI lag during the run: p99 {lag['p99_ms']:.0f} ms."
-        self.status_label.setText(self.tr("{done} in {wall_s:.0f} s: {count} jobs.{lag_text}").format(done=done, wall_s=report.wall_s, count=len(report.jobs), lag_text=lag_text))
+        self.status_label.setText(fill(self.tr("{done} in {wall_s:.0f} s: {count} jobs.{lag_text}"), done=done, wall_s=report.wall_s, count=len(report.jobs), lag_text=lag_text))
         self.run_finished.emit(report)
 
     def _fail(self, message: str) -> None:

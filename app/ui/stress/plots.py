@@ -30,6 +30,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from app.project.translatable import QT_TRANSLATE_NOOP
+from app.ui.language import fill
 from engine.load.records import ERROR, OK, JobRecord
 from engine.load.sampler import ResourceSample
 
@@ -97,7 +98,7 @@ PLOTS: tuple[PlotSpec, ...] = (
 def plot_text(text: str) -> str:
     """A title, axis label or curve name of the tables above (marked for the "LivePlots" context)
     in the interface's language, its window and job count filled in."""
-    return QCoreApplication.translate("LivePlots", text).format(jobs=ROLLING_JOBS, window=f"{THROUGHPUT_WINDOW_S:g}")
+    return fill(QCoreApplication.translate("LivePlots", text), jobs=ROLLING_JOBS, window=f"{THROUGHPUT_WINDOW_S:g}")
 
 
 class Series:

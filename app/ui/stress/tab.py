@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.folders import Folders
+from app.ui.language import fill
 from engine.synthesis.config import EngineConfig
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ class StressTab(QObject):
                                               folders=self._folders)
         except Exception as exc:  # another team's panel: a failure must not take the studio down
             log.exception("the stress panel failed to load")
-            widget = QLabel(self.tr("The stress panel could not be loaded: {exc}").format(exc=exc))
+            widget = QLabel(fill(self.tr("The stress panel could not be loaded: {exc}"), exc=exc))
             widget.setAlignment(Qt.AlignmentFlag.AlignCenter)
         placeholder = self._tabs.widget(index)
         self._tabs.blockSignals(True)

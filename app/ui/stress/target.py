@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from app.ui.dialog_parts import hint_label
 from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.folders import Folders
-from app.ui.language import BACKEND_NAMES, declared
+from app.ui.language import BACKEND_NAMES, declared, fill
 from app.ui.settings.store import ENGINE_SLOTS
 from app.ui.spin_boxes import whole_spin
 from engine.core.protocol import EngineError
@@ -224,9 +224,9 @@ class TargetBox(QGroupBox):
         if spec.environment is None:
             self.python.setPlaceholderText(self.tr("this Python (default)"))
         elif spec.environment.interpreter() is None:
-            self.python.setPlaceholderText(self.tr("not built: {build_script}").format(build_script=spec.environment.build_script))
+            self.python.setPlaceholderText(fill(self.tr("not built: {build_script}"), build_script=spec.environment.build_script))
         else:
-            self.python.setPlaceholderText(self.tr("default: {default_python}").format(default_python=_default_python(spec.name)))
+            self.python.setPlaceholderText(fill(self.tr("default: {default_python}"), default_python=_default_python(spec.name)))
         self.changed.emit()
 
     def _sync(self) -> None:

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import QApplication, QSizePolicy, QToolTip, QWidget
 
 from app.project.timecode import format_clock
 from app.project.timeline import Slot
+from app.ui.language import fill
 from app.ui.timeline.drawing import (
     EDGE_PX,
     GUIDE_H,
@@ -547,22 +548,21 @@ class TimelineCanvas(QWidget):
 def clip_tooltip(clip: Clip, audio: Audio | None = None) -> str:
     """Everything about a line's place in time (and its take's level, ``audio`` loaded), in one tooltip."""
     slot = clip.slot
-    parts = [(QCoreApplication.translate("TimelineCanvas", "Line {order}: {text}") if clip.text else QCoreApplication.translate("TimelineCanvas", "Line {order}")).format(order=slot.order, text=clip.text)]
+    parts = [fill(QCoreApplication.translate("TimelineCanvas", "Line {order}: {text}") if clip.text
+                  else QCoreApplication.translate("TimelineCanvas", "Line {order}"), order=slot.order, text=clip.text)]
     span = f"{format_clock(slot.start)} – {format_clock(slot.slot_end)}" if slot.slot_end is not None else (
-        QCoreApplication.translate("TimelineCanvas", "from {start} (open slot)").format(start=format_clock(slot.start)))
+        fill(QCoreApplication.translate("TimelineCanvas", "from {start} (open slot)"), start=format_clock(slot.start)))
     parts.append(span)
     if clip.take_s is not None:
-        parts.append(QCoreApplication.translate("TimelineCanvas", "take {seconds:.2f} s").format(seconds=clip.take_s))
+        parts.append(fill(QCoreApplication.translate("TimelineCanvas", "take {seconds:.2f} s"), seconds=clip.take_s))
         if audio is not None and needs_level_tag(audio.peak):
-            parts.append(QCoreApplication.translate("TimelineCanvas", "peak {decibels} dBFS (its waveform is drawn {gain}× larger)")
-                         .format(decibels=f"{peak_dbfs(audio.peak):.1f}", gain=f"{audio.display_gain:.0f}"))
+            parts.append(fill(QCoreApplication.translate("TimelineCanvas", "peak {decibels} dBFS (its waveform is drawn {gain}× larger)"), decibels=f"{peak_dbfs(audio.peak):.1f}", gain=f"{audio.display_gain:.0f}"))
         elif audio is not None and audio.peak > 0:
-            parts.append(QCoreApplication.translate("TimelineCanvas", "peak {decibels} dBFS")
-                         .format(decibels=f"{peak_dbfs(audio.peak):.1f}"))
+            parts.append(fill(QCoreApplication.translate("TimelineCanvas", "peak {decibels} dBFS"), decibels=f"{peak_dbfs(audio.peak):.1f}"))
     else:
         parts.append(QCoreApplication.translate("TimelineCanvas", "not rendered yet"))
     if slot.overrun_s > 0:
-        parts.append(QCoreApplication.translate("TimelineCanvas", "runs {seconds:.2f} s past its slot").format(seconds=slot.overrun_s))
+        parts.append(fill(QCoreApplication.translate("TimelineCanvas", "runs {seconds:.2f} s past its slot"), seconds=slot.overrun_s))
     if clip.fit:
         parts.append(clip.fit)
     elif clip.wants_fit:

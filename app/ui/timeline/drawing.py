@@ -38,6 +38,7 @@ from PySide6.QtGui import (
 
 from app.project import LineStatus
 from app.project.timeline import Slot
+from app.ui.language import fill
 from app.ui.timeline.edits import MIN_SLOT_S, visible_end
 from app.ui.timeline.programme import PEAKS_PER_S, Audio
 from app.ui.timeline.scale import format_ruler, tick_steps, tick_times
@@ -433,7 +434,7 @@ class CanvasDrawing:
 
 def level_text(peak: float) -> str:
     """A take's real level on its clip: its peak ("peak -34 dB"), the drawing being enlarged."""
-    return QCoreApplication.translate("TimelineCanvas", "peak {decibels} dB").format(decibels=f"{peak_dbfs(peak):.0f}")
+    return fill(QCoreApplication.translate("TimelineCanvas", "peak {decibels} dB"), decibels=f"{peak_dbfs(peak):.0f}")
 
 
 def clip_tag(clip: Clip) -> str:

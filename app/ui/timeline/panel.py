@@ -35,7 +35,7 @@ from app.project import Change, Line, LineStatus, Project, ProjectError
 from app.project.timecode import MAX_TIME_S, format_clock
 from app.project.timeline import Slot, build_timeline
 from app.project.timing import overlapping_lines
-from app.ui.language import say
+from app.ui.language import fill, say
 from app.ui.playback.player import Player
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.tasks import TaskRunner
@@ -339,8 +339,7 @@ class TimelinePanel(QWidget):
 
         def failed(error: BaseException) -> None:
             self._loading.difference_update(missing)
-            self.message.emit(self.tr("{code}: the timeline could not load audio: {error}").format(
-                code=ErrorCode.TAKE_UNREADABLE, error=error))
+            self.message.emit(fill(self.tr("{code}: the timeline could not load audio: {error}"), code=ErrorCode.TAKE_UNREADABLE, error=error))
 
         self._runner.run(lambda: load_many(missing), done, failed)
 
@@ -349,13 +348,13 @@ class TimelinePanel(QWidget):
         over = [c for c in clips if c.slot.overrun_s > 0]
         parts = []
         if fitted:
-            parts.append(self.tr("{count} fitted").format(count=fitted))
+            parts.append(fill(self.tr("{count} fitted"), count=fitted))
         if over:
             parts.append(self.tr("%n overrun(s)", "", len(over)))
         self.fit_label.setText(" · ".join(parts))
         self.fit_label.setStyleSheet("color: #d62728" if over else "")
         self.fit_label.setToolTip("\n".join(
-            self.tr("line {order} runs {seconds:.2f} s past its slot").format(order=c.slot.order,
+            fill(self.tr("line {order} runs {seconds:.2f} s past its slot"), order=c.slot.order,
                                                                              seconds=c.slot.overrun_s) for c in over
         ) or self.tr("Every rendered take fits its slot"))
 
@@ -479,7 +478,7 @@ class TimelinePanel(QWidget):
 
     def _on_guide_level(self, db: int) -> None:
         self.transport.guide_gain = guide_gain(db)
-        self.guide_label.setText(self.tr("off") if db <= GUIDE_LEVEL_DB.low else self.tr("{db:+d} dB").format(db=db))
+        self.guide_label.setText(self.tr("off") if db <= GUIDE_LEVEL_DB.low else fill(self.tr("{db:+d} dB"), db=db))
 
     def _show_guide_state(self, project: Project) -> None:
         has_guide = bool(project.guide_audio)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from app.project.project import Project
 from app.project.timecode import format_clock
 from app.project.transcription import VOICE_REGION
-from app.ui.language import number
+from app.ui.language import fill, number
 
 
 def region_menu(parent: QWidget, project: Project, region: tuple[float, float] | None,
@@ -36,11 +36,10 @@ def region_menu(parent: QWidget, project: Project, region: tuple[float, float] |
         action = choose.addAction(character.name)
         action.setObjectName(f"useRegion:{character.id}")
         action.triggered.connect(lambda _checked=False, cid=character.id: use(cid, start, end))
-    span = QCoreApplication.translate("RegionMenu", "{start} – {end} ({seconds} s)").format(start=format_clock(start), end=format_clock(end),
+    span = fill(QCoreApplication.translate("RegionMenu", "{start} – {end} ({seconds} s)"), start=format_clock(start), end=format_clock(end),
                                                         seconds=number(length, 1))
     if not VOICE_REGION.holds(round(length, 3)):
-        why = QCoreApplication.translate("RegionMenu", "A voice clip takes {low} to {high} s of speech; this region is {seconds} s").format(
-            low=number(VOICE_REGION.low), high=number(VOICE_REGION.high), seconds=number(length, 1))
+        why = fill(QCoreApplication.translate("RegionMenu", "A voice clip takes {low} to {high} s of speech; this region is {seconds} s"), low=number(VOICE_REGION.low), high=number(VOICE_REGION.high), seconds=number(length, 1))
     elif project.video_path() is None:
         why = QCoreApplication.translate("RegionMenu", "The project has no video to cut the clip from")
     elif not project.characters:
@@ -48,6 +47,6 @@ def region_menu(parent: QWidget, project: Project, region: tuple[float, float] |
     else:
         why = ""
     choose.setEnabled(not why)
-    choose.menuAction().setToolTip(why or QCoreApplication.translate("RegionMenu", "Cut {span} from the video's audio into voices/ as the clip of the "
-                                              "character chosen (undoable)").format(span=span))
+    choose.menuAction().setToolTip(why or fill(QCoreApplication.translate("RegionMenu", "Cut {span} from the video's audio into voices/ as the clip of the "
+                                              "character chosen (undoable)"), span=span))
     return menu

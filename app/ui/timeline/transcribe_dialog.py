@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.project import Project
 from app.ui.dialog_parts import ok_cancel
 from app.ui.folders import Folders
+from app.ui.language import fill
 from engine.core.languages import LANGUAGES
 from engine.hearing.speakers import SPEAKER_COUNT
 from engine.hearing.whisper import WHISPER_MODELS
@@ -107,9 +108,9 @@ class TranscribeDialog(QDialog):
         self.loss = QLabel()
         self.loss.setWordWrap(True)
         if lines or takes:
-            self.loss.setText(self.tr("The script has {0} line(s) with {1} rendered take(s). Replace takes them "
+            self.loss.setText(fill(self.tr("The script has {0} line(s) with {1} rendered take(s). Replace takes them "
                                       "all out of the script (Edit › Undo brings them back; the take files stay "
-                                      "in takes/). Keep adds the transcribed lines beside them.").format(lines, takes))
+                                      "in takes/). Keep adds the transcribed lines beside them."), lines, takes))
             self.replace.setChecked(True)
             layout.addWidget(self.loss)
             layout.addWidget(self.replace)

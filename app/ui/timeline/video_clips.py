@@ -44,6 +44,7 @@ from app.project.transcription import (
 )
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import ok_cancel
+from app.ui.language import fill
 from app.ui.playback.original import OriginalAudio
 from app.ui.playback.player import Player
 from app.ui.tasks import ProgressSpec, TaskRunner
@@ -74,7 +75,7 @@ class ChooseFromVideoDialog(QDialog):
         self.candidates: list[ClipCandidate] = []
         self._closed = False  # the candidates found after it closed are not wanted
         self.finished.connect(self._on_finished)
-        self.setWindowTitle(self.tr("Choose {name}'s clip from the video").format(name=self._character.name))
+        self.setWindowTitle(fill(self.tr("Choose {name}'s clip from the video"), name=self._character.name))
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("clipCandidates")
         self.table.setHorizontalHeaderLabels([self.tr(title) for title in COLUMNS])
@@ -124,7 +125,7 @@ class ChooseFromVideoDialog(QDialog):
                      f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(self.tr("{text}\n\nSNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)").format(text=candidate.text, snr_db=candidate.snr_db, purity=candidate.purity))
+                item.setToolTip(fill(self.tr("{text}\n\nSNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)"), text=candidate.text, snr_db=candidate.snr_db, purity=candidate.purity))
                 self.table.setItem(row, column, item)
         self.table.resizeColumnsToContents()
         # room for the ▶ that marks the candidate playing, so the time never elides to "▶ …"
@@ -149,7 +150,7 @@ class ChooseFromVideoDialog(QDialog):
         candidate = self.chosen()
         if candidate is None:
             return
-        self.note.setText(self.tr("Cutting {when} from the video…").format(when=self._when(candidate)))
+        self.note.setText(fill(self.tr("Cutting {when} from the video…"), when=self._when(candidate)))
         self.originals.toggle(self._project, self._key(candidate), candidate.start, candidate.end)
 
     def _key(self, candidate: ClipCandidate) -> str:
@@ -173,7 +174,7 @@ class ChooseFromVideoDialog(QDialog):
         self.play_button.setText(self.tr("■ Stop") if row is not None else self.tr("Play"))
         if row is not None:
             notice = self.originals.silent_notice()
-            self._say(self.tr("▶ Playing {when}").format(when=self._when(self.candidates[row]))
+            self._say(fill(self.tr("▶ Playing {when}"), when=self._when(self.candidates[row]))
                       + (f" — {notice}" if notice else ""))
         elif self.candidates:
             self._say(self.tr("Stopped"))
@@ -182,8 +183,7 @@ class ChooseFromVideoDialog(QDialog):
         row = self._playing_row()
         if row is not None:
             notice = self.originals.silent_notice()
-            self._say(self.tr("▶ Playing {when}: {seconds:.1f} s").format(
-                when=self._when(self.candidates[row]), seconds=seconds) + (f" — {notice}" if notice else ""))
+            self._say(fill(self.tr("▶ Playing {when}: {seconds:.1f} s"), when=self._when(self.candidates[row]), seconds=seconds) + (f" — {notice}" if notice else ""))
 
     def _say(self, text: str) -> None:
         self.note.setText(text)
@@ -221,7 +221,7 @@ class SplitCharacterDialog(QDialog):
         self.originals.failed.connect(self._say)
         self.finished.connect(lambda _result: self.originals.close())
         name = project.character(character_id).name
-        self.setWindowTitle(self.tr("Split {name}").format(name=name))
+        self.setWindowTitle(fill(self.tr("Split {name}"), name=name))
         self.lines = QListWidget()
         self.lines.setObjectName("splitLines")
         for line in project.lines_of(character_id):
@@ -249,7 +249,7 @@ class SplitCharacterDialog(QDialog):
         actions.addStretch(1)
         actions.addWidget(buttons)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(self.tr("Tick the lines another actor says; they move from {name} to a new character.").format(name=name)))
+        layout.addWidget(QLabel(fill(self.tr("Tick the lines another actor says; they move from {name} to a new character."), name=name)))
         layout.addWidget(self.lines, 1)
         layout.addWidget(self.note)
         layout.addLayout(actions)

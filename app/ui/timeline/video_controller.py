@@ -140,7 +140,7 @@ class VideoController(QObject):
 
     def create(self, request: NewFromVideo) -> None:
         """Make the project (video copied in, subtitles imported, guide extracted) and open it."""
-        self.message.emit(self.tr("Creating {folder} from {video}…").format(folder=request.folder.name,
+        self.message.emit(fill(self.tr("Creating {folder} from {video}…"), folder=request.folder.name,
                                                                             video=request.video.name))
         hearing = request.translator == WHISPER.name  # Whisper translates while it hears
         transcription = self._transcription_request(Options(translate_to=request.translate_to if hearing else None))
@@ -168,10 +168,9 @@ class VideoController(QObject):
             if not self._open_project(made.project.root):
                 return
             lines = len(made.project.lines)
-            source = self.tr(" from {source}").format(source=made.subtitles_from) if made.subtitles_from else ""
+            source = fill(self.tr(" from {source}"), source=made.subtitles_from) if made.subtitles_from else ""
             if request.transcribe:
-                source = self.tr(" transcribed from {video}, %n voice(s)", "", len(made.project.characters)).format(
-                    video=request.video.name)
+                source = fill(self.tr(" transcribed from {video}, %n voice(s)", "", len(made.project.characters)), video=request.video.name)
             warnings = self.tr("; %n warning(s): ", "", len(made.warnings)) + "; ".join(say(w) for w in made.warnings[:3])
             self.message.emit(self.tr("New project with %n line(s)", "", lines) + source
                               + (warnings if made.warnings else ""))
@@ -193,9 +192,8 @@ class VideoController(QObject):
         if document is None:
             return None
         if document.project.video is None:
-            self.error.emit(self.tr("Cannot transcribe"), self.tr(
-                "{code}: the project has no video; set one with Project › Set video…").format(
-                    code=ErrorCode.NO_AUDIO_STREAM))
+            self.error.emit(self.tr("Cannot transcribe"), fill(self.tr(
+                "{code}: the project has no video; set one with Project › Set video…"), code=ErrorCode.NO_AUDIO_STREAM))
             return None
         model = self._transcription_request(Options()).model
         dialog = TranscribeDialog(self._parent, document.project, model, self._folders)
@@ -253,7 +251,7 @@ class VideoController(QObject):
         if document is None:
             return
         project = document.project
-        self.message.emit(self.tr("Adding {name}…").format(name=source.name))
+        self.message.emit(fill(self.tr("Adding {name}…"), name=source.name))
 
         def work(_operation: Operation) -> tuple[VideoInfo, str | None]:
             info = attach_video(project, source)
@@ -265,7 +263,7 @@ class VideoController(QObject):
         def done(result: tuple[VideoInfo, str | None]) -> None:
             info, guide = result
             if self.document is document and document.push(SetVideo(info, guide)):
-                self.message.emit(self.tr("The project now dubs {path}").format(path=info.path) + (
+                self.message.emit(fill(self.tr("The project now dubs {path}"), path=info.path) + (
                     self.tr(" (original audio kept as the guide track)") if guide else ""))
 
         def failed(error: Exception) -> None:
@@ -277,8 +275,7 @@ class VideoController(QObject):
         """Extract the video's original audio as the guide track (the video must have audio)."""
         document = self.document
         if document is None or document.project.video is None:
-            self.message.emit(self.tr("{code}: the project has no video yet (Project › Set video…)").format(
-                code=ErrorCode.NO_VIDEO_STREAM))
+            self.message.emit(fill(self.tr("{code}: the project has no video yet (Project › Set video…)"), code=ErrorCode.NO_VIDEO_STREAM))
             return
         project = document.project
         video = project.video
@@ -307,15 +304,14 @@ class VideoController(QObject):
         if document is None:
             return
         project = document.project
-        self.message.emit(self.tr("Checking the stem {name}…").format(name=stem.name))
+        self.message.emit(fill(self.tr("Checking the stem {name}…"), name=stem.name))
 
         def done(_kept: Path) -> None:
             if self.document is not document:
                 return
             if project.settings.guide_mix != "music-effects":
                 document.push(EditProject(guide_mix="music-effects"))
-            self.message.emit(self.tr("M&E: client stem {name}, under the dub in the mix and every export").format(
-                name=stem.name))
+            self.message.emit(fill(self.tr("M&E: client stem {name}, under the dub in the mix and every export"), name=stem.name))
 
         def failed(error: Exception) -> None:
             self.error.emit(self.tr("Cannot use this music-and-effects stem"), str(error))
@@ -348,8 +344,7 @@ class VideoController(QObject):
         if not gaps:
             return None
         sentences = [say(sentence) for sentence in gaps.describe()]
-        self.warning.emit(self.tr("{what} left %n thing(s) to fix before rendering: ", "", len(sentences)).format(
-            what=what) + "; ".join(sentences))
+        self.warning.emit(fill(self.tr("{what} left %n thing(s) to fix before rendering: ", "", len(sentences)), what=what) + "; ".join(sentences))
         dialog = VoiceGapsDialog(gaps, what, self._parent)
         dialog.line_chosen.connect(self.line_chosen)
         dialog.character_chosen.connect(self.character_chosen)

@@ -215,7 +215,7 @@ class NewFromVideoDialog(QDialog):
         text_streams = [s for s in self.info.subtitle_streams if s.text] if self.info else []
         for stream in text_streams:
             details = ", ".join(x for x in (stream.codec, stream.language, stream.title) if x)
-            self.subtitles.addItem(self.tr("The video's subtitle stream #{index} ({details})").format(index=stream.index, details=details), stream.index)
+            self.subtitles.addItem(fill(self.tr("The video's subtitle stream #{index} ({details})"), index=stream.index, details=details), stream.index)
         self.subtitles.addItem(self.tr("An SRT file"), SRT_FILE)
         if self.info is not None and self.info.audio_streams:
             self.subtitles.addItem(self.tr("Transcribe the dialogue (characters and clips from the voices)"), TRANSCRIBE)
@@ -235,7 +235,7 @@ class NewFromVideoDialog(QDialog):
             return
         path = Path(text)
         if not path.is_file():
-            self.preview.setText(self.tr("{name}: no such file").format(name=path.name))
+            self.preview.setText(fill(self.tr("{name}: no such file"), name=path.name))
             return
 
         def shown(result: ScriptImport) -> None:
@@ -244,7 +244,7 @@ class NewFromVideoDialog(QDialog):
 
         def failed(error: BaseException) -> None:
             if self.srt.text().strip() == text:
-                self.preview.setText(self.tr("This file cannot be imported: {error}").format(error=error))
+                self.preview.setText(fill(self.tr("This file cannot be imported: {error}"), error=error))
 
         self.preview.setText(self.tr("Reading the subtitles…"))
         # An empty project to import into: nothing is written, only the lines and speakers are read.
@@ -323,7 +323,7 @@ class NewFromVideoDialog(QDialog):
             return
         folder = request.folder
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            self.problem.setText(self.tr("{BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one").format(BAD_PROJECT_FILE=ErrorCode.BAD_PROJECT_FILE, folder=folder))
+            self.problem.setText(fill(self.tr("{BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one"), BAD_PROJECT_FILE=ErrorCode.BAD_PROJECT_FILE, folder=folder))
             return
         self.chosen.emit(request)
         self.accept()
@@ -348,10 +348,8 @@ class VideoWords(QObject):
     from which alone lupdate reads a count's plural forms."""
 
     def video(self, info: VideoInfo) -> str:
-        streams = self.tr("{audio} audio, %n subtitle stream(s)", "", len(info.subtitle_streams)).format(
-            audio=len(info.audio_streams))
-        return self.tr("{width}×{height} · {fps} fps · {duration} · {codec} · {streams}").format(
-            width=info.width, height=info.height, fps=f"{info.fps:g}", duration=format_clock(info.duration_s, 0),
+        streams = fill(self.tr("{audio} audio, %n subtitle stream(s)", "", len(info.subtitle_streams)), audio=len(info.audio_streams))
+        return fill(self.tr("{width}×{height} · {fps} fps · {duration} · {codec} · {streams}"), width=info.width, height=info.height, fps=f"{info.fps:g}", duration=format_clock(info.duration_s, 0),
             codec=info.codec, streams=streams)
 
     def script(self, result: ScriptImport) -> str:
@@ -364,15 +362,14 @@ class VideoWords(QObject):
         speakers = ", ".join(f"{name} ({n})" for name, n in sorted(
             counts.items(), key=lambda kv: (kv[0] == nobody, -kv[1], kv[0])))
         text = [self.tr("%n line(s), ", "", len(result.lines))
-                + self.tr("%n character(s): {speakers}", "", len(result.characters)).format(
-                    speakers=speakers or self.tr("none"))]
+                + fill(self.tr("%n character(s): {speakers}", "", len(result.characters)), speakers=speakers or self.tr("none"))]
         in_time = sorted(result.lines, key=lambda line: float("inf") if line.start is None else line.start)
         for line in in_time[:PREVIEW_LINES]:  # the order the project will have
             who = names.get(line.character_id or "", "—")
             when = format_clock(line.start) if line.start is not None else ""
             text.append(f"{when} {who}: {line.text[:70]}{'…' if len(line.text) > 70 else ''}".strip())
         if result.warnings:
-            text.append(self.tr("%n warning(s): {first}", "", len(result.warnings)).format(first=say(result.warnings[0])))
+            text.append(fill(self.tr("%n warning(s): {first}", "", len(result.warnings)), first=say(result.warnings[0])))
         return "\n".join(text)
 
 
@@ -431,9 +428,8 @@ class VideoExportDialog(QDialog):
             self.burn.addItem(self.tr("In the original language"), "source")
         self.burn.setToolTip(self.tr("Draw the subtitles into the picture itself, for players and sites that "
                                      "show no subtitle track"))
-        self.burn_cost = QLabel(self.tr("The picture is re-encoded (H.264) to draw them: the export takes "
-                                        "{low}–{high}× as long (the more, the grainier the picture).").format(
-                                            low=BURN_TIME_RATIO[0], high=BURN_TIME_RATIO[1]))
+        self.burn_cost = QLabel(fill(self.tr("The picture is re-encoded (H.264) to draw them: the export takes "
+                                        "{low}–{high}× as long (the more, the grainier the picture)."), low=BURN_TIME_RATIO[0], high=BURN_TIME_RATIO[1]))
         self.burn_cost.setObjectName("burnCost")
         self.burn_cost.setWordWrap(True)
 
@@ -468,7 +464,7 @@ class VideoExportDialog(QDialog):
         options = self.options()
         self.burn_cost.setVisible(bool(options.burn_subtitles))
         name = default_video_path(self._project, options).name
-        self.target.setText(self.tr("{name}, in the delivery folder you choose next").format(name=name)
+        self.target.setText(fill(self.tr("{name}, in the delivery folder you choose next"), name=name)
                             if self._delivery else str(default_video_path(self._project, options)))
         try:
             options.validate()

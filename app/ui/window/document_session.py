@@ -508,8 +508,7 @@ class DocumentSession(QObject):
     def _on_original_playing(self, key: str) -> None:
         line_id = key.removeprefix("original:")
         if key and line_id in {line.id for line in self.project.lines}:
-            self.message.emit(self.tr("Playing the original under line {order} (Ctrl+Shift+Space again stops it)").format(
-                order=self.project.order_of(line_id)), SAY_MS)
+            self.message.emit(fill(self.tr("Playing the original under line {order} (Ctrl+Shift+Space again stops it)"), order=self.project.order_of(line_id)), SAY_MS)
 
     def _on_playhead(self, seconds: float) -> None:
         key = self._player.playing_key

@@ -60,6 +60,9 @@ def messages(path: Path) -> dict[tuple[str, str], list[str]]:
     ('Phrase("line {order} has no character", order=3)', "a phrase with an undeclared template"),
     ('counted(n, phrases.MOVE_LINE, "Move {count} lines")', "a counted phrase with an undeclared template"),
     ('super().__init__("Take QA: when a take fails", parent)', "a widget's text given to its Qt base"),
+    ('box.setToolTip(self.tr("{seconds:.1f} s").format(seconds=s))', "a translated template's numbers in Python's way"),
+    ('LABELS = {"loud": "Broadcast (EBU R128)"}\ncombo.addItem(LABELS[key], key)', "an entry of a dict of words"),
+    ('LABELS = {"loud": "Broadcast"}\nlabel.setText(LABELS.get(key, ""))', "a dict of words read with get"),
 ])
 def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: str) -> None:
     assert check_source(source), f"{kind} was not found in {source!r}"
@@ -68,7 +71,9 @@ def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: s
 @pytest.mark.parametrize("source", [
     'label.setText(self.tr("Rendered"))',
     'QLabel(self.tr("%n line(s)", "", n))',
-    'box.setToolTip(self.tr("Take {name}").format(name=name))',
+    'box.setToolTip(fill(self.tr("Take {name}"), name=name))',
+    'LABELS = {"loud": QT_TRANSLATE_NOOP("Dialog", "Broadcast")}\ncombo.addItem(translate("Dialog", LABELS[key]))',
+    'COLOURS = {"ok": "#e8f5e9"}\nlabel.setStyleSheet(COLOURS["ok"])',
     'QMessageBox.warning(self, self.tr("Export"), QCoreApplication.translate("codes", headline))',
     'label.setText("…")',  # no words
     'label.setText(f"{seconds:.1f}")',

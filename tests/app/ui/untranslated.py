@@ -11,7 +11,8 @@ argument is **untranslated** when it is words written in the source that reach Q
 - a string constant holding a letter (``"…"`` or ``"0"`` are not words; ``" s"`` is: a unit);
 - an f-string, a ``+`` or ``%`` of one, or ``"…".format(…)`` (a translator must see the whole
   sentence with its placeholders: ``self.tr("{n} lines").format(n=n)``, or ``%n`` for plurals);
-- a name bound at the module's top level to such a string (``WAITING_TIP = "…"``);
+- a name bound at the module's top level to such a string (``WAITING_TIP = "…"``), or an entry
+  of a module-level dict of them (``PRESET_LABELS[key]``, ``PRESET_LABELS.get(key)``);
 - a list, tuple or conditional expression holding one.
 
 The sentences ``app/project`` and ``app/commands`` make for the studio (readiness problems,
@@ -23,7 +24,8 @@ shows it.
 
 Wrapped means passed through ``tr``, ``translate`` or ``QT_TRANSLATE_NOOP``/``QT_TR_NOOP``
 (the marker for declarations read elsewhere, translated where shown). ``tr()`` of an f-string is
-untranslated too: lupdate cannot collect it; so is ``translate()`` with a variable count, whose
+untranslated too: lupdate cannot collect it; ``tr(…).format(…)`` is refused wherever it is (its numbers
+would be Python's, "1.5" under a German locale: ``fill(self.tr(…), …)`` writes them the locale's way); so is ``translate()`` with a variable count, whose
 plural forms lupdate does not see (it reads them from ``self.tr(text, "", count)`` only). Words a
 studio widget hands to its Qt base class are a sink too (``super().__init__("Take QA", parent)``).
 Calls on a logger (``log.warning("…")``) are not sinks: logs stay English.
@@ -119,14 +121,28 @@ class _Checker(ast.NodeVisitor):
         self.findings: list[Finding] = []
         # Module-level names bound to words: a constant passed by name is the same string.
         self.constants: dict[str, str] = {}
+        # Module-level dicts whose values are words: an entry shown by key is the same string.
+        self.tables: dict[str, str] = {}
         for statement in tree.body:
             if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 text = self._bare_words(statement.value, follow_names=False)
-                if text is not None:
-                    for target in targets:
-                        if isinstance(target, ast.Name):
-                            self.constants[target.id] = text
+                table = self._table_words(statement.value)
+                for target in targets:
+                    if isinstance(target, ast.Name) and text is not None:
+                        self.constants[target.id] = text
+                    if isinstance(target, ast.Name) and table is not None:
+                        self.tables[target.id] = table
+
+    def _table_words(self, node: ast.expr) -> str | None:
+        """The first untranslated value of a dict literal (``{"loud": "Broadcast"}``), else None."""
+        if not isinstance(node, ast.Dict):
+            return None
+        for value in node.values:
+            text = self._bare_words(value, follow_names=False)
+            if text is not None:
+                return text
+        return None
 
     def _bare_words(self, node: ast.expr, follow_names: bool = True) -> str | None:
         """The source of ``node`` when it is words that reach Qt untranslated, else None."""
@@ -151,6 +167,11 @@ class _Checker(ast.NodeVisitor):
             return None
         if follow_names and isinstance(node, ast.Name) and node.id in self.constants:
             return f"{node.id} = {self.constants[node.id]}"
+        table = node.value if isinstance(node, ast.Subscript) else (
+            node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get" else None)
+        if follow_names and isinstance(table, ast.Name) and table.id in self.tables:
+            return f"{ast.unparse(node)}: {table.id} holds {self.tables[table.id]}"
         return None
 
     def _check(self, node: ast.Call, sink: str, positions: Positions) -> None:
@@ -173,6 +194,10 @@ class _Checker(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         name = _call_name(func)
+        if name == "format" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) \
+                and _call_name(func.value.func) in WRAPPERS:
+            self.findings.append(Finding(self.path, node.lineno, "a translated template filled by str.format (use fill)",
+                                         ast.unparse(node)))
         if name in WRAPPERS:
             text_argument = node.args[1] if name == "translate" and len(node.args) > 1 else (
                 node.args[0] if node.args else None)
