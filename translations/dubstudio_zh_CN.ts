@@ -3513,7 +3513,37 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>第 {order_of} 句台词的版本</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+6"/>
+        <source>Take {number}</source>
+        <translation>版本 {number}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{seconds:.2f} s</source>
+        <translation>{seconds:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>QA {mark}</source>
+        <translation>质检 {mark}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>QA error</source>
+        <translation>质检出错</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>stale</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>in use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Not rendered yet</source>
         <translation>尚未渲染</translation>
     </message>
@@ -3857,7 +3887,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StressPanel</name>
     <message>
-        <location filename="../app/ui/stress/panel.py" line="+118"/>
+        <location filename="../app/ui/stress/panel.py" line="+121"/>
         <source>{group} {measure}</source>
         <translation>{group} {measure}</translation>
     </message>
@@ -3967,22 +3997,87 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{level_text} · 已完成 {jobs_done} 个任务 · 进行中 {in_flight} · 错误 {errors}</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+8"/>
+        <source>Level {label} ({number}/{total})</source>
+        <translation>档位 {label}（{number}/{total}）</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Getting ready: {text}</source>
         <translation>准备中：{text}</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+9"/>
+        <source>{engine} ready in {seconds:.1f} s with {slots} slots; preparing voices, then waiting for its warm-up</source>
+        <translation>{engine} 已就绪，用时 {seconds:.1f} 秒，{slots} 个槽位；正在准备音色，然后等待预热</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>{level} (stopped)</source>
+        <translation>{level}（已停止）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not reached</source>
+        <translation>未真正达到</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not reached: {why}</source>
+        <translation>未真正达到：{why}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>meets the objective</source>
+        <translation>达到目标</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>&lt;b&gt;Verdict.&lt;/b&gt; {sentence}</source>
         <translation>&lt;b&gt;结论。&lt;/b&gt;{sentence}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{target}, {replicas} replica(s)</source>
+        <translation>{target}，{replicas} 个副本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&lt;b&gt;Measured on&lt;/b&gt; {where}: {hardware_line}</source>
         <translation>&lt;b&gt;测试环境&lt;/b&gt; {where}：{hardware_line}</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> GUI lag during the run: p99 {lag:.0f} ms.</source>
+        <translation> 测试期间界面延迟：p99 {lag:.0f} 毫秒。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{done} in {wall_s:.0f} s: {count} jobs.{lag_text}</source>
         <translation>{done}，用时 {wall_s:.0f} 秒：{count} 个任务。{lag_text}</translation>
     </message>
@@ -4026,7 +4121,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TakeDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="-423"/>
+        <location filename="../app/ui/script/script_panel.py" line="-424"/>
         <source>{n}: {duration_s:.2f} s · {value}</source>
         <translation>{n}：{duration_s:.2f} 秒 · {value}</translation>
     </message>
@@ -6223,9 +6318,242 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>load</name>
+    <message>
+        <location line="+91"/>
+        <source>{count} user</source>
+        <translation>{count} 个用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} users</source>
+        <translation>{count} 个用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{rate:.2f} jobs/s</source>
+        <translation>{rate:.2f} 个任务/秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} concurrent user</source>
+        <translation>{count} 个并发用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} concurrent users</source>
+        <translation>{count} 个并发用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at most {peak} of its {users} users had a job in flight at once ({submitted} jobs submitted)</source>
+        <translation>{users} 个用户中同时最多只有 {peak} 个有任务在进行（共提交 {submitted} 个任务）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only {submitted} job(s) arrived; at {label} about {steady:.1f} are in flight at once (rate × mean latency), so it takes at least {needed}</source>
+        <translation>只到达了 {submitted} 个任务；在 {label} 下约有 {steady:.1f} 个任务同时进行（速率 × 平均延迟），所以至少需要 {needed} 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p95 first audio ≤ {seconds:.2f} s</source>
+        <translation>首段音频 p95 ≤ {seconds:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p95 total ≤ {seconds:.2f} s</source>
+        <translation>总时长 p95 ≤ {seconds:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no errors</source>
+        <translation>无错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>errors ≤ {rate:.1%}</source>
+        <translation>错误率 ≤ {rate:.1%}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no stalls</source>
+        <translation>无卡顿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>≤ {stalls:g} stalls per job</source>
+        <translation>每个任务卡顿 ≤ {stalls:g} 次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no job finished</source>
+        <translation>没有任务完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p95 first audio was {value} (&gt; {limit:.2f} s)</source>
+        <translation>首段音频 p95 为 {value}（&gt; {limit:.2f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p95 total was {value} (&gt; {limit:.2f} s)</source>
+        <translation>总时长 p95 为 {value}（&gt; {limit:.2f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>playback stalled {stalls:.2f} times per job</source>
+        <translation>播放平均每个任务卡顿 {stalls:.2f} 次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{seconds:.2f} s</source>
+        <translation>{seconds:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>n/a</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} error in {jobs} jobs ({kinds})</source>
+        <translation>{jobs} 个任务中有 {count} 个出错（{kinds}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} errors in {jobs} jobs ({kinds})</source>
+        <translation>{jobs} 个任务中有 {count} 个出错（{kinds}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{kind} ×{count}</source>
+        <translation>{kind} ×{count}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server at {url}</source>
+        <translation>服务器 {url}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>On {backend} with {count} slot</source>
+        <translation>在 {backend}（{count} 个槽位）上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>On {backend} with {count} slots</source>
+        <translation>在 {backend}（{count} 个槽位）上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>serves up to</source>
+        <translation>最多可服务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>keeps up with arrivals of up to</source>
+        <translation>最多跟得上的到达速率为</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the highest level reached</source>
+        <translation>即已达到的最高档位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the highest level tried</source>
+        <translation>即测试过的最高档位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (the run was stopped early)</source>
+        <translation>（测试被提前停止）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The run stopped before any level finished, so there is no capacity verdict.</source>
+        <translation>测试在任何档位完成之前就停止了，因此没有容量结论。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{prefix}, no level was reached, so there is no capacity verdict.</source>
+        <translation>{prefix}，没有任何档位真正达到，因此没有容量结论。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{prefix}, no level met the objective on {machine} ({target}): at {level} {misses}.</source>
+        <translation>{prefix}，{machine}没有任何档位达到目标（{target}）：在 {level} 时{misses}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{prefix}, no capacity can be claimed on {machine} ({target}): the lowest level, {level}, missed the objective: {misses}.</source>
+        <translation>{prefix}，{machine}无法给出容量（{target}）：最低档位 {level} 未达到目标：{misses}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{prefix}, {machine} {served} {capacity}, {highest}{stopped}, within the objective ({target}; p95 first audio {p95}); add higher levels to find its limit.</source>
+        <translation>{prefix}，{machine}{served} {capacity}（{highest}{stopped}），且在目标之内（{target}；首段音频 p95 为 {p95}）；请添加更高的档位以找到上限。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{prefix}, {machine} {served} {capacity} within the objective ({target}; p95 first audio {p95}); at {level} {misses}.</source>
+        <translation>{prefix}，{machine}在目标之内（{target}；首段音频 p95 为 {p95}）{served} {capacity}；在 {level} 时{misses}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{sentence} {levels} met the objective but is not counted: a level that passes above one that missed is a lucky sample, not capacity (run again to confirm).</source>
+        <translation>{sentence}{levels} 达到了目标但不计入：在未达标档位之上通过的档位只是侥幸的样本，不代表容量（请再测一次确认）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{sentence} {levels} met the objective but are not counted: a level that passes above one that missed is a lucky sample, not capacity (run again to confirm).</source>
+        <translation>{sentence}{levels} 达到了目标但不计入：在未达标档位之上通过的档位只是侥幸的样本，不代表容量（请再测一次确认）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{sentence} Not reached, so not claimed: {levels}; {advice}.</source>
+        <translation>{sentence}以下档位未真正达到，因此不计入：{levels}；{advice}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label} ({why})</source>
+        <translation>{label}（{why}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label} (even though not reached: {why})</source>
+        <translation>{label}（尽管未真正达到：{why}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>give them at least as many jobs as users</source>
+        <translation>请让任务数至少等于用户数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>hold them for more jobs</source>
+        <translation>请让这些档位持续更多任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{first}, {rest}</source>
+        <translation>{first}，{rest}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{first}; {rest}</source>
+        <translation>{first}；{rest}</translation>
+    </message>
+</context>
+<context>
     <name>measures</name>
     <message>
-        <location line="+7"/>
+        <location line="-129"/>
         <source>jobs</source>
         <translation>任务数</translation>
     </message>
@@ -6561,7 +6889,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>phrases</name>
     <message>
-        <location filename="../app/project/phrases.py" line="+65"/>
+        <location filename="../app/project/phrases.py" line="+41"/>
         <source>line {order} has no character: {quoted}</source>
         <translation>第 {order} 行台词没有角色：{quoted}</translation>
     </message>

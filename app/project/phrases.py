@@ -15,33 +15,14 @@ as it is for every string Qt translates. A template names its arguments (``{orde
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import ClassVar
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from engine.core.languages import LanguageRules
+from engine.core.phrases import Phrase as Phrase  # declared once, in the engine's core
+from engine.core.phrases import counted as counted
 
 CONTEXT = "phrases"  # the translation context of every template below
-
-
-class Phrase(str):
-    """An English sentence made from a template of the table below and its arguments.
-
-    It is the sentence (``str(phrase)``, ``phrase == "…"``, ``phrase.startswith(…)`` all see the
-    English); ``template`` and ``arguments`` let the studio make it again in its own language.
-    An argument may be a Phrase itself (a problem inside a sentence), translated in turn."""
-
-    context: ClassVar[str] = CONTEXT  # where the studio looks its template up
-    template: str
-    arguments: dict[str, Any]
-
-    def __new__(cls, template: str, /, **arguments: Any) -> Self:
-        made = super().__new__(cls, template.format(**arguments))
-        made.template = template
-        made.arguments = arguments
-        return made
-
-    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:  # copies and pickles keep the template
-        return (self.template,), self.arguments
 
 
 class LanguageName(Phrase):
@@ -54,11 +35,6 @@ class LanguageName(Phrase):
 def language_name(rules: LanguageRules) -> Phrase:
     """``rules``' name ("Chinese (Mandarin)"), which the studio says in its language."""
     return LanguageName(rules.name)
-
-
-def counted(count: int, one: str, many: str, /, **arguments: Any) -> Phrase:
-    """The phrase of ``one`` (for a count of 1) or ``many`` (any other count), with ``count``."""
-    return Phrase(one if count == 1 else many, count=count, **arguments)
 
 
 # --- what stops a render (app/project/readiness.py) -------------------------------------------

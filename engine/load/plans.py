@@ -27,6 +27,8 @@ from typing import Any
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range, RangeError, ranges
+from engine.load import wording
+from engine.load.wording import LoadPhrase
 
 
 class Mode(str, enum.Enum):
@@ -100,8 +102,8 @@ class Plan:
 
     def label(self, level: int) -> str:
         if self.mode is Mode.CLOSED:
-            return f"{level} user" + ("" if level == 1 else "s")
-        return f"{level * self.rate:.2f} jobs/s"
+            return LoadPhrase.counted(level, wording.USER, wording.USERS)
+        return LoadPhrase(wording.RATE, rate=level * self.rate)
 
     @property
     def concurrent_warmup_jobs(self) -> int:

@@ -40,6 +40,7 @@ from engine.core.protocol import (
     Stats,
     VoicePrepared,
 )
+from engine.load import wording
 from engine.load.plans import Driver, Due, Plan
 from engine.load.records import JobRecord
 from engine.load.report import BenchReport
@@ -53,6 +54,7 @@ from engine.load.stats import (
     level_stats,
     make_verdict,
 )
+from engine.load.wording import LoadPhrase
 from engine.load.workload import JobSource, TextSet, VoiceSet, bundled_languages
 from engine.synthesis.client import connect
 from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
@@ -245,8 +247,9 @@ class LoadRunner:
         engine = self.engine_info()
         verdict = make_verdict(self._levels, self.objective, self.plan.mode.value, engine_label(engine),
                                self.client.ready.slots if self.client.ready else 0, stopped=self.stopped,
-                               machine=(f"the server at {self.client.config.url}"
-                                        if isinstance(self.client, RemoteEngineClient) else "this machine"))
+                               machine=(LoadPhrase(wording.THE_SERVER, url=self.client.config.url)
+                                        if isinstance(self.client, RemoteEngineClient)
+                                        else LoadPhrase(wording.THIS_MACHINE)))
         report = BenchReport(
             created=started_wall.isoformat(timespec="seconds"),
             wall_s=time.monotonic() - self._t0,

@@ -14,8 +14,10 @@ from typing import Any
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range, ranges
+from engine.load import wording
 from engine.load.records import OK, JobRecord
 from engine.load.sampler import ResourceSample
+from engine.load.wording import LoadPhrase, joined
 
 PERCENTILES = (50, 90, 95, 99)
 
@@ -265,13 +267,12 @@ def not_reached(run: LevelRun, submitted: int, peak: int, mean_total_s: float | 
     """
     if run.offered_rate is None:
         if peak < run.level:
-            return f"at most {peak} of its {run.level} users had a job in flight at once ({submitted} jobs submitted)"
+            return LoadPhrase(wording.FEW_USERS_BUSY, peak=peak, users=run.level, submitted=submitted)
         return None
     steady = run.offered_rate * (mean_total_s or 0.0)
     needed = max(2, math.ceil(steady))
     if submitted < needed:
-        return (f"only {submitted} job(s) arrived; at {run.label} about {steady:.1f} are in flight at once "
-                f"(rate × mean latency), so it takes at least {needed}")
+        return LoadPhrase(wording.FEW_ARRIVED, submitted=submitted, label=run.label, steady=steady, needed=needed)
     return None
 
 
@@ -320,38 +321,39 @@ class Objective:
                 allowed.check(getattr(self, name))
 
     def describe(self) -> str:
-        parts = [f"p95 first audio ≤ {self.p95_first_audio_s:.2f} s"]
+        parts = [LoadPhrase(wording.P95_FIRST_AT_MOST, seconds=self.p95_first_audio_s)]
         if self.p95_total_s is not None:
-            parts.append(f"p95 total ≤ {self.p95_total_s:.2f} s")
-        parts.append("no errors" if self.max_error_rate == 0 else f"errors ≤ {self.max_error_rate:.1%}")
-        parts.append("no stalls" if self.max_stalls_per_job == 0 else f"≤ {self.max_stalls_per_job:g} stalls per job")
-        return ", ".join(parts)
+            parts.append(LoadPhrase(wording.P95_TOTAL_AT_MOST, seconds=self.p95_total_s))
+        parts.append(LoadPhrase(wording.NO_ERRORS) if self.max_error_rate == 0
+                     else LoadPhrase(wording.ERRORS_AT_MOST, rate=self.max_error_rate))
+        parts.append(LoadPhrase(wording.NO_STALLS) if self.max_stalls_per_job == 0
+                     else LoadPhrase(wording.STALLS_AT_MOST, stalls=self.max_stalls_per_job))
+        return joined(parts)
 
     def misses(self, stats: LevelStats) -> list[str]:
         """Why a level does not meet the objective, in words; empty when it does."""
         if stats.ok == 0:
-            return ["no job finished"] if stats.errors == 0 else [_errors_phrase(stats)]
+            return [LoadPhrase(wording.NO_JOB_FINISHED)] if stats.errors == 0 else [_errors_phrase(stats)]
         reasons: list[str] = []
         p95 = stats.first_audio_s.p95
         if p95 is None or p95 > self.p95_first_audio_s:
-            reasons.append(f"p95 first audio was {_seconds(p95)} (> {self.p95_first_audio_s:.2f} s)")
+            reasons.append(LoadPhrase(wording.P95_FIRST_WAS, value=_seconds(p95), limit=self.p95_first_audio_s))
         if self.p95_total_s is not None and (stats.total_s.p95 is None or stats.total_s.p95 > self.p95_total_s):
-            reasons.append(f"p95 total was {_seconds(stats.total_s.p95)} (> {self.p95_total_s:.2f} s)")
+            reasons.append(LoadPhrase(wording.P95_TOTAL_WAS, value=_seconds(stats.total_s.p95), limit=self.p95_total_s))
         if stats.error_rate > self.max_error_rate:
             reasons.append(_errors_phrase(stats))
         if stats.stalls_per_job > self.max_stalls_per_job:
-            reasons.append(f"playback stalled {stats.stalls_per_job:.2f} times per job")
+            reasons.append(LoadPhrase(wording.STALLED, stalls=stats.stalls_per_job))
         return reasons
 
 
 def _seconds(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f} s"
+    return LoadPhrase(wording.NOT_AVAILABLE) if value is None else LoadPhrase(wording.SECONDS, seconds=value)
 
 
 def _errors_phrase(stats: LevelStats) -> str:
-    kinds = ", ".join(f"{kind} ×{count}" for kind, count in stats.errors_by_kind.items())
-    noun = "error" if stats.errors == 1 else "errors"
-    return f"{stats.errors} {noun} in {stats.jobs} jobs ({kinds})"
+    kinds = joined([LoadPhrase(wording.ERROR_KIND, kind=kind, count=count) for kind, count in stats.errors_by_kind.items()])
+    return LoadPhrase.counted(stats.errors, wording.ONE_ERROR, wording.ERRORS, jobs=stats.jobs, kinds=kinds)
 
 
 def apply_objective(levels: Sequence[LevelStats], objective: Objective) -> None:
@@ -380,7 +382,7 @@ class Verdict:
 
 
 def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, backend: str, slots: int,
-                 stopped: bool = False, machine: str = "this machine") -> Verdict:
+                 stopped: bool = False, machine: str = LoadPhrase(wording.THIS_MACHINE)) -> Verdict:
     """Find the capacity among the complete levels and say it in one sentence.
 
     ``machine`` names what was measured ("this machine", or a server's URL).
@@ -403,42 +405,44 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
             first_miss = stats
             break
         capacity = stats
-    slot_words = f"{slots} slot" + ("" if slots == 1 else "s")
-    prefix = f"On {backend} with {slot_words}"
-    served = "serves up to" if mode == "closed" else "keeps up with arrivals of up to"
+    prefix = LoadPhrase.counted(slots, wording.ON_SLOT, wording.ON_SLOTS, backend=backend)
+    served = LoadPhrase(wording.SERVES if mode == "closed" else wording.KEEPS_UP)
     target = objective.describe()
-    highest = "the highest level reached" if unreached else "the highest level tried"
+    highest = LoadPhrase(wording.HIGHEST_REACHED if unreached else wording.HIGHEST_TRIED)
+    sentence: str
     if not finished:
-        sentence = "The run stopped before any level finished, so there is no capacity verdict."
+        sentence = LoadPhrase(wording.NO_LEVEL_FINISHED)
     elif not judged:
-        sentence = f"{prefix}, no level was reached, so there is no capacity verdict."
+        sentence = LoadPhrase(wording.NO_LEVEL_REACHED, prefix=prefix)
     elif capacity is None and not met:
         assert first_miss is not None
-        sentence = (f"{prefix}, no level met the objective on {machine} ({target}): at {_miss_label(first_miss)} "
-                    f"{'; '.join(first_miss.objective_misses)}.")
+        sentence = LoadPhrase(wording.NO_LEVEL_MET, prefix=prefix, machine=machine, target=target,
+                              level=_miss_label(first_miss), misses=joined(first_miss.objective_misses,
+                                                                           wording.SEMICOLON_LIST))
     elif capacity is None:
         assert first_miss is not None
-        sentence = (f"{prefix}, no capacity can be claimed on {machine} ({target}): the lowest level, "
-                    f"{_miss_label(first_miss)}, missed the objective: {'; '.join(first_miss.objective_misses)}.")
+        sentence = LoadPhrase(wording.NO_CAPACITY, prefix=prefix, machine=machine, target=target,
+                              level=_miss_label(first_miss), misses=joined(first_miss.objective_misses,
+                                                                           wording.SEMICOLON_LIST))
     elif first_miss is None:
-        limit = " (the run was stopped early)" if stopped else ""
-        sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)}, {highest}{limit}, "
-                    f"within the objective ({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); "
-                    f"add higher levels to find its limit.")
+        sentence = LoadPhrase(wording.EVERY_LEVEL_MET, prefix=prefix, machine=machine, served=served,
+                              capacity=_capacity_words(capacity, mode), highest=highest,
+                              stopped=LoadPhrase(wording.STOPPED_EARLY) if stopped else "", target=target,
+                              p95=_seconds(capacity.first_audio_s.p95))
     else:
-        sentence = (f"{prefix}, {machine} {served} {_capacity_words(capacity, mode)} within the objective "
-                    f"({target}; p95 first audio {_seconds(capacity.first_audio_s.p95)}); "
-                    f"at {_miss_label(first_miss)} "
-                    f"{'; '.join(first_miss.objective_misses)}.")
+        sentence = LoadPhrase(wording.CAPACITY, prefix=prefix, machine=machine, served=served,
+                              capacity=_capacity_words(capacity, mode), target=target,
+                              p95=_seconds(capacity.first_audio_s.p95), level=_miss_label(first_miss),
+                              misses=joined(first_miss.objective_misses, wording.SEMICOLON_LIST))
     passed_above = [s for s in judged if s.meets_objective and first_miss is not None and s.level > first_miss.level]
     if passed_above:  # the table says "ok: yes" for them: say why the verdict does not count them
-        sentence += (" " + ", ".join(s.label for s in passed_above)
-                     + f" met the objective but {'is' if len(passed_above) == 1 else 'are'} not counted: a level "
-                     "that passes above one that missed is a lucky sample, not capacity (run again to confirm).")
+        sentence = LoadPhrase.counted(len(passed_above), wording.ONE_PASSED_ABOVE, wording.PASSED_ABOVE,
+                                      sentence=sentence, levels=joined([s.label for s in passed_above]))
     if unreached:
-        advice = "give them at least as many jobs as users" if mode == "closed" else "hold them for more jobs"
-        sentence += " Not reached, so not claimed: " + "; ".join(
-            f"{s.label} ({s.not_reached})" for s in unreached) + f"; {advice}."
+        advice = LoadPhrase(wording.MORE_JOBS_CLOSED if mode == "closed" else wording.MORE_JOBS_OPEN)
+        unreached_levels = joined([LoadPhrase(wording.LEVEL_AND_WHY, label=s.label, why=s.not_reached) for s in unreached],
+                        wording.SEMICOLON_LIST)
+        sentence = LoadPhrase(wording.NOT_CLAIMED, sentence=sentence, levels=unreached_levels, advice=advice)
     return Verdict(
         capacity_level=None if capacity is None else capacity.level,
         capacity_label=None if capacity is None else capacity.label,
@@ -455,10 +459,10 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
 
 def _miss_label(stats: LevelStats) -> str:
     """A missed level's label, saying so when its load never fully happened."""
-    return stats.label if stats.reached else f"{stats.label} (even though not reached: {stats.not_reached})"
+    return stats.label if stats.reached else LoadPhrase(wording.MISSED_UNREACHED, label=stats.label, why=stats.not_reached)
 
 
 def _capacity_words(stats: LevelStats, mode: str) -> str:
     if mode == "closed":
-        return f"{stats.level} concurrent user" + ("" if stats.level == 1 else "s")
+        return LoadPhrase.counted(stats.level, wording.CONCURRENT_USER, wording.CONCURRENT_USERS)
     return stats.label

@@ -564,17 +564,18 @@ class ScriptPanel(QWidget):
         for n, take in enumerate(line.takes, 1):
             chosen = take.id == line.chosen_take
             verdict = verdict_of(project, take, placement)
-            first = [f"{'● ' if chosen else ''}Take {n}", f"{take.duration_s:.2f} s"]
+            name = fill(self.tr("Take {number}"), number=n)
+            first = ["● " + name if chosen else name, fill(self.tr("{seconds:.2f} s"), seconds=take.duration_s)]
             qa_error = self._doc.qa_errors.get(take.id) if verdict is None else None
             if verdict is not None:
-                first.append(f"QA {TAKE_QA_MARK[verdict.passed]}")
+                first.append(fill(self.tr("QA {mark}"), mark=TAKE_QA_MARK[verdict.passed]))
             elif qa_error is not None:
-                first.append("QA error")
+                first.append(self.tr("QA error"))
             second = [take.created.replace("T", " ")[:16]]
             if take.fingerprint != current_fp:
-                second.append("stale")
+                second.append(self.tr("stale"))
             if chosen:
-                second.append("in use")
+                second.append(self.tr("in use"))
             item = QListWidgetItem(" · ".join(first) + "\n" + " · ".join(second))
             findings = "\n".join(verdict.reasons) if verdict is not None else qa_error_tooltip(qa_error) if qa_error else ""
             item.setToolTip(f"{take.text}\n{findings}".strip())

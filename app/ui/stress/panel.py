@@ -57,7 +57,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.folders import Folders
-from app.ui.language import MEASURE_NAMES, declared, fill
+from app.ui.language import MEASURE_NAMES, declared, fill, say
 from app.ui.scroll import ControlsColumn
 from app.ui.stress.controls import RunControls
 from app.ui.stress.lag import LagProbe
@@ -91,6 +91,7 @@ from engine.load.probe import PRESETS, ProbePreset, probe_settings
 from engine.load.records import JobRecord
 from engine.load.report import TABLE_COLUMNS, hardware_line, table_rows
 from engine.load.runner import engine_label
+from engine.load.wording import SEMICOLON_LIST, joined
 from engine.synthesis.backends import OptionError, descriptor
 from engine.synthesis.backends.cosyvoice_models import synthetic_banner
 from engine.synthesis.config import EngineConfig
@@ -106,6 +107,8 @@ MEASURES = TABLE_COLUMNS[1:]  # the first, the level, heads each column
 GPU_ROWS = [i for i, column in enumerate(MEASURES) if column.header.startswith("gpu")]
 EXPORTS = (("json", "JSON report", "JSON (*.json)"), ("csv", "Per-level table (CSV)", "CSV (*.csv)"),
            ("png", "Plots (PNG)", "PNG image (*.png)"), ("html", "Web page (HTML)", "Web page (*.html)"))
+# The results table's "ok" row (whether the level met the objective), said in the studio's language.
+OK_ROW = [column.header for column in TABLE_COLUMNS[1:]].index("ok")
 
 
 def measure_label(header: str, group: str) -> str:
@@ -511,7 +514,8 @@ class StressPanel(QWidget):
         elif isinstance(message, RunStarted):
             self._show_run_started(message)
         elif isinstance(message, LevelStarted):
-            self._level_text = f"Level {message.label} ({message.level_index + 1}/{self._levels_total})"
+            self._level_text = fill(self.tr("Level {label} ({number}/{total})"), label=say(message.label),
+                                    number=message.level_index + 1, total=self._levels_total)
             self.plots.mark_level(message.t_s, message.label)
         elif isinstance(message, JobEnded):
             self._count_job(message.record)
@@ -535,8 +539,9 @@ class StressPanel(QWidget):
     def _show_run_started(self, message: RunStarted) -> None:
         self.preparing.setVisible(False)
         engine = message.engine
-        self._level_text = (f"{engine_label(engine)} ready in {engine['engine_start_s']:.1f} s with "
-                            f"{engine['slots']} slots; preparing voices, then waiting for its warm-up")
+        self._level_text = fill(self.tr("{engine} ready in {seconds:.1f} s with {slots} slots; preparing voices, "
+                                        "then waiting for its warm-up"),
+                                engine=engine_label(engine), seconds=engine["engine_start_s"], slots=engine["slots"])
         banner = synthetic_banner(engine)
         if banner is not None:
             self.banner.setText(banner)
@@ -552,13 +557,16 @@ class StressPanel(QWidget):
     def _add_row(self, stats: LevelStats) -> None:
         column = self.table.columnCount()
         self.table.insertColumn(column)
-        level, *values = table_rows([stats])[0]
+        _level, *values = table_rows([stats])[0]
+        level = say(stats.label) if stats.complete else fill(self.tr("{level} (stopped)"), level=say(stats.label))
+        values[OK_ROW] = (self.tr("no") if not stats.meets_objective else self.tr("yes") if stats.reached
+                          else self.tr("not reached"))
         if not stats.meets_objective:
-            brush, tip = QBrush(QColor("#fdecea")), "; ".join(stats.objective_misses)
+            brush, tip = QBrush(QColor("#fdecea")), say(joined(stats.objective_misses, SEMICOLON_LIST))
         elif not stats.reached:  # its load never happened: neither a pass nor a miss
-            brush, tip = QBrush(QColor("#eeeeee")), f"not reached: {stats.not_reached}"
+            brush, tip = QBrush(QColor("#eeeeee")), fill(self.tr("not reached: {why}"), why=say(stats.not_reached or ""))
         else:
-            brush, tip = QBrush(QColor("#e8f5e9")), "meets the objective"
+            brush, tip = QBrush(QColor("#e8f5e9")), self.tr("meets the objective")
         head = QTableWidgetItem(level)
         head.setToolTip(tip)
         self.table.setHorizontalHeaderItem(column, head)
@@ -581,16 +589,17 @@ class StressPanel(QWidget):
             report.config["gui_event_loop_lag_ms"] = {k: round(v, 2) for k, v in lag.items()}
         self._report = report
         self._end_worker()
-        self.verdict_label.setText(fill(self.tr("<b>Verdict.</b> {sentence}"), sentence=report.verdict.sentence))
+        self.verdict_label.setText(fill(self.tr("<b>Verdict.</b> {sentence}"), sentence=say(report.verdict.sentence)))
         target = report.engine.get("target", "local")
-        where = "this computer" if target == "local" else f"{target}, {report.engine.get('replicas') or '?'} replica(s)"
+        where = self.tr("this computer") if target == "local" else fill(
+            self.tr("{target}, {replicas} replica(s)"), target=target, replicas=report.engine.get("replicas") or "?")
         self.hardware_label.setText(fill(self.tr("<b>Measured on</b> {where}: {hardware_line}"), where=where, hardware_line=hardware_line(report)))
         warning = synthetic_banner(report.engine)
         if warning:
             self.banner.setText(warning)
             self.banner.setVisible(True)
-        done = "Stopped" if report.stopped else "Finished"
-        lag_text = "" if lag is None else f" GUI lag during the run: p99 {lag['p99_ms']:.0f} ms."
+        done = self.tr("Stopped") if report.stopped else self.tr("Finished")
+        lag_text = "" if lag is None else fill(self.tr(" GUI lag during the run: p99 {lag:.0f} ms."), lag=lag["p99_ms"])
         self.status_label.setText(fill(self.tr("{done} in {wall_s:.0f} s: {count} jobs.{lag_text}"), done=done, wall_s=report.wall_s, count=len(report.jobs), lag_text=lag_text))
         self.run_finished.emit(report)
 

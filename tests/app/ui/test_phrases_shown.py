@@ -140,3 +140,27 @@ def test_fits_cast_matches_and_import_warnings_are_said_in_chinese(chinese: None
     skipped = Phrase(phrases.SKIPPED_CUE, file="lines.vtt", line=12)
     assert (skipped, say(skipped)) == ("lines.vtt, line 12: the cue has no text; skipped",
                                        "lines.vtt 第 12 行：该字幕条没有文字，已跳过")
+
+
+def test_the_stress_verdict_is_said_in_chinese_and_stays_english_for_the_report(chinese: None) -> None:
+    """The load test's verdict is a phrase of engine/load/wording.py: the HTML report and the CLI
+    keep its English sentence, the Stress tab says it in the studio's language, every part of it
+    (the objective, what the first failing level missed, the levels' names) included."""
+    from engine.load import wording
+    from engine.load.stats import Objective, apply_objective, make_verdict
+    from engine.load.wording import LoadPhrase
+    from tests.engine.load.helpers import level_of
+
+    levels = [level_of(1, [0.5] * 4), level_of(2, [0.9] * 4, index=1), level_of(4, [2.0] * 4, errors=1, index=2)]
+    for stats in levels:  # as engine/load/plans.py names a closed loop's levels
+        stats.label = LoadPhrase.counted(stats.level, wording.USER, wording.USERS)
+    objective = Objective()
+    apply_objective(levels, objective)
+    verdict = make_verdict(levels, objective, "closed", "piper", 2)
+
+    assert verdict.sentence.startswith("On piper with 2 slots, this machine serves up to 2 concurrent users")
+    assert "at 4 users p95 first audio was 2.00 s (> 1.50 s); 1 error in 5 jobs (E_BACKEND ×1)." in verdict.sentence
+    said = say(verdict.sentence)
+    assert said.startswith("在 piper（2 个槽位）上，本机在目标之内（首段音频 p95 ≤ 1.50 秒，无错误，无卡顿；"), said
+    assert "在 4 个用户 时首段音频 p95 为 2.00 秒（> 1.50 秒）；5 个任务中有 1 个出错（E_BACKEND ×1）。" in said, said
+    assert set(LATIN_WORD.findall(said)) <= {"piper", "p95", "E_BACKEND"}, said

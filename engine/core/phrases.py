@@ -1,0 +1,44 @@
+"""A sentence made for people that keeps how it was made, so a studio can say it in its language.
+
+The engine and the project layer have no Qt, yet some of their sentences reach the studio (the
+load test's verdict, readiness problems, undo texts). Each is a :class:`Phrase`: the English
+sentence itself (commands, logs and saved reports use it as the ``str`` it is) that also keeps
+its **template** and **arguments**. ``app.ui.language.say`` translates the template in the
+phrase's translation ``context`` and fills it again. The tables of templates are declared where
+the sentences are made (``app/project/phrases.py``, ``engine/load/wording.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Self
+
+
+class Phrase(str):
+    """An English sentence made from a declared template and its arguments.
+
+    It is the sentence (``str(phrase)``, ``phrase == "…"``, ``phrase.startswith(…)`` all see the
+    English); ``template`` and ``arguments`` let the studio make it again in its own language.
+    An argument may be a Phrase itself (a problem inside a sentence), translated in turn."""
+
+    context: ClassVar[str] = "phrases"  # the translation context the studio looks its template up in
+    template: str
+    arguments: dict[str, Any]
+
+    def __new__(cls, template: str, /, **arguments: Any) -> Self:
+        made = super().__new__(cls, template.format(**arguments))
+        made.template = template
+        made.arguments = arguments
+        return made
+
+    @classmethod
+    def counted(cls, count: int, one: str, many: str, /, **arguments: Any) -> Self:
+        """The phrase of ``one`` (for a count of 1) or ``many`` (any other count), with ``count``."""
+        return cls(one if count == 1 else many, count=count, **arguments)
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:  # copies and pickles keep the template
+        return (self.template,), self.arguments
+
+
+def counted(count: int, one: str, many: str, /, **arguments: Any) -> Phrase:
+    """The phrase of ``one`` (for a count of 1) or ``many`` (any other count), with ``count``."""
+    return Phrase.counted(count, one, many, **arguments)
