@@ -6487,7 +6487,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="+1"/>
         <source>{prefix}, no level met the objective on {machine} ({target}): at {level} {misses}.</source>
-        <translation>{prefix}，{machine}没有任何档位达到目标（{target}）：在 {level} 时{misses}。</translation>
+        <translation>{prefix}，{machine}没有任何档位达到目标（{target}）：在 {level}时，{misses}。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6502,7 +6502,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     <message>
         <location line="+1"/>
         <source>{prefix}, {machine} {served} {capacity} within the objective ({target}; p95 first audio {p95}); at {level} {misses}.</source>
-        <translation>{prefix}，{machine}在目标之内（{target}；首段音频 p95 为 {p95}）{served} {capacity}；在 {level} 时{misses}。</translation>
+        <translation>{prefix}，{machine}在目标之内（{target}；首段音频 p95 为 {p95}）{served} {capacity}；在 {level}时，{misses}。</translation>
     </message>
     <message>
         <location line="+1"/>

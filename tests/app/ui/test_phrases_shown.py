@@ -162,5 +162,5 @@ def test_the_stress_verdict_is_said_in_chinese_and_stays_english_for_the_report(
     assert "at 4 users p95 first audio was 2.00 s (> 1.50 s); 1 error in 5 jobs (E_BACKEND ×1)." in verdict.sentence
     said = say(verdict.sentence)
     assert said.startswith("在 piper（2 个槽位）上，本机在目标之内（首段音频 p95 ≤ 1.50 秒，无错误，无卡顿；"), said
-    assert "在 4 个用户 时首段音频 p95 为 2.00 秒（> 1.50 秒）；5 个任务中有 1 个出错（E_BACKEND ×1）。" in said, said
+    assert "在 4 个用户时，首段音频 p95 为 2.00 秒（> 1.50 秒）；5 个任务中有 1 个出错（E_BACKEND ×1）。" in said, said
     assert set(LATIN_WORD.findall(said)) <= {"piper", "p95", "E_BACKEND"}, said
