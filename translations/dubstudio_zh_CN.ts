@@ -4160,7 +4160,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>浏览…</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-24"/>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Pieces the engine computes at once; auto picks by CPU cores (and GPU memory)</source>
         <translation>引擎同时计算的片段数；自动时按 CPU 核心数（和显存）决定</translation>
     </message>

@@ -102,7 +102,7 @@ class TargetBox(QGroupBox):
         self.python.setToolTip(self.tr("The Python that runs the engine; empty: the backend's own environment"))
         browse_python = QPushButton(self.tr("Browse…"))
         browse_python.clicked.connect(self._browse_python)
-        self.slots = whole_spin(ENGINE_SLOTS, special="auto")  # 0: the engine decides
+        self.slots = whole_spin(ENGINE_SLOTS, special=self.tr("auto"))  # 0: the engine decides
         self.slots.setObjectName("stressSlots")
         self.slots.setToolTip(self.tr("Pieces the engine computes at once; auto picks by CPU cores (and GPU memory)"))
         local = QWidget()

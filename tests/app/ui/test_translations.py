@@ -63,6 +63,7 @@ def messages(path: Path) -> dict[tuple[str, str], list[str]]:
     ('box.setToolTip(self.tr("{seconds:.1f} s").format(seconds=s))', "a translated template's numbers in Python's way"),
     ('LABELS = {"loud": "Broadcast (EBU R128)"}\ncombo.addItem(LABELS[key], key)', "an entry of a dict of words"),
     ('LABELS = {"loud": "Broadcast"}\nlabel.setText(LABELS.get(key, ""))', "a dict of words read with get"),
+    ('self.slots = whole_spin(ENGINE_SLOTS, special="auto")', "a spin box's text for its lowest value"),
 ])
 def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: str) -> None:
     assert check_source(source), f"{kind} was not found in {source!r}"

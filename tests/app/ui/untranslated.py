@@ -73,6 +73,7 @@ CLASS_SINKS: dict[str, Positions] = {
     "QToolButton": ((), ()), "QLineEdit": ((), ()),
     "ActionSpec": ((1, 5), ("label", "tip")), "MenuSpec": ((1,), ("label",)),
     "Option": ((2,), ("title",)),
+    "whole_spin": ((1,), ("special",)), "whole_field": ((3,), ("special",)),  # app/ui/spin_boxes.py: the lowest value's text
     "ProgressSpec": ((1, 2, 3), ("title", "label", "cancelling")),  # app/ui/tasks.py's progress dialog
     # Undo texts (the Edit menu's "Undo …") and the phrases of app/project/phrases.py.
     "Macro": ((1,), ("text",)), "AddLines": ((3,), ("text",)),
