@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine.core.numbers import Range
+from engine.core.numbers import UNITS, Range
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "limits.md"
@@ -62,6 +62,10 @@ def row(allowed: Range) -> str:
         takes += f" on {allowed.owner}"
     default = "—" if allowed.default is None else f"{allowed.default:g}"
     return f"| `{allowed.name}` | {takes} | {default} | `{allowed.code}` |"
+
+
+def test_every_declared_unit_is_one_the_studio_translates() -> None:
+    assert {allowed.unit for allowed in declared_ranges() if allowed.unit} <= set(UNITS)
 
 
 def test_the_search_finds_the_ranges_of_every_kind_of_declaration() -> None:

@@ -3838,7 +3838,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>SpeedBox</name>
     <message>
-        <location filename="../app/ui/script/speed_box.py" line="+64"/>
+        <location filename="../app/ui/script/speed_box.py" line="+65"/>
         <source>{about}
 Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here to replace it.</source>
         <translation>{about}
@@ -6325,7 +6325,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+91"/>
+        <location line="+103"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -6558,7 +6558,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>measures</name>
     <message>
-        <location line="-129"/>
+        <location line="-141"/>
         <source>jobs</source>
         <translation>任务数</translation>
     </message>
@@ -7382,6 +7382,69 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>OpenAI-compatible chat endpoint (Ollama, llama.cpp, vLLM, hosted)</source>
         <translation>OpenAI 兼容的对话接口（Ollama、llama.cpp、vLLM 或托管服务）</translation>
+    </message>
+</context>
+<context>
+    <name>units</name>
+    <message>
+        <location line="+85"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> dB</source>
+        <translation> dB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> dBTP</source>
+        <translation> dBTP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> LUFS</source>
+        <translation> LUFS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> Hz</source>
+        <translation> Hz</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> frames/s</source>
+        <translation> 帧/秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> jobs/s</source>
+        <translation> 个任务/秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> pixels</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> semitones</source>
+        <translation> 半音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%</source>
+        <translation>%</translation>
     </message>
 </context>
 </TS>

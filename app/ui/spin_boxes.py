@@ -8,6 +8,7 @@ refuses a value with the same code and sentence as the CLI and the project loade
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
 
 from engine.core.numbers import Range
@@ -23,12 +24,17 @@ def decimals_for(low: float) -> int:
     return decimals
 
 
+def unit_suffix(allowed: Range) -> str:
+    """``allowed``'s unit as a spin box writes it after the number, in the studio's language (" 秒")."""
+    return QCoreApplication.translate("units", allowed.suffix) if allowed.suffix else ""
+
+
 def whole_spin(allowed: Range, special: str = "") -> QSpinBox:
     """A spin box over a whole range; ``special`` is shown for its lowest value when that value
     means something of its own (automatic, off, no cap)."""
     spin = QSpinBox()
     spin.setRange(int(allowed.low), int(allowed.high))
-    spin.setSuffix(allowed.suffix)
+    spin.setSuffix(unit_suffix(allowed))
     spin.setSpecialValueText(special)
     return spin
 
@@ -41,5 +47,5 @@ def number_spin(allowed: Range, step: float = 1.0, decimals: int | None = None, 
     spin.setDecimals(decimals_for(allowed.low * scale) if decimals is None else decimals)  # before the range:
     spin.setRange(allowed.low * scale, allowed.high * scale)  # Qt rounds the range to the decimals
     spin.setSingleStep(step)
-    spin.setSuffix(allowed.suffix if suffix is None else suffix)
+    spin.setSuffix(unit_suffix(allowed) if suffix is None else suffix)
     return spin

@@ -27,6 +27,12 @@ def _shown(value: float) -> str:
     return f"{int(value)}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
 
 
+# The units a Range may declare, each said after a number (" s", " dB"): the studio shows them in
+# its language (scripts/translations hands them to lupdate in the "units" context; a test checks
+# every declared range's unit is here).
+UNITS = ("s", "MB", "dB", "dBTP", "LUFS", "Hz", "frames/s", "jobs/s", "pixels", "semitones", "×", "%")
+
+
 @dataclass(frozen=True)
 class Range:
     """The numbers one setting takes: finite, from ``low`` to ``high`` (both included).

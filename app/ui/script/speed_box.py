@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDoubleSpinBox, QWidget
 
 from app.ui.language import fill
+from app.ui.spin_boxes import unit_suffix
 from engine.core.numbers import Range
 from engine.core.protocol import SPEED
 
@@ -31,7 +32,7 @@ class SpeedBox(QDoubleSpinBox):
         self._range = SPEED
         self.setDecimals(2)
         self.setSingleStep(0.05)
-        self.setSuffix(SPEED.suffix)
+        self.setSuffix(unit_suffix(SPEED))
         self.setSpecialValueText(none_text)
         # Typing counts even when it leaves the value as shown (the clamped speed typed out);
         # show_speed's own setValue is silent.

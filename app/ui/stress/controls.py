@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.folders import Folders
-from app.ui.spin_boxes import decimals_for, number_spin, whole_spin
+from app.ui.spin_boxes import decimals_for, number_spin, unit_suffix, whole_spin
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range
 from engine.core.paths import SAMPLE_VOICES
@@ -313,7 +313,7 @@ class RunControls(QWidget):
         held = PLAN_RANGES["jobs_per_level" if self.hold_combo.currentIndex() == 0 else "seconds_per_level"]
         self.hold_spin.setDecimals(0 if held.whole else decimals_for(held.low))
         self.hold_spin.setRange(held.low, held.high)
-        self.hold_spin.setSuffix(held.suffix)
+        self.hold_spin.setSuffix(unit_suffix(held))
 
     def sync_enabled(self) -> None:
         open_loop = self.mode_combo.currentData() == Mode.OPEN.value
