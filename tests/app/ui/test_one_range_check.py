@@ -124,7 +124,8 @@ def test_a_backend_option_out_of_range(qtbot: QtBot, tmp_path: Path, capsys: pyt
     assert noise is not None
     sentence = f"E_BAD_OPTION: backend option 'noise_scale' of piper: {noise.refusal(9.0)}"
     # the command line
-    assert cli_refusal(["say", "Hello.", "--out", str(tmp_path / "x.wav"), "--backend-option", "noise_scale=9"],
+    assert cli_refusal(["say", "Hello.", "--out", str(tmp_path / "x.wav"), "--backend", "piper",
+                        "--backend-option", "noise_scale=9"],
                        capsys) == f"dubstudio: {sentence}"
     # the studio's form (the Settings dialog's and the stress panel's): the value typed into its field
     form = BackendOptionsForm(PIPER)
@@ -135,7 +136,7 @@ def test_a_backend_option_out_of_range(qtbot: QtBot, tmp_path: Path, capsys: pyt
     assert str(form.problem()) == sentence
     # the engine's client, with the options a settings file holds
     with pytest.raises(EngineStartError) as started:
-        EngineClient(EngineConfig(backend_options={"noise_scale": 9.0})).start()
+        EngineClient(EngineConfig(backend="piper", backend_options={"noise_scale": 9.0})).start()
     assert f"{started.value.code}: {started.value}" == sentence
 
 

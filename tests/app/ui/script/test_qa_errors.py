@@ -80,5 +80,5 @@ def test_a_check_that_cannot_run_shows_qa_error_with_the_reason_until_checked_ag
 def _actions() -> dict[str, QAction]:
     """The window's actions the script panel lays out (only their names matter here)."""
     names = ("add_line", "remove_lines", "move_up", "move_down", "play_line", "render_selected", "render_failed_qa",
-             "recheck_qa", "render_all", "render_stale", "cancel_render", "retry_failed", "stop")
+             "recheck_qa", "render_all", "render_stale", "cancel_render", "retry_failed", "stop", "play_original")
     return {name: QAction(name) for name in names}

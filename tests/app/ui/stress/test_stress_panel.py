@@ -119,7 +119,7 @@ def test_two_levels_fill_plots_and_table_then_a_stop_gives_the_verdict_and_expor
     assert report.config["plan"]["warmup_mode"] == "sequential"
     assert not panel.is_running() and panel.start_button.isEnabled()
     assert panel.verdict_label.text().startswith("<b>Verdict.</b>")
-    assert "this computer" in panel.hardware_label.text() and "piper" in panel.hardware_label.text()
+    assert "this computer" in panel.hardware_label.text() and "embedded" in panel.hardware_label.text()
     assert not panel.banner.isVisible()  # real weights: no synthetic banner
     assert all(action.isEnabled() for action in panel.export_actions.values())
     assert "Event-loop lag" in panel.lag_label.text()
