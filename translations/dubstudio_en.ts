@@ -15,7 +15,7 @@
 <context>
     <name>CharactersPanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/characters_panel.py" line="+431"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+294"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>

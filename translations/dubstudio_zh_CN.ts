@@ -74,6 +74,19 @@
     </message>
 </context>
 <context>
+    <name>CastEdits</name>
+    <message>
+        <location filename="../app/ui/characters/cast_edits.py" line="+107"/>
+        <source>Merge characters</source>
+        <translation>合并角色</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Give {name}&apos;s lines to:</source>
+        <translation>把「{name}」的台词交给：</translation>
+    </message>
+</context>
+<context>
     <name>CastLibraryDialog</name>
     <message>
         <location filename="../app/ui/characters/cast_library_dialog.py" line="+45"/>
@@ -189,7 +202,7 @@
 <context>
     <name>CharacterDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+143"/>
+        <location filename="../app/ui/script/script_panel.py" line="+144"/>
         <source>— no character —</source>
         <translation>— 无角色 —</translation>
     </message>
@@ -197,7 +210,7 @@
 <context>
     <name>CharactersPanel</name>
     <message>
-        <location filename="../app/ui/characters/characters_panel.py" line="+77"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+69"/>
         <source>▶ Play reference</source>
         <translation>▶ 播放参考音频</translation>
     </message>
@@ -212,17 +225,7 @@
         <translation>■ 停止</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)</source>
-        <translation>音频文件 (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>This character&apos;s speaking rate (1 = the voice&apos;s own, 2 = twice as fast)</source>
-        <translation>该角色的语速（1 = 音色本身的语速，2 = 两倍速）</translation>
-    </message>
-    <message>
-        <location line="+154"/>
+        <location line="+72"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
@@ -257,7 +260,7 @@
         <translation>把该角色的部分台词交给一个新角色（两位演员被识别成了一个角色）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>&lt;b&gt;Characters&lt;/b&gt;</source>
         <translation>&lt;b&gt;角色&lt;/b&gt;</translation>
     </message>
@@ -267,78 +270,12 @@
         <translation>该角色在台本中使用的颜色</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>No reference clip</source>
-        <translation>没有参考音频</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Import clip…</source>
-        <translation>导入音频…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Choose from the video…</source>
-        <translation>从视频中选取…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Pick this character&apos;s cleanest stretch of the original dialogue as the clip</source>
-        <translation>从原片对白中选取该角色最干净的一段作为参考音频</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <location line="+559"/>
-        <source>● Record</source>
-        <translation>● 录音</translation>
-    </message>
-    <message>
-        <location line="-554"/>
-        <source>Record a reference clip from the microphone</source>
-        <translation>用麦克风录制参考音频</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No microphone (audio input device) was found</source>
-        <translation>未找到麦克风（音频输入设备）</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>What is said in the clip (helps voice cloning)</source>
-        <translation>参考音频里说的内容（有助于声音克隆）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Hear it from the clip</source>
-        <translation>从音频中识别</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Replace the transcript with the words Whisper hears in the (trimmed) clip</source>
-        <translation>用 Whisper 从（裁剪后的）参考音频中听到的文字替换转写文本</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>backend default</source>
-        <translation>后端默认</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source> st</source>
-        <translation> 半音</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>e.g. speak softly (backends with instructions)</source>
-        <translation>例如：轻声说（支持指令的后端）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+24"/>
         <source>Speak the sample sentence in this voice (streams as it renders)</source>
         <translation>用这个音色念示例句（边生成边播放）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+19"/>
         <source>Speed</source>
         <translation>语速</translation>
     </message>
@@ -397,145 +334,15 @@
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
-    <message>
-        <location line="+29"/>
-        <source>The current backend does not take instructions</source>
-        <translation>当前后端不支持指令</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Languages of this backend: {join}</source>
-        <translation>该后端支持的语言：{join}</translation>
-    </message>
     <message numerus="yes">
-        <location line="+11"/>
+        <location line="+44"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n 句台词</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+58"/>
-        <source>Add a character to give it a voice.</source>
-        <translation>添加一个角色，为它配置音色。</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>No reference clip: import one (WAV, FLAC, MP3, …)</source>
-        <translation>没有参考音频：请导入一段（WAV、FLAC、MP3…）</translation>
-    </message>
-    <message>
-        <location line="+38"/>
-        <source>{rel}: cannot read ({exc})</source>
-        <translation>{rel}：无法读取（{exc}）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The clip cannot be read: import it again or record one</source>
-        <translation>无法读取参考音频：请重新导入或录制一段</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Using {clip_start:.2f} s – {end:.2f} s of {duration:.2f} s (drag the edges of the highlighted region)</source>
-        <translation>使用 {duration:.2f} 秒中的 {clip_start:.2f} 秒 – {end:.2f} 秒（拖动高亮区域的边缘调整）</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>It may hold another voice: its purity {purity} is under {least} (how much more it sounds like this character than like the nearest other).</source>
-        <translation>其中可能混有别人的声音：纯度 {purity} 低于 {least}（它听起来比最接近的其他声音更像这个角色的程度）。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>It is short: {seconds} s; a clip of {least} s or more clones better.</source>
-        <translation>它偏短：{seconds} 秒；{least} 秒或更长的参考音频克隆效果更好。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Purity {purity}</source>
-        <translation>纯度 {purity}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Check this clip</source>
-        <translation>请检查这段参考音频</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>How much more the clip sounds like this character than like the nearest other (from the video)</source>
-        <translation>这段音频听起来比最接近的其他声音更像这个角色的程度（来自视频）</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>No transcript: it will be heard from the clip when one is imported</source>
-        <translation>没有转写文本：导入参考音频后会自动识别</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Heard from the clip: check it</source>
-        <translation>从音频中识别所得，请核对</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Heard from the clip: check it. </source>
-        <translation>从音频中识别所得，请核对。</translation>
-    </message>
-    <message>
-        <location line="+18"/>
-        <source>The clip could not be heard: {exc}</source>
-        <translation>无法识别参考音频：{exc}</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Listening to the clip…</source>
-        <translation>正在识别参考音频…</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>No transcript could be heard: {exc}</source>
-        <translation>未能识别出转写文本：{exc}</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Not prepared yet</source>
-        <translation>尚未准备</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Preparing the voice…</source>
-        <translation>正在准备音色…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>✔ Voice prepared</source>
-        <translation>✔ 音色已准备好</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>✖ Cannot prepare this voice</source>
-        <translation>✖ 无法准备此音色</translation>
-    </message>
-    <message>
-        <location line="+134"/>
-        <source>Merge characters</source>
-        <translation>合并角色</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Give {name}&apos;s lines to:</source>
-        <translation>把「{name}」的台词交给：</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>Import a reference clip</source>
-        <translation>导入参考音频</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>■ Stop recording</source>
-        <translation>■ 停止录音</translation>
-    </message>
-    <message>
-        <location line="+60"/>
+        <location line="+193"/>
         <source>Stop the reference clip</source>
         <translation>停止播放参考音频</translation>
     </message>
@@ -2889,6 +2696,110 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
 </context>
 <context>
+    <name>ReferenceClip</name>
+    <message>
+        <location filename="../app/ui/characters/reference_clip.py" line="+31"/>
+        <source>Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)</source>
+        <translation>音频文件 (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>No reference clip</source>
+        <translation>没有参考音频</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Import clip…</source>
+        <translation>导入音频…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose from the video…</source>
+        <translation>从视频中选取…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pick this character&apos;s cleanest stretch of the original dialogue as the clip</source>
+        <translation>从原片对白中选取该角色最干净的一段作为参考音频</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+127"/>
+        <source>● Record</source>
+        <translation>● 录音</translation>
+    </message>
+    <message>
+        <location line="-122"/>
+        <source>Record a reference clip from the microphone</source>
+        <translation>用麦克风录制参考音频</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No microphone (audio input device) was found</source>
+        <translation>未找到麦克风（音频输入设备）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Add a character to give it a voice.</source>
+        <translation>添加一个角色，为它配置音色。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No reference clip: import one (WAV, FLAC, MP3, …)</source>
+        <translation>没有参考音频：请导入一段（WAV、FLAC、MP3…）</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>{rel}: cannot read ({exc})</source>
+        <translation>{rel}：无法读取（{exc}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The clip cannot be read: import it again or record one</source>
+        <translation>无法读取参考音频：请重新导入或录制一段</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Using {clip_start:.2f} s – {end:.2f} s of {duration:.2f} s (drag the edges of the highlighted region)</source>
+        <translation>使用 {duration:.2f} 秒中的 {clip_start:.2f} 秒 – {end:.2f} 秒（拖动高亮区域的边缘调整）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>It may hold another voice: its purity {purity} is under {least} (how much more it sounds like this character than like the nearest other).</source>
+        <translation>其中可能混有别人的声音：纯度 {purity} 低于 {least}（它听起来比最接近的其他声音更像这个角色的程度）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It is short: {seconds} s; a clip of {least} s or more clones better.</source>
+        <translation>它偏短：{seconds} 秒；{least} 秒或更长的参考音频克隆效果更好。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Purity {purity}</source>
+        <translation>纯度 {purity}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check this clip</source>
+        <translation>请检查这段参考音频</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How much more the clip sounds like this character than like the nearest other (from the video)</source>
+        <translation>这段音频听起来比最接近的其他声音更像这个角色的程度（来自视频）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Import a reference clip</source>
+        <translation>导入参考音频</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>■ Stop recording</source>
+        <translation>■ 停止录音</translation>
+    </message>
+</context>
+<context>
     <name>RegionMenu</name>
     <message>
         <location filename="../app/ui/timeline/region_menu.py" line="+27"/>
@@ -4631,6 +4542,54 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>TranscriptHearing</name>
+    <message>
+        <location filename="../app/ui/characters/transcript_hearing.py" line="+58"/>
+        <source>What is said in the clip (helps voice cloning)</source>
+        <translation>参考音频里说的内容（有助于声音克隆）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Hear it from the clip</source>
+        <translation>从音频中识别</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replace the transcript with the words Whisper hears in the (trimmed) clip</source>
+        <translation>用 Whisper 从（裁剪后的）参考音频中听到的文字替换转写文本</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>No transcript: it will be heard from the clip when one is imported</source>
+        <translation>没有转写文本：导入参考音频后会自动识别</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Heard from the clip: check it</source>
+        <translation>从音频中识别所得，请核对</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Heard from the clip: check it. </source>
+        <translation>从音频中识别所得，请核对。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>The clip could not be heard: {exc}</source>
+        <translation>无法识别参考音频：{exc}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Listening to the clip…</source>
+        <translation>正在识别参考音频…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No transcript could be heard: {exc}</source>
+        <translation>未能识别出转写文本：{exc}</translation>
+    </message>
+</context>
+<context>
     <name>Transcription</name>
     <message>
         <location filename="../app/ui/timeline/video_clips.py" line="+9"/>
@@ -5345,6 +5304,59 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+5"/>
         <source>Double-click to select the line and assign a character</source>
         <translation>双击选中这句台词并指定角色</translation>
+    </message>
+</context>
+<context>
+    <name>VoiceSettingsFields</name>
+    <message>
+        <location filename="../app/ui/characters/voice_settings.py" line="+25"/>
+        <source>This character&apos;s speaking rate (1 = the voice&apos;s own, 2 = twice as fast)</source>
+        <translation>该角色的语速（1 = 音色本身的语速，2 = 两倍速）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>backend default</source>
+        <translation>后端默认</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source> st</source>
+        <translation> 半音</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>e.g. speak softly (backends with instructions)</source>
+        <translation>例如：轻声说（支持指令的后端）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The current backend does not take instructions</source>
+        <translation>当前后端不支持指令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Languages of this backend: {join}</source>
+        <translation>该后端支持的语言：{join}</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Not prepared yet</source>
+        <translation>尚未准备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Preparing the voice…</source>
+        <translation>正在准备音色…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>✔ Voice prepared</source>
+        <translation>✔ 音色已准备好</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>✖ Cannot prepare this voice</source>
+        <translation>✖ 无法准备此音色</translation>
     </message>
 </context>
 <context>

@@ -50,7 +50,8 @@ from app.project.qa import placements, verdict_of
 from app.project.render import RenderProgress
 from app.project.script_io import has_source_text
 from app.project.undo import MergeCharacters
-from app.ui.characters.characters_panel import colour_icon, split_off
+from app.ui.characters.cast_edits import split_off
+from app.ui.characters.fields import colour_icon
 from app.ui.language import fill
 from app.ui.script.columns import STATUS_TEXT, Column, qa_error_tooltip
 from app.ui.script.line_delivery import LineDelivery

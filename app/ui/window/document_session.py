@@ -176,7 +176,7 @@ class DocumentSession(QObject):
             document, parts.voices, parts.runner, self._player.play, partial(parts.playback.audition, document),
             has_input_device(), player=self._player, folders=parts.folders,
         )
-        self.characters.recogniser_model = self._recogniser_model
+        self.characters.hearing.recogniser_model = self._recogniser_model
         self.script.use_line_audio.connect(self.characters.use_line_audio)
         self._offer(capabilities)
         self.timeline = TimelinePanel(document, self._player, parts.runner)
