@@ -3664,6 +3664,44 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
 </context>
 <context>
+    <name>SetupJob</name>
+    <message>
+        <location filename="../app/ui/engine/setup_job.py" line="+60"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>{title}: cancelled.</source>
+        <translation>{title}：已取消。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{title}: done.</source>
+        <translation>{title}：完成。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{title} failed: {exc}</source>
+        <translation>{title} 失败：{exc}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
     <name>ShortenPreview</name>
     <message>
         <location filename="../app/ui/script/shorten_preview.py" line="+39"/>
@@ -5380,7 +5418,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoicesEnginePage</name>
     <message>
-        <location filename="../app/ui/engine/voices_engine_page.py" line="+85"/>
+        <location filename="../app/ui/engine/voices_engine_page.py" line="+80"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
@@ -5410,7 +5448,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>按发布版结构和尺寸生成随机权重：4.3 GB，约一分钟完成，用于测速和硬件探测</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+26"/>
         <source>Options</source>
         <translation>选项</translation>
     </message>
@@ -5435,17 +5473,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>服务器的后端由管理员配置（dubstudio serve）；这里选择工作室使用其中哪一个。</translation>
     </message>
     <message>
-        <location line="+31"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Details</source>
-        <translation>详细信息</translation>
-    </message>
-    <message>
-        <location line="+20"/>
+        <location line="+36"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
@@ -5583,12 +5611,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+3"/>
-        <location line="+114"/>
+        <location line="+65"/>
         <source>Checking…</source>
         <translation>正在检查…</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-54"/>
         <source>Using {explicit}</source>
         <translation>正在使用 {explicit}</translation>
     </message>
@@ -5598,32 +5626,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>无法检查：{exc}</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>Starting…</source>
-        <translation>正在启动…</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>{title}: cancelled.</source>
-        <translation>{title}：已取消。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{title}: done.</source>
-        <translation>{title}：完成。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>{title} failed: {exc}</source>
-        <translation>{title} 失败：{exc}</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Cancelling…</source>
-        <translation>正在取消…</translation>
-    </message>
-    <message>
-        <location line="+24"/>
+        <location line="+32"/>
         <source>Name the folder to download into first (Browse…).</source>
         <translation>请先指定下载到哪个文件夹（浏览…）。</translation>
     </message>

@@ -16,21 +16,18 @@ backend on this computer (from its descriptor) the page shows and acts on its st
 - **Options**: the backend's own, as a form built from its descriptor.
 
 Long work runs as child processes (engine.synthesis.backends.setup) on the task runner, never on the
-GUI thread; their output lines come back through a queued signal.
-
-At about 650 lines it is over the ~600 the project aims at: its four groups each start a long
-job, and they share the one busy area, its Cancel and its log, so they stay one page.
+GUI thread; its four groups each start such a job, and they share the one busy area (its status,
+progress, Cancel and log: setup_job.py), laid out at the foot of the page.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -40,17 +37,16 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.engine.backend_form import BackendOptionsForm, row
+from app.ui.engine.setup_job import SetupJob
 from app.ui.engine.use_notice import accept_use_notices
 from app.ui.language import BACKEND_NAMES, declared, fill
 from app.ui.settings.store import ENGINE_LOCATIONS, Settings
@@ -81,7 +77,6 @@ from engine.synthesis.backends.setup import (
     synthetic_run,
 )
 
-LOG_LINES = 2000
 LOCATION_TITLES = {"local": QT_TRANSLATE_NOOP("VoicesEnginePage", "This computer"),
                    "server": QT_TRANSLATE_NOOP("VoicesEnginePage", "A server")}
 BANNER_STYLE = "background: #fff3cd; color: #664d03; border: 1px solid #ffda6a; padding: 4px;"
@@ -105,21 +100,9 @@ SYNTHETIC_TIPS = {
 }
 
 
-NOISE = re.compile(r"(Warning|warn\(|^\s|^[{\[]|^Traceback|^\$ )")  # lines a person need not read
-
-
-def step_of(text: str) -> str:
-    """The step an output line announces, in words ("" for warnings, JSON and indented detail)."""
-    line = text.rstrip()
-    if not line or NOISE.search(line):
-        return ""
-    return line if len(line) <= 120 else line[:119] + "…"
-
-
 class VoicesEnginePage(QWidget):
     """Backend choice and set-up; ``apply()`` writes it to the settings."""
 
-    _output = Signal(OutputLine)  # emitted from a worker thread
     remote_changed = Signal(bool)  # the engine moved to a server (True) or to this computer
 
     def __init__(self, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
@@ -127,11 +110,9 @@ class VoicesEnginePage(QWidget):
         self.setObjectName("voicesEnginePage")
         self._settings = settings
         self._runner = runner
-        self._busy: CommandRun | None = None
         self._closed = False
         self._device_facts: dict[str, dict[str, Any]] = {}  # interpreter -> facts
         self._pythons = {name: settings.python_for(name) for name in DESCRIPTORS}
-        self._output.connect(self._on_output)
 
         self._build_location()
         self._build_backend_forms()
@@ -190,37 +171,10 @@ class VoicesEnginePage(QWidget):
                 self._model_dirs[spec.name] = str(self._settings.options_for(spec.name).get(spec.model_option) or "")
 
     def _build_busy_area(self) -> None:
-        """What a setup job is doing: status, progress, Cancel, its step and its output."""
-        self.status = QLabel("")
-        self.status.setObjectName("setupStatus")
-        self.status.setWordWrap(True)
-        self.progress = QProgressBar()
-        self.progress.setObjectName("setupProgress")
-        self.progress.setVisible(False)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setObjectName("cancelSetup")
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.setVisible(False)  # only while something runs: an idle, disabled bar says nothing
-        self.cancel_button.clicked.connect(self.cancel)
-        # The step a long job is at, in words; its raw output (warnings, JSON) stays behind Details.
-        self.step = QLabel("")
-        self.step.setObjectName("setupStep")
-        self.step.setWordWrap(True)
-        self.step.setStyleSheet("color: #555")
-        self.details = QToolButton()
-        self.details.setObjectName("setupDetails")
-        self.details.setText(self.tr("Details"))
-        self.details.setCheckable(True)
-        self.details.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details.setArrowType(Qt.ArrowType.RightArrow)
-        self.details.setVisible(False)
-        self.details.toggled.connect(self._show_details)
-        self.log = QPlainTextEdit()
-        self.log.setObjectName("setupLog")
-        self.log.setReadOnly(True)
-        self.log.setMaximumBlockCount(LOG_LINES)
-        self.log.setVisible(False)
-        self.log.setMinimumHeight(120)
+        """What a setup job is doing (setup_job.py); the page keeps its widgets as its own."""
+        self.job = SetupJob(self._runner, self._update_buttons, self._open, self)
+        self.status, self.progress, self.cancel_button = self.job.status, self.job.progress, self.job.cancel_button
+        self.step, self.details, self.log = self.job.step, self.job.details, self.job.log
 
     def _lay_out(self) -> None:
         """The page: the choices on top, the backend's groups, then the busy area, in a scroll area."""
@@ -381,7 +335,7 @@ class VoicesEnginePage(QWidget):
             self.refresh_environment()
 
     def _update_buttons(self) -> None:
-        busy = self._busy is not None
+        busy = self.job.running is not None
         has_env = self.engine_python() is not None
         self.build_button.setEnabled(not busy)
         self.download_button.setEnabled(not busy)
@@ -458,71 +412,22 @@ class VoicesEnginePage(QWidget):
     # --- long work --------------------------------------------------------------------------------
 
     def _start(self, run: CommandRun, title: str, after: Callable[[], None]) -> None:
-        self._busy = run
-        self.log.clear()
-        self.details.setVisible(True)
-        self._show_details(self.details.isChecked())
-        self.step.setText(self.tr("Starting…"))
-        self.log.appendPlainText(f"$ {' '.join(run.command)}")
-        self.progress.setVisible(True)
-        self.progress.setRange(0, 0)  # busy until a line says how far it got
-        self.status.setText(f"{title}…")
-        self._update_buttons()
-
-        def done(status: object) -> None:
-            self._busy = None
-            self.progress.setVisible(False)
-            self._update_buttons()
-            if run.cancelled:
-                self.status.setText(fill(self.tr("{title}: cancelled."), title=title))
-            elif status != 0:
-                self.status.setText(str(run.failure(title)).splitlines()[0])
-            else:
-                self.status.setText(fill(self.tr("{title}: done."), title=title))
-                after()
-
-        def failed(exc: BaseException) -> None:
-            self._busy = None
-            self.progress.setVisible(False)
-            self._update_buttons()
-            self.status.setText(fill(self.tr("{title} failed: {exc}"), title=title, exc=exc))
-
-        self._runner.run(run.run, done, failed, self._open)
+        self.job.start(run, title, after)
 
     def _emit(self, line: OutputLine) -> None:
-        """Called on the worker thread: hand the line to the GUI thread."""
-        if not self._closed:
-            self._output.emit(line)
-
-    def _show_details(self, shown: bool) -> None:
-        self.details.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
-        self.log.setVisible(shown)
-
-    @Slot(object)
-    def _on_output(self, line: OutputLine) -> None:
-        self.log.appendPlainText(line.text)
-        step = step_of(line.text)
-        if step:
-            self.step.setText(step)
-        if line.progress is not None:
-            self.progress.setRange(0, 1000)
-            self.progress.setValue(int(line.progress * 1000))
-
-    def cancel(self) -> None:
-        if self._busy is not None:
-            self.status.setText(self.tr("Cancelling…"))
-            self._busy.cancel()
+        """Called on the worker thread: the job's output line, for the busy area."""
+        self.job.output(line)
 
     def build_environment(self) -> None:
         environment = self.spec.environment
-        if environment is None or self._busy is not None:
+        if environment is None or self.job.running is not None:
             return
         self._start(build_environment_run(environment, self._emit), "Building the environment",
                     self.refresh_environment)
 
     def build_synthetic(self, size: str) -> None:
         python = self.engine_python()
-        if python is None or self._busy is not None:
+        if python is None or self.job.running is not None:
             return
         folder = self.model_dir.text().strip() or str(default_synthetic_folder(size))
         self.model_dir.setText(folder)
@@ -530,7 +435,7 @@ class VoicesEnginePage(QWidget):
                     self.validate_model)
 
     def download_model(self) -> None:
-        if self._busy is not None:
+        if self.job.running is not None:
             return
         folder = self.model_dir.text().strip()
         if not folder:
@@ -657,6 +562,6 @@ class VoicesEnginePage(QWidget):
     def shutdown(self) -> None:
         """The dialog is closing: stop any running step; late results are dropped."""
         self._closed = True
-        if self._busy is not None:
-            self._busy.cancel()
+        if self.job.running is not None:
+            self.job.running.cancel()
 
