@@ -451,6 +451,49 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
     </message>
 </context>
 <context>
+    <name>DeviceGroup</name>
+    <message>
+        <location filename="../app/ui/engine/device_group.py" line="+22"/>
+        <source>CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time (on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; not for dubbing.</source>
+        <translation>仅 CPU：torch 没有检测到 CUDA GPU。CosyVoice2-0.5B 在 CPU 上远慢于实时（在双核机器上，完整模型每个语音 token 约需 0.3 秒，而实时只需 0.04 秒：一句 6 秒的台词用了 78 秒）。可用于检查配置和运行小型合成模型，不适合配音。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Asking torch in the engine&apos;s environment…</source>
+        <translation>正在询问引擎环境中的 torch…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot tell: {exc}</source>
+        <translation>无法判断：{exc}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot tell: {value}</source>
+        <translation>无法判断：{value}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>CUDA GPU ({get}): {device_summary}; {fp16}.</source>
+        <translation>CUDA GPU（{get}）：{device_summary}；{fp16}。</translation>
+    </message>
+</context>
+<context>
     <name>DocumentSession</name>
     <message>
         <location filename="../app/ui/window/document_session.py" line="+81"/>
@@ -5418,7 +5461,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoicesEnginePage</name>
     <message>
-        <location filename="../app/ui/engine/voices_engine_page.py" line="+80"/>
+        <location filename="../app/ui/engine/voices_engine_page.py" line="+78"/>
         <source>This computer</source>
         <translation>本机</translation>
     </message>
@@ -5429,11 +5472,6 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+2"/>
-        <source>CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time (on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; not for dubbing.</source>
-        <translation>仅 CPU：torch 没有检测到 CUDA GPU。CosyVoice2-0.5B 在 CPU 上远慢于实时（在双核机器上，完整模型每个语音 token 约需 0.3 秒，而实时只需 0.04 秒：一句 6 秒的台词用了 78 秒）。可用于检查配置和运行小型合成模型，不适合配音。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
         <source>Download needs network access to the hub: about 5 GB; an interrupted download resumes.</source>
         <translation>下载需要能访问模型仓库：约 5 GB；中断后可以续传。</translation>
     </message>
@@ -5510,12 +5548,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+4"/>
-        <location line="+152"/>
+        <location line="+139"/>
         <source>Model folder</source>
         <translation>模型文件夹</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-131"/>
         <source>a CosyVoice2-0.5B folder</source>
         <translation>CosyVoice2-0.5B 文件夹</translation>
     </message>
@@ -5565,22 +5603,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>报告</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>not checked yet</source>
-        <translation>尚未检查</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Check</source>
-        <translation>检查</translation>
-    </message>
-    <message>
-        <location line="+32"/>
+        <location line="+27"/>
         <source>Licence: {0}</source>
         <translation>许可：{0}</translation>
     </message>
@@ -5639,26 +5662,6 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+10"/>
         <source>Cannot check {folder}: {exc}</source>
         <translation>无法检查 {folder}：{exc}</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>Asking torch in the engine&apos;s environment…</source>
-        <translation>正在询问引擎环境中的 torch…</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Cannot tell: {exc}</source>
-        <translation>无法判断：{exc}</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Cannot tell: {value}</source>
-        <translation>无法判断：{value}</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>CUDA GPU ({get}): {device_summary}; {fp16}.</source>
-        <translation>CUDA GPU（{get}）：{device_summary}；{fp16}。</translation>
     </message>
 </context>
 <context>

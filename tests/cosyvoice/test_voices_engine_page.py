@@ -10,7 +10,8 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from app.ui.engine.voices_engine_page import CPU_WARNING, VoicesEnginePage
+from app.ui.engine.device_group import CPU_WARNING
+from app.ui.engine.voices_engine_page import VoicesEnginePage
 from app.ui.settings.dialog import SettingsDialog
 from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner, ThreadTaskRunner

@@ -10,9 +10,9 @@ backend on this computer (from its descriptor) the page shows and acts on its st
   file and what to do; *Download* fetches the model from the hub (resumes; needs network
   access to the hub); *Synthetic tiny/full* builds the released layout with random weights,
   and a synthetic folder carries the banner "random weights: speech is noise; …".
-- **Device**: what torch in the engine's environment sees — a CUDA GPU with its name and
-  memory, or the CPU with an honest word about its speed — and options that need what the
-  device lacks (fp16, TensorRT, vLLM) are disabled.
+- **Device** (device_group.py): what torch in the engine's environment sees — a CUDA GPU with
+  its name and memory, or the CPU with an honest word about its speed — and options that need
+  what the device lacks (fp16, TensorRT, vLLM) are disabled.
 - **Options**: the backend's own, as a form built from its descriptor.
 
 Long work runs as child processes (engine.synthesis.backends.setup) on the task runner, never on the
@@ -22,7 +22,6 @@ progress, Cancel and log: setup_job.py), laid out at the foot of the page.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -46,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.engine.backend_form import BackendOptionsForm, row
+from app.ui.engine.device_group import DeviceGroup
 from app.ui.engine.setup_job import SetupJob
 from app.ui.engine.use_notice import accept_use_notices
 from app.ui.language import BACKEND_NAMES, declared, fill
@@ -64,7 +64,6 @@ from engine.synthesis.backends.cosyvoice_models import (
     model_kind,
     synthetic_banner,
 )
-from engine.synthesis.backends.device import summary as device_summary
 from engine.synthesis.backends.setup import (
     SYNTHETIC_SIZES,
     CommandRun,
@@ -73,20 +72,12 @@ from engine.synthesis.backends.setup import (
     build_environment_run,
     check_environment,
     default_synthetic_folder,
-    probe_device,
     synthetic_run,
 )
 
 LOCATION_TITLES = {"local": QT_TRANSLATE_NOOP("VoicesEnginePage", "This computer"),
                    "server": QT_TRANSLATE_NOOP("VoicesEnginePage", "A server")}
 BANNER_STYLE = "background: #fff3cd; color: #664d03; border: 1px solid #ffda6a; padding: 4px;"
-CPU_WARNING = QT_TRANSLATE_NOOP(
-    "VoicesEnginePage",
-    "CPU only: torch sees no CUDA GPU. CosyVoice2-0.5B on a CPU runs far slower than real time "
-    "(on a 2-core machine the full model took ~0.3 s per speech token, where real time needs 0.04 s: "
-    "a 6 s line took 78 s). Fine for checking the set-up and for the tiny synthetic model; "
-    "not for dubbing."
-)
 DOWNLOAD_NOTE = QT_TRANSLATE_NOOP("VoicesEnginePage", "Download needs network access to the hub: about 5 GB; an "
                                                       "interrupted download resumes.")
 
@@ -111,7 +102,6 @@ class VoicesEnginePage(QWidget):
         self._settings = settings
         self._runner = runner
         self._closed = False
-        self._device_facts: dict[str, dict[str, Any]] = {}  # interpreter -> facts
         self._pythons = {name: settings.python_for(name) for name in DESCRIPTORS}
 
         self._build_location()
@@ -119,7 +109,8 @@ class VoicesEnginePage(QWidget):
 
         self.environment_group = self._build_environment_group()
         self.model_group = self._build_model_group()
-        self.device_group = self._build_device_group()
+        self.device_group = DeviceGroup(self._runner, self.engine_python, lambda: self.form, self._open)
+        self.device_label, self.detect_button = self.device_group.label, self.device_group.detect_button
         self.options_group = QGroupBox(self.tr("Options"))
         QVBoxLayout(self.options_group).addWidget(self.forms)
 
@@ -269,19 +260,6 @@ class VoicesEnginePage(QWidget):
         form.addRow(self.tr("Report"), self.model_report)
         return group
 
-    def _build_device_group(self) -> QGroupBox:
-        group = QGroupBox(self.tr("Device"))
-        self.device_label = QLabel(self.tr("not checked yet"))
-        self.device_label.setObjectName("deviceState")
-        self.device_label.setWordWrap(True)
-        self.detect_button = QPushButton(self.tr("Check"))
-        self.detect_button.setObjectName("detectDevice")
-        self.detect_button.clicked.connect(lambda: self.detect_device(again=True))
-        layout = QHBoxLayout(group)
-        layout.addWidget(self.device_label, 1)
-        layout.addWidget(self.detect_button)
-        return group
-
     # --- state ---------------------------------------------------------------------------------
 
     @property
@@ -400,11 +378,11 @@ class VoicesEnginePage(QWidget):
                 return
             self.environment_state.setText(state.message[:1].upper() + state.message[1:])
             if state.usable:
-                self.detect_device()
+                self.device_group.detect()
 
         if explicit:
             self.environment_state.setText(fill(self.tr("Using {explicit}"), explicit=explicit))
-            self.detect_device()
+            self.device_group.detect()
             return
         self._runner.run(lambda: check_environment(environment), shown,
                          lambda exc: self.environment_state.setText(fill(self.tr("Cannot check: {exc}"), exc=exc)), self._open)
@@ -474,39 +452,6 @@ class VoicesEnginePage(QWidget):
                          "or broken), or point Folder at a complete copy.")
         self.model_report.setPlainText("\n".join(lines))
         self._update_banner()
-
-    def detect_device(self, again: bool = False) -> None:
-        """Ask torch in the engine's environment what it sees (once per interpreter, unless
-        ``again``: the Check button, after a driver or device change)."""
-        python = self.engine_python()
-        if python is None:
-            return
-        known = None if again else self._device_facts.get(python)
-        if known is not None:
-            self._show_device(known)
-            return
-        requested = "auto"
-        with contextlib.suppress(OptionError):
-            requested = str(self.form.values().get("device", "auto"))
-        self.device_label.setText(self.tr("Asking torch in the engine's environment…"))
-
-        def shown(facts: dict[str, Any]) -> None:
-            self._device_facts[python] = facts
-            self._show_device(facts)
-
-        self._runner.run(lambda: probe_device(python, requested), shown,
-                         lambda exc: self.device_label.setText(fill(self.tr("Cannot tell: {exc}"), exc=exc)), self._open)
-
-    def _show_device(self, facts: dict[str, Any]) -> None:
-        if facts.get("error"):
-            self.device_label.setText(fill(self.tr("Cannot tell: {value}"), value=facts['error']))
-        elif facts.get("gpu_name"):
-            fp16 = ("fp16 available" + ("" if facts.get("fp16_recommended") else " (little gain on this GPU)")
-                    if facts.get("fp16_supported") else "fp16 not supported on this GPU")
-            self.device_label.setText(fill(self.tr("CUDA GPU ({get}): {device_summary}; {fp16}."), get=facts.get('device'), device_summary=device_summary(facts), fp16=fp16))
-        else:
-            self.device_label.setText(self.tr(CPU_WARNING))
-        self.form.set_device_facts(facts)
 
     # --- the dialog's side ------------------------------------------------------------------------
 
