@@ -67,8 +67,10 @@ class EmbeddedBackend(Backend):
     conditioning_version = "embedded-1+" + PiperBackend.conditioning_version
     conditioning_spec = {**CONDITIONING_SPEC, **{CLIP_PREFIX + name: spec for name, spec in CLIP_SPEC.items()}}
 
-    def __init__(self, zh_model_dir: str | None = None, **piper_options: Any) -> None:
-        self.english = PiperBackend(**piper_options)  # Piper's own options (its descriptor's, checked)
+    def __init__(self, zh_model_dir: str | None = None, model_path: str | None = None, config_path: str | None = None,
+                 noise_scale: float | None = None, noise_w: float | None = None) -> None:
+        # Piper's own options (EMBEDDED declares them as PIPER does) go to the voice of every line not in Chinese.
+        self.english = PiperBackend(model_path, config_path, noise_scale, noise_w)
         self._mandarin_dir = zh_model_dir
         self._mandarin: MandarinBackend | None = None
         self._mandarin_lock = threading.Lock()

@@ -30,7 +30,7 @@ NOT_ENGLISH = (
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    client = EngineClient(EngineConfig(slots=1, cache_dir=str(tmp_path_factory.mktemp("voice-cache"))))
+    client = EngineClient(EngineConfig(backend="piper", slots=1, cache_dir=str(tmp_path_factory.mktemp("voice-cache"))))
     client.start()
     yield client
     client.close()

@@ -162,8 +162,8 @@ def test_a_load_past_its_deadline_is_stopped_and_names_the_stage():
     with pytest.raises(EngineStartError) as caught:
         client.start(on_progress=stages.append)
     assert caught.value.code is ErrorCode.ENGINE_START
-    assert "did not finish loading piper within 0.01 s (stuck at: loading piper)" in str(caught.value)
-    assert [s.stage for s in stages][:2] == ["started", "loading piper"]
+    assert "did not finish loading embedded within 0.01 s (stuck at: loading embedded)" in str(caught.value)
+    assert [s.stage for s in stages][:2] == ["started", "loading embedded"]
     assert client.pid is not None and wait_gone(client.pid, limit=5)
     client.close()
 
@@ -175,7 +175,7 @@ def test_start_up_reports_its_stages_then_ready():
         ready = client.start(on_progress=stages.append)
         assert ready.pid == stages[0].pid
         # "warming up": what a job's first piece needs runs before ready, so no job waits on it.
-        assert [s.stage for s in stages] == ["started", "loading piper", "opening the voice cache", "warming up"]
+        assert [s.stage for s in stages] == ["started", "loading embedded", "opening the voice cache", "warming up"]
         assert os.name != "posix" or os.getpgid(ready.pid) == ready.pid  # it leads its own group
     finally:
         client.close()

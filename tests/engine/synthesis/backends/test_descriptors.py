@@ -121,8 +121,8 @@ def test_the_client_refuses_a_bad_option_before_starting_an_engine() -> None:
 
 
 @pytest.mark.parametrize("argv, expected", [
-    (["--backend-option", "fp16=maybe"], "backend option 'fp16' of piper: no such option"),
-    (["--backend-option", "noise_scale=9"], "'noise_scale' of piper: noise_scale must be a number from 0 to 2, got 9.0"),
+    (["--backend-option", "fp16=maybe"], "backend option 'fp16' of embedded: no such option"),  # the default
+    (["--backend-option", "noise_scale=9"], "'noise_scale' of embedded: noise_scale must be a number from 0 to 2, got 9.0"),
     (["--backend-option", "noise_scale"], "expected KEY=VALUE"),
     (["--backend", "piper", "--model-dir", "/tmp"], "takes no model folder"),
     (["--backend", "cosyvoice2", "--engine-python", sys.executable], "needs --model-dir DIR"),
