@@ -15,8 +15,8 @@ from tests.app.ui.conftest import OFFSCREEN_NOISE
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 
 
-def _choose(qtbot: QtBot, settings: Settings, name: str, monkeypatch: pytest.MonkeyPatch,
-            answer: QMessageBox.StandardButton) -> list[str]:
+def _answering(monkeypatch: pytest.MonkeyPatch, answer: QMessageBox.StandardButton) -> list[str]:
+    """Every question the studio asks gets ``answer``; the list collects their texts."""
     asked: list[str] = []
 
     def question(_parent: object, title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
@@ -24,6 +24,12 @@ def _choose(qtbot: QtBot, settings: Settings, name: str, monkeypatch: pytest.Mon
         return answer
 
     monkeypatch.setattr(QMessageBox, "question", question)
+    return asked
+
+
+def _choose(qtbot: QtBot, settings: Settings, name: str, monkeypatch: pytest.MonkeyPatch,
+            answer: QMessageBox.StandardButton) -> list[str]:
+    asked = _answering(monkeypatch, answer)
     dialog = SettingsDialog(settings, SyncTaskRunner())
     qtbot.addWidget(dialog)
     page = dialog.voices_engine
@@ -62,13 +68,7 @@ def test_the_default_embedded_voices_ask_before_the_first_chinese_line_renders(
     from tests.app.ui.conftest import make_window
 
     assert engine_bridge.ready.backend.name == "embedded"  # the default backend
-    asked: list[str] = []
-
-    def question(_parent: object, title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
-        asked.append(text)
-        return QMessageBox.StandardButton.No
-
-    monkeypatch.setattr(QMessageBox, "question", question)
+    asked = _answering(monkeypatch, QMessageBox.StandardButton.No)
     win = make_window(qtbot, settings, tmp_path, engine_bridge)
     assert win.open_sample()
     session = win.session
@@ -88,13 +88,7 @@ def test_an_audition_in_chinese_asks_first_and_a_no_plays_nothing(
         qtbot: QtBot, settings: Settings, monkeypatch: pytest.MonkeyPatch, engine_bridge, tmp_path) -> None:
     from tests.app.ui.conftest import make_window
 
-    asked: list[str] = []
-
-    def question(_parent: object, title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
-        asked.append(text)
-        return QMessageBox.StandardButton.No
-
-    monkeypatch.setattr(QMessageBox, "question", question)
+    asked = _answering(monkeypatch, QMessageBox.StandardButton.No)
     win = make_window(qtbot, settings, tmp_path, engine_bridge)
     assert win.open_sample()
     character = win.session.project.characters[0]
