@@ -5443,7 +5443,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VoiceStates</name>
     <message>
-        <location filename="../app/ui/characters/voices.py" line="+67"/>
+        <location filename="../app/ui/characters/voices.py" line="+69"/>
         <source>the engine is not ready yet</source>
         <translation>引擎尚未就绪</translation>
     </message>
@@ -5454,8 +5454,28 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+2"/>
-        <source>found in the {cache} cache</source>
-        <translation>已在{cache}缓存中找到</translation>
+        <source>found in the engine&apos;s memory</source>
+        <translation>已在引擎内存中找到</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>found in the cache on disk</source>
+        <translation>已在磁盘缓存中找到</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Resemblance to the clip: not measured</source>
+        <translation>与参考音频的相似度：未测量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Resemblance to the clip: {adapted:.2f}</source>
+        <translation>与参考音频的相似度：{adapted:.2f}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resemblance to the clip: {adapted:.2f} (plain voice: {plain:.2f})</source>
+        <translation>与参考音频的相似度：{adapted:.2f}（原始音色：{plain:.2f}）</translation>
     </message>
 </context>
 <context>

@@ -8,7 +8,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -17,7 +19,7 @@ from app.project.render import NoVoice, voice_spec
 from app.ui.engine.bridge import EngineBridge
 from app.ui.language import fill
 from engine.core.protocol import RequestFailed, VoicePrepared
-from engine.synthesis.voices import resemblance_text
+from engine.synthesis.voices import RESEMBLANCE_KEYS
 
 
 class VoiceState(enum.Enum):
@@ -81,12 +83,25 @@ class VoiceStates(QObject):
             return
         if event.cache == "miss":
             detail = fill(self.tr("prepared now in {seconds:.1f} s, kept in the cache"), seconds=event.prepare_s)
+        elif event.cache == "memory":
+            detail = self.tr("found in the engine's memory")
         else:
-            detail = fill(self.tr("found in the {cache} cache"), cache=event.cache)
+            detail = self.tr("found in the cache on disk")
         warnings = event.summary.get("warnings")
         if warnings:
             detail += " · " + "; ".join(str(w) for w in warnings)
-        self._set(character_id, VoiceStatus(VoiceState.PREPARED, detail, resemblance_text(event.summary)))
+        self._set(character_id, VoiceStatus(VoiceState.PREPARED, detail, self._resemblance(event.summary)))
+
+    def _resemblance(self, summary: Mapping[str, Any]) -> str:
+        """The prepared voice's resemblance figures in the studio's language (as resemblance_text
+        says them in English for the commands)."""
+        adapted, plain = (summary.get(name) for name in RESEMBLANCE_KEYS)
+        if adapted is None:
+            return self.tr("Resemblance to the clip: not measured")
+        if plain is None:
+            return fill(self.tr("Resemblance to the clip: {adapted:.2f}"), adapted=adapted)
+        return fill(self.tr("Resemblance to the clip: {adapted:.2f} (plain voice: {plain:.2f})"),
+                    adapted=adapted, plain=plain)
 
     @Slot(object)
     def _on_failed(self, event: RequestFailed) -> None:
