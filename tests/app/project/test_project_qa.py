@@ -208,8 +208,8 @@ def test_qa_command_prints_a_table_and_exits_1_on_a_failing_take(scene: Project,
     project_json = (scene.root / "project.json").read_bytes()
     assert cli_main(["qa", str(scene.root)]) == 1
     out, err = capsys.readouterr()
-    assert "FAILED" in out and "passed" in out and "QA_UNINTELLIGIBLE" in out
-    assert "4 take(s) checked: 2 passed, 2 failed." in err
+    assert "FAILED" in out and "passed" in out and "QA_UNINTELLIGIBLE" in out, out
+    assert "4 take(s) checked: 2 passed, 2 failed." in err, out  # the table says which take and why
     # read-only without --save: neither the audio nor project.json changed
     assert {p.name: digest(p) for p in scene.takes_dir.iterdir()} == before
     assert (scene.root / "project.json").read_bytes() == project_json
@@ -220,7 +220,7 @@ def test_qa_command_packs_the_takes_as_the_studio_does(scene: Project, monkeypat
     assert cli_main(["qa", str(scene.root), "--json"]) == 1
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert packs == [4]  # the four takes with sound (the noise too) share one window
-    assert [row["passed"] for row in rows] == [True, False, False, True]  # as when heard one by one
+    assert [row["passed"] for row in rows] == [True, False, False, True], rows  # as when heard one by one
 
 
 def test_qa_command_json_lines_and_save(scene: Project, capsys) -> None:
