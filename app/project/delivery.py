@@ -62,8 +62,8 @@ def export_all(project: Project, out_dir: Path | None, context: ExportContext) -
     building = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=destination))
     building.chmod(0o755)  # mkdtemp's 0700 would follow the folder to the client
     steps: list[tuple[float, Callable[[Callable[[float], None] | None], ExportResult | None]]] = [
-        (0.15, lambda _p: export_mix(project, building)),
-        (0.15, lambda _p: export_stems(project, building)),
+        (0.15, lambda _p: export_mix(project, building, cancelled=context.cancelled)),
+        (0.15, lambda _p: export_stems(project, building, cancelled=context.cancelled)),
         (0.05, lambda _p: export_subtitles(project, building, kind="srt", names=context.subtitle_names)),
         (0.05, lambda _p: export_subtitles(project, building, kind="vtt", names=context.subtitle_names)),
         (0.02, lambda _p: ExportResult([export_script(project, building / "script.csv")])),

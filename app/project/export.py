@@ -41,7 +41,7 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -238,7 +238,7 @@ def _level(mix: np.ndarray, rate: int, settings: ProjectSettings) -> tuple[np.nd
 
 
 def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | None = None, *,
-            channels: int = 1, length_s: float | None = None) -> MixdownAudio:
+            channels: int = 1, length_s: float | None = None, cancelled: Callable[[], bool] | None = None) -> MixdownAudio:
     """Place every chosen take on the timeline, normalise, add the guide, and sum (no files).
 
     The sample rate defaults to the highest among the takes, so none loses bandwidth: a
@@ -246,7 +246,8 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     Piper takes resampled with soxr; a project of one backend is not resampled at all. The
     guide is converted to that rate too. With ``channels`` 2 the dialogue is centred in stereo
     (mix and stems); with ``length_s`` the mix and stems are padded with silence or cut to
-    exactly that length (a cut is noted), before the loudness is measured.
+    exactly that length (a cut is noted), before the loudness is measured. ``cancelled`` stops a
+    long step (a separation model making the M&E) with OperationCancelled, nothing kept.
     """
     settings = project.settings
     target = settings.loudness_target_lufs
@@ -270,7 +271,7 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     notes: list[str] = []
     guide: np.ndarray | None
     if settings.guide_mix == "music-effects":
-        guide, method = _music_effects(project, rate)
+        guide, method = _music_effects(project, rate, cancelled)
         notes.append(f"M&E: {method}")
     else:
         guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
@@ -335,10 +336,11 @@ def delivery_channels(project: Project) -> int:
     return 1
 
 
-def delivery_mixdown(project: Project, gap_s: float | None = None) -> MixdownAudio:
+def delivery_mixdown(project: Project, gap_s: float | None = None, cancelled: Callable[[], bool] | None = None) -> MixdownAudio:
     """The mix as it is delivered: at :data:`DELIVERY_RATE` (takes resampled with soxr), in
     stereo when the source is, and exactly the video's length when the project has a video."""
-    return mixdown(project, gap_s, DELIVERY_RATE, channels=delivery_channels(project), length_s=_picture_s(project))
+    return mixdown(project, gap_s, DELIVERY_RATE, channels=delivery_channels(project), length_s=_picture_s(project),
+                   cancelled=cancelled)
 
 
 def _picture_s(project: Project) -> float | None:
@@ -354,7 +356,7 @@ def _picture_s(project: Project) -> float | None:
         return None
 
 
-def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
+def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | None) -> tuple[np.ndarray, str]:
     """The source's music and effects at ``rate`` as (n, 2), and how they were made: the
     client's imported stem, else from the video's own audio (or the guide) by its channels or,
     as the project's ``music_effects_source`` says, by a separation model."""
@@ -383,7 +385,7 @@ def _music_effects(project: Project, rate: int) -> tuple[np.ndarray, str]:
     except (AudioError, OSError) as error:
         raise ExportError(f"cannot read the original audio {path.name}: {error}") from error
     if project.settings.music_effects_source == "model":
-        return separated_music_effects(project, path, rate)
+        return separated_music_effects(project, path, rate, cancelled)
     return music_and_effects(path, rate)
 
 
@@ -462,21 +464,23 @@ def _lstat_mode(path: Path) -> int:
 
 
 def export_mix(
-    project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None
+    project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> ExportResult:
     """Write ``mix.wav`` (see :func:`delivery_mixdown`); the result lists overruns and lines
     without takes."""
-    audio = delivery_mixdown(project, gap_s)
+    audio = delivery_mixdown(project, gap_s, cancelled)
     folder, inside = _out_dir(project, out_dir)
     target = atomic_write_wav(folder / "mix.wav", audio.mix, audio.sample_rate, inside=inside)
     return audio.result([target])
 
 
 def export_stems(
-    project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None
+    project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> ExportResult:
     """Write one WAV per character under ``stems/``, each as long as the mix and in its format."""
-    audio = delivery_mixdown(project, gap_s)
+    audio = delivery_mixdown(project, gap_s, cancelled)
     folder, inside = _out_dir(project, out_dir, "stems")
     names: dict[str, np.ndarray] = {}
     for char_id, stem in audio.stems.items():

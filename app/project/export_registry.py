@@ -117,9 +117,11 @@ EXPORTS: tuple[ExportFormat, ...] = (
     ExportFormat("lines", QT_TRANSLATE_NOOP("formats", "Line WAVs"), QT_TRANSLATE_NOOP("formats", "one WAV per rendered line (exports/lines/)"), "",
                  lambda project, out_dir, _c: export_lines(project, out_dir)),
     ExportFormat("mix", QT_TRANSLATE_NOOP("formats", "Mix"), QT_TRANSLATE_NOOP("formats", "all takes at their timecodes, loudness-normalised (exports/mix.wav)"),
-                 "WAV audio (*.wav)", lambda project, out_dir, _c: export_mix(project, out_dir), check=_mix_can_start),
+                 "WAV audio (*.wav)", lambda project, out_dir, context: export_mix(project, out_dir, cancelled=context.cancelled),
+                 check=_mix_can_start),
     ExportFormat("stems", QT_TRANSLATE_NOOP("formats", "Stems"), QT_TRANSLATE_NOOP("formats", "one WAV per character, as long as the mix (exports/stems/)"), "",
-                 lambda project, out_dir, _c: export_stems(project, out_dir), check=_mix_can_start),
+                 lambda project, out_dir, context: export_stems(project, out_dir, cancelled=context.cancelled),
+                 check=_mix_can_start),
     ExportFormat("srt", QT_TRANSLATE_NOOP("formats", "Subtitles as SRT"),
                  QT_TRANSLATE_NOOP("formats", "the script timed like the mix (exports/script.srt)"),
                  "Subtitles (*.srt)", lambda project, out_dir, context: export_subtitles(

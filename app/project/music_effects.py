@@ -271,10 +271,11 @@ def check_music_effects(project: Project) -> None:
             raise ExportError(str(error).split(": ", 1)[-1], error.code) from None
 
 
-def separated_music_effects(project: Project, source: Path, rate: int) -> tuple[np.ndarray, str]:
+def separated_music_effects(project: Project, source: Path, rate: int,
+                            cancelled: Callable[[], bool] | None = None) -> tuple[np.ndarray, str]:
     """The separation model's M&E of ``source`` at ``rate`` as (n, 2) (made now unless kept), and
     how it was made (:data:`SEPARATION_MODEL`, naming the model)."""
     spec = separation_spec(DEFAULT_SEPARATION_MODEL)
-    path = separate_music_effects(project, source, spec)
+    path = separate_music_effects(project, source, spec, cancelled=cancelled)
     audio, _ = read_audio(path, rate, mono=False)
     return np.ascontiguousarray(audio[:, :2], dtype=np.float32), f"{SEPARATION_MODEL} ({spec.title})"

@@ -176,7 +176,7 @@ def export_video(
     target = Path(out_path) if out_path is not None else default_video_path(project, options)
     if target.suffix.lower() != f".{options.container}":
         raise ExportError(f"{target.name}: a {options.container.upper()} file must end in .{options.container}")
-    audio = delivery_mixdown(project)
+    audio = delivery_mixdown(project, cancelled=cancelled)
     if progress is not None:
         progress(0.05)
     dub = _at_rate(audio, OUTPUT_RATE)

@@ -219,6 +219,47 @@ def test_a_cancelled_separation_writes_nothing(tmp_path: Path, monkeypatch: pyte
     assert reports[-1] == pytest.approx(1.0, abs=0.01)
 
 
+def test_cancelling_an_export_stops_its_separation_and_keeps_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Export all with the M&E by a separation model: Cancel during the separation (the longest
+    step, tens of minutes on a film) stops it there, not after it."""
+    from app.project import OperationCancelled
+    from app.project.export_registry import ExportContext, export
+    from app.project.media import attach_video
+    from app.project.music_effects import SEPARATED_FILE
+    from engine.hearing import separation
+    from tests.engine.hearing.separation_models import (
+        SMALL,
+        build_mask_model,
+        low_band_mask,
+    )
+
+    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
+    project: Project = make_project(tmp_path / "scene")
+    for line in project.lines:
+        add_fake_take(project, line, tone(1.0, amplitude=0.3))
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=8.0))
+    project.settings.guide_mix = "music-effects"
+    project.settings.music_effects_source = "model"
+    spec = dataclasses.replace(SMALL, name=separation.DEFAULT_SEPARATION_MODEL)
+    spec = build_mask_model(separation.model_folder(spec) / spec.path, spec, low_band_mask())
+    monkeypatch.setitem(separation.SEPARATION_MODELS, spec.name, spec)
+    asked: list[int] = []
+
+    def cancelled() -> bool:  # Cancel pressed once the separation has decoded a few blocks
+        asked.append(1)
+        return len(asked) > 6
+
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("mix", "all"):
+        asked.clear()
+        with pytest.raises(OperationCancelled):
+            export(project, [name], out, ExportContext(cancelled=cancelled))
+        assert len(asked) == 7  # stopped at the first "yes": inside the separation
+        assert list(out.iterdir()) == [] and not (project.root / SEPARATED_FILE).exists()
+
+
 def test_a_separation_model_takes_a_mono_guide_that_the_channels_cannot(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from app.project.music_effects import original_audio, separate_music_effects
