@@ -23,6 +23,7 @@ decode a media file's audio stream block by block, write a WAV, and a file's dig
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import threading
 from collections import OrderedDict
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from av.container import InputContainer
 
 RESAMPLE_QUALITY = "HQ"  # soxr's band-limited "high quality"; every caller used it
+SEEK_MARGIN_S = 1.0  # a seek aims this far before the start asked for
 FFMPEG_FORMATS = frozenset({"MP3"})  # formats libsndfile also reads that FFmpeg decodes instead
 DIGEST_CACHE_SIZE = 1024  # files whose digest is kept; far more than a project's clips
 _DIGEST_BLOCK = 1 << 20
@@ -138,9 +140,11 @@ class AudioStream:
             self.duration_s = self._container.duration / 1_000_000 if self._container.duration else None
         self.position_s = 0.0  # the time of the last frame decoded (for progress)
 
-    def blocks(self, *, mono: bool = False, rate: int | None = None) -> Iterator[np.ndarray]:
+    def blocks(self, *, mono: bool = False, rate: int | None = None, start_s: float = 0.0) -> Iterator[np.ndarray]:
         """The stream in order as float32 blocks: (frames, channels), or (frames,) with ``mono``;
-        resampled to ``rate`` (soxr, as :func:`resample`) when given. AudioError when it breaks off."""
+        resampled to ``rate`` (soxr, as :func:`resample`) when given. With ``start_s``, the first
+        block starts there: the file is sought to a frame before it, so a line late in a long
+        video does not decode the hours before it. AudioError when it breaks off."""
         import av
 
         if self.sample_rate <= 0:
@@ -153,15 +157,20 @@ class AudioStream:
 
             resampler = soxr.ResampleStream(self.sample_rate, rate, 1 if mono else self.channels, dtype="float32",
                                             quality=RESAMPLE_QUALITY)
+        frames, skip = self._frames_from(max(0.0, start_s))
 
         def shaped(frames: Iterable[AudioFrame]) -> Iterator[np.ndarray]:
+            nonlocal skip
             for out in frames:
                 block = out.to_ndarray().T.astype(np.float32, copy=False)  # (frames, channels)
                 block = block.mean(axis=1) if mono else block
+                if skip:  # the samples before start_s in the frames the seek landed on
+                    dropped = min(skip, len(block))
+                    block, skip = block[dropped:], skip - dropped
                 yield block if resampler is None else resampler.resample_chunk(block)
 
         try:
-            for frame in self._container.decode(self._stream):
+            for frame in frames:
                 if frame.time is not None:
                     self.position_s = float(frame.time)
                 yield from shaped(converter.resample(frame))
@@ -170,6 +179,29 @@ class AudioStream:
             raise _ffmpeg_error(error) from error
         if resampler is not None:  # what soxr still holds
             yield resampler.resample_chunk(np.zeros((0,) if mono else (0, self.channels), np.float32), last=True)
+
+    def _frames_from(self, start_s: float) -> tuple[Iterator[AudioFrame], int]:
+        """Decoded frames from one at or before ``start_s``, and how many samples of them come
+        before it. Sought to SEEK_MARGIN_S earlier (seeking lands on a packet, not a sample);
+        where the file cannot say where it landed, or landed late, decoded from the start."""
+        import av
+
+        time_base = self._stream.time_base
+        if start_s > SEEK_MARGIN_S and time_base is not None:
+            # Times count from the stream's first sample, as a decoding from the start counts them.
+            origin = float((self._stream.start_time or 0) * time_base)
+            at = start_s + origin
+            try:
+                self._container.seek(int((at - SEEK_MARGIN_S) / time_base), stream=self._stream, backward=True)
+                frames = self._container.decode(self._stream)
+                first = next(frames, None)
+                if first is None or first.time is None or first.time > at:
+                    raise ValueError("landed where the start cannot be found")
+                late = max(0, round(start_s * self.sample_rate) - round((float(first.time) - origin) * self.sample_rate))
+                return itertools.chain([first], frames), late
+            except (av.FFmpegError, ValueError):
+                self._container.seek(0, stream=self._stream)
+        return self._container.decode(self._stream), round(start_s * self.sample_rate)
 
     def close(self) -> None:
         self._container.close()

@@ -49,12 +49,13 @@ def _open_stream(path: Path, stream_index: int | None) -> AudioStream:
 
 
 def decode_blocks(path: Path, stream_index: int | None, rate: int | None = None,
-                  cancel: threading.Event | None = None) -> Iterator[tuple[int, np.ndarray]]:
-    """(rate, mono float32 block) in order, resampled to ``rate`` (default: the stream's own)."""
+                  cancel: threading.Event | None = None, start_s: float = 0.0) -> Iterator[tuple[int, np.ndarray]]:
+    """(rate, mono float32 block) in order from ``start_s``, resampled to ``rate`` (default: the
+    stream's own)."""
     with _open_stream(path, stream_index) as stream:
         out_rate = rate or stream.sample_rate
         try:
-            for block in stream.blocks(mono=True, rate=out_rate):
+            for block in stream.blocks(mono=True, rate=out_rate, start_s=start_s):
                 if cancel is not None and cancel.is_set():
                     raise HearingError(ErrorCode.CANCELLED, "transcription cancelled")
                 yield out_rate, block

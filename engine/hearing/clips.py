@@ -262,12 +262,16 @@ def _best_apart(found: list[Candidate]) -> list[Candidate]:
 def cut_clips(path: str | os.PathLike[str], stream_index: int | None, spans: Sequence[tuple[float, float]],
               write: Callable[[int, np.ndarray, int], None], cancel: threading.Event | None = None) -> None:
     """Decode the recording once, mono at its own rate, and call ``write(i, audio, rate)`` for each
-    span as soon as it is complete. Decoding stops after the last span; only spans are held."""
+    span as soon as it is complete. Decoding starts at the first span and stops after the last;
+    only spans are held."""
     order = sorted(range(len(spans)), key=lambda i: spans[i][0])
     pieces: dict[int, list[np.ndarray]] = {i: [] for i in order}
-    position, rate = 0, 0
+    first_s = max(0.0, spans[order[0]][0]) if order else 0.0
+    position, rate = None, 0
     pending = list(order)
-    for rate, block in decode_blocks(Path(path), stream_index, None, cancel):
+    for rate, block in decode_blocks(Path(path), stream_index, None, cancel, start_s=first_s):
+        if position is None:
+            position = round(first_s * rate)
         begin, finish = position, position + len(block)
         position = finish
         for i in list(pending):

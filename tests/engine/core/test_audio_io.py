@@ -235,3 +235,29 @@ def test_the_digest_cache_stays_small(tmp_path: Path, monkeypatch: pytest.Monkey
         path.write_bytes(bytes([n]) * 10)
         assert file_digest(path) == hashlib.sha256(bytes([n]) * 10).hexdigest()
     assert len(audio_io._digests) <= 3
+
+
+@pytest.mark.parametrize("kind", ["mp4", "wav", "flac", "mp3"])
+def test_blocks_from_a_start_are_the_same_samples_as_decoded_from_the_beginning(tmp_path: Path, kind: str) -> None:
+    """A line late in a long video is played from a seek, not after decoding the hours before it:
+    what comes back from ``start_s`` is what a decoding from the start holds there, to the sample
+    for PCM and within the codec's own rounding for AAC."""
+    from tests.engine.hearing.scenes import write_video
+
+    rate = 22050
+    audio = (np.random.default_rng(11).standard_normal(40 * rate) * 0.1).astype(np.float32)
+    path = tmp_path / f"noise.{kind}"
+    if kind == "mp4":
+        write_video(path, audio, 40.0, rate)
+    else:
+        sf.write(str(path), audio, rate)
+    with AudioStream(path) as stream:
+        whole = np.concatenate(list(stream.blocks(mono=True)))
+    for start_s in (0.5, 7.31, 33.0):
+        with AudioStream(path) as stream:
+            part = np.concatenate(list(stream.blocks(mono=True, start_s=start_s)))
+        at = round(start_s * rate)
+        assert len(part) == len(whole) - at
+        assert np.abs(part[: 5 * rate] - whole[at: at + 5 * rate]).max() < 1e-4, start_s
+    with AudioStream(path) as stream:  # past the end: nothing, not an error
+        assert sum(len(block) for block in stream.blocks(mono=True, start_s=41.0)) == 0
