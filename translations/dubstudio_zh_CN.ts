@@ -202,7 +202,7 @@
 <context>
     <name>CharacterDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+144"/>
+        <location filename="../app/ui/script/script_panel.py" line="+148"/>
         <source>— no character —</source>
         <translation>— 无角色 —</translation>
     </message>
@@ -1324,7 +1324,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>FitColumn</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="+378"/>
+        <location filename="../app/ui/script/columns.py" line="+380"/>
         <source>too long +%1 s</source>
         <translation>过长 +%1 秒</translation>
     </message>
@@ -1811,6 +1811,11 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+2"/>
         <source>Source</source>
         <translation>原文</translation>
+    </message>
+    <message>
+        <location filename="../app/ui/script/lines_model.py" line="+343"/>
+        <source>line {row}: {detail}</source>
+        <translation>第 {row} 行：{detail}</translation>
     </message>
 </context>
 <context>
@@ -2736,6 +2741,66 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+2"/>
         <source>Verdicts follow at once: takes are not listened to again.</source>
         <translation>判定立即更新：不会重新听一遍版本。</translation>
+    </message>
+</context>
+<context>
+    <name>QaTooltip</name>
+    <message>
+        <location filename="../app/ui/script/columns.py" line="+26"/>
+        <source>The QA check could not run: {error}
+The take itself is kept. Check QA again (Render menu or right-click), or render the line again.</source>
+        <translation>质检未能运行：{error}
+该版本本身已保留。请重新质检（“渲染”菜单或右键），或重新渲染这句台词。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{code}: {reason}</source>
+        <translation>{code}：{reason}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Passed every check.</source>
+        <translation>各项检查均已通过。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Character error rate {rate:.2f} ({language}); {recogniser} heard “{heard}”</source>
+        <translation>字错误率 {rate:.2f}（{language}）；{recogniser} 听到的是“{heard}”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Word error rate {rate:.2f} ({language}); {recogniser} heard “{heard}”</source>
+        <translation>词错误率 {rate:.2f}（{language}）；{recogniser} 听到的是“{heard}”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Speech: {speech:.2f} s where the text needs about {expected:.2f} s</source>
+        <translation>语音：{speech:.2f} 秒，台词约需 {expected:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clipping: {share:.2%} of samples at full scale</source>
+        <translation>削波：{share:.2%} 的采样达到满幅</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Silence: {before:.2f} s before, longest pause {pause:.2f} s, {after:.2f} s after</source>
+        <translation>静音：语音前 {before:.2f} 秒，最长停顿 {pause:.2f} 秒，语音后 {after:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Resemblance to the character&apos;s clip: {resemblance:.2f} (GE2E cosine, 1 = same voice)</source>
+        <translation>与角色参考音频的相似度：{resemblance:.2f}（GE2E 余弦，1 = 同一音色）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Checked {when} UTC with {recogniser}</source>
+        <translation>质检于 {when} UTC，识别器 {recogniser}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checked {when} UTC</source>
+        <translation>质检于 {when} UTC</translation>
     </message>
 </context>
 <context>
@@ -3879,7 +3944,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StressPanel</name>
     <message>
-        <location filename="../app/ui/stress/panel.py" line="+121"/>
+        <location filename="../app/ui/stress/panel.py" line="+122"/>
         <source>{group} {measure}</source>
         <translation>{group} {measure}</translation>
     </message>
@@ -6315,7 +6380,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+199"/>
+        <location filename="../app/ui/language.py" line="+212"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
@@ -6363,7 +6428,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+103"/>
+        <location line="+120"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -6596,7 +6661,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>measures</name>
     <message>
-        <location line="-141"/>
+        <location line="-158"/>
         <source>jobs</source>
         <translation>任务数</translation>
     </message>
@@ -6919,7 +6984,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>messages</name>
     <message>
-        <location filename="../app/project/messages.py" line="+20"/>
+        <location filename="../app/project/messages.py" line="+21"/>
         <source>A take did not pass a check.</source>
         <translation>某个版本未通过检查。</translation>
     </message>
@@ -6927,6 +6992,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+1"/>
         <source>Something went wrong.</source>
         <translation>出现了问题。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{sentence}.</source>
+        <translation>{sentence}。</translation>
     </message>
 </context>
 <context>
@@ -7410,9 +7480,185 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
 </context>
 <context>
+    <name>qa</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="+76"/>
+        <source>the take is silent ({seconds:.2f} s without sound)</source>
+        <translation>该版本没有声音（{seconds:.2f} 秒无声）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the recogniser heard no speech (noise, or sound that is not speech)</source>
+        <translation>识别器没有听到语音（噪声，或不是语音的声音）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the recogniser heard “{heard}” (character error rate {rate:.2f}, limit {limit:.2f})</source>
+        <translation>识别器听到的是“{heard}”（字错误率 {rate:.2f}，上限 {limit:.2f}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the recogniser heard “{heard}” (word error rate {rate:.2f}, limit {limit:.2f})</source>
+        <translation>识别器听到的是“{heard}”（词错误率 {rate:.2f}，上限 {limit:.2f}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the take sounds like “{detected}” (probability {probability:.2f}), not “{expected}”</source>
+        <translation>该版本听起来是“{detected}”（概率 {probability:.2f}），而不是“{expected}”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{speech:.2f} s of speech where the text needs about {expected:.2f} s ({ratio:.0%}, minimum {minimum:.0%}): spoken far too fast</source>
+        <translation>语音 {speech:.2f} 秒，台词约需 {expected:.2f} 秒（{ratio:.0%}，下限 {minimum:.0%}）：语速过快</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{speech:.2f} s of speech where the text needs about {expected:.2f} s ({ratio:.0%}, minimum {minimum:.0%}): cut short?</source>
+        <translation>语音 {speech:.2f} 秒，台词约需 {expected:.2f} 秒（{ratio:.0%}，下限 {minimum:.0%}）：是否被截断？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{share:.2%} of samples are at full scale (limit {limit:.2%})</source>
+        <translation>{share:.2%} 的采样达到满幅（上限 {limit:.2%}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{seconds:.2f} s of silence before the speech (limit {limit:.2f} s)</source>
+        <translation>语音前有 {seconds:.2f} 秒静音（上限 {limit:.2f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{seconds:.2f} s of silence inside the speech (limit {limit:.2f} s)</source>
+        <translation>语音中有 {seconds:.2f} 秒停顿（上限 {limit:.2f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{seconds:.2f} s of silence after the speech (limit {limit:.2f} s)</source>
+        <translation>语音后有 {seconds:.2f} 秒静音（上限 {limit:.2f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the take runs {seconds:.2f} s past its slot (limit {limit:.2f} s)</source>
+        <translation>该版本超出时段 {seconds:.2f} 秒（上限 {limit:.2f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the take runs {seconds:.2f} s past its slot, within the {limit:.2f} s QA allows (a warning, not a failure)</source>
+        <translation>该版本超出时段 {seconds:.2f} 秒，在质检允许的 {limit:.2f} 秒之内（仅为警告，不算未通过）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>resemblance to the character&apos;s clip is {resemblance:.2f} (minimum {minimum:.2f})</source>
+        <translation>与角色参考音频的相似度为 {resemblance:.2f}（下限 {minimum:.2f}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>intelligibility not checked: {why}</source>
+        <translation>未检查可懂度：{why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no recogniser for language “{language}”</source>
+        <translation>没有识别“{language}”语言的识别器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>undetermined</source>
+        <translation>未确定</translation>
+    </message>
+</context>
+<context>
+    <name>ranges</name>
+    <message>
+        <location line="-91"/>
+        <source>at least {low}{unit}</source>
+        <translation>至少 {low}{unit}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>from {low} to {high}{unit}</source>
+        <translation>从 {low} 到 {high}{unit}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{span} {hint}</source>
+        <translation>{span}{hint}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} must be a number {span}, got {value}</source>
+        <translation>{name} 必须是{span}的数，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} must be a whole number {span}, got {value}</source>
+        <translation>{name} 必须是{span}的整数，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} must be a number {span} on {owner}, got {value}</source>
+        <translation>在 {owner} 上，{name} 必须是{span}的数，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} must be a whole number {span} on {owner}, got {value}</source>
+        <translation>在 {owner} 上，{name} 必须是{span}的整数，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(0 = automatic)</source>
+        <translation>（0 = 自动）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(0 = off)</source>
+        <translation>（0 = 关闭）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(-40 = off)</source>
+        <translation>（-40 = 关闭）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(24 h)</source>
+        <translation>（24 小时）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(or auto)</source>
+        <translation>（或自动）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per level unit</source>
+        <translation>（每个级别单位）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(a fraction of the measured jobs)</source>
+        <translation>（占所测任务的比例）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(a fraction of the samples)</source>
+        <translation>（占采样的比例）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(1 = the voice&apos;s own rate, 2 = twice as fast)</source>
+        <translation>（1 = 音色本身的语速，2 = 两倍速）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(rate and stretch together)</source>
+        <translation>（语速与拉伸合计）</translation>
+    </message>
+</context>
+<context>
     <name>translators</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-85"/>
+        <location line="-102"/>
         <source>Whisper (into English, while transcribing)</source>
         <translation>Whisper（转写时译成英语）</translation>
     </message>
@@ -7425,7 +7671,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>units</name>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>

@@ -14,11 +14,14 @@ from dataclasses import dataclass
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from engine.core.codes import code_named
+from engine.core.phrases import CODED, Phrase
 
 _CODED = re.compile(r"^((?:E|QA)_[A-Z0-9_]+):\s*(.*)$", re.DOTALL)
 # The headlines of codes the table does not know (from a newer engine or server).
 UNKNOWN_QA_HEADLINE = QT_TRANSLATE_NOOP("messages", "A take did not pass a check.")
 UNKNOWN_ERROR_HEADLINE = QT_TRANSLATE_NOOP("messages", "Something went wrong.")
+# A detail made a sentence: the full stop a language writes after it.
+FULL_STOP = QT_TRANSLATE_NOOP("messages", "{sentence}.")
 
 
 @dataclass(frozen=True)
@@ -34,25 +37,35 @@ class Explained:
 
 
 def explain(message: str) -> Explained:
-    """``"E_NO_CLIP: line 3: Maya has no clip"`` -> headline from the table, the rest as detail."""
+    """``"E_NO_CLIP: line 3: Maya has no clip"`` -> headline from the table, the rest as detail.
+
+    A coded phrase (``str(EngineError)`` of a phrase, :data:`engine.core.phrases.CODED`) keeps its
+    detail a phrase, which the studio says in its language and makes a sentence (:func:`sentence`)."""
+    if isinstance(message, Phrase) and message.template == CODED:
+        code, detail = str(message.arguments["code"]), message.arguments["detail"]
+        return Explained(_headline(code), detail if isinstance(detail, Phrase) else sentence(str(detail)), code)
     text = message.strip()
     match = _CODED.match(text)
     if match is None:
         return Explained(text, "", "")
     code, detail = match.group(1), match.group(2).strip()
+    return Explained(_headline(code), sentence(detail), code)
+
+
+def _headline(code: str) -> str:
     known = code_named(code)
     if known is not None:
         headline = known.headline
     else:
         headline = UNKNOWN_QA_HEADLINE if code.startswith("QA_") else UNKNOWN_ERROR_HEADLINE
-    return Explained(headline, _sentence(detail), code)
+    return headline
 
 
-def _sentence(detail: str) -> str:
+def sentence(detail: str, full_stop: str = FULL_STOP) -> str:
     """The detail as a sentence: a capital first letter (unless it starts with a name such as
-    ``lines.srt``, which keeps its case) and a full stop."""
+    ``lines.srt``, which keeps its case) and a full stop (``full_stop`` in the studio's language)."""
     if not detail:
         return ""
     if detail.split()[0].isalpha():
         detail = detail[0].upper() + detail[1:]
-    return detail if detail[-1] in ".!?…)”\"" else detail + "."
+    return detail if detail[-1] in ".!?…)”\"。！？）" else full_stop.format(sentence=detail)

@@ -24,7 +24,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QFontDatabase
 
-from app.project.messages import Explained
+from app.project.messages import FULL_STOP, Explained, sentence
 from app.project.phrases import Phrase, language_name
 from engine.core.codes import code_named
 from engine.core.languages import rules_for
@@ -134,10 +134,13 @@ def translated(explained: Explained) -> Explained:
     """``explained`` with its headline in the studio's language. Each code table is its own
     translation context (ErrorCode, QaCode), whose strings ``scripts/translations`` collects
     from engine/core/codes.py; a headline without a code is translated in the ``messages``
-    context."""
+    context. A detail the engine made as a phrase is said in the studio's language too."""
     member = code_named(explained.code) if explained.code else None
     context = type(member).__name__ if member is not None else "messages"
-    return Explained(QCoreApplication.translate(context, explained.headline), explained.detail, explained.code)
+    detail = explained.detail
+    if isinstance(detail, Phrase):  # a detail the engine made from a template (a range's refusal)
+        detail = sentence(say(detail), QCoreApplication.translate("messages", FULL_STOP))
+    return Explained(QCoreApplication.translate(context, explained.headline), detail, explained.code)
 
 
 class LocaleFormatter(string.Formatter):
@@ -180,6 +183,16 @@ def say(text: str) -> str:
     except (KeyError, IndexError, ValueError):  # a translation that broke a placeholder: English, whole
         log.warning("the translation of %r does not fit its arguments", text.template)
         return str(text)
+
+
+def said_error(error: BaseException) -> str:
+    """What ``error`` says, in the studio's language: an EngineError whose message is a phrase (a
+    range's refusal: ``"E_INVALID_VALUE: …"``), or an error made from a phrase alone
+    (``TimeRangeError(refusal)``), is said; any other message is shown as it is."""
+    text = str(error)
+    if not isinstance(text, Phrase) and len(error.args) == 1 and isinstance(error.args[0], Phrase):
+        text = error.args[0]
+    return say(text)
 
 
 # The engine's declaration tables whose names the studio shows, each a translation context of its

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import enum
 
+from engine.core.phrases import CODED, Phrase
+
 
 class _Code(enum.StrEnum):
     """A code whose value is its stable string and which carries a headline for people."""
@@ -178,6 +180,13 @@ class EngineError(Exception):
         super().__init__(f"{code.value}: {message}")
         self.code = code
         self.message = message
+
+    def __str__(self) -> str:
+        """``"CODE: message"``; when the message is a Phrase, so is this (the studio says its
+        detail in its language: ``app.ui.language.say``)."""
+        if isinstance(self.message, Phrase):
+            return Phrase(CODED, code=self.code.value, detail=self.message)
+        return super().__str__()
 
 
 def code_named(value: str) -> ErrorCode | QaCode | None:

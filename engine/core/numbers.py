@@ -19,8 +19,10 @@ import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.core.codes import EngineError, ErrorCode
+from engine.core.phrases import Phrase
 
 
 def _shown(value: float) -> str:
@@ -31,6 +33,34 @@ def _shown(value: float) -> str:
 # its language (scripts/translations hands them to lupdate in the "units" context; a test checks
 # every declared range's unit is here).
 UNITS = ("s", "MB", "dB", "dBTP", "LUFS", "Hz", "frames/s", "jobs/s", "pixels", "semitones", "×", "%")
+# What a range's numbers mean, said after it: declared here, once, so the studio can say each in
+# its language (scripts/translations hands them to lupdate in the "ranges" context).
+HINTS = ("(0 = automatic)", "(0 = off)", "(-40 = off)", "(24 h)", "(or auto)", "per level unit",
+         "(a fraction of the measured jobs)", "(a fraction of the samples)",
+         "(1 = the voice's own rate, 2 = twice as fast)", "(rate and stretch together)")
+
+
+class RangePhrase(Phrase):
+    """A range's words (a refusal, what the range takes), translated in the ``ranges`` context."""
+
+    context: ClassVar[str] = "ranges"
+
+
+class UnitPhrase(Phrase):
+    """A unit as written after a number (" s"), translated in the ``units`` context."""
+
+    context: ClassVar[str] = "units"
+
+
+# The sentences of a range, declared once (scripts/translations hands them to lupdate).
+AT_LEAST = "at least {low}{unit}"
+FROM_TO = "from {low} to {high}{unit}"
+WITH_HINT = "{span} {hint}"
+REFUSAL = "{name} must be a number {span}, got {value}"
+REFUSAL_WHOLE = "{name} must be a whole number {span}, got {value}"
+REFUSAL_ON = "{name} must be a number {span} on {owner}, got {value}"
+REFUSAL_WHOLE_ON = "{name} must be a whole number {span} on {owner}, got {value}"
+TEMPLATES = (AT_LEAST, FROM_TO, WITH_HINT, REFUSAL, REFUSAL_WHOLE, REFUSAL_ON, REFUSAL_WHOLE_ON, *HINTS)
 
 
 @dataclass(frozen=True)
@@ -54,6 +84,8 @@ class Range:
     def __post_init__(self) -> None:
         if not (math.isfinite(self.low) and self.low <= self.high):
             raise ValueError(f"{self.name}: {self.low!r} to {self.high!r} is no range")
+        if self.hint and self.hint not in HINTS:
+            raise ValueError(f"{self.name}: the hint {self.hint!r} is not one of numbers.HINTS")
         if self.default is not None:
             self.check(self.default)  # a declaration that breaks its own range fails at import
 
@@ -65,16 +97,19 @@ class Range:
         return f" {self.unit}" if self.unit[0].isalnum() else self.unit
 
     def describe(self) -> str:
-        """"from 0.25 to 4×", "at least 1 s", with the hint after it."""
-        span = (f"at least {_shown(self.low)}{self.suffix}" if math.isinf(self.high)
-                else f"from {_shown(self.low)} to {_shown(self.high)}{self.suffix}")
-        return f"{span} {self.hint}" if self.hint else span
+        """"from 0.25 to 4×", "at least 1 s", with the hint after it (a RangePhrase)."""
+        unit = UnitPhrase(self.suffix) if self.suffix else ""
+        span = (RangePhrase(AT_LEAST, low=_shown(self.low), unit=unit) if math.isinf(self.high)
+                else RangePhrase(FROM_TO, low=_shown(self.low), high=_shown(self.high), unit=unit))
+        return RangePhrase(WITH_HINT, span=span, hint=RangePhrase(self.hint)) if self.hint else span
 
     def refusal(self, value: object) -> str:
-        """The one sentence refusing ``value``: the setting, the range and the value."""
-        noun = "a whole number" if self.whole else "a number"
-        where = f" on {self.owner}" if self.owner else ""
-        return f"{self.name} must be {noun} {self.describe()}{where}, got {value!r}"
+        """The one sentence refusing ``value``: the setting, the range and the value (a RangePhrase)."""
+        if self.owner:
+            return RangePhrase(REFUSAL_WHOLE_ON if self.whole else REFUSAL_ON, name=self.name, span=self.describe(),
+                               owner=self.owner, value=repr(value))
+        return RangePhrase(REFUSAL_WHOLE if self.whole else REFUSAL, name=self.name, span=self.describe(),
+                           value=repr(value))
 
     def holds(self, value: object) -> bool:
         """Whether :meth:`check` takes ``value``."""

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Self
 
+# A coded error whose detail is a phrase ("E_INVALID_VALUE: speed must be …"): the code stays, the
+# studio says the detail in its language.
+CODED = "{code}: {detail}"
+
 
 class Phrase(str):
     """An English sentence made from a declared template and its arguments.

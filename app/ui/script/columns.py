@@ -35,7 +35,9 @@ from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
 from app.ui.language import fill, say
 from engine.core.codes import QaCode
+from engine.hearing.qa import wording as qa_wording
 from engine.hearing.qa.checks import Finding, TakeChecks
+from engine.hearing.qa.wording import QaPhrase
 
 if TYPE_CHECKING:
     from app.ui.script.lines_model import LinesModel
@@ -364,8 +366,8 @@ class QaColumn(LineColumn):
         over = model.overrun(line)
         if over > 0 and not any(f.code == QaCode.OVERRUN for f in findings):
             limit = model.project.settings.qa.max_overrun_s
-            findings = (Finding(QaCode.OVERRUN, f"the take runs {over:.2f} s past its slot, within the "
-                                              f"{limit:.2f} s QA allows (a warning, not a failure)"),) + findings
+            findings = (Finding(QaCode.OVERRUN, QaPhrase(qa_wording.OVERRUN_WARNING, seconds=over, limit=limit)),
+                        ) + findings
         return qa_tooltip(take.qa, findings)
 
 
@@ -481,25 +483,37 @@ class Column(enum.IntEnum):
 
 def qa_error_tooltip(error: str) -> str:
     """Why a take's QA check could not run, and how to run it again."""
-    return (f"The QA check could not run: {error}\n"
-            "The take itself is kept. Check QA again (Render menu or right-click), or render the line again.")
+    return fill(QCoreApplication.translate(
+        "QaTooltip", "The QA check could not run: {error}\nThe take itself is kept. Check QA again (Render menu or "
+        "right-click), or render the line again."), error=say(error))
+
+
+def finding_text(finding: Finding) -> str:
+    """One QA finding as the studio shows it: its code, and its reason in the studio's language
+    (the reason is a QaPhrase of engine.hearing.qa.wording)."""
+    return fill(QCoreApplication.translate("QaTooltip", "{code}: {reason}"), code=finding.code,
+                reason=say(finding.message))
 
 
 def qa_tooltip(checks: TakeChecks, findings: tuple[Finding, ...]) -> str:
     """The findings first (what to fix), then what was measured (why)."""
-    lines = [str(finding) for finding in findings] or ["Passed every check."]
+    lines = [finding_text(finding) for finding in findings] or [QCoreApplication.translate("QaTooltip", "Passed every check.")]
     lines.append("")
     if checks.wer is not None:
-        what = "Character" if checks.metric == "cer" else "Word"
-        lines.append(f"{what} error rate {checks.wer:.2f} ({checks.language}); {checks.recogniser} heard "
-                     f"“{checks.transcript}”")
+        rate = (QCoreApplication.translate("QaTooltip", "Character error rate {rate:.2f} ({language}); {recogniser} heard “{heard}”") if checks.metric == "cer"
+                else QCoreApplication.translate("QaTooltip", "Word error rate {rate:.2f} ({language}); {recogniser} heard “{heard}”"))
+        lines.append(fill(rate, rate=checks.wer, language=checks.language, recogniser=checks.recogniser,
+                          heard=checks.transcript))
     if checks.expected_speech_s:
-        lines.append(f"Speech: {checks.speech_s:.2f} s where the text needs about {checks.expected_speech_s:.2f} s")
-    lines.append(f"Clipping: {checks.clipping:.2%} of samples at full scale")
-    lines.append(f"Silence: {checks.leading_silence_s:.2f} s before, longest pause {checks.inner_silence_s:.2f} s, "
-                 f"{checks.trailing_silence_s:.2f} s after")
+        lines.append(fill(QCoreApplication.translate("QaTooltip", "Speech: {speech:.2f} s where the text needs about {expected:.2f} s"),
+                          speech=checks.speech_s, expected=checks.expected_speech_s))
+    lines.append(fill(QCoreApplication.translate("QaTooltip", "Clipping: {share:.2%} of samples at full scale"), share=checks.clipping))
+    lines.append(fill(QCoreApplication.translate("QaTooltip", "Silence: {before:.2f} s before, longest pause {pause:.2f} s, {after:.2f} s after"),
+                      before=checks.leading_silence_s, pause=checks.inner_silence_s, after=checks.trailing_silence_s))
     if checks.resemblance is not None:
-        lines.append(f"Resemblance to the character's clip: {checks.resemblance:.2f} (GE2E cosine, 1 = same voice)")
-    lines.append(f"Checked {checks.checked.replace('T', ' ')[:16]} UTC" +
-                 (f" with {checks.recogniser}" if checks.recogniser else ""))
+        lines.append(fill(QCoreApplication.translate("QaTooltip", "Resemblance to the character's clip: {resemblance:.2f} (GE2E cosine, 1 = same voice)"),
+                          resemblance=checks.resemblance))
+    checked = checks.checked.replace("T", " ")[:16]
+    lines.append(fill(QCoreApplication.translate("QaTooltip", "Checked {when} UTC with {recogniser}"), when=checked, recogniser=checks.recogniser)
+                 if checks.recogniser else fill(QCoreApplication.translate("QaTooltip", "Checked {when} UTC"), when=checked))
     return "\n".join(lines)

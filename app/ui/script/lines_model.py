@@ -42,6 +42,7 @@ from app.project import (
 from app.project.qa import chosen_verdicts, overrun_of, placements
 from app.project.readiness import LineInUnspokenLanguage, language_gaps
 from app.project.timing import LineTiming, line_timings
+from app.ui.language import fill, said_error
 from app.ui.script.columns import (
     ESTIMATE_COLOUR,
     STATUS_COLOUR,
@@ -338,7 +339,9 @@ class LinesModel(QAbstractTableModel):
         try:
             command = Column(index.column()).spec.write(self.line_at(index.row()), value)
         except ValueError as exc:
-            self._doc.error.emit(f"{ErrorCode.INVALID_VALUE}: line {index.row() + 1}: {exc}")
+            # said here: the signal carries a plain string, and a range's refusal is a phrase
+            detail = fill(self.tr("line {row}: {detail}"), row=index.row() + 1, detail=said_error(exc))
+            self._doc.error.emit(f"{ErrorCode.INVALID_VALUE.value}: {detail}")  # the code as explain() reads it
             return False
         return command is not None and self._doc.push(command)
 

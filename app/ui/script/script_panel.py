@@ -57,7 +57,7 @@ from app.project.undo import MergeCharacters
 from app.ui.characters.cast_edits import split_off
 from app.ui.characters.fields import colour_icon
 from app.ui.language import fill
-from app.ui.script.columns import STATUS_TEXT, Column, qa_error_tooltip
+from app.ui.script.columns import STATUS_TEXT, Column, finding_text, qa_error_tooltip
 from app.ui.script.line_delivery import LineDelivery
 from app.ui.script.lines_model import LINE_ID_ROLE, LineFilterProxy, LinesModel
 from app.ui.script.render_controller import format_eta, progress_bar_text
@@ -582,7 +582,7 @@ class ScriptPanel(QWidget):
             if chosen:
                 second.append(self.tr("in use"))
             item = QListWidgetItem(" · ".join(first) + "\n" + " · ".join(second))
-            findings = "\n".join(verdict.reasons) if verdict is not None else qa_error_tooltip(qa_error) if qa_error else ""
+            findings = "\n".join(map(finding_text, verdict.findings)) if verdict is not None else qa_error_tooltip(qa_error) if qa_error else ""
             item.setToolTip(f"{take.text}\n{findings}".strip())
             item.setData(Qt.ItemDataRole.UserRole, take.id)
             self.takes.addItem(item)

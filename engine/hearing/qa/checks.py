@@ -30,6 +30,7 @@ from engine.core.languages import (
 )
 from engine.core.numbers import Range, ranges
 from engine.core.silence import sound_intervals
+from engine.hearing.qa import wording
 from engine.hearing.qa.recognise import (
     AUTO,
     CONFIDENT_DETECTION,
@@ -46,6 +47,7 @@ from engine.hearing.qa.wer import (
     error_rate,
     metric_for,
 )
+from engine.hearing.qa.wording import QaPhrase
 from engine.hearing.whisper import DEFAULT_MODEL
 from engine.voiceprint.encoder import SpeakerEncoder
 
@@ -210,7 +212,8 @@ class TakeChecks:
 
 
 class Finding(NamedTuple):
-    """One thing a check found: a ``QA_*`` code and a sentence for people."""
+    """One thing a check found: a ``QA_*`` code and a sentence for people (a
+    :class:`~engine.hearing.qa.wording.QaPhrase`, which the studio says in its language)."""
 
     code: str
     message: str
@@ -421,28 +424,27 @@ def _speech_findings(checks: TakeChecks, t: QaThresholds) -> list[Finding]:
     far from the text's."""
     failed: list[Finding] = []
     if checks.silent:
-        failed.append(Finding(QaCode.SILENT, f"the take is silent ({checks.duration_s:.2f} s without sound)"))
+        failed.append(Finding(QaCode.SILENT, QaPhrase(wording.SILENT, seconds=checks.duration_s)))
     limit = t.max_cer if checks.metric == CER else t.max_wer
-    what = "character error rate" if checks.metric == CER else "word error rate"
+    misheard = wording.MISHEARD_CER if checks.metric == CER else wording.MISHEARD_WER
     if checks.transcript == "":  # a silent take has its own finding
         if not checks.silent:
-            failed.append(Finding(QaCode.NO_SPEECH, "the recogniser heard no speech (noise, or sound that is not speech)"))
+            failed.append(Finding(QaCode.NO_SPEECH, QaPhrase(wording.NO_SPEECH)))
     elif checks.wer is not None and checks.wer > limit:
         failed.append(Finding(QaCode.UNINTELLIGIBLE,
-                              f"the recogniser heard “{checks.transcript}” ({what} {checks.wer:.2f}, limit {limit:.2f})"))
+                              QaPhrase(misheard, heard=checks.transcript, rate=checks.wer, limit=limit)))
     if checks.detected_language and language_code(checks.detected_language) != language_code(checks.language) \
             and (checks.language_probability or 0.0) >= t.min_language_confidence and checks.transcript != "":
-        failed.append(Finding(QaCode.WRONG_LANGUAGE, f"the take sounds like “{checks.detected_language}” "
-                                                   f"(probability {checks.language_probability:.2f}), "
-                                                   f"not “{checks.language}”"))
+        failed.append(Finding(QaCode.WRONG_LANGUAGE, QaPhrase(
+            wording.WRONG_LANGUAGE, detected=checks.detected_language, probability=checks.language_probability,
+            expected=checks.language)))
     if checks.expected_speech_s and not checks.silent and checks.transcript != "":
         ratio = checks.speech_s / checks.expected_speech_s
         if ratio < t.min_duration_ratio:
             heard_all = checks.wer is not None and checks.wer <= limit
-            code, why = (QaCode.TOO_FAST, "spoken far too fast") if heard_all else (QaCode.TOO_SHORT, "cut short?")
-            failed.append(Finding(code, f"{checks.speech_s:.2f} s of speech where the text needs about "
-                                        f"{checks.expected_speech_s:.2f} s ({ratio:.0%}, minimum "
-                                        f"{t.min_duration_ratio:.0%}): {why}"))
+            code, template = (QaCode.TOO_FAST, wording.TOO_FAST) if heard_all else (QaCode.TOO_SHORT, wording.TOO_SHORT)
+            failed.append(Finding(code, QaPhrase(template, speech=checks.speech_s, expected=checks.expected_speech_s,
+                                                 ratio=ratio, minimum=t.min_duration_ratio)))
     return failed
 
 
@@ -450,16 +452,15 @@ def _sound_findings(checks: TakeChecks, t: QaThresholds) -> list[Finding]:
     """What the signal shows: clipping, and silence before, inside or after the speech."""
     failed: list[Finding] = []
     if checks.clipping > t.max_clipping:
-        failed.append(Finding(QaCode.CLIPPING, f"{checks.clipping:.2%} of samples are at full scale "
-                                             f"(limit {t.max_clipping:.2%})"))
+        failed.append(Finding(QaCode.CLIPPING, QaPhrase(wording.CLIPPING, share=checks.clipping, limit=t.max_clipping)))
     if not checks.silent:
-        for code, where, value, limit in (
-            (QaCode.LEADING_SILENCE, "before the speech", checks.leading_silence_s, t.max_leading_silence_s),
-            (QaCode.INNER_SILENCE, "inside the speech", checks.inner_silence_s, t.max_inner_silence_s),
-            (QaCode.TRAILING_SILENCE, "after the speech", checks.trailing_silence_s, t.max_trailing_silence_s),
+        for code, template, value, limit in (
+            (QaCode.LEADING_SILENCE, wording.LEADING_SILENCE, checks.leading_silence_s, t.max_leading_silence_s),
+            (QaCode.INNER_SILENCE, wording.INNER_SILENCE, checks.inner_silence_s, t.max_inner_silence_s),
+            (QaCode.TRAILING_SILENCE, wording.TRAILING_SILENCE, checks.trailing_silence_s, t.max_trailing_silence_s),
         ):
             if value > limit:
-                failed.append(Finding(code, f"{value:.2f} s of silence {where} (limit {limit:.2f} s)"))
+                failed.append(Finding(code, QaPhrase(template, seconds=value, limit=limit)))
     return failed
 
 
@@ -469,15 +470,15 @@ def judge(checks: TakeChecks, thresholds: QaThresholds, overrun_s: float | None 
     t = thresholds
     failed = _speech_findings(checks, t) + _sound_findings(checks, t)
     if overrun_s is not None and overrun_s > t.max_overrun_s:
-        failed.append(Finding(QaCode.OVERRUN, f"the take runs {overrun_s:.2f} s past its slot "
-                                            f"(limit {t.max_overrun_s:.2f} s)"))
+        failed.append(Finding(QaCode.OVERRUN, QaPhrase(wording.OVERRUN, seconds=overrun_s, limit=t.max_overrun_s)))
     if checks.resemblance is not None and checks.resemblance < t.min_resemblance:
-        failed.append(Finding(QaCode.UNLIKE_VOICE, f"resemblance to the character's clip is {checks.resemblance:.2f} "
-                                                 f"(minimum {t.min_resemblance:.2f})"))
+        failed.append(Finding(QaCode.UNLIKE_VOICE, QaPhrase(wording.UNLIKE_VOICE, resemblance=checks.resemblance,
+                                                            minimum=t.min_resemblance)))
     notes: list[Finding] = []
     if checks.wer is None:
         # Checks stored before the reason was: the recogniser then knew English only.
-        why = checks.not_checked or f"no recogniser for language “{checks.language or 'undetermined'}”"
-        notes.append(Finding(QaCode.NOT_CHECKED, f"intelligibility not checked: {why}"))
+        why = checks.not_checked or QaPhrase(wording.NO_RECOGNISER,
+                                             language=checks.language or QaPhrase(wording.UNDETERMINED))
+        notes.append(Finding(QaCode.NOT_CHECKED, QaPhrase(wording.NOT_CHECKED, why=why)))
     passed: bool | None = False if failed else (None if notes else True)
     return Verdict(passed=passed, findings=tuple(failed + notes))

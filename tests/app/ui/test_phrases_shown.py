@@ -164,3 +164,49 @@ def test_the_stress_verdict_is_said_in_chinese_and_stays_english_for_the_report(
     assert said.startswith("在 piper（2 个槽位）上，本机在目标之内（首段音频 p95 ≤ 1.50 秒，无错误，无卡顿；"), said
     assert "在 4 个用户时，首段音频 p95 为 2.00 秒（> 1.50 秒）；5 个任务中有 1 个出错（E_BACKEND ×1）。" in said, said
     assert set(LATIN_WORD.findall(said)) <= {"piper", "p95", "E_BACKEND"}, said
+
+
+def test_the_qa_tooltip_says_every_reason_in_chinese(chinese: None) -> None:
+    """The QA column's tooltip and the takes list: each finding's reason (a QaPhrase of
+    engine/hearing/qa/wording.py) and what was measured, in the studio's language."""
+    from app.ui.script.columns import finding_text, qa_error_tooltip, qa_tooltip
+    from engine.hearing.qa.checks import QaThresholds, TakeChecks, judge
+
+    checks = TakeChecks(checked="2026-01-01T00:00:00+00:00", duration_s=3.0, language="en", recogniser="whisper-base",
+                        transcript="i told you", wer=0.1, clipping=0.02, leading_silence_s=1.2, inner_silence_s=0.3,
+                        trailing_silence_s=0.2, resemblance=0.1, expected_speech_s=6.0)
+    findings = judge(checks, QaThresholds(), overrun_s=0.6).findings
+    assert [finding_text(f) for f in findings][:2] == ["QA_TOO_FAST：语音 1.60 秒，台词约需 6.00 秒（27%，下限 67%）：语速过快",
+                                                      "QA_CLIPPING：2.00% 的采样达到满幅（上限 0.10%）"]
+    tip = qa_tooltip(checks, findings)
+    assert "该版本超出时段 0.60 秒（上限 0.25 秒）" in tip and "与角色参考音频的相似度为 0.10（下限 0.25）" in tip
+    assert "词错误率 0.10（en）；whisper-base 听到的是“i told you”" in tip and "质检于 2026-01-01 00:00 UTC" in tip
+    words = set(LATIN_WORD.findall(tip))
+    assert words <= {"whisper", "base", "told", "you", "cosine"}, words  # the recogniser, what it heard, GE2E
+    assert qa_error_tooltip("E_QA: no model").startswith("质检未能运行：E_QA: no model\n")
+
+
+def test_a_range_refusal_is_said_in_chinese(chinese: None, project: Project) -> None:
+    """A number out of its range (engine/core/numbers.py): the error dialog's headline and its
+    detail, and the script table's refusal of a start time past 24 h, in the studio's language."""
+    from app.project.messages import explain
+    from app.ui.language import translated
+    from app.ui.script.lines_model import Column, LinesModel
+    from app.ui.window.document import Document
+    from engine.core.numbers import RangeError
+    from engine.core.protocol import SPEED
+
+    with pytest.raises(RangeError) as refused:
+        SPEED.check(9)
+    shown = translated(explain(str(refused.value)))
+    assert shown.detail == "Speed 必须是从 0.25 到 4×（1 = 音色本身的语速，2 = 两倍速）的数，收到的是 9。", shown
+    assert shown.code == "E_BAD_SETTING" and chinese_only(shown.headline)
+    document = Document(project)
+    said: list[str] = []
+    document.error.connect(said.append)
+    model = LinesModel(document)
+    assert not model.setData(model.index(0, Column.START), "100000")
+    assert said and "必须是从 0 到 86400 秒（24 小时）的数" in said[0], said
+    assert said[0].startswith("E_INVALID_VALUE: 第 1 行：")
+    explained = translated(explain(said[0]))
+    assert chinese_only(explained.headline) and explained.code == "E_INVALID_VALUE"

@@ -64,6 +64,8 @@ def messages(path: Path) -> dict[tuple[str, str], list[str]]:
     ('LABELS = {"loud": "Broadcast (EBU R128)"}\ncombo.addItem(LABELS[key], key)', "an entry of a dict of words"),
     ('LABELS = {"loud": "Broadcast"}\nlabel.setText(LABELS.get(key, ""))', "a dict of words read with get"),
     ('self.slots = whole_spin(ENGINE_SLOTS, special="auto")', "a spin box's text for its lowest value"),
+    ('def qa_tooltip(checks):\n    return f"Checked {checks.checked} UTC"', "what a tooltip function returns"),
+    ('class QaColumn:\n    def display(self, line):\n        return "Failed"', "a table cell's text"),
 ])
 def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: str) -> None:
     assert check_source(source), f"{kind} was not found in {source!r}"
@@ -84,6 +86,7 @@ def test_the_checker_finds_each_kind_of_untranslated_string(source: str, kind: s
     'self.text = Phrase(phrases.ADD_CHARACTER, name=name)',
     'Macro(edits, self.tr("Cast from library"))',
     'counted(n, phrases.MOVE_LINE, phrases.MOVE_LINES)',
+    'def qa_tooltip(checks):\n    return fill(QCoreApplication.translate("QaTooltip", "Checked {when}"), when=checks.checked)',
 ])
 def test_the_checker_leaves_translated_and_unseen_strings(source: str) -> None:
     assert check_source(source) == []

@@ -28,7 +28,8 @@ untranslated too: lupdate cannot collect it; ``tr(…).format(…)`` is refused 
 would be Python's, "1.5" under a German locale: ``fill(self.tr(…), …)`` writes them the locale's way); so is ``translate()`` with a variable count, whose
 plural forms lupdate does not see (it reads them from ``self.tr(text, "", count)`` only). Words a
 studio widget hands to its Qt base class are a sink too (``super().__init__("Take QA", parent)``).
-Calls on a logger (``log.warning("…")``) are not sinks: logs stay English.
+What a studio function named ``…tooltip`` or ``…display`` returns is shown too (a table
+cell's text, the takes' QA tooltip). Calls on a logger (``log.warning("…")``) are not sinks: logs stay English.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ STATIC_SINKS: dict[str, Positions] = {
     **{f"QInputDialog.{kind}": ((1, 2), ("title", "label")) for kind in ("getText", "getInt", "getDouble",
                                                                          "getItem", "getMultiLineText")},
 }
+# Functions whose result the studio shows (a table cell's text, a tooltip): their returns are sinks.
+SHOWN_RETURNS = ("tooltip", "display")
 WRAPPERS = frozenset({"tr", "translate", "QT_TRANSLATE_NOOP", "QT_TR_NOOP", "QT_TRANSLATE_NOOP3"})
 LOGGERS = frozenset({"log", "logger", "logging", "_log", "LOG", "LOGGER"})
 
@@ -190,6 +193,15 @@ class _Checker(ast.NodeVisitor):
                 text = self._bare_words(node.value)
                 if text is not None:
                     self.findings.append(Finding(self.path, node.lineno, "an undo text", text))
+        self.generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.name.endswith(SHOWN_RETURNS) and not self.path.startswith(("app/project/", "app/commands/")):
+            for statement in ast.walk(node):
+                if isinstance(statement, ast.Return) and statement.value is not None:
+                    text = self._bare_words(statement.value)
+                    if text is not None:
+                        self.findings.append(Finding(self.path, statement.lineno, f"what {node.name}() returns", text))
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
