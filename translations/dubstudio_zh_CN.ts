@@ -6255,8 +6255,18 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+1"/>
+        <source>piper</source>
+        <translation>Piper</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>zh-baker (embedded Mandarin, female; non-commercial)</source>
         <translation>zh-baker（内置普通话女声；仅限非商业用途）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>zh-baker</source>
+        <translation>zh-baker</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6265,8 +6275,41 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+1"/>
+        <source>embedded</source>
+        <translation>内置音色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>CosyVoice2-0.5B (voice cloning)</source>
         <translation>CosyVoice2-0.5B（声音克隆）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cosyvoice2</source>
+        <translation>CosyVoice2</translation>
+    </message>
+</context>
+<context>
+    <name>engine</name>
+    <message>
+        <location line="+2"/>
+        <source>started</source>
+        <translation>已启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loading {backend}</source>
+        <translation>正在加载 {backend}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>opening the voice cache</source>
+        <translation>正在打开音色缓存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warming up</source>
+        <translation>正在预热</translation>
     </message>
 </context>
 <context>
@@ -6380,12 +6423,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+212"/>
+        <location filename="../app/ui/language.py" line="+213"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-11"/>
+        <location filename="../build/translations/code_headlines.py" line="-20"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -6428,7 +6471,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+120"/>
+        <location line="+129"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -6649,6 +6692,76 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+1"/>
+        <source>{backend} ({details})</source>
+        <translation>{backend}（{details}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{kind} weights</source>
+        <translation>{kind}权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{kind} model</source>
+        <translation>{kind}模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{kind} {size} model</source>
+        <translation>{kind}{size}模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>real</source>
+        <translation>真实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>synthetic</source>
+        <translation>合成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tiny</source>
+        <translation>微型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>full</source>
+        <translation>全尺寸</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown</source>
+        <translation>未知尺寸</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device}, {count} slot</source>
+        <translation>{device}，{count} 个槽位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device}, {count} slots</source>
+        <translation>{device}，{count} 个槽位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warm-up over before the first level (waited {seconds:.1f} s)</source>
+        <translation>预热在第一个级别前完成（等待了 {seconds:.1f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warm-up not over after {seconds:.0f} s: the first level may include it</source>
+        <translation>{seconds:.0f} 秒后预热仍未完成：第一个级别可能包含预热时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
@@ -6657,11 +6770,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>{first}; {rest}</source>
         <translation>{first}；{rest}</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>{first} · {rest}</source>
+        <translation>{first} · {rest}</translation>
+    </message>
 </context>
 <context>
     <name>measures</name>
     <message>
-        <location line="-158"/>
+        <location line="-173"/>
         <source>jobs</source>
         <translation>任务数</translation>
     </message>
@@ -7480,9 +7598,17 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
 </context>
 <context>
+    <name>probes</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="-90"/>
+        <source>Hardware probe: CosyVoice2-0.5B (synthetic weights)</source>
+        <translation>硬件探测：CosyVoice2-0.5B（合成权重）</translation>
+    </message>
+</context>
+<context>
     <name>qa</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="+76"/>
+        <location line="+181"/>
         <source>the take is silent ({seconds:.2f} s without sound)</source>
         <translation>该版本没有声音（{seconds:.2f} 秒无声）</translation>
     </message>
@@ -7570,7 +7696,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>ranges</name>
     <message>
-        <location line="-91"/>
+        <location line="-106"/>
         <source>at least {low}{unit}</source>
         <translation>至少 {low}{unit}</translation>
     </message>

@@ -24,7 +24,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QFontDatabase
 
-from app.project.messages import FULL_STOP, Explained, sentence
+from app.project.messages import FULL_STOP, Explained, explain, sentence
 from app.project.phrases import Phrase, language_name
 from engine.core.codes import code_named
 from engine.core.languages import rules_for
@@ -185,6 +185,14 @@ def say(text: str) -> str:
         return str(text)
 
 
+def shown_message(message: str) -> str:
+    """A message as the studio shows it: a coded one (``"E_NO_CLIP: …"``, also one stored in
+    project.json, such as a line's last render error) in words, its headline (and a detail made
+    as a phrase) in the studio's language, the code last; any other said as it is."""
+    explained = translated(explain(message))
+    return str(explained) if explained.code else say(message)
+
+
 def said_error(error: BaseException) -> str:
     """What ``error`` says, in the studio's language: an EngineError whose message is a phrase (a
     range's refusal: ``"E_INVALID_VALUE: …"``), or an error made from a phrase alone
@@ -196,9 +204,10 @@ def said_error(error: BaseException) -> str:
 
 
 # The engine's declaration tables whose names the studio shows, each a translation context of its
-# own (scripts/translations hands their names to lupdate): backends' and translators' display
-# names (``dubstudio backends``), the load report's measures (the Stress results table's rows).
-BACKEND_NAMES, TRANSLATOR_NAMES, MEASURE_NAMES = "backends", "translators", "measures"
+# own (scripts/translations hands their names to lupdate): backends' display labels and names
+# (``dubstudio backends``), translators' display names, the load report's measures (the Stress
+# results table's rows), the hardware probes' names (the Stress tab's presets).
+BACKEND_NAMES, TRANSLATOR_NAMES, MEASURE_NAMES, PROBE_NAMES = "backends", "translators", "measures", "probes"
 
 
 def declared(context: str, text: str) -> str:

@@ -15,13 +15,14 @@ import numbers
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 # The one table of codes (a failure event carries one) and the error that carries one,
 # re-exported: callers import both from here.
 from engine.core.codes import EngineError as EngineError
 from engine.core.codes import ErrorCode as ErrorCode
 from engine.core.numbers import Range
+from engine.core.phrases import Phrase
 
 if TYPE_CHECKING:
     import numpy as np
@@ -197,13 +198,34 @@ def speaking_backend(backend: str, language: str) -> str:
     return EMBEDDED_VOICES.get(language, EMBEDDED_OTHER_VOICE)
 
 
+class BackendName(Phrase):
+    """A backend's name ("embedded") inside a sentence; the studio shows it in its language
+    (the ``backends`` context, beside the backends' display labels)."""
+
+    context: ClassVar[str] = "backends"
+
+
+class StagePhrase(Phrase):
+    """A start-up stage of the engine, said by the studio in the ``engine`` context."""
+
+    context: ClassVar[str] = "engine"
+
+
+# The engine's start-up stages, declared once (scripts/translations hands them to lupdate).
+STARTED = "started"
+LOADING = "loading {backend}"  # the backend a BackendName
+OPENING_CACHE = "opening the voice cache"
+WARMING_UP = "warming up"
+STAGES = (STARTED, LOADING, OPENING_CACHE, WARMING_UP)
+
+
 @dataclass(frozen=True)
 class EngineStarting:
     """Start-up progress. The first one ("started") is the handshake: the engine's interpreter
     runs our code and is tied to its parent; more follow as it loads (see EngineClient.start)."""
 
     pid: int
-    stage: str  # "started", "loading piper", "opening the voice cache", ...
+    stage: str  # a StagePhrase of STAGES: "started", "loading piper", "opening the voice cache", ...
     elapsed_s: float  # since the engine's code began to run
 
 

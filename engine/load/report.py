@@ -20,9 +20,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.core.files import atomic_write_text
+from engine.core.protocol import BackendName
+from engine.load import wording
 from engine.load.records import JOB_FIELDS, JobRecord
 from engine.load.sampler import ResourceSample
 from engine.load.stats import CHANGE_KEYS, SUMMARY_FIELDS, LevelStats, Summary, Verdict
+from engine.load.wording import LoadPhrase, joined
 from engine.synthesis.backends.cosyvoice_models import synthetic_banner
 
 SCHEMA = "dubstudio.bench/1"
@@ -113,16 +116,20 @@ class BenchReport:
 
 
 def hardware_line(report: BenchReport) -> str:
-    """What the run measured, in one line: backend, model kind, device, slots, versions."""
+    """What the run measured, in one line: backend, model kind, device, slots, versions (a phrase:
+    the studio says it in its language, also for a report read back from JSON)."""
     engine, machine = report.engine, report.machine
-    parts = [str(engine.get("backend", "?"))]
+    parts: list[str] = [BackendName(str(engine.get("backend", "?")))]
     if engine.get("model_kind"):
-        size = f" {engine['model_size']}" if engine.get("model_size") else ""
-        parts.append(f"{engine['model_kind']}{size} model")
+        kind = wording.declared(str(engine["model_kind"]))
+        parts.append(LoadPhrase(wording.MODEL_SIZE, kind=kind, size=wording.declared(str(engine["model_size"])))
+                     if engine.get("model_size") else LoadPhrase(wording.MODEL_KIND, kind=kind))
     device = str(engine.get("device", "")) or ("cpu" if not machine.get("gpus") else "?")
     if engine.get("gpu_name"):
         device += f" ({engine['gpu_name']}, {engine.get('gpu_memory_gb')} GB)"
-    parts.append(f"{device}, {engine.get('slots', '?')} slots")
+    slots = engine.get("slots")
+    parts.append(LoadPhrase.counted(slots, wording.DEVICE_SLOT, wording.DEVICE_SLOTS, device=device)
+                 if isinstance(slots, int) else LoadPhrase(wording.DEVICE_SLOTS, device=device, count="?"))
     versions = [f"{name} {engine[key]}" for name, key in (("torch", "torch"), ("CUDA", "cuda"), ("driver", "driver"))
                 if engine.get(key)]
     if not engine.get("driver") and machine.get("nvidia_driver"):
@@ -131,9 +138,9 @@ def hardware_line(report: BenchReport) -> str:
         parts.append(", ".join(versions))
     warm_up = engine.get("warm_up") or {}
     if warm_up.get("over") is not None:  # reports from before the engine said when it was warm lack it
-        parts.append(f"warm-up over before the first level (waited {warm_up['waited_s']:.1f} s)" if warm_up["over"]
-                     else f"warm-up not over after {warm_up['waited_s']:.0f} s: the first level may include it")
-    return " · ".join(parts)
+        parts.append(LoadPhrase(wording.WARM_UP_OVER if warm_up["over"] else wording.WARM_UP_NOT_OVER,
+                                seconds=warm_up["waited_s"]))
+    return joined(parts, wording.DOT_LIST)
 
 
 # --- CSV and the terminal table ------------------------------------------------------------

@@ -26,6 +26,7 @@ from engine.core.numbers import RangeError
 from engine.core.protocol import (
     SLOTS,
     AudioChunk,
+    BackendName,
     EngineClientProtocol,
     EngineError,
     EngineReady,
@@ -145,11 +146,13 @@ HARDWARE_FACTS = ("device", "gpu_name", "gpu_memory_gb", "torch", "cuda", "drive
 
 def engine_label(info: dict[str, Any]) -> str:
     """"cosyvoice2 (synthetic weights, cuda:0)" for the verdict sentence; the bare name when
-    the backend reports neither a model kind nor a device."""
-    details = [f"{info['model_kind']} weights"] if info.get("model_kind") else []
+    the backend reports neither a model kind nor a device (a phrase the studio says)."""
+    details: list[str] = ([LoadPhrase(wording.WEIGHTS, kind=wording.declared(str(info["model_kind"])))]
+                          if info.get("model_kind") else [])
     if info.get("device"):
         details.append(str(info["device"]))
-    return f"{info['backend']} ({', '.join(details)})" if details else str(info["backend"])
+    backend = BackendName(str(info["backend"]))
+    return LoadPhrase(wording.ENGINE_DETAILS, backend=backend, details=wording.joined(details)) if details else backend
 
 
 class LoadRunner:

@@ -14,6 +14,8 @@ from typing import Any
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range, ranges
+from engine.core.phrases import Phrase
+from engine.core.protocol import BackendName
 from engine.load import wording
 from engine.load.records import OK, JobRecord
 from engine.load.sampler import ResourceSample
@@ -405,7 +407,7 @@ def make_verdict(levels: Sequence[LevelStats], objective: Objective, mode: str, 
             first_miss = stats
             break
         capacity = stats
-    prefix = LoadPhrase.counted(slots, wording.ON_SLOT, wording.ON_SLOTS, backend=backend)
+    prefix = LoadPhrase.counted(slots, wording.ON_SLOT, wording.ON_SLOTS, backend=backend if isinstance(backend, Phrase) else BackendName(backend))
     served = LoadPhrase(wording.SERVES if mode == "closed" else wording.KEEPS_UP)
     target = objective.describe()
     highest = LoadPhrase(wording.HIGHEST_REACHED if unreached else wording.HIGHEST_TRIED)

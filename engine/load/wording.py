@@ -75,9 +75,21 @@ LEVEL_AND_WHY = "{label} ({why})"
 MISSED_UNREACHED = "{label} (even though not reached: {why})"
 MORE_JOBS_CLOSED = "give them at least as many jobs as users"
 MORE_JOBS_OPEN = "hold them for more jobs"
+# --- the engine measured (engine/load/runner.py engine_label, engine/load/report.py hardware_line)
+ENGINE_DETAILS = "{backend} ({details})"
+WEIGHTS = "{kind} weights"
+MODEL_KIND = "{kind} model"
+MODEL_SIZE = "{kind} {size} model"
+MODEL_KINDS = ("real", "synthetic", "missing")  # engine.synthesis.backends.cosyvoice_models.model_kind
+MODEL_SIZES = ("tiny", "full", "unknown")
+DEVICE_SLOT = "{device}, {count} slot"
+DEVICE_SLOTS = "{device}, {count} slots"
+WARM_UP_OVER = "warm-up over before the first level (waited {seconds:.1f} s)"
+WARM_UP_NOT_OVER = "warm-up not over after {seconds:.0f} s: the first level may include it"
 # --- lists -------------------------------------------------------------------------------------
 COMMA_LIST = "{first}, {rest}"
 SEMICOLON_LIST = "{first}; {rest}"
+DOT_LIST = "{first} · {rest}"
 
 TEMPLATES = (
     USER, USERS, RATE, CONCURRENT_USER, CONCURRENT_USERS, FEW_USERS_BUSY, FEW_ARRIVED,
@@ -86,8 +98,16 @@ TEMPLATES = (
     ERROR_KIND, THIS_MACHINE, THE_SERVER, ON_SLOT, ON_SLOTS, SERVES, KEEPS_UP, HIGHEST_REACHED,
     HIGHEST_TRIED, STOPPED_EARLY, NO_LEVEL_FINISHED, NO_LEVEL_REACHED, NO_LEVEL_MET, NO_CAPACITY,
     EVERY_LEVEL_MET, CAPACITY, ONE_PASSED_ABOVE, PASSED_ABOVE, NOT_CLAIMED, LEVEL_AND_WHY,
-    MISSED_UNREACHED, MORE_JOBS_CLOSED, MORE_JOBS_OPEN, COMMA_LIST, SEMICOLON_LIST,
+    MISSED_UNREACHED, MORE_JOBS_CLOSED, MORE_JOBS_OPEN, ENGINE_DETAILS, WEIGHTS, MODEL_KIND, MODEL_SIZE,
+    *MODEL_KINDS, *MODEL_SIZES, DEVICE_SLOT, DEVICE_SLOTS, WARM_UP_OVER, WARM_UP_NOT_OVER, COMMA_LIST,
+    SEMICOLON_LIST, DOT_LIST,
 )
+
+
+def declared(word: str) -> str:
+    """``word`` (a model kind or size from an engine's facts) as a phrase when it is one of the
+    declared words, else as it is (a newer engine's word shows in English)."""
+    return LoadPhrase(word) if word in MODEL_KINDS + MODEL_SIZES else word
 
 
 def joined(parts: Sequence[str], template: str = COMMA_LIST) -> str:

@@ -22,9 +22,14 @@ from typing import TYPE_CHECKING, NoReturn
 from engine.core.languages import language_refusal
 from engine.core.lifeline import hold_to_parent
 from engine.core.protocol import (
+    LOADING,
+    OPENING_CACHE,
     SLOTS,
+    STARTED,
     VARIANT,
+    WARMING_UP,
     AudioChunk,
+    BackendName,
     CancelJob,
     EngineError,
     EngineReady,
@@ -46,6 +51,7 @@ from engine.core.protocol import (
     SetSlots,
     Shutdown,
     SlotsChanged,
+    StagePhrase,
     Stats,
     SubmitJob,
     VoicePrepared,
@@ -481,18 +487,18 @@ def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | No
     def stage(name: str) -> None:
         events.put(EngineStarting(os.getpid(), name, round(time.monotonic() - started, 4)))
 
-    stage("started")
+    stage(StagePhrase(STARTED))
     if parent_prefix:
         _use_own_environment(parent_prefix)
     try:
-        stage(f"loading {settings.backend}")
+        stage(StagePhrase(LOADING, backend=BackendName(settings.backend)))
         from engine.synthesis.backends import create_backend
         from engine.synthesis.voices import VoiceCache, default_cache_dir
         from engine.voiceprint.encoder import SpeakerEncoder
 
         backend = create_backend(settings.backend, settings.backend_options)
         backend.load()
-        stage("opening the voice cache")
+        stage(StagePhrase(OPENING_CACHE))
         cache_dir = Path(settings.cache_dir) if settings.cache_dir else default_cache_dir()
         cache = VoiceCache(cache_dir, backend, settings.backend, SpeakerEncoder())
     except EngineError as error:  # a known cause (unknown backend, bad option): its message says it all
@@ -507,7 +513,7 @@ def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | No
     slots = settings.slots or min(int(SLOTS.high), backend.suggested_slots(os.cpu_count() or 1) or default_slots())
     engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend,
                     max_active=settings.max_active)
-    stage("warming up")
+    stage(StagePhrase(WARMING_UP))
     try:  # what a job's first piece needs, before ready: no job ever shares the cores with it
         backend.warm_up()
     except Exception:  # noqa: BLE001 - the first job then pays for it; it is not a reason to stop

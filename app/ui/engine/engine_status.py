@@ -8,9 +8,9 @@ import urllib.parse
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
-from app.ui.language import fill
+from app.ui.language import fill, say
 from app.ui.tasks import TaskRunner
-from engine.core.protocol import EngineReady, EngineStarting
+from engine.core.protocol import BackendName, EngineReady, EngineStarting
 from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
 
 PING_EVERY_MS = 5000
@@ -58,12 +58,12 @@ class EngineStatus(QLabel):
     def show_stage(self, stage: EngineStarting) -> None:
         """A start-up stage of this computer's engine ("loading piper", "opening the voice cache"):
         a model that takes minutes to load shows where it is, not only "starting…"."""
-        self._show(f"{stage.stage}…", fill(self.tr("Engine process {pid}, {seconds:.1f} s into its start"), pid=stage.pid, seconds=stage.elapsed_s))
+        self._show(f"{say(stage.stage)}…", fill(self.tr("Engine process {pid}, {seconds:.1f} s into its start"), pid=stage.pid, seconds=stage.elapsed_s))
 
     def show_ready(self, ready: EngineReady) -> None:
         caps = ready.backend
         device = ready.facts.get("device")  # where the model runs, for backends that say
-        self._ready_text = f"{caps.name}{f' · {device}' if device else ''} · " + self.tr(
+        self._ready_text = f"{say(BackendName(caps.name))}{f' · {device}' if device else ''} · " + self.tr(
             "%n slot(s)", "", ready.slots)
         languages = ", ".join(caps.languages)
         if self._server is None:

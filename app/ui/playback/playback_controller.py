@@ -17,7 +17,7 @@ from app.project import LineStatus, ProjectError
 from app.project.render import NoVoice, voice_spec
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.use_notice import accept_use_notices
-from app.ui.language import fill
+from app.ui.language import fill, shown_message
 from app.ui.playback.player import Player, read_mono
 from app.ui.script.render_controller import RenderController
 from app.ui.settings.store import Settings
@@ -64,7 +64,7 @@ class PlaybackController(QObject):
             self.play_take(document, line_id, take.id)
             return
         if line.status is LineStatus.FAILED and line.error:
-            self.message.emit(fill(self.tr("Line {order} failed last time: {error}; rendering it again"), order=project.order_of(line_id), error=line.error), 0)
+            self.message.emit(fill(self.tr("Line {order} failed last time: {error}; rendering it again"), order=project.order_of(line_id), error=shown_message(line.error)), 0)
         new_job = renders.render_line_now(line_id)
         if new_job is not None:
             self._stream(new_job, [])

@@ -33,7 +33,7 @@ from app.project import (
 from app.project.timecode import format_clock, parse_time
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
-from app.ui.language import fill, say
+from app.ui.language import fill, say, shown_message
 from engine.core.codes import QaCode
 from engine.hearing.qa import wording as qa_wording
 from engine.hearing.qa.checks import Finding, TakeChecks
@@ -281,7 +281,7 @@ class StatusColumn(LineColumn):
                 "Render it with a backend that speaks it, or set the character's language.") + "\n" + gap.problem
         status = model.status_of(line)
         if status is LineStatus.FAILED and line.error:
-            return line.error
+            return shown_message(line.error)
         if status is LineStatus.STALE:
             return QCoreApplication.translate("LinesModel", "Text, character, clip or voice settings changed since this take was rendered.")
         return None

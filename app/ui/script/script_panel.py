@@ -56,7 +56,7 @@ from app.project.script_io import has_source_text
 from app.project.undo import MergeCharacters
 from app.ui.characters.cast_edits import split_off
 from app.ui.characters.fields import colour_icon
-from app.ui.language import fill
+from app.ui.language import fill, shown_message
 from app.ui.script.columns import STATUS_TEXT, Column, finding_text, qa_error_tooltip
 from app.ui.script.line_delivery import LineDelivery
 from app.ui.script.lines_model import LINE_ID_ROLE, LineFilterProxy, LinesModel
@@ -594,7 +594,7 @@ class ScriptPanel(QWidget):
             placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
             self.takes.addItem(placeholder)
         if line.status is LineStatus.FAILED and line.error:
-            self.line_error.setText(line.error)
+            self.line_error.setText(shown_message(line.error))
 
     def _compare(self) -> None:
         """A/B: the take in use against the selected one (another, or the one before it)."""

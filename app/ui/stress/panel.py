@@ -58,7 +58,7 @@ from PySide6.QtWidgets import (
 
 from app.project.messages import explain
 from app.ui.folders import Folders
-from app.ui.language import MEASURE_NAMES, declared, fill, say, translated
+from app.ui.language import MEASURE_NAMES, PROBE_NAMES, declared, fill, say, translated
 from app.ui.scroll import ControlsColumn
 from app.ui.stress.controls import RunControls
 from app.ui.stress.lag import LagProbe
@@ -293,7 +293,7 @@ class StressPanel(QWidget):
         self.preset_combo.setObjectName("stressPreset")
         self.preset_combo.addItem(self.tr("Run of my own"), CUSTOM)
         for preset in PRESETS.values():
-            self.preset_combo.addItem(preset.label, preset.name)
+            self.preset_combo.addItem(declared(PROBE_NAMES, preset.label), preset.name)
         self.preset_combo.setToolTip(self.tr("A preset fills the settings; a hardware probe also builds its model when missing"))
         self.preset_combo.currentIndexChanged.connect(self._on_preset)
         self.toolbar.addWidget(QLabel(self.tr(" Preset ")))
@@ -517,7 +517,7 @@ class StressPanel(QWidget):
         elif isinstance(message, LevelStarted):
             self._level_text = fill(self.tr("Level {label} ({number}/{total})"), label=say(message.label),
                                     number=message.level_index + 1, total=self._levels_total)
-            self.plots.mark_level(message.t_s, message.label)
+            self.plots.mark_level(message.t_s, say(message.label))
         elif isinstance(message, JobEnded):
             self._count_job(message.record)
         elif isinstance(message, SampleTaken):
@@ -542,7 +542,7 @@ class StressPanel(QWidget):
         engine = message.engine
         self._level_text = fill(self.tr("{engine} ready in {seconds:.1f} s with {slots} slots; preparing voices, "
                                         "then waiting for its warm-up"),
-                                engine=engine_label(engine), seconds=engine["engine_start_s"], slots=engine["slots"])
+                                engine=say(engine_label(engine)), seconds=engine["engine_start_s"], slots=engine["slots"])
         banner = synthetic_banner(engine)
         if banner is not None:
             self.banner.setText(banner)
@@ -594,7 +594,7 @@ class StressPanel(QWidget):
         target = report.engine.get("target", "local")
         where = self.tr("this computer") if target == "local" else fill(
             self.tr("{target}, {replicas} replica(s)"), target=target, replicas=report.engine.get("replicas") or "?")
-        self.hardware_label.setText(fill(self.tr("<b>Measured on</b> {where}: {hardware_line}"), where=where, hardware_line=hardware_line(report)))
+        self.hardware_label.setText(fill(self.tr("<b>Measured on</b> {where}: {hardware_line}"), where=where, hardware_line=say(hardware_line(report))))
         warning = synthetic_banner(report.engine)
         if warning:
             self.banner.setText(warning)

@@ -13,8 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox
 
-from app.project.messages import explain
-from app.ui.language import translated
+from app.ui.language import shown_message
 from app.ui.window.notifications import (
     Level,
     NotificationBadge,
@@ -53,11 +52,10 @@ class StudioMessages(QObject):
     def status(self, message: str, timeout_ms: int = 0) -> None:
         """A passing message on the status bar; a problem (one with a code) is also kept in the
         Messages list, in words, and stays on the bar until the next message."""
-        explained = translated(explain(message))
         if level_of(message) >= Level.WARNING:
             self.notifications.add(message)
             timeout_ms = 0
-        self._window.statusBar().showMessage(str(explained) if explained.code else message, timeout_ms)
+        self._window.statusBar().showMessage(shown_message(message), timeout_ms)
 
     def say(self, message: str) -> None:
         """What a controller or panel reports, on the bar for a while."""
@@ -76,8 +74,7 @@ class StudioMessages(QObject):
         """Errors the user caused by an explicit action get a dialog, in words with the code last;
         the status bar and the Messages list keep them."""
         self.status(message)
-        explained = translated(explain(message))
-        self.show_box(QMessageBox.Icon.Warning, title, str(explained) if explained.code else message)
+        self.show_box(QMessageBox.Icon.Warning, title, shown_message(message))
 
     def inform(self, title: str, text: str) -> None:
         """Something to know before going on (a project opened read-only), in a dialog."""

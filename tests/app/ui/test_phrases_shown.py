@@ -161,9 +161,11 @@ def test_the_stress_verdict_is_said_in_chinese_and_stays_english_for_the_report(
     assert verdict.sentence.startswith("On piper with 2 slots, this machine serves up to 2 concurrent users")
     assert "at 4 users p95 first audio was 2.00 s (> 1.50 s); 1 error in 5 jobs (E_BACKEND ×1)." in verdict.sentence
     said = say(verdict.sentence)
-    assert said.startswith("在 piper（2 个槽位）上，本机在目标之内（首段音频 p95 ≤ 1.50 秒，无错误，无卡顿；"), said
+    assert said.startswith("在 Piper（2 个槽位）上，本机在目标之内（首段音频 p95 ≤ 1.50 秒，无错误，无卡顿；"), said
     assert "在 4 个用户时，首段音频 p95 为 2.00 秒（> 1.50 秒）；5 个任务中有 1 个出错（E_BACKEND ×1）。" in said, said
-    assert set(LATIN_WORD.findall(said)) <= {"piper", "p95", "E_BACKEND"}, said
+    assert set(LATIN_WORD.findall(said)) <= {"p95", "E_BACKEND"}, said
+    embedded = make_verdict(levels, objective, "closed", "embedded", 1).sentence
+    assert embedded.startswith("On embedded with 1 slot,") and say(embedded).startswith("在 内置音色（1 个槽位）上，")
 
 
 def test_the_qa_tooltip_says_every_reason_in_chinese(chinese: None) -> None:
@@ -210,3 +212,45 @@ def test_a_range_refusal_is_said_in_chinese(chinese: None, project: Project) -> 
     assert said[0].startswith("E_INVALID_VALUE: 第 1 行：")
     explained = translated(explain(said[0]))
     assert chinese_only(explained.headline) and explained.code == "E_INVALID_VALUE"
+
+
+def test_the_engine_measured_and_its_start_up_are_said_in_chinese(chinese: None) -> None:
+    """The Stress tab's "measured on" line, the engine inside the verdict and the engine's start-up
+    stages: phrases of engine/load/wording.py and engine/core/protocol.py, built from the report's
+    facts (so a report read back from its JSON says them too)."""
+    import json
+
+    from engine.core.protocol import LOADING, WARMING_UP, BackendName, StagePhrase
+    from engine.load.report import BenchReport, hardware_line
+    from engine.load.runner import engine_label
+    from engine.load.stats import Objective, make_verdict
+
+    engine = {"backend": "cosyvoice2", "model_kind": "synthetic", "model_size": "full", "device": "cuda:0",
+              "gpu_name": "NVIDIA H100", "gpu_memory_gb": 80, "slots": 2, "torch": "2.13.0",
+              "warm_up": {"over": True, "waited_s": 1.94}}
+    engine = json.loads(json.dumps(engine))  # as a report's JSON holds them
+    report = BenchReport("2026-01-01T00:00:00Z", 1.0, False, {}, engine, {"cpu_count": 2}, [],
+                         make_verdict([], Objective(), "closed", "cosyvoice2", 2), [], [])
+    line = hardware_line(report)
+    assert line == ("cosyvoice2 · synthetic full model · cuda:0 (NVIDIA H100, 80 GB), 2 slots · torch 2.13.0 · "
+                    "warm-up over before the first level (waited 1.9 s)")  # the CLI's and the HTML report's words
+    assert say(line) == ("CosyVoice2 · 合成全尺寸模型 · cuda:0 (NVIDIA H100, 80 GB)，2 个槽位 · torch 2.13.0 · "
+                         "预热在第一个级别前完成（等待了 1.9 秒）")
+    label = engine_label(engine)
+    assert (label, say(label)) == ("cosyvoice2 (synthetic weights, cuda:0)", "CosyVoice2（合成权重，cuda:0）")
+    stage = StagePhrase(LOADING, backend=BackendName("embedded"))
+    assert (stage, say(stage), say(StagePhrase(WARMING_UP))) == ("loading embedded", "正在加载 内置音色", "正在预热")
+
+
+def test_the_engine_status_and_the_stress_presets_are_chinese(chinese: None) -> None:
+    from app.ui.engine.engine_status import EngineStatus
+    from app.ui.language import PROBE_NAMES, declared
+    from app.ui.tasks import SyncTaskRunner
+    from engine.core.protocol import OPENING_CACHE, EngineStarting, StagePhrase
+    from engine.load.probe import PRESETS
+
+    status = EngineStatus(SyncTaskRunner())
+    status.show_stage(EngineStarting(42, StagePhrase(OPENING_CACHE), 1.5))
+    assert status.text().endswith("正在打开音色缓存…"), status.text()
+    assert chinese_only(status.text()), status.text()
+    assert [declared(PROBE_NAMES, probe.label) for probe in PRESETS.values()] == ["硬件探测：CosyVoice2-0.5B（合成权重）"]

@@ -10,12 +10,15 @@ from pytestqt.qtbot import QtBot
 
 from app.ui.engine.bridge import EngineBridge
 from engine.core.protocol import (
+    LOADING,
     AudioChunk,
+    BackendName,
     EngineReady,
     EngineStarting,
     Job,
     JobFinished,
     Priority,
+    StagePhrase,
     VoiceSpec,
 )
 from engine.synthesis.config import EngineConfig
@@ -38,6 +41,10 @@ def test_bridge_delivers_real_engine_events_on_the_gui_thread(qtbot: QtBot, tmp_
         assert bridge.pid is not None
         # The start-up stages came first, for the status bar: the handshake, then the loading.
         assert stages[0] == "started" and "loading embedded" in stages
+        # Each stage crossed the process boundary as the phrase it was made (the studio says it).
+        loading = stages[stages.index("loading embedded")]
+        assert isinstance(loading, StagePhrase) and loading.template == LOADING
+        assert isinstance(loading.arguments["backend"], BackendName)
         assert all(isinstance(ev, EngineStarting) for ev, _ in seen[: len(stages)])
 
         job = Job("Hello from the bridge.", VOICE, Priority.INTERACTIVE)
