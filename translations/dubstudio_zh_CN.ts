@@ -4155,12 +4155,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StudioMessages</name>
     <message>
-        <location filename="../app/ui/window/studio_messages.py" line="+36"/>
+        <location filename="../app/ui/window/studio_messages.py" line="+35"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+56"/>
         <source>Close without saving?</source>
         <translation>不保存就关闭？</translation>
     </message>
@@ -5504,6 +5504,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>✖ Cannot prepare this voice</source>
         <translation>✖ 无法准备此音色</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>{state}: {detail}</source>
+        <translation>{state}：{detail}</translation>
+    </message>
 </context>
 <context>
     <name>VoiceStates</name>
@@ -6311,6 +6316,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>warming up</source>
         <translation>正在预热</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Synthetic {size} model folder ({folder}): {banner}.</source>
+        <translation>合成的 {size} 模型文件夹（{folder}）：{banner}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>random weights: speech is noise; for speed and hardware probes only</source>
+        <translation>随机权重：生成的语音只是噪声，仅用于测速和硬件探测</translation>
+    </message>
 </context>
 <context>
     <name>formats</name>
@@ -6335,7 +6350,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>所有版本按时间码排好并做响度标准化（exports/mix.wav）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Stems</source>
         <translation>分轨</translation>
     </message>
@@ -6345,7 +6360,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>每个角色一个 WAV，与混音等长（exports/stems/）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Subtitles as SRT</source>
         <translation>字幕（SRT）</translation>
     </message>
@@ -6423,12 +6438,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+213"/>
+        <location filename="../app/ui/language.py" line="+221"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-20"/>
+        <location filename="../build/translations/code_headlines.py" line="-22"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -6471,7 +6486,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+129"/>
+        <location line="+131"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -7600,7 +7615,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>probes</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-90"/>
+        <location filename="../build/translations/code_headlines.py" line="-92"/>
         <source>Hardware probe: CosyVoice2-0.5B (synthetic weights)</source>
         <translation>硬件探测：CosyVoice2-0.5B（合成权重）</translation>
     </message>
@@ -7608,7 +7623,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>qa</name>
     <message>
-        <location line="+181"/>
+        <location line="+183"/>
         <source>the take is silent ({seconds:.2f} s without sound)</source>
         <translation>该版本没有声音（{seconds:.2f} 秒无声）</translation>
     </message>

@@ -205,8 +205,9 @@ class BackendName(Phrase):
     context: ClassVar[str] = "backends"
 
 
-class StagePhrase(Phrase):
-    """A start-up stage of the engine, said by the studio in the ``engine`` context."""
+class EnginePhrase(Phrase):
+    """A sentence of the engine (a start-up stage, a model folder's banner), said by the studio
+    in the ``engine`` context."""
 
     context: ClassVar[str] = "engine"
 
@@ -225,7 +226,7 @@ class EngineStarting:
     runs our code and is tied to its parent; more follow as it loads (see EngineClient.start)."""
 
     pid: int
-    stage: str  # a StagePhrase of STAGES: "started", "loading piper", "opening the voice cache", ...
+    stage: str  # a EnginePhrase of STAGES: "started", "loading piper", "opening the voice cache", ...
     elapsed_s: float  # since the engine's code began to run
 
 

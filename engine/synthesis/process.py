@@ -32,6 +32,7 @@ from engine.core.protocol import (
     BackendName,
     CancelJob,
     EngineError,
+    EnginePhrase,
     EngineReady,
     EngineStarting,
     EngineStopped,
@@ -51,7 +52,6 @@ from engine.core.protocol import (
     SetSlots,
     Shutdown,
     SlotsChanged,
-    StagePhrase,
     Stats,
     SubmitJob,
     VoicePrepared,
@@ -487,18 +487,18 @@ def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | No
     def stage(name: str) -> None:
         events.put(EngineStarting(os.getpid(), name, round(time.monotonic() - started, 4)))
 
-    stage(StagePhrase(STARTED))
+    stage(EnginePhrase(STARTED))
     if parent_prefix:
         _use_own_environment(parent_prefix)
     try:
-        stage(StagePhrase(LOADING, backend=BackendName(settings.backend)))
+        stage(EnginePhrase(LOADING, backend=BackendName(settings.backend)))
         from engine.synthesis.backends import create_backend
         from engine.synthesis.voices import VoiceCache, default_cache_dir
         from engine.voiceprint.encoder import SpeakerEncoder
 
         backend = create_backend(settings.backend, settings.backend_options)
         backend.load()
-        stage(StagePhrase(OPENING_CACHE))
+        stage(EnginePhrase(OPENING_CACHE))
         cache_dir = Path(settings.cache_dir) if settings.cache_dir else default_cache_dir()
         cache = VoiceCache(cache_dir, backend, settings.backend, SpeakerEncoder())
     except EngineError as error:  # a known cause (unknown backend, bad option): its message says it all
@@ -513,7 +513,7 @@ def engine_main(settings: EngineConfig, parent_pid: int, parent_prefix: str | No
     slots = settings.slots or min(int(SLOTS.high), backend.suggested_slots(os.cpu_count() or 1) or default_slots())
     engine = Engine(backend, cache, events.put, slots, settings.max_queue, settings.backend,
                     max_active=settings.max_active)
-    stage(StagePhrase(WARMING_UP))
+    stage(EnginePhrase(WARMING_UP))
     try:  # what a job's first piece needs, before ready: no job ever shares the cores with it
         backend.warm_up()
     except Exception:  # noqa: BLE001 - the first job then pays for it; it is not a reason to stop

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.characters.fields import CommitLineEdit, ShownCharacter
 from app.ui.characters.voices import VoiceState, VoiceStates
-from app.ui.language import fill
+from app.ui.language import fill, shown_message
 from app.ui.script.speed_box import SpeedBox
 from engine.core.protocol import PITCH, Capabilities
 from engine.synthesis.voices import RESEMBLANCE_EXPLAINED
@@ -88,7 +88,8 @@ class VoiceSettingsFields(QObject):
             VoiceState.PREPARED: self.tr("✔ Voice prepared"),
             VoiceState.FAILED: self.tr("✖ Cannot prepare this voice"),
         }[status.state]
-        self.status.setText(f"{text}: {status.detail}" if status.detail else text)
+        self.status.setText(fill(self.tr("{state}: {detail}"), state=text, detail=shown_message(status.detail))
+                            if status.detail else text)
         self.resemblance.setText(status.resemblance)
 
     def _on_voice_changed(self, character_id: str) -> None:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.engine_status import EngineStatus
 from app.ui.engine.voices_engine_page import BANNER_STYLE
-from app.ui.language import BACKEND_NAMES, declared, fill
+from app.ui.language import BACKEND_NAMES, declared, fill, say
 from app.ui.settings.store import Settings
 from app.ui.tasks import TaskRunner
 from engine.core.protocol import Capabilities, EngineError, EngineReady, EngineRestarted
@@ -135,7 +135,7 @@ class EngineController(QObject):
     def _on_ready(self, ready: EngineReady) -> None:
         self.label.show_ready(ready)
         banner = synthetic_banner(ready.facts)
-        self.banner.setText(banner or "")
+        self.banner.setText(say(banner or ""))
         self.banner.setVisible(banner is not None)
         self.ready.emit(ready)
         self.changed.emit()

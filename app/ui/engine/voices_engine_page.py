@@ -48,7 +48,7 @@ from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.engine.device_group import DeviceGroup
 from app.ui.engine.setup_job import SetupJob
 from app.ui.engine.use_notice import accept_use_notices
-from app.ui.language import BACKEND_NAMES, declared, fill
+from app.ui.language import BACKEND_NAMES, declared, fill, say
 from app.ui.settings.store import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
 from engine.core.downloads import ValidationReport
@@ -347,7 +347,7 @@ class VoicesEnginePage(QWidget):
         banner = synthetic_banner(model_facts(folder)) if folder else None
         self.synthetic_banner.setVisible(banner is not None)
         if banner is not None:
-            self.synthetic_banner.setText(banner)
+            self.synthetic_banner.setText(say(banner))
 
     def _browse_python(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Interpreter for the engine"))

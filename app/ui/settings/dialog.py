@@ -31,7 +31,7 @@ from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
-from app.ui.language import LANGUAGES, SYSTEM, fill
+from app.ui.language import LANGUAGES, SYSTEM, fill, shown_message
 from app.ui.playback.player import list_devices
 from app.ui.settings.store import Option, Settings, cache_size, human_size
 from app.ui.spin_boxes import whole_spin
@@ -244,7 +244,7 @@ class SettingsDialog(QDialog):
     def accept(self) -> None:
         problem = self.voices_engine.problem()
         if problem is not None:
-            self.error.setText(problem)
+            self.error.setText(shown_message(problem))
             self.show_page(VOICES_ENGINE_PAGE)
             return
         self.apply()

@@ -545,7 +545,7 @@ class StressPanel(QWidget):
                                 engine=say(engine_label(engine)), seconds=engine["engine_start_s"], slots=engine["slots"])
         banner = synthetic_banner(engine)
         if banner is not None:
-            self.banner.setText(banner)
+            self.banner.setText(say(banner))
             self.banner.setVisible(True)
 
     def _count_job(self, record: JobRecord) -> None:
@@ -597,7 +597,7 @@ class StressPanel(QWidget):
         self.hardware_label.setText(fill(self.tr("<b>Measured on</b> {where}: {hardware_line}"), where=where, hardware_line=say(hardware_line(report))))
         warning = synthetic_banner(report.engine)
         if warning:
-            self.banner.setText(warning)
+            self.banner.setText(say(warning))
             self.banner.setVisible(True)
         done = self.tr("Stopped") if report.stopped else self.tr("Finished")
         lag_text = "" if lag is None else fill(self.tr(" GUI lag during the run: p99 {lag:.0f} ms."), lag=lag["p99_ms"])

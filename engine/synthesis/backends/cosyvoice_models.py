@@ -28,6 +28,7 @@ from engine.core.downloads import (
     ValidationReport,
     download_from_hub,
 )
+from engine.core.protocol import EnginePhrase
 
 HF_REPO = "FunAudioLLM/CosyVoice2-0.5B"
 MODELSCOPE_REPO = "iic/CosyVoice2-0.5B"
@@ -52,6 +53,7 @@ OPTIONAL = {
 }
 SYNTHETIC_MARKER = "synthetic.json"  # written last by cosyvoice_synthetic.build
 SYNTHETIC_BANNER = "random weights: speech is noise; for speed and hardware probes only"
+SYNTHETIC_FOLDER = "Synthetic {size} model folder ({folder}): {banner}."  # the studio says it (EnginePhrase)
 EXPECTED_CLASSES = ("Qwen2LM", "CausalMaskedDiffWithXvec", "HiFTGenerator")
 # Signatures of the two frontend models: (input ranks, output ranks).
 ONNX_SIGNATURES = {
@@ -231,8 +233,8 @@ def synthetic_banner(facts: Mapping[str, Any]) -> str | None:
     (EngineReady.facts, a bench report's engine, :func:`model_facts`); None for any other."""
     if facts.get("model_kind") != "synthetic":
         return None
-    return (f"Synthetic {facts.get('model_size', '')} model folder ({facts.get('model_dir', '')}): "
-            f"{SYNTHETIC_BANNER}.")
+    return EnginePhrase(SYNTHETIC_FOLDER, size=facts.get("model_size", ""), folder=facts.get("model_dir", ""),
+                        banner=EnginePhrase(SYNTHETIC_BANNER))
 
 
 # --- downloads ---------------------------------------------------------------------------------

@@ -220,10 +220,11 @@ def test_the_engine_measured_and_its_start_up_are_said_in_chinese(chinese: None)
     facts (so a report read back from its JSON says them too)."""
     import json
 
-    from engine.core.protocol import LOADING, WARMING_UP, BackendName, StagePhrase
+    from engine.core.protocol import LOADING, WARMING_UP, BackendName, EnginePhrase
     from engine.load.report import BenchReport, hardware_line
     from engine.load.runner import engine_label
     from engine.load.stats import Objective, make_verdict
+    from engine.synthesis.backends.cosyvoice_models import synthetic_banner
 
     engine = {"backend": "cosyvoice2", "model_kind": "synthetic", "model_size": "full", "device": "cuda:0",
               "gpu_name": "NVIDIA H100", "gpu_memory_gb": 80, "slots": 2, "torch": "2.13.0",
@@ -238,19 +239,22 @@ def test_the_engine_measured_and_its_start_up_are_said_in_chinese(chinese: None)
                          "预热在第一个级别前完成（等待了 1.9 秒）")
     label = engine_label(engine)
     assert (label, say(label)) == ("cosyvoice2 (synthetic weights, cuda:0)", "CosyVoice2（合成权重，cuda:0）")
-    stage = StagePhrase(LOADING, backend=BackendName("embedded"))
-    assert (stage, say(stage), say(StagePhrase(WARMING_UP))) == ("loading embedded", "正在加载 内置音色", "正在预热")
+    banner = synthetic_banner(engine | {"model_dir": "/models/cosyvoice2-synthetic"})
+    assert banner is not None and say(banner) == ("合成的 full 模型文件夹（/models/cosyvoice2-synthetic）：随机权重："
+                                                   "生成的语音只是噪声，仅用于测速和硬件探测。")
+    stage = EnginePhrase(LOADING, backend=BackendName("embedded"))
+    assert (stage, say(stage), say(EnginePhrase(WARMING_UP))) == ("loading embedded", "正在加载 内置音色", "正在预热")
 
 
 def test_the_engine_status_and_the_stress_presets_are_chinese(chinese: None) -> None:
     from app.ui.engine.engine_status import EngineStatus
     from app.ui.language import PROBE_NAMES, declared
     from app.ui.tasks import SyncTaskRunner
-    from engine.core.protocol import OPENING_CACHE, EngineStarting, StagePhrase
+    from engine.core.protocol import OPENING_CACHE, EnginePhrase, EngineStarting
     from engine.load.probe import PRESETS
 
     status = EngineStatus(SyncTaskRunner())
-    status.show_stage(EngineStarting(42, StagePhrase(OPENING_CACHE), 1.5))
+    status.show_stage(EngineStarting(42, EnginePhrase(OPENING_CACHE), 1.5))
     assert status.text().endswith("正在打开音色缓存…"), status.text()
     assert chinese_only(status.text()), status.text()
     assert [declared(PROBE_NAMES, probe.label) for probe in PRESETS.values()] == ["硬件探测：CosyVoice2-0.5B（合成权重）"]

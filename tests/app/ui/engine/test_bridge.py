@@ -13,12 +13,12 @@ from engine.core.protocol import (
     LOADING,
     AudioChunk,
     BackendName,
+    EnginePhrase,
     EngineReady,
     EngineStarting,
     Job,
     JobFinished,
     Priority,
-    StagePhrase,
     VoiceSpec,
 )
 from engine.synthesis.config import EngineConfig
@@ -43,7 +43,7 @@ def test_bridge_delivers_real_engine_events_on_the_gui_thread(qtbot: QtBot, tmp_
         assert stages[0] == "started" and "loading embedded" in stages
         # Each stage crossed the process boundary as the phrase it was made (the studio says it).
         loading = stages[stages.index("loading embedded")]
-        assert isinstance(loading, StagePhrase) and loading.template == LOADING
+        assert isinstance(loading, EnginePhrase) and loading.template == LOADING
         assert isinstance(loading.arguments["backend"], BackendName)
         assert all(isinstance(ev, EngineStarting) for ev, _ in seen[: len(stages)])
 
