@@ -6420,7 +6420,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+805"/>
+        <location filename="../app/project/script_io.py" line="+803"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -7470,6 +7470,121 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file}, line {line}: the cue has no text; skipped</source>
         <translation>{file} 第 {line} 行：该字幕条没有文字，已跳过</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{where}, line {line}: {problem}</source>
+        <translation>{where} 第 {line} 行：{problem}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot decode the file as {encoding}: {error}</source>
+        <translation>无法按 {encoding} 解码该文件：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>holds a control character ({name}), which no script has; is it a binary file, or UTF-16 saved without a byte-order mark? Save it as UTF-8 text</source>
+        <translation>含有控制字符（{name}），台本中不应出现；它是二进制文件，还是没有字节顺序标记（BOM）的 UTF-16 文件？请另存为 UTF-8 文本</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no subtitles found (is this an SRT file?)</source>
+        <translation>没有找到字幕（这是 SRT 文件吗？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>malformed timecode line {quoted} (expected &apos;HH:MM:SS,mmm --&gt; HH:MM:SS,mmm&apos;)</source>
+        <translation>时间码行 {quoted} 格式有误（应为 &apos;HH:MM:SS,mmm --&gt; HH:MM:SS,mmm&apos;）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not a valid subtitle block (near {quoted}); expected an index, &apos;HH:MM:SS,mmm --&gt; HH:MM:SS,mmm&apos; and text</source>
+        <translation>不是有效的字幕块（在 {quoted} 附近）；应依次是序号、&apos;HH:MM:SS,mmm --&gt; HH:MM:SS,mmm&apos; 和文字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not a WebVTT file: its first line must be &apos;WEBVTT&apos;</source>
+        <translation>不是 WebVTT 文件：第一行必须是 &apos;WEBVTT&apos;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a valid cue (near {quoted}); expected a time line (expected &apos;HH:MM:SS.mmm --&gt; HH:MM:SS.mmm&apos; or &apos;MM:SS.mmm --&gt; MM:SS.mmm&apos;) and text</source>
+        <translation>不是有效的字幕条（在 {quoted} 附近）；应有一行时间（&apos;HH:MM:SS.mmm --&gt; HH:MM:SS.mmm&apos; 或 &apos;MM:SS.mmm --&gt; MM:SS.mmm&apos;）和文字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>malformed timecode line {quoted} (expected &apos;HH:MM:SS.mmm --&gt; HH:MM:SS.mmm&apos; or &apos;MM:SS.mmm --&gt; MM:SS.mmm&apos;)</source>
+        <translation>时间码行 {quoted} 格式有误（应为 &apos;HH:MM:SS.mmm --&gt; HH:MM:SS.mmm&apos; 或 &apos;MM:SS.mmm --&gt; MM:SS.mmm&apos;）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>malformed time {quoted} (expected &apos;H:MM:SS.cc&apos;)</source>
+        <translation>时间 {quoted} 格式有误（应为 &apos;H:MM:SS.cc&apos;）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a Dialogue line before the [Events] Format line that names Start, End and Text</source>
+        <translation>Dialogue 行出现在 [Events] 的 Format 行之前（Format 行须列出 Start、End 和 Text）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a Dialogue line with {found} of its {expected} fields</source>
+        <translation>Dialogue 行只有 {found} 个字段，应有 {expected} 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no Dialogue lines found in an [Events] section (is this an ASS file?)</source>
+        <translation>[Events] 段中没有找到 Dialogue 行（这是 ASS 文件吗？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>malformed CSV row: {error}</source>
+        <translation>CSV 行格式有误：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expected at least {expected} columns (character, text), found {found}</source>
+        <translation>应至少有 {expected} 列（角色、台词），实际只有 {found} 列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bad start time: {error}</source>
+        <translation>开始时间有误：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bad end time: {error}</source>
+        <translation>结束时间有误：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bad draft mark {quoted}: write {yes} for a translation still to check, or leave it empty</source>
+        <translation>草稿标记 {quoted} 有误：译文尚待审校时填 {yes}，否则留空</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>expected &apos;Name: line&apos; or &apos;[Name] line&apos;, found {quoted}</source>
+        <translation>应为“角色名: 台词”或“[角色名] 台词”，实际是 {quoted}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no script lines found</source>
+        <translation>没有找到台词</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app.project import phrases
+from app.project.phrases import Phrase
 from engine.core.codes import ErrorCode
+from engine.core.phrases import CODED
 
 
 class ProjectError(Exception):
@@ -22,6 +25,13 @@ class ProjectError(Exception):
         self.code = code or self.default_code
         self.message = message
         super().__init__(f"{self.code.value}: {message}")
+
+    def __str__(self) -> str:
+        """``"CODE: message"``; a coded phrase when the message is a phrase (as EngineError's), so
+        the studio says the detail in its language."""
+        if isinstance(self.message, Phrase):
+            return Phrase(CODED, code=self.code.value, detail=self.message)
+        return super().__str__()
 
 
 class ProjectFileError(ProjectError):
@@ -91,10 +101,11 @@ class ImportFormatError(ProjectError):
     ) -> None:
         self.line_no = line_no
         self.source = str(source) if source is not None else None
-        where = self.source or "input"
+        where = self.source or Phrase(phrases.INPUT)
         if line_no is not None:
-            where = f"{where}, line {line_no}"
-        super().__init__(f"{where}: {message}", code)
+            super().__init__(Phrase(phrases.AT_LINE, where=where, line=line_no, problem=message), code)
+        else:
+            super().__init__(Phrase(phrases.AT_FILE, where=where, problem=message), code)
 
 
 class ExportError(ProjectError):

@@ -113,6 +113,39 @@ FIT_RATE_STRETCH = QT_TRANSLATE_NOOP("phrases", "rate {rate:.2f}× + stretch {st
 # --- what an import or a transcription warns of (script_io, transcription, cast) ----------------
 SKIPPED_SUBTITLE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: subtitle {index} has no text; skipped")
 SKIPPED_CUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the cue has no text; skipped")
+
+# --- why a script file cannot be imported (app/project/script_io.py, ImportFormatError) ---------
+AT_LINE = QT_TRANSLATE_NOOP("phrases", "{where}, line {line}: {problem}")
+AT_FILE = QT_TRANSLATE_NOOP("phrases", "{where}: {problem}")
+INPUT = QT_TRANSLATE_NOOP("phrases", "input")
+CANNOT_DECODE = QT_TRANSLATE_NOOP("phrases", "cannot decode the file as {encoding}: {error}")
+TEXT = QT_TRANSLATE_NOOP("phrases", "text")
+CONTROL_CHARACTER = QT_TRANSLATE_NOOP("phrases", "holds a control character ({name}), which no script has; is it a "
+                                                 "binary file, or UTF-16 saved without a byte-order mark? Save it as "
+                                                 "UTF-8 text")
+NO_SUBTITLES = QT_TRANSLATE_NOOP("phrases", "no subtitles found (is this an SRT file?)")
+MALFORMED_SRT_TIME = QT_TRANSLATE_NOOP("phrases", "malformed timecode line {quoted} (expected 'HH:MM:SS,mmm --> "
+                                                  "HH:MM:SS,mmm')")
+NOT_A_BLOCK = QT_TRANSLATE_NOOP("phrases", "not a valid subtitle block (near {quoted}); expected an index, "
+                                           "'HH:MM:SS,mmm --> HH:MM:SS,mmm' and text")
+NOT_WEBVTT = QT_TRANSLATE_NOOP("phrases", "not a WebVTT file: its first line must be 'WEBVTT'")
+NOT_A_CUE = QT_TRANSLATE_NOOP("phrases", "not a valid cue (near {quoted}); expected a time line (expected "
+                                         "'HH:MM:SS.mmm --> HH:MM:SS.mmm' or 'MM:SS.mmm --> MM:SS.mmm') and text")
+MALFORMED_VTT_TIME = QT_TRANSLATE_NOOP("phrases", "malformed timecode line {quoted} (expected 'HH:MM:SS.mmm --> "
+                                                  "HH:MM:SS.mmm' or 'MM:SS.mmm --> MM:SS.mmm')")
+MALFORMED_ASS_TIME = QT_TRANSLATE_NOOP("phrases", "malformed time {quoted} (expected 'H:MM:SS.cc')")
+DIALOGUE_BEFORE_FORMAT = QT_TRANSLATE_NOOP("phrases", "a Dialogue line before the [Events] Format line that names "
+                                                      "Start, End and Text")
+DIALOGUE_FIELDS = QT_TRANSLATE_NOOP("phrases", "a Dialogue line with {found} of its {expected} fields")
+NO_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "no Dialogue lines found in an [Events] section (is this an ASS file?)")
+MALFORMED_CSV_ROW = QT_TRANSLATE_NOOP("phrases", "malformed CSV row: {error}")
+TOO_FEW_COLUMNS = QT_TRANSLATE_NOOP("phrases", "expected at least {expected} columns (character, text), found {found}")
+BAD_START_TIME = QT_TRANSLATE_NOOP("phrases", "bad start time: {error}")
+BAD_END_TIME = QT_TRANSLATE_NOOP("phrases", "bad end time: {error}")
+BAD_DRAFT_MARK = QT_TRANSLATE_NOOP("phrases", "bad draft mark {quoted}: write {yes} for a translation still to check, "
+                                              "or leave it empty")
+EXPECTED_NAME_LINE = QT_TRANSLATE_NOOP("phrases", "expected 'Name: line' or '[Name] line', found {quoted}")
+NO_SCRIPT_LINES = QT_TRANSLATE_NOOP("phrases", "no script lines found")
 SKIPPED_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the dialogue has no text; skipped")
 SKIPPED_ROW = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: no text; row skipped")
 LANGUAGE_UNSURE = QT_TRANSLATE_NOOP("phrases", "the language was heard as {quoted} with only {confidence:.0%} confidence; pass --language CODE if that is wrong")

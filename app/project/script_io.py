@@ -106,7 +106,7 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
         text = data.decode(encoding) if encoding else files.decode_text(data)
     except (ValueError, LookupError) as error:  # UnicodeDecodeError is a ValueError
         raise ImportFormatError(
-            f"cannot decode the file as {encoding or 'text'}: {error}",
+            Phrase(phrases.CANNOT_DECODE, encoding=encoding or Phrase(phrases.TEXT), error=str(error)),
             source=source,
             code=ErrorCode.IMPORT_ENCODING,
         ) from error
@@ -116,8 +116,7 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
     if (control := control_character(text)) is not None:
         offset, name = control
         raise ImportFormatError(
-            f"holds a control character ({name}), which no script has; is it a binary file, or UTF-16 saved "
-            "without a byte-order mark? Save it as UTF-8 text",
+            Phrase(phrases.CONTROL_CHARACTER, name=name),
             line_no=text.count("\n", 0, offset) + 1, source=source, code=ErrorCode.IMPORT_ENCODING,
         )
     return text
@@ -246,14 +245,13 @@ def _srt_error(text: str, error: srt.SRTParseError, shown: str) -> ImportFormatE
     for k, raw in enumerate(lines):
         if "-->" in raw:
             return ImportFormatError(
-                f"malformed timecode line {raw.strip()[:60]!r} (expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm')",
+                Phrase(phrases.MALFORMED_SRT_TIME, quoted=repr(raw.strip()[:60])),
                 line_no=first_line + k,
                 source=shown,
             )
     k = next((k for k, raw in enumerate(lines) if raw.strip()), 0)
     return ImportFormatError(
-        f"not a valid subtitle block (near {lines[k].strip()[:60]!r}); expected an index, "
-        "'HH:MM:SS,mmm --> HH:MM:SS,mmm' and text",
+        Phrase(phrases.NOT_A_BLOCK, quoted=repr(lines[k].strip()[:60])),
         line_no=first_line + k,
         source=shown,
     )
@@ -285,7 +283,7 @@ def import_srt(
     # (Counted in one pass: counting from the top for each block made 100k cues take 93 s.)
     positions = _line_numbers(text, (m.start(2) for m in srt.SRT_REGEX.finditer(text)))
     if not subtitles and text.strip():
-        raise ImportFormatError("no subtitles found (is this an SRT file?)", line_no=1, source=shown)
+        raise ImportFormatError(Phrase(phrases.NO_SUBTITLES), line_no=1, source=shown)
     builder = _Builder(project, default_character)
     for n, sub in enumerate(subtitles):
         line_no = positions[n] if n < len(positions) else None
@@ -294,7 +292,7 @@ def import_srt(
         for k, raw in enumerate(sub.content.split("\n")):
             if _ARROW.search(raw):  # srt swallows a broken block into the previous one's text
                 raise ImportFormatError(
-                    f"malformed timecode line {raw.strip()[:60]!r} (expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm')",
+                    Phrase(phrases.MALFORMED_SRT_TIME, quoted=repr(raw.strip()[:60])),
                     line_no=None if line_no is None else line_no + 1 + k,
                     source=shown,
                 )
@@ -313,7 +311,6 @@ _VTT_TIME = r"(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})"
 _VTT_TIMING = re.compile(rf"^\s*{_VTT_TIME}\s+-->\s+{_VTT_TIME}(?:\s.*)?$")
 _VTT_VOICE = re.compile(r"^\s*<v(?:\.[^\s>]*)?\s+([^>]{1,40})>")  # <v Maya> or <v.loud Maya>
 _VTT_SKIPPED_BLOCKS = ("NOTE", "STYLE", "REGION")
-_MALFORMED_VTT = "(expected 'HH:MM:SS.mmm --> HH:MM:SS.mmm' or 'MM:SS.mmm --> MM:SS.mmm')"
 
 
 def _vtt_seconds(hours: str | None, minutes: str, seconds: str, millis: str) -> float:
@@ -352,26 +349,26 @@ def import_vtt(
         offset, length = overlong
         raise _too_long(f"the cue's text ({length:,} characters)", _line_of(text, offset), shown)
     if not text.lstrip("\ufeff").startswith("WEBVTT"):
-        raise ImportFormatError("not a WebVTT file: its first line must be 'WEBVTT'", line_no=1, source=shown)
+        raise ImportFormatError(Phrase(phrases.NOT_WEBVTT), line_no=1, source=shown)
     builder = _Builder(project, default_character)
     for first, block in list(_blocks(text))[1:]:  # the first block is the header
         if block[0].split(" ")[0] in _VTT_SKIPPED_BLOCKS:
             continue
         timing = next((k for k, raw in enumerate(block[:2]) if "-->" in raw), None)
         if timing is None:
-            raise ImportFormatError(f"not a valid cue (near {block[0].strip()[:60]!r}); expected a time line "
-                                    f"{_MALFORMED_VTT} and text", line_no=first, source=shown)
+            raise ImportFormatError(Phrase(phrases.NOT_A_CUE, quoted=repr(block[0].strip()[:60])), line_no=first,
+                                    source=shown)
         line_no = first + timing
         match = _VTT_TIMING.match(block[timing])
         if match is None:
-            raise ImportFormatError(f"malformed timecode line {block[timing].strip()[:60]!r} {_MALFORMED_VTT}",
+            raise ImportFormatError(Phrase(phrases.MALFORMED_VTT_TIME, quoted=repr(block[timing].strip()[:60])),
                                     line_no=line_no, source=shown)
         start, end = _vtt_seconds(*match.groups()[:4]), _vtt_seconds(*match.groups()[4:])
         _check_times(start, end, f"cue at line {line_no}", line_no, shown)
         content = block[timing + 1:]
         for k, raw in enumerate(content):
             if _ARROW.search(raw):
-                raise ImportFormatError(f"malformed timecode line {raw.strip()[:60]!r} {_MALFORMED_VTT}",
+                raise ImportFormatError(Phrase(phrases.MALFORMED_VTT_TIME, quoted=repr(raw.strip()[:60])),
                                         line_no=line_no + 1 + k, source=shown)
         voice = _VTT_VOICE.match(content[0]) if content else None
         cleaned = _clean_subtitle("\n".join(content))
@@ -391,7 +388,7 @@ ASS_FIELDS = ("Layer", "Start", "End", "Style", "Name", "MarginL", "MarginR", "M
 def _ass_seconds(value: str, line_no: int, shown: str) -> float:
     match = _ASS_TIME.match(value)
     if match is None:
-        raise ImportFormatError(f"malformed time {value.strip()[:30]!r} (expected 'H:MM:SS.cc')", line_no=line_no,
+        raise ImportFormatError(Phrase(phrases.MALFORMED_ASS_TIME, quoted=repr(value.strip()[:30])), line_no=line_no,
                                 source=shown)
     hours, minutes, seconds, fraction = match.groups()
     return int(hours) * 3600 + int(minutes) * 60 + int(seconds) + float(f"0.{fraction}")
@@ -424,14 +421,13 @@ def import_ass(
         if kind != "Dialogue":
             continue  # Comment, Picture, Sound...
         if "Text" not in columns or "Start" not in columns or "End" not in columns:
-            raise ImportFormatError("a Dialogue line before the [Events] Format line that names Start, End and Text",
-                                    line_no=line_no, source=shown)
+            raise ImportFormatError(Phrase(phrases.DIALOGUE_BEFORE_FORMAT), line_no=line_no, source=shown)
         if len(rest) > MAX_LINE_CHARS:
             raise _too_long(f"the dialogue line ({len(rest):,} characters)", line_no, shown)
         values = [value.strip() for value in rest.split(",", len(columns) - 1)]
         if len(values) < len(columns):
-            raise ImportFormatError(f"a Dialogue line with {len(values)} of its {len(columns)} fields", line_no=line_no,
-                                    source=shown)
+            raise ImportFormatError(Phrase(phrases.DIALOGUE_FIELDS, found=len(values), expected=len(columns)),
+                                    line_no=line_no, source=shown)
         field_of = dict(zip(columns, values))
         start = _ass_seconds(field_of["Start"], line_no, shown)
         end = _ass_seconds(field_of["End"], line_no, shown)
@@ -444,8 +440,7 @@ def import_ass(
             continue
         builder.add(speaker, body, start, end)
     if not builder.lines and not builder.warnings and text.strip():
-        raise ImportFormatError("no Dialogue lines found in an [Events] section (is this an ASS file?)", line_no=1,
-                                source=shown)
+        raise ImportFormatError(Phrase(phrases.NO_DIALOGUE), line_no=1, source=shown)
     return builder.result(name)
 
 
@@ -539,7 +534,8 @@ def _csv_rows(text: str, dialect: type[csv.Dialect] | csv.Dialect, shown: str) -
         except csv.Error as error:
             if str(error).startswith("field larger than field limit"):  # stopped as it passed the limit
                 raise _too_long("a field", row_start, shown) from None
-            raise ImportFormatError(f"malformed CSV row: {error}", line_no=row_start, source=shown) from error
+            raise ImportFormatError(Phrase(phrases.MALFORMED_CSV_ROW, error=str(error)), line_no=row_start,
+                                    source=shown) from error
         line_no, row_start = row_start, reader.line_num + 1
         if any(cell.strip() for cell in row):
             yield line_no, row
@@ -554,7 +550,7 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
 
     if "character" in columns and len(row) <= columns["text"]:
         raise ImportFormatError(
-            f"expected at least {columns['text'] + 1} columns (character, text), found {len(row)}",
+            Phrase(phrases.TOO_FEW_COLUMNS, expected=columns["text"] + 1, found=len(row)),
             line_no=line_no,
             source=shown,
         )
@@ -566,7 +562,9 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
             times.append(parse_time(raw) if raw else None)
         except ValueError as error:
             code = ErrorCode.TIME_RANGE if isinstance(error, TimeRangeError) else None
-            raise ImportFormatError(f"bad {key} time: {error}", line_no=line_no, source=shown, code=code) from None
+            refusal = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Phrase) else str(error)
+            raise ImportFormatError(Phrase(phrases.BAD_START_TIME if key == "start" else phrases.BAD_END_TIME,
+                                           error=refusal), line_no=line_no, source=shown, code=code) from None
     start, end = times
     _check_times(start, end, "the row", line_no, shown)
     if not body:
@@ -574,8 +572,8 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
         return
     mark = cell("draft").casefold()
     if mark not in DRAFT_MARKS:
-        raise ImportFormatError(f"bad draft mark {cell('draft')[:20]!r}: write {DRAFT_YES} for a translation "
-                                "still to check, or leave it empty", line_no=line_no, source=shown)
+        raise ImportFormatError(Phrase(phrases.BAD_DRAFT_MARK, quoted=repr(cell("draft")[:20]), yes=DRAFT_YES),
+                                line_no=line_no, source=shown)
     speaker = cell("character") or None
     if speaker is None:
         speaker, body = split_speaker(body)
@@ -644,13 +642,13 @@ def import_plain(
         speaker, body = split_speaker(raw)
         if speaker is None:
             raise ImportFormatError(
-                f"expected 'Name: line' or '[Name] line', found {raw.strip()[:60]!r}", line_no=line_no, source=shown
+                Phrase(phrases.EXPECTED_NAME_LINE, quoted=repr(raw.strip()[:60])), line_no=line_no, source=shown
             )
         if len(body) > MAX_LINE_CHARS:
             raise _too_long(f"the line ({len(body):,} characters)", line_no, shown)
         builder.add(speaker, body)
     if not builder.lines:
-        raise ImportFormatError("no script lines found", source=shown)
+        raise ImportFormatError(Phrase(phrases.NO_SCRIPT_LINES), source=shown)
     return builder.result(name)
 
 

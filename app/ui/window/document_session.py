@@ -52,7 +52,7 @@ from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.folders import Folders
-from app.ui.language import fill, say
+from app.ui.language import fill, said_error, say
 from app.ui.playback.original import OriginalAudio
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import has_input_device
@@ -418,7 +418,7 @@ class DocumentSession(QObject):
         try:
             result = script_format(kind).reader(path, self.project)
         except (ProjectError, OSError) as exc:
-            self.error.emit(self.tr("Cannot import"), str(exc))
+            self.error.emit(self.tr("Cannot import"), said_error(exc))  # said: the signal carries plain text
             return False
         selected = self.selected()
         if replace:

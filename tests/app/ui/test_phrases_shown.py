@@ -258,3 +258,24 @@ def test_the_engine_status_and_the_stress_presets_are_chinese(chinese: None) -> 
     assert status.text().endswith("正在打开音色缓存…"), status.text()
     assert chinese_only(status.text()), status.text()
     assert [declared(PROBE_NAMES, probe.label) for probe in PRESETS.values()] == ["硬件探测：CosyVoice2-0.5B（合成权重）"]
+
+
+def test_a_script_files_import_error_is_said_in_chinese(chinese: None, project: Project, tmp_path: Path) -> None:
+    """Why a subtitle file cannot be imported: the file and line, and the problem, in the studio's
+    language; the code stays for a bug report, the CLI keeps the English sentence."""
+    from app.project.errors import ImportFormatError
+    from app.project.script_io import script_format
+    from app.ui.language import said_error, shown_message
+
+    broken = tmp_path / "lines.srt"
+    broken.write_text("1\n00:00:01,000 -> 00:00:02,000\nHello\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError) as refused:
+        script_format("srt").reader(broken, project)
+    english = f"E_IMPORT_FORMAT: {broken}, line 1: not a valid subtitle block (near '1'); expected an index, " \
+              "'HH:MM:SS,mmm --> HH:MM:SS,mmm' and text"
+    assert str(refused.value) == english
+    said = said_error(refused.value)  # what the studio sends to its error dialog
+    assert said == (f"E_IMPORT_FORMAT: {broken} 第 1 行：不是有效的字幕块（在 '1' 附近）；应依次是序号、"
+                    "'HH:MM:SS,mmm --> HH:MM:SS,mmm' 和文字"), said
+    shown = shown_message(said)
+    assert shown.endswith("(E_IMPORT_FORMAT)") and chinese_only(shown.split(" ")[0]), shown
