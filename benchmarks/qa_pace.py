@@ -1,9 +1,11 @@
 """Does take QA keep pace with the render? (a benchmark, not a test; issue 33)
 
 Each round renders every line of a copy of the sample project (repeated) through one warm engine
-(voices prepared, two slots), three ways in one run: alone, as ``dubstudio render`` does; with
-``--qa``'s low-priority QA process checking one take at a time (as before packing); and with it
-packing the takes waiting for it into shared Whisper windows. For each take it notes when the
+(voices prepared, two slots), four ways in one run: alone, as ``dubstudio render`` does; with
+``--qa``'s low-priority QA process checking one take at a time (as before packing); with it
+packing the takes waiting for it into shared Whisper windows and decoding them (as before
+confirming: ``DUBSTUDIO_QA_CONFIRM=0``); and packing them and confirming each take's text by
+forced alignment before decoding any (today's QA). For each take it notes when the
 take landed and when its verdict came. Figures: the render alone; render and QA to the last
 verdict, as a multiple of the render alone (goal: at most 2x); and how long after a take landed
 its verdict came (goal at steady state: 2 s). The process is pinned to two cores.
@@ -26,10 +28,12 @@ sys.path.insert(0, str(ROOT))
 from app.project.qa import MAX_BATCH, QaWorker, request_for
 from benchmarks import common
 from engine.core.files import atomic_write_text
+from engine.hearing.qa.recognise import CONFIRM_ENV
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 
-KINDS = ("render", "qa one by one", "qa packed")
+KINDS = ("render", "qa one by one", "qa packed", "qa confirmed")
+DECODING_ONLY = ("qa one by one", "qa packed")  # started with DUBSTUDIO_QA_CONFIRM=0: QA before confirming
 
 
 def main() -> int:
@@ -52,13 +56,15 @@ def main() -> int:
         workers = {kind: QaWorker(max_batch=1 if kind == "qa one by one" else MAX_BATCH) for kind in kinds[1:]}
         try:
             common.render_round(client, project, None, args.recogniser_model)  # warm-up: voices prepared
-            for worker in workers.values():  # each QA process started and its models loaded, on one take
+            for kind, worker in workers.items():  # each QA process started and its models loaded, on one take
                 line = project.lines[0]
                 take = project.chosen_take(line)
                 assert take is not None
+                os.environ[CONFIRM_ENV] = "0" if kind in DECODING_ONLY else "1"  # the process inherits it
                 worker.submit(request_for(project, line, take, args.recogniser_model))
                 while worker.pending:
                     worker.poll(timeout=1.0)
+            os.environ.pop(CONFIRM_ENV)
             for n in range(args.rounds):
                 for kind in kinds[n % len(kinds):] + kinds[:n % len(kinds)]:
                     rendered, total, take_waits, cpu = common.render_round(client, project, workers.get(kind),

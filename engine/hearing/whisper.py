@@ -450,6 +450,7 @@ def _encoding_reusing_whisper() -> type[WhisperModel]:
     class EncodingReusingWhisper(WhisperModel):  # type: ignore[misc]  # faster-whisper is untyped
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            self.hf_tokenizer = with_first_merge(self.hf_tokenizer)  # type: ignore[has-type]  # untyped base
             self._last_encoding: tuple[bytes, Any] | None = None
             self._encoding_lock = threading.Lock()
 
@@ -465,6 +466,78 @@ def _encoding_reusing_whisper() -> type[WhisperModel]:
             return encoding
 
     return EncodingReusingWhisper
+
+
+def with_first_merge(tokenizer: Any) -> Any:
+    """``tokenizer`` (a ``tokenizers.Tokenizer``) with its byte-level BPE's first merge restored.
+
+    The packaged base's tokenizer.json lacks the merge of rank 0 ("Ġ t", making token 256 "Ġt"),
+    so every word starting with a space and "t" is split into pieces the model never wrote
+    (" told" became " ", "to", "ld"): decoding is unharmed, but text encoded for the model (a
+    prompt, a text to confirm) reads as nonsense to it. A complete tokenizer is returned as is.
+    """
+    import tokenizers
+
+    facts = json.loads(tokenizer.to_str())
+    bpe = facts.get("model") or {}
+    merges = bpe.get("merges")
+    first = next((token for token, index in (bpe.get("vocab") or {}).items() if index == 256), None)
+    if bpe.get("type") != "BPE" or not merges or first is None or len(first) != 2:
+        return tokenizer
+    joined = {"".join(merge.split(" ") if isinstance(merge, str) else merge) for merge in merges}
+    if first in joined:
+        return tokenizer
+    bpe["merges"] = [f"{first[0]} {first[1]}" if isinstance(merges[0], str) else [first[0], first[1]], *merges]
+    return tokenizers.Tokenizer.from_str(json.dumps(facts))
+
+
+@dataclass(frozen=True)
+class TextScore:
+    """How likely the model finds one text, forced through it token by token, in a window."""
+
+    log_probs: np.ndarray  # each token's log-probability given the audio and the tokens before it
+    times: np.ndarray  # each token's start in the window, seconds (the alignment heads' path)
+    word_tokens: np.ndarray  # True for tokens of a word (not punctuation or space alone)
+
+
+def score_texts(model: WhisperModel, features: np.ndarray, language: str, texts: list[str],
+                prompt: str | None = None) -> list[TextScore]:
+    """Score ``texts``, said one after the other in the window of ``features`` (the window's
+    features as :func:`detect_then_hear_features` makes them: its encoding is then shared), in one
+    teacher-forced decoder pass: no search, so a fraction of what decoding costs.
+
+    ``language`` is a code of a multilingual model (ignored by an English-only one); ``prompt``,
+    the recognition prompt the decoder would be given.
+    """
+    from faster_whisper.audio import pad_or_trim
+    from faster_whisper.tokenizer import Tokenizer
+
+    frames = model.feature_extractor.nb_max_frames
+    tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
+                          language=language if model.model.is_multilingual else "en")
+    pieces = [tokenizer.encode(" " + text.strip()) for text in texts]
+    flat = [token for piece in pieces for token in piece]
+    if not flat:
+        return [TextScore(np.zeros(0), np.zeros(0), np.zeros(0, dtype=bool)) for _ in texts]
+    start = [tokenizer.sot_prev, *tokenizer.encode(" " + prompt.strip())] if prompt else []
+    start += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+    encoding = model.encode(pad_or_trim(features[..., :frames]))
+    result = model.model.align(encoding, start, [flat], min(int(features.shape[-1]), frames))[0]
+    probabilities = np.asarray(result.text_token_probs, dtype=np.float64)[: len(flat)]
+    starts = np.full(len(flat), np.nan)
+    for text_index, time_index in result.alignments:  # the path's first step onto each token
+        if 0 <= text_index < len(flat) and np.isnan(starts[text_index]):
+            starts[text_index] = time_index / model.tokens_per_second
+    scores: list[TextScore] = []
+    at = 0
+    for piece in pieces:
+        # A token alone may be part of a character's bytes ("\ufffd"): that counts as a word's.
+        words = np.array([any(ch.isalnum() or ch == "\ufffd" for ch in tokenizer.decode([token])) for token in piece],
+                         dtype=bool)
+        scores.append(TextScore(np.log(np.maximum(probabilities[at: at + len(piece)], 1e-30)),
+                                starts[at: at + len(piece)], words))
+        at += len(piece)
+    return scores
 
 
 def detect_then_hear_features(model: WhisperModel, audio: np.ndarray) -> np.ndarray:

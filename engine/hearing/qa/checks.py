@@ -37,8 +37,8 @@ from engine.hearing.qa.recognise import (
     SILENCE_PEAK,
     NotHeard,
     Transcript,
+    confirm_or_recognise_packed,
     recognise,
-    recognise_packed,
 )
 from engine.hearing.qa.wer import (
     CER,
@@ -383,12 +383,13 @@ class TakeToMeasure:
 
 def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None,
                   recogniser_model: str = DEFAULT_MODEL) -> list[TakeChecks]:
-    """Listen to several takes, packing those of one language into shared Whisper windows
-    (:func:`engine.hearing.qa.recognise.recognise_packed`): one window for several short takes.
+    """Listen to several takes, packing those of one language into shared Whisper windows: one
+    window for several short takes (:func:`engine.hearing.qa.recognise.confirm_or_recognise_packed`).
 
-    A packed hearing is kept only when it is close (error rate at most
-    :data:`PACKED_TRUSTED_ERROR`, half the default limit) and the window sounded confidently like
-    the language listened in; any other take is heard again alone, exactly as
+    A take confirmed by forced alignment as saying its text is heard as written. A take that is
+    not is decoded in its pack, and that hearing is kept only when it is close (error rate at
+    most :data:`PACKED_TRUSTED_ERROR`, half the default limit) and the window sounded confidently
+    like the language listened in; any other take is heard again alone, exactly as
     :func:`measure_take` hears it, so every take near or past a limit is judged by its own
     hearing. Takes whose language is detected (``"auto"``) or unknown are heard alone.
     """
@@ -397,21 +398,23 @@ def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None
     for index, take in enumerate(takes):
         lang = listening_language(take.language, take.text)
         audio = np.asarray(take.pcm).reshape(-1)
-        if lang not in (AUTO, UNDETERMINED_LANGUAGE) and audio.size and float(np.max(np.abs(audio))) >= SILENCE_PEAK:
+        if lang not in (AUTO, UNDETERMINED_LANGUAGE) and audio.size and float(np.max(np.abs(audio))) >= SILENCE_PEAK \
+                and comparable_units(take.text, language_code(lang) or lang):
             groups.setdefault(language_code(lang) or lang, []).append(index)
     for lang, indices in groups.items():
-        if len(indices) < 2:
-            continue  # nothing to share a window with
         try:
-            packed = recognise_packed([(takes[i].pcm, takes[i].sample_rate) for i in indices], lang, recogniser_model)
+            found = confirm_or_recognise_packed([(takes[i].pcm, takes[i].sample_rate) for i in indices],
+                                                [takes[i].text for i in indices], lang, recogniser_model)
         except NotHeard:
             continue  # each take is heard alone and says why
-        for index, transcript in zip(indices, packed, strict=True):
+        for index, transcript in zip(indices, found, strict=True):
+            if transcript is None:
+                continue
             detected_other = transcript.detected_language and (
                 language_code(transcript.detected_language) != lang
                 or (transcript.language_probability or 0.0) < CONFIDENT_DETECTION)
             text = takes[index].text
-            if not detected_other and transcript.text and comparable_units(text, lang) \
+            if transcript.confirmed or not detected_other and transcript.text \
                     and error_rate(text, transcript.text, lang) <= PACKED_TRUSTED_ERROR:
                 heard[index] = transcript
     return [measure_take(take.pcm, take.sample_rate, take.text, take.language, take.clip_embedding, encoder,

@@ -15,6 +15,8 @@ English 0.36 (Whisper: 0.03), and it knew only US English (see docs/qa.md).
 
 from __future__ import annotations
 
+import math
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,10 +30,12 @@ from engine.core.protocol import EngineError
 from engine.hearing.whisper import (
     DEFAULT_MODEL,
     WHISPER_MODELS,
+    TextScore,
     detect_then_hear_features,
     load_whisper,
     model_path,
     model_spec,
+    score_texts,
     whisper_languages,
 )
 
@@ -49,6 +53,15 @@ WHISPER_RATE = 16000
 # between them, and each word goes back to the take it was said in by its timestamps.
 PACK_GAP_S = 1.0
 PACK_LIMIT_S = 28.0  # the takes and gaps of one pack: inside one window, with a margin
+# Confirming before decoding: a take's text is known, so one teacher-forced decoder pass over the
+# window's encoding scores every take's text (a seventh of a greedy decoding's CPU). A take whose
+# word tokens are all likely enough and whose alignment stays inside its own span is heard as
+# written; any other is decoded as before. Figures and margins: docs/qa.md.
+CONFIRM_MIN_LOG_PROB = -3.5  # the least likely word token of the take
+CONFIRM_MEAN_LOG_PROB = -0.8  # the mean over the take's word tokens
+CONFIRM_INSIDE = 0.5  # the share of its word tokens the alignment starts inside the take
+# Set to "0" to decode every take as before confirming existed (benchmarks/qa_pace.py compares both).
+CONFIRM_ENV = "DUBSTUDIO_QA_CONFIRM"
 
 
 @dataclass(frozen=True)
@@ -60,6 +73,7 @@ class Heard:
     language: str  # the code listened in: the one asked for, or the detected one for "auto"
     detected_language: str = ""  # "" when the model cannot detect (English-only models)
     language_probability: float | None = None  # the detector's confidence in detected_language
+    confirmed: bool = False  # the text expected, confirmed by forced alignment instead of decoded
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,7 @@ class Transcript:
     recogniser: str  # which model produced it, e.g. "faster-whisper-1.2.1/base"
     detected_language: str = ""  # what the audio sounded like ("" when not detected)
     language_probability: float | None = None  # the detector's confidence in it
+    confirmed: bool = False  # the text expected, confirmed by forced alignment instead of decoded
 
 
 class NotHeard(Exception):
@@ -165,16 +180,7 @@ class WhisperRecogniser:
 
         A multilingual model detects the window's language once: each take gets that detection.
         """
-        audios = [_resampled(pcm, sample_rate) for pcm in pcms]
-        gap = np.zeros(int(PACK_GAP_S * WHISPER_RATE), dtype=np.float32)
-        spans: list[tuple[float, float]] = []  # each take's start and end in the window, seconds
-        pieces: list[np.ndarray] = []
-        at = 0
-        for audio in audios:
-            spans.append((at / WHISPER_RATE, (at + audio.size) / WHISPER_RATE))
-            pieces += [audio, gap]
-            at += audio.size + gap.size
-        window = np.concatenate(pieces) if pieces else gap
+        window, spans = _window(pcms, sample_rate)
         model = self._load()
         detected, probability = "", None
         if self._multilingual:
@@ -184,7 +190,7 @@ class WhisperRecogniser:
             window, language=language, beam_size=PACKED_BEAM_SIZE, initial_prompt=_prompt(language),
             condition_on_previous_text=False, word_timestamps=True,
         )
-        words: list[list[str]] = [[] for _ in audios]
+        words: list[list[str]] = [[] for _ in spans]
         for segment in segments:
             for word in segment.words or ():
                 middle = (word.start + word.end) / 2
@@ -194,6 +200,85 @@ class WhisperRecogniser:
                         words[index].append(word.word)
                         break
         return [Heard("".join(said).strip(), language, detected, probability) for said in words]
+
+
+    def confirm_packed(self, pcms: Sequence[np.ndarray], sample_rate: int, language: str,
+                       texts: Sequence[str]) -> list[Heard | None]:
+        """Each of ``pcms`` confirmed as saying its one of ``texts`` (heard as written), or None
+        where it is not (:meth:`score_packed`)."""
+        detected, probability, scores = self.score_packed(pcms, sample_rate, language, texts)
+        return [Heard(text, language, detected, probability, confirmed=True) if score.confirmed else None
+                for text, score in zip(texts, scores, strict=True)]
+
+    def score_packed(self, pcms: Sequence[np.ndarray], sample_rate: int, language: str,
+                     texts: Sequence[str]) -> tuple[str, float | None, list[Confirmation]]:
+        """The window's detected language and its probability, and how well each of ``pcms``
+        says its one of ``texts``.
+
+        The takes are packed into one window as :meth:`transcribe_packed` packs them (whose
+        encoding of the same takes is then this one's); its language is detected and all the
+        texts are forced through the decoder in one pass (:func:`engine.hearing.whisper.score_texts`).
+        A window that does not sound confidently like ``language`` confirms nothing.
+        """
+        window, spans = _window(pcms, sample_rate)
+        model = self._load()
+        features = detect_then_hear_features(model, window)
+        detected, probability = "", None
+        if self._multilingual:
+            detected, probability, _ = model.detect_language(features=features)
+            probability = round(float(probability), 4)
+        scores = score_texts(model, features, language, list(texts), _prompt(language))
+        heard_in_language = not self._multilingual or (detected == language and (probability or 0.0) >= CONFIDENT_DETECTION)
+        return detected, probability, [Confirmation.of(score, span, heard_in_language)
+                                       for score, span in zip(scores, spans, strict=True)]
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """How well a take says its text, forced through the decoder in its window."""
+
+    least_log_prob: float  # its least likely word token
+    mean_log_prob: float  # over its word tokens
+    inside: float  # the share of its word tokens the alignment starts inside the take
+    heard_in_language: bool  # the window sounded confidently like the language listened in
+
+    @classmethod
+    def of(cls, score: TextScore, span: tuple[float, float], heard_in_language: bool) -> Confirmation:
+        words = score.log_probs[score.word_tokens]
+        if words.size == 0:
+            return cls(-math.inf, -math.inf, 0.0, heard_in_language)  # nothing to confirm: decode it
+        times = score.times[score.word_tokens]
+        start, end = span
+        # Half a gap either side, as transcribe_packed gives a decoded word back to its take.
+        inside = (times >= start - PACK_GAP_S / 2) & (times < end + PACK_GAP_S / 2)
+        return cls(float(words.min()), float(words.mean()), float(inside.mean()), heard_in_language)
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether the take is heard as written: in the language, its word tokens likely enough
+        (:data:`CONFIRM_MIN_LOG_PROB`, :data:`CONFIRM_MEAN_LOG_PROB`) and said where the take
+        is (:data:`CONFIRM_INSIDE`: a take holding another take's words would otherwise be
+        confirmed by the other's audio)."""
+        return (self.heard_in_language and self.least_log_prob >= CONFIRM_MIN_LOG_PROB
+                and self.mean_log_prob >= CONFIRM_MEAN_LOG_PROB and self.inside >= CONFIRM_INSIDE)
+
+
+def _window(pcms: Sequence[np.ndarray], sample_rate: int) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """The takes resampled and joined with :data:`PACK_GAP_S` of silence between them; each
+    take's start and end in it, seconds. One take's window is the take itself, so hearing it
+    alone afterwards reuses the window's encoding."""
+    gap = np.zeros(int(PACK_GAP_S * WHISPER_RATE), dtype=np.float32)
+    spans: list[tuple[float, float]] = []
+    pieces: list[np.ndarray] = []
+    at = 0
+    for audio in (_resampled(pcm, sample_rate) for pcm in pcms):
+        if pieces:
+            pieces.append(gap)
+            at += gap.size
+        spans.append((at / WHISPER_RATE, (at + audio.size) / WHISPER_RATE))
+        pieces.append(audio)
+        at += audio.size
+    return (np.concatenate(pieces) if pieces else gap), spans
 
 
 _registry: list[Recogniser] = []  # recognisers plugged in by register_recogniser (asked first)
@@ -275,6 +360,38 @@ def recognise_packed(takes: Sequence[tuple[np.ndarray, int]], language: str,
         raise NotHeard(str(error)) from error
     return [Transcript(h.text, h.language or code, recogniser.name, h.detected_language, h.language_probability)
             for h in heard]
+
+
+def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: Sequence[str], language: str,
+                                model: str = DEFAULT_MODEL) -> list[Transcript | None]:
+    """Each take (mono float32, with the text it should say) confirmed as saying its text, else
+    heard in its pack, else None (a take alone in its pack, not confirmed: to be heard alone).
+
+    Packs as :func:`recognise_packed`. A pack's window is encoded once: confirming every take
+    (:meth:`WhisperRecogniser.confirm_packed`), then decoding it only when a take was not
+    confirmed. A recogniser that cannot confirm (one plugged in) hears as :func:`recognise_packed`.
+    NotHeard when none can listen.
+    """
+    code = language_code(language) or "en"
+    recogniser = recogniser_for(code, model)
+    if not isinstance(recogniser, WhisperRecogniser) or os.environ.get(CONFIRM_ENV) == "0":
+        return list(recognise_packed(takes, code, model)) if len(takes) > 1 else [None] * len(takes)
+    found: list[Transcript | None] = []
+    try:
+        at = 0
+        for pack in _packs(takes):
+            pcms, rate = [pcm for pcm, _ in pack], pack[0][1]
+            heard = recogniser.confirm_packed(pcms, rate, code, texts[at: at + len(pack)])
+            at += len(pack)
+            if len(pack) > 1 and None in heard:
+                decoded = recogniser.transcribe_packed(pcms, rate, code)
+                heard = [h if h is not None else d for h, d in zip(heard, decoded, strict=True)]
+            found += [None if h is None else Transcript(h.text, h.language or code, recogniser.name,
+                                                        h.detected_language, h.language_probability, h.confirmed)
+                      for h in heard]
+    except EngineError as error:
+        raise NotHeard(str(error)) from error
+    return found
 
 
 def _packs(takes: Sequence[tuple[np.ndarray, int]]) -> list[list[tuple[np.ndarray, int]]]:

