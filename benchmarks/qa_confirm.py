@@ -6,15 +6,18 @@ Sets of takes: the tests' six lines in the embedded model's own voice (``joe``);
 ``--sample``, the sample project's six lines rendered by its characters' voices (through a warm
 engine); with ``--corpus DIR``, real recordings (``manifest.tsv``: file, language, what is said,
 tab-separated; as benchmarks/qa_cjk_takes.py). Each set is checked as its own lines (clean), each
-take as the next line's text (swapped) and each take's first half as its whole line (half), all
-in one batch, and each take alone; a swapped or half take is also put in its set's batch among
-the clean others, a third of the takes at a time (the other takes' audio, the line it was given
-included, then share its window). Every case is checked by ``measure_takes`` with ``DUBSTUDIO_QA_CONFIRM=0`` (every take
-decoded, as before) and ``=1`` (confirmed first). Printed: the cases whose verdicts differ
-(should be none), the takes confirmed per case (a swapped or half take never should be), the
-confirmation figures against their thresholds, and the CPU seconds of each way.
+take as the next line's text (swapped: the line it was given is then said in the take after it)
+and each take's first half as its whole line (half), all in one batch, and each take alone; and
+a third of the takes swapped or halved at a time among the clean others.
 
-Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_confirm.py [--sample] [--corpus DIR] [--json OUT]
+Every take of every case is scored as QA scores it (packed as QA packs) and printed with its
+figures against the thresholds. A take that is not confirmed goes down the path QA took before
+(packed decoding, then heard alone), so only a confirmed take can change its verdict: each is
+also heard alone at beam 5 as before, and the two verdicts compared. Last, each set's clean
+batch is checked by ``measure_takes`` both ways (``DUBSTUDIO_QA_CONFIRM=0``: decoded, as before;
+``=1``), the kept encoding dropped before each, for the CPU seconds.
+
+Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_confirm.py [--sample] [--corpus DIR ...] [--json OUT]
 """
 
 from __future__ import annotations
@@ -33,15 +36,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.core.files import atomic_write_text
+from engine.core.languages import language_code
 from engine.core.reference import load_reference_clip
-from engine.hearing.qa.checks import QaThresholds, TakeToMeasure, judge, measure_takes
+from engine.hearing.qa.checks import (
+    QaThresholds,
+    TakeChecks,
+    TakeToMeasure,
+    judge,
+    measure_take,
+    measure_takes,
+)
 from engine.hearing.qa.recognise import (
     CONFIRM_ENV,
     CONFIRM_INSIDE,
     CONFIRM_MEAN_LOG_PROB,
     CONFIRM_MIN_LOG_PROB,
-    WhisperRecogniser,
+    Confirmation,
+    Transcript,
+    _packs,
+    whisper_recogniser,
 )
+from engine.hearing.whisper import load_whisper
 
 JOE_LINES = [  # tests/engine/hearing/qa/test_confirm.py
     "I told you the keys were on the kitchen table.",
@@ -121,31 +136,64 @@ def cases(takes: list[TakeToMeasure]) -> Iterator[tuple[str, list[TakeToMeasure]
         yield "half among clean", [halved(t) if i in chosen else t for i, t in enumerate(takes)], chosen
 
 
-def recorded_figures() -> list[dict[str, Any]]:
-    """Every take's confirmation figures from now on, as QA scores them (recorded, not changed)."""
-    found: list[dict[str, Any]] = []
-    real = WhisperRecogniser.score_packed
-
-    def recording(self: WhisperRecogniser, *args: Any) -> Any:
-        detected, probability, scores = real(self, *args)
-        found.extend({"least": round(s.least_log_prob, 2), "mean": round(s.mean_log_prob, 2), "inside": round(s.inside, 2),
-                      "in_language": s.heard_in_language, "confirmed": s.confirmed} for s in scores)
-        return detected, probability, scores
-
-    setattr(WhisperRecogniser, "score_packed", recording)  # noqa: B010 - a benchmark records, the class is unchanged otherwise
+def scored(takes: list[TakeToMeasure]) -> list[Confirmation]:
+    """Each take's confirmation, packed as measure_takes packs one language's takes."""
+    recogniser = whisper_recogniser("base")
+    found: list[Confirmation] = []
+    at = 0
+    for pack in _packs([(take.pcm, take.sample_rate) for take in takes]):
+        chosen = takes[at: at + len(pack)]
+        at += len(pack)
+        language = language_code(chosen[0].language) or "en"
+        found += recogniser.score_packed([t.pcm for t in chosen], chosen[0].sample_rate, language, [t.text for t in chosen])[2]
     return found
 
 
-def verdicts(batch: list[TakeToMeasure], confirm: bool) -> tuple[list[tuple[Any, ...]], float]:
-    os.environ[CONFIRM_ENV] = "1" if confirm else "0"
-    started = time.process_time()
-    measured = measure_takes(batch, None, "base")
-    cpu = time.process_time() - started
-    summaries = []
-    for checks in measured:
-        verdict = judge(checks, QaThresholds())
-        summaries.append((verdict.passed, tuple(sorted(f.code for f in verdict.findings))))
-    return summaries, cpu
+def summary(checks: TakeChecks) -> tuple[bool | None, tuple[str, ...]]:
+    verdict = judge(checks, QaThresholds())
+    return verdict.passed, tuple(sorted(finding.code for finding in verdict.findings))
+
+
+def verdicts_both_ways(take: TakeToMeasure) -> tuple[Any, Any]:
+    """A confirmed take's verdict heard alone (as before) and heard as written."""
+    decoded = measure_take(take.pcm, take.sample_rate, take.text, take.language, None, None, "base", take.pace)
+    name = whisper_recogniser("base").name
+    language = language_code(take.language) or "en"
+    as_written = Transcript(take.text, language, name, language, 1.0, confirmed=True)
+    confirmed = measure_take(take.pcm, take.sample_rate, take.text, take.language, None, None, "base", take.pace,
+                             heard=as_written)
+    return summary(decoded), summary(confirmed)
+
+
+def cpu_both_ways(takes: list[TakeToMeasure]) -> tuple[float, float]:
+    """CPU seconds of measure_takes on ``takes`` decoding (as before) and confirming."""
+    model = load_whisper("base")
+    spent = []
+    for confirm in ("0", "1"):
+        os.environ[CONFIRM_ENV] = confirm
+        model._last_encoding = None  # neither way starts from the other's encoding
+        started = time.process_time()
+        measure_takes(takes, None, "base")
+        spent.append(time.process_time() - started)
+    os.environ.pop(CONFIRM_ENV)
+    return spent[0], spent[1]
+
+
+def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
+    print(f"\nthresholds: least likely word token >= {CONFIRM_MIN_LOG_PROB}, mean >= {CONFIRM_MEAN_LOG_PROB}, "
+          f"share inside >= {CONFIRM_INSIDE}")
+    print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}{'least':>16}{'mean':>16}{'inside':>12}")
+    for name in names:
+        for label, wanted in (("clean", False), ("swapped or half", True)):
+            chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted]
+            confirmed = [row for row in chosen if row["confirmed"]]
+            same = sum(row["decoded"] == row["as_written"] for row in confirmed)
+            least, mean, inside = ([row[key] for row in chosen] for key in ("least", "mean", "inside"))
+            print(f"{name:14}{label:22}{len(chosen):>7}{len(confirmed):>10}{same:>9} / {len(confirmed):<3}"
+                  f"{min(least):>8.2f}..{max(least):<6.2f}{min(mean):>8.2f}..{max(mean):<6.2f}"
+                  f"{min(inside):>6.2f}..{max(inside):<4.2f}")
+    print("confirmed defective takes:", [(row["set"], row["case"], row["text"]) for row in rows
+                                         if row["defective"] and row["confirmed"]])
 
 
 def main() -> int:
@@ -161,41 +209,29 @@ def main() -> int:
         sets["sample"] = sample_set()
     for folder in args.corpus:
         sets |= {f"{folder.name}:{language}": takes for language, takes in corpus_set(folder).items()}
-    verdicts(sets["joe"][:1], True)  # the model loaded before anything is timed
+    scored(sets[next(iter(sets))][:1])  # the model loaded before anything is timed
     if args.without_joe:
         del sets["joe"]
-    figures = recorded_figures()
     rows: list[dict[str, Any]] = []
+    heard_alone: dict[tuple[int, int, str], Any] = {}  # (audio, length, text) -> both verdicts
     for name, takes in sets.items():
         for case, batch, defective in cases(takes):
-            decoded, cpu_decoded = verdicts(batch, confirm=False)
-            figures.clear()
-            confirmed, cpu_confirmed = verdicts(batch, confirm=True)
-            row = {"set": name, "case": case, "takes": len(batch), "defective": defective,
-                   "decoded": decoded, "confirmed": confirmed, "same": decoded == confirmed,
-                   "cpu_decoded_s": round(cpu_decoded, 2), "cpu_confirmed_s": round(cpu_confirmed, 2),
-                   "figures": list(figures)}
-            rows.append(row)
-            print(json.dumps(row, ensure_ascii=False), flush=True)
-    os.environ.pop(CONFIRM_ENV)
-    print(f"\nthresholds: least likely word token >= {CONFIRM_MIN_LOG_PROB}, mean >= {CONFIRM_MEAN_LOG_PROB}, "
-          f"inside >= {CONFIRM_INSIDE}")
-    print(f"{'set':14}{'case':22}{'cases':>6}{'same verdicts':>14}{'confirmed':>12}{'least':>16}{'mean':>16}"
-          f"{'inside':>12}{'CPU before s':>13}{'after s':>9}")
-    for name in sets:
-        for case in dict.fromkeys(row["case"] for row in rows if row["set"] == name):
-            chosen = [row for row in rows if row["set"] == name and row["case"] == case]
-            # Clean cases: every take; defective cases: the defective takes only.
-            taken = [f for row in chosen for i, f in enumerate(row["figures"]) if not row["defective"] or i in row["defective"]]
-            least = [f["least"] for f in taken]
-            mean = [f["mean"] for f in taken]
-            inside = [f["inside"] for f in taken]
-            print(f"{name:14}{case:22}{len(chosen):>6}{sum(row['same'] for row in chosen):>14}"
-                  f"{sum(f['confirmed'] for f in taken):>7} / {len(taken):<3}"
-                  f"{min(least):>8.2f}..{max(least):<6.2f}{min(mean):>8.2f}..{max(mean):<6.2f}{min(inside):>6.2f}..{max(inside):<4.2f}"
-                  f"{sum(row['cpu_decoded_s'] for row in chosen):>13.1f}{sum(row['cpu_confirmed_s'] for row in chosen):>9.1f}")
-    differing = [row for row in rows if not row["same"]]
-    print(f"verdicts that differ: {len(differing)} of {len(rows)} cases")
+            for index, (take, confirmation) in enumerate(zip(batch, scored(batch), strict=True)):
+                row = {"set": name, "case": case, "defective": index in defective, "text": take.text, "least": round(confirmation.least_log_prob, 2),
+                       "mean": round(confirmation.mean_log_prob, 2), "inside": round(confirmation.inside, 2),
+                       "in_language": confirmation.heard_in_language, "confirmed": confirmation.confirmed}
+                if confirmation.confirmed:
+                    key = (id(take.pcm), take.pcm.size, take.text)
+                    if key not in heard_alone:
+                        heard_alone[key] = verdicts_both_ways(take)
+                    row["decoded"], row["as_written"] = heard_alone[key]
+                rows.append(row)
+                print(json.dumps(row, ensure_ascii=False), flush=True)
+    print_table(list(sets), rows)
+    for name, takes in sets.items():
+        before, after = cpu_both_ways(takes)
+        print(f"{name}: {len(takes)} clean takes, measure_takes CPU {before:.2f} s decoded, {after:.2f} s confirmed "
+              f"({before / len(takes):.2f} -> {after / len(takes):.2f} s a take)")
     if args.json:
         atomic_write_text(args.json, json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
     return 0

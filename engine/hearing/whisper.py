@@ -496,7 +496,7 @@ class TextScore:
     """How likely the model finds one text, forced through it token by token, in a window."""
 
     log_probs: np.ndarray  # each token's log-probability given the audio and the tokens before it
-    times: np.ndarray  # each token's start in the window, seconds (the alignment heads' path)
+    times: np.ndarray  # when each token is said in the window (the middle of its stretch of the alignment), s
     word_tokens: np.ndarray  # True for tokens of a word (not punctuation or space alone)
 
 
@@ -524,10 +524,14 @@ def score_texts(model: WhisperModel, features: np.ndarray, language: str, texts:
     encoding = model.encode(pad_or_trim(features[..., :frames]))
     result = model.model.align(encoding, start, [flat], min(int(features.shape[-1]), frames))[0]
     probabilities = np.asarray(result.text_token_probs, dtype=np.float64)[: len(flat)]
-    starts = np.full(len(flat), np.nan)
-    for text_index, time_index in result.alignments:  # the path's first step onto each token
-        if 0 <= text_index < len(flat) and np.isnan(starts[text_index]):
+    # Where the alignment path first steps onto each token (the end of text's marker last): a token
+    # is said from its start to the next one's, and placed at the middle, as a decoded word is.
+    starts = np.full(len(flat) + 1, np.nan)
+    for text_index, time_index in result.alignments:
+        if 0 <= text_index <= len(flat) and np.isnan(starts[text_index]):
             starts[text_index] = time_index / model.tokens_per_second
+    starts = np.fmax.accumulate(np.nan_to_num(starts, nan=-np.inf))  # a token the path skipped: where it was
+    middles = (starts[:-1] + starts[1:]) / 2
     scores: list[TextScore] = []
     at = 0
     for piece in pieces:
@@ -535,7 +539,7 @@ def score_texts(model: WhisperModel, features: np.ndarray, language: str, texts:
         words = np.array([any(ch.isalnum() or ch == "\ufffd" for ch in tokenizer.decode([token])) for token in piece],
                          dtype=bool)
         scores.append(TextScore(np.log(np.maximum(probabilities[at: at + len(piece)], 1e-30)),
-                                starts[at: at + len(piece)], words))
+                                middles[at: at + len(piece)], words))
         at += len(piece)
     return scores
 

@@ -59,7 +59,7 @@ PACK_LIMIT_S = 28.0  # the takes and gaps of one pack: inside one window, with a
 # written; any other is decoded as before. Figures and margins: docs/qa.md.
 CONFIRM_MIN_LOG_PROB = -3.5  # the least likely word token of the take
 CONFIRM_MEAN_LOG_PROB = -0.8  # the mean over the take's word tokens
-CONFIRM_INSIDE = 0.5  # the share of its word tokens the alignment starts inside the take
+CONFIRM_INSIDE = 1.0  # the share of its word tokens the alignment places inside the take: all
 # Set to "0" to decode every take as before confirming existed (benchmarks/qa_pace.py compares both).
 CONFIRM_ENV = "DUBSTUDIO_QA_CONFIRM"
 
@@ -239,7 +239,7 @@ class Confirmation:
 
     least_log_prob: float  # its least likely word token
     mean_log_prob: float  # over its word tokens
-    inside: float  # the share of its word tokens the alignment starts inside the take
+    inside: float  # the share of its word tokens the alignment places inside the take
     heard_in_language: bool  # the window sounded confidently like the language listened in
 
     @classmethod
@@ -249,7 +249,8 @@ class Confirmation:
             return cls(-math.inf, -math.inf, 0.0, heard_in_language)  # nothing to confirm: decode it
         times = score.times[score.word_tokens]
         start, end = span
-        # Half a gap either side, as transcribe_packed gives a decoded word back to its take.
+        # Half a gap either side, as transcribe_packed gives a decoded word back to its take by its
+        # middle: clean takes' tokens all fall there, a swapped take's mostly in its neighbour.
         inside = (times >= start - PACK_GAP_S / 2) & (times < end + PACK_GAP_S / 2)
         return cls(float(words.min()), float(words.mean()), float(inside.mean()), heard_in_language)
 

@@ -105,6 +105,12 @@ def test_a_take_is_not_confirmed_by_its_words_said_elsewhere_in_the_window(clean
     assert confirmations(crossed) == [False, False]
 
 
+def test_takes_each_given_the_next_line_are_never_confirmed(clean):
+    # Each text is said in the window, one take later: the alignment must not slide along.
+    shifted = [TakeToMeasure(take.pcm, take.sample_rate, LINES[(i + 1) % len(LINES)], "en") for i, take in enumerate(clean)]
+    assert confirmations(shifted) == [False] * len(LINES)
+
+
 def test_a_take_in_another_language_is_not_confirmed_and_judged_as_alone(clean):
     pcm, rate = read_mono(ZH_CLIP)
     mandarin = TakeToMeasure(pcm, rate, LINES[0], "en")  # an English line spoken in Mandarin
