@@ -119,6 +119,20 @@ def recordings(repo: Path, folder: Path, held_out: bool = False) -> list[Recordi
     return found
 
 
+def fresh_meetings(diarizen_repo: Path, setup_repo: Path | None, folder: Path) -> list[Recording]:
+    """AMI excerpts none of the recordings above comes from (issue 32's fresh held-out set):
+    DiariZen's example, the first 30 s of meeting EN2002a (AMI's far-field mix), scored against
+    the AMI-diarization-setup reference (words only, from the AMI manual annotations 1.6.2)."""
+    if setup_repo is None:
+        raise SystemExit("--fresh needs --ami-setup")
+    audio = _git_show(diarizen_repo, "HEAD:example/EN2002a_30s.wav", folder / "EN2002a_30s.wav")
+    rttm = subprocess.run(["git", "-C", str(setup_repo), "show", "HEAD:only_words/rttms/test/EN2002a.rttm"],
+                          capture_output=True, check=True, text=True).stdout
+    length = len(decode(audio)) / SAMPLE_RATE
+    turns = [(start, min(end, length), who) for start, end, who in _rttm(rttm) if start < length]
+    return [Recording("ami-EN2002a-0-30 (fresh, meeting)", audio, turns)]
+
+
 DIALOGUE_CLIPS = {"1320": "samples/1320_00000.mp3", "3575": "samples/3575_00000.mp3",
                   "6829": "samples/6829_00000.mp3", "8230": "samples/8230_00000.mp3",
                   "p240": "samples/p240_00000.mp3", "p260": "samples/p260_00000.mp3"}
@@ -181,12 +195,17 @@ def _frames(turns: Sequence[tuple[float, float, Any]], length: int) -> list[set[
     return frames
 
 
-def diarization(reference: list[tuple[float, float, str]], heard: Transcription) -> dict[str, float]:
+def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
+                with_no_words: bool = False) -> dict[str, float]:
     """The DER and its parts (missed speech, false alarm, speaker confusion), with speakers
-    mapped one to one (hypothesis -> reference) for the least error."""
+    mapped one to one (hypothesis -> reference) for the least error. The hypothesis is the
+    script's lines (from first word to last); ``with_no_words`` adds the speech no line covers
+    that the transcription kept with a speaker (``Transcription.no_words``)."""
     from scipy.optimize import linear_sum_assignment
 
     hypothesis = [(line.start, line.end, line.speaker) for line in heard.lines]
+    if with_no_words:
+        hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.no_words]
     length = int(max(end for _, end, _ in [*reference, *hypothesis]) / FRAME_S) + 1
     ref, hyp = _frames(reference, length), _frames(hypothesis, length)
     names = sorted({who for _, _, who in reference})
@@ -277,6 +296,37 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: Options) -> dict[str, Any]:
+    """One recording transcribed with ``options``: its figures (see the module's docstring)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    try:
+        heard = transcribe_media(rec.audio, model, encoder, options)
+    except HearingError as error:  # two of the AMI excerpts are nearly silent
+        return {"recording": rec.name, "error": str(error)}
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    der = diarization(rec.turns, heard)
+    timeline = diarization(rec.turns, heard, with_no_words=True)
+    speech: dict[str, float] = {}
+    for start, end, who in rec.turns:
+        speech[who] = speech.get(who, 0.0) + end - start
+    return {
+        "recording": rec.name,
+        "duration_s": round(heard.duration_s, 1),
+        **{key: round(value, 3) for key, value in der.items()},
+        "with_no_words": {key: round(value, 3) for key, value in timeline.items()},
+        "no_words_s": round(sum(stretch.duration_s for stretch in heard.no_words), 1),
+        "speakers_found": heard.speaker_count,
+        "speakers_reference": len(speech),
+        "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),
+        "speakers_heard_3s": speakers_heard(rec.turns, heard),
+        "right_share": round(1 - der["confusion"] / max(1e-9, 1 - der["missed"]), 3),
+        **script_wer(rec, heard),
+        "rtf": round(seconds / heard.duration_s, 3),
+        "cpu_s_per_s": round(cpu / heard.duration_s, 3),
+        "clips": clip_purity(rec, heard, encoder, decode(rec.audio)),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pyannote", type=Path, required=True, help="a git clone of pyannote/pyannote-audio")
@@ -288,47 +338,31 @@ def main() -> int:
     parser.add_argument("--voices", type=Path, default=None,
                         help="a git clone of CorentinJ/Real-Time-Voice-Cloning: also the clean dialogues")
     parser.add_argument("--wenet", type=Path, default=None, help="a git clone of wenet-e2e/wenet (one more voice)")
-    parser.add_argument("--only", choices=("dialogues", "meetings"), default=None)
+    parser.add_argument("--only", choices=("dialogues", "meetings", "fresh"), default=None)
+    parser.add_argument("--before", action="store_true",
+                        help="also each recording without the second decoding of speech no line covers")
+    parser.add_argument("--fresh", type=Path, default=None,
+                        help="a git clone of BUTSpeechFIT/DiariZen: the fresh held-out AMI excerpt (with --ami-setup)")
+    parser.add_argument("--ami-setup", type=Path, default=None,
+                        help="a git clone of BUTSpeechFIT/AMI-diarization-setup (the AMI references)")
     args = parser.parse_args()
     model = load_whisper(args.model, "cpu")
     encoder = CamppSpeakerEncoder()
     report: dict[str, Any] = {"model": args.model, "recordings": []}
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        recs = [] if args.only == "dialogues" else recordings(args.pyannote, folder, args.held_out)
-        if args.voices is not None and args.only != "meetings":
+        recs = [] if args.only in ("dialogues", "fresh") else recordings(args.pyannote, folder, args.held_out)
+        if args.voices is not None and args.only not in ("meetings", "fresh"):
             recs += dialogues(args.voices, args.wenet, folder)
+        if args.fresh is not None:
+            recs += fresh_meetings(args.fresh, args.ami_setup, folder)
         transcribe_media(recs[0].audio, model, encoder)  # warm-up: model and encoder loaded, not timed
         for rec in recs:
-            started, cpu = time.perf_counter(), time.process_time()
-            try:
-                heard = transcribe_media(rec.audio, model, encoder)
-            except HearingError as error:  # two of the held-out excerpts are nearly silent
-                row = {"recording": rec.name, "error": str(error)}
+            for name, options in ([("before", Options(hear_again=False))] if args.before else []) + [("now", Options())]:
+                row = measure(rec, model, encoder, options)
+                row["run"] = name
                 report["recordings"].append(row)
                 print(json.dumps(row), flush=True)
-                continue
-            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
-            der = diarization(rec.turns, heard)
-            speech: dict[str, float] = {}
-            for start, end, who in rec.turns:
-                speech[who] = speech.get(who, 0.0) + end - start
-            row = {
-                "recording": rec.name,
-                "duration_s": round(heard.duration_s, 1),
-                **{key: round(value, 3) for key, value in der.items()},
-                "speakers_found": heard.speaker_count,
-                "speakers_reference": len(speech),
-                "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),
-                "speakers_heard_3s": speakers_heard(rec.turns, heard),
-                "right_share": round(1 - der["confusion"] / max(1e-9, 1 - der["missed"]), 3),
-                **script_wer(rec, heard),
-                "rtf": round(seconds / heard.duration_s, 3),
-                "cpu_s_per_s": round(cpu / heard.duration_s, 3),
-                "clips": clip_purity(rec, heard, encoder, decode(rec.audio)),
-            }
-            report["recordings"].append(row)
-            print(json.dumps(row), flush=True)
         report["peak_rss_mib_short"] = round(peak_rss_mib(), 1)
         if args.long_minutes > 0:
             import soundfile as sf

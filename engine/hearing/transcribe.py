@@ -35,7 +35,7 @@ import numpy as np
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import RangeError
-from engine.hearing import HearingError, clips, speakers
+from engine.hearing import HearingError, clips, speakers, unheard
 from engine.hearing.audio import SAMPLE_RATE, audio_windows, probe_audio
 from engine.hearing.chinese import (
     DEFAULT_SCRIPT,
@@ -80,6 +80,9 @@ class Transcription:
     # splits or merges speakers (app.project.transcription keeps them beside the project).
     windows: speakers.EmbeddingWindows | None = None
     levels: clips.LevelEnvelope | None = None
+    # Speech no line covers (the voice activity detector heard it, Whisper gave no words even on
+    # a second decoding), each with the speaker it sounds like: see engine.hearing.unheard.
+    no_words: list[unheard.Unheard] = field(default_factory=list)
 
     @property
     def language_sure(self) -> bool:
@@ -95,6 +98,8 @@ class Options:
     translate_to: str | None = None
     stream_index: int | None = None  # which audio stream (default: the first)
     chinese_script: str = DEFAULT_SCRIPT  # "simplified" or "traditional": how Chinese lines are written
+    # Decode again the speech no line covers (engine.hearing.unheard); off, it is only reported.
+    hear_again: bool = True
 
 
 class Translator(Protocol):
@@ -127,9 +132,10 @@ def check_language(model: WhisperModel, language: str) -> str | None:
 def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, task: str,
                   cancel: threading.Event | None = None,
                   heard_to: Callable[[float], None] | None = None,
-                  chinese_script: str = DEFAULT_SCRIPT) -> tuple[list[Word], TranscriptionInfo]:
+                  chinese_script: str = DEFAULT_SCRIPT, vad_filter: bool = True) -> tuple[list[Word], TranscriptionInfo]:
     """Whisper's words in ``audio`` (times into the recording) and its info (language...);
-    ``heard_to(seconds)`` is told how far into the recording each segment reached.
+    ``heard_to(seconds)`` is told how far into the recording each segment reached. Without
+    ``vad_filter`` Whisper hears all of ``audio`` (stretches already found to be speech).
 
     Segments Whisper itself marks as no speech with a low confidence are dropped (its own
     hallucination rule), as are words with no duration. Chinese (transcribed, not translated)
@@ -137,7 +143,7 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
     is cut (:func:`engine.hearing.chinese.written_as_chinese`).
     """
     segments, info = model.transcribe(
-        audio, language=language, task=task, beam_size=BEAM_SIZE, vad_filter=True, word_timestamps=True,
+        audio, language=language, task=task, beam_size=BEAM_SIZE, vad_filter=vad_filter, word_timestamps=True,
         condition_on_previous_text=False,  # one misheard window must not steer the next ones into a loop
         temperature=0.0,  # no sampling fallback: the same video gives the same script every time
     )
@@ -155,6 +161,37 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
     if task == "transcribe" and is_chinese(language or info.language):
         words = written_as_chinese(words, chinese_script, PAUSE_S, language or info.language)
     return words, info
+
+
+def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, options: Options,
+                 cancel: threading.Event | None, heard_to: Callable[[float], None],
+                 ) -> tuple[list[Line], list[tuple[float, float]]]:
+    """The lines Whisper hears in a window of audio, and the stretches of speech no line covers
+    (decoded a second time first, unless ``options.hear_again`` is off)."""
+    words, _ = whisper_words(model, audio, offset_s, language, "transcribe", cancel, heard_to, options.chinese_script)
+    heard = split_lines(words)
+    silent = unheard.uncovered_speech(audio, offset_s, heard)
+    if silent and options.hear_again:
+        heard = _heard_again(model, audio, offset_s, silent, heard, language, cancel, options.chinese_script)
+        silent = unheard.uncovered_speech(audio, offset_s, heard)
+    return heard, silent
+
+
+def _heard_again(model: WhisperModel, audio: np.ndarray, offset_s: float, stretches: Sequence[tuple[float, float]],
+                 lines: Sequence[Line], language: str | None, cancel: threading.Event | None,
+                 chinese_script: str) -> list[Line]:
+    """``lines`` with those Whisper hears in ``stretches`` decoded again on their own (joined into
+    one piece of audio, with no voice filter: they are speech), in time order."""
+    again = unheard.joined(audio, offset_s, stretches)
+    words, _ = whisper_words(model, again.audio, 0.0, language, "transcribe", cancel, None, chinese_script,
+                             vad_filter=False)
+    found = again.words_back(words)
+    if not found:
+        return list(lines)
+    # Each stretch's words make lines of their own: a stretch is speech between others' lines.
+    new = [line for start, end in stretches
+           for line in split_lines([word for word in found if start <= (word.start + word.end) / 2 <= end])]
+    return sorted([*lines, *new], key=lambda line: line.start)
 
 
 def detect_language(model: WhisperModel, audio: np.ndarray) -> tuple[str, float] | None:
@@ -222,6 +259,8 @@ def transcribe_media(
     windows = speakers.EmbeddingWindows()
     part_windows = speakers.EmbeddingWindows()
     levels = clips.LevelEnvelope(FRAME_S, SAMPLE_RATE)
+    silent_stretches: list[tuple[float, float]] = []  # speech no line covers (unheard.uncovered_speech)
+    silent_vectors: list[np.ndarray] = []  # their CAM++ embeddings, a block per window
     probability = 1.0
     end_s = 0.0
     for window in audio_windows(path, options.stream_index, cancel):
@@ -232,9 +271,8 @@ def transcribe_media(
                 detected = detect_language(model, window.audio)
                 if detected is not None:
                     language, probability = detected  # held for the windows after
-            words, _ = whisper_words(model, window.audio, window.start_s, language, "transcribe", cancel,
-                                     listened.heard_to, options.chinese_script)
-        heard = split_lines(words)
+            heard, silent = _hear_window(model, window.audio, window.start_s, language, options, cancel,
+                                         listened.heard_to)
         # Where the voice changes inside a line, its parts get windows of their own too (used if
         # the line's own windows, which straddle the change, show one speaker: speakers_of).
         cut = [] if options.speakers == 1 else speakers.voice_changes(window.audio, window.start_s, heard, encoder)
@@ -244,6 +282,8 @@ def transcribe_media(
         listened.heard_to(end_s)
         windows.add(window.audio, window.start_s, heard, encoder, cancel, listened.embedded_to)
         part_windows.add(window.audio, window.start_s, new_parts, encoder, cancel)
+        silent_stretches += silent
+        silent_vectors.append(unheard.embedded(window.audio, window.start_s, silent, encoder))
         listened.embedded_to(end_s)
         lines.extend(heard)
         parts.extend(new_parts)
@@ -256,6 +296,7 @@ def transcribe_media(
     report("speakers", 0.0)
     lines, labels, windows = speakers.speakers_of(lines, parts, windows, part_windows, options.speakers)
     lines, labels, count = speakers.in_speaking_order(lines, labels)
+    no_words = unheard.with_speakers(silent_stretches, silent_vectors, windows.embeddings(), labels, count)
     if language and is_chinese(language):
         ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)
@@ -268,7 +309,7 @@ def transcribe_media(
     candidates = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, count)
     report("clips", 1.0)
     return Transcription(duration, language or "", probability, lines, count,
-                         options.translate_to, candidates, windows, levels)
+                         options.translate_to, candidates, windows, levels, no_words)
 
 
 # How fast each loaded Whisper model heard its last recording here (recording seconds per wall
