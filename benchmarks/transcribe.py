@@ -14,8 +14,15 @@ their references are read out of its history with ``git show``, nothing is commi
 - ``ami-tst00`` / ``ami-dev00``: tests/data/{tst00,dev00}.wav, 30 s of other AMI meetings
   with their RTTMs (debug.test.rttm, debug.development.rttm); no transcripts;
 - with ``--held-out``, the other twelve 30 s AMI excerpts there with RTTMs (tst01, dev01,
-  trn00-09; trn00 is stored as tr\u00f1-00), on which nothing was tuned: speaker counts and
-  DER for recordings the clustering's constants never saw.
+  trn00-09; trn00 is stored as tr\u00f1-00). They were held out until issue 32's first stop ran
+  them three times; they are tuning recordings now.
+
+With ``--fresh DIARIZEN_REPO --ami-setup SETUP_REPO`` (``--only fresh`` for it alone), the fresh
+held-out meeting: example/EN2002a_30s.wav of https://github.com/BUTSpeechFIT/DiariZen (MIT code;
+the audio is AMI's, CC BY 4.0), taken as the first 30 s of meeting EN2002a, scored against
+only_words/rttms/test/EN2002a.rttm of https://github.com/BUTSpeechFIT/AMI-diarization-setup (from
+the AMI manual annotations 1.6.2). With ``--before``, each recording is also transcribed without
+the second decoding of speech no line covers (``Options(hear_again=False)``), in the same run.
 
 With ``--voices``, also clean dialogues of real read speech built from single-speaker clips (issue
 32): each clip cut in two at its quietest 100 ms near the middle, the speakers taking turns
@@ -27,9 +34,10 @@ and the two French Common Voice clips (CC0) in tests/data/hearing. Six ("t...") 
 six of other speakers ("h...", one French) held out; for them, the share of the speech heard that
 went to the right speaker.
 
-For each: the diarization error rate and its parts (missed speech, false alarm, speaker
-confusion; 10 ms frames, no collar, overlapped speech counted, speakers mapped one to one for the
-least error), the speaker count found against the
+For each: the diarization error rate of the script's lines and its parts (missed speech, false
+alarm, speaker confusion; 10 ms frames, no collar, overlapped speech counted, speakers mapped one
+to one for the least error; ``with_no_words``: the same with the wordless stretches the
+transcription kept, as their speakers' speech), the speaker count found against the
 reference's (all speakers, and those with at least 3 s), the word error rate of the script (by
 time against the STM; for AMI, concatenated per speaker under the same mapping: cpWER), each
 chosen clip's purity (its GE2E cosine to the rest of its reference speaker's speech against the
