@@ -6,9 +6,10 @@ Three steps, each plain Python with no model:
    Clock times (8:30 → 八点三十分), money (¥120 → 一百二十元), long digit strings such as phone
    numbers (read digit by digit), then numbers, dates, fractions and percentages by ``cn2an``
    (2024年3月5日 → 二零二四年三月五日, 50% → 百分之五十). The voice knows no English sounds:
-   a few everyday English words have their usual Chinese reading (OK → 欧克) and any other Latin
-   letters are spelled with the Chinese names of the letters (VIP → 维艾批), which is how most
-   speakers read an acronym inside Chinese.
+   a few everyday English words have their usual Chinese reading (OK → ou1 kei1) and any other
+   Latin letters are spelled with the letters' names in Chinese speech (VIP → wei1 ai4 pi4), which
+   is how most speakers read an acronym inside Chinese; both are data (:data:`WORD_READINGS`,
+   :data:`LETTER_READINGS`) in the voice's toned pinyin, so their tones are the ones said.
 2. :func:`syllables`: pinyin in tone-number style with the neutral tone as 5 (``pypinyin``), one
    syllable per character, with the tone changes speakers make (a third tone before another
    becomes a second: 你好 ni2 hao3; measured: Whisper CER 0.088 with, 0.092 without, on the 40
@@ -16,7 +17,8 @@ Three steps, each plain Python with no model:
    training data's labels put an intonational phrase break.
 3. :func:`symbol_ids`: each syllable split into initial and final by the voice's own table
    (``baker_mapper.json``), the final carrying the tone, ``#0`` between syllables, ``sil`` at both
-   ends and ``eos`` last, as the voice was trained (TensorFlowTTS's Baker recipe).
+   ends and ``eos`` last, as the voice was trained (TensorFlowTTS's Baker recipe), and a ``#3``
+   break before the closing ``sil``, so the last syllable is lengthened as at a phrase's end.
 """
 
 from __future__ import annotations
@@ -37,23 +39,43 @@ BREAK = "#3"  # an intonational phrase break (a clause mark)
 WORD_JOIN = "#0"  # between two syllables of one phrase
 SILENCE = "sil"
 END = "eos"
-# Latin letters as Chinese speakers name them inside a sentence.
-LETTER_NAMES = {
-    "A": "诶", "B": "比", "C": "西", "D": "迪", "E": "伊", "F": "艾弗", "G": "吉", "H": "艾尺", "I": "艾",
-    "J": "杰", "K": "开", "L": "艾勒", "M": "艾姆", "N": "恩", "O": "欧", "P": "批", "Q": "扣", "R": "阿尔",
-    "S": "艾斯", "T": "提", "U": "优", "V": "维", "W": "达布溜", "X": "艾克斯", "Y": "歪", "Z": "贼",
+# English inside a Chinese line, as Chinese speakers say it, written as the voice's own toned
+# pinyin syllables (the voice knows no English sounds). Letters, for acronyms and any word not
+# listed below, as they are named in Chinese speech (VIP: wei1 ai4 pi4):
+LETTER_READINGS = {
+    "A": "ei1", "B": "bi4", "C": "xi1", "D": "di4", "E": "yi4", "F": "ai2 fu5", "G": "ji4", "H": "ei1 qi1",
+    "I": "ai4", "J": "jie4", "K": "kei4", "L": "ai2 le5", "M": "ai2 mu5", "N": "en1", "O": "ou1", "P": "pi4",
+    "Q": "qiu1", "R": "a4 er5", "S": "ai2 si5", "T": "ti4", "U": "you1", "V": "wei1", "W": "da2 bu5 liu5",
+    "X": "ai2 ke4 si5", "Y": "wai4", "Z": "zei4",
 }
-# English words heard in everyday Mandarin, with the reading they have there (lower case keys).
-LOANWORDS = {
-    "ok": "欧克", "okay": "欧克", "bye": "拜", "byebye": "拜拜", "hello": "哈喽", "hi": "嗨", "sorry": "索瑞",
-    "iphone": "爱疯", "ipad": "爱派", "wifi": "歪法艾", "email": "伊妹儿", "party": "派对", "cool": "酷",
+# ... and everyday English words with the reading they have in Mandarin (lower-case keys).
+# Measured with Whisper base: OK as ou1 kei1 is written "ok" (as ou1 ke4, 欧克, it was "奥克");
+# WiFi as wai4 fa3 ai4 is heard nearest (CER 0.36 on its line, against 0.46-0.73 for wai fei).
+WORD_READINGS = {
+    "ok": "ou1 kei1", "okay": "ou1 kei1", "bye": "bai4", "byebye": "bai2 bai4", "hello": "ha1 lou2",
+    "hi": "hai1", "sorry": "suo3 rui4", "iphone": "ai4 feng1", "ipad": "ai4 pai4", "wifi": "wai4 fa3 ai4",
+    "email": "yi1 mei4 er5", "party": "pai4 dui4", "cool": "ku4",
 }
+# Readings pypinyin gets wrong in everyday dialogue, by phrase (its own phrase dictionary covers
+# the rest): 还 "give back" before whom it is given to, and erhua, said as one syllable (哪儿 nar3,
+# not na3 er2).
+PHRASE_READINGS = {
+    "还你": "huan2 ni3", "还我": "huan2 wo3", "还他": "huan2 ta1", "还她": "huan2 ta1",
+    "哪儿": "nar3", "这儿": "zher4", "那儿": "nar4", "一点儿": "yi4 dianr3", "一会儿": "yi2 huir4",
+    "玩儿": "wanr2", "没事儿": "mei2 shir4",
+}
+# 得 that no phrase of pypinyin's covers, which it reads de2 (as in 得到): "must" (dei3) after a
+# subject or an adverb and before a verb (我得走了), else the particle (de5) after a verb or an
+# adjective (跑得快, 长得高). 得 of 得到, 获得, 难得 and the like keeps pypinyin's reading.
+_MUST = re.compile(r"(?<=[我你他她它们咱就也还都总又可])得(?=[\u4e00-\u9fff])(?![到出以知罪意分奖逞益])")
+_PARTICLE_DE = re.compile(r"(?<=[\u4e00-\u9fff])(?<![获取赢难心所应])得(?![到出以知罪意分奖逞益])")
 _TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)")
 _MONEY = re.compile(r"([¥￥$])\s*(\d+(?:\.\d+)?)")
 _LONG_DIGITS = re.compile(r"\d{7,}")  # phone, order and room numbers: read digit by digit
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:[-'][A-Za-z]+)*")
 _DIGIT_NAMES = "零一二三四五六七八九"
 _SYLLABLE = re.compile(r"([a-z]+)([1-5])")
+_SYLLABLE_OR_MARK = re.compile(rf"[a-z]+[1-5]|[{CLAUSE_MARKS}]")
 _SYLLABIC_NASALS = {"n": "en", "ng": "en", "m": "en", "hm": "en"}  # 嗯 and friends: no initial of their own
 
 
@@ -67,11 +89,12 @@ def _money(match: re.Match[str]) -> str:
 
 
 def _latin(match: re.Match[str]) -> str:
+    """A Latin word's reading, as toned pinyin run together (``ou1kei1``): see :func:`syllables`."""
     word = match.group()
     plain = word.replace("-", "").replace("'", "").lower()
-    if plain in LOANWORDS:
-        return LOANWORDS[plain]
-    return "".join(LETTER_NAMES[letter] for letter in word.upper() if letter in LETTER_NAMES)
+    reading = WORD_READINGS.get(plain) or " ".join(LETTER_READINGS[letter] for letter in word.upper()
+                                                    if letter in LETTER_READINGS)
+    return reading.replace(" ", "")
 
 
 def write_times(text: str) -> str:
@@ -80,7 +103,8 @@ def write_times(text: str) -> str:
 
 
 def normalise(text: str) -> str:
-    """``text`` with digits, symbols and Latin letters written out in Han characters."""
+    """``text`` with digits and symbols written out in Han characters, and Latin words as their
+    readings in toned pinyin (``OK`` → ``ou1kei1``)."""
     import cn2an
 
     text = text.translate(_FULL_WIDTH)
@@ -98,16 +122,22 @@ _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF10, 0xFF5B) if chr(code
 
 
 def syllables(text: str) -> list[str]:
-    """The normalised ``text`` as tone-numbered pinyin syllables and :data:`BREAK` marks."""
+    """The normalised ``text`` as tone-numbered pinyin syllables and :data:`BREAK` marks
+    (:data:`PHRASE_READINGS` and the readings of 得 first, then pypinyin's)."""
     from pypinyin import Style, lazy_pinyin
 
+    for phrase, reading in PHRASE_READINGS.items():
+        text = text.replace(phrase, reading.replace(" ", ""))
+    text = _PARTICLE_DE.sub("de5", _MUST.sub("dei3", text))
     result: list[str] = []
     for item in lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True, errors="default",
                             tone_sandhi=True):
-        if _SYLLABLE.fullmatch(item):
-            result.append(item)
-        elif any(mark in item for mark in CLAUSE_MARKS) and result and result[-1] != BREAK:
-            result.append(BREAK)
+        # What is not Han comes back as it is: the readings :func:`normalise` wrote, and marks.
+        for unit in _SYLLABLE_OR_MARK.finditer(item):
+            if _SYLLABLE.fullmatch(unit.group()):
+                result.append(unit.group())
+            elif result and result[-1] != BREAK:
+                result.append(BREAK)
     while result and result[-1] == BREAK:
         result.pop()
     return result
@@ -167,7 +197,11 @@ def phones(units: Sequence[str], table: SymbolTable | None = None) -> list[str]:
         joint = WORD_JOIN
     if len(result) == 1:
         return []
-    return [*result, SILENCE]
+    # The break before the closing silence too: without it the model gives a piece's last
+    # syllable two or three frames (a final 了 lasts 37 ms, and Whisper hears 别管了 as 别管轮,
+    # 凉了 as 两论: 1 of 5 such endings heard right); with it the syllable gets its phrase-final
+    # length (about 0.2 s) and 5 of 5 are heard right.
+    return [*result, BREAK, SILENCE]
 
 
 def symbol_ids(text: str, table: SymbolTable | None = None) -> list[int]:

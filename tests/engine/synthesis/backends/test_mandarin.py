@@ -41,6 +41,23 @@ def test_the_voice_says_chinese_that_whisper_hears_back(backend):
         assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
 
 
+def test_a_lines_last_syllable_is_said_in_full(backend):
+    # A final 了 said in two or three frames was heard as 轮, 论 or 冷 (see mandarin_text.phones).
+    for line in ("这件事跟你没有关系，别管了。", "你的会员卡还有三天就到期了。"):
+        heard = recognise(_speak(backend, line, _plain(backend)), SAMPLE_RATE, "zh", model="base").text
+        assert heard.rstrip("。.！!").endswith("了"), heard
+
+
+@pytest.mark.parametrize("line", [
+    "你跑得太快了，我追不上。",  # 得 as the particle (pypinyin alone says de2)
+    "你去哪儿了？",  # erhua, one syllable
+    "我们明天早上8点见，OK？",  # a number, an English word
+])
+def test_polyphones_numbers_and_english_are_heard_back(backend, line):
+    heard = recognise(_speak(backend, line, _plain(backend)), SAMPLE_RATE, "zh", model="base").text
+    assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
+
+
 def test_adapted_to_a_clip_it_still_says_the_line(backend):
     clip = load_reference_clip(VOICES / "rex.wav")
     arrays, meta = backend.condition(clip, "")
