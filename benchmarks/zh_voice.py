@@ -1,7 +1,8 @@
 """How well the embedded Mandarin voice zh-baker speaks: Whisper's CER, first audio, real-time factor.
 
 Each line of the text files (default: benchmarks/data/zh_dialogue.txt, forty everyday dialogue
-lines, and benchmarks/data/zh_dialogue_2.txt, twenty more written after the voice was final) is
+lines; benchmarks/data/zh_dialogue_2.txt, twenty more written after the voice was first final;
+benchmarks/data/zh_dialogue_3.txt, twenty more written after the front end's fixes of 2026-12-06) is
 spoken three ways by engine/synthesis/backends/mandarin.py, in this process:
 
 - plain: the model's own voice;
@@ -54,7 +55,7 @@ from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
 
 DATA = ROOT / "benchmarks" / "data"
-SETS = (DATA / "zh_dialogue.txt", DATA / "zh_dialogue_2.txt")
+SETS = (DATA / "zh_dialogue.txt", DATA / "zh_dialogue_2.txt", DATA / "zh_dialogue_3.txt")
 CLIPS = {"female": ROOT / "resources" / "voices" / "maya.wav", "male": ROOT / "resources" / "voices" / "rex.wav"}
 PROMPT = "以下是普通话的句子。"
 WHISPER_RATE = 16000
