@@ -7,7 +7,9 @@ speech are kept). Each window goes through Whisper with voice activity detection
 silence are skipped) and word timestamps; the words are cut into lines at sentence ends and at
 pauses, and each line starts and ends where its words do, not where Whisper's padded segments
 do, so lines make tight slots for fit; where the voice changes inside a line (a turn change
-under the pause that cuts lines), its parts are embedded too. Speakers are found over the whole
+under the pause that cuts lines), its parts are embedded too. Speech the voice activity detector
+finds that no line covers is decoded a second time, and what still has no words is kept with its
+speaker (:mod:`engine.hearing.unheard`). Speakers are found over the whole
 recording afterwards (:mod:`engine.hearing.speakers`) and a line in which the speaker changes
 is split there; then
 each speaker's clip candidates are scored (:mod:`engine.hearing.clips`).
