@@ -4,7 +4,7 @@
 <context>
     <name>BackendOptionsForm</name>
     <message>
-        <location filename="../app/ui/engine/backend_form.py" line="+81"/>
+        <location filename="../app/ui/engine/backend_form.py" line="+82"/>
         <source>Advanced options</source>
         <translation>高级选项</translation>
     </message>
@@ -17,6 +17,26 @@
         <location line="+4"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>needs a CUDA GPU; torch sees none</source>
+        <translation>需要 CUDA GPU；torch 没有检测到</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>needs a GPU with native half precision (compute capability 5.3+)</source>
+        <translation>需要原生支持半精度的 GPU（计算能力 5.3 及以上）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>needs {needs}, which is not installed in the engine&apos;s environment</source>
+        <translation>需要 {needs}，引擎的环境中没有安装</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{help} — {reason}</source>
+        <translation>{help} — {reason}</translation>
     </message>
 </context>
 <context>
@@ -202,7 +222,7 @@
 <context>
     <name>CharacterDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+148"/>
+        <location filename="../app/ui/script/script_panel.py" line="+149"/>
         <source>— no character —</source>
         <translation>— 无角色 —</translation>
     </message>
@@ -1508,7 +1528,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>跟随角色</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+1"/>
+        <source>This line&apos;s speaking rate (1 = the voice&apos;s own), over its character&apos;s</source>
+        <translation>这句台词的语速（1 = 音色本身的语速），优先于角色的设置</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Delivery of this line</source>
         <translation>这句台词的演绎</translation>
     </message>
@@ -1528,7 +1553,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>念出来</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
+        <source>{tip} ({speed:.2f}×)</source>
+        <translation>{tip}（角色：{speed:.2f}×）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>{tip}; lowest: {follows}</source>
         <translation>{tip}；最低值：{follows}</translation>
     </message>
@@ -2852,12 +2882,22 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>添加一个角色，为它配置音色。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
+        <source>Add a character to give it a voice</source>
+        <translation>添加一个角色，再为它配置音色</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>No reference clip: import one (WAV, FLAC, MP3, …)</source>
         <translation>没有参考音频：请导入一段（WAV、FLAC、MP3…）</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+27"/>
+        <source>Reading the clip…</source>
+        <translation>正在读取参考音频…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>{rel}: cannot read ({exc})</source>
         <translation>{rel}：无法读取（{exc}）</translation>
     </message>
@@ -6252,9 +6292,210 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>backend options</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="+17"/>
+        <source>One English voice on the CPU, adapted to each clip&apos;s pitch and speaking rate; not a clone.</source>
+        <translation>在 CPU 上运行的一个英语音色，会按每段参考音频调整音高和语速；不是克隆。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+12"/>
+        <source>Voice model (.onnx)</source>
+        <translation>音色模型（.onnx）</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <location line="+12"/>
+        <source>a Piper voice; empty: the bundled en_US-joe-medium</source>
+        <translation>一个 Piper 音色；留空：使用自带的 en_US-joe-medium</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <location line="+12"/>
+        <source>Voice config (.json)</source>
+        <translation>音色配置（.json）</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <location line="+12"/>
+        <source>the voice&apos;s config; empty: the model path + .json</source>
+        <translation>音色的配置文件；留空：模型路径加 .json</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <location line="+12"/>
+        <source>Noise scale</source>
+        <translation>噪声比例</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <location line="+12"/>
+        <source>variation in the voice (VITS noise); empty: the voice&apos;s own</source>
+        <translation>声音的变化幅度（VITS 噪声）；留空：使用音色自身的值</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <location line="+12"/>
+        <source>Duration noise</source>
+        <translation>时长噪声</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <location line="+12"/>
+        <source>variation in phoneme durations; empty: the voice&apos;s own</source>
+        <translation>音素时长的变化幅度；留空：使用音色自身的值</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>One Mandarin voice on the CPU (FastSpeech2 + MB-MelGAN), adapted to each clip&apos;s pitch, timbre and speaking rate; not a clone. Its training data allows non-commercial use only.</source>
+        <translation>在 CPU 上运行的一个普通话音色（FastSpeech2 + MB-MelGAN），会按每段参考音频调整音高、音色和语速；不是克隆。其训练数据仅允许非商业使用。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Voice folder</source>
+        <translation>音色文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>baker-fastspeech2.onnx, baker-mb-melgan.onnx and baker_mapper.json; empty: the bundled resources/voices-zh</source>
+        <translation>包含 baker-fastspeech2.onnx、baker-mb-melgan.onnx 和 baker_mapper.json；留空：使用自带的 resources/voices-zh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each line spoken by the embedded voice of its language: Chinese by zh-baker, the rest by Piper, both adapted to each clip; one project holds both.</source>
+        <translation>每句台词由对应语言的内置音色念出：中文用 zh-baker，其他语言用 Piper，两者都会按每段参考音频调整；一个项目可以同时包含两种。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Mandarin voice folder</source>
+        <translation>普通话音色文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>zh-baker&apos;s folder (see its model_dir); empty: the bundled resources/voices-zh</source>
+        <translation>zh-baker 的文件夹（见它的 model_dir）；留空：使用自带的 resources/voices-zh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zero-shot cloning from a clip and its transcript, cross-lingual speech and instructions, streamed at 24 kHz; runs in its own environment and needs a model folder.</source>
+        <translation>根据一段参考音频及其转写文本零样本克隆，支持跨语言和指令，以 24 kHz 流式输出；在独立的环境中运行，需要一个模型文件夹。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a CosyVoice2-0.5B folder (dubstudio cosyvoice download DIR, or synthetic DIR for probes)</source>
+        <translation>一个 CosyVoice2-0.5B 文件夹（dubstudio cosyvoice download DIR 下载，硬件探测可用 synthetic DIR 生成）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>auto: the first CUDA GPU when torch sees one, else the CPU</source>
+        <translation>auto：torch 检测到 CUDA GPU 时用第一块，否则用 CPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Half precision (fp16)</source>
+        <translation>半精度（fp16）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LLM and flow in fp16 on the GPU: less memory, faster</source>
+        <translation>在 GPU 上以 fp16 运行 LLM 和 flow：占用显存更少，速度更快</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JIT flow encoder</source>
+        <translation>JIT flow 编码器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>upstream&apos;s TorchScript flow encoder (flow.encoder.*.zip)</source>
+        <translation>上游的 TorchScript flow 编码器（flow.encoder.*.zip）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TensorRT flow decoder</source>
+        <translation>TensorRT flow 解码器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>upstream&apos;s TensorRT flow decoder (needs tensorrt; the plan is built on first use)</source>
+        <translation>上游的 TensorRT flow 解码器（需要 tensorrt；首次使用时构建计划）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TensorRT contexts</source>
+        <translation>TensorRT 上下文数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TensorRT execution contexts (concurrent flow decodes)</source>
+        <translation>TensorRT 执行上下文数（可同时进行的 flow 解码）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>vLLM for the LLM</source>
+        <translation>用 vLLM 运行 LLM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>upstream&apos;s vLLM engine serves the LLM for all slots (needs vllm)</source>
+        <translation>由上游的 vLLM 引擎为所有并发槽提供 LLM（需要 vllm）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hop schedule</source>
+        <translation>分段调度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per_job: every stream starts with a 1 s hop; upstream: upstream&apos;s shared hop, for comparisons</source>
+        <translation>per_job：每个流都以 1 秒的分段开始；upstream：使用上游共享的分段，用于对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Jobs per batched call</source>
+        <translation>每次批处理的任务数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>hops of up to this many jobs in one call, their LLM tokens in one batched step (1: one job per call, each LLM in its own thread); empty: 8 on a GPU (within its memory), 1 on the CPU</source>
+        <translation>一次调用最多合并这么多任务的分段，它们的 LLM token 在同一批步骤中生成（1：每次调用一个任务，每个 LLM 在各自的线程中）；留空：GPU 上为 8（在显存允许范围内），CPU 上为 1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Torch threads</source>
+        <translation>Torch 线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>intra-op threads; empty: cores ÷ slots (batched: ÷ slots + 1, its LLM thread)</source>
+        <translation>算子内线程数；留空：核心数 ÷ 并发槽数（批处理时 ÷ 并发槽数 + 1，即 LLM 线程）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CosyVoice code</source>
+        <translation>CosyVoice 代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a clone of upstream CosyVoice to run instead of the installed copy</source>
+        <translation>用上游 CosyVoice 的一份克隆代替已安装的版本运行</translation>
+    </message>
+</context>
+<context>
     <name>backends</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="+9"/>
+        <location line="-53"/>
         <source>Piper (embedded, en_US joe)</source>
         <translation>Piper（内置，美式英语 joe）</translation>
     </message>
@@ -6297,7 +6538,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>engine</name>
     <message>
-        <location line="+2"/>
+        <location line="+49"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -6438,12 +6679,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+221"/>
+        <location filename="../app/ui/language.py" line="+223"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-22"/>
+        <location filename="../build/translations/code_headlines.py" line="-69"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -6486,7 +6727,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+131"/>
+        <location line="+178"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -7985,6 +8226,14 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>%</source>
         <translation>%</translation>
+    </message>
+</context>
+<context>
+    <name>voices</name>
+    <message>
+        <location line="-122"/>
+        <source>How much the voice sounds like its reference clip: the cosine of two GE2E speaker embeddings (a speaker-verification network), one of the clip and one of the voice speaking a fixed sentence. 1 would be the same recording; two recordings of one person score about 0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one speaker&apos;s model to each clip (pitch, formants, timbre, pace): it is not a clone, so about 0.6-0.7 is a good result for it, and the plain voice&apos;s figure shows what the adaptation gained. Each figure moves by a few hundredths between renders.</source>
+        <translation>音色与参考音频有多像：两个 GE2E 说话人嵌入（一种说话人验证网络）的余弦相似度，一个来自参考音频，一个来自该音色念一句固定句子。1 表示同一段录音；同一个人的两段录音约为 0.75-0.9，同性别的不同人约为 0.3-0.6。内置音色是把一个说话人的模型按每段参考音频调整（音高、共振峰、音色、语速），并不是克隆，所以 0.6-0.7 左右就是不错的结果；原始音色的数值显示了调整带来的提升。每次渲染之间，数值会有百分之几的浮动。</translation>
     </message>
 </context>
 </TS>

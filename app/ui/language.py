@@ -208,6 +208,8 @@ def said_error(error: BaseException) -> str:
 # (``dubstudio backends``), translators' display names, the load report's measures (the Stress
 # results table's rows), the hardware probes' names (the Stress tab's presets).
 BACKEND_NAMES, TRANSLATOR_NAMES, MEASURE_NAMES, PROBE_NAMES = "backends", "translators", "measures", "probes"
+# The backends' options (the Settings form's labels and tooltips) and summaries; the voice cache's words.
+OPTION_WORDS, VOICE_WORDS = "backend options", "voices"
 
 
 def declared(context: str, text: str) -> str:

@@ -72,7 +72,7 @@ class ReferenceClip(QObject):
         """Show the character's clip (decoded in the background when it is not the one shown)."""
         if character_id is None:
             self.label.setText(self.tr("Add a character to give it a voice."))
-            self.waveform.set_audio(None, 0, "Add a character to give it a voice")
+            self.waveform.set_audio(None, 0, self.tr("Add a character to give it a voice"))
             self.quality.setText("")
             return
         char = self._doc.project.character(character_id)
@@ -104,7 +104,7 @@ class ReferenceClip(QObject):
             self._show_trim()
             return
         self._audio = None
-        self.waveform.set_audio(None, 0, "Reading the clip…")  # never the previous character's clip
+        self.waveform.set_audio(None, 0, self.tr("Reading the clip…"))  # never the previous character's clip
         self._show_quality(None)  # the purity now; the length once the clip is read
         path = self._doc.project.resolve(rel)
 

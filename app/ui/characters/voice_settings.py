@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.characters.fields import CommitLineEdit, ShownCharacter
 from app.ui.characters.voices import VoiceState, VoiceStates
-from app.ui.language import fill, shown_message
+from app.ui.language import VOICE_WORDS, declared, fill, shown_message
 from app.ui.script.speed_box import SpeedBox
 from engine.core.protocol import PITCH, Capabilities
 from engine.synthesis.voices import RESEMBLANCE_EXPLAINED
@@ -54,7 +54,7 @@ class VoiceSettingsFields(QObject):
         self.status.setWordWrap(True)
         self.resemblance = QLabel("")
         self.resemblance.setObjectName("voiceResemblance")
-        self.resemblance.setToolTip(RESEMBLANCE_EXPLAINED)
+        self.resemblance.setToolTip(declared(VOICE_WORDS, RESEMBLANCE_EXPLAINED))
         voices.changed.connect(self._on_voice_changed)
 
     def set_capabilities(self, capabilities: Capabilities) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.language import OPTION_WORDS, declared, fill
 from app.ui.spin_boxes import whole_spin
 from engine.synthesis.backends import (
     BackendDescriptor,
@@ -65,10 +66,10 @@ class BackendOptionsForm(QWidget):
                 continue
             field = self._make_field(option)
             field.editor.setObjectName(f"option_{option.name}")
-            field.editor.setToolTip(option.help)
+            field.editor.setToolTip(declared(OPTION_WORDS, option.help))
             self._fields[option.name] = field
-            label = QLabel(option.label)
-            label.setToolTip(option.help)
+            label = QLabel(declared(OPTION_WORDS, option.label))
+            label.setToolTip(declared(OPTION_WORDS, option.help))
             (advanced if option.advanced else basic).addRow(label, field.widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -119,9 +120,9 @@ class BackendOptionsForm(QWidget):
 
     def _browse(self, option: BackendOption, edit: QLineEdit) -> None:
         if option.kind is OptionKind.FOLDER:
-            path = QFileDialog.getExistingDirectory(self, option.label, edit.text())
+            path = QFileDialog.getExistingDirectory(self, declared(OPTION_WORDS, option.label), edit.text())
         else:
-            path, _ = QFileDialog.getOpenFileName(self, option.label, edit.text())
+            path, _ = QFileDialog.getOpenFileName(self, declared(OPTION_WORDS, option.label), edit.text())
         if path:
             edit.setText(path)
 
@@ -174,10 +175,13 @@ class BackendOptionsForm(QWidget):
                 continue
             usable = bool(facts.get(needs))
             field.editor.setEnabled(usable)
-            reason = {"cuda_available": "needs a CUDA GPU; torch sees none",
-                      "fp16_supported": "needs a GPU with native half precision (compute capability 5.3+)",
-                      }.get(needs, f"needs {needs}, which is not installed in the engine's environment")
-            field.editor.setToolTip(field.option.help if usable else f"{field.option.help} — {reason}")
+            reason = {"cuda_available": self.tr("needs a CUDA GPU; torch sees none"),
+                      "fp16_supported": self.tr("needs a GPU with native half precision (compute capability 5.3+)"),
+                      }.get(needs) or fill(self.tr("needs {needs}, which is not installed in the engine's environment"),
+                                           needs=needs)
+            help_text = declared(OPTION_WORDS, field.option.help)
+            field.editor.setToolTip(help_text if usable else fill(self.tr("{help} — {reason}"), help=help_text,
+                                                                  reason=reason))
             if not usable and isinstance(field.editor, QCheckBox):
                 field.editor.setChecked(False)
 

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -48,7 +48,7 @@ from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.engine.device_group import DeviceGroup
 from app.ui.engine.setup_job import SetupJob
 from app.ui.engine.use_notice import accept_use_notices
-from app.ui.language import BACKEND_NAMES, declared, fill, say
+from app.ui.language import BACKEND_NAMES, OPTION_WORDS, declared, fill, say
 from app.ui.settings.store import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
 from engine.core.downloads import ValidationReport
@@ -172,8 +172,8 @@ class VoicesEnginePage(QWidget):
         content = QWidget()
         layout = QVBoxLayout(content)
         head = QFormLayout()
-        head.addRow(Settings.engine_location.title, self.location)
-        head.addRow(Settings.server_url.title, self.server_url)
+        head.addRow(QCoreApplication.translate("Settings", Settings.engine_location.title), self.location)
+        head.addRow(QCoreApplication.translate("Settings", Settings.server_url.title), self.server_url)
         head.addRow(self.tr("Token"), self.token)
         head.addRow(self.tr("Speech backend"), self.backend)
         layout.addLayout(head)
@@ -285,7 +285,7 @@ class VoicesEnginePage(QWidget):
     def _show_backend(self) -> None:
         spec, local = self.spec, not self.is_remote
         licence = "\n" + fill(self.tr("Licence: {0}"), spec.licence) if spec.licence else ""
-        self.summary.setText(spec.summary + licence)
+        self.summary.setText(declared(OPTION_WORDS, spec.summary) + licence)
         self.forms.setCurrentWidget(self.form)
         self.server_url.setEnabled(not local)
         self.token.setEnabled(not local)

@@ -17,7 +17,7 @@ from app.ui.window.document import Document
 from engine.core.numbers import Range
 
 FOLLOWS_CHARACTER = QT_TRANSLATE_NOOP("LineDelivery", "Character's")  # the spin box's lowest value: no speed of the line's own
-LINE_SPEED_TIP = "This line's speaking rate (1 = the voice's own), over its character's"
+LINE_SPEED_TIP = QT_TRANSLATE_NOOP("LineDelivery", "This line's speaking rate (1 = the voice's own), over its character's")
 
 
 class LineDelivery(QGroupBox):
@@ -60,8 +60,9 @@ class LineDelivery(QGroupBox):
         self.instruction.setText("" if line is None or line.instruction is None else line.instruction)
         own = project.character(line.character_id).settings if line is not None and line.character_id else None
         self.speed.show_speed(None if line is None else line.speed,
-                              f"{LINE_SPEED_TIP} ({own.speed:.2f}×)" if own is not None else
-                              fill(self.tr("{tip}; lowest: {follows}"), tip=LINE_SPEED_TIP,
+                              fill(self.tr("{tip} ({speed:.2f}×)"), tip=self.tr(LINE_SPEED_TIP), speed=own.speed)
+                              if own is not None else
+                              fill(self.tr("{tip}; lowest: {follows}"), tip=self.tr(LINE_SPEED_TIP),
                                                                           follows=self.tr(FOLLOWS_CHARACTER)))
         self.instruction.setPlaceholderText(
             fill(self.tr("{follows}: {instruction}"), follows=self.tr(FOLLOWS_CHARACTER),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QCoreApplication,
     QEvent,
     QItemSelection,
     QItemSelectionModel,
@@ -232,7 +233,7 @@ class ScriptPanel(QWidget):
         self.status_filter = QComboBox()
         self.status_filter.addItem(self.tr("All statuses"), None)
         for status in LineStatus:
-            self.status_filter.addItem(STATUS_TEXT[status], status.value)
+            self.status_filter.addItem(QCoreApplication.translate("LinesModel", STATUS_TEXT[status]), status.value)
         self.status_filter.insertSeparator(self.status_filter.count())
         self.status_filter.addItem(self.tr("Failed QA"), FAILED_QA)
         self.status_filter.currentIndexChanged.connect(self._apply_status_filter)

@@ -279,3 +279,20 @@ def test_a_script_files_import_error_is_said_in_chinese(chinese: None, project: 
                     "'HH:MM:SS,mmm --> HH:MM:SS,mmm' 和文字"), said
     shown = shown_message(said)
     assert shown.endswith("(E_IMPORT_FORMAT)") and chinese_only(shown.split(" ")[0]), shown
+
+
+def test_the_backends_options_form_is_chinese(chinese: None) -> None:
+    """The Settings form built from the backends' declarations: every option's label and tooltip."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.ui.engine.backend_form import BackendOptionsForm
+    from engine.synthesis.backends import descriptor
+
+    for name in ("embedded", "cosyvoice2"):
+        form = BackendOptionsForm(descriptor(name))
+        labels = [label for label in form.findChildren(QLabel) if label.text()]
+        def chinese(text: str) -> bool:
+            return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+        assert labels and all(chinese(label.text()) and chinese(label.toolTip()) for label in labels), \
+            [(label.text(), label.toolTip()) for label in labels]

@@ -61,6 +61,7 @@ METHOD_SINKS: dict[str, Positions] = {
     "open_file": ((2, 3), ("title", "file_filter")), "open_files": ((2, 3), ("title", "file_filter")),
     "save_file": ((2, 4), ("title", "file_filter")), "folder": ((2,), ("title",)),
     # The studio's own ways to tell the user something (app/ui/window/studio_messages.py).
+    "set_audio": ((2,), ("hint",)),  # app/ui/characters/waveform.py: the words over an empty waveform
     "say": TEXT, "status": ((0,), ("message",)), "notify": ((0,), ("message",)), "warn": ((0,), ("message",)),
     "error": ((0, 1), ("title", "message")), "inform": ((0, 1), ("title", "text")),
 }
