@@ -6538,7 +6538,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>engine</name>
     <message>
-        <location line="+49"/>
+        <location line="+66"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -6684,7 +6684,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-69"/>
+        <location filename="../build/translations/code_headlines.py" line="-86"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -6727,7 +6727,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+178"/>
+        <location line="+195"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -8153,9 +8153,97 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
 </context>
 <context>
+    <name>translation</name>
+    <message>
+        <location line="-126"/>
+        <source>the endpoint&apos;s base URL must be http(s)://HOST[:PORT]/PATH, got {url}</source>
+        <translation>接口的基础地址必须是 http(s)://主机[:端口]/路径，收到的是 {url}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the endpoint needs a model name (--model)</source>
+        <translation>接口需要一个模型名称（--model）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the API key holds a line break</source>
+        <translation>API 密钥中含有换行符</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model {model} answered twice with what cannot be used: {reason}</source>
+        <translation>模型 {model} 两次给出的回答都无法使用：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{reason} ({tries} tries)</source>
+        <translation>{reason}（已尝试 {tries} 次）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>translation cancelled; no line was changed</source>
+        <translation>翻译已取消；没有台词被修改</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where} did not answer within {seconds:g} s</source>
+        <translation>{where} 在 {seconds:g} 秒内没有回应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot reach {where}: {error}</source>
+        <translation>无法连接 {where}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the endpoint refused the key ({answer}); set the right key for it</source>
+        <translation>接口拒绝了该密钥（{answer}）；请为它设置正确的密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the endpoint&apos;s rate limit was hit ({answer})</source>
+        <translation>触发了接口的速率限制（{answer}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model&apos;s context cannot hold the request: {detail}</source>
+        <translation>模型的上下文容纳不下这次请求：{detail}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the endpoint answered {answer}</source>
+        <translation>接口返回了 {answer}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the endpoint answered {answer} (is {url} a chat-completions endpoint, and {model} its model?)</source>
+        <translation>接口返回了 {answer}（{url} 是 chat-completions 接口吗？{model} 是它的模型吗？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the answer is over {limit} bytes</source>
+        <translation>回答超过了 {limit} 字节</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the endpoint&apos;s answer is not a chat completion ({data})</source>
+        <translation>接口的回答不是 chat completion（{data}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model&apos;s answer was cut off at its length limit</source>
+        <translation>模型的回答在长度上限处被截断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the chat completion holds no text</source>
+        <translation>chat completion 中没有文字</translation>
+    </message>
+</context>
+<context>
     <name>translators</name>
     <message>
-        <location line="-102"/>
+        <location line="+8"/>
         <source>Whisper (into English, while transcribing)</source>
         <translation>Whisper（转写时译成英语）</translation>
     </message>
@@ -8231,7 +8319,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>voices</name>
     <message>
-        <location line="-122"/>
+        <location line="-139"/>
         <source>How much the voice sounds like its reference clip: the cosine of two GE2E speaker embeddings (a speaker-verification network), one of the clip and one of the voice speaking a fixed sentence. 1 would be the same recording; two recordings of one person score about 0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one speaker&apos;s model to each clip (pitch, formants, timbre, pace): it is not a clone, so about 0.6-0.7 is a good result for it, and the plain voice&apos;s figure shows what the adaptation gained. Each figure moves by a few hundredths between renders.</source>
         <translation>音色与参考音频有多像：两个 GE2E 说话人嵌入（一种说话人验证网络）的余弦相似度，一个来自参考音频，一个来自该音色念一句固定句子。1 表示同一段录音；同一个人的两段录音约为 0.75-0.9，同性别的不同人约为 0.3-0.6。内置音色是把一个说话人的模型按每段参考音频调整（音高、共振峰、音色、语速），并不是克隆，所以 0.6-0.7 左右就是不错的结果；原始音色的数值显示了调整带来的提升。每次渲染之间，数值会有百分之几的浮动。</translation>
     </message>

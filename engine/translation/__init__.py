@@ -13,6 +13,7 @@ layer (``app.project.translation``) applies the result as one edit, or nothing a
 from __future__ import annotations
 
 from engine.core.codes import ErrorCode
+from engine.core.phrases import CODED, Phrase
 
 
 class TranslationError(Exception):
@@ -22,3 +23,9 @@ class TranslationError(Exception):
         self.code = code
         self.message = message
         super().__init__(f"{code.value}: {message}")
+
+    def __str__(self) -> str:
+        """A coded phrase when the message is one (engine/translation/wording.py), as EngineError's."""
+        if isinstance(self.message, Phrase):
+            return Phrase(CODED, code=self.code.value, detail=self.message)
+        return super().__str__()

@@ -33,9 +33,10 @@ from typing import Any
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range
-from engine.translation import TranslationError
+from engine.translation import TranslationError, wording
 from engine.translation.glossary import GlossaryEntry, entries_in, missing_terms
 from engine.translation.lines import SourceLine, TranslatedLine
+from engine.translation.wording import TranslationPhrase
 
 TIMEOUT = Range("translator timeout", 1, 3600, unit="s", default=120, code=ErrorCode.TRANSLATOR)
 BATCH_LINES = Range("translator batch", 1, 200, whole=True, default=20, code=ErrorCode.TRANSLATOR)
@@ -84,12 +85,11 @@ class Endpoint:
         """E_TRANSLATOR naming what is missing or malformed: an http(s) URL with a host, a model."""
         parts = urllib.parse.urlsplit(self.base_url.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise TranslationError(ErrorCode.TRANSLATOR,
-                                   f"the endpoint's base URL must be http(s)://HOST[:PORT]/PATH, got {self.base_url!r}")
+            raise TranslationError(ErrorCode.TRANSLATOR, TranslationPhrase(wording.BAD_URL, url=repr(self.base_url)))
         if not self.model.strip():
-            raise TranslationError(ErrorCode.TRANSLATOR, "the endpoint needs a model name (--model)")
+            raise TranslationError(ErrorCode.TRANSLATOR, TranslationPhrase(wording.NO_MODEL))
         if any(ch in self.api_key for ch in "\r\n"):
-            raise TranslationError(ErrorCode.TRANSLATOR, "the API key holds a line break")
+            raise TranslationError(ErrorCode.TRANSLATOR, TranslationPhrase(wording.KEY_LINE_BREAK))
         TIMEOUT.check(self.timeout_s)
 
     @property
@@ -310,7 +310,7 @@ class ChatTranslator:
                 continue
             return {line.id: by_number[number] for line, number in zip(lines, numbers)}
         raise TranslationError(ErrorCode.TRANSLATION_ANSWER,
-                               f"the model {self.endpoint.model!r} answered twice with what cannot be used: {reason}")
+                               TranslationPhrase(wording.ANSWERED_TWICE, model=repr(self.endpoint.model), reason=reason))
 
     def _complete(self, messages: list[dict[str, str]]) -> str:
         """One chat completion's text, retried on what may pass (see the module docstring)."""
@@ -329,7 +329,7 @@ class ChatTranslator:
                     if self.cancel.wait(min(wait, MAX_WAIT_S)):
                         self._check_cancel()
         assert last is not None
-        raise TranslationError(last.code, f"{last.reason} ({self.attempts} tries)")
+        raise TranslationError(last.code, TranslationPhrase(wording.AFTER_TRIES, reason=last.reason, tries=self.attempts))
 
     def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
         url = urllib.parse.urlsplit(self.endpoint.chat_url)
@@ -345,7 +345,8 @@ class ChatTranslator:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
         path = url.path or "/"
         where = f"{url.scheme}://{url.netloc}"
-        late = _Retry(ErrorCode.TRANSLATOR_UNREACHABLE, f"{where} did not answer within {self.endpoint.timeout_s:g} s")
+        late = _Retry(ErrorCode.TRANSLATOR_UNREACHABLE,
+                      TranslationPhrase(wording.NO_ANSWER_IN_TIME, where=where, seconds=self.endpoint.timeout_s))
         with self._lock:
             self._timed_out = False
             self._deadline = time.monotonic() + self.endpoint.timeout_s
@@ -365,9 +366,8 @@ class ChatTranslator:
             self._check_cancel()
             if self._timed_out:
                 raise late from None
-            raise _Retry(ErrorCode.TRANSLATOR_UNREACHABLE,
-                         f"cannot reach {where}: {error.strerror or error if isinstance(error, OSError) else error}"
-                         ) from None
+            why = str(error.strerror or error if isinstance(error, OSError) else error)
+            raise _Retry(ErrorCode.TRANSLATOR_UNREACHABLE, TranslationPhrase(wording.CANNOT_REACH, where=where, error=why)) from None
         finally:
             with self._lock:
                 self._socket, self._deadline = None, None
@@ -381,7 +381,7 @@ class ChatTranslator:
 
     def _check_cancel(self) -> None:
         if self.cancel.is_set():
-            raise TranslationError(ErrorCode.CANCELLED, "translation cancelled; no line was changed")
+            raise TranslationError(ErrorCode.CANCELLED, TranslationPhrase(wording.CANCELLED))
 
 
 # --- the request's parts and the answer's checks -----------------------------------------------
@@ -430,33 +430,30 @@ def _completion_text(status: int, headers: http.client.HTTPMessage, data: bytes,
     """The text of a chat completion, or the error the answer means."""
     detail = _server_message(data)
     if status in (401, 403):
-        raise TranslationError(ErrorCode.TRANSLATOR_KEY,
-                               f"the endpoint refused the key ({status}{': ' + detail if detail else ''}); "
-                               "set the right key for it")
+        raise TranslationError(ErrorCode.TRANSLATOR_KEY, TranslationPhrase(wording.KEY_REFUSED, answer=wording.answer(status, detail)))
     if status == 429:
-        raise _Retry(ErrorCode.TRANSLATOR_RATE_LIMIT, f"the endpoint's rate limit was hit (429{': ' + detail if detail else ''})",
+        raise _Retry(ErrorCode.TRANSLATOR_RATE_LIMIT, TranslationPhrase(wording.RATE_LIMIT, answer=wording.answer(status, detail)),
                      _retry_after(headers))
     if status in (400, 413, 422) and _CONTEXT_WORDS.search(detail):
-        raise TranslationError(ErrorCode.TRANSLATION_CONTEXT, f"the model's context cannot hold the request: {detail}")
+        raise TranslationError(ErrorCode.TRANSLATION_CONTEXT, TranslationPhrase(wording.CONTEXT_TOO_SMALL, detail=detail))
     if status in (408, 409) or status >= 500:
-        raise _Retry(ErrorCode.TRANSLATOR_FAILED, f"the endpoint answered {status}{': ' + detail if detail else ''}",
+        raise _Retry(ErrorCode.TRANSLATOR_FAILED, TranslationPhrase(wording.ANSWERED, answer=wording.answer(status, detail)),
                      _retry_after(headers))
     if status != 200:
-        raise TranslationError(ErrorCode.TRANSLATOR_FAILED,
-                               f"the endpoint answered {status}{': ' + detail if detail else ''} "
-                               f"(is {endpoint.chat_url} a chat-completions endpoint, and {endpoint.model!r} its model?)")
+        raise TranslationError(ErrorCode.TRANSLATOR_FAILED, TranslationPhrase(
+            wording.ANSWERED_ELSEWHERE, answer=wording.answer(status, detail), url=endpoint.chat_url,
+            model=repr(endpoint.model)))
     if len(data) > MAX_ANSWER_BYTES:
-        raise TranslationError(ErrorCode.TRANSLATION_ANSWER, f"the answer is over {MAX_ANSWER_BYTES} bytes")
+        raise TranslationError(ErrorCode.TRANSLATION_ANSWER, TranslationPhrase(wording.ANSWER_TOO_BIG, limit=MAX_ANSWER_BYTES))
     try:
         choice = json.loads(data.decode("utf-8"))["choices"][0]
         content = choice["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
-        raise TranslationError(ErrorCode.TRANSLATION_ANSWER,
-                               f"the endpoint's answer is not a chat completion ({data[:120]!r})") from None
+        raise TranslationError(ErrorCode.TRANSLATION_ANSWER, TranslationPhrase(wording.NOT_A_COMPLETION, data=repr(data[:120]))) from None
     if choice.get("finish_reason") == "length":  # the model stopped at its limit: the answer is cut
-        raise TranslationError(ErrorCode.TRANSLATION_CONTEXT, "the model's answer was cut off at its length limit")
+        raise TranslationError(ErrorCode.TRANSLATION_CONTEXT, TranslationPhrase(wording.CUT_OFF))
     if not isinstance(content, str):
-        raise TranslationError(ErrorCode.TRANSLATION_ANSWER, "the chat completion holds no text")
+        raise TranslationError(ErrorCode.TRANSLATION_ANSWER, TranslationPhrase(wording.NO_TEXT))
     return content
 
 

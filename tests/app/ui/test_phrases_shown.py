@@ -296,3 +296,19 @@ def test_the_backends_options_form_is_chinese(chinese: None) -> None:
 
         assert labels and all(chinese(label.text()) and chinese(label.toolTip()) for label in labels), \
             [(label.text(), label.toolTip()) for label in labels]
+
+
+def test_a_translators_refusal_is_said_in_chinese(chinese: None) -> None:
+    """The translators' errors (engine/translation/wording.py): the CLI's English, the studio's
+    Chinese, what the server said kept as it came."""
+    from app.ui.language import shown_message
+    from engine.translation import TranslationError
+    from engine.translation.chat import Endpoint
+
+    with pytest.raises(TranslationError) as refused:
+        Endpoint(base_url="ftp://example.org", model="qwen2.5").validate()
+    assert str(refused.value) == ("E_TRANSLATOR: the endpoint's base URL must be http(s)://HOST[:PORT]/PATH, "
+                                  "got 'ftp://example.org'")
+    shown = shown_message(str(refused.value))
+    assert "接口的基础地址必须是 http(s)://主机[:端口]/路径，收到的是 'ftp://example.org'。" in shown, shown
+    assert shown.endswith("(E_TRANSLATOR)")
