@@ -120,7 +120,7 @@ def test_assign_many_and_filter_by_character_and_status(qtbot: QtBot, doc: Docum
     line.status, line.error = LineStatus.FAILED, "E_BACKEND: boom"
     doc.notify_render(frozenset({"l3"}))
     assert _texts(proxy) == ["Line number 3."]
-    assert proxy.index(0, Column.STATUS).data(Qt.ItemDataRole.ToolTipRole) == "E_BACKEND: boom"
+    assert proxy.index(0, Column.STATUS).data(Qt.ItemDataRole.ToolTipRole) == "The voice model failed. Boom. (E_BACKEND)"
     proxy.set_status(None)
     proxy.set_text("number 6")
     assert _texts(proxy) == ["Line number 6."]
