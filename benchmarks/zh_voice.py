@@ -13,8 +13,8 @@ Whisper base (int8, beam 5, language zh, prompted with 以下是普通话的句�
 characters; anything traditional left is converted by OpenCC t2s) hears each line back, and the
 character error rate against the line is engine.hearing.qa.wer.error_rate (numbers compared as
 digits on both sides, punctuation and case ignored; a clock time in the line is scored as it is
-said, 3:30 as 3点30分, since the scorer reads "3:30" the English way; a percentage heard as 15%
-is scored as 百分之15, as it is said). Goal: mean CER <= 0.10 per set and voice.
+said, 3:30 as 3点30分; times, decimals and percentages are read as Chinese says them by the scorer
+itself, as take QA reads them). Goal: mean CER <= 0.10 per set and voice.
 
 Beside that raw CER, and never instead of it, a second figure: the CER with homophones folded
 (:func:`folded_error_rate`), where a character heard as another with the same toned pinyin in
@@ -78,7 +78,6 @@ def simplifier() -> object:
 # The structural particle de, written three ways and said the same (de5), which pypinyin reads
 # by dictionary (地 di4, 得 de2): one sound for the fold.
 _PARTICLE_DE = str.maketrans({"得": "的", "地": "的"})
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*[%％]")
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 
 
@@ -116,7 +115,6 @@ def hear(model: object, audio: np.ndarray, simplify: object) -> str:
     segments, _ = model.transcribe(soxr.resample(audio, SAMPLE_RATE, WHISPER_RATE), language="zh",  # type: ignore[attr-defined]
                                    beam_size=5, initial_prompt=PROMPT, vad_filter=False)
     text = "".join(segment.text for segment in segments)
-    text = _PERCENT.sub(r"百分之\1", text)  # scored as it is said: 15% is 百分之十五
     return str(simplify(text)) if simplify else text  # type: ignore[operator]
 
 

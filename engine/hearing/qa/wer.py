@@ -7,7 +7,8 @@ differences a listener would hear count: case, punctuation, full-width forms (NF
 quotes, hyphens, times ("9:45" and "9.45" are both "nine forty-five") and digits ("3" is spoken
 "three", "1999" as "nineteen ninety-nine", "21st" as "twenty-first", "$5" as "five dollars"; in
 Chinese and Japanese numerals in characters become digits, "一千九百九十九" and "一九九九" both
-"1999"; Chinese in simplified characters). The distance itself comes from jiwer (Levenshtein over words or characters).
+"1999"; Chinese in simplified characters, with times, decimals and percentages as Chinese says
+them: "8:45" and "8.45分" are 八点四十五(分), "3.5" 三点五, "20%" 百分之二十, "3:30" 三点半). The distance itself comes from jiwer (Levenshtein over words or characters).
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ _HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三"
                "七": 7, "八": 8, "九": 9}
 _HAN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
 _HAN_NUMBER = re.compile(f"[{''.join(_HAN_DIGITS)}{''.join(_HAN_UNITS)}]+")
+# Chinese says a clock time's colon and a decimal point alike, 点 ("9:45" 九点四十五, "3.5" 三点五;
+# recognisers write both, and "7.45分"), and half past as 半 (三点半, written 3:30): each side is
+# brought to those words before it is compared. A percentage is compared by its number alone
+# (百分之十五 is written 15%, whose sign is not counted).
+_ZH_POINT = re.compile(r"(\d)\s*[:.]\s*(\d)")
+_ZH_PERCENT = re.compile(r"百分之(?=[\d零〇一二两兩三四五六七八九十百千])")
 _CURRENCY_WORDS = {"$": "dollars", "£": "pounds", "€": "euros"}
 _SYMBOL_WORDS = {"&": " and ", "+": " plus ", "@": " at "}
 # Recognisers mark pronunciation variants ("the(2)") and non-speech ("<sil>", "[noise]").
@@ -107,12 +114,17 @@ def normalise_characters(text: str, language: str) -> list[str]:
     """The characters a CER counts: NFKC (full-width letters and digits to their plain forms),
     lower case, Chinese in simplified characters (a recogniser that writes 說 for 说 heard the
     same word), numerals as digits (Chinese, Japanese), no punctuation or spaces."""
-    if language_code(language) in CHINESE_LANGUAGES:
+    chinese = language_code(language) in CHINESE_LANGUAGES
+    if chinese:
         text = in_script(text, SIMPLIFIED)
     text = unicodedata.normalize("NFKC", text)
+    if chinese:
+        text = _ZH_PERCENT.sub("", _ZH_POINT.sub(r"\1点\2", text))
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     if language_code(language) in ("zh", "yue", "ja"):
         text = _HAN_NUMBER.sub(lambda match: _han_value(match[0]), text)
+    if chinese:
+        text = text.replace("点半", "点30")
     # Thai and Lao vowel signs and tone marks are combining marks (Mn/Mc): kept, they are spoken.
     return [char for char in text.casefold() if unicodedata.category(char)[0] in "LNM"]
 

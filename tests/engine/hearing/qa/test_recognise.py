@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -88,6 +89,23 @@ def test_character_languages_are_compared_by_characters():
     assert error_rate("สวัสดีครับ", "สวัสดี ครับ", "th") == 0.0
     with pytest.raises(ValueError, match="no characters"):
         error_rate("。！", "你好", "zh")
+
+
+@pytest.mark.parametrize(("line", "heard"), [
+    ("我们明天早上八点四十五分见", "我们明天早上8:45分见"),
+    ("我们明天早上八点四十五分见", "我们明天早上8.45分见"),  # as Whisper base writes a time
+    ("三点半开会", "3:30开会"),
+    ("九点零五分出发", "9:05分出发"),
+    ("体温三十七点五度", "体温37.5度"),
+    ("成绩提高了百分之二十", "成绩提高了20%"),
+    ("增长了百分之三点五", "增长了3.5%"),
+])
+def test_a_chinese_take_is_scored_as_its_times_decimals_and_percentages_are_said(line: str, heard: str) -> None:
+    """Whisper writes 八点四十五分 as "8:45" or "8.45分" and 百分之二十 as "20%": a take that says
+    the line right is not failed for it (each cost one to three characters before)."""
+    assert error_rate(line, heard, "zh") == 0.0
+    misheard = re.sub(r"\d", lambda digit: str((int(digit[0]) + 1) % 10), heard, count=1)
+    assert error_rate(line, misheard, "zh") > 0.0  # a wrong number still counts
 
 
 def test_word_error_rate_refuses_a_reference_without_words():
