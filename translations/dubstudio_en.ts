@@ -26,7 +26,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="+432"/>
+        <location filename="../app/ui/window/document_session.py" line="+442"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -143,7 +143,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-375"/>
+        <location filename="../app/ui/window/document_session.py" line="-385"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>
@@ -178,7 +178,7 @@
 <context>
     <name>TimelinePanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/panel.py" line="+353"/>
+        <location filename="../app/ui/timeline/panel.py" line="+369"/>
         <source>%n overrun(s)</source>
         <translation>
             <numerusform>%n overrun</numerusform>
@@ -186,7 +186,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+48"/>
+        <location line="+52"/>
         <source>Move %n line(s)</source>
         <translation>
             <numerusform>Move %n line</numerusform>

@@ -526,7 +526,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
         <translation>它的文件夹无法写入（{reason}）</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+138"/>
         <source>{title} [read-only] — DubStudio</source>
         <translation>{title} [只读] — DubStudio</translation>
     </message>
@@ -590,7 +590,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>此项目的版本是用 {others} 生成的；当前引擎运行的是 {backend}：渲染过期台词时会用 {backend} 重新生成</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+32"/>
         <source>Select one line to split</source>
         <translation>请选择一行台词来拆分</translation>
     </message>
@@ -2950,7 +2950,17 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>RegionMenu</name>
     <message>
-        <location filename="../app/ui/timeline/region_menu.py" line="+27"/>
+        <location filename="../app/ui/timeline/region_menu.py" line="+32"/>
+        <source>Add a line here</source>
+        <translation>在此添加台词</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A line from {start} to {end} for the speech heard here with no words, ready to type (undoable)</source>
+        <translation>为此处未听出文字的语音添加一句从 {start} 到 {end} 的台词，可直接输入（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Drag over the original audio to choose a stretch for a voice clip</source>
         <translation>在原声音轨上拖动，选取一段作为参考音频</translation>
     </message>
@@ -3111,7 +3121,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-428"/>
+        <location filename="../app/ui/window/document_session.py" line="-438"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -4356,7 +4366,22 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelineCanvas</name>
     <message>
-        <location filename="../app/ui/timeline/canvas.py" line="+551"/>
+        <location filename="../app/ui/timeline/canvas.py" line="+578"/>
+        <source>Speech with no words heard (≈ {character})</source>
+        <translation>有语音但未听出文字（≈ {character}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Speech with no words heard</source>
+        <translation>有语音但未听出文字</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The transcription heard someone speak here and wrote no line: right-click to add one</source>
+        <translation>转写在此听到有人说话，但没有写出台词：右键单击可添加一句</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Line {order}: {text}</source>
         <translation>第 {order} 句：{text}</translation>
     </message>
@@ -4406,7 +4431,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>拖动可移动；拖动边缘可改变时段（按住 Shift：不吸附）</translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/drawing.py" line="+448"/>
+        <location filename="../app/ui/timeline/drawing.py" line="+481"/>
         <source>not rendered</source>
         <translation>未渲染</translation>
     </message>
@@ -4434,7 +4459,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../app/ui/timeline/panel.py" line="+165"/>
+        <location filename="../app/ui/timeline/panel.py" line="+168"/>
         <source>Play / pause</source>
         <translation>播放 / 暂停</translation>
     </message>
@@ -4555,7 +4580,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+22"/>
-        <location line="+90"/>
+        <location line="+91"/>
         <source>Original audio</source>
         <translation>原声</translation>
     </message>
@@ -4565,7 +4590,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>无角色</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+45"/>
         <source>{code}: the timeline could not load audio: {error}</source>
         <translation>{code}: 时间轴无法加载音频：{error}</translation>
     </message>
@@ -4592,7 +4617,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>所有已渲染的版本都在时段内</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+46"/>
         <source>Move line</source>
         <translation>移动台词</translation>
     </message>
@@ -7966,6 +7991,16 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>unmeasurable (too short or silent), true peak silent</source>
         <translation>无法测量（太短或静音），真峰值：静音</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 stretch of speech had no words ({seconds:.1f} s): see it on the timeline</source>
+        <translation>1 段语音未听出文字（{seconds:.1f} 秒）：请在时间轴上查看</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} stretches of speech had no words ({seconds:.1f} s): see them on the timeline</source>
+        <translation>{count} 段语音未听出文字（{seconds:.1f} 秒）：请在时间轴上查看</translation>
     </message>
 </context>
 <context>

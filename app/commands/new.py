@@ -25,7 +25,12 @@ from typing import TYPE_CHECKING
 
 from app.commands.common import add_recogniser_option, check_recogniser_model
 from app.commands.exit_codes import ExitCode, exit_statuses
-from app.commands.transcribe import add_transcribe_options, print_result, request_from
+from app.commands.transcribe import (
+    add_transcribe_options,
+    print_result,
+    print_wordless,
+    request_from,
+)
 from engine.core.codes import ErrorCode
 
 if TYPE_CHECKING:
@@ -148,6 +153,7 @@ def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: l
               f"characters: {', '.join(c.name for c in project.characters) or 'none'}")
     if transcribed:
         print_result(transcribed[0], sys.stdout)
+        print_wordless(transcribed[0], sys.stderr)
     else:
         for warning in made.warnings:
             print(f"  warning: {warning}")

@@ -124,6 +124,15 @@ def print_result(made: TranscribedScript, out: TextIO) -> None:
         print(f"  warning: {warning}", file=out)
 
 
+def print_wordless(made: TranscribedScript, err: TextIO) -> None:
+    """How much speech gave no words (shown on the studio's timeline), one line on ``err``."""
+    from app.project.transcription import wordless_note
+
+    note = wordless_note(made.transcription)
+    if note is not None:
+        print(note, file=err)
+
+
 def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "transcribe",
@@ -188,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
         lock.release()
     print(f"Transcribed {project.root}")
     print_result(made, sys.stdout)
+    print_wordless(made, err)
     gaps = voice_gaps(project)
     if gaps:
         print(f"Not ready to render ({len(gaps.describe())} problem(s)):")

@@ -176,3 +176,7 @@ LEVEL = QT_TRANSLATE_NOOP("phrases", "{lufs:.1f} LUFS, true peak {peak:.1f} dBTP
 LEVEL_SILENT_PEAK = QT_TRANSLATE_NOOP("phrases", "{lufs:.1f} LUFS, true peak silent")
 LEVEL_UNMEASURABLE = QT_TRANSLATE_NOOP("phrases", "unmeasurable (too short or silent), true peak {peak:.1f} dBTP")
 LEVEL_NOTHING = QT_TRANSLATE_NOOP("phrases", "unmeasurable (too short or silent), true peak silent")
+
+# --- speech the transcription heard no words in (app/project/transcription.py) ------------------
+WORDLESS_ONE = QT_TRANSLATE_NOOP("phrases", "1 stretch of speech had no words ({seconds:.1f} s): see it on the timeline")
+WORDLESS_MANY = QT_TRANSLATE_NOOP("phrases", "{count} stretches of speech had no words ({seconds:.1f} s): see them on the timeline")

@@ -98,6 +98,7 @@ AUTO_CLIP_STEM = "speaker-{number}-original"  # in voices/: the clip a transcrip
 AUTO_CLIP = re.compile(r"voices/speaker-\d+-original(_\d+)?\.wav")  # such a clip's path, as unique_path names it
 SPEAKER_NAME = re.compile(r"Speaker \d+")  # how a transcription names the voices it finds
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
+WORDLESS_KEY = "no_words"  # in media/transcript.json: speech the transcription heard no words in
 VOICEPRINTS_FILE = "voiceprints.npz"  # in media/: the windows' embeddings and the level envelope (arrays only)
 Progress = Callable[[str, float], None]
 
@@ -407,7 +408,8 @@ def _cut_reference_clips(project: Project, video: Path, stream_index: int | None
 
 def _write_candidates(project: Project, heard: Transcription, characters: Sequence[Character],
                       written: WrittenFiles) -> None:
-    """Every speaker's clip candidates, by character id, for "Choose from the video"."""
+    """Every speaker's clip candidates, by character id, for "Choose from the video", and the
+    speech heard with no words (:func:`wordless_stretches`)."""
     data = {
         "language": heard.language,
         "language_probability": round(heard.language_probability, 4),
@@ -416,6 +418,9 @@ def _write_candidates(project: Project, heard: Transcription, characters: Sequen
             characters[speaker].id: [_candidate_dict(c) for c in found]
             for speaker, found in heard.candidates.items()
         },
+        WORDLESS_KEY: [{"start": round(stretch.start, 3), "end": round(stretch.end, 3),
+                        "character_id": characters[stretch.speaker].id if stretch.speaker < len(characters) else None}
+                       for stretch in heard.no_words],
     }
     target = ensure_dir(project.media_dir, inside=project.root) / CANDIDATES_FILE
     written.replace_text(target, json.dumps(data, indent=1, ensure_ascii=False))
@@ -425,6 +430,68 @@ def _candidate_dict(candidate: hearing_clips.Candidate) -> dict[str, Any]:
     return {"start": candidate.start, "end": candidate.end, "text": candidate.text,
             "score": round(candidate.score, 3), "snr_db": round(candidate.snr_db, 1),
             "purity": round(candidate.purity, 3), "clipped": candidate.clipped}
+
+
+# --- speech with no words ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordlessStretch:
+    """A stretch of the original where the transcription heard speech and no words
+    (engine.hearing.unheard), with the character whose voice it sounds most like (None: unknown)."""
+
+    start: float
+    end: float
+    character_id: str | None
+
+
+def wordless_note(transcription: Transcription) -> Phrase | None:
+    """"N stretches of speech had no words (M s): see them on the timeline"; None when every
+    stretch of speech gave words."""
+    stretches = transcription.no_words
+    if not stretches:
+        return None
+    return Phrase.counted(len(stretches), phrases.WORDLESS_ONE, phrases.WORDLESS_MANY,
+                          seconds=sum(stretch.duration_s for stretch in stretches))
+
+
+def stored_wordless(project: Project) -> list[WordlessStretch]:
+    """Every stretch kept in media/transcript.json (covered by a line or not); [] for a project
+    transcribed before they were kept, or a damaged file (they only show where to look)."""
+    path = project.media_dir / CANDIDATES_FILE
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+        kept = _WORDLESS_READ.get(str(path))
+        if kept is None or kept[0] != version:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            kept = version, [WordlessStretch(float(s["start"]), float(s["end"]),
+                                             None if s["character_id"] is None else str(s["character_id"]))
+                             for s in data.get(WORDLESS_KEY, [])]
+            _WORDLESS_READ.clear()  # one project open at a time: keep only its file
+            _WORDLESS_READ[str(path)] = kept
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+    return [s for s in kept[1] if 0 <= s.start < s.end]
+
+
+# The last transcript.json read, by path: (mtime, size) and its stretches; the timeline asks on every edit.
+_WORDLESS_READ: dict[str, tuple[tuple[int, int], list[WordlessStretch]]] = {}
+
+
+def wordless_stretches(project: Project) -> list[WordlessStretch]:
+    """The stretches of speech with no words that no line covers now (a line timed over at
+    least half of one makes it go away: someone wrote what was said), each with its character
+    if the project still has it."""
+    timed = [(line.start, line.end) for line in project.lines
+             if line.start is not None and line.end is not None and line.end > line.start]
+    characters = {character.id for character in project.characters}
+    shown = []
+    for stretch in stored_wordless(project):
+        covered = sum(max(0.0, min(end, stretch.end) - max(start, stretch.start)) for start, end in timed)
+        if covered < 0.5 * (stretch.end - stretch.start):
+            shown.append(stretch if stretch.character_id in characters else with_fields(stretch, character_id=None))
+    return shown
 
 
 # --- "Choose from the video" ---------------------------------------------------------------------

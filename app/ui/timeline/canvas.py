@@ -57,6 +57,7 @@ from app.ui.timeline.drawing import (
     DragKind,
     Label,
     Track,
+    Wordless,
 )
 from app.ui.timeline.edits import visible_end
 from app.ui.timeline.programme import Audio
@@ -121,6 +122,7 @@ class TimelineCanvas(QWidget):
         # A stretch chosen on the original-audio track (dragged over it): (start, end) seconds.
         self._region: tuple[float, float] | None = None
         self._region_from: float | None = None  # where a drag over that track began
+        self._wordless: list[Wordless] = []  # speech heard with no words, drawn on the original-audio track
         self.renders = 0  # static-layer redraws (the benchmark reports them)
         self._drawing = CanvasDrawing(self)
 
@@ -146,6 +148,29 @@ class TimelineCanvas(QWidget):
         if self.follow_size:
             self._fit()
         self.invalidate()
+
+    def set_wordless(self, stretches: list[Wordless]) -> None:
+        """The stretches of speech with no words to mark on the original-audio track."""
+        if stretches != self._wordless:
+            self._wordless = stretches
+            self.invalidate()
+
+    @property
+    def wordless(self) -> list[Wordless]:
+        return self._wordless
+
+    def wordless_rect(self, stretch: Wordless, track: int) -> QRectF:
+        """Where a stretch of speech with no words is drawn on the original-audio track (``track``)."""
+        left, right = self.x_of(stretch.start), self.x_of(stretch.end)
+        return QRectF(left, self.track_top(track) + 1, max(2.0, right - left), GUIDE_H - 2)
+
+    def wordless_at(self, pos: QPointF) -> Wordless | None:
+        """The stretch of speech with no words under ``pos`` on the original-audio track, if any."""
+        if not self.on_guide_track(pos):
+            return None
+        seconds = self.time_of(pos.x())
+        slack = 2 / self.scale.px_per_s  # a stretch narrower than a few pixels is still found
+        return next((s for s in self._wordless if s.start - slack <= seconds <= s.end + slack), None)
 
     def set_audio(self, audio: dict[Path, Audio], guide: Audio | None) -> None:
         """Decoded takes (by file) and the guide, for the waveforms."""
@@ -526,7 +551,10 @@ class TimelineCanvas(QWidget):
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             found = self.hit(QPointF(event.pos()))
-            if found is None:
+            stretch = self.wordless_at(QPointF(event.pos())) if found is None else None
+            if stretch is not None:
+                QToolTip.showText(event.globalPos(), wordless_tooltip(stretch), self)
+            elif found is None:
                 QToolTip.hideText()
             else:
                 clip = found[0]
@@ -543,6 +571,16 @@ class TimelineCanvas(QWidget):
             self._fit()
         self.invalidate()
         self.view_changed.emit()
+
+
+def wordless_tooltip(stretch: Wordless) -> str:
+    """What a hatched stretch of the original-audio track is, and what to do with it."""
+    said = (fill(QCoreApplication.translate("TimelineCanvas", "Speech with no words heard (≈ {character})"),
+                 character=stretch.name) if stretch.name
+            else QCoreApplication.translate("TimelineCanvas", "Speech with no words heard"))
+    span = f"{format_clock(stretch.start)} – {format_clock(stretch.end)}"
+    return "\n".join([said, span, QCoreApplication.translate(
+        "TimelineCanvas", "The transcription heard someone speak here and wrote no line: right-click to add one")])
 
 
 def clip_tooltip(clip: Clip, audio: Audio | None = None) -> str:

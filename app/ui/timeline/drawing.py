@@ -55,6 +55,7 @@ EDGE_PX = 6  # how close to a clip's edge a press grabs the edge instead of the 
 SNAP_PX = 8
 PLAYHEAD_COLOUR = QColor("#e03131")
 OVERRUN_COLOUR = QColor("#d62728")
+WORDLESS_COLOUR = QColor("#e8590c")  # speech the transcription heard no words in, on the original-audio track
 
 
 class DragKind(str, enum.Enum):
@@ -71,6 +72,19 @@ class Track:
     label: str
     colour: str
     guide: bool = False
+
+
+@dataclass(frozen=True)
+class Wordless:
+    """A stretch of the original with speech and no words (app.project.transcription.wordless_stretches),
+    drawn hatched on the original-audio track: its times, and the character it sounds like
+    (its name and colour; empty when unknown)."""
+
+    start: float
+    end: float
+    character_id: str | None
+    name: str = ""
+    colour: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,6 +152,8 @@ class CanvasDrawing:
         for n, track in enumerate(canvas.tracks):
             if track.guide and canvas.guide is not None:
                 self._paint_guide(painter, n)
+            if track.guide:
+                self._paint_wordless(painter, n)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)  # shapes stay crisp and cheap:
         for clip in canvas.clips:  # antialiased translucent rounded rectangles cost 10× more to fill
             self._paint_clip(painter, clip, palette)
@@ -218,6 +234,23 @@ class CanvasDrawing:
         top, height = canvas.track_top(track), canvas.track_height(track)
         colour = QColor(canvas.palette().color(QPalette.ColorRole.PlaceholderText))
         self._paint_wave(painter, canvas.guide, 0.0, QRectF(HEADER_W, top + 2, canvas.area_width, height - 4), colour)
+
+    def _paint_wordless(self, painter: QPainter, track: int) -> None:
+        """Each stretch of speech with no words: hatched over the original's waveform, in the
+        colour of the character it sounds like, so a missed line stands out."""
+        canvas = self._canvas
+        for stretch in canvas.wordless:
+            rect = canvas.wordless_rect(stretch, track)
+            if rect.right() < HEADER_W or rect.left() > canvas.width():
+                continue
+            colour = QColor(stretch.colour or WORDLESS_COLOUR.name())
+            tint = QColor(colour)
+            tint.setAlpha(50)
+            painter.setPen(QPen(colour, 1.2, Qt.PenStyle.DashLine))
+            painter.setBrush(QBrush(tint))
+            painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
+            painter.setBrush(QBrush(colour, Qt.BrushStyle.FDiagPattern))
+            painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
 
     def _paint_clip(self, painter: QPainter, clip: Clip, palette: QPalette) -> None:
         canvas = self._canvas

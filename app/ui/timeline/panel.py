@@ -35,11 +35,13 @@ from app.project import Change, Line, LineStatus, Project, ProjectError
 from app.project.timecode import MAX_TIME_S, format_clock
 from app.project.timeline import Slot, build_timeline
 from app.project.timing import overlapping_lines
+from app.project.transcription import wordless_stretches
 from app.ui.language import fill, say
 from app.ui.playback.player import Player
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.tasks import TaskRunner
 from app.ui.timeline.canvas import Clip, DragKind, TimelineCanvas, Track
+from app.ui.timeline.drawing import Wordless
 from app.ui.timeline.edits import (
     move,
     resize_end,
@@ -93,6 +95,7 @@ class TimelinePanel(QWidget):
     message = Signal(str)  # something for the status bar
     warning = Signal(str)  # a problem an edit made (kept in the window's Messages list)
     use_region = Signal(str, float, float)  # character id, start, end: that stretch of the original is its clip now
+    add_line_at = Signal(float, float, object)  # start, end, character id or None: a line over speech heard with no words
 
     def __init__(self, document: Document, player: Player, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,7 +119,7 @@ class TimelinePanel(QWidget):
         self.canvas.drag_finished.connect(self._on_drag)
         self.canvas.activated.connect(self.play_line)
         self.canvas.view_changed.connect(self._sync_scrollbars)
-        self.canvas.guide_menu_requested.connect(lambda _seconds, at: self.guide_menu().popup(at))
+        self.canvas.guide_menu_requested.connect(lambda seconds, at: self.guide_menu(seconds).popup(at))
         self.preview = VideoPreview()
         self.preview.resized.connect(lambda _size: self._request_frame())
         self.hbar = QScrollBar(Qt.Orientation.Horizontal)
@@ -287,6 +290,7 @@ class TimelinePanel(QWidget):
         self.transport.set_end(duration)
         video_end = project.video.duration_s if project.video is not None else None
         self.canvas.set_content(tracks, clips, duration, video_end)
+        self.canvas.set_wordless(self._wordless(project))
         loaded = {path: audio for path in takes.values() if (audio := self.library.get(path)) is not None}
         self.canvas.set_audio(loaded, guide)
         self._show_guide_state(project)
@@ -321,6 +325,18 @@ class TimelinePanel(QWidget):
                 project.wants_fit(line), error,
             ))
         return tracks, clips
+
+    def _wordless(self, project: Project) -> list[Wordless]:
+        """The speech the transcription heard no words in that no line covers yet, with the
+        name and colour of the character each sounds like."""
+        characters = {c.id: c for c in project.characters}
+        shown = []
+        for stretch in wordless_stretches(project):
+            character = characters.get(stretch.character_id) if stretch.character_id is not None else None
+            shown.append(Wordless(stretch.start, stretch.end, stretch.character_id,
+                                  character.name if character is not None else "",
+                                  character.colour if character is not None else ""))
+        return shown
 
     def _load_missing(self, wanted: list[Path]) -> None:
         """Decode the takes (and guide) not loaded yet, off the GUI thread, then show them."""
@@ -380,9 +396,13 @@ class TimelinePanel(QWidget):
         script.selection_changed.connect(relay(self.set_selection))
         self.selection_changed.connect(relay(script.select_lines))
 
-    def guide_menu(self) -> QMenu:
-        """The original-audio track's menu: the region dragged over it as a character's clip."""
-        return region_menu(self, self._doc.project, self.canvas.region, self.use_region.emit)
+    def guide_menu(self, seconds: float | None = None) -> QMenu:
+        """The original-audio track's menu: the region dragged over it as a character's clip, and
+        a line for the stretch of speech with no words at ``seconds`` (where it was opened)."""
+        wordless = None if seconds is None else next(
+            (s for s in self.canvas.wordless if s.start <= seconds <= s.end), None)
+        return region_menu(self, self._doc.project, self.canvas.region, self.use_region.emit, wordless,
+                           self.add_line_at.emit)
 
     def set_selection(self, line_ids: list[str]) -> None:
         """Select lines picked elsewhere (the script table) and bring the first into view."""

@@ -183,6 +183,7 @@ class DocumentSession(QObject):
         self.timeline.message.connect(self._say)
         self.timeline.warning.connect(self.warning)
         self.timeline.use_region.connect(self.characters.use_region)
+        self.timeline.add_line_at.connect(self.add_line_at)
         self.timeline.addAction(parts.actions["play_line"])  # Space plays the current line here too
         self.timeline.addAction(parts.actions["play_original"])  # and Ctrl+Shift+Space its original
         self.timeline.link_script(self.script)
@@ -316,8 +317,17 @@ class DocumentSession(QObject):
         character = self.project.line(selected[-1]).character_id if selected else None
         timing = new_line_timing(self.project, index)  # a timed script: cells that show its slot
         start, end = timing if timing is not None else (None, None)
-        line = Line(id=new_id(), text="", character_id=character, start=start, end=end)
-        if self.document.push(AddLines([line], index)):
+        self._add_line(Line(id=new_id(), text="", character_id=character, start=start, end=end), index)
+
+    def add_line_at(self, start: float, end: float, character_id: str | None) -> None:
+        """A line timed over ``start``-``end`` (speech the transcription heard no words in), for
+        ``character_id``'s voice, placed among the lines by time; its text ready to type."""
+        self._add_line(Line(id=new_id(), text="", character_id=character_id, start=round(start, 3),
+                            end=round(end, 3)), None)
+
+    def _add_line(self, line: Line, index: int | None) -> None:
+        """Add an empty line (one undoable step; at ``index``, else by its start) and edit its text."""
+        if self.document.push(AddLines([line], index, by_time=index is None)):
             self.script.edit_line_text(line.id)
 
     def split_line(self) -> bool:
