@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from app.cli import main as cli_main
 from app.project import Line, Project
+from app.project.model import PALETTE
 from app.project.transcription import (
     WrittenFiles,
     _write_candidates,
@@ -38,7 +39,7 @@ def scene_with_a_wordless_turn(folder: Path) -> tuple[Project, float, float]:
     turns = make_scene(folder / "scene.mp4", ["maya", "rex", "maya"])
     assert cli_main(["new", str(folder / "p"), "--video", str(folder / "scene.mp4"), "--guide"]) == 0
     project = Project.load(folder / "p")
-    maya, rex = project.make_character("Maya"), project.make_character("Rex")
+    maya, rex = project.make_character("Maya", colour=PALETTE[0]), project.make_character("Rex", colour=PALETTE[1])
     project.characters += [maya, rex]
     project.lines = [Line(id=f"l{n}", text=turn.text, character_id=maya.id, start=round(turn.start, 3),
                           end=round(turn.end, 3)) for n, turn in enumerate(turns) if turn.voice == "maya"]
