@@ -197,7 +197,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+173"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+176"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -221,7 +221,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+49"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>Transcribed %n line</numerusform>

@@ -36,6 +36,7 @@ from app.project.transcription import (
     TranscribeRequest,
     hear_project,
     transcribe_project,
+    wordless_note,
 )
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.translation import (
@@ -152,8 +153,10 @@ class VideoController(QObject):
 
         def work(operation: Operation) -> NewProject:
             def transcribe(project: Project, stack: CommandStack) -> list[str]:
-                warnings = transcribe_project(project, stack, transcription, progress=operation.report_stage,
-                                              cancel=operation.token).warnings
+                heard = transcribe_project(project, stack, transcription, progress=operation.report_stage,
+                                           cancel=operation.token)
+                note = wordless_note(heard.transcription)  # where someone spoke and nothing was written
+                warnings = heard.warnings + ([note] if note is not None else [])
                 if chat is not None:
                     warnings += self._translate_transcribed(project, stack, chat, operation)
                 return warnings
@@ -218,6 +221,9 @@ class VideoController(QObject):
                     self.warning.emit(say(match.describe()))
                 for character in made.removed:  # old characters the new script left without a voice
                     self.warning.emit(say(Phrase(phrases.LEFT_WITHOUT_VOICE, name=character.name)))
+                note = wordless_note(made.transcription)  # where someone spoke and nothing was written
+                if note is not None:
+                    self.warning.emit(say(note))
                 self.message.emit(self.tr("Transcribed %n line(s)", "", len(made.lines))
                                   + self.tr(", %n voice(s)", "", len(made.characters))
                                   + ("; " + "; ".join(say(w) for w in made.warnings[:2]) if made.warnings else "")
