@@ -479,6 +479,10 @@ def _retry_after(headers: http.client.HTTPMessage) -> float | None:
     return seconds if 0 <= seconds <= MAX_WAIT_S else None
 
 
+# Where a line's text is when the model wraps each line in an object of its own.
+_TEXT_FIELDS = ("text", "translation", "target")
+
+
 def _parse_answer(content: str, numbers: Sequence[str]) -> dict[str, str]:
     """The model's JSON object of line number -> text, exactly ``numbers``; _BadAnswer says why not."""
     text = _THINKING.sub("", content).strip()
@@ -489,7 +493,8 @@ def _parse_answer(content: str, numbers: Sequence[str]) -> dict[str, str]:
         answer = json.loads(text)
     except ValueError:
         raise _BadAnswer(f"it is not JSON ({text[:80]!r})") from None
-    if isinstance(answer, dict) and len(answer) == 1 and isinstance(next(iter(answer.values())), dict):
+    if isinstance(answer, dict) and len(answer) == 1 and str(next(iter(answer))) not in numbers \
+            and isinstance(next(iter(answer.values())), dict):
         answer = next(iter(answer.values()))  # {"lines": {...}} or {"translations": {...}}
     if not isinstance(answer, dict):
         raise _BadAnswer(f"it is JSON but not an object of line numbers ({text[:80]!r})")
@@ -501,6 +506,8 @@ def _parse_answer(content: str, numbers: Sequence[str]) -> dict[str, str]:
                          + (f", unknown {', '.join(extra[:5])}" if extra else ""))
     result: dict[str, str] = {}
     for key, value in answer.items():
+        if isinstance(value, dict):  # {"1": {"text": "..."}}, as small local models answer
+            value = next((value[field] for field in _TEXT_FIELDS if isinstance(value.get(field), str)), value)
         if not isinstance(value, str) or not value.strip():
             raise _BadAnswer(f"line {key} is {'empty' if isinstance(value, str) else 'not text'}")
         result[str(key)] = " ".join(value.split())

@@ -165,6 +165,24 @@ def test_an_answer_fixed_on_the_second_try_is_used_and_fences_and_thinking_are_r
     assert [line.text for line in done] == ["one", "two"] and len(server.asked) == 2
 
 
+@pytest.mark.parametrize("wrapped", [
+    '{"1": {"text": "one"}, "2": {"translation": "two"}}',  # each line an object, as small local models answer
+    '{"lines": {"1": "one", "2": "two"}}',
+])
+def test_an_answer_with_each_line_or_all_lines_wrapped_in_an_object_is_read(wrapped: str) -> None:
+    lines = scene(2)
+    with chat_server(lambda asked: (200, completion(wrapped), {})) as server:
+        done = translator(server).translate(lines, ids(lines), "zh", "en")
+    assert [line.text for line in done] == ["one", "two"] and len(server.asked) == 1
+
+
+def test_a_one_line_answer_wrapped_as_an_object_is_read() -> None:
+    lines = scene(1)
+    with chat_server(lambda asked: (200, completion('{"1": {"text": "one"}}'), {})) as server:
+        done = translator(server).translate(lines, ids(lines), "zh", "en")
+    assert [line.text for line in done] == ["one"] and len(server.asked) == 1
+
+
 def test_a_wrong_key_is_refused_at_once_without_the_key_in_the_message() -> None:
     error_body = {"error": {"message": f"Incorrect API key provided: {SECRET[:6]}…", "type": "invalid_request_error"}}
     with (
