@@ -8002,6 +8002,181 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>{count} stretches of speech had no words ({seconds:.1f} s): see them on the timeline</source>
         <translation>{count} 段语音未听出文字（{seconds:.1f} 秒）：请在时间轴上查看</translation>
     </message>
+    <message>
+        <location line="+4"/>
+        <source>cannot read take {path}: {error}</source>
+        <translation>无法读取版本 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing to mix: no line has a rendered take yet</source>
+        <translation>无可混音的内容：还没有任何台词生成了版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing to export: no line has a rendered take yet</source>
+        <translation>无可导出的内容：还没有任何台词生成了版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the mix would be {hours:.1f} h long; DubStudio mixes up to {limit:.0f} h (check the lines&apos; timecodes and the gap between lines)</source>
+        <translation>混音将长达 {hours:.1f} 小时；DubStudio 最多混音 {limit:.0f} 小时（请检查台词的时间码以及台词之间的间隔）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read the imported music-and-effects stem: {error}</source>
+        <translation>无法读取导入的音乐与音效分轨：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no original audio to take music and effects from; add a video with audio or choose another original-audio setting</source>
+        <translation>项目没有可提取音乐与音效的原始音频；请添加带音频的视频，或选择其他原始音频设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} lasts over {limit:.0f} h; DubStudio takes music and effects from up to {limit:.0f} h</source>
+        <translation>{file} 时长超过 {limit:.0f} 小时；DubStudio 最多从 {limit:.0f} 小时的音频中提取音乐与音效</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read the original audio {file}: {error}</source>
+        <translation>无法读取原始音频 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the guide track {file} lasts {hours:.1f} h; DubStudio mixes a guide of up to {limit:.0f} h</source>
+        <translation>参考音轨 {file} 时长 {hours:.1f} 小时；DubStudio 最多混入 {limit:.0f} 小时的参考音轨</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read the guide track {file}: {error}</source>
+        <translation>无法读取参考音轨 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown export {name}; choose from {choices}</source>
+        <translation>未知的导出类型 {name}；可选：{choices}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no lines to deliver</source>
+        <translation>项目没有可交付的台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the delivery was cancelled; nothing was written</source>
+        <translation>交付已取消；未写入任何文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown container {value}; choose mp4 or mkv</source>
+        <translation>未知的封装格式 {value}；请选择 mp4 或 mkv</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown audio codec {value}; choose aac or opus</source>
+        <translation>未知的音频编码 {value}；请选择 aac 或 opus</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>audio bitrate must be 32-512 kb/s, got {kbps} kb/s</source>
+        <translation>音频码率必须在 32–512 kb/s 之间，收到的是 {kbps} kb/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>language must be a three-letter ISO 639-2 code such as eng, got {value}</source>
+        <translation>语言必须是三个字母的 ISO 639-2 代码（如 eng），收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown subtitles to burn in {value}; choose target or source</source>
+        <translation>未知的烧录字幕 {value}；请选择 target（译文）或 source（原文）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no video; add one (dubstudio new --video, or File › New from video)</source>
+        <translation>项目没有视频；请添加一个（dubstudio new --video，或 文件 › 从视频新建）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project&apos;s video {path} is missing</source>
+        <translation>项目的视频 {path} 不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}: a {container} file must end in .{suffix}</source>
+        <translation>{file}：{container} 文件的扩展名必须是 .{suffix}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no video stream</source>
+        <translation>{file} 没有视频流</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the video export was cancelled; nothing was written</source>
+        <translation>视频导出已取消；未写入任何文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot write a {container} with these streams ({error}); try --video-format mkv, which holds any codec</source>
+        <translation>无法用这些流写出 {container} 文件（{error}）；请改用 --video-format mkv，它能容纳任何编码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this FFmpeg build has no H.264 or MPEG-4 encoder to re-encode the picture with</source>
+        <translation>此 FFmpeg 版本没有可用于重新编码画面的 H.264 或 MPEG-4 编码器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a {count}-channel layout ({layout}) has no front centre to drop</source>
+        <translation>{count} 声道布局（{layout}）中没有可去除的前置中置声道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no audio to take music and effects from</source>
+        <translation>{file} 没有可提取音乐与音效的音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}&apos;s audio is mono: music and effects cannot be parted from the dialogue by channels; import a music-and-effects stem instead</source>
+        <translation>{file} 的音频是单声道：无法按声道把音乐与音效从对白中分离；请改为导入音乐与音效分轨</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a music-and-effects stem is aligned to the video; the project has no video yet</source>
+        <translation>音乐与音效分轨需与视频对齐；项目还没有视频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read the stem {file}: {error}</source>
+        <translation>无法读取分轨 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the stem {file} is at {rate} Hz; a delivery stem needs at least {needed} Hz</source>
+        <translation>分轨 {file} 的采样率为 {rate} Hz；交付分轨至少需要 {needed} Hz</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the stem {file} lasts {seconds:.2f} s but the video {video:.2f} s; a stem must start with the video and be as long</source>
+        <translation>分轨 {file} 时长 {seconds:.2f} 秒，而视频为 {video:.2f} 秒；分轨必须与视频同时开始且等长</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the separation was cancelled; nothing was written</source>
+        <translation>分离已取消；未写入任何文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no installed font can draw the subtitles&apos; characters {characters}; install a font that covers them (for Chinese, Japanese and Korean on Debian or Ubuntu: apt install fonts-noto-cjk) and export again</source>
+        <translation>没有已安装的字体能显示字幕中的字符 {characters}；请安装包含这些字符的字体（Debian 或 Ubuntu 上的中日韩文字：apt install fonts-noto-cjk）后重新导出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a {width}×{height} picture cannot take burned-in subtitles: H.264 4:2:0 needs an even width and height</source>
+        <translation>{width}×{height} 的画面无法烧录字幕：H.264 4:2:0 要求宽和高都是偶数</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

@@ -35,7 +35,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.project import phrases
 from app.project.errors import ExportError
+from app.project.phrases import Phrase
 from engine.core.codes import ErrorCode
 from engine.core.languages import detect_language, join_pieces, language_code, rules_for
 from engine.core.text import wrap_subtitle
@@ -143,8 +145,7 @@ def find_font(texts: Sequence[str], candidates: Sequence[SubtitleFont] | None = 
         lacking = still if len(still) < len(lacking) else lacking
     shown = " ".join(lacking[:8]) + (" …" if len(lacking) > 8 else "")
     raise ExportError(
-        f"no installed font can draw the subtitles' characters {shown}; install a font that covers them "
-        "(for Chinese, Japanese and Korean on Debian or Ubuntu: apt install fonts-noto-cjk) and export again",
+        Phrase(phrases.NO_FONT, characters=shown),
         ErrorCode.FONT_MISSING,
     )
 
@@ -248,8 +249,7 @@ class SubtitleBurner:
                  font: SubtitleFont | None = None, rotation: float = 0.0) -> None:
         width, height = size
         if width % 2 or height % 2:
-            raise ExportError(f"a {width}×{height} picture cannot take burned-in subtitles: H.264 4:2:0 needs an even "
-                              "width and height")
+            raise ExportError(Phrase(phrases.ODD_PICTURE_SIZE, width=width, height=height))
         shown = [(start, end, text) for start, end, text in cues if end > start and text.strip()]
         font = font or find_font([text for _, _, text in shown])
         quarter_turns = round(rotation / 90) % 4

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.project import phrases
 from app.project.errors import ExportError, OperationCancelled
 from app.project.export import (
     MANIFEST,
@@ -33,6 +34,7 @@ from app.project.export import (
     export_subtitles,
 )
 from app.project.fsutil import bound_to, ensure_dir, safe_filename
+from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.qa import chosen_verdicts
 from app.project.script_io import export_script, write_text_export
@@ -78,7 +80,7 @@ def export_all(project: Project, out_dir: Path | None, context: ExportContext) -
         results: list[ExportResult] = []
         for weight, step in steps:
             if context.cancelled is not None and context.cancelled():
-                raise OperationCancelled("the delivery was cancelled; nothing was written")
+                raise OperationCancelled(Phrase(phrases.DELIVERY_CANCELLED))
             start = done
 
             def report(fraction: float, start: float = start, weight: float = weight) -> None:
@@ -140,4 +142,4 @@ def check_delivery(project: Project, context: ExportContext) -> None:
         context.video.validate()
         check_burnable(project, context.video)
     if not project.lines:
-        raise ExportError("the project has no lines to deliver")
+        raise ExportError(Phrase(phrases.NO_LINES_TO_DELIVER))

@@ -162,14 +162,14 @@ def read_take(project: Project, take: Take, sample_rate: int | None = None) -> t
     try:
         return read_audio(project.take_path(take), sample_rate)
     except (AudioError, OSError) as error:
-        raise ExportError(f"cannot read take {take.path}: {error}") from error
+        raise ExportError(Phrase(phrases.CANNOT_READ_TAKE, path=take.path, error=str(error))) from error
 
 
 def _take_rate(project: Project, take: Take) -> int:
     try:
         return audio_info(project.take_path(take)).sample_rate
     except (AudioError, OSError) as error:
-        raise ExportError(f"cannot read take {take.path}: {error}") from error
+        raise ExportError(Phrase(phrases.CANNOT_READ_TAKE, path=take.path, error=str(error))) from error
 
 
 def _character_label(project: Project, character_id: str | None) -> str:
@@ -258,13 +258,12 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     rate = sample_rate or max((_take_rate(project, take) for _, take in chosen if take is not None), default=None)
     placed, fitted, rate = _read_takes(project, chosen, rate, target)
     if not placed or rate is None:
-        raise ExportError("nothing to mix: no line has a rendered take yet")
+        raise ExportError(Phrase(phrases.NOTHING_TO_MIX))
     # Place by the actual sample count: the stored duration is rounded.
     length = max(int(round(slot.start * rate)) + len(audio) for slot, audio in placed)
     if length > MAX_MIX_S * rate:  # refuse before allocating (a start of 1e9 s once asked for 80 TiB)
         raise ExportError(
-            f"the mix would be {length / rate / 3600:.1f} h long; DubStudio mixes up to {MAX_MIX_S / 3600:.0f} h "
-            "(check the lines' timecodes and the gap between lines)",
+            Phrase(phrases.MIX_TOO_LONG, hours=length / rate / 3600, limit=MAX_MIX_S / 3600),
             ErrorCode.TIME_RANGE,
         )
     dialogue_end = length
@@ -371,19 +370,18 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
     try:
         stem = imported_stem(project, rate)
     except (AudioError, OSError) as error:
-        raise ExportError(f"cannot read the imported music-and-effects stem: {error}") from error
+        raise ExportError(Phrase(phrases.CANNOT_READ_IMPORTED_STEM, error=str(error))) from error
     if stem is not None:
         return stem, CLIENT_STEM
     path = original_audio(project)
     if path is None:
-        raise ExportError("the project has no original audio to take music and effects from; add a video with audio "
-                          "or choose another original-audio setting")
+        raise ExportError(Phrase(phrases.NO_ORIGINAL_AUDIO))
     try:
         if audio_info(path).duration_s > MAX_MEDIA_S:  # refuse before decoding it whole
-            raise ExportError(f"{path.name} lasts over {MAX_MEDIA_S / 3600:.0f} h; DubStudio takes music and effects "
-                              f"from up to {MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE)
+            raise ExportError(Phrase(phrases.ORIGINAL_TOO_LONG, file=path.name, limit=MAX_MEDIA_S / 3600),
+                              ErrorCode.TIME_RANGE)
     except (AudioError, OSError) as error:
-        raise ExportError(f"cannot read the original audio {path.name}: {error}") from error
+        raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=str(error))) from error
     if project.settings.music_effects_source == "model":
         return separated_music_effects(project, path, rate, cancelled)
     return music_and_effects(path, rate)
@@ -401,11 +399,11 @@ def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]])
     try:
         length = audio_info(path)
         if length.duration_s > MAX_MEDIA_S:  # refuse before allocating: the guide is read whole
-            raise ExportError(f"the guide track {project.guide_audio} lasts {length.duration_s / 3600:.1f} h; DubStudio "
-                              f"mixes a guide of up to {MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE)
+            raise ExportError(Phrase(phrases.GUIDE_TOO_LONG, file=project.guide_audio, hours=length.duration_s / 3600,
+                                     limit=MAX_MEDIA_S / 3600), ErrorCode.TIME_RANGE)
         audio, _ = read_audio(path, rate, mono=False)
     except (AudioError, OSError) as error:
-        raise ExportError(f"cannot read the guide track {project.guide_audio}: {error}") from error
+        raise ExportError(Phrase(phrases.CANNOT_READ_GUIDE, file=project.guide_audio, error=str(error))) from error
     audio = audio[:, :2] * np.float32(10 ** (settings.guide_gain_db / 20))
     envelope = duck_gain(audio.shape[0], rate, lines, settings.duck_db, settings.duck_attack_s, settings.duck_release_s)
     return np.ascontiguousarray(audio * envelope[:, None], dtype=np.float32)
@@ -517,7 +515,7 @@ def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None
         planned[line_file_name(order, _character_label(project, line.character_id), width)] = take
         result.duration_s += take.duration_s
     if not planned:
-        raise ExportError("nothing to export: no line has a rendered take yet")
+        raise ExportError(Phrase(phrases.NOTHING_TO_EXPORT))
     folder, inside = _out_dir(project, out_dir, "lines")
 
     def copy(name: str, take: Take) -> Path:
@@ -525,7 +523,7 @@ def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None
             with files.open_regular_file(project.take_path(take)) as src:
                 return atomic_write(folder / name, lambda handle: shutil.copyfileobj(src, handle), inside=inside)
         except OSError as error:
-            raise ExportError(f"cannot read take {take.path}: {error}") from error
+            raise ExportError(Phrase(phrases.CANNOT_READ_TAKE, path=take.path, error=str(error))) from error
 
     result.files = _replace_exported(folder, inside, list(planned), (copy(n, t) for n, t in planned.items()))
     return result

@@ -150,7 +150,7 @@ def export_format(name: str) -> ExportFormat:
     for fmt in EXPORTS:
         if fmt.name == name:
             return fmt
-    raise ExportError(f"unknown export {name!r}; choose from {', '.join(EXPORT_KINDS)}")
+    raise ExportError(Phrase(phrases.UNKNOWN_EXPORT, name=repr(name), choices=", ".join(EXPORT_KINDS)))
 
 
 def export(

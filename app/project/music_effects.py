@@ -37,6 +37,7 @@ from typing import IO
 
 import numpy as np
 
+from app.project import phrases
 from app.project.errors import ExportError, MediaError, OperationCancelled, SaveError
 from app.project.fsutil import (
     atomic_write,
@@ -45,6 +46,7 @@ from app.project.fsutil import (
     bound_to,
 )
 from app.project.media import open_media
+from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core.audio_io import AudioError, audio_info, read_audio
 from engine.core.codes import EngineError, ErrorCode
@@ -75,7 +77,7 @@ def drop_centre(channels: np.ndarray, layout: tuple[str, ...]) -> np.ndarray:
     "BL"/"SL"...) folded to stereo (n, 2) without its centre channel."""
     index = {name: n for n, name in enumerate(layout)}
     if "FC" not in index or "FL" not in index or "FR" not in index:
-        raise ExportError(f"a {len(layout)}-channel layout ({', '.join(layout)}) has no front centre to drop")
+        raise ExportError(Phrase(phrases.NO_FRONT_CENTRE, count=len(layout), layout=", ".join(layout)))
     left = channels[:, index["FL"]].astype(np.float32, copy=True)
     right = channels[:, index["FR"]].astype(np.float32, copy=True)
     for side, target in (("L", left), ("R", right)):
@@ -109,12 +111,11 @@ def music_and_effects(path: Path, rate: int) -> tuple[np.ndarray, str]:
 
     with open_media(path) as container:
         if not container.streams.audio:
-            raise MediaError(f"{path.name} has no audio to take music and effects from", ErrorCode.NO_AUDIO_STREAM)
+            raise MediaError(Phrase(phrases.NO_AUDIO_FOR_STEM, file=path.name), ErrorCode.NO_AUDIO_STREAM)
         stream = container.streams.audio[0]
         layout = tuple(channel.name for channel in stream.layout.channels)
         if len(layout) < 2:
-            raise ExportError(f"{path.name}'s audio is mono: music and effects cannot be parted from the dialogue "
-                              "by channels; import a music-and-effects stem instead")
+            raise ExportError(Phrase(phrases.MONO_ORIGINAL, file=path.name))
         resampler = av.AudioResampler(format="fltp", layout=stream.layout, rate=rate)
         blocks = [frame.to_ndarray() for decoded in container.decode(stream) for frame in resampler.resample(decoded)]
         blocks += [frame.to_ndarray() for frame in resampler.resample(None)]
@@ -128,17 +129,17 @@ def import_stem(project: Project, source: Path) -> Path:
     """Check a client's M&E stem against the project's video and keep it as :data:`STEM_FILE`
     (32-bit float WAV, its own rate and channels); ExportError with a code otherwise."""
     if project.video is None:
-        raise ExportError("a music-and-effects stem is aligned to the video; the project has no video yet")
+        raise ExportError(Phrase(phrases.STEM_WITHOUT_VIDEO))
     try:
         info = audio_info(source)
     except (AudioError, OSError) as error:
-        raise ExportError(f"cannot read the stem {source.name}: {error}", ErrorCode.READ_FAILED) from error
+        raise ExportError(Phrase(phrases.CANNOT_READ_STEM, file=source.name, error=str(error)), ErrorCode.READ_FAILED) from error
     if info.sample_rate < MIN_STEM_RATE:
-        raise ExportError(f"the stem {source.name} is at {info.sample_rate} Hz; a delivery stem needs at least "
-                          f"{MIN_STEM_RATE} Hz", ErrorCode.INVALID_VALUE)
+        raise ExportError(Phrase(phrases.STEM_RATE_TOO_LOW, file=source.name, rate=info.sample_rate, needed=MIN_STEM_RATE),
+                          ErrorCode.INVALID_VALUE)
     if abs(info.duration_s - project.video.duration_s) > STEM_LENGTH_TOLERANCE_S:
-        raise ExportError(f"the stem {source.name} lasts {info.duration_s:.2f} s but the video {project.video.duration_s:.2f} s; "
-                          "a stem must start with the video and be as long", ErrorCode.TIME_RANGE)
+        raise ExportError(Phrase(phrases.STEM_LENGTH, file=source.name, seconds=info.duration_s,
+                                 video=project.video.duration_s), ErrorCode.TIME_RANGE)
     audio, rate = read_audio(source, mono=False)
     target = project.root / STEM_FILE
     return atomic_write_wav(target, audio, rate, "FLOAT", inside=bound_to(project.root, target))
@@ -187,12 +188,12 @@ def _decoded(path: Path, rate: int, cancelled: Callable[[], bool] | None) -> Ite
 
     with open_media(path) as container:
         if not container.streams.audio:
-            raise MediaError(f"{path.name} has no audio to take music and effects from", ErrorCode.NO_AUDIO_STREAM)
+            raise MediaError(Phrase(phrases.NO_AUDIO_FOR_STEM, file=path.name), ErrorCode.NO_AUDIO_STREAM)
         stream = container.streams.audio[0]
         resampler = av.AudioResampler(format="fltp", layout="mono" if stream.channels == 1 else "stereo", rate=rate)
         for decoded in container.decode(stream):
             if cancelled is not None and cancelled():
-                raise OperationCancelled("the separation was cancelled; nothing was written")
+                raise OperationCancelled(Phrase(phrases.SEPARATION_CANCELLED))
             for frame in resampler.resample(decoded):
                 yield frame.to_ndarray().T
         for frame in resampler.resample(None):
@@ -223,7 +224,7 @@ def separate_music_effects(
     try:
         total = max(1, int(audio_info(source).duration_s * spec.sample_rate))
     except (AudioError, OSError) as error:
-        raise ExportError(f"cannot read the original audio {source.name}: {error}") from error
+        raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=source.name, error=str(error))) from error
 
     def write(handle: IO[bytes]) -> None:
         """The M&E streamed into the file as it is separated: memory holds a few seconds, not the film."""

@@ -35,12 +35,14 @@ from typing import IO, TYPE_CHECKING, cast
 
 import numpy as np
 
+from app.project import phrases
 from app.project.burned_subtitles import SubtitleBurner, find_font
 from app.project.errors import ExportError, MediaError, OperationCancelled
 from app.project.export import ExportResult, MixdownAudio, delivery_mixdown
 from app.project.fsutil import bound_to, safe_filename
 from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, write_atomically
+from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.script_io import subtitle_cues
 from app.project.timeline import build_timeline
@@ -100,15 +102,15 @@ class VideoExportOptions:
 
     def validate(self) -> None:
         if self.container not in CONTAINERS:
-            raise ExportError(f"unknown container {self.container!r}; choose mp4 or mkv")
+            raise ExportError(Phrase(phrases.UNKNOWN_CONTAINER, value=repr(self.container)))
         if self.audio_codec not in AUDIO_CODECS:
-            raise ExportError(f"unknown audio codec {self.audio_codec!r}; choose aac or opus")
+            raise ExportError(Phrase(phrases.UNKNOWN_AUDIO_CODEC, value=repr(self.audio_codec)))
         if not 32_000 <= self.bitrate <= 512_000:
-            raise ExportError(f"audio bitrate must be 32-512 kb/s, got {self.bitrate // 1000} kb/s")
+            raise ExportError(Phrase(phrases.BAD_AUDIO_BITRATE, kbps=self.bitrate // 1000))
         if self.language and not (len(self.language) == 3 and self.language.isascii() and self.language.isalpha()):
-            raise ExportError(f"language must be a three-letter ISO 639-2 code such as eng, got {self.language!r}")
+            raise ExportError(Phrase(phrases.BAD_TRACK_LANGUAGE, value=repr(self.language)))
         if self.burn_subtitles not in BURN_CHOICES:
-            raise ExportError(f"unknown subtitles to burn in {self.burn_subtitles!r}; choose target or source")
+            raise ExportError(Phrase(phrases.UNKNOWN_BURN_IN, value=repr(self.burn_subtitles)))
 
 
 def dub_language(project: Project, options: VideoExportOptions) -> str:
@@ -133,9 +135,9 @@ def check_video_export(project: Project, options: VideoExportOptions) -> Path:
     options.validate()
     source = project.video_path()
     if source is None or project.video is None:
-        raise ExportError("the project has no video; add one (dubstudio new --video, or File › New from video)")
+        raise ExportError(Phrase(phrases.NO_VIDEO))
     if not source.exists():
-        raise ExportError(f"the project's video {project.video.path} is missing")
+        raise ExportError(Phrase(phrases.VIDEO_MISSING, path=project.video.path))
     check_burnable(project, options)
     return source
 
@@ -175,7 +177,8 @@ def export_video(
     probe_video(source)
     target = Path(out_path) if out_path is not None else default_video_path(project, options)
     if target.suffix.lower() != f".{options.container}":
-        raise ExportError(f"{target.name}: a {options.container.upper()} file must end in .{options.container}")
+        raise ExportError(Phrase(phrases.WRONG_SUFFIX, file=target.name, container=options.container.upper(),
+                                  suffix=options.container))
     audio = delivery_mixdown(project, cancelled=cancelled)
     if progress is not None:
         progress(0.05)
@@ -242,7 +245,7 @@ def _mux(
     container_format, _ = CONTAINERS[options.container]
     with open_media(source) as inp, av.open(handle, "w", format=container_format) as out:
         if not inp.streams.video:
-            raise MediaError(f"{source.name} has no video stream", ErrorCode.NO_VIDEO_STREAM)
+            raise MediaError(Phrase(phrases.NO_VIDEO_STREAM, file=source.name), ErrorCode.NO_VIDEO_STREAM)
         video_in = inp.streams.video[0]
         picture = _PictureEncoder(out, video_in, cues[1], _rotation(source)) if options.burn_subtitles else None
         copies: dict[int, Stream] = {} if picture else {video_in.index: out.add_stream_from_template(video_in)}
@@ -251,7 +254,7 @@ def _mux(
         try:
             for packet in inp.demux(video_in, *[s for s in inp.streams if s.index in copies]):
                 if cancelled is not None and cancelled():
-                    raise OperationCancelled("the video export was cancelled; nothing was written")
+                    raise OperationCancelled(Phrase(phrases.VIDEO_EXPORT_CANCELLED))
                 when = float(packet.pts * packet.time_base) if packet.pts is not None else None
                 if when is not None and packet.size:
                     # The dub runs at least to the end of the packets really there, silence
@@ -272,8 +275,7 @@ def _mux(
             return encoder.position
         except av.FFmpegError as error:
             raise ExportError(
-                f"cannot write a {options.container.upper()} with these streams ({error}); "
-                "try --video-format mkv, which holds any codec"
+                Phrase(phrases.CANNOT_WRITE_CONTAINER, container=options.container.upper(), error=str(error))
             ) from error
 
 
@@ -329,7 +331,7 @@ def picture_encoder() -> str:
         except (av.FFmpegError, ValueError):
             continue
         return name
-    raise ExportError("this FFmpeg build has no H.264 or MPEG-4 encoder to re-encode the picture with")
+    raise ExportError(Phrase(phrases.NO_PICTURE_ENCODER))
 
 
 class _PictureEncoder:

@@ -312,3 +312,26 @@ def test_a_translators_refusal_is_said_in_chinese(chinese: None) -> None:
     shown = shown_message(str(refused.value))
     assert "接口的基础地址必须是 http(s)://主机[:端口]/路径，收到的是 'ftp://example.org'。" in shown, shown
     assert shown.endswith("(E_TRANSLATOR)")
+
+
+def test_an_export_refusal_is_said_in_chinese(chinese: None, project: Project) -> None:
+    """Why an export cannot be made (app/project/export*.py, video_export…): the CLI keeps the
+    English sentence, the studio's error dialog says the headline and the detail in Chinese."""
+    from app.project.errors import ExportError
+    from app.project.export import mixdown
+    from app.project.video_export import VideoExportOptions, check_video_export
+    from app.ui.language import said_error, shown_message
+
+    with pytest.raises(ExportError) as refused:
+        mixdown(project)
+    assert str(refused.value) == "E_EXPORT: nothing to mix: no line has a rendered take yet"
+    shown = shown_message(said_error(refused.value))
+    assert "无可混音的内容：还没有任何台词生成了版本" in shown and shown.endswith("(E_EXPORT)"), shown
+    assert chinese_only(shown.removesuffix("(E_EXPORT)")), shown
+
+    with pytest.raises(ExportError) as refused:
+        check_video_export(project, VideoExportOptions())
+    assert str(refused.value) == ("E_EXPORT: the project has no video; add one (dubstudio new --video, "
+                                  "or File › New from video)")
+    said = said_error(refused.value)
+    assert said == "E_EXPORT: 项目没有视频；请添加一个（dubstudio new --video，或 文件 › 从视频新建）", said
