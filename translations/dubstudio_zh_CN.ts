@@ -8177,6 +8177,206 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>a {width}×{height} picture cannot take burned-in subtitles: H.264 4:2:0 needs an even width and height</source>
         <translation>{width}×{height} 的画面无法烧录字幕：H.264 4:2:0 要求宽和高都是偶数</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>video not found: {detail}</source>
+        <translation>找不到视频：{detail}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read the video: {detail}</source>
+        <translation>无法读取视频：{detail}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read {file} as a video: {error}</source>
+        <translation>无法将 {file} 作为视频读取：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} claims to last {hours:.1f} h; DubStudio dubs videos of up to {limit:.0f} h</source>
+        <translation>{file} 声称时长 {hours:.1f} 小时；DubStudio 最多为 {limit:.0f} 小时的视频配音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is outside the project folder; copy it in (the default) or move it into the project</source>
+        <translation>{path} 在项目文件夹之外；请把它复制进来（默认做法），或移到项目文件夹中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no text subtitle stream (subtitle streams: {found})</source>
+        <translation>{file} 没有文本字幕流（字幕流：{found}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no subtitle stream #{index} (subtitle streams: {found})</source>
+        <translation>{file} 没有第 #{index} 号字幕流（字幕流：{found}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>subtitle stream #{index} of {file} is {codec} (pictures, not text); export it as SRT with an OCR tool and pass that file instead</source>
+        <translation>{file} 的第 #{index} 号字幕流是 {codec}（图像字幕，不是文本）；请用 OCR 工具将其导出为 SRT，再改用该文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read subtitle stream #{index} of {file}: {error}</source>
+        <translation>无法读取 {file} 的第 #{index} 号字幕流：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the audio stream of {file} has no sample rate</source>
+        <translation>{file} 的音频流没有采样率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>decoding the audio of {file} was cancelled</source>
+        <translation>已取消解码 {file} 的音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the audio of {file} runs past {limit:.0f} h, the longest DubStudio dubs</source>
+        <translation>{file} 的音频超过 {limit:.0f} 小时，即 DubStudio 能配音的最长时长</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot decode the audio of {file}: {error}</source>
+        <translation>无法解码 {file} 的音频：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no video to take the original audio from</source>
+        <translation>项目没有可提取原声的视频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no audio stream</source>
+        <translation>{file} 没有音频流</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no audio stream #{index}</source>
+        <translation>{file} 没有第 #{index} 号音频流</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{folder} is not a DubStudio project (no {file})</source>
+        <translation>{folder} 不是 DubStudio 项目（没有 {file}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read {file}: {error}</source>
+        <translation>无法读取 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read {file}: it is not UTF-8 text ({error})</source>
+        <translation>无法读取 {file}：它不是 UTF-8 文本（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} holds {name}, which is not a number JSON allows (was it edited by hand?)</source>
+        <translation>{file} 含有 {name}，这不是 JSON 允许的数值（文件是否被手动编辑过？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is not valid JSON (line {line}: {error})</source>
+        <translation>{file} 不是有效的 JSON（第 {line} 行：{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is nested far too deeply to be a project</source>
+        <translation>{file} 嵌套层级过深，不可能是项目文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} does not hold a project object</source>
+        <translation>{file} 中没有项目对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is nested more than {limit} levels deep; a project is about 6</source>
+        <translation>{file} 嵌套超过 {limit} 层；项目文件通常约为 6 层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: missing &apos;{key}&apos;</source>
+        <translation>{where}：缺少 &apos;{key}&apos;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: &apos;{key}&apos; has the wrong type ({value})</source>
+        <translation>{where}：&apos;{key}&apos; 的类型不对（{value}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: &apos;{key}&apos; must be a non-negative number ({value})</source>
+        <translation>{where}：&apos;{key}&apos; 必须是非负数（{value}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: &apos;{key}&apos; must be a finite number ({value})</source>
+        <translation>{where}：&apos;{key}&apos; 必须是有限的数（{value}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: expected an object</source>
+        <translation>{where}：应为对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: &apos;fit&apos; must be an object</source>
+        <translation>{where}：&apos;fit&apos; 必须是对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: fit rate and stretch must be positive</source>
+        <translation>{where}：适配的语速和拉伸倍数必须为正数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: unknown status {value}</source>
+        <translation>{where}：未知状态 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: &apos;chosen_take&apos; names take {take}, which the line does not have (its takes: {takes})</source>
+        <translation>{where}：&apos;chosen_take&apos; 指定的版本 {take} 不属于这句台词（它的版本：{takes}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>project: &apos;target_language&apos; is not a language code ({value})</source>
+        <translation>项目：&apos;target_language&apos; 不是语言代码（{value}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>two characters share an id</source>
+        <translation>有两个角色的 id 相同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>two lines share an id</source>
+        <translation>有两句台词的 id 相同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {order} ({id}) names unknown character {character}</source>
+        <translation>第 {order} 行台词（{id}）指定了未知角色 {character}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot save {file}: {error}</source>
+        <translation>无法保存 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot keep a backup of {file}: {error}</source>
+        <translation>无法保留 {file} 的备份：{error}</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

@@ -23,6 +23,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
 
+from app.project import phrases
 from app.project.errors import (
     InvalidValueError,
     PathEscapeError,
@@ -50,6 +51,7 @@ from app.project.model import (
     validate_character,
     validate_line,
 )
+from app.project.phrases import Phrase
 from app.project.timecode import TimeRangeError, check_time
 from engine.core import files
 from engine.core.codes import ErrorCode
@@ -74,13 +76,13 @@ MAX_NESTING = 32  # project.json is about 6 levels deep; far deeper is damage or
 def _get(data: dict[str, Any], key: str, kinds: type | tuple[type, ...], where: str, default: Any = ...) -> Any:
     if key not in data or data[key] is None:
         if default is ...:
-            raise ProjectFileError(f"{where}: missing '{key}'")
+            raise ProjectFileError(Phrase(phrases.MISSING_KEY, where=where, key=key))
         return default
     value = data[key]
     if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)):
-        raise ProjectFileError(f"{where}: '{key}' has the wrong type ({value!r})")
+        raise ProjectFileError(Phrase(phrases.WRONG_TYPE, where=where, key=key, value=repr(value)))
     if not isinstance(value, kinds):
-        raise ProjectFileError(f"{where}: '{key}' has the wrong type ({value!r})")
+        raise ProjectFileError(Phrase(phrases.WRONG_TYPE, where=where, key=key, value=repr(value)))
     return value
 
 
@@ -89,7 +91,7 @@ def _opt_float(data: dict[str, Any], key: str, where: str) -> float | None:
     if value is None:
         return None
     if not math.isfinite(value) or value < 0:
-        raise ProjectFileError(f"{where}: '{key}' must be a non-negative number ({value!r})")
+        raise ProjectFileError(Phrase(phrases.NOT_NON_NEGATIVE, where=where, key=key, value=repr(value)))
     return float(value)
 
 
@@ -107,7 +109,7 @@ def _opt_time(data: dict[str, Any], key: str, where: str) -> float | None:
     try:
         return check_time(value, f"'{key}'")
     except TimeRangeError as error:
-        raise ProjectFileError(f"{where}: {error}", ErrorCode.TIME_RANGE) from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where=where, problem=error.args[0]), ErrorCode.TIME_RANGE) from None
 
 
 @contextlib.contextmanager
@@ -117,7 +119,8 @@ def _read_as_file_error(where: str) -> Iterator[None]:
     try:
         yield
     except InvalidValueError as error:
-        raise ProjectFileError(f"{where}: {error.message}" if where else error.message, error.code) from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where=where, problem=error.message) if where else error.message,
+                               error.code) from None
 
 
 def _id(data: dict[str, Any], key: str, where: str, default: Any = ...) -> Any:
@@ -132,7 +135,7 @@ def _rel_path(value: str, where: str) -> str:
     try:
         return check_relative(value)
     except PathEscapeError as error:
-        raise PathEscapeError(f"{where}: {error.message}") from None
+        raise PathEscapeError(Phrase(phrases.AT_FILE, where=where, problem=error.message)) from None
 
 
 # project.json keeps a character's language beside its settings, not among them: it is also the
@@ -175,7 +178,7 @@ def character_to_dict(char: Character) -> dict[str, Any]:
 
 def character_from_dict(data: object, where: str) -> Character:
     if not isinstance(data, dict):
-        raise ProjectFileError(f"{where}: expected an object")
+        raise ProjectFileError(Phrase(phrases.EXPECTED_OBJECT, where=where))
     settings = _get(data, "settings", dict, where, {})
     clip = _get(data, "clip", str, where, None)
     char = Character(
@@ -206,7 +209,7 @@ def _opt_number(data: dict[str, Any], key: str, where: str) -> float | None:
     if value is None:
         return None
     if not math.isfinite(value):
-        raise ProjectFileError(f"{where}: '{key}' must be a finite number ({value!r})")
+        raise ProjectFileError(Phrase(phrases.NOT_FINITE, where=where, key=key, value=repr(value)))
     return float(value)
 
 
@@ -214,7 +217,7 @@ def fit_from_dict(data: object, where: str) -> Fit | None:
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise ProjectFileError(f"{where}: 'fit' must be an object")
+        raise ProjectFileError(Phrase(phrases.FIT_NOT_OBJECT, where=where))
     fit = Fit(
         rate=_opt_float(data, "rate", where) or 1.0,
         stretch=_opt_float(data, "stretch", where) or 1.0,
@@ -222,13 +225,13 @@ def fit_from_dict(data: object, where: str) -> Fit | None:
         slot_s=_opt_float(data, "slot_s", where) or 0.0,
     )
     if fit.rate <= 0 or fit.stretch <= 0:
-        raise ProjectFileError(f"{where}: fit rate and stretch must be positive")
+        raise ProjectFileError(Phrase(phrases.FIT_NOT_POSITIVE, where=where))
     return fit
 
 
 def take_from_dict(data: object, where: str) -> Take:
     if not isinstance(data, dict):
-        raise ProjectFileError(f"{where}: expected an object")
+        raise ProjectFileError(Phrase(phrases.EXPECTED_OBJECT, where=where))
     return Take(
         id=_id(data, "id", where),
         path=_rel_path(_get(data, "path", str, where), where),
@@ -251,7 +254,7 @@ def _variant(data: dict[str, Any], where: str) -> int:
     try:
         VARIANT.check(value)
     except RangeError as error:
-        raise ProjectFileError(f"{where}: {error.message}") from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where=where, problem=error.message)) from None
     return int(value)
 
 
@@ -261,7 +264,7 @@ def _take_qa(data: object, where: str) -> TakeChecks | None:
     try:
         return TakeChecks.from_dict(data)
     except QaValueError as error:
-        raise ProjectFileError(f"{where}.qa: {error}") from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where=f"{where}.qa", problem=str(error))) from None
 
 
 def line_to_dict(line: Line, order: int) -> dict[str, Any]:
@@ -291,17 +294,17 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
 
 def line_from_dict(data: object, where: str) -> Line:
     if not isinstance(data, dict):
-        raise ProjectFileError(f"{where}: expected an object")
+        raise ProjectFileError(Phrase(phrases.EXPECTED_OBJECT, where=where))
     raw_status = _get(data, "status", str, where, LineStatus.NOT_RENDERED.value)
     try:
         status = LineStatus(raw_status)
     except ValueError:
-        raise ProjectFileError(f"{where}: unknown status {raw_status!r}") from None
+        raise ProjectFileError(Phrase(phrases.UNKNOWN_STATUS, where=where, value=repr(raw_status))) from None
     takes = [take_from_dict(t, f"{where}.takes[{i}]") for i, t in enumerate(_get(data, "takes", list, where, []))]
     chosen = _id(data, "chosen_take", where, None)
     if chosen is not None and chosen not in {t.id for t in takes}:  # the render writes both at once
-        raise ProjectFileError(f"{where}: 'chosen_take' names take {chosen!r}, which the line does not have "
-                               f"(its takes: {', '.join(repr(t.id) for t in takes) or 'none'})")
+        raise ProjectFileError(Phrase(phrases.UNKNOWN_CHOSEN_TAKE, where=where, take=repr(chosen),
+                                      takes=", ".join(repr(t.id) for t in takes) or Phrase(phrases.NONE)))
     if status in TRANSIENT_STATUSES or status is LineStatus.STALE:
         status = LineStatus.DONE if chosen else LineStatus.NOT_RENDERED
     line = Line(
@@ -343,13 +346,13 @@ def glossary_from_list(items: list[Any]) -> list[GlossaryEntry]:
     for index, item in enumerate(items):
         where = f"glossary[{index}]"
         if not isinstance(item, dict):
-            raise ProjectFileError(f"{where}: expected an object")
+            raise ProjectFileError(Phrase(phrases.EXPECTED_OBJECT, where=where))
         entries.append(GlossaryEntry(source=_get(item, "source", str, where), target=_get(item, "target", str, where),
                                      kind=_get(item, "kind", str, where, "term"), note=_get(item, "note", str, where, "")))
     try:
         validate_glossary(entries)
     except TranslationError as error:
-        raise ProjectFileError(f"glossary: {error.message}", error.code) from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where="glossary", problem=error.message), error.code) from None
     return entries
 
 
@@ -369,9 +372,9 @@ def settings_from_dict(data: dict[str, Any]) -> ProjectSettings:
     try:
         values["qa"] = QaThresholds.from_dict(_get(data, "qa", dict, "settings", {}))
     except RangeError as error:
-        raise ProjectFileError(f"settings.qa: {error.message}", error.code) from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where="settings.qa", problem=error.message), error.code) from None
     except QaValueError as error:
-        raise ProjectFileError(f"settings: {error}") from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where="settings", problem=str(error))) from None
     for f in fields(ProjectSettings):
         if f.name == "qa":
             continue
@@ -408,7 +411,7 @@ def _objects(data: dict[str, Any], key: str, where: str) -> list[tuple[dict[str,
     items = _get(data, key, list, where, [])
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise ProjectFileError(f"{where}.{key}[{i}]: expected an object")
+            raise ProjectFileError(Phrase(phrases.EXPECTED_OBJECT, where=f"{where}.{key}[{i}]"))
     return [(item, f"{where}.{key}[{i}]") for i, item in enumerate(items)]
 
 
@@ -422,7 +425,7 @@ def _media_fact(data: dict[str, Any], key: str, kinds: type | tuple[type, ...], 
     try:
         MEDIA_RANGES[key].check(value)
     except RangeError as error:
-        raise ProjectFileError(f"{where}: {error.message}") from None
+        raise ProjectFileError(Phrase(phrases.AT_FILE, where=where, problem=error.message)) from None
     return float(value) if kinds is not int else value
 
 
@@ -430,7 +433,7 @@ def video_from_dict(data: object, where: str = "video") -> VideoInfo | None:
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise ProjectFileError(f"{where}: expected an object")
+        raise ProjectFileError(Phrase(phrases.EXPECTED_OBJECT, where=where))
     audio = [
         AudioStreamInfo(
             index=_get(a, "index", int, at),
@@ -474,18 +477,18 @@ def parse_project_json(text: str, file: Path) -> dict[str, Any]:
     """
 
     def refuse_constant(name: str) -> NoReturn:
-        raise ProjectFileError(f"{file} holds {name}, which is not a number JSON allows (was it edited by hand?)")
+        raise ProjectFileError(Phrase(phrases.NOT_A_JSON_NUMBER, file=file, name=name))
 
     try:
         data = json.loads(text, parse_constant=refuse_constant)
     except json.JSONDecodeError as error:
-        raise ProjectFileError(f"{file} is not valid JSON (line {error.lineno}: {error.msg})") from error
+        raise ProjectFileError(Phrase(phrases.NOT_JSON, file=file, line=error.lineno, error=error.msg)) from error
     except RecursionError:
-        raise ProjectFileError(f"{file} is nested far too deeply to be a project") from None
+        raise ProjectFileError(Phrase(phrases.FAR_TOO_DEEP, file=file)) from None
     if not isinstance(data, dict):
-        raise ProjectFileError(f"{file} does not hold a project object")
+        raise ProjectFileError(Phrase(phrases.NOT_A_PROJECT_OBJECT, file=file))
     if _nesting(data) > MAX_NESTING:
-        raise ProjectFileError(f"{file} is nested more than {MAX_NESTING} levels deep; a project is about 6")
+        raise ProjectFileError(Phrase(phrases.TOO_DEEP, file=file, limit=MAX_NESTING))
     return data
 
 
@@ -531,7 +534,7 @@ def project_fields(data: dict[str, Any]) -> ProjectFields:
     language = _get(data, "language", str, "project", "")
     target_language = _get(data, "target_language", str, "project", "")
     if target_language and not LANGUAGE_CODE.match(target_language):
-        raise ProjectFileError(f"project: 'target_language' is not a language code ({target_language!r})")
+        raise ProjectFileError(Phrase(phrases.BAD_TARGET_LANGUAGE, value=repr(target_language)))
     glossary = glossary_from_list(_get(data, "glossary", list, "project", []))
     characters = [
         character_from_dict(c, f"characters[{i}]")
@@ -552,14 +555,15 @@ def project_fields(data: dict[str, Any]) -> ProjectFields:
 def _check_integrity(characters: list[Character], lines: list[Line]) -> None:
     char_ids = [c.id for c in characters]
     if len(set(char_ids)) != len(char_ids):
-        raise ProjectFileError("two characters share an id")
+        raise ProjectFileError(Phrase(phrases.SHARED_CHARACTER_ID))
     line_ids = [line.id for line in lines]
     if len(set(line_ids)) != len(line_ids):
-        raise ProjectFileError("two lines share an id")
+        raise ProjectFileError(Phrase(phrases.SHARED_LINE_ID))
     known = set(char_ids)
     for n, line in enumerate(lines, 1):
         if line.character_id is not None and line.character_id not in known:
-            raise ProjectFileError(f"line {n} ({line.id}) names unknown character {line.character_id!r}")
+            raise ProjectFileError(Phrase(phrases.UNKNOWN_CHARACTER, order=n, id=line.id,
+                                                   character=repr(line.character_id)))
 
 
 def project_to_dict(project: Project) -> dict[str, Any]:
@@ -582,13 +586,13 @@ def read_project_json(root: Path) -> dict[str, Any]:
     """The object in the project.json of the folder ``root``, as stored (any schema)."""
     file = root / PROJECT_FILE
     if not os.path.lexists(file):
-        raise ProjectFileError(f"{root} is not a DubStudio project (no {PROJECT_FILE})")
+        raise ProjectFileError(Phrase(phrases.NOT_A_PROJECT, folder=root, file=PROJECT_FILE))
     try:
         text = files.read_regular_file(resolve_inside(root, PROJECT_FILE)).decode("utf-8-sig")
     except files.FileError as error:
-        raise ProjectFileError(f"cannot read {file}: {error.message}") from error
+        raise ProjectFileError(Phrase(phrases.CANNOT_READ_PROJECT, file=file, error=error.message)) from error
     except UnicodeDecodeError as error:
-        raise ProjectFileError(f"cannot read {file}: it is not UTF-8 text ({error})") from error
+        raise ProjectFileError(Phrase(phrases.NOT_UTF8, file=file, error=str(error))) from error
     return parse_project_json(text, file)
 
 
@@ -602,13 +606,13 @@ def write_project_json(project: Project) -> None:
     try:
         blob = (json.dumps(project_to_dict(project), indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
     except (TypeError, ValueError) as error:  # a value JSON cannot hold (NaN, an object...)
-        raise SaveError(f"cannot save {project.project_file}: {error}") from error
+        raise SaveError(Phrase(phrases.CANNOT_SAVE, file=project.project_file, error=str(error))) from error
     if project.migrated_from is not None and project.project_file.exists():
         backup = project.root / f"project.v{project.migrated_from}.json.bak"
         if not os.path.lexists(backup):
             try:
                 old = files.read_regular_file(project.project_file)
             except files.FileError as error:
-                raise SaveError(f"cannot keep a backup of {project.project_file}: {error.message}") from error
+                raise SaveError(Phrase(phrases.CANNOT_BACK_UP, file=project.project_file, error=error.message)) from error
             atomic_write_bytes(backup, old, inside=project.root)
     atomic_write_bytes(project.project_file, blob, inside=project.root)

@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, cast
 
 import numpy as np
 
+from app.project import phrases
 from app.project.errors import (
     MediaError,
     OperationCancelled,
@@ -43,6 +44,7 @@ from app.project.fsutil import (
 )
 from app.project.limits import MAX_MEDIA_S, MEDIA_RANGES
 from app.project.model import AudioStreamInfo, SubtitleStreamInfo, VideoInfo
+from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core import files
 from engine.core.audio_io import AudioError, AudioStream, open_container
@@ -85,8 +87,8 @@ def write_atomically(target: Path, write: Callable[[IO[bytes]], None], *, inside
 
 def _refused(error: files.FileError) -> MediaError:
     """A media file that could not be opened (missing, a pipe, a folder), as a coded error."""
-    reason = "video not found" if error.code is ErrorCode.READ_FAILED else "cannot read the video"
-    return MediaError(f"{reason}: {error.message}", ErrorCode.VIDEO_UNREADABLE)
+    reason = phrases.VIDEO_NOT_FOUND if error.code is ErrorCode.READ_FAILED else phrases.VIDEO_UNREADABLE
+    return MediaError(Phrase(reason, detail=error.message), ErrorCode.VIDEO_UNREADABLE)
 
 
 @contextlib.contextmanager
@@ -101,7 +103,8 @@ def open_media(path: Path) -> Iterator[InputContainer]:
         try:
             container = open_container(handle, path)
         except AudioError as error:
-            raise MediaError(f"cannot read {path.name} as a video: {error.reason}", ErrorCode.VIDEO_UNREADABLE) from error
+            raise MediaError(Phrase(phrases.NOT_A_VIDEO, file=path.name, error=error.reason),
+                             ErrorCode.VIDEO_UNREADABLE) from error
         with container:
             yield container
 
@@ -113,9 +116,9 @@ def _fact(name: str, value: float, path: Path) -> float:
         return allowed.check(value)
     except RangeError as error:
         if name == "duration_s" and isinstance(value, (int, float)) and value > allowed.high:
-            raise MediaError(f"{path.name} claims to last {value / 3600:.1f} h; DubStudio dubs videos of up to "
-                             f"{MAX_MEDIA_S / 3600:.0f} h", ErrorCode.TIME_RANGE) from None
-        raise MediaError(f"{path.name}: {error.message}", error.code) from None
+            raise MediaError(Phrase(phrases.VIDEO_TOO_LONG, file=path.name, hours=value / 3600, limit=MAX_MEDIA_S / 3600),
+                             ErrorCode.TIME_RANGE) from None
+        raise MediaError(Phrase(phrases.AT_FILE, where=path.name, problem=error.message), error.code) from None
 
 
 def _seconds(value: int | None, time_base: Fraction | None) -> float | None:
@@ -133,7 +136,7 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
     path = Path(path)
     with open_media(path) as container:
         if not container.streams.video:
-            raise MediaError(f"{path.name} has no video stream", ErrorCode.NO_VIDEO_STREAM)
+            raise MediaError(Phrase(phrases.NO_VIDEO_STREAM, file=path.name), ErrorCode.NO_VIDEO_STREAM)
         video = container.streams.video[0]
         context = video.codec_context
         rate = video.average_rate or video.guessed_rate or video.base_rate
@@ -189,7 +192,7 @@ def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool
     except PathEscapeError:
         if not copy:
             raise PathEscapeError(
-                f"{source} is outside the project folder; copy it in (the default) or move it into the project"
+                Phrase(phrases.VIDEO_OUTSIDE, path=source)
             ) from None
         media = ensure_dir(project.media_dir, inside=project.root)  # a media/ symlinked out is refused
         target = unique_path(media, safe_filename(source.stem, "video"), source.suffix.lower())
@@ -227,23 +230,22 @@ def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None =
         if stream_index is None:
             stream = next((s for s in streams if s.codec_context.name in TEXT_SUBTITLE_CODECS), None)
             if stream is None:
-                found = ", ".join(s.codec_context.name for s in streams) or "none"
+                found = ", ".join(s.codec_context.name for s in streams) or Phrase(phrases.NONE)
                 raise MediaError(
-                    f"{path.name} has no text subtitle stream (subtitle streams: {found})",
+                    Phrase(phrases.NO_TEXT_SUBTITLES, file=path.name, found=found),
                     ErrorCode.SUBTITLE_STREAM,
                 )
         else:
             stream = next((s for s in streams if s.index == stream_index), None)
             if stream is None:
                 raise MediaError(
-                    f"{path.name} has no subtitle stream #{stream_index} "
-                    f"(subtitle streams: {', '.join(str(s.index) for s in streams) or 'none'})",
+                    Phrase(phrases.NO_SUBTITLE_STREAM, file=path.name, index=stream_index,
+                           found=", ".join(str(s.index) for s in streams) or Phrase(phrases.NONE)),
                     ErrorCode.SUBTITLE_STREAM,
                 )
         if stream.codec_context.name not in TEXT_SUBTITLE_CODECS:
             raise MediaError(
-                f"subtitle stream #{stream.index} of {path.name} is {stream.codec_context.name} (pictures, "
-                "not text); export it as SRT with an OCR tool and pass that file instead",
+                Phrase(phrases.PICTURE_SUBTITLES, index=stream.index, file=path.name, codec=stream.codec_context.name),
                 ErrorCode.SUBTITLE_STREAM,
             )
         cues: list[srt.Subtitle] = []
@@ -265,7 +267,7 @@ def subtitle_stream_srt(path: str | os.PathLike[str], stream_index: int | None =
                     )
         except av.FFmpegError as error:
             raise MediaError(
-                f"cannot read subtitle stream #{stream.index} of {path.name}: {error}",
+                Phrase(phrases.CANNOT_READ_SUBTITLES, index=stream.index, file=path.name, error=str(error)),
                 ErrorCode.SUBTITLE_STREAM,
             ) from error
     return cast(str, srt.compose(cues, reindex=False))  # srt is untyped
@@ -295,11 +297,11 @@ def decode_audio(
     except AudioError as error:
         if error.no_stream:
             raise MediaError(str(error), ErrorCode.NO_AUDIO_STREAM) from None
-        raise MediaError(f"cannot read {path.name} as a video: {error}", ErrorCode.VIDEO_UNREADABLE) from error
+        raise MediaError(Phrase(phrases.NOT_A_VIDEO, file=path.name, error=str(error)), ErrorCode.VIDEO_UNREADABLE) from error
     with stream:
         rate = int(_fact("sample_rate", stream.sample_rate, path))
         if rate <= 0:
-            raise MediaError(f"the audio stream of {path.name} has no sample rate", ErrorCode.VIDEO_UNREADABLE)
+            raise MediaError(Phrase(phrases.NO_SAMPLE_RATE, file=path.name), ErrorCode.VIDEO_UNREADABLE)
         channels = stream.channels
         total = stream.duration_s or 0.0
         limit = int(MAX_MEDIA_S * rate)  # whatever the container claims, never decode more than this
@@ -307,16 +309,17 @@ def decode_audio(
         try:
             for block in stream.blocks():
                 if cancelled is not None and cancelled():
-                    raise OperationCancelled(f"decoding the audio of {path.name} was cancelled")
+                    raise OperationCancelled(Phrase(phrases.DECODING_CANCELLED, file=path.name))
                 decoded += block.shape[0]
                 if decoded > limit:
-                    raise MediaError(f"the audio of {path.name} runs past {MAX_MEDIA_S / 3600:.0f} h, the longest "
-                                     "DubStudio dubs", ErrorCode.TIME_RANGE)
+                    raise MediaError(Phrase(phrases.AUDIO_TOO_LONG, file=path.name, limit=MAX_MEDIA_S / 3600),
+                                     ErrorCode.TIME_RANGE)
                 on_block(block)
                 if progress is not None and total:
                     progress(min(1.0, stream.position_s / total))
         except AudioError as error:
-            raise MediaError(f"cannot decode the audio of {path.name}: {error}", ErrorCode.VIDEO_UNREADABLE) from error
+            raise MediaError(Phrase(phrases.CANNOT_DECODE_AUDIO, file=path.name, error=str(error)),
+                             ErrorCode.VIDEO_UNREADABLE) from error
     return rate, channels
 
 
@@ -336,14 +339,15 @@ def extract_guide(
 
     video = project.video_path()
     if video is None:
-        raise MediaError("the project has no video to take the original audio from", ErrorCode.NO_AUDIO_STREAM)
+        raise MediaError(Phrase(phrases.NO_VIDEO_FOR_GUIDE), ErrorCode.NO_AUDIO_STREAM)
     info = project.video
     assert info is not None
     if not info.audio_streams:
-        raise MediaError(f"{info.path} has no audio stream", ErrorCode.NO_AUDIO_STREAM)
+        raise MediaError(Phrase(phrases.NO_AUDIO_STREAM, file=info.path), ErrorCode.NO_AUDIO_STREAM)
     stream = next((s for s in info.audio_streams if stream_index is None or s.index == stream_index), None)
     if stream is None:
-        raise MediaError(f"{info.path} has no audio stream #{stream_index}", ErrorCode.NO_AUDIO_STREAM)
+        raise MediaError(Phrase(phrases.NO_AUDIO_STREAM_NUMBER, file=info.path, index=stream_index),
+                         ErrorCode.NO_AUDIO_STREAM)
     channels = 1 if stream.channels == 1 else 2
     target = project.media_dir / GUIDE_FILE
 

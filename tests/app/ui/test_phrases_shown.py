@@ -335,3 +335,36 @@ def test_an_export_refusal_is_said_in_chinese(chinese: None, project: Project) -
                                   "or File › New from video)")
     said = said_error(refused.value)
     assert said == "E_EXPORT: 项目没有视频；请添加一个（dubstudio new --video，或 文件 › 从视频新建）", said
+
+
+def test_a_project_or_video_that_cannot_be_opened_is_said_in_chinese(chinese: None, tmp_path: Path) -> None:
+    """Why a project folder or a video cannot be opened (app/project/codec.py, media.py): the CLI's
+    English, the studio's Chinese, the file's own name and Python's JSON message kept as they are."""
+    from app.project.errors import MediaError, ProjectFileError
+    from app.project.media import probe_video
+    from app.ui.language import said_error, shown_message
+
+    with pytest.raises(ProjectFileError) as refused:
+        Project.load(tmp_path)
+    assert str(refused.value) == f"E_BAD_PROJECT_FILE: {tmp_path} is not a DubStudio project (no project.json)"
+    said = said_error(refused.value)
+    assert said == f"E_BAD_PROJECT_FILE: {tmp_path} 不是 DubStudio 项目（没有 project.json）", said
+    assert shown_message(said).endswith("(E_BAD_PROJECT_FILE)")
+
+    from app.project.migrations import CURRENT_SCHEMA
+
+    (tmp_path / "project.json").write_text(f'{{"schema_version": {CURRENT_SCHEMA}, "title": "x", "lines": [1]}}',
+                                           encoding="utf-8")
+    with pytest.raises(ProjectFileError) as refused:
+        Project.load(tmp_path)
+    assert str(refused.value).endswith("lines[0]: expected an object"), str(refused.value)
+    assert said_error(refused.value).endswith("lines[0]：应为对象"), said_error(refused.value)
+
+    not_a_video = tmp_path / "clip.mp4"
+    not_a_video.write_bytes(b"no video in here")
+    with pytest.raises(MediaError) as refused:
+        probe_video(not_a_video)
+    english = str(refused.value)
+    assert english.startswith("E_VIDEO_UNREADABLE: cannot read clip.mp4 as a video: "), english
+    said = said_error(refused.value)
+    assert said.startswith("E_VIDEO_UNREADABLE: 无法将 clip.mp4 作为视频读取："), said
