@@ -6563,7 +6563,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>engine</name>
     <message>
-        <location line="+66"/>
+        <location line="+83"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -6709,7 +6709,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-86"/>
+        <location filename="../build/translations/code_headlines.py" line="-103"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -6752,7 +6752,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+195"/>
+        <location line="+212"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -8565,7 +8565,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>translation</name>
     <message>
-        <location line="-126"/>
+        <location line="-143"/>
         <source>the endpoint&apos;s base URL must be http(s)://HOST[:PORT]/PATH, got {url}</source>
         <translation>接口的基础地址必须是 http(s)://主机[:端口]/路径，收到的是 {url}</translation>
     </message>
@@ -8649,6 +8649,91 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>the chat completion holds no text</source>
         <translation>chat completion 中没有文字</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>a glossary holds at most {limit} entries, this one {count}</source>
+        <translation>术语表最多只能有 {limit} 个条目，这个有 {count} 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>glossary entry {number}</source>
+        <translation>术语表第 {number} 条</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>source</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>target</source>
+        <translation>译文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: {name} must be text, got {value}</source>
+        <translation>{where}：{name}必须是文本，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: the {name} wording is empty</source>
+        <translation>{where}：{name}措辞为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: the {name} is {length} characters long; at most {limit}</source>
+        <translation>{where}：{name}长 {length} 个字符；最多 {limit} 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: the {name} holds a control character</source>
+        <translation>{where}：{name}中含有控制字符</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: kind must be one of {kinds}, got {value}</source>
+        <translation>{where}：类型必须是 {kinds} 之一，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: {source} is already translated as {target}</source>
+        <translation>{where}：{source} 已经译为 {target}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read the translator keys in {path}: {error}</source>
+        <translation>无法读取 {path} 中的翻译密钥：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a file of translator keys</source>
+        <translation>{path} 不是翻译密钥文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot keep the translator key in {path}: {error}</source>
+        <translation>无法将翻译密钥保存到 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is not a language code (write one like en, zh, ja, pt-BR)</source>
+        <translation>{value} 不是语言代码（请写成 en、zh、ja、pt-BR 这样的代码）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{translator} translates into {targets} only, not {code}; choose the openai translator for other languages</source>
+        <translation>{translator} 只能译成 {targets}，不能译成 {code}；其他语言请选择 openai 翻译器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no translator {name}; there are {names}</source>
+        <translation>没有名为 {name} 的翻译器；可用的有 {names}</translation>
+    </message>
 </context>
 <context>
     <name>translators</name>
@@ -8729,7 +8814,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>voices</name>
     <message>
-        <location line="-139"/>
+        <location line="-156"/>
         <source>How much the voice sounds like its reference clip: the cosine of two GE2E speaker embeddings (a speaker-verification network), one of the clip and one of the voice speaking a fixed sentence. 1 would be the same recording; two recordings of one person score about 0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one speaker&apos;s model to each clip (pitch, formants, timbre, pace): it is not a clone, so about 0.6-0.7 is a good result for it, and the plain voice&apos;s figure shows what the adaptation gained. Each figure moves by a few hundredths between renders.</source>
         <translation>音色与参考音频有多像：两个 GE2E 说话人嵌入（一种说话人验证网络）的余弦相似度，一个来自参考音频，一个来自该音色念一句固定句子。1 表示同一段录音；同一个人的两段录音约为 0.75-0.9，同性别的不同人约为 0.3-0.6。内置音色是把一个说话人的模型按每段参考音频调整（音高、共振峰、音色、语速），并不是克隆，所以 0.6-0.7 左右就是不错的结果；原始音色的数值显示了调整带来的提升。每次渲染之间，数值会有百分之几的浮动。</translation>
     </message>

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.core.codes import ErrorCode
-from engine.translation import TranslationError
+from engine.translation import TranslationError, wording
+from engine.translation.wording import TranslationPhrase
 
 KINDS = ("name", "term")  # a character's name, or any other fixed wording
 MAX_ENTRIES = 1000
@@ -35,28 +36,35 @@ def validate_glossary(entries: Sequence[GlossaryEntry]) -> None:
     twice with two different targets."""
     if len(entries) > MAX_ENTRIES:
         raise TranslationError(ErrorCode.INVALID_VALUE,
-                               f"a glossary holds at most {MAX_ENTRIES} entries, this one {len(entries)}")
+                               TranslationPhrase(wording.GLOSSARY_TOO_BIG, limit=MAX_ENTRIES, count=len(entries)))
     seen: dict[str, str] = {}
     for number, entry in enumerate(entries, 1):
-        where = f"glossary entry {number}"
-        for name in ("source", "target", "note"):
-            value = getattr(entry, name)
+        where = TranslationPhrase(wording.GLOSSARY_ENTRY, number=number)
+        for field in ("source", "target", "note"):
+            value = getattr(entry, field)
+            name = TranslationPhrase(wording.GLOSSARY_FIELDS[field])
             if not isinstance(value, str):
-                raise TranslationError(ErrorCode.INVALID_VALUE, f"{where}: {name} must be text, got {value!r}")
-            if name != "note" and not value.strip():
-                raise TranslationError(ErrorCode.INVALID_VALUE, f"{where}: the {name} wording is empty")
+                raise TranslationError(ErrorCode.INVALID_VALUE, TranslationPhrase(wording.NOT_TEXT, where=where, name=name,
+                                                                                   value=repr(value)))
+            if field != "note" and not value.strip():
+                raise TranslationError(ErrorCode.INVALID_VALUE, TranslationPhrase(wording.EMPTY_WORDING, where=where,
+                                                                                   name=name))
             if len(value) > MAX_WORDING:
                 raise TranslationError(ErrorCode.INVALID_VALUE,
-                                       f"{where}: the {name} is {len(value)} characters long; at most {MAX_WORDING}")
+                                       TranslationPhrase(wording.WORDING_TOO_LONG, where=where, name=name,
+                                                         length=len(value), limit=MAX_WORDING))
             if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-                raise TranslationError(ErrorCode.INVALID_VALUE, f"{where}: the {name} holds a control character")
+                raise TranslationError(ErrorCode.INVALID_VALUE, TranslationPhrase(wording.CONTROL_IN_WORDING, where=where,
+                                                                                   name=name))
         if entry.kind not in KINDS:
             raise TranslationError(ErrorCode.INVALID_VALUE,
-                                   f"{where}: kind must be one of {', '.join(KINDS)}, got {entry.kind!r}")
+                                   TranslationPhrase(wording.UNKNOWN_KIND, where=where, kinds=", ".join(KINDS),
+                                                     value=repr(entry.kind)))
         key = entry.source.strip().casefold()
         if key in seen and seen[key] != entry.target.strip():
             raise TranslationError(ErrorCode.INVALID_VALUE,
-                                   f"{where}: {entry.source!r} is already translated as {seen[key]!r}")
+                                   TranslationPhrase(wording.TRANSLATED_TWICE, where=where, source=repr(entry.source),
+                                                     target=repr(seen[key])))
         seen[key] = entry.target.strip()
 
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from engine.core import files
 from engine.core.codes import ErrorCode
-from engine.translation import TranslationError
+from engine.translation import TranslationError, wording
+from engine.translation.wording import TranslationPhrase
 
 SERVICE = "DubStudio translator"
 KEYS_FILE = "translator-keys.json"
@@ -130,9 +131,10 @@ def _read_file() -> dict[str, str]:
             os.chmod(path, 0o600)
         data = json.loads(files.read_regular_file(path).decode("utf-8"))
     except (OSError, ValueError) as error:
-        raise TranslationError(ErrorCode.READ_FAILED, f"cannot read the translator keys in {path}: {error}") from None
+        raise TranslationError(ErrorCode.READ_FAILED, TranslationPhrase(wording.CANNOT_READ_KEYS, path=path,
+                                                                                error=str(error))) from None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise TranslationError(ErrorCode.READ_FAILED, f"{path} is not a file of translator keys")
+        raise TranslationError(ErrorCode.READ_FAILED, TranslationPhrase(wording.NOT_A_KEYS_FILE, path=path))
     return data
 
 
@@ -144,4 +146,5 @@ def _write_file(keys: dict[str, str]) -> None:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         files.atomic_write_text(path, json.dumps(keys, indent=1, sort_keys=True))
     except OSError as error:
-        raise TranslationError(ErrorCode.SAVE_FAILED, f"cannot keep the translator key in {path}: {error}") from None
+        raise TranslationError(ErrorCode.SAVE_FAILED, TranslationPhrase(wording.CANNOT_KEEP_KEY, path=path,
+                                                                                error=str(error))) from None

@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass
 
 from engine.core.codes import ErrorCode
-from engine.translation import TranslationError
+from engine.translation import TranslationError, wording
+from engine.translation.wording import TranslationPhrase
 
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")  # BCP 47 as the project stores it: zh, pt-BR
 
@@ -41,11 +42,11 @@ class TranslatorDescriptor:
         code = language.strip()
         if not LANGUAGE_CODE.match(code):
             raise TranslationError(ErrorCode.TRANSLATION_TARGET,
-                                   f"{language!r} is not a language code (write one like en, zh, ja, pt-BR)")
+                                   TranslationPhrase(wording.NOT_A_LANGUAGE_CODE, value=repr(language)))
         if self.targets is not None and code not in self.targets:
             raise TranslationError(ErrorCode.TRANSLATION_TARGET,
-                                   f"{self.label} translates into {', '.join(self.targets)} only, not {code}; "
-                                   "choose the openai translator for other languages")
+                                   TranslationPhrase(wording.TARGETS_ONLY, translator=self.label,
+                                                     targets=", ".join(self.targets), code=code))
         return code
 
 
@@ -89,4 +90,5 @@ def translator_named(name: str) -> TranslatorDescriptor:
         return TRANSLATORS[name]
     except KeyError:
         raise TranslationError(ErrorCode.TRANSLATOR,
-                               f"no translator {name!r}; there are {', '.join(TRANSLATORS)}") from None
+                               TranslationPhrase(wording.NO_TRANSLATOR, name=repr(name),
+                                                 names=", ".join(TRANSLATORS))) from None

@@ -37,9 +37,28 @@ NOT_A_COMPLETION = "the endpoint's answer is not a chat completion ({data})"
 CUT_OFF = "the model's answer was cut off at its length limit"
 NO_TEXT = "the chat completion holds no text"
 
+# the glossary's refusals (glossary.py), the keys file's (keys.py), the registry's (registry.py)
+GLOSSARY_TOO_BIG = "a glossary holds at most {limit} entries, this one {count}"
+GLOSSARY_ENTRY = "glossary entry {number}"
+GLOSSARY_FIELDS = {"source": "source", "target": "target", "note": "note"}  # an entry's fields, as sentences name them
+NOT_TEXT = "{where}: {name} must be text, got {value}"
+EMPTY_WORDING = "{where}: the {name} wording is empty"
+WORDING_TOO_LONG = "{where}: the {name} is {length} characters long; at most {limit}"
+CONTROL_IN_WORDING = "{where}: the {name} holds a control character"
+UNKNOWN_KIND = "{where}: kind must be one of {kinds}, got {value}"
+TRANSLATED_TWICE = "{where}: {source} is already translated as {target}"
+CANNOT_READ_KEYS = "cannot read the translator keys in {path}: {error}"
+NOT_A_KEYS_FILE = "{path} is not a file of translator keys"
+CANNOT_KEEP_KEY = "cannot keep the translator key in {path}: {error}"
+NOT_A_LANGUAGE_CODE = "{value} is not a language code (write one like en, zh, ja, pt-BR)"
+TARGETS_ONLY = "{translator} translates into {targets} only, not {code}; choose the openai translator for other languages"
+NO_TRANSLATOR = "no translator {name}; there are {names}"
+
 TEMPLATES = (BAD_URL, NO_MODEL, KEY_LINE_BREAK, ANSWERED_TWICE, AFTER_TRIES, CANCELLED, NO_ANSWER_IN_TIME, CANNOT_REACH,
              KEY_REFUSED, RATE_LIMIT, CONTEXT_TOO_SMALL, ANSWERED, ANSWERED_ELSEWHERE, ANSWER_TOO_BIG, NOT_A_COMPLETION,
-             CUT_OFF, NO_TEXT)
+             CUT_OFF, NO_TEXT, GLOSSARY_TOO_BIG, GLOSSARY_ENTRY, *GLOSSARY_FIELDS.values(), NOT_TEXT, EMPTY_WORDING,
+             WORDING_TOO_LONG, CONTROL_IN_WORDING, UNKNOWN_KIND, TRANSLATED_TWICE, CANNOT_READ_KEYS, NOT_A_KEYS_FILE,
+             CANNOT_KEEP_KEY, NOT_A_LANGUAGE_CODE, TARGETS_ONLY, NO_TRANSLATOR)
 
 
 def answer(status: int, detail: str) -> str:

@@ -368,3 +368,27 @@ def test_a_project_or_video_that_cannot_be_opened_is_said_in_chinese(chinese: No
     assert english.startswith("E_VIDEO_UNREADABLE: cannot read clip.mp4 as a video: "), english
     said = said_error(refused.value)
     assert said.startswith("E_VIDEO_UNREADABLE: 无法将 clip.mp4 作为视频读取："), said
+
+
+def test_a_glossary_refusal_is_said_in_chinese(chinese: None) -> None:
+    """The glossary's and the registry's refusals (engine/translation/wording.py): English for the
+    CLI, Chinese in the studio, the team's own wordings kept as written."""
+    from app.ui.language import shown_message
+    from engine.translation import TranslationError
+    from engine.translation.glossary import GlossaryEntry, validate_glossary
+    from engine.translation.registry import translator_named
+
+    with pytest.raises(TranslationError) as refused:
+        validate_glossary([GlossaryEntry("张伟", "Zhang Wei"), GlossaryEntry("张伟", "Wei Zhang")])
+    assert str(refused.value) == "E_INVALID_VALUE: glossary entry 2: '张伟' is already translated as 'Zhang Wei'"
+    shown = shown_message(str(refused.value))
+    assert "术语表第 2 条：'张伟' 已经译为 'Zhang Wei'" in shown and shown.endswith("(E_INVALID_VALUE)"), shown
+
+    with pytest.raises(TranslationError) as refused:
+        validate_glossary([GlossaryEntry(" ", "x")])
+    assert str(refused.value) == "E_INVALID_VALUE: glossary entry 1: the source wording is empty"
+    assert "术语表第 1 条：原文措辞为空" in shown_message(str(refused.value))
+
+    with pytest.raises(TranslationError) as refused:
+        translator_named("babel")
+    assert "没有名为 'babel' 的翻译器" in shown_message(str(refused.value))
