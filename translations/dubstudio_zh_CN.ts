@@ -8377,6 +8377,46 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>cannot keep a backup of {file}: {error}</source>
         <translation>无法保留 {file} 的备份：{error}</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>{what} {value} is not a valid id (1-64 letters, digits, &apos;_&apos; or &apos;-&apos;, not starting with &apos;_&apos; or &apos;-&apos;)</source>
+        <translation>{what} {value} 不是有效的 id（1–64 个字母、数字、&apos;_&apos; 或 &apos;-&apos;，且不能以 &apos;_&apos; 或 &apos;-&apos; 开头）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>setting {name} must be one of {choices}, got {value}</source>
+        <translation>设置项 {name} 必须是 {choices} 之一，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>setting fit_default must be true or false, got {value}</source>
+        <translation>设置项 fit_default 必须是 true 或 false，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}&apos;s clip purity must be from -2 to 2, got {value}</source>
+        <translation>{name} 的参考音频纯度必须在 -2 到 2 之间，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}&apos;s clip trim ends ({end:.3f} s) before it starts ({start:.3f} s)</source>
+        <translation>{name} 的参考音频裁剪终点（{end:.3f} 秒）早于起点（{start:.3f} 秒）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}&apos;s clip trim keeps less than 0.1 s</source>
+        <translation>{name} 的参考音频裁剪后不足 0.1 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what} ends ({end}) before it starts ({start})</source>
+        <translation>{what} 的结束时间（{end}）早于开始时间（{start}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what}: a budget is a whole number of at least 1 {units}, got {limit} {unit}</source>
+        <translation>{what}：长度预算必须是至少为 1 的整数（单位 {units}），收到的是 {limit} {unit}</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

@@ -66,7 +66,7 @@ def check_id(value: str, what: str) -> str:
     """``value`` when it is a valid id (letters, digits, ``_-``; 1-64); InvalidValueError (E_BAD_ID) otherwise."""
     if not isinstance(value, str) or not _ID.fullmatch(value):
         raise InvalidValueError(
-            f"{what} {value!r} is not a valid id (1-64 letters, digits, '_' or '-', not starting with '_' or '-')",
+            Phrase(phrases.BAD_ID, what=what, value=repr(value)),
             ErrorCode.BAD_ID,
         )
     return value
@@ -297,15 +297,17 @@ class ProjectSettings:
         except RangeError as error:
             raise InvalidValueError(error.message, error.code) from None
         if self.guide_mix not in GUIDE_MIXES:
-            raise InvalidValueError(f"setting guide_mix must be one of {', '.join(GUIDE_MIXES)}, got {self.guide_mix!r}")
+            raise InvalidValueError(Phrase(phrases.BAD_SETTING_CHOICE, name="guide_mix", choices=", ".join(GUIDE_MIXES),
+                                           value=repr(self.guide_mix)))
         if self.music_effects_source not in MUSIC_EFFECTS_SOURCES:
-            raise InvalidValueError(f"setting music_effects_source must be one of {', '.join(MUSIC_EFFECTS_SOURCES)}, "
-                                    f"got {self.music_effects_source!r}")
+            raise InvalidValueError(Phrase(phrases.BAD_SETTING_CHOICE, name="music_effects_source",
+                                           choices=", ".join(MUSIC_EFFECTS_SOURCES),
+                                           value=repr(self.music_effects_source)))
         if self.chinese_script not in CHINESE_SCRIPTS:
-            raise InvalidValueError(f"setting chinese_script must be one of {', '.join(CHINESE_SCRIPTS)}, "
-                                    f"got {self.chinese_script!r}")
+            raise InvalidValueError(Phrase(phrases.BAD_SETTING_CHOICE, name="chinese_script", choices=", ".join(CHINESE_SCRIPTS),
+                                           value=repr(self.chinese_script)))
         if not isinstance(self.fit_default, bool):
-            raise InvalidValueError(f"setting fit_default must be true or false, got {self.fit_default!r}")
+            raise InvalidValueError(Phrase(phrases.BAD_FIT_DEFAULT, value=repr(self.fit_default)))
 
 
 @dataclass(frozen=True)
@@ -392,14 +394,13 @@ def validate_character(char: Character) -> None:
             try:
                 check_time(value, f"{char.name}'s clip trim {what}")
             except TimeRangeError as error:
-                raise InvalidValueError(str(error), ErrorCode.TIME_RANGE) from None
+                raise InvalidValueError(error.args[0], ErrorCode.TIME_RANGE) from None  # the range's phrase
     if char.clip_purity is not None and not -2.0 <= char.clip_purity <= 2.0:  # a difference of two cosines
-        raise InvalidValueError(f"{char.name}'s clip purity must be from -2 to 2, got {char.clip_purity!r}")
+        raise InvalidValueError(Phrase(phrases.BAD_PURITY, name=char.name, value=repr(char.clip_purity)))
     if char.clip_end is not None and char.clip_end < char.clip_start:
-        raise InvalidValueError(f"{char.name}'s clip trim ends ({char.clip_end:.3f} s) before it starts "
-                                f"({char.clip_start:.3f} s)")
+        raise InvalidValueError(Phrase(phrases.TRIM_BACKWARDS, name=char.name, end=char.clip_end, start=char.clip_start))
     if char.clip_end is not None and char.clip_end - char.clip_start < 0.1:
-        raise InvalidValueError(f"{char.name}'s clip trim keeps less than 0.1 s")
+        raise InvalidValueError(Phrase(phrases.TRIM_TOO_SHORT, name=char.name))
     if not isinstance(char.settings, VoiceSettings):
         raise InvalidValueError("settings must be a VoiceSettings")
     try:
@@ -419,21 +420,21 @@ def validate_line(line: Line, what: str) -> None:
             try:
                 check_time(value, key)
             except TimeRangeError as error:
-                raise InvalidValueError(f"{what}: {error}", ErrorCode.TIME_RANGE) from None
+                raise InvalidValueError(Phrase(phrases.AT_FILE, where=what, problem=error.args[0]), ErrorCode.TIME_RANGE) from None
     if line.start is not None and line.end is not None and line.end < line.start:
-        raise InvalidValueError(f"{what} ends ({format_clock(line.end)}) before it starts "
-                                f"({format_clock(line.start)})", ErrorCode.TIME_RANGE)
+        raise InvalidValueError(Phrase(phrases.LINE_BACKWARDS, what=what, end=format_clock(line.end),
+                                       start=format_clock(line.start)), ErrorCode.TIME_RANGE)
     if line.speed is not None:
         try:
             SPEED.check(line.speed)
         except RangeError as error:
-            raise InvalidValueError(f"{what}: {error.message}", error.code) from None
+            raise InvalidValueError(Phrase(phrases.AT_FILE, where=what, problem=error.message), error.code) from None
     budget = line.budget
     if budget is not None and (budget.unit not in UNITS or isinstance(budget.limit, bool)
                                or not isinstance(budget.limit, int) or budget.limit < 1
                                or not isinstance(budget.first_length, int) or budget.first_length < 0):
-        raise InvalidValueError(f"{what}: a budget is a whole number of at least 1 {' or '.join(UNITS)}, "
-                                f"got {budget.limit!r} {budget.unit!r}")
+        raise InvalidValueError(Phrase(phrases.BAD_BUDGET, what=what, units=" or ".join(UNITS), limit=repr(budget.limit),
+                                       unit=repr(budget.unit)))
 
 
 __all__ = [

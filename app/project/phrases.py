@@ -262,3 +262,13 @@ SHARED_LINE_ID = QT_TRANSLATE_NOOP("phrases", "two lines share an id")
 UNKNOWN_CHARACTER = QT_TRANSLATE_NOOP("phrases", "line {order} ({id}) names unknown character {character}")
 CANNOT_SAVE = QT_TRANSLATE_NOOP("phrases", "cannot save {file}: {error}")
 CANNOT_BACK_UP = QT_TRANSLATE_NOOP("phrases", "cannot keep a backup of {file}: {error}")
+
+# --- values a project refuses (app/project/model.py, InvalidValueError's detail) ----------------
+BAD_ID = QT_TRANSLATE_NOOP("phrases", "{what} {value} is not a valid id (1-64 letters, digits, '_' or '-', not starting with '_' or '-')")
+BAD_SETTING_CHOICE = QT_TRANSLATE_NOOP("phrases", "setting {name} must be one of {choices}, got {value}")
+BAD_FIT_DEFAULT = QT_TRANSLATE_NOOP("phrases", "setting fit_default must be true or false, got {value}")
+BAD_PURITY = QT_TRANSLATE_NOOP("phrases", "{name}'s clip purity must be from -2 to 2, got {value}")
+TRIM_BACKWARDS = QT_TRANSLATE_NOOP("phrases", "{name}'s clip trim ends ({end:.3f} s) before it starts ({start:.3f} s)")
+TRIM_TOO_SHORT = QT_TRANSLATE_NOOP("phrases", "{name}'s clip trim keeps less than 0.1 s")
+LINE_BACKWARDS = QT_TRANSLATE_NOOP("phrases", "{what} ends ({end}) before it starts ({start})")
+BAD_BUDGET = QT_TRANSLATE_NOOP("phrases", "{what}: a budget is a whole number of at least 1 {units}, got {limit} {unit}")

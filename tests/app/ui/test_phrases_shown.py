@@ -392,3 +392,19 @@ def test_a_glossary_refusal_is_said_in_chinese(chinese: None) -> None:
     with pytest.raises(TranslationError) as refused:
         translator_named("babel")
     assert "没有名为 'babel' 的翻译器" in shown_message(str(refused.value))
+
+
+def test_a_value_the_project_refuses_is_said_in_chinese(chinese: None, project: Project) -> None:
+    """A character's clip trim the project refuses (app/project/model.py): English for the CLI and
+    the logs, Chinese in the studio, the character's name kept as written."""
+    from app.project.errors import InvalidValueError
+    from app.project.model import validate_character
+    from app.ui.language import said_error
+
+    maya = project.characters[0]
+    maya.clip_start, maya.clip_end = 2.0, 1.0
+    with pytest.raises(InvalidValueError) as refused:
+        validate_character(maya)
+    assert str(refused.value) == "E_INVALID_VALUE: Maya's clip trim ends (1.000 s) before it starts (2.000 s)"
+    said = said_error(refused.value)
+    assert said == "E_INVALID_VALUE: Maya 的参考音频裁剪终点（1.000 秒）早于起点（2.000 秒）", said
