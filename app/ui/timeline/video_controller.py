@@ -46,7 +46,7 @@ from app.project.translation import (
     translate_project,
 )
 from app.ui.folders import Folders
-from app.ui.language import fill, say
+from app.ui.language import fill, said_error, say
 from app.ui.script.gaps_dialog import VoiceGapsDialog
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.tasks import Operation, QueryOp, TaskRunner
@@ -273,7 +273,7 @@ class VideoController(QObject):
                     self.tr(" (original audio kept as the guide track)") if guide else ""))
 
         def failed(error: Exception) -> None:
-            self.error.emit(self.tr("Cannot use this video"), str(error))
+            self.error.emit(self.tr("Cannot use this video"), said_error(error))
 
         self._runner.start(QueryOp(work, done, failed, name=self.tr("adding the video")))
 
@@ -292,7 +292,7 @@ class VideoController(QObject):
                 self.message.emit(self.tr("The original audio is the guide track now"))
 
         def failed(error: Exception) -> None:
-            self.error.emit(self.tr("Cannot extract the original audio"), str(error))
+            self.error.emit(self.tr("Cannot extract the original audio"), said_error(error))
 
         self._runner.start(QueryOp(lambda _operation: extract_guide(project), done, failed,
                                    name=self.tr("extracting the original audio")))
@@ -320,7 +320,7 @@ class VideoController(QObject):
             self.message.emit(fill(self.tr("M&E: client stem {name}, under the dub in the mix and every export"), name=stem.name))
 
         def failed(error: Exception) -> None:
-            self.error.emit(self.tr("Cannot use this music-and-effects stem"), str(error))
+            self.error.emit(self.tr("Cannot use this music-and-effects stem"), said_error(error))
 
         self._runner.start(QueryOp(lambda _operation: import_stem(project, stem), done, failed,
                                    name=self.tr("importing the music-and-effects stem")))

@@ -20,7 +20,7 @@ from app.project import Project
 from app.project.export import ExportResult
 from app.project.export_registry import ExportContext, export_format
 from app.project.video_export import VideoExportOptions
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.tasks import Operation, ProgressSpec, QueryOp, TaskRunner
 from app.ui.timeline.video_dialogs import VideoExportDialog
 from engine.core.codes import ErrorCode
@@ -66,7 +66,7 @@ class ExportController(QObject):
 
         def failed(error: Exception) -> None:
             self._running = None
-            self.failed.emit(kind, str(error))
+            self.failed.emit(kind, said_error(error))  # said: the signal carries plain text
 
         def cancelled() -> None:
             self._running = None
