@@ -136,6 +136,12 @@ def cases(takes: list[TakeToMeasure]) -> Iterator[tuple[str, list[TakeToMeasure]
         yield "half among clean", [halved(t) if i in chosen else t for i, t in enumerate(takes)], chosen
 
 
+def scored_alone(takes: list[TakeToMeasure]) -> list[Confirmation]:
+    """Each take's confirmation alone in a window its own size, as measure_takes first tries it."""
+    recogniser = whisper_recogniser("base")
+    return [recogniser.score_alone(t.pcm, t.sample_rate, language_code(t.language) or "en", t.text)[2] for t in takes]
+
+
 def scored(takes: list[TakeToMeasure]) -> list[Confirmation]:
     """Each take's confirmation, packed as measure_takes packs one language's takes."""
     recogniser = whisper_recogniser("base")
@@ -165,35 +171,39 @@ def verdicts_both_ways(take: TakeToMeasure) -> tuple[Any, Any]:
     return summary(decoded), summary(confirmed)
 
 
-def cpu_both_ways(takes: list[TakeToMeasure]) -> tuple[float, float]:
-    """CPU seconds of measure_takes on ``takes`` decoding (as before) and confirming."""
+def cpu_three_ways(takes: list[TakeToMeasure]) -> tuple[float, float, float]:
+    """CPU seconds of measure_takes on ``takes`` decoding (as before), confirming in packed windows
+    only, and confirming each take alone first."""
     model = load_whisper("base")
     spent = []
-    for confirm in ("0", "1"):
+    for confirm in ("0", "packed", "1"):
         os.environ[CONFIRM_ENV] = confirm
         model._last_encoding = None  # neither way starts from the other's encoding
         started = time.process_time()
         measure_takes(takes, None, "base")
         spent.append(time.process_time() - started)
     os.environ.pop(CONFIRM_ENV)
-    return spent[0], spent[1]
+    return spent[0], spent[1], spent[2]
 
 
 def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
     print(f"\nthresholds: least likely word token >= {CONFIRM_MIN_LOG_PROB}, mean >= {CONFIRM_MEAN_LOG_PROB}, "
           f"share inside >= {CONFIRM_INSIDE}")
-    print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}{'least':>16}{'mean':>16}{'inside':>12}")
-    for name in names:
-        for label, wanted in (("clean", False), ("swapped or half", True)):
-            chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted]
-            confirmed = [row for row in chosen if row["confirmed"]]
-            same = sum(row["decoded"] == row["as_written"] for row in confirmed)
-            least, mean, inside = ([row[key] for row in chosen] for key in ("least", "mean", "inside"))
-            print(f"{name:14}{label:22}{len(chosen):>7}{len(confirmed):>10}{same:>9} / {len(confirmed):<3}"
-                  f"{min(least):>8.2f}..{max(least):<6.2f}{min(mean):>8.2f}..{max(mean):<6.2f}"
-                  f"{min(inside):>6.2f}..{max(inside):<4.2f}")
-    print("confirmed defective takes:", [(row["set"], row["case"], row["text"]) for row in rows
-                                         if row["defective"] and row["confirmed"]])
+    for where, prefix in (("packed", ""), ("alone (take-sized window)", "alone_")):
+        print(f"\nconfirmed {where}")
+        print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}{'least':>16}{'mean':>16}{'inside':>12}")
+        for name in names:
+            for label, wanted in (("clean", False), ("swapped or half", True)):
+                chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted
+                          and prefix + "confirmed" in row]
+                confirmed = [row for row in chosen if row[prefix + "confirmed"]]
+                same = sum(row["decoded"] == row["as_written"] for row in confirmed)
+                least, mean, inside = ([row[prefix + key] for row in chosen] for key in ("least", "mean", "inside"))
+                print(f"{name:14}{label:22}{len(chosen):>7}{len(confirmed):>10}{same:>9} / {len(confirmed):<3}"
+                      f"{min(least):>8.2f}..{max(least):<6.2f}{min(mean):>8.2f}..{max(mean):<6.2f}"
+                      f"{min(inside):>6.2f}..{max(inside):<4.2f}")
+        print("confirmed defective takes:", [(row["set"], row["case"], row["text"]) for row in rows
+                                             if row["defective"] and row.get(prefix + "confirmed")])
 
 
 def main() -> int:
@@ -216,11 +226,18 @@ def main() -> int:
     heard_alone: dict[tuple[int, int, str], Any] = {}  # (audio, length, text) -> both verdicts
     for name, takes in sets.items():
         for case, batch, defective in cases(takes):
+            alone_scores = scored_alone(batch) if case.endswith(" packed") else None
             for index, (take, confirmation) in enumerate(zip(batch, scored(batch), strict=True)):
                 row = {"set": name, "case": case, "defective": index in defective, "text": take.text, "least": round(confirmation.least_log_prob, 2),
                        "mean": round(confirmation.mean_log_prob, 2), "inside": round(confirmation.inside, 2),
                        "in_language": confirmation.heard_in_language, "confirmed": confirmation.confirmed}
-                if confirmation.confirmed:
+                # Alone, a take's window holds nothing of the others: scored once, in the whole-batch cases.
+                alone = alone_scores[index] if alone_scores is not None else None
+                if alone is not None:
+                    row |= {"alone_least": round(alone.least_log_prob, 2), "alone_mean": round(alone.mean_log_prob, 2),
+                            "alone_inside": round(alone.inside, 2), "alone_in_language": alone.heard_in_language,
+                            "alone_confirmed": alone.confirmed}
+                if confirmation.confirmed or row.get("alone_confirmed"):
                     key = (id(take.pcm), take.pcm.size, take.text)
                     if key not in heard_alone:
                         heard_alone[key] = verdicts_both_ways(take)
@@ -229,9 +246,10 @@ def main() -> int:
                 print(json.dumps(row, ensure_ascii=False), flush=True)
     print_table(list(sets), rows)
     for name, takes in sets.items():
-        before, after = cpu_both_ways(takes)
-        print(f"{name}: {len(takes)} clean takes, measure_takes CPU {before:.2f} s decoded, {after:.2f} s confirmed "
-              f"({before / len(takes):.2f} -> {after / len(takes):.2f} s a take)")
+        before, packed_cpu, alone_cpu = cpu_three_ways(takes)
+        print(f"{name}: {len(takes)} clean takes, measure_takes CPU {before:.2f} s decoded, {packed_cpu:.2f} s confirmed packed, "
+              f"{alone_cpu:.2f} s confirmed alone first ({before / len(takes):.2f} -> {packed_cpu / len(takes):.2f} -> "
+              f"{alone_cpu / len(takes):.2f} s a take)")
     if args.json:
         atomic_write_text(args.json, json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
     return 0

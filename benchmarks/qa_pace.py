@@ -4,8 +4,9 @@ Each round renders every line of a copy of the sample project (repeated) through
 (voices prepared, two slots), four ways in one run: alone, as ``dubstudio render`` does; with
 ``--qa``'s low-priority QA process checking one take at a time (as before packing); with it
 packing the takes waiting for it into shared Whisper windows and decoding them (as before
-confirming: ``DUBSTUDIO_QA_CONFIRM=0``); and packing them and confirming each take's text by
-forced alignment before decoding any (today's QA). For each take it notes when the
+confirming: ``DUBSTUDIO_QA_CONFIRM=0``); packing them and confirming each take's text by
+forced alignment in the packed windows before decoding any (``DUBSTUDIO_QA_CONFIRM=packed``);
+and confirming each take first alone in a window its own size (today's QA). For each take it notes when the
 take landed and when its verdict came. Figures: the render alone; render and QA to the last
 verdict, as a multiple of the render alone (goal: at most 2x); and how long after a take landed
 its verdict came (goal at steady state: 2 s). The process is pinned to two cores.
@@ -32,16 +33,20 @@ from engine.hearing.qa.recognise import CONFIRM_ENV
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 
-KINDS = ("render", "qa one by one", "qa packed", "qa confirmed")
-DECODING_ONLY = ("qa one by one", "qa packed")  # started with DUBSTUDIO_QA_CONFIRM=0: QA before confirming
+KINDS = ("render", "qa one by one", "qa packed", "qa confirmed", "qa alone first")
+# How each QA process is started (DUBSTUDIO_QA_CONFIRM): "0" as before confirming, "packed" as
+# before confirming in take-sized windows, "1" today's.
+CONFIRMING = {"qa one by one": "0", "qa packed": "0", "qa confirmed": "packed", "qa alone first": "1"}
 
 
 def main() -> int:
     parser = common.round_arguments(__doc__.splitlines()[0], rounds=1, repeat=2, order="the order rotates")
     parser.add_argument("--without-one-by-one", action="store_true",
                         help="leave out the one-take-at-a-time QA (minutes on a loaded machine)")
+    parser.add_argument("--kinds", nargs="+", choices=KINDS[1:], help="only these ways of QA (after the render alone)")
     args = parser.parse_args()
-    kinds = tuple(kind for kind in KINDS if not (args.without_one_by_one and kind == "qa one by one"))
+    kinds = tuple(kind for kind in KINDS if not (args.without_one_by_one and kind == "qa one by one")
+                  and (args.kinds is None or kind == "render" or kind in args.kinds))
 
     cores = common.pin_to_cores(common.TARGET_CORES)
 
@@ -60,7 +65,7 @@ def main() -> int:
                 line = project.lines[0]
                 take = project.chosen_take(line)
                 assert take is not None
-                os.environ[CONFIRM_ENV] = "0" if kind in DECODING_ONLY else "1"  # the process inherits it
+                os.environ[CONFIRM_ENV] = CONFIRMING[kind]  # the process inherits it
                 worker.submit(request_for(project, line, take, args.recogniser_model))
                 while worker.pending:
                     worker.poll(timeout=1.0)
@@ -95,14 +100,14 @@ def main() -> int:
         row = {"render_s": round(statistics.median(renders[kind]), 2), "last_verdict_s": round(total, 2),
                "times_render_alone": round(total / render_alone, 2),
                "qa_cpu_s_per_take": round(statistics.median(qa_cpu[kind]) / len(project.lines), 3)}
-        line = f"{kind:16}{row['render_s']:>10.2f}{row['last_verdict_s']:>16.2f}{row['times_render_alone']:>16.2f}"
+        shown = f"{kind:16}{row['render_s']:>10.2f}{row['last_verdict_s']:>16.2f}{row['times_render_alone']:>16.2f}"
         if waits[kind]:
             ordered = sorted(waits[kind])
             row |= {"wait_median_s": round(statistics.median(ordered), 2),
                     "wait_p90_s": round(ordered[int(0.9 * (len(ordered) - 1))], 2), "wait_max_s": round(ordered[-1], 2)}
-            line += f"{row['wait_median_s']:>15.2f}{row['wait_p90_s']:>12.2f}{row['wait_max_s']:>12.2f}"
+            shown += f"{row['wait_median_s']:>15.2f}{row['wait_p90_s']:>12.2f}{row['wait_max_s']:>12.2f}"
         figures[kind] = row
-        print(line)
+        print(shown)
     for kind in kinds[1:]:
         print(f"{kind}: the QA process used {figures[kind]['qa_cpu_s_per_take']:.2f} s of CPU a take")  # type: ignore[index]
     print("goals: render and QA at most 2x the render alone; a verdict within 2 s of its take at steady state")

@@ -31,11 +31,13 @@ from engine.hearing.whisper import (
     DEFAULT_MODEL,
     WHISPER_MODELS,
     TextScore,
+    detect_language_in,
     detect_then_hear_features,
     load_whisper,
     model_path,
     model_spec,
     score_texts,
+    take_window_frames,
     whisper_languages,
 )
 
@@ -60,7 +62,12 @@ PACK_LIMIT_S = 28.0  # the takes and gaps of one pack: inside one window, with a
 CONFIRM_MIN_LOG_PROB = -3.5  # the least likely word token of the take
 CONFIRM_MEAN_LOG_PROB = -0.8  # the mean over the take's word tokens
 CONFIRM_INSIDE = 1.0  # the share of its word tokens the alignment places inside the take: all
-# Set to "0" to decode every take as before confirming existed (benchmarks/qa_pace.py compares both).
+# Each take is first confirmed alone in a window just its size (the take, then this much
+# silence): a tenth of a 30 s window's encoding. Only a take not confirmed there is packed.
+# 0.5 s kept the defective takes furthest from the thresholds of 0.5, 1 and 2 s (docs/qa.md).
+CONFIRM_ALONE_PAD_S = 0.5
+# Set to "0" to decode every take as before confirming existed, "packed" to confirm in packed
+# windows only (benchmarks/qa_pace.py compares them in one run).
 CONFIRM_ENV = "DUBSTUDIO_QA_CONFIRM"
 
 
@@ -232,6 +239,30 @@ class WhisperRecogniser:
         return detected, probability, [Confirmation.of(score, span, heard_in_language)
                                        for score, span in zip(scores, spans, strict=True)]
 
+    def confirm_alone(self, pcm: np.ndarray, sample_rate: int, language: str, text: str) -> Heard | None:
+        """``pcm`` confirmed as saying ``text`` in a window of its own size, or None
+        (:meth:`score_alone`)."""
+        detected, probability, score = self.score_alone(pcm, sample_rate, language, text)
+        return Heard(text, language, detected, probability, confirmed=True) if score.confirmed else None
+
+    def score_alone(self, pcm: np.ndarray, sample_rate: int, language: str,
+                    text: str) -> tuple[str, float | None, Confirmation]:
+        """As :meth:`score_packed` for one take, in a window only as long as the take and
+        :data:`CONFIRM_ALONE_PAD_S` of silence (rounded up to whole seconds): its language is
+        detected and its text forced through the decoder on that window's one encoding."""
+        audio = _resampled(pcm, sample_rate)
+        padded = np.concatenate([audio, np.zeros(int(CONFIRM_ALONE_PAD_S * WHISPER_RATE), dtype=np.float32)])
+        model = self._load()
+        features = detect_then_hear_features(model, padded)
+        frames = take_window_frames(features)
+        detected, probability = "", None
+        if self._multilingual:
+            detected, probability = detect_language_in(model, features, frames)
+            probability = round(probability, 4)
+        score = score_texts(model, features, language, [text], _prompt(language), frames)[0]
+        heard_in_language = not self._multilingual or (detected == language and (probability or 0.0) >= CONFIDENT_DETECTION)
+        return detected, probability, Confirmation.of(score, (0.0, audio.size / WHISPER_RATE), heard_in_language)
+
 
 @dataclass(frozen=True)
 class Confirmation:
@@ -368,28 +399,45 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
     """Each take (mono float32, with the text it should say) confirmed as saying its text, else
     heard in its pack, else None (a take alone in its pack, not confirmed: to be heard alone).
 
-    Packs as :func:`recognise_packed`. A pack's window is encoded once: confirming every take
+    Each take is first confirmed alone in a window its own size
+    (:meth:`WhisperRecogniser.confirm_alone`). The takes not confirmed there are packed as
+    :func:`recognise_packed` packs; a pack's window is encoded once: confirming every take
     (:meth:`WhisperRecogniser.confirm_packed`), then decoding it only when a take was not
     confirmed. A recogniser that cannot confirm (one plugged in) hears as :func:`recognise_packed`.
     NotHeard when none can listen.
     """
     code = language_code(language) or "en"
     recogniser = recogniser_for(code, model)
-    if not isinstance(recogniser, WhisperRecogniser) or os.environ.get(CONFIRM_ENV) == "0":
+    confirm = os.environ.get(CONFIRM_ENV)
+    if not isinstance(recogniser, WhisperRecogniser) or confirm == "0":
         return list(recognise_packed(takes, code, model)) if len(takes) > 1 else [None] * len(takes)
-    found: list[Transcript | None] = []
+
+    def transcript(heard: Heard) -> Transcript:
+        return Transcript(heard.text, heard.language or code, recogniser.name, heard.detected_language,
+                          heard.language_probability, heard.confirmed)
+
+    found: list[Transcript | None] = [None] * len(takes)
     try:
+        rest: list[int] = []  # the takes not confirmed alone
+        for index, ((pcm, rate), text) in enumerate(zip(takes, texts, strict=True)):
+            alone = None
+            if confirm != "packed" and np.asarray(pcm).size / rate <= PACK_LIMIT_S:
+                alone = recogniser.confirm_alone(pcm, rate, code, text)
+            if alone is None:
+                rest.append(index)
+            else:
+                found[index] = transcript(alone)
         at = 0
-        for pack in _packs(takes):
+        for pack in _packs([takes[index] for index in rest]):
             pcms, rate = [pcm for pcm, _ in pack], pack[0][1]
-            heard = recogniser.confirm_packed(pcms, rate, code, texts[at: at + len(pack)])
+            indices = rest[at: at + len(pack)]
             at += len(pack)
+            heard = recogniser.confirm_packed(pcms, rate, code, [texts[index] for index in indices])
             if len(pack) > 1 and None in heard:
                 decoded = recogniser.transcribe_packed(pcms, rate, code)
                 heard = [h if h is not None else d for h, d in zip(heard, decoded, strict=True)]
-            found += [None if h is None else Transcript(h.text, h.language or code, recogniser.name,
-                                                        h.detected_language, h.language_probability, h.confirmed)
-                      for h in heard]
+            for index, h in zip(indices, heard, strict=True):
+                found[index] = None if h is None else transcript(h)
     except EngineError as error:
         raise NotHeard(str(error)) from error
     return found

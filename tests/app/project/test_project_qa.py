@@ -219,7 +219,9 @@ def test_qa_command_packs_the_takes_as_the_studio_does(scene: Project, monkeypat
     packs = packed_window_sizes(monkeypatch)
     assert cli_main(["qa", str(scene.root), "--json"]) == 1
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert packs == [4]  # the four takes with sound (the noise too) share one window
+    # The clean takes are confirmed alone in their own windows; the others (the noise too) share one window,
+    # with "He never listens." when its own 2 s window is not sure it is English.
+    assert packs in ([2], [3])
     assert [row["passed"] for row in rows] == [True, False, False, True], rows  # as when heard one by one
 
 

@@ -1,7 +1,7 @@
 """Confirming takes by forced alignment before decoding them: a clean take is heard as written
-without a decoder search, while a swapped, half-cut or wrong-language take is never confirmed
-and is judged as before (real Piper takes of the embedded voice, a real Mandarin recording,
-real Whisper base)."""
+without a decoder search, in a window its own size, while a swapped, half-cut or wrong-language
+take is never confirmed, alone or packed, and is judged as before (real Piper takes of the
+embedded voice, a real Mandarin recording, real Whisper base)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,12 @@ from engine.hearing.qa.checks import (
     measure_take,
     measure_takes,
 )
-from engine.hearing.qa.recognise import confirm_or_recognise_packed, whisper_recogniser
-from engine.hearing.whisper import load_whisper, with_first_merge
+from engine.hearing.qa.recognise import (
+    CONFIRM_ENV,
+    confirm_or_recognise_packed,
+    whisper_recogniser,
+)
+from engine.hearing.whisper import WINDOW_FRAMES, load_whisper, with_first_merge
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, read_mono
 from tests.engine.helpers import joe_says, packed_window_sizes
 
@@ -51,6 +55,32 @@ def decodings(monkeypatch) -> list[int]:
     return calls
 
 
+@pytest.fixture
+def encoded_frames(monkeypatch) -> list[int]:
+    """The length in mel frames of each window Whisper encodes from now on (it still encodes)."""
+    frames: list[int] = []
+    real = faster_whisper.WhisperModel.encode
+
+    def counted(self, features):
+        frames.append(int(features.shape[-1]))
+        return real(self, features)
+
+    monkeypatch.setattr(faster_whisper.WhisperModel, "encode", counted)
+    load_whisper("base")._last_encoding = None  # no window reused from another test
+    return frames
+
+
+@pytest.fixture(params=["alone first", "packed only"])
+def confirming(request, monkeypatch) -> str:
+    """Both ways of confirming: each take alone in its own window first (QA's way), and in
+    packed windows only (the path a take not confirmed alone goes down)."""
+    if request.param == "packed only":
+        monkeypatch.setenv(CONFIRM_ENV, "packed")
+    else:
+        monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    return str(request.param)
+
+
 def summary(checks):
     verdict = judge(checks, QaThresholds())
     return verdict.passed, sorted(finding.code for finding in verdict.findings)
@@ -68,53 +98,74 @@ def test_the_packaged_tokenizer_gets_its_missing_first_merge_back():
     assert with_first_merge(complete) is complete
 
 
-def test_clean_takes_are_confirmed_without_a_decoder_search_and_judged_as_decoded(clean, decodings):
+def test_clean_takes_are_confirmed_each_in_its_own_short_window(clean, decodings, encoded_frames, monkeypatch):
+    monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    recogniser = whisper_recogniser("base")
+    # "Oh, hello." (1 s) is left out: its own window sounds English with a probability near the 0.9
+    # bar (0.96 in one reading, under 0.9 in another), and is then confirmed in a 30 s window instead.
+    longer = [take for take in clean if take.text != "Oh, hello."]
+    assert all(recogniser.confirm_alone(t.pcm, t.sample_rate, "en", t.text) is not None for t in longer)
+    assert len(encoded_frames) == len(longer) and max(encoded_frames) < WINDOW_FRAMES  # no 30 s window
+    load_whisper("base")._last_encoding = None
+    packed_calls = packed_window_sizes(monkeypatch)
     together = measure_takes(clean, None, "base")
-    assert decodings == []  # one window, one forced pass, no search
+    assert decodings == [] and packed_calls == []
     assert all(checks.transcript == take.text and checks.wer == 0.0 for checks, take in zip(together, clean))
     alone = [measure_take(t.pcm, t.sample_rate, t.text, t.language, None, None, "base") for t in clean]
     assert len(decodings) == len(clean)  # heard alone, each take is decoded
     assert [summary(c) for c in together] == [summary(c) for c in alone] == [(True, [])] * len(clean)
 
 
-def test_a_single_take_is_confirmed_alone(clean, decodings):
+def test_clean_takes_are_confirmed_in_packed_windows_too(clean, monkeypatch):
+    monkeypatch.setenv(CONFIRM_ENV, "packed")
+    assert confirmations(clean) == [True] * len(clean)
+
+
+def test_a_single_take_is_confirmed_alone(clean, decodings, confirming):
     assert confirmations(clean[2:3]) == [True]  # "Oh, hello.": four tokens
     assert decodings == []
 
 
-def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypatch):
+def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypatch, confirming):
     swapped = TakeToMeasure(clean[1].pcm, clean[1].sample_rate, LINES[3], "en")  # line 2's audio
     cut = TakeToMeasure(clean[5].pcm[: clean[5].pcm.size // 2], clean[5].sample_rate, LINES[5], "en")
     batch = [clean[0], clean[1], clean[2], swapped, clean[4], cut]
     packed_calls = packed_window_sizes(monkeypatch)
     confirmed = confirmations(batch)
     # A defective take can unsettle the next one's alignment: that one is decoded, never wrongly confirmed.
-    assert confirmed[:3] == [True, True, True] and confirmed[3] is False and confirmed[5] is False
-    assert packed_calls == [6]  # the pack decoded once for the takes it could not confirm
-    for one in (swapped, cut):  # alone in their windows too
+    assert confirmed[:2] == [True, True] and confirmed[3] is False and confirmed[5] is False
+    if confirming == "alone first":  # only the takes not confirmed alone are packed, and decoded once
+        assert packed_calls in ([2], [3])  # "Oh, hello." too when its own window is not sure it is English
+    else:
+        assert confirmed[2] is True and packed_calls == [6]
+    recogniser = whisper_recogniser("base")
+    for one in (swapped, cut):  # alone in their windows too, short and whole
         assert confirmations([one]) == [False]
+        assert recogniser.confirm_alone(one.pcm, one.sample_rate, "en", one.text) is None
     verdicts = [summary(c) for c in measure_takes(batch, None, "base")]
     assert [passed for passed, _ in verdicts] == [True, True, True, False, True, False]
     assert "QA_UNINTELLIGIBLE" in verdicts[3][1] and "QA_TOO_SHORT" in verdicts[5][1]
 
 
-def test_a_take_is_not_confirmed_by_its_words_said_elsewhere_in_the_window(clean):
+def test_a_take_is_not_confirmed_by_its_words_said_elsewhere_in_the_window(clean, confirming):
     # Each text's words are in the window, but in the other take: the alignment says where.
     crossed = [TakeToMeasure(clean[1].pcm, clean[1].sample_rate, LINES[0], "en"),
                TakeToMeasure(clean[0].pcm, clean[0].sample_rate, LINES[1], "en")]
     assert confirmations(crossed) == [False, False]
 
 
-def test_takes_each_given_the_next_line_are_never_confirmed(clean):
+def test_takes_each_given_the_next_line_are_never_confirmed(clean, confirming):
     # Each text is said in the window, one take later: the alignment must not slide along.
     shifted = [TakeToMeasure(take.pcm, take.sample_rate, LINES[(i + 1) % len(LINES)], "en") for i, take in enumerate(clean)]
     assert confirmations(shifted) == [False] * len(LINES)
 
 
-def test_a_take_in_another_language_is_not_confirmed_and_judged_as_alone(clean):
+def test_a_take_in_another_language_is_not_confirmed_and_judged_as_alone(clean, confirming):
     pcm, rate = read_mono(ZH_CLIP)
     mandarin = TakeToMeasure(pcm, rate, LINES[0], "en")  # an English line spoken in Mandarin
     assert confirmations([mandarin]) == [False]
+    detected, _, _ = whisper_recogniser("base").score_alone(pcm, rate, "en", LINES[0])
+    assert detected == "zh"  # its own short window still hears Mandarin
     together = measure_takes([mandarin, clean[1]], None, "base")
     alone = measure_take(pcm, rate, LINES[0], "en", None, None, "base")
     assert summary(together[0]) == summary(alone) and summary(together[0])[0] is False

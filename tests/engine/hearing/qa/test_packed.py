@@ -13,7 +13,12 @@ from engine.hearing.qa.checks import (
     measure_take,
     measure_takes,
 )
-from engine.hearing.qa.recognise import PACK_GAP_S, PACK_LIMIT_S, recognise_packed
+from engine.hearing.qa.recognise import (
+    CONFIRM_ENV,
+    PACK_GAP_S,
+    PACK_LIMIT_S,
+    recognise_packed,
+)
 from tests.engine.helpers import joe_says, packed_window_sizes
 
 LINES = [
@@ -43,6 +48,7 @@ def summary(checks):
 
 
 def test_a_packed_verdict_is_the_verdict_the_take_gets_alone(batch, monkeypatch):
+    monkeypatch.setenv(CONFIRM_ENV, "packed")  # every take packed (alone first, the clean ones are confirmed alone)
     packed_calls = packed_window_sizes(monkeypatch)
     together = measure_takes(batch, None, "base")
     alone = [measure_take(t.pcm, t.sample_rate, t.text, t.language, None, None, "base") for t in batch]
