@@ -219,9 +219,10 @@ def test_qa_command_packs_the_takes_as_the_studio_does(scene: Project, monkeypat
     packs = packed_window_sizes(monkeypatch)
     assert cli_main(["qa", str(scene.root), "--json"]) == 1
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    # The clean takes are confirmed alone in their own windows; the others (the noise too) share one window,
-    # with "He never listens." when its own 2 s window is not sure it is English.
-    assert packs in ([2], [3])
+    # A clean take is confirmed alone in its own window when it can be (how sure a 2 s window is of
+    # "He never listens." moves with the reading); the takes that are not (the other speech and the
+    # noise always) share one window.
+    assert len(packs) == 1 and 2 <= packs[0] <= 4, packs
     assert [row["passed"] for row in rows] == [True, False, False, True], rows  # as when heard one by one
 
 
