@@ -58,20 +58,11 @@ from engine.hearing.qa.recognise import (
 )
 from engine.hearing.whisper import load_whisper
 
-JOE_LINES = [  # tests/engine/hearing/qa/test_confirm.py
-    "I told you the keys were on the kitchen table.",
-    "My brother bought three apples and a loaf of bread.",
-    "Oh, hello.",
-    "We should leave before the storm arrives tonight.",
-    "Could you please close the window behind you?",
-    "The train to the city leaves at nine in the morning.",
-]
-
 
 def joe_set() -> list[TakeToMeasure]:
-    from tests.engine.helpers import joe_says
+    from tests.engine.helpers import QA_LINES, joe_says
 
-    return [TakeToMeasure(*joe_says(text), text, "en") for text in JOE_LINES]
+    return [TakeToMeasure(*joe_says(text), text, "en") for text in QA_LINES]
 
 
 def sample_set() -> list[TakeToMeasure]:

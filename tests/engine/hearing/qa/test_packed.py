@@ -19,26 +19,17 @@ from engine.hearing.qa.recognise import (
     PACK_LIMIT_S,
     recognise_packed,
 )
-from tests.engine.helpers import joe_says, packed_window_sizes
-
-LINES = [
-    "I told you the keys were on the kitchen table.",
-    "My brother bought three apples and a loaf of bread.",
-    "Oh, hello.",
-    "We should leave before the storm arrives tonight.",
-    "Could you please close the window behind you?",
-    "The train to the city leaves at nine in the morning.",
-]
+from tests.engine.helpers import QA_LINES, joe_says, packed_window_sizes
 
 
 @pytest.fixture(scope="module")
 def batch() -> list[TakeToMeasure]:
-    takes = [joe_says(text) for text in LINES]
-    measured = [TakeToMeasure(pcm, rate, text, "en") for (pcm, rate), text in zip(takes, LINES)]
+    takes = [joe_says(text) for text in QA_LINES]
+    measured = [TakeToMeasure(pcm, rate, text, "en") for (pcm, rate), text in zip(takes, QA_LINES)]
     # Line 4's take is line 2's audio (a swapped take), line 6's take is cut in half.
-    swapped = TakeToMeasure(takes[1][0], takes[1][1], LINES[3], "en")
+    swapped = TakeToMeasure(takes[1][0], takes[1][1], QA_LINES[3], "en")
     cut_pcm, cut_rate = takes[5]
-    cut = TakeToMeasure(cut_pcm[: cut_pcm.size // 2], cut_rate, LINES[5], "en")
+    cut = TakeToMeasure(cut_pcm[: cut_pcm.size // 2], cut_rate, QA_LINES[5], "en")
     return [measured[0], measured[1], measured[2], swapped, measured[4], cut]
 
 
@@ -58,14 +49,14 @@ def test_a_packed_verdict_is_the_verdict_the_take_gets_alone(batch, monkeypatch)
     assert [passed for passed, _ in verdicts] == [True, True, True, False, True, False]
     assert "QA_UNINTELLIGIBLE" in verdicts[3][1] and "QA_TOO_SHORT" in verdicts[5][1]
     # The clean takes kept the packed hearing: the words are theirs, not a neighbour's.
-    for checks, text in zip(together[:3], LINES):
+    for checks, text in zip(together[:3], QA_LINES):
         assert checks.wer == 0.0 and checks.transcript is not None
         assert checks.transcript.rstrip(".,!?").split()[-1].lower() == text.rstrip(".,!?").split()[-1].lower()
 
 
 def test_packed_words_go_back_to_their_takes(batch):
     heard = recognise_packed([(t.pcm, t.sample_rate) for t in batch[:3]], "en", "base")
-    assert [h.text.lower().strip(".,!? ") for h in heard] == [line.lower().strip(".,!? ") for line in LINES[:3]]
+    assert [h.text.lower().strip(".,!? ") for h in heard] == [line.lower().strip(".,!? ") for line in QA_LINES[:3]]
     assert all(h.detected_language == "en" for h in heard)
 
 
