@@ -39,6 +39,7 @@ def test_say_writes_a_wav_and_reports_timings(tmp_path):
     assert (again["resemblance"], again["resemblance_plain"]) == (report["resemblance"], report["resemblance_plain"])
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_say_reports_bad_input_with_a_code(tmp_path):
     result = say("   ", "--out", str(tmp_path / "x.wav"), cache_dir=tmp_path / "cache")
     assert result.returncode == 2 and "E_EMPTY_TEXT" in result.stderr and "Traceback" not in result.stderr
@@ -48,6 +49,7 @@ def test_say_reports_bad_input_with_a_code(tmp_path):
     assert not (tmp_path / "x.wav").exists()
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_say_streams_into_a_named_device_and_never_replaces_it(tmp_path):
     """Issue 10: --out onto a mknod copy of /dev/null turned the device into a WAV file."""
     device = tmp_path / "null"

@@ -4,11 +4,14 @@ Mandarin recording), says so, and reports it in --json; a given transcript is ne
 import json
 import shutil
 
+import pytest
+
 from engine.hearing.qa.wer import error_rate
 from tests.app.commands.test_say import say
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, ZH_TEXT
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_say_hears_the_transcript_of_a_clip_without_one(tmp_path):
     clip = tmp_path / "lin.wav"  # no lin.txt beside it
     shutil.copy(ZH_CLIP, clip)

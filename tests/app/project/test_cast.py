@@ -195,6 +195,7 @@ def test_new_transcribe_with_the_library_casts_episode_two_by_voice(library: Pat
     assert "is Ben from the cast library (voice cosine" in out and "is Anna from the cast library" in out
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_a_second_transcription_gives_the_lines_to_the_characters_whose_voices_match(tmp_path: Path) -> None:
     from app.project import CommandStack
     from app.project.transcription import TranscribeRequest, transcribe_project
@@ -222,6 +223,7 @@ def test_a_second_transcription_gives_the_lines_to_the_characters_whose_voices_m
     assert again.lines == before
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_a_reused_voice_keeps_its_clip_candidates_under_its_character(tmp_path: Path) -> None:
     import json as _json
 

@@ -328,6 +328,7 @@ def test_choose_from_the_video_offers_every_stretch_and_finds_them_again_after_a
     assert len(clip_candidates(project, char.id)) >= 2 and clip_candidates(project, new.id) == []
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_chinese_lines_follow_the_project_s_script_setting_and_the_option(tmp_path: Path) -> None:
     from dataclasses import replace
 

@@ -83,6 +83,7 @@ def test_a_region_too_short_or_too_long_is_refused_and_nothing_written(scene: tu
     assert sorted(project.voices_dir.iterdir()) == clips
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_a_replacing_transcription_removes_the_characters_it_leaves_without_a_voice(tmp_path: Path) -> None:
     old = make_scene(tmp_path / "one.mp4", ["libri_1688_a", "libri_3080_a", "libri_1688_b"])
     assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "one.mp4"), "--transcribe",

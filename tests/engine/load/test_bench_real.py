@@ -38,6 +38,7 @@ def _check_plausible(data: dict, levels: list[int], jobs_per_level: int) -> None
     assert verdict["capacity_level"] in (None, *levels)
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_closed_loop_bench_writes_plausible_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bench"
     code = main(["bench", "--levels", "1,2", "--jobs-per-level", "2", "--warmup", "1", "-q",

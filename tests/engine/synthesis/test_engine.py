@@ -276,6 +276,7 @@ def test_slots_change_while_running_and_engine_under_explicit_interpreter(cache_
     assert all(of_job(events, j.job_id, protocol.JobFinished) for j in jobs)
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_corrupt_cache_file_is_detected_and_rebuilt(tmp_path):
     cache = tmp_path / "cache"
     clip = tmp_path / "maya-copy.wav"

@@ -51,6 +51,7 @@ def qa_states(model: LinesModel) -> list[str]:
     return [model.index(row, Column.QA).data(QA_ROLE) for row in range(model.rowCount())]
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_a_check_lost_to_a_replaced_script_comes_back_with_undo(qtbot: QtBot, doc: Document,
                                                                  runner: InlineQaRunner) -> None:
     model = LinesModel(doc)

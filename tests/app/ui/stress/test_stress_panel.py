@@ -88,6 +88,7 @@ def test_at_the_studios_size_nothing_is_cut_or_scrolls_sideways(panel: StressPan
     assert len(labels) == len(TABLE_COLUMNS) - 1 and len(set(labels)) == len(labels)  # "first audio p50", "total p50"
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_two_levels_fill_plots_and_table_then_a_stop_gives_the_verdict_and_exports(
         panel: StressPanel, qtbot: QtBot, tmp_path: Path) -> None:
     controls = panel.controls

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialogButtonBox, QProgressBar
@@ -203,6 +204,7 @@ def test_transcribing_a_script_with_lines_and_takes_asks_first_and_can_keep_them
     assert [line.id for line in project.lines] == ["l1", "l2"] and [c.name for c in project.characters] == ["Hero"]
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_a_replacing_transcription_removes_the_voices_it_no_longer_hears_and_says_so(window: MainWindow,
                                                                                     tmp_path: Path) -> None:
     from app.cli import main as cli_main

@@ -117,6 +117,7 @@ def test_a_single_take_is_confirmed_alone(clean, decodings, confirming):
     assert decodings == []
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypatch, confirming):
     swapped = TakeToMeasure(clean[1].pcm, clean[1].sample_rate, QA_LINES[3], "en")  # line 2's audio
     cut = TakeToMeasure(clean[5].pcm[: clean[5].pcm.size // 2], clean[5].sample_rate, QA_LINES[5], "en")
@@ -145,6 +146,7 @@ def test_a_take_is_not_confirmed_by_its_words_said_elsewhere_in_the_window(clean
     assert confirmations(crossed) == [False, False]
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_takes_each_given_the_next_line_are_never_confirmed(clean, confirming):
     # Each text is said in the window, one take later: the alignment must not slide along.
     shifted = [TakeToMeasure(take.pcm, take.sample_rate, QA_LINES[(i + 1) % len(QA_LINES)], "en") for i, take in enumerate(clean)]

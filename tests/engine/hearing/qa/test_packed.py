@@ -38,6 +38,7 @@ def summary(checks):
     return verdict.passed, sorted(finding.code for finding in verdict.findings)
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 def test_a_packed_verdict_is_the_verdict_the_take_gets_alone(batch, monkeypatch):
     monkeypatch.setenv(CONFIRM_ENV, "packed")  # every take packed (alone first, the clean ones are confirmed alone)
     packed_calls = packed_window_sizes(monkeypatch)

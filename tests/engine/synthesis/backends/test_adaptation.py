@@ -97,6 +97,7 @@ def test_the_output_pitch_follows_the_clip(backend, kind):
     assert profile.meta["pitch_from"] == "clip"
 
 
+@pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
 @pytest.mark.parametrize("kind", ["high", "deep"])
 def test_adapted_speech_stays_intelligible(backend, kind):
     """The recogniser understands the adapted voice about as well as the model's own.
