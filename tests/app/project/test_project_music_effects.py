@@ -144,9 +144,23 @@ def test_a_client_stem_is_checked_against_the_video_and_used_under_the_dub(tmp_p
 # --- by a separation model (a built ONNX model of the MDX-Net signature; no weights ship) ---------
 
 
+def project_with_model_music_effects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seconds: float) -> Project:
+    """The test scene with a take per line and a video of ``seconds``, its M&E to come from the
+    default separation model (under tmp_path/models: not there until a test builds it)."""
+    from app.project.media import attach_video
+
+    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
+    project: Project = make_project(tmp_path / "scene")
+    for line in project.lines:
+        add_fake_take(project, line, tone(1.0, amplitude=0.3))
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=seconds))
+    project.settings.guide_mix = "music-effects"
+    project.settings.music_effects_source = "model"
+    return project
+
+
 def test_a_separation_model_makes_the_music_and_effects_once_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.project.media import attach_video
     from app.project.music_effects import SEPARATED_FILE, SEPARATION_MODEL
     from engine.hearing import separation
     from tests.engine.hearing.separation_models import (
@@ -155,13 +169,7 @@ def test_a_separation_model_makes_the_music_and_effects_once_and_says_so(
         build_mask_model,
     )
 
-    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
-    project: Project = make_project(tmp_path / "scene")
-    for line in project.lines:
-        add_fake_take(project, line, tone(1.0, amplitude=0.3))
-    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=17.0))
-    project.settings.guide_mix = "music-effects"
-    project.settings.music_effects_source = "model"
+    project = project_with_model_music_effects(tmp_path, monkeypatch, 17.0)
     project.settings.loudness_target_lufs = None
     spec = dataclasses.replace(SMALL, name=separation.DEFAULT_SEPARATION_MODEL)
     monkeypatch.setitem(separation.SEPARATION_MODELS, spec.name, spec)
@@ -225,7 +233,6 @@ def test_cancelling_an_export_stops_its_separation_and_keeps_nothing(
     step, tens of minutes on a film) stops it there, not after it."""
     from app.project import OperationCancelled
     from app.project.export_registry import ExportContext, export
-    from app.project.media import attach_video
     from app.project.music_effects import SEPARATED_FILE
     from engine.hearing import separation
     from tests.engine.hearing.separation_models import (
@@ -234,13 +241,7 @@ def test_cancelling_an_export_stops_its_separation_and_keeps_nothing(
         low_band_mask,
     )
 
-    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
-    project: Project = make_project(tmp_path / "scene")
-    for line in project.lines:
-        add_fake_take(project, line, tone(1.0, amplitude=0.3))
-    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=8.0))
-    project.settings.guide_mix = "music-effects"
-    project.settings.music_effects_source = "model"
+    project = project_with_model_music_effects(tmp_path, monkeypatch, 8.0)
     spec = dataclasses.replace(SMALL, name=separation.DEFAULT_SEPARATION_MODEL)
     spec = build_mask_model(separation.model_folder(spec) / spec.path, spec, low_band_mask())
     monkeypatch.setitem(separation.SEPARATION_MODELS, spec.name, spec)
