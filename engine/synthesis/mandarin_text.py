@@ -64,6 +64,14 @@ PHRASE_READINGS = {
     "哪儿": "nar3", "这儿": "zher4", "那儿": "nar4", "一点儿": "yi4 dianr3", "一会儿": "yi2 huir4",
     "玩儿": "wanr2", "没事儿": "mei2 shir4",
 }
+# Surnames whose reading as a name differs from the character's usual one (单 dan1 → shan4), read
+# so only where the text shows it is a name: after 姓, or before a title or a form of address.
+SURNAME_READINGS = {"单": "shan4", "曾": "zeng1", "解": "xie4", "仇": "qiu2", "朴": "piao2", "查": "zha1", "区": "ou1"}
+TITLES = ("先生", "女士", "小姐", "太太", "老师", "经理", "医生", "大夫", "教授", "同学", "师傅", "阿姨", "叔叔",
+          "大哥", "大姐", "老板", "主任", "队长", "律师", "警官", "局长", "部长", "处长", "科长", "院长", "校长")
+# Nouns of kinship and address, and one-syllable verbs, whose doubled form has a neutral second
+# syllable (奶奶 nai3 nai5, 看看 kan4 kan5); pypinyin gives most of them two full tones.
+NEUTRAL_WHEN_DOUBLED = "奶爷妈爸姐哥弟妹叔舅姑婶伯姥婆嫂公太谢娃" + "看试想走聊说问听坐等尝歇玩找写读学练谈逛"
 # 得 that no phrase of pypinyin's covers, which it reads de2 (as in 得到): "must" (dei3) after a
 # subject or an adverb and before a verb (我得走了), else the particle (de5) after a verb or an
 # adjective (跑得快, 长得高). 得 of 得到, 获得, 难得 and the like keeps pypinyin's reading.
@@ -71,7 +79,16 @@ _MUST = re.compile(r"(?<=[我你他她它们咱就也还都总又可])得(?=[\u4
 _PARTICLE_DE = re.compile(r"(?<=[\u4e00-\u9fff])(?<![获取赢难心所应])得(?![到出以知罪意分奖逞益])")
 _TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)")
 _MONEY = re.compile(r"([¥￥$])\s*(\d+(?:\.\d+)?)")
-_LONG_DIGITS = re.compile(r"\d{7,}")  # phone, order and room numbers: read digit by digit
+# Phone, order and room numbers, read digit by digit, 1 as yao1 (幺) as Chinese says it in codes:
+# a run of seven digits or more, or three or more after a word that names a code.
+_DIGIT_BY_DIGIT = re.compile(r"\d{7,}|(?<=房间|房号|号码|尾号|密码|证码|车次|航班|编号|工号|学号|号是|码是)\d{3,}")
+_CODE_DIGITS = "零幺二三四五六七八九"
+# 二 said 两 as a count before a measure word (两个, 两点, 两天), not within a number (十二个, 二十),
+# after 第 (第二天) or in a decimal (三点二); 两点 also before the minutes of a clock time.
+_TWO_AS_COUNT = re.compile(
+    r"(?<![零一二三四五六七八九十百千万亿第点])二(?=个|位|次|天|本|张|瓶|块|件|条|只|双|斤|岁|口|杯|碗|份|套|辆|台|部|种"
+    r"|遍|趟|句|声|周|倍|分钟|小时|公里|千|万|亿|年(?!级)|点(?![零一二三四五六七八九十])|点[零一二三四五六七八九十]+分)")
+_HAN_NUMERALS = "零一二三四五六七八九十"
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:[-'][A-Za-z]+)*")
 _DIGIT_NAMES = "零一二三四五六七八九"
 _SYLLABLE = re.compile(r"([a-z]+)([1-5])")
@@ -81,7 +98,7 @@ _SYLLABIC_NASALS = {"n": "en", "ng": "en", "m": "en", "hm": "en"}  # 嗯 and fri
 
 def _clock(match: re.Match[str]) -> str:
     hours, minutes = int(match.group(1)), int(match.group(2))
-    return f"{hours}点" + ("整" if minutes == 0 else f"零{minutes}分" if minutes < 10 else f"{minutes}分")
+    return f"{'两' if hours == 2 else hours}点" + ("整" if minutes == 0 else f"零{minutes}分" if minutes < 10 else f"{minutes}分")
 
 
 def _money(match: re.Match[str]) -> str:
@@ -110,10 +127,11 @@ def normalise(text: str) -> str:
     text = text.translate(_FULL_WIDTH)
     text = write_times(text)
     text = _MONEY.sub(_money, text)
-    text = _LONG_DIGITS.sub(lambda m: "".join(_DIGIT_NAMES[int(d)] for d in m.group()), text)
+    text = _DIGIT_BY_DIGIT.sub(lambda m: "".join(_CODE_DIGITS[int(d)] for d in m.group()), text)
     text = str(cn2an.transform(text, "an2cn"))
     # A leading zero cn2an leaves (08分) and any digit it did not place.
     text = re.sub(r"\d", lambda m: _DIGIT_NAMES[int(m.group())], text)
+    text = _TWO_AS_COUNT.sub("两", text)
     return _LATIN_WORD.sub(_latin, text)
 
 
@@ -128,10 +146,11 @@ def syllables(text: str) -> list[str]:
 
     for phrase, reading in PHRASE_READINGS.items():
         text = text.replace(phrase, reading.replace(" ", ""))
+    text = _SURNAME.sub(lambda m: SURNAME_READINGS[m.group()], text)
     text = _PARTICLE_DE.sub("de5", _MUST.sub("dei3", text))
+    items = lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True, errors="default", tone_sandhi=True)
     result: list[str] = []
-    for item in lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True, errors="default",
-                            tone_sandhi=True):
+    for item in _tone_rules(text, items):
         # What is not Han comes back as it is: the readings :func:`normalise` wrote, and marks.
         for unit in _SYLLABLE_OR_MARK.finditer(item):
             if _SYLLABLE.fullmatch(unit.group()):
@@ -141,6 +160,64 @@ def syllables(text: str) -> list[str]:
     while result and result[-1] == BREAK:
         result.pop()
     return result
+
+
+_SURNAME = re.compile(rf"(?<=姓)[{''.join(SURNAME_READINGS)}]|[{''.join(SURNAME_READINGS)}](?={'|'.join(TITLES)})")
+_PYPINYIN_HAN = re.compile(r"[\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# 一 keeps its first tone (yi1) in a number or an ordinal: after these (十一, 第一, 初一, 星期一, 唯一)
+# and before a numeral or a word that makes it an ordinal (一二三, 一月, 一号, 一楼).
+_YI_AFTER = "第初期周零一二三四五六七八九十唯统之专"
+_YI_BEFORE = _HAN_NUMERALS + "月号楼"
+
+
+def _characters(text: str, items: Sequence[str]) -> list[str] | None:
+    """The character of ``text`` each item of pypinyin's ``items`` reads ("" for the items of
+    text it left as it was: marks and the readings :func:`normalise` wrote), or None if they do
+    not line up."""
+    characters: list[str] = []
+    position = 0
+    for item in items:
+        if position < len(text) and _PYPINYIN_HAN.match(text, position):
+            characters.append(text[position])
+            position += 1
+        elif text.startswith(item, position):
+            characters.append("")
+            position += len(item)
+        else:
+            return None
+    return characters if position == len(text) else None
+
+
+def _tone(item: str) -> str:
+    return item[-1] if _SYLLABLE.fullmatch(item) else ""
+
+
+def _tone_rules(text: str, items: list[str]) -> list[str]:
+    """pypinyin's syllables with the tone changes it misses: 一 by what follows (its own rule
+    leaves 一天 yi1 and 十一点 yi4), and a doubled word's neutral second syllable."""
+    characters = _characters(text, items)
+    if characters is None:
+        return items
+    result = list(items)
+    for index, character in enumerate(characters):
+        before = characters[index - 1] if index else ""
+        after = characters[index + 1] if index + 1 < len(characters) else ""
+        if character == "一" and items[index].startswith("yi"):
+            ordinal = "".join(characters[index + 1:index + 3]) == "年级"  # 一年级: the first year
+            result[index] = "yi1" if ordinal else _yi(before, after, _tone(items[index + 1]) if after else "")
+        elif character and character == before and character in NEUTRAL_WHEN_DOUBLED:
+            result[index] = items[index][:-1] + "5"
+    return result
+
+
+def _yi(before: str, after: str, next_tone: str) -> str:
+    """The reading of 一 between the characters ``before`` and ``after`` ("" for none)."""
+    if (before in _YI_AFTER and before or after in _YI_BEFORE and after
+            or before == "万" and after not in ("千", "百")):
+        return "yi1"  # a numeral or an ordinal (十一点, 第一, 一月), or 万一
+    if before and before == after:
+        return "yi5"  # between a doubled verb: 看一看
+    return {"4": "yi2", "1": "yi4", "2": "yi4", "3": "yi4"}.get(next_tone, "yi1")
 
 
 @dataclass(frozen=True)

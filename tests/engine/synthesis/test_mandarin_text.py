@@ -22,7 +22,7 @@ from engine.synthesis.mandarin_text import (
     ("打折50%", "打折百分之五十"),
     ("二〇二四年", "二〇二四年"),
     ("2024年3月5日", "二零二四年三月五日"),
-    ("电话13812345678", "电话一三八一二三四五六七八"),
+    ("电话13812345678", "电话幺三八幺二三四五六七八"),  # 1 as yao1 in a code
     ("他是CEO", "他是xi1yi4ou1"),
     ("OK，就这么定了", "ou1kei1，就这么定了"),
     ("ＶＩＰ卡", "wei1ai4pi4卡"),  # full-width letters read as the half-width ones
@@ -73,3 +73,67 @@ def test_a_clips_pace_counts_only_its_han_characters():
 ])
 def test_polyphones_are_read_in_context(text, said):
     assert syllables(normalise(text)) == said
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("奶奶", ["nai3", "nai5"]),  # pypinyin: nai3 nai3
+    ("妈妈说", ["ma1", "ma5", "shuo1"]),
+    ("叔叔好", ["shu1", "shu5", "hao3"]),
+    ("你看看", ["ni3", "kan4", "kan5"]),  # a doubled verb too
+    ("看一看", ["kan4", "yi5", "kan4"]),
+    ("宝贝", ["bao3", "bei4"]),  # nothing doubled, nothing changed
+])
+def test_a_doubled_kinship_noun_or_verb_has_a_neutral_second_syllable(text, said):
+    assert syllables(normalise(text)) == said
+
+
+@pytest.mark.parametrize(("text", "yi"), [
+    ("一天", "yi4"), ("一样", "yi2"), ("一起", "yi4"), ("一个", "yi2"),  # by the next tone
+    ("十一点", "yi1"), ("第一名", "yi1"), ("双十一", "yi1"), ("1998年", "yi1"),  # in a number
+    ("一月", "yi1"), ("一楼", "yi1"), ("一年级", "yi1"), ("星期一见", "yi1"),  # an ordinal
+    ("唯一的", "yi1"), ("万一他来了", "yi1"), ("统一", "yi1"),  # the end of a word
+])
+def test_yi_is_read_by_its_place(text, yi):
+    said = syllables(normalise(text))
+    assert [unit for unit in said if unit.startswith("yi")][0] == yi
+
+
+@pytest.mark.parametrize(("text", "spoken"), [
+    ("下午2点", "下午两点"),
+    ("2:30", "两点三十分"),
+    ("2点15分", "两点十五分"),
+    ("2个人", "两个人"),
+    ("2年", "两年"),
+    ("2.5公里", "二点五公里"),  # a decimal
+    ("12点", "十二点"),  # within a number
+    ("第2天", "第二天"),  # an ordinal
+    ("2年级", "二年级"),
+    ("2月2号", "二月二号"),  # a date
+])
+def test_two_is_liang_as_a_count(text, spoken):
+    assert normalise(text) == spoken
+
+
+@pytest.mark.parametrize(("text", "spoken"), [
+    ("13812345678", "幺三八幺二三四五六七八"),
+    ("房间1203", "房间幺二零三"),
+    ("尾号0571", "尾号零五七幺"),
+    ("1203个", "一千二百零三个"),  # a count is a number
+])
+def test_codes_are_read_digit_by_digit_with_yao(text, spoken):
+    assert normalise(text) == spoken
+
+
+@pytest.mark.parametrize(("text", "surname"), [
+    ("单老师", "shan4"), ("姓单", "shan4"), ("曾经理", "zeng1"), ("查先生", "zha1"),
+    ("区阿姨", "ou1"), ("朴小姐", "piao2"), ("仇大哥", "qiu2"), ("解医生", "xie4"),
+])
+def test_a_polyphone_surname_is_read_as_a_name_where_the_text_shows_one(text, surname):
+    assert surname in syllables(normalise(text))
+
+
+@pytest.mark.parametrize(("text", "reading"), [
+    ("简单", "dan1"), ("曾经", "ceng2"), ("查一下", "cha2"), ("地区", "qu1"), ("解决", "jie3"),
+])
+def test_the_same_characters_elsewhere_keep_their_usual_reading(text, reading):
+    assert reading in syllables(normalise(text))
