@@ -8417,6 +8417,281 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>{what}: a budget is a whole number of at least 1 {units}, got {limit} {unit}</source>
         <translation>{what}：长度预算必须是至少为 1 的整数（单位 {units}），收到的是 {limit} {unit}</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>{folder}: no such cast library folder</source>
+        <translation>{folder}：没有这个演员库文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder}: no such cast library folder (make one with dubstudio cast add)</source>
+        <translation>{folder}：没有这个演员库文件夹（可用 dubstudio cast add 创建）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder} is not a cast library: it has no {file}</source>
+        <translation>{folder} 不是演员库：其中没有 {file}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is damaged: {error}</source>
+        <translation>{file} 已损坏：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is not a DubStudio cast library</source>
+        <translation>{file} 不是 DubStudio 演员库</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}: bad version {value}</source>
+        <translation>{file}：版本号无效 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is version {version}, written by a newer DubStudio (this one reads up to {readable}); update DubStudio</source>
+        <translation>{file} 是第 {version} 版，由更新版本的 DubStudio 写入（本版本最多读取第 {readable} 版）；请更新 DubStudio</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is damaged: no list of characters</source>
+        <translation>{file} 已损坏：没有角色列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: the voiceprints {file} cannot be read ({error})</source>
+        <translation>{where}：无法读取声纹 {file}（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: the voiceprints {file} are damaged</source>
+        <translation>{where}：声纹 {file} 已损坏</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>someone else</source>
+        <translation>其他人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the cast library {folder} is being written by {holder}; waited {seconds:.0f} s, try again later</source>
+        <translation>演员库 {folder} 正由 {holder} 写入；已等待 {seconds:.0f} 秒，请稍后再试</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} has no voice clip to save to the cast library</source>
+        <translation>{name} 没有可保存到演员库的参考音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}&apos;s clip {file} cannot be read: {error}</source>
+        <translation>无法读取 {name} 的参考音频 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no character {name}</source>
+        <translation>项目中没有角色 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the cast library has no character {name}</source>
+        <translation>演员库中没有角色 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} has no clip in the cast library {folder}</source>
+        <translation>{name} 在演员库 {folder} 中没有参考音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the cast library {folder} no longer has {name}</source>
+        <translation>演员库 {folder} 中已不再有 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project already has a character called {name}</source>
+        <translation>项目中已有名为 {name} 的角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the cast library&apos;s clip {file} cannot be read: {error}</source>
+        <translation>无法读取演员库的参考音频 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>line id {id} already exists</source>
+        <translation>台词 ID {id} 已存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no character with id {id}</source>
+        <translation>没有 ID 为 {id} 的角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>EditLine needs at least one field to change</source>
+        <translation>EditLine 至少需要修改一个字段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line text must be a string</source>
+        <translation>台词文本必须是文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fit must be true, false or none (the project default)</source>
+        <translation>fit 必须是 true、false 或 none（使用项目默认值）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a line&apos;s instruction must be text</source>
+        <translation>台词的演绎提示必须是文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a line&apos;s source text must be a string</source>
+        <translation>台词的原文必须是文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>draft must be true or false</source>
+        <translation>draft 必须是 true 或 false</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a character needs a name</source>
+        <translation>角色需要一个名字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a character named {name} already exists</source>
+        <translation>名为 {name} 的角色已存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>character id {id} already exists</source>
+        <translation>角色 ID {id} 已存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>characters have no field(s) {fields}</source>
+        <translation>角色没有这些字段：{fields}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>EditCharacter needs at least one field to change</source>
+        <translation>EditCharacter 至少需要修改一个字段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown project setting(s): {names}</source>
+        <translation>未知的项目设置：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the title must be text</source>
+        <translation>标题必须是文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the lines must be next to each other in the script</source>
+        <translation>这些台词在剧本中必须相邻</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a line is split inside its text: both parts need words</source>
+        <translation>台词要在文本内部拆分：拆出的两部分都需要有文字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>merging needs at least two lines</source>
+        <translation>合并至少需要两条台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>there is nothing to find: type the text to replace</source>
+        <translation>没有要查找的内容：请输入要替换的文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a character cannot be merged into itself</source>
+        <translation>角色不能合并到自身</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>choose the lines that go to the new character</source>
+        <translation>请选择要归给新角色的台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} of the chosen lines are not {name}&apos;s</source>
+        <translation>所选台词中有 {count} 条不属于 {name}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>v{version} line {number}</source>
+        <translation>v{version} 第 {number} 条台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: cannot read time {value} (expected HH:MM:SS,mmm)</source>
+        <translation>{where}：无法读取时间 {value}（应为 HH:MM:SS,mmm）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v1 &apos;characters&apos; must be an object keyed by character name</source>
+        <translation>v1 的 &apos;characters&apos; 必须是以角色名为键的对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v1 character {name} must be an object</source>
+        <translation>v1 角色 {name} 必须是对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v{version} line {number} must be an object</source>
+        <translation>v{version} 第 {number} 条台词必须是对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v{version} line {number}: &apos;takes&apos; must be a list</source>
+        <translation>v{version} 第 {number} 条台词：&apos;takes&apos; 必须是列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v{version} line {number}: &apos;takes&apos; must be a list of objects</source>
+        <translation>v{version} 第 {number} 条台词：&apos;takes&apos; 必须是对象列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v{version} &apos;{key}&apos; must be an object</source>
+        <translation>v{version} 的 &apos;{key}&apos; 必须是对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v{version} &apos;{key}&apos; must be a list</source>
+        <translation>v{version} 的 &apos;{key}&apos; 必须是列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>v{version} &apos;{key}&apos; must be a list of objects</source>
+        <translation>v{version} 的 &apos;{key}&apos; 必须是对象列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>project.json has no valid schema_version (found {value})</source>
+        <translation>project.json 没有有效的 schema_version（读到的是 {value}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>project.json has schema {schema}, but this DubStudio reads up to {readable}; update DubStudio to open it</source>
+        <translation>project.json 的架构版本为 {schema}，而本版本 DubStudio 最多读取 {readable}；请更新 DubStudio 后再打开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>migrating schema {version} -&gt; {next} failed: {error}</source>
+        <translation>将架构版本 {version} 升级到 {next} 失败：{error}</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

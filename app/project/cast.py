@@ -143,33 +143,33 @@ def open_library(root: str | Path) -> CastLibrary:
     root = Path(root).absolute()
     path = root / LIBRARY_FILE
     if not root.is_dir():
-        raise CastLibraryError(f"{root}: no such cast library folder (make one with dubstudio cast add)")
+        raise CastLibraryError(Phrase(phrases.NO_CAST_FOLDER_MAKE_ONE, folder=root))
     if not path.exists():
-        raise CastLibraryError(f"{root} is not a cast library: it has no {LIBRARY_FILE}")
+        raise CastLibraryError(Phrase(phrases.NOT_A_CAST_LIBRARY_FOLDER, folder=root, file=LIBRARY_FILE))
     try:
         data = json.loads(files.read_text_file(path))
     except files.FileError as error:
-        raise CastLibraryError(f"{path}: {error.message}") from None
+        raise CastLibraryError(Phrase(phrases.AT_FILE, where=path, problem=error.message)) from None
     except ValueError as error:
-        raise CastLibraryError(f"{path} is damaged: {error}") from None
+        raise CastLibraryError(Phrase(phrases.CAST_FILE_DAMAGED, file=path, error=str(error))) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CastLibraryError(f"{path} is not a DubStudio cast library")
+        raise CastLibraryError(Phrase(phrases.NOT_A_CAST_LIBRARY, file=path))
     version = data.get("version")
     if not isinstance(version, int) or version < 1:
-        raise CastLibraryError(f"{path}: bad version {version!r}")
+        raise CastLibraryError(Phrase(phrases.CAST_BAD_VERSION, file=path, value=repr(version)))
     if version > VERSION:
-        raise CastLibraryError(f"{path} is version {version}, written by a newer DubStudio (this one reads up to "
-                               f"{VERSION}); update DubStudio", ErrorCode.CAST_TOO_NEW)
+        raise CastLibraryError(Phrase(phrases.CAST_TOO_NEW, file=path, version=version, readable=VERSION),
+                               ErrorCode.CAST_TOO_NEW)
     entries = data.get("characters")
     if not isinstance(entries, list):
-        raise CastLibraryError(f"{path} is damaged: no list of characters")
+        raise CastLibraryError(Phrase(phrases.CAST_NO_CHARACTERS, file=path))
     return CastLibrary(root, [_member_from_dict(root, entry, f"{path}: characters[{index}]")
                               for index, entry in enumerate(entries)])
 
 
 def _member_from_dict(root: Path, entry: object, where: str) -> CastMember:
     if not isinstance(entry, dict):
-        raise CastLibraryError(f"{where}: expected an object")
+        raise CastLibraryError(Phrase(phrases.EXPECTED_OBJECT, where=where))
     try:
         character = character_from_dict(entry.get("character"), where)
     except ProjectError as error:
@@ -179,9 +179,10 @@ def _member_from_dict(root: Path, entry: object, where: str) -> CastMember:
         with files.open_regular_file(prints_path) as handle:
             prints = np.load(handle, allow_pickle=False)
     except (OSError, ValueError) as error:
-        raise CastLibraryError(f"{where}: the voiceprints {prints_path} cannot be read ({error})") from None
+        raise CastLibraryError(Phrase(phrases.VOICEPRINTS_UNREADABLE, where=where, file=prints_path,
+                                                error=str(error))) from None
     if prints.ndim != 2 or not np.all(np.isfinite(prints)):
-        raise CastLibraryError(f"{where}: the voiceprints {prints_path} are damaged")
+        raise CastLibraryError(Phrase(phrases.VOICEPRINTS_DAMAGED, where=where, file=prints_path))
     sources = entry.get("sources", [])
     return CastMember(character, prints.astype(np.float32), str(entry.get("encoder", "")), str(entry.get("added", "")),
                       str(entry.get("updated", "")), [str(s) for s in sources] if isinstance(sources, list) else [])
@@ -210,7 +211,7 @@ def writing(root: str | Path, program: str, *, create: bool = False, wait_s: flo
     if create:
         ensure_dir(root)
     elif not root.is_dir():
-        raise CastLibraryError(f"{root}: no such cast library folder")
+        raise CastLibraryError(Phrase(phrases.NO_CAST_FOLDER, folder=root))
     deadline = time.monotonic() + wait_s
     while True:
         try:
@@ -218,8 +219,9 @@ def writing(root: str | Path, program: str, *, create: bool = False, wait_s: flo
             break
         except ProjectLockedError as error:
             if time.monotonic() >= deadline:
-                raise CastLibraryError(f"the cast library {root} is being written by {error.holder or 'someone else'}; "
-                                       f"waited {wait_s:.0f} s, try again later", ErrorCode.CAST_LOCKED) from None
+                raise CastLibraryError(Phrase(phrases.CAST_LOCKED, folder=root,
+                                              holder=error.holder or Phrase(phrases.SOMEONE_ELSE), seconds=wait_s),
+                                       ErrorCode.CAST_LOCKED) from None
             time.sleep(_POLL_S)
     try:
         library = CastLibrary(root) if create and not (root / LIBRARY_FILE).exists() else open_library(root)
@@ -246,11 +248,12 @@ def character_audio(project: Project, character: Character) -> tuple[np.ndarray,
     """The character's clip as trimmed in the project (mono float32, its own rate)."""
     path = project.clip_path(character)
     if path is None:
-        raise CastLibraryError(f"{character.name} has no voice clip to save to the cast library", ErrorCode.NO_CLIP)
+        raise CastLibraryError(Phrase(phrases.NO_CLIP_TO_SAVE, name=character.name), ErrorCode.NO_CLIP)
     try:
         audio, rate = read_audio(path)
     except (files.FileError, AudioError) as error:
-        raise CastLibraryError(f"{character.name}'s clip {path} cannot be read: {error}", ErrorCode.CLIP_MISSING) from None
+        raise CastLibraryError(Phrase(phrases.CLIP_UNREADABLE, name=character.name, file=path, error=str(error)),
+                               ErrorCode.CLIP_MISSING) from None
     start = int(character.clip_start * rate)
     stop = len(audio) if character.clip_end is None else int(character.clip_end * rate)
     return audio[start:stop], rate
@@ -302,7 +305,7 @@ def _chosen(project: Project, character_ids: Sequence[str] | None) -> list[Chara
     for wanted in character_ids:
         found = next((c for c in project.characters if c.id == wanted), None) or project.character_by_name(wanted)
         if found is None:
-            raise CastLibraryError(f"the project has no character {wanted!r}", ErrorCode.UNKNOWN_ID)
+            raise CastLibraryError(Phrase(phrases.NO_SUCH_PROJECT_CHARACTER, name=repr(wanted)), ErrorCode.UNKNOWN_ID)
         chosen.append(found)
     return chosen
 
@@ -311,7 +314,7 @@ def remove_member(library: CastLibrary, name: str) -> None:
     """Take the character called ``name`` out of the library (its clip and voiceprints too)."""
     member = library.member(name)
     if member is None:
-        raise CastLibraryError(f"the cast library has no character {name!r}", ErrorCode.UNKNOWN_ID)
+        raise CastLibraryError(Phrase(phrases.NO_SUCH_CAST_MEMBER, name=repr(name)), ErrorCode.UNKNOWN_ID)
     library.members.remove(member)
     clip = library.clip_path(member)
     if clip is not None:
@@ -384,7 +387,7 @@ def member_changes(library: CastLibrary, member: CastMember, copy_clip: Callable
     transcript and clip (copied into the project by ``copy_clip``; E_CAST_LIBRARY without one)."""
     source = library.clip_path(member)
     if source is None:
-        raise CastLibraryError(f"{member.character.name} has no clip in the cast library {library.root}",
+        raise CastLibraryError(Phrase(phrases.NO_CLIP_IN_CAST, name=member.character.name, folder=library.root),
                                ErrorCode.NO_CLIP)
     cast = member.character
     return {"name": cast.name, "colour": cast.colour, "settings": cast.settings, "transcript": cast.transcript,
@@ -457,10 +460,10 @@ def accept_offer(project: Project, offer: CastOffer) -> dict[str, Any]:
     library = open_library(offer.library)
     member = library.member(offer.member_name)
     if member is None:
-        raise CastLibraryError(f"the cast library {offer.library} no longer has {offer.member_name}",
+        raise CastLibraryError(Phrase(phrases.CAST_NO_LONGER_HAS, folder=offer.library, name=offer.member_name),
                                ErrorCode.UNKNOWN_ID)
     if project.character_by_name(member.character.name) is not None:
-        raise CastLibraryError(f"the project already has a character called {member.character.name}",
+        raise CastLibraryError(Phrase(phrases.CHARACTER_NAME_TAKEN, name=member.character.name),
                                ErrorCode.INVALID_VALUE)
     return member_changes(library, member, clip_copier(project))
 
@@ -504,7 +507,7 @@ def clip_copier(project: Project, made: list[Path] | None = None) -> Callable[[P
         try:
             data = files.read_regular_file(source)
         except files.FileError as error:
-            raise CastLibraryError(f"the cast library's clip {source} cannot be read: {error.message}") from None
+            raise CastLibraryError(Phrase(phrases.CAST_CLIP_UNREADABLE, file=source, error=error.message)) from None
         voices = ensure_dir(project.voices_dir, inside=project.root)
         target = atomic_write_bytes(unique_path(voices, stem, source.suffix or ".wav"), data, inside=project.root)
         if made is not None:

@@ -76,8 +76,8 @@ class UnknownIdError(ProjectError, KeyError):
 
     default_code = ErrorCode.UNKNOWN_ID
 
-    def __str__(self) -> str:  # KeyError would repr() the message
-        return Exception.__str__(self)
+    def __str__(self) -> str:  # KeyError would repr() the message; a phrase stays a coded phrase
+        return ProjectError.__str__(self) if isinstance(self.message, Phrase) else Exception.__str__(self)
 
 
 class InvalidValueError(ProjectError, ValueError):

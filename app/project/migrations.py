@@ -33,7 +33,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from app.project import phrases
 from app.project.errors import MigrationError, ProjectFileError, SchemaTooNewError
+from app.project.phrases import Phrase
 
 JsonDict = dict[str, Any]
 
@@ -57,7 +59,7 @@ def _v1_time(value: object, where: str) -> float | None:
                 + int(seconds)
                 + (int(millis.ljust(3, "0")) / 1000 if millis else 0.0)
             )
-    raise MigrationError(f"{where}: cannot read time {value!r} (expected HH:MM:SS,mmm)")
+    raise MigrationError(Phrase(phrases.OLD_TIME_UNREADABLE, where=where, value=repr(value)))
 
 
 def _new_id() -> str:
@@ -84,13 +86,13 @@ def migrate_v1_to_v2(data: JsonDict) -> JsonDict:
 def _v1_characters(characters_in: object) -> tuple[list[JsonDict], dict[str, str]]:
     """v1's characters (an object keyed by name) as v2's list, and their ids by folded name."""
     if not isinstance(characters_in, dict):
-        raise MigrationError("v1 'characters' must be an object keyed by character name")
+        raise MigrationError(Phrase(phrases.V1_CHARACTERS_NOT_OBJECT))
     characters: list[JsonDict] = []
     ids_by_name: dict[str, str] = {}
     for n, (name, spec) in enumerate(characters_in.items()):
         spec = spec or {}
         if not isinstance(spec, dict):
-            raise MigrationError(f"v1 character {name!r} must be an object")
+            raise MigrationError(Phrase(phrases.V1_CHARACTER_NOT_OBJECT, name=repr(name)))
         char_id = _new_id()
         ids_by_name[name.casefold()] = char_id
         characters.append(
@@ -141,7 +143,7 @@ def _v1_speaker(speaker: str, characters: list[JsonDict], ids_by_name: dict[str,
 def _v1_line(n: int, line: object, characters: list[JsonDict], ids_by_name: dict[str, str]) -> JsonDict:
     """The v1 line at index ``n`` as a v2 line, with its take (if any) listed."""
     if not isinstance(line, dict):
-        raise MigrationError(f"v1 line {n + 1} must be an object")
+        raise MigrationError(Phrase(phrases.OLD_LINE_NOT_OBJECT, version=1, number=n + 1))
     speaker_id = _v1_speaker(line.get("speaker") or "", characters, ids_by_name)
     takes: list[JsonDict] = []
     chosen = None
@@ -164,8 +166,8 @@ def _v1_line(n: int, line: object, characters: list[JsonDict], ids_by_name: dict
         "order": n + 1,
         "character": speaker_id,
         "text": line.get("text", ""),
-        "start": _v1_time(line.get("start"), f"v1 line {n + 1}"),
-        "end": _v1_time(line.get("end"), f"v1 line {n + 1}"),
+        "start": _v1_time(line.get("start"), Phrase(phrases.OLD_LINE, version=1, number=n + 1)),
+        "end": _v1_time(line.get("end"), Phrase(phrases.OLD_LINE, version=1, number=n + 1)),
         "status": "done" if takes else "not_rendered",
         "error": "",
         "takes": takes,
@@ -185,14 +187,14 @@ def migrate_v2_to_v3(data: JsonDict) -> JsonDict:
     current.setdefault("guide_audio", None)
     lines = current.get("lines") or []
     if not isinstance(lines, list):
-        raise MigrationError("v2 'lines' must be a list")
+        raise MigrationError(Phrase(phrases.OLD_KEY_NOT_LIST, version=2, key="lines"))
     upgraded: list[JsonDict] = []
     for n, line in enumerate(lines):
         if not isinstance(line, dict):
-            raise MigrationError(f"v2 line {n + 1} must be an object")
+            raise MigrationError(Phrase(phrases.OLD_LINE_NOT_OBJECT, version=2, number=n + 1))
         takes = line.get("takes") or []
         if not isinstance(takes, list):
-            raise MigrationError(f"v2 line {n + 1}: 'takes' must be a list")
+            raise MigrationError(Phrase(phrases.OLD_TAKES_NOT_LIST, version=2, number=n + 1))
         new_takes = [
             {**take, "fit": None, "loudness_lufs": None, "true_peak_dbtp": None} if isinstance(take, dict) else take
             for take in takes
@@ -209,18 +211,18 @@ def migrate_v3_to_v4(data: JsonDict) -> JsonDict:
     current = dict(data)
     settings = current.get("settings") or {}
     if not isinstance(settings, dict):
-        raise MigrationError("v3 'settings' must be an object")
+        raise MigrationError(Phrase(phrases.OLD_KEY_NOT_OBJECT, version=3, key="settings"))
     current["settings"] = {**settings, "qa": dict(V4_QA_DEFAULTS)}
     lines = current.get("lines") or []
     if not isinstance(lines, list):
-        raise MigrationError("v3 'lines' must be a list")
+        raise MigrationError(Phrase(phrases.OLD_KEY_NOT_LIST, version=3, key="lines"))
     upgraded: list[JsonDict] = []
     for n, line in enumerate(lines):
         if not isinstance(line, dict):
-            raise MigrationError(f"v3 line {n + 1} must be an object")
+            raise MigrationError(Phrase(phrases.OLD_LINE_NOT_OBJECT, version=3, number=n + 1))
         takes = line.get("takes") or []
         if not isinstance(takes, list) or not all(isinstance(t, dict) for t in takes):
-            raise MigrationError(f"v3 line {n + 1}: 'takes' must be a list of objects")
+            raise MigrationError(Phrase(phrases.OLD_TAKES_NOT_OBJECTS, version=3, number=n + 1))
         upgraded.append({**line, "takes": [{**take, "qa": None} for take in takes]})
     current["lines"] = upgraded
     return current
@@ -242,7 +244,7 @@ def migrate_v4_to_v5(data: JsonDict) -> JsonDict:
     current = dict(data)
     lines = current.get("lines") or []
     if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
-        raise MigrationError("v4 'lines' must be a list of objects")
+        raise MigrationError(Phrase(phrases.OLD_KEY_NOT_OBJECTS, version=4, key="lines"))
     current["lines"] = [{**line, "speed": None, "instruction": None} for line in lines]
     return current
 
@@ -263,10 +265,10 @@ def migrate_v5_to_v6(data: JsonDict) -> JsonDict:
     current = dict(data)
     settings = current.get("settings") or {}
     if not isinstance(settings, dict):
-        raise MigrationError("v5 'settings' must be an object")
+        raise MigrationError(Phrase(phrases.OLD_KEY_NOT_OBJECT, version=5, key="settings"))
     qa = settings.get("qa") or {}
     if not isinstance(qa, dict):
-        raise MigrationError("v5 'settings.qa' must be an object")
+        raise MigrationError(Phrase(phrases.OLD_KEY_NOT_OBJECT, version=5, key="settings.qa"))
     moved = {name: V6_QA_DEFAULTS[name] if qa.get(name, V4_QA_DEFAULTS.get(name)) == V4_QA_DEFAULTS.get(name)
              else qa[name] for name in V6_QA_DEFAULTS}
     current["settings"] = {**settings, "qa": {**qa, **moved}}
@@ -284,7 +286,7 @@ def schema_version_of(data: JsonDict) -> int:
     """The schema version a loaded ``project.json`` declares (v1 called the key ``version``)."""
     version = data.get("schema_version", data.get("version"))
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise ProjectFileError(f"project.json has no valid schema_version (found {version!r})")
+        raise ProjectFileError(Phrase(phrases.NO_SCHEMA_VERSION, value=repr(version)))
     return version
 
 
@@ -295,10 +297,7 @@ def migrate(data: JsonDict) -> tuple[JsonDict, int]:
     """
     start = schema_version_of(data)
     if start > CURRENT_SCHEMA:
-        raise SchemaTooNewError(
-            f"project.json has schema {start}, but this DubStudio reads up to {CURRENT_SCHEMA}; "
-            "update DubStudio to open it"
-        )
+        raise SchemaTooNewError(Phrase(phrases.SCHEMA_TOO_NEW, schema=start, readable=CURRENT_SCHEMA))
     current = copy.deepcopy(data)
     for version in range(start, CURRENT_SCHEMA):
         step = MIGRATIONS[version - 1]
@@ -307,6 +306,7 @@ def migrate(data: JsonDict) -> tuple[JsonDict, int]:
         except MigrationError:
             raise
         except Exception as error:  # a bad old file: say which step broke, keep the cause
-            raise MigrationError(f"migrating schema {version} -> {version + 1} failed: {error}") from error
+            raise MigrationError(Phrase(phrases.MIGRATION_FAILED, version=version, next=version + 1,
+                                        error=str(error))) from error
         current["schema_version"] = version + 1
     return current, start

@@ -124,9 +124,9 @@ class AddLines(Command):
         for line in self.lines:
             check_id(line.id, "line id")
             if line.id in existing:
-                raise InvalidValueError(f"line id {line.id} already exists")
+                raise InvalidValueError(Phrase(phrases.LINE_ID_TAKEN, id=line.id))
             if line.character_id is not None and line.character_id not in known:
-                raise UnknownIdError(f"no character with id {line.character_id!r}")
+                raise UnknownIdError(Phrase(phrases.NO_CHARACTER_WITH_ID, id=repr(line.character_id)))
             validate_line(line, "line")
         project.characters.extend(self.characters)
         if self.by_time:
@@ -301,7 +301,7 @@ class EditLine(Command):
             if v is not _UNSET
         }
         if not self.new:
-            raise InvalidValueError("EditLine needs at least one field to change")
+            raise InvalidValueError(Phrase(phrases.EDIT_LINE_NOTHING))
         self.old: dict[str, Any] = {}
         self.typing = typing
         template = {"text": phrases.EDIT_TEXT, "character_id": phrases.CHANGE_CHARACTER, "fit": phrases.FIT_TO_SLOT,
@@ -317,15 +317,15 @@ class EditLine(Command):
         if self.new.get("character_id") is not None:
             project.character(self.new["character_id"])
         if "text" in self.new and not isinstance(self.new["text"], str):
-            raise InvalidValueError("line text must be a string")
+            raise InvalidValueError(Phrase(phrases.LINE_TEXT_NOT_TEXT))
         if "fit" in self.new and self.new["fit"] not in (True, False, None):
-            raise InvalidValueError("fit must be true, false or none (the project default)")
+            raise InvalidValueError(Phrase(phrases.BAD_LINE_FIT))
         if self.new.get("instruction") is not None and not isinstance(self.new["instruction"], str):
-            raise InvalidValueError("a line's instruction must be text")
+            raise InvalidValueError(Phrase(phrases.INSTRUCTION_NOT_TEXT))
         if "source_text" in self.new and not isinstance(self.new["source_text"], str):
-            raise InvalidValueError("a line's source text must be a string")
+            raise InvalidValueError(Phrase(phrases.SOURCE_TEXT_NOT_TEXT))
         if "draft" in self.new and not isinstance(self.new["draft"], bool):
-            raise InvalidValueError("draft must be true or false")
+            raise InvalidValueError(Phrase(phrases.BAD_DRAFT))
         if not self.old:
             self.old = {k: getattr(line, k) for k in self.new}
         for key, value in self.new.items():
@@ -407,11 +407,11 @@ class ChooseTake(Command):
 
 def _check_character_name(project: Project, name: str, own_id: str | None) -> None:
     if not isinstance(name, str) or not name.strip():
-        raise InvalidValueError("a character needs a name")
+        raise InvalidValueError(Phrase(phrases.CHARACTER_WITHOUT_NAME))
     other = project.character_by_name(name)
     if other is not None and other.id != own_id:
         # Importers match speakers to characters by name, so names must be unique.
-        raise InvalidValueError(f"a character named {name.strip()!r} already exists")
+        raise InvalidValueError(Phrase(phrases.CHARACTER_NAME_EXISTS, name=repr(name.strip())))
 
 
 class AddCharacter(Command):
@@ -424,7 +424,7 @@ class AddCharacter(Command):
 
     def do(self, project: Project) -> Change:
         if any(c.id == self.character.id for c in project.characters):
-            raise InvalidValueError(f"character id {self.character.id} already exists")
+            raise InvalidValueError(Phrase(phrases.CHARACTER_ID_TAKEN, id=self.character.id))
         _check_character_name(project, self.character.name, None)
         validate_character(self.character)
         index = len(project.characters) if self.index is None else self.index
@@ -476,9 +476,9 @@ class EditCharacter(Command):
     def __init__(self, character_id: str, **changes: Any) -> None:
         unknown = set(changes) - _CHARACTER_FIELDS
         if unknown:
-            raise InvalidValueError(f"characters have no field(s) {sorted(unknown)}")
+            raise InvalidValueError(Phrase(phrases.NO_CHARACTER_FIELDS, fields=str(sorted(unknown))))
         if not changes:
-            raise InvalidValueError("EditCharacter needs at least one field to change")
+            raise InvalidValueError(Phrase(phrases.EDIT_CHARACTER_NOTHING))
         self.character_id = character_id
         self.new = changes
         self.old: dict[str, Any] = {}
@@ -516,7 +516,7 @@ class EditProject(Command):
         known = {f.name for f in fields(ProjectSettings)}
         unknown = sorted(set(settings) - known)
         if unknown:
-            raise InvalidValueError(f"unknown project setting(s): {', '.join(unknown)}")
+            raise InvalidValueError(Phrase(phrases.UNKNOWN_SETTINGS, names=", ".join(unknown)))
         self.new: dict[str, Any] = dict(settings)
         if title is not _UNSET:
             self.new["title"] = title
@@ -527,7 +527,7 @@ class EditProject(Command):
         settings = {k: v for k, v in self.new.items() if k != "title"}
         replace(project.settings, **settings).validate()
         if "title" in self.new and not isinstance(self.new["title"], str):
-            raise InvalidValueError("the title must be text")
+            raise InvalidValueError(Phrase(phrases.TITLE_NOT_TEXT))
         self.old = {k: (project.title if k == "title" else getattr(project.settings, k)) for k in self.new}
         self._apply(project, self.new)
         return Change(frozenset(line.id for line in project.lines), project=True)
@@ -625,7 +625,7 @@ class _ReplaceLines(Command):
         old = project.lines_by_ids(self.old_ids)  # in script order
         self.index = project.index_of(old[0].id)
         if project.lines[self.index:self.index + len(old)] != old:
-            raise InvalidValueError("the lines must be next to each other in the script")
+            raise InvalidValueError(Phrase(phrases.LINES_NOT_ADJACENT))
         if not self.new:  # the first run makes them; a redo puts the same ones back
             self.new = self.make(project, old)
             for line in self.new:
@@ -654,7 +654,7 @@ class SplitLine(_ReplaceLines):
         (line,) = old
         first, second = line.text[:self.at].strip(), line.text[self.at:].strip()
         if not first or not second:
-            raise InvalidValueError("a line is split inside its text: both parts need words")
+            raise InvalidValueError(Phrase(phrases.SPLIT_NEEDS_WORDS))
         middle: float | None = None
         if line.start is not None and line.end is not None:
             share = len(first) / (len(first) + len(second))
@@ -670,7 +670,7 @@ class MergeLines(_ReplaceLines):
     def __init__(self, line_ids: Sequence[str]) -> None:
         super().__init__(line_ids, Phrase(phrases.MERGE_LINES, count=len(line_ids)))
         if len(line_ids) < 2:
-            raise InvalidValueError("merging needs at least two lines")
+            raise InvalidValueError(Phrase(phrases.MERGE_NEEDS_TWO))
 
     def make(self, project: Project, old: list[Line]) -> list[Line]:
         starts = [line.start for line in old if line.start is not None]
@@ -686,7 +686,7 @@ def replace_in_lines(project: Project, find: str, replacement: str, *, match_cas
     """Every occurrence of ``find`` in the lines' text (``line_ids``: only those) replaced, as one
     undoable edit ("Replace 'ship' in 2 lines"); None when no line has it."""
     if not find:
-        raise InvalidValueError("there is nothing to find: type the text to replace")
+        raise InvalidValueError(Phrase(phrases.NOTHING_TO_FIND))
     pattern = re.compile(re.escape(find), 0 if match_case else re.IGNORECASE)
     lines = project.lines if line_ids is None else project.lines_by_ids(line_ids)
     edits: list[Command] = []
@@ -713,7 +713,7 @@ class MergeCharacters(Command):
 
     def do(self, project: Project) -> Change:
         if self.kept_id == self.absorbed_id:
-            raise InvalidValueError("a character cannot be merged into itself")
+            raise InvalidValueError(Phrase(phrases.MERGE_INTO_ITSELF))
         project.character(self.kept_id)
         lines = [line.id for line in project.lines_of(project.character(self.absorbed_id).id)]
         self.parts = [AssignCharacter(lines, self.kept_id), RemoveCharacter(self.absorbed_id)]
@@ -736,10 +736,11 @@ class SplitCharacter(Command):
 
     def do(self, project: Project) -> Change:
         if not self.line_ids:
-            raise InvalidValueError("choose the lines that go to the new character")
+            raise InvalidValueError(Phrase(phrases.CHOOSE_LINES_TO_SPLIT))
         others = [line.id for line in project.lines_by_ids(self.line_ids) if line.character_id != self.character_id]
         if others:
-            raise InvalidValueError(f"{len(others)} of the chosen lines are not {project.character(self.character_id).name}'s")
+            raise InvalidValueError(Phrase(phrases.LINES_NOT_OF_CHARACTER, count=len(others),
+                                                 name=project.character(self.character_id).name))
         return Macro(self.parts, self.text).do(project)
 
     def undo(self, project: Project) -> Change:

@@ -408,3 +408,52 @@ def test_a_value_the_project_refuses_is_said_in_chinese(chinese: None, project: 
     assert str(refused.value) == "E_INVALID_VALUE: Maya's clip trim ends (1.000 s) before it starts (2.000 s)"
     said = said_error(refused.value)
     assert said == "E_INVALID_VALUE: Maya 的参考音频裁剪终点（1.000 秒）早于起点（2.000 秒）", said
+
+
+def test_a_cast_library_refusal_is_said_in_chinese(chinese: None, project: Project, tmp_path: Path) -> None:
+    """The cast library's refusals (app/project/cast.py): English for `dubstudio cast`, Chinese in
+    the studio's dialog, the character's name kept as written."""
+    from app.project.cast import CastLibrary, character_audio, remove_member
+    from app.project.errors import CastLibraryError
+    from app.ui.language import said_error, shown_message
+
+    with pytest.raises(CastLibraryError) as refused:
+        remove_member(CastLibrary(tmp_path / "cast"), "Zoe")
+    assert str(refused.value) == "E_UNKNOWN_ID: the cast library has no character 'Zoe'"
+    said = said_error(refused.value)
+    assert said == "E_UNKNOWN_ID: 演员库中没有角色 'Zoe'", said
+
+    with pytest.raises(CastLibraryError) as refused:
+        character_audio(project, project.characters[0])  # Maya has no clip yet
+    assert str(refused.value) == "E_NO_CLIP: Maya has no voice clip to save to the cast library"
+    shown = shown_message(said_error(refused.value))
+    assert "Maya 没有可保存到演员库的参考音频" in shown and shown.endswith("(E_NO_CLIP)"), shown
+    assert chinese_only(shown.removesuffix("(E_NO_CLIP)")), shown
+
+
+def test_an_edit_or_an_old_project_the_project_refuses_is_said_in_chinese(chinese: None, project: Project) -> None:
+    """An edit the project refuses (app/project/undo.py) and an old project.json that cannot be
+    brought up to date (app/project/migrations.py): English for the CLI, Chinese in the studio."""
+    from app.project.errors import InvalidValueError, MigrationError, UnknownIdError
+    from app.project.migrations import migrate
+    from app.project.undo import AddCharacter, AddLines
+    from app.ui.language import said_error
+
+    with pytest.raises(InvalidValueError) as refused:
+        AddCharacter(project.make_character("Maya")).do(project)
+    assert str(refused.value) == "E_INVALID_VALUE: a character named 'Maya' already exists"
+    said = said_error(refused.value)
+    assert said == "E_INVALID_VALUE: 名为 'Maya' 的角色已存在", said
+
+    with pytest.raises(UnknownIdError) as unknown:
+        AddLines([Line(id="l9", text="Hello", character_id="nobody")]).do(project)
+    assert str(unknown.value) == "E_UNKNOWN_ID: no character with id 'nobody'"
+    said = said_error(unknown.value)
+    assert said == "E_UNKNOWN_ID: 没有 ID 为 'nobody' 的角色", said
+
+    with pytest.raises(MigrationError) as broken:
+        migrate({"schema_version": 2, "lines": [1]})
+    assert str(broken.value) == "E_MIGRATION: v2 line 1 must be an object"
+    said = said_error(broken.value)
+    assert said == "E_MIGRATION: v2 第 1 条台词必须是对象", said
+    assert chinese_only(said.removeprefix("E_MIGRATION: ")), said
