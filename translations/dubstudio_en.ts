@@ -237,7 +237,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+125"/>
+        <location line="+131"/>
         <source>{what} left %n thing(s) to fix before rendering: </source>
         <translation>
             <numerusform>{what} left %n thing to fix before rendering: </numerusform>

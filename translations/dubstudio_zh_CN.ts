@@ -5307,6 +5307,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>importing the music-and-effects stem</source>
         <translation>导入音乐与音效分轨</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>The M&amp;E stem is out of the mix; Undo brings it back</source>
+        <translation>M&amp;E 分轨已移出混音；撤销可恢复</translation>
+    </message>
     <message numerus="yes">
         <location line="+27"/>
         <source>{what} left %n thing(s) to fix before rendering: </source>
@@ -5901,7 +5906,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>actions</name>
     <message>
-        <location filename="../app/ui/window/actions.py" line="+34"/>
+        <location filename="../app/ui/window/actions.py" line="+35"/>
         <source>Waiting for the engine to start…</source>
         <translation>正在等待引擎启动…</translation>
     </message>
@@ -5911,7 +5916,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{busy}时不可用</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+110"/>
         <source>Fit the selected lines (all when none is selected) to their slots from now on, and render them</source>
         <translation>从现在起把选中的台词（未选中时为全部）适配到各自的时段，并渲染它们</translation>
     </message>
@@ -6139,6 +6144,16 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+2"/>
         <source>Put the client&apos;s music-and-effects stem under the dub: checked against the video (length, rate) and kept in the project</source>
         <translation>把客户的音乐与音效分轨垫在配音之下：按视频检查（时长、采样率）并保存在项目中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove the M&amp;&amp;E stem</source>
+        <translation>移除 M&amp;&amp;E 分轨</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the client&apos;s stem out of the mix: the original audio goes back to what it was before the import; the file is kept (undoable)</source>
+        <translation>把客户的分轨移出混音：原始音频恢复为导入前的设置；文件仍保留（可撤销）</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -7624,6 +7639,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Remove the music-and-effects stem</source>
+        <translation>移除音乐与音效分轨</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Split line</source>
         <translation>拆分台词</translation>
     </message>
@@ -8141,6 +8161,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file}&apos;s audio is mono: music and effects cannot be parted from the dialogue by channels; import a music-and-effects stem instead</source>
         <translation>{file} 的音频是单声道：无法按声道把音乐与音效从对白中分离；请改为导入音乐与音效分轨</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no imported music-and-effects stem to remove</source>
+        <translation>项目中没有可移除的已导入音乐与音效分轨</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -94,10 +94,14 @@ def add_parser(subparsers: Subparsers) -> None:
     video.add_argument("--language", default="", metavar="CODE",
                        help="ISO 639-2 language of the dub and subtitles, e.g. eng, fre "
                             "(default: the project's target language)")
-    parser.add_argument("--music-effects", default=None, metavar="STEM",
-                        help="the client's music-and-effects stem (an audio file as long as the video, 44.1 kHz or "
-                             "more): checked, kept in the project as media/music_effects.wav, and put under the dub "
-                             "(the project's original audio becomes 'music and effects')")
+    stem = parser.add_mutually_exclusive_group()
+    stem.add_argument("--music-effects", default=None, metavar="STEM",
+                      help="the client's music-and-effects stem (an audio file as long as the video, 44.1 kHz or "
+                           "more): checked, kept in the project as media/music_effects.wav, and put under the dub "
+                           "(the project's original audio becomes 'music and effects')")
+    stem.add_argument("--remove-music-effects", action="store_true",
+                      help="take the imported stem out of the project: the original audio goes back to the choice "
+                           "before the import, and the file is moved to media/removed/ (never deleted)")
     parser.add_argument("--music-effects-from", choices=("channels", "model"), default=None,
                         help="make the music and effects from the source's channels or with the downloaded "
                              "separation model (dubstudio models download kim-vocal-2), and put them under the dub "
@@ -240,9 +244,7 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
         container=args.video_format, audio_codec=args.audio_codec, keep_original=args.keep_original,
         subtitles=args.soft_subtitles, language=args.language, title=f"{project.title} (dub)",
         burn_subtitles=args.burn_subtitles), subtitle_names=args.subtitle_names)
-    if args.music_effects is not None and (status := _import_music_effects(project, args.music_effects)) is not None:
-        return status
-    if args.music_effects_from is not None and (status := _choose_music_effects(project, args.music_effects_from)):
+    if (status := _music_effects_options(project, args)) is not None:
         return status
     formats = [export_format(kind) for kind in kinds]
     for fmt in formats:  # before rendering: a render is long, and an export that cannot start wastes it
@@ -274,6 +276,18 @@ def _run_locked(project: Project, kinds: list[str], args: argparse.Namespace) ->
     return code
 
 
+def _music_effects_options(project: Project, args: argparse.Namespace) -> int | None:
+    """The stem imported or removed, then the M&E source chosen, as the options say; an exit
+    status when one cannot be."""
+    if args.music_effects is not None and (status := _import_music_effects(project, args.music_effects)) is not None:
+        return status
+    if args.remove_music_effects and (status := _remove_music_effects(project)) is not None:
+        return status
+    if args.music_effects_from is not None:
+        return _choose_music_effects(project, args.music_effects_from)
+    return None
+
+
 def _import_music_effects(project: Project, stem: str) -> int | None:
     """Import the client's M&E stem and put it under the dub; an exit status when it cannot be."""
     from pathlib import Path
@@ -289,6 +303,23 @@ def _import_music_effects(project: Project, stem: str) -> int | None:
         print(f"dubstudio render: --music-effects: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     print(f"M&E: client stem {Path(stem).name}, kept as media/music_effects.wav, under the dub", file=sys.stderr)
+    return None
+
+
+def _remove_music_effects(project: Project) -> int | None:
+    """Take the imported M&E stem out of the project, saved; an exit status when it cannot be."""
+    from app.project import ProjectError
+    from app.project.music_effects import RemoveStem
+
+    removing = RemoveStem()
+    try:
+        removing.do(project)
+        project.save()
+    except ProjectError as error:
+        print(f"dubstudio render: --remove-music-effects: {error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    print(f"M&E: the client stem is out of the project (kept as {removing.set_aside}); "
+          f"original audio: {project.settings.guide_mix}", file=sys.stderr)
     return None
 
 

@@ -25,12 +25,16 @@ Mono sources cannot be separated by channels (:func:`music_and_effects` refuses 
 
 A client's own M&E stem, where there is one, beats both: :func:`import_stem` checks it against
 the video (rate, length) and keeps it in the project as :data:`STEM_FILE`; the mix then uses it
-(:data:`CLIENT_STEM`) instead of any channel method.
+(:data:`CLIENT_STEM`) instead of any channel method. :class:`RemoveStem` takes it out again (one
+undo step): the mix goes back to the original-audio choice the project had before the import
+(:data:`STEM_KEY_FILE`), and the file is set aside in :data:`REMOVED_STEMS_DIR`, never deleted, as
+a removed video stays on disk.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
@@ -46,8 +50,10 @@ from app.project.fsutil import (
     bound_to,
 )
 from app.project.media import open_media
+from app.project.model import GUIDE_MIXES, ProjectSettings, new_id
 from app.project.phrases import Phrase
 from app.project.project import Project
+from app.project.undo import Change, Command
 from engine.core.audio_io import AudioError, audio_info, read_audio
 from engine.core.codes import EngineError, ErrorCode
 from engine.hearing.separation import (
@@ -66,6 +72,8 @@ SIMILARITY_POWER = 2  # how sharply only near-identical bins go (2 measured best
 _SURROUND_GAIN = np.float32(10 ** (-3 / 20))
 SEPARATION_MODEL = "the original audio with its voices taken out by a separation model"
 STEM_FILE = "media/music_effects.wav"  # the imported stem, inside the project
+STEM_KEY_FILE = "media/music_effects.json"  # where it came from and the original-audio choice before it (data)
+REMOVED_STEMS_DIR = "media/removed"  # removed stems, each under a name of its own: undo brings one back
 SEPARATED_FILE = "media/music_effects.separated.wav"  # a separation model's M&E, kept for the next mix
 SEPARATED_KEY_FILE = "media/music_effects.separated.json"  # what it was made from (data, read as JSON)
 MIN_STEM_RATE = 44_100  # a delivery stem below this has lost the top of the music
@@ -142,7 +150,61 @@ def import_stem(project: Project, source: Path) -> Path:
                                  video=project.video.duration_s), ErrorCode.TIME_RANGE)
     audio, rate = read_audio(source, mono=False)
     target = project.root / STEM_FILE
-    return atomic_write_wav(target, audio, rate, "FLOAT", inside=bound_to(project.root, target))
+    before = project.settings.guide_mix
+    if before == "music-effects" and target.is_file():
+        before = _guide_mix_before_stem(project)  # a stem replacing a stem: the choice before the first
+    kept = atomic_write_wav(target, audio, rate, "FLOAT", inside=bound_to(project.root, target))
+    key = project.root / STEM_KEY_FILE
+    atomic_write_text(key, json.dumps({"source": source.name, "guide_mix_before": before}) + "\n",
+                      inside=bound_to(project.root, key))
+    return kept
+
+
+def _guide_mix_before_stem(project: Project) -> str:
+    """The original-audio choice the project had before its stem was imported ("replace" when a
+    stem imported before this was recorded)."""
+    try:
+        before = json.loads((project.root / STEM_KEY_FILE).read_text(encoding="utf-8"))["guide_mix_before"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ProjectSettings().guide_mix
+    return before if before in GUIDE_MIXES else ProjectSettings().guide_mix
+
+
+class RemoveStem(Command):
+    """Take the imported M&E stem out of the project (one undo step): the mix goes back to the
+    original-audio choice before the import, and the file is moved to :data:`REMOVED_STEMS_DIR`
+    under a name of its own, so undo puts it back and nothing is lost."""
+
+    def __init__(self) -> None:
+        self.text = Phrase(phrases.REMOVE_STEM)
+        self.set_aside: Path | None = None
+        self.old_guide_mix: str | None = None
+
+    def do(self, project: Project) -> Change:
+        stem = project.root / STEM_FILE
+        if not stem.is_file():
+            raise ExportError(Phrase(phrases.NO_STEM), ErrorCode.INVALID_VALUE)
+        before = _guide_mix_before_stem(project)
+        folder = project.root / REMOVED_STEMS_DIR
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.set_aside = folder / f"music_effects-{new_id()}.wav"
+            os.replace(stem, self.set_aside)
+        except OSError as error:
+            raise SaveError(Phrase(phrases.CANNOT_SAVE, file=STEM_FILE, error=str(error)), ErrorCode.SAVE_FAILED) from error
+        self.old_guide_mix = project.settings.guide_mix
+        if self.old_guide_mix == "music-effects":
+            project.settings.guide_mix = before
+        return Change(frozenset(line.id for line in project.lines), project=True)
+
+    def undo(self, project: Project) -> Change:
+        assert self.set_aside is not None and self.old_guide_mix is not None
+        stem = project.root / STEM_FILE
+        if stem.is_file():  # a stem imported since: set aside too, never overwritten
+            os.replace(stem, self.set_aside.with_name(f"music_effects-{new_id()}.wav"))
+        os.replace(self.set_aside, stem)
+        project.settings.guide_mix = self.old_guide_mix
+        return Change(frozenset(line.id for line in project.lines), project=True)
 
 
 def imported_stem(project: Project, rate: int) -> np.ndarray | None:

@@ -28,7 +28,7 @@ from app.project import (
     phrases,
 )
 from app.project.media import attach_video, extract_guide
-from app.project.music_effects import import_stem
+from app.project.music_effects import RemoveStem, import_stem
 from app.project.new_project import NewProject, new_project_from_video
 from app.project.phrases import Phrase
 from app.project.transcription import (
@@ -324,6 +324,12 @@ class VideoController(QObject):
 
         self._runner.start(QueryOp(lambda _operation: import_stem(project, stem), done, failed,
                                    name=self.tr("importing the music-and-effects stem")))
+
+    def remove_music_effects(self) -> None:
+        """Take the client's M&E stem out of the project (undoable; the file is set aside, not deleted)."""
+        document = self.document
+        if document is not None and document.push(RemoveStem()):
+            self.message.emit(self.tr("The M&E stem is out of the mix; Undo brings it back"))
 
     # --- settings and gaps --------------------------------------------------------------------
 

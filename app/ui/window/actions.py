@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 from app.project.export_registry import EXPORTS, ExportFormat
+from app.project.music_effects import STEM_FILE
 from app.project.qa import lines_failing_qa
 from app.project.script_io import SCRIPT_FORMATS, ScriptFormat
 from app.project.translatable import QT_TRANSLATE_NOOP
@@ -45,6 +46,7 @@ class StudioState:
     rendering: bool = False  # a batch is running
     video: bool = False  # the project dubs a video
     video_audio: bool = False  # … that has an audio track
+    music_effects_stem: bool = False  # the project holds a client's imported M&E stem
     failing_qa: bool = False  # some line's chosen take failed QA
     qa_unjudged: bool = False  # some line's chosen take has no verdict (being checked, or its check could not run)
     retryable: bool = False  # the last batch left failed lines
@@ -61,7 +63,8 @@ class StudioState:
         return cls(
             project_open=True, writable=not session.document.read_only, engine_ready=engine_ready,
             rendering=session.renders.is_running, video=video is not None,
-            video_audio=bool(video and video.audio_streams), failing_qa=bool(lines_failing_qa(session.project)),
+            video_audio=bool(video and video.audio_streams),
+            music_effects_stem=(session.project.root / STEM_FILE).is_file(), failing_qa=bool(lines_failing_qa(session.project)),
             qa_unjudged=bool(session.qa.unjudged_lines()), retryable=bool(batch and batch.failed_lines),
             playing=playing, undo_text=stack.undo_text if stack.can_undo else None,
             redo_text=stack.redo_text if stack.can_redo else None, busy=busy,
@@ -211,6 +214,11 @@ ENTRIES: tuple[ActionSpec | MenuSpec, ...] = (
                tip=QT_TRANSLATE_NOOP("actions", "Put the client's music-and-effects stem under the dub: checked against "
                                                 "the video (length, rate) and kept in the project"),
                enabled=lambda s: s.writable and s.video, off_while_busy=True),
+    ActionSpec("remove_music_effects", QT_TRANSLATE_NOOP("actions", "Remove the M&&E stem"), "project",
+               lambda w: w.video.remove_music_effects(),
+               tip=QT_TRANSLATE_NOOP("actions", "Take the client's stem out of the mix: the original audio goes back "
+                                                "to what it was before the import; the file is kept (undoable)"),
+               enabled=lambda s: s.writable and s.music_effects_stem, off_while_busy=True),
     ActionSpec("transcribe", QT_TRANSLATE_NOOP("actions", "&Transcribe the dialogue"), "project", lambda w: w.video.transcribe_dialogue(),
                tip=QT_TRANSLATE_NOOP("actions", "Replace the script with the video's own dialogue: one character per voice, clips cut from it (undoable)"), enabled=lambda s: s.writable and s.video_audio, off_while_busy=True),
     ActionSpec("save_to_cast", QT_TRANSLATE_NOOP("actions", "Save to cast &library…"), "project",

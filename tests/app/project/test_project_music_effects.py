@@ -141,6 +141,61 @@ def test_a_client_stem_is_checked_against_the_video_and_used_under_the_dub(tmp_p
     assert np.abs(under - bed[: len(under)]).max() < 1e-5  # the stem itself, aligned to the video's start
 
 
+def test_a_removed_client_stem_goes_back_to_the_mix_before_it_and_undo_brings_it_back(tmp_path: Path) -> None:
+    from app.commands.render import _remove_music_effects
+    from app.project.media import attach_video
+    from app.project.music_effects import (
+        CLIENT_STEM,
+        REMOVED_STEMS_DIR,
+        STEM_FILE,
+        RemoveStem,
+        import_stem,
+    )
+    from app.project.undo import CommandStack, EditProject
+
+    project: Project = make_project(tmp_path / "scene")
+    for line in project.lines:
+        add_fake_take(project, line, tone(1.0, amplitude=0.3))
+    project.video = attach_video(project, make_video(tmp_path / "source.mp4", seconds=17.0))
+    assert project.video is not None
+    project.settings.guide_mix = "duck"  # the choice before the client's stem came
+    project.settings.loudness_target_lufs = None
+    stack = CommandStack(project)
+    with pytest.raises(ExportError, match="no imported music-and-effects stem") as raised:
+        stack.push(RemoveStem())
+    assert raised.value.code is ErrorCode.INVALID_VALUE
+    bed = np.stack([0.05 * voice("rex", 17.0), 0.05 * voice("narrator", 17.0)], axis=1)
+    stem_path = tmp_path / "client_me.wav"
+    sf.write(str(stem_path), np.pad(bed, ((0, int(round((project.video.duration_s - 17.0) * RATE))), (0, 0))), RATE,
+             subtype="FLOAT")
+    import_stem(project, stem_path)
+    stack.push(EditProject(guide_mix="music-effects"))  # as the studio's import does
+    kept = (project.root / STEM_FILE).read_bytes()
+    assert f"M&E: {CLIENT_STEM}" in delivery_mixdown(project).notes
+
+    stack.push(RemoveStem())
+    assert not (project.root / STEM_FILE).exists()
+    assert project.settings.guide_mix == "duck"
+    set_aside = list((project.root / REMOVED_STEMS_DIR).iterdir())
+    assert [path.read_bytes() for path in set_aside] == [kept]  # out of the mix, not lost
+    assert not any("M&E" in note for note in delivery_mixdown(project).notes)
+
+    stack.undo()  # one step: the stem and the choice together
+    assert (project.root / STEM_FILE).read_bytes() == kept
+    assert project.settings.guide_mix == "music-effects"
+    assert f"M&E: {CLIENT_STEM}" in delivery_mixdown(project).notes
+    assert not any((project.root / REMOVED_STEMS_DIR).iterdir())
+    stack.redo()
+    assert not (project.root / STEM_FILE).exists() and project.settings.guide_mix == "duck"
+    stack.undo()
+
+    # The command line's --remove-music-effects: the same, saved in the project.
+    assert _remove_music_effects(project) is None
+    assert Project.load(project.root).settings.guide_mix == "duck"
+    assert not (project.root / STEM_FILE).exists()
+    assert [path.read_bytes() for path in (project.root / REMOVED_STEMS_DIR).iterdir()] == [kept]
+
+
 # --- by a separation model (a built ONNX model of the MDX-Net signature; no weights ship) ---------
 
 

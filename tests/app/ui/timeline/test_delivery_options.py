@@ -109,5 +109,17 @@ def test_the_client_stem_is_checked_then_put_under_the_dub_undoably(
     assert "M&E: client stem client_me.wav" in window.statusBar().currentMessage()
     window.export("mix")
     assert "M&E: client stem" in window.statusBar().currentMessage()
+
+    # Project › Remove the M&E stem: out of the mix in one undo step, the file kept aside.
+    window.update_actions()
+    remove = window.actions_["remove_music_effects"]
+    assert remove.isEnabled()
+    remove.trigger()
+    assert session.project.settings.guide_mix == "replace" and not (session.project.root / STEM_FILE).exists()
+    assert window.statusBar().currentMessage() == "The M&E stem is out of the mix; Undo brings it back"
+    assert not remove.isEnabled()
+    session.document.undo()
+    assert session.project.settings.guide_mix == "music-effects" and (session.project.root / STEM_FILE).is_file()
+    assert remove.isEnabled()
     session.document.undo()
     assert session.project.settings.guide_mix == "replace"
