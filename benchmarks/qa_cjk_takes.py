@@ -7,6 +7,9 @@ the studio runs it (Whisper base, the project's default thresholds). The recordi
 this repository: pass a folder holding them and ``manifest.tsv`` (file, language, what is said;
 tab-separated). Run the same script from an older checkout to compare its normalisation.
 
+Japanese is scored by reading (kana), as take QA judges it; its raw CER over the written
+characters is reported beside it (``raw``), never instead of it.
+
 Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_cjk_takes.py --corpus DIR [--json OUT.json]
 """
 
@@ -23,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core.reference import load_reference_clip
 from engine.hearing.qa.checks import QaThresholds, judge, measure_take
+from engine.hearing.qa.wer import error_rate, reads_by_kana
 
 
 def main() -> None:
@@ -45,6 +49,8 @@ def main() -> None:
             verdict = judge(measured, thresholds)
             row[case] = {"cer": None if measured.wer is None else round(measured.wer, 3), "passed": verdict.passed,
                          "codes": sorted({finding.code for finding in verdict.findings})}
+            if reads_by_kana(language) and measured.transcript is not None:
+                row[case]["raw"] = round(error_rate(line, measured.transcript, language, by_reading=False), 3)
             if case == "own":
                 row["heard"] = measured.transcript
         results.append(row)
