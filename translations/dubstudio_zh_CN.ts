@@ -362,7 +362,12 @@
         </translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+129"/>
+        <source>{error} (the clip was imported without it)</source>
+        <translation>{error}（参考音频已导入，但未附带该文本）</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>Stop the reference clip</source>
         <translation>停止播放参考音频</translation>
     </message>
@@ -2862,12 +2867,12 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
     </message>
     <message>
         <location line="+2"/>
-        <location line="+127"/>
+        <location line="+128"/>
         <source>● Record</source>
         <translation>● 录音</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-123"/>
         <source>Record a reference clip from the microphone</source>
         <translation>用麦克风录制参考音频</translation>
     </message>
@@ -2942,7 +2947,12 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>导入参考音频</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+10"/>
+        <source>{code}: cannot record from the microphone: {error}</source>
+        <translation>{code}：无法从麦克风录音：{error}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>■ Stop recording</source>
         <translation>■ 停止录音</translation>
     </message>

@@ -16,7 +16,7 @@ from app.project import EditCharacter, Project
 from app.project.transcription import cut_line, cut_region
 from app.project.undo import MergeCharacters, SplitCharacter
 from app.ui.characters.fields import ShownCharacter
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.playback.player import Player
 from app.ui.timeline.video_clips import ChooseFromVideoDialog, SplitCharacterDialog
 from engine.core.protocol import VoiceSettings
@@ -71,14 +71,14 @@ class CastEdits(QObject):
         """Cut the line's slot from the video into its character's clip (one undoable edit), in
         the background, then show that character."""
         project = self._doc.project
-        self._shown.runner.run(lambda: cut_line(project, line_id), self._use_cut, lambda exc: self._doc.error.emit(str(exc)))
+        self._shown.runner.run(lambda: cut_line(project, line_id), self._use_cut, lambda exc: self._doc.error.emit(said_error(exc)))
 
     def use_region(self, character_id: str, start: float, end: float) -> None:
         """Cut ``start``-``end`` of the video (a region of the timeline's original-audio track)
         into the character's clip, as :meth:`use_line_audio`."""
         project = self._doc.project
         self._shown.runner.run(lambda: (character_id, cut_region(project, character_id, start, end)), self._use_cut,
-                         lambda exc: self._doc.error.emit(str(exc)))
+                         lambda exc: self._doc.error.emit(said_error(exc)))
 
     def _use_cut(self, result: tuple[str, dict[str, Any]]) -> None:
         """Push a clip cut from the video and show the character (its purity shows, and the

@@ -22,7 +22,7 @@ from app.project.cast import (
 )
 from app.project.errors import ProjectError
 from app.project.undo import EditCharacter
-from app.ui.language import fill, number
+from app.ui.language import fill, number, said_error
 from app.ui.tasks import TaskRunner
 from app.ui.window.document import Document
 
@@ -83,7 +83,7 @@ class CastOfferRow(QWidget):
 
         def failed(error: BaseException) -> None:
             self.accept_button.setEnabled(True)
-            self._doc.error.emit(str(error))
+            self._doc.error.emit(said_error(error))
 
         self._runner.run(lambda: accept_offer(project, offer), accepted, failed)
 
@@ -94,5 +94,5 @@ class CastOfferRow(QWidget):
         try:
             reject_offer(self._doc.project, offer.character_id)
         except ProjectError as error:
-            self._doc.error.emit(str(error))
+            self._doc.error.emit(said_error(error))
         self.show_for(self._character_id)

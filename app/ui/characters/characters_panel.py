@@ -54,7 +54,7 @@ from app.ui.characters.transcript_hearing import TranscriptHearing
 from app.ui.characters.voice_settings import VoiceSettingsFields
 from app.ui.characters.voices import VoiceState, VoiceStates
 from app.ui.folders import Folders
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.playback.player import Player
 from app.ui.playback.recorder import Recorder
 from app.ui.tasks import TaskRunner
@@ -410,7 +410,7 @@ class CharactersPanel(QWidget):
         try:
             rel = import_clip(self._doc.project, source)
         except ProjectError as exc:
-            self._doc.error.emit(str(exc))
+            self._doc.error.emit(said_error(exc))
             return False
         changes: dict[str, Any] = {"clip": rel, "clip_start": 0.0, "clip_end": None, "clip_purity": None}
         char = self._doc.project.character(self._current)
@@ -420,7 +420,7 @@ class CharactersPanel(QWidget):
             try:
                 transcript = transcript_beside(source)
             except FileError as exc:  # the clip is still imported; type the transcript instead
-                self._doc.error.emit(f"{exc} (the clip was imported without it)")
+                self._doc.error.emit(fill(self.tr("{error} (the clip was imported without it)"), error=said_error(exc)))
             else:
                 if transcript:
                     changes["transcript"], changes["transcript_heard"] = transcript, False

@@ -23,7 +23,7 @@ from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.characters.fields import ShownCharacter
 from app.ui.characters.waveform import WaveformView
 from app.ui.folders import Folders
-from app.ui.language import fill, number
+from app.ui.language import fill, number, said_error
 from app.ui.playback.player import read_mono
 from app.ui.playback.recorder import Recorder
 from engine.core.codes import ErrorCode
@@ -178,7 +178,8 @@ class ReferenceClip(QObject):
             try:
                 self.recorder.start()
             except Exception as exc:  # noqa: BLE001 - PortAudio reports device problems with many types
-                self._doc.error.emit(f"{ErrorCode.RECORD}: cannot record from the microphone: {exc}")
+                self._doc.error.emit(fill(self.tr("{code}: cannot record from the microphone: {error}"),
+                                          code=ErrorCode.RECORD, error=said_error(exc)))
                 return
             self.record_button.setText(self.tr("■ Stop recording"))
             return
@@ -193,6 +194,6 @@ class ReferenceClip(QObject):
             try:
                 path = self.recorder.stop_to_file(Path(tmp) / name)
             except (ValueError, ProjectError) as exc:
-                self._doc.error.emit(str(exc))
+                self._doc.error.emit(said_error(exc))
                 return
             self._import_file(str(path))

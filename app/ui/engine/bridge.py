@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from app.ui.language import said_error
 from engine.core.protocol import (
     AudioChunk,
     EngineClientProtocol,
@@ -101,7 +102,7 @@ class _Reader(QThread):
             log.exception("engine failed to start")
             code = getattr(exc, "code", None)
             prefix = f"{code.value}: " if code is not None else f"{ErrorCode.ENGINE_START.value}: "
-            self.received.emit(EngineStartFailed(prefix + str(exc)))
+            self.received.emit(EngineStartFailed(prefix + said_error(exc)))
             return
         self.received.emit(ready)
         while True:

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.project import Project, ProjectError
 from app.project.transcription import line_span, original_audio
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.playback.player import Player
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
@@ -63,7 +63,7 @@ class OriginalAudio(QObject):
         def refused(error: BaseException) -> None:
             if self._wanted == key:
                 self._wanted = ""
-            self.failed.emit(str(error))
+            self.failed.emit(said_error(error))
 
         self._runner.run(lambda: original_audio(project, start, end), heard, refused, alive=lambda: self._open)
 
@@ -73,7 +73,7 @@ class OriginalAudio(QObject):
         try:
             start, end = line_span(project, line_id)
         except ProjectError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(said_error(error))
             return None
         key = self.line_key(line_id)
         self.toggle(project, key, start, end)

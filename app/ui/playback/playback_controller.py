@@ -17,7 +17,7 @@ from app.project import LineStatus, ProjectError
 from app.project.render import NoVoice, voice_spec
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.use_notice import accept_use_notices
-from app.ui.language import fill, shown_message
+from app.ui.language import fill, said_error, shown_message
 from app.ui.playback.player import Player, read_mono
 from app.ui.script.render_controller import RenderController
 from app.ui.settings.store import Settings
@@ -107,7 +107,7 @@ class PlaybackController(QObject):
         try:
             spec = voice_spec(document.project, character_id)
         except NoVoice as exc:
-            self.message.emit(str(exc), 15000)
+            self.message.emit(said_error(exc), 15000)
             return None
         ready = self._bridge.ready
         language = line_language(spec.settings.language, text)

@@ -30,7 +30,7 @@ from app.project.qa import (
     request_for,
     unchecked_takes,
 )
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.window.document import Document
 from engine.hearing.whisper import DEFAULT_MODEL
 
@@ -83,7 +83,7 @@ class QaController(QObject):
         try:
             request = request_for(project, project.line(line_id), take, self.recogniser_model())
         except ProjectError as exc:
-            self.message.emit(str(exc))
+            self.message.emit(said_error(exc))
             return
         if self._runner is None:
             self._runner = self._make_runner()

@@ -19,7 +19,7 @@ from app.project.readiness import spoken_languages
 from app.project.render import RenderProgress, RenderSession, RenderUpdate, select_lines
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.use_notice import accept_use_notices
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.settings.store import Settings
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
@@ -107,7 +107,7 @@ class RenderController(QObject):
         try:
             return session.start(self._bridge)
         except ProjectError as exc:
-            self.message.emit(str(exc))
+            self.message.emit(said_error(exc))
             return None
 
     def _new_session(self, line_ids: Iterable[str] | None, stale_only: bool,

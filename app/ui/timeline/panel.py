@@ -36,7 +36,7 @@ from app.project.timecode import MAX_TIME_S, format_clock
 from app.project.timeline import Slot, build_timeline
 from app.project.timing import overlapping_lines
 from app.project.transcription import wordless_stretches
-from app.ui.language import fill, say
+from app.ui.language import fill, said_error, say
 from app.ui.playback.player import Player
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.tasks import TaskRunner
@@ -427,7 +427,7 @@ class TimelinePanel(QWidget):
                 text = self.tr("Change slot end")
             command = retime_command(project, retimes, text)
         except (KeyError, ProjectError) as error:  # the project changed under the drag
-            self.message.emit(str(error))
+            self.message.emit(said_error(error))
             return
         if command is not None and self._doc.push(command):
             self._warn_overlaps(line_ids)

@@ -148,7 +148,7 @@ class VideoController(QObject):
         try:
             chat = None if hearing or not request.translate_to else self._chat_request(request.translate_to)
         except TranslationError as error:
-            self.error.emit(self.tr("Cannot translate"), str(error))
+            self.error.emit(self.tr("Cannot translate"), said_error(error))
             return
 
         def work(operation: Operation) -> NewProject:
@@ -180,7 +180,7 @@ class VideoController(QObject):
             self.show_gaps(made.gaps, self.tr("Importing the subtitles"))
 
         def failed(error: Exception) -> None:
-            self.error.emit(self.tr("Cannot create the project"), str(error))
+            self.error.emit(self.tr("Cannot create the project"), said_error(error))
 
         def cancelled() -> None:
             self.message.emit(self.tr("The transcription was cancelled; no project was made"))
@@ -230,7 +230,7 @@ class VideoController(QObject):
                                   + self.tr(" (Edit › Undo brings the old script back)"))
 
         def failed(error: Exception) -> None:
-            self.error.emit(self.tr("Cannot transcribe the dialogue"), str(error))
+            self.error.emit(self.tr("Cannot transcribe the dialogue"), said_error(error))
 
         def cancelled() -> None:
             self.message.emit(self.tr("The transcription was cancelled; the script is as it was"))

@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.project import Change, Command, CommandStack, Project, ProjectError, SaveError
 from app.project.lock import ProjectLock
+from app.ui.language import said_error
 from engine.core.codes import ErrorCode
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class Document(QObject):
         try:
             self.stack.push(command)
         except ProjectError as exc:
-            self.error.emit(str(exc))
+            self.error.emit(said_error(exc))
             return False
         return True
 

@@ -457,3 +457,16 @@ def test_an_edit_or_an_old_project_the_project_refuses_is_said_in_chinese(chines
     said = said_error(broken.value)
     assert said == "E_MIGRATION: v2 第 1 条台词必须是对象", said
     assert chinese_only(said.removeprefix("E_MIGRATION: ")), said
+
+
+def test_a_refused_edit_crosses_the_documents_signal_in_chinese(chinese: None, project: Project) -> None:
+    """A str subclass does not survive a Qt Signal(str): the document says the refusal before it
+    sends it, so the studio's dialog gets the Chinese detail, not the English one."""
+    from app.project.undo import AddCharacter
+    from app.ui.window.document import Document
+
+    doc = Document(project)
+    sent: list[str] = []
+    doc.error.connect(sent.append)
+    assert not doc.push(AddCharacter(project.make_character("Maya")))
+    assert sent == ["E_INVALID_VALUE: 名为 'Maya' 的角色已存在"], sent
