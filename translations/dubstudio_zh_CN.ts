@@ -6541,11 +6541,91 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>a clone of upstream CosyVoice to run instead of the installed copy</source>
         <translation>用上游 CosyVoice 的一份克隆代替已安装的版本运行</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>backend option {option} of {backend}</source>
+        <translation>{backend} 的后端选项 {option}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>backend {backend}</source>
+        <translation>后端 {backend}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expected {kind}, got {value}</source>
+        <translation>应为 {kind}，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>empty: expected {kind}</source>
+        <translation>为空：应为 {kind}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no such option; {backend} takes {names}</source>
+        <translation>没有这个选项；{backend} 接受的选项有 {names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>required ({help})</source>
+        <translation>必填（{help}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expected KEY=VALUE, got {value}</source>
+        <translation>应为 KEY=VALUE，收到的是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>takes no model folder</source>
+        <translation>不接受模型文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown backend; known: {names}</source>
+        <translation>未知的后端；已知的有：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a whole number {span}</source>
+        <translation>{span} 的整数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a number {span}</source>
+        <translation>{span} 的数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
 </context>
 <context>
     <name>backends</name>
     <message>
-        <location line="-53"/>
+        <location line="-69"/>
         <source>Piper (embedded, en_US joe)</source>
         <translation>Piper（内置，美式英语 joe）</translation>
     </message>
@@ -6588,7 +6668,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>engine</name>
     <message>
-        <location line="+83"/>
+        <location line="+99"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -6734,7 +6814,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-103"/>
+        <location filename="../build/translations/code_headlines.py" line="-119"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -6777,7 +6857,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+212"/>
+        <location line="+228"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>

@@ -15,12 +15,14 @@ from engine.core.numbers import Range
 from engine.core.protocol import EMBEDDED_BACKEND, SPEED, Capabilities, speaking_backend
 from engine.synthesis.backends.base import Backend
 from engine.synthesis.backends.descriptor import (
+    UNKNOWN_BACKEND,
     BackendDescriptor,
     BackendOption,
     Combination,
     Environment,
     OptionError,
     OptionKind,
+    OptionPhrase,
     OptionValue,
 )
 
@@ -173,7 +175,7 @@ def descriptor(name: str) -> BackendDescriptor:
     try:
         return DESCRIPTORS[name]
     except KeyError:
-        raise OptionError(name, "", f"unknown backend; known: {', '.join(DESCRIPTORS)}") from None
+        raise OptionError(name, "", OptionPhrase(UNKNOWN_BACKEND, names=", ".join(DESCRIPTORS))) from None
 
 
 def declared_languages() -> dict[str, tuple[str, ...]]:

@@ -19,10 +19,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.numbers import Range, RangeError
 from engine.core.paths import REPO_ROOT
+from engine.core.phrases import Phrase
 from engine.core.protocol import Capabilities, EngineError, ErrorCode
 
 if TYPE_CHECKING:
@@ -46,12 +47,43 @@ class OptionKind(str, enum.Enum):
     FILE = "file"
 
 
+class OptionPhrase(Phrase):
+    """A sentence of an option's refusal, translated in the ``backend options`` context (where the
+    options' labels and help are): the CLI sees the English, the studio says it in its language."""
+
+    context: ClassVar[str] = "backend options"
+
+
+# Why a backend option cannot be used (OptionError's detail) and what a value looks like;
+# scripts/translations hands TEMPLATES to lupdate.
+OPTION_WHERE = "backend option {option} of {backend}"
+BACKEND_WHERE = "backend {backend}"
+AT_WHERE = "{where}: {problem}"
+EXPECTED = "expected {kind}, got {value}"
+EMPTY = "empty: expected {kind}"
+NO_SUCH_OPTION = "no such option; {backend} takes {names}"
+REQUIRED = "required ({help})"
+NOT_AN_ASSIGNMENT = "expected KEY=VALUE, got {value}"
+NO_MODEL_FOLDER = "takes no model folder"
+UNKNOWN_BACKEND = "unknown backend; known: {names}"
+TRUE_OR_FALSE = "true or false"
+WHOLE_NUMBER = "a whole number {span}"
+NUMBER = "a number {span}"
+A_FOLDER = "a folder"
+A_FILE = "a file"
+TEXT = "text"
+TEMPLATES = (OPTION_WHERE, BACKEND_WHERE, AT_WHERE, EXPECTED, EMPTY, NO_SUCH_OPTION, REQUIRED, NOT_AN_ASSIGNMENT,
+             NO_MODEL_FOLDER, UNKNOWN_BACKEND, TRUE_OR_FALSE, WHOLE_NUMBER, NUMBER, A_FOLDER, A_FILE, TEXT)
+
+
 class OptionError(EngineError):
-    """A backend option that cannot be used; ``option`` names it ("" for the backend itself)."""
+    """A backend option that cannot be used; ``option`` names it ("" for the backend itself).
+    The message is an OptionPhrase when ``message`` is one (or any phrase), so the studio says it."""
 
     def __init__(self, backend: str, option: str, message: str) -> None:
-        where = f"backend option {option!r} of {backend}" if option else f"backend {backend!r}"
-        super().__init__(ErrorCode.BAD_OPTION, f"{where}: {message}")
+        where = (OptionPhrase(OPTION_WHERE, option=repr(option), backend=backend) if option
+                 else OptionPhrase(BACKEND_WHERE, backend=repr(backend)))
+        super().__init__(ErrorCode.BAD_OPTION, OptionPhrase(AT_WHERE, where=where, problem=message))
         self.backend = backend
         self.option = option
 
@@ -91,24 +123,29 @@ class BackendOption:
         if (self.range is not None) != (self.kind in (OptionKind.INT, OptionKind.FLOAT)):
             raise ValueError(f"backend option {self.name}: a number option has a range, no other option does")
 
+    def said_help(self) -> str:
+        """The help text as a phrase of the ``backend options`` context (where lupdate has it, from
+        the declarations), so a refusal quoting it is said whole; a help with braces stays text."""
+        return self.help if "{" in self.help or "}" in self.help else OptionPhrase(self.help)
+
     def type_hint(self) -> str:
         """What the value looks like, for help texts and error messages."""
         if self.kind is OptionKind.BOOL:
-            return "true or false"
+            return OptionPhrase(TRUE_OR_FALSE)
         if self.kind is OptionKind.CHOICE:
             return " | ".join(self.choices)
         if self.range is not None:
-            return f"{'a whole number' if self.range.whole else 'a number'} {self.range.describe()}"
+            return OptionPhrase(WHOLE_NUMBER if self.range.whole else NUMBER, span=self.range.describe())
         if self.kind is OptionKind.TEXT and self.pattern_hint:
             return self.pattern_hint
-        return {OptionKind.FOLDER: "a folder", OptionKind.FILE: "a file"}.get(self.kind, "text")
+        return OptionPhrase({OptionKind.FOLDER: A_FOLDER, OptionKind.FILE: A_FILE}.get(self.kind, TEXT))
 
     def coerce(self, value: Any, backend: str = "") -> OptionValue:
         """The value as this option's type; strings (from a command line or a settings file)
         are parsed. Raises :class:`OptionError` naming the option when it does not fit."""
 
         def bad(why: str = "") -> OptionError:
-            return OptionError(backend, self.name, why or f"expected {self.type_hint()}, got {value!r}")
+            return OptionError(backend, self.name, why or OptionPhrase(EXPECTED, kind=self.type_hint(), value=repr(value)))
 
         if self.kind is OptionKind.BOOL:
             if isinstance(value, bool):
@@ -125,7 +162,7 @@ class BackendOption:
             raise bad()
         text = str(value).strip()
         if not text:
-            raise bad(f"empty: expected {self.type_hint()}")
+            raise bad(OptionPhrase(EMPTY, kind=self.type_hint()))
         if self.kind is OptionKind.CHOICE and text not in self.choices:
             raise bad()
         if self.kind is OptionKind.TEXT and self.pattern and not re.fullmatch(self.pattern, text):
@@ -226,7 +263,7 @@ class BackendDescriptor:
         for option in self.options:
             if option.name == name:
                 return option
-        raise OptionError(self.name, name, f"no such option; {self.name} takes {self.option_names()}")
+        raise OptionError(self.name, name, OptionPhrase(NO_SUCH_OPTION, backend=self.name, names=self.option_names()))
 
     def option_names(self) -> str:
         return ", ".join(option.name for option in self.options)
@@ -245,7 +282,7 @@ class BackendDescriptor:
             value = given.get(option.name)
             if value is None or (isinstance(value, str) and not value.strip() and not option.required):
                 if option.required:
-                    raise OptionError(self.name, option.name, f"required ({option.help})")
+                    raise OptionError(self.name, option.name, OptionPhrase(REQUIRED, help=option.said_help()))
                 if option.default is not None:
                     result[option.name] = option.default
                 continue
@@ -259,7 +296,7 @@ class BackendDescriptor:
             key, sep, value = item.partition("=")
             key = key.strip()
             if not sep or not key:
-                raise OptionError(self.name, key, f"expected KEY=VALUE, got {item!r}")
+                raise OptionError(self.name, key, OptionPhrase(NOT_AN_ASSIGNMENT, value=repr(item)))
             parsed[key] = self.option(key).coerce(value, self.name)
         return parsed
 
@@ -293,7 +330,7 @@ class BackendDescriptor:
                        deep: bool = False) -> ValidationReport:
         """The model folder's validation report, from the validator ``model_validator`` names."""
         if self.model_validator is None:
-            raise OptionError(self.name, "", "takes no model folder")
+            raise OptionError(self.name, "", OptionPhrase(NO_MODEL_FOLDER))
         module_name, function = self.model_validator.split(":")
         validate: Callable[..., ValidationReport] = getattr(importlib.import_module(module_name), function)
         return validate(folder, options=dict(options or {}), deep=deep)

@@ -470,3 +470,27 @@ def test_a_refused_edit_crosses_the_documents_signal_in_chinese(chinese: None, p
     doc.error.connect(sent.append)
     assert not doc.push(AddCharacter(project.make_character("Maya")))
     assert sent == ["E_INVALID_VALUE: 名为 'Maya' 的角色已存在"], sent
+
+
+def test_a_backend_options_refusal_is_said_in_chinese(chinese: None) -> None:
+    """A backend option's refusal (engine/synthesis/backends/descriptor.py, E_BAD_OPTION): the
+    CLI's English is unchanged, the studio says where and why in Chinese (names and values kept)."""
+    from app.ui.language import said_error
+    from engine.synthesis.backends import OptionError, descriptor
+
+    piper = descriptor("piper")
+    with pytest.raises(OptionError) as refused:
+        piper.parse_assignments(["threads"])
+    assert str(refused.value) == "E_BAD_OPTION: backend option 'threads' of piper: expected KEY=VALUE, got 'threads'"
+    said = said_error(refused.value)
+    assert said == "E_BAD_OPTION: piper 的后端选项 'threads'：应为 KEY=VALUE，收到的是 'threads'", said
+
+    with pytest.raises(OptionError) as refused:
+        descriptor("babel")
+    said = said_error(refused.value)
+    assert said.startswith("E_BAD_OPTION: 后端 'babel'：未知的后端；已知的有：piper, "), said
+
+    with pytest.raises(OptionError) as refused:
+        piper.validate({"nosuch": 1})
+    said = said_error(refused.value)
+    assert said.startswith("E_BAD_OPTION: piper 的后端选项 'nosuch'：没有这个选项；piper 接受的选项有 "), said
