@@ -94,7 +94,7 @@ class QaThresholds:
     min_language_confidence: float = CONFIDENT_DETECTION  # a detected other language above this fails
     max_clipping: float = 0.001  # 0.1 % of samples at full scale (clean takes: under 0.01 %)
     max_leading_silence_s: float = 1.0
-    max_inner_silence_s: float = 1.5
+    max_inner_silence_s: float = 2.0  # clean takes pause 0.42 s at most; a real read Japanese take 1.82 s
     max_trailing_silence_s: float = 1.5
     max_overrun_s: float = 0.25  # a take may end this much after its slot before it fails
     min_resemblance: float = 0.25  # GE2E cosine to the character's clip (plain joe vs the bundled clips: 0.30-0.70)

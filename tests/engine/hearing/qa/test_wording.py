@@ -15,7 +15,7 @@ from engine.hearing.qa.wording import QaPhrase
 EVERY_FAILURE = [  # (changes to a clean measurement, overrun) that make each kind of finding
     ({"wer": 0.9, "transcript": "something else"}, None),
     ({"metric": "cer", "language": "zh", "wer": 0.4}, None),
-    ({"clipping": 0.02, "leading_silence_s": 1.2, "inner_silence_s": 2.0, "trailing_silence_s": 3.0}, 0.6),
+    ({"clipping": 0.02, "leading_silence_s": 1.2, "inner_silence_s": 2.5, "trailing_silence_s": 3.0}, 0.6),
     ({"resemblance": 0.1, "detected_language": "zh", "language_probability": 0.97}, None),
     ({"leading_silence_s": 3.0, "inner_silence_s": 0.0, "trailing_silence_s": 0.0, "wer": 1.0, "transcript": ""}, None),
     ({"wer": 1.0, "transcript": ""}, None),
