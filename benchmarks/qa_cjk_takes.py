@@ -5,12 +5,14 @@ Each recording is checked as the take of its own line, of the next recording's l
 of another line), and cut in half (its first half as the take of its whole line), by take QA as
 the studio runs it (Whisper base, the project's default thresholds). The recordings are not in
 this repository: pass a folder holding them and ``manifest.tsv`` (file, language, what is said;
-tab-separated). Run the same script from an older checkout to compare its normalisation.
+tab-separated), or ``--set NAME`` to take that set's rows of benchmarks/data/qa_cjk_takes.tsv (the
+Japanese takes and the held-out sets, with their sources and licences). Run the same script from
+an older checkout to compare its normalisation.
 
 Japanese is scored by reading (kana), as take QA judges it; its raw CER over the written
 characters is reported beside it (``raw``), never instead of it.
 
-Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_cjk_takes.py --corpus DIR [--json OUT.json]
+Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_cjk_takes.py --corpus DIR [--set ja] [--json OUT.json]
 """
 
 from __future__ import annotations
@@ -23,20 +25,35 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+SETS = ROOT / "benchmarks" / "data" / "qa_cjk_takes.tsv"
 
 from engine.core.reference import load_reference_clip
 from engine.hearing.qa.checks import QaThresholds, judge, measure_take
 from engine.hearing.qa.wer import error_rate, reads_by_kana
 
 
+def manifest_rows(corpus: Path, set_name: str | None) -> list[list[str]]:
+    """(file, language, text) of each take: DIR/manifest.tsv's rows, or one set's of :data:`SETS`."""
+    rows = []
+    for line in (SETS if set_name else corpus / "manifest.tsv").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if not set_name:
+            rows.append(fields[:3])
+        elif fields[0] == set_name:
+            rows.append(fields[1:4])
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--model", default="base")
+    parser.add_argument("--set", help=f"a set of {SETS.name} (ja, ja-held-out, zh-held-out) instead of DIR/manifest.tsv")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    rows = [line.split("\t") for line in (args.corpus / "manifest.tsv").read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith("#")]
+    rows = manifest_rows(args.corpus, args.set)
     thresholds = QaThresholds()
     results: list[dict[str, Any]] = []
     for index, (name, language, text) in enumerate(rows):
