@@ -8807,6 +8807,211 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>migrating schema {version} -&gt; {next} failed: {error}</source>
         <translation>将架构版本 {version} 升级到 {next} 失败：{error}</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>{folder} already holds a project</source>
+        <translation>{folder} 中已有项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder} is not an empty folder; choose a new one for the project (or put the video inside it to use it where it is)</source>
+        <translation>{folder} 不是空文件夹；请为项目另选一个新文件夹（或把视频放进该文件夹，就地使用）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a symbolic link to {target}, which does not exist; name a real folder for the project</source>
+        <translation>{path} 是指向 {target} 的符号链接，而目标不存在；请为项目指定一个真实的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a file, not a folder; choose a new folder for the project</source>
+        <translation>{path} 是文件而不是文件夹；请为项目另选一个新文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} is left by an interrupted `dubstudio new` but cannot be read ({error}); remove it, or the folder, and run new again</source>
+        <translation>{file} 是中断的 `dubstudio new` 留下的，但无法读取（{error}）；请删除它或整个文件夹，然后重新运行 new</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>two --voice options name the same character</source>
+        <translation>两个 --voice 选项指向同一个角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>voice for {name}: {problem}</source>
+        <translation>{name} 的音色：{problem}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>transcript: {error}</source>
+        <translation>转写文本：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no line with id {id}</source>
+        <translation>没有 ID 为 {id} 的台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no lines with ids {ids}</source>
+        <translation>没有 ID 为 {ids} 的台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {line} has no take {take}</source>
+        <translation>台词 {line} 没有版本 {take}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {order} has no character</source>
+        <translation>第 {order} 条台词没有角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder} is open in {holder}; close it there first</source>
+        <translation>{folder} 已在 {holder} 中打开；请先在那里关闭</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder}: the project lock keeps changing hands; try again</source>
+        <translation>{folder}：项目锁不断易手；请重试</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project lock {file} is not a regular file; remove it and try again</source>
+        <translation>项目锁 {file} 不是普通文件；请删除它后重试</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project lock {file} is hard-linked to {count} other name(s), perhaps outside the project; refusing to write into it (remove it and try again)</source>
+        <translation>项目锁 {file} 与另外 {count} 个名称硬链接（可能在项目之外）；拒绝写入（请删除它后重试）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Empty path {path} in project</source>
+        <translation>项目中的路径 {path} 为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Path {path} is absolute; project paths must be relative to the project folder</source>
+        <translation>路径 {path} 是绝对路径；项目中的路径必须相对于项目文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Path {path} points outside the project folder</source>
+        <translation>路径 {path} 指向项目文件夹之外</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Path {path} resolves outside the project folder ({target})</source>
+        <translation>路径 {path} 解析到项目文件夹之外（{target}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not inside the project folder {folder}</source>
+        <translation>{path} 不在项目文件夹 {folder} 内</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>clip not found: {path}</source>
+        <translation>找不到参考音频：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>clip {problem}</source>
+        <translation>参考音频 {problem}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot decode {file} as audio: {error}</source>
+        <translation>无法将 {file} 解码为音频：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} holds no audio</source>
+        <translation>{file} 中没有音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read clip {file}: {error}</source>
+        <translation>无法读取参考音频 {file}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the trim of {name}&apos;s clip ({start:.2f} s to {end}) is empty</source>
+        <translation>{name} 的参考音频裁剪范围（{start:.2f} 秒到 {end}）为空</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>line {id} names an unknown character</source>
+        <translation>台词 {id} 指向未知的角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no video to transcribe</source>
+        <translation>项目没有可转写的视频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project already has {count} lines; transcribing replaces them (pass --replace, or undo afterwards in the studio)</source>
+        <translation>项目已有 {count} 条台词；转写会替换它们（请加上 --replace，或之后在工作室中撤销）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {order} has no start time in the video: give it one to hear the original there</source>
+        <translation>第 {order} 条台词在视频中没有开始时间：请为它设置一个，才能在那里听原声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no video</source>
+        <translation>项目没有视频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the line has no character to give its audio to</source>
+        <translation>这条台词没有角色，无法把它的音频交给谁</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the line has no start and end time in the video</source>
+        <translation>这条台词在视频中没有开始和结束时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the script has no line with text to translate</source>
+        <translation>剧本中没有带文本可翻译的台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>set the project&apos;s target language first (Translate)</source>
+        <translation>请先设置项目的目标语言（翻译）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the lines chosen have no text to shorten</source>
+        <translation>所选台词没有可缩短的文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is not a language code (such as en, zh or pt-BR)</source>
+        <translation>{value} 不是语言代码（例如 en、zh 或 pt-BR）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a file without extension</source>
+        <translation>没有扩展名的文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot export a script as {suffix} (use {writable})</source>
+        <translation>无法将剧本导出为 {suffix}（请使用 {writable}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown script format {name}; choose from {choices}</source>
+        <translation>未知的剧本格式 {name}；可选：{choices}</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

@@ -12,6 +12,7 @@ import os
 import shutil
 from pathlib import Path
 
+from app.project import phrases
 from app.project.errors import ClipImportError, PathEscapeError
 from app.project.fsutil import (
     atomic_write,
@@ -22,6 +23,7 @@ from app.project.fsutil import (
     unique_path,
 )
 from app.project.model import CACHE_DIR
+from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core import files
 from engine.core.audio_io import AudioError, audio_info, file_digest, read_audio
@@ -40,8 +42,8 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
     try:
         files.open_regular_file(source).close()  # a pipe or folder is refused at once
     except files.FileError as error:
-        raise ClipImportError(f"clip not found: {source}" if error.code is ErrorCode.READ_FAILED
-                              else f"clip {error.message}") from None
+        raise ClipImportError(Phrase(phrases.CLIP_NOT_FOUND, path=source) if error.code is ErrorCode.READ_FAILED
+                              else Phrase(phrases.CLIP_PROBLEM, problem=error.message)) from None
     try:
         return relative_to_root(project.root, source)
     except PathEscapeError:
@@ -55,14 +57,14 @@ def import_clip(project: Project, source: str | os.PathLike[str]) -> str:
             audio, rate = read_audio(source)
     except (AudioError, OSError) as error:
         why = error.reason if isinstance(error, AudioError) else str(error)
-        raise ClipImportError(f"cannot decode {source.name} as audio: {why}") from error
+        raise ClipImportError(Phrase(phrases.NOT_AUDIO, file=source.name, error=why)) from error
     if keep:
         target = unique_path(voices, stem, suffix)
         with files.open_regular_file(source) as src:
             atomic_write(target, lambda handle: shutil.copyfileobj(src, handle), inside=project.root)
         return relative_to_root(project.root, target)
     if audio.size == 0:
-        raise ClipImportError(f"{source.name} holds no audio")
+        raise ClipImportError(Phrase(phrases.HOLDS_NO_AUDIO, file=source.name))
     target = unique_path(voices, stem, ".wav")
     atomic_write_wav(target, audio, rate, inside=project.root)
     return relative_to_root(project.root, target)
@@ -93,8 +95,8 @@ def trimmed_clip(project: Project, character_id: str) -> Path | None:
         stop = None if char.clip_end is None else int(round(char.clip_end * info.sample_rate))
         audio, rate = read_audio(source, start=start, stop=stop)
     except (AudioError, OSError) as error:
-        raise ClipImportError(f"cannot read clip {char.clip}: {error}") from error
+        raise ClipImportError(Phrase(phrases.CANNOT_READ_CLIP, file=char.clip, error=str(error))) from error
     if audio.shape[0] == 0:
-        raise ClipImportError(f"the trim of {char.name}'s clip ({char.clip_start:.2f} s to {end}) is empty")
+        raise ClipImportError(Phrase(phrases.EMPTY_TRIM, name=char.name, start=char.clip_start, end=end))
     atomic_write_wav(target, audio, rate, inside=project.root)
     return target

@@ -21,7 +21,9 @@ from typing import IO
 
 import numpy as np
 
+from app.project import phrases
 from app.project.errors import PathEscapeError, SaveError
+from app.project.phrases import Phrase
 from engine.core import files
 from engine.core.codes import ErrorCode
 from engine.core.files import FileError
@@ -35,13 +37,13 @@ def check_relative(rel: str) -> str:
     not extracted yet; :func:`resolve_inside` adds the symlink check.
     """
     if not isinstance(rel, str) or not rel.strip():
-        raise PathEscapeError(f"Empty path {rel!r} in project")
+        raise PathEscapeError(Phrase(phrases.EMPTY_PATH, path=repr(rel)))
     text = rel.replace("\\", "/")
     if PureWindowsPath(rel).drive or PureWindowsPath(rel).root or text.startswith("/"):
-        raise PathEscapeError(f"Path {rel!r} is absolute; project paths must be relative to the project folder")
+        raise PathEscapeError(Phrase(phrases.ABSOLUTE_PATH, path=repr(rel)))
     parts = PurePosixPath(text).parts
     if any(part == ".." for part in parts):
-        raise PathEscapeError(f"Path {rel!r} points outside the project folder")
+        raise PathEscapeError(Phrase(phrases.PATH_OUTSIDE, path=repr(rel)))
     return PurePosixPath(*[p for p in parts if p != "."]).as_posix()
 
 
@@ -54,7 +56,7 @@ def resolve_inside(root: Path, rel: str) -> Path:
     root_real = Path(root).resolve()
     target = (root_real / clean).resolve()
     if target != root_real and root_real not in target.parents:
-        raise PathEscapeError(f"Path {rel!r} resolves outside the project folder ({target})")
+        raise PathEscapeError(Phrase(phrases.PATH_RESOLVES_OUTSIDE, path=repr(rel), target=target))
     return root_real / clean
 
 
@@ -74,7 +76,7 @@ def relative_to_root(root: Path, path: Path) -> str:
     try:
         rel = target.relative_to(root_real)
     except ValueError:
-        raise PathEscapeError(f"{path} is not inside the project folder {root_real}") from None
+        raise PathEscapeError(Phrase(phrases.NOT_INSIDE_PROJECT, path=path, folder=root_real)) from None
     return check_relative(rel.as_posix())
 
 

@@ -24,7 +24,9 @@ import sys
 from pathlib import Path
 from typing import IO
 
+from app.project import phrases
 from app.project.errors import ProjectLockedError, SaveError
+from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core import files
 from engine.core.codes import ErrorCode
@@ -97,7 +99,7 @@ class ProjectLock:
                 holder = _read_holder(handle)
                 handle.close()
                 raise ProjectLockedError(
-                    f"{root} is open in {describe_holder(holder)}; close it there first", describe_holder(holder)
+                    Phrase(phrases.OPEN_ELSEWHERE, folder=root, holder=describe_holder(holder)), describe_holder(holder)
                 )
             # The previous holder may have removed the file between our open and our lock; then
             # we hold a lock on a file nobody else can find: start over with the current one.
@@ -116,7 +118,7 @@ class ProjectLock:
                     raise _lock_write_error("write", path, error) from error
                 return cls(root, handle)
             handle.close()
-        raise ProjectLockedError(f"{root}: the project lock keeps changing hands; try again")
+        raise ProjectLockedError(Phrase(phrases.LOCK_CHANGING_HANDS, folder=root))
 
     @property
     def held(self) -> bool:
@@ -168,11 +170,10 @@ def _check_lock_file(path: Path, info: os.stat_result) -> None:
     have that file overwritten with the holder's JSON. A pipe or device is refused too.
     """
     if not stat.S_ISREG(info.st_mode):
-        raise SaveError(f"the project lock {path} is not a regular file; remove it and try again",
+        raise SaveError(Phrase(phrases.LOCK_NOT_REGULAR, file=path),
                         ErrorCode.NOT_REGULAR_FILE)
     if info.st_nlink > 1:
-        raise SaveError(f"the project lock {path} is hard-linked to {info.st_nlink - 1} other name(s), perhaps "
-                        "outside the project; refusing to write into it (remove it and try again)",
+        raise SaveError(Phrase(phrases.LOCK_HARD_LINKED, file=path, count=info.st_nlink - 1),
                         ErrorCode.NOT_REGULAR_FILE)
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.project import phrases
 from app.project.clips import import_clip
 from app.project.errors import (
     ClipImportError,
@@ -37,6 +38,7 @@ from app.project.fsutil import atomic_write_text, ensure_dir
 from app.project.lock import ProjectLock
 from app.project.media import attach_video, extract_guide, subtitle_stream_srt
 from app.project.model import PROJECT_FILE
+from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.readiness import VoiceGaps, voice_gaps
 from app.project.script_io import ScriptImport, import_srt
@@ -72,7 +74,7 @@ def read_transcript(path: str | os.PathLike[str]) -> str:
     try:
         text = files.read_text_file(path)  # a regular file only: a named pipe is refused, not waited on
     except files.FileError as error:
-        raise InvalidValueError(f"transcript: {error}") from None
+        raise InvalidValueError(Phrase(phrases.TRANSCRIPT_PROBLEM, error=str(error))) from None
     return " ".join(text.split())
 
 
@@ -81,7 +83,7 @@ def sidecar_transcript(clip: Path) -> str | None:
     try:
         return " ".join(transcript_beside(clip).split()) or None
     except files.FileError as error:
-        raise InvalidValueError(f"transcript: {error}") from None
+        raise InvalidValueError(Phrase(phrases.TRANSCRIPT_PROBLEM, error=str(error))) from None
 
 
 def new_project_from_video(
@@ -113,10 +115,9 @@ def new_project_from_video(
     if os.path.lexists(marker):
         before = _resume(root, marker)  # an interrupted `new`: what it had made goes, the rest stays
     elif os.path.lexists(root / PROJECT_FILE):
-        raise ProjectFileError(f"{root} already holds a project")
+        raise ProjectFileError(Phrase(phrases.ALREADY_A_PROJECT, folder=root))
     elif root.is_dir() and any(root.iterdir()) and not _inside(root, video):
-        raise ProjectFileError(f"{root} is not an empty folder; choose a new one for the project "
-                               "(or put the video inside it to use it where it is)")
+        raise ProjectFileError(Phrase(phrases.FOLDER_NOT_EMPTY, folder=root))
     else:
         before = sorted(child.name for child in root.iterdir()) if root.is_dir() else None
     created = before is None
@@ -147,11 +148,10 @@ def _project_folder(given: Path) -> Path:
     against from then on; a symlink to nowhere is refused rather than followed."""
     given = given.absolute()
     if os.path.islink(given) and not given.exists():
-        raise ProjectFileError(f"{given} is a symbolic link to {os.readlink(given)}, which does not exist; "
-                               "name a real folder for the project")
+        raise ProjectFileError(Phrase(phrases.DANGLING_LINK, path=given, target=os.readlink(given)))
     root = given.resolve()
     if root.exists() and not root.is_dir():
-        raise ProjectFileError(f"{root} is a file, not a folder; choose a new folder for the project")
+        raise ProjectFileError(Phrase(phrases.FILE_NOT_FOLDER, path=root))
     return root
 
 
@@ -168,8 +168,7 @@ def _resume(root: Path, marker: Path) -> list[str] | None:
         before = [str(name) for name in state["before"]]
         created = bool(state["created_folder"])
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise ProjectFileError(f"{marker} is left by an interrupted `dubstudio new` but cannot be read ({error}); "
-                               "remove it, or the folder, and run new again") from None
+        raise ProjectFileError(Phrase(phrases.BROKEN_NEW_MARKER, file=marker, error=str(error))) from None
     _remove_made(root, before, created=False)
     return None if created else before
 
@@ -205,7 +204,7 @@ def _build(
 ) -> NewProject:
     names = [voice.name.strip().casefold() for voice in voices]
     if len(set(names)) != len(names):
-        raise InvalidValueError("two --voice options name the same character")
+        raise InvalidValueError(Phrase(phrases.VOICE_GIVEN_TWICE))
     project = Project(root=root, title=title or video.stem)
     project.ensure_folders()
     project.video = attach_video(project, video, copy=copy_video)
@@ -246,6 +245,6 @@ def _give_voice(project: Project, voice: VoiceSource) -> None:
     try:
         char.clip = import_clip(project, voice.clip)
     except ProjectError as error:
-        raise ClipImportError(f"voice for {voice.name}: {error.message}", error.code) from None
+        raise ClipImportError(Phrase(phrases.VOICE_FOR, name=voice.name, problem=error.message), error.code) from None
     transcript = voice.transcript if voice.transcript is not None else sidecar_transcript(voice.clip)
     char.transcript = transcript or ""

@@ -335,3 +335,54 @@ OLD_KEY_NOT_OBJECTS = QT_TRANSLATE_NOOP("phrases", "v{version} '{key}' must be a
 NO_SCHEMA_VERSION = QT_TRANSLATE_NOOP("phrases", "project.json has no valid schema_version (found {value})")
 SCHEMA_TOO_NEW = QT_TRANSLATE_NOOP("phrases", "project.json has schema {schema}, but this DubStudio reads up to {readable}; update DubStudio to open it")
 MIGRATION_FAILED = QT_TRANSLATE_NOOP("phrases", "migrating schema {version} -> {next} failed: {error}")
+
+# --- making, opening and locking a project (new_project.py, project.py, sample.py, lock.py) -----
+ALREADY_A_PROJECT = QT_TRANSLATE_NOOP("phrases", "{folder} already holds a project")
+FOLDER_NOT_EMPTY = QT_TRANSLATE_NOOP("phrases", "{folder} is not an empty folder; choose a new one for the project (or put the video inside it to use it where it is)")
+DANGLING_LINK = QT_TRANSLATE_NOOP("phrases", "{path} is a symbolic link to {target}, which does not exist; name a real folder for the project")
+FILE_NOT_FOLDER = QT_TRANSLATE_NOOP("phrases", "{path} is a file, not a folder; choose a new folder for the project")
+BROKEN_NEW_MARKER = QT_TRANSLATE_NOOP("phrases", "{file} is left by an interrupted `dubstudio new` but cannot be read ({error}); remove it, or the folder, and run new again")
+VOICE_GIVEN_TWICE = QT_TRANSLATE_NOOP("phrases", "two --voice options name the same character")
+VOICE_FOR = QT_TRANSLATE_NOOP("phrases", "voice for {name}: {problem}")
+TRANSCRIPT_PROBLEM = QT_TRANSLATE_NOOP("phrases", "transcript: {error}")
+NO_LINE_WITH_ID = QT_TRANSLATE_NOOP("phrases", "no line with id {id}")
+NO_LINES_WITH_IDS = QT_TRANSLATE_NOOP("phrases", "no lines with ids {ids}")
+NO_SUCH_TAKE = QT_TRANSLATE_NOOP("phrases", "line {line} has no take {take}")
+LINE_HAS_NO_CHARACTER = QT_TRANSLATE_NOOP("phrases", "line {order} has no character")
+OPEN_ELSEWHERE = QT_TRANSLATE_NOOP("phrases", "{folder} is open in {holder}; close it there first")
+LOCK_CHANGING_HANDS = QT_TRANSLATE_NOOP("phrases", "{folder}: the project lock keeps changing hands; try again")
+LOCK_NOT_REGULAR = QT_TRANSLATE_NOOP("phrases", "the project lock {file} is not a regular file; remove it and try again")
+LOCK_HARD_LINKED = QT_TRANSLATE_NOOP("phrases", "the project lock {file} is hard-linked to {count} other name(s), perhaps outside the project; refusing to write into it (remove it and try again)")
+
+# --- a project's paths (fsutil.py, PathEscapeError) -----------------------------------------------
+EMPTY_PATH = QT_TRANSLATE_NOOP("phrases", "Empty path {path} in project")
+ABSOLUTE_PATH = QT_TRANSLATE_NOOP("phrases", "Path {path} is absolute; project paths must be relative to the project folder")
+PATH_OUTSIDE = QT_TRANSLATE_NOOP("phrases", "Path {path} points outside the project folder")
+PATH_RESOLVES_OUTSIDE = QT_TRANSLATE_NOOP("phrases", "Path {path} resolves outside the project folder ({target})")
+NOT_INSIDE_PROJECT = QT_TRANSLATE_NOOP("phrases", "{path} is not inside the project folder {folder}")
+
+# --- a character's clip (clips.py, ClipImportError) ------------------------------------------------
+CLIP_NOT_FOUND = QT_TRANSLATE_NOOP("phrases", "clip not found: {path}")
+CLIP_PROBLEM = QT_TRANSLATE_NOOP("phrases", "clip {problem}")
+NOT_AUDIO = QT_TRANSLATE_NOOP("phrases", "cannot decode {file} as audio: {error}")
+HOLDS_NO_AUDIO = QT_TRANSLATE_NOOP("phrases", "{file} holds no audio")
+CANNOT_READ_CLIP = QT_TRANSLATE_NOOP("phrases", "cannot read clip {file}: {error}")
+EMPTY_TRIM = QT_TRANSLATE_NOOP("phrases", "the trim of {name}'s clip ({start:.2f} s to {end}) is empty")
+
+# --- transcribing, hearing the original, translating (transcription.py, translation.py) ----------
+LINE_UNKNOWN_CHARACTER = QT_TRANSLATE_NOOP("phrases", "line {id} names an unknown character")
+NO_VIDEO_TO_TRANSCRIBE = QT_TRANSLATE_NOOP("phrases", "the project has no video to transcribe")
+SCRIPT_NOT_EMPTY = QT_TRANSLATE_NOOP("phrases", "the project already has {count} lines; transcribing replaces them (pass --replace, or undo afterwards in the studio)")
+NO_START_TO_HEAR = QT_TRANSLATE_NOOP("phrases", "line {order} has no start time in the video: give it one to hear the original there")
+PROJECT_WITHOUT_VIDEO = QT_TRANSLATE_NOOP("phrases", "the project has no video")
+NO_CHARACTER_FOR_AUDIO = QT_TRANSLATE_NOOP("phrases", "the line has no character to give its audio to")
+NO_SPAN_IN_VIDEO = QT_TRANSLATE_NOOP("phrases", "the line has no start and end time in the video")
+NOTHING_TO_TRANSLATE = QT_TRANSLATE_NOOP("phrases", "the script has no line with text to translate")
+TARGET_LANGUAGE_FIRST = QT_TRANSLATE_NOOP("phrases", "set the project's target language first (Translate)")
+NOTHING_TO_SHORTEN = QT_TRANSLATE_NOOP("phrases", "the lines chosen have no text to shorten")
+NOT_A_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "{value} is not a language code (such as en, zh or pt-BR)")
+
+# --- exporting a script (script_io.py) ------------------------------------------------------------
+NO_EXTENSION = QT_TRANSLATE_NOOP("phrases", "a file without extension")
+CANNOT_EXPORT_SCRIPT_AS = QT_TRANSLATE_NOOP("phrases", "cannot export a script as {suffix} (use {writable})")
+UNKNOWN_SCRIPT_FORMAT = QT_TRANSLATE_NOOP("phrases", "unknown script format {name}; choose from {choices}")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from app.project import phrases
 from app.project.codec import (
     project_fields,
     project_to_dict,
@@ -42,6 +43,7 @@ from app.project.model import (
     new_id,
     render_fingerprint,
 )
+from app.project.phrases import Phrase
 from engine.core.audio_io import file_digest
 from engine.core.protocol import VoiceSettings
 from engine.translation.glossary import GlossaryEntry
@@ -108,7 +110,7 @@ class Project:
         """Make a new, empty project folder (it may exist but must not hold a project)."""
         root = Path(root).absolute()
         if (root / PROJECT_FILE).exists():
-            raise ProjectFileError(f"{root} already holds a project")
+            raise ProjectFileError(Phrase(phrases.ALREADY_A_PROJECT, folder=root))
         project = cls(root=root, title=title)
         project.ensure_folders()
         project.save()
@@ -157,7 +159,7 @@ class Project:
         for char in self.characters:
             if char.id == character_id:
                 return char
-        raise UnknownIdError(f"no character with id {character_id!r}")
+        raise UnknownIdError(Phrase(phrases.NO_CHARACTER_WITH_ID, id=repr(character_id)))
 
     def character_by_name(self, name: str) -> Character | None:
         """Case-insensitive match on the name, as importers and the CLI need it."""
@@ -168,14 +170,14 @@ class Project:
         for line in self.lines:
             if line.id == line_id:
                 return line
-        raise UnknownIdError(f"no line with id {line_id!r}")
+        raise UnknownIdError(Phrase(phrases.NO_LINE_WITH_ID, id=repr(line_id)))
 
     def index_of(self, line_id: str) -> int:
         """0-based position of a line in the script."""
         for n, line in enumerate(self.lines):
             if line.id == line_id:
                 return n
-        raise UnknownIdError(f"no line with id {line_id!r}")
+        raise UnknownIdError(Phrase(phrases.NO_LINE_WITH_ID, id=repr(line_id)))
 
     def order_of(self, line_id: str) -> int:
         """1-based order number shown in the table and used in export file names."""
@@ -193,7 +195,7 @@ class Project:
         """A new Character with a fresh id and colour; not added (push AddCharacter for that)."""
         name = name.strip()
         if not name:
-            raise InvalidValueError("a character needs a name")
+            raise InvalidValueError(Phrase(phrases.CHARACTER_WITHOUT_NAME))
         fields.setdefault("colour", self.next_colour())
         return Character(id=new_id(), name=name, **fields)
 
@@ -207,7 +209,7 @@ class Project:
         for take in line.takes:
             if take.id == take_id:
                 return take
-        raise UnknownIdError(f"line {line.id} has no take {take_id!r}")
+        raise UnknownIdError(Phrase(phrases.NO_SUCH_TAKE, line=line.id, take=repr(take_id)))
 
     def chosen_take(self, line: Line) -> Take | None:
         if line.chosen_take is None:
@@ -253,7 +255,7 @@ class Project:
         """How the line is spoken: its character's settings, with the line's own speed and
         instruction over them where it has them (raises UnknownIdError without a character)."""
         if line.character_id is None:
-            raise UnknownIdError(f"line {self.order_of(line.id)} has no character")
+            raise UnknownIdError(Phrase(phrases.LINE_HAS_NO_CHARACTER, order=self.order_of(line.id)))
         own = self.character(line.character_id).settings
         return replace(own, speed=own.speed if line.speed is None else line.speed,
                        instruction=own.instruction if line.instruction is None else line.instruction)
@@ -273,7 +275,7 @@ class Project:
         found = [line for line in self.lines if line.id in wanted]
         missing = wanted - {line.id for line in found}
         if missing:
-            raise UnknownIdError(f"no lines with ids {sorted(missing)}")
+            raise UnknownIdError(Phrase(phrases.NO_LINES_WITH_IDS, ids=str(sorted(missing))))
         return found
 
     def add_take(self, line: Line, take: Take, choose: bool = True) -> None:

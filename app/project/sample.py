@@ -10,6 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
+from app.project import phrases
 from app.project.errors import ProjectFileError
 from app.project.model import (
     CACHE_DIR,
@@ -18,6 +19,7 @@ from app.project.model import (
     TAKES_DIR,
     LineStatus,
 )
+from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core.paths import SAMPLE_PROJECT
 
@@ -32,9 +34,9 @@ def copy_project(source: str | os.PathLike[str], dest: str | os.PathLike[str], *
     """
     source, dest = Path(source), Path(dest)
     if not (source / PROJECT_FILE).is_file():
-        raise ProjectFileError(f"{source} is not a DubStudio project (no {PROJECT_FILE})")
+        raise ProjectFileError(Phrase(phrases.NOT_A_PROJECT, folder=source, file=PROJECT_FILE))
     if (dest / PROJECT_FILE).exists():
-        raise ProjectFileError(f"{dest} already holds a project")
+        raise ProjectFileError(Phrase(phrases.ALREADY_A_PROJECT, folder=dest))
     skip = {CACHE_DIR} if with_takes else {CACHE_DIR, TAKES_DIR, EXPORTS_DIR}
 
     def top_level_skips(directory: str, names: list[str]) -> list[str]:

@@ -761,7 +761,7 @@ def export_script(project: Project, path: str | os.PathLike[str]) -> Path:
     if fmt.writer is None:
         *others, last = [f.extensions[0] for f in SCRIPT_FORMATS if f.writer is not None]
         writable = f"{', '.join(others)} or {last}"
-        raise ExportError(f"cannot export a script as {suffix or 'a file without extension'} (use {writable})")
+        raise ExportError(Phrase(phrases.CANNOT_EXPORT_SCRIPT_AS, suffix=suffix or Phrase(phrases.NO_EXTENSION), writable=writable))
     inside = bound_to(project.root, Path(path))  # in the project folder: must stay inside it
     return write_text_export(path, fmt.writer(project, suffix), inside=inside)
 
@@ -825,7 +825,8 @@ def script_format(name: str) -> ScriptFormat:
     for fmt in SCRIPT_FORMATS:
         if fmt.name == name:
             return fmt
-    raise InvalidValueError(f"unknown script format {name!r}; choose from {', '.join(f.name for f in SCRIPT_FORMATS)}")
+    raise InvalidValueError(Phrase(phrases.UNKNOWN_SCRIPT_FORMAT, name=repr(name),
+                                      choices=", ".join(f.name for f in SCRIPT_FORMATS)))
 
 
 def import_script(source: str | os.PathLike[str], project: Project, **options: object) -> ScriptImport:

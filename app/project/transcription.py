@@ -185,7 +185,7 @@ class ReplaceScript(Command):
         known = {c.id for c in project.characters} | {c.id for c in self.characters}
         for line in self.lines:
             if line.character_id not in known or line.character_id in self.dropped_ids:
-                raise InvalidValueError(f"line {line.id} names an unknown character")
+                raise InvalidValueError(Phrase(phrases.LINE_UNKNOWN_CHARACTER, id=line.id))
             validate_line(line, "line")
         self.old_lines, self.old_language = list(project.lines), project.language
         self.old_characters = list(project.characters)
@@ -274,10 +274,9 @@ def hear_project(
     that character: its lines go to it, and no "Speaker N" is added for it."""
     video = project.video_path()
     if video is None:
-        raise TranscriptionError("the project has no video to transcribe", ErrorCode.NO_AUDIO_STREAM)
+        raise TranscriptionError(Phrase(phrases.NO_VIDEO_TO_TRANSCRIBE), ErrorCode.NO_AUDIO_STREAM)
     if project.lines and not (replace or keep):
-        raise TranscriptionError(f"the project already has {len(project.lines)} lines; transcribing replaces them "
-                                 "(pass --replace, or undo afterwards in the studio)", ErrorCode.SCRIPT_NOT_EMPTY)
+        raise TranscriptionError(Phrase(phrases.SCRIPT_NOT_EMPTY, count=len(project.lines)), ErrorCode.SCRIPT_NOT_EMPTY)
     library = open_library(request.cast_library) if request.cast_library else None  # a bad one fails before any work
     report = progress or (lambda stage, fraction: None)
     if model is None or encoder is None:
@@ -595,8 +594,7 @@ def line_span(project: Project, line_id: str) -> tuple[float, float]:
     has no place in the video to hear (E_INVALID_VALUE)."""
     line = project.line(line_id)
     if line.start is None:
-        raise TranscriptionError(f"line {project.order_of(line_id)} has no start time in the video: give it one to "
-                                 "hear the original there", ErrorCode.INVALID_VALUE)
+        raise TranscriptionError(Phrase(phrases.NO_START_TO_HEAR, order=project.order_of(line_id)), ErrorCode.INVALID_VALUE)
     if line.end is not None and line.end > line.start:
         return line.start, line.end
     index = project.index_of(line_id)
@@ -613,7 +611,7 @@ def original_audio(project: Project, start: float, end: float,
     the end of the audio."""
     video = project.video_path()
     if video is None:
-        raise TranscriptionError("the project has no video", ErrorCode.NO_AUDIO_STREAM)
+        raise TranscriptionError(Phrase(phrases.PROJECT_WITHOUT_VIDEO), ErrorCode.NO_AUDIO_STREAM)
     cut: list[tuple[np.ndarray, int]] = []
     try:
         hearing_clips.cut_clips(video, None, [(start, end)],
@@ -636,9 +634,9 @@ def cut_line(project: Project, line_id: str) -> tuple[str, dict[str, Any]]:
     and the changes (push them as EditCharacter, so it is undoable); as :func:`cut_region`."""
     line = project.line(line_id)
     if line.character_id is None:
-        raise TranscriptionError("the line has no character to give its audio to", ErrorCode.INVALID_VALUE)
+        raise TranscriptionError(Phrase(phrases.NO_CHARACTER_FOR_AUDIO), ErrorCode.INVALID_VALUE)
     if line.start is None or line.end is None or line.end <= line.start:
-        raise TranscriptionError("the line has no start and end time in the video", ErrorCode.INVALID_VALUE)
+        raise TranscriptionError(Phrase(phrases.NO_SPAN_IN_VIDEO), ErrorCode.INVALID_VALUE)
     changes = cut_region(project, line.character_id, line.start, line.end)
     return line.character_id, {**changes, "transcript": line.source_text or line.text, "transcript_heard": False}
 

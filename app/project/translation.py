@@ -100,7 +100,7 @@ def translate_project(project: Project, request: TranslateRequest, translator: C
     (E_TRANSLATOR_UNREACHABLE, E_TRANSLATOR_KEY, E_CANCELLED...) having changed nothing."""
     ids = chosen_ids(project, request.line_ids)
     if not ids:
-        raise TranslateError("the script has no line with text to translate", ErrorCode.EMPTY_TEXT)
+        raise TranslateError(Phrase(phrases.NOTHING_TO_TRANSLATE), ErrorCode.EMPTY_TEXT)
     try:
         results = translator.translate(source_lines(project, request.target_language), set(ids),
                                        project.language, request.target_language, project.glossary)
@@ -115,12 +115,12 @@ def shorten_lines(project: Project, line_ids: Sequence[str], translator: ChatTra
     within its budget when it has a slot, else shorter than it is. Nothing changes on a failure."""
     language = language or project.target_language or project.language
     if not language:
-        raise TranslateError("set the project's target language first (Translate)", ErrorCode.TRANSLATION_TARGET)
+        raise TranslateError(Phrase(phrases.TARGET_LANGUAGE_FIRST), ErrorCode.TRANSLATION_TARGET)
     by_id = {line.id: line for line in project.lines_by_ids(line_ids)}
     wanted = [line for line in source_lines(project, language) if line.id in by_id]
     lines = [replace(line, current=by_id[line.id].text) for line in wanted if by_id[line.id].text.strip()]
     if not lines:
-        raise TranslateError("the lines chosen have no text to shorten", ErrorCode.EMPTY_TEXT)
+        raise TranslateError(Phrase(phrases.NOTHING_TO_SHORTEN), ErrorCode.EMPTY_TEXT)
     try:
         results = translator.shorten(lines, language, project.glossary)
     except TranslationError as error:
@@ -203,7 +203,7 @@ class SetTargetLanguage(Command):
     def __init__(self, language: str) -> None:
         language = language.strip()
         if language and not LANGUAGE_CODE.match(language):
-            raise InvalidValueError(f"{language!r} is not a language code (such as en, zh or pt-BR)")
+            raise InvalidValueError(Phrase(phrases.NOT_A_LANGUAGE, value=repr(language)))
         self.language = language
         self.old_target = ""
         self.old_languages: dict[str, str] = {}

@@ -494,3 +494,23 @@ def test_a_backend_options_refusal_is_said_in_chinese(chinese: None) -> None:
         piper.validate({"nosuch": 1})
     said = said_error(refused.value)
     assert said.startswith("E_BAD_OPTION: piper 的后端选项 'nosuch'：没有这个选项；piper 接受的选项有 "), said
+
+
+def test_a_gone_line_and_a_path_outside_the_project_are_said_in_chinese(chinese: None, project: Project) -> None:
+    """The project's own look-ups and path checks (project.py, fsutil.py): a line the studio
+    names that is gone (a drag while the project changed) and a clip path leaving the folder."""
+    from app.project.errors import PathEscapeError, UnknownIdError
+    from app.project.fsutil import check_relative
+    from app.ui.language import said_error
+
+    with pytest.raises(UnknownIdError) as gone:
+        project.line("l9")
+    assert str(gone.value) == "E_UNKNOWN_ID: no line with id 'l9'"
+    said = said_error(gone.value)
+    assert said == "E_UNKNOWN_ID: 没有 ID 为 'l9' 的台词", said
+
+    with pytest.raises(PathEscapeError) as escaped:
+        check_relative("../voices/maya.wav")
+    assert str(escaped.value) == "E_PATH_ESCAPE: Path '../voices/maya.wav' points outside the project folder"
+    said = said_error(escaped.value)
+    assert said == "E_PATH_ESCAPE: 路径 '../voices/maya.wav' 指向项目文件夹之外", said
