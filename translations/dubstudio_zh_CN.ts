@@ -9012,6 +9012,26 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>unknown script format {name}; choose from {choices}</source>
         <translation>未知的剧本格式 {name}；可选：{choices}</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>empty time</source>
+        <translation>时间为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time {text} has minutes or seconds of 60 or more</source>
+        <translation>时间 {text} 的分钟或秒数达到 60 或以上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read time {text} (use seconds or HH:MM:SS,mmm)</source>
+        <translation>无法读取时间 {text}（请用秒数或 HH:MM:SS,mmm）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time {text} must be a non-negative number of seconds</source>
+        <translation>时间 {text} 必须是非负的秒数</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

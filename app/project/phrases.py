@@ -386,3 +386,9 @@ NOT_A_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "{value} is not a language code (s
 NO_EXTENSION = QT_TRANSLATE_NOOP("phrases", "a file without extension")
 CANNOT_EXPORT_SCRIPT_AS = QT_TRANSLATE_NOOP("phrases", "cannot export a script as {suffix} (use {writable})")
 UNKNOWN_SCRIPT_FORMAT = QT_TRANSLATE_NOOP("phrases", "unknown script format {name}; choose from {choices}")
+
+# --- a time typed or read from a script (timecode.py's ValueError; callers add where) -------------
+EMPTY_TIME = QT_TRANSLATE_NOOP("phrases", "empty time")
+SIXTY_OR_MORE = QT_TRANSLATE_NOOP("phrases", "time {text} has minutes or seconds of 60 or more")
+UNREADABLE_TIME = QT_TRANSLATE_NOOP("phrases", "cannot read time {text} (use seconds or HH:MM:SS,mmm)")
+NEGATIVE_TIME = QT_TRANSLATE_NOOP("phrases", "time {text} must be a non-negative number of seconds")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import re
 
+from app.project import phrases
+from app.project.phrases import Phrase
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range, RangeError
 
@@ -37,19 +39,19 @@ def parse_time(text: str) -> float:
     """
     value = text.strip()
     if not value:
-        raise ValueError("empty time")
+        raise ValueError(Phrase(phrases.EMPTY_TIME))
     match = _TIMECODE.match(value)
     if match:
         hours, minutes, seconds = match.groups()
         if int(minutes) >= 60 or float(seconds.replace(",", ".")) >= 60:
-            raise ValueError(f"time {text!r} has minutes or seconds of 60 or more")
+            raise ValueError(Phrase(phrases.SIXTY_OR_MORE, text=repr(text)))
         return check_time(int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds.replace(",", ".")), repr(text))
     try:
         seconds_value = float(value.replace(",", "."))
     except ValueError:
-        raise ValueError(f"cannot read time {text!r} (use seconds or HH:MM:SS,mmm)") from None
+        raise ValueError(Phrase(phrases.UNREADABLE_TIME, text=repr(text))) from None
     if not math.isfinite(seconds_value) or seconds_value < 0:
-        raise ValueError(f"time {text!r} must be a non-negative number of seconds")
+        raise ValueError(Phrase(phrases.NEGATIVE_TIME, text=repr(text)))
     return check_time(seconds_value, repr(text))
 
 

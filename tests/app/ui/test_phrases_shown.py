@@ -514,3 +514,20 @@ def test_a_gone_line_and_a_path_outside_the_project_are_said_in_chinese(chinese:
     assert str(escaped.value) == "E_PATH_ESCAPE: Path '../voices/maya.wav' points outside the project folder"
     said = said_error(escaped.value)
     assert said == "E_PATH_ESCAPE: 路径 '../voices/maya.wav' 指向项目文件夹之外", said
+
+
+def test_a_time_the_script_table_cannot_read_is_said_in_chinese(chinese: None, project: Project) -> None:
+    """A time typed into the script table that is no time (app/project/timecode.py): the table's
+    refusal reaches the error dialog in Chinese, the typed text kept as typed."""
+    from app.project.timecode import parse_time
+    from app.ui.script.lines_model import Column, LinesModel
+    from app.ui.window.document import Document
+
+    with pytest.raises(ValueError, match=r"^time '1:75' has minutes or seconds of 60 or more$"):
+        parse_time("1:75")
+    document = Document(project)
+    said: list[str] = []
+    document.error.connect(said.append)
+    model = LinesModel(document)
+    assert not model.setData(model.index(0, Column.START), "soon")
+    assert said == ["E_INVALID_VALUE: 第 1 行：无法读取时间 'soon'（请用秒数或 HH:MM:SS,mmm）"], said
