@@ -14,10 +14,11 @@ Every take of every case is scored as QA scores it (packed as QA packs) and prin
 figures against the thresholds. A take that is not confirmed goes down the path QA took before
 (packed decoding, then heard alone), so only a confirmed take can change its verdict: each is
 also heard alone at beam 5 as before, and the two verdicts compared. Last, each set's clean
-batch is checked by ``measure_takes`` both ways (``DUBSTUDIO_QA_CONFIRM=0``: decoded, as before;
-``=1``), the kept encoding dropped before each, for the CPU seconds.
+batch is checked by ``measure_takes`` each way (``DUBSTUDIO_QA_CONFIRM=0``: decoded, as before;
+``=alone``: each take alone first; unset: today's, packs of several takes confirmed packed first), the
+kept encodings dropped before each, for the CPU seconds.
 
-Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_confirm.py [--sample] [--corpus DIR ...] [--json OUT]
+Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_confirm.py [--sample] [--corpus DIR ...] [--cpu-only] [--cpu-rounds N] [--json OUT]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -162,19 +164,25 @@ def verdicts_both_ways(take: TakeToMeasure) -> tuple[Any, Any]:
     return summary(decoded), summary(confirmed)
 
 
-def cpu_three_ways(takes: list[TakeToMeasure]) -> tuple[float, float, float]:
-    """CPU seconds of measure_takes on ``takes`` decoding (as before), confirming in packed windows
-    only, and confirming each take alone first."""
+WAYS = {"0": "decoded", "packed": "confirmed packed", "alone": "confirmed alone first", "": "by expected cost"}
+
+
+def cpu_each_way(takes: list[TakeToMeasure], rounds: int) -> dict[str, float]:
+    """CPU seconds of measure_takes on ``takes`` each way of :data:`WAYS` (DUBSTUDIO_QA_CONFIRM):
+    decoding (as before confirming), confirming in packed windows only, confirming each take
+    alone first, and today's (alone or packed first by expected cost); the median of ``rounds``,
+    the ways taking turns."""
     model = load_whisper("base")
-    spent = []
-    for confirm in ("0", "packed", "1"):
-        os.environ[CONFIRM_ENV] = confirm
-        model._last_encoding = None  # neither way starts from the other's encoding
-        started = time.process_time()
-        measure_takes(takes, None, "base")
-        spent.append(time.process_time() - started)
+    spent: dict[str, list[float]] = {confirm: [] for confirm in WAYS}
+    for _ in range(rounds):
+        for confirm in WAYS:
+            os.environ[CONFIRM_ENV] = confirm
+            model.forget_encodings()  # no way starts from another one's encoding
+            started = time.process_time()
+            measure_takes(takes, None, "base")
+            spent[confirm].append(time.process_time() - started)
     os.environ.pop(CONFIRM_ENV)
-    return spent[0], spent[1], spent[2]
+    return {confirm: statistics.median(times) for confirm, times in spent.items()}
 
 
 def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
@@ -195,24 +203,20 @@ def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
                       f"{min(inside):>6.2f}..{max(inside):<4.2f}")
         print("confirmed defective takes:", [(row["set"], row["case"], row["text"]) for row in rows
                                              if row["defective"] and row.get(prefix + "confirmed")])
+    # QA confirms a pack's take packed first or alone first, and tries the other way when the first
+    # fails: it confirms at most the takes either way confirms (scored both ways in the batch cases).
+    print("\nconfirmed either way (packed or alone; what QA may confirm at most)")
+    print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}")
+    for name in names:
+        for label, wanted in (("clean", False), ("swapped or half", True)):
+            chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted and "alone_confirmed" in row]
+            confirmed = [row for row in chosen if row["confirmed"] or row["alone_confirmed"]]
+            same = sum(row["decoded"] == row["as_written"] for row in confirmed)
+            print(f"{name:14}{label:22}{len(chosen):>7}{len(confirmed):>10}{same:>9} / {len(confirmed):<3}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sample", action="store_true", help="also the sample project rendered by its voices")
-    parser.add_argument("--corpus", type=Path, action="append", default=[],
-                        help="a folder of real recordings with manifest.tsv (may be given again)")
-    parser.add_argument("--without-joe", action="store_true", help="leave out the embedded voice's six lines")
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
-    sets: dict[str, list[TakeToMeasure]] = {"joe": joe_set()}
-    if args.sample:
-        sets["sample"] = sample_set()
-    for folder in args.corpus:
-        sets |= {f"{folder.name}:{language}": takes for language, takes in corpus_set(folder).items()}
-    scored(sets[next(iter(sets))][:1])  # the model loaded before anything is timed
-    if args.without_joe:
-        del sets["joe"]
+def case_rows(sets: dict[str, list[TakeToMeasure]]) -> list[dict[str, Any]]:
+    """Every take of every case of every set scored and printed (a row each)."""
     rows: list[dict[str, Any]] = []
     heard_alone: dict[tuple[int, int, str], Any] = {}  # (audio, length, text) -> both verdicts
     for name, takes in sets.items():
@@ -235,12 +239,34 @@ def main() -> int:
                     row["decoded"], row["as_written"] = heard_alone[key]
                 rows.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
-    print_table(list(sets), rows)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", action="store_true", help="also the sample project rendered by its voices")
+    parser.add_argument("--corpus", type=Path, action="append", default=[],
+                        help="a folder of real recordings with manifest.tsv (may be given again)")
+    parser.add_argument("--without-joe", action="store_true", help="leave out the embedded voice's six lines")
+    parser.add_argument("--cpu-only", action="store_true", help="only the CPU each way, not the cases")
+    parser.add_argument("--cpu-rounds", type=int, default=1, help="CPU measured this many times each way (median)")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    sets: dict[str, list[TakeToMeasure]] = {"joe": joe_set()}
+    if args.sample:
+        sets["sample"] = sample_set()
+    for folder in args.corpus:
+        sets |= {f"{folder.name}:{language}": takes for language, takes in corpus_set(folder).items()}
+    scored(sets[next(iter(sets))][:1])  # the model loaded before anything is timed
+    if args.without_joe:
+        del sets["joe"]
+    rows = [] if args.cpu_only else case_rows(sets)
+    if rows:
+        print_table(list(sets), rows)
     for name, takes in sets.items():
-        before, packed_cpu, alone_cpu = cpu_three_ways(takes)
-        print(f"{name}: {len(takes)} clean takes, measure_takes CPU {before:.2f} s decoded, {packed_cpu:.2f} s confirmed packed, "
-              f"{alone_cpu:.2f} s confirmed alone first ({before / len(takes):.2f} -> {packed_cpu / len(takes):.2f} -> "
-              f"{alone_cpu / len(takes):.2f} s a take)")
+        spent = cpu_each_way(takes, args.cpu_rounds)
+        print(f"{name}: {len(takes)} clean takes, measure_takes CPU a take: "
+              + ", ".join(f"{way} {spent[confirm] / len(takes):.2f} s" for confirm, way in WAYS.items()))
     if args.json:
         atomic_write_text(args.json, json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
     return 0

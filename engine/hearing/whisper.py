@@ -24,6 +24,7 @@ shared (CTranslate2 models are safe to call from several threads): int8 on a CPU
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import functools
@@ -139,6 +140,7 @@ PACKAGED_MODELS = tuple(name for name, spec in WHISPER_MODELS.items() if spec.pa
 # (it checks the cross-lingual CosyVoice2 lines too), and it ships in registry packages.
 DEFAULT_MODEL = "base"
 WINDOW_FRAMES = 3000  # Whisper's 30 s window, in mel frames of 10 ms
+KEPT_ENCODINGS = 4  # windows whose encoding is kept (base: 1500 x 512 floats, 3 MB each)
 TAKE_WINDOW_STEP_FRAMES = 100  # a take-sized window (take_window_frames) is whole seconds long
 
 
@@ -441,11 +443,12 @@ _load_lock = threading.Lock()
 
 @functools.cache
 def _encoding_reusing_whisper() -> type[WhisperModel]:
-    """faster-whisper's model, keeping the encoding of the last window it encoded.
+    """faster-whisper's model, keeping the encodings of the last few windows it encoded.
 
     Detecting a window's language and then hearing it encode the same 30 s twice, and the
     encoder is most of the cost on a CPU: with the window's features given to both
-    (:func:`detect_then_hear_features`), the second encoding is the kept one.
+    (:func:`detect_then_hear_features`), the second encoding is the kept one. A few are kept so
+    a packed window is still there to decode after its takes were tried alone in between.
     """
     from faster_whisper import WhisperModel
 
@@ -453,19 +456,27 @@ def _encoding_reusing_whisper() -> type[WhisperModel]:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.hf_tokenizer = with_first_merge(self.hf_tokenizer)  # type: ignore[has-type]  # untyped base
-            self._last_encoding: tuple[bytes, Any] | None = None
+            self._encodings: collections.OrderedDict[bytes, Any] = collections.OrderedDict()
             self._encoding_lock = threading.Lock()
 
         def encode(self, features: np.ndarray) -> Any:
             window = np.ascontiguousarray(features)
             key = hashlib.blake2b(window.tobytes(), digest_size=16).digest() + repr(window.shape).encode()
             with self._encoding_lock:
-                if self._last_encoding is not None and self._last_encoding[0] == key:
-                    return self._last_encoding[1]
+                if key in self._encodings:
+                    self._encodings.move_to_end(key)
+                    return self._encodings[key]
             encoding = super().encode(window)
             with self._encoding_lock:
-                self._last_encoding = (key, encoding)
+                self._encodings[key] = encoding
+                while len(self._encodings) > KEPT_ENCODINGS:
+                    self._encodings.popitem(last=False)
             return encoding
+
+        def forget_encodings(self) -> None:
+            """Drop the kept encodings (a benchmark or test then starts from none)."""
+            with self._encoding_lock:
+                self._encodings.clear()
 
     return EncodingReusingWhisper
 

@@ -66,8 +66,19 @@ CONFIRM_INSIDE = 1.0  # the share of its word tokens the alignment places inside
 # silence): a tenth of a 30 s window's encoding. Only a take not confirmed there is packed.
 # 0.5 s kept the defective takes furthest from the thresholds of 0.5, 1 and 2 s (docs/qa.md).
 CONFIRM_ALONE_PAD_S = 0.5
+# Alone first or packed first, by expected CPU (figures in docs/qa.md, Whisper base, one thread):
+# a take-sized window costs about 0.042 s of CPU a second of window (encoding, detection and
+# alignment), a packed 30 s window about 1.85 s, as much as PACKED_WINDOW_COST_S of take-sized
+# windows; a take not confirmed alone needs a packed window after all. So a pack's takes are
+# tried alone first only while their windows together cost less than a packed window times the
+# chance that all of them are confirmed alone (ALONE_CONFIRMED_SHARE each: clean English takes,
+# joe 5/6 and the sample project's voices 5/6). A streamed take comes alone; a batch of six
+# 2-3 s takes is packed first (its alone windows, 21 s, against 44 x (5/6)^6 = 15 s).
+PACKED_WINDOW_COST_S = 44.0
+ALONE_CONFIRMED_SHARE = 5 / 6
 # Set to "0" to decode every take as before confirming existed, "packed" to confirm in packed
-# windows only (benchmarks/qa_pace.py compares them in one run).
+# windows only, "alone" to confirm every take alone first whatever its pack (benchmarks/qa_pace.py
+# and qa_confirm.py compare them in one run).
 CONFIRM_ENV = "DUBSTUDIO_QA_CONFIRM"
 
 
@@ -399,11 +410,13 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
     """Each take (mono float32, with the text it should say) confirmed as saying its text, else
     heard in its pack, else None (a take alone in its pack, not confirmed: to be heard alone).
 
-    Each take is first confirmed alone in a window its own size
-    (:meth:`WhisperRecogniser.confirm_alone`). The takes not confirmed there are packed as
-    :func:`recognise_packed` packs; a pack's window is encoded once: confirming every take
-    (:meth:`WhisperRecogniser.confirm_packed`), then decoding it only when a take was not
-    confirmed. A recogniser that cannot confirm (one plugged in) hears as :func:`recognise_packed`.
+    The takes are packed as :func:`recognise_packed` packs them. A pack whose takes are cheaper
+    packed (:func:`alone_first`: several takes waiting at once) is confirmed packed first
+    (:meth:`WhisperRecogniser.confirm_packed`), its takes not confirmed there then alone
+    (:meth:`WhisperRecogniser.confirm_alone`), and the pack is decoded on its kept encoding only
+    when a take is still not confirmed. The takes of a smaller pack are first confirmed alone;
+    those not confirmed there are packed together and go down the same path, without the alone
+    tries. A recogniser that cannot confirm (one plugged in) hears as :func:`recognise_packed`.
     NotHeard when none can listen.
     """
     code = language_code(language) or "en"
@@ -411,36 +424,71 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
     confirm = os.environ.get(CONFIRM_ENV)
     if not isinstance(recogniser, WhisperRecogniser) or confirm == "0":
         return list(recognise_packed(takes, code, model)) if len(takes) > 1 else [None] * len(takes)
-
-    def transcript(heard: Heard) -> Transcript:
-        return Transcript(heard.text, heard.language or code, recogniser.name, heard.detected_language,
-                          heard.language_probability, heard.confirmed)
-
-    found: list[Transcript | None] = [None] * len(takes)
+    confirming = _Confirming(recogniser, takes, texts, code, confirm or "")
     try:
-        rest: list[int] = []  # the takes not confirmed alone
-        for index, ((pcm, rate), text) in enumerate(zip(takes, texts, strict=True)):
-            alone = None
-            if confirm != "packed" and np.asarray(pcm).size / rate <= PACK_LIMIT_S:
-                alone = recogniser.confirm_alone(pcm, rate, code, text)
-            if alone is None:
-                rest.append(index)
+        rest: list[int] = []  # the takes of small packs not confirmed alone
+        at = 0
+        for pack in _packs(takes):
+            indices = list(range(at, at + len(pack)))
+            at += len(pack)
+            if confirm == "packed" or (confirm != "alone" and not alone_first(pack)):
+                confirming.hear_pack(indices, then_alone=confirm != "packed")
             else:
-                found[index] = transcript(alone)
+                rest += [index for index in indices if not confirming.alone_confirmed(index)]
         at = 0
         for pack in _packs([takes[index] for index in rest]):
-            pcms, rate = [pcm for pcm, _ in pack], pack[0][1]
-            indices = rest[at: at + len(pack)]
+            confirming.hear_pack(rest[at: at + len(pack)], then_alone=False)
             at += len(pack)
-            heard = recogniser.confirm_packed(pcms, rate, code, [texts[index] for index in indices])
-            if len(pack) > 1 and None in heard:
-                decoded = recogniser.transcribe_packed(pcms, rate, code)
-                heard = [h if h is not None else d for h, d in zip(heard, decoded, strict=True)]
-            for index, h in zip(indices, heard, strict=True):
-                found[index] = None if h is None else transcript(h)
     except EngineError as error:
         raise NotHeard(str(error)) from error
-    return found
+    return confirming.found
+
+
+class _Confirming:
+    """One language's takes being confirmed (:func:`confirm_or_recognise_packed`): what each was
+    heard as so far."""
+
+    def __init__(self, whisper: WhisperRecogniser, takes: Sequence[tuple[np.ndarray, int]], texts: Sequence[str],
+                 code: str, mode: str) -> None:
+        self.whisper, self.takes, self.texts, self.code, self.mode = whisper, takes, texts, code, mode
+        self.found: list[Transcript | None] = [None] * len(takes)
+
+    def _transcript(self, heard: Heard) -> Transcript:
+        return Transcript(heard.text, heard.language or self.code, self.whisper.name, heard.detected_language,
+                          heard.language_probability, heard.confirmed)
+
+    def _alone(self, index: int) -> Heard | None:
+        pcm, rate = self.takes[index]
+        if self.mode == "packed" or np.asarray(pcm).size / rate > PACK_LIMIT_S:
+            return None
+        return self.whisper.confirm_alone(pcm, rate, self.code, self.texts[index])
+
+    def alone_confirmed(self, index: int) -> bool:
+        """Whether the take is confirmed alone (then it is heard as written)."""
+        heard = self._alone(index)
+        if heard is not None:
+            self.found[index] = self._transcript(heard)
+        return heard is not None
+
+    def hear_pack(self, indices: list[int], then_alone: bool) -> None:
+        """The takes confirmed in one packed window, those not confirmed there tried alone when
+        ``then_alone``, and the window decoded when a take is still not confirmed."""
+        pcms, rate = [self.takes[index][0] for index in indices], self.takes[indices[0]][1]
+        heard = self.whisper.confirm_packed(pcms, rate, self.code, [self.texts[index] for index in indices])
+        if then_alone:
+            heard = [h if h is not None else self._alone(index) for index, h in zip(indices, heard, strict=True)]
+        if len(indices) > 1 and None in heard:
+            decoded = self.whisper.transcribe_packed(pcms, rate, self.code)  # the pack's encoding is still kept
+            heard = [h if h is not None else d for h, d in zip(heard, decoded, strict=True)]
+        for index, h in zip(indices, heard, strict=True):
+            self.found[index] = None if h is None else self._transcript(h)
+
+
+def alone_first(takes: Sequence[tuple[np.ndarray, int]]) -> bool:
+    """Whether one pack's takes are cheaper, in expectation, confirmed alone first than packed
+    first (:data:`PACKED_WINDOW_COST_S`)."""
+    alone_s = sum(math.ceil(np.asarray(pcm).size / rate + CONFIRM_ALONE_PAD_S) for pcm, rate in takes)
+    return alone_s < PACKED_WINDOW_COST_S * ALONE_CONFIRMED_SHARE ** len(takes)
 
 
 def _packs(takes: Sequence[tuple[np.ndarray, int]]) -> list[list[tuple[np.ndarray, int]]]:

@@ -19,6 +19,7 @@ from engine.hearing.qa.checks import (
 )
 from engine.hearing.qa.recognise import (
     CONFIRM_ENV,
+    alone_first,
     confirm_or_recognise_packed,
     whisper_recogniser,
 )
@@ -57,18 +58,18 @@ def encoded_frames(monkeypatch) -> list[int]:
         return real(self, features)
 
     monkeypatch.setattr(faster_whisper.WhisperModel, "encode", counted)
-    load_whisper("base")._last_encoding = None  # no window reused from another test
+    load_whisper("base").forget_encodings()  # no window reused from another test
     return frames
 
 
-@pytest.fixture(params=["alone first", "packed only"])
+@pytest.fixture(params=["by cost", "alone first", "packed only"])
 def confirming(request, monkeypatch) -> str:
-    """Both ways of confirming: each take alone in its own window first (QA's way), and in
-    packed windows only (the path a take not confirmed alone goes down)."""
-    if request.param == "packed only":
-        monkeypatch.setenv(CONFIRM_ENV, "packed")
-    else:
+    """Every way of confirming: QA's (alone or packed first by expected cost), each take alone in
+    its own window first, and in packed windows only (the path a take not confirmed alone goes down)."""
+    if request.param == "by cost":
         monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    else:
+        monkeypatch.setenv(CONFIRM_ENV, "packed" if request.param == "packed only" else "alone")
     return str(request.param)
 
 
@@ -90,14 +91,14 @@ def test_the_packaged_tokenizer_gets_its_missing_first_merge_back():
 
 
 def test_clean_takes_are_confirmed_each_in_its_own_short_window(clean, decodings, encoded_frames, monkeypatch):
-    monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    monkeypatch.setenv(CONFIRM_ENV, "alone")
     recogniser = whisper_recogniser("base")
     # "Oh, hello." (1 s) is left out: its own window sounds English with a probability near the 0.9
     # bar (0.96 in one reading, under 0.9 in another), and is then confirmed in a 30 s window instead.
     longer = [take for take in clean if take.text != "Oh, hello."]
     assert all(recogniser.confirm_alone(t.pcm, t.sample_rate, "en", t.text) is not None for t in longer)
     assert len(encoded_frames) == len(longer) and max(encoded_frames) < WINDOW_FRAMES  # no 30 s window
-    load_whisper("base")._last_encoding = None
+    load_whisper("base").forget_encodings()
     packed_calls = packed_window_sizes(monkeypatch)
     together = measure_takes(clean, None, "base")
     assert decodings == [] and packed_calls == []
@@ -105,6 +106,19 @@ def test_clean_takes_are_confirmed_each_in_its_own_short_window(clean, decodings
     alone = [measure_take(t.pcm, t.sample_rate, t.text, t.language, None, None, "base") for t in clean]
     assert len(decodings) == len(clean)  # heard alone, each take is decoded
     assert [summary(c) for c in together] == [summary(c) for c in alone] == [(True, [])] * len(clean)
+
+
+def test_a_batch_is_confirmed_packed_first_and_a_streamed_take_alone(clean, decodings, encoded_frames, monkeypatch):
+    monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    takes = [(t.pcm, t.sample_rate) for t in clean]
+    assert alone_first(takes[:1]) and not alone_first(takes)  # six takes waiting: one 30 s window is cheaper
+    together = measure_takes(clean, None, "base")
+    assert encoded_frames == [WINDOW_FRAMES] and decodings == []  # one window, every take confirmed in it
+    assert [summary(c) for c in together] == [(True, [])] * len(clean)
+    assert all(checks.transcript == take.text for checks, take in zip(together, clean))
+    encoded_frames.clear()
+    assert confirmations(clean[:1]) == [True]  # a take landing alone: its own short window
+    assert len(encoded_frames) == 1 and encoded_frames[0] < WINDOW_FRAMES and decodings == []
 
 
 def test_clean_takes_are_confirmed_in_packed_windows_too(clean, monkeypatch):
@@ -128,7 +142,7 @@ def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypa
     assert confirmed[:2] == [True, True] and confirmed[3] is False and confirmed[5] is False
     if confirming == "alone first":  # only the takes not confirmed alone are packed, and decoded once
         assert packed_calls in ([2], [3])  # "Oh, hello." too when its own window is not sure it is English
-    else:
+    else:  # packed first: the pack is decoded once for the two takes not confirmed packed or alone
         assert confirmed[2] is True and packed_calls == [6]
     recogniser = whisper_recogniser("base")
     for one in (swapped, cut):  # alone in their windows too, short and whole

@@ -19,6 +19,7 @@ from engine.hearing.qa.recognise import (
     PACK_LIMIT_S,
     recognise_packed,
 )
+from engine.hearing.whisper import load_whisper
 from tests.engine.helpers import QA_LINES, joe_says, packed_window_sizes
 
 
@@ -86,10 +87,12 @@ def test_a_window_is_encoded_once_for_its_language_and_its_words(batch, monkeypa
         return real(self, features)
 
     monkeypatch.setattr(faster_whisper.WhisperModel, "encode", counted)
+    load_whisper("base").forget_encodings()  # kept from another test, a window would not be encoded at all
     take = batch[0]
     heard = recognise(take.pcm, take.sample_rate, "en", "base")
     assert heard.language == "en" and heard.text
     assert len(encoded) == 1  # detection and hearing share the one encoding
     encoded.clear()
+    load_whisper("base").forget_encodings()
     recognise_packed([(t.pcm, t.sample_rate) for t in batch[:3]], "en", "base")
     assert len(encoded) == 1
