@@ -214,16 +214,21 @@ def _frames(turns: Sequence[tuple[float, float, Any]], length: int) -> list[set[
 
 
 def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
-                with_no_words: bool = False) -> dict[str, float]:
+                with_no_words: bool = False, segmented: bool = False, overlaps: bool = False) -> dict[str, float]:
     """The DER and its parts (missed speech, false alarm, speaker confusion), with speakers
     mapped one to one (hypothesis -> reference) for the least error. The hypothesis is the
     script's lines (from first word to last); ``with_no_words`` adds the speech no line covers
-    that the transcription kept with a speaker (``Transcription.no_words``)."""
+    that the transcription kept with a speaker (``Transcription.no_words``), Silero's only unless
+    ``segmented`` (then also the segmentation model's); ``overlaps`` adds the second speakers the
+    segmentation model heard over them (``Transcription.overlaps``)."""
     from scipy.optimize import linear_sum_assignment
 
     hypothesis = [(line.start, line.end, line.speaker) for line in heard.lines]
     if with_no_words:
-        hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.no_words]
+        hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.no_words
+                       if segmented or not stretch.by_segmentation]
+    if overlaps:
+        hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.overlaps]
     length = int(max(end for _, end, _ in [*reference, *hypothesis]) / FRAME_S) + 1
     ref, hyp = _frames(reference, length), _frames(hypothesis, length)
     names = sorted({who for _, _, who in reference})
@@ -393,6 +398,12 @@ def cache_path(folder: Path, model: str, rec: Recording, run: str) -> Path:
     return folder / f"{model}-{re.sub(r'[^A-Za-z0-9]+', '-', rec.name).strip('-')}-{run}.npz"
 
 
+# The DER with what the segmentation model added (engine.hearing.overlap), from the same
+# transcription: (with_no_words, segmented, overlaps) of diarization().
+SEGMENTED_VARIANTS = {"lines_overlaps": (False, False, True), "with_segmented": (True, True, False),
+                      "with_segmented_overlaps": (True, True, True)}
+
+
 def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: Options,
             cache: Path | None = None) -> dict[str, Any]:
     """One recording transcribed with ``options``: its figures (see the module's docstring);
@@ -407,7 +418,7 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
     if cache is not None:
         save_inputs(cache, heard, inputs[-1])
     der = diarization(rec.turns, heard)
-    timeline = diarization(rec.turns, heard, with_no_words=True)
+    timeline = diarization(rec.turns, heard, with_no_words=True)  # Silero's wordless stretches only
     speech: dict[str, float] = {}
     for start, end, who in rec.turns:
         speech[who] = speech.get(who, 0.0) + end - start
@@ -416,7 +427,11 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
         "duration_s": round(heard.duration_s, 1),
         **{key: round(value, 3) for key, value in der.items()},
         "with_no_words": {key: round(value, 3) for key, value in timeline.items()},
-        "no_words_s": round(sum(stretch.duration_s for stretch in heard.no_words), 1),
+        **{name: {key: round(value, 3) for key, value in diarization(rec.turns, heard, *flags).items()}
+           for name, flags in SEGMENTED_VARIANTS.items() if options.segmentation},
+        "segmented_s": round(sum(stretch.duration_s for stretch in heard.no_words if stretch.by_segmentation), 1),
+        "overlaps_s": round(sum(stretch.duration_s for stretch in heard.overlaps), 1),
+        "no_words_s": round(sum(stretch.duration_s for stretch in heard.no_words if not stretch.by_segmentation), 1),
         "speakers_found": heard.speaker_count,
         "speakers_reference": len(speech),
         "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),

@@ -65,6 +65,25 @@ class Chunks:
         return np.asarray(table[self.classes])
 
 
+@dataclass(frozen=True)
+class LocalSpeech:
+    """Which local speaker speaks in each frame of each chunk, ``activity[i, f, k]``, chunk ``i``
+    starting ``starts[i]`` seconds into the recording: what is kept of :class:`Chunks` (a
+    chunk's 589 x 3 booleans, 1.8 kB) while a long recording is heard window by window."""
+
+    starts: np.ndarray
+    activity: np.ndarray
+
+    @classmethod
+    def of(cls, chunks: Chunks, offset_s: float = 0.0) -> LocalSpeech:
+        """``chunks`` of audio that starts ``offset_s`` seconds into the recording."""
+        return cls(chunks.starts + offset_s, chunks.local_activity())
+
+    @classmethod
+    def joined(cls, parts: list[LocalSpeech]) -> LocalSpeech:
+        return cls(np.concatenate([part.starts for part in parts]), np.concatenate([part.activity for part in parts]))
+
+
 def open_session(threads: int = 1, model_path: Path = MODEL_PATH) -> onnxruntime.InferenceSession:
     """The segmentation network on at most ``threads`` cores (never more than this process may
     use); E_BACKEND, saying what to do, when the file is missing, damaged or another network."""

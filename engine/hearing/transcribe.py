@@ -37,7 +37,7 @@ import numpy as np
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import RangeError
-from engine.hearing import HearingError, clips, speakers, unheard
+from engine.hearing import HearingError, clips, overlap, segmentation, speakers, unheard
 from engine.hearing.audio import SAMPLE_RATE, audio_windows, probe_audio
 from engine.hearing.chinese import (
     DEFAULT_SCRIPT,
@@ -51,6 +51,7 @@ from engine.hearing.lines import PAUSE_S, Line, Word, split_lines
 from engine.hearing.whisper import whisper_languages
 
 if TYPE_CHECKING:
+    import onnxruntime
     from faster_whisper import WhisperModel
     from faster_whisper.transcribe import TranscriptionInfo
 
@@ -85,6 +86,9 @@ class Transcription:
     # Speech no line covers (the voice activity detector heard it, Whisper gave no words even on
     # a second decoding), each with the speaker it sounds like: see engine.hearing.unheard.
     no_words: list[unheard.Unheard] = field(default_factory=list)
+    # Where a second speaker talks over a line's or a wordless stretch's (the segmentation model
+    # hears two at once and one of them is that span's speaker): see engine.hearing.overlap.
+    overlaps: list[overlap.Stretch] = field(default_factory=list)
 
     @property
     def language_sure(self) -> bool:
@@ -102,6 +106,9 @@ class Options:
     chinese_script: str = DEFAULT_SCRIPT  # "simplified" or "traditional": how Chinese lines are written
     # Decode again the speech no line covers (engine.hearing.unheard); off, it is only reported.
     hear_again: bool = True
+    # Hear who speaks when with the segmentation model too (engine.hearing.overlap): speech no
+    # line covers that Silero missed, and second speakers where two talk at once.
+    segmentation: bool = True
 
 
 class Translator(Protocol):
@@ -263,6 +270,8 @@ def transcribe_media(
     levels = clips.LevelEnvelope(FRAME_S, SAMPLE_RATE)
     silent_stretches: list[tuple[float, float]] = []  # speech no line covers (unheard.uncovered_speech)
     silent_vectors: list[np.ndarray] = []  # their CAM++ embeddings, a block per window
+    segmenter = segmentation.open_session() if options.segmentation else None
+    local_speech: list[segmentation.LocalSpeech] = []  # the segmentation model's chunks, window by window
     probability = 1.0
     end_s = 0.0
     for window in audio_windows(path, options.stream_index, cancel):
@@ -286,6 +295,7 @@ def transcribe_media(
         part_windows.add(window.audio, window.start_s, new_parts, encoder, cancel)
         silent_stretches += silent
         silent_vectors.append(unheard.embedded(window.audio, window.start_s, silent, encoder))
+        local_speech += _local_speech(segmenter, window.audio, window.start_s)
         listened.embedded_to(end_s)
         lines.extend(heard)
         parts.extend(new_parts)
@@ -299,6 +309,7 @@ def transcribe_media(
     lines, labels, windows = speakers.speakers_of(lines, parts, windows, part_windows, options.speakers)
     lines, labels, count = speakers.in_speaking_order(lines, labels)
     no_words = unheard.with_speakers(silent_stretches, silent_vectors, windows.embeddings(), labels, count)
+    no_words, overlaps = _segmented(local_speech, lines, no_words, count, duration)
     if language and is_chinese(language):
         ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)
@@ -311,7 +322,33 @@ def transcribe_media(
     candidates = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, count)
     report("clips", 1.0)
     return Transcription(duration, language or "", probability, lines, count,
-                         options.translate_to, candidates, windows, levels, no_words)
+                         options.translate_to, candidates, windows, levels, no_words, overlaps)
+
+
+def _local_speech(segmenter: onnxruntime.InferenceSession | None, audio: np.ndarray,
+                  offset_s: float) -> list[segmentation.LocalSpeech]:
+    """The segmentation model's chunks of a window of audio (none when it is not used)."""
+    if segmenter is None:
+        return []
+    return [segmentation.LocalSpeech.of(segmentation.chunked(audio, SEGMENTATION_STEP_S, segmenter), offset_s)]
+
+
+def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Line], no_words: list[unheard.Unheard],
+               count: int, duration_s: float) -> tuple[list[unheard.Unheard], list[overlap.Stretch]]:
+    """``no_words`` with the speech the segmentation model hears that no line or stretch covers,
+    and the second speakers it hears over them (engine.hearing.overlap); unchanged, and none,
+    without the model."""
+    if not local_speech:
+        return no_words, []
+    spans = [(line.start, line.end, line.speaker) for line in lines] + \
+            [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
+    found = overlap.active_speakers(segmentation.LocalSpeech.joined(local_speech), spans, count, duration_s)
+    more = [unheard.Unheard(stretch.start, stretch.end, stretch.speaker, by_segmentation=True)
+            for stretch in overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S)]
+    return sorted([*no_words, *more], key=lambda stretch: stretch.start), overlap.overlapped(found, spans, overlap.OVERLAP_LEAST_S)
+
+
+SEGMENTATION_STEP_S = 2.5  # the segmentation model's 10 s chunks start this far apart: each frame heard 4 times (docs/transcribe.md)
 
 
 # How fast each loaded Whisper model heard its last recording here (recording seconds per wall

@@ -45,6 +45,7 @@ class Unheard:
     start: float
     end: float
     speaker: int = 0
+    by_segmentation: bool = False  # found by the segmentation model (engine.hearing.overlap), not Silero
 
     @property
     def duration_s(self) -> float:

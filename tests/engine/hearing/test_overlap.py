@@ -1,0 +1,84 @@
+"""Second speakers and speech nobody was given, from the segmentation model (engine/hearing/overlap.py),
+on a real phone call of two women (tests/engine/data/ge2e/conversation.flac, pyannote's sample).
+
+The diarization's spans are the call's reference turns (pyannote's sample.rttm; speaker90 is 0,
+speaker91 is 1) where they overlap, the later turn's speaker holds the frame, as a diarization of
+lines gives one speaker per stretch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.core.audio_io import resample
+from engine.hearing import overlap, segmentation
+from tests.engine.voiceprint.references import DATA, decode
+
+TURNS = [(6.69, 7.12, 0), (7.55, 8.35, 1), (8.32, 10.02, 0), (9.92, 11.03, 1), (10.57, 14.70, 0), (14.49, 17.92, 1),
+         (18.05, 21.49, 0), (18.15, 18.59, 1), (21.78, 28.50, 1), (27.85, 30.0, 0)]
+# Where both speak, and who the spans leave out there: the earlier turn's speaker.
+OVERLAPS = [(10.57, 11.03, 1), (14.49, 14.70, 0), (18.15, 18.59, 0), (27.85, 28.50, 1)]
+
+
+@pytest.fixture(scope="module")
+def call() -> segmentation.LocalSpeech:
+    audio, rate = decode(DATA / "ge2e" / "conversation.flac")
+    audio = resample(audio, rate, segmentation.SAMPLE_RATE) if rate != segmentation.SAMPLE_RATE else audio
+    return segmentation.LocalSpeech.of(segmentation.chunked(audio, 5.0, segmentation.open_session()))
+
+
+def _inside(stretch: overlap.Stretch, spans: list[tuple[float, float, int]], margin: float) -> float:
+    return sum(max(0.0, min(stretch.end, end + margin) - max(stretch.start, start - margin))
+               for start, end, who in spans if who == stretch.speaker)
+
+
+def test_the_speaker_talked_over_is_found_where_two_speak_and_nowhere_else(call: segmentation.LocalSpeech) -> None:
+    found = overlap.overlapped(overlap.active_speakers(call, TURNS, 2, 30.0), TURNS)
+    total = sum(stretch.duration_s for stretch in found)
+    # Near an overlap's edge (reference times are loose by a tenth of a second) the spans' speaker
+    # may be the other one: either speaker counts there.
+    either = [(start, end, who) for start, end, _ in OVERLAPS for who in (0, 1)]
+    right = sum(_inside(stretch, either, 0.25) for stretch in found)
+    assert total > 0.8 and right / total > 0.9  # measured 1.42 s, all of it within 0.25 s of an overlap
+    assert sum(any(_inside(stretch, [place], 0.0) > 0.1 for stretch in found) for place in OVERLAPS) >= 3
+
+
+def test_a_turn_nobody_was_given_comes_back_with_its_speaker(call: segmentation.LocalSpeech) -> None:
+    spans = [turn for turn in TURNS if turn[0] != 14.49]  # speaker91's 3.4 s turn left out
+    found = overlap.unspanned(overlap.active_speakers(call, spans, 2, 30.0), spans, least_s=0.3)
+    assert [stretch.speaker for stretch in found] == [1]
+    assert found[0].start == pytest.approx(14.7, abs=0.2) and found[0].end == pytest.approx(17.92, abs=0.2)
+    assert overlap.unspanned(overlap.active_speakers(call, TURNS, 2, 30.0), TURNS, least_s=0.3) == []
+
+
+def test_without_speech_no_speaker_is_active() -> None:
+    silence = segmentation.chunked(np.zeros(12 * segmentation.SAMPLE_RATE, dtype=np.float32), 5.0,
+                                   segmentation.open_session())
+    found = overlap.active_speakers(segmentation.LocalSpeech.of(silence), [(1.0, 3.0, 0)], 1, 12.0)
+    assert not found.active.any() and not found.speech.any()
+
+
+@pytest.mark.slow
+def test_a_transcription_of_the_call_names_the_speaker_talked_over_and_the_speech_silero_missed() -> None:
+    """The real call through the whole transcription (Whisper base, CAM++, the segmentation model):
+    the second speakers it keeps lie where both women speak, each the other woman than the
+    line's; without the model, none."""
+    from engine.hearing.transcribe import Options, transcribe_media
+    from engine.hearing.whisper import load_whisper
+    from engine.voiceprint.encoder import CamppSpeakerEncoder
+
+    model, encoder = load_whisper("base", "cpu"), CamppSpeakerEncoder()
+    heard = transcribe_media(DATA / "ge2e" / "conversation.flac", model, encoder, Options(language="en"))
+    assert heard.speaker_count == 2 and heard.overlaps
+    near = [(start - 0.25, end + 0.25) for start, end, _ in OVERLAPS]
+    inside = sum(max(0.0, min(s.end, end) - max(s.start, start)) for s in heard.overlaps for start, end in near)
+    assert inside / sum(s.duration_s for s in heard.overlaps) > 0.9
+    spans = [(line.start, line.end, line.speaker) for line in heard.lines] + \
+            [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.no_words]
+    diarized = overlap.spanned(spans, int(heard.duration_s / overlap.GRID_S) + 1)
+    for stretch in heard.overlaps:  # over a span of the other woman's
+        assert diarized[int((stretch.start + stretch.end) / 2 / overlap.GRID_S)] not in (stretch.speaker, overlap.NO_SPEAKER)
+    assert all(stretch.duration_s >= overlap.UNSPANNED_LEAST_S - 1e-9 for stretch in heard.no_words if stretch.by_segmentation)
+    plain = transcribe_media(DATA / "ge2e" / "conversation.flac", model, encoder, Options(language="en", segmentation=False))
+    assert plain.overlaps == [] and not any(stretch.by_segmentation for stretch in plain.no_words)
