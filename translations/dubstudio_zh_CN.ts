@@ -9032,6 +9032,21 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>time {text} must be a non-negative number of seconds</source>
         <translation>时间 {text} 必须是非负的秒数</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>line</source>
+        <translation>台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>line {order}</source>
+        <translation>第 {order} 条台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>translated line {number}</source>
+        <translation>第 {number} 条译文台词</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

@@ -392,3 +392,8 @@ EMPTY_TIME = QT_TRANSLATE_NOOP("phrases", "empty time")
 SIXTY_OR_MORE = QT_TRANSLATE_NOOP("phrases", "time {text} has minutes or seconds of 60 or more")
 UNREADABLE_TIME = QT_TRANSLATE_NOOP("phrases", "cannot read time {text} (use seconds or HH:MM:SS,mmm)")
 NEGATIVE_TIME = QT_TRANSLATE_NOOP("phrases", "time {text} must be a non-negative number of seconds")
+
+# --- which line a refusal names (the ``what`` of model.validate_line) -------------------------------
+A_LINE = QT_TRANSLATE_NOOP("phrases", "line")
+LINE_NUMBER = QT_TRANSLATE_NOOP("phrases", "line {order}")
+TRANSLATED_LINE = QT_TRANSLATE_NOOP("phrases", "translated line {number}")

@@ -186,7 +186,7 @@ class ReplaceScript(Command):
         for line in self.lines:
             if line.character_id not in known or line.character_id in self.dropped_ids:
                 raise InvalidValueError(Phrase(phrases.LINE_UNKNOWN_CHARACTER, id=line.id))
-            validate_line(line, "line")
+            validate_line(line, Phrase(phrases.A_LINE))
         self.old_lines, self.old_language = list(project.lines), project.language
         self.old_characters = list(project.characters)
         project.characters[:] = [c for c in project.characters if c.id not in self.dropped_ids] + self.characters

@@ -153,7 +153,7 @@ class ApplyTranslation(Command):
         lines = {line.id: line for line in project.lines_by_ids([result.id for result in self.results])}
         updated = {result.id: self._updated(lines[result.id], result) for result in self.results}
         for number, line in enumerate(updated.values(), 1):  # every check before any change
-            validate_line(line, f"translated line {number}")
+            validate_line(line, Phrase(phrases.TRANSLATED_LINE, number=number))
         self.old_lines = {i: (line.text, line.source_text, line.draft, line.budget) for i, line in lines.items()}
         self.old_target = project.target_language
         for line_id, line in updated.items():

@@ -127,7 +127,7 @@ class AddLines(Command):
                 raise InvalidValueError(Phrase(phrases.LINE_ID_TAKEN, id=line.id))
             if line.character_id is not None and line.character_id not in known:
                 raise UnknownIdError(Phrase(phrases.NO_CHARACTER_WITH_ID, id=repr(line.character_id)))
-            validate_line(line, "line")
+            validate_line(line, Phrase(phrases.A_LINE))
         project.characters.extend(self.characters)
         if self.by_time:
             project.lines[:] = merge_by_time(project.lines, self.lines)
@@ -313,7 +313,7 @@ class EditLine(Command):
 
     def do(self, project: Project) -> Change:
         line = project.line(self.line_id)
-        validate_line(replace(line, **self.new), f"line {project.order_of(line.id)}")
+        validate_line(replace(line, **self.new), Phrase(phrases.LINE_NUMBER, order=project.order_of(line.id)))
         if self.new.get("character_id") is not None:
             project.character(self.new["character_id"])
         if "text" in self.new and not isinstance(self.new["text"], str):

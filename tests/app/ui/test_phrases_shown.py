@@ -531,3 +531,15 @@ def test_a_time_the_script_table_cannot_read_is_said_in_chinese(chinese: None, p
     model = LinesModel(document)
     assert not model.setData(model.index(0, Column.START), "soon")
     assert said == ["E_INVALID_VALUE: 第 1 行：无法读取时间 'soon'（请用秒数或 HH:MM:SS,mmm）"], said
+
+
+def test_an_edit_that_ends_a_line_before_it_starts_names_the_line_in_chinese(chinese: None, project: Project) -> None:
+    """The line an edit's refusal names ("line 1") is a phrase too (app/project/undo.py)."""
+    from app.project.errors import InvalidValueError
+    from app.ui.language import said_error
+
+    with pytest.raises(InvalidValueError) as refused:
+        EditLine("l1", end=1.0, start=2.0).do(project)
+    assert str(refused.value) == "E_TIME_RANGE: line 1 ends (0:01.000) before it starts (0:02.000)"
+    said = said_error(refused.value)
+    assert said == "E_TIME_RANGE: 第 1 条台词 的结束时间（0:01.000）早于开始时间（0:02.000）", said
