@@ -219,7 +219,8 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
     mapped one to one (hypothesis -> reference) for the least error. The hypothesis is the
     script's lines (from first word to last); ``with_no_words`` adds the speech no line covers
     that the transcription kept with a speaker (``Transcription.no_words``), Silero's only unless
-    ``segmented`` (then also the segmentation model's); ``overlaps`` adds the second speakers the
+    ``segmented`` (then also the segmentation model's, and the edges and pauses of turns it heard,
+    ``Transcription.speaking``); ``overlaps`` adds the second speakers the
     segmentation model heard over them (``Transcription.overlaps``)."""
     from scipy.optimize import linear_sum_assignment
 
@@ -227,6 +228,8 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
     if with_no_words:
         hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.no_words
                        if segmented or not stretch.by_segmentation]
+    if with_no_words and segmented:
+        hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.speaking]
     if overlaps:
         hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.overlaps]
     length = int(max(end for _, end, _ in [*reference, *hypothesis]) / FRAME_S) + 1
@@ -430,6 +433,7 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
         **{name: {key: round(value, 3) for key, value in diarization(rec.turns, heard, *flags).items()}
            for name, flags in SEGMENTED_VARIANTS.items() if options.segmentation},
         "segmented_s": round(sum(stretch.duration_s for stretch in heard.no_words if stretch.by_segmentation), 1),
+        "speaking_s": round(sum(stretch.duration_s for stretch in heard.speaking), 1),
         "overlaps_s": round(sum(stretch.duration_s for stretch in heard.overlaps), 1),
         "no_words_s": round(sum(stretch.duration_s for stretch in heard.no_words if not stretch.by_segmentation), 1),
         "speakers_found": heard.speaker_count,

@@ -26,6 +26,7 @@ ACTIVE_SHARE = 0.5  # a speaker is active in a frame when more than this share o
 NO_SPEAKER = -1
 UNSPANNED_LEAST_S = 0.3  # shorter speech no span covers is left out (tuned on the benchmark's meetings)
 OVERLAP_LEAST_S = 0.0  # shorter second speakers are left out
+APART_S = 0.2  # speech no span covers this near a span of its own speaker is that span's edge or pause, not kept
 
 
 @dataclass(frozen=True)
@@ -123,3 +124,17 @@ def unspanned(found: ActiveSpeakers, spans: Sequence[tuple[float, float, int]], 
     one = found.active.sum(axis=1) == 1
     mask = (diarized == NO_SPEAKER) & found.speech & one
     return found.stretches(mask, np.where(one, found.active.argmax(axis=1), NO_SPEAKER), least_s)
+
+
+def apart(stretches: Sequence[Stretch], spans: Sequence[tuple[float, float, int]],
+          apart_s: float = APART_S) -> tuple[list[Stretch], list[Stretch]]:
+    """``stretches`` split into those at least ``apart_s`` from every span of their own speaker
+    (speech of its own) and the others (a pause inside that speaker's turn, or the edge of a line
+    its words missed)."""
+    own: list[Stretch] = []
+    near: list[Stretch] = []
+    for stretch in stretches:
+        close = any(who == stretch.speaker and start - apart_s < stretch.end and stretch.start < end + apart_s
+                    for start, end, who in spans)
+        (near if close else own).append(stretch)
+    return own, near

@@ -89,6 +89,10 @@ class Transcription:
     # Where a second speaker talks over a line's or a wordless stretch's (the segmentation model
     # hears two at once and one of them is that span's speaker): see engine.hearing.overlap.
     overlaps: list[overlap.Stretch] = field(default_factory=list)
+    # Speech the segmentation model hears next to or between one speaker's own spans that they
+    # do not cover (a pause inside a turn, a line's edge its words missed): who speaks when, not
+    # speech of its own, so not among no_words.
+    speaking: list[overlap.Stretch] = field(default_factory=list)
 
     @property
     def language_sure(self) -> bool:
@@ -309,7 +313,7 @@ def transcribe_media(
     lines, labels, windows = speakers.speakers_of(lines, parts, windows, part_windows, options.speakers)
     lines, labels, count = speakers.in_speaking_order(lines, labels)
     no_words = unheard.with_speakers(silent_stretches, silent_vectors, windows.embeddings(), labels, count)
-    no_words, overlaps = _segmented(local_speech, lines, no_words, count, duration)
+    no_words, overlaps, speaking = _segmented(local_speech, lines, no_words, count, duration)
     if language and is_chinese(language):
         ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)
@@ -322,7 +326,7 @@ def transcribe_media(
     candidates = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, count)
     report("clips", 1.0)
     return Transcription(duration, language or "", probability, lines, count,
-                         options.translate_to, candidates, windows, levels, no_words, overlaps)
+                         options.translate_to, candidates, windows, levels, no_words, overlaps, speaking)
 
 
 def _local_speech(segmenter: onnxruntime.InferenceSession | None, audio: np.ndarray,
@@ -334,18 +338,21 @@ def _local_speech(segmenter: onnxruntime.InferenceSession | None, audio: np.ndar
 
 
 def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Line], no_words: list[unheard.Unheard],
-               count: int, duration_s: float) -> tuple[list[unheard.Unheard], list[overlap.Stretch]]:
-    """``no_words`` with the speech the segmentation model hears that no line or stretch covers,
-    and the second speakers it hears over them (engine.hearing.overlap); unchanged, and none,
-    without the model."""
+               count: int, duration_s: float,
+               ) -> tuple[list[unheard.Unheard], list[overlap.Stretch], list[overlap.Stretch]]:
+    """What the segmentation model adds (engine.hearing.overlap): ``no_words`` with the speech it
+    hears that no line or stretch covers and that lies apart from its speaker's own; the second
+    speakers it hears over them; and the rest of the uncovered speech (edges and pauses of a
+    speaker's turns). Unchanged, and none, without the model."""
     if not local_speech:
-        return no_words, []
+        return no_words, [], []
     spans = [(line.start, line.end, line.speaker) for line in lines] + \
             [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
     found = overlap.active_speakers(segmentation.LocalSpeech.joined(local_speech), spans, count, duration_s)
-    more = [unheard.Unheard(stretch.start, stretch.end, stretch.speaker, by_segmentation=True)
-            for stretch in overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S)]
-    return sorted([*no_words, *more], key=lambda stretch: stretch.start), overlap.overlapped(found, spans, overlap.OVERLAP_LEAST_S)
+    own, near = overlap.apart(overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S), spans)
+    more = [unheard.Unheard(stretch.start, stretch.end, stretch.speaker, by_segmentation=True) for stretch in own]
+    return (sorted([*no_words, *more], key=lambda stretch: stretch.start),
+            overlap.overlapped(found, spans, overlap.OVERLAP_LEAST_S), near)
 
 
 SEGMENTATION_STEP_S = 2.5  # the segmentation model's 10 s chunks start this far apart: each frame heard 4 times (docs/transcribe.md)

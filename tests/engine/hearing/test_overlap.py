@@ -50,6 +50,14 @@ def test_a_turn_nobody_was_given_comes_back_with_its_speaker(call: segmentation.
     assert [stretch.speaker for stretch in found] == [1]
     assert found[0].start == pytest.approx(14.7, abs=0.2) and found[0].end == pytest.approx(17.92, abs=0.2)
     assert overlap.unspanned(overlap.active_speakers(call, TURNS, 2, 30.0), TURNS, least_s=0.3) == []
+    own, near = overlap.apart(found, spans)
+    assert own == found and near == []  # 0.2 s and more from her other turns: speech of its own
+
+
+def test_a_pause_inside_a_turn_or_a_lines_edge_is_not_speech_of_its_own() -> None:
+    spans = [(0.0, 4.8, 0), (6.4, 7.9, 1), (8.6, 13.0, 1)]
+    pause, edge, other = overlap.Stretch(7.9, 8.6, 1), overlap.Stretch(13.05, 13.5, 1), overlap.Stretch(5.0, 6.3, 0)
+    assert overlap.apart([pause, edge, other], spans) == ([other], [pause, edge])
 
 
 def test_without_speech_no_speaker_is_active() -> None:
@@ -79,6 +87,8 @@ def test_a_transcription_of_the_call_names_the_speaker_talked_over_and_the_speec
     diarized = overlap.spanned(spans, int(heard.duration_s / overlap.GRID_S) + 1)
     for stretch in heard.overlaps:  # over a span of the other woman's
         assert diarized[int((stretch.start + stretch.end) / 2 / overlap.GRID_S)] not in (stretch.speaker, overlap.NO_SPEAKER)
-    assert all(stretch.duration_s >= overlap.UNSPANNED_LEAST_S - 1e-9 for stretch in heard.no_words if stretch.by_segmentation)
+    segmented = [stretch for stretch in heard.no_words if stretch.by_segmentation]
+    assert all(stretch.duration_s >= overlap.UNSPANNED_LEAST_S - 1e-9 for stretch in segmented)
+    assert overlap.apart([overlap.Stretch(s.start, s.end, s.speaker) for s in segmented], spans)[1] == []
     plain = transcribe_media(DATA / "ge2e" / "conversation.flac", model, encoder, Options(language="en", segmentation=False))
-    assert plain.overlaps == [] and not any(stretch.by_segmentation for stretch in plain.no_words)
+    assert plain.overlaps == plain.speaking == [] and not any(stretch.by_segmentation for stretch in plain.no_words)
