@@ -75,7 +75,7 @@ class PlaybackController(QObject):
         try:
             pcm, rate = read_mono(project.take_path(take))
         except UNREADABLE as exc:
-            self.message.emit(fill(self.tr("{code}: cannot play {path}: {error}"), code=ErrorCode.TAKE_UNREADABLE, path=take.path, error=exc), 15000)
+            self.message.emit(fill(self.tr("{code}: cannot play {path}: {error}"), code=ErrorCode.TAKE_UNREADABLE, path=take.path, error=said_error(exc)), 15000)
             return
         self.player.play(f"take:{take.id}", pcm, rate)
 
@@ -87,7 +87,7 @@ class PlaybackController(QObject):
         try:
             (a, rate), (b, rate_b) = (read_mono(project.take_path(take)) for take in takes)
         except UNREADABLE as exc:
-            self.message.emit(fill(self.tr("{code}: cannot compare the takes of line {order}: {error}"), code=ErrorCode.TAKE_UNREADABLE, order=project.order_of(line_id), error=exc), 0)
+            self.message.emit(fill(self.tr("{code}: cannot compare the takes of line {order}: {error}"), code=ErrorCode.TAKE_UNREADABLE, order=project.order_of(line_id), error=said_error(exc)), 0)
             return False
         if rate_b != rate:
             self.message.emit(fill(self.tr("{code}: the takes of line {order} have different sample rates ({rate} and "

@@ -30,7 +30,7 @@ from app.project.qa import (
     request_for,
     unchecked_takes,
 )
-from app.ui.language import fill, said_error
+from app.ui.language import fill, said_error, say
 from app.ui.window.document import Document
 from engine.hearing.whisper import DEFAULT_MODEL
 
@@ -138,7 +138,7 @@ class QaController(QObject):
                 self._doc.qa_errors[outcome.take_id] = outcome.error
                 errored.add(outcome.line_id)
                 self.message.emit(fill(self.tr("QA of line {order}: {error}"), order=self._order(outcome.line_id),
-                                                                               error=outcome.error))
+                                                                               error=say(outcome.error)))
             elif record(self._doc.project, outcome) is not None:
                 self._doc.qa_errors.pop(outcome.take_id, None)
                 changed.add(outcome.line_id)
@@ -170,7 +170,7 @@ class QaController(QObject):
         try:
             self._doc.save_after_take(self._doc.project)
         except SaveError as exc:
-            self.message.emit(fill(self.tr("the QA results could not be saved: {error}"), error=exc))
+            self.message.emit(fill(self.tr("the QA results could not be saved: {error}"), error=said_error(exc)))
         self._doc.notify_render(frozenset(changed))
         self.checked.emit(frozenset(changed))
 

@@ -19,7 +19,7 @@ from app.project.readiness import spoken_languages
 from app.project.render import RenderProgress, RenderSession, RenderUpdate, select_lines
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.use_notice import accept_use_notices
-from app.ui.language import fill, said_error
+from app.ui.language import fill, said_error, say
 from app.ui.settings.store import Settings
 from app.ui.window.document import Document
 from engine.core.codes import ErrorCode
@@ -170,7 +170,7 @@ class RenderController(QObject):
         for line_id, take in update.takes:
             self.take_finished.emit(line_id, take)
         for error in update.errors:
-            self.message.emit(error)
+            self.message.emit(say(error))  # a phrase would lose its template in the signal
         if session is self._batch:
             self.progress.emit(update.progress)
             if update.finished:

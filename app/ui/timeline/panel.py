@@ -355,7 +355,7 @@ class TimelinePanel(QWidget):
 
         def failed(error: BaseException) -> None:
             self._loading.difference_update(missing)
-            self.message.emit(fill(self.tr("{code}: the timeline could not load audio: {error}"), code=ErrorCode.TAKE_UNREADABLE, error=error))
+            self.message.emit(fill(self.tr("{code}: the timeline could not load audio: {error}"), code=ErrorCode.TAKE_UNREADABLE, error=said_error(error)))
 
         self._runner.run(lambda: load_many(missing), done, failed)
 
