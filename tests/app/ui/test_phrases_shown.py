@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTranslator
+from pytestqt.qtbot import QtBot
 
 from app.project import Line, Project
 from app.project.export import ExportResult, Overrun
@@ -543,3 +544,16 @@ def test_an_edit_that_ends_a_line_before_it_starts_names_the_line_in_chinese(chi
     assert str(refused.value) == "E_TIME_RANGE: line 1 ends (0:01.000) before it starts (0:02.000)"
     said = said_error(refused.value)
     assert said == "E_TIME_RANGE: 第 1 条台词 的结束时间（0:01.000）早于开始时间（0:02.000）", said
+
+
+def test_an_engine_that_cannot_start_is_said_in_chinese(chinese: None, qtbot: QtBot, tmp_path: Path) -> None:
+    """The engine bridge says a start failure before its signal: an unknown backend (an
+    OptionError inside the client's EngineStartError) reaches the status bar in Chinese."""
+    from app.ui.engine.bridge import EngineBridge
+    from engine.synthesis.config import EngineConfig
+
+    bridge = EngineBridge(EngineConfig(backend="no-such-backend", cache_dir=str(tmp_path)))
+    with qtbot.waitSignal(bridge.start_failed, timeout=60_000) as failed:
+        bridge.start()
+    said = failed.args[0]
+    assert said.startswith("E_BAD_OPTION: 后端 'no-such-backend'：未知的后端；已知的有：piper, "), said
