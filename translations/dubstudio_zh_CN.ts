@@ -9047,6 +9047,31 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>translated line {number}</source>
         <translation>第 {number} 条译文台词</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>{program} ({where})</source>
+        <translation>{program}（{where}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{program} ({where}, since {since})</source>
+        <translation>{program}（{where}，自 {since} 起）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pid {pid} on {host}</source>
+        <translation>{host} 上的进程 {pid}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another DubStudio</source>
+        <translation>另一个 DubStudio</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>an unknown host</source>
+        <translation>未知主机</translation>
+    </message>
 </context>
 <context>
     <name>probes</name>

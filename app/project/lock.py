@@ -56,10 +56,12 @@ else:
 
 def describe_holder(info: dict[str, object]) -> str:
     """``render (pid 4242 on studio-pc, since 2025-01-01 10:00:00 UTC)``, from a lock file's JSON."""
-    program = info.get("program") or "another DubStudio"
+    program = info.get("program") or Phrase(phrases.ANOTHER_DUBSTUDIO)
     since = str(info.get("since") or "").replace("T", " ").replace("+00:00", " UTC")
-    where = f"pid {info.get('pid', '?')} on {info.get('host') or 'an unknown host'}"
-    return f"{program} ({where}{', since ' + since if since else ''})"
+    where = Phrase(phrases.HOLDER_PROCESS, pid=info.get("pid", "?"), host=info.get("host") or Phrase(phrases.UNKNOWN_HOST))
+    if since:
+        return Phrase(phrases.HOLDER_SINCE, program=program, where=where, since=since)
+    return Phrase(phrases.HOLDER, program=program, where=where)
 
 
 class ProjectLock:

@@ -397,3 +397,10 @@ NEGATIVE_TIME = QT_TRANSLATE_NOOP("phrases", "time {text} must be a non-negative
 A_LINE = QT_TRANSLATE_NOOP("phrases", "line")
 LINE_NUMBER = QT_TRANSLATE_NOOP("phrases", "line {order}")
 TRANSLATED_LINE = QT_TRANSLATE_NOOP("phrases", "translated line {number}")
+
+# --- who holds a project's lock (lock.describe_holder: "render (pid 4242 on studio-pc, since …)") --
+HOLDER = QT_TRANSLATE_NOOP("phrases", "{program} ({where})")
+HOLDER_SINCE = QT_TRANSLATE_NOOP("phrases", "{program} ({where}, since {since})")
+HOLDER_PROCESS = QT_TRANSLATE_NOOP("phrases", "pid {pid} on {host}")
+ANOTHER_DUBSTUDIO = QT_TRANSLATE_NOOP("phrases", "another DubStudio")
+UNKNOWN_HOST = QT_TRANSLATE_NOOP("phrases", "an unknown host")

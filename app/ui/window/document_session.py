@@ -78,10 +78,10 @@ def open_document(path: str | Path, parent: QObject) -> Document:
         return Document(project, parent, lock=lock)
     except ProjectLockedError as exc:
         return Document(Project.load(path), parent,
-                        read_only=fill(QCoreApplication.translate("DocumentSession", "open in {holder}"), holder=exc.holder))
+                        read_only=fill(QCoreApplication.translate("DocumentSession", "open in {holder}"), holder=say(exc.holder)))
     except SaveError as exc:  # no lock file possible: a read-only folder
         return Document(Project.load(path), parent, read_only=fill(QCoreApplication.translate(
-            "DocumentSession", "its folder cannot be written ({reason})"), reason=exc.message))
+            "DocumentSession", "its folder cannot be written ({reason})"), reason=say(exc.message)))
 
 
 def render_scope(project: Project, lines: list[Line], scope: str) -> str:

@@ -557,3 +557,19 @@ def test_an_engine_that_cannot_start_is_said_in_chinese(chinese: None, qtbot: Qt
         bridge.start()
     said = failed.args[0]
     assert said.startswith("E_BAD_OPTION: 后端 'no-such-backend'：未知的后端；已知的有：piper, "), said
+
+
+def test_who_holds_a_projects_lock_is_said_in_chinese(chinese: None) -> None:
+    """A locked project's holder (app/project/lock.py): the read-only banner and the refusal say
+    the process and the host in Chinese, the program's and host's names as they are."""
+    from app.project import phrases
+    from app.project.lock import describe_holder
+    from app.project.phrases import Phrase
+
+    holder = describe_holder({"program": "dubstudio render", "pid": 4242, "host": "studio-pc",
+                              "since": "2026-01-01T10:00:00+00:00"})
+    assert holder == "dubstudio render (pid 4242 on studio-pc, since 2026-01-01 10:00:00 UTC)"
+    assert say(holder) == "dubstudio render（studio-pc 上的进程 4242，自 2026-01-01 10:00:00 UTC 起）", say(holder)
+    assert say(describe_holder({})) == "另一个 DubStudio（未知主机 上的进程 ?）", say(describe_holder({}))
+    refusal = Phrase(phrases.OPEN_ELSEWHERE, folder="/p", holder=holder)
+    assert say(refusal) == "/p 已在 dubstudio render（studio-pc 上的进程 4242，自 2026-01-01 10:00:00 UTC 起） 中打开；请先在那里关闭"
