@@ -123,7 +123,7 @@ class ReferenceClip(QObject):
         def failed(exc: BaseException) -> None:
             if moved_on():
                 return
-            self.label.setText(fill(self.tr("{rel}: cannot read ({exc})"), rel=rel, exc=exc))
+            self.label.setText(fill(self.tr("{rel}: cannot read ({exc})"), rel=rel, exc=said_error(exc)))
             self.waveform.set_audio(None, 0, self.tr("The clip cannot be read: import it again or record one"))
 
         self._shown.runner.run(lambda: read_mono(path), loaded, failed)

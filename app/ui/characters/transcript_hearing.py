@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 
 from app.project.qa import hear_character_clip
 from app.ui.characters.fields import CommitTextEdit, ShownCharacter
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from engine.hearing.qa.transcripts import mismatch
 from engine.hearing.whisper import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 
@@ -121,7 +121,7 @@ class TranscriptHearing(QObject):
         def failed(exc: BaseException) -> None:
             self._checks[key] = ""  # nothing to compare with: no warning, the error is shown
             if self._key() == key:
-                self.note.setText(fill(self.tr("The clip could not be heard: {exc}"), exc=exc))
+                self.note.setText(fill(self.tr("The clip could not be heard: {exc}"), exc=said_error(exc)))
 
         self._shown.runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)
 
@@ -145,6 +145,6 @@ class TranscriptHearing(QObject):
 
         def failed(exc: BaseException) -> None:
             self.hear_button.setEnabled(True)
-            self.note.setText(fill(self.tr("No transcript could be heard: {exc}"), exc=exc))
+            self.note.setText(fill(self.tr("No transcript could be heard: {exc}"), exc=said_error(exc)))
 
         self._shown.runner.run(lambda: hear_character_clip(project, character_id, model), heard, failed)

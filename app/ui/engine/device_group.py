@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QWidg
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.engine.backend_form import BackendOptionsForm
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.tasks import TaskRunner
 from engine.synthesis.backends import OptionError
 from engine.synthesis.backends.device import summary as device_summary
@@ -73,7 +73,7 @@ class DeviceGroup(QGroupBox):
             self._show(facts)
 
         self._runner.run(lambda: probe_device(python, requested), shown,
-                         lambda exc: self.label.setText(fill(self.tr("Cannot tell: {exc}"), exc=exc)), self._is_open)
+                         lambda exc: self.label.setText(fill(self.tr("Cannot tell: {exc}"), exc=said_error(exc))), self._is_open)
 
     def _show(self, facts: dict[str, Any]) -> None:
         if facts.get("error"):

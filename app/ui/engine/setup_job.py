@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.tasks import TaskRunner
 from engine.synthesis.backends.setup import CommandRun, OutputLine
 
@@ -111,7 +111,7 @@ class SetupJob(QObject):
             self.running = None
             self.progress.setVisible(False)
             self._changed()
-            self.status.setText(fill(self.tr("{title} failed: {exc}"), title=title, exc=exc))
+            self.status.setText(fill(self.tr("{title} failed: {exc}"), title=title, exc=said_error(exc)))
 
         self._runner.run(run.run, done, failed, self._is_open)
 

@@ -48,7 +48,7 @@ from app.ui.engine.backend_form import BackendOptionsForm, row
 from app.ui.engine.device_group import DeviceGroup
 from app.ui.engine.setup_job import SetupJob
 from app.ui.engine.use_notice import accept_use_notices
-from app.ui.language import BACKEND_NAMES, OPTION_WORDS, declared, fill, say
+from app.ui.language import BACKEND_NAMES, OPTION_WORDS, declared, fill, said_error, say
 from app.ui.settings.store import ENGINE_LOCATIONS, Settings
 from app.ui.tasks import TaskRunner
 from engine.core.downloads import ValidationReport
@@ -385,7 +385,7 @@ class VoicesEnginePage(QWidget):
             self.device_group.detect()
             return
         self._runner.run(lambda: check_environment(environment), shown,
-                         lambda exc: self.environment_state.setText(fill(self.tr("Cannot check: {exc}"), exc=exc)), self._open)
+                         lambda exc: self.environment_state.setText(fill(self.tr("Cannot check: {exc}"), exc=said_error(exc))), self._open)
 
     # --- long work --------------------------------------------------------------------------------
 
@@ -438,7 +438,7 @@ class VoicesEnginePage(QWidget):
         self.model_report.setPlainText(self.tr("Checking…"))
         self._runner.run(lambda: spec.validate_model(folder, options, deep=True),
                          lambda report: self._show_report(folder, report),
-                         lambda exc: self.model_report.setPlainText(fill(self.tr("Cannot check {folder}: {exc}"), folder=folder, exc=exc)), self._open)
+                         lambda exc: self.model_report.setPlainText(fill(self.tr("Cannot check {folder}: {exc}"), folder=folder, exc=said_error(exc))), self._open)
 
     def _show_report(self, folder: str, report: ValidationReport) -> None:
         synthetic = model_kind(folder)["kind"] == "synthetic"

@@ -31,7 +31,7 @@ from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
-from app.ui.language import LANGUAGES, SYSTEM, fill, shown_message
+from app.ui.language import LANGUAGES, SYSTEM, fill, said_error, shown_message
 from app.ui.playback.player import list_devices
 from app.ui.settings.store import Option, Settings, cache_size, human_size
 from app.ui.spin_boxes import whole_spin
@@ -153,7 +153,7 @@ class GeneralPage(QWidget):
         self._runner.run(
             lambda: cache_size(path),
             lambda size: self.cache_size.setText(f"{human_size(size)}  ({path})"),
-            lambda exc: self.cache_size.setText(fill(self.tr("cannot measure: {reason}"), reason=exc)),
+            lambda exc: self.cache_size.setText(fill(self.tr("cannot measure: {reason}"), reason=said_error(exc))),
         )
 
     def _clear_cache(self) -> None:
@@ -166,7 +166,7 @@ class GeneralPage(QWidget):
 
         def failed(exc: BaseException) -> None:
             self.clear_cache.setEnabled(True)
-            self.cache_size.setText(fill(self.tr("cannot clear: {reason}"), reason=exc))
+            self.cache_size.setText(fill(self.tr("cannot clear: {reason}"), reason=said_error(exc)))
 
         from engine.synthesis.voices import clear_cache_folder
 

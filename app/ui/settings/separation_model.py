@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from app.project import OperationCancelled, Project
 from app.project.music_effects import original_audio, separate_music_effects
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from app.ui.tasks import Operation, ProgressSpec, QueryOp, TaskRunner
 from engine.core.downloads import ValidationReport
 from engine.hearing.separation import (
@@ -131,7 +131,7 @@ class SeparationModelRow(QWidget):
 
         def failed(error: Exception) -> None:
             self.refresh()
-            self.state.setText(fill(self.tr("The download failed: {error}"), error=error))
+            self.state.setText(fill(self.tr("The download failed: {error}"), error=said_error(error)))
 
         def cancelled() -> None:
             self.refresh()
@@ -160,7 +160,7 @@ class SeparationModelRow(QWidget):
 
         def failed(error: Exception) -> None:
             self.refresh()
-            self.state.setText(fill(self.tr("The separation failed: {error}"), error=error))
+            self.state.setText(fill(self.tr("The separation failed: {error}"), error=said_error(error)))
 
         def cancelled() -> None:
             self.refresh()

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.folders import Folders
-from app.ui.language import fill
+from app.ui.language import fill, said_error
 from engine.synthesis.config import EngineConfig
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class StressTab(QObject):
                                               folders=self._folders)
         except Exception as exc:  # another team's panel: a failure must not take the studio down
             log.exception("the stress panel failed to load")
-            widget = QLabel(fill(self.tr("The stress panel could not be loaded: {exc}"), exc=exc))
+            widget = QLabel(fill(self.tr("The stress panel could not be loaded: {exc}"), exc=said_error(exc)))
             widget.setAlignment(Qt.AlignmentFlag.AlignCenter)
         placeholder = self._tabs.widget(index)
         self._tabs.blockSignals(True)

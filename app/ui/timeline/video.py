@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from app.ui.language import fill
+from app.ui.language import fill, said_error, say
 from engine.core.codes import ErrorCode
 
 if TYPE_CHECKING:
@@ -82,13 +82,13 @@ class FrameDecoder(QObject):
         try:  # opened by us as a regular file: a named pipe is refused instead of blocking FFmpeg
             handle = open_regular_file(self._path)
         except OSError as error:
-            self.failed.emit(fill(self.tr("{code}: cannot read {name}: {error}"), code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, error=error))
+            self.failed.emit(fill(self.tr("{code}: cannot read {name}: {error}"), code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, error=said_error(error)))
             return
         try:
             container = open_container(handle, self._path)
         except AudioError as error:
             handle.close()
-            self.failed.emit(fill(self.tr("{code}: cannot read {name}: {error}"), code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, error=error.reason))
+            self.failed.emit(fill(self.tr("{code}: cannot read {name}: {error}"), code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, error=say(error.reason)))
             return
         with handle, container:
             if not container.streams.video:
@@ -111,7 +111,7 @@ class FrameDecoder(QObject):
                     frame = reader.frame_at(wanted)
                 except av.FFmpegError as error:
                     log.warning("decoding %s failed at %.2f s: %s", self._path.name, wanted, error)
-                    self.failed.emit(fill(self.tr("{code}: cannot decode {name} at {seconds:.2f} s: {error}"), code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, seconds=wanted, error=error))
+                    self.failed.emit(fill(self.tr("{code}: cannot decode {name} at {seconds:.2f} s: {error}"), code=ErrorCode.VIDEO_UNREADABLE, name=self._path.name, seconds=wanted, error=said_error(error)))
                     shown = (wanted, size)
                     continue
                 shown = (wanted, size)

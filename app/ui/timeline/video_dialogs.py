@@ -47,7 +47,14 @@ from app.project.video_export import (
 )
 from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.folders import PROJECTS, Folders
-from app.ui.language import TRANSLATOR_NAMES, declared, fill, language_label, say
+from app.ui.language import (
+    TRANSLATOR_NAMES,
+    declared,
+    fill,
+    language_label,
+    said_error,
+    say,
+)
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
 from engine.core.languages import LANGUAGES
@@ -244,7 +251,7 @@ class NewFromVideoDialog(QDialog):
 
         def failed(error: BaseException) -> None:
             if self.srt.text().strip() == text:
-                self.preview.setText(fill(self.tr("This file cannot be imported: {error}"), error=error))
+                self.preview.setText(fill(self.tr("This file cannot be imported: {error}"), error=said_error(error)))
 
         self.preview.setText(self.tr("Reading the subtitles…"))
         # An empty project to import into: nothing is written, only the lines and speakers are read.
