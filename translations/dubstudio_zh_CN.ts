@@ -2109,7 +2109,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+101"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+108"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
