@@ -1,12 +1,13 @@
 """Does take QA keep pace with the render? (a benchmark, not a test; issue 33)
 
 Each round renders every line of a copy of the sample project (repeated) through one warm engine
-(voices prepared, two slots), four ways in one run: alone, as ``dubstudio render`` does; with
+(voices prepared, two slots), several ways in one run (--kinds chooses): alone, as ``dubstudio render`` does; with
 ``--qa``'s low-priority QA process checking one take at a time (as before packing); with it
 packing the takes waiting for it into shared Whisper windows and decoding them (as before
 confirming: ``DUBSTUDIO_QA_CONFIRM=0``); packing them and confirming each take's text by
 forced alignment in the packed windows before decoding any (``DUBSTUDIO_QA_CONFIRM=packed``);
-and confirming each take first alone in a window its own size (today's QA). For each take it notes when the
+confirming each take first alone in a window its own size (``=alone``); today's QA (alone or
+packed first by expected cost); and today's at the render's priority (nice 0, not 19). For each take it notes when the
 take landed and when its verdict came. Figures: the render alone; render and QA to the last
 verdict, as a multiple of the render alone (goal: at most 2x); and how long after a take landed
 its verdict came (goal at steady state: 2 s). The process is pinned to two cores.
@@ -26,17 +27,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.project.qa import MAX_BATCH, QaWorker, request_for
+from app.project.qa import MAX_BATCH, QA_NICENESS, QaWorker, request_for
 from benchmarks import common
 from engine.core.files import atomic_write_text
 from engine.hearing.qa.recognise import CONFIRM_ENV
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 
-KINDS = ("render", "qa one by one", "qa packed", "qa confirmed", "qa alone first")
+KINDS = ("render", "qa one by one", "qa packed", "qa confirmed", "qa alone first", "qa", "qa same priority")
 # How each QA process is started (DUBSTUDIO_QA_CONFIRM): "0" as before confirming, "packed" as
-# before confirming in take-sized windows, "1" today's.
-CONFIRMING = {"qa one by one": "0", "qa packed": "0", "qa confirmed": "packed", "qa alone first": "1"}
+# before confirming in take-sized windows, "alone" each take alone first, "" today's (alone or
+# packed first by expected cost); "qa same priority" is today's at nice 0 instead of 19.
+CONFIRMING = {"qa one by one": "0", "qa packed": "0", "qa confirmed": "packed", "qa alone first": "alone", "qa": "",
+              "qa same priority": ""}
 
 
 def main() -> int:
@@ -58,7 +61,8 @@ def main() -> int:
         project = common.repeated_sample(Path(tmp) / "sample", args.repeat)
         client = EngineClient(EngineConfig(slots=2, cache_dir=str(Path(tmp) / "cache")))
         client.start()
-        workers = {kind: QaWorker(max_batch=1 if kind == "qa one by one" else MAX_BATCH) for kind in kinds[1:]}
+        workers = {kind: QaWorker(max_batch=1 if kind == "qa one by one" else MAX_BATCH,
+                                  niceness=0 if kind == "qa same priority" else QA_NICENESS) for kind in kinds[1:]}
         try:
             common.render_round(client, project, None, args.recogniser_model)  # warm-up: voices prepared
             for kind, worker in workers.items():  # each QA process started and its models loaded, on one take

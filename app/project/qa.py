@@ -50,6 +50,9 @@ if TYPE_CHECKING:
     from engine.hearing.qa.recognise import Transcript
 
 
+# The QA process's nice value: 19 leaves the render its cores, so a verdict waits while the render
+# runs (benchmarks/qa_pace.py "qa same priority" measures 0 against it; docs/qa.md).
+QA_NICENESS = 19
 MAX_BATCH = 16  # takes checked together at most (packs of one Whisper window form within a batch)
 
 
@@ -193,8 +196,9 @@ class TakeChecker:
         return self._clips[digest]
 
 
-def lower_priority() -> None:
-    """Run this process at the lowest CPU priority: nice 19 (Windows: the idle class).
+def lower_priority(niceness: int = QA_NICENESS) -> None:
+    """Run this process at the lowest CPU priority: nice 19 (Windows: the idle class); at
+    ``niceness`` 0 it stays at normal priority (benchmarks/qa_pace.py compares the two).
 
     A nice-19 process gets about 1.5 % of a core that a normal process also wants, so a busy
     engine barely notices it, yet it keeps moving on a machine that is never idle (Linux's
@@ -204,7 +208,8 @@ def lower_priority() -> None:
 
     # Not allowed here: QA then competes at normal priority, which is still correct.
     with contextlib.suppress(psutil.Error, OSError):
-        psutil.Process().nice(psutil.IDLE_PRIORITY_CLASS if sys.platform == "win32" else 19)
+        if niceness > 0:
+            psutil.Process().nice(psutil.IDLE_PRIORITY_CLASS if sys.platform == "win32" else niceness)
 
 
 def quiet_third_party_warnings() -> None:
@@ -214,12 +219,13 @@ def quiet_third_party_warnings() -> None:
     warnings.filterwarnings("ignore", message="pkg_resources is deprecated", category=UserWarning)
 
 
-def _worker_main(requests: Connection, results: Connection, max_batch: int = MAX_BATCH) -> None:
+def _worker_main(requests: Connection, results: Connection, max_batch: int = MAX_BATCH,
+                 niceness: int = QA_NICENESS) -> None:
     """The worker process: check requests in order until told to stop (None) or orphaned."""
     from engine.core.lifeline import hold_to_parent
 
     hold_to_parent(None)  # gone the moment the studio or render is, even in the middle of a check
-    lower_priority()
+    lower_priority(niceness)
     quiet_third_party_warnings()
     checker = TakeChecker()
     while True:
@@ -264,9 +270,11 @@ class QaWorker:
     take it was checking then reported as failed to check. Thread-safe.
     """
 
-    def __init__(self, max_batch: int = MAX_BATCH) -> None:
-        """``max_batch``: takes checked together at most (1: one at a time, as before packing)."""
+    def __init__(self, max_batch: int = MAX_BATCH, niceness: int = QA_NICENESS) -> None:
+        """``max_batch``: takes checked together at most (1: one at a time, as before packing);
+        ``niceness``: the process's nice value (0: normal priority, as the render's)."""
         self._max_batch = max_batch
+        self._niceness = niceness
         self._context = multiprocessing.get_context("spawn")  # no forked Qt or engine state
         self._process: SpawnProcess | None = None
         self._requests: Connection | None = None
@@ -302,7 +310,8 @@ class QaWorker:
             return
         requests_out, requests_in = self._context.Pipe(duplex=False)
         results_out, results_in = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_worker_main, args=(requests_out, results_in, self._max_batch), daemon=True,
+        process = self._context.Process(target=_worker_main, args=(requests_out, results_in, self._max_batch, self._niceness),
+                                        daemon=True,
                                         name="dubstudio-qa")
         process.start()
         requests_out.close()  # the child's ends: closing ours lets each side see the other die

@@ -122,6 +122,20 @@ def test_a_missing_take_file_is_reported_not_crashed_on(scene: Project) -> None:
     assert record(scene, outcome) is None
 
 
+def test_a_worker_at_the_render_s_priority_checks_at_normal_priority(scene: Project) -> None:
+    line, take = unchecked_takes(scene)[0]
+    worker = QaWorker(niceness=0)  # benchmarks/qa_pace.py's "qa same priority"
+    try:
+        worker.submit(request_for(scene, line, take))
+        child = psutil.Process(worker._process.pid)
+        outcomes = []
+        while worker.pending:
+            outcomes += worker.poll(timeout=5.0)
+        assert outcomes[0].checks is not None and child.nice() == psutil.Process().nice()
+    finally:
+        worker.close()
+
+
 def test_the_worker_checks_in_a_low_priority_process_and_recovers_from_a_crash(scene: Project) -> None:
     requests = [request_for(scene, line, take) for line, take in unchecked_takes(scene)]
     worker = QaWorker()
