@@ -2,7 +2,8 @@
 
 Each line of the text files (default: benchmarks/data/zh_dialogue.txt, forty everyday dialogue
 lines; benchmarks/data/zh_dialogue_2.txt, twenty more written after the voice was first final;
-benchmarks/data/zh_dialogue_3.txt, twenty more written after the front end's fixes of 2026-12-06) is
+benchmarks/data/zh_dialogue_3.txt, twenty more written after the front end's fixes of 2026-12-06;
+benchmarks/data/zh_dialogue_4.txt, twenty more written after its tone, number and name rules) is
 spoken three ways by engine/synthesis/backends/mandarin.py, in this process:
 
 - plain: the model's own voice;
@@ -55,7 +56,7 @@ from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
 
 DATA = ROOT / "benchmarks" / "data"
-SETS = (DATA / "zh_dialogue.txt", DATA / "zh_dialogue_2.txt", DATA / "zh_dialogue_3.txt")
+SETS = tuple(DATA / f"zh_dialogue{suffix}.txt" for suffix in ("", "_2", "_3", "_4"))
 CLIPS = {"female": ROOT / "resources" / "voices" / "maya.wav", "male": ROOT / "resources" / "voices" / "rex.wav"}
 PROMPT = "以下是普通话的句子。"
 WHISPER_RATE = 16000
