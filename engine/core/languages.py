@@ -168,6 +168,32 @@ def sample_sentence(language: str) -> str:
     return SAMPLE_SENTENCES.get(language_code(language), SAMPLE_SENTENCES["en"])
 
 
+RESEMBLANCE_SENTENCES: dict[str, str] = {
+    "en": "Meet me by the garden gate when the sun goes down, and bring the lantern.",
+    "zh": "太阳落山的时候，到花园门口等我，记得把灯笼带上。",
+    "ja": "日が沈むころ、庭の門のところで待っていて。ランタンを持ってきてね。",
+    "ko": "해가 지면 정원 문 앞에서 만나요. 등불도 꼭 가져오세요.",
+}
+"""What a new voice says to measure its resemblance to its clip (engine/synthesis/voices.py): about
+3.5 s of plain words with a broad mix of sounds, none of them in a model's calibration text or
+the benchmarks' texts (the same sentence in each language)."""
+
+
+def resemblance_sentence(languages: Iterable[str]) -> str:
+    """The resemblance sentence for a backend that speaks ``languages`` (its declared codes, in
+    order): English where it speaks English, so the figures stay comparable with every voice
+    measured before; else its first language with a sentence of its own, then with an audition
+    sentence; English for none. A voice speaks words of its own language, never spelled letters."""
+    codes = [language_code(language) for language in languages]
+    if "en" in codes:
+        return RESEMBLANCE_SENTENCES["en"]
+    for table in (RESEMBLANCE_SENTENCES, SAMPLE_SENTENCES):
+        for code in codes:
+            if code in table:
+                return table[code]
+    return RESEMBLANCE_SENTENCES["en"]
+
+
 # Written without spaces between words (or with spaces that do not separate words), so counted
 # by characters, but with no rules of their own yet: they take GENERIC_CHARACTERS'.
 _UNLISTED_CHARACTER_LANGUAGES = frozenset({"lo", "km", "my", "bo"})

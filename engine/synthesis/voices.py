@@ -10,9 +10,9 @@ Preparation has two phases, so a job never waits for what it does not need:
 1. **Conditioning** (decode and trim the clip, the backend's :meth:`~Backend.condition`): all a
    job needs to speak. :meth:`VoiceCache.lookup` returns as soon as it exists.
 2. **The rest**, on a low-priority background thread (:mod:`engine.synthesis.background`): the speaker
-   embedding, the resemblance of the voice to its clip (a fixed sentence rendered and compared
-   by GE2E cosine, against the model's unadapted voice too) and the disk entry, which is only
-   ever written complete. A voice preparation request (:meth:`VoiceCache.prepare`, the
+   embedding, the resemblance of the voice to its clip (a fixed sentence in a language the
+   backend speaks, rendered and compared by GE2E cosine, against the model's unadapted voice
+   too) and the disk entry, which is only ever written complete. A voice preparation request (:meth:`VoiceCache.prepare`, the
    engine's PrepareVoice) waits for both; if the second phase fails, the voice still speaks and
    its summary says why the figures are missing.
 
@@ -50,6 +50,7 @@ import numpy as np
 
 from engine.core.audio_io import file_digest
 from engine.core.files import atomic_write
+from engine.core.languages import resemblance_sentence
 from engine.core.protocol import EngineError, ErrorCode, VoiceSettings, VoiceSpec
 from engine.core.reference import ReferenceClip, load_reference_clip
 from engine.synthesis.backends.base import Backend, VoiceProfile
@@ -62,10 +63,6 @@ KEY_HEX_DIGITS = 40  # an entry is KEY.npz, KEY this many hex digits of a SHA-25
 # never finished (a killed engine). Clearing looks for these names only (see cache_files).
 _CACHE_FILE = re.compile(rf"[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz|\.[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz\..+\.tmp")
 MAX_EMBEDDING_DIM = 4096  # far above any speaker encoder's (GE2E 256, CAM++ 192)
-# Rendered with every new voice (and once per model unadapted) to measure its resemblance to
-# the clip: about 3.5 s, plain words with a broad mix of sounds, none of them in the model's
-# calibration text or the benchmarks' texts.
-RESEMBLANCE_TEXT = "Meet me by the garden gate when the sun goes down, and bring the lantern."
 RESEMBLANCE_KEYS = ("resemblance", "resemblance_plain")
 # The engine must have been without work this long before each warm-up step starts: a
 # closed-loop user's next job comes within milliseconds of the last one's end, a `say` job
@@ -175,6 +172,9 @@ class VoiceCache:
                                         "voices are kept in memory only")
         self.backend = backend
         self.backend_id = f"{backend_name}:{backend.conditioning_version}"
+        # Rendered with every new voice (and once per model unadapted) to measure its resemblance
+        # to the clip, in a language the backend speaks (engine.core.languages).
+        self.resemblance_text = resemblance_sentence(backend.capabilities.languages)
         self.encoder = encoder
         # Embeddings of different encoders never mix: the encoder is part of every key.
         self.encoder_id = backend.speaker_encoder_id or encoder.encoder_id
@@ -369,18 +369,18 @@ class VoiceCache:
 
     def _resemblance(self, profile: VoiceProfile, reference: np.ndarray) -> dict[str, float | None]:
         """GE2E cosine to the clip of the voice, and of the model's own voice (None when the
-        model has none: a cloning backend), each speaking RESEMBLANCE_TEXT."""
+        model has none: a cloning backend), each speaking :attr:`resemblance_text`."""
         adapted = self.encoder.resemblance(self._render(profile), self.backend.capabilities.sample_rate, reference)
         plain = self._plain_embedding()
         return {"resemblance": round(adapted, 3),
                 "resemblance_plain": None if plain is None else round(float(np.dot(plain, reference)), 3)}
 
     def _render(self, profile: VoiceProfile) -> np.ndarray:
-        pieces = self.backend.synthesize(RESEMBLANCE_TEXT, profile, VoiceSettings(), lambda: False)
+        pieces = self.backend.synthesize(self.resemblance_text, profile, VoiceSettings(), lambda: False)
         return np.concatenate([piece.pcm for piece in pieces])
 
     def _plain_embedding(self) -> np.ndarray | None:
-        """The GE2E embedding of the model's own voice speaking RESEMBLANCE_TEXT: measured once
+        """The GE2E embedding of the model's own voice speaking :attr:`resemblance_text`: measured once
         per model and encoder, and kept in the models folder."""
         with self._plain_lock:
             if self._plain is None:
@@ -388,7 +388,7 @@ class VoiceCache:
                 embedding: np.ndarray | None = None
                 if conditioning is not None:
                     identity = "|".join((self.backend_id, self.backend.model_identity() or "",
-                                         self.encoder.encoder_id, RESEMBLANCE_TEXT))
+                                         self.encoder.encoder_id, self.resemblance_text))
                     path = self._model_file("plain", identity)
                     embedding = self._read_model_file(path, identity, _plain_problem).get("embedding")
                     if embedding is None:

@@ -112,3 +112,19 @@ def test_every_language_is_consistent() -> None:
 def test_a_language_without_rules_of_its_own_borrows_them() -> None:
     assert rules_for("de") is rules_for("en")
     assert rules_for("lo").rate_unit == CHARACTERS and not rules_for("lo").spaced
+
+
+def test_a_voice_measures_its_resemblance_on_words_of_a_language_it_speaks():
+    from engine.core.languages import RESEMBLANCE_SENTENCES, resemblance_sentence
+    from engine.synthesis.backends import DESCRIPTORS
+
+    # zh-baker alone says the Chinese sentence (the English one it would spell letter by letter).
+    assert detect_language(resemblance_sentence(DESCRIPTORS["zh-baker"].capabilities.languages)) == "zh"
+    # Any backend that speaks English keeps the English sentence, so its figures stay comparable.
+    for name in ("piper", "embedded", "cosyvoice2"):
+        assert resemblance_sentence(DESCRIPTORS[name].capabilities.languages) == RESEMBLANCE_SENTENCES["en"]
+    for code, sentence in RESEMBLANCE_SENTENCES.items():
+        assert detect_language(sentence) == code
+        assert resemblance_sentence([code]) == sentence
+    assert resemblance_sentence(["ru"]) == "Привет! Вот так я звучу в этом проекте."  # its audition sentence
+    assert resemblance_sentence([]) == RESEMBLANCE_SENTENCES["en"]
