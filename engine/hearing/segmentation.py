@@ -36,6 +36,7 @@ FRAME_DURATION_S = 0.0619375  # 991 samples of audio behind each frame
 # The powerset: each class, the local speakers (0, 1, 2) it holds.
 CLASSES: tuple[tuple[int, ...], ...] = ((), (0,), (1,), (2,), (0, 1), (0, 2), (1, 2))
 LOCAL_SPEAKERS = 3
+SILENT_RMS = 10 ** (-80 / 20)  # digital silence, or nearly: -60 dBFS cut speech off AMI's far-field excerpts
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,16 @@ class Chunks:
 
     starts: np.ndarray
     probabilities: np.ndarray
+    # Each frame's audio level (RMS); where it is under SILENT_RMS nobody speaks, whatever the
+    # network says (it never heard digital silence in training, and hears speech in it).
+    levels: np.ndarray | None = None
 
     @property
     def classes(self) -> np.ndarray:
-        return np.asarray(np.argmax(self.probabilities, axis=-1))
+        classes = np.argmax(self.probabilities, axis=-1)
+        if self.levels is not None:
+            classes = np.where(self.levels < SILENT_RMS, 0, classes)
+        return np.asarray(classes)
 
     def frame_times(self, chunk: int) -> np.ndarray:
         """The middle of each frame of chunk ``chunk``, seconds into the recording."""
@@ -120,4 +127,15 @@ def chunked(audio: np.ndarray, step_s: float, session: onnxruntime.InferenceSess
         piece = audio[start:start + CHUNK_SAMPLES]
         pieces[row, 0, :len(piece)] = piece
     answers = [session.run(None, {MODEL_INPUT: pieces[first:first + batch]})[0] for first in range(0, len(starts), batch)]
-    return Chunks(np.array(starts, dtype=np.float64) / SAMPLE_RATE, np.exp(np.concatenate(answers)).astype(np.float32))
+    probabilities = np.exp(np.concatenate(answers)).astype(np.float32)
+    return Chunks(np.array(starts, dtype=np.float64) / SAMPLE_RATE, probabilities,
+                  _frame_levels(pieces[:, 0, :], probabilities.shape[1]))
+
+
+def _frame_levels(pieces: np.ndarray, frames: int) -> np.ndarray:
+    """The RMS of the audio behind each frame of each chunk, (chunks, frames)."""
+    hop, width = int(round(FRAME_STEP_S * SAMPLE_RATE)), int(round(FRAME_DURATION_S * SAMPLE_RATE))
+    power = np.concatenate([np.zeros((len(pieces), 1)), np.cumsum(pieces.astype(np.float64) ** 2, axis=1)], axis=1)
+    first = np.minimum(np.arange(frames) * hop, pieces.shape[1])
+    last = np.minimum(first + width, pieces.shape[1])
+    return np.asarray(np.sqrt((power[:, last] - power[:, first]) / np.maximum(last - first, 1)), dtype=np.float32)

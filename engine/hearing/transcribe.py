@@ -89,9 +89,9 @@ class Transcription:
     # Where a second speaker talks over a line's or a wordless stretch's (the segmentation model
     # hears two at once and one of them is that span's speaker): see engine.hearing.overlap.
     overlaps: list[overlap.Stretch] = field(default_factory=list)
-    # Speech the segmentation model hears next to or between one speaker's own spans that they
-    # do not cover (a pause inside a turn, a line's edge its words missed): who speaks when, not
-    # speech of its own, so not among no_words.
+    # Speech the segmentation model hears that no span covers and that is not among no_words:
+    # next to or between one speaker's own spans (a pause inside a turn, a line's edge its words
+    # missed) or under a second long. Who speaks when, not speech to show.
     speaking: list[overlap.Stretch] = field(default_factory=list)
 
     @property
@@ -341,18 +341,22 @@ def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Lin
                count: int, duration_s: float,
                ) -> tuple[list[unheard.Unheard], list[overlap.Stretch], list[overlap.Stretch]]:
     """What the segmentation model adds (engine.hearing.overlap): ``no_words`` with the speech it
-    hears that no line or stretch covers and that lies apart from its speaker's own; the second
-    speakers it hears over them; and the rest of the uncovered speech (edges and pauses of a
-    speaker's turns). Unchanged, and none, without the model."""
+    hears that no line or stretch covers, lies apart from its speaker's own and lasts
+    UNHEARD_MIN_S; the second speakers it hears over them; and the rest of the uncovered speech
+    (edges and pauses of a speaker's turns, short stretches). Unchanged, and none, without the model."""
     if not local_speech:
         return no_words, [], []
     spans = [(line.start, line.end, line.speaker) for line in lines] + \
             [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
     found = overlap.active_speakers(segmentation.LocalSpeech.joined(local_speech), spans, count, duration_s)
     own, near = overlap.apart(overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S), spans)
-    more = [unheard.Unheard(stretch.start, stretch.end, stretch.speaker, by_segmentation=True) for stretch in own]
+    # Shown as speech with no words only as long as Silero's must be (a short one was once a
+    # clean dialogue's line tail given to the other speaker); the rest is who speaks when.
+    shown = [stretch for stretch in own if stretch.duration_s >= unheard.UNHEARD_MIN_S]
+    more = [unheard.Unheard(stretch.start, stretch.end, stretch.speaker, by_segmentation=True) for stretch in shown]
+    rest = sorted([*near, *(stretch for stretch in own if stretch not in shown)], key=lambda stretch: stretch.start)
     return (sorted([*no_words, *more], key=lambda stretch: stretch.start),
-            overlap.overlapped(found, spans, overlap.OVERLAP_LEAST_S), near)
+            overlap.overlapped(found, spans, overlap.OVERLAP_LEAST_S), rest)
 
 
 SEGMENTATION_STEP_S = 2.5  # the segmentation model's 10 s chunks start this far apart: each frame heard 4 times (docs/transcribe.md)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.core.audio_io import resample
-from engine.hearing import overlap, segmentation
+from engine.hearing import overlap, segmentation, unheard
 from tests.engine.voiceprint.references import DATA, decode
 
 TURNS = [(6.69, 7.12, 0), (7.55, 8.35, 1), (8.32, 10.02, 0), (9.92, 11.03, 1), (10.57, 14.70, 0), (14.49, 17.92, 1),
@@ -88,7 +88,7 @@ def test_a_transcription_of_the_call_names_the_speaker_talked_over_and_the_speec
     for stretch in heard.overlaps:  # over a span of the other woman's
         assert diarized[int((stretch.start + stretch.end) / 2 / overlap.GRID_S)] not in (stretch.speaker, overlap.NO_SPEAKER)
     segmented = [stretch for stretch in heard.no_words if stretch.by_segmentation]
-    assert all(stretch.duration_s >= overlap.UNSPANNED_LEAST_S - 1e-9 for stretch in segmented)
+    assert all(stretch.duration_s >= unheard.UNHEARD_MIN_S - 1e-9 for stretch in segmented)
     assert overlap.apart([overlap.Stretch(s.start, s.end, s.speaker) for s in segmented], spans)[1] == []
     plain = transcribe_media(DATA / "ge2e" / "conversation.flac", model, encoder, Options(language="en", segmentation=False))
     assert plain.overlaps == plain.speaking == [] and not any(stretch.by_segmentation for stretch in plain.no_words)

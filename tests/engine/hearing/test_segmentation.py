@@ -68,6 +68,21 @@ def test_one_voice_is_one_local_speaker_never_two_at_once(session: object) -> No
     assert speaking[(times > 1.0) & (times < 6.0)].mean() > 0.6 and not speaking[times > 8.5].any()  # the clip is 7.6 s
 
 
+def test_nobody_speaks_in_digital_silence_between_two_voices(session: object) -> None:
+    """Produced media has stretches of exact zeros; the network, never trained on them, heard
+    speech in one (the call cut at 9 s, mid-turn, then 0.7 s of zeros: the first chunk's frames
+    over the zeros came out speech), so frames that silent are nobody's."""
+    call = _speech(DATA / "ge2e" / "conversation.flac")
+    rate = segmentation.SAMPLE_RATE
+    audio = np.concatenate([call[:9 * rate], np.zeros(int(0.7 * rate), dtype=np.float32), call[int(14.49 * rate):]])
+    found = segmentation.chunked(audio, 2.5, session)  # type: ignore[arg-type]
+    active = found.local_activity()
+    for chunk in range(len(found.starts)):
+        times = found.frame_times(chunk)
+        assert not active[chunk][(times > 9.1) & (times < 9.6)].any(), chunk
+    assert active.any(axis=(1, 2)).all()  # the voices on either side are heard
+
+
 def test_a_damaged_model_is_refused_with_what_to_do(tmp_path: Path) -> None:
     broken = tmp_path / segmentation.MODEL_PATH.name
     broken.write_bytes(segmentation.MODEL_PATH.read_bytes()[:1000])
