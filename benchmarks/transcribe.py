@@ -41,7 +41,10 @@ went to the right speaker.
 For each: the diarization error rate of the script's lines and its parts (missed speech, false
 alarm, speaker confusion; 10 ms frames, no collar, overlapped speech counted, speakers mapped one
 to one for the least error; ``with_no_words``: the same with the wordless stretches the
-transcription kept, as their speakers' speech), the speaker count found against the
+transcription kept, as their speakers' speech; ``with_segmented``: also the speech the
+segmentation model heard that no span covers, ``Transcription.speaking`` included;
+``lines_overlaps`` / ``with_segmented_overlaps``: with the second speakers it heard over them,
+``Transcription.overlaps``; all from the same transcription), the speaker count found against the
 reference's (all speakers, and those with at least 3 s), the word error rate of the script (by
 time against the STM; for AMI, concatenated per speaker under the same mapping: cpWER), each
 chosen clip's purity (its GE2E cosine to the rest of its reference speaker's speech against the
