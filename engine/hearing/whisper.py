@@ -140,7 +140,7 @@ PACKAGED_MODELS = tuple(name for name, spec in WHISPER_MODELS.items() if spec.pa
 # (it checks the cross-lingual CosyVoice2 lines too), and it ships in registry packages.
 DEFAULT_MODEL = "base"
 WINDOW_FRAMES = 3000  # Whisper's 30 s window, in mel frames of 10 ms
-KEPT_ENCODINGS = 4  # windows whose encoding is kept (base: 1500 x 512 floats, 3 MB each)
+KEPT_ENCODINGS = 1  # windows whose encoding is kept (base: 1500 x 512 floats, 3 MB each)
 TAKE_WINDOW_STEP_FRAMES = 100  # a take-sized window (take_window_frames) is whole seconds long
 
 
@@ -443,12 +443,11 @@ _load_lock = threading.Lock()
 
 @functools.cache
 def _encoding_reusing_whisper() -> type[WhisperModel]:
-    """faster-whisper's model, keeping the encodings of the last few windows it encoded.
+    """faster-whisper's model, keeping the encoding of the last window it encoded.
 
     Detecting a window's language and then hearing it encode the same 30 s twice, and the
     encoder is most of the cost on a CPU: with the window's features given to both
-    (:func:`detect_then_hear_features`), the second encoding is the kept one. A few are kept so
-    a packed window is still there to decode after its takes were tried alone in between.
+    (:func:`detect_then_hear_features`), the second encoding is the kept one.
     """
     from faster_whisper import WhisperModel
 

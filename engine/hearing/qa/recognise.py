@@ -411,12 +411,11 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
     heard in its pack, else None (a take alone in its pack, not confirmed: to be heard alone).
 
     The takes are packed as :func:`recognise_packed` packs them. A pack whose takes are cheaper
-    packed (:func:`alone_first`: several takes waiting at once) is confirmed packed first
-    (:meth:`WhisperRecogniser.confirm_packed`), its takes not confirmed there then alone
-    (:meth:`WhisperRecogniser.confirm_alone`), and the pack is decoded on its kept encoding only
-    when a take is still not confirmed. The takes of a smaller pack are first confirmed alone;
-    those not confirmed there are packed together and go down the same path, without the alone
-    tries. A recogniser that cannot confirm (one plugged in) hears as :func:`recognise_packed`.
+    packed (:func:`alone_first`: several takes waiting at once) is confirmed packed
+    (:meth:`WhisperRecogniser.confirm_packed`), and decoded on its kept encoding only when a take
+    is not confirmed there. The takes of a smaller pack are first confirmed alone
+    (:meth:`WhisperRecogniser.confirm_alone`); those not confirmed there are packed together and
+    go down the same path. A recogniser that cannot confirm (one plugged in) hears as :func:`recognise_packed`.
     NotHeard when none can listen.
     """
     code = language_code(language) or "en"
@@ -424,7 +423,7 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
     confirm = os.environ.get(CONFIRM_ENV)
     if not isinstance(recogniser, WhisperRecogniser) or confirm == "0":
         return list(recognise_packed(takes, code, model)) if len(takes) > 1 else [None] * len(takes)
-    confirming = _Confirming(recogniser, takes, texts, code, confirm or "")
+    confirming = _Confirming(recogniser, takes, texts, code)
     try:
         rest: list[int] = []  # the takes of small packs not confirmed alone
         at = 0
@@ -432,12 +431,12 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
             indices = list(range(at, at + len(pack)))
             at += len(pack)
             if confirm == "packed" or (confirm != "alone" and not alone_first(pack)):
-                confirming.hear_pack(indices, then_alone=confirm != "packed")
+                confirming.hear_pack(indices)
             else:
                 rest += [index for index in indices if not confirming.alone_confirmed(index)]
         at = 0
         for pack in _packs([takes[index] for index in rest]):
-            confirming.hear_pack(rest[at: at + len(pack)], then_alone=False)
+            confirming.hear_pack(rest[at: at + len(pack)])
             at += len(pack)
     except EngineError as error:
         raise NotHeard(str(error)) from error
@@ -449,36 +448,31 @@ class _Confirming:
     heard as so far."""
 
     def __init__(self, whisper: WhisperRecogniser, takes: Sequence[tuple[np.ndarray, int]], texts: Sequence[str],
-                 code: str, mode: str) -> None:
-        self.whisper, self.takes, self.texts, self.code, self.mode = whisper, takes, texts, code, mode
+                 code: str) -> None:
+        self.whisper, self.takes, self.texts, self.code = whisper, takes, texts, code
         self.found: list[Transcript | None] = [None] * len(takes)
 
     def _transcript(self, heard: Heard) -> Transcript:
         return Transcript(heard.text, heard.language or self.code, self.whisper.name, heard.detected_language,
                           heard.language_probability, heard.confirmed)
 
-    def _alone(self, index: int) -> Heard | None:
-        pcm, rate = self.takes[index]
-        if self.mode == "packed" or np.asarray(pcm).size / rate > PACK_LIMIT_S:
-            return None
-        return self.whisper.confirm_alone(pcm, rate, self.code, self.texts[index])
-
     def alone_confirmed(self, index: int) -> bool:
         """Whether the take is confirmed alone (then it is heard as written)."""
-        heard = self._alone(index)
+        pcm, rate = self.takes[index]
+        if np.asarray(pcm).size / rate > PACK_LIMIT_S:
+            return False  # longer than a window: heard alone as before
+        heard = self.whisper.confirm_alone(pcm, rate, self.code, self.texts[index])
         if heard is not None:
             self.found[index] = self._transcript(heard)
         return heard is not None
 
-    def hear_pack(self, indices: list[int], then_alone: bool) -> None:
-        """The takes confirmed in one packed window, those not confirmed there tried alone when
-        ``then_alone``, and the window decoded when a take is still not confirmed."""
+    def hear_pack(self, indices: list[int]) -> None:
+        """The takes confirmed in one packed window, and the window decoded (on its kept
+        encoding) when a take is not confirmed there."""
         pcms, rate = [self.takes[index][0] for index in indices], self.takes[indices[0]][1]
         heard = self.whisper.confirm_packed(pcms, rate, self.code, [self.texts[index] for index in indices])
-        if then_alone:
-            heard = [h if h is not None else self._alone(index) for index, h in zip(indices, heard, strict=True)]
         if len(indices) > 1 and None in heard:
-            decoded = self.whisper.transcribe_packed(pcms, rate, self.code)  # the pack's encoding is still kept
+            decoded = self.whisper.transcribe_packed(pcms, rate, self.code)
             heard = [h if h is not None else d for h, d in zip(heard, decoded, strict=True)]
         for index, h in zip(indices, heard, strict=True):
             self.found[index] = None if h is None else self._transcript(h)
