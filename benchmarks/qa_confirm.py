@@ -203,8 +203,8 @@ def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
                       f"{min(inside):>6.2f}..{max(inside):<4.2f}")
         print("confirmed defective takes:", [(row["set"], row["case"], row["text"]) for row in rows
                                              if row["defective"] and row.get(prefix + "confirmed")])
-    # QA confirms a pack's take packed first or alone first, and tries the other way when the first
-    # fails: it confirms at most the takes either way confirms (scored both ways in the batch cases).
+    # QA confirms a pack's takes packed, or alone first and then packed: it confirms at most the
+    # takes either way confirms (scored both ways in the batch cases).
     print("\nconfirmed either way (packed or alone; what QA may confirm at most)")
     print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}")
     for name in names:

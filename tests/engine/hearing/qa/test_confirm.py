@@ -142,7 +142,7 @@ def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypa
     assert confirmed[:2] == [True, True] and confirmed[3] is False and confirmed[5] is False
     if confirming == "alone first":  # only the takes not confirmed alone are packed, and decoded once
         assert packed_calls in ([2], [3])  # "Oh, hello." too when its own window is not sure it is English
-    else:  # packed first: the pack is decoded once for the two takes not confirmed packed or alone
+    else:  # packed first: the pack is decoded once for the takes not confirmed in it
         assert confirmed[2] is True and packed_calls == [6]
     recogniser = whisper_recogniser("base")
     for one in (swapped, cut):  # alone in their windows too, short and whole
