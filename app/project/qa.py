@@ -134,9 +134,10 @@ class TakeChecker:
                               self._encoder, request.recogniser_model, request.pace * (self._voice_pace(request) or 1.0))
         return QaOutcome(request.line_id, request.take_id, checks)
 
-    def check_batch(self, requests: Sequence[QaRequest]) -> list[QaOutcome]:
+    def check_batch(self, requests: Sequence[QaRequest], streamed: bool = False) -> list[QaOutcome]:
         """Check several takes, short ones of one language sharing Whisper windows
-        (:func:`engine.hearing.qa.checks.measure_takes`); one outcome per request, in order."""
+        (:func:`engine.hearing.qa.checks.measure_takes`; ``streamed``: takes that queued behind
+        a render); one outcome per request, in order."""
         outcomes: dict[int, QaOutcome] = {}
         by_model: dict[str, list[tuple[int, TakeToMeasure]]] = {}
         for index, request in enumerate(requests):
@@ -150,7 +151,7 @@ class TakeChecker:
                                  request.pace * (self._voice_pace(request) or 1.0))
             by_model.setdefault(request.recogniser_model, []).append((index, take))
         for model, takes in by_model.items():
-            measured = measure_takes([take for _, take in takes], self._encoder, model)
+            measured = measure_takes([take for _, take in takes], self._encoder, model, streamed)
             for (index, _), checks in zip(takes, measured, strict=True):
                 outcomes[index] = QaOutcome(requests[index].line_id, requests[index].take_id, checks)
         return [outcomes[index] for index in range(len(requests))]
@@ -242,7 +243,7 @@ def _worker_main(requests: Connection, results: Connection, max_batch: int = MAX
         stop = batch[-1] is None
         todo = [request for request in batch if request is not None]
         try:
-            outcomes = checker.check_batch(todo)
+            outcomes = checker.check_batch(todo, streamed=True)
         except Exception:  # noqa: BLE001 - one bad take must not end the checking of the others
             outcomes = [_checked_alone(checker, request) for request in todo]
         try:

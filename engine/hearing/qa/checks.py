@@ -382,7 +382,7 @@ class TakeToMeasure:
 
 
 def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None,
-                  recogniser_model: str = DEFAULT_MODEL) -> list[TakeChecks]:
+                  recogniser_model: str = DEFAULT_MODEL, streamed: bool = False) -> list[TakeChecks]:
     """Listen to several takes, packing those of one language into shared Whisper windows: one
     window for several short takes (:func:`engine.hearing.qa.recognise.confirm_or_recognise_packed`).
 
@@ -392,6 +392,7 @@ def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None
     like the language listened in; any other take is heard again alone, exactly as
     :func:`measure_take` hears it, so every take near or past a limit is judged by its own
     hearing. Takes whose language is detected (``"auto"``) or unknown are heard alone.
+    ``streamed``: takes that queued behind a render, each confirmed alone first.
     """
     heard: list[Transcript | None] = [None] * len(takes)
     groups: dict[str, list[int]] = {}
@@ -404,7 +405,7 @@ def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None
     for lang, indices in groups.items():
         try:
             found = confirm_or_recognise_packed([(takes[i].pcm, takes[i].sample_rate) for i in indices],
-                                                [takes[i].text for i in indices], lang, recogniser_model)
+                                                [takes[i].text for i in indices], lang, recogniser_model, streamed)
         except NotHeard:
             continue  # each take is heard alone and says why
         for index, transcript in zip(indices, found, strict=True):

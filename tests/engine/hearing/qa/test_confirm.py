@@ -121,6 +121,16 @@ def test_a_batch_is_confirmed_packed_first_and_a_streamed_take_alone(clean, deco
     assert len(encoded_frames) == 1 and encoded_frames[0] < WINDOW_FRAMES and decodings == []
 
 
+def test_takes_queued_behind_a_render_are_confirmed_alone_first(clean, decodings, encoded_frames, monkeypatch):
+    """The QA worker's batch (streamed) goes alone first whatever its size: its verdicts are awaited
+    one by one, and in the render's queue alone first cost less (docs/qa.md)."""
+    monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    streamed = measure_takes(clean, None, "base", streamed=True)
+    assert len(encoded_frames) >= len(clean)
+    assert all(frames < WINDOW_FRAMES for frames in encoded_frames[:len(clean)])  # each take its own window first
+    assert [summary(c) for c in streamed] == [(True, [])] * len(clean)
+
+
 def test_clean_takes_are_confirmed_in_packed_windows_too(clean, monkeypatch):
     monkeypatch.setenv(CONFIRM_ENV, "packed")
     assert confirmations(clean) == [True] * len(clean)
