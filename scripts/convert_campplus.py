@@ -28,12 +28,11 @@ import types
 from pathlib import Path
 
 import numpy as np
-import soundfile as sf
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.core.audio_io import resample
+from engine.core.audio_io import read_audio
 from engine.core.files import atomic_write, atomic_write_bytes
 from engine.voiceprint import campplus
 
@@ -88,11 +87,6 @@ def export(model: object) -> None:
     atomic_write_bytes(campplus.MODEL_PATH, graph.SerializeToString())
 
 
-def decode(path: Path) -> np.ndarray:
-    audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    mono = audio.mean(axis=1)
-    return mono if rate == campplus.SAMPLE_RATE else resample(mono, rate, campplus.SAMPLE_RATE)
-
 
 def reference_embedding(model: object, kaldi: types.ModuleType, wav: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """3D-Speaker's pipeline in torch: (its unit-length embedding, its filterbank before the mean)."""
@@ -126,7 +120,7 @@ def main() -> int:
     port = campplus.CamppEncoder()
     embeddings, report = {}, {}
     for path in CLIPS:
-        wav = decode(path)
+        wav = read_audio(path, campplus.SAMPLE_RATE)[0]
         expected, bank = reference_embedding(model, kaldi, wav)
         embeddings[path.relative_to(ROOT).as_posix()] = expected
         report[path.name] = {

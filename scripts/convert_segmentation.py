@@ -25,12 +25,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-import soundfile as sf
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.core.audio_io import resample
+from engine.core.audio_io import read_audio
 from engine.core.files import atomic_write, atomic_write_bytes
 from engine.hearing import segmentation
 
@@ -80,11 +79,6 @@ def export(model: object) -> None:
     atomic_write_bytes(segmentation.MODEL_PATH, graph.SerializeToString())
 
 
-def decode(path: Path) -> np.ndarray:
-    audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    mono = audio.mean(axis=1)
-    return mono if rate == segmentation.SAMPLE_RATE else resample(mono, rate, segmentation.SAMPLE_RATE)
-
 
 def chunks(wav: np.ndarray) -> np.ndarray:
     """The clip's 10 s chunks every 5 s (the last one zero-padded), (n, 1, samples)."""
@@ -107,7 +101,7 @@ def main() -> int:
     session = segmentation.open_session(threads=1)
     references, report = {}, {}
     for path in CLIPS:
-        batch = chunks(decode(path))
+        batch = chunks(read_audio(path, segmentation.SAMPLE_RATE)[0])
         with torch.no_grad():
             expected = model(torch.from_numpy(batch)).numpy()  # type: ignore[operator]
         got = session.run(None, {segmentation.MODEL_INPUT: batch})[0]
