@@ -43,6 +43,9 @@ class LanguageRules:
     own_marks: tuple[tuple[str, str], ...] = ()  # (half-width, the language's own) pairs
     question_particles: tuple[str, ...] = ()
     recognition_prompt: str = ""
+    # A recogniser writes the same word in other characters of the same reading (Japanese: kanji,
+    # kana), so take QA compares the language by its reading (engine/hearing/qa/wer.py).
+    compared_by_reading: bool = False
 
 
 _LATIN_ENDS, _LATIN_CLAUSES = ".!?…", ",;:—–"
@@ -102,7 +105,7 @@ JAPANESE = LanguageRules(
     # spoken line: the limits here are those of speech, at Mandarin's ratios to its pace.
     cps_fast=7.5 * _FAST_RATIO, cps_too_fast=7.5 * _TOO_FAST_RATIO,
     line_chars=13, subtitle_lines=2,  # Netflix Japanese guide: 13 full-width a line (horizontal)
-    sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False,
+    sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False, compared_by_reading=True,
 )
 KOREAN = LanguageRules(
     code="ko", name="Korean", scripts=("Hangul",),

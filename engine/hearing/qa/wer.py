@@ -24,7 +24,7 @@ import re
 import unicodedata
 from typing import Any
 
-from engine.core.languages import counts_characters, language_code
+from engine.core.languages import counts_characters, language_code, rules_for
 from engine.hearing.chinese import CHINESE_LANGUAGES, SIMPLIFIED, in_script
 
 # A number as written in a script: optional currency sign, digits with optional thousands
@@ -149,8 +149,8 @@ def _kana_reader() -> Any:
 
 
 def reads_by_kana(language: str) -> bool:
-    """True for Japanese, compared by its kana reading (see :func:`normalise_reading`)."""
-    return language_code(language) == "ja"
+    """True for a language the table compares by reading (Japanese: its kana, see :func:`normalise_reading`)."""
+    return rules_for(language).compared_by_reading
 
 
 def normalise_reading(text: str) -> list[str]:
