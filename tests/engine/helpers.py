@@ -101,10 +101,14 @@ def joe_says(text: str) -> tuple[np.ndarray, int]:
     """The embedded model's own, unadapted voice speaking ``text``: (float32 mono PCM, rate).
 
     Straight from piper, not through a backend, so tests of the checkers do not move when the
-    engine's voice adaptation changes.
+    engine's voice adaptation changes; without the model's random noise (its VITS graph draws
+    it unseeded), so a test hears the same take on every run.
     """
+    from piper import SynthesisConfig
+
     voice = _joe()
-    pcm = np.concatenate([chunk.audio_float_array for chunk in voice.synthesize(text)])
+    steady = SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)
+    pcm = np.concatenate([chunk.audio_float_array for chunk in voice.synthesize(text, syn_config=steady)])
     return pcm.astype(np.float32), int(voice.config.sample_rate)
 
 
