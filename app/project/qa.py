@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnProcess
@@ -134,26 +134,37 @@ class TakeChecker:
                               self._encoder, request.recogniser_model, request.pace * (self._voice_pace(request) or 1.0))
         return QaOutcome(request.line_id, request.take_id, checks)
 
-    def check_batch(self, requests: Sequence[QaRequest], streamed: bool = False) -> list[QaOutcome]:
+    def check_batch(self, requests: Sequence[QaRequest], streamed: bool = False,
+                    on_outcome: Callable[[QaOutcome], None] | None = None) -> list[QaOutcome]:
         """Check several takes, short ones of one language sharing Whisper windows
         (:func:`engine.hearing.qa.checks.measure_takes`; ``streamed``: takes that queued behind
-        a render); one outcome per request, in order."""
+        a render); one outcome per request, in order. ``on_outcome`` gets each outcome as soon
+        as it is ready (a take confirmed alone before the next is tried), once each."""
         outcomes: dict[int, QaOutcome] = {}
+
+        def done(index: int, outcome: QaOutcome) -> None:
+            outcomes[index] = outcome
+            if on_outcome is not None:
+                on_outcome(outcome)
+
         by_model: dict[str, list[tuple[int, TakeToMeasure]]] = {}
         for index, request in enumerate(requests):
             try:
                 pcm, rate = read_take(request.take_path)
             except (AudioError, OSError) as error:
-                outcomes[index] = QaOutcome(request.line_id, request.take_id, None,
-                                            f"{ErrorCode.TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}")
+                done(index, QaOutcome(request.line_id, request.take_id, None,
+                                      f"{ErrorCode.TAKE_UNREADABLE}: cannot read {Path(request.take_path).name}: {error}"))
                 continue
             take = TakeToMeasure(pcm, rate, request.text, request.language, self._clip_embedding(request.clip_path),
                                  request.pace * (self._voice_pace(request) or 1.0))
             by_model.setdefault(request.recogniser_model, []).append((index, take))
         for model, takes in by_model.items():
-            measured = measure_takes([take for _, take in takes], self._encoder, model, streamed)
-            for (index, _), checks in zip(takes, measured, strict=True):
-                outcomes[index] = QaOutcome(requests[index].line_id, requests[index].take_id, checks)
+
+            def measured(at: int, checks: TakeChecks, takes: list[tuple[int, TakeToMeasure]] = takes) -> None:
+                index = takes[at][0]
+                done(index, QaOutcome(requests[index].line_id, requests[index].take_id, checks))
+
+            measure_takes([take for _, take in takes], self._encoder, model, streamed, on_measured=measured)
         return [outcomes[index] for index in range(len(requests))]
 
     def _voice_pace(self, request: QaRequest) -> float | None:
@@ -242,17 +253,35 @@ def _worker_main(requests: Connection, results: Connection, max_batch: int = MAX
             batch.append(None)  # the parent closed its end: check what came, as before packing, then stop
         stop = batch[-1] is None
         todo = [request for request in batch if request is not None]
+        sender = _Sender(results)
         try:
-            outcomes = checker.check_batch(todo, streamed=True)
+            checker.check_batch(todo, streamed=True, on_outcome=sender.send)
         except Exception:  # noqa: BLE001 - one bad take must not end the checking of the others
-            outcomes = [_checked_alone(checker, request) for request in todo]
+            for request in todo:
+                if (request.line_id, request.take_id) not in sender.sent:
+                    sender.send(_checked_alone(checker, request))
+        if sender.broken or stop:
+            return
+
+
+class _Sender:
+    """Sends each outcome to the parent the moment it is ready; remembers which it sent and
+    whether the parent is gone."""
+
+    def __init__(self, results: Connection) -> None:
+        self._results = results
+        self.sent: set[tuple[str, str]] = set()
+        self.broken = False
+
+    def send(self, outcome: QaOutcome) -> None:
+        if self.broken:
+            return
         try:
-            for outcome in outcomes:
-                results.send(outcome)
+            self._results.send(outcome)
         except (BrokenPipeError, OSError):
+            self.broken = True  # the parent is gone: the worker stops after this batch
             return
-        if stop:
-            return
+        self.sent.add((outcome.line_id, outcome.take_id))
 
 
 def _checked_alone(checker: TakeChecker, request: QaRequest) -> QaOutcome:
@@ -264,7 +293,9 @@ def _checked_alone(checker: TakeChecker, request: QaRequest) -> QaOutcome:
 
 
 class QaWorker:
-    """Checks takes in one low-priority child process, in the order they are submitted.
+    """Checks takes in one low-priority child process, in the order they are submitted; each
+    outcome comes back as soon as it is ready, so a take confirmed quickly may overtake one
+    still being heard (outcomes name their take).
 
     Not tied to any event loop: call :meth:`poll` (non-blocking, or with a timeout) to collect
     outcomes. The process starts on the first :meth:`submit` and is restarted if it dies, the

@@ -46,6 +46,12 @@ class LanguageRules:
     # A recogniser writes the same word in other characters of the same reading (Japanese: kanji,
     # kana), so take QA compares the language by its reading (engine/hearing/qa/wer.py).
     compared_by_reading: bool = False
+    # The share of its clean takes that take QA confirms by forced alignment in a window their own
+    # size (engine/hearing/qa/recognise.py alone_first): QA tries a take alone first only where
+    # that is cheaper in expectation than a packed 30 s window. Measured with Whisper base
+    # (benchmarks/qa_confirm.py, docs/qa.md): English 5/6 (joe and the bundled voices), real
+    # Mandarin 3/12, real Japanese 0/6. A language not measured takes English's.
+    alone_confirmed_share: float = 5 / 6
 
 
 _LATIN_ENDS, _LATIN_CLAUSES = ".!?…", ",;:—–"
@@ -81,6 +87,7 @@ MANDARIN = LanguageRules(
     # Whisper base writes Mandarin in traditional characters unless its prompt is in simplified
     # ones (shared/notes/hearing.md: one clip's CER 0.36 -> 0.14).
     recognition_prompt="以下是普通话的句子。",
+    alone_confirmed_share=3 / 12,
 )
 # Where no guide gives a speech limit, a language's limits stand to its natural pace as
 # Mandarin's do (fast at about 1.56x, too fast at 2x the pace).
@@ -106,6 +113,7 @@ JAPANESE = LanguageRules(
     cps_fast=7.5 * _FAST_RATIO, cps_too_fast=7.5 * _TOO_FAST_RATIO,
     line_chars=13, subtitle_lines=2,  # Netflix Japanese guide: 13 full-width a line (horizontal)
     sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False, compared_by_reading=True,
+    alone_confirmed_share=0.0,  # none of six real read takes: each goes straight to a packed window
 )
 KOREAN = LanguageRules(
     code="ko", name="Korean", scripts=("Hangul",),

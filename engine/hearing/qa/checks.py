@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, NamedTuple
 
@@ -382,7 +382,8 @@ class TakeToMeasure:
 
 
 def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None,
-                  recogniser_model: str = DEFAULT_MODEL, streamed: bool = False) -> list[TakeChecks]:
+                  recogniser_model: str = DEFAULT_MODEL, streamed: bool = False,
+                  on_measured: Callable[[int, TakeChecks], None] | None = None) -> list[TakeChecks]:
     """Listen to several takes, packing those of one language into shared Whisper windows: one
     window for several short takes (:func:`engine.hearing.qa.recognise.confirm_or_recognise_packed`).
 
@@ -393,8 +394,19 @@ def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None
     :func:`measure_take` hears it, so every take near or past a limit is judged by its own
     hearing. Takes whose language is detected (``"auto"``) or unknown are heard alone.
     ``streamed``: takes that queued behind a render, each confirmed alone first.
+    ``on_measured(index, checks)`` is called for each take as soon as it is measured (a take
+    confirmed alone before the next is tried; a take heard alone last), once each.
     """
-    heard: list[Transcript | None] = [None] * len(takes)
+    measured: list[TakeChecks | None] = [None] * len(takes)
+
+    def measure(index: int, transcript: Transcript | None) -> None:
+        take = takes[index]
+        measured[index] = checks = measure_take(take.pcm, take.sample_rate, take.text, take.language,
+                                                take.clip_embedding, encoder, recogniser_model, take.pace,
+                                                heard=transcript)
+        if on_measured is not None:
+            on_measured(index, checks)
+
     groups: dict[str, list[int]] = {}
     for index, take in enumerate(takes):
         lang = listening_language(take.language, take.text)
@@ -403,24 +415,29 @@ def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None
                 and comparable_units(take.text, language_code(lang) or lang):
             groups.setdefault(language_code(lang) or lang, []).append(index)
     for lang, indices in groups.items():
-        try:
-            found = confirm_or_recognise_packed([(takes[i].pcm, takes[i].sample_rate) for i in indices],
-                                                [takes[i].text for i in indices], lang, recogniser_model, streamed)
-        except NotHeard:
-            continue  # each take is heard alone and says why
-        for index, transcript in zip(indices, found, strict=True):
+
+        def heard_in_pack(at: int, transcript: Transcript | None, lang: str = lang, indices: list[int] = indices) -> None:
+            """A take's hearing is final: measured with it when it is trusted, else heard alone."""
+            index = indices[at]
             if transcript is None:
-                continue
+                return  # heard alone with the takes outside any pack, below
             detected_other = transcript.detected_language and (
                 language_code(transcript.detected_language) != lang
                 or (transcript.language_probability or 0.0) < CONFIDENT_DETECTION)
-            text = takes[index].text
             if transcript.confirmed or not detected_other and transcript.text \
-                    and error_rate(text, transcript.text, lang) <= PACKED_TRUSTED_ERROR:
-                heard[index] = transcript
-    return [measure_take(take.pcm, take.sample_rate, take.text, take.language, take.clip_embedding, encoder,
-                         recogniser_model, take.pace, heard=transcript)
-            for take, transcript in zip(takes, heard, strict=True)]
+                    and error_rate(takes[index].text, transcript.text, lang) <= PACKED_TRUSTED_ERROR:
+                measure(index, transcript)
+
+        try:
+            confirm_or_recognise_packed([(takes[i].pcm, takes[i].sample_rate) for i in indices],
+                                        [takes[i].text for i in indices], lang, recogniser_model, streamed,
+                                        on_heard=heard_in_pack)
+        except NotHeard:
+            continue  # each take not yet measured is heard alone and says why
+    for index, checks in enumerate(measured):
+        if checks is None:
+            measure(index, None)
+    return [checks for checks in measured if checks is not None]
 
 
 def _speech_findings(checks: TakeChecks, t: QaThresholds) -> list[Finding]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -71,11 +71,11 @@ CONFIRM_ALONE_PAD_S = 0.5
 # alignment), a packed 30 s window about 1.85 s, as much as PACKED_WINDOW_COST_S of take-sized
 # windows; a take not confirmed alone needs a packed window after all. So a pack's takes are
 # tried alone first only while their windows together cost less than a packed window times the
-# chance that all of them are confirmed alone (ALONE_CONFIRMED_SHARE each: clean English takes,
-# joe 5/6 and the sample project's voices 5/6). A streamed take comes alone; a batch of six
-# 2-3 s takes is packed first (its alone windows, 21 s, against 44 x (5/6)^6 = 15 s).
+# chance that all of them are confirmed alone (each: the language's alone_confirmed_share in
+# engine/core/languages.py; English 5/6). A streamed English take comes alone; a batch of six
+# 2-3 s English takes is packed first (its alone windows, 21 s, against 44 x (5/6)^6 = 15 s); a
+# Japanese take (share 0) always goes packed first.
 PACKED_WINDOW_COST_S = 44.0
-ALONE_CONFIRMED_SHARE = 5 / 6
 # Set to "0" to decode every take as before confirming existed, "packed" to confirm in packed
 # windows only, "alone" to confirm every take alone first whatever its pack (benchmarks/qa_pace.py
 # and qa_confirm.py compare them in one run).
@@ -406,7 +406,9 @@ def recognise_packed(takes: Sequence[tuple[np.ndarray, int]], language: str,
 
 
 def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: Sequence[str], language: str,
-                                model: str = DEFAULT_MODEL, streamed: bool = False) -> list[Transcript | None]:
+                                model: str = DEFAULT_MODEL, streamed: bool = False,
+                                on_heard: Callable[[int, Transcript | None], None] | None = None,
+                                ) -> list[Transcript | None]:
     """Each take (mono float32, with the text it should say) confirmed as saying its text, else
     heard in its pack, else None (a take alone in its pack, not confirmed: to be heard alone).
 
@@ -417,22 +419,31 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
     (:meth:`WhisperRecogniser.confirm_alone`); those not confirmed there are packed together and
     go down the same path. ``streamed``: the takes are those that queued behind a render (the QA
     worker), whose verdicts are awaited one by one: every pack is confirmed alone first (measured
-    in one run, docs/qa.md: 0.22 CPU s a take against 0.36 by cost). A recogniser that cannot
+    in one run, docs/qa.md: 0.22 CPU s a take against 0.36 by cost), unless its language's takes
+    are never confirmed alone (``alone_confirmed_share`` 0: Japanese). A recogniser that cannot
     confirm (one plugged in) hears as :func:`recognise_packed`. NotHeard when none can listen.
+
+    ``on_heard(index, transcript)`` is called once for each take as soon as its hearing is final
+    (a take confirmed alone: before the next take is tried), so its verdict can go out at once.
     """
     code = language_code(language) or "en"
     recogniser = recogniser_for(code, model)
     confirm = os.environ.get(CONFIRM_ENV)
     if not isinstance(recogniser, WhisperRecogniser) or confirm == "0":
-        return list(recognise_packed(takes, code, model)) if len(takes) > 1 else [None] * len(takes)
-    confirming = _Confirming(recogniser, takes, texts, code)
+        found: list[Transcript | None] = [*recognise_packed(takes, code, model)] if len(takes) > 1 else [None] * len(takes)
+        for index, transcript in enumerate(found):
+            if on_heard is not None:
+                on_heard(index, transcript)
+        return found
+    confirming = _Confirming(recogniser, takes, texts, code, on_heard)
     try:
         rest: list[int] = []  # the takes of small packs not confirmed alone
         at = 0
         for pack in _packs(takes):
             indices = list(range(at, at + len(pack)))
             at += len(pack)
-            if confirm == "packed" or (confirm != "alone" and not streamed and not alone_first(pack)):
+            tried_alone = alone_first(pack, code) or streamed and rules_for(code).alone_confirmed_share > 0
+            if confirm == "packed" or (confirm != "alone" and not tried_alone):
                 confirming.hear_pack(indices)
             else:
                 rest += [index for index in indices if not confirming.alone_confirmed(index)]
@@ -450,9 +461,16 @@ class _Confirming:
     heard as so far."""
 
     def __init__(self, whisper: WhisperRecogniser, takes: Sequence[tuple[np.ndarray, int]], texts: Sequence[str],
-                 code: str) -> None:
+                 code: str, on_heard: Callable[[int, Transcript | None], None] | None = None) -> None:
         self.whisper, self.takes, self.texts, self.code = whisper, takes, texts, code
         self.found: list[Transcript | None] = [None] * len(takes)
+        self._on_heard = on_heard
+
+    def _settle(self, index: int, transcript: Transcript | None) -> None:
+        """The take's hearing is final: kept, and told to the caller."""
+        self.found[index] = transcript
+        if self._on_heard is not None:
+            self._on_heard(index, transcript)
 
     def _transcript(self, heard: Heard) -> Transcript:
         return Transcript(heard.text, heard.language or self.code, self.whisper.name, heard.detected_language,
@@ -465,7 +483,7 @@ class _Confirming:
             return False  # longer than a window: heard alone as before
         heard = self.whisper.confirm_alone(pcm, rate, self.code, self.texts[index])
         if heard is not None:
-            self.found[index] = self._transcript(heard)
+            self._settle(index, self._transcript(heard))
         return heard is not None
 
     def hear_pack(self, indices: list[int]) -> None:
@@ -477,14 +495,14 @@ class _Confirming:
             decoded = self.whisper.transcribe_packed(pcms, rate, self.code)
             heard = [h if h is not None else d for h, d in zip(heard, decoded, strict=True)]
         for index, h in zip(indices, heard, strict=True):
-            self.found[index] = None if h is None else self._transcript(h)
+            self._settle(index, None if h is None else self._transcript(h))
 
 
-def alone_first(takes: Sequence[tuple[np.ndarray, int]]) -> bool:
-    """Whether one pack's takes are cheaper, in expectation, confirmed alone first than packed
-    first (:data:`PACKED_WINDOW_COST_S`)."""
+def alone_first(takes: Sequence[tuple[np.ndarray, int]], language: str = "en") -> bool:
+    """Whether one pack's takes in ``language`` are cheaper, in expectation, confirmed alone first
+    than packed first (:data:`PACKED_WINDOW_COST_S`, the language's ``alone_confirmed_share``)."""
     alone_s = sum(math.ceil(np.asarray(pcm).size / rate + CONFIRM_ALONE_PAD_S) for pcm, rate in takes)
-    return alone_s < PACKED_WINDOW_COST_S * ALONE_CONFIRMED_SHARE ** len(takes)
+    return alone_s < PACKED_WINDOW_COST_S * rules_for(language).alone_confirmed_share ** len(takes)
 
 
 def _packs(takes: Sequence[tuple[np.ndarray, int]]) -> list[list[tuple[np.ndarray, int]]]:

