@@ -7,12 +7,14 @@ packing the takes waiting for it into shared Whisper windows and decoding them (
 confirming: ``DUBSTUDIO_QA_CONFIRM=0``); packing them and confirming each take's text by
 forced alignment in the packed windows before decoding any (``DUBSTUDIO_QA_CONFIRM=packed``);
 confirming each take first alone in a window its own size (``=alone``); today's QA (alone or
-packed first by expected cost); and today's at the render's priority (nice 0, not 19). For each take it notes when the
+packed first by expected cost); today's at the render's priority (nice 0, not 19); and today's at
+each nice value of --niceness (kinds "qa nice N", so several priorities compare in one run). For each take it notes when the
 take landed and when its verdict came. Figures: the render alone; render and QA to the last
 verdict, as a multiple of the render alone (goal: at most 2x); and how long after a take landed
 its verdict came (goal at steady state: 2 s). The process is pinned to two cores.
 
 Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_pace.py [--rounds 1] [--repeat 2] [--recogniser-model base] [--json OUT]
+     [--kinds "qa" ...] [--niceness 19 10 5 0]
 """
 
 from __future__ import annotations
@@ -47,29 +49,36 @@ def main() -> int:
     parser.add_argument("--without-one-by-one", action="store_true",
                         help="leave out the one-take-at-a-time QA (minutes on a loaded machine)")
     parser.add_argument("--kinds", nargs="+", choices=KINDS[1:], help="only these ways of QA (after the render alone)")
+    parser.add_argument("--niceness", nargs="+", type=int, default=[], metavar="N", choices=range(20),
+                        help="also today's QA at each of these nice values (0-19), as kinds \"qa nice N\"")
     args = parser.parse_args()
     kinds = tuple(kind for kind in KINDS if not (args.without_one_by_one and kind == "qa one by one")
                   and (args.kinds is None or kind == "render" or kind in args.kinds))
+    if args.kinds is None and args.niceness:
+        kinds = ("render",)  # only the priorities asked for
+    nice_kinds = {f"qa nice {n}": n for n in dict.fromkeys(args.niceness)}
+    kinds += tuple(nice_kinds)
+    niceness = {kind: 0 if kind == "qa same priority" else nice_kinds.get(kind, QA_NICENESS) for kind in kinds}
 
     cores = common.pin_to_cores(common.TARGET_CORES)
 
-    totals: dict[str, list[float]] = {kind: [] for kind in KINDS}
-    renders: dict[str, list[float]] = {kind: [] for kind in KINDS}
-    waits: dict[str, list[float]] = {kind: [] for kind in KINDS}
-    qa_cpu: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    totals: dict[str, list[float]] = {kind: [] for kind in kinds}
+    renders: dict[str, list[float]] = {kind: [] for kind in kinds}
+    waits: dict[str, list[float]] = {kind: [] for kind in kinds}
+    qa_cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     with tempfile.TemporaryDirectory(prefix="dubstudio-qa-pace-") as tmp:
         project = common.repeated_sample(Path(tmp) / "sample", args.repeat)
         client = EngineClient(EngineConfig(slots=2, cache_dir=str(Path(tmp) / "cache")))
         client.start()
         workers = {kind: QaWorker(max_batch=1 if kind == "qa one by one" else MAX_BATCH,
-                                  niceness=0 if kind == "qa same priority" else QA_NICENESS) for kind in kinds[1:]}
+                                  niceness=niceness[kind]) for kind in kinds[1:]}
         try:
             common.render_round(client, project, None, args.recogniser_model)  # warm-up: voices prepared
             for kind, worker in workers.items():  # each QA process started and its models loaded, on one take
                 line = project.lines[0]
                 take = project.chosen_take(line)
                 assert take is not None
-                os.environ[CONFIRM_ENV] = CONFIRMING[kind]  # the process inherits it
+                os.environ[CONFIRM_ENV] = CONFIRMING.get(kind, "")  # the process inherits it
                 worker.submit(request_for(project, line, take, args.recogniser_model))
                 while worker.pending:
                     worker.poll(timeout=1.0)
