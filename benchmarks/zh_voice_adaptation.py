@@ -7,9 +7,11 @@ row: the adaptation as the engine estimates it, then with one part left out or b
 differently (formant ratios below 1, which the stored conditioning refuses today, were measured
 with that bound lowered by hand: docs/chinese.md). For each variant: Whisper base's CER on the lines (as benchmarks/zh_voice.py hears
 them, raw and with homophones folded) and the resemblance to the clip (GE2E cosine, the engine's
-resemblance figure, of the lines spoken together).
+resemblance figure, of the lines spoken together). ``--paces`` also speaks the estimate at given
+Han syllables a second, as a Chinese clip at that pace would ask of the voice.
 
 Run: OMP_NUM_THREADS=2 .venv/bin/python benchmarks/zh_voice_adaptation.py [--clip male] [--limit N]
+     [--sets FILE ...] [--only VARIANT ...] [--paces 6 7 ...] [--json OUT]
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ def variants(estimated: Adaptation, model_f0: float) -> dict[str, Adaptation]:
         "pitch level only": replace(estimated, range_factor=1.0, formant_ratio=1.0, eq_db=flat),
         "no pitch move": replace(estimated, target_f0_hz=model_f0, range_factor=1.0),
         "pitch at most an octave down": replace(estimated, target_f0_hz=octave_below),
+        "formants 1": replace(estimated, formant_ratio=1.0),
+        "no pitch range": replace(estimated, range_factor=1.0),
     }
 
 
@@ -64,8 +68,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clip", default="male", choices=sorted(CLIPS))
     parser.add_argument("--limit", type=int, default=20, help="the first N lines of each set")
+    parser.add_argument("--sets", nargs="*", type=Path, default=list(SETS[:2]),
+                        help="the sets to speak (default: the first two; the later ones are held out)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", nargs="*", help="only these variants")
+    parser.add_argument("--paces", nargs="*", type=float, default=[],
+                        help="also speak the estimate at these Han syllables a second, as a Chinese clip at "
+                             "that pace would ask (before any cap)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
@@ -81,17 +90,19 @@ def main() -> None:
     model_f0 = backend.calibration().analysis.f0_median_hz
     encoder = SpeakerEncoder()
     reference = encoder.embed(clip)
-    # The first two sets only: the third is held out, for benchmarks/zh_voice.py alone.
-    lines = [line for path in SETS[:2] for line in read_lines(path)[: args.limit]]
+    lines = [line for path in args.sets for line in read_lines(path)[: args.limit or None]]
     print(json.dumps({"clip": clip_path.name, "model_f0_hz": round(model_f0, 1), **{key: meta[key] for key in (
-        "median_f0_hz", "target_f0_hz", "pitch_range_factor", "formant_ratio", "formant_ratio_from", "eq_db")}},
+        "median_f0_hz", "target_f0_hz", "pitch_range_factor", "formant_ratio", "formant_ratio_from", "eq_db",
+        "length_scale")}},
         ensure_ascii=False), flush=True)
+    model_pace = backend.calibration().phonemes_per_s
+    runs = [(name, adaptation, float(arrays["length_scale"])) for name, adaptation in variants(estimated, model_f0).items()
+            if not args.only or name in args.only]
+    runs += [(f"pace {pace:g}/s", estimated, model_pace / pace) for pace in args.paces]
     results = {}
-    for name, adaptation in variants(estimated, model_f0).items():
-        if args.only and name not in args.only:
-            continue
-        profile = VoiceProfile(name, None, {**adaptation.to_arrays(), "length_scale": arrays["length_scale"]})
-        raw, folded, spoken = [], [], []
+    for name, adaptation, length_scale in runs:
+        profile = VoiceProfile(name, None, {**adaptation.to_arrays(), "length_scale": np.float32(length_scale)})
+        raw, folded, spoken, heard_lines = [], [], [], []
         for line in lines:
             audio = np.concatenate([piece.pcm for piece in backend.synthesize(
                 line, profile, VoiceSettings(), lambda: False, seed=0)])
@@ -99,11 +110,13 @@ def main() -> None:
             heard = hear(whisper, audio, simplify)
             said = mandarin_text.write_times(line)
             raw.append(error_rate(said, heard, "zh"))
+            heard_lines.append({"text": line, "heard": heard, "cer": round(raw[-1], 3)})
             folded.append(folded_error_rate(said, heard))
         resemblance = encoder.resemblance(np.concatenate(spoken), SAMPLE_RATE, reference)
         results[name] = {"cer": round(statistics.mean(raw), 3), "cer_homophones_folded": round(statistics.mean(folded), 3),
-                         "resemblance": round(resemblance, 3)}
-        print(json.dumps({"variant": name, **results[name]}, ensure_ascii=False), flush=True)
+                         "resemblance": round(resemblance, 3), "rows": heard_lines}
+        print(json.dumps({"variant": name, **{key: value for key, value in results[name].items() if key != "rows"}},
+                         ensure_ascii=False), flush=True)
     if args.json:
         args.json.write_text(json.dumps({"clip": clip_path.name, "lines": len(lines), "variants": results},
                                         ensure_ascii=False, indent=1), encoding="utf-8")

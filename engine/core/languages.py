@@ -52,6 +52,10 @@ class LanguageRules:
     # (benchmarks/qa_confirm.py, docs/qa.md): English 5/6 (joe and the bundled voices), real
     # Mandarin 3/12, real Japanese 0/6. A language not measured takes English's.
     alone_confirmed_share: float = 5 / 6
+    # Each syllable's pitch contour tells words apart (Mandarin's four tones), so a voice adapted
+    # to a character's clip keeps at least its own pitch range (engine/synthesis/backends/
+    # adaptation.py: narrowing it to a flat English clip's cost Mandarin words, docs/chinese.md).
+    lexical_tones: bool = False
 
 
 _LATIN_ENDS, _LATIN_CLAUSES = ".!?…", ",;:—–"
@@ -88,6 +92,7 @@ MANDARIN = LanguageRules(
     # ones (shared/notes/hearing.md: one clip's CER 0.36 -> 0.14).
     recognition_prompt="以下是普通话的句子。",
     alone_confirmed_share=3 / 12,
+    lexical_tones=True,  # four tones and the neutral one
 )
 # Where no guide gives a speech limit, a language's limits stand to its natural pace as
 # Mandarin's do (fast at about 1.56x, too fast at 2x the pace).
@@ -103,6 +108,7 @@ CANTONESE = LanguageRules(
     sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False,
     # Mandarin's marks and particles; no prompt (Mandarin's would steer Whisper to Mandarin).
     own_marks=_CHINESE_MARKS, question_particles=_CHINESE_QUESTION_PARTICLES,
+    lexical_tones=True,  # six tones
 )
 JAPANESE = LanguageRules(
     code="ja", name="Japanese", scripts=("Hiragana", "Katakana", "Han"),
@@ -153,6 +159,7 @@ THAI = LanguageRules(
     code="th", name="Thai", scripts=("Thai",), speech_rate=8.0, rate_unit=CHARACTERS,
     speaking_cps=8.0, cps_fast=8.0 * _FAST_RATIO, cps_too_fast=8.0 * _TOO_FAST_RATIO, line_chars=35, subtitle_lines=2,
     sentence_ends=_LATIN_ENDS, clause_marks=_LATIN_CLAUSES, spaced=False,
+    lexical_tones=True,  # five tones
 )
 
 LANGUAGES: dict[str, LanguageRules] = {

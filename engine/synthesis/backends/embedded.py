@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from engine.core.audio_io import resample
-from engine.core.languages import line_language
+from engine.core.languages import line_language, rules_for
 from engine.core.protocol import (
     EMBEDDED_OTHER_VOICE,
     EMBEDDED_VOICES,
@@ -146,7 +146,8 @@ class EmbeddedBackend(Backend):
         if not analysis.pitch_reliable:  # the model's own voice (or a clip without pitch): unadapted
             conditioning = mandarin.plain_conditioning()
         else:
-            conditioning, _ = condition_on_analysis(mandarin.calibration(), ClipFacts(analysis, float(clip["han_per_s"])))
+            conditioning, _ = condition_on_analysis(mandarin.calibration(), ClipFacts(analysis, float(clip["han_per_s"])),
+                                                    rules_for(MANDARIN))
         self._mandarin_voices[profile.key] = conditioning
         return conditioning
 

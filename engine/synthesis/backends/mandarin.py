@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.core.codes import EngineError, ErrorCode
+from engine.core.languages import MANDARIN
 from engine.core.paths import REPO_ROOT
 from engine.core.protocol import Capabilities
 from engine.core.reference import ReferenceClip
@@ -61,7 +62,8 @@ WARM_UP_TEXT = "准备好了，给我一句台词，我马上用你选的声音�
 
 
 class MandarinBackend(OwnVoiceBackend):
-    conditioning_version = "zh-baker-3"  # 2: the phrase-final break; 3: the tone rules (一艘 yi4) in its speech
+    # 2: the phrase-final break; 3: the tone rules (一艘 yi4) in its speech; 4: tones keep their range
+    conditioning_version = "zh-baker-4"
 
     def __init__(self, model_dir: str | None = None) -> None:
         super().__init__()
@@ -145,7 +147,7 @@ class MandarinBackend(OwnVoiceBackend):
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         # The pace is the clip's Chinese syllables per second: a transcript in another language
         # says nothing about the pace of this voice's syllables, so it leaves the pace alone.
-        return condition_on_clip(self.calibration(), clip, transcript, mandarin_text.han_count)
+        return condition_on_clip(self.calibration(), clip, transcript, mandarin_text.han_count, MANDARIN)
 
     def check_text(self, text: str) -> None:
         if not any(mandarin_text.symbol_ids(piece.text, self.table) for piece in split_for_streaming(text)):

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from engine.core.codes import EngineError, ErrorCode
+from engine.core.languages import LanguageRules
 from engine.core.protocol import VoiceSettings, synthesis_seed
 from engine.core.reference import ReferenceClip
 from engine.core.silence import sound_seconds
@@ -129,12 +130,14 @@ class Calibration:
         return problem
 
 
-def condition_on_clip(model: Calibration, clip: ReferenceClip, transcript: str,
-                      count_units: Callable[[str], int]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def condition_on_clip(model: Calibration, clip: ReferenceClip, transcript: str, count_units: Callable[[str], int],
+                      language: LanguageRules | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """A voice's conditioning (see CONDITIONING_SPEC) and its facts: the clip's pitch, formants and
     timbre against the model's, and its speaking rate (``count_units`` of the transcript per
-    second of sound, when the transcript has units the model counts) as the length scale."""
-    return condition_on_analysis(model, ClipFacts.measure(clip, transcript, count_units))
+    second of sound, when the transcript has units the model counts) as the length scale.
+    ``language`` is the one the model speaks, whose rules bound the adaptation (a tonal
+    language's pitch range is never narrowed)."""
+    return condition_on_analysis(model, ClipFacts.measure(clip, transcript, count_units), language)
 
 
 @dataclass(frozen=True)
@@ -158,10 +161,12 @@ class ClipFacts:
         return units / max(sound_seconds(clip.audio, clip.sample_rate, SPEECH_TOP_DB), 0.1)
 
 
-def condition_on_analysis(model: Calibration, clip: ClipFacts) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def condition_on_analysis(model: Calibration, clip: ClipFacts,
+                          language: LanguageRules | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """:func:`condition_on_clip` from a clip already measured."""
     reference = clip.analysis
-    estimate = estimate_adaptation(reference, model.analysis, model.source)
+    estimate = estimate_adaptation(reference, model.analysis, model.source,
+                                   tonal=language is not None and language.lexical_tones)
     length_scale = 1.0
     if np.isfinite(clip.units_per_s):
         length_scale = float(np.clip(model.phonemes_per_s / clip.units_per_s, *RATE_RANGE))

@@ -88,6 +88,11 @@ def test_chinese_has_chinese_rules() -> None:
     assert not rules_for("en").own_marks and not rules_for("en").recognition_prompt
 
 
+def test_tonal_languages_are_declared() -> None:
+    # Where a syllable's pitch contour tells words apart, an adapted voice keeps its pitch range.
+    assert {code for code, rules in LANGUAGES.items() if rules.lexical_tones} == {"zh", "yue", "th"}
+
+
 def test_english_keeps_the_figures_it_had() -> None:
     en = rules_for("EN")
     assert (en.cps_fast, en.cps_too_fast, en.line_chars, en.subtitle_lines) == (17.0, 21.0, 42, 2)

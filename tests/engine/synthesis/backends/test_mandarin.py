@@ -10,9 +10,12 @@ from engine.core.protocol import VoiceSettings
 from engine.core.reference import load_reference_clip
 from engine.hearing.qa.recognise import recognise
 from engine.hearing.qa.wer import error_rate
+from engine.synthesis import mandarin_text
 from engine.synthesis.backends import ZH_BAKER, create_backend
+from engine.synthesis.backends.adaptation import analyse_speech
 from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
+from engine.synthesis.backends.own_voice import condition_on_clip
 from tests.engine.helpers import VOICES
 
 CER_LIMIT = 0.10  # the voice's goal (issue 30); the benchmark measures it on 60 lines
@@ -66,6 +69,20 @@ def test_adapted_to_a_clip_it_still_says_the_line(backend):
     line = LINES[0]
     heard = recognise(_speak(backend, line, VoiceProfile("rex", None, arrays)), SAMPLE_RATE, "zh", model="base").text
     assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
+
+
+def test_a_flat_clip_does_not_flatten_the_tones(backend):
+    # maya reads English on 1.3 semitones of pitch spread, half the voice's own: a voice without
+    # tones takes that range, but Mandarin's words are in its tones, so it keeps its own.
+    clip = load_reference_clip(VOICES / "maya.wav")
+    arrays, meta = backend.condition(clip, "")
+    assert meta["pitch_range_factor"] == 1.0 and "not narrowed" in meta["pitch_range_from"], meta
+    _, without_tones = condition_on_clip(backend.calibration(), clip, "", mandarin_text.han_count)
+    assert without_tones["pitch_range_factor"] < 0.9, without_tones
+    line = "".join(LINES)
+    plain = analyse_speech(_speak(backend, line, _plain(backend)), SAMPLE_RATE).f0_spread_semitones
+    adapted = analyse_speech(_speak(backend, line, VoiceProfile("maya", None, arrays)), SAMPLE_RATE).f0_spread_semitones
+    assert adapted >= 0.85 * plain, (adapted, plain)
 
 
 def test_the_first_piece_comes_before_the_rest_is_computed(backend, monkeypatch):
