@@ -56,6 +56,10 @@ class LanguageRules:
     # to a character's clip keeps at least its own pitch range (engine/synthesis/backends/
     # adaptation.py: narrowing it to a flat English clip's cost Mandarin words, docs/chinese.md).
     lexical_tones: bool = False
+    # The fastest pace an adapted voice is asked for, in syllables a second of sound (pauses left
+    # out, as a clip's pace is measured: engine/synthesis/backends/own_voice.py); None: no cap
+    # measured. A fast clip's pace beyond it is spoken at it (docs/chinese.md).
+    fastest_clear_pace: float | None = None
 
 
 _LATIN_ENDS, _LATIN_CLAUSES = ".!?…", ",;:—–"
@@ -93,6 +97,11 @@ MANDARIN = LanguageRules(
     recognition_prompt="以下是普通话的句子。",
     alone_confirmed_share=3 / 12,
     lexical_tones=True,  # four tones and the neutral one
+    # zh-baker (5.2 syllables/s of its own) adapted to rex and asked for 6, 7 and 8.6 a second
+    # (8.6: the length scale's bound) was heard at CER 0.083, 0.106 and 0.338 against 0.057 at its
+    # own pace (20 lines, docs/chinese.md): 6 is the fastest measured within the goal of 0.10,
+    # and the top of conversational Mandarin's 4-6 characters a second.
+    fastest_clear_pace=6.0,
 )
 # Where no guide gives a speech limit, a language's limits stand to its natural pace as
 # Mandarin's do (fast at about 1.56x, too fast at 2x the pace).

@@ -136,7 +136,8 @@ def condition_on_clip(model: Calibration, clip: ReferenceClip, transcript: str, 
     timbre against the model's, and its speaking rate (``count_units`` of the transcript per
     second of sound, when the transcript has units the model counts) as the length scale.
     ``language`` is the one the model speaks, whose rules bound the adaptation (a tonal
-    language's pitch range is never narrowed)."""
+    language's pitch range is never narrowed, and no clip's pace goes beyond the language's
+    fastest clear one)."""
     return condition_on_analysis(model, ClipFacts.measure(clip, transcript, count_units), language)
 
 
@@ -168,14 +169,18 @@ def condition_on_analysis(model: Calibration, clip: ClipFacts,
     estimate = estimate_adaptation(reference, model.analysis, model.source,
                                    tonal=language is not None and language.lexical_tones)
     length_scale = 1.0
-    if np.isfinite(clip.units_per_s):
-        length_scale = float(np.clip(model.phonemes_per_s / clip.units_per_s, *RATE_RANGE))
+    pace = clip.units_per_s  # NaN: the clip's transcript has none of the model's units
+    if np.isfinite(pace):
+        if language is not None and language.fastest_clear_pace is not None:
+            pace = min(pace, language.fastest_clear_pace)
+        length_scale = float(np.clip(model.phonemes_per_s / pace, *RATE_RANGE))
     meta = {
         "median_f0_hz": rounded(reference.f0_median_hz, 1),
         "f0_spread_semitones": rounded(reference.f0_spread_semitones, 2),
         "voiced_s": round(reference.voiced_s, 2),
         **estimate.summary(),
         "phonemes_per_s": rounded(clip.units_per_s, 2),
+        "pace_spoken_per_s": rounded(pace, 2),  # the clip's, or the language's fastest clear one
         "length_scale": round(length_scale, 3),
     }
     arrays = {**estimate.adaptation.to_arrays(), "length_scale": np.asarray(np.float32(length_scale))}

@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.core.languages import MANDARIN
 from engine.core.protocol import VoiceSettings
-from engine.core.reference import load_reference_clip
+from engine.core.reference import ReferenceClip, load_reference_clip
+from engine.core.silence import sound_seconds
 from engine.hearing.qa.recognise import recognise
 from engine.hearing.qa.wer import error_rate
 from engine.synthesis import mandarin_text
@@ -15,8 +17,10 @@ from engine.synthesis.backends import ZH_BAKER, create_backend
 from engine.synthesis.backends.adaptation import analyse_speech
 from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
-from engine.synthesis.backends.own_voice import condition_on_clip
+from engine.synthesis.backends.own_voice import SPEECH_TOP_DB, condition_on_clip
 from tests.engine.helpers import VOICES
+
+HEARING = VOICES.parents[1] / "tests" / "data" / "hearing"
 
 CER_LIMIT = 0.10  # the voice's goal (issue 30); the benchmark measures it on 60 lines
 LINES = ("妈，我跟你说过了，今天要加班。", "我们明天早上八点在公司门口见。")
@@ -83,6 +87,22 @@ def test_a_flat_clip_does_not_flatten_the_tones(backend):
     plain = analyse_speech(_speak(backend, line, _plain(backend)), SAMPLE_RATE).f0_spread_semitones
     adapted = analyse_speech(_speak(backend, line, VoiceProfile("maya", None, arrays)), SAMPLE_RATE).f0_spread_semitones
     assert adapted >= 0.85 * plain, (adapted, plain)
+
+
+def test_a_fast_clip_is_spoken_no_faster_than_mandarin_stays_clear(backend):
+    # A real Mandarin recording (4 syllables a second) played at twice its speed: its pace asks
+    # the voice for 8, where Whisper lost a third of the characters; it speaks at the cap.
+    text = "我认为跑步最重要的就是给我带来了身体健康"
+    real = load_reference_clip(HEARING / "zh_paddlespeech.flac")
+    _, own = backend.condition(real, text)
+    assert own["pace_spoken_per_s"] == own["phonemes_per_s"] < MANDARIN.fastest_clear_pace  # a slower clip: its own
+    fast = ReferenceClip(real.audio, real.sample_rate * 2, real.source_duration_s / 2)
+    arrays, meta = backend.condition(fast, text)
+    assert meta["phonemes_per_s"] > 7.5 and meta["pace_spoken_per_s"] == MANDARIN.fastest_clear_pace, meta
+    line = "".join(LINES)
+    spoken = _speak(backend, line, VoiceProfile("fast", None, arrays))
+    pace = mandarin_text.syllable_count(line) / sound_seconds(spoken, SAMPLE_RATE, SPEECH_TOP_DB)
+    assert pace < MANDARIN.fastest_clear_pace * 1.1, pace
 
 
 def test_the_first_piece_comes_before_the_rest_is_computed(backend, monkeypatch):
