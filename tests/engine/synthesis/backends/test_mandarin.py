@@ -102,7 +102,8 @@ def test_a_fast_clip_is_spoken_no_faster_than_mandarin_stays_clear(backend):
     line = "".join(LINES)
     spoken = _speak(backend, line, VoiceProfile("fast", None, arrays))
     pace = mandarin_text.syllable_count(line) / sound_seconds(spoken, SAMPLE_RATE, SPEECH_TOP_DB)
-    assert pace < MANDARIN.fastest_clear_pace * 1.1, pace
+    # Measured on the audio: 5.3 at the cap, 6.9 when the clip's 8 was asked for.
+    assert pace < MANDARIN.fastest_clear_pace, pace
 
 
 def test_the_first_piece_comes_before_the_rest_is_computed(backend, monkeypatch):
