@@ -71,7 +71,7 @@ def main() -> None:
     parser.add_argument("--sets", nargs="*", type=Path, default=list(SETS[:2]),
                         help="the sets to speak (default: the first two; the later ones are held out)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--only", nargs="*", help="only these variants")
+    parser.add_argument("--only", nargs="*", help="only these variants (none: only the --paces ones)")
     parser.add_argument("--paces", nargs="*", type=float, default=[],
                         help="also speak the estimate at these Han syllables a second, as a Chinese clip at "
                              "that pace would ask (before any cap)")
@@ -97,7 +97,7 @@ def main() -> None:
         ensure_ascii=False), flush=True)
     model_pace = backend.calibration().phonemes_per_s
     runs = [(name, adaptation, float(arrays["length_scale"])) for name, adaptation in variants(estimated, model_f0).items()
-            if not args.only or name in args.only]
+            if args.only is None or name in args.only]
     runs += [(f"pace {pace:g}/s", estimated, model_pace / pace) for pace in args.paces]
     results = {}
     for name, adaptation, length_scale in runs:
