@@ -80,15 +80,25 @@ class LocalSpeech:
 
     starts: np.ndarray
     activity: np.ndarray
+    # ``voices[i, k]``: the CAM++ embedding of local speaker ``k``'s solo frames in chunk ``i``,
+    # where it was taken (engine.hearing.overlap.local_voices); zeros elsewhere. None: not taken.
+    voices: np.ndarray | None = None
 
     @classmethod
-    def of(cls, chunks: Chunks, offset_s: float = 0.0) -> LocalSpeech:
+    def of(cls, chunks: Chunks, offset_s: float = 0.0, voices: np.ndarray | None = None) -> LocalSpeech:
         """``chunks`` of audio that starts ``offset_s`` seconds into the recording."""
-        return cls(chunks.starts + offset_s, chunks.local_activity())
+        return cls(chunks.starts + offset_s, chunks.local_activity(), voices)
 
     @classmethod
     def joined(cls, parts: list[LocalSpeech]) -> LocalSpeech:
-        return cls(np.concatenate([part.starts for part in parts]), np.concatenate([part.activity for part in parts]))
+        voices = None
+        if any(part.voices is not None for part in parts):
+            size = next(part.voices.shape[2] for part in parts if part.voices is not None)
+            voices = np.concatenate([part.voices if part.voices is not None
+                                     else np.zeros((*part.activity.shape[::2], size), dtype=np.float32)
+                                     for part in parts])
+        return cls(np.concatenate([part.starts for part in parts]), np.concatenate([part.activity for part in parts]),
+                   voices)
 
 
 def open_session(threads: int = 1, model_path: Path = MODEL_PATH) -> onnxruntime.InferenceSession:

@@ -299,7 +299,7 @@ def transcribe_media(
         part_windows.add(window.audio, window.start_s, new_parts, encoder, cancel)
         silent_stretches += silent
         silent_vectors.append(unheard.embedded(window.audio, window.start_s, silent, encoder))
-        local_speech += _local_speech(segmenter, window.audio, window.start_s)
+        local_speech += _local_speech(segmenter, window.audio, window.start_s, heard, silent, encoder)
         listened.embedded_to(end_s)
         lines.extend(heard)
         parts.extend(new_parts)
@@ -313,7 +313,8 @@ def transcribe_media(
     lines, labels, windows = speakers.speakers_of(lines, parts, windows, part_windows, options.speakers)
     lines, labels, count = speakers.in_speaking_order(lines, labels)
     no_words = unheard.with_speakers(silent_stretches, silent_vectors, windows.embeddings(), labels, count)
-    no_words, overlaps, speaking = _segmented(local_speech, lines, no_words, count, duration)
+    no_words, overlaps, speaking = _segmented(local_speech, lines, no_words, count, duration,
+                                              speakers.centroids(windows.embeddings(), labels, count))
     if language and is_chinese(language):
         ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)
@@ -329,16 +330,21 @@ def transcribe_media(
                          options.translate_to, candidates, windows, levels, no_words, overlaps, speaking)
 
 
-def _local_speech(segmenter: onnxruntime.InferenceSession | None, audio: np.ndarray,
-                  offset_s: float) -> list[segmentation.LocalSpeech]:
-    """The segmentation model's chunks of a window of audio (none when it is not used)."""
+def _local_speech(segmenter: onnxruntime.InferenceSession | None, audio: np.ndarray, offset_s: float,
+                  heard: Sequence[Line], silent: Sequence[tuple[float, float]],
+                  encoder: VoiceEmbedder) -> list[segmentation.LocalSpeech]:
+    """The segmentation model's chunks of a window of audio (none when it is not used), with the
+    voices of the local speakers no line or wordless stretch (``heard``, ``silent``) can name."""
     if segmenter is None:
         return []
-    return [segmentation.LocalSpeech.of(segmentation.chunked(audio, SEGMENTATION_STEP_S, segmenter), offset_s)]
+    chunks = segmentation.chunked(audio, SEGMENTATION_STEP_S, segmenter)
+    spans = [(line.start - offset_s, line.end - offset_s) for line in heard] + \
+            [(start - offset_s, end - offset_s) for start, end in silent]
+    return [segmentation.LocalSpeech.of(chunks, offset_s, overlap.local_voices(chunks, audio, spans, encoder))]
 
 
 def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Line], no_words: list[unheard.Unheard],
-               count: int, duration_s: float,
+               count: int, duration_s: float, means: np.ndarray | None = None,
                ) -> tuple[list[unheard.Unheard], list[overlap.Stretch], list[overlap.Stretch]]:
     """What the segmentation model adds (engine.hearing.overlap): ``no_words`` with the speech it
     hears that no line or stretch covers, lies apart from its speaker's own and lasts
@@ -348,7 +354,7 @@ def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Lin
         return no_words, [], []
     spans = [(line.start, line.end, line.speaker) for line in lines] + \
             [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
-    found = overlap.active_speakers(segmentation.LocalSpeech.joined(local_speech), spans, count, duration_s)
+    found = overlap.active_speakers(segmentation.LocalSpeech.joined(local_speech), spans, count, duration_s, means)
     own, near = overlap.apart(overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S), spans)
     # Shown as speech with no words only as long as Silero's must be (a short one was once a
     # clean dialogue's line tail given to the other speaker); the rest is who speaks when.

@@ -13,6 +13,7 @@ import pytest
 
 from engine.core.audio_io import resample
 from engine.hearing import overlap, segmentation, unheard
+from engine.voiceprint.encoder import CamppSpeakerEncoder
 from tests.engine.voiceprint.references import DATA, decode
 
 TURNS = [(6.69, 7.12, 0), (7.55, 8.35, 1), (8.32, 10.02, 0), (9.92, 11.03, 1), (10.57, 14.70, 0), (14.49, 17.92, 1),
@@ -21,11 +22,24 @@ TURNS = [(6.69, 7.12, 0), (7.55, 8.35, 1), (8.32, 10.02, 0), (9.92, 11.03, 1), (
 OVERLAPS = [(10.57, 11.03, 1), (14.49, 14.70, 0), (18.15, 18.59, 0), (27.85, 28.50, 1)]
 
 
+# Where each woman speaks alone, well inside her turns: her voice.
+ALONE = {0: [(11.03, 14.49), (18.6, 21.49)], 1: [(14.7, 17.92), (21.78, 27.85)]}
+
+
 @pytest.fixture(scope="module")
-def call() -> segmentation.LocalSpeech:
+def call_audio() -> np.ndarray:
     audio, rate = decode(DATA / "ge2e" / "conversation.flac")
-    audio = resample(audio, rate, segmentation.SAMPLE_RATE) if rate != segmentation.SAMPLE_RATE else audio
-    return segmentation.LocalSpeech.of(segmentation.chunked(audio, 5.0, segmentation.open_session()))
+    return resample(audio, rate, segmentation.SAMPLE_RATE) if rate != segmentation.SAMPLE_RATE else audio
+
+
+@pytest.fixture(scope="module")
+def call_chunks(call_audio: np.ndarray) -> segmentation.Chunks:
+    return segmentation.chunked(call_audio, 5.0, segmentation.open_session())
+
+
+@pytest.fixture(scope="module")
+def call(call_chunks: segmentation.Chunks) -> segmentation.LocalSpeech:
+    return segmentation.LocalSpeech.of(call_chunks)
 
 
 def _inside(stretch: overlap.Stretch, spans: list[tuple[float, float, int]], margin: float) -> float:
@@ -92,3 +106,45 @@ def test_a_transcription_of_the_call_names_the_speaker_talked_over_and_the_speec
     assert overlap.apart([overlap.Stretch(s.start, s.end, s.speaker) for s in segmented], spans)[1] == []
     plain = transcribe_media(DATA / "ge2e" / "conversation.flac", model, encoder, Options(language="en", segmentation=False))
     assert plain.overlaps == plain.speaking == [] and not any(stretch.by_segmentation for stretch in plain.no_words)
+
+
+@pytest.fixture(scope="module")
+def encoder() -> CamppSpeakerEncoder:
+    return CamppSpeakerEncoder()
+
+
+def _voice(audio: np.ndarray, stretches: list[tuple[float, float]], encoder: CamppSpeakerEncoder) -> np.ndarray:
+    rate = segmentation.SAMPLE_RATE
+    vector = encoder.embed_many([np.concatenate([audio[int(a * rate):int(b * rate)] for a, b in stretches])], rate)[0]
+    return np.asarray(vector / np.linalg.norm(vector))
+
+
+def test_a_local_speaker_no_line_names_is_named_by_voice(call_audio: np.ndarray, call_chunks: segmentation.Chunks,
+                                                         encoder: CamppSpeakerEncoder) -> None:
+    """The second woman has no span at all (Whisper gave her no words), but she is a speaker the
+    diarization knows (her mean voice): the model's local speaker that is her is named by voice,
+    and her speech comes back as hers."""
+    spans = [turn for turn in TURNS if turn[2] == 0]
+    voices = overlap.local_voices(call_chunks, call_audio, [(start, end) for start, end, _ in spans], encoder)
+    means = np.stack([_voice(call_audio, ALONE[0], encoder), _voice(call_audio, ALONE[1], encoder)])
+    unnamed = overlap.active_speakers(segmentation.LocalSpeech.of(call_chunks), spans, 2, 30.0)
+    assert not unnamed.active[:, 1].any()  # by coincidence alone she is nobody
+    named = overlap.active_speakers(segmentation.LocalSpeech.of(call_chunks, 0.0, voices), spans, 2, 30.0, means)
+    hers = [stretch for stretch in overlap.unspanned(named, spans, overlap.UNSPANNED_LEAST_S) if stretch.speaker == 1]
+    turns = [turn for turn in TURNS if turn[2] == 1]
+    found = sum(stretch.duration_s for stretch in hers)
+    assert found > 0.7 * sum(end - start for start, end in ALONE[1])  # measured: 8.95 s of her 9.3 s alone
+    assert sum(_inside(stretch, turns, 0.25) for stretch in hers) / found > 0.9
+
+
+def test_a_voice_unlike_every_speaker_stays_nobodys(call_audio: np.ndarray, call_chunks: segmentation.Chunks,
+                                                    encoder: CamppSpeakerEncoder) -> None:
+    """With only the first woman known, the second woman's local speaker is unlike her and is
+    given to no one: nothing she says alone comes back as the first woman's."""
+    spans = [turn for turn in TURNS if turn[2] == 0]
+    voices = overlap.local_voices(call_chunks, call_audio, [(start, end) for start, end, _ in spans], encoder)
+    assert voices is not None and voices.any()
+    means = _voice(call_audio, ALONE[0], encoder)[None]
+    found = overlap.active_speakers(segmentation.LocalSpeech.of(call_chunks, 0.0, voices), spans, 1, 30.0, means)
+    given = overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S)
+    assert sum(_inside(stretch, [(start, end, 0) for start, end in ALONE[1]], 0.0) for stretch in given) < 0.3
