@@ -44,7 +44,8 @@ to one for the least error; ``with_no_words``: the same with the wordless stretc
 transcription kept, as their speakers' speech; ``with_segmented``: also the speech the
 segmentation model heard that no span covers, ``Transcription.speaking`` included;
 ``lines_overlaps`` / ``with_segmented_overlaps``: with the second speakers it heard over them,
-``Transcription.overlaps``; all from the same transcription), the speaker count found against the
+``Transcription.overlaps``; all from the same transcription; ``missed_parts``: where the missed
+speech of the last went, see :func:`missed_parts`), the speaker count found against the
 reference's (all speakers, and those with at least 3 s), the word error rate of the script (by
 time against the STM; for AMI, concatenated per speaker under the same mapping: cpWER), each
 chosen clip's purity (its GE2E cosine to the rest of its reference speaker's speech against the
@@ -78,11 +79,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.core.files import atomic_write
 from engine.core.reference import ReferenceClip
-from engine.hearing import HearingError, speakers
+from engine.hearing import HearingError, overlap, segmentation, speakers
+from engine.hearing import transcribe as transcribing
 from engine.hearing.audio import SAMPLE_RATE, decode_blocks
 from engine.hearing.lines import Line, Word
 from engine.hearing.qa.wer import normalise_words, word_error_rate
-from engine.hearing.transcribe import Options, Transcription, transcribe_media
+from engine.hearing.transcribe import (
+    SEGMENTATION_STEP_S,
+    Options,
+    Transcription,
+    transcribe_media,
+)
 from engine.hearing.whisper import load_whisper
 from engine.voiceprint.encoder import CamppSpeakerEncoder
 
@@ -257,6 +264,82 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
     return {"der": sum(parts.values()), **parts}
 
 
+def missed_parts(reference: list[tuple[float, float, str]], heard: Transcription, inputs: tuple[Any, ...],
+                 audio: np.ndarray) -> dict[str, float]:
+    """Where the missed speech of ``with_segmented_overlaps`` went, as shares of the reference
+    speech (they add up to its ``missed``): a second (third) speaker where the hypothesis has one,
+    because the segmentation model hears one voice there (``overlap_model_one``), or hears two but
+    the second local speaker was given no name (``overlap_unnamed``), or otherwise
+    (``overlap_other``); the extra speakers where nobody was given the frame
+    (``overlap_nobody_given``); and where nobody was given a frame of one speaker: the model hears
+    nobody (``model_nobody``), it hears speech only under the -80 dBFS gate (``gate``), the local
+    speaker it hears has no name (``unnamed``), one named speaker is active but the stretch was
+    shorter than UNSPANNED_LEAST_S (``short``), two are (``two_named``). ``inputs`` are the
+    segmentation step's (transcribe._segmented's arguments); the ungated model is run again on
+    the whole recording."""
+    local_speech, lines, no_words, count, duration_s, means = inputs
+    spans = [(line.start, line.end, line.speaker) for line in lines] + \
+            [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
+    joined = segmentation.LocalSpeech.joined(local_speech)
+    found = overlap.active_speakers(joined, spans, count, duration_s, means)
+    chunks = segmentation.chunked(audio, SEGMENTATION_STEP_S, segmentation.open_session())
+    ungated = overlap.active_speakers(segmentation.LocalSpeech.of(segmentation.Chunks(chunks.starts, chunks.probabilities)),
+                                      spans, count, duration_s)
+    length = len(found.speech)
+    two, hearing = np.zeros(length), np.zeros(length)
+    per_chunk = joined.activity.shape[1]
+    for chunk, start in enumerate(joined.starts):
+        first = int(round(start / overlap.GRID_S))
+        grid = np.arange(first, min(length, first + int(round(per_chunk * segmentation.FRAME_STEP_S / overlap.GRID_S))))
+        at = np.minimum(per_chunk - 1, ((grid * overlap.GRID_S - start) / segmentation.FRAME_STEP_S).astype(np.int64))
+        hearing[grid] += 1
+        two[grid] += joined.activity[chunk][at].sum(axis=1) >= 2
+    two_heard = two / np.maximum(hearing, 1) >= overlap.ACTIVE_SHARE
+    hypothesis = [(line.start, line.end, line.speaker) for line in heard.lines] + \
+                 [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.no_words] + \
+                 [(stretch.start, stretch.end, stretch.speaker) for stretch in [*heard.speaking, *heard.overlaps]]
+    ref, hyp = _frames(reference, length), _frames(hypothesis, length)
+    parts = dict.fromkeys(("overlap_model_one", "overlap_unnamed", "overlap_other", "overlap_nobody_given", "model_nobody",
+                           "gate", "unnamed", "short", "two_named"), 0)
+    total = 0
+    for frame, (r, h) in enumerate(zip(ref, hyp)):
+        total += len(r)
+        missed = len(r) - len(h)
+        if missed <= 0:
+            continue
+        if h:
+            named = int(found.active[frame].sum())
+            key = "overlap_model_one" if not two_heard[frame] else "overlap_unnamed" if named < 2 else "overlap_other"
+            parts[key] += missed
+            continue
+        parts["overlap_nobody_given"] += missed - 1
+        named = int(found.active[frame].sum())
+        key = ("model_nobody" if not ungated.speech[frame] else "gate" if not found.speech[frame]
+               else "unnamed" if named == 0 else "short" if named == 1 else "two_named")
+        parts[key] += 1
+    return {key: round(value / max(total, 1), 3) for key, value in parts.items()}
+
+
+@contextlib.contextmanager
+def _segmentation_inputs() -> Iterator[list[tuple[Any, ...]]]:
+    """The arguments transcription gives the segmentation step (transcribe._segmented), caught
+    while the block runs."""
+    caught: list[tuple[Any, ...]] = []
+    real = transcribing._segmented
+
+    def catching(*args: Any, **kwargs: Any) -> Any:
+        bound = inspect.signature(real).bind(*args, **kwargs)
+        bound.apply_defaults()
+        caught.append(tuple(bound.arguments.values()))
+        return real(*args, **kwargs)
+
+    transcribing._segmented = catching  # type: ignore[assignment]
+    try:
+        yield caught
+    finally:
+        transcribing._segmented = real  # type: ignore[assignment]
+
+
 def speakers_heard(reference: list[tuple[float, float, str]], heard: Transcription, least_s: float = 3.0) -> int:
     """The reference speakers with at least ``least_s`` inside the script's lines: the most a
     clustering of those lines could find (speech Whisper did not hear is in no line)."""
@@ -416,7 +499,7 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
     the speakers step's inputs saved to ``cache`` when given."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        with _speakers_inputs() as inputs:
+        with _speakers_inputs() as inputs, _segmentation_inputs() as segmented:
             heard = transcribe_media(rec.audio, model, encoder, options)
     except HearingError as error:  # two of the AMI excerpts are nearly silent
         return {"recording": rec.name, "error": str(error)}
@@ -435,6 +518,8 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
         "with_no_words": {key: round(value, 3) for key, value in timeline.items()},
         **{name: {key: round(value, 3) for key, value in diarization(rec.turns, heard, *flags).items()}
            for name, flags in SEGMENTED_VARIANTS.items() if options.segmentation},
+        **({"missed_parts": missed_parts(rec.turns, heard, segmented[-1], decode(rec.audio))}
+           if options.segmentation and segmented else {}),
         "segmented_s": round(sum(stretch.duration_s for stretch in heard.no_words if stretch.by_segmentation), 1),
         "speaking_s": round(sum(stretch.duration_s for stretch in heard.speaking), 1),
         "overlaps_s": round(sum(stretch.duration_s for stretch in heard.overlaps), 1),
