@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import inspect
 import io
 import json
@@ -282,7 +283,7 @@ def missed_parts(reference: list[tuple[float, float, str]], heard: Transcription
             [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
     joined = segmentation.LocalSpeech.joined(local_speech)
     found = overlap.active_speakers(joined, spans, count, duration_s, means)
-    chunks = segmentation.chunked(audio, SEGMENTATION_STEP_S, segmentation.open_session())
+    chunks = segmentation.chunked(audio, SEGMENTATION_STEP_S, _segmenter())
     ungated = overlap.active_speakers(segmentation.LocalSpeech.of(segmentation.Chunks(chunks.starts, chunks.probabilities)),
                                       spans, count, duration_s)
     length = len(found.speech)
@@ -318,6 +319,12 @@ def missed_parts(reference: list[tuple[float, float, str]], heard: Transcription
                else "unnamed" if named == 0 else "short" if named == 1 else "two_named")
         parts[key] += 1
     return {key: round(value / max(total, 1), 3) for key, value in parts.items()}
+
+
+@functools.cache
+def _segmenter() -> Any:
+    """One segmentation session for missed_parts (a session per recording would add to the peak memory reported)."""
+    return segmentation.open_session()
 
 
 @contextlib.contextmanager
