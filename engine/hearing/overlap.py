@@ -101,9 +101,9 @@ def local_voices(chunks: Chunks, audio: np.ndarray, spans: Sequence[tuple[float,
     """The CAM++ embedding of each chunk's local speakers whose name would add speech: at least
     NAMING_LEAST_S of theirs lies outside ``spans`` (the lines and wordless stretches of this
     audio, seconds into it) or over another local speaker. Embedded are their solo frames, or all
-    of their frames where they speak alone less than VOICE_LEAST_S (as pyannote falls back);
-    (chunks, 3, dimensions), zeros where none was taken; None when none was. Clean dialogue,
-    whose speech is all in lines, costs little."""
+    of their frames where they speak alone less than VOICE_LEAST_S (as pyannote falls back), the
+    first VOICE_MOST_S of them; (chunks, 3, dimensions), zeros where none was taken; None when
+    none was."""
     activity = chunks.local_activity()
     solo = activity & (activity.sum(axis=2, keepdims=True) == 1)
     pieces: list[np.ndarray] = []
