@@ -8,17 +8,21 @@ engine); with ``--corpus DIR``, real recordings (``manifest.tsv``: file, languag
 tab-separated; as benchmarks/qa_cjk_takes.py). Each set is checked as its own lines (clean), each
 take as the next line's text (swapped: the line it was given is then said in the take after it)
 and each take's first half as its whole line (half), all in one batch, and each take alone; and
-a third of the takes swapped or halved at a time among the clean others.
+a third of the takes swapped or halved at a time among the clean others. An English set is also
+checked against every non-English corpus take given one of its lines (wrong language, alone), and
+each of its takes is scored alone by Whisper tiny.en too, at tiny.en's own bars (the quick
+confirmation QA tries first for English takes).
 
 Every take of every case is scored as QA scores it (packed as QA packs) and printed with its
 figures against the thresholds. A take that is not confirmed goes down the path QA took before
 (packed decoding, then heard alone), so only a confirmed take can change its verdict: each is
 also heard alone at beam 5 as before, and the two verdicts compared. Last, each set's clean
 batch is checked by ``measure_takes`` each way (``DUBSTUDIO_QA_CONFIRM=0``: decoded, as before;
-``=alone``: each take alone first; unset: today's, packs of several takes confirmed packed first), the
-kept encodings dropped before each, for the CPU seconds.
+``=alone``: each take alone first, with and without tiny.en first (``DUBSTUDIO_QA_QUICK_CONFIRM=0``);
+unset: today's, packs of several takes confirmed packed first), the kept encodings dropped before
+each, for the CPU seconds.
 
-Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_confirm.py [--sample] [--corpus DIR ...] [--cpu-only] [--cpu-rounds N] [--json OUT]
+Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_confirm.py [--sample] [--corpus DIR ...] [--cpu-only] [--cpu-rounds N] [--english-only] [--json OUT]
 """
 
 from __future__ import annotations
@@ -53,6 +57,10 @@ from engine.hearing.qa.recognise import (
     CONFIRM_INSIDE,
     CONFIRM_MEAN_LOG_PROB,
     CONFIRM_MIN_LOG_PROB,
+    QUICK_CONFIRM_ENV,
+    QUICK_CONFIRM_MEAN_LOG_PROB,
+    QUICK_CONFIRM_MIN_LOG_PROB,
+    QUICK_CONFIRM_MODEL,
     Confirmation,
     Transcript,
     _packs,
@@ -113,9 +121,12 @@ def halved(take: TakeToMeasure) -> TakeToMeasure:
                          take.clip_embedding, take.pace)
 
 
-def cases(takes: list[TakeToMeasure]) -> Iterator[tuple[str, list[TakeToMeasure], list[int]]]:
-    """(case, batch, the indices in the batch that are defective)."""
+def cases(takes: list[TakeToMeasure], foreign: list[TakeToMeasure]) -> Iterator[tuple[str, list[TakeToMeasure], list[int]]]:
+    """(case, batch, the indices in the batch that are defective); ``foreign``: takes in other
+    languages, each given one of ``takes``' lines."""
     count = len(takes)
+    for i, take in enumerate(foreign):
+        yield "wrong language alone", [TakeToMeasure(take.pcm, take.sample_rate, takes[i % count].text, takes[0].language)], [0]
     yield "clean packed", takes, []
     yield "swapped packed", [swapped(takes, i) for i in range(count)], list(range(count))
     yield "half packed", [halved(t) for t in takes], list(range(count))
@@ -129,9 +140,9 @@ def cases(takes: list[TakeToMeasure]) -> Iterator[tuple[str, list[TakeToMeasure]
         yield "half among clean", [halved(t) if i in chosen else t for i, t in enumerate(takes)], chosen
 
 
-def scored_alone(takes: list[TakeToMeasure]) -> list[Confirmation]:
+def scored_alone(takes: list[TakeToMeasure], model: str = "base") -> list[Confirmation]:
     """Each take's confirmation alone in a window its own size, as measure_takes first tries it."""
-    recogniser = whisper_recogniser("base")
+    recogniser = whisper_recogniser(model)
     return [recogniser.score_alone(t.pcm, t.sample_rate, language_code(t.language) or "en", t.text)[2] for t in takes]
 
 
@@ -164,7 +175,9 @@ def verdicts_both_ways(take: TakeToMeasure) -> tuple[Any, Any]:
     return summary(decoded), summary(confirmed)
 
 
-WAYS = {"0": "decoded", "packed": "confirmed packed", "alone": "confirmed alone first", "": "by expected cost"}
+# DUBSTUDIO_QA_CONFIRM and DUBSTUDIO_QA_QUICK_CONFIRM for each way
+WAYS = {"decoded": ("0", ""), "confirmed packed": ("packed", ""), "alone first, base only": ("alone", "0"),
+        "alone first, tiny.en first": ("alone", ""), "by expected cost": ("", "")}
 
 
 def cpu_each_way(takes: list[TakeToMeasure], rounds: int) -> dict[str, float]:
@@ -172,29 +185,37 @@ def cpu_each_way(takes: list[TakeToMeasure], rounds: int) -> dict[str, float]:
     decoding (as before confirming), confirming in packed windows only, confirming each take
     alone first, and today's (alone or packed first by expected cost); the median of ``rounds``,
     the ways taking turns."""
-    model = load_whisper("base")
-    spent: dict[str, list[float]] = {confirm: [] for confirm in WAYS}
+    models = [load_whisper("base"), load_whisper(QUICK_CONFIRM_MODEL)]
+    spent: dict[str, list[float]] = {way: [] for way in WAYS}
     for _ in range(rounds):
-        for confirm in WAYS:
-            os.environ[CONFIRM_ENV] = confirm
-            model.forget_encodings()  # no way starts from another one's encoding
+        for way, (confirm, quick) in WAYS.items():
+            os.environ[CONFIRM_ENV], os.environ[QUICK_CONFIRM_ENV] = confirm, quick
+            for model in models:
+                model.forget_encodings()  # no way starts from another one's encoding
             started = time.process_time()
             measure_takes(takes, None, "base")
-            spent[confirm].append(time.process_time() - started)
+            spent[way].append(time.process_time() - started)
     os.environ.pop(CONFIRM_ENV)
-    return {confirm: statistics.median(times) for confirm, times in spent.items()}
+    os.environ.pop(QUICK_CONFIRM_ENV)
+    return {way: statistics.median(times) for way, times in spent.items()}
 
 
 def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
     print(f"\nthresholds: least likely word token >= {CONFIRM_MIN_LOG_PROB}, mean >= {CONFIRM_MEAN_LOG_PROB}, "
-          f"share inside >= {CONFIRM_INSIDE}")
-    for where, prefix in (("packed", ""), ("alone (take-sized window)", "alone_")):
+          f"share inside >= {CONFIRM_INSIDE}; {QUICK_CONFIRM_MODEL}: >= {QUICK_CONFIRM_MIN_LOG_PROB}, "
+          f">= {QUICK_CONFIRM_MEAN_LOG_PROB}")
+    for where, prefix in (("packed", ""), ("alone (take-sized window)", "alone_"),
+                          (f"alone by {QUICK_CONFIRM_MODEL} (English sets)", "quick_")):
+        if not any(prefix + "confirmed" in row for row in rows):
+            continue
         print(f"\nconfirmed {where}")
         print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}{'least':>16}{'mean':>16}{'inside':>12}")
         for name in names:
-            for label, wanted in (("clean", False), ("swapped or half", True)):
+            for label, wanted in (("clean", False), ("swapped, half, wrong language", True)):
                 chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted
                           and prefix + "confirmed" in row]
+                if not chosen:
+                    continue
                 confirmed = [row for row in chosen if row[prefix + "confirmed"]]
                 same = sum(row["decoded"] == row["as_written"] for row in confirmed)
                 least, mean, inside = ([row[prefix + key] for row in chosen] for key in ("least", "mean", "inside"))
@@ -205,23 +226,31 @@ def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
                                              if row["defective"] and row.get(prefix + "confirmed")])
     # QA confirms a pack's takes packed, or alone first and then packed: it confirms at most the
     # takes either way confirms (scored both ways in the batch cases).
-    print("\nconfirmed either way (packed or alone; what QA may confirm at most)")
+    print(f"\nconfirmed any way (packed, alone or alone by {QUICK_CONFIRM_MODEL}; what QA may confirm at most)")
     print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}")
     for name in names:
-        for label, wanted in (("clean", False), ("swapped or half", True)):
+        for label, wanted in (("clean", False), ("swapped, half, wrong language", True)):
             chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted and "alone_confirmed" in row]
-            confirmed = [row for row in chosen if row["confirmed"] or row["alone_confirmed"]]
+            confirmed = [row for row in chosen if row["confirmed"] or row["alone_confirmed"] or row.get("quick_confirmed")]
             same = sum(row["decoded"] == row["as_written"] for row in confirmed)
             print(f"{name:14}{label:22}{len(chosen):>7}{len(confirmed):>10}{same:>9} / {len(confirmed):<3}")
 
 
-def case_rows(sets: dict[str, list[TakeToMeasure]]) -> list[dict[str, Any]]:
-    """Every take of every case of every set scored and printed (a row each)."""
+def case_rows(sets: dict[str, list[TakeToMeasure]], english_only: bool = False) -> list[dict[str, Any]]:
+    """Every take of every case of every set scored and printed (a row each); ``english_only``:
+    the English sets' cases only."""
     rows: list[dict[str, Any]] = []
     heard_alone: dict[tuple[int, int, str], Any] = {}  # (audio, length, text) -> both verdicts
     for name, takes in sets.items():
-        for case, batch, defective in cases(takes):
-            alone_scores = scored_alone(batch) if case.endswith(" packed") else None
+        english = language_code(takes[0].language) == "en"
+        if english_only and not english:
+            continue
+        foreign = [take for other in sets.values() for take in other
+                   if language_code(other[0].language) != "en"] if english else []
+        for case, batch, defective in cases(takes, foreign):
+            whole = case.endswith(" packed") or case == "wrong language alone"  # scored alone once, here
+            alone_scores = scored_alone(batch) if whole else None
+            quick_scores = scored_alone(batch, QUICK_CONFIRM_MODEL) if english and alone_scores is not None else None
             for index, (take, confirmation) in enumerate(zip(batch, scored(batch), strict=True)):
                 row = {"set": name, "case": case, "defective": index in defective, "text": take.text, "least": round(confirmation.least_log_prob, 2),
                        "mean": round(confirmation.mean_log_prob, 2), "inside": round(confirmation.inside, 2),
@@ -232,7 +261,12 @@ def case_rows(sets: dict[str, list[TakeToMeasure]]) -> list[dict[str, Any]]:
                     row |= {"alone_least": round(alone.least_log_prob, 2), "alone_mean": round(alone.mean_log_prob, 2),
                             "alone_inside": round(alone.inside, 2), "alone_in_language": alone.heard_in_language,
                             "alone_confirmed": alone.confirmed}
-                if confirmation.confirmed or row.get("alone_confirmed"):
+                quick = quick_scores[index] if quick_scores is not None else None
+                if quick is not None:
+                    row |= {"quick_least": round(quick.least_log_prob, 2), "quick_mean": round(quick.mean_log_prob, 2),
+                            "quick_inside": round(quick.inside, 2), "quick_in_language": quick.heard_in_language,
+                            "quick_confirmed": quick.confirmed_quickly}
+                if confirmation.confirmed or row.get("alone_confirmed") or row.get("quick_confirmed"):
                     key = (id(take.pcm), take.pcm.size, take.text)
                     if key not in heard_alone:
                         heard_alone[key] = verdicts_both_ways(take)
@@ -249,7 +283,9 @@ def main() -> int:
                         help="a folder of real recordings with manifest.tsv (may be given again)")
     parser.add_argument("--without-joe", action="store_true", help="leave out the embedded voice's six lines")
     parser.add_argument("--cpu-only", action="store_true", help="only the CPU each way, not the cases")
-    parser.add_argument("--cpu-rounds", type=int, default=1, help="CPU measured this many times each way (median)")
+    parser.add_argument("--cpu-rounds", type=int, default=1, help="CPU measured this many times each way (median; 0: not measured)")
+    parser.add_argument("--english-only", action="store_true",
+                        help="other languages' takes serve only as wrong-language takes for the English sets")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     sets: dict[str, list[TakeToMeasure]] = {"joe": joe_set()}
@@ -260,13 +296,15 @@ def main() -> int:
     scored(sets[next(iter(sets))][:1])  # the model loaded before anything is timed
     if args.without_joe:
         del sets["joe"]
-    rows = [] if args.cpu_only else case_rows(sets)
+    rows = [] if args.cpu_only else case_rows(sets, args.english_only)
     if rows:
-        print_table(list(sets), rows)
+        print_table(list({row["set"]: None for row in rows}), rows)
     for name, takes in sets.items():
+        if args.cpu_rounds == 0 or args.english_only and language_code(takes[0].language) != "en":
+            continue
         spent = cpu_each_way(takes, args.cpu_rounds)
         print(f"{name}: {len(takes)} clean takes, measure_takes CPU a take: "
-              + ", ".join(f"{way} {spent[confirm] / len(takes):.2f} s" for confirm, way in WAYS.items()))
+              + ", ".join(f"{way} {seconds / len(takes):.3f} s" for way, seconds in spent.items()))
     if args.json:
         atomic_write_text(args.json, json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
     return 0

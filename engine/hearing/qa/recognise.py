@@ -80,6 +80,19 @@ PACKED_WINDOW_COST_S = 44.0
 # windows only, "alone" to confirm every take alone first whatever its pack (benchmarks/qa_pace.py
 # and qa_confirm.py compare them in one run).
 CONFIRM_ENV = "DUBSTUDIO_QA_CONFIRM"
+# An English take is confirmed alone by Whisper tiny.en (packaged, English only) before base: its
+# take-sized window costs about 0.4 of base's CPU. tiny.en is less sure of clean takes than base,
+# so it has its own bars, set on half of the joe and sample takes (the loosest that confirms all
+# of that half's clean takes) and checked on the other half (docs/qa.md): all clean takes
+# confirmed, no swapped, half-cut, crossed or wrong-language take within 1.4 of the least-likely
+# bar or 1.6 of the mean bar. tiny.en detects no language, so a wrong-language take is refused by
+# its word tokens alone. A take tiny.en does not confirm goes on to base exactly as before. Only
+# for base, the model the safety table compares against.
+QUICK_CONFIRM_MODEL = "tiny.en"
+QUICK_CONFIRM_MIN_LOG_PROB = -5.0
+QUICK_CONFIRM_MEAN_LOG_PROB = -0.9
+QUICK_CONFIRM_LANGUAGE = "en"
+QUICK_CONFIRM_ENV = "DUBSTUDIO_QA_QUICK_CONFIRM"  # "0": confirm with base only (benchmarks compare)
 
 
 @dataclass(frozen=True)
@@ -302,8 +315,16 @@ class Confirmation:
         (:data:`CONFIRM_MIN_LOG_PROB`, :data:`CONFIRM_MEAN_LOG_PROB`) and said where the take
         is (:data:`CONFIRM_INSIDE`: a take holding another take's words would otherwise be
         confirmed by the other's audio)."""
-        return (self.heard_in_language and self.least_log_prob >= CONFIRM_MIN_LOG_PROB
-                and self.mean_log_prob >= CONFIRM_MEAN_LOG_PROB and self.inside >= CONFIRM_INSIDE)
+        return self.passes(CONFIRM_MIN_LOG_PROB, CONFIRM_MEAN_LOG_PROB)
+
+    @property
+    def confirmed_quickly(self) -> bool:
+        """Whether the take is heard as written by :data:`QUICK_CONFIRM_MODEL`, at its bars."""
+        return self.passes(QUICK_CONFIRM_MIN_LOG_PROB, QUICK_CONFIRM_MEAN_LOG_PROB)
+
+    def passes(self, least_log_prob: float, mean_log_prob: float) -> bool:
+        return (self.heard_in_language and self.least_log_prob >= least_log_prob
+                and self.mean_log_prob >= mean_log_prob and self.inside >= CONFIRM_INSIDE)
 
 
 def _window(pcms: Sequence[np.ndarray], sample_rate: int) -> tuple[np.ndarray, list[tuple[float, float]]]:
@@ -416,8 +437,9 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
     packed (:func:`alone_first`: several takes waiting at once) is confirmed packed
     (:meth:`WhisperRecogniser.confirm_packed`), and decoded on its kept encoding only when a take
     is not confirmed there. The takes of a smaller pack are first confirmed alone
-    (:meth:`WhisperRecogniser.confirm_alone`); those not confirmed there are packed together and
-    go down the same path. ``streamed``: the takes are those that queued behind a render (the QA
+    (:meth:`WhisperRecogniser.confirm_alone`; an English take by tiny.en first,
+    :func:`quick_confirmer`); those not confirmed there are packed together and go down the same
+    path. ``streamed``: the takes are those that queued behind a render (the QA
     worker), whose verdicts are awaited one by one: every pack is confirmed alone first (measured
     in one run, docs/qa.md: 0.22 CPU s a take against 0.36 by cost), unless its language's takes
     are never confirmed alone (``alone_confirmed_share`` 0: Japanese). A recogniser that cannot
@@ -465,6 +487,7 @@ class _Confirming:
         self.whisper, self.takes, self.texts, self.code = whisper, takes, texts, code
         self.found: list[Transcript | None] = [None] * len(takes)
         self._on_heard = on_heard
+        self.quick = quick_confirmer(whisper, code)
 
     def _settle(self, index: int, transcript: Transcript | None) -> None:
         """The take's hearing is final: kept, and told to the caller."""
@@ -477,11 +500,16 @@ class _Confirming:
                           heard.language_probability, heard.confirmed)
 
     def alone_confirmed(self, index: int) -> bool:
-        """Whether the take is confirmed alone (then it is heard as written)."""
+        """Whether the take is confirmed alone (then it is heard as written): by the quick model
+        first where there is one (:func:`quick_confirmer`), else by base."""
         pcm, rate = self.takes[index]
         if np.asarray(pcm).size / rate > PACK_LIMIT_S:
             return False  # longer than a window: heard alone as before
-        heard = self.whisper.confirm_alone(pcm, rate, self.code, self.texts[index])
+        text = self.texts[index]
+        if self.quick is not None and self.quick.score_alone(pcm, rate, self.code, text)[2].confirmed_quickly:
+            self._settle(index, Transcript(text, self.code, self.quick.name, confirmed=True))  # it detects no language
+            return True
+        heard = self.whisper.confirm_alone(pcm, rate, self.code, text)
         if heard is not None:
             self._settle(index, self._transcript(heard))
         return heard is not None
@@ -496,6 +524,18 @@ class _Confirming:
             heard = [h if h is not None else d for h, d in zip(heard, decoded, strict=True)]
         for index, h in zip(indices, heard, strict=True):
             self._settle(index, None if h is None else self._transcript(h))
+
+
+def quick_confirmer(whisper: WhisperRecogniser, code: str) -> WhisperRecogniser | None:
+    """Whisper :data:`QUICK_CONFIRM_MODEL`, which confirms ``code``'s takes alone before
+    ``whisper`` does, or None: another language, another model than base, the model not
+    installed, or :data:`QUICK_CONFIRM_ENV` set to "0"."""
+    if code != QUICK_CONFIRM_LANGUAGE or whisper.model != DEFAULT_MODEL or os.environ.get(QUICK_CONFIRM_ENV) == "0":
+        return None
+    try:
+        return whisper_recogniser(QUICK_CONFIRM_MODEL)
+    except NotHeard:
+        return None  # not installed: base confirms alone, as before
 
 
 def alone_first(takes: Sequence[tuple[np.ndarray, int]], language: str = "en") -> bool:

@@ -20,6 +20,7 @@ from engine.hearing.qa.checks import (
 )
 from engine.hearing.qa.recognise import (
     CONFIRM_ENV,
+    QUICK_CONFIRM_MODEL,
     alone_first,
     confirm_or_recognise_packed,
     whisper_recogniser,
@@ -60,7 +61,8 @@ def encoded_frames(monkeypatch) -> list[int]:
         return real(self, features)
 
     monkeypatch.setattr(faster_whisper.WhisperModel, "encode", counted)
-    load_whisper("base").forget_encodings()  # no window reused from another test
+    for model in ("base", QUICK_CONFIRM_MODEL):
+        load_whisper(model).forget_encodings()  # no window reused from another test
     return frames
 
 
@@ -193,7 +195,9 @@ def test_a_take_in_another_language_is_not_confirmed_and_judged_as_alone(clean, 
     together = measure_takes([mandarin, clean[1]], None, "base")
     alone = measure_take(pcm, rate, QA_LINES[0], "en", None, None, "base")
     assert summary(together[0]) == summary(alone) and summary(together[0])[0] is False
-    assert whisper_recogniser("base").name == together[1].recogniser
+    # The clean take beside it is confirmed: by tiny.en where it is tried alone first (English), else by base.
+    by = whisper_recogniser(QUICK_CONFIRM_MODEL if confirming != "packed only" else "base").name
+    assert together[1].recogniser == by and together[1].transcript == QA_LINES[1]
 
 
 def test_each_language_declares_its_share_of_takes_confirmed_alone(clean):
