@@ -91,6 +91,9 @@ CONFIRM_ENV = "DUBSTUDIO_QA_CONFIRM"
 QUICK_CONFIRM_MODEL = "tiny.en"
 QUICK_CONFIRM_MIN_LOG_PROB = -5.0
 QUICK_CONFIRM_MEAN_LOG_PROB = -0.9
+# Its take-sized window's CPU against base's (measured 0.44 on joe's takes, 0.43 on the sample
+# project's): alone_first weighs a pack's alone windows by it when tiny.en tries them first.
+QUICK_CONFIRM_COST_RATIO = 0.45
 QUICK_CONFIRM_LANGUAGE = "en"
 QUICK_CONFIRM_ENV = "DUBSTUDIO_QA_QUICK_CONFIRM"  # "0": confirm with base only (benchmarks compare)
 
@@ -464,7 +467,8 @@ def confirm_or_recognise_packed(takes: Sequence[tuple[np.ndarray, int]], texts: 
         for pack in _packs(takes):
             indices = list(range(at, at + len(pack)))
             at += len(pack)
-            tried_alone = alone_first(pack, code) or streamed and rules_for(code).alone_confirmed_share > 0
+            cost_ratio = QUICK_CONFIRM_COST_RATIO if confirming.quick is not None else 1.0
+            tried_alone = alone_first(pack, code, cost_ratio) or streamed and rules_for(code).alone_confirmed_share > 0
             if confirm == "packed" or (confirm != "alone" and not tried_alone):
                 confirming.hear_pack(indices)
             else:
@@ -538,10 +542,12 @@ def quick_confirmer(whisper: WhisperRecogniser, code: str) -> WhisperRecogniser 
         return None  # not installed: base confirms alone, as before
 
 
-def alone_first(takes: Sequence[tuple[np.ndarray, int]], language: str = "en") -> bool:
+def alone_first(takes: Sequence[tuple[np.ndarray, int]], language: str = "en", cost_ratio: float = 1.0) -> bool:
     """Whether one pack's takes in ``language`` are cheaper, in expectation, confirmed alone first
-    than packed first (:data:`PACKED_WINDOW_COST_S`, the language's ``alone_confirmed_share``)."""
-    alone_s = sum(math.ceil(np.asarray(pcm).size / rate + CONFIRM_ALONE_PAD_S) for pcm, rate in takes)
+    than packed first (:data:`PACKED_WINDOW_COST_S`, the language's ``alone_confirmed_share``);
+    ``cost_ratio``: an alone window's CPU against base's (:data:`QUICK_CONFIRM_COST_RATIO` when
+    tiny.en tries them first)."""
+    alone_s = cost_ratio * sum(math.ceil(np.asarray(pcm).size / rate + CONFIRM_ALONE_PAD_S) for pcm, rate in takes)
     return alone_s < PACKED_WINDOW_COST_S * rules_for(language).alone_confirmed_share ** len(takes)
 
 

@@ -20,6 +20,8 @@ from engine.hearing.qa.checks import (
 )
 from engine.hearing.qa.recognise import (
     CONFIRM_ENV,
+    QUICK_CONFIRM_COST_RATIO,
+    QUICK_CONFIRM_ENV,
     QUICK_CONFIRM_MODEL,
     alone_first,
     confirm_or_recognise_packed,
@@ -117,8 +119,10 @@ def test_clean_takes_are_confirmed_each_in_its_own_short_window(clean, decodings
 
 def test_a_batch_is_confirmed_packed_first_and_a_streamed_take_alone(clean, decodings, encoded_frames, monkeypatch):
     monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    monkeypatch.setenv(QUICK_CONFIRM_ENV, "0")  # base alone: tiny.en's cheaper windows tip six takes to alone first
     takes = [(t.pcm, t.sample_rate) for t in clean]
     assert alone_first(takes[:1]) and not alone_first(takes)  # six takes waiting: one 30 s window is cheaper
+    assert alone_first(takes, "en", QUICK_CONFIRM_COST_RATIO)  # unless tiny.en tries them first
     together = measure_takes(clean, None, "base")
     # Packed first: the pack's one 30 s window comes first and no take-sized window is tried. In
     # most readings every take is confirmed in it (one window, no decoding); Piper reads each run
@@ -159,7 +163,7 @@ def test_swapped_and_half_cut_takes_are_never_confirmed_and_fail(clean, monkeypa
     confirmed = confirmations(batch)
     # A defective take can unsettle the next one's alignment: that one is decoded, never wrongly confirmed.
     assert confirmed[:2] == [True, True] and confirmed[3] is False and confirmed[5] is False
-    if confirming == "alone first":  # only the takes not confirmed alone are packed, and decoded once
+    if confirming != "packed only":  # by cost too: tiny.en tries six English takes alone first
         assert packed_calls in ([2], [3])  # "Oh, hello." too when its own window is not sure it is English
     else:  # packed first: the pack is decoded once for the takes not confirmed in it
         assert confirmed[2] is True and packed_calls == [6]
