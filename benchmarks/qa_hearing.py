@@ -6,7 +6,7 @@
 - Speed: base int8's real-time factor (wall seconds over audio seconds, beam 5) on 1 and 2
   threads, over the English clips joined into one stretch, in this one run.
 - Memory: each model's peak resident memory, loaded and hearing one take, in a fresh process.
-- Landing to verdict: a take handed to the studio's QA worker (its own process at nice 19) until
+- Landing to verdict: a take handed to the studio's QA worker (its own process at QA_NICENESS) until
   its checks come back: the first take (the process starts and loads the model) and the next.
 
 Run: .venv/bin/python benchmarks/qa_hearing.py --corpus DIR [--models tiny.en,base] [--json OUT.json]
@@ -170,7 +170,7 @@ def main() -> int:
         print(f"peak resident memory, hearing one take in a fresh process: {peak_memory(models)}")
         return 0
     if args.only == "latency":
-        print(f"take landing to verdict (QA worker, nice 19): {landing_to_verdict('base')}")
+        print(f"take landing to verdict (QA worker): {landing_to_verdict('base')}")
         return 0
     clips = corpus(args.corpus)
     figures: dict[str, Any] = {"cores": os.cpu_count(), "load_average_before": [round(x, 2) for x in os.getloadavg()]}
@@ -190,7 +190,7 @@ def main() -> int:
     figures["peak_memory"] = peak_memory(models)
     print(f"peak resident memory, hearing one take in a fresh process: {figures['peak_memory']}")
     figures["landing_to_verdict"] = landing_to_verdict("base")
-    print(f"take landing to verdict (QA worker, nice 19): {figures['landing_to_verdict']}")
+    print(f"take landing to verdict (QA worker): {figures['landing_to_verdict']}")
     figures["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         atomic_write_text(Path(args.json), json.dumps(figures, indent=2, ensure_ascii=False) + "\n")

@@ -5,9 +5,9 @@ The measuring is :mod:`engine.hearing.qa.checks`; this module ties it to a proje
 - :func:`request_for` describes one take to check (its file, the line's text and language, the
   character's clip) as a small picklable :class:`QaRequest`;
 - :class:`TakeChecker` checks requests in this process (``dubstudio qa``);
-- :class:`QaWorker` checks them in one spawned process at the lowest CPU priority (nice 19,
-  Windows' idle class), so rendering, which keeps the cores busy, is barely slowed and the
-  caller's thread (the GUI's) never waits;
+- :class:`QaWorker` checks them in one spawned process at the render's own CPU priority (nice 0:
+  at a lower one its verdicts queue for as long as a render holds the cores), so the caller's
+  thread (the GUI's) never waits;
 - :func:`record` stores a result on its take (takes are immutable: the take is replaced);
 - :func:`verdict_of` judges a take with the project's thresholds and the line's slot *now*.
 
@@ -50,9 +50,11 @@ if TYPE_CHECKING:
     from engine.hearing.qa.recognise import Transcript
 
 
-# The QA process's nice value: 19 leaves the render its cores, so a verdict waits while the render
-# runs (benchmarks/qa_pace.py "qa same priority" measures 0 against it; docs/qa.md).
-QA_NICENESS = 19
+# The QA process's nice value. Measured on a quiet 2-core machine (benchmarks/qa_pace.py --rounds 2
+# --niceness 19 5 0, docs/qa.md): 48 lines rendered with QA at nice 19 got their verdicts a median
+# 6.3 s after their takes, at nice 5 2.2 s, at nice 0 0.23 s (1.7 s at most); the whole job ends
+# at about 1.4x the render alone at each, the render itself slower at 0 (1.41x) than at 19 (1.09x).
+QA_NICENESS = 0
 MAX_BATCH = 16  # takes checked together at most (packs of one Whisper window form within a batch)
 
 
@@ -209,8 +211,8 @@ class TakeChecker:
 
 
 def lower_priority(niceness: int = QA_NICENESS) -> None:
-    """Run this process at the lowest CPU priority: nice 19 (Windows: the idle class); at
-    ``niceness`` 0 it stays at normal priority (benchmarks/qa_pace.py compares the two).
+    """Run this process at ``niceness`` (Windows: above 0, the idle class); at 0, QA_NICENESS,
+    it stays at normal priority (benchmarks/qa_pace.py compares several).
 
     A nice-19 process gets about 1.5 % of a core that a normal process also wants, so a busy
     engine barely notices it, yet it keeps moving on a machine that is never idle (Linux's

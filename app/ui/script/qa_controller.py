@@ -1,10 +1,10 @@
 """Take QA in the studio: every finished take is checked off the GUI thread.
 
 Checks run in the project layer's :class:`~app.project.qa.QaWorker`, a separate process at the
-lowest CPU priority, so neither the GUI nor rendering waits for them. A timer collects results
+render's CPU priority, so the GUI never waits for them. A timer collects results
 while checks are pending (and only then); each result is stored with its take, the project is
 saved as after a take, and the table is told which lines changed. The checks are a queue fed
-as takes finish, at another priority than the studio's, not operations of :mod:`app.ui.tasks`
+as takes finish, in another process than the studio's, not operations of :mod:`app.ui.tasks`
 (docs/seams.md).
 
 No take is left "Checking…" by an edit made while its check runs. A result that arrives for
