@@ -30,12 +30,7 @@ from engine.hearing.qa.recognise import (
 from engine.hearing.whisper import WINDOW_FRAMES, load_whisper, with_first_merge
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, read_mono
 from tests.engine.hearing.scenes import HEARING_DATA, read_audio
-from tests.engine.helpers import QA_LINES, joe_says, packed_window_sizes
-
-
-@pytest.fixture(scope="module")
-def clean() -> list[TakeToMeasure]:
-    return [TakeToMeasure(*joe_says(text), text, "en") for text in QA_LINES]
+from tests.engine.helpers import QA_LINES, packed_window_sizes
 
 
 @pytest.fixture

@@ -5,12 +5,8 @@ real Whisper tiny.en and base)."""
 
 from __future__ import annotations
 
-import pytest
-
 from engine.hearing.qa.checks import (
-    QaThresholds,
     TakeToMeasure,
-    judge,
     measure_take,
     measure_takes,
 )
@@ -22,17 +18,8 @@ from engine.hearing.qa.recognise import (
     whisper_recogniser,
 )
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, read_mono
-from tests.engine.helpers import QA_LINES, joe_says
-
-
-@pytest.fixture(scope="module")
-def clean() -> list[TakeToMeasure]:
-    return [TakeToMeasure(*joe_says(text), text, "en") for text in QA_LINES]
-
-
-def summary(checks):
-    verdict = judge(checks, QaThresholds())
-    return verdict.passed, sorted(finding.code for finding in verdict.findings)
+from tests.engine.hearing.qa.test_confirm import summary
+from tests.engine.helpers import QA_LINES
 
 
 def confirmed_quickly(take: TakeToMeasure) -> bool:
