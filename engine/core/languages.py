@@ -50,7 +50,8 @@ class LanguageRules:
     # size (engine/hearing/qa/recognise.py alone_first): QA tries a take alone first only where
     # that is cheaper in expectation than a packed 30 s window. Measured with Whisper base
     # (benchmarks/qa_confirm.py, docs/qa.md): English 5/6 (joe and the bundled voices), real
-    # Mandarin 3/12, real Japanese 0/6. A language not measured takes English's.
+    # Mandarin 5/12 (zh-baker's takes 7/9), real Japanese 0/6. A language not measured takes
+    # English's.
     alone_confirmed_share: float = 5 / 6
     # Each syllable's pitch contour tells words apart (Mandarin's four tones), so a voice adapted
     # to a character's clip keeps at least its own pitch range (engine/synthesis/backends/
@@ -95,7 +96,7 @@ MANDARIN = LanguageRules(
     # Whisper base writes Mandarin in traditional characters unless its prompt is in simplified
     # ones (shared/notes/hearing.md: one clip's CER 0.36 -> 0.14).
     recognition_prompt="以下是普通话的句子。",
-    alone_confirmed_share=3 / 12,
+    alone_confirmed_share=5 / 12,
     lexical_tones=True,  # four tones and the neutral one
     # zh-baker (5.2 syllables/s of its own) adapted to rex and asked for 6, 7 and 8.6 a second
     # (8.6: the length scale's bound) was heard at CER 0.083, 0.106 and 0.338 against 0.057 at its

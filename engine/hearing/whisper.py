@@ -547,13 +547,31 @@ def score_texts(model: WhisperModel, features: np.ndarray, language: str, texts:
     scores: list[TextScore] = []
     at = 0
     for piece in pieces:
-        # A token alone may be part of a character's bytes ("\ufffd"): that counts as a word's.
-        words = np.array([any(ch.isalnum() or ch == "\ufffd" for ch in tokenizer.decode([token])) for token in piece],
-                         dtype=bool)
+        words = _word_tokens(piece, tokenizer.decode)
         scores.append(TextScore(np.log(np.maximum(probabilities[at: at + len(piece)], 1e-30)),
                                 middles[at: at + len(piece)], words))
         at += len(piece)
     return scores
+
+
+def _word_tokens(tokens: list[int], decode: Callable[[list[int]], str]) -> np.ndarray:
+    """True for each token of a word, False for punctuation or space alone.
+
+    A token may hold only some of a character's bytes (decoded alone it is "\ufffd"), so tokens
+    are judged together with those that complete their character: a full-width comma's bytes
+    are punctuation (Whisper writes "," for "，" in Chinese, so a forced "，" scores -6 to -12 and
+    counted as a word it had refused every clean Mandarin take with a comma), a Han character's
+    bytes a word's.
+    """
+    words = np.zeros(len(tokens), dtype=bool)
+    start = 0
+    for end in range(1, len(tokens) + 1):
+        text = decode(tokens[start:end])
+        if "\ufffd" in text and end < len(tokens):
+            continue  # the character is not complete yet
+        words[start:end] = any(ch.isalnum() or ch == "\ufffd" for ch in text)
+        start = end
+    return words
 
 
 def take_window_frames(features: np.ndarray) -> int:

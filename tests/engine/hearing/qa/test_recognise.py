@@ -29,6 +29,7 @@ from engine.hearing.qa.wer import (
     word_error_rate,
 )
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, ZH_TEXT, read_mono
+from tests.engine.hearing.scenes import HEARING_DATA
 from tests.engine.helpers import joe_says
 
 LINES = (
@@ -204,3 +205,25 @@ def test_a_registered_recogniser_serves_its_languages(monkeypatch):
     heard = recognise(np.zeros(16000, dtype=np.float32), 16000, "tlh_KL")
     assert (heard.text, heard.language, heard.recogniser) == ("nuqneH", "tlh", "test-tlh/1")
     assert isinstance(recogniser_for("en", "tiny.en"), WhisperRecogniser)  # others still go to Whisper
+
+
+def test_punctuation_in_a_line_is_not_scored_as_a_word_even_in_pieces_of_a_character():
+    # Whisper writes "," where a Chinese line has "，", and the tokenizer splits "，" into pieces of
+    # its bytes: forced through, they score -6 to -12, which had refused every clean Mandarin take
+    # whose line has a comma. Han characters split into byte pieces stay words.
+    from faster_whisper.tokenizer import Tokenizer
+
+    model = whisper.load_whisper("base")
+    tokenizer = Tokenizer(model.hf_tokenizer, True, task="transcribe", language="zh")
+    tokens = tokenizer.encode(" 你先别哭，有什么事慢慢说！")
+    words = whisper._word_tokens(tokens, tokenizer.decode)
+    spoken = "".join(tokenizer.decode([token]) for token, word in zip(tokens, words, strict=True) if word)
+    assert words.any() and "\ufffd" in spoken  # a character in pieces counts as a word's
+    kept = tokenizer.decode([token for token, word in zip(tokens, words, strict=True) if word])
+    assert kept.strip() == "你先别哭有什么事慢慢说"
+
+    recogniser = whisper_recogniser("base")
+    pcm, rate = read_mono(HEARING_DATA / "zh_paddlespeech.flac")
+    bare = recogniser.score_alone(pcm, rate, "zh", "我认为跑步最重要的就是给我带来了身体健康。")[2]
+    punctuated = recogniser.score_alone(pcm, rate, "zh", "我认为，跑步最重要的，就是给我带来了身体健康！")[2]
+    assert abs(punctuated.least_log_prob - bare.least_log_prob) < 0.5  # -5.54 both (-14.9 counting the "，")
