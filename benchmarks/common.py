@@ -4,6 +4,7 @@ target's cores, the sample project repeated, and one render round with QA beside
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import time
 from pathlib import Path
@@ -39,11 +40,20 @@ def pin_to_cores(cores: int) -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def repeated_sample(folder: Path, repeat: int) -> Project:
-    """A copy of the sample project in ``folder`` whose script is said ``repeat`` times over."""
+def repeated_sample(folder: Path, repeat: int, script: Path | None = None, language: str = "") -> Project:
+    """A copy of the sample project in ``folder`` whose script is said ``repeat`` times over;
+    with ``script`` (a text file, a line each, "#" comments), its lines are said instead, in
+    turn, by the sample's characters, who then speak ``language``."""
     project = copy_sample_project(folder)
-    project.lines = [Line(id=f"{line.id}-{n}", text=line.text, character_id=line.character_id)
-                     for n in range(repeat) for line in project.lines]
+    texts = [line.text for line in project.lines]
+    if script is not None:
+        texts = [text.strip() for text in script.read_text(encoding="utf-8").splitlines()
+                 if text.strip() and not text.startswith("#")]
+        for character in project.characters:
+            character.settings = dataclasses.replace(character.settings, language=language)
+    speakers = [line.character_id for line in project.lines]
+    project.lines = [Line(id=f"l{n}", text=texts[n % len(texts)], character_id=speakers[n % len(speakers)])
+                     for n in range(repeat * len(speakers))]
     return project
 
 

@@ -14,6 +14,7 @@ verdict, as a multiple of the render alone (goal: at most 2x); and how long afte
 its verdict came (goal at steady state: 2 s). The process is pinned to two cores.
 
 Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_pace.py [--rounds 1] [--repeat 2] [--recogniser-model base] [--json OUT]
+     [--script benchmarks/data/zh_dialogue_4.txt --language zh]
      [--kinds "qa" ...] [--niceness 19 10 5 0]
 """
 
@@ -51,6 +52,9 @@ def main() -> int:
     parser.add_argument("--kinds", nargs="+", choices=KINDS[1:], help="only these ways of QA (after the render alone)")
     parser.add_argument("--niceness", nargs="+", type=int, default=[], metavar="N", choices=range(20),
                         help="also today's QA at each of these nice values (0-19), as kinds \"qa nice N\"")
+    parser.add_argument("--script", type=Path, metavar="FILE",
+                        help="say these lines (one a line, '#' comments) instead of the sample's, in turn")
+    parser.add_argument("--language", default="", metavar="CODE", help="with --script: the lines' language")
     args = parser.parse_args()
     kinds = tuple(kind for kind in KINDS if not (args.without_one_by_one and kind == "qa one by one")
                   and (args.kinds is None or kind == "render" or kind in args.kinds))
@@ -67,7 +71,7 @@ def main() -> int:
     waits: dict[str, list[float]] = {kind: [] for kind in kinds}
     qa_cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     with tempfile.TemporaryDirectory(prefix="dubstudio-qa-pace-") as tmp:
-        project = common.repeated_sample(Path(tmp) / "sample", args.repeat)
+        project = common.repeated_sample(Path(tmp) / "sample", args.repeat, args.script, args.language)
         client = EngineClient(EngineConfig(slots=2, cache_dir=str(Path(tmp) / "cache")))
         client.start()
         workers = {kind: QaWorker(max_batch=1 if kind == "qa one by one" else MAX_BATCH,
@@ -104,7 +108,7 @@ def main() -> int:
         "recogniser_model": args.recogniser_model,
         "load_average": [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
     }
-    print(f"Sample project x {args.repeat}: {len(project.lines)} lines, {audio_s:.1f} s of audio, {cores} cores, "
+    print(f"{args.script.name if args.script else 'Sample project'} x {args.repeat}: {len(project.lines)} lines, {audio_s:.1f} s of audio, {cores} cores, "
           f"Whisper {args.recogniser_model}, {args.rounds} round(s); load average {figures['load_average']}")
     print(f"{'':16}{'render s':>10}{'last verdict s':>16}{'x render alone':>16}"
           f"{'wait median s':>15}{'wait p90 s':>12}{'wait max s':>12}")
