@@ -5,7 +5,7 @@ on disk (and in project.json) the moment it finishes, so an interrupted run lose
 run again with ``--stale-only`` to do just what is left.
 
 With ``--qa`` each take is checked as it lands (see ``dubstudio qa``) by a worker process at the
-render's CPU priority (QA_NICENESS), so verdicts keep pace with the takes; the results are stored
+render's CPU priority (app.project.qa sets it), so verdicts keep pace with the takes; the results are stored
 with the takes and printed as they come. With ``--fit`` every take is fitted into its slot (see
 app.project.fit); the export report lists the fitted lines, the mix's measured loudness and true
 peak, and what still overruns.

@@ -211,7 +211,7 @@ class TakeChecker:
 
 
 def lower_priority(niceness: int = QA_NICENESS) -> None:
-    """Run this process at ``niceness`` (Windows: above 0, the idle class); at 0, QA_NICENESS,
+    """Run this process at ``niceness`` (Windows: above 0, the idle class); at 0, the default,
     it stays at normal priority (benchmarks/qa_pace.py compares several).
 
     A nice-19 process gets about 1.5 % of a core that a normal process also wants, so a busy
