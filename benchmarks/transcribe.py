@@ -328,11 +328,11 @@ def _segmenter() -> Any:
 
 
 @contextlib.contextmanager
-def _segmentation_inputs() -> Iterator[list[tuple[Any, ...]]]:
-    """The arguments transcription gives the segmentation step (transcribe._segmented), caught
-    while the block runs."""
+def _arguments_of(module: Any, name: str) -> Iterator[list[tuple[Any, ...]]]:
+    """The arguments each call of ``module.name`` is given while the block runs (the function
+    still runs): how the benchmark catches a step's inputs to keep them as data."""
     caught: list[tuple[Any, ...]] = []
-    real = transcribing._segmented
+    real = getattr(module, name)
 
     def catching(*args: Any, **kwargs: Any) -> Any:
         bound = inspect.signature(real).bind(*args, **kwargs)
@@ -340,11 +340,11 @@ def _segmentation_inputs() -> Iterator[list[tuple[Any, ...]]]:
         caught.append(tuple(bound.arguments.values()))
         return real(*args, **kwargs)
 
-    transcribing._segmented = catching  # type: ignore[assignment]
+    setattr(module, name, catching)
     try:
         yield caught
     finally:
-        transcribing._segmented = real  # type: ignore[assignment]
+        setattr(module, name, real)
 
 
 def speakers_heard(reference: list[tuple[float, float, str]], heard: Transcription, least_s: float = 3.0) -> int:
@@ -424,26 +424,6 @@ def _lines_of(data: list[dict[str, Any]]) -> list[Line]:
     return [Line([Word(*word) for word in line["words"]], line["speaker"]) for line in data]
 
 
-@contextlib.contextmanager
-def _speakers_inputs() -> Iterator[list[tuple[Any, ...]]]:
-    """The arguments transcription gives the speakers step (speakers.speakers_of), caught while
-    the block runs."""
-    caught: list[tuple[Any, ...]] = []
-    real = speakers.speakers_of
-
-    def catching(*args: Any, **kwargs: Any) -> Any:
-        bound = inspect.signature(real).bind(*args, **kwargs)
-        bound.apply_defaults()
-        caught.append(tuple(bound.arguments.values()))
-        return real(*args, **kwargs)
-
-    speakers.speakers_of = catching  # type: ignore[assignment]
-    try:
-        yield caught
-    finally:
-        speakers.speakers_of = real  # type: ignore[assignment]
-
-
 def save_inputs(path: Path, heard: Transcription, inputs: tuple[Any, ...]) -> None:
     """The speakers step's inputs of one transcription as data (an .npz of arrays and one JSON
     text; no pickles), written atomically."""
@@ -506,7 +486,7 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
     the speakers step's inputs saved to ``cache`` when given."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        with _speakers_inputs() as inputs, _segmentation_inputs() as segmented:
+        with _arguments_of(speakers, "speakers_of") as inputs, _arguments_of(transcribing, "_segmented") as segmented:
             heard = transcribe_media(rec.audio, model, encoder, options)
     except HearingError as error:  # two of the AMI excerpts are nearly silent
         return {"recording": rec.name, "error": str(error)}
