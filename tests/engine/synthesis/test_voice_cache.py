@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,12 +35,21 @@ def open_cache(piper, encoder) -> Callable[[Path], VoiceCache]:
     return lambda folder: VoiceCache(folder, piper, "piper", encoder)
 
 
+@pytest.fixture(scope="module")
+def prepared_folder(tmp_path_factory, piper, encoder) -> tuple[Path, str]:
+    """A cache folder in which the sample voice was prepared, and the entry's file name."""
+    folder = tmp_path_factory.mktemp("prepared") / "cache"
+    key = VoiceCache(folder, piper, "piper", encoder).prepare(VOICE).profile.key  # written once complete
+    return folder, f"{key}.npz"
+
+
 @pytest.fixture
-def entry(tmp_path, open_cache) -> Path:
-    """The path of the sample voice's entry, freshly prepared on disk."""
-    cache = open_cache(tmp_path / "cache")
-    key = cache.prepare(VOICE).profile.key  # the entry is written once the voice is complete
-    path = tmp_path / "cache" / f"{key}.npz"
+def entry(tmp_path, prepared_folder) -> Path:
+    """The path of the sample voice's entry in a fresh copy of a freshly prepared cache folder
+    (prepared once per module: each test damages its own copy)."""
+    folder, name = prepared_folder
+    shutil.copytree(folder, tmp_path / "cache")
+    path = tmp_path / "cache" / name
     assert path.is_file()
     return path
 
