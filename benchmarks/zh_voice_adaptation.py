@@ -41,7 +41,11 @@ from engine.core.reference import load_reference_clip, transcript_beside
 from engine.hearing.qa.wer import error_rate
 from engine.hearing.whisper import load_whisper
 from engine.synthesis import mandarin_text
-from engine.synthesis.backends.adaptation import Adaptation
+from engine.synthesis.backends.adaptation import (
+    FORMANT_FROM_F0_EXPONENT,
+    FORMANT_RATIO_BOUNDS,
+    Adaptation,
+)
 from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
 from engine.voiceprint.encoder import SpeakerEncoder
@@ -61,6 +65,11 @@ def variants(estimated: Adaptation, model_f0: float) -> dict[str, Adaptation]:
         "pitch at most an octave down": replace(estimated, target_f0_hz=octave_below),
         "formants 1": replace(estimated, formant_ratio=1.0),
         "no pitch range": replace(estimated, range_factor=1.0),
+        "range not widened": replace(estimated, range_factor=min(estimated.range_factor, 1.0)),
+        "octave down, range not widened": replace(estimated, target_f0_hz=octave_below,
+                                                  range_factor=min(estimated.range_factor, 1.0)),
+        "formants as the pitch predicts": replace(estimated, formant_ratio=float(np.clip(
+            (estimated.target_f0_hz / model_f0) ** FORMANT_FROM_F0_EXPONENT, *FORMANT_RATIO_BOUNDS))),
     }
 
 
@@ -75,6 +84,8 @@ def main() -> None:
     parser.add_argument("--paces", nargs="*", type=float, default=[],
                         help="also speak the estimate at these Han syllables a second, as a Chinese clip at "
                              "that pace would ask (before any cap)")
+    parser.add_argument("--drops", nargs="*", type=float, default=[],
+                        help="also speak the estimate with its pitch at most these octaves below the model's")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
@@ -99,6 +110,9 @@ def main() -> None:
     runs = [(name, adaptation, float(arrays["length_scale"])) for name, adaptation in variants(estimated, model_f0).items()
             if args.only is None or name in args.only]
     runs += [(f"pace {pace:g}/s", estimated, model_pace / pace) for pace in args.paces]
+    runs += [(f"pitch at most {drop:g} octaves down",
+              dataclasses.replace(estimated, target_f0_hz=max(estimated.target_f0_hz, model_f0 * 2.0 ** -drop)),
+              float(arrays["length_scale"])) for drop in args.drops]
     results = {}
     for name, adaptation, length_scale in runs:
         profile = VoiceProfile(name, None, {**adaptation.to_arrays(), "length_scale": np.float32(length_scale)})

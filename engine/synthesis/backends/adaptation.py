@@ -73,6 +73,21 @@ TONAL_RANGE_FACTOR_FLOOR = 1.0
 # already an average man's, and lowering them was measured to cost clarity (a recogniser's WER
 # +0.14 at 0.95) while every deep voice tried resembled its clip less, not more: never below 1.
 FORMANT_RATIO_BOUNDS = (1.0, 1.25)
+# Those bounds are a man's model's (joe, about 90 Hz). A model whose own voice is higher already has
+# higher formants, by the quarter power of its F0 over a man's (FORMANT_FROM_F0_EXPONENT), so it is
+# raised at most to the top of human voices, a child's, about 30 % above a man's: zh-baker (248 Hz)
+# at most ×1.04, joe still ×1.25. maya's envelope fit (0.62) had raised zh-baker's by 1.17: at
+# ×1.01 Whisper base heard 30 lines of sets 1, 2 and 4 at CER 0.049 against 0.059, and the
+# resemblance to maya rose from 0.658 to 0.749 (docs/chinese.md).
+MAN_F0_HZ = 100.0
+HIGHEST_FORMANTS_OVER_MAN = 1.30
+# PSOLA lowers the pitch by spacing the model's glottal periods further apart; more than an
+# octave down, each output period is a short grain of the model's voice and a gap, and words blur:
+# zh-baker (248 Hz) lowered to rex's 85 Hz was heard at CER 0.077 on 30 lines of sets 1, 2 and 4,
+# at most an octave down (124 Hz) at 0.054, and resembled rex more (GE2E 0.578 -> 0.596). So a
+# clip's pitch is followed at most this far below the model's own. joe (about 90 Hz) is never
+# asked for more (the lowest target, 55 Hz, is within an octave of it).
+DEEPEST_PITCH_DROP_OCTAVES = 1.0
 # Where no envelope fit can be trusted but the pitch can: formants scale roughly with the
 # quarter power of the F0 ratio between speakers (male -> female: F0 ×1.8, formants ×1.16).
 FORMANT_FROM_F0_EXPONENT = 0.25
@@ -334,6 +349,10 @@ def estimate_adaptation(reference: SpeechAnalysis, model: SpeechAnalysis, model_
     if reference.pitch_reliable:
         target = float(np.clip(reference.f0_median_hz, *TARGET_F0_BOUNDS))
         pitch_source = "clip"
+        deepest = float(np.clip(model_f0 * 2.0 ** -DEEPEST_PITCH_DROP_OCTAVES, *TARGET_F0_BOUNDS))
+        if target < deepest:
+            target = deepest
+            pitch_source = "clip, at most an octave below the model's (deeper blurs words)"
     else:
         target = float(np.clip(model_f0, *TARGET_F0_BOUNDS))
         pitch_source = f"model (only {reference.voiced_s:.1f} s of voiced speech in the clip)"
@@ -357,11 +376,22 @@ def estimate_adaptation(reference: SpeechAnalysis, model: SpeechAnalysis, model_
         else:
             ratio = 1.0
             formant_source = f"model ({why})"
+    highest = highest_formant_ratio(model_f0)
+    if ratio > highest:
+        ratio = highest
+        formant_source += ", at most a child's formants (the model's voice is high already)"
     partial = Adaptation(model_f0, target, range_factor, ratio, np.zeros(len(EQ_BAND_CENTRES_HZ), np.float32))
     adapted = adapt_piece(model_source.pcm, model_source.rate, partial, source=model_source)
     eq = match_eq(reference.ltas_db, long_term_spectrum(adapted, model_source.rate))
     return Estimate(Adaptation(model_f0, target, range_factor, ratio, eq), pitch_source, range_source,
                     formant_source, correlation)
+
+
+def highest_formant_ratio(model_f0: float) -> float:
+    """The most a model whose own median F0 is ``model_f0`` has its formants raised: to a child's
+    (HIGHEST_FORMANTS_OVER_MAN above a man's), its own estimated from its F0 over a man's."""
+    own_over_man = (model_f0 / MAN_F0_HZ) ** FORMANT_FROM_F0_EXPONENT
+    return float(np.clip(HIGHEST_FORMANTS_OVER_MAN / own_over_man, *FORMANT_RATIO_BOUNDS))
 
 
 def warp_ratio(reference_db: np.ndarray, model_db: np.ndarray) -> tuple[float, float | None]:

@@ -63,8 +63,9 @@ WARM_UP_TEXT = "准备好了，给我一句台词，我马上用你选的声音�
 
 class MandarinBackend(OwnVoiceBackend):
     # 2: the phrase-final break; 3: the tone rules (一艘 yi4) in its speech; 4: tones keep their
-    # range; 5: the pace capped at Mandarin's fastest clear one
-    conditioning_version = "zh-baker-5"
+    # range; 5: the pace capped at Mandarin's fastest clear one; 6: the pitch at most an octave
+    # down, the formants at most a child's
+    conditioning_version = "zh-baker-6"
 
     def __init__(self, model_dir: str | None = None) -> None:
         super().__init__()

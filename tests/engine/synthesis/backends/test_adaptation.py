@@ -21,11 +21,15 @@ from engine.hearing.qa.recognise import recognise
 from engine.hearing.qa.wer import word_error_rate
 from engine.synthesis.backends.adaptation import (
     ARRAY_BOUNDS,
+    DEEPEST_PITCH_DROP_OCTAVES,
     EQ_LIMIT_DB,
+    FORMANT_RATIO_BOUNDS,
+    TARGET_F0_BOUNDS,
     Adaptation,
     adapt_piece,
     adaptation_problem,
     analyse_speech,
+    highest_formant_ratio,
 )
 from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.piper import PiperBackend
@@ -127,6 +131,16 @@ def test_a_high_voice_raises_the_formants_and_a_deep_one_does_not(backend):
     assert 1.0 <= deep["formant_ratio"] < high["formant_ratio"] - 0.05
     for meta in (high, deep):
         assert all(abs(gain) <= EQ_LIMIT_DB for gain in meta["eq_db"])
+
+
+def test_a_low_voiced_models_bounds_leave_every_clip_alone(backend):
+    """The bounds relative to the model's own voice (the deepest pitch drop, a child's formants)
+    tighten only a high-voiced model's: joe keeps every target pitch and formant ratio it had."""
+    model_f0 = backend.calibration().analysis.f0_median_hz
+    assert model_f0 * 2.0 ** -DEEPEST_PITCH_DROP_OCTAVES < TARGET_F0_BOUNDS[0]
+    assert highest_formant_ratio(model_f0) == FORMANT_RATIO_BOUNDS[1]
+    meta = prepared(backend, reference("low")).meta
+    assert meta["pitch_from"] == "clip" and meta["formant_ratio_from"] == "clip", meta
 
 
 def test_the_character_pitch_setting_adds_to_the_clip_level(backend):

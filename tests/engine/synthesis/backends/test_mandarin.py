@@ -14,7 +14,11 @@ from engine.hearing.qa.recognise import recognise
 from engine.hearing.qa.wer import error_rate
 from engine.synthesis import mandarin_text
 from engine.synthesis.backends import ZH_BAKER, create_backend
-from engine.synthesis.backends.adaptation import analyse_speech
+from engine.synthesis.backends.adaptation import (
+    DEEPEST_PITCH_DROP_OCTAVES,
+    analyse_speech,
+    highest_formant_ratio,
+)
 from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
 from engine.synthesis.backends.own_voice import SPEECH_TOP_DB, condition_on_clip
@@ -87,6 +91,31 @@ def test_a_flat_clip_does_not_flatten_the_tones(backend):
     plain = analyse_speech(_speak(backend, line, _plain(backend)), SAMPLE_RATE).f0_spread_semitones
     adapted = analyse_speech(_speak(backend, line, VoiceProfile("maya", None, arrays)), SAMPLE_RATE).f0_spread_semitones
     assert adapted >= 0.85 * plain, (adapted, plain)
+
+
+def test_a_deep_clip_lowers_the_voice_at_most_an_octave(backend):
+    # rex speaks at 85 Hz, 1.5 octaves below the model's woman's voice: lowered that far by PSOLA
+    # its words blurred (CER 0.077 against 0.054 at an octave, 30 lines of the benchmark).
+    model_f0 = backend.calibration().analysis.f0_median_hz
+    arrays, meta = backend.condition(load_reference_clip(VOICES / "rex.wav"), "")
+    assert meta["median_f0_hz"] < 0.4 * model_f0  # the clip asks for more than the bound
+    assert meta["target_f0_hz"] == pytest.approx(model_f0 * 2.0 ** -DEEPEST_PITCH_DROP_OCTAVES, abs=0.1), meta
+    assert "at most an octave" in meta["pitch_from"], meta
+    line = "".join(LINES)
+    plain = analyse_speech(_speak(backend, line, _plain(backend)), SAMPLE_RATE).f0_median_hz
+    deep = analyse_speech(_speak(backend, line, VoiceProfile("rex", None, arrays)), SAMPLE_RATE).f0_median_hz
+    assert 0.45 <= deep / plain <= 0.55, (deep, plain)  # heard an octave down, not the clip's 0.34
+    heard = recognise(_speak(backend, line, VoiceProfile("rex", None, arrays)), SAMPLE_RATE, "zh", model="base").text
+    assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
+
+
+def test_a_womans_clip_raises_the_womans_voice_formants_at_most_to_a_childs(backend):
+    # maya's envelope fit asks zh-baker's formants up by 1.17: a woman's voice made a child's, which
+    # resembled maya less (GE2E 0.658 against 0.749 at 1.01, 30 lines of the benchmark).
+    highest = highest_formant_ratio(backend.calibration().analysis.f0_median_hz)
+    assert 1.0 <= highest < 1.1
+    _, meta = backend.condition(load_reference_clip(VOICES / "maya.wav"), "")
+    assert meta["formant_ratio"] == pytest.approx(highest, abs=1e-3) and "child" in meta["formant_ratio_from"], meta
 
 
 def test_a_fast_clip_is_spoken_no_faster_than_mandarin_stays_clear(backend):
