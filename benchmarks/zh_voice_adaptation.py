@@ -11,7 +11,7 @@ resemblance figure, of the lines spoken together). ``--paces`` also speaks the e
 Han syllables a second, as a Chinese clip at that pace would ask of the voice.
 
 Run: OMP_NUM_THREADS=2 .venv/bin/python benchmarks/zh_voice_adaptation.py [--clip male] [--limit N]
-     [--sets FILE ...] [--only VARIANT ...] [--paces 6 7 ...] [--json OUT]
+     [--sets FILE ...] [--only VARIANT ...] [--paces 6 7 ...] [--drops 0.75 1 ...] [--json OUT]
 """
 
 from __future__ import annotations
