@@ -1,7 +1,7 @@
 """Issue 18's figures: transcribing real multi-speaker recordings into a cast and a timed script.
 
     .venv/bin/python benchmarks/transcribe.py --pyannote REPO [--held-out] [--long-minutes 10] [--json out.json]
-        [--voices RTVC_REPO [--wenet WENET_REPO]] [--only dialogues|meetings]
+        [--voices RTVC_REPO [--wenet WENET_REPO]] [--only dialogues|meetings|long]
 
 REPO is a git clone of https://github.com/pyannote/pyannote-audio (MIT); the recordings and
 their references are read out of its history with ``git show``, nothing is committed here:
@@ -52,7 +52,10 @@ chosen clip's purity (its GE2E cosine to the rest of its reference speaker's spe
 best other speaker's), and the real-time factor (wall clock, and CPU seconds per second of
 audio, which other load on the machine does not inflate). Then ``--long-minutes`` of those recordings
 end to end (a longer video: more windows) for the real-time factor and the peak memory, next to
-the peak after the short files, so growth with length shows.
+the peak after the short files, so growth with length shows (``--only long``: that run alone).
+Whisper is loaded as the studio loads it for a transcription, with
+:func:`engine.hearing.transcribe.whisper_threads` threads (a core left for the speaker steps,
+which run beside it).
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ from engine.hearing.transcribe import (
     Options,
     Transcription,
     transcribe_media,
+    whisper_threads,
 )
 from engine.hearing.whisper import load_whisper
 from engine.voiceprint.encoder import CamppSpeakerEncoder
@@ -534,7 +538,8 @@ def main() -> int:
     parser.add_argument("--voices", type=Path, default=None,
                         help="a git clone of CorentinJ/Real-Time-Voice-Cloning: also the clean dialogues")
     parser.add_argument("--wenet", type=Path, default=None, help="a git clone of wenet-e2e/wenet (one more voice)")
-    parser.add_argument("--only", choices=("dialogues", "meetings", "fresh"), default=None)
+    parser.add_argument("--only", choices=("dialogues", "meetings", "fresh", "long"), default=None,
+                        help="long: only the --long-minutes run (made of the meetings' recordings)")
     parser.add_argument("--before", action="store_true",
                         help="also each recording without the second decoding of speech no line covers")
     parser.add_argument("--fresh", type=Path, default=None,
@@ -545,7 +550,7 @@ def main() -> int:
                         help="a folder for each recording's speakers-step inputs: saved on a first run; a recording "
                              "found there is not transcribed again, only its speakers step is run (seconds)")
     args = parser.parse_args()
-    model = load_whisper(args.model, "cpu")
+    model = load_whisper(args.model, "cpu", whisper_threads())  # as the studio loads it: a core for the speaker steps
     encoder = CamppSpeakerEncoder()
     report: dict[str, Any] = {"model": args.model, "recordings": []}
     with tempfile.TemporaryDirectory() as scratch:
@@ -560,7 +565,7 @@ def main() -> int:
                   for rec in recs for name, _ in runs}
         if any(path is None or not path.exists() for path in cached.values()):
             transcribe_media(recs[0].audio, model, encoder)  # warm-up: model and encoder loaded, not timed
-        for rec in recs:
+        for rec in [] if args.only == "long" else recs:
             for name, options in runs:
                 path = cached[rec.name, name]
                 if path is not None and path.exists():

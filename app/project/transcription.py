@@ -224,10 +224,11 @@ def left_without_voice(project: Project, lines: Sequence[Line]) -> list[Characte
 
 def load_model(request: TranscribeRequest) -> WhisperModel:
     """The Whisper model for ``request`` (loaded once per process); E_WHISPER_MODEL_MISSING."""
+    from engine.hearing.transcribe import whisper_threads
     from engine.hearing.whisper import load_whisper
 
     try:
-        return load_whisper(request.model, request.device)
+        return load_whisper(request.model, request.device, whisper_threads())  # a core left for the speaker steps
     except EngineError as error:
         raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None
 

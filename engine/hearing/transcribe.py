@@ -14,6 +14,13 @@ recording afterwards (:mod:`engine.hearing.speakers`) and a line in which the sp
 is split there; then
 each speaker's clip candidates are scored (:mod:`engine.hearing.clips`).
 
+Where two cores or more are free, the speaker steps run beside Whisper on a thread of their own
+(Whisper loaded with :func:`whisper_threads`, one core less): a window's segmentation and voice
+activity as soon as it is decoded, each line's windows as soon as Whisper has heard the word
+after it, and the rest of the window's steps while Whisper hears the next window. Both
+onnxruntime and CTranslate2 let go of the GIL while they compute, and the result is the very
+one made step after step (the same calls on the same samples).
+
 Progress is reported by stage (``listening``, ``speakers``, ``clips``) and a cancel event is
 checked between windows and between Whisper's segments. Whisper says how far it has heard only
 as it finishes a 30 s stretch of speech (one ctranslate2 call), so between its segments the
@@ -24,14 +31,16 @@ listening stage is estimated from its speed, every half second, and reported as
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import numpy as np
 
@@ -48,13 +57,13 @@ from engine.hearing.chinese import (
 )
 from engine.hearing.clips import Candidate
 from engine.hearing.lines import PAUSE_S, Line, Word, split_lines
-from engine.hearing.whisper import whisper_languages
+from engine.hearing.whisper import usable_cores, whisper_languages
 
 if TYPE_CHECKING:
-    import onnxruntime
     from faster_whisper import WhisperModel
     from faster_whisper.transcribe import TranscriptionInfo
 
+    from engine.core.reference import ReferenceClip
     from engine.voiceprint.encoder import VoiceEmbedder
 
 FRAME_S = 0.02  # the level envelope kept for the whole recording (scores clip candidates)
@@ -66,6 +75,7 @@ TRANSLATION_TARGETS = ("en",)  # Whisper's translate task only goes into English
 DETECTION_SEGMENTS = 4
 
 Progress = Callable[[str, float], None]  # (stage, fraction of that stage done)
+_Result = TypeVar("_Result")
 
 
 @dataclass
@@ -145,10 +155,13 @@ def check_language(model: WhisperModel, language: str) -> str | None:
 def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, task: str,
                   cancel: threading.Event | None = None,
                   heard_to: Callable[[float], None] | None = None,
-                  chinese_script: str = DEFAULT_SCRIPT, vad_filter: bool = True) -> tuple[list[Word], TranscriptionInfo]:
+                  chinese_script: str = DEFAULT_SCRIPT, vad_filter: bool = True,
+                  words_so_far: Callable[[Sequence[Word]], None] | None = None,
+                  ) -> tuple[list[Word], TranscriptionInfo]:
     """Whisper's words in ``audio`` (times into the recording) and its info (language...);
-    ``heard_to(seconds)`` is told how far into the recording each segment reached. Without
-    ``vad_filter`` Whisper hears all of ``audio`` (stretches already found to be speech).
+    ``heard_to(seconds)`` is told how far into the recording each segment reached, and
+    ``words_so_far`` the words heard so far after each segment. Without ``vad_filter`` Whisper
+    hears all of ``audio`` (stretches already found to be speech).
 
     Segments Whisper itself marks as no speech with a low confidence are dropped (its own
     hallucination rule), as are words with no duration. Chinese (transcribed, not translated)
@@ -171,6 +184,8 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
         for word in segment.words or ():
             if word.end > word.start and word.word.strip():
                 words.append(Word(offset_s + word.start, offset_s + word.end, word.word, word.probability))
+        if words_so_far is not None:
+            words_so_far(words)
     if task == "transcribe" and is_chinese(language or info.language):
         words = written_as_chinese(words, chinese_script, PAUSE_S, language or info.language)
     return words, info
@@ -178,15 +193,21 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
 
 def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, options: Options,
                  cancel: threading.Event | None, heard_to: Callable[[float], None],
+                 words_so_far: Callable[[Sequence[Word]], None] | None = None,
+                 speech: Future[np.ndarray] | None = None,
                  ) -> tuple[list[Line], list[tuple[float, float]]]:
     """The lines Whisper hears in a window of audio, and the stretches of speech no line covers
-    (decoded a second time first, unless ``options.hear_again`` is off)."""
-    words, _ = whisper_words(model, audio, offset_s, language, "transcribe", cancel, heard_to, options.chinese_script)
+    (decoded a second time first, unless ``options.hear_again`` is off); ``words_so_far`` is
+    told the words of the first decoding as they come (see :func:`whisper_words`), ``speech``
+    gives the window's :func:`unheard.speech_frames` (heard here when not given)."""
+    words, _ = whisper_words(model, audio, offset_s, language, "transcribe", cancel, heard_to, options.chinese_script,
+                             words_so_far=words_so_far)
     heard = split_lines(words)
-    silent = unheard.uncovered_speech(audio, offset_s, heard)
+    frames = unheard.speech_frames(audio) if speech is None else speech.result()
+    silent = unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
     if silent and options.hear_again:
         heard = _heard_again(model, audio, offset_s, silent, heard, language, cancel, options.chinese_script)
-        silent = unheard.uncovered_speech(audio, offset_s, heard)
+        silent = unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
     return heard, silent
 
 
@@ -242,6 +263,14 @@ def _check_options(options: Options, translator: Translator | None) -> None:
                            f"Whisper translates into {', '.join(TRANSLATION_TARGETS)} only")
 
 
+def whisper_threads(cores: int | None = None) -> int:
+    """The threads to load Whisper with for :func:`transcribe_media`: one core less than this
+    process may use (``cores``, by default its own), at least one; the speaker steps run on the
+    core left, beside Whisper, instead of after it on both."""
+    cores = usable_cores() if cores is None else cores
+    return max(1, cores - SPEAKER_THREADS)
+
+
 def transcribe_media(
     path: str | os.PathLike[str],
     model: WhisperModel,
@@ -251,12 +280,16 @@ def transcribe_media(
     translator: Translator | None = None,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
+    speakers_beside: bool | None = None,
 ) -> Transcription:
     """Transcribe ``path``'s dialogue, find its speakers and their clip candidates.
 
-    ``model`` is a faster-whisper ``WhisperModel``; ``encoder`` the speaker encoder that tells
-    voices apart (:class:`engine.voiceprint.encoder.CamppSpeakerEncoder`; the clustering's
-    constants are tuned for its embeddings). Raises HearingError:
+    ``model`` is a faster-whisper ``WhisperModel``, loaded with :func:`whisper_threads` threads
+    on a CPU; ``encoder`` the speaker encoder that tells voices apart
+    (:class:`engine.voiceprint.encoder.CamppSpeakerEncoder`; the clustering's constants are tuned
+    for its embeddings). With ``speakers_beside`` (by default where this process may use two
+    cores or more) each window's speaker steps run on a thread of their own beside Whisper
+    (:class:`_BesideWhisper`); the result is the same either way. Raises HearingError:
     E_NO_AUDIO_STREAM, E_AUDIO_UNREADABLE, E_UNKNOWN_LANGUAGE, E_TRANSLATION_TARGET,
     E_BAD_SPEAKER_COUNT, E_NO_SPEECH (silence or music only), E_CANCELLED.
     """
@@ -268,52 +301,57 @@ def transcribe_media(
     listened = _Listening(report, duration, _WHISPER_SPEEDS.get(model, _Listening.FIRST_GUESS_SPEED))
     listened.heard_to(0.0)
     lines: list[Line] = []
-    parts: list[Line] = []  # pieces of lines cut where the voice changes (speakers.voice_changes)
-    windows = speakers.EmbeddingWindows()
-    part_windows = speakers.EmbeddingWindows()
     levels = clips.LevelEnvelope(FRAME_S, SAMPLE_RATE)
-    silent_stretches: list[tuple[float, float]] = []  # speech no line covers (unheard.uncovered_speech)
-    silent_vectors: list[np.ndarray] = []  # their CAM++ embeddings, a block per window
-    segmenter = segmentation.open_session() if options.segmentation else None
-    local_speech: list[segmentation.LocalSpeech] = []  # the segmentation model's chunks, window by window
+    voices = _Voices(encoder, options, listened, cancel)
+    beside = usable_cores() > SPEAKER_THREADS if speakers_beside is None else speakers_beside
     probability = 1.0
     end_s = 0.0
-    for window in audio_windows(path, options.stream_index, cancel):
-        levels.add(window.audio)
-        end_s = window.start_s + len(window.audio) / SAMPLE_RATE
-        with listened.whispering(end_s):  # language detection is part of hearing the first window
-            if language is None:
-                detected = detect_language(model, window.audio)
-                if detected is not None:
-                    language, probability = detected  # held for the windows after
-            heard, silent = _hear_window(model, window.audio, window.start_s, language, options, cancel,
-                                         listened.heard_to)
-        # Where the voice changes inside a line, its parts get windows of their own too (used if
-        # the line's own windows, which straddle the change, show one speaker: speakers_of).
-        cut = [] if options.speakers == 1 else speakers.voice_changes(window.audio, window.start_s, heard, encoder)
-        new_parts = [line for line in cut if all(line is not whole for whole in heard)]
-        if translator is not None and heard:
-            translator.hear(window.audio, window.start_s, language or "")
-        listened.heard_to(end_s)
-        windows.add(window.audio, window.start_s, heard, encoder, cancel, listened.embedded_to)
-        part_windows.add(window.audio, window.start_s, new_parts, encoder, cancel)
-        silent_stretches += silent
-        silent_vectors.append(unheard.embedded(window.audio, window.start_s, silent, encoder))
-        local_speech += _local_speech(segmenter, window.audio, window.start_s, heard, silent, encoder)
-        listened.embedded_to(end_s)
-        lines.extend(heard)
-        parts.extend(new_parts)
+    with _BesideWhisper(beside) as worker:
+        previous: Future[None] | None = None
+        for window in audio_windows(path, options.stream_index, cancel):
+            levels.add(window.audio)
+            end_s = window.start_s + len(window.audio) / SAMPLE_RATE
+            speech = worker.submit(unheard.speech_frames, window.audio)  # needs no line: heard beside Whisper
+            chunks = voices.segmenting(worker, window.audio)
+            with listened.whispering(end_s):  # language detection is part of hearing the first window
+                if language is None:
+                    detected = detect_language(model, window.audio)
+                    if detected is not None:
+                        language, probability = detected  # held for the windows after
+                # Chinese words are rewritten once the window is heard: no line is final before.
+                ahead = _LinesAhead(worker, voices, window.audio, window.start_s) \
+                    if beside and not is_chinese(language or "") else None
+                heard, silent = _hear_window(model, window.audio, window.start_s, language, options, cancel,
+                                             listened.heard_to, ahead.words_so_far if ahead else None, speech)
+            if translator is not None and heard:
+                translator.hear(window.audio, window.start_s, language or "")
+            listened.heard_to(end_s)
+            if previous is not None:
+                previous.result()  # at most two windows' audio held: the one heard, the one embedded
+            previous = worker.submit(voices.add_window, window.audio, window.start_s, end_s, heard, silent, chunks)
+            lines.extend(heard)
+        if previous is not None:
+            previous.result()
     duration = max(duration, end_s)
     if listened.speed is not None:
         _WHISPER_SPEEDS[model] = listened.speed  # the next transcription's first stretch starts from it
     if not lines:
         raise HearingError(ErrorCode.NO_SPEECH,
                            f"no speech found in {path.name} ({duration:.0f} s of silence, music or noise)")
+    return _with_speakers(lines, voices, levels, options, language, probability, duration, report, translator, cancel)
+
+
+def _with_speakers(lines: list[Line], voices: _Voices, levels: clips.LevelEnvelope, options: Options,
+                   language: str | None, probability: float, duration: float, report: Progress,
+                   translator: Translator | None, cancel: threading.Event | None) -> Transcription:
+    """The transcription of the lines heard, once every window's speaker steps are done: the
+    speakers found over the whole recording, the lines translated, the clip candidates."""
     report("speakers", 0.0)
-    lines, labels, windows = speakers.speakers_of(lines, parts, windows, part_windows, options.speakers)
+    lines, labels, windows = speakers.speakers_of(lines, voices.parts, voices.windows, voices.part_windows,
+                                                  options.speakers)
     lines, labels, count = speakers.in_speaking_order(lines, labels)
-    no_words = unheard.with_speakers(silent_stretches, silent_vectors, windows.embeddings(), labels, count)
-    no_words, overlaps, speaking = _segmented(local_speech, lines, no_words, count, duration,
+    no_words = unheard.with_speakers(voices.silent_stretches, voices.silent_vectors, windows.embeddings(), labels, count)
+    no_words, overlaps, speaking = _segmented(voices.local_speech, lines, no_words, count, duration,
                                               speakers.centroids(windows.embeddings(), labels, count))
     if language and is_chinese(language):
         ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
@@ -330,17 +368,149 @@ def transcribe_media(
                          options.translate_to, candidates, windows, levels, no_words, overlaps, speaking)
 
 
-def _local_speech(segmenter: onnxruntime.InferenceSession | None, audio: np.ndarray, offset_s: float,
-                  heard: Sequence[Line], silent: Sequence[tuple[float, float]],
-                  encoder: VoiceEmbedder) -> list[segmentation.LocalSpeech]:
-    """The segmentation model's chunks of a window of audio (none when it is not used), with the
-    voices of the local speakers no line or wordless stretch (``heard``, ``silent``) can name."""
-    if segmenter is None:
-        return []
-    chunks = segmentation.chunked(audio, SEGMENTATION_STEP_S, segmenter)
+SPEAKER_THREADS = 1  # the speaker steps' share of the cores: CAM++ and the segmentation model, one thread each, in turn
+
+
+class _BesideWhisper:
+    """Where the speaker steps run: one worker thread beside Whisper, taking the work in the order
+    it is given (a window's own pass after the lines heard ahead of it), or, not ``beside``, the
+    calling thread at once. On leaving, work not yet begun is dropped and the running one waited
+    for (it checks the cancel event between lines)."""
+
+    def __init__(self, beside: bool) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="speakers") if beside else None
+
+    def submit(self, work: Callable[..., _Result], *args: object) -> Future[_Result]:
+        if self._pool is not None:
+            return self._pool.submit(work, *args)
+        done: Future[_Result] = Future()
+        done.set_result(work(*args))  # a failure is raised here, where the work is
+        return done
+
+    def __enter__(self) -> _BesideWhisper:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _RememberedEmbeddings:
+    """The speaker encoder, remembering each :meth:`embed_many` call's vectors by the exact
+    samples it was given, for one window: the lines heard ahead of the window's own pass are
+    embedded while Whisper still decodes, and that pass finds the same calls answered (the
+    same pieces, so the same vectors). Only the worker thread that runs the speaker steps uses
+    it; it holds vectors, never code."""
+
+    def __init__(self, encoder: VoiceEmbedder) -> None:
+        self.encoder = encoder
+        self.encoder_id = encoder.encoder_id
+        self._known: dict[tuple[int, tuple[bytes, ...]], np.ndarray] = {}
+
+    def embed(self, clip: ReferenceClip) -> np.ndarray:
+        return self.encoder.embed(clip)
+
+    def embed_many(self, pieces: Sequence[np.ndarray], sample_rate: int) -> np.ndarray:
+        key = (sample_rate, tuple(_digest(piece) for piece in pieces))
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = np.asarray(self.encoder.embed_many(pieces, sample_rate))
+        return found
+
+    def forget(self) -> None:
+        self._known.clear()
+
+
+def _digest(piece: np.ndarray) -> bytes:
+    data = np.ascontiguousarray(piece)
+    return hashlib.blake2b(data.tobytes(), digest_size=16, person=str(data.dtype).encode()[:16]).digest()
+
+
+class _Voices:
+    """The speaker steps' inputs gathered window by window: the embedded windows over the lines
+    and over the parts of lines where the voice changes, the speech no line covers with its
+    embeddings, and the segmentation model's chunks. Filled by the worker in window order; read
+    once every window is done."""
+
+    def __init__(self, encoder: VoiceEmbedder, options: Options, listened: _Listening,
+                 cancel: threading.Event | None) -> None:
+        self.encoder = _RememberedEmbeddings(encoder)
+        self.options = options
+        self.listened = listened
+        self.cancel = cancel
+        self.segmenter = segmentation.open_session() if options.segmentation else None
+        self.parts: list[Line] = []  # pieces of lines cut where the voice changes (speakers.voice_changes)
+        self.windows = speakers.EmbeddingWindows()
+        self.part_windows = speakers.EmbeddingWindows()
+        self.silent_stretches: list[tuple[float, float]] = []  # speech no line covers (unheard.uncovered_speech)
+        self.silent_vectors: list[np.ndarray] = []  # their CAM++ embeddings, a block per window
+        self.local_speech: list[segmentation.LocalSpeech] = []  # the segmentation model's chunks, window by window
+
+    def segmenting(self, worker: _BesideWhisper, audio: np.ndarray) -> Future[segmentation.Chunks] | None:
+        """The segmentation model's chunks of a window, begun at once (they need no line)."""
+        if self.segmenter is None:
+            return None
+        return worker.submit(segmentation.chunked, audio, SEGMENTATION_STEP_S, self.segmenter)
+
+    def cut(self, audio: np.ndarray, offset_s: float, heard: Sequence[Line]) -> list[Line]:
+        """The parts of ``heard`` where the voice changes inside a line (none with one speaker)."""
+        if self.options.speakers == 1:
+            return []
+        cut = speakers.voice_changes(audio, offset_s, heard, self.encoder)
+        return [line for line in cut if all(line is not whole for whole in heard)]
+
+    def ahead(self, audio: np.ndarray, offset_s: float, line: Line) -> None:
+        """Embed a line Whisper has finished while it hears the rest of the window: the calls the
+        window's own pass (:meth:`add_window`) makes for that line, remembered."""
+        scratch = speakers.EmbeddingWindows()
+        scratch.add(audio, offset_s, [line], self.encoder, self.cancel)
+        scratch.add(audio, offset_s, self.cut(audio, offset_s, [line]), self.encoder, self.cancel)
+
+    def add_window(self, audio: np.ndarray, offset_s: float, end_s: float, heard: Sequence[Line],
+                   silent: Sequence[tuple[float, float]], chunks: Future[segmentation.Chunks] | None) -> None:
+        """A window's own pass, once Whisper has heard it: where the voice changes inside a line
+        (its parts get windows of their own too, used if the line's own windows, which straddle
+        the change, show one speaker: speakers_of), the windows, the speech no line covers and the
+        local speakers' voices."""
+        new_parts = self.cut(audio, offset_s, heard)
+        self.windows.add(audio, offset_s, heard, self.encoder, self.cancel, self.listened.embedded_to)
+        self.part_windows.add(audio, offset_s, new_parts, self.encoder, self.cancel)
+        self.silent_stretches += silent
+        self.silent_vectors.append(unheard.embedded(audio, offset_s, silent, self.encoder))
+        if chunks is not None:
+            self.local_speech.append(_local_speech(chunks.result(), audio, offset_s, heard, silent, self.encoder))
+        self.listened.embedded_to(end_s)
+        self.parts.extend(new_parts)
+        self.encoder.forget()
+
+
+class _LinesAhead:
+    """Hands the worker each line of a window as soon as Whisper has heard the word after it: a
+    line ends at a long pause or a sentence end, so the lines before the last of the words heard
+    so far are final (the second decoding of speech no line covers only adds lines)."""
+
+    def __init__(self, worker: _BesideWhisper, voices: _Voices, audio: np.ndarray, offset_s: float) -> None:
+        self.worker = worker
+        self.voices = voices
+        self.audio = audio
+        self.offset_s = offset_s
+        self.handed = 0
+
+    def words_so_far(self, words: Sequence[Word]) -> None:
+        final = split_lines(words)[:-1]
+        for line in final[self.handed:]:
+            # A failure here is raised again by the window's own pass, which makes the same calls.
+            self.worker.submit(self.voices.ahead, self.audio, self.offset_s, line)
+        self.handed = max(self.handed, len(final))
+
+
+def _local_speech(chunks: segmentation.Chunks, audio: np.ndarray, offset_s: float, heard: Sequence[Line],
+                  silent: Sequence[tuple[float, float]], encoder: VoiceEmbedder) -> segmentation.LocalSpeech:
+    """The segmentation model's chunks of a window of audio, with the voices of the local
+    speakers no line or wordless stretch (``heard``, ``silent``) can name."""
     spans = [(line.start - offset_s, line.end - offset_s) for line in heard] + \
             [(start - offset_s, end - offset_s) for start, end in silent]
-    return [segmentation.LocalSpeech.of(chunks, offset_s, overlap.local_voices(chunks, audio, spans, encoder))]
+    return segmentation.LocalSpeech.of(chunks, offset_s, overlap.local_voices(chunks, audio, spans, encoder))
 
 
 def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Line], no_words: list[unheard.Unheard],

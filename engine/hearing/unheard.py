@@ -52,10 +52,10 @@ class Unheard:
         return self.end - self.start
 
 
-def uncovered_speech(audio: np.ndarray, offset_s: float, lines: Sequence[Line],
-                     least_s: float = UNHEARD_MIN_S) -> list[tuple[float, float]]:
-    """The stretches (times in the recording; ``audio`` starts at ``offset_s``) of at least
-    ``least_s`` that the voice activity detector finds speech in and no line covers."""
+def speech_frames(audio: np.ndarray) -> np.ndarray:
+    """Where the voice activity detector, as set for finding speech no line covers, hears speech
+    in ``audio``: a boolean per FRAME_S (it needs no line, so it is heard once a window, beside
+    Whisper, however often the window's lines change)."""
     from faster_whisper.vad import VadOptions, get_speech_timestamps
 
     count = int(len(audio) / SAMPLE_RATE / FRAME_S)
@@ -63,6 +63,15 @@ def uncovered_speech(audio: np.ndarray, offset_s: float, lines: Sequence[Line],
     options = VadOptions(threshold=VAD_THRESHOLD, min_silence_duration_ms=VAD_MIN_SILENCE_MS, speech_pad_ms=VAD_PAD_MS)
     for found in get_speech_timestamps(audio, options, sampling_rate=SAMPLE_RATE):
         speech[int(found["start"] / SAMPLE_RATE / FRAME_S): int(found["end"] / SAMPLE_RATE / FRAME_S)] = True
+    return speech
+
+
+def uncovered_speech(audio: np.ndarray, offset_s: float, lines: Sequence[Line],
+                     least_s: float = UNHEARD_MIN_S, speech: np.ndarray | None = None) -> list[tuple[float, float]]:
+    """The stretches (times in the recording; ``audio`` starts at ``offset_s``) of at least
+    ``least_s`` that the voice activity detector finds speech in (``speech``: its
+    :func:`speech_frames` of ``audio``, when already heard) and no line covers."""
+    speech = speech_frames(audio) if speech is None else speech.copy()
     for line in lines:
         first = max(0, int((line.start - offset_s - LINE_MARGIN_S) / FRAME_S))
         speech[first: max(first, int((line.end - offset_s + LINE_MARGIN_S) / FRAME_S) + 1)] = False
