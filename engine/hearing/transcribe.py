@@ -545,8 +545,8 @@ _WHISPER_SPEEDS: weakref.WeakKeyDictionary[WhisperModel, float] = weakref.WeakKe
 
 class _Listening:
     """The listening stage's progress: how far Whisper has heard and how far the voices of the
-    lines heard are embedded (CAM++ runs after Whisper on each stretch of audio), each as a
-    position in the recording, weighed by the share of the time each takes.
+    lines heard are embedded (CAM++ follows Whisper on each stretch of audio, beside it or after
+    it), each as a position in the recording, weighed by the share of the time each takes.
 
     Whisper reports a position only as it finishes a 30 s stretch of speech, which on a CPU takes
     seconds to tens of seconds, so while it works (:meth:`whispering`) a thread estimates where
