@@ -6,8 +6,9 @@ Sets of takes: the tests' six lines in the embedded model's own voice (``joe``);
 ``--sample``, the sample project's six lines rendered by its characters' voices (through a warm
 engine); with ``--corpus DIR``, real recordings (``manifest.tsv``: file, language, what is said,
 tab-separated; as benchmarks/qa_cjk_takes.py). Each set is checked as its own lines (clean), each
-take as the next line's text (swapped: the line it was given is then said in the take after it)
-and each take's first half as its whole line (half), all in one batch, and each take alone; and
+take as the next line's text (swapped: the line it was given is then said in the take after it),
+each take's first half as its whole line (half) and each take with a number given its line with
+that number changed (wrong number: 八百 said for 九百), all in one batch, and each take alone; and
 a third of the takes swapped or halved at a time among the clean others. An English set is also
 checked against every non-English corpus take given one of its lines (wrong language, alone), and
 each of its takes is scored alone by Whisper tiny.en too, at tiny.en's own bars (the quick
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -52,6 +54,7 @@ from engine.hearing.qa.checks import (
     measure_take,
     measure_takes,
 )
+from engine.hearing.qa.number_forms import number_forms
 from engine.hearing.qa.recognise import (
     CONFIRM_ENV,
     CONFIRM_INSIDE,
@@ -121,6 +124,20 @@ def halved(take: TakeToMeasure) -> TakeToMeasure:
                          take.clip_embedding, take.pace)
 
 
+def wrong_number(take: TakeToMeasure) -> TakeToMeasure | None:
+    """The take given its line with each number's first digit changed, written as the line
+    writes it (八百 said for 九百, "3" for "4"), or None for a line without numbers."""
+    language = language_code(take.language) or "en"
+    forms = number_forms(take.text, language)
+    in_digits = forms[0] if forms else take.text
+    if not re.search(r"\d", in_digits):
+        return None
+    wrong = re.sub(r"\d+", lambda match: str(int(match[0][0]) + 1 if match[0][0] != "9" else 8) + match[0][1:], in_digits)
+    if forms and forms[0] != take.text:  # the line writes its numbers in words
+        wrong = number_forms(wrong, language)[1]
+    return TakeToMeasure(take.pcm, take.sample_rate, wrong, take.language, take.clip_embedding, take.pace)
+
+
 def cases(takes: list[TakeToMeasure], foreign: list[TakeToMeasure]) -> Iterator[tuple[str, list[TakeToMeasure], list[int]]]:
     """(case, batch, the indices in the batch that are defective); ``foreign``: takes in other
     languages, each given one of ``takes``' lines."""
@@ -130,6 +147,9 @@ def cases(takes: list[TakeToMeasure], foreign: list[TakeToMeasure]) -> Iterator[
     yield "clean packed", takes, []
     yield "swapped packed", [swapped(takes, i) for i in range(count)], list(range(count))
     yield "half packed", [halved(t) for t in takes], list(range(count))
+    numbered = [wrong for wrong in map(wrong_number, takes) if wrong is not None]
+    if numbered:  # scored alone too (a whole-batch case)
+        yield "wrong number packed", numbered, list(range(len(numbered)))
     for i in range(count):
         yield "clean alone", [takes[i]], []
         yield "swapped alone", [swapped(takes, i)], [0]
@@ -211,7 +231,7 @@ def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
         print(f"\nconfirmed {where}")
         print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}{'least':>16}{'mean':>16}{'inside':>12}")
         for name in names:
-            for label, wanted in (("clean", False), ("swapped, half, wrong language", True)):
+            for label, wanted in (("clean", False), ("defective", True)):
                 chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted
                           and prefix + "confirmed" in row]
                 if not chosen:
@@ -229,7 +249,7 @@ def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
     print(f"\nconfirmed any way (packed, alone or alone by {QUICK_CONFIRM_MODEL}; what QA may confirm at most)")
     print(f"{'set':14}{'takes':22}{'scored':>7}{'confirmed':>10}{'same verdict':>13}")
     for name in names:
-        for label, wanted in (("clean", False), ("swapped, half, wrong language", True)):
+        for label, wanted in (("clean", False), ("defective", True)):
             chosen = [row for row in rows if row["set"] == name and row["defective"] == wanted and "alone_confirmed" in row]
             confirmed = [row for row in chosen if row["confirmed"] or row["alone_confirmed"] or row.get("quick_confirmed")]
             same = sum(row["decoded"] == row["as_written"] for row in confirmed)

@@ -27,6 +27,7 @@ import numpy as np
 from engine.core.audio_io import resample
 from engine.core.languages import language_code, rules_for
 from engine.core.protocol import EngineError
+from engine.hearing.qa.number_forms import number_forms
 from engine.hearing.whisper import (
     DEFAULT_MODEL,
     WHISPER_MODELS,
@@ -261,10 +262,13 @@ class WhisperRecogniser:
         if self._multilingual:
             detected, probability, _ = model.detect_language(features=features)
             probability = round(float(probability), 4)
-        scores = score_texts(model, features, language, list(texts), _prompt(language))
         heard_in_language = not self._multilingual or (detected == language and (probability or 0.0) >= CONFIDENT_DETECTION)
-        return detected, probability, [Confirmation.of(score, span, heard_in_language)
-                                       for score, span in zip(scores, spans, strict=True)]
+
+        def scored(forms: list[str]) -> list[Confirmation]:
+            return [Confirmation.of(score, span, heard_in_language) for score, span in
+                    zip(score_texts(model, features, language, forms, _prompt(language)), spans, strict=True)]
+
+        return detected, probability, best_in_number_forms(scored, texts, language)
 
     def confirm_alone(self, pcm: np.ndarray, sample_rate: int, language: str, text: str) -> Heard | None:
         """``pcm`` confirmed as saying ``text`` in a window of its own size, or None
@@ -272,11 +276,13 @@ class WhisperRecogniser:
         detected, probability, score = self.score_alone(pcm, sample_rate, language, text)
         return Heard(text, language, detected, probability, confirmed=True) if score.confirmed else None
 
-    def score_alone(self, pcm: np.ndarray, sample_rate: int, language: str,
-                    text: str) -> tuple[str, float | None, Confirmation]:
+    def score_alone(self, pcm: np.ndarray, sample_rate: int, language: str, text: str,
+                    bars: tuple[float, float] = (CONFIRM_MIN_LOG_PROB, CONFIRM_MEAN_LOG_PROB),
+                    ) -> tuple[str, float | None, Confirmation]:
         """As :meth:`score_packed` for one take, in a window only as long as the take and
         :data:`CONFIRM_ALONE_PAD_S` of silence (rounded up to whole seconds): its language is
-        detected and its text forced through the decoder on that window's one encoding."""
+        detected and its text forced through the decoder on that window's one encoding (in its
+        number forms too while it does not pass ``bars``, the least and mean word-token bars)."""
         audio = _resampled(pcm, sample_rate)
         padded = np.concatenate([audio, np.zeros(int(CONFIRM_ALONE_PAD_S * WHISPER_RATE), dtype=np.float32)])
         model = self._load()
@@ -286,9 +292,13 @@ class WhisperRecogniser:
         if self._multilingual:
             detected, probability = detect_language_in(model, features, frames)
             probability = round(probability, 4)
-        score = score_texts(model, features, language, [text], _prompt(language), frames)[0]
         heard_in_language = not self._multilingual or (detected == language and (probability or 0.0) >= CONFIDENT_DETECTION)
-        return detected, probability, Confirmation.of(score, (0.0, audio.size / WHISPER_RATE), heard_in_language)
+
+        def scored(forms: list[str]) -> list[Confirmation]:
+            return [Confirmation.of(score, (0.0, audio.size / WHISPER_RATE), heard_in_language)
+                    for score in score_texts(model, features, language, forms, _prompt(language), frames)]
+
+        return detected, probability, best_in_number_forms(scored, [text], language, bars)[0]
 
 
 @dataclass(frozen=True)
@@ -328,6 +338,35 @@ class Confirmation:
     def passes(self, least_log_prob: float, mean_log_prob: float) -> bool:
         return (self.heard_in_language and self.least_log_prob >= least_log_prob
                 and self.mean_log_prob >= mean_log_prob and self.inside >= CONFIRM_INSIDE)
+
+    def margin(self, least_log_prob: float, mean_log_prob: float) -> float:
+        """How far the take's word tokens are above the bars (the nearer one; below 0: refused
+        by them); -inf where it is not in the language or not said inside the take."""
+        if not self.heard_in_language or self.inside < CONFIRM_INSIDE:
+            return -math.inf
+        return min(self.least_log_prob - least_log_prob, self.mean_log_prob - mean_log_prob)
+
+
+def best_in_number_forms(scored: Callable[[list[str]], list[Confirmation]], texts: Sequence[str], language: str,
+                         bars: tuple[float, float] = (CONFIRM_MIN_LOG_PROB, CONFIRM_MEAN_LOG_PROB),
+                         ) -> list[Confirmation]:
+    """Each text's confirmation (``scored``: the texts forced through one window, one after the
+    other), and for a text that does not pass ``bars`` but writes numbers, the best of it and
+    its number forms (:func:`engine.hearing.qa.number_forms.number_forms`: 八百 and 800, 2点 and
+    两点; Whisper writes a number its own way, and forced the other way a clean take's number
+    scores as a wrong word would). One more pass for each form, only while a take is refused."""
+    best = scored(list(texts))
+    forms = [number_forms(text, language) for text in texts]
+    for kind in range(max((len(written) for written in forms), default=0)):
+        waiting = {index for index, confirmation in enumerate(best)
+                   if not confirmation.passes(*bars) and forms[index][kind] != texts[index]}
+        if not waiting:
+            continue
+        again = scored([forms[index][kind] if index in waiting else text for index, text in enumerate(texts)])
+        for index in waiting:
+            if again[index].margin(*bars) > best[index].margin(*bars):
+                best[index] = again[index]
+    return best
 
 
 def _window(pcms: Sequence[np.ndarray], sample_rate: int) -> tuple[np.ndarray, list[tuple[float, float]]]:
@@ -510,7 +549,8 @@ class _Confirming:
         if np.asarray(pcm).size / rate > PACK_LIMIT_S:
             return False  # longer than a window: heard alone as before
         text = self.texts[index]
-        if self.quick is not None and self.quick.score_alone(pcm, rate, self.code, text)[2].confirmed_quickly:
+        quick_bars = (QUICK_CONFIRM_MIN_LOG_PROB, QUICK_CONFIRM_MEAN_LOG_PROB)
+        if self.quick is not None and self.quick.score_alone(pcm, rate, self.code, text, quick_bars)[2].confirmed_quickly:
             self._settle(index, Transcript(text, self.code, self.quick.name, confirmed=True))  # it detects no language
             return True
         heard = self.whisper.confirm_alone(pcm, rate, self.code, text)

@@ -7,7 +7,7 @@ differences a listener would hear count: case, punctuation, full-width forms (NF
 quotes, hyphens, times ("9:45" and "9.45" are both "nine forty-five") and digits ("3" is spoken
 "three", "1999" as "nineteen ninety-nine", "21st" as "twenty-first", "$5" as "five dollars"; in
 Chinese and Japanese numerals in characters become digits, "一千九百九十九" and "一九九九" both
-"1999"; Chinese in simplified characters, with times, decimals and percentages as Chinese says
+"1999", "三百五" 350; Chinese in simplified characters, with times, decimals and percentages as Chinese says
 them: "8:45" and "8.45分" are 八点四十五(分), "3.5" 三点五, "20%" 百分之二十, "3:30" 三点半). The distance itself comes from jiwer (Levenshtein over words or characters).
 
 Japanese is compared by reading, not by script: a recogniser writes a word in kanji where the
@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.core.languages import counts_characters, language_code, rules_for
 from engine.hearing.chinese import CHINESE_LANGUAGES, SIMPLIFIED, in_script
+from engine.hearing.qa.number_forms import HAN_NUMBER, han_value
 
 # A number as written in a script: optional currency sign, digits with optional thousands
 # separators and decimals, an optional ordinal suffix or percent sign.
@@ -37,10 +38,6 @@ _NUMBER = re.compile(
 # A clock time: "9:45", or "9.45" as recognisers write it; not a price ("$3.50") nor a decimal.
 _TIME = re.compile(r"(?<![$£€\d.,])(\d{1,2})[:.]([0-5]\d)(?!\d|[.,:]\d)")
 WER, CER = "wer", "cer"
-_HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-               "七": 7, "八": 8, "九": 9}
-_HAN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
-_HAN_NUMBER = re.compile(f"[{''.join(_HAN_DIGITS)}{''.join(_HAN_UNITS)}]+")
 # Chinese says a clock time's colon and a decimal point alike, 点 ("9:45" 九点四十五, "3.5" 三点五;
 # recognisers write both, and "7.45分"), and half past as 半 (三点半, written 3:30): each side is
 # brought to those words before it is compared. A percentage is compared by its number alone
@@ -104,23 +101,6 @@ def metric_for(language: str) -> str:
     return CER if counts_characters(language) else WER
 
 
-def _han_value(numeral: str) -> str:
-    """Chinese/Japanese numerals as digits: "一九九九" digit by digit, "一千九百九十九" by units."""
-    if all(char in _HAN_DIGITS for char in numeral):
-        return "".join(str(_HAN_DIGITS[char]) for char in numeral)
-    total, section, digit = 0, 0, 0
-    for char in numeral:
-        if char in _HAN_DIGITS:
-            digit = _HAN_DIGITS[char]
-        elif _HAN_UNITS[char] >= 10_000:
-            total += (section + digit) * _HAN_UNITS[char]
-            section, digit = 0, 0
-        else:
-            section += (digit or 1) * _HAN_UNITS[char]  # "十五" is fifteen: a bare unit counts once
-            digit = 0
-    return str(total + section + digit)
-
-
 def normalise_characters(text: str, language: str) -> list[str]:
     """The characters a CER counts: NFKC (full-width letters and digits to their plain forms),
     lower case, Chinese in simplified characters (a recogniser that writes 說 for 说 heard the
@@ -133,7 +113,7 @@ def normalise_characters(text: str, language: str) -> list[str]:
         text = _ZH_PERCENT.sub("", _ZH_POINT.sub(r"\1点\2", text))
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     if language_code(language) in ("zh", "yue", "ja"):
-        text = _HAN_NUMBER.sub(lambda match: _han_value(match[0]), text)
+        text = HAN_NUMBER.sub(lambda match: han_value(match[0]), text)
     if chinese:
         text = text.replace("点半", "点30")
     # Thai and Lao vowel signs and tone marks are combining marks (Mn/Mc): kept, they are spoken.
