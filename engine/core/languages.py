@@ -53,6 +53,12 @@ class LanguageRules:
     # Mandarin 5/12 (zh-baker's takes 7/9), real Japanese 0/6. A language not measured takes
     # English's.
     alone_confirmed_share: float = 5 / 6
+    # Whisper base decodes a take refused alone in that same take-sized window well enough to be
+    # worth trying (a fifth of a 30 s window's CPU) before a 30 s window; the hearing is kept only
+    # when close to the line (engine/hearing/qa/recognise.py; docs/qa.md). Mandarin: 8 of 17 clean
+    # takes refused alone were kept, with their 30 s verdicts. English and Japanese takes were
+    # mostly decoded there as their sentence two or three times over.
+    decodes_in_take_window: bool = False
     # Each syllable's pitch contour tells words apart (Mandarin's four tones), so a voice adapted
     # to a character's clip keeps at least its own pitch range (engine/synthesis/backends/
     # adaptation.py: narrowing it to a flat English clip's cost Mandarin words, docs/chinese.md).
@@ -97,6 +103,7 @@ MANDARIN = LanguageRules(
     # ones (shared/notes/hearing.md: one clip's CER 0.36 -> 0.14).
     recognition_prompt="以下是普通话的句子。",
     alone_confirmed_share=5 / 12,
+    decodes_in_take_window=True,
     lexical_tones=True,  # four tones and the neutral one
     # zh-baker (5.2 syllables/s of its own) adapted to rex and asked for 6, 7 and 8.6 a second
     # (8.6: the length scale's bound) was heard at CER 0.083, 0.106 and 0.338 against 0.057 at its

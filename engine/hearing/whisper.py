@@ -142,6 +142,7 @@ DEFAULT_MODEL = "base"
 WINDOW_FRAMES = 3000  # Whisper's 30 s window, in mel frames of 10 ms
 KEPT_ENCODINGS = 1  # windows whose encoding is kept (base: 1500 x 512 floats, 3 MB each)
 TAKE_WINDOW_STEP_FRAMES = 100  # a take-sized window (take_window_frames) is whole seconds long
+DECODED_TOKENS_MAX = 224  # half of Whisper's 448: a take-sized window holds one line
 
 
 def model_packages(name: str) -> tuple[str, ...]:
@@ -552,6 +553,25 @@ def score_texts(model: WhisperModel, features: np.ndarray, language: str, texts:
                                 middles[at: at + len(piece)], words))
         at += len(piece)
     return scores
+
+
+def decode_window(model: WhisperModel, features: np.ndarray, language: str, prompt: str | None, frames: int,
+                  beam_size: int, expected: str) -> str:
+    """The words heard in a window of ``frames`` of ``features`` (a take-sized window:
+    :func:`take_window_frames`), decoded without timestamps on its kept encoding (the one
+    :func:`score_texts` used), in ``language`` with ``prompt``. Whisper may repeat itself in a
+    short window, so a caller trusts the words only when they are close to the ``expected``
+    text, and the decoding stops at twice its tokens (a loop costs no more than that)."""
+    from faster_whisper.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
+                          language=language if model.model.is_multilingual else "en")
+    start = [tokenizer.sot_prev, *tokenizer.encode(" " + prompt.strip())] if prompt else []
+    start += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+    encoding = model.encode(_window_of(model, features, frames))
+    longest = min(DECODED_TOKENS_MAX, 2 * len(tokenizer.encode(" " + expected.strip())) + 8)
+    result = model.model.generate(encoding, [start], beam_size=beam_size, suppress_blank=True, max_length=longest)[0]
+    return str(tokenizer.decode([token for token in result.sequences_ids[0] if token < tokenizer.eot])).strip()
 
 
 def _word_tokens(tokens: list[int], decode: Callable[[list[int]], str]) -> np.ndarray:

@@ -34,6 +34,7 @@ from engine.hearing.qa import wording
 from engine.hearing.qa.recognise import (
     AUTO,
     CONFIDENT_DETECTION,
+    PACKED_TRUSTED_ERROR,
     SILENCE_PEAK,
     NotHeard,
     Transcript,
@@ -54,11 +55,6 @@ from engine.voiceprint.encoder import SpeakerEncoder
 FULL_SCALE = 0.999  # |sample| at or above this counts as clipped (int16 full scale is 0.99997)
 SILENCE_TOP_DB = 40.0  # quieter than the loudest moment by this much counts as silence
 UNDETERMINED_LANGUAGE = UNDETERMINED  # no recogniser claims it
-# A take heard in a pack with more errors than this is heard again alone, so a take anywhere near
-# the limits (max_wer 0.30, max_cer 0.35) is judged by its own hearing. Clean takes of the sample
-# project scored 0.00-0.125 packed ("harbor" for "harbour", "pass" for "past"), as alone; a take
-# cut in half 0.41 or more, another line's 0.83 or more (docs/qa.md).
-PACKED_TRUSTED_ERROR = 0.15
 VOICE_PACE_RANGE = (0.5, 2.0)  # a clip's measured pace outside this is a wrong transcript, not a voice
 
 

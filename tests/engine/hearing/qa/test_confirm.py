@@ -20,6 +20,7 @@ from engine.hearing.qa.checks import (
 )
 from engine.hearing.qa.recognise import (
     CONFIRM_ENV,
+    PACKED_TRUSTED_ERROR,
     QUICK_CONFIRM_COST_RATIO,
     QUICK_CONFIRM_ENV,
     QUICK_CONFIRM_MODEL,
@@ -222,3 +223,22 @@ def test_a_streamed_japanese_take_goes_straight_to_a_packed_window(encoded_frame
     assert encoded_frames[0] == WINDOW_FRAMES  # no take-sized window tried first
     alone = measure_take(audio, 16000, text, "ja", None, None, "base")
     assert summary(streamed[0]) == summary(alone) == (True, [])
+
+
+def test_a_take_refused_alone_but_heard_closely_in_its_own_window_needs_no_30_s_window(zh_baker_says, encoded_frames,
+                                                                                        monkeypatch):
+    """A Mandarin take whose text is refused as written is decoded on its short window's encoding,
+    and that hearing is kept when it is within PACKED_TRUSTED_ERROR of the line: the verdict is
+    the one a 30 s window gives, without one. A one-word slip (两个 for 一个) is such a take."""
+    monkeypatch.delenv(CONFIRM_ENV, raising=False)
+    line = "我已经连续加班一个星期了。"
+    take = TakeToMeasure(*zh_baker_says("我已经连续加班两个星期了。"), line, "zh")
+    assert rules_for("zh").decodes_in_take_window and not rules_for("en").decodes_in_take_window
+    assert whisper_recogniser("base").confirm_alone(take.pcm, take.sample_rate, "zh", line) is None
+    load_whisper("base").forget_encodings()
+    encoded_frames.clear()
+    streamed = measure_takes([take], None, "base", streamed=True)[0]
+    assert encoded_frames and max(encoded_frames) < WINDOW_FRAMES  # no 30 s window
+    assert "两个" in (streamed.transcript or "") and 0 < (streamed.wer or 0) <= PACKED_TRUSTED_ERROR
+    alone = measure_take(take.pcm, take.sample_rate, line, "zh", None, None, "base")
+    assert summary(streamed) == summary(alone) == (True, [])
