@@ -41,7 +41,9 @@ _EN_WORD = re.compile(r"[A-Za-z]+")
 def han_value(numeral: str) -> str:
     """Chinese numerals as digits: "一九九九" digit by digit, "一千九百九十九" by units, and a
     last numeral after 百, 千 or 万 as the next unit down, as it is said (三百五 is 350, 一万五
-    15000; 一百零五 105)."""
+    15000; 一百零五 105). Units alone are words, not numbers (亿万, 千万别, 万), except 十."""
+    if not numeral.startswith("十") and not any(char in HAN_DIGITS for char in numeral):
+        return numeral
     if all(char in HAN_DIGITS for char in numeral):
         return "".join(str(HAN_DIGITS[char]) for char in numeral)
     total, section, digit = 0, 0, 0

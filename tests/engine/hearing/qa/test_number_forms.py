@@ -35,6 +35,8 @@ def test_a_lines_numbers_in_digits_and_in_words():
     # A year said in pairs is not one number: left in words.
     assert number_forms("In nineteen ninety we had two hundred and five.", "en")[0] == "In nineteen ninety we had 205."
     assert number_forms("ราคา 800", "th") == ()
+    # Units alone are words: a billionaire, "by all means", not 0 or 10000000.
+    assert number_forms("他是亿万富翁，千万别告诉他十点的事。", "zh")[0] == "他是亿万富翁，千万别告诉他10点的事。"
 
 
 def test_the_comparison_reads_a_shortened_number_as_said():
