@@ -127,13 +127,13 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
     assert [value for _label, value in shown] == sorted(value for _label, value in shown) and shown[-1][1] == STEPS
     # every stage shows (an estimate of listening, "listening:estimated", only while Whisper is slow)
     assert {label.split("…")[0] for label, _value in shown} >= {label for key, label in STAGES.items() if ":" not in key}
-    # the bar moves while Whisper and CAM++ listen, not only at the end of the recording. (Its
-    # estimates between Whisper's segments come from a thread of their own: with the inline runner
-    # they reach the dialog only after the work's next report and are dropped as stale, so the
-    # first value here may be where they had got to; tests/engine/hearing and
-    # benchmarks/transcribe_progress.py show them moving.)
+    # the bar moves while Whisper listens, not only at the end of the recording. (Its estimates
+    # between Whisper's segments, and CAM++'s reports where it runs beside Whisper, come from
+    # threads of their own: with the inline runner they reach the dialog only after the work's
+    # next report and are dropped as stale, so the first value here may be where they had got to;
+    # tests/engine/hearing and benchmarks/transcribe_progress.py show them moving.)
     listening = sorted({value for label, value in shown if label.startswith(STAGES["listening"])})
-    assert len(listening) >= 3 and listening[0] < listening[-1]
+    assert len(listening) >= 2 and listening[0] < listening[-1]
     window.document.undo()
     assert project.lines == [] and project.characters == [] and project.language == ""
 
