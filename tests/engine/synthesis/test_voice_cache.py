@@ -85,7 +85,14 @@ POISONS = {
 }
 
 
-@pytest.mark.parametrize("poison", POISONS)
+# One poison of each kind (out of range, not a number, wrong shape, missing, unknown) by default;
+# every one in the slow suite (each rebuild prepares the voice again).
+BY_DEFAULT = {"length_scale of 1000", "NaN pitch target", "length_scale as a vector", "missing embedding",
+              "an unknown array"}
+
+
+@pytest.mark.parametrize("poison", [poison if poison in BY_DEFAULT else pytest.param(poison, marks=pytest.mark.slow)
+                                    for poison in POISONS])
 def test_a_poisoned_entry_is_rebuilt(entry, open_cache, poison, caplog):
     rewrite(entry, POISONS[poison])
     cache = open_cache(entry.parent)
