@@ -122,6 +122,7 @@ def test_listeners_never_stall_and_the_scheduler_metrics_are_reported(tmp_path: 
     assert level["first_audio_max_over_p95"] >= 1.0
 
 
+@pytest.mark.slow  # three load levels of a real engine: scripts/test-slow (CI runs it)
 def test_a_probe_style_plan_stops_at_the_first_level_that_misses(tmp_path: Path) -> None:
     plan = Plan(levels=(1, 2, 4), jobs_per_level=1, warmup_jobs=0, stop_after_miss=True)
     settings = BenchSettings(engine=EngineConfig(slots=1, cache_dir=str(tmp_path / "cache")), plan=plan,
