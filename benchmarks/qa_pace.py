@@ -12,10 +12,14 @@ each nice value of --niceness (kinds "qa nice N", so several priorities compare 
 take landed and when its verdict came. Figures: the render alone; render and QA to the last
 verdict, as a multiple of the render alone (goal: at most 2x); and how long after a take landed
 its verdict came (goal at steady state: 2 s). The process is pinned to two cores.
+``--breakdown`` then hears each line's last take again in this process as the QA process hears a
+streamed take and says which path decided it (confirmed alone; decoded in its own take-sized
+window and kept; or its own 30 s hearing), the error rate as finally heard, and the CPU it cost
+(docs/qa.md, "Chinese takes behind a render").
 
 Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_pace.py [--rounds 1] [--repeat 2] [--recogniser-model base] [--json OUT]
      [--script benchmarks/data/zh_dialogue_4.txt --language zh]
-     [--kinds "qa" ...] [--niceness 19 10 5 0]
+     [--kinds "qa" ...] [--niceness 19 10 5 0] [--breakdown]
 """
 
 from __future__ import annotations
@@ -25,15 +29,27 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.project.qa import MAX_BATCH, QA_NICENESS, QaWorker, request_for
+from app.project.project import Project
+from app.project.qa import MAX_BATCH, QA_NICENESS, QaWorker, read_take, request_for
 from benchmarks import common
 from engine.core.files import atomic_write_text
-from engine.hearing.qa.recognise import CONFIRM_ENV
+from engine.core.languages import language_code
+from engine.hearing.qa.checks import TakeToMeasure, listening_language, measure_takes
+from engine.hearing.qa.recognise import (
+    CONFIRM_ENV,
+    PACKED_TRUSTED_ERROR,
+    QUICK_CONFIRM_MEAN_LOG_PROB,
+    QUICK_CONFIRM_MIN_LOG_PROB,
+    quick_confirmer,
+    whisper_recogniser,
+)
+from engine.hearing.qa.wer import error_rate
 from engine.synthesis.client.local import EngineClient
 from engine.synthesis.config import EngineConfig
 
@@ -55,6 +71,8 @@ def main() -> int:
     parser.add_argument("--script", type=Path, metavar="FILE",
                         help="say these lines (one a line, '#' comments) instead of the sample's, in turn")
     parser.add_argument("--language", default="", metavar="CODE", help="with --script: the lines' language")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="then say, take by take, which hearing decided it, its error rate and its CPU")
     args = parser.parse_args()
     kinds = tuple(kind for kind in KINDS if not (args.without_one_by_one and kind == "qa one by one")
                   and (args.kinds is None or kind == "render" or kind in args.kinds))
@@ -101,6 +119,7 @@ def main() -> int:
             for worker in workers.values():
                 worker.close()
             client.close()
+        takes = breakdown(project, args.recogniser_model) if args.breakdown else []
     audio_s = sum(take.duration_s for line in project.lines for take in line.takes[-1:])
     render_alone = statistics.median(totals["render"])
     figures: dict[str, object] = {
@@ -128,9 +147,57 @@ def main() -> int:
     for kind in kinds[1:]:
         print(f"{kind}: the QA process used {figures[kind]['qa_cpu_s_per_take']:.2f} s of CPU a take")  # type: ignore[index]
     print("goals: render and QA at most 2x the render alone; a verdict within 2 s of its take at steady state")
+    figures["takes"] = takes  # --breakdown's, take by take
     if args.json:
         atomic_write_text(Path(args.json), json.dumps(figures, indent=2) + "\n")
     return 0
+
+
+def breakdown(project: Project, model: str) -> list[dict[str, object]]:
+    """Each line's last take heard again here as the QA process hears a streamed take: which
+    path decided it, the error rate as finally heard, the CPU s of that hearing; then, for a take
+    not confirmed alone, what its take-sized window decoded (the encodings are kept, so these
+    look-ups cost little and change nothing)."""
+    print("take by take (the QA process's streamed path, heard again here):")
+    print(f"{'line':>5} {'character':10} {'s':>5} {'path':28} {'error':>6} {'CPU s':>6}  take-window decode (error)")
+    rows: list[dict[str, object]] = []
+    whisper = whisper_recogniser(model)
+    warm = True
+    for number, line in enumerate(project.lines):
+        take = project.chosen_take(line)
+        assert take is not None
+        request = request_for(project, line, take, model)
+        pcm, rate = read_take(request.take_path)
+        to_measure = [TakeToMeasure(pcm, rate, request.text, request.language)]
+        if warm:  # the models loaded before the first figure
+            measure_takes(to_measure, None, model, streamed=True)
+            warm = False
+        started = time.process_time()
+        checks = measure_takes(to_measure, None, model, streamed=True)[0]
+        cpu = time.process_time() - started
+        code = language_code(listening_language(request.language, request.text)) or "en"
+        quick = quick_confirmer(whisper, code)
+        quick_bars = (QUICK_CONFIRM_MIN_LOG_PROB, QUICK_CONFIRM_MEAN_LOG_PROB)
+        decoded, decoded_error = "", None
+        if quick is not None and quick.score_alone(pcm, rate, code, request.text, quick_bars)[2].confirmed_quickly:
+            path = f"confirmed alone ({quick.model})"
+        elif (score := whisper.score_alone(pcm, rate, code, request.text)[2]).confirmed:
+            path = "confirmed alone"
+        else:
+            decoded = whisper.decode_alone(pcm, rate, code, request.text) if score.heard_in_language else ""
+            decoded_error = round(error_rate(request.text, decoded, code), 3) if decoded else None
+            kept = decoded_error is not None and decoded_error <= PACKED_TRUSTED_ERROR
+            path = "take-window decode kept" if kept else "its own 30 s hearing"
+        row: dict[str, object] = {"line": number, "character": line.character_id, "text": request.text, "duration_s": checks.duration_s,
+               "path": path, "heard": checks.transcript, "error": checks.wer, "cpu_s": round(cpu, 3),
+               "take_window_decode": decoded, "take_window_error": decoded_error}
+        rows.append(row)
+        shown = f"{decoded} ({decoded_error})" if decoded else ""
+        print(f"{number:>5} {line.character_id or '':10} {checks.duration_s:>5.2f} {path:28} "
+              f"{checks.wer if checks.wer is not None else float('nan'):>6.3f} {cpu:>6.2f}  {shown}", flush=True)
+        if checks.transcript != request.text:
+            print(f"{'':6}line: {request.text}  heard: {checks.transcript}")
+    return rows
 
 
 if __name__ == "__main__":
