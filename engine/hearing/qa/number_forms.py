@@ -124,10 +124,12 @@ def _english_spoken(match: re.Match[str]) -> str:
     from num2words import num2words
 
     digits = match[0]
-    number = int(digits)
-    if len(digits) == 4 and 1100 <= number <= 2099:
-        return str(num2words(number, lang="en", to="year"))  # 1999: nineteen ninety-nine
-    return str(num2words(number, lang="en"))
+    return str(num2words(int(digits), lang="en", to="year" if said_as_year(digits) else "cardinal"))
+
+
+def said_as_year(digits: str) -> bool:
+    """Four digits from 1100 to 2099 are said as a year, in pairs (1999: nineteen ninety-nine)."""
+    return len(digits) == 4 and 1100 <= int(digits) <= 2099
 
 
 def _english_in_digits(text: str) -> str:

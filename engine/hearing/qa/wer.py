@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.core.languages import counts_characters, language_code, rules_for
 from engine.hearing.chinese import CHINESE_LANGUAGES, SIMPLIFIED, in_script
-from engine.hearing.qa.number_forms import HAN_NUMBER, han_value
+from engine.hearing.qa.number_forms import HAN_NUMBER, han_value, said_as_year
 
 # A number as written in a script: optional currency sign, digits with optional thousands
 # separators and decimals, an optional ordinal suffix or percent sign.
@@ -78,8 +78,8 @@ def _spell_number(match: re.Match[str], language: str) -> str:
             words = num2words(float(digits + match["decimals"]), lang=lang)
         elif match["ordinal"]:
             words = num2words(int(digits), lang=lang, to="ordinal")
-        elif len(digits) == 4 and 1100 <= int(digits) <= 2099 and not match["currency"] and "," not in match[0]:
-            words = num2words(int(digits), lang=lang, to="year")  # "1999": nineteen ninety-nine
+        elif said_as_year(digits) and not match["currency"] and "," not in match[0]:
+            words = num2words(int(digits), lang=lang, to="year")
         else:
             words = num2words(int(digits), lang=lang)
     except (NotImplementedError, OverflowError, ValueError):  # no speller for this language
