@@ -31,6 +31,30 @@ def test_what_is_not_han_is_written_out(text, spoken):
     assert normalise(text) == spoken
 
 
+@pytest.mark.parametrize(("text", "spoken"), [
+    ("2026-12-07见", "二零二六年十二月七日见"),  # an ISO date, not two negative numbers
+    ("2026/1/5", "二零二六年一月五日"),
+    ("一共1,299.5元", "一共一千二百九十九点五元"),  # thousands separators
+    ("1,234,567人", "一百二十三万四千五百六十七人"),  # a count, not a code read digit by digit
+    ("3～5天", "三到五天"),
+    ("2020-2021年", "二零二零年到二零二一年"),
+    ("比分3:2", "比分三比二"),  # a score, not a clock time
+    ("气温-3.5℃", "气温负三点五摄氏度"),
+    ("90年代", "九十年代"),  # a decade
+    ("90后", "九零后"),  # born in a decade
+    ("等了10年", "等了十年"),  # a count of years
+    ("100年", "一百年"),
+    ("98年3月", "九八年三月"),  # a year: a month follows
+    ("08年", "零八年"),  # a year: a leading zero
+    ("跑了5km", "跑了五公里"),
+    ("2m高", "两米高"),
+    ("120km/h", "一百二十公里每小时"),
+    ("5G网络", "五ji4网络"),  # a letter, not a unit
+])
+def test_written_forms_are_said_as_chinese_says_them(text, spoken):
+    assert normalise(text) == spoken
+
+
 def test_english_is_said_with_its_readings_tones():
     assert syllables(normalise("OK，发个email给CEO。")) == [
         "ou1", "kei1", BREAK, "fa1", "ge4", "yi1", "mei4", "er5", "gei3", "xi1", "yi4", "ou1"]
