@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.chinese_forms import said_forms
 from engine.core.paths import REPO_ROOT
 
 MAPPER_PATH = REPO_ROOT / "resources" / "voices-zh" / "baker_mapper.json"
@@ -91,17 +92,6 @@ _TWO_AS_COUNT = re.compile(
     r"(?<![零一二三四五六七八九十百千万亿第点])二(?=个|位|次|天|本|张|瓶|块|件|条|只|双|斤|岁|口|杯|碗|份|套|辆|台|部|种"
     r"|遍|趟|句|声|周|倍|分钟|小时|公里|公斤|米|厘米|毫米|克|升|吨|千|万|亿|年(?!级)|点(?![零一二三四五六七八九十])|点[零一二三四五六七八九十]+分)")
 _HAN_NUMERALS = "零一二三四五六七八九十"
-# Written forms cn2an reads wrongly, brought first to the form it reads as said:
-_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")  # 1,000 is 一千, not 一,零
-_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](0?[1-9]|1[0-2])[-/.](0?[1-9]|[12]\d|3[01])(?!\d)")  # 2026-12-07
-_YEARS = re.compile(r"(?<!\d)(\d{4})\s*[-–—~～〜]\s*(\d{4})年")  # 2020-2021年: 二零二零年到二零二一年
-_RANGE = re.compile(r"(?<=\d)\s*[~～〜]\s*(?=\d)")  # 3～5天 is 三到五天, as cn2an reads 3-5天
-_SCORE = re.compile(r"(?<!\d)(\d{1,2})[:：](\d)(?!\d)")  # 3:2, not a clock time: 三比二
-_DEGREES = (("℃", "摄氏度"), ("°C", "摄氏度"), ("℉", "华氏度"), ("°F", "华氏度"))
-# Metric units after a number are said as their Chinese names (5km 五公里), not spelled.
-UNIT_WORDS = {"km/h": "公里每小时", "km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "ml": "毫升",
-              "mg": "毫克", "m": "米"}
-_UNIT = re.compile(r"(?<=\d)\s*(" + "|".join(re.escape(unit) for unit in UNIT_WORDS) + r")(?![A-Za-z])")
 # Born in a decade (90后, 00后) is said digit by digit; a decade (90年代) and a count of years
 # (等了10年, 100年) as a number. Only a four-digit year, or one with a leading zero or a month
 # after it (08年, 98年3月), is read digit by digit as cn2an reads every number before 年.
@@ -143,7 +133,7 @@ def normalise(text: str) -> str:
     import cn2an
 
     text = text.translate(_FULL_WIDTH)
-    text = _written_forms(text)
+    text = _years(said_forms(text, count=lambda digits: str(cn2an.an2cn(digits))))
     text = write_times(text)
     text = _MONEY.sub(_money, text)
     text = _DIGIT_BY_DIGIT.sub(lambda m: "".join(_CODE_DIGITS[int(d)] for d in m.group()), text)
@@ -154,19 +144,10 @@ def normalise(text: str) -> str:
     return _LATIN_WORD.sub(_latin, text)
 
 
-def _written_forms(text: str) -> str:
-    """Dates, ranges, scores, degrees, thousands and years brought to the forms cn2an reads as said."""
+def _years(text: str) -> str:
+    """A decade, a count of years and a generation read as said (see :data:`_GENERATION`)."""
     import cn2an
 
-    for sign, words in _DEGREES:
-        text = text.replace(sign, words)
-    text = _UNIT.sub(lambda m: UNIT_WORDS[m[1]], text)
-    # A number with thousands separators is a count, never a code read digit by digit.
-    text = _THOUSANDS.sub(lambda m: str(cn2an.an2cn(m.group().replace(",", ""))), text)
-    text = _DATE.sub(lambda m: f"{m[1]}年{int(m[2])}月{int(m[3])}日", text)
-    text = _YEARS.sub(r"\1年到\2年", text)
-    text = _RANGE.sub("到", text)
-    text = _SCORE.sub(r"\1比\2", text)
     text = _GENERATION.sub(lambda m: "".join(_DIGIT_NAMES[int(d)] for d in m[1]) + "后", text)
     return _COUNT_OF_YEARS.sub(lambda m: str(cn2an.an2cn(m[1])), text)
 

@@ -8,7 +8,8 @@ quotes, hyphens, times ("9:45" and "9.45" are both "nine forty-five") and digits
 "three", "1999" as "nineteen ninety-nine", "21st" as "twenty-first", "$5" as "five dollars"; in
 Chinese and Japanese numerals in characters become digits, "一千九百九十九" and "一九九九" both
 "1999", "三百五" 350; Chinese in simplified characters, with times, decimals and percentages as Chinese says
-them: "8:45" and "8.45分" are 八点四十五(分), "3.5" 三点五, "20%" 百分之二十, "3:30" 三点半). The distance itself comes from jiwer (Levenshtein over words or characters).
+them: "8:45" and "8.45分" are 八点四十五(分), "3.5" 三点五, "20%" 百分之二十, "3:30" 三点半; dates, ranges, scores, degrees and units as the
+voice says them, :func:`engine.core.chinese_forms.said_forms`). The distance itself comes from jiwer (Levenshtein over words or characters).
 
 Japanese is compared by reading, not by script: a recogniser writes a word in kanji where the
 script has kana, or in another kanji with the same reading (計ります, 測ります, はかります), so
@@ -24,6 +25,7 @@ import re
 import unicodedata
 from typing import Any
 
+from engine.core.chinese_forms import said_forms
 from engine.core.languages import counts_characters, language_code, rules_for
 from engine.hearing.chinese import CHINESE_LANGUAGES, SIMPLIFIED, in_script
 from engine.hearing.qa.number_forms import HAN_NUMBER, han_value, said_as_year
@@ -110,7 +112,7 @@ def normalise_characters(text: str, language: str) -> list[str]:
         text = in_script(text, SIMPLIFIED)
     text = unicodedata.normalize("NFKC", text)
     if chinese:
-        text = _ZH_PERCENT.sub("", _ZH_POINT.sub(r"\1点\2", text))
+        text = _ZH_PERCENT.sub("", _ZH_POINT.sub(r"\1点\2", said_forms(text)))
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     if language_code(language) in ("zh", "yue", "ja"):
         text = HAN_NUMBER.sub(lambda match: han_value(match[0]), text)

@@ -63,6 +63,10 @@ def test_a_lines_last_syllable_is_said_in_full(backend):
     "你跑得太快了，我追不上。",  # 得 as the particle (pypinyin alone says de2)
     "你去哪儿了？",  # erhua, one syllable
     "我们明天早上8点见，OK？",  # a number, an English word
+    # Written forms (engine/core/chinese_forms.py): before them, 0.44, 0.27 and 0.50.
+    "我每天早上跑5km。",
+    "这个月卖了12,800件。",
+    "合同从2025-2027年有效。",
 ])
 def test_polyphones_numbers_and_english_are_heard_back(backend, line):
     heard = recognise(_speak(backend, line, _plain(backend)), SAMPLE_RATE, "zh", model="base").text

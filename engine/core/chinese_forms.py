@@ -1,0 +1,52 @@
+"""Written forms in Chinese text that a speaker says as words: declared once, for the voice and the ear.
+
+A Mandarin line may hold an ISO date (2026-12-07), a number with thousands separators (1,299.5),
+a range (3～5天, 2020-2021年), a score (3:2), a negative (-5), degrees (℃) or metric units (5km).
+:func:`said_forms` rewrites each as Chinese says it (2026年12月7日, 3到5天, 2020年到2021年, 3比2,
+负5, 摄氏度, 五公里), keeping the numbers in digits. The Mandarin voice's front end then reads the
+digits (engine/synthesis/mandarin_text.py); take QA compares them as values
+(engine/hearing/qa/wer.py), so a take that says 负五摄氏度 for -5℃ is heard as the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# Metric units after a number, by their Chinese names (5km 五公里), not spelled letter by letter.
+UNIT_WORDS = {"km/h": "公里每小时", "km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "ml": "毫升",
+              "mg": "毫克", "m": "米"}
+_UNIT = re.compile(r"(?<=\d)\s*(" + "|".join(re.escape(unit) for unit in UNIT_WORDS) + r")(?![A-Za-z])")
+_DEGREES = (("℃", "摄氏度"), ("°C", "摄氏度"), ("℉", "华氏度"), ("°F", "华氏度"))
+_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](0?[1-9]|1[0-2])[-/.](0?[1-9]|[12]\d|3[01])(?!\d)")
+_YEARS = re.compile(r"(?<!\d)(\d{4})\s*[-–—~～〜]\s*(\d{4})年")
+# A phone or account number written in hyphenated groups (010-1234-5678): one code of 7 digits or more.
+_GROUPED_CODE = re.compile(r"(?<![\d\-])\d+(?:-\d+){1,3}(?![\d\-])")
+# Two short numbers joined by a dash or a tilde: a range where the first is the smaller (3-5个,
+# 2～3天), else a score (3-2, 三比二); not a code (010-1234-5678).
+_RANGE = re.compile(r"(?<![\d.\-])(\d{1,4}(?:\.\d+)?)\s*[-–—~～〜]\s*(\d{1,4}(?:\.\d+)?)(?![\d.]|\s*[-–—]\s*\d)")
+_SCORE = re.compile(r"(?<!\d)(\d{1,2})[:：](\d)(?!\d)")  # one digit after the colon: not a clock time
+_NEGATIVE = re.compile(r"(?<![0-9A-Za-z.])[-−](?=\d)")  # not between digits or after a word
+
+
+def said_forms(text: str, count: Callable[[str], str] = str) -> str:
+    """``text`` with its dates, ranges, scores, negatives, degrees, units and thousands as said.
+
+    ``count`` writes a number with thousands separators (commas removed): the voice passes its
+    numeral writer, since such a number is a count and never a code read digit by digit."""
+    for sign, words in _DEGREES:
+        text = text.replace(sign, words)
+    text = _UNIT.sub(lambda match: UNIT_WORDS[match[1]], text)
+    text = _THOUSANDS.sub(lambda match: count(match.group().replace(",", "")), text)
+    text = _DATE.sub(lambda match: f"{match[1]}年{int(match[2])}月{int(match[3])}日", text)
+    text = _YEARS.sub(r"\1年到\2年", text)
+    text = _GROUPED_CODE.sub(_joined_code, text)
+    text = _RANGE.sub(lambda match: match[1] + ("到" if float(match[1]) < float(match[2]) else "比") + match[2], text)
+    text = _SCORE.sub(r"\1比\2", text)
+    return _NEGATIVE.sub("负", text)
+
+
+def _joined_code(match: re.Match[str]) -> str:
+    digits = match.group().replace("-", "")
+    return digits if len(digits) >= 7 else match.group()
