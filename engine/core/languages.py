@@ -67,6 +67,9 @@ class LanguageRules:
     # out, as a clip's pace is measured: engine/synthesis/backends/own_voice.py); None: no cap
     # measured. A fast clip's pace beyond it is spoken at it (docs/chinese.md).
     fastest_clear_pace: float | None = None
+    # Characters only this language writes among those sharing its script: a Han text holding any
+    # is in it, not in the script's own language (written Cantonese's 佢, 嘅, 咗 are not Mandarin).
+    own_characters: str = ""
 
 
 _LATIN_ENDS, _LATIN_CLAUSES = ".!?…", ",;:—–"
@@ -116,7 +119,10 @@ MANDARIN = LanguageRules(
 _FAST_RATIO = MANDARIN.cps_fast / MANDARIN.speaking_cps
 _TOO_FAST_RATIO = MANDARIN.cps_too_fast / MANDARIN.speaking_cps
 # Cantonese shares Mandarin's rules (Netflix's Traditional Chinese guide: 16 a line, the same
-# reading speeds); its written form is Han too, so it is never detected, only set.
+# reading speeds). Its written form is Han too; a text is detected as Cantonese by the characters
+# of written Cantonese that standard written Mandarin never uses (佢 he, 哋 plural, 喺 at, 嘅 's,
+# 咗 done, 冇 not have, 啲 some, 嘢 thing, 嚟 come, 睇 look, 嗰 that, 咩 what, 噉 so, 攞 take,
+# 搵 find, 瞓 sleep, 諗 think, 乜 what, 嘥 waste); a character set to Mandarin keeps Mandarin.
 CANTONESE = LanguageRules(
     code="yue", name="Chinese (Cantonese)", scripts=MANDARIN.scripts,
     speech_rate=MANDARIN.speech_rate, rate_unit=CHARACTERS, speaking_cps=MANDARIN.speaking_cps,
@@ -126,6 +132,7 @@ CANTONESE = LanguageRules(
     # Mandarin's marks and particles; no prompt (Mandarin's would steer Whisper to Mandarin).
     own_marks=_CHINESE_MARKS, question_particles=_CHINESE_QUESTION_PARTICLES,
     lexical_tones=True,  # six tones
+    own_characters="佢哋喺嘅咗冇啲嘢嚟睇嗰咩噉攞搵揾瞓諗谂乜嘥",
 )
 JAPANESE = LanguageRules(
     code="ja", name="Japanese", scripts=("Hiragana", "Katakana", "Han"),
@@ -324,7 +331,8 @@ def script_counts(text: str) -> Counter[str]:
 def detect_language(text: str) -> str:
     """The language a text's script says it is in: the majority's, counted in syllable-like
     units (an English name inside a Chinese line leaves it Chinese); with any kana, Han counts as
-    Japanese; a tie goes to the non-Latin script (a borrowed word is usually the Latin one).
+    Japanese; a tie goes to the non-Latin script (a borrowed word is usually the Latin one); a
+    language's own characters (:attr:`LanguageRules.own_characters`) make the text that language's.
     :data:`UNDETERMINED` when the text has no letters."""
     votes: Counter[str] = Counter()
     counts = script_counts(text)
@@ -333,7 +341,10 @@ def detect_language(text: str) -> str:
         votes["ja" if japanese and script == "Han" else SCRIPT_LANGUAGES[script]] += count
     if not votes:
         return UNDETERMINED
-    return max(votes, key=lambda code: (votes[code], code != "en"))
+    majority = max(votes, key=lambda code: (votes[code], code != "en"))
+    return next((rules.code for rules in LANGUAGES.values() if rules.own_characters
+                 and rules.scripts == rules_for(majority).scripts
+                 and any(char in rules.own_characters for char in text)), majority)
 
 
 AUTO = "auto"  # a character's language left to be detected (take QA hears it from the take)

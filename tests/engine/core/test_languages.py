@@ -57,6 +57,30 @@ def test_a_mixed_line_is_the_majoritys_language(text: str, language: str) -> Non
     assert detect_language(text) == language
 
 
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("佢哋喺度食緊飯。", "yue"),  # written Cantonese: 佢哋 they, 喺 at
+        ("冇問題，聽日見", "yue"),  # one character Mandarin never writes is enough
+        ("OK，佢走咗", "yue"),
+        ("我係香港人", "zh"),  # 係 is Mandarin's 關係 too: no sign
+        ("我們明天見。", "zh"),  # traditional characters alone are not Cantonese
+        ("ラーメン佢", "ja"),  # kana: Japanese, whatever its Han
+    ],
+)
+def test_written_cantonese_is_told_by_its_own_characters(text: str, language: str) -> None:
+    assert detect_language(text) == language
+
+
+def test_a_cantonese_line_is_refused_by_a_mandarin_voice_unless_its_character_is_mandarin() -> None:
+    from engine.core.languages import language_refusal
+
+    registry = {"embedded": ("en", "zh"), "cosyvoice2": ("zh", "en", "ja", "ko", "yue")}
+    refusal = language_refusal("佢哋喺度食緊飯。", "", "embedded", registry["embedded"], registry)
+    assert refusal is not None and "Cantonese" in str(refusal) and "cosyvoice2" in str(refusal)
+    assert language_refusal("佢哋喺度食緊飯。", "zh", "embedded", registry["embedded"], registry) is None
+
+
 def test_a_set_language_wins_over_a_shared_script() -> None:
     assert line_language("de", "Guten Morgen") == "de"  # Latin cannot tell German from English
     assert line_language("zh", "OK, Starbucks!") == "zh"  # the Chinese voice reads the names
