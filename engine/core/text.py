@@ -20,11 +20,13 @@ from engine.core.languages import (
     joins_without_space,
 )
 
-# A sentence ends at a spaced language's end mark (. ! ? …, optionally followed by closing
-# quotes/brackets) plus whitespace, right after an unspaced language's (。！？), or at a line
-# break; a clause at any language's clause mark. The marks are the language table's.
-_SENTENCE_BREAK = re.compile(rf"(?<=[{re.escape(SPACED_SENTENCE_ENDS)}])[\"'”’)\]]*\s+"
-                             rf"|(?<=[{re.escape(UNSPACED_SENTENCE_ENDS)}])|\n+")
+# A sentence ends at a spaced language's end mark (. ! ? …) plus whitespace, right after an
+# unspaced language's (。！？), either with the closing quotes and brackets after it kept in the
+# sentence (「你好。」他说。 is 「你好。」 and 他说。), or at a line break; a clause at any
+# language's clause mark. The marks are the language table's.
+_CLOSING_MARKS = "\"'”’)]」』）》"
+_SENTENCE_END = re.compile(rf"[{re.escape(SPACED_SENTENCE_ENDS)}][{re.escape(_CLOSING_MARKS)}]*\s+"
+                           rf"|[{re.escape(UNSPACED_SENTENCE_ENDS)}]+[{re.escape(_CLOSING_MARKS)}]*")
 _CLAUSE_BREAK = re.compile(rf"(?<=[{re.escape(ALL_CLAUSE_MARKS)}])\s*")
 _SPEAKABLE = re.compile(r"[^\W_]", re.UNICODE)  # any letter or digit, in any script
 
@@ -141,7 +143,7 @@ def split_for_streaming(
     the cut again at twice the piece before it, so each piece's audio covers the next one's
     compute (the rest of a long sentence after a short head would not be ready in time)."""
     result: list[TextPiece] = []
-    for sentence in (s.strip() for s in _SENTENCE_BREAK.split(text)):
+    for sentence in (s.strip() for s in _SENTENCE_END.sub(lambda end: end.group().rstrip() + "\n", text).split("\n")):
         if not sentence or not is_speakable(sentence):
             continue
         budget = first_max

@@ -83,6 +83,16 @@ def test_chinese_splits_at_full_stops_and_commas():
     assert [p.text for p in pieces] == ["今天天气很好。", "我们去公园吧！"]
 
 
+@pytest.mark.parametrize(("text", "pieces"), [
+    ("「你好。」他说。", ["「你好。」", "他说。"]),
+    ("他问：“你去哪儿？”我说：“回家。”", ["他问：“你去哪儿？”", "我说：“回家。”"]),
+    ("真的吗？！我不信。", ["真的吗？！", "我不信。"]),
+    ('He said "Stop." Then he left. (Really.) OK.', ['He said "Stop."', "Then he left.", "(Really.)", "OK."]),
+])
+def test_a_sentence_keeps_the_quotes_and_brackets_that_close_it(text, pieces):
+    assert [piece.text for piece in split_for_streaming(text, first_max=200)] == pieces
+
+
 def test_unspeakable_pieces_are_dropped():
     assert not is_speakable("!!! ... ??? 🙂")
     assert is_speakable("R2")
