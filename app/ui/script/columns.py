@@ -122,9 +122,9 @@ FITTED_COLOUR = "#2f6f3e"
 class LineColumn:
     """One column of the script table: its layout and what it does with a line.
 
-    Layout: title, least width in pixels (0: the one column that stretches), alignment, and a
+    Layout: title, least width in pixels (0: a column that stretches), alignment, and a
     ``sample`` (its widest usual value): a column with one is sized to it or its title,
-    whichever is wider, so the stretching Text column gets the room that is left. The base
+    whichever is wider, so the stretching Text (and Source) columns get the room that is left. The base
     shows nothing and edits nothing; each column overrides what it has.
     """
 
@@ -457,7 +457,9 @@ class Column(enum.IntEnum):
     FIT = (8, FitColumn(QT_TRANSLATE_NOOP("LinesModel", "Fit"), 60, sample="stretch 1.08×",  # "rate 1.25× + stretch 1.08×" wraps to two
                         header_tip=QT_TRANSLATE_NOOP("LinesModel", "Fit to slot: speak faster (then time-stretch) when a "
                                                                 "take is longer than its slot")))
-    SOURCE = (9, SourceColumn(QT_TRANSLATE_NOOP("LinesModel", "Source"), 240))  # shown when a line has a source text
+    # Shown when a line has a source text; it stretches as Text does, the two sharing the room left
+    # (at a fixed 240 px the Text column shrank to a word at the default window size).
+    SOURCE = (9, SourceColumn(QT_TRANSLATE_NOOP("LinesModel", "Source")))
 
     @property
     def title(self) -> str:
