@@ -26,7 +26,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="+442"/>
+        <location filename="../app/ui/window/document_session.py" line="+455"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -34,7 +34,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+5"/>
         <source> and %n new character(s) ({names})</source>
         <translation>
             <numerusform> and %n new character ({names})</numerusform>
@@ -110,7 +110,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/main_window.py" line="+353"/>
+        <location filename="../app/ui/window/main_window.py" line="+355"/>
         <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
         <translation>
             <numerusform>The script already has %n line. Replace it with the lines of %1, or add its lines to it?</numerusform>
@@ -143,7 +143,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-385"/>
+        <location filename="../app/ui/window/document_session.py" line="-401"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>

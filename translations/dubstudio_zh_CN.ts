@@ -531,7 +531,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
         <translation>它的文件夹无法写入（{reason}）</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+141"/>
         <source>{title} [read-only] — DubStudio</source>
         <translation>{title} [只读] — DubStudio</translation>
     </message>
@@ -615,12 +615,12 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>无角色</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Cannot import</source>
         <translation>无法导入</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+14"/>
         <source>Replace the script with {name}</source>
         <translation>用 {name} 替换台本</translation>
     </message>
@@ -631,8 +631,13 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
             <numerusform>已导入 %n 句台词</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+2"/>
+        <source> (bilingual: the {kept} rows as the script, the others as each line&apos;s original)</source>
+        <translation>（双语：{kept}的字幕行作为台词，另一种语言作为每句台词的原文）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
         <source> and %n new character(s) ({names})</source>
         <translation>
             <numerusform>和 %n 个新角色（{names}）</numerusform>
@@ -2014,7 +2019,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/ui/window/main_window.py" line="+139"/>
+        <location filename="../app/ui/window/main_window.py" line="+140"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2049,7 +2054,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>打开项目文件夹</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
@@ -2084,6 +2089,21 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="+2"/>
         <source>Either way it is one step that Edit › Undo takes back.</source>
         <translation>无论哪种方式，都可以用 编辑 › 撤销 一步撤回。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>A bilingual subtitle file</source>
+        <translation>双语字幕文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each subtitle of {name} is in two languages. Which is the script to dub? The other is kept as each line&apos;s original, in the Source column.</source>
+        <translation>{name} 的每条字幕都有两种语言。要配音的台词是哪一种？另一种作为每句台词的原文保留在“原文”列中。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Both, as one line</source>
+        <translation>两种都保留，合为一句</translation>
     </message>
     <message>
         <location line="+35"/>
@@ -3131,7 +3151,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-438"/>
+        <location filename="../app/ui/window/document_session.py" line="-454"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -6791,7 +6811,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+803"/>
+        <location filename="../app/project/script_io.py" line="+839"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -7839,6 +7859,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+3"/>
+        <source>the subtitles are bilingual ({languages} on each cue), so every line holds both; to dub one language and keep the other as each line&apos;s original, make the project again with --keep-language and one of them (given: {given})</source>
+        <translation>字幕是双语的（每条字幕都有 {languages}），所以每句台词包含两种语言；若要为一种语言配音、把另一种作为每句台词的原文保留，请加上 --keep-language 及其中一种语言重新创建项目（当前给定：{given}）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>{file}, line {line}: subtitle {index} has no text; skipped</source>
         <translation>{file} 第 {line} 行：第 {index} 条字幕没有文字，已跳过</translation>
     </message>

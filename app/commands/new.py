@@ -68,6 +68,9 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--link", action="store_true",
                         help="use a video that is already inside PROJECT_DIR where it is, instead of copying")
     parser.add_argument("--title", default=None, help="project title (default: the video's file name)")
+    parser.add_argument("--keep-language", metavar="CODE", default=None,
+                        help="for bilingual subtitles (each cue in two languages, as Chinese subtitles often are): "
+                             "the language to dub (zh, en, ...); the other becomes each line's original")
     add_transcribe_options(parser.add_argument_group("with --transcribe"))
     add_recogniser_option(parser)  # hears the clips given without a transcript
     parser.set_defaults(func=run)
@@ -123,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
             copy_video=not args.link,
             title=args.title,
             make_script=make_script,
+            keep_language=args.keep_language,
         )
     except ProjectError as error:
         from app.commands.translate import exit_status_of

@@ -98,8 +98,12 @@ def new_project_from_video(
     copy_video: bool = True,
     title: str | None = None,
     make_script: Callable[[Project, CommandStack], list[str]] | None = None,
+    keep_language: str | None = None,
 ) -> NewProject:
     """Make a project at ``root`` that dubs ``video``; see the module docstring.
+
+    Bilingual subtitles (each cue in two languages) keep the rows in ``keep_language`` as the
+    script and the others as each line's original; without it every line holds both, with a warning.
 
     ``make_script`` makes the script another way (the transcription of the video's dialogue):
     it runs once the video and guide are in, before the voices are given, and returns warnings.
@@ -133,7 +137,7 @@ def new_project_from_video(
         # this marker, and the next `new` of the folder removes what that one made and resumes.
         atomic_write_text(marker, json.dumps({"before": before or [], "created_folder": created}), inside=root)
         made = _build(root, video, subtitles, subtitle_stream, use_subtitle_stream, voices, guide, copy_video, title,
-                      make_script)
+                      make_script, keep_language)
         marker.unlink()
     except BaseException:
         lock.release()
@@ -201,6 +205,7 @@ def _build(
     copy_video: bool,
     title: str | None,
     make_script: Callable[[Project, CommandStack], list[str]] | None = None,
+    keep_language: str | None = None,
 ) -> NewProject:
     names = [voice.name.strip().casefold() for voice in voices]
     if len(set(names)) != len(names):
@@ -224,10 +229,17 @@ def _build(
         chosen = subtitle_stream if subtitle_stream is not None else next(
             s.index for s in project.video.subtitle_streams if s.text)
         source = f"subtitle stream #{chosen} of {video.name}"
+    warnings: list[str] = []
     if imported is not None:
         imported.source = source
+        languages = imported.languages
+        if languages and keep_language in languages:
+            imported = imported.keeping(keep_language)
+        elif languages:
+            warnings.append(Phrase(phrases.BILINGUAL_SUBTITLES, languages=" / ".join(languages),
+                                   given=keep_language or "-"))
         stack.push(imported.command())
-    warnings = list(imported.warnings) if imported is not None else []
+        warnings += imported.warnings
     if make_script is not None:
         warnings += make_script(project, stack)
     for voice in voices:

@@ -112,6 +112,10 @@ FIT_RATE = QT_TRANSLATE_NOOP("phrases", "rate {rate:.2f}×")
 FIT_RATE_STRETCH = QT_TRANSLATE_NOOP("phrases", "rate {rate:.2f}× + stretch {stretch:.2f}×")
 
 # --- what an import or a transcription warns of (script_io, transcription, cast) ----------------
+BILINGUAL_SUBTITLES = QT_TRANSLATE_NOOP(
+    "phrases", "the subtitles are bilingual ({languages} on each cue), so every line holds both; to dub one "
+    "language and keep the other as each line's original, make the project again with --keep-language and one "
+    "of them (given: {given})")
 SKIPPED_SUBTITLE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: subtitle {index} has no text; skipped")
 SKIPPED_CUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the cue has no text; skipped")
 

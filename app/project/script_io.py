@@ -24,6 +24,7 @@ of legacy encodings they share.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime
 import io
 import os
@@ -36,6 +37,7 @@ from typing import cast
 import srt
 
 from app.project import phrases
+from app.project.bilingual import bilingual_pair, split_rows
 from app.project.errors import ExportError, ImportFormatError, InvalidValueError
 from app.project.fsutil import atomic_write_text, bound_to
 from app.project.model import PALETTE, Character, Line, new_id, validate_line
@@ -79,6 +81,27 @@ class ScriptImport:
     characters: list[Character]  # characters to create (speakers the project did not have)
     warnings: list[str] = field(default_factory=list)
     source: str = ""
+    rows: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a subtitle line's rows, by line id
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The two languages of a bilingual subtitle file, each cue a row in each (see
+        :mod:`app.project.bilingual`); () for any other file."""
+        return bilingual_pair(self.rows.values())
+
+    def keeping(self, language: str) -> ScriptImport:
+        """The import with each bilingual line's rows in ``language`` as its text and the other
+        rows as its original (``source_text``); a line with no row in ``language`` stays whole, and
+        so does every line of a file that is not bilingual in ``language``."""
+        if language not in self.languages:
+            return self
+        lines = []
+        for line in self.lines:
+            # Each language's row may name the speaker again ("Xiaoming: Hi"): the name is the line's character.
+            rows = [split_speaker(row)[1] or row for row in self.rows.get(line.id, ())]
+            text, original = split_rows(rows, language)
+            lines.append(dataclasses.replace(line, text=text, source_text=original) if text and original else line)
+        return dataclasses.replace(self, lines=lines)
 
     @property
     def timed(self) -> bool:
@@ -156,6 +179,7 @@ class _Builder:
         self.lines: list[Line] = []
         self.new_characters: list[Character] = []
         self.warnings: list[str] = []
+        self.rows: dict[str, tuple[str, ...]] = {}
         self._by_name: dict[str, str] = {c.name.strip().casefold(): c.id for c in project.characters}
         self.default_id = self.character_id(default_character) if default_character else None
 
@@ -179,8 +203,17 @@ class _Builder:
         self.lines.append(line)
         return line
 
+    def add_cue(self, speaker: str | None, rows: list[str], start: float, end: float, *, name_in_text: bool = True) -> None:
+        """A subtitle cue's line: its rows joined, kept apart too (a bilingual file's cue is split
+        by language afterwards, :meth:`ScriptImport.keeping`), a speaker's name written before
+        the text taken off its first row."""
+        if speaker is not None and name_in_text:
+            first = split_speaker(rows[0])[1]
+            rows = [first, *rows[1:]] if first else rows[1:]
+        self.rows[self.add(speaker, join_pieces(rows), start, end).id] = tuple(rows)
+
     def result(self, source: str) -> ScriptImport:
-        return ScriptImport(self.lines, self.new_characters, self.warnings, source)
+        return ScriptImport(self.lines, self.new_characters, self.warnings, source, self.rows)
 
 
 def _too_long(what: str, line_no: int, shown: str) -> ImportFormatError:
@@ -233,9 +266,10 @@ def _overlong_cue(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _clean_subtitle(content: str) -> str:
-    # A subtitle's lines are one text: joined with a space, but none inside a Chinese sentence.
-    return join_pieces(part.strip() for part in _TAGS.sub("", content).split("\n") if part.strip())
+def _subtitle_rows(content: str) -> list[str]:
+    """A cue's rows without tags: joined (:func:`join_pieces`: a space, none inside a Chinese
+    sentence) they are the line's text."""
+    return [part.strip() for part in _TAGS.sub("", content).split("\n") if part.strip()]
 
 
 def _srt_error(text: str, error: srt.SRTParseError, shown: str) -> ImportFormatError:
@@ -296,12 +330,12 @@ def import_srt(
                     line_no=None if line_no is None else line_no + 1 + k,
                     source=shown,
                 )
-        content = _clean_subtitle(sub.content)
-        speaker, body = split_speaker(content)
+        rows = _subtitle_rows(sub.content)
+        speaker, body = split_speaker(join_pieces(rows))
         if not body:
             builder.warnings.append(Phrase(phrases.SKIPPED_SUBTITLE, file=shown, line=line_no, index=sub.index))
             continue
-        builder.add(speaker, body, start, end)
+        builder.add_cue(speaker, rows, start, end)
     return builder.result(name)
 
 
@@ -371,12 +405,13 @@ def import_vtt(
                 raise ImportFormatError(Phrase(phrases.MALFORMED_VTT_TIME, quoted=repr(raw.strip()[:60])),
                                         line_no=line_no + 1 + k, source=shown)
         voice = _VTT_VOICE.match(content[0]) if content else None
-        cleaned = _clean_subtitle("\n".join(content))
+        rows = _subtitle_rows("\n".join(content))
+        cleaned = join_pieces(rows)
         speaker, body = (voice.group(1).strip(), cleaned) if voice else split_speaker(cleaned)
         if not body:
             builder.warnings.append(Phrase(phrases.SKIPPED_CUE, file=shown, line=line_no))
             continue
-        builder.add(speaker, body, start, end)
+        builder.add_cue(speaker, rows, start, end, name_in_text=not voice)
     return builder.result(name)
 
 
@@ -432,13 +467,14 @@ def import_ass(
         start = _ass_seconds(field_of["Start"], line_no, shown)
         end = _ass_seconds(field_of["End"], line_no, shown)
         _check_times(start, end, f"dialogue at line {line_no}", line_no, shown)
-        content = _clean_subtitle(_ASS_BREAKS.sub("\n", field_of["Text"]).replace("\\h", " "))
+        rows = _subtitle_rows(_ASS_BREAKS.sub("\n", field_of["Text"]).replace("\\h", " "))
+        content = join_pieces(rows)
         named = field_of.get("Name", "")
         speaker, body = (named, content) if named else split_speaker(content)
         if not body:
             builder.warnings.append(Phrase(phrases.SKIPPED_DIALOGUE, file=shown, line=line_no))
             continue
-        builder.add(speaker, body, start, end)
+        builder.add_cue(speaker, rows, start, end, name_in_text=not named)
     if not builder.lines and not builder.warnings and text.strip():
         raise ImportFormatError(Phrase(phrases.NO_DIALOGUE), line_no=1, source=shown)
     return builder.result(name)

@@ -52,7 +52,7 @@ from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.folders import Folders
-from app.ui.language import fill, said_error, say
+from app.ui.language import fill, language_label, said_error, say
 from app.ui.playback.original import OriginalAudio
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import has_input_device
@@ -137,6 +137,9 @@ class DocumentSession(QObject):
     error = Signal(str, str)  # title, message (with its error code): worth a dialog
     box = Signal(str, str)  # title, text: something to know before going on, worth a dialog
     gaps_found = Signal(VoiceGaps, str)  # what an import left without a voice, and which import
+    # A bilingual subtitle file whose language to dub the project does not say: its path, kind,
+    # whether it replaces the script, and its two languages (the window asks, then imports again).
+    bilingual_found = Signal(str, str, bool, list)
     state_changed = Signal()  # what the actions' enable rules and the window's title read may differ now
 
     def __init__(self, document: Document, parts: StudioParts, capabilities: Capabilities,
@@ -422,14 +425,24 @@ class DocumentSession(QObject):
     def sort_by_time(self) -> None:
         self.document.push(SortLinesByTime())
 
-    def import_file(self, path: str | Path, kind: str, *, replace: bool = False) -> bool:
+    def import_file(self, path: str | Path, kind: str, *, replace: bool = False, keep_language: str | None = None) -> bool:
         """Import a script file as one undoable step: its lines added after the selection, or
-        (``replace``) in place of every line the script had."""
+        (``replace``) in place of every line the script had. A bilingual subtitle file keeps the
+        rows in ``keep_language`` ("": both), else in the language the project dubs into, else
+        the window is asked which (:attr:`bilingual_found`) and nothing is imported yet."""
         try:
             result = script_format(kind).reader(path, self.project)
         except (ProjectError, OSError) as exc:
             self.error.emit(self.tr("Cannot import"), said_error(exc))  # said: the signal carries plain text
             return False
+        keep: str | None = ""
+        if result.languages:
+            dubbed = self.project.target_language or self.project.language
+            keep = keep_language if keep_language is not None else dubbed if dubbed in result.languages else None
+            if keep is None:
+                self.bilingual_found.emit(str(path), kind, replace, list(result.languages))
+                return False
+            result = result.keeping(keep) if keep else result
         selected = self.selected()
         if replace:
             old_ids = [line.id for line in self.project.lines]
@@ -440,6 +453,9 @@ class DocumentSession(QObject):
         if not self.document.push(command):
             return False
         summary = self.tr("Imported %n line(s)", "", len(result.lines))
+        if keep:
+            summary += fill(self.tr(" (bilingual: the {kept} rows as the script, the others as each line's original)"),
+                            kept=language_label(keep))
         if result.characters:
             summary += fill(self.tr(" and %n new character(s) ({names})", "", len(result.characters)), names=", ".join(c.name for c in result.characters))
         if result.warnings:

@@ -17,6 +17,7 @@ import platformdirs
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -36,7 +37,7 @@ from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.engine.engine_controller import EngineController
 from app.ui.folders import PROJECTS, Folders
-from app.ui.language import fill, say
+from app.ui.language import fill, language_label, say
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import AudioOutput, Player, default_output
 from app.ui.script.qa_controller import QaRunner
@@ -276,6 +277,7 @@ class MainWindow(QMainWindow):
         session.warning.connect(self.messages.warn)
         session.error.connect(self.messages.error)
         session.gaps_found.connect(self.video.show_gaps)
+        session.bilingual_found.connect(self.ask_bilingual)
         session.state_changed.connect(self.update_actions)
         session.state_changed.connect(self._update_title)
         self.menus["playback/timeline"].addActions(session.timeline.menu_actions())
@@ -364,6 +366,29 @@ class MainWindow(QMainWindow):
             clicked = box.clickedButton()
             if clicked in (replace, add) and self.session is session:
                 session.import_file(path, kind, replace=clicked is replace)
+
+        box.finished.connect(chosen)
+        box.open()  # not exec(): tests and scripted runs must never block on it
+
+    def ask_bilingual(self, path: str, kind: str, replace: bool, languages: list[str]) -> None:
+        """Ask which language of a bilingual subtitle file is the script to dub (the other rows
+        become each line's original), then import it so."""
+        session = self.session
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("A bilingual subtitle file"),
+                          fill(self.tr("Each subtitle of {name} is in two languages. Which is the script to dub? "
+                                       "The other is kept as each line's original, in the Source column."),
+                               name=Path(path).name),
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("bilingualBox")
+        buttons: dict[QAbstractButton, str] = {
+            box.addButton(language_label(code), QMessageBox.ButtonRole.AcceptRole): code for code in languages}
+        buttons[box.addButton(self.tr("Both, as one line"), QMessageBox.ButtonRole.AcceptRole)] = ""
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(_result: int) -> None:
+            code = buttons.get(box.clickedButton())
+            if code is not None and self.session is session and session is not None:
+                session.import_file(path, kind, replace=replace, keep_language=code)
 
         box.finished.connect(chosen)
         box.open()  # not exec(): tests and scripted runs must never block on it

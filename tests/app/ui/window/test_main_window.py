@@ -256,6 +256,30 @@ def test_import_into_a_script_with_lines_asks_replace_add_or_cancel(tmp_path: Pa
     assert [line.id for line in project.lines] == before
 
 
+def test_a_bilingual_subtitle_file_asks_which_language_to_dub(tmp_path: Path, window: MainWindow) -> None:
+    from tests.app.project.test_bilingual import BILINGUAL_SRT
+
+    window.open_sample()
+    assert window.session is not None
+    session = window.session
+    project = session.project
+    before = len(project.lines)
+    srt_file = tmp_path / "bilingual.srt"
+    srt_file.write_text(BILINGUAL_SRT, encoding="utf-8")
+    assert not session.import_file(srt_file, "srt")  # nothing yet: the window asks
+    box = window.findChildren(QMessageBox, "bilingualBox")[-1]
+    assert box.isVisible() and "bilingual.srt" in box.text()
+    next(b for b in box.buttons() if "(en)" in b.text()).click()
+    assert len(project.lines) == before + 3
+    assert [line.source_text for line in project.lines if line.source_text] == ["你好，我们明天见。", "好的。", "走吧！"]
+    assert "Hi, see you tomorrow." in [line.text for line in project.lines]
+    window.session.document.undo()
+    project.target_language = "zh"  # the language the project dubs into is kept without asking
+    assert session.import_file(srt_file, "srt")
+    assert "走吧！" in [line.text for line in project.lines]
+    assert "Let's go!" in [line.source_text for line in project.lines]
+
+
 def test_split_a_line_at_the_text_cursor_and_merge_it_back_with_undo(window: MainWindow) -> None:
     from PySide6.QtWidgets import QPlainTextEdit
 

@@ -1,0 +1,73 @@
+"""Bilingual subtitle files (each cue in two languages, a row each): found, and split into the line
+to dub and its original, in SRT, WebVTT and ASS."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.project import Project
+from app.project.new_project import new_project_from_video
+from app.project.script_io import import_ass, import_srt, import_vtt
+
+BILINGUAL_SRT = (
+    "1\n00:00:01,000 --> 00:00:02,500\n小明：你好，我们明天见。\nXiaoming: Hi, see you tomorrow.\n\n"
+    "2\n00:00:03,000 --> 00:00:04,000\n<i>好的。</i>\nOK.\n\n"
+    "3\n00:00:05,000 --> 00:00:06,000\n走吧！\nLet's go!\n"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return Project(root=tmp_path / "project")
+
+
+def test_a_bilingual_srt_is_found_and_split_either_way(project: Project) -> None:
+    imported = import_srt(BILINGUAL_SRT.encode("utf-8"), project)
+    assert imported.languages == ("zh", "en")  # the upper row's first
+    assert [c.name for c in imported.characters] == ["小明"]
+    english = imported.keeping("en")
+    assert [(line.text, line.source_text) for line in english.lines] == [
+        ("Hi, see you tomorrow.", "你好，我们明天见。"), ("OK.", "好的。"), ("Let's go!", "走吧！")]
+    chinese = imported.keeping("zh")
+    assert [line.text for line in chinese.lines] == ["你好，我们明天见。", "好的。", "走吧！"]
+    assert english.lines[0].character_id == imported.lines[0].character_id
+    assert [line.start for line in english.lines] == [1.0, 3.0, 5.0]
+
+
+def test_webvtt_and_ass_bilingual_cues_split_too(project: Project) -> None:
+    vtt = "WEBVTT\n\n00:01.000 --> 00:02.000\n<v Maya>你好\nHello\n\n00:03.000 --> 00:04.000\n再见\nBye\n"
+    imported = import_vtt(vtt.encode("utf-8"), project)
+    assert imported.languages == ("zh", "en")
+    assert [(line.text, line.source_text) for line in imported.keeping("en").lines] == [("Hello", "你好"), ("Bye", "再见")]
+    ass = ("[Script Info]\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+           "Dialogue: 0,0:00:01.00,0:00:02.00,Default,Li,0,0,0,,我们走吧\\N{\\fs12}Let's go\n"
+           "Dialogue: 0,0:00:03.00,0:00:04.00,Default,Li,0,0,0,,好的\\NOK\n")
+    imported = import_ass(ass.encode("utf-8"), project)
+    assert [(line.text, line.source_text) for line in imported.keeping("zh").lines] == [("我们走吧", "Let's go"), ("好的", "OK")]
+
+
+@pytest.mark.parametrize("srt_text", [
+    # two rows of one language: one line, as before
+    "1\n00:00:01,000 --> 00:00:02,000\nMaya: Hello there,\nhow are you?\n\n2\n00:00:03,000 --> 00:00:04,000\nFine.\n",
+    # a Chinese file that quotes English on a row of its own once in three cues: not bilingual
+    "1\n00:00:01,000 --> 00:00:02,000\n他在门口写着\nNo entry\n\n2\n00:00:03,000 --> 00:00:04,000\n我们走吧。\n\n"
+    "3\n00:00:05,000 --> 00:00:06,000\n好的。\n",
+])
+def test_a_file_in_one_language_is_not_bilingual(project: Project, srt_text: str) -> None:
+    imported = import_srt(srt_text.encode("utf-8"), project)
+    assert imported.languages == ()
+    assert imported.keeping("en").lines == imported.lines
+
+
+def test_new_keeps_the_language_asked_for_and_warns_when_none_is(tmp_path: Path, video: Path) -> None:
+    subtitles = tmp_path / "bilingual.srt"
+    subtitles.write_text(BILINGUAL_SRT, encoding="utf-8")
+    made = new_project_from_video(tmp_path / "kept", video, subtitles=subtitles, keep_language="en")
+    assert [line.text for line in made.project.lines] == ["Hi, see you tomorrow.", "OK.", "Let's go!"]
+    assert made.project.lines[0].source_text == "你好，我们明天见。"
+    assert not any("bilingual" in warning for warning in made.warnings)
+    both = new_project_from_video(tmp_path / "both", video, subtitles=subtitles)
+    assert both.project.lines[0].text == "你好，我们明天见。 Xiaoming: Hi, see you tomorrow."  # as before: whole
+    assert any("bilingual" in warning and "--keep-language" in warning for warning in both.warnings)
