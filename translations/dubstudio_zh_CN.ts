@@ -1848,7 +1848,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>适配时段：版本比时段长时加快语速（再做时间伸缩）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Source</source>
         <translation>原文</translation>
     </message>
@@ -8311,11 +8311,6 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>no installed font can draw the subtitles&apos; characters {characters}; install a font that covers them (for Chinese, Japanese and Korean on Debian or Ubuntu: apt install fonts-noto-cjk) and export again</source>
         <translation>没有已安装的字体能显示字幕中的字符 {characters}；请安装包含这些字符的字体（Debian 或 Ubuntu 上的中日韩文字：apt install fonts-noto-cjk）后重新导出</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>a {width}×{height} picture cannot take burned-in subtitles: H.264 4:2:0 needs an even width and height</source>
-        <translation>{width}×{height} 的画面无法烧录字幕：H.264 4:2:0 要求宽和高都是偶数</translation>
     </message>
     <message>
         <location line="+3"/>

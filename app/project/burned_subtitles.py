@@ -247,9 +247,9 @@ class SubtitleBurner:
 
     def __init__(self, cues: Sequence[tuple[float, float, str]], size: tuple[int, int], full_range: bool = False,
                  font: SubtitleFont | None = None, rotation: float = 0.0) -> None:
-        width, height = size
-        if width % 2 or height % 2:
-            raise ExportError(Phrase(phrases.ODD_PICTURE_SIZE, width=width, height=height))
+        # 4:2:0 needs even sides: a picture of odd size (a screen recording's 1079 x 1919) is
+        # scaled a pixel smaller before the cues are laid on it (:attr:`size`, the encoder's too).
+        width, height = size = self.size = (size[0] // 2 * 2, size[1] // 2 * 2)
         shown = [(start, end, text) for start, end, text in cues if end > start and text.strip()]
         font = font or find_font([text for _, _, text in shown])
         quarter_turns = round(rotation / 90) % 4
@@ -262,12 +262,12 @@ class SubtitleBurner:
         return [image for image in self.images if image.covers(seconds)]
 
     def burn(self, frame: av.VideoFrame, seconds: float) -> av.VideoFrame:
-        """``frame`` as 4:2:0 with the cues showing at ``seconds`` drawn on it; a frame that shows
-        none is returned as it is (converted to 4:2:0 when it was not)."""
+        """``frame`` as 4:2:0 at :attr:`size` with the cues showing at ``seconds`` drawn on it; a
+        frame that shows none is returned as it is (converted when it was not 4:2:0 at that size)."""
         import av
 
-        if frame.format.name != "yuv420p":
-            frame = frame.reformat(format="yuv420p")
+        if frame.format.name != "yuv420p" or (frame.width, frame.height) != self.size:
+            frame = frame.reformat(width=self.size[0], height=self.size[1], format="yuv420p")
         images = self.showing(seconds)
         if not images:
             return frame

@@ -223,7 +223,6 @@ STEM_RATE_TOO_LOW = QT_TRANSLATE_NOOP("phrases", "the stem {file} is at {rate} H
 STEM_LENGTH = QT_TRANSLATE_NOOP("phrases", "the stem {file} lasts {seconds:.2f} s but the video {video:.2f} s; a stem must start with the video and be as long")
 SEPARATION_CANCELLED = QT_TRANSLATE_NOOP("phrases", "the separation was cancelled; nothing was written")
 NO_FONT = QT_TRANSLATE_NOOP("phrases", "no installed font can draw the subtitles' characters {characters}; install a font that covers them (for Chinese, Japanese and Korean on Debian or Ubuntu: apt install fonts-noto-cjk) and export again")
-ODD_PICTURE_SIZE = QT_TRANSLATE_NOOP("phrases", "a {width}×{height} picture cannot take burned-in subtitles: H.264 4:2:0 needs an even width and height")
 
 # --- why a video cannot be opened or read (app/project/media.py, MediaError's detail) -----------
 NONE = QT_TRANSLATE_NOOP("phrases", "none")

@@ -335,8 +335,8 @@ def picture_encoder() -> str:
 
 
 class _PictureEncoder:
-    """The picture decoded, the burned-in subtitles drawn on it, encoded again: same size,
-    frame times, aspect, colour tags and display rotation as the source."""
+    """The picture decoded, the burned-in subtitles drawn on it, encoded again: same size (a
+    pixel less on an odd side), frame times, aspect, colour tags and display rotation as the source."""
 
     def __init__(self, out: OutputContainer, video_in: VideoStream, cues: list[tuple[float, float, str]],
                  rotation: float) -> None:
@@ -346,7 +346,9 @@ class _PictureEncoder:
         options = {"crf": BURN_CRF, "preset": BURN_PRESET} if name == "libx264" else {}
         self.stream = cast("VideoStream", out.add_stream(name, rate=video_in.average_rate or 25, options=options))
         context = self.stream.codec_context
-        context.width, context.height, context.pix_fmt = source.width, source.height, "yuv420p"
+        full_range = source.color_range == 2  # AVCOL_RANGE_JPEG: 0-255 luma rather than 16-235
+        self.burner = SubtitleBurner(cues, (source.width, source.height), full_range, rotation=rotation)
+        context.width, context.height, context.pix_fmt = *self.burner.size, "yuv420p"  # even sides
         context.time_base = self.stream.time_base = video_in.time_base or Fraction(1, 90_000)
         if video_in.average_rate:
             context.framerate = video_in.average_rate
@@ -362,8 +364,6 @@ class _PictureEncoder:
         for key in ("language", "title"):
             if key in video_in.metadata:
                 self.stream.metadata[key] = video_in.metadata[key]
-        full_range = source.color_range == 2  # AVCOL_RANGE_JPEG: 0-255 luma rather than 16-235
-        self.burner = SubtitleBurner(cues, (source.width, source.height), full_range, rotation=rotation)
         self.out = out
 
     def send(self, packet: Packet[Stream]) -> None:

@@ -43,6 +43,7 @@ def make_video(
     audio_rate: int = 48000,
     subtitles_srt: str | None = None,
     video_codec: str = "libx264",
+    pix_fmt: str = "yuv420p",  # yuv444p for a picture of odd size
 ) -> Path:
     """Write a video: bars at ``fps``, a stereo tone (unless None), an SRT stream (MKV only)."""
     import av
@@ -52,7 +53,7 @@ def make_video(
     srt_input = None
     with av.open(str(path), "w") as out:
         video = out.add_stream(video_codec, rate=fps)
-        video.width, video.height, video.pix_fmt = width, height, "yuv420p"
+        video.width, video.height, video.pix_fmt = width, height, pix_fmt
         audio = None
         if tone_hz is not None:
             audio = out.add_stream("aac", rate=audio_rate)

@@ -167,3 +167,20 @@ def test_a_line_too_wide_for_a_narrow_picture_is_cut_shorter_not_cropped() -> No
     assert narrow.alpha.shape[1] <= 180 * (1 - 2 * SAFE_SIDE) + 8  # inside the safe area (outline and shadow aside)
     assert narrow.alpha.shape[0] > one_line.alpha.shape[0] * 1.4  # on two lines
     assert (narrow.alpha[:, :2] > 0.1).sum() == 0  # nothing cut off at the edges
+
+
+def test_a_picture_of_odd_size_is_burned_at_the_even_size_its_encoder_needs(tmp_path: Path) -> None:
+    # H.264 in 4:2:0 needs even sides; screen recordings and cropped clips can be 321 x 181.
+    import av
+
+    project = make_project(tmp_path / "odd")
+    for n, line in enumerate(project.lines):
+        add_fake_take(project, line, tone(1.2, freq=220 + 40 * n, amplitude=0.3))
+    project.video = attach_video(project, make_video(tmp_path / "odd.mp4", seconds=6.0, size=(321, 181),
+                                                          pix_fmt="yuv444p"))
+    project.save()
+    out = export_video(project, None, VideoExportOptions(burn_subtitles="target")).files[0]
+    with av.open(str(out)) as container:
+        picture = container.streams.video[0].codec_context
+        assert (picture.width, picture.height) == (320, 180)
+        assert sum(1 for _ in container.decode(video=0)) > 100
