@@ -168,6 +168,8 @@ def _check_takes(project: Project, to_check: list[tuple[Line, Take]], args: argp
 
 def _print_table(project: Project, rows: list[ReportRow]) -> None:
     """A fixed-width table, then one indented line per finding under the take it concerns."""
+    from app.project.qa import error_said
+
     def number(value: float | None, spec: str) -> str:
         return "—" if value is None else format(value, spec)
 
@@ -181,7 +183,7 @@ def _print_table(project: Project, rows: list[ReportRow]) -> None:
             f"{silence['leading']:.2f} / {silence['inner']:.2f} / {silence['trailing']:.2f}"
         verdict = {True: "passed", False: "FAILED", None: "not checked"}[row["passed"]]
         clipping = None if row["clipping"] is None else 100 * row["clipping"]
-        error = "—" if row["wer"] is None or row["metric"] is None else f"{row['metric'].upper()} {row['wer']:.2f}"
+        error = error_said(row)
         print(f"{row['line']:>4}  {name[:12]:<12} {(row['language'] or '—')[:4]:<4} {error:>9} {number(clipping, '.2f'):>6} "
               f"{silences:>23} {number(row['overrun_s'], '.2f'):>7} {number(row['resemblance'], '.2f'):>8}  {verdict}")
         for reason in row["reasons"]:

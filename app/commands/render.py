@@ -484,7 +484,7 @@ class _RenderRun:
 def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float) -> int:
     """Store and print the QA results ready now; returns how many takes failed."""
     from app.project import ProjectError
-    from app.project.qa import placements, record, report_row
+    from app.project.qa import error_said, placements, record, report_row
 
     failed = 0
     outcomes = qa.poll(timeout)
@@ -500,8 +500,7 @@ def _collect_qa(project: Project, qa: QaWorker, bar: ProgressBar, timeout: float
             continue  # the line or take is gone
         row = report_row(project, line, take, outcome, placed.get(line.id))
         verdict = {True: "passed", False: "FAILED", None: "not fully checked"}[row["passed"]]
-        wer = "—" if row["wer"] is None else f"{row['wer']:.2f}"
-        bar.log(f"  QA {_describe(project, line)}: {verdict} (WER {wer})")
+        bar.log(f"  QA {_describe(project, line)}: {verdict} ({error_said(row)})")
         for reason in row["reasons"]:
             bar.log(f"      {reason}")
         failed += row["passed"] is False

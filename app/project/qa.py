@@ -503,6 +503,11 @@ class ReportRow(TypedDict):
     reasons: list[str]
 
 
+def error_said(row: ReportRow) -> str:
+    """A row's error rate as the command line shows it, by its metric ("CER 0.12", "WER 0.00"); "—" unheard."""
+    return "—" if row["wer"] is None or row["metric"] is None else f"{row['metric'].upper()} {row['wer']:.2f}"
+
+
 def report_row(project: Project, line: Line, take: Take, outcome: QaOutcome | None = None,
                placement: tuple[float, float | None] | None = None) -> ReportRow:
     """One take's QA as the ``dubstudio qa --json`` line: the measurements and the verdict.

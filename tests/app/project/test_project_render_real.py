@@ -174,7 +174,7 @@ def test_render_with_qa_checks_each_take_as_it_lands(tmp_path: Path, cache_dir: 
     code = cli_main(["render", str(project.root), "--lines", "4", *common])
     out = capsys.readouterr().err
     assert code == 0, out
-    assert "QA line 4 (Rex): passed" in out and "no take failed it" in out
+    assert "QA line 4 (Rex): passed (WER " in out and "no take failed it" in out  # the line's own metric
     checked = Project.load(project.root)
     take = checked.chosen_take(checked.lines[3])
     assert take is not None and take.qa is not None and take.qa.wer is not None and take.qa.wer <= 0.75
