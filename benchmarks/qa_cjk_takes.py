@@ -9,8 +9,9 @@ tab-separated), or ``--set NAME`` to take that set's rows of benchmarks/data/qa_
 Japanese takes and the held-out sets, with their sources and licences). Run the same script from
 an older checkout to compare its normalisation.
 
-Japanese is scored by reading (kana), as take QA judges it; its raw CER over the written
-characters is reported beside it (``raw``), never instead of it.
+Japanese is scored by reading (kana) and Mandarin by reading (toneless pinyin), as take QA judges
+them; the raw CER over the written characters is reported beside it (``raw``), never instead of
+it, with what was heard in each case (``heard``).
 
 Run: OMP_NUM_THREADS=1 .venv/bin/python benchmarks/qa_cjk_takes.py --corpus DIR [--set ja] [--json OUT.json]
 """
@@ -29,7 +30,7 @@ SETS = ROOT / "benchmarks" / "data" / "qa_cjk_takes.tsv"
 
 from engine.core.reference import load_reference_clip
 from engine.hearing.qa.checks import QaThresholds, judge, measure_take
-from engine.hearing.qa.wer import error_rate, reads_by_kana
+from engine.hearing.qa.wer import compared_by_reading, error_rate
 
 
 def manifest_rows(corpus: Path, set_name: str | None) -> list[list[str]]:
@@ -66,10 +67,9 @@ def main() -> None:
             verdict = judge(measured, thresholds)
             row[case] = {"cer": None if measured.wer is None else round(measured.wer, 3), "passed": verdict.passed,
                          "codes": sorted({finding.code for finding in verdict.findings})}
-            if reads_by_kana(language) and measured.transcript is not None:
+            if compared_by_reading(language) and measured.transcript is not None:
                 row[case]["raw"] = round(error_rate(line, measured.transcript, language, by_reading=False), 3)
-            if case == "own":
-                row["heard"] = measured.transcript
+            row[case]["heard"] = measured.transcript
         results.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
     own = [row["own"]["cer"] for row in results]

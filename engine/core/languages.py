@@ -18,6 +18,7 @@ from engine.core.codes import EngineError, ErrorCode
 UNDETERMINED = "und"  # ISO 639 "undetermined": no letters to tell the language by
 
 LETTERS, CHARACTERS = "letters", "characters"
+KANA, PINYIN = "kana", "pinyin"  # the readings a language can be compared by (compared_by_reading)
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,9 @@ class LanguageRules:
     question_particles: tuple[str, ...] = ()
     recognition_prompt: str = ""
     # A recogniser writes the same word in other characters of the same reading (Japanese: kanji,
-    # kana), so take QA compares the language by its reading (engine/hearing/qa/wer.py).
-    compared_by_reading: bool = False
+    # kana; Mandarin: homophones, 验证码 and 验证马), so take QA compares the language by its reading
+    # (engine/hearing/qa/wer.py): the name of that reading, KANA or PINYIN; "" compares as written.
+    compared_by_reading: str = ""
     # The share of its clean takes that take QA confirms by forced alignment in a window their own
     # size (engine/hearing/qa/recognise.py alone_first): QA tries a take alone first only where
     # that is cheaper in expectation than a packed 30 s window. Measured with Whisper base
@@ -108,6 +110,7 @@ MANDARIN = LanguageRules(
     alone_confirmed_share=5 / 12,
     decodes_in_take_window=True,
     lexical_tones=True,  # four tones and the neutral one
+    compared_by_reading=PINYIN,
     # zh-baker (5.2 syllables/s of its own) adapted to rex and asked for 6, 7 and 8.6 a second
     # (8.6: the length scale's bound) was heard at CER 0.083, 0.106 and 0.338 against 0.057 at its
     # own pace (20 lines, docs/chinese.md): 6 is the fastest measured within the goal of 0.10,
@@ -142,7 +145,7 @@ JAPANESE = LanguageRules(
     # spoken line: the limits here are those of speech, at Mandarin's ratios to its pace.
     cps_fast=7.5 * _FAST_RATIO, cps_too_fast=7.5 * _TOO_FAST_RATIO,
     line_chars=13, subtitle_lines=2,  # Netflix Japanese guide: 13 full-width a line (horizontal)
-    sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False, compared_by_reading=True,
+    sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False, compared_by_reading=KANA,
     alone_confirmed_share=0.0,  # none of six real read takes: each goes straight to a packed window
 )
 KOREAN = LanguageRules(

@@ -16,6 +16,22 @@ script has kana, or in another kanji with the same reading (計ります, 測り
 both sides are read as hiragana first (pykakasi's dictionary, numbers as Japanese says them).
 :func:`error_rate` gives that reading CER (the one take QA judges by); ``by_reading=False`` the
 raw CER over the written characters, which benchmarks report beside it.
+
+Mandarin is compared by reading too (the language table's ``compared_by_reading``, PINYIN): Whisper
+writes a word in other characters of the same sound (停滞 as 停制, 获刑 as 或行, 验证码是 as 验证马十),
+which is not the take's fault. After the Chinese normalisation each character is its toneless pinyin
+syllable (pypinyin, in context: 银行 yin hang), one unit a character, so the 0.35 limit keeps its
+meaning; the numbers are read back as said (800 八百 ba bai). Toneless, not toned, by measurement
+(Whisper base's hearings of 41 real and zh-baker Mandarin takes and of qa_confirm's defective takes
+made from them, docs/qa.md "Mandarin compared by reading"): toned pinyin folds none of Whisper's
+usual slips whose tone differs (打完折 da3 wan2 zhe2 as 大玩者 da4 wan2 zhe3, 是 shi4 as 十 shi2)
+and passed no clean take that raw characters failed; toneless passed one more clean take and no more
+swapped, half-cut or wrong-language ones. A take whose line's number is not heard as itself is
+compared as written (toneless, 3点 said 两点 passed where the line's other characters were heard as
+homophones). Cantonese is not read so: pypinyin's readings are Mandarin's, and Cantonese homophones
+are others. The Mandarin voice's front end (engine/synthesis/mandarin_text.py) has its own readings
+and tone changes for speaking; hearing may not import synthesis, and a comparison without tones
+needs none of them.
 """
 
 from __future__ import annotations
@@ -23,12 +39,25 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.chinese_forms import said_forms
-from engine.core.languages import counts_characters, language_code, rules_for
+from engine.core.languages import (
+    KANA,
+    PINYIN,
+    counts_characters,
+    language_code,
+    rules_for,
+)
 from engine.hearing.chinese import CHINESE_LANGUAGES, SIMPLIFIED, in_script
-from engine.hearing.qa.number_forms import HAN_NUMBER, han_value, said_as_year
+from engine.hearing.qa.number_forms import (
+    HAN_NUMBER,
+    han_numeral,
+    han_value,
+    said_as_year,
+)
 
 # A number as written in a script: optional currency sign, digits with optional thousands
 # separators and decimals, an optional ordinal suffix or percent sign.
@@ -49,6 +78,12 @@ _ZH_PERCENT = re.compile(r"百分之(?=[\d零〇一二两兩三四五六七八�
 # A written number (digits, an optional decimal part) that Japanese reads as a word: 50円 is
 # 五十円, ごじゅうえん, as the script's own 五十円 reads.
 _JA_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# Mandarin's structural particle, written three ways (的, 地, 得) and said alike: one unit in its
+# reading (pypinyin reads 地 di by dictionary, Whisper writes 慢慢地 as 慢慢的).
+_PARTICLE_DE = str.maketrans({"地": "的", "得": "的"})
+# The normalisation's numbers (digits on both sides, 两点 and 2点 alike) read back as Chinese says
+# them (10 十 shi, 800 八百 ba bai), so a number is its syllables like the words around it (是 heard as 十).
+_DIGIT_RUN = re.compile(r"(\d+)")
 _CURRENCY_WORDS = {"$": "dollars", "£": "pounds", "€": "euros"}
 _SYMBOL_WORDS = {"&": " and ", "+": " plus ", "@": " at "}
 # Recognisers mark pronunciation variants ("the(2)") and non-speech ("<sil>", "[noise]").
@@ -130,12 +165,7 @@ def _kana_reader() -> Any:
     return pykakasi.kakasi()  # type: ignore[no-untyped-call]  # pykakasi has no annotations
 
 
-def reads_by_kana(language: str) -> bool:
-    """True for a language the table compares by reading (Japanese: its kana, see :func:`normalise_reading`)."""
-    return rules_for(language).compared_by_reading
-
-
-def normalise_reading(text: str) -> list[str]:
+def kana_reading(text: str) -> list[str]:
     """The hiragana a Japanese text is read as, one character a unit: kanji and katakana as
     hiragana (機械 and 機会 are both きかい; マイク まいく), numbers as Japanese says them (50 and
     五十 are both ごじゅう), no punctuation or spaces; Latin letters kept in lower case."""
@@ -144,6 +174,74 @@ def normalise_reading(text: str) -> list[str]:
     text = _JA_NUMBER.sub(lambda match: f" {_japanese_number(match[0])} ", text)
     reading = "".join(str(item["hira"]) for item in _kana_reader().convert(text))
     return [char for char in reading.casefold() if unicodedata.category(char)[0] in "LNM"]
+
+
+def pinyin_reading(text: str) -> list[str]:
+    """The toneless pinyin syllables a Mandarin text is read as, one a character (验证码是 and
+    验证马十 are both yan zheng ma shi), after the Chinese normalisation of :func:`normalise_characters`
+    (simplified characters, numbers as digits, times and percentages as said), its numbers then
+    read as Chinese numerals (800 八百 ba bai); Latin letters stay one unit each, as in the CER.
+    The particle 的, 地, 得 is one sound (pypinyin reads 地 di and 的 de by dictionary; Whisper
+    writes any of the three)."""
+    return [unit for unit, _ in _pinyin_units(text)]
+
+
+def _pinyin_number_units(text: str) -> list[bool]:
+    """Which units of :func:`pinyin_reading` are the syllables of a number."""
+    return [number for _, number in _pinyin_units(text)]
+
+
+def _pinyin_units(text: str) -> list[tuple[str, bool]]:
+    from pypinyin import Style, lazy_pinyin
+
+    characters = "".join(normalise_characters(text, "zh")).translate(_PARTICLE_DE)
+    units: list[tuple[str, bool]] = []
+    for index, piece in enumerate(_DIGIT_RUN.split(characters)):
+        number = index % 2 == 1  # the split's captured digit runs sit at odd places
+        said = han_numeral(int(piece)) if number else piece
+        # errors=list: what is not Han (Latin letters) one unit a character; pypinyin documents a
+        # callable returning a list there, though its annotation says a string.
+        units += [(str(unit), number) for unit in lazy_pinyin(said, style=Style.NORMAL, errors=list)]  # type: ignore[arg-type]
+    return units
+
+
+@dataclass(frozen=True)
+class _Reading:
+    units: Callable[[str], list[str]]
+    # Which units of a text's reading are a number's (None: not told apart). Where one of the
+    # line's is not heard as itself, the take is compared as written: the reading forgives a
+    # character of the same sound, never a wrong number (Mandarin: 3点 said 两点 passed by
+    # reading where the line's other characters were heard as homophones, and failed as written).
+    # Not Japanese, whose normalisation makes numerals inside words digits (一緒).
+    number_units: Callable[[str], list[bool]] | None = None
+
+
+_READINGS = {KANA: _Reading(kana_reading), PINYIN: _Reading(pinyin_reading, _pinyin_number_units)}
+
+
+def compared_by_reading(language: str) -> bool:
+    """Whether the language table compares ``language`` by its reading (Japanese by kana,
+    Mandarin by pinyin: see :func:`normalise_reading`)."""
+    return rules_for(language).compared_by_reading in _READINGS
+
+
+def normalise_reading(text: str, language: str) -> list[str]:
+    """The units ``text`` is compared by in ``language``: its reading, the one the language table
+    names (:func:`kana_reading`, :func:`pinyin_reading`); its characters for any other language."""
+    reading = _READINGS.get(rules_for(language).compared_by_reading)
+    return reading.units(text) if reading else normalise_characters(text, language)
+
+
+def _number_misheard(reference: str, reference_units: list[str], heard_units: list[str],
+                     number_units: Callable[[str], list[bool]]) -> bool:
+    """Whether a unit of a number in ``reference`` is not heard as itself (substituted or deleted)."""
+    import jiwer
+
+    numbers = number_units(reference)
+    if not any(numbers):
+        return False
+    alignment = jiwer.process_words(" ".join(reference_units), " ".join(heard_units)).alignments[0]
+    return any(chunk.type != "equal" and any(numbers[chunk.ref_start_idx:chunk.ref_end_idx]) for chunk in alignment)
 
 
 def _japanese_number(digits: str) -> str:
@@ -200,7 +298,9 @@ def comparable_units(text: str, language: str) -> list[str]:
 
 def error_rate(reference: str, hypothesis: str, language: str, by_reading: bool = True) -> float:
     """The WER or CER (:func:`metric_for` the language) of ``hypothesis`` against ``reference``;
-    Japanese by its kana reading (:func:`normalise_reading`) unless ``by_reading`` is False.
+    a language the table compares by reading (Japanese, Mandarin) by its reading
+    (:func:`normalise_reading`; Mandarin as written where the numbers heard are not the line's)
+    unless ``by_reading`` is False: the raw CER over the written characters.
 
     Raises ValueError when the reference has nothing to compare against.
     """
@@ -211,11 +311,12 @@ def error_rate(reference: str, hypothesis: str, language: str, by_reading: bool 
     ref = normalise_characters(reference, language)
     if not ref:
         raise ValueError(f"the reference text {reference!r} has no characters to compare against")
-    if by_reading and reads_by_kana(language):
-        ref = normalise_reading(reference) or ref
-        hyp = normalise_reading(hypothesis)
-    else:
-        hyp = normalise_characters(hypothesis, language)
+    hyp = normalise_characters(hypothesis, language)
+    reading = _READINGS.get(rules_for(language).compared_by_reading) if by_reading else None
+    if reading:
+        read, heard = reading.units(reference), reading.units(hypothesis)
+        if read and heard and not (reading.number_units and _number_misheard(reference, read, heard, reading.number_units)):
+            ref, hyp = read, heard
     if not hyp:
         return 1.0
     return float(jiwer.wer(" ".join(ref), " ".join(hyp)))  # each character a "word": the CER

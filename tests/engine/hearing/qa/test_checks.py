@@ -26,6 +26,7 @@ from engine.hearing.qa.checks import (
     measure_take,
     silences,
 )
+from engine.hearing.qa.wer import error_rate
 from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.hearing.scenes import HEARING_DATA, read_audio
 from tests.engine.helpers import VOICES, joe_says
@@ -287,6 +288,21 @@ def test_a_real_take_heard_in_traditional_characters_passes_its_line_and_fails_a
     assert wrong.passed is False and "QA_UNINTELLIGIBLE" in codes(wrong)
     half, cut = verdict_of(audio[: len(audio) // 2], 16000, text, "zh", "base")
     assert cut.passed is False, cut.reasons
+
+
+def test_a_real_mandarin_take_heard_in_a_homophone_is_its_line_by_reading_and_another_line_or_half_still_fail():
+    """AISHELL-1's BAC009S0764W0121 (tests/data/hearing): base writes 停制 for 停滞 (ting zhi), a
+    character of the same sound; compared by reading the take said its line (raw CER 1/13)."""
+    audio = read_audio(HEARING_DATA / "zh_aishell_S0764.flac", 16000)
+    text = "甚至出现交易几乎停滞的情况。"
+    measured, verdict = verdict_of(audio, 16000, text, "zh", "base")
+    assert verdict.passed is True, verdict.reasons
+    assert measured.wer == 0.0 and measured.transcript is not None, measured
+    assert error_rate(text, measured.transcript, "zh", by_reading=False) == pytest.approx(1 / 13), measured.transcript
+    swapped, wrong = verdict_of(audio, 16000, "广州市房地产中介协会分析。", "zh", "base")
+    assert wrong.passed is False and "QA_UNINTELLIGIBLE" in codes(wrong)
+    half, cut = verdict_of(audio[: len(audio) // 2], 16000, text, "zh", "base")
+    assert cut.passed is False and half.wer is not None and half.wer > QaThresholds().max_cer, (half, cut.reasons)
 
 
 def test_a_real_japanese_take_with_a_natural_pause_passes_its_line_and_fails_another_or_cut_in_half():
