@@ -88,7 +88,7 @@ def main() -> None:
         ended = sum(1 for line in heard.lines if line.text.endswith(("。", "！", "？")))
         row = {
             "dialogue": name,
-            "cer": round(error_rate(reference, script, "zh"), 3) if reference else None,
+            "cer": round(error_rate(reference, script, "zh", by_reading=False), 3) if reference else None,
             "speakers": f"{heard.speaker_count} / {truth['speakers']}",
             "right_share": round(right_share(truth["turns"], [(line.start, line.end, line.speaker) for line in heard.lines]), 3),
             "language": f"{heard.language} ({heard.language_probability:.2f})",

@@ -48,7 +48,7 @@ def test_one_engine_speaks_each_line_with_the_voice_of_its_language(engine):
     voice = VoiceSpec(str(VOICES / "maya.wav"), (VOICES / "maya.txt").read_text().strip())
     zh, rate = _spoken(engine, ZH_LINE, voice)
     heard = recognise(zh, rate, "zh", model="base").text
-    assert error_rate(ZH_LINE, heard, "zh") <= 0.10, heard
+    assert error_rate(ZH_LINE, heard, "zh", by_reading=False) <= 0.10, heard
     en, rate = _spoken(engine, EN_LINE, voice)
     heard = recognise(en, rate, "en", model="base").text
     assert error_rate(EN_LINE, heard, "en") <= 0.10, heard

@@ -49,7 +49,7 @@ def _speak(backend: MandarinBackend, text: str, profile: VoiceProfile, seed: int
 def test_the_voice_says_chinese_that_whisper_hears_back(backend):
     for line in LINES:
         heard = recognise(_speak(backend, line, _plain(backend)), SAMPLE_RATE, "zh", model="base").text
-        assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
+        assert error_rate(line, heard, "zh", by_reading=False) <= CER_LIMIT, heard
 
 
 def test_a_lines_last_syllable_is_said_in_full(backend):
@@ -70,7 +70,7 @@ def test_a_lines_last_syllable_is_said_in_full(backend):
 ])
 def test_polyphones_numbers_and_english_are_heard_back(backend, line):
     heard = recognise(_speak(backend, line, _plain(backend)), SAMPLE_RATE, "zh", model="base").text
-    assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
+    assert error_rate(line, heard, "zh", by_reading=False) <= CER_LIMIT, heard
 
 
 def test_adapted_to_a_clip_it_still_says_the_line(backend):
@@ -80,7 +80,7 @@ def test_adapted_to_a_clip_it_still_says_the_line(backend):
     assert meta["median_f0_hz"] < backend.calibration().analysis.f0_median_hz  # a man's voice: lower
     line = LINES[0]
     heard = recognise(_speak(backend, line, VoiceProfile("rex", None, arrays)), SAMPLE_RATE, "zh", model="base").text
-    assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
+    assert error_rate(line, heard, "zh", by_reading=False) <= CER_LIMIT, heard
 
 
 def test_a_flat_clip_does_not_flatten_the_tones(backend):
@@ -110,7 +110,7 @@ def test_a_deep_clip_lowers_the_voice_at_most_an_octave(backend):
     deep = analyse_speech(_speak(backend, line, VoiceProfile("rex", None, arrays)), SAMPLE_RATE).f0_median_hz
     assert 0.45 <= deep / plain <= 0.55, (deep, plain)  # heard an octave down, not the clip's 0.34
     heard = recognise(_speak(backend, line, VoiceProfile("rex", None, arrays)), SAMPLE_RATE, "zh", model="base").text
-    assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
+    assert error_rate(line, heard, "zh", by_reading=False) <= CER_LIMIT, heard
 
 
 def test_a_womans_clip_raises_the_womans_voice_formants_at_most_to_a_childs(backend):
