@@ -292,7 +292,7 @@ def word_error_rate(reference: str, hypothesis: str, language: str = "en") -> fl
 
 def comparable_units(text: str, language: str) -> list[str]:
     """The written units of ``text``: words, or characters for :func:`~engine.core.languages.counts_characters`
-    languages (what the expected speech time counts; :func:`error_rate` compares Japanese by reading)."""
+    languages (what the expected speech time counts; :func:`error_rate` compares Japanese and Mandarin by reading)."""
     return normalise_characters(text, language) if metric_for(language) == CER else normalise_words(text, language)
 
 

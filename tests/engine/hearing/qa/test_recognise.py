@@ -83,9 +83,12 @@ def test_character_languages_are_compared_by_characters():
     assert normalise_characters("ＡＢＣ，１２！ 一九九九年", "zh") == list("abc12") + list("1999年")
     assert normalise_characters("一千九百九十九 十五 三百零五 两万", "zh") == list("1999" "15" "305" "20000")
     assert error_rate("今天天气很好。", "今天天气很好", "zh") == 0.0
-    # A traditional form is the same word (both sides are compared in simplified); a wrong character is not.
+    # A traditional form is the same word (both sides are compared in simplified); a wrong character is
+    # not, unless it has the same sound (汽 and 气 are both qi: Mandarin is compared by reading).
     assert error_rate("今天天气很好。", "今天天氣很好", "zh") == 0.0
-    assert error_rate("今天天气很好。", "今天天汽很好", "zh") == pytest.approx(1 / 6)
+    assert error_rate("今天天气很好。", "今天天汽很好", "zh", by_reading=False) == pytest.approx(1 / 6)
+    assert error_rate("今天天气很好。", "今天天汽很好", "zh") == 0.0
+    assert error_rate("今天天气很好。", "今天天气很少", "zh") == pytest.approx(1 / 6)
     assert normalise_characters("東京の天気", "ja") == list("東京の天気")  # Japanese kanji are left as written
     assert error_rate("สวัสดีครับ", "สวัสดี ครับ", "th") == 0.0
     with pytest.raises(ValueError, match="no characters"):
