@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import inspect
 import io
 import json
@@ -83,13 +82,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.core.files import atomic_write
 from engine.core.reference import ReferenceClip
-from engine.hearing import HearingError, overlap, segmentation, speakers
+from engine.hearing import HearingError, overlap, segmentation, speakers, unheard
 from engine.hearing import transcribe as transcribing
 from engine.hearing.audio import SAMPLE_RATE, decode_blocks
 from engine.hearing.lines import Line, Word
 from engine.hearing.qa.wer import normalise_words, word_error_rate
 from engine.hearing.transcribe import (
-    SEGMENTATION_STEP_S,
     Options,
     Transcription,
     transcribe_media,
@@ -270,7 +268,7 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
 
 
 def missed_parts(reference: list[tuple[float, float, str]], heard: Transcription, inputs: tuple[Any, ...],
-                 audio: np.ndarray) -> dict[str, float]:
+                 ungated: Sequence[segmentation.Chunks], windows: Sequence[dict[str, Any]]) -> dict[str, float]:
     """Where the missed speech of ``with_segmented_overlaps`` went, as shares of the reference
     speech (they add up to its ``missed``): a second (third) speaker where the hypothesis has one,
     because the segmentation model hears one voice there (``overlap_model_one``), or hears two but
@@ -280,16 +278,18 @@ def missed_parts(reference: list[tuple[float, float, str]], heard: Transcription
     nobody (``model_nobody``), it hears speech only under the -80 dBFS gate (``gate``), the local
     speaker it hears has no name (``unnamed``), one named speaker is active but the stretch was
     shorter than UNSPANNED_LEAST_S (``short``), two are (``two_named``). ``inputs`` are the
-    segmentation step's (transcribe._segmented's arguments); the ungated model is run again on
-    the whole recording."""
+    segmentation step's (transcribe._segmented's arguments); ``ungated`` the segmentation model's
+    answer on each window without the gate, and ``windows`` where each window starts
+    (``offset_s``)."""
     local_speech, lines, no_words, count, duration_s, means = inputs
     spans = [(line.start, line.end, line.speaker) for line in lines] + \
             [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
     joined = segmentation.LocalSpeech.joined(local_speech)
     found = overlap.active_speakers(joined, spans, count, duration_s, means)
-    chunks = segmentation.chunked(audio, SEGMENTATION_STEP_S, _segmenter())
-    ungated = overlap.active_speakers(segmentation.LocalSpeech.of(segmentation.Chunks(chunks.starts, chunks.probabilities)),
-                                      spans, count, duration_s)
+    ungated_speech = overlap.active_speakers(
+        segmentation.LocalSpeech.joined([segmentation.LocalSpeech.of(chunks, window["offset_s"])
+                                         for chunks, window in zip(ungated, windows)]),
+        spans, count, duration_s).speech
     length = len(found.speech)
     two, hearing = np.zeros(length), np.zeros(length)
     per_chunk = joined.activity.shape[1]
@@ -319,16 +319,10 @@ def missed_parts(reference: list[tuple[float, float, str]], heard: Transcription
             continue
         parts["overlap_nobody_given"] += missed - 1
         named = int(found.active[frame].sum())
-        key = ("model_nobody" if not ungated.speech[frame] else "gate" if not found.speech[frame]
+        key = ("model_nobody" if not ungated_speech[frame] else "gate" if not found.speech[frame]
                else "unnamed" if named == 0 else "short" if named == 1 else "two_named")
         parts[key] += 1
     return {key: round(value / max(total, 1), 3) for key, value in parts.items()}
-
-
-@functools.cache
-def _segmenter() -> Any:
-    """One segmentation session for missed_parts (a session per recording would add to the peak memory reported)."""
-    return segmentation.open_session()
 
 
 @contextlib.contextmanager
@@ -428,35 +422,80 @@ def _lines_of(data: list[dict[str, Any]]) -> list[Line]:
     return [Line([Word(*word) for word in line["words"]], line["speaker"]) for line in data]
 
 
-def save_inputs(path: Path, heard: Transcription, inputs: tuple[Any, ...]) -> None:
+def save_inputs(path: Path, heard: Transcription, inputs: tuple[Any, ...],
+                unheard_inputs: tuple[Any, ...] | None = None, local_inputs: Sequence[tuple[Any, ...]] = ()) -> None:
     """The speakers step's inputs of one transcription as data (an .npz of arrays and one JSON
-    text; no pickles), written atomically."""
+    text; no pickles), written atomically: ``inputs`` are speakers_of's arguments,
+    ``unheard_inputs`` unheard.with_speakers' (the wordless stretches and their embeddings), and
+    ``local_inputs`` each window's transcribe._local_speech arguments (the segmentation model's
+    answer, kept whole: its probabilities, so a cached run can read them another way)."""
     lines, parts, windows, part_windows, count = inputs
-    meta = {"duration_s": heard.duration_s, "language": heard.language,
-            "language_probability": heard.language_probability, "speakers": count,
-            "lines": _lines_data(lines), "parts": _lines_data(parts)}
-    arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+    meta: dict[str, Any] = {"duration_s": heard.duration_s, "language": heard.language,
+                            "language_probability": heard.language_probability, "speakers": count,
+                            "lines": _lines_data(lines), "parts": _lines_data(parts)}
+    arrays: dict[str, Any] = {}
     for name, found in (("windows", windows), ("part_windows", part_windows)):
         arrays[f"{name}_starts"] = np.asarray(found.starts, dtype=np.float64)
         arrays[f"{name}_ends"] = np.asarray(found.ends, dtype=np.float64)
         arrays[f"{name}_vectors"] = found.embeddings()
+    if unheard_inputs is not None:
+        stretches, blocks = unheard_inputs[0], [block for block in unheard_inputs[1] if len(block)]
+        meta["silent"] = [list(stretch) for stretch in stretches]
+        arrays["silent_vectors"] = np.concatenate(blocks) if blocks else np.zeros((0, 0), dtype=np.float32)
+    meta["segmented_windows"] = []
+    for index, (chunks, audio, offset_s, heard_lines, silent, _) in enumerate(local_inputs):
+        meta["segmented_windows"].append({"offset_s": offset_s, "samples": len(audio),
+                                          "lines": [[line.start, line.end] for line in heard_lines],
+                                          "silent": [list(stretch) for stretch in silent]})
+        arrays[f"segmented_{index}_starts"] = chunks.starts
+        arrays[f"segmented_{index}_probabilities"] = chunks.probabilities
+        if chunks.levels is not None:
+            arrays[f"segmented_{index}_levels"] = chunks.levels
+    arrays["meta"] = np.array(json.dumps(meta))
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     atomic_write(path, lambda handle: handle.write(buffer.getvalue()))
 
 
-def measure_cached(rec: Recording, path: Path) -> dict[str, Any]:
+def measure_cached(rec: Recording, path: Path, encoder: CamppSpeakerEncoder) -> dict[str, Any]:
     """One recording's speakers step run again on its cached inputs (:func:`save_inputs`): the
-    figures that need only the lines (counts, DER, right share, WER); no clips or speed."""
+    figures that need only the lines (counts, DER, right share, WER); no clips or speed. Where the
+    cache holds the segmentation model's answer, also what it adds (the wordless stretches given
+    speakers again, the local speakers' voices embedded again from the recording, the DER variants
+    and ``missed_parts``), as the transcription's own steps make them."""
     with np.load(path, allow_pickle=False) as stored:
         meta = json.loads(str(stored["meta"]))
         found = {name: speakers.EmbeddingWindows(stored[f"{name}_starts"].tolist(), stored[f"{name}_ends"].tolist(),
                                                  list(stored[f"{name}_vectors"]))
                  for name in ("windows", "part_windows")}
-    lines, labels, _ = speakers.speakers_of(_lines_of(meta["lines"]), _lines_of(meta["parts"]), found["windows"],
-                                            found["part_windows"], meta["speakers"])
-    lines, _, count = speakers.in_speaking_order(lines, labels)
+        silent_vectors = stored.get("silent_vectors", None)
+        chunks = [segmentation.Chunks(stored[f"segmented_{index}_starts"], stored[f"segmented_{index}_probabilities"],
+                                      stored.get(f"segmented_{index}_levels", None))
+                  for index in range(len(meta.get("segmented_windows", [])))]
+    lines, labels, windows = speakers.speakers_of(_lines_of(meta["lines"]), _lines_of(meta["parts"]), found["windows"],
+                                                  found["part_windows"], meta["speakers"])
+    lines, labels, count = speakers.in_speaking_order(lines, labels)
     heard = Transcription(meta["duration_s"], meta["language"], meta["language_probability"], lines, count)
+    segmented: dict[str, Any] = {}
+    if silent_vectors is not None and chunks:
+        silent = [tuple(stretch) for stretch in meta["silent"]]
+        no_words = unheard.with_speakers(silent, [silent_vectors], windows.embeddings(), labels, count)
+        audio = decode(rec.audio)
+        local = []
+        for window, window_chunks in zip(meta["segmented_windows"], chunks):
+            first = int(round(window["offset_s"] * SAMPLE_RATE))
+            part = audio[first: first + window["samples"]]
+            spans = [(start - window["offset_s"], end - window["offset_s"])
+                     for start, end in [*window["lines"], *window["silent"]]]
+            local.append(segmentation.LocalSpeech.of(window_chunks, window["offset_s"],
+                                                     overlap.local_voices(window_chunks, part, spans, encoder)))
+        means = speakers.centroids(windows.embeddings(), labels, count)
+        inputs = (local, lines, no_words, count, heard.duration_s, means)
+        heard.no_words, heard.overlaps, heard.speaking = transcribing._segmented(*inputs)
+        ungated = [segmentation.Chunks(window_chunks.starts, window_chunks.probabilities) for window_chunks in chunks]
+        segmented = {**{name: {key: round(value, 3) for key, value in diarization(rec.turns, heard, *flags).items()}
+                            for name, flags in SEGMENTED_VARIANTS.items()},
+                     "missed_parts": missed_parts(rec.turns, heard, inputs, ungated, meta["segmented_windows"])}
     der = diarization(rec.turns, heard)
     speech: dict[str, float] = {}
     for start, end, who in rec.turns:
@@ -465,6 +504,7 @@ def measure_cached(rec: Recording, path: Path) -> dict[str, Any]:
         "recording": rec.name, "cached": True,
         "duration_s": round(heard.duration_s, 1),
         **{key: round(value, 3) for key, value in der.items()},
+        **segmented,
         "speakers_found": heard.speaker_count,
         "speakers_reference": len(speech),
         "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),
@@ -490,13 +530,15 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
     the speakers step's inputs saved to ``cache`` when given."""
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        with _arguments_of(speakers, "speakers_of") as inputs, _arguments_of(transcribing, "_segmented") as segmented:
+        with _arguments_of(speakers, "speakers_of") as inputs, _arguments_of(transcribing, "_segmented") as segmented, \
+                _arguments_of(unheard, "with_speakers") as unheard_inputs, \
+                _arguments_of(transcribing, "_local_speech") as local_inputs:
             heard = transcribe_media(rec.audio, model, encoder, options)
     except HearingError as error:  # two of the AMI excerpts are nearly silent
         return {"recording": rec.name, "error": str(error)}
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     if cache is not None:
-        save_inputs(cache, heard, inputs[-1])
+        save_inputs(cache, heard, inputs[-1], unheard_inputs[-1] if unheard_inputs else None, local_inputs)
     der = diarization(rec.turns, heard)
     timeline = diarization(rec.turns, heard, with_no_words=True)  # Silero's wordless stretches only
     speech: dict[str, float] = {}
@@ -509,7 +551,10 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
         "with_no_words": {key: round(value, 3) for key, value in timeline.items()},
         **{name: {key: round(value, 3) for key, value in diarization(rec.turns, heard, *flags).items()}
            for name, flags in SEGMENTED_VARIANTS.items() if options.segmentation},
-        **({"missed_parts": missed_parts(rec.turns, heard, segmented[-1], decode(rec.audio))}
+        **({"missed_parts": missed_parts(rec.turns, heard, segmented[-1],
+                                         [segmentation.Chunks(found[0].starts, found[0].probabilities)
+                                          for found in local_inputs],
+                                         [{"offset_s": found[2]} for found in local_inputs])}
            if options.segmentation and segmented else {}),
         "segmented_s": round(sum(stretch.duration_s for stretch in heard.no_words if stretch.by_segmentation), 1),
         "speaking_s": round(sum(stretch.duration_s for stretch in heard.speaking), 1),
@@ -569,7 +614,7 @@ def main() -> int:
             for name, options in runs:
                 path = cached[rec.name, name]
                 if path is not None and path.exists():
-                    row = measure_cached(rec, path)
+                    row = measure_cached(rec, path, encoder)
                 else:
                     row = measure(rec, model, encoder, options, path)
                 row["run"] = name
