@@ -6,8 +6,12 @@ segmentation model (engine/hearing/segmentation.py) hears, in each 10 s chunk, u
 diarization's speaker it mostly coincides with where it speaks alone; then, frame by frame and
 over all the chunks that hear a frame, a speaker is active where at least half of those chunks
 say so. Where two speakers are active and the diarization has one of them, the other is a
-second speaker of that stretch (:func:`overlapped`); where a speaker is active and no span of
-the diarization covers the frame, that is speech nobody was given (:func:`unspanned`).
+second speaker of that stretch (:func:`overlapped`); where the model hears two voices at once
+inside a span but names no speaker other than the span's (its second local speaker has no name,
+or the name of the span's own), the second is the speaker whose span lies nearest (two people
+talk at once mostly at a turn change: a reply begun before the other ends, a word said over
+someone's line). Where a speaker is active and no span of the diarization covers the frame,
+that is speech nobody was given (:func:`unspanned`).
 
 A local speaker that coincides with no diarized speaker (it speaks where Whisper heard no words,
 or only over someone else: far-field voices in meetings) is named by voice, as pyannote's
@@ -67,10 +71,12 @@ class Stretch:
 @dataclass(frozen=True)
 class ActiveSpeakers:
     """Who the segmentation model hears on a 10 ms grid: ``active[g, s]`` for the diarization's
-    speaker ``s``, and ``speech[g]`` whether anyone speaks (named or not)."""
+    speaker ``s``, ``speech[g]`` whether anyone speaks and ``two[g]`` whether two local speakers
+    speak at once (named or not)."""
 
     active: np.ndarray
     speech: np.ndarray
+    two: np.ndarray
 
     def stretches(self, mask: np.ndarray, speakers: np.ndarray, least_s: float) -> list[Stretch]:
         """Runs of ``mask`` at least ``least_s`` long with one speaker in ``speakers`` (per frame)."""
@@ -150,6 +156,7 @@ def active_speakers(chunks: LocalSpeech, spans: Sequence[tuple[float, float, int
     local = chunks.activity
     votes = np.zeros((frames, max(1, speaker_count)), dtype=np.float32)
     speech_votes = np.zeros(frames, dtype=np.float32)
+    two_votes = np.zeros(frames, dtype=np.float32)
     hearing = np.zeros(frames, dtype=np.float32)
     per_frame = local.shape[1]
     for chunk in range(len(chunks.starts)):
@@ -159,6 +166,7 @@ def active_speakers(chunks: LocalSpeech, spans: Sequence[tuple[float, float, int
         activity = local[chunk][at]  # (grid frames, 3)
         hearing[grid] += 1
         speech_votes[grid] += activity.any(axis=1)
+        two_votes[grid] += activity.sum(axis=1) >= 2
         alone = activity.sum(axis=1) == 1
         for speaker in range(LOCAL_SPEAKERS):
             solo = diarized[grid[alone & activity[:, speaker]]]
@@ -176,7 +184,8 @@ def active_speakers(chunks: LocalSpeech, spans: Sequence[tuple[float, float, int
                 gains = activity[:, speaker] & ((diarized[grid] == NO_SPEAKER) | ~alone)
                 votes[grid[gains], named] += 1
     heard = np.maximum(hearing, 1)
-    return ActiveSpeakers(votes / heard[:, None] > ACTIVE_SHARE, speech_votes / heard >= ACTIVE_SHARE)
+    return ActiveSpeakers(votes / heard[:, None] > ACTIVE_SHARE, speech_votes / heard >= ACTIVE_SHARE,
+                          two_votes / heard >= ACTIVE_SHARE)
 
 
 def _named_by_voice(chunks: LocalSpeech, chunk: int, speaker: int, means: np.ndarray | None) -> int | None:
@@ -192,16 +201,41 @@ def _named_by_voice(chunks: LocalSpeech, chunk: int, speaker: int, means: np.nda
 
 
 def overlapped(found: ActiveSpeakers, spans: Sequence[tuple[float, float, int]], least_s: float = 0.0) -> list[Stretch]:
-    """Where the segmentation hears two speakers and the diarization gives one of them, the
-    other, as stretches of at least ``least_s``."""
+    """Where the segmentation hears two speakers inside a span, the speaker other than the span's:
+    the one it names there (the span's speaker named too, or two voices heard), else, where it
+    hears two voices but names no other, the speaker of the nearest span of another speaker; as
+    stretches of at least ``least_s``."""
     diarized = spanned(spans, len(found.speech))
     rows = np.arange(len(diarized))
     own = np.where(diarized >= 0, found.active[rows, np.maximum(diarized, 0)], False)
     others = found.active.copy()
     others[rows[diarized >= 0], diarized[diarized >= 0]] = False
     second = np.where(others.any(axis=1), others.argmax(axis=1), NO_SPEAKER)
-    mask = own & (others.sum(axis=1) == 1)
-    return found.stretches(mask, second, least_s)
+    named = (own | (found.two & (diarized >= 0))) & (others.sum(axis=1) == 1)
+    neighbour = _nearest_other(spans, diarized)
+    unnamed = found.two & (diarized >= 0) & ~others.any(axis=1) & (neighbour != NO_SPEAKER)
+    return found.stretches(named | unnamed, np.where(named, second, neighbour), least_s)
+
+
+def _nearest_other(spans: Sequence[tuple[float, float, int]], diarized: np.ndarray) -> np.ndarray:
+    """For each frame, the speaker of the nearest span of a speaker other than the frame's own in
+    ``diarized`` (the lower-numbered where two are as near); NO_SPEAKER where there is none. One
+    pass over the frames a speaker (a two-hour recording's 720,000 frames), not one a span."""
+    frames = len(diarized)
+    index = np.arange(frames)
+    nearest = np.full(frames, NO_SPEAKER, dtype=np.int64)
+    best = np.full(frames, np.inf)
+    for speaker in sorted({who for _, _, who in spans}):
+        covered = spanned([span for span in spans if span[2] == speaker], frames) == speaker
+        if not covered.any():
+            continue
+        before = np.maximum.accumulate(np.where(covered, index, -2 * frames))  # its last frame up to here
+        after = np.minimum.accumulate(np.where(covered, index, 3 * frames)[::-1])[::-1]  # its next one from here
+        distance = np.minimum(index - before, after - index).astype(np.float64)
+        distance[diarized == speaker] = np.inf  # a frame's own speaker is not another one
+        closer = distance < best
+        nearest[closer], best[closer] = speaker, distance[closer]
+    return nearest
 
 
 def unspanned(found: ActiveSpeakers, spans: Sequence[tuple[float, float, int]], least_s: float = 0.0) -> list[Stretch]:

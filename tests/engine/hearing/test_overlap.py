@@ -58,6 +58,37 @@ def test_the_speaker_talked_over_is_found_where_two_speak_and_nowhere_else(call:
     assert sum(any(_inside(stretch, [place], 0.0) > 0.1 for stretch in found) for place in OVERLAPS) >= 3
 
 
+def test_where_two_voices_are_heard_and_the_second_has_no_name_it_is_the_nearest_other_speaker(
+        call: segmentation.LocalSpeech) -> None:
+    """The model hears both women at the call's overlaps; with the second woman's local speakers
+    left without a name (as a far-field voice's often are), she is still the second speaker where
+    two voices are heard over the first woman's turns: the other speaker whose turn is nearest.
+    Without that rule she would be nobody there."""
+    heard = overlap.active_speakers(call, TURNS, 2, 30.0)
+    active = heard.active.copy()
+    active[:, 1] = False  # her local speakers unnamed
+    found = overlap.overlapped(overlap.ActiveSpeakers(active, heard.speech, heard.two), TURNS)
+    hers = [stretch for stretch in found if stretch.speaker == 1]
+    either = [(start, end, who) for start, end, _ in OVERLAPS for who in (0, 1)]
+    total = sum(stretch.duration_s for stretch in hers)
+    assert total > 0.5 and sum(_inside(stretch, either, 0.25) for stretch in hers) / total > 0.9
+    assert sum(any(_inside(stretch, [place], 0.25) > 0.1 for stretch in hers) for place in OVERLAPS) >= 2
+
+
+def test_the_second_voice_nobody_names_goes_to_the_nearest_speaker_not_a_farther_one() -> None:
+    """Three speakers' spans; the model hears two voices at 4-5 s inside the first speaker's span
+    and names neither: the second is the speaker who takes over at 5.5 s, not the one at 20 s; where
+    it hears one voice, nobody is added."""
+    spans = [(0.0, 5.0, 0), (5.5, 8.0, 1), (20.0, 25.0, 2)]
+    frames = int(25.0 / overlap.GRID_S) + 1
+    grid = np.arange(frames) * overlap.GRID_S
+    speech, two = (grid >= 3.0) & (grid < 5.0), (grid >= 4.0) & (grid < 5.0)
+    found = overlap.overlapped(overlap.ActiveSpeakers(np.zeros((frames, 3), dtype=bool), speech, two), spans)
+    assert [(round(s.start, 2), round(s.end, 2), s.speaker) for s in found] == [(4.0, 5.0, 1)]
+    alone = overlap.ActiveSpeakers(np.zeros((frames, 3), dtype=bool), speech, np.zeros(frames, dtype=bool))
+    assert overlap.overlapped(alone, spans) == []
+
+
 def test_a_turn_nobody_was_given_comes_back_with_its_speaker(call: segmentation.LocalSpeech) -> None:
     spans = [turn for turn in TURNS if turn[0] != 14.49]  # speaker91's 3.4 s turn left out
     found = overlap.unspanned(overlap.active_speakers(call, spans, 2, 30.0), spans, least_s=0.3)
