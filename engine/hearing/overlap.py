@@ -8,9 +8,9 @@ over all the chunks that hear a frame, a speaker is active where at least half o
 say so. Where two speakers are active and the diarization has one of them, the other is a
 second speaker of that stretch (:func:`overlapped`); where the model hears two voices at once
 inside a span but names no speaker other than the span's (its second local speaker has no name,
-or the name of the span's own), the second is the speaker whose span lies nearest (two people
-talk at once mostly at a turn change: a reply begun before the other ends, a word said over
-someone's line). Where a speaker is active and no span of the diarization covers the frame,
+or the name of the span's own) or names two others, the second is the speaker whose span lies
+nearest (two people talk at once mostly at a turn change: a reply begun before the other ends, a
+word said over someone's line). Where a speaker is active and no span of the diarization covers the frame,
 that is speech nobody was given (:func:`unspanned`).
 
 A local speaker that coincides with no diarized speaker (it speaks where Whisper heard no words,
@@ -202,9 +202,9 @@ def _named_by_voice(chunks: LocalSpeech, chunk: int, speaker: int, means: np.nda
 
 def overlapped(found: ActiveSpeakers, spans: Sequence[tuple[float, float, int]], least_s: float = 0.0) -> list[Stretch]:
     """Where the segmentation hears two speakers inside a span, the speaker other than the span's:
-    the one it names there (the span's speaker named too, or two voices heard), else, where it
-    hears two voices but names no other, the speaker of the nearest span of another speaker; as
-    stretches of at least ``least_s``."""
+    the one other speaker it names there (with the span's own named, or two voices heard); where
+    it hears two voices and names no other speaker, or several, the speaker of the nearest span
+    of another speaker; as stretches of at least ``least_s``."""
     diarized = spanned(spans, len(found.speech))
     rows = np.arange(len(diarized))
     own = np.where(diarized >= 0, found.active[rows, np.maximum(diarized, 0)], False)
@@ -213,7 +213,7 @@ def overlapped(found: ActiveSpeakers, spans: Sequence[tuple[float, float, int]],
     second = np.where(others.any(axis=1), others.argmax(axis=1), NO_SPEAKER)
     named = (own | (found.two & (diarized >= 0))) & (others.sum(axis=1) == 1)
     neighbour = _nearest_other(spans, diarized)
-    unnamed = found.two & (diarized >= 0) & ~others.any(axis=1) & (neighbour != NO_SPEAKER)
+    unnamed = found.two & (diarized >= 0) & (others.sum(axis=1) != 1) & (neighbour != NO_SPEAKER)
     return found.stretches(named | unnamed, np.where(named, second, neighbour), least_s)
 
 

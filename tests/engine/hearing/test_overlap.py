@@ -77,15 +77,18 @@ def test_where_two_voices_are_heard_and_the_second_has_no_name_it_is_the_nearest
 
 def test_the_second_voice_nobody_names_goes_to_the_nearest_speaker_not_a_farther_one() -> None:
     """Three speakers' spans; the model hears two voices at 4-5 s inside the first speaker's span
-    and names neither: the second is the speaker who takes over at 5.5 s, not the one at 20 s; where
-    it hears one voice, nobody is added."""
+    and names neither, or names both others: the second is the speaker who takes over at 5.5 s,
+    not the one at 20 s; where it hears one voice, nobody is added."""
     spans = [(0.0, 5.0, 0), (5.5, 8.0, 1), (20.0, 25.0, 2)]
     frames = int(25.0 / overlap.GRID_S) + 1
     grid = np.arange(frames) * overlap.GRID_S
     speech, two = (grid >= 3.0) & (grid < 5.0), (grid >= 4.0) & (grid < 5.0)
-    found = overlap.overlapped(overlap.ActiveSpeakers(np.zeros((frames, 3), dtype=bool), speech, two), spans)
-    assert [(round(s.start, 2), round(s.end, 2), s.speaker) for s in found] == [(4.0, 5.0, 1)]
-    alone = overlap.ActiveSpeakers(np.zeros((frames, 3), dtype=bool), speech, np.zeros(frames, dtype=bool))
+    nobody, both = np.zeros((frames, 3), dtype=bool), np.zeros((frames, 3), dtype=bool)
+    both[two, 1:] = True
+    for named in (nobody, both):
+        found = overlap.overlapped(overlap.ActiveSpeakers(named, speech, two), spans)
+        assert [(round(s.start, 2), round(s.end, 2), s.speaker) for s in found] == [(4.0, 5.0, 1)]
+    alone = overlap.ActiveSpeakers(nobody, speech, np.zeros(frames, dtype=bool))
     assert overlap.overlapped(alone, spans) == []
 
 
