@@ -13,9 +13,21 @@ spoken three ways by engine/synthesis/backends/mandarin.py, in this process:
 - female, male: adapted to resources/voices/maya.wav and rex.wav (pitch, formants, EQ; their
   transcripts are English, so the pace stays the model's).
 
-Whisper base (int8, beam 5, language zh, prompted with 以下是普通话的句子。 so it writes simplified
-characters; anything traditional left is converted by OpenCC t2s) hears each line back, and the
-character error rate against the line is engine.hearing.qa.wer.error_rate (numbers compared as
+Whisper base hears each line back, two ways (``--hearings``, both by default, each reported):
+
+- qa: take QA's own recogniser (engine.hearing.qa.recognise.WhisperRecogniser.transcribe: beam 5,
+  Mandarin's recognition prompt, no conditioning on earlier text, no timestamps), the hearing the
+  studio judges takes by;
+- beam: this benchmark's hearing before 2026-12-07 (beam 5, prompted, no VAD, conditioned on its
+  own earlier text, with timestamps), kept so earlier figures can be compared. It loops or adds
+  tail words on some short lines (爸爸下个星期三要去北京出差 + 读 x27 for rex) that qa hears right.
+
+The voice is deterministic (seed 0: the same samples in every process, whatever the threads), and
+so is either hearing on the same samples: CTranslate2's sampler, which Whisper's temperature
+fallback uses when a greedy decode looks wrong, is seeded before each line. A line that moves
+between runs moved because its audio changed, however little. Anything traditional in what is
+heard is converted by OpenCC t2s, and the character error rate against the line is
+engine.hearing.qa.wer.error_rate (numbers compared as
 digits on both sides, punctuation and case ignored; a clock time in the line is scored as it is
 said, 3:30 as 3点30分; times, decimals and percentages are read as Chinese says them by the scorer
 itself, as take QA reads them). Goal: mean CER <= 0.10 per set and voice.
@@ -31,7 +43,7 @@ and the vocoder alone, no adaptation), both the median over the lines in this ru
 and the real-time factor (synthesis time / audio time, plain voice) with the threads given.
 
 Run: OMP_NUM_THREADS=2 .venv/bin/python benchmarks/zh_voice.py [--threads 2] [--limit N] [--sets FILE ...]
-     [--voices plain female male] [--json OUT]
+     [--voices plain female male] [--hearings qa beam] [--json OUT]
 """
 
 from __future__ import annotations
@@ -42,6 +54,7 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +65,7 @@ sys.path.insert(0, str(ROOT))
 from engine.core.protocol import VoiceSettings
 from engine.core.reference import load_reference_clip, transcript_beside
 from engine.core.text import split_for_streaming
+from engine.hearing.qa.recognise import WhisperRecogniser
 from engine.hearing.qa.wer import error_rate, normalise_characters
 from engine.hearing.whisper import load_whisper
 from engine.synthesis import mandarin_text
@@ -113,13 +127,70 @@ def folded_error_rate(reference: str, heard: str) -> float:
     return float(jiwer.wer(" ".join(reference_units), " ".join(heard_units)))
 
 
-def hear(model: object, audio: np.ndarray, simplify: object) -> str:
+HEARINGS = ("qa", "beam")
+
+
+def hearing(name: str, threads: int) -> Callable[[np.ndarray], str]:
+    """The hearing ``name`` of :data:`HEARINGS` (see the module docstring): audio at the voice's
+    rate to the simplified characters Whisper base heard, the same every time for the same audio."""
+    import ctranslate2
+
+    simplify = simplifier()
+    if name == "qa":
+        recogniser = WhisperRecogniser("base", cpu_threads=threads)
+
+        def decode(audio: np.ndarray) -> str:
+            return recogniser.transcribe(audio, SAMPLE_RATE, "zh").text
+    else:
+        model = load_whisper("base", cpu_threads=threads)
+
+        def decode(audio: np.ndarray) -> str:
+            return hear(model, audio)
+
+    def heard(audio: np.ndarray) -> str:
+        ctranslate2.set_random_seed(0)  # the temperature fallback's sampling, the same every line
+        text = decode(audio)
+        return str(simplify(text)) if simplify else text  # type: ignore[operator]
+    return heard
+
+
+def hear(model: object, audio: np.ndarray) -> str:
+    """The beam hearing's decode (characters as Whisper wrote them)."""
     import soxr
 
     segments, _ = model.transcribe(soxr.resample(audio, SAMPLE_RATE, WHISPER_RATE), language="zh",  # type: ignore[attr-defined]
                                    beam_size=5, initial_prompt=PROMPT, vad_filter=False)
-    text = "".join(segment.text for segment in segments)
-    return str(simplify(text)) if simplify else text  # type: ignore[operator]
+    return "".join(segment.text for segment in segments)
+
+
+def judged(line: str, audio: np.ndarray, hearings: dict[str, Callable[[np.ndarray], str]]) -> dict[str, object]:
+    """What each hearing heard of one line's audio, and its errors against the line as said."""
+    said = mandarin_text.write_times(line)
+    judgements: dict[str, object] = {}
+    for name, heard_by in hearings.items():
+        heard = heard_by(audio)
+        judgements[name] = {"heard": heard, "cer": round(error_rate(said, heard, "zh"), 3),
+                            "cer_homophones_folded": round(folded_error_rate(said, heard), 3)}
+    return judgements
+
+
+def means(rows: list[dict[str, object]], voices: list[str], name: str, figure: str) -> dict[str, float]:
+    """Each voice's mean of ``figure`` over the rows, as the hearing ``name`` heard them."""
+    return {voice: round(statistics.mean(float(row[voice][name][figure]) for row in rows), 3)  # type: ignore[index]
+            for voice in voices}
+
+
+def speakers(backend: MandarinBackend, voices: list[str]) -> tuple[dict[str, VoiceProfile], dict[str, object]]:
+    """The voices asked for (plain, or adapted to a clip), and what their clips gave them."""
+    profiles = {"plain": VoiceProfile("plain", None, backend.plain_conditioning())} if "plain" in voices else {}
+    facts: dict[str, object] = {}
+    for name, path in CLIPS.items():
+        if name in voices:
+            arrays, meta = backend.condition(load_reference_clip(path), transcript_beside(path))
+            profiles[name] = VoiceProfile(name, None, arrays)
+            facts[name] = {"clip": path.name, "median_f0_hz": meta.get("median_f0_hz"),
+                           "length_scale": meta.get("length_scale")}
+    return profiles, facts
 
 
 def main() -> None:
@@ -129,23 +200,17 @@ def main() -> None:
     parser.add_argument("--sets", nargs="*", type=Path, default=[path for path in SETS if path.exists()])
     parser.add_argument("--voices", nargs="*", default=["plain", *CLIPS], choices=["plain", *CLIPS],
                         help="which voices speak (first audio is measured with the female one)")
+    parser.add_argument("--hearings", nargs="*", default=list(HEARINGS), choices=HEARINGS,
+                        help="how Whisper hears the lines (each one reported; the first is printed first)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    simplify = simplifier()
-    whisper = load_whisper("base", cpu_threads=args.threads)
+    hearings = {name: hearing(name, args.threads) for name in args.hearings}
     backend = MandarinBackend()
     backend.load()
     backend.set_slots(1)
     backend.warm_up()
-    profiles = {"plain": VoiceProfile("plain", None, backend.plain_conditioning())} if "plain" in args.voices else {}
-    facts: dict[str, object] = {}
-    for name, path in CLIPS.items():
-        if name not in args.voices:
-            continue
-        arrays, meta = backend.condition(load_reference_clip(path), transcript_beside(path))
-        profiles[name] = VoiceProfile(name, None, arrays)
-        facts[name] = {"clip": path.name, "median_f0_hz": meta.get("median_f0_hz"), "length_scale": meta.get("length_scale")}
+    profiles, facts = speakers(backend, args.voices)
     facts["model_f0_hz"] = round(backend.calibration().analysis.f0_median_hz, 1)
 
     report: dict[str, object] = {"threads": args.threads, "voices": facts, "sets": {}}
@@ -178,19 +243,16 @@ def main() -> None:
                     first_audio.append(first)
                     bare_first.append(bare)
                     first_ratios.append(first / bare)
-                heard = hear(whisper, audio, simplify)
-                said = mandarin_text.write_times(line)
-                row[voice] = {"heard": heard, "cer": round(error_rate(said, heard, "zh"), 3),
-                              "cer_homophones_folded": round(folded_error_rate(said, heard), 3)}
+                row[voice] = judged(line, audio, hearings)
             rows.append(row)
             print(json.dumps(row, ensure_ascii=False), flush=True)
-        summary = {voice: round(statistics.mean(float(row[voice]["cer"]) for row in rows), 3)  # type: ignore[index]
-                   for voice in profiles}
-        folded = {voice: round(statistics.mean(float(row[voice]["cer_homophones_folded"]) for row in rows), 3)  # type: ignore[index]
-                  for voice in profiles}
+        summary = {name: means(rows, list(profiles), name, "cer") for name in hearings}
+        folded = {name: means(rows, list(profiles), name, "cer_homophones_folded") for name in hearings}
         report["sets"][path.name] = {"lines": len(rows), "mean_cer": summary,  # type: ignore[index]
                                      "mean_cer_homophones_folded": folded, "rows": rows}
-        print(f"{path.name}: {len(rows)} lines, mean CER (raw) {summary}; homophones folded {folded}", flush=True)
+        for name in hearings:
+            print(f"{path.name}: {len(rows)} lines, heard by {name}: mean CER (raw) {summary[name]}; "
+                  f"homophones folded {folded[name]}", flush=True)
     if first_ratios:
         report["first_audio_s_median"] = round(statistics.median(first_audio), 3)
         report["bare_first_sentence_s_median"] = round(statistics.median(bare_first), 3)

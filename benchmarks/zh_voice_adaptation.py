@@ -6,12 +6,13 @@ adaptation.py). This speaks the same lines with the clip's adaptation taken apar
 row: the adaptation as the engine estimates it, then with one part left out or bounded
 differently (formant ratios below 1, which the stored conditioning refuses today, were measured
 with that bound lowered by hand: docs/chinese.md). For each variant: Whisper base's CER on the lines (as benchmarks/zh_voice.py hears
-them, raw and with homophones folded) and the resemblance to the clip (GE2E cosine, the engine's
+them, ``--hearing qa`` by default, raw and with homophones folded) and the resemblance to the clip (GE2E cosine, the engine's
 resemblance figure, of the lines spoken together). ``--paces`` also speaks the estimate at given
 Han syllables a second, as a Chinese clip at that pace would ask of the voice.
 
 Run: OMP_NUM_THREADS=2 .venv/bin/python benchmarks/zh_voice_adaptation.py [--clip male] [--limit N]
-     [--sets FILE ...] [--only VARIANT ...] [--paces 6 7 ...] [--drops 0.75 1 ...] [--json OUT]
+     [--sets FILE ...] [--only VARIANT ...] [--paces 6 7 ...] [--drops 0.75 1 ...] [--hearing qa|beam]
+     [--json OUT]
 """
 
 from __future__ import annotations
@@ -30,16 +31,15 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.zh_voice import (
     CLIPS,
+    HEARINGS,
     SETS,
     folded_error_rate,
-    hear,
+    hearing,
     read_lines,
-    simplifier,
 )
 from engine.core.protocol import VoiceSettings
 from engine.core.reference import load_reference_clip, transcript_beside
 from engine.hearing.qa.wer import error_rate
-from engine.hearing.whisper import load_whisper
 from engine.synthesis import mandarin_text
 from engine.synthesis.backends.adaptation import (
     FORMANT_FROM_F0_EXPONENT,
@@ -86,11 +86,12 @@ def main() -> None:
                              "that pace would ask (before any cap)")
     parser.add_argument("--drops", nargs="*", type=float, default=[],
                         help="also speak the estimate with its pitch at most these octaves below the model's")
+    parser.add_argument("--hearing", default=HEARINGS[0], choices=HEARINGS,
+                        help="how Whisper hears the lines (benchmarks/zh_voice.py)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    simplify = simplifier()
-    whisper = load_whisper("base", cpu_threads=args.threads)
+    heard_by = hearing(args.hearing, args.threads)
     backend = MandarinBackend()
     backend.load()
     backend.warm_up()
@@ -121,7 +122,7 @@ def main() -> None:
             audio = np.concatenate([piece.pcm for piece in backend.synthesize(
                 line, profile, VoiceSettings(), lambda: False, seed=0)])
             spoken.append(audio)
-            heard = hear(whisper, audio, simplify)
+            heard = heard_by(audio)
             said = mandarin_text.write_times(line)
             raw.append(error_rate(said, heard, "zh"))
             heard_lines.append({"text": line, "heard": heard, "cer": round(raw[-1], 3)})
