@@ -6,7 +6,8 @@ benchmarks/data/zh_dialogue_3.txt, twenty more written after the front end's fix
 benchmarks/data/zh_dialogue_4.txt, twenty more written after its tone, number and name rules;
 benchmarks/data/zh_dialogue_5.txt, twenty more written after the adaptation's tonal pitch range
 and pace cap; benchmarks/data/zh_dialogue_6.txt, forty-two more written after its bounds relative
-to the model's own voice) is
+to the model's own voice; benchmarks/data/zh_dialogue_7.txt, forty more written after this
+benchmark's hearing became take QA's) is
 spoken three ways by engine/synthesis/backends/mandarin.py, in this process:
 
 - plain: the model's own voice;
@@ -73,7 +74,7 @@ from engine.synthesis.backends.base import VoiceProfile
 from engine.synthesis.backends.mandarin import SAMPLE_RATE, MandarinBackend
 
 DATA = ROOT / "benchmarks" / "data"
-SETS = tuple(DATA / f"zh_dialogue{suffix}.txt" for suffix in ("", "_2", "_3", "_4", "_5", "_6"))
+SETS = tuple(DATA / f"zh_dialogue{suffix}.txt" for suffix in ("", "_2", "_3", "_4", "_5", "_6", "_7"))
 CLIPS = {"female": ROOT / "resources" / "voices" / "maya.wav", "male": ROOT / "resources" / "voices" / "rex.wav"}
 PROMPT = "以下是普通话的句子。"
 WHISPER_RATE = 16000
