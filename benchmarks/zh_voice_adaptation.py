@@ -64,6 +64,7 @@ def variants(estimated: Adaptation, model_f0: float) -> dict[str, Adaptation]:
         "no pitch move": replace(estimated, target_f0_hz=model_f0, range_factor=1.0),
         "pitch at most an octave down": replace(estimated, target_f0_hz=octave_below),
         "formants 1": replace(estimated, formant_ratio=1.0),
+        "EQ only, no PSOLA": replace(estimated, target_f0_hz=model_f0, range_factor=1.0, formant_ratio=1.0),
         "no pitch range": replace(estimated, range_factor=1.0),
         "range not widened": replace(estimated, range_factor=min(estimated.range_factor, 1.0)),
         "octave down, range not widened": replace(estimated, target_f0_hz=octave_below,
