@@ -33,10 +33,14 @@ digits on both sides, punctuation and case ignored; a clock time in the line is 
 said, 3:30 as 3点30分; times, decimals and percentages are read as Chinese says them by the scorer
 itself, as take QA reads them). Goal: mean CER <= 0.10 per set and voice.
 
-Beside that raw CER, and never instead of it, a second figure: the CER with homophones folded
+That raw CER is over the written characters (``by_reading=False``: the scorer compares Mandarin
+by toneless pinyin by default since 2026-12-07, which is the third figure below). Beside it, and
+never instead of it, a second figure: the CER with homophones folded
 (:func:`folded_error_rate`), where a character heard as another with the same toned pinyin in
 context (她/他/它, 在/再, 的/得/地, 经理/经历) counts as right. No voice can make a recogniser tell
-those apart; any other difference, a tone included, still counts.
+those apart; any other difference, a tone included, still counts. And a third: the CER by
+reading, the comparison take QA judges by (engine.hearing.qa.wer.error_rate's default: each
+character its toneless pinyin, so a tone heard wrong is not counted either).
 
 Also: first audio (a job's first piece, adapted to the female clip, from the call to its first
 piece) against the bare model's first sentence (the same text's first piece through FastSpeech2
@@ -170,8 +174,9 @@ def judged(line: str, audio: np.ndarray, hearings: dict[str, Callable[[np.ndarra
     judgements: dict[str, object] = {}
     for name, heard_by in hearings.items():
         heard = heard_by(audio)
-        judgements[name] = {"heard": heard, "cer": round(error_rate(said, heard, "zh"), 3),
-                            "cer_homophones_folded": round(folded_error_rate(said, heard), 3)}
+        judgements[name] = {"heard": heard, "cer": round(error_rate(said, heard, "zh", by_reading=False), 3),
+                            "cer_homophones_folded": round(folded_error_rate(said, heard), 3),
+                            "cer_by_reading": round(error_rate(said, heard, "zh"), 3)}
     return judgements
 
 
@@ -249,11 +254,13 @@ def main() -> None:
             print(json.dumps(row, ensure_ascii=False), flush=True)
         summary = {name: means(rows, list(profiles), name, "cer") for name in hearings}
         folded = {name: means(rows, list(profiles), name, "cer_homophones_folded") for name in hearings}
+        by_reading = {name: means(rows, list(profiles), name, "cer_by_reading") for name in hearings}
         report["sets"][path.name] = {"lines": len(rows), "mean_cer": summary,  # type: ignore[index]
-                                     "mean_cer_homophones_folded": folded, "rows": rows}
+                                     "mean_cer_homophones_folded": folded, "mean_cer_by_reading": by_reading,
+                                     "rows": rows}
         for name in hearings:
             print(f"{path.name}: {len(rows)} lines, heard by {name}: mean CER (raw) {summary[name]}; "
-                  f"homophones folded {folded[name]}", flush=True)
+                  f"homophones folded {folded[name]}; by reading (take QA's) {by_reading[name]}", flush=True)
     if first_ratios:
         report["first_audio_s_median"] = round(statistics.median(first_audio), 3)
         report["bare_first_sentence_s_median"] = round(statistics.median(bare_first), 3)

@@ -125,7 +125,7 @@ def main() -> None:
             spoken.append(audio)
             heard = heard_by(audio)
             said = mandarin_text.write_times(line)
-            raw.append(error_rate(said, heard, "zh"))
+            raw.append(error_rate(said, heard, "zh", by_reading=False))
             heard_lines.append({"text": line, "heard": heard, "cer": round(raw[-1], 3)})
             folded.append(folded_error_rate(said, heard))
         resemblance = encoder.resemblance(np.concatenate(spoken), SAMPLE_RATE, reference)
