@@ -74,6 +74,9 @@ WER, CER = "wer", "cer"
 # brought to those words before it is compared. A percentage is compared by its number alone
 # (百分之十五 is written 15%, whose sign is not counted).
 _ZH_POINT = re.compile(r"(\d)\s*[:.]\s*(\d)")
+# Digits before 万 or 亿 (320万, 1.5亿; a decimal point is 点 by then): the whole number, as 三百二十万
+# becomes 3200000, so a recogniser writing either form heard the same.
+_ZH_MAGNITUDE = re.compile(r"(\d+)(?:点(\d+))?([万亿])")
 _ZH_PERCENT = re.compile(r"百分之(?=[\d零〇一二两兩三四五六七八九十百千])")
 # A written number (digits, an optional decimal part) that Japanese reads as a word: 50円 is
 # 五十円, ごじゅうえん, as the script's own 五十円 reads.
@@ -138,6 +141,14 @@ def metric_for(language: str) -> str:
     return CER if counts_characters(language) else WER
 
 
+def _whole_number(match: re.Match[str]) -> str:
+    """320万 as 3200000, 1点5亿 as 150000000; a value with a fraction left (1点23456万) as written."""
+    from decimal import Decimal
+
+    value = Decimal(f"{match[1]}.{match[2] or 0}") * (10_000 if match[3] == "万" else 100_000_000)
+    return str(int(value)) if value == value.to_integral_value() else match[0]
+
+
 def normalise_characters(text: str, language: str) -> list[str]:
     """The characters a CER counts: NFKC (full-width letters and digits to their plain forms),
     lower case, Chinese in simplified characters (a recogniser that writes 說 for 说 heard the
@@ -152,7 +163,7 @@ def normalise_characters(text: str, language: str) -> list[str]:
     if language_code(language) in ("zh", "yue", "ja"):
         text = HAN_NUMBER.sub(lambda match: han_value(match[0]), text)
     if chinese:
-        text = text.replace("点半", "点30")
+        text = _ZH_MAGNITUDE.sub(_whole_number, text.replace("点半", "点30"))
     # Thai and Lao vowel signs and tone marks are combining marks (Mn/Mc): kept, they are spoken.
     return [char for char in text.casefold() if unicodedata.category(char)[0] in "LNM"]
 

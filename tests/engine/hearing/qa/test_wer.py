@@ -119,3 +119,13 @@ def test_a_wrong_number_is_never_forgiven_by_reading() -> None:
     said_three = "我们约在下午3点，地铁站B口见。"
     assert error_rate(said_three, heard, "zh") == error_rate(said_three, heard, "zh", by_reading=False) > 0.35
     assert error_rate("我爸爸下个月就七十岁了。", "我爸爸下个月就60岁了。", "zh") == pytest.approx(1 / 11)  # as before
+
+
+@pytest.mark.parametrize(("line", "heard"), [
+    ("公司亏了三百二十万。", "公司亏了320万"),  # Whisper writes digits before 万 (seen on set 7)
+    ("月薪1.5万。", "月薪一万五"),
+    ("这套房子要两亿。", "这套房子要2亿"),
+])
+def test_digits_before_wan_or_yi_are_the_number_written_in_full(line: str, heard: str) -> None:
+    assert error_rate(line, heard, "zh", by_reading=False) == 0.0
+    assert error_rate(line, heard, "zh") == 0.0
