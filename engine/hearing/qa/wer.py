@@ -74,6 +74,9 @@ WER, CER = "wer", "cer"
 # brought to those words before it is compared. A percentage is compared by its number alone
 # (百分之十五 is written 15%, whose sign is not counted).
 _ZH_POINT = re.compile(r"(\d)\s*[:.]\s*(\d)")
+# A clock time's minutes may end in 分 or not (7:45 is said 七点四十五分, written 7点45 or 7.45分):
+# compared without it.
+_ZH_MINUTES = re.compile(r"(\d点\d{1,2})分")
 # Digits before 万 or 亿 (320万, 1.5亿; a decimal point is 点 by then): the whole number, as 三百二十万
 # becomes 3200000, so a recogniser writing either form heard the same.
 _ZH_MAGNITUDE = re.compile(r"(\d+)(?:点(\d+))?([万亿])")
@@ -163,7 +166,7 @@ def normalise_characters(text: str, language: str) -> list[str]:
     if language_code(language) in ("zh", "yue", "ja"):
         text = HAN_NUMBER.sub(lambda match: han_value(match[0]), text)
     if chinese:
-        text = _ZH_MAGNITUDE.sub(_whole_number, text.replace("点半", "点30"))
+        text = _ZH_MAGNITUDE.sub(_whole_number, _ZH_MINUTES.sub(r"\1", text.replace("点半", "点30")))
     # Thai and Lao vowel signs and tone marks are combining marks (Mn/Mc): kept, they are spoken.
     return [char for char in text.casefold() if unicodedata.category(char)[0] in "LNM"]
 

@@ -129,3 +129,11 @@ def test_a_wrong_number_is_never_forgiven_by_reading() -> None:
 def test_digits_before_wan_or_yi_are_the_number_written_in_full(line: str, heard: str) -> None:
     assert error_rate(line, heard, "zh", by_reading=False) == 0.0
     assert error_rate(line, heard, "zh") == 0.0
+
+
+@pytest.mark.parametrize(("line", "heard"), [
+    ("晚上7:45在电影院门口集合。", "晚上7.45分在电影院门口集合。"),  # zh-baker says 七点四十五分: Whisper writes 分
+    ("晚上7:45在门口。", "晚上七点四十五分在门口"),
+])
+def test_a_clock_times_minutes_are_the_same_with_or_without_fen(line: str, heard: str) -> None:
+    assert error_rate(line, heard, "zh", by_reading=False) == 0.0
