@@ -40,7 +40,6 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core.chinese_forms import said_forms
@@ -200,11 +199,6 @@ def pinyin_reading(text: str) -> list[str]:
     return [unit for unit, _ in _pinyin_units(text)]
 
 
-def _pinyin_number_units(text: str) -> list[bool]:
-    """Which units of :func:`pinyin_reading` are the syllables of a number."""
-    return [number for _, number in _pinyin_units(text)]
-
-
 def _pinyin_units(text: str) -> list[tuple[str, bool]]:
     from pypinyin import Style, lazy_pinyin
 
@@ -219,18 +213,15 @@ def _pinyin_units(text: str) -> list[tuple[str, bool]]:
     return units
 
 
-@dataclass(frozen=True)
-class _Reading:
-    units: Callable[[str], list[str]]
-    # Which units of a text's reading are a number's (None: not told apart). Where one of the
-    # line's is not heard as itself, the take is compared as written: the reading forgives a
-    # character of the same sound, never a wrong number (Mandarin: 3点 said 两点 passed by
-    # reading where the line's other characters were heard as homophones, and failed as written).
-    # Not Japanese, whose normalisation makes numerals inside words digits (一緒).
-    number_units: Callable[[str], list[bool]] | None = None
-
-
-_READINGS = {KANA: _Reading(kana_reading), PINYIN: _Reading(pinyin_reading, _pinyin_number_units)}
+# A text's reading, one (unit, is it a number's) pair a unit. Where a unit of one of the line's
+# numbers is not heard as itself, the take is compared as written: the reading forgives a
+# character of the same sound, never a wrong number (Mandarin: 3点 said 两点 passed by reading
+# where the line's other characters were heard as homophones, and failed as written). Japanese
+# marks no number: its normalisation makes numerals inside words digits (一緒).
+_READINGS: dict[str, Callable[[str], list[tuple[str, bool]]]] = {
+    KANA: lambda text: [(unit, False) for unit in kana_reading(text)],
+    PINYIN: _pinyin_units,
+}
 
 
 def compared_by_reading(language: str) -> bool:
@@ -243,15 +234,14 @@ def normalise_reading(text: str, language: str) -> list[str]:
     """The units ``text`` is compared by in ``language``: its reading, the one the language table
     names (:func:`kana_reading`, :func:`pinyin_reading`); its characters for any other language."""
     reading = _READINGS.get(rules_for(language).compared_by_reading)
-    return reading.units(text) if reading else normalise_characters(text, language)
+    return [unit for unit, _ in reading(text)] if reading else normalise_characters(text, language)
 
 
-def _number_misheard(reference: str, reference_units: list[str], heard_units: list[str],
-                     number_units: Callable[[str], list[bool]]) -> bool:
-    """Whether a unit of a number in ``reference`` is not heard as itself (substituted or deleted)."""
+def _number_misheard(numbers: list[bool], reference_units: list[str], heard_units: list[str]) -> bool:
+    """Whether a unit of a number (``numbers``: which reference units are a number's) is not heard
+    as itself (substituted or deleted)."""
     import jiwer
 
-    numbers = number_units(reference)
     if not any(numbers):
         return False
     alignment = jiwer.process_words(" ".join(reference_units), " ".join(heard_units)).alignments[0]
@@ -328,8 +318,9 @@ def error_rate(reference: str, hypothesis: str, language: str, by_reading: bool 
     hyp = normalise_characters(hypothesis, language)
     reading = _READINGS.get(rules_for(language).compared_by_reading) if by_reading else None
     if reading:
-        read, heard = reading.units(reference), reading.units(hypothesis)
-        if read and heard and not (reading.number_units and _number_misheard(reference, read, heard, reading.number_units)):
+        marked = reading(reference)
+        read, heard = [unit for unit, _ in marked], [unit for unit, _ in reading(hypothesis)]
+        if read and heard and not _number_misheard([number for _, number in marked], read, heard):
             ref, hyp = read, heard
     if not hyp:
         return 1.0
