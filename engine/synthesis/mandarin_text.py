@@ -133,7 +133,7 @@ def normalise(text: str) -> str:
     import cn2an
 
     text = text.translate(_FULL_WIDTH)
-    text = _years(said_forms(text, count=lambda digits: str(cn2an.an2cn(digits))))
+    text = _years(said_forms(text, count=_numerals))
     text = write_times(text)
     text = _MONEY.sub(_money, text)
     text = _DIGIT_BY_DIGIT.sub(lambda m: "".join(_CODE_DIGITS[int(d)] for d in m.group()), text)
@@ -144,12 +144,17 @@ def normalise(text: str) -> str:
     return _LATIN_WORD.sub(_latin, text)
 
 
-def _years(text: str) -> str:
-    """A decade, a count of years and a generation read as said (see :data:`_GENERATION`)."""
+def _numerals(digits: str) -> str:
+    """A number (digits, an optional decimal part) in Chinese numerals: 1299.5 一千二百九十九点五."""
     import cn2an
 
+    return str(cn2an.an2cn(digits))
+
+
+def _years(text: str) -> str:
+    """A decade, a count of years and a generation read as said (see :data:`_GENERATION`)."""
     text = _GENERATION.sub(lambda m: "".join(_DIGIT_NAMES[int(d)] for d in m[1]) + "后", text)
-    return _COUNT_OF_YEARS.sub(lambda m: str(cn2an.an2cn(m[1])), text)
+    return _COUNT_OF_YEARS.sub(lambda m: _numerals(m[1]), text)
 
 
 # Full-width digits and Latin letters (common in Chinese text) to ASCII, so one rule reads both.
