@@ -38,6 +38,8 @@ def bilingual_pair(cues: Iterable[Sequence[str]]) -> tuple[str, ...]:
 def split_rows(rows: Sequence[str], language: str) -> tuple[str, str]:
     """A cue's rows in ``language`` (and those with no letters) as one text, and the others as one:
     the line to dub and its original."""
-    kept = [row for row in rows if detect_language(row) in (language, UNDETERMINED)]
-    others = [row for row in rows if row not in kept]
+    kept: list[str] = []
+    others: list[str] = []
+    for row in rows:
+        (kept if detect_language(row) in (language, UNDETERMINED) else others).append(row)
     return join_pieces(kept), join_pieces(others)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import datetime
+import functools
 import io
 import os
 import re
@@ -83,7 +84,7 @@ class ScriptImport:
     source: str = ""
     rows: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a subtitle line's rows, by line id
 
-    @property
+    @functools.cached_property
     def languages(self) -> tuple[str, ...]:
         """The two languages of a bilingual subtitle file, each cue a row in each (see
         :mod:`app.project.bilingual`); () for any other file."""
