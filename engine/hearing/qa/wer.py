@@ -11,6 +11,11 @@ Chinese and Japanese numerals in characters become digits, "一千九百九十�
 them: "8:45" and "8.45分" are 八点四十五(分), "3.5" 三点五, "20%" 百分之二十, "3:30" 三点半; dates, ranges, scores, degrees and units as the
 voice says them, :func:`engine.core.chinese_forms.said_forms`). The distance itself comes from jiwer (Levenshtein over words or characters).
 
+A word written whole on one side and in pieces on the other (WiFi, "Wi-Fi", "Wi Fi"; email,
+"e-mail") is one word on both: letters run together the same are said the same. Chinese lines fold
+so already, since a Latin word inside Chinese counts one unit a letter, case, hyphens and spaces
+dropped.
+
 Japanese is compared by reading, not by script: a recogniser writes a word in kanji where the
 script has kana, or in another kanji with the same reading (計ります, 測ります, はかります), so
 both sides are read as hiragana first (pykakasi's dictionary, numbers as Japanese says them).
@@ -277,6 +282,20 @@ def normalise_words(text: str, language: str = "en") -> list[str]:
     return text.split()
 
 
+def _run_together(words: list[str], other_words: set[str]) -> list[str]:
+    """``words`` with two or three neighbours made one word where, run together, they are a word
+    of the other side: a recogniser writes WiFi as "Wi-Fi", "wifi" or "Wi Fi", and email as
+    "e-mail", which the normalisation splits at the hyphen; the same letters said the same way."""
+    result: list[str] = []
+    index = 0
+    while index < len(words):
+        size = next((size for size in (3, 2) if index + size <= len(words)
+                     and "".join(words[index:index + size]) in other_words), 1)
+        result.append("".join(words[index:index + size]))
+        index += size
+    return result
+
+
 def word_error_rate(reference: str, hypothesis: str, language: str = "en") -> float:
     """(substitutions + deletions + insertions) / reference words, after normalising both.
 
@@ -289,6 +308,8 @@ def word_error_rate(reference: str, hypothesis: str, language: str = "en") -> fl
     if not ref:
         raise ValueError(f"the reference text {reference!r} has no words to compare against")
     hyp = normalise_words(hypothesis, language)
+    hyp = _run_together(hyp, set(ref))
+    ref = _run_together(ref, set(hyp))
     if not hyp:
         return 1.0  # every reference word was deleted
     return float(jiwer.wer(" ".join(ref), " ".join(hyp)))

@@ -137,3 +137,37 @@ def test_digits_before_wan_or_yi_are_the_number_written_in_full(line: str, heard
 ])
 def test_a_clock_times_minutes_are_the_same_with_or_without_fen(line: str, heard: str) -> None:
     assert error_rate(line, heard, "zh", by_reading=False) == 0.0
+
+
+@pytest.mark.parametrize(("line", "heard"), [
+    ("我们家的WiFi密码是多少？", "我们家的Wi-Fi密码是多少"),
+    ("我们家的WiFi密码是多少？", "我们家的 WIFI 密码是多少。"),
+    ("你先查一下email，客户刚回信了。", "你先查一下E-mail,客户刚回信了。"),
+    ("我的iPhone昨天摔坏了屏幕。", "我的 iphone 昨天摔坏了屏幕。"),
+    ("下载个APP就能叫车，很方便。", "下载个App就能叫车,很方便。"),
+    ("你把合同发个PDF给我吧。", "你把合同发个P.D.F.给我吧。"),
+])
+def test_an_english_word_in_mandarin_is_the_same_whatever_its_case_hyphens_or_spaces(line: str, heard: str) -> None:
+    assert error_rate(line, heard, "zh", by_reading=False) == 0.0
+    assert error_rate(line, heard, "zh") == 0.0
+
+
+def test_an_english_word_in_mandarin_heard_as_another_still_counts() -> None:
+    assert error_rate("我们家的WiFi密码是多少？", "我们家的WiFo密码是多少", "zh") > 0.0
+    assert error_rate("明天上午用Zoom开会。", "明天上午用祖母开会。", "zh") > 0.0
+
+
+@pytest.mark.parametrize(("line", "heard"), [
+    ("Connect to the WiFi first.", "Connect to the Wi-Fi first."),
+    ("Connect to the Wi-Fi first.", "Connect to the wifi first."),
+    ("Connect to the WiFi first.", "Connect to the Wi Fi first."),
+    ("Send me an email tonight.", "Send me an E-mail tonight."),
+    ("I dropped my iPhone again.", "I dropped my iphone again."),
+])
+def test_an_english_word_written_whole_or_in_pieces_is_one_word(line: str, heard: str) -> None:
+    assert error_rate(line, heard, "en") == 0.0
+
+
+def test_english_words_run_together_only_when_the_other_side_has_that_word() -> None:
+    assert error_rate("Connect to the WiFi first.", "Connect to the wire first.", "en") == pytest.approx(0.2)
+    assert error_rate("Send me an email tonight.", "Send me a mail tonight.", "en") == pytest.approx(0.4)
