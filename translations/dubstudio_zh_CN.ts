@@ -2217,8 +2217,8 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
     <message>
         <location line="+1"/>
-        <source>An SRT file</source>
-        <translation>SRT 文件</translation>
+        <source>A subtitle file (SRT, WebVTT, ASS)</source>
+        <translation>字幕文件（SRT、WebVTT、ASS）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5350,7 +5350,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-268"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-267"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
     </message>
@@ -6811,7 +6811,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+839"/>
+        <location filename="../app/project/script_io.py" line="+840"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>

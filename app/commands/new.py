@@ -54,7 +54,8 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder to create (new or empty)")
     parser.add_argument("--video", required=True, metavar="FILE", help="the video to dub (any format FFmpeg reads)")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--subtitles", metavar="FILE.srt", help="the script, as SRT subtitles")
+    source.add_argument("--subtitles", metavar="FILE.srt",
+                        help="the script, as subtitles: SRT, WebVTT (.vtt) or ASS/SSA (.ass, .ssa)")
     source.add_argument("--subtitle-stream", type=int, metavar="N",
                         help="import subtitle stream N of the video (default: its first text subtitle stream)")
     source.add_argument("--no-subtitles", action="store_true", help="start with an empty script")

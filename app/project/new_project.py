@@ -41,7 +41,7 @@ from app.project.model import PROJECT_FILE
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.readiness import VoiceGaps, voice_gaps
-from app.project.script_io import ScriptImport, import_srt
+from app.project.script_io import ScriptImport, import_srt, import_subtitles
 from app.project.undo import CommandStack
 from engine.core import files
 from engine.core.reference import transcript_beside
@@ -108,7 +108,7 @@ def new_project_from_video(
     ``make_script`` makes the script another way (the transcription of the video's dialogue):
     it runs once the video and guide are in, before the voices are given, and returns warnings.
 
-    Subtitles come from ``subtitles`` (an SRT file) when given, else from ``subtitle_stream``
+    Subtitles come from ``subtitles`` (an SRT, WebVTT or ASS/SSA file, by its extension) when given, else from ``subtitle_stream``
     (a stream index), else from the video's first text subtitle stream if it has one and
     ``use_subtitle_stream`` is true. A voice for a name no subtitle uses creates that
     character, so voices can be set up before the script exists.
@@ -219,7 +219,7 @@ def _build(
     imported: ScriptImport | None = None
     source = ""
     if subtitles is not None:
-        imported = import_srt(subtitles, project)
+        imported = import_subtitles(subtitles, project)
         source = Path(subtitles).name
     elif subtitle_stream is not None or (use_subtitle_stream and any(s.text for s in project.video.subtitle_streams)):
         video_path = project.video_path()

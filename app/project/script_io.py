@@ -866,6 +866,20 @@ def script_format(name: str) -> ScriptFormat:
                                       choices=", ".join(f.name for f in SCRIPT_FORMATS)))
 
 
+SUBTITLE_FORMATS = ("srt", "vtt", "ass")
+"""The formats of timed subtitles, which a new project's ``--subtitles`` file may be in."""
+SUBTITLE_EXTENSIONS = tuple(extension for f in SCRIPT_FORMATS if f.name in SUBTITLE_FORMATS for extension in f.extensions)
+SUBTITLE_FILE_FILTER = f"Subtitles ({' '.join('*' + extension for extension in SUBTITLE_EXTENSIONS)});;All files (*)"
+
+
+def import_subtitles(source: str | os.PathLike[str], project: Project) -> ScriptImport:
+    """Read a subtitle file as its extension names it (SRT, WebVTT, ASS/SSA); any other name
+    is read as SRT, the commonest, whose parser then names the line it cannot read."""
+    suffix = Path(source).suffix.lower()
+    fmt = next((f for f in SCRIPT_FORMATS if f.name in SUBTITLE_FORMATS and suffix in f.extensions), script_format("srt"))
+    return fmt.reader(source, project)
+
+
 def import_script(source: str | os.PathLike[str], project: Project, **options: object) -> ScriptImport:
     """Read a script file with the importer its extension names (see :func:`script_format_for`)."""
     return script_format_for(source).reader(source, project, **options)

@@ -31,10 +31,11 @@ from app.project.burned_subtitles import find_font
 from app.project.fsutil import safe_filename
 from app.project.media import probe_video
 from app.project.script_io import (
+    SUBTITLE_EXTENSIONS,
+    SUBTITLE_FILE_FILTER,
     ScriptImport,
     has_source_text,
-    import_srt,
-    script_format,
+    import_subtitles,
 )
 from app.project.timecode import format_clock
 from app.project.translatable import QT_TRANSLATE_NOOP
@@ -63,7 +64,6 @@ from engine.translation.registry import OPENAI, TRANSLATORS, WHISPER
 
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
 VIDEO_FILTER = QT_TRANSLATE_NOOP("VideoController", "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)")
-SUBTITLE_FILTER = script_format("srt").file_filter
 NO_SUBTITLES, SRT_FILE, TRANSCRIBE = "none", "srt", "transcribe"
 PREVIEW_LINES = 3  # lines quoted in the preview before Create
 
@@ -172,7 +172,7 @@ class NewFromVideoDialog(QDialog):
     def _choose_srt(self) -> None:
         video = Path(self.video.text().strip()) if self.video.text().strip() else None
         beside = video.parent if video is not None and video.parent.is_dir() else None  # subtitles sit by their video
-        path = self._folders.open_file(self, SCRIPTS, self.tr("Choose the subtitles"), SUBTITLE_FILTER, start=beside)
+        path = self._folders.open_file(self, SCRIPTS, self.tr("Choose the subtitles"), SUBTITLE_FILE_FILTER, start=beside)
         if path:
             self.srt.setText(path)
             self.subtitles.setCurrentIndex(self.subtitles.findData(SRT_FILE))
@@ -223,7 +223,7 @@ class NewFromVideoDialog(QDialog):
         for stream in text_streams:
             details = ", ".join(x for x in (stream.codec, stream.language, stream.title) if x)
             self.subtitles.addItem(fill(self.tr("The video's subtitle stream #{index} ({details})"), index=stream.index, details=details), stream.index)
-        self.subtitles.addItem(self.tr("An SRT file"), SRT_FILE)
+        self.subtitles.addItem(self.tr("A subtitle file (SRT, WebVTT, ASS)"), SRT_FILE)
         if self.info is not None and self.info.audio_streams:
             self.subtitles.addItem(self.tr("Transcribe the dialogue (characters and clips from the voices)"), TRANSCRIBE)
         self.subtitles.addItem(self.tr("Nothing yet (an empty script)"), NO_SUBTITLES)
@@ -235,7 +235,7 @@ class NewFromVideoDialog(QDialog):
         self._update()
 
     def _preview_script(self) -> None:
-        """Read the chosen SRT (in the background) and say what the script will hold."""
+        """Read the chosen subtitle file (in the background) and say what the script will hold."""
         text = self.srt.text().strip()
         if self.subtitles.currentData() != SRT_FILE or not text:
             self.preview.setText("")
@@ -255,7 +255,7 @@ class NewFromVideoDialog(QDialog):
 
         self.preview.setText(self.tr("Reading the subtitles…"))
         # An empty project to import into: nothing is written, only the lines and speakers are read.
-        self._runner.run(lambda: import_srt(path, Project(root=path.parent)), shown, failed)
+        self._runner.run(lambda: import_subtitles(path, Project(root=path.parent)), shown, failed)
 
     def _build_translation(self) -> None:
         """Translate the transcribed lines: by which translator (Whisper into English while it hears,
@@ -337,12 +337,13 @@ class NewFromVideoDialog(QDialog):
 
 
 def subtitles_beside(video: Path) -> Path | None:
-    """The SRT next to a video with its name (``scene.srt`` for ``scene.mp4``, any letter case)."""
+    """The subtitles next to a video with its name (``scene.srt``, ``scene.ass`` or ``scene.vtt``
+    for ``scene.mp4``, any letter case; an SRT first)."""
     try:
-        found = [p for p in video.parent.iterdir() if p.stem == video.stem and p.suffix.lower() == ".srt"]
+        found = [p for p in video.parent.iterdir() if p.stem == video.stem and p.suffix.lower() in SUBTITLE_EXTENSIONS]
     except OSError:
         return None
-    return sorted(found)[0] if found else None
+    return min(found, key=lambda p: (SUBTITLE_EXTENSIONS.index(p.suffix.lower()), p.name)) if found else None
 
 
 def describe_script(result: ScriptImport) -> str:

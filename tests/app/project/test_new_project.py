@@ -126,3 +126,40 @@ def test_a_half_made_folder_left_by_a_kill_is_resumed_keeping_what_was_there(tmp
     assert not made.gaps and (root / "notes.txt").read_text() == "mine"
     assert probe_video(root / "media" / "scene.mp4").duration_s > 2.5
     assert not (root / NEW_MARKER).exists()
+
+
+CHINESE_ASS = """[Script Info]
+ScriptType: v4.00+
+
+[V4+ Styles]
+Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+Style: Default,黑体,60,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1
+
+[Events]
+Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Dialogue: 0,0:00:00.50,0:00:01.50,Default,林晓雨,0,0,0,,{\\an8}第3集，我们终于见面了……
+Dialogue: 0,0:00:01.60,0:00:02.40,Default,王总,0,0,0,,{\\i1}「你好。」{\\i0}他说。
+"""
+CHINESE_VTT = """WEBVTT
+
+00:00.500 --> 00:01.500 align:start position:10% line:0
+<v 林晓雨>第3集，我们终于见面了……</v>
+
+00:01.600 --> 00:02.400 position:50% size:80%
+<v 王总><i>「你好。」</i>他说。
+"""
+
+
+@pytest.mark.parametrize(("name", "text"), [("drama.ass", CHINESE_ASS), ("drama.vtt", CHINESE_VTT)])
+def test_new_reads_ass_and_webvtt_subtitles_as_the_studio_imports_them(tmp_path: Path, video: Path, name: str,
+                                                                        text: str) -> None:
+    # A Chinese team's subtitles come as ASS (override tags, styles) or WebVTT (cue settings,
+    # voice tags) as often as SRT; `new --subtitles` read every file as SRT and refused them.
+    subtitles = tmp_path / name
+    subtitles.write_text(text, encoding="utf-8-sig")
+    code = cli_main(["new", str(tmp_path / "dub"), "--video", str(video), "--subtitles", str(subtitles)])
+    project = Project.load(tmp_path / "dub")
+    assert code == 1  # made; the two characters have no clip yet
+    assert [(project.character(line.character_id or "").name, line.text, line.start, line.end)
+            for line in project.lines] == [("林晓雨", "第3集，我们终于见面了……", 0.5, 1.5),
+                                           ("王总", "「你好。」他说。", 1.6, 2.4)]

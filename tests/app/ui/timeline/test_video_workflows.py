@@ -137,6 +137,22 @@ def test_new_from_video_picks_the_srt_beside_it_and_previews_the_script(
     dialog.reject()
 
 
+def test_new_from_video_picks_the_ass_subtitles_beside_it_and_previews_them(window: MainWindow, tmp_path: Path) -> None:
+    # Fansubs of a Chinese drama come as ASS; the dialog looked for an SRT only and read the
+    # chosen file as SRT, so an .ass beside the video was neither found nor readable.
+    folder = tmp_path / "footage"
+    folder.mkdir()
+    video = make_video(folder / "第3集.mp4", seconds=6.0)
+    (folder / "第3集.ass").write_text(
+        "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+        "Dialogue: 0,0:00:00.50,0:00:02.00,Default,林晓雨,0,0,0,,{\\an8}我们终于见面了……\n", encoding="utf-8")
+    dialog = window.video.new_from_video()
+    dialog.set_video(video)
+    assert dialog.subtitles.currentData() == "srt" and dialog.srt.text() == str(folder / "第3集.ass")
+    assert dialog.preview.text().splitlines()[0] == "1 line, 1 character: 林晓雨 (1)"
+    dialog.reject()
+
+
 def test_a_bad_video_is_refused_with_its_code(window: MainWindow, tmp_path: Path) -> None:
     not_video = tmp_path / "notes.mp4"
     not_video.write_text("not a video", encoding="utf-8")
