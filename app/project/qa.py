@@ -561,7 +561,7 @@ def hear_character_clip(project: Project, character_id: str, model: str = DEFAUL
     clip = trimmed_clip(project, character_id)
     if clip is None:
         raise ProjectError(f"{project.character(character_id).name} has no reference clip to hear")
-    return hear_clip(clip, project.character(character_id).settings.language, model)
+    return hear_clip(clip, project.character(character_id).settings.language, model, project.settings.chinese_script)
 
 
 def fill_missing_transcripts(project: Project, model: str = DEFAULT_MODEL) -> list[str]:

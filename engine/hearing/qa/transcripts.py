@@ -11,8 +11,9 @@ wrong transcript makes the voice stumble.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from engine.hearing.chinese import DEFAULT_SCRIPT, in_script, is_chinese
 from engine.hearing.qa.checks import QaThresholds
 from engine.hearing.qa.recognise import AUTO, Transcript, recognise
 from engine.hearing.qa.wer import CER, comparable_units, error_rate, metric_for
@@ -34,14 +35,19 @@ class Mismatch:
                 f"({what} error rate {self.error:.2f}, limit {self.limit:.2f})")
 
 
-def hear_clip(path: str | os.PathLike[str], language: str = "", model: str = DEFAULT_MODEL) -> Transcript:
+def hear_clip(path: str | os.PathLike[str], language: str = "", model: str = DEFAULT_MODEL,
+              chinese_script: str = DEFAULT_SCRIPT) -> Transcript:
     """The words said in the clip at ``path`` (decoded as reference clips are), in the character's
     ``language`` or, when it is not set, the language detected. Raises NotHeard when no model can
-    listen, and EngineError (E_CLIP_MISSING, E_CLIP_SILENT...) for a clip that cannot be used."""
+    listen, and EngineError (E_CLIP_MISSING, E_CLIP_SILENT...) for a clip that cannot be used.
+
+    Chinese is written in ``chinese_script`` (the project's setting): heard in a detected language,
+    with no prompt, Whisper base writes Mandarin in traditional characters, or a mix of both."""
     from engine.core.reference import load_reference_clip
 
     clip = load_reference_clip(path)
-    return recognise(clip.audio, clip.sample_rate, language.strip() or AUTO, model)
+    heard = recognise(clip.audio, clip.sample_rate, language.strip() or AUTO, model)
+    return replace(heard, text=in_script(heard.text, chinese_script, heard.language)) if is_chinese(heard.language) else heard
 
 
 def mismatch(transcript: str, heard: Transcript, thresholds: QaThresholds = QaThresholds()) -> Mismatch | None:

@@ -60,3 +60,19 @@ def test_new_with_a_voice_clip_without_a_transcript_hears_one(tmp_path: Path, ca
     assert "voice: Lin: transcript heard from the clip" in out
     lin = Project.load(tmp_path / "dub").character_by_name("Lin")
     assert lin is not None and lin.transcript_heard and error_rate(ZH_TEXT, lin.transcript, "zh") <= 0.2
+
+
+def test_a_heard_chinese_transcript_is_written_in_the_projects_script(tmp_path: Path) -> None:
+    # Heard with no language set (so no prompt), Whisper base wrote this AISHELL sentence
+    # (广州市房地产中介协会分析) as "廣州市佛地产中间协会分析": traditional and simplified in one line.
+    from engine.hearing.chinese import in_script
+
+    project = copy_sample_project(tmp_path / "sample")
+    char = project.make_character("Lin")
+    project.characters.append(char)
+    char.clip = import_clip(project, Path(__file__).parents[2] / "data" / "hearing" / "zh_aishell_S0724.flac")
+    fill_missing_transcripts(project)
+    assert char.transcript.startswith("广州市") and in_script(char.transcript, "simplified") == char.transcript
+    project.settings.chinese_script = "traditional"
+    heard = hear_character_clip(project, char.id).text
+    assert heard.startswith("廣州市") and in_script(heard, "traditional") == heard
