@@ -8,10 +8,11 @@ Three steps, each plain Python with no model:
    (2024年3月5日 → 二零二四年三月五日, 50% → 百分之五十), after the written forms cn2an misreads
    are brought to ones it reads as said (2026-12-07 a date, 1,000 一千, 3～5 三到五, 3:2 三比二,
    -3.5℃ 负三点五摄氏度, 90年代 九十年代 and 等了10年 十年 but 90后 九零后, 5km 五公里). The voice knows no English sounds:
-   a few everyday English words have their usual Chinese reading (OK → ou1 kei1) and any other
-   Latin letters are spelled with the letters' names in Chinese speech (VIP → wei1 ai4 pi4), which
-   is how most speakers read an acronym inside Chinese; both are data (:data:`WORD_READINGS`,
-   :data:`LETTER_READINGS`) in the voice's toned pinyin, so their tones are the ones said.
+   an English word is said as a Chinese speaker carries it over, its English sound in the voice's
+   own syllables (Zoom → zu1 mu5, YouTube → you1 tu1 bu5), and an acronym by its letters' English
+   names (KTV → kei1 ti1 wei1): :func:`latin_reading`. Measured with take QA's hearing on 20 lines
+   with English words (benchmarks/data/zh_english_words.txt 1-20, plain voice): raw CER 0.261 with
+   the letters' Chinese names and a list of word readings, 0.180 so (docs/chinese.md).
 2. :func:`syllables`: pinyin in tone-number style with the neutral tone as 5 (``pypinyin``), one
    syllable per character, with the tone changes speakers make (a third tone before another
    becomes a second: 你好 ni2 hao3; measured: Whisper CER 0.088 with, 0.092 without, on the 40
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from engine.core.chinese_forms import said_forms
 from engine.core.paths import REPO_ROOT
+from engine.synthesis import english_sounds
 
 MAPPER_PATH = REPO_ROOT / "resources" / "voices-zh" / "baker_mapper.json"
 CLAUSE_MARKS = "，、；：,;:"
@@ -42,23 +44,9 @@ BREAK = "#3"  # an intonational phrase break (a clause mark)
 WORD_JOIN = "#0"  # between two syllables of one phrase
 SILENCE = "sil"
 END = "eos"
-# English inside a Chinese line, as Chinese speakers say it, written as the voice's own toned
-# pinyin syllables (the voice knows no English sounds). Letters, for acronyms and any word not
-# listed below, as they are named in Chinese speech (VIP: wei1 ai4 pi4):
-LETTER_READINGS = {
-    "A": "ei1", "B": "bi4", "C": "xi1", "D": "di4", "E": "yi4", "F": "ai2 fu5", "G": "ji4", "H": "ei1 qi1",
-    "I": "ai4", "J": "jie4", "K": "kei4", "L": "ai2 le5", "M": "ai2 mu5", "N": "en1", "O": "ou1", "P": "pi4",
-    "Q": "qiu1", "R": "a4 er5", "S": "ai2 si5", "T": "ti4", "U": "you1", "V": "wei1", "W": "da2 bu5 liu5",
-    "X": "ai2 ke4 si5", "Y": "wai4", "Z": "zei4",
-}
-# ... and everyday English words with the reading they have in Mandarin (lower-case keys).
-# Measured with Whisper base: OK as ou1 kei1 is written "ok" (as ou1 ke4, 欧克, it was "奥克");
-# WiFi as wai4 fa3 ai4 is heard nearest (CER 0.36 on its line, against 0.46-0.73 for wai fei).
-WORD_READINGS = {
-    "ok": "ou1 kei1", "okay": "ou1 kei1", "bye": "bai4", "byebye": "bai2 bai4", "hello": "ha1 lou2",
-    "hi": "hai1", "sorry": "suo3 rui4", "iphone": "ai4 feng1", "ipad": "ai4 pai4", "wifi": "wai4 fa3 ai4",
-    "email": "yi1 mei4 er5", "party": "pai4 dui4", "cool": "ku4",
-}
+# An acronym (all capitals, up to five letters: PDF, KTV, CEO) is spelled by the letters' English
+# names; any other Latin word is said by its English sound (engine/synthesis/english_sounds.py).
+ACRONYM = re.compile(r"[A-Z]{1,5}")
 # Readings pypinyin gets wrong in everyday dialogue, by phrase (its own phrase dictionary covers
 # the rest): 还 "give back" before whom it is given to, and erhua, said as one syllable (哪儿 nar3,
 # not na3 er2).
@@ -114,12 +102,19 @@ def _money(match: re.Match[str]) -> str:
 
 
 def _latin(match: re.Match[str]) -> str:
-    """A Latin word's reading, as toned pinyin run together (``ou1kei1``): see :func:`syllables`."""
-    word = match.group()
-    plain = word.replace("-", "").replace("'", "").lower()
-    reading = WORD_READINGS.get(plain) or " ".join(LETTER_READINGS[letter] for letter in word.upper()
-                                                    if letter in LETTER_READINGS)
-    return reading.replace(" ", "")
+    """A Latin word's reading, as toned pinyin run together (``zu1mu5``): see :func:`syllables`."""
+    return latin_reading(match.group()).replace(" ", "")
+
+
+def latin_reading(word: str) -> str:
+    """A Latin word inside a Chinese line as the voice's toned pinyin syllables, space-separated:
+    an acronym (:data:`ACRONYM`) letter by letter by the letters' English names (KTV kei1 ti1 wei1),
+    any other word by its English sound (Zoom zu1 mu5), both carried into Mandarin syllables by
+    :func:`engine.synthesis.english_sounds.reading`."""
+    known = symbol_table().split
+    if ACRONYM.fullmatch(word):
+        return " ".join(english_sounds.reading(letter, known) for letter in word)
+    return english_sounds.reading(word, known)
 
 
 def write_times(text: str) -> str:

@@ -23,9 +23,9 @@ from engine.synthesis.mandarin_text import (
     ("二〇二四年", "二〇二四年"),
     ("2024年3月5日", "二零二四年三月五日"),
     ("电话13812345678", "电话幺三八幺二三四五六七八"),  # 1 as yao1 in a code
-    ("他是CEO", "他是xi1yi4ou1"),
+    ("他是CEO", "他是si1yi1ou1"),  # an acronym: its letters' English names
     ("OK，就这么定了", "ou1kei1，就这么定了"),
-    ("ＶＩＰ卡", "wei1ai4pi4卡"),  # full-width letters read as the half-width ones
+    ("ＶＩＰ卡", "wei1ai1pi1卡"),  # full-width letters read as the half-width ones
 ])
 def test_what_is_not_han_is_written_out(text, spoken):
     assert normalise(text) == spoken
@@ -49,18 +49,36 @@ def test_what_is_not_han_is_written_out(text, spoken):
     ("跑了5km", "跑了五公里"),
     ("2m高", "两米高"),
     ("120km/h", "一百二十公里每小时"),
-    ("5G网络", "五ji4网络"),  # a letter, not a unit
+    ("5G网络", "五ji1网络"),  # a letter, not a unit
 ])
 def test_written_forms_are_said_as_chinese_says_them(text, spoken):
     assert normalise(text) == spoken
 
 
-def test_english_is_said_with_its_readings_tones():
+@pytest.mark.parametrize(("word", "said"), [
+    ("Zoom", "zu1 mu5"),  # a word by its English sound, a lone consonant with a weak vowel
+    ("YouTube", "you1 tu1 bu5"),  # mixed case: still a word, not an acronym
+    ("iPhone", "ai1 fou1 en5"),
+    ("KTV", "kei1 ti1 wei1"),  # an acronym by its letters' English names
+    ("LOL", "ai1 er5 ou1 ai1 er5"),  # ... even where English says it as a word
+    ("Wi-Fi", "wai1 fa1"),  # a hyphenated word is one word
+    ("E-mail", "yi1 mei1 er5"),
+])
+def test_an_english_word_is_said_by_its_sound_and_an_acronym_by_its_letters(word, said):
+    assert mandarin_text.latin_reading(word) == said
+
+
+def test_english_is_said_in_syllables_the_voice_has():
     assert syllables(normalise("OK，发个email给CEO。")) == [
-        "ou1", "kei1", BREAK, "fa1", "ge4", "yi1", "mei4", "er5", "gei3", "xi1", "yi4", "ou1"]
-    every_reading = [*mandarin_text.LETTER_READINGS.values(), *mandarin_text.WORD_READINGS.values()]
+        "ou1", "kei1", BREAK, "fa1", "ge4", "yi1", "mei1", "er5", "gei3", "si1", "yi1", "ou1"]
     table = mandarin_text.symbol_table()
-    assert all(table.phones(syllable) for reading in every_reading for syllable in reading.split())
+    words = ["Starbucks", "Netflix", "Instagram", "Photoshop", "Airbnb", "Excel", "Google", "Uber", "online",
+             "meeting", "Word", "Costco", "Slack", "Facebook", "Taobao", "strength", "rhythm", "x-ray",
+             "ABCDE", "FGHIJ", "KLMNO", "PQRST", "UVWXY", "Z"]
+    for word in words:
+        reading = mandarin_text.latin_reading(word).split()
+        assert reading, word
+        assert all(table.phones(syllable) for syllable in reading), (word, reading)
 
 
 def test_syllables_carry_tones_and_clause_breaks():
