@@ -7,7 +7,8 @@ benchmarks/data/zh_dialogue_4.txt, twenty more written after its tone, number an
 benchmarks/data/zh_dialogue_5.txt, twenty more written after the adaptation's tonal pitch range
 and pace cap; benchmarks/data/zh_dialogue_6.txt, forty-two more written after its bounds relative
 to the model's own voice; benchmarks/data/zh_dialogue_7.txt, forty more written after this
-benchmark's hearing became take QA's) is
+benchmark's hearing became take QA's; benchmarks/zh_english_words.txt, forty lines each holding
+an English word or acronym, lines 1-20 tuned on and 21-40 held out: ``--sets FILE:21-40``) is
 spoken three ways by engine/synthesis/backends/mandarin.py, in this process:
 
 - plain: the model's own voice;
@@ -49,6 +50,7 @@ and the real-time factor (synthesis time / audio time, plain voice) with the thr
 
 Run: OMP_NUM_THREADS=2 .venv/bin/python benchmarks/zh_voice.py [--threads 2] [--limit N] [--sets FILE ...]
      [--voices plain female male] [--hearings qa beam] [--json OUT]
+     (a set may name a span of its lines: benchmarks/data/zh_english_words.txt:21-40)
 """
 
 from __future__ import annotations
@@ -87,6 +89,17 @@ WHISPER_RATE = 16000
 def read_lines(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")]
+
+
+_SPAN = re.compile(r"(.+):(\d+)-(\d+)")
+
+
+def read_set(name: str) -> tuple[str, list[str]]:
+    """A set's name and lines: FILE, or FILE:FIRST-LAST for a span of its lines (1-based, both kept)."""
+    span = _SPAN.fullmatch(name)
+    if span is None:
+        return Path(name).name, read_lines(Path(name))
+    return f"{Path(span[1]).name}:{span[2]}-{span[3]}", read_lines(Path(span[1]))[int(span[2]) - 1:int(span[3])]
 
 
 def simplifier() -> object:
@@ -203,7 +216,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="only the first N lines of each set")
-    parser.add_argument("--sets", nargs="*", type=Path, default=[path for path in SETS if path.exists()])
+    parser.add_argument("--sets", nargs="*", default=[str(path) for path in SETS if path.exists()],
+                        help="text files, one line each; FILE:21-40 for a span of a file's lines")
     parser.add_argument("--voices", nargs="*", default=["plain", *CLIPS], choices=["plain", *CLIPS],
                         help="which voices speak (first audio is measured with the female one)")
     parser.add_argument("--hearings", nargs="*", default=list(HEARINGS), choices=HEARINGS,
@@ -224,8 +238,9 @@ def main() -> None:
     first_audio: list[float] = []
     bare_first: list[float] = []
     synth_s = audio_s = 0.0
-    for path in args.sets:
-        lines = read_lines(path)[: args.limit or None]
+    for set_name in args.sets:
+        name, lines = read_set(set_name)
+        lines = lines[: args.limit or None]
         rows = []
         for line in lines:
             row: dict[str, object] = {"text": line}
@@ -255,11 +270,11 @@ def main() -> None:
         summary = {name: means(rows, list(profiles), name, "cer") for name in hearings}
         folded = {name: means(rows, list(profiles), name, "cer_homophones_folded") for name in hearings}
         by_reading = {name: means(rows, list(profiles), name, "cer_by_reading") for name in hearings}
-        report["sets"][path.name] = {"lines": len(rows), "mean_cer": summary,  # type: ignore[index]
+        report["sets"][name] = {"lines": len(rows), "mean_cer": summary,  # type: ignore[index]
                                      "mean_cer_homophones_folded": folded, "mean_cer_by_reading": by_reading,
                                      "rows": rows}
         for name in hearings:
-            print(f"{path.name}: {len(rows)} lines, heard by {name}: mean CER (raw) {summary[name]}; "
+            print(f"{name}: {len(rows)} lines, heard by {name}: mean CER (raw) {summary[name]}; "
                   f"homophones folded {folded[name]}; by reading (take QA's) {by_reading[name]}", flush=True)
     if first_ratios:
         report["first_audio_s_median"] = round(statistics.median(first_audio), 3)
