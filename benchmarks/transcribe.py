@@ -45,7 +45,8 @@ transcription kept, as their speakers' speech; ``with_segmented``: also the spee
 segmentation model heard that no span covers, ``Transcription.speaking`` included;
 ``lines_overlaps`` / ``with_segmented_overlaps``: with the second speakers it heard over them,
 ``Transcription.overlaps``; all from the same transcription; ``missed_parts``: where the missed
-speech of the last went, see :func:`missed_parts`), the speaker count found against the
+speech of the last went, see :func:`missed_parts`; the speakers without lines the segmentation
+model found, ``speakers_without_lines``, are mapped like any), the speaker count found against the
 reference's (all speakers, and those with at least 3 s), the word error rate of the script (by
 time against the STM; for AMI, concatenated per speaker under the same mapping: cpWER), each
 chosen clip's purity (its GE2E cosine to the rest of its reference speaker's speech against the
@@ -248,7 +249,7 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
     length = int(max(end for _, end, _ in [*reference, *hypothesis]) / FRAME_S) + 1
     ref, hyp = _frames(reference, length), _frames(hypothesis, length)
     names = sorted({who for _, _, who in reference})
-    overlap = np.zeros((heard.speaker_count, len(names)))
+    overlap = np.zeros((heard.speakers_heard, len(names)))
     for r, h in zip(ref, hyp):
         for k in h:
             for who in r:
@@ -285,7 +286,7 @@ def missed_parts(reference: list[tuple[float, float, str]], heard: Transcription
     spans = [(line.start, line.end, line.speaker) for line in lines] + \
             [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
     joined = segmentation.LocalSpeech.joined(local_speech)
-    found = overlap.active_speakers(joined, spans, count, duration_s, means)
+    found = overlap.active_speakers(joined, spans, count, duration_s, means, heard.speakers_without_lines)
     ungated_speech = overlap.active_speakers(
         segmentation.LocalSpeech.joined([segmentation.LocalSpeech.of(chunks, window["offset_s"])
                                          for chunks, window in zip(ungated, windows)]),
@@ -491,7 +492,7 @@ def measure_cached(rec: Recording, path: Path, encoder: CamppSpeakerEncoder) -> 
                                                      overlap.local_voices(window_chunks, part, spans, encoder)))
         means = speakers.centroids(windows.embeddings(), labels, count)
         inputs = (local, lines, no_words, count, heard.duration_s, means)
-        heard.no_words, heard.overlaps, heard.speaking = transcribing._segmented(*inputs)
+        heard.no_words, heard.overlaps, heard.speaking, heard.speakers_without_lines = transcribing._segmented(*inputs)
         ungated = [segmentation.Chunks(window_chunks.starts, window_chunks.probabilities) for window_chunks in chunks]
         segmented = {**{name: {key: round(value, 3) for key, value in diarization(rec.turns, heard, *flags).items()}
                             for name, flags in SEGMENTED_VARIANTS.items()},
@@ -506,6 +507,7 @@ def measure_cached(rec: Recording, path: Path, encoder: CamppSpeakerEncoder) -> 
         **{key: round(value, 3) for key, value in der.items()},
         **segmented,
         "speakers_found": heard.speaker_count,
+        "speakers_without_lines": heard.speakers_without_lines,
         "speakers_reference": len(speech),
         "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),
         "speakers_heard_3s": speakers_heard(rec.turns, heard),
@@ -561,6 +563,7 @@ def measure(rec: Recording, model: Any, encoder: CamppSpeakerEncoder, options: O
         "overlaps_s": round(sum(stretch.duration_s for stretch in heard.overlaps), 1),
         "no_words_s": round(sum(stretch.duration_s for stretch in heard.no_words if not stretch.by_segmentation), 1),
         "speakers_found": heard.speaker_count,
+        "speakers_without_lines": heard.speakers_without_lines,
         "speakers_reference": len(speech),
         "speakers_reference_3s": sum(1 for s in speech.values() if s >= 3.0),
         "speakers_heard_3s": speakers_heard(rec.turns, heard),

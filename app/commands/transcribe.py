@@ -112,8 +112,10 @@ class StageReport:
 def print_result(made: TranscribedScript, out: TextIO) -> None:
     """The language, the cast and the clips a transcription gave."""
     heard = made.transcription
+    # Speakers heard with no line (engine.hearing.overlap) are counted here, and are no character.
+    lineless = f" and {heard.speakers_without_lines} with no lines" if heard.speakers_without_lines else ""
     print(f"  heard: {len(made.lines)} lines in {heard.language} ({heard.language_probability:.0%} sure), "
-          f"{heard.speaker_count} speaker(s), {heard.duration_s:.1f} s", file=out)
+          f"{heard.speaker_count} speaker(s){lineless}, {heard.duration_s:.1f} s", file=out)
     for char in made.characters:
         count = sum(1 for line in made.lines if line.character_id == char.id)
         clip = f"clip {char.clip}: \"{char.transcript[:60]}\"" if char.clip else "no clip"

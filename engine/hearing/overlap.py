@@ -19,6 +19,13 @@ pipeline names each chunk's speakers: the CAM++ embedding of its frames (:func:`
 taken while the audio is at hand) is compared with each diarized speaker's mean voice, and the
 closest one names it when alike enough (VOICE_NAMING), only where it speaks outside every span
 or over another speaker; otherwise its speech stays nobody's.
+
+A local speaker whose voice is unlike every diarized speaker's (under NEW_VOICE) is someone who
+speaks but was given no line (Whisper heard no words of theirs: a quiet far-field voice, someone
+talking over others). Such local speakers, alike among themselves (VOICE_NAMING to a group's mean
+voice), are one speaker *without lines*, numbered after the diarized ones, when the model hears
+them active for LINELESS_LEAST_S in all (:func:`active_speakers` with ``lineless``): their speech
+is then speech with no words, and second speakers over others' lines, like anyone's.
 """
 
 from __future__ import annotations
@@ -53,6 +60,14 @@ VOICE_MOST_S = 3.0  # ... and the most (its first seconds): the tuning meetings'
 # ... and its voice this alike (CAM++ cosine) to a diarized speaker's mean voice. Calibrated on the tuning
 # meetings' local speakers named by coincidence (3 s of each): 92 % are this alike to their own speaker, 9 % to another.
 VOICE_NAMING = 0.55
+# A local speaker's voice less alike than this to every diarized speaker's mean voice is nobody found: on the
+# tuning meetings, the 7 local voices of people with no line (trn07, trn03) were -0.03-0.09 alike to the
+# nearest found speaker; those of found speakers 0.20 or more (the unnamed; the lowest named by coincidence
+# 0.28), and 0.25 is the median likeness to *another* found speaker's mean (docs/transcribe.md).
+NEW_VOICE = 0.15
+# ... and it is a speaker without lines where the model hears it at least this long in all: a speaker with
+# under 3 s was never found by the clustering either (MIN_SPEAKER_WINDOWS), nor counted by the benchmark.
+LINELESS_LEAST_S = 3.0
 
 
 @dataclass(frozen=True)
@@ -71,12 +86,14 @@ class Stretch:
 @dataclass(frozen=True)
 class ActiveSpeakers:
     """Who the segmentation model hears on a 10 ms grid: ``active[g, s]`` for the diarization's
-    speaker ``s``, ``speech[g]`` whether anyone speaks and ``two[g]`` whether two local speakers
-    speak at once (named or not)."""
+    speaker ``s`` (then the ``lineless`` speakers without lines, numbered after them),
+    ``speech[g]`` whether anyone speaks and ``two[g]`` whether two local speakers speak at once
+    (named or not)."""
 
     active: np.ndarray
     speech: np.ndarray
     two: np.ndarray
+    lineless: int = 0
 
     def stretches(self, mask: np.ndarray, speakers: np.ndarray, least_s: float) -> list[Stretch]:
         """Runs of ``mask`` at least ``least_s`` long with one speaker in ``speakers`` (per frame)."""
@@ -146,11 +163,12 @@ def local_voices(chunks: Chunks, audio: np.ndarray, spans: Sequence[tuple[float,
 
 
 def active_speakers(chunks: LocalSpeech, spans: Sequence[tuple[float, float, int]], speaker_count: int,
-                    duration_s: float, means: np.ndarray | None = None) -> ActiveSpeakers:
+                    duration_s: float, means: np.ndarray | None = None, lineless: int = 0) -> ActiveSpeakers:
     """Each chunk's local speakers named after the diarization's (see the module's docstring),
     and their activity joined over the chunks. ``means``: each diarized speaker's mean voice
     (unit CAM++ vectors, a row each), to name by voice the local speakers that ``chunks.voices``
-    holds an embedding of."""
+    holds an embedding of; the voices unlike all of them make up to ``lineless`` speakers
+    without lines (:func:`_lineless_voices`)."""
     frames = int(np.ceil(duration_s / GRID_S)) + 1
     diarized = spanned(spans, frames)
     local = chunks.activity
@@ -158,6 +176,7 @@ def active_speakers(chunks: LocalSpeech, spans: Sequence[tuple[float, float, int
     speech_votes = np.zeros(frames, dtype=np.float32)
     two_votes = np.zeros(frames, dtype=np.float32)
     hearing = np.zeros(frames, dtype=np.float32)
+    unknown: list[tuple[np.ndarray, np.ndarray]] = []  # (voice, frames it would add) of voices like nobody's
     per_frame = local.shape[1]
     for chunk in range(len(chunks.starts)):
         first = int(round(chunks.starts[chunk] / GRID_S))
@@ -179,13 +198,61 @@ def active_speakers(chunks: LocalSpeech, spans: Sequence[tuple[float, float, int
             # Named by voice, it adds speech where no span is and over other speakers; where it
             # speaks alone inside a span, the span's speaker stands (the model may have heard
             # two diarized speakers as one local speaker, which would be taken for an overlap).
+            gains = activity[:, speaker] & ((diarized[grid] == NO_SPEAKER) | ~alone)
             named = _named_by_voice(chunks, chunk, speaker, means)
             if named is not None:
-                gains = activity[:, speaker] & ((diarized[grid] == NO_SPEAKER) | ~alone)
                 votes[grid[gains], named] += 1
+                continue
+            voice = _unlike_all(chunks, chunk, speaker, means) if lineless else None
+            if voice is not None:
+                unknown.append((voice, grid[gains]))
     heard = np.maximum(hearing, 1)
-    return ActiveSpeakers(votes / heard[:, None] > ACTIVE_SHARE, speech_votes / heard >= ACTIVE_SHARE,
-                          two_votes / heard >= ACTIVE_SHARE)
+    active = votes / heard[:, None] > ACTIVE_SHARE
+    new = _lineless_voices(unknown, heard, lineless)
+    return ActiveSpeakers(np.hstack([active, new]), speech_votes / heard >= ACTIVE_SHARE,
+                          two_votes / heard >= ACTIVE_SHARE, new.shape[1])
+
+
+def _unlike_all(chunks: LocalSpeech, chunk: int, speaker: int, means: np.ndarray | None) -> np.ndarray | None:
+    """A chunk's local speaker's voice where it was embedded and is under NEW_VOICE alike to
+    every diarized speaker's mean voice; else None."""
+    if chunks.voices is None or means is None or len(means) == 0 or chunks.voices.shape[2] != means.shape[1]:
+        return None
+    voice = chunks.voices[chunk, speaker]
+    return voice if voice.any() and float(np.max(means @ voice)) < NEW_VOICE else None
+
+
+def _lineless_voices(unknown: Sequence[tuple[np.ndarray, np.ndarray]], heard: np.ndarray, most: int) -> np.ndarray:
+    """Speakers without lines from the local voices like no diarized speaker (``unknown``: each
+    one's unit voice and the grid frames it would add, in time order): each joins the group
+    whose mean voice it is most alike, VOICE_NAMING or more, else starts one; a group is active
+    where more than ACTIVE_SHARE of the chunks hearing a frame (``heard``) give it that frame,
+    and is a speaker when it is active LINELESS_LEAST_S in all; at most ``most``, the longest.
+    (frames, speakers) booleans."""
+    groups: list[list[int]] = []
+    for index, (voice, _) in enumerate(unknown):
+        means = [_unit_mean([unknown[member][0] for member in group]) for group in groups]
+        alike = [float(mean @ voice) for mean in means]
+        if alike and max(alike) >= VOICE_NAMING:
+            groups[int(np.argmax(alike))].append(index)
+        else:
+            groups.append([index])
+    found = []
+    for group in groups:
+        votes = np.zeros(len(heard), dtype=np.float32)
+        for member in group:
+            votes[unknown[member][1]] += 1
+        active = votes / heard > ACTIVE_SHARE
+        if active.sum() * GRID_S >= LINELESS_LEAST_S:
+            found.append(active)
+    found.sort(key=lambda active: -int(active.sum()))
+    kept = sorted(found[:most], key=lambda active: int(np.argmax(active)))  # numbered as they first speak
+    return np.stack(kept, axis=1) if kept else np.zeros((len(heard), 0), dtype=bool)
+
+
+def _unit_mean(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    mean = np.mean(vectors, axis=0)
+    return np.asarray(mean / max(float(np.linalg.norm(mean)), 1e-9))
 
 
 def _named_by_voice(chunks: LocalSpeech, chunk: int, speaker: int, means: np.ndarray | None) -> int | None:

@@ -103,6 +103,15 @@ class Transcription:
     # next to or between one speaker's own spans (a pause inside a turn, a line's edge its words
     # missed) or under a second long. Who speaks when, not speech to show.
     speaking: list[overlap.Stretch] = field(default_factory=list)
+    # Speakers the segmentation model hears whom no line is given to (a voice unlike every speaker
+    # with lines: engine.hearing.overlap, NEW_VOICE), numbered from speaker_count on: their speech
+    # is among no_words, speaking and overlaps, and they are no character of the script.
+    speakers_without_lines: int = 0
+
+    @property
+    def speakers_heard(self) -> int:
+        """Every speaker heard: those with lines and those without."""
+        return self.speaker_count + self.speakers_without_lines
 
     @property
     def language_sure(self) -> bool:
@@ -351,8 +360,8 @@ def _with_speakers(lines: list[Line], voices: _Voices, levels: clips.LevelEnvelo
                                                   options.speakers)
     lines, labels, count = speakers.in_speaking_order(lines, labels)
     no_words = unheard.with_speakers(voices.silent_stretches, voices.silent_vectors, windows.embeddings(), labels, count)
-    no_words, overlaps, speaking = _segmented(voices.local_speech, lines, no_words, count, duration,
-                                              speakers.centroids(windows.embeddings(), labels, count))
+    no_words, overlaps, speaking, lineless = _segmented(voices.local_speech, lines, no_words, count, duration,
+                                                        speakers.centroids(windows.embeddings(), labels, count))
     if language and is_chinese(language):
         ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
     report("speakers", 1.0)
@@ -365,7 +374,7 @@ def _with_speakers(lines: list[Line], voices: _Voices, levels: clips.LevelEnvelo
     candidates = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, count)
     report("clips", 1.0)
     return Transcription(duration, language or "", probability, lines, count,
-                         options.translate_to, candidates, windows, levels, no_words, overlaps, speaking)
+                         options.translate_to, candidates, windows, levels, no_words, overlaps, speaking, lineless)
 
 
 SPEAKER_THREADS = 1  # the speaker steps' share of the cores: CAM++ and the segmentation model, one thread each, in turn
@@ -515,16 +524,19 @@ def _local_speech(chunks: segmentation.Chunks, audio: np.ndarray, offset_s: floa
 
 def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Line], no_words: list[unheard.Unheard],
                count: int, duration_s: float, means: np.ndarray | None = None,
-               ) -> tuple[list[unheard.Unheard], list[overlap.Stretch], list[overlap.Stretch]]:
+               ) -> tuple[list[unheard.Unheard], list[overlap.Stretch], list[overlap.Stretch], int]:
     """What the segmentation model adds (engine.hearing.overlap): ``no_words`` with the speech it
     hears that no line or stretch covers, lies apart from its speaker's own and lasts
-    UNHEARD_MIN_S; the second speakers it hears over them; and the rest of the uncovered speech
-    (edges and pauses of a speaker's turns, short stretches). Unchanged, and none, without the model."""
+    UNHEARD_MIN_S; the second speakers it hears over them; the rest of the uncovered speech
+    (edges and pauses of a speaker's turns, short stretches); and how many speakers without lines
+    it found (numbered from ``count`` on, up to speakers.MAX_SPEAKERS in all). Unchanged, and
+    none, without the model."""
     if not local_speech:
-        return no_words, [], []
+        return no_words, [], [], 0
     spans = [(line.start, line.end, line.speaker) for line in lines] + \
             [(stretch.start, stretch.end, stretch.speaker) for stretch in no_words]
-    found = overlap.active_speakers(segmentation.LocalSpeech.joined(local_speech), spans, count, duration_s, means)
+    found = overlap.active_speakers(segmentation.LocalSpeech.joined(local_speech), spans, count, duration_s, means,
+                                    lineless=max(0, speakers.MAX_SPEAKERS - count))
     own, near = overlap.apart(overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S), spans)
     # Shown as speech with no words only as long as Silero's must be (a short one was once a
     # clean dialogue's line tail given to the other speaker); the rest is who speaks when.
@@ -532,7 +544,7 @@ def _segmented(local_speech: list[segmentation.LocalSpeech], lines: Sequence[Lin
     more = [unheard.Unheard(stretch.start, stretch.end, stretch.speaker, by_segmentation=True) for stretch in shown]
     rest = sorted([*near, *(stretch for stretch in own if stretch not in shown)], key=lambda stretch: stretch.start)
     return (sorted([*no_words, *more], key=lambda stretch: stretch.start),
-            overlap.overlapped(found, spans, overlap.OVERLAP_LEAST_S), rest)
+            overlap.overlapped(found, spans, overlap.OVERLAP_LEAST_S), rest, found.lineless)
 
 
 SEGMENTATION_STEP_S = 2.5  # the segmentation model's 10 s chunks start this far apart: each frame heard 4 times (docs/transcribe.md)

@@ -13,7 +13,7 @@ import io
 import json
 from pathlib import Path
 
-from app.commands.transcribe import print_wordless
+from app.commands.transcribe import print_result, print_wordless
 from app.project import AddLines, CommandStack, Line, Project
 from app.project.transcription import (
     CANDIDATES_FILE,
@@ -21,6 +21,7 @@ from app.project.transcription import (
     TranscribedScript,
     WordlessStretch,
     WrittenFiles,
+    _speakers_as_characters,
     _write_candidates,
     clip_candidates,
     stored_wordless,
@@ -102,3 +103,20 @@ def test_the_cli_says_how_much_speech_had_no_words_in_one_line(tmp_path: Path) -
     err = io.StringIO()
     print_wordless(made, err)
     assert wordless_note(heard) is None and err.getvalue() == ""
+
+
+def test_a_speaker_with_no_lines_is_counted_but_is_no_character(tmp_path: Path) -> None:
+    """A third voice the segmentation model heard with no line (speaker 2, after the two with
+    lines): the CLI counts it apart, no character is made for it, and its speech with no words is
+    kept with no character (the timeline shows it as no one's)."""
+    project = Project.create(tmp_path / "p", "Lineless")
+    heard = Transcription(30.0, "en", 0.98, [], 2, no_words=[Unheard(3.2, 5.0, 2), Unheard(7.0, 8.25, 0)],
+                          speakers_without_lines=1)
+    characters = _speakers_as_characters(project, heard)
+    assert [c.name for c in characters] == ["Speaker 1", "Speaker 2"] and heard.speakers_heard == 3
+    _write_candidates(project, heard, characters, WrittenFiles(project.root))
+    stored = json.loads((project.media_dir / CANDIDATES_FILE).read_text(encoding="utf-8"))["no_words"]
+    assert [stretch["character_id"] for stretch in stored] == [None, characters[0].id]
+    out = io.StringIO()
+    print_result(TranscribedScript(heard, characters, [], ReplaceScript([], [], "en"), WrittenFiles(project.root)), out)
+    assert "2 speaker(s) and 1 with no lines, 30.0 s" in out.getvalue()

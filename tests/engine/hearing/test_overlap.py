@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from engine.core.audio_io import resample
+from engine.core.paths import REPO_ROOT
 from engine.hearing import overlap, segmentation, unheard
 from engine.voiceprint.encoder import CamppSpeakerEncoder
 from tests.engine.voiceprint.references import DATA, decode
@@ -182,3 +183,65 @@ def test_a_voice_unlike_every_speaker_stays_nobodys(call_audio: np.ndarray, call
     found = overlap.active_speakers(segmentation.LocalSpeech.of(call_chunks, 0.0, voices), spans, 1, 30.0, means)
     given = overlap.unspanned(found, spans, overlap.UNSPANNED_LEAST_S)
     assert sum(_inside(stretch, [(start, end, 0) for start, end in ALONE[1]], 0.0) for stretch in given) < 0.3
+
+
+
+HEARING = REPO_ROOT / "tests" / "data" / "hearing"
+# A scene of three real LibriSpeech readers taking turns 0.7 s apart: 1688 (male, speaker 0) and 3080 (female,
+# speaker 1) have lines; 2414 (another man) speaks between them, and Whisper gave him no words (no span).
+SCENE = [("libri_1688_a", 0), ("libri_3080_a", 1), ("libri_2414_a", 2), ("libri_1688_b", 0), ("libri_3080_b", 1)]
+
+
+@pytest.fixture(scope="module")
+def scene() -> tuple[np.ndarray, list[tuple[float, float, int]]]:
+    rate, gap = segmentation.SAMPLE_RATE, np.zeros(int(0.7 * segmentation.SAMPLE_RATE), dtype=np.float32)
+    pieces: list[np.ndarray] = []
+    turns: list[tuple[float, float, int]] = []
+    for name, who in SCENE:
+        audio, read_rate = decode(HEARING / f"{name}.flac")
+        assert read_rate == rate
+        start = sum(len(piece) for piece in pieces) / rate
+        turns.append((start, start + len(audio) / rate, who))
+        pieces += [audio, gap]
+    return np.concatenate(pieces), turns
+
+
+def test_a_voice_unlike_every_speaker_with_lines_is_a_speaker_without_lines(
+        scene: tuple[np.ndarray, list[tuple[float, float, int]]], encoder: CamppSpeakerEncoder) -> None:
+    """The third reader has no line: his local speakers are unlike both readers with lines
+    (0.01-0.13 to their mean voices), so together they are a speaker without lines, numbered
+    after them, and his turn comes back as that speaker's speech with no words through the
+    transcription's assembly. With the rule off (``lineless`` 0) he is nobody's."""
+    from engine.hearing.lines import Line, Word
+    from engine.hearing.transcribe import _segmented
+
+    audio, turns = scene
+    duration = len(audio) / segmentation.SAMPLE_RATE
+    spans = [turn for turn in turns if turn[2] != 2]
+    chunks = segmentation.chunked(audio, 2.5, segmentation.open_session())
+    voices = overlap.local_voices(chunks, audio, [(start, end) for start, end, _ in spans], encoder)
+    local = segmentation.LocalSpeech.of(chunks, 0.0, voices)
+    means = np.stack([_voice(audio, [(start, end) for start, end, who in spans if who == speaker], encoder)
+                      for speaker in (0, 1)])
+    off = overlap.active_speakers(local, spans, 2, duration, means)
+    assert off.lineless == 0 and not overlap.unspanned(off, spans, overlap.UNSPANNED_LEAST_S)
+    lines = [Line([Word(start, end, "words", 1.0)], who) for start, end, who in spans]
+    no_words, overlaps, _, lineless = _segmented([local], lines, [], 2, duration, means)
+    assert lineless == 1
+    his = [stretch for stretch in no_words if stretch.speaker == 2]
+    start, end, _ = turns[2]
+    inside = sum(max(0.0, min(stretch.end, end + 0.25) - max(stretch.start, start - 0.25)) for stretch in his)
+    assert inside > 0.6 * (end - start)  # measured 6.3 s of his 8.4 s turn
+    assert inside / sum(stretch.duration_s for stretch in his) > 0.9
+    assert all(stretch.speaker in (0, 1) for stretch in [*no_words, *overlaps] if stretch not in his)
+
+
+def test_no_speaker_without_lines_where_every_voice_has_lines(call_audio: np.ndarray, call_chunks: segmentation.Chunks,
+                                                               encoder: CamppSpeakerEncoder) -> None:
+    """On the real call both women have lines: every local speaker is like one of them, and no
+    speaker without lines is made (as on the clean dialogues and the other meetings)."""
+    voices = overlap.local_voices(call_chunks, call_audio, [(start, end) for start, end, _ in TURNS], encoder)
+    means = np.stack([_voice(call_audio, ALONE[speaker], encoder) for speaker in (0, 1)])
+    found = overlap.active_speakers(segmentation.LocalSpeech.of(call_chunks, 0.0, voices), TURNS, 2, 30.0, means,
+                                    lineless=8)
+    assert found.lineless == 0 and found.active.shape[1] == 2
