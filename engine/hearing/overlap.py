@@ -63,7 +63,8 @@ VOICE_NAMING = 0.55
 # A local speaker's voice less alike than this to every diarized speaker's mean voice is nobody found: on the
 # tuning meetings, the 7 local voices of people with no line (trn07, trn03) were -0.03-0.09 alike to the
 # nearest found speaker; those of found speakers 0.20 or more (the unnamed; the lowest named by coincidence
-# 0.28), and 0.25 is the median likeness to *another* found speaker's mean (docs/transcribe.md).
+# 0.28), and 0.25 is the median likeness to *another* found speaker's mean. 0.1-0.55 give the same tuning
+# figures; under every found speaker's own likeness, no found speaker is split (docs/transcribe.md).
 NEW_VOICE = 0.15
 # ... and it is a speaker without lines where the model hears it at least this long in all: a speaker with
 # under 3 s was never found by the clustering either (MIN_SPEAKER_WINDOWS), nor counted by the benchmark.
