@@ -72,6 +72,10 @@ class LanguageRules:
     # Characters only this language writes among those sharing its script: a Han text holding any
     # is in it, not in the script's own language (written Cantonese's 佢, 嘅, 咗 are not Mandarin).
     own_characters: str = ""
+    # Words that are only a sound (嗯, 啊, 哈; hmm, ah): a line of nothing else is often left
+    # unwritten by the recogniser, so take QA cannot judge its words (engine/hearing/qa/checks.py).
+    # Unspaced languages list characters, spaced ones words (repeated letters collapsed: "hmmm" is "hm").
+    interjections: frozenset[str] = frozenset()
 
 
 _LATIN_ENDS, _LATIN_CLAUSES = ".!?…", ",;:—–"
@@ -81,6 +85,8 @@ _CHINESE_MARKS = ((",", "，"), (".", "。"), ("?", "？"), ("!", "！"), (":", 
 # A Chinese sentence ending in one of these particles is a question; each in simplified and
 # traditional characters, since a transcript may be written in either.
 _CHINESE_QUESTION_PARTICLES = ("吗", "嗎", "呢", "么", "麼")
+# Chinese interjections, simplified and traditional: 嗯。 哈哈哈！ 啊？ are whole lines in a drama.
+_CHINESE_INTERJECTIONS = frozenset("嗯啊哈呃哦噢喔唉哎呀嘿哼哇欸诶誒咦哟喲嗨呵")
 
 ENGLISH = LanguageRules(
     code="en", name="English", scripts=("Latin",),
@@ -93,6 +99,8 @@ ENGLISH = LanguageRules(
     cps_fast=17.0, cps_too_fast=21.0,
     line_chars=42, subtitle_lines=2,  # Netflix English guide: 42 characters a line, 2 lines
     sentence_ends=_LATIN_ENDS, clause_marks=_LATIN_CLAUSES, spaced=True,
+    interjections=frozenset({"hm", "m", "mhm", "uh", "um", "ah", "oh", "ha", "haha", "hahaha", "huh", "eh", "er",
+                             "aw", "wow", "whoa", "hey", "aha", "ugh", "ow", "phew", "sh"}),
 )
 MANDARIN = LanguageRules(
     code="zh", name="Chinese (Mandarin)", scripts=("Han",),
@@ -104,6 +112,7 @@ MANDARIN = LanguageRules(
     line_chars=16, subtitle_lines=2,  # Netflix Simplified Chinese guide: 16 a line, 2 lines
     sentence_ends=_CJK_ENDS, clause_marks=_CJK_CLAUSES, spaced=False,
     own_marks=_CHINESE_MARKS, question_particles=_CHINESE_QUESTION_PARTICLES,
+    interjections=_CHINESE_INTERJECTIONS,
     # Whisper base writes Mandarin in traditional characters unless its prompt is in simplified
     # ones (shared/notes/hearing.md: one clip's CER 0.36 -> 0.14).
     recognition_prompt="以下是普通话的句子。",
@@ -135,6 +144,7 @@ CANTONESE = LanguageRules(
     # Mandarin's marks and particles; no prompt (Mandarin's would steer Whisper to Mandarin).
     own_marks=_CHINESE_MARKS, question_particles=_CHINESE_QUESTION_PARTICLES,
     lexical_tones=True,  # six tones
+    interjections=_CHINESE_INTERJECTIONS,
     own_characters="佢哋喺嘅咗冇啲嘢嚟睇嗰咩噉攞搵揾瞓諗谂乜嘥",
 )
 JAPANESE = LanguageRules(
@@ -303,6 +313,19 @@ def join_pieces(pieces: Iterable[str]) -> str:
         else:
             joined += piece
     return joined
+
+
+_REPEATED_LETTER = re.compile(r"(.)\1+")
+
+
+def only_interjections(text: str, language: str) -> bool:
+    """Whether ``text`` says nothing but interjections of ``language`` ("嗯。", "哈哈哈！", "Hmm...")."""
+    rules = rules_for(language)
+    if rules.spaced:
+        words = [_REPEATED_LETTER.sub(r"\1", word) for word in re.findall(r"[^\W\d_]+", text.casefold())]
+    else:
+        words = [char for char in text if char.isalnum()]
+    return bool(words) and rules.interjections.issuperset(words)
 
 
 # Scripts, as Unicode blocks. A syllabic or logographic script counts each character; an

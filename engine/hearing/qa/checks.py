@@ -26,6 +26,7 @@ from engine.core.languages import (
     UNDETERMINED,
     detect_language,
     language_code,
+    only_interjections,
     rules_for,
 )
 from engine.core.numbers import Range, ranges
@@ -336,10 +337,13 @@ def measure_take(
     language_heard = transcript.language if transcript is not None else language_code(lang)
     wer: float | None = None
     if transcript is not None:
-        if comparable_units(text, language_heard):
-            wer = error_rate(text, transcript.text, language_heard)
-        else:
+        if not comparable_units(text, language_heard):
             not_checked = "the line has no words to compare"
+        elif not transcript.text.strip() and only_interjections(text, language_heard):
+            # Whisper leaves a lone 嗯 or 啊 unwritten however clearly it is said: no verdict on the words.
+            not_checked = "the line is only interjections (嗯, 啊, hmm…), which the recogniser often leaves unwritten"
+        else:
+            wer = error_rate(text, transcript.text, language_heard)
     leading, inner, trailing = silences(audio, sample_rate)
     resemblance: float | None = None
     if clip_embedding is not None and encoder is not None and leading < duration:

