@@ -102,7 +102,7 @@ def export_all(project: Project, out_dir: Path | None, context: ExportContext) -
         context.progress(1.0)
     mix = results[0]
     return ExportResult([final], mix.overruns, mix.missing, mix.duration_s, mix.gain, mix.level, mix.limited,
-                        mix.fitted, [note for result in results for note in result.notes])
+                        mix.fitted, list(dict.fromkeys(note for result in results for note in result.notes)))  # each part may say the same
 
 
 def delivery_report(project: Project, mix: ExportResult) -> str:

@@ -54,3 +54,12 @@ def test_export_all_is_atomic_under_cancel(dubbed: Project, tmp_path: Path, canc
     with pytest.raises(OperationCancelled):
         export(dubbed, ["all"], chosen, context)
     assert [p.name for p in chosen.iterdir()] == ["theirs.txt"]  # nothing half-written, nothing partial
+
+
+def test_export_all_says_each_note_once(dubbed: Project, tmp_path: Path) -> None:
+    # The mix, the stems and the video each cut a dub that runs past the video's end, and each
+    # said so: `render --export all` printed the same note three times.
+    dubbed.lines[4].start = 16.5  # its 1.2 s take runs 0.7 s past the 17 s video
+    result = export(dubbed, ["all"], tmp_path / "client")["all"]
+    past = [note for note in result.notes if "past the end of the video" in note]
+    assert past == ["the dub ran 0.70 s past the end of the video and was cut there"], result.notes
