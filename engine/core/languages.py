@@ -297,10 +297,27 @@ _UNSPACED_CHARACTER = re.compile(
     r"[\u0e00-\u0e7f\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]")
 
 
+# Full-width punctuation carries its own space (Chinese writes "好，No.1的" and "这件事——7点"): no
+# word beside it takes another, except a Latin word after a full-width sentence end, which starts
+# a sentence in another language (a bilingual cue's "我们明天见。 See you tomorrow."). Chinese
+# doubles the dash and the ellipsis (—— ……), which English writes once.
+_FULL_WIDTH_MARK = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]|——|……")
+_FULL_WIDTH_SENTENCE_END = "。！？"
+
+
 def joins_without_space(before: str, after: str) -> bool:
     """Whether text ending in ``before`` and text starting with ``after`` are one run of an
-    unspaced script (a Chinese sentence wrapped over two subtitle lines), not two words."""
-    return bool(before and after and _UNSPACED_CHARACTER.match(before[-1]) and _UNSPACED_CHARACTER.match(after[0]))
+    unspaced script (a Chinese sentence wrapped over two subtitle lines), not two words: both
+    sides are its characters, or either is a full-width mark (``，`` ``。`` ``——``) beside anything
+    but a space (and but a Latin word after ``。！？``)."""
+    if not before or not after or before[-1].isspace() or after[0].isspace():
+        return False
+    if _UNSPACED_CHARACTER.match(before[-1]) and _UNSPACED_CHARACTER.match(after[0]):
+        return True
+    if before[-1] in _FULL_WIDTH_SENTENCE_END and after[0].isalpha() and after[0].isascii():
+        return False
+    return bool(_FULL_WIDTH_MARK.fullmatch(before[-1]) or _FULL_WIDTH_MARK.fullmatch(before[-2:])
+                or _FULL_WIDTH_MARK.match(after))
 
 
 def join_pieces(pieces: Iterable[str]) -> str:

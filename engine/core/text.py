@@ -205,5 +205,5 @@ def _cut_points(text: str, rules: LanguageRules) -> list[int]:
     points = [n + 1 for n, char in enumerate(text) if char == " "]
     if not rules.spaced:
         points += [n for n in range(1, len(text))
-                   if text[n] not in _MARKS and joins_without_space(text[n - 1], text[n])]
+                   if text[n] not in _MARKS and joins_without_space(text[max(0, n - 2):n], text[n:n + 2])]
     return sorted(set(points))

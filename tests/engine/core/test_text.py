@@ -138,12 +138,24 @@ def test_the_splitter_reads_the_language_tables_marks() -> None:
     ("李秘书：好的，我马上送过去。", "zh", ["李秘书：好的，我马上送过去。"]),  # 14 of 16
     ("王经理：我们去Starbucks喝杯咖啡，好不好？", "zh", ["王经理：我们去Starbucks喝", "杯咖啡，好不好？"]),
     ("今日はいい天気ですね。明日も晴れるでしょう。", "ja", ["今日はいい天気ですね。", "明日も晴れるでしょう。"]),
+    # After a full-width mark, before a Latin word or a number too, and after Chinese's doubled
+    # dash (both were cut inside a word: 这件|事, 没问|题).
+    ("「你好。」他说——这件事7×24小时都要有人管！", "zh", ["「你好。」他说——", "这件事7×24小时都要有人管！"]),
+    ("王总：哈哈哈！100%没问题，No.1的团队。", "zh", ["王总：哈哈哈！", "100%没问题，No.1的团队。"]),
+    ("哈哈哈！100%没问题，No.1的团队，就这样。", "zh", ["哈哈哈！100%没问题，", "No.1的团队，就这样。"]),
     ("He said no.\nThen he left.", "en", ["He said no.\nThen he left."]),  # the user's own breaks stay
 ])
 def test_a_subtitle_wraps_at_its_languages_line_length(text: str, language: str, lines: list[str]) -> None:
     wrapped = wrap_subtitle(text, rules_for(language))
     assert wrapped == lines
     assert join_pieces(wrapped) == text  # the lines join back into the same text
+
+
+def test_pieces_join_without_a_space_beside_a_full_width_mark() -> None:
+    # An ASS or SRT cue broken after Chinese punctuation and before a name or a number.
+    assert join_pieces(["你好，", "Tom。"]) == "你好，Tom。"
+    assert join_pieces(["他说——", "7点见"]) == "他说——7点见"
+    assert join_pieces(["Well —", "then."]) == "Well — then." and join_pieces(["Hello.", "World"]) == "Hello. World"
 
 
 def test_a_text_too_long_for_two_lines_keeps_every_word() -> None:
