@@ -19,6 +19,7 @@ import functools
 import re
 import threading
 from collections.abc import Collection
+from typing import Any
 
 ESPEAK_VOICE = "en-us"
 # English consonants (espeak-ng's IPA) before a vowel, as pinyin initials ("" for none).
@@ -57,16 +58,23 @@ _LOCK = threading.Lock()  # espeak-ng is one global state in the process
 
 
 @functools.cache
-def phonemes(word: str) -> str:
-    """espeak-ng's US English IPA for ``word`` (stress marks kept), as Piper's package holds it."""
+def _espeak() -> Any:
+    """Piper's espeak-ng bridge, its data loaded once."""
     from piper import espeakbridge
     from piper.phonemize_espeak import ESPEAK_DATA_DIR
 
+    espeakbridge.initialize(str(ESPEAK_DATA_DIR))
+    return espeakbridge
+
+
+@functools.cache
+def phonemes(word: str) -> str:
+    """espeak-ng's US English IPA for ``word`` (stress and length marks kept)."""
     with _LOCK:
-        espeakbridge.initialize(str(ESPEAK_DATA_DIR))
-        espeakbridge.set_voice(ESPEAK_VOICE)
-        clauses = espeakbridge.get_phonemes(word)
-    return " ".join(re.sub(r"\([^)]+\)", "", text) for text, _, _ in clauses)
+        espeak = _espeak()
+        espeak.set_voice(ESPEAK_VOICE)  # each call: the Piper voice sets its own before phonemizing
+        clauses = espeak.get_phonemes(word)
+    return " ".join(re.sub(r"\([^)]+\)", "", text) for text, _, _ in clauses)  # no language-switch flags
 
 
 def reading(word: str, syllables: Collection[str]) -> str:
