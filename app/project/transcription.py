@@ -67,6 +67,7 @@ from app.project.model import PALETTE, Character, Line, new_id, validate_line
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.timeline import character_languages, estimate_duration
+from app.project.translation import dub_into, restore_languages
 from app.project.undo import Change, Command, CommandStack
 from engine.core import files
 from engine.core.codes import ErrorCode
@@ -173,12 +174,17 @@ class ReplaceScript(Command):
     (a voice that matched it)."""
 
     def __init__(self, lines: Sequence[Line], characters: Sequence[Character], language: str, *,
-                 keep: bool = False, dropped: Sequence[Character] = ()) -> None:
+                 keep: bool = False, dropped: Sequence[Character] = (), translated_into: str = "") -> None:
         self.lines, self.characters, self.language, self.keep = list(lines), list(characters), language, keep
         self.dropped_ids = [c.id for c in dropped]
+        # Lines translated while heard (Whisper into English): the project then dubs into that
+        # language, its characters speaking it, as after any translation (app.project.translation).
+        self.translated_into = translated_into
         self.old_lines: list[Line] = []
         self.old_characters: list[Character] = []
         self.old_language = ""
+        self.old_target = ""
+        self.old_languages: dict[str, str] = {}
         self.text = Phrase(phrases.TRANSCRIBE_DIALOGUE)
 
     def do(self, project: Project) -> Change:
@@ -192,11 +198,16 @@ class ReplaceScript(Command):
         project.characters[:] = [c for c in project.characters if c.id not in self.dropped_ids] + self.characters
         project.lines[:] = sorted(self.lines + (self.old_lines if self.keep else []), key=lambda line: line.start or 0.0)
         project.language = self.language
+        if self.translated_into:
+            self.old_target = project.target_language
+            self.old_languages = dub_into(project, self.translated_into)
         return Change(frozenset(line.id for line in self.old_lines + self.lines),
                       frozenset(c.id for c in self.characters) | frozenset(self.dropped_ids), structure=True,
                       project=True)
 
     def undo(self, project: Project) -> Change:
+        if self.translated_into:
+            restore_languages(project, self.old_target, self.old_languages)
         project.characters[:] = self.old_characters
         project.lines[:] = self.old_lines
         project.language = self.old_language
@@ -318,7 +329,8 @@ def hear_project(
         raise
     lines = [_line(line, speaking) for line in heard.lines]
     dropped = [] if keep else left_without_voice(project, lines)
-    command = ReplaceScript(lines, fresh, heard.language, keep=keep, dropped=dropped)
+    command = ReplaceScript(lines, fresh, heard.language, keep=keep, dropped=dropped,
+                            translated_into=translator.target if translator is not None else "")
     warnings: list[str] = []
     if not heard.language_sure:
         warnings.append(Phrase(phrases.LANGUAGE_UNSURE, quoted=repr(heard.language),

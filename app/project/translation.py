@@ -160,7 +160,7 @@ class ApplyTranslation(Command):
             original = lines[line_id]
             original.text, original.source_text, original.draft, original.budget = (
                 line.text, line.source_text, line.draft, line.budget)
-        self.old_languages = _dub_into(project, self.target_language)
+        self.old_languages = dub_into(project, self.target_language)
         return Change(frozenset(updated), frozenset(self.old_languages), project=True)
 
     def _updated(self, line: Line, result: TranslatedLine) -> Line:
@@ -174,11 +174,11 @@ class ApplyTranslation(Command):
         for line_id, (text, source_text, draft, budget) in self.old_lines.items():
             line = project.line(line_id)
             line.text, line.source_text, line.draft, line.budget = text, source_text, draft, budget
-        _restore_languages(project, self.old_target, self.old_languages)
+        restore_languages(project, self.old_target, self.old_languages)
         return Change(frozenset(self.old_lines), frozenset(self.old_languages), project=True)
 
 
-def _dub_into(project: Project, language: str) -> dict[str, str]:
+def dub_into(project: Project, language: str) -> dict[str, str]:
     """The project's target language set to ``language``, and every character's language with it
     (its voice speaks the dub); returns each character's language before, by id."""
     before = {c.id: c.settings.language for c in project.characters}
@@ -188,7 +188,7 @@ def _dub_into(project: Project, language: str) -> dict[str, str]:
     return before
 
 
-def _restore_languages(project: Project, target: str, languages: dict[str, str]) -> None:
+def restore_languages(project: Project, target: str, languages: dict[str, str]) -> None:
     project.target_language = target
     for character in project.characters:
         if character.id in languages:
@@ -213,12 +213,12 @@ class SetTargetLanguage(Command):
     def do(self, project: Project) -> Change:
         self.old_target = project.target_language
         spoken = self.language or project.language
-        self.old_languages = _dub_into(project, spoken)
+        self.old_languages = dub_into(project, spoken)
         project.target_language = self.language
         return Change(frozenset(line.id for line in project.lines), frozenset(self.old_languages), project=True)
 
     def undo(self, project: Project) -> Change:
-        _restore_languages(project, self.old_target, self.old_languages)
+        restore_languages(project, self.old_target, self.old_languages)
         return Change(frozenset(line.id for line in project.lines), frozenset(self.old_languages), project=True)
 
 

@@ -129,6 +129,10 @@ def test_translate_to_english_keeps_the_source_text_and_marks_drafts(tmp_path: P
     assert word_error_rate(reference, source, "fr") < 0.4
     assert {"the", "i", "to", "of", "a"} & set(normalise_words(english))  # English words, not French
     assert not {"je", "des", "la", "cette"} & set(normalise_words(english))
+    # The project dubs into English, its voices speaking it: with the characters left speaking the
+    # heard language, a Chinese drama's English lines went to the Mandarin voice (zh-baker spelled
+    # them out, 18 s takes for 4 s slots) and take QA listened for Chinese.
+    assert project.target_language == "en" and {c.settings.language for c in project.characters} == {"en"}
 
 
 def test_new_translates_into_any_language_through_the_chosen_translator(tmp_path: Path) -> None:
@@ -242,9 +246,13 @@ def test_the_translation_warning_names_the_model_in_use(one_voice_scene: Path, t
     """Issue 34: with --model tiny.en the warning said the lines were "Whisper base's translation"."""
     assert cli_main(["new", str(tmp_path / "project"), "--video", str(one_voice_scene), "--no-subtitles"]) == 0
     project = Project.load(tmp_path / "project")
-    made = transcribe_project(project, CommandStack(project), TranscribeRequest(Options(translate_to="en"), "tiny.en"))
+    stack = CommandStack(project)
+    made = transcribe_project(project, stack, TranscribeRequest(Options(translate_to="en"), "tiny.en"))
     translated = [warning for warning in made.warnings if "translation" in warning]
     assert len(translated) == 1 and translated[0].startswith("the English lines are Whisper tiny.en's translation")
+    assert project.target_language == "en" and {c.settings.language for c in project.characters} == {"en"}
+    stack.undo()
+    assert project.target_language == "" and project.characters == [] and project.lines == []
 
 
 def test_cancel_leaves_the_script_as_it_was(tmp_path: Path) -> None:
