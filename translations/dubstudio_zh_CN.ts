@@ -2172,8 +2172,8 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
     <message>
         <location line="+1"/>
-        <source>SRT file</source>
-        <translation>SRT 文件</translation>
+        <source>Subtitle file</source>
+        <translation>字幕文件</translation>
     </message>
     <message>
         <location line="+4"/>

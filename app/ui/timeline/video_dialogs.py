@@ -75,7 +75,7 @@ class NewFromVideo:
     folder: Path
     video: Path
     title: str
-    subtitles: Path | None = None  # an SRT file
+    subtitles: Path | None = None  # an SRT, WebVTT or ASS file
     subtitle_stream: int | None = None  # or a stream of the video
     guide: bool = True
     transcribe: bool = False  # or the video's own dialogue, transcribed (app.project.transcription)
@@ -147,7 +147,7 @@ class NewFromVideoDialog(QDialog):
         form.addRow(self.tr("Video"), _row(self.video, choose_video))
         form.addRow("", self.facts)
         form.addRow(self.tr("Script from"), self.subtitles)
-        form.addRow(self.tr("SRT file"), _row(self.srt, self.choose_srt))
+        form.addRow(self.tr("Subtitle file"), _row(self.srt, self.choose_srt))
         form.addRow("", self.preview)
         form.addRow("", _row(self.translate, self.translator, self.target))
         form.addRow("", self.guide)
