@@ -26,6 +26,7 @@ from engine.core.languages import (
     UNDETERMINED,
     detect_language,
     language_code,
+    line_language,
     only_interjections,
     rules_for,
 )
@@ -291,8 +292,15 @@ def voice_pace(pcm: np.ndarray, sample_rate: int, transcript: str, language: str
     :func:`engine.core.languages.rules_for`) a reference clip's speaker talks: the time its
     transcript needs over the clip's speech time (ends trimmed, as a take's). The voices follow
     their clip's rate (Piper's adaptation sets its length scale from it), so a take's expected
-    time follows it too. None without a transcript or speech; kept within :data:`VOICE_PACE_RANGE`."""
+    time follows it too. None without a transcript or speech; kept within :data:`VOICE_PACE_RANGE`.
+
+    None too for a clip in another language than ``language`` (a Chinese actor's clip for an
+    English dub): its transcript counted by the other language's rate (14 Han characters as 14
+    English letters) made the pace 0.5, and every English take "too fast"; nor does a voice take
+    its rate from a clip whose words it cannot count."""
     code = script_language(transcript) if language.strip() in ("", AUTO) else language
+    if line_language(code, transcript) != language_code(code):
+        return None
     expected = expected_speech_s(transcript, code)
     audio = np.nan_to_num(np.asarray(pcm, dtype=np.float32).reshape(-1))
     leading, _, trailing = silences(audio, sample_rate)

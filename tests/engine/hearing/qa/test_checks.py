@@ -25,6 +25,7 @@ from engine.hearing.qa.checks import (
     listening_language,
     measure_take,
     silences,
+    voice_pace,
 )
 from engine.hearing.qa.wer import error_rate
 from engine.voiceprint.encoder import SpeakerEncoder
@@ -360,3 +361,15 @@ def test_a_line_of_only_an_interjection_heard_as_nothing_is_not_checked_and_stil
     assert quiet.passed is False and "QA_SILENT" in codes(quiet), quiet.reasons
     spoken, other = verdict_of(pcm, rate, "我们明天见。", "zh", "base")
     assert other.passed is False and "QA_NO_SPEECH" in codes(other), other.reasons
+
+
+def test_a_clip_in_another_language_than_the_line_sets_no_pace():
+    """A Chinese drama dubbed into English: each character's clip is the actor's Mandarin. Its
+    transcript counted as English letters gave a pace of 0.5 (the clamp), so the expected time of
+    every English take doubled and Piper's clean takes failed QA_TOO_FAST (WER 0.00)."""
+    audio = read_audio(HEARING_DATA / "zh_aishell_S0724.flac", 16000)
+    transcript = "广州市房地产中介协会分析。"
+    own = voice_pace(audio, 16000, transcript, "zh")
+    assert own is not None and 0.6 < own < 1.6, own  # the speaker's pace in the clip's own language
+    assert voice_pace(audio, 16000, transcript, "") == own  # the transcript says which
+    assert voice_pace(audio, 16000, transcript, "en") is None
