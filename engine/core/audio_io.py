@@ -47,6 +47,10 @@ if TYPE_CHECKING:
 RESAMPLE_QUALITY = "HQ"  # soxr's band-limited "high quality"; every caller used it
 SEEK_MARGIN_S = 1.0  # a seek aims this far before the start asked for
 FFMPEG_FORMATS = frozenset({"MP3"})  # formats libsndfile also reads that FFmpeg decodes instead
+# A file whose header says it holds no frames, yet is larger than any header, was written by a
+# recorder that never went back to fill in the sizes (0 in a WAV's RIFF and data fields):
+# libsndfile believes the header, FFmpeg reads the samples to the end of the file.
+UNFILLED_HEADER_BYTES = 4096
 DIGEST_CACHE_SIZE = 1024  # files whose digest is kept; far more than a project's clips
 _DIGEST_BLOCK = 1 << 20
 
@@ -103,6 +107,8 @@ def _soundfile_info(path: str | os.PathLike[str]) -> Any:
     try:
         info = files.audio_info(path)
     except RuntimeError:  # soundfile's errors (LibsndfileError among them): not a format it reads
+        return None
+    if info.frames == 0 and os.path.getsize(path) > UNFILLED_HEADER_BYTES:
         return None
     return None if info.format in FFMPEG_FORMATS else info
 

@@ -25,6 +25,7 @@ from engine.core.audio_io import (
     resample,
 )
 from engine.core.files import FileError
+from engine.core.paths import RESOURCES
 from engine.core.protocol import EngineError
 from engine.core.reference import load_reference_clip
 from tests.engine.helpers import returns_at_once
@@ -102,6 +103,23 @@ def test_frames_are_read_from_start_to_stop_of_the_files_own_rate(tmp_path: Path
     part, rate = read_audio(path, start=100, stop=300)
     assert rate == 8000 and len(part) == 200
     np.testing.assert_array_equal(part, np.linspace(-0.5, 0.5, 1000, dtype=np.float32)[100:300])
+
+
+def test_a_wav_whose_recorder_never_filled_in_its_sizes_is_read_to_its_end(tmp_path: Path) -> None:
+    # A recording cut off before the recorder went back to the header: RIFF and data sizes 0.
+    speech, rate = read_audio(RESOURCES / "voices" / "rex.wav")
+    whole = tmp_path / "whole.wav"
+    sf.write(str(whole), speech, rate, subtype="PCM_16")
+    raw = bytearray(whole.read_bytes())
+    data_at = raw.find(b"data")
+    raw[4:8] = raw[data_at + 4: data_at + 8] = bytes(4)
+    unfilled = tmp_path / "unfilled.wav"
+    unfilled.write_bytes(raw)
+    audio, got_rate = read_audio(unfilled)
+    expected, _ = read_audio(whole)
+    assert got_rate == rate and audio_info(unfilled).frames == len(expected)
+    np.testing.assert_allclose(audio, expected, atol=1e-4)
+    assert load_reference_clip(unfilled).source_duration_s == pytest.approx(len(expected) / rate, abs=0.01)
 
 
 @pytest.mark.parametrize("name, codec, rate", [("tone.mp3", "libmp3lame", 44100), ("tone.m4a", "aac", 48000),
