@@ -239,7 +239,7 @@ def main() -> None:
     bare_first: list[float] = []
     synth_s = audio_s = 0.0
     for set_name in args.sets:
-        name, lines = read_set(set_name)
+        label, lines = read_set(set_name)
         lines = lines[: args.limit or None]
         rows = []
         for line in lines:
@@ -270,11 +270,11 @@ def main() -> None:
         summary = {name: means(rows, list(profiles), name, "cer") for name in hearings}
         folded = {name: means(rows, list(profiles), name, "cer_homophones_folded") for name in hearings}
         by_reading = {name: means(rows, list(profiles), name, "cer_by_reading") for name in hearings}
-        report["sets"][name] = {"lines": len(rows), "mean_cer": summary,  # type: ignore[index]
+        report["sets"][label] = {"lines": len(rows), "mean_cer": summary,  # type: ignore[index]
                                      "mean_cer_homophones_folded": folded, "mean_cer_by_reading": by_reading,
                                      "rows": rows}
         for name in hearings:
-            print(f"{name}: {len(rows)} lines, heard by {name}: mean CER (raw) {summary[name]}; "
+            print(f"{label}: {len(rows)} lines, heard by {name}: mean CER (raw) {summary[name]}; "
                   f"homophones folded {folded[name]}; by reading (take QA's) {by_reading[name]}", flush=True)
     if first_ratios:
         report["first_audio_s_median"] = round(statistics.median(first_audio), 3)
