@@ -371,14 +371,19 @@ def script_counts(text: str) -> Counter[str]:
     return Counter(match.lastgroup for match in _SCRIPTS.finditer(text) if match.lastgroup)
 
 
+# Web and mail addresses are no language's words: a Chinese line that gives one
+# (请访问 https://www.example.com/path/to/page?id=123 了解详情) holds more Latin runs than Han.
+_ADDRESS = re.compile(r"(?:https?://|www\.)[!-~]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
 def detect_language(text: str) -> str:
     """The language a text's script says it is in: the majority's, counted in syllable-like
     units (an English name inside a Chinese line leaves it Chinese); with any kana, Han counts as
     Japanese; a tie goes to the non-Latin script (a borrowed word is usually the Latin one); a
     language's own characters (:attr:`LanguageRules.own_characters`) make the text that language's.
-    :data:`UNDETERMINED` when the text has no letters."""
+    Web and mail addresses are not counted. :data:`UNDETERMINED` when the text has no letters."""
     votes: Counter[str] = Counter()
-    counts = script_counts(text)
+    counts = script_counts(_ADDRESS.sub(" ", text))
     japanese = any(counts[script] for script in _KANA)
     for script, count in counts.items():
         votes["ja" if japanese and script == "Han" else SCRIPT_LANGUAGES[script]] += count

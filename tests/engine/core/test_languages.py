@@ -51,6 +51,11 @@ def test_a_text_is_in_the_language_of_its_script(text: str, language: str) -> No
         ("昨日、Tokyoで田中さんに会った", "ja"),  # kana anywhere with Han: Japanese
         ("OK 好", "zh"),  # a tie goes to the non-Latin script
         ("哈利・波特来了", "zh"),  # the katakana middle dot is no kana
+        # A web or mail address is no language's words (the first was English: 10 Latin runs, 6 Han).
+        ("请访问 https://www.example.com/path/to/page?id=123&lang=zh 了解详情", "zh"),
+        ("访问https://example.com/a/b/c/d/e了解详情", "zh"),
+        ("我的邮箱是zhang.wei.2024@company-example.com", "zh"),
+        ("Email me at anna@example.com, or visit https://example.com!", "en"),
     ],
 )
 def test_a_mixed_line_is_the_majoritys_language(text: str, language: str) -> None:
