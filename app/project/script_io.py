@@ -56,10 +56,11 @@ from engine.core.text import control_character, wrap_subtitle
 Source = str | os.PathLike[str] | bytes
 """A path, or the raw bytes of a file (the UI may hand over a drop or paste)."""
 
-# "[Maya] Hello" / "[Maya]: Hello"
-_BRACKET_SPEAKER = re.compile(r"^\s*\[([^\[\]\n]{1,40})\]\s*[:：]?\s*(.*)$", re.S)
-# "Maya: Hello" — a name starts with a letter, has at most 4 words; not a URL or a clock time
-_COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-]{0,39}?)\s*[:：](?!//)(?!\d)\s*(.+)$", re.S)
+# "[Maya] Hello" / "[Maya]: Hello" / "【林晓雨】你好" (Chinese scripts' own brackets)
+_BRACKET_SPEAKER = re.compile(r"^\s*(?:\[([^\[\]\n]{1,40})\]|【([^【】\n]{1,40})】)\s*[:：]?\s*(.*)$", re.S)
+# "Maya: Hello" — a name starts with a letter, has at most 4 words; not a URL or a clock time.
+# A transliterated name is split by a middle dot: 哈利·波特 (U+00B7, and the katakana U+30FB).
+_COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-·・]{0,39}?)\s*[:：](?!//)(?!\d)\s*(.+)$", re.S)
 # A time line inside a cue's text: srt swallows a block whose time line it cannot read into the
 # cue before it. Digits by the arrow, or a line that is nothing but "word --> word"
 # ("banana --> apple"): either way a broken time line, never dialogue to speak.
@@ -162,10 +163,10 @@ def _read(source: Source, encoding: str | None) -> tuple[str, str]:
 
 
 def split_speaker(text: str) -> tuple[str | None, str]:
-    """Split ``"Maya: hi"`` or ``"[Maya] hi"`` into ``("Maya", "hi")``; ``(None, text)`` otherwise."""
+    """Split ``"Maya: hi"``, ``"[Maya] hi"`` or ``"【Maya】hi"`` into ``("Maya", "hi")``; ``(None, text)`` otherwise."""
     match = _BRACKET_SPEAKER.match(text)
-    if match and match.group(2).strip():
-        return match.group(1).strip(), match.group(2).strip()
+    if match and match.group(3).strip():
+        return (match.group(1) or match.group(2)).strip(), match.group(3).strip()
     match = _COLON_SPEAKER.match(text)
     if match and len(match.group(1).split()) <= 4:
         return match.group(1).strip(), match.group(2).strip()

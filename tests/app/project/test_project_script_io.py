@@ -147,6 +147,10 @@ def test_speaker_prefixes() -> None:
     assert split_speaker("At 10:30 we leave") == (None, "At 10:30 we leave")
     assert split_speaker("He said this to me: go") == (None, "He said this to me: go")
     assert split_speaker("[Music]") == (None, "[Music]")
+    # Chinese scripts: a transliterated name's middle dot, and 【】 brackets (both were spoken as text).
+    assert split_speaker("哈利·波特：你好。") == ("哈利·波特", "你好。")
+    assert split_speaker("【林晓雨】我不会放弃的。") == ("林晓雨", "我不会放弃的。")
+    assert split_speaker("【字幕组】") == (None, "【字幕组】")
 
 
 # --- CSV / TSV -------------------------------------------------------------------------------
