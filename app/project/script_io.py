@@ -833,8 +833,13 @@ class ScriptFormat:
         return f"{self.filter_name} ({patterns});;All files (*)"
 
 
+# Excel reads a CSV without a byte-order mark in the system's legacy code page (GBK on a Chinese
+# Windows), so every Chinese line of the file came out garbled; with the mark it reads UTF-8.
+_UTF8_BOM = "\ufeff"
+
+
 def _csv_text(project: Project, suffix: str) -> str:
-    return script_to_csv(project, delimiter="\t" if suffix in TAB_SEPARATED else ",")
+    return _UTF8_BOM + script_to_csv(project, delimiter="\t" if suffix in TAB_SEPARATED else ",")
 
 
 SCRIPT_FORMATS: tuple[ScriptFormat, ...] = (

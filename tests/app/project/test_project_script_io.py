@@ -304,6 +304,15 @@ def test_csv_export_round_trips_what_the_user_entered(project: Project, tmp_path
         assert [line.character_id for line in back.lines] == [line.character_id for line in project.lines]
 
 
+def test_a_csv_export_starts_with_a_byte_order_mark_so_excel_reads_chinese(project: Project, tmp_path: Path) -> None:
+    # Without the mark, Excel on a Chinese Windows opens UTF-8 as GBK: 林晓雨 comes out as 鏋楁檽闆.
+    project.line("l1").text = "第3集，我们终于见面了……"
+    for name in ("out.csv", "out.tsv"):
+        path = export_script(project, tmp_path / name)
+        assert path.read_bytes().startswith("\ufeffcharacter".encode())
+        assert texts(import_csv(path, project))[0] == "第3集，我们终于见面了……"
+
+
 def test_export_refuses_unknown_formats(project: Project, tmp_path: Path) -> None:
     with pytest.raises(Exception, match="use .srt, .vtt, .ass or .csv"):
         export_script(project, tmp_path / "out.docx")
