@@ -708,14 +708,17 @@ def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
         line = by_id[slot.line_id]
         speaker = _speaker_name(project, line)
         text = (line.source_text or line.text) if source else line.text
-        content = f"{speaker}: {text}" if speaker_prefix and speaker else text
         # Wrapped to the line length of the text's language (42 in English, 16 in Chinese): the
         # character's for a line, the original dialogue's for its source text.
         if source:
             language = project.language
         else:
             language = project.character(line.character_id).settings.language if line.character_id else ""
-        content = "\n".join(wrap_subtitle(content, rules_for(line_language(language, text))))
+        rules = rules_for(line_language(language, text))
+        # The name as the language writes it: "Maya: text", "林晓雨：台词" (its own colon, no space).
+        colon = dict(rules.own_marks).get(":", ":") + (" " if rules.spaced else "")
+        content = f"{speaker}{colon}{text}" if speaker_prefix and speaker else text
+        content = "\n".join(wrap_subtitle(content, rules))
         cues.append((slot.order, slot.start, slot.end, content, speaker))
     return cues
 

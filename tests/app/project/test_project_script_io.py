@@ -469,7 +469,7 @@ def test_srt_export_wraps_each_line_at_its_languages_length_and_round_trips(proj
     cues = {cue.index: cue.content for cue in srt.parse(text)}
     assert cues[1] == "Maya: Did you see the lights\npast the rocks last night?"  # 55 characters over 42
     assert cues[2] == "Rex: I saw them. A ship with no crew."  # fits one line
-    assert cues[3] == "Maya: 这份合同需要您签字，\n明天之前一定要给我。"  # Chinese: 16 a line
+    assert cues[3] == "Maya：这份合同需要您签字，\n明天之前一定要给我。"  # Chinese: 16 a line, its own colon
     back = import_srt(export_script(project, tmp_path / "out.srt"), project)
     assert texts(back) == [line.text for line in project.lines]  # no space crept into the Chinese
 
