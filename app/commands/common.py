@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import signal
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -224,6 +225,18 @@ def check_recogniser_model(command: str, model: str) -> ExitCode | None:
         print(f"dubstudio {command}: --recogniser-model: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     return None
+
+
+def in_columns(text: str, width: int) -> str:
+    """``text`` cut and padded to ``width`` terminal columns: a Chinese, Japanese or Korean
+    character (and any other wide one) takes two, so a table of names stays aligned."""
+    shown, used = "", 0
+    for char in text:
+        size = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if used + size > width:
+            break
+        shown, used = shown + char, used + size
+    return shown + " " * (width - used)
 
 
 def parse_line_list(text: str, count: int) -> list[int]:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from app.commands.common import (
     add_recogniser_option,
     check_recogniser_model,
+    in_columns,
     parse_line_list,
     run_download,
 )
@@ -184,7 +185,7 @@ def _print_table(project: Project, rows: list[ReportRow]) -> None:
         verdict = {True: "passed", False: "FAILED", None: "not checked"}[row["passed"]]
         clipping = None if row["clipping"] is None else 100 * row["clipping"]
         error = error_said(row)
-        print(f"{row['line']:>4}  {name[:12]:<12} {(row['language'] or '—')[:4]:<4} {error:>9} {number(clipping, '.2f'):>6} "
+        print(f"{row['line']:>4}  {in_columns(name, 12)} {(row['language'] or '—')[:4]:<4} {error:>9} {number(clipping, '.2f'):>6} "
               f"{silences:>23} {number(row['overrun_s'], '.2f'):>7} {number(row['resemblance'], '.2f'):>8}  {verdict}")
         for reason in row["reasons"]:
             print(f"{'':6}{reason}")

@@ -296,3 +296,19 @@ def test_qa_command_passes_a_clean_project_and_refuses_bad_input(scene: Project,
     assert cli_main(["qa", str(tmp_path / "nowhere")]) == 2
     assert cli_main(["qa", str(scene.root), "--lines", "9"]) == 2
     assert "outside 1-6" in capsys.readouterr().err
+
+
+def test_qa_table_keeps_its_columns_with_chinese_names(scene: Project, capsys) -> None:
+    # A Chinese name takes two terminal columns a character: padded by characters, every row
+    # after it was pushed right (林晓雨 three columns too far).
+    import unicodedata
+
+    def columns(text: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
+
+    for name in ("林晓雨", "欧阳娜娜一二三四"):  # a short name, and one cut to 12 columns
+        scene.character(scene.lines[0].character_id or "").name = name
+        scene.save()
+        assert cli_main(["qa", str(scene.root), "--lines", "1"]) == 0
+        header, row = capsys.readouterr().out.splitlines()[:2]
+        assert columns(row[:row.index(" en ") + 1]) == header.index("lang"), (header, row)
