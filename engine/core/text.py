@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.core.english_forms import NEVER_FINAL_ABBREVIATIONS
 from engine.core.languages import (
     ALL_CLAUSE_MARKS,
     ALL_SENTENCE_ENDS,
@@ -27,6 +28,7 @@ from engine.core.languages import (
 _CLOSING_MARKS = "\"'”’)]」』）》"
 _SENTENCE_END = re.compile(rf"[{re.escape(SPACED_SENTENCE_ENDS)}][{re.escape(_CLOSING_MARKS)}]*\s+"
                            rf"|[{re.escape(UNSPACED_SENTENCE_ENDS)}]+[{re.escape(_CLOSING_MARKS)}]*")
+_WORD_BEFORE_PERIOD = re.compile(r"(?:^|(?<=[\s(\"“]))([\w.]+)\.$")
 _CLAUSE_BREAK = re.compile(rf"(?<=[{re.escape(ALL_CLAUSE_MARKS)}])\s*")
 _SPEAKABLE = re.compile(r"[^\W_]", re.UNICODE)  # any letter or digit, in any script
 
@@ -135,6 +137,18 @@ def first_cut(sentence: str, budget: int) -> tuple[int, bool] | None:
     return None
 
 
+def _sentence_break(end: re.Match[str]) -> str:
+    """A sentence end found by _SENTENCE_END as a line break, unless it is an English
+    abbreviation's period (see ENGLISH_ABBREVIATIONS) inside a sentence."""
+    mark = end.group().rstrip()
+    if mark == ".":
+        text, after = end.string, end.string[end.end():end.end() + 1]
+        word = _WORD_BEFORE_PERIOD.search(text, 0, end.start() + 1)
+        if (word is not None and word[1] in NEVER_FINAL_ABBREVIATIONS) or after.islower() or after.isdigit():
+            return end.group()
+    return mark + "\n"
+
+
 def split_for_streaming(
     text: str, first_max: int = FIRST_PIECE_CHARS, max_chars: int = PIECE_MAX_CHARS
 ) -> list[TextPiece]:
@@ -143,7 +157,7 @@ def split_for_streaming(
     the cut again at twice the piece before it, so each piece's audio covers the next one's
     compute (the rest of a long sentence after a short head would not be ready in time)."""
     result: list[TextPiece] = []
-    for sentence in (s.strip() for s in _SENTENCE_END.sub(lambda end: end.group().rstrip() + "\n", text).split("\n")):
+    for sentence in (s.strip() for s in _SENTENCE_END.sub(_sentence_break, text).split("\n")):
         if not sentence or not is_speakable(sentence):
             continue
         budget = first_max

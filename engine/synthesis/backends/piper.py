@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from engine.core.codes import EngineError, ErrorCode
+from engine.core.english_forms import spoken_english
 from engine.core.protocol import Capabilities
 from engine.core.reference import ReferenceClip
 from engine.core.silence import quiet_cut, sound_intervals
@@ -207,9 +208,16 @@ class PiperBackend(OwnVoiceBackend):
         fitting = [count for count in self._sessions if count <= threads]
         return self._sessions[max(fitting) if fitting else min(self._sessions)]
 
+    def _phonemize(self, text: str) -> list[list[str]]:
+        """The phonemes of each sentence espeak-ng finds in ``text``; an English voice's text
+        first has its written forms put in words (engine/core/english_forms.py)."""
+        if self._voice.config.espeak_voice.startswith("en"):
+            text = spoken_english(text)
+        return self._voice.phonemize(text)
+
     def phoneme_count(self, text: str) -> int:
         ignored = set(" ,.;:!?'\"-ˈˌ")
-        return sum(p not in ignored for sentence in self._voice.phonemize(text) for p in sentence)
+        return sum(p not in ignored for sentence in self._phonemize(text) for p in sentence)
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         return condition_on_clip(self.calibration(), clip, transcript, self.phoneme_count)
@@ -225,7 +233,7 @@ class PiperBackend(OwnVoiceBackend):
         model's noise drawn from ``draws``, sentence by sentence."""
         # Phonemes are found one sentence ahead, so the last piece is known when it is yielded.
         sentences = ((piece, phonemes) for piece in split_for_streaming(text, first_piece_chars)
-                     for phonemes in self._voice.phonemize(piece.text) if phonemes)
+                     for phonemes in self._phonemize(piece.text) if phonemes)
         after_cut = False  # the previous piece ended inside its sentence
         first = True
         for (piece, phonemes), last in with_last(sentences):

@@ -93,6 +93,20 @@ def test_a_sentence_keeps_the_quotes_and_brackets_that_close_it(text, pieces):
     assert [piece.text for piece in split_for_streaming(text, first_max=200)] == pieces
 
 
+@pytest.mark.parametrize(("text", "pieces"), [
+    ("Dr. Smith lives on Main St. near the park. Then he left.",
+     ["Dr. Smith lives on Main St. near the park.", "Then he left."]),
+    ("Mr. Jones met Mrs. Lee at 10 a.m. today.", ["Mr. Jones met Mrs. Lee at 10 a.m. today."]),
+    ("Smith vs. Jones, Dec. 7. Room No. 5 is ours.", ["Smith vs. Jones, Dec. 7.", "Room No. 5 is ours."]),
+    ("Bring pears, etc. to the picnic. Bring pears, etc. We eat at noon.",
+     ["Bring pears, etc. to the picnic.", "Bring pears, etc.", "We eat at noon."]),
+    ("Well... maybe. I said no. Fine.", ["Well... maybe.", "I said no.", "Fine."]),
+])
+def test_an_english_abbreviations_period_ends_no_sentence(text, pieces):
+    # Each cut here was a falling voice and a pause in the middle of a sentence ("Dr." alone).
+    assert [piece.text for piece in split_for_streaming(text, first_max=200)] == pieces
+
+
 def test_unspeakable_pieces_are_dropped():
     assert not is_speakable("!!! ... ??? 🙂")
     assert is_speakable("R2")

@@ -1,0 +1,199 @@
+"""Written forms in English text that a speaker says as words: the English voice's text front end.
+
+espeak-ng (inside Piper) turns text into phonemes and reads most written forms right: plain
+numbers, ordinals (21st), clock times (7:45pm), percentages, ALL CAPS. Each rule below is a
+written form it misreads, rewritten into words it reads right; a piece of text is rewritten just
+before its phonemes are found, so the text a job carries (subtitles, take QA's reference) stays as
+written. Take QA's hearing of lines of each kind is in docs/voices.md ("English as users write it").
+
+- abbreviations (``ENGLISH_ABBREVIATIONS``, the table the sentence splitter reads too): said in
+  full, without their period, which espeak-ng took for a sentence's end (a falling voice and a
+  pause after "Dr."); "e.g." was "E G", "vs." "V S";
+- money: "$5.99" was "dollar five point nine nine", "€1,200" "euros one thousand two hundred";
+- dates: "12/07/2026" was "twelve slash zero seven slash ..."; a day after a month is an
+  ordinal ("Dec. 7" is December seventh); the voice is American, so a date is month first unless
+  its first number cannot be a month;
+- decades: "1990s" was "nineteen hundred ninety z";
+- units after a number: "5km" was "five K M", "72°F" "seventy-two degrees F";
+- phone numbers (digit groups joined by hyphens, 7 digits or more): digit by digit, a pause
+  between groups, not "five hundred fifty-five dash ...";
+- emoji were read by their names ("grinning face"): left out;
+- dashes and an ellipsis inside a sentence were run together with the next word: a pause;
+- a web address's "https://" is left out, "#word" is "hashtag word", "1.5x" is "1.5 times".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# English abbreviations written with a period, and what each says: the period is no sentence's
+# end (the splitter, engine/core/text.py, reads the table) and the voice says the word
+# in full. Those that stand before what they qualify (a title, a month, "No. 5")
+# never end a sentence; after any other period a sentence goes on when a lowercase word or a
+# digit follows ("etc. are", "a.m. today", "Dec. 7").
+ENGLISH_ABBREVIATIONS = {
+    "Mr": "Mister", "Mrs": "Missus", "Ms": "Miz", "Dr": "Doctor", "Prof": "Professor", "St": "Saint",
+    "Mt": "Mount", "Capt": "Captain", "Sgt": "Sergeant", "Lt": "Lieutenant", "Gen": "General",
+    "Rev": "Reverend", "Jr": "Junior", "Sr": "Senior", "vs": "versus", "etc": "et cetera",
+    "approx": "approximately", "No": "number", "e.g": "for example", "i.e": "that is",
+    "Jan": "January", "Feb": "February", "Mar": "March", "Apr": "April", "Jun": "June", "Jul": "July",
+    "Aug": "August", "Sep": "September", "Sept": "September", "Oct": "October", "Nov": "November",
+    "Dec": "December",
+}
+# Said so only before a number ("No. 5", "Dec. 7"); elsewhere the word is a word ("I said No.", "Jan.").
+BEFORE_A_NUMBER = frozenset({"No", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct",
+                             "Nov", "Dec"})
+NEVER_FINAL_ABBREVIATIONS = frozenset(ENGLISH_ABBREVIATIONS) - BEFORE_A_NUMBER - {"etc", "Jr", "Sr"}
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+# Currency signs: the unit, its plural and its hundredth's singular and plural.
+CURRENCIES = {
+    "$": ("dollar", "dollars", "cent", "cents"),
+    "£": ("pound", "pounds", "penny", "pence"),
+    "€": ("euro", "euros", "cent", "cents"),
+    "¥": ("yen", "yen", "sen", "sen"),
+}
+SCALES = {"k": "thousand", "K": "thousand", "m": "million", "M": "million", "bn": "billion", "b": "billion",
+          "B": "billion", "thousand": "thousand", "million": "million", "billion": "billion",
+          "trillion": "trillion"}
+# Units written after a number (case matters: "5G" is a network, "5g" grams): singular, plural.
+UNITS = {
+    "km": ("kilometer", "kilometers"), "cm": ("centimeter", "centimeters"),
+    "mm": ("millimeter", "millimeters"), "kg": ("kilogram", "kilograms"), "g": ("gram", "grams"),
+    "mg": ("milligram", "milligrams"), "ml": ("milliliter", "milliliters"), "lb": ("pound", "pounds"),
+    "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"), "ft": ("foot", "feet"), "mi": ("mile", "miles"),
+    "mph": ("mile per hour", "miles per hour"), "km/h": ("kilometer per hour", "kilometers per hour"),
+    "kph": ("kilometer per hour", "kilometers per hour"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
+    "°C": ("degree Celsius", "degrees Celsius"), "°": ("degree", "degrees"),
+}
+PHONE_MIN_DIGITS = 7  # digit groups joined by hyphens: a phone number or a code, not a sum
+
+_NUMBER = r"\d{1,3}(?:,\d{3})+|\d+"
+_ABBREVIATION = re.compile(
+    r"(?<![\w.])(" + "|".join(re.escape(word) for word in sorted(ENGLISH_ABBREVIATIONS, key=len, reverse=True))
+    + r")\.(?=[\s,;:)]|$)")
+_MONTH_DAY = re.compile(r"\b(" + "|".join(MONTHS) + r")\s+(\d{1,2})(?![\d:.,]\d|\w)")
+_SLASH_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
+_ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
+_MONEY = re.compile(r"([" + re.escape("".join(CURRENCIES)) + r"])\s?(" + _NUMBER + r")(?:\.(\d{1,2}))?"
+                    r"(?:\s?(" + "|".join(sorted(SCALES, key=len, reverse=True)) + r"))?(?![\w])")
+_DECADE = re.compile(r"(?<![\w'’])(?:['’](\d0)|(\d{3}0|[1-9]0))s\b")
+_UNIT = re.compile(r"(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?(" + "|".join(
+    re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True)) + r")(?![\w/])")
+_PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{2,5}(?:-\d{2,5})+(?![\w-])")
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]+")
+_WEB_SCHEME = re.compile(r"\bhttps?://")
+_HASHTAG = re.compile(r"(?<![\w&])#(?=[^\W\d_])")
+_TIMES = re.compile(r"(\d)x(?=[\s,.;:!?)]|$)")
+_DASH = re.compile(r"\s*(?:—|–|--)\s*|\s+-\s+")
+_INNER_ELLIPSIS = re.compile(r"\s*(?:\.{3}|…)(?=\s*[\w\"“‘'])")
+
+
+def _plural(number: str) -> bool:
+    return number.replace(",", "") not in ("1", "1.0")
+
+
+def _abbreviation(match: re.Match[str]) -> str:
+    word, text, end = match[1], match.string, match.end()
+    said = ENGLISH_ABBREVIATIONS[word]
+    if word == "St":  # Saint before a name ("St. Louis"), Street after one ("Main St.")
+        before = text[:match.start()].rstrip().rsplit(" ", 1)[-1]
+        return "Street" if before[:1].isupper() else "Saint"
+    if word in BEFORE_A_NUMBER and not re.match(r"\s*\d", text[end:]):
+        return match[0]
+    follows = text[end:].lstrip()[:1]
+    if word not in NEVER_FINAL_ABBREVIATIONS and (not follows or follows.isupper()):
+        return said + "."  # "etc." ending a sentence keeps its end
+    return said
+
+
+def _date(month: int, day: int, year: str) -> str:
+    from num2words import num2words
+
+    return f"{MONTHS[month - 1]} {num2words(day, to='ordinal_num')}, {year}"
+
+
+def _slash_date(match: re.Match[str]) -> str:
+    first, second = int(match[1]), int(match[2])
+    month, day = (first, second) if first <= 12 else (second, first)
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return match[0]
+    return _date(month, day, match[3])
+
+
+def _iso_date(match: re.Match[str]) -> str:
+    month, day = int(match[2]), int(match[3])
+    return _date(month, day, match[1]) if 1 <= month <= 12 and 1 <= day <= 31 else match[0]
+
+
+def _month_day(match: re.Match[str]) -> str:
+    from num2words import num2words
+
+    day = int(match[2])
+    return f"{match[1]} {num2words(day, to='ordinal_num')}" if 1 <= day <= 31 else match[0]
+
+
+def _money(match: re.Match[str]) -> str:
+    unit, units, hundredth, hundredths = CURRENCIES[match[1]]
+    whole, fraction, scale = match[2], match[3], match[4]
+    if scale:
+        amount = f"{whole}.{fraction}" if fraction else whole
+        return f"{amount} {SCALES[scale]} {units}"
+    cents = int(fraction.ljust(2, "0")) if fraction else 0
+    said = [] if whole == "0" and cents else [f"{whole} {units if _plural(whole) else unit}"]
+    if cents:
+        said.append(f"{cents} {hundredths if cents != 1 else hundredth}")
+    return " ".join(said)
+
+
+def _decade(match: re.Match[str]) -> str:
+    from num2words import num2words
+
+    year = match[1] or match[2]
+    words = str(num2words(int(year), to="year" if len(year) == 4 else "cardinal"))
+    last = words.rsplit(" ", 1)[-1]
+    plural = last[:-1] + "ies" if last.endswith("y") else last + "s"
+    return words[: len(words) - len(last)] + plural
+
+
+def _unit(match: re.Match[str]) -> str:
+    one, many = UNITS[match[2]]
+    return f"{match[1]} {many if _plural(match[1]) else one}"
+
+
+def _phone(match: re.Match[str]) -> str:
+    groups = re.findall(r"\d+", match[0])
+    if sum(len(group) for group in groups) < PHONE_MIN_DIGITS:
+        return match[0]
+    return ", ".join(" ".join(group) for group in groups)
+
+
+# In order: dates before phone numbers (12-07-2026 is no phone number), money before units
+# ("$5m" is five million dollars), abbreviations before dates ("Dec. 7").
+_RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (_EMOJI, ""),
+    (_WEB_SCHEME, ""),
+    (_ABBREVIATION, _abbreviation),
+    (_SLASH_DATE, _slash_date),
+    (_ISO_DATE, _iso_date),
+    (_MONTH_DAY, _month_day),
+    (_MONEY, _money),
+    (_DECADE, _decade),
+    (_PHONE, _phone),
+    (_UNIT, _unit),
+    (_TIMES, r"\1 times"),
+    (_HASHTAG, "hashtag "),
+    (_INNER_ELLIPSIS, ","),
+    (_DASH, ", "),
+)
+
+
+def spoken_english(text: str) -> str:
+    """``text`` with the written forms espeak-ng misreads put in the words they are said in."""
+    for pattern, replacement in _RULES:
+        text = pattern.sub(replacement, text)
+    return re.sub(r"\s+(?=[,.;:!?])", "", re.sub(r"\s{2,}", " ", text)).strip()
+
+
+__all__ = ["ENGLISH_ABBREVIATIONS", "MONTHS", "NEVER_FINAL_ABBREVIATIONS", "spoken_english"]

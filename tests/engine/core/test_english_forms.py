@@ -1,0 +1,78 @@
+"""English as users write it, put in the words it is said before Piper's espeak-ng reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.english_forms import spoken_english
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("Dr. Smith lives on Main St. near St. Mary's.", "Doctor Smith lives on Main Street near Saint Mary's."),
+    ("Use a tool, e.g. a hammer, i.e. something heavy.", "Use a tool, for example a hammer, that is something heavy."),
+    ("Smith vs. Jones", "Smith versus Jones"),
+    ("Bring pears, etc. to the park. Bring pears, etc. We eat.",
+     "Bring pears, et cetera to the park. Bring pears, et cetera. We eat."),
+    ("Room No. 5, I said No. Jan. was here on Jan. 3.", "Room number 5, I said No. Jan. was here on January 3rd."),
+])
+def test_abbreviations_are_said_in_full_without_a_period_that_would_end_the_sentence(written: str, said: str) -> None:
+    assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("$5.99", "5 dollars 99 cents"), ("£3", "3 pounds"), ("€1,200", "1,200 euros"), ("$1", "1 dollar"),
+    ("$0.99", "99 cents"), ("$5k", "5 thousand dollars"), ("$2.5m", "2.5 million dollars"),
+    ("£1.01", "1 pound 1 penny"), ("$3 billion", "3 billion dollars"),
+])
+def test_money_is_the_amount_then_its_unit(written: str, said: str) -> None:
+    assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("12/07/2026", "December 7th, 2026"),  # the voice is American: month first
+    ("25/12/2026", "December 25th, 2026"),  # unless the first number cannot be a month
+    ("2026-12-07", "December 7th, 2026"),
+    ("Dec. 7", "December 7th"),
+    ("on May 21 at 7:45", "on May 21st at 7:45"),
+    ("13/13/2026", "13/13/2026"),
+])
+def test_dates_are_said_as_dates(written: str, said: str) -> None:
+    assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("the 1990s", "the nineteen nineties"), ("the '90s", "the nineties"), ("the 80s", "the eighties"),
+    ("the 1800s", "the eighteen hundreds"), ("the 2000s", "the two thousands"), ("1990", "1990"),
+])
+def test_decades(written: str, said: str) -> None:
+    assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("5km", "5 kilometers"), ("1 kg", "1 kilogram"), ("72°F", "72 degrees Fahrenheit"),
+    ("-5°C", "-5 degrees Celsius"), ("60 mph", "60 miles per hour"), ("a 5G phone", "a 5G phone"),
+])
+def test_units_after_a_number(written: str, said: str) -> None:
+    assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("555-123-4567", "5 5 5, 1 2 3, 4 5 6 7"),
+    ("(212) 555-0199", "2 1 2, 5 5 5, 0 1 9 9"),
+    ("a 3-2 win, pages 10-20", "a 3-2 win, pages 10-20"),  # under 7 digits: a score, a range
+])
+def test_phone_numbers_are_said_digit_by_digit(written: str, said: str) -> None:
+    assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("I love it 😀 so much 👍.", "I love it so much."),
+    ("Visit https://www.example.com today.", "Visit www.example.com today."),
+    ("Love it #blessed", "Love it hashtag blessed"),
+    ("at 1.5x speed", "at 1.5 times speed"),
+    ("Wait—what? Well – no. He said -- nothing.", "Wait, what? Well, no. He said, nothing."),
+    ("I don't know... maybe.", "I don't know, maybe."),
+    ("I-I-I don't know. STOP RIGHT THERE.", "I-I-I don't know. STOP RIGHT THERE."),
+])
+def test_emoji_web_addresses_hashtags_and_pauses(written: str, said: str) -> None:
+    assert spoken_english(written) == said
