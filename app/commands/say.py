@@ -19,7 +19,7 @@ from app.commands.common import (
 from app.commands.exit_codes import ExitCode
 from engine.core.numbers import number_argument
 from engine.core.paths import SAMPLE_VOICES
-from engine.core.protocol import PITCH, SPEED, EngineError
+from engine.core.protocol import PITCH, SPEED, EngineError, ErrorCode
 from engine.synthesis.backends import DESCRIPTORS, descriptor
 
 if TYPE_CHECKING:
@@ -137,7 +137,10 @@ def _checked_voice(args: argparse.Namespace) -> tuple[VoiceSpec, str | None] | i
     if not transcript.strip():
         if (status := check_recogniser_model("say", args.recogniser_model)) is not None:
             return status
-        heard_transcript = transcript = _hear(args.voice, args.recogniser_model)
+        heard = _hear(args.voice, args.recogniser_model)
+        if isinstance(heard, int):
+            return heard
+        heard_transcript = transcript = heard
     voice = VoiceSpec(
         clip_path=str(Path(args.voice).resolve()),
         transcript=transcript,
@@ -242,15 +245,27 @@ def resemblance_of(prepared: VoicePrepared | RequestFailed | None) -> dict[str, 
     return {name: summary.get(name) for name in RESEMBLANCE_KEYS}
 
 
-def _hear(clip: str, model: str) -> str:
-    """The clip's words heard by ear (a cloning backend needs them); "" when they cannot be."""
+# A clip the ear cannot take is one no engine can: refused once, with its code, before an engine starts.
+_CLIP_FAULTS = frozenset({ErrorCode.CLIP_MISSING, ErrorCode.CLIP_UNREADABLE, ErrorCode.CLIP_SILENT,
+                          ErrorCode.CLIP_TOO_SHORT, ErrorCode.CLIP_TOO_LONG, ErrorCode.CLIP_TOO_LARGE})
+
+
+def _hear(clip: str, model: str) -> str | int:
+    """The clip's words heard by ear (a cloning backend needs them); "" when they cannot be; the
+    exit status when the clip itself is at fault (unreadable, silent, too short, ...)."""
     from engine.core.protocol import EngineError
     from engine.hearing.qa.recognise import NotHeard
     from engine.hearing.qa.transcripts import hear_clip
 
     try:
         heard = hear_clip(clip, model=model).text
-    except (NotHeard, EngineError) as error:
+    except EngineError as error:
+        if error.code in _CLIP_FAULTS:
+            print(f"dubstudio: {error.code.value}: {error.message}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+        print(f"dubstudio: the clip has no transcript and none could be heard: {error}", file=sys.stderr)
+        return ""
+    except NotHeard as error:
         print(f"dubstudio: the clip has no transcript and none could be heard: {error}", file=sys.stderr)
         return ""
     print(f"dubstudio: no transcript beside the clip; heard “{heard}” (write it to {Path(clip).with_suffix('.txt').name} "
