@@ -10,13 +10,13 @@ written. Take QA's hearing of lines of each kind is in docs/voices.md ("English 
   full, without their period, which espeak-ng took for a sentence's end (a falling voice and a
   pause after "Dr."); "e.g." was "E G", "vs." "V S";
 - money: "$5.99" was "dollar five point nine nine", "€1,200" "euros one thousand two hundred";
-- dates: "12/07/2026" was "twelve slash zero seven slash ..."; a day after a month is an
+- dates: "12/07/2026" was "twelve slash zero seven slash ..." (also with - or .); a day after a month is an
   ordinal ("Dec. 7" is December seventh); the voice is American, so a date is month first unless
   its first number cannot be a month;
 - decades: "1990s" was "nineteen hundred ninety z";
 - units after a number: "5km" was "five K M", "72°F" "seventy-two degrees F";
-- phone numbers (digit groups joined by hyphens, 7 digits or more): digit by digit, a pause
-  between groups, not "five hundred fifty-five dash ...";
+- phone numbers (7 digits or more in three hyphenated groups, an area code in brackets, or
+  555-0199): digit by digit, a pause between groups, not "five hundred fifty-five dash ...";
 - emoji were read by their names ("grinning face"): left out;
 - dashes and an ellipsis inside a sentence were run together with the next word: a pause;
 - a web address's "https://" is left out, "#word" is "hashtag word", "1.5x" is "1.5 times".
@@ -73,15 +73,17 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+|\d+"
 _ABBREVIATION = re.compile(
     r"(?<![\w.])(" + "|".join(re.escape(word) for word in sorted(ENGLISH_ABBREVIATIONS, key=len, reverse=True))
     + r")\.(?=[\s,;:)]|$)")
+# A capitalised word that is not the first of its sentence, right before a match.
+_NAME_BEFORE = re.compile(r"(?<=[^\s.!?…])\s+[A-Z][\w'’]*\s*$")
 _MONTH_DAY = re.compile(r"\b(" + "|".join(MONTHS) + r")\s+(\d{1,2})(?![\d:.,]\d|\w)")
-_SLASH_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
+_SLASH_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?![\d/-]|\.\d)")
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 _MONEY = re.compile(r"([" + re.escape("".join(CURRENCIES)) + r"])\s?(" + _NUMBER + r")(?:\.(\d{1,2}))?"
                     r"(?:\s?(" + "|".join(sorted(SCALES, key=len, reverse=True)) + r"))?(?![\w])")
 _DECADE = re.compile(r"(?<![\w'’])(?:['’](\d0)|(\d{3}0|[1-9]0))s\b")
 _UNIT = re.compile(r"(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?(" + "|".join(
     re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True)) + r")(?![\w/])")
-_PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{2,5}(?:-\d{2,5})+(?![\w-])")
+_PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{1,5}(?:-\d{2,5})+(?![\w-])")
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]+")
 _WEB_SCHEME = re.compile(r"\bhttps?://")
 _HASHTAG = re.compile(r"(?<![\w&])#(?=[^\W\d_])")
@@ -97,9 +99,11 @@ def _plural(number: str) -> bool:
 def _abbreviation(match: re.Match[str]) -> str:
     word, text, end = match[1], match.string, match.end()
     said = ENGLISH_ABBREVIATIONS[word]
-    if word == "St":  # Saint before a name ("St. Louis"), Street after one ("Main St.")
-        before = text[:match.start()].rstrip().rsplit(" ", 1)[-1]
-        return "Street" if before[:1].isupper() else "Saint"
+    if word == "St":  # Street after a name ("Main St."), else Saint before one ("Visit St. Louis")
+        capital_after = text[end:].lstrip()[:1].isupper()
+        if _NAME_BEFORE.search(text, 0, match.start()) is None and capital_after:
+            return "Saint"
+        return "Street." if capital_after else "Street"  # "on Main St. Then ...": the sentence ends
     if word in BEFORE_A_NUMBER and not re.match(r"\s*\d", text[end:]):
         return match[0]
     follows = text[end:].lstrip()[:1]
@@ -115,11 +119,11 @@ def _date(month: int, day: int, year: str) -> str:
 
 
 def _slash_date(match: re.Match[str]) -> str:
-    first, second = int(match[1]), int(match[2])
+    first, second = int(match[1]), int(match[3])
     month, day = (first, second) if first <= 12 else (second, first)
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return match[0]
-    return _date(month, day, match[3])
+    return _date(month, day, match[4])
 
 
 def _iso_date(match: re.Match[str]) -> str:
@@ -164,7 +168,10 @@ def _unit(match: re.Match[str]) -> str:
 
 def _phone(match: re.Match[str]) -> str:
     groups = re.findall(r"\d+", match[0])
-    if sum(len(group) for group in groups) < PHONE_MIN_DIGITS:
+    sizes = [len(group) for group in groups]
+    # Three groups or more, an area code in brackets, or 555-0199; two groups of other sizes
+    # are a range or a score (1990-2000, pages 10-20).
+    if sum(sizes) < PHONE_MIN_DIGITS or (len(groups) == 2 and "(" not in match[0] and sizes != [3, 4]):
         return match[0]
     return ", ".join(" ".join(group) for group in groups)
 

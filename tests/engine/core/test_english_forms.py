@@ -10,6 +10,7 @@ from engine.core.english_forms import spoken_english
 @pytest.mark.parametrize(("written", "said"), [
     ("Dr. Smith lives on Main St. near St. Mary's.", "Doctor Smith lives on Main Street near Saint Mary's."),
     ("Use a tool, e.g. a hammer, i.e. something heavy.", "Use a tool, for example a hammer, that is something heavy."),
+    ("Visit St. Louis. We met on Main St. Then we left.", "Visit Saint Louis. We met on Main Street. Then we left."),
     ("Smith vs. Jones", "Smith versus Jones"),
     ("Bring pears, etc. to the park. Bring pears, etc. We eat.",
      "Bring pears, et cetera to the park. Bring pears, et cetera. We eat."),
@@ -35,6 +36,7 @@ def test_money_is_the_amount_then_its_unit(written: str, said: str) -> None:
     ("Dec. 7", "December 7th"),
     ("on May 21 at 7:45", "on May 21st at 7:45"),
     ("13/13/2026", "13/13/2026"),
+    ("12-07-2026 or 25.12.2026", "December 7th, 2026 or December 25th, 2026"),
 ])
 def test_dates_are_said_as_dates(written: str, said: str) -> None:
     assert spoken_english(written) == said
@@ -59,7 +61,9 @@ def test_units_after_a_number(written: str, said: str) -> None:
 @pytest.mark.parametrize(("written", "said"), [
     ("555-123-4567", "5 5 5, 1 2 3, 4 5 6 7"),
     ("(212) 555-0199", "2 1 2, 5 5 5, 0 1 9 9"),
+    ("555-0199 or 1-800-555-0100", "5 5 5, 0 1 9 9 or 1, 8 0 0, 5 5 5, 0 1 0 0"),
     ("a 3-2 win, pages 10-20", "a 3-2 win, pages 10-20"),  # under 7 digits: a score, a range
+    ("from 1990-2000 and 2020-2021", "from 1990-2000 and 2020-2021"),  # two groups: a range
 ])
 def test_phone_numbers_are_said_digit_by_digit(written: str, said: str) -> None:
     assert spoken_english(written) == said
