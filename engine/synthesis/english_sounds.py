@@ -54,24 +54,27 @@ _BARE = {"i": "yi", "u": "wu", "in": "yin", "ing": "ying", "un": "wen", "ong": "
 _GLIDES = {"yu": "you", "yun": "yong"}
 SYLLABLE_TONE = "1"
 _PHONEME = re.compile("|".join(sorted((re.escape(p) for p in {*ONSETS, *VOWELS, " "}), key=len, reverse=True)))
-_LOCK = threading.Lock()  # espeak-ng is one global state in the process
 
 
 @functools.cache
-def _espeak() -> Any:
-    """Piper's espeak-ng bridge, its data loaded once."""
+def _espeak() -> tuple[Any, threading.Lock]:
+    """Piper's espeak-ng bridge, its data loaded once, and the lock Piper phonemizes under: the
+    bridge is one state in the process, which the English voice uses from its own threads."""
     from piper import espeakbridge
+    from piper import voice as piper_voice
     from piper.phonemize_espeak import ESPEAK_DATA_DIR
 
-    espeakbridge.initialize(str(ESPEAK_DATA_DIR))
-    return espeakbridge
+    lock: threading.Lock = piper_voice._ESPEAK_PHONEMIZER_LOCK
+    with lock:
+        espeakbridge.initialize(str(ESPEAK_DATA_DIR))
+    return espeakbridge, lock
 
 
 @functools.cache
 def phonemes(word: str) -> str:
     """espeak-ng's US English IPA for ``word`` (stress and length marks kept)."""
-    with _LOCK:
-        espeak = _espeak()
+    espeak, lock = _espeak()
+    with lock:
         espeak.set_voice(ESPEAK_VOICE)  # each call: the Piper voice sets its own before phonemizing
         clauses = espeak.get_phonemes(word)
     return " ".join(re.sub(r"\([^)]+\)", "", text) for text, _, _ in clauses)  # no language-switch flags
