@@ -1,9 +1,10 @@
 """Written forms in Chinese text that a speaker says as words: declared once, for the voice and the ear.
 
 A Mandarin line may hold an ISO date (2026-12-07), a number with thousands separators (1,299.5),
-a range (3～5天, 2020-2021年), a score (3:2), a negative (-5), degrees (℃) or metric units (5km).
+a range (3～5天, 2020-2021年), a score (3:2), a negative (-5), degrees (℃), metric units (5km),
+arithmetic (7×24, 1+1=2) or a web or mail address (www.example.com, wei@qq.com).
 :func:`said_forms` rewrites each as Chinese says it (2026年12月7日, 3到5天, 2020年到2021年, 3比2,
-负5, 摄氏度, 五公里), keeping the numbers in digits. The Mandarin voice's front end then reads the
+负5, 摄氏度, 五公里, 7乘24, 1加1等于2, www点example点com, wei艾特qq点com), keeping the numbers in digits. The Mandarin voice's front end then reads the
 digits (engine/synthesis/mandarin_text.py); take QA compares them as values
 (engine/hearing/qa/wer.py), so a take that says 负五摄氏度 for -5℃ is heard as the line.
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from engine.core.languages import ADDRESS
 
 # Metric units after a number, by their Chinese names (5km 五公里), not spelled letter by letter.
 UNIT_WORDS = {"km/h": "公里每小时", "km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "ml": "毫升",
@@ -27,6 +30,12 @@ _GROUPED_CODE = re.compile(r"(?<![\d\-])\d+(?:-\d+){1,3}(?![\d\-])")
 # 2～3天), else a score (3-2, 三比二); not a code (010-1234-5678).
 _RANGE = re.compile(r"(?<![\d.\-])(\d{1,4}(?:\.\d+)?)\s*[-–—~～〜]\s*(\d{1,4}(?:\.\d+)?)(?![\d.]|\s*[-–—]\s*\d)")
 _SCORE = re.compile(r"(?<!\d)(\d{1,2})[:：](\d)(?!\d)")  # one digit after the colon: not a clock time
+# Signs between two numbers, said as words (7×24小时 七乘二十四小时; 1920x1080 一九二零乘一零八零).
+_ARITHMETIC = {"×": "乘", "x": "乘", "X": "乘", "*": "乘", "÷": "除以", "+": "加", "=": "等于"}
+_BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*([×xX*÷+=])\s*(?=[\d-])")
+# An address's marks as Chinese speakers say them; the scheme is not said, nor a query's parameters.
+_ADDRESS_MARKS = {"@": "艾特", ".": "点", "/": "斜杠", "_": "下划线", "-": "杠"}
+_ADDRESS_TAIL = re.compile(r"[.,;:!?)\]]+$")  # the sentence's marks after an address are not part of it
 _NEGATIVE = re.compile(r"(?<![0-9A-Za-z.])[-−](?=\d)")  # not between digits or after a word
 
 
@@ -35,8 +44,10 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
 
     ``count`` writes a number with thousands separators (commas removed): the voice passes its
     numeral writer, since such a number is a count and never a code read digit by digit."""
+    text = ADDRESS.sub(_said_address, text)
     for sign, words in _DEGREES:
         text = text.replace(sign, words)
+    text = _BETWEEN_NUMBERS.sub(lambda match: _ARITHMETIC[match[1]], text)
     text = _UNIT.sub(lambda match: UNIT_WORDS[match[1]], text)
     text = _THOUSANDS.sub(lambda match: count(match.group().replace(",", "")), text)
     text = _DATE.sub(lambda match: f"{match[1]}年{int(match[2])}月{int(match[3])}日", text)
@@ -50,3 +61,11 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
 def _joined_code(match: re.Match[str]) -> str:
     digits = match.group().replace("-", "")
     return digits if len(digits) >= 7 else match.group()
+
+
+def _said_address(match: re.Match[str]) -> str:
+    address = match.group()
+    tail = _ADDRESS_TAIL.search(address)
+    end = tail.start() if tail else len(address)
+    said = re.sub(r"^https?://", "", address[:end]).split("?")[0].rstrip("/")
+    return "".join(_ADDRESS_MARKS.get(char, char) for char in said) + address[end:]

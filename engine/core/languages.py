@@ -373,7 +373,7 @@ def script_counts(text: str) -> Counter[str]:
 
 # Web and mail addresses are no language's words: a Chinese line that gives one
 # (请访问 https://www.example.com/path/to/page?id=123 了解详情) holds more Latin runs than Han.
-_ADDRESS = re.compile(r"(?:https?://|www\.)[!-~]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+ADDRESS = re.compile(r"(?:https?://|www\.)[!-~]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 
 
 def detect_language(text: str) -> str:
@@ -383,7 +383,7 @@ def detect_language(text: str) -> str:
     language's own characters (:attr:`LanguageRules.own_characters`) make the text that language's.
     Web and mail addresses are not counted. :data:`UNDETERMINED` when the text has no letters."""
     votes: Counter[str] = Counter()
-    counts = script_counts(_ADDRESS.sub(" ", text))
+    counts = script_counts(ADDRESS.sub(" ", text))
     japanese = any(counts[script] for script in _KANA)
     for script, count in counts.items():
         votes["ja" if japanese and script == "Han" else SCRIPT_LANGUAGES[script]] += count

@@ -23,6 +23,13 @@ from engine.hearing.qa.wer import error_rate
     ("打010-1234-5678", "打01012345678"),  # a code in groups: one code
     ("8:30见", "8:30见"),  # a clock time is the time reader's
     ("5G网络", "5G网络"),  # a letter, not a unit
+    ("7×24小时", "7乘24小时"),
+    ("1+1=2", "1加1等于2"),
+    ("1920x1080的屏幕", "1920乘1080的屏幕"),
+    ("1.5x速度", "1.5x速度"),  # no number after the sign: not arithmetic
+    ("访问www.baidu.com查看", "访问www点baidu点com查看"),
+    ("请看https://example.com/help?id=3。", "请看example点com斜杠help。"),  # no scheme, no query
+    ("发到wei_2024@qq.com。", "发到wei下划线2024艾特qq点com。"),
 ])
 def test_written_forms_become_what_is_said(text, said):
     assert said_forms(text) == said
@@ -39,6 +46,8 @@ def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     ("快递2～3天到", "快递二到三天到"),
     ("打010-1234-5678", "打01012345678"),
     ("打成了2:1", "打成了2-1"),
+    ("我们7×24小时在线", "我们七乘二十四小时在线"),
+    ("发邮件到test@qq.com", "发邮件到test艾特qq点com"),
 ])
 def test_take_qa_hears_a_written_form_said_in_words_as_the_line(line, heard):
     assert error_rate(line, heard, "zh") == 0.0
