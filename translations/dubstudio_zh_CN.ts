@@ -6811,7 +6811,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+840"/>
+        <location filename="../app/project/script_io.py" line="+849"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -7996,6 +7996,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file}, line {line}: no text; row skipped</source>
         <translation>{file} 第 {line} 行：没有文字，已跳过该行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the dialogue was heard in {given} as asked, but it sounds like {heard} ({confidence:.0%} sure): --language names the language spoken in the video, not the one to dub into; check the lines</source>
+        <translation>已按要求以 {given} 识别对白，但听起来是 {heard}（把握 {confidence:.0%}）：--language 指的是视频里说的语言，而不是要配成的语言；请检查台词</translation>
     </message>
     <message>
         <location line="+1"/>

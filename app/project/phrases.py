@@ -153,6 +153,7 @@ EXPECTED_NAME_LINE = QT_TRANSLATE_NOOP("phrases", "expected 'Name: line' or '[Na
 NO_SCRIPT_LINES = QT_TRANSLATE_NOOP("phrases", "no script lines found")
 SKIPPED_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the dialogue has no text; skipped")
 SKIPPED_ROW = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: no text; row skipped")
+LANGUAGE_GIVEN_NOT_HEARD = QT_TRANSLATE_NOOP("phrases", "the dialogue was heard in {given} as asked, but it sounds like {heard} ({confidence:.0%} sure): --language names the language spoken in the video, not the one to dub into; check the lines")
 LANGUAGE_UNSURE = QT_TRANSLATE_NOOP("phrases", "the language was heard as {quoted} with only {confidence:.0%} confidence; pass --language CODE if that is wrong")
 HEARD_AGAIN = QT_TRANSLATE_NOOP("phrases", "{name} was heard again: the lines of that voice go to {existing} (voice cosine {score:.2f}), no new character")
 LEFT_WITHOUT_VOICE = QT_TRANSLATE_NOOP("phrases", "{name} has no line in the new transcription and no clip or voice chosen by hand: removed (Edit › Undo brings it back)")

@@ -71,7 +71,7 @@ from app.project.translation import dub_into, restore_languages
 from app.project.undo import Change, Command, CommandStack
 from engine.core import files
 from engine.core.codes import ErrorCode
-from engine.core.languages import join_pieces
+from engine.core.languages import join_pieces, language_code
 from engine.core.numbers import Range, RangeError
 from engine.core.protocol import EngineError, VoiceSettings
 from engine.hearing import HearingError
@@ -335,6 +335,7 @@ def hear_project(
     if not heard.language_sure:
         warnings.append(Phrase(phrases.LANGUAGE_UNSURE, quoted=repr(heard.language),
                                confidence=heard.language_probability))
+    warnings += _language_given_against_heard(model, video, options)
     warnings += [Phrase(phrases.HEARD_AGAIN, name=c.name, existing=existing.name, score=score)
                  for c in characters if c.id in reused for existing, score in [reused[c.id]]]
     warnings += [Phrase(phrases.LEFT_WITHOUT_VOICE, name=c.name) for c in dropped]
@@ -343,6 +344,32 @@ def hear_project(
     if translator is not None:
         warnings.append(Phrase(phrases.WHISPER_TRANSLATION_DRAFTS, model=_model_label(request.model)))
     return TranscribedScript(heard, fresh, lines, command, written, warnings, matches, dropped)
+
+
+GIVEN_LANGUAGE_UNHEARD = 0.01  # a given language Whisper's detection puts below this is not the one spoken
+
+
+def _language_given_against_heard(model: WhisperModel, video: Path, options: Options) -> list[str]:
+    """A warning when the language given (``--language``) is not the one the dialogue sounds like
+    surely: Whisper then writes what it hears in the given language, garbage that looks like
+    lines (an English video heard with --language zh, the language to dub into, came out as
+    它是受到它的… with no word said about it). Judged on the first window, as auto detection is."""
+    from engine.hearing.audio import audio_windows
+    from engine.hearing.transcribe import language_odds
+
+    given = language_code(options.language.strip())
+    if given in ("", "auto"):
+        return []
+    first = next(iter(audio_windows(video, options.stream_index)), None)
+    odds = language_odds(model, first.audio) if first is not None else None
+    if not odds:
+        return []
+    heard = max(odds, key=lambda code: odds[code])
+    # Whisper gives a language the speech is in more than 1 %, however accented or short (an
+    # English scene: zh 0.0001, en 0.80; a Chinese drama: zh 0.9998).
+    if heard == given or odds.get(given, 0.0) >= GIVEN_LANGUAGE_UNHEARD or odds[heard] < 0.5:
+        return []
+    return [Phrase(phrases.LANGUAGE_GIVEN_NOT_HEARD, given=given, heard=heard, confidence=odds[heard])]
 
 
 def _cast_from(project: Project, characters: Sequence[Character], library: CastLibrary, encoder: VoiceEmbedder,

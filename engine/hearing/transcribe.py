@@ -252,6 +252,19 @@ def detect_language(model: WhisperModel, audio: np.ndarray) -> tuple[str, float]
     return language, float(probability)
 
 
+def language_odds(model: WhisperModel, audio: np.ndarray) -> dict[str, float] | None:
+    """Each language's probability for the speech in ``audio``, judged as :func:`detect_language`
+    judges it; None when there is no speech."""
+    from faster_whisper.vad import get_speech_timestamps
+
+    if not get_speech_timestamps(audio, sampling_rate=SAMPLE_RATE):
+        return None
+    if not model.model.is_multilingual:
+        return {"en": 1.0}
+    _, _, odds = model.detect_language(audio, vad_filter=True, language_detection_segments=DETECTION_SEGMENTS)
+    return {language: float(probability) for language, probability in odds}
+
+
 # --- the pipeline ------------------------------------------------------------------------------
 
 

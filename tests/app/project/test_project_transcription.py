@@ -392,3 +392,15 @@ def test_a_lines_span_of_the_original_is_its_slot(tmp_path: Path) -> None:
     with pytest.raises(TranscriptionError) as refused:
         line_span(project, first.id)
     assert refused.value.code is ErrorCode.INVALID_VALUE and "line 1 has no start time" in refused.value.message
+
+
+def test_a_given_language_the_dialogue_is_not_in_is_warned_about(one_voice_scene: Path, tmp_path: Path) -> None:
+    """An English video transcribed with --language zh (the language to dub into, given by
+    mistake) came out as Chinese-looking garbage with no word said about it."""
+    assert cli_main(["new", str(tmp_path / "project"), "--video", str(one_voice_scene), "--no-subtitles"]) == 0
+    project = Project.load(tmp_path / "project")
+    wrong = transcribe_project(project, CommandStack(project), TranscribeRequest(Options(language="zh")))
+    said = [warning for warning in wrong.warnings if "sounds like en" in warning]
+    assert len(said) == 1 and "heard in zh as asked" in said[0], wrong.warnings
+    right = transcribe_project(project, CommandStack(project), TranscribeRequest(Options(language="en")), replace=True)
+    assert not [warning for warning in right.warnings if "sounds like" in warning], right.warnings
