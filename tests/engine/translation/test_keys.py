@@ -44,3 +44,10 @@ def test_keyrings_that_keep_nothing_safe_do_not_count() -> None:
 
     if isinstance(keyring.get_keyring(), fail.Keyring):
         assert not keys.keyring_usable()
+
+
+def test_the_suite_never_writes_the_users_own_config_folder() -> None:
+    # tests/conftest.py: a test's chat server was remembered as the user's translator endpoint.
+    import platformdirs
+
+    assert keys.config_dir() != Path(platformdirs.user_config_dir("DubStudio"))
