@@ -19,7 +19,10 @@ written. Take QA's hearing of lines of each kind is in docs/voices.md ("English 
   555-0199): digit by digit, a pause between groups, not "five hundred fifty-five dash ...";
 - emoji were read by their names ("grinning face"): left out;
 - dashes and an ellipsis inside a sentence were run together with the next word: a pause;
-- a web address's "https://" is left out, "#word" is "hashtag word", "1.5x" is "1.5 times".
+- a web address's "https://" is left out, "#word" is "hashtag word", "1.5x" is "1.5 times";
+- clock times on the hour or a few minutes past: "11:00" was "eleven zero zero", "7:05" "seven
+  zero five"; a range "5-10", "9am–5pm" was "five dash ten": "to";
+- dotted initialisms: "Ph.D." was "P H dot D"; small fractions: "1/2" was "one slash two".
 """
 
 from __future__ import annotations
@@ -65,7 +68,9 @@ UNITS = {
     "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"), "ft": ("foot", "feet"), "mi": ("mile", "miles"),
     "mph": ("mile per hour", "miles per hour"), "km/h": ("kilometer per hour", "kilometers per hour"),
     "kph": ("kilometer per hour", "kilometers per hour"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
-    "°C": ("degree Celsius", "degrees Celsius"), "°": ("degree", "degrees"),
+    "°C": ("degree Celsius", "degrees Celsius"), "°": ("degree", "degrees"), "h": ("hour", "hours"),
+    "hr": ("hour", "hours"), "hrs": ("hour", "hours"), "min": ("minute", "minutes"), "mins": ("minute", "minutes"),
+    "sec": ("second", "seconds"), "secs": ("second", "seconds"),
 }
 PHONE_MIN_DIGITS = 7  # digit groups joined by hyphens: a phone number or a code, not a sum
 
@@ -84,11 +89,17 @@ _DECADE = re.compile(r"(?<![\w'’])(?:['’](\d0)|(\d{3}0|[1-9]0))s\b")
 _UNIT = re.compile(r"(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?(" + "|".join(
     re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True)) + r")(?![\w/])")
 _PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{1,5}(?:-\d{2,5})+(?![\w-])")
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(0\d)(?!\d)(\s?[ap]\.?m\b\.?)?", re.IGNORECASE)
+# Two numbers (a clock time, am/pm) joined by a hyphen or an en dash, the first the smaller: a range.
+_RANGE_END = r"\d+(?:[:.]\d+)?(?:\s?[ap]m\b)?"
+_RANGE = re.compile(rf"(?<![\w.,:-])({_RANGE_END})\s?[-–]\s?({_RANGE_END})(?![\w-]|[.:,]\d)", re.IGNORECASE)
+_INITIALISM = re.compile(r"(?<![\w.])((?:[A-Za-z]{1,2}\.){2,})(?=(\s*\S)?)")
+_FRACTION = re.compile(r"(?<![\w/.,])([1-9])/([2-9]|10)(?![\w/]|[.,]\d)")
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]+")
 _WEB_SCHEME = re.compile(r"\bhttps?://")
 _HASHTAG = re.compile(r"(?<![\w&])#(?=[^\W\d_])")
 _TIMES = re.compile(r"(\d)x(?=[\s,.;:!?)]|$)")
-_DASH = re.compile(r"\s*(?:—|–|--)\s*|\s+-\s+")
+_DASH = re.compile(r"\s*(?:—|--)\s*|(?<!\d)\s*–\s*(?!\d)|\s+-\s+")
 _INNER_ELLIPSIS = re.compile(r"\s*(?:\.{3}|…)(?=\s*[\w\"“‘'])")
 
 
@@ -151,6 +162,46 @@ def _money(match: re.Match[str]) -> str:
     return " ".join(said)
 
 
+def _clock(match: re.Match[str]) -> str:
+    """7:05 is "7 oh 5" (espeak-ng said "seven zero five"); 11:00 is "11 o'clock", or "11 am"."""
+    hour, minutes, meridiem = match[1], match[2], match[3] or ""
+    if minutes != "00":
+        return f"{hour} oh {minutes[1]}{meridiem}"
+    return f"{hour}{meridiem}" if meridiem else f"{hour} o'clock"
+
+
+def _value(number: str) -> float:
+    """A range end's value: a clock time in hours of the day (5pm is 17)."""
+    value = float(re.match(r"\d+(?:\.\d+)?", number.replace(":", "."))[0])  # type: ignore[index]
+    return value + 12 if number.lower().endswith("pm") and value < 12 else value
+
+
+def _range(match: re.Match[str]) -> str:
+    return f"{match[1]} to {match[2]}" if _value(match[1]) < _value(match[2]) else match[0]
+
+
+def _initialism(match: re.Match[str]) -> str:
+    """U.S. and Ph.D. as their letters (espeak-ng said "P H dot D"); the last period kept where
+    a sentence ends after it. Lowercase ones (a.m., e.g.) espeak-ng reads right, or the table has."""
+    letters = match[1]
+    if not any(letter.isupper() for letter in letters):
+        return letters
+    follows = match[2]
+    ends = follows is None or follows.strip()[:1].isupper()
+    return letters.replace(".", "") + ("." if ends else "")
+
+
+def _fraction(match: re.Match[str]) -> str:
+    from num2words import num2words
+
+    top, bottom = int(match[1]), int(match[2])
+    if top >= bottom:
+        return match[0]
+    part = {2: "half", 4: "quarter"}.get(bottom) or str(num2words(bottom, to="ordinal"))
+    plural = "halves" if part == "half" else part + "s"
+    return f"{num2words(top)} {plural if top > 1 else part}"
+
+
 def _decade(match: re.Match[str]) -> str:
     from num2words import num2words
 
@@ -182,12 +233,16 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (_EMOJI, ""),
     (_WEB_SCHEME, ""),
     (_ABBREVIATION, _abbreviation),
+    (_INITIALISM, _initialism),
     (_SLASH_DATE, _slash_date),
     (_ISO_DATE, _iso_date),
     (_MONTH_DAY, _month_day),
     (_MONEY, _money),
     (_DECADE, _decade),
     (_PHONE, _phone),
+    (_FRACTION, _fraction),
+    (_CLOCK, _clock),
+    (_RANGE, _range),
     (_UNIT, _unit),
     (_TIMES, r"\1 times"),
     (_HASHTAG, "hashtag "),

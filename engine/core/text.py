@@ -141,7 +141,7 @@ def _sentence_break(end: re.Match[str]) -> str:
     """A sentence end found by _SENTENCE_END as a line break, unless it is an English
     abbreviation's period (see ENGLISH_ABBREVIATIONS) inside a sentence."""
     mark = end.group().rstrip()
-    if mark == ".":
+    if mark in (".", "…"):
         text, after = end.string, end.string[end.end():end.end() + 1]
         word = _WORD_BEFORE_PERIOD.search(text, 0, end.start() + 1)
         if (word is not None and word[1] in NEVER_FINAL_ABBREVIATIONS) or after.islower() or after.isdigit():

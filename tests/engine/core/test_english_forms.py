@@ -62,8 +62,8 @@ def test_units_after_a_number(written: str, said: str) -> None:
     ("555-123-4567", "5 5 5, 1 2 3, 4 5 6 7"),
     ("(212) 555-0199", "2 1 2, 5 5 5, 0 1 9 9"),
     ("555-0199 or 1-800-555-0100", "5 5 5, 0 1 9 9 or 1, 8 0 0, 5 5 5, 0 1 0 0"),
-    ("a 3-2 win, pages 10-20", "a 3-2 win, pages 10-20"),  # under 7 digits: a score, a range
-    ("from 1990-2000 and 2020-2021", "from 1990-2000 and 2020-2021"),  # two groups: a range
+    ("a 3-2 win, pages 10-20", "a 3-2 win, pages 10 to 20"),  # under 7 digits: a score, a range
+    ("from 1990-2000 and 2020-2021", "from 1990 to 2000 and 2020 to 2021"),  # two groups: a range
 ])
 def test_phone_numbers_are_said_digit_by_digit(written: str, said: str) -> None:
     assert spoken_english(written) == said
@@ -79,4 +79,18 @@ def test_phone_numbers_are_said_digit_by_digit(written: str, said: str) -> None:
     ("I-I-I don't know. STOP RIGHT THERE.", "I-I-I don't know. STOP RIGHT THERE."),
 ])
 def test_emoji_web_addresses_hashtags_and_pauses(written: str, said: str) -> None:
+    assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("Wait 5-10 minutes, 9am–5pm, 10:30–11:00.", "Wait 5 to 10 minutes, 9am to 5pm, 10:30 to 11 o'clock."),
+    ("at 7:05 or 11:00am", "at 7 oh 5 or 11am"),
+    ("a 3-2 win, it was 10-5", "a 3-2 win, it was 10-5"),  # the first the larger: a score
+    ("the U.S. and a Ph.D. in A.I. today", "the US and a PhD in AI today"),
+    ("He lives in the U.S. Now he is back.", "He lives in the US. Now he is back."),
+    ("1/2 cup, 3/4 cup, 2/3 of it", "one half cup, three quarters cup, two thirds of it"),
+    ("Open 24h, 5 min, 30 secs.", "Open 24 hours, 5 minutes, 30 seconds."),
+    ("Wait… really?", "Wait, really?"),
+])
+def test_times_ranges_initialisms_fractions(written: str, said: str) -> None:
     assert spoken_english(written) == said

@@ -101,6 +101,7 @@ def test_a_sentence_keeps_the_quotes_and_brackets_that_close_it(text, pieces):
     ("Bring pears, etc. to the picnic. Bring pears, etc. We eat at noon.",
      ["Bring pears, etc. to the picnic.", "Bring pears, etc.", "We eat at noon."]),
     ("Well... maybe. I said no. Fine.", ["Well... maybe.", "I said no.", "Fine."]),
+    ("Wait… really? Yes.", ["Wait… really?", "Yes."]),
 ])
 def test_an_english_abbreviations_period_ends_no_sentence(text, pieces):
     # Each cut here was a falling voice and a pause in the middle of a sentence ("Dr." alone).
