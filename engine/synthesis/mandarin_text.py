@@ -34,9 +34,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core import english_sounds
 from engine.core.chinese_forms import said_forms
 from engine.core.paths import REPO_ROOT
-from engine.synthesis import english_sounds
 
 MAPPER_PATH = REPO_ROOT / "resources" / "voices-zh" / "baker_mapper.json"
 CLAUSE_MARKS = "，、；：,;:"
@@ -46,7 +46,7 @@ WORD_JOIN = "#0"  # between two syllables of one phrase
 SILENCE = "sil"
 END = "eos"
 # An acronym (all capitals, up to five letters: PDF, KTV, CEO) is spelled by the letters' English
-# names; any other Latin word is said by its English sound (engine/synthesis/english_sounds.py).
+# names; any other Latin word is said by its English sound (engine/core/english_sounds.py).
 ACRONYM = re.compile(r"[A-Z]{1,5}")
 # Readings pypinyin gets wrong in everyday dialogue, by phrase (its own phrase dictionary covers
 # the rest): 还 "give back" before whom it is given to, and erhua, said as one syllable (哪儿 nar3,
@@ -111,7 +111,7 @@ def latin_reading(word: str) -> str:
     """A Latin word inside a Chinese line as the voice's toned pinyin syllables, space-separated:
     an acronym (:data:`ACRONYM`) letter by letter by the letters' English names (KTV kei1 ti1 wei1),
     any other word by its English sound (Zoom zu1 mu5), both carried into Mandarin syllables by
-    :func:`engine.synthesis.english_sounds.reading`."""
+    :func:`engine.core.english_sounds.reading`."""
     known = symbol_table().split
     if ACRONYM.fullmatch(word):
         return " ".join(english_sounds.reading(letter, known) for letter in word)

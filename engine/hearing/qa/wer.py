@@ -48,6 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.chinese_forms import said_forms
+from engine.core.english_sounds import heard_as
 from engine.core.languages import (
     KANA,
     PINYIN,
@@ -93,6 +94,7 @@ _JA_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PARTICLE_DE = str.maketrans({"地": "的", "得": "的"})
 # The normalisation's numbers (digits on both sides, 两点 and 2点 alike) read back as Chinese says
 # them (10 十 shi, 800 八百 ba bai), so a number is its syllables like the words around it (是 heard as 十).
+_LATIN_RUN = re.compile(r"([a-z]+)")  # after normalise_characters: lower case, spaces dropped
 _DIGIT_RUN = re.compile(r"(\d+)")
 _CURRENCY_WORDS = {"$": "dollars", "£": "pounds", "€": "euros"}
 _SYMBOL_WORDS = {"&": " and ", "+": " plus ", "@": " at "}
@@ -198,7 +200,8 @@ def pinyin_reading(text: str) -> list[str]:
     """The toneless pinyin syllables a Mandarin text is read as, one a character (验证码是 and
     验证马十 are both yan zheng ma shi), after the Chinese normalisation of :func:`normalise_characters`
     (simplified characters, numbers as digits, times and percentages as said), its numbers then
-    read as Chinese numerals (800 八百 ba bai); Latin letters stay one unit each, as in the CER.
+    read as Chinese numerals (800 八百 ba bai), and a Latin word as the syllables it is said in
+    inside Chinese (meeting mi ding, as 弥丁: :func:`engine.core.english_sounds.heard_as`).
     The particle 的, 地, 得 is one sound (pypinyin reads 地 di and 的 de by dictionary; Whisper
     writes any of the three)."""
     return [unit for unit, _ in _pinyin_units(text)]
@@ -211,10 +214,16 @@ def _pinyin_units(text: str) -> list[tuple[str, bool]]:
     units: list[tuple[str, bool]] = []
     for index, piece in enumerate(_DIGIT_RUN.split(characters)):
         number = index % 2 == 1  # the split's captured digit runs sit at odd places
-        said = han_numeral(int(piece)) if number else piece
-        # errors=list: what is not Han (Latin letters) one unit a character; pypinyin documents a
-        # callable returning a list there, though its annotation says a string.
-        units += [(str(unit), number) for unit in lazy_pinyin(said, style=Style.NORMAL, errors=list)]  # type: ignore[arg-type]
+        if number:
+            units += [(str(unit), True) for unit in lazy_pinyin(han_numeral(int(piece)), style=Style.NORMAL)]
+            continue
+        for part_index, part in enumerate(_LATIN_RUN.split(piece)):
+            if part_index % 2 == 1:  # a Latin word, as said inside Chinese (letters run together)
+                units += [(syllable, False) for syllable in heard_as(part)] or [(letter, False) for letter in part]
+            else:
+                # errors=list: what is neither Han nor Latin one unit a character; pypinyin documents
+                # a callable returning a list there, though its annotation says a string.
+                units += [(str(unit), False) for unit in lazy_pinyin(part, style=Style.NORMAL, errors=list)]  # type: ignore[arg-type]
     return units
 
 

@@ -1,4 +1,4 @@
-"""An English word inside a Mandarin line, said by its English sound in the voice's own syllables.
+"""An English word inside a Mandarin line, said by its English sound in Mandarin syllables.
 
 The zh-baker voice knows only Mandarin syllables. A Latin word inside a Chinese line
 (engine/synthesis/mandarin_text.py ``latin_reading``) is said the way a Chinese speaker carries an
@@ -11,6 +11,10 @@ The tables below are the whole rule: one row per English phoneme, no word is lis
 syllable is said in the first tone, a lone consonant's in the neutral one: on 20 lines with English
 words (benchmarks/data/zh_english_words.txt 1-20, take QA's hearing) raw CER 0.206 so, 0.230 with
 unstressed syllables in the fourth tone, 0.256 with stressed ones in the fourth (docs/chinese.md).
+
+Take QA hears such a word by the same rule (:func:`heard_as`, engine/hearing/qa/wer.py): a
+recogniser writes a word said so in characters of its sound (meeting 弥丁), which compared letter by
+letter was a wrong word.
 """
 
 from __future__ import annotations
@@ -129,3 +133,19 @@ def _syllable(initial: str, vowel: str, rest: list[str], known: Collection[str])
 
 def _is_final(final: str, known: Collection[str]) -> bool:
     return any(initial + final in known for initial in ("", "b", "d", "t", "l", "y"))
+
+
+@functools.cache
+def mandarin_syllables() -> frozenset[str]:
+    """Every toneless syllable Mandarin has, as pypinyin's dictionary writes its characters' readings."""
+    from pypinyin.contrib.tone_convert import to_normal
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    return frozenset(to_normal(reading) for readings in pinyin_dict.values() for reading in readings.split(","))
+
+
+@functools.cache
+def heard_as(word: str) -> tuple[str, ...]:
+    """``word`` (Latin letters) as the toneless Mandarin syllables it is said in inside a Chinese
+    line: what a recogniser's characters for it read as (meeting: mi ting; 弥丁 mi ding)."""
+    return tuple(re.sub(r"\d", "", syllable) for syllable in reading(word, mandarin_syllables()).split())
