@@ -60,6 +60,7 @@ from engine.core import protocol
 from engine.core.audio_io import AudioError, read_audio
 from engine.core.codes import ErrorCode
 from engine.core.languages import line_language
+from engine.core.text import spoken_text
 
 
 @dataclass(frozen=True)
@@ -392,7 +393,7 @@ class RenderSession:
             raise NoVoice(f"{ErrorCode.CLIP_UNREADABLE.value}: cannot read {char.name}'s clip {char.clip}")
         # A new reading: the same line, voice and settings rendered again sound different.
         variant = 1 + max((take.variant for take in line.takes if take.fingerprint == fingerprint), default=-1)
-        return protocol.Job(text=line.text, voice=voice, priority=self._priority, listening=self._listening,
+        return protocol.Job(text=spoken_text(line.text), voice=voice, priority=self._priority, listening=self._listening,
                    variant=variant), fingerprint
 
     def _fill(self) -> None:

@@ -87,6 +87,21 @@ def is_speakable(text: str) -> bool:
     return bool(_SPEAKABLE.search(text))
 
 
+# A direction before the words, as scripts and subtitles write it: （小声）, (whispering), [laughs].
+# Short, so a sentence that merely opens with a bracket is no direction.
+_LEADING_DIRECTION = re.compile(r"^\s*(?:（[^（）\n]{1,12}）|\([^()\n]{1,24}\)|\[[^\[\]\n]{1,24}\])\s*")
+
+
+def spoken_text(text: str) -> str:
+    """What a voice says of a line: the line without the directions before its words
+    ("（小声）我不会放弃的。" says 我不会放弃的。, "(whispering) Go." says Go.). A line that is
+    nothing but a direction ("（笑声）", "[Music]") is left whole: it is no dialogue to drop words from."""
+    rest = text
+    while (match := _LEADING_DIRECTION.match(rest)) is not None:
+        rest = rest[match.end():]
+    return rest.strip() if rest != text and is_speakable(rest) else text
+
+
 def _pack(parts: list[str], limit: int) -> list[str]:
     """Greedily join parts (keeping their order) into strings of at most ``limit`` chars; a space
     between words, none inside a run of Chinese (see :func:`join_pieces`)."""

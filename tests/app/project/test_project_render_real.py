@@ -203,3 +203,18 @@ def test_a_failed_save_fails_render_instead_of_exiting_0(
     err = capsys.readouterr().err
     assert code == 7, err
     assert "E_DISK_FULL" in err and "Rendered 1 of 1" not in err and "not recorded" in err
+
+
+def test_a_direction_before_the_words_is_not_spoken(tmp_path: Path, cache_dir: Path, capsys) -> None:
+    # Scripts write how a line is said before it: （小声）我不会放弃的。, (whispering) …. The voice
+    # said the direction too ("whispering the harbour master…"), and QA compared it as words.
+    project = copy_sample_project(tmp_path / "sample")
+    project.lines[3].text = "(whispering) The harbour master never had to pay our debts."
+    project.save()
+    code = cli_main(["render", str(project.root), "--lines", "4", "--cache-dir", str(cache_dir), "--no-progress",
+                     "--slots", "1", "--qa"])
+    assert code == 0, capsys.readouterr().err
+    rendered = Project.load(project.root)
+    take = rendered.chosen_take(rendered.lines[3])
+    assert take is not None and take.text == "The harbour master never had to pay our debts."
+    assert take.qa is not None and take.qa.transcript is not None and "whisper" not in take.qa.transcript.lower()

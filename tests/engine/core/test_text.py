@@ -11,6 +11,7 @@ from engine.core.text import (
     first_piece_chars,
     is_speakable,
     split_for_streaming,
+    spoken_text,
     wrap_subtitle,
 )
 
@@ -179,3 +180,15 @@ def test_a_text_too_long_for_two_lines_keeps_every_word() -> None:
     assert len(wrapped) == 5 and all(len(line) <= 42 for line in wrapped) and join_pieces(wrapped) == text
     chinese = "甚至出现交易几乎停滞的情况" * 4  # 52 characters, no marks: 4 lines of 13
     assert wrap_subtitle(chinese, rules_for("zh")) == ["甚至出现交易几乎停滞的情况"] * 4
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("（小声）我不会放弃的。", "我不会放弃的。"),
+    ("(Beat) (softly) Go.", "Go."),
+    ("[laughs] Right.", "Right."),
+    ("（笑声）", "（笑声）"),  # nothing but a direction: left whole
+    ("Hello (world).", "Hello (world)."),  # brackets inside the words stay
+    ("（这是一个非常非常长的括号里的句子而不是指示）然后呢", "（这是一个非常非常长的括号里的句子而不是指示）然后呢"),
+])
+def test_a_voice_says_a_line_without_the_directions_before_its_words(line: str, said: str) -> None:
+    assert spoken_text(line) == said
