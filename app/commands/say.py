@@ -100,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"dubstudio: {error}", file=sys.stderr)
         return ExitCode.SAVE_FAILED
     report = _report(args, client, spoken, len(audio) / rate, rate, heard_transcript)
+    for warning in report["voice_warnings"]:  # what the studio's Characters panel shows, said here too
+        print(f"dubstudio: the voice's clip: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(report))
     else:
@@ -225,6 +227,7 @@ def _report(args: argparse.Namespace, client: EngineClientProtocol, spoken: _Spo
         "engine": args.engine_url or "local",
         "out": str(Path(args.out).resolve()),
         "transcript_heard": heard_transcript,  # None: the transcript was given or beside the clip
+        "voice_warnings": list(prepared.summary.get("warnings", [])) if isinstance(prepared, VoicePrepared) else [],
     }
 
 

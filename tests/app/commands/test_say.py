@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import soundfile as sf
 
@@ -115,3 +116,19 @@ def test_say_refuses_an_unusable_recogniser_model_as_qa_and_new_do(tmp_path):
                      cache_dir=tmp_path / "cache")
         assert result.returncode == 2 and f"dubstudio say: --recogniser-model: {code}" in result.stderr, result.stderr
         assert not (tmp_path / "x.wav").exists()
+
+
+def test_say_tells_what_the_voice_noted_about_its_clip(tmp_path):
+    # A long recording given as the voice: only its first 30 s are used, which the studio showed and say did not.
+    speech, rate = sf.read(str(VOICES / "rex.wav"), dtype="float32")
+    long_clip = tmp_path / "interview.wav"
+    sf.write(str(long_clip), np.tile(speech, int(40 * rate / len(speech)) + 1), rate)
+    transcript = (VOICES / "rex.txt").read_text(encoding="utf-8").strip()
+    result = say("Hello there.", "--voice", str(long_clip), "--transcript", transcript, "--out", str(tmp_path / "l.wav"),
+                 "--json", cache_dir=tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["voice_warnings"] == ["clip cut to its first 30 s"]
+    assert "the voice's clip: clip cut to its first 30 s" in result.stderr
+    short = say("Hello there.", "--voice", str(VOICES / "rex.wav"), "--out", str(tmp_path / "s.wav"), "--json",
+                cache_dir=tmp_path / "cache")
+    assert json.loads(short.stdout)["voice_warnings"] == [] and "the voice's clip" not in short.stderr
