@@ -16,7 +16,9 @@ written. Take QA's hearing of lines of each kind is in docs/voices.md ("English 
 - decades: "1990s" was "nineteen hundred ninety z";
 - units after a number: "5km" was "five K M", "72°F" "seventy-two degrees F";
 - phone numbers (7 digits or more in three hyphenated groups, an area code in brackets, or
-  555-0199): digit by digit, a pause between groups, not "five hundred fifty-five dash ...";
+  555-0199; +44 20 7946 0958; 555 123 4567): digit by digit, a pause between groups, not "five
+  hundred fifty-five dash ...";
+- "/" before a unit of time or count is "per" ($5.99/month was "... slash month");
 - emoji were read by their names ("grinning face"): left out;
 - dashes and an ellipsis inside a sentence were run together with the next word: a pause;
 - a web address's "https://" is left out, "#word" is "hashtag word", "1.5x" is "1.5 times";
@@ -89,6 +91,13 @@ _DECADE = re.compile(r"(?<![\w'’])(?:['’](\d0)|(\d{3}0|[1-9]0))s\b")
 _UNIT = re.compile(r"(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?(" + "|".join(
     re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True)) + r")(?![\w/])")
 _PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{1,5}(?:-\d{2,5})+(?![\w-])")
+# An international number (+44 20 7946 0958) or an American one in three groups (555 123 4567).
+_SPACED_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s-]\(?\d{1,5}\)?){2,}(?![\w-])"
+                           r"|(?<![\w,.-])\d{3} \d{3} \d{4}(?![\w-])")
+# "/" before a unit of time or count is "per" ($5.99/month, 3 times/day); and/or, w/ stay.
+PER_WORDS = ("second", "minute", "hour", "day", "night", "week", "month", "year", "person", "head", "piece",
+             "kg", "lb", "km", "mile", "litre", "liter", "gallon")
+_PER = re.compile(r"(?<=[\w%])/(?=(?:" + "|".join(PER_WORDS) + r")s?\b)")
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(0\d)(?!\d)(\s?[ap]\.?m\b\.?)?", re.IGNORECASE)
 # Two numbers (a clock time, am/pm) joined by a hyphen or an en dash, the first the smaller: a range.
 _RANGE_END = r"\d+(?:[:.]\d+)?(?:\s?[ap]m\b)?"
@@ -220,6 +229,8 @@ def _unit(match: re.Match[str]) -> str:
 def _phone(match: re.Match[str]) -> str:
     groups = re.findall(r"\d+", match[0])
     sizes = [len(group) for group in groups]
+    if "-" not in match[0]:  # _SPACED_PHONE's: its shape alone makes it a phone number
+        return ", ".join(" ".join(group) for group in groups)
     # Three groups or more, an area code in brackets, or 555-0199; two groups of other sizes
     # are a range or a score (1990-2000, pages 10-20).
     if sum(sizes) < PHONE_MIN_DIGITS or (len(groups) == 2 and "(" not in match[0] and sizes != [3, 4]):
@@ -240,6 +251,8 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (_MONEY, _money),
     (_DECADE, _decade),
     (_PHONE, _phone),
+    (_SPACED_PHONE, _phone),
+    (_PER, " per "),
     (_FRACTION, _fraction),
     (_CLOCK, _clock),
     (_RANGE, _range),

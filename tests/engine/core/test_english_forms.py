@@ -62,6 +62,8 @@ def test_units_after_a_number(written: str, said: str) -> None:
     ("555-123-4567", "5 5 5, 1 2 3, 4 5 6 7"),
     ("(212) 555-0199", "2 1 2, 5 5 5, 0 1 9 9"),
     ("555-0199 or 1-800-555-0100", "5 5 5, 0 1 9 9 or 1, 8 0 0, 5 5 5, 0 1 0 0"),
+    ("+44 20 7946 0958 or 555 123 4567", "4 4, 2 0, 7 9 4 6, 0 9 5 8 or 5 5 5, 1 2 3, 4 5 6 7"),
+    ("we sold 120 300 and 4000 copies", "we sold 120 300 and 4000 copies"),
     ("a 3-2 win, pages 10-20", "a 3-2 win, pages 10 to 20"),  # under 7 digits: a score, a range
     ("from 1990-2000 and 2020-2021", "from 1990 to 2000 and 2020 to 2021"),  # two groups: a range
 ])
@@ -74,6 +76,8 @@ def test_phone_numbers_are_said_digit_by_digit(written: str, said: str) -> None:
     ("Visit https://www.example.com today.", "Visit www.example.com today."),
     ("Love it #blessed", "Love it hashtag blessed"),
     ("at 1.5x speed", "at 1.5 times speed"),
+    ("$5.99/month, 3 times/day, 60 km/h, and/or", "5 dollars 99 cents per month, 3 times per day, "
+                                                  "60 kilometers per hour, and/or"),
     ("Wait—what? Well – no. He said -- nothing.", "Wait, what? Well, no. He said, nothing."),
     ("I don't know... maybe.", "I don't know, maybe."),
     ("I-I-I don't know. STOP RIGHT THERE.", "I-I-I don't know. STOP RIGHT THERE."),
