@@ -74,6 +74,7 @@ UNITS = {
     "hr": ("hour", "hours"), "hrs": ("hour", "hours"), "min": ("minute", "minutes"), "mins": ("minute", "minutes"),
     "sec": ("second", "seconds"), "secs": ("second", "seconds"),
 }
+WORD_LOOKBACK = 64  # characters searched for the word before a mark: a word, never the whole text
 PHONE_MIN_DIGITS = 7  # digit groups joined by hyphens: a phone number or a code, not a sum
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+|\d+"
@@ -88,7 +89,7 @@ _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 _MONEY = re.compile(r"([" + re.escape("".join(CURRENCIES)) + r"])\s?(" + _NUMBER + r")(?:\.(\d{1,2}))?"
                     r"(?:\s?(" + "|".join(sorted(SCALES, key=len, reverse=True)) + r"))?(?![\w])")
 _DECADE = re.compile(r"(?<![\w'’])(?:['’](\d0)|(\d{3}0|[1-9]0))s\b")
-_UNIT = re.compile(r"(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?(" + "|".join(
+_UNIT = re.compile(r"(?<![\d,.])(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?(" + "|".join(
     re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True)) + r")(?![\w/])")
 _PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{1,5}(?:-\d{2,5})+(?![\w-])")
 # An international number (+44 20 7946 0958) or an American one in three groups (555 123 4567).
@@ -108,8 +109,11 @@ _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200
 _WEB_SCHEME = re.compile(r"\bhttps?://")
 _HASHTAG = re.compile(r"(?<![\w&])#(?=[^\W\d_])")
 _TIMES = re.compile(r"(\d)x(?=[\s,.;:!?)]|$)")
-_DASH = re.compile(r"\s*(?:—|--)\s*|(?<!\d)\s*–\s*(?!\d)|\s+-\s+")
-_INNER_ELLIPSIS = re.compile(r"\s*(?:\.{3}|…)(?=\s*[\w\"“‘'])")
+# A pattern that may begin with white space begins only where the space does (not inside a run
+# of it), so a long run of spaces costs one pass, not one per space.
+_DASH = re.compile(r"(?<!\s)\s*(?:—|--)\s*|(?<![\d\s])\s*–\s*(?!\d)|(?<!\s)\s+-\s+")
+_INNER_ELLIPSIS = re.compile(r"(?<!\s)\s*(?:\.{3}|…)(?=\s*[\w\"“‘'])")
+_SPACE_BEFORE_MARK = re.compile(r"(?<!\s)\s+(?=[,.;:!?])")
 
 
 def _plural(number: str) -> bool:
@@ -121,7 +125,7 @@ def _abbreviation(match: re.Match[str]) -> str:
     said = ENGLISH_ABBREVIATIONS[word]
     if word == "St":  # Street after a name ("Main St."), else Saint before one ("Visit St. Louis")
         capital_after = text[end:].lstrip()[:1].isupper()
-        if _NAME_BEFORE.search(text, 0, match.start()) is None and capital_after:
+        if _NAME_BEFORE.search(text, max(0, match.start() - WORD_LOOKBACK), match.start()) is None and capital_after:
             return "Saint"
         return "Street." if capital_after else "Street"  # "on Main St. Then ...": the sentence ends
     if word in BEFORE_A_NUMBER and not re.match(r"\s*\d", text[end:]):
@@ -268,7 +272,7 @@ def spoken_english(text: str) -> str:
     """``text`` with the written forms espeak-ng misreads put in the words they are said in."""
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
-    return re.sub(r"\s+(?=[,.;:!?])", "", re.sub(r"\s{2,}", " ", text)).strip()
+    return _SPACE_BEFORE_MARK.sub("", re.sub(r"\s{2,}", " ", text)).strip()
 
 
 __all__ = ["ENGLISH_ABBREVIATIONS", "MONTHS", "NEVER_FINAL_ABBREVIATIONS", "spoken_english"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core.english_forms import NEVER_FINAL_ABBREVIATIONS
+from engine.core.english_forms import NEVER_FINAL_ABBREVIATIONS, WORD_LOOKBACK
 from engine.core.languages import (
     ALL_CLAUSE_MARKS,
     ALL_SENTENCE_ENDS,
@@ -158,7 +158,7 @@ def _sentence_break(end: re.Match[str]) -> str:
     mark = end.group().rstrip()
     if mark in (".", "…"):
         text, after = end.string, end.string[end.end():end.end() + 1]
-        word = _WORD_BEFORE_PERIOD.search(text, 0, end.start() + 1)
+        word = _WORD_BEFORE_PERIOD.search(text, max(0, end.start() - WORD_LOOKBACK), end.start() + 1)
         if (word is not None and word[1] in NEVER_FINAL_ABBREVIATIONS) or after.islower() or after.isdigit():
             return end.group()
     return mark + "\n"
