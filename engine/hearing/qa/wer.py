@@ -48,6 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.chinese_forms import said_forms
+from engine.core.english_forms import spoken_english
 from engine.core.english_sounds import heard_as
 from engine.core.languages import (
     KANA,
@@ -94,6 +95,10 @@ _JA_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PARTICLE_DE = str.maketrans({"地": "的", "得": "的"})
 # The normalisation's numbers (digits on both sides, 两点 and 2点 alike) read back as Chinese says
 # them (10 十 shi, 800 八百 ba bai), so a number is its syllables like the words around it (是 heard as 十).
+# Ten digits or more with nothing between them are a phone number or a code, said digit by digit
+# as the voice says one written in groups (555-123-4567 5 5 5, 1 2 3, ...; a recogniser writes either).
+_LONG_DIGIT_RUN = re.compile(r"(?<![\d.,])\d{10,}(?![\d.,])")
+_OCLOCK = re.compile(r"\s*\bo'clock\b", re.IGNORECASE)
 _LATIN_RUN = re.compile(r"([a-z]+)")  # after normalise_characters: lower case, spaces dropped
 _DIGIT_RUN = re.compile(r"(\d+)")
 _CURRENCY_WORDS = {"$": "dollars", "£": "pounds", "€": "euros"}
@@ -277,6 +282,10 @@ def normalise_words(text: str, language: str = "en") -> list[str]:
     numbers spelled out, hyphenated words split, English contractions with one reading
     expanded ("don't" -> "do not"), other apostrophes inside words kept ("it's")."""
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    if language_code(language) in ("en", ""):
+        # As the English voice says them (Dr. Doctor, 12/07/2026 December 7th, 2026), on both sides.
+        text = _LONG_DIGIT_RUN.sub(lambda match: " ".join(match[0]), spoken_english(text))
+        text = _OCLOCK.sub("", text)  # ten and ten o'clock are one time, as 8点 and 8点整 are
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     for symbol, word in _SYMBOL_WORDS.items():
         text = text.replace(symbol, word)

@@ -51,7 +51,7 @@ def test_normalisation_spells_numbers_as_they_are_spoken():
     assert normalise_words("3 cats") == ["three", "cats"]
     assert normalise_words("the 21st of May, 1999") == ["the", "twenty", "first", "of", "may", "nineteen", "ninety", "nine"]
     assert normalise_words("$5 and 50%") == ["five", "dollars", "and", "fifty", "percent"]
-    assert normalise_words("3.5 km, 10,000 people") == ["three", "point", "five", "km", "ten", "thousand", "people"]
+    assert normalise_words("3.5 km, 10,000 people") == ["three", "point", "five", "kilometers", "ten", "thousand", "people"]
     assert normalise_words("Il a 5 ans", "fr") == ["il", "a", "cinq", "ans"]
 
 
