@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 RESAMPLE_QUALITY = "HQ"  # soxr's band-limited "high quality"; every caller used it
 SEEK_MARGIN_S = 1.0  # a seek aims this far before the start asked for
 FFMPEG_FORMATS = frozenset({"MP3"})  # formats libsndfile also reads that FFmpeg decodes instead
+CANCELLED_DB = -20.0  # the channels' mean this far under the loudest channel: they cancel out
 # A file whose header says it holds no frames, yet is larger than any header, was written by a
 # recorder that never went back to fill in the sizes (0 in a WAV's RIFF and data fields):
 # libsndfile believes the header, FFmpeg reads the samples to the end of the file.
@@ -233,6 +234,21 @@ def audio_info(path: str | os.PathLike[str]) -> AudioInfo:
         return AudioInfo(stream.sample_rate, frames, stream.channels)
 
 
+def _downmix(data: np.ndarray) -> np.ndarray:
+    """The mean of the channels; but where that mean loses nearly all the sound (its RMS
+    CANCELLED_DB under the loudest channel's: one channel wired with its polarity flipped, a
+    "wide stereo" effect), the loudest channel alone, which is what a listener hears."""
+    mean: np.ndarray = data.mean(axis=1)
+    if data.shape[1] < 2 or not len(data):
+        return mean
+    channel_power = np.mean(np.square(data, dtype=np.float64), axis=0)
+    loudest = int(np.argmax(channel_power))
+    if np.mean(np.square(mean, dtype=np.float64)) < channel_power[loudest] * 10 ** (CANCELLED_DB / 10):
+        loudest_channel: np.ndarray = np.ascontiguousarray(data[:, loudest])
+        return loudest_channel
+    return mean
+
+
 def read_audio(path: str | os.PathLike[str], rate: int | None = None, *, mono: bool = True,
                start: int = 0, stop: int | None = None) -> tuple[np.ndarray, int]:
     """Any audio file as float32 samples and their rate: (frames,) with ``mono``, else
@@ -253,7 +269,7 @@ def read_audio(path: str | os.PathLike[str], rate: int | None = None, *, mono: b
             source_rate = stream.sample_rate
             data = np.concatenate(blocks) if blocks else np.zeros((0, stream.channels), np.float32)
         data = data[start:stop]
-    audio = data.mean(axis=1) if mono else data
+    audio = _downmix(data) if mono else data
     if rate is not None and rate != source_rate:
         return resample(audio, source_rate, rate), int(rate)
     return audio, int(source_rate)

@@ -105,6 +105,20 @@ def test_frames_are_read_from_start_to_stop_of_the_files_own_rate(tmp_path: Path
     np.testing.assert_array_equal(part, np.linspace(-0.5, 0.5, 1000, dtype=np.float32)[100:300])
 
 
+def test_stereo_whose_channels_cancel_out_is_read_as_its_loudest_channel(tmp_path: Path) -> None:
+    # One channel's polarity flipped: the mean of the two is silence, the clip was refused as silent.
+    speech, rate = read_audio(RESOURCES / "voices" / "rex.wav")
+    flipped = tmp_path / "flipped.wav"
+    sf.write(str(flipped), np.stack([speech, -0.9 * speech], axis=1), rate, subtype="FLOAT")
+    audio, _ = read_audio(flipped)
+    np.testing.assert_allclose(audio, speech, atol=1e-6)
+    assert load_reference_clip(flipped).source_duration_s == pytest.approx(len(speech) / rate)
+    # Ordinary stereo is still the mean of its channels.
+    ordinary = tmp_path / "ordinary.wav"
+    sf.write(str(ordinary), np.stack([speech, 0.5 * speech], axis=1), rate, subtype="FLOAT")
+    np.testing.assert_allclose(read_audio(ordinary)[0], 0.75 * speech, atol=1e-6)
+
+
 def test_a_wav_whose_recorder_never_filled_in_its_sizes_is_read_to_its_end(tmp_path: Path) -> None:
     # A recording cut off before the recorder went back to the header: RIFF and data sizes 0.
     speech, rate = read_audio(RESOURCES / "voices" / "rex.wav")
