@@ -24,6 +24,10 @@ MAX_REFERENCE_S = 30.0  # longer clips are cut: more adds nothing and slows prep
 MIN_SPEECH_S = 1.0
 SILENCE_PEAK = 1e-3  # peak below -60 dBFS counts as silence
 TRIM_TOP_DB = 40.0
+# A constant offset this large (1 % of full scale) is the recorder's, not the voice's: some cheap
+# microphones and interfaces add one. Kept, it sets the peak the clip is normalised by and hides
+# the silence the trim looks for, so it is removed. A clip's ordinary mean (under 0.1 %) is left as is.
+DC_OFFSET_LEAST = 0.01
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,9 @@ def _speech_of(path: Path, audio: np.ndarray, rate: int) -> np.ndarray:
     if not np.isfinite(audio).all():
         raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip {path.name} is not valid audio: it holds "
                                                      "samples that are not numbers (NaN or infinite)")
+    offset = float(np.mean(audio)) if len(audio) else 0.0
+    if abs(offset) >= DC_OFFSET_LEAST:
+        audio = audio - np.float32(offset)
     if float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
         raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
     audio = trim(audio, TRIM_TOP_DB)

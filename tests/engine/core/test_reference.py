@@ -63,3 +63,16 @@ def test_a_tenth_of_a_second_and_nan_samples_are_not_called_silent(tmp_path: Pat
             with pytest.raises(EngineError) as caught:
                 check(path)
             assert caught.value.code is code and words in caught.value.message
+
+
+def test_a_recorders_dc_offset_is_removed_before_the_clip_is_trimmed_and_levelled(tmp_path: Path) -> None:
+    """A clip recorded with a constant offset (a cheap interface's) kept it: its peak was the
+    offset's, so the speech was scaled down, and the trim found no silence to cut."""
+    speech, rate = sf.read(str(VOICES / "maya.wav"), dtype="float32")
+    padded = np.concatenate([np.zeros(rate, np.float32), speech * 0.5, np.zeros(rate, np.float32)])
+    sf.write(str(tmp_path / "clean.wav"), padded, rate)
+    sf.write(str(tmp_path / "offset.wav"), padded + np.float32(0.3), rate)
+    clean, offset = load_reference_clip(tmp_path / "clean.wav"), load_reference_clip(tmp_path / "offset.wav")
+    assert abs(float(np.mean(offset.audio))) < 0.01
+    assert abs(len(offset.audio) - len(clean.audio)) < rate // 20  # the silence either side trimmed alike
+    assert float(np.sqrt(np.mean(offset.audio ** 2))) > 0.8 * float(np.sqrt(np.mean(clean.audio ** 2)))
