@@ -95,9 +95,13 @@ _PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{1,5}(?:
 # An international number (+44 20 7946 0958) or an American one in three groups (555 123 4567).
 _SPACED_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s-]\(?\d{1,5}\)?){2,}(?![\w-])"
                            r"|(?<![\w,.-])\d{3} \d{3} \d{4}(?![\w-])")
-# "/" before a unit of time or count is "per" ($5.99/month, 3 times/day); and/or, w/ stay.
+# "/" before a unit of time or count is "per" ($5.99/month, 3 times/day); and/or stays.
 PER_WORDS = ("second", "minute", "hour", "day", "night", "week", "month", "year", "person", "head", "piece",
              "kg", "lb", "km", "mile", "litre", "liter", "gallon")
+# Written shorthands with a slash, said as words ("open 24/7" twenty-four seven, "w/ milk").
+SLASH_SHORTHANDS = {"24/7": "24 7", "w/o": "without", "w/": "with"}
+_SLASH_SHORTHAND = re.compile(r"(?<![\w/])(" + "|".join(re.escape(form) for form in SLASH_SHORTHANDS)
+                              + r")(?=[\s,.;:!?)]|$)", re.IGNORECASE)
 _PER = re.compile(r"(?<=[\w%])/(?=(?:" + "|".join(PER_WORDS) + r")s?\b)")
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(0\d)(?!\d)(\s?[ap]\.?m\b\.?)?", re.IGNORECASE)
 # Two numbers (a clock time, am/pm) joined by a hyphen or an en dash, the first the smaller: a range.
@@ -256,6 +260,7 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (_DECADE, _decade),
     (_PHONE, _phone),
     (_SPACED_PHONE, _phone),
+    (_SLASH_SHORTHAND, lambda match: SLASH_SHORTHANDS[match[1].lower()]),
     (_PER, " per "),
     (_FRACTION, _fraction),
     (_CLOCK, _clock),

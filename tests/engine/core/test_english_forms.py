@@ -78,6 +78,7 @@ def test_phone_numbers_are_said_digit_by_digit(written: str, said: str) -> None:
     ("at 1.5x speed", "at 1.5 times speed"),
     ("$5.99/month, 3 times/day, 60 km/h, and/or", "5 dollars 99 cents per month, 3 times per day, "
                                                   "60 kilometers per hour, and/or"),
+    ("Open 24/7. Coffee w/ milk, tea w/o sugar.", "Open 24 7. Coffee with milk, tea without sugar."),
     ("Wait—what? Well – no. He said -- nothing.", "Wait, what? Well, no. He said, nothing."),
     ("I don't know... maybe.", "I don't know, maybe."),
     ("I-I-I don't know. STOP RIGHT THERE.", "I-I-I don't know. STOP RIGHT THERE."),
