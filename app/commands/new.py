@@ -81,7 +81,8 @@ def parse_voice(spec: str) -> tuple[str, Path, Path | None]:
     """``NAME=CLIP[:TRANSCRIPT_FILE]`` -> (name, clip, transcript file); ValueError if malformed.
 
     The transcript is split off at the last colon only when what follows names an existing
-    file, so a clip path containing a colon (``C:\\clips\\a.wav``) still works.
+    file, so a clip path containing a colon (``C:\\clips\\a.wav``) still works; when the part
+    before it is a clip and the whole is no file, the transcript file is the one missing.
     """
     name, sep, rest = spec.partition("=")
     if not sep or not name.strip() or not rest.strip():
@@ -90,6 +91,8 @@ def parse_voice(spec: str) -> tuple[str, Path, Path | None]:
     head, colon, tail = rest.rpartition(":")
     if colon and head and tail and Path(tail).is_file():
         clip, transcript = head, Path(tail)
+    elif colon and head and tail and Path(head).is_file() and not Path(rest).exists():
+        raise ValueError(f"transcript file not found: {tail}")
     return name.strip(), Path(clip), transcript
 
 

@@ -163,3 +163,13 @@ def test_new_reads_ass_and_webvtt_subtitles_as_the_studio_imports_them(tmp_path:
     assert [(project.character(line.character_id or "").name, line.text, line.start, line.end)
             for line in project.lines] == [("林晓雨", "第3集，我们终于见面了……", 0.5, 1.5),
                                            ("王总", "「你好。」他说。", 1.6, 2.4)]
+
+
+def test_a_voice_whose_transcript_file_is_missing_says_so_not_that_the_clip_is(
+        tmp_path: Path, video: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clip = VOICES / "maya.wav"
+    code = cli_main(["new", str(tmp_path / "dub"), "--video", str(video),
+                     "--voice", f"Maya={clip}:{tmp_path / 'missing.txt'}"])
+    err = capsys.readouterr().err
+    assert code == 2 and "E_INVALID_VALUE" in err and "transcript file not found" in err, err
+    assert not (tmp_path / "dub").exists()
