@@ -141,7 +141,8 @@ def mandarin_syllables() -> frozenset[str]:
     from pypinyin.contrib.tone_convert import to_normal
     from pypinyin.pinyin_dict import pinyin_dict
 
-    return frozenset(to_normal(reading) for readings in pinyin_dict.values() for reading in readings.split(","))
+    toned = {reading for readings in pinyin_dict.values() for reading in readings.split(",")}  # ~1,500 of 41,000
+    return frozenset(to_normal(reading) for reading in toned)
 
 
 @functools.cache
