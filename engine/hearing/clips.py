@@ -147,16 +147,11 @@ def clip_purity(clip_vectors: np.ndarray, own_rest: np.ndarray, others: np.ndarr
     less its largest cosine to ``others`` (each other speaker's mean, one row each). With no
     other speaker, the plain cosine to its own. A clip with two voices in it lies between them
     and scores near 0; MIN_PURITY is the least a chosen clip may have."""
-    clip = _unit(np.asarray(clip_vectors, dtype=np.float64).mean(axis=0))
-    own = float(clip @ _unit(np.asarray(own_rest, dtype=np.float64)))
+    clip = speakers_mod.unit_vectors(np.asarray(clip_vectors, dtype=np.float64).mean(axis=0))
+    own = float(clip @ speakers_mod.unit_vectors(np.asarray(own_rest, dtype=np.float64)))
     rows = np.asarray(others, dtype=np.float64).reshape(-1, len(clip))
     rows = rows[np.linalg.norm(rows, axis=1) > 0]
-    return own - float(np.max(_unit(rows) @ clip)) if len(rows) else own
-
-
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    unit: np.ndarray = vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-12)
-    return unit
+    return own - float(np.max(speakers_mod.unit_vectors(rows) @ clip)) if len(rows) else own
 
 
 def window_labels(windows: speakers_mod.EmbeddingWindows, lines: Sequence[Line]) -> np.ndarray:

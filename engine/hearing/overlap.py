@@ -43,6 +43,7 @@ from engine.hearing.segmentation import (
     Chunks,
     LocalSpeech,
 )
+from engine.hearing.speakers import unit_vectors
 
 if TYPE_CHECKING:
     from engine.voiceprint.encoder import VoiceEmbedder
@@ -159,7 +160,7 @@ def local_voices(chunks: Chunks, audio: np.ndarray, spans: Sequence[tuple[float,
     embedded = np.concatenate([encoder.embed_many([piece], SAMPLE_RATE) for piece in pieces])
     voices = np.zeros((len(chunks.starts), LOCAL_SPEAKERS, embedded.shape[1]), dtype=np.float32)
     for (chunk, speaker), vector in zip(places, embedded):
-        voices[chunk, speaker] = vector / max(float(np.linalg.norm(vector)), 1e-9)
+        voices[chunk, speaker] = unit_vectors(vector)
     return voices
 
 
@@ -232,7 +233,7 @@ def _lineless_voices(unknown: Sequence[tuple[np.ndarray, np.ndarray]], heard: np
     (frames, speakers) booleans."""
     groups: list[list[int]] = []
     for index, (voice, _) in enumerate(unknown):
-        means = [_unit_mean([unknown[member][0] for member in group]) for group in groups]
+        means = [unit_vectors(np.mean([unknown[member][0] for member in group], axis=0)) for group in groups]
         alike = [float(mean @ voice) for mean in means]
         if alike and max(alike) >= VOICE_NAMING:
             groups[int(np.argmax(alike))].append(index)
@@ -249,11 +250,6 @@ def _lineless_voices(unknown: Sequence[tuple[np.ndarray, np.ndarray]], heard: np
     found.sort(key=lambda active: -int(active.sum()))
     kept = sorted(found[:most], key=lambda active: int(np.argmax(active)))  # numbered as they first speak
     return np.stack(kept, axis=1) if kept else np.zeros((len(heard), 0), dtype=bool)
-
-
-def _unit_mean(vectors: Sequence[np.ndarray]) -> np.ndarray:
-    mean = np.mean(vectors, axis=0)
-    return np.asarray(mean / max(float(np.linalg.norm(mean)), 1e-9))
 
 
 def _named_by_voice(chunks: LocalSpeech, chunk: int, speaker: int, means: np.ndarray | None) -> int | None:

@@ -180,7 +180,7 @@ def _alike_across(audio: np.ndarray, offset_s: float, line: Line, cuts: Sequence
         for start, end in ((max(line.start, left_end - CHANGE_CONTEXT_S), left_end),
                            (right_start, min(line.end, right_start + CHANGE_CONTEXT_S))):
             pieces.append(audio[max(0, int((start - offset_s) * SAMPLE_RATE)): int((end - offset_s) * SAMPLE_RATE)])
-    vectors = _unit(np.asarray(encoder.embed_many(pieces, SAMPLE_RATE), dtype=np.float64).reshape(len(pieces), -1))
+    vectors = unit_vectors(np.asarray(encoder.embed_many(pieces, SAMPLE_RATE), dtype=np.float64).reshape(len(pieces), -1))
     return dict(zip(cuts, (float(value) for value in np.sum(vectors[0::2] * vectors[1::2], axis=1))))
 
 
@@ -262,8 +262,8 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
     sample = np.sort(rng.choice(n, MAX_CLUSTERED, replace=False)) if n > MAX_CLUSTERED else np.arange(n)
     # GE2E vectors share a large common part (any two voices score 0.4-0.9); without it, one
     # speaker's windows point one way and another's elsewhere, and the affinities fall in blocks.
-    common = _unit(embeddings[sample]).mean(axis=0)
-    affinity = _refined_affinity(_unit(_unit(embeddings[sample]) - common))
+    common = unit_vectors(embeddings[sample]).mean(axis=0)
+    affinity = _refined_affinity(unit_vectors(unit_vectors(embeddings[sample]) - common))
     values, vectors = np.linalg.eigh(affinity)
     values, vectors = values[::-1], vectors[:, ::-1]
     allowed = max(1, len(sample) // MIN_SPEAKER_WINDOWS)  # each speaker needs that many windows
@@ -280,20 +280,21 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
         count = min(speakers, len(sample))
     if count == 1:
         return np.zeros(n, dtype=int), 1
-    sample_labels = _kmeans(_unit(vectors[:, :count]), count, rng)
+    sample_labels = _kmeans(unit_vectors(vectors[:, :count]), count, rng)
     means = centroids(embeddings[sample], sample_labels, count)
-    labels = np.argmax(_unit(embeddings) @ means.T, axis=1)
+    labels = np.argmax(unit_vectors(embeddings) @ means.T, axis=1)
     if speakers is None:
         times = np.asarray(starts, dtype=float)
         labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
         labels = _merge_alike(_merge_strays(_split_loose(labels, embeddings, rng), embeddings), embeddings, times)
-        labels = _resegment(labels, _unit(_unit(embeddings) - common), times)
+        labels = _resegment(labels, unit_vectors(unit_vectors(embeddings) - common), times)
         labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
         labels = _lone_voices(labels, embeddings, times)
     return _renumber(labels)
 
 
-def _unit(vectors: np.ndarray) -> np.ndarray:
+def unit_vectors(vectors: np.ndarray) -> np.ndarray:
+    """Each vector (the last axis) scaled to length 1; a zero vector stays zero."""
     unit: np.ndarray = vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-9)
     return unit
 
@@ -349,7 +350,7 @@ def _resegment(labels: np.ndarray, vectors: np.ndarray, starts: np.ndarray) -> n
     after = np.searchsorted(times, times + NEIGHBOURHOOD_S, side="right")
     for _ in range(RESEGMENT_ROUNDS):
         present = np.unique(labels)
-        means = np.array([_unit(vectors[labels == k].mean(axis=0)) for k in present])
+        means = np.array([unit_vectors(vectors[labels == k].mean(axis=0)) for k in present])
         running = np.vstack([np.zeros((1, len(present))), np.cumsum((vectors @ means.T)[order], axis=0)])
         near = np.empty((len(labels), len(present)))
         near[order] = (running[after] - running[first]) / (after - first)[:, None]
@@ -367,7 +368,7 @@ def _split_loose(labels: np.ndarray, embeddings: np.ndarray, rng: np.random.Gene
     voices 0.02-0.21 alike, while one voice's parts are 0.66 alike or more (a 7 s utterance heard
     in three parts) and far-field turns of one voice 0.7-0.8. At most MAX_SPEAKERS in all."""
     labels = labels.copy()
-    unit = _unit(embeddings)
+    unit = unit_vectors(embeddings)
     pending = [int(k) for k in np.unique(labels)]
     next_label = int(labels.max()) + 1
     while pending and len(np.unique(labels)) < MAX_SPEAKERS:
@@ -375,11 +376,11 @@ def _split_loose(labels: np.ndarray, embeddings: np.ndarray, rng: np.random.Gene
         members = np.flatnonzero(labels == k)
         if len(members) < 2 or float(np.linalg.norm(unit[members].mean(axis=0))) >= CLEAN_COHERENCE:
             continue
-        centred = _unit(unit[members] - unit[members].mean(axis=0))
+        centred = unit_vectors(unit[members] - unit[members].mean(axis=0))
         halves = _kmeans(centred, 2, rng)
         if len(np.unique(halves)) < 2:
             continue
-        means = _unit(np.array([unit[members[halves == h]].mean(axis=0) for h in (0, 1)]))
+        means = unit_vectors(np.array([unit[members[halves == h]].mean(axis=0) for h in (0, 1)]))
         if float(means[0] @ means[1]) >= VOICES_APART:
             continue
         labels[members[halves == 1]] = next_label
@@ -404,14 +405,14 @@ def _merge_strays(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
             return labels
         stray = present[small[0]]
         others = [k for k in present if k != stray]
-        means = np.array([_unit(embeddings[labels == k].mean(axis=0)) for k in others])
+        means = np.array([unit_vectors(embeddings[labels == k].mean(axis=0)) for k in others])
         members = np.flatnonzero(labels == stray)
-        mean = _unit(embeddings[members]).mean(axis=0)
+        mean = unit_vectors(embeddings[members]).mean(axis=0)
         if (len(members) >= 2 and float(np.linalg.norm(mean)) >= CLEAN_COHERENCE
-                and float(np.max(means @ _unit(mean))) < LONE_VOICE):
+                and float(np.max(means @ unit_vectors(mean))) < LONE_VOICE):
             kept.add(int(stray))
             continue
-        labels[members] = np.array(others)[np.argmax(_unit(embeddings[members]) @ means.T, axis=1)]
+        labels[members] = np.array(others)[np.argmax(unit_vectors(embeddings[members]) @ means.T, axis=1)]
 
 
 def _merge_alike(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -429,9 +430,9 @@ def _merge_alike(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray)
         present = np.unique(labels)
         if len(present) < 2:
             return labels
-        members = [_unit(embeddings[labels == k]) for k in present]
+        members = [unit_vectors(embeddings[labels == k]) for k in present]
         coherence = np.array([_coherence(unit) for unit in members])
-        means = _unit(np.array([unit.mean(axis=0) for unit in members]))
+        means = unit_vectors(np.array([unit.mean(axis=0) for unit in members]))
         similarity = means @ means.T
         np.fill_diagonal(similarity, -1.0)
         within, across = _meetings(np.searchsorted(present, labels[order]), running, len(present))
@@ -498,20 +499,20 @@ def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray)
     in far-field speech many windows are that far from every mean."""
     labels = labels.copy()
     present = np.unique(labels)
-    unit = _unit(embeddings)
+    unit = unit_vectors(embeddings)
     own = np.searchsorted(present, labels)
     sums = np.array([unit[own == k].sum(axis=0) for k in range(len(present))])
     sizes = np.bincount(own, minlength=len(present))
     clean = np.linalg.norm(sums, axis=1) / sizes >= CLEAN_COHERENCE
-    alike = unit @ _unit(sums).T
+    alike = unit @ unit_vectors(sums).T
     # A window's own speaker is judged without it: one window pulls a small cluster's mean its way.
-    alike[np.arange(len(unit)), own] = np.sum(_unit(sums[own] - unit) * unit, axis=1)
+    alike[np.arange(len(unit)), own] = np.sum(unit_vectors(sums[own] - unit) * unit, axis=1)
     best = np.max(alike, axis=1)
     voices: list[list[int]] = []  # the windows of each lone voice
     for i in np.argsort(starts, kind="stable"):
         if best[i] >= LONE_VOICE or not clean[own[i]]:
             continue
-        same = [v for v in voices if float(_unit(unit[v].mean(axis=0)) @ unit[i]) >= SAME_VOICE]
+        same = [v for v in voices if float(unit_vectors(unit[v].mean(axis=0)) @ unit[i]) >= SAME_VOICE]
         if same:
             same[0].append(int(i))
         elif len(present) + len(voices) < MAX_SPEAKERS:
@@ -531,7 +532,7 @@ def _renumber(labels: np.ndarray) -> tuple[np.ndarray, int]:
 
 def centroids(embeddings: np.ndarray, labels: np.ndarray, count: int) -> np.ndarray:
     """Each speaker's mean embedding, unit length (count x dimensions)."""
-    return np.array([_unit(embeddings[labels == k].mean(axis=0)) if np.any(labels == k)
+    return np.array([unit_vectors(embeddings[labels == k].mean(axis=0)) if np.any(labels == k)
                      else np.zeros(embeddings.shape[1], dtype=np.float32) for k in range(count)])
 
 

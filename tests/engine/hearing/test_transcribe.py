@@ -306,7 +306,7 @@ def test_tight_clusters_that_change_inside_one_stretch_of_speech_are_one_voice()
     other = base + 0.87 * rng.standard_normal(192)
     voice_of = np.arange(40) // 5 % 2  # turns of five windows
     embeddings = np.array([(base, other)[v] + 0.25 * rng.standard_normal(192) for v in voice_of])
-    means = [speakers._unit(embeddings[voice_of == v].mean(axis=0)) for v in (0, 1)]
+    means = [speakers.unit_vectors(embeddings[voice_of == v].mean(axis=0)) for v in (0, 1)]
     assert 0.7 <= float(means[0] @ means[1]) < 0.8
     turn = np.arange(40) // 5
     after_pauses = np.arange(40) * speakers.HOP_S + turn * 1.0  # a second's pause between turns
@@ -328,8 +328,8 @@ def test_a_pair_that_must_stay_apart_does_not_stop_the_other_joins() -> None:
     group = np.repeat([0, 1, 2, 0, 1, 2], 6)
     embeddings = centres[group] + spread[group, None] * rng.standard_normal((len(group), 192)) / np.sqrt(192)
     starts = np.arange(len(group)) * speakers.HOP_S + np.arange(len(group)) // 6 * 1.0
-    unit = speakers._unit(embeddings)
-    means = speakers._unit(np.array([unit[group == g].mean(axis=0) for g in range(3)]))
+    unit = speakers.unit_vectors(embeddings)
+    means = speakers.unit_vectors(np.array([unit[group == g].mean(axis=0) for g in range(3)]))
     assert means[0] @ means[2] < means[0] @ means[1] < speakers.SAME_VOICE_CLEAN
     assert float(np.linalg.norm(unit[group == 2].mean(axis=0))) < speakers.CLEAN_COHERENCE
     tight_pair = group < 2
@@ -349,7 +349,7 @@ def test_a_few_windows_are_not_taken_for_a_tight_cluster() -> None:
     spread = np.array([0.8, 0.5, 0.8])
     embeddings = centres[part] + spread[part, None] * rng.standard_normal((len(part), 192)) / np.sqrt(192)
     starts = np.arange(len(part)) * speakers.HOP_S + part * 1.0  # a second's pause between turns
-    unit = speakers._unit(embeddings)
+    unit = speakers.unit_vectors(embeddings)
     assert all(float(np.linalg.norm(unit[part == p].mean(axis=0))) > speakers.CLEAN_COHERENCE for p in (0, 2))
     labels, count = speakers.cluster(embeddings, starts)
     assert count == 2
