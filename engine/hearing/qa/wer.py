@@ -48,7 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.chinese_forms import said_forms
-from engine.core.english_forms import spoken_english
+from engine.core.english_forms import CURRENCIES, spoken_english
 from engine.core.english_sounds import heard_as
 from engine.core.languages import (
     KANA,
@@ -68,7 +68,7 @@ from engine.hearing.qa.number_forms import (
 # A number as written in a script: optional currency sign, digits with optional thousands
 # separators and decimals, an optional ordinal suffix or percent sign.
 _NUMBER = re.compile(
-    r"(?P<currency>[$£€])?(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<decimals>\.\d+)?"
+    r"(?P<currency>[$£€¥])?(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?P<decimals>\.\d+)?"
     r"(?P<ordinal>st|nd|rd|th)?(?P<percent>%)?",
     re.IGNORECASE,
 )
@@ -101,7 +101,7 @@ _LONG_DIGIT_RUN = re.compile(r"(?<![\d.,])\d{10,}(?![\d.,])")
 _OCLOCK = re.compile(r"\s*\bo'clock\b", re.IGNORECASE)
 _LATIN_RUN = re.compile(r"([a-z]+)")  # after normalise_characters: lower case, spaces dropped
 _DIGIT_RUN = re.compile(r"(\d+)")
-_CURRENCY_WORDS = {"$": "dollars", "£": "pounds", "€": "euros"}
+_CURRENCY_WORDS = {sign: names[1] for sign, names in CURRENCIES.items()}  # "$" dollars: the English voice's own
 _SYMBOL_WORDS = {"&": " and ", "+": " plus ", "@": " at "}
 # Recognisers mark pronunciation variants ("the(2)") and non-speech ("<sil>", "[noise]").
 _RECOGNISER_MARKS = re.compile(r"\(\d+\)|<[^>]*>|\[[^\]]*\]")
