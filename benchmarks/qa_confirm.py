@@ -163,9 +163,8 @@ def cases(takes: list[TakeToMeasure], foreign: list[TakeToMeasure]) -> Iterator[
 def scored_alone(takes: list[TakeToMeasure], model: str = "base") -> list[Confirmation]:
     """Each take's confirmation alone in a window its own size, as measure_takes first tries it."""
     recogniser = whisper_recogniser(model)
-    bars = (QUICK_CONFIRM_MIN_LOG_PROB, QUICK_CONFIRM_MEAN_LOG_PROB) if model == QUICK_CONFIRM_MODEL \
-        else (CONFIRM_MIN_LOG_PROB, CONFIRM_MEAN_LOG_PROB)  # the bars QA scores its number forms against
-    return [recogniser.score_alone(t.pcm, t.sample_rate, language_code(t.language) or "en", t.text, bars)[2]
+    quick = (QUICK_CONFIRM_MIN_LOG_PROB, QUICK_CONFIRM_MEAN_LOG_PROB) if model == QUICK_CONFIRM_MODEL else None
+    return [recogniser.score_alone(t.pcm, t.sample_rate, language_code(t.language) or "en", t.text, quick)[2]
             for t in takes]
 
 

@@ -44,6 +44,16 @@ class LanguageRules:
     own_marks: tuple[tuple[str, str], ...] = ()  # (half-width, the language's own) pairs
     question_particles: tuple[str, ...] = ()
     recognition_prompt: str = ""
+    # Marks as Whisper base writes them in the language, given its recognition prompt: (the
+    # line's mark, Whisper's). Take QA forces a line's text through the decoder in Whisper's marks,
+    # since a mark it would not write lowers the words after it (docs/qa.md: Mandarin takes
+    # confirmed alone 167 -> 185 of 366).
+    recogniser_marks: tuple[tuple[str, str], ...] = ()
+    # The least likely word token a take confirmed as written may have (engine/hearing/qa/
+    # recognise.py; None: CONFIRM_MIN_LOG_PROB, set on English words). A Mandarin character is one
+    # token, so one misheard syllable of a clean take sits under English's bar; the mean bar still
+    # refuses a take cut in half or of another line (docs/qa.md).
+    confirm_least_log_prob: float | None = None
     # A recogniser writes the same word in other characters of the same reading (Japanese: kanji,
     # kana; Mandarin: homophones, 验证码 and 验证马), so take QA compares the language by its reading
     # (engine/hearing/qa/wer.py): the name of that reading, KANA or PINYIN; "" compares as written.
@@ -116,6 +126,8 @@ MANDARIN = LanguageRules(
     # Whisper base writes Mandarin in traditional characters unless its prompt is in simplified
     # ones (shared/notes/hearing.md: one clip's CER 0.36 -> 0.14).
     recognition_prompt="以下是普通话的句子。",
+    recogniser_marks=(("，", ","), ("？", "?"), ("！", "。"), ("；", ",")),
+    confirm_least_log_prob=-5.0,
     alone_confirmed_share=5 / 12,
     decodes_in_take_window=True,
     lexical_tones=True,  # four tones and the neutral one

@@ -273,10 +273,11 @@ class WhisperRecogniser:
         heard_in_language = not self._multilingual or (detected == language and (probability or 0.0) >= CONFIDENT_DETECTION)
 
         def scored(forms: list[str]) -> list[Confirmation]:
-            return [Confirmation.of(score, span, heard_in_language) for score, span in
-                    zip(score_texts(model, features, language, forms, _prompt(language)), spans, strict=True)]
+            return [Confirmation.of(score, span, heard_in_language, language) for score, span in
+                    zip(score_texts(model, features, language, _in_recogniser_marks(forms, language),
+                                    _prompt(language)), spans, strict=True)]
 
-        return detected, probability, best_in_number_forms(scored, texts, language)
+        return detected, probability, best_in_number_forms(scored, texts, language, confirm_bars(language))
 
     def confirm_alone(self, pcm: np.ndarray, sample_rate: int, language: str, text: str) -> Heard | None:
         """``pcm`` confirmed as saying ``text`` in a window of its own size, or None
@@ -294,12 +295,12 @@ class WhisperRecogniser:
                              expected)
 
     def score_alone(self, pcm: np.ndarray, sample_rate: int, language: str, text: str,
-                    bars: tuple[float, float] = (CONFIRM_MIN_LOG_PROB, CONFIRM_MEAN_LOG_PROB),
-                    ) -> tuple[str, float | None, Confirmation]:
+                    bars: tuple[float, float] | None = None) -> tuple[str, float | None, Confirmation]:
         """As :meth:`score_packed` for one take, in a window only as long as the take and
         :data:`CONFIRM_ALONE_PAD_S` of silence (rounded up to whole seconds): its language is
         detected and its text forced through the decoder on that window's one encoding (in its
-        number forms too while it does not pass ``bars``, the least and mean word-token bars)."""
+        number forms too while it does not pass ``bars``, the least and mean word-token bars: the
+        language's :func:`confirm_bars` unless given)."""
         padded = _alone_padded(pcm, sample_rate)
         model = self._load()
         features = detect_then_hear_features(model, padded)
@@ -311,10 +312,12 @@ class WhisperRecogniser:
         heard_in_language = not self._multilingual or (detected == language and (probability or 0.0) >= CONFIDENT_DETECTION)
 
         def scored(forms: list[str]) -> list[Confirmation]:
-            return [Confirmation.of(score, (0.0, padded.size / WHISPER_RATE - CONFIRM_ALONE_PAD_S), heard_in_language)
-                    for score in score_texts(model, features, language, forms, _prompt(language), frames)]
+            span = (0.0, padded.size / WHISPER_RATE - CONFIRM_ALONE_PAD_S)
+            return [Confirmation.of(score, span, heard_in_language, language)
+                    for score in score_texts(model, features, language, _in_recogniser_marks(forms, language),
+                                             _prompt(language), frames)]
 
-        return detected, probability, best_in_number_forms(scored, [text], language, bars)[0]
+        return detected, probability, best_in_number_forms(scored, [text], language, bars or confirm_bars(language))[0]
 
 
 @dataclass(frozen=True)
@@ -325,26 +328,26 @@ class Confirmation:
     mean_log_prob: float  # over its word tokens
     inside: float  # the share of its word tokens the alignment places inside the take
     heard_in_language: bool  # the window sounded confidently like the language listened in
+    language: str  # the code listened in, whose bars it is confirmed by (confirm_bars)
 
     @classmethod
-    def of(cls, score: TextScore, span: tuple[float, float], heard_in_language: bool) -> Confirmation:
+    def of(cls, score: TextScore, span: tuple[float, float], heard_in_language: bool, language: str) -> Confirmation:
         words = score.log_probs[score.word_tokens]
         if words.size == 0:
-            return cls(-math.inf, -math.inf, 0.0, heard_in_language)  # nothing to confirm: decode it
+            return cls(-math.inf, -math.inf, 0.0, heard_in_language, language)  # nothing to confirm: decode it
         times = score.times[score.word_tokens]
         start, end = span
         # Half a gap either side, as transcribe_packed gives a decoded word back to its take by its
         # middle: clean takes' tokens all fall there, a swapped take's mostly in its neighbour.
         inside = (times >= start - PACK_GAP_S / 2) & (times < end + PACK_GAP_S / 2)
-        return cls(float(words.min()), float(words.mean()), float(inside.mean()), heard_in_language)
+        return cls(float(words.min()), float(words.mean()), float(inside.mean()), heard_in_language, language)
 
     @property
     def confirmed(self) -> bool:
         """Whether the take is heard as written: in the language, its word tokens likely enough
-        (:data:`CONFIRM_MIN_LOG_PROB`, :data:`CONFIRM_MEAN_LOG_PROB`) and said where the take
-        is (:data:`CONFIRM_INSIDE`: a take holding another take's words would otherwise be
-        confirmed by the other's audio)."""
-        return self.passes(CONFIRM_MIN_LOG_PROB, CONFIRM_MEAN_LOG_PROB)
+        (:func:`confirm_bars`) and said where the take is (:data:`CONFIRM_INSIDE`: a take holding
+        another take's words would otherwise be confirmed by the other's audio)."""
+        return self.passes(*confirm_bars(self.language))
 
     @property
     def confirmed_quickly(self) -> bool:
@@ -363,9 +366,24 @@ class Confirmation:
         return min(self.least_log_prob - least_log_prob, self.mean_log_prob - mean_log_prob)
 
 
+def confirm_bars(language: str) -> tuple[float, float]:
+    """The least and the mean word-token log-probability a take confirmed as written in
+    ``language`` must reach (the language's own least bar where it has one)."""
+    least = rules_for(language).confirm_least_log_prob if language else None
+    return (CONFIRM_MIN_LOG_PROB if least is None else least), CONFIRM_MEAN_LOG_PROB
+
+
+def _in_recogniser_marks(texts: list[str], language: str) -> list[str]:
+    """``texts`` with their marks as Whisper writes them in ``language`` (its ``recogniser_marks``)."""
+    marks = rules_for(language).recogniser_marks if language else ()
+    if not marks:
+        return texts
+    table = str.maketrans(dict(marks))
+    return [text.translate(table) for text in texts]
+
+
 def best_in_number_forms(scored: Callable[[list[str]], list[Confirmation]], texts: Sequence[str], language: str,
-                         bars: tuple[float, float] = (CONFIRM_MIN_LOG_PROB, CONFIRM_MEAN_LOG_PROB),
-                         ) -> list[Confirmation]:
+                         bars: tuple[float, float]) -> list[Confirmation]:
     """Each text's confirmation (``scored``: the texts forced through one window, one after the
     other), and for a text that does not pass ``bars`` but writes numbers, the best of it and
     its number forms (:func:`engine.hearing.qa.number_forms.number_forms`: 八百 and 800, 2点 and

@@ -242,3 +242,19 @@ def test_a_take_refused_alone_but_heard_closely_in_its_own_window_needs_no_30_s_
     assert "两个" in (streamed.transcript or "") and 0 < (streamed.wer or 0) <= PACKED_TRUSTED_ERROR
     alone = measure_take(take.pcm, take.sample_rate, line, "zh", None, None, "base")
     assert summary(streamed) == summary(alone) == (True, [])
+
+
+def test_a_mandarin_take_is_forced_through_in_whisper_marks_and_by_mandarin_bars(zh_baker_says):
+    """A clean Mandarin take is confirmed alone where its text, forced in the marks Whisper writes
+    (，as ,), is likely throughout but for one syllable under English's least bar (a character is
+    one token); the same takes cut in half or given each other's line are still refused."""
+    recogniser = whisper_recogniser("base")
+    # Refused as written before: the full-width comma (least -6.0) and one syllable (-4.5).
+    lines = ["张总，客户那边说价格还要再谈谈。", "我跟你说，这件事千万别告诉我妈。"]
+    takes = [zh_baker_says(line) for line in lines]
+    assert [recogniser.confirm_alone(pcm, rate, "zh", line) is not None
+            for (pcm, rate), line in zip(takes, lines, strict=True)] == [True, True]
+    assert [recogniser.confirm_alone(pcm[: pcm.size // 2], rate, "zh", line) for (pcm, rate), line
+            in zip(takes, lines, strict=True)] == [None, None]
+    assert [recogniser.confirm_alone(pcm, rate, "zh", line) for (pcm, rate), line
+            in zip(takes, reversed(lines), strict=True)] == [None, None]
