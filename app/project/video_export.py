@@ -247,15 +247,17 @@ def _mux(
         if not inp.streams.video:
             raise MediaError(Phrase(phrases.NO_VIDEO_STREAM, file=source.name), ErrorCode.NO_VIDEO_STREAM)
         video_in = inp.streams.video[0]
-        picture = _PictureEncoder(out, video_in, cues[1], _rotation(source)) if options.burn_subtitles else None
-        copies: dict[int, Stream] = {} if picture else {video_in.index: out.add_stream_from_template(video_in)}
-        encoder = _add_tracks(out, inp, copies, dub, cues[0], options, languages)
+        origin = picture_origin(video_in)
+        picture = _PictureEncoder(out, video_in, cues[1], _rotation(source), origin) if options.burn_subtitles else None
+        copies: dict[int, Stream] = {} if picture else {video_in.index: _copied_stream(out, video_in, options)}
+        encoder = _add_tracks(out, inp, copies, dub, cues[0], options, languages, origin)
         reached = 0.0  # packets come in decode order, whose times jump back and forth: report the furthest
         try:
             for packet in inp.demux(video_in, *[s for s in inp.streams if s.index in copies]):
                 if cancelled is not None and cancelled():
                     raise OperationCancelled(Phrase(phrases.VIDEO_EXPORT_CANCELLED))
-                when = float(packet.pts * packet.time_base) if packet.pts is not None else None
+                # On the dub's clock: seconds from the first picture, which a player shows first.
+                when = float(packet.pts * packet.time_base) - origin if packet.pts is not None else None
                 if when is not None and packet.size:
                     # The dub runs at least to the end of the packets really there, silence
                     # after its last line: padded as it is encoded, never allocated in full.
@@ -279,11 +281,34 @@ def _mux(
             ) from error
 
 
+def _copied_stream(out: OutputContainer, video_in: VideoStream, options: VideoExportOptions) -> Stream:
+    """The picture's output stream, a copy of the source's. HEVC in MP4 is tagged ``hvc1``
+    (parameter sets in the sample description), the tag Apple's players and most platforms'
+    checks require: FFmpeg's default ``hev1`` plays elsewhere but QuickTime and iOS refuse it."""
+    copied = out.add_stream_from_template(video_in)
+    if options.container == "mp4" and video_in.codec_context.name == "hevc":
+        copied.codec_context.codec_tag = "hvc1"
+    return copied
+
+
+def picture_origin(video: Stream) -> float:
+    """When the first picture is shown, in seconds: the zero of the script, the dub and the guide.
+
+    Most files start at 0, but a camera's MPEG-TS, an MKV cut from a longer recording or a
+    stream capture starts later; the copied picture keeps its times, so the dub and the
+    subtitles must start where it does, or they play that much early.
+    """
+    if video.start_time is None or video.time_base is None:
+        return 0.0
+    return max(0.0, float(video.start_time * video.time_base))
+
+
 def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Stream], dub: np.ndarray,
                 cues: list[tuple[float, float, str]], options: VideoExportOptions,
-                languages: tuple[str, str]) -> _DubEncoder:
+                languages: tuple[str, str], origin: float) -> _DubEncoder:
     """The dub's track (default, "dub"), the original audio copied when asked ("original"),
-    and the soft subtitle track when there are cues; returns the dub's encoder."""
+    and the soft subtitle track when there are cues; returns the dub's encoder, which starts
+    ``origin`` seconds into the file (with the first picture)."""
     import av
 
     _, subtitle_codec = CONTAINERS[options.container]
@@ -310,7 +335,7 @@ def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Str
         subtitle_stream.time_base = Fraction(1, 1000)
         subtitle_stream.metadata["language"] = languages[0]
         subtitle_stream.metadata["title"] = f"{options.title} (subtitles)"
-    return _DubEncoder(out, dub_stream, dub, layout, subtitle_stream, cues)
+    return _DubEncoder(out, dub_stream, dub, layout, subtitle_stream, cues, origin)
 
 
 def _rotation(source: Path) -> float:
@@ -339,7 +364,7 @@ class _PictureEncoder:
     pixel less on an odd side), frame times, aspect, colour tags and display rotation as the source."""
 
     def __init__(self, out: OutputContainer, video_in: VideoStream, cues: list[tuple[float, float, str]],
-                 rotation: float) -> None:
+                 rotation: float, origin: float = 0.0) -> None:
         source = video_in.codec_context
         video_in.thread_type = "AUTO"  # frame threads: decoding is half the time of a re-encode
         name = picture_encoder()
@@ -364,7 +389,7 @@ class _PictureEncoder:
         for key in ("language", "title"):
             if key in video_in.metadata:
                 self.stream.metadata[key] = video_in.metadata[key]
-        self.out = out
+        self.out, self.origin = out, origin
 
     def send(self, packet: Packet[Stream]) -> None:
         for frame in packet.decode():
@@ -376,7 +401,7 @@ class _PictureEncoder:
     def _encode(self, frame: VideoFrame) -> None:
         from av.video.frame import PictureType
 
-        seconds = float(frame.time) if frame.time is not None else 0.0
+        seconds = float(frame.time) - self.origin if frame.time is not None else 0.0  # on the cues' clock
         burned = self.burner.burn(frame, seconds)
         burned.pict_type = PictureType.NONE  # the encoder places its own key frames
         self.out.mux(self.stream.encode(burned))
@@ -386,8 +411,10 @@ class _DubEncoder:
     """Encodes the dub (and subtitle cues) on demand, so they interleave with the copied packets."""
 
     def __init__(self, out: OutputContainer, stream: AudioStream, audio: np.ndarray, layout: str,
-                 subtitle_stream: SubtitleStream | None, cues: list[tuple[float, float, str]]) -> None:
+                 subtitle_stream: SubtitleStream | None, cues: list[tuple[float, float, str]],
+                 origin: float = 0.0) -> None:
         self.out, self.stream, self.audio, self.layout = out, stream, audio, layout
+        self.offset = int(round(origin * OUTPUT_RATE))  # the first picture's time, in samples
         self.subtitle_stream, self.cues = subtitle_stream, cues
         self.position = 0
         self.next_cue = 0
@@ -410,7 +437,7 @@ class _DubEncoder:
                 block = np.concatenate([block, self.silence[:pad]]) if block.size else self.silence[:pad]
             frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(block.T), format="fltp", layout=self.layout)
             frame.sample_rate = OUTPUT_RATE
-            frame.pts = self.position
+            frame.pts = self.offset + self.position
             frame.time_base = Fraction(1, OUTPUT_RATE)
             self.out.mux(self.stream.encode(frame))
             self.position += block.shape[0]
@@ -427,7 +454,8 @@ class _DubEncoder:
         """One cue as a text subtitle packet (ASS dialogue in, mov_text or SubRip out)."""
         from av.subtitles.subtitle import SubtitleSet
 
-        begin, length = int(round(start * 1000)), max(1, int(round((end - start) * 1000)))
+        begin = int(round((start + self.offset / OUTPUT_RATE) * 1000))
+        length = max(1, int(round((end - start) * 1000)))
         dialogue = text.replace("\n", "\\N")
         subtitle = SubtitleSet.create(text=f"{n},0,Default,,0,0,0,,{dialogue}".encode(), start=0, end=length, pts=begin)
         assert self.subtitle_stream is not None

@@ -44,6 +44,10 @@ def make_video(
     subtitles_srt: str | None = None,
     video_codec: str = "libx264",
     pix_fmt: str = "yuv420p",  # yuv444p for a picture of odd size
+    start_s: float = 0.0,  # when the first picture (and the tone) is shown, as a camera's file may start late
+    audio_start_s: float | None = None,  # when the tone starts, if not with the picture
+    flash_s: float | None = None,  # a white picture at this time after the first, to check sync against
+    audio_tracks: tuple[tuple[str, float | None], ...] = (),  # more tracks: (language tag, tone Hz or None: silence)
 ) -> Path:
     """Write a video: bars at ``fps``, a stereo tone (unless None), an SRT stream (MKV only)."""
     import av
@@ -54,10 +58,13 @@ def make_video(
     with av.open(str(path), "w") as out:
         video = out.add_stream(video_codec, rate=fps)
         video.width, video.height, video.pix_fmt = width, height, pix_fmt
-        audio = None
-        if tone_hz is not None:
+        tracks = []  # (stream, tone Hz or None for silence)
+        for language, hz in ((("", tone_hz),) if tone_hz is not None else ()) + audio_tracks:
             audio = out.add_stream("aac", rate=audio_rate)
             audio.layout = "stereo"
+            if language:
+                audio.metadata["language"] = language
+            tracks.append((audio, hz))
         subtitle_stream = None
         if subtitles_srt is not None:
             srt_file = path.with_suffix(".src.srt")
@@ -65,19 +72,24 @@ def make_video(
             srt_input = av.open(str(srt_file))
             subtitle_stream = out.add_stream_from_template(srt_input.streams.subtitles[0])
             subtitle_stream.metadata["language"] = "eng"
+        first = int(round(start_s * fps))
         for n in range(frames):
-            frame = av.VideoFrame.from_ndarray(colour_bars(width, height, n), format="rgb24")
-            frame.pts = n
+            image = colour_bars(width, height, n)
+            if flash_s is not None and n == int(round(flash_s * fps)):
+                image[:] = 255
+            frame = av.VideoFrame.from_ndarray(image, format="rgb24")
+            frame.pts = first + n
             out.mux(video.encode(frame))
         out.mux(video.encode(None))
-        if audio is not None and tone_hz is not None:
+        audio_first = int(round((start_s if audio_start_s is None else audio_start_s) * audio_rate))
+        for audio, hz in tracks:
             t = np.arange(int(round(seconds * audio_rate))) / audio_rate
-            tone = (0.2 * np.sin(2 * np.pi * tone_hz * t)).astype(np.float32)
+            tone = (0.2 * np.sin(2 * np.pi * (hz or 0.0) * t) * (hz is not None)).astype(np.float32)
             stereo = np.stack([tone, tone])
             for start in range(0, tone.size, 1024):
                 block = av.AudioFrame.from_ndarray(np.ascontiguousarray(stereo[:, start : start + 1024]),
                                                    format="fltp", layout="stereo")
-                block.sample_rate, block.pts = audio_rate, start
+                block.sample_rate, block.pts = audio_rate, audio_first + start
                 out.mux(audio.encode(block))
             out.mux(audio.encode(None))
         if srt_input is not None and subtitle_stream is not None:

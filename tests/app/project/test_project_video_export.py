@@ -177,3 +177,55 @@ def test_a_dub_longer_than_the_video_is_cut_at_its_end_and_said_so(dubbed: Proje
     result = export(dubbed, ["mix"])["mix"]
     assert dubbed.video is not None and sf.info(str(result.files[0])).frames == int(round(dubbed.video.duration_s * 48000))
     assert any("past the end of the video and was cut there" in note for note in result.notes)
+
+
+def _click_project(tmp_path: Path, video: Path, at_s: float) -> Project:
+    """One line at ``at_s`` whose take is a click, dubbing ``video``."""
+    project = make_project(tmp_path / "clicks")
+    project.lines = project.lines[:1]
+    project.lines[0].start, project.lines[0].end = at_s, at_s + 1.0
+    take = np.zeros(22050, np.float32)
+    take[:64] = 0.9
+    add_fake_take(project, project.lines[0], take)
+    project.video = attach_video(project, video)
+    project.save()
+    return project
+
+
+def _flash_and_click(path: Path) -> tuple[float, float]:
+    """When the white picture is shown and when the dub's click sounds, in the file's own times."""
+    import av
+
+    with av.open(str(path)) as container:
+        flash = next(float(frame.time) for frame in container.decode(video=0)
+                     if frame.to_ndarray(format="gray").mean() > 200)
+    with av.open(str(path)) as container:
+        for frame in container.decode(audio=0):
+            loud = np.flatnonzero(np.abs(frame.to_ndarray()).max(axis=0) > 0.3)
+            if loud.size:
+                return flash, float(frame.time or 0.0) + loud[0] / frame.sample_rate
+    raise AssertionError("no click in the dub")
+
+
+@pytest.mark.parametrize("container", ["mp4", "mkv"])
+def test_the_dub_starts_with_a_picture_that_starts_late(tmp_path: Path, container: str) -> None:
+    """A camera's or a cut MKV's first picture is shown at 1 s, not 0: the dub was encoded from 0
+    and played a second early (the click at 2.0 s heard 1 s before the white picture)."""
+    video = make_video(tmp_path / "late.mkv", seconds=4.0, start_s=1.0, flash_s=2.0)
+    project = _click_project(tmp_path, video, at_s=2.0)
+    flash, click = _flash_and_click(export_video(project, None, VideoExportOptions(container=container)).files[0])
+    assert flash == pytest.approx(3.0, abs=0.001)
+    assert click == pytest.approx(flash, abs=0.025)  # within a frame
+
+
+def test_hevc_is_delivered_in_mp4_with_the_tag_apples_players_accept(tmp_path: Path) -> None:
+    """A phone's HEVC was copied with FFmpeg's default tag hev1, which QuickTime and iOS refuse."""
+    import av
+
+    video = make_video(tmp_path / "phone.mp4", seconds=1.0, video_codec="libx265")
+    project = _click_project(tmp_path, video, at_s=0.2)
+    out = export_video(project, None, VideoExportOptions(container="mp4")).files[0]
+    with av.open(str(out)) as container:
+        stream = container.streams.video[0]
+        assert (stream.codec_context.name, stream.codec_context.codec_tag) == ("hevc", "hvc1")
+        assert stream.frames == 25
