@@ -13,6 +13,10 @@ decode a media file's audio stream block by block, write a WAV, and a file's dig
 - **Samples as decoded.** NaN or infinite samples of a float file come back as they are: the
   caller decides (a reference clip refuses them as not valid audio, the recogniser zeroes them).
 - **Mono** is the mean of the channels; FFmpeg first downmixes more than two to stereo.
+- **A video's audio is timed from its first picture**, as a player shows it: a track that
+  starts later (a phone's, a camera's, an edited file's) is preceded by that much silence, one
+  that starts earlier loses what plays before the picture, so times heard in it (a
+  transcription's lines, the guide track, the music and effects) are times in the picture.
 - **Resampling** is soxr at one quality, :data:`RESAMPLE_QUALITY`, which every caller used.
 - **Writing** a WAV is :func:`engine.core.files.atomic_write_wav` (temp file, fsync, rename),
   re-exported here so audio has one module to go to.
@@ -115,7 +119,8 @@ def _soundfile_info(path: str | os.PathLike[str]) -> Any:
 
 
 class AudioStream:
-    """One audio stream of a media file (the first by default), decoded by FFmpeg block by block.
+    """One audio stream of a media file (the first by default), decoded by FFmpeg block by block,
+    timed from the file's first picture when it has one (``lead_s``: how much later the sound starts).
 
     ``with AudioStream(path) as stream: for block in stream.blocks(): ...``. Opening raises
     FileError (not a regular file, missing) or AudioError (FFmpeg cannot read it; ``no_stream``
@@ -146,12 +151,14 @@ class AudioStream:
         else:
             self.duration_s = self._container.duration / 1_000_000 if self._container.duration else None
         self.position_s = 0.0  # the time of the last frame decoded (for progress)
+        self.lead_s = _lead_s(self._container, stream)
 
     def blocks(self, *, mono: bool = False, rate: int | None = None, start_s: float = 0.0) -> Iterator[np.ndarray]:
         """The stream in order as float32 blocks: (frames, channels), or (frames,) with ``mono``;
         resampled to ``rate`` (soxr, as :func:`resample`) when given. With ``start_s``, the first
         block starts there: the file is sought to a frame before it, so a line late in a long
-        video does not decode the hours before it. AudioError when it breaks off."""
+        video does not decode the hours before it. Times count from the first picture
+        (``lead_s``). AudioError when it breaks off."""
         import av
 
         if self.sample_rate <= 0:
@@ -164,12 +171,14 @@ class AudioStream:
 
             resampler = soxr.ResampleStream(self.sample_rate, rate, 1 if mono else self.channels, dtype="float32",
                                             quality=RESAMPLE_QUALITY)
-        frames, skip = self._frames_from(max(0.0, start_s))
+        from_stream_s = max(0.0, start_s) - self.lead_s  # where start_s is in the stream's own time
+        frames, skip = self._frames_from(max(0.0, from_stream_s))
+        # The picture shows before the sound starts: silence until it does.
+        silence = np.zeros((max(0, round(-from_stream_s * self.sample_rate)), self.channels), np.float32)
 
-        def shaped(frames: Iterable[AudioFrame]) -> Iterator[np.ndarray]:
+        def shaped(blocks: Iterable[np.ndarray]) -> Iterator[np.ndarray]:
             nonlocal skip
-            for out in frames:
-                block = out.to_ndarray().T.astype(np.float32, copy=False)  # (frames, channels)
+            for block in blocks:
                 block = block.mean(axis=1) if mono else block
                 if skip:  # the samples before start_s in the frames the seek landed on
                     dropped = min(skip, len(block))
@@ -177,11 +186,13 @@ class AudioStream:
                 yield block if resampler is None else resampler.resample_chunk(block)
 
         try:
+            if silence.size:
+                yield from shaped([silence])
             for frame in frames:
                 if frame.time is not None:
                     self.position_s = float(frame.time)
-                yield from shaped(converter.resample(frame))
-            yield from shaped(converter.resample(None))
+                yield from shaped(_samples(converter.resample(frame)))
+            yield from shaped(_samples(converter.resample(None)))
         except av.FFmpegError as error:
             raise _ffmpeg_error(error) from error
         if resampler is not None:  # what soxr still holds
@@ -220,6 +231,28 @@ class AudioStream:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+def _samples(frames: Iterable[AudioFrame]) -> Iterator[np.ndarray]:
+    """Decoded frames as float32 (frames, channels) blocks."""
+    for frame in frames:
+        yield frame.to_ndarray().T.astype(np.float32, copy=False)
+
+
+def _lead_s(container: InputContainer, audio: Any) -> float:
+    """How much later ``audio`` starts than the container's first picture, in seconds (negative:
+    earlier); 0 without a picture (a music file's cover picture is none: it is not shown in time)."""
+    import av
+
+    def start(stream: Any) -> float | None:
+        if stream.start_time is None or stream.time_base is None:
+            return None
+        return float(stream.start_time * stream.time_base)
+
+    pictures = [s for s in container.streams.video if not s.disposition & av.stream.Disposition.attached_pic]
+    picture = start(pictures[0]) if pictures else None
+    sound = start(audio)
+    return 0.0 if picture is None or sound is None else sound - picture
 
 
 def audio_info(path: str | os.PathLike[str]) -> AudioInfo:

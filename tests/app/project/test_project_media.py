@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import soundfile as sf
 
@@ -184,3 +185,29 @@ def test_dubstudio_new_prints_the_gaps_at_once(tmp_path: Path, videos: dict[str,
     assert "E_NO_VIDEO_STREAM" in capsys.readouterr().err and not (tmp_path / "x").exists()
     assert cli_main(["new", str(tmp_path / "y"), "--video", str(videos["mp4"]), "--voice", "Maya"]) == 2
     assert "expected NAME=CLIP" in capsys.readouterr().err
+
+
+def _onset_s(audio: np.ndarray, rate: int) -> float:
+    """When the first sound is heard, in seconds."""
+    level = np.abs(audio).max(axis=1) if audio.ndim == 2 else np.abs(audio)
+    return float(np.argmax(level > 0.05)) / rate
+
+
+@pytest.mark.parametrize("picture_s, sound_s", [(0.0, 0.5), (1.0, 0.6)])
+def test_the_guide_is_timed_from_the_first_picture_when_the_sound_starts_elsewhere(
+        tmp_path: Path, picture_s: float, sound_s: float) -> None:
+    """A phone's or camera's track that starts 0.5 s after its picture was decoded from its first
+    sample, so the guide (and a transcription's lines) came 0.5 s early; one that starts 0.4 s
+    before it came 0.4 s late."""
+    from engine.core.audio_io import AudioStream
+
+    video = make_video(tmp_path / "late.mp4", seconds=3.0, start_s=picture_s, audio_start_s=sound_s)
+    project = Project.create(tmp_path / "proj")
+    project.video = attach_video(project, video)
+    guide, rate = sf.read(str(project.resolve(extract_guide(project))), always_2d=True)
+    lead = sound_s - picture_s
+    assert _onset_s(guide, rate) == pytest.approx(max(0.0, lead), abs=0.005)
+    assert len(guide) / rate == pytest.approx(3.0 + lead, abs=0.03)  # what plays before the picture is left out
+    with AudioStream(video) as stream:  # a window further in (a line's clip, a transcription window) too
+        later = np.concatenate(list(stream.blocks(mono=True, start_s=0.25)))
+    assert _onset_s(later, 48000) == pytest.approx(max(0.0, lead - 0.25), abs=0.005)
