@@ -54,7 +54,7 @@ from app.project.model import GUIDE_MIXES, ProjectSettings, new_id
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.undo import Change, Command
-from engine.core.audio_io import AudioError, audio_info, read_audio
+from engine.core.audio_io import AudioError, audio_info, picture_lead_s, read_audio
 from engine.core.codes import EngineError, ErrorCode
 from engine.hearing.separation import (
     DEFAULT_SEPARATION_MODEL,
@@ -127,7 +127,9 @@ def music_and_effects(path: Path, rate: int) -> tuple[np.ndarray, str]:
         resampler = av.AudioResampler(format="fltp", layout=stream.layout, rate=rate)
         blocks = [frame.to_ndarray() for decoded in container.decode(stream) for frame in resampler.resample(decoded)]
         blocks += [frame.to_ndarray() for frame in resampler.resample(None)]
+        lead = round(picture_lead_s(container, stream) * rate)  # timed from the first picture, as the dub is
     audio = np.ascontiguousarray(np.concatenate(blocks, axis=1).T, dtype=np.float32)
+    audio = np.concatenate([np.zeros((lead, audio.shape[1]), np.float32), audio]) if lead > 0 else audio[-lead:]
     if len(layout) >= 6:
         return drop_centre(audio, layout), DROP_CENTRE
     return remove_centre(audio[:, :2], rate), CENTRE_FILTER

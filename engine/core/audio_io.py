@@ -151,7 +151,7 @@ class AudioStream:
         else:
             self.duration_s = self._container.duration / 1_000_000 if self._container.duration else None
         self.position_s = 0.0  # the time of the last frame decoded (for progress)
-        self.lead_s = _lead_s(self._container, stream)
+        self.lead_s = picture_lead_s(self._container, stream)
 
     def blocks(self, *, mono: bool = False, rate: int | None = None, start_s: float = 0.0) -> Iterator[np.ndarray]:
         """The stream in order as float32 blocks: (frames, channels), or (frames,) with ``mono``;
@@ -239,9 +239,10 @@ def _samples(frames: Iterable[AudioFrame]) -> Iterator[np.ndarray]:
         yield frame.to_ndarray().T.astype(np.float32, copy=False)
 
 
-def _lead_s(container: InputContainer, audio: Any) -> float:
-    """How much later ``audio`` starts than the container's first picture, in seconds (negative:
-    earlier); 0 without a picture (a music file's cover picture is none: it is not shown in time)."""
+def picture_lead_s(container: InputContainer, audio: Any) -> float:
+    """How much later the stream ``audio`` starts than the container's first picture, in seconds
+    (negative: earlier); 0 without a picture (a music file's cover picture is none: it is not
+    shown in time). Audio decoded from its first sample is placed on the picture's clock by it."""
     import av
 
     def start(stream: Any) -> float | None:

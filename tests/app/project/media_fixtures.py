@@ -48,6 +48,7 @@ def make_video(
     audio_start_s: float | None = None,  # when the tone starts, if not with the picture
     flash_s: float | None = None,  # a white picture at this time after the first, to check sync against
     audio_tracks: tuple[tuple[str, float | None], ...] = (),  # more tracks: (language tag, tone Hz or None: silence)
+    right_hz: float | None = None,  # another tone on the right channel: a wide stereo bed, not a centred voice
 ) -> Path:
     """Write a video: bars at ``fps``, a stereo tone (unless None), an SRT stream (MKV only)."""
     import av
@@ -85,7 +86,8 @@ def make_video(
         for audio, hz in tracks:
             t = np.arange(int(round(seconds * audio_rate))) / audio_rate
             tone = (0.2 * np.sin(2 * np.pi * (hz or 0.0) * t) * (hz is not None)).astype(np.float32)
-            stereo = np.stack([tone, tone])
+            right = tone if right_hz is None else (0.2 * np.sin(2 * np.pi * right_hz * t)).astype(np.float32)
+            stereo = np.stack([tone, right])
             for start in range(0, tone.size, 1024):
                 block = av.AudioFrame.from_ndarray(np.ascontiguousarray(stereo[:, start : start + 1024]),
                                                    format="fltp", layout="stereo")

@@ -337,3 +337,13 @@ def test_a_separation_model_takes_a_mono_guide_that_the_channels_cannot(
     kept, _ = read_audio(separate_music_effects(project, source, spec), RATE, mono=False)
     assert kept.shape[1] == 2 and np.array_equal(kept[:, 0], kept[:, 1])
     assert rms_db(kept[: len(speech), 0]) == pytest.approx(rms_db(speech), abs=0.2)
+
+
+def test_the_music_and_effects_of_a_track_that_starts_after_the_picture_stay_in_time(tmp_path: Path) -> None:
+    """A phone's sound starting 0.5 s after its picture: the M&E was made from its first sample
+    and laid under the dub 0.5 s early (and 0.5 s short of the picture's end)."""
+    video = make_video(tmp_path / "late.mp4", seconds=3.0, audio_start_s=0.5, tone_hz=300.0, right_hz=1700.0)
+    bed, _method = music_and_effects(video, RATE)
+    loud = np.flatnonzero(np.abs(bed).max(axis=1) > 0.05)
+    assert loud[0] / RATE == pytest.approx(0.5, abs=0.01)
+    assert len(bed) / RATE == pytest.approx(3.5, abs=0.03)  # the sound runs on 0.5 s past the picture's 3 s
