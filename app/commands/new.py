@@ -131,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
             title=args.title,
             make_script=make_script,
             keep_language=args.keep_language,
+            dialogue=(args.audio_stream, args.language),
         )
     except ProjectError as error:
         from app.commands.translate import exit_status_of
@@ -154,6 +155,11 @@ def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: l
     print(f"Created {project.root}")
     print(f"  video: {video.path} ({video.width}x{video.height}, {video.fps:g} fps, {video.duration_s:.2f} s, "
           f"{len(video.audio_streams)} audio / {len(video.subtitle_streams)} subtitle stream(s))")
+    dialogue = video.dialogue_audio()
+    if len(video.audio_streams) > 1 and dialogue is not None:
+        tracks = ", ".join(f"#{a.index} {a.language or 'und'}{f' {a.title!r}' if a.title else ''}"
+                           for a in video.audio_streams)
+        print(f"  dialogue: audio stream #{dialogue.index} of {tracks} (--audio-stream N to choose another)")
     if project.guide_audio:
         print(f"  guide track: {project.guide_audio}")
     if made.imported is not None:

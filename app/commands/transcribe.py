@@ -55,7 +55,9 @@ def add_transcribe_options(parser: argparse._ActionsContainer) -> None:
                         help="write Chinese lines in simplified or traditional characters "
                              "(default: the project's setting, simplified unless changed)")
     parser.add_argument("--audio-stream", type=int, default=None, metavar="N",
-                        help="transcribe audio stream N of the video (default: its first)")
+                        help="the audio stream N of the video that holds the dialogue, when it has several (default: "
+                             "the project's dialogue track; for new, the one tagged with --language, else the first); "
+                             "new also keeps it as the guide, the M&E's source and the export's original audio")
     parser.add_argument("--cast", default=None, metavar="LIBRARY_DIR",
                         help="cast the speakers found from this cast library (dubstudio cast add): a voice that "
                              "matches a library character surely becomes that character, clip, settings and name")

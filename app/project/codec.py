@@ -465,6 +465,7 @@ def video_from_dict(data: object, where: str = "video") -> VideoInfo | None:
         frame_count=_media_fact(data, "frame_count", int, where, None),
         audio_streams=tuple(audio),
         subtitle_streams=tuple(subtitles),
+        dialogue_stream=_get(data, "dialogue_stream", int, where, None),
     )
 
 

@@ -323,9 +323,10 @@ def _conform(audio: np.ndarray, length: int) -> np.ndarray:
 
 
 def delivery_channels(project: Project) -> int:
-    """2 when the source is stereo (the video's first audio track, else the guide), else 1."""
-    if project.video is not None and project.video.audio_streams:
-        return 2 if project.video.audio_streams[0].channels >= 2 else 1
+    """2 when the source is stereo (the video's dialogue track, else the guide), else 1."""
+    dialogue = project.video.dialogue_audio() if project.video is not None else None
+    if dialogue is not None:
+        return 2 if dialogue.channels >= 2 else 1
     path = project.guide_path()
     if path is not None:
         try:
@@ -384,7 +385,9 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
         raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=str(error))) from error
     if project.settings.music_effects_source == "model":
         return separated_music_effects(project, path, rate, cancelled)
-    return music_and_effects(path, rate)
+    dialogue = project.video.dialogue_audio() if project.video is not None else None
+    from_video = dialogue is not None and path == project.video_path()
+    return music_and_effects(path, rate, dialogue.index if from_video and dialogue is not None else None)
 
 
 def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> np.ndarray | None:

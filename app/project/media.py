@@ -9,6 +9,9 @@ a project never points outside itself) together with the probed facts (:class:`V
 - :func:`subtitle_stream_srt` turns a text subtitle stream (SubRip, ASS/SSA, mov_text, WebVTT)
   into SRT text, so the one SRT importer handles speakers, tags and validation for both
   external and embedded subtitles. Bitmap subtitles (DVD, PGS) would need OCR and are refused.
+- :func:`with_dialogue_stream` says which audio track holds the dialogue when a video has
+  several (the original and a dub): the one asked for, else the one tagged with the dialogue's
+  language, else the first.
 - :func:`extract_guide` decodes the original audio once into ``media/guide.flac``, the guide
   track the mix can keep under the dialogue and the studio can play for timing.
 """
@@ -49,6 +52,7 @@ from app.project.project import Project
 from engine.core import files
 from engine.core.audio_io import AudioError, AudioStream, open_container
 from engine.core.codes import ErrorCode
+from engine.core.languages import UNDETERMINED, container_language
 from engine.core.numbers import RangeError
 
 if TYPE_CHECKING:
@@ -202,6 +206,21 @@ def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool
     return replace(info, path=rel)
 
 
+def with_dialogue_stream(info: VideoInfo, index: int | None = None, language: str | None = None) -> VideoInfo:
+    """``info`` with the audio track that holds the dialogue chosen: stream ``index`` when given
+    (MediaError E_NO_AUDIO_STREAM when the video has no such audio stream), else the first track
+    tagged with ``language`` (a Whisper or ISO code; "auto" or None: unknown), else the first."""
+    if index is not None:
+        if not any(a.index == index for a in info.audio_streams):
+            raise MediaError(Phrase(phrases.NO_AUDIO_STREAM_NUMBER, file=info.path, index=index),
+                             ErrorCode.NO_AUDIO_STREAM)
+        return replace(info, dialogue_stream=index)
+    wanted = container_language(language) if language and language != "auto" else UNDETERMINED
+    tagged = next((a.index for a in info.audio_streams
+                   if wanted != UNDETERMINED and container_language(a.language) == wanted), None)
+    return replace(info, dialogue_stream=tagged)
+
+
 # --- subtitles ------------------------------------------------------------------------------
 
 
@@ -330,7 +349,8 @@ def extract_guide(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> str:
-    """Decode the video's original audio once into ``media/guide.flac``; returns its relative path.
+    """Decode the video's original audio (its dialogue track, unless ``stream_index`` names
+    another) once into ``media/guide.flac``; returns its relative path.
 
     FLAC keeps it lossless at about half the size of WAV; soundfile reads it back for the
     mix and the player. Written atomically, so a cancelled extraction leaves nothing behind.
@@ -344,7 +364,8 @@ def extract_guide(
     assert info is not None
     if not info.audio_streams:
         raise MediaError(Phrase(phrases.NO_AUDIO_STREAM, file=info.path), ErrorCode.NO_AUDIO_STREAM)
-    stream = next((s for s in info.audio_streams if stream_index is None or s.index == stream_index), None)
+    stream = info.dialogue_audio() if stream_index is None else next(
+        (s for s in info.audio_streams if s.index == stream_index), None)
     if stream is None:
         raise MediaError(Phrase(phrases.NO_AUDIO_STREAM_NUMBER, file=info.path, index=stream_index),
                          ErrorCode.NO_AUDIO_STREAM)

@@ -350,6 +350,16 @@ class VideoInfo:
     frame_count: int | None = None  # from the container when it says so
     audio_streams: tuple[AudioStreamInfo, ...] = ()
     subtitle_streams: tuple[SubtitleStreamInfo, ...] = ()
+    # The audio track that holds the dialogue (a container stream index), when a video carries
+    # several (the original and another language's dub); None: the first.
+    dialogue_stream: int | None = None
+
+    def dialogue_audio(self) -> AudioStreamInfo | None:
+        """The audio track holding the original dialogue: the chosen one, else the first; None
+        when the video has no audio. The guide, the transcription, the M&E and the export's
+        "Original audio" all come from it."""
+        chosen = next((a for a in self.audio_streams if a.index == self.dialogue_stream), None)
+        return chosen or (self.audio_streams[0] if self.audio_streams else None)
 
 
 # --- fingerprints ----------------------------------------------------------------------------

@@ -112,15 +112,16 @@ def remove_centre(stereo: np.ndarray, rate: int) -> np.ndarray:
     return result
 
 
-def music_and_effects(path: Path, rate: int) -> tuple[np.ndarray, str]:
-    """The M&E of the first audio track of ``path`` at ``rate`` as (n, 2) float32, and how it
-    was made (:data:`DROP_CENTRE` or :data:`CENTRE_FILTER`). ExportError for a mono track."""
+def music_and_effects(path: Path, rate: int, stream_index: int | None = None) -> tuple[np.ndarray, str]:
+    """The M&E of audio stream ``stream_index`` of ``path`` (its first by default) at ``rate`` as
+    (n, 2) float32, and how it was made (:data:`DROP_CENTRE` or :data:`CENTRE_FILTER`).
+    ExportError for a mono track."""
     import av
 
     with open_media(path) as container:
         if not container.streams.audio:
             raise MediaError(Phrase(phrases.NO_AUDIO_FOR_STEM, file=path.name), ErrorCode.NO_AUDIO_STREAM)
-        stream = container.streams.audio[0]
+        stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
         layout = tuple(channel.name for channel in stream.layout.channels)
         if len(layout) < 2:
             raise ExportError(Phrase(phrases.MONO_ORIGINAL, file=path.name))

@@ -36,7 +36,12 @@ from app.project.errors import (
 )
 from app.project.fsutil import atomic_write_text, ensure_dir
 from app.project.lock import ProjectLock
-from app.project.media import attach_video, extract_guide, subtitle_stream_srt
+from app.project.media import (
+    attach_video,
+    extract_guide,
+    subtitle_stream_srt,
+    with_dialogue_stream,
+)
 from app.project.model import PROJECT_FILE
 from app.project.phrases import Phrase
 from app.project.project import Project
@@ -99,8 +104,14 @@ def new_project_from_video(
     title: str | None = None,
     make_script: Callable[[Project, CommandStack], list[str]] | None = None,
     keep_language: str | None = None,
+    dialogue: tuple[int | None, str | None] = (None, None),
 ) -> NewProject:
     """Make a project at ``root`` that dubs ``video``; see the module docstring.
+
+    ``dialogue`` says which audio track holds the dialogue when the video has several (the
+    original and a dub): (stream index, None), or (None, the dialogue's language) for the track
+    tagged with it; else the first (:func:`app.project.media.with_dialogue_stream`). The guide,
+    the transcription, the M&E and the export's original audio all come from it.
 
     Bilingual subtitles (each cue in two languages) keep the rows in ``keep_language`` as the
     script and the others as each line's original; without it every line holds both, with a warning.
@@ -137,7 +148,7 @@ def new_project_from_video(
         # this marker, and the next `new` of the folder removes what that one made and resumes.
         atomic_write_text(marker, json.dumps({"before": before or [], "created_folder": created}), inside=root)
         made = _build(root, video, subtitles, subtitle_stream, use_subtitle_stream, voices, guide, copy_video, title,
-                      make_script, keep_language)
+                      make_script, keep_language, dialogue)
         marker.unlink()
     except BaseException:
         lock.release()
@@ -206,13 +217,14 @@ def _build(
     title: str | None,
     make_script: Callable[[Project, CommandStack], list[str]] | None = None,
     keep_language: str | None = None,
+    dialogue: tuple[int | None, str | None] = (None, None),
 ) -> NewProject:
     names = [voice.name.strip().casefold() for voice in voices]
     if len(set(names)) != len(names):
         raise InvalidValueError(Phrase(phrases.VOICE_GIVEN_TWICE))
     project = Project(root=root, title=title or video.stem)
     project.ensure_folders()
-    project.video = attach_video(project, video, copy=copy_video)
+    project.video = with_dialogue_stream(attach_video(project, video, copy=copy_video), *dialogue)
     if guide:
         project.guide_audio = extract_guide(project)
     stack = CommandStack(project)

@@ -300,7 +300,8 @@ def hear_project(
 
         encoder = CamppSpeakerEncoder()
     report("loading", 1.0)
-    options = with_fields(request.options, chinese_script=request.chinese_script or project.settings.chinese_script)
+    options = with_fields(request.options, chinese_script=request.chinese_script or project.settings.chinese_script,
+                          stream_index=_dialogue_index(project, request.options.stream_index))
     translator = WhisperTranslator(model, cancel) if options.translate_to == WhisperTranslator.target else None
     written = WrittenFiles(project.root)
     try:
@@ -347,6 +348,14 @@ def hear_project(
 
 
 GIVEN_LANGUAGE_UNHEARD = 0.01  # a given language Whisper's detection puts below this is not the one spoken
+
+
+def _dialogue_index(project: Project, asked: int | None) -> int | None:
+    """The audio stream to hear: the one asked for, else the video's dialogue track."""
+    if asked is not None or project.video is None:
+        return asked
+    dialogue = project.video.dialogue_audio()
+    return dialogue.index if dialogue is not None else None
 
 
 def _language_given_against_heard(model: WhisperModel, video: Path, options: Options) -> list[str]:
@@ -654,7 +663,7 @@ def original_audio(project: Project, start: float, end: float,
         raise TranscriptionError(Phrase(phrases.PROJECT_WITHOUT_VIDEO), ErrorCode.NO_AUDIO_STREAM)
     cut: list[tuple[np.ndarray, int]] = []
     try:
-        hearing_clips.cut_clips(video, None, [(start, end)],
+        hearing_clips.cut_clips(video, _dialogue_index(project, None), [(start, end)],
                                 lambda _i, audio, rate: cut.append((audio, rate)), cancel)
     except HearingError as error:
         raise TranscriptionError(error.message, ErrorCode(error.code.value)) from None

@@ -7,7 +7,7 @@
 - the dub (the project's delivery mix: 48 kHz, stereo when the source is, exactly the
   video's length, normalised to the loudness target) encoded as AAC or Opus, marked default
   and "dub", tagged with the dub's language and a title;
-- optionally the original audio as a second track (copied, not re-encoded), marked "original",
+- optionally the original audio (the dialogue track) as a second track (copied, not re-encoded), marked "original",
   tagged with the original dialogue's language and the title "Original audio";
 - optionally the script as a soft subtitle track (mov_text in MP4, SubRip in MKV), tagged with
   the dub's language and a title;
@@ -184,14 +184,16 @@ def export_video(
         progress(0.05)
     dub = _at_rate(audio, OUTPUT_RATE)
     languages = (dub_language(project, options), original_language(project))
+    dialogue = project.video.dialogue_audio()
+    original = dialogue.index if dialogue is not None else None  # the track kept as "Original audio"
     cues = _cues(project) if options.subtitles else []
     burned = burned_cues(project, options.burn_subtitles) if options.burn_subtitles else []
     video_duration = project.video.duration_s
     encoded_samples: list[int] = []
 
     def write(handle: IO[bytes]) -> None:
-        encoded_samples.append(_mux(handle, source, dub, (cues, burned), options, languages, video_duration,
-                                    progress, cancelled))
+        encoded_samples.append(_mux(handle, source, dub, (cues, burned), options, (languages, original),
+                                    video_duration, progress, cancelled))
 
     # In the project folder (exports/ by default) it must resolve inside it, through symlinks;
     # a path the user chose elsewhere is theirs.
@@ -231,7 +233,7 @@ def _mux(
     dub: np.ndarray,
     cues: tuple[list[tuple[float, float, str]], list[tuple[float, float, str]]],
     options: VideoExportOptions,
-    languages: tuple[str, str],
+    tracks: tuple[tuple[str, str], int | None],
     duration: float,
     progress: Callable[[float], None] | None,
     cancelled: Callable[[], bool] | None,
@@ -239,7 +241,8 @@ def _mux(
     """Copy the picture (or re-encode it with subtitles burned in) and the original audio,
     encode the dub and subtitles, interleaved; returns the samples of dub encoded (silence
     included up to the picture's end). ``cues`` are the soft track's and the burned ones;
-    ``languages`` the dub's and the original audio's ISO 639-2 codes."""
+    ``tracks`` the dub's and the original audio's ISO 639-2 codes, and the stream index of the
+    original audio to keep (its dialogue track)."""
     import av
 
     container_format, _ = CONTAINERS[options.container]
@@ -250,7 +253,7 @@ def _mux(
         origin = picture_origin(video_in)
         picture = _PictureEncoder(out, video_in, cues[1], _rotation(source), origin) if options.burn_subtitles else None
         copies: dict[int, Stream] = {} if picture else {video_in.index: _copied_stream(out, video_in, options)}
-        encoder = _add_tracks(out, inp, copies, dub, cues[0], options, languages, origin)
+        encoder = _add_tracks(out, inp, copies, dub, cues[0], options, tracks, origin)
         reached = 0.0  # packets come in decode order, whose times jump back and forth: report the furthest
         try:
             for packet in inp.demux(video_in, *[s for s in inp.streams if s.index in copies]):
@@ -305,13 +308,14 @@ def picture_origin(video: Stream) -> float:
 
 def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Stream], dub: np.ndarray,
                 cues: list[tuple[float, float, str]], options: VideoExportOptions,
-                languages: tuple[str, str], origin: float) -> _DubEncoder:
+                tracks: tuple[tuple[str, str], int | None], origin: float) -> _DubEncoder:
     """The dub's track (default, "dub"), the original audio copied when asked ("original"),
     and the soft subtitle track when there are cues; returns the dub's encoder, which starts
     ``origin`` seconds into the file (with the first picture)."""
     import av
 
     _, subtitle_codec = CONTAINERS[options.container]
+    languages, original_index = tracks
     # PyAV types a stream by its codec's name only for literal names; these come from tables.
     dub_stream = cast("AudioStream", out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE))
     layout = "mono" if dub.shape[1] == 1 else "stereo"
@@ -321,7 +325,7 @@ def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Str
     dub_stream.metadata["title"] = options.title
     dub_stream.disposition = av.stream.Disposition.default | av.stream.Disposition.dub
     if options.keep_original and inp.streams.audio:
-        original_in = inp.streams.audio[0]
+        original_in = next((s for s in inp.streams.audio if s.index == original_index), inp.streams.audio[0])
         original = out.add_stream_from_template(original_in)
         original.metadata["title"] = "Original audio"
         if languages[1] != UNDETERMINED:  # else the source's own tag, if any, stays

@@ -17,6 +17,7 @@ from app.project.media import (
     extract_guide,
     probe_video,
     subtitle_stream_srt,
+    with_dialogue_stream,
 )
 from app.project.new_project import VoiceSource, new_project_from_video
 from engine.core.codes import ErrorCode
@@ -211,3 +212,52 @@ def test_the_guide_is_timed_from_the_first_picture_when_the_sound_starts_elsewhe
     with AudioStream(video) as stream:  # a window further in (a line's clip, a transcription window) too
         later = np.concatenate(list(stream.blocks(mono=True, start_s=0.25)))
     assert _onset_s(later, 48000) == pytest.approx(max(0.0, lead - 0.25), abs=0.005)
+
+
+def _rms(path: Path) -> float:
+    audio, _rate = sf.read(str(path))
+    return float(np.sqrt(np.mean(np.square(audio))))
+
+
+def test_the_dialogue_track_of_a_video_with_two_is_chosen_tagged_or_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A client's MKV holds a French dub first and the English original second: the guide (and
+    the transcription, the M&E, the original audio kept in the export) came from the first, the
+    silent dub, whatever language the dialogue was said to be in, and no option chose another."""
+    video = make_video(tmp_path / "two.mkv", seconds=2.0, tone_hz=None, audio_tracks=(("fre", None), ("eng", 440.0)))
+
+    def new(name: str, *options: str) -> Project:
+        assert cli_main(["new", str(tmp_path / name), "--video", str(video), "--guide", "--no-subtitles",
+                         *options]) == 0, capsys.readouterr()
+        return Project.load(tmp_path / name)
+
+    tagged = new("tagged", "--language", "en")
+    assert "dialogue: audio stream #2 of #1 fre, #2 eng" in capsys.readouterr().out
+    assert tagged.video is not None and tagged.video.dialogue_stream == 2  # kept in project.json
+    assert _rms(tagged.resolve(tagged.guide_audio or "")) > 0.1
+    asked = new("asked", "--language", "en", "--audio-stream", "1")
+    assert asked.video is not None and asked.video.dialogue_stream == 1
+    assert _rms(asked.resolve(asked.guide_audio or "")) < 0.001
+    first = new("first")
+    assert first.video is not None and first.video.dialogue_audio() == first.video.audio_streams[0]
+
+    assert cli_main(["new", str(tmp_path / "wrong"), "--video", str(video), "--audio-stream", "7"]) == 2
+    assert "E_NO_AUDIO_STREAM" in capsys.readouterr().err and not (tmp_path / "wrong").exists()
+
+
+def test_the_video_export_keeps_the_dialogue_track_as_the_original_audio(tmp_path: Path) -> None:
+    import av
+
+    from app.project.video_export import VideoExportOptions, export_video
+
+    from .conftest import add_fake_take, make_project, tone
+
+    project = make_project(tmp_path / "scene")
+    add_fake_take(project, project.lines[0], tone(1.0))
+    video = make_video(tmp_path / "two.mkv", seconds=2.0, tone_hz=None, audio_tracks=(("fre", None), ("eng", 440.0)))
+    project.video = with_dialogue_stream(attach_video(project, video), language="en")
+    out = export_video(project, None, VideoExportOptions(container="mkv", keep_original=True)).files[0]
+    with av.open(str(out)) as container:
+        original = container.streams.audio[1]
+        level = max(float(np.abs(frame.to_ndarray()).max()) for frame in container.decode(original))
+    assert original.metadata["title"] == "Original audio" and level > 0.1  # the English, not the silent dub
