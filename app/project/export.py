@@ -61,11 +61,11 @@ from app.project.fsutil import (
 from app.project.limits import MAX_MEDIA_S
 from app.project.loudness import (
     Level,
-    apply_ceiling,
     duck_gain,
     gain_for,
     integrated_loudness,
     measure,
+    to_target,
 )
 from app.project.media import probe_video
 from app.project.model import ProjectSettings, Take
@@ -86,6 +86,7 @@ from engine.core.codes import ErrorCode
 
 DELIVERY_RATE = 48_000  # what video, broadcast and streaming deliveries are made at
 HEADROOM_PEAK = 0.98
+GAIN_CURVE_FLOOR = 1e-4  # -80 dBFS: a sample quieter than this tells nothing of the limiter's gain
 GUIDE_STEM = "guide"
 MUSIC_EFFECTS_STEM = "music-effects"
 MANIFEST = ".dubstudio-export.json"
@@ -227,9 +228,7 @@ def _level(mix: np.ndarray, rate: int, settings: ProjectSettings) -> tuple[np.nd
     limited = False
     target = settings.loudness_target_lufs
     if target is not None:
-        gain = gain_for(integrated_loudness(mix, rate), target)
-        mix = mix * np.float32(gain)
-        mix, limited = apply_ceiling(mix, rate, settings.true_peak_dbtp)
+        mix, gain, limited = to_target(mix, rate, target, settings.true_peak_dbtp)
     else:
         peak = float(np.max(np.abs(mix), initial=0.0))
         gain = HEADROOM_PEAK / peak if peak > HEADROOM_PEAK else 1.0
@@ -286,10 +285,13 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         if dialogue_end > end:
             notes.append(f"the dub ran {(dialogue_end - end) / rate:.2f} s past the end of the video and was cut there")
         mix, stems = _conform(mix, end), {key: _conform(stem, end) for key, stem in stems.items()}
-    mix, gain, limited = _level(mix, rate, settings)
-    if gain != 1.0:
-        for key in stems:
-            stems[key] = stems[key] * np.float32(gain)
+    levelled, gain, limited = _level(mix, rate, settings)
+    if gain != 1.0 or limited:
+        # The stems take the mix's own gain, the limiter's moment by moment included, so they
+        # still add up to it (limited, they summed to up to 0.46 away from the mix).
+        follow = _gain_curve(mix, levelled, gain) if limited else np.float32(gain)
+        stems = {key: stem * follow for key, stem in stems.items()}  # stems have the mix's channels
+    mix = levelled
     overruns = [
         Overrun(
             slot.line_id,
@@ -305,6 +307,18 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     ]
     return MixdownAudio(mix.astype(np.float32, copy=False), stems, int(rate), slots, overruns, missing, gain,
                         measure(mix, int(rate)), limited, fitted, notes)
+
+
+def _gain_curve(before: np.ndarray, after: np.ndarray, gain: float) -> np.ndarray:
+    """The gain that made ``after`` of ``before``, sample by sample (a limiter's curve times the
+    normalising gain); where ``before`` is too quiet to divide by, the nearest measured gain."""
+    ratio = np.full(before.shape, np.float32(gain), dtype=np.float32)
+    for b, a, r in zip(before.reshape(len(before), -1).T, after.reshape(len(after), -1).T,
+                       ratio.reshape(len(ratio), -1).T, strict=True):
+        audible = np.flatnonzero(np.abs(b) > GAIN_CURVE_FLOOR)
+        if audible.size:
+            r[:] = np.interp(np.arange(len(b)), audible, a[audible] / b[audible])
+    return ratio
 
 
 def _stereo(audio: np.ndarray) -> np.ndarray:

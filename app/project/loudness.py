@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 TRUE_PEAK_OVERSAMPLING = 4
 LIMITER_MARGIN_DB = 0.5  # the limiter works on samples; leave room for peaks between them
 LIMITER_RELEASE_MS = 80.0
+# A limited programme is raised again until it is this close under its target (a client's QC
+# passes ±0.5 LU or tighter), in at most this many passes of the limiter.
+TARGET_TOLERANCE_LU = 0.1
+TARGET_PASSES = 6
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,34 @@ def apply_ceiling(audio: np.ndarray, sample_rate: int, ceiling_dbtp: float) -> t
     if peak is not None and peak > ceiling_dbtp:
         out = out * np.float32(10 ** ((ceiling_dbtp - peak - 0.05) / 20))
     return np.ascontiguousarray(out, dtype=np.float32), True
+
+
+def to_target(audio: np.ndarray, sample_rate: int, target_lufs: float,
+              ceiling_dbtp: float) -> tuple[np.ndarray, float, bool]:
+    """``audio`` at ``target_lufs`` with its true peak at or under ``ceiling_dbtp``; returns
+    (audio, the gain that brought it to the target before limiting, whether the limiter acted).
+
+    The limiter's first stage compresses loud speech as well as the peaks, so a programme brought
+    to its target and then limited came out under it (-17.3 LUFS for a -16 LUFS target, with its
+    true peak 4 dB under the ceiling). It is raised again and limited again, each step sized by
+    how much the last one gained (a secant), until it is within :data:`TARGET_TOLERANCE_LU`.
+    """
+    gain = gain_for(integrated_loudness(audio, sample_rate), target_lufs)
+    out, limited = apply_ceiling(audio * np.float32(gain), sample_rate, ceiling_dbtp)
+    if not limited:
+        return out, gain, False
+    tried: list[tuple[float, float]] = []  # (gain in dB, loudness reached)
+    for _ in range(TARGET_PASSES):
+        reached = integrated_loudness(out, sample_rate)
+        if reached is None or abs(target_lufs - reached) <= TARGET_TOLERANCE_LU:
+            break
+        tried.append((20 * math.log10(gain), reached))
+        slope = 1.0  # LU gained per dB: 1 unlimited, less where the limiter compresses
+        if len(tried) > 1 and tried[-1][0] != tried[-2][0]:
+            slope = min(1.0, max(0.1, (tried[-1][1] - tried[-2][1]) / (tried[-1][0] - tried[-2][0])))
+        gain *= 10 ** ((target_lufs - reached) / slope / 20)
+        out, _ = apply_ceiling(audio * np.float32(gain), sample_rate, ceiling_dbtp)
+    return out, gain, True
 
 
 def _makeup_gain(limiter: Limiter, sample_rate: int) -> float:

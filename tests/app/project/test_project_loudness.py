@@ -22,6 +22,7 @@ from app.project.loudness import (
 from .conftest import add_fake_take, tone
 
 RATE = 48000
+HEARING = Path(__file__).resolve().parents[2] / "data" / "hearing"
 
 
 def sine(freq: float, seconds: float, amplitude: float, rate: int = RATE, phase: float = 0.0) -> np.ndarray:
@@ -126,3 +127,29 @@ def test_target_off_keeps_levels_as_rendered(project: Project) -> None:
     audio = mixdown(project)
     assert audio.gain == 1.0 and float(np.max(np.abs(audio.mix))) == pytest.approx(0.25, abs=1e-3)
     assert measure(audio.mix, audio.sample_rate) == audio.level
+
+
+def test_a_limited_mix_still_meets_its_target_and_its_stems_still_add_up_to_it(project: Project) -> None:
+    """Real speech ducked over an original with a loud clap, to the web target (-16 LUFS): the
+    limiter's first stage compressed the speech as well as the clap, so the mix came out at
+    -18.3 LUFS here (-17.3 on a test video, its true peak 4 dB under the ceiling), and the
+    stems, scaled by the normalising gain only, summed to up to 0.46 away from it."""
+    from engine.core.audio_io import read_audio
+
+    speech, rate = read_audio(HEARING / "libri_1688_a.flac", 22050)
+    project.lines = project.lines[:2]
+    for n, line in enumerate(project.lines):
+        add_fake_take(project, line, 0.3 * speech[n * 3 * rate : (n + 1) * 3 * rate])
+    original = np.zeros(8 * rate, np.float32)
+    original[: len(speech[: 8 * rate])] = 0.05 * speech[: 8 * rate][::-1]  # speech-like, not the lines
+    original[int(7.6 * rate) : int(7.6 * rate) + 110] = 0.99  # a clap, after the lines: not ducked
+    project.media_dir.mkdir(exist_ok=True)
+    sf.write(str(project.media_dir / "guide.flac"), original, rate)
+    project.guide_audio = "media/guide.flac"
+    project.settings.guide_mix, project.settings.loudness_target_lufs = "duck", -16.0
+    mixed = mixdown(project, sample_rate=RATE)
+    assert mixed.limited and mixed.level is not None and mixed.level.peak_dbtp is not None
+    assert mixed.level.lufs == pytest.approx(-16.0, abs=0.1)
+    assert mixed.level.peak_dbtp <= project.settings.true_peak_dbtp
+    summed = sum(stem if stem.ndim == 2 else stem[:, None] for stem in mixed.stems.values())
+    assert float(np.max(np.abs(summed - mixed.mix.reshape(len(mixed.mix), -1)))) < 1e-4
