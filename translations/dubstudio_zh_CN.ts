@@ -2129,7 +2129,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+108"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+109"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
@@ -2141,17 +2141,22 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     <message>
         <location line="+2"/>
         <location line="+13"/>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-14"/>
         <source>subtitles.srt</source>
         <translation>字幕.srt</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
+        <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
+        <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Keep the original audio as a guide track</source>
         <translation>保留原声作为参考音轨</translation>
     </message>
@@ -2176,7 +2181,12 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>字幕文件</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>Dialogue track</source>
+        <translation>对白音轨</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2232,6 +2242,11 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
     <message>
         <location line="+16"/>
+        <source>Audio stream #{index} ({details})</source>
+        <translation>音频流 #{index}（{details}）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>{name}: no such file</source>
         <translation>{name}：文件不存在</translation>
     </message>
@@ -2276,7 +2291,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>项目配音的目标语言：各角色都说这种语言</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>{BAD_PROJECT_FILE}: {folder} is not an empty folder; choose a new one</source>
         <translation>{BAD_PROJECT_FILE}: {folder} 不是空文件夹，请选择一个新的文件夹</translation>
     </message>
@@ -5350,7 +5365,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-267"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-286"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
     </message>
@@ -5358,7 +5373,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+337"/>
+        <location line="+356"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>

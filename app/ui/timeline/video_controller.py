@@ -164,7 +164,7 @@ class VideoController(QObject):
             return new_project_from_video(
                 request.folder, request.video, subtitles=request.subtitles, subtitle_stream=request.subtitle_stream,
                 use_subtitle_stream=request.subtitle_stream is not None, guide=request.guide, title=request.title,
-                make_script=transcribe if request.transcribe else None,
+                make_script=transcribe if request.transcribe else None, dialogue=(request.audio_stream, None),
             )
 
         def done(made: NewProject) -> None:

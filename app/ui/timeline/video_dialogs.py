@@ -81,6 +81,7 @@ class NewFromVideo:
     transcribe: bool = False  # or the video's own dialogue, transcribed (app.project.transcription)
     translate_to: str | None = None  # with it: the lines translated into this language, as drafts
     translator: str = WHISPER.name  # by which translator (engine.translation.registry.TRANSLATORS)
+    audio_stream: int | None = None  # the audio track holding the dialogue, when the video has several
 
 
 def describe_video(info: VideoInfo) -> str:
@@ -130,6 +131,9 @@ class NewFromVideoDialog(QDialog):
         self.choose_srt = QPushButton(self.tr("Choose…"))
         self.choose_srt.clicked.connect(self._choose_srt)
         self._build_translation()
+        self.dialogue = QComboBox()  # shown when the video has several audio tracks (original, dubs)
+        self.dialogue.setObjectName("dialogueTrack")
+        self.dialogue.setToolTip(self.tr("The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects' source, and kept as the export's original audio"))
         self.guide = QCheckBox(self.tr("Keep the original audio as a guide track"))
         self.guide.setToolTip(self.tr("Extracted once into media/guide.flac: play it under the dub to check timing, or keep it under the dub in the export (Project settings)"))
         self.title = QLineEdit()
@@ -150,7 +154,9 @@ class NewFromVideoDialog(QDialog):
         form.addRow(self.tr("Subtitle file"), _row(self.srt, self.choose_srt))
         form.addRow("", self.preview)
         form.addRow("", _row(self.translate, self.translator, self.target))
+        form.addRow(self.tr("Dialogue track"), self.dialogue)
         form.addRow("", self.guide)
+        self._form = form
         form.addRow(self.tr("Title"), self.title)
         form.addRow(self.tr("Project folder"), _row(self.folder, choose_folder))
         self.buttons = ok_cancel(self, self.tr("Create project"), self._accept)
@@ -229,10 +235,22 @@ class NewFromVideoDialog(QDialog):
         self.subtitles.addItem(self.tr("Nothing yet (an empty script)"), NO_SUBTITLES)
         self.subtitles.setCurrentIndex(0)
         self.subtitles.blockSignals(False)
+        self._fill_dialogue()
         has_audio = bool(self.info and self.info.audio_streams)
         self.guide.setEnabled(has_audio)
         self.guide.setChecked(has_audio)
         self._update()
+
+    def _fill_dialogue(self) -> None:
+        """Offer the video's audio tracks when it has several (a client's file with the original
+        and a dub); the first is the default, as in ``dubstudio new``."""
+        self.dialogue.clear()
+        streams = self.info.audio_streams if self.info else ()
+        for stream in streams:
+            details = ", ".join(x for x in (stream.language, stream.title, stream.codec) if x)
+            self.dialogue.addItem(fill(self.tr("Audio stream #{index} ({details})"), index=stream.index,
+                                       details=details), stream.index)
+        self._form.setRowVisible(self.dialogue, len(streams) > 1)
 
     def _preview_script(self) -> None:
         """Read the chosen subtitle file (in the background) and say what the script will hold."""
@@ -322,6 +340,7 @@ class NewFromVideoDialog(QDialog):
             transcribe=source == TRANSCRIBE,
             translate_to=str(self.target.currentData()) if source == TRANSCRIBE and self.translate.isChecked() else None,
             translator=str(self.translator.currentData()),
+            audio_stream=self.dialogue.currentData() if self.dialogue.count() > 1 else None,
         )
 
     def _accept(self) -> None:

@@ -357,3 +357,30 @@ def test_the_welcome_screen_makes_a_project_from_a_video_and_cancel_keeps_the_fi
     fresh = window.video.new_from_video()  # once a project was made, the next dialog starts empty
     assert fresh is not dialog and fresh.title.text() == ""
     fresh.reject()
+
+
+def test_new_from_video_asks_which_audio_track_holds_the_dialogue_when_there_are_several(
+        window: MainWindow, tmp_path: Path) -> None:
+    """A client's MKV with a silent French dub first and the English original second: the dialog
+    offered no choice, and the guide (and a transcription) came from the dub."""
+    import numpy as np
+    import soundfile as sf
+
+    plain = make_video(tmp_path / "plain.mp4", seconds=1.0)
+    dialog = window.video.new_from_video()
+    assert isinstance(dialog, NewFromVideoDialog)
+    dialog.set_video(plain)
+    assert not dialog._form.isRowVisible(dialog.dialogue)  # one track: nothing to choose
+    video = make_video(tmp_path / "two.mkv", seconds=2.0, tone_hz=None, audio_tracks=(("fre", None), ("eng", 440.0)))
+    dialog.set_video(video)
+    dialog.folder.setText(str(tmp_path / "two"))
+    assert dialog._form.isRowVisible(dialog.dialogue)
+    assert [dialog.dialogue.itemText(n) for n in range(2)] == ["Audio stream #1 (fre, aac)", "Audio stream #2 (eng, aac)"]
+    dialog.dialogue.setCurrentIndex(1)
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(NO_SUBTITLES))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None
+    project = window.document.project
+    assert project.video is not None and project.video.dialogue_stream == 2
+    guide, _rate = sf.read(str(project.resolve(project.guide_audio or "")))
+    assert float(np.sqrt(np.mean(np.square(guide)))) > 0.1  # the English original, not the silent dub
