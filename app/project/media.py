@@ -58,10 +58,16 @@ from engine.core.numbers import RangeError
 if TYPE_CHECKING:
     from av.container import InputContainer
     from av.subtitles.subtitle import AssSubtitle, BitmapSubtitle
+    from av.video.stream import VideoStream
 
 GUIDE_FILE = "guide.flac"
 TEXT_SUBTITLE_CODECS = frozenset({"subrip", "srt", "ass", "ssa", "mov_text", "webvtt", "text"})
 Progress = Callable[[float], None]  # fraction done, 0..1
+# A picture that ends this much before its file's stated duration is measured instead: a file cut
+# short (a copy or an upload that stopped), or an MKV that counts its length from 0 though its
+# picture starts later. Smaller gaps are a container's rounding or audio running on.
+STATED_LENGTH_SLACK_S = 0.5
+END_SEARCH_S = 2.0  # the picture's end is looked for from this far before the stated end
 Cancelled = Callable[[], bool]
 
 
@@ -147,6 +153,9 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
         duration = _seconds(video.duration, video.time_base)
         if duration is None and container.duration is not None:
             duration = container.duration / 1_000_000  # container duration is in AV_TIME_BASE units
+        shown = _picture_span_s(container, video, duration)
+        if duration is not None and shown is not None and shown < duration - STATED_LENGTH_SLACK_S:
+            duration = shown
         audio = tuple(
             AudioStreamInfo(
                 index=stream.index,
@@ -179,6 +188,28 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
             audio_streams=audio,
             subtitle_streams=subtitles,
         )
+
+
+def _picture_span_s(container: InputContainer, video: VideoStream, stated: float | None) -> float | None:
+    """How long the picture really lasts, from its first frame to the end of its last packet,
+    found from the packets after a seek near the stated end (only the file's tail is read); None
+    when the file cannot say. A truncated MKV said 8.02 s for a picture that ends at 6.28 s, and
+    the mix, the stems and the exported dub ran on past it."""
+    import av
+
+    if stated is None or video.time_base is None:
+        return None
+    start = float((video.start_time or 0) * video.time_base)
+    end: float | None = None
+    try:
+        container.seek(int(max(0.0, start + stated - END_SEARCH_S) / video.time_base), stream=video, backward=True)
+        for packet in container.demux(video):
+            if packet.pts is not None and packet.size:
+                packet_end = float((packet.pts + (packet.duration or 0)) * video.time_base)
+                end = packet_end if end is None else max(end, packet_end)
+    except av.FFmpegError:
+        return None
+    return None if end is None else end - start
 
 
 def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool = True) -> VideoInfo:

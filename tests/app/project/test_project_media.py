@@ -261,3 +261,23 @@ def test_the_video_export_keeps_the_dialogue_track_as_the_original_audio(tmp_pat
         original = container.streams.audio[1]
         level = max(float(np.abs(frame.to_ndarray()).max()) for frame in container.decode(original))
     assert original.metadata["title"] == "Original audio" and level > 0.1  # the English, not the silent dub
+
+
+def test_a_video_cut_short_is_as_long_as_its_picture_and_so_is_the_mix(tmp_path: Path) -> None:
+    """An MKV whose copy stopped at two thirds still states its full length: the probe said
+    4.02 s for a picture that ends at 2.76 s, and the mix and stems were padded to 4.02 s."""
+    from app.project.export import delivery_mixdown
+
+    from .conftest import add_fake_take, make_project, tone
+
+    whole = make_video(tmp_path / "whole.mkv", seconds=4.0)
+    cut = tmp_path / "cut.mkv"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size * 2 // 3])
+    shown = probe_video(cut).duration_s
+    assert 1.5 < shown < 3.5 and probe_video(whole).duration_s == pytest.approx(4.0, abs=0.03)
+    project = make_project(tmp_path / "scene")
+    add_fake_take(project, project.lines[0], tone(1.0))
+    project.video = attach_video(project, cut)
+    assert len(delivery_mixdown(project).mix) == round(shown * 48000)
+    late = make_video(tmp_path / "late.mkv", seconds=3.0, start_s=1.0)  # the file states 4 s: its end
+    assert probe_video(late).duration_s == pytest.approx(3.0, abs=0.03)
