@@ -4,8 +4,8 @@ punctuation, and sentences that end in a mark even where the recogniser wrote no
 Whisper base writes Mandarin in traditional characters unless its prompt is in simplified ones,
 and often gives no punctuation at all; a script has to be in the characters the team asked
 for, with lines cut at sentence ends. Transcription decodes without the prompt (measured better:
-see docs/transcribe.md, *Chinese*) and converts the characters afterwards. The conversion is OpenCC's tables
-(``opencc-python-reimplemented``, pure Python, Apache-2.0), character and phrase by phrase.
+see docs/transcribe.md, *Chinese*) and converts the characters afterwards. The conversion is OpenCC's tables,
+declared once in engine/core/chinese_forms.py (the voice reads traditional lines through them too).
 """
 
 from __future__ import annotations
@@ -14,19 +14,14 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from engine.core.chinese_forms import SIMPLIFIED, TRADITIONAL, script_converter
 from engine.core.languages import rules_for
 from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Line, Word
 
-if TYPE_CHECKING:
-    from opencc import OpenCC
-
-SIMPLIFIED, TRADITIONAL = "simplified", "traditional"
 CHINESE_SCRIPTS = (SIMPLIFIED, TRADITIONAL)  # the setting's choices; simplified is the default
 DEFAULT_SCRIPT = SIMPLIFIED
 CHINESE_LANGUAGES = frozenset({"zh", "yue"})  # Mandarin and Cantonese, as Whisper names them
-_OPENCC_TABLES = {SIMPLIFIED: "t2s", TRADITIONAL: "s2t"}
 MANDARIN = "zh"
 CLAUSE_PAUSE_S = 0.25  # where the recogniser gave no punctuation, a pause this long is a comma
 
@@ -44,13 +39,6 @@ def _own_marks(language: str) -> tuple[re.Pattern[str], dict[int, str]]:
     return re.compile(after_han), str.maketrans(marks)
 
 
-@functools.cache
-def _converter(script: str) -> OpenCC:
-    from opencc import OpenCC
-
-    return OpenCC(_OPENCC_TABLES[script])
-
-
 def check_script(script: str) -> str:
     """``script`` when it is one of :data:`CHINESE_SCRIPTS`; ValueError naming them otherwise."""
     if script not in CHINESE_SCRIPTS:
@@ -61,7 +49,7 @@ def check_script(script: str) -> str:
 def in_script(text: str, script: str = DEFAULT_SCRIPT, language: str = MANDARIN) -> str:
     """``text`` in simplified or traditional characters, its half-width marks ``language``'s own."""
     half_width, own = _own_marks(language)
-    return half_width.sub(lambda match: match[0].translate(own), _converter(check_script(script)).convert(text))
+    return half_width.sub(lambda match: match[0].translate(own), script_converter(check_script(script)).convert(text))
 
 
 def _latin_end(text: str) -> bool:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core import english_sounds
-from engine.core.chinese_forms import said_forms
+from engine.core.chinese_forms import said_forms, simplified
 from engine.core.paths import REPO_ROOT
 
 MAPPER_PATH = REPO_ROOT / "resources" / "voices-zh" / "baker_mapper.json"
@@ -124,11 +124,13 @@ def write_times(text: str) -> str:
 
 
 def normalise(text: str) -> str:
-    """``text`` with digits and symbols written out in Han characters, and Latin words as their
-    readings in toned pinyin (``OK`` → ``ou1kei1``)."""
+    """``text`` in simplified characters, with digits and symbols written out in Han characters,
+    and Latin words as their readings in toned pinyin (``OK`` → ``ou1kei1``)."""
     import cn2an
 
-    text = text.translate(_FULL_WIDTH)
+    # Traditional characters (a zh-Hant script) as simplified: every rule here and in pypinyin's
+    # phrase readings is written for them (兩個, 房間1203 and 哪兒 were read as 二个, a count and na3 er2).
+    text = simplified(text.translate(_FULL_WIDTH))
     text = _years(said_forms(text, count=_numerals))
     text = write_times(text)
     text = _MONEY.sub(_money, text)

@@ -179,3 +179,17 @@ def test_a_polyphone_surname_is_read_as_a_name_where_the_text_shows_one(text, su
 ])
 def test_the_same_characters_elsewhere_keep_their_usual_reading(text, reading):
     assert reading in syllables(normalise(text))
+
+
+@pytest.mark.parametrize(("traditional", "simplified"), [
+    ("我要2個", "我要2个"),  # 两 as a count before its measure word
+    ("房間1203", "房间1203"),  # a code after the word that names it, digit by digit
+    ("號碼是1234", "号码是1234"),
+    ("下午2點半", "下午2点半"),
+    ("我們還你錢", "我们还你钱"),  # 还 huan2 before whom it is given to
+    ("哪兒都行，一會兒見", "哪儿都行，一会儿见"),  # erhua as one syllable
+    ("單老師說", "单老师说"),  # a surname's reading
+])
+def test_a_traditional_line_is_read_as_its_simplified_one(traditional, simplified):
+    """A zh-Hant script (Taiwan, Hong Kong) says the same words: every reading rule applies to it."""
+    assert syllables(normalise(traditional)) == syllables(normalise(simplified))
