@@ -41,16 +41,42 @@ def simplified(text: str) -> str:
     """``text`` with its traditional characters written in simplified ones (房間 房间, 號碼 号码)."""
     return str(script_converter(SIMPLIFIED).convert(text))
 
+# Full-width digits, Latin letters and the signs of numbers (common in Chinese text: １２３,
+# ＡＢＣ, ５０％) to ASCII, so one rule reads both; the marks of sentences and clauses stay.
+FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)
+              if chr(code - 0xFEE0).isalnum() or chr(code - 0xFEE0) in "%+-=./#@$&*"}
+
 # Metric units after a number, by their Chinese names (5km 五公里), not spelled letter by letter.
-UNIT_WORDS = {"km/h": "公里每小时", "km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米", "ml": "毫升",
-              "mg": "毫克", "m": "米"}
-_UNIT = re.compile(r"(?<=\d)\s*(" + "|".join(re.escape(unit) for unit in UNIT_WORDS) + r")(?![A-Za-z])")
-_DEGREES = (("℃", "摄氏度"), ("°C", "摄氏度"), ("℉", "华氏度"), ("°F", "华氏度"))
+# Case matters: 5g is grams, 5G a network; 1.5L litres.
+UNIT_WORDS = {"km/h": "公里每小时", "km²": "平方公里", "km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米",
+              "ml": "毫升", "mg": "毫克", "m²": "平方米", "㎡": "平方米", "m": "米", "g": "克", "L": "升"}
+_UNIT = re.compile(r"(?<=\d)\s*(" + "|".join(re.escape(unit) for unit in sorted(UNIT_WORDS, key=len, reverse=True))
+                   + r")(?![A-Za-z])")
+_DEGREES = (("℃", "摄氏度"), ("°C", "摄氏度"), ("℉", "华氏度"), ("°F", "华氏度"), ("°", "度"))
+# Money by the currency's Chinese name after the amount (￥1,200 1200元, ¥1.5万 1.5万元, US$5 5美元);
+# ¥ and ￥ are yuan in a Chinese line. A 元 or 块 already written after the amount is not said twice.
+CURRENCY_WORDS = {"US$": "美元", "HK$": "港元", "NT$": "新台币", "$": "美元", "¥": "元", "￥": "元", "€": "欧元",
+                  "£": "英镑"}
+_MONEY = re.compile("(" + "|".join(re.escape(sign) for sign in CURRENCY_WORDS)
+                    + r")\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)([万亿]?)(元|块)?")
+# Ordinals written the English way (1st, 2nd, 23rd, 4th) and a number's sign (No.1, №5, #3),
+# said as Chinese says them: 第一, and 5号; "No.1", the champion, is 第一.
+_ORDINAL = re.compile(r"(?<![\d.])(\d+)(?:st|nd|rd|th)(?![A-Za-z])")
+_NUMBER_SIGN = re.compile(r"(?:(?<![A-Za-z])[Nn][Oo]\.\s?|№\s?|#)(\d+)号?")
+# @ before a name (@所有人, @小明) is said 艾特, as in an address.
+_MENTION = re.compile(r"@(?=\S)")
+# A range of clock times (12:30-14:00 十二点三十分到十四点) and of percentages (5%-10%, 3-5%:
+# 百分之三到百分之五), before the dash can be read as a score or a negative.
+_TIME_RANGE = re.compile(r"(?<!\d)(\d{1,2}[:：]\d{2})\s*[-–—~～〜至]\s*(\d{1,2}[:：]\d{2})(?!\d)")
+_PERCENT_RANGE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)%?\s*[-–—~～〜]\s*(\d+(?:\.\d+)?)%")
+# A price per unit (5元/斤) is said 五元每斤.
+_PER_UNIT = re.compile(r"(?<=[元块])/(?=[\u4e00-\u9fff])")
 _THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _DATE = re.compile(r"(?<!\d)(\d{4})[-/.](0?[1-9]|1[0-2])[-/.](0?[1-9]|[12]\d|3[01])(?!\d)")
 _YEARS = re.compile(r"(?<!\d)(\d{4})\s*[-–—~～〜]\s*(\d{4})年")
-# A phone or account number written in hyphenated groups (010-1234-5678): one code of 7 digits or more.
-_GROUPED_CODE = re.compile(r"(?<![\d\-])\d+(?:-\d+){1,3}(?![\d\-])")
+# A phone or account number written in groups (010-1234-5678, +86 138 1234 5678): one code of 7
+# digits or more; a country code's + is not said.
+_GROUPED_CODE = re.compile(r"(?<![\d\-+])\+?\d+(?:(?:-| )\d{3,4}){1,3}(?![\d\-])")
 # Two short numbers joined by a dash or a tilde: a range where the first is the smaller (3-5个,
 # 2～3天), else a score (3-2, 三比二); not a code (010-1234-5678).
 _RANGE = re.compile(r"(?<![\d.\-])(\d{1,4}(?:\.\d+)?)\s*[-–—~～〜]\s*(\d{1,4}(?:\.\d+)?)(?![\d.]|\s*[-–—]\s*\d)")
@@ -70,6 +96,11 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     ``count`` writes a number with thousands separators (commas removed): the voice passes its
     numeral writer, since such a number is a count and never a code read digit by digit."""
     text = ADDRESS.sub(_said_address, text)
+    text = _MENTION.sub("艾特", text)
+    text = _NUMBER_SIGN.sub(lambda match: f"第{match[1]}" if match[1] == "1" and match[0][0] in "Nn" else f"{match[1]}号", text)
+    text = _ORDINAL.sub(r"第\1", text)
+    text = _MONEY.sub(lambda match: match[2] + match[3] + (match[4] or CURRENCY_WORDS[match[1]]), text)
+    text = _PER_UNIT.sub("每", text)
     for sign, words in _DEGREES:
         text = text.replace(sign, words)
     text = _BETWEEN_NUMBERS.sub(lambda match: _ARITHMETIC[match[1]], text)
@@ -78,13 +109,15 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     text = _DATE.sub(lambda match: f"{match[1]}年{int(match[2])}月{int(match[3])}日", text)
     text = _YEARS.sub(r"\1年到\2年", text)
     text = _GROUPED_CODE.sub(_joined_code, text)
+    text = _TIME_RANGE.sub(r"\1到\2", text)
+    text = _PERCENT_RANGE.sub(r"\1%到\2%", text)
     text = _RANGE.sub(lambda match: match[1] + ("到" if float(match[1]) < float(match[2]) else "比") + match[2], text)
     text = _SCORE.sub(r"\1比\2", text)
     return _NEGATIVE.sub("负", text)
 
 
 def _joined_code(match: re.Match[str]) -> str:
-    digits = match.group().replace("-", "")
+    digits = re.sub(r"[-+ ]", "", match.group())
     return digits if len(digits) >= 7 else match.group()
 
 

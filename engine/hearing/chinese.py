@@ -15,7 +15,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.core.chinese_forms import SIMPLIFIED, TRADITIONAL, script_converter
+# SIMPLIFIED and TRADITIONAL re-exported: the transcription setting names them.
+from engine.core.chinese_forms import SIMPLIFIED as SIMPLIFIED
+from engine.core.chinese_forms import TRADITIONAL as TRADITIONAL
+from engine.core.chinese_forms import script_converter
 from engine.core.languages import rules_for
 from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Line, Word
 

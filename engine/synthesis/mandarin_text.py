@@ -3,8 +3,8 @@
 Three steps, each plain Python with no model:
 
 1. :func:`normalise`: what is not written in Han characters becomes words the voice can say.
-   Clock times (8:30 → 八点三十分), money (¥120 → 一百二十元), long digit strings such as phone
-   numbers (read digit by digit), then numbers, dates, fractions and percentages by ``cn2an``
+   Clock times (8:30 → 八点三十分), long digit strings such as phone numbers and numbers
+   dialled (read digit by digit), then numbers, dates, fractions and percentages by ``cn2an``
    (2024年3月5日 → 二零二四年三月五日, 50% → 百分之五十), after the written forms cn2an misreads
    are brought to ones it reads as said (2026-12-07 a date, 1,000 一千, 3～5 三到五, 3:2 三比二,
    -3.5℃ 负三点五摄氏度, 90年代 九十年代 and 等了10年 十年 but 90后 九零后, 5km 五公里). The voice knows no English sounds:
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core import english_sounds
-from engine.core.chinese_forms import said_forms, simplified
+from engine.core.chinese_forms import FULL_WIDTH, said_forms, simplified
 from engine.core.paths import REPO_ROOT
 
 MAPPER_PATH = REPO_ROOT / "resources" / "voices-zh" / "baker_mapper.json"
@@ -70,10 +70,11 @@ NEUTRAL_WHEN_DOUBLED = "奶爷妈爸姐哥弟妹叔舅姑婶伯姥婆嫂公太�
 _MUST = re.compile(r"(?<=[我你他她它们咱就也还都总又可])得(?=[\u4e00-\u9fff])(?![到出以知罪意分奖逞益])")
 _PARTICLE_DE = re.compile(r"(?<=[\u4e00-\u9fff])(?<![获取赢难心所应])得(?![到出以知罪意分奖逞益])")
 _TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)")
-_MONEY = re.compile(r"([¥￥$])\s*(\d+(?:\.\d+)?)")
 # Phone, order and room numbers, read digit by digit, 1 as yao1 (幺) as Chinese says it in codes:
 # a run of seven digits or more, or three or more after a word that names a code.
-_DIGIT_BY_DIGIT = re.compile(r"\d{7,}|(?<=房间|房号|号码|尾号|密码|证码|车次|航班|编号|工号|学号|号是|码是)\d{3,}")
+# A number dialled (打110, 拨打12345) is a code too, but not a count after 打 (打了3次, 打100下).
+_DIGIT_BY_DIGIT = re.compile(r"\d{7,}|(?<=房间|房号|号码|尾号|密码|证码|车次|航班|编号|工号|学号|号是|码是)\d{3,}"
+                             r"|(?:(?<=打|拨)|(?<=电话|热线))\d{3,6}(?![\d.]|\s*[个下次块元分万千百天年岁遍])")
 _CODE_DIGITS = "零幺二三四五六七八九"
 # 二 said 两 as a count before a measure word (两个, 两点, 两天), not within a number (十二个, 二十),
 # after 第 (第二天) or in a decimal (三点二); 两点 also before the minutes of a clock time.
@@ -96,10 +97,6 @@ _SYLLABIC_NASALS = {"n": "en", "ng": "en", "m": "en", "hm": "en"}  # 嗯 and fri
 def _clock(match: re.Match[str]) -> str:
     hours, minutes = int(match.group(1)), int(match.group(2))
     return f"{'两' if hours == 2 else hours}点" + ("整" if minutes == 0 else f"零{minutes}分" if minutes < 10 else f"{minutes}分")
-
-
-def _money(match: re.Match[str]) -> str:
-    return match.group(2) + ("美元" if match.group(1) == "$" else "元")
 
 
 def _latin(match: re.Match[str]) -> str:
@@ -130,10 +127,9 @@ def normalise(text: str) -> str:
 
     # Traditional characters (a zh-Hant script) as simplified: every rule here and in pypinyin's
     # phrase readings is written for them (兩個, 房間1203 and 哪兒 were read as 二个, a count and na3 er2).
-    text = simplified(text.translate(_FULL_WIDTH))
+    text = simplified(text.translate(FULL_WIDTH))
     text = _years(said_forms(text, count=_numerals))
     text = write_times(text)
-    text = _MONEY.sub(_money, text)
     text = _DIGIT_BY_DIGIT.sub(lambda m: "".join(_CODE_DIGITS[int(d)] for d in m.group()), text)
     text = str(cn2an.transform(text, "an2cn"))
     # A leading zero cn2an leaves (08分) and any digit it did not place.
@@ -155,8 +151,6 @@ def _years(text: str) -> str:
     return _COUNT_OF_YEARS.sub(lambda m: _numerals(m[1]), text)
 
 
-# Full-width digits and Latin letters (common in Chinese text) to ASCII, so one rule reads both.
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF10, 0xFF5B) if chr(code - 0xFEE0).isalnum()}
 
 
 def syllables(text: str) -> list[str]:

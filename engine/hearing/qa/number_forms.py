@@ -17,7 +17,8 @@ import re
 
 from engine.core.languages import language_code
 
-HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+# 幺 is 1 in a code read digit by digit (打幺幺零, a phone number).
+HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "幺": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
               "七": 7, "八": 8, "九": 9}
 HAN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
 HAN_NUMBER = re.compile(f"[{''.join(HAN_DIGITS)}{''.join(HAN_UNITS)}]+")

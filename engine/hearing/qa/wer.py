@@ -47,7 +47,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.chinese_forms import said_forms
+from engine.core.chinese_forms import FULL_WIDTH, SIMPLIFIED, said_forms
 from engine.core.english_forms import CURRENCIES, spoken_english
 from engine.core.english_sounds import heard_as
 from engine.core.languages import (
@@ -57,7 +57,7 @@ from engine.core.languages import (
     language_code,
     rules_for,
 )
-from engine.hearing.chinese import CHINESE_LANGUAGES, SIMPLIFIED, in_script
+from engine.hearing.chinese import CHINESE_LANGUAGES, in_script
 from engine.hearing.qa.number_forms import (
     HAN_NUMBER,
     han_numeral,
@@ -85,6 +85,9 @@ _ZH_POINT = re.compile(r"(\d)\s*[:.]\s*(\d)")
 _ZH_MINUTES = re.compile(r"(\d点\d{1,2})分")
 # Digits before 万 or 亿 (320万, 1.5亿; a decimal point is 点 by then): the whole number, as 三百二十万
 # becomes 3200000, so a recogniser writing either form heard the same.
+# A clock time on the hour (14:00, 十四点整) is said 十四点 as often: compared without its minutes.
+_ZH_ON_THE_HOUR = re.compile(r"(\d点)(?:00|整)(?!\d)")
+_ZH_DECIMAL_MAGNITUDE = re.compile(r"([零〇一二两三四五六七八九十百千]+)点([零〇一二三四五六七八九]+)([万亿])")
 _ZH_MAGNITUDE = re.compile(r"(\d+)(?:点(\d+))?([万亿])")
 _ZH_PERCENT = re.compile(r"百分之(?=[\d零〇一二两兩三四五六七八九十百千])")
 # A written number (digits, an optional decimal part) that Japanese reads as a word: 50円 is
@@ -168,16 +171,19 @@ def normalise_characters(text: str, language: str) -> list[str]:
     lower case, Chinese in simplified characters (a recogniser that writes 說 for 说 heard the
     same word), numerals as digits (Chinese, Japanese), no punctuation or spaces."""
     chinese = language_code(language) in CHINESE_LANGUAGES
-    if chinese:
-        text = in_script(text, SIMPLIFIED)
+    if chinese:  # the written forms read before NFKC, which makes 100m² 100m2
+        text = said_forms(in_script(text, SIMPLIFIED).translate(FULL_WIDTH))
     text = unicodedata.normalize("NFKC", text)
     if chinese:
-        text = _ZH_PERCENT.sub("", _ZH_POINT.sub(r"\1点\2", said_forms(text)))
+        text = _ZH_PERCENT.sub("", _ZH_POINT.sub(r"\1点\2", text))
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
+    if chinese:  # 一点五万 is 1点5万 (then 15000), not 1点 and 五万
+        text = _ZH_DECIMAL_MAGNITUDE.sub(lambda match: f"{han_value(match[1])}点{han_value(match[2])}{match[3]}", text)
     if language_code(language) in ("zh", "yue", "ja"):
         text = HAN_NUMBER.sub(lambda match: han_value(match[0]), text)
     if chinese:
         text = _ZH_MAGNITUDE.sub(_whole_number, _ZH_MINUTES.sub(r"\1", text.replace("点半", "点30")))
+        text = _ZH_ON_THE_HOUR.sub(r"\1", text)
     # Thai and Lao vowel signs and tone marks are combining marks (Mn/Mc): kept, they are spoken.
     return [char for char in text.casefold() if unicodedata.category(char)[0] in "LNM"]
 

@@ -35,6 +35,28 @@ def test_written_forms_become_what_is_said(text, said):
     assert said_forms(text) == said
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("他是No.1选手", "他是第1选手"),  # the champion, not 诺 and a digit
+    ("NO.3球员", "3号球员"),
+    ("#3号和№5", "3号和5号"),
+    ("排名1st，他是2nd", "排名第1，他是第2"),
+    ("一共￥1,200", "一共1200元"),
+    ("¥1,200元", "1200元"),  # 元 not said twice
+    ("花了¥1.5万", "花了1.5万元"),
+    ("US$5、HK$100、NT$500、€20、£5", "5美元、100港元、500新台币、20欧元、5英镑"),
+    ("5元/斤", "5元每斤"),
+    ("12:30-14:00开会", "12:30到14:00开会"),  # a range of times, not a score
+    ("降了5%-10%", "降了5%到10%"),  # not 百分之五负百分之十
+    ("降了3-5%", "降了3%到5%"),
+    ("@小明 你好", "艾特小明 你好"),
+    ("100m²、3㎡、1.5L、500g", "100平方米、3平方米、1.5升、500克"),
+    ("90°角", "90度角"),
+    ("+86 138 1234 5678", "8613812345678"),  # a phone number in groups is one code
+])
+def test_signs_a_drama_script_holds_become_what_is_said(text, said):
+    assert said_forms(text) == said
+
+
 def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     assert said_forms("卖了12,800件", count=lambda digits: f"<{digits}>") == "卖了<12800>件"
 
@@ -48,6 +70,23 @@ def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     ("打成了2:1", "打成了2-1"),
     ("我们7×24小时在线", "我们七乘二十四小时在线"),
     ("发邮件到test@qq.com", "发邮件到test艾特qq点com"),
+    ("他是No.1选手", "他是第一选手"),
+    ("一共￥1,200", "一共一千二百元"),
+    ("会议12:30-14:00", "会议十二点三十分到十四点"),
+    ("降了5%-10%", "降了百分之五到百分之十"),
+    ("快打110", "快打幺幺零"),  # 幺 is 1 in a number read digit by digit
+    ("电话+86 138 1234 5678", "电话八六幺三八幺二三四五六七八"),
+    ("@小明 你好", "艾特小明你好"),
+    ("花了¥1.5万", "花了一点五万元"),  # 一点五万 is 15000, not 1 and 五万
+    ("US$5一杯", "五美元一杯"),
+    ("5元/斤", "五元每斤"),
+    ("100m²的房子", "一百平方米的房子"),  # read before NFKC makes it 100m2
+    ("90°角", "九十度角"),
+    ("排名1st", "排名第一"),
+    ("1.5L的水", "一点五升的水"),
+    ("涨了５０％", "涨了百分之五十"),
+    ("這個東西2個", "这个东西两个"),  # a traditional line heard in simplified
+    ("太好了😂", "太好了"),  # an emoji is not said
 ])
 def test_take_qa_hears_a_written_form_said_in_words_as_the_line(line, heard):
     assert error_rate(line, heard, "zh") == 0.0

@@ -50,6 +50,13 @@ def test_what_is_not_han_is_written_out(text, spoken):
     ("2m高", "两米高"),
     ("120km/h", "一百二十公里每小时"),
     ("5G网络", "五ji1网络"),  # a letter, not a unit
+    ("一共￥1,200", "一共一千二百元"),  # money with thousands separators, the currency said
+    ("涨了５０％", "涨了百分之五十"),  # a full-width percent sign
+    ("快打110", "快打幺幺零"),  # a number dialled, digit by digit
+    ("请拨打120", "请拨打幺二零"),
+    ("打了100下", "打了一百下"),  # a count after 打
+    ("他是No.1", "他是第一"),
+    ("1.5L", "一点五升"),
 ])
 def test_written_forms_are_said_as_chinese_says_them(text, spoken):
     assert normalise(text) == spoken
