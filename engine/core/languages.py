@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.core.codes import EngineError, ErrorCode
+from engine.core.protocol import speaking_backend
 
 UNDETERMINED = "und"  # ISO 639 "undetermined": no letters to tell the language by
 
@@ -445,6 +446,15 @@ def speaks(declared: Iterable[str], language: str, detected: bool = False) -> bo
     return detected and script in _SHARED_SCRIPTS and any(script in rules_for(other).scripts for other in codes)
 
 
+def foreign_characters(text: str, language: str) -> str:
+    """The characters of ``text`` in a script of its own (Han, kana, Hangul, Thai) that ``language``
+    is not written in: 北京 in an English line, as a translation may leave it. A voice of
+    ``language`` cannot say them (Piper's English voice says "Chinese letter" for each)."""
+    scripts = set(rules_for(language).scripts) | _SHARED_SCRIPTS | {"Latin"}
+    return "".join(match.group() for match in _SCRIPTS.finditer(ADDRESS.sub(" ", text))
+                   if match.lastgroup not in scripts)
+
+
 def language_refusal(text: str, language: str, backend: str, declared: Iterable[str],
                      registry: Mapping[str, Iterable[str]]) -> EngineError | None:
     """Why ``backend`` (which declares ``declared``) must not speak ``text`` as a character of
@@ -455,9 +465,10 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
     code = line_language(language, text)
     detected = code != language_code(language)
     declared = tuple(declared)
-    if speaks(declared, code, detected):
-        return None
     name = LANGUAGES[code].name if code in LANGUAGES else code
+    if speaks(declared, code, detected):
+        return _foreign_refusal(text, code, name, backend, declared, registry)
+
     others = [other for other, languages in registry.items()
               if other != backend and speaks(languages, code, detected)]
     can = (f"backends that speak it: {', '.join(others)}" if others
@@ -469,6 +480,28 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
         f"the line is in {name} ({code}, from {origin}), which the {backend} backend cannot speak "
         f"(it speaks {', '.join(declared) or 'nothing declared'}); {can}. To fix it, {how}, or set the "
         "character's language if the line is in another one",
+    )
+
+
+def _foreign_refusal(text: str, code: str, name: str, backend: str, declared: tuple[str, ...],
+                     registry: Mapping[str, Iterable[str]]) -> EngineError | None:
+    """Why the voice that speaks a line in ``code`` on ``backend`` must not speak ``text``: it holds
+    characters of another language's script that this voice cannot say; None when it holds none,
+    or the voice also speaks their language (CosyVoice2 says a Chinese name in an English line)."""
+    foreign = foreign_characters(text, code)
+    if not foreign:
+        return None
+    voice = speaking_backend(backend, code)  # under the embedded voices, the one of the line's language
+    theirs = detect_language(foreign)
+    if speaks(declared if voice == backend else tuple(registry.get(voice, ())), theirs):
+        return None
+    their_name = LANGUAGES[theirs].name if theirs in LANGUAGES else theirs
+    shown = foreign if len(foreign) <= 12 else foreign[:12] + "…"
+    return EngineError(
+        ErrorCode.LANGUAGE_UNSUPPORTED,
+        f"the line is in {name} ({code}) but holds {their_name} characters ({shown}), which the {voice} "
+        f"voice cannot say. To fix it, write them in {name} (a name in its Latin spelling: 北京 as "
+        f"Beijing), or set the character's language to {theirs} if the line is in {their_name}",
     )
 
 

@@ -48,18 +48,33 @@ def test_piper_refuses_every_line_it_cannot_speak_and_synthesises_none(engine):
     assert "Chinese (Mandarin) (zh" in message and "piper" in message and "cosyvoice2" in message
 
 
-def test_a_set_language_decides_and_a_mixed_english_line_is_spoken(engine):
-    # The character's language wins over the script: Chinese set on English text is refused,
-    # and an English line with a Chinese name in it is English.
+def test_a_set_language_decides_and_han_left_in_an_english_line_is_refused(engine):
+    # The character's language wins over the script: Chinese set on English text is refused.
+    # An English line with Han characters left in it (a translation's 王) is English, and Piper
+    # would say "Chinese letter" for each: refused too, saying how to fix it; in Latin letters it is spoken.
     chinese = Job("Hello there.", _with_language(sample_voice("maya"), "zh"), listening=False)
-    english = Job("Call Mr. 王 tomorrow morning.", sample_voice("maya"), listening=False)
-    engine.submit(chinese)
-    engine.submit(english)
-    events = events_until(engine, ended({chinese.job_id, english.job_id}))
-    (refused,) = [e for e in events if isinstance(e, JobFailed)]
-    assert refused.job_id == chinese.job_id and refused.code is ErrorCode.LANGUAGE_UNSUPPORTED
-    assert "from its character's language" in refused.message
+    mixed = Job("Call Mr. 王 tomorrow morning.", sample_voice("maya"), listening=False)
+    english = Job("Call Mr. Wang tomorrow morning.", sample_voice("maya"), listening=False)
+    for job in (chinese, mixed, english):
+        engine.submit(job)
+    events = events_until(engine, ended({chinese.job_id, mixed.job_id, english.job_id}))
+    refused = {e.job_id: e for e in events if isinstance(e, JobFailed)}
+    assert set(refused) == {chinese.job_id, mixed.job_id}
+    assert all(e.code is ErrorCode.LANGUAGE_UNSUPPORTED for e in refused.values())
+    assert "from its character's language" in refused[chinese.job_id].message
+    assert "holds Chinese (Mandarin) characters (王)" in refused[mixed.job_id].message
+    assert "write them in English" in refused[mixed.job_id].message
     assert [e for e in events if isinstance(e, JobFinished) and e.job_id == english.job_id]
+
+
+@pytest.mark.parametrize(("backend", "refused"), [("piper", True), ("embedded", True), ("cosyvoice2", False)])
+def test_han_in_an_english_line_is_refused_by_a_voice_that_cannot_say_it(backend, refused):
+    """Under the embedded voices an English line goes to Piper, whatever else it holds; CosyVoice2
+    says a Chinese word inside English."""
+    registry = declared_languages()
+    refusal = language_refusal("Meet me at 北京 station tomorrow.", "en", backend, registry[backend], registry)
+    assert (refusal is not None) is refused
+    assert refusal is None or "(北京), which the piper voice cannot say" in refusal.message
 
 
 def _with_language(voice, language):
