@@ -318,14 +318,26 @@ _FULL_WIDTH_MARK = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\
 _FULL_WIDTH_SENTENCE_END = "。！？"
 
 
+def _words_spaced(text: str) -> bool:
+    """Whether ``text`` is in a language that puts spaces between words (not when it has no letters)."""
+    language = detect_language(text)
+    return language != UNDETERMINED and rules_for(language).spaced
+
+
 def joins_without_space(before: str, after: str) -> bool:
     """Whether text ending in ``before`` and text starting with ``after`` are one run of an
     unspaced script (a Chinese sentence wrapped over two subtitle lines), not two words: both
-    sides are its characters, or either is a full-width mark (``，`` ``。`` ``——``) beside anything
+    sides are its characters, or a number meets one (and the number's side is no spaced language's
+    words), or either is a full-width mark (``，`` ``。`` ``——``) beside anything
     but a space (and but a Latin word after ``。！？``)."""
     if not before or not after or before[-1].isspace() or after[0].isspace():
         return False
     if _UNSPACED_CHARACTER.match(before[-1]) and _UNSPACED_CHARACTER.match(after[0]):
+        return True
+    # A number inside a run of Chinese ("这件事" + "7×24小时"), not one starting an English sentence.
+    if _UNSPACED_CHARACTER.match(before[-1]) and after[0].isdigit() and not _words_spaced(after):
+        return True
+    if before[-1].isdigit() and _UNSPACED_CHARACTER.match(after[0]) and not _words_spaced(before):
         return True
     if before[-1] in _FULL_WIDTH_SENTENCE_END and after[0].isalpha() and after[0].isascii():
         return False

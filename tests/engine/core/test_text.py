@@ -174,6 +174,19 @@ def test_pieces_join_without_a_space_beside_a_full_width_mark() -> None:
     assert join_pieces(["Well —", "then."]) == "Well — then." and join_pieces(["Hello.", "World"]) == "Hello. World"
 
 
+@pytest.mark.parametrize(("pieces", "joined"), [
+    (["这件事", "7×24"], "这件事7×24"),  # a subtitle row broken before a number: no space comes in
+    (["这件事", "7×24小时在线"], "这件事7×24小时在线"),
+    (["第", "3集"], "第3集"),
+    (["一共", "1,200元"], "一共1,200元"),
+    (["二〇二四年", "3月5日"], "二〇二四年3月5日"),
+    (["他说", "7 days later."], "他说 7 days later."),  # a number starting English words keeps its space
+    (["Room 1203", "房间"], "Room 1203 房间"),
+])
+def test_a_number_inside_chinese_joins_without_a_space(pieces, joined) -> None:
+    assert join_pieces(pieces) == joined
+
+
 def test_a_text_too_long_for_two_lines_keeps_every_word() -> None:
     text = " ".join(["The tide came in early and nobody saw the boat leave the harbour."] * 3)
     wrapped = wrap_subtitle(text, rules_for("en"))
