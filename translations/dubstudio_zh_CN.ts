@@ -6826,7 +6826,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+849"/>
+        <location filename="../app/project/script_io.py" line="+888"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -8011,6 +8011,16 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file}, line {line}: no text; row skipped</source>
         <translation>{file} 第 {line} 行：没有文字，已跳过该行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}, line {lines}: a sign or title, not dialogue (no name, and placed on the picture by \pos or in a style named for signs, titles or songs); skipped. To dub it, give it a name in the Name field</source>
+        <translation>{file} 第 {lines} 行：这是标牌或标题，不是对白（没有角色名，且由 \pos 定位在画面上，或样式名表示标牌、标题或歌曲），已跳过。如需配音，请在 Name 字段填写角色名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}, lines {lines}: {count} signs or titles, not dialogue (no name, and placed on the picture by \pos or in a style named for signs, titles or songs); skipped. To dub one, give it a name in the Name field</source>
+        <translation>{file} 第 {lines} 行：{count} 条标牌或标题，不是对白（没有角色名，且由 \pos 定位在画面上，或样式名表示标牌、标题或歌曲），已跳过。如需为其中一条配音，请在 Name 字段填写角色名</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -419,6 +419,12 @@ def import_vtt(
 
 _ASS_TIME = re.compile(r"^\s*(\d+):([0-5]\d):([0-5]\d)[.,](\d{1,3})\s*$")
 _ASS_BREAKS = re.compile(r"\\[Nn]")
+# A sign or title (on-screen text, a song's lyrics, credits) in an ASS file, not dialogue: a
+# Dialogue event with no Name that is placed on the picture (\pos, \move) or in a style named
+# for one (Sign, Title, OP, ED, Song, Staff; 注释, 标题, 歌词, as Chinese fansubs name them).
+_ASS_PLACED = re.compile(r"\{[^}]*\\(?:pos|move)\(")
+_SIGN_STYLE = re.compile(r"sign|title|^op\b|^ed\b|^op[_\-\d]|^ed[_\-\d]|song|kara|staff|credit|logo|note"
+                         r"|注释|註釋|标题|標題|片名|歌词|歌詞|屏幕|字幕组|字幕組|说明|說明|制作|製作", re.I)
 ASS_FIELDS = ("Layer", "Start", "End", "Style", "Name", "MarginL", "MarginR", "MarginV", "Effect", "Text")
 
 
@@ -431,6 +437,33 @@ def _ass_seconds(value: str, line_no: int, shown: str) -> float:
     return int(hours) * 3600 + int(minutes) * 60 + int(seconds) + float(f"0.{fraction}")
 
 
+@dataclass(frozen=True)
+class _AssCue:
+    line_no: int
+    speaker: str | None
+    rows: list[str]
+    start: float
+    end: float
+    named: bool  # the speaker came from the Name field
+    sign: str  # "style" (a sign's style), "placed" (by \pos or \move) or "" (dialogue)
+
+
+def _add_ass_cues(builder: _Builder, cues: list[_AssCue], shown: str) -> None:
+    """The cues that are dialogue as lines; the signs and titles skipped, with one warning naming
+    their lines. Cues placed on the picture are signs beside dialogue that is not placed; in a
+    file that places every cue they are its dialogue."""
+    placed_dialogue = not any(cue.sign == "" for cue in cues)
+    signs = [cue.line_no for cue in cues if cue.sign == "style" or cue.sign == "placed" and not placed_dialogue]
+    skipped = set(signs)
+    for cue in cues:
+        if cue.line_no not in skipped:
+            builder.add_cue(cue.speaker, cue.rows, cue.start, cue.end, name_in_text=not cue.named)
+    if signs:
+        shown_lines = ", ".join(map(str, signs[:10])) + (", …" if len(signs) > 10 else "")
+        builder.warnings.append(phrases.counted(len(signs), phrases.SKIPPED_SIGN, phrases.SKIPPED_SIGNS,
+                                                file=shown, lines=shown_lines))
+
+
 def import_ass(
     source: Source,
     project: Project,
@@ -439,11 +472,14 @@ def import_ass(
     default_character: str | None = None,
 ) -> ScriptImport:
     """Read an ASS or SSA file's [Events]: one line per Dialogue, the speaker from its Name
-    field (else a ``Name:`` prefix), override tags (``{\\i1}``) dropped and ``\\N`` breaks joined."""
+    field (else a ``Name:`` prefix), override tags (``{\\i1}``) dropped and ``\\N`` breaks joined.
+    A sign or title with no Name (placed by ``\\pos``, or in a Sign, Title, OP or 注释 style) is
+    no line to speak: skipped, and a warning names its lines."""
     text, name = _read(source, encoding)
     shown = name or "input"
     builder = _Builder(project, default_character)
     section, columns = "", list[str]()
+    cues: list[_AssCue] = []
     for line_no, raw in enumerate(text.split("\n"), 1):
         stripped = raw.strip()
         if stripped.startswith("[") and stripped.endswith("]"):
@@ -476,7 +512,10 @@ def import_ass(
         if not body:
             builder.warnings.append(Phrase(phrases.SKIPPED_DIALOGUE, file=shown, line=line_no))
             continue
-        builder.add_cue(speaker, rows, start, end, name_in_text=not named)
+        sign = "" if named else "style" if _SIGN_STYLE.search(field_of.get("Style", "")) else \
+            "placed" if _ASS_PLACED.search(field_of["Text"]) else ""
+        cues.append(_AssCue(line_no, speaker, rows, start, end, bool(named), sign))
+    _add_ass_cues(builder, cues, shown)
     if not builder.lines and not builder.warnings and text.strip():
         raise ImportFormatError(Phrase(phrases.NO_DIALOGUE), line_no=1, source=shown)
     return builder.result(name)

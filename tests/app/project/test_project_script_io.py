@@ -508,6 +508,38 @@ def test_vtt_and_ass_import_with_speakers_and_times(project: Project, tmp_path: 
     assert result.characters == []  # Maya and Rex are the project's own
 
 
+# A Chinese fansub's ASS: dialogue in Default, and on-screen signs and the opening song's lyrics.
+SIGNED_ASS = """[Script Info]
+ScriptType: v4.00+
+
+[Events]
+Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Dialogue: 0,0:00:00.50,0:00:03.00,标题,,0,0,0,,霸道总裁爱上我 第3集
+Dialogue: 0,0:00:01.00,0:00:02.50,Default,,0,0,0,,你怎么来了？
+Dialogue: 0,0:00:02.00,0:00:05.00,Default,,0,0,0,,{\\pos(960,120)}顾氏集团
+Dialogue: 0,0:00:03.00,0:00:04.00,Default,Maya,0,0,0,,{\\pos(960,900)}我来接你。
+Dialogue: 0,0:00:04.00,0:00:06.00,OP_CN,,0,0,0,,{\\k20}爱你在心口难开
+Dialogue: 0,0:00:06.00,0:00:07.00,Sign,,0,0,0,,三个月后
+"""
+
+
+def test_ass_signs_and_titles_are_not_spoken_and_the_user_is_told(project: Project, tmp_path: Path) -> None:
+    result = import_script(write(tmp_path, "drama.ass", SIGNED_ASS.encode()), project)
+    # A named line is dialogue wherever it is placed; signs, titles and lyrics are not lines.
+    assert [line.text for line in result.lines] == ["你怎么来了？", "我来接你。"]
+    (warning,) = result.warnings
+    assert warning.endswith("drama.ass, lines 6, 8, 10, 11: 4 signs or titles, not dialogue (no name, and placed on "
+                            "the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub "
+                            "one, give it a name in the Name field")
+
+
+def test_an_ass_that_places_every_cue_keeps_them_as_dialogue(project: Project, tmp_path: Path) -> None:
+    placed = SIGNED_ASS.split("Dialogue:")[0] + "".join(
+        f"Dialogue: 0,0:00:0{n}.00,0:00:0{n}.90,Default,,0,0,0,,{{\\pos(960,900)}}第{n}句。\n" for n in range(1, 4))
+    result = import_script(write(tmp_path, "placed.ass", placed.encode()), project)
+    assert [line.text for line in result.lines] == ["第1句。", "第2句。", "第3句。"] and not result.warnings
+
+
 @pytest.mark.parametrize("name, content, line_no", [
     ("bad.vtt", "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\nHi.\n\n2\nbanana --> apple\nYo.\n", 8),
     ("bad.vtt", "Not a header\n\n00:01.000 --> 00:02.000\nHi.\n", 1),
