@@ -36,10 +36,15 @@ def bilingual_pair(cues: Iterable[Sequence[str]]) -> tuple[str, ...]:
 
 
 def split_rows(rows: Sequence[str], language: str) -> tuple[str, str]:
-    """A cue's rows in ``language`` (and those with no letters) as one text, and the others as one:
-    the line to dub and its original."""
+    """A cue's rows in ``language`` as one text, and the others as one: the line to dub and its
+    original. A row with no letters (a number, "24/7", "……") is the side that has no row of its
+    own (7×24小时 above 24/7: 24/7 is the English), else the line's."""
+    languages = [detect_language(row) for row in rows]
+    kept_any = language in languages
+    others_any = any(code not in (language, UNDETERMINED) for code in languages)
+    letterless_kept = not (kept_any and not others_any)
     kept: list[str] = []
     others: list[str] = []
-    for row in rows:
-        (kept if detect_language(row) in (language, UNDETERMINED) else others).append(row)
+    for row, code in zip(rows, languages):
+        (kept if code == language or code == UNDETERMINED and letterless_kept else others).append(row)
     return join_pieces(kept), join_pieces(others)

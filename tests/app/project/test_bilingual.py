@@ -71,3 +71,20 @@ def test_new_keeps_the_language_asked_for_and_warns_when_none_is(tmp_path: Path,
     both = new_project_from_video(tmp_path / "both", video, subtitles=subtitles)
     assert both.project.lines[0].text == "你好，我们明天见。 Xiaoming: Hi, see you tomorrow."  # as before: whole
     assert any("bilingual" in warning and "--keep-language" in warning for warning in both.warnings)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030", "utf-16"])
+def test_a_row_with_no_letters_is_the_side_that_has_none(project: Project, encoding: str) -> None:
+    """7×24小时 over 24/7: the row with no letters is the English, not a second Chinese row (it was
+    kept as 7×24小时24/7 with no original)."""
+    srt_text = ("1\n00:00:01,000 --> 00:00:02,000\n7×24小时在线\n24/7\n\n"
+                "2\n00:00:03,000 --> 00:00:04,000\n第3集\nEpisode 3\n\n"
+                "3\n00:00:05,000 --> 00:00:06,000\n我爱你\nI love you\n\n"
+                "4\n00:00:07,000 --> 00:00:08,000\n……\n好吧。\nFine.\n")
+    imported = import_srt(srt_text.encode(encoding), project)
+    assert imported.languages == ("zh", "en")
+    chinese = imported.keeping("zh")
+    assert [(line.text, line.source_text) for line in chinese.lines] == [
+        ("7×24小时在线", "24/7"), ("第3集", "Episode 3"), ("我爱你", "I love you"), ("……好吧。", "Fine.")]
+    english = imported.keeping("en")
+    assert [(line.text, line.source_text) for line in english.lines][0] == ("24/7", "7×24小时在线")
