@@ -7,7 +7,9 @@ benchmarks/data/zh_dialogue_4.txt, twenty more written after its tone, number an
 benchmarks/data/zh_dialogue_5.txt, twenty more written after the adaptation's tonal pitch range
 and pace cap; benchmarks/data/zh_dialogue_6.txt, forty-two more written after its bounds relative
 to the model's own voice; benchmarks/data/zh_dialogue_7.txt, forty more written after this
-benchmark's hearing became take QA's; benchmarks/zh_english_words.txt, forty lines each holding
+benchmark's hearing became take QA's; benchmarks/data/zh_forms.txt, twenty-six lines of the signs and
+forms of issue 30 (money, ranges, codes, No.1, traditional characters), written after their rules;
+benchmarks/zh_english_words.txt, forty lines each holding
 an English word or acronym, lines 1-20 tuned on and 21-40 held out: ``--sets FILE:21-40``) is
 spoken three ways by engine/synthesis/backends/mandarin.py, in this process:
 
