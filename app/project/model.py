@@ -31,6 +31,7 @@ from app.project.errors import InvalidValueError
 from app.project.fsutil import check_relative
 from app.project.phrases import Phrase
 from app.project.timecode import TimeRangeError, check_time, format_clock
+from engine.core.chinese_forms import simplified
 from engine.core.codes import ErrorCode
 from engine.core.languages import line_language
 from engine.core.numbers import Range, RangeError, ranges
@@ -90,6 +91,12 @@ class LineStatus(str, enum.Enum):
 
 # Statuses a render in progress sets; a file saved mid-render is reopened without them.
 TRANSIENT_STATUSES = frozenset({LineStatus.QUEUED, LineStatus.RENDERING})
+
+
+def name_key(name: str) -> str:
+    """What two names of one character share: case and Chinese script aside (小紅 in a Taiwanese
+    subtitle file is the 小红 a user types, Maya is MAYA)."""
+    return simplified(name.strip()).casefold()
 
 
 @dataclass

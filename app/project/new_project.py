@@ -42,7 +42,7 @@ from app.project.media import (
     subtitle_stream_srt,
     with_dialogue_stream,
 )
-from app.project.model import PROJECT_FILE
+from app.project.model import PROJECT_FILE, name_key
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.readiness import VoiceGaps, voice_gaps
@@ -219,7 +219,7 @@ def _build(
     keep_language: str | None = None,
     dialogue: tuple[int | None, str | None] = (None, None),
 ) -> NewProject:
-    names = [voice.name.strip().casefold() for voice in voices]
+    names = [name_key(voice.name) for voice in voices]
     if len(set(names)) != len(names):
         raise InvalidValueError(Phrase(phrases.VOICE_GIVEN_TWICE))
     project = Project(root=root, title=title or video.stem)

@@ -40,6 +40,7 @@ from app.project.model import (
     ProjectSettings,
     Take,
     VideoInfo,
+    name_key,
     new_id,
     render_fingerprint,
 )
@@ -162,9 +163,10 @@ class Project:
         raise UnknownIdError(Phrase(phrases.NO_CHARACTER_WITH_ID, id=repr(character_id)))
 
     def character_by_name(self, name: str) -> Character | None:
-        """Case-insensitive match on the name, as importers and the CLI need it."""
-        folded = name.strip().casefold()
-        return next((c for c in self.characters if c.name.strip().casefold() == folded), None)
+        """The character of that name, case and Chinese script aside (:func:`name_key`), as
+        importers and the CLI need it."""
+        key = name_key(name)
+        return next((c for c in self.characters if name_key(c.name) == key), None)
 
     def line(self, line_id: str) -> Line:
         for line in self.lines:

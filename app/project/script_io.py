@@ -41,7 +41,7 @@ from app.project import phrases
 from app.project.bilingual import bilingual_pair, split_rows
 from app.project.errors import ExportError, ImportFormatError, InvalidValueError
 from app.project.fsutil import atomic_write_text, bound_to
-from app.project.model import PALETTE, Character, Line, new_id, validate_line
+from app.project.model import PALETTE, Character, Line, name_key, new_id, validate_line
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.timecode import TimeRangeError, format_timecode, parse_time
@@ -182,11 +182,11 @@ class _Builder:
         self.new_characters: list[Character] = []
         self.warnings: list[str] = []
         self.rows: dict[str, tuple[str, ...]] = {}
-        self._by_name: dict[str, str] = {c.name.strip().casefold(): c.id for c in project.characters}
+        self._by_name: dict[str, str] = {name_key(c.name): c.id for c in project.characters}
         self.default_id = self.character_id(default_character) if default_character else None
 
     def character_id(self, name: str) -> str:
-        key = name.strip().casefold()
+        key = name_key(name)
         found = self._by_name.get(key)
         if found is None:
             used = {c.colour for c in (*self.project.characters, *self.new_characters)}

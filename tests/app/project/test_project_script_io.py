@@ -562,3 +562,15 @@ def test_vtt_and_ass_export_reads_back_as_the_same_script(project: Project, tmp_
     back = import_script(path, timed)
     assert [(line.text, line.character_id, line.start, line.end) for line in back.lines] == \
         [(line.text, line.character_id, line.start, line.end) for line in timed.lines]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "big5"])
+def test_a_name_in_traditional_characters_is_the_same_character(tmp_path: Path, encoding: str) -> None:
+    """A Taiwanese subtitle file's 小紅 is the 小红 the project (or `new --voice 小红=…`) already has."""
+    project = Project.create(tmp_path / "p", "P")
+    project.characters.append(project.make_character("小红"))
+    srt_text = "1\n00:00:01,000 --> 00:00:02,000\n小紅：門票一張五百。\n\n2\n00:00:03,000 --> 00:00:04,000\n小明：好。\n"
+    result = import_script(write(tmp_path, "trad.srt", srt_text.encode(encoding)), project)
+    assert [c.name for c in result.characters] == ["小明"]
+    assert result.lines[0].character_id == project.characters[0].id
+    assert project.character_by_name("小紅") is project.character_by_name("小红") is project.characters[0]
