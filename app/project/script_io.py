@@ -50,7 +50,13 @@ from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import AddLines
 from engine.core import files
 from engine.core.codes import ErrorCode
-from engine.core.languages import join_pieces, line_language, rules_for
+from engine.core.languages import (
+    UNDETERMINED,
+    detect_language,
+    join_pieces,
+    line_language,
+    rules_for,
+)
 from engine.core.text import control_character, wrap_subtitle
 
 Source = str | os.PathLike[str] | bytes
@@ -448,6 +454,14 @@ class _AssCue:
     sign: str  # "style" (a sign's style), "placed" (by \pos or \move) or "" (dialogue)
 
 
+def _same_cue_in_another_language(before: _AssCue, cue: _AssCue) -> bool:
+    """Whether ``cue`` is ``before`` in another language: the same times, rows in one other language."""
+    if (before.start, before.end) != (cue.start, cue.end):
+        return False
+    languages = {detect_language(join_pieces(before.rows)), detect_language(join_pieces(cue.rows))}
+    return len(languages) == 2 and UNDETERMINED not in languages
+
+
 def _add_ass_cues(builder: _Builder, cues: list[_AssCue], shown: str) -> None:
     """The cues that are dialogue as lines; the signs and titles skipped, with one warning naming
     their lines. Cues placed on the picture are signs beside dialogue that is not placed; in a
@@ -455,9 +469,18 @@ def _add_ass_cues(builder: _Builder, cues: list[_AssCue], shown: str) -> None:
     placed_dialogue = not any(cue.sign == "" for cue in cues)
     signs = [cue.line_no for cue in cues if cue.sign == "style" or cue.sign == "placed" and not placed_dialogue]
     skipped = set(signs)
+    dialogue: list[_AssCue] = []
     for cue in cues:
-        if cue.line_no not in skipped:
-            builder.add_cue(cue.speaker, cue.rows, cue.start, cue.end, name_in_text=not cue.named)
+        if cue.line_no in skipped:
+            continue
+        if dialogue and _same_cue_in_another_language(dialogue[-1], cue):
+            # 双语 ASS writes a cue's two languages as two events (a style each, the same times):
+            # one cue with a row in each, split by language as a bilingual file's (ScriptImport.keeping).
+            dialogue[-1] = dataclasses.replace(dialogue[-1], rows=[*dialogue[-1].rows, *cue.rows])
+        else:
+            dialogue.append(cue)
+    for cue in dialogue:
+        builder.add_cue(cue.speaker, cue.rows, cue.start, cue.end, name_in_text=not cue.named)
     if signs:
         shown_lines = ", ".join(map(str, signs[:10])) + (", …" if len(signs) > 10 else "")
         builder.warnings.append(phrases.counted(len(signs), phrases.SKIPPED_SIGN, phrases.SKIPPED_SIGNS,

@@ -88,3 +88,22 @@ def test_a_row_with_no_letters_is_the_side_that_has_none(project: Project, encod
         ("7×24小时在线", "24/7"), ("第3集", "Episode 3"), ("我爱你", "I love you"), ("……好吧。", "Fine.")]
     english = imported.keeping("en")
     assert [(line.text, line.source_text) for line in english.lines][0] == ("24/7", "7×24小时在线")
+
+
+def test_an_ass_with_a_style_per_language_is_bilingual(project: Project) -> None:
+    """双语 ASS as fansubs and subtitle mergers write it: each cue twice, the same times, a Chinese
+    style and an English one (the two languages were two lines, both dubbed)."""
+    events = [("0:00:01.00", "0:00:02.50", "小明", "你好，我们明天见。", "Hi, see you tomorrow."),
+              ("0:00:03.00", "0:00:04.00", "", "好的。", "OK."),
+              ("0:00:05.00", "0:00:06.00", "", "走吧！", "Let's go!")]
+    ass = ("[Script Info]\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+           + "".join(f"Dialogue: 0,{start},{end},CN,{name},0,0,0,,{chinese}\n"
+                     f"Dialogue: 0,{start},{end},EN,,0,0,0,,{{\\fnArial\\fs14}}{english}\n"
+                     for start, end, name, chinese, english in events))
+    imported = import_ass(ass.encode("utf-8"), project)
+    assert imported.languages == ("zh", "en") and len(imported.lines) == 3
+    english = imported.keeping("en")
+    assert [(line.text, line.source_text) for line in english.lines] == [
+        ("Hi, see you tomorrow.", "你好，我们明天见。"), ("OK.", "好的。"), ("Let's go!", "走吧！")]
+    assert [c.name for c in imported.characters] == ["小明"]
+    assert english.lines[0].character_id == imported.characters[0].id
