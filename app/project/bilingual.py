@@ -26,12 +26,14 @@ def cue_languages(rows: Sequence[str]) -> tuple[str, ...]:
 
 
 def bilingual_pair(cues: Iterable[Sequence[str]]) -> tuple[str, ...]:
-    """The two languages of a bilingual file, the upper row's first; () when it is not one."""
+    """The two languages of a bilingual file, the upper row's first on most cues; () when it is not one."""
     cues = list(cues)
     pairs = Counter(languages[:2] for languages in map(cue_languages, cues) if len(languages) >= 2)
     if not cues or not pairs:
         return ()
-    pair, count = pairs.most_common(1)[0]
+    pair = pairs.most_common(1)[0][0]
+    # Either order counts: a file may put 中文 above on most cues and below on a few.
+    count = pairs[pair] + pairs[pair[::-1]]
     return pair if count >= BILINGUAL_SHARE * len(cues) else ()
 
 

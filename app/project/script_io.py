@@ -218,7 +218,21 @@ class _Builder:
         if speaker is not None and name_in_text:
             first = split_speaker(rows[0])[1]
             rows = [first, *rows[1:]] if first else rows[1:]
+        before = self.lines[-1] if self.lines else None
+        if before is not None and before.id in self.rows and self._in_another_language(before, rows, start, end):
+            # A bilingual file may write a cue's two languages as two cues at the same times (an
+            # ASS style per language, two subtitle tracks merged): one cue with a row in each.
+            self.rows[before.id] = (*self.rows[before.id], *rows)
+            before.text = join_pieces(self.rows[before.id])
+            return
         self.rows[self.add(speaker, join_pieces(rows), start, end).id] = tuple(rows)
+
+    def _in_another_language(self, before: Line, rows: list[str], start: float, end: float) -> bool:
+        """Whether ``rows`` at ``start``-``end`` are the cue ``before`` in another language."""
+        if (before.start, before.end) != (start, end):
+            return False
+        languages = {detect_language(before.text), detect_language(join_pieces(rows))}
+        return len(languages) == 2 and UNDETERMINED not in languages
 
     def result(self, source: str) -> ScriptImport:
         return ScriptImport(self.lines, self.new_characters, self.warnings, source, self.rows)
@@ -454,14 +468,6 @@ class _AssCue:
     sign: str  # "style" (a sign's style), "placed" (by \pos or \move) or "" (dialogue)
 
 
-def _same_cue_in_another_language(before: _AssCue, cue: _AssCue) -> bool:
-    """Whether ``cue`` is ``before`` in another language: the same times, rows in one other language."""
-    if (before.start, before.end) != (cue.start, cue.end):
-        return False
-    languages = {detect_language(join_pieces(before.rows)), detect_language(join_pieces(cue.rows))}
-    return len(languages) == 2 and UNDETERMINED not in languages
-
-
 def _add_ass_cues(builder: _Builder, cues: list[_AssCue], shown: str) -> None:
     """The cues that are dialogue as lines; the signs and titles skipped, with one warning naming
     their lines. Cues placed on the picture are signs beside dialogue that is not placed; in a
@@ -469,18 +475,9 @@ def _add_ass_cues(builder: _Builder, cues: list[_AssCue], shown: str) -> None:
     placed_dialogue = not any(cue.sign == "" for cue in cues)
     signs = [cue.line_no for cue in cues if cue.sign == "style" or cue.sign == "placed" and not placed_dialogue]
     skipped = set(signs)
-    dialogue: list[_AssCue] = []
     for cue in cues:
-        if cue.line_no in skipped:
-            continue
-        if dialogue and _same_cue_in_another_language(dialogue[-1], cue):
-            # 双语 ASS writes a cue's two languages as two events (a style each, the same times):
-            # one cue with a row in each, split by language as a bilingual file's (ScriptImport.keeping).
-            dialogue[-1] = dataclasses.replace(dialogue[-1], rows=[*dialogue[-1].rows, *cue.rows])
-        else:
-            dialogue.append(cue)
-    for cue in dialogue:
-        builder.add_cue(cue.speaker, cue.rows, cue.start, cue.end, name_in_text=not cue.named)
+        if cue.line_no not in skipped:
+            builder.add_cue(cue.speaker, cue.rows, cue.start, cue.end, name_in_text=not cue.named)
     if signs:
         shown_lines = ", ".join(map(str, signs[:10])) + (", …" if len(signs) > 10 else "")
         builder.warnings.append(phrases.counted(len(signs), phrases.SKIPPED_SIGN, phrases.SKIPPED_SIGNS,

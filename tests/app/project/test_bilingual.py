@@ -107,3 +107,16 @@ def test_an_ass_with_a_style_per_language_is_bilingual(project: Project) -> None
         ("Hi, see you tomorrow.", "你好，我们明天见。"), ("OK.", "好的。"), ("Let's go!", "走吧！")]
     assert [c.name for c in imported.characters] == ["小明"]
     assert english.lines[0].character_id == imported.characters[0].id
+
+
+def test_an_srt_with_a_cue_per_language_at_the_same_times_is_bilingual(project: Project) -> None:
+    """Two subtitle tracks merged into one SRT: a cue per language, the same times, either order."""
+    srt_text = ("1\n00:00:01,000 --> 00:00:02,000\n你去哪儿？\n\n2\n00:00:01,000 --> 00:00:02,000\nWhere are you going?\n\n"
+                "3\n00:00:03,000 --> 00:00:04,000\nTo the station.\n\n4\n00:00:03,000 --> 00:00:04,000\n去车站。\n\n"
+                "5\n00:00:05,000 --> 00:00:06,000\n- 走吧。\n\n6\n00:00:05,000 --> 00:00:06,000\n- 好。\n\n"
+                "7\n00:00:07,000 --> 00:00:08,000\n到了。\n\n8\n00:00:07,000 --> 00:00:08,000\nWe're here.\n")
+    imported = import_srt(srt_text.encode("gb18030"), project)
+    assert imported.languages == ("zh", "en")
+    assert [(line.text, line.source_text) for line in imported.keeping("zh").lines] == [
+        ("你去哪儿？", "Where are you going?"), ("去车站。", "To the station."), ("- 走吧。", ""), ("- 好。", ""),
+        ("到了。", "We're here.")]  # two cues of one language at the same times stay two lines
