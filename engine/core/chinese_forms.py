@@ -75,7 +75,8 @@ _THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _DATE = re.compile(r"(?<!\d)(\d{4})[-/.](0?[1-9]|1[0-2])[-/.](0?[1-9]|[12]\d|3[01])(?!\d)")
 _YEARS = re.compile(r"(?<!\d)(\d{4})\s*[-–—~～〜]\s*(\d{4})年")
 # A phone or account number written in groups (010-1234-5678, +86 138 1234 5678): one code of 7
-# digits or more; a country code's + is not said.
+# digits or more (10 or more, or a country code, when spaces part them: 100 200 300 are three
+# numbers); a country code's + is not said.
 _GROUPED_CODE = re.compile(r"(?<![\d\-+])\+?\d+(?:(?:-| )\d{3,4}){1,3}(?![\d\-])")
 # Two short numbers joined by a dash or a tilde: a range where the first is the smaller (3-5个,
 # 2～3天), else a score (3-2, 三比二); not a code (010-1234-5678).
@@ -117,8 +118,10 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
 
 
 def _joined_code(match: re.Match[str]) -> str:
-    digits = re.sub(r"[-+ ]", "", match.group())
-    return digits if len(digits) >= 7 else match.group()
+    written = match.group()
+    digits = re.sub(r"[-+ ]", "", written)
+    spaced = " " in written and not written.startswith("+")
+    return digits if len(digits) >= (10 if spaced else 7) else written
 
 
 def _said_address(match: re.Match[str]) -> str:

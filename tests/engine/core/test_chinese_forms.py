@@ -52,6 +52,8 @@ def test_written_forms_become_what_is_said(text, said):
     ("100m²、3㎡、1.5L、500g", "100平方米、3平方米、1.5升、500克"),
     ("90°角", "90度角"),
     ("+86 138 1234 5678", "8613812345678"),  # a phone number in groups is one code
+    ("138 1234 5678", "13812345678"),
+    ("分别是100 200 300", "分别是100 200 300"),  # three numbers, not a code
 ])
 def test_signs_a_drama_script_holds_become_what_is_said(text, said):
     assert said_forms(text) == said
