@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from engine.core.audio_io import resample
+from engine.core.chinese_forms import simplified
 from engine.core.languages import language_code, rules_for
 from engine.core.protocol import EngineError
 from engine.hearing.qa.number_forms import number_forms
@@ -388,7 +389,12 @@ def best_in_number_forms(scored: Callable[[list[str]], list[Confirmation]], text
     other), and for a text that does not pass ``bars`` but writes numbers, the best of it and
     its number forms (:func:`engine.hearing.qa.number_forms.number_forms`: 八百 and 800, 2点 and
     两点; Whisper writes a number its own way, and forced the other way a clean take's number
-    scores as a wrong word would). One more pass for each form, only while a take is refused."""
+    scores as a wrong word would). One more pass for each form, only while a take is refused.
+    Mandarin is forced in simplified characters, the script its prompt keeps Whisper in: a
+    zh-Hant line's clean take forced as written scored as a wrong word would (這個東西真的很貴
+    refused, 这个东西真的很贵 confirmed)."""
+    if language_code(language) == "zh":
+        texts = [simplified(text) for text in texts]
     best = scored(list(texts))
     forms = [number_forms(text, language) for text in texts]
     for kind in range(max((len(written) for written in forms), default=0)):
