@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.core.languages import ADDRESS
+from engine.core.languages import ADDRESS, HALF_WIDTH
 
 if TYPE_CHECKING:
     from opencc import OpenCC
@@ -43,8 +43,8 @@ def simplified(text: str) -> str:
 
 # Full-width digits, Latin letters and the signs of numbers (common in Chinese text: １２３,
 # ＡＢＣ, ５０％) to ASCII, so one rule reads both; the marks of sentences and clauses stay.
-FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)
-              if chr(code - 0xFEE0).isalnum() or chr(code - 0xFEE0) in "%+-=./#@$&*"}
+FULL_WIDTH = {code: ascii_code for code, ascii_code in HALF_WIDTH.items()
+              if isinstance(ascii_code, int) and (chr(ascii_code).isalnum() or chr(ascii_code) in "%+-=./#@$&*")}
 
 # Metric units after a number, by their Chinese names (5km 五公里), not spelled letter by letter.
 # Case matters: 5g is grams, 5G a network; 1.5L litres.

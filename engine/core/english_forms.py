@@ -24,13 +24,17 @@ written. Take QA's hearing of lines of each kind is in docs/voices.md ("English 
 - a web address's "https://" is left out, "#word" is "hashtag word", "1.5x" is "1.5 times";
 - clock times on the hour or a few minutes past: "11:00" was "eleven zero zero", "7:05" "seven
   zero five"; a range "5-10", "9am–5pm" was "five dash ten": "to";
-- dotted initialisms: "Ph.D." was "P H dot D"; small fractions: "1/2" was "one slash two".
+- dotted initialisms: "Ph.D." was "P H dot D"; small fractions: "1/2" was "one slash two";
+- full-width digits, letters and marks (a line typed on a Chinese keyboard: "Room １２０３，OK？")
+  were dropped or run together: read as their ASCII forms (``languages.HALF_WIDTH``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from engine.core.languages import HALF_WIDTH
 
 # English abbreviations written with a period, and what each says: the period is no sentence's
 # end (the splitter, engine/core/text.py, reads the table) and the voice says the word
@@ -275,6 +279,7 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
 
 def spoken_english(text: str) -> str:
     """``text`` with the written forms espeak-ng misreads put in the words they are said in."""
+    text = text.translate(HALF_WIDTH)
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
     return _SPACE_BEFORE_MARK.sub("", re.sub(r"\s{2,}", " ", text)).strip()

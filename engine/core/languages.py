@@ -396,6 +396,13 @@ def script_counts(text: str) -> Counter[str]:
     return Counter(match.lastgroup for match in _SCRIPTS.finditer(text) if match.lastgroup)
 
 
+# The full-width forms of ASCII (Ａ, １, ，, ？, ％), the ideographic space, full stop and comma, as
+# the ASCII a spaced language writes: a line typed on a Chinese keyboard (Room １２０３，OK？)
+# holds them, and an English voice drops what it cannot read (espeak-ng said "Room" for Room １２０３).
+# A mark that ends a clause or a sentence carries its space, which full-width marks have built in.
+HALF_WIDTH: dict[int, int | str] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
+    ord(mark): chr(ord(mark) - 0xFEE0) + " " for mark in "，！？：；"} | {0x3000: " ", 0x3002: ". ", 0x3001: ", "}
+
 # Web and mail addresses are no language's words: a Chinese line that gives one
 # (请访问 https://www.example.com/path/to/page?id=123 了解详情) holds more Latin runs than Han.
 ADDRESS = re.compile(r"(?:https?://|www\.)[!-~]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")

@@ -99,3 +99,12 @@ def test_emoji_web_addresses_hashtags_and_pauses(written: str, said: str) -> Non
 ])
 def test_times_ranges_initialisms_fractions(written: str, said: str) -> None:
     assert spoken_english(written) == said
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("Room １２０３，floor ３。", "Room 1203, floor 3."),  # espeak-ng said "Room": the digits were dropped
+    ("See you at 3:30，OK？", "See you at 3:30, OK?"),  # the pause and the question were lost
+    ("Ｉ ｌｏｖｅ ｙｏｕ！", "I love you!"),
+])
+def test_a_line_typed_on_a_chinese_keyboard_is_read_as_its_ascii(written: str, said: str) -> None:
+    assert spoken_english(written) == said
