@@ -84,7 +84,7 @@ PHONE_MIN_DIGITS = 7  # digit groups joined by hyphens: a phone number or a code
 _NUMBER = r"\d{1,3}(?:,\d{3})+|\d+"
 _ABBREVIATION = re.compile(
     r"(?<![\w.])(" + "|".join(re.escape(word) for word in sorted(ENGLISH_ABBREVIATIONS, key=len, reverse=True))
-    + r")\.(?=[\s,;:)]|$)")
+    + r")\.(?=[\s,;:)]|$|\d)")
 # A capitalised word that is not the first of its sentence, right before a match.
 _NAME_BEFORE = re.compile(r"(?<=[^\s.!?…])\s+[A-Z][\w'’]*\s*$")
 _MONTH_DAY = re.compile(r"\b(" + "|".join(MONTHS) + r")\s+(\d{1,2})(?![\d:.,]\d|\w)")
@@ -136,6 +136,8 @@ def _abbreviation(match: re.Match[str]) -> str:
         if _NAME_BEFORE.search(text, max(0, match.start() - WORD_LOOKBACK), match.start()) is None and capital_after:
             return "Saint"
         return "Street." if capital_after else "Street"  # "on Main St. Then ...": the sentence ends
+    if text[end:end + 1].isdigit():  # "No.1", as Chinese writes it: only a word before a number
+        return said + " " if word in BEFORE_A_NUMBER else match[0]
     if word in BEFORE_A_NUMBER and not re.match(r"\s*\d", text[end:]):
         return match[0]
     follows = text[end:].lstrip()[:1]

@@ -105,6 +105,7 @@ def test_times_ranges_initialisms_fractions(written: str, said: str) -> None:
     ("Room １２０３，floor ３。", "Room 1203, floor 3."),  # espeak-ng said "Room": the digits were dropped
     ("See you at 3:30，OK？", "See you at 3:30, OK?"),  # the pause and the question were lost
     ("Ｉ ｌｏｖｅ ｙｏｕ！", "I love you!"),
+    ("He is No.1 in class.", "He is number 1 in class."),  # was "no dot one"
 ])
 def test_a_line_typed_on_a_chinese_keyboard_is_read_as_its_ascii(written: str, said: str) -> None:
     assert spoken_english(written) == said
