@@ -51,7 +51,7 @@ FULL_WIDTH = {code: ascii_code for code, ascii_code in HALF_WIDTH.items()
 UNIT_WORDS = {"km/h": "公里每小时", "km²": "平方公里", "km": "公里", "kg": "公斤", "cm": "厘米", "mm": "毫米",
               "ml": "毫升", "mg": "毫克", "m²": "平方米", "㎡": "平方米", "m": "米", "g": "克", "L": "升"}
 _UNIT = re.compile(r"(?<=\d)\s*(" + "|".join(re.escape(unit) for unit in sorted(UNIT_WORDS, key=len, reverse=True))
-                   + r")(?![A-Za-z])")
+                   + r")(?![A-Za-z]|网|手机|信号|流量|时代)")  # 5g网络 is a network, as 5G is
 _DEGREES = (("℃", "摄氏度"), ("°C", "摄氏度"), ("℉", "华氏度"), ("°F", "华氏度"), ("°", "度"))
 # Money by the currency's Chinese name after the amount (￥1,200 1200元, ¥1.5万 1.5万元, US$5 5美元);
 # ¥ and ￥ are yuan in a Chinese line. A 元 or 块 already written after the amount is not said twice.

@@ -50,6 +50,7 @@ def test_written_forms_become_what_is_said(text, said):
     ("降了3-5%", "降了3%到5%"),
     ("@小明 你好", "艾特小明 你好"),
     ("100m²、3㎡、1.5L、500g", "100平方米、3平方米、1.5升、500克"),
+    ("5g网络和5g手机", "5g网络和5g手机"),  # a network, not grams
     ("90°角", "90度角"),
     ("+86 138 1234 5678", "8613812345678"),  # a phone number in groups is one code
     ("138 1234 5678", "13812345678"),
