@@ -247,6 +247,10 @@ def _build(
         languages = imported.languages
         if languages and keep_language in languages:
             imported = imported.keeping(keep_language)
+            # The file says which language the video speaks and which the team dubs into: the
+            # dub's audio track is tagged with it, and a later bilingual import is not asked again.
+            project.target_language = keep_language
+            project.language = project.language or next(code for code in languages if code != keep_language)
         elif languages:
             warnings.append(Phrase(phrases.BILINGUAL_SUBTITLES, languages=" / ".join(languages),
                                    given=keep_language or "-"))
