@@ -441,9 +441,10 @@ _ASS_TIME = re.compile(r"^\s*(\d+):([0-5]\d):([0-5]\d)[.,](\d{1,3})\s*$")
 _ASS_BREAKS = re.compile(r"\\[Nn]")
 # A sign or title (on-screen text, a song's lyrics, credits) in an ASS file, not dialogue: a
 # Dialogue event with no Name that is placed on the picture (\pos, \move) or in a style named
-# for one (Sign, Title, OP, ED, Song, Staff; 注释, 标题, 歌词, as Chinese fansubs name them).
+# for one (Sign, Title, OP, ED, Song, Staff; 注释, 标题, 歌词, as Chinese fansubs name them; a
+# Subtitle style is dialogue).
 _ASS_PLACED = re.compile(r"\{[^}]*\\(?:pos|move)\(")
-_SIGN_STYLE = re.compile(r"sign|title|^op\b|^ed\b|^op[_\-\d]|^ed[_\-\d]|song|kara|staff|credit|logo|note"
+_SIGN_STYLE = re.compile(r"sign|(?<!sub)title|^op\b|^ed\b|^op[_\-\d]|^ed[_\-\d]|song|kara|staff|credit|logo|note"
                          r"|注释|註釋|标题|標題|片名|歌词|歌詞|屏幕|字幕组|字幕組|说明|說明|制作|製作", re.I)
 ASS_FIELDS = ("Layer", "Start", "End", "Style", "Name", "MarginL", "MarginR", "MarginV", "Effect", "Text")
 

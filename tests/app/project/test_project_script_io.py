@@ -520,13 +520,14 @@ Dialogue: 0,0:00:02.00,0:00:05.00,Default,,0,0,0,,{\\pos(960,120)}顾氏集团
 Dialogue: 0,0:00:03.00,0:00:04.00,Default,Maya,0,0,0,,{\\pos(960,900)}我来接你。
 Dialogue: 0,0:00:04.00,0:00:06.00,OP_CN,,0,0,0,,{\\k20}爱你在心口难开
 Dialogue: 0,0:00:06.00,0:00:07.00,Sign,,0,0,0,,三个月后
+Dialogue: 0,0:00:07.00,0:00:08.00,Subtitle,,0,0,0,,走吧。
 """
 
 
 def test_ass_signs_and_titles_are_not_spoken_and_the_user_is_told(project: Project, tmp_path: Path) -> None:
     result = import_script(write(tmp_path, "drama.ass", SIGNED_ASS.encode()), project)
     # A named line is dialogue wherever it is placed; signs, titles and lyrics are not lines.
-    assert [line.text for line in result.lines] == ["你怎么来了？", "我来接你。"]
+    assert [line.text for line in result.lines] == ["你怎么来了？", "我来接你。", "走吧。"]  # a Subtitle style is dialogue
     (warning,) = result.warnings
     assert warning.endswith("drama.ass, lines 6, 8, 10, 11: 4 signs or titles, not dialogue (no name, and placed on "
                             "the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub "
