@@ -62,6 +62,7 @@ CURRENCIES = {
     "£": ("pound", "pounds", "penny", "pence"),
     "€": ("euro", "euros", "cent", "cents"),
     "¥": ("yen", "yen", "sen", "sen"),
+    "￥": ("yuan", "yuan", "fen", "fen"),  # the full-width sign a Chinese keyboard writes: renminbi
 }
 SCALES = {"k": "thousand", "K": "thousand", "m": "million", "M": "million", "bn": "billion", "b": "billion",
           "B": "billion", "thousand": "thousand", "million": "million", "billion": "billion",
@@ -74,7 +75,8 @@ UNITS = {
     "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"), "ft": ("foot", "feet"), "mi": ("mile", "miles"),
     "mph": ("mile per hour", "miles per hour"), "km/h": ("kilometer per hour", "kilometers per hour"),
     "kph": ("kilometer per hour", "kilometers per hour"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"),
-    "°C": ("degree Celsius", "degrees Celsius"), "°": ("degree", "degrees"), "h": ("hour", "hours"),
+    "°C": ("degree Celsius", "degrees Celsius"), "℃": ("degree Celsius", "degrees Celsius"),
+    "℉": ("degree Fahrenheit", "degrees Fahrenheit"), "°": ("degree", "degrees"), "h": ("hour", "hours"),
     "hr": ("hour", "hours"), "hrs": ("hour", "hours"), "min": ("minute", "minutes"), "mins": ("minute", "minutes"),
     "sec": ("second", "seconds"), "secs": ("second", "seconds"),
 }

@@ -287,17 +287,21 @@ def normalise_words(text: str, language: str = "en") -> list[str]:
     """The words of ``text`` as a recogniser would write them: lower case, no punctuation,
     numbers spelled out, hyphenated words split, English contractions with one reading
     expanded ("don't" -> "do not"), other apostrophes inside words kept ("it's")."""
+    english = language_code(language) in ("en", "")
+    if english:
+        # As the English voice says them (Dr. Doctor, 12/07/2026 December 7th, 2026), on both sides;
+        # before NFKC, which makes ￥ (yuan, as a Chinese keyboard writes it) ¥ (yen).
+        text = spoken_english(text)
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-    if language_code(language) in ("en", ""):
-        # As the English voice says them (Dr. Doctor, 12/07/2026 December 7th, 2026), on both sides.
-        text = _LONG_DIGIT_RUN.sub(lambda match: " ".join(match[0]), spoken_english(text))
+    if english:
+        text = _LONG_DIGIT_RUN.sub(lambda match: " ".join(match[0]), text)
         text = _OCLOCK.sub("", text)  # ten and ten o'clock are one time, as 8点 and 8点整 are
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     for symbol, word in _SYMBOL_WORDS.items():
         text = text.replace(symbol, word)
     text = _NUMBER.sub(lambda match: _spell_number(match, language), text)
     text = text.casefold()
-    if language_code(language) in ("en", ""):
+    if english:
         for pattern, expansion in _CONTRACTIONS:
             text = pattern.sub(expansion, text)
     # Anything that is not a letter, digit or an apostrophe between letters separates words.

@@ -106,6 +106,8 @@ def test_times_ranges_initialisms_fractions(written: str, said: str) -> None:
     ("See you at 3:30，OK？", "See you at 3:30, OK?"),  # the pause and the question were lost
     ("Ｉ ｌｏｖｅ ｙｏｕ！", "I love you!"),
     ("He is No.1 in class.", "He is number 1 in class."),  # was "no dot one"
+    ("It costs ￥500.", "It costs 500 yuan."),  # the currency was dropped ("five hundred")
+    ("It is 37.5℃ today.", "It is 37.5 degrees Celsius today."),  # the degrees were dropped
 ])
 def test_a_line_typed_on_a_chinese_keyboard_is_read_as_its_ascii(written: str, said: str) -> None:
     assert spoken_english(written) == said

@@ -197,6 +197,8 @@ def test_english_words_run_together_only_when_the_other_side_has_that_word() -> 
     ("Back in the 1990s we ran 5km a day.", "Back in the 1990s, we ran 5 kilometers a day."),
     ("Call 555-123-4567 now.", "Call 5551234567 now."),  # a long digit run is a number said digit by digit
     ("Love it #blessed", "Love it hashtag blessed"),
+    ("It costs ￥500.", "It costs 500 yuan."),  # a Chinese keyboard's ￥ is yuan, not NFKC's ¥ (yen)
+    ("It is 37.5℃ today, room １２０３.", "It is 37.5 degrees Celsius today, room 1203."),
 ])
 def test_an_english_take_is_compared_by_what_the_line_says(line: str, heard: str) -> None:
     assert error_rate(line, heard, "en") == 0.0
