@@ -16,8 +16,8 @@ written. Take QA's hearing of lines of each kind is in docs/voices.md ("English 
 - decades: "1990s" was "nineteen hundred ninety z";
 - units after a number: "5km" was "five K M", "72°F" "seventy-two degrees F";
 - phone numbers (7 digits or more in three hyphenated groups, an area code in brackets, or
-  555-0199; +44 20 7946 0958; 555 123 4567): digit by digit, a pause between groups, not "five
-  hundred fifty-five dash ...";
+  555-0199; +44 20 7946 0958; 555 123 4567; ten digits or more run together, 13812345678): digit
+  by digit, a pause between groups, not "five hundred fifty-five dash ...";
 - "/" before a unit of time or count is "per" ($5.99/month was "... slash month");
 - emoji were read by their names ("grinning face"): left out;
 - dashes and an ellipsis inside a sentence were run together with the next word: a pause;
@@ -99,6 +99,9 @@ _UNIT = re.compile(r"(?<![\d,.])(\d(?:[\d,]*\d)?(?:\.\d+)?)\s?(" + "|".join(
     re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True)) + r")(?![\w/])")
 _PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{1,5}(?:-\d{2,5})+(?![\w-])")
 # An international number (+44 20 7946 0958) or an American one in three groups (555 123 4567).
+# Ten digits or more with nothing between them are a phone number or a code (a Chinese mobile
+# number, 13812345678), said digit by digit: espeak-ng said "thirteen billion eight hundred ...".
+LONG_DIGIT_RUN = re.compile(r"(?<![\d.,])\d{10,}(?!\d|[.,]\d)")  # a sentence's full stop may follow
 _SPACED_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s-]\(?\d{1,5}\)?){2,}(?![\w-])"
                            r"|(?<![\w,.-])\d{3} \d{3} \d{4}(?![\w-])")
 # "/" before a unit of time or count is "per" ($5.99/month, 3 times/day); and/or stays.
@@ -268,6 +271,7 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (_DECADE, _decade),
     (_PHONE, _phone),
     (_SPACED_PHONE, _phone),
+    (LONG_DIGIT_RUN, lambda match: " ".join(match[0])),
     (_SLASH_SHORTHAND, lambda match: SLASH_SHORTHANDS[match[1].lower()]),
     (_PER, " per "),
     (_FRACTION, _fraction),

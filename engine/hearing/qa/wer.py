@@ -48,7 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.chinese_forms import FULL_WIDTH, SIMPLIFIED, said_forms
-from engine.core.english_forms import CURRENCIES, spoken_english
+from engine.core.english_forms import CURRENCIES, LONG_DIGIT_RUN, spoken_english
 from engine.core.english_sounds import heard_as
 from engine.core.languages import (
     KANA,
@@ -98,9 +98,8 @@ _JA_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _PARTICLE_DE = str.maketrans({"地": "的", "得": "的"})
 # The normalisation's numbers (digits on both sides, 两点 and 2点 alike) read back as Chinese says
 # them (10 十 shi, 800 八百 ba bai), so a number is its syllables like the words around it (是 heard as 十).
-# Ten digits or more with nothing between them are a phone number or a code, said digit by digit
-# as the voice says one written in groups (555-123-4567 5 5 5, 1 2 3, ...; a recogniser writes either).
-_LONG_DIGIT_RUN = re.compile(r"(?<![\d.,])\d{10,}(?![\d.,])")
+# Ten digits or more with nothing between them (english_forms.LONG_DIGIT_RUN) are a phone number
+# or a code, said digit by digit as the voice says it (a recogniser writes either).
 _OCLOCK = re.compile(r"\s*\bo'clock\b", re.IGNORECASE)
 _LATIN_RUN = re.compile(r"([a-z]+)")  # after normalise_characters: lower case, spaces dropped
 _DIGIT_RUN = re.compile(r"(\d+)")
@@ -294,7 +293,7 @@ def normalise_words(text: str, language: str = "en") -> list[str]:
         text = spoken_english(text)
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
     if english:
-        text = _LONG_DIGIT_RUN.sub(lambda match: " ".join(match[0]), text)
+        text = LONG_DIGIT_RUN.sub(lambda match: " ".join(match[0]), text)
         text = _OCLOCK.sub("", text)  # ten and ten o'clock are one time, as 8点 and 8点整 are
     text = _RECOGNISER_MARKS.sub(" ", _TIME.sub(_time_as_spoken, text))
     for symbol, word in _SYMBOL_WORDS.items():

@@ -108,6 +108,7 @@ def test_times_ranges_initialisms_fractions(written: str, said: str) -> None:
     ("He is No.1 in class.", "He is number 1 in class."),  # was "no dot one"
     ("It costs ￥500.", "It costs 500 yuan."),  # the currency was dropped ("five hundred")
     ("It is 37.5℃ today.", "It is 37.5 degrees Celsius today."),  # the degrees were dropped
+    ("Call me at 13812345678.", "Call me at 1 3 8 1 2 3 4 5 6 7 8."),  # was "thirteen billion ..."
 ])
 def test_a_line_typed_on_a_chinese_keyboard_is_read_as_its_ascii(written: str, said: str) -> None:
     assert spoken_english(written) == said
