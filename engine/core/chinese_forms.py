@@ -71,6 +71,8 @@ _TIME_RANGE = re.compile(r"(?<!\d)(\d{1,2}[:：]\d{2})\s*[-–—~～〜至]\s*(
 _PERCENT_RANGE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)%?\s*[-–—~～〜]\s*(\d+(?:\.\d+)?)%")
 # A price per unit (5元/斤) is said 五元每斤.
 _PER_UNIT = re.compile(r"(?<=[元块])/(?=[\u4e00-\u9fff])")
+# "More than" after a number (10万+ 十万加, 18+ 十八加), as it is said; between two numbers it is 加 too.
+_PLUS_AFTER = re.compile(r"(?<=[\d万亿千百])\+(?!\s*\d)")
 _THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _DATE = re.compile(r"(?<!\d)(\d{4})[-/.](0?[1-9]|1[0-2])[-/.](0?[1-9]|[12]\d|3[01])(?!\d)")
 _YEARS = re.compile(r"(?<!\d)(\d{4})\s*[-–—~～〜]\s*(\d{4})年")
@@ -102,6 +104,7 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     text = _ORDINAL.sub(r"第\1", text)
     text = _MONEY.sub(lambda match: match[2] + match[3] + (match[4] or CURRENCY_WORDS[match[1]]), text)
     text = _PER_UNIT.sub("每", text)
+    text = _PLUS_AFTER.sub("加", text)
     for sign, words in _DEGREES:
         text = text.replace(sign, words)
     text = _BETWEEN_NUMBERS.sub(lambda match: _ARITHMETIC[match[1]], text)
