@@ -68,6 +68,11 @@ _MENTION = re.compile(r"@(?=\S)")
 # A range of clock times (12:30-14:00 十二点三十分到十四点) and of percentages (5%-10%, 3-5%:
 # 百分之三到百分之五), before the dash can be read as a score or a negative.
 _TIME_RANGE = re.compile(r"(?<!\d)(\d{1,2}[:：]\d{2})\s*[-–—~～〜至]\s*(\d{1,2}[:：]\d{2})(?!\d)")
+# A tilde between two numbers is always a range (-5~3℃, 9点~11点), never a score or a minus; a
+# dash after a number's unit too (9点-11点, 3天-5天: the dash was read as 负, minus).
+_UNIT_AFTER_NUMBER = "点天元块个年月日号岁度周分秒次倍%℃"
+_TILDE_RANGE = re.compile(rf"(?:(?<=\d)|(?<=\d[{_UNIT_AFTER_NUMBER}]))\s*[~～〜]\s*(?=[-−]?\d)")
+_UNIT_DASH_RANGE = re.compile(rf"(?<=\d[{_UNIT_AFTER_NUMBER}])\s*[-–—]\s*(?=\d)")
 _PERCENT_RANGE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)%?\s*[-–—~～〜]\s*(\d+(?:\.\d+)?)%")
 # A price per unit (5元/斤) is said 五元每斤.
 _PER_UNIT = re.compile(r"(?<=[元块])/(?=[\u4e00-\u9fff])")
@@ -115,6 +120,7 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     text = _GROUPED_CODE.sub(_joined_code, text)
     text = _TIME_RANGE.sub(r"\1到\2", text)
     text = _PERCENT_RANGE.sub(r"\1%到\2%", text)
+    text = _UNIT_DASH_RANGE.sub("到", _TILDE_RANGE.sub("到", text))
     text = _RANGE.sub(lambda match: match[1] + ("到" if float(match[1]) < float(match[2]) else "比") + match[2], text)
     text = _SCORE.sub(r"\1比\2", text)
     return _NEGATIVE.sub("负", text)

@@ -52,6 +52,9 @@ def test_written_forms_become_what_is_said(text, said):
     ("100m²、3㎡、1.5L、500g", "100平方米、3平方米、1.5升、500克"),
     ("5g网络和5g手机", "5g网络和5g手机"),  # a network, not grams
     ("阅读量10万+，18+的内容", "阅读量10万加，18加的内容"),
+    ("气温-5~3℃", "气温负5到3摄氏度"),  # a tilde is a range, never a score or a minus
+    ("上午9点-11点，3天-5天", "上午9点到11点，3天到5天"),  # the dash after a unit was 负 (minus)
+    ("大约~5分钟", "大约~5分钟"),  # "about", not a range
     ("90°角", "90度角"),
     ("+86 138 1234 5678", "8613812345678"),  # a phone number in groups is one code
     ("138 1234 5678", "13812345678"),
@@ -91,6 +94,7 @@ def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     ("涨了５０％", "涨了百分之五十"),
     ("這個東西2個", "这个东西两个"),  # a traditional line heard in simplified
     ("太好了😂", "太好了"),  # an emoji is not said
+    ("上午9点-11点开会", "上午九点到十一点开会"),
 ])
 def test_take_qa_hears_a_written_form_said_in_words_as_the_line(line, heard):
     assert error_rate(line, heard, "zh") == 0.0
