@@ -76,6 +76,9 @@ _TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)")
 _DIGIT_BY_DIGIT = re.compile(r"\d{7,}|(?<=房间|房号|号码|尾号|密码|证码|车次|航班|编号|工号|学号|号是|码是)\d{3,}"
                              r"|(?:(?<=打|拨)|(?<=电话|热线))\d{3,6}(?![\d.]|\s*[个下次块元分万千百天年岁遍])")
 _CODE_DIGITS = "零幺二三四五六七八九"
+# Numbers said digit by digit with 一 (not a code's 幺): a height's centimetres after 米 (1米65
+# 一米六五, not 六十五) and a video resolution (1080P 一零八零P, not 一千零八十).
+_DIGITS_AS_SAID = re.compile(r"(?<=\d米)\d{2}(?!\d)|\d{3,4}(?=[pP](?![A-Za-z]))")
 # 二 said 两 as a count before a measure word (两个, 两点, 两天), not within a number (十二个, 二十),
 # after 第 (第二天) or in a decimal (三点二); 两点 also before the minutes of a clock time.
 _TWO_AS_COUNT = re.compile(
@@ -131,6 +134,7 @@ def normalise(text: str) -> str:
     text = _years(said_forms(text, count=_numerals))
     text = write_times(text)
     text = _DIGIT_BY_DIGIT.sub(lambda m: "".join(_CODE_DIGITS[int(d)] for d in m.group()), text)
+    text = _DIGITS_AS_SAID.sub(lambda m: "".join(_DIGIT_NAMES[int(d)] for d in m.group()), text)
     text = str(cn2an.transform(text, "an2cn"))
     # A leading zero cn2an leaves (08分) and any digit it did not place.
     text = re.sub(r"\d", lambda m: _DIGIT_NAMES[int(m.group())], text)

@@ -57,6 +57,8 @@ def test_what_is_not_han_is_written_out(text, spoken):
     ("打了100下", "打了一百下"),  # a count after 打
     ("他是No.1", "他是第一"),
     ("1.5L", "一点五升"),
+    ("她1米65，他1米8", "她一米六五，他一米八"),  # a height's centimetres digit by digit
+    ("1080P高清，720p", "一零八零pi1高清，七二零pi1"),  # a resolution
 ])
 def test_written_forms_are_said_as_chinese_says_them(text, spoken):
     assert normalise(text) == spoken
