@@ -218,24 +218,38 @@ class _Builder:
         if speaker is not None and name_in_text:
             first = split_speaker(rows[0])[1]
             rows = [first, *rows[1:]] if first else rows[1:]
-        before = self.lines[-1] if self.lines else None
-        if before is not None and before.id in self.rows and self._in_another_language(before, rows, start, end):
-            # A bilingual file may write a cue's two languages as two cues at the same times (an
-            # ASS style per language, two subtitle tracks merged): one cue with a row in each.
-            self.rows[before.id] = (*self.rows[before.id], *rows)
-            before.text = join_pieces(self.rows[before.id])
-            return
         self.rows[self.add(speaker, join_pieces(rows), start, end).id] = tuple(rows)
 
-    def _in_another_language(self, before: Line, rows: list[str], start: float, end: float) -> bool:
-        """Whether ``rows`` at ``start``-``end`` are the cue ``before`` in another language."""
-        if (before.start, before.end) != (start, end):
-            return False
-        languages = {detect_language(before.text), detect_language(join_pieces(rows))}
-        return len(languages) == 2 and UNDETERMINED not in languages
-
     def result(self, source: str) -> ScriptImport:
-        return ScriptImport(self.lines, self.new_characters, self.warnings, source, self.rows)
+        lines, rows = self._cues_joined_across_languages()
+        used = {line.character_id for line in lines} | {self.default_id}
+        characters = [character for character in self.new_characters if character.id in used]
+        return ScriptImport(lines, characters, self.warnings, source, rows)
+
+    def _cues_joined_across_languages(self) -> tuple[list[Line], dict[str, tuple[str, ...]]]:
+        """The lines and their rows, where a bilingual file writes a cue's two languages as two cues
+        at the same times (an ASS style per language, two subtitle tracks merged) each such pair one
+        cue with a row in each. In a file that is not bilingual so joined, the cues stay apart (a
+        line and a sign in another language at the same times are two lines)."""
+        lines: list[Line] = []
+        rows = dict(self.rows)
+        for line in self.lines:
+            before = lines[-1] if lines else None
+            if (before is not None and before.id in rows and line.id in rows
+                    and (before.start, before.end) == (line.start, line.end)
+                    and _two_languages(before.text, line.text)):
+                rows[before.id] = (*rows[before.id], *rows.pop(line.id))
+                lines[-1] = dataclasses.replace(before, text=join_pieces(rows[before.id]))
+            else:
+                lines.append(line)
+        if len(lines) == len(self.lines) or not bilingual_pair(rows.values()):
+            return self.lines, self.rows
+        return lines, rows
+
+
+def _two_languages(text: str, other: str) -> bool:
+    languages = {detect_language(text), detect_language(other)}
+    return len(languages) == 2 and UNDETERMINED not in languages
 
 
 def _too_long(what: str, line_no: int, shown: str) -> ImportFormatError:

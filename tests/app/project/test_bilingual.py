@@ -123,3 +123,12 @@ def test_an_srt_with_a_cue_per_language_at_the_same_times_is_bilingual(project: 
     assert [(line.text, line.source_text) for line in imported.keeping("zh").lines] == [
         ("你去哪儿？", "Where are you going?"), ("去车站。", "To the station."), ("- 走吧。", ""), ("- 好。", ""),
         ("到了。", "We're here.")]  # two cues of one language at the same times stay two lines
+
+
+def test_a_line_and_a_sign_in_another_language_at_the_same_times_stay_two_lines(project: Project) -> None:
+    """Only a bilingual file's cues are joined across languages: here most cues are Chinese alone."""
+    srt_text = ("1\n00:00:01,000 --> 00:00:02,000\n你去哪儿？\n\n2\n00:00:01,000 --> 00:00:02,000\nHOTEL\n\n"
+                "3\n00:00:03,000 --> 00:00:04,000\n去车站。\n\n4\n00:00:05,000 --> 00:00:06,000\n走吧。\n")
+    imported = import_srt(srt_text.encode("utf-8"), project)
+    assert imported.languages == ()
+    assert [line.text for line in imported.lines] == ["你去哪儿？", "HOTEL", "去车站。", "走吧。"]
