@@ -248,7 +248,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+378"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+379"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>

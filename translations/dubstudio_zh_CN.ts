@@ -2129,7 +2129,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+109"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+110"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
@@ -2391,6 +2391,14 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <location line="-57"/>
         <source>Line %1 waits for its turn in the render; it plays as soon as its first audio arrives</source>
         <translation>第 %1 行正在排队等待渲染；它的第一段音频一到就会播放</translation>
+    </message>
+</context>
+<context>
+    <name>Player</name>
+    <message>
+        <location filename="../app/ui/playback/player.py" line="+301"/>
+        <source>No audio output device: playback is silent (rendering still works).</source>
+        <translation>没有音频输出设备：播放将没有声音（渲染照常进行）。</translation>
     </message>
 </context>
 <context>
@@ -3197,7 +3205,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>RunControls</name>
     <message>
-        <location filename="../app/ui/stress/controls.py" line="+43"/>
+        <location filename="../app/ui/stress/controls.py" line="+44"/>
         <source>Bundled, as the backend speaks</source>
         <translation>内置，按后端支持的语言</translation>
     </message>
@@ -3277,7 +3285,12 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>持续</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
+        <source>Jobs per level left out of the statistics</source>
+        <translation>每个级别不计入统计的任务数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>under the level&apos;s load</source>
         <translation>在该级别的负载下</translation>
     </message>
@@ -3297,12 +3310,22 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>预热任务</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Closed loop: pause between a user&apos;s jobs</source>
+        <translation>闭环：每个用户两次任务之间的停顿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Think time</source>
         <translation>思考时间</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Open loop: arrivals per second per level unit</source>
+        <translation>开环：每个级别单位每秒到达的任务数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Rate</source>
         <translation>速率</translation>
     </message>
@@ -3337,7 +3360,12 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>最大并发</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
+        <source>A job not finished by then is cancelled and counts as an error ({code})</source>
+        <translation>到时仍未完成的任务会被取消，并计为一次错误（{code}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Job timeout</source>
         <translation>任务超时</translation>
     </message>
@@ -3457,7 +3485,12 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>目标</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>A level passes when its p95 first audio is at most this</source>
+        <translation>级别的 p95 首段音频不超过此值即为通过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>p95 first audio ≤</source>
         <translation>p95 首段音频 ≤</translation>
     </message>
@@ -3472,7 +3505,12 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>错误 ≤（%）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Allowed playback stalls per job</source>
+        <translation>每个任务允许的播放卡顿次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Stalls per job ≤</source>
         <translation>每任务卡顿 ≤</translation>
     </message>

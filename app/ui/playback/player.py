@@ -298,7 +298,7 @@ class Player(QObject):
             self._output = ClockOutput()
         if isinstance(self._output, ClockOutput) and not self._missing_reported:
             self._missing_reported = True
-            self.device_missing.emit("No audio output device: playback is silent (rendering still works).")
+            self.device_missing.emit(self.tr("No audio output device: playback is silent (rendering still works)."))
         return self._output
 
     # --- state --------------------------------------------------------------------------------

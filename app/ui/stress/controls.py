@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.folders import Folders
+from app.ui.language import fill
 from app.ui.spin_boxes import decimals_for, number_spin, unit_suffix, whole_spin
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range
@@ -129,7 +130,7 @@ class RunControls(QWidget):
         hold.addWidget(self.hold_combo)
         form.addRow(self.tr("Hold"), hold)
         self.warmup_spin = whole_field(PLAN_RANGES["warmup_jobs"], DEFAULT_PLAN.warmup_jobs,
-                                       "Jobs per level left out of the statistics")
+                                       self.tr("Jobs per level left out of the statistics"))
         self.warmup_mode = QComboBox()
         self.warmup_mode.addItem(self.tr("under the level's load"), WarmupMode.CONCURRENT.value)
         self.warmup_mode.addItem(self.tr("one at a time, first"), WarmupMode.SEQUENTIAL.value)
@@ -139,10 +140,10 @@ class RunControls(QWidget):
         warmup.addWidget(self.warmup_mode, 1)
         form.addRow(self.tr("Warm-up jobs"), warmup)
         self.think_spin = number_field(PLAN_RANGES["think_s"], DEFAULT_PLAN.think_s,
-                                       "Closed loop: pause between a user's jobs")
+                                       self.tr("Closed loop: pause between a user's jobs"))
         form.addRow(self.tr("Think time"), self.think_spin)
         self.rate_spin = number_field(PLAN_RANGES["rate"], DEFAULT_PLAN.rate,
-                                      "Open loop: arrivals per second per level unit")
+                                      self.tr("Open loop: arrivals per second per level unit"))
         form.addRow(self.tr("Rate"), self.rate_spin)
         self.arrivals_combo = QComboBox()
         self.arrivals_combo.addItem(self.tr("Poisson"), Arrivals.POISSON.value)
@@ -153,8 +154,8 @@ class RunControls(QWidget):
                                             "from arrival"), special=self.tr("no cap"))
         form.addRow(self.tr("Max in flight"), self.cap_spin)
         self.timeout_spin = number_field(PLAN_RANGES["job_timeout_s"], DEFAULT_PLAN.job_timeout_s,
-                                         "A job not finished by then is cancelled and counts "
-                                         f"as an error ({ErrorCode.TIMEOUT})")
+                                         fill(self.tr("A job not finished by then is cancelled and counts "
+                                                      "as an error ({code})"), code=ErrorCode.TIMEOUT))
         form.addRow(self.tr("Job timeout"), self.timeout_spin)
         self.stop_after_miss = QCheckBox(self.tr("Stop after the first level that misses"))
         self.stop_after_miss.setToolTip(self.tr("Step up the levels until the objective fails: higher levels would only miss more"))
@@ -224,14 +225,14 @@ class RunControls(QWidget):
         box = QGroupBox(self.tr("Objective"))
         form = QFormLayout(box)
         self.objective_spin = number_field(OBJECTIVE_RANGES["p95_first_audio_s"], DEFAULT_OBJECTIVE.p95_first_audio_s,
-                                           "A level passes when its p95 first audio is at most this")
+                                           self.tr("A level passes when its p95 first audio is at most this"))
         form.addRow(self.tr("p95 first audio ≤"), self.objective_spin)
         self.error_rate_spin = number_spin(OBJECTIVE_RANGES["max_error_rate"], scale=PERCENT)
         self.error_rate_spin.setValue(DEFAULT_OBJECTIVE.max_error_rate * PERCENT)
         self.error_rate_spin.setToolTip(self.tr("Allowed failed jobs, percent"))
         form.addRow(self.tr("Errors ≤ (%)"), self.error_rate_spin)
         self.stalls_spin = number_field(OBJECTIVE_RANGES["max_stalls_per_job"], DEFAULT_OBJECTIVE.max_stalls_per_job,
-                                        "Allowed playback stalls per job")
+                                        self.tr("Allowed playback stalls per job"))
         form.addRow(self.tr("Stalls per job ≤"), self.stalls_spin)
         explain_rows(form, {
             self.objective_spin: self.tr(

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from app.project import Project
 from app.ui.dialog_parts import ok_cancel
 from app.ui.folders import Folders
-from app.ui.language import fill
+from app.ui.language import fill, language_label
 from engine.core.languages import LANGUAGES
 from engine.hearing.speakers import SPEAKER_COUNT
 from engine.hearing.whisper import WHISPER_MODELS
@@ -67,8 +67,8 @@ class TranscribeDialog(QDialog):
         self.language = QComboBox()
         self.language.setEditable(True)
         self.language.addItem(self.tr("Detect it"), "auto")
-        for code, rules in LANGUAGES.items():
-            self.language.addItem(f"{code} — {rules.name}", code)
+        for code in LANGUAGES:
+            self.language.addItem(language_label(code), code)
         self.language.setToolTip(self.tr("The dialogue's language, or type any Whisper language code (pt, vi…)"))
 
         self.model = QComboBox()

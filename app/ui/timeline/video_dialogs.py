@@ -55,6 +55,7 @@ from app.ui.language import (
     language_label,
     said_error,
     say,
+    shown_message,
 )
 from app.ui.tasks import TaskRunner
 from engine.core.codes import ErrorCode
@@ -214,7 +215,7 @@ class NewFromVideoDialog(QDialog):
         def failed(error: BaseException) -> None:
             self.info = None
             self.facts.setText("")
-            self.problem.setText(str(error))
+            self.problem.setText(shown_message(str(error)))  # its headline and detail in the studio's language
             self._fill_subtitles()
 
         self.info = None
@@ -498,7 +499,7 @@ class VideoExportDialog(QDialog):
             if options.burn_subtitles:  # a font that has every character, or E_FONT_MISSING now rather than later
                 find_font([text for _start, _end, text in burned_cues(self._project, options.burn_subtitles)])
         except ProjectError as error:
-            self.problem.setText(str(error))
+            self.problem.setText(shown_message(str(error)))
             self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
             return
         self.problem.setText("")

@@ -50,6 +50,26 @@ def english_plurals(qapp: QCoreApplication, tmp_path_factory: pytest.TempPathFac
 
 
 @pytest.fixture
+def chinese(qapp: object, tmp_path: Path) -> Iterator[None]:
+    """The studio's zh_CN catalogue, compiled from translations/dubstudio_zh_CN.ts and installed for one test."""
+    import subprocess
+    import sys
+
+    from PySide6.QtCore import QLocale, QTranslator
+
+    from engine.core.paths import REPO_ROOT
+
+    lrelease = str(Path(sys.executable).parent / "pyside6-lrelease")
+    subprocess.run([lrelease, "-silent", str(REPO_ROOT / "translations" / "dubstudio_zh_CN.ts"),
+                    "-qm", str(tmp_path / "dubstudio_zh_CN.qm")], check=True)
+    translator = QTranslator()
+    assert translator.load(QLocale("zh_CN"), "dubstudio", "_", str(tmp_path))
+    QCoreApplication.installTranslator(translator)
+    yield
+    QCoreApplication.removeTranslator(translator)
+
+
+@pytest.fixture
 def settings(tmp_path: Path, qapp: object) -> Settings:
     """Settings in a throwaway INI file, so tests never touch the user's configuration."""
     return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))

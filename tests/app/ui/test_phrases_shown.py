@@ -5,13 +5,11 @@ the lines of an export's report, in Chinese; decimals with a comma under a Germa
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTranslator
+from PySide6.QtCore import QLocale, Qt
 from pytestqt.qtbot import QtBot
 
 from app.project import Line, Project
@@ -22,21 +20,8 @@ from app.project.readiness import voice_gaps
 from app.project.timing import line_timings
 from app.project.undo import EditLine, RemoveLines
 from app.ui.language import fill, say
-from tests.app.ui.paths import REPO
 
-CATALOGUE = REPO / "translations" / "dubstudio_zh_CN.ts"
-LRELEASE = str(Path(sys.executable).parent / "pyside6-lrelease")
 LATIN_WORD = re.compile(r"\b[a-z]{3,}\b")  # an English word left in a Chinese sentence
-
-
-@pytest.fixture
-def chinese(qapp: object, tmp_path: Path) -> Iterator[None]:
-    subprocess.run([LRELEASE, "-silent", str(CATALOGUE), "-qm", str(tmp_path / "dubstudio_zh_CN.qm")], check=True)
-    translator = QTranslator()
-    assert translator.load(QLocale("zh_CN"), "dubstudio", "_", str(tmp_path))
-    QCoreApplication.installTranslator(translator)
-    yield
-    QCoreApplication.removeTranslator(translator)
 
 
 @pytest.fixture

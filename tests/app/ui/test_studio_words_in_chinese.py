@@ -1,0 +1,56 @@
+"""Words the studio showed in English under zh_CN although they are its own (issue 31, checked
+again): the Stress tab's field tooltips, the notice that there is no audio device, and the
+Transcribe dialog's language list (the names of the one language table)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtWidgets import QAbstractSpinBox
+from pytestqt.qtbot import QtBot
+
+from app.project.sample import copy_sample_project
+from app.ui.folders import Folders
+from app.ui.playback.player import Player
+from app.ui.stress.controls import RunControls
+from app.ui.timeline.transcribe_dialog import TranscribeDialog
+
+ENGLISH_WORD = re.compile(r"\b[a-z]{3,}\b")  # a lower-case English word (codes and p95 aside)
+
+
+def test_the_stress_fields_tooltips_are_chinese(chinese: None, qtbot: QtBot) -> None:
+    controls = RunControls(Folders())
+    qtbot.addWidget(controls)
+    tips = [spin.toolTip() for spin in controls.findChildren(QAbstractSpinBox) if spin.toolTip()]
+    assert len(tips) >= 7 and not [tip for tip in tips if ENGLISH_WORD.search(tip)], tips
+    assert "到时仍未完成的任务会被取消，并计为一次错误（E_TIMEOUT）" in tips
+
+
+def test_the_no_audio_device_notice_is_chinese(chinese: None, qtbot: QtBot) -> None:
+    player = Player()
+    with qtbot.waitSignal(player.device_missing) as said:
+        player.check_output()
+    assert said.args == ["没有音频输出设备：播放将没有声音（渲染照常进行）。"]
+
+
+def test_the_transcribe_dialogs_languages_are_named_in_chinese(chinese: None, qtbot: QtBot, tmp_path: Path) -> None:
+    project = copy_sample_project(tmp_path / "sample")
+    dialog = TranscribeDialog(None, project, "base", Folders())
+    qtbot.addWidget(dialog)
+    names = [dialog.language.itemText(i) for i in range(dialog.language.count())]
+    assert "中文（粤语）（yue）" in names and "日语（ja）" in names, names
+    assert not [name for name in names if ENGLISH_WORD.search(re.sub(r"（[a-z]+）", "", name).lower())], names
+
+
+def test_a_video_that_cannot_be_read_is_explained_in_chinese(chinese: None, qtbot: QtBot, tmp_path: Path) -> None:
+    from app.ui.tasks import SyncTaskRunner
+    from app.ui.timeline.video_dialogs import NewFromVideoDialog
+
+    not_a_video = tmp_path / "notes.mp4"
+    not_a_video.write_text("not a video", encoding="utf-8")
+    dialog = NewFromVideoDialog(SyncTaskRunner(), Folders(), tmp_path / "projects")
+    qtbot.addWidget(dialog)
+    dialog.set_video(str(not_a_video))
+    shown = dialog.problem.text()
+    assert shown.startswith("无法读取视频。") and shown.endswith("(E_VIDEO_UNREADABLE)"), shown
