@@ -6741,7 +6741,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>engine</name>
     <message>
-        <location line="+99"/>
+        <location line="+119"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -6880,6 +6880,54 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
 </context>
 <context>
+    <name>language gate</name>
+    <message>
+        <location filename="../build/translations/code_headlines.py" line="-49"/>
+        <source>the line is in {language} ({code}, from {origin}), which the {backend} backend cannot speak (it speaks {declared}); {can}. To fix it, {how}, or set the character&apos;s language if the line is in another one</source>
+        <translation>这句台词是{language}（{code}，依据{origin}），{backend} 后端说不了（它会说：{declared}）；{can}。解决办法：{how}；如果台词其实是别的语言，请设置角色的语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its text&apos;s script</source>
+        <translation>台词文字的书写系统</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its character&apos;s language</source>
+        <translation>角色的语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing declared</source>
+        <translation>未声明任何语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>backends that speak it: {backends}</source>
+        <translation>会说这种语言的后端：{backends}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no backend installed here declares it</source>
+        <translation>本机安装的后端都不支持这种语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>render it with one of those</source>
+        <translation>改用其中一个后端渲染</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>translate the line</source>
+        <translation>翻译这句台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the line is in {language} ({code}) but holds {other} characters ({characters}), which the {voice} voice cannot say. To fix it, write them in {language} (a name in its Latin spelling: 北京 as Beijing), or set the character&apos;s language to {other_code} if the line is in {other}</source>
+        <translation>这句台词是{language}（{code}），却含有{other}字符（{characters}），{voice} 音色说不了。解决办法：把它们改写成{language}（名字用拉丁字母拼写：北京写作 Beijing）；如果台词其实是{other}，请把角色的语言设为 {other_code}</translation>
+    </message>
+</context>
+<context>
     <name>languages</name>
     <message>
         <location filename="../app/ui/language.py" line="+223"/>
@@ -6887,7 +6935,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-119"/>
+        <location filename="../build/translations/code_headlines.py" line="-98"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -6930,7 +6978,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+228"/>
+        <location line="+248"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -7579,7 +7627,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>phrases</name>
     <message>
-        <location filename="../app/project/phrases.py" line="+41"/>
+        <location filename="../app/project/phrases.py" line="+33"/>
         <source>line {order} has no character: {quoted}</source>
         <translation>第 {order} 行台词没有角色：{quoted}</translation>
     </message>
@@ -8154,6 +8202,36 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>note: {note}</source>
         <translation>注意：{note}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the dub ran {seconds:.2f} s past the end of the video and was cut there</source>
+        <translation>配音超出视频结尾 {seconds:.2f} 秒，已在结尾处截断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>M&amp;E: {method}</source>
+        <translation>M&amp;E：{method}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>client stem</source>
+        <translation>客户分轨</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the 5.1 mix without its centre channel</source>
+        <translation>去掉中置声道的 5.1 混音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the stereo mix with its centre taken out</source>
+        <translation>去掉中置成分的立体声混音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the original audio with its voices taken out by a separation model ({model})</source>
+        <translation>由分离模型去掉人声的原声（{model}）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9256,11 +9334,36 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <source>undetermined</source>
         <translation>未确定</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>the line&apos;s language is not set and its text does not say which it is</source>
+        <translation>台词没有设置语言，从文字也看不出是哪种语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the line has no words to compare</source>
+        <translation>台词中没有可比对的词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the line is only interjections (嗯, 啊, hmm…), which the recogniser often leaves unwritten</source>
+        <translation>台词只有语气词（嗯、啊、hmm…），识别器常常不把它们写出来</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whisper {model} hears English only; choose the base model (or a larger one) in Settings to check “{language}”</source>
+        <translation>Whisper {model} 只听得懂英语；要检查“{language}”，请在设置中选择 base 模型（或更大的模型）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whisper does not know the language “{language}”</source>
+        <translation>Whisper 不认识语言“{language}”</translation>
+    </message>
 </context>
 <context>
     <name>ranges</name>
     <message>
-        <location line="-106"/>
+        <location line="-111"/>
         <source>at least {low}{unit}</source>
         <translation>至少 {low}{unit}</translation>
     </message>
@@ -9346,9 +9449,62 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
 </context>
 <context>
+    <name>reference clips</name>
+    <message>
+        <location line="-162"/>
+        <source>Cannot decode {file} as audio ({reason})</source>
+        <translation>无法将 {file} 解码为音频（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip not found: {path}</source>
+        <translation>找不到参考音频：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip: {error}</source>
+        <translation>参考音频：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip holds no audio: {file}</source>
+        <translation>参考音频 {file} 中没有音频</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip {file} is {seconds:.2f} s long; at least {least:.0f} s of speech is needed</source>
+        <translation>参考音频 {file} 只有 {seconds:.2f} 秒；至少需要 {least:.0f} 秒的语音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip is {minutes:.2f} min long; use one under {limit:.0f} min (the first {used:.0f} s of speech are used)</source>
+        <translation>参考音频长 {minutes:.2f} 分钟；请使用 {limit:.0f} 分钟以内的音频（只用其中前 {used:.0f} 秒的语音）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip {file} is not valid audio: it holds samples that are not numbers (NaN or infinite)</source>
+        <translation>参考音频 {file} 不是有效的音频：其中有非数值的采样（NaN 或无穷大）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip {file} is silent</source>
+        <translation>参考音频 {file} 没有声音</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reference clip {file} has {seconds:.2f} s of speech; at least {least:.0f} s is needed</source>
+        <translation>参考音频 {file} 只有 {seconds:.2f} 秒的语音；至少需要 {least:.0f} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>clip cut to its first {seconds:.0f} s</source>
+        <translation>参考音频已截取前 {seconds:.0f} 秒</translation>
+    </message>
+</context>
+<context>
     <name>translation</name>
     <message>
-        <location line="-143"/>
+        <location line="+10"/>
         <source>the endpoint&apos;s base URL must be http(s)://HOST[:PORT]/PATH, got {url}</source>
         <translation>接口的基础地址必须是 http(s)://主机[:端口]/路径，收到的是 {url}</translation>
     </message>
@@ -9597,9 +9753,14 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>voices</name>
     <message>
-        <location line="-156"/>
+        <location line="-176"/>
         <source>How much the voice sounds like its reference clip: the cosine of two GE2E speaker embeddings (a speaker-verification network), one of the clip and one of the voice speaking a fixed sentence. 1 would be the same recording; two recordings of one person score about 0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one speaker&apos;s model to each clip (pitch, formants, timbre, pace): it is not a clone, so about 0.6-0.7 is a good result for it, and the plain voice&apos;s figure shows what the adaptation gained. Each figure moves by a few hundredths between renders.</source>
         <translation>音色与参考音频有多像：两个 GE2E 说话人嵌入（一种说话人验证网络）的余弦相似度，一个来自参考音频，一个来自该音色念一句固定句子。1 表示同一段录音；同一个人的两段录音约为 0.75-0.9，同性别的不同人约为 0.3-0.6。内置音色是把一个说话人的模型按每段参考音频调整（音高、共振峰、音色、语速），并不是克隆，所以 0.6-0.7 左右就是不错的结果；原始音色的数值显示了调整带来的提升。每次渲染之间，数值会有百分之几的浮动。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>resemblance not measured ({why})</source>
+        <translation>相似度未测量（{why}）</translation>
     </message>
 </context>
 </TS>

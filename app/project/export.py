@@ -270,7 +270,7 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     guide: np.ndarray | None
     if settings.guide_mix == "music-effects":
         guide, method = _music_effects(project, rate, cancelled)
-        notes.append(f"M&E: {method}")
+        notes.append(Phrase(phrases.MUSIC_EFFECTS_MADE, method=method))
     else:
         guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:
@@ -283,7 +283,7 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     if length_s is not None:
         end = int(round(length_s * rate))
         if dialogue_end > end:
-            notes.append(f"the dub ran {(dialogue_end - end) / rate:.2f} s past the end of the video and was cut there")
+            notes.append(Phrase(phrases.DUB_PAST_VIDEO, seconds=(dialogue_end - end) / rate))
         mix, stems = _conform(mix, end), {key: _conform(stem, end) for key, stem in stems.items()}
     levelled, gain, limited = _level(mix, rate, settings)
     if gain != 1.0 or limited:

@@ -16,7 +16,7 @@ source has (:func:`music_and_effects`):
 
 Mono sources cannot be separated by channels (:func:`music_and_effects` refuses them).
 
-- **a separation model** (:data:`SEPARATION_MODEL`, the project's ``music_effects_source``
+- **a separation model** (``phrases.ME_SEPARATED``, the project's ``music_effects_source``
   "model"): a downloaded plug-in (engine.hearing.separation) hears the voices wherever they
   sit, mono included, and the M&E is the mix without them. It is slow (about real time on
   a CPU), so :func:`separate_music_effects` keeps its result in the project
@@ -64,13 +64,13 @@ from engine.hearing.separation import (
     separation_spec,
 )
 
-CLIENT_STEM = "client stem"  # the report and the status bar then say "M&E: client stem"
-DROP_CENTRE = "the 5.1 mix without its centre channel"
-CENTRE_FILTER = "the stereo mix with its centre taken out"
+# How the M&E was made, as the export's report says it ("M&E: client stem"), in the studio's language too.
+CLIENT_STEM = Phrase(phrases.ME_CLIENT_STEM)
+DROP_CENTRE = Phrase(phrases.ME_DROP_CENTRE)
+CENTRE_FILTER = Phrase(phrases.ME_CENTRE_FILTER)
 FRAME = 2048  # STFT frame at 48 kHz: 43 ms, fine enough in frequency to part voice from music
 SIMILARITY_POWER = 2  # how sharply only near-identical bins go (2 measured best of 2, 4, 8, 16: docs/video.md)
 _SURROUND_GAIN = np.float32(10 ** (-3 / 20))
-SEPARATION_MODEL = "the original audio with its voices taken out by a separation model"
 STEM_FILE = "media/music_effects.wav"  # the imported stem, inside the project
 STEM_KEY_FILE = "media/music_effects.json"  # where it came from and the original-audio choice before it (data)
 REMOVED_STEMS_DIR = "media/removed"  # removed stems, each under a name of its own: undo brings one back
@@ -340,8 +340,8 @@ def check_music_effects(project: Project) -> None:
 def separated_music_effects(project: Project, source: Path, rate: int,
                             cancelled: Callable[[], bool] | None = None) -> tuple[np.ndarray, str]:
     """The separation model's M&E of ``source`` at ``rate`` as (n, 2) (made now unless kept), and
-    how it was made (:data:`SEPARATION_MODEL`, naming the model)."""
+    how it was made (``phrases.ME_SEPARATED``, naming the model)."""
     spec = separation_spec(DEFAULT_SEPARATION_MODEL)
     path = separate_music_effects(project, source, spec, cancelled=cancelled)
     audio, _ = read_audio(path, rate, mono=False)
-    return np.ascontiguousarray(audio[:, :2], dtype=np.float32), f"{SEPARATION_MODEL} ({spec.title})"
+    return np.ascontiguousarray(audio[:, :2], dtype=np.float32), Phrase(phrases.ME_SEPARATED, model=spec.title)

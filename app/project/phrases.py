@@ -15,21 +15,13 @@ as it is for every string Qt translates. A template names its arguments (``{orde
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from app.project.translatable import QT_TRANSLATE_NOOP
+from engine.core.languages import LanguageName as LanguageName
 from engine.core.languages import LanguageRules
 from engine.core.phrases import Phrase as Phrase  # declared once, in the engine's core
 from engine.core.phrases import counted as counted
 
 CONTEXT = "phrases"  # the translation context of every template below
-
-
-class LanguageName(Phrase):
-    """A language's name from the one table (engine.core.languages), translated in the
-    ``languages`` context, whose names ``scripts/translations`` hands to lupdate."""
-
-    context: ClassVar[str] = "languages"
 
 
 def language_name(rules: LanguageRules) -> Phrase:
@@ -176,6 +168,13 @@ LOUDNESS_OFF = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (loudness normali
 LOUDNESS_OFF_LIMITED = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (loudness normalisation off); the limiter took the peaks down")
 TURNED_DOWN = QT_TRANSLATE_NOOP("phrases", "the mix was turned down {db:.1f} dB to avoid clipping")
 NOTE = QT_TRANSLATE_NOOP("phrases", "note: {note}")
+DUB_PAST_VIDEO = QT_TRANSLATE_NOOP("phrases", "the dub ran {seconds:.2f} s past the end of the video and was cut there")
+MUSIC_EFFECTS_MADE = QT_TRANSLATE_NOOP("phrases", "M&E: {method}")
+# How the music and effects under the dub were made (app/project/music_effects.py).
+ME_CLIENT_STEM = QT_TRANSLATE_NOOP("phrases", "client stem")
+ME_DROP_CENTRE = QT_TRANSLATE_NOOP("phrases", "the 5.1 mix without its centre channel")
+ME_CENTRE_FILTER = QT_TRANSLATE_NOOP("phrases", "the stereo mix with its centre taken out")
+ME_SEPARATED = QT_TRANSLATE_NOOP("phrases", "the original audio with its voices taken out by a separation model ({model})")
 LINE_DETAIL = QT_TRANSLATE_NOOP("phrases", "line {order}: {what}")
 STILL_OVERRUNS = QT_TRANSLATE_NOOP("phrases", "still overruns: {overrun}")
 OVERRUN = QT_TRANSLATE_NOOP("phrases", "line {order} ({character}) runs {overrun:.2f} s past its slot (take {duration:.2f} s from {start:.2f} s, slot ends at {slot_end:.2f} s)")

@@ -58,7 +58,7 @@ from app.project.project import Project
 from app.project.timeline import OVERRUN_TOLERANCE_S
 from engine.core import protocol
 from engine.core.audio_io import AudioError, read_audio
-from engine.core.codes import ErrorCode
+from engine.core.codes import EngineError, ErrorCode
 from engine.core.languages import line_language
 from engine.core.text import spoken_text
 
@@ -534,7 +534,7 @@ class RenderSession:
             self._waiting.insert(0, state)  # the engine refused it, so its id is free again
             return self._update({line.id})
         else:
-            self._fail_line(line, f"{event.code.value}: {event.message}")
+            self._fail_line(line, str(EngineError(event.code, event.message)))  # a phrase stays one
         self._fill()
         return self._update({line.id}, errors=self._persist() if line.id in self._failed else ())
 

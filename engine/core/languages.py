@@ -12,9 +12,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.core.codes import EngineError, ErrorCode
-from engine.core.protocol import speaking_backend
+from engine.core.phrases import Phrase
+from engine.core.protocol import BackendName, speaking_backend
 
 UNDETERMINED = "und"  # ISO 639 "undetermined": no letters to tell the language by
 
@@ -474,6 +476,39 @@ def foreign_characters(text: str, language: str) -> str:
                    if match.lastgroup not in scripts)
 
 
+class LanguageName(Phrase):
+    """A language's name from the one table (:data:`LANGUAGES`) inside a sentence, translated in
+    the ``languages`` context, whose names ``scripts/translations`` hands to lupdate."""
+
+    context: ClassVar[str] = "languages"
+
+
+class GatePhrase(Phrase):
+    """Why a backend must not speak a line's language (E_LANGUAGE_UNSUPPORTED's detail), in the
+    ``language gate`` translation context: the commands print the English, the studio says it."""
+
+    context: ClassVar[str] = "language gate"
+
+
+# The refusal's sentence and its parts, declared once (handed to lupdate by scripts/translations).
+REFUSAL = ("the line is in {language} ({code}, from {origin}), which the {backend} backend cannot speak "
+           "(it speaks {declared}); {can}. To fix it, {how}, or set the character's language if the line is in "
+           "another one")
+FROM_SCRIPT = "its text's script"
+FROM_CHARACTER = "its character's language"
+NOTHING_DECLARED = "nothing declared"
+SPOKEN_BY = "backends that speak it: {backends}"
+SPOKEN_BY_NONE = "no backend installed here declares it"
+RENDER_WITH = "render it with one of those"
+TRANSLATE_IT = "translate the line"
+# A line of a language its voice speaks that holds characters of another script it cannot say.
+FOREIGN_CHARACTERS = ("the line is in {language} ({code}) but holds {other} characters ({characters}), which the "
+                      "{voice} voice cannot say. To fix it, write them in {language} (a name in its Latin spelling: "
+                      "北京 as Beijing), or set the character's language to {other_code} if the line is in {other}")
+GATE_TEMPLATES = (REFUSAL, FROM_SCRIPT, FROM_CHARACTER, NOTHING_DECLARED, SPOKEN_BY, SPOKEN_BY_NONE, RENDER_WITH,
+                  TRANSLATE_IT, FOREIGN_CHARACTERS)
+
+
 def language_refusal(text: str, language: str, backend: str, declared: Iterable[str],
                      registry: Mapping[str, Iterable[str]]) -> EngineError | None:
     """Why ``backend`` (which declares ``declared``) must not speak ``text`` as a character of
@@ -484,22 +519,18 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
     code = line_language(language, text)
     detected = code != language_code(language)
     declared = tuple(declared)
-    name = LANGUAGES[code].name if code in LANGUAGES else code
+    name = LanguageName(LANGUAGES[code].name) if code in LANGUAGES else code
     if speaks(declared, code, detected):
         return _foreign_refusal(text, code, name, backend, declared, registry)
-
     others = [other for other, languages in registry.items()
               if other != backend and speaks(languages, code, detected)]
-    can = (f"backends that speak it: {', '.join(others)}" if others
-           else "no backend installed here declares it")
-    how = (f"render it with {' or '.join(others)}" if others else "translate the line")
-    origin = "its text's script" if detected else "its character's language"
-    return EngineError(
-        ErrorCode.LANGUAGE_UNSUPPORTED,
-        f"the line is in {name} ({code}, from {origin}), which the {backend} backend cannot speak "
-        f"(it speaks {', '.join(declared) or 'nothing declared'}); {can}. To fix it, {how}, or set the "
-        "character's language if the line is in another one",
-    )
+    can = GatePhrase(SPOKEN_BY, backends=", ".join(others)) if others else GatePhrase(SPOKEN_BY_NONE)
+    how = GatePhrase(RENDER_WITH if others else TRANSLATE_IT)
+    origin = GatePhrase(FROM_SCRIPT if detected else FROM_CHARACTER)
+    spoken = ", ".join(declared) or GatePhrase(NOTHING_DECLARED)
+    return EngineError(ErrorCode.LANGUAGE_UNSUPPORTED,
+                       GatePhrase(REFUSAL, language=name, code=code, origin=origin, backend=BackendName(backend),
+                                  declared=spoken, can=can, how=how))
 
 
 def _foreign_refusal(text: str, code: str, name: str, backend: str, declared: tuple[str, ...],
@@ -514,14 +545,11 @@ def _foreign_refusal(text: str, code: str, name: str, backend: str, declared: tu
     theirs = detect_language(foreign)
     if speaks(declared if voice == backend else tuple(registry.get(voice, ())), theirs):
         return None
-    their_name = LANGUAGES[theirs].name if theirs in LANGUAGES else theirs
+    their_name = LanguageName(LANGUAGES[theirs].name) if theirs in LANGUAGES else theirs
     shown = foreign if len(foreign) <= 12 else foreign[:12] + "…"
-    return EngineError(
-        ErrorCode.LANGUAGE_UNSUPPORTED,
-        f"the line is in {name} ({code}) but holds {their_name} characters ({shown}), which the {voice} "
-        f"voice cannot say. To fix it, write them in {name} (a name in its Latin spelling: 北京 as "
-        f"Beijing), or set the character's language to {theirs} if the line is in {their_name}",
-    )
+    return EngineError(ErrorCode.LANGUAGE_UNSUPPORTED,
+                       GatePhrase(FOREIGN_CHARACTERS, language=name, code=code, other=their_name, characters=shown,
+                                  voice=BackendName(voice), other_code=theirs))
 
 
 # ISO 639-2/B codes (what Matroska's language element and MP4's ``mdhd`` carry) of the

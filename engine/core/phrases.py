@@ -28,6 +28,10 @@ class Phrase(str):
     template: str
     arguments: dict[str, Any]
 
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        _KINDS.setdefault(cls.context, cls)  # the kind a record of this context is made again as
+
     def __new__(cls, template: str, /, **arguments: Any) -> Self:
         made = super().__new__(cls, template.format(**arguments))
         made.template = template
@@ -46,3 +50,34 @@ class Phrase(str):
 def counted(count: int, one: str, many: str, /, **arguments: Any) -> Phrase:
     """The phrase of ``one`` (for a count of 1) or ``many`` (any other count), with ``count``."""
     return Phrase.counted(count, one, many, **arguments)
+
+
+_KINDS: dict[str, type[Phrase]] = {Phrase.context: Phrase}
+
+
+def phrase_record(text: str) -> str | dict[str, Any]:
+    """``text`` as JSON can keep it: a phrase as its context, template and arguments (a phrase
+    among them kept the same way), so a sentence stored on disk (a voice's notes in the voice
+    cache) is said in the studio's language when read back; other text as it is."""
+    if not isinstance(text, Phrase):
+        return str(text)
+    arguments = {name: phrase_record(value) if isinstance(value, str) else value
+                 for name, value in text.arguments.items()}
+    return {"context": text.context, "template": text.template, "arguments": arguments}
+
+
+def phrase_from_record(record: object) -> str:
+    """The sentence :func:`phrase_record` kept: a phrase again, or the text as it was stored (a
+    record of an unknown context, or one whose arguments no longer fit its template, is its
+    template's English as stored, never an error)."""
+    if not isinstance(record, dict):
+        return str(record)
+    template, arguments = record.get("template"), record.get("arguments")
+    if not isinstance(template, str) or not isinstance(arguments, dict):
+        return str(record)
+    kind = _KINDS.get(str(record.get("context")), Phrase)
+    try:
+        return kind(template, **{name: phrase_from_record(value) if isinstance(value, dict | str) else value
+                                 for name, value in arguments.items()})
+    except (KeyError, IndexError, ValueError):
+        return template

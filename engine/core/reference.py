@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
 from engine.core.audio_io import AudioError, AudioInfo, audio_info, read_audio
 from engine.core.files import FileError, read_text_file
+from engine.core.phrases import Phrase
 from engine.core.protocol import EngineError, ErrorCode
 from engine.core.silence import sound_seconds, trim
 
@@ -30,6 +32,28 @@ TRIM_TOP_DB = 40.0
 DC_OFFSET_LEAST = 0.01
 
 
+class ClipPhrase(Phrase):
+    """What the checks say about a reference clip (a refusal's detail, a note on a clip they
+    accepted), translated in the ``reference clips`` context: the commands print the English, the
+    studio says it in its language (``scripts/translations`` hands :data:`TEMPLATES` to lupdate)."""
+
+    context: ClassVar[str] = "reference clips"
+
+
+CANNOT_DECODE = "Cannot decode {file} as audio ({reason})"
+NOT_FOUND = "Reference clip not found: {path}"
+CANNOT_READ = "Reference clip: {error}"
+HOLDS_NO_AUDIO = "Reference clip holds no audio: {file}"
+TOO_SHORT = "Reference clip {file} is {seconds:.2f} s long; at least {least:.0f} s of speech is needed"
+TOO_LONG = "Reference clip is {minutes:.2f} min long; use one under {limit:.0f} min (the first {used:.0f} s of speech are used)"
+NOT_NUMBERS = "Reference clip {file} is not valid audio: it holds samples that are not numbers (NaN or infinite)"
+SILENT = "Reference clip {file} is silent"
+TOO_LITTLE_SPEECH = "Reference clip {file} has {seconds:.2f} s of speech; at least {least:.0f} s is needed"
+CUT = "clip cut to its first {seconds:.0f} s"  # a note: the clip is used, its first seconds only
+TEMPLATES = (CANNOT_DECODE, NOT_FOUND, CANNOT_READ, HOLDS_NO_AUDIO, TOO_SHORT, TOO_LONG, NOT_NUMBERS, SILENT,
+             TOO_LITTLE_SPEECH, CUT)
+
+
 @dataclass(frozen=True)
 class ReferenceClip:
     """A decoded reference clip: mono float32, silence trimmed, within the length limits."""
@@ -37,16 +61,16 @@ class ReferenceClip:
     audio: np.ndarray
     sample_rate: int
     source_duration_s: float  # before trimming
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # ClipPhrases
 
 
 def _clip_error(path: Path, error: FileError | AudioError) -> EngineError:
     """A clip that cannot be read, as the engine's coded error."""
     if isinstance(error, AudioError):
-        return EngineError(ErrorCode.CLIP_UNREADABLE, f"Cannot decode {path.name} as audio ({error.reason})")
+        return EngineError(ErrorCode.CLIP_UNREADABLE, ClipPhrase(CANNOT_DECODE, file=path.name, reason=error.reason))
     if not os.path.exists(path) or os.path.isdir(path):
-        return EngineError(ErrorCode.CLIP_MISSING, f"Reference clip not found: {path}")
-    return EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip: {error.message}")
+        return EngineError(ErrorCode.CLIP_MISSING, ClipPhrase(NOT_FOUND, path=str(path)))
+    return EngineError(ErrorCode.CLIP_UNREADABLE, ClipPhrase(CANNOT_READ, error=error.message))
 
 
 def _clip_info(path: Path) -> AudioInfo:
@@ -68,20 +92,14 @@ def _read_clip(path: Path, start: int = 0, stop: int | None = None) -> tuple[np.
 def _check_clip_info(path: Path, info: AudioInfo, seconds: float | None = None) -> None:
     """``seconds``: the part of the clip that is used (a trim), when not all of it."""
     if info.frames <= 0 or info.sample_rate <= 0:
-        raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip holds no audio: {path.name}")
+        raise EngineError(ErrorCode.CLIP_UNREADABLE, ClipPhrase(HOLDS_NO_AUDIO, file=path.name))
     duration = info.duration_s if seconds is None else seconds
     if duration < MIN_SPEECH_S:  # whatever it holds: a tenth of a second of speech is not a voice
-        raise EngineError(
-            ErrorCode.CLIP_TOO_SHORT,
-            f"Reference clip {path.name} is {max(duration, 0.0):.2f} s long; at least {MIN_SPEECH_S:.0f} s of speech "
-            "is needed",
-        )
+        raise EngineError(ErrorCode.CLIP_TOO_SHORT,
+                          ClipPhrase(TOO_SHORT, file=path.name, seconds=max(duration, 0.0), least=MIN_SPEECH_S))
     if duration > MAX_SOURCE_S:
-        raise EngineError(
-            ErrorCode.CLIP_TOO_LONG,
-            f"Reference clip is {duration / 60:.2f} min long; use one under "
-            f"{MAX_SOURCE_S / 60:.0f} min (the first {MAX_REFERENCE_S:.0f} s of speech are used)",
-        )
+        raise EngineError(ErrorCode.CLIP_TOO_LONG, ClipPhrase(TOO_LONG, minutes=duration / 60, limit=MAX_SOURCE_S / 60,
+                                                              used=MAX_REFERENCE_S))
 
 
 def check_reference_clip(path: str | os.PathLike[str], start_s: float = 0.0, end_s: float | None = None) -> None:
@@ -102,20 +120,17 @@ def check_reference_clip(path: str | os.PathLike[str], start_s: float = 0.0, end
 def _speech_of(path: Path, audio: np.ndarray, rate: int) -> np.ndarray:
     """The clip's mono audio trimmed of silence; EngineError when it is silent or holds too little speech."""
     if not np.isfinite(audio).all():
-        raise EngineError(ErrorCode.CLIP_UNREADABLE, f"Reference clip {path.name} is not valid audio: it holds "
-                                                     "samples that are not numbers (NaN or infinite)")
+        raise EngineError(ErrorCode.CLIP_UNREADABLE, ClipPhrase(NOT_NUMBERS, file=path.name))
     offset = float(np.mean(audio)) if len(audio) else 0.0
     if abs(offset) >= DC_OFFSET_LEAST:
         audio = audio - np.float32(offset)
     if float(np.max(np.abs(audio), initial=0.0)) < SILENCE_PEAK:
-        raise EngineError(ErrorCode.CLIP_SILENT, f"Reference clip {path.name} is silent")
+        raise EngineError(ErrorCode.CLIP_SILENT, ClipPhrase(SILENT, file=path.name))
     audio = trim(audio, TRIM_TOP_DB)
     speech_s = sound_seconds(audio, rate, TRIM_TOP_DB)
     if speech_s < MIN_SPEECH_S:
-        raise EngineError(
-            ErrorCode.CLIP_TOO_SHORT,
-            f"Reference clip {path.name} has {speech_s:.2f} s of speech; at least {MIN_SPEECH_S:.0f} s is needed",
-        )
+        raise EngineError(ErrorCode.CLIP_TOO_SHORT,
+                          ClipPhrase(TOO_LITTLE_SPEECH, file=path.name, seconds=speech_s, least=MIN_SPEECH_S))
     return audio
 
 
@@ -133,7 +148,7 @@ def load_reference_clip(path: str | os.PathLike[str]) -> ReferenceClip:
     warnings: tuple[str, ...] = ()
     if len(audio) > MAX_REFERENCE_S * rate:
         audio = audio[: int(MAX_REFERENCE_S * rate)]
-        warnings = (f"clip cut to its first {MAX_REFERENCE_S:.0f} s",)
+        warnings = (ClipPhrase(CUT, seconds=MAX_REFERENCE_S),)
     peak = float(np.max(np.abs(audio)))
     audio = (audio * (0.95 / peak)).astype(np.float32)
     return ReferenceClip(audio=audio, sample_rate=int(rate), source_duration_s=source_duration, warnings=warnings)

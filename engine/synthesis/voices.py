@@ -44,13 +44,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
 from engine.core.audio_io import file_digest
 from engine.core.files import atomic_write
 from engine.core.languages import resemblance_sentence
+from engine.core.phrases import Phrase, phrase_from_record, phrase_record
 from engine.core.protocol import EngineError, ErrorCode, VoiceSettings, VoiceSpec
 from engine.core.reference import ReferenceClip, load_reference_clip
 from engine.synthesis.backends.base import Backend, VoiceProfile
@@ -64,6 +65,7 @@ KEY_HEX_DIGITS = 40  # an entry is KEY.npz, KEY this many hex digits of a SHA-25
 _CACHE_FILE = re.compile(rf"[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz|\.[0-9a-f]{{{KEY_HEX_DIGITS}}}\.npz\..+\.tmp")
 MAX_EMBEDDING_DIM = 4096  # far above any speaker encoder's (GE2E 256, CAM++ 192)
 RESEMBLANCE_KEYS = ("resemblance", "resemblance_plain")
+NOTES_KEY = "warnings"  # a voice's notes in its summary (ClipPhrases, VoicePhrases), kept as phrase records on disk
 # The engine must have been without work this long before each warm-up step starts: a
 # closed-loop user's next job comes within milliseconds of the last one's end, a `say` job
 # within milliseconds of EngineReady.
@@ -327,7 +329,7 @@ class VoiceCache:
             "clip_name": Path(voice.clip_path).name,
             "clip_source_s": round(clip.source_duration_s, 3),
             "clip_used_s": round(len(clip.audio) / clip.sample_rate, 3),
-            "warnings": list(clip.warnings),
+            NOTES_KEY: list(clip.warnings),
             **{name: None for name in RESEMBLANCE_KEYS},
         }
         return clip, VoiceProfile(key=key, embedding=None, conditioning=conditioning, meta=meta)
@@ -342,7 +344,7 @@ class VoiceCache:
         """
         embedding: np.ndarray | None = None
         figures: dict[str, float | None] = {name: None for name in RESEMBLANCE_KEYS}
-        warnings = list(profile.meta.get("warnings", []))
+        warnings = list(profile.meta.get(NOTES_KEY, []))
         try:
             if self.backend.speaker_encoder_id:  # the backend's own encoder (CosyVoice2's CAM++)
                 embedding = np.asarray(self.backend.speaker_embedding(profile.conditioning),
@@ -353,9 +355,9 @@ class VoiceCache:
             figures.update(self._resemblance(profile, reference))
         except Exception as error:  # reported in the summary; the voice still speaks
             log.warning("voice cache: %s: resemblance not measured", profile.meta.get("clip_name"), exc_info=True)
-            warnings.append(f"resemblance not measured ({_describe(error)})")
+            warnings.append(VoicePhrase(NOT_MEASURED, why=_describe(error)))
         complete = VoiceProfile(profile.key, embedding, profile.conditioning,
-                                {**profile.meta, **figures, "warnings": warnings})
+                                {**profile.meta, **figures, NOTES_KEY: warnings})
         try:
             if path is not None and embedding is not None:  # resemblance is a figure; the entry needs the embedding
                 self._write_disk(path, complete)
@@ -553,7 +555,8 @@ def write_profile(path: Path, profile: VoiceProfile) -> None:
         raise ValueError("a profile is written only once its embedding is known")
     arrays: dict[str, np.ndarray] = {f"cond__{name}": value for name, value in profile.conditioning.items()}
     arrays["embedding"] = profile.embedding
-    _write_npz(path, arrays, {**profile.meta, "format": CACHE_FORMAT, "key": profile.key})
+    notes = [phrase_record(note) for note in profile.meta.get(NOTES_KEY, [])]
+    _write_npz(path, arrays, {**profile.meta, NOTES_KEY: notes, "format": CACHE_FORMAT, "key": profile.key})
 
 
 def read_profile(path: Path, key: str) -> VoiceProfile:
@@ -564,6 +567,8 @@ def read_profile(path: Path, key: str) -> VoiceProfile:
     if "embedding" not in arrays:
         raise CorruptCacheEntry(f"{path.name}: no speaker embedding")
     conditioning = {name[6:]: value for name, value in arrays.items() if name.startswith("cond__")}
+    notes = meta.get(NOTES_KEY, [])
+    meta[NOTES_KEY] = [phrase_from_record(note) for note in notes] if isinstance(notes, list) else []
     return VoiceProfile(key=key, embedding=arrays["embedding"], conditioning=conditioning, meta=meta)
 
 
@@ -606,6 +611,15 @@ def _plain_problem(arrays: Mapping[str, np.ndarray]) -> str | None:
         problem = "the embedding is not of unit length"
     return problem
 
+
+class VoicePhrase(Phrase):
+    """A note the voice cache adds to a voice's summary, translated in the ``voices`` context."""
+
+    context: ClassVar[str] = "voices"
+
+
+NOT_MEASURED = "resemblance not measured ({why})"
+TEMPLATES = (NOT_MEASURED,)  # handed to lupdate by scripts/translations, with RESEMBLANCE_EXPLAINED
 
 RESEMBLANCE_EXPLAINED = (
     "How much the voice sounds like its reference clip: the cosine of two GE2E speaker "

@@ -278,7 +278,7 @@ class StatusColumn(LineColumn):
         if (gap := model.language_gap(line)) is not None:
             return QCoreApplication.translate(
                 "LinesModel", "The engine's voice cannot speak this line's language: it will not be rendered.\n"
-                "Render it with a backend that speaks it, or set the character's language.") + "\n" + gap.problem
+                "Render it with a backend that speaks it, or set the character's language.") + "\n" + say(gap.problem)
         status = model.status_of(line)
         if status is LineStatus.FAILED and line.error:
             return shown_message(line.error)

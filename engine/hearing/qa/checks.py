@@ -332,7 +332,7 @@ def measure_take(
     not_checked = ""
     transcript = heard
     if lang == UNDETERMINED_LANGUAGE:
-        not_checked = "the line's language is not set and its text does not say which it is"
+        not_checked = QaPhrase(wording.LANGUAGE_UNKNOWN)
     elif transcript is None:
         try:
             transcript = recognise(audio, sample_rate, lang, recogniser_model)
@@ -346,10 +346,10 @@ def measure_take(
     wer: float | None = None
     if transcript is not None:
         if not comparable_units(text, language_heard):
-            not_checked = "the line has no words to compare"
+            not_checked = QaPhrase(wording.NO_WORDS)
         elif not transcript.text.strip() and only_interjections(text, language_heard):
             # Whisper leaves a lone 嗯 or 啊 unwritten however clearly it is said: no verdict on the words.
-            not_checked = "the line is only interjections (嗯, 啊, hmm…), which the recogniser often leaves unwritten"
+            not_checked = QaPhrase(wording.ONLY_INTERJECTIONS)
         else:
             wer = error_rate(text, transcript.text, language_heard)
     leading, inner, trailing = silences(audio, sample_rate)

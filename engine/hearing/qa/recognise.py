@@ -28,8 +28,10 @@ from engine.core.audio_io import resample
 from engine.core.chinese_forms import simplified
 from engine.core.languages import language_code, rules_for
 from engine.core.protocol import EngineError
+from engine.hearing.qa import wording
 from engine.hearing.qa.number_forms import number_forms
 from engine.hearing.qa.wer import error_rate
+from engine.hearing.qa.wording import QaPhrase
 from engine.hearing.whisper import (
     DEFAULT_MODEL,
     WHISPER_MODELS,
@@ -470,9 +472,8 @@ def recogniser_for(language: str, model: str = DEFAULT_MODEL) -> Recogniser:
     whisper = whisper_recogniser(model)
     if code not in whisper.languages:
         if code == AUTO or code in whisper_languages():
-            raise NotHeard(f"Whisper {model} hears English only; choose the base model (or a larger one) "
-                           f"in Settings to check “{language}”")
-        raise NotHeard(f"Whisper does not know the language “{language}”")
+            raise NotHeard(QaPhrase(wording.ENGLISH_ONLY_MODEL, model=model, language=language))
+        raise NotHeard(QaPhrase(wording.WHISPER_UNKNOWN_LANGUAGE, language=language))
     return whisper
 
 

@@ -41,6 +41,13 @@ UNLIKE_VOICE = "resemblance to the character's clip is {resemblance:.2f} (minimu
 NOT_CHECKED = "intelligibility not checked: {why}"
 NO_RECOGNISER = "no recogniser for language “{language}”"
 UNDETERMINED = "undetermined"
+# Why the words were not checked (the ``why`` of NOT_CHECKED).
+LANGUAGE_UNKNOWN = "the line's language is not set and its text does not say which it is"
+NO_WORDS = "the line has no words to compare"
+ONLY_INTERJECTIONS = "the line is only interjections (嗯, 啊, hmm…), which the recogniser often leaves unwritten"
+ENGLISH_ONLY_MODEL = ("Whisper {model} hears English only; choose the base model (or a larger one) in Settings to "
+                      "check “{language}”")
+WHISPER_UNKNOWN_LANGUAGE = "Whisper does not know the language “{language}”"
 
 # Every code's templates: a finding of that code is made from one of them.
 TEMPLATES: dict[QaCode, tuple[str, ...]] = {
@@ -56,5 +63,6 @@ TEMPLATES: dict[QaCode, tuple[str, ...]] = {
     QaCode.TRAILING_SILENCE: (TRAILING_SILENCE,),
     QaCode.OVERRUN: (OVERRUN, OVERRUN_WARNING),
     QaCode.UNLIKE_VOICE: (UNLIKE_VOICE,),
-    QaCode.NOT_CHECKED: (NOT_CHECKED, NO_RECOGNISER, UNDETERMINED),
+    QaCode.NOT_CHECKED: (NOT_CHECKED, NO_RECOGNISER, UNDETERMINED, LANGUAGE_UNKNOWN, NO_WORDS, ONLY_INTERJECTIONS,
+                         ENGLISH_ONLY_MODEL, WHISPER_UNKNOWN_LANGUAGE),
 }

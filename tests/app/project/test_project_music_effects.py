@@ -216,7 +216,8 @@ def project_with_model_music_effects(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_a_separation_model_makes_the_music_and_effects_once_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.project.music_effects import SEPARATED_FILE, SEPARATION_MODEL
+    from app.project import phrases
+    from app.project.music_effects import SEPARATED_FILE
     from engine.hearing import separation
     from tests.engine.hearing.separation_models import (
         SMALL,
@@ -237,7 +238,7 @@ def test_a_separation_model_makes_the_music_and_effects_once_and_says_so(
     spec = build_mask_model(separation.model_folder(spec) / spec.path, spec, high)
     monkeypatch.setitem(separation.SEPARATION_MODELS, spec.name, spec)
     audio = delivery_mixdown(project)
-    assert f"M&E: {SEPARATION_MODEL} ({spec.title})" in audio.notes
+    assert f"M&E: {phrases.ME_SEPARATED.format(model=spec.title)}" in audio.notes
     original, _ = read_audio(project.video_path(), RATE, mono=False)
     under = audio.stems["music-effects"][RATE: 16 * RATE]
     assert rms_db(under) == pytest.approx(rms_db(original[RATE: 16 * RATE]), abs=0.5)

@@ -558,3 +558,95 @@ def test_who_holds_a_projects_lock_is_said_in_chinese(chinese: None) -> None:
     assert say(describe_holder({})) == "另一个 DubStudio（未知主机 上的进程 ?）", say(describe_holder({}))
     refusal = Phrase(phrases.OPEN_ELSEWHERE, folder="/p", holder=holder)
     assert say(refusal) == "/p 已在 dubstudio render（studio-pc 上的进程 4242，自 2026-01-01 10:00:00 UTC 起） 中打开；请先在那里关闭"
+
+
+def test_the_language_gates_refusal_and_a_clips_refusal_are_said_in_chinese(chinese: None) -> None:
+    """E_LANGUAGE_UNSUPPORTED's detail (the language, where it was read from, the backends that
+    speak it) and a reference clip's refusal are phrases of the engine: the studio says them."""
+    from app.project.messages import explain
+    from app.ui.language import translated
+    from engine.core.languages import language_refusal
+    from engine.core.reference import TOO_LITTLE_SPEECH, ClipPhrase
+
+    refusal = language_refusal("我们今天晚上出发。", "", "piper", ["en"], {"piper": ["en"], "zh-baker": ["zh"]})
+    assert refusal is not None
+    shown = str(translated(explain(str(refusal))))
+    assert shown.startswith("这个声音说不了这句台词的语言。 这句台词是中文（普通话）（zh，依据台词文字的书写系统），Piper 后端说不了（它会说：en）")
+    assert "会说这种语言的后端：zh-baker" in shown and "(E_LANGUAGE_UNSUPPORTED)" in shown
+    assert str(refusal).startswith("E_LANGUAGE_UNSUPPORTED: the line is in Chinese (Mandarin) (zh, from its text's")
+    foreign = language_refusal("We meet in 北京 tomorrow.", "en", "piper", ["en"], {"piper": ["en"], "zh-baker": ["zh"]})
+    assert foreign is not None and str(foreign).startswith("E_LANGUAGE_UNSUPPORTED: the line is in English (en) but holds")
+    assert say(foreign.message).startswith("这句台词是英语（en），却含有中文（普通话）字符（北京），Piper 音色说不了。"), say(foreign.message)
+    short = say(ClipPhrase(TOO_LITTLE_SPEECH, file="maya.wav", seconds=0.42, least=1.0))
+    assert short == "参考音频 maya.wav 只有 0.42 秒的语音；至少需要 1 秒"
+
+
+def test_the_dub_past_the_videos_end_is_said_in_chinese(chinese: None) -> None:
+    from app.project import phrases
+    from app.project.music_effects import CENTRE_FILTER
+    from app.project.phrases import Phrase
+
+    past = Phrase(phrases.DUB_PAST_VIDEO, seconds=7.6)
+    assert past == "the dub ran 7.60 s past the end of the video and was cut there"
+    assert say(Phrase(phrases.NOTE, note=past)) == "注意：配音超出视频结尾 7.60 秒，已在结尾处截断"
+    assert say(Phrase(phrases.MUSIC_EFFECTS_MADE, method=CENTRE_FILTER)) == "M&E：去掉中置成分的立体声混音"
+
+
+def test_why_a_takes_words_were_not_checked_is_said_in_chinese(chinese: None) -> None:
+    from engine.hearing.qa import wording
+    from engine.hearing.qa.wording import QaPhrase
+
+    english_only = QaPhrase(wording.ENGLISH_ONLY_MODEL, model="tiny.en", language="de")
+    assert say(QaPhrase(wording.NOT_CHECKED, why=english_only)) == (
+        "未检查可懂度：Whisper tiny.en 只听得懂英语；要检查“de”，请在设置中选择 base 模型（或更大的模型）")
+    assert say(QaPhrase(wording.NOT_CHECKED, why=QaPhrase(wording.NO_WORDS))) == "未检查可懂度：台词中没有可比对的词"
+
+
+def declared_templates() -> list[tuple[str, str]]:
+    """Every (context, template) the engine's and the project layer's tables declare for the
+    studio to say: the phrases of app/project/phrases.py and each engine table of templates."""
+    from app.project import phrases
+    from engine.core import languages, numbers, reference
+    from engine.hearing.qa import wording as qa_wording
+    from engine.load import wording as load_wording
+    from engine.synthesis import voices
+    from engine.synthesis.backends.descriptor import TEMPLATES as OPTION_TEMPLATES
+    from engine.translation import wording as translation_wording
+
+    found = [("phrases", value) for name, value in vars(phrases).items()
+             if name.isupper() and isinstance(value, str) and name != "CONTEXT"]
+    found += [("reference clips", t) for t in reference.TEMPLATES]
+    found += [("language gate", t) for t in languages.GATE_TEMPLATES]
+    found += [("voices", t) for t in voices.TEMPLATES]
+    found += [("qa", t) for templates in qa_wording.TEMPLATES.values() for t in templates]
+    found += [("load", t) for t in load_wording.TEMPLATES]
+    found += [("ranges", t) for t in numbers.TEMPLATES]
+    found += [("backend options", t) for t in OPTION_TEMPLATES]
+    found += [("translation", t) for t in translation_wording.TEMPLATES]
+    return found
+
+
+def test_every_declared_template_has_a_finished_chinese_translation_with_its_placeholders() -> None:
+    """A sentence the studio says from a table must be in the zh_CN catalogue, finished, and keep
+    the template's placeholders (a translation that loses one is shown in English instead)."""
+    import string
+    import xml.etree.ElementTree as ElementTree
+
+    from engine.core.paths import REPO_ROOT
+
+    catalogue = ElementTree.parse(REPO_ROOT / "translations" / "dubstudio_zh_CN.ts")
+    finished = {(context.findtext("name"), message.findtext("source")): message.find("translation")
+                for context in catalogue.getroot() for message in context.findall("message")}
+
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    missing, broken = [], []
+    for context, template in declared_templates():
+        translation = finished.get((context, template))
+        if translation is None or translation.get("type") or not translation.text:
+            missing.append(f"{context}: {template}")
+        elif fields(translation.text) != fields(template):
+            broken.append(f"{context}: {template} -> {translation.text}")
+    assert not missing, "no finished zh_CN translation:\n" + "\n".join(missing)
+    assert not broken, "placeholders differ:\n" + "\n".join(broken)

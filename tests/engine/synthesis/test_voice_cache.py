@@ -8,6 +8,7 @@ says so once in the log.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -230,3 +231,22 @@ def test_an_engine_rebuilds_a_poisoned_entry_and_speaks_at_a_sane_length(tmp_pat
     assert isinstance(answer, VoicePrepared), answer
     meta = json.loads(str(np.load(entry, allow_pickle=False)["meta"][()]))
     assert 0.6 <= meta["length_scale"] <= 1.6
+
+
+def test_a_clips_note_comes_back_from_disk_as_the_phrase_it_was(tmp_path, open_cache):
+    """A clip over 30 s of speech is cut, and the voice says so; the note is kept on disk as its
+    template and figures, so a restarted engine still hands the studio a phrase to translate."""
+    from engine.core.audio_io import read_audio
+    from engine.core.files import atomic_write_wav
+    from engine.core.reference import CUT, MAX_REFERENCE_S, ClipPhrase
+
+    audio, rate = read_audio(VOICE.clip_path)
+    long_clip = atomic_write_wav(tmp_path / "long.wav", np.tile(audio, int(40 * rate / len(audio)) + 1), rate)
+    voice = dataclasses.replace(VOICE, clip_path=str(long_clip))
+    prepared_now = open_cache(tmp_path / "cache").prepare(voice)
+    found_again = open_cache(tmp_path / "cache").prepare(voice)  # a new cache: read from the disk entry
+    assert (prepared_now.source, found_again.source) == ("miss", "disk")
+    for lookup in (prepared_now, found_again):
+        (note,) = lookup.profile.meta["warnings"]
+        assert isinstance(note, ClipPhrase) and (note.template, note.arguments) == (CUT, {"seconds": MAX_REFERENCE_S})
+        assert note == "clip cut to its first 30 s"  # what the commands print

@@ -331,3 +331,16 @@ def test_a_line_the_engines_backend_cannot_speak_is_flagged(qtmodeltester: Model
     assert status.data().startswith("⚠")
     model.set_capabilities(COSYVOICE2.capabilities)  # a backend that speaks Chinese
     assert not status.data().startswith("⚠")
+
+
+def test_the_flag_says_why_in_chinese(chinese: None, doc: Document) -> None:
+    """Under zh_CN the tooltip's detail (the engine's refusal) is said in Chinese, not only its first line."""
+    from app.project import EditLine
+    from engine.synthesis.backends import PIPER
+
+    model = LinesModel(doc)
+    doc.push(EditLine("l1", text="甚至出现交易几乎停滞的情况"))
+    model.set_capabilities(PIPER.capabilities)
+    tip = model.index(0, Column.STATUS).data(Qt.ItemDataRole.ToolTipRole)
+    assert "这句台词是中文（普通话）（zh，依据台词文字的书写系统），Piper 后端说不了" in tip, tip
+    assert "the line is in" not in tip and "E_LANGUAGE_UNSUPPORTED" in tip

@@ -15,6 +15,7 @@ from engine.core.numbers import RangeError
 from engine.core.reference import load_reference_clip
 from engine.hearing import whisper
 from engine.hearing.qa import recognise as recognise_module
+from engine.hearing.qa import wording
 from engine.hearing.qa.checks import (
     QaThresholds,
     QaValueError,
@@ -28,6 +29,7 @@ from engine.hearing.qa.checks import (
     voice_pace,
 )
 from engine.hearing.qa.wer import error_rate
+from engine.hearing.qa.wording import QaPhrase
 from engine.voiceprint.encoder import SpeakerEncoder
 from tests.engine.hearing.scenes import HEARING_DATA, read_audio
 from tests.engine.helpers import VOICES, joe_says
@@ -333,6 +335,8 @@ def test_a_language_the_model_does_not_hear_is_measured_but_not_checked(encoder_
                             encoder, "tiny.en")
     assert (measured.transcript, measured.wer, measured.recogniser, measured.language) == (None, None, "", "de")
     assert "English only" in measured.not_checked
+    assert isinstance(measured.not_checked, QaPhrase)  # the studio says it in its language
+    assert measured.not_checked.template == wording.ENGLISH_ONLY_MODEL
     assert measured.resemblance is not None  # everything else is still measured
     assert judge(measured, QaThresholds()).passed is None
 
