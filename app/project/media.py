@@ -52,7 +52,7 @@ from app.project.project import Project
 from engine.core import files
 from engine.core.audio_io import AudioError, AudioStream, open_container
 from engine.core.codes import ErrorCode
-from engine.core.languages import UNDETERMINED, container_language
+from engine.core.languages import first_tagged
 from engine.core.numbers import RangeError
 
 if TYPE_CHECKING:
@@ -240,16 +240,15 @@ def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool
 def with_dialogue_stream(info: VideoInfo, index: int | None = None, language: str | None = None) -> VideoInfo:
     """``info`` with the audio track that holds the dialogue chosen: stream ``index`` when given
     (MediaError E_NO_AUDIO_STREAM when the video has no such audio stream), else the first track
-    tagged with ``language`` (a Whisper or ISO code; "auto" or None: unknown), else the first."""
+    tagged with ``language`` (a Whisper or ISO code, the tag in any ISO 639 form: "fr" finds "fre",
+    "fra" or "fr-FR"; "auto" or None: unknown), else the first."""
     if index is not None:
         if not any(a.index == index for a in info.audio_streams):
             raise MediaError(Phrase(phrases.NO_AUDIO_STREAM_NUMBER, file=info.path, index=index),
                              ErrorCode.NO_AUDIO_STREAM)
         return replace(info, dialogue_stream=index)
-    wanted = container_language(language) if language and language != "auto" else UNDETERMINED
-    tagged = next((a.index for a in info.audio_streams
-                   if wanted != UNDETERMINED and container_language(a.language) == wanted), None)
-    return replace(info, dialogue_stream=tagged)
+    tagged = first_tagged([a.language for a in info.audio_streams], language or "")
+    return replace(info, dialogue_stream=None if tagged is None else info.audio_streams[tagged].index)
 
 
 # --- subtitles ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -565,10 +565,45 @@ _CONTAINER_LANGUAGES: dict[str, str] = {
 }
 
 
+# Other tags a track of a table language carries: ISO 639-2/T (terminology) codes where they
+# differ from the /B ones above (FFmpeg and many tools write "fra", "deu", "zho"), and ISO 639-3
+# codes of a table language ("cmn": Mandarin).
+_OTHER_TAGS: dict[str, str] = {
+    "ces": "cs", "cmn": "zh", "deu": "de", "ell": "el", "fas": "fa", "fil": "tl", "fra": "fr", "msa": "ms",
+    "nld": "nl", "nob": "no", "ron": "ro", "slk": "sk", "zho": "zh",
+}
+_TAG_LANGUAGES: dict[str, str] = {
+    tag: code for code, tag in _CONTAINER_LANGUAGES.items() if code != "yue"  # "chi" reads as Mandarin
+} | _OTHER_TAGS
+
+
+def tag_language(tag: str) -> str:
+    """The project's code of the language a track's tag names, in any of the forms a container
+    carries: ISO 639-2/B or /T ("fre", "fra"), ISO 639-3 ("cmn", "yue"), ISO 639-1 or a BCP 47 tag
+    ("fr", "zh-CN"); a code not known stays as it is (lower case), "und" when empty."""
+    code = language_code(tag)
+    return _TAG_LANGUAGES.get(code, code) or UNDETERMINED
+
+
 def container_language(language: str) -> str:
-    """The three-letter ISO 639-2 code a video track is tagged with for ``language`` ("en",
-    "zh-CN", or already "eng"); "und" when it is empty or unknown."""
-    code = language_code(language)
+    """The three-letter ISO 639-2/B code a video track is tagged with for ``language`` ("en",
+    "zh-CN", "fra", or already "eng"); "und" when it is empty or unknown."""
+    code = tag_language(language)
     if code in _CONTAINER_LANGUAGES:
         return _CONTAINER_LANGUAGES[code]
     return code if len(code) == 3 and code.isascii() and code.isalpha() else UNDETERMINED
+
+
+def first_tagged(tags: Sequence[str], language: str) -> int | None:
+    """Which of ``tags`` (a video's tracks' language tags, in order) is the first in ``language``
+    (any code :func:`tag_language` reads): one naming that very language, else one sharing its
+    ISO 639-2 code (Cantonese and Mandarin are both "chi" there); None when none is, or the
+    language is unknown."""
+    wanted = tag_language(language)
+    if wanted in ("", UNDETERMINED, AUTO):
+        return None
+    named = next((n for n, tag in enumerate(tags) if tag_language(tag) == wanted), None)
+    if named is not None:
+        return named
+    family = container_language(wanted)
+    return next((n for n, tag in enumerate(tags) if family != UNDETERMINED and container_language(tag) == family), None)

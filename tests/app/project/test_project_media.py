@@ -245,6 +245,19 @@ def test_the_dialogue_track_of_a_video_with_two_is_chosen_tagged_or_asked(
     assert "E_NO_AUDIO_STREAM" in capsys.readouterr().err and not (tmp_path / "wrong").exists()
 
 
+def test_the_dialogue_track_is_found_by_its_language_tag_in_any_iso_639_form(tmp_path: Path) -> None:
+    """FFmpeg and most tools tag tracks "fra", "deu", "zho" (ISO 639-2/T), others "zh-CN" or
+    "cmn": none matched `--language fr/de/zh` (only "fre", "ger", "chi" did), so the dialogue fell
+    back to the first track."""
+    tags = ("eng", "fra", "deu", "zh-CN")
+    info = probe_video(make_video(tmp_path / "four.mkv", seconds=0.5, tone_hz=None,
+                                  audio_tracks=tuple((tag, None) for tag in tags)))
+    assert [a.language for a in info.audio_streams] == list(tags)
+    for language, tag in [("fr", "fra"), ("fre", "fra"), ("de", "deu"), ("zh", "zh-CN"), ("zh-TW", "zh-CN")]:
+        chosen = with_dialogue_stream(info, language=language).dialogue_audio()
+        assert chosen is not None and chosen.language == tag, language
+
+
 def test_the_video_export_keeps_the_dialogue_track_as_the_original_audio(tmp_path: Path) -> None:
     import av
 

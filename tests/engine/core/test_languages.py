@@ -12,11 +12,14 @@ from engine.core.languages import (
     LANGUAGES,
     LETTERS,
     UNDETERMINED,
+    container_language,
     counts_characters,
     detect_language,
+    first_tagged,
     language_refusal,
     line_language,
     rules_for,
+    tag_language,
 )
 
 
@@ -162,3 +165,23 @@ def test_a_voice_measures_its_resemblance_on_words_of_a_language_it_speaks():
         assert resemblance_sentence([code]) == sentence
     assert resemblance_sentence(["ru"]) == "Привет! Вот так я звучу в этом проекте."  # its audition sentence
     assert resemblance_sentence([]) == RESEMBLANCE_SENTENCES["en"]
+
+
+@pytest.mark.parametrize("tag, language", [
+    ("fre", "fr"), ("fra", "fr"), ("fr-FR", "fr"), ("ger", "de"), ("deu", "de"), ("chi", "zh"), ("zho", "zh"),
+    ("cmn", "zh"), ("zh-CN", "zh"), ("zh_Hans", "zh"), ("eng", "en"), ("jpn", "ja"), ("kor", "ko"), ("yue", "yue"),
+    ("ENG", "en"), ("", "und"), ("und", "und"), ("tlh", "tlh"),
+])
+def test_a_tracks_language_tag_is_read_in_every_iso_639_form(tag: str, language: str) -> None:
+    """A track tagged "fra" (639-2/T, what FFmpeg writes) or "zh-CN" did not match a dialogue in
+    "fr" or "zh": only the /B codes "fre" and "chi" did, so such a track fell back to the first."""
+    assert tag_language(tag) == language
+    assert container_language(tag) == container_language(language)
+
+
+def test_the_first_track_in_a_language_is_found_by_its_name_before_its_iso_639_2_family() -> None:
+    tags = ["eng", "yue", "cmn", "deu"]
+    assert first_tagged(tags, "zh") == 2  # Mandarin, not the Cantonese before it ("chi" both)
+    assert first_tagged(tags, "de") == 3 and first_tagged(tags, "ger") == 3
+    assert first_tagged(["eng", "chi"], "yue") == 1  # 639-2 has no Cantonese: "chi" may be it
+    assert first_tagged(tags, "fr") is None and first_tagged(tags, "auto") is None and first_tagged(tags, "") is None
