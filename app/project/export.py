@@ -379,6 +379,7 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
         imported_stem,
         music_and_effects,
         original_audio,
+        original_stream,
         separated_music_effects,
     )
 
@@ -399,9 +400,7 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
         raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=str(error))) from error
     if project.settings.music_effects_source == "model":
         return separated_music_effects(project, path, rate, cancelled)
-    dialogue = project.video.dialogue_audio() if project.video is not None else None
-    from_video = dialogue is not None and path == project.video_path()
-    return music_and_effects(path, rate, dialogue.index if from_video and dialogue is not None else None)
+    return music_and_effects(path, rate, original_stream(project, path))
 
 
 def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> np.ndarray | None:

@@ -54,8 +54,15 @@ from app.project.model import GUIDE_MIXES, ProjectSettings, new_id
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.undo import Change, Command
-from engine.core.audio_io import AudioError, audio_info, picture_lead_s, read_audio
+from engine.core.audio_io import (
+    AudioError,
+    AudioStream,
+    audio_info,
+    picture_lead_s,
+    read_audio,
+)
 from engine.core.codes import EngineError, ErrorCode
+from engine.core.files import FileError
 from engine.hearing.separation import (
     DEFAULT_SEPARATION_MODEL,
     SeparationModelSpec,
@@ -229,11 +236,25 @@ def original_audio(project: Project) -> Path | None:
 # --- by a separation model -------------------------------------------------------------------------
 
 
-def _separation_key(source: Path, spec: SeparationModelSpec) -> dict[str, object]:
-    """What a separated M&E was made from: the source file as it was, and the model."""
+def original_stream(project: Project, source: Path) -> int | None:
+    """The audio stream of ``source`` (:func:`original_audio`) that music and effects are made
+    from: the dialogue track chosen for the project's video (a client's file may hold a dub
+    first), None for the first (a guide track, or a video whose first track is the dialogue)."""
+    video = project.video
+    if video is None or video.dialogue_stream is None or source != project.video_path():
+        return None
+    chosen = video.dialogue_audio()
+    return None if chosen is None else chosen.index
+
+
+def _separation_key(source: Path, spec: SeparationModelSpec, stream: int | None = None) -> dict[str, object]:
+    """What a separated M&E was made from: the source file as it was, its audio stream, the model."""
     info = source.stat()
-    return {"source": source.name, "size": info.st_size, "mtime_ns": info.st_mtime_ns,
-            "model": spec.name, "model_sha256": spec.sha256}
+    key: dict[str, object] = {"source": source.name, "size": info.st_size, "mtime_ns": info.st_mtime_ns,
+                              "model": spec.name, "model_sha256": spec.sha256}
+    if stream is not None:  # only when chosen: a separation of a first track kept before stays valid
+        key["stream"] = stream
+    return key
 
 
 def _kept_separation(project: Project, key: dict[str, object]) -> Path | None:
@@ -246,23 +267,23 @@ def _kept_separation(project: Project, key: dict[str, object]) -> Path | None:
     return None
 
 
-def _decoded(path: Path, rate: int, cancelled: Callable[[], bool] | None) -> Iterator[np.ndarray]:
-    """The first audio track of ``path`` at ``rate``, block by block: mono as it is (the separator
-    puts it in both channels at full level, not FFmpeg's −3 dB upmix), wider downmixed to stereo."""
-    import av
-
-    with open_media(path) as container:
-        if not container.streams.audio:
-            raise MediaError(Phrase(phrases.NO_AUDIO_FOR_STEM, file=path.name), ErrorCode.NO_AUDIO_STREAM)
-        stream = container.streams.audio[0]
-        resampler = av.AudioResampler(format="fltp", layout="mono" if stream.channels == 1 else "stereo", rate=rate)
-        for decoded in container.decode(stream):
-            if cancelled is not None and cancelled():
-                raise OperationCancelled(Phrase(phrases.SEPARATION_CANCELLED))
-            for frame in resampler.resample(decoded):
-                yield frame.to_ndarray().T
-        for frame in resampler.resample(None):
-            yield frame.to_ndarray().T
+def _decoded(path: Path, stream_index: int | None, rate: int,
+             cancelled: Callable[[], bool] | None) -> Iterator[np.ndarray]:
+    """Audio stream ``stream_index`` of ``path`` (the first by default) at ``rate``, block by
+    block, timed from the first picture as the dub is: mono as it is (the separator puts it in
+    both channels at full level, not FFmpeg's −3 dB upmix), wider downmixed to stereo."""
+    try:
+        with AudioStream(path, stream_index) as stream:
+            for block in stream.blocks(rate=rate):
+                if cancelled is not None and cancelled():
+                    raise OperationCancelled(Phrase(phrases.SEPARATION_CANCELLED))
+                yield block
+    except AudioError as error:
+        if error.no_stream:
+            raise MediaError(Phrase(phrases.NO_AUDIO_FOR_STEM, file=path.name), ErrorCode.NO_AUDIO_STREAM) from None
+        raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=str(error))) from error
+    except FileError as error:
+        raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=error.message)) from error
 
 
 def separate_music_effects(
@@ -278,7 +299,8 @@ def separate_music_effects(
     while the source and the model are the same. ExportError (E_SEPARATION_MODEL_MISSING) when the
     model is not downloaded; OperationCancelled, with nothing written, when ``cancelled``."""
     spec = separation_spec(DEFAULT_SEPARATION_MODEL) if spec is None else spec
-    key = _separation_key(source, spec)
+    stream = original_stream(project, source)
+    key = _separation_key(source, spec, stream)
     kept = _kept_separation(project, key)
     if kept is not None:
         return kept
@@ -298,7 +320,7 @@ def separate_music_effects(
         done = 0
         with sf.SoundFile(handle, "w", spec.sample_rate, 2, "FLOAT", format="WAV") as out:
             try:
-                for part in separator.separate(_decoded(source, spec.sample_rate, cancelled)):
+                for part in separator.separate(_decoded(source, stream, spec.sample_rate, cancelled)):
                     out.write(part.rest)
                     done += len(part.mix)
                     if progress is not None:
@@ -330,7 +352,7 @@ def check_music_effects(project: Project) -> None:
     if (project.root / STEM_FILE).is_file() or source is None or not source.is_file():
         return  # the client's stem is used; without original audio the mix says so itself
     spec = separation_spec(DEFAULT_SEPARATION_MODEL)
-    if _kept_separation(project, _separation_key(source, spec)) is None:
+    if _kept_separation(project, _separation_key(source, spec, original_stream(project, source))) is None:
         try:
             separation_model_path(spec)
         except EngineError as error:

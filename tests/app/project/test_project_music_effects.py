@@ -348,3 +348,27 @@ def test_the_music_and_effects_of_a_track_that_starts_after_the_picture_stay_in_
     loud = np.flatnonzero(np.abs(bed).max(axis=1) > 0.05)
     assert loud[0] / RATE == pytest.approx(0.5, abs=0.01)
     assert len(bed) / RATE == pytest.approx(3.5, abs=0.03)  # the sound runs on 0.5 s past the picture's 3 s
+
+
+def test_a_separation_model_takes_the_dialogue_track_not_the_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client's MKV holds a silent French dub first and the English original second, the
+    dialogue track chosen: the channel M&E read the English, the separation model's the silent
+    first track (and kept it for the other track, its key naming only the file)."""
+    from app.project.media import attach_video, with_dialogue_stream
+    from app.project.music_effects import original_audio, separate_music_effects
+    from engine.hearing import separation
+    from tests.engine.hearing.separation_models import SMALL, build_mask_model
+
+    monkeypatch.setenv("DUBSTUDIO_MODELS_DIR", str(tmp_path / "models"))
+    spec = build_mask_model(separation.model_folder(SMALL) / SMALL.path, SMALL, np.zeros(SMALL.dim_f))  # all music
+    project: Project = make_project(tmp_path / "scene")
+    video = make_video(tmp_path / "two.mkv", seconds=2.0, tone_hz=None, audio_tracks=(("fre", None), ("eng", 440.0)))
+    project.video = with_dialogue_stream(attach_video(project, video), language="en")
+    source = original_audio(project)
+    assert source is not None
+    english, _ = read_audio(separate_music_effects(project, source, spec), RATE, mono=False)
+    assert rms_db(english) > -20
+    project.video = with_dialogue_stream(project.video, index=1)  # the silent dub asked for: made again from it
+    french, _ = read_audio(separate_music_effects(project, source, spec), RATE, mono=False)
+    assert rms_db(french) < -60
