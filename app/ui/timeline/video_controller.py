@@ -27,7 +27,12 @@ from app.project import (
     VoiceGaps,
     phrases,
 )
-from app.project.media import attach_video, extract_guide
+from app.project.media import (
+    attach_video,
+    extract_guide,
+    probe_video,
+    with_dialogue_stream,
+)
 from app.project.music_effects import RemoveStem, import_stem
 from app.project.new_project import NewProject, new_project_from_video
 from app.project.phrases import Phrase
@@ -55,6 +60,7 @@ from app.ui.timeline.video_clips import TRANSLATING, transcription_progress
 from app.ui.timeline.video_dialogs import (
     VIDEO_FILTER,
     VIDEOS,
+    DialogueTrackDialog,
     NewFromVideo,
     NewFromVideoDialog,
 )
@@ -252,7 +258,33 @@ class VideoController(QObject):
             self.set_video(Path(path))
 
     def set_video(self, source: Path) -> None:
-        """Copy ``source`` into the project (with its original audio as the guide) and use it."""
+        """Use ``source``: probed first (in the background), then, when it holds several audio
+        tracks, the user says which holds the dialogue (:class:`DialogueTrackDialog`; the one
+        tagged with the project's language is offered first) before anything is copied."""
+        document = self.document
+        if document is None:
+            return
+        language = document.project.language
+
+        def probed(info: VideoInfo) -> None:
+            if self.document is not document:
+                return
+            if len(info.audio_streams) < 2:
+                self._attach_video(source, None)
+                return
+            dialog = DialogueTrackDialog(source, info, language, self._parent)
+            dialog.accepted.connect(lambda: self._attach_video(source, dialog.tracks.chosen()))
+            self.dialog = dialog
+            dialog.open()
+
+        def failed(error: BaseException) -> None:
+            self.error.emit(self.tr("Cannot use this video"), said_error(error))
+
+        self._runner.run(lambda: probe_video(source), probed, failed)
+
+    def _attach_video(self, source: Path, audio_stream: int | None) -> None:
+        """Copy ``source`` into the project (its dialogue track ``audio_stream``, None: the first)
+        with the dialogue track as the guide, and use it."""
         document = self.document
         if document is None:
             return
@@ -260,7 +292,7 @@ class VideoController(QObject):
         self.message.emit(fill(self.tr("Adding {name}…"), name=source.name))
 
         def work(_operation: Operation) -> tuple[VideoInfo, str | None]:
-            info = attach_video(project, source)
+            info = with_dialogue_stream(attach_video(project, source), audio_stream)
             # The guide is extracted from the new video through a copy of the project that
             # points at it; the open project changes only on the GUI thread, by the command.
             guide = extract_guide(dataclasses.replace(project, video=info)) if info.audio_streams else None

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from app.project import Project, ProjectError, VideoInfo
 from app.project.burned_subtitles import find_font
 from app.project.fsutil import safe_filename
-from app.project.media import probe_video
+from app.project.media import probe_video, with_dialogue_stream
 from app.project.script_io import (
     SUBTITLE_EXTENSIONS,
     SUBTITLE_FILE_FILTER,
@@ -132,9 +132,7 @@ class NewFromVideoDialog(QDialog):
         self.choose_srt = QPushButton(self.tr("Choose…"))
         self.choose_srt.clicked.connect(self._choose_srt)
         self._build_translation()
-        self.dialogue = QComboBox()  # shown when the video has several audio tracks (original, dubs)
-        self.dialogue.setObjectName("dialogueTrack")
-        self.dialogue.setToolTip(self.tr("The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects' source, and kept as the export's original audio"))
+        self.dialogue = DialogueTrackBox()  # shown when the video has several audio tracks (original, dubs)
         self.guide = QCheckBox(self.tr("Keep the original audio as a guide track"))
         self.guide.setToolTip(self.tr("Extracted once into media/guide.flac: play it under the dub to check timing, or keep it under the dub in the export (Project settings)"))
         self.title = QLineEdit()
@@ -245,13 +243,8 @@ class NewFromVideoDialog(QDialog):
     def _fill_dialogue(self) -> None:
         """Offer the video's audio tracks when it has several (a client's file with the original
         and a dub); the first is the default, as in ``dubstudio new``."""
-        self.dialogue.clear()
-        streams = self.info.audio_streams if self.info else ()
-        for stream in streams:
-            details = ", ".join(x for x in (stream.language, stream.title, stream.codec) if x)
-            self.dialogue.addItem(fill(self.tr("Audio stream #{index} ({details})"), index=stream.index,
-                                       details=details), stream.index)
-        self._form.setRowVisible(self.dialogue, len(streams) > 1)
+        self.dialogue.offer(self.info)
+        self._form.setRowVisible(self.dialogue, self.dialogue.count() > 1)
 
     def _preview_script(self) -> None:
         """Read the chosen subtitle file (in the background) and say what the script will hold."""
@@ -341,7 +334,7 @@ class NewFromVideoDialog(QDialog):
             transcribe=source == TRANSCRIBE,
             translate_to=str(self.target.currentData()) if source == TRANSCRIBE and self.translate.isChecked() else None,
             translator=str(self.translator.currentData()),
-            audio_stream=self.dialogue.currentData() if self.dialogue.count() > 1 else None,
+            audio_stream=self.dialogue.chosen(),
         )
 
     def _accept(self) -> None:
@@ -354,6 +347,48 @@ class NewFromVideoDialog(QDialog):
             return
         self.chosen.emit(request)
         self.accept()
+
+
+class DialogueTrackBox(QComboBox):
+    """The "Dialogue track" choice of a video with several audio tracks (a client's file with the
+    original and a dub): New project from a video and Project › Set video… both offer it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dialogueTrack")
+        self.setToolTip(self.tr("The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects' source, and kept as the export's original audio"))
+
+    def offer(self, info: VideoInfo | None, language: str = "") -> None:
+        """The tracks of ``info``; the one tagged with the dialogue's ``language`` chosen, else the first."""
+        self.clear()
+        streams = info.audio_streams if info else ()
+        for stream in streams:
+            details = ", ".join(x for x in (stream.language, stream.title, stream.codec) if x)
+            self.addItem(fill(self.tr("Audio stream #{index} ({details})"), index=stream.index, details=details),
+                         stream.index)
+        tagged = with_dialogue_stream(info, language=language).dialogue_stream if info and language else None
+        if tagged is not None:
+            self.setCurrentIndex(self.findData(tagged))
+
+    def chosen(self) -> int | None:
+        """The stream chosen, or None when there was nothing to choose (one track or none)."""
+        return int(self.currentData()) if self.count() > 1 else None
+
+
+class DialogueTrackDialog(QDialog):
+    """Project › Set video… with a video of several audio tracks: which holds the dialogue."""
+
+    def __init__(self, video: Path, info: VideoInfo, language: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dialogueTrackDialog")
+        self.setWindowTitle(self.tr("Set video"))
+        self.video, self.info = video, info
+        self.tracks = DialogueTrackBox()
+        self.tracks.offer(info, language)
+        form = QFormLayout(self)
+        form.addRow(QLabel(fill(self.tr("{name} has several audio tracks: which one holds the dialogue?"), name=video.name)))
+        form.addRow(self.tr("Dialogue track"), self.tracks)
+        form.addRow(ok_cancel(self))
 
 
 def subtitles_beside(video: Path) -> Path | None:

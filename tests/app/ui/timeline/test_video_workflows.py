@@ -384,3 +384,37 @@ def test_new_from_video_asks_which_audio_track_holds_the_dialogue_when_there_are
     assert project.video is not None and project.video.dialogue_stream == 2
     guide, _rate = sf.read(str(project.resolve(project.guide_audio or "")))
     assert float(np.sqrt(np.mean(np.square(guide)))) > 0.1  # the English original, not the silent dub
+
+
+def test_set_video_asks_which_audio_track_holds_the_dialogue_when_there_are_several(
+        window: MainWindow, project_dir: Path, tmp_path: Path) -> None:
+    """Project › Set video… with a client's MKV holding a silent French dub first and the English
+    original second always took the first: the guide was the silent dub. It asks now, offering
+    the track tagged with the project's language first."""
+    import numpy as np
+    import soundfile as sf
+
+    from app.ui.timeline.video_dialogs import DialogueTrackDialog
+
+    assert window.open_project(project_dir) and window.document is not None
+    project = window.document.project
+    project.language = "en"
+    video = make_video(tmp_path / "two.mkv", seconds=2.0, tone_hz=None, audio_tracks=(("fre", None), ("deu", 440.0)))
+    window.video.set_video(video)
+    dialog = window.video.dialog
+    assert isinstance(dialog, DialogueTrackDialog)
+    assert not (project.root / "media" / "two.mkv").exists()  # nothing copied before the choice
+    assert [dialog.tracks.itemText(n) for n in range(2)] == ["Audio stream #1 (fre, aac)", "Audio stream #2 (deu, aac)"]
+    assert dialog.tracks.currentIndex() == 0  # no track tagged English: the first
+    dialog.tracks.setCurrentIndex(1)
+    dialog.accept()
+    assert project.video is not None and project.video.dialogue_stream == 2
+    guide, _rate = sf.read(str(project.resolve(project.guide_audio or "")))
+    assert float(np.sqrt(np.mean(np.square(guide)))) > 0.1  # the German original, not the silent dub
+
+    project.language = "de"  # the track tagged with the project's language is offered first
+    window.video.set_video(video)
+    again = window.video.dialog
+    assert isinstance(again, DialogueTrackDialog) and again is not dialog and again.tracks.currentData() == 2
+    again.reject()  # nothing changes
+    assert project.video.dialogue_stream == 2
