@@ -153,6 +153,10 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
         duration = _seconds(video.duration, video.time_base)
         if duration is None and container.duration is not None:
             duration = container.duration / 1_000_000  # container duration is in AV_TIME_BASE units
+        turns = quarter_turns(container)  # before the seek below: it reads the first picture
+        width, height = context.width or 0, context.height or 0
+        if turns % 2:  # stored sideways (a phone's portrait video): its size as it is shown
+            width, height = height, width
         shown = _picture_span_s(container, video, duration)
         if duration is not None and shown is not None and shown < duration - STATED_LENGTH_SLACK_S:
             duration = shown
@@ -181,13 +185,27 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
             path=rel or path.name,
             duration_s=round(_fact("duration_s", duration or 0.0, path), 6),
             fps=round(_fact("fps", float(rate), path), 6) if rate else 0.0,
-            width=int(_fact("width", context.width or 0, path)),
-            height=int(_fact("height", context.height or 0, path)),
+            width=int(_fact("width", width, path)),
+            height=int(_fact("height", height, path)),
             codec=context.name,
             frame_count=int(_fact("frame_count", video.frames, path)) or None,
             audio_streams=audio,
             subtitle_streams=subtitles,
         )
+
+
+def quarter_turns(container: InputContainer) -> int:
+    """How many quarter turns counterclockwise (0 to 3) a player gives the first picture stream of
+    ``container`` to show it: a phone stores a portrait video sideways with a display rotation of
+    90 or -90. Read from the first frame (PyAV exposes the display matrix there only); 0 when
+    there is none or it cannot be decoded. The file is left at that frame: seek before demuxing."""
+    import av
+
+    try:
+        first = next(container.decode(video=0), None)
+    except av.FFmpegError:
+        return 0
+    return round((first.rotation if first is not None else 0) / 90) % 4
 
 
 def _picture_span_s(container: InputContainer, video: VideoStream, stated: float | None) -> float | None:

@@ -351,7 +351,7 @@ class VideoInfo:
     path: str  # relative to the project folder (copied into media/, or already inside)
     duration_s: float
     fps: float
-    width: int
+    width: int  # as it is shown: a phone's portrait video stored sideways (1920x1080, turned) is 1080x1920
     height: int
     codec: str
     frame_count: int | None = None  # from the container when it says so

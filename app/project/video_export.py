@@ -41,7 +41,7 @@ from app.project.errors import ExportError, MediaError, OperationCancelled
 from app.project.export import ExportResult, MixdownAudio, delivery_mixdown
 from app.project.fsutil import bound_to, safe_filename
 from app.project.limits import MAX_MEDIA_S
-from app.project.media import open_media, probe_video, write_atomically
+from app.project.media import open_media, probe_video, quarter_turns, write_atomically
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.script_io import subtitle_cues
@@ -343,11 +343,10 @@ def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Str
 
 
 def _rotation(source: Path) -> float:
-    """The display rotation of ``source``'s picture in degrees (a phone's portrait video is stored
-    sideways with 90 or -90), read from its first frame; a copied stream keeps it by itself."""
+    """The display rotation of ``source``'s picture in degrees counterclockwise (a phone's
+    portrait video is stored sideways); a copied stream keeps it by itself."""
     with open_media(source) as probe:
-        first = next(probe.decode(video=0), None)
-    return float(first.rotation) if first is not None else 0.0
+        return 90.0 * quarter_turns(probe)
 
 
 def picture_encoder() -> str:

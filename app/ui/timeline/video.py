@@ -164,11 +164,15 @@ def _time(frame: VideoFrame) -> float:
 
 
 def _to_image(frame: VideoFrame, size: QSize) -> QImage:
-    """The frame as RGB scaled to fit ``size`` (aspect kept), by FFmpeg's scaler, off the GUI thread."""
-    width, height = frame.width, frame.height
+    """The frame as it is shown (turned by its display rotation: a phone's portrait video is
+    stored sideways) as RGB scaled to fit ``size`` (aspect kept), by FFmpeg's scaler, off the GUI thread."""
+    turns = round(frame.rotation / 90) % 4
+    width, height = (frame.height, frame.width) if turns % 2 else (frame.width, frame.height)
     scale = min(size.width() / max(1, width), size.height() / max(1, height))
     out_w, out_h = max(2, int(width * scale) & ~1), max(2, int(height * scale) & ~1)
-    rgb = np.ascontiguousarray(frame.to_ndarray(format="rgb24", width=out_w, height=out_h))  # rows may be padded
+    stored_w, stored_h = (out_h, out_w) if turns % 2 else (out_w, out_h)
+    stored = frame.to_ndarray(format="rgb24", width=stored_w, height=stored_h)
+    rgb = np.ascontiguousarray(np.rot90(stored, turns))  # rows may be padded; turned as players turn it
     return QImage(rgb.data, out_w, out_h, 3 * out_w, QImage.Format.Format_RGB888).copy()
 
 

@@ -6,6 +6,7 @@ Nothing here is committed media: every test builds what it needs in ``tmp_path``
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,14 @@ def speech_like(seconds: float, rate: int = 22050, seed: int = 0) -> np.ndarray:
     return audio.astype(np.float32)
 
 
+def _picture_stream(out: Any, codec: str, fps: int, size: tuple[int, int], pix_fmt: str, rotation: int) -> Any:
+    video = out.add_stream(codec, rate=fps)
+    video.width, video.height, video.pix_fmt = *size, pix_fmt
+    if rotation:
+        video.set_display_rotation(rotation)
+    return video
+
+
 def make_video(
     path: Path,
     *,
@@ -49,6 +58,7 @@ def make_video(
     flash_s: float | None = None,  # a white picture at this time after the first, to check sync against
     audio_tracks: tuple[tuple[str, float | None], ...] = (),  # more tracks: (language tag, tone Hz or None: silence)
     right_hz: float | None = None,  # another tone on the right channel: a wide stereo bed, not a centred voice
+    rotation: int = 0,  # display rotation, degrees counterclockwise: a phone stores a portrait video sideways
 ) -> Path:
     """Write a video: bars at ``fps``, a stereo tone (unless None), an SRT stream (MKV only)."""
     import av
@@ -57,8 +67,7 @@ def make_video(
     frames = int(round(seconds * fps))
     srt_input = None
     with av.open(str(path), "w") as out:
-        video = out.add_stream(video_codec, rate=fps)
-        video.width, video.height, video.pix_fmt = width, height, pix_fmt
+        video = _picture_stream(out, video_codec, fps, size, pix_fmt, rotation)
         tracks = []  # (stream, tone Hz or None for silence)
         for language, hz in ((("", tone_hz),) if tone_hz is not None else ()) + audio_tracks:
             audio = out.add_stream("aac", rate=audio_rate)

@@ -61,6 +61,18 @@ def test_probe_reads_picture_audio_and_subtitle_streams(videos: dict[str, Path])
     assert probe_video(videos["silent"]).audio_streams == ()
 
 
+@pytest.mark.parametrize("rotation, shown", [(90, (96, 160)), (-90, (96, 160)), (180, (160, 96))])
+def test_a_video_stored_sideways_is_as_big_as_it_is_shown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], rotation: int, shown: tuple[int, int]) -> None:
+    """A phone stores a portrait video sideways with a display rotation: `new` and the studio said
+    160x96 for a picture every player shows 96x160."""
+    video = make_video(tmp_path / "phone.mp4", seconds=0.5, rotation=rotation)
+    info = probe_video(video)
+    assert (info.width, info.height) == shown
+    assert cli_main(["new", str(tmp_path / "dub"), "--video", str(video), "--no-subtitles"]) == 0
+    assert f"({shown[0]}x{shown[1]}, 25 fps" in capsys.readouterr().out
+
+
 def test_files_that_are_not_videos_are_refused_with_a_code(tmp_path: Path) -> None:
     junk = tmp_path / "junk.mp4"
     junk.write_bytes(b"not a video at all" * 100)

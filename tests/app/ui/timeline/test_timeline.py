@@ -222,3 +222,20 @@ def test_escape_drops_a_drag_in_progress(qtbot: QtBot, panel: TimelinePanel) -> 
     qtbot.keyClick(canvas, Qt.Key.Key_Escape)
     qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=press + QPoint(40, 0))
     assert (line.start, line.end) == before and not panel._doc.stack.can_undo
+
+
+def test_the_preview_shows_a_sideways_stored_picture_as_players_turn_it(qtbot: QtBot, tmp_path: Path) -> None:
+    """A phone's portrait video (stored 160x96, display rotation 90) was previewed lying on its
+    side. The white square in the stored picture's top-left corner shows at the bottom left."""
+    import av
+    from PySide6.QtCore import QSize
+
+    from app.ui.timeline.video import _to_image
+    from tests.app.project.media_fixtures import make_video
+
+    video = make_video(tmp_path / "phone.mp4", seconds=0.2, rotation=90)
+    with av.open(str(video)) as container:
+        image = _to_image(next(container.decode(video=0)), QSize(400, 400))
+    assert (image.width(), image.height()) == (240, 400)  # portrait, fitted to the height
+    square = image.pixelColor(40, 380)
+    assert min(square.red(), square.green(), square.blue()) > 200
