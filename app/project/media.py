@@ -57,6 +57,7 @@ from engine.core.numbers import RangeError
 
 if TYPE_CHECKING:
     from av.container import InputContainer
+    from av.stream import Stream
     from av.subtitles.subtitle import AssSubtitle, BitmapSubtitle
     from av.video.stream import VideoStream
 
@@ -67,7 +68,11 @@ Progress = Callable[[float], None]  # fraction done, 0..1
 # short (a copy or an upload that stopped), or an MKV that counts its length from 0 though its
 # picture starts later. Smaller gaps are a container's rounding or audio running on.
 STATED_LENGTH_SLACK_S = 0.5
-END_SEARCH_S = 2.0  # the picture's end is looked for from this far before the stated end
+END_SEARCH_S = 2.0  # a stream's end is looked for from this far before the stated end
+# Sound that runs on this much past the last picture is part of the video (a still picture over a
+# recording, a closing title held while the music plays on): the video lasts as long as it.
+# Less is a track's usual overhang (an AAC frame, a late start), left out of the picture's length.
+SOUND_AFTER_PICTURE_S = 1.0
 Cancelled = Callable[[], bool]
 
 
@@ -160,6 +165,9 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
         shown = _picture_span_s(container, video, duration)
         if duration is not None and shown is not None and shown < duration - STATED_LENGTH_SLACK_S:
             duration = shown
+        heard = _sound_span_s(container, video)
+        if heard is not None and heard > (duration or 0.0) + SOUND_AFTER_PICTURE_S:
+            duration = heard
         audio = tuple(
             AudioStreamInfo(
                 index=stream.index,
@@ -213,21 +221,44 @@ def _picture_span_s(container: InputContainer, video: VideoStream, stated: float
     found from the packets after a seek near the stated end (only the file's tail is read); None
     when the file cannot say. A truncated MKV said 8.02 s for a picture that ends at 6.28 s, and
     the mix, the stems and the exported dub ran on past it."""
-    import av
-
     if stated is None or video.time_base is None:
         return None
     start = float((video.start_time or 0) * video.time_base)
+    end = _stream_end_s(container, video, start + stated)
+    return None if end is None else end - start
+
+
+def _sound_span_s(container: InputContainer, video: VideoStream) -> float | None:
+    """From the first picture to the end of the longest audio track (found from its last packets
+    near the file's stated end); None without audio or when the file cannot say. A picture shown
+    once (an image with a recording, an audiogram) or a closing title held while the sound plays
+    on is as long as its sound: the probe said 0.04 s for a still picture over 10 s of speech."""
+    if container.duration is None or video.time_base is None:
+        return None
+    start = float((video.start_time or 0) * video.time_base)
+    stated = (container.start_time or 0) / 1_000_000 + container.duration / 1_000_000  # AV_TIME_BASE units
+    ends = [_stream_end_s(container, audio, stated) for audio in container.streams.audio]
+    known = [end for end in ends if end is not None]
+    return max(known) - start if known else None
+
+
+def _stream_end_s(container: InputContainer, stream: Stream, near_s: float) -> float | None:
+    """When the last packet of ``stream`` ends, in seconds, from the packets after a seek to
+    END_SEARCH_S before ``near_s`` (only the file's tail is read); None when none is found."""
+    import av
+
+    if stream.time_base is None:
+        return None
     end: float | None = None
     try:
-        container.seek(int(max(0.0, start + stated - END_SEARCH_S) / video.time_base), stream=video, backward=True)
-        for packet in container.demux(video):
+        container.seek(int(max(0.0, near_s - END_SEARCH_S) / stream.time_base), stream=stream, backward=True)
+        for packet in container.demux(stream):
             if packet.pts is not None and packet.size:
-                packet_end = float((packet.pts + (packet.duration or 0)) * video.time_base)
+                packet_end = float((packet.pts + (packet.duration or 0)) * stream.time_base)
                 end = packet_end if end is None else max(end, packet_end)
     except av.FFmpegError:
         return None
-    return None if end is None else end - start
+    return end
 
 
 def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool = True) -> VideoInfo:

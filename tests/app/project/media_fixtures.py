@@ -59,12 +59,13 @@ def make_video(
     audio_tracks: tuple[tuple[str, float | None], ...] = (),  # more tracks: (language tag, tone Hz or None: silence)
     right_hz: float | None = None,  # another tone on the right channel: a wide stereo bed, not a centred voice
     rotation: int = 0,  # display rotation, degrees counterclockwise: a phone stores a portrait video sideways
+    picture_s: float | None = None,  # how long the picture lasts, if not ``seconds`` (a still: one frame's time)
 ) -> Path:
     """Write a video: bars at ``fps``, a stereo tone (unless None), an SRT stream (MKV only)."""
     import av
 
     width, height = size
-    frames = int(round(seconds * fps))
+    frames = max(1, int(round((seconds if picture_s is None else picture_s) * fps)))
     srt_input = None
     with av.open(str(path), "w") as out:
         video = _picture_stream(out, video_codec, fps, size, pix_fmt, rotation)

@@ -257,6 +257,26 @@ def test_the_dialogue_track_of_a_video_with_two_is_chosen_tagged_or_asked(
     assert "E_NO_AUDIO_STREAM" in capsys.readouterr().err and not (tmp_path / "wrong").exists()
 
 
+@pytest.mark.parametrize("suffix", [".mp4", ".mkv"])
+@pytest.mark.parametrize("picture_s", [0.0, 1.0])
+def test_a_picture_that_stops_while_its_sound_plays_on_lasts_as_long_as_the_sound(
+        tmp_path: Path, suffix: str, picture_s: float) -> None:
+    """A still picture over a recording (one frame: an audiogram, a podcast's cover) probed as
+    0.04 s long, a picture ending at 1 s over 4 s of sound as 1 s: the mix, stems and dub
+    stopped there, with the rest of the dialogue under nothing."""
+    from app.project.export import delivery_mixdown
+
+    from .conftest import add_fake_take, make_project, tone
+
+    video = make_video(tmp_path / f"still{suffix}", seconds=4.0, picture_s=picture_s)
+    info = probe_video(video)
+    assert info.duration_s == pytest.approx(4.0, abs=0.03)
+    project = make_project(tmp_path / "scene")
+    add_fake_take(project, project.lines[0], tone(1.0))
+    project.video = attach_video(project, video)
+    assert len(delivery_mixdown(project).mix) == round(info.duration_s * 48000)
+
+
 def test_the_dialogue_track_is_found_by_its_language_tag_in_any_iso_639_form(tmp_path: Path) -> None:
     """FFmpeg and most tools tag tracks "fra", "deu", "zho" (ISO 639-2/T), others "zh-CN" or
     "cmn": none matched `--language fr/de/zh` (only "fre", "ger", "chi" did), so the dialogue fell
