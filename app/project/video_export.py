@@ -68,6 +68,9 @@ BLOCK = 1024  # samples per encoded audio frame (AAC's frame size; Opus re-frame
 BURN_CHOICES = {"": "none", "target": "the dub's language", "source": "the original's"}
 PICTURE_ENCODERS = ("libx264", "libopenh264", "mpeg4")  # mpeg4: in every FFmpeg build
 BURN_CRF = "18"  # libx264's quality: visually lossless for most sources
+# A burned cue that would show this much later than its time (the next picture is that far off: a
+# still picture, a variable-rate video's pause) is shown on the picture held, encoded again then.
+HELD_CUE_LATE_S = 0.25
 BURN_PRESET = "veryfast"  # libx264's speed; a slower preset saves bits, not visible quality, at CRF 18
 FALLBACK_BIT_RATE = 8_000_000  # an encoder without CRF: at least this, or the source's own rate
 # What burning costs against copying the picture, as the studio and the CLI say it (low, high):
@@ -275,7 +278,7 @@ def _mux(
                     packet.stream = copies[packet.stream_index]
                     out.mux(packet)
             if picture is not None:
-                picture.finish()
+                picture.finish(duration)
             encoder.finish()
             return encoder.position
         except av.FFmpegError as error:
@@ -393,21 +396,48 @@ class _PictureEncoder:
             if key in video_in.metadata:
                 self.stream.metadata[key] = video_in.metadata[key]
         self.out, self.origin = out, origin
+        self._held: tuple[VideoFrame, float] | None = None  # the last picture decoded, and its time
 
     def send(self, packet: Packet[Stream]) -> None:
         for frame in packet.decode():
             self._encode(cast("VideoFrame", frame))  # a video stream's packet decodes to pictures
 
-    def finish(self) -> None:
+    def finish(self, end_s: float) -> None:
+        """Encode what is left; a cue that changes after the last picture, before ``end_s`` (the
+        video's length), is shown on that picture held."""
+        self._hold_until(end_s)
         self.out.mux(self.stream.encode(None))
 
     def _encode(self, frame: VideoFrame) -> None:
+        seconds = float(frame.time) - self.origin if frame.time is not None else 0.0  # on the cues' clock
+        self._hold_until(seconds)
+        self._put(self.burner.burn(frame, seconds))
+        self._held = (frame, seconds)
+
+    def _hold_until(self, seconds: float) -> None:
+        """The picture shown since the last frame, encoded again where a cue starts or ends more
+        than HELD_CUE_LATE_S before the next frame (``seconds``): a still picture over a recording
+        (one frame) or a long pause of a variable-rate video showed no cue that began after it."""
+        import av
+
+        time_base = self.stream.time_base  # the source's, set in __init__
+        if self._held is None or time_base is None:
+            return
+        held, since = self._held
+        changes = sorted({t for image in self.burner.images for t in (image.start, image.end)
+                          if since < t < seconds - HELD_CUE_LATE_S})
+        for change in changes:
+            shown = self.burner.burn(held, change)
+            again = av.VideoFrame.from_ndarray(shown.to_ndarray(), format="yuv420p")  # its own time
+            again.pts, again.time_base = round((change + self.origin) / time_base), time_base
+            again.colorspace, again.color_range = shown.colorspace, shown.color_range
+            self._put(again)
+
+    def _put(self, frame: VideoFrame) -> None:
         from av.video.frame import PictureType
 
-        seconds = float(frame.time) - self.origin if frame.time is not None else 0.0  # on the cues' clock
-        burned = self.burner.burn(frame, seconds)
-        burned.pict_type = PictureType.NONE  # the encoder places its own key frames
-        self.out.mux(self.stream.encode(burned))
+        frame.pict_type = PictureType.NONE  # the encoder places its own key frames
+        self.out.mux(self.stream.encode(frame))
 
 
 class _DubEncoder:

@@ -184,3 +184,20 @@ def test_a_picture_of_odd_size_is_burned_at_the_even_size_its_encoder_needs(tmp_
         picture = container.streams.video[0].codec_context
         assert (picture.width, picture.height) == (320, 180)
         assert sum(1 for _ in container.decode(video=0)) > 100
+
+
+def test_a_still_picture_over_a_recording_shows_each_cue_in_its_time(dubbed: Project, tmp_path: Path) -> None:
+    """A picture stored once over 17 s of sound (an audiogram, a podcast's cover): cues are drawn
+    on the frames that show them, and the only frame came before the first cue, so the burned
+    video showed none. The held picture is encoded again where a cue starts or ends."""
+    dubbed.video = attach_video(dubbed, make_video(tmp_path / "still.mp4", seconds=17.0, size=SIZE, picture_s=0.0))
+    out = export_video(dubbed, None, VideoExportOptions(burn_subtitles="target")).files[0]
+    shown = frames(out)
+    band = slice(SIZE[1] // 2, SIZE[1])
+    blank = shown[0][1]
+    for line in dubbed.lines[:2]:
+        assert line.start is not None
+        when, picture = next((t, p) for t, p in shown if t >= line.start - 0.01)
+        assert when == pytest.approx(line.start, abs=0.01)  # on time, not at a next frame that never comes
+        assert (np.abs(picture[band].astype(int) - blank[band]) > 64).sum() > 100  # the text is there
+    assert len(shown) < 2 * len(dubbed.lines) + 2  # once per cue change, not a frame rate's worth
