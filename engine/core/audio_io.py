@@ -31,7 +31,7 @@ import itertools
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -52,9 +52,9 @@ RESAMPLE_QUALITY = "HQ"  # soxr's band-limited "high quality"; every caller used
 SEEK_MARGIN_S = 1.0  # a seek aims this far before the start asked for
 FFMPEG_FORMATS = frozenset({"MP3"})  # formats libsndfile also reads that FFmpeg decodes instead
 CANCELLED_DB = -20.0  # the channels' mean this far under the loudest channel: they cancel out
-# Frames whose powers a downmix sums at a time: squared whole in float64, a 2-hour stereo guide
-# track took 5.5 GB more (the studio's timeline peaked at 9.5 GB opening it).
-POWER_BLOCK_FRAMES = 1 << 20
+# Frames a downmix reads and squares at a time: a 2-hour stereo guide track read whole and squared
+# in float64 made the studio's timeline peak at 9.5 GB opening it (docs/audio.md).
+POWER_BLOCK_FRAMES = 1 << 16
 # A file whose header says it holds no frames, yet is larger than any header, was written by a
 # recorder that never went back to fill in the sizes (0 in a WAV's RIFF and data fields):
 # libsndfile believes the header, FFmpeg reads the samples to the end of the file.
@@ -275,18 +275,43 @@ def _downmix(data: np.ndarray) -> np.ndarray:
     """The mean of the channels; but where that mean loses nearly all the sound (its RMS
     CANCELLED_DB under the loudest channel's: one channel wired with its polarity flipped, a
     "wide stereo" effect), the loudest channel alone, which is what a listener hears."""
-    mean: np.ndarray = data.mean(axis=1)
-    if data.shape[1] < 2 or not len(data):
+    return _downmixed(lambda: (data[at : at + POWER_BLOCK_FRAMES] for at in range(0, len(data), POWER_BLOCK_FRAMES)),
+                      len(data), data.shape[1])
+
+
+def _downmixed(blocks: Callable[[], Iterable[np.ndarray]], frames: int, channels: int) -> np.ndarray:
+    """:func:`_downmix` of the (frames, channels) blocks ``blocks()`` gives, about ``frames`` in
+    all, holding only the result and a block: a 2-hour stereo guide track read whole to be
+    downmixed took 2.8 GB beside its mean. The loudest channel, where the mean cancels, is read
+    in a second pass."""
+    mean = np.empty(frames, np.float32)
+    channel_power, mean_power, filled = np.zeros(channels), 0.0, 0
+    for block in blocks():
+        part = block.mean(axis=1, dtype=np.float32)
+        if filled + len(part) > len(mean):  # more than the header said
+            mean = np.concatenate([mean[:filled], np.empty(len(part), np.float32)])
+        mean[filled : filled + len(part)] = part
+        filled += len(part)
+        channel_power += np.sum(np.square(block, dtype=np.float64), axis=0)
+        mean_power += float(np.sum(np.square(part, dtype=np.float64)))
+    mean = mean[:filled]
+    if channels < 2 or not filled:
         return mean
-    channel_power, mean_power = np.zeros(data.shape[1]), 0.0
-    for start in range(0, len(data), POWER_BLOCK_FRAMES):  # squared in float64 a block at a time
-        channel_power += np.sum(np.square(data[start : start + POWER_BLOCK_FRAMES], dtype=np.float64), axis=0)
-        mean_power += float(np.sum(np.square(mean[start : start + POWER_BLOCK_FRAMES], dtype=np.float64)))
     loudest = int(np.argmax(channel_power))
     if mean_power < channel_power[loudest] * 10 ** (CANCELLED_DB / 10):
-        loudest_channel: np.ndarray = np.ascontiguousarray(data[:, loudest])
-        return loudest_channel
+        return np.concatenate([np.ascontiguousarray(block[:, loudest]) for block in blocks()])
     return mean
+
+
+def _soundfile_blocks(path: str | os.PathLike[str], start: int, stop: int | None) -> Iterator[np.ndarray]:
+    """Frames ``start`` to ``stop`` of a file libsndfile reads, as float32 (frames, channels) blocks."""
+    import soundfile as sf
+
+    with files.open_regular_file(path) as handle:
+        try:
+            yield from sf.blocks(handle, POWER_BLOCK_FRAMES, start=start, stop=stop, dtype="float32", always_2d=True)
+        except RuntimeError as error:  # soundfile's: a file that breaks off
+            raise AudioError(str(error), getattr(error, "error_string", None)) from error
 
 
 def read_audio(path: str | os.PathLike[str], rate: int | None = None, *, mono: bool = True,
@@ -298,7 +323,13 @@ def read_audio(path: str | os.PathLike[str], rate: int | None = None, *, mono: b
     FileError for a file that is missing or not a regular file, AudioError for one no decoder reads.
     """
     data: np.ndarray
-    if _soundfile_info(path) is not None:
+    info = _soundfile_info(path)
+    if info is not None and mono and info.channels > 1:  # downmixed as read: the file is never held whole
+        frames = max(0, min(info.frames, info.frames if stop is None else stop) - start)
+        audio = _downmixed(lambda: _soundfile_blocks(path, start, stop), frames, int(info.channels))
+        source_rate = int(info.samplerate)
+        return (resample(audio, source_rate, rate), int(rate)) if rate is not None and rate != source_rate else (audio, source_rate)
+    if info is not None:
         try:
             data, source_rate = files.read_audio(path, start=start, stop=stop, dtype="float32", always_2d=True)
         except RuntimeError as error:  # soundfile's: a file that breaks off
