@@ -197,7 +197,7 @@ def test_a_still_picture_over_a_recording_shows_each_cue_in_its_time(dubbed: Pro
     blank = shown[0][1]
     for line in dubbed.lines[:2]:
         assert line.start is not None
-        when, picture = next((t, p) for t, p in shown if t >= line.start - 0.01)
+        when, picture = next(((t, p) for t, p in shown if t >= line.start - 0.01), (None, blank))
         assert when == pytest.approx(line.start, abs=0.01)  # on time, not at a next frame that never comes
         assert (np.abs(picture[band].astype(int) - blank[band]) > 64).sum() > 100  # the text is there
     assert len(shown) < 2 * len(dubbed.lines) + 2  # once per cue change, not a frame rate's worth
