@@ -197,7 +197,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+176"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+182"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -237,7 +237,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+131"/>
+        <location line="+157"/>
         <source>{what} left %n thing(s) to fix before rendering: </source>
         <translation>
             <numerusform>{what} left %n thing to fix before rendering: </numerusform>
@@ -248,7 +248,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+379"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+414"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>

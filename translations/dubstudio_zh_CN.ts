@@ -519,6 +519,37 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
     </message>
 </context>
 <context>
+    <name>DialogueTrackBox</name>
+    <message>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+359"/>
+        <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
+        <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Audio stream #{index} ({details})</source>
+        <translation>音频流 #{index}（{details}）</translation>
+    </message>
+</context>
+<context>
+    <name>DialogueTrackDialog</name>
+    <message>
+        <location line="+17"/>
+        <source>Set video</source>
+        <translation>设置视频</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name} has several audio tracks: which one holds the dialogue?</source>
+        <translation>{name} 有多条音轨：哪一条是原始对白？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dialogue track</source>
+        <translation>对白音轨</translation>
+    </message>
+</context>
+<context>
     <name>DocumentSession</name>
     <message>
         <location filename="../app/ui/window/document_session.py" line="+81"/>
@@ -2129,7 +2160,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+110"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-280"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
@@ -2141,22 +2172,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     <message>
         <location line="+2"/>
         <location line="+13"/>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-12"/>
         <source>subtitles.srt</source>
         <translation>字幕.srt</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
-        <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+7"/>
         <source>Keep the original audio as a guide track</source>
         <translation>保留原声作为参考音轨</translation>
     </message>
@@ -2241,12 +2267,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>暂不导入（空台本）</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>Audio stream #{index} ({details})</source>
-        <translation>音频流 #{index}（{details}）</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>{name}: no such file</source>
         <translation>{name}：文件不存在</translation>
     </message>
@@ -5196,7 +5217,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+144"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+150"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
@@ -5316,7 +5337,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>选择此项目要配音的视频</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+37"/>
         <source>Adding {name}…</source>
         <translation>正在添加 {name}…</translation>
     </message>
@@ -5331,7 +5352,8 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>（原声已保留为参考音轨）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-24"/>
+        <location line="+27"/>
         <source>Cannot use this video</source>
         <translation>无法使用此视频</translation>
     </message>
@@ -5403,7 +5425,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-286"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-279"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
     </message>
@@ -5411,7 +5433,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+356"/>
+        <location line="+391"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
@@ -5524,7 +5546,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoPreview</name>
     <message>
-        <location filename="../app/ui/timeline/video.py" line="+72"/>
+        <location filename="../app/ui/timeline/video.py" line="+76"/>
         <source>No video</source>
         <translation>没有视频</translation>
     </message>
