@@ -82,8 +82,10 @@ def test_a_lines_last_syllable_is_said_in_full(backend):
     "下班以后一起去KTV唱歌吧。",
 ])
 def test_polyphones_numbers_and_english_are_heard_back(backend, line):
+    # By reading, as take QA compares: which of two homophones Whisper writes is not the voice's
+    # doing (合同 said right, written 和童 on one build of the runtime: raw 0.125).
     heard = recognise(_speak(backend, line, _plain(backend)), SAMPLE_RATE, "zh", model="base").text
-    assert error_rate(line, heard, "zh", by_reading=False) <= CER_LIMIT, heard
+    assert error_rate(line, heard, "zh") <= CER_LIMIT, heard
 
 
 def test_adapted_to_a_clip_it_still_says_the_line(backend):
