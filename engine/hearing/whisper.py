@@ -569,9 +569,13 @@ def decode_window(model: WhisperModel, features: np.ndarray, language: str, prom
     start = [tokenizer.sot_prev, *tokenizer.encode(" " + prompt.strip())] if prompt else []
     start += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
     encoding = model.encode(_window_of(model, features, frames))
-    longest = min(DECODED_TOKENS_MAX, 2 * len(tokenizer.encode(" " + expected.strip())) + 8)
-    result = model.model.generate(encoding, [start], beam_size=beam_size, suppress_blank=True, max_length=longest)[0]
-    return str(tokenizer.decode([token for token in result.sequences_ids[0] if token < tokenizer.eot])).strip()
+    # CTranslate2 counts the prompt and start tokens in max_length: the words get what is left
+    # (a Mandarin line's 16 tokens of prompt once left "你好你好" nothing, and "你好世界" two).
+    words_at_most = min(DECODED_TOKENS_MAX, 2 * len(tokenizer.encode(" " + expected.strip())) + 8)
+    result = model.model.generate(encoding, [start], beam_size=beam_size, suppress_blank=True,
+                                  max_length=len(start) + words_at_most)[0]
+    said = result.sequences_ids[0] if result.sequences_ids else []
+    return str(tokenizer.decode([token for token in said if token < tokenizer.eot])).strip()
 
 
 def _word_tokens(tokens: list[int], decode: Callable[[list[int]], str]) -> np.ndarray:

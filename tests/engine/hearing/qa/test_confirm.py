@@ -28,6 +28,7 @@ from engine.hearing.qa.recognise import (
     confirm_or_recognise_packed,
     whisper_recogniser,
 )
+from engine.hearing.qa.wer import error_rate
 from engine.hearing.whisper import WINDOW_FRAMES, load_whisper, with_first_merge
 from tests.engine.hearing.qa.test_checks import ZH_CLIP, read_mono
 from tests.engine.hearing.scenes import HEARING_DATA, read_audio
@@ -258,3 +259,12 @@ def test_a_mandarin_take_is_forced_through_in_whisper_marks_and_by_mandarin_bars
             in zip(takes, lines, strict=True)] == [None, None]
     assert [recogniser.confirm_alone(pcm, rate, "zh", line) for (pcm, rate), line
             in zip(takes, reversed(lines), strict=True)] == [None, None]
+
+
+def test_a_short_mandarin_take_is_decoded_whole_in_its_own_window(zh_baker_says):
+    """The decoding's length cap leaves room for the words after Mandarin's prompt: a four- or
+    five-syllable take was cut to its first word, or to nothing (an IndexError in QA)."""
+    recogniser = whisper_recogniser("base")
+    for line in ("谢谢", "我爱你。", "好的，没问题。"):
+        pcm, rate = zh_baker_says(line)
+        assert error_rate(line, recogniser.decode_alone(pcm, rate, "zh", line), "zh") == 0.0, line
