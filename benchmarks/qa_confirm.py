@@ -67,6 +67,7 @@ from engine.hearing.qa.recognise import (
     Confirmation,
     Transcript,
     _packs,
+    confirm_bars,
     whisper_recogniser,
 )
 from engine.hearing.whisper import load_whisper
@@ -223,7 +224,9 @@ def cpu_each_way(takes: list[TakeToMeasure], rounds: int) -> dict[str, float]:
 
 
 def print_table(names: list[str], rows: list[dict[str, Any]]) -> None:
-    print(f"\nthresholds: least likely word token >= {CONFIRM_MIN_LOG_PROB}, mean >= {CONFIRM_MEAN_LOG_PROB}, "
+    mandarin_least, _ = confirm_bars("zh")
+    print(f"\nthresholds: least likely word token >= {CONFIRM_MIN_LOG_PROB} (Mandarin {mandarin_least}), "
+          f"mean >= {CONFIRM_MEAN_LOG_PROB}, "
           f"share inside >= {CONFIRM_INSIDE}; {QUICK_CONFIRM_MODEL}: >= {QUICK_CONFIRM_MIN_LOG_PROB}, "
           f">= {QUICK_CONFIRM_MEAN_LOG_PROB}")
     for where, prefix in (("packed", ""), ("alone (take-sized window)", "alone_"),
