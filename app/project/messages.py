@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from engine.core.codes import code_named
+from engine.core.languages import join_pieces
 from engine.core.phrases import CODED, Phrase
 
 _CODED = re.compile(r"^((?:E|QA)_[A-Z0-9_]+):\s*(.*)$", re.DOTALL)
@@ -33,7 +34,8 @@ class Explained:
     code: str
 
     def __str__(self) -> str:
-        return " ".join(part for part in (self.headline, self.detail, f"({self.code})" if self.code else "") if part)
+        # Joined the way the language writes: no space after a full-width mark ("…语言。这句台词…").
+        return join_pieces(part for part in (self.headline, self.detail, f"({self.code})" if self.code else "") if part)
 
 
 def explain(message: str) -> Explained:

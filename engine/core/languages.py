@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.core.codes import EngineError, ErrorCode
-from engine.core.phrases import Phrase
+from engine.core.phrases import COMMA_LIST, Phrase, joined
 from engine.core.protocol import BackendName, speaking_backend
 
 UNDETERMINED = "und"  # ISO 639 "undetermined": no letters to tell the language by
@@ -506,7 +506,7 @@ FOREIGN_CHARACTERS = ("the line is in {language} ({code}) but holds {other} char
                       "{voice} voice cannot say. To fix it, write them in {language} (a name in its Latin spelling: "
                       "北京 as Beijing), or set the character's language to {other_code} if the line is in {other}")
 GATE_TEMPLATES = (REFUSAL, FROM_SCRIPT, FROM_CHARACTER, NOTHING_DECLARED, SPOKEN_BY, SPOKEN_BY_NONE, RENDER_WITH,
-                  TRANSLATE_IT, FOREIGN_CHARACTERS)
+                  TRANSLATE_IT, FOREIGN_CHARACTERS, COMMA_LIST)
 
 
 def language_refusal(text: str, language: str, backend: str, declared: Iterable[str],
@@ -524,7 +524,9 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
         return _foreign_refusal(text, code, name, backend, declared, registry)
     others = [other for other, languages in registry.items()
               if other != backend and speaks(languages, code, detected)]
-    can = GatePhrase(SPOKEN_BY, backends=", ".join(others)) if others else GatePhrase(SPOKEN_BY_NONE)
+    # The backends by name, which the studio shows as their display names ("embedded" is 内置音色).
+    can = (GatePhrase(SPOKEN_BY, backends=joined(GatePhrase, [BackendName(other) for other in others]))
+           if others else GatePhrase(SPOKEN_BY_NONE))
     how = GatePhrase(RENDER_WITH if others else TRANSLATE_IT)
     origin = GatePhrase(FROM_SCRIPT if detected else FROM_CHARACTER)
     spoken = ", ".join(declared) or GatePhrase(NOTHING_DECLARED)

@@ -10,11 +10,14 @@ the sentences are made (``app/project/phrases.py``, ``engine/load/wording.py``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 # A coded error whose detail is a phrase ("E_INVALID_VALUE: speed must be …"): the code stays, the
 # studio says the detail in its language.
 CODED = "{code}: {detail}"
+# A list said as nested pairs, so a translation may change its separator ("a, b, c"; "a、b、c").
+COMMA_LIST = "{first}, {rest}"
 
 
 class Phrase(str):
@@ -53,6 +56,17 @@ def counted(count: int, one: str, many: str, /, **arguments: Any) -> Phrase:
 
 
 _KINDS: dict[str, type[Phrase]] = {Phrase.context: Phrase}
+
+
+def joined(kind: type[Phrase], parts: Sequence[str], template: str = COMMA_LIST) -> str:
+    """``parts`` as one list ("a, b, c" with :data:`COMMA_LIST`), a ``kind`` phrase whose separators a
+    translation in ``kind``'s context may change ("a，b，c"); "" for none."""
+    if not parts:
+        return ""
+    sentence = parts[-1]
+    for part in reversed(parts[:-1]):
+        sentence = kind(template, first=part, rest=sentence)
+    return sentence
 
 
 def phrase_record(text: str) -> str | dict[str, Any]:

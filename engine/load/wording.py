@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from engine.core import phrases
+from engine.core.phrases import (
+    COMMA_LIST as COMMA_LIST,  # the lists' separator, declared once
+)
 from engine.core.phrases import Phrase
 
 
@@ -87,7 +91,6 @@ DEVICE_SLOTS = "{device}, {count} slots"
 WARM_UP_OVER = "warm-up over before the first level (waited {seconds:.1f} s)"
 WARM_UP_NOT_OVER = "warm-up not over after {seconds:.0f} s: the first level may include it"
 # --- lists -------------------------------------------------------------------------------------
-COMMA_LIST = "{first}, {rest}"
 SEMICOLON_LIST = "{first}; {rest}"
 DOT_LIST = "{first} · {rest}"
 
@@ -113,9 +116,4 @@ def declared(word: str) -> str:
 def joined(parts: Sequence[str], template: str = COMMA_LIST) -> str:
     """``parts`` as one list ("a, b, c" with :data:`COMMA_LIST`), a phrase whose separators a
     translation may change ("a，b，c"); "" for none."""
-    if not parts:
-        return ""
-    sentence = parts[-1]
-    for part in reversed(parts[:-1]):
-        sentence = LoadPhrase(template, first=part, rest=sentence)
-    return sentence
+    return phrases.joined(LoadPhrase, parts, template)

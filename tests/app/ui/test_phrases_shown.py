@@ -264,7 +264,7 @@ def test_a_script_files_import_error_is_said_in_chinese(chinese: None, project: 
     assert said == (f"E_IMPORT_FORMAT: {broken} 第 1 行：不是有效的字幕块（在 '1' 附近）；应依次是序号、"
                     "'HH:MM:SS,mmm --> HH:MM:SS,mmm' 和文字"), said
     shown = shown_message(said)
-    assert shown.endswith("(E_IMPORT_FORMAT)") and chinese_only(shown.split(" ")[0]), shown
+    assert shown.endswith("(E_IMPORT_FORMAT)") and chinese_only(shown.split("。")[0]), shown
 
 
 def test_the_backends_options_form_is_chinese(chinese: None) -> None:
@@ -568,12 +568,16 @@ def test_the_language_gates_refusal_and_a_clips_refusal_are_said_in_chinese(chin
     from engine.core.languages import language_refusal
     from engine.core.reference import TOO_LITTLE_SPEECH, ClipPhrase
 
-    refusal = language_refusal("我们今天晚上出发。", "", "piper", ["en"], {"piper": ["en"], "zh-baker": ["zh"]})
+    registry = {"piper": ["en"], "zh-baker": ["zh"], "embedded": ["en", "zh"], "cosyvoice2": ["zh", "en"]}
+    refusal = language_refusal("我们今天晚上出发。", "", "piper", ["en"], registry)
     assert refusal is not None
     shown = str(translated(explain(str(refusal))))
-    assert shown.startswith("这个声音说不了这句台词的语言。 这句台词是中文（普通话）（zh，依据台词文字的书写系统），Piper 后端说不了（它会说：en）")
-    assert "会说这种语言的后端：zh-baker" in shown and "(E_LANGUAGE_UNSUPPORTED)" in shown
+    # The headline and its detail joined as Chinese writes them: no space after 。
+    assert shown.startswith("这个声音说不了这句台词的语言。这句台词是中文（普通话）（zh，依据台词文字的书写系统），Piper 后端说不了（它会说：en）")
+    # The backends by their display names, not their ids ("embedded" is 内置音色), listed with 、
+    assert "会说这种语言的后端：zh-baker、内置音色、CosyVoice2" in shown and "(E_LANGUAGE_UNSUPPORTED)" in shown
     assert str(refusal).startswith("E_LANGUAGE_UNSUPPORTED: the line is in Chinese (Mandarin) (zh, from its text's")
+    assert "backends that speak it: zh-baker, embedded, cosyvoice2." in str(refusal)  # the commands keep the ids
     foreign = language_refusal("We meet in 北京 tomorrow.", "en", "piper", ["en"], {"piper": ["en"], "zh-baker": ["zh"]})
     assert foreign is not None and str(foreign).startswith("E_LANGUAGE_UNSUPPORTED: the line is in English (en) but holds")
     assert say(foreign.message).startswith("这句台词是英语（en），却含有中文（普通话）字符（北京），Piper 音色说不了。"), say(foreign.message)
