@@ -56,6 +56,7 @@ from app.project.timecode import TimeRangeError, check_time
 from engine.core import files
 from engine.core.codes import ErrorCode
 from engine.core.numbers import RangeError
+from engine.core.phrases import keep_phrase, stored_phrase
 from engine.core.protocol import VARIANT, VoiceSettings
 from engine.hearing.qa.checks import QaThresholds, QaValueError, TakeChecks
 from engine.translation import TranslationError
@@ -272,7 +273,7 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
     if status in TRANSIENT_STATUSES:
         # A file saved mid-render must not reopen showing jobs that no engine is running.
         status = LineStatus.DONE if line.chosen_take else LineStatus.NOT_RENDERED
-    return {
+    return keep_phrase({  # a render error is kept as its template too, said after a reload
         "id": line.id,
         "order": order,
         "character": line.character_id,
@@ -289,7 +290,7 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
         "draft": line.draft,
         "budget": None if line.budget is None else vars_of(line.budget),
         "takes": [take_to_dict(t) for t in line.takes],
-    }
+    }, "error")
 
 
 def line_from_dict(data: object, where: str) -> Line:
@@ -316,7 +317,7 @@ def line_from_dict(data: object, where: str) -> Line:
         takes=takes,
         chosen_take=chosen,
         status=status,
-        error=_get(data, "error", str, where, ""),
+        error=stored_phrase(data, "error", _get(data, "error", str, where, "")),
         fit=_get(data, "fit", bool, where, None),
         speed=_number_or_none(data, "speed", where),
         instruction=_get(data, "instruction", str, where, None),

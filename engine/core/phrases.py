@@ -10,7 +10,7 @@ the sentences are made (``app/project/phrases.py``, ``engine/load/wording.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 # A coded error whose detail is a phrase ("E_INVALID_VALUE: speed must be …"): the code stays, the
@@ -69,13 +69,14 @@ def joined(kind: type[Phrase], parts: Sequence[str], template: str = COMMA_LIST)
     return sentence
 
 
-def phrase_record(text: str) -> str | dict[str, Any]:
+def phrase_record(text: object) -> str | dict[str, Any]:
     """``text`` as JSON can keep it: a phrase as its context, template and arguments (a phrase
     among them kept the same way), so a sentence stored on disk (a voice's notes in the voice
     cache) is said in the studio's language when read back; other text as it is."""
     if not isinstance(text, Phrase):
         return str(text)
-    arguments = {name: phrase_record(value) if isinstance(value, str) else value
+    # A number stays a number (its template formats it); anything else JSON cannot hold (a path) as its text.
+    arguments = {name: value if isinstance(value, int | float | None) else phrase_record(value)
                  for name, value in text.arguments.items()}
     return {"context": text.context, "template": text.template, "arguments": arguments}
 
@@ -95,3 +96,19 @@ def phrase_from_record(record: object) -> str:
                                  for name, value in arguments.items()})
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def keep_phrase(stored: dict[str, Any], key: str) -> dict[str, Any]:
+    """``stored`` (what a file keeps) with the sentence under ``key`` also kept as its phrase record
+    under ``{key}_phrase`` when it is a phrase. ``key`` keeps the English sentence for the commands
+    and older readers, which ignore the record."""
+    record = phrase_record(stored[key])
+    return stored | {f"{key}_phrase": record} if isinstance(record, dict) else stored
+
+
+def stored_phrase(stored: Mapping[str, Any], key: str, sentence: str) -> str:
+    """The ``sentence`` read from ``stored[key]``, a phrase again from its record (:func:`keep_phrase`)
+    when the record says the same English; else the sentence as stored (a file from before the
+    record, or one whose sentence was edited by hand)."""
+    said = phrase_from_record(stored.get(f"{key}_phrase"))
+    return said if isinstance(said, Phrase) and said == sentence else sentence

@@ -31,6 +31,7 @@ from engine.core.languages import (
     rules_for,
 )
 from engine.core.numbers import Range, ranges
+from engine.core.phrases import keep_phrase, stored_phrase
 from engine.core.silence import sound_intervals
 from engine.hearing.qa import wording
 from engine.hearing.qa.recognise import (
@@ -148,7 +149,8 @@ class TakeChecks:
         return self.leading_silence_s >= self.duration_s
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # why intelligibility was not checked, kept as its template too: the studio says it after a reload
+        return keep_phrase(asdict(self), "not_checked")
 
     @classmethod
     def from_dict(cls, data: object) -> TakeChecks:
@@ -194,7 +196,7 @@ class TakeChecks:
             metric=metric,
             detected_language=str(text("detected_language")),
             language_probability=number("language_probability", optional=True),
-            not_checked=str(text("not_checked")),
+            not_checked=stored_phrase(data, "not_checked", str(text("not_checked"))),
             expected_speech_s=number("expected_speech_s", optional=True),
         )
 

@@ -654,3 +654,39 @@ def test_every_declared_template_has_a_finished_chinese_translation_with_its_pla
             broken.append(f"{context}: {template} -> {translation.text}")
     assert not missing, "no finished zh_CN translation:\n" + "\n".join(missing)
     assert not broken, "placeholders differ:\n" + "\n".join(broken)
+
+
+def test_a_saved_render_error_and_not_checked_reason_are_said_in_chinese_after_a_reload(
+        chinese: None, project: Project) -> None:
+    """project.json keeps a line's render error and take QA's "not checked" reason as their
+    templates beside the English sentence, so a reopened project still says them; a sentence
+    stored before (no template beside it), or edited by hand, shows as it is."""
+    import json
+
+    from app.ui.language import shown_message
+    from engine.core.languages import language_refusal
+    from engine.hearing.qa import wording
+    from engine.hearing.qa.checks import TakeChecks
+    from engine.hearing.qa.wording import QaPhrase
+
+    refusal = language_refusal("我们今天晚上出发。", "", "piper", ["en"], {"piper": ["en"], "zh-baker": ["zh"]})
+    assert refusal is not None
+    project.lines[1].error = str(refusal)
+    project.save()
+    stored = json.loads((project.root / "project.json").read_text(encoding="utf-8"))["lines"][1]
+    assert stored["error"] == str(refusal)  # the commands and older studios read the English
+    reopened = Project.load(project.root)
+    shown = shown_message(reopened.lines[1].error)
+    assert shown.startswith("这个声音说不了这句台词的语言。这句台词是中文（普通话）"), shown
+
+    checks = TakeChecks(checked="2026-01-01T00:00:00+00:00", duration_s=3.0, language="en", recogniser="whisper-base",
+                        transcript=None, wer=None, clipping=0.0, leading_silence_s=0.1, inner_silence_s=0.0,
+                        trailing_silence_s=0.1, resemblance=None, not_checked=QaPhrase(wording.NO_WORDS))
+    kept = json.loads(json.dumps(checks.to_dict()))
+    assert kept["not_checked"] == "the line has no words to compare"
+    assert say(TakeChecks.from_dict(kept).not_checked) == "台词中没有可比对的词"
+
+    old = {key: value for key, value in kept.items() if key != "not_checked_phrase"}  # saved before
+    assert say(TakeChecks.from_dict(old).not_checked) == kept["not_checked"]
+    edited = kept | {"not_checked": "checked by ear"}  # its sentence changed by hand: the hand's words
+    assert say(TakeChecks.from_dict(edited).not_checked) == "checked by ear"
