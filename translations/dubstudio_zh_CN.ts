@@ -6957,7 +6957,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+223"/>
+        <location filename="../app/ui/language.py" line="+229"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
@@ -7649,6 +7649,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+2"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,8 @@ UNKNOWN_QA_HEADLINE = QT_TRANSLATE_NOOP("messages", "A take did not pass a check
 UNKNOWN_ERROR_HEADLINE = QT_TRANSLATE_NOOP("messages", "Something went wrong.")
 # A detail made a sentence: the full stop a language writes after it.
 FULL_STOP = QT_TRANSLATE_NOOP("messages", "{sentence}.")
+# Between sentences listed one after another (the warnings after a summary): "; " / "；".
+SEPARATOR = QT_TRANSLATE_NOOP("messages", "; ")
 
 
 @dataclass(frozen=True)

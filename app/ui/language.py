@@ -24,7 +24,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QFontDatabase
 
-from app.project.messages import FULL_STOP, Explained, explain, sentence
+from app.project.messages import FULL_STOP, SEPARATOR, Explained, explain, sentence
 from app.project.phrases import Phrase, language_name
 from engine.core.codes import code_named
 from engine.core.languages import rules_for
@@ -191,6 +191,12 @@ def shown_message(message: str) -> str:
     as a phrase) in the studio's language, the code last; any other said as it is."""
     explained = translated(explain(message))
     return str(explained) if explained.code else say(message)
+
+
+def separator() -> str:
+    """What the studio's language puts between sentences listed one after another: "; " in English,
+    "；" (no space after a full-width mark) in Chinese."""
+    return QCoreApplication.translate("messages", SEPARATOR)
 
 
 def said_error(error: BaseException) -> str:

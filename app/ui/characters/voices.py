@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.project import Project
 from app.project.render import NoVoice, voice_spec
 from app.ui.engine.bridge import EngineBridge
-from app.ui.language import fill, say
+from app.ui.language import fill, say, separator
 from engine.core.protocol import EngineError, RequestFailed, VoicePrepared
 from engine.synthesis.voices import RESEMBLANCE_KEYS
 
@@ -89,7 +89,7 @@ class VoiceStates(QObject):
             detail = self.tr("found in the cache on disk")
         warnings = event.summary.get("warnings")
         if warnings:
-            detail += " · " + "; ".join(say(w) for w in warnings)  # the clip's notes, said (ClipPhrase)
+            detail += " · " + separator().join(say(w) for w in warnings)  # the clip's notes, said (ClipPhrase)
         self._set(character_id, VoiceStatus(VoiceState.PREPARED, detail, self._resemblance(event.summary)))
 
     def _resemblance(self, summary: Mapping[str, Any]) -> str:

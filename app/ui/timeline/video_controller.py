@@ -51,7 +51,7 @@ from app.project.translation import (
     translate_project,
 )
 from app.ui.folders import Folders
-from app.ui.language import fill, said_error, say
+from app.ui.language import fill, said_error, say, separator
 from app.ui.script.gaps_dialog import VoiceGapsDialog
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.tasks import Operation, QueryOp, TaskRunner
@@ -180,7 +180,7 @@ class VideoController(QObject):
             source = fill(self.tr(" from {source}"), source=made.subtitles_from) if made.subtitles_from else ""
             if request.transcribe:
                 source = fill(self.tr(" transcribed from {video}, %n voice(s)", "", len(made.project.characters)), video=request.video.name)
-            warnings = self.tr("; %n warning(s): ", "", len(made.warnings)) + "; ".join(say(w) for w in made.warnings[:3])
+            warnings = self.tr("; %n warning(s): ", "", len(made.warnings)) + separator().join(say(w) for w in made.warnings[:3])
             self.message.emit(self.tr("New project with %n line(s)", "", lines) + source
                               + (warnings if made.warnings else ""))
             self.show_gaps(made.gaps, self.tr("Importing the subtitles"))
@@ -232,7 +232,7 @@ class VideoController(QObject):
                     self.warning.emit(say(note))
                 self.message.emit(self.tr("Transcribed %n line(s)", "", len(made.lines))
                                   + self.tr(", %n voice(s)", "", len(made.characters))
-                                  + ("; " + "; ".join(say(w) for w in made.warnings[:2]) if made.warnings else "")
+                                  + "".join(separator() + say(w) for w in made.warnings[:2])
                                   + self.tr(" (Edit › Undo brings the old script back)"))
 
         def failed(error: Exception) -> None:
@@ -388,7 +388,7 @@ class VideoController(QObject):
         if not gaps:
             return None
         sentences = [say(sentence) for sentence in gaps.describe()]
-        self.warning.emit(fill(self.tr("{what} left %n thing(s) to fix before rendering: ", "", len(sentences)), what=what) + "; ".join(sentences))
+        self.warning.emit(fill(self.tr("{what} left %n thing(s) to fix before rendering: ", "", len(sentences)), what=what) + separator().join(sentences))
         dialog = VoiceGapsDialog(gaps, what, self._parent)
         dialog.line_chosen.connect(self.line_chosen)
         dialog.character_chosen.connect(self.character_chosen)

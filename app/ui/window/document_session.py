@@ -52,7 +52,7 @@ from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.folders import Folders
-from app.ui.language import fill, language_label, said_error, say
+from app.ui.language import fill, language_label, said_error, say, separator
 from app.ui.playback.original import OriginalAudio
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import has_input_device
@@ -459,7 +459,7 @@ class DocumentSession(QObject):
         if result.characters:
             summary += fill(self.tr(" and %n new character(s) ({names})", "", len(result.characters)), names=", ".join(c.name for c in result.characters))
         if result.warnings:
-            summary += self.tr("; %n warning(s): ", "", len(result.warnings)) + "; ".join(say(w) for w in result.warnings[:3])
+            summary += self.tr("; %n warning(s): ", "", len(result.warnings)) + separator().join(say(w) for w in result.warnings[:3])
         gaps = voice_gaps(self.project, [line.id for line in result.lines])
         if gaps:  # say at once what will not render, rather than at render time
             summary += self.tr("; %n thing(s) to fix before rendering (listed)", "", len(gaps.describe()))

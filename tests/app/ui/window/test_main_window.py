@@ -521,3 +521,18 @@ def test_render_with_fit_fits_an_overrunning_take_and_shows_it(qtbot: QtBot, win
     assert script.model.index(row, Column.FIT).data().startswith("rate ")
     clip = timeline.canvas.clip(line.id)
     assert clip is not None and clip.fit.startswith("fitted: rate ") and clip.slot.overrun_s == 0
+
+
+def test_an_imports_warnings_are_listed_as_chinese_writes_them(tmp_path: Path, window: MainWindow,
+                                                               chinese: None) -> None:
+    """The warnings after an import's summary are parted by the language's separator: ；in Chinese,
+    with no ASCII "; " between two Chinese sentences."""
+    window.open_sample()
+    srt_file = tmp_path / "scene.srt"
+    srt_file.write_text("1\n00:00:01,000 --> 00:00:02,000\nNell: First.\n\n2\n00:00:02,500 --> 00:00:03,000\n \n\n"
+                        "3\n00:00:03,500 --> 00:00:04,000\n \n\n4\n00:00:04,500 --> 00:00:05,000\nNell: Last.\n",
+                        encoding="utf-8")
+    assert window.session.import_file(srt_file, "srt")
+    shown = window.statusBar().currentMessage()
+    assert f"第 2 条字幕没有文字，已跳过；{srt_file} 第 10 行：第 3 条字幕没有文字，已跳过" in shown, shown
+    assert "; " not in shown, shown
