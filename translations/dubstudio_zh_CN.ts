@@ -6886,7 +6886,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+923"/>
+        <location filename="../app/project/script_io.py" line="+944"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -8239,6 +8239,16 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>the dub ran {seconds:.2f} s past the end of the video and was cut there</source>
         <translation>配音超出视频结尾 {seconds:.2f} 秒，已在结尾处截断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the subtitles of lines {orders} ran past the end of the video ({end:.2f} s) and now end there</source>
+        <translation>第 {orders} 行的字幕超出视频结尾（{end:.2f} 秒），现已在结尾处结束</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the subtitles of lines {orders} start after the end of the video ({end:.2f} s) and were left out</source>
+        <translation>第 {orders} 行的字幕开始于视频结尾（{end:.2f} 秒）之后，已略去</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -561,13 +561,14 @@ def export_subtitles(
     ``names`` puts "Name: " before each cue; a delivery leaves it out."""
     write = SUBTITLE_WRITERS[kind]
     folder, inside = _out_dir(project, out_dir)
-    targets = [write_text_export(folder / f"script.{kind}", write(project, speaker_prefix=names, gap_s=gap_s),
-                                 inside=inside)]
+    notes: list[str] = []  # cues cut at the video's end: said once, though both files are cut alike
+    targets = [write_text_export(folder / f"script.{kind}", write(project, speaker_prefix=names, gap_s=gap_s,
+                                                                 notes=notes), inside=inside)]
     if has_source_text(project):
         targets.append(write_text_export(folder / f"script.source.{kind}",
                                          write(project, speaker_prefix=names, gap_s=gap_s, source=True), inside=inside))
     missing = [n for n, line in enumerate(project.lines, 1) if project.chosen_take(line) is None]
-    return ExportResult(targets, missing=missing)
+    return ExportResult(targets, missing=missing, notes=notes)
 
 
 def export_srt(project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None, *,

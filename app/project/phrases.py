@@ -169,6 +169,8 @@ LOUDNESS_OFF_LIMITED = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (loudness
 TURNED_DOWN = QT_TRANSLATE_NOOP("phrases", "the mix was turned down {db:.1f} dB to avoid clipping")
 NOTE = QT_TRANSLATE_NOOP("phrases", "note: {note}")
 DUB_PAST_VIDEO = QT_TRANSLATE_NOOP("phrases", "the dub ran {seconds:.2f} s past the end of the video and was cut there")
+CUES_CUT_AT_VIDEO_END = QT_TRANSLATE_NOOP("phrases", "the subtitles of lines {orders} ran past the end of the video ({end:.2f} s) and now end there")
+CUES_AFTER_VIDEO_END = QT_TRANSLATE_NOOP("phrases", "the subtitles of lines {orders} start after the end of the video ({end:.2f} s) and were left out")
 MUSIC_EFFECTS_MADE = QT_TRANSLATE_NOOP("phrases", "M&E: {method}")
 # How the music and effects under the dub were made (app/project/music_effects.py).
 ME_CLIENT_STEM = QT_TRANSLATE_NOOP("phrases", "client stem")

@@ -28,6 +28,7 @@ import dataclasses
 import datetime
 import functools
 import io
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -494,9 +495,8 @@ def _add_ass_cues(builder: _Builder, cues: list[_AssCue], shown: str) -> None:
         if cue.line_no not in skipped:
             builder.add_cue(cue.speaker, cue.rows, cue.start, cue.end, name_in_text=not cue.named)
     if signs:
-        shown_lines = ", ".join(map(str, signs[:10])) + (", …" if len(signs) > 10 else "")
         builder.warnings.append(phrases.counted(len(signs), phrases.SKIPPED_SIGN, phrases.SKIPPED_SIGNS,
-                                                file=shown, lines=shown_lines))
+                                                file=shown, lines=_listed(signs)))
 
 
 def import_ass(
@@ -562,7 +562,7 @@ def _ass_time(seconds: float) -> str:
 
 
 def script_to_ass(project: Project, *, speaker_prefix: bool = False, gap_s: float | None = None,
-                  source: bool = False) -> str:
+                  source: bool = False, notes: list[str] | None = None) -> str:
     """The script as ASS (Advanced SubStation Alpha), the same cues as :func:`script_to_srt`: each
     Dialogue's speaker in its Name field (not shown on screen; ``speaker_prefix`` also puts
     "Name: " in the text), its rows joined by ``\\N``, one Default style."""
@@ -576,7 +576,7 @@ def script_to_ass(project: Project, *, speaker_prefix: bool = False, gap_s: floa
         "Style: Default,Arial,64,&H00FFFFFF,&H000000FF,&H00000000,&H64000000,0,0,0,0,100,100,0,0,1,3,1,2,60,60,50,1",
         "", "[Events]", "Format: " + ", ".join(ASS_FIELDS),
     ]
-    for order, start, end, content, speaker in subtitle_cues(project, speaker_prefix, gap_s, source):
+    for order, start, end, content, speaker in subtitle_cues(project, speaker_prefix, gap_s, source, notes):
         del order  # ASS has no cue numbers
         name = speaker.replace(",", " ")  # a comma would end the Name field
         text = "\\N".join(row.replace("{", "(").replace("}", ")") for row in content.splitlines())
@@ -773,12 +773,24 @@ def _speaker_name(project: Project, line: Line) -> str:
     return project.character(line.character_id).name
 
 
-def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
-                   source: bool) -> list[tuple[int, float, float, str, str]]:
-    """(order, start, end, wrapped text, speaker) of every line, timed by the shared timeline."""
+def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None, source: bool,
+                  notes: list[str] | None = None) -> list[tuple[int, float, float, str, str]]:
+    """(order, start, end, wrapped text, speaker) of every line, timed by the shared timeline.
+
+    With a video, no cue runs past its end (a client's QC refuses a subtitle after the last
+    picture): a cue that ends after it ends there, one that starts at or after it is left out;
+    ``notes`` (an export's) gets one sentence for each, naming the lines."""
     cues = []
     by_id = {line.id: line for line in project.lines}
+    video_end = project.video.duration_s if project.video is not None else math.inf
+    cut: list[int] = []
+    dropped: list[int] = []
     for slot in build_timeline(project, gap_s):
+        if slot.start >= video_end:
+            dropped.append(slot.order)
+            continue
+        if slot.end > video_end:
+            cut.append(slot.order)
         line = by_id[slot.line_id]
         speaker = _speaker_name(project, line)
         text = (line.source_text or line.text) if source else line.text
@@ -793,12 +805,21 @@ def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None,
         colon = dict(rules.own_marks).get(":", ":") + (" " if rules.spaced else "")
         content = f"{speaker}{colon}{text}" if speaker_prefix and speaker else text
         content = "\n".join(wrap_subtitle(content, rules))
-        cues.append((slot.order, slot.start, slot.end, content, speaker))
+        cues.append((slot.order, slot.start, min(slot.end, video_end), content, speaker))
+    if notes is not None:
+        for orders, phrase in ((cut, phrases.CUES_CUT_AT_VIDEO_END), (dropped, phrases.CUES_AFTER_VIDEO_END)):
+            if orders:
+                notes.append(Phrase(phrase, orders=_listed(orders), end=video_end))
     return cues
 
 
+def _listed(orders: list[int], shown: int = 10) -> str:
+    """Line numbers for a sentence: the first ``shown``, then an ellipsis."""
+    return ", ".join(map(str, orders[:shown])) + (", …" if len(orders) > shown else "")
+
+
 def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float | None = None,
-                  source: bool = False) -> str:
+                  source: bool = False, notes: list[str] | None = None) -> str:
     """The script as SRT, timed by the shared timeline (final durations from takes).
 
     With ``speaker_prefix`` each subtitle reads ``Name: text`` so importing it back restores
@@ -807,15 +828,15 @@ def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float
     from; the line's text where it has none), timed the same.
     """
     subtitles = [srt.Subtitle(index=order, start=_timedelta(start), end=_timedelta(end), content=content)
-                 for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source)]
+                 for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source, notes)]
     return cast(str, srt.compose(subtitles, reindex=False))  # srt is untyped
 
 
 def script_to_vtt(project: Project, *, speaker_prefix: bool = False, gap_s: float | None = None,
-                  source: bool = False) -> str:
+                  source: bool = False, notes: list[str] | None = None) -> str:
     """The script as WebVTT, the same cues as :func:`script_to_srt` (without names by default)."""
     blocks = ["WEBVTT\n"]
-    for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source):
+    for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source, notes):
         # A blank line ends a cue and "-->" starts a timing line: neither may be in the text.
         text = "\n".join(part for part in content.replace("-->", "->").splitlines() if part.strip())
         blocks.append(f"{order}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n")

@@ -45,7 +45,6 @@ from app.project.media import open_media, probe_video, quarter_turns, write_atom
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.script_io import subtitle_cues
-from app.project.timeline import build_timeline
 from engine.core.audio_io import resample
 from engine.core.codes import ErrorCode
 from engine.core.languages import UNDETERMINED, container_language
@@ -152,11 +151,12 @@ def check_burnable(project: Project, options: VideoExportOptions) -> None:
         find_font([text for _start, _end, text in burned_cues(project, options.burn_subtitles)])
 
 
-def burned_cues(project: Project, which: str) -> list[tuple[float, float, str]]:
+def burned_cues(project: Project, which: str, notes: list[str] | None = None) -> list[tuple[float, float, str]]:
     """(start, end, text) of the subtitles to burn in: the dub's ("target") or the original
-    text's ("source"), timed and wrapped as the subtitle files are, without names."""
+    text's ("source"), timed, wrapped and cut at the video's end as the subtitle files are, without names."""
     return [(start, end, text) for _order, start, end, text, _speaker
-            in subtitle_cues(project, speaker_prefix=False, gap_s=None, source=which == "source") if text.strip()]
+            in subtitle_cues(project, speaker_prefix=False, gap_s=None, source=which == "source", notes=notes)
+            if text.strip()]
 
 
 def export_video(
@@ -189,8 +189,9 @@ def export_video(
     languages = (dub_language(project, options), original_language(project))
     dialogue = project.video.dialogue_audio()
     original = dialogue.index if dialogue is not None else None  # the track kept as "Original audio"
-    cues = _cues(project) if options.subtitles else []
-    burned = burned_cues(project, options.burn_subtitles) if options.burn_subtitles else []
+    notes: list[str] = []
+    cues = _cues(project, notes) if options.subtitles else []
+    burned = burned_cues(project, options.burn_subtitles, notes) if options.burn_subtitles else []
     video_duration = project.video.duration_s
     encoded_samples: list[int] = []
 
@@ -204,6 +205,7 @@ def export_video(
     if progress is not None:
         progress(1.0)
     result = audio.result([target])
+    result.notes += dict.fromkeys(notes)  # the soft and the burned cues are cut alike: said once
     result.duration_s = encoded_samples[0] / OUTPUT_RATE
     return result
 
@@ -219,14 +221,14 @@ def _at_rate(audio: MixdownAudio, rate: int) -> np.ndarray:
     return np.ascontiguousarray(np.clip(mix[:, :2], -1.0, 1.0), dtype=np.float32)
 
 
-def _cues(project: Project) -> list[tuple[float, float, str]]:
-    """The script as (start, end, text) timed like the mix, with speakers, for a soft track."""
-    by_id = {line.id: line for line in project.lines}
+def _cues(project: Project, notes: list[str]) -> list[tuple[float, float, str]]:
+    """The script as (start, end, text) timed like the mix and cut at the video's end as the
+    subtitle files are, each line's text unwrapped, for a soft track."""
     cues = []
-    for slot in build_timeline(project):
-        line = by_id[slot.line_id]
-        if line.text.strip():
-            cues.append((slot.start, slot.end, line.text.strip()))
+    for order, start, end, _wrapped, _speaker in subtitle_cues(project, speaker_prefix=False, gap_s=None,
+                                                               source=False, notes=notes):
+        if text := project.lines[order - 1].text.strip():
+            cues.append((start, end, text))
     return cues
 
 

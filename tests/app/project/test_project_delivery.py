@@ -62,4 +62,6 @@ def test_export_all_says_each_note_once(dubbed: Project, tmp_path: Path) -> None
     dubbed.lines[4].start = 16.5  # its 1.2 s take runs 0.7 s past the 17 s video
     result = export(dubbed, ["all"], tmp_path / "client")["all"]
     past = [note for note in result.notes if "past the end of the video" in note]
-    assert past == ["the dub ran 0.70 s past the end of the video and was cut there"], result.notes
+    # Its subtitles (SRT, VTT and the video's track) end with the picture: said once too.
+    assert past == ["the dub ran 0.70 s past the end of the video and was cut there",
+                    "the subtitles of lines 5 ran past the end of the video (17.00 s) and now end there"], result.notes
