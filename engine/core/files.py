@@ -398,6 +398,8 @@ def decode_text(data: bytes) -> str:
     for bom, codec in _BOMS:
         if data.startswith(bom):
             return data.decode(codec)
+    if (wide := _utf16_without_bom(data)) is not None:
+        return wide
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -429,19 +431,66 @@ def decode_text(data: bytes) -> str:
     return best_text
 
 
-def _plausibility(text: str, codec: str) -> tuple[float, bool, bool]:
+def _plausibility(text: str, codec: str) -> tuple[float, bool, float, bool]:
     """A reading's commonness; between equally common ones, whether it is Chinese or Japanese
-    written with their full-width punctuation (Korean's is ASCII: "콱봤。" is no Korean); and
-    then whether it is Chinese, from a Chinese codec, with no kana (Japanese without any kana
-    is rare: "低挫。" is the EUC-JP reading of "你好。" in GB2312)."""
+    written with their full-width punctuation (Korean's is ASCII: "콱봤。" is no Korean); then,
+    for a reading from a Chinese codec with no kana or Hangul (Japanese without any kana is
+    rare: "低挫" is the EUC-JP reading of "你好" in GB2312), how frequent its characters are in
+    Chinese (:func:`_chinese_frequency`: a short GBK line with no marks read as Big5 is made of
+    rarer ones, 你好 as 斕疑); last, GB18030 before Big5 (a tie left after all that is two
+    characters, both common either way: 快跑 or 辦變; mainland files are the commoner)."""
     punctuated = any("\u3001" <= char <= "\u3002" or "\uff01" <= char <= "\uff1f" for char in text)
     hangul = any("\uac00" <= char <= "\ud7a3" for char in text)
     kana = any("\u3041" <= char <= "\u30ff" for char in text)
-    chinese = punctuated and not hangul and not kana and codec in _CHINESE_CODECS
-    return _commonness(text), punctuated and not hangul, chinese
+    chinese = not hangul and not kana and codec in _CHINESE_CODECS
+    return (_commonness(text), punctuated and not hangul, _chinese_frequency(text) if chinese else -1.0,
+            codec == "gb18030")
 
 
 _CHINESE_CODECS = ("gb18030", "big5")  # GB18030 reads GB2312 and GBK files too
+CHINESE_SAMPLE_CHARS = 4000  # the Han characters of a file a reading's frequency is judged by
+
+
+def _chinese_frequency(text: str) -> float:
+    """How frequent a reading's Han characters are in Chinese, either script, on average: 2 for
+    one of the hundred commonest (charset-normalizer's own table), 1 for the rest of GB2312's
+    first level (its 3,755 common characters), 0 for any other; each judged by its simplified
+    form, so a traditional file's 這 counts as 这."""
+    from charset_normalizer.constant import FREQUENCIES
+
+    from engine.core.chinese_forms import simplified
+
+    han = "".join(char for char in text if "\u3400" <= char <= "\u9fff")[:CHINESE_SAMPLE_CHARS]
+    if not han:
+        return 0.0
+    commonest = set(FREQUENCIES["Chinese"])
+    weights = [2 if char in commonest else _code_point_in(char, "gb2312", 0xB0A1, 0xD7FE)
+               for char in simplified(han)]
+    return sum(weights) / len(weights)
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 written without its byte-order mark, which some tools save: every ASCII character
+    then has a NUL byte beside it (which side says the byte order), and a file of Chinese alone
+    has control bytes no text in an 8-bit encoding holds. None when the bytes are not that, or
+    neither byte order reads them as text without control characters."""
+    from engine.core.text import control_character
+
+    if len(data) % 2 or control_character(data[:UTF16_SAMPLE_BYTES].decode("latin-1")) is None:
+        return None
+    nul_first = data[0::2].count(0) > data[1::2].count(0)  # "A" is 00 41 big-endian, 41 00 little
+    for codec in ("utf-16-be", "utf-16-le") if nul_first else ("utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if control_character(text) is None and _commonness(text) >= UTF16_COMMONNESS:
+            return text
+    return None
+
+
+UTF16_SAMPLE_BYTES = 4096  # UTF-16 has its NULs or control bytes all through: its start shows them
+UTF16_COMMONNESS = 0.8  # a UTF-16 reading of bytes that are not UTF-16 is mostly rare characters
 
 
 def _code_point_in(char: str, codec: str, low: int, high: int) -> bool:

@@ -442,6 +442,26 @@ def test_chinese_srt_in_legacy_encodings_comes_in_with_the_right_characters(
     assert names == (["王经理", "李秘书"] if codec != "big5" else ["王經理"]) or len(expected) == 1
 
 
+# Real short lines with no marks, as a drama's subtitles often are: read as Big5, a GBK file's
+# 你好 came out 斕疑, 谢谢你 郅郅斕; UTF-16 without its mark came in as UTF-8 with NULs.
+SHORT_SIMPLIFIED = ["你好 Hello", "我们走吧", "他来了", "谢谢你", "快跑", "对不起", "没关系", "我爱你", "老师早",
+                    "出发", "好的", "不要走", "妈妈", "再见"]
+SHORT_TRADITIONAL = ["你好 Hello", "我們走吧", "他來了", "謝謝你", "快跑", "對不起", "沒關係", "我愛你", "這是什麼",
+                     "出發", "好的", "不要走", "快點兒", "再見"]
+
+
+@pytest.mark.parametrize(("codec", "lines"), [
+    ("gbk", SHORT_SIMPLIFIED), ("gb18030", SHORT_SIMPLIFIED), ("big5", SHORT_TRADITIONAL),
+    ("utf-16-le", SHORT_SIMPLIFIED), ("utf-16-be", SHORT_TRADITIONAL),
+])
+def test_a_short_chinese_file_without_marks_is_read_in_its_own_encoding(codec: str, lines: list[str]) -> None:
+    for line in lines:
+        cue = f"1\n00:00:01,000 --> 00:00:02,000\n{line}\n"
+        assert decode_text(cue.encode(codec)) == cue
+        if not codec.startswith("utf-16"):  # 妈妈 alone in UTF-16 is 88 5A 88 5A, GB18030's 衙衙 too
+            assert decode_text(line.encode(codec)) == line
+
+
 @pytest.mark.parametrize("codec", ["gb18030", "big5"])
 def test_chinese_csv_and_plain_scripts_in_legacy_encodings(project: Project, tmp_path: Path, codec: str) -> None:
     csv_text = "character,text\n王经理,请坐。\n李秘书,好的\n" if codec == "gb18030" else "character,text\n王經理,請坐。\n李秘書,好的\n"
