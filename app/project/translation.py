@@ -198,20 +198,23 @@ def restore_languages(project: Project, target: str, languages: dict[str, str]) 
 class SetTargetLanguage(Command):
     """The language the project dubs into (Project settings), and its characters' languages with
     it, as one undoable edit; "" goes back to the original's language (no translation), and the
-    characters then take the project's language."""
+    characters then take the project's language. ``original`` is the original's language, set
+    too when the project does not say it yet (a bilingual subtitle file names both)."""
 
-    def __init__(self, language: str) -> None:
-        language = language.strip()
-        if language and not LANGUAGE_CODE.match(language):
-            raise InvalidValueError(Phrase(phrases.NOT_A_LANGUAGE, value=repr(language)))
-        self.language = language
-        self.old_target = ""
+    def __init__(self, language: str, *, original: str = "") -> None:
+        language, original = language.strip(), original.strip()
+        for code in (language, original):
+            if code and not LANGUAGE_CODE.match(code):
+                raise InvalidValueError(Phrase(phrases.NOT_A_LANGUAGE, value=repr(code)))
+        self.language, self.original = language, original
+        self.old_target = self.old_original = ""
         self.old_languages: dict[str, str] = {}
         self.text = Phrase(phrases.SET_TARGET_LANGUAGE, language=language_name(rules_for(language))) if language \
             else Phrase(phrases.NO_TARGET_LANGUAGE)
 
     def do(self, project: Project) -> Change:
-        self.old_target = project.target_language
+        self.old_target, self.old_original = project.target_language, project.language
+        project.language = project.language or self.original
         spoken = self.language or project.language
         self.old_languages = dub_into(project, spoken)
         project.target_language = self.language
@@ -219,6 +222,7 @@ class SetTargetLanguage(Command):
 
     def undo(self, project: Project) -> Change:
         restore_languages(project, self.old_target, self.old_languages)
+        project.language = self.old_original
         return Change(frozenset(line.id for line in project.lines), frozenset(self.old_languages), project=True)
 
 

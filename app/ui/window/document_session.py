@@ -48,6 +48,7 @@ from app.project.render import select_lines
 from app.project.script_io import script_format
 from app.project.timeline import new_line_timing
 from app.project.timing import line_timings
+from app.project.translation import SetTargetLanguage
 from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
@@ -450,6 +451,11 @@ class DocumentSession(QObject):
                                      fill(self.tr("Replace the script with {name}"), name=Path(path).name))
         else:
             command = result.command(self.script.row_after(selected) if selected else None)
+        if keep and keep != self.project.target_language:
+            # The rows kept say which language the project dubs into, the others the original's,
+            # as `dubstudio new --keep-language` sets them: one undo takes both back with the lines.
+            original = next(code for code in result.languages if code != keep)
+            command = Macro([command, SetTargetLanguage(keep, original=original)], command.text)
         if not self.document.push(command):
             return False
         summary = self.tr("Imported %n line(s)", "", len(result.lines))

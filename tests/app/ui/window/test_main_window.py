@@ -269,11 +269,18 @@ def test_a_bilingual_subtitle_file_asks_which_language_to_dub(tmp_path: Path, wi
     assert not session.import_file(srt_file, "srt")  # nothing yet: the window asks
     box = window.findChildren(QMessageBox, "bilingualBox")[-1]
     assert box.isVisible() and "bilingual.srt" in box.text()
+    languages = (project.language, project.target_language, [c.settings.language for c in project.characters])
     next(b for b in box.buttons() if "(en)" in b.text()).click()
     assert len(project.lines) == before + 3
     assert [line.source_text for line in project.lines if line.source_text] == ["你好，我们明天见。", "好的。", "走吧！"]
     assert "Hi, see you tomorrow." in [line.text for line in project.lines]
-    window.session.document.undo()
+    # The choice sets the language the project dubs into (the dub's track is tagged with it, the
+    # next bilingual import is not asked again), as `dubstudio new --keep-language en` does.
+    assert (project.target_language, project.language) == ("en", languages[0] or "zh")
+    assert session.document.stack.undo_text == "Import bilingual.srt"
+    window.session.document.undo()  # one step: the lines and the languages
+    assert (project.language, project.target_language, [c.settings.language for c in project.characters]) == languages
+    assert len(project.lines) == before
     project.target_language = "zh"  # the language the project dubs into is kept without asking
     assert session.import_file(srt_file, "srt")
     assert "走吧！" in [line.text for line in project.lines]
