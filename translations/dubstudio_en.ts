@@ -26,7 +26,7 @@
 <context>
     <name>DocumentSession</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="+455"/>
+        <location filename="../app/ui/window/document_session.py" line="+461"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>Imported %n line</numerusform>
@@ -143,7 +143,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-401"/>
+        <location filename="../app/ui/window/document_session.py" line="-406"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>

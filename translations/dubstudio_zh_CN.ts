@@ -552,7 +552,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DocumentSession</name>
     <message>
-        <location filename="../app/ui/window/document_session.py" line="+81"/>
+        <location filename="../app/ui/window/document_session.py" line="+82"/>
         <source>open in {holder}</source>
         <translation>已在 {holder} 中打开</translation>
     </message>
@@ -656,7 +656,7 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
         <translation>用 {name} 替换台本</translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location line="+10"/>
         <source>Imported %n line(s)</source>
         <translation>
             <numerusform>已导入 %n 句台词</numerusform>
@@ -3195,7 +3195,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-454"/>
+        <location filename="../app/ui/window/document_session.py" line="-459"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -6886,7 +6886,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+944"/>
+        <location filename="../app/project/script_io.py" line="+968"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -8124,6 +8124,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file}, line {line}: the dialogue has no text; skipped</source>
         <translation>{file} 第 {line} 行：该对白没有文字，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}: the cues at {times} last no time; each was kept with its end left open (its line may run until the next one)</source>
+        <translation>{file}：位于 {times} 的字幕时长为零；已保留，结束时间留空（该行可一直延续到下一行）</translation>
     </message>
     <message>
         <location line="+1"/>

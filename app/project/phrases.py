@@ -144,6 +144,7 @@ BAD_DRAFT_MARK = QT_TRANSLATE_NOOP("phrases", "bad draft mark {quoted}: write {y
 EXPECTED_NAME_LINE = QT_TRANSLATE_NOOP("phrases", "expected 'Name: line' or '[Name] line', found {quoted}")
 NO_SCRIPT_LINES = QT_TRANSLATE_NOOP("phrases", "no script lines found")
 SKIPPED_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the dialogue has no text; skipped")
+ZERO_LENGTH_CUES = QT_TRANSLATE_NOOP("phrases", "{file}: the cues at {times} last no time; each was kept with its end left open (its line may run until the next one)")
 SKIPPED_ROW = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: no text; row skipped")
 SKIPPED_SIGN = QT_TRANSLATE_NOOP("phrases", "{file}, line {lines}: a sign or title, not dialogue (no name, and placed on the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub it, give it a name in the Name field")
 SKIPPED_SIGNS = QT_TRANSLATE_NOOP("phrases", "{file}, lines {lines}: {count} signs or titles, not dialogue (no name, and placed on the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub one, give it a name in the Name field")

@@ -142,8 +142,9 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
             source=source,
             code=ErrorCode.IMPORT_ENCODING,
         ) from error
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    # A byte-order mark anywhere: files joined end to end keep each one's (a cue number after it
+    # no longer reads as one); as a zero-width space inside a line it is nothing to say either.
+    text = text.replace("\ufeff", "")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if (control := control_character(text)) is not None:
         offset, name = control
@@ -189,6 +190,7 @@ class _Builder:
         self.new_characters: list[Character] = []
         self.warnings: list[str] = []
         self.rows: dict[str, tuple[str, ...]] = {}
+        self.zero_length: list[float] = []  # the starts of cues that end as they start
         self._by_name: dict[str, str] = {name_key(c.name): c.id for c in project.characters}
         self.default_id = self.character_id(default_character) if default_character else None
 
@@ -219,9 +221,15 @@ class _Builder:
         if speaker is not None and name_in_text:
             first = split_speaker(rows[0])[1]
             rows = [first, *rows[1:]] if first else rows[1:]
-        self.rows[self.add(speaker, join_pieces(rows), start, end).id] = tuple(rows)
+        if end == start:  # shown for no time at all: when its line ends is not known, so it stays open
+            self.zero_length.append(start)
+        self.rows[self.add(speaker, join_pieces(rows), start, None if end == start else end).id] = tuple(rows)
 
     def result(self, source: str) -> ScriptImport:
+        if self.zero_length:
+            times = ", ".join(format_timecode(start) for start in self.zero_length[:10])
+            self.warnings.append(Phrase(phrases.ZERO_LENGTH_CUES, file=source or "input",
+                                        times=times + (", …" if len(self.zero_length) > 10 else "")))
         lines, rows = self._cues_joined_across_languages()
         used = {line.character_id for line in lines} | {self.default_id}
         characters = [character for character in self.new_characters if character.id in used]
@@ -328,6 +336,21 @@ def _srt_error(text: str, error: srt.SRTParseError, shown: str) -> ImportFormatE
     )
 
 
+# A timecode's fraction of a second on an SRT timing line ("00:00:03,5", "00:00:03.50",
+# "00:00:03,5000"): srt reads its digits as milliseconds (3,5 as 3.005 s), so it is written as
+# the milliseconds it means first. Only on a line with an arrow: a line of text is left alone.
+_SRT_TIMING_LINE = re.compile(r"^[^\n]*-[ -] *>[^\n]*$", re.M)
+_SRT_FRACTION = re.compile(r"(\d+[:：]\d+[:：]\d+)[,.，．。](\d+)")
+
+
+def _in_milliseconds(timing: re.Match[str]) -> str:
+    def milliseconds(stamp: re.Match[str]) -> str:
+        fraction = stamp.group(2)
+        return f"{stamp.group(1)},{round(int(fraction) * 10 ** (3 - len(fraction))):03d}"
+
+    return _SRT_FRACTION.sub(milliseconds, timing.group())
+
+
 def import_srt(
     source: Source,
     project: Project,
@@ -346,6 +369,7 @@ def import_srt(
     if (overlong := _overlong_cue(text)) is not None:
         offset, length = overlong
         raise _too_long(f"the subtitle's text ({length:,} characters)", _line_of(text, offset), shown)
+    text = _SRT_TIMING_LINE.sub(_in_milliseconds, text)
     try:
         subtitles = list(srt.parse(text))
     except srt.SRTParseError as error:

@@ -1,0 +1,93 @@
+"""Subtitle files as a Chinese drama team gets them (issue 30): each comes in right, or is refused
+with a code and a sentence, never half-imported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.project import CommandStack, Project
+from app.project.script_io import ScriptImport, import_script
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return Project.create(tmp_path / "p", "P")
+
+
+def imported(tmp_path: Path, project: Project, name: str, text: str, encoding: str = "utf-8") -> ScriptImport:
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding))
+    return import_script(path, project)
+
+
+def timed(result: ScriptImport) -> list[tuple[float | None, float | None, str]]:
+    return [(line.start, line.end, line.text) for line in result.lines]
+
+
+TWO_CUES = [(1.0, 2.0, "你好。"), (3.0, 4.0, "再见。")]
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("1\n00:00:01,000 --> 00:00:02,000\n你好。\n\n2\n00:00:03,000 --> 00:00:04,000\n再见。\n", id="plain"),
+    pytest.param("00:00:01,000 --> 00:00:02,000\n你好。\n\n00:00:03,000 --> 00:00:04,000\n再见。\n", id="no-numbers"),
+    pytest.param("7\n00:00:01,000 --> 00:00:02,000\n你好。\n\n3\n00:00:03,000 --> 00:00:04,000\n再见。\n", id="numbers-out-of-order"),
+    pytest.param("1\n00:00:01.000 --> 00:00:02.000\n你好。\n\n2\n00:00:03.000 --> 00:00:04.000\n再见。\n", id="dots"),
+    pytest.param("1\r\n00:00:01,000 --> 00:00:02,000\r\n你好。\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\n再见。\r\n", id="crlf"),
+    pytest.param("1\r00:00:01,000 --> 00:00:02,000\r你好。\r\r2\r00:00:03,000 --> 00:00:04,000\r再见。\r", id="old-mac-cr"),
+    pytest.param("1\n00:00:01,000 --> 00:00:02,000\n<font color=\"#ffff00\"><b>你好。</b></font>\n\n2\n00:00:03,000 --> "
+                 "00:00:04,000\n<font face=\"黑体\" size=\"20\" color=#00ff00>再见。</font>\n", id="html-and-font-colours"),
+    # Two files joined end to end: the second one's byte-order mark stood before its first cue
+    # number, which then read as no number (refused as a malformed time line).
+    pytest.param("\ufeff1\n00:00:01,000 --> 00:00:02,000\n你好。\n\n\ufeff1\n00:00:03,000 --> 00:00:04,000\n再见。\n",
+                 id="bom-in-the-middle"),
+    # A fraction of fewer than three digits is tenths or hundredths: srt read 3,5 as 3.005 s.
+    pytest.param("1\n00:00:01,0 --> 00:00:02,00\n你好。\n\n2\n00:00:03,0000 --> 00:00:04,0\n再见。\n", id="short-fractions"),
+])
+def test_an_srt_as_drama_teams_have_them_comes_in_with_its_times(tmp_path: Path, project: Project, text: str) -> None:
+    result = imported(tmp_path, project, "ep01.srt", text)
+    assert timed(result) == TWO_CUES and result.warnings == []
+
+
+def test_a_fraction_of_a_second_is_read_as_the_fraction_it_writes(tmp_path: Path, project: Project) -> None:
+    result = imported(tmp_path, project, "ep01.srt", "1\n00:00:01,5 --> 00:00:02,25\n你好。\n\n"
+                                                     "2\n00:00:03.1234 --> 00:00:04.9\n再见。\n")
+    assert timed(result) == [(1.5, 2.25, "你好。"), (3.123, 4.9, "再见。")]
+
+
+def test_overlapping_cues_and_cues_out_of_time_order_come_in_in_time_order(tmp_path: Path, project: Project) -> None:
+    result = imported(tmp_path, project, "ep01.srt", "1\n00:00:05,000 --> 00:00:06,000\n走吧！\n\n"
+                      "2\n00:00:01,000 --> 00:00:03,000\n你好。\n\n3\n00:00:02,000 --> 00:00:04,000\n再见。\n")
+    CommandStack(project).push(result.command())
+    assert [(line.start, line.end, line.text) for line in project.lines] == \
+        [(1.0, 3.0, "你好。"), (2.0, 4.0, "再见。"), (5.0, 6.0, "走吧！")]
+
+
+def test_a_cue_that_lasts_no_time_keeps_its_line_with_its_end_open_and_says_so(tmp_path: Path,
+                                                                                project: Project) -> None:
+    result = imported(tmp_path, project, "ep01.srt", "1\n00:00:01,000 --> 00:00:01,000\n你好。\n\n"
+                                                     "2\n00:00:03,000 --> 00:00:04,000\n再见。\n")
+    assert timed(result) == [(1.0, None, "你好。"), (3.0, 4.0, "再见。")]
+    assert result.warnings == [f"{tmp_path / 'ep01.srt'}: the cues at 00:00:01,000 last no time; each was kept "
+                               "with its end left open (its line may run until the next one)"]
+
+
+def test_an_ass_keeps_its_dialogue_not_its_comments_nor_its_karaoke_tags(tmp_path: Path, project: Project) -> None:
+    text = ("[Script Info]\nScriptType: v4.00+\n\n[V4+ Styles]\nFormat: Name, Fontname\nStyle: Default,SimHei\n\n"
+            "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+            "Comment: 0,0:00:00.00,0:00:01.00,Default,,0,0,0,,校对：这句再听一遍\n"
+            "Dialogue: 0,0:00:01.00,0:00:02.00,Default,小明,0,0,0,,{\\k20}你{\\k30}好{\\kf40}。\n"
+            "Dialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,{\\K50}再{\\ko50}见。\n")
+    for line_end in ("\n", "\r\n", "\r"):
+        result = imported(tmp_path, project, "ep01.ass", text.replace("\n", line_end))
+        assert timed(result) == TWO_CUES and [c.name for c in result.characters] == ["小明"]
+
+
+def test_a_webvtt_with_note_style_and_region_blocks_keeps_its_cues(tmp_path: Path, project: Project) -> None:
+    text = ("WEBVTT - 第一集\nKind: captions\nLanguage: zh\n\nSTYLE\n::cue { color: yellow }\n\n"
+            "REGION\nid:bottom\nwidth:40%\n\nNOTE 翻译：小王\n校对：小李\n\n"
+            "1\n00:00:01.000 --> 00:00:02.000 region:bottom align:start\n<c.yellow>你好。</c>\n\n"
+            "00:03.000 --> 00:04.000\n<v 小明>再见。</v>\n\nNOTE 完\n")
+    result = imported(tmp_path, project, "ep01.vtt", text)
+    assert timed(result) == TWO_CUES and [c.name for c in result.characters] == ["小明"]
