@@ -6886,12 +6886,22 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+968"/>
+        <location filename="../app/project/script_io.py" line="+1078"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
+        <source>Subtitles (YouTube SBV)…</source>
+        <translation>字幕（YouTube SBV）…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Lyrics (LRC)…</source>
+        <translation>歌词（LRC）…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>CSV / TSV…</source>
         <translation>CSV / TSV…</translation>
     </message>
@@ -8084,6 +8094,21 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>no Dialogue lines found in an [Events] section (is this an ASS file?)</source>
         <translation>[Events] 段中没有找到 Dialogue 行（这是 ASS 文件吗？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a cue&apos;s time line: {quoted} (expected &apos;H:MM:SS.mmm,H:MM:SS.mmm&apos;, as YouTube&apos;s SBV files write it)</source>
+        <translation>不是字幕的时间行：{quoted}（应为 YouTube SBV 文件的写法 &apos;H:MM:SS.mmm,H:MM:SS.mmm&apos;）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no timed lyrics found (expected lines such as &apos;[01:23.45]words&apos;, as LRC files write them)</source>
+        <translation>未找到带时间的歌词（应为 LRC 文件的写法，如 &apos;[01:23.45]歌词&apos;）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a timed lyric: {quoted} (expected &apos;[mm:ss.xx]words&apos;)</source>
+        <translation>不是带时间的歌词：{quoted}（应为 &apos;[mm:ss.xx]歌词&apos;）</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -1,4 +1,4 @@
-"""Importing and exporting scripts: SRT, CSV/TSV and plain ``Name: line`` scripts.
+"""Importing and exporting scripts: SRT, WebVTT, ASS/SSA, SBV, LRC, CSV/TSV and plain ``Name: line`` scripts.
 
 Importers never modify the project: they return a :class:`ScriptImport` (new lines plus the
 characters they need) whose :meth:`ScriptImport.command` is one undoable edit, so a bad import
@@ -6,7 +6,7 @@ is a single Ctrl+Z away. Speakers are matched to existing characters by name (ig
 unknown names become new characters without a clip.
 
 Files come from many tools, so decoding is forgiving: UTF-8 with or without BOM, UTF-16/32
-with BOM, CRLF or CR line ends, and legacy encodings (cp1252, latin-1, GB18030/GBK, Big5, ...)
+with BOM (UTF-16 without one too), a BOM left inside a file by joining two, CRLF or CR line ends, and legacy encodings (cp1252, latin-1, GB18030/GBK, Big5, ...)
 detected by charset-normalizer, each reading scored by how common its characters are
 (:func:`engine.core.files.decode_text`: a short GBK file is not read as Korean). Structure is not guessed: malformed input raises :class:`ImportFormatError`
 naming the file and the line, and so does a line over :data:`MAX_LINE_CHARS` in any format,
@@ -16,9 +16,9 @@ Every script format is declared once in :data:`SCRIPT_FORMATS` (name, label, ext
 reader, writer): the import menu, the file dialogs' filters, detection by extension and
 :func:`export_script` read it.
 
-Its length (about 830 lines, over the ~600 the project aims at) is one importer and one exporter
-per format of the registry (SRT, WebVTT, ASS/SSA, CSV/TSV, Name: line text) and the one decoder
-of legacy encodings they share.
+Its length (about 1,100 lines, over the ~600 the project aims at) is one importer and one exporter
+per format of the registry (SRT, WebVTT, ASS/SSA, SBV and LRC (read only), CSV/TSV, Name: line
+text) and the one decoder of legacy encodings they share.
 """
 
 from __future__ import annotations
@@ -214,7 +214,8 @@ class _Builder:
         self.lines.append(line)
         return line
 
-    def add_cue(self, speaker: str | None, rows: list[str], start: float, end: float, *, name_in_text: bool = True) -> None:
+    def add_cue(self, speaker: str | None, rows: list[str], start: float, end: float | None, *,
+                name_in_text: bool = True) -> None:
         """A subtitle cue's line: its rows joined, kept apart too (a bilingual file's cue is split
         by language afterwards, :meth:`ScriptImport.keeping`), a speaker's name written before
         the text taken off its first row."""
@@ -577,6 +578,115 @@ def import_ass(
     _add_ass_cues(builder, cues, shown)
     if not builder.lines and not builder.warnings and text.strip():
         raise ImportFormatError(Phrase(phrases.NO_DIALOGUE), line_no=1, source=shown)
+    return builder.result(name)
+
+
+# --- YouTube SBV and LRC lyrics ---------------------------------------------------------------
+
+_SBV_TIME = r"(\d+):([0-5]\d):([0-5]\d)\.(\d{3})"
+_SBV_TIMING = re.compile(rf"^\s*{_SBV_TIME}\s*,\s*{_SBV_TIME}\s*$")
+
+
+def import_sbv(
+    source: Source,
+    project: Project,
+    *,
+    encoding: str | None = None,
+    default_character: str | None = None,
+) -> ScriptImport:
+    """Read a YouTube SBV file: blocks of ``H:MM:SS.mmm,H:MM:SS.mmm`` and the cue's rows. A block
+    whose first line is no such time is refused at its line; names and tags as in SRT."""
+    text, name = _read(source, encoding)
+    shown = name or "input"
+    if (overlong := _overlong_cue(text)) is not None:
+        offset, length = overlong
+        raise _too_long(f"the cue's text ({length:,} characters)", _line_of(text, offset), shown)
+    builder = _Builder(project, default_character)
+    for line_no, block in _blocks(text):
+        match = _SBV_TIMING.match(block[0])
+        if match is None:
+            raise ImportFormatError(Phrase(phrases.MALFORMED_SBV_TIME, quoted=repr(block[0].strip()[:60])),
+                                    line_no=line_no, source=shown)
+        start, end = _vtt_seconds(*match.groups()[:4]), _vtt_seconds(*match.groups()[4:])
+        _check_times(start, end, f"cue at line {line_no}", line_no, shown)
+        rows = _subtitle_rows("\n".join(block[1:]))
+        speaker, body = split_speaker(join_pieces(rows))
+        if not body:
+            builder.warnings.append(Phrase(phrases.SKIPPED_CUE, file=shown, line=line_no))
+            continue
+        builder.add_cue(speaker, rows, start, end)
+    if not builder.lines and not builder.warnings:
+        raise ImportFormatError(Phrase(phrases.NO_SUBTITLES), line_no=1, source=shown)
+    return builder.result(name)
+
+
+_LRC_STAMP = re.compile(r"\[(\d+):([0-5]?\d)(?:[.:](\d{1,3}))?\]")
+_LRC_TAG = re.compile(r"^\s*\[([a-z#]+):([^\]]*)\]\s*$", re.I)  # [ti:Title], [offset:+250], [#:comment]
+_LRC_WORD_TIME = re.compile(r"<\d+:\d+(?:[.:]\d+)?>")  # enhanced LRC: each word's time
+
+
+def _lrc_line(raw: str, line_no: int, shown: str) -> tuple[list[float], str]:
+    """The times a lyric line starts at (its stamps) and its words without word times."""
+    starts, position = [], 0
+    while (stamp := _LRC_STAMP.match(raw, position)) is not None:
+        minutes, seconds, fraction = stamp.groups()
+        starts.append(int(minutes) * 60 + int(seconds) + float(f"0.{fraction or 0}"))
+        position = stamp.end()
+    if not starts:
+        raise ImportFormatError(Phrase(phrases.MALFORMED_LRC_LINE, quoted=repr(raw.strip()[:60])),
+                                line_no=line_no, source=shown)
+    if len(raw) - position > MAX_LINE_CHARS:
+        raise _too_long(f"the lyric ({len(raw) - position:,} characters)", line_no, shown)
+    return starts, _LRC_WORD_TIME.sub("", raw[position:]).strip()
+
+
+def import_lrc(
+    source: Source,
+    project: Project,
+    *,
+    encoding: str | None = None,
+    default_character: str | None = None,
+) -> ScriptImport:
+    """Read LRC lyrics: ``[mm:ss.xx]words`` lines (several stamps before one line each start it),
+    each line lasting until the next stamp (the last one's end left open); ``[ti:…]`` tags are
+    read past, ``[offset:±ms]`` moves every time earlier (+) or later (-) as players do, word
+    times (``<mm:ss.xx>``) are dropped. Any other line is refused at its line number."""
+    text, name = _read(source, encoding)
+    shown = name or "input"
+    offset_s = 0.0
+    stamped: list[tuple[float, int, str]] = []  # (start, the line in the file, the words), in the file's order
+    for line_no, raw in enumerate(text.split("\n"), 1):
+        if not raw.strip():
+            continue
+        if (tag := _LRC_TAG.match(raw)) is not None:
+            if tag.group(1).lower() == "offset":
+                try:
+                    offset_s = int(tag.group(2).strip()) / 1000
+                except ValueError:
+                    raise ImportFormatError(Phrase(phrases.MALFORMED_LRC_LINE, quoted=repr(raw.strip()[:60])),
+                                            line_no=line_no, source=shown) from None
+            continue
+        starts, words = _lrc_line(raw, line_no, shown)
+        stamped += [(start, line_no, words) for start in starts]
+    # Lines at the same time are one cue's rows (a Chinese lyric file writes each line's
+    # translation under it with the same stamp): bilingual, as a subtitle cue of two rows is.
+    by_start: dict[float, list[tuple[int, str]]] = {}
+    for start, line_no, words in stamped:
+        by_start.setdefault(start, []).append((line_no, words))  # in the file's order
+    starts = sorted(by_start)
+    builder = _Builder(project, default_character)
+    for n, start in enumerate(starts):
+        at_start = by_start[start]
+        rows = _subtitle_rows("\n".join(words for _line_no, words in at_start))
+        speaker, body = split_speaker(join_pieces(rows))
+        if not body:
+            continue  # a stamp with no words ends the line before it
+        line_no = at_start[0][0]
+        end = starts[n + 1] - offset_s if n + 1 < len(starts) else None
+        _check_times(max(0.0, start - offset_s), end, f"the lyric at line {line_no}", line_no, shown)
+        builder.add_cue(speaker, rows, max(0.0, start - offset_s), end)
+    if not builder.lines:
+        raise ImportFormatError(Phrase(phrases.NO_LYRICS), line_no=1, source=shown)
     return builder.result(name)
 
 
@@ -971,6 +1081,9 @@ SCRIPT_FORMATS: tuple[ScriptFormat, ...] = (
                  lambda project, _suffix: script_to_vtt(project, speaker_prefix=True)),
     ScriptFormat("ass", "Subtitles (ASS/SSA)…", "ASS or SSA subtitles", (".ass", ".ssa"), import_ass,
                  lambda project, _suffix: script_to_ass(project)),
+    ScriptFormat("sbv", QT_TRANSLATE_NOOP("formats", "Subtitles (YouTube SBV)…"), "YouTube SBV subtitles", (".sbv",),
+                 import_sbv),
+    ScriptFormat("lrc", QT_TRANSLATE_NOOP("formats", "Lyrics (LRC)…"), "LRC lyrics", (".lrc",), import_lrc),
     # Spreadsheets save tab-separated text as .txt, so the CSV dialog offers those too.
     ScriptFormat("csv", QT_TRANSLATE_NOOP("formats", "CSV / TSV…"), "CSV or TSV", (".csv", *TAB_SEPARATED), import_csv, _csv_text,
                  also_opens=(".txt",)),
@@ -994,7 +1107,7 @@ def script_format(name: str) -> ScriptFormat:
                                       choices=", ".join(f.name for f in SCRIPT_FORMATS)))
 
 
-SUBTITLE_FORMATS = ("srt", "vtt", "ass")
+SUBTITLE_FORMATS = ("srt", "vtt", "ass", "sbv")
 """The formats of timed subtitles, which a new project's ``--subtitles`` file may be in."""
 SUBTITLE_EXTENSIONS = tuple(extension for f in SCRIPT_FORMATS if f.name in SUBTITLE_FORMATS for extension in f.extensions)
 SUBTITLE_FILE_FILTER = f"Subtitles ({' '.join('*' + extension for extension in SUBTITLE_EXTENSIONS)});;All files (*)"

@@ -369,7 +369,7 @@ def test_each_file_dialog_filter_lists_its_format_and_every_extension_is_detecte
     claimed = [extension for fmt in SCRIPT_FORMATS for extension in fmt.extensions]
     assert len(claimed) == len(set(claimed))  # one format per extension
     assert script_format_for("notes.docx").fallback and [f.fallback for f in SCRIPT_FORMATS].count(True) == 1
-    with pytest.raises(InvalidValueError, match="^E_INVALID_VALUE: unknown script format 'docx'; choose from srt, vtt, ass, csv, script$"):
+    with pytest.raises(InvalidValueError, match="^E_INVALID_VALUE: unknown script format 'docx'; choose from srt, vtt, ass, sbv, lrc, csv, script$"):
         script_format("docx")
 
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.project import CommandStack, Project
+from app.project import CommandStack, ImportFormatError, Project
 from app.project.script_io import ScriptImport, import_script
+from engine.core.codes import ErrorCode
 
 
 @pytest.fixture
@@ -91,3 +92,37 @@ def test_a_webvtt_with_note_style_and_region_blocks_keeps_its_cues(tmp_path: Pat
             "00:03.000 --> 00:04.000\n<v 小明>再见。</v>\n\nNOTE 完\n")
     result = imported(tmp_path, project, "ep01.vtt", text)
     assert timed(result) == TWO_CUES and [c.name for c in result.characters] == ["小明"]
+
+
+def test_a_youtube_sbv_comes_in_and_a_broken_one_is_refused_at_its_line(tmp_path: Path, project: Project) -> None:
+    text = "0:00:01.000,0:00:02.000\n小明：你好。\n\n0:00:03.000,0:00:04.000\n再见。\n"
+    result = imported(tmp_path, project, "ep01.sbv", text)
+    assert timed(result) == TWO_CUES and [c.name for c in result.characters] == ["小明"]
+    with pytest.raises(ImportFormatError) as caught:
+        imported(tmp_path, project, "ep01.sbv", text.replace("0:00:03.000,", "0:00:03.000 "))
+    assert (caught.value.code, caught.value.line_no) == (ErrorCode.IMPORT_FORMAT, 4)
+    assert "H:MM:SS.mmm,H:MM:SS.mmm" in str(caught.value)
+
+
+def test_lrc_lyrics_come_in_each_line_until_the_next_and_a_bilingual_one_is_bilingual(tmp_path: Path,
+                                                                                        project: Project) -> None:
+    text = ("[ti:第一集 片尾曲]\n[ar:歌手]\n[offset:+500]\n[00:01.50][00:09.50]你<00:02.00>好\n[00:03.50]再见\n"
+            "[00:05.5]\n[00:07.50]走吧\n")
+    result = imported(tmp_path, project, "song.lrc", text)
+    # +500 ms: every line half a second sooner; a stamp with no words ends the line before it.
+    assert timed(result) == [(1.0, 3.0, "你好"), (3.0, 5.0, "再见"), (7.0, 9.0, "走吧"), (9.0, None, "你好")]
+    bilingual = imported(tmp_path, project, "song.lrc", "[00:01.00]你好\n[00:01.00]Hello\n[00:03.00]再见\n"
+                                                        "[00:03.00]Goodbye\n[00:05.00]\n")
+    assert bilingual.languages == ("zh", "en")
+    assert timed(bilingual.keeping("en")) == [(1.0, 3.0, "Hello"), (3.0, 5.0, "Goodbye")]
+
+
+@pytest.mark.parametrize(("text", "line_no"), [
+    ("[00:01.00]你好\n再见\n", 2),  # a line with no time
+    ("[offset:soon]\n[00:01.00]你好\n", 1),
+    ("[ti:只有标题]\n", 1),  # nothing timed
+])
+def test_an_lrc_that_is_not_lyrics_is_refused_whole(tmp_path: Path, project: Project, text: str, line_no: int) -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        imported(tmp_path, project, "song.lrc", text)
+    assert (caught.value.code, caught.value.line_no) == (ErrorCode.IMPORT_FORMAT, line_no)
