@@ -27,6 +27,7 @@ import csv
 import dataclasses
 import datetime
 import functools
+import html
 import io
 import math
 import os
@@ -72,7 +73,11 @@ _COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-·・]{0,39}?)\s*[:：](?!
 # cue before it. Digits by the arrow, or a line that is nothing but "word --> word"
 # ("banana --> apple"): either way a broken time line, never dialogue to speak.
 _ARROW = re.compile(r"\d\s*-->|-->\s*\d|^\s*\S+\s*-->\s*\S+\s*$")
-_TAGS = re.compile(r"<[^>]{1,40}>|\{\\[^}]*\}")  # <i>, </font>, {\an8}: not to be spoken
+# Not to be spoken: <i>, </font>, <c.yellow>, a VTT word time <00:00:01.500>, {\an8}; and an ASS
+# drawing ({\p1}m 0 0 l 100 0{\p0}: a shape's outline, in letters). A "<" that opens no tag stays
+# ("3 < 5 and 6 > 4").
+_TAGS = re.compile(r"<(?:/?[^\W\d_][^<>]{0,39}|/?\d[\d:.]{3,15})>"
+                   r"|\{[^}]*\\p[1-9][^}]*\}.*?(?:\{[^}]*\\p0[^}]*\}|$)|\{\\[^}]*\}", re.M)
 
 MAX_LINE_CHARS = 128 * 1024
 """The most characters one imported line may hold, in every format: an SRT cue's text, a CSV
@@ -312,18 +317,28 @@ def _overlong_cue(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _subtitle_rows(content: str) -> list[str]:
+def _subtitle_rows(content: str, markup: bool = False) -> list[str]:
     """A cue's rows without tags: joined (:func:`join_pieces`: a space, none inside a Chinese
-    sentence) they are the line's text."""
-    return [part.strip() for part in _TAGS.sub("", content).split("\n") if part.strip()]
+    sentence) they are the line's text. ``markup``: the text escapes & and < as HTML does
+    (WebVTT must, SRT often does: "Tom &amp; Jerry"), so the escapes are read."""
+    text = _TAGS.sub("", content)
+    if markup:
+        text = html.unescape(text).replace("\u00a0", " ")  # &nbsp; is a space to say
+    return [part.strip() for part in text.split("\n") if part.strip()]
+
+
+_CLOCK_TIME = re.compile(r"\d+[:：]\d\d[:：]\d\d")
 
 
 def _srt_error(text: str, error: srt.SRTParseError, shown: str) -> ImportFormatError:
     """Point at the broken timecode line if the unparsed block has one, else its first line."""
     first_line = _line_of(text, error.expected_start)
-    lines = error.unmatched_content.split("\n")
+    # Up to the end of the line where srt found its next block: "-00:00:01,000 --> …" is matched
+    # from its first digit, so the unmatched part ends at the minus sign.
+    line_end = text.find("\n", error.actual_start)
+    lines = text[error.expected_start:len(text) if line_end < 0 else line_end].split("\n")
     for k, raw in enumerate(lines):
-        if "-->" in raw:
+        if "-->" in raw or _CLOCK_TIME.search(raw):  # "00:00:01,000 —> 00:00:02,000", "-00:00:01,000 --> …"
             return ImportFormatError(
                 Phrase(phrases.MALFORMED_SRT_TIME, quoted=repr(raw.strip()[:60])),
                 line_no=first_line + k,
@@ -392,7 +407,7 @@ def import_srt(
                     line_no=None if line_no is None else line_no + 1 + k,
                     source=shown,
                 )
-        rows = _subtitle_rows(sub.content)
+        rows = _subtitle_rows(sub.content, markup=True)
         speaker, body = split_speaker(join_pieces(rows))
         if not body:
             builder.warnings.append(Phrase(phrases.SKIPPED_SUBTITLE, file=shown, line=line_no, index=sub.index))
@@ -467,7 +482,7 @@ def import_vtt(
                 raise ImportFormatError(Phrase(phrases.MALFORMED_VTT_TIME, quoted=repr(raw.strip()[:60])),
                                         line_no=line_no + 1 + k, source=shown)
         voice = _VTT_VOICE.match(content[0]) if content else None
-        rows = _subtitle_rows("\n".join(content))
+        rows = _subtitle_rows("\n".join(content), markup=True)
         cleaned = join_pieces(rows)
         speaker, body = (voice.group(1).strip(), cleaned) if voice else split_speaker(cleaned)
         if not body:

@@ -126,3 +126,29 @@ def test_an_lrc_that_is_not_lyrics_is_refused_whole(tmp_path: Path, project: Pro
     with pytest.raises(ImportFormatError) as caught:
         imported(tmp_path, project, "song.lrc", text)
     assert (caught.value.code, caught.value.line_no) == (ErrorCode.IMPORT_FORMAT, line_no)
+
+
+def test_markup_is_read_as_what_it_stands_for_and_a_less_than_sign_is_kept(tmp_path: Path, project: Project) -> None:
+    srt_text = ("1\n00:00:01,000 --> 00:00:02,000\nTom &amp; Jerry &lt;3\n\n"
+                "2\n00:00:03,000 --> 00:00:04,000\n3 < 5 and 6 > 4\n")
+    assert [line.text for line in imported(tmp_path, project, "a.srt", srt_text).lines] == \
+        ["Tom & Jerry <3", "3 < 5 and 6 > 4"]
+    vtt_text = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<c.yellow>Tom &amp; Jerry</c> <00:00:01.500>&lt;3\n"
+    assert [line.text for line in imported(tmp_path, project, "a.vtt", vtt_text).lines] == ["Tom & Jerry <3"]
+
+
+def test_an_ass_drawing_is_no_line_to_speak(tmp_path: Path, project: Project) -> None:
+    text = ("[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+            "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\p1}m 0 0 l 100 0 100 100 0 100{\\p0}\n"
+            "Dialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,{\\fad(200,200)}你好{\\p2}m 0 0 l 5 5\n")
+    result = imported(tmp_path, project, "a.ass", text)
+    assert timed(result) == [(3.0, 4.0, "你好")] and len(result.warnings) == 1
+
+
+@pytest.mark.parametrize("time_line", ["00:00:01,000 —> 00:00:02,000", "00:00:01,000 → 00:00:02,000",
+                                       "-00:00:01,000 --> 00:00:02,000"])
+def test_a_time_line_written_wrong_is_refused_at_that_line(tmp_path: Path, project: Project, time_line: str) -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        imported(tmp_path, project, "a.srt", f"1\n{time_line}\n你好。\n")
+    assert (caught.value.code, caught.value.line_no) == (ErrorCode.IMPORT_FORMAT, 2)
+    assert time_line in str(caught.value)
