@@ -328,6 +328,7 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 CP1252_PREFERENCE = 0.1  # chaos margin within which cp1252 beats the detector's first pick
+CP1252_COMMONNESS = 0.5  # and the least share of its accented letters that must sit in words
 
 
 def open_regular_file(path: str | os.PathLike[str]) -> IO[bytes]:
@@ -410,8 +411,11 @@ def decode_text(data: bytes) -> str:
     # Short files give the detector little evidence, and it often ranks cp1250/cp1257 first
     # for French or Spanish text. cp1252 is by far the most common legacy encoding of
     # subtitle and script files, so it wins when it is about as plausible as the first pick.
+    # Not when its letters make no words (a Big5 line with no marks read as "§Ú·Q°h³f"): that
+    # reading goes to the scoring below with the others.
     for match in matches:
-        if match.encoding == "cp1252" and matches and match.chaos <= matches[0].chaos + CP1252_PREFERENCE:
+        if match.encoding == "cp1252" and matches and match.chaos <= matches[0].chaos + CP1252_PREFERENCE \
+                and _commonness(str(match)) >= CP1252_COMMONNESS:
             return str(match)
     # Chinese subtitle files are often GB18030/GBK or Big5, and on a short one the detector
     # reads Korean or Japanese into the same bytes ("你好。" in GBK came out as "컦줶몪"): every
@@ -439,7 +443,7 @@ def _plausibility(text: str, codec: str) -> tuple[float, bool, float, bool]:
     Chinese (:func:`_chinese_frequency`: a short GBK line with no marks read as Big5 is made of
     rarer ones, 你好 as 斕疑); last, GB18030 before Big5 (a tie left after all that is two
     characters, both common either way: 快跑 or 辦變; mainland files are the commoner)."""
-    punctuated = any("\u3001" <= char <= "\u3002" or "\uff01" <= char <= "\uff1f" for char in text)
+    punctuated = any(char in _CJK_MARKS for char in text)
     hangul = any("\uac00" <= char <= "\ud7a3" for char in text)
     kana = any("\u3041" <= char <= "\u30ff" for char in text)
     chinese = not hangul and not kana and codec in _CHINESE_CODECS
@@ -448,6 +452,9 @@ def _plausibility(text: str, codec: str) -> tuple[float, bool, float, bool]:
 
 
 _CHINESE_CODECS = ("gb18030", "big5")  # GB18030 reads GB2312 and GBK files too
+# The marks of a sentence as Chinese and Japanese write them (、。！，：；？（）); not full-width
+# digits or ＜＝＞, which a wrong reading makes as readily ("45°" in GBK read as EUC-JP ends "45＜").
+_CJK_MARKS = frozenset("\u3001\u3002\uff01\uff08\uff09\uff0c\uff1a\uff1b\uff1f")
 CHINESE_SAMPLE_CHARS = 4000  # the Han characters of a file a reading's frequency is judged by
 
 
@@ -537,7 +544,7 @@ def _commonness(text: str) -> float:
             common += hangul >= han and _is_common_hangul(char)
         elif "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff":
             common += han > hangul and _is_common_han(char)
-        elif char in "€«»¡¿°·":
+        elif char in "€«»¡¿°·℃℉":
             common += 1
         elif "\u0370" <= char <= "\u0e7f":  # Greek, Cyrillic, Hebrew, Arabic, Thai: within a word
             neighbours = text[max(0, n - 1):n] + text[n + 1:n + 2]

@@ -443,11 +443,12 @@ def test_chinese_srt_in_legacy_encodings_comes_in_with_the_right_characters(
 
 
 # Real short lines with no marks, as a drama's subtitles often are: read as Big5, a GBK file's
-# 你好 came out 斕疑, 谢谢你 郅郅斕; UTF-16 without its mark came in as UTF-8 with NULs.
+# 你好 came out 斕疑, 谢谢你 郅郅斕; UTF-16 without its mark came in as UTF-8 with NULs; 45° in
+# GBK was read as EUC-JP (45＜), 38.2℃ as Thai, a Big5 line as cp1252 (§Ú·Q°h).
 SHORT_SIMPLIFIED = ["你好 Hello", "我们走吧", "他来了", "谢谢你", "快跑", "对不起", "没关系", "我爱你", "老师早",
-                    "出发", "好的", "不要走", "妈妈", "再见"]
+                    "出发", "好的", "不要走", "妈妈", "再见", "这道题的角度是45°", "他的体温一直在38.2℃左右。"]
 SHORT_TRADITIONAL = ["你好 Hello", "我們走吧", "他來了", "謝謝你", "快跑", "對不起", "沒關係", "我愛你", "這是什麼",
-                     "出發", "好的", "不要走", "快點兒", "再見"]
+                     "出發", "好的", "不要走", "快點兒", "再見", "我想退貨這雙鞋的尺碼太小了", "現在的AI真厲害連圖都會畫"]
 
 
 @pytest.mark.parametrize(("codec", "lines"), [
