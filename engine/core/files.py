@@ -40,6 +40,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
@@ -440,40 +441,55 @@ def _plausibility(text: str, codec: str) -> tuple[float, bool, float, bool]:
     written with their full-width punctuation (Korean's is ASCII: "콱봤。" is no Korean); then,
     for a reading from a Chinese codec with no kana or Hangul (Japanese without any kana is
     rare: "低挫" is the EUC-JP reading of "你好" in GB2312), how frequent its characters are in
-    Chinese (:func:`_chinese_frequency`: a short GBK line with no marks read as Big5 is made of
+    Chinese (:func:`_frequency`: a short GBK line with no marks read as Big5 is made of
     rarer ones, 你好 as 斕疑); last, GB18030 before Big5 (a tie left after all that is two
     characters, both common either way: 快跑 or 辦變; mainland files are the commoner)."""
     punctuated = any(char in _CJK_MARKS for char in text)
     hangul = any("\uac00" <= char <= "\ud7a3" for char in text)
     kana = any("\u3041" <= char <= "\u30ff" for char in text)
     chinese = not hangul and not kana and codec in _CHINESE_CODECS
-    return (_commonness(text), punctuated and not hangul, _chinese_frequency(text) if chinese else -1.0,
-            codec == "gb18030")
+    # Korean or Japanese read by their own codecs, in their own letters, are judged the same way
+    # in their language: 안녕하세요 is commoner Korean than its GB18030 reading 救崇窍技夸 is Chinese.
+    own_letters = "Korean" if hangul else "Japanese" if kana else ""
+    frequency = _frequency(text, "Chinese") if chinese else \
+        _frequency(text, own_letters) if own_letters and codec not in _CHINESE_CODECS else -1.0
+    return _commonness(text), punctuated and not hangul, frequency, codec == "gb18030"
 
 
 _CHINESE_CODECS = ("gb18030", "big5")  # GB18030 reads GB2312 and GBK files too
 # The marks of a sentence as Chinese and Japanese write them (、。！，：；？（）); not full-width
 # digits or ＜＝＞, which a wrong reading makes as readily ("45°" in GBK read as EUC-JP ends "45＜").
 _CJK_MARKS = frozenset("\u3001\u3002\uff01\uff08\uff09\uff0c\uff1a\uff1b\uff1f")
-CHINESE_SAMPLE_CHARS = 4000  # the Han characters of a file a reading's frequency is judged by
+SAMPLE_LETTERS = 4000  # the letters of a file a reading's frequency is judged by
 
 
-def _chinese_frequency(text: str) -> float:
-    """How frequent a reading's Han characters are in Chinese, either script, on average: 2 for
-    one of the hundred commonest (charset-normalizer's own table), 1 for the rest of GB2312's
-    first level (its 3,755 common characters), 0 for any other; each judged by its simplified
-    form, so a traditional file's 這 counts as 这."""
+def _frequency(text: str, language: str) -> float:
+    """How frequent a reading's letters are in ``language`` (Chinese, Korean or Japanese), on
+    average: 2 for one of its hundred commonest (charset-normalizer's own tables), 1 for another
+    common one (GB2312's first level, judged by the simplified form so that a traditional file's
+    這 counts as 这; KS X 1001's Hangul; kana and JIS's first level), 0 for any other."""
     from charset_normalizer.constant import FREQUENCIES
 
-    from engine.core.chinese_forms import simplified
+    def han(char: str) -> bool:
+        return "\u3400" <= char <= "\u9fff"
 
-    han = "".join(char for char in text if "\u3400" <= char <= "\u9fff")[:CHINESE_SAMPLE_CHARS]
-    if not han:
+    if language == "Chinese":
+        from engine.core.chinese_forms import simplified
+
+        letters = simplified("".join(filter(han, text))[:SAMPLE_LETTERS])
+        common: Callable[[str], bool] = partial(_code_point_in, codec="gb2312", low=0xB0A1, high=0xD7FE)
+    elif language == "Korean":
+        letters, common = "".join(char for char in text if "\uac00" <= char <= "\ud7a3")[:SAMPLE_LETTERS], \
+            _is_common_hangul
+    else:
+        def common(char: str) -> bool:
+            return "\u3041" <= char <= "\u30ff" or _is_common_han(char)
+
+        letters = "".join(char for char in text if han(char) or "\u3041" <= char <= "\u30ff")[:SAMPLE_LETTERS]
+    if not letters:
         return 0.0
-    commonest = set(FREQUENCIES["Chinese"])
-    weights = [2 if char in commonest else _code_point_in(char, "gb2312", 0xB0A1, 0xD7FE)
-               for char in simplified(han)]
-    return sum(weights) / len(weights)
+    commonest = set(FREQUENCIES[language])
+    return sum(2.0 if char in commonest else float(common(char)) for char in letters) / len(letters)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:

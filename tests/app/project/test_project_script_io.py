@@ -454,6 +454,10 @@ SHORT_TRADITIONAL = ["你好 Hello", "我們走吧", "他來了", "謝謝你", "
 @pytest.mark.parametrize(("codec", "lines"), [
     ("gbk", SHORT_SIMPLIFIED), ("gb18030", SHORT_SIMPLIFIED), ("big5", SHORT_TRADITIONAL),
     ("utf-16-le", SHORT_SIMPLIFIED), ("utf-16-be", SHORT_TRADITIONAL),
+    # Korean and Japanese stay theirs: judged by how common their letters are in their language,
+    # 안녕하세요 is commoner Korean than its GB18030 reading 救崇窍技夸 is Chinese.
+    ("euc_kr", ["안녕하세요", "감사합니다.", "사랑해요", "어디 가요?"]),
+    ("euc_jp", ["こんにちは", "ありがとう。", "日本語です"]), ("shift_jis", ["東京へ行きます", "すみません"]),
 ])
 def test_a_short_chinese_file_without_marks_is_read_in_its_own_encoding(codec: str, lines: list[str]) -> None:
     for line in lines:
