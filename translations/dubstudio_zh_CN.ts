@@ -6886,7 +6886,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1078"/>
+        <location filename="../app/project/script_io.py" line="+1098"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -8154,6 +8154,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file}: the cues at {times} last no time; each was kept with its end left open (its line may run until the next one)</source>
         <translation>{file}：位于 {times} 的字幕时长为零；已保留，结束时间留空（该行可一直延续到下一行）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}: the cues at {times} run past the end of the video ({end:.2f} s); what is past it will be neither heard nor shown</source>
+        <translation>{file}：位于 {times} 的字幕超出视频结尾（{end:.2f} 秒）；超出部分既听不到也看不到</translation>
     </message>
     <message>
         <location line="+1"/>

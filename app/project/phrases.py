@@ -148,6 +148,7 @@ EXPECTED_NAME_LINE = QT_TRANSLATE_NOOP("phrases", "expected 'Name: line' or '[Na
 NO_SCRIPT_LINES = QT_TRANSLATE_NOOP("phrases", "no script lines found")
 SKIPPED_DIALOGUE = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: the dialogue has no text; skipped")
 ZERO_LENGTH_CUES = QT_TRANSLATE_NOOP("phrases", "{file}: the cues at {times} last no time; each was kept with its end left open (its line may run until the next one)")
+CUES_PAST_VIDEO = QT_TRANSLATE_NOOP("phrases", "{file}: the cues at {times} run past the end of the video ({end:.2f} s); what is past it will be neither heard nor shown")
 SKIPPED_ROW = QT_TRANSLATE_NOOP("phrases", "{file}, line {line}: no text; row skipped")
 SKIPPED_SIGN = QT_TRANSLATE_NOOP("phrases", "{file}, line {lines}: a sign or title, not dialogue (no name, and placed on the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub it, give it a name in the Name field")
 SKIPPED_SIGNS = QT_TRANSLATE_NOOP("phrases", "{file}, lines {lines}: {count} signs or titles, not dialogue (no name, and placed on the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub one, give it a name in the Name field")

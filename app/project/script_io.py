@@ -32,7 +32,7 @@ import io
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -233,9 +233,14 @@ class _Builder:
 
     def result(self, source: str) -> ScriptImport:
         if self.zero_length:
-            times = ", ".join(format_timecode(start) for start in self.zero_length[:10])
             self.warnings.append(Phrase(phrases.ZERO_LENGTH_CUES, file=source or "input",
-                                        times=times + (", …" if len(self.zero_length) > 10 else "")))
+                                        times=_listed(list(map(format_timecode, self.zero_length)))))
+        video = self.project.video
+        past = [line.start for line in self.lines if video is not None and line.start is not None
+                and max(line.start, line.end or 0.0) > video.duration_s]
+        if past and video is not None:  # the exports cut them there (subtitle_cues); said now, not at delivery
+            self.warnings.append(Phrase(phrases.CUES_PAST_VIDEO, file=source or "input",
+                                        times=_listed(list(map(format_timecode, past))), end=video.duration_s))
         lines, rows = self._cues_joined_across_languages()
         used = {line.character_id for line in lines} | {self.default_id}
         characters = [character for character in self.new_characters if character.id in used]
@@ -962,9 +967,9 @@ def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None, s
     return cues
 
 
-def _listed(orders: list[int], shown: int = 10) -> str:
-    """Line numbers for a sentence: the first ``shown``, then an ellipsis."""
-    return ", ".join(map(str, orders[:shown])) + (", …" if len(orders) > shown else "")
+def _listed(items: Sequence[object], shown: int = 10) -> str:
+    """Line numbers or times for a sentence: the first ``shown``, then an ellipsis."""
+    return ", ".join(map(str, items[:shown])) + (", …" if len(items) > shown else "")
 
 
 def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float | None = None,

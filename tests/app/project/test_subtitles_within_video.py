@@ -10,6 +10,7 @@ import pytest
 from app.project import Line, Project
 from app.project.export import export_subtitles
 from app.project.model import VideoInfo
+from app.project.script_io import import_srt
 from app.project.video_export import _cues, burned_cues
 
 from .conftest import add_fake_take, tone
@@ -62,3 +63,13 @@ def test_without_a_video_nothing_is_cut(tmp_path: Path) -> None:
     project.video = None
     result = export_subtitles(project, tmp_path / "out", kind="srt")
     assert _last_end(result.files[0].read_text(encoding="utf-8")) == 9.5 and result.notes == []
+
+
+def test_an_import_says_which_cues_run_past_the_videos_end(tmp_path: Path) -> None:
+    project = _eight_second_video(tmp_path)
+    srt_text = ("1\n00:00:02,000 --> 00:00:03,000\nLook out.\n\n2\n00:00:07,500 --> 00:00:09,000\nThe ship!\n\n"
+                "3\n00:00:08,500 --> 00:00:09,500\nToo late.\n")
+    result = import_srt(srt_text.encode(), project)
+    assert len(result.lines) == 3  # kept as the file times them: the exports cut them at the end
+    assert result.warnings == ["input: the cues at 00:00:07,500, 00:00:08,500 run past the end of the video (8.00 s); "
+                               "what is past it will be neither heard nor shown"]
