@@ -6891,7 +6891,17 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>字幕（SRT）…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Subtitles (WebVTT)…</source>
+        <translation>字幕（WebVTT）…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Subtitles (ASS/SSA)…</source>
+        <translation>字幕（ASS/SSA）…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Subtitles (YouTube SBV)…</source>
         <translation>字幕（YouTube SBV）…</translation>
     </message>

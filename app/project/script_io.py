@@ -1097,9 +1097,9 @@ def _csv_text(project: Project, suffix: str) -> str:
 SCRIPT_FORMATS: tuple[ScriptFormat, ...] = (
     ScriptFormat("srt", QT_TRANSLATE_NOOP("formats", "Subtitles (SRT)…"), "Subtitles", (".srt",), import_srt,
                  lambda project, _suffix: script_to_srt(project)),
-    ScriptFormat("vtt", "Subtitles (WebVTT)…", "WebVTT subtitles", (".vtt",), import_vtt,
+    ScriptFormat("vtt", QT_TRANSLATE_NOOP("formats", "Subtitles (WebVTT)…"), "WebVTT subtitles", (".vtt",), import_vtt,
                  lambda project, _suffix: script_to_vtt(project, speaker_prefix=True)),
-    ScriptFormat("ass", "Subtitles (ASS/SSA)…", "ASS or SSA subtitles", (".ass", ".ssa"), import_ass,
+    ScriptFormat("ass", QT_TRANSLATE_NOOP("formats", "Subtitles (ASS/SSA)…"), "ASS or SSA subtitles", (".ass", ".ssa"), import_ass,
                  lambda project, _suffix: script_to_ass(project)),
     ScriptFormat("sbv", QT_TRANSLATE_NOOP("formats", "Subtitles (YouTube SBV)…"), "YouTube SBV subtitles", (".sbv",),
                  import_sbv),

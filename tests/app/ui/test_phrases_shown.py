@@ -257,12 +257,12 @@ def test_a_script_files_import_error_is_said_in_chinese(chinese: None, project: 
     broken.write_text("1\n00:00:01,000 -> 00:00:02,000\nHello\n", encoding="utf-8")
     with pytest.raises(ImportFormatError) as refused:
         script_format("srt").reader(broken, project)
-    english = f"E_IMPORT_FORMAT: {broken}, line 1: not a valid subtitle block (near '1'); expected an index, " \
-              "'HH:MM:SS,mmm --> HH:MM:SS,mmm' and text"
+    english = f"E_IMPORT_FORMAT: {broken}, line 2: malformed timecode line '00:00:01,000 -> 00:00:02,000' " \
+              "(expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm')"
     assert str(refused.value) == english
     said = said_error(refused.value)  # what the studio sends to its error dialog
-    assert said == (f"E_IMPORT_FORMAT: {broken} 第 1 行：不是有效的字幕块（在 '1' 附近）；应依次是序号、"
-                    "'HH:MM:SS,mmm --> HH:MM:SS,mmm' 和文字"), said
+    assert said == (f"E_IMPORT_FORMAT: {broken} 第 2 行：时间码行 '00:00:01,000 -> 00:00:02,000' 格式有误"
+                    "（应为 'HH:MM:SS,mmm --> HH:MM:SS,mmm'）"), said
     shown = shown_message(said)
     assert shown.endswith("(E_IMPORT_FORMAT)") and chinese_only(shown.split("。")[0]), shown
 
