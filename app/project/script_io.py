@@ -186,6 +186,21 @@ def split_speaker(text: str) -> tuple[str | None, str]:
     return None, text.strip()
 
 
+# A subtitle holding two speakers' exchange writes each turn on its own row opened by a dash
+# ("- Hi." / "- Bye."; "-小明：你好" / "-小红：再见"), as subtitle guides ask for a two-person cue.
+_DIALOGUE_DASH = re.compile(r"^\s*[-‐–—－]\s*(?=\S)")
+
+
+def _dialogue_turns(rows: Sequence[str]) -> list[str] | None:
+    """The turns of a cue whose every row (two or more) opens with a dialogue dash, the dashes
+    off; None for any other cue, and for one whose rows are in two languages (a bilingual
+    cue's row and its translation are one line)."""
+    if len(rows) < 2 or not all(_DIALOGUE_DASH.match(row) for row in rows):
+        return None
+    turns = [_DIALOGUE_DASH.sub("", row, count=1).strip() for row in rows]
+    return turns if len({detect_language(turn) for turn in turns}) == 1 else None
+
+
 class _Builder:
     """Collects lines, resolving speaker names to existing or new characters."""
 
@@ -223,13 +238,29 @@ class _Builder:
                 name_in_text: bool = True) -> None:
         """A subtitle cue's line: its rows joined, kept apart too (a bilingual file's cue is split
         by language afterwards, :meth:`ScriptImport.keeping`), a speaker's name written before
-        the text taken off its first row."""
+        the text taken off its first row. A cue of dialogue turns (:func:`_dialogue_turns`) is a
+        line a turn, the cue's time shared by the turns' lengths."""
+        if end is not None and end > start and (turns := _dialogue_turns(rows)):
+            self._add_turns(turns, None if name_in_text else speaker, start, end)
+            return
         if speaker is not None and name_in_text:
             first = split_speaker(rows[0])[1]
             rows = [first, *rows[1:]] if first else rows[1:]
         if end == start:  # shown for no time at all: when its line ends is not known, so it stays open
             self.zero_length.append(start)
         self.rows[self.add(speaker, join_pieces(rows), start, None if end == start else end).id] = tuple(rows)
+
+    def _add_turns(self, turns: list[str], speaker: str | None, start: float, end: float) -> None:
+        """Each turn a line of its own, named where its row names a speaker (else ``speaker``), in
+        a share of ``start``-``end`` as long as its text's share of the cue's."""
+        said = [split_speaker(turn) for turn in turns]
+        lengths = [max(1, len(body)) for _, body in said]
+        at = start
+        for (name, body), length in zip(said, lengths, strict=True):
+            until = at + (end - start) * length / sum(lengths)
+            if body:
+                self.rows[self.add(name or speaker, body, round(at, 3), round(until, 3)).id] = (body,)
+            at = until
 
     def result(self, source: str) -> ScriptImport:
         if self.zero_length:

@@ -600,3 +600,36 @@ def test_a_name_in_traditional_characters_is_the_same_character(tmp_path: Path, 
     assert [c.name for c in result.characters] == ["小明"]
     assert result.lines[0].character_id == project.characters[0].id
     assert project.character_by_name("小紅") is project.character_by_name("小红") is project.characters[0]
+
+
+# A two-person exchange in one subtitle, each turn on a row opened by a dash, as subtitle guides
+# write it; in Chinese with the speakers named, in English without; and an ASS event with a Name.
+DASHED_SRT = """1
+00:00:01,000 --> 00:00:03,000
+-小明：你怎么才来？
+-小红：路上堵车了。
+
+2
+00:00:04,000 --> 00:00:06,000
+- Are you coming?
+- In a minute!
+
+3
+00:00:07,000 --> 00:00:08,000
+-5度的天气你还穿短袖
+"""
+
+
+def test_a_subtitle_of_two_dashed_turns_is_a_line_a_turn(project: Project, tmp_path: Path) -> None:
+    result = import_script(write(tmp_path, "dialogue.srt", DASHED_SRT.encode()), project)
+    assert texts(result) == ["你怎么才来？", "路上堵车了。", "Are you coming?", "In a minute!", "-5度的天气你还穿短袖"]
+    names = {character.id: character.name for character in (*project.characters, *result.characters)}
+    assert [names.get(line.character_id or "") for line in result.lines[:2]] == ["小明", "小红"]
+    # The cue's time shared by the turns' lengths, back to back.
+    assert [(line.start, line.end) for line in result.lines[:4]] == [(1.0, 2.0), (2.0, 3.0), (4.0, 5.111), (5.111, 6.0)]
+    ass = ASS.replace("Rex: I saw them.", "- I saw them.\\N- Me too.")
+    lines = import_script(write(tmp_path, "scene.ass", ass.encode()), project).lines
+    assert [line.text for line in lines[1:]] == ["I saw them.", "Me too."]
+    # A bilingual cue's rows, even dashed, stay one line (the other row is its translation).
+    bilingual = DASHED_SRT.replace("-小红：路上堵车了。", "-Why are you late?")
+    assert texts(import_script(write(tmp_path, "both.srt", bilingual.encode()), project))[0] != "你怎么才来？"
