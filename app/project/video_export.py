@@ -44,6 +44,7 @@ from app.project.limits import MAX_MEDIA_S
 from app.project.media import open_media, probe_video, quarter_turns, write_atomically
 from app.project.phrases import Phrase
 from app.project.project import Project
+from app.project.readiness import spoken_languages
 from app.project.script_io import subtitle_cues
 from engine.core.audio_io import resample
 from engine.core.codes import ErrorCode
@@ -117,8 +118,16 @@ class VideoExportOptions:
 
 def dub_language(project: Project, options: VideoExportOptions) -> str:
     """The ISO 639-2 code the dub and its subtitles are tagged with: the options' when given,
-    else the project's target language, else its original language ("und" when unknown)."""
-    return options.language or container_language(project.target_language or project.language)
+    else the project's target language, else its original language, else the one language its
+    lines are spoken in (a project made from an SRT names none: its dub was tagged "und";
+    "und" when the lines speak several or none)."""
+    if options.language:
+        return options.language
+    known = project.target_language or project.language
+    if not known:
+        spoken = spoken_languages(project, project.lines)
+        known = spoken.pop() if len(spoken) == 1 else ""
+    return container_language(known)
 
 
 def original_language(project: Project) -> str:

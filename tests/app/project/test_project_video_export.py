@@ -98,6 +98,16 @@ def test_video_stream_is_copied_and_the_dub_is_the_default_track(dubbed: Project
     assert texts[0] == dubbed.lines[0].text and len(texts) == len(dubbed.lines)
 
 
+def test_a_project_that_names_no_language_tags_its_dub_with_the_language_its_lines_are_spoken_in(
+        dubbed: Project) -> None:
+    """A project made from an SRT names no language (none given, nothing transcribed): its dub and
+    subtitles were tagged "und", which a client's QC refuses; the lines' own language decides."""
+    assert not dubbed.language and not dubbed.target_language
+    out = export_video(dubbed, None, VideoExportOptions(keep_original=True, subtitles=True)).files[0]
+    tags = [(kind, meta.get("language")) for kind, _codec, meta in streams(out)]
+    assert tags[1:] == [("audio", "eng"), ("audio", "und"), ("subtitle", "eng")]  # the source's track says "und"
+
+
 def test_cancel_leaves_no_file_and_bad_requests_are_refused(dubbed: Project, tmp_path: Path) -> None:
     calls = iter(range(1000))
     with pytest.raises(OperationCancelled):
