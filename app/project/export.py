@@ -41,9 +41,10 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import EllipsisType
 
 import numpy as np
 
@@ -53,7 +54,7 @@ from app.project.fit import describe_too_long
 from app.project.fsutil import (
     atomic_write,
     atomic_write_text,
-    atomic_write_wav,
+    atomic_write_wav_blocks,
     bound_to,
     ensure_dir,
     safe_filename,
@@ -61,10 +62,12 @@ from app.project.fsutil import (
 from app.project.limits import MAX_MEDIA_S
 from app.project.loudness import (
     Level,
+    Levelling,
     duck_gain,
     gain_for,
     integrated_loudness,
-    measure,
+    measure_blocks,
+    shifted,
     to_target,
 )
 from app.project.media import probe_video
@@ -131,30 +134,130 @@ class ExportResult:
     notes: list[str] = field(default_factory=list)  # anything else worth a line in a report
 
 
+BLOCK_S = 10.0  # a long programme is mixed, levelled and written this many seconds at a time
+
+
+@dataclass
+class Programme:
+    """The mix before its level is set, as its parts rather than as samples: each take placed
+    at its start (its own loudness gain applied), the guide or M&E bed, and the length. Blocks
+    of it are summed when asked for, so a 2-hour programme (2.8 GB as a 48 kHz stereo array,
+    and a stem per character more) is never held whole.
+
+    Blocks are (n,) when mono, else (n, channels). The mix has ``channels`` channels, or the
+    bed's when it has more; a character's stem ``channels``; the bed's stem its own channels,
+    or ``channels`` when that is 2 (dialogue centred in stereo)."""
+
+    rate: int
+    length: int
+    channels: int
+    placed: list[tuple[int, str | None, np.ndarray]]  # (first sample, stem key, mono audio)
+    bed: np.ndarray | None = None  # (n, channels): the ducked guide or the M&E
+    bed_key: str = GUIDE_STEM
+
+    @property
+    def mix_channels(self) -> int:
+        return max(self.channels, int(self.bed.shape[1]) if self.bed is not None else 1)
+
+    def stem_keys(self) -> list[str | None]:
+        keys = list(dict.fromkeys(key for _start, key, _audio in self.placed))
+        return keys + ([self.bed_key] if self.bed is not None else [])
+
+    def stem_channels(self, key: str | None) -> int:
+        if key == self.bed_key and self.bed is not None:
+            return max(int(self.bed.shape[1]), self.channels if self.channels == 2 else 1)
+        return self.channels
+
+    def blocks(self, key: str | None | EllipsisType = ..., block_s: float = BLOCK_S) -> Iterator[np.ndarray]:
+        """The mix (or the stem ``key``) from its start, ``block_s`` seconds at a time."""
+        step = max(1, int(block_s * self.rate))
+        for begin in range(0, self.length, step):
+            yield self.block(begin, min(self.length, begin + step), key)
+
+    def block(self, begin: int, stop: int, key: str | None | EllipsisType = ...) -> np.ndarray:
+        channels = self.mix_channels if key is ... else self.stem_channels(key)
+        dialogue = np.zeros(stop - begin, dtype=np.float32)
+        for start, owner, audio in self.placed:
+            if (key is ... or owner == key) and start < stop and start + len(audio) > begin:
+                lo, hi = max(begin, start), min(stop, start + len(audio))
+                dialogue[lo - begin : hi - begin] += audio[lo - start : hi - start]
+        out = np.repeat(dialogue[:, None], channels, axis=1)
+        if self.bed is not None and (key is ... or key == self.bed_key):
+            bed = self.bed[begin:stop]
+            if key is not ...:
+                out[:] = 0.0
+            out[: len(bed)] += bed if bed.shape[1] == channels else np.repeat(bed[:, :1], channels, axis=1)
+        return out[:, 0] if channels == 1 else out
+
+
+
 @dataclass
 class MixdownAudio:
-    """The mix and stems in memory, before writing (also handy for tests and previews).
+    """The mix and stems as a :class:`Programme` and the :class:`~app.project.loudness.Levelling`
+    that sets its level, read block by block (``mix_blocks``, ``stem_blocks``) or, for a short
+    programme (tests, previews), whole (``mix``, ``stems``)."""
 
-    ``mix`` is mono (n,) or, with a stereo guide kept under the dialogue, stereo (n, 2).
-    ``stems`` holds one mono dialogue stem per character (None = unassigned) and, when the
-    guide is in the mix, the ducked guide under :data:`GUIDE_STEM`.
-    """
-
-    mix: np.ndarray
-    stems: dict[str | None, np.ndarray]
-    sample_rate: int
+    programme: Programme
+    levelling: Levelling
     slots: list[Slot]
     overruns: list[Overrun]
     missing: list[int]
-    gain: float
-    level: Level | None = None
-    limited: bool = False
     fitted: list[tuple[int, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def sample_rate(self) -> int:
+        return self.programme.rate
+
+    @property
+    def gain(self) -> float:
+        return self.levelling.gain
+
+    @property
+    def level(self) -> Level:
+        return self.levelling.level
+
+    @property
+    def limited(self) -> bool:
+        return self.levelling.limited
+
+    @property
+    def channels(self) -> int:
+        return self.programme.mix_channels
+
+    def mix_blocks(self) -> Iterator[np.ndarray]:
+        """The levelled mix, block by block."""
+        return self.levelling.apply(self.programme.blocks())
+
+    def stem_blocks(self, key: str | None) -> Iterator[np.ndarray]:
+        """A stem, block by block, with the mix's gain (the limiter's moment by moment
+        included, so the stems still add up to the mix: scaled by the normalising gain only,
+        they summed to up to 0.46 away from it where the limiter acted)."""
+        if not self.limited:
+            for stem in self.programme.blocks(key):
+                yield stem * np.float32(self.gain)
+            return
+        befores: list[np.ndarray] = []
+
+        def remembered() -> Iterator[np.ndarray]:
+            for block in self.programme.blocks():
+                befores.append(block)
+                yield block
+
+        for stem, after in zip(self.programme.blocks(key), self.levelling.apply(remembered()), strict=True):
+            yield _follow(stem, _gain_curve(befores.pop(0), after, self.gain))
+
+    @property
+    def mix(self) -> np.ndarray:
+        return np.concatenate(list(self.mix_blocks()) or [np.zeros(0, np.float32)])
+
+    @property
+    def stems(self) -> dict[str | None, np.ndarray]:
+        return {key: np.concatenate(list(self.stem_blocks(key))) for key in self.programme.stem_keys()}
+
     def result(self, files: list[Path]) -> ExportResult:
         """An ExportResult for files made from this mix."""
-        return ExportResult(files, self.overruns, self.missing, len(self.mix) / self.sample_rate, self.gain,
+        return ExportResult(files, self.overruns, self.missing, self.programme.length / self.sample_rate, self.gain,
                             self.level, self.limited, self.fitted, list(self.notes))
 
 
@@ -202,38 +305,15 @@ def _read_takes(project: Project, chosen: list[tuple[Slot, Take | None]], rate: 
     return placed, fitted, rate
 
 
-def _sum(placed: list[tuple[Slot, np.ndarray]], guide: np.ndarray | None, length: int,
-         rate: int) -> tuple[np.ndarray, dict[str | None, np.ndarray]]:
-    """The dialogue and the guide summed, and the stems: one per character, and the guide's."""
-    dialogue = np.zeros(length, dtype=np.float32)
-    stems: dict[str | None, np.ndarray] = {}
-    for slot, audio in placed:
-        begin = int(round(slot.start * rate))
-        dialogue[begin : begin + len(audio)] += audio
-        stem = stems.setdefault(slot.character_id, np.zeros(length, dtype=np.float32))
-        stem[begin : begin + len(audio)] += audio
-    mix: np.ndarray = dialogue
-    if guide is not None:
-        guide = np.pad(guide, ((0, length - guide.shape[0]), (0, 0)))
-        mix = dialogue[:, None] + guide
-        stems[GUIDE_STEM] = guide if guide.shape[1] > 1 else guide[:, 0]
-        if mix.shape[1] == 1:
-            mix = mix[:, 0]
-    return mix, stems
-
-
-def _level(mix: np.ndarray, rate: int, settings: ProjectSettings) -> tuple[np.ndarray, float, bool]:
-    """The mix at the loudness target under the true-peak ceiling (or, without a target, with
-    its peaks below the headroom); the gain applied and whether the limiter worked."""
-    limited = False
-    target = settings.loudness_target_lufs
+def _level(programme: Programme, settings: ProjectSettings) -> Levelling:
+    """How the programme reaches the loudness target under the true-peak ceiling (or, without a
+    target, gets its peaks below the headroom), found in passes over its blocks."""
+    target, rate, channels = settings.loudness_target_lufs, programme.rate, programme.mix_channels
     if target is not None:
-        mix, gain, limited = to_target(mix, rate, target, settings.true_peak_dbtp)
-    else:
-        peak = float(np.max(np.abs(mix), initial=0.0))
-        gain = HEADROOM_PEAK / peak if peak > HEADROOM_PEAK else 1.0
-        mix = mix * np.float32(gain)
-    return mix, gain, limited
+        return to_target(programme.blocks, rate, channels, target, settings.true_peak_dbtp)
+    meter = measure_blocks(programme.blocks(), rate, channels)
+    gain = HEADROOM_PEAK / meter.sample_peak if meter.sample_peak > HEADROOM_PEAK else 1.0
+    return Levelling(rate, gain, settings.true_peak_dbtp, shifted(meter, gain))
 
 
 def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | None = None, *,
@@ -275,23 +355,13 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
     if guide is not None:
         length = max(length, guide.shape[0])
-    mix, stems = _sum(placed, guide, length, rate)
-    if settings.guide_mix == "music-effects":
-        stems[MUSIC_EFFECTS_STEM] = stems.pop(GUIDE_STEM)
-    if channels == 2:
-        mix, stems = _stereo(mix), {key: _stereo(stem) for key, stem in stems.items()}
     if length_s is not None:
-        end = int(round(length_s * rate))
-        if dialogue_end > end:
-            notes.append(Phrase(phrases.DUB_PAST_VIDEO, seconds=(dialogue_end - end) / rate))
-        mix, stems = _conform(mix, end), {key: _conform(stem, end) for key, stem in stems.items()}
-    levelled, gain, limited = _level(mix, rate, settings)
-    if gain != 1.0 or limited:
-        # The stems take the mix's own gain, the limiter's moment by moment included, so they
-        # still add up to it (limited, they summed to up to 0.46 away from the mix).
-        follow = _gain_curve(mix, levelled, gain) if limited else np.float32(gain)
-        stems = {key: stem * follow for key, stem in stems.items()}  # stems have the mix's channels
-    mix = levelled
+        length = int(round(length_s * rate))
+        if dialogue_end > length:
+            notes.append(Phrase(phrases.DUB_PAST_VIDEO, seconds=(dialogue_end - length) / rate))
+    programme = Programme(int(rate), length, channels,
+                          [(int(round(slot.start * rate)), slot.character_id, audio) for slot, audio in placed],
+                          guide, MUSIC_EFFECTS_STEM if settings.guide_mix == "music-effects" else GUIDE_STEM)
     overruns = [
         Overrun(
             slot.line_id,
@@ -305,8 +375,16 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         for slot, _ in placed
         if slot.overrun_s > 0 and slot.slot_end is not None
     ]
-    return MixdownAudio(mix.astype(np.float32, copy=False), stems, int(rate), slots, overruns, missing, gain,
-                        measure(mix, int(rate)), limited, fitted, notes)
+    return MixdownAudio(programme, _level(programme, settings), slots, overruns, missing, fitted, notes)
+
+
+def _follow(stem: np.ndarray, curve: np.ndarray) -> np.ndarray:
+    """``stem`` times the mix's gain ``curve``."""
+    if curve.shape != stem.shape:  # a mono stem under a stereo mix: its first channel's curve
+        first = curve if curve.ndim == 1 else curve[:, 0]
+        curve = first if stem.ndim == 1 else first[:, None]
+    followed: np.ndarray = stem * curve
+    return followed
 
 
 def _gain_curve(before: np.ndarray, after: np.ndarray, gain: float) -> np.ndarray:
@@ -319,21 +397,6 @@ def _gain_curve(before: np.ndarray, after: np.ndarray, gain: float) -> np.ndarra
         if audible.size:
             r[:] = np.interp(np.arange(len(b)), audible, a[audible] / b[audible])
     return ratio
-
-
-def _stereo(audio: np.ndarray) -> np.ndarray:
-    """Mono (n,) or (n, 1) audio centred in two channels; stereo as it is. Loudness is set on
-    the stereo mix afterwards, so centring costs no level (BS.1770 sums the channels' power)."""
-    if audio.ndim == 2 and audio.shape[1] >= 2:
-        return audio
-    return np.repeat(audio.reshape(-1, 1), 2, axis=1)
-
-
-def _conform(audio: np.ndarray, length: int) -> np.ndarray:
-    """``audio`` cut or padded with silence to exactly ``length`` samples."""
-    if audio.shape[0] >= length:
-        return audio[:length]
-    return np.pad(audio, [(0, length - audio.shape[0])] + [(0, 0)] * (audio.ndim - 1))
 
 
 def delivery_channels(project: Project) -> int:
@@ -485,7 +548,8 @@ def export_mix(
     without takes."""
     audio = delivery_mixdown(project, gap_s, cancelled)
     folder, inside = _out_dir(project, out_dir)
-    target = atomic_write_wav(folder / "mix.wav", audio.mix, audio.sample_rate, inside=inside)
+    target = atomic_write_wav_blocks(folder / "mix.wav", audio.mix_blocks(), audio.sample_rate, audio.channels,
+                                     inside=inside)
     return audio.result([target])
 
 
@@ -496,19 +560,20 @@ def export_stems(
     """Write one WAV per character under ``stems/``, each as long as the mix and in its format."""
     audio = delivery_mixdown(project, gap_s, cancelled)
     folder, inside = _out_dir(project, out_dir, "stems")
-    names: dict[str, np.ndarray] = {}
-    for char_id, stem in audio.stems.items():
+    names: dict[str, str | None] = {}
+    for char_id in audio.programme.stem_keys():
         label = {GUIDE_STEM: "guide (original audio)", MUSIC_EFFECTS_STEM: "music and effects"}.get(
             char_id or "", "") or _character_label(project, char_id)
         name = safe_filename(label or "unassigned", "character")
         if name.casefold() in {n.casefold() for n in names}:  # two names that sanitise alike
             name = f"{name}_{safe_filename(char_id or '', 'unassigned')}"
-        names[f"{name}.wav"] = stem
+        names[f"{name}.wav"] = char_id
     written = _replace_exported(
         folder,
         inside,
         list(names),
-        (atomic_write_wav(folder / name, stem, audio.sample_rate, inside=inside) for name, stem in names.items()),
+        (atomic_write_wav_blocks(folder / name, audio.stem_blocks(key), audio.sample_rate,
+                                 audio.programme.stem_channels(key), inside=inside) for name, key in names.items()),
     )
     return audio.result(written)
 

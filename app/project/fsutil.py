@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import IO
 
@@ -144,3 +144,13 @@ def atomic_write_wav(
     """Atomically write mono or multi-channel float audio as a WAV file."""
     with _project_errors():
         return files.atomic_write_wav(path, pcm, sample_rate, subtype, inside=inside, stream_special=stream_special)
+
+
+def atomic_write_wav_blocks(
+    path: Path, blocks: Iterable[np.ndarray], sample_rate: int, channels: int, subtype: str = "PCM_16", *,
+    inside: Path | None = None,
+) -> Path:
+    """Atomically write float audio that arrives block by block as a WAV file (a long mix)."""
+    with _project_errors():
+        return files.atomic_write_wav_blocks(path, blocks, sample_rate, channels, subtype, inside=inside)
+

@@ -15,21 +15,17 @@
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from app.project import phrases
 from app.project.phrases import Phrase
-from engine.core.audio_io import resample
-
-if TYPE_CHECKING:
-    from pedalboard import Limiter
+from engine.core.audio_io import RESAMPLE_QUALITY
 
 TRUE_PEAK_OVERSAMPLING = 4
+ABSOLUTE_GATE_LUFS = -70.0  # BS.1770: blocks quieter than this are silence
 LIMITER_MARGIN_DB = 0.5  # the limiter works on samples; leave room for peaks between them
 LIMITER_RELEASE_MS = 80.0
 # A limited programme is raised again until it is this close under its target (a client's QC
@@ -55,38 +51,109 @@ class Level:
         return Phrase(phrases.LEVEL, lufs=self.lufs, peak=self.peak_dbtp)
 
 
+class ProgrammeMeter:
+    """Integrated loudness (ITU-R BS.1770-4, pyloudnorm's K-weighting and gating) and true peak
+    of audio fed block by block, so a programme hours long is measured without being held:
+    the filters' state is carried across blocks, each 100 ms step's energy is kept (a 2-hour
+    programme: 72,000 numbers) and the 400 ms gating blocks are summed from them at the end."""
+
+    def __init__(self, sample_rate: int, channels: int) -> None:
+        import pyloudnorm
+        import soxr
+
+        self.rate, self.channels = sample_rate, channels
+        self._stages = [(f.b, f.a, f.passband_gain) for f in pyloudnorm.Meter(sample_rate)._filters.values()]
+        self._states = [np.zeros((max(len(b), len(a)) - 1, channels)) for b, a, _ in self._stages]
+        self._weights = np.array([1.0, 1.0, 1.0, 1.41, 1.41][:channels] + [1.0] * max(0, channels - 5))
+        self._step = int(round(0.1 * sample_rate))  # pyloudnorm's 400 ms blocks overlap by 75 %
+        self._steps: list[float] = []
+        self._partial, self._filled, self.samples = 0.0, 0, 0
+        self._oversampler = soxr.ResampleStream(sample_rate, sample_rate * TRUE_PEAK_OVERSAMPLING, channels,
+                                                dtype="float32", quality=RESAMPLE_QUALITY)
+        self._peak, self._flushed = 0.0, False
+        self.sample_peak = 0.0  # the largest sample, not oversampled
+
+    def add(self, block: np.ndarray) -> None:
+        """Measure the next ``block`` ((n,) or (n, channels))."""
+        import scipy.signal
+
+        data = np.asarray(block, dtype=np.float64).reshape(len(block), self.channels)
+        if not len(data):
+            return
+        self.samples += len(data)
+        self.sample_peak = max(self.sample_peak, float(np.max(np.abs(data))))
+        self._peak = max(self._peak, float(np.max(np.abs(self._oversampler.resample_chunk(data.astype(np.float32))),
+                                                  initial=0.0)))
+        for n, (b, a, gain) in enumerate(self._stages):
+            data, self._states[n] = scipy.signal.lfilter(b, a, data, axis=0, zi=self._states[n])
+            data *= gain
+        energy = np.square(data) @ self._weights
+        take = min(self._step - self._filled, len(energy))
+        self._partial += float(energy[:take].sum())
+        self._filled += take
+        if self._filled == self._step:
+            self._steps.append(self._partial)
+            rest = energy[take:]
+            whole = len(rest) // self._step
+            self._steps.extend(rest[: whole * self._step].reshape(whole, self._step).sum(axis=1).tolist())
+            self._filled = len(rest) - whole * self._step
+            self._partial = float(rest[whole * self._step :].sum())
+
+    def loudness(self) -> float | None:
+        """The integrated loudness in LUFS; None when shorter than one 400 ms gating block or
+        entirely below the absolute gate (silence): neither has a loudness to normalise."""
+        if self.samples < int(0.4 * self.rate) + 1:
+            return None
+        blocks = int(round((self.samples / self.rate - 0.4) / 0.1)) + 1
+        steps = np.zeros(blocks + 3)
+        known = np.array(self._steps + [self._partial])[: blocks + 3]
+        steps[: len(known)] = known
+        energy = (steps[:-3] + steps[1:-2] + steps[2:-1] + steps[3:]) / (0.4 * self.rate)
+        with np.errstate(divide="ignore"):
+            levels = -0.691 + 10 * np.log10(energy)
+        audible = energy[levels >= ABSOLUTE_GATE_LUFS]
+        if not audible.size:
+            return None
+        relative = -0.691 + 10 * math.log10(float(audible.mean())) - 10
+        gated = energy[(levels > relative) & (levels > ABSOLUTE_GATE_LUFS)]
+        value = -0.691 + 10 * math.log10(float(gated.mean())) if gated.size and gated.mean() > 0 else math.nan
+        return value if math.isfinite(value) else None
+
+    def true_peak(self) -> float | None:
+        """The true peak in dBTP (4× oversampled), or None for digital silence."""
+        if self.samples and not self._flushed:  # the oversampler's last samples
+            tail = self._oversampler.resample_chunk(np.zeros((0, self.channels), np.float32), last=True)
+            self._peak = max(self._peak, float(np.max(np.abs(tail), initial=0.0)))
+            self._flushed = True
+        return 20 * math.log10(self._peak) if self._peak > 0 else None
+
+    def level(self) -> Level:
+        """Both, rounded for display and storage."""
+        lufs, peak = self.loudness(), self.true_peak()
+        return Level(None if lufs is None else round(lufs, 2), None if peak is None else round(peak, 2))
+
+
+def _metered(audio: np.ndarray, sample_rate: int) -> ProgrammeMeter:
+    data = np.asarray(audio)
+    meter = ProgrammeMeter(sample_rate, 1 if data.ndim == 1 else data.shape[1])
+    meter.add(data)
+    return meter
+
+
 def integrated_loudness(audio: np.ndarray, sample_rate: int) -> float | None:
-    """BS.1770 integrated loudness of mono (n,) or multichannel (n, ch) audio, in LUFS.
-
-    None when the audio is shorter than one 400 ms gating block or entirely below the
-    absolute gate (silence): neither has a loudness to normalise.
-    """
-    import pyloudnorm
-
-    data = np.asarray(audio, dtype=np.float64)
-    if data.shape[0] < int(0.4 * sample_rate) + 1:
-        return None
-    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
-        warnings.simplefilter("ignore")  # pyloudnorm warns about clipping we measure anyway
-        value = float(pyloudnorm.Meter(sample_rate).integrated_loudness(data))
-    return value if math.isfinite(value) else None
+    """BS.1770 integrated loudness of mono (n,) or multichannel (n, ch) audio, in LUFS (None:
+    shorter than a gating block, or silence)."""
+    return _metered(audio, sample_rate).loudness()
 
 
 def true_peak_dbtp(audio: np.ndarray, sample_rate: int) -> float | None:
     """The true peak in dBTP (4× oversampled), or None for digital silence."""
-    data = np.asarray(audio, dtype=np.float32)
-    if data.size == 0:
-        return None
-    upsampled = resample(data, sample_rate, sample_rate * TRUE_PEAK_OVERSAMPLING)
-    peak = float(np.max(np.abs(upsampled), initial=0.0))
-    return 20 * math.log10(peak) if peak > 0 else None
+    return _metered(audio, sample_rate).true_peak()
 
 
 def measure(audio: np.ndarray, sample_rate: int) -> Level:
     """Integrated loudness and true peak of ``audio``, rounded for display and storage."""
-    lufs = integrated_loudness(audio, sample_rate)
-    peak = true_peak_dbtp(audio, sample_rate)
-    return Level(None if lufs is None else round(lufs, 2), None if peak is None else round(peak, 2))
+    return _metered(audio, sample_rate).level()
 
 
 def gain_for(lufs: float | None, target_lufs: float | None) -> float:
@@ -96,48 +163,101 @@ def gain_for(lufs: float | None, target_lufs: float | None) -> float:
     return float(10 ** ((target_lufs - lufs) / 20))
 
 
+Blocks = Callable[[], Iterator[np.ndarray]]
+"""A programme as blocks ((n,) or (n, channels) float32), from its start at every call: a long
+one is levelled in passes over it, never held whole."""
+
+
+@dataclass(frozen=True)
+class Levelling:
+    """What brings a programme to its level: a gain, then, when ``limited``, pedalboard's limiter
+    (JUCE's: two compressors and a clipper) under the ceiling less a margin, its make-up gain
+    taken back off, and a trim that catches any inter-sample peak still over the ceiling.
+    ``level`` is the levelled programme's loudness and true peak."""
+
+    rate: int
+    gain: float
+    ceiling_dbtp: float
+    level: Level
+    limited: bool = False
+    makeup: float = 1.0
+    trim: float = 1.0
+
+    def apply(self, blocks: Iterable[np.ndarray]) -> Iterator[np.ndarray]:
+        """Each block levelled, in order; a fresh limiter each time, so the same blocks always
+        give the same samples (its state carried from block to block)."""
+        from pedalboard import Limiter
+
+        limiter = Limiter(threshold_db=self.ceiling_dbtp - LIMITER_MARGIN_DB, release_ms=LIMITER_RELEASE_MS)
+        first = True
+        for block in blocks:
+            data = np.asarray(block, dtype=np.float32) * np.float32(self.gain)
+            if not self.limited or not len(data):
+                yield data
+                continue
+            planar = np.ascontiguousarray(data.T if data.ndim == 2 else data[None, :])
+            out = limiter(planar, self.rate, reset=first) * np.float32(self.trim / self.makeup)
+            first = False
+            yield np.ascontiguousarray(out.T if data.ndim == 2 else out[0])
+
+
+def measure_blocks(blocks: Iterable[np.ndarray], sample_rate: int, channels: int) -> ProgrammeMeter:
+    """A meter that has measured every block."""
+    meter = ProgrammeMeter(sample_rate, channels)
+    for block in blocks:
+        meter.add(block)
+    return meter
+
+
+def shifted(meter: ProgrammeMeter, gain: float) -> Level:
+    """The meter's level after a constant ``gain`` (both measures move by its dB exactly)."""
+    lufs, peak, db = meter.loudness(), meter.true_peak(), 20 * math.log10(gain)
+    return Level(None if lufs is None else round(lufs + db, 2), None if peak is None else round(peak + db, 2))
+
+
+def _limit(blocks: Blocks, rate: int, channels: int, gain: float, ceiling_dbtp: float,
+           makeup: float) -> tuple[Levelling, float | None]:
+    """The programme at ``gain`` through the limiter, trimmed under the ceiling; the levelling
+    and the loudness it reaches."""
+    trial = Levelling(rate, gain, ceiling_dbtp, Level(None, None), limited=True, makeup=makeup)
+    meter = measure_blocks(trial.apply(blocks()), rate, channels)
+    peak = meter.true_peak()
+    trim = 10 ** ((ceiling_dbtp - peak - 0.05) / 20) if peak is not None and peak > ceiling_dbtp else 1.0
+    reached = meter.loudness()
+    return replace(trial, trim=trim, level=shifted(meter, trim)), None if reached is None else reached + 20 * math.log10(trim)
+
+
 def apply_ceiling(audio: np.ndarray, sample_rate: int, ceiling_dbtp: float) -> tuple[np.ndarray, bool]:
-    """Keep ``audio``'s true peak at or under ``ceiling_dbtp``; returns (audio, whether it acted).
-
-    Pedalboard's limiter (JUCE's: two compressors and a clipper) brings sample peaks under
-    the ceiling less a margin; a final gain trim catches any inter-sample peak still over.
-    JUCE's limiter also adds make-up gain (several dB, so quiet passages come out louder and
-    the programme lands well above its loudness target); it is measured and taken back off,
-    so only the peaks change.
-    """
-    from pedalboard import Limiter
-
-    peak = true_peak_dbtp(audio, sample_rate)
+    """Keep ``audio``'s true peak at or under ``ceiling_dbtp`` (see :class:`Levelling`); returns
+    (audio, whether it acted)."""
+    data = np.asarray(audio, dtype=np.float32)
+    peak = true_peak_dbtp(data, sample_rate)
     if peak is None or peak <= ceiling_dbtp:
         return audio, False
-    data = np.asarray(audio, dtype=np.float32)
-    planar = np.ascontiguousarray(data.T if data.ndim == 2 else data[None, :])
-    limiter = Limiter(threshold_db=ceiling_dbtp - LIMITER_MARGIN_DB, release_ms=LIMITER_RELEASE_MS)
-    limited = limiter(planar, sample_rate) / np.float32(_makeup_gain(limiter, sample_rate))
-    out = limited.T if data.ndim == 2 else limited[0]
-    peak = true_peak_dbtp(out, sample_rate)
-    if peak is not None and peak > ceiling_dbtp:
-        out = out * np.float32(10 ** ((ceiling_dbtp - peak - 0.05) / 20))
-    return np.ascontiguousarray(out, dtype=np.float32), True
+    channels = 1 if data.ndim == 1 else data.shape[1]
+    levelling, _ = _limit(lambda: iter([data]), sample_rate, channels, 1.0, ceiling_dbtp,
+                          _makeup_gain(sample_rate, ceiling_dbtp))
+    return next(levelling.apply([data])), True
 
 
-def to_target(audio: np.ndarray, sample_rate: int, target_lufs: float,
-              ceiling_dbtp: float) -> tuple[np.ndarray, float, bool]:
-    """``audio`` at ``target_lufs`` with its true peak at or under ``ceiling_dbtp``; returns
-    (audio, the gain that brought it to the target before limiting, whether the limiter acted).
+def to_target(blocks: Blocks, sample_rate: int, channels: int, target_lufs: float, ceiling_dbtp: float) -> Levelling:
+    """How the programme ``blocks`` reaches ``target_lufs`` with its true peak at or under
+    ``ceiling_dbtp``: a gain, and the limiter when the gain puts the peak over the ceiling.
 
     The limiter's first stage compresses loud speech as well as the peaks, so a programme brought
     to its target and then limited came out under it (-17.3 LUFS for a -16 LUFS target, with its
     true peak 4 dB under the ceiling). It is raised again and limited again, each step sized by
     how much the last one gained (a secant), until it is within :data:`TARGET_TOLERANCE_LU`.
     """
-    gain = gain_for(integrated_loudness(audio, sample_rate), target_lufs)
-    out, limited = apply_ceiling(audio * np.float32(gain), sample_rate, ceiling_dbtp)
-    if not limited:
-        return out, gain, False
+    meter = measure_blocks(blocks(), sample_rate, channels)
+    gain = gain_for(meter.loudness(), target_lufs)
+    peak = meter.true_peak()
+    if peak is None or peak + 20 * math.log10(gain) <= ceiling_dbtp:
+        return Levelling(sample_rate, gain, ceiling_dbtp, shifted(meter, gain))
+    makeup = _makeup_gain(sample_rate, ceiling_dbtp)
+    levelling, reached = _limit(blocks, sample_rate, channels, gain, ceiling_dbtp, makeup)
     tried: list[tuple[float, float]] = []  # (gain in dB, loudness reached)
     for _ in range(TARGET_PASSES):
-        reached = integrated_loudness(out, sample_rate)
         if reached is None or abs(target_lufs - reached) <= TARGET_TOLERANCE_LU:
             break
         tried.append((20 * math.log10(gain), reached))
@@ -145,12 +265,19 @@ def to_target(audio: np.ndarray, sample_rate: int, target_lufs: float,
         if len(tried) > 1 and tried[-1][0] != tried[-2][0]:
             slope = min(1.0, max(0.1, (tried[-1][1] - tried[-2][1]) / (tried[-1][0] - tried[-2][0])))
         gain *= 10 ** ((target_lufs - reached) / slope / 20)
-        out, _ = apply_ceiling(audio * np.float32(gain), sample_rate, ceiling_dbtp)
-    return out, gain, True
+        if peak + 20 * math.log10(gain) <= ceiling_dbtp:  # under the ceiling at this gain: no limiter
+            levelling = Levelling(sample_rate, gain, ceiling_dbtp, shifted(meter, gain), limited=True)
+            reached = levelling.level.lufs
+        else:
+            levelling, reached = _limit(blocks, sample_rate, channels, gain, ceiling_dbtp, makeup)
+    return levelling
 
 
-def _makeup_gain(limiter: Limiter, sample_rate: int) -> float:
+def _makeup_gain(sample_rate: int, ceiling_dbtp: float) -> float:
     """The limiter's gain on a quiet tone (−40 dBFS, far under any threshold): its make-up gain."""
+    from pedalboard import Limiter
+
+    limiter = Limiter(threshold_db=ceiling_dbtp - LIMITER_MARGIN_DB, release_ms=LIMITER_RELEASE_MS)
     seconds = np.arange(int(0.5 * sample_rate), dtype=np.float64) / sample_rate
     tone = (0.01 * np.sin(2 * np.pi * 1000.0 * seconds)).astype(np.float32)[None, :]
     settled = slice(len(seconds) // 2, None)  # past the compressors' attack

@@ -27,7 +27,7 @@ project's atomic writer, so a cancelled or failed export leaves no half-written 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -46,7 +46,6 @@ from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.readiness import spoken_languages
 from app.project.script_io import subtitle_cues
-from engine.core.audio_io import resample
 from engine.core.codes import ErrorCode
 from engine.core.languages import UNDETERMINED, container_language
 
@@ -194,7 +193,7 @@ def export_video(
     audio = delivery_mixdown(project, cancelled=cancelled)
     if progress is not None:
         progress(0.05)
-    dub = _at_rate(audio, OUTPUT_RATE)
+    dub = _DubSource(_dub_blocks(audio), min(audio.channels, 2), audio.programme.length)
     languages = (dub_language(project, options), original_language(project))
     dialogue = project.video.dialogue_audio()
     original = dialogue.index if dialogue is not None else None  # the track kept as "Original audio"
@@ -219,15 +218,16 @@ def export_video(
     return result
 
 
-def _at_rate(audio: MixdownAudio, rate: int) -> np.ndarray:
-    """The mix as (n, channels) float32 at ``rate``.
+def _dub_blocks(audio: MixdownAudio) -> Iterator[np.ndarray]:
+    """The mix as (n, channels) float32 blocks at :data:`OUTPUT_RATE` (the delivery rate).
 
     A mono mix stays mono: copied to two channels it would measure 3 dB louder (BS.1770 adds
     the channels' power), so the delivered track would miss the loudness target.
     """
-    mix = audio.mix if audio.mix.ndim == 2 else audio.mix[:, None]
-    mix = resample(mix, audio.sample_rate, rate).reshape(-1, mix.shape[1])
-    return np.ascontiguousarray(np.clip(mix[:, :2], -1.0, 1.0), dtype=np.float32)
+    assert audio.sample_rate == OUTPUT_RATE  # delivery_mixdown's DELIVERY_RATE
+    for block in audio.mix_blocks():
+        block = block.reshape(len(block), -1)
+        yield np.ascontiguousarray(np.clip(block[:, :2], -1.0, 1.0), dtype=np.float32)
 
 
 def _cues(project: Project, notes: list[str]) -> list[tuple[float, float, str]]:
@@ -244,7 +244,7 @@ def _cues(project: Project, notes: list[str]) -> list[tuple[float, float, str]]:
 def _mux(
     handle: IO[bytes],
     source: Path,
-    dub: np.ndarray,
+    dub: _DubSource,
     cues: tuple[list[tuple[float, float, str]], list[tuple[float, float, str]]],
     options: VideoExportOptions,
     tracks: tuple[tuple[str, str], int | None],
@@ -320,7 +320,7 @@ def picture_origin(video: Stream) -> float:
     return max(0.0, float(video.start_time * video.time_base))
 
 
-def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Stream], dub: np.ndarray,
+def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Stream], dub: _DubSource,
                 cues: list[tuple[float, float, str]], options: VideoExportOptions,
                 tracks: tuple[tuple[str, str], int | None], origin: float) -> _DubEncoder:
     """The dub's track (default, "dub"), the original audio copied when asked ("original"),
@@ -332,7 +332,7 @@ def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Str
     languages, original_index = tracks
     # PyAV types a stream by its codec's name only for literal names; these come from tables.
     dub_stream = cast("AudioStream", out.add_stream(AUDIO_CODECS[options.audio_codec], rate=OUTPUT_RATE))
-    layout = "mono" if dub.shape[1] == 1 else "stereo"
+    layout = "mono" if dub.channels == 1 else "stereo"
     dub_stream.layout = layout
     dub_stream.bit_rate = options.bitrate
     dub_stream.metadata["language"] = languages[0]
@@ -451,10 +451,28 @@ class _PictureEncoder:
         self.out.mux(self.stream.encode(frame))
 
 
+class _DubSource:
+    """The dub's samples, read in order from its blocks as (n, channels): only a block is held."""
+
+    def __init__(self, blocks: Iterator[np.ndarray], channels: int, length: int) -> None:
+        self.blocks, self.channels, self.length = blocks, channels, length
+        self._buffer = np.zeros((0, channels), dtype=np.float32)
+
+    def take(self, count: int) -> np.ndarray:
+        """The next ``count`` samples (fewer at the end)."""
+        while len(self._buffer) < count:
+            block = next(self.blocks, None)
+            if block is None:
+                break
+            self._buffer = np.concatenate([self._buffer, block])
+        taken, self._buffer = self._buffer[:count], self._buffer[count:]
+        return taken
+
+
 class _DubEncoder:
     """Encodes the dub (and subtitle cues) on demand, so they interleave with the copied packets."""
 
-    def __init__(self, out: OutputContainer, stream: AudioStream, audio: np.ndarray, layout: str,
+    def __init__(self, out: OutputContainer, stream: AudioStream, audio: _DubSource, layout: str,
                  subtitle_stream: SubtitleStream | None, cues: list[tuple[float, float, str]],
                  origin: float = 0.0) -> None:
         self.out, self.stream, self.audio, self.layout = out, stream, audio, layout
@@ -462,8 +480,8 @@ class _DubEncoder:
         self.subtitle_stream, self.cues = subtitle_stream, cues
         self.position = 0
         self.next_cue = 0
-        self.end = audio.shape[0]  # samples to encode: the dub, or further to the picture's end
-        self.silence = np.zeros((BLOCK, audio.shape[1]), dtype=np.float32)
+        self.end = audio.length  # samples to encode: the dub, or further to the picture's end
+        self.silence = np.zeros((BLOCK, audio.channels), dtype=np.float32)
 
     def extend_to(self, seconds: float) -> None:
         """Encode silence after the dub up to ``seconds`` (the end of a copied packet), at most
@@ -475,7 +493,7 @@ class _DubEncoder:
 
         stop = min(self.end, int(seconds * OUTPUT_RATE))
         while self.position < stop:
-            block = self.audio[self.position : self.position + BLOCK]
+            block = self.audio.take(BLOCK)
             if block.shape[0] < BLOCK and self.position + block.shape[0] < self.end:
                 pad = min(BLOCK - block.shape[0], self.end - self.position - block.shape[0])
                 block = np.concatenate([block, self.silence[:pad]]) if block.size else self.silence[:pad]

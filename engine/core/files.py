@@ -39,7 +39,7 @@ import io
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypedDict, Unpack, cast
@@ -300,15 +300,25 @@ def atomic_write_wav(
     **options: Unpack[WriteOptions],
 ) -> Path:
     """Atomically write mono or multi-channel float audio (clipped to ±1) as a WAV file."""
+    channels = 1 if pcm.ndim == 1 else pcm.shape[1]
+    return atomic_write_wav_blocks(path, [pcm], sample_rate, channels, subtype, **options)
+
+
+def atomic_write_wav_blocks(
+    path: str | os.PathLike[str], blocks: Iterable[np.ndarray], sample_rate: int, channels: int,
+    subtype: str = "PCM_16", **options: Unpack[WriteOptions],
+) -> Path:
+    """Atomically write float audio that arrives block by block ((n,) or (n, channels) each,
+    clipped to ±1) as a WAV file: a programme hours long is never held whole."""
     import numpy as np
     import soundfile as sf
-
-    data = np.clip(np.asarray(pcm, dtype=np.float32), -1.0, 1.0)
 
     def write(handle: IO[bytes]) -> None:
         guarded = _RememberingWriter(handle)
         try:
-            sf.write(guarded, data, sample_rate, format="WAV", subtype=subtype)
+            with sf.SoundFile(guarded, "w", sample_rate, channels, subtype, format="WAV") as wav:
+                for block in blocks:
+                    wav.write(np.clip(np.asarray(block, dtype=np.float32), -1.0, 1.0))
         except Exception:  # a short write surfaces as LibsndfileError or a bare AssertionError
             if guarded.error is not None:
                 raise guarded.error from None

@@ -185,3 +185,28 @@ def test_a_fitted_line_borrows_the_silence_after_it_up_to_the_next_line(project:
     assert [s.slot_end for s in slots] == pytest.approx([2.3, 4.5, 10.5, 7.0, 8.5])
     project.line("b").fit = False  # a line that is not fitted keeps its own end
     assert build_timeline(project)[1].slot_end == 4.0
+
+
+def test_a_long_programme_is_mixed_and_written_without_holding_it_whole(project: Project, tmp_path: Path) -> None:
+    """A 2-hour video's mix was built whole in memory, stereo, its stems too, and measured in
+    float64 (more than 18 GB); the mix and stems are now summed, levelled and written in blocks."""
+    import tracemalloc
+
+    first, last = project.lines[0], project.lines[-1]
+    add_fake_take(project, first, tone(1.0, amplitude=0.3))
+    add_fake_take(project, last, tone(1.0, freq=330.0, amplitude=0.3))
+    export_mix(project, tmp_path / "warm")  # the meters' and the limiter's modules imported, not counted
+    last.start, last.end = 600.0, 603.0  # ten minutes of programme: 115 MB as one 48 kHz array
+    tracemalloc.start()
+    try:
+        result = export_mix(project, tmp_path / "out")
+        export_stems(project, tmp_path / "out")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    mix, rate = sf.read(tmp_path / "out" / "mix.wav")
+    assert rate == 48000 and len(mix) == int(round(601.0 * rate))
+    assert result.level is not None and result.level.lufs == pytest.approx(-23.0, abs=0.1)
+    assert peak < 40_000_000  # a few 10-second blocks, never the 115 MB programme
+    stems = [sf.read(path)[0] for path in sorted((tmp_path / "out" / "stems").glob("*.wav"))]
+    assert len(stems) == 2 and np.abs(stems[0] + stems[1] - mix).max() < 1e-4
