@@ -130,8 +130,12 @@ def dub_language(project: Project, options: VideoExportOptions) -> str:
 
 
 def original_language(project: Project) -> str:
-    """The ISO 639-2 code of the original audio: the language its dialogue was transcribed in."""
-    return container_language(project.language) if project.language else UNDETERMINED
+    """The ISO 639-2 code of the original audio: the language its dialogue was transcribed in,
+    else the tag its track had in the source (a copy into another container loses the tag)."""
+    if project.language:
+        return container_language(project.language)
+    dialogue = project.video.dialogue_audio() if project.video is not None else None
+    return container_language(dialogue.language) if dialogue is not None else UNDETERMINED
 
 
 def default_video_path(project: Project, options: VideoExportOptions) -> Path:
@@ -342,8 +346,7 @@ def _add_tracks(out: OutputContainer, inp: InputContainer, copies: dict[int, Str
         original_in = next((s for s in inp.streams.audio if s.index == original_index), inp.streams.audio[0])
         original = out.add_stream_from_template(original_in)
         original.metadata["title"] = "Original audio"
-        if languages[1] != UNDETERMINED:  # else the source's own tag, if any, stays
-            original.metadata["language"] = languages[1]
+        original.metadata["language"] = languages[1]
         original.disposition = av.stream.Disposition.original
         copies[original_in.index] = original
     subtitle_stream: SubtitleStream | None = None

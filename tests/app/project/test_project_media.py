@@ -308,6 +308,27 @@ def test_the_video_export_keeps_the_dialogue_track_as_the_original_audio(tmp_pat
     assert original.metadata["title"] == "Original audio" and level > 0.1  # the English, not the silent dub
 
 
+@pytest.mark.parametrize("container", ["mp4", "mkv"])
+def test_the_original_audio_kept_in_the_export_keeps_its_language_tag(tmp_path: Path, container: str) -> None:
+    """A client's MKV with an English and a Mandarin track, dubbed without a transcription (the
+    project names no language): the original audio kept in an MP4 was tagged "und"."""
+    import av
+
+    from app.project.video_export import VideoExportOptions, export_video
+
+    from .conftest import add_fake_take, make_project, tone
+
+    project = make_project(tmp_path / "scene")
+    add_fake_take(project, project.lines[0], tone(1.0))
+    video = make_video(tmp_path / "two.mkv", seconds=2.0, tone_hz=None, audio_tracks=(("eng", 440.0), ("chi", None)))
+    project.video = attach_video(project, video)
+    assert not project.language
+    options = VideoExportOptions(container=container, keep_original=True)
+    with av.open(str(export_video(project, None, options).files[0])) as out:
+        tags = [stream.metadata.get("language") for stream in out.streams.audio]
+    assert tags == ["eng", "eng"]  # the dub (its lines' language) and the English original
+
+
 def test_a_video_cut_short_is_as_long_as_its_picture_and_so_is_the_mix(tmp_path: Path) -> None:
     """An MKV whose copy stopped at two thirds still states its full length: the probe said
     4.02 s for a picture that ends at 2.76 s, and the mix and stems were padded to 4.02 s."""
