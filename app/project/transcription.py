@@ -42,6 +42,7 @@ from app.project.cast import (
     OFFERS_FILE,
     CastLibrary,
     CastMatch,
+    CastMember,
     cast_characters,
     clip_copier,
     match_project_characters,
@@ -307,7 +308,7 @@ def hear_project(
     try:
         heard = transcribe_media(video, model, encoder, options, translator=translator, progress=progress,
                                  cancel=cancel)
-        characters = _speakers_as_characters(project, heard)
+        characters = _speakers_as_characters(project, heard, () if library is None else library.members)
         report("cutting", 0.0)
         clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written,
                                      lambda fraction: report("cutting", fraction))
@@ -401,14 +402,20 @@ def _model_label(model: str) -> str:
     return f"Whisper {model}" if model in WHISPER_MODELS else f"the Whisper model in {Path(model).name}"
 
 
-def _speakers_as_characters(project: Project, heard: Transcription) -> list[Character]:
-    """"Speaker 1".."Speaker N" (names already in the project skipped), each its own colour."""
-    taken = {c.colour.lower() for c in project.characters}
+def _speakers_as_characters(project: Project, heard: Transcription,
+                            library_members: Sequence[CastMember] = ()) -> list[Character]:
+    """"Speaker 1".."Speaker N" (names already in the project or in the cast library cast from
+    skipped), each its own colour (the library's colours too, which its characters bring when cast).
+    A new voice called like a library character would share its name with the one cast as that
+    character, and the next `cast add` would file its voice under that character's voiceprints."""
+    in_library = {member.character.name.strip().casefold() for member in library_members}
+    taken = {c.colour.lower() for c in project.characters} | {m.character.colour.lower() for m in library_members}
     colours = [c for c in PALETTE if c not in taken] + [c for c in PALETTE if c in taken]  # fresh ones first
     made: list[Character] = []
     number = 1
     for index in range(heard.speaker_count):
-        while project.character_by_name(f"Speaker {number}") is not None:  # SPEAKER_NAME
+        while (project.character_by_name(f"Speaker {number}") is not None  # SPEAKER_NAME
+               or f"speaker {number}" in in_library):
             number += 1
         made.append(project.make_character(f"Speaker {number}", colour=colours[index % len(colours)],
                                            settings=VoiceSettings(language=heard.language)))

@@ -271,3 +271,24 @@ def test_an_unsure_match_is_offered_then_accepted_undone_or_rejected(library: Pa
     assert project.character(first.id).name == "Speaker 1" and pending_offer(project, first.id) == offers[0]
     reject_offer(project, first.id)
     assert pending_offer(project, first.id) is None and read_offers(project) == []
+
+
+def test_a_new_voice_is_never_named_like_a_library_character(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # A team that never renamed its speakers keeps "Speaker 1" and "Speaker 2" in the library.
+    # Episode 2's first voice is new, its second is the library's "Speaker 1": before, the new
+    # voice was "Speaker 1" too, two characters shared the name, and the next `cast add` would
+    # have filed the new voice under the library character's voiceprints.
+    from tests.engine.hearing.scenes import make_scene
+
+    episode(tmp_path / "episode-1", {"Speaker 1": "libri_1688_a", "Speaker 2": "libri_2414_a"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
+    make_scene(tmp_path / "episode-2.mp4", ["libri_3080_b", "libri_1688_c"])
+    status = cli_main(["new", str(tmp_path / "episode-2"), "--video", str(tmp_path / "episode-2.mp4"),
+                       "--transcribe", "--language", "en", "--cast", str(tmp_path / "cast")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    characters = Project.load(tmp_path / "episode-2").characters
+    assert sorted(c.name for c in characters) == ["Speaker 1", "Speaker 3"], out  # a number the library has not
+    assert len({c.colour for c in characters}) == 2  # nor the colour the cast character brings
+    assert "Speaker 3 is a new voice" in out and "is Speaker 1 from the cast library" in out
