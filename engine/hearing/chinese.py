@@ -19,7 +19,7 @@ from dataclasses import replace
 from engine.core.chinese_forms import SIMPLIFIED as SIMPLIFIED
 from engine.core.chinese_forms import TRADITIONAL as TRADITIONAL
 from engine.core.chinese_forms import script_converter
-from engine.core.languages import rules_for
+from engine.core.languages import HALF_WIDTH, rules_for, script_counts
 from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Line, Word
 
 CHINESE_SCRIPTS = (SIMPLIFIED, TRADITIONAL)  # the setting's choices; simplified is the default
@@ -67,9 +67,21 @@ def _sentence_mark(text: str, language: str) -> str:
     return "？" if text.rstrip("，、,").endswith(rules_for(language).question_particles) else "。"
 
 
-def _with_mark(word: Word, mark: str) -> Word:
+def _in_latin(sentence: str) -> bool:
+    """Whether a sentence is written in Latin letters more than in Han characters: an English turn
+    in a Chinese scene, which ends in "." rather than "。" (an English name inside a Chinese
+    sentence leaves it Chinese)."""
+    counts = script_counts(sentence)
+    return counts["Latin"] > counts["Han"]
+
+
+def _with_mark(word: Word, mark: str, sentence: str) -> Word:
+    """``word`` ending in ``mark``, or in its half-width form when ``sentence`` (the words it
+    ends, itself included) is in Latin letters."""
     text = word.text.rstrip()
     text = CLAUSE_END.sub("", text) if mark != "，" else text
+    if _in_latin(sentence):
+        mark = mark.translate(HALF_WIDTH).rstrip()
     return replace(word, text=text + mark)
 
 
@@ -80,7 +92,7 @@ def ended_as_sentences(lines: Sequence[Line], language: str = MANDARIN) -> None:
     for line in lines:
         last = line.words[-1]
         if not SENTENCE_END.search(last.text.strip()):
-            line.words[-1] = _with_mark(last, _sentence_mark(last.text.strip(), language))
+            line.words[-1] = _with_mark(last, _sentence_mark(last.text.strip(), language), line.text)
 
 
 def written_as_chinese(words: Sequence[Word], script: str, pause_s: float, language: str = MANDARIN) -> list[Word]:
@@ -99,16 +111,20 @@ def written_as_chinese(words: Sequence[Word], script: str, pause_s: float, langu
     punctuated = any(CLAUSE_END.search(word.text.strip()) or SENTENCE_END.search(word.text.strip())
                      for word in converted)
     result: list[Word] = []
+    sentence_start = 0  # where the sentence the word is in starts in ``result``
     for index, word in enumerate(converted):
         following = converted[index + 1] if index + 1 < len(converted) else None
         gap = following.start - word.end if following is not None else None
         text = word.text.strip()
+        sentence = "".join(w.text for w in result[sentence_start:]) + word.text
         if SENTENCE_END.search(text):
             result.append(word)
         elif gap is None or gap >= pause_s:
-            result.append(_with_mark(word, _sentence_mark(text, language)))
+            result.append(_with_mark(word, _sentence_mark(text, language), sentence))
         elif not punctuated and gap >= CLAUSE_PAUSE_S and not CLAUSE_END.search(text):
-            result.append(_with_mark(word, "，"))
+            result.append(_with_mark(word, "，", sentence))
         else:
             result.append(word)
+        if SENTENCE_END.search(result[-1].text.strip()):
+            sentence_start = len(result)
     return result

@@ -59,6 +59,19 @@ def test_chinese_words_are_joined_without_spaces_but_english_words_inside_keep_t
     assert [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))] == ["好首先Tom Hanks来了。"]
 
 
+def test_an_english_turn_in_a_chinese_scene_ends_in_english_marks() -> None:
+    # A mixed English/Mandarin episode is heard as Chinese: its English turns came out as
+    # "cloth does not look worth much。" (Whisper base on a real LibriSpeech-style turn).
+    words = [Word(0.0, 0.3, " cloth"), Word(0.3, 0.5, " does"), Word(0.5, 0.7, " not"), Word(0.7, 1.0, " look"),
+             Word(1.0, 1.2, " worth"), Word(1.2, 1.5, " much"), Word(2.5, 2.8, " 好吧"), Word(4.0, 4.3, " 首先"),
+             Word(4.3, 4.6, " Tom"), Word(4.6, 4.9, " Hanks")]
+    text = [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))]
+    assert text == ["cloth does not look worth much.", "好吧。", "首先Tom Hanks。"]
+    lines = [Line([Word(0.0, 0.4, "raging"), Word(0.4, 0.6, " fire")]), Line([Word(1.0, 1.2, "你们知道吗")])]
+    ended_as_sentences(lines)
+    assert [line.text for line in lines] == ["raging fire.", "你们知道吗？"]
+
+
 def test_a_line_cut_where_the_speaker_changes_ends_its_sentence_there() -> None:
     lines = [Line([Word(0.0, 0.4, "但是现在不同了，")]), Line([Word(0.4, 0.9, "你们知道吗")]), Line([Word(1.0, 1.2, "好。")])]
     ended_as_sentences(lines)
