@@ -55,6 +55,8 @@ SAME_VOICE_CLEAN = 0.8  # ... when both are tight clusters of clean speech (see 
 CLEAN_COHERENCE = 0.8  # a cluster this tight is clean speech
 LONE_VOICE = 0.4  # a window of clean speech this unlike every speaker is a voice of its own (see _lone_voices):
 # a one-line Mandarin speaker's window 0.09, the lowest other clean window 0.44 (English held-out h3a), most 0.6+
+LONE_LEAST_S = 0.8  # a line shorter than this is too little of a voice to be a lone voice (see _lone_voices):
+# "Well," alone 0.52 s of words, a brief real turn (换一首歌) 0.95-1.2 s
 MIN_TURN_S = 0.5  # a shorter run of one speaker's words inside a line is taken as the neighbours'
 MIN_SPEAKER_SHARE = 0.03  # a cluster with less of the speech is a stray (a laugh, a cough), merged
 MIN_SPEAKER_WINDOWS = 5  # nor can a speaker with fewer windows (about 3 s of speech) be told apart
@@ -196,7 +198,7 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
     that came out as one speaker is clustered again from its parts' windows, which do not
     straddle the two voices (a 1.2 s voice inside another's line is found only that way), and
     parts that still get one speaker are joined again."""
-    labels, _ = cluster(windows.embeddings(), windows.starts, speakers)
+    labels, _ = cluster(windows.embeddings(), windows.starts, speakers, brief=_brief(heard, windows))
     said = assign(heard, windows, labels)
     part_starts = np.array([part.start for part in parts])
 
@@ -216,12 +218,22 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
             + [(part_windows.starts[i], part_windows.ends[i], part_windows.vectors[i]) for i in np.flatnonzero(take)])
     rows.sort(key=lambda row: row[0])
     again = EmbeddingWindows([row[0] for row in rows], [row[1] for row in rows], [row[2] for row in rows])
-    labels, _ = cluster(again.embeddings(), again.starts, speakers)
     hidden_ids = {id(line) for line in hidden}
     lines = [piece for line in heard
              for piece in ([parts[int(i)] for i in np.flatnonzero(inside(line, part_starts))]
                            if id(line) in hidden_ids else [line])]
+    labels, _ = cluster(again.embeddings(), again.starts, speakers, brief=_brief(lines, again))
     return rejoined(assign(lines, again, labels), [(line.start, line.end) for line in heard]), labels, again
+
+
+def _brief(lines: Sequence[Line], windows: EmbeddingWindows) -> np.ndarray:
+    """Which windows lie over a line of under LONE_LEAST_S: such a window is mostly the silence
+    around a word or two ("Well," alone, 0.5 s), too little to tell a voice by."""
+    brief = np.zeros(len(windows), dtype=bool)
+    for line in lines:
+        if line.end - line.start < LONE_LEAST_S:
+            brief[windows.over(line.start, line.end)] = True
+    return brief
 
 
 def rejoined(lines: Sequence[Line], whisper_lines: Sequence[tuple[float, float]]) -> list[Line]:
@@ -249,10 +261,11 @@ def rejoined(lines: Sequence[Line], whisper_lines: Sequence[tuple[float, float]]
 
 
 def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | None = None,
-            seed: int = 0) -> tuple[np.ndarray, int]:
+            seed: int = 0, brief: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """A 0-based speaker label per embedding (numbered in order of first appearance) and the
     number of speakers: ``speakers`` when given, else found from the eigenvalues. ``starts``
-    are the windows' start times (seconds), for the resegmentation."""
+    are the windows' start times (seconds), for the resegmentation; ``brief`` marks the windows
+    of lines too short to be a lone voice (:func:`_brief`)."""
     n = len(embeddings)
     if n == 0:
         return np.zeros(0, dtype=int), 0
@@ -289,7 +302,7 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
         labels = _merge_alike(_merge_strays(_split_loose(labels, embeddings, rng), embeddings), embeddings, times)
         labels = _resegment(labels, unit_vectors(unit_vectors(embeddings) - common), times)
         labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
-        labels = _lone_voices(labels, embeddings, times)
+        labels = _lone_voices(labels, embeddings, times, brief)
     return _renumber(labels)
 
 
@@ -488,7 +501,8 @@ def _joins(similarity: float, coherence: float, within_speech: bool) -> bool:
     return similarity >= (SAME_VOICE_CLEAN if clean else SAME_VOICE)
 
 
-def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) -> np.ndarray:
+def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray,
+                 brief: np.ndarray | None = None) -> np.ndarray:
     """Windows of clean speech that resemble no speaker found (their cosine to every speaker's
     mean under LONE_VOICE) given a speaker of their own: one per voice, alike windows (SAME_VOICE)
     sharing one. A speaker who says only one short line (换一首歌, 1.2 s: one window) has too few
@@ -496,7 +510,9 @@ def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray)
     its window stands out as unlike everyone (0.15 where every other window of those dialogues
     is at least 0.71 like its speaker; a window's own speaker is its cluster's mean without
     it). Only where the window's speaker is a tight cluster of clean speech (CLEAN_COHERENCE):
-    in far-field speech many windows are that far from every mean."""
+    in far-field speech many windows are that far from every mean. Nor a ``brief`` window: a
+    lone "Well," (0.5 s) at the start of a woman's turn, its 1 s window half silence, was 0.35
+    like her and became a speaker of its own, without a clip."""
     labels = labels.copy()
     present = np.unique(labels)
     unit = unit_vectors(embeddings)
@@ -510,7 +526,7 @@ def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray)
     best = np.max(alike, axis=1)
     voices: list[list[int]] = []  # the windows of each lone voice
     for i in np.argsort(starts, kind="stable"):
-        if best[i] >= LONE_VOICE or not clean[own[i]]:
+        if best[i] >= LONE_VOICE or not clean[own[i]] or (brief is not None and brief[i]):
             continue
         same = [v for v in voices if float(unit_vectors(unit[v].mean(axis=0)) @ unit[i]) >= SAME_VOICE]
         if same:

@@ -297,6 +297,17 @@ def test_a_speaker_with_one_short_line_is_a_speaker_of_their_own(encoder) -> Non
         list(zip(said_by, speaker_of))
 
 
+def test_a_lone_word_at_the_start_of_a_turn_is_not_a_voice_of_its_own(tmp_path: Path, whisper, encoder) -> None:
+    """A man, then a woman (two LibriSpeech recordings, tests/data/hearing) whose turn opens with
+    "Well," alone (0.5 s, then a pause): its 1 s window is half silence, 0.35 like her, and was
+    taken for a third voice, a speaker with one word and no clip."""
+    turns = make_scene(tmp_path / "scene.mp4", ["libri_1688_c", "libri_3080_c"])
+    heard = transcribe_media(tmp_path / "scene.mp4", whisper, encoder, Options(language="en"))
+    assert heard.speaker_count == 2, [(line.text, line.speaker) for line in heard.lines]
+    assert {voice_at(turns, line.start, line.end) for line in heard.lines if line.speaker == heard.lines[-1].speaker} \
+        == {"libri_3080_c"}
+
+
 def test_tight_clusters_that_change_inside_one_stretch_of_speech_are_one_voice() -> None:
     # Two tight clusters 0.75 alike (CAM++ scores one Mandarin speaker's parts of a 7 s utterance
     # 0.66-0.74 alike, and two alike voices 0.78): taking turns after pauses they are two
