@@ -517,6 +517,17 @@ def clip_copier(project: Project, made: list[Path] | None = None) -> Callable[[P
     return copy_clip
 
 
+CAST_FIELDS = ("name", "colour", "settings", "transcript", "transcript_heard", "clip", "clip_start", "clip_end",
+               "clip_purity")  # what casting a character as a library's changes (member_changes)
+
+
+def cast_changes(before: Sequence[Character], after: Sequence[Character]) -> dict[str, dict[str, Any]]:
+    """Per character that :func:`cast_characters` cast (``after``: copies of ``before`` it was
+    given), its id -> the fields that make it the library's character, for an undoable edit."""
+    return {new.id: {name: getattr(new, name) for name in CAST_FIELDS if getattr(new, name) != getattr(old, name)}
+            for old, new in zip(before, after) if new.name != old.name}
+
+
 def recast_from_library(project: Project, library: CastLibrary,
                         encoder: VoiceEmbedder) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
     """The studio's *Cast from library* on a project as it is: each character with a clip (not
@@ -529,10 +540,7 @@ def recast_from_library(project: Project, library: CastLibrary,
     candidates = [c for c in project.characters if c.clip and c.name.casefold() not in names]
     found = [replace(c) for c in candidates]  # copies: the project changes only through the edits
     matches = cast_characters(project, found, library, encoder, clip_copier(project))
-    fields = ("name", "colour", "settings", "transcript", "transcript_heard", "clip", "clip_start", "clip_end",
-              "clip_purity")
-    changes = {after.id: {name: getattr(after, name) for name in fields if getattr(after, name) != getattr(before, name)}
-               for before, after in zip(candidates, found) if after.name != before.name}
+    changes = cast_changes(candidates, found)
     offers = offers_of(matches, library.root)
     if offers:
         media = ensure_dir(project.media_dir, inside=project.root)
@@ -541,8 +549,8 @@ def recast_from_library(project: Project, library: CastLibrary,
 
 
 __all__ = [
-    "MATCH_THRESHOLD", "OFFER_THRESHOLD", "CastLibrary", "CastMatch", "CastMember", "CastOffer", "accept_offer",
-    "add_characters", "cast_characters", "clip_copier", "match_project_characters", "match_score", "match_speakers",
-    "member_changes", "offers_of", "offers_text", "open_library", "pending_offer", "read_offers", "recast_from_library",
+    "CAST_FIELDS", "MATCH_THRESHOLD", "OFFER_THRESHOLD", "CastLibrary", "CastMatch", "CastMember", "CastOffer",
+    "accept_offer", "add_characters", "cast_changes", "cast_characters", "clip_copier", "match_project_characters",
+    "match_score", "match_speakers", "member_changes", "offers_of", "offers_text", "open_library", "pending_offer", "read_offers", "recast_from_library",
     "reject_offer", "remove_member", "writing",
 ]

@@ -43,6 +43,7 @@ from app.project.cast import (
     CastLibrary,
     CastMatch,
     CastMember,
+    cast_changes,
     cast_characters,
     clip_copier,
     match_project_characters,
@@ -175,9 +176,13 @@ class ReplaceScript(Command):
     (a voice that matched it)."""
 
     def __init__(self, lines: Sequence[Line], characters: Sequence[Character], language: str, *,
-                 keep: bool = False, dropped: Sequence[Character] = (), translated_into: str = "") -> None:
+                 keep: bool = False, dropped: Sequence[Character] = (), translated_into: str = "",
+                 recast: dict[str, dict[str, Any]] | None = None) -> None:
         self.lines, self.characters, self.language, self.keep = list(lines), list(characters), language, keep
         self.dropped_ids = [c.id for c in dropped]
+        # Characters already in the project whose voice was heard again and surely is a cast
+        # library's character: id -> the fields that make it that character (app.project.cast).
+        self.recast = dict(recast or {})
         # Lines translated while heard (Whisper into English): the project then dubs into that
         # language, its characters speaking it, as after any translation (app.project.translation).
         self.translated_into = translated_into
@@ -196,15 +201,16 @@ class ReplaceScript(Command):
             validate_line(line, Phrase(phrases.A_LINE))
         self.old_lines, self.old_language = list(project.lines), project.language
         self.old_characters = list(project.characters)
-        project.characters[:] = [c for c in project.characters if c.id not in self.dropped_ids] + self.characters
+        project.characters[:] = [with_fields(c, **self.recast[c.id]) if c.id in self.recast else c
+                                 for c in project.characters if c.id not in self.dropped_ids] + self.characters
         project.lines[:] = sorted(self.lines + (self.old_lines if self.keep else []), key=lambda line: line.start or 0.0)
         project.language = self.language
         if self.translated_into:
             self.old_target = project.target_language
             self.old_languages = dub_into(project, self.translated_into)
         return Change(frozenset(line.id for line in self.old_lines + self.lines),
-                      frozenset(c.id for c in self.characters) | frozenset(self.dropped_ids), structure=True,
-                      project=True)
+                      frozenset(c.id for c in self.characters) | frozenset(self.dropped_ids) | frozenset(self.recast),
+                      structure=True, project=True)
 
     def undo(self, project: Project) -> Change:
         if self.translated_into:
@@ -213,8 +219,8 @@ class ReplaceScript(Command):
         project.lines[:] = self.old_lines
         project.language = self.old_language
         return Change(frozenset(line.id for line in self.old_lines + self.lines),
-                      frozenset(c.id for c in self.characters) | frozenset(self.dropped_ids), structure=True,
-                      project=True)
+                      frozenset(c.id for c in self.characters) | frozenset(self.dropped_ids) | frozenset(self.recast),
+                      structure=True, project=True)
 
 
 def left_without_voice(project: Project, lines: Sequence[Line]) -> list[Character]:
@@ -319,7 +325,9 @@ def hear_project(
             if clip is not None and clip in written.made:
                 written.made.remove(clip)
                 clip.unlink(missing_ok=True)
-        matches = [] if library is None else _cast_from(project, fresh, library, encoder, written)
+        heard_again = list({reused[c.id][0].id: reused[c.id][0] for c in characters if c.id in reused}.values())
+        matches, recast = ([], {}) if library is None else _cast_from(project, fresh, heard_again, library, encoder,
+                                                                      written)
         speaking = [reused[c.id][0] if c.id in reused else c for c in characters]  # each voice's character
         _write_candidates(project, heard, speaking, written)
         _write_voiceprints(project, heard, written)
@@ -332,7 +340,7 @@ def hear_project(
     lines = [_line(line, speaking) for line in heard.lines]
     dropped = [] if keep else left_without_voice(project, lines)
     command = ReplaceScript(lines, fresh, heard.language, keep=keep, dropped=dropped,
-                            translated_into=translator.target if translator is not None else "")
+                            translated_into=translator.target if translator is not None else "", recast=recast)
     warnings: list[str] = []
     if not heard.language_sure:
         warnings.append(Phrase(phrases.LANGUAGE_UNSURE, quoted=repr(heard.language),
@@ -382,17 +390,26 @@ def _language_given_against_heard(model: WhisperModel, video: Path, options: Opt
     return [Phrase(phrases.LANGUAGE_GIVEN_NOT_HEARD, given=given, heard=heard, confidence=odds[heard])]
 
 
-def _cast_from(project: Project, characters: Sequence[Character], library: CastLibrary, encoder: VoiceEmbedder,
-               written: WrittenFiles) -> list[CastMatch]:
+def _cast_from(project: Project, characters: Sequence[Character], heard_again: Sequence[Character],
+               library: CastLibrary, encoder: VoiceEmbedder,
+               written: WrittenFiles) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
     """The found speakers cast from the library (app.project.cast.cast_characters), each sure
     match's library clip copied into voices/ (taken back with the rest on a failure), the unsure
-    ones kept in media/cast_offers.json for the Characters panel to offer."""
-    matches = cast_characters(project, characters, library, encoder, clip_copier(project, written.made))
+    ones kept in media/cast_offers.json for the Characters panel to offer. The project's
+    characters whose voices were ``heard_again`` are cast with them, unless already named as a
+    library character: a transcription run again with a library casts them too (before, it cast
+    only new voices and said nothing of the rest). Returns the matches and, per such character
+    cast, the fields that make it the library's (for the edit, which undo takes back)."""
+    in_library = {m.character.name.strip().casefold() for m in library.members}
+    before = [c for c in heard_again if c.clip and c.name.strip().casefold() not in in_library]
+    existing = [with_fields(c) for c in before]  # copies: the project changes only through the edit
+    matches = cast_characters(project, [*characters, *existing], library, encoder, clip_copier(project, written.made))
+    recast = cast_changes(before, existing)
     offers = offers_of(matches, library.root)
     if offers:
         written.replace_text(ensure_dir(project.media_dir, inside=project.root) / OFFERS_FILE,
                              offers_text(project, offers))
-    return matches
+    return matches, recast
 
 
 def _model_label(model: str) -> str:

@@ -292,3 +292,29 @@ def test_a_new_voice_is_never_named_like_a_library_character(tmp_path: Path,
     assert sorted(c.name for c in characters) == ["Speaker 1", "Speaker 3"], out  # a number the library has not
     assert len({c.colour for c in characters}) == 2  # nor the colour the cast character brings
     assert "Speaker 3 is a new voice" in out and "is Speaker 1 from the cast library" in out
+
+
+def test_a_transcription_run_again_with_the_library_casts_the_voices_it_heard_again(library: Path,
+                                                                                   tmp_path: Path) -> None:
+    # Episode 2 first transcribed without the library: Speaker 1 and 2. Run again with it, the
+    # voices are heard again as those characters; before, nothing was cast (only new voices were)
+    # and nothing said why. Now they become Ben and Anna, as one edit that undo takes back.
+    from app.project import CommandStack
+    from app.project.transcription import TranscribeRequest, transcribe_project
+    from engine.hearing.transcribe import Options
+    from tests.engine.hearing.scenes import make_scene
+
+    make_scene(tmp_path / "episode-2.mp4", ["libri_1688_c", "libri_3080_c"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "episode-2.mp4"), "--transcribe",
+                     "--language", "en"]) == 0
+    project = Project.load(tmp_path / "p")
+    assert sorted(c.name for c in project.characters) == ["Speaker 1", "Speaker 2"]
+    stack = CommandStack(project)
+    made = transcribe_project(project, stack, TranscribeRequest(Options(language="en"), cast_library=str(library)),
+                              replace=True)
+    assert sorted(c.name for c in project.characters) == ["Anna", "Ben"]
+    assert sorted(m.member_name or "" for m in made.cast_matches if m.sure) == ["Anna", "Ben"]
+    ben = project.character_by_name("Ben")
+    assert ben is not None and ben.settings.instruction == "gruff" and project.lines_of(ben.id)
+    stack.undo()
+    assert sorted(c.name for c in project.characters) == ["Speaker 1", "Speaker 2"]
