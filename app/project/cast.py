@@ -114,6 +114,7 @@ class CastMatch:
     found_name: str  # as the transcription named it ("Speaker 1")
     member_name: str | None
     score: float
+    name_taken: bool = False  # sure, but another character of the project has the member's name: not cast
 
     @property
     def sure(self) -> bool:
@@ -126,6 +127,8 @@ class CastMatch:
     def describe(self) -> str:
         """``Speaker 1 is Anna from the cast library (voice cosine 0.71, sure)`` and the like."""
         name = self.found_name
+        if self.sure and self.name_taken:
+            return Phrase(phrases.CAST_NAME_TAKEN, name=name, member=self.member_name, score=self.score)
         if self.sure:
             return Phrase(phrases.CAST_SURE, name=name, member=self.member_name, score=self.score)
         if self.offered:
@@ -369,17 +372,21 @@ def cast_characters(project: Project, characters: Sequence[Character], library: 
             probes[character.id] = embed_audio(encoder, audio, rate)
     matches = match_speakers(library, probes, encoder.encoder_id, {c.id: c.name for c in characters})
     by_id = {c.id: c for c in characters}
-    taken_names = {c.name.casefold() for c in project.characters}
+    taken_names = {c.name.casefold() for c in project.characters if c.id not in by_id}
+    said: list[CastMatch] = []
     for match in matches:
-        if not match.sure or match.member_name is None:
+        member = library.member(match.member_name) if match.sure and match.member_name is not None else None
+        if member is None or library.clip_path(member) is None:
+            said.append(match)
             continue
-        member = library.member(match.member_name)
-        if member is None or library.clip_path(member) is None or member.character.name.casefold() in taken_names:
+        if member.character.name.casefold() in taken_names:  # two characters of one name: say so, cast nothing
+            said.append(replace(match, name_taken=True))
             continue
         found = by_id[match.character_id]
         for name, value in member_changes(library, member, copy_clip).items():
             setattr(found, name, value)
-    return matches
+        said.append(match)
+    return said
 
 
 def member_changes(library: CastLibrary, member: CastMember, copy_clip: Callable[[Path, str], str]) -> dict[str, Any]:

@@ -318,3 +318,18 @@ def test_a_transcription_run_again_with_the_library_casts_the_voices_it_heard_ag
     assert ben is not None and ben.settings.instruction == "gruff" and project.lines_of(ben.id)
     stack.undo()
     assert sorted(c.name for c in project.characters) == ["Speaker 1", "Speaker 2"]
+
+
+def test_a_sure_match_to_a_name_the_project_has_says_it_was_not_cast(library: Path, tmp_path: Path,
+                                                                     encoder: CamppSpeakerEncoder) -> None:
+    # The project has its own "Ben" (made by hand, no clip) and a "Speaker 1" who is Ben's voice:
+    # casting it would make two Bens, so it is not cast. Before, the message still said
+    # "Speaker 1 is Ben from the cast library (…, sure)", as if it had been.
+    from app.project.cast import recast_from_library
+
+    project = episode(tmp_path / "episode-2", {"Speaker 1": "libri_1688_c"})
+    project.characters.append(project.make_character("Ben"))
+    matches, changes = recast_from_library(project, open_library(library), encoder)
+    assert changes == {} and [c.name for c in project.characters] == ["Speaker 1", "Ben"]
+    said = matches[0].describe()
+    assert "Speaker 1 sounds like Ben from the cast library" in said and "already has a character called Ben" in said
