@@ -64,6 +64,7 @@ VERSION = 1
 CLIPS_DIR = "clips"
 VOICEPRINTS_DIR = "voiceprints"
 MAX_RECORDINGS = 8  # embeddings kept per character (one per episode it was saved from), newest last
+SAME_RECORDING = 0.999  # a clip's embedding this like a stored one is that recording again (no new voiceprint)
 # CAM++ cosine of a found speaker's clip to a library character's recording. Set from CAM++'s
 # scale (docs/campplus.md) and checked by benchmarks/cast.py on LibriSpeech read speech: the same
 # speaker's other recordings scored 0.63-0.93 (median 0.84), a new speaker's best of 10 library
@@ -293,8 +294,13 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
             existing.voiceprints = np.zeros((0, vector.size), np.float32)
         old_clip = library.clip_path(existing)
         existing.character, existing.encoder_id, existing.updated = stored, encoder.encoder_id, _now()
-        existing.voiceprints = np.vstack([existing.voiceprints, vector[None, :]])[-MAX_RECORDINGS:]
-        existing.sources = (existing.sources + [source])[-MAX_RECORDINGS:]
+        # The same recording again (the project saved twice, or an episode whose character was
+        # cast from this library and still has its clip) adds no voiceprint: eight copies of one
+        # clip would push the other episodes' recordings out.
+        if not len(existing.voiceprints) or float(np.max(existing.voiceprints @ vector)) < SAME_RECORDING:
+            existing.voiceprints = np.vstack([existing.voiceprints, vector[None, :]])[-MAX_RECORDINGS:]
+        if source not in existing.sources:
+            existing.sources = (existing.sources + [source])[-MAX_RECORDINGS:]
         if old_clip is not None and old_clip != clip:
             old_clip.unlink(missing_ok=True)
         done.append((character.name, "updated"))

@@ -333,3 +333,16 @@ def test_a_sure_match_to_a_name_the_project_has_says_it_was_not_cast(library: Pa
     assert changes == {} and [c.name for c in project.characters] == ["Speaker 1", "Ben"]
     said = matches[0].describe()
     assert "Speaker 1 sounds like Ben from the cast library" in said and "already has a character called Ben" in said
+
+
+def test_saving_the_same_recording_again_adds_no_voiceprint(library: Path, tmp_path: Path) -> None:
+    # An episode whose Ben was cast from the library keeps the library's clip: saving it (or any
+    # project twice) added that recording's voiceprint again, and eight such copies would have
+    # pushed Ben's other episodes' recordings out of the library.
+    copy = tmp_path / "cast"
+    subprocess.run(["cp", "-r", str(library), str(copy)], check=True)
+    episode(tmp_path / "episode-2", {"Ben": "libri_1688_a"})
+    for _ in range(2):
+        assert cli_main(["cast", "add", str(copy), str(tmp_path / "episode-2"), "--character", "Ben"]) == 0
+    ben = open_library(copy).member("Ben")
+    assert ben is not None and ben.voiceprints.shape == (1, 192) and ben.sources == ["episode-1", "episode-2"]
