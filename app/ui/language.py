@@ -139,8 +139,19 @@ def translated(explained: Explained) -> Explained:
     context = type(member).__name__ if member is not None else "messages"
     detail = explained.detail
     if isinstance(detail, Phrase):  # a detail the engine made from a template (a range's refusal)
-        detail = sentence(say(detail), QCoreApplication.translate("messages", FULL_STOP))
+        detail = sentence(say(detail), full_stop())
     return Explained(QCoreApplication.translate(context, explained.headline), detail, explained.code)
+
+
+def full_stop() -> str:
+    """The full stop the studio's language writes after a sentence: "{sentence}." / "{sentence}。"."""
+    return QCoreApplication.translate("messages", FULL_STOP)
+
+
+def explained(message: str) -> Explained:
+    """``message`` (``"CODE: detail"`` or plain words) explained in the studio's language: the
+    headline translated, a detail said and ended with the language's own full stop."""
+    return translated(explain(message, full_stop()))
 
 
 class LocaleFormatter(string.Formatter):
@@ -189,8 +200,8 @@ def shown_message(message: str) -> str:
     """A message as the studio shows it: a coded one (``"E_NO_CLIP: …"``, also one stored in
     project.json, such as a line's last render error) in words, its headline (and a detail made
     as a phrase) in the studio's language, the code last; any other said as it is."""
-    explained = translated(explain(message))
-    return str(explained) if explained.code else say(message)
+    shown = explained(message)
+    return str(shown) if shown.code else say(message)
 
 
 def separator() -> str:

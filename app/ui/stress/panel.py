@@ -56,9 +56,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.project.messages import explain
 from app.ui.folders import Folders
-from app.ui.language import MEASURE_NAMES, PROBE_NAMES, declared, fill, say, translated
+from app.ui.language import MEASURE_NAMES, PROBE_NAMES, declared, explained, fill, say
 from app.ui.scroll import ControlsColumn
 from app.ui.stress.controls import RunControls
 from app.ui.stress.lag import LagProbe
@@ -622,7 +621,7 @@ class StressPanel(QWidget):
     def _show_error(self, message: str) -> None:
         """A coded message in words: its headline and detail in the studio's language, the code last."""
         self.status_label.setStyleSheet("color: #b00020")
-        self.status_label.setText(str(translated(explain(message))))
+        self.status_label.setText(str(explained(message)))
 
     def _require_report(self) -> BenchReport:
         if self._report is None:

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.messages import explain
-from app.ui.language import fill, translated
+from app.ui.language import explained as studio_explained
+from app.ui.language import fill
 
 
 class Level(enum.IntEnum):
@@ -118,7 +119,7 @@ class NotificationList(QWidget):
 
     def add(self, message: str, level: Level | None = None) -> Notification:
         """Keep ``message`` (``"CODE: detail"`` or plain words); ``level`` defaults from its code."""
-        explained = translated(explain(message))
+        explained = studio_explained(message)
         note = Notification(level if level is not None else level_of(message), explained.headline,
                             explained.detail, explained.code, _dt.datetime.now().strftime("%H:%M:%S"), message)
         self.notifications.insert(0, note)

@@ -265,6 +265,10 @@ def test_a_script_files_import_error_is_said_in_chinese(chinese: None, project: 
                     "（应为 'HH:MM:SS,mmm --> HH:MM:SS,mmm'）"), said
     shown = shown_message(said)
     assert shown.endswith("(E_IMPORT_FORMAT)") and chinese_only(shown.split("。")[0]), shown
+    # The detail, Chinese, ends as Chinese ends a sentence: 。 and no English full stop.
+    assert "'HH:MM:SS,mmm --> HH:MM:SS,mmm'）。" in shown and "）." not in shown, shown
+    ended = shown_message("E_IMPORT_FORMAT: 第 3 行：没有字幕")  # a detail already said, ending in a Han character
+    assert ended == "无法读取台本文件。第 3 行：没有字幕。(E_IMPORT_FORMAT)", ended
 
 
 def test_the_backends_options_form_is_chinese(chinese: None) -> None:
