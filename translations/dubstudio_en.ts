@@ -121,7 +121,7 @@
 <context>
     <name>NotificationBadge</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/notifications.py" line="+170"/>
+        <location filename="../app/ui/window/notifications.py" line="+171"/>
         <source>{mark} %n message(s)</source>
         <translation>
             <numerusform>{mark} %n message</numerusform>

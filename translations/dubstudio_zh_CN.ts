@@ -2320,7 +2320,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NotificationBadge</name>
     <message>
-        <location filename="../app/ui/window/notifications.py" line="+165"/>
+        <location filename="../app/ui/window/notifications.py" line="+166"/>
         <source>Show the messages: problems stay listed here until you clear them</source>
         <translation>显示消息：问题会一直列在这里，直到你清除</translation>
     </message>
@@ -4098,7 +4098,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>StressPanel</name>
     <message>
-        <location filename="../app/ui/stress/panel.py" line="+122"/>
+        <location filename="../app/ui/stress/panel.py" line="+121"/>
         <source>{group} {measure}</source>
         <translation>{group} {measure}</translation>
     </message>
@@ -6886,7 +6886,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1098"/>
+        <location filename="../app/project/script_io.py" line="+1150"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -6977,7 +6977,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+229"/>
+        <location filename="../app/ui/language.py" line="+240"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
@@ -8059,6 +8059,16 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+3"/>
         <source>no subtitles found (is this an SRT file?)</source>
         <translation>没有找到字幕（这是 SRT 文件吗？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file is empty (it holds no text, or only blank lines): nothing to import</source>
+        <translation>文件是空的（没有文字，或只有空行）：没有可导入的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file holds no lines, only its header: nothing to import</source>
+        <translation>文件只有表头，没有台词：没有可导入的内容</translation>
     </message>
     <message>
         <location line="+1"/>

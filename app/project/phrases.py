@@ -121,6 +121,8 @@ CONTROL_CHARACTER = QT_TRANSLATE_NOOP("phrases", "holds a control character ({na
                                                  "binary file, or UTF-16 saved without a byte-order mark? Save it as "
                                                  "UTF-8 text")
 NO_SUBTITLES = QT_TRANSLATE_NOOP("phrases", "no subtitles found (is this an SRT file?)")
+EMPTY_SCRIPT_FILE = QT_TRANSLATE_NOOP("phrases", "the file is empty (it holds no text, or only blank lines): nothing to import")
+NO_LINES_IN_FILE = QT_TRANSLATE_NOOP("phrases", "the file holds no lines, only its header: nothing to import")
 MALFORMED_SRT_TIME = QT_TRANSLATE_NOOP("phrases", "malformed timecode line {quoted} (expected 'HH:MM:SS,mmm --> "
                                                   "HH:MM:SS,mmm')")
 NOT_A_BLOCK = QT_TRANSLATE_NOOP("phrases", "not a valid subtitle block (near {quoted}); expected an index, "

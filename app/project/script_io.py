@@ -160,10 +160,17 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
     return text
 
 
+def file_label(name: str) -> str:
+    """How an import's warning names its file: the name alone, as the user chose it (the folders
+    above it say nothing about the cues, and made a warning a line of path); "input" for bytes."""
+    return Path(name).name if name and name != "input" else "input"
+
+
 def _read(source: Source, encoding: str | None) -> tuple[str, str]:
-    """(decoded text, display name) of a path or raw bytes."""
+    """(decoded text, display name) of a path or raw bytes; a file with no text in it (empty, or
+    blank lines only) is refused in every format, rather than imported as no lines, unsaid."""
     if isinstance(source, (bytes, bytearray)):
-        return decode_text(bytes(source), "input", encoding), ""
+        return _with_text(decode_text(bytes(source), "input", encoding), "input"), ""
     path = Path(source)
     try:
         data = files.read_regular_file(path)  # a named pipe is refused, not waited on for ever
@@ -172,7 +179,13 @@ def _read(source: Source, encoding: str | None) -> tuple[str, str]:
         raise ImportFormatError(
             error.message, source=path, code=ErrorCode.NOT_REGULAR_FILE if not_a_file else None
         ) from error
-    return decode_text(data, str(path), encoding), str(path)
+    return _with_text(decode_text(data, str(path), encoding), str(path)), str(path)
+
+
+def _with_text(text: str, shown: str) -> str:
+    if not text.strip():
+        raise ImportFormatError(Phrase(phrases.EMPTY_SCRIPT_FILE), source=shown)
+    return text
 
 
 def split_speaker(text: str) -> tuple[str | None, str]:
@@ -264,14 +277,16 @@ class _Builder:
 
     def result(self, source: str) -> ScriptImport:
         if self.zero_length:
-            self.warnings.append(Phrase(phrases.ZERO_LENGTH_CUES, file=source or "input",
+            self.warnings.append(Phrase(phrases.ZERO_LENGTH_CUES, file=file_label(source),
                                         times=_listed(list(map(format_timecode, self.zero_length)))))
         video = self.project.video
         past = [line.start for line in self.lines if video is not None and line.start is not None
                 and max(line.start, line.end or 0.0) > video.duration_s]
         if past and video is not None:  # the exports cut them there (subtitle_cues); said now, not at delivery
-            self.warnings.append(Phrase(phrases.CUES_PAST_VIDEO, file=source or "input",
+            self.warnings.append(Phrase(phrases.CUES_PAST_VIDEO, file=file_label(source),
                                         times=_listed(list(map(format_timecode, past))), end=video.duration_s))
+        if not self.lines and not self.warnings:  # a header with nothing under it (WEBVTT, a CSV's column names)
+            raise ImportFormatError(Phrase(phrases.NO_LINES_IN_FILE), source=source or None)
         lines, rows = self._cues_joined_across_languages()
         used = {line.character_id for line in lines} | {self.default_id}
         characters = [character for character in self.new_characters if character.id in used]
@@ -446,7 +461,7 @@ def import_srt(
         rows = _subtitle_rows(sub.content, markup=True)
         speaker, body = split_speaker(join_pieces(rows))
         if not body:
-            builder.warnings.append(Phrase(phrases.SKIPPED_SUBTITLE, file=shown, line=line_no, index=sub.index))
+            builder.warnings.append(Phrase(phrases.SKIPPED_SUBTITLE, file=file_label(name), line=line_no, index=sub.index))
             continue
         builder.add_cue(speaker, rows, start, end)
     return builder.result(name)
@@ -522,7 +537,7 @@ def import_vtt(
         cleaned = join_pieces(rows)
         speaker, body = (voice.group(1).strip(), cleaned) if voice else split_speaker(cleaned)
         if not body:
-            builder.warnings.append(Phrase(phrases.SKIPPED_CUE, file=shown, line=line_no))
+            builder.warnings.append(Phrase(phrases.SKIPPED_CUE, file=file_label(name), line=line_no))
             continue
         builder.add_cue(speaker, rows, start, end, name_in_text=not voice)
     return builder.result(name)
@@ -572,7 +587,7 @@ def _add_ass_cues(builder: _Builder, cues: list[_AssCue], shown: str) -> None:
             builder.add_cue(cue.speaker, cue.rows, cue.start, cue.end, name_in_text=not cue.named)
     if signs:
         builder.warnings.append(phrases.counted(len(signs), phrases.SKIPPED_SIGN, phrases.SKIPPED_SIGNS,
-                                                file=shown, lines=_listed(signs)))
+                                                file=file_label(shown), lines=_listed(signs)))
 
 
 def import_ass(
@@ -621,7 +636,7 @@ def import_ass(
         named = field_of.get("Name", "")
         speaker, body = (named, content) if named else split_speaker(content)
         if not body:
-            builder.warnings.append(Phrase(phrases.SKIPPED_DIALOGUE, file=shown, line=line_no))
+            builder.warnings.append(Phrase(phrases.SKIPPED_DIALOGUE, file=file_label(name), line=line_no))
             continue
         sign = "" if named else "style" if _SIGN_STYLE.search(field_of.get("Style", "")) else \
             "placed" if _ASS_PLACED.search(field_of["Text"]) else ""
@@ -663,7 +678,7 @@ def import_sbv(
         rows = _subtitle_rows("\n".join(block[1:]))
         speaker, body = split_speaker(join_pieces(rows))
         if not body:
-            builder.warnings.append(Phrase(phrases.SKIPPED_CUE, file=shown, line=line_no))
+            builder.warnings.append(Phrase(phrases.SKIPPED_CUE, file=file_label(name), line=line_no))
             continue
         builder.add_cue(speaker, rows, start, end)
     if not builder.lines and not builder.warnings:
@@ -771,13 +786,19 @@ def script_to_ass(project: Project, *, speaker_prefix: bool = False, gap_s: floa
 
 # --- CSV / TSV --------------------------------------------------------------------------------
 
+# A Chinese team's sheet names its columns in Chinese (角色, 台词, 开始时间, 原文), simplified or
+# traditional (臺詞, 開始時間): without them its header row came in as a line, 角色 saying 台词.
 _COLUMN_ALIASES = {
-    "character": {"character", "speaker", "name", "role", "voice", "actor", "char"},
-    "text": {"text", "line", "dialogue", "dialog", "content", "subtitle", "script"},
-    "start": {"start", "start_time", "starttime", "in", "begin", "from", "start (s)"},
-    "end": {"end", "end_time", "endtime", "out", "stop", "to", "end (s)"},
-    "source": {"source", "source_text", "original"},  # what a translated line was in the original
-    "draft": {"draft"},
+    "character": {"character", "speaker", "name", "role", "voice", "actor", "char",
+                  "角色", "人物", "说话人", "說話人", "角色名", "配音角色"},
+    "text": {"text", "line", "dialogue", "dialog", "content", "subtitle", "script",
+             "台词", "臺詞", "台詞", "对白", "對白", "文本", "内容", "內容", "字幕", "译文", "譯文"},
+    "start": {"start", "start_time", "starttime", "in", "begin", "from", "start (s)",
+              "开始", "開始", "开始时间", "開始時間", "入点", "入點", "起始时间", "起始時間"},
+    "end": {"end", "end_time", "endtime", "out", "stop", "to", "end (s)",
+            "结束", "結束", "结束时间", "結束時間", "出点", "出點"},
+    "source": {"source", "source_text", "original", "原文"},  # what a translated line was in the original
+    "draft": {"draft", "草稿"},
 }
 # A draft cell: "yes" marks a machine translation to check (what the export writes), empty is checked.
 DRAFT_MARKS: dict[str, bool] = {"yes": True, "y": True, "true": True, "1": True, "x": True,
@@ -865,7 +886,7 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
     start, end = times
     _check_times(start, end, "the row", line_no, shown)
     if not body:
-        builder.warnings.append(Phrase(phrases.SKIPPED_ROW, file=shown, line=line_no))
+        builder.warnings.append(Phrase(phrases.SKIPPED_ROW, file=file_label(shown), line=line_no))
         return
     mark = cell("draft").casefold()
     if mark not in DRAFT_MARKS:

@@ -70,7 +70,7 @@ def test_a_cue_that_lasts_no_time_keeps_its_line_with_its_end_open_and_says_so(t
     result = imported(tmp_path, project, "ep01.srt", "1\n00:00:01,000 --> 00:00:01,000\n你好。\n\n"
                                                      "2\n00:00:03,000 --> 00:00:04,000\n再见。\n")
     assert timed(result) == [(1.0, None, "你好。"), (3.0, 4.0, "再见。")]
-    assert result.warnings == [f"{tmp_path / 'ep01.srt'}: the cues at 00:00:01,000 last no time; each was kept "
+    assert result.warnings == ["ep01.srt: the cues at 00:00:01,000 last no time; each was kept "
                                "with its end left open (its line may run until the next one)"]
 
 
@@ -152,3 +152,45 @@ def test_a_time_line_written_wrong_is_refused_at_that_line(tmp_path: Path, proje
         imported(tmp_path, project, "a.srt", f"1\n{time_line}\n你好。\n")
     assert (caught.value.code, caught.value.line_no) == (ErrorCode.IMPORT_FORMAT, 2)
     assert time_line in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["ep01.srt", "ep01.vtt", "ep01.ass", "ep01.sbv", "song.lrc", "lines.csv", "lines.tsv",
+                                  "script.txt"])
+@pytest.mark.parametrize("text", ["", "\n\n", " \r\n\t\r\n", "\ufeff\r\n"], ids=["empty", "blank", "spaces", "bom"])
+def test_a_file_with_no_text_is_refused_in_every_format_with_a_sentence(tmp_path: Path, project: Project, name: str,
+                                                                      text: str) -> None:
+    """An empty or all-blank SRT, ASS or CSV came in as no lines, with no word said."""
+    with pytest.raises(ImportFormatError) as caught:
+        imported(tmp_path, project, name, text)
+    assert caught.value.code is ErrorCode.IMPORT_FORMAT
+    assert "the file is empty (it holds no text, or only blank lines): nothing to import" in str(caught.value)
+
+
+@pytest.mark.parametrize(("name", "text"), [("ep01.vtt", "WEBVTT\nKind: captions\n\n"),
+                                            ("lines.csv", "character,text,start,end\r\n"),
+                                            ("lines.csv", "角色,台词,开始时间,结束时间\r\n\r\n")])
+def test_a_file_with_only_its_header_is_refused(tmp_path: Path, project: Project, name: str, text: str) -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        imported(tmp_path, project, name, text)
+    assert "the file holds no lines, only its header: nothing to import" in str(caught.value)
+
+
+def test_a_chinese_teams_sheet_names_its_columns_in_chinese(tmp_path: Path, project: Project) -> None:
+    """Excel saves a Chinese sheet as GBK CSV, its header in Chinese: the header row came in as a line
+    (角色 saying 台词) and the columns in the default order."""
+    sheet = ("序号,开始时间,结束时间,角色,原文,台词\r\n"
+             "1,\"00:00:01,000\",\"00:00:02,000\",小明,Hello.,你好。\r\n2,3,4,小红,Bye.,再见。\r\n")
+    result = imported(tmp_path, project, "第一集.csv", sheet, encoding="gbk")
+    assert timed(result) == TWO_CUES and [line.source_text for line in result.lines] == ["Hello.", "Bye."]
+    assert [c.name for c in result.characters] == ["小明", "小红"]
+    taiwanese = imported(tmp_path, project, "第一集.csv", "角色\t臺詞\t開始時間\n小明\t你好。\t1\n", encoding="big5")
+    assert [(line.text, line.start) for line in taiwanese.lines] == [("你好。", 1.0)]
+
+
+def test_an_imports_warnings_name_the_file_not_its_folders(tmp_path: Path, project: Project) -> None:
+    srt_text = "1\n00:00:01,000 --> 00:00:02,000\n\n\n2\n00:00:03,000 --> 00:00:03,000\n再见。\n"
+    result = imported(tmp_path, project, "ep01.srt", srt_text)
+    assert result.warnings == ["ep01.srt, line 2: subtitle 1 has no text; skipped",
+                               "ep01.srt: the cues at 00:00:03,000 last no time; each was kept with its end left "
+                               "open (its line may run until the next one)"]
+    assert all(str(tmp_path) not in warning for warning in result.warnings)
