@@ -74,6 +74,19 @@ _UNIT_AFTER_NUMBER = "点天元块个年月日号岁度周分秒次倍%℃"
 _TILDE_RANGE = re.compile(rf"(?:(?<=\d)|(?<=\d[{_UNIT_AFTER_NUMBER}]))\s*[~～〜]\s*(?=[-−]?\d)")
 _UNIT_DASH_RANGE = re.compile(rf"(?<=\d[{_UNIT_AFTER_NUMBER}])\s*[-–—]\s*(?=\d)")
 _PERCENT_RANGE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)%?\s*[-–—~～〜]\s*(\d+(?:\.\d+)?)%")
+# A month and day written with a slash, as chats and subtitles write dates (12/25, 5/20, 10/1): said
+# 12月25日, where cn2an read 二十五分之十二. A small fraction keeps its reading (1/2, 3/4, 9/10: a
+# one-digit numerator under a denominator of 10 at most, the English voice's fraction too) unless a
+# word of days follows it (3/8那天, 3/8前); a 日 or 号 written after it is not said twice.
+_SLASH_MONTH_DAY = re.compile(r"(?<![\d./])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d./%])"
+                              r"(?=(那天|当天|这天|那晚|晚上|早上|上午|下午|中午|凌晨|傍晚|生日|日|号|前|之前|以前|后|之后"
+                              r"|以后|起|开始|见|截止|到期|放假|发货|上映)?)")
+# Any other number over a number is a fraction, said denominator first (3/4 4分之3, 四分之三): the voice
+# read it so (cn2an), and take QA now hears 四分之三 as 3/4 (a take of 3/4杯水 failed whole).
+_FRACTION = re.compile(r"(?<![\d./])(\d+)/(\d+)(?![\d./%])")
+# Around the clock, written as English writes it (24/7, 24/365): said as Chinese says it, 7天24小时.
+AROUND_THE_CLOCK = {"24/7": "7天24小时", "24/365": "365天24小时"}
+_AROUND_THE_CLOCK = re.compile(r"(?<![\d./])(" + "|".join(map(re.escape, AROUND_THE_CLOCK)) + r")(?![\d./%])")
 # A price per unit (5元/斤) is said 五元每斤.
 _PER_UNIT = re.compile(r"(?<=[元块])/(?=[\u4e00-\u9fff])")
 # "More than" after a number (10万+ 十万加, 18+ 十八加), as it is said; between two numbers it is 加 too.
@@ -109,6 +122,9 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     text = _ORDINAL.sub(r"第\1", text)
     text = _MONEY.sub(lambda match: match[2] + match[3] + (match[4] or CURRENCY_WORDS[match[1]]), text)
     text = _PER_UNIT.sub("每", text)
+    text = _AROUND_THE_CLOCK.sub(lambda match: AROUND_THE_CLOCK[match[1]], text)
+    text = _SLASH_MONTH_DAY.sub(_month_day, text)
+    text = _FRACTION.sub(r"\2分之\1", text)
     text = _PLUS_AFTER.sub("加", text)
     for sign, words in _DEGREES:
         text = text.replace(sign, words)
@@ -124,6 +140,12 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     text = _RANGE.sub(lambda match: match[1] + ("到" if float(match[1]) < float(match[2]) else "比") + match[2], text)
     text = _SCORE.sub(r"\1比\2", text)
     return _NEGATIVE.sub("负", text)
+
+
+def _month_day(match: re.Match[str]) -> str:
+    month, day = int(match[1]), int(match[2])
+    small_fraction = len(match[1]) == 1 and day <= 10 and month < day and not match[3]
+    return match[0] if small_fraction else f"{month}月{day}" + ("" if match[3] in ("日", "号") else "日")
 
 
 def _joined_code(match: re.Match[str]) -> str:

@@ -24,7 +24,9 @@ written. Take QA's hearing of lines of each kind is in docs/voices.md ("English 
 - a web address's "https://" is left out, "#word" is "hashtag word", "1.5x" is "1.5 times";
 - clock times on the hour or a few minutes past: "11:00" was "eleven zero zero", "7:05" "seven
   zero five"; a range "5-10", "9am–5pm" was "five dash ten": "to";
-- dotted initialisms: "Ph.D." was "P H dot D"; small fractions: "1/2" was "one slash two";
+- dotted initialisms: "Ph.D." was "P H dot D"; small fractions: "1/2" was "one slash two"; a month and
+  day without a year ("12/25", "5/20": any slash of a month and a day that is not a small fraction)
+  was "twelve slash twenty-five": December 25th;
 - full-width digits, letters and marks (a line typed on a Chinese keyboard: "Room １２０３，OK？")
   were dropped or run together: read as their ASCII forms (``languages.HALF_WIDTH``).
 """
@@ -118,6 +120,7 @@ _RANGE_END = r"\d+(?:[:.]\d+)?(?:\s?[ap]m\b)?"
 _RANGE = re.compile(rf"(?<![\w.,:-])({_RANGE_END})\s?[-–]\s?({_RANGE_END})(?![\w-]|[.:,]\d)", re.IGNORECASE)
 _INITIALISM = re.compile(r"(?<![\w.])((?:[A-Za-z]{1,2}\.){2,})(?=(\s*\S)?)")
 _FRACTION = re.compile(r"(?<![\w/.,])([1-9])/([2-9]|10)(?![\w/]|[.,]\d)")
+_SLASH_MONTH_DAY = re.compile(r"(?<![\w/.,])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\w/%]|[.,]\d)")
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]+")
 _WEB_SCHEME = re.compile(r"\bhttps?://")
 _HASHTAG = re.compile(r"(?<![\w&])#(?=[^\W\d_])")
@@ -230,6 +233,12 @@ def _fraction(match: re.Match[str]) -> str:
     return f"{num2words(top)} {plural if top > 1 else part}"
 
 
+def _slash_month_day(match: re.Match[str]) -> str:
+    from num2words import num2words
+
+    return f"{MONTHS[int(match[1]) - 1]} {num2words(int(match[2]), to='ordinal_num')}"
+
+
 def _decade(match: re.Match[str]) -> str:
     from num2words import num2words
 
@@ -275,6 +284,7 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (_SLASH_SHORTHAND, lambda match: SLASH_SHORTHANDS[match[1].lower()]),
     (_PER, " per "),
     (_FRACTION, _fraction),
+    (_SLASH_MONTH_DAY, _slash_month_day),  # what a small fraction left: 12/25, 5/20, 10/1
     (_CLOCK, _clock),
     (_RANGE, _range),
     (_UNIT, _unit),

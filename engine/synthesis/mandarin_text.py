@@ -73,8 +73,13 @@ _TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)")
 # Phone, order and room numbers, read digit by digit, 1 as yao1 (幺) as Chinese says it in codes:
 # a run of seven digits or more, or three or more after a word that names a code.
 # A number dialled (打110, 拨打12345) is a code too, but not a count after 打 (打了3次, 打100下).
+# A service number is a code wherever it stands (12306 幺二三零六, 10086, 95588: the 10xxx and 12xxx hotlines of
+# carriers and services, the 95xxx/96xxx of banks and insurers), not a count (一万二千三百零六), unless a
+# measure word follows or it is round (10000步, 12000元: hotlines do not end in 00).
+_COUNTED_AFTER = "个下次块元分万千百天年岁遍人步张条件只台辆米克斤字页份"
 _DIGIT_BY_DIGIT = re.compile(r"\d{7,}|(?<=房间|房号|号码|尾号|密码|证码|车次|航班|编号|工号|学号|号是|码是)\d{3,}"
-                             r"|(?:(?<=打|拨)|(?<=电话|热线))\d{3,6}(?![\d.]|\s*[个下次块元分万千百天年岁遍])")
+                             rf"|(?:(?<=打|拨)|(?<=电话|热线))\d{{3,6}}(?![\d.]|\s*[{_COUNTED_AFTER}])"
+                             rf"|(?<![\d.,第共约])(?:1[02]|9[56])\d(?!00)\d\d(?![\d.%]|\s*[{_COUNTED_AFTER}])")
 _CODE_DIGITS = "零幺二三四五六七八九"
 # Numbers said digit by digit with 一 (not a code's 幺): a height's centimetres after 米 (1米65
 # 一米六五, not 六十五) and a video resolution (1080P 一零八零P, not 一千零八十).

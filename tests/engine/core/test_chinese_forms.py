@@ -64,6 +64,20 @@ def test_signs_a_drama_script_holds_become_what_is_said(text, said):
     assert said_forms(text) == said
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("圣诞节是12/25。", "圣诞节是12月25日。"),  # a month and a day, not 二十五分之十二
+    ("5/20那天，10/1放假，3/2见", "5月20日那天，10月1日放假，3月2日见"),
+    ("3/8那天", "3月8日那天"),  # a small fraction's shape, followed by a word of days
+    ("12/25号见", "12月25号见"),  # 号 not said twice
+    ("我们24/7营业，客服24/365在线", "我们7天24小时营业，客服365天24小时在线"),  # around the clock
+    ("1/2的人，3/4杯水，9/10", "2分之1的人，4分之3杯水，10分之9"),  # small fractions stay fractions
+    ("只占1/100", "只占100分之1"),
+    ("2026/12/25", "2026年12月25日"),  # a full date is the date rule's
+])
+def test_a_slash_is_a_date_around_the_clock_or_a_fraction_as_the_line_means(text, said):
+    assert said_forms(text) == said
+
+
 def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     assert said_forms("卖了12,800件", count=lambda digits: f"<{digits}>") == "卖了<12800>件"
 
@@ -95,6 +109,10 @@ def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     ("這個東西2個", "这个东西两个"),  # a traditional line heard in simplified
     ("太好了😂", "太好了"),  # an emoji is not said
     ("上午9点-11点开会", "上午九点到十一点开会"),
+    ("圣诞节是12/25。", "圣诞节是十二月二十五日"),
+    ("我们24/7营业", "我们七天二十四小时营业"),
+    ("3/4杯水", "四分之三杯水"),  # a fraction said was a take failed whole
+    ("打12306订票", "打幺二三零六订票"),
 ])
 def test_take_qa_hears_a_written_form_said_in_words_as_the_line(line, heard):
     assert error_rate(line, heard, "zh") == 0.0

@@ -94,6 +94,7 @@ def test_emoji_web_addresses_hashtags_and_pauses(written: str, said: str) -> Non
     ("the U.S. and a Ph.D. in A.I. today", "the US and a PhD in AI today"),
     ("He lives in the U.S. Now he is back.", "He lives in the US. Now he is back."),
     ("1/2 cup, 3/4 cup, 2/3 of it", "one half cup, three quarters cup, two thirds of it"),
+    ("Closed 12/25, back 10/1, sale on 5/20.", "Closed December 25th, back October 1st, sale on May 20th."),
     ("Open 24h, 5 min, 30 secs.", "Open 24 hours, 5 minutes, 30 seconds."),
     ("Wait… really?", "Wait, really?"),
 ])

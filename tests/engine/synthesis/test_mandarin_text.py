@@ -170,6 +170,10 @@ def test_two_is_liang_as_a_count(text, spoken):
     ("房间1203", "房间幺二零三"),
     ("尾号0571", "尾号零五七幺"),
     ("1203个", "一千二百零三个"),  # a count is a number
+    ("12306的客服说了", "幺二三零六的客服说了"),  # a service number, wherever it stands
+    ("有事找10086，或者95588", "有事找幺零零八六，或者九五五八八"),
+    ("走了12000步，一共12306个，第10086名，10500元", "走了一万二千步，一共一万二千三百零六个，第一万零八十六名，一万零五百元"),
+    ("圣诞节是12/25，我们24/7营业，只要1/2", "圣诞节是十二月二十五日，我们七天二十四小时营业，只要二分之一"),
 ])
 def test_codes_are_read_digit_by_digit_with_yao(text, spoken):
     assert normalise(text) == spoken
