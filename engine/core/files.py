@@ -433,7 +433,7 @@ def decode_text(data: bytes) -> str:
     # reading, the detector's and the two Chinese ones, is scored by how much of its text is
     # common characters of one script, and the best wins (the detector's order breaks ties).
     readings = [(match.encoding, str(match)) for match in matches]
-    for codec in (*_CHINESE_CODECS, "cp1252"):
+    for codec in (*_CHINESE_CODECS, *_WESTERN_CODECS):
         with contextlib.suppress(UnicodeDecodeError):
             readings.append((codec, data.decode(codec)))
     if not readings:
@@ -467,6 +467,9 @@ def _plausibility(text: str, codec: str) -> tuple[float, bool, float, bool]:
 
 
 _CHINESE_CODECS = ("gb18030", "big5")  # GB18030 reads GB2312 and GBK files too
+# Western Europe's and Central Europe's (Polish, Czech, Hungarian: Dzień, Děkuji), each read and judged
+# beside the detector's picks: on a short file the detector may offer neither.
+_WESTERN_CODECS = ("cp1252", "cp1250")
 # The marks of a sentence as Chinese and Japanese write them (、。！，：；？（）); not full-width
 # digits or ＜＝＞, which a wrong reading makes as readily ("45°" in GBK read as EUC-JP ends "45＜").
 _CJK_MARKS = frozenset("\u3001\u3002\uff01\uff08\uff09\uff0c\uff1a\uff1b\uff1f")
@@ -534,6 +537,21 @@ def _code_point_in(char: str, codec: str, low: int, high: int) -> bool:
     return len(encoded) == 2 and low <= int.from_bytes(encoded, "big") <= high
 
 
+def _east_asian(char: str) -> bool:
+    """Han, kana or Hangul: a letter of Chinese, Japanese or Korean."""
+    return "\u3041" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7a3" \
+        or "\uf900" <= char <= "\ufaff"
+
+
+def _alone_among_latin(text: str, n: int) -> bool:
+    """Whether ``text[n]`` has nothing East Asian (a letter, a full-width mark) on either side, on
+    a line that has Latin letters: "Cze滄.", "ぺ va."."""
+    neighbours = text[max(0, n - 1):n] + text[n + 1:n + 2]
+    line = text[text.rfind("\n", 0, n) + 1:text.find("\n", n) % (len(text) + 1)]
+    return not any(_east_asian(other) or ord(other) >= 0x3000 for other in neighbours) \
+        and any(char.isascii() and char.isalpha() for char in line)
+
+
 def _is_common_han(char: str) -> bool:
     """One of the characters Chinese and Japanese text is mostly written in: GB2312's first
     level (its 3,755 common characters), Big5's frequent ones, or JIS X 0208's first level."""
@@ -557,28 +575,54 @@ def _commonness(text: str) -> float:
     wide = [n for n, char in enumerate(text) if ord(char) > 0x7F]
     if not wide:
         return 1.0
+    # A Western file read two bytes at a time as Chinese has each of its accented letters become one
+    # East Asian character alone inside Latin words ("Père Noël" as "P鑢e No雔", "Cześć." as "Cze滄.");
+    # Chinese writes its characters in runs, or with its own marks beside them.
+    east_asian = [n for n in wide if _east_asian(text[n])]
+    read_apart = bool(east_asian) and all(_alone_among_latin(text, n) for n in east_asian)
     han = sum(1 for n in wide if "\u3400" <= text[n] <= "\u9fff" or "\uf900" <= text[n] <= "\ufaff")
     hangul = sum(1 for n in wide if "\uac00" <= text[n] <= "\ud7a3")
-    common = 0
+    common = 0.0
     for n in wide:
         char = text[n]
         if "\u3000" <= char <= "\u303f" or "\uff01" <= char <= "\uff5e" or "\u2010" <= char <= "\u2027":
             common += 1  # CJK and full-width punctuation, dashes and quotes: any script's
+        elif read_apart and _east_asian(char):
+            common += 0.5 * (_is_common_han(char) or "\u3041" <= char <= "\u30ff")  # half: "是WiFi吗" is Chinese too
         elif "\u3041" <= char <= "\u30ff":
             common += 1  # kana
         elif "\uac00" <= char <= "\ud7a3":
             common += hangul >= han and _is_common_hangul(char)
         elif "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff":
             common += han > hangul and _is_common_han(char)
-        elif char in "€«»¡¿°·℃℉":
+        elif char in "¡¿":  # opening a Spanish question or exclamation, never inside a word ("Mo¿e")
+            common += n == 0 or not text[n - 1].isalpha()
+        elif char in "€«»°·℃℉":
             common += 1
-        elif "\u0370" <= char <= "\u0e7f":  # Greek, Cyrillic, Hebrew, Arabic, Thai: within a word
-            neighbours = text[max(0, n - 1):n] + text[n + 1:n + 2]
-            common += any("\u0370" <= other <= "\u0e7f" for other in neighbours)
-        elif "\u00c0" <= char <= "\u00ff":  # an accented letter: beside a plain one, or alone as "à"
-            neighbours = text[max(0, n - 1):n] + text[n + 1:n + 2]
-            common += any(other.isascii() and (other.isalpha() or other.isspace()) for other in neighbours)
+        elif "\u0370" <= char <= "\u0e7f":  # Greek, Cyrillic, Hebrew, Arabic, Thai: within a word of its own
+            neighbours = text[max(0, n - 1):n] + text[n + 1:n + 2]  # ("TschьЯ" is German read as Cyrillic)
+            common += any("\u0370" <= other <= "\u0e7f" for other in neighbours) \
+                and not any(other.isascii() and other.isalpha() for other in neighbours)
+        elif "\u00c0" <= char <= "\u024f" and char.isalpha():
+            common += _in_latin_word(text, n)
     return common / len(wide)
+
+
+def _in_latin_word(text: str, n: int) -> bool:
+    """Whether the accented letter ``text[n]`` sits in a word of Latin letters with a plain one in
+    it (Tschüß, Cześć), or stands alone as "à"; "ÄãºÃ", a word of nothing but accents, is CJK bytes,
+    and so is a capital inside a word that is not all capitals ("ÊÇWiFiÂð", 是WiFi吗 read as cp1252)
+    or a small letter after two capitals."""
+    start, end = n, n + 1
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    while end < len(text) and text[end].isalpha():
+        end += 1
+    word = text[start:end]
+    return all(char.isascii() or "\u00c0" <= char <= "\u024f" for char in word) \
+        and (len(word) == 1 or any(char.isascii() for char in word)) \
+        and (not text[n].isupper() or n == start or word.isupper()) \
+        and not (text[n].islower() and n - start >= 2 and text[n - 2:n].isupper())  # "KTVžû" is KTV见
 
 
 def read_text_file(path: str | os.PathLike[str]) -> str:

@@ -467,6 +467,22 @@ def test_a_short_chinese_file_without_marks_is_read_in_its_own_encoding(codec: s
             assert decode_text(line.encode(codec)) == line
 
 
+# A short Western file read two bytes at a time as Chinese, Japanese or Cyrillic: "Père Noël" came in
+# as P半e No泄, "Ça va." as ぺ va., "Cześć." as Cze滄., "Tschüß!" as TschьЯ! (issue 30).
+SHORT_WESTERN = {"cp1252": ["Ça va.", "Père Noël", "Tschüß!", "Café!", "¿Qué pasó?", "Olá, João!", "naïve résumé"],
+                 "cp1250": ["Cześć.", "Ahoj, jak se máš?", "Szépség", "Może jutro.", "Kraków", "Šťastný"]}
+
+
+@pytest.mark.parametrize("codec", list(SHORT_WESTERN))
+def test_a_short_western_file_is_not_read_as_chinese(codec: str) -> None:
+    for line in SHORT_WESTERN[codec]:
+        cue = f"1\n00:00:01,000 --> 00:00:02,000\n{line}\n"
+        for text in (cue, line):
+            read = decode_text(text.encode(codec))
+            assert not any(ord(char) >= 0x0400 for char in read), (line, read)  # no Cyrillic, kana or Han
+    assert decode_text("Ça va.".encode("cp1252")) == "Ça va." and decode_text("Może jutro.".encode("cp1250")) == "Może jutro."
+
+
 @pytest.mark.parametrize("codec", ["gb18030", "big5"])
 def test_chinese_csv_and_plain_scripts_in_legacy_encodings(project: Project, tmp_path: Path, codec: str) -> None:
     csv_text = "character,text\n王经理,请坐。\n李秘书,好的\n" if codec == "gb18030" else "character,text\n王經理,請坐。\n李秘書,好的\n"
