@@ -195,6 +195,17 @@
     </message>
 </context>
 <context>
+    <name>TranslationController</name>
+    <message numerus="yes">
+        <location filename="../app/ui/script/translation_controller.py" line="+198"/>
+        <source>; kept %n line(s) already translated by a person (select them to translate them again)</source>
+        <translation>
+            <numerusform>; kept %n line already translated by a person (select it to translate it again)</numerusform>
+            <numerusform>; kept %n lines already translated by a person (select them to translate them again)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>VideoController</name>
     <message numerus="yes">
         <location filename="../app/ui/timeline/video_controller.py" line="+182"/>

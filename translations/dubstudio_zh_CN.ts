@@ -5108,7 +5108,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TranslationController</name>
     <message>
-        <location filename="../app/ui/script/translation_controller.py" line="+65"/>
+        <location filename="../app/ui/script/translation_controller.py" line="+66"/>
         <location line="+33"/>
         <source>Cannot translate</source>
         <translation>无法翻译</translation>
@@ -5199,6 +5199,13 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+4"/>
         <source>; {0} lines leave out a glossary term</source>
         <translation>；{0} 句台词漏用了术语表中的词</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>; kept %n line(s) already translated by a person (select them to translate them again)</source>
+        <translation>
+            <numerusform>；保留了 %n 句已由人工翻译的台词（选中它们即可重新翻译）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -9249,6 +9256,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>the script has no line with text to translate</source>
         <translation>剧本中没有带文本可翻译的台词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every line already holds a translation into {language} that a person wrote or checked (its original kept beside it), and is kept; name the lines to translate them again (Selected lines, or --lines 1-{count})</source>
+        <translation>每句台词都已有人工撰写或核对过的{language}译文（原文保留在旁），均已保留；如需重新翻译，请指定这些台词（选中的台词，或 --lines 1-{count}）</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -144,7 +144,11 @@ def run(args: argparse.Namespace) -> int:
     from app.commands.common import parse_line_list
     from app.project import ProjectError
     from app.project.lock import load_locked
-    from app.project.translation import make_translator, translate_project
+    from app.project.translation import (
+        kept_translations,
+        make_translator,
+        translate_project,
+    )
     from app.project.undo import CommandStack
 
     err = sys.stderr
@@ -186,6 +190,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"Translated {len(edit.results)} line(s) of {project.root} into {request.target_language} "
           f"({translator.requests} request(s))")
     print(summary(edit))
+    kept = kept_translations(project, request.target_language) if request.line_ids is None else []
+    if kept:
+        print(f"  kept {len(kept)} line(s) already translated into {request.target_language} by a person (imported with "
+              f"their original, or checked): name them with --lines to translate them again")
     for line_id, terms in edit.missing_terms.items():
         print(f"  warning: line {project.order_of(line_id)} leaves out the glossary's {', '.join(terms)}")
     return ExitCode.OK

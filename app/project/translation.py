@@ -70,10 +70,22 @@ def source_lines(project: Project, target_language: str) -> list[SourceLine]:
             for line in project.lines]
 
 
-def chosen_ids(project: Project, line_ids: Sequence[str] | None) -> list[str]:
-    """The ids to translate, in script order: those given (each must exist), else every line with text."""
+def kept_translations(project: Project, target_language: str) -> list[str]:
+    """The lines that already hold a translation into ``target_language`` that a person wrote or
+    accepted: a bilingual subtitle file's rows (its original kept as ``source_text``), or a draft
+    marked checked. Translating "every line" keeps them: a team that imports its subtitles with
+    their translation does not want it replaced by a machine's draft. Naming them translates them."""
+    if not target_language or target_language != project.target_language:
+        return []  # their text is in another language than the one asked for
+    return [line.id for line in project.lines if line.source_text.strip() and line.text.strip() and not line.draft]
+
+
+def chosen_ids(project: Project, line_ids: Sequence[str] | None, target_language: str = "") -> list[str]:
+    """The ids to translate, in script order: those given (each must exist), else every line with
+    text but those a person already translated into ``target_language`` (:func:`kept_translations`)."""
     if line_ids is None:
-        return [line.id for line in project.lines if (line.source_text or line.text).strip()]
+        kept = set(kept_translations(project, target_language))
+        return [line.id for line in project.lines if (line.source_text or line.text).strip() and line.id not in kept]
     project.lines_by_ids(line_ids)  # an unknown id is E_UNKNOWN_ID before any request
     wanted = set(line_ids)
     return [line.id for line in project.lines if line.id in wanted]
@@ -98,7 +110,10 @@ def translate_project(project: Project, request: TranslateRequest, translator: C
     """The edit that puts the chosen lines' translations into the project (not pushed: the caller
     pushes it, the studio on its GUI thread). Raises TranslateError with the translator's code
     (E_TRANSLATOR_UNREACHABLE, E_TRANSLATOR_KEY, E_CANCELLED...) having changed nothing."""
-    ids = chosen_ids(project, request.line_ids)
+    ids = chosen_ids(project, request.line_ids, request.target_language)
+    if not ids and request.line_ids is None and kept_translations(project, request.target_language):
+        raise TranslateError(Phrase(phrases.EVERY_LINE_TRANSLATED, language=language_name(rules_for(request.target_language)),
+                                    count=len(project.lines)), ErrorCode.EMPTY_TEXT)
     if not ids:
         raise TranslateError(Phrase(phrases.NOTHING_TO_TRANSLATE), ErrorCode.EMPTY_TEXT)
     try:

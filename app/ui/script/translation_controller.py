@@ -18,6 +18,7 @@ from app.project.translation import (
     ApplyTranslation,
     EditGlossary,
     TranslateRequest,
+    kept_translations,
     make_translator,
     shorten_lines,
     translate_project,
@@ -92,7 +93,7 @@ class TranslationController(WindowController):
 
         def done(edit: ApplyTranslation) -> None:
             if document.push(edit):
-                self.window.messages.notify(self._summary(edit, request.target_language))
+                self.window.messages.notify(self._summary(edit, request.target_language) + self._kept(request))
 
         self._run(work, done, fill(self.tr("Translating {0} lines into {1}"), count, request.target_language),
                   self.tr("Cannot translate"), self.tr("The translation was cancelled; the script is as it was"))
@@ -187,4 +188,13 @@ class TranslationController(WindowController):
         if missing:
             text += fill(self.tr("; {0} lines leave out a glossary term"), len(missing))
         return text
+
+    def _kept(self, request: TranslateRequest) -> str:
+        """What "Every line" left as it was: the lines a person already translated (imported with
+        their original, or checked)."""
+        session = self.window.session
+        kept = kept_translations(session.project, request.target_language) \
+            if session is not None and request.line_ids is None else []
+        return self.tr("; kept %n line(s) already translated by a person (select them to translate them again)", "",
+                       len(kept)) if kept else ""
 

@@ -126,3 +126,63 @@ def test_ctrl_c_while_the_server_thinks_leaves_the_project_unchanged(tmp_path: P
     assert command.returncode == ExitCode.INTERRUPTED, err
     assert "translating: 2/4 lines" in err and "interrupted" in err and "Traceback" not in err
     assert snapshot(root) == before
+
+
+BILINGUAL_SRT = ("1\n00:00:01,000 --> 00:00:02,500\n小明：你怎么才来？\nWhy are you so late?\n\n"
+                 "2\n00:00:03,000 --> 00:00:04,500\n小红：路上堵车了。\nThe traffic was terrible.\n\n"
+                 "3\n00:00:05,000 --> 00:00:06,500\n小明：下次早点出门。\n")
+
+
+def bilingual_project(root: Path) -> Path:
+    """A project made from a drama's bilingual subtitles, the English rows kept as the script, as
+    `new --keep-language en` and the studio's import make it; the third cue has no English row."""
+    from app.project.script_io import import_script
+    from app.project.translation import SetTargetLanguage
+    from app.project.undo import CommandStack
+
+    project = Project.create(root, "Drama")
+    subtitles = root.parent / "ep01.srt"
+    subtitles.write_text(BILINGUAL_SRT, encoding="utf-8")
+    stack = CommandStack(project)
+    stack.push(import_script(subtitles, project).keeping("en").command())
+    stack.push(SetTargetLanguage("en", original="zh"))
+    project.save()
+    return project.root
+
+
+def test_translating_every_line_keeps_the_translation_a_bilingual_file_brought(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The subtitles' own English is a person's translation: `translate --to en` replaced it with a
+    machine's draft. Only the line without one is translated; named lines are translated again."""
+    root = bilingual_project(tmp_path / "p")
+    with chat_server(english) as server:
+        assert main(translate(root, server.url)) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert [entry["text"] for entry in server.asked[0].lines.values()] == ["下次早点出门。"]
+    assert "kept 2 line(s) already translated into en by a person" in out, out
+    lines = Project.load(root).lines
+    assert [(line.text, line.draft) for line in lines] == [("Why are you so late?", False),
+                                                            ("The traffic was terrible.", False),
+                                                            ("EN 下次早点出门。", True)]
+    with chat_server(english) as server:
+        assert main(translate(root, server.url, "--lines", "1")) == ExitCode.OK
+    assert Project.load(root).lines[0].text == "EN 你怎么才来？"
+    # Into another language, every line goes: its English is no Spanish.
+    with chat_server(english) as server:
+        into_spanish = translate(root, server.url)
+        into_spanish[into_spanish.index("--to") + 1] = "es"
+        assert main(into_spanish) == ExitCode.OK
+    assert len(server.asked[0].lines) == 3
+
+
+def test_translating_when_every_line_has_its_translation_says_so(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    root = bilingual_project(tmp_path / "p")
+    project = Project.load(root)
+    project.lines[2].source_text, project.lines[2].text = project.lines[2].text, "Leave earlier next time."
+    project.save()
+    before = snapshot(root)
+    with chat_server(english) as server:
+        assert main(translate(root, server.url)) == ExitCode.BAD_INPUT
+    assert not server.asked and snapshot(root) == before
+    assert "every line already holds a translation into English" in capsys.readouterr().err

@@ -180,3 +180,20 @@ def test_the_dialog_reads_the_glossary_table_and_the_language_table(idle_window:
     assert dialog.entries()[0].target == "Translated name"
     dialog._add_names(session.project)  # the names already there are not added twice
     assert len(dialog.entries()) == len(entries)
+
+
+def test_every_line_keeps_a_translation_a_person_made_and_says_so(idle_window: MainWindow) -> None:
+    """A line imported from bilingual subtitles holds a person's translation with its original beside
+    it: translating every line kept it and said how many were kept."""
+    session = idle_window.session
+    assert session is not None
+    project = session.project
+    project.target_language = "es"
+    first = project.lines[0]
+    first.source_text, first.text = first.text, "Una traducción hecha a mano."
+    with chat_server(spanish) as server:
+        TranslationController.of(idle_window).start(filled_dialog(idle_window, server.url, []).choice())
+    assert project.lines[0].text == "Una traducción hecha a mano." and not project.lines[0].draft
+    assert all(line.draft for line in project.lines[1:] if line.text)
+    assert first.source_text not in [entry["text"] for asked in server.asked for entry in asked.lines.values()]
+    assert "; kept 1 line already translated by a person" in idle_window.statusBar().currentMessage()
