@@ -6893,7 +6893,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1150"/>
+        <location filename="../app/project/script_io.py" line="+1178"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -8191,6 +8191,16 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file}, line {line}: no text; row skipped</source>
         <translation>{file} 第 {line} 行：没有文字，已跳过该行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}, line {lines}: a scene heading or an action line (△), which no one says; skipped</source>
+        <translation>{file} 第 {lines} 行：场景标题或动作描述（△），不是台词，已跳过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file}, lines {lines}: scene headings and action lines (△), which no one says; skipped</source>
+        <translation>{file} 第 {lines} 行：场景标题和动作描述（△），不是台词，已跳过</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -68,7 +68,17 @@ Source = str | os.PathLike[str] | bytes
 _BRACKET_SPEAKER = re.compile(r"^\s*(?:\[([^\[\]\n]{1,40})\]|【([^【】\n]{1,40})】)\s*[:：]?\s*(.*)$", re.S)
 # "Maya: Hello" — a name starts with a letter, has at most 4 words; not a URL or a clock time.
 # A transliterated name is split by a middle dot: 哈利·波特 (U+00B7, and the katakana U+30FB).
-_COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-·・]{0,39}?)\s*[:：](?!//)(?!\d)\s*(.+)$", re.S)
+# A direction may follow the name, before the colon: 林晓雨（OS）：, 张伟(V.O.)：, 王总（画外音）： (kept before
+# the words, as a direction is: not spoken).
+_COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-·・\u3000]{0,39}?)\s*([（(][^（）()\n]{1,12}[)）])?\s*[:：](?!//)(?!\d)"
+                            r"\s*(.+)$", re.S)
+# A Chinese script's name in corner brackets before its words (「林晓雨」你怎么来了？): only in a plain
+# script, where every line has a speaker (in a subtitle 「快走」他喊道 is a quotation); a name has no marks.
+_CORNER_SPEAKER = re.compile(r"^\s*[「『]([^「」『』\s，。！？、…：:,.!?]{1,12})[」』]\s*[:：]?\s*(\S.*)$", re.S)
+# What a plain script holds that no one says: a scene heading (第一场 日 内 医院, 1-2 夜 外 街道, 场景：…)
+# and an action line (△林晓雨推门进来。), as Chinese screenplays write them; a line's number (1. 、 1、).
+_NOT_SAID = re.compile(r"^\s*(?:[△▲]|第[一二三四五六七八九十百零\d]+[场場集幕]|\d+\s*[-－—]\s*\d+\s|[场場]景\s*[:：])")
+_LINE_NUMBER = re.compile(r"^\s*\d{1,4}\s*[.．、)）]\s*(?=\S)")
 # A time line inside a cue's text: srt swallows a block whose time line it cannot read into the
 # cue before it. Digits by the arrow, or a line that is nothing but "word --> word"
 # ("banana --> apple"): either way a broken time line, never dialogue to speak.
@@ -195,8 +205,16 @@ def split_speaker(text: str) -> tuple[str | None, str]:
         return (match.group(1) or match.group(2)).strip(), match.group(3).strip()
     match = _COLON_SPEAKER.match(text)
     if match and len(match.group(1).split()) <= 4:
-        return match.group(1).strip(), match.group(2).strip()
+        direction, words = match.group(2), match.group(3).strip()
+        return compact_name(match.group(1)), join_pieces([direction, words]) if direction else words
     return None, text.strip()
+
+
+def compact_name(name: str) -> str:
+    """A name as its character is called: a Chinese name spaced out to line up with longer ones in a
+    Word or WPS script (张 伟, 张　伟) is 张伟; a Latin name keeps its spaces (Mary Jane)."""
+    name = name.strip()
+    return re.sub(r"(?<=[\u3400-\u9fff])[ \u3000]+(?=[\u3400-\u9fff])", "", name)
 
 
 # A subtitle holding two speakers' exchange writes each turn on its own row opened by a dash
@@ -948,9 +966,14 @@ def import_plain(
     text, name = _read(source, encoding)
     shown = name or "input"
     builder = _Builder(project, None)
+    not_said: list[int] = []
     for line_no, raw in enumerate(text.split("\n"), 1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
+        if _NOT_SAID.match(raw):
+            not_said.append(line_no)
+            continue
+        raw = _LINE_NUMBER.sub("", raw, count=1)
         if raw[:1].isspace() and builder.lines:
             previous = builder.lines[-1]
             previous.text = f"{previous.text} {raw.strip()}"
@@ -958,6 +981,8 @@ def import_plain(
                 raise _too_long("the line with its continuations", line_no, shown)
             continue
         speaker, body = split_speaker(raw)
+        if speaker is None and (corner := _CORNER_SPEAKER.match(raw)) is not None:
+            speaker, body = compact_name(corner.group(1)), corner.group(2).strip()
         if speaker is None:
             raise ImportFormatError(
                 Phrase(phrases.EXPECTED_NAME_LINE, quoted=repr(raw.strip()[:60])), line_no=line_no, source=shown
@@ -967,6 +992,9 @@ def import_plain(
         builder.add(speaker, body)
     if not builder.lines:
         raise ImportFormatError(Phrase(phrases.NO_SCRIPT_LINES), source=shown)
+    if not_said:
+        builder.warnings.append(phrases.counted(len(not_said), phrases.SKIPPED_HEADING, phrases.SKIPPED_HEADINGS,
+                                                file=file_label(name), lines=_listed(not_said)))
     return builder.result(name)
 
 

@@ -194,3 +194,24 @@ def test_an_imports_warnings_name_the_file_not_its_folders(tmp_path: Path, proje
                                "ep01.srt: the cues at 00:00:03,000 last no time; each was kept with its end left "
                                "open (its line may run until the next one)"]
     assert all(str(tmp_path) not in warning for warning in result.warnings)
+
+
+def test_a_chinese_screenplay_comes_in_as_its_lines_and_its_speakers(tmp_path: Path, project: Project) -> None:
+    """A script as a Chinese team writes it in Word or WPS: scene headings and △ action lines, names
+    in corner brackets or spaced out to line up, a direction after the name (（OS）, (V.O.)), numbered
+    lines. Each of these refused the whole file, or made 张 伟 a character apart from 张伟."""
+    script = ("第一场 日 内 医院走廊\n△林晓雨推门进来，四处张望。\n「林晓雨」你怎么来了？\n1. 张　伟：我……我担心你。\n"
+              "2、林晓雨（OS）：我不能哭。\n1-2 夜 外 街道\n张 伟(V.O.)：别走。\n场景：医院门口\n")
+    result = imported(tmp_path, project, "第一集.txt", script, encoding="gbk")
+    names = {character.id: character.name for character in result.characters}
+    assert [(names[line.character_id or ""], line.text) for line in result.lines] == [
+        ("林晓雨", "你怎么来了？"), ("张伟", "我……我担心你。"), ("林晓雨", "（OS）我不能哭。"), ("张伟", "(V.O.) 别走。")]
+    assert result.warnings == ["第一集.txt, lines 1, 2, 6, 8: scene headings and action lines (△), which no one "
+                               "says; skipped"]
+
+
+def test_corner_brackets_in_a_subtitle_stay_a_quotation(tmp_path: Path, project: Project) -> None:
+    result = imported(tmp_path, project, "ep01.srt", "1\n00:00:01,000 --> 00:00:02,000\n「快走」他喊道。\n\n"
+                                                     "2\n00:00:03,000 --> 00:00:04,000\n林晓雨（小声）：别出声。\n")
+    assert [line.text for line in result.lines] == ["「快走」他喊道。", "（小声）别出声。"]
+    assert [character.name for character in result.characters] == ["林晓雨"]
