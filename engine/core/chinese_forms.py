@@ -108,6 +108,8 @@ _BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*([×xX*÷+=])\s*(?=[\d-])")
 # An address's marks as Chinese speakers say them; the scheme is not said, nor a query's parameters.
 _ADDRESS_MARKS = {"@": "艾特", ".": "点", "/": "斜杠", "_": "下划线", "-": "杠"}
 _ADDRESS_TAIL = re.compile(r"[.,;:!?)\]]+$")  # the sentence's marks after an address are not part of it
+# A hesitation typed in Latin letters (emmm, emm, hmm, mmm) is 嗯, as it is said: espeak-ng read emmm as ai me mu.
+_HESITATION = re.compile(r"(?<![A-Za-z])(?:[Ee]m{2,}|[Hh]?m{2,}|[Hh]m+)(?![A-Za-z])")
 _NEGATIVE = re.compile(r"(?<![0-9A-Za-z.])[-−](?=\d)")  # not between digits or after a word
 
 
@@ -117,6 +119,7 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     ``count`` writes a number with thousands separators (commas removed): the voice passes its
     numeral writer, since such a number is a count and never a code read digit by digit."""
     text = ADDRESS.sub(_said_address, text)
+    text = _HESITATION.sub("嗯", text)
     text = _MENTION.sub("艾特", text)
     text = _NUMBER_SIGN.sub(lambda match: f"第{match[1]}" if match[1] == "1" and match[0][0] in "Nn" else f"{match[1]}号", text)
     text = _ORDINAL.sub(r"第\1", text)

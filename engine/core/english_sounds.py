@@ -145,8 +145,22 @@ def mandarin_syllables() -> frozenset[str]:
     return frozenset(to_normal(reading) for reading in toned)
 
 
+# A word of two to five letters with no vowel is said letter by letter: pinyin's initials as Chinese chat
+# writes them (yyds 永远的神, xswl, dbq, plmm) and an acronym in small letters (ktv); espeak-ng read yyds
+# as one syllable, yi de zi. Not an interjection of h, m and s (hmm, shh), nor a word ending in y (my, why).
+_SPELLED_OUT = re.compile(r"(?![hms]+$)(?!.*y$)[b-df-hj-np-tv-z]{2,5}", re.IGNORECASE)
+
+
+def spelled_out(word: str) -> bool:
+    """Whether ``word`` is said letter by letter inside a Chinese line (:data:`_SPELLED_OUT`)."""
+    return _SPELLED_OUT.fullmatch(word) is not None
+
+
 @functools.cache
 def heard_as(word: str) -> tuple[str, ...]:
     """``word`` (Latin letters) as the toneless Mandarin syllables it is said in inside a Chinese
-    line: what a recogniser's characters for it read as (meeting: mi ting; 弥丁 mi ding)."""
-    return tuple(re.sub(r"\d", "", syllable) for syllable in reading(word, mandarin_syllables()).split())
+    line: what a recogniser's characters for it read as (meeting: mi ting; 弥丁 mi ding); a word
+    said letter by letter (:func:`spelled_out`: yyds) as its letters."""
+    letters = list(word.upper()) if spelled_out(word) else [word]
+    return tuple(re.sub(r"\d", "", syllable) for letter in letters
+                 for syllable in reading(letter, mandarin_syllables()).split())

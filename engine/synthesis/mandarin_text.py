@@ -76,14 +76,17 @@ _TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)")
 # A service number is a code wherever it stands (12306 幺二三零六, 10086, 95588: the 10xxx and 12xxx hotlines of
 # carriers and services, the 95xxx/96xxx of banks and insurers), not a count (一万二千三百零六), unless a
 # measure word follows or it is round (10000步, 12000元: hotlines do not end in 00).
-_COUNTED_AFTER = "个下次块元分万千百天年岁遍人步张条件只台辆米克斤字页份"
+_COUNTED_AFTER = "个下次块元分万千百天年岁遍人步张条件只台辆米克斤字页份朵束杯瓶本双套位名家间层楼度秒钟小时周月"
 _DIGIT_BY_DIGIT = re.compile(r"\d{7,}|(?<=房间|房号|号码|尾号|密码|证码|车次|航班|编号|工号|学号|号是|码是)\d{3,}"
                              rf"|(?:(?<=打|拨)|(?<=电话|热线))\d{{3,6}}(?![\d.]|\s*[{_COUNTED_AFTER}])"
                              rf"|(?<![\d.,第共约])(?:1[02]|9[56])\d(?!00)\d\d(?![\d.%]|\s*[{_COUNTED_AFTER}])")
 _CODE_DIGITS = "零幺二三四五六七八九"
 # Numbers said digit by digit with 一 (not a code's 幺): a height's centimetres after 米 (1米65
 # 一米六五, not 六十五) and a video resolution (1080P 一零八零P, not 一千零八十).
-_DIGITS_AS_SAID = re.compile(r"(?<=\d米)\d{2}(?!\d)|\d{3,4}(?=[pP](?![A-Za-z]))")
+# Chat's numbers said as their digits too: 666 (六六六, "skilled"), 888, 999 and 2333 (laughter), not
+# as a count (六百六十六); a measure word after one makes it a count (999朵).
+_DIGITS_AS_SAID = re.compile(r"(?<=\d米)\d{2}(?!\d)|\d{3,4}(?=[pP](?![A-Za-z]))"
+                             rf"|(?<![\d.])(?:6{{3,}}|8{{3,}}|9{{3,}}|23{{3,}})(?![\d.%]|\s*[{_COUNTED_AFTER}])")
 # 二 said 两 as a count before a measure word (两个, 两点, 两天), not within a number (十二个, 二十),
 # after 第 (第二天) or in a decimal (三点二); 两点 also before the minutes of a clock time.
 _TWO_AS_COUNT = re.compile(
@@ -98,7 +101,10 @@ _COUNT_OF_YEARS = re.compile(r"(?<!\d)([1-9]\d{0,2})(?=年(?!\s*\d{1,2}\s*月))"
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:[-'][A-Za-z]+)*")
 _DIGIT_NAMES = "零一二三四五六七八九"
 _SYLLABLE = re.compile(r"([a-z]+)([1-5])")
-_SYLLABLE_OR_MARK = re.compile(rf"[a-z]+[1-5]|[{CLAUSE_MARKS}]")
+# An ellipsis, a dash or a tilde inside a line is a pause as a clause mark is (嗯……我知道了, 你——你给我站住):
+# it was dropped, and the words on either side ran together.
+PAUSE_MARKS = "…—～~"
+_SYLLABLE_OR_MARK = re.compile(rf"[a-z]+[1-5]|[{CLAUSE_MARKS}{PAUSE_MARKS}]")
 _SYLLABIC_NASALS = {"n": "en", "ng": "en", "m": "en", "hm": "en"}  # 嗯 and friends: no initial of their own
 
 
@@ -118,8 +124,8 @@ def latin_reading(word: str) -> str:
     any other word by its English sound (Zoom zu1 mu5), both carried into Mandarin syllables by
     :func:`engine.core.english_sounds.reading`."""
     known = symbol_table().split
-    if ACRONYM.fullmatch(word):
-        return " ".join(english_sounds.reading(letter, known) for letter in word)
+    if ACRONYM.fullmatch(word) or english_sounds.spelled_out(word):
+        return " ".join(english_sounds.reading(letter.upper(), known) for letter in word)
     return english_sounds.reading(word, known)
 
 

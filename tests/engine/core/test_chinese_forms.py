@@ -113,6 +113,8 @@ def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     ("我们24/7营业", "我们七天二十四小时营业"),
     ("3/4杯水", "四分之三杯水"),  # a fraction said was a take failed whole
     ("打12306订票", "打幺二三零六订票"),
+    ("emmm我想想", "嗯我想想"),  # a hesitation typed in letters is 嗯
+    ("太牛了666！yyds！", "太牛了六六六YYDS"),  # chat's number, pinyin initials heard as letters
 ])
 def test_take_qa_hears_a_written_form_said_in_words_as_the_line(line, heard):
     assert error_rate(line, heard, "zh") == 0.0

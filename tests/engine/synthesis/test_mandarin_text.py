@@ -95,6 +95,31 @@ def test_syllables_carry_tones_and_clause_breaks():
     assert syllables("，好，") == ["hao3"]  # no break before the first syllable or after the last
 
 
+def test_an_ellipsis_a_dash_or_a_tilde_inside_a_line_is_a_pause():
+    """They were dropped, and the words on either side ran together (嗯我知道了)."""
+    assert syllables(normalise("嗯……我知道了。")) == ["n2", BREAK, "wo3", "zhi1", "dao4", "le5"]
+    assert syllables(normalise("你——你给我站住！")).count(BREAK) == 1
+    assert syllables(normalise("收到～好的…")) == ["shou1", "dao4", BREAK, "hao3", "de5"]  # none at the end
+
+
+@pytest.mark.parametrize(("text", "spoken"), [
+    ("太牛了666！", "太牛了六六六！"),  # chat's numbers as their digits, not 六百六十六
+    ("哈哈哈2333", "哈哈哈二三三三"),
+    ("这波操作666666，888", "这波操作六六六六六六，八八八"),
+    ("999朵玫瑰，888块", "九百九十九朵玫瑰，八百八十八块"),  # a measure word after: a count
+    ("emmm我想想，hmm", "嗯我想想，嗯"),  # a hesitation typed in letters
+])
+def test_chats_numbers_and_hesitations_are_said_as_chat_says_them(text, spoken):
+    assert normalise(text) == spoken
+
+
+def test_pinyin_initials_are_said_letter_by_letter():
+    """yyds (永远的神) was read by espeak-ng as one word, yi de zi; an English word keeps its sound."""
+    assert normalise("yyds！") == normalise("YYDS！") == "wai1wai1di1ai1si5！"
+    assert normalise("xswl") == normalise("XSWL")
+    assert normalise("my god") == "mai1 ga1de5" and normalise("hmm") == "嗯"
+
+
 def test_phones_follow_the_baker_labels():
     # A syllable's initial ("^" for none) and toned final; #0 within a phrase, the break at a
     # clause mark and before the closing silence (the last syllable said at its full length).
