@@ -145,6 +145,17 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     return _NEGATIVE.sub("负", text)
 
 
+# Hesitations a recogniser leaves out by design (Whisper writes 嗯，我打10086问问 as 我打10086问问): a
+# take is not wrong for saying them, nor for a hearing without them.
+FILLERS = "嗯呃"
+_FILLER = re.compile(f"[{FILLERS}]+")
+
+
+def without_fillers(text: str) -> str:
+    """``text`` without its hesitations (嗯, 呃, and emmm or hmm typed in letters), for comparing a take."""
+    return _FILLER.sub("", _HESITATION.sub("", text))
+
+
 def _month_day(match: re.Match[str]) -> str:
     month, day = int(match[1]), int(match[2])
     small_fraction = len(match[1]) == 1 and day <= 10 and month < day and not match[3]

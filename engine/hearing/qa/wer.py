@@ -47,7 +47,12 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.chinese_forms import FULL_WIDTH, SIMPLIFIED, said_forms
+from engine.core.chinese_forms import (
+    FULL_WIDTH,
+    SIMPLIFIED,
+    said_forms,
+    without_fillers,
+)
 from engine.core.english_forms import CURRENCIES, LONG_DIGIT_RUN, spoken_english
 from engine.core.english_sounds import heard_as
 from engine.core.languages import (
@@ -360,6 +365,8 @@ def error_rate(reference: str, hypothesis: str, language: str, by_reading: bool 
         return word_error_rate(reference, hypothesis, language)
     import jiwer
 
+    if language_code(language) in CHINESE_LANGUAGES and normalise_characters(without_fillers(reference), language):
+        reference, hypothesis = without_fillers(reference), without_fillers(hypothesis)
     ref = normalise_characters(reference, language)
     if not ref:
         raise ValueError(f"the reference text {reference!r} has no characters to compare against")

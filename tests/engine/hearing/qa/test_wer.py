@@ -135,6 +135,16 @@ def test_a_wrong_number_is_never_forgiven_by_reading() -> None:
     assert error_rate("我爸爸下个月就七十岁了。", "我爸爸下个月就60岁了。", "zh") == pytest.approx(1 / 11)  # as before
 
 
+def test_a_mandarin_hesitation_the_recogniser_leaves_out_is_no_error() -> None:
+    """zh-baker said 嗯，我打10086问问。 and Whisper base wrote 我打10086问问 (it leaves hesitations
+    out): 1 of 10 characters was counted wrong on every such line, raw and by reading."""
+    for line, heard in [("emmm，我打10086问问。", "我打10086问问。"), ("嗯……我知道了。", "我知道了"),
+                        ("呃，这个嘛。", "这个嘛"), ("我知道了。", "嗯，我知道了")]:
+        assert error_rate(line, heard, "zh") == error_rate(line, heard, "zh", by_reading=False) == 0.0
+    assert error_rate("嗯。", "好", "zh") == 1.0  # a line that is only a hesitation is still compared
+    assert error_rate("我饿了。", "我了", "zh") == pytest.approx(1 / 3)  # a word, not a hesitation
+
+
 @pytest.mark.parametrize(("line", "heard"), [
     ("公司亏了三百二十万。", "公司亏了320万"),  # Whisper writes digits before 万 (seen on set 7)
     ("月薪1.5万。", "月薪一万五"),
