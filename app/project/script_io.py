@@ -69,8 +69,9 @@ _BRACKET_SPEAKER = re.compile(r"^\s*(?:\[([^\[\]\n]{1,40})\]|【([^【】\n]{1,4
 # "Maya: Hello" — a name starts with a letter, has at most 4 words; not a URL or a clock time.
 # A transliterated name is split by a middle dot: 哈利·波特 (U+00B7, and the katakana U+30FB).
 # A direction may follow the name, before the colon: 林晓雨（OS）：, 张伟(V.O.)：, 王总（画外音）： (kept before
-# the words, as a direction is: not spoken).
-_COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-·・\u3000]{0,39}?)\s*([（(][^（）()\n]{1,12}[)）])?\s*[:：](?!//)(?!\d)"
+# the words, as a direction is: not spoken). After a full-width colon the words may open with a digit
+# (张伟：12306的票…, 王总：3点开会); after an ASCII one a digit is a clock time or a score (at 10:30, Score 3:2).
+_COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-·・\u3000]{0,39}?)\s*([（(][^（）()\n]{1,12}[)）])?\s*(?::(?!//)(?!\d)|(?<!\d)：)"
                             r"\s*(.+)$", re.S)
 # A Chinese script's name in corner brackets before its words (「林晓雨」你怎么来了？): only in a plain
 # script, where every line has a speaker (in a subtitle 「快走」他喊道 is a quotation); a name has no marks.

@@ -215,3 +215,15 @@ def test_corner_brackets_in_a_subtitle_stay_a_quotation(tmp_path: Path, project:
                                                      "2\n00:00:03,000 --> 00:00:04,000\n林晓雨（小声）：别出声。\n")
     assert [line.text for line in result.lines] == ["「快走」他喊道。", "（小声）别出声。"]
     assert [character.name for character in result.characters] == ["林晓雨"]
+
+
+def test_a_name_before_words_that_open_with_a_number_names_the_speaker(tmp_path: Path, project: Project) -> None:
+    """张伟：12306的票… came in with no character, the name inside its text: a digit after the colon
+    was taken for a clock time. After an ASCII colon it still is one (at 10:30, Score 3:2)."""
+    srt_text = ("1\n00:00:01,000 --> 00:00:02,000\n{\\an8}张伟：12306的票都抢光了……\n\n"
+                "2\n00:00:03,000 --> 00:00:04,000\n王总：3点开会。\n\n3\n00:00:05,000 --> 00:00:06,000\nMeet at 10:30.\n\n"
+                "4\n00:00:07,000 --> 00:00:08,000\nMeet at 10：30.\n")
+    result = imported(tmp_path, project, "ep01.srt", srt_text)
+    names = {character.id: character.name for character in result.characters}
+    assert [(names.get(line.character_id or ""), line.text) for line in result.lines] == [
+        ("张伟", "12306的票都抢光了……"), ("王总", "3点开会。"), (None, "Meet at 10:30."), (None, "Meet at 10：30.")]
