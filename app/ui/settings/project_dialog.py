@@ -240,6 +240,20 @@ class ProjectSettingsDialog(QDialog):
         music_effects = self.guide_mix.currentData() == "music-effects"
         self.music_effects_source.setEnabled(music_effects)
         self.separation_model.setVisible(music_effects and self.music_effects_source.currentData() == "model")
+        self._grow_to_fit()
+
+    def _grow_to_fit(self) -> None:
+        """Grow to the height the wrapped labels need at this width: a window's minimum height
+        ignores wrapping, so the model row's two lines were cut in half when it appeared. Before
+        the first show Qt sizes the dialog itself."""
+        if not self.isVisible():
+            return
+        layout = self.layout()
+        assert layout is not None  # made in __init__
+        layout.activate()
+        needed = self.heightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     def values(self) -> dict[str, Any]:
         """Every setting as the dialog shows it (title included)."""

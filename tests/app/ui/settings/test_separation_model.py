@@ -86,3 +86,19 @@ def test_a_downloaded_model_is_said_to_be_checked(qtbot: QtBot, tmp_path: Path, 
     row.separate_button.click()
     assert row.state.text() == "Music and effects separated by a built mask model; exports use them."
     assert (project.root / SEPARATED_FILE).is_file()
+
+
+def test_the_model_row_shown_in_an_open_dialog_has_room_for_its_wrapped_words(qtbot: QtBot, tmp_path: Path,
+                                                                              models: Path) -> None:
+    """Choosing the separation model in the open dialog shows its row: the dialog grows so the
+    row's two lines ("…: not downloaded yet (67 MB, once)") are whole, not cut in half."""
+    dialog = ProjectSettingsDialog(Project.create(tmp_path / "proj", "Separation"), runner=SyncTaskRunner())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.guide_mix.setCurrentIndex(dialog.guide_mix.findData("music-effects"))
+    dialog.music_effects_source.setCurrentIndex(dialog.music_effects_source.findData("model"))
+    state = dialog.separation_model.state
+    qtbot.waitUntil(lambda: state.isVisible() and state.width() > 0)
+    assert state.heightForWidth(state.width()) > state.fontMetrics().height() * 1.5  # it wraps at this width
+    assert state.height() >= state.heightForWidth(state.width())
