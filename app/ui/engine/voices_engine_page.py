@@ -284,7 +284,7 @@ class VoicesEnginePage(QWidget):
 
     def _show_backend(self) -> None:
         spec, local = self.spec, not self.is_remote
-        licence = "\n" + fill(self.tr("Licence: {0}"), spec.licence) if spec.licence else ""
+        licence = "\n" + fill(self.tr("Licence: {0}"), declared(OPTION_WORDS, spec.licence)) if spec.licence else ""
         self.summary.setText(declared(OPTION_WORDS, spec.summary) + licence)
         self.forms.setCurrentWidget(self.form)
         self.server_url.setEnabled(not local)

@@ -1,6 +1,6 @@
 """Words the studio showed in English under zh_CN although they are its own (issue 31, checked
 again): the Stress tab's field tooltips, the notice that there is no audio device, and the
-Transcribe dialog's language list (the names of the one language table)."""
+Transcribe dialog's language list (the names of the one language table), the backends' licences."""
 
 from __future__ import annotations
 
@@ -11,9 +11,12 @@ from PySide6.QtWidgets import QAbstractSpinBox
 from pytestqt.qtbot import QtBot
 
 from app.project.sample import copy_sample_project
+from app.ui.engine.voices_engine_page import VoicesEnginePage
 from app.ui.folders import Folders
 from app.ui.playback.player import Player
+from app.ui.settings.store import Settings
 from app.ui.stress.controls import RunControls
+from app.ui.tasks import SyncTaskRunner
 from app.ui.timeline.transcribe_dialog import TranscribeDialog
 
 ENGLISH_WORD = re.compile(r"\b[a-z]{3,}\b")  # a lower-case English word (codes and p95 aside)
@@ -54,3 +57,17 @@ def test_a_video_that_cannot_be_read_is_explained_in_chinese(chinese: None, qtbo
     dialog.set_video(str(not_a_video))
     shown = dialog.problem.text()
     assert shown.startswith("无法读取视频。") and shown.endswith("(E_VIDEO_UNREADABLE)"), shown
+
+
+def test_the_voices_engine_page_says_each_backends_licence_in_chinese(chinese: None, qtbot: QtBot,
+                                                                       settings: Settings) -> None:
+    """The licence under a backend's summary was English in the Chinese studio: the words a user
+    must read before using zh-baker (non-commercial only) among them."""
+    page = VoicesEnginePage(settings, SyncTaskRunner())
+    qtbot.addWidget(page)
+    for name in ("embedded", "zh-baker"):
+        page.backend.setCurrentIndex(page.backend.findData(name))
+        shown = page.summary.text()
+        assert "仅限非商业用途" in shown and "NON-COMMERCIAL" not in shown, shown
+    page.backend.setCurrentIndex(page.backend.findData("piper"))
+    assert "许可" in page.summary.text() and "inside" not in page.summary.text(), page.summary.text()
