@@ -2905,7 +2905,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>ReferenceClip</name>
     <message>
-        <location filename="../app/ui/characters/reference_clip.py" line="+31"/>
+        <location filename="../app/ui/characters/reference_clip.py" line="+32"/>
         <source>Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff *.opus *.wma);;所有文件 (*)</translation>
     </message>
@@ -2996,14 +2996,14 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>纯度 {purity}</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Check this clip</source>
-        <translation>请检查这段参考音频</translation>
+        <location line="+3"/>
+        <source>Choose from the video… picks a longer, cleaner stretch; or import or record another clip.</source>
+        <translation>用“从视频中选取…”挑一段更长、更干净的片段，或导入、录制另一段参考音频。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>How much more the clip sounds like this character than like the nearest other (from the video)</source>
-        <translation>这段音频听起来比最接近的其他声音更像这个角色的程度（来自视频）</translation>
+        <location line="+3"/>
+        <source>Purity: how much more the clip sounds like this character than like the nearest other (from the video)</source>
+        <translation>纯度：这段音频听起来比最接近的其他声音更像这个角色的程度（来自视频）</translation>
     </message>
     <message>
         <location line="+4"/>

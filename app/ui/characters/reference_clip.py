@@ -27,6 +27,7 @@ from app.ui.language import fill, number, said_error
 from app.ui.playback.player import read_mono
 from app.ui.playback.recorder import Recorder
 from engine.core.codes import ErrorCode
+from engine.core.languages import join_pieces
 
 AUDIO_FILTER = QT_TRANSLATE_NOOP("ReferenceClip", "Audio files (*.wav *.flac *.ogg *.mp3 *.m4a *.aac *.aif *.aiff "
                                                   "*.opus *.wma);;All files (*)")
@@ -140,8 +141,8 @@ class ReferenceClip(QObject):
         self._show_quality(end - char.clip_start)
 
     def _show_quality(self, seconds: float | None) -> None:
-        """Show the clip's purity (a clip cut from the video has one) and warn, with why in the
-        tooltip, when clip_warning finds it impure or too short; ``seconds`` (trimmed) or None
+        """Show the clip's purity (a clip cut from the video has one) and warn, with why and what
+        to do, when clip_warning finds it impure or too short; ``seconds`` (trimmed) or None
         while unknown."""
         char = self._shown.character()
         if char is None or not char.clip:
@@ -159,13 +160,13 @@ class ReferenceClip(QObject):
             reasons.append(fill(self.tr("It is short: {seconds} s; a clip of {least} s or more clones better."),
                                 seconds=number(seconds, 1), least=number(MIN_CLIP_WARN_S)))
         score = fill(self.tr("Purity {purity}"), purity=purity_text) if purity is not None else ""
-        if reasons:
-            self.quality.setText(" ".join(filter(None, ["⚠", self.tr("Check this clip"), score])))
-            self.quality.setToolTip("\n".join(reasons))
-        else:
-            self.quality.setText(score)
-            self.quality.setToolTip(self.tr("How much more the clip sounds like this character than like "
-                                            "the nearest other (from the video)") if score else "")
+        # Why and what to do are on the panel itself: a tooltip alone left "⚠ Check this clip" unexplained.
+        warning = join_pieces(["⚠", *reasons, self.tr(
+            "Choose from the video… picks a longer, cleaner stretch; or import or record another clip.")]) \
+            if reasons else ""
+        self.quality.setText("\n".join(filter(None, [warning, score])))
+        self.quality.setToolTip(self.tr("Purity: how much more the clip sounds like this character than like "
+                                        "the nearest other (from the video)") if score else "")
 
     def _import(self) -> None:
         path = self._folders.open_file(self._shown.owner, "clips", self.tr("Import a reference clip"), self.tr(AUDIO_FILTER))

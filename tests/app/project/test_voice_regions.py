@@ -68,7 +68,7 @@ def test_a_region_across_two_voices_scores_impure(scene: tuple[list[Turn], Path]
     anna = _speaking(project, turns, "libri_3080_a")
     pure = cut_region(project, anna, turns[1].start + 0.2, turns[1].end - 0.2)["clip_purity"]
     mixed = cut_region(project, anna, turns[1].end - 4.0, turns[2].start + 4.0)["clip_purity"]
-    assert mixed is not None and mixed < MIN_PURITY < pure  # the panel warns "Check this clip"
+    assert mixed is not None and mixed < MIN_PURITY < pure  # the panel warns "It may hold another voice"
 
 
 def test_a_region_too_short_or_too_long_is_refused_and_nothing_written(scene: tuple[list[Turn], Path]) -> None:
