@@ -4766,7 +4766,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TranscribeDialog</name>
     <message>
-        <location filename="../app/ui/timeline/transcribe_dialog.py" line="+58"/>
+        <location filename="../app/ui/timeline/transcribe_dialog.py" line="+59"/>
         <source>Transcribe the dialogue</source>
         <translation>转写对白</translation>
     </message>
@@ -4801,7 +4801,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>无：每个声音都成为新角色</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>A cast library (a shared folder of a series&apos; characters): a voice that surely matches one of its characters becomes that character</source>
         <translation>演员库（存放一部剧集角色的共享文件夹）：与其中某个角色确定匹配的声音将成为该角色</translation>
     </message>
@@ -4842,11 +4842,25 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+4"/>
-        <source>The script has {0} line(s) with {1} rendered take(s). Replace takes them all out of the script (Edit › Undo brings them back; the take files stay in takes/). Keep adds the transcribed lines beside them.</source>
-        <translation>台本中有 {0} 句台词，已渲染 {1} 个录音。替换会把它们全部移出台本（编辑 › 撤销可恢复；录音文件仍保留在 takes/ 中）。保留则把转写的台词添加在它们旁边。</translation>
+        <source>The script has {lines} with {takes}. Replace takes them all out of the script (Edit › Undo brings them back; the take files stay in takes/). Keep adds the transcribed lines beside them.</source>
+        <translation>台本中有 {lines}，已渲染 {takes}。替换会把它们全部移出台本（编辑 › 撤销可恢复；版本文件仍保留在 takes/ 中）。保留则把转写的台词添加在它们旁边。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n 句台词</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n rendered take(s)</source>
+        <translation>
+            <numerusform>%n 个版本</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>Transcribe</source>
         <translation>转写</translation>
     </message>

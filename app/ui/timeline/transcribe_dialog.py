@@ -34,6 +34,7 @@ from engine.hearing.speakers import SPEAKER_COUNT
 from engine.hearing.whisper import WHISPER_MODELS
 
 CAST_LIBRARIES = "cast-libraries"  # the folder kind the file dialog remembers (app.ui.folders)
+PLACEHOLDER_MARGIN = 16  # pixels: a line edit's frame and text margins around its placeholder
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,9 @@ class TranscribeDialog(QDialog):
 
         self.library = QLineEdit()
         self.library.setPlaceholderText(self.tr("none: every voice becomes a new character"))
+        # Wide enough for its placeholder, which says what an empty field does.
+        self.library.setMinimumWidth(self.library.fontMetrics().horizontalAdvance(self.library.placeholderText())
+                                     + PLACEHOLDER_MARGIN)
         self.library.setToolTip(self.tr("A cast library (a shared folder of a series' characters): a voice that "
                                         "surely matches one of its characters becomes that character"))
         browse = QPushButton(self.tr("Choose…"))
@@ -108,9 +112,11 @@ class TranscribeDialog(QDialog):
         self.loss = QLabel()
         self.loss.setWordWrap(True)
         if lines or takes:
-            self.loss.setText(fill(self.tr("The script has {0} line(s) with {1} rendered take(s). Replace takes them "
-                                      "all out of the script (Edit › Undo brings them back; the take files stay "
-                                      "in takes/). Keep adds the transcribed lines beside them."), lines, takes))
+            self.loss.setText(fill(self.tr("The script has {lines} with {takes}. Replace takes them all out of the "
+                                           "script (Edit › Undo brings them back; the take files stay in takes/). "
+                                           "Keep adds the transcribed lines beside them."),
+                                   lines=self.tr("%n line(s)", "", lines),
+                                   takes=self.tr("%n rendered take(s)", "", takes)))
             self.replace.setChecked(True)
             layout.addWidget(self.loss)
             layout.addWidget(self.replace)

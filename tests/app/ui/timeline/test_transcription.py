@@ -10,7 +10,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialogButtonBox, QProgressBar
+from pytestqt.qtbot import QtBot
 
+from app.project.sample import copy_sample_project
+from app.ui.folders import Folders
 from app.ui.tasks import STEPS, Operation
 from app.ui.timeline.transcribe_dialog import TranscribeDialog
 from app.ui.timeline.video_clips import (
@@ -185,7 +188,7 @@ def test_transcribing_a_script_with_lines_and_takes_asks_first_and_can_keep_them
 
     asking = window.video.transcribe_dialogue()
     assert isinstance(asking, TranscribeDialog) and asking.asks and asking.replace.isChecked()
-    assert "2 line(s) with 1 rendered take(s)" in asking.loss.text()
+    assert "2 lines with 1 rendered take." in asking.loss.text()
     asking.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
     assert operations == [] and [line.id for line in project.lines] == ["l1", "l2"]  # Cancel: nothing happens
 
@@ -202,6 +205,20 @@ def test_transcribing_a_script_with_lines_and_takes_asks_first_and_can_keep_them
     assert len(project.line("l1").takes) == 1 and len(project.characters) == 3
     window.document.undo()
     assert [line.id for line in project.lines] == ["l1", "l2"] and [c.name for c in project.characters] == ["Hero"]
+
+
+def test_the_transcribe_dialog_counts_in_words_and_shows_its_whole_placeholder(qtbot: QtBot, tmp_path: Path) -> None:
+    """It said "6 line(s) with 0 rendered take(s)", and its cast library field, at the dialog's own
+    size, cut its placeholder to "none: every voic…"."""
+    project = copy_sample_project(tmp_path / "sample")
+    dialog = TranscribeDialog(None, project, "base", Folders())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert f"The script has {len(project.lines)} lines with 0 rendered takes." in dialog.loss.text()
+    library = dialog.library
+    assert library.placeholderText() == "none: every voice becomes a new character"
+    assert library.width() >= library.fontMetrics().horizontalAdvance(library.placeholderText()) + 12
 
 
 @pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
