@@ -110,7 +110,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/main_window.py" line="+355"/>
+        <location filename="../app/ui/window/main_window.py" line="+356"/>
         <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
         <translation>
             <numerusform>The script already has %n line. Replace it with the lines of %1, or add its lines to it?</numerusform>

@@ -1307,12 +1307,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>ExportController</name>
     <message>
-        <location filename="../app/ui/window/export_controller.py" line="+53"/>
-        <source>{code}: the {kind} export is still running; wait or cancel it</source>
-        <translation>{code}: {kind} 导出仍在进行中；请等待或取消</translation>
+        <location filename="../app/ui/window/export_controller.py" line="+58"/>
+        <source>{code}: the export “{label}” is still running; wait or cancel it</source>
+        <translation>{code}：导出“{label}”仍在进行中；请等待或取消</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -1323,13 +1323,13 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
     <message>
         <location line="+1"/>
-        <source>Cancelling the {kind} export</source>
-        <translation>正在取消 {kind} 导出</translation>
+        <source>Cancelling the export “{label}”</source>
+        <translation>正在取消导出“{label}”</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>exporting the {kind}</source>
-        <translation>正在导出 {kind}</translation>
+        <source>exporting “{label}”</source>
+        <translation>正在导出“{label}”</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -2056,11 +2056,11 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     </message>
     <message>
         <location line="+2"/>
-        <source>The {kind} export was cancelled; nothing was written</source>
-        <translation>{kind} 导出已取消，没有写入任何内容</translation>
+        <source>The export “{label}” was cancelled; nothing was written</source>
+        <translation>导出“{label}”已取消，没有写入任何内容</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+91"/>
         <source>Cannot open project</source>
         <translation>无法打开项目</translation>
     </message>
@@ -2137,17 +2137,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>两种都保留，合为一句</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+31"/>
+        <source>Exporting {label}…</source>
+        <translation>正在导出{label}…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Choose the folder to deliver into</source>
         <translation>选择交付文件夹</translation>
     </message>
     <message>
-        <location line="-4"/>
-        <source>Exporting {kind}…</source>
-        <translation>正在导出 {kind}…</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+5"/>
         <source>filter the script by “Failed QA”</source>
         <translation>可按“质检未通过”筛选台本</translation>
     </message>

@@ -26,6 +26,11 @@ from app.ui.timeline.video_dialogs import VideoExportDialog
 from engine.core.codes import ErrorCode
 
 
+def export_label(kind: str) -> str:
+    """An export as the studio names it in its menu ("Mix", 混音), never its key ("mix", "all")."""
+    return QCoreApplication.translate("formats", export_format(kind).label)
+
+
 class ExportController(QObject):
     """Runs one export at a time; reports through ``finished``, ``failed`` and ``cancelled``."""
 
@@ -50,7 +55,8 @@ class ExportController(QObject):
         """Start an export into ``out_dir`` (default: the project's exports folder); False while
         another one runs."""
         if self._running is not None:
-            self.failed.emit(kind, fill(self.tr("{code}: the {kind} export is still running; wait or cancel it"), code=ErrorCode.EXPORT, kind=self._running))
+            self.failed.emit(kind, fill(self.tr("{code}: the export “{label}” is still running; wait or cancel it"),
+                                        code=ErrorCode.EXPORT, label=export_label(self._running)))
             return False
         fmt = export_format(kind)
         self._running = kind
@@ -72,11 +78,11 @@ class ExportController(QObject):
             self._running = None
             self.cancelled.emit(kind)
 
-        label = QCoreApplication.translate("formats", fmt.label)
+        label = export_label(kind)
         progress = ProgressSpec(self._parent, self.tr("Export"), fill(self.tr("Exporting {label}"), label=label),
-                                fill(self.tr("Cancelling the {kind} export"), kind=kind))
+                                fill(self.tr("Cancelling the export “{label}”"), label=label))
         self._runner.start(QueryOp(work, done, failed, cancelled,
-                                   name=fill(self.tr("exporting the {kind}"), kind=kind), progress=progress))
+                                   name=fill(self.tr("exporting “{label}”"), label=label), progress=progress))
         return True
 
     def ask_video(self, project: Project, kind: str = "video",

@@ -49,7 +49,7 @@ from app.ui.timeline.video_controller import VideoController
 from app.ui.window.actions import StudioState, apply_rules, build_actions, build_menus
 from app.ui.window.document import Document
 from app.ui.window.document_session import DocumentSession, StudioParts, open_document
-from app.ui.window.export_controller import ExportController
+from app.ui.window.export_controller import ExportController, export_label
 from app.ui.window.notifications import Level
 from app.ui.window.studio_messages import StudioMessages
 from app.ui.window.welcome import WelcomePage
@@ -139,7 +139,8 @@ class MainWindow(QMainWindow):
         self.exports.finished.connect(self._on_exported)
         self.exports.failed.connect(lambda _kind, message: self.messages.error(self.tr("Export failed"), message))
         self.exports.cancelled.connect(
-            lambda kind: self.messages.say(fill(self.tr("The {kind} export was cancelled; nothing was written"), kind=kind)))
+            lambda kind: self.messages.say(fill(self.tr("The export “{label}” was cancelled; nothing was written"),
+                                                label=export_label(kind))))
 
     def _build_pages(self) -> None:
         """The status bar's badges, the welcome page, the tabs (with the stress tab) and the engine banner."""
@@ -413,7 +414,7 @@ class MainWindow(QMainWindow):
             out_dir = self._delivery_folder()
             if out_dir is None:
                 return
-        self.messages.status(fill(self.tr("Exporting {kind}…"), kind=kind))
+        self.messages.status(fill(self.tr("Exporting {label}…"), label=export_label(kind)))
         self.exports.start(project, kind, out_dir=out_dir)
 
     def _delivery_folder(self) -> Path | None:

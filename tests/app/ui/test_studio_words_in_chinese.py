@@ -1,12 +1,13 @@
 """Words the studio showed in English under zh_CN although they are its own (issue 31, checked
 again): the Stress tab's field tooltips, the notice that there is no audio device, and the
-Transcribe dialog's language list (the names of the one language table), the backends' licences."""
+Transcribe dialog's language list (the names of the one language table), the backends' licences, an export's name."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QAbstractSpinBox
 from pytestqt.qtbot import QtBot
 
@@ -16,8 +17,9 @@ from app.ui.folders import Folders
 from app.ui.playback.player import Player
 from app.ui.settings.store import Settings
 from app.ui.stress.controls import RunControls
-from app.ui.tasks import SyncTaskRunner
+from app.ui.tasks import Operation, SyncTaskRunner
 from app.ui.timeline.transcribe_dialog import TranscribeDialog
+from app.ui.window.main_window import MainWindow
 
 ENGLISH_WORD = re.compile(r"\b[a-z]{3,}\b")  # a lower-case English word (codes and p95 aside)
 
@@ -71,3 +73,16 @@ def test_the_voices_engine_page_says_each_backends_licence_in_chinese(chinese: N
         assert "仅限非商业用途" in shown and "NON-COMMERCIAL" not in shown, shown
     page.backend.setCurrentIndex(page.backend.findData("piper"))
     assert "许可" in page.summary.text() and "inside" not in page.summary.text(), page.summary.text()
+
+
+def test_an_export_is_named_by_its_menu_label_not_its_key(chinese: None, idle_window: MainWindow) -> None:
+    """Export › Subtitles as SRT said "正在导出 srt…", and Cancel "正在取消 all 导出": the export's
+    key, not its name."""
+    operations: list[Operation] = []
+    idle_window.runner.started.connect(operations.append)
+    idle_window.export("srt")
+    srt = QCoreApplication.translate("formats", "Subtitles as SRT")
+    assert srt != "Subtitles as SRT" and [operation.name for operation in operations] == [f"正在导出“{srt}”"]
+    idle_window.exports.cancelled.emit("all")
+    shown = idle_window.statusBar().currentMessage()
+    assert "全部导出（交付文件夹）" in shown and "all" not in shown, shown

@@ -269,7 +269,7 @@ def test_export_video_shows_progress_and_reports_the_loudness(qtbot: QtBot, wind
     options.accept()
     out = project_dir / "exports" / "Timeline_scene.mkv"
     assert out.is_file()
-    assert [operation.name for operation in operations] == ["exporting the video"]
+    assert [operation.name for operation in operations] == ["exporting “Video”"]
     assert progress and progress == sorted(progress) and progress[-1] == 1.0
     message = window.statusBar().currentMessage()
     assert "Exported video" in message and "LUFS" in message
@@ -289,7 +289,7 @@ def test_cancelling_a_video_export_writes_nothing(qtbot: QtBot, window: MainWind
     with qtbot.waitSignal(controller.cancelled, timeout=60_000) as cancelled:
         assert controller.start(project, "video")
         dialog = operations[0].dialog
-        assert dialog is not None and dialog.isVisible() and runner.busy == "exporting the video"
+        assert dialog is not None and dialog.isVisible() and runner.busy == "exporting “Video”"
         assert not controller.start(project, "mix")  # one export at a time
         cancel = dialog.findChild(QPushButton)
         assert cancel is not None and cancel.text() == "Cancel"
