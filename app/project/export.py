@@ -84,7 +84,7 @@ from app.project.script_io import (
 from app.project.timecode import MAX_TIME_S
 from app.project.timeline import Slot, build_timeline
 from engine.core import files
-from engine.core.audio_io import AudioError, audio_info, read_audio
+from engine.core.audio_io import AudioError, AudioStream, audio_info, read_audio
 from engine.core.codes import ErrorCode
 
 DELIVERY_RATE = 48_000  # what video, broadcast and streaming deliveries are made at
@@ -137,6 +137,75 @@ class ExportResult:
 BLOCK_S = 10.0  # a long programme is mixed, levelled and written this many seconds at a time
 
 
+class Bed:
+    """What lies under the dialogue (the ducked guide, the M&E), given block by block."""
+
+    channels: int
+    length: int  # samples at the mix's rate
+
+    def pieces(self) -> Iterator[np.ndarray]:
+        """The bed from its start as (n, channels) float32 pieces of any size."""
+        raise NotImplementedError
+
+
+class HeldBed(Bed):
+    """A bed computed whole (the M&E made from the source's channels or by a model)."""
+
+    def __init__(self, audio: np.ndarray) -> None:
+        self.audio, self.channels, self.length = audio, int(audio.shape[1]), int(audio.shape[0])
+
+    def pieces(self) -> Iterator[np.ndarray]:
+        yield self.audio
+
+
+class FileBed(Bed):
+    """A bed read from its file at the mix's rate as it is mixed, never whole (the guide track
+    under the dub: 2.8 GB for 2 hours at 48 kHz stereo), at a gain, ducked under the lines
+    when ``ducking`` gives their (start, end) seconds, depth, attack and release."""
+
+    def __init__(self, path: Path, rate: int, channels: int, gain: float, failed: Callable[[Exception], ExportError],
+                 ducking: tuple[list[tuple[float, float]], float, float, float] | None = None) -> None:
+        self.path, self.rate, self.channels, self.gain, self.failed, self.ducking = path, rate, channels, gain, failed, ducking
+        try:
+            self.length = int(round(audio_info(path).duration_s * rate))
+        except (AudioError, OSError) as error:
+            raise failed(error) from error
+
+    def pieces(self) -> Iterator[np.ndarray]:
+        position = 0
+        try:
+            with AudioStream(self.path) as stream:
+                for piece in stream.blocks(rate=self.rate):
+                    if not piece.size:
+                        continue
+                    piece = piece.reshape(len(piece), -1)[:, : self.channels]
+                    if piece.shape[1] < self.channels:
+                        piece = np.repeat(piece[:, :1], self.channels, axis=1)
+                    piece = piece * np.float32(self.gain)
+                    if self.ducking is not None:
+                        lines, depth, attack, release = self.ducking
+                        piece *= duck_gain(len(piece), self.rate, lines, depth, attack, release, first=position)[:, None]
+                    position += len(piece)
+                    yield piece
+        except (AudioError, OSError) as error:
+            raise self.failed(error) from error
+
+
+def _in_blocks(pieces: Iterator[np.ndarray], step: int) -> Iterator[np.ndarray]:
+    """``pieces`` cut and joined into blocks of ``step`` samples (the last one shorter)."""
+    held: list[np.ndarray] = []
+    count = 0
+    for piece in pieces:
+        held.append(piece)
+        count += len(piece)
+        while count >= step:
+            joined = np.concatenate(held)
+            yield joined[:step]
+            held, count = [joined[step:]], count - step
+    if count:
+        yield np.concatenate(held)
+
+
 @dataclass
 class Programme:
     """The mix before its level is set, as its parts rather than as samples: each take placed
@@ -152,12 +221,12 @@ class Programme:
     length: int
     channels: int
     placed: list[tuple[int, str | None, np.ndarray]]  # (first sample, stem key, mono audio)
-    bed: np.ndarray | None = None  # (n, channels): the ducked guide or the M&E
+    bed: Bed | None = None  # the ducked guide or the M&E
     bed_key: str = GUIDE_STEM
 
     @property
     def mix_channels(self) -> int:
-        return max(self.channels, int(self.bed.shape[1]) if self.bed is not None else 1)
+        return max(self.channels, self.bed.channels if self.bed is not None else 1)
 
     def stem_keys(self) -> list[str | None]:
         keys = list(dict.fromkeys(key for _start, key, _audio in self.placed))
@@ -165,30 +234,35 @@ class Programme:
 
     def stem_channels(self, key: str | None) -> int:
         if key == self.bed_key and self.bed is not None:
-            return max(int(self.bed.shape[1]), self.channels if self.channels == 2 else 1)
+            return max(self.bed.channels, self.channels if self.channels == 2 else 1)
         return self.channels
 
     def blocks(self, key: str | None | EllipsisType = ..., block_s: float = BLOCK_S) -> Iterator[np.ndarray]:
         """The mix (or the stem ``key``) from its start, ``block_s`` seconds at a time."""
         step = max(1, int(block_s * self.rate))
-        for begin in range(0, self.length, step):
-            yield self.block(begin, min(self.length, begin + step), key)
+        with_bed = self.bed is not None and (key is ... or key == self.bed_key)
+        beds = _in_blocks(self.bed.pieces(), step) if self.bed is not None and with_bed else iter(())
+        try:
+            for begin in range(0, self.length, step):
+                yield self._block(begin, min(self.length, begin + step), key, next(beds, None))
+        finally:
+            close = getattr(beds, "close", None)
+            if close is not None:
+                close()  # the bed's file, when the programme ends before it
 
-    def block(self, begin: int, stop: int, key: str | None | EllipsisType = ...) -> np.ndarray:
+    def _block(self, begin: int, stop: int, key: str | None | EllipsisType, bed: np.ndarray | None) -> np.ndarray:
         channels = self.mix_channels if key is ... else self.stem_channels(key)
         dialogue = np.zeros(stop - begin, dtype=np.float32)
-        for start, owner, audio in self.placed:
-            if (key is ... or owner == key) and start < stop and start + len(audio) > begin:
-                lo, hi = max(begin, start), min(stop, start + len(audio))
-                dialogue[lo - begin : hi - begin] += audio[lo - start : hi - start]
+        if key != self.bed_key or self.bed is None:
+            for start, owner, audio in self.placed:
+                if (key is ... or owner == key) and start < stop and start + len(audio) > begin:
+                    lo, hi = max(begin, start), min(stop, start + len(audio))
+                    dialogue[lo - begin : hi - begin] += audio[lo - start : hi - start]
         out = np.repeat(dialogue[:, None], channels, axis=1)
-        if self.bed is not None and (key is ... or key == self.bed_key):
-            bed = self.bed[begin:stop]
-            if key is not ...:
-                out[:] = 0.0
+        if bed is not None:
+            bed = bed[: stop - begin]
             out[: len(bed)] += bed if bed.shape[1] == channels else np.repeat(bed[:, :1], channels, axis=1)
         return out[:, 0] if channels == 1 else out
-
 
 
 @dataclass
@@ -347,21 +421,21 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
         )
     dialogue_end = length
     notes: list[str] = []
-    guide: np.ndarray | None
+    bed: Bed | None
     if settings.guide_mix == "music-effects":
-        guide, method = _music_effects(project, rate, cancelled)
+        bed, method = _music_effects(project, rate, cancelled)
         notes.append(Phrase(phrases.MUSIC_EFFECTS_MADE, method=method))
     else:
-        guide = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
-    if guide is not None:
-        length = max(length, guide.shape[0])
+        bed = _ducked_guide(project, rate, [(slot.start, slot.start + len(audio) / rate) for slot, audio in placed])
+    if bed is not None:
+        length = max(length, bed.length)
     if length_s is not None:
         length = int(round(length_s * rate))
         if dialogue_end > length:
             notes.append(Phrase(phrases.DUB_PAST_VIDEO, seconds=(dialogue_end - length) / rate))
     programme = Programme(int(rate), length, channels,
                           [(int(round(slot.start * rate)), slot.character_id, audio) for slot, audio in placed],
-                          guide, MUSIC_EFFECTS_STEM if settings.guide_mix == "music-effects" else GUIDE_STEM)
+                          bed, MUSIC_EFFECTS_STEM if settings.guide_mix == "music-effects" else GUIDE_STEM)
     overruns = [
         Overrun(
             slot.line_id,
@@ -433,8 +507,8 @@ def _picture_s(project: Project) -> float | None:
         return None
 
 
-def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | None) -> tuple[np.ndarray, str]:
-    """The source's music and effects at ``rate`` as (n, 2), and how they were made: the
+def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | None) -> tuple[Bed, str]:
+    """The source's music and effects at ``rate`` (two channels), and how they were made: the
     client's imported stem, else from the video's own audio (or the guide) by its channels or,
     as the project's ``music_effects_source`` says, by a separation model."""
     from app.project.music_effects import (
@@ -446,12 +520,10 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
         separated_music_effects,
     )
 
-    try:
-        stem = imported_stem(project, rate)
-    except (AudioError, OSError) as error:
-        raise ExportError(Phrase(phrases.CANNOT_READ_IMPORTED_STEM, error=str(error))) from error
-    if stem is not None:
-        return stem, CLIENT_STEM
+    stem = imported_stem(project)
+    if stem is not None:  # read as it is mixed: never whole, however long
+        return FileBed(stem, rate, 2, 1.0, lambda error: ExportError(
+            Phrase(phrases.CANNOT_READ_IMPORTED_STEM, error=str(error)))), CLIENT_STEM
     path = original_audio(project)
     if path is None:
         raise ExportError(Phrase(phrases.NO_ORIGINAL_AUDIO))
@@ -462,12 +534,14 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
     except (AudioError, OSError) as error:
         raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=str(error))) from error
     if project.settings.music_effects_source == "model":
-        return separated_music_effects(project, path, rate, cancelled)
-    return music_and_effects(path, rate, original_stream(project, path))
+        audio, method = separated_music_effects(project, path, rate, cancelled)
+    else:
+        audio, method = music_and_effects(path, rate, original_stream(project, path))
+    return HeldBed(audio), method
 
 
-def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> np.ndarray | None:
-    """The guide track at ``rate`` as (n, channels), at its level and ducked under the lines.
+def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> Bed | None:
+    """The guide track at ``rate``, at its level and ducked under the lines, read as it is mixed.
 
     None when the project keeps no guide in the mix (``guide_mix`` "replace", or no guide).
     """
@@ -475,17 +549,19 @@ def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]])
     path = project.guide_path()
     if settings.guide_mix != "duck" or path is None:
         return None
+
+    def failed(error: Exception) -> ExportError:
+        return ExportError(Phrase(phrases.CANNOT_READ_GUIDE, file=project.guide_audio, error=str(error)))
+
     try:
-        length = audio_info(path)
-        if length.duration_s > MAX_MEDIA_S:  # refuse before allocating: the guide is read whole
-            raise ExportError(Phrase(phrases.GUIDE_TOO_LONG, file=project.guide_audio, hours=length.duration_s / 3600,
-                                     limit=MAX_MEDIA_S / 3600), ErrorCode.TIME_RANGE)
-        audio, _ = read_audio(path, rate, mono=False)
+        info = audio_info(path)
     except (AudioError, OSError) as error:
-        raise ExportError(Phrase(phrases.CANNOT_READ_GUIDE, file=project.guide_audio, error=str(error))) from error
-    audio = audio[:, :2] * np.float32(10 ** (settings.guide_gain_db / 20))
-    envelope = duck_gain(audio.shape[0], rate, lines, settings.duck_db, settings.duck_attack_s, settings.duck_release_s)
-    return np.ascontiguousarray(audio * envelope[:, None], dtype=np.float32)
+        raise failed(error) from error
+    if info.duration_s > MAX_MEDIA_S:  # refuse before mixing hours the limits never allowed
+        raise ExportError(Phrase(phrases.GUIDE_TOO_LONG, file=project.guide_audio, hours=info.duration_s / 3600,
+                                 limit=MAX_MEDIA_S / 3600), ErrorCode.TIME_RANGE)
+    return FileBed(path, rate, min(2, info.channels), 10 ** (settings.guide_gain_db / 20), failed,
+                   (lines, settings.duck_db, settings.duck_attack_s, settings.duck_release_s))
 
 
 def _out_dir(project: Project, out_dir: str | os.PathLike[str] | None, sub: str = "") -> tuple[Path, Path | None]:

@@ -292,8 +292,10 @@ def duck_gain(
     duck_db: float,
     attack_s: float,
     release_s: float,
+    first: int = 0,
 ) -> np.ndarray:
-    """A gain curve (length,) that is 1 outside lines and ``duck_db`` under them, with fades.
+    """A gain curve (length,) that is 1 outside lines and ``duck_db`` under them, with fades,
+    for the samples from ``first`` on (a long guide is ducked block by block).
 
     ``intervals`` are (start, end) seconds of the lines. Each fades down linearly over
     ``attack_s`` before its start and back up over ``release_s`` after its end; where
@@ -304,13 +306,13 @@ def duck_gain(
         begin, stop = int(round(start * sample_rate)), int(round(end * sample_rate))
         fade_in = max(1, int(round(attack_s * sample_rate)))
         fade_out = max(1, int(round(release_s * sample_rate)))
-        lo, hi = max(0, begin - fade_in), min(length, stop + fade_out)
+        lo, hi = max(first, begin - fade_in), min(first + length, stop + fade_out)
         if lo >= hi:
             continue
         idx = np.arange(lo, hi)
         ramp_in = np.clip((idx - (begin - fade_in)) / fade_in, 0.0, 1.0)
         ramp_out = np.clip(1.0 - (idx - stop) / fade_out, 0.0, 1.0)
         shape = np.where(idx < begin, ramp_in, np.where(idx < stop, 1.0, ramp_out)).astype(np.float32)
-        np.maximum(depth[lo:hi], shape, out=depth[lo:hi])
+        np.maximum(depth[lo - first : hi - first], shape, out=depth[lo - first : hi - first])
     gain: np.ndarray = np.power(np.float32(10.0), depth * np.float32(duck_db / 20.0)).astype(np.float32)
     return gain

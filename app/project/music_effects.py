@@ -217,13 +217,10 @@ class RemoveStem(Command):
         return Change(frozenset(line.id for line in project.lines), project=True)
 
 
-def imported_stem(project: Project, rate: int) -> np.ndarray | None:
-    """The imported stem at ``rate`` as (n, 2), or None when the project has none."""
+def imported_stem(project: Project) -> Path | None:
+    """The imported stem's file, or None when the project has none (the mix reads it as it goes)."""
     path = project.root / STEM_FILE
-    if not path.is_file():
-        return None
-    audio, _ = read_audio(path, rate, mono=False)
-    return np.ascontiguousarray(audio[:, :2] if audio.shape[1] >= 2 else np.repeat(audio, 2, axis=1))
+    return path if path.is_file() else None
 
 
 def original_audio(project: Project) -> Path | None:

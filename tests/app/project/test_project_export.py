@@ -210,3 +210,30 @@ def test_a_long_programme_is_mixed_and_written_without_holding_it_whole(project:
     assert peak < 40_000_000  # a few 10-second blocks, never the 115 MB programme
     stems = [sf.read(path)[0] for path in sorted((tmp_path / "out" / "stems").glob("*.wav"))]
     assert len(stems) == 2 and np.abs(stems[0] + stems[1] - mix).max() < 1e-4
+
+
+def test_a_long_guide_kept_under_the_dub_is_read_as_it_is_mixed(project: Project, tmp_path: Path) -> None:
+    """The guide ducked under the dub was read whole, at the mix's rate, and ducked by a curve as
+    long: a 2-hour video's mix peaked at 6.8 GB; the guide is now decoded block by block."""
+    import tracemalloc
+
+    project.settings.guide_mix = "duck"
+    add_fake_take(project, project.lines[0], tone(1.0, amplitude=0.3))
+    seconds = 300.0  # five minutes of stereo guide: 115 MB at 48 kHz
+    t = np.arange(int(seconds * 8000)) / 8000
+    hum = (0.05 * np.sin(2 * np.pi * 100.0 * t)).astype(np.float32)
+    project.media_dir.mkdir(exist_ok=True)
+    sf.write(str(project.media_dir / "guide.flac"), np.stack([hum, hum], axis=1), 8000)
+    project.guide_audio = "media/guide.flac"
+    export_mix(project, tmp_path / "warm")  # the decoders' and meters' modules imported, not counted
+    tracemalloc.start()
+    try:
+        result = export_stems(project, tmp_path / "out")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 80_000_000  # a few 10-second blocks and their meter (55 MB), never the 115 MB guide (290 MB)
+    stem, rate = sf.read(tmp_path / "out" / "stems" / "guide_original_audio.wav")
+    assert rate == 48000 and stem.shape == (int(seconds * rate), 2) and result.level is not None
+    level = lambda at: float(np.sqrt(np.mean(stem[int(at * rate) : int((at + 0.2) * rate)] ** 2)))  # noqa: E731
+    assert 20 * np.log10(level(1.0) / level(200.0)) == pytest.approx(project.settings.duck_db, abs=1.0)
