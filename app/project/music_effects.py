@@ -132,11 +132,13 @@ def music_and_effects(path: Path, rate: int, stream_index: int | None = None) ->
         layout = tuple(channel.name for channel in stream.layout.channels)
         if len(layout) < 2:
             raise ExportError(Phrase(phrases.MONO_ORIGINAL, file=path.name))
-        resampler = av.AudioResampler(format="fltp", layout=stream.layout, rate=rate)
-        blocks = [frame.to_ndarray() for decoded in container.decode(stream) for frame in resampler.resample(decoded)]
-        blocks += [frame.to_ndarray() for frame in resampler.resample(None)]
+        # Packed samples: PyAV 18 counts a ninth plane in an eight-channel (7.1) planar frame
+        # and reads past its end (a segmentation fault).
+        resampler = av.AudioResampler(format="flt", layout=stream.layout, rate=rate)
+        frames = [frame for decoded in container.decode(stream) for frame in resampler.resample(decoded)]
+        blocks = [frame.to_ndarray().reshape(-1, len(layout)) for frame in frames + resampler.resample(None)]
         lead = round(picture_lead_s(container, stream) * rate)  # timed from the first picture, as the dub is
-    audio = np.ascontiguousarray(np.concatenate(blocks, axis=1).T, dtype=np.float32)
+    audio = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float32)
     audio = np.concatenate([np.zeros((lead, audio.shape[1]), np.float32), audio]) if lead > 0 else audio[-lead:]
     if len(layout) >= 6:
         return drop_centre(audio, layout), DROP_CENTRE

@@ -39,16 +39,17 @@ def rms_db(audio: np.ndarray) -> float:
     return float(10 * np.log10(np.mean(audio.astype(np.float64) ** 2) + 1e-20))
 
 
-def write_surround(path: Path, channels: np.ndarray) -> Path:
-    """A 5.1 FLAC track in Matroska (FL FR FC LFE BL BR), lossless so the test sees the filter only."""
+def write_surround(path: Path, channels: np.ndarray, layout: str = "5.1") -> Path:
+    """A 5.1 (FL FR FC LFE BL BR) or 7.1 (… SL SR) FLAC track in Matroska, lossless so the test
+    sees the filter only. Samples go in packed: PyAV 18 cannot fill 8 planes."""
     import av
 
     with av.open(str(path), "w") as out:
         stream = out.add_stream("flac", rate=RATE)
-        stream.layout = "5.1"
+        stream.layout = layout
         for start in range(0, len(channels), 4096):
-            block = np.ascontiguousarray(channels[start : start + 4096].T)
-            frame = av.AudioFrame.from_ndarray(block, format="fltp", layout="5.1")
+            block = np.ascontiguousarray(channels[start : start + 4096]).reshape(1, -1)
+            frame = av.AudioFrame.from_ndarray(block, format="flt", layout=layout)
             frame.sample_rate, frame.pts, frame.time_base = RATE, start, Fraction(1, RATE)
             out.mux(stream.encode(frame))
         out.mux(stream.encode(None))
@@ -65,6 +66,21 @@ def test_a_5_1_source_loses_its_centre_and_keeps_the_rest(tmp_path: Path) -> Non
     assert method == DROP_CENTRE and out.shape == (4 * RATE, 2)
     assert rms_db(out[: 2 * RATE]) < rms_db(dialogue) - 60  # the dialogue is gone
     kept = 1 + 10 ** (-3 / 20)  # front plus the surround at -3 dB
+    assert rms_db(out[2 * RATE + 4800 :, 0]) == pytest.approx(rms_db(kept * ambience[4800:]), abs=0.5)
+
+
+def test_a_7_1_source_loses_its_centre_without_crashing(tmp_path: Path) -> None:
+    """A 7.1 client file: its eight channels were decoded in planes, and PyAV 18 reads a ninth
+    plane past the frame's end: the export died with a segmentation fault (the studio with it)."""
+    dialogue = 0.2 * voice("maya", 2.0)
+    ambience = 0.1 * voice("rex", 2.0)
+    channels = np.zeros((4 * RATE, 8), dtype=np.float32)
+    channels[: 2 * RATE, 2] = dialogue
+    channels[2 * RATE :, [0, 1, 6, 7]] = ambience[:, None]  # fronts and the side surrounds
+    out, method = music_and_effects(write_surround(tmp_path / "film.mkv", channels, "7.1"), RATE)
+    assert method == DROP_CENTRE and out.shape == (4 * RATE, 2)
+    assert rms_db(out[: 2 * RATE]) < rms_db(dialogue) - 60
+    kept = 1 + 10 ** (-3 / 20)
     assert rms_db(out[2 * RATE + 4800 :, 0]) == pytest.approx(rms_db(kept * ambience[4800:]), abs=0.5)
 
 
