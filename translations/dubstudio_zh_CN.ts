@@ -8368,8 +8368,8 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>the 5.1 mix without its centre channel</source>
-        <translation>去掉中置声道的 5.1 混音</translation>
+        <source>the surround mix without its centre channel</source>
+        <translation>去掉中置声道的环绕声混音</translation>
     </message>
     <message>
         <location line="+1"/>

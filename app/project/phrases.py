@@ -184,7 +184,7 @@ CUES_AFTER_VIDEO_END = QT_TRANSLATE_NOOP("phrases", "the subtitles of lines {ord
 MUSIC_EFFECTS_MADE = QT_TRANSLATE_NOOP("phrases", "M&E: {method}")
 # How the music and effects under the dub were made (app/project/music_effects.py).
 ME_CLIENT_STEM = QT_TRANSLATE_NOOP("phrases", "client stem")
-ME_DROP_CENTRE = QT_TRANSLATE_NOOP("phrases", "the 5.1 mix without its centre channel")
+ME_DROP_CENTRE = QT_TRANSLATE_NOOP("phrases", "the surround mix without its centre channel")
 ME_CENTRE_FILTER = QT_TRANSLATE_NOOP("phrases", "the stereo mix with its centre taken out")
 ME_SEPARATED = QT_TRANSLATE_NOOP("phrases", "the original audio with its voices taken out by a separation model ({model})")
 LINE_DETAIL = QT_TRANSLATE_NOOP("phrases", "line {order}: {what}")
