@@ -77,11 +77,13 @@ def run(args: argparse.Namespace) -> int:
 def _add(args: argparse.Namespace) -> int:
     from app.project import Project
     from app.project.cast import add_characters, writing
+    from app.project.transcription import episode_recording
     from engine.voiceprint.encoder import CamppSpeakerEncoder
 
     project = Project.load(args.project)
     with writing(args.library, "dubstudio cast add", create=True, wait_s=max(0.0, args.wait)) as library:
-        done = add_characters(library, project, args.character, CamppSpeakerEncoder())
+        done = add_characters(library, project, args.character, CamppSpeakerEncoder(),
+                              lambda character: episode_recording(project, character))
     if not done:
         print(f"dubstudio cast add: {project.root} has no character with a clip to save", file=sys.stderr)
         return ExitCode.BAD_INPUT

@@ -268,11 +268,17 @@ def embed_audio(encoder: VoiceEmbedder, audio: np.ndarray, rate: int) -> np.ndar
     return _unit(encoder.embed_many([audio], rate)[0])
 
 
+OwnSpeech = Callable[[Character], tuple[np.ndarray, int] | None]  # a character's speech in its project's video
+
+
 def add_characters(library: CastLibrary, project: Project, character_ids: Sequence[str] | None,
-                   encoder: VoiceEmbedder) -> list[tuple[str, str]]:
+                   encoder: VoiceEmbedder, own_speech: OwnSpeech | None = None) -> list[tuple[str, str]]:
     """Save the project's characters (all with a clip, or those named by id or name) into the
     library under their names: a new name becomes a new library character; an existing one gets
     this clip, transcript and settings, and this recording's embedding beside its others.
+    A character whose clip is a recording the library already holds (cast from it) is heard in
+    ``own_speech`` instead (app.project.transcription.episode_recording: its speech in this
+    episode's video), so the library learns this episode's voice.
     Returns (name, "added"|"updated") per character."""
     chosen = _chosen(project, character_ids)
     done: list[tuple[str, str]] = []
@@ -281,6 +287,10 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
         audio, rate = character_audio(project, character)
         vector = embed_audio(encoder, audio, rate)
         existing = library.member(character.name)
+        if existing is not None and own_speech is not None and _stored(existing, vector):
+            heard = own_speech(character)
+            if heard is not None and len(heard[0]):
+                vector = embed_audio(encoder, *heard)
         member_id = existing.character.id if existing is not None else new_id()
         clip = clips / f"{safe_filename(character.name, 'voice')}-{member_id}.wav"
         atomic_write_wav(clip, audio, rate, inside=library.root)
@@ -297,7 +307,7 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
         # The same recording again (the project saved twice, or an episode whose character was
         # cast from this library and still has its clip) adds no voiceprint: eight copies of one
         # clip would push the other episodes' recordings out.
-        if not len(existing.voiceprints) or float(np.max(existing.voiceprints @ vector)) < SAME_RECORDING:
+        if not _stored(existing, vector):
             existing.voiceprints = np.vstack([existing.voiceprints, vector[None, :]])[-MAX_RECORDINGS:]
         if source not in existing.sources:
             existing.sources = (existing.sources + [source])[-MAX_RECORDINGS:]
@@ -305,6 +315,11 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
             old_clip.unlink(missing_ok=True)
         done.append((character.name, "updated"))
     return done
+
+
+def _stored(member: CastMember, vector: np.ndarray) -> bool:
+    """Whether ``vector`` is the embedding of a recording ``member`` already holds."""
+    return bool(len(member.voiceprints)) and float(np.max(member.voiceprints @ vector)) >= SAME_RECORDING
 
 
 def _chosen(project: Project, character_ids: Sequence[str] | None) -> list[Character]:

@@ -694,6 +694,20 @@ def original_audio(project: Project, start: float, end: float,
     return cut[0]
 
 
+def episode_recording(project: Project, character: Character) -> tuple[np.ndarray, int] | None:
+    """The character's own speech in the project's video: its best candidate (Choose from the
+    video's first), cut from the original; None in a project not transcribed, or whose video
+    cannot be read. A character cast from a cast library has the library's clip, so saving it
+    back would teach the library nothing of this episode (app.project.cast.add_characters)."""
+    found = clip_candidates(project, character.id)
+    if not found or project.video_path() is None:
+        return None
+    try:
+        return original_audio(project, found[0].start, found[0].end)
+    except TranscriptionError:
+        return None
+
+
 def cut_candidate(project: Project, character: Character, candidate: ClipCandidate) -> dict[str, Any]:
     """Cut the candidate into voices/ and return the character changes that make it their clip
     (push them as EditCharacter, so choosing is undoable)."""

@@ -67,10 +67,12 @@ class CastController(WindowController):
         project = session.project
 
         def work(_operation: Operation) -> list[tuple[str, str]]:
+            from app.project.transcription import episode_recording
             from engine.voiceprint.encoder import CamppSpeakerEncoder
 
             with writing(folder, "DubStudio (Save to cast library)", create=True) as library:
-                return add_characters(library, project, None, CamppSpeakerEncoder())
+                return add_characters(library, project, None, CamppSpeakerEncoder(),
+                                      lambda character: episode_recording(project, character))
 
         def done(saved: list[tuple[str, str]]) -> None:
             if not saved:

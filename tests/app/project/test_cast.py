@@ -346,3 +346,22 @@ def test_saving_the_same_recording_again_adds_no_voiceprint(library: Path, tmp_p
         assert cli_main(["cast", "add", str(copy), str(tmp_path / "episode-2"), "--character", "Ben"]) == 0
     ben = open_library(copy).member("Ben")
     assert ben is not None and ben.voiceprints.shape == (1, 192) and ben.sources == ["episode-1", "episode-2"]
+
+
+def test_an_episode_cast_from_the_library_adds_its_own_recording_when_saved(library: Path, tmp_path: Path) -> None:
+    # Episode 2 transcribed with the library: Ben is cast and takes the library's clip. Saving
+    # the episode back added that same clip again (now nothing), so the library never learnt
+    # Ben's voice in episode 2; it now adds his speech cut from episode 2's own video.
+    from tests.engine.hearing.scenes import make_scene
+
+    copy = tmp_path / "cast"
+    subprocess.run(["cp", "-r", str(library), str(copy)], check=True)
+    make_scene(tmp_path / "episode-2.mp4", ["libri_1688_c", "libri_3080_c"])
+    assert cli_main(["new", str(tmp_path / "episode-2"), "--video", str(tmp_path / "episode-2.mp4"), "--transcribe",
+                     "--language", "en", "--cast", str(copy)]) == 0
+    before = open_library(copy).member("Ben")
+    assert before is not None and before.voiceprints.shape == (1, 192)
+    assert cli_main(["cast", "add", str(copy), str(tmp_path / "episode-2"), "--character", "Ben"]) == 0
+    ben = open_library(copy).member("Ben")
+    assert ben is not None and ben.voiceprints.shape == (2, 192) and ben.sources == ["episode-1", "episode-2"]
+    assert 0.5 <= float(ben.voiceprints[0] @ ben.voiceprints[1]) < 0.99  # his voice, another recording
