@@ -73,7 +73,13 @@ from app.project.translation import dub_into, restore_languages
 from app.project.undo import Change, Command, CommandStack
 from engine.core import files
 from engine.core.codes import ErrorCode
-from engine.core.languages import join_pieces, language_code
+from engine.core.languages import (
+    LANGUAGES,
+    detect_language,
+    join_pieces,
+    language_code,
+    rules_for,
+)
 from engine.core.numbers import Range, RangeError
 from engine.core.protocol import EngineError, VoiceSettings
 from engine.hearing import HearingError
@@ -338,6 +344,7 @@ def hear_project(
         written.take_back()
         raise
     lines = [_line(line, speaking) for line in heard.lines]
+    _set_spoken_languages(fresh, lines, heard.language)
     dropped = [] if keep else left_without_voice(project, lines)
     command = ReplaceScript(lines, fresh, heard.language, keep=keep, dropped=dropped,
                             translated_into=translator.target if translator is not None else "", recast=recast)
@@ -417,6 +424,18 @@ def _model_label(model: str) -> str:
     from engine.hearing.whisper import WHISPER_MODELS
 
     return f"Whisper {model}" if model in WHISPER_MODELS else f"the Whisper model in {Path(model).name}"
+
+
+def _set_spoken_languages(characters: Sequence[Character], lines: Sequence[Line], heard: str) -> None:
+    """Each found speaker (still set to the language ``heard``) set to the language their lines
+    are written in, where its script is not one ``heard`` uses. A mixed English/Mandarin episode is
+    heard as Chinese, and its English speaker's lines come out in English: set to zh, they were
+    given to the Chinese voice."""
+    for character in characters:
+        written = detect_language(" ".join(line.text for line in lines if line.character_id == character.id))
+        if (character.settings.language == heard and written in LANGUAGES and heard in LANGUAGES
+                and not set(rules_for(written).scripts) & set(rules_for(heard).scripts)):
+            character.settings = with_fields(character.settings, language=written)
 
 
 def _speakers_as_characters(project: Project, heard: Transcription,

@@ -365,6 +365,18 @@ def test_chinese_lines_follow_the_project_s_script_setting_and_the_option(tmp_pa
     assert made.settings.chinese_script == TRADITIONAL and "廣州市" in "".join(line.text for line in made.lines)
 
 
+def test_an_english_speaker_in_a_mandarin_episode_speaks_english(tmp_path: Path) -> None:
+    """A mixed episode (real AISHELL-1 / PaddleSpeech Mandarin and a LibriSpeech man, tests/data/hearing)
+    heard as Chinese: the man's lines come out in English, and his character was set to zh, so
+    the Chinese voice would have read them."""
+    make_scene(tmp_path / "mixed.mp4", ["zh_aishell_S0764", "libri_1688_a", "zh_paddlespeech"], gap_s=0.7)
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "mixed.mp4"), "--transcribe",
+                     "--language", "zh"]) in (0, 1)
+    project = Project.load(tmp_path / "p")
+    spoken = {c.settings.language: "".join(line.text for line in project.lines_of(c.id)) for c in project.characters}
+    assert set(spoken) == {"zh", "en"} and "without telling us" in spoken["en"], spoken
+
+
 def test_cutting_a_line_s_audio_refuses_without_a_video_a_character_or_times(tmp_path: Path) -> None:
     project = copy_sample_project(tmp_path / "sample")
     first = project.lines[0]
