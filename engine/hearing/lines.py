@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.core.english_forms import NEVER_FINAL_ABBREVIATIONS
 from engine.core.languages import ALL_CLAUSE_MARKS, ALL_SENTENCE_ENDS
 
 PAUSE_S = 0.6  # a silence this long between words ends a line
@@ -56,12 +57,18 @@ def split_lines(words: Sequence[Word], pause_s: float = PAUSE_S, max_line_s: flo
             lines.append(Line(current))
             current = []
         current.append(word)
-        if SENTENCE_END.search(word.text.strip()):
+        if _ends_sentence(word.text.strip()):
             lines.append(Line(current))
             current = []
     if current:
         lines.append(Line(current))
     return [part for line in lines for part in _shorten(line, max_line_s)]
+
+
+def _ends_sentence(text: str) -> bool:
+    """Whether a word ends its sentence: a sentence mark, but not the period of a title or the
+    like that stands before what it qualifies ("Mr. Hale" was cut into "…Mr." and "Hale…")."""
+    return bool(SENTENCE_END.search(text)) and not (text.endswith(".") and text[:-1] in NEVER_FINAL_ABBREVIATIONS)
 
 
 def _shorten(line: Line, max_line_s: float) -> list[Line]:

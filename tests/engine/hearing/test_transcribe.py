@@ -52,6 +52,12 @@ def test_lines_end_at_sentence_ends_and_pauses_and_keep_the_words_times() -> Non
     assert [(line.start, line.end) for line in lines] == [(0.5, 0.8), (0.9, 1.7), (2.6, 3.3)]
 
 
+def test_a_title_s_period_does_not_end_a_line() -> None:
+    said = words((0.0, 0.3, " I"), (0.3, 0.5, " think"), (0.5, 0.8, " Mr."), (0.8, 1.1, " Hale"), (1.1, 1.4, " left."),
+                 (1.5, 1.8, " Dr."), (1.8, 2.0, " Watson"), (2.0, 2.3, " came."))
+    assert [line.text for line in split_lines(said)] == ["I think Mr. Hale left.", "Dr. Watson came."]
+
+
 def test_chinese_lines_end_at_chinese_sentence_ends() -> None:
     """The marks are the language table's: 。！？ end a line, ， only cuts an over-long one."""
     lines = split_lines(words((0.0, 0.4, "你好，"), (0.4, 0.9, "王经理。"), (1.0, 1.5, "合同"), (1.5, 2.0, "签了吗？"),
