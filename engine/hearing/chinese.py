@@ -56,7 +56,10 @@ def in_script(text: str, script: str = DEFAULT_SCRIPT, language: str = MANDARIN)
 
 
 def _latin_end(text: str) -> bool:
-    return text.rstrip()[-1:].isascii() and text.rstrip()[-1:].isalnum()
+    """Whether a word ends as Latin text does: a letter or digit, or ASCII punctuation after one
+    ("Mr.", "Hale,"), which converted Chinese never keeps (its marks are full-width)."""
+    last = text.rstrip()[-1:]
+    return last.isascii() and last.isprintable() and last != ""
 
 
 def _latin_start(text: str) -> bool:

@@ -59,6 +59,14 @@ def test_chinese_words_are_joined_without_spaces_but_english_words_inside_keep_t
     assert [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))] == ["好首先Tom Hanks来了。"]
 
 
+def test_an_english_sentence_keeps_its_spaces_after_its_punctuation() -> None:
+    # Whisper base, heard as Chinese, on a real LibriSpeech turn: "Mr.HailYou have done…".
+    words = [Word(0.0, 0.3, " I"), Word(0.3, 0.5, " think"), Word(0.5, 0.8, " Mr."), Word(0.8, 1.1, " Hale,"),
+             Word(1.1, 1.3, " you"), Word(1.3, 1.6, " have"), Word(1.6, 1.8, " 50.5%"), Word(1.8, 2.0, " done")]
+    text = [line.text for line in split_lines(written_as_chinese(words, SIMPLIFIED, PAUSE_S))]
+    assert text == ["I think Mr. Hale, you have 50.5% done."]
+
+
 def test_an_english_turn_in_a_chinese_scene_ends_in_english_marks() -> None:
     # A mixed English/Mandarin episode is heard as Chinese: its English turns came out as
     # "cloth does not look worth much。" (Whisper base on a real LibriSpeech-style turn).
