@@ -91,13 +91,21 @@ _AROUND_THE_CLOCK = re.compile(r"(?<![\d./])(" + "|".join(map(re.escape, AROUND_
 _PER_UNIT = re.compile(r"(?<=[元块])/(?=[\u4e00-\u9fff])")
 # "More than" after a number (10万+ 十万加, 18+ 十八加), as it is said; between two numbers it is 加 too.
 _PLUS_AFTER = re.compile(r"(?<=[\d万亿千百])\+(?!\s*\d)")
+# Chat's "+1" (me too), "+10": said 加一, not a sign left unsaid; a country code before a number is not.
+_PLUS_BEFORE = re.compile(r"(?<![\w+])\+(?=\d{1,3}(?![\d\s-]))")
+# Thousands and ten thousands written k and w after a sum or a count, as chat writes them (年薪30W
+# 三十万, 月入2k 两千, 5w块): said as 千 and 万 where money or a count is meant (a word of pay, spending
+# or followers before it, or 块/元 after it); 4K电视 and 65W充电 stay letters.
+_K_OR_W = re.compile(r"(\d+(?:\.\d+)?)([kKwW])(?![A-Za-z])")
+_SUM_BEFORE = re.compile(r"(?:年薪|月薪|月入|年入|工资|收入|底薪|赚|花|转|借|存|欠|预算|粉丝|播放|阅读|点赞|身价|房租|彩礼|报价|估值)"
+                         r"[了个到有是给我你他她]{0,3}\s*\d+(?:\.\d+)?$")
 _THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _DATE = re.compile(r"(?<!\d)(\d{4})[-/.](0?[1-9]|1[0-2])[-/.](0?[1-9]|[12]\d|3[01])(?!\d)")
 _YEARS = re.compile(r"(?<!\d)(\d{4})\s*[-–—~～〜]\s*(\d{4})年")
 # A phone or account number written in groups (010-1234-5678, +86 138 1234 5678): one code of 7
 # digits or more (10 or more, or a country code, when spaces part them: 100 200 300 are three
-# numbers); a country code's + is not said.
-_GROUPED_CODE = re.compile(r"(?<![\d\-+])\+?\d+(?:(?:-| )\d{3,4}){1,3}(?![\d\-])")
+# numbers); a country code's + is not said. A landline's area code before its number (0755-88886666).
+_GROUPED_CODE = re.compile(r"(?<![\d\-+])(?:\+?\d+(?:(?:-| )\d{3,4}){1,3}|0\d{2,3}-\d{7,8})(?![\d\-])")
 # Two short numbers joined by a dash or a tilde: a range where the first is the smaller (3-5个,
 # 2～3天), else a score (3-2, 三比二); not a code (010-1234-5678).
 _RANGE = re.compile(r"(?<![\d.\-])(\d{1,4}(?:\.\d+)?)\s*[-–—~～〜]\s*(\d{1,4}(?:\.\d+)?)(?![\d.]|\s*[-–—]\s*\d)")
@@ -129,6 +137,8 @@ def said_forms(text: str, count: Callable[[str], str] = str) -> str:
     text = _SLASH_MONTH_DAY.sub(_month_day, text)
     text = _FRACTION.sub(r"\2分之\1", text)
     text = _PLUS_AFTER.sub("加", text)
+    text = _PLUS_BEFORE.sub("加", text)
+    text = _K_OR_W.sub(lambda match: _thousands_letter(match, text), text)
     for sign, words in _DEGREES:
         text = text.replace(sign, words)
     text = _BETWEEN_NUMBERS.sub(lambda match: _ARITHMETIC[match[1]], text)
@@ -154,6 +164,16 @@ _FILLER = re.compile(f"[{FILLERS}]+")
 def without_fillers(text: str) -> str:
     """``text`` without its hesitations (嗯, 呃, and emmm or hmm typed in letters), for comparing a take."""
     return _FILLER.sub("", _HESITATION.sub("", text))
+
+
+def _thousands_letter(match: re.Match[str], text: str) -> str:
+    """2k as 2000 (Chinese says 两千, and a hearing of 两千 is 2000), 30w as 30万; as written elsewhere."""
+    from decimal import Decimal
+
+    money_after = text[match.end():match.end() + 1] in ("块", "元")
+    if not money_after and not _SUM_BEFORE.search(text, 0, match.end(1)):
+        return match[0]
+    return match[1] + "万" if match[2] in "wW" else f"{(Decimal(match[1]) * 1000).normalize():f}"
 
 
 def _month_day(match: re.Match[str]) -> str:

@@ -78,6 +78,18 @@ def test_a_slash_is_a_date_around_the_clock_or_a_fraction_as_the_line_means(text
     assert said_forms(text) == said
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("年薪30W，月入2k，花了1.5k，5w块", "年薪30万，月入2000，花了1500，5万块"),  # chat's k and w in a sum
+    ("粉丝10w了", "粉丝10万了"),
+    ("4K电视，充电器65W", "4K电视，充电器65W"),  # a resolution and watts stay letters
+    ("+1，我也要", "加1，我也要"),  # chat's "me too"
+    ("+86 138 1234 5678", "8613812345678"),  # a country code is not said
+    ("打0755-88886666", "打075588886666"),  # a landline's area code and its eight digits: one code
+])
+def test_chats_sums_a_plus_one_and_a_landline_are_said(text, said):
+    assert said_forms(text) == said
+
+
 def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     assert said_forms("卖了12,800件", count=lambda digits: f"<{digits}>") == "卖了<12800>件"
 
@@ -114,6 +126,9 @@ def test_a_count_with_separators_is_written_by_the_callers_numeral_writer():
     ("3/4杯水", "四分之三杯水"),  # a fraction said was a take failed whole
     ("打12306订票", "打幺二三零六订票"),
     ("emmm我想想", "嗯我想想"),  # a hesitation typed in letters is 嗯
+    ("年薪30W，月入2k", "年薪三十万，月入两千"),
+    ("+1", "加一"),
+    ("打0755-88886666", "打零七五五八八八八六六六六"),
     ("太牛了666！yyds！", "太牛了六六六YYDS"),  # chat's number, pinyin initials heard as letters
 ])
 def test_take_qa_hears_a_written_form_said_in_words_as_the_line(line, heard):
