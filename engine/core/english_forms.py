@@ -17,7 +17,8 @@ written. Take QA's hearing of lines of each kind is in docs/voices.md ("English 
 - units after a number: "5km" was "five K M", "72°F" "seventy-two degrees F";
 - phone numbers (7 digits or more in three hyphenated groups, an area code in brackets, or
   555-0199; +44 20 7946 0958; 555 123 4567; ten digits or more run together, 13812345678): digit
-  by digit, a pause between groups, not "five hundred fifty-five dash ...";
+  by digit, a pause between groups, not "five hundred fifty-five dash ..."; so is a number dialled
+  ("call 911", "dial 12306") and a room's, gate's or flight's ("Room 302", "Flight MU5735");
 - "/" before a unit of time or count is "per" ($5.99/month was "... slash month");
 - emoji were read by their names ("grinning face"): left out;
 - dashes and an ellipsis inside a sentence were run together with the next word: a pause;
@@ -50,12 +51,12 @@ ENGLISH_ABBREVIATIONS = {
     "approx": "approximately", "No": "number", "e.g": "for example", "i.e": "that is",
     "Jan": "January", "Feb": "February", "Mar": "March", "Apr": "April", "Jun": "June", "Jul": "July",
     "Aug": "August", "Sep": "September", "Sept": "September", "Oct": "October", "Nov": "November",
-    "Dec": "December",
+    "Dec": "December", "Ltd": "Limited", "Inc": "Incorporated", "Corp": "Corporation",
 }
 # Said so only before a number ("No. 5", "Dec. 7"); elsewhere the word is a word ("I said No.", "Jan.").
 BEFORE_A_NUMBER = frozenset({"No", "Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct",
                              "Nov", "Dec"})
-NEVER_FINAL_ABBREVIATIONS = frozenset(ENGLISH_ABBREVIATIONS) - BEFORE_A_NUMBER - {"etc", "Jr", "Sr"}
+NEVER_FINAL_ABBREVIATIONS = frozenset(ENGLISH_ABBREVIATIONS) - BEFORE_A_NUMBER - {"etc", "Jr", "Sr", "Ltd", "Inc", "Corp"}
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
 # Currency signs: the unit, its plural and its hundredth's singular and plural.
@@ -104,6 +105,11 @@ _PHONE = re.compile(r"(?<![\w-])(?:\+\d{1,3}[\s-])?(?:\(\d{2,4}\)\s?)?\d{1,5}(?:
 # Ten digits or more with nothing between them are a phone number or a code (a Chinese mobile
 # number, 13812345678), said digit by digit: espeak-ng said "thirteen billion eight hundred ...".
 LONG_DIGIT_RUN = re.compile(r"(?<![\d.,])\d{10,}(?!\d|[.,]\d)")  # a sentence's full stop may follow
+# A number dialled (call 911, dial 12306) and a room's, a gate's or a flight's (Room 302, Gate B12,
+# Flight MU5735) are said digit by digit, letters spelled: espeak-ng said "nine hundred eleven".
+_DIALLED = re.compile(r"\b((?:call|calls|called|calling|dial|dials|dialed|dialled|dialing|dialling|ring)\s+)"
+                      r"(\d{3,9})(?!\w|[.,]\d)", re.IGNORECASE)
+_NUMBERED_PLACE = re.compile(r"\b((?:Room|Suite|Gate|Platform|Flight|Train|Seat|Apartment)\s+)([A-Z]{0,2}\d{3,5})\b")
 _SPACED_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s-]\(?\d{1,5}\)?){2,}(?![\w-])"
                            r"|(?<![\w,.-])\d{3} \d{3} \d{4}(?![\w-])")
 # "/" before a unit of time or count is "per" ($5.99/month, 3 times/day); and/or stays.
@@ -254,6 +260,10 @@ def _unit(match: re.Match[str]) -> str:
     return f"{match[1]} {many if _plural(match[1]) else one}"
 
 
+def _digit_by_digit(match: re.Match[str]) -> str:
+    return match[1] + " ".join(match[2])
+
+
 def _phone(match: re.Match[str]) -> str:
     groups = re.findall(r"\d+", match[0])
     sizes = [len(group) for group in groups]
@@ -281,6 +291,8 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (_PHONE, _phone),
     (_SPACED_PHONE, _phone),
     (LONG_DIGIT_RUN, lambda match: " ".join(match[0])),
+    (_DIALLED, _digit_by_digit),
+    (_NUMBERED_PLACE, _digit_by_digit),
     (_SLASH_SHORTHAND, lambda match: SLASH_SHORTHANDS[match[1].lower()]),
     (_PER, " per "),
     (_FRACTION, _fraction),
