@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>CastController</name>
+    <message numerus="yes">
+        <location filename="../app/ui/characters/cast_controller.py" line="+115"/>
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n character</numerusform>
+            <numerusform>%n characters</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>CastLibraryDialog</name>
     <message numerus="yes">
         <location filename="../app/ui/characters/cast_library_dialog.py" line="+108"/>

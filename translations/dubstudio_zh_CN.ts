@@ -67,7 +67,24 @@
         <translation>正在保存到演员库</translation>
     </message>
     <message>
-        <location line="-33"/>
+        <location line="+25"/>
+        <source>Nothing to match against the library {folder}: only a character with a clip, and a name that is not already one of the library&apos;s, is matched. Give the others a clip first.</source>
+        <translation>没有可与演员库 {folder} 匹配的角色：只有带参考音频、且名字不在演员库中的角色才会被匹配。请先为其他角色提供参考音频。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cast {cast} of {matched} from the library {folder}; Messages says how sure each match is</source>
+        <translation>已从演员库 {folder} 为 {matched}中的 {cast} 个选角；消息列表中列出了每个匹配的把握程度</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n 个角色</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="-63"/>
         <location line="+38"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
@@ -78,12 +95,7 @@
         <translation>从演员库选角</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Cast {0} of {1} character(s) from the library {2}; Messages says how sure each match is</source>
-        <translation>已从演员库 {2} 为 {1} 个角色中的 {0} 个选角；消息列表中列出了每个匹配的把握程度</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+14"/>
         <source>Cannot cast from the library</source>
         <translation>无法从演员库选角</translation>
     </message>

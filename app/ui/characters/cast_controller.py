@@ -107,8 +107,14 @@ class CastController(WindowController):
                 return
             for match in matches:
                 self.window.messages.warn(say(match.describe()))
-            self.window.messages.notify(fill(self.tr("Cast {0} of {1} character(s) from the library {2}; Messages says "
-                                                "how sure each match is"), len(edits), len(matches), folder))
+            if not matches:  # "Cast 0 of 0" would send the user to Messages for nothing
+                self.window.messages.notify(fill(self.tr(
+                    "Nothing to match against the library {folder}: only a character with a clip, and a name that is "
+                    "not already one of the library's, is matched. Give the others a clip first."), folder=folder))
+                return
+            self.window.messages.notify(fill(self.tr("Cast {cast} of {matched} from the library {folder}; Messages "
+                                                     "says how sure each match is"), cast=len(edits),
+                                             matched=self.tr("%n character(s)", "", len(matches)), folder=folder))
 
         def failed(error: Exception) -> None:
             self.window.messages.error(self.tr("Cannot cast from the library"), str(error))

@@ -33,8 +33,20 @@ def test_save_the_cast_then_cast_the_next_episode_from_it(window: MainWindow, tm
     said = [note.text() for note in window.messages.notifications.notifications]
     assert any("Speaker 1 is Ben from the cast library (voice cosine" in text for text in said)
     assert any("Speaker 2 is a new voice" in text for text in said)
+    assert any("Cast 1 of 2 characters from the library" in text for text in said), said
     window.document.undo()
     assert [c.name for c in project.characters] == ["Speaker 1", "Speaker 2"]
+
+
+def test_casting_a_project_with_nothing_to_match_says_so_and_what_to_do(window: MainWindow, tmp_path: Path) -> None:
+    """Episode 1 cast from the library it was saved to: its characters already bear the library's
+    names. It said "Cast 0 of 0 character(s) …; Messages says how sure each match is"."""
+    episode(tmp_path / "episode-1", {"Anna": "libri_3080_a"})
+    assert window.open_project(tmp_path / "episode-1")
+    CastController.of(window).save_to_library(tmp_path / "cast")
+    CastController.of(window).cast_from_library(tmp_path / "cast")
+    said = window.messages.notifications.notifications[0].text()  # the newest
+    assert "Nothing to match against the library" in said and "Give the others a clip first" in said, said
 
 
 def test_an_unsure_match_is_accepted_undone_and_rejected_on_the_characters_panel(window: MainWindow,
