@@ -1320,8 +1320,13 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     <name>ExportController</name>
     <message>
         <location filename="../app/ui/window/export_controller.py" line="+58"/>
+        <source>{code}: no line has a rendered take yet; render the lines first (Render › Render all), then export</source>
+        <translation>{code}: 还没有任何台词生成了版本；请先渲染台词（渲染 › 全部渲染），再导出</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>{code}: the export “{label}” is still running; wait or cancel it</source>
-        <translation>{code}：导出“{label}”仍在进行中；请等待或取消</translation>
+        <translation>{code}: 导出“{label}”仍在进行中；请等待或取消</translation>
     </message>
     <message>
         <location line="+24"/>
@@ -2149,7 +2154,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>两种都保留，合为一句</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Exporting {label}…</source>
         <translation>正在导出{label}…</translation>
     </message>
@@ -2375,7 +2380,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
     <message>
         <location filename="../app/ui/playback/original.py" line="+58"/>
         <source>{code}: the video&apos;s audio ends before {start:.1f} s: nothing to hear there</source>
-        <translation>{code}：视频的音频在 {start:.1f} 秒之前就已结束，那里没有可听的声音</translation>
+        <translation>{code}: 视频的音频在 {start:.1f} 秒之前就已结束，那里没有可听的声音</translation>
     </message>
     <message>
         <location line="+44"/>
@@ -2866,7 +2871,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
     <message>
         <location line="+8"/>
         <source>{code}: {reason}</source>
-        <translation>{code}：{reason}</translation>
+        <translation>{code}: {reason}</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3025,7 +3030,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
     <message>
         <location line="+10"/>
         <source>{code}: cannot record from the microphone: {error}</source>
-        <translation>{code}：无法从麦克风录音：{error}</translation>
+        <translation>{code}: 无法从麦克风录音：{error}</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -50,6 +50,15 @@ class ExportController(QObject):
         """The name of the export in progress, if any."""
         return self._running
 
+    def refuses(self, project: Project, kind: str) -> bool:
+        """Say at once, before any options or folder are asked for, that an export made of the
+        takes has none to be made of (it failed only after the user had chosen them all)."""
+        if not export_format(kind).from_takes or any(project.chosen_take(line) for line in project.lines):
+            return False
+        self.failed.emit(kind, fill(self.tr("{code}: no line has a rendered take yet; render the lines first "
+                                            "(Render › Render all), then export"), code=ErrorCode.EXPORT))
+        return True
+
     def start(self, project: Project, kind: str, video: VideoExportOptions | None = None,
               out_dir: Path | None = None) -> bool:
         """Start an export into ``out_dir`` (default: the project's exports folder); False while

@@ -403,6 +403,8 @@ class MainWindow(QMainWindow):
         if self.session is None:
             return
         project = self.session.project
+        if self.exports.refuses(project, kind):
+            return
         if export_format(kind).needs_video:
             self.exports.ask_video(project)
             return

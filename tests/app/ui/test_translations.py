@@ -124,6 +124,15 @@ def test_every_code_headline_has_its_translation() -> None:
             assert forms and forms[0] != code.headline, f"{code.value}: {code.headline!r} is not translated"
 
 
+def test_a_coded_message_keeps_its_ascii_code_prefix_in_chinese() -> None:
+    """The studio finds a message's code by its ASCII "CODE: " (app.project.messages.explain); a
+    translation written "{code}：…" showed "E_RECORD：无法从麦克风录音…" raw, with no headline and the
+    code first."""
+    wrong = [source for (_context, source), forms in messages(CATALOGUE).items()
+             if source.startswith("{code}: ") and not all(form.startswith("{code}: ") for form in forms)]
+    assert wrong == []
+
+
 def test_a_headline_is_shown_in_the_interface_language(qapp: object, tmp_path: Path) -> None:
     from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 

@@ -123,3 +123,19 @@ def test_the_client_stem_is_checked_then_put_under_the_dub_undoably(
     assert remove.isEnabled()
     session.document.undo()
     assert session.project.settings.guide_mix == "replace"
+
+
+def test_an_export_of_the_takes_refuses_a_script_without_any_before_asking_anything(
+        idle_window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Export all asked for the video's options and the folder, then said "nothing to mix"; now it
+    says at once that nothing is rendered and what to do."""
+    asked: list[str] = []
+    monkeypatch.setattr(idle_window.folders, "folder", lambda *_args: asked.append("folder") or "")
+    errors: list[str] = []
+    idle_window.exports.failed.connect(lambda _kind, message: errors.append(message))
+    idle_window.export("all")
+    assert asked == [] and idle_window.exports.options_dialog is None and idle_window.runner.busy is None
+    assert len(errors) == 1 and errors[0].startswith("E_EXPORT: no line has a rendered take yet; render the lines "
+                                                     "first (Render › Render all)"), errors
+    session = idle_window.session
+    assert session is not None and not idle_window.exports.refuses(session.project, "srt")  # the script as text
