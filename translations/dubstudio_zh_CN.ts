@@ -1473,12 +1473,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
     <message>
         <location line="+2"/>
-        <location line="+66"/>
+        <location line="+88"/>
         <source>measuring…</source>
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-86"/>
         <source>Clear cache</source>
         <translation>清空缓存</translation>
     </message>
@@ -1508,7 +1508,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>使用你已有的 faster-whisper 模型文件夹</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
@@ -1528,7 +1528,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>缓存大小</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source> (not downloaded)</source>
         <translation>（未下载）</translation>
     </message>
@@ -1558,12 +1558,17 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>文件夹：{current}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+10"/>
         <source>A faster-whisper model folder</source>
         <translation>faster-whisper 模型文件夹</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+10"/>
+        <source>{folder} is not a faster-whisper model folder ({files}: missing or damaged); the recogniser is unchanged. Choose the folder that holds the model&apos;s files, or download a model with `dubstudio qa --download-model NAME`.</source>
+        <translation>{folder} 不是 faster-whisper 模型文件夹（{files}：缺失或已损坏）；识别模型未更改。请选择存放模型文件的文件夹，或用 `dubstudio qa --download-model NAME` 下载模型。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>cannot measure: {reason}</source>
         <translation>无法计算：{reason}</translation>
     </message>
@@ -3922,7 +3927,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../app/ui/settings/dialog.py" line="-136"/>
+        <location filename="../app/ui/settings/dialog.py" line="-158"/>
         <source>System default</source>
         <translation>系统默认</translation>
     </message>
@@ -3937,7 +3942,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>常规</translation>
     </message>
     <message>
-        <location line="+154"/>
+        <location line="+176"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>

@@ -103,6 +103,7 @@ class GeneralPage(QWidget):
         pick_model = QPushButton(self.tr("Folder…"))
         pick_model.setToolTip(self.tr("Use a faster-whisper model folder you have"))
         pick_model.clicked.connect(self._browse_model)
+        self.recogniser_problem = problem_label("recogniserProblem")
 
         self.language = QComboBox()
         self.language.setObjectName("language")
@@ -121,6 +122,7 @@ class GeneralPage(QWidget):
         form.addRow(title_of(Settings.output_device), self.output)
         form.addRow(title_of(Settings.autosave_s), self.autosave)
         form.addRow(title_of(Settings.recogniser_model), row(self.recogniser, pick_model))
+        form.addRow("", self.recogniser_problem)
         self.refresh_cache_size()
 
     def _fill_recognisers(self, current: str) -> None:
@@ -139,9 +141,29 @@ class GeneralPage(QWidget):
         self.recogniser.setCurrentIndex(max(0, self.recogniser.findData(current)))
 
     def _browse_model(self) -> None:
+        """A folder is taken only when it holds a faster-whisper model (its files checked in the
+        background, nothing loaded): any folder was taken, and take QA and transcription failed on
+        it later."""
+        from engine.core.downloads import ValidationReport
+        from engine.hearing.whisper import validate_whisper_dir
+
         path = QFileDialog.getExistingDirectory(self, self.tr("A faster-whisper model folder"))
-        if path:
-            self._fill_recognisers(path)
+        if not path:
+            return
+
+        def checked(report: ValidationReport) -> None:
+            if report.ok:
+                self.recogniser_problem.setText("")
+                self._fill_recognisers(path)
+                return
+            self.recogniser_problem.setText(fill(self.tr(
+                "{folder} is not a faster-whisper model folder ({files}: missing or damaged); the recogniser is "
+                "unchanged. Choose the folder that holds the model's files, or download a "
+                "model with `dubstudio qa --download-model NAME`."), folder=path,
+                files=", ".join(problem.path for problem in report.problems)))
+
+        self._runner.run(lambda: validate_whisper_dir(path), checked,
+                         lambda exc: self.recogniser_problem.setText(said_error(exc)))
 
     def _cache_path(self) -> Path:
         text = self.cache.text().strip()

@@ -121,3 +121,27 @@ def test_on_a_server_only_the_backend_choice_applies(qtbot: QtBot, settings: Set
     dialog.accept()  # no model folder needed here: the server has its own
     assert dialog.error.text() == "" and settings.engine_location == "server"
     assert settings.engine_backend == "cosyvoice2" and settings.server() is not None
+
+
+def test_a_recogniser_folder_is_taken_only_when_it_holds_a_whisper_model(
+        qtbot: QtBot, tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Folder… took any folder (take QA and transcription then failed on it); now a folder that is
+    not a faster-whisper model is refused, naming the files it lacks and what to do."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from engine.hearing.whisper import whisper_model_dir
+
+    dialog = SettingsDialog(settings, SyncTaskRunner())
+    qtbot.addWidget(dialog)
+    general = dialog.general
+    model = str(whisper_model_dir("tiny.en"))
+    chosen = [str(tmp_path / "photos"), model]
+    (tmp_path / "photos").mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *_args: chosen.pop(0)))
+    before = general.recogniser.currentData()
+    general._browse_model()
+    assert general.recogniser.currentData() == before
+    said = general.recogniser_problem.text()
+    assert "is not a faster-whisper model folder (config.json, model.bin" in said and "--download-model" in said, said
+    general._browse_model()  # a real model's folder
+    assert general.recogniser.currentData() == model and general.recogniser_problem.text() == ""
