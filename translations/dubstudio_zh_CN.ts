@@ -2876,7 +2876,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
     <message>
         <location line="+8"/>
         <source>{code}: {reason}</source>
-        <translation>{code}: {reason}</translation>
+        <translation>{code}：{reason}</translation>
     </message>
     <message>
         <location line="+6"/>

@@ -40,22 +40,22 @@ class Explained:
         return join_pieces(part for part in (self.headline, self.detail, f"({self.code})" if self.code else "") if part)
 
 
-def explain(message: str, full_stop: str = FULL_STOP) -> Explained:
+def explain(message: str) -> Explained:
     """``"E_NO_CLIP: line 3: Maya has no clip"`` -> headline from the table, the rest as detail.
 
     A coded phrase (``str(EngineError)`` of a phrase, :data:`engine.core.phrases.CODED`) keeps its
-    detail a phrase, which the studio says in its language and makes a sentence (:func:`sentence`).
-    A detail in words ends with ``full_stop``: the studio passes its language's (a Chinese detail
-    ends with 。, not an English full stop)."""
+    detail a phrase, which the studio says in its language and makes a sentence (:func:`sentence`);
+    a detail in words ends with an English full stop, which the studio makes its language's where
+    the detail is in Chinese (app.ui.language.translated)."""
     if isinstance(message, Phrase) and message.template == CODED:
         code, detail = str(message.arguments["code"]), message.arguments["detail"]
-        return Explained(_headline(code), detail if isinstance(detail, Phrase) else sentence(str(detail), full_stop), code)
+        return Explained(_headline(code), detail if isinstance(detail, Phrase) else sentence(str(detail)), code)
     text = message.strip()
     match = _CODED.match(text)
     if match is None:
         return Explained(text, "", "")
     code, detail = match.group(1), match.group(2).strip()
-    return Explained(_headline(code), sentence(detail, full_stop), code)
+    return Explained(_headline(code), sentence(detail), code)
 
 
 def _headline(code: str) -> str:

@@ -17,6 +17,7 @@ import logging
 import os
 import string
 import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,9 @@ def translated(explained: Explained) -> Explained:
     detail = explained.detail
     if isinstance(detail, Phrase):  # a detail the engine made from a template (a range's refusal)
         detail = sentence(say(detail), full_stop())
+    elif detail.endswith(".") and len(detail) > 1 and unicodedata.east_asian_width(detail[-2]) in ("W", "F"):
+        # Said before it crossed a signal, then closed with explain()'s English full stop ("再导出.")
+        detail = sentence(detail[:-1], full_stop())
     return Explained(QCoreApplication.translate(context, explained.headline), detail, explained.code)
 
 
@@ -150,8 +154,8 @@ def full_stop() -> str:
 
 def explained(message: str) -> Explained:
     """``message`` (``"CODE: detail"`` or plain words) explained in the studio's language: the
-    headline translated, a detail said and ended with the language's own full stop."""
-    return translated(explain(message, full_stop()))
+    headline translated, a detail said and a Chinese one ended with the language's own full stop."""
+    return translated(explain(message))
 
 
 class LocaleFormatter(string.Formatter):

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.project.sample import copy_sample_project
 from app.ui.engine.voices_engine_page import VoicesEnginePage
 from app.ui.folders import Folders
+from app.ui.language import shown_message
 from app.ui.playback.player import Player
 from app.ui.settings.store import Settings
 from app.ui.stress.controls import RunControls
@@ -86,3 +87,14 @@ def test_an_export_is_named_by_its_menu_label_not_its_key(chinese: None, idle_wi
     idle_window.exports.cancelled.emit("all")
     shown = idle_window.statusBar().currentMessage()
     assert "全部导出（交付文件夹）" in shown and "all" not in shown, shown
+
+
+def test_a_message_said_in_chinese_ends_with_a_chinese_full_stop(chinese: None, idle_window: MainWindow) -> None:
+    """A message said before it crossed a signal (the export's refusal, the M&E stem's) was closed
+    with an English full stop in the error dialog: "…再导出. (E_EXPORT)"."""
+    errors: list[str] = []
+    idle_window.exports.failed.connect(lambda _kind, message: errors.append(message))
+    idle_window.export("mix")
+    shown = shown_message(errors[0])
+    assert shown.startswith("无法完成导出。") and shown.endswith("再导出。(E_EXPORT)"), shown
+    assert shown_message("E_EXPORT: the file is locked") == "无法完成导出。 The file is locked. (E_EXPORT)"  # English stays English

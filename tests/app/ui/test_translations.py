@@ -128,8 +128,9 @@ def test_a_coded_message_keeps_its_ascii_code_prefix_in_chinese() -> None:
     """The studio finds a message's code by its ASCII "CODE: " (app.project.messages.explain); a
     translation written "{code}：…" showed "E_RECORD：无法从麦克风录音…" raw, with no headline and the
     code first."""
-    wrong = [source for (_context, source), forms in messages(CATALOGUE).items()
-             if source.startswith("{code}: ") and not all(form.startswith("{code}: ") for form in forms)]
+    wrong = [source for (context, source), forms in messages(CATALOGUE).items()
+             if source.startswith("{code}: ") and context != "QaTooltip"  # a finding listed, never parsed
+             and not all(form.startswith("{code}: ") for form in forms)]
     assert wrong == []
 
 
