@@ -38,7 +38,7 @@ from PySide6.QtGui import (
 
 from app.project import LineStatus
 from app.project.timeline import Slot
-from app.ui.language import fill
+from app.ui.language import fill, number
 from app.ui.timeline.edits import MIN_SLOT_S, visible_end
 from app.ui.timeline.programme import PEAKS_PER_S, Audio
 from app.ui.timeline.scale import format_ruler, tick_steps, tick_times
@@ -370,7 +370,8 @@ class CanvasDrawing:
         hatch_right = rect.right() + overrun * self._canvas.scale.px_per_s
         height = metrics.height()
         bottom, top = rect.bottom() - 2 - height, rect.top() + 1
-        for text in (f"+{overrun:.2f} s", f"+{overrun:.2f}"):
+        for text in (fill(QCoreApplication.translate("TimelineCanvas", "+{seconds:.2f} s"), seconds=overrun),
+                     "+" + number(overrun, 2)):
             width = metrics.horizontalAdvance(text)
             outside = [QRectF(hatch_right + 3, y, width, height) for y in (bottom, top)]
             inside = [QRectF(rect.right() - 3 - width, y, width, height) for y in (bottom, top)]

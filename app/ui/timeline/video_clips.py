@@ -44,7 +44,7 @@ from app.project.transcription import (
 )
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import ok_cancel
-from app.ui.language import fill
+from app.ui.language import fill, number
 from app.ui.playback.original import OriginalAudio
 from app.ui.playback.player import Player
 from app.ui.tasks import ProgressSpec, TaskRunner
@@ -121,8 +121,8 @@ class ChooseFromVideoDialog(QDialog):
         self.candidates = candidates
         self.table.setRowCount(len(candidates))
         for row, candidate in enumerate(candidates):
-            cells = (self._when(candidate),
-                     f"{candidate.end - candidate.start:.1f} s", f"{candidate.score:.2f}", candidate.text)
+            cells = (self._when(candidate), fill(self.tr("{seconds:.1f} s"), seconds=candidate.end - candidate.start),
+                     number(candidate.score, 2), candidate.text)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(fill(self.tr("{text}\n\nSNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)"), text=candidate.text, snr_db=candidate.snr_db, purity=candidate.purity))

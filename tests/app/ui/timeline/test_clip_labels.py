@@ -61,6 +61,14 @@ def _assert_no_label_covers_another(labels: list[Label]) -> None:
             assert not first.rect.intersects(second.rect), (first, second)
 
 
+def test_an_overrun_label_writes_its_unit_in_the_studios_language(chinese: None, crowded: TimelinePanel) -> None:
+    """The Chinese studio drew "+0.48 s" on the timeline, where every other time says 秒."""
+    crowded.canvas.zoom(2.5, 0.0)  # room for the label in full
+    said = [label.text for label in crowded.canvas.labels() if label.role is LabelRole.OVERRUN]
+    assert said and all(text.startswith("+") and not text.endswith(" s") for text in said), said
+    assert any(text.endswith(" 秒") for text in said), said
+
+
 def test_overrun_labels_never_cover_each_other_or_the_clips_words(crowded: TimelinePanel) -> None:
     canvas = crowded.canvas
     overruns = [clip for clip in canvas.clips if clip.slot.overrun_s > 0]

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 from app.project.sample import copy_sample_project
 from app.project.transcription import CANDIDATES_FILE
 from app.ui.playback.player import NullOutput, Player
-from app.ui.tasks import ThreadTaskRunner
+from app.ui.tasks import SyncTaskRunner, ThreadTaskRunner
 from app.ui.timeline.video_clips import ChooseFromVideoDialog
 
 
@@ -51,3 +51,16 @@ def test_a_project_without_candidates_says_why(qtbot: QtBot, tmp_path: Path) -> 
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.note.text().startswith("No candidates"), timeout=30_000)
     assert dialog.table.rowCount() == 0 and not dialog.play_button.isEnabled()
+
+
+def test_a_candidates_length_is_written_in_the_studios_language(chinese: None, qtbot: QtBot, tmp_path: Path) -> None:
+    """The Chinese studio listed a candidate's length as "6.5 s", where every other time says 秒."""
+    project = copy_sample_project(tmp_path / "sample")
+    maya = project.characters[0]
+    project.media_dir.mkdir(parents=True, exist_ok=True)
+    (project.media_dir / CANDIDATES_FILE).write_text(json.dumps({"characters": {maya.id: [
+        {"start": 1.0, "end": 7.5, "text": "Where were you last night?", "score": 0.8, "snr_db": 31.0,
+         "purity": 0.05}]}}), encoding="utf-8")
+    dialog = ChooseFromVideoDialog(project, maya.id, SyncTaskRunner(), Player(NullOutput()))
+    qtbot.addWidget(dialog)
+    assert dialog.table.rowCount() == 1 and dialog.table.item(0, 1).text() == "6.5 秒"
