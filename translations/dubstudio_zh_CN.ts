@@ -1462,7 +1462,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>自动：按 CPU 核心数（最多 4 个），使用 GPU 时按空闲显存</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>None found: playback is silent</source>
+        <translation>未找到：播放将没有声音</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>No audio output device was found; playback is silent.</source>
         <translation>未找到音频输出设备，播放将没有声音。</translation>
     </message>
@@ -3927,7 +3932,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../app/ui/settings/dialog.py" line="-158"/>
+        <location filename="../app/ui/settings/dialog.py" line="-159"/>
         <source>System default</source>
         <translation>系统默认</translation>
     </message>
@@ -3942,7 +3947,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>常规</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+177"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>

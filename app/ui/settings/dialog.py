@@ -73,7 +73,8 @@ class GeneralPage(QWidget):
         devices = [d.name for d in list_devices("output")]
         self.output.addItem(shown(SYSTEM_DEFAULT))
         self.output.addItems(devices)
-        if not devices:
+        if not devices:  # said on the field itself: a greyed "System default" told nothing
+            self.output.setItemText(0, self.tr("None found: playback is silent"))
             self.output.setEnabled(False)
             self.output.setToolTip(self.tr("No audio output device was found; playback is silent."))
         elif settings.output_device in devices:

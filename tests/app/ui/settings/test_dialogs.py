@@ -145,3 +145,17 @@ def test_a_recogniser_folder_is_taken_only_when_it_holds_a_whisper_model(
     assert "is not a faster-whisper model folder (config.json, model.bin" in said and "--download-model" in said, said
     general._browse_model()  # a real model's folder
     assert general.recogniser.currentData() == model and general.recogniser_problem.text() == ""
+
+
+def test_no_audio_output_device_is_said_on_its_field(qtbot: QtBot, settings: Settings,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a device the field showed a greyed "System default", the reason only in a tooltip."""
+    import app.ui.settings.dialog as settings_dialog
+
+    monkeypatch.setattr(settings_dialog, "list_devices", lambda _kind: [])
+    dialog = SettingsDialog(settings, SyncTaskRunner())
+    qtbot.addWidget(dialog)
+    output = dialog.general.output
+    assert not output.isEnabled() and output.currentText() == "None found: playback is silent"
+    dialog.general.apply()
+    assert settings.output_device == ""  # the system default, as before
