@@ -4,7 +4,7 @@
 <context>
     <name>CastController</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/cast_controller.py" line="+115"/>
+        <location filename="../app/ui/characters/cast_controller.py" line="+117"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n character</numerusform>

@@ -47,7 +47,7 @@
         <translation>将演员阵容保存到演员库文件夹</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>No character has a voice clip to save yet</source>
         <translation>还没有带声音片段的角色可以保存</translation>
     </message>
@@ -84,8 +84,8 @@
         </translation>
     </message>
     <message>
-        <location line="-63"/>
-        <location line="+38"/>
+        <location line="-65"/>
+        <location line="+40"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
     </message>
@@ -443,7 +443,12 @@
         <translation>使用此片段</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+30"/>
+        <source>{seconds:.1f} s</source>
+        <translation>{seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>{text}
 
 SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this speaker than the nearest other)</source>
@@ -4562,7 +4567,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>拖动可移动；拖动边缘可改变时段（按住 Shift：不吸附）</translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/drawing.py" line="+481"/>
+        <location filename="../app/ui/timeline/drawing.py" line="+482"/>
         <source>not rendered</source>
         <translation>未渲染</translation>
     </message>
@@ -4572,7 +4577,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>失败</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location line="-104"/>
+        <source>+{seconds:.2f} s</source>
+        <translation>+{seconds:.2f} 秒</translation>
+    </message>
+    <message>
+        <location line="+98"/>
         <source>peak {decibels} dB</source>
         <translation>峰值 {decibels} dB</translation>
     </message>
@@ -7040,7 +7050,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+240"/>
+        <location filename="../app/ui/language.py" line="+244"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
