@@ -149,7 +149,7 @@ class Bed:
 
 
 class HeldBed(Bed):
-    """A bed computed whole (the M&E made from the source's channels or by a model)."""
+    """A bed computed whole (the M&E of a separation model)."""
 
     def __init__(self, audio: np.ndarray) -> None:
         self.audio, self.channels, self.length = audio, int(audio.shape[1]), int(audio.shape[0])
@@ -158,37 +158,48 @@ class HeldBed(Bed):
         yield self.audio
 
 
-class FileBed(Bed):
-    """A bed read from its file at the mix's rate as it is mixed, never whole (the guide track
-    under the dub: 2.8 GB for 2 hours at 48 kHz stereo), at a gain, ducked under the lines
-    when ``ducking`` gives their (start, end) seconds, depth, attack and release."""
+class StreamedBed(Bed):
+    """A bed made as it is mixed, never whole (a 2-hour guide is 2.8 GB at 48 kHz stereo): each
+    pass over the programme calls ``make`` for its pieces again; a file that cannot be read is
+    refused by ``failed``."""
 
-    def __init__(self, path: Path, rate: int, channels: int, gain: float, failed: Callable[[Exception], ExportError],
-                 ducking: tuple[list[tuple[float, float]], float, float, float] | None = None) -> None:
-        self.path, self.rate, self.channels, self.gain, self.failed, self.ducking = path, rate, channels, gain, failed, ducking
-        try:
-            self.length = int(round(audio_info(path).duration_s * rate))
-        except (AudioError, OSError) as error:
-            raise failed(error) from error
+    def __init__(self, channels: int, length: int, make: Callable[[], Iterator[np.ndarray]],
+                 failed: Callable[[Exception], ExportError]) -> None:
+        self.channels, self.length, self.make, self.failed = channels, length, make, failed
 
     def pieces(self) -> Iterator[np.ndarray]:
-        position = 0
         try:
-            with AudioStream(self.path) as stream:
-                for piece in stream.blocks(rate=self.rate):
-                    if not piece.size:
-                        continue
-                    piece = piece.reshape(len(piece), -1)[:, : self.channels]
-                    if piece.shape[1] < self.channels:
-                        piece = np.repeat(piece[:, :1], self.channels, axis=1)
-                    piece = piece * np.float32(self.gain)
-                    if self.ducking is not None:
-                        lines, depth, attack, release = self.ducking
-                        piece *= duck_gain(len(piece), self.rate, lines, depth, attack, release, first=position)[:, None]
-                    position += len(piece)
-                    yield piece
+            yield from self.make()
         except (AudioError, OSError) as error:
             raise self.failed(error) from error
+
+
+def file_bed(path: Path, rate: int, channels: int, gain: float, failed: Callable[[Exception], ExportError],
+             ducking: tuple[list[tuple[float, float]], float, float, float] | None = None) -> StreamedBed:
+    """A file decoded at the mix's rate as it is mixed, at a gain, ducked under the lines when
+    ``ducking`` gives their (start, end) seconds, depth, attack and release."""
+
+    def pieces() -> Iterator[np.ndarray]:
+        position = 0
+        with AudioStream(path) as stream:
+            for piece in stream.blocks(rate=rate):
+                if not piece.size:
+                    continue
+                piece = piece.reshape(len(piece), -1)[:, :channels]
+                if piece.shape[1] < channels:
+                    piece = np.repeat(piece[:, :1], channels, axis=1)
+                piece = piece * np.float32(gain)
+                if ducking is not None:
+                    lines, depth, attack, release = ducking
+                    piece *= duck_gain(len(piece), rate, lines, depth, attack, release, first=position)[:, None]
+                position += len(piece)
+                yield piece
+
+    try:
+        length = int(round(audio_info(path).duration_s * rate))
+    except (AudioError, OSError) as error:
+        raise failed(error) from error
+    return StreamedBed(channels, length, pieces, failed)
 
 
 def _in_blocks(pieces: Iterator[np.ndarray], step: int) -> Iterator[np.ndarray]:
@@ -514,30 +525,39 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
     from app.project.music_effects import (
         CLIENT_STEM,
         imported_stem,
-        music_and_effects,
+        music_and_effects_blocks,
+        music_and_effects_method,
         original_audio,
+        original_layout,
         original_stream,
         separated_music_effects,
     )
 
     stem = imported_stem(project)
     if stem is not None:  # read as it is mixed: never whole, however long
-        return FileBed(stem, rate, 2, 1.0, lambda error: ExportError(
+        return file_bed(stem, rate, 2, 1.0, lambda error: ExportError(
             Phrase(phrases.CANNOT_READ_IMPORTED_STEM, error=str(error)))), CLIENT_STEM
     path = original_audio(project)
     if path is None:
         raise ExportError(Phrase(phrases.NO_ORIGINAL_AUDIO))
+
+    def failed(error: Exception) -> ExportError:
+        return ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=str(error)))
+
     try:
-        if audio_info(path).duration_s > MAX_MEDIA_S:  # refuse before decoding it whole
-            raise ExportError(Phrase(phrases.ORIGINAL_TOO_LONG, file=path.name, limit=MAX_MEDIA_S / 3600),
-                              ErrorCode.TIME_RANGE)
+        seconds = audio_info(path).duration_s
     except (AudioError, OSError) as error:
-        raise ExportError(Phrase(phrases.CANNOT_READ_ORIGINAL, file=path.name, error=str(error))) from error
+        raise failed(error) from error
+    if seconds > MAX_MEDIA_S:  # refuse before decoding hours the limits never allowed
+        raise ExportError(Phrase(phrases.ORIGINAL_TOO_LONG, file=path.name, limit=MAX_MEDIA_S / 3600),
+                          ErrorCode.TIME_RANGE)
     if project.settings.music_effects_source == "model":
         audio, method = separated_music_effects(project, path, rate, cancelled)
-    else:
-        audio, method = music_and_effects(path, rate, original_stream(project, path))
-    return HeldBed(audio), method
+        return HeldBed(audio), method
+    stream = original_stream(project, path)
+    method = music_and_effects_method(original_layout(path, stream))  # a mono track refused here, at once
+    return StreamedBed(2, int(round(seconds * rate)), lambda: music_and_effects_blocks(path, rate, stream),
+                       failed), method
 
 
 def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> Bed | None:
@@ -560,8 +580,8 @@ def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]])
     if info.duration_s > MAX_MEDIA_S:  # refuse before mixing hours the limits never allowed
         raise ExportError(Phrase(phrases.GUIDE_TOO_LONG, file=project.guide_audio, hours=info.duration_s / 3600,
                                  limit=MAX_MEDIA_S / 3600), ErrorCode.TIME_RANGE)
-    return FileBed(path, rate, min(2, info.channels), 10 ** (settings.guide_gain_db / 20), failed,
-                   (lines, settings.duck_db, settings.duck_attack_s, settings.duck_release_s))
+    return file_bed(path, rate, min(2, info.channels), 10 ** (settings.guide_gain_db / 20), failed,
+                    (lines, settings.duck_db, settings.duck_attack_s, settings.duck_release_s))
 
 
 def _out_dir(project: Project, out_dir: str | os.PathLike[str] | None, sub: str = "") -> tuple[Path, Path | None]:

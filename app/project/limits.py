@@ -13,9 +13,9 @@ from engine.core.numbers import Range, ranges
 
 MAX_MEDIA_S = 3 * 3600.0
 """The longest video (and guide track) a project dubs: longer than a feature film. A guide
-track of that length is about 4 GiB of float samples at 48 kHz stereo, which an M&E made from
-the source's channels or by a model holds; the dialogue, the ducked guide and a client's M&E stem
-are mixed, levelled and written in blocks (app.project.export.Programme)."""
+track of that length is about 4 GiB of float samples at 48 kHz stereo, which a separation
+model's M&E holds; the dialogue, the ducked guide, the M&E made from the channels and a client's
+stem are mixed, levelled and written in blocks (app.project.export.Programme)."""
 
 MEDIA_RANGES = ranges(
     Range("duration_s", 0.0, MAX_MEDIA_S, unit="s"),

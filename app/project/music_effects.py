@@ -33,6 +33,7 @@ a removed video stays on disk.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -75,6 +76,7 @@ from engine.hearing.separation import (
 CLIENT_STEM = Phrase(phrases.ME_CLIENT_STEM)
 DROP_CENTRE = Phrase(phrases.ME_DROP_CENTRE)
 CENTRE_FILTER = Phrase(phrases.ME_CENTRE_FILTER)
+SEGMENT_S = 5.0  # a long track's centre is filtered this many seconds at a time
 FRAME = 2048  # STFT frame at 48 kHz: 43 ms, fine enough in frequency to part voice from music
 SIMILARITY_POWER = 2  # how sharply only near-identical bins go (2 measured best of 2, 4, 8, 16: docs/video.md)
 _SURROUND_GAIN = np.float32(10 ** (-3 / 20))
@@ -102,11 +104,15 @@ def drop_centre(channels: np.ndarray, layout: tuple[str, ...]) -> np.ndarray:
     return np.stack([left, right], axis=1)
 
 
+def _filter_frame(rate: int) -> int:
+    return max(256, int(round(FRAME * rate / 48_000)))
+
+
 def remove_centre(stereo: np.ndarray, rate: int) -> np.ndarray:
     """``stereo`` (n, 2) with what is identical in both channels taken out, as (n, 2)."""
     from scipy.signal import istft, stft
 
-    frame = max(256, int(round(FRAME * rate / 48_000)))
+    frame = _filter_frame(rate)
     _, _, spectra = stft(stereo.T, fs=rate, nperseg=frame, noverlap=frame * 3 // 4)
     left, right = spectra[0], spectra[1]
     power = np.abs(left) ** 2 + np.abs(right) ** 2
@@ -119,30 +125,85 @@ def remove_centre(stereo: np.ndarray, rate: int) -> np.ndarray:
     return result
 
 
-def music_and_effects(path: Path, rate: int, stream_index: int | None = None) -> tuple[np.ndarray, str]:
-    """The M&E of audio stream ``stream_index`` of ``path`` (its first by default) at ``rate`` as
-    (n, 2) float32, and how it was made (:data:`DROP_CENTRE` or :data:`CENTRE_FILTER`).
-    ExportError for a mono track."""
-    import av
+def _centre_removed(blocks: Iterator[np.ndarray], rate: int) -> Iterator[np.ndarray]:
+    """:func:`remove_centre` of a long stereo track given in blocks, :data:`SEGMENT_S` at a
+    time: each segment is filtered with a frame's margin of its neighbours on both sides, on
+    the whole track's frame grid, so the samples kept are those the whole track would give."""
+    hop = _filter_frame(rate) // 4
+    segment, margin = hop * max(1, round(SEGMENT_S * rate / hop)), 4 * hop
+    pending = np.zeros((0, 2), dtype=np.float32)
+    start = done = 0  # the first sample ``pending`` holds; the samples given out
+    for block in itertools.chain(blocks, [None]):
+        if block is not None:
+            pending = np.concatenate([pending, block[:, :2]])
+        end = start + len(pending)
+        while done < end and (block is None or end >= done + segment + margin):
+            first = max(0, done - margin)
+            filtered = remove_centre(pending[first - start : done + segment + margin - start], rate)
+            out = filtered[done - first : done - first + segment]
+            yield out
+            done += len(out)
+            keep = max(0, done - margin)
+            pending, start = pending[keep - start :], keep
 
+
+def original_layout(path: Path, stream_index: int | None = None) -> tuple[str, ...]:
+    """The channel names of audio stream ``stream_index`` of ``path`` (its first by default);
+    ExportError for a mono track, which channels cannot part, MediaError without audio."""
     with open_media(path) as container:
         if not container.streams.audio:
             raise MediaError(Phrase(phrases.NO_AUDIO_FOR_STEM, file=path.name), ErrorCode.NO_AUDIO_STREAM)
         stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
         layout = tuple(channel.name for channel in stream.layout.channels)
-        if len(layout) < 2:
-            raise ExportError(Phrase(phrases.MONO_ORIGINAL, file=path.name))
+    if len(layout) < 2:
+        raise ExportError(Phrase(phrases.MONO_ORIGINAL, file=path.name))
+    return layout
+
+
+def music_and_effects_method(layout: tuple[str, ...]) -> Phrase:
+    """How the M&E of a track of ``layout`` is made: :data:`DROP_CENTRE` or :data:`CENTRE_FILTER`."""
+    return DROP_CENTRE if len(layout) >= 6 else CENTRE_FILTER
+
+
+def music_and_effects_blocks(path: Path, rate: int, stream_index: int | None = None) -> Iterator[np.ndarray]:
+    """The M&E of audio stream ``stream_index`` of ``path`` at ``rate`` as (n, 2) float32 blocks,
+    decoded and parted as they are asked for (a 2-hour track whole, filtered at once, needed
+    more than 16 GB), timed from the first picture as the dub is."""
+    import av
+
+    layout = original_layout(path, stream_index)
+    with open_media(path) as container:
+        stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
         # Packed samples: PyAV 18 counts a ninth plane in an eight-channel (7.1) planar frame
         # and reads past its end (a segmentation fault).
         resampler = av.AudioResampler(format="flt", layout=stream.layout, rate=rate)
-        frames = [frame for decoded in container.decode(stream) for frame in resampler.resample(decoded)]
-        blocks = [frame.to_ndarray().reshape(-1, len(layout)) for frame in frames + resampler.resample(None)]
-        lead = round(picture_lead_s(container, stream) * rate)  # timed from the first picture, as the dub is
-    audio = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float32)
-    audio = np.concatenate([np.zeros((lead, audio.shape[1]), np.float32), audio]) if lead > 0 else audio[-lead:]
-    if len(layout) >= 6:
-        return drop_centre(audio, layout), DROP_CENTRE
-    return remove_centre(audio[:, :2], rate), CENTRE_FILTER
+        lead = round(picture_lead_s(container, stream) * rate)
+
+        def decoded() -> Iterator[np.ndarray]:
+            skip = max(0, -lead)  # sound before the first picture is left out
+            if lead > 0:
+                yield np.zeros((lead, len(layout)), np.float32)
+            frames = itertools.chain.from_iterable(resampler.resample(packet) for packet in container.decode(stream))
+            for frame in itertools.chain(frames, resampler.resample(None)):
+                block = frame.to_ndarray().reshape(-1, len(layout))
+                dropped = min(skip, len(block))
+                skip -= dropped
+                if len(block) > dropped:
+                    yield np.ascontiguousarray(block[dropped:], dtype=np.float32)
+
+        if len(layout) >= 6:
+            yield from (drop_centre(block, layout) for block in decoded())
+        else:
+            yield from _centre_removed(decoded(), rate)
+
+
+def music_and_effects(path: Path, rate: int, stream_index: int | None = None) -> tuple[np.ndarray, str]:
+    """The M&E of audio stream ``stream_index`` of ``path`` (its first by default) at ``rate`` as
+    (n, 2) float32, whole, and how it was made (:data:`DROP_CENTRE` or :data:`CENTRE_FILTER`).
+    ExportError for a mono track."""
+    method = music_and_effects_method(original_layout(path, stream_index))
+    blocks = list(music_and_effects_blocks(path, rate, stream_index))
+    return (np.concatenate(blocks) if blocks else np.zeros((0, 2), np.float32)), method
 
 
 def import_stem(project: Project, source: Path) -> Path:
