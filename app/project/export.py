@@ -41,6 +41,7 @@ import os
 import re
 import shutil
 import stat
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,18 +204,27 @@ def file_bed(path: Path, rate: int, channels: int, gain: float, failed: Callable
 
 
 def _in_blocks(pieces: Iterator[np.ndarray], step: int) -> Iterator[np.ndarray]:
-    """``pieces`` cut and joined into blocks of ``step`` samples (the last one shorter)."""
-    held: list[np.ndarray] = []
+    """``pieces`` cut and joined into blocks of ``step`` samples (the last one shorter); a
+    piece longer than a block (a bed held whole) is cut into views, never copied again."""
+    held: deque[np.ndarray] = deque()
     count = 0
     for piece in pieces:
         held.append(piece)
         count += len(piece)
         while count >= step:
-            joined = np.concatenate(held)
-            yield joined[:step]
-            held, count = [joined[step:]], count - step
+            parts, need = [], step
+            while need:
+                taken = held[0][:need]
+                parts.append(taken)
+                need -= len(taken)
+                if len(taken) == len(held[0]):
+                    held.popleft()
+                else:
+                    held[0] = held[0][len(taken) :]
+            count -= step
+            yield parts[0] if len(parts) == 1 else np.concatenate(parts)
     if count:
-        yield np.concatenate(held)
+        yield held[0] if len(held) == 1 else np.concatenate(held)
 
 
 @dataclass

@@ -237,3 +237,15 @@ def test_a_long_guide_kept_under_the_dub_is_read_as_it_is_mixed(project: Project
     assert rate == 48000 and stem.shape == (int(seconds * rate), 2) and result.level is not None
     level = lambda at: float(np.sqrt(np.mean(stem[int(at * rate) : int((at + 0.2) * rate)] ** 2)))  # noqa: E731
     assert 20 * np.log10(level(1.0) / level(200.0)) == pytest.approx(project.settings.duck_db, abs=1.0)
+
+
+def test_a_bed_held_whole_is_cut_into_blocks_without_copying_it_again() -> None:
+    """A separation model's M&E is one piece as long as the programme: joining the rest of it
+    to each block copied what was left of it once per block (hours of audio, 720 times)."""
+    from app.project.export import _in_blocks
+
+    whole = np.arange(100, dtype=np.float32)
+    blocks = list(_in_blocks(iter([whole]), 30))
+    assert [len(b) for b in blocks[:3]] == [30, 30, 30] and all(np.shares_memory(b, whole) for b in blocks)
+    pieces = [whole[i : i + 7] for i in range(0, 100, 7)]
+    np.testing.assert_array_equal(np.concatenate(list(_in_blocks(iter(pieces), 30))), whole)
