@@ -8535,6 +8535,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>the mix was cancelled; nothing was written</source>
+        <translation>混音已取消；未写入任何文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>unknown container {value}; choose mp4 or mkv</source>
         <translation>未知的封装格式 {value}；请选择 mp4 或 mkv</translation>
     </message>

@@ -50,7 +50,7 @@ from types import EllipsisType
 import numpy as np
 
 from app.project import phrases
-from app.project.errors import ExportError, MediaError
+from app.project.errors import ExportError, MediaError, OperationCancelled
 from app.project.fit import describe_too_long
 from app.project.fsutil import (
     atomic_write,
@@ -244,6 +244,7 @@ class Programme:
     placed: list[tuple[int, str | None, np.ndarray]]  # (first sample, stem key, mono audio)
     bed: Bed | None = None  # the ducked guide or the M&E
     bed_key: str = GUIDE_STEM
+    cancelled: Callable[[], bool] | None = None  # asked before each block: a pass over hours takes minutes
 
     @property
     def mix_channels(self) -> int:
@@ -265,6 +266,8 @@ class Programme:
         beds = _in_blocks(self.bed.pieces(), step) if self.bed is not None and with_bed else iter(())
         try:
             for begin in range(0, self.length, step):
+                if self.cancelled is not None and self.cancelled():
+                    raise OperationCancelled(Phrase(phrases.MIX_CANCELLED))
                 yield self._block(begin, min(self.length, begin + step), key, next(beds, None))
         finally:
             close = getattr(beds, "close", None)
@@ -421,7 +424,8 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
     guide is converted to that rate too. With ``channels`` 2 the dialogue is centred in stereo
     (mix and stems); with ``length_s`` the mix and stems are padded with silence or cut to
     exactly that length (a cut is noted), before the loudness is measured. ``cancelled`` stops a
-    long step (a separation model making the M&E) with OperationCancelled, nothing kept.
+    long step (a separation model making the M&E, any pass over the programme's blocks) with
+    OperationCancelled, nothing kept.
     """
     settings = project.settings
     target = settings.loudness_target_lufs
@@ -456,7 +460,7 @@ def mixdown(project: Project, gap_s: float | None = None, sample_rate: int | Non
             notes.append(Phrase(phrases.DUB_PAST_VIDEO, seconds=(dialogue_end - length) / rate))
     programme = Programme(int(rate), length, channels,
                           [(int(round(slot.start * rate)), slot.character_id, audio) for slot, audio in placed],
-                          bed, MUSIC_EFFECTS_STEM if settings.guide_mix == "music-effects" else GUIDE_STEM)
+                          bed, MUSIC_EFFECTS_STEM if settings.guide_mix == "music-effects" else GUIDE_STEM, cancelled)
     overruns = [
         Overrun(
             slot.line_id,

@@ -22,7 +22,7 @@ from typing import IO
 import numpy as np
 
 from app.project import phrases
-from app.project.errors import PathEscapeError, SaveError
+from app.project.errors import PathEscapeError, ProjectError, SaveError
 from app.project.phrases import Phrase
 from engine.core import files
 from engine.core.codes import ErrorCode
@@ -150,7 +150,23 @@ def atomic_write_wav_blocks(
     path: Path, blocks: Iterable[np.ndarray], sample_rate: int, channels: int, subtype: str = "PCM_16", *,
     inside: Path | None = None,
 ) -> Path:
-    """Atomically write float audio that arrives block by block as a WAV file (a long mix)."""
-    with _project_errors():
-        return files.atomic_write_wav_blocks(path, blocks, sample_rate, channels, subtype, inside=inside)
+    """Atomically write float audio that arrives block by block as a WAV file (a long mix). What
+    making the blocks raises of our own (a Cancel, a bed that cannot be read) reaches the caller
+    as itself, not as a failed save; the temporary file is removed either way."""
+    raised: list[ProjectError] = []
+
+    def guarded() -> Iterator[np.ndarray]:
+        try:
+            yield from blocks
+        except ProjectError as error:
+            raised.append(error)
+            raise
+
+    try:
+        with _project_errors():
+            return files.atomic_write_wav_blocks(path, guarded(), sample_rate, channels, subtype, inside=inside)
+    except SaveError:
+        if raised:
+            raise raised[0] from None
+        raise
 

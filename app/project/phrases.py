@@ -215,6 +215,7 @@ CANNOT_READ_GUIDE = QT_TRANSLATE_NOOP("phrases", "cannot read the guide track {f
 UNKNOWN_EXPORT = QT_TRANSLATE_NOOP("phrases", "unknown export {name}; choose from {choices}")
 NO_LINES_TO_DELIVER = QT_TRANSLATE_NOOP("phrases", "the project has no lines to deliver")
 DELIVERY_CANCELLED = QT_TRANSLATE_NOOP("phrases", "the delivery was cancelled; nothing was written")
+MIX_CANCELLED = QT_TRANSLATE_NOOP("phrases", "the mix was cancelled; nothing was written")
 UNKNOWN_CONTAINER = QT_TRANSLATE_NOOP("phrases", "unknown container {value}; choose mp4 or mkv")
 UNKNOWN_AUDIO_CODEC = QT_TRANSLATE_NOOP("phrases", "unknown audio codec {value}; choose aac or opus")
 BAD_AUDIO_BITRATE = QT_TRANSLATE_NOOP("phrases", "audio bitrate must be 32-512 kb/s, got {kbps} kb/s")

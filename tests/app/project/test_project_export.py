@@ -249,3 +249,23 @@ def test_a_bed_held_whole_is_cut_into_blocks_without_copying_it_again() -> None:
     assert [len(b) for b in blocks[:3]] == [30, 30, 30] and all(np.shares_memory(b, whole) for b in blocks)
     pieces = [whole[i : i + 7] for i in range(0, 100, 7)]
     np.testing.assert_array_equal(np.concatenate(list(_in_blocks(iter(pieces), 30))), whole)
+
+
+def test_a_long_mix_is_cancelled_between_its_blocks_and_leaves_nothing(project: Project, tmp_path: Path) -> None:
+    """A pass over a 2-hour programme takes minutes (the M&E filter's, three and a half): Cancel
+    was not asked until the whole mix was made and written; it is now asked before each block."""
+    from app.project import OperationCancelled
+
+    add_fake_take(project, project.lines[0], tone(1.0, amplitude=0.3))
+    project.lines[-1].start = 120.0
+    add_fake_take(project, project.lines[-1], tone(1.0, amplitude=0.3))
+    asked: list[bool] = []
+
+    def cancel_while_writing() -> bool:  # 13 blocks measured, then 3 written
+        asked.append(True)
+        return len(asked) >= 16
+
+    with pytest.raises(OperationCancelled, match="the mix was cancelled"):
+        export_mix(project, tmp_path / "out", cancelled=cancel_while_writing)
+    assert len(asked) == 16 and (tmp_path / "out").is_dir()
+    assert not list((tmp_path / "out").iterdir())  # no mix.wav, no temporary file
