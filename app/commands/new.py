@@ -55,7 +55,8 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--video", required=True, metavar="FILE", help="the video to dub (any format FFmpeg reads)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--subtitles", metavar="FILE.srt",
-                        help="the script, as subtitles: SRT, WebVTT (.vtt) or ASS/SSA (.ass, .ssa)")
+                        help="the script, as subtitles: SRT, WebVTT (.vtt), ASS/SSA (.ass, .ssa), YouTube SBV (.sbv), "
+                             "or a CSV/TSV sheet with character, text, start and end columns")
     source.add_argument("--subtitle-stream", type=int, metavar="N",
                         help="import subtitle stream N of the video (default: its first text subtitle stream)")
     source.add_argument("--no-subtitles", action="store_true", help="start with an empty script")

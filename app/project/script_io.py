@@ -1214,11 +1214,18 @@ SUBTITLE_EXTENSIONS = tuple(extension for f in SCRIPT_FORMATS if f.name in SUBTI
 SUBTITLE_FILE_FILTER = f"Subtitles ({' '.join('*' + extension for extension in SUBTITLE_EXTENSIONS)});;All files (*)"
 
 
+TIMED_SHEETS = ("csv",)
+"""A sheet whose rows may carry times (character, text, start, end): a new project's
+``--subtitles`` may be one too, as a team's Excel export is (it was read as SRT and refused)."""
+
+
 def import_subtitles(source: str | os.PathLike[str], project: Project) -> ScriptImport:
-    """Read a subtitle file as its extension names it (SRT, WebVTT, ASS/SSA); any other name
-    is read as SRT, the commonest, whose parser then names the line it cannot read."""
+    """Read a subtitle file as its extension names it (SRT, WebVTT, ASS/SSA, SBV, or a CSV/TSV
+    sheet); any other name (字幕.txt) is read as SRT, the commonest, whose parser then names the
+    line it cannot read."""
     suffix = Path(source).suffix.lower()
-    fmt = next((f for f in SCRIPT_FORMATS if f.name in SUBTITLE_FORMATS and suffix in f.extensions), script_format("srt"))
+    fmt = next((f for f in SCRIPT_FORMATS if f.name in (*SUBTITLE_FORMATS, *TIMED_SHEETS) and suffix in f.extensions),
+               script_format("srt"))
     return fmt.reader(source, project)
 
 

@@ -173,3 +173,15 @@ def test_a_voice_whose_transcript_file_is_missing_says_so_not_that_the_clip_is(
     err = capsys.readouterr().err
     assert code == 2 and "E_INVALID_VALUE" in err and "transcript file not found" in err, err
     assert not (tmp_path / "dub").exists()
+
+
+def test_new_reads_a_teams_excel_sheet_given_as_its_subtitles(tmp_path: Path, video: Path) -> None:
+    """A Chinese team's timed script as Excel saves it (GBK CSV, a Chinese header): `new --subtitles`
+    read it as SRT and refused it at line 1 ('not a valid subtitle block')."""
+    sheet = tmp_path / "第一集.csv"
+    sheet.write_bytes("角色,台词,开始时间,结束时间\r\n林晓雨,你好。,0.5,1.5\r\n王总,再见。,1.6,2.4\r\n".encode("gbk"))
+    code = cli_main(["new", str(tmp_path / "dub"), "--video", str(video), "--subtitles", str(sheet)])
+    project = Project.load(tmp_path / "dub")
+    assert code == 1  # made; the two characters have no clip yet
+    assert [(project.character(line.character_id or "").name, line.text, line.start, line.end)
+            for line in project.lines] == [("林晓雨", "你好。", 0.5, 1.5), ("王总", "再见。", 1.6, 2.4)]
