@@ -78,6 +78,8 @@ _COLON_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'’\-·・\u3000]{0,39}?)\s*([�
 _CORNER_SPEAKER = re.compile(r"^\s*[「『]([^「」『』\s，。！？、…：:,.!?]{1,12})[」』]\s*[:：]?\s*(\S.*)$", re.S)
 # What a plain script holds that no one says: a scene heading (第一场 日 内 医院, 1-2 夜 外 街道, 场景：…)
 # and an action line (△林晓雨推门进来。), as Chinese screenplays write them; a line's number (1. 、 1、).
+# A name and its words in two cells of a Word or WPS table saved as text: parted by a tab (林晓雨\t你好).
+_TAB_SPEAKER = re.compile(r"^\s*([^\W\d_][^\t:：]{0,39}?)\s*\t+\s*(\S.*)$", re.S)
 _NOT_SAID = re.compile(r"^\s*(?:[△▲]|第[一二三四五六七八九十百零\d]+[场場集幕]|\d+\s*[-－—]\s*\d+\s|[场場]景\s*[:：])")
 _LINE_NUMBER = re.compile(r"^\s*\d{1,4}\s*[.．、)）]\s*(?=\S)")
 # A time line inside a cue's text: srt swallows a block whose time line it cannot read into the
@@ -982,8 +984,9 @@ def import_plain(
                 raise _too_long("the line with its continuations", line_no, shown)
             continue
         speaker, body = split_speaker(raw)
-        if speaker is None and (corner := _CORNER_SPEAKER.match(raw)) is not None:
-            speaker, body = compact_name(corner.group(1)), corner.group(2).strip()
+        named = _CORNER_SPEAKER.match(raw) or _TAB_SPEAKER.match(raw) if speaker is None else None
+        if named is not None and len(named.group(1).split()) <= 4:
+            speaker, body = compact_name(named.group(1)), named.group(2).strip()
         if speaker is None:
             raise ImportFormatError(
                 Phrase(phrases.EXPECTED_NAME_LINE, quoted=repr(raw.strip()[:60])), line_no=line_no, source=shown

@@ -227,3 +227,13 @@ def test_a_name_before_words_that_open_with_a_number_names_the_speaker(tmp_path:
     names = {character.id: character.name for character in result.characters}
     assert [(names.get(line.character_id or ""), line.text) for line in result.lines] == [
         ("张伟", "12306的票都抢光了……"), ("王总", "3点开会。"), (None, "Meet at 10:30."), (None, "Meet at 10：30.")]
+
+
+def test_a_word_table_saved_as_text_names_each_lines_speaker_by_its_first_cell(tmp_path: Path,
+                                                                              project: Project) -> None:
+    """Word and WPS save a two-column table (name, words) as text with a tab between the cells: the
+    file was refused at its first line ('expected Name: line')."""
+    result = imported(tmp_path, project, "台本.txt", "林晓雨\t你好，12306的票买到了吗？\r\n张 伟\t\t买到了。\r\n", encoding="gbk")
+    names = {character.id: character.name for character in result.characters}
+    assert [(names[line.character_id or ""], line.text) for line in result.lines] == [
+        ("林晓雨", "你好，12306的票买到了吗？"), ("张伟", "买到了。")]
