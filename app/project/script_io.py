@@ -146,6 +146,9 @@ class ScriptImport:
         return AddLines(self.lines, index, self.characters, text=Phrase(phrases.IMPORT, name=name), by_time=self.timed)
 
 
+_WORD_PROCESSOR_MARKS = str.maketrans({"\x0b": "\n", "\x0c": "\n", "\u200b": None, "\u00ad": None, "\u2060": None})
+
+
 def decode_text(data: bytes, source: str = "input", encoding: str | None = None) -> str:
     """Decode a text file's bytes and normalise line ends to ``\\n``.
 
@@ -164,6 +167,10 @@ def decode_text(data: bytes, source: str = "input", encoding: str | None = None)
     # no longer reads as one); as a zero-width space inside a line it is nothing to say either.
     text = text.replace("\ufeff", "")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # What Word and WPS leave in text copied or saved from them: a manual line break (Shift+Enter) as
+    # a vertical tab and a page break as a form feed, each a break between lines (the file was refused
+    # as holding a control character); zero-width spaces and soft hyphens, nothing to say or show.
+    text = text.translate(_WORD_PROCESSOR_MARKS)
     if (control := control_character(text)) is not None:
         offset, name = control
         raise ImportFormatError(

@@ -237,3 +237,16 @@ def test_a_word_table_saved_as_text_names_each_lines_speaker_by_its_first_cell(t
     names = {character.id: character.name for character in result.characters}
     assert [(names[line.character_id or ""], line.text) for line in result.lines] == [
         ("林晓雨", "你好，12306的票买到了吗？"), ("张伟", "买到了。")]
+
+
+def test_what_word_and_wps_leave_in_text_is_read_as_the_break_or_nothing_it_is(tmp_path: Path,
+                                                                             project: Project) -> None:
+    """A manual line break (Shift+Enter) copied from Word is a vertical tab, a page break a form feed:
+    the file was refused as holding a control character. Zero-width spaces and soft hyphens stayed
+    inside the lines, invisible."""
+    script = "林晓雨：你\u200b好\x0b张伟：嗯\u00ad，好。\x0c\r\n林晓雨：走吧。\r\n"
+    result = imported(tmp_path, project, "台本.txt", script)
+    assert [line.text for line in result.lines] == ["你好", "嗯，好。", "走吧。"]
+    with pytest.raises(ImportFormatError) as caught:  # another control character is still refused
+        imported(tmp_path, project, "台本.txt", "林晓雨：你好\x01\n")
+    assert caught.value.code is ErrorCode.IMPORT_ENCODING
