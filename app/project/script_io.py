@@ -32,6 +32,7 @@ import io
 import math
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -903,7 +904,7 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
     body = cell("text")
     times: list[float | None] = []
     for key in ("start", "end"):
-        raw = cell(key)
+        raw = unicodedata.normalize("NFKC", cell(key))  # typed with a full-width IME: ００：００：０１，５００
         try:
             times.append(parse_time(raw) if raw else None)
         except ValueError as error:

@@ -250,3 +250,10 @@ def test_what_word_and_wps_leave_in_text_is_read_as_the_break_or_nothing_it_is(t
     with pytest.raises(ImportFormatError) as caught:  # another control character is still refused
         imported(tmp_path, project, "台本.txt", "林晓雨：你好\x01\n")
     assert caught.value.code is ErrorCode.IMPORT_ENCODING
+
+
+def test_a_sheets_times_typed_with_a_full_width_ime_are_read(tmp_path: Path, project: Project) -> None:
+    """A time typed in a Chinese input method's full-width mode (００：００：０１，５００) was refused as
+    a time it cannot read."""
+    sheet = "角色\t台词\t开始时间\t结束时间\n林晓雨\t你好。\t００：００：０１，０００\t００：００：０２，０００\n张伟\t再见。\t３\t４．０\n"
+    assert timed(imported(tmp_path, project, "第一集.tsv", sheet)) == TWO_CUES
