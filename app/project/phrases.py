@@ -410,6 +410,8 @@ UNKNOWN_SCRIPT_FORMAT = QT_TRANSLATE_NOOP("phrases", "unknown script format {nam
 EMPTY_TIME = QT_TRANSLATE_NOOP("phrases", "empty time")
 SIXTY_OR_MORE = QT_TRANSLATE_NOOP("phrases", "time {text} has minutes or seconds of 60 or more")
 UNREADABLE_TIME = QT_TRANSLATE_NOOP("phrases", "cannot read time {text} (use seconds or HH:MM:SS,mmm)")
+FRAMES_WITHOUT_VIDEO = QT_TRANSLATE_NOOP("phrases", "time {text} counts frames (HH:MM:SS:FF), and the project has no video to give their rate: add the video first, or write HH:MM:SS,mmm")
+FRAME_PAST_ITS_SECOND = QT_TRANSLATE_NOOP("phrases", "time {text} counts more frames than a second of the video holds ({fps:g} a second)")
 NEGATIVE_TIME = QT_TRANSLATE_NOOP("phrases", "time {text} must be a non-negative number of seconds")
 
 # --- which line a refusal names (the ``what`` of model.validate_line) -------------------------------

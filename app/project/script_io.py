@@ -47,7 +47,7 @@ from app.project.fsutil import atomic_write_text, bound_to
 from app.project.model import PALETTE, Character, Line, name_key, new_id, validate_line
 from app.project.phrases import Phrase
 from app.project.project import Project
-from app.project.timecode import TimeRangeError, format_timecode, parse_time
+from app.project.timecode import TimeRangeError, check_time, format_timecode, parse_time
 from app.project.timeline import build_timeline
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import AddLines
@@ -888,6 +888,25 @@ def _csv_rows(text: str, dialect: type[csv.Dialect] | csv.Dialect, shown: str) -
             yield line_no, row
 
 
+# A dubbing studio's sheet times its lines by the video's frames (00:01:23:12; ";" before the frames
+# for drop-frame), as its timecode window shows them: read by the project's video's frame rate.
+_FRAME_TIMECODE = re.compile(r"^(\d{1,2}):([0-5]\d):([0-5]\d)[:;](\d{2})$")
+
+
+def _sheet_time(raw: str, project: Project) -> float:
+    """A sheet's time cell: :func:`parse_time`'s forms, or HH:MM:SS:FF by the video's frame rate."""
+    match = _FRAME_TIMECODE.match(raw.strip())
+    if match is None:
+        return parse_time(raw)
+    fps = project.video.fps if project.video is not None else 0.0
+    if not fps:
+        raise ValueError(Phrase(phrases.FRAMES_WITHOUT_VIDEO, text=repr(raw)))
+    hours, minutes, seconds, frames = map(int, match.groups())
+    if frames >= math.ceil(fps):
+        raise ValueError(Phrase(phrases.FRAME_PAST_ITS_SECOND, text=repr(raw), fps=fps))
+    return check_time(hours * 3600 + minutes * 60 + seconds + frames / fps, repr(raw))
+
+
 def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], line_no: int, shown: str) -> None:
     """One row as a line (a row without text is skipped with a warning)."""
 
@@ -906,7 +925,7 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
     for key in ("start", "end"):
         raw = unicodedata.normalize("NFKC", cell(key))  # typed with a full-width IME: ００：００：０１，５００
         try:
-            times.append(parse_time(raw) if raw else None)
+            times.append(_sheet_time(raw, builder.project) if raw else None)
         except ValueError as error:
             code = ErrorCode.TIME_RANGE if isinstance(error, TimeRangeError) else None
             refusal = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Phrase) else str(error)

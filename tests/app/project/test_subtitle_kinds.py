@@ -257,3 +257,20 @@ def test_a_sheets_times_typed_with_a_full_width_ime_are_read(tmp_path: Path, pro
     a time it cannot read."""
     sheet = "角色\t台词\t开始时间\t结束时间\n林晓雨\t你好。\t００：００：０１，０００\t００：００：０２，０００\n张伟\t再见。\t３\t４．０\n"
     assert timed(imported(tmp_path, project, "第一集.tsv", sheet)) == TWO_CUES
+
+
+def test_a_dubbing_sheet_timed_in_frames_is_read_by_the_videos_frame_rate(tmp_path: Path, project: Project) -> None:
+    """A dubbing studio's sheet writes 00:00:01:12 (frames, as its timecode window shows them): it
+    was refused as a time it cannot read. Without a video there is no rate to read frames by."""
+    from app.project.model import VideoInfo
+
+    sheet = "角色,台词,入点,出点\n林晓雨,你好。,00:00:01:00,00:00:02:00\n张伟,再见。,00:00:03:00,00:00:03:12\n"
+    with pytest.raises(ImportFormatError) as caught:
+        imported(tmp_path, project, "台本.csv", sheet)
+    assert "counts frames (HH:MM:SS:FF), and the project has no video" in str(caught.value)
+    assert caught.value.line_no == 2
+    project.video = VideoInfo(path="media/ep01.mp4", duration_s=10.0, fps=25.0, width=160, height=96, codec="h264")
+    assert timed(imported(tmp_path, project, "台本.csv", sheet)) == [(1.0, 2.0, "你好。"), (3.0, 3.48, "再见。")]
+    with pytest.raises(ImportFormatError) as past:
+        imported(tmp_path, project, "台本.csv", sheet.replace("00:00:03:12", "00:00:03:25"))
+    assert "counts more frames than a second of the video holds (25 a second)" in str(past.value)
