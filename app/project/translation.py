@@ -24,7 +24,7 @@ from app.project.phrases import Phrase, counted, language_name
 from app.project.project import Project
 from app.project.undo import Change, Command
 from engine.core.codes import ErrorCode
-from engine.core.languages import rules_for
+from engine.core.languages import detect_language, language_code, rules_for
 from engine.translation import TranslationError
 from engine.translation.chat import ChatTranslator, Endpoint
 from engine.translation.glossary import GlossaryEntry, validate_glossary
@@ -72,12 +72,19 @@ def source_lines(project: Project, target_language: str) -> list[SourceLine]:
 
 def kept_translations(project: Project, target_language: str) -> list[str]:
     """The lines that already hold a translation into ``target_language`` that a person wrote or
-    accepted: a bilingual subtitle file's rows (its original kept as ``source_text``), or a draft
-    marked checked. Translating "every line" keeps them: a team that imports its subtitles with
-    their translation does not want it replaced by a machine's draft. Naming them translates them."""
-    if not target_language or target_language != project.target_language:
+    accepted: a bilingual subtitle file's rows (its original kept as ``source_text``), a sheet's
+    translated rows (re-imported into a project that does not say its target yet: those whose
+    text is written in ``target_language``), or a draft marked checked. Translating "every line"
+    keeps them: a team that imports its subtitles with their translation does not want it replaced
+    by a machine's draft. Naming them translates them."""
+    if not target_language or project.target_language not in ("", target_language):
         return []  # their text is in another language than the one asked for
-    return [line.id for line in project.lines if line.source_text.strip() and line.text.strip() and not line.draft]
+
+    def in_target(line: Line) -> bool:  # a sheet re-imported into a project that does not say its target yet
+        return bool(project.target_language) or detect_language(line.text) == language_code(target_language)
+
+    return [line.id for line in project.lines
+            if line.source_text.strip() and line.text.strip() and not line.draft and in_target(line)]
 
 
 def chosen_ids(project: Project, line_ids: Sequence[str] | None, target_language: str = "") -> list[str]:

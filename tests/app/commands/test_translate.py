@@ -186,3 +186,25 @@ def test_translating_when_every_line_has_its_translation_says_so(tmp_path: Path,
         assert main(translate(root, server.url)) == ExitCode.BAD_INPUT
     assert not server.asked and snapshot(root) == before
     assert "every line already holds a translation into English" in capsys.readouterr().err
+
+
+def test_a_translated_sheet_reimported_keeps_its_translation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A team's sheet with the original beside each translated row (the CSV the studio exports),
+    imported into a project that does not say its target language yet: translating into Chinese
+    replaced the sheet's Chinese; an English row with no translation yet goes."""
+    from app.project.script_io import import_script
+    from app.project.undo import CommandStack
+
+    project = Project.create(tmp_path / "p", "Drama")
+    sheet = tmp_path / "ep01.csv"
+    sheet.write_text("character,text,start,end,source,draft\nMaya,你怎么才来？,1,2,Why are you so late?,\n"
+                     "Rex,Traffic was terrible.,3,4,,\n", encoding="utf-8")
+    CommandStack(project).push(import_script(sheet, project).command())
+    project.save()
+    with chat_server(english) as server:
+        arguments = translate(project.root, server.url)
+        arguments[arguments.index("--to") + 1] = "zh"
+        assert main(arguments) == ExitCode.OK
+    assert [entry["text"] for entry in server.asked[0].lines.values()] == ["Traffic was terrible."]
+    kept, translated = Project.load(project.root).lines
+    assert (kept.text, kept.draft) == ("你怎么才来？", False) and translated.draft
