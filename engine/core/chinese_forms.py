@@ -117,7 +117,8 @@ _BETWEEN_NUMBERS = re.compile(r"(?<=\d)\s*([×xX*÷+=])\s*(?=[\d-])")
 _ADDRESS_MARKS = {"@": "艾特", ".": "点", "/": "斜杠", "_": "下划线", "-": "杠"}
 _ADDRESS_TAIL = re.compile(r"[.,;:!?)\]]+$")  # the sentence's marks after an address are not part of it
 # A hesitation typed in Latin letters (emmm, emm, hmm, mmm) is 嗯, as it is said: espeak-ng read emmm as ai me mu.
-_HESITATION = re.compile(r"(?<![A-Za-z])(?:[Ee]m{2,}|[Hh]?m{2,}|[Hh]m+)(?![A-Za-z])")
+# Not mm, millimetres (5mm, 300 mm镜头).
+_HESITATION = re.compile(r"(?<![A-Za-z\d])(?<!\d\s)(?:[Ee]m{2,}|[Hh]m+|m{3,})(?![A-Za-z])")
 _NEGATIVE = re.compile(r"(?<![0-9A-Za-z.])[-−](?=\d)")  # not between digits or after a word
 
 

@@ -83,6 +83,8 @@ def test_a_slash_is_a_date_around_the_clock_or_a_fraction_as_the_line_means(text
     ("粉丝10w了", "粉丝10万了"),
     ("4K电视，充电器65W", "4K电视，充电器65W"),  # a resolution and watts stay letters
     ("+1，我也要", "加1，我也要"),  # chat's "me too"
+    ("emm，hmm，mmm", "嗯，嗯，嗯"),  # hesitations typed in letters
+    ("长5mm，300 mm镜头，我用mm做单位", "长5毫米，300毫米镜头，我用mm做单位"),  # millimetres, not a hesitation
     ("+86 138 1234 5678", "8613812345678"),  # a country code is not said
     ("打0755-88886666", "打075588886666"),  # a landline's area code and its eight digits: one code
 ])
