@@ -80,7 +80,8 @@ _COUNTED_AFTER = "个下次块元分万千百天年岁遍人步张条件只台�
 # A room's number (3楼302, 302室, 1203房间) and a train's or a flight's (G1234, D3278, MU5735: capitals
 # before three digits or more) are codes too; they were counts, 三百零二, 一千二百三十四.
 _DIGIT_BY_DIGIT = re.compile(r"\d{7,}|(?<=房间|房号|号码|尾号|密码|证码|车次|航班|编号|工号|学号|号是|码是)\d{3,}"
-                             r"|(?<=[楼栋])\d{3,4}(?!\d)|(?<!\d)\d{3,4}(?=室|房|号房)|(?<=[A-Z])\d{3,}(?![\d.])"
+                             rf"|(?<=[楼栋])\d{{3,4}}(?![\d.]|\s*[{_COUNTED_AFTER}亿多余来户平])|(?<!\d)\d{{3,4}}(?=室|房|号房)"
+                             r"|(?<=[A-Z])(?<!TOP)\d{3,}(?![\d.]|\s*[万千百亿多余个人元块年天])"  # G1234次: 次 is its suffix
                              rf"|(?:(?<=打|拨)|(?<=电话|热线))\d{{3,6}}(?![\d.]|\s*[{_COUNTED_AFTER}])"
                              rf"|(?<![\d.,第共约])(?:1[02]|9[56])\d(?!00)\d\d(?![\d.%]|\s*[{_COUNTED_AFTER}])")
 _CODE_DIGITS = "零幺二三四五六七八九"
