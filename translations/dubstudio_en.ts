@@ -69,7 +69,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+35"/>
+        <location line="+37"/>
         <source>Fit %n line(s) to their slots</source>
         <translation>
             <numerusform>Fit %n line to their slots</numerusform>
@@ -154,7 +154,7 @@
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-406"/>
+        <location filename="../app/ui/window/document_session.py" line="-408"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>Rendering %n line ({scope})</numerusform>
@@ -289,7 +289,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+414"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+415"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>

@@ -18,6 +18,7 @@ import os
 import string
 import sys
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from PySide6.QtGui import QFontDatabase
 
 from app.project.messages import FULL_STOP, SEPARATOR, Explained, explain, sentence
 from app.project.phrases import Phrase, language_name
+from app.project.translatable import QT_TRANSLATE_NOOP
 from engine.core.codes import code_named
 from engine.core.languages import rules_for
 from engine.core.paths import REPO_ROOT
@@ -35,6 +37,7 @@ log = logging.getLogger(__name__)
 
 CATALOGUE = "dubstudio"  # translations/dubstudio_zh_CN.qm
 SYSTEM = "system"
+LIST_SEPARATOR = QT_TRANSLATE_NOOP("messages", ", ")  # between the items of a list inside a sentence
 # Where the compiled catalogues are looked for: beside the sources, or at the bundle's root (the
 # PyInstaller spec puts them there). DUBSTUDIO_TRANSLATIONS names another folder (tests, packagers).
 TRANSLATIONS_ENV = "DUBSTUDIO_TRANSLATIONS"
@@ -206,6 +209,11 @@ def shown_message(message: str) -> str:
     as a phrase) in the studio's language, the code last; any other said as it is."""
     shown = explained(message)
     return str(shown) if shown.code else say(message)
+
+
+def listed(items: Iterable[str]) -> str:
+    """Names or numbers listed in a sentence: "2, 5, 6" in English, "2、5、6" in Chinese."""
+    return QCoreApplication.translate("messages", LIST_SEPARATOR).join(items)
 
 
 def separator() -> str:

@@ -21,7 +21,7 @@ from app.project.cast import (
 )
 from app.project.undo import EditCharacter, Macro
 from app.ui.characters.cast_library_dialog import CastLibraryDialog
-from app.ui.language import fill, say
+from app.ui.language import fill, listed, say
 from app.ui.tasks import Operation, QueryOp
 from app.ui.timeline.transcribe_dialog import CAST_LIBRARIES
 from app.ui.window_controller import WindowController
@@ -79,7 +79,7 @@ class CastController(WindowController):
                 self.window.messages.say(self.tr("No character has a voice clip to save yet"))
                 return
             added = [name for name, what in saved if what == "added"]
-            self.window.messages.notify(fill(self.tr("Saved to the cast library {0}: {1} new, {2} updated ({3})"), folder, len(added), len(saved) - len(added), ", ".join(name for name, _ in saved)))
+            self.window.messages.notify(fill(self.tr("Saved to the cast library {0}: {1} new, {2} updated ({3})"), folder, len(added), len(saved) - len(added), listed(name for name, _ in saved)))
 
         def failed(error: Exception) -> None:
             self.window.messages.error(self.tr("Cannot save to the cast library"), str(error))

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.cast import CastLibrary, open_library, remove_member, writing
-from app.ui.language import fill
+from app.ui.language import fill, listed
 from app.ui.playback.player import read_mono
 from app.ui.tasks import TaskRunner
 
@@ -99,7 +99,7 @@ class CastLibraryDialog(QDialog):
         for row, member in enumerate(library.members):
             character = member.character
             cells = [character.name, character.settings.language or "—", str(len(member.voiceprints)),
-                     ", ".join(member.sources)]
+                     listed(member.sources)]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, character.name)

@@ -8,7 +8,7 @@ import urllib.parse
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
-from app.ui.language import fill, say
+from app.ui.language import fill, listed, say
 from app.ui.tasks import TaskRunner
 from engine.core.protocol import BackendName, EngineReady, EngineStarting
 from engine.synthesis.client.remote import RemoteConfig, RemoteEngineClient
@@ -65,7 +65,7 @@ class EngineStatus(QLabel):
         device = ready.facts.get("device")  # where the model runs, for backends that say
         self._ready_text = f"{say(BackendName(caps.name))}{f' · {device}' if device else ''} · " + self.tr(
             "%n slot(s)", "", ready.slots)
-        languages = ", ".join(caps.languages)
+        languages = listed(caps.languages)
         if self._server is None:
             self._show(fill(self.tr("{ready} · ready in {seconds:.1f} s"), ready=self._ready_text,
                                                                            seconds=ready.start_s),

@@ -31,7 +31,7 @@ from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.dialog_parts import ok_cancel, problem_label
 from app.ui.engine.backend_form import row
 from app.ui.engine.voices_engine_page import VoicesEnginePage
-from app.ui.language import LANGUAGES, SYSTEM, fill, said_error, shown_message
+from app.ui.language import LANGUAGES, SYSTEM, fill, listed, said_error, shown_message
 from app.ui.playback.player import list_devices
 from app.ui.settings.store import Option, Settings, cache_size, human_size
 from app.ui.spin_boxes import whole_spin
@@ -161,7 +161,7 @@ class GeneralPage(QWidget):
                 "{folder} is not a faster-whisper model folder ({files}: missing or damaged); the recogniser is "
                 "unchanged. Choose the folder that holds the model's files, or download a "
                 "model with `dubstudio qa --download-model NAME`."), folder=path,
-                files=", ".join(problem.path for problem in report.problems)))
+                files=listed(problem.path for problem in report.problems)))
 
         self._runner.run(lambda: validate_whisper_dir(path), checked,
                          lambda exc: self.recogniser_problem.setText(said_error(exc)))

@@ -36,7 +36,7 @@ from app.project.timecode import MAX_TIME_S, format_clock
 from app.project.timeline import Slot, build_timeline
 from app.project.timing import overlapping_lines
 from app.project.transcription import wordless_stretches
-from app.ui.language import fill, said_error, say
+from app.ui.language import fill, listed, said_error, say
 from app.ui.playback.player import Player
 from app.ui.script.script_panel import ScriptPanel
 from app.ui.tasks import TaskRunner
@@ -438,7 +438,7 @@ class TimelinePanel(QWidget):
         for line_id in line_ids:
             others = overlapping_lines(project, line_id)
             if others:
-                names = ", ".join(str(order) for order in others)
+                names = listed(str(order) for order in others)
                 self.warning.emit(f"Line {project.order_of(line_id)} now overlaps line{'s' if len(others) > 1 else ''} "
                                   f"{names} of the same character: one voice cannot say both at once")
 

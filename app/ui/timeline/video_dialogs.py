@@ -53,6 +53,7 @@ from app.ui.language import (
     declared,
     fill,
     language_label,
+    listed,
     said_error,
     say,
     shown_message,
@@ -422,7 +423,7 @@ class VideoWords(QObject):
         for line in result.lines:
             name = names.get(line.character_id or "", nobody)
             counts[name] = counts.get(name, 0) + 1
-        speakers = ", ".join(f"{name} ({n})" for name, n in sorted(
+        speakers = listed(f"{name} ({n})" for name, n in sorted(
             counts.items(), key=lambda kv: (kv[0] == nobody, -kv[1], kv[0])))
         text = [self.tr("%n line(s), ", "", len(result.lines))
                 + fill(self.tr("%n character(s): {speakers}", "", len(result.characters)), speakers=speakers or self.tr("none"))]

@@ -53,7 +53,7 @@ from app.ui.characters.characters_panel import CharactersPanel
 from app.ui.characters.voices import VoiceStates
 from app.ui.engine.bridge import EngineBridge
 from app.ui.folders import Folders
-from app.ui.language import fill, language_label, said_error, say, separator
+from app.ui.language import fill, language_label, listed, said_error, say, separator
 from app.ui.playback.original import OriginalAudio
 from app.ui.playback.playback_controller import PlaybackController
 from app.ui.playback.player import has_input_device
@@ -103,7 +103,7 @@ class RenderScope(QObject):
             text += self.tr(": %n fitted to their slot(s)", "", fitted)
         orders = [str(project.order_of(line.id)) for line in lines]
         if 0 < count <= 12:
-            text += fill(self.tr(", line(s) {orders}", "", count), orders=", ".join(orders))
+            text += fill(self.tr(", line(s) {orders}", "", count), orders=listed(orders))
         # Said before the takes exist: lines the voice's pace will not fit, and that will not be fitted.
         timings = line_timings(project)
         long = [str(project.order_of(line.id)) for line in lines
@@ -111,7 +111,7 @@ class RenderScope(QObject):
                 and timing.likely_too_long]
         if long:
             text += fill(self.tr("; likely too long for their slot(s) without fit: line(s) {orders}", "",
-                            len(long)), orders=", ".join(long[:12]))
+                            len(long)), orders=listed(long[:12]))
         return text
 
 
@@ -308,7 +308,7 @@ class DocumentSession(QObject):
         others = sorted(made_with - {engine_backend})
         if others:
             self.message.emit(fill(self.tr("This project's takes were made with {others}; the engine runs {backend}: "
-                                      "rendering stale lines remakes them with {backend}"), others=", ".join(others), backend=engine_backend), 20000)
+                                      "rendering stale lines remakes them with {backend}"), others=listed(others), backend=engine_backend), 20000)
 
     # --- editing --------------------------------------------------------------------------------
 
@@ -463,7 +463,7 @@ class DocumentSession(QObject):
             summary += fill(self.tr(" (bilingual: the {kept} rows as the script, the others as each line's original)"),
                             kept=language_label(keep))
         if result.characters:
-            summary += fill(self.tr(" and %n new character(s) ({names})", "", len(result.characters)), names=", ".join(c.name for c in result.characters))
+            summary += fill(self.tr(" and %n new character(s) ({names})", "", len(result.characters)), names=listed(c.name for c in result.characters))
         if result.warnings:
             summary += self.tr("; %n warning(s): ", "", len(result.warnings)) + separator().join(say(w) for w in result.warnings[:3])
         gaps = voice_gaps(self.project, [line.id for line in result.lines])
@@ -477,14 +477,16 @@ class DocumentSession(QObject):
 
     def render_lines(self, line_ids: list[str] | None, *, stale_only: bool = False, scope: str = "") -> bool:
         """Render lines (None: all), each fitted to its slot as its own Fit setting says, and say
-        which lines the render covers (``scope`` names them: "selected", "stale"...)."""
+        which lines the render covers (``scope``, said, names them: "that failed QA"; by default all,
+        stale or selected)."""
         covered = select_lines(self.project, line_ids, stale_only=stale_only)
         started = self.renders.render(line_ids, stale_only=stale_only)
+        # Named here, in the studio's language: the menu's "all" and "stale" were shown as they are.
+        scope = scope or (self.tr("stale") if stale_only else self.tr("all") if line_ids is None else self.tr("selected"))
         if started:
-            self.notice.emit(render_scope(self.project, covered, scope or (
-                self.tr("all") if line_ids is None else self.tr("selected"))))
+            self.notice.emit(render_scope(self.project, covered, scope))
         elif not covered:
-            self.notice.emit(fill(self.tr("Nothing to render: no {scope} line needs it"), scope=scope or self.tr("selected")))
+            self.notice.emit(fill(self.tr("Nothing to render: no {scope} line needs it"), scope=scope))
         self.state_changed.emit()
         return started
 

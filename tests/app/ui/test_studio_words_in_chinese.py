@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QAbstractSpinBox
 from pytestqt.qtbot import QtBot
@@ -98,3 +99,28 @@ def test_a_message_said_in_chinese_ends_with_a_chinese_full_stop(chinese: None, 
     shown = shown_message(errors[0])
     assert shown.startswith("无法完成导出。") and shown.endswith("再导出。(E_EXPORT)"), shown
     assert shown_message("E_EXPORT: the file is locked") == "无法完成导出。 The file is locked. (E_EXPORT)"  # English stays English
+
+
+def test_a_list_inside_a_chinese_sentence_is_parted_by_the_chinese_list_comma(chinese: None, tmp_path: Path) -> None:
+    """The status bar said "正在渲染 3 句台词（选中）…，第 1, 2, 3 句" with English commas."""
+    from app.ui.window.document_session import render_scope
+
+    project = copy_sample_project(tmp_path / "sample")
+    said = render_scope(project, project.lines[:3], "选中")
+    assert "第 1、2、3 句" in said and "1, 2" not in said, said
+
+
+def test_render_all_and_render_stale_name_their_scope_in_chinese(chinese: None, idle_window: MainWindow,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Render › Render all said "正在渲染 6 句台词（all）", Render stale "（stale）"."""
+    from app.ui.window.actions import ENTRIES, ActionSpec
+
+    session = idle_window.session
+    assert session is not None
+    monkeypatch.setattr(session.renders, "render", lambda *_args, **_kwargs: True)  # as if the engine took them
+    said: list[str] = []
+    session.notice.connect(said.append)
+    for spec in ENTRIES:
+        if isinstance(spec, ActionSpec) and spec.name in ("render_all", "render_stale"):
+            spec.run(idle_window)
+    assert len(said) == 2 and "（全部）" in said[0] and "（过期）" in said[1], said
