@@ -538,7 +538,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DialogueTrackBox</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+359"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+360"/>
         <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
         <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
     </message>
@@ -712,19 +712,23 @@ You can look and listen, but not edit, render or save. Close it there (or fix th
     </message>
     <message>
         <location line="+13"/>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location line="-22"/>
-        <location line="+2"/>
-        <location line="+20"/>
+        <location line="-24"/>
+        <location line="+24"/>
         <source>selected</source>
         <translation>选中</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-24"/>
+        <source>stale</source>
+        <translation>过期</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Nothing to render: no {scope} line needs it</source>
         <translation>没有要渲染的内容：没有需要渲染的{scope}台词</translation>
     </message>
@@ -3227,7 +3231,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>RenderScope</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/document_session.py" line="-459"/>
+        <location filename="../app/ui/window/document_session.py" line="-461"/>
         <source>Rendering %n line(s) ({scope})</source>
         <translation>
             <numerusform>正在渲染 %n 句台词（{scope}）</numerusform>
@@ -6959,7 +6963,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1179"/>
+        <location filename="../app/project/script_io.py" line="+1209"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -7050,7 +7054,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+244"/>
+        <location filename="../app/ui/language.py" line="+252"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
@@ -7747,6 +7751,11 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <location line="+2"/>
         <source>; </source>
         <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../app/ui/language.py" line="-212"/>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>
@@ -9387,6 +9396,16 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>cannot read time {text} (use seconds or HH:MM:SS,mmm)</source>
         <translation>无法读取时间 {text}（请用秒数或 HH:MM:SS,mmm）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time {text} counts frames (HH:MM:SS:FF), and the project has no video to give their rate: add the video first, or write HH:MM:SS,mmm</source>
+        <translation>时间 {text} 按帧计数（HH:MM:SS:FF），但项目还没有视频来给出帧率：请先添加视频，或写成 HH:MM:SS,mmm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time {text} counts more frames than a second of the video holds ({fps:g} a second)</source>
+        <translation>时间 {text} 的帧数超过了视频一秒的帧数（每秒 {fps:g} 帧）</translation>
     </message>
     <message>
         <location line="+1"/>
