@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from engine.core.chinese_forms import SIMPLIFIED, TRADITIONAL, simplified
 from engine.core.codes import ErrorCode, QaCode
 from engine.core.languages import (
     UNDETERMINED,
@@ -33,6 +34,7 @@ from engine.core.languages import (
 from engine.core.numbers import Range, ranges
 from engine.core.phrases import keep_phrase, stored_phrase
 from engine.core.silence import sound_intervals
+from engine.hearing.chinese import in_script, is_chinese
 from engine.hearing.qa import wording
 from engine.hearing.qa.recognise import (
     AUTO,
@@ -363,7 +365,8 @@ def measure_take(
         duration_s=round(duration, 4),
         language=language_heard,
         recogniser=transcript.recogniser if transcript is not None else "",
-        transcript=transcript.text if wer is not None and transcript is not None else None,
+        transcript=_written_as_line(transcript.text, text, language_heard)
+        if wer is not None and transcript is not None else None,
         wer=None if wer is None else round(wer, 4),
         clipping=round(clipping_share(audio), 6),
         leading_silence_s=round(leading, 3),
@@ -389,6 +392,14 @@ class TakeToMeasure:
     language: str
     clip_embedding: np.ndarray | None = None
     pace: float = 1.0
+
+
+def _written_as_line(heard: str, text: str, language: str) -> str:
+    """What was heard, as the dubber reads it beside the line: Chinese in the line's own script
+    (Whisper base writes Mandarin in traditional characters whatever the line is written in)."""
+    if not is_chinese(language):
+        return heard
+    return in_script(heard, TRADITIONAL if simplified(text) != text else SIMPLIFIED, language)
 
 
 def measure_takes(takes: Sequence[TakeToMeasure], encoder: SpeakerEncoder | None,

@@ -287,6 +287,11 @@ def test_a_real_take_heard_in_traditional_characters_passes_its_line_and_fails_a
     text, other = "广州市房地产中介协会分析。", "我认为跑步最重要的就是给我带来了身体健康。"
     measured, verdict = verdict_of(audio, 16000, text, "zh", "base")
     assert measured.wer is not None and measured.wer <= 0.2 and verdict.passed is True, (measured, verdict.reasons)
+    # What was heard is shown in the line's own script, beside it: simplified here, traditional
+    # for a zh-Hant line of the same words.
+    assert measured.transcript is not None and "广州" in measured.transcript, measured.transcript
+    written_traditional, _ = verdict_of(audio, 16000, "廣州市房地產中介協會分析。", "zh", "base")
+    assert written_traditional.transcript is not None and "廣州" in written_traditional.transcript
     swapped, wrong = verdict_of(audio, 16000, other, "zh", "base")
     assert wrong.passed is False and "QA_UNINTELLIGIBLE" in codes(wrong)
     half, cut = verdict_of(audio[: len(audio) // 2], 16000, text, "zh", "base")
