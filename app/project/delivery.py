@@ -29,6 +29,8 @@ from app.project.errors import ExportError, OperationCancelled
 from app.project.export import (
     MANIFEST,
     ExportResult,
+    MixdownAudio,
+    delivery_mixdown,
     export_mix,
     export_stems,
     export_subtitles,
@@ -63,9 +65,15 @@ def export_all(project: Project, out_dir: Path | None, context: ExportContext) -
     final = delivery_folder(project, destination)
     building = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=destination))
     building.chmod(0o755)  # mkdtemp's 0700 would follow the folder to the client
+    mixed: list[MixdownAudio] = []  # made once (a pass over the programme), written three times
+
+    def make_mix(_progress: Callable[[float], None] | None) -> None:
+        mixed.append(delivery_mixdown(project, cancelled=context.cancelled))
+
     steps: list[tuple[float, Callable[[Callable[[float], None] | None], ExportResult | None]]] = [
-        (0.15, lambda _p: export_mix(project, building, cancelled=context.cancelled)),
-        (0.15, lambda _p: export_stems(project, building, cancelled=context.cancelled)),
+        (0.1, make_mix),
+        (0.1, lambda _p: export_mix(project, building, cancelled=context.cancelled, mixed=mixed[0])),
+        (0.1, lambda _p: export_stems(project, building, cancelled=context.cancelled, mixed=mixed[0])),
         (0.05, lambda _p: export_subtitles(project, building, kind="srt", names=context.subtitle_names)),
         (0.05, lambda _p: export_subtitles(project, building, kind="vtt", names=context.subtitle_names)),
         (0.02, lambda _p: ExportResult([export_script(project, building / "script.csv")])),
@@ -73,7 +81,7 @@ def export_all(project: Project, out_dir: Path | None, context: ExportContext) -
     if project.video is not None:
         steps.append((0.58, lambda report: export_video(
             project, building / default_video_path(project, context.video).name, context.video,
-            progress=report, cancelled=context.cancelled)))
+            progress=report, cancelled=context.cancelled, mixed=mixed[0])))
     total = sum(weight for weight, _ in steps)
     done = 0.0
     try:

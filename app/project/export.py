@@ -652,11 +652,12 @@ def _lstat_mode(path: Path) -> int:
 
 def export_mix(
     project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None,
-    cancelled: Callable[[], bool] | None = None,
+    cancelled: Callable[[], bool] | None = None, *, mixed: MixdownAudio | None = None,
 ) -> ExportResult:
-    """Write ``mix.wav`` (see :func:`delivery_mixdown`); the result lists overruns and lines
+    """Write ``mix.wav`` (see :func:`delivery_mixdown`; ``mixed``: the one already made, as Export
+    all makes it once for the mix, the stems and the video); the result lists overruns and lines
     without takes."""
-    audio = delivery_mixdown(project, gap_s, cancelled)
+    audio = mixed or delivery_mixdown(project, gap_s, cancelled)
     folder, inside = _out_dir(project, out_dir)
     target = atomic_write_wav_blocks(folder / "mix.wav", audio.mix_blocks(), audio.sample_rate, audio.channels,
                                      inside=inside)
@@ -665,10 +666,11 @@ def export_mix(
 
 def export_stems(
     project: Project, out_dir: str | os.PathLike[str] | None = None, gap_s: float | None = None,
-    cancelled: Callable[[], bool] | None = None,
+    cancelled: Callable[[], bool] | None = None, *, mixed: MixdownAudio | None = None,
 ) -> ExportResult:
-    """Write one WAV per character under ``stems/``, each as long as the mix and in its format."""
-    audio = delivery_mixdown(project, gap_s, cancelled)
+    """Write one WAV per character under ``stems/``, each as long as the mix and in its format
+    (``mixed``: the delivery mix already made, as for :func:`export_mix`)."""
+    audio = mixed or delivery_mixdown(project, gap_s, cancelled)
     folder, inside = _out_dir(project, out_dir, "stems")
     names: dict[str, str | None] = {}
     for char_id in audio.programme.stem_keys():

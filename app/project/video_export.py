@@ -178,8 +178,10 @@ def export_video(
     *,
     progress: Callable[[float], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    mixed: MixdownAudio | None = None,
 ) -> ExportResult:
-    """Write the finished video; returns what was written, with the mix's loudness and overruns.
+    """Write the finished video; returns what was written, with the mix's loudness and overruns
+    (``mixed``: the delivery mix already made, as Export all makes it once).
 
     Raises ExportError (no video, nothing rendered, a stream the container cannot hold),
     MediaError (the video cannot be read) or OperationCancelled.
@@ -194,7 +196,7 @@ def export_video(
     if target.suffix.lower() != f".{options.container}":
         raise ExportError(Phrase(phrases.WRONG_SUFFIX, file=target.name, container=options.container.upper(),
                                   suffix=options.container))
-    audio = delivery_mixdown(project, cancelled=cancelled)
+    audio = mixed or delivery_mixdown(project, cancelled=cancelled)
     if progress is not None:
         progress(0.05)
     dub = _DubSource(_dub_blocks(audio), min(audio.channels, 2), audio.programme.length)

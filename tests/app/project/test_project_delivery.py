@@ -44,6 +44,24 @@ def test_export_all_writes_one_complete_delivery_folder(dubbed: Project, tmp_pat
     assert again.name == "Test_scene delivery 2" and (folder / "mix.wav").exists()
 
 
+def test_export_all_makes_the_mix_once_for_the_mix_the_stems_and_the_video(
+        dubbed: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of the three made the delivery mix again, its level found in passes over the whole
+    programme: three times the passes (minutes each for a 2-hour M&E) for one mix."""
+    import app.project.export as export_module
+
+    levelled: list[int] = []
+    level = export_module._level
+
+    def counted(*args: object, **kwargs: object) -> object:
+        levelled.append(1)
+        return level(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(export_module, "_level", counted)
+    export(dubbed, ["all"], tmp_path / "client")
+    assert len(levelled) == 1
+
+
 @pytest.mark.parametrize("cancel_after", [1, 3, 40])  # between parts, and inside the video
 def test_export_all_is_atomic_under_cancel(dubbed: Project, tmp_path: Path, cancel_after: int) -> None:
     chosen = tmp_path / "client"
