@@ -287,7 +287,7 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
         audio, rate = character_audio(project, character)
         vector = embed_audio(encoder, audio, rate)
         existing = library.member(character.name)
-        if existing is not None and own_speech is not None and _stored(existing, vector):
+        if existing is not None and own_speech is not None and _stored(existing, vector, encoder.encoder_id):
             heard = own_speech(character)
             if heard is not None and len(heard[0]):
                 vector = embed_audio(encoder, *heard)
@@ -307,7 +307,7 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
         # The same recording again (the project saved twice, or an episode whose character was
         # cast from this library and still has its clip) adds no voiceprint: eight copies of one
         # clip would push the other episodes' recordings out.
-        if not _stored(existing, vector):
+        if not _stored(existing, vector, encoder.encoder_id):
             existing.voiceprints = np.vstack([existing.voiceprints, vector[None, :]])[-MAX_RECORDINGS:]
         if source not in existing.sources:
             existing.sources = (existing.sources + [source])[-MAX_RECORDINGS:]
@@ -317,9 +317,11 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
     return done
 
 
-def _stored(member: CastMember, vector: np.ndarray) -> bool:
-    """Whether ``vector`` is the embedding of a recording ``member`` already holds."""
-    return bool(len(member.voiceprints)) and float(np.max(member.voiceprints @ vector)) >= SAME_RECORDING
+def _stored(member: CastMember, vector: np.ndarray, encoder_id: str) -> bool:
+    """Whether ``vector`` (from the encoder ``encoder_id``) is the embedding of a recording
+    ``member`` already holds; never for voiceprints of another encoder (another size, another scale)."""
+    return (member.encoder_id == encoder_id and bool(len(member.voiceprints))
+            and float(np.max(member.voiceprints @ vector)) >= SAME_RECORDING)
 
 
 def _chosen(project: Project, character_ids: Sequence[str] | None) -> list[Character]:

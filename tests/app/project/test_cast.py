@@ -365,3 +365,20 @@ def test_an_episode_cast_from_the_library_adds_its_own_recording_when_saved(libr
     ben = open_library(copy).member("Ben")
     assert ben is not None and ben.voiceprints.shape == (2, 192) and ben.sources == ["episode-1", "episode-2"]
     assert 0.5 <= float(ben.voiceprints[0] @ ben.voiceprints[1]) < 0.99  # his voice, another recording
+
+
+def test_a_character_saved_by_another_encoder_is_embedded_again(library: Path, tmp_path: Path) -> None:
+    # A library entry of another encoder (GE2E's 256 values, not CAM++'s 192) is replaced, not
+    # compared: the check for a recording already held compared them and failed on the sizes.
+    import numpy as np
+
+    copy = tmp_path / "cast"
+    subprocess.run(["cp", "-r", str(library), str(copy)], check=True)
+    with writing(copy, "test") as lib:
+        ben = lib.member("Ben")
+        assert ben is not None
+        ben.encoder_id, ben.voiceprints = "ge2e-resemblyzer", np.full((1, 256), 1 / 16, np.float32)
+    episode(tmp_path / "episode-2", {"Ben": "libri_1688_b"})
+    assert cli_main(["cast", "add", str(copy), str(tmp_path / "episode-2"), "--character", "Ben"]) == 0
+    ben = open_library(copy).member("Ben")
+    assert ben is not None and ben.voiceprints.shape == (1, 192) and ben.encoder_id == "campplus-3dspeaker-zh-en"
