@@ -157,6 +157,7 @@ SKIPPED_HEADINGS = QT_TRANSLATE_NOOP("phrases", "{file}, lines {lines}: scene he
 SKIPPED_SIGN = QT_TRANSLATE_NOOP("phrases", "{file}, line {lines}: a sign or title, not dialogue (no name, and placed on the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub it, give it a name in the Name field")
 SKIPPED_SIGNS = QT_TRANSLATE_NOOP("phrases", "{file}, lines {lines}: {count} signs or titles, not dialogue (no name, and placed on the picture by \\pos or in a style named for signs, titles or songs); skipped. To dub one, give it a name in the Name field")
 LANGUAGE_GIVEN_NOT_HEARD = QT_TRANSLATE_NOOP("phrases", "the dialogue was heard in {given} as asked, but it sounds like {heard} ({confidence:.0%} sure): --language names the language spoken in the video, not the one to dub into; check the lines")
+ENGLISH_ONLY_MODEL = QT_TRANSLATE_NOOP("phrases", "{model} hears English only: a dialogue in another language comes out as English-sounding words that were never said; transcribe it with a multilingual model (base, the default)")
 LANGUAGE_UNSURE = QT_TRANSLATE_NOOP("phrases", "the language was heard as {quoted} with only {confidence:.0%} confidence; pass --language CODE if that is wrong")
 HEARD_AGAIN = QT_TRANSLATE_NOOP("phrases", "{name} was heard again: the lines of that voice go to {existing} (voice cosine {score:.2f}), no new character")
 LEFT_WITHOUT_VOICE = QT_TRANSLATE_NOOP("phrases", "{name} has no line in the new transcription and no clip or voice chosen by hand: removed (Edit › Undo brings it back)")

@@ -353,6 +353,7 @@ def hear_project(
         warnings.append(Phrase(phrases.LANGUAGE_UNSURE, quoted=repr(heard.language),
                                confidence=heard.language_probability))
     warnings += _language_given_against_heard(model, video, options)
+    warnings += _english_only(model, request, options)
     warnings += [Phrase(phrases.HEARD_AGAIN, name=c.name, existing=existing.name, score=score)
                  for c in characters if c.id in reused for existing, score in [reused[c.id]]]
     warnings += [Phrase(phrases.LEFT_WITHOUT_VOICE, name=c.name) for c in dropped]
@@ -395,6 +396,15 @@ def _language_given_against_heard(model: WhisperModel, video: Path, options: Opt
     if heard == given or odds.get(given, 0.0) >= GIVEN_LANGUAGE_UNHEARD or odds[heard] < 0.5:
         return []
     return [Phrase(phrases.LANGUAGE_GIVEN_NOT_HEARD, given=given, heard=heard, confidence=odds[heard])]
+
+
+def _english_only(model: WhisperModel, request: TranscribeRequest, options: Options) -> list[str]:
+    """A warning when an English-only model (tiny.en) heard a dialogue whose language was not
+    given as English: it cannot tell the language, so it says English, 100 % sure, and writes a
+    Mandarin scene as "Bye bye. going to a little bit of of bit bit"."""
+    if model.model.is_multilingual or language_code(options.language.strip()) == "en":
+        return []
+    return [Phrase(phrases.ENGLISH_ONLY_MODEL, model=_model_label(request.model))]
 
 
 def _cast_from(project: Project, characters: Sequence[Character], heard_again: Sequence[Character],

@@ -377,6 +377,19 @@ def test_an_english_speaker_in_a_mandarin_episode_speaks_english(tmp_path: Path)
     assert set(spoken) == {"zh", "en"} and "without telling us" in spoken["en"], spoken
 
 
+def test_an_english_only_model_on_a_dialogue_not_given_as_english_says_so(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """tiny.en on a real Mandarin scene (AISHELL-1, tests/data/hearing) wrote English-sounding
+    words, "heard in en (100% sure)", and said nothing about it."""
+    make_scene(tmp_path / "zh.mp4", ["zh_aishell_S0724"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "zh.mp4"), "--transcribe",
+                     "--model", "tiny.en"]) in (0, 1)
+    assert "Whisper tiny.en hears English only" in capsys.readouterr().out
+    assert cli_main(["new", str(tmp_path / "q"), "--video", str(tmp_path / "zh.mp4"), "--transcribe",
+                     "--model", "tiny.en", "--language", "en"]) in (0, 1)
+    assert "hears English only" not in capsys.readouterr().out  # English given: nothing to warn of
+
+
 def test_cutting_a_line_s_audio_refuses_without_a_video_a_character_or_times(tmp_path: Path) -> None:
     project = copy_sample_project(tmp_path / "sample")
     first = project.lines[0]
