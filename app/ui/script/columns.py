@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from PySide6.QtCore import (
@@ -30,10 +30,11 @@ from app.project import (
     SortLinesByTime,
     phrases,
 )
+from app.project.messages import explain
 from app.project.timecode import format_clock, parse_time
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
-from app.ui.language import fill, say, shown_message
+from app.ui.language import fill, say, shown_message, translated
 from engine.core.codes import QaCode
 from engine.hearing.qa import wording as qa_wording
 from engine.hearing.qa.checks import Finding, TakeChecks
@@ -278,7 +279,8 @@ class StatusColumn(LineColumn):
         if (gap := model.language_gap(line)) is not None:
             return QCoreApplication.translate(
                 "LinesModel", "The engine's voice cannot speak this line's language: it will not be rendered.\n"
-                "Render it with a backend that speaks it, or set the character's language.") + "\n" + say(gap.problem)
+                "Render it with a backend that speaks it, or set the character's language.") + "\n" + str(
+                    replace(translated(explain(gap.problem)), headline=""))  # why, in words, the code last
         status = model.status_of(line)
         if status is LineStatus.FAILED and line.error:
             return shown_message(line.error)

@@ -343,4 +343,5 @@ def test_the_flag_says_why_in_chinese(chinese: None, doc: Document) -> None:
     model.set_capabilities(PIPER.capabilities)
     tip = model.index(0, Column.STATUS).data(Qt.ItemDataRole.ToolTipRole)
     assert "这句台词是中文（普通话）（zh，依据台词文字的书写系统），Piper 后端说不了" in tip, tip
-    assert "the line is in" not in tip and "E_LANGUAGE_UNSUPPORTED" in tip
+    assert "the line is in" not in tip and tip.endswith("(E_LANGUAGE_UNSUPPORTED)")  # the code last, not first
+    assert "E_LANGUAGE_UNSUPPORTED:" not in tip
