@@ -8340,12 +8340,12 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     <message>
         <location line="+3"/>
         <source>Exported {format}: {files}</source>
-        <translation>已导出 {format}：{files}</translation>
+        <translation>已导出{format}：{files}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Exported {format}: {files} (+{more} more)</source>
-        <translation>已导出 {format}：{files}（另有 {more} 个）</translation>
+        <translation>已导出{format}：{files}（另有 {more} 个）</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from app.project import Project, ProjectError
 from app.project.export import ExportResult
 from app.project.export_registry import export_format, export_summary
+from app.project.phrases import Phrase
 from app.project.qa import QaWorker
 from app.project.sample import copy_sample_project
 from app.project.script_io import script_format
@@ -429,8 +430,12 @@ class MainWindow(QMainWindow):
         if result.overruns:
             self.messages.inform(self.tr("Takes that overrun their slot"),
                                  "\n".join(say(o.describe()) for o in result.overruns))
+        # The export by its menu label ("已导出字幕（SRT）"), not the key the CLI prints ("srt", "all").
+        headline = summary.headline
+        if isinstance(headline, Phrase):
+            headline = Phrase(headline.template, **{**headline.arguments, "format": export_label(kind)})
         # The bar may cut a long summary; the Messages list keeps it whole.
-        self.messages.notify(" · ".join(say(sentence) for sentence in [summary.headline, *summary.notes]),
+        self.messages.notify(" · ".join(say(sentence) for sentence in [headline, *summary.notes]),
                              Level.WARNING if summary.needs_look else Level.INFO, 20000)
 
     def open_exports(self) -> None:

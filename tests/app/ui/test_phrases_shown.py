@@ -66,7 +66,7 @@ def test_an_exports_report_is_said_in_chinese(chinese: None, project: Project) -
                           overruns=[Overrun("l1", 1, "Maya", 0.0, 3.5, 3.0, 0.5)])
     summary = export_summary(project, export_format("mix"), result, qa_hint="")
     said = [say(sentence) for sentence in (summary.headline, *summary.notes, *summary.details)]
-    assert said[0] == "已导出 mix：exports/mix.wav"
+    assert said[0] == "已导出mix：exports/mix.wav"  # the studio names it by its label: 已导出混音：…
     assert said[1] == "1 行台词没有版本，未导出：2"
     assert said[2] == "响度：-23.0 LUFS，真峰值 -1.5 dBTP（目标 -23 LUFS，上限 -1 dBTP）"
     assert said[3].startswith("仍然超出：第 1 行（Maya）超出时段 0.50 秒")

@@ -124,3 +124,10 @@ def test_render_all_and_render_stale_name_their_scope_in_chinese(chinese: None, 
         if isinstance(spec, ActionSpec) and spec.name in ("render_all", "render_stale"):
             spec.run(idle_window)
     assert len(said) == 2 and "（全部）" in said[0] and "（过期）" in said[1], said
+
+
+def test_an_exports_summary_names_it_by_its_menu_label(chinese: None, idle_window: MainWindow) -> None:
+    """Export all's summary said "已导出 all：…" (the CLI's key), the subtitles' "已导出 srt：…"."""
+    idle_window.export("srt")
+    said = idle_window.messages.notifications.notifications[0].text()
+    assert said.startswith("ℹ 已导出字幕（SRT）：") and "srt：" not in said, said

@@ -65,7 +65,7 @@ def test_the_video_dialog_burns_the_subtitles_and_says_what_it_costs(window: Mai
     assert options.problem.text() == "" and options.options().burn_subtitles == "target"
     options.accept()
     out = project_dir / "exports" / "Timeline_scene.mp4"
-    assert "Exported video" in window.statusBar().currentMessage()
+    assert "Exported Video" in window.statusBar().currentMessage()
     assert text_in_bottom_half(out, *first_line(window)) > 50
 
 

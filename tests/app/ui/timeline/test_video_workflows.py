@@ -272,7 +272,7 @@ def test_export_video_shows_progress_and_reports_the_loudness(qtbot: QtBot, wind
     assert [operation.name for operation in operations] == ["exporting “Video”"]
     assert progress and progress == sorted(progress) and progress[-1] == 1.0
     message = window.statusBar().currentMessage()
-    assert "Exported video" in message and "LUFS" in message
+    assert "Exported Video" in message and "LUFS" in message
     with av.open(str(out)) as container:
         assert len(container.streams.video) == 1 and len(container.streams.audio) == 2
         assert container.streams.audio[0].metadata.get("language") == "eng"
