@@ -121,7 +121,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/main_window.py" line="+356"/>
+        <location filename="../app/ui/window/main_window.py" line="+357"/>
         <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
         <translation>
             <numerusform>The script already has %n line. Replace it with the lines of %1, or add its lines to it?</numerusform>
@@ -289,7 +289,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+415"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+419"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>

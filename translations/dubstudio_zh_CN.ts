@@ -538,7 +538,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DialogueTrackBox</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+360"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+364"/>
         <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
         <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
     </message>
@@ -1411,7 +1411,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>FitColumn</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="+380"/>
+        <location filename="../app/ui/script/columns.py" line="+382"/>
         <source>too long +%1 s</source>
         <translation>过长 +%1 秒</translation>
     </message>
@@ -1653,7 +1653,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>LinesModel</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="-351"/>
+        <location filename="../app/ui/script/columns.py" line="-352"/>
         <source>Checking…</source>
         <translation>正在检查…</translation>
     </message>
@@ -1790,7 +1790,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 请改用能说这种语言的后端，或设置角色的语言。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Text, character, clip or voice settings changed since this take was rendered.</source>
         <translation>渲染此版本后，文本、角色、参考音频或音色设置已更改。</translation>
     </message>
@@ -2086,7 +2086,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/ui/window/main_window.py" line="+140"/>
+        <location filename="../app/ui/window/main_window.py" line="+141"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2196,7 +2196,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-280"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-284"/>
         <source>New project from a video</source>
         <translation>从视频新建项目</translation>
     </message>
@@ -2303,7 +2303,12 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>暂不导入（空台本）</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+22"/>
+        <source>Choose the subtitle file, or take the script from elsewhere in “Script from” (transcribe the dialogue, or start with an empty script)</source>
+        <translation>请选择字幕文件，或在“台本来源”中换一种来源（转写对白，或从空台本开始）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{name}: no such file</source>
         <translation>{name}：文件不存在</translation>
     </message>
@@ -5487,7 +5492,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-279"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-283"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
     </message>
@@ -5495,7 +5500,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+391"/>
+        <location line="+395"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>

@@ -235,6 +235,7 @@ class NewFromVideoDialog(QDialog):
         self.subtitles.addItem(self.tr("Nothing yet (an empty script)"), NO_SUBTITLES)
         self.subtitles.setCurrentIndex(0)
         self.subtitles.blockSignals(False)
+        self._preview_script()
         self._fill_dialogue()
         has_audio = bool(self.info and self.info.audio_streams)
         self.guide.setEnabled(has_audio)
@@ -251,7 +252,10 @@ class NewFromVideoDialog(QDialog):
         """Read the chosen subtitle file (in the background) and say what the script will hold."""
         text = self.srt.text().strip()
         if self.subtitles.currentData() != SRT_FILE or not text:
-            self.preview.setText("")
+            # Create project waits for the file: say so, and what else there is (it stayed greyed out, unexplained)
+            waiting = self.subtitles.currentData() == SRT_FILE and self.info is not None
+            self.preview.setText(self.tr("Choose the subtitle file, or take the script from elsewhere in “Script from” "
+                                         "(transcribe the dialogue, or start with an empty script)") if waiting else "")
             return
         path = Path(text)
         if not path.is_file():

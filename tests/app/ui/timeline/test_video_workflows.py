@@ -137,6 +137,20 @@ def test_new_from_video_picks_the_srt_beside_it_and_previews_the_script(
     dialog.reject()
 
 
+def test_new_from_video_without_subtitles_says_why_create_waits(window: MainWindow, tmp_path: Path) -> None:
+    """A video alone: "Script from" offers a subtitle file first and Create project stayed greyed
+    out, with nothing to say why or what else to choose."""
+    video = make_video(tmp_path / "scene.mp4", seconds=2.0)
+    dialog = window.video.new_from_video()
+    dialog.set_video(video)
+    create = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert dialog.subtitles.currentData() == "srt" and not create.isEnabled()
+    assert dialog.preview.text().startswith("Choose the subtitle file, or take the script from elsewhere")
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData("transcribe"))
+    assert create.isEnabled() and dialog.preview.text() == ""
+    dialog.reject()
+
+
 def test_new_from_video_picks_the_ass_subtitles_beside_it_and_previews_them(window: MainWindow, tmp_path: Path) -> None:
     # Fansubs of a Chinese drama come as ASS; the dialog looked for an SRT only and read the
     # chosen file as SRT, so an .ass beside the video was neither found nor readable.
