@@ -8299,6 +8299,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>{model} hears English only: a dialogue in another language comes out as English-sounding words that were never said; transcribe it with a multilingual model (base, the default)</source>
+        <translation>{model} 只听得懂英语：其他语言的对白会被写成从未说过的、听起来像英语的词；请用多语言模型（默认的 base）转写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the language was heard as {quoted} with only {confidence:.0%} confidence; pass --language CODE if that is wrong</source>
         <translation>听出的语言是 {quoted}，置信度只有 {confidence:.0%}；如果不对，请指定语言后重新转写</translation>
     </message>
