@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import unicodedata
@@ -45,7 +46,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def run_interruptible(name: str, command: Callable[[], int]) -> int:
-    """Run a command so that Ctrl+C or SIGTERM end it cleanly with status 130, never a traceback.
+    """Run a command so that Ctrl+C or SIGTERM end it cleanly with status 130, never a traceback
+    (and a reader that closes the pipe of its output, with 141).
 
     SIGTERM (``kill``, a service manager, a CI timeout) is made to act like Ctrl+C: Python
     raises KeyboardInterrupt where the main thread is, so every ``finally`` and cleanup on
@@ -58,7 +60,13 @@ def run_interruptible(name: str, command: Callable[[], int]) -> int:
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.default_int_handler)
     try:
-        return int(command() or 0)
+        status = int(command() or 0)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe is a traceback Python prints
+        return status
+    except BrokenPipeError:
+        # The reader of our output has gone (| head): say nothing more on a pipe no one reads.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return ExitCode.OUTPUT_CLOSED
     except KeyboardInterrupt:
         for sig in STOP_SIGNALS:
             signal.signal(sig, signal.SIG_IGN)

@@ -26,6 +26,9 @@ class ExitCode(enum.IntEnum):
     SAVE_FAILED = 7
     TRANSLATOR = 8  # the translator could not be reached, refused the key or answered nonsense (translate)
     INTERRUPTED = 130  # Ctrl+C or SIGTERM (see common.run_interruptible), as a shell reports SIGINT
+    # Whatever read its output stopped reading (dubstudio cast list --json | head), as a shell
+    # reports SIGPIPE; the command itself was not stopped for it.
+    OUTPUT_CLOSED = 141
 
 
 def exit_statuses(*meanings: tuple[ExitCode, str]) -> str:

@@ -190,3 +190,16 @@ def test_sigint_ends_new_the_same_way(tmp_path: Path, video: Path) -> None:
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=120)
     assert process.returncode == 130 and "Traceback" not in err
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly_with_141() -> None:
+    """``dubstudio cast list --json | head``: the pipe's reader closed before the output was
+    written, and the command ended in a BrokenPipeError traceback (status 1)."""
+    with subprocess.Popen([*PYTHON_M_DUBSTUDIO, "backends"], cwd=REPO_ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # the reader is gone before a word is written
+        err = process.stderr.read()
+        status = process.wait(timeout=120)
+    assert status == 141, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
