@@ -34,7 +34,7 @@ from app.project.messages import explain
 from app.project.timecode import format_clock, parse_time
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
-from app.ui.language import fill, say, shown_message, translated
+from app.ui.language import fill, number, say, shown_message, translated
 from engine.core.codes import QaCode
 from engine.hearing.qa import wording as qa_wording
 from engine.hearing.qa.checks import Finding, TakeChecks
@@ -379,7 +379,7 @@ class FitColumn(LineColumn):
     def display(self, model: LinesModel, line: Line) -> str:
         fitted = _fitted(model.project, line)
         if fitted is not None and (over := model.overrun(line)) > 0:  # fitting stopped at the limit
-            return QCoreApplication.translate("FitColumn", "too long +%1 s").replace("%1", f"{over:.2f}")
+            return QCoreApplication.translate("FitColumn", "too long +%1 s").replace("%1", number(over, 2))
         if fitted is not None:  # "rate 1.12×": the column says it is the fit (full text in the tooltip)
             return say(fitted.how())
         if not model.project.wants_fit(line):
@@ -412,8 +412,8 @@ class FitColumn(LineColumn):
             if (over := model.overrun(line)) > 0:
                 text.insert(0, QCoreApplication.translate(
                     "FitColumn", "Too long: shorten the text or widen the slot (%1 s more needed). Fitting stops at "
-                    "the project's total speed-up limit, %2×.").replace("%1", f"{over:.2f}").replace(
-                    "%2", f"{project.settings.fit_max_total:.2f}"))
+                    "the project's total speed-up limit, %2×.").replace("%1", number(over, 2)).replace(
+                    "%2", number(project.settings.fit_max_total, 2)))  # numbers as the studio's locale writes them
         return "\n".join(text)
 
 
