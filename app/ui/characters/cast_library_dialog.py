@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.cast import CastLibrary, open_library, remove_member, writing
-from app.ui.language import fill, listed
+from app.ui.language import fill, language_label, listed
 from app.ui.playback.player import read_mono
 from app.ui.tasks import TaskRunner
+from engine.core.languages import LANGUAGES
 
 PlayClip = Callable[[str, np.ndarray, int], None]  # (key, pcm, rate), as the studio's player plays
 
@@ -98,8 +99,10 @@ class CastLibraryDialog(QDialog):
         self.table.setRowCount(len(library.members))
         for row, member in enumerate(library.members):
             character = member.character
-            cells = [character.name, character.settings.language or "—", str(len(member.voiceprints)),
-                     listed(member.sources)]
+            language = character.settings.language
+            # Its name in the studio's language where the one table knows it ("中文（普通话）（zh）"), else the code
+            shown_language = language_label(language) if language in LANGUAGES else language or "—"
+            cells = [character.name, shown_language, str(len(member.voiceprints)), listed(member.sources)]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, character.name)

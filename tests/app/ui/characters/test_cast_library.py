@@ -94,7 +94,7 @@ def test_the_cast_library_browser_lists_plays_and_removes(window: MainWindow, tm
     dialog = CastController.of(window).browse_library(tmp_path / "cast")
     assert dialog is not None and dialog.table.rowCount() == 2
     rows = [[dialog.table.item(row, column).text() for column in range(4)] for row in range(2)]
-    assert rows == [["Anna", "en", "1", "episode-1"], ["Ben", "en", "1", "episode-1"]]
+    assert rows == [["Anna", "English (en)", "1", "episode-1"], ["Ben", "English (en)", "1", "episode-1"]]  # named, not "en"
     dialog.table.selectRow(1)
     dialog.play_selected()
     assert window.player.playing_key.startswith("cast:") and "Ben" in window.player.playing_key
