@@ -15,7 +15,7 @@
 <context>
     <name>CastLibraryDialog</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/cast_library_dialog.py" line="+108"/>
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+111"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n character</numerusform>

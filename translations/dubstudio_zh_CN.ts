@@ -121,7 +121,7 @@
 <context>
     <name>CastLibraryDialog</name>
     <message>
-        <location filename="../app/ui/characters/cast_library_dialog.py" line="+45"/>
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+46"/>
         <source>Cast library</source>
         <translation>演员库</translation>
     </message>
@@ -171,7 +171,7 @@
         <translation>正在读取演员库…</translation>
     </message>
     <message numerus="yes">
-        <location line="+15"/>
+        <location line="+17"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n 个角色</numerusform>
