@@ -1041,6 +1041,11 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
     <message>
         <location line="+1"/>
+        <source>The music-and-effects stem does not fit this video.</source>
+        <translation>音乐音效分轨与此视频不匹配。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>A file to write is not a regular file.</source>
         <translation>要写入的不是普通文件。</translation>
     </message>

@@ -217,10 +217,10 @@ def import_stem(project: Project, source: Path) -> Path:
         raise ExportError(Phrase(phrases.CANNOT_READ_STEM, file=source.name, error=str(error)), ErrorCode.READ_FAILED) from error
     if info.sample_rate < MIN_STEM_RATE:
         raise ExportError(Phrase(phrases.STEM_RATE_TOO_LOW, file=source.name, rate=info.sample_rate, needed=MIN_STEM_RATE),
-                          ErrorCode.INVALID_VALUE)
+                          ErrorCode.STEM_MISMATCH)
     if abs(info.duration_s - project.video.duration_s) > STEM_LENGTH_TOLERANCE_S:
         raise ExportError(Phrase(phrases.STEM_LENGTH, file=source.name, seconds=info.duration_s,
-                                 video=project.video.duration_s), ErrorCode.TIME_RANGE)
+                                 video=project.video.duration_s), ErrorCode.STEM_MISMATCH)
     audio, rate = read_audio(source, mono=False)
     target = project.root / STEM_FILE
     before = project.settings.guide_mix

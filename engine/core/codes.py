@@ -68,6 +68,8 @@ class ErrorCode(_Code):
     WHISPER_MODEL_MISSING = "E_WHISPER_MODEL_MISSING", "The speech recogniser's model is missing."
     # Music and effects by a separation model: the model is not downloaded, damaged, or not of its declared signature.
     SEPARATION_MODEL_MISSING = "E_SEPARATION_MODEL_MISSING", "The dialogue-separation model is missing."
+    # A client's music-and-effects stem of another length than the video, or too low a rate.
+    STEM_MISMATCH = "E_STEM_MISMATCH", "The music-and-effects stem does not fit this video."
 
     # Files (engine.core.files, the one reader and writer).
     NOT_REGULAR_FILE = "E_NOT_REGULAR_FILE", "A file to write is not a regular file."  # a symlink, folder, device or pipe

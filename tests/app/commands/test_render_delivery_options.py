@@ -48,7 +48,7 @@ def test_a_client_stem_is_refused_with_its_code_or_put_under_the_dub(
     short = client_stem(tmp_path / "short.wav", 10.0)
     assert cli_main(["render", str(dubbed.root), "--stale-only", "--music-effects", str(short)]) == 2
     err = capsys.readouterr().err
-    assert "dubstudio render: --music-effects: E_TIME_RANGE: the stem short.wav lasts 10.00 s" in err
+    assert "dubstudio render: --music-effects: E_STEM_MISMATCH: the stem short.wav lasts 10.00 s" in err
     assert Project.load(dubbed.root).settings.guide_mix == "replace" and not (dubbed.root / STEM_FILE).exists()
     stem = client_stem(tmp_path / "client_me.wav", dubbed.video.duration_s)
     assert cli_main(["render", str(dubbed.root), "--stale-only", "--music-effects", str(stem),

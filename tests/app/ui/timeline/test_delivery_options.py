@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from app.project.music_effects import STEM_FILE
 from app.ui.engine.bridge import EngineBridge
+from app.ui.language import shown_message
 from app.ui.playback.player import NullOutput
 from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
@@ -98,7 +99,9 @@ def test_the_client_stem_is_checked_then_put_under_the_dub_undoably(
     short = tmp_path / "short.wav"
     sf.write(str(short), np.stack([voice[:48_000], voice[:48_000]], axis=1), 48_000)
     window.video.import_music_effects(short)
-    assert len(errors) == 1 and errors[0].startswith("E_TIME_RANGE: the stem short.wav lasts 1.00 s")
+    assert len(errors) == 1 and errors[0].startswith("E_STEM_MISMATCH: the stem short.wav lasts 1.00 s")
+    # headed as what it is (it was E_TIME_RANGE's "That time is out of range.")
+    assert shown_message(errors[0]).startswith("The music-and-effects stem does not fit this video.")
     assert session.project.settings.guide_mix == "replace"
     stem = tmp_path / "client_me.wav"
     length = int(round(session.project.video.duration_s * 48_000))
