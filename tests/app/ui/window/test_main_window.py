@@ -23,6 +23,7 @@ from app.ui.script.render_controller import format_eta, progress_bar_text
 from app.ui.settings.dialog import SettingsDialog
 from app.ui.settings.store import Settings
 from app.ui.tasks import SyncTaskRunner
+from app.ui.window.export_controller import export_label
 from app.ui.window.main_window import MainWindow
 from engine.core.codes import ErrorCode
 from tests.app.ui.paths import ARTIFACTS
@@ -160,7 +161,7 @@ def test_render_play_choose_and_undo(qtbot: QtBot, window: MainWindow, null_outp
     # exports land in exports/ (the runner is synchronous in tests)
     for kind in ("lines", "mix", "stems", "srt", "csv"):
         window.export(kind)
-        assert f"Exported {kind}" in window.statusBar().currentMessage()
+        assert f"Exported {export_label(kind)}" in window.statusBar().currentMessage()
     exports = doc.project.exports_dir
     assert (exports / "mix.wav").is_file() and (exports / "script.srt").is_file() and (exports / "script.csv").is_file()
     assert sorted(p.name for p in (exports / "lines").glob("*.wav")) == ["001_Maya.wav", "002_Rex.wav"]
