@@ -332,4 +332,15 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>VoicesEnginePage</name>
+    <message numerus="yes">
+        <location filename="../app/ui/engine/voices_engine_page.py" line="+446"/>
+        <source>✗ {folder}: NOT usable — %n problem(s)</source>
+        <translation>
+            <numerusform>✗ {folder}: NOT usable — %n problem</numerusform>
+            <numerusform>✗ {folder}: NOT usable — %n problems</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

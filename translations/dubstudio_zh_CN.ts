@@ -6000,6 +6000,28 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>Cannot check {folder}: {exc}</source>
         <translation>无法检查 {folder}：{exc}</translation>
     </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>✗ {folder}: NOT usable — %n problem(s)</source>
+        <translation>
+            <numerusform>✗ {folder}：不可用——%n 个问题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>✓ {folder}: complete, usable for speed and hardware probes only: its speech is noise</source>
+        <translation>✓ {folder}：完整，仅可用于速度和硬件探测：它的语音是噪声</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>✓ {folder}: complete, usable</source>
+        <translation>✓ {folder}：完整，可用</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>What to do: Download… into this folder (it resumes and fetches only what is missing or broken), or point Folder at a complete copy.</source>
+        <translation>怎么办：用“下载…”下载到此文件夹（可断点续传，只取缺失或损坏的文件），或把“文件夹”指向一份完整的副本。</translation>
+    </message>
 </context>
 <context>
     <name>WaveformView</name>
@@ -8364,12 +8386,22 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>{count} line(s) have no take and were left out: {orders}</source>
+        <source>{count} line has no take and was left out: {orders}</source>
         <translation>{count} 行台词没有版本，未导出：{orders}</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>{count} take(s) in it failed QA (lines {orders}; {hint})</source>
+        <source>{count} lines have no take and were left out: {orders}</source>
+        <translation>{count} 行台词没有版本，未导出：{orders}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} take in it failed QA (line {orders}; {hint})</source>
+        <translation>其中 {count} 个版本未通过质检（第 {orders} 行；{hint}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} takes in it failed QA (lines {orders}; {hint})</source>
         <translation>其中 {count} 个版本未通过质检（第 {orders} 行；{hint}）</translation>
     </message>
     <message>

@@ -26,7 +26,7 @@ from app.project.export import (
     export_stems,
     export_subtitles,
 )
-from app.project.phrases import Phrase
+from app.project.phrases import Phrase, counted
 from app.project.project import Project
 from app.project.qa import lines_failing_qa
 from app.project.script_io import export_script
@@ -186,10 +186,10 @@ def export_summary(project: Project, fmt: ExportFormat, result: ExportResult, qa
     notes: list[str] = []
     missing = result.missing if fmt.from_takes else []  # a script export keeps every line, take or not
     if missing:
-        notes.append(Phrase(phrases.LEFT_OUT, count=len(missing), orders=", ".join(map(str, missing))))
+        notes.append(counted(len(missing), phrases.LEFT_OUT_ONE, phrases.LEFT_OUT, orders=", ".join(map(str, missing))))
     failing = lines_failing_qa(project) if fmt.from_takes else []
     if failing:
-        notes.append(Phrase(phrases.FAILED_QA, count=len(failing), hint=qa_hint,
+        notes.append(counted(len(failing), phrases.FAILED_QA_ONE, phrases.FAILED_QA, hint=qa_hint,
                             orders=", ".join(str(project.order_of(line.id)) for line in failing)))
     settings = project.settings
     if result.level is not None:

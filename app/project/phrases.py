@@ -171,8 +171,10 @@ CAST_NAME_TAKEN = QT_TRANSLATE_NOOP("phrases", "{name} sounds like {member} from
 # --- an export's report (app/project/export_registry.py, app/project/export.py) ----------------
 EXPORTED = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files}")
 EXPORTED_MORE = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files} (+{more} more)")
-LEFT_OUT = QT_TRANSLATE_NOOP("phrases", "{count} line(s) have no take and were left out: {orders}")
-FAILED_QA = QT_TRANSLATE_NOOP("phrases", "{count} take(s) in it failed QA (lines {orders}; {hint})")
+LEFT_OUT_ONE = QT_TRANSLATE_NOOP("phrases", "{count} line has no take and was left out: {orders}")
+LEFT_OUT = QT_TRANSLATE_NOOP("phrases", "{count} lines have no take and were left out: {orders}")
+FAILED_QA_ONE = QT_TRANSLATE_NOOP("phrases", "{count} take in it failed QA (line {orders}; {hint})")
+FAILED_QA = QT_TRANSLATE_NOOP("phrases", "{count} takes in it failed QA (lines {orders}; {hint})")
 LOUDNESS = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (target {target:g} LUFS, ceiling {ceiling:g} dBTP)")
 LOUDNESS_LIMITED = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (target {target:g} LUFS, ceiling {ceiling:g} dBTP); the limiter took the peaks down")
 LOUDNESS_OFF = QT_TRANSLATE_NOOP("phrases", "loudness: {level} (loudness normalisation off)")

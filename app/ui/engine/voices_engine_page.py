@@ -442,14 +442,19 @@ class VoicesEnginePage(QWidget):
 
     def _show_report(self, folder: str, report: ValidationReport) -> None:
         synthetic = model_kind(folder)["kind"] == "synthetic"
-        usable = "usable for speed and hardware probes only: its speech is noise" if synthetic else "usable"
-        lines = [f"✓ {folder}: complete, {usable}" if report.ok
-                 else f"✗ {folder}: NOT usable — {len(report.problems)} problem(s)"]
+        if not report.ok:
+            verdict = fill(self.tr("✗ {folder}: NOT usable — %n problem(s)", "", len(report.problems)), folder=folder)
+        elif synthetic:
+            verdict = fill(self.tr("✓ {folder}: complete, usable for speed and hardware probes only: its speech is noise"),
+                           folder=folder)
+        else:
+            verdict = fill(self.tr("✓ {folder}: complete, usable"), folder=folder)
+        lines = [verdict]
         lines += [f"  ✗ {problem}" for problem in report.problems]
         lines += [f"  · {warning}" for warning in report.warnings]
         if not report.ok:
-            lines.append("What to do: Download… into this folder (it resumes and fetches only what is missing "
-                         "or broken), or point Folder at a complete copy.")
+            lines.append(self.tr("What to do: Download… into this folder (it resumes and fetches only what is missing "
+                                 "or broken), or point Folder at a complete copy."))
         self.model_report.setPlainText("\n".join(lines))
         self._update_banner()
 

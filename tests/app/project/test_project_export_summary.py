@@ -10,6 +10,7 @@ import pytest
 from app.cli import main as cli_main
 from app.project import Project
 from app.project.errors import ExportError
+from app.project.export import ExportResult
 from app.project.export_registry import (
     EXPORTS,
     ExportContext,
@@ -46,7 +47,9 @@ def test_the_summary_reads_the_format_not_its_name(project: Project) -> None:
     mix, csv = export_format("mix"), export_format("csv")
     summary = export_summary(project, mix, mix.run(project, None, ExportContext()), qa_hint="see dubstudio qa")
     assert summary.headline == "Exported mix: exports/mix.wav"
-    assert summary.notes[0] == "1 line(s) have no take and were left out: 6"
+    assert summary.notes[0] == "1 line has no take and was left out: 6"
+    several = export_summary(project, mix, ExportResult(files=[], missing=[2, 6]), qa_hint="")
+    assert several.notes[0] == "2 lines have no take and were left out: 2, 6"  # it said "2 line(s) have…"
     assert any(note.startswith("loudness: ") and "LUFS" in note for note in summary.notes)
     assert summary.needs_look
     script = export_summary(project, csv, csv.run(project, None, ExportContext()), qa_hint="see dubstudio qa")
@@ -67,5 +70,5 @@ def test_render_prints_each_export_by_its_summary(project: Project, capsys: pyte
     give_takes(project, but=6)
     assert cli_main(["render", str(project.root), "--lines", "1-5", "--stale-only", "--export", "mix,srt"]) == 0
     err = capsys.readouterr().err
-    assert "Exported mix: exports/mix.wav\n  1 line(s) have no take and were left out: 6\n  loudness: " in err
+    assert "Exported mix: exports/mix.wav\n  1 line has no take and was left out: 6\n  loudness: " in err
     assert "Exported srt: exports/script.srt\n" in err and err.count("left out") == 1

@@ -150,7 +150,7 @@ def test_render_command_on_the_sample_project(tmp_path: Path, cache_dir: Path, c
     assert "line 6 (no character) cannot render: E_NO_CHARACTER" in out
     assert "Rendered 5 of 6 lines" in out and "1 failed" in out
     assert "[5/6]" in out and "Exported mix: exports/mix.wav" in out
-    assert "1 line(s) have no take and were left out: 6" in out
+    assert "1 line has no take and was left out: 6" in out
     for name in ("mix.wav", "script.srt", "lines/001_Maya.wav", "lines/005_Maya.wav"):
         assert (project.exports_dir / name).is_file(), name
     reloaded = Project.load(project.root)

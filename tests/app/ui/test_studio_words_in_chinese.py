@@ -131,3 +131,19 @@ def test_an_exports_summary_names_it_by_its_menu_label(chinese: None, idle_windo
     idle_window.export("srt")
     said = idle_window.messages.notifications.notifications[0].text()
     assert said.startswith("ℹ 已导出字幕（SRT）：") and "srt：" not in said, said
+
+
+def test_a_cosyvoice_model_folders_report_is_said_in_chinese(chinese: None, qtbot: QtBot, settings: Settings,
+                                                              tmp_path: Path) -> None:
+    """Settings › Voices engine › Validate wrote its verdict and what to do in English (f-strings),
+    "NOT usable — 1 problem(s)", in the Chinese studio."""
+    page = VoicesEnginePage(settings, SyncTaskRunner())
+    qtbot.addWidget(page)
+    page.backend.setCurrentIndex(page.backend.findData("cosyvoice2"))
+    folder = tmp_path / "model"
+    folder.mkdir()
+    page.model_dir.setText(str(folder))
+    page.validate_model()
+    verdict, *_, advice = page.model_report.toPlainText().splitlines()
+    assert verdict.startswith(f"✗ {folder}：不可用") and "problem" not in verdict, verdict
+    assert advice.startswith("怎么办：") and "Download" not in advice, advice
