@@ -7,6 +7,8 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
+from app.project import Project
+from app.project.model import Character
 from app.project.sample import copy_sample_project
 from app.project.transcription import CANDIDATES_FILE
 from app.ui.playback.player import NullOutput, Player
@@ -14,14 +16,20 @@ from app.ui.tasks import SyncTaskRunner, ThreadTaskRunner
 from app.ui.timeline.video_clips import ChooseFromVideoDialog
 
 
-def test_candidates_are_found_in_the_background_with_a_busy_note(qtbot: QtBot, tmp_path: Path) -> None:
+def _sample_with_one_candidate(tmp_path: Path) -> tuple[Project, Character]:
+    """The sample project with one candidate stretch for Maya, as a project transcribed before
+    voiceprints were kept offers it (media/transcript.json)."""
     project = copy_sample_project(tmp_path / "sample")
     maya = project.characters[0]
-    # The candidates a project transcribed before voiceprints were kept offers (media/transcript.json).
     project.media_dir.mkdir(parents=True, exist_ok=True)
     (project.media_dir / CANDIDATES_FILE).write_text(json.dumps({"characters": {maya.id: [
         {"start": 1.0, "end": 7.5, "text": "Where were you last night?", "score": 0.8, "snr_db": 31.0,
          "purity": 0.05}]}}), encoding="utf-8")
+    return project, maya
+
+
+def test_candidates_are_found_in_the_background_with_a_busy_note(qtbot: QtBot, tmp_path: Path) -> None:
+    project, maya = _sample_with_one_candidate(tmp_path)
     runner = ThreadTaskRunner()
     dialog = ChooseFromVideoDialog(project, maya.id, runner, Player(NullOutput()))
     qtbot.addWidget(dialog)
@@ -55,12 +63,7 @@ def test_a_project_without_candidates_says_why(qtbot: QtBot, tmp_path: Path) -> 
 
 def test_a_candidates_length_is_written_in_the_studios_language(chinese: None, qtbot: QtBot, tmp_path: Path) -> None:
     """The Chinese studio listed a candidate's length as "6.5 s", where every other time says 秒."""
-    project = copy_sample_project(tmp_path / "sample")
-    maya = project.characters[0]
-    project.media_dir.mkdir(parents=True, exist_ok=True)
-    (project.media_dir / CANDIDATES_FILE).write_text(json.dumps({"characters": {maya.id: [
-        {"start": 1.0, "end": 7.5, "text": "Where were you last night?", "score": 0.8, "snr_db": 31.0,
-         "purity": 0.05}]}}), encoding="utf-8")
+    project, maya = _sample_with_one_candidate(tmp_path)
     dialog = ChooseFromVideoDialog(project, maya.id, SyncTaskRunner(), Player(NullOutput()))
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 1 and dialog.table.item(0, 1).text() == "6.5 秒"
