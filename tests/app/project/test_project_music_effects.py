@@ -143,10 +143,10 @@ def test_a_client_stem_is_checked_against_the_video_and_used_under_the_dub(tmp_p
     sf.write(str(low), bed[::2], RATE // 2)
     with pytest.raises(ExportError, match="lasts 10.00 s but the video") as raised:
         import_stem(project, short)
-    assert raised.value.code is ErrorCode.TIME_RANGE
+    assert raised.value.code is ErrorCode.STEM_MISMATCH
     with pytest.raises(ExportError, match="24000 Hz") as raised:
         import_stem(project, low)
-    assert raised.value.code is ErrorCode.INVALID_VALUE
+    assert raised.value.code is ErrorCode.STEM_MISMATCH
     sf.write(str(stem_path), np.pad(bed, ((0, int(round((project.video.duration_s - 17.0) * RATE))), (0, 0))), RATE,
              subtype="FLOAT")
     import_stem(project, stem_path)
