@@ -48,7 +48,7 @@ from app.project.fsutil import (
     unique_path,
 )
 from app.project.lock import ProjectLock
-from app.project.model import Character, new_id
+from app.project.model import Character, name_key, new_id
 from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core import files
@@ -97,9 +97,9 @@ class CastLibrary:
     members: list[CastMember] = field(default_factory=list)
 
     def member(self, name: str) -> CastMember | None:
-        """The character called ``name`` (case and surrounding spaces ignored)."""
-        wanted = name.strip().casefold()
-        return next((m for m in self.members if m.character.name.strip().casefold() == wanted), None)
+        """The character called ``name`` (case, surrounding spaces and Chinese script ignored: :func:`name_key`)."""
+        wanted = name_key(name)
+        return next((m for m in self.members if name_key(m.character.name) == wanted), None)
 
     def clip_path(self, member: CastMember) -> Path | None:
         return self.root / member.character.clip if member.character.clip else None

@@ -65,7 +65,7 @@ from app.project.fsutil import (
     safe_filename,
     unique_path,
 )
-from app.project.model import PALETTE, Character, Line, new_id, validate_line
+from app.project.model import PALETTE, Character, Line, name_key, new_id, validate_line
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.timeline import character_languages, estimate_duration
@@ -417,8 +417,8 @@ def _cast_from(project: Project, characters: Sequence[Character], heard_again: S
     library character: a transcription run again with a library casts them too (before, it cast
     only new voices and said nothing of the rest). Returns the matches and, per such character
     cast, the fields that make it the library's (for the edit, which undo takes back)."""
-    in_library = {m.character.name.strip().casefold() for m in library.members}
-    before = [c for c in heard_again if c.clip and c.name.strip().casefold() not in in_library]
+    in_library = {name_key(m.character.name) for m in library.members}
+    before = [c for c in heard_again if c.clip and name_key(c.name) not in in_library]
     existing = [with_fields(c) for c in before]  # copies: the project changes only through the edit
     matches = cast_characters(project, [*characters, *existing], library, encoder, clip_copier(project, written.made))
     recast = cast_changes(before, existing)
@@ -454,14 +454,14 @@ def _speakers_as_characters(project: Project, heard: Transcription,
     skipped), each its own colour (the library's colours too, which its characters bring when cast).
     A new voice called like a library character would share its name with the one cast as that
     character, and the next `cast add` would file its voice under that character's voiceprints."""
-    in_library = {member.character.name.strip().casefold() for member in library_members}
+    in_library = {name_key(member.character.name) for member in library_members}
     taken = {c.colour.lower() for c in project.characters} | {m.character.colour.lower() for m in library_members}
     colours = [c for c in PALETTE if c not in taken] + [c for c in PALETTE if c in taken]  # fresh ones first
     made: list[Character] = []
     number = 1
     for index in range(heard.speaker_count):
         while (project.character_by_name(f"Speaker {number}") is not None  # SPEAKER_NAME
-               or f"speaker {number}" in in_library):
+               or name_key(f"Speaker {number}") in in_library):
             number += 1
         made.append(project.make_character(f"Speaker {number}", colour=colours[index % len(colours)],
                                            settings=VoiceSettings(language=heard.language)))
