@@ -54,6 +54,7 @@ from app.project.undo import AddLines
 from engine.core import files
 from engine.core.codes import ErrorCode
 from engine.core.languages import (
+    HAN,
     UNDETERMINED,
     detect_language,
     join_pieces,
@@ -225,7 +226,7 @@ def compact_name(name: str) -> str:
     """A name as its character is called: a Chinese name spaced out to line up with longer ones in a
     Word or WPS script (张 伟, 张　伟) is 张伟; a Latin name keeps its spaces (Mary Jane)."""
     name = name.strip()
-    return re.sub(r"(?<=[\u3400-\u9fff])[ \u3000]+(?=[\u3400-\u9fff])", "", name)
+    return re.sub(f"(?<=[{HAN}])[ \u3000]+(?=[{HAN}])", "", name)
 
 
 # A subtitle holding two speakers' exchange writes each turn on its own row opened by a dash

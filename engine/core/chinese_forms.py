@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.core.languages import ADDRESS, HALF_WIDTH
+from engine.core.languages import ADDRESS, HALF_WIDTH, HAN
 
 if TYPE_CHECKING:
     from opencc import OpenCC
@@ -88,7 +88,7 @@ _FRACTION = re.compile(r"(?<![\d./])(\d+)/(\d+)(?![\d./%])")
 AROUND_THE_CLOCK = {"24/7": "7天24小时", "24/365": "365天24小时"}
 _AROUND_THE_CLOCK = re.compile(r"(?<![\d./])(" + "|".join(map(re.escape, AROUND_THE_CLOCK)) + r")(?![\d./%])")
 # A price per unit (5元/斤) is said 五元每斤.
-_PER_UNIT = re.compile(r"(?<=[元块])/(?=[\u4e00-\u9fff])")
+_PER_UNIT = re.compile(rf"(?<=[元块])/(?=[{HAN}])")
 # "More than" after a number (10万+ 十万加, 18+ 十八加), as it is said; between two numbers it is 加 too.
 _PLUS_AFTER = re.compile(r"(?<=[\d万亿千百])\+(?!\s*\d)")
 # Chat's "+1" (me too), "+10": said 加一, not a sign left unsaid; a country code before a number is not.

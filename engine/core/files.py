@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
 from engine.core.codes import ErrorCode
+from engine.core.languages import is_han
 
 if TYPE_CHECKING:
     import numpy as np
@@ -483,13 +484,10 @@ def _frequency(text: str, language: str) -> float:
     這 counts as 这; KS X 1001's Hangul; kana and JIS's first level), 0 for any other."""
     from charset_normalizer.constant import FREQUENCIES
 
-    def han(char: str) -> bool:
-        return "\u3400" <= char <= "\u9fff"
-
     if language == "Chinese":
         from engine.core.chinese_forms import simplified
 
-        letters = simplified("".join(filter(han, text))[:SAMPLE_LETTERS])
+        letters = simplified("".join(filter(is_han, text))[:SAMPLE_LETTERS])
         common: Callable[[str], bool] = partial(_code_point_in, codec="gb2312", low=0xB0A1, high=0xD7FE)
     elif language == "Korean":
         letters, common = "".join(char for char in text if "\uac00" <= char <= "\ud7a3")[:SAMPLE_LETTERS], \
@@ -498,7 +496,7 @@ def _frequency(text: str, language: str) -> float:
         def common(char: str) -> bool:
             return "\u3041" <= char <= "\u30ff" or _is_common_han(char)
 
-        letters = "".join(char for char in text if han(char) or "\u3041" <= char <= "\u30ff")[:SAMPLE_LETTERS]
+        letters = "".join(char for char in text if is_han(char) or "\u3041" <= char <= "\u30ff")[:SAMPLE_LETTERS]
     if not letters:
         return 0.0
     commonest = set(FREQUENCIES[language])
@@ -539,8 +537,7 @@ def _code_point_in(char: str, codec: str, low: int, high: int) -> bool:
 
 def _east_asian(char: str) -> bool:
     """Han, kana or Hangul: a letter of Chinese, Japanese or Korean."""
-    return "\u3041" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7a3" \
-        or "\uf900" <= char <= "\ufaff"
+    return "\u3041" <= char <= "\u30ff" or is_han(char) or "\uac00" <= char <= "\ud7a3"
 
 
 def _alone_among_latin(text: str, n: int) -> bool:
@@ -580,7 +577,7 @@ def _commonness(text: str) -> float:
     # Chinese writes its characters in runs, or with its own marks beside them.
     east_asian = [n for n in wide if _east_asian(text[n])]
     read_apart = bool(east_asian) and all(_alone_among_latin(text, n) for n in east_asian)
-    han = sum(1 for n in wide if "\u3400" <= text[n] <= "\u9fff" or "\uf900" <= text[n] <= "\ufaff")
+    han = sum(1 for n in wide if is_han(text[n]))
     hangul = sum(1 for n in wide if "\uac00" <= text[n] <= "\ud7a3")
     common = 0.0
     for n in wide:
@@ -593,7 +590,7 @@ def _commonness(text: str) -> float:
             common += 1  # kana
         elif "\uac00" <= char <= "\ud7a3":
             common += hangul >= han and _is_common_hangul(char)
-        elif "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff":
+        elif is_han(char):
             common += han > hangul and _is_common_han(char)
         elif char in "¡¿":  # opening a Spanish question or exclamation, never inside a word ("Mo¿e")
             common += n == 0 or not text[n - 1].isalpha()

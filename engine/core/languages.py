@@ -305,11 +305,22 @@ space follows ("3.5" and "e.g." do not end one)."""
 UNSPACED_SENTENCE_ENDS = "".join(mark for mark in ALL_SENTENCE_ENDS if mark not in SPACED_SENTENCE_ENDS)
 """The sentence ends only unspaced languages use (。！？): a sentence ends right after one."""
 
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3007\U00020000-\U0003134f"
+"""What a Chinese character is, as the body of a regular expression's character class (``f"[{HAN}]"``):
+the CJK ideographs, their extensions and compatibility forms, 々 (a repeated character, 人々) and
+〇 (zero, 二〇二六). The one declaration; every text rule that asks "is this Han?" reads it."""
+_HAN_CHARACTER = re.compile(f"[{HAN}]")
+
+
+def is_han(char: str) -> bool:
+    """Whether ``char`` is a Chinese character (:data:`HAN`)."""
+    return _HAN_CHARACTER.fullmatch(char) is not None
+
+
 # Characters of scripts written without spaces between words (CJK, kana, Thai) and the
 # full-width punctuation they use: two pieces of text that meet between two of these are
 # joined without a space.
-_UNSPACED_CHARACTER = re.compile(
-    r"[\u0e00-\u0e7f\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]")
+_UNSPACED_CHARACTER = re.compile(f"[\u0e00-\u0e7f\u3000-\u30ff{HAN}\uff00-\uffef]")
 
 
 # Full-width punctuation carries its own space (Chinese writes "好，No.1的" and "这件事——7点"): no
@@ -376,7 +387,7 @@ def only_interjections(text: str, language: str) -> bool:
 # alphabetic one each word (a run of its letters), so the counts compare syllables, not letters:
 # "我们去Starbucks" is five Chinese syllables against one English word.
 _SCRIPT_PATTERNS = (
-    ("Han", r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3007\U00020000-\U0003134f]"),
+    ("Han", f"[{HAN}]"),
     ("Hiragana", r"[\u3041-\u309f]"),
     ("Katakana", r"[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f]"),  # not ・ (U+30FB): Chinese uses it in names
     ("Hangul", r"[\uac00-\ud7af\u1100-\u11ff\u3131-\u318e]"),

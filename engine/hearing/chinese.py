@@ -19,7 +19,7 @@ from dataclasses import replace
 from engine.core.chinese_forms import SIMPLIFIED as SIMPLIFIED
 from engine.core.chinese_forms import TRADITIONAL as TRADITIONAL
 from engine.core.chinese_forms import script_converter
-from engine.core.languages import HALF_WIDTH, rules_for, script_counts
+from engine.core.languages import HALF_WIDTH, HAN, rules_for, script_counts
 from engine.hearing.lines import CLAUSE_END, SENTENCE_END, Line, Word
 
 CHINESE_SCRIPTS = (SIMPLIFIED, TRADITIONAL)  # the setting's choices; simplified is the default
@@ -38,7 +38,7 @@ def _own_marks(language: str) -> tuple[re.Pattern[str], dict[int, str]]:
     """A half-width mark right after a Han character (not a decimal point or a time between
     digits), and the language's own mark for each (engine/core/languages.py)."""
     marks = dict(rules_for(language).own_marks)
-    after_han = rf"(?<=[\u3400-\u9fff])[{re.escape(''.join(marks))}]" if marks else r"(?!)"  # (?!): none
+    after_han = rf"(?<=[{HAN}])[{re.escape(''.join(marks))}]" if marks else r"(?!)"  # (?!): none
     return re.compile(after_han), str.maketrans(marks)
 
 

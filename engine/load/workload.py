@@ -19,13 +19,14 @@ import numpy as np
 from engine.core.audio_io import atomic_write_wav, read_audio
 from engine.core.codes import ErrorCode
 from engine.core.files import FileError, read_text_file
+from engine.core.languages import HAN
 from engine.core.paths import SAMPLE_TEXTS, SAMPLE_VOICES
 from engine.core.protocol import Job, Priority, VoiceSpec
 from engine.core.reference import transcript_beside
 
 KINDS = ("short", "medium", "long")
 BUNDLED_LANGUAGES = ("en", "zh")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_HAN = re.compile(f"[{HAN}]")
 
 
 class WorkloadError(ValueError):
@@ -43,7 +44,7 @@ class TextItem:
 
 def classify(text: str) -> str:
     """Short, medium or long by length; CJK characters count about three Latin ones of speech."""
-    weight = len(text) + 2 * len(_CJK.findall(text))
+    weight = len(text) + 2 * len(_HAN.findall(text))
     if weight <= 60:
         return "short"
     if weight <= 180:
@@ -105,7 +106,7 @@ class TextSet:
         lines = read_lines(path)
         if not lines:
             raise WorkloadError(f"{ErrorCode.TEXTS}: {path} holds no text (one line per text; # starts a comment)")
-        items = tuple(TextItem(line, classify(line), "zh" if _CJK.search(line) else "") for line in lines)
+        items = tuple(TextItem(line, classify(line), "zh" if _HAN.search(line) else "") for line in lines)
         return TextSet(items, str(path))
 
     def pick(self, index: int) -> TextItem:

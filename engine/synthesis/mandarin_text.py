@@ -36,6 +36,7 @@ from pathlib import Path
 
 from engine.core import english_sounds
 from engine.core.chinese_forms import FULL_WIDTH, said_forms, simplified
+from engine.core.languages import HAN
 from engine.core.paths import REPO_ROOT
 
 MAPPER_PATH = REPO_ROOT / "resources" / "voices-zh" / "baker_mapper.json"
@@ -67,8 +68,8 @@ NEUTRAL_WHEN_DOUBLED = "奶爷妈爸姐哥弟妹叔舅姑婶伯姥婆嫂公太�
 # 得 that no phrase of pypinyin's covers, which it reads de2 (as in 得到): "must" (dei3) after a
 # subject or an adverb and before a verb (我得走了), else the particle (de5) after a verb or an
 # adjective (跑得快, 长得高). 得 of 得到, 获得, 难得 and the like keeps pypinyin's reading.
-_MUST = re.compile(r"(?<=[我你他她它们咱就也还都总又可])得(?=[\u4e00-\u9fff])(?![到出以知罪意分奖逞益])")
-_PARTICLE_DE = re.compile(r"(?<=[\u4e00-\u9fff])(?<![获取赢难心所应])得(?![到出以知罪意分奖逞益])")
+_MUST = re.compile(rf"(?<=[我你他她它们咱就也还都总又可])得(?=[{HAN}])(?![到出以知罪意分奖逞益])")
+_PARTICLE_DE = re.compile(rf"(?<=[{HAN}])(?<![获取赢难心所应])得(?![到出以知罪意分奖逞益])")
 _TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3])[:：]([0-5]\d)(?!\d)")
 # Phone, order and room numbers, read digit by digit, 1 as yao1 (幺) as Chinese says it in codes:
 # a run of seven digits or more, or three or more after a word that names a code.
@@ -196,6 +197,7 @@ def syllables(text: str) -> list[str]:
 
 
 _SURNAME = re.compile(rf"(?<=姓)[{''.join(SURNAME_READINGS)}]|[{''.join(SURNAME_READINGS)}](?={'|'.join(TITLES)})")
+# What pypinyin gives a reading of: Han as it knows it (not 々, which it leaves as it is).
 _PYPINYIN_HAN = re.compile(r"[\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # 一 keeps its first tone (yi1) in a number or an ordinal: after these (十一, 第一, 初一, 星期一, 唯一)
 # and before a numeral or a word that makes it an ordinal (一二三, 一月, 一号, 一楼).
@@ -326,7 +328,7 @@ def syllable_count(text: str) -> int:
     return sum(unit != BREAK for unit in syllables(normalise(text)))
 
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN = re.compile(f"[{HAN}]")
 
 
 def han_count(text: str) -> int:
