@@ -236,8 +236,6 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
     ``segmented`` (then also the segmentation model's, and the edges and pauses of turns it heard,
     ``Transcription.speaking``); ``overlaps`` adds the second speakers the
     segmentation model heard over them (``Transcription.overlaps``)."""
-    from scipy.optimize import linear_sum_assignment
-
     hypothesis = [(line.start, line.end, line.speaker) for line in heard.lines]
     if with_no_words:
         hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.no_words
@@ -246,10 +244,18 @@ def diarization(reference: list[tuple[float, float, str]], heard: Transcription,
         hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.speaking]
     if overlaps:
         hypothesis += [(stretch.start, stretch.end, stretch.speaker) for stretch in heard.overlaps]
+    return turns_der(reference, hypothesis)
+
+
+def turns_der(reference: Sequence[tuple[float, float, str]], hypothesis: Sequence[tuple[float, float, int]]) -> dict[str, float]:
+    """The DER and its parts of ``hypothesis`` turns (start, end, speaker number) against the
+    reference turns, speakers mapped one to one for the least error (see :func:`diarization`)."""
+    from scipy.optimize import linear_sum_assignment
+
     length = int(max(end for _, end, _ in [*reference, *hypothesis]) / FRAME_S) + 1
     ref, hyp = _frames(reference, length), _frames(hypothesis, length)
     names = sorted({who for _, _, who in reference})
-    overlap = np.zeros((heard.speakers_heard, len(names)))
+    overlap = np.zeros((max((k for _, _, k in hypothesis), default=-1) + 1, len(names)))
     for r, h in zip(ref, hyp):
         for k in h:
             for who in r:
