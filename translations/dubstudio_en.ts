@@ -143,11 +143,27 @@
 <context>
     <name>RemoveCharacterDialog</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/character_removal.py" line="+72"/>
-        <source>{name} speaks %n line(s). What becomes of {value}?</source>
+        <location filename="../app/ui/characters/character_removal.py" line="+73"/>
+        <source>{name} speaks %n line(s). What becomes of them?</source>
         <translation>
-            <numerusform>{name} speaks %n line. What becomes of {value}?</numerusform>
-            <numerusform>{name} speaks %n lines. What becomes of {value}?</numerusform>
+            <numerusform>{name} speaks %n line. What becomes of it?</numerusform>
+            <numerusform>{name} speaks %n lines. What becomes of them?</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Give them to</source>
+        <translation>
+            <numerusform>Give it to</numerusform>
+            <numerusform>Give them to</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>Remove them too</source>
+        <translation>
+            <numerusform>Remove it too</numerusform>
+            <numerusform>Remove them too</numerusform>
         </translation>
     </message>
 </context>
@@ -183,6 +199,17 @@
         <translation>
             <numerusform>; likely too long for its slot without fit: line {orders}</numerusform>
             <numerusform>; likely too long for their slots without fit: lines {orders}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StressPanel</name>
+    <message numerus="yes">
+        <location filename="../app/ui/stress/panel.py" line="+596"/>
+        <source>{target}, %n replica(s)</source>
+        <translation>
+            <numerusform>{target}, %n replica</numerusform>
+            <numerusform>{target}, %n replicas</numerusform>
         </translation>
     </message>
 </context>

@@ -3124,8 +3124,8 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
     </message>
     <message>
         <location line="+2"/>
-        <source>Remove character {name} and its {count} line(s)</source>
-        <translation>删除角色 {name} 及其 {count} 行台词</translation>
+        <source>Remove character {name} and its lines ({count})</source>
+        <translation>删除角色 {name} 及其台词（{count} 行）</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3138,24 +3138,28 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>删除「{name}」？</translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
-        <source>{name} speaks %n line(s). What becomes of {value}?</source>
+        <location line="+2"/>
+        <source>{name} speaks %n line(s). What becomes of them?</source>
         <translation>
             <numerusform>「{name}」有 %n 句台词。这些台词怎么处理？</numerusform>
         </translation>
     </message>
-    <message>
-        <location line="+2"/>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Remove them too</source>
+        <translation>
+            <numerusform>一并删除这些台词</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-6"/>
         <source>Give them to</source>
-        <translation>交给</translation>
+        <translation>
+            <numerusform>交给</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Remove {value} too</source>
-        <translation>一并删除这些台词</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+7"/>
         <source>Keep them without a character (they will not render)</source>
         <translation>保留但不指定角色（不会被渲染）</translation>
     </message>
@@ -4304,17 +4308,24 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>&lt;b&gt;结论。&lt;/b&gt;{sentence}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>{target}, {replicas} replica(s)</source>
-        <translation>{target}，{replicas} 个副本</translation>
+        <source>{target}, %n replica(s)</source>
+        <translation>
+            <numerusform>{target}，%n 个副本</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
+        <source>{target}, replicas unknown</source>
+        <translation>{target}，副本数未知</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&lt;b&gt;Measured on&lt;/b&gt; {where}: {hardware_line}</source>
         <translation>&lt;b&gt;测试环境&lt;/b&gt; {where}：{hardware_line}</translation>
     </message>
@@ -6995,7 +7006,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1209"/>
+        <location filename="../app/project/script_io.py" line="+1210"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>

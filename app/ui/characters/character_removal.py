@@ -50,7 +50,7 @@ def removal_command(project: Project, character_id: str, fate: LinesFate, to: st
         return Macro([remove], fill(QCoreApplication.translate("RemoveCharacterDialog", "Remove character {name}"), name=name))
     if fate is LinesFate.REMOVE:
         return Macro([RemoveLines(lines), remove], fill(QCoreApplication.translate(
-            "RemoveCharacterDialog", "Remove character {name} and its {count} line(s)"), name=name, count=len(lines)))
+            "RemoveCharacterDialog", "Remove character {name} and its lines ({count})"), name=name, count=len(lines)))
     if to is None:
         raise ValueError("reassigning needs the character to give the lines to")
     other = project.character(to).name
@@ -69,15 +69,17 @@ class RemoveCharacterDialog(QDialog):
         char = project.character(character_id)
         count = len(project.lines_of(character_id))
         self.setWindowTitle(fill(self.tr("Remove {name}?"), name=char.name))
-        question = QLabel(fill(self.tr("{name} speaks %n line(s). What becomes of {value}?", "", count), name=char.name, value='them' if count != 1 else 'it'))
+        # "it" or "them" by the count: the catalogue's plural forms, so each language words it its way.
+        question = QLabel(fill(self.tr("{name} speaks %n line(s). What becomes of them?", "", count), name=char.name))
+        question.setObjectName("removeQuestion")
         question.setWordWrap(True)
-        self.reassign = QRadioButton(self.tr("Give them to"))
+        self.reassign = QRadioButton(self.tr("Give them to", "", count))
         self.target = QComboBox()
         self.target.setObjectName("reassignTo")
         for other in project.characters:
             if other.id != character_id:
                 self.target.addItem(other.name, other.id)
-        self.remove_lines = QRadioButton(fill(self.tr("Remove {value} too"), value='them' if count != 1 else 'it'))
+        self.remove_lines = QRadioButton(self.tr("Remove them too", "", count))
         self.unassign = QRadioButton(self.tr("Keep them without a character (they will not render)"))
         group = QButtonGroup(self)
         for button in (self.reassign, self.remove_lines, self.unassign):

@@ -591,8 +591,10 @@ class StressPanel(QWidget):
         self._end_worker()
         self.verdict_label.setText(fill(self.tr("<b>Verdict.</b> {sentence}"), sentence=say(report.verdict.sentence)))
         target = report.engine.get("target", "local")
+        replicas = report.engine.get("replicas")
         where = self.tr("this computer") if target == "local" else fill(
-            self.tr("{target}, {replicas} replica(s)"), target=target, replicas=report.engine.get("replicas") or "?")
+            self.tr("{target}, %n replica(s)", "", replicas) if isinstance(replicas, int) else self.tr("{target}, replicas unknown"),
+            target=target)
         self.hardware_label.setText(fill(self.tr("<b>Measured on</b> {where}: {hardware_line}"), where=where, hardware_line=say(hardware_line(report))))
         warning = synthetic_banner(report.engine)
         if warning:

@@ -3,6 +3,7 @@ them too, or cancel (issue 21)."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.ui.characters.character_removal import RemoveCharacterDialog
@@ -44,4 +45,25 @@ def test_removing_a_character_with_lines_asks_reassign_remove_or_cancel(qtbot: Q
     dialog().remove_lines.setChecked(True)
     dialog().ok.click()
     assert not {line.id for line in project.lines} & set(maya_lines)
-    assert doc.stack.undo_text.startswith(f"Remove character {maya.name} and its {len(maya_lines)} line")
+    assert doc.stack.undo_text == f"Remove character {maya.name} and its lines ({len(maya_lines)})"
+
+
+def test_the_question_words_one_line_and_many_by_the_catalogue(qtbot: QtBot, idle_window: MainWindow) -> None:
+    """"it" or "them" comes from the catalogue's plural forms, never from English words the code
+    put into a translated sentence."""
+    doc = idle_window.document
+    assert doc is not None
+    project = doc.project
+    maya, _ = project.characters
+    count = len(project.lines_of(maya.id))
+    assert count > 1
+    many = RemoveCharacterDialog(project, maya.id)
+    qtbot.addWidget(many)
+    assert "What becomes of them?" in many.findChild(QLabel, "removeQuestion").text()
+    assert many.remove_lines.text() == "Remove them too"
+    for line in project.lines_of(maya.id)[1:]:
+        project.line(line.id).character_id = None
+    one = RemoveCharacterDialog(project, maya.id)
+    qtbot.addWidget(one)
+    assert "speaks 1 line. What becomes of it?" in one.findChild(QLabel, "removeQuestion").text()
+    assert (one.remove_lines.text(), one.reassign.text()) == ("Remove it too", "Give it to")
