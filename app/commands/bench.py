@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from app.commands.common import (
     add_client_arguments,
     engine_config_from_args,
+    how_many,
     remote_config_from_args,
 )
 from app.commands.exit_codes import ExitCode
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
     from engine.load import BenchReport, BenchSession, BenchSettings, Plan
     from engine.load.runner import Observer, Progress
 
+
+def _replicas(count: object) -> str:
+    """A server's replicas as its report gives them: a number, or nothing when it did not say."""
+    return how_many(count, "replica") if isinstance(count, int) else "replicas unknown"
 
 
 def _levels(text: str) -> tuple[int, ...]:
@@ -205,8 +210,8 @@ def _progress(quiet: bool) -> Observer:
             return
         if isinstance(message, RunStarted):
             e = message.engine
-            where = (f" on {e['target']} ({e['replicas']} replica(s))" if e.get("target", "local") != "local" else "")
-            line = f"engine ready{where}: {e['backend']}, {e['slots']} slots, started in {e['engine_start_s']:.1f} s"
+            where = (f" on {e['target']} ({_replicas(e.get('replicas'))})" if e.get("target", "local") != "local" else "")
+            line = f"engine ready{where}: {e['backend']}, {how_many(e['slots'], 'slot')}, started in {e['engine_start_s']:.1f} s"
         elif isinstance(message, LevelStarted):
             line = f"level {message.label} ..."
         elif isinstance(message, JobEnded):

@@ -235,6 +235,12 @@ def check_recogniser_model(command: str, model: str) -> ExitCode | None:
     return None
 
 
+def how_many(count: int, noun: str, plural: str = "") -> str:
+    """``count`` and the noun in the number it takes ("1 slot", "3 slots", "2 replicas"): the
+    command line speaks English; the studio's counts are its catalogues' plural forms."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def in_columns(text: str, width: int) -> str:
     """``text`` cut and padded to ``width`` terminal columns: a Chinese, Japanese or Korean
     character (and any other wide one) takes two, so a table of names stays aligned."""

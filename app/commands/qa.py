@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from app.commands.common import (
     add_recogniser_option,
     check_recogniser_model,
+    how_many,
     in_columns,
     parse_line_list,
     run_download,
@@ -101,7 +102,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
             return ExitCode.BAD_INPUT
     to_check = [(line, take) for line in lines if (take := project.chosen_take(line)) is not None]
     if not to_check:
-        print(f"dubstudio qa: no takes to check: none of the {len(lines)} line(s) has a take yet", file=err)
+        print(f"dubstudio qa: no takes to check: {'the line has' if len(lines) == 1 else f'none of the {len(lines)} lines has'} a take yet", file=err)
         return ExitCode.OK
     rows = _check_takes(project, to_check, args)
     if not args.json:
@@ -116,7 +117,7 @@ def _check(project: Project, args: argparse.Namespace) -> int:
             return ExitCode.BAD_INPUT
     failed = sum(1 for row in rows if row["passed"] is False)
     unchecked = sum(1 for row in rows if row["passed"] is None)
-    summary = f"{len(rows)} take(s) checked: {len(rows) - failed - unchecked} passed, {failed} failed"
+    summary = f"{how_many(len(rows), 'take')} checked: {len(rows) - failed - unchecked} passed, {failed} failed"
     if unchecked:
         summary += f", {unchecked} not fully checked (see {QaCode.NOT_CHECKED})"
     print(summary + ".", file=err)

@@ -37,6 +37,7 @@ from app.commands.common import (
     add_recogniser_option,
     check_recogniser_model,
     engine_client_from_args,
+    how_many,
     note_use_notices,
     parse_line_list,
 )
@@ -378,7 +379,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         note_use_notices(ready.backend.name, spoken_languages(project, session.lines))
         started = time.monotonic()
         update = session.start(client)
-        bar.log(f"Rendering {update.progress.total} lines with {ready.slots} slot(s) on {ready.backend.name}.")
+        bar.log(f"Rendering {how_many(update.progress.total, 'line')} with {how_many(ready.slots, 'slot')} on {ready.backend.name}.")
         run = _RenderRun(project, session, args, bar, qa, {line.id: line for line in session.lines})
         for line in session.failed_lines:
             bar.log(f"  {_describe(project, line)} cannot render: {line.error}")
@@ -386,7 +387,7 @@ def _render(project: Project, session: RenderSession, args: argparse.Namespace, 
         bar.finish()
         render_s = time.monotonic() - started
         if qa is not None and qa.pending and not run.interrupted:
-            bar.log(f"Checking the last {qa.pending} take(s)...")
+            bar.log(f"Checking the last {how_many(qa.pending, 'take')}...")
             while qa.pending:
                 run.qa_failed += _collect_qa(project, qa, bar, timeout=1.0)
     finally:
@@ -472,7 +473,7 @@ class _RenderRun:
             summary += f"; {progress.cancelled} cancelled"
         if self.qa is not None:
             summary += f"; QA done {time.monotonic() - started - render_s:.1f} s later"
-            summary += f", {self.qa_failed} take(s) failed it" if self.qa_failed else ", no take failed it"
+            summary += f", {how_many(self.qa_failed, 'take')} failed it" if self.qa_failed else ", no take failed it"
         bar.log(summary + ".")
         if self.interrupted:
             return ExitCode.INTERRUPTED

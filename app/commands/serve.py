@@ -18,7 +18,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from app.commands.common import add_engine_arguments, engine_config_from_args
+from app.commands.common import add_engine_arguments, engine_config_from_args, how_many
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.core.codes import ErrorCode
 from engine.core.numbers import number_argument
@@ -158,9 +158,9 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: stop.set())
     names = ", ".join(e.backend for e in options.engines)
     sizing = (f"{options.autoscale[0]}-{options.autoscale[1]} replicas (autoscaled)" if options.autoscale
-              else f"{options.replicas} replica(s)")
+              else how_many(options.replicas, "replica"))
     print(f"dubstudio serve: ready at {options.url} in {time.monotonic() - started:.1f} s: {names}, {sizing} of "
-          f"{options.slots} slot(s){', token required' if options.token else ''}; Ctrl-C stops", flush=True)
+          f"{how_many(options.slots, 'slot')}{', token required' if options.token else ''}; Ctrl-C stops", flush=True)
     while not stop.wait(1.0):
         pass
     print("dubstudio serve: stopping ...", file=sys.stderr, flush=True)

@@ -22,6 +22,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from app.commands.common import how_many
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.core.codes import ErrorCode
 from engine.core.numbers import number_argument
@@ -187,12 +188,12 @@ def run(args: argparse.Namespace) -> int:
             return ExitCode.SAVE_FAILED
     finally:
         lock.release()
-    print(f"Translated {len(edit.results)} line(s) of {project.root} into {request.target_language} "
-          f"({translator.requests} request(s))")
+    print(f"Translated {how_many(len(edit.results), 'line')} of {project.root} into {request.target_language} "
+          f"({how_many(translator.requests, 'request')})")
     print(summary(edit))
     kept = kept_translations(project, request.target_language) if request.line_ids is None else []
     if kept:
-        print(f"  kept {len(kept)} line(s) already translated into {request.target_language} by a person (imported with "
+        print(f"  kept {how_many(len(kept), 'line')} already translated into {request.target_language} by a person (imported with "
               f"their original, or checked): name them with --lines to translate them again")
     for line_id, terms in edit.missing_terms.items():
         print(f"  warning: line {project.order_of(line_id)} leaves out the glossary's {', '.join(terms)}")

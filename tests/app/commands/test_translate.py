@@ -52,7 +52,7 @@ def test_translate_reports_progress_and_fit_and_saves_the_drafts(tmp_path: Path,
     out, err = capsys.readouterr()
     assert status == ExitCode.OK
     assert "translating: 2/4 lines" in err and "translating: 4/4 lines" in err
-    assert "Translated 4 line(s)" in out and "(2 request(s))" in out
+    assert "Translated 4 lines" in out and "(2 requests)" in out
     assert server.asked[0].headers["Authorization"] == f"Bearer {SECRET}"
     project = Project.load(root)
     assert [line.draft for line in project.lines] == [True] * 4 and project.target_language == "en"
@@ -159,7 +159,7 @@ def test_translating_every_line_keeps_the_translation_a_bilingual_file_brought(
         assert main(translate(root, server.url)) == ExitCode.OK
     out = capsys.readouterr().out
     assert [entry["text"] for entry in server.asked[0].lines.values()] == ["下次早点出门。"]
-    assert "kept 2 line(s) already translated into en by a person" in out, out
+    assert "kept 2 lines already translated into en by a person" in out, out
     lines = Project.load(root).lines
     assert [(line.text, line.draft) for line in lines] == [("Why are you so late?", False),
                                                             ("The traffic was terrible.", False),

@@ -257,7 +257,7 @@ def test_qa_command_prints_a_table_and_exits_1_on_a_failing_take(scene: Project,
     assert cli_main(["qa", str(scene.root)]) == 1
     out, err = capsys.readouterr()
     assert "FAILED" in out and "passed" in out and "QA_UNINTELLIGIBLE" in out, out
-    assert "4 take(s) checked: 2 passed, 2 failed." in err, out  # the table says which take and why
+    assert "4 takes checked: 2 passed, 2 failed." in err, out  # the table says which take and why
     # read-only without --save: neither the audio nor project.json changed
     assert {p.name: digest(p) for p in scene.takes_dir.iterdir()} == before
     assert (scene.root / "project.json").read_bytes() == project_json

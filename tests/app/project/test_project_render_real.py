@@ -186,7 +186,7 @@ def test_render_with_qa_checks_each_take_as_it_lands(tmp_path: Path, cache_dir: 
     code = cli_main(["render", str(project.root), "--lines", "4", *common])
     out = capsys.readouterr().err
     assert code == 5, out
-    assert "QA line 4 (Rex): FAILED" in out and "QA_UNLIKE_VOICE" in out and "1 take(s) failed it" in out
+    assert "QA line 4 (Rex): FAILED" in out and "QA_UNLIKE_VOICE" in out and "1 take failed it" in out
     again = Project.load(project.root)
     assert [t.qa is not None for t in again.lines[3].takes] == [True, True]
 
