@@ -47,7 +47,13 @@ from app.project.fsutil import atomic_write_text, bound_to
 from app.project.model import PALETTE, Character, Line, name_key, new_id, validate_line
 from app.project.phrases import Phrase
 from app.project.project import Project
-from app.project.timecode import TimeRangeError, check_time, format_timecode, parse_time
+from app.project.timecode import (
+    TimeRangeError,
+    format_timecode,
+    is_frame_timecode,
+    parse_frame_timecode,
+    parse_time,
+)
 from app.project.timeline import build_timeline
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import AddLines
@@ -889,23 +895,14 @@ def _csv_rows(text: str, dialect: type[csv.Dialect] | csv.Dialect, shown: str) -
             yield line_no, row
 
 
-# A dubbing studio's sheet times its lines by the video's frames (00:01:23:12; ";" before the frames
-# for drop-frame), as its timecode window shows them: read by the project's video's frame rate.
-_FRAME_TIMECODE = re.compile(r"^(\d{1,2}):([0-5]\d):([0-5]\d)[:;](\d{2})$")
-
-
 def _sheet_time(raw: str, project: Project) -> float:
-    """A sheet's time cell: :func:`parse_time`'s forms, or HH:MM:SS:FF by the video's frame rate."""
-    match = _FRAME_TIMECODE.match(raw.strip())
-    if match is None:
+    """A sheet's time cell: :func:`parse_time`'s forms, or a frame timecode read by the video's
+    frame rate."""
+    if not is_frame_timecode(raw):
         return parse_time(raw)
-    fps = project.video.fps if project.video is not None else 0.0
-    if not fps:
+    if project.video is None or not project.video.fps:
         raise ValueError(Phrase(phrases.FRAMES_WITHOUT_VIDEO, text=repr(raw)))
-    hours, minutes, seconds, frames = map(int, match.groups())
-    if frames >= math.ceil(fps):
-        raise ValueError(Phrase(phrases.FRAME_PAST_ITS_SECOND, text=repr(raw), fps=fps))
-    return check_time(hours * 3600 + minutes * 60 + seconds + frames / fps, repr(raw))
+    return parse_frame_timecode(raw, project.video.fps)
 
 
 def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], line_no: int, shown: str) -> None:

@@ -55,6 +55,42 @@ def parse_time(text: str) -> float:
     return check_time(seconds_value, repr(text))
 
 
+# A dubbing studio's sheet times its lines by the video's frames (00:01:23:12), as its timecode
+# window shows them; ";" before the frames marks drop-frame, the NTSC count (29.97 and 59.94
+# frames a second) that skips frame numbers to keep up with the clock.
+_FRAME_TIMECODE = re.compile(r"^(\d{1,2}):([0-5]\d):([0-5]\d)([:;])(\d{2})$")
+
+
+def is_frame_timecode(text: str) -> bool:
+    """Whether ``text`` counts frames (HH:MM:SS:FF, or HH:MM:SS;FF drop-frame)."""
+    return _FRAME_TIMECODE.match(text.strip()) is not None
+
+
+def parse_frame_timecode(text: str, fps: float) -> float:
+    """Seconds from ``HH:MM:SS:FF`` at ``fps`` frames a second; ``HH:MM:SS;FF`` is drop-frame (SMPTE
+    12M: at 29.97 the frame numbers 00 and 01 of every minute but each tenth are skipped, at 59.94
+    00-03), read as such at an NTSC rate and as the plain count at any other. ValueError when
+    ``text`` is not such a timecode or names a frame its second does not have (or drop-frame
+    skips)."""
+    match = _FRAME_TIMECODE.match(text.strip())
+    if match is None:
+        raise ValueError(Phrase(phrases.UNREADABLE_TIME, text=repr(text)))
+    hours, minutes, seconds, mark, frames = match.groups()
+    nominal = math.ceil(fps)  # 29.97 counts 30 frame numbers a second
+    if int(frames) >= nominal:
+        raise ValueError(Phrase(phrases.FRAME_PAST_ITS_SECOND, text=repr(text), fps=fps))
+    count = (int(hours) * 3600 + int(minutes) * 60 + int(seconds)) * nominal + int(frames)
+    if mark == ";" and nominal in (30, 60) and abs(fps - nominal * 1000 / 1001) < 0.01:
+        skipped = nominal // 15  # 2 at 29.97, 4 at 59.94
+        if int(seconds) == 0 and int(frames) < skipped and int(minutes) % 10:
+            raise ValueError(Phrase(phrases.FRAME_PAST_ITS_SECOND, text=repr(text), fps=fps))
+        all_minutes = int(hours) * 60 + int(minutes)
+        count -= skipped * (all_minutes - all_minutes // 10)
+    # The frame's own time: a timecode counts frames, so at 29.97 non-drop 00:10:00:00 is frame
+    # 18000, 600.6 s into the video.
+    return check_time(count / fps, repr(text))
+
+
 def format_timecode(seconds: float, separator: str = ",") -> str:
     """``HH:MM:SS,mmm`` (SRT style; pass ``"."`` for the CSV/VTT style)."""
     millis = max(0, round(seconds * 1000))

@@ -274,3 +274,23 @@ def test_a_dubbing_sheet_timed_in_frames_is_read_by_the_videos_frame_rate(tmp_pa
     with pytest.raises(ImportFormatError) as past:
         imported(tmp_path, project, "台本.csv", sheet.replace("00:00:03:12", "00:00:03:25"))
     assert "counts more frames than a second of the video holds (25 a second)" in str(past.value)
+
+
+def test_frame_timecodes_are_the_frames_time_and_drop_frame_skips_its_numbers() -> None:
+    """A timecode counts frames: at 29.97 non-drop 00:10:00:00 is frame 18000, 600.6 s in (it was
+    read as 600 s); drop-frame (;) skips two frame numbers a minute, but each tenth, to keep up
+    with the clock, so 00:10:00;00 is 600.0 s and 00:01:00;00 does not exist (it was read as plain
+    frames)."""
+    from app.project.timecode import parse_frame_timecode
+
+    ntsc = 30000 / 1001
+    assert parse_frame_timecode("00:00:03:12", 25.0) == pytest.approx(3.48)
+    assert parse_frame_timecode("00:10:00:00", ntsc) == pytest.approx(600.6)
+    assert parse_frame_timecode("00:10:00;00", ntsc) == pytest.approx(600.0, abs=0.001)
+    assert parse_frame_timecode("01:00:00;00", ntsc) == pytest.approx(3600.0, abs=0.005)  # 3.6 ms an hour behind
+    assert parse_frame_timecode("00:01:00;02", ntsc) == pytest.approx(1800 / ntsc)  # the minute's first frame
+    assert parse_frame_timecode("00:01:00;00", 25.0) == pytest.approx(60.0)  # ';' at a PAL rate: plain frames
+    with pytest.raises(ValueError, match="more frames than a second"):
+        parse_frame_timecode("00:01:00;01", ntsc)
+    with pytest.raises(ValueError, match="more frames than a second"):
+        parse_frame_timecode("00:00:01:25", 25.0)
