@@ -151,7 +151,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Give them to</source>
         <translation>
             <numerusform>Give it to</numerusform>
@@ -164,6 +164,14 @@
         <translation>
             <numerusform>Remove it too</numerusform>
             <numerusform>Remove them too</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Keep them without a character (they will not render)</source>
+        <translation>
+            <numerusform>Keep it without a character (it will not render)</numerusform>
+            <numerusform>Keep them without a character (they will not render)</numerusform>
         </translation>
     </message>
 </context>

@@ -3145,7 +3145,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Remove them too</source>
         <translation>
             <numerusform>一并删除这些台词</numerusform>
@@ -3158,10 +3158,12 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
             <numerusform>交给</numerusform>
         </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+7"/>
         <source>Keep them without a character (they will not render)</source>
-        <translation>保留但不指定角色（不会被渲染）</translation>
+        <translation>
+            <numerusform>保留但不指定角色（不会被渲染）</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+10"/>
@@ -7006,7 +7008,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1210"/>
+        <location filename="../app/project/script_io.py" line="+1207"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>

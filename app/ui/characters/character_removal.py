@@ -80,7 +80,7 @@ class RemoveCharacterDialog(QDialog):
             if other.id != character_id:
                 self.target.addItem(other.name, other.id)
         self.remove_lines = QRadioButton(self.tr("Remove them too", "", count))
-        self.unassign = QRadioButton(self.tr("Keep them without a character (they will not render)"))
+        self.unassign = QRadioButton(self.tr("Keep them without a character (they will not render)", "", count))
         group = QButtonGroup(self)
         for button in (self.reassign, self.remove_lines, self.unassign):
             group.addButton(button)

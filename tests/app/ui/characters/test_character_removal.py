@@ -66,4 +66,5 @@ def test_the_question_words_one_line_and_many_by_the_catalogue(qtbot: QtBot, idl
     one = RemoveCharacterDialog(project, maya.id)
     qtbot.addWidget(one)
     assert "speaks 1 line. What becomes of it?" in one.findChild(QLabel, "removeQuestion").text()
-    assert (one.remove_lines.text(), one.reassign.text()) == ("Remove it too", "Give it to")
+    assert (one.remove_lines.text(), one.reassign.text(), one.unassign.text()) == (
+        "Remove it too", "Give it to", "Keep it without a character (it will not render)")
