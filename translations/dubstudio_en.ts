@@ -273,7 +273,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+182"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+187"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>

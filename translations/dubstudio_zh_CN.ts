@@ -5302,7 +5302,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+150"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+155"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
@@ -5363,12 +5363,12 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-133"/>
         <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+66"/>
         <source>the lines were not translated ({error}): translate them with Project › Translate…</source>
         <translation>台词未翻译（{error}）：请用“项目 › 翻译…”翻译</translation>
     </message>
@@ -9368,7 +9368,12 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <translation>{name} 的参考音频裁剪范围（{start:.2f} 秒到 {end}）为空</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Speaker {number}</source>
+        <translation>说话人 {number}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>line {id} names an unknown character</source>
         <translation>台词 {id} 指向未知的角色</translation>
     </message>

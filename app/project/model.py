@@ -99,6 +99,20 @@ def name_key(name: str) -> str:
     return simplified(name.strip()).casefold()
 
 
+_DEFAULT_NAMES = tuple(re.compile(re.escape(template).replace(re.escape("{number}"), r"(\d+)"), re.IGNORECASE)
+                       for template in (phrases.SPEAKER_N, *phrases.SPEAKER_N_TRANSLATED))
+
+
+def default_speaker_number(name: str) -> int | None:
+    """N when ``name`` is the name a transcription gives the N-th voice it finds ("Speaker 2",
+    "说话人 2": in any of the studio's languages), else None. Such a name says nothing of who
+    speaks: a cast library's "Speaker 1" and a project's are two voices until matched by ear."""
+    for pattern in _DEFAULT_NAMES:
+        if (found := pattern.fullmatch(name.strip())) is not None:
+            return int(found.group(1))
+    return None
+
+
 @dataclass
 class Character:
     """A voice: name, colour, reference clip (project-relative) with trim, and settings."""

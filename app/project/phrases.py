@@ -391,6 +391,11 @@ CANNOT_READ_CLIP = QT_TRANSLATE_NOOP("phrases", "cannot read clip {file}: {error
 EMPTY_TRIM = QT_TRANSLATE_NOOP("phrases", "the trim of {name}'s clip ({start:.2f} s to {end}) is empty")
 
 # --- transcribing, hearing the original, translating (transcription.py, translation.py) ----------
+# The name a transcription gives each voice it finds (the studio passes its translation of it).
+SPEAKER_N = QT_TRANSLATE_NOOP("phrases", "Speaker {number}")
+# SPEAKER_N as the shipped catalogues translate it (tests/test_translations.py holds this to the .ts
+# files): a name made in a studio of any language is known for a default name by code without Qt.
+SPEAKER_N_TRANSLATED = ("说话人 {number}",)
 LINE_UNKNOWN_CHARACTER = QT_TRANSLATE_NOOP("phrases", "line {id} names an unknown character")
 NO_VIDEO_TO_TRANSCRIBE = QT_TRANSLATE_NOOP("phrases", "the project has no video to transcribe")
 SCRIPT_NOT_EMPTY = QT_TRANSLATE_NOOP("phrases", "the project already has {count} lines; transcribing replaces them (pass --replace, or undo afterwards in the studio)")

@@ -65,7 +65,15 @@ from app.project.fsutil import (
     safe_filename,
     unique_path,
 )
-from app.project.model import PALETTE, Character, Line, name_key, new_id, validate_line
+from app.project.model import (
+    PALETTE,
+    Character,
+    Line,
+    default_speaker_number,
+    name_key,
+    new_id,
+    validate_line,
+)
 from app.project.phrases import Phrase
 from app.project.project import Project
 from app.project.timeline import character_languages, estimate_duration
@@ -105,7 +113,6 @@ if TYPE_CHECKING:
 VOICE_REGION = Range("voice clip region", hearing_clips.SHORTEST_CANDIDATE_S, hearing_clips.MAX_CLIP_S, unit="s")
 AUTO_CLIP_STEM = "speaker-{number}-original"  # in voices/: the clip a transcription cuts for a voice
 AUTO_CLIP = re.compile(r"voices/speaker-\d+-original(_\d+)?\.wav")  # such a clip's path, as unique_path names it
-SPEAKER_NAME = re.compile(r"Speaker \d+")  # how a transcription names the voices it finds
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
 WORDLESS_KEY = "no_words"  # in media/transcript.json: speech the transcription heard no words in
 VOICEPRINTS_FILE = "voiceprints.npz"  # in media/: the windows' embeddings and the level envelope (arrays only)
@@ -121,6 +128,8 @@ class TranscribeRequest:
     device: str = "auto"
     chinese_script: str | None = None  # how Chinese is written; None: the project's setting
     cast_library: str | None = None  # a cast library folder to cast the speakers found from (app.project.cast)
+    # What the voices found are called: SPEAKER_N, or the studio's translation of it ("说话人 {number}").
+    speaker_name: str = phrases.SPEAKER_N
 
 
 @dataclass
@@ -240,7 +249,7 @@ def left_without_voice(project: Project, lines: Sequence[Line]) -> list[Characte
 
     def transcribed(character: Character) -> bool:
         auto_clip = character.clip is not None and AUTO_CLIP.fullmatch(character.clip) is not None
-        return auto_clip or (character.clip is None and SPEAKER_NAME.fullmatch(character.name) is not None)
+        return auto_clip or (character.clip is None and default_speaker_number(character.name) is not None)
 
     return [c for c in project.characters if c.id not in speaking and transcribed(c) and not c.trimmed
             and c.settings == VoiceSettings(language=c.settings.language)]
@@ -320,7 +329,8 @@ def hear_project(
     try:
         heard = transcribe_media(video, model, encoder, options, translator=translator, progress=progress,
                                  cancel=cancel)
-        characters = _speakers_as_characters(project, heard, () if library is None else library.members)
+        characters = _speakers_as_characters(project, heard, () if library is None else library.members,
+                                             request.speaker_name)
         report("cutting", 0.0)
         clips = _cut_reference_clips(project, video, options.stream_index, heard, characters, cancel, written,
                                      lambda fraction: report("cutting", fraction))
@@ -448,22 +458,25 @@ def _set_spoken_languages(characters: Sequence[Character], lines: Sequence[Line]
             character.settings = with_fields(character.settings, language=written)
 
 
-def _speakers_as_characters(project: Project, heard: Transcription,
-                            library_members: Sequence[CastMember] = ()) -> list[Character]:
-    """"Speaker 1".."Speaker N" (names already in the project or in the cast library cast from
-    skipped), each its own colour (the library's colours too, which its characters bring when cast).
-    A new voice called like a library character would share its name with the one cast as that
-    character, and the next `cast add` would file its voice under that character's voiceprints."""
-    in_library = {name_key(member.character.name) for member in library_members}
+def _speakers_as_characters(project: Project, heard: Transcription, library_members: Sequence[CastMember] = (),
+                            speaker_name: str = phrases.SPEAKER_N) -> list[Character]:
+    """"Speaker 1".."Speaker N" (``speaker_name``: in the studio's language), each its own colour
+    (the library's colours too, which its characters bring when cast). A number any default name
+    in the project or in the cast library holds, in any language, is skipped: a new voice called
+    like a library character would share its name with the one cast as that character, and the
+    next `cast add` would file its voice under that character's voiceprints."""
+    if "{number}" not in speaker_name:  # a translation that lost its number: the names would all be one
+        speaker_name = phrases.SPEAKER_N
+    held = [c.name for c in project.characters] + [m.character.name for m in library_members]
+    taken_numbers = {number for name in held if (number := default_speaker_number(name)) is not None}
     taken = {c.colour.lower() for c in project.characters} | {m.character.colour.lower() for m in library_members}
     colours = [c for c in PALETTE if c not in taken] + [c for c in PALETTE if c in taken]  # fresh ones first
     made: list[Character] = []
     number = 1
     for index in range(heard.speaker_count):
-        while (project.character_by_name(f"Speaker {number}") is not None  # SPEAKER_NAME
-               or name_key(f"Speaker {number}") in in_library):
+        while number in taken_numbers or project.character_by_name(speaker_name.format(number=number)) is not None:
             number += 1
-        made.append(project.make_character(f"Speaker {number}", colour=colours[index % len(colours)],
+        made.append(project.make_character(speaker_name.format(number=number), colour=colours[index % len(colours)],
                                            settings=VoiceSettings(language=heard.language)))
         number += 1
     return made

@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.project import (
@@ -76,6 +76,11 @@ from engine.translation.registry import WHISPER
 STEMS = "stems"  # the file dialog kind of a client's stems (app.ui.folders)
 STEM_FILTER = QT_TRANSLATE_NOOP("VideoController", "Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)")
 
+
+
+def speaker_name() -> str:
+    """What a transcription calls the voices it finds, in the studio's language ("说话人 {number}")."""
+    return QCoreApplication.translate(phrases.CONTEXT, phrases.SPEAKER_N)
 
 class VideoController(QObject):
     """Runs the video workflows for a window; reports through ``message`` and ``error``."""
@@ -215,7 +220,7 @@ class VideoController(QObject):
     def transcribe(self, document: Document, choice: TranscribeChoice) -> None:
         """Transcribe the document's video as ``choice`` says (replacing or keeping its script)."""
         transcription = TranscribeRequest(Options(language=choice.language, speakers=choice.speakers), choice.model,
-                                          cast_library=choice.cast_library)
+                                          cast_library=choice.cast_library, speaker_name=speaker_name())
 
         def work(operation: Operation) -> TranscribedScript:
             return hear_project(document.project, transcription, replace=not choice.keep, keep=choice.keep,
@@ -247,7 +252,7 @@ class VideoController(QObject):
     def _transcription_request(self, options: Options) -> TranscribeRequest:
         """The settings' Whisper model, unless it only knows English (then the bundled base)."""
         model = self.transcription_model()
-        return TranscribeRequest(options, DEFAULT_MODEL if model.endswith(".en") else model)
+        return TranscribeRequest(options, DEFAULT_MODEL if model.endswith(".en") else model, speaker_name=speaker_name())
 
     # --- the video and its guide track -----------------------------------------------------------
 

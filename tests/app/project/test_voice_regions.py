@@ -124,3 +124,14 @@ def test_a_region_of_chinese_lines_joins_their_words_without_spaces_and_has_no_p
     assert changes["transcript"] == "我们明天见面吧。"  # one run of Chinese, no space where the lines meet
     assert changes["clip_purity"] is None  # not transcribed: no voiceprints to score it with
     assert project.resolve(changes["clip"]).is_file()
+
+
+def test_a_voice_named_in_the_chinese_studio_is_known_as_transcribed(tmp_path: Path) -> None:
+    # A transcription run again removes the voices it no longer hears that nothing was chosen for
+    # since. Before, only "Speaker N" counted as such a name: the Chinese studio's "说话人 2"
+    # (with no clip) stayed for ever, as if a person had named it.
+    project = Project.create(tmp_path / "p", "p")
+    heard = project.make_character("说话人 2", settings=VoiceSettings(language="zh"))
+    typed = project.make_character("小红", settings=VoiceSettings(language="zh"))
+    project.characters += [heard, typed]
+    assert left_without_voice(project, []) == [heard]

@@ -220,3 +220,20 @@ def test_the_studio_started_under_a_chinese_locale_shows_chinese_menus(tmp_path:
     zh = messages(CATALOGUE)
     assert menus[:2] == [zh[("actions", "&File")][0], zh[("actions", "&Edit")][0]] == ["文件(&F)", "编辑(&E)"]
     assert all(any("\u4e00" <= character <= "\u9fff" for character in menu) for menu in menus), menus
+
+
+def test_a_default_speaker_name_in_every_catalogue_is_known_without_qt() -> None:
+    """A transcription in the Chinese studio calls its voices "说话人 1"; the cast library, Cast from
+    library and a transcription run again (Qt-free, the CLI too) must know that for a default
+    name, never a character's identity: app.project.phrases.SPEAKER_N_TRANSLATED holds every
+    catalogue's translation of SPEAKER_N."""
+    from app.project import phrases
+    from app.project.model import default_speaker_number
+
+    translated = {form for path in sorted((REPO_ROOT / "translations").glob("dubstudio_*.ts"))
+                  for form in messages(path).get((phrases.CONTEXT, phrases.SPEAKER_N), [])}
+    assert translated and translated <= {phrases.SPEAKER_N, *phrases.SPEAKER_N_TRANSLATED}
+    for template in translated:
+        assert default_speaker_number(template.format(number=12)) == 12
+    assert default_speaker_number("Speaker 3") == 3 and default_speaker_number("  说话人 3 ") == 3
+    assert default_speaker_number("Anna") is None and default_speaker_number("Speaker 1 2") is None

@@ -246,3 +246,15 @@ def test_a_replacing_transcription_removes_the_voices_it_no_longer_hears_and_say
     assert any(f"{gone[0]} has no line in the new transcription" in text and "removed" in text for text in said)
     window.document.undo()
     assert [c.name for c in project.characters] == before
+
+
+def test_the_chinese_studio_names_the_voices_it_hears_in_chinese(chinese: None, window: MainWindow,
+                                                                 tmp_path: Path) -> None:
+    # Before, the voices were "Speaker 1", "Speaker 2" whatever the studio's language.
+    make_scene(tmp_path / "scene.mp4", ["libri_1688_a", "libri_3080_a"])
+    dialog = window.video.new_from_video()
+    dialog.set_video(tmp_path / "scene.mp4")
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(TRANSCRIBE))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None
+    assert [c.name for c in window.document.project.characters] == ["说话人 1", "说话人 2"]
