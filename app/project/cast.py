@@ -48,7 +48,7 @@ from app.project.fsutil import (
     unique_path,
 )
 from app.project.lock import ProjectLock
-from app.project.model import Character, name_key, new_id
+from app.project.model import Character, default_speaker_number, name_key, new_id
 from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core import files
@@ -100,6 +100,12 @@ class CastLibrary:
         """The character called ``name`` (case, surrounding spaces and Chinese script ignored: :func:`name_key`)."""
         wanted = name_key(name)
         return next((m for m in self.members if name_key(m.character.name) == wanted), None)
+
+    def names_character(self, name: str) -> bool:
+        """Whether a project character called ``name`` already is one of the library's characters.
+        A default name ("Speaker 1", "说话人 1": :func:`default_speaker_number`) never is: it says
+        nothing of whose voice it is, so its character is matched by voice like any unnamed one."""
+        return default_speaker_number(name) is None and self.member(name) is not None
 
     def clip_path(self, member: CastMember) -> Path | None:
         return self.root / member.character.clip if member.character.clip else None
@@ -561,13 +567,13 @@ def cast_changes(before: Sequence[Character], after: Sequence[Character]) -> dic
 def recast_from_library(project: Project, library: CastLibrary,
                         encoder: VoiceEmbedder) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
     """The studio's *Cast from library* on a project as it is: each character with a clip (not
-    already named as a library character) matched against the library. Returns the matches (to
+    already named as a library character: a default name such as "Speaker 1" never counts as one)
+    matched against the library. Returns the matches (to
     explain) and, per surely matched character id, the changes that make it the library's
     character (push them as EditCharacter edits: undoable); the library clips are copied into
     voices/ first (files are not something undo removes, as with takes). The unsure matches
     are kept in media/cast_offers.json, for the Characters panel to offer."""
-    names = {m.character.name.casefold() for m in library.members}
-    candidates = [c for c in project.characters if c.clip and c.name.casefold() not in names]
+    candidates = [c for c in project.characters if c.clip and not library.names_character(c.name)]
     found = [replace(c) for c in candidates]  # copies: the project changes only through the edits
     matches = cast_characters(project, found, library, encoder, clip_copier(project))
     changes = cast_changes(candidates, found)

@@ -70,7 +70,6 @@ from app.project.model import (
     Character,
     Line,
     default_speaker_number,
-    name_key,
     new_id,
     validate_line,
 )
@@ -427,8 +426,7 @@ def _cast_from(project: Project, characters: Sequence[Character], heard_again: S
     library character: a transcription run again with a library casts them too (before, it cast
     only new voices and said nothing of the rest). Returns the matches and, per such character
     cast, the fields that make it the library's (for the edit, which undo takes back)."""
-    in_library = {name_key(m.character.name) for m in library.members}
-    before = [c for c in heard_again if c.clip and name_key(c.name) not in in_library]
+    before = [c for c in heard_again if c.clip and not library.names_character(c.name)]
     existing = [with_fields(c) for c in before]  # copies: the project changes only through the edit
     matches = cast_characters(project, [*characters, *existing], library, encoder, clip_copier(project, written.made))
     recast = cast_changes(before, existing)

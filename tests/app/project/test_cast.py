@@ -382,3 +382,28 @@ def test_a_character_saved_by_another_encoder_is_embedded_again(library: Path, t
     assert cli_main(["cast", "add", str(copy), str(tmp_path / "episode-2"), "--character", "Ben"]) == 0
     ben = open_library(copy).member("Ben")
     assert ben is not None and ben.voiceprints.shape == (1, 192) and ben.encoder_id == "campplus-3dspeaker-zh-en"
+
+
+def test_a_default_speaker_name_is_matched_by_voice_and_a_typed_name_still_counts(
+        tmp_path: Path, encoder: CamppSpeakerEncoder) -> None:
+    # A team that never renamed its speakers keeps "Speaker 1" (one man) and "Speaker 2" (one
+    # woman) in the library. Episode 2, transcribed without the library, heard them the other way
+    # round. Before, Cast from library took each "Speaker N" as already the library's "Speaker N"
+    # and matched neither by voice (the next Save to cast library filed each voice under the
+    # other's voiceprints). A default name, in either studio language, is no one's: both are now
+    # matched by voice. "Anna", a name a person typed, still is the library's Anna.
+    from app.project.cast import recast_from_library
+
+    episode(tmp_path / "episode-1", {"Speaker 1": "libri_1688_a", "说话人 2": "libri_3080_a",
+                                     "Anna": "libri_2414_a"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
+    project = episode(tmp_path / "episode-2", {"Speaker 1": "libri_3080_c", "说话人 2": "libri_1688_c",
+                                               "Anna": "libri_1688_b"})
+    woman, man, anna = project.characters
+    matches, changes = recast_from_library(project, open_library(tmp_path / "cast"), encoder)
+    said = {m.found_name: m for m in matches}
+    assert said.keys() == {"Speaker 1", "说话人 2"}  # Anna is the library's Anna by her name
+    assert said["Speaker 1"].sure and said["Speaker 1"].member_name == "说话人 2"
+    assert said["说话人 2"].sure and said["说话人 2"].member_name == "Speaker 1"
+    assert changes[woman.id]["name"] == "说话人 2" and changes[man.id]["name"] == "Speaker 1"
+    assert anna.id not in changes
