@@ -8384,6 +8384,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>{name} is a new voice (closest in the cast library: cosine {score:.2f}), now called {renamed}: another voice was cast as the library&apos;s {name}</source>
+        <translation>{name} 是新的声音（演员库中最接近的：余弦相似度 {score:.2f}），现改名为 {renamed}：另一个声音已认定为演员库中的 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{name} sounds like {member} from the cast library (voice cosine {score:.2f}, sure), but the project already has a character called {member}: not cast</source>
         <translation>{name} 听起来像演员库中的 {member}（音色余弦相似度 {score:.2f}，确定），但项目中已有名为 {member} 的角色：未选角</translation>
     </message>

@@ -27,6 +27,7 @@ import contextlib
 import datetime as _dt
 import io
 import json
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -122,6 +123,7 @@ class CastMatch:
     member_name: str | None
     score: float
     name_taken: bool = False  # sure, but another character of the project has the member's name: not cast
+    renamed: str | None = None  # not cast, its default name given another number: a character cast took it
 
     @property
     def sure(self) -> bool:
@@ -141,6 +143,8 @@ class CastMatch:
         if self.offered:
             return Phrase(phrases.CAST_OFFERED, name=name, member=self.member_name, score=self.score,
                           needed=MATCH_THRESHOLD)
+        if self.renamed is not None:
+            return Phrase(phrases.CAST_RENUMBERED, name=name, score=self.score, renamed=self.renamed)
         return Phrase(phrases.CAST_NEW, name=name, score=self.score)
 
 
@@ -415,7 +419,30 @@ def cast_characters(project: Project, characters: Sequence[Character], library: 
         for name, value in member_changes(library, member, copy_clip).items():
             setattr(found, name, value)
         said.append(match)
-    return said
+    return _renumber_clashes(project, characters, library, said)
+
+
+def _renumber_clashes(project: Project, characters: Sequence[Character], library: CastLibrary,
+                      said: list[CastMatch]) -> list[CastMatch]:
+    """A found character not cast whose default name ("Speaker 1") a character cast from the
+    library now also has (the project's "Speaker 2" was the library's "Speaker 1") gets the
+    lowest number no default name holds in the project, the found or the library; said in its match."""
+    by_id = {c.id: c for c in characters}
+    cast_names = {name_key(by_id[m.character_id].name) for m in said if by_id[m.character_id].name != m.found_name}
+    held = [c.name for c in (*project.characters, *characters)] + [m.character.name for m in library.members]
+    numbers = {number for name in held if (number := default_speaker_number(name)) is not None}
+    renamed: list[CastMatch] = []
+    for match in said:
+        found = by_id[match.character_id]
+        old = default_speaker_number(found.name)
+        if found.name != match.found_name or old is None or name_key(found.name) not in cast_names:
+            renamed.append(match)
+            continue
+        number = min(set(range(1, len(numbers) + 2)) - numbers)
+        numbers.add(number)
+        found.name = re.sub(r"\d+", str(number), found.name, count=1)  # a default name's one number
+        renamed.append(replace(match, renamed=found.name))
+    return renamed
 
 
 def member_changes(library: CastLibrary, member: CastMember, copy_clip: Callable[[Path, str], str]) -> dict[str, Any]:

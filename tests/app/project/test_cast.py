@@ -407,3 +407,20 @@ def test_a_default_speaker_name_is_matched_by_voice_and_a_typed_name_still_count
     assert said["说话人 2"].sure and said["说话人 2"].member_name == "Speaker 1"
     assert changes[woman.id]["name"] == "说话人 2" and changes[man.id]["name"] == "Speaker 1"
     assert anna.id not in changes
+
+
+def test_a_new_voice_keeps_no_name_a_voice_cast_from_the_library_takes(tmp_path: Path,
+                                                                       encoder: CamppSpeakerEncoder) -> None:
+    # The project's "Speaker 2" is the library's "Speaker 1"; its "Speaker 1" is a new voice. Cast
+    # by voice, two characters would be called "Speaker 1": the new voice takes a free number.
+    from app.project.cast import recast_from_library
+
+    episode(tmp_path / "episode-1", {"Speaker 1": "libri_1688_a", "Speaker 2": "libri_3080_a"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
+    project = episode(tmp_path / "episode-2", {"Speaker 1": "libri_2414_a", "Speaker 2": "libri_1688_c"})
+    new, known = project.characters
+    matches, changes = recast_from_library(project, open_library(tmp_path / "cast"), encoder)
+    assert changes == {new.id: {"name": "Speaker 3"}, known.id: changes[known.id]}
+    assert changes[known.id]["name"] == "Speaker 1"
+    said = {m.found_name: m.describe() for m in matches}
+    assert said["Speaker 1"].startswith("Speaker 1 is a new voice") and "now called Speaker 3" in said["Speaker 1"]
