@@ -273,7 +273,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+187"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+188"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -324,7 +324,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+419"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+421"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>
@@ -332,7 +332,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+13"/>
+        <location line="+16"/>
         <source>%n line(s), </source>
         <translation>
             <numerusform>%n line, </numerusform>

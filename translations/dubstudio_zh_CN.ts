@@ -538,7 +538,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DialogueTrackBox</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+364"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+366"/>
         <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
         <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
     </message>
@@ -1333,7 +1333,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>ExportController</name>
     <message>
-        <location filename="../app/ui/window/export_controller.py" line="+58"/>
+        <location filename="../app/ui/window/export_controller.py" line="+66"/>
         <source>{code}: no line has a rendered take yet; render the lines first (Render › Render all), then export</source>
         <translation>{code}: 还没有任何台词生成了版本；请先渲染台词（渲染 › 全部渲染），再导出</translation>
     </message>
@@ -2201,17 +2201,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-284"/>
-        <source>New project from a video</source>
-        <translation>从视频新建项目</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>any file FFmpeg reads: MP4, MKV, MOV, WebM…</source>
-        <translation>FFmpeg 能读取的任何文件：MP4、MKV、MOV、WebM…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-275"/>
         <location line="+13"/>
         <location line="+9"/>
         <source>Choose…</source>
@@ -2233,12 +2223,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>只提取一次，保存为 media/guide.flac：可以垫在配音下播放以检查时间，也可以在导出时保留在配音下（项目设置）</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>Video</source>
-        <translation>视频</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+15"/>
         <source>Script from</source>
         <translation>台本来源</translation>
     </message>
@@ -2268,12 +2253,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>创建项目</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Choose the video to dub</source>
-        <translation>选择要配音的视频</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+19"/>
         <source>Choose the subtitles</source>
         <translation>选择字幕</translation>
     </message>
@@ -2283,9 +2263,29 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>为项目选择一个空文件夹</translation>
     </message>
     <message>
-        <location line="+35"/>
-        <source>Reading the video…</source>
-        <translation>正在读取视频…</translation>
+        <location line="-76"/>
+        <source>New project from a video or a recording</source>
+        <translation>从视频或录音新建项目</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a video (MP4, MKV, MOV, WebM…) or a recording (WAV, FLAC, MP3, M4A…)</source>
+        <translation>视频（MP4、MKV、MOV、WebM…）或录音（WAV、FLAC、MP3、M4A…）</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Video or audio</source>
+        <translation>视频或音频</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Choose the video or the recording to dub</source>
+        <translation>选择要配音的视频或录音</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Reading the file…</source>
+        <translation>正在读取文件…</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -4826,6 +4826,13 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <source>No original audio in this project: Project › Add the original audio as a guide track</source>
         <translation>此项目没有原声：项目 › 添加原声作为参考音轨</translation>
     </message>
+    <message>
+        <location line="+15"/>
+        <source>No picture: {file} is a recording
+Its sound is the original-audio track</source>
+        <translation>没有画面：{file} 是录音
+它的声音就是原声轨</translation>
+    </message>
 </context>
 <context>
     <name>TranscribeDialog</name>
@@ -5307,7 +5314,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source> from {source}</source>
         <translation>，来自 {source}</translation>
     </message>
@@ -5363,7 +5370,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message>
-        <location line="-133"/>
+        <location line="-134"/>
         <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
     </message>
@@ -5383,7 +5390,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>无法翻译</translation>
     </message>
     <message numerus="yes">
-        <location line="+76"/>
+        <location line="+77"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>已转写 %n 句台词</numerusform>
@@ -5510,15 +5517,20 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-283"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-285"/>
         <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
         <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Videos and recordings (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;All files (*)</source>
+        <translation>视频和录音 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+395"/>
+        <location line="+398"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
@@ -5639,14 +5651,19 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-116"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-119"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} 条音轨，%n 条字幕流</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>No picture: a recording · {duration} · {streams}; every export but the video</source>
+        <translation>没有画面：录音 · {duration} · {streams}；除视频外都可以导出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>{width}×{height} · {fps} fps · {duration} · {codec} · {streams}</source>
         <translation>{width}×{height} · {fps} fps · {duration} · {codec} · {streams}</translation>
     </message>
@@ -8656,6 +8673,21 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{file} has no video stream</source>
         <translation>{file} 没有视频流</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no video stream: it is a recording with no picture; dub it as audio (dubstudio new --audio)</source>
+        <translation>{file} 没有视频流：这是没有画面的录音；请按音频配音（dubstudio new --audio）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{file} has no audio stream: nothing to dub</source>
+        <translation>{file} 没有音频流：没有可配音的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the project has no picture: its source {file} is audio only; export the mix, the stems or the lines instead, or set a video (Project › Set video…)</source>
+        <translation>项目没有画面：它的来源 {file} 只有音频；请改为导出混音、分轨或逐句音频，或设置一个视频（项目 › 设置视频…）</translation>
     </message>
     <message>
         <location line="+1"/>

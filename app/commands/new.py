@@ -1,6 +1,6 @@
-"""`dubstudio new`: a project from a video, headless.
+"""`dubstudio new`: a project from a video (or a recording with no picture), headless.
 
-    dubstudio new PROJECT_DIR --video FILE [--subtitles FILE.srt | --subtitle-stream N |
+    dubstudio new PROJECT_DIR (--video FILE | --audio FILE) [--subtitles FILE.srt | --subtitle-stream N |
                   --transcribe [--language auto|CODE] [--speakers auto|N] [--translate-to LANG]]
                   [--voice NAME=CLIP[:TRANSCRIPT_FILE]]... [--guide] [--title TITLE]
 
@@ -10,6 +10,9 @@ gives a character its reference clip (and transcript: the file given, else CLIP.
 the clip, else the words heard in the clip by Whisper, marked as heard). Right after, the command lists lines without a character and characters without
 a clip, so they are fixed before a render rather than failing in one. With ``--transcribe`` the
 script and the cast come from the video's own dialogue instead (see ``dubstudio transcribe``).
+``--audio`` dubs a recording with no picture (a radio drama, a podcast, an audiobook, a dialogue
+stem before the picture is locked): everything works as with a video but the finished video,
+which has no picture to show.
 
 Exit codes: 0 ready to render, 1 created but some lines or characters still lack a voice,
 2 bad arguments or input (nothing is left behind).
@@ -45,14 +48,18 @@ if TYPE_CHECKING:
 def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "new",
-        help="make a project from a video (subtitles, voices, guide track)",
+        help="make a project from a video or a recording (subtitles, voices, guide track)",
         description="Make a DubStudio project that dubs a video. "
         + exit_statuses((ExitCode.OK, "ready to render"),
                         (ExitCode.FAILED, "created but some lines or characters lack a voice (listed)"),
                         (ExitCode.BAD_INPUT, "bad arguments or input")),
     )
     parser.add_argument("project", metavar="PROJECT_DIR", help="the project folder to create (new or empty)")
-    parser.add_argument("--video", required=True, metavar="FILE", help="the video to dub (any format FFmpeg reads)")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--video", metavar="FILE", help="the video to dub (any format FFmpeg reads)")
+    given.add_argument("--audio", metavar="FILE",
+                       help="a recording with no picture to dub instead (WAV, FLAC, MP3, M4A...: a radio drama, a "
+                            "podcast, a dialogue stem); every export but the finished video")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--subtitles", metavar="FILE.srt",
                         help="the script, as subtitles: SRT, WebVTT (.vtt), ASS/SSA (.ass, .ssa), YouTube SBV (.sbv), "
@@ -122,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
             voices.append(VoiceSource(name, clip, transcript))
         made = new_project_from_video(
             args.project,
-            args.video,
+            args.video or args.audio,
             subtitles=args.subtitles,
             subtitle_stream=args.subtitle_stream,
             use_subtitle_stream=not args.no_subtitles,
@@ -133,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
             make_script=make_script,
             keep_language=args.keep_language,
             dialogue=(args.audio_stream, args.language),
+            picture=args.video is not None,
         )
     except ProjectError as error:
         from app.commands.translate import exit_status_of
@@ -154,8 +162,12 @@ def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: l
     video = project.video
     assert video is not None
     print(f"Created {project.root}")
-    print(f"  video: {video.path} ({video.width}x{video.height}, {video.fps:g} fps, {video.duration_s:.2f} s, "
-          f"{len(video.audio_streams)} audio / {len(video.subtitle_streams)} subtitle stream(s))")
+    if video.has_picture:
+        print(f"  video: {video.path} ({video.width}x{video.height}, {video.fps:g} fps, {video.duration_s:.2f} s, "
+              f"{len(video.audio_streams)} audio / {len(video.subtitle_streams)} subtitle stream(s))")
+    else:
+        print(f"  audio: {video.path} ({video.duration_s:.2f} s, {len(video.audio_streams)} audio stream(s), "
+              "no picture: every export but the video)")
     dialogue = video.dialogue_audio()
     if len(video.audio_streams) > 1 and dialogue is not None:
         tracks = ", ".join(f"#{a.index} {a.language or 'und'}{f' {a.title!r}' if a.title else ''}"
@@ -180,7 +192,7 @@ def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: l
             print(f"  - {problem}")
         print("Give each character a clip (--voice NAME=CLIP, or in the studio) and each line a character.")
         return ExitCode.FAILED
-    print(f"Ready: dubstudio render {project.root} --fit --export video")
+    print(f"Ready: dubstudio render {project.root} --fit --export {'video' if video.has_picture else 'mix'}")
     return ExitCode.OK
 
 

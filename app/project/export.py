@@ -520,14 +520,14 @@ def delivery_mixdown(project: Project, gap_s: float | None = None, cancelled: Ca
 
 
 def _picture_s(project: Project) -> float | None:
-    """The video's length as its file says now, not as project.json claims (a claim of hours
-    would be allocated as hours of silence); None without a readable video: the mix is then as
-    long as the dub."""
+    """The video's (or the recording's, with no picture) length as its file says now, not as
+    project.json claims (a claim of hours would be allocated as hours of silence); None without a
+    readable source: the mix is then as long as the dub."""
     path = project.video_path()
     if path is None:
         return None
     try:
-        return probe_video(path).duration_s
+        return probe_video(path, picture=False).duration_s  # the stems of a radio drama line up with its dialogue
     except (MediaError, OSError):
         return None
 

@@ -142,16 +142,21 @@ def _seconds(value: int | None, time_base: Fraction | None) -> float | None:
     return float(value * time_base)
 
 
-def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoInfo:
+def probe_video(path: str | os.PathLike[str], rel: str | None = None, *, picture: bool = True) -> VideoInfo:
     """The facts of a video file; ``rel`` is the path to store (default: the file name).
 
     Raises MediaError E_VIDEO_UNREADABLE when FFmpeg cannot open it, E_NO_VIDEO_STREAM when it
-    holds no picture (an audio file is not a video to dub).
+    holds no picture and ``picture`` is asked for (a recording given as a video). With ``picture``
+    false a recording with no picture is a source too (:attr:`VideoInfo.has_picture`), refused
+    with E_NO_AUDIO_STREAM when it has no sound either; a file with a picture is a video all the same.
     """
     path = Path(path)
     with open_media(path) as container:
-        if not container.streams.video:
-            raise MediaError(Phrase(phrases.NO_VIDEO_STREAM, file=path.name), ErrorCode.NO_VIDEO_STREAM)
+        if not container.streams.video and picture:
+            raise MediaError(Phrase(phrases.AUDIO_ONLY_GIVEN_AS_VIDEO if container.streams.audio
+                                    else phrases.NO_VIDEO_STREAM, file=path.name), ErrorCode.NO_VIDEO_STREAM)
+        if not picture and all(_cover_art(stream) for stream in container.streams.video):
+            return _probe_recording(container, path, rel)  # a podcast's MP3 with its cover is a recording
         video = container.streams.video[0]
         context = video.codec_context
         rate = video.average_rate or video.guessed_rate or video.base_rate
@@ -168,27 +173,6 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
         heard = _sound_span_s(container, video)
         if heard is not None and heard > (duration or 0.0) + SOUND_AFTER_PICTURE_S:
             duration = heard
-        audio = tuple(
-            AudioStreamInfo(
-                index=stream.index,
-                codec=stream.codec_context.name,
-                channels=int(_fact("channels", stream.codec_context.channels, path)),
-                sample_rate=int(_fact("sample_rate", stream.codec_context.sample_rate, path)),
-                language=str(stream.metadata.get("language", "")),
-                title=str(stream.metadata.get("title", "")),
-            )
-            for stream in container.streams.audio
-        )
-        subtitles = tuple(
-            SubtitleStreamInfo(
-                index=stream.index,
-                codec=stream.codec_context.name,
-                text=stream.codec_context.name in TEXT_SUBTITLE_CODECS,
-                language=str(stream.metadata.get("language", "")),
-                title=str(stream.metadata.get("title", "")),
-            )
-            for stream in container.streams.subtitles
-        )
         return VideoInfo(
             path=rel or path.name,
             duration_s=round(_fact("duration_s", duration or 0.0, path), 6),
@@ -197,9 +181,57 @@ def probe_video(path: str | os.PathLike[str], rel: str | None = None) -> VideoIn
             height=int(_fact("height", height, path)),
             codec=context.name,
             frame_count=int(_fact("frame_count", video.frames, path)) or None,
-            audio_streams=audio,
-            subtitle_streams=subtitles,
+            audio_streams=_audio_streams(container, path),
+            subtitle_streams=_subtitle_streams(container),
         )
+
+
+def _probe_recording(container: InputContainer, path: Path, rel: str | None) -> VideoInfo:
+    """The facts of a file with sound and no picture: as long as its longest audio track (found
+    from its last packets, else as the container says); no size, frame rate or picture codec."""
+    if not container.streams.audio:
+        raise MediaError(Phrase(phrases.NO_SOUND_TO_DUB, file=path.name), ErrorCode.NO_AUDIO_STREAM)
+    stated = None if container.duration is None else container.duration / 1_000_000  # AV_TIME_BASE units
+    ends = [_stream_end_s(container, audio, stated) for audio in container.streams.audio] if stated else []
+    known = [end for end in ends if end is not None]
+    duration = max(known) if known else stated
+    return VideoInfo(path=rel or path.name, duration_s=round(_fact("duration_s", duration or 0.0, path), 6),
+                     fps=0.0, width=0, height=0, codec="", audio_streams=_audio_streams(container, path),
+                     subtitle_streams=_subtitle_streams(container))
+
+
+def _cover_art(stream: VideoStream) -> bool:
+    """A picture attached to a recording (an MP3's or M4A's cover), not a picture that plays."""
+    from av.stream import Disposition
+
+    return bool(stream.disposition & Disposition.attached_pic)
+
+
+def _audio_streams(container: InputContainer, path: Path) -> tuple[AudioStreamInfo, ...]:
+    return tuple(
+        AudioStreamInfo(
+            index=stream.index,
+            codec=stream.codec_context.name,
+            channels=int(_fact("channels", stream.codec_context.channels, path)),
+            sample_rate=int(_fact("sample_rate", stream.codec_context.sample_rate, path)),
+            language=str(stream.metadata.get("language", "")),
+            title=str(stream.metadata.get("title", "")),
+        )
+        for stream in container.streams.audio
+    )
+
+
+def _subtitle_streams(container: InputContainer) -> tuple[SubtitleStreamInfo, ...]:
+    return tuple(
+        SubtitleStreamInfo(
+            index=stream.index,
+            codec=stream.codec_context.name,
+            text=stream.codec_context.name in TEXT_SUBTITLE_CODECS,
+            language=str(stream.metadata.get("language", "")),
+            title=str(stream.metadata.get("title", "")),
+        )
+        for stream in container.streams.subtitles
+    )
 
 
 def quarter_turns(container: InputContainer) -> int:
@@ -261,8 +293,10 @@ def _stream_end_s(container: InputContainer, stream: Stream, near_s: float) -> f
     return end
 
 
-def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool = True) -> VideoInfo:
-    """Probe ``source`` and bring it into the project; returns the facts to store.
+def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool = True,
+                 picture: bool = True) -> VideoInfo:
+    """Probe ``source`` and bring it into the project; returns the facts to store. With
+    ``picture`` false a recording with no picture is taken too (:func:`probe_video`).
 
     A file already inside the project folder is used where it is. Any other file is copied
     into ``media/`` (atomically) when ``copy`` is true, and refused otherwise
@@ -270,7 +304,7 @@ def attach_video(project: Project, source: str | os.PathLike[str], *, copy: bool
     :class:`app.project.SetVideo` with the result (or set ``project.video``) to use it.
     """
     source = Path(source).absolute()
-    info = probe_video(source)  # before copying anything: refuse what is not a video
+    info = probe_video(source, picture=picture)  # before copying anything: refuse what is not a video
     try:
         rel = relative_to_root(project.root, source)
     except PathEscapeError:

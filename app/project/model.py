@@ -356,7 +356,10 @@ class SubtitleStreamInfo:
 
 @dataclass(frozen=True)
 class VideoInfo:
-    """The video a project dubs: where it is (project-relative) and what a probe found.
+    """The source a project dubs: where it is (project-relative) and what a probe found. A video,
+    or a recording with no picture (a radio drama, a podcast, a dialogue stem made before the
+    picture is locked: ``dubstudio new --audio``), whose width, height, frame rate and codec are
+    0 and "" (:attr:`has_picture`): its sound is the original audio as a video's is.
 
     The facts are stored so the studio and the exports know the length, frame rate and
     streams without opening the file; :func:`app.project.media.probe_video` fills them.
@@ -374,6 +377,11 @@ class VideoInfo:
     # The audio track that holds the dialogue (a container stream index), when a video carries
     # several (the original and another language's dub); None: the first.
     dialogue_stream: int | None = None
+
+    @property
+    def has_picture(self) -> bool:
+        """False for an audio-only source: nothing to show, and no finished video to export."""
+        return self.width > 0 and self.height > 0
 
     def dialogue_audio(self) -> AudioStreamInfo | None:
         """The audio track holding the original dialogue: the chosen one, else the first; None

@@ -105,8 +105,11 @@ def new_project_from_video(
     make_script: Callable[[Project, CommandStack], list[str]] | None = None,
     keep_language: str | None = None,
     dialogue: tuple[int | None, str | None] = (None, None),
+    picture: bool = True,
 ) -> NewProject:
-    """Make a project at ``root`` that dubs ``video``; see the module docstring.
+    """Make a project at ``root`` that dubs ``video``; see the module docstring. With ``picture``
+    false ``video`` may be a recording with no picture (``dubstudio new --audio``): the project
+    dubs its sound, and has no finished video to export.
 
     ``dialogue`` says which audio track holds the dialogue when the video has several (the
     original and a dub): (stream index, None), or (None, the dialogue's language) for the track
@@ -148,7 +151,7 @@ def new_project_from_video(
         # this marker, and the next `new` of the folder removes what that one made and resumes.
         atomic_write_text(marker, json.dumps({"before": before or [], "created_folder": created}), inside=root)
         made = _build(root, video, subtitles, subtitle_stream, use_subtitle_stream, voices, guide, copy_video, title,
-                      make_script, keep_language, dialogue)
+                      make_script, keep_language, dialogue, picture)
         marker.unlink()
     except BaseException:
         lock.release()
@@ -218,13 +221,14 @@ def _build(
     make_script: Callable[[Project, CommandStack], list[str]] | None = None,
     keep_language: str | None = None,
     dialogue: tuple[int | None, str | None] = (None, None),
+    picture: bool = True,
 ) -> NewProject:
     names = [name_key(voice.name) for voice in voices]
     if len(set(names)) != len(names):
         raise InvalidValueError(Phrase(phrases.VOICE_GIVEN_TWICE))
     project = Project(root=root, title=title or video.stem)
     project.ensure_folders()
-    project.video = with_dialogue_stream(attach_video(project, video, copy=copy_video), *dialogue)
+    project.video = with_dialogue_stream(attach_video(project, video, copy=copy_video, picture=picture), *dialogue)
     if guide:
         project.guide_audio = extract_guide(project)
     stack = CommandStack(project)

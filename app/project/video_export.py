@@ -150,6 +150,8 @@ def check_video_export(project: Project, options: VideoExportOptions) -> Path:
     source = project.video_path()
     if source is None or project.video is None:
         raise ExportError(Phrase(phrases.NO_VIDEO))
+    if not project.video.has_picture:  # a radio drama's, a podcast's: its audio exports are what it makes
+        raise ExportError(Phrase(phrases.NO_PICTURE, file=project.video.path), ErrorCode.NO_VIDEO_STREAM)
     if not source.exists():
         raise ExportError(Phrase(phrases.VIDEO_MISSING, path=project.video.path))
     check_burnable(project, options)

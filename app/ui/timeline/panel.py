@@ -519,6 +519,10 @@ class TimelinePanel(QWidget):
         if path is None:
             self.preview.set_message("No video\nFile › Set video… adds one")
             return
+        if project.video is not None and not project.video.has_picture:  # a radio drama, a podcast
+            self.preview.set_message(fill(self.tr("No picture: {file} is a recording\n"
+                                                  "Its sound is the original-audio track"), file=path.name))
+            return
         if not path.is_file():
             self.preview.set_message(f"The video {project.video.path if project.video else path.name} is missing")
             return

@@ -176,6 +176,7 @@ class VideoController(QObject):
                 request.folder, request.video, subtitles=request.subtitles, subtitle_stream=request.subtitle_stream,
                 use_subtitle_stream=request.subtitle_stream is not None, guide=request.guide, title=request.title,
                 make_script=transcribe if request.transcribe else None, dialogue=(request.audio_stream, None),
+                picture=False,  # the dialog takes a recording with no picture too
             )
 
         def done(made: NewProject) -> None:

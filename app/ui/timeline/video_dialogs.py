@@ -66,6 +66,8 @@ from engine.translation.registry import OPENAI, TRANSLATORS, WHISPER
 
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
 VIDEO_FILTER = QT_TRANSLATE_NOOP("VideoController", "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)")
+# A new project dubs a video or a recording with no picture (a radio drama, a podcast, a dialogue stem).
+SOURCE_FILTER = QT_TRANSLATE_NOOP("VideoController", "Videos and recordings (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;All files (*)")
 NO_SUBTITLES, SRT_FILE, TRANSCRIBE = "none", "srt", "transcribe"
 PREVIEW_LINES = 3  # lines quoted in the preview before Create
 
@@ -101,21 +103,21 @@ def _row(*widgets: QWidget) -> QWidget:
 
 
 class NewFromVideoDialog(QDialog):
-    """Chooses a video, where its script comes from, the guide track and the project folder."""
+    """Chooses a video (or a recording with no picture), where its script comes from, the guide track and the project folder."""
 
     chosen = Signal(NewFromVideo)  # when OK is pressed with valid choices
 
     def __init__(self, runner: TaskRunner, folders: Folders, projects_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("newFromVideoDialog")
-        self.setWindowTitle(self.tr("New project from a video"))
+        self.setWindowTitle(self.tr("New project from a video or a recording"))
         self._runner = runner
         self._folders = folders
         self._projects_dir = projects_dir  # where the new project's folder is suggested
         self.info: VideoInfo | None = None
 
         self.video = QLineEdit()
-        self.video.setPlaceholderText(self.tr("any file FFmpeg reads: MP4, MKV, MOV, WebM…"))
+        self.video.setPlaceholderText(self.tr("a video (MP4, MKV, MOV, WebM…) or a recording (WAV, FLAC, MP3, M4A…)"))
         self.video.editingFinished.connect(lambda: self.set_video(self.video.text()))
         choose_video = QPushButton(self.tr("Choose…"))
         choose_video.clicked.connect(self._choose_video)
@@ -148,7 +150,7 @@ class NewFromVideoDialog(QDialog):
         self.problem = problem_label("newFromVideoProblem")
 
         form = QFormLayout()
-        form.addRow(self.tr("Video"), _row(self.video, choose_video))
+        form.addRow(self.tr("Video or audio"), _row(self.video, choose_video))
         form.addRow("", self.facts)
         form.addRow(self.tr("Script from"), self.subtitles)
         form.addRow(self.tr("Subtitle file"), _row(self.srt, self.choose_srt))
@@ -170,8 +172,8 @@ class NewFromVideoDialog(QDialog):
     # --- choosing -------------------------------------------------------------------------------
 
     def _choose_video(self) -> None:
-        path = self._folders.open_file(self, VIDEOS, self.tr("Choose the video to dub"),
-                                       QCoreApplication.translate("VideoController", VIDEO_FILTER))
+        path = self._folders.open_file(self, VIDEOS, self.tr("Choose the video or the recording to dub"),
+                                       QCoreApplication.translate("VideoController", SOURCE_FILTER))
         if path:
             self.set_video(path)
 
@@ -219,8 +221,8 @@ class NewFromVideoDialog(QDialog):
 
         self.info = None
         self.problem.setText("")
-        self.facts.setText(self.tr("Reading the video…"))
-        self._runner.run(lambda: probe_video(source), probed, failed)
+        self.facts.setText(self.tr("Reading the file…"))
+        self._runner.run(lambda: probe_video(source, picture=False), probed, failed)
 
     def _fill_subtitles(self) -> None:
         self.subtitles.blockSignals(True)
@@ -417,6 +419,9 @@ class VideoWords(QObject):
 
     def video(self, info: VideoInfo) -> str:
         streams = fill(self.tr("{audio} audio, %n subtitle stream(s)", "", len(info.subtitle_streams)), audio=len(info.audio_streams))
+        if not info.has_picture:
+            return fill(self.tr("No picture: a recording · {duration} · {streams}; every export but the video"),
+                        duration=format_clock(info.duration_s, 0), streams=streams)
         return fill(self.tr("{width}×{height} · {fps} fps · {duration} · {codec} · {streams}"), width=info.width, height=info.height, fps=f"{info.fps:g}", duration=format_clock(info.duration_s, 0),
             codec=info.codec, streams=streams)
 

@@ -63,8 +63,30 @@ def write_video(path: Path, audio: np.ndarray | None, seconds: float, rate: int 
     return path
 
 
+RECORDING_CODECS = {".flac": ("flac", "s16"), ".mp3": ("mp3", "fltp"), ".m4a": ("aac", "fltp")}
+
+
+def write_recording(path: Path, audio: np.ndarray, rate: int = RATE) -> Path:
+    """A recording with no picture (by its suffix: FLAC, MP3 or M4A) of ``audio``, mono."""
+    import av
+
+    codec, sample_format = RECORDING_CODECS[path.suffix]
+    samples = (audio * 32767).astype(np.int16) if sample_format == "s16" else audio.astype(np.float32)
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream(codec, rate=rate)
+        stream.layout = "mono"
+        for start in range(0, len(samples), 1024):
+            block = av.AudioFrame.from_ndarray(np.ascontiguousarray(samples[None, start:start + 1024]),
+                                               format=sample_format, layout="mono")
+            block.sample_rate, block.pts = rate, start
+            out.mux(stream.encode(block))
+        out.mux(stream.encode(None))
+    return path
+
+
 def make_scene(path: Path, voices: Sequence[str], gap_s: float = 0.8) -> list[Turn]:
-    """A video of the clips one after another, ``gap_s`` apart; the turns it holds."""
+    """A video of the clips one after another, ``gap_s`` apart (a recording with no picture when
+    ``path`` ends in .flac, .mp3 or .m4a); the turns it holds."""
     parts: list[np.ndarray] = []
     turns: list[Turn] = []
     position = 0.0
@@ -76,7 +98,10 @@ def make_scene(path: Path, voices: Sequence[str], gap_s: float = 0.8) -> list[Tu
         turns.append(Turn(position, position + len(audio) / RATE, voice, text))
         parts += [audio, np.zeros(int(gap_s * RATE), np.float32)]
         position += len(audio) / RATE + gap_s
-    write_video(path, np.concatenate(parts), position)
+    if path.suffix in RECORDING_CODECS:
+        write_recording(path, np.concatenate(parts))
+    else:
+        write_video(path, np.concatenate(parts), position)
     return turns
 
 

@@ -258,3 +258,31 @@ def test_the_chinese_studio_names_the_voices_it_hears_in_chinese(chinese: None, 
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert window.document is not None
     assert [c.name for c in window.document.project.characters] == ["说话人 1", "说话人 2"]
+
+
+def test_a_recording_with_no_picture_makes_a_project_whose_finished_video_is_refused(window: MainWindow,
+                                                                                      tmp_path: Path) -> None:
+    # A radio drama's dialogue as a FLAC: before, New project refused it (E_NO_VIDEO_STREAM).
+    make_scene(tmp_path / "drama.flac", ["libri_1688_a", "libri_3080_a"])
+    dialog = window.video.new_from_video()
+    dialog.set_video(tmp_path / "drama.flac")
+    assert dialog.info is not None and not dialog.info.has_picture and dialog.problem.text() == ""
+    assert dialog.facts.text().startswith("No picture: a recording · 0:18 · 1 audio")
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(TRANSCRIBE))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None and window.timeline is not None
+    project = window.document.project
+    assert project.video is not None and not project.video.has_picture and project.guide_audio
+    assert [c.name for c in project.characters] == ["Speaker 1", "Speaker 2"] and len(project.lines) == 2
+    assert window.timeline.preview._message.startswith("No picture: drama.flac is a recording")
+    panel = window.characters
+    assert panel is not None
+    panel.select(project.characters[1].id)
+    chooser = panel.choose_from_video()  # the recording's own speech, as from a video
+    assert isinstance(chooser, ChooseFromVideoDialog) and chooser.table.rowCount() >= 1
+    chooser.reject()
+    refused: list[str] = []
+    window.exports.failed.connect(lambda _kind, message: refused.append(message))
+    window.export("video")
+    assert len(refused) == 1 and refused[0].startswith("E_NO_VIDEO_STREAM: the project has no picture")
+    assert window.exports.options_dialog is None  # nothing asked: there is no video to make
