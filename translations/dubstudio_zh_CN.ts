@@ -8406,6 +8406,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>{name}, saved as {saved}: it does not sound like the cast library&apos;s {name} (voice cosine {score:.2f})</source>
+        <translation>{name}，已另存为 {saved}：它听起来不像演员库中的 {name}（音色余弦相似度 {score:.2f}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{name} sounds like {member} from the cast library (voice cosine {score:.2f}, sure), but the project already has a character called {member}: not cast</source>
         <translation>{name} 听起来像演员库中的 {member}（音色余弦相似度 {score:.2f}，确定），但项目中已有名为 {member} 的角色：未选角</translation>
     </message>

@@ -288,8 +288,10 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
     this clip, transcript and settings, and this recording's embedding beside its others.
     A character whose clip is a recording the library already holds (cast from it) is heard in
     ``own_speech`` instead (app.project.transcription.episode_recording: its speech in this
-    episode's video), so the library learns this episode's voice.
-    Returns (name, "added"|"updated") per character."""
+    episode's video), so the library learns this episode's voice. A default name ("Speaker 1")
+    is no one's: a character so named that does not surely sound like the library's character of
+    that name is added apart, under the lowest default number the library does not hold.
+    Returns (name, "added"|"updated") per character (the name saying where it went when apart)."""
     chosen = _chosen(project, character_ids)
     done: list[tuple[str, str]] = []
     clips = ensure_dir(library.root / CLIPS_DIR, inside=library.root)
@@ -297,6 +299,12 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
         audio, rate = character_audio(project, character)
         vector = embed_audio(encoder, audio, rate)
         existing = library.member(character.name)
+        said: str = character.name
+        if existing is not None and _another_voice(existing, character.name, vector, encoder.encoder_id):
+            apart = _free_default_name(library, character.name)
+            said = Phrase(phrases.CAST_SAVED_APART, name=character.name, saved=apart,
+                          score=match_score(existing.voiceprints, vector))
+            character, existing = replace(character, name=apart), None
         if existing is not None and own_speech is not None and _stored(existing, vector, encoder.encoder_id):
             heard = own_speech(character)
             if heard is not None and len(heard[0]):
@@ -308,7 +316,7 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
         source = project.root.name
         if existing is None:
             library.members.append(CastMember(stored, vector[None, :], encoder.encoder_id, _now(), _now(), [source]))
-            done.append((character.name, "added"))
+            done.append((said, "added"))
             continue
         if existing.encoder_id != encoder.encoder_id:  # embeddings of another encoder are not comparable
             existing.voiceprints = np.zeros((0, vector.size), np.float32)
@@ -325,6 +333,27 @@ def add_characters(library: CastLibrary, project: Project, character_ids: Sequen
             old_clip.unlink(missing_ok=True)
         done.append((character.name, "updated"))
     return done
+
+
+def _another_voice(member: CastMember, name: str, vector: np.ndarray, encoder_id: str) -> bool:
+    """Whether a character called ``name``, whose voice is ``vector``, is not the library's
+    ``member`` of that name: only a default name can say so, and only by its voice."""
+    return (default_speaker_number(name) is not None and member.encoder_id == encoder_id
+            and bool(len(member.voiceprints)) and match_score(member.voiceprints, vector) < MATCH_THRESHOLD)
+
+
+def _free_default_name(library: CastLibrary, name: str) -> str:
+    """``name`` (a default one) with the lowest number no default name in the library holds."""
+    return _renumbered(name, _default_numbers([m.character.name for m in library.members]))
+
+
+def _default_numbers(names: Sequence[str]) -> set[int]:
+    return {number for name in names if (number := default_speaker_number(name)) is not None}
+
+
+def _renumbered(name: str, held: set[int]) -> str:
+    """A default name ("Speaker 1", "说话人 1") with the lowest number not ``held`` (its template has no other digit)."""
+    return re.sub(r"\d+", str(min(set(range(1, len(held) + 2)) - held)), name.strip(), count=1)
 
 
 def _stored(member: CastMember, vector: np.ndarray, encoder_id: str) -> bool:
@@ -429,18 +458,17 @@ def _renumber_clashes(project: Project, characters: Sequence[Character], library
     lowest number no default name holds in the project, the found or the library; said in its match."""
     by_id = {c.id: c for c in characters}
     cast_names = {name_key(by_id[m.character_id].name) for m in said if by_id[m.character_id].name != m.found_name}
-    held = [c.name for c in (*project.characters, *characters)] + [m.character.name for m in library.members]
-    numbers = {number for name in held if (number := default_speaker_number(name)) is not None}
+    numbers = _default_numbers([c.name for c in (*project.characters, *characters)]
+                               + [m.character.name for m in library.members])
     renamed: list[CastMatch] = []
     for match in said:
         found = by_id[match.character_id]
-        old = default_speaker_number(found.name)
-        if found.name != match.found_name or old is None or name_key(found.name) not in cast_names:
+        if (found.name != match.found_name or default_speaker_number(found.name) is None
+                or name_key(found.name) not in cast_names):
             renamed.append(match)
             continue
-        number = min(set(range(1, len(numbers) + 2)) - numbers)
-        numbers.add(number)
-        found.name = re.sub(r"\d+", str(number), found.name, count=1)  # a default name's one number
+        found.name = _renumbered(found.name, numbers)
+        numbers.add(default_speaker_number(found.name) or 0)
         renamed.append(replace(match, renamed=found.name))
     return renamed
 

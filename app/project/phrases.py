@@ -167,6 +167,7 @@ CAST_SURE = QT_TRANSLATE_NOOP("phrases", "{name} is {member} from the cast libra
 CAST_OFFERED = QT_TRANSLATE_NOOP("phrases", "{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; Accept or Reject it on the Characters panel")
 CAST_NEW = QT_TRANSLATE_NOOP("phrases", "{name} is a new voice (closest in the cast library: cosine {score:.2f})")
 CAST_RENUMBERED = QT_TRANSLATE_NOOP("phrases", "{name} is a new voice (closest in the cast library: cosine {score:.2f}), now called {renamed}: another voice was cast as the library's {name}")
+CAST_SAVED_APART = QT_TRANSLATE_NOOP("phrases", "{name}, saved as {saved}: it does not sound like the cast library's {name} (voice cosine {score:.2f})")
 CAST_NAME_TAKEN = QT_TRANSLATE_NOOP("phrases", "{name} sounds like {member} from the cast library (voice cosine {score:.2f}, sure), but the project already has a character called {member}: not cast")
 
 # --- an export's report (app/project/export_registry.py, app/project/export.py) ----------------

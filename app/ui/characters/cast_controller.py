@@ -79,7 +79,7 @@ class CastController(WindowController):
                 self.window.messages.say(self.tr("No character has a voice clip to save yet"))
                 return
             added = [name for name, what in saved if what == "added"]
-            self.window.messages.notify(fill(self.tr("Saved to the cast library {0}: {1} new, {2} updated ({3})"), folder, len(added), len(saved) - len(added), listed(name for name, _ in saved)))
+            self.window.messages.notify(fill(self.tr("Saved to the cast library {0}: {1} new, {2} updated ({3})"), folder, len(added), len(saved) - len(added), listed(say(name) for name, _ in saved)))
 
         def failed(error: Exception) -> None:
             self.window.messages.error(self.tr("Cannot save to the cast library"), str(error))

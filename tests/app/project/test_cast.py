@@ -424,3 +424,23 @@ def test_a_new_voice_keeps_no_name_a_voice_cast_from_the_library_takes(tmp_path:
     assert changes[known.id]["name"] == "Speaker 1"
     said = {m.found_name: m.describe() for m in matches}
     assert said["Speaker 1"].startswith("Speaker 1 is a new voice") and "now called Speaker 3" in said["Speaker 1"]
+
+
+def test_saving_a_default_named_voice_unlike_the_library_s_keeps_them_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Episode 2 transcribed without the library: its "Speaker 1" is another man than the library's
+    # "Speaker 1". Before, `cast add` filed his voice under that character's voiceprints (two
+    # voices as one). Now he is saved apart as "Speaker 2"; the library's Speaker 1, heard
+    # again in episode 3 by the same name, is still one character with two recordings.
+    episode(tmp_path / "episode-1", {"Speaker 1": "libri_1688_a"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
+    episode(tmp_path / "episode-2", {"Speaker 1": "libri_2414_a"})
+    capsys.readouterr()
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-2")]) == 0
+    out = capsys.readouterr().out
+    assert "added: Speaker 1, saved as Speaker 2: it does not sound like the cast library's Speaker 1" in out
+    episode(tmp_path / "episode-3", {"Speaker 1": "libri_1688_b"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-3")]) == 0
+    library = open_library(tmp_path / "cast")
+    recordings = {m.character.name: (len(m.voiceprints), m.sources) for m in library.members}
+    assert recordings == {"Speaker 1": (2, ["episode-1", "episode-3"]), "Speaker 2": (1, ["episode-2"])}
