@@ -444,3 +444,27 @@ def test_saving_a_default_named_voice_unlike_the_library_s_keeps_them_apart(
     library = open_library(tmp_path / "cast")
     recordings = {m.character.name: (len(m.voiceprints), m.sources) for m in library.members}
     assert recordings == {"Speaker 1": (2, ["episode-1", "episode-3"]), "Speaker 2": (1, ["episode-2"])}
+
+
+def test_a_transcription_run_again_with_the_library_matches_default_names_by_voice(tmp_path: Path) -> None:
+    # The library's "Speaker 1" is the woman, its "Speaker 2" the man; episode 2, transcribed
+    # without it, heard the man first. Run again with the library, its characters were taken as
+    # the library's same-named ones and never cast; they are now matched by voice.
+    from app.project import CommandStack
+    from app.project.transcription import TranscribeRequest, transcribe_project
+    from engine.hearing.transcribe import Options
+    from tests.engine.hearing.scenes import make_scene
+
+    episode(tmp_path / "episode-1", {"Speaker 1": "libri_3080_a", "Speaker 2": "libri_1688_a"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
+    make_scene(tmp_path / "episode-2.mp4", ["libri_1688_c", "libri_3080_c"])
+    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "episode-2.mp4"), "--transcribe",
+                     "--language", "en"]) == 0
+    project = Project.load(tmp_path / "p")
+    man, woman = project.characters  # the man speaks first
+    made = transcribe_project(project, CommandStack(project),
+                              TranscribeRequest(Options(language="en"), cast_library=str(tmp_path / "cast")),
+                              replace=True)
+    assert sorted((m.found_name, m.member_name) for m in made.cast_matches if m.sure) == [
+        ("Speaker 1", "Speaker 2"), ("Speaker 2", "Speaker 1")]
+    assert (project.character(man.id).name, project.character(woman.id).name) == ("Speaker 2", "Speaker 1")
