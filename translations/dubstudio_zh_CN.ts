@@ -538,7 +538,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DialogueTrackBox</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+366"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+365"/>
         <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
         <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
     </message>
@@ -4827,11 +4827,28 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
         <translation>此项目没有原声：项目 › 添加原声作为参考音轨</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+12"/>
+        <source>No video
+Project › Set video… adds one</source>
+        <translation>没有视频
+用 项目 › 设置视频… 添加</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>No picture: {file} is a recording
 Its sound is the original-audio track</source>
         <translation>没有画面：{file} 是录音
 它的声音就是原声轨</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The video {path} is missing</source>
+        <translation>找不到视频 {path}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loading video…</source>
+        <translation>正在载入视频…</translation>
     </message>
 </context>
 <context>
@@ -5424,12 +5441,7 @@ Its sound is the original-audio track</source>
         <translation>正在转写对白</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Choose the video this project dubs</source>
-        <translation>选择此项目要配音的视频</translation>
-    </message>
-    <message>
-        <location line="+37"/>
+        <location line="+48"/>
         <source>Adding {name}…</source>
         <translation>正在添加 {name}…</translation>
     </message>
@@ -5450,7 +5462,12 @@ Its sound is the original-audio track</source>
         <translation>无法使用此视频</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-53"/>
+        <source>Choose the video or recording this project dubs</source>
+        <translation>选择本项目要配音的视频或录音</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>adding the video</source>
         <translation>正在添加视频</translation>
     </message>
@@ -5517,12 +5534,7 @@ Its sound is the original-audio track</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-285"/>
-        <source>Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)</source>
-        <translation>视频 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-283"/>
         <source>Videos and recordings (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;All files (*)</source>
         <translation>视频和录音 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;所有文件 (*)</translation>
     </message>

@@ -517,16 +517,16 @@ class TimelinePanel(QWidget):
         self._close_decoder()
         self._video_path = path
         if path is None:
-            self.preview.set_message("No video\nFile › Set video… adds one")
+            self.preview.set_message(self.tr("No video\nProject › Set video… adds one"))
             return
         if project.video is not None and not project.video.has_picture:  # a radio drama, a podcast
             self.preview.set_message(fill(self.tr("No picture: {file} is a recording\n"
                                                   "Its sound is the original-audio track"), file=path.name))
             return
         if not path.is_file():
-            self.preview.set_message(f"The video {project.video.path if project.video else path.name} is missing")
+            self.preview.set_message(fill(self.tr("The video {path} is missing"), path=project.video.path if project.video else path.name))
             return
-        self.preview.set_message("Loading video…")
+        self.preview.set_message(self.tr("Loading video…"))
         self._decoder = FrameDecoder(path, self)
         self._decoder.frame_ready.connect(self._on_frame)
         self._decoder.failed.connect(self._on_video_failed)

@@ -58,7 +58,7 @@ from app.ui.tasks import Operation, QueryOp, TaskRunner
 from app.ui.timeline.transcribe_dialog import TranscribeChoice, TranscribeDialog
 from app.ui.timeline.video_clips import TRANSLATING, transcription_progress
 from app.ui.timeline.video_dialogs import (
-    VIDEO_FILTER,
+    SOURCE_FILTER,
     VIDEOS,
     DialogueTrackDialog,
     NewFromVideo,
@@ -258,8 +258,8 @@ class VideoController(QObject):
     # --- the video and its guide track -----------------------------------------------------------
 
     def choose_video(self) -> None:
-        path = self._folders.open_file(self._parent, VIDEOS, self.tr("Choose the video this project dubs"),
-                                       self.tr(VIDEO_FILTER))
+        path = self._folders.open_file(self._parent, VIDEOS, self.tr("Choose the video or recording this project dubs"),
+                                       self.tr(SOURCE_FILTER))
         if path:
             self.set_video(Path(path))
 
@@ -286,7 +286,7 @@ class VideoController(QObject):
         def failed(error: BaseException) -> None:
             self.error.emit(self.tr("Cannot use this video"), said_error(error))
 
-        self._runner.run(lambda: probe_video(source), probed, failed)
+        self._runner.run(lambda: probe_video(source, picture=False), probed, failed)
 
     def _attach_video(self, source: Path, audio_stream: int | None) -> None:
         """Copy ``source`` into the project (its dialogue track ``audio_stream``, None: the first)
@@ -298,7 +298,7 @@ class VideoController(QObject):
         self.message.emit(fill(self.tr("Adding {name}…"), name=source.name))
 
         def work(_operation: Operation) -> tuple[VideoInfo, str | None]:
-            info = with_dialogue_stream(attach_video(project, source), audio_stream)
+            info = with_dialogue_stream(attach_video(project, source, picture=False), audio_stream)
             # The guide is extracted from the new video through a copy of the project that
             # points at it; the open project changes only on the GUI thread, by the command.
             guide = extract_guide(dataclasses.replace(project, video=info)) if info.audio_streams else None

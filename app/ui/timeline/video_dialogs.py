@@ -65,8 +65,7 @@ from engine.translation.keys import remembered_endpoint
 from engine.translation.registry import OPENAI, TRANSLATORS, WHISPER
 
 VIDEOS, SCRIPTS = "videos", "scripts"  # file dialog kinds (app.ui.folders): each remembers its last folder
-VIDEO_FILTER = QT_TRANSLATE_NOOP("VideoController", "Videos (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts);;All files (*)")
-# A new project dubs a video or a recording with no picture (a radio drama, a podcast, a dialogue stem).
+# A project dubs a video or a recording with no picture (a radio drama, a podcast, a dialogue stem).
 SOURCE_FILTER = QT_TRANSLATE_NOOP("VideoController", "Videos and recordings (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;All files (*)")
 NO_SUBTITLES, SRT_FILE, TRANSCRIBE = "none", "srt", "transcribe"
 PREVIEW_LINES = 3  # lines quoted in the preview before Create

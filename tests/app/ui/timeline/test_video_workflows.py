@@ -432,3 +432,20 @@ def test_set_video_asks_which_audio_track_holds_the_dialogue_when_there_are_seve
     assert isinstance(again, DialogueTrackDialog) and again is not dialog and again.tracks.currentData() == 2
     again.reject()  # nothing changes
     assert project.video.dialogue_stream == 2
+
+
+def test_set_video_takes_a_recording_with_no_picture(window: MainWindow, tmp_path: Path) -> None:
+    """Project › Set video… refused a recording (a radio drama's dialogue, a podcast), telling the
+    user to run `dubstudio new --audio`: a project made from a video could never dub one. It is
+    the project's source now, its sound the guide, the preview saying there is no picture."""
+    import shutil
+
+    assert window.open_sample()
+    recording = shutil.copy(Path(__file__).resolve().parents[3] / "data" / "hearing" / "libri_1688_a.flac",
+                            tmp_path / "radio drama.flac")
+    window.video.set_video(Path(recording))
+    project = window.document.project if window.document else None
+    assert project is not None and project.video is not None, window.statusBar().currentMessage()
+    assert not project.video.has_picture and project.video.duration_s > 5
+    assert project.guide_audio is not None and (project.root / project.guide_audio).is_file()
+    assert window.timeline is not None and window.timeline.preview._message.startswith("No picture: radio_drama.flac")
