@@ -57,6 +57,7 @@ METHOD_SINKS: dict[str, Positions] = {
     "setHeaderLabel": TEXT, "addRow": ((0,), ("labelText",)), "insertRow": ((1,), ()),
     "addButton": ((0,), ("text",)), "setButtonText": ((1,), ()), "addSection": TEXT,
     "setLabel": ((1,), ("text",)), "setHtml": TEXT, "setPlainText": TEXT,  # setLabel: pyqtgraph's (axis, text)
+    "set_message": TEXT,  # the video preview's text in place of a picture (app/ui/timeline/video.py)
     # The studio's file dialogs (app/ui/folders.py: parent, kind, title, then a filter or a name).
     "open_file": ((2, 3), ("title", "file_filter")), "open_files": ((2, 3), ("title", "file_filter")),
     "save_file": ((2, 4), ("title", "file_filter")), "folder": ((2,), ("title",)),
