@@ -2967,22 +2967,23 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
     </message>
     <message>
         <location line="+2"/>
+        <location line="+35"/>
         <source>Choose from the video…</source>
         <translation>从视频中选取…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-33"/>
         <source>Pick this character&apos;s cleanest stretch of the original dialogue as the clip</source>
         <translation>从原片对白中选取该角色最干净的一段作为参考音频</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+128"/>
+        <location line="+136"/>
         <source>● Record</source>
         <translation>● 录音</translation>
     </message>
     <message>
-        <location line="-123"/>
+        <location line="-131"/>
         <source>Record a reference clip from the microphone</source>
         <translation>用麦克风录制参考音频</translation>
     </message>
@@ -3002,9 +3003,14 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>添加一个角色，再为它配置音色</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>No reference clip: import one (WAV, FLAC, MP3, …)</source>
         <translation>没有参考音频：请导入一段（WAV、FLAC、MP3…）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Choose from the recording…</source>
+        <translation>从录音中选取…</translation>
     </message>
     <message>
         <location line="+27"/>
@@ -3043,8 +3049,8 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
     </message>
     <message>
         <location line="+3"/>
-        <source>Choose from the video… picks a longer, cleaner stretch; or import or record another clip.</source>
-        <translation>用“从视频中选取…”挑一段更长、更干净的片段，或导入、录制另一段参考音频。</translation>
+        <source>{choose} picks a longer, cleaner stretch; or import or record another clip.</source>
+        <translation>用“{choose}”挑一段更长、更干净的片段，或导入、录制另一段参考音频。</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -77,9 +77,17 @@ class ReferenceClip(QObject):
             self.quality.setText("")
             return
         char = self._doc.project.character(character_id)
+        self.from_video_button.setText(self._choose_label())
         self.waveform.set_colour(char.colour)
         self.label.setText(char.clip or self.tr("No reference clip: import one (WAV, FLAC, MP3, …)"))
         self._load()
+
+    def _choose_label(self) -> str:
+        """The button that picks a stretch of the original: a project made from a recording (a
+        radio drama, a podcast) has no video to choose from."""
+        source = self._doc.project.video
+        return self.tr("Choose from the recording…") if source is not None and not source.has_picture \
+            else self.tr("Choose from the video…")
 
     def trimmed(self) -> tuple[str, np.ndarray, int] | None:
         """What "Play reference" plays: its player key, the trimmed samples and their rate; None
@@ -161,8 +169,8 @@ class ReferenceClip(QObject):
                                 seconds=number(seconds, 1), least=number(MIN_CLIP_WARN_S)))
         score = fill(self.tr("Purity {purity}"), purity=purity_text) if purity is not None else ""
         # Why and what to do are on the panel itself: a tooltip alone left "⚠ Check this clip" unexplained.
-        warning = join_pieces(["⚠", *reasons, self.tr(
-            "Choose from the video… picks a longer, cleaner stretch; or import or record another clip.")]) \
+        warning = join_pieces(["⚠", *reasons, fill(self.tr(
+            "{choose} picks a longer, cleaner stretch; or import or record another clip."), choose=self._choose_label())]) \
             if reasons else ""
         self.quality.setText("\n".join(filter(None, [warning, score])))
         self.quality.setToolTip(self.tr("Purity: how much more the clip sounds like this character than like "

@@ -248,3 +248,20 @@ def test_the_clip_shows_its_purity_and_warns_when_impure_or_short(
     assert "2.5 s" in widget.clip_quality.text() and "another voice" not in widget.clip_quality.text()
     widget._add()  # no clip: nothing to say
     assert widget.clip_quality.text() == ""
+
+
+def test_a_project_made_from_a_recording_chooses_clips_from_the_recording(
+    panel: tuple[CharactersPanel, Document, list[Any]],
+) -> None:
+    """A radio drama or a podcast has no video: its button and the clip warning said "Choose from
+    the video…" all the same."""
+    from app.project.model import AudioStreamInfo, VideoInfo
+
+    widget, doc, _ = panel
+    maya = doc.project.characters[0]
+    assert widget.clip.from_video_button.text() == "Choose from the video…"
+    doc.project.video = VideoInfo(path="media/drama.flac", duration_s=20.0, fps=0.0, width=0, height=0, codec="",
+                                  audio_streams=(AudioStreamInfo(index=0, codec="flac", channels=1, sample_rate=16000),))
+    doc.push(EditCharacter(maya.id, clip_purity=0.03))
+    assert widget.clip.from_video_button.text() == "Choose from the recording…"
+    assert "Choose from the recording… picks a longer" in widget.clip_quality.text()
