@@ -21,6 +21,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from app.commands.common import how_many
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.core.codes import ErrorCode
 
@@ -89,7 +90,7 @@ def _add(args: argparse.Namespace) -> int:
         return ExitCode.BAD_INPUT
     for name, what in done:
         print(f"{what}: {name}")
-    print(f"The cast library {library.root} has {len(library.members)} character(s)")
+    print(f"The cast library {library.root} has {how_many(len(library.members), 'character')}")
     return ExitCode.OK
 
 
@@ -114,8 +115,8 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"library": str(library.root), "characters": rows}, indent=1, ensure_ascii=False))
         return ExitCode.OK
-    print(f"{library.root}: {len(rows)} character(s)")
+    print(f"{library.root}: {how_many(len(rows), 'character')}")
     for member in library.members:
-        print(f"  {member.character.name}: clip {member.character.clip}, {len(member.voiceprints)} recording(s), "
+        print(f"  {member.character.name}: clip {member.character.clip}, {how_many(len(member.voiceprints), 'recording')}, "
               f"language {member.character.settings.language or 'any'}, from {', '.join(member.sources) or '?'}")
     return ExitCode.OK

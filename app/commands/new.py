@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.commands.common import add_recogniser_option, check_recogniser_model
+from app.commands.common import add_recogniser_option, check_recogniser_model, how_many
 from app.commands.exit_codes import ExitCode, exit_statuses
 from app.commands.transcribe import (
     add_transcribe_options,
@@ -164,9 +164,9 @@ def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: l
     print(f"Created {project.root}")
     if video.has_picture:
         print(f"  video: {video.path} ({video.width}x{video.height}, {video.fps:g} fps, {video.duration_s:.2f} s, "
-              f"{len(video.audio_streams)} audio / {len(video.subtitle_streams)} subtitle stream(s))")
+              f"{len(video.audio_streams)} audio / {how_many(len(video.subtitle_streams), 'subtitle stream')})")
     else:
-        print(f"  audio: {video.path} ({video.duration_s:.2f} s, {len(video.audio_streams)} audio stream(s), "
+        print(f"  audio: {video.path} ({video.duration_s:.2f} s, {how_many(len(video.audio_streams), 'audio stream')}, "
               "no picture: every export but the video)")
     dialogue = video.dialogue_audio()
     if len(video.audio_streams) > 1 and dialogue is not None:
@@ -187,7 +187,7 @@ def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: l
     for line in heard:
         print(f"  voice: {line}")
     if made.gaps:
-        print(f"Not ready to render ({len(made.gaps.describe())} problem(s)):")
+        print(f"Not ready to render ({how_many(len(made.gaps.describe()), 'problem')}):")
         for problem in made.gaps.describe():
             print(f"  - {problem}")
         print("Give each character a clip (--voice NAME=CLIP, or in the studio) and each line a character.")

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from app.commands.common import how_many
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.core.codes import ErrorCode
 
@@ -117,7 +118,7 @@ def print_result(made: TranscribedScript, out: TextIO) -> None:
     # Speakers heard with no line (engine.hearing.overlap) are counted here, and are no character.
     lineless = f" and {heard.speakers_without_lines} with no lines" if heard.speakers_without_lines else ""
     print(f"  heard: {len(made.lines)} lines in {heard.language} ({heard.language_probability:.0%} sure), "
-          f"{heard.speaker_count} speaker(s){lineless}, {heard.duration_s:.1f} s", file=out)
+          f"{how_many(heard.speaker_count, 'speaker')}{lineless}, {heard.duration_s:.1f} s", file=out)
     for char in made.characters:
         count = sum(1 for line in made.lines if line.character_id == char.id)
         clip = f"clip {char.clip}: \"{char.transcript[:60]}\"" if char.clip else "no clip"
@@ -204,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     print_wordless(made, err)
     gaps = voice_gaps(project)
     if gaps:
-        print(f"Not ready to render ({len(gaps.describe())} problem(s)):")
+        print(f"Not ready to render ({how_many(len(gaps.describe()), 'problem')}):")
         for problem in gaps.describe():
             print(f"  - {problem}")
         return ExitCode.FAILED

@@ -119,4 +119,4 @@ def test_a_speaker_with_no_lines_is_counted_but_is_no_character(tmp_path: Path) 
     assert [stretch["character_id"] for stretch in stored] == [None, characters[0].id]
     out = io.StringIO()
     print_result(TranscribedScript(heard, characters, [], ReplaceScript([], [], "en"), WrittenFiles(project.root)), out)
-    assert "2 speaker(s) and 1 with no lines, 30.0 s" in out.getvalue()
+    assert "2 speakers and 1 with no lines, 30.0 s" in out.getvalue()
