@@ -13,9 +13,9 @@ voices are nearly the same, are joined, except a small tight cluster unlike ever
 brief speaker); a loose cluster whose halves are unlike each other is split. Then each window is
 given again to the speaker its neighbourhood (the windows within two seconds of it) resembles
 most, until none moves, and the joins are made once more: a voice that only a few scattered
-windows made up goes back into its neighbours'. Clusters that take over from each other only
-inside a stretch of speech, never after a pause, are judged as loose ones (one voice's parts,
-not two alike voices), and a window of clean speech that resembles no speaker found becomes a
+windows made up goes back into its neighbours'. Clusters that never take turns (one following
+the other after a pause, as two people answering each other do) are one voice's parts at a lower
+likeness than clusters that do (an expressive speaker's calm and shouted words), and a window of clean speech that resembles no speaker found becomes a
 voice of its own (a speaker with one short line). Then every word takes the speaker of the
 windows over it, a run of words shorter than a second joins its neighbours, and a line in which
 the speaker changes is split at the change. Where the voice changes inside one of Whisper's
@@ -53,6 +53,7 @@ ROW_KEEP = 0.3  # the fraction of each row's affinities kept when refining (tune
 SAME_VOICE = 0.7  # two clusters whose mean CAM++ voices are this alike are one speaker (0.6-0.8 tune alike)
 SAME_VOICE_CLEAN = 0.8  # ... when both are tight clusters of clean speech (see _joins)
 CLEAN_COHERENCE = 0.8  # a cluster this tight is clean speech
+SAME_VOICE_PARTS = 0.55  # ... when they never take turns after a pause (one voice's parts; see _joins)
 LONE_VOICE = 0.4  # a window of clean speech this unlike every speaker is a voice of its own (see _lone_voices):
 # a one-line Mandarin speaker's window 0.09, the lowest other clean window 0.44 (English held-out h3a), most 0.6+
 LONE_LEAST_S = 0.8  # a line shorter than this is too little of a voice to be a lone voice (see _lone_voices):
@@ -431,7 +432,7 @@ def _merge_strays(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
 def _merge_alike(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Two clusters joined while their mean embeddings' cosine reaches the threshold for their
     kind (:func:`_joins`), most alike first; ``starts`` (the windows' start times) tell which
-    clusters follow each other inside one stretch of speech. A pair its kind keeps apart does not
+    clusters take turns, one following the other after a pause. A pair its kind keeps apart does not
     stop the joins of less alike pairs: AMI trn06's one far-field voice came out as four speakers,
     its two tight clusters 0.79 alike (kept apart, as Rex and the narrator at 0.78 must be)
     stopping a loose cluster's join at 0.73."""
@@ -448,12 +449,11 @@ def _merge_alike(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray)
         means = unit_vectors(np.array([unit.mean(axis=0) for unit in members]))
         similarity = means @ means.T
         np.fill_diagonal(similarity, -1.0)
-        within, across = _meetings(np.searchsorted(present, labels[order]), running, len(present))
+        turns = _turns(np.searchsorted(present, labels[order]), ~running, len(present))
         upper = np.triu_indices(len(present), 1)
         pairs = sorted(zip(similarity[upper], *upper), reverse=True)
         joined = next(((a, b) for value, a, b in pairs
-                       if _joins(float(value), float(min(coherence[a], coherence[b])),
-                                 bool(within[a, b] and not across[a, b]))), None)
+                       if _joins(float(value), float(min(coherence[a], coherence[b])), bool(turns[a, b]))), None)
         if joined is None:
             return labels
         labels[labels == present[joined[1]]] = present[joined[0]]
@@ -473,32 +473,34 @@ def _coherence(unit: np.ndarray) -> float:
     return float(np.sqrt(max(0.0, (n * squared - 1.0) / (n - 1))))
 
 
-def _meetings(labels: np.ndarray, running: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Which clusters follow each other inside one stretch of speech, and which across a pause
-    (count x count, symmetric): ``labels`` of the windows in time order, ``running[i]`` whether
-    window i + 1 continues window i's stretch."""
-    meetings = []
-    for kind in (running, ~running):
-        meet = np.zeros((count, count), dtype=bool)
-        step = np.flatnonzero(kind)
-        meet[labels[step], labels[step + 1]] = True
-        meetings.append(meet | meet.T)
-    return meetings[0], meetings[1]
+def _turns(labels: np.ndarray, after_pause: np.ndarray, count: int) -> np.ndarray:
+    """Which clusters take turns, one following the other after a pause (count x count,
+    symmetric): ``labels`` of the windows in time order, ``after_pause[i]`` whether window i + 1
+    starts after a pause in window i's stretch of speech."""
+    turns = np.zeros((count, count), dtype=bool)
+    step = np.flatnonzero(after_pause)
+    turns[labels[step], labels[step + 1]] = True
+    return turns | turns.T
 
 
-def _joins(similarity: float, coherence: float, within_speech: bool) -> bool:
-    """Whether two clusters whose means are ``similarity`` alike are one voice. Clean speech
-    gives tight clusters (each window near its cluster's mean: ``coherence``, the length of the
-    mean of their unit vectors corrected for their number (:func:`_coherence`), 0.73-0.87 on the
-    clean dialogues, most over 0.8) in which two alike voices are
-    still 0.78 apart and one voice's two turns 0.83; far-field speech gives loose ones (0.55-0.86
-    on the AMI excerpts), in which one voice's quiet and loud turns are 0.7-0.8 alike. Two tight
-    clusters that take over from each other only ``within_speech`` (inside a line, with no
-    pause; never across one) are judged as loose ones: one Mandarin speaker's 7 s utterance,
-    heard twice, came out as three tight clusters 0.66-0.74 alike, changing mid-word, while
-    alike voices in clean dialogue (Rex and the narrator) take turns after pauses."""
-    clean = coherence >= CLEAN_COHERENCE and not within_speech
-    return similarity >= (SAME_VOICE_CLEAN if clean else SAME_VOICE)
+def _joins(similarity: float, coherence: float, take_turns: bool) -> bool:
+    """Whether two clusters whose means are ``similarity`` alike are one voice. Two people in a
+    dialogue answer each other: their clusters ``take_turns``, one following the other after a
+    pause. Clusters that never do are one voice's parts when 0.55 alike (SAME_VOICE_PARTS): they
+    take over from each other only inside a stretch of speech (an expressive speaker's calm and
+    shouted words, 0.61-0.68 alike; one Mandarin speaker's 7 s utterance in three parts,
+    0.66-0.74), or never meet at all (one woman's two recordings with a man's between them,
+    0.65-0.69; one far-field voice before and after another speaker, 0.69), while two people's
+    clusters that never take turns were at most 0.44 alike on the tuning recordings. Clusters that
+    take turns are judged by how tight they are: clean speech gives tight clusters (each window
+    near its cluster's mean: ``coherence``, the length of the mean of their unit vectors
+    corrected for their number (:func:`_coherence`), 0.73-0.87 on the clean dialogues, most over
+    0.8) in which two alike voices taking turns are still 0.78 apart (Rex and the narrator), so
+    they join at 0.8; far-field speech gives loose ones (0.55-0.86 on the AMI excerpts), in which
+    one voice's quiet and loud turns are 0.7-0.8 alike, joined at 0.7."""
+    if not take_turns:
+        return similarity >= SAME_VOICE_PARTS
+    return similarity >= (SAME_VOICE_CLEAN if coherence >= CLEAN_COHERENCE else SAME_VOICE)
 
 
 def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray,

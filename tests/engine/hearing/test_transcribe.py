@@ -79,7 +79,7 @@ def test_clustering_counts_speakers_and_honours_a_given_count() -> None:
     voices = [common + 0.8 * rng.standard_normal(256) for _ in range(3)]
     voice_of = np.arange(60) // 8 % 3  # the three voices in turns of eight windows (4 s)
     embeddings = np.array([voices[v] + 0.4 * rng.standard_normal(256) for v in voice_of])
-    starts = np.arange(60) * speakers.HOP_S
+    starts = np.arange(60) * speakers.HOP_S + np.arange(60) // 8 * 1.0  # a second's pause between turns
     labels, count = speakers.cluster(embeddings, starts)
     assert count == 3
     assert labels.tolist() == voice_of.tolist()  # numbered in order of first appearance
@@ -119,7 +119,7 @@ def test_a_window_unlike_its_neighbourhood_takes_the_neighbourhood_s_speaker() -
     voice_of = np.arange(48) // 12 % 2
     embeddings = np.array([voices[v] + 0.4 * rng.standard_normal(256) for v in voice_of])
     embeddings[18] = voices[0] + 0.4 * rng.standard_normal(256)
-    labels, count = speakers.cluster(embeddings, np.arange(48) * speakers.HOP_S)
+    labels, count = speakers.cluster(embeddings, np.arange(48) * speakers.HOP_S + np.arange(48) // 12 * 1.0)
     assert count == 2
     assert labels.tolist() == voice_of.tolist()
 
@@ -314,17 +314,35 @@ def test_a_lone_word_at_the_start_of_a_turn_is_not_a_voice_of_its_own(tmp_path: 
         == {"libri_3080_c"}
 
 
-def test_tight_clusters_that_change_inside_one_stretch_of_speech_are_one_voice() -> None:
+def test_one_woman_s_two_recordings_with_a_man_between_are_one_speaker(tmp_path: Path, whisper, encoder) -> None:
+    """Two recordings of one LibriSpeech woman with a man's between them (tests/data/hearing):
+    her first recording came out as two tight clusters 0.68 alike that take over from each other
+    inside one line, kept apart under the 0.7 join, and she was two speakers (3 for 2, 72 % of
+    the speech to the right one). A voice does not change to another person without a pause."""
+    turns = make_scene(tmp_path / "scene.mp4", ["libri_3080_b", "libri_1688_c", "libri_3080_c"])
+    heard = transcribe_media(tmp_path / "scene.mp4", whisper, encoder, Options(language="en"))
+    assert heard.speaker_count == 2, [(line.text, line.speaker) for line in heard.lines]
+    voices_of: dict[int, set[str | None]] = {}
+    for line in heard.lines:
+        voices_of.setdefault(line.speaker, set()).add(voice_at(turns, line.start, line.end))
+    assert sorted(map(sorted, voices_of.values())) == [["libri_1688_c"], ["libri_3080_b", "libri_3080_c"]], voices_of
+
+
+@pytest.mark.parametrize(("spread", "least", "most"), [(0.87, 0.7, 0.8), (1.2, 0.6, 0.7)])
+def test_tight_clusters_that_change_inside_one_stretch_of_speech_are_one_voice(spread: float, least: float,
+                                                                               most: float) -> None:
     # Two tight clusters 0.75 alike (CAM++ scores one Mandarin speaker's parts of a 7 s utterance
-    # 0.66-0.74 alike, and two alike voices 0.78): taking turns after pauses they are two
-    # voices; taking over from each other inside one line, with no pause, one.
+    # 0.66-0.74 alike, and two alike voices 0.78), or 0.65 alike (Ma Baoguo's calm and shouted
+    # words in one line, higgs-audio's mabaoguo.wav, 0.64: he was three speakers of a 3-speaker
+    # dialogue's five): taking turns after pauses they are two voices; taking over from each
+    # other inside one line, with no pause, one.
     rng = np.random.default_rng(3)
     base = rng.standard_normal(192)
-    other = base + 0.87 * rng.standard_normal(192)
+    other = base + spread * rng.standard_normal(192)
     voice_of = np.arange(40) // 5 % 2  # turns of five windows
     embeddings = np.array([(base, other)[v] + 0.25 * rng.standard_normal(192) for v in voice_of])
     means = [speakers.unit_vectors(embeddings[voice_of == v].mean(axis=0)) for v in (0, 1)]
-    assert 0.7 <= float(means[0] @ means[1]) < 0.8
+    assert least <= float(means[0] @ means[1]) < most
     turn = np.arange(40) // 5
     after_pauses = np.arange(40) * speakers.HOP_S + turn * 1.0  # a second's pause between turns
     assert speakers.cluster(embeddings, after_pauses)[1] == 2
