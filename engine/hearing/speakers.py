@@ -71,6 +71,7 @@ CHANGE_SIDE_S = 0.8
 CHANGE_CONTEXT_S = 3.0
 VOICE_CHANGE = 0.3
 CHANGE_PAUSE_S = 0.15  # a cut is tried only where the words seem to pause this long (see _voice_change)
+TURN_PAUSE_S = 0.3  # a silence this long between a line's words may part two speakers' turns (see speakers_of)
 CLAUSE_PAUSE_S = 0.3  # a comma counts as this much pause (as lines._shorten counts it)
 LONG_WORD_S = 0.5  # a word heard longer than this may hold a pause
 CHANGE_TRIES = 4  # the widest such gaps of a line tried (two embeddings each)
@@ -198,7 +199,12 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
     its overlapped words are placed better by the windows across the change); a line cut there
     that came out as one speaker is clustered again from its parts' windows, which do not
     straddle the two voices (a 1.2 s voice inside another's line is found only that way), and
-    parts that still get one speaker are joined again."""
+    parts that still get one speaker are joined again. So is a line cut at a silence between
+    two words (TURN_PAUSE_S; Whisper runs turns under 0.6 s apart into one line) whose words
+    either side of it got one speaker: the windows straddling that pause showed a change
+    elsewhere, not there (a woman's one 2.4 s turn after a man's words, 0.5 s later, in one line:
+    her windows went to three other speakers and she was never found). A cut with no silence
+    (words running on, as in overlapped speech) keeps the windows' changes."""
     labels, _ = cluster(windows.embeddings(), windows.starts, speakers, brief=_brief(heard, windows))
     said = assign(heard, windows, labels)
     part_starts = np.array([part.start for part in parts])
@@ -207,8 +213,22 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
         return (starts >= line.start) & (starts <= line.end)
 
     said_starts = np.array([line.start for line in said])
+    def speaker_at(time: float) -> int:
+        return said[max(0, int(np.searchsorted(said_starts, time + 1e-9, side="right")) - 1)].speaker
+
+    def unseen_turn(line: Line) -> bool:
+        """Whether one of the line's cuts falls in a silence between turns (TURN_PAUSE_S) that
+        the windows gave one speaker on both sides."""
+        for part in parts:
+            if line.start < part.start <= line.end:
+                before = max((word.end for word in line.words if word.end <= part.start + 1e-6), default=line.start)
+                if part.start - before >= TURN_PAUSE_S and speaker_at(before - 1e-3) == speaker_at(part.start):
+                    return True
+        return False
+
     hidden = [line for line in heard if np.count_nonzero(inside(line, part_starts)) > 1
-              and len({said[i].speaker for i in np.flatnonzero(inside(line, said_starts))}) == 1]
+              and (len({said[i].speaker for i in np.flatnonzero(inside(line, said_starts))}) == 1
+                   or unseen_turn(line))]
     if not hidden:
         return said, labels, windows
     middles = (np.asarray(windows.starts) + np.asarray(windows.ends)) / 2

@@ -492,7 +492,8 @@ class _Voices:
                    silent: Sequence[tuple[float, float]], chunks: Future[segmentation.Chunks] | None) -> None:
         """A window's own pass, once Whisper has heard it: where the voice changes inside a line
         (its parts get windows of their own too, used if the line's own windows, which straddle
-        the change, show one speaker: speakers_of), the windows, the speech no line covers and the
+        the change, show one speaker, or one either side of a pause the line was cut at:
+        speakers_of), the windows, the speech no line covers and the
         local speakers' voices."""
         new_parts = self.cut(audio, offset_s, heard)
         self.windows.add(audio, offset_s, heard, self.encoder, self.cancel, self.listened.embedded_to)
