@@ -133,6 +133,12 @@ class CastMatch:
     def offered(self) -> bool:
         return self.member_name is not None and OFFER_THRESHOLD <= self.score < MATCH_THRESHOLD
 
+    @property
+    def needs_attention(self) -> bool:
+        """Whether the user has something to decide or check (an unsure match, a name taken, a
+        voice renumbered): a warning. A sure cast or a new voice is only information."""
+        return self.offered or (self.sure and self.name_taken) or (not self.sure and self.renamed is not None)
+
     def describe(self) -> str:
         """``Speaker 1 is Anna from the cast library (voice cosine 0.71, sure)`` and the like."""
         name = self.found_name

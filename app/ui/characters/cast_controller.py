@@ -105,8 +105,9 @@ class CastController(WindowController):
             edits = [EditCharacter(character_id, **fields) for character_id, fields in changes.items()]
             if edits and not document.push(Macro(edits, self.tr("Cast from library"))):
                 return
-            for match in matches:
-                self.window.messages.warn(say(match.describe()))
+            for match in matches:  # a sure cast or a new voice is news; an unsure one is to decide
+                (self.window.messages.warn if match.needs_attention else self.window.messages.notify)(
+                    say(match.describe()))
             if not matches:  # "Cast 0 of 0" would send the user to Messages for nothing
                 self.window.messages.notify(fill(self.tr(
                     "Nothing to match against the library {folder}: only a character with a clip, and a name that is "

@@ -88,6 +88,7 @@ class VideoController(QObject):
     message = Signal(str)  # for the status bar
     error = Signal(str, str)  # title, message (with its error code): worth a dialog
     warning = Signal(str)  # things to fix, kept in the window's Messages list
+    notice = Signal(str)  # information worth keeping in the Messages list (not a problem)
     line_chosen = Signal(str)  # the gaps list asks to show a line
     character_chosen = Signal(str)  # … or a character
 
@@ -230,7 +231,7 @@ class VideoController(QObject):
         def done(made: TranscribedScript) -> None:
             if document.push(made.command):
                 for match in made.cast_matches:  # which library character, and how sure
-                    self.warning.emit(say(match.describe()))
+                    (self.warning if match.needs_attention else self.notice).emit(say(match.describe()))
                 for character in made.removed:  # old characters the new script left without a voice
                     self.warning.emit(say(Phrase(phrases.LEFT_WITHOUT_VOICE, name=character.name)))
                 note = wordless_note(made.transcription)  # where someone spoke and nothing was written

@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         self.video.message.connect(self.messages.say)
         self.video.error.connect(self.messages.error)
         self.video.warning.connect(self.messages.warn)
+        self.video.notice.connect(self.messages.notify)
         self.video.line_chosen.connect(self._show_line)
         self.video.character_chosen.connect(self._show_character)
         self.exports = ExportController(self.runner, self)

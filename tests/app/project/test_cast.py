@@ -20,6 +20,7 @@ from app.project.cast import (
     LIBRARY_FILE,
     VERSION,
     CastLibrary,
+    CastMatch,
     cast_characters,
     open_library,
     writing,
@@ -468,3 +469,12 @@ def test_a_transcription_run_again_with_the_library_matches_default_names_by_voi
     assert sorted((m.found_name, m.member_name) for m in made.cast_matches if m.sure) == [
         ("Speaker 1", "Speaker 2"), ("Speaker 2", "Speaker 1")]
     assert (project.character(man.id).name, project.character(woman.id).name) == ("Speaker 2", "Speaker 1")
+
+
+def test_only_a_match_to_decide_or_check_needs_the_users_attention() -> None:
+    # The studio lists these as warnings; a sure cast and a new voice are information.
+    assert not CastMatch("c1", "Speaker 4", "Ben", 0.84).needs_attention  # cast
+    assert not CastMatch("c2", "Speaker 5", None, 0.21).needs_attention  # a new voice
+    assert CastMatch("c3", "Speaker 6", "Anna", 0.45).needs_attention  # unsure: offered
+    assert CastMatch("c4", "Speaker 1", "Ben", 0.84, name_taken=True).needs_attention  # not cast
+    assert CastMatch("c5", "Speaker 1", None, 0.12, renamed="Speaker 3").needs_attention  # renamed

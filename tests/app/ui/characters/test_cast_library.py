@@ -9,6 +9,7 @@ from pathlib import Path
 from app.project.cast import open_library
 from app.ui.characters.cast_controller import CastController
 from app.ui.window.main_window import MainWindow
+from app.ui.window.notifications import Level
 from engine.core.protocol import VoiceSettings
 from tests.app.project.test_cast import episode
 from tests.app.ui.timeline.test_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
@@ -34,6 +35,8 @@ def test_save_the_cast_then_cast_the_next_episode_from_it(window: MainWindow, tm
     assert any("Speaker 1 is Ben from the cast library (voice cosine" in text for text in said)
     assert any("Speaker 2 is a new voice" in text for text in said)
     assert any("Cast 1 of 2 characters from the library" in text for text in said), said
+    # A sure cast and a new voice are news, not a ⚠ to fix (before, both were warnings)
+    assert all(note.level == Level.INFO for note in window.messages.notifications.notifications)
     window.document.undo()
     assert [c.name for c in project.characters] == ["Speaker 1", "Speaker 2"]
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QProgressBar
 from pytestqt.qtbot import QtBot
 
 from app.project.sample import copy_sample_project
+from app.ui.characters.cast_controller import CastController
 from app.ui.folders import Folders
 from app.ui.tasks import STEPS, Operation
 from app.ui.timeline.transcribe_dialog import TranscribeDialog
@@ -21,8 +22,10 @@ from app.ui.timeline.video_clips import (
     ChooseFromVideoDialog,
     SplitCharacterDialog,
 )
-from app.ui.timeline.video_dialogs import TRANSCRIBE
+from app.ui.timeline.video_dialogs import NO_SUBTITLES, TRANSCRIBE
 from app.ui.window.main_window import MainWindow
+from app.ui.window.notifications import Level
+from tests.app.project.test_cast import episode
 from tests.app.ui.timeline.test_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
 from tests.engine.hearing.scenes import make_scene, voice_at
 
@@ -286,3 +289,29 @@ def test_a_recording_with_no_picture_makes_a_project_whose_finished_video_is_ref
     window.export("video")
     assert len(refused) == 1 and refused[0].startswith("E_NO_VIDEO_STREAM: the project has no picture")
     assert window.exports.options_dialog is None  # nothing asked: there is no video to make
+
+
+def test_voices_cast_from_the_library_when_transcribing_are_news_not_warnings(window: MainWindow,
+                                                                               tmp_path: Path) -> None:
+    # Episode 2 of a series whose episode 1 was saved to the cast library. Before, every outcome,
+    # "Speaker 2 is Ben from the cast library (…, sure)" too, was a ⚠ warning, and the badge said
+    # there was something to fix after casting that went right.
+    episode(tmp_path / "episode-1", {"Ben": "libri_1688_a"})
+    assert window.open_project(tmp_path / "episode-1")
+    CastController.of(window).save_to_library(tmp_path / "cast")
+    make_scene(tmp_path / "episode-2.flac", ["libri_3080_a", "libri_1688_b"])
+    dialog = window.video.new_from_video()
+    dialog.set_video(tmp_path / "episode-2.flac")
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(NO_SUBTITLES))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert window.document is not None
+    transcribe = window.video.transcribe_dialogue()
+    assert transcribe is not None
+    transcribe.library.setText(str(tmp_path / "cast"))
+    transcribe.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert sorted(c.name for c in window.document.project.characters)[0] == "Ben"
+    notes = window.messages.notifications.notifications
+    cast = [n for n in notes if "is Ben from the cast library" in n.text()]
+    new = [n for n in notes if "is a new voice" in n.text()]
+    assert len(cast) == 1 and len(new) == 1, [n.text() for n in notes]
+    assert cast[0].level == Level.INFO and new[0].level == Level.INFO
