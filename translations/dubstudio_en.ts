@@ -4,7 +4,7 @@
 <context>
     <name>CastController</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/cast_controller.py" line="+117"/>
+        <location filename="../app/ui/characters/cast_controller.py" line="+118"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n character</numerusform>
@@ -121,7 +121,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/main_window.py" line="+357"/>
+        <location filename="../app/ui/window/main_window.py" line="+358"/>
         <source>The script already has %n line(s). Replace them with the lines of %1, or add its lines to them?</source>
         <translation>
             <numerusform>The script already has %n line. Replace it with the lines of %1, or add its lines to it?</numerusform>
@@ -273,7 +273,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+188"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+189"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>

@@ -67,7 +67,7 @@
         <translation>正在保存到演员库</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Nothing to match against the library {folder}: only a character with a clip, and a name that is not already one of the library&apos;s, is matched. Give the others a clip first.</source>
         <translation>没有可与演员库 {folder} 匹配的角色：只有带参考音频、且名字不在演员库中的角色才会被匹配。请先为其他角色提供参考音频。</translation>
     </message>
@@ -84,7 +84,7 @@
         </translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-66"/>
         <location line="+40"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
@@ -95,7 +95,7 @@
         <translation>从演员库选角</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Cannot cast from the library</source>
         <translation>无法从演员库选角</translation>
     </message>
@@ -2091,7 +2091,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/ui/window/main_window.py" line="+141"/>
+        <location filename="../app/ui/window/main_window.py" line="+142"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -5332,7 +5332,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+155"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+156"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
@@ -5393,12 +5393,12 @@ Its sound is the original-audio track</source>
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-135"/>
         <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>the lines were not translated ({error}): translate them with Project › Translate…</source>
         <translation>台词未翻译（{error}）：请用“项目 › 翻译…”翻译</translation>
     </message>
