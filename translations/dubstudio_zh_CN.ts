@@ -8408,6 +8408,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <translation>{name} 就是演员库中的 {member}（音色余弦相似度 {score:.2f}，确定）</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>{member} from the cast library speaks here (voice cosine {score:.2f}, sure)</source>
+        <translation>演员库中的 {member} 在这里说话（音色余弦相似度 {score:.2f}，确定）</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; Accept or Reject it on the Characters panel</source>
         <translation>{name} 可能是演员库中的 {member}（音色余弦相似度 {score:.2f}，未达到确定所需的 {needed:.2f}）：未选角；请在角色面板中接受或拒绝</translation>

@@ -140,10 +140,13 @@ class CastMatch:
         return self.offered or (self.sure and self.name_taken) or (not self.sure and self.renamed is not None)
 
     def describe(self) -> str:
-        """``Speaker 1 is Anna from the cast library (voice cosine 0.71, sure)`` and the like."""
+        """``Ann is Anna from the cast library (voice cosine 0.71, sure)``, ``Anna from the cast library
+        speaks here (…)`` for a voice known only by its number, and the like."""
         name = self.found_name
         if self.sure and self.name_taken:
             return Phrase(phrases.CAST_NAME_TAKEN, name=name, member=self.member_name, score=self.score)
+        if self.sure and default_speaker_number(name) is not None:  # "Speaker 6 is Speaker 2" named a voice no one sees
+            return Phrase(phrases.CAST_SURE_HEARD, member=self.member_name, score=self.score)
         if self.sure:
             return Phrase(phrases.CAST_SURE, name=name, member=self.member_name, score=self.score)
         if self.offered:

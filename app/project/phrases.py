@@ -164,6 +164,8 @@ LEFT_WITHOUT_VOICE = QT_TRANSLATE_NOOP("phrases", "{name} has no line in the new
 TOO_LITTLE_FOR_A_CLIP = QT_TRANSLATE_NOOP("phrases", "{name} says too little for a reference clip (under {seconds:.0f} s alone); give them a clip")
 WHISPER_TRANSLATION_DRAFTS = QT_TRANSLATE_NOOP("phrases", "the English lines are {model}'s translation, marked as drafts to check; a larger downloaded model (Settings) translates far better")
 CAST_SURE = QT_TRANSLATE_NOOP("phrases", "{name} is {member} from the cast library (voice cosine {score:.2f}, sure)")
+# ... when the voice had only the number the transcription gave it, a name no one sees once it is cast
+CAST_SURE_HEARD = QT_TRANSLATE_NOOP("phrases", "{member} from the cast library speaks here (voice cosine {score:.2f}, sure)")
 CAST_OFFERED = QT_TRANSLATE_NOOP("phrases", "{name} may be {member} from the cast library (voice cosine {score:.2f}, under the {needed:.2f} needed to be sure): not cast; Accept or Reject it on the Characters panel")
 CAST_NEW = QT_TRANSLATE_NOOP("phrases", "{name} is a new voice (closest in the cast library: cosine {score:.2f})")
 CAST_RENUMBERED = QT_TRANSLATE_NOOP("phrases", "{name} is a new voice (closest in the cast library: cosine {score:.2f}), now called {renamed}: another voice was cast as the library's {name}")

@@ -95,7 +95,7 @@ def test_a_second_episode_of_the_same_speakers_is_cast_from_the_library_and_a_ne
     assert [c.name for c in found] == ["Ben", "Speaker 2", "Anna"]
     assert found[0].settings.instruction == "gruff" and found[0].transcript == "Ben's words"
     assert len(copied) == 2 and found[0].clip != project.characters[0].clip  # the library's clip, copied in
-    assert "is Ben from the cast library" in by_name["Speaker 1"].describe()
+    assert by_name["Speaker 1"].describe().startswith("Ben from the cast library speaks here (voice cosine")
     assert "new voice" in by_name["Speaker 2"].describe()
 
 
@@ -193,7 +193,7 @@ def test_new_transcribe_with_the_library_casts_episode_two_by_voice(library: Pat
     assert ben is not None and ben.settings.instruction == "gruff" and ben.transcript == "Ben's words"
     assert project.clip_path(ben) is not None and project.clip_path(ben).is_file()  # type: ignore[union-attr]
     assert len(project.lines_of(ben.id)) == 2
-    assert "is Ben from the cast library (voice cosine" in out and "is Anna from the cast library" in out
+    assert "Ben from the cast library speaks here (voice cosine" in out and "Anna from the cast library speaks" in out
 
 
 @pytest.mark.slow  # real models for many seconds: scripts/test-slow (CI runs it)
@@ -292,7 +292,7 @@ def test_a_new_voice_is_never_named_like_a_library_character(tmp_path: Path,
     characters = Project.load(tmp_path / "episode-2").characters
     assert sorted(c.name for c in characters) == ["Speaker 1", "Speaker 3"], out  # a number the library has not
     assert len({c.colour for c in characters}) == 2  # nor the colour the cast character brings
-    assert "Speaker 3 is a new voice" in out and "is Speaker 1 from the cast library" in out
+    assert "Speaker 3 is a new voice" in out and "Speaker 1 from the cast library speaks here" in out
 
 
 def test_a_transcription_run_again_with_the_library_casts_the_voices_it_heard_again(library: Path,

@@ -121,8 +121,11 @@ def test_fits_cast_matches_and_import_warnings_are_said_in_chinese(chinese: None
     fit = Fit(rate=1.12, stretch=1.08, natural_s=3.0, slot_s=2.5)
     assert fit.describe() == "fitted: rate 1.12× + stretch 1.08×"  # the CLI's words
     assert say(fit.describe()) == "已适配：语速 1.12× + 时间拉伸 1.08×" and say(fit.how()) == "语速 1.12× + 时间拉伸 1.08×"
-    sure = CastMatch("c1", "Speaker 1", "Anna", MATCH_THRESHOLD + 0.05)
-    assert say(sure.describe()).startswith("Speaker 1 就是演员库中的 Anna")
+    sure = CastMatch("c1", "Ann", "Anna", MATCH_THRESHOLD + 0.05)
+    assert say(sure.describe()).startswith("Ann 就是演员库中的 Anna")
+    # A voice known only by the number the transcription gave it is not named: that name is gone once cast.
+    heard = CastMatch("c1", "说话人 6", "说话人 2", MATCH_THRESHOLD + 0.05)
+    assert say(heard.describe()).startswith("演员库中的 说话人 2 在这里说话") and "说话人 6" not in say(heard.describe())
     skipped = Phrase(phrases.SKIPPED_CUE, file="lines.vtt", line=12)
     assert (skipped, say(skipped)) == ("lines.vtt, line 12: the cue has no text; skipped",
                                        "lines.vtt 第 12 行：该字幕条没有文字，已跳过")

@@ -32,7 +32,7 @@ def test_save_the_cast_then_cast_the_next_episode_from_it(window: MainWindow, tm
     assert [c.name for c in project.characters] == ["Ben", "Speaker 2"]
     assert project.characters[0].settings.instruction == "gruff" and project.clip_path(project.characters[0]).is_file()
     said = [note.text() for note in window.messages.notifications.notifications]
-    assert any("Speaker 1 is Ben from the cast library (voice cosine" in text for text in said)
+    assert any("Ben from the cast library speaks here (voice cosine" in text for text in said)
     assert any("Speaker 2 is a new voice" in text for text in said)
     assert any("Cast 1 of 2 characters from the library" in text for text in said), said
     # A sure cast and a new voice are news, not a ⚠ to fix (before, both were warnings)

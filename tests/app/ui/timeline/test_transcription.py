@@ -311,7 +311,7 @@ def test_voices_cast_from_the_library_when_transcribing_are_news_not_warnings(wi
     transcribe.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert sorted(c.name for c in window.document.project.characters)[0] == "Ben"
     notes = window.messages.notifications.notifications
-    cast = [n for n in notes if "is Ben from the cast library" in n.text()]
+    cast = [n for n in notes if "Ben from the cast library speaks here" in n.text()]
     new = [n for n in notes if "is a new voice" in n.text()]
     assert len(cast) == 1 and len(new) == 1, [n.text() for n in notes]
     assert cast[0].level == Level.INFO and new[0].level == Level.INFO
