@@ -457,7 +457,7 @@ def cast_characters(project: Project, characters: Sequence[Character], library: 
         for name, value in member_changes(library, member, copy_clip).items():
             setattr(found, name, value)
         said.append(match)
-    return _renumber_clashes(project, characters, library, said)
+    return _numbered_without_gaps(project, characters, library, _renumber_clashes(project, characters, library, said))
 
 
 def _renumber_clashes(project: Project, characters: Sequence[Character], library: CastLibrary,
@@ -480,6 +480,27 @@ def _renumber_clashes(project: Project, characters: Sequence[Character], library
         numbers.add(default_speaker_number(found.name) or 0)
         renamed.append(replace(match, renamed=found.name))
     return renamed
+
+
+def _numbered_without_gaps(project: Project, characters: Sequence[Character], library: CastLibrary,
+                           said: list[CastMatch]) -> list[CastMatch]:
+    """New voices a transcription has just found (not yet in the project) keep their default names
+    but take the lowest numbers free once the others are cast: numbered before casting, past every
+    number the library holds, the one new voice of an episode whose other two were cast was
+    "说话人 5" beside 说话人 1 and 2, with no 4. Nobody has seen those names yet, so nothing is said."""
+    by_id = {c.id: c for c in characters}
+    existing = {c.id for c in project.characters}
+    fresh = sorted((by_id[m.character_id] for m in said if m.character_id not in existing and not m.sure
+                    and m.renamed is None and default_speaker_number(by_id[m.character_id].name) is not None),
+                   key=lambda c: default_speaker_number(c.name) or 0)
+    moving = {c.id for c in fresh}
+    held = _default_numbers([c.name for c in (*project.characters, *characters) if c.id not in moving]
+                            + [m.character.name for m in library.members])
+    names: dict[str, str] = {}
+    for character in fresh:
+        character.name = names[character.id] = _renumbered(character.name, held)
+        held.add(default_speaker_number(character.name) or 0)
+    return [replace(m, found_name=names[m.character_id]) if m.character_id in names else m for m in said]
 
 
 def member_changes(library: CastLibrary, member: CastMember, copy_clip: Callable[[Path, str], str]) -> dict[str, Any]:

@@ -295,6 +295,25 @@ def test_a_new_voice_is_never_named_like_a_library_character(tmp_path: Path,
     assert "Speaker 3 is a new voice" in out and "Speaker 1 from the cast library speaks here" in out
 
 
+def test_new_voices_take_the_lowest_numbers_free_once_the_others_are_cast(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # Numbered before casting, past the library's "Speaker 1" and "Speaker 2", the episode's
+    # voices were Speaker 3, 4 and 5; the first and the last were cast as 1 and 2, and the new
+    # voice stayed "Speaker 4", beside no Speaker 3.
+    from tests.engine.hearing.scenes import make_scene
+
+    episode(tmp_path / "episode-1", {"Speaker 1": "libri_1688_a", "Speaker 2": "libri_2414_a"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
+    make_scene(tmp_path / "episode-2.mp4", ["libri_1688_c", "libri_3080_b", "libri_2414_a"])
+    status = cli_main(["new", str(tmp_path / "episode-2"), "--video", str(tmp_path / "episode-2.mp4"),
+                       "--transcribe", "--language", "en", "--cast", str(tmp_path / "cast")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert sorted(c.name for c in Project.load(tmp_path / "episode-2").characters) == [
+        "Speaker 1", "Speaker 2", "Speaker 3"], out
+    assert "Speaker 3 is a new voice" in out and "Speaker 4" not in out
+
+
 def test_a_transcription_run_again_with_the_library_casts_the_voices_it_heard_again(library: Path,
                                                                                    tmp_path: Path) -> None:
     # Episode 2 first transcribed without the library: Speaker 1 and 2. Run again with it, the
