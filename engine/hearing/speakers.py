@@ -319,7 +319,7 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
     labels = np.argmax(unit_vectors(embeddings) @ means.T, axis=1)
     if speakers is None:
         times = np.asarray(starts, dtype=float)
-        labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
+        labels = _merge_alike(_merge_strays(_lone_turns(labels, embeddings, times), embeddings), embeddings, times)
         labels = _merge_alike(_merge_strays(_split_loose(labels, embeddings, rng), embeddings), embeddings, times)
         labels = _resegment(labels, unit_vectors(unit_vectors(embeddings) - common), times)
         labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
@@ -521,6 +521,37 @@ def _joins(similarity: float, coherence: float, take_turns: bool) -> bool:
     if not take_turns:
         return similarity >= SAME_VOICE_PARTS
     return similarity >= (SAME_VOICE_CLEAN if coherence >= CLEAN_COHERENCE else SAME_VOICE)
+
+
+def _lone_turns(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """A turn (the windows of one stretch of speech between pauses, two or more) given a speaker
+    of its own where its voice is unlike the rest of its cluster and every other cluster (under
+    LONE_VOICE) and that rest is a tight cluster of clean speech (CLEAN_COHERENCE). The
+    eigenvalues counted too few voices in short scenes of three people, a line or two each: a
+    woman's one 2.4 s turn (three windows 0.94 coherent) went into the narrator's cluster, 0.28
+    like him; that cluster, loosened to 0.74, was judged far-field and joined to Rex at 0.73, and
+    three voices came out as one. The narrator's windows alone are 0.87 coherent. A turn is one
+    voice in a dialogue of clean turns; in far-field speech the rest is rarely that tight."""
+    labels = labels.copy()
+    unit = unit_vectors(embeddings)
+    order = np.argsort(starts, kind="stable")
+    # Consecutive windows of one line start at most HOP_S apart (as in _merge_alike).
+    breaks = np.flatnonzero(np.diff(starts[order]) > HOP_S + 1e-6) + 1
+    next_label = int(labels.max()) + 1
+    for turn in np.split(order, breaks):
+        own = labels[turn]
+        if len(turn) < 2 or np.any(own != own[0]):
+            continue
+        rest = np.flatnonzero(labels == own[0])
+        rest = rest[~np.isin(rest, turn)]
+        if len(rest) < 2 or float(np.linalg.norm(unit[rest].mean(axis=0))) < CLEAN_COHERENCE:
+            continue
+        voice = unit_vectors(unit[turn].mean(axis=0))
+        others = [rest] + [np.flatnonzero(labels == k) for k in np.unique(labels) if k != own[0]]
+        if max(float(unit_vectors(unit[members].mean(axis=0)) @ voice) for members in others) < LONE_VOICE:
+            labels[turn] = next_label
+            next_label += 1
+    return labels
 
 
 def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray,
