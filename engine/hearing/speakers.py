@@ -5,10 +5,11 @@ own length, at least 1 s), and each window gets a speaker embedding. The windows
 with spectral clustering on their cosine affinities, after the part all the vectors share is taken out,
 refined as in Wang et al., "Speaker diarization with LSTM" (2018): each row keeps its strongest
 affinities and the matrix is symmetrised; the number of speakers is where the ratio of
-consecutive eigenvalues is largest, at most one per five windows; where that is at one or past
+consecutive eigenvalues is largest, at most one per five windows (two always tried); where that is at one or past
 MAX_SPEAKERS, the windows are split into as many speakers as allowed and the joins below decide.
 The notes (shared/notes/hearing.md) found that spectral clustering gets the count right where no
-single agglomerative cosine threshold did. Clusters too small to be a voice, or whose mean
+single agglomerative cosine threshold did. A turn unlike the rest of its clean cluster and every
+other is a speaker of its own (:func:`_lone_turns`). Clusters too small to be a voice, or whose mean
 voices are nearly the same, are joined, except a small tight cluster unlike every other (a
 brief speaker); a loose cluster whose halves are unlike each other is split. Then each window is
 given again to the speaker its neighbourhood (the windows within two seconds of it) resembles
@@ -300,7 +301,10 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
     affinity = _refined_affinity(unit_vectors(unit_vectors(embeddings[sample]) - common))
     values, vectors = np.linalg.eigh(affinity)
     values, vectors = values[::-1], vectors[:, ::-1]
-    allowed = max(1, len(sample) // MIN_SPEAKER_WINDOWS)  # each speaker needs that many windows
+    # Each speaker needs that many windows, but two may always be tried: a short scene of two
+    # people with one 3 s line each has 8 windows, and with one allowed it was one speaker, never
+    # split for the joins below to judge (as a longer reading of one voice is).
+    allowed = max(2, len(sample) // MIN_SPEAKER_WINDOWS)
     most = min(MAX_SPEAKERS, allowed)
     if speakers is None:
         count = int(np.argmax(values[:allowed] / np.maximum(values[1:allowed + 1], 1e-9))) + 1

@@ -302,6 +302,19 @@ def test_a_speaker_with_one_short_line_is_a_speaker_of_their_own(encoder) -> Non
         list(zip(said_by, speaker_of))
 
 
+def test_two_people_with_one_short_line_each_are_two_speakers(encoder) -> None:
+    """Two LibriSpeech readers, one 3 s line each: 8 windows, and at one speaker per five windows
+    the count could only be one. One voice in two such lines stays one speaker."""
+    for clips, expected in (([("libri_2414_a", 0.0, 3.0), ("libri_3080_a", 0.0, 3.0)], 2),
+                            ([("libri_2414_a", 0.0, 3.0), ("libri_2414_a", 3.0, 6.0)], 1)):
+        audio, lines, said_by = _lines_of(clips, gap_s=0.6)
+        windows = speakers.EmbeddingWindows()
+        windows.add(audio, 0.0, lines, encoder)
+        labels, count = speakers.cluster(windows.embeddings(), windows.starts)
+        speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+        assert count == expected == len(set(speaker_of)), list(zip(said_by, speaker_of))
+
+
 def test_three_people_one_short_line_each_are_three_speakers(encoder) -> None:
     """A team's first scene: three people, one line each, the middle one 1.9 s (real LibriSpeech
     recordings and the bundled Maya). The eigenvalues found two voices; Maya's two windows went
