@@ -30,6 +30,14 @@ from tests.app.ui.timeline.test_video_workflows import window  # noqa: F401 - th
 from tests.engine.hearing.scenes import make_scene, voice_at
 
 
+def create_project(window: MainWindow, source: Path, subtitles: str) -> None:
+    """File › New project from ``source``, its script from ``subtitles`` (TRANSCRIBE, NO_SUBTITLES…)."""
+    dialog = window.video.new_from_video()
+    dialog.set_video(source)
+    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(subtitles))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+
 def test_transcribe_the_dialogue_then_choose_clips_merge_and_split(window: MainWindow, tmp_path: Path) -> None:
     turns = make_scene(tmp_path / "scene.mp4", ["maya", "rex", "maya", "rex"])
     dialog = window.video.new_from_video()
@@ -102,10 +110,7 @@ def _span(project, character_id: str) -> tuple[float, float]:
 
 def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainWindow, tmp_path: Path) -> None:
     make_scene(tmp_path / "scene.mp4", ["rex", "narrator"])
-    dialog = window.video.new_from_video()
-    dialog.set_video(tmp_path / "scene.mp4")
-    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData("none"))
-    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    create_project(window, tmp_path / "scene.mp4", NO_SUBTITLES)
     assert window.document is not None and window.document.project.lines == []
     action = window.actions_["transcribe"]
     assert action.isEnabled() and action in window.menus["project"].actions()
@@ -175,10 +180,7 @@ def test_transcribing_a_script_with_lines_and_takes_asks_first_and_can_keep_them
     from tests.app.project.conftest import add_fake_take, tone
 
     make_scene(tmp_path / "scene.mp4", ["rex", "narrator"])
-    dialog = window.video.new_from_video()
-    dialog.set_video(tmp_path / "scene.mp4")
-    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData("none"))
-    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    create_project(window, tmp_path / "scene.mp4", NO_SUBTITLES)
     assert window.document is not None
     project = window.document.project
     hero = project.make_character("Hero")
@@ -255,10 +257,7 @@ def test_the_chinese_studio_names_the_voices_it_hears_in_chinese(chinese: None, 
                                                                  tmp_path: Path) -> None:
     # Before, the voices were "Speaker 1", "Speaker 2" whatever the studio's language.
     make_scene(tmp_path / "scene.mp4", ["libri_1688_a", "libri_3080_a"])
-    dialog = window.video.new_from_video()
-    dialog.set_video(tmp_path / "scene.mp4")
-    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(TRANSCRIBE))
-    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    create_project(window, tmp_path / "scene.mp4", TRANSCRIBE)
     assert window.document is not None
     assert [c.name for c in window.document.project.characters] == ["说话人 1", "说话人 2"]
 
@@ -300,10 +299,7 @@ def test_voices_cast_from_the_library_when_transcribing_are_news_not_warnings(wi
     assert window.open_project(tmp_path / "episode-1")
     CastController.of(window).save_to_library(tmp_path / "cast")
     make_scene(tmp_path / "episode-2.flac", ["libri_3080_a", "libri_1688_b"])
-    dialog = window.video.new_from_video()
-    dialog.set_video(tmp_path / "episode-2.flac")
-    dialog.subtitles.setCurrentIndex(dialog.subtitles.findData(NO_SUBTITLES))
-    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    create_project(window, tmp_path / "episode-2.flac", NO_SUBTITLES)
     assert window.document is not None
     transcribe = window.video.transcribe_dialogue()
     assert transcribe is not None
