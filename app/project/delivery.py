@@ -78,7 +78,7 @@ def export_all(project: Project, out_dir: Path | None, context: ExportContext) -
         (0.05, lambda _p: export_subtitles(project, building, kind="vtt", names=context.subtitle_names)),
         (0.02, lambda _p: ExportResult([export_script(project, building / "script.csv")])),
     ]
-    if project.video is not None and project.video.has_picture:
+    if project.has_picture:
         steps.append((0.58, lambda report: export_video(
             project, building / default_video_path(project, context.video).name, context.video,
             progress=report, cancelled=context.cancelled, mixed=mixed[0])))
@@ -146,7 +146,7 @@ def delivery_report(project: Project, mix: ExportResult) -> str:
 def check_delivery(project: Project, context: ExportContext) -> None:
     """What would make the delivery fail, before a render: a bad video option, or subtitles to
     burn in that no installed font can draw."""
-    if project.video is not None and project.video.has_picture:
+    if project.has_picture:
         context.video.validate()
         check_burnable(project, context.video)
     if not project.lines:

@@ -96,6 +96,11 @@ class Project:
         """Absolute path of the project's video, or None when it has none."""
         return self.resolve(self.video.path) if self.video else None
 
+    @property
+    def has_picture(self) -> bool:
+        """Whether the project dubs a video with a picture (not a recording, nor nothing yet)."""
+        return self.video is not None and self.video.has_picture
+
     def guide_path(self) -> Path | None:
         """Absolute path of the extracted original audio (guide track), or None."""
         return self.resolve(self.guide_audio) if self.guide_audio else None

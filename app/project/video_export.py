@@ -143,6 +143,13 @@ def default_video_path(project: Project, options: VideoExportOptions) -> Path:
     return project.exports_dir / f"{safe_filename(project.title, 'dub')}.{options.container}"
 
 
+def refuse_without_picture(project: Project) -> None:
+    """E_NO_VIDEO_STREAM when the project dubs a recording with no picture (a radio drama's, a
+    podcast's): its audio exports are what it makes, not a finished video."""
+    if project.video is not None and not project.video.has_picture:
+        raise ExportError(Phrase(phrases.NO_PICTURE, file=project.video.path), ErrorCode.NO_VIDEO_STREAM)
+
+
 def check_video_export(project: Project, options: VideoExportOptions) -> Path:
     """The project's video file, when a video export with ``options`` can start from it;
     ExportError saying what is wrong otherwise (checked before a render, not after it)."""
@@ -150,8 +157,7 @@ def check_video_export(project: Project, options: VideoExportOptions) -> Path:
     source = project.video_path()
     if source is None or project.video is None:
         raise ExportError(Phrase(phrases.NO_VIDEO))
-    if not project.video.has_picture:  # a radio drama's, a podcast's: its audio exports are what it makes
-        raise ExportError(Phrase(phrases.NO_PICTURE, file=project.video.path), ErrorCode.NO_VIDEO_STREAM)
+    refuse_without_picture(project)
     if not source.exists():
         raise ExportError(Phrase(phrases.VIDEO_MISSING, path=project.video.path))
     check_burnable(project, options)

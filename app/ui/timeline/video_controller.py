@@ -77,10 +77,10 @@ STEMS = "stems"  # the file dialog kind of a client's stems (app.ui.folders)
 STEM_FILTER = QT_TRANSLATE_NOOP("VideoController", "Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)")
 
 
-
 def speaker_name() -> str:
     """What a transcription calls the voices it finds, in the studio's language ("说话人 {number}")."""
     return QCoreApplication.translate(phrases.CONTEXT, phrases.SPEAKER_N)
+
 
 class VideoController(QObject):
     """Runs the video workflows for a window; reports through ``message`` and ``error``."""

@@ -16,12 +16,11 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from app.project import Project, phrases
+from app.project import Project
 from app.project.errors import ExportError
 from app.project.export import ExportResult
 from app.project.export_registry import ExportContext, export_format
-from app.project.phrases import Phrase
-from app.project.video_export import VideoExportOptions
+from app.project.video_export import VideoExportOptions, refuse_without_picture
 from app.ui.language import fill, said_error
 from app.ui.tasks import Operation, ProgressSpec, QueryOp, TaskRunner
 from app.ui.timeline.video_dialogs import VideoExportDialog
@@ -56,11 +55,12 @@ class ExportController(QObject):
         """Say at once, before any options or folder are asked for, that the finished video has no
         picture to be made of (the project dubs a recording), or that an export made of the takes
         has none to be made of (it failed only after the user had chosen them all)."""
-        source = project.video
-        if export_format(kind).needs_video and source is not None and not source.has_picture:
-            self.failed.emit(kind, said_error(ExportError(Phrase(phrases.NO_PICTURE, file=source.path),
-                                                          ErrorCode.NO_VIDEO_STREAM)))
-            return True
+        if export_format(kind).needs_video:
+            try:
+                refuse_without_picture(project)
+            except ExportError as error:
+                self.failed.emit(kind, said_error(error))
+                return True
         if not export_format(kind).from_takes or any(project.chosen_take(line) for line in project.lines):
             return False
         self.failed.emit(kind, fill(self.tr("{code}: no line has a rendered take yet; render the lines first "

@@ -412,7 +412,7 @@ class MainWindow(QMainWindow):
             return
         out_dir: Path | None = None
         if kind == "all":  # a delivery goes where the user says, not into the project
-            if project.video is not None and project.video.has_picture:  # its video's options first (burned-in subtitles...)
+            if project.has_picture:  # its video's options first (burned-in subtitles...)
                 self.exports.ask_video(project, kind, self._delivery_folder)
                 return
             out_dir = self._delivery_folder()
