@@ -42,6 +42,8 @@ class Explained:
 
 def explain(message: str) -> Explained:
     """``"E_NO_CLIP: line 3: Maya has no clip"`` -> headline from the table, the rest as detail.
+    A detail of a code whose details say the problem whole (``detail_says_it``) comes without
+    the headline: one sentence and the code, not the same thing twice.
 
     A coded phrase (``str(EngineError)`` of a phrase, :data:`engine.core.phrases.CODED`) keeps its
     detail a phrase, which the studio says in its language and makes a sentence (:func:`sentence`);
@@ -49,17 +51,20 @@ def explain(message: str) -> Explained:
     the detail is in Chinese (app.ui.language.translated)."""
     if isinstance(message, Phrase) and message.template == CODED:
         code, detail = str(message.arguments["code"]), message.arguments["detail"]
-        return Explained(_headline(code), detail if isinstance(detail, Phrase) else sentence(str(detail)), code)
+        said = detail if isinstance(detail, Phrase) else sentence(str(detail))
+        return Explained(_headline(code, said), said, code)
     text = message.strip()
     match = _CODED.match(text)
     if match is None:
         return Explained(text, "", "")
     code, detail = match.group(1), match.group(2).strip()
-    return Explained(_headline(code), sentence(detail), code)
+    return Explained(_headline(code, detail), sentence(detail), code)
 
 
-def _headline(code: str) -> str:
+def _headline(code: str, detail: str) -> str:
     known = code_named(code)
+    if known is not None and known.detail_says_it and detail:
+        return ""
     if known is not None:
         headline = known.headline
     else:

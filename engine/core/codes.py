@@ -22,15 +22,19 @@ class _Code(enum.StrEnum):
     """A code whose value is its stable string and which carries a headline for people."""
 
     headline: str
+    # Every detail made with this code says the problem whole (the command line shows a detail
+    # alone), so the studio shows such a detail without the headline, which would say it again.
+    detail_says_it: bool
 
     # Looking a code up by value (ErrorCode("E_NO_CLIP")) goes through the enum's metaclass and
     # never reaches __new__; the default only lets type checkers accept that one-argument call.
-    def __new__(cls, value: str, headline: str = "") -> _Code:
+    def __new__(cls, value: str, headline: str = "", detail_says_it: bool = False) -> _Code:
         if not headline:
             raise TypeError(f"{value} needs a headline")
         member = str.__new__(cls, value)
         member._value_ = value
         member.headline = headline
+        member.detail_says_it = detail_says_it
         return member
 
 
@@ -98,7 +102,8 @@ class ErrorCode(_Code):
 
     # Video (app.project.media, the studio's player).
     VIDEO_UNREADABLE = "E_VIDEO_UNREADABLE", "The video cannot be read."
-    NO_VIDEO_STREAM = "E_NO_VIDEO_STREAM", "The file has no video picture."
+    # Its details each name the file and say it has no picture (and what to do instead).
+    NO_VIDEO_STREAM = "E_NO_VIDEO_STREAM", "The file has no video picture.", True
     NO_AUDIO_STREAM = "E_NO_AUDIO_STREAM", "The video has no sound track."  # a guide track, or a transcription
     SUBTITLE_STREAM = "E_SUBTITLE_STREAM", "The video's subtitles cannot be read."
     # Subtitles burned into the picture (app.project.burned_subtitles): no font draws their characters.

@@ -120,8 +120,10 @@ class NotificationList(QWidget):
     def add(self, message: str, level: Level | None = None) -> Notification:
         """Keep ``message`` (``"CODE: detail"`` or plain words); ``level`` defaults from its code."""
         explained = studio_explained(message)
-        note = Notification(level if level is not None else level_of(message), explained.headline,
-                            explained.detail, explained.code, _dt.datetime.now().strftime("%H:%M:%S"), message)
+        # A detail that says the problem whole comes with no headline: it heads the entry itself.
+        headline, detail = (explained.headline, explained.detail) if explained.headline else (explained.detail, "")
+        note = Notification(level if level is not None else level_of(message), headline,
+                            detail, explained.code, _dt.datetime.now().strftime("%H:%M:%S"), message)
         self.notifications.insert(0, note)
         self.list.insertItem(0, self._item(note))
         while self.list.count() > MAX_KEPT:

@@ -71,3 +71,26 @@ def test_each_project_lists_its_own_messages(qtbot: QtBot, settings: Settings, t
     assert idle_window.open_project(other.root)
     assert any("other.srt" in note.message for note in messages.notifications.notifications)
     idle_window.close()
+
+
+def test_the_refused_video_of_a_recording_says_no_picture_once(idle_window: MainWindow, tmp_path: Path) -> None:
+    # A podcast dubbed as audio: before, the box said "The file has no video picture. The project
+    # has no picture: …", the code's headline and then its detail saying the same thing again.
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.cli import main as cli_main
+
+    speech = Path(__file__).resolve().parents[3] / "data" / "hearing" / "libri_1688_a.flac"
+    (tmp_path / "pod.srt").write_text("1\n00:00:00,200 --> 00:00:03,000\nHale: I do not think so.\n")
+    (tmp_path / "words.txt").write_text("Words.")
+    assert cli_main(["new", str(tmp_path / "pod"), "--audio", str(speech), "--subtitles", str(tmp_path / "pod.srt"),
+                     "--voice", f"Hale={speech}:{tmp_path / 'words.txt'}"]) == 0
+    assert idle_window.open_project(tmp_path / "pod")
+    idle_window.export("video")
+    box = idle_window.findChildren(QMessageBox, "messageBox")[-1]
+    assert box.text() == ("The project has no picture: its source media/libri_1688_a.flac is audio only; export the "
+                          "mix, the stems or the lines instead, or set a video (Project › Set video…) "
+                          "(E_NO_VIDEO_STREAM)")
+    entry = idle_window.messages.notifications.list.item(0).text().splitlines()
+    assert entry[0].startswith("✗ The project has no picture: its source") and "E_NO_VIDEO_STREAM" in entry[-1]
+    assert not any("no video picture" in line for line in entry)
