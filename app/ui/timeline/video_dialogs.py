@@ -234,7 +234,11 @@ class NewFromVideoDialog(QDialog):
         if self.info is not None and self.info.audio_streams:
             self.subtitles.addItem(self.tr("Transcribe the dialogue (characters and clips from the voices)"), TRANSCRIBE)
         self.subtitles.addItem(self.tr("Nothing yet (an empty script)"), NO_SUBTITLES)
-        self.subtitles.setCurrentIndex(0)
+        # What the user has: a video's own subtitles, else a subtitle file; a recording (no picture)
+        # rarely comes with subtitles, so its dialogue is transcribed (a subtitle file beside it
+        # is still chosen by set_video).
+        recording = self.info is not None and not self.info.has_picture and not text_streams
+        self.subtitles.setCurrentIndex(max(0, self.subtitles.findData(TRANSCRIBE)) if recording else 0)
         self.subtitles.blockSignals(False)
         self._preview_script()
         self._fill_dialogue()

@@ -151,6 +151,25 @@ def test_new_from_video_without_subtitles_says_why_create_waits(window: MainWind
     dialog.reject()
 
 
+def test_new_project_from_a_recording_transcribes_its_dialogue_unless_subtitles_sit_beside_it(
+        window: MainWindow, tmp_path: Path) -> None:
+    # A podcast's FLAC: before, "Script from" offered a subtitle file first, as for a video, and
+    # Create project waited for a file a recording rarely comes with.
+    import shutil
+
+    speech = Path(__file__).resolve().parents[3] / "data" / "hearing" / "libri_1688_a.flac"
+    recording = shutil.copy(speech, tmp_path / "episode.flac")
+    dialog = window.video.new_from_video()
+    dialog.set_video(recording)
+    assert dialog.info is not None and not dialog.info.has_picture
+    assert dialog.subtitles.currentData() == "transcribe"
+    assert dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    (tmp_path / "episode.srt").write_text(SRT, encoding="utf-8")  # subtitles beside it: the script
+    dialog.set_video(Path(recording).with_suffix(".flac"))
+    assert dialog.subtitles.currentData() == "srt" and dialog.srt.text() == str(tmp_path / "episode.srt")
+    dialog.reject()
+
+
 def test_new_from_video_picks_the_ass_subtitles_beside_it_and_previews_them(window: MainWindow, tmp_path: Path) -> None:
     # Fansubs of a Chinese drama come as ASS; the dialog looked for an SRT only and read the
     # chosen file as SRT, so an .ass beside the video was neither found nor readable.
