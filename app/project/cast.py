@@ -49,7 +49,15 @@ from app.project.fsutil import (
     unique_path,
 )
 from app.project.lock import ProjectLock
-from app.project.model import Character, default_speaker_number, name_key, new_id
+from app.project.model import (
+    Character,
+    default_name_in,
+    default_speaker_number,
+    name_key,
+    new_id,
+    said_name,
+    same_name,
+)
 from app.project.phrases import Phrase
 from app.project.project import Project
 from engine.core import files
@@ -98,9 +106,9 @@ class CastLibrary:
     members: list[CastMember] = field(default_factory=list)
 
     def member(self, name: str) -> CastMember | None:
-        """The character called ``name`` (case, surrounding spaces and Chinese script ignored: :func:`name_key`)."""
-        wanted = name_key(name)
-        return next((m for m in self.members if name_key(m.character.name) == wanted), None)
+        """The character called ``name`` (case, surrounding spaces and Chinese script ignored, a
+        default name in any language: :func:`same_name`)."""
+        return next((m for m in self.members if same_name(m.character.name, name)), None)
 
     def names_character(self, name: str) -> bool:
         """Whether a project character called ``name`` already is one of the library's characters.
@@ -143,14 +151,15 @@ class CastMatch:
         """``Ann is Anna from the cast library (voice cosine 0.71, sure)``, ``Anna from the cast library
         speaks here (…)`` for a voice known only by its number, and the like."""
         name = self.found_name
+        member = said_name(self.member_name or "")  # a library's default name in the studio's language
         if self.sure and self.name_taken:
-            return Phrase(phrases.CAST_NAME_TAKEN, name=name, member=self.member_name, score=self.score)
+            return Phrase(phrases.CAST_NAME_TAKEN, name=name, member=member, score=self.score)
         if self.sure and default_speaker_number(name) is not None:  # "Speaker 6 is Speaker 2" named a voice no one sees
-            return Phrase(phrases.CAST_SURE_HEARD, member=self.member_name, score=self.score)
+            return Phrase(phrases.CAST_SURE_HEARD, member=member, score=self.score)
         if self.sure:
-            return Phrase(phrases.CAST_SURE, name=name, member=self.member_name, score=self.score)
+            return Phrase(phrases.CAST_SURE, name=name, member=member, score=self.score)
         if self.offered:
-            return Phrase(phrases.CAST_OFFERED, name=name, member=self.member_name, score=self.score,
+            return Phrase(phrases.CAST_OFFERED, name=name, member=member, score=self.score,
                           needed=MATCH_THRESHOLD)
         if self.renamed is not None:
             return Phrase(phrases.CAST_RENUMBERED, name=name, score=self.score, renamed=self.renamed)
@@ -430,12 +439,14 @@ def match_speakers(library: CastLibrary, probes: dict[str, np.ndarray], encoder_
 
 
 def cast_characters(project: Project, characters: Sequence[Character], library: CastLibrary,
-                    encoder: VoiceEmbedder, copy_clip: Callable[[Path, str], str]) -> list[CastMatch]:
+                    encoder: VoiceEmbedder, copy_clip: Callable[[Path, str], str],
+                    speaker_name: str = phrases.SPEAKER_N) -> list[CastMatch]:
     """Match ``characters`` (found by a transcription, not yet in the project; their clips are in
     the project folder) against the library. A sure match takes the library character's name,
     colour, settings, clip and transcript (``copy_clip(source_path, stem)`` copies the clip into
     the project and returns its project-relative path); an offered or new one is left as found.
-    The characters are changed in place; the matches say what happened, for the user."""
+    A library's default name is given in ``speaker_name``'s words (the studio's language), as the
+    voices the transcription found are. The characters are changed in place; the matches say what happened, for the user."""
     probes: dict[str, np.ndarray] = {}
     for character in characters:
         if character.clip:
@@ -450,11 +461,11 @@ def cast_characters(project: Project, characters: Sequence[Character], library: 
         if member is None or library.clip_path(member) is None:
             said.append(match)
             continue
-        if member.character.name.casefold() in taken_names:  # two characters of one name: say so, cast nothing
+        if default_name_in(member.character.name, speaker_name).casefold() in taken_names:  # two of one name: say so
             said.append(replace(match, name_taken=True))
             continue
         found = by_id[match.character_id]
-        for name, value in member_changes(library, member, copy_clip).items():
+        for name, value in member_changes(library, member, copy_clip, speaker_name).items():
             setattr(found, name, value)
         said.append(match)
     return _numbered_without_gaps(project, characters, library, _renumber_clashes(project, characters, library, said))
@@ -503,17 +514,20 @@ def _numbered_without_gaps(project: Project, characters: Sequence[Character], li
     return [replace(m, found_name=names[m.character_id]) if m.character_id in names else m for m in said]
 
 
-def member_changes(library: CastLibrary, member: CastMember, copy_clip: Callable[[Path, str], str]) -> dict[str, Any]:
-    """What makes a project character the library's ``member``: its name, colour, settings,
-    transcript and clip (copied into the project by ``copy_clip``; E_CAST_LIBRARY without one)."""
+def member_changes(library: CastLibrary, member: CastMember, copy_clip: Callable[[Path, str], str],
+                   speaker_name: str = phrases.SPEAKER_N) -> dict[str, Any]:
+    """What makes a project character the library's ``member``: its name (a default one in
+    ``speaker_name``'s words: a default name is no identity, :func:`default_name_in`), colour,
+    settings, transcript and clip (copied into the project by ``copy_clip``; E_CAST_LIBRARY without one)."""
     source = library.clip_path(member)
     if source is None:
         raise CastLibraryError(Phrase(phrases.NO_CLIP_IN_CAST, name=member.character.name, folder=library.root),
                                ErrorCode.NO_CLIP)
     cast = member.character
-    return {"name": cast.name, "colour": cast.colour, "settings": cast.settings, "transcript": cast.transcript,
+    name = default_name_in(cast.name, speaker_name)
+    return {"name": name, "colour": cast.colour, "settings": cast.settings, "transcript": cast.transcript,
             "transcript_heard": cast.transcript_heard,
-            "clip": copy_clip(source, f"{safe_filename(cast.name, 'voice')}-cast"), "clip_start": 0.0,
+            "clip": copy_clip(source, f"{safe_filename(name, 'voice')}-cast"), "clip_start": 0.0,
             "clip_end": None, "clip_purity": cast.clip_purity}
 
 
@@ -570,23 +584,24 @@ def pending_offer(project: Project, character_id: str) -> CastOffer | None:
     """The offer for the character, unless it already is that library character (accepted)."""
     character = next((c for c in project.characters if c.id == character_id), None)
     offer = next((o for o in read_offers(project) if o.character_id == character_id), None)
-    if character is None or offer is None or character.name.casefold() == offer.member_name.casefold():
+    if character is None or offer is None or same_name(character.name, offer.member_name):
         return None
     return offer
 
 
-def accept_offer(project: Project, offer: CastOffer) -> dict[str, Any]:
+def accept_offer(project: Project, offer: CastOffer, speaker_name: str = phrases.SPEAKER_N) -> dict[str, Any]:
     """The changes that make the offered character the library's (push them as EditCharacter:
-    undoable, and the offer shows again after an undo); its clip is copied into voices/ first."""
+    undoable, and the offer shows again after an undo); its clip is copied into voices/ first. A
+    default name is given in ``speaker_name``'s words (the studio's language)."""
     library = open_library(offer.library)
     member = library.member(offer.member_name)
     if member is None:
         raise CastLibraryError(Phrase(phrases.CAST_NO_LONGER_HAS, folder=offer.library, name=offer.member_name),
                                ErrorCode.UNKNOWN_ID)
-    if project.character_by_name(member.character.name) is not None:
-        raise CastLibraryError(Phrase(phrases.CHARACTER_NAME_TAKEN, name=member.character.name),
-                               ErrorCode.INVALID_VALUE)
-    return member_changes(library, member, clip_copier(project))
+    name = default_name_in(member.character.name, speaker_name)
+    if project.character_by_name(name) is not None:
+        raise CastLibraryError(Phrase(phrases.CHARACTER_NAME_TAKEN, name=name), ErrorCode.INVALID_VALUE)
+    return member_changes(library, member, clip_copier(project), speaker_name)
 
 
 def reject_offer(project: Project, character_id: str) -> None:
@@ -649,18 +664,19 @@ def cast_changes(before: Sequence[Character], after: Sequence[Character]) -> dic
             for old, new in zip(before, after) if new.name != old.name}
 
 
-def recast_from_library(project: Project, library: CastLibrary,
-                        encoder: VoiceEmbedder) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
+def recast_from_library(project: Project, library: CastLibrary, encoder: VoiceEmbedder,
+                        speaker_name: str = phrases.SPEAKER_N) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
     """The studio's *Cast from library* on a project as it is: each character with a clip (not
     already named as a library character: a default name such as "Speaker 1" never counts as one)
     matched against the library. Returns the matches (to
     explain) and, per surely matched character id, the changes that make it the library's
     character (push them as EditCharacter edits: undoable); the library clips are copied into
     voices/ first (files are not something undo removes, as with takes). The unsure matches
-    are kept in media/cast_offers.json, for the Characters panel to offer."""
+    are kept in media/cast_offers.json, for the Characters panel to offer. A library's default
+    name is given in ``speaker_name``'s words (the studio's language)."""
     candidates = [c for c in project.characters if c.clip and not library.names_character(c.name)]
     found = [replace(c) for c in candidates]  # copies: the project changes only through the edits
-    matches = cast_characters(project, found, library, encoder, clip_copier(project))
+    matches = cast_characters(project, found, library, encoder, clip_copier(project), speaker_name)
     changes = cast_changes(candidates, found)
     offers = offers_of(matches, library.root)
     if offers:

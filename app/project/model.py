@@ -113,6 +113,30 @@ def default_speaker_number(name: str) -> int | None:
     return None
 
 
+def same_name(first: str, second: str) -> bool:
+    """Whether two names name one character (:func:`name_key`); default names are one name in
+    every language ("Speaker 2" is "说话人 2"), as a library made on the command line and the
+    Chinese studio's project call one voice."""
+    number = default_speaker_number(first)
+    if number is not None:
+        return number == default_speaker_number(second)
+    return name_key(first) == name_key(second)
+
+
+def default_name_in(name: str, speaker_name: str) -> str:
+    """``name`` with a default one said with ``speaker_name`` (SPEAKER_N or the studio's
+    translation of it, "说话人 {number}"), its number kept: a real name is who it is, as it was."""
+    number = default_speaker_number(name)
+    return name if number is None or "{number}" not in speaker_name else speaker_name.format(number=number)
+
+
+def said_name(name: str) -> str:
+    """``name`` to show: a default one as the phrase SPEAKER_N, which the studio says in its language
+    (a library's "Speaker 2" is "说话人 2" in the Chinese studio); a real name as it is."""
+    number = default_speaker_number(name)
+    return name if number is None else Phrase(phrases.SPEAKER_N, number=number)
+
+
 @dataclass
 class Character:
     """A voice: name, colour, reference clip (project-relative) with trim, and settings."""

@@ -342,7 +342,7 @@ def hear_project(
                 clip.unlink(missing_ok=True)
         heard_again = list({reused[c.id][0].id: reused[c.id][0] for c in characters if c.id in reused}.values())
         matches, recast = ([], {}) if library is None else _cast_from(project, fresh, heard_again, library, encoder,
-                                                                      written)
+                                                                      written, request.speaker_name)
         speaking = [reused[c.id][0] if c.id in reused else c for c in characters]  # each voice's character
         _write_candidates(project, heard, speaking, written)
         _write_voiceprints(project, heard, written)
@@ -417,8 +417,8 @@ def _english_only(model: WhisperModel, request: TranscribeRequest, options: Opti
 
 
 def _cast_from(project: Project, characters: Sequence[Character], heard_again: Sequence[Character],
-               library: CastLibrary, encoder: VoiceEmbedder,
-               written: WrittenFiles) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
+               library: CastLibrary, encoder: VoiceEmbedder, written: WrittenFiles,
+               speaker_name: str) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
     """The found speakers cast from the library (app.project.cast.cast_characters), each sure
     match's library clip copied into voices/ (taken back with the rest on a failure), the unsure
     ones kept in media/cast_offers.json for the Characters panel to offer. The project's
@@ -428,7 +428,8 @@ def _cast_from(project: Project, characters: Sequence[Character], heard_again: S
     cast, the fields that make it the library's (for the edit, which undo takes back)."""
     before = [c for c in heard_again if c.clip and not library.names_character(c.name)]
     existing = [with_fields(c) for c in before]  # copies: the project changes only through the edit
-    matches = cast_characters(project, [*characters, *existing], library, encoder, clip_copier(project, written.made))
+    matches = cast_characters(project, [*characters, *existing], library, encoder, clip_copier(project, written.made),
+                              speaker_name)
     recast = cast_changes(before, existing)
     offers = offers_of(matches, library.root)
     if offers:

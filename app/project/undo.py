@@ -36,6 +36,7 @@ from app.project.model import (
     ProjectSettings,
     VideoInfo,
     check_id,
+    name_key,
     new_id,
     validate_character,
     validate_line,
@@ -405,10 +406,10 @@ class ChooseTake(Command):
 # --- characters --------------------------------------------------------------------------------
 
 
-def _check_character_name(project: Project, name: str, own_id: str | None) -> None:
+def _check_character_name(characters: Sequence[Character], name: str, own_id: str | None) -> None:
     if not isinstance(name, str) or not name.strip():
         raise InvalidValueError(Phrase(phrases.CHARACTER_WITHOUT_NAME))
-    other = project.character_by_name(name)
+    other = next((c for c in characters if name_key(c.name) == name_key(name)), None)  # as Project.character_by_name
     if other is not None and other.id != own_id:
         # Importers match speakers to characters by name, so names must be unique.
         raise InvalidValueError(Phrase(phrases.CHARACTER_NAME_EXISTS, name=repr(name.strip())))
@@ -425,7 +426,7 @@ class AddCharacter(Command):
     def do(self, project: Project) -> Change:
         if any(c.id == self.character.id for c in project.characters):
             raise InvalidValueError(Phrase(phrases.CHARACTER_ID_TAKEN, id=self.character.id))
-        _check_character_name(project, self.character.name, None)
+        _check_character_name(project.characters, self.character.name, None)
         validate_character(self.character)
         index = len(project.characters) if self.index is None else self.index
         project.characters.insert(index, self.character)
@@ -485,9 +486,13 @@ class EditCharacter(Command):
         self.text = Phrase(phrases.RENAME_CHARACTER if set(changes) == {"name"} else phrases.EDIT_CHARACTER)
 
     def do(self, project: Project) -> Change:
-        char = project.character(self.character_id)
         if "name" in self.new:
-            _check_character_name(project, self.new["name"], char.id)
+            _check_character_name(project.characters, self.new["name"], self.character_id)
+        return self.apply(project)
+
+    def apply(self, project: Project) -> Change:
+        """Make the change, its name already checked (by ``do``, or by EditCharacters with the others')."""
+        char = project.character(self.character_id)
         if "clip" in self.new and self.new["clip"] is not None:
             self.new["clip"] = check_relative(self.new["clip"])
         validate_character(replace(char, **self.new))
@@ -597,6 +602,39 @@ class Macro(Command):
         change = NO_CHANGE
         for command in reversed(self.commands):
             change |= command.undo(project)
+        return change
+
+
+class EditCharacters(Command):
+    """Several characters' fields as one step, their new names checked against the names all will
+    have: casting from a library may swap two default names ("Speaker 2" becomes the library's
+    "Speaker 1" as "Speaker 1" becomes "Speaker 2"), which one rename after another refused."""
+
+    def __init__(self, changes: dict[str, dict[str, Any]], text: str) -> None:
+        self.edits = [EditCharacter(character_id, **fields) for character_id, fields in changes.items()]
+        self.text = text
+
+    def do(self, project: Project) -> Change:
+        renamed = {edit.character_id: edit.new["name"] for edit in self.edits if "name" in edit.new}
+        after = [replace(c, name=renamed.get(c.id, c.name)) for c in project.characters]
+        for character_id, name in renamed.items():
+            _check_character_name(after, name, character_id)
+        change = NO_CHANGE
+        done: list[EditCharacter] = []
+        try:
+            for edit in self.edits:
+                change |= edit.apply(project)
+                done.append(edit)
+        except Exception:
+            for edit in reversed(done):  # all or nothing
+                edit.undo(project)
+            raise
+        return change
+
+    def undo(self, project: Project) -> Change:
+        change = NO_CHANGE
+        for edit in reversed(self.edits):
+            change |= edit.undo(project)
         return change
 
 
@@ -847,6 +885,7 @@ __all__ = [
     "Command",
     "CommandStack",
     "EditCharacter",
+    "EditCharacters",
     "EditLine",
     "EditProject",
     "Macro",

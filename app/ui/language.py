@@ -26,6 +26,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QFontDatabase
 
+from app.project import phrases
 from app.project.messages import FULL_STOP, SEPARATOR, Explained, explain, sentence
 from app.project.phrases import Phrase, language_name
 from app.project.translatable import QT_TRANSLATE_NOOP
@@ -244,6 +245,12 @@ OPTION_WORDS, VOICE_WORDS = "backend options", "voices"
 def declared(context: str, text: str) -> str:
     """``text``, a name from the engine's declaration table ``context``, in the studio's language."""
     return QCoreApplication.translate(context, text)
+
+
+def speaker_name() -> str:
+    """What the studio calls a voice known only by its number (a transcription's, a cast library's
+    default name), in its language: "说话人 {number}"."""
+    return QCoreApplication.translate(phrases.CONTEXT, phrases.SPEAKER_N)
 
 
 def language_label(code: str) -> str:

@@ -19,9 +19,9 @@ from app.project.cast import (
     recast_from_library,
     writing,
 )
-from app.project.undo import EditCharacter, Macro
+from app.project.undo import EditCharacters
 from app.ui.characters.cast_library_dialog import CastLibraryDialog
-from app.ui.language import fill, listed, say
+from app.ui.language import fill, listed, say, speaker_name
 from app.ui.tasks import Operation, QueryOp
 from app.ui.timeline.transcribe_dialog import CAST_LIBRARIES
 from app.ui.window_controller import WindowController
@@ -98,12 +98,11 @@ class CastController(WindowController):
         def work(_operation: Operation) -> tuple[list[CastMatch], dict[str, dict[str, Any]]]:
             from engine.voiceprint.encoder import CamppSpeakerEncoder
 
-            return recast_from_library(document.project, open_library(folder), CamppSpeakerEncoder())
+            return recast_from_library(document.project, open_library(folder), CamppSpeakerEncoder(), speaker_name())
 
         def done(result: tuple[list[CastMatch], dict[str, dict[str, Any]]]) -> None:
             matches, changes = result
-            edits = [EditCharacter(character_id, **fields) for character_id, fields in changes.items()]
-            if edits and not document.push(Macro(edits, self.tr("Cast from library"))):
+            if changes and not document.push(EditCharacters(changes, self.tr("Cast from library"))):
                 return
             for match in matches:  # a sure cast or a new voice is news; an unsure one is to decide
                 (self.window.messages.warn if match.needs_attention else self.window.messages.notify)(
@@ -114,7 +113,7 @@ class CastController(WindowController):
                     "not already one of the library's, is matched. Give the others a clip first."), folder=folder))
                 return
             self.window.messages.notify(fill(self.tr("Cast {cast} of {matched} from the library {folder}; Messages "
-                                                     "says how sure each match is"), cast=len(edits),
+                                                     "says how sure each match is"), cast=len(changes),
                                              matched=self.tr("%n character(s)", "", len(matches)), folder=folder))
 
         def failed(error: Exception) -> None:

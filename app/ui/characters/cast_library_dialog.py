@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.project.cast import CastLibrary, open_library, remove_member, writing
-from app.ui.language import fill, language_label, listed
+from app.project.model import said_name
+from app.ui.language import fill, language_label, listed, say
 from app.ui.playback.player import read_mono
 from app.ui.tasks import TaskRunner
 from engine.core.languages import LANGUAGES
@@ -102,7 +103,8 @@ class CastLibraryDialog(QDialog):
             language = character.settings.language
             # Its name in the studio's language where the one table knows it ("中文（普通话）（zh）"), else the code
             shown_language = language_label(language) if language in LANGUAGES else language or "—"
-            cells = [character.name, shown_language, str(len(member.voiceprints)), listed(member.sources)]
+            # A default name in the studio's language ("说话人 1"); the row keeps the stored one
+            cells = [say(said_name(character.name)), shown_language, str(len(member.voiceprints)), listed(member.sources)]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, character.name)

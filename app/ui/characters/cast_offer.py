@@ -21,8 +21,9 @@ from app.project.cast import (
     reject_offer,
 )
 from app.project.errors import ProjectError
+from app.project.model import said_name
 from app.project.undo import EditCharacter
-from app.ui.language import fill, number, said_error
+from app.ui.language import fill, number, said_error, say, speaker_name
 from app.ui.tasks import TaskRunner
 from app.ui.window.document import Document
 
@@ -67,7 +68,7 @@ class CastOfferRow(QWidget):
         if offer is None:
             return
         self.label.setText(fill(self.tr("⚠ This voice may be {name} from the cast library (voice cosine {score}, under "
-                                   "the {needed} needed to be sure)"), name=offer.member_name, score=number(offer.score, 2), needed=number(MATCH_THRESHOLD, 2)))
+                                   "the {needed} needed to be sure)"), name=say(said_name(offer.member_name)), score=number(offer.score, 2), needed=number(MATCH_THRESHOLD, 2)))
         self.label.setToolTip(offer.library)
         self.accept_button.setEnabled(True)
 
@@ -85,7 +86,8 @@ class CastOfferRow(QWidget):
             self.accept_button.setEnabled(True)
             self._doc.error.emit(said_error(error))
 
-        self._runner.run(lambda: accept_offer(project, offer), accepted, failed)
+        name = speaker_name()  # on the GUI thread: the translation is the studio's
+        self._runner.run(lambda: accept_offer(project, offer, name), accepted, failed)
 
     def reject(self) -> None:
         offer = self.offer()

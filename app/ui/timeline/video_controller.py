@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.project import (
@@ -51,7 +51,7 @@ from app.project.translation import (
     translate_project,
 )
 from app.ui.folders import Folders
-from app.ui.language import fill, said_error, say, separator
+from app.ui.language import fill, said_error, say, separator, speaker_name
 from app.ui.script.gaps_dialog import VoiceGapsDialog
 from app.ui.settings.project_dialog import ProjectSettingsDialog
 from app.ui.tasks import Operation, QueryOp, TaskRunner
@@ -75,11 +75,6 @@ from engine.translation.registry import WHISPER
 
 STEMS = "stems"  # the file dialog kind of a client's stems (app.ui.folders)
 STEM_FILTER = QT_TRANSLATE_NOOP("VideoController", "Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)")
-
-
-def speaker_name() -> str:
-    """What a transcription calls the voices it finds, in the studio's language ("说话人 {number}")."""
-    return QCoreApplication.translate(phrases.CONTEXT, phrases.SPEAKER_N)
 
 
 class VideoController(QObject):

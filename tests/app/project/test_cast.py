@@ -425,7 +425,9 @@ def test_a_default_speaker_name_is_matched_by_voice_and_a_typed_name_still_count
     assert said.keys() == {"Speaker 1", "说话人 2"}  # Anna is the library's Anna by her name
     assert said["Speaker 1"].sure and said["Speaker 1"].member_name == "说话人 2"
     assert said["说话人 2"].sure and said["说话人 2"].member_name == "Speaker 1"
-    assert changes[woman.id]["name"] == "说话人 2" and changes[man.id]["name"] == "Speaker 1"
+    # Cast, a default name is said in the caller's words (here the command line's English): the
+    # library's "说话人 2" is "Speaker 2" in this project, as the studio's would be "说话人 N".
+    assert changes[woman.id]["name"] == "Speaker 2" and changes[man.id]["name"] == "Speaker 1"
     assert anna.id not in changes
 
 

@@ -15,6 +15,7 @@ from app.project import (
     ChooseTake,
     CommandStack,
     EditCharacter,
+    EditCharacters,
     EditLine,
     EditProject,
     InvalidValueError,
@@ -187,6 +188,20 @@ def test_character_edits(stack: CommandStack, project: Project) -> None:
         EditCharacter("maya", id="other")
     with pytest.raises(Exception, match="outside the project"):
         stack.push(EditCharacter("maya", clip="../elsewhere.wav"))
+
+
+def test_characters_swap_names_in_one_edit(stack: CommandStack, project: Project) -> None:
+    # Cast from library swapping two voices' default numbers: one rename after another was refused
+    # ("A character named 'Rex' already exists") and nothing was cast.
+    maya, rex = project.character("maya").name, project.character("rex").name
+    change = check_round_trip(stack, EditCharacters({"maya": {"name": rex, "colour": "#123456"}, "rex": {"name": maya}},
+                                                    "Cast from library"))
+    assert change.characters == {"maya", "rex"}
+    assert (project.character("maya").name, project.character("rex").name) == (rex, maya)
+    before = snapshot(project)
+    with pytest.raises(InvalidValueError, match="already exists"):  # still one name per character
+        stack.push(EditCharacters({"maya": {"colour": "#654321"}, "rex": {"name": rex.upper()}}, "Rename"))
+    assert snapshot(project) == before
 
 
 def test_add_and_remove_characters(stack: CommandStack, project: Project) -> None:

@@ -108,3 +108,30 @@ def test_the_cast_library_browser_lists_plays_and_removes(window: MainWindow, tm
     assert [m.character.name for m in open_library(tmp_path / "cast").members] == ["Anna"]
     assert dialog.table.rowCount() == 1 and not ben_clip.exists()
     assert "Removed Ben" in dialog.status.text()
+
+
+def test_a_library_made_on_the_command_line_speaks_the_chinese_studio_s_default_names(
+        chinese: None, window: MainWindow, tmp_path: Path) -> None:
+    # `dubstudio cast add` keeps English default names; before, the Chinese studio listed them as
+    # "Speaker 1" and cast them into a project of "说话人 N" voices as "Speaker 1", and a swap of
+    # two default numbers ("说话人 2" is the library's first voice) was refused as a name clash.
+    from app.cli import main as cli_main
+
+    episode(tmp_path / "episode-1", {"Speaker 1": "libri_1688_a", "Speaker 2": "libri_3080_a", "Anna": "libri_2414_a"})
+    assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
+    episode(tmp_path / "episode-2", {"说话人 2": "libri_1688_b", "说话人 1": "libri_3080_b"})
+    assert window.open_project(tmp_path / "episode-2")
+    assert window.document is not None
+    project = window.document.project
+    dialog = CastController.of(window).browse_library(tmp_path / "cast")
+    assert dialog is not None
+    assert [dialog.table.item(row, 0).text() for row in range(3)] == ["说话人 1", "说话人 2", "Anna"]
+    dialog.reject()
+    CastController.of(window).cast_from_library(tmp_path / "cast")
+    assert [c.name for c in project.characters] == ["说话人 1", "说话人 2"]  # the voices swapped numbers
+    assert project.clip_path(project.characters[0]).name.startswith("说话人_1-cast")  # type: ignore[union-attr]
+    said = [note.text() for note in window.messages.notifications.notifications]
+    assert any("演员库中的 说话人 1 在这里说话" in text for text in said), said
+    assert [m.character.name for m in open_library(tmp_path / "cast").members] == ["Speaker 1", "Speaker 2", "Anna"]
+    window.document.undo()
+    assert [c.name for c in project.characters] == ["说话人 2", "说话人 1"]
