@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -111,6 +112,7 @@ if TYPE_CHECKING:
 # long as a clip candidate may be, so that it clones well and holds little but the one voice.
 VOICE_REGION = Range("voice clip region", hearing_clips.SHORTEST_CANDIDATE_S, hearing_clips.MAX_CLIP_S, unit="s")
 AUTO_CLIP_STEM = "speaker-{number}-original"  # in voices/: the clip a transcription cuts for a voice
+CUT_CLIP_STEM = "speaker-{number}-cut"  # a clip just cut, before its voice's name is final (casting renames)
 AUTO_CLIP = re.compile(r"voices/speaker-\d+-original(_\d+)?\.wav")  # such a clip's path, as unique_path names it
 CANDIDATES_FILE = "transcript.json"  # in media/: every speaker's clip candidates
 WORDLESS_KEY = "no_words"  # in media/transcript.json: speech the transcription heard no words in
@@ -343,6 +345,7 @@ def hear_project(
         heard_again = list({reused[c.id][0].id: reused[c.id][0] for c in characters if c.id in reused}.values())
         matches, recast = ([], {}) if library is None else _cast_from(project, fresh, heard_again, library, encoder,
                                                                       written, request.speaker_name)
+        _name_clips_after_voices(project, {c.id: clips[c.id] for c in fresh if c.id in clips}, fresh, written)
         speaking = [reused[c.id][0] if c.id in reused else c for c in characters]  # each voice's character
         _write_candidates(project, heard, speaking, written)
         _write_voiceprints(project, heard, written)
@@ -496,12 +499,13 @@ def _line(heard: HeardLine, characters: Sequence[Character]) -> Line:
 
 def _cut_reference_clips(project: Project, video: Path, stream_index: int | None, heard: Transcription,
                          characters: Sequence[Character], cancel: threading.Event | None,
-                         written: WrittenFiles, cut: Callable[[float], None]) -> set[str]:
-    """Each speaker's best candidate cut into voices/ and set as their clip; the ids given one.
-    ``cut`` is told the share of the clips written."""
+                         written: WrittenFiles, cut: Callable[[float], None]) -> dict[str, Path]:
+    """Each speaker's best candidate cut into voices/ and set as their clip; the ids given one,
+    each with the file cut for it (named by :func:`_name_clips_after_voices` once the names are
+    final). ``cut`` is told the share of the clips written."""
     chosen = [(speaker, found[0]) for speaker, found in heard.candidates.items() if found]
     voices = ensure_dir(project.voices_dir, inside=project.root)
-    targets = [unique_path(voices, AUTO_CLIP_STEM.format(number=speaker + 1), ".wav") for speaker, _ in chosen]
+    targets = [unique_path(voices, CUT_CLIP_STEM.format(number=speaker + 1), ".wav") for speaker, _ in chosen]
 
     done: list[Path] = []
 
@@ -516,7 +520,29 @@ def _cut_reference_clips(project: Project, video: Path, stream_index: int | None
         characters[speaker].transcript = candidate.text
         characters[speaker].transcript_heard = True  # Whisper's words, not typed: QA treats them so
         characters[speaker].clip_purity = round(candidate.purity, 3)
-    return {characters[speaker].id for speaker, _ in chosen}
+    return {characters[speaker].id: target for (speaker, _), target in zip(chosen, targets)}
+
+
+def _name_clips_after_voices(project: Project, cut: dict[str, Path], characters: Sequence[Character],
+                             written: WrittenFiles) -> None:
+    """Each clip just cut (character id -> file) renamed after its voice's final name: casting
+    gives a voice a library character's name, or a new voice the lowest number free ("Speaker 5"
+    became "Speaker 3"), and a file named by the transcription's count would name another
+    character in the project folder. A default name's number makes ``speaker-N-original.wav``;
+    a voice cast as a named character keeps the clip cut for it as ``NAME-original.wav`` (to
+    choose instead of the library's). Each move is one rename in voices/ (atomic: the file is
+    whole under one name or the other), onto a name no file holds; the character points at it."""
+    by_id = {c.id: c for c in characters}
+    for character_id, path in cut.items():
+        character = by_id[character_id]
+        number = default_speaker_number(character.name)
+        stem = AUTO_CLIP_STEM.format(number=number) if number is not None else \
+            f"{safe_filename(character.name, 'voice')}-original"
+        target = unique_path(path.parent, stem, path.suffix)
+        os.replace(path, target)
+        written.made[written.made.index(path)] = target
+        if character.clip == relative_to_root(project.root, path):
+            character.clip = relative_to_root(project.root, target)
 
 
 def _write_candidates(project: Project, heard: Transcription, characters: Sequence[Character],

@@ -30,6 +30,7 @@ from app.project.errors import CastLibraryError
 from app.project.model import Character
 from engine.core.codes import ErrorCode
 from engine.core.protocol import VoiceSettings
+from engine.core.reference import load_reference_clip
 from engine.voiceprint.encoder import CamppSpeakerEncoder
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -309,9 +310,19 @@ def test_new_voices_take_the_lowest_numbers_free_once_the_others_are_cast(tmp_pa
                        "--transcribe", "--language", "en", "--cast", str(tmp_path / "cast")])
     out = capsys.readouterr().out
     assert status == 0, out
-    assert sorted(c.name for c in Project.load(tmp_path / "episode-2").characters) == [
-        "Speaker 1", "Speaker 2", "Speaker 3"], out
+    project = Project.load(tmp_path / "episode-2")
+    assert sorted(c.name for c in project.characters) == ["Speaker 1", "Speaker 2", "Speaker 3"], out
     assert "Speaker 3 is a new voice" in out and "Speaker 4" not in out
+    # Its clip follows its name: before, it was speaker-2-original.wav (the transcription's second
+    # voice), in a folder where Speaker 2 is another character. The clips cut for the voices cast
+    # as Speaker 1 and 2 (kept to choose instead of the library's) are named after them too.
+    new = project.character_by_name("Speaker 3")
+    assert new is not None and new.clip == "voices/speaker-3-original.wav" and project.clip_path(new) is not None
+    assert sorted(p.name for p in project.voices_dir.glob("speaker-*")) == [
+        "speaker-1-original.wav", "speaker-2-original.wav", "speaker-3-original.wav"]
+    cast_one = project.character_by_name("Speaker 1")
+    assert cast_one is not None and cast_one.clip is not None and cast_one.clip.endswith("-cast.wav")
+    assert load_reference_clip(project.voices_dir / "speaker-1-original.wav").source_duration_s > 1.0  # whole
 
 
 def test_a_transcription_run_again_with_the_library_casts_the_voices_it_heard_again(library: Path,
