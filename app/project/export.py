@@ -39,7 +39,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import stat
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -53,8 +52,8 @@ from app.project import phrases
 from app.project.errors import ExportError, MediaError, OperationCancelled
 from app.project.fit import describe_too_long
 from app.project.fsutil import (
-    atomic_write,
     atomic_write_text,
+    atomic_write_wav,
     atomic_write_wav_blocks,
     bound_to,
     ensure_dir,
@@ -696,7 +695,9 @@ def line_file_name(order: int, character: str, width: int = 3) -> str:
 
 
 def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None) -> ExportResult:
-    """Copy each line's chosen take to ``lines/NNN_Character.wav`` (lines without takes skipped)."""
+    """Each line's chosen take as ``lines/NNN_Character.wav`` at :data:`DELIVERY_RATE`, as the mix
+    and stems are (a voice model's 22.05 kHz take resampled with soxr, its level as rendered);
+    lines without takes skipped."""
     width = max(3, len(str(len(project.lines))))
     result = ExportResult()
     planned: dict[str, Take] = {}
@@ -711,14 +712,11 @@ def export_lines(project: Project, out_dir: str | os.PathLike[str] | None = None
         raise ExportError(Phrase(phrases.NOTHING_TO_EXPORT))
     folder, inside = _out_dir(project, out_dir, "lines")
 
-    def copy(name: str, take: Take) -> Path:
-        try:
-            with files.open_regular_file(project.take_path(take)) as src:
-                return atomic_write(folder / name, lambda handle: shutil.copyfileobj(src, handle), inside=inside)
-        except OSError as error:
-            raise ExportError(Phrase(phrases.CANNOT_READ_TAKE, path=take.path, error=str(error))) from error
+    def deliver(name: str, take: Take) -> Path:
+        audio, rate = read_take(project, take, DELIVERY_RATE)
+        return atomic_write_wav(folder / name, audio, rate, inside=inside)
 
-    result.files = _replace_exported(folder, inside, list(planned), (copy(n, t) for n, t in planned.items()))
+    result.files = _replace_exported(folder, inside, list(planned), (deliver(n, t) for n, t in planned.items()))
     return result
 
 

@@ -21,11 +21,12 @@ from app.project.export import (
 )
 from app.project.export_registry import export
 from app.project.timeline import build_timeline, estimate_duration
-from engine.core.audio_io import resample
+from engine.core.audio_io import read_audio, resample
 
 from .conftest import add_fake_take, tone
 
 RATE = 22050
+SPEECH = Path(__file__).resolve().parents[2] / "data" / "hearing"  # LibriSpeech (CC-BY 4.0)
 
 
 def give_all_takes(project: Project, seconds: dict[str, float]) -> None:
@@ -143,9 +144,22 @@ def test_per_line_files_are_named_by_order_and_character(project: Project) -> No
     assert result.missing == [4]
     assert not ours.exists()  # our own stale file is gone...
     assert all(path.read_bytes() == b"mine" for path in mine)  # ...and nothing else was touched
-    assert result.files[1].read_bytes() == project.take_path(project.chosen_take(project.line("l2"))).read_bytes()
+    assert sf.info(result.files[1]).samplerate == DELIVERY_RATE  # as the mix and stems (below)
     assert line_file_name(12, "Dr. Who?", width=4) == "0012_Dr._Who.wav"
     assert line_file_name(1, "") == "001_unassigned.wav"
+
+
+def test_per_line_files_are_delivered_at_the_mix_s_rate(project: Project) -> None:
+    # A client asks for 48 kHz, as the mix and stems are; before, each line's WAV was a copy of
+    # its take at the voice model's 22.05 kHz. Real speech, as a Piper take holds it.
+    speech, _ = read_audio(SPEECH / "libri_1688_a.flac", RATE)
+    take = add_fake_take(project, project.line("l2"), speech[: 3 * RATE], RATE)
+    delivered = export_lines(project).files[0]
+    audio, rate = sf.read(delivered, dtype="float32")
+    assert delivered.name == "002_Rex.wav" and rate == DELIVERY_RATE and sf.info(delivered).subtype == "PCM_16"
+    assert len(audio) == round(take.duration_s * DELIVERY_RATE)
+    expected = resample(speech[: 3 * RATE], RATE, DELIVERY_RATE)  # soxr, the level as rendered
+    assert np.max(np.abs(audio - expected)) < 1e-3
 
 
 def test_srt_export_and_errors(project: Project, tmp_path: Path) -> None:
