@@ -25,6 +25,9 @@ from app.project.phrases import Phrase
 from engine.core.audio_io import RESAMPLE_QUALITY
 
 TRUE_PEAK_OVERSAMPLING = 4
+# BS.1770-4's K-weighting, the stages pyloudnorm's Meter makes for its default filter class
+# ("K-weighting"), built through pyloudnorm's public IIRfilter: (gain dB, Q, centre Hz, kind).
+K_WEIGHTING = ((4.0, 1 / math.sqrt(2), 1500.0, "high_shelf"), (0.0, 0.5, 38.0, "high_pass"))
 ABSOLUTE_GATE_LUFS = -70.0  # BS.1770: blocks quieter than this are silence
 LIMITER_MARGIN_DB = 0.5  # the limiter works on samples; leave room for peaks between them
 LIMITER_RELEASE_MS = 80.0
@@ -62,7 +65,8 @@ class ProgrammeMeter:
         import soxr
 
         self.rate, self.channels = sample_rate, channels
-        self._stages = [(f.b, f.a, f.passband_gain) for f in pyloudnorm.Meter(sample_rate)._filters.values()]
+        stages = [pyloudnorm.IIRfilter(gain, q, centre, sample_rate, kind) for gain, q, centre, kind in K_WEIGHTING]
+        self._stages = [(f.b, f.a, f.passband_gain) for f in stages]
         self._states = [np.zeros((max(len(b), len(a)) - 1, channels)) for b, a, _ in self._stages]
         self._weights = np.array([1.0, 1.0, 1.0, 1.41, 1.41][:channels] + [1.0] * max(0, channels - 5))
         self._step = int(round(0.1 * sample_rate))  # pyloudnorm's 400 ms blocks overlap by 75 %

@@ -30,6 +30,36 @@ def sine(freq: float, seconds: float, amplitude: float, rate: int = RATE, phase:
     return (amplitude * np.sin(2 * np.pi * freq * t + phase)).astype(np.float32)
 
 
+@pytest.mark.parametrize(("recording", "rate"), [("libri_1688_a.flac", 16000), ("libri_3080_b.flac", 48000),
+                                                ("fr_17767732.mp3", 44100)])
+def test_the_block_meter_measures_what_pyloudnorm_s_meter_does_through_its_public_api(
+        recording: str, rate: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ProgrammeMeter read the K-weighting from pyloudnorm.Meter's private ``_filters``; a release
+    # that renames it would have broken every export. Built from the public IIRfilter, it needs
+    # nothing private: here a Meter without ``_filters`` measures the same.
+    import pyloudnorm
+
+    from app.project.loudness import ProgrammeMeter
+    from engine.core.audio_io import read_audio
+
+    speech, _ = read_audio(HEARING / recording, rate)
+    programme = np.stack([speech, 0.5 * speech], axis=1)  # real speech, mono and stereo
+    expected = [pyloudnorm.Meter(rate).integrated_loudness(data) for data in (speech, programme)]
+
+    class MeterOfAnotherRelease(pyloudnorm.Meter):
+        def __getattribute__(self, name: str) -> object:
+            if name == "_filters":
+                raise AttributeError(name)
+            return super().__getattribute__(name)
+
+    monkeypatch.setattr(pyloudnorm, "Meter", MeterOfAnotherRelease)
+    for data, loudness in zip((speech, programme), expected):
+        meter = ProgrammeMeter(rate, 1 if data.ndim == 1 else 2)
+        for start in range(0, len(data), 4096):  # block by block, as an export feeds it
+            meter.add(data[start:start + 4096])
+        assert meter.loudness() == pytest.approx(loudness, abs=1e-6)
+
+
 def test_a_full_scale_1khz_sine_measures_minus_3_lufs() -> None:
     # BS.1770's reference: a 0 dBFS 997 Hz sine in one channel reads -3.01 LUFS.
     assert integrated_loudness(sine(997, 3.0, 1.0), RATE) == pytest.approx(-3.01, abs=0.1)
