@@ -40,11 +40,14 @@ import json
 import os
 import re
 import stat
+import tempfile
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import EllipsisType
+from typing import IO
 
 import numpy as np
 
@@ -142,6 +145,7 @@ class Bed:
 
     channels: int
     length: int  # samples at the mix's rate
+    made_once = False  # a pass reads it to its end, past the programme's, so that the next reads the recording
 
     def pieces(self) -> Iterator[np.ndarray]:
         """The bed from its start as (n, channels) float32 pieces of any size."""
@@ -172,6 +176,44 @@ class StreamedBed(Bed):
             yield from self.make()
         except (AudioError, OSError) as error:
             raise self.failed(error) from error
+
+
+class RecordedBed(StreamedBed):
+    """A streamed bed that is costly to make (the M&E's centre filter, an STFT over the whole
+    track), made once: its first whole pass is recorded as it is made into an anonymous
+    temporary file in ``folder`` (float32 WAV, so every later pass reads the very samples; hours
+    of it are gigabytes, never held in memory), and later passes (the mix, the M&E stem, the
+    video's dub after the level's) read that instead of making it again. A pass left before
+    its end (a cancel) keeps nothing, and the next makes it again. The file has no name: it is
+    closed, and so gone, with the bed, whatever ends the export."""
+
+    def __init__(self, channels: int, length: int, make: Callable[[], Iterator[np.ndarray]],
+                 failed: Callable[[Exception], ExportError], rate: int, folder: Callable[[], Path]) -> None:
+        super().__init__(channels, length, make, failed)
+        self.rate, self.folder = rate, folder
+        self.recording: IO[bytes] | None = None  # the whole bed, once a pass has made it
+
+    made_once = True
+
+    def pieces(self) -> Iterator[np.ndarray]:
+        import soundfile as sf
+
+        if self.recording is not None:
+            self.recording.seek(0)
+            with sf.SoundFile(self.recording) as wav:
+                yield from wav.blocks(blocksize=int(BLOCK_S * self.rate), dtype="float32", always_2d=True)
+            return
+        handle = tempfile.TemporaryFile(dir=self.folder())  # noqa: SIM115 - kept open past this pass: the recording
+        try:
+            with sf.SoundFile(handle, "w", self.rate, self.channels, "FLOAT", format="WAV") as wav:
+                for piece in super().pieces():
+                    wav.write(piece)
+                    yield piece
+        except BaseException:
+            handle.close()
+            raise
+        self.recording = handle
+        weakref.finalize(self, handle.close)  # closed (and so gone) with the bed, not left to the collector
 
 
 def file_bed(path: Path, rate: int, channels: int, gain: float, failed: Callable[[Exception], ExportError],
@@ -268,6 +310,9 @@ class Programme:
                 if self.cancelled is not None and self.cancelled():
                     raise OperationCancelled(Phrase(phrases.MIX_CANCELLED))
                 yield self._block(begin, min(self.length, begin + step), key, next(beds, None))
+            if self.bed is not None and self.bed.made_once:
+                for _rest in beds:  # the bed past the programme's end (its track ran longer): recorded whole
+                    pass
         finally:
             close = getattr(beds, "close", None)
             if close is not None:
@@ -569,8 +614,8 @@ def _music_effects(project: Project, rate: int, cancelled: Callable[[], bool] | 
         return HeldBed(audio), method
     stream = original_stream(project, path)
     method = music_and_effects_method(original_layout(path, stream))  # a mono track refused here, at once
-    return StreamedBed(2, int(round(seconds * rate)), lambda: music_and_effects_blocks(path, rate, stream),
-                       failed), method
+    return RecordedBed(2, int(round(seconds * rate)), lambda: music_and_effects_blocks(path, rate, stream),
+                       failed, rate, lambda: ensure_dir(project.cache_dir, inside=project.root)), method
 
 
 def _ducked_guide(project: Project, rate: int, lines: list[tuple[float, float]]) -> Bed | None:

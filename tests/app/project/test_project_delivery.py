@@ -62,6 +62,34 @@ def test_export_all_makes_the_mix_once_for_the_mix_the_stems_and_the_video(
     assert len(levelled) == 1
 
 
+def test_export_all_filters_the_music_and_effects_once(dubbed: Project, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The M&E's centre filter ran over the whole track in every pass over the programme: the
+    level's, the mix's, the M&E stem's and the video's dub, four times for one bed. The first
+    pass now records it and the others read it, the same samples."""
+    import numpy as np
+
+    import app.project.music_effects as music_effects
+
+    dubbed.settings.guide_mix = "music-effects"
+    dubbed.save()
+    made = music_effects.music_and_effects_blocks
+    passes: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        passes.append(1)
+        yield from made(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(music_effects, "music_and_effects_blocks", counted)
+    folder = export(dubbed, ["all"], tmp_path / "client")["all"].files[0]
+    assert len(passes) == 1
+    stem, rate = sf.read(folder / "stems" / "music_and_effects.wav", dtype="int16")
+    alone = export(dubbed, ["stems"], tmp_path / "alone")["stems"].files  # its own bed, made for it
+    assert np.array_equal(stem, sf.read(next(p for p in alone if p.name == "music_and_effects.wav"),
+                                        dtype="int16")[0]) and rate == 48000
+    assert not any(dubbed.cache_dir.iterdir())  # the recording had no name: nothing is left
+
+
 @pytest.mark.parametrize("cancel_after", [1, 3, 40])  # between parts, and inside the video
 def test_export_all_is_atomic_under_cancel(dubbed: Project, tmp_path: Path, cancel_after: int) -> None:
     chosen = tmp_path / "client"
