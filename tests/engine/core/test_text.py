@@ -160,6 +160,11 @@ def test_the_splitter_reads_the_language_tables_marks() -> None:
     ("王总：哈哈哈！100%没问题，No.1的团队。", "zh", ["王总：哈哈哈！", "100%没问题，No.1的团队。"]),
     ("哈哈哈！100%没问题，No.1的团队，就这样。", "zh", ["哈哈哈！100%没问题，", "No.1的团队，就这样。"]),
     ("He said no.\nThen he left.", "en", ["He said no.\nThen he left."]),  # the user's own breaks stay
+    # Between words, not inside one (before: 小|区, 孩|子, 中华人民共和|国, 一|定; benchmarks/data/zh_dialogue*.txt).
+    ("您好，您的快递放在小区门口的丰巢柜里了。", "zh", ["您好，您的快递放在", "小区门口的丰巢柜里了。"]),
+    ("这个周末我们带孩子去公园放风筝吧。", "zh", ["这个周末我们带", "孩子去公园放风筝吧。"]),
+    ("等一下，中华人民共和国国家博物馆今天开门吗", "zh", ["等一下，中华人民共和国", "国家博物馆今天开门吗"]),
+    ("你放心，这件事我一定会帮你查清楚的。", "zh", ["你放心，", "这件事我一定会帮你查清楚的。"]),
 ])
 def test_a_subtitle_wraps_at_its_languages_line_length(text: str, language: str, lines: list[str]) -> None:
     wrapped = wrap_subtitle(text, rules_for(language))
