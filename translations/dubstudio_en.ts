@@ -4,7 +4,7 @@
 <context>
     <name>CastController</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/cast_controller.py" line="+118"/>
+        <location filename="../app/ui/characters/cast_controller.py" line="+117"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n character</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>CastLibraryDialog</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/cast_library_dialog.py" line="+111"/>
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+113"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n character</numerusform>
@@ -132,7 +132,7 @@
 <context>
     <name>NotificationBadge</name>
     <message numerus="yes">
-        <location filename="../app/ui/window/notifications.py" line="+171"/>
+        <location filename="../app/ui/window/notifications.py" line="+173"/>
         <source>{mark} %n message(s)</source>
         <translation>
             <numerusform>{mark} %n message</numerusform>
@@ -273,7 +273,7 @@
 <context>
     <name>VideoController</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_controller.py" line="+189"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+184"/>
         <source> transcribed from {video}, %n voice(s)</source>
         <translation>
             <numerusform> transcribed from {video}, %n voice</numerusform>
@@ -324,7 +324,7 @@
 <context>
     <name>VideoWords</name>
     <message numerus="yes">
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+420"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+424"/>
         <source>{audio} audio, %n subtitle stream(s)</source>
         <translation>
             <numerusform>{audio} audio, %n subtitle stream</numerusform>

@@ -67,7 +67,7 @@
         <translation>正在保存到演员库</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+25"/>
         <source>Nothing to match against the library {folder}: only a character with a clip, and a name that is not already one of the library&apos;s, is matched. Give the others a clip first.</source>
         <translation>没有可与演员库 {folder} 匹配的角色：只有带参考音频、且名字不在演员库中的角色才会被匹配。请先为其他角色提供参考音频。</translation>
     </message>
@@ -84,13 +84,13 @@
         </translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="-65"/>
         <location line="+40"/>
         <source>Choose a cast library folder</source>
         <translation>选择演员库文件夹</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
         <source>Cast from library</source>
         <translation>从演员库选角</translation>
     </message>
@@ -121,7 +121,7 @@
 <context>
     <name>CastLibraryDialog</name>
     <message>
-        <location filename="../app/ui/characters/cast_library_dialog.py" line="+46"/>
+        <location filename="../app/ui/characters/cast_library_dialog.py" line="+47"/>
         <source>Cast library</source>
         <translation>演员库</translation>
     </message>
@@ -171,7 +171,7 @@
         <translation>正在读取演员库…</translation>
     </message>
     <message numerus="yes">
-        <location line="+17"/>
+        <location line="+18"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n 个角色</numerusform>
@@ -206,7 +206,7 @@
 <context>
     <name>CastOfferRow</name>
     <message>
-        <location filename="../app/ui/characters/cast_offer.py" line="+41"/>
+        <location filename="../app/ui/characters/cast_offer.py" line="+42"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
@@ -538,7 +538,7 @@ SNR {snr_db:.0f} dB, purity {purity:+.2f} (how much more it sounds like this spe
 <context>
     <name>DialogueTrackBox</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="+365"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="+369"/>
         <source>The audio track that holds the original dialogue: it is transcribed, kept as the guide track and the music and effects&apos; source, and kept as the export&apos;s original audio</source>
         <translation>包含原始对白的音轨：转写用它，也用作参考音轨和音乐音效的来源，并在导出时作为原始音频保留</translation>
     </message>
@@ -2201,7 +2201,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NewFromVideoDialog</name>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-275"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-279"/>
         <location line="+13"/>
         <location line="+9"/>
         <source>Choose…</source>
@@ -2308,7 +2308,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>暂不导入（空台本）</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>Choose the subtitle file, or take the script from elsewhere in “Script from” (transcribe the dialogue, or start with an empty script)</source>
         <translation>请选择字幕文件，或在“台本来源”中换一种来源（转写对白，或从空台本开始）</translation>
     </message>
@@ -2366,7 +2366,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NotificationBadge</name>
     <message>
-        <location filename="../app/ui/window/notifications.py" line="+166"/>
+        <location filename="../app/ui/window/notifications.py" line="+168"/>
         <source>Show the messages: problems stay listed here until you clear them</source>
         <translation>显示消息：问题会一直列在这里，直到你清除</translation>
     </message>
@@ -2386,7 +2386,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
 <context>
     <name>NotificationList</name>
     <message>
-        <location line="-87"/>
+        <location line="-89"/>
         <source>No messages. Problems and reports appear here, and stay until you clear them.</source>
         <translation>没有消息。问题和报告会显示在这里，直到你清除。</translation>
     </message>
@@ -5332,7 +5332,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+156"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+151"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
@@ -5393,12 +5393,12 @@ Its sound is the original-audio track</source>
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-130"/>
         <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+62"/>
         <source>the lines were not translated ({error}): translate them with Project › Translate…</source>
         <translation>台词未翻译（{error}）：请用“项目 › 翻译…”翻译</translation>
     </message>
@@ -5540,7 +5540,7 @@ Its sound is the original-audio track</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/ui/timeline/video_dialogs.py" line="-283"/>
+        <location filename="../app/ui/timeline/video_dialogs.py" line="-287"/>
         <source>Videos and recordings (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;All files (*)</source>
         <translation>视频和录音 (*.mp4 *.mkv *.mov *.webm *.avi *.m4v *.mpg *.mpeg *.ts *.wav *.flac *.mp3 *.m4a *.aac *.ogg *.opus);;所有文件 (*)</translation>
     </message>
@@ -5548,7 +5548,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>VideoExportDialog</name>
     <message>
-        <location line="+398"/>
+        <location line="+402"/>
         <source>Export the video</source>
         <translation>导出视频</translation>
     </message>
@@ -7134,7 +7134,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>languages</name>
     <message>
-        <location filename="../app/ui/language.py" line="+252"/>
+        <location filename="../app/ui/language.py" line="+259"/>
         <source>{name} ({code})</source>
         <translation>{name}（{code}）</translation>
     </message>
@@ -7833,7 +7833,7 @@ Its sound is the original-audio track</source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../app/ui/language.py" line="-212"/>
+        <location filename="../app/ui/language.py" line="-218"/>
         <source>, </source>
         <translation>、</translation>
     </message>
