@@ -10,8 +10,8 @@ MAX_SPEAKERS, the windows are split into as many speakers as allowed and the joi
 The notes (shared/notes/hearing.md) found that spectral clustering gets the count right where no
 single agglomerative cosine threshold did. A turn unlike the rest of its clean cluster and every
 other is a speaker of its own (:func:`_lone_turns`). Clusters too small to be a voice, or whose mean
-voices are nearly the same, are joined, except a small tight cluster unlike every other (a
-brief speaker); a loose cluster whose halves are unlike each other is split. Then each window is
+voices are nearly the same, are joined, except a small cluster unlike every other that is tight
+or speaks lines of its own (a brief speaker); a loose cluster whose halves are unlike each other is split. Then each window is
 given again to the speaker its neighbourhood (the windows within two seconds of it) resembles
 most, until none moves, and the joins are made once more: a voice that only a few scattered
 windows made up goes back into its neighbours'. Clusters that never take turns (one following
@@ -54,6 +54,7 @@ ROW_KEEP = 0.3  # the fraction of each row's affinities kept when refining (tune
 SAME_VOICE = 0.7  # two clusters whose mean CAM++ voices are this alike are one speaker (0.6-0.8 tune alike)
 SAME_VOICE_CLEAN = 0.8  # ... when both are tight clusters of clean speech (see _joins)
 CLEAN_COHERENCE = 0.8  # a cluster this tight is clean speech
+OWN_LINES_COHERENCE = 0.5  # a stray with lines of its own this tight (corrected, see _merge_strays) is a voice
 SAME_VOICE_PARTS = 0.55  # ... when they never take turns after a pause (one voice's parts; see _joins)
 LONE_VOICE = 0.4  # a window of clean speech this unlike every speaker is a voice of its own (see _lone_voices):
 # a one-line Mandarin speaker's window 0.09, the lowest other clean window 0.44 (English held-out h3a), most 0.6+
@@ -323,10 +324,10 @@ def cluster(embeddings: np.ndarray, starts: Sequence[float], speakers: int | Non
     labels = np.argmax(unit_vectors(embeddings) @ means.T, axis=1)
     if speakers is None:
         times = np.asarray(starts, dtype=float)
-        labels = _merge_alike(_merge_strays(_lone_turns(labels, embeddings, times), embeddings), embeddings, times)
-        labels = _merge_alike(_merge_strays(_split_loose(labels, embeddings, rng), embeddings), embeddings, times)
+        labels = _merge_alike(_merge_strays(_lone_turns(labels, embeddings, times), embeddings, times), embeddings, times)
+        labels = _merge_alike(_merge_strays(_split_loose(labels, embeddings, rng), embeddings, times), embeddings, times)
         labels = _resegment(labels, unit_vectors(unit_vectors(embeddings) - common), times)
-        labels = _merge_alike(_merge_strays(labels, embeddings), embeddings, times)
+        labels = _merge_alike(_merge_strays(labels, embeddings, times), embeddings, times)
         labels = _lone_voices(labels, embeddings, times, brief)
     return _renumber(labels)
 
@@ -427,13 +428,20 @@ def _split_loose(labels: np.ndarray, embeddings: np.ndarray, rng: np.random.Gene
     return labels
 
 
-def _merge_strays(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+def _merge_strays(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Clusters holding less than MIN_SPEAKER_SHARE of the windows (or under MIN_SPEAKER_WINDOWS)
-    joined to the nearest other, except a voice of its own: a stray of two or more windows that
-    is tight (CLEAN_COHERENCE) and unlike every other cluster (under LONE_VOICE). A Mandarin
-    speaker with one 1.8 s turn gave 3 windows 0.96 coherent and -0.08 to 0.15 like the others'
-    means; merged, it made its speaker's cluster loose and was never found again."""
+    joined to the nearest other, except a voice of its own: a stray of two or more windows
+    unlike every other cluster (under LONE_VOICE) that is tight (CLEAN_COHERENCE, the plain
+    length of its windows' mean) or holds lines of its own (whole stretches of speech, no other
+    cluster's windows in them) and is at least OWN_LINES_COHERENCE tight counted as the joins
+    count (:func:`_coherence`). A Mandarin speaker with one 1.8 s turn gave 3 windows 0.96
+    coherent and -0.08 to 0.15 like the others' means; merged, it made its speaker's cluster
+    loose and was never found again. A rasping voice's two turns (4 windows, 0.74 plain, 0.63
+    corrected, 0.26 like the other voice) were merged into the man she answered, and two voices
+    came out as one; a far-field excerpt's two windows 19 s apart (0.74 plain, 0.31 corrected)
+    are no voice of their own."""
     labels = labels.copy()
+    stretch = _stretches(starts)
     kept: set[int] = set()
     while True:
         present, counts = np.unique(labels, return_counts=True)
@@ -446,7 +454,9 @@ def _merge_strays(labels: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
         means = np.array([unit_vectors(embeddings[labels == k].mean(axis=0)) for k in others])
         members = np.flatnonzero(labels == stray)
         mean = unit_vectors(embeddings[members]).mean(axis=0)
-        if (len(members) >= 2 and float(np.linalg.norm(mean)) >= CLEAN_COHERENCE
+        own_lines = (not np.any(np.isin(stretch[labels != stray], stretch[members]))
+                     and _coherence(unit_vectors(embeddings[members])) >= OWN_LINES_COHERENCE)
+        if (len(members) >= 2 and (float(np.linalg.norm(mean)) >= CLEAN_COHERENCE or own_lines)
                 and float(np.max(means @ unit_vectors(mean))) < LONE_VOICE):
             kept.add(int(stray))
             continue
@@ -481,6 +491,15 @@ def _merge_alike(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray)
         if joined is None:
             return labels
         labels[labels == present[joined[1]]] = present[joined[0]]
+
+
+def _stretches(starts: np.ndarray) -> np.ndarray:
+    """The stretch of speech each window is in, numbered in time order: consecutive windows of
+    one line start at most HOP_S apart, and a line ends at every pause."""
+    order = np.argsort(starts, kind="stable")
+    stretch = np.zeros(len(starts), dtype=int)
+    stretch[order[1:]] = np.cumsum(np.diff(starts[order]) > HOP_S + 1e-6)
+    return stretch
 
 
 def _coherence(unit: np.ndarray) -> float:
