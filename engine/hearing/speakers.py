@@ -580,31 +580,44 @@ def _lone_turns(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray) 
 def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray,
                  brief: np.ndarray | None = None) -> np.ndarray:
     """Windows of clean speech that resemble no speaker found (their cosine to every speaker's
-    mean under LONE_VOICE) given a speaker of their own: one per voice, alike windows (SAME_VOICE)
-    sharing one. A speaker who says only one short line (换一首歌, 1.2 s: one window) has too few
-    windows to be a cluster, and the strays' merge gives it to someone whose voice it is not;
-    its window stands out as unlike everyone (0.15 where every other window of those dialogues
-    is at least 0.71 like its speaker; a window's own speaker is its cluster's mean without
-    it). Only where the window's speaker is a tight cluster of clean speech (CLEAN_COHERENCE):
-    in far-field speech many windows are that far from every mean. Nor a ``brief`` window: a
-    lone "Well," (0.5 s) at the start of a woman's turn, its 1 s window half silence, was 0.35
-    like her and became a speaker of its own, without a clip."""
+    mean under LONE_VOICE) given a speaker of their own: one per voice, a window that resembles
+    a lone voice found (LONE_VOICE, as a speaker is judged) joining it. A speaker who says only
+    one short line (换一首歌, 1.2 s: one window) has too few windows to be a cluster, and the
+    strays' merge gives it to someone whose voice it is not; its window stands out as unlike
+    everyone (0.15 where every other window of those dialogues is at least 0.71 like its
+    speaker; a window's own speaker is its cluster's mean without it). Only where the window's
+    speaker is a tight cluster of clean speech (CLEAN_COHERENCE): in far-field speech many
+    windows are that far from every mean. That speaker is judged with all its windows or, where
+    at least MIN_SPEAKER_WINDOWS are left, without the ones unlike it: a voice's two 1.4 s lines
+    (one window each, 0.1-0.4 like the cluster they were put in) loosened a narrator's cluster to
+    0.77, and a 1.7 s line (0.03 like it) another's to 0.78, so neither was found (clean, 0.86
+    and 0.91, without them). One voice's two windows of different sentences are about 0.5 alike,
+    so they share one lone voice. Nor a ``brief`` window: a lone "Well," (0.5 s) at the start of
+    a woman's turn, its 1 s window half silence, was 0.35 like her and became a speaker of its
+    own, without a clip."""
     labels = labels.copy()
     present = np.unique(labels)
     unit = unit_vectors(embeddings)
     own = np.searchsorted(present, labels)
     sums = np.array([unit[own == k].sum(axis=0) for k in range(len(present))])
-    sizes = np.bincount(own, minlength=len(present))
-    clean = np.linalg.norm(sums, axis=1) / sizes >= CLEAN_COHERENCE
     alike = unit @ unit_vectors(sums).T
     # A window's own speaker is judged without it: one window pulls a small cluster's mean its way.
     alike[np.arange(len(unit)), own] = np.sum(unit_vectors(sums[own] - unit) * unit, axis=1)
     best = np.max(alike, axis=1)
+    # Whether that speaker is clean is judged with all its windows, or, where enough are left to
+    # be a speaker, without the windows unlike it, which loosen it.
+    def clean_speaker(k: int) -> bool:
+        members = np.flatnonzero(own == k)
+        rest = members[best[members] >= LONE_VOICE]
+        judged = [members, rest] if len(rest) >= MIN_SPEAKER_WINDOWS else [members]
+        return any(float(np.linalg.norm(unit[part].mean(axis=0))) >= CLEAN_COHERENCE for part in judged)
+
+    clean = np.array([clean_speaker(k) for k in range(len(present))])
     voices: list[list[int]] = []  # the windows of each lone voice
     for i in np.argsort(starts, kind="stable"):
         if best[i] >= LONE_VOICE or not clean[own[i]] or (brief is not None and brief[i]):
             continue
-        same = [v for v in voices if float(unit_vectors(unit[v].mean(axis=0)) @ unit[i]) >= SAME_VOICE]
+        same = [v for v in voices if float(unit_vectors(unit[v].mean(axis=0)) @ unit[i]) >= LONE_VOICE]
         if same:
             same[0].append(int(i))
         elif len(present) + len(voices) < MAX_SPEAKERS:
