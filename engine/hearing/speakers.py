@@ -23,20 +23,22 @@ the speaker changes is split at the change. Where the voice changes inside one o
 lines (:func:`voice_changes`: the speech either side of its widest pauses compared) but the
 line came out as one speaker, its windows straddled both voices: it is clustered again from
 windows over its parts, and parts that still get one speaker are joined again
-(:func:`speakers_of`).
+(:func:`speakers_of`); the shorter of two parts cut at a silence, unlike the rest of its speaker
+and every other, is a speaker of its own (a quick reply run into the other's line: :func:`_replies`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import Range
+from engine.core.silence import sound_intervals
 from engine.hearing import HearingError
 from engine.hearing.audio import SAMPLE_RATE
 from engine.hearing.lines import CLAUSE_END, Line
@@ -76,6 +78,8 @@ CHANGE_PAUSE_S = 0.15  # a cut is tried only where the words seem to pause this 
 TURN_PAUSE_S = 0.3  # a silence this long between a line's words may part two speakers' turns (see speakers_of)
 CLAUSE_PAUSE_S = 0.3  # a comma counts as this much pause (as lines._shorten counts it)
 LONG_WORD_S = 0.5  # a word heard longer than this may hold a pause
+PAUSE_TOP_DB = 30.0  # audio this far below a line's loudest moment is a pause between its words (see _pauses)
+PAUSE_FRAME_S = 0.02  # ... judged in frames this long, every half frame
 CHANGE_TRIES = 4  # the widest such gaps of a line tried (two embeddings each)
 
 
@@ -138,34 +142,53 @@ def voice_changes(audio: np.ndarray, offset_s: float, lines: Sequence[Line],
     line's CHANGE_TRIES widest pauses (or commas) with CHANGE_SIDE_S of speech each side: the
     speech on each side, up to CHANGE_CONTEXT_S from the cut, is embedded, and the least alike
     pair under VOICE_CHANGE is cut, then each part again (same-voice sides on the Chinese
-    dialogues 0.46-0.87, changes -0.10 to 0.16). The parts are used by :func:`speakers_of`."""
+    dialogues 0.46-0.87, changes -0.10 to 0.16). A pause is also where the audio is silent
+    between two words' middles (:func:`_pauses`): Whisper may give a turn change's silence to a
+    word. The two words at a cut end and start where that silence does. The parts are used by
+    :func:`speakers_of`."""
     result: list[Line] = []
     pending = list(lines)
     while pending:
         line = pending.pop(0)
-        cut = _voice_change(audio, offset_s, line, encoder)
-        if cut is None:
+        change = _voice_change(audio, offset_s, line, encoder)
+        if change is None:
             result.append(line)
-        else:
-            pending[:0] = [Line(line.words[:cut], line.speaker), Line(line.words[cut:], line.speaker)]
+            continue
+        cut, (quiet_start, quiet_end) = change
+        before, after = line.words[:cut], line.words[cut:]
+        # The words either side end and start where the silence between them does: Whisper gives
+        # a turn change's silence to a word ("-" over 0.56 s before Amy's reply), and the parts'
+        # windows and the pause between them (speakers_of) should hold speech, not that silence.
+        before[-1] = replace(before[-1], end=max(before[-1].start, min(before[-1].end, quiet_start)))
+        after[0] = replace(after[0], start=min(after[0].end, max(after[0].start, quiet_end)))
+        pending[:0] = [Line(before, line.speaker), Line(after, line.speaker)]
     return result
 
 
-def _voice_change(audio: np.ndarray, offset_s: float, line: Line, encoder: VoiceEmbedder) -> int | None:
-    """The word index where ``line``'s voice changes, or None."""
+def _voice_change(audio: np.ndarray, offset_s: float, line: Line,
+                  encoder: VoiceEmbedder) -> tuple[int, tuple[float, float]] | None:
+    """The word index where ``line``'s voice changes and the silence there (start, end), or None."""
     words = line.words
     # The speech before each boundary, a word counted at most LONG_WORD_S (the rest may be silence).
     spoken = np.cumsum([min(word.end - word.start, LONG_WORD_S) for word in words])
     boundaries = [i for i in range(1, len(words))
                   if spoken[i - 1] >= CHANGE_SIDE_S and spoken[-1] - spoken[i - 1] >= CHANGE_SIDE_S]
-    tries = []
+    quiet = _pauses(audio, offset_s, line) if boundaries else []
+    tries, silences = [], {}
     for i in boundaries:
         # How much this boundary looks like a pause: the gap, a comma, and the part of the words
         # either side past LONG_WORD_S (Whisper stretches a word over the silence after it: 吗
-        # 0.9 s across a turn change 0.6 s long).
-        pause = (words[i].start - words[i - 1].end
+        # 0.9 s across a turn change 0.6 s long); or the silence the audio has between the two
+        # words' middles, where Whisper gave it to a word (Sheldon's "inf-" then "-" over 0.56 s
+        # of silence before Amy's reply: no gap between the words, and no cut was tried).
+        left, right = (words[i - 1].start + words[i - 1].end) / 2, (words[i].start + words[i].end) / 2
+        heard = (words[i].start - words[i - 1].end
                  + (CLAUSE_PAUSE_S if CLAUSE_END.search(words[i - 1].text.strip()) else 0.0)
                  + sum(max(0.0, word.end - word.start - LONG_WORD_S) for word in (words[i - 1], words[i])))
+        silent, span = max(((min(end, right) - max(start, left), (start, end)) for start, end in quiet),
+                           default=(0.0, (0.0, 0.0)))
+        silences[i] = span if silent > 0.0 else (words[i - 1].end, words[i].start)
+        pause = max(heard, silent)
         if pause >= CHANGE_PAUSE_S:
             tries.append((pause, i))
     cuts = [i for _, i in sorted(tries, reverse=True)[:CHANGE_TRIES]]
@@ -173,7 +196,19 @@ def _voice_change(audio: np.ndarray, offset_s: float, line: Line, encoder: Voice
         return None
     alike = _alike_across(audio, offset_s, line, cuts, encoder)
     best = min(alike, key=alike.__getitem__)
-    return best if alike[best] < VOICE_CHANGE else None
+    return (best, silences[best]) if alike[best] < VOICE_CHANGE else None
+
+
+def _pauses(audio: np.ndarray, offset_s: float, line: Line) -> list[tuple[float, float]]:
+    """The silences between sounds of ``line``'s audio (times in the recording): stretches
+    PAUSE_TOP_DB below its loudest moment. Noise or music under the words leaves none."""
+    first = max(0, int((line.start - offset_s) * SAMPLE_RATE))
+    piece = audio[first: max(first, int((line.end - offset_s) * SAMPLE_RATE))]
+    frame = int(PAUSE_FRAME_S * SAMPLE_RATE)
+    sounds = sound_intervals(piece, PAUSE_TOP_DB, frame=frame, hop=frame // 2)
+    start_s = offset_s + first / SAMPLE_RATE
+    return [(start_s + end / SAMPLE_RATE, start_s + after / SAMPLE_RATE)
+            for (_, end), (after, _) in zip(sounds, sounds[1:])]
 
 
 def _alike_across(audio: np.ndarray, offset_s: float, line: Line, cuts: Sequence[int],
@@ -215,17 +250,28 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
         return (starts >= line.start) & (starts <= line.end)
 
     said_starts = np.array([line.start for line in said])
+
+    def speaker_of(part: Line) -> int:
+        """The speaker the line's windows gave most of ``part``'s time (the part as a whole: a
+        word next to a turn change may be placed in the silence before the one who says it)."""
+        spoken = [(min(line.end, part.end) - max(line.start, part.start), line.speaker) for line in said]
+        return max(spoken)[1]
+
     def speaker_at(time: float) -> int:
         return said[max(0, int(np.searchsorted(said_starts, time + 1e-9, side="right")) - 1)].speaker
 
     def unseen_turn(line: Line) -> bool:
         """Whether one of the line's cuts falls in a silence between turns (TURN_PAUSE_S) that
-        the windows gave one speaker on both sides."""
-        for part in parts:
-            if line.start < part.start <= line.end:
-                before = max((word.end for word in line.words if word.end <= part.start + 1e-6), default=line.start)
-                if part.start - before >= TURN_PAUSE_S and speaker_at(before - 1e-3) == speaker_at(part.start):
-                    return True
+        the windows gave one speaker on both sides: the silence between two of Whisper's words,
+        the words either side one speaker's; or the silence the audio has there (the parts'
+        times, see voice_changes), the parts either side, as wholes, one speaker's."""
+        inner = [part for part in parts if line.start <= part.start <= line.end]
+        for before, after in zip(inner, inner[1:]):
+            heard_end = max((word.end for word in line.words if word.end <= after.start + 1e-6), default=line.start)
+            if after.start - heard_end >= TURN_PAUSE_S and speaker_at(heard_end - 1e-3) == speaker_at(after.start):
+                return True
+            if after.start - before.end >= TURN_PAUSE_S and speaker_of(before) == speaker_of(after):
+                return True
         return False
 
     hidden = [line for line in heard if np.count_nonzero(inside(line, part_starts)) > 1
@@ -246,7 +292,45 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
              for piece in ([parts[int(i)] for i in np.flatnonzero(inside(line, part_starts))]
                            if id(line) in hidden_ids else [line])]
     labels, _ = cluster(again.embeddings(), again.starts, speakers, brief=_brief(lines, again))
+    if speakers is None:
+        turn_changes = [(before, after) for before, after in zip(lines, lines[1:])
+                        if after.start - before.end >= TURN_PAUSE_S
+                        and any(line.start <= before.start and after.end <= line.end for line in hidden)]
+        labels = _replies(turn_changes, again, labels)
     return rejoined(assign(lines, again, labels), [(line.start, line.end) for line in heard]), labels, again
+
+
+def _replies(turn_changes: Sequence[tuple[Line, Line]], windows: EmbeddingWindows, labels: np.ndarray) -> np.ndarray:
+    """A quick reply given a speaker of its own: of two parts of one of Whisper's lines that
+    :func:`voice_changes` cut at a change of voice with a silence between them (``turn_changes``),
+    the one with fewer windows, all of one speaker, where its voice is under LONE_VOICE like the
+    rest of that speaker's windows and like every other speaker. Amy's 1.9 s reply 0.5 s after
+    Sheldon's words, in his line: her two windows (0.98 coherent) went to him, 0.24 like the rest
+    of his windows, whose cluster, loosened by hers (0.76), was not tight enough for
+    :func:`_lone_turns` (in far-field speech many turns are that far from their speaker's mean);
+    here the line's own cut already heard the change (the two sides under VOICE_CHANGE alike)."""
+    labels = labels.copy()
+    if not len(labels):
+        return labels
+    unit = unit_vectors(windows.embeddings())
+    middles = (np.asarray(windows.starts) + np.asarray(windows.ends)) / 2
+    for pair in turn_changes:
+        members = [np.flatnonzero((middles >= part.start) & (middles <= part.end)) for part in pair]
+        if not all(len(found) for found in members) or len(np.unique(labels)) >= MAX_SPEAKERS:
+            continue
+        turn = members[0] if len(members[0]) < len(members[1]) else members[1]
+        if len(np.unique(labels[turn])) != 1:
+            continue
+        own = labels[turn[0]]
+        rest = np.flatnonzero(labels == own)
+        rest = rest[~np.isin(rest, turn)]
+        if not len(rest):  # the part is its speaker's every window already
+            continue
+        others = [rest] + [np.flatnonzero(labels == k) for k in np.unique(labels) if k != own]
+        voice = unit_vectors(unit[turn].mean(axis=0))
+        if max(float(unit_vectors(unit[found].mean(axis=0)) @ voice) for found in others) < LONE_VOICE:
+            labels[turn] = int(labels.max()) + 1
+    return labels
 
 
 def _brief(lines: Sequence[Line], windows: EmbeddingWindows) -> np.ndarray:

@@ -384,6 +384,29 @@ def test_a_short_turn_run_into_another_voice_s_line_is_its_own_speaker(encoder) 
     assert len(set.union(*speaker_of)) == 4, list(zip(said_by, speaker_of))
 
 
+def test_a_quick_reply_whose_pause_whisper_gave_to_a_word_is_its_own_speaker(encoder) -> None:
+    """A man's 4 s line and, 0.45 s later, a woman's 1.9 s reply, her only words, among two other
+    turns of his and a third voice (real LibriSpeech recordings, tests/data/hearing), written as
+    one line whose words have no gap: Whisper gave the silence to a word ("inf-" then "-" over
+    0.56 s before Amy's reply in a held-out scene). No cut was tried there, her windows went to
+    the man and she was never found (2 speakers for 3)."""
+    audio, lines, said_by = _lines_of([("libri_2414_a", 0.0, 4.0), ("libri_3080_a", 0.0, 1.9),
+                                       ("libri_1688_c", 0.0, 4.0), ("libri_2414_a", 4.0, 8.0),
+                                       ("libri_1688_c", 4.0, 8.0)], gap_s=0.45)
+    over_the_pause = Word(lines[0].end, lines[1].start, " -")
+    heard = [Line(lines[0].words + [over_the_pause] + lines[1].words), *lines[2:]]
+    windows, part_windows = speakers.EmbeddingWindows(), speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, heard, encoder)
+    parts = [part for part in speakers.voice_changes(audio, 0.0, heard, encoder) if all(part is not line for line in heard)]
+    assert len(parts) == 2 and parts[1].start >= lines[1].start, [(part.start, part.end) for part in parts]
+    part_windows.add(audio, 0.0, parts, encoder)
+    said, _, _ = speakers.speakers_of(heard, parts, windows, part_windows)
+    speaker_of = [{line.speaker for line in said if line.start < turn.end and line.end > turn.start} for turn in lines]
+    assert all(len(found) == 1 for found in speaker_of), list(zip(said_by, speaker_of))
+    assert speaker_of[0] == speaker_of[3] and speaker_of[2] == speaker_of[4], list(zip(said_by, speaker_of))
+    assert len(set.union(*speaker_of)) == 3, list(zip(said_by, speaker_of))
+
+
 def test_a_lone_word_at_the_start_of_a_turn_is_not_a_voice_of_its_own(tmp_path: Path, whisper, encoder) -> None:
     """A man, then a woman (two LibriSpeech recordings, tests/data/hearing) whose turn opens with
     "Well," alone (0.5 s, then a pause): its 1 s window is half silence, 0.35 like her, and was
@@ -561,7 +584,9 @@ def test_a_line_that_two_voices_say_is_cut_where_the_voice_changes_and_each_part
     part_windows.add(audio, 0.0, parts, encoder)
     said, labels, found_from = speakers.speakers_of(whisper_lines, parts, windows, part_windows)
     assert len(set(labels)) == 3 and len(labels) == len(found_from)
-    assert [(line.start, line.end) for line in said] == [(part[0].start, part[-1].end) for part in heard]
+    # Each voice's words, the cut's two words ending and starting where the audio's silence does.
+    assert [len(line.words) for line in said] == [len(part) for part in heard]
+    assert all(part[0].start <= line.start < line.end <= part[-1].end for line, part in zip(said, heard))
     speaker_of = [line.speaker for line in said]
     assert speaker_of[0] == speaker_of[3] and speaker_of[1] == speaker_of[4], speaker_of
     assert len({speaker_of[0], speaker_of[1], speaker_of[2]}) == 3, speaker_of
