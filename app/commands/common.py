@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import signal
 import sys
 import unicodedata
@@ -233,6 +234,12 @@ def check_recogniser_model(command: str, model: str) -> ExitCode | None:
         print(f"dubstudio {command}: --recogniser-model: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     return None
+
+
+def render_next(root: Path, has_picture: bool) -> str:
+    """The command that renders and exports a project that is ready, to be copied as it is: the
+    folder quoted for the shell when it holds a space or anything else the shell reads."""
+    return f"dubstudio render {shlex.quote(str(root))} --fit --export {'video' if has_picture else 'mix'}"
 
 
 def how_many(count: int, noun: str, plural: str = "") -> str:

@@ -26,7 +26,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.commands.common import add_recogniser_option, check_recogniser_model, how_many
+from app.commands.common import (
+    add_recogniser_option,
+    check_recogniser_model,
+    how_many,
+    render_next,
+)
 from app.commands.exit_codes import ExitCode, exit_statuses
 from app.commands.transcribe import (
     add_transcribe_options,
@@ -192,7 +197,7 @@ def _print_made(made: NewProject, transcribed: list[TranscribedScript], heard: l
             print(f"  - {problem}")
         print("Give each character a clip (--voice NAME=CLIP, or in the studio) and each line a character.")
         return ExitCode.FAILED
-    print(f"Ready: dubstudio render {project.root} --fit --export {'video' if video.has_picture else 'mix'}")
+    print(f"Ready: {render_next(project.root, video.has_picture)}")
     return ExitCode.OK
 
 

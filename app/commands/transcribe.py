@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from app.commands.common import how_many
+from app.commands.common import how_many, render_next
 from app.commands.exit_codes import ExitCode, exit_statuses
 from engine.core.codes import ErrorCode
 
@@ -122,7 +122,7 @@ def print_result(made: TranscribedScript, out: TextIO) -> None:
     for char in made.characters:
         count = sum(1 for line in made.lines if line.character_id == char.id)
         clip = f"clip {char.clip}: \"{char.transcript[:60]}\"" if char.clip else "no clip"
-        print(f"  {char.name} ({char.colour}): {count} lines, {clip}", file=out)
+        print(f"  {char.name} ({char.colour}): {how_many(count, 'line')}, {clip}", file=out)
     for match in made.cast_matches:
         print(f"  cast: {match.describe()}", file=out)
     for warning in made.warnings:
@@ -209,5 +209,5 @@ def run(args: argparse.Namespace) -> int:
         for problem in gaps.describe():
             print(f"  - {problem}")
         return ExitCode.FAILED
-    print(f"Ready: dubstudio render {project.root} --fit --export video")
+    print(f"Ready: {render_next(project.root, project.has_picture)}")
     return ExitCode.OK

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import shlex
 import subprocess
 import sys
 import threading
@@ -429,3 +430,15 @@ def test_a_given_language_the_dialogue_is_not_in_is_warned_about(one_voice_scene
     assert len(said) == 1 and "heard in zh as asked" in said[0], wrong.warnings
     right = transcribe_project(project, CommandStack(project), TranscribeRequest(Options(language="en")), replace=True)
     assert not [warning for warning in right.warnings if "sounds like" in warning], right.warnings
+
+
+def test_the_ready_line_is_a_command_to_copy_for_a_folder_with_spaces_and_chinese(
+        one_voice_scene: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Chinese team's folder "项目 一": the printed next step left it unquoted (the shell split it
+    in two), and a character with one line read "1 lines"."""
+    root = tmp_path / "项目 一"
+    assert cli_main(["new", str(root), "--video", str(one_voice_scene), "--transcribe"]) == 0
+    out = capsys.readouterr().out
+    assert "Speaker 1 (#4e79a7): 1 line, clip" in out
+    (ready,) = [line for line in out.splitlines() if line.startswith("Ready: ")]
+    assert shlex.split(ready.removeprefix("Ready: ")) == ["dubstudio", "render", str(root), "--fit", "--export", "video"]
