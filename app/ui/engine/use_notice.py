@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from app.ui.language import BACKEND_NAMES, declared, fill
+from app.ui.language import BACKEND_NAMES, OPTION_WORDS, declared, fill
 from app.ui.settings.store import Settings
 from engine.synthesis.backends import DESCRIPTORS, use_notices
 
@@ -29,7 +29,7 @@ def accept_use_notices(settings: Settings, backend: str, languages: Iterable[str
         label = declared(BACKEND_NAMES, DESCRIPTORS[voice].label)
         answer = QMessageBox.question(
             parent, fill(QCoreApplication.translate("UseNotice", "Before you use {0}"), label),
-            notice + "\n\n" + QCoreApplication.translate("UseNotice", "Use this voice?"),
+            declared(OPTION_WORDS, notice) + "\n\n" + QCoreApplication.translate("UseNotice", "Use this voice?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return False

@@ -95,3 +95,14 @@ def test_an_audition_in_chinese_asks_first_and_a_no_plays_nothing(
     assert win.playback.audition(win.session.document, character.id, "你好，我们明天见。") is None
     assert len(asked) == 1
     win.close()
+
+
+def test_the_chinese_studio_asks_in_chinese(chinese: None, settings: Settings,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notice a Chinese team reads before its first Chinese line was in English in the
+    Chinese studio (its licence terms included)."""
+    from app.ui.engine.use_notice import accept_use_notices
+
+    asked = _answering(monkeypatch, QMessageBox.StandardButton.No)
+    assert not accept_use_notices(settings, "embedded", ["zh"])
+    assert len(asked) == 1 and "仅限非商业用途" in asked[0] and "NON-COMMERCIAL" not in asked[0]
