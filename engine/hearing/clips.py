@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.languages import join_pieces
 from engine.hearing import speakers as speakers_mod
 from engine.hearing.audio import decode_blocks
 from engine.hearing.lines import Line
@@ -238,7 +239,7 @@ def _score(lines: Sequence[Line], first: int, last: int, windows: speakers_mod.E
     score *= 1.0 - np.clip(clipped_fraction * 1000.0, 0.0, 0.9)
     if length < MIN_CLIP_S:  # offered, but a clone of 2-5 s is worse than of 5-15 s
         score *= 0.5 + 0.5 * length / MIN_CLIP_S
-    text = " ".join(line.text for line in span)
+    text = join_pieces(line.text for line in span)  # Chinese lines join with no space between
     return Candidate(speaker, round(start, 3), round(end, 3), text, float(score), float(snr_db), purity,
                      clipped_fraction)
 

@@ -74,3 +74,20 @@ def test_a_line_given_to_the_wrong_speaker_is_refused_as_a_clip(call, encoder) -
         assert candidate.purity >= clips.MIN_PURITY, candidate.describe()
     assert not any(c.start < 16.0 < c.end for c in found[0])  # nothing of the wrong turn offered as hers
     assert len(found[0]) >= 2  # several of her stretches, not just the best one
+
+
+def test_a_clip_of_several_chinese_lines_has_their_transcript_with_no_space_between(call, encoder) -> None:
+    """A Chinese clip's transcript read "…前一段时间。 有些媒体…" (the lines joined by a space, as
+    English words are) on the Characters panel and in the voice's transcript; English keeps it."""
+    wav, levels = call
+
+    def said(start: float, end: float, speaker: int, words: list[str]) -> Line:
+        times = np.linspace(start, end, len(words) + 1)
+        return Line([Word(a, b, text) for a, b, text in zip(times[:-1], times[1:], words, strict=True)], speaker=speaker)
+
+    for first, second, joined in ((["我们", "明天", "见。"], ["好的。"], "我们明天见。好的。"),
+                                  ([" See", " you."], [" Fine."], "See you. Fine.")):
+        lines = [said(18.05, 19.6, 0, first), said(19.7, 21.49, 0, second), said(21.78, 27.85, 1, second)]
+        windows = _windows(wav, lines, encoder)
+        found = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, 2)
+        assert joined in [candidate.text for candidate in found[0]]
