@@ -37,6 +37,18 @@ def _load_command(name: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _print_help() -> None:
+    """Every subcommand with its one line (each module's own ``help``), not just their names:
+    the modules are imported for it, which loads no model and no Qt."""
+    parser = argparse.ArgumentParser(
+        prog="dubstudio", usage="dubstudio [PROJECT_DIR] | dubstudio COMMAND [options] (dubstudio COMMAND --help)",
+        description="With no command (or a project folder) the studio opens; a command runs headless.")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for module in COMMANDS.values():
+        importlib.import_module(f"app.commands.{module}").add_parser(sub)
+    parser.print_help()
+
+
 def _run(args: list[str]) -> int:
     parsed = _load_command(args[0]).parse_args(args)
     return int(parsed.func(parsed) or 0)
@@ -50,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_interruptible(args[0], lambda: _run(args))
     if args and args[0] in ("-h", "--help"):
-        print(f"usage: dubstudio [PROJECT_DIR] | dubstudio {{{','.join(COMMANDS)}}} ...")
+        _print_help()
         return 0
     from app.ui.main import run_studio
 
