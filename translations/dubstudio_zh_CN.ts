@@ -8453,6 +8453,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <translation>已导出{format}：{files}（另有 {more} 个）</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Exported everything into the delivery folder {files}</source>
+        <translation>已全部导出到交付文件夹 {files}</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>{count} line has no take and was left out: {orders}</source>
         <translation>{count} 行台词没有版本，未导出：{orders}</translation>

@@ -206,7 +206,11 @@ def export_summary(project: Project, fmt: ExportFormat, result: ExportResult, qa
     details += [Phrase(phrases.STILL_OVERRUNS, overrun=overrun.describe()) for overrun in result.overruns]
     files = ", ".join(shown)
     more = len(result.files) - FILES_SHOWN
-    headline = Phrase(phrases.EXPORTED_MORE, format=fmt.name, files=files, more=more) if more > 0 else \
-        Phrase(phrases.EXPORTED, format=fmt.name, files=files)
+    if fmt.name == "all":  # one folder
+        headline = Phrase(phrases.DELIVERED, files=files)
+    elif more > 0:
+        headline = Phrase(phrases.EXPORTED_MORE, format=fmt.name, files=files, more=more)
+    else:
+        headline = Phrase(phrases.EXPORTED, format=fmt.name, files=files)
     return ExportSummary(headline, notes, details,
                          bool(missing or failing or result.overruns))

@@ -175,6 +175,8 @@ CAST_NAME_TAKEN = QT_TRANSLATE_NOOP("phrases", "{name} sounds like {member} from
 # --- an export's report (app/project/export_registry.py, app/project/export.py) ----------------
 EXPORTED = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files}")
 EXPORTED_MORE = QT_TRANSLATE_NOOP("phrases", "Exported {format}: {files} (+{more} more)")
+# Export all by its own words: "Exported Export all (delivery folder)" named the menu entry twice.
+DELIVERED = QT_TRANSLATE_NOOP("phrases", "Exported everything into the delivery folder {files}")
 LEFT_OUT_ONE = QT_TRANSLATE_NOOP("phrases", "{count} line has no take and was left out: {orders}")
 LEFT_OUT = QT_TRANSLATE_NOOP("phrases", "{count} lines have no take and were left out: {orders}")
 FAILED_QA_ONE = QT_TRANSLATE_NOOP("phrases", "{count} take in it failed QA (line {orders}; {hint})")

@@ -55,6 +55,9 @@ def test_the_summary_reads_the_format_not_its_name(project: Project) -> None:
     script = export_summary(project, csv, csv.run(project, None, ExportContext()), qa_hint="see dubstudio qa")
     assert script.headline == "Exported csv: exports/script.csv"
     assert (script.notes, script.details, script.needs_look) == ([], [], False)  # the script keeps every line
+    delivered = export_summary(project, export_format("all"), ExportResult(files=[project.exports_dir / "Ep delivery"]),
+                               qa_hint="")
+    assert delivered.headline == "Exported everything into the delivery folder exports/Ep delivery"  # was "Exported all: …"
 
 
 def test_render_refuses_an_export_that_cannot_start_before_rendering(

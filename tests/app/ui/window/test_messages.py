@@ -94,3 +94,14 @@ def test_the_refused_video_of_a_recording_says_no_picture_once(idle_window: Main
     entry = idle_window.messages.notifications.list.item(0).text().splitlines()
     assert entry[0].startswith("✗ The project has no picture: its source") and "E_NO_VIDEO_STREAM" in entry[-1]
     assert not any("no video picture" in line for line in entry)
+
+
+def test_export_all_is_told_in_its_own_words_in_chinese(chinese: None, idle_window: MainWindow) -> None:
+    """The Chinese studio said "已导出全部导出（交付文件夹）：…" ("Exported Export all (delivery
+    folder)"), the menu entry's name where the sentence needs what was done."""
+    from app.project.export import ExportResult
+
+    project = idle_window.document.project
+    idle_window._on_exported(project, "all", ExportResult(files=[project.exports_dir / "样片 delivery"]))
+    shown = idle_window.statusBar().currentMessage()
+    assert shown.startswith("已全部导出到交付文件夹 ") and "样片 delivery" in shown and "全部导出（" not in shown
