@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -37,7 +37,7 @@ from app.project import Project
 from app.project.translation import TranslateRequest
 from app.ui.dialog_parts import ok_cancel
 from app.ui.language import TRANSLATOR_NAMES, declared, fill, language_label
-from engine.core.languages import LANGUAGES
+from engine.core.languages import LANGUAGES, detect_language, language_code
 from engine.translation.chat import TIMEOUT, Endpoint
 from engine.translation.glossary import KINDS, GlossaryEntry
 from engine.translation.keys import (
@@ -65,6 +65,17 @@ class TranslateChoice:
     request: TranslateRequest
     glossary: list[GlossaryEntry]
     new_key: str | None
+
+
+def default_target(project: Project) -> str:
+    """The language the project most likely dubs into: the one it was given; else the studio's
+    own language when the script is in another (a Chinese team dubbing an English video), else
+    English. It offered English for an English script too, a translation into itself."""
+    if project.target_language:
+        return project.target_language
+    spoken = language_code(project.language or detect_language(" ".join(line.text for line in project.lines)))
+    studio = language_code(QLocale().name())
+    return studio if studio in LANGUAGES and studio != spoken else "en"
 
 
 class TranslateDialog(QDialog):
@@ -99,7 +110,7 @@ class TranslateDialog(QDialog):
         self.language.setEditable(True)
         for code in LANGUAGES:
             self.language.addItem(language_label(code), code)
-        target = project.target_language or "en"
+        target = default_target(project)
         found = self.language.findData(target)
         if found >= 0:
             self.language.setCurrentIndex(found)

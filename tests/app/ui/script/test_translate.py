@@ -197,3 +197,31 @@ def test_every_line_keeps_a_translation_a_person_made_and_says_so(idle_window: M
     assert all(line.draft for line in project.lines[1:] if line.text)
     assert first.source_text not in [entry["text"] for asked in server.asked for entry in asked.lines.values()]
     assert "; kept 1 line already translated by a person" in idle_window.statusBar().currentMessage()
+
+
+@pytest.mark.parametrize(("studio", "script", "offered"), [
+    ("zh_CN", "Did you see the lights?", "zh"),  # a Chinese team dubbing an English video: it offered English
+    ("zh_CN", "你看见那些灯了吗？", "en"),
+    ("en_US", "Did you see the lights?", "en"),
+])
+def test_the_language_offered_is_another_than_the_script_s(idle_window: MainWindow, studio: str, script: str,
+                                                            offered: str) -> None:
+    from PySide6.QtCore import QLocale
+
+    from app.project import EditLine
+
+    session = idle_window.session
+    assert session is not None
+    project = session.project
+    for line in project.lines:
+        session.document.push(EditLine(line.id, text=script))
+    project.language = ""
+    before = QLocale()
+    QLocale.setDefault(QLocale(studio))  # as install_translations sets the studio's language
+    try:
+        dialog = TranslateDialog(idle_window, project, [])
+        assert dialog.language.currentData() == offered
+        project.target_language = "ja"  # the one the project dubs into, once it has one
+        assert TranslateDialog(idle_window, project, []).language.currentData() == "ja"
+    finally:
+        QLocale.setDefault(before)
