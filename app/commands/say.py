@@ -14,6 +14,7 @@ from app.commands.common import (
     add_recogniser_option,
     check_recogniser_model,
     engine_client_from_args,
+    how_many,
     note_use_notices,
 )
 from app.commands.exit_codes import ExitCode
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"wrote {report['out']}: {report['audio_s']:.2f} s of audio in {report['chunks']} chunks; "
+        print(f"wrote {report['out']}: {report['audio_s']:.2f} s of audio in {how_many(report['chunks'], 'chunk')}; "
               f"first audio after {report['first_audio_s']:.3f} s, done after {report['total_s']:.3f} s "
               f"(voice cache {report['voice_cache']}); {resemblance_text(report)}")
     return ExitCode.OK

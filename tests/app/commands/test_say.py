@@ -132,3 +132,17 @@ def test_say_tells_what_the_voice_noted_about_its_clip(tmp_path):
     short = say("Hello there.", "--voice", str(VOICES / "rex.wav"), "--out", str(tmp_path / "s.wav"), "--json",
                 cache_dir=tmp_path / "cache")
     assert json.loads(short.stdout)["voice_warnings"] == [] and "the voice's clip" not in short.stderr
+
+
+def test_a_short_chinese_line_into_a_folder_with_spaces_is_one_chunk(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A short Chinese line is spoken in one piece: the report said "in 1 chunks"."""
+    from app.cli import main
+
+    out = tmp_path / "输出 目录" / "你好 世界.wav"
+    out.parent.mkdir()
+    assert main(["say", "你好，我们明天见。", "--out", str(out), "--cache-dir", str(tmp_path / "cache")]) == 0
+    shown = capsys.readouterr()
+    assert f"wrote {out}: " in shown.out and " of audio in 1 chunk; " in shown.out
+    assert "NON-COMMERCIAL" in shown.err  # the Mandarin voice's notice, before it speaks
+    assert sf.info(str(out)).duration > 1.0
