@@ -1039,6 +1039,8 @@ def _speaker_name(project: Project, line: Line) -> str:
 def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None, source: bool,
                   notes: list[str] | None = None) -> list[tuple[int, float, float, str, str]]:
     """(order, start, end, wrapped text, speaker) of every line, timed by the shared timeline.
+    Without ``speaker_prefix`` (a delivery) a line too long for its language's two rows is shown
+    as several cues in turn, two rows each (:func:`_pages`), all with the line's order.
 
     With a video, no cue runs past its end (a client's QC refuses a subtitle after the last
     picture): a cue that ends after it ends there, one that starts at or after it is left out;
@@ -1067,13 +1069,33 @@ def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None, s
         # The name as the language writes it: "Maya: text", "林晓雨：台词" (its own colon, no space).
         colon = dict(rules.own_marks).get(":", ":") + (" " if rules.spaced else "")
         content = f"{speaker}{colon}{text}" if speaker_prefix and speaker else text
-        content = "\n".join(wrap_subtitle(content, rules))
-        cues.append((slot.order, slot.start, min(slot.end, video_end), content, speaker))
+        rows = wrap_subtitle(content, rules)
+        end = min(slot.end, video_end)
+        if speaker_prefix:  # a script saved as subtitles: one cue a line, so it imports back as the same lines
+            cues.append((slot.order, slot.start, end, "\n".join(rows), speaker))
+            continue
+        for start, page_end, page in _pages(rows, rules.subtitle_lines, slot.start, end):
+            cues.append((slot.order, start, page_end, "\n".join(page), speaker))
     if notes is not None:
         for orders, phrase in ((cut, phrases.CUES_CUT_AT_VIDEO_END), (dropped, phrases.CUES_AFTER_VIDEO_END)):
             if orders:
                 notes.append(Phrase(phrase, orders=_listed(orders), end=video_end))
     return cues
+
+
+def _pages(rows: list[str], most: int, start: float, end: float) -> list[tuple[float, float, list[str]]]:
+    """A delivered cue's rows, ``most`` at a time (two in every language's guide: a client's QC
+    refuses a third), one after another over ``start``-``end``, each for a time in proportion to
+    its characters: a 62-character Chinese line showed as one cue of four rows over the picture."""
+    pages = [rows[at:at + most] for at in range(0, len(rows), most)]
+    if len(pages) == 1:
+        return [(start, end, rows)]
+    sizes = [sum(len(row) for row in page) for page in pages]
+    bounds = [start]
+    for size in sizes[:-1]:
+        bounds.append(round(bounds[-1] + (end - start) * size / sum(sizes), 3))
+    bounds.append(end)
+    return [(bounds[n], bounds[n + 1], page) for n, page in enumerate(pages)]
 
 
 def _listed(items: Sequence[object], shown: int = 10) -> str:
@@ -1090,8 +1112,9 @@ def script_to_srt(project: Project, *, speaker_prefix: bool = True, gap_s: float
     ``source`` the subtitles hold each line's source text (the original a translation came
     from; the line's text where it has none), timed the same.
     """
-    subtitles = [srt.Subtitle(index=order, start=_timedelta(start), end=_timedelta(end), content=content)
-                 for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source, notes)]
+    subtitles = [srt.Subtitle(index=number, start=_timedelta(start), end=_timedelta(end), content=content)
+                 for number, (_order, start, end, content, _speaker)
+                 in enumerate(subtitle_cues(project, speaker_prefix, gap_s, source, notes), 1)]
     return cast(str, srt.compose(subtitles, reindex=False))  # srt is untyped
 
 
@@ -1099,10 +1122,11 @@ def script_to_vtt(project: Project, *, speaker_prefix: bool = False, gap_s: floa
                   source: bool = False, notes: list[str] | None = None) -> str:
     """The script as WebVTT, the same cues as :func:`script_to_srt` (without names by default)."""
     blocks = ["WEBVTT\n"]
-    for order, start, end, content, _speaker in subtitle_cues(project, speaker_prefix, gap_s, source, notes):
+    cues = subtitle_cues(project, speaker_prefix, gap_s, source, notes)
+    for number, (_order, start, end, content, _speaker) in enumerate(cues, 1):
         # A blank line ends a cue and "-->" starts a timing line: neither may be in the text.
         text = "\n".join(part for part in content.replace("-->", "->").splitlines() if part.strip())
-        blocks.append(f"{order}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n")
+        blocks.append(f"{number}\n{_vtt_time(start)} --> {_vtt_time(end)}\n{text}\n")
     return "\n".join(blocks)
 
 

@@ -247,12 +247,12 @@ def _dub_blocks(audio: MixdownAudio) -> Iterator[np.ndarray]:
 def _cues(project: Project, notes: list[str]) -> list[tuple[float, float, str]]:
     """The script as (start, end, text) timed like the mix and cut at the video's end as the
     subtitle files are, each line's text unwrapped, for a soft track."""
-    cues = []
+    spans: dict[int, tuple[float, float]] = {}  # a line shown as several cues is one span on a soft track
     for order, start, end, _wrapped, _speaker in subtitle_cues(project, speaker_prefix=False, gap_s=None,
                                                                source=False, notes=notes):
-        if text := project.lines[order - 1].text.strip():
-            cues.append((start, end, text))
-    return cues
+        spans[order] = (spans[order][0] if order in spans else start, end)
+    return [(start, end, text) for order, (start, end) in spans.items()
+            if (text := project.lines[order - 1].text.strip())]
 
 
 def _mux(

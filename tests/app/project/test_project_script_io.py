@@ -30,6 +30,7 @@ from app.project.script_io import (
     script_to_srt,
     split_speaker,
 )
+from app.project.timeline import build_timeline
 from engine.core.codes import ErrorCode
 
 from .conftest import add_fake_take, tone
@@ -649,3 +650,28 @@ def test_a_subtitle_of_two_dashed_turns_is_a_line_a_turn(project: Project, tmp_p
     # A bilingual cue's rows, even dashed, stay one line (the other row is its translation).
     bilingual = DASHED_SRT.replace("-小红：路上堵车了。", "-Why are you late?")
     assert texts(import_script(write(tmp_path, "both.srt", bilingual.encode()), project))[0] != "你怎么才来？"
+
+
+def test_a_delivered_line_too_long_for_two_rows_is_shown_as_cues_in_turn(project: Project) -> None:
+    """A 62-character Chinese line (a transcribed one, no marks) was one cue of four rows in the
+    delivered SRT and VTT and burned into the picture; a client's QC refuses more than two."""
+    from dataclasses import replace
+
+    from app.project.video_export import burned_cues
+    from engine.core.languages import detect_language, join_pieces
+
+    maya = project.character("maya")
+    maya.settings = replace(maya.settings, language="")  # her lines' language from their script
+    line = project.line("l3")
+    line.text = "尤其是时间那么我们要投资者就是了解这一点不要清醒这个市场可以快速回来这些退市公司后期又立好了可以快速快速公来包括像前一段时间。"
+    (slot,) = [slot for slot in build_timeline(project) if slot.line_id == "l3"]
+    every = list(srt.parse(script_to_srt(project, speaker_prefix=False)))
+    delivered = [cue for cue in every if detect_language(cue.content) == "zh"]
+    assert len(delivered) == 2 and all(len(cue.content.splitlines()) == 2 for cue in delivered)
+    assert delivered[0].start.total_seconds() == pytest.approx(slot.start, abs=1e-3)
+    assert delivered[0].end == delivered[1].start and delivered[1].end.total_seconds() == pytest.approx(slot.end, abs=1e-3)
+    assert join_pieces(row for cue in delivered for row in cue.content.splitlines()) == line.text  # every word, once
+    assert [cue.index for cue in every] == list(range(1, len(project.lines) + 2))  # numbered in turn
+    assert sum("尤其" in text or "时间。" in text for _s, _e, text in burned_cues(project, "target")) == 2
+    saved = [cue for cue in srt.parse(script_to_srt(project)) if "尤其" in cue.content]
+    assert len(saved) == 1 and len(saved[0].content.splitlines()) == 5  # a script saved as SRT: one cue a line
