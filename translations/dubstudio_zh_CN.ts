@@ -5321,7 +5321,7 @@ Its sound is the original-audio track</source>
     <message>
         <location filename="../app/ui/engine/use_notice.py" line="+31"/>
         <source>Before you use {0}</source>
-        <translation>使用 {0} 之前</translation>
+        <translation>使用前请确认：{0}</translation>
     </message>
     <message>
         <location line="+1"/>

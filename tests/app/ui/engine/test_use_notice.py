@@ -103,6 +103,16 @@ def test_the_chinese_studio_asks_in_chinese(chinese: None, settings: Settings,
     Chinese studio (its licence terms included)."""
     from app.ui.engine.use_notice import accept_use_notices
 
-    asked = _answering(monkeypatch, QMessageBox.StandardButton.No)
+    titles: list[str] = []
+
+    def question(_parent: object, title: str, text: str, *_args: object) -> QMessageBox.StandardButton:
+        titles.append(title)
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", question)
     assert not accept_use_notices(settings, "embedded", ["zh"])
     assert len(asked) == 1 and "仅限非商业用途" in asked[0] and "NON-COMMERCIAL" not in asked[0]
+    # Its title read "使用 zh-baker（内置普通话女声；…） 之前", the voice's long name inside the sentence.
+    assert titles[0].startswith("使用前请确认：zh-baker（") and not titles[0].endswith(" 之前")
