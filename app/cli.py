@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import multiprocessing
+import os
 import sys
 
 # subcommand -> module in app.commands
@@ -61,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         from app.commands.common import run_interruptible
 
         return run_interruptible(args[0], lambda: _run(args))
-    if args and args[0] in ("-h", "--help"):
+    # "dubstudio help" is the help too, unless a project folder is called that: it opened the
+    # studio on a folder "help" (and on a machine without a screen, Qt aborted).
+    if args and (args[0] in ("-h", "--help") or args == ["help"] and not os.path.exists("help")):
         _print_help()
         return 0
     from app.ui.main import run_studio

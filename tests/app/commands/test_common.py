@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.commands.common import how_many
@@ -23,3 +25,13 @@ def test_the_top_level_help_says_what_each_command_does(capsys: pytest.CaptureFi
     for name in COMMANDS:
         assert f"\n    {name}" in shown
     assert "translate the script into the language the project dubs into" in " ".join(shown.split())
+
+
+def test_help_as_a_word_is_the_help_unless_a_folder_has_that_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`dubstudio help` opened the studio on a project folder "help" (Qt aborted without a screen)."""
+    from app.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["help"]) == 0
+    assert "the studio opens" in capsys.readouterr().out
