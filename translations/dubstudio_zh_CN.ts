@@ -5063,7 +5063,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>TranslateDialog</name>
     <message>
-        <location filename="../app/ui/script/translate_dialog.py" line="+74"/>
+        <location filename="../app/ui/script/translate_dialog.py" line="+85"/>
         <source>Translate the script</source>
         <translation>翻译台词</translation>
     </message>
@@ -7048,7 +7048,7 @@ Its sound is the original-audio track</source>
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1207"/>
+        <location filename="../app/project/script_io.py" line="+1231"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
