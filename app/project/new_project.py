@@ -227,6 +227,9 @@ def _build(
     if len(set(names)) != len(names):
         raise InvalidValueError(Phrase(phrases.VOICE_GIVEN_TWICE))
     project = Project(root=root, title=title or video.stem)
+    # Dubbing to picture: every line has its slot in the video, and a take that runs past it
+    # talks over the next line (a transcribed English scene: all 10 Piper takes ran long).
+    project.settings.fit_default = True
     project.ensure_folders()
     project.video = with_dialogue_stream(attach_video(project, video, copy=copy_video, picture=picture), *dialogue)
     if guide:

@@ -84,6 +84,16 @@ def test_a_trim_under_the_limit_is_ready_and_a_fifo_clip_is_not(project: Project
     assert "named pipe" in found[0].describe()[0]
 
 
+def test_a_project_made_from_a_video_fits_its_takes_into_their_slots(tmp_path: Path, video: Path) -> None:
+    """Dubbing to picture: a take that runs past its slot talks over the next line, so a project
+    made from a video fits by default (the studio's New project and `dubstudio new` alike)."""
+    srt = tmp_path / "s.srt"
+    srt.write_text(SRT)
+    new_project_from_video(tmp_path / "dub", video, subtitles=srt)
+    project = Project.load(tmp_path / "dub")
+    assert project.settings.fit_default and [project.wants_fit(line) for line in project.lines] == [True]
+
+
 def test_new_link_with_the_video_already_inside_works(tmp_path: Path, video: Path) -> None:
     root = tmp_path / "dub"
     (root / "media").mkdir(parents=True)
