@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,9 @@ class Word:
     end: float
     text: str  # as Whisper wrote it, with its leading space
     probability: float = 1.0
+    # The language Whisper heard the word in where it is not the recording's ("" for the
+    # recording's): a Mandarin drama's English turn, heard on its own (docs/transcribe.md).
+    language: str = ""
 
 
 @dataclass
@@ -46,6 +50,12 @@ class Line:
     @property
     def text(self) -> str:
         return "".join(word.text for word in self.words).strip()
+
+    @property
+    def language(self) -> str:
+        """The language most of its words were heard in where it is not the recording's, else ""."""
+        counts = Counter(word.language for word in self.words)
+        return max(counts, key=lambda language: (counts[language], language == "")) if counts else ""
 
 
 def split_lines(words: Sequence[Word], pause_s: float = PAUSE_S, max_line_s: float = MAX_LINE_S) -> list[Line]:

@@ -38,7 +38,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -73,6 +73,10 @@ TRANSLATION_TARGETS = ("en",)  # Whisper's translate task only goes into English
 # Language detection hears up to this many 30 s stretches of the first window's speech (pauses
 # and silence cut out): a recording's short turns are judged together, not 2 s at a time.
 DETECTION_SEGMENTS = 4
+# Speech still without words after the second decoding is decoded in another language when
+# Whisper's detection on that stretch alone gives it this much (the language left on auto):
+# docs/transcribe.md, *Turns in another language*.
+OTHER_LANGUAGE_SURE = 0.9
 
 Progress = Callable[[str, float], None]  # (stage, fraction of that stage done)
 _Result = TypeVar("_Result")
@@ -205,38 +209,63 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
 def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, language: str | None, options: Options,
                  cancel: threading.Event | None, heard_to: Callable[[float], None],
                  words_so_far: Callable[[Sequence[Word]], None] | None = None,
-                 speech: Future[np.ndarray] | None = None,
+                 speech: Future[np.ndarray] | None = None, other_languages: bool = False,
                  ) -> tuple[list[Line], list[tuple[float, float]]]:
     """The lines Whisper hears in a window of audio, and the stretches of speech no line covers
-    (decoded a second time first, unless ``options.hear_again`` is off); ``words_so_far`` is
-    told the words of the first decoding as they come (see :func:`whisper_words`), ``speech``
-    gives the window's :func:`unheard.speech_frames` (heard here when not given)."""
+    (decoded a second time first, unless ``options.hear_again`` is off: with ``other_languages``,
+    the language left to Whisper, each in the language it sounds like on its own where that is
+    surely another, :func:`_stretch_languages`); ``words_so_far`` is told the words of the first
+    decoding as they come (see :func:`whisper_words`), ``speech`` gives the window's
+    :func:`unheard.speech_frames` (heard here when not given)."""
     words, _ = whisper_words(model, audio, offset_s, language, "transcribe", cancel, heard_to, options.chinese_script,
                              words_so_far=words_so_far)
     heard = split_lines(words)
     frames = unheard.speech_frames(audio) if speech is None else speech.result()
     silent = unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
     if silent and options.hear_again:
-        heard = _heard_again(model, audio, offset_s, silent, heard, language, cancel, options.chinese_script)
+        heard_in = _stretch_languages(model, audio, offset_s, silent, language) \
+            if other_languages and language is not None else {language: list(silent)}
+        for stretch_language, stretches in heard_in.items():
+            heard = _heard_again(model, audio, offset_s, stretches, heard, stretch_language, cancel,
+                                 options.chinese_script, "" if stretch_language == language else stretch_language or "")
         silent = unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
     return heard, silent
 
 
 def _heard_again(model: WhisperModel, audio: np.ndarray, offset_s: float, stretches: Sequence[tuple[float, float]],
                  lines: Sequence[Line], language: str | None, cancel: threading.Event | None,
-                 chinese_script: str) -> list[Line]:
+                 chinese_script: str, heard_as: str = "") -> list[Line]:
     """``lines`` with those Whisper hears in ``stretches`` decoded again on their own (joined into
-    one piece of audio, with no voice filter: they are speech), in time order."""
+    one piece of audio, with no voice filter: they are speech), in time order; ``heard_as`` marks
+    their words with the language they were heard in where it is not the recording's
+    (:attr:`Word.language`)."""
     again = unheard.joined(audio, offset_s, stretches)
     words, _ = whisper_words(model, again.audio, 0.0, language, "transcribe", cancel, None, chinese_script,
                              vad_filter=False)
-    found = again.words_back(words)
+    found = [replace(word, language=heard_as) for word in again.words_back(words)]
     if not found:
         return list(lines)
     # Each stretch's words make lines of their own: a stretch is speech between others' lines.
     new = [line for start, end in stretches
            for line in split_lines([word for word in found if start <= (word.start + word.end) / 2 <= end])]
     return sorted([*lines, *new], key=lambda line: line.start)
+
+
+def _stretch_languages(model: WhisperModel, audio: np.ndarray, offset_s: float,
+                       stretches: Sequence[tuple[float, float]], language: str,
+                       ) -> dict[str | None, list[tuple[float, float]]]:
+    """``stretches`` (speech the first decoding gave no words) by the language to decode them in:
+    the recording's ``language``, or another where Whisper's detection on the stretch alone
+    gives it :data:`OTHER_LANGUAGE_SURE` or more. A Mandarin drama's English turn decoded in
+    Chinese gave no words (or mixed ones: 这就是research headquarters...); heard alone it is
+    English at 0.996, and decoded in English it is the line."""
+    by_language: dict[str | None, list[tuple[float, float]]] = {}
+    for start, end in stretches:
+        odds = language_odds(model, audio[int((start - offset_s) * SAMPLE_RATE): int((end - offset_s) * SAMPLE_RATE)])
+        likeliest = max(odds, key=lambda code: odds[code]) if odds else language
+        heard_in = likeliest if odds and odds[likeliest] >= OTHER_LANGUAGE_SURE else language
+        by_language.setdefault(heard_in, []).append((start, end))
+    return by_language
 
 
 def detect_language(model: WhisperModel, audio: np.ndarray) -> tuple[str, float] | None:
@@ -319,6 +348,7 @@ def transcribe_media(
     """
     path = Path(path)
     language = check_language(model, options.language)
+    language_given = language is not None  # a language the user fixed is kept for every stretch
     _check_options(options, translator)
     report = progress or (lambda stage, fraction: None)
     duration = probe_audio(path, options.stream_index)
@@ -346,7 +376,8 @@ def transcribe_media(
                 ahead = _LinesAhead(worker, voices, window.audio, window.start_s) \
                     if beside and not is_chinese(language or "") else None
                 heard, silent = _hear_window(model, window.audio, window.start_s, language, options, cancel,
-                                             listened.heard_to, ahead.words_so_far if ahead else None, speech)
+                                             listened.heard_to, ahead.words_so_far if ahead else None, speech,
+                                             other_languages=not language_given)
             if translator is not None and heard:
                 translator.hear(window.audio, window.start_s, language or "")
             listened.heard_to(end_s)
@@ -377,8 +408,9 @@ def _with_speakers(lines: list[Line], voices: _Voices, levels: clips.LevelEnvelo
     no_words = unheard.with_speakers(voices.silent_stretches, voices.silent_vectors, windows.embeddings(), labels, count)
     no_words, overlaps, speaking, lineless = _segmented(voices.local_speech, lines, no_words, count, duration,
                                                         speakers.centroids(windows.embeddings(), labels, count))
-    if language and is_chinese(language):
-        ended_as_sentences(lines, language)  # a line split where the speaker changes ends there too
+    for line in lines:  # a Chinese line split where the speaker changes ends there too
+        if is_chinese(line.language or language):
+            ended_as_sentences([line], line.language or language or "")
     report("speakers", 1.0)
     if translator is not None:
         for line, text in zip(lines, translator.translate(lines, language or "")):
