@@ -2,16 +2,17 @@
 benchmark, not a test).
 
 The transcription runs as the studio runs it: a project made from a real dialogue (``new --audio``), and
-:func:`app.project.transcription.hear_project` as a :class:`app.ui.tasks.QueryOp` on the
-studio's :class:`app.ui.tasks.ThreadTaskRunner` (the global QThreadPool), its progress dialog
-shown, the Whisper model and the CAM++ encoder loaded by it as in the studio. Meanwhile a 16 ms
+:func:`app.project.transcription_process.hear_project_apart` (the transcription in a child
+process) as a :class:`app.ui.tasks.QueryOp` on the studio's :class:`app.ui.tasks.ThreadTaskRunner`
+(the global QThreadPool), its progress dialog shown. ``--in-process`` runs
+:func:`app.project.transcription.hear_project` on the pool thread instead, as the studio did
+before, the models loaded in the studio's process. Meanwhile a 16 ms
 QTimer on the GUI thread records how late each tick comes (its interval past 16 ms): the ticks
 over 100 ms late, the longest, the 99th percentile, each such pause with the stage it came in,
 and the transcription's wall time. The same timer runs for ``--idle`` seconds with nothing else
 first, for the machine's own noise. ``--busy N`` keeps N more processes spinning meanwhile (a
 machine in use: the pauses show there; docs/transcribe.md, "The studio while it transcribes").
-Each round after the first reuses the loaded models, as a second transcription in one studio
-session does.
+With ``--in-process`` each round after the first reuses the loaded models.
 
 The dialogue (default): seven LibriSpeech clips of tests/data/hearing (CC BY 4.0, three
 speakers, 1688, 3080 and 2414) one after another, 0.7 s apart: 55 s. ``--recording`` takes
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow
 from app.cli import main as cli_main
 from app.project.project import Project
 from app.project.transcription import TranscribedScript, TranscribeRequest, hear_project
+from app.project.transcription_process import hear_project_apart
 from app.ui.tasks import Operation, QueryOp, ThreadTaskRunner
 from app.ui.timeline.video_clips import transcription_progress
 from engine.core.audio_io import read_audio
@@ -130,7 +132,7 @@ class TickRecorder:
 
 
 def transcribe_once(app: QApplication, window: QMainWindow, runner: ThreadTaskRunner, recorder: TickRecorder,
-                    project: Project) -> dict[str, Any]:
+                    project: Project, in_process: bool) -> dict[str, Any]:
     """One transcription as the studio runs it, the ticks' lateness recorded meanwhile."""
     outcome: dict[str, Any] = {}
 
@@ -142,7 +144,8 @@ def transcribe_once(app: QApplication, window: QMainWindow, runner: ThreadTaskRu
         operation.report_stage(stage, fraction)
 
     def work(operation: Operation) -> TranscribedScript:
-        return hear_project(project, TranscribeRequest(), replace=True,
+        hear = hear_project if in_process else hear_project_apart
+        return hear(project, TranscribeRequest(), replace=True,
                             progress=lambda stage, fraction: report(operation, stage, fraction), cancel=operation.token)
 
     def finished(key: str, value: object) -> None:
@@ -174,6 +177,8 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of the timer alone first")
     parser.add_argument("--busy", type=int, default=0,
                         help="processes that each keep a core busy while it transcribes (a machine in use)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="hear_project on the studio's pool thread, as before the child process")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     app = QApplication([])
@@ -194,7 +199,7 @@ def main() -> None:
         recorder.recording = False
         results["idle"] = lateness_figures(recorder.take()[0])
         with busy_processes(args.busy):
-            results["rounds"] = [transcribe_once(app, window, runner, recorder, project) for _ in range(args.rounds)]
+            results["rounds"] = [transcribe_once(app, window, runner, recorder, project, args.in_process) for _ in range(args.rounds)]
     print(json.dumps(results, indent=2))
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")

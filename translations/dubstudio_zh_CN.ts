@@ -1221,6 +1221,11 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
     <message>
         <location line="+1"/>
+        <source>The transcription stopped unexpectedly.</source>
+        <translation>转写意外中止。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>The cast library cannot be read.</source>
         <translation>无法读取演员库。</translation>
     </message>
@@ -5332,12 +5337,12 @@ Its sound is the original-audio track</source>
 <context>
     <name>VideoController</name>
     <message>
-        <location filename="../app/ui/timeline/video_controller.py" line="+151"/>
+        <location filename="../app/ui/timeline/video_controller.py" line="+150"/>
         <source>Creating {folder} from {video}…</source>
         <translation>正在从 {video} 创建 {folder}…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source> from {source}</source>
         <translation>，来自 {source}</translation>
     </message>
@@ -5393,7 +5398,7 @@ Its sound is the original-audio track</source>
         <translation>{code}: 项目没有视频；请用 项目 › 设置视频… 设置</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-131"/>
         <source>Audio files (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;All files (*)</source>
         <translation>音频文件 (*.wav *.flac *.aif *.aiff *.w64 *.rf64);;所有文件 (*)</translation>
     </message>
@@ -5413,7 +5418,7 @@ Its sound is the original-audio track</source>
         <translation>无法翻译</translation>
     </message>
     <message numerus="yes">
-        <location line="+77"/>
+        <location line="+78"/>
         <source>Transcribed %n line(s)</source>
         <translation>
             <numerusform>已转写 %n 句台词</numerusform>
@@ -9451,6 +9456,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+4"/>
         <source>line {id} names an unknown character</source>
         <translation>台词 {id} 指向未知的角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the transcription&apos;s process stopped before it finished (exit status {status})</source>
+        <translation>转写进程在完成前停止（退出状态 {status}）</translation>
     </message>
     <message>
         <location line="+1"/>

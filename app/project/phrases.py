@@ -406,6 +406,7 @@ SPEAKER_N = QT_TRANSLATE_NOOP("phrases", "Speaker {number}")
 # files): a name made in a studio of any language is known for a default name by code without Qt.
 SPEAKER_N_TRANSLATED = ("说话人 {number}",)
 LINE_UNKNOWN_CHARACTER = QT_TRANSLATE_NOOP("phrases", "line {id} names an unknown character")
+TRANSCRIPTION_PROCESS_STOPPED = QT_TRANSLATE_NOOP("phrases", "the transcription's process stopped before it finished (exit status {status})")
 NO_VIDEO_TO_TRANSCRIBE = QT_TRANSLATE_NOOP("phrases", "the project has no video to transcribe")
 SCRIPT_NOT_EMPTY = QT_TRANSLATE_NOOP("phrases", "the project already has {count} lines; transcribing replaces them (pass --replace, or undo afterwards in the studio)")
 NO_START_TO_HEAR = QT_TRANSLATE_NOOP("phrases", "line {order} has no start time in the video: give it one to hear the original there")

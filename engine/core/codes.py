@@ -123,6 +123,8 @@ class ErrorCode(_Code):
     BAD_SPEAKER_COUNT = "E_BAD_SPEAKER_COUNT", "That number of speakers cannot be used."
     TRANSLATION_TARGET = "E_TRANSLATION_TARGET", "The dialogue cannot be translated into that language."
     SCRIPT_NOT_EMPTY = "E_SCRIPT_NOT_EMPTY", "The project already has a script."  # transcribing without --replace
+    # The studio's transcription process (app.project.transcription_process) ended before it answered.
+    TRANSCRIPTION_PROCESS = "E_TRANSCRIPTION_PROCESS", "The transcription stopped unexpectedly."
 
     # A cast library shared between projects (app.project.cast, dubstudio cast).
     CAST_LIBRARY = "E_CAST_LIBRARY", "The cast library cannot be read."  # missing, not a library, or damaged

@@ -39,10 +39,9 @@ from app.project.phrases import Phrase
 from app.project.transcription import (
     TranscribedScript,
     TranscribeRequest,
-    hear_project,
-    transcribe_project,
     wordless_note,
 )
+from app.project.transcription_process import hear_project_apart
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.translation import (
     TranslateError,
@@ -160,8 +159,9 @@ class VideoController(QObject):
 
         def work(operation: Operation) -> NewProject:
             def transcribe(project: Project, stack: CommandStack) -> list[str]:
-                heard = transcribe_project(project, stack, transcription, progress=operation.report_stage,
-                                           cancel=operation.token)
+                heard = hear_project_apart(project, transcription, progress=operation.report_stage,
+                                           cancel=operation.token)  # its own process: the GUI never waits
+                stack.push(heard.command)
                 note = wordless_note(heard.transcription)  # where someone spoke and nothing was written
                 warnings = heard.warnings + ([note] if note is not None else [])
                 if chat is not None:
@@ -220,7 +220,7 @@ class VideoController(QObject):
                                           cast_library=choice.cast_library, speaker_name=speaker_name())
 
         def work(operation: Operation) -> TranscribedScript:
-            return hear_project(document.project, transcription, replace=not choice.keep, keep=choice.keep,
+            return hear_project_apart(document.project, transcription, replace=not choice.keep, keep=choice.keep,
                                 progress=operation.report_stage, cancel=operation.token)
 
         def done(made: TranscribedScript) -> None:

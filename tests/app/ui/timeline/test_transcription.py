@@ -4,6 +4,7 @@ video on the Characters panel, and merging and splitting characters, all undoabl
 
 from __future__ import annotations
 
+import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QProgressBar
 from pytestqt.qtbot import QtBot
 
 from app.project.sample import copy_sample_project
+from app.project.transcription_process import PROCESS_NAME
 from app.ui.characters.cast_controller import CastController
 from app.ui.folders import Folders
 from app.ui.tasks import STEPS, Operation
@@ -125,7 +127,11 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
         bar = dialog.findChild(QProgressBar) if dialog is not None else None
         assert dialog is not None and bar is not None and dialog.isModal()
         bar.valueChanged.connect(lambda value: shown.append((dialog.labelText(), value)))
+        # the work runs in a child process, so the GUI thread shares no GIL with it (docs/transcribe.md)
+        bar.valueChanged.connect(lambda _value: apart.append(any(
+            child.name == PROCESS_NAME for child in multiprocessing.active_children())))
 
+    apart: list[bool] = []  # at each move of the bar: whether the transcription's process ran
     window.runner.started.connect(watch)
     action.trigger()
     asking = window.video.dialog
@@ -136,13 +142,11 @@ def test_transcribing_an_open_project_replaces_its_script_undoably(window: MainW
     assert [operation.name for operation in operations] == ["transcribing the dialogue"]
     assert operations[0].dialog is None and window.runner.busy is None and action.isEnabled()
     assert [value for _label, value in shown] == sorted(value for _label, value in shown) and shown[-1][1] == STEPS
+    assert apart and all(apart)
     # every stage shows (an estimate of listening, "listening:estimated", only while Whisper is slow)
     assert {label.split("…")[0] for label, _value in shown} >= {label for key, label in STAGES.items() if ":" not in key}
-    # the bar moves while Whisper listens, not only at the end of the recording. (Its estimates
-    # between Whisper's segments, and CAM++'s reports where it runs beside Whisper, come from
-    # threads of their own: with the inline runner they reach the dialog only after the work's
-    # next report and are dropped as stale, so the first value here may be where they had got to;
-    # tests/engine/hearing and benchmarks/transcribe_progress.py show them moving.)
+    # the bar moves while Whisper listens, not only at the end of the recording (tests/engine/hearing
+    # and benchmarks/transcribe_progress.py show its estimates between Whisper's segments moving).
     listening = sorted({value for label, value in shown if label.startswith(STAGES["listening"])})
     assert len(listening) >= 2 and listening[0] < listening[-1]
     window.document.undo()
