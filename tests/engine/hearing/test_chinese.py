@@ -19,7 +19,12 @@ from engine.hearing.chinese import (
 )
 from engine.hearing.lines import PAUSE_S, Line, Word, split_lines
 from engine.hearing.qa.wer import error_rate
-from engine.hearing.transcribe import BEAM_SIZE, Options, transcribe_media, whisper_words
+from engine.hearing.transcribe import (
+    BEAM_SIZE,
+    Options,
+    transcribe_media,
+    whisper_words,
+)
 from engine.hearing.whisper import load_whisper
 from tests.engine.hearing.scenes import HEARING_DATA, make_scene
 
