@@ -11,13 +11,14 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDoubleSpinBox, QLabel
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel
 
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.ui.characters.fields import CommitLineEdit, ShownCharacter
 from app.ui.characters.voices import VoiceState, VoiceStates
-from app.ui.language import VOICE_WORDS, declared, fill, shown_message
+from app.ui.language import VOICE_WORDS, declared, fill, language_label, shown_message
 from app.ui.script.speed_box import SpeedBox
+from engine.core.languages import LANGUAGES
 from engine.core.protocol import PITCH, Capabilities
 from engine.synthesis.voices import RESEMBLANCE_EXPLAINED
 
@@ -33,10 +34,14 @@ class VoiceSettingsFields(QObject):
         super().__init__(shown.owner)
         self._shown = shown
         self._voices = voices
-        self.language = CommitLineEdit()
-        self.language.setPlaceholderText(self.tr("backend default"))
-        self.language.setMaximumWidth(120)
-        self.language.committed.connect(lambda v: self._edit_setting(language=v.strip()))
+        # The language by its name in the studio's language, chosen from the one table; the
+        # setting keeps its code ("" leaves it to the backend).
+        self.language = QComboBox()
+        self.language.setObjectName("characterLanguage")
+        self.language.addItem(self.tr("backend default"), "")
+        for code in LANGUAGES:
+            self.language.addItem(language_label(code), code)
+        self.language.activated.connect(lambda _index: self._edit_setting(language=self.language.currentData()))
         self.speed = SpeedBox()
         self.speed.editingFinished.connect(lambda: self._edit_setting(speed=self.speed.picked()))
         self.pitch = QDoubleSpinBox()
@@ -71,11 +76,20 @@ class VoiceSettingsFields(QObject):
             self.resemblance.setText("")
             return
         settings = self._shown.document.project.character(character_id).settings
-        self.language.show_text(settings.language)
+        self._show_language(settings.language)
         self.speed.show_speed(settings.speed, self.tr(CHARACTER_SPEED_TIP))
         self.pitch.setValue(settings.pitch_semitones)
         self.instruction.show_text(settings.instruction)
         self._show_status()
+
+    def _show_language(self, code: str) -> None:
+        """Select ``code``; one the table lacks that a project already holds ("auto", "pt") is
+        offered as its code, so showing the character never changes its language."""
+        found = self.language.findData(code)
+        if found < 0:
+            self.language.addItem(code, code)
+            found = self.language.count() - 1
+        self.language.setCurrentIndex(found)
 
     def _show_status(self) -> None:
         current = self._shown.current()
