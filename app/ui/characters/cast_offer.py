@@ -23,12 +23,13 @@ from app.project.cast import (
 from app.project.errors import ProjectError
 from app.project.model import said_name
 from app.project.undo import EditCharacter
+from app.ui.characters.fields import FittedRow
 from app.ui.language import fill, number, said_error, say, speaker_name
 from app.ui.tasks import TaskRunner
 from app.ui.window.document import Document
 
 
-class CastOfferRow(QWidget):
+class CastOfferRow(FittedRow):
     """The offer for the character shown (hidden when it has none)."""
 
     def __init__(self, document: Document, runner: TaskRunner, parent: QWidget | None = None) -> None:

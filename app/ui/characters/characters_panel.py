@@ -48,6 +48,7 @@ from app.ui.characters.fields import (
     ShownCharacter,
     colour_icon,
     row_widget,
+    wrapped_field,
 )
 from app.ui.characters.reference_clip import ReferenceClip
 from app.ui.characters.transcript_hearing import TranscriptHearing
@@ -234,11 +235,11 @@ class CharactersPanel(QWidget):
         form.addRow(self.tr("Name"), self.name)
         form.addRow("", self.cast_offer)
         form.addRow(self.tr("Colour"), self.colour)
-        form.addRow(self.tr("Reference"), self.clip_label)
+        form.addRow(self.tr("Reference"), wrapped_field(self.clip_label))
         form.addRow("", row_widget(clip_row))
         form.addRow(self.tr("Trim (s)"), self.waveform)
         form.addRow("", self.trim_label)
-        form.addRow("", self.clip_quality)
+        form.addRow("", wrapped_field(self.clip_quality))
         form.addRow(self.tr("Transcript"), self.transcript)
         transcript_row = QHBoxLayout()
         transcript_row.addWidget(self.transcript_note, 1)
@@ -247,7 +248,7 @@ class CharactersPanel(QWidget):
         form.addRow(self.tr("Voice"), row_widget(settings_row))
         form.addRow(self.tr("Instruction"), self.instruction)
         form.addRow(self.tr("Audition"), row_widget(audition_row))
-        form.addRow(self.tr("Engine"), self.voice_status)
+        form.addRow(self.tr("Engine"), wrapped_field(self.voice_status))
         form.addRow("", self.resemblance)
         self.editor = QWidget()
         editor_layout = QVBoxLayout(self.editor)
