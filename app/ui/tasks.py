@@ -152,7 +152,9 @@ class Operation(QObject):
         key = (report.stage or "").partition(":")[0]
         if report.stage is not None and key in stages:
             label = self._spec.stages.get(report.stage, self._spec.stages[key])
-            self.dialog.setLabelText(f"{label}… {report.fraction:.0%}")
+            # The stage alone, as an export's dialog says its work: the bar shows the whole job's
+            # percent, and a stage's own beside it read as a contradiction ("Listening… 0%" over 8 %).
+            self.dialog.setLabelText(f"{label}…")
             weights = [self._spec.weights.get(stage, 1.0) for stage in stages]
             index = stages.index(key)
             done = (sum(weights[:index]) + weights[index] * report.fraction) / sum(weights)
