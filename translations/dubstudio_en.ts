@@ -26,7 +26,7 @@
 <context>
     <name>CharactersPanel</name>
     <message numerus="yes">
-        <location filename="../app/ui/characters/characters_panel.py" line="+294"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+295"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>

@@ -206,7 +206,7 @@
 <context>
     <name>CastOfferRow</name>
     <message>
-        <location filename="../app/ui/characters/cast_offer.py" line="+42"/>
+        <location filename="../app/ui/characters/cast_offer.py" line="+43"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
@@ -242,7 +242,7 @@
 <context>
     <name>CharactersPanel</name>
     <message>
-        <location filename="../app/ui/characters/characters_panel.py" line="+69"/>
+        <location filename="../app/ui/characters/characters_panel.py" line="+70"/>
         <source>▶ Play reference</source>
         <translation>▶ 播放参考音频</translation>
     </message>
@@ -5755,17 +5755,17 @@ Its sound is the original-audio track</source>
 <context>
     <name>VoiceSettingsFields</name>
     <message>
-        <location filename="../app/ui/characters/voice_settings.py" line="+25"/>
+        <location filename="../app/ui/characters/voice_settings.py" line="+26"/>
         <source>This character&apos;s speaking rate (1 = the voice&apos;s own, 2 = twice as fast)</source>
         <translation>该角色的语速（1 = 音色本身的语速，2 = 两倍速）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+15"/>
         <source>backend default</source>
         <translation>后端默认</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source> st</source>
         <translation> 半音</translation>
     </message>
@@ -5785,7 +5785,7 @@ Its sound is the original-audio track</source>
         <translation>该后端支持的语言：{join}</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+30"/>
         <source>Not prepared yet</source>
         <translation>尚未准备</translation>
     </message>
