@@ -6930,7 +6930,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>engine</name>
     <message>
-        <location line="+124"/>
+        <location line="+126"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -7149,7 +7149,7 @@ Its sound is the original-audio track</source>
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-103"/>
+        <location filename="../build/translations/code_headlines.py" line="-105"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -7192,7 +7192,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>load</name>
     <message>
-        <location line="+253"/>
+        <location line="+255"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -9815,7 +9815,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>reference clips</name>
     <message>
-        <location line="-163"/>
+        <location line="-165"/>
         <source>Cannot decode {file} as audio ({reason})</source>
         <translation>无法将 {file} 解码为音频（{reason}）</translation>
     </message>
@@ -9863,6 +9863,16 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>clip cut to its first {seconds:.0f} s</source>
         <translation>参考音频已截取前 {seconds:.0f} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the transcript does not match what is heard in the clip: “{heard}” (word error rate {error:.2f}, limit {limit:.2f})</source>
+        <translation>文字稿与参考音频里听到的内容不符：“{heard}”（词错误率 {error:.2f}，上限 {limit:.2f}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the transcript does not match what is heard in the clip: “{heard}” (character error rate {error:.2f}, limit {limit:.2f})</source>
+        <translation>文字稿与参考音频里听到的内容不符：“{heard}”（字错误率 {error:.2f}，上限 {limit:.2f}）</translation>
     </message>
 </context>
 <context>
@@ -10117,7 +10127,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>voices</name>
     <message>
-        <location line="-177"/>
+        <location line="-179"/>
         <source>How much the voice sounds like its reference clip: the cosine of two GE2E speaker embeddings (a speaker-verification network), one of the clip and one of the voice speaking a fixed sentence. 1 would be the same recording; two recordings of one person score about 0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one speaker&apos;s model to each clip (pitch, formants, timbre, pace): it is not a clone, so about 0.6-0.7 is a good result for it, and the plain voice&apos;s figure shows what the adaptation gained. Each figure moves by a few hundredths between renders.</source>
         <translation>音色与参考音频有多像：两个 GE2E 说话人嵌入（一种说话人验证网络）的余弦相似度，一个来自参考音频，一个来自该音色念一句固定句子。1 表示同一段录音；同一个人的两段录音约为 0.75-0.9，同性别的不同人约为 0.3-0.6。内置音色是把一个说话人的模型按每段参考音频调整（音高、共振峰、音色、语速），并不是克隆，所以 0.6-0.7 左右就是不错的结果；原始音色的数值显示了调整带来的提升。每次渲染之间，数值会有百分之几的浮动。</translation>
     </message>

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 
 from app.project.qa import hear_character_clip
 from app.ui.characters.fields import CommitTextEdit, ShownCharacter
-from app.ui.language import fill, said_error
+from app.ui.language import fill, said_error, say
 from engine.hearing.qa.transcripts import mismatch
 from engine.hearing.whisper import DEFAULT_MODEL as DEFAULT_RECOGNISER_MODEL
 
@@ -114,7 +114,7 @@ class TranscriptHearing(QObject):
 
         def heard(result: Transcript) -> None:
             found = mismatch(transcript, result, thresholds)
-            self._checks[key] = str(found) if found is not None else ""
+            self._checks[key] = say(found.said()) if found is not None else ""
             if self._key() == key:
                 self.show_check()
 

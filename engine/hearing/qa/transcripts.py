@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
+from engine.core.reference import ClipPhrase
 from engine.hearing.chinese import DEFAULT_SCRIPT, in_script, is_chinese
 from engine.hearing.qa.checks import QaThresholds
 from engine.hearing.qa.recognise import AUTO, Transcript, recognise
@@ -29,10 +30,20 @@ class Mismatch:
     metric: str
     limit: float
 
+    def said(self) -> ClipPhrase:
+        """The mismatch as a sentence the studio says in its language (the commands print it)."""
+        template = CHARACTERS_MISMATCH if self.metric == CER else WORDS_MISMATCH
+        return ClipPhrase(template, heard=self.heard, error=self.error, limit=self.limit)
+
     def __str__(self) -> str:
-        what = "character" if self.metric == CER else "word"
-        return (f"the transcript does not match what is heard in the clip: “{self.heard}” "
-                f"({what} error rate {self.error:.2f}, limit {self.limit:.2f})")
+        return str(self.said())
+
+
+WORDS_MISMATCH = ("the transcript does not match what is heard in the clip: “{heard}” "
+                  "(word error rate {error:.2f}, limit {limit:.2f})")
+CHARACTERS_MISMATCH = ("the transcript does not match what is heard in the clip: “{heard}” "
+                       "(character error rate {error:.2f}, limit {limit:.2f})")
+TEMPLATES = (WORDS_MISMATCH, CHARACTERS_MISMATCH)  # scripts/translations hands them to lupdate
 
 
 def hear_clip(path: str | os.PathLike[str], language: str = "", model: str = DEFAULT_MODEL,

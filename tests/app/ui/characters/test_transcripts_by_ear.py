@@ -36,6 +36,20 @@ def test_an_imported_clip_without_a_transcript_gets_one_heard(panel: tuple[Chara
     assert "does not match what is heard" in widget.transcript_note.text(), widget.transcript_note.text()
 
 
+def test_the_chinese_studio_says_a_clip_s_mismatch_in_chinese(panel: tuple[CharactersPanel, Document, list[Any]],
+                                                               chinese: None, tmp_path: Path) -> None:
+    """The engine's sentence is English (the commands print it); the panel says it translated."""
+    widget, doc, _ = panel
+    clip = tmp_path / "lin.wav"
+    shutil.copy(ZH_CLIP, clip)
+    (tmp_path / "lin.txt").write_text(ZH_TEXT, encoding="utf-8")
+    widget._add()
+    assert widget.import_clip_file(str(clip))
+    widget._on_trim(1.6, -1.0)  # the first half of the sentence trimmed away
+    note = widget.transcript_note.text()
+    assert "文字稿与参考音频里听到的内容不符" in note and "字错误率" in note and "transcript" not in note, note
+
+
 def test_the_recogniser_model_is_a_setting_the_general_page_edits(qtbot, tmp_path: Path) -> None:
     from PySide6.QtCore import QSettings
 
