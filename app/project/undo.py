@@ -590,13 +590,16 @@ class Macro(Command):
         done: list[Command] = []
         try:
             for command in self.commands:
-                change |= command.do(project)
+                change |= self._step(command, project)
                 done.append(command)
         except Exception:
             for command in reversed(done):  # all or nothing
                 command.undo(project)
             raise
         return change
+
+    def _step(self, command: Command, project: Project) -> Change:
+        return command.do(project)
 
     def undo(self, project: Project) -> Change:
         change = NO_CHANGE
@@ -605,37 +608,25 @@ class Macro(Command):
         return change
 
 
-class EditCharacters(Command):
+class EditCharacters(Macro):
     """Several characters' fields as one step, their new names checked against the names all will
     have: casting from a library may swap two default names ("Speaker 2" becomes the library's
     "Speaker 1" as "Speaker 1" becomes "Speaker 2"), which one rename after another refused."""
 
     def __init__(self, changes: dict[str, dict[str, Any]], text: str) -> None:
         self.edits = [EditCharacter(character_id, **fields) for character_id, fields in changes.items()]
-        self.text = text
+        super().__init__(self.edits, text)
 
     def do(self, project: Project) -> Change:
         renamed = {edit.character_id: edit.new["name"] for edit in self.edits if "name" in edit.new}
         after = [replace(c, name=renamed.get(c.id, c.name)) for c in project.characters]
         for character_id, name in renamed.items():
             _check_character_name(after, name, character_id)
-        change = NO_CHANGE
-        done: list[EditCharacter] = []
-        try:
-            for edit in self.edits:
-                change |= edit.apply(project)
-                done.append(edit)
-        except Exception:
-            for edit in reversed(done):  # all or nothing
-                edit.undo(project)
-            raise
-        return change
+        return super().do(project)
 
-    def undo(self, project: Project) -> Change:
-        change = NO_CHANGE
-        for edit in reversed(self.edits):
-            change |= edit.undo(project)
-        return change
+    def _step(self, command: Command, project: Project) -> Change:
+        assert isinstance(command, EditCharacter)
+        return command.apply(project)  # its name checked above, with the others'
 
 
 def _fresh(line: Line, **values: Any) -> Line:

@@ -204,6 +204,14 @@ def test_cancel_stops_between_windows(tmp_path: Path, whisper, encoder) -> None:
 RECORDED = Path(__file__).resolve().parents[1] / "data" / "ge2e"  # real recorded speech (see its NOTICE.md)
 
 
+def _clustered(audio: np.ndarray, lines: list, encoder) -> tuple[int, list[int]]:
+    """The speakers the windows over ``lines`` cluster into, and each line's speaker."""
+    windows = speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, lines, encoder)
+    labels, count = speakers.cluster(windows.embeddings(), windows.starts)
+    return count, [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+
+
 def _lines_of(clips: list[tuple[str, float, float]], gap_s: float = 0.8) -> tuple[np.ndarray, list, list[str]]:
     """Pieces of real speech one after another (a clip's name, from, to: seconds into it) as the
     recording, a line whose words span each, and who says each line."""
@@ -308,10 +316,7 @@ def test_two_people_with_one_short_line_each_are_two_speakers(encoder) -> None:
     for clips, expected in (([("libri_2414_a", 0.0, 3.0), ("libri_3080_a", 0.0, 3.0)], 2),
                             ([("libri_2414_a", 0.0, 3.0), ("libri_2414_a", 3.0, 6.0)], 1)):
         audio, lines, said_by = _lines_of(clips, gap_s=0.6)
-        windows = speakers.EmbeddingWindows()
-        windows.add(audio, 0.0, lines, encoder)
-        labels, count = speakers.cluster(windows.embeddings(), windows.starts)
-        speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+        count, speaker_of = _clustered(audio, lines, encoder)
         assert count == expected == len(set(speaker_of)), list(zip(said_by, speaker_of))
 
 
@@ -322,10 +327,7 @@ def test_three_people_one_short_line_each_are_three_speakers(encoder) -> None:
     stand out as a voice of its own: 2 speakers for 3."""
     audio, lines, said_by = _lines_of([("libri_2414_a", 0.0, 4.5), ("maya", 0.0, 1.9), ("libri_3080_a", 0.0, 4.5)],
                                       gap_s=0.6)
-    windows = speakers.EmbeddingWindows()
-    windows.add(audio, 0.0, lines, encoder)
-    labels, count = speakers.cluster(windows.embeddings(), windows.starts)
-    speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+    count, speaker_of = _clustered(audio, lines, encoder)
     assert count == 3 and len(set(speaker_of)) == 3, list(zip(said_by, speaker_of))
 
 
@@ -337,10 +339,7 @@ def test_a_loose_voice_with_two_short_lines_of_its_own_is_a_speaker(encoder) -> 
     0.26 like the man she answered, merged into him)."""
     clips = [("libri_3080_b", 0.0, 1.8), ("rex", 0.0, 3.2), ("libri_3080_c", 0.0, 1.8), ("rex", 3.8, 7.0)]
     audio, lines, said_by = _lines_of(clips, gap_s=0.6)
-    windows = speakers.EmbeddingWindows()
-    windows.add(audio, 0.0, lines, encoder)
-    labels, count = speakers.cluster(windows.embeddings(), windows.starts)
-    speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+    count, speaker_of = _clustered(audio, lines, encoder)
     assert count == 2 and speaker_of[0] == speaker_of[2] != speaker_of[1] == speaker_of[3], list(zip(said_by, speaker_of))
 
 
@@ -355,10 +354,7 @@ def test_a_voice_with_two_one_window_lines_in_another_s_cluster_is_a_speaker(enc
     clips = [(brief_voice, 0.0, 1.6), (other, 0.0, min(3.2, length / 2)), (brief_voice, 2.4, 4.0),
              (other, length / 2, min(length, length / 2 + 3.2))]
     audio, lines, said_by = _lines_of(clips, gap_s=0.6)
-    windows = speakers.EmbeddingWindows()
-    windows.add(audio, 0.0, lines, encoder)
-    labels, count = speakers.cluster(windows.embeddings(), windows.starts)
-    speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+    count, speaker_of = _clustered(audio, lines, encoder)
     assert count == 2 and speaker_of[0] == speaker_of[2] != speaker_of[1] == speaker_of[3], list(zip(said_by, speaker_of))
 
 
