@@ -177,7 +177,7 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
     hears all of ``audio`` (stretches already found to be speech).
 
     Segments Whisper itself marks as no speech with a low confidence are dropped (its own
-    hallucination rule); words with no duration are kept. Chinese (transcribed, not translated)
+    hallucination rule), as are heard words with no duration (translated ones are kept). Chinese (transcribed, not translated)
     comes out in ``chinese_script`` with full-width punctuation, a sentence mark wherever a line
     is cut (:func:`engine.hearing.chinese.written_as_chinese`).
     """
@@ -195,9 +195,11 @@ def whisper_words(model: WhisperModel, audio: np.ndarray, offset_s: float, langu
         if segment.no_speech_prob > 0.6 and segment.avg_logprob < -1.0:
             continue
         for word in segment.words or ():
-            # A word timed with no duration is still said: the translate task times many so
-            # (5 of a 10-word clip's), and dropping them flipped a draft's sense.
-            if word.end >= word.start and word.word.strip():
+            # A translated word timed with no duration is still said: the translate task times
+            # many so (5 of a 10-word clip's), and dropping them flipped a draft's sense. Heard
+            # words with no duration stay out: the speakers are timed from the words (kept, they
+            # made a 4-speaker AMI meeting 5).
+            if (word.end > word.start or (task == "translate" and word.end == word.start)) and word.word.strip():
                 words.append(Word(offset_s + word.start, offset_s + word.end, word.word, word.probability))
         if words_so_far is not None:
             words_so_far(words)
