@@ -18,6 +18,7 @@ from app.cli import main as cli_main
 from app.project import Project
 from app.project.cast import (
     LIBRARY_FILE,
+    MATCH_THRESHOLD,
     VERSION,
     CastLibrary,
     CastMatch,
@@ -98,6 +99,20 @@ def test_a_second_episode_of_the_same_speakers_is_cast_from_the_library_and_a_ne
     assert len(copied) == 2 and found[0].clip != project.characters[0].clip  # the library's clip, copied in
     assert by_name["Speaker 1"].describe().startswith("Ben from the cast library speaks here (voice cosine")
     assert "new voice" in by_name["Speaker 2"].describe()
+
+
+def test_a_new_voice_as_alike_as_two_strangers_can_be_is_offered_not_cast(tmp_path: Path,
+                                                                        encoder: CamppSpeakerEncoder) -> None:
+    # Two LibriSpeech readers, different people, 0.55 alike (among the closest pairs of 251): at the
+    # old 0.50 the second was cast as the first, her name and voice taken without a question.
+    series = tmp_path / "series"
+    episode(series / "episode-1", {"Cleo": "libri_4813_a"})
+    assert cli_main(["cast", "add", str(series / "cast"), str(series / "episode-1")]) == 0
+    project = episode(tmp_path / "episode-2", {"Speaker 1": "libri_8580_a"})
+    found = [Character(c.id, c.name, c.colour, c.clip, settings=c.settings) for c in project.characters]
+    (match,) = cast_characters(project, found, open_library(series / "cast"), encoder, lambda s, _n: import_clip(project, s))
+    assert 0.5 < match.score < MATCH_THRESHOLD
+    assert match.offered and not match.sure and found[0].name == "Speaker 1"
 
 
 def test_adding_a_character_again_keeps_its_earlier_recordings(library: Path, tmp_path: Path) -> None:
