@@ -1,4 +1,4 @@
-"""An unsure cast library match (voice cosine 0.40-0.50: named, not applied) offered on the
+"""An unsure cast library match (voice cosine 0.40-0.58: named, not applied) offered on the
 Characters panel under the character's name, with Accept and Reject.
 
 Accept copies the library character's clip into voices/ in the background, then pushes one
