@@ -116,7 +116,7 @@ class EmbeddedBackend(Backend):
             return self._mandarin
 
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        facts = ClipFacts.measure(clip, transcript, self.english.phoneme_count)
+        facts = ClipFacts.measure(clip, transcript, self.english.clip_units)
         arrays, meta = condition_on_analysis(self.english.calibration(), facts)
         han = ClipFacts.rate(clip, transcript, mandarin_text.han_count)  # the speech is analysed once, above
         analysis = facts.analysis

@@ -21,6 +21,7 @@ import numpy as np
 
 from engine.core.codes import EngineError, ErrorCode
 from engine.core.english_forms import spoken_english
+from engine.core.languages import foreign_characters
 from engine.core.protocol import Capabilities
 from engine.core.reference import ReferenceClip
 from engine.core.silence import quiet_cut, sound_intervals
@@ -85,7 +86,9 @@ WARM_UP_TEXT = "Ready when you are: give me a line, and I will speak it at once,
 WARM_UP_SHORT_TEXT = "Ready when you are."
 CALIBRATION_VERSION = "1"  # bumped whenever what the calibration measures changes
 class PiperBackend(OwnVoiceBackend):
-    conditioning_version = "piper-2"  # 2: formant-aware adaptation (was: tape-speed pitch)
+    # 2: formant-aware adaptation (was: tape-speed pitch); 3: no pace from a clip's transcript in
+    # another script (clip_units)
+    conditioning_version = "piper-3"
 
     def __init__(self, model_path: str | None = None, config_path: str | None = None,
                  noise_scale: float | None = None, noise_w: float | None = None) -> None:
@@ -219,8 +222,16 @@ class PiperBackend(OwnVoiceBackend):
         ignored = set(" ,.;:!?'\"-ˈˌ")
         return sum(p not in ignored for sentence in self._phonemize(text) for p in sentence)
 
+    def clip_units(self, transcript: str) -> int:
+        """A reference clip's transcript in this voice's units, to take the clip's pace from; 0 (the
+        voice keeps its own pace) for one holding characters this voice cannot say: espeak-ng reads
+        each Han character as "Chinese letter", so a Mandarin actor's 20-syllable clip counted 240
+        phonemes, 48 a second, and its English lines were spoken at the fastest length scale (0.6)."""
+        language = self.capabilities.languages[0]
+        return 0 if foreign_characters(transcript, language) else self.phoneme_count(transcript)
+
     def condition(self, clip: ReferenceClip, transcript: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        return condition_on_clip(self.calibration(), clip, transcript, self.phoneme_count)
+        return condition_on_clip(self.calibration(), clip, transcript, self.clip_units)
 
     def check_text(self, text: str) -> None:
         if not is_speakable(text):

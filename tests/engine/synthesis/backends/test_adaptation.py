@@ -284,3 +284,16 @@ def test_a_source_shared_by_slots_renders_each_ratio_as_alone(backend):
         together = list(pool.map(lambda ratio: source.render(180.0, 1.0, ratio), ratios * 2))
     for ratio, out in zip(ratios * 2, together):
         np.testing.assert_array_equal(out, alone[ratio])
+
+
+def test_a_clip_whose_transcript_the_voice_cannot_say_leaves_its_pace_alone(backend):
+    """A Mandarin actor's clip (real PaddleSpeech Mandarin, tests/data/hearing): espeak-ng read its
+    20 Han characters as 240 phonemes, 48 a second, and the English voice spoke at the fastest
+    length scale (0.6); it keeps its own pace now. An English clip still sets it."""
+    from tests.engine.hearing.scenes import HEARING_DATA
+
+    mandarin = load_reference_clip(HEARING_DATA / "zh_paddlespeech.flac")
+    _, meta = backend.condition(mandarin, "我认为跑步最重要的就是给我带来了身体健康")
+    assert meta["phonemes_per_s"] is None and meta["length_scale"] == 1.0
+    _, meta = backend.condition(load_reference_clip(VOICES / "maya.wav"), (VOICES / "maya.txt").read_text())
+    assert meta["phonemes_per_s"] > 5 and meta["length_scale"] != 1.0
