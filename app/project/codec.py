@@ -290,6 +290,8 @@ def line_to_dict(line: Line, order: int) -> dict[str, Any]:
         "draft": line.draft,
         "budget": None if line.budget is None else vars_of(line.budget),
         "takes": [take_to_dict(t) for t in line.takes],
+        # Written only where set, so a project with no line in another language saves as before.
+        **({} if line.language is None else {"language": line.language}),
     }, "error")
 
 
@@ -324,6 +326,7 @@ def line_from_dict(data: object, where: str) -> Line:
         source_text=_get(data, "source_text", str, where, ""),
         draft=_get(data, "draft", bool, where, False),
         budget=_budget(data, where),
+        language=_get(data, "language", str, where, None),  # absent in files before it: the character's
     )
     with _read_as_file_error(""):
         validate_line(line, where)

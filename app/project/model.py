@@ -33,7 +33,7 @@ from app.project.phrases import Phrase
 from app.project.timecode import TimeRangeError, check_time, format_clock
 from engine.core.chinese_forms import simplified
 from engine.core.codes import ErrorCode
-from engine.core.languages import line_language
+from engine.core.languages import LANGUAGES, line_language
 from engine.core.numbers import Range, RangeError, ranges
 from engine.core.protocol import DEFAULT_BACKEND, SPEED, VoiceSettings, speaking_backend
 from engine.hearing.chinese import CHINESE_SCRIPTS, DEFAULT_SCRIPT
@@ -250,6 +250,9 @@ class Line:
     source_text: str = ""  # the line as said in the original, kept when ``text`` is a translation
     draft: bool = False  # a machine translation nobody has checked yet
     budget: LineBudget | None = None  # how much the slot holds, set when the line was translated
+    # The language the line is in when not its character's (a Mandarin speaker's one English
+    # sentence): a code of engine.core.languages.LANGUAGES; None follows the character.
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -418,6 +421,20 @@ class VideoInfo:
 # --- fingerprints ----------------------------------------------------------------------------
 
 
+def set_language(line: Line, character_language: str) -> str:
+    """The language ``line`` is set in: its own (:attr:`Line.language`), else its character's
+    (``character_language``; "" or "auto" when the character has none)."""
+    return character_language if line.language is None else line.language
+
+
+def spoken_language(line: Line, character_language: str) -> str:
+    """The language ``line`` is spoken in, the one rule every part reads (the voice that speaks it,
+    take QA, timing, subtitles, readiness): the language it is set in (:func:`set_language`), or
+    the one its text is written in where that is a script of its own the set language does not
+    use (:func:`engine.core.languages.line_language`)."""
+    return line_language(set_language(line, character_language), line.text)
+
+
 def render_fingerprint(text: str, character: Character, clip_digest: str, backend: str,
                        settings: VoiceSettings | None = None) -> str:
     """A hash of everything that decides how a line sounds; ``settings`` is the delivery the
@@ -498,6 +515,9 @@ def validate_line(line: Line, what: str) -> None:
                                or not isinstance(budget.first_length, int) or budget.first_length < 0):
         raise InvalidValueError(Phrase(phrases.BAD_BUDGET, what=what, units=" or ".join(UNITS), limit=repr(budget.limit),
                                        unit=repr(budget.unit)))
+    if line.language is not None and line.language not in LANGUAGES:
+        raise InvalidValueError(Phrase(phrases.BAD_LINE_LANGUAGE, what=what, value=repr(line.language),
+                                       codes=", ".join(LANGUAGES)))
 
 
 __all__ = [
@@ -523,4 +543,6 @@ __all__ = [
     "new_id",
     "now_iso",
     "render_fingerprint",
+    "set_language",
+    "spoken_language",
 ]

@@ -66,6 +66,7 @@ FIT_TO_SLOT = QT_TRANSLATE_NOOP("phrases", "Fit to slot")
 CHANGE_LINE_SPEED = QT_TRANSLATE_NOOP("phrases", "Change line speed")
 EDIT_LINE = QT_TRANSLATE_NOOP("phrases", "Edit line")
 CHANGE_LINE_DELIVERY = QT_TRANSLATE_NOOP("phrases", "Change line delivery")
+CHANGE_LINE_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "Change line language")
 EDIT_SOURCE_TEXT = QT_TRANSLATE_NOOP("phrases", "Edit source text")
 MARK_TRANSLATION_CHECKED = QT_TRANSLATE_NOOP("phrases", "Mark translation checked")
 EDIT_TIMECODE = QT_TRANSLATE_NOOP("phrases", "Edit timecode")
@@ -144,6 +145,7 @@ MALFORMED_CSV_ROW = QT_TRANSLATE_NOOP("phrases", "malformed CSV row: {error}")
 TOO_FEW_COLUMNS = QT_TRANSLATE_NOOP("phrases", "expected at least {expected} columns (character, text), found {found}")
 BAD_START_TIME = QT_TRANSLATE_NOOP("phrases", "bad start time: {error}")
 BAD_END_TIME = QT_TRANSLATE_NOOP("phrases", "bad end time: {error}")
+BAD_LANGUAGE_CELL = QT_TRANSLATE_NOOP("phrases", "bad language {quoted}: write a language code ({codes}), or leave it empty for the character's")
 BAD_DRAFT_MARK = QT_TRANSLATE_NOOP("phrases", "bad draft mark {quoted}: write {yes} for a translation still to check, "
                                               "or leave it empty")
 EXPECTED_NAME_LINE = QT_TRANSLATE_NOOP("phrases", "expected 'Name: line' or '[Name] line', found {quoted}")
@@ -303,6 +305,7 @@ BAD_PURITY = QT_TRANSLATE_NOOP("phrases", "{name}'s clip purity must be from -2 
 TRIM_BACKWARDS = QT_TRANSLATE_NOOP("phrases", "{name}'s clip trim ends ({end:.3f} s) before it starts ({start:.3f} s)")
 TRIM_TOO_SHORT = QT_TRANSLATE_NOOP("phrases", "{name}'s clip trim keeps less than 0.1 s")
 LINE_BACKWARDS = QT_TRANSLATE_NOOP("phrases", "{what} ends ({end}) before it starts ({start})")
+BAD_LINE_LANGUAGE = QT_TRANSLATE_NOOP("phrases", "{what}: the line's language is {value}, which is not one the studio knows ({codes}); leave it empty to follow the character")
 BAD_BUDGET = QT_TRANSLATE_NOOP("phrases", "{what}: a budget is a whole number of at least 1 {units}, got {limit} {unit}")
 
 # --- why a cast library cannot be read or written (app/project/cast.py, CastLibraryError) -------

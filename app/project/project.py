@@ -43,6 +43,8 @@ from app.project.model import (
     name_key,
     new_id,
     render_fingerprint,
+    set_language,
+    spoken_language,
 )
 from app.project.phrases import Phrase
 from engine.core.audio_io import file_digest
@@ -259,13 +261,23 @@ class Project:
         return LineStatus.DONE if take.fingerprint == self.fingerprint(line) else LineStatus.STALE
 
     def delivery(self, line: Line) -> VoiceSettings:
-        """How the line is spoken: its character's settings, with the line's own speed and
-        instruction over them where it has them (raises UnknownIdError without a character)."""
+        """How the line is spoken: its character's settings, with the line's own speed,
+        instruction and language over them where it has them (raises UnknownIdError without a
+        character). The engine reads the language to choose the voice that speaks the line."""
         if line.character_id is None:
             raise UnknownIdError(Phrase(phrases.LINE_HAS_NO_CHARACTER, order=self.order_of(line.id)))
         own = self.character(line.character_id).settings
         return replace(own, speed=own.speed if line.speed is None else line.speed,
-                       instruction=own.instruction if line.instruction is None else line.instruction)
+                       instruction=own.instruction if line.instruction is None else line.instruction,
+                       language=set_language(line, own.language))
+
+    def character_language(self, line: Line) -> str:
+        """The language setting of the line's character ("" for a line without one)."""
+        return self.character(line.character_id).settings.language if line.character_id else ""
+
+    def spoken_language(self, line: Line) -> str:
+        """The language the line is spoken in (:func:`app.project.model.spoken_language`)."""
+        return spoken_language(line, self.character_language(line))
 
     def wants_fit(self, line: Line) -> bool:
         """Whether this line's takes are fitted into its slot (its own choice, else the default)."""

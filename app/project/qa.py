@@ -93,7 +93,8 @@ def request_for(project: Project, line: Line, take: Take, recogniser_model: str 
     if line.character_id is not None:
         try:
             char = project.character(line.character_id)
-            language, clip_transcript = char.settings.language, char.transcript
+            # The take's language is the line's (an English line of a Mandarin character is heard as English).
+            language, clip_transcript = project.delivery(line).language, char.transcript
             pace *= char.settings.speed
             clip = trimmed_clip(project, char.id)
         except (ProjectError, OSError):

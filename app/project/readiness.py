@@ -18,7 +18,7 @@ from app.project.errors import ProjectError
 from app.project.model import Character, Line
 from app.project.phrases import Phrase, counted
 from app.project.project import Project
-from engine.core.languages import language_refusal, line_language
+from engine.core.languages import language_refusal
 from engine.core.protocol import EngineError
 from engine.core.reference import check_reference_clip
 
@@ -149,11 +149,11 @@ def language_gaps(project: Project, backend: str, declared: Iterable[str],
         language = project.delivery(line).language
         refusal = language_refusal(line.text, language, backend, declared, registry)
         if refusal is not None:
-            found.append(LineInUnspokenLanguage(line.id, order, line_language(language, line.text), str(refusal)))
+            found.append(LineInUnspokenLanguage(line.id, order, project.spoken_language(line), str(refusal)))
     return tuple(found)
 
 
 def spoken_languages(project: Project, lines: Iterable[Line]) -> set[str]:
     """The languages ``lines`` are spoken in (each its character's, else its script's: the
-    engine's own reading, :func:`engine.core.languages.line_language`)."""
-    return {line_language(project.delivery(line).language, line.text) for line in lines if line.character_id}
+    engine's own reading, :func:`app.project.model.spoken_language`)."""
+    return {project.spoken_language(line) for line in lines if line.character_id}

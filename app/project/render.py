@@ -59,7 +59,6 @@ from app.project.timeline import OVERRUN_TOLERANCE_S
 from engine.core import protocol
 from engine.core.audio_io import AudioError, read_audio
 from engine.core.codes import EngineError, ErrorCode
-from engine.core.languages import line_language
 from engine.core.text import spoken_text
 
 
@@ -357,7 +356,7 @@ class RenderSession:
             self._failed.add(line.id)
             return
         # The take records the voice that speaks it (under the embedded voices, its language's).
-        voice = protocol.speaking_backend(self._backend, line_language(self.project.delivery(line).language, line.text))
+        voice = protocol.speaking_backend(self._backend, self.project.spoken_language(line))
         state = _JobState(line, job, fingerprint, voice, previous, fit=_fits(self.project, line, self._fit),
                           base_speed=job.voice.settings.speed)
         if state.fit:
@@ -594,7 +593,7 @@ class NoVoice(Exception):
 
 def voice_spec(project: Project, character_id: str, line: Line | None = None) -> protocol.VoiceSpec:
     """The character's voice as the engine takes it: the trimmed clip, transcript and settings
-    (with ``line``'s own speed and instruction over the character's, :meth:`Project.delivery`).
+    (with ``line``'s own speed, instruction and language over the character's, :meth:`Project.delivery`).
 
     Batch renders and auditions both build voices here, so an audition sounds like the takes.
     Raises NoVoice with a message for people.

@@ -61,9 +61,11 @@ from engine.core import files
 from engine.core.codes import ErrorCode
 from engine.core.languages import (
     HAN,
+    LANGUAGES,
     UNDETERMINED,
     detect_language,
     join_pieces,
+    language_code,
     line_language,
     rules_for,
 )
@@ -276,10 +278,10 @@ class _Builder:
         return found
 
     def add(self, speaker: str | None, text: str, start: float | None = None, end: float | None = None,
-            source_text: str = "", draft: bool = False) -> Line:
+            source_text: str = "", draft: bool = False, language: str | None = None) -> Line:
         char_id = self.character_id(speaker) if speaker else self.default_id
         line = Line(id=new_id(), text=text, character_id=char_id, start=start, end=end, source_text=source_text,
-                    draft=draft)
+                    draft=draft, language=language)
         self.lines.append(line)
         return line
 
@@ -835,6 +837,7 @@ _COLUMN_ALIASES = {
             "结束", "結束", "结束时间", "結束時間", "出点", "出點"},
     "source": {"source", "source_text", "original", "原文"},  # what a translated line was in the original
     "draft": {"draft", "草稿"},
+    "language": {"language", "lang", "语言", "語言"},  # a line's own language (Line.language), a code
 }
 # A draft cell: "yes" marks a machine translation to check (what the export writes), empty is checked.
 DRAFT_MARKS: dict[str, bool] = {"yes": True, "y": True, "true": True, "1": True, "x": True,
@@ -938,10 +941,14 @@ def _add_csv_row(builder: _Builder, row: list[str], columns: dict[str, int], lin
     if mark not in DRAFT_MARKS:
         raise ImportFormatError(Phrase(phrases.BAD_DRAFT_MARK, quoted=repr(cell("draft")[:20]), yes=DRAFT_YES),
                                 line_no=line_no, source=shown)
+    language = language_code(cell("language")) or None
+    if language is not None and language not in LANGUAGES:
+        raise ImportFormatError(Phrase(phrases.BAD_LANGUAGE_CELL, quoted=repr(cell("language")[:20]),
+                                       codes=", ".join(LANGUAGES)), line_no=line_no, source=shown)
     speaker = cell("character") or None
     if speaker is None:
         speaker, body = split_speaker(body)
-    builder.add(speaker, body, start, end, source_text=cell("source"), draft=DRAFT_MARKS[mark])
+    builder.add(speaker, body, start, end, source_text=cell("source"), draft=DRAFT_MARKS[mark], language=language)
 
 
 def import_csv(
@@ -955,8 +962,9 @@ def import_csv(
     """Read CSV/TSV: columns character, text and optionally start and end.
 
     A header row is optional (recognised by a ``text`` column and friends; its column names
-    then decide the order, and only with one are ``source`` and ``draft`` read: the original
-    a translated line came from and whether it is still a draft, as the export writes them).
+    then decide the order, and only with one are ``source``, ``draft`` and ``language`` read: the
+    original a translated line came from, whether it is still a draft, and the line's own language
+    when not its character's, as the export writes them).
     The delimiter is sniffed from ``, ; | TAB`` unless given. Times are seconds or
     ``HH:MM:SS,mmm``. Blank rows are skipped.
     """
@@ -1060,12 +1068,8 @@ def subtitle_cues(project: Project, speaker_prefix: bool, gap_s: float | None, s
         speaker = _speaker_name(project, line)
         text = (line.source_text or line.text) if source else line.text
         # Wrapped to the line length of the text's language (42 in English, 16 in Chinese): the
-        # character's for a line, the original dialogue's for its source text.
-        if source:
-            language = project.language
-        else:
-            language = project.character(line.character_id).settings.language if line.character_id else ""
-        rules = rules_for(line_language(language, text))
+        # line's own (app.project.model.spoken_language), the original dialogue's for its source text.
+        rules = rules_for(line_language(project.language, text) if source else project.spoken_language(line))
         # The name as the language writes it: "Maya: text", "林晓雨：台词" (its own colon, no space).
         colon = dict(rules.own_marks).get(":", ":") + (" " if rules.spaced else "")
         content = f"{speaker}{colon}{text}" if speaker_prefix and speaker else text
@@ -1143,7 +1147,8 @@ def _timedelta(seconds: float) -> datetime.timedelta:
 
 def script_to_csv(project: Project, *, delimiter: str = ",") -> str:
     """The script as CSV with a header: character, text, start, end, duration (and source,
-    draft when a line was translated: its original text beside it, for a translator).
+    draft when a line was translated: its original text beside it, for a translator; and language
+    when a line is in another language than its character's, :attr:`Line.language`).
 
     start/end are the lines' own timecodes (empty when unset), so a CSV round trip keeps
     exactly what the user entered; duration is the chosen take's, for reference.
@@ -1151,7 +1156,9 @@ def script_to_csv(project: Project, *, delimiter: str = ",") -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
     translated = has_source_text(project)
-    writer.writerow(["character", "text", "start", "end", "duration"] + (["source", "draft"] if translated else []))
+    own_languages = any(line.language for line in project.lines)
+    writer.writerow(["character", "text", "start", "end", "duration"] + (["source", "draft"] if translated else [])
+                    + (["language"] if own_languages else []))
     for line in project.lines:
         duration = project.duration(line)
         writer.writerow(
@@ -1163,6 +1170,7 @@ def script_to_csv(project: Project, *, delimiter: str = ",") -> str:
                 "" if duration is None else f"{duration:.3f}",
             ]
             + ([line.source_text, DRAFT_YES if line.draft else ""] if translated else [])
+            + ([line.language or ""] if own_languages else [])
         )
     return buffer.getvalue()
 

@@ -42,11 +42,6 @@ def estimate_duration(text: str, language: str = "") -> float:
     return max(MIN_ESTIMATE_S, 0.3 + len(text.strip()) / pace)
 
 
-def character_languages(project: Project) -> dict[str | None, str]:
-    """Character id -> its language setting ("" where unset, and for lines without a character)."""
-    return {None: "", **{char.id: char.settings.language for char in project.characters}}
-
-
 @dataclass(frozen=True)
 class Slot:
     """One line placed on the timeline (seconds)."""
@@ -80,7 +75,6 @@ def build_timeline(project: Project, gap_s: float | None = None, fitting: frozen
     slots: list[Slot] = []
     latest_end: float | None = None
     lines = project.lines
-    languages = character_languages(project)
     borrow_s = project.settings.fit_borrow_s
     starts = sorted((line.start, n) for n, line in enumerate(lines) if line.start is not None)
     for n, line in enumerate(lines):
@@ -94,7 +88,7 @@ def build_timeline(project: Project, gap_s: float | None = None, fitting: frozen
         elif line.start is not None and line.end is not None:
             duration = line.end - line.start
         else:
-            duration = estimate_duration(line.text, languages.get(line.character_id, ""))
+            duration = estimate_duration(line.text, project.spoken_language(line))
         if line.end is not None:
             fitted = line.id in fitting or project.wants_fit(line) or (take is not None and take.fit is not None)
             borrowed = _silence_after(line.end, n, start, starts, borrow_s) if fitted else 0.0

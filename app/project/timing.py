@@ -27,9 +27,8 @@ from app.project.timeline import (
     OVERRUN_TOLERANCE_S,
     Slot,
     build_timeline,
-    character_languages,
 )
-from engine.core.languages import ENGLISH, LanguageRules, line_language, rules_for
+from engine.core.languages import ENGLISH, LanguageRules, rules_for
 
 TYPICAL_CPS = ENGLISH.speaking_cps  # the pace assumed for an English voice with no takes yet
 MIN_MEASURED_S = 2.0  # a voice's rate counts as measured from this many seconds of takes on
@@ -147,13 +146,12 @@ def line_timings(project: Project) -> dict[str, LineTiming]:
     """Line id -> :class:`LineTiming` for every line, in one timeline pass."""
     paces = voice_paces(project)
     slots = build_timeline(project)
-    languages = character_languages(project)
     lines = {line.id: line for line in project.lines}
     overlaps = _same_character_overlaps(slots)
     timings: dict[str, LineTiming] = {}
     for slot in slots:
         line: Line = lines[slot.line_id]
-        rules = rules_for(line_language(languages.get(line.character_id, ""), line.text))
+        rules = rules_for(project.spoken_language(line))
         pace = paces.get(line.character_id, paces[None]).in_language(rules)
         characters = spoken_characters(line.text)
         slot_s = max(0.0, slot.slot_end - slot.start) if slot.slot_end is not None else None

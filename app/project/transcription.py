@@ -72,11 +72,12 @@ from app.project.model import (
     Line,
     default_speaker_number,
     new_id,
+    spoken_language,
     validate_line,
 )
 from app.project.phrases import Phrase
 from app.project.project import Project
-from app.project.timeline import character_languages, estimate_duration
+from app.project.timeline import estimate_duration
 from app.project.translation import dub_into, restore_languages
 from app.project.undo import Change, Command, CommandStack
 from engine.core import files
@@ -357,6 +358,7 @@ def hear_project(
         raise
     lines = [_line(line, speaking) for line in heard.lines]
     _set_spoken_languages(fresh, lines, heard.language)
+    _set_line_languages(lines, heard, speaking)
     dropped = [] if keep else left_without_voice(project, lines)
     command = ReplaceScript(lines, fresh, heard.language, keep=keep, dropped=dropped,
                             translated_into=translator.target if translator is not None else "", recast=recast)
@@ -458,6 +460,27 @@ def _set_spoken_languages(characters: Sequence[Character], lines: Sequence[Line]
         if (character.settings.language == heard and written in LANGUAGES and heard in LANGUAGES
                 and not set(rules_for(written).scripts) & set(rules_for(heard).scripts)):
             character.settings = with_fields(character.settings, language=written)
+
+
+def _set_line_languages(lines: Sequence[Line], heard: Transcription, characters: Sequence[Character]) -> None:
+    """Each line in another language than the one its character ends up with given that language
+    (:attr:`Line.language`): a Mandarin speaker's one English sentence is then spoken by the English
+    voice, timed, checked and subtitled as English. The line's language is the one it was heard in,
+    unless its text is written in a script that language does not use (decoding a turn in Chinese,
+    Whisper may still write its English words in Latin letters): then the text's, as
+    :func:`_set_spoken_languages` judges a speaker's. A translated line is in the language its
+    character is set to; a line its character already speaks in that language keeps None
+    (:func:`app.project.model.spoken_language`: a Chinese line of an English character is Chinese
+    by its script), as does every line in its character's language."""
+    languages = {character.id: character.settings.language for character in characters}
+    for line, heard_line in zip(lines, heard.lines, strict=True):
+        heard_in = language_code(heard_line.language or heard.language)
+        written = detect_language(line.text)
+        if heard_line.translation is not None or written not in LANGUAGES:
+            continue
+        spoken = heard_in if set(rules_for(written).scripts) & set(rules_for(heard_in).scripts) else written
+        if spoken in LANGUAGES and spoken != spoken_language(line, languages.get(line.character_id or "", "")):
+            line.language = spoken
 
 
 def _speakers_as_characters(project: Project, heard: Transcription, library_members: Sequence[CastMember] = (),
@@ -741,8 +764,7 @@ def line_span(project: Project, line_id: str) -> tuple[float, float]:
     following = project.lines[index + 1].start if index + 1 < len(project.lines) else None
     if following is not None and following > line.start:
         return line.start, following
-    language = character_languages(project).get(line.character_id, "")
-    return line.start, line.start + estimate_duration(line.text, language)
+    return line.start, line.start + estimate_duration(line.text, project.spoken_language(line))
 
 
 def original_audio(project: Project, start: float, end: float,

@@ -159,7 +159,7 @@ class ApplyTranslation(Command):
         self.results = list(results)
         self.target_language = target_language
         self.shorten = shorten
-        self.old_lines: dict[str, tuple[str, str, bool, LineBudget | None]] = {}
+        self.old_lines: dict[str, tuple[str, str, bool, LineBudget | None, str | None]] = {}
         self.old_languages: dict[str, str] = {}
         self.old_target = ""
         count = len(self.results)
@@ -176,12 +176,13 @@ class ApplyTranslation(Command):
         updated = {result.id: self._updated(lines[result.id], result) for result in self.results}
         for number, line in enumerate(updated.values(), 1):  # every check before any change
             validate_line(line, Phrase(phrases.TRANSLATED_LINE, number=number))
-        self.old_lines = {i: (line.text, line.source_text, line.draft, line.budget) for i, line in lines.items()}
+        self.old_lines = {i: (line.text, line.source_text, line.draft, line.budget, line.language)
+                          for i, line in lines.items()}
         self.old_target = project.target_language
         for line_id, line in updated.items():
             original = lines[line_id]
-            original.text, original.source_text, original.draft, original.budget = (
-                line.text, line.source_text, line.draft, line.budget)
+            original.text, original.source_text, original.draft, original.budget, original.language = (
+                line.text, line.source_text, line.draft, line.budget, line.language)
         self.old_languages = dub_into(project, self.target_language)
         return Change(frozenset(updated), frozenset(self.old_languages), project=True)
 
@@ -190,12 +191,14 @@ class ApplyTranslation(Command):
             result.budget.limit, result.budget.unit, result.first_length or 0, result.shortened)
         if self.shorten:  # a shorter wording of the same translation: the original stays as it is
             return replace(line, text=result.text, draft=True, budget=budget or line.budget)
-        return replace(line, text=result.text, source_text=line.source_text or line.text, draft=True, budget=budget)
+        # The translation is in the target language, its character's: a line's own language was the original's.
+        return replace(line, text=result.text, source_text=line.source_text or line.text, draft=True, budget=budget,
+                       language=None)
 
     def undo(self, project: Project) -> Change:
-        for line_id, (text, source_text, draft, budget) in self.old_lines.items():
+        for line_id, (text, source_text, draft, budget, language) in self.old_lines.items():
             line = project.line(line_id)
-            line.text, line.source_text, line.draft, line.budget = text, source_text, draft, budget
+            line.text, line.source_text, line.draft, line.budget, line.language = text, source_text, draft, budget, language
         restore_languages(project, self.old_target, self.old_languages)
         return Change(frozenset(self.old_lines), frozenset(self.old_languages), project=True)
 

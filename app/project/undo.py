@@ -290,6 +290,7 @@ class EditLine(Command):
         instruction: str | None | _Unset = _UNSET,
         source_text: str | _Unset = _UNSET,
         draft: bool | _Unset = _UNSET,
+        language: str | None | _Unset = _UNSET,
         typing: bool = False,
     ) -> None:
         self.line_id = line_id
@@ -297,7 +298,7 @@ class EditLine(Command):
             k: v
             for k, v in (
                 ("text", text), ("start", start), ("end", end), ("character_id", character_id), ("fit", fit), ("speed", speed), ("instruction", instruction),
-                ("source_text", source_text), ("draft", draft),
+                ("source_text", source_text), ("draft", draft), ("language", language),
             )
             if v is not _UNSET
         }
@@ -307,7 +308,8 @@ class EditLine(Command):
         self.typing = typing
         template = {"text": phrases.EDIT_TEXT, "character_id": phrases.CHANGE_CHARACTER, "fit": phrases.FIT_TO_SLOT,
                     "speed": phrases.CHANGE_LINE_SPEED, "instruction": phrases.CHANGE_LINE_DELIVERY,
-                    "source_text": phrases.EDIT_SOURCE_TEXT, "draft": phrases.MARK_TRANSLATION_CHECKED}.get(
+                    "source_text": phrases.EDIT_SOURCE_TEXT, "draft": phrases.MARK_TRANSLATION_CHECKED,
+                    "language": phrases.CHANGE_LINE_LANGUAGE}.get(
             next(iter(self.new)) if len(self.new) == 1 else "", phrases.EDIT_LINE
         )
         self.text = Phrase(phrases.EDIT_TIMECODE if set(self.new) <= {"start", "end"} else template)

@@ -68,7 +68,8 @@ def _every_field_set(root: Path) -> Project:
                 true_peak_dbtp=-1.5, qa=checks, variant=3)
     project.lines = [
         Line(id="l1", text="Hi there.", character_id="maya", start=1.0, end=2.5, takes=[take], chosen_take="t1",
-             status=LineStatus.DONE, fit=True, speed=1.2, instruction="", source_text="Salut.", draft=True),
+             status=LineStatus.DONE, fit=True, speed=1.2, instruction="", source_text="Salut.", draft=True,
+             language="zh"),
         Line(id="l2", text="Untimed.", status=LineStatus.FAILED, error="E_BACKEND: it failed"),
     ]
     return project
