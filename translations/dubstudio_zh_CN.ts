@@ -234,7 +234,7 @@
 <context>
     <name>CharacterDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+149"/>
+        <location filename="../app/ui/script/script_panel.py" line="+150"/>
         <source>— no character —</source>
         <translation>— 无角色 —</translation>
     </message>
@@ -1421,7 +1421,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>FitColumn</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="+382"/>
+        <location filename="../app/ui/script/columns.py" line="+383"/>
         <source>too long +%1 s</source>
         <translation>过长 +%1 秒</translation>
     </message>
@@ -1608,9 +1608,17 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
 </context>
 <context>
+    <name>LanguageDelegate</name>
+    <message>
+        <location filename="../app/ui/script/script_panel.py" line="+7"/>
+        <source>As character</source>
+        <translation>跟随角色</translation>
+    </message>
+</context>
+<context>
     <name>LineDelivery</name>
     <message>
-        <location filename="../app/ui/script/line_delivery.py" line="+19"/>
+        <location filename="../app/ui/script/line_delivery.py" line="+20"/>
         <source>Character&apos;s</source>
         <translation>跟随角色</translation>
     </message>
@@ -1630,7 +1638,12 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <translation>这句台词怎么说（例如“耳语”“愤怒”），优先于角色的设置；支持指令的后端（CosyVoice2）会使用它</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+11"/>
+        <source>The language this line is in, when it is not its character&apos;s: the voice of that language speaks it, and its timing, subtitles and QA follow it</source>
+        <translation>这句台词的语言（与角色的不同时）：由该语言的音色说出，时长、字幕与质检也都依它</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Speed</source>
         <translation>语速</translation>
     </message>
@@ -1638,6 +1651,11 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <location line="+1"/>
         <source>Say it</source>
         <translation>念出来</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>语言</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -1658,6 +1676,11 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
         <location line="+1"/>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{follows}: {language}</source>
+        <translation>{follows}：{language}</translation>
     </message>
 </context>
 <context>
@@ -1870,7 +1893,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>{fit}：{natural:.2f} 秒的语音放进 {slot:.2f} 秒的时段</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+30"/>
+        <source>As its character: spoken in {language}. Double-click to set another language for this line alone.</source>
+        <translation>跟随角色：以{language}说出。双击可为这一句单独设定另一种语言。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This line is spoken in {language}, whatever its character&apos;s language. Double-click to change.</source>
+        <translation>这句台词以{language}说出，不论角色的语言。双击修改。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Character</source>
         <translation>角色</translation>
     </message>
@@ -1925,7 +1958,17 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>适配时段：版本比时段长时加快语速（再做时间伸缩）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A line&apos;s own language, where it is not its character&apos;s: the voice, timing and QA follow it</source>
+        <translation>台词自己的语言（与角色的不同时）：音色、时长与质检都依它</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Source</source>
         <translation>原文</translation>
     </message>
@@ -3627,7 +3670,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>ScriptPanel</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+73"/>
+        <location filename="../app/ui/script/script_panel.py" line="+75"/>
         <source>All statuses</source>
         <translation>所有状态</translation>
     </message>
@@ -3657,7 +3700,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
         <translation>把选中的台词交给一个角色</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Order in the script (drag rows to reorder)</source>
         <translation>在台本中的顺序（拖动行可调整顺序）</translation>
     </message>
@@ -4402,7 +4445,7 @@ Stored: {stored:g}×, which the engine will refuse: {refusal}. Pick a speed here
 <context>
     <name>TakeDelegate</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="-424"/>
+        <location filename="../app/ui/script/script_panel.py" line="-425"/>
         <source>{n}: {duration_s:.2f} s · {value}</source>
         <translation>{n}：{duration_s:.2f} 秒 · {value}</translation>
     </message>
@@ -7053,7 +7096,7 @@ Its sound is the original-audio track</source>
         <translation>混音、分轨、字幕、台本、视频和报告放在一个文件夹中，要么全部完成，要么什么都不留（exports/标题 delivery/）</translation>
     </message>
     <message>
-        <location filename="../app/project/script_io.py" line="+1231"/>
+        <location filename="../app/project/script_io.py" line="+1239"/>
         <source>Subtitles (SRT)…</source>
         <translation>字幕（SRT）…</translation>
     </message>
@@ -8014,6 +8057,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Change line language</source>
+        <translation>更改台词语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Edit source text</source>
         <translation>编辑原文</translation>
     </message>
@@ -8321,6 +8369,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>bad end time: {error}</source>
         <translation>结束时间有误：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bad language {quoted}: write a language code ({codes}), or leave it empty for the character&apos;s</source>
+        <translation>语言 {quoted} 无效：请填写语言代码（{codes}），或留空以沿用角色的语言</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9031,6 +9084,11 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
         <location line="+1"/>
         <source>{what} ends ({end}) before it starts ({start})</source>
         <translation>{what} 的结束时间（{end}）早于开始时间（{start}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what}: the line&apos;s language is {value}, which is not one the studio knows ({codes}); leave it empty to follow the character</source>
+        <translation>{what}：台词的语言为 {value}，不是本软件认识的语言（{codes}）；留空即沿用角色的语言</translation>
     </message>
     <message>
         <location line="+1"/>

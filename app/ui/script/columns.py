@@ -34,8 +34,9 @@ from app.project.messages import explain
 from app.project.timecode import format_clock, parse_time
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
-from app.ui.language import fill, number, say, shown_message, translated
+from app.ui.language import declared, fill, number, say, shown_message, translated
 from engine.core.codes import QaCode
+from engine.core.languages import LANGUAGES
 from engine.hearing.qa import wording as qa_wording
 from engine.hearing.qa.checks import Finding, TakeChecks
 from engine.hearing.qa.wording import QaPhrase
@@ -417,6 +418,35 @@ class FitColumn(LineColumn):
         return "\n".join(text)
 
 
+class LanguageColumn(LineColumn):
+    """The line's own language (:attr:`Line.language`): blank where it follows its character (the
+    common case), the language's name where it is set, so a Mandarin speaker's one English sentence
+    is spoken, timed and checked as English. Edited with a combo of the one language table."""
+
+    editable = True
+
+    def display(self, model: LinesModel, line: Line) -> str:
+        return declared("languages", LANGUAGES[line.language].name) if line.language in LANGUAGES else ""
+
+    def edit_value(self, model: LinesModel, line: Line) -> str:
+        return line.language or ""
+
+    def write(self, line: Line, value: object) -> Command | None:
+        new = str(value) if value else None  # "" is "As character"
+        return None if new == line.language else EditLine(line.id, language=new)
+
+    def tooltip(self, model: LinesModel, line: Line) -> str | None:
+        spoken = model.project.spoken_language(line)
+        name = declared("languages", LANGUAGES[spoken].name) if spoken in LANGUAGES else spoken
+        if line.language is None:
+            tip = QCoreApplication.translate("LinesModel", "As its character: spoken in {language}. Double-click to "
+                                                           "set another language for this line alone.")
+        else:
+            tip = QCoreApplication.translate("LinesModel", "This line is spoken in {language}, whatever its "
+                                                           "character's language. Double-click to change.")
+        return fill(tip, language=name)
+
+
 def _character(project: Project, line: Line) -> Character | None:
     if line.character_id is None:
         return None
@@ -459,9 +489,15 @@ class Column(enum.IntEnum):
     FIT = (8, FitColumn(QT_TRANSLATE_NOOP("LinesModel", "Fit"), 60, sample="stretch 1.08×",  # "rate 1.25× + stretch 1.08×" wraps to two
                         header_tip=QT_TRANSLATE_NOOP("LinesModel", "Fit to slot: speak faster (then time-stretch) when a "
                                                                 "take is longer than its slot")))
+    # Shown where a line has a language of its own. Sized to the widest name as the Chinese studio
+    # writes it (中文（普通话）, which does not wrap); "Chinese (Mandarin)" wraps onto the row's second line.
+    LANGUAGE = (9, LanguageColumn(QT_TRANSLATE_NOOP("LinesModel", "Language"), 60, sample="中文（普通话）",
+                                  header_tip=QT_TRANSLATE_NOOP("LinesModel", "A line's own language, where it is "
+                                                                            "not its character's: the voice, timing "
+                                                                            "and QA follow it")))
     # Shown when a line has a source text; it stretches as Text does, the two sharing the room left
     # (at a fixed 240 px the Text column shrank to a word at the default window size).
-    SOURCE = (9, SourceColumn(QT_TRANSLATE_NOOP("LinesModel", "Source")))
+    SOURCE = (10, SourceColumn(QT_TRANSLATE_NOOP("LinesModel", "Source")))
 
     @property
     def title(self) -> str:

@@ -1,4 +1,4 @@
-"""How one line is spoken: its own speed and instruction over its character's (schema 5).
+"""How one line is spoken: its own speed, instruction (schema 5) and language over its character's.
 
 Shown under the takes of the current line. Left at "Character's", a line follows its
 character; a value here is one undoable edit and makes the line's take stale, as a change of
@@ -7,13 +7,14 @@ the character's settings would.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLineEdit, QWidget
 
 from app.project import EditLine, UnknownIdError
 from app.project.translatable import QT_TRANSLATE_NOOP
-from app.ui.language import fill
+from app.ui.language import declared, fill, language_label
 from app.ui.script.speed_box import SpeedBox
 from app.ui.window.document import Document
+from engine.core.languages import LANGUAGES
 from engine.core.numbers import Range
 
 FOLLOWS_CHARACTER = QT_TRANSLATE_NOOP("LineDelivery", "Character's")  # the spin box's lowest value: no speed of the line's own
@@ -21,7 +22,7 @@ LINE_SPEED_TIP = QT_TRANSLATE_NOOP("LineDelivery", "This line's speaking rate (1
 
 
 class LineDelivery(QGroupBox):
-    """Speed and instruction of the current line, each blank to follow the character."""
+    """Speed, instruction and language of the current line, each blank to follow the character."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -37,10 +38,23 @@ class LineDelivery(QGroupBox):
         self.instruction.setClearButtonEnabled(True)
         self.instruction.setToolTip(self.tr("How to say this line (e.g. “whisper”, “angry”), over its character's; backends that take instructions (CosyVoice2) use it"))
         self.instruction.editingFinished.connect(self._apply)
+        # A Mandarin speaker's one English sentence: the English voice speaks it, timed and checked as English.
+        self.language = QComboBox()
+        self.language.setObjectName("lineLanguage")
+        # As narrow as the speed box: sized to its longest name it widened the panel and took the script's room.
+        self.language.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.language.setMinimumContentsLength(8)
+        self.language.addItem(self.tr(FOLLOWS_CHARACTER), "")
+        for code in LANGUAGES:
+            self.language.addItem(language_label(code), code)
+        self.language.setToolTip(self.tr("The language this line is in, when it is not its character's: the voice "
+                                         "of that language speaks it, and its timing, subtitles and QA follow it"))
+        self.language.activated.connect(self._apply_language)
         form = QFormLayout(self)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow box puts fields under labels
         form.addRow(self.tr("Speed"), self.speed)
         form.addRow(self.tr("Say it"), self.instruction)
+        form.addRow(self.tr("Language"), self.language)
         self.show_line("")
 
     def set_speeds(self, speeds: Range) -> None:
@@ -55,7 +69,7 @@ class LineDelivery(QGroupBox):
         except UnknownIdError:  # removed meanwhile
             line = None
         self.setEnabled(line is not None and line.character_id is not None and not self._doc.read_only)
-        for widget in (self.speed, self.instruction):
+        for widget in (self.speed, self.instruction, self.language):
             widget.blockSignals(True)
         self.instruction.setText("" if line is None or line.instruction is None else line.instruction)
         own = project.character(line.character_id).settings if line is not None and line.character_id else None
@@ -68,7 +82,13 @@ class LineDelivery(QGroupBox):
             fill(self.tr("{follows}: {instruction}"), follows=self.tr(FOLLOWS_CHARACTER),
                                                        instruction=own.instruction or self.tr("none"))
             if own is not None else "")
-        for widget in (self.speed, self.instruction):
+        self.language.setCurrentIndex(max(0, self.language.findData(line.language or "" if line is not None else "")))
+        spoken = project.spoken_language(line) if line is not None else ""
+        self.language.setItemText(0, fill(self.tr("{follows}: {language}"), follows=self.tr(FOLLOWS_CHARACTER),
+                                          language=declared("languages", LANGUAGES[spoken].name))
+                                  if own is not None and line is not None and line.language is None and spoken in LANGUAGES
+                                  else self.tr(FOLLOWS_CHARACTER))
+        for widget in (self.speed, self.instruction, self.language):
             widget.blockSignals(False)
 
     def _apply(self) -> None:
@@ -84,3 +104,10 @@ class LineDelivery(QGroupBox):
             self._doc.push(EditLine(self._line_id, speed=speed))
         elif instruction_changed:
             self._doc.push(EditLine(self._line_id, instruction=instruction))
+
+    def _apply_language(self) -> None:
+        if not self._line_id:
+            return
+        language = self.language.currentData() or None
+        if language != self._doc.project.line(self._line_id).language:
+            self._doc.push(EditLine(self._line_id, language=language))

@@ -57,13 +57,14 @@ from app.project.script_io import has_source_text
 from app.project.undo import MergeCharacters
 from app.ui.characters.cast_edits import split_off
 from app.ui.characters.fields import colour_icon
-from app.ui.language import fill, shown_message
+from app.ui.language import fill, language_label, shown_message
 from app.ui.script.columns import STATUS_TEXT, Column, finding_text, qa_error_tooltip
 from app.ui.script.line_delivery import LineDelivery
 from app.ui.script.lines_model import LINE_ID_ROLE, LineFilterProxy, LinesModel
 from app.ui.script.render_controller import format_eta, progress_bar_text
 from app.ui.scroll import ControlsColumn
 from app.ui.window.document import Document
+from engine.core.languages import LANGUAGES
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 FAILED_QA = "failed_qa"  # the status filter's entry for lines whose chosen take failed QA
@@ -161,6 +162,15 @@ class FitDelegate(_ComboDelegate):
         combo.addItem(self.tr("Don't fit"), "off")
 
 
+class LanguageDelegate(_ComboDelegate):
+    """Chooses a line's own language: as its character, or one of the one language table's."""
+
+    def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
+        combo.addItem(self.tr("As character"), "")
+        for code in LANGUAGES:
+            combo.addItem(language_label(code), code)
+
+
 class TakeDelegate(_ComboDelegate):
     """Chooses among a line's takes in place."""
 
@@ -221,7 +231,7 @@ class ScriptPanel(QWidget):
         document.changed.connect(self._on_change)
         document.render_changed.connect(self._on_render)
         self._fill_character_filter()
-        self._show_source_column()
+        self._show_optional_columns()
 
     # --- building (once, in the order the widgets are made: it is the focus order) -------------
 
@@ -284,6 +294,7 @@ class ScriptPanel(QWidget):
         self.table.setItemDelegateForColumn(Column.CHARACTER, CharacterDelegate(self._doc, self.table))
         self.table.setItemDelegateForColumn(Column.TAKE, TakeDelegate(self._doc, self.table))
         self.table.setItemDelegateForColumn(Column.FIT, FitDelegate(self._doc, self.table))
+        self.table.setItemDelegateForColumn(Column.LANGUAGE, LanguageDelegate(self._doc, self.table))
         header = self.table.horizontalHeader()
         header.setSectionsClickable(True)
         header.sectionClicked.connect(lambda column: self.model.sort(column))  # only Start sorts: by time
@@ -623,14 +634,17 @@ class ScriptPanel(QWidget):
         if change.characters or change.structure:
             self._fill_character_filter()
         if change.lines or change.structure:
-            self._show_source_column()
+            self._show_optional_columns()
         line_id = self.current_line_id()
         if line_id and (line_id in change.lines or change.structure):
             self._show_takes(line_id)
 
-    def _show_source_column(self) -> None:
-        """The Source column only where lines keep an original (a transcription translated them)."""
+    def _show_optional_columns(self) -> None:
+        """The Source column only where lines keep an original (a transcription translated them),
+        the Language column only where a line has a language of its own (set in the line's
+        delivery, or by a transcription): at the default size the Text column needs the room."""
         self.table.setColumnHidden(Column.SOURCE, not has_source_text(self._doc.project))
+        self.table.setColumnHidden(Column.LANGUAGE, not any(line.language for line in self._doc.project.lines))
 
     def _on_render(self, line_ids: frozenset[str]) -> None:
         line_id = self.current_line_id()

@@ -229,9 +229,9 @@ def test_qa_column_shows_verdicts_with_findings_and_filters_failed_qa(
 
 def test_every_column_is_declared_once() -> None:
     assert [c.title for c in Column] == ["Character", "Text", "Start", "End", "Status", "Duration", "Take", "QA", "Fit",
-                                         "Source"]
+                                         "Language", "Source"]
     assert [c for c in Column if c.editable] == [
-        Column.CHARACTER, Column.TEXT, Column.START, Column.END, Column.TAKE, Column.FIT, Column.SOURCE]
+        Column.CHARACTER, Column.TEXT, Column.START, Column.END, Column.TAKE, Column.FIT, Column.LANGUAGE, Column.SOURCE]
     assert Column(7) is Column.QA and Column.TEXT.width == 0  # the one column that stretches
 
 

@@ -38,7 +38,7 @@ def test_the_text_column_takes_the_spare_width_at_the_default_size(qtbot: QtBot,
     assert widths[Column.TEXT] + others <= table.viewport().width() + 1  # no sideways scrolling
     metrics = table.fontMetrics()
     for column in Column:
-        if column.sample:  # each narrow column holds its widest usual value whole
+        if column.sample and not table.isColumnHidden(column):  # each narrow column holds its widest usual value whole
             assert widths[column] >= metrics.horizontalAdvance(column.sample)
     # a line wraps over two lines of text instead of eliding to a few words ("Rex, did you see…")
     assert table.wordWrap() and table.rowHeight(0) >= 2 * metrics.lineSpacing()
@@ -175,3 +175,37 @@ def test_a_render_says_beforehand_which_lines_are_likely_too_long(idle_window: M
     assert said.endswith("; likely too long for its slot without fit: line 3")
     doc.push(EditLine(project.lines[2].id, fit=True))  # fitted: the render will make it fit
     assert "likely too long" not in render_scope(project, project.lines, "all")
+
+
+def test_a_line_has_its_own_language_in_its_delivery_and_the_language_column(idle_window: MainWindow) -> None:
+    """A Mandarin speaker's one English sentence (issue 32): set in the line's delivery, the
+    Language column appears and says it; edited there with the language table's combo; undone."""
+    from PySide6.QtWidgets import QComboBox
+
+    from app.ui.script.columns import Column as Columns
+
+    doc, script = idle_window.document, idle_window.script
+    assert doc is not None and script is not None
+    project = doc.project
+    line = project.lines[1]
+    assert script.table.isColumnHidden(Columns.LANGUAGE)  # no line has a language of its own: Text keeps the room
+    script.select_line(line.id)
+    combo = script.delivery.language
+    assert combo.isEnabled() and combo.currentData() == "" and combo.currentText() == "Character's: English"
+    combo.setCurrentIndex(combo.findData("zh"))
+    combo.activated.emit(combo.currentIndex())
+    assert line.language == "zh" and doc.stack.undo_text == "Change line language"
+    assert project.spoken_language(line) == "zh" and not script.table.isColumnHidden(Columns.LANGUAGE)
+    metrics = script.table.fontMetrics()
+    assert script.table.columnWidth(Columns.LANGUAGE) >= metrics.horizontalAdvance(Columns.LANGUAGE.sample)
+    cell = script.model.index(1, Columns.LANGUAGE)
+    assert cell.data() == "Chinese (Mandarin)" and "spoken in Chinese (Mandarin)" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    # The column's editor: "As character" and the table's languages; choosing one is an undoable edit.
+    editor = script.table.itemDelegateForColumn(Columns.LANGUAGE).createEditor(script.table.viewport(), None, cell)  # type: ignore[arg-type]
+    assert isinstance(editor, QComboBox)
+    assert editor.itemText(0) == "As character" and editor.findData("ja") > 0
+    assert script.model.setData(cell, "ja") and line.language == "ja"
+    assert script.model.setData(cell, "") and line.language is None
+    assert script.table.isColumnHidden(Columns.LANGUAGE) and combo.currentData() == ""
+    doc.undo()
+    assert line.language == "ja" and combo.currentData() == "ja"
