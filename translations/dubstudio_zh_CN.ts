@@ -1818,9 +1818,9 @@ A machine translation to check: editing the text marks it checked.</source>
     <message>
         <location line="+44"/>
         <source>The engine&apos;s voice cannot speak this line&apos;s language: it will not be rendered.
-Render it with a backend that speaks it, or set the character&apos;s language.</source>
+Render it with a backend that speaks it, or set the line&apos;s language (its delivery) or its character&apos;s.</source>
         <translation>引擎当前的声音说不了这句台词的语言，这句不会被渲染。
-请改用能说这种语言的后端，或设置角色的语言。</translation>
+请改用能说这种语言的后端，或设置这句台词的语言（在其演绎中）或角色的语言。</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -1958,7 +1958,7 @@ Render it with a backend that speaks it, or set the character&apos;s language.</
         <translation>适配时段：版本比时段长时加快语速（再做时间伸缩）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>

@@ -280,7 +280,7 @@ class StatusColumn(LineColumn):
         if (gap := model.language_gap(line)) is not None:
             return QCoreApplication.translate(
                 "LinesModel", "The engine's voice cannot speak this line's language: it will not be rendered.\n"
-                "Render it with a backend that speaks it, or set the character's language.") + "\n" + str(
+                "Render it with a backend that speaks it, or set the line's language (its delivery) or its character's.") + "\n" + str(
                     replace(translated(explain(gap.problem)), headline=""))  # why, in words, the code last
         status = model.status_of(line)
         if status is LineStatus.FAILED and line.error:
