@@ -62,11 +62,13 @@ def budget_for(line: Line, language: str) -> Budget | None:
 
 
 def source_lines(project: Project, target_language: str) -> list[SourceLine]:
-    """Every line of the script as the translator sees it: its original, who says it, its budget."""
+    """Every line of the script as the translator sees it: its original, who says it, its budget,
+    and its language where it has one of its own (an untranslated line's, :attr:`Line.language`)."""
     names = {character.id: character.name for character in project.characters}
     return [SourceLine(id=line.id, text=line.source_text or line.text,
                        speaker=names.get(line.character_id or "", ""), budget=budget_for(line, target_language),
-                       start=line.start, end=line.end, current=line.text if line.source_text else "")
+                       start=line.start, end=line.end, current=line.text if line.source_text else "",
+                       language="" if line.source_text else line.language or "")
             for line in project.lines]
 
 

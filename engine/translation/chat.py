@@ -56,7 +56,8 @@ Progress = Callable[[int, int], None]  # (lines done, lines in all)
 SYSTEM_TRANSLATE = (
     "You translate a film's dialogue for dubbing. Translate each entry of \"lines\" from {source} into "
     "{target}, as people say it aloud: natural, spoken, in the character's voice. \"context_before\" and "
-    "\"context_after\" are the neighbouring lines, for meaning only: do not translate them. Always use the "
+    "\"context_after\" are the neighbouring lines, for meaning only: do not translate them. A line with "
+    "\"language\" is in that language, not {source}: translate it from that one. Always use the "
     "glossary's target wording where its source wording appears. A line with \"max_{unit}\" must fit a "
     "slot in the picture: keep its translation to at most that many {unit} (spaces and punctuation do not "
     "count), shortening the wording, never the meaning. Answer with one JSON object and nothing else: each key a number from \"lines\", each "
@@ -396,6 +397,8 @@ def _entry(line: SourceLine) -> dict[str, Any]:
     entry: dict[str, Any] = {"text": line.text}
     if line.speaker:
         entry["speaker"] = line.speaker
+    if line.language:
+        entry["language"] = line.language
     if line.budget is not None:
         entry[f"max_{line.budget.unit}"] = line.budget.limit
     return entry

@@ -47,7 +47,8 @@ class SourceLine:
     """A line to translate: its id, its text in the original, who says it, its budget (None: the
     line has no slot), its start and end in seconds (a long pause between lines ends a scene), and its
     current wording in the target language (what "Shorten to fit" shortens; for context, the
-    translation a neighbour already has)."""
+    translation a neighbour already has); ``language``: the language its text is in where it is not
+    the original's (a Mandarin drama's one English sentence), "" otherwise."""
 
     id: str
     text: str
@@ -56,6 +57,7 @@ class SourceLine:
     start: float | None = None
     end: float | None = None
     current: str = ""
+    language: str = ""
 
 
 @dataclass(frozen=True)

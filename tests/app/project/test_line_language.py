@@ -159,3 +159,20 @@ def test_a_translated_line_follows_its_character_again(tmp_path: Path) -> None:
     stack.undo()
     assert project.line("en").language == "en" and project.line("en").text == ENGLISH_LINE
 
+
+
+def test_the_translator_is_told_the_language_of_a_line_in_another_one(tmp_path: Path) -> None:
+    """A Mandarin drama dubbed into Japanese: its English sentence is translated from English."""
+    from app.project.translation import source_lines
+    from engine.translation.chat import ChatTranslator, Endpoint
+    from tests.engine.translation.chat_server import chat_server, each_line
+
+    project = _scene_with_lin(tmp_path / "scene")
+    lines = source_lines(project, "ja")
+    assert {line.id: line.language for line in lines if line.language} == {"en": "en"}
+    with chat_server(each_line(lambda number, entry, asked: "訳")) as server:
+        ChatTranslator(Endpoint(server.url, "scripted-model", "sk-test", timeout_s=10)).translate(
+            lines, {"zh", "en"}, "zh", "ja")
+    (asked,) = server.asked
+    assert [entry.get("language") for entry in asked.lines.values()] == [None, "en"]
+    assert 'A line with "language" is in that language, not zh' in asked.system
