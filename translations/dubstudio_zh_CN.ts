@@ -6973,7 +6973,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>engine</name>
     <message>
-        <location line="+126"/>
+        <location line="+127"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -7134,7 +7134,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>language gate</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-50"/>
+        <location filename="../build/translations/code_headlines.py" line="-51"/>
         <source>the line is in {language} ({code}, from {origin}), which the {backend} backend cannot speak (it speaks {declared}); {can}. To fix it, {how}, or set the character&apos;s language if the line is in another one</source>
         <translation>这句台词是{language}（{code}，依据{origin}），{backend} 后端说不了（它会说：{declared}）；{can}。解决办法：{how}；如果台词其实是别的语言，请设置角色的语言</translation>
     </message>
@@ -7147,6 +7147,11 @@ Its sound is the original-audio track</source>
         <location line="+1"/>
         <source>its character&apos;s language</source>
         <translation>角色的语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the line&apos;s own language</source>
+        <translation>这句台词自己设定的语言</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -7192,7 +7197,7 @@ Its sound is the original-audio track</source>
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-105"/>
+        <location filename="../build/translations/code_headlines.py" line="-106"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -7235,7 +7240,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>load</name>
     <message>
-        <location line="+255"/>
+        <location line="+256"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -9873,7 +9878,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>reference clips</name>
     <message>
-        <location line="-165"/>
+        <location line="-166"/>
         <source>Cannot decode {file} as audio ({reason})</source>
         <translation>无法将 {file} 解码为音频（{reason}）</translation>
     </message>
@@ -9936,7 +9941,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>translation</name>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>the endpoint&apos;s base URL must be http(s)://HOST[:PORT]/PATH, got {url}</source>
         <translation>接口的基础地址必须是 http(s)://主机[:端口]/路径，收到的是 {url}</translation>
     </message>
@@ -10185,7 +10190,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>voices</name>
     <message>
-        <location line="-179"/>
+        <location line="-180"/>
         <source>How much the voice sounds like its reference clip: the cosine of two GE2E speaker embeddings (a speaker-verification network), one of the clip and one of the voice speaking a fixed sentence. 1 would be the same recording; two recordings of one person score about 0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one speaker&apos;s model to each clip (pitch, formants, timbre, pace): it is not a clone, so about 0.6-0.7 is a good result for it, and the plain voice&apos;s figure shows what the adaptation gained. Each figure moves by a few hundredths between renders.</source>
         <translation>音色与参考音频有多像：两个 GE2E 说话人嵌入（一种说话人验证网络）的余弦相似度，一个来自参考音频，一个来自该音色念一句固定句子。1 表示同一段录音；同一个人的两段录音约为 0.75-0.9，同性别的不同人约为 0.3-0.6。内置音色是把一个说话人的模型按每段参考音频调整（音高、共振峰、音色、语速），并不是克隆，所以 0.6-0.7 左右就是不错的结果；原始音色的数值显示了调整带来的提升。每次渲染之间，数值会有百分之几的浮动。</translation>
     </message>

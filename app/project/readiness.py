@@ -147,7 +147,7 @@ def language_gaps(project: Project, backend: str, declared: Iterable[str],
         if line.character_id is None or (wanted is not None and line.id not in wanted):
             continue
         language = project.delivery(line).language
-        refusal = language_refusal(line.text, language, backend, declared, registry)
+        refusal = language_refusal(line.text, language, backend, declared, registry, set_on_line=line.language is not None)
         if refusal is not None:
             found.append(LineInUnspokenLanguage(line.id, order, project.spoken_language(line), str(refusal)))
     return tuple(found)

@@ -507,6 +507,7 @@ REFUSAL = ("the line is in {language} ({code}, from {origin}), which the {backen
            "another one")
 FROM_SCRIPT = "its text's script"
 FROM_CHARACTER = "its character's language"
+FROM_LINE = "the line's own language"  # set on the line, over its character's (a project's Line.language)
 NOTHING_DECLARED = "nothing declared"
 SPOKEN_BY = "backends that speak it: {backends}"
 SPOKEN_BY_NONE = "no backend installed here declares it"
@@ -516,16 +517,16 @@ TRANSLATE_IT = "translate the line"
 FOREIGN_CHARACTERS = ("the line is in {language} ({code}) but holds {other} characters ({characters}), which the "
                       "{voice} voice cannot say. To fix it, write them in {language} (a name in its Latin spelling: "
                       "北京 as Beijing), or set the character's language to {other_code} if the line is in {other}")
-GATE_TEMPLATES = (REFUSAL, FROM_SCRIPT, FROM_CHARACTER, NOTHING_DECLARED, SPOKEN_BY, SPOKEN_BY_NONE, RENDER_WITH,
+GATE_TEMPLATES = (REFUSAL, FROM_SCRIPT, FROM_CHARACTER, FROM_LINE, NOTHING_DECLARED, SPOKEN_BY, SPOKEN_BY_NONE, RENDER_WITH,
                   TRANSLATE_IT, FOREIGN_CHARACTERS, COMMA_LIST)
 
 
 def language_refusal(text: str, language: str, backend: str, declared: Iterable[str],
-                     registry: Mapping[str, Iterable[str]]) -> EngineError | None:
+                     registry: Mapping[str, Iterable[str]], set_on_line: bool = False) -> EngineError | None:
     """Why ``backend`` (which declares ``declared``) must not speak ``text`` as a character of
-    ``language`` ("" or "auto": detected from the text): an E_LANGUAGE_UNSUPPORTED error naming
-    the line's language and the backends of ``registry`` (name -> declared languages) that speak
-    it; None when it can. Checked before any synthesis: a voice that cannot speak a language
+    ``language`` ("" or "auto": detected from the text; ``set_on_line``: the line's own language,
+    not its character's): an E_LANGUAGE_UNSUPPORTED error naming the line's language, where it came
+    from, and the backends of ``registry`` (name -> declared languages) that speak it; None when it can. Checked before any synthesis: a voice that cannot speak a language
     babbles it (Piper's English voice read 13 Chinese characters as 10 s of noise)."""
     code = line_language(language, text)
     detected = code != language_code(language)
@@ -539,7 +540,7 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
     can = (GatePhrase(SPOKEN_BY, backends=joined(GatePhrase, [BackendName(other) for other in others]))
            if others else GatePhrase(SPOKEN_BY_NONE))
     how = GatePhrase(RENDER_WITH if others else TRANSLATE_IT)
-    origin = GatePhrase(FROM_SCRIPT if detected else FROM_CHARACTER)
+    origin = GatePhrase(FROM_SCRIPT if detected else FROM_LINE if set_on_line else FROM_CHARACTER)
     spoken = ", ".join(declared) or GatePhrase(NOTHING_DECLARED)
     return EngineError(ErrorCode.LANGUAGE_UNSUPPORTED,
                        GatePhrase(REFUSAL, language=name, code=code, origin=origin, backend=BackendName(backend),

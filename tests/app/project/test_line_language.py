@@ -63,6 +63,11 @@ def test_a_line_s_own_language_decides_its_voice_timing_subtitles_and_readiness(
     gaps = language_gaps(project, "zh-baker", ("zh",), declared_languages(), ["en", "zh"])
     assert [(gap.line_id, gap.language) for gap in gaps] == [("en", "en")]
     assert spoken_languages(project, [english, chinese]) == {"en", "zh"}
+    # A line set to a language no embedded voice speaks is named before the render, with where its language came from.
+    chinese.language = "ja"
+    (gap,) = language_gaps(project, "embedded", ("en", "zh"), declared_languages(), ["en", "zh"])
+    assert gap.line_id == "zh" and "Japanese (ja, from the line's own language)" in gap.problem
+    chinese.language = None
     # Left to its character, the same sentence is Mandarin's: the Chinese voice would read it.
     english.language = None
     assert project.spoken_language(english) == "zh"
