@@ -123,6 +123,9 @@ def print_result(made: TranscribedScript, out: TextIO) -> None:
         count = sum(1 for line in made.lines if line.character_id == char.id)
         clip = f"clip {char.clip}: \"{char.transcript[:60]}\"" if char.clip else "no clip"
         print(f"  {char.name} ({char.colour}): {how_many(count, 'line')}, {clip}", file=out)
+    for line in made.lines:  # heard in another language than its character's: that language's voice speaks it
+        if line.language:
+            print(f"  a line in {line.language} of its own: \"{line.text[:60]}\"", file=out)
     for match in made.cast_matches:
         print(f"  cast: {match.describe()}", file=out)
     for warning in made.warnings:

@@ -137,13 +137,14 @@ def test_an_english_line_of_a_mandarin_character_is_spoken_and_heard_in_english(
     assert {"know", "what", "mean"} <= set(take.qa.transcript.lower().replace("'", " ").replace(".", "").split())
 
 
-def test_a_transcribed_english_sentence_of_a_mandarin_speaker_gets_its_language(tmp_path: Path) -> None:
+def test_a_transcribed_english_sentence_of_a_mandarin_speaker_gets_its_language(tmp_path: Path, capsys) -> None:
     """A real mixed scene (AISHELL-1 and PaddleSpeech Mandarin, a LibriSpeech English sentence)
     told it has one speaker, as a bilingual actor's scene: the English line is that Mandarin
     character's, and is given English; the Mandarin lines keep their character's language."""
     make_scene(tmp_path / "mixed.flac", ["zh_paddlespeech", "libri_1688_a", "zh_aishell_S0764"], gap_s=0.7)
     assert cli_main(["new", str(tmp_path / "p"), "--audio", str(tmp_path / "mixed.flac"), "--transcribe",
                      "--speakers", "1"]) in (0, 1)
+    assert '  a line in en of its own: "I don\'t think' in capsys.readouterr().out
     project = Project.load(tmp_path / "p")
     assert [c.settings.language for c in project.characters] == ["zh"]
     languages = {line.text: line.language for line in project.lines}
