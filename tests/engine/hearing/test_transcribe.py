@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine.core.codes import ErrorCode
-from engine.hearing import HearingError, speakers
+from engine.hearing import HearingError, speakers, unheard
 from engine.hearing.audio import SAMPLE_RATE, audio_windows
 from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
 from engine.hearing.lines import Line, Word, split_lines
@@ -331,6 +331,24 @@ def test_three_people_one_short_line_each_are_three_speakers(encoder) -> None:
     assert count == 3 and len(set(speaker_of)) == 3, list(zip(said_by, speaker_of))
 
 
+def test_a_short_line_is_not_stretched_over_speech_another_line_shares() -> None:
+    """The stretch of :func:`unheard.reaching` is only the speech of a short line's own turn: not
+    where another line shares its stretch of speech (a meeting's "yeah" among others' words took
+    their speech: AMI tst00's four speakers came out three). Real LibriSpeech speech."""
+    audio, lines, _ = _lines_of([("libri_2414_a", 0.0, 3.0), ("libri_3080_a", 0.0, 1.9), ("libri_1688_c", 0.0, 3.0)],
+                                gap_s=0.9)
+    her = lines[1]
+    shared = [Line(words((her.start, her.start + 0.44, " Well"))), Line(words((her.end - 0.5, her.end, " yes")))]
+    frames = unheard.speech_frames(audio)
+    assert [(line.start, line.end) for line in unheard.reaching([lines[0], *shared, lines[2]], 0.0, frames)[1:3]] \
+        == [(line.start, line.end) for line in shared]
+    alone = unheard.reaching([lines[0], shared[0], lines[2]], 0.0, frames)[1]
+    assert alone.end > her.end - 0.2, (alone.start, alone.end, her.end)
+    # A line whose margin runs past the window's last frame (the window ends in its speech).
+    last = Line(words((len(audio) / SAMPLE_RATE - 0.3, len(audio) / SAMPLE_RATE, " end")))
+    assert unheard.reaching([lines[0], last], 0.0, frames)[1].end == last.end
+
+
 def test_a_loose_voice_with_two_short_lines_of_its_own_is_a_speaker(encoder) -> None:
     """A woman answered twice in 1.8 s turns recorded on two days (one LibriSpeech reader's two
     recordings, so her four windows are loose) between Rex's turns. Her windows made a cluster too
@@ -401,6 +419,28 @@ def test_a_quick_reply_whose_pause_whisper_gave_to_a_word_is_its_own_speaker(enc
     assert all(len(found) == 1 for found in speaker_of), list(zip(said_by, speaker_of))
     assert speaker_of[0] == speaker_of[3] and speaker_of[2] == speaker_of[4], list(zip(said_by, speaker_of))
     assert len(set.union(*speaker_of)) == 3, list(zip(said_by, speaker_of))
+
+
+def test_a_turn_whisper_heard_one_word_of_is_found_by_the_speech_after_the_word(encoder) -> None:
+    """A man's 4 s line, a woman's 1.9 s turn of which Whisper wrote one word (0.44 s) and nothing
+    more, even decoded again, and another man's line (real LibriSpeech recordings,
+    tests/data/hearing): as held-out Y1's Fiona, her one window was half silence, went to the
+    first man and she was never found (2 speakers for 3). Her line now reaches over the rest of
+    her speech, which no line covers."""
+    audio, lines, said_by = _lines_of([("libri_2414_a", 0.0, 4.0), ("libri_3080_a", 0.0, 1.9),
+                                       ("libri_1688_c", 0.0, 4.0)], gap_s=0.9)
+    her = lines[1]
+    heard = unheard.reaching([lines[0], Line(words((her.start, her.start + 0.44, " Well"))), lines[2]], 0.0,
+                             unheard.speech_frames(audio))
+    assert heard[1].end == pytest.approx(her.end + 0.1, abs=0.15), (heard[1].start, heard[1].end, her.end)
+    assert [(line.start, line.end) for line in (heard[0], heard[2])] == [(lines[0].start, lines[0].end),
+                                                                         (lines[2].start, lines[2].end)]
+    windows, part_windows = speakers.EmbeddingWindows(), speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, heard, encoder)
+    parts = [part for part in speakers.voice_changes(audio, 0.0, heard, encoder) if all(part is not line for line in heard)]
+    part_windows.add(audio, 0.0, parts, encoder)
+    said, _, _ = speakers.speakers_of(heard, parts, windows, part_windows)
+    assert len({line.speaker for line in said}) == 3, [(line.start, line.end, line.speaker) for line in said]
 
 
 def test_a_lone_word_at_the_start_of_a_turn_is_not_a_voice_of_its_own(tmp_path: Path, whisper, encoder) -> None:
