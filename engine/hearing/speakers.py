@@ -517,13 +517,16 @@ def _merge_strays(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray
     joined to the nearest other, except a voice of its own: a stray of two or more windows
     unlike every other cluster (under LONE_VOICE) that is tight (CLEAN_COHERENCE, the plain
     length of its windows' mean) or holds lines of its own (whole stretches of speech, no other
-    cluster's windows in them) and is at least OWN_LINES_COHERENCE tight counted as the joins
-    count (:func:`_coherence`). A Mandarin speaker with one 1.8 s turn gave 3 windows 0.96
-    coherent and -0.08 to 0.15 like the others' means; merged, it made its speaker's cluster
-    loose and was never found again. A rasping voice's two turns (4 windows, 0.74 plain, 0.63
-    corrected, 0.26 like the other voice) were merged into the man she answered, and two voices
-    came out as one; a far-field excerpt's two windows 19 s apart (0.74 plain, 0.31 corrected)
-    are no voice of their own."""
+    cluster's windows in them) whose two or more windows are at least OWN_LINES_COHERENCE tight
+    counted as the joins count (:func:`_coherence`). Its windows in a stretch shared with another
+    cluster are left out of that judgement: a reply run into the next speaker's line, or a window
+    over a joined line's pause, mixes two voices (a Mandarin turn's 3 windows and one such window,
+    0.78 plain, < 0.1 like everyone, were merged and the voice lost). A Mandarin speaker with
+    one 1.8 s turn gave 3 windows 0.96 coherent and -0.08 to 0.15 like the others' means;
+    merged, it made its speaker's cluster loose and was never found again. A rasping voice's two
+    turns (4 windows, 0.74 plain, 0.63 corrected, 0.26 like the other voice) were merged into the
+    man she answered, and two voices came out as one; a far-field excerpt's two windows 19 s
+    apart (0.74 plain, 0.31 corrected) are no voice of their own."""
     labels = labels.copy()
     stretch = _stretches(starts)
     kept: set[int] = set()
@@ -538,8 +541,8 @@ def _merge_strays(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray
         means = np.array([unit_vectors(embeddings[labels == k].mean(axis=0)) for k in others])
         members = np.flatnonzero(labels == stray)
         mean = unit_vectors(embeddings[members]).mean(axis=0)
-        own_lines = (not np.any(np.isin(stretch[labels != stray], stretch[members]))
-                     and _coherence(unit_vectors(embeddings[members])) >= OWN_LINES_COHERENCE)
+        alone = members[~np.isin(stretch[members], stretch[labels != stray])]
+        own_lines = len(alone) >= 2 and _coherence(unit_vectors(embeddings[alone])) >= OWN_LINES_COHERENCE
         if (len(members) >= 2 and (float(np.linalg.norm(mean)) >= CLEAN_COHERENCE or own_lines)
                 and float(np.max(means @ unit_vectors(mean))) < LONE_VOICE):
             kept.add(int(stray))

@@ -361,6 +361,26 @@ def test_a_loose_voice_with_two_short_lines_of_its_own_is_a_speaker(encoder) -> 
     assert count == 2 and speaker_of[0] == speaker_of[2] != speaker_of[1] == speaker_of[3], list(zip(said_by, speaker_of))
 
 
+def test_a_voice_whose_second_reply_ran_into_the_next_line_is_one_speaker(encoder) -> None:
+    """A woman answers twice (one LibriSpeech reader's two recordings, 1.8 s each) between a man's
+    and Maya's turns; her second reply runs into the man's next line (Whisper joined them, 0.5 s
+    apart). Her four windows made a stray cluster whose windows of that joined line share a
+    stretch with his, so it held no lines of its own and was merged: her voice came out in three
+    pieces, 4 speakers for 3 (held-out W8: a Mandarin turn's cluster, 0.78 plain, < 0.1 like
+    everyone, lost one window over a joined line's pause and the voice). Her own line alone says
+    she is a voice."""
+    clips = [("libri_2414_a", 0.0, 3.2), ("libri_3080_b", 0.0, 1.8), ("maya", 0.0, 3.0), ("libri_3080_c", 0.0, 1.8),
+             ("libri_2414_a", 3.2, 6.0), ("maya", 3.0, 5.8)]
+    audio, lines, said_by = _lines_of(clips, gap_s=0.5)
+    heard = [*lines[:3], Line(lines[3].words + lines[4].words), lines[5]]
+    windows = speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, heard, encoder)
+    labels, count = speakers.cluster(windows.embeddings(), windows.starts)
+    speaker_of = [speakers.assign([line], windows, labels)[0].speaker for line in lines]
+    assert count == 3 and speaker_of[0] == speaker_of[4] != speaker_of[1] == speaker_of[3] != speaker_of[2] == speaker_of[5], \
+        list(zip(said_by, speaker_of))
+
+
 @pytest.mark.parametrize(("brief_voice", "other"), [("maya", "narrator"), ("libri_3080_a", "zh_aishell_S0724")])
 def test_a_voice_with_two_one_window_lines_in_another_s_cluster_is_a_speaker(encoder, brief_voice, other) -> None:
     """Two 1.4 s lines of one voice (one window each) between another voice's turns: the
