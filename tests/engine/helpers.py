@@ -102,8 +102,15 @@ def joe_says(text: str) -> tuple[np.ndarray, int]:
 
     Straight from piper, not through a backend, so tests of the checkers do not move when the
     engine's voice adaptation changes; without the model's random noise (its VITS graph draws
-    it unseeded), so a test hears the same take on every run.
+    it unseeded), so a test hears the same take on every run. A copy of the one synthesis per
+    text in this test session (the same take every time anyway), so a caller may change it.
     """
+    pcm, rate = _joe_steady(text)
+    return pcm.copy(), rate
+
+
+@functools.lru_cache(maxsize=64)
+def _joe_steady(text: str) -> tuple[np.ndarray, int]:
     from piper import SynthesisConfig
 
     voice = _joe()
