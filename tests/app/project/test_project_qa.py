@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -36,7 +37,7 @@ from app.project.qa import (
 from engine.core.codes import ErrorCode
 from tests.engine.helpers import joe_says, packed_window_sizes
 
-from .conftest import VOICES, add_fake_take
+from .conftest import VOICES, add_fake_take, make_project
 
 OTHER_SPEECH = "My brother bought three apples and a loaf of bread, then walked home in the rain."
 
@@ -47,6 +48,10 @@ def digest(path: Path) -> str:
 
 @pytest.fixture
 def scene(project: Project) -> Project:
+    return with_takes(project)
+
+
+def with_takes(project: Project) -> Project:
     """Lines 1-4 of the test scene with takes: clean speech, other speech, noise, clean speech
     (line 4 has no slot of its own; line 5 has no take)."""
     lines = project.lines
@@ -71,10 +76,30 @@ def check_all(project: Project) -> dict[str, QaOutcome]:
     return outcomes
 
 
-def test_clean_speech_passes_and_other_speech_or_noise_fail_for_intelligibility(scene: Project) -> None:
-    takes = {line.id: scene.chosen_take(line) for line in scene.lines}
-    hashes = {line_id: digest(scene.take_path(t)) for line_id, t in takes.items() if t is not None}
+def take_digests(project: Project) -> dict[str, str]:
+    takes = {line.id: project.chosen_take(line) for line in project.lines}
+    return {line_id: digest(project.take_path(t)) for line_id, t in takes.items() if t is not None}
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, dict[str, str]]:
+    """The scene checked once (every take heard: seconds of Whisper and CAM++) and saved, for the
+    tests that only read its results: (the project as checked, its takes' digests before)."""
+    scene = with_takes(make_project(tmp_path_factory.mktemp("checked") / "scene"))
+    hashes = take_digests(scene)
     check_all(scene)
+    scene.save()
+    return scene, hashes
+
+
+def copy_of(checked: tuple[Project, dict[str, str]], folder: Path) -> Project:
+    """The checked scene as saved, in ``folder``, for a test that changes it."""
+    return Project.load(shutil.copytree(checked[0].root, folder / "scene"))
+
+
+def test_clean_speech_passes_and_other_speech_or_noise_fail_for_intelligibility(
+        checked: tuple[Project, dict[str, str]]) -> None:
+    scene, hashes = checked
     verdicts = chosen_verdicts(scene)
     assert verdicts["l1"] is not None and verdicts["l1"].passed is True, verdicts["l1"]
     assert verdicts["l4"] is not None and verdicts["l4"].passed is True, verdicts["l4"]
@@ -85,13 +110,13 @@ def test_clean_speech_passes_and_other_speech_or_noise_fail_for_intelligibility(
     assert verdicts["l5"] is None  # no take
     assert [line.id for line in lines_failing_qa(scene)] == ["l2", "l3"]
     # QA only reads: every take file is byte for byte what it was
-    assert {line_id: digest(scene.take_path(t)) for line_id, t in takes.items() if t is not None} == hashes
+    assert take_digests(scene) == hashes
 
 
-def test_results_are_stored_with_the_take_and_survive_a_reload(scene: Project) -> None:
-    check_all(scene)
-    scene.save()
-    again = Project.load(scene.root)
+def test_results_are_stored_with_the_take_and_survive_a_reload(checked: tuple[Project, dict[str, str]],
+                                                               tmp_path: Path) -> None:
+    scene = checked[0]
+    again = copy_of(checked, tmp_path)
     take = again.chosen_take(again.lines[0])
     assert take is not None and take.qa is not None and take.qa == scene.chosen_take(scene.lines[0]).qa
     assert take.qa.recogniser.startswith("faster-whisper") and take.qa.resemblance is not None
@@ -100,8 +125,9 @@ def test_results_are_stored_with_the_take_and_survive_a_reload(scene: Project) -
     assert stored["wer"] == take.qa.wer and stored["transcript"] == take.qa.transcript
 
 
-def test_verdicts_follow_thresholds_and_timecodes_without_listening_again(scene: Project) -> None:
-    check_all(scene)
+def test_verdicts_follow_thresholds_and_timecodes_without_listening_again(
+        checked: tuple[Project, dict[str, str]], tmp_path: Path) -> None:
+    scene = copy_of(checked, tmp_path)
     line = scene.lines[0]
     take = scene.chosen_take(line)
     assert take is not None and chosen_verdicts(scene)["l1"].passed is True
