@@ -33,6 +33,7 @@ from engine.core.codes import ErrorCode
 from engine.core.protocol import VoiceSettings
 from engine.core.reference import load_reference_clip
 from engine.voiceprint.encoder import CamppSpeakerEncoder
+from tests.app.conftest import TranscribedScene
 
 ROOT = Path(__file__).resolve().parents[3]
 SPEECH = ROOT / "tests" / "data" / "hearing"
@@ -340,19 +341,16 @@ def test_new_voices_take_the_lowest_numbers_free_once_the_others_are_cast(tmp_pa
     assert load_reference_clip(project.voices_dir / "speaker-1-original.wav").source_duration_s > 1.0  # whole
 
 
-def test_a_transcription_run_again_with_the_library_casts_the_voices_it_heard_again(library: Path,
-                                                                                   tmp_path: Path) -> None:
+def test_a_transcription_run_again_with_the_library_casts_the_voices_it_heard_again(
+        library: Path, tmp_path: Path, transcribed_scene: TranscribedScene) -> None:
     # Episode 2 first transcribed without the library: Speaker 1 and 2. Run again with it, the
     # voices are heard again as those characters; before, nothing was cast (only new voices were)
     # and nothing said why. Now they become Ben and Anna, as one edit that undo takes back.
     from app.project import CommandStack
     from app.project.transcription import TranscribeRequest, transcribe_project
     from engine.hearing.transcribe import Options
-    from tests.engine.hearing.scenes import make_scene
 
-    make_scene(tmp_path / "episode-2.mp4", ["libri_1688_c", "libri_3080_c"])
-    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "episode-2.mp4"), "--transcribe",
-                     "--language", "en"]) == 0
+    transcribed_scene(["libri_1688_c", "libri_3080_c"], tmp_path, "episode-2.mp4")
     project = Project.load(tmp_path / "p")
     assert sorted(c.name for c in project.characters) == ["Speaker 1", "Speaker 2"]
     stack = CommandStack(project)
@@ -494,20 +492,18 @@ def test_saving_a_default_named_voice_unlike_the_library_s_keeps_them_apart(
     assert recordings == {"Speaker 1": (2, ["episode-1", "episode-3"]), "Speaker 2": (1, ["episode-2"])}
 
 
-def test_a_transcription_run_again_with_the_library_matches_default_names_by_voice(tmp_path: Path) -> None:
+def test_a_transcription_run_again_with_the_library_matches_default_names_by_voice(
+        tmp_path: Path, transcribed_scene: TranscribedScene) -> None:
     # The library's "Speaker 1" is the woman, its "Speaker 2" the man; episode 2, transcribed
     # without it, heard the man first. Run again with the library, its characters were taken as
     # the library's same-named ones and never cast; they are now matched by voice.
     from app.project import CommandStack
     from app.project.transcription import TranscribeRequest, transcribe_project
     from engine.hearing.transcribe import Options
-    from tests.engine.hearing.scenes import make_scene
 
     episode(tmp_path / "episode-1", {"Speaker 1": "libri_3080_a", "Speaker 2": "libri_1688_a"})
     assert cli_main(["cast", "add", str(tmp_path / "cast"), str(tmp_path / "episode-1")]) == 0
-    make_scene(tmp_path / "episode-2.mp4", ["libri_1688_c", "libri_3080_c"])
-    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "episode-2.mp4"), "--transcribe",
-                     "--language", "en"]) == 0
+    transcribed_scene(["libri_1688_c", "libri_3080_c"], tmp_path, "episode-2.mp4")
     project = Project.load(tmp_path / "p")
     man, woman = project.characters  # the man speaks first
     made = transcribe_project(project, CommandStack(project),

@@ -24,16 +24,15 @@ from engine.core.codes import ErrorCode
 from engine.core.protocol import VoiceSettings
 from engine.hearing.clips import MIN_PURITY
 from engine.hearing.transcribe import Options
+from tests.app.conftest import TranscribedScene
 from tests.engine.hearing.scenes import Turn, make_scene, voice_at
 
 
 @pytest.fixture(scope="module")
-def scene(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Turn], Path]:
+def scene(tmp_path_factory: pytest.TempPathFactory, transcribed_scene: TranscribedScene) -> tuple[list[Turn], Path]:
     """`new --transcribe` of two LibriSpeech voices taking turns: (the turns, the project folder)."""
     folder = tmp_path_factory.mktemp("regions")
-    turns = make_scene(folder / "scene.mp4", ["libri_1688_a", "libri_3080_a", "libri_1688_b"])
-    assert cli_main(["new", str(folder / "p"), "--video", str(folder / "scene.mp4"), "--transcribe",
-                     "--language", "en"]) == 0
+    turns = transcribed_scene(["libri_1688_a", "libri_3080_a", "libri_1688_b"], folder, "scene.mp4")
     return turns, folder / "p"
 
 

@@ -11,12 +11,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
-from app.cli import main as cli_main
 from app.project.transcription import AUTO_CLIP
 from app.ui.window.main_window import MainWindow
 from engine.hearing.clips import MIN_PURITY
+from tests.app.conftest import TranscribedScene
 from tests.app.ui.timeline.test_video_workflows import window  # noqa: F401 - the fixture (pytest passes it by name)
-from tests.engine.hearing.scenes import make_scene, voice_at
+from tests.engine.hearing.scenes import voice_at
 
 
 def _guide_y(window: MainWindow) -> int:
@@ -34,11 +34,9 @@ def _drag(qtbot: QtBot, window: MainWindow, start: float, end: float) -> None:
     qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=QPoint(int(canvas.x_of(end)), y))
 
 
-def test_a_region_of_the_original_audio_becomes_a_character_s_clip(qtbot: QtBot, window: MainWindow,
-                                                                    tmp_path: Path) -> None:
-    turns = make_scene(tmp_path / "scene.mp4", ["libri_1688_a", "libri_3080_a", "libri_1688_b"])
-    assert cli_main(["new", str(tmp_path / "p"), "--video", str(tmp_path / "scene.mp4"), "--transcribe",
-                     "--language", "en"]) == 0
+def test_a_region_of_the_original_audio_becomes_a_character_s_clip(qtbot: QtBot, window: MainWindow, tmp_path: Path,
+                                                                    transcribed_scene: TranscribedScene) -> None:
+    turns = transcribed_scene(["libri_1688_a", "libri_3080_a", "libri_1688_b"], tmp_path, "scene.mp4")
     assert window.open_project(tmp_path / "p")
     window.resize(1200, 760)
     window.show()
