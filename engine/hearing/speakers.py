@@ -278,7 +278,7 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
               and (len({said[i].speaker for i in np.flatnonzero(inside(line, said_starts))}) == 1
                    or unseen_turn(line))]
     if not hidden:
-        return said, labels, windows
+        return _changes_at_cuts(said, heard, parts), labels, windows
     middles = (np.asarray(windows.starts) + np.asarray(windows.ends)) / 2
     part_middles = (np.asarray(part_windows.starts) + np.asarray(part_windows.ends)) / 2
     keep = ~np.any([inside(line, middles) for line in hidden], axis=0)
@@ -297,7 +297,47 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
                         if after.start - before.end >= TURN_PAUSE_S
                         and any(line.start <= before.start and after.end <= line.end for line in hidden)]
         labels = _replies(turn_changes, again, labels)
-    return rejoined(assign(lines, again, labels), [(line.start, line.end) for line in heard]), labels, again
+    said = rejoined(assign(lines, again, labels), [(line.start, line.end) for line in heard])
+    return _changes_at_cuts(said, heard, parts), labels, again
+
+
+def _changes_at_cuts(said: Sequence[Line], heard: Sequence[Line], parts: Sequence[Line]) -> list[Line]:
+    """``said`` with a change of speaker inside one of Whisper's lines moved to the cut
+    :func:`voice_changes` made in that line at a silence, where the windows placed it one word
+    from the cut, the cut's words ending and starting where the silence does. The windows are
+    1.5 s long, so they place a change only to about a word; the cut heard the two voices either
+    side and the audio's silence between them (a Mandarin reply 0.23 s after the other's words,
+    under TURN_PAUSE_S: 我 of the reply's first words went to the speaker before). Only one word:
+    a change the windows placed farther from the cut is another change (moving every change to
+    the nearest cut cost a clean dialogue 99.5 -> 91.8 %)."""
+    result: list[Line] = []
+    pending = list(said)
+    for line in heard:
+        pieces: list[Line] = []
+        while pending and pending[0].start >= line.start - 1e-6 and pending[0].end <= line.end + 1e-6:
+            pieces.append(pending.pop(0))
+        inner = [part for part in parts if line.start - 1e-6 <= part.start and part.end <= line.end + 1e-6]
+        words = [word for part in inner for word in part.words]
+        speakers = [piece.speaker for piece in pieces for _ in piece.words]
+        if len(inner) < 2 or len(pieces) < 2 or len(words) != len(speakers):
+            result.extend(pieces)
+            continue
+        cut = 0
+        for before, after in zip(inner, inner[1:]):
+            cut += len(before.words)
+            if after.start <= before.end or speakers[cut - 1] != speakers[cut]:
+                continue  # no silence at the cut (the words run on), or the change is there already
+            if cut >= 2 and speakers[cut - 2] != speakers[cut - 1]:
+                speakers[cut - 1] = speakers[cut - 2]  # the word before the cut went to the one after
+            elif cut + 1 < len(speakers) and speakers[cut] != speakers[cut + 1]:
+                speakers[cut] = speakers[cut + 1]  # the word after the cut went to the one before
+        begin = 0
+        for i in range(1, len(words) + 1):
+            if i == len(words) or speakers[i] != speakers[begin]:
+                result.append(Line(words[begin:i], speakers[begin], pieces[0].translation))
+                begin = i
+    result.extend(pending)
+    return result
 
 
 def _replies(turn_changes: Sequence[tuple[Line, Line]], windows: EmbeddingWindows, labels: np.ndarray) -> np.ndarray:

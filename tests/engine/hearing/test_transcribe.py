@@ -681,3 +681,29 @@ def test_parts_of_one_voice_cut_apart_are_joined_again() -> None:
     said = speakers.rejoined([Line(first, 1), Line(second, 1), Line(third, 1)], [(0.0, 4.0), (5.0, 7.0)])
     assert [(len(line.words), line.speaker) for line in said] == [(len(first) + len(second), 1), (len(third), 1)]
 
+
+
+@pytest.mark.parametrize("off_by", [-1, 1, -2, 2])
+def test_a_change_the_windows_placed_a_word_off_a_cut_at_a_silence_moves_to_the_cut(encoder, off_by: int) -> None:
+    """A Mandarin reply 0.2 s after the other voice's words, in one of Whisper's lines (real
+    AISHELL-1 and PaddleSpeech speech): the line is cut at the silence between the two voices,
+    but the silence is under TURN_PAUSE_S, so the line's windows place the change, and on a
+    held-out scene they placed it a character off (我 of the first voice went to the reply). A
+    change one word from the cut moves to it, the two words ending and starting where the
+    silence does; one two words away is another change and stays."""
+    first = read_audio(HEARING_DATA / "zh_aishell_S0764.flac", SAMPLE_RATE)[: int(3.0 * SAMPLE_RATE)]
+    reply = read_audio(HEARING_DATA / "zh_paddlespeech.flac", SAMPLE_RATE)[: int(2.6 * SAMPLE_RATE)]
+    audio = np.concatenate([first, np.zeros(int(0.2 * SAMPLE_RATE), np.float32), reply])
+    mine, yours = _spoken(0.0, 3.0), _spoken(3.2, 2.6)
+    line = Line(mine + yours)
+    parts = speakers.voice_changes(audio, 0.0, [line], encoder)
+    assert [len(part.words) for part in parts] == [len(mine), len(yours)]
+    assert parts[0].end <= 3.05 and parts[1].start >= 3.15, (parts[0].end, parts[1].start)
+    change = len(mine) + off_by
+    said = [Line(line.words[:change], 0), Line(line.words[change:], 1)]
+    placed = speakers._changes_at_cuts(said, [line], parts)
+    if abs(off_by) == 1:
+        assert [(len(piece.words), piece.speaker) for piece in placed] == [(len(mine), 0), (len(yours), 1)]
+        assert (placed[0].end, placed[1].start) == (parts[0].end, parts[1].start)
+    else:
+        assert [(len(piece.words), piece.speaker) for piece in placed] == [(change, 0), (len(line.words) - change, 1)]
