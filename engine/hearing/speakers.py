@@ -322,14 +322,24 @@ def _changes_at_cuts(said: Sequence[Line], heard: Sequence[Line], parts: Sequenc
         if len(inner) < 2 or len(pieces) < 2 or len(words) != len(speakers):
             result.extend(pieces)
             continue
+        def heard_pause(i: int) -> float:
+            """The pause Whisper heard before word ``i`` (as voice_changes counts it: a comma or a
+            sentence's end counts CLAUSE_PAUSE_S)."""
+            return (line.words[i].start - line.words[i - 1].end
+                    + (CLAUSE_PAUSE_S if CLAUSE_END.search(line.words[i - 1].text.strip()) else 0.0))
+
         cut = 0
         for before, after in zip(inner, inner[1:]):
             cut += len(before.words)
-            if after.start <= before.end or speakers[cut - 1] != speakers[cut]:
+            silence = after.start - before.end
+            if silence <= 0.0 or speakers[cut - 1] != speakers[cut]:
                 continue  # no silence at the cut (the words run on), or the change is there already
-            if cut >= 2 and speakers[cut - 2] != speakers[cut - 1]:
+            # A change at a pause as wide as the cut's is the turn, and the cut one of the reply's
+            # own pauses (喔 | 八、九: the windows had it right, the cut was after the reply's 八).
+            if cut >= 2 and speakers[cut - 2] != speakers[cut - 1] and heard_pause(cut - 1) < silence:
                 speakers[cut - 1] = speakers[cut - 2]  # the word before the cut went to the one after
-            elif cut + 1 < len(speakers) and speakers[cut] != speakers[cut + 1]:
+            elif (cut + 1 < len(speakers) and speakers[cut] != speakers[cut + 1]
+                  and heard_pause(cut + 1) < silence):
                 speakers[cut] = speakers[cut + 1]  # the word after the cut went to the one before
         begin = 0
         for i in range(1, len(words) + 1):

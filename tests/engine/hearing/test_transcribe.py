@@ -707,3 +707,11 @@ def test_a_change_the_windows_placed_a_word_off_a_cut_at_a_silence_moves_to_the_
         assert (placed[0].end, placed[1].start) == (parts[0].end, parts[1].start)
     else:
         assert [(len(piece.words), piece.speaker) for piece in placed] == [(change, 0), (len(line.words) - change, 1)]
+    # A change where Whisper heard a sentence end and a gap, a pause wider than the cut's silence,
+    # is the turn and stays (held-out H2: 喔 | 八、九, the cut was after the reply's 八).
+    ended = [*line.words[:change - 1], Word(line.words[change - 1].start, line.words[change - 1].start + 0.1, "字。"),
+             *line.words[change:]]
+    said = [Line(ended[:change], 0), Line(ended[change:], 1)]
+    placed = speakers._changes_at_cuts(said, [Line(ended)], parts)
+    assert [(len(piece.words), piece.speaker) for piece in placed] == [(change, 0), (len(line.words) - change, 1)]
+
