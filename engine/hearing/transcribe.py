@@ -46,6 +46,7 @@ import numpy as np
 
 from engine.core.codes import ErrorCode
 from engine.core.numbers import RangeError
+from engine.core.silence import sound_intervals
 from engine.hearing import HearingError, clips, overlap, segmentation, speakers, unheard
 from engine.hearing.audio import SAMPLE_RATE, audio_windows, probe_audio
 from engine.hearing.chinese import (
@@ -262,14 +263,47 @@ def _stretch_languages(model: WhisperModel, audio: np.ndarray, offset_s: float,
     the recording's ``language``, or another where Whisper's detection on the stretch alone
     gives it :data:`OTHER_LANGUAGE_SURE` or more. A Mandarin drama's English turn decoded in
     Chinese gave no words (or mixed ones: 这就是research headquarters...); heard alone it is
-    English at 0.996, and decoded in English it is the line."""
-    by_language: dict[str | None, list[tuple[float, float]]] = {}
-    for start, end in stretches:
+    English at 0.996, and decoded in English it is the line. A stretch unsure as a whole may be
+    two turns in two languages with a short silence between (an English turn and a Mandarin
+    reply 0.2 s later: English at 0.73 together); each half of it (:func:`_halves_at_widest_silence`)
+    is judged alone, and a half surely in another language is decoded in that language too."""
+
+    def judged(start: float, end: float) -> str:
         odds = language_odds(model, audio[int((start - offset_s) * SAMPLE_RATE): int((end - offset_s) * SAMPLE_RATE)])
         likeliest = max(odds, key=lambda code: odds[code]) if odds else language
-        heard_in = likeliest if odds and odds[likeliest] >= OTHER_LANGUAGE_SURE else language
+        return likeliest if odds and odds[likeliest] >= OTHER_LANGUAGE_SURE else language
+
+    by_language: dict[str | None, list[tuple[float, float]]] = {}
+    for start, end in stretches:
+        heard_in = judged(start, end)
+        # The whole stretch stays with the recording's language: decoded without it, the other
+        # stretches joined for that decoding gave fewer words (a fresh scene lost a Mandarin turn).
+        halves = _halves_at_widest_silence(audio, offset_s, start, end) if heard_in == language else []
+        languages = [judged(*half) for half in halves]
         by_language.setdefault(heard_in, []).append((start, end))
+        for half, half_language in zip(halves, languages):
+            if half_language != language:
+                by_language.setdefault(half_language, []).append(half)
     return by_language
+
+
+def _halves_at_widest_silence(audio: np.ndarray, offset_s: float, start: float, end: float,
+                              ) -> list[tuple[float, float]]:
+    """(start, end) cut in two at its widest silence (audio speakers.PAUSE_TOP_DB under its
+    loudest moment, at least speakers.CHANGE_PAUSE_S) with unheard.UNHEARD_MIN_S of it each
+    side; none where there is no such silence."""
+    first = max(0, int((start - offset_s) * SAMPLE_RATE))
+    frame = int(speakers.PAUSE_FRAME_S * SAMPLE_RATE)
+    sounds = sound_intervals(audio[first: int((end - offset_s) * SAMPLE_RATE)], speakers.PAUSE_TOP_DB,
+                             frame=frame, hop=frame // 2)
+    at = offset_s + first / SAMPLE_RATE
+    silences = [(at + quiet / SAMPLE_RATE, at + loud / SAMPLE_RATE) for (_, quiet), (loud, _) in zip(sounds, sounds[1:])]
+    silences = [(quiet, loud) for quiet, loud in silences if loud - quiet >= speakers.CHANGE_PAUSE_S
+                and quiet - start >= unheard.UNHEARD_MIN_S and end - loud >= unheard.UNHEARD_MIN_S]
+    if not silences:
+        return []
+    quiet, loud = max(silences, key=lambda silence: silence[1] - silence[0])
+    return [(start, quiet), (loud, end)]
 
 
 def detect_language(model: WhisperModel, audio: np.ndarray) -> tuple[str, float] | None:

@@ -15,7 +15,12 @@ from engine.hearing import HearingError, speakers, unheard
 from engine.hearing.audio import SAMPLE_RATE, audio_windows
 from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
 from engine.hearing.lines import Line, Word, split_lines
-from engine.hearing.transcribe import Options, _Listening, transcribe_media
+from engine.hearing.transcribe import (
+    Options,
+    _Listening,
+    _stretch_languages,
+    transcribe_media,
+)
 from engine.hearing.whisper import load_whisper
 from engine.voiceprint.encoder import CamppSpeakerEncoder
 from tests.engine.hearing.scenes import (
@@ -715,3 +720,18 @@ def test_a_change_the_windows_placed_a_word_off_a_cut_at_a_silence_moves_to_the_
     placed = speakers._changes_at_cuts(said, [Line(ended)], parts)
     assert [(len(piece.words), piece.speaker) for piece in placed] == [(change, 0), (len(line.words) - change, 1)]
 
+
+def test_an_english_turn_and_a_mandarin_reply_in_one_wordless_stretch_get_the_english_decoded(whisper) -> None:
+    """A man's 4.3 s English turn and, 0.2 s later, a 1.5 s Mandarin reply (real LibriSpeech and
+    PaddleSpeech speech) make one stretch the first decoding gave no words in a Mandarin scene.
+    Together Whisper's odds are English 0.57, under the 0.9 that decodes a stretch in another
+    language, so the English speaker was never heard (a fresh held-out scene lost him). Alone,
+    the half before the silence is surely English: it is decoded in English too, and the whole
+    stretch in Mandarin as before."""
+    english = read_audio(HEARING_DATA / "libri_3080_a.flac", SAMPLE_RATE)[: int(4.3 * SAMPLE_RATE)]
+    reply = read_audio(HEARING_DATA / "zh_paddlespeech.flac", SAMPLE_RATE)[: int(1.5 * SAMPLE_RATE)]
+    audio = np.concatenate([english, np.zeros(int(0.2 * SAMPLE_RATE), np.float32), reply])
+    stretch = (0.0, len(audio) / SAMPLE_RATE)
+    heard_in = _stretch_languages(whisper, audio, 0.0, [stretch], "zh")
+    assert heard_in["zh"] == [stretch], heard_in
+    assert [(start, round(end, 1)) for start, end in heard_in["en"]] == [(0.0, 4.3)], heard_in
