@@ -268,18 +268,20 @@ def _stretch_languages(model: WhisperModel, audio: np.ndarray, offset_s: float,
     reply 0.2 s later: English at 0.73 together); each half of it (:func:`_halves_at_widest_silence`)
     is judged alone, and a half surely in another language is decoded in that language too."""
 
-    def judged(start: float, end: float) -> str:
+    def judged(start: float, end: float) -> tuple[str, bool]:
+        """The language to decode in, and whether Whisper was sure of its likeliest one."""
         odds = language_odds(model, audio[int((start - offset_s) * SAMPLE_RATE): int((end - offset_s) * SAMPLE_RATE)])
         likeliest = max(odds, key=lambda code: odds[code]) if odds else language
-        return likeliest if odds and odds[likeliest] >= OTHER_LANGUAGE_SURE else language
+        sure = odds is not None and bool(odds) and odds[likeliest] >= OTHER_LANGUAGE_SURE
+        return (likeliest if sure else language), sure
 
     by_language: dict[str | None, list[tuple[float, float]]] = {}
     for start, end in stretches:
-        heard_in = judged(start, end)
+        heard_in, sure = judged(start, end)
         # The whole stretch stays with the recording's language: decoded without it, the other
         # stretches joined for that decoding gave fewer words (a fresh scene lost a Mandarin turn).
-        halves = _halves_at_widest_silence(audio, offset_s, start, end) if heard_in == language else []
-        languages = [judged(*half) for half in halves]
+        halves = [] if sure else _halves_at_widest_silence(audio, offset_s, start, end)
+        languages = [judged(*half)[0] for half in halves]
         by_language.setdefault(heard_in, []).append((start, end))
         for half, half_language in zip(halves, languages):
             if half_language != language:
