@@ -126,7 +126,7 @@ def reaching(lines: Sequence[Line], offset_s: float, speech: np.ndarray) -> list
             words = list(line.words)
             words[0] = replace(words[0], start=start)
             words[-1] = replace(words[-1], end=end)
-            result[index] = Line(words, line.speaker, line.translation)
+            result[index] = replace(line, words=words)
     return result
 
 
