@@ -41,7 +41,7 @@ from engine.core.numbers import Range
 from engine.core.silence import sound_intervals
 from engine.hearing import HearingError
 from engine.hearing.audio import SAMPLE_RATE
-from engine.hearing.lines import CLAUSE_END, Line
+from engine.hearing.lines import CLAUSE_END, Line, Word
 
 if TYPE_CHECKING:
     from engine.voiceprint.encoder import VoiceEmbedder
@@ -301,6 +301,12 @@ def speakers_of(heard: Sequence[Line], parts: Sequence[Line], windows: Embedding
     return _changes_at_cuts(said, heard, parts), labels, again
 
 
+def _heard_pause(words: Sequence[Word], i: int) -> float:
+    """The pause Whisper heard before ``words[i]``, as :func:`voice_changes` counts it (a comma or
+    a sentence's end adds CLAUSE_PAUSE_S)."""
+    return words[i].start - words[i - 1].end + (CLAUSE_PAUSE_S if CLAUSE_END.search(words[i - 1].text.strip()) else 0.0)
+
+
 def _changes_at_cuts(said: Sequence[Line], heard: Sequence[Line], parts: Sequence[Line]) -> list[Line]:
     """``said`` with a change of speaker inside one of Whisper's lines moved to the cut
     :func:`voice_changes` made in that line at a silence, where the windows placed it one word
@@ -322,12 +328,6 @@ def _changes_at_cuts(said: Sequence[Line], heard: Sequence[Line], parts: Sequenc
         if len(inner) < 2 or len(pieces) < 2 or len(words) != len(speakers):
             result.extend(pieces)
             continue
-        def heard_pause(i: int) -> float:
-            """The pause Whisper heard before word ``i`` (as voice_changes counts it: a comma or a
-            sentence's end counts CLAUSE_PAUSE_S)."""
-            return (line.words[i].start - line.words[i - 1].end
-                    + (CLAUSE_PAUSE_S if CLAUSE_END.search(line.words[i - 1].text.strip()) else 0.0))
-
         cut = 0
         for before, after in zip(inner, inner[1:]):
             cut += len(before.words)
@@ -336,10 +336,10 @@ def _changes_at_cuts(said: Sequence[Line], heard: Sequence[Line], parts: Sequenc
                 continue  # no silence at the cut (the words run on), or the change is there already
             # A change at a pause as wide as the cut's is the turn, and the cut one of the reply's
             # own pauses (喔 | 八、九: the windows had it right, the cut was after the reply's 八).
-            if cut >= 2 and speakers[cut - 2] != speakers[cut - 1] and heard_pause(cut - 1) < silence:
+            if cut >= 2 and speakers[cut - 2] != speakers[cut - 1] and _heard_pause(line.words, cut - 1) < silence:
                 speakers[cut - 1] = speakers[cut - 2]  # the word before the cut went to the one after
             elif (cut + 1 < len(speakers) and speakers[cut] != speakers[cut + 1]
-                  and heard_pause(cut + 1) < silence):
+                  and _heard_pause(line.words, cut + 1) < silence):
                 speakers[cut] = speakers[cut + 1]  # the word after the cut went to the one before
         begin = 0
         for i in range(1, len(words) + 1):
