@@ -1421,7 +1421,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>FitColumn</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="+383"/>
+        <location filename="../app/ui/script/columns.py" line="+385"/>
         <source>too long +%1 s</source>
         <translation>过长 +%1 秒</translation>
     </message>
@@ -1608,18 +1608,10 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
     </message>
 </context>
 <context>
-    <name>LanguageDelegate</name>
-    <message>
-        <location filename="../app/ui/script/script_panel.py" line="+7"/>
-        <source>As character</source>
-        <translation>跟随角色</translation>
-    </message>
-</context>
-<context>
     <name>LineDelivery</name>
     <message>
-        <location filename="../app/ui/script/line_delivery.py" line="+20"/>
-        <source>Character&apos;s</source>
+        <location filename="../app/ui/script/line_delivery.py" line="+23"/>
+        <source>As character</source>
         <translation>跟随角色</translation>
     </message>
     <message>
@@ -1686,7 +1678,7 @@ Nothing was lost: your changes are still open here. Free some space or fix the f
 <context>
     <name>LinesModel</name>
     <message>
-        <location filename="../app/ui/script/columns.py" line="-352"/>
+        <location filename="../app/ui/script/columns.py" line="-353"/>
         <source>Checking…</source>
         <translation>正在检查…</translation>
     </message>
@@ -1816,14 +1808,17 @@ A machine translation to check: editing the text marks it checked.</source>
         <translation>译文超出时间段：容量 {1} {2}，实际 {0}（可用“编辑 › 缩短以适配”）。</translation>
     </message>
     <message>
-        <location line="+44"/>
-        <source>The engine&apos;s voice cannot speak this line&apos;s language: it will not be rendered.
-Render it with a backend that speaks it, or set the line&apos;s language (its delivery) or its character&apos;s.</source>
-        <translation>引擎当前的声音说不了这句台词的语言，这句不会被渲染。
-请改用能说这种语言的后端，或设置这句台词的语言（在其演绎中）或角色的语言。</translation>
+        <location line="+46"/>
+        <source>The engine&apos;s voice cannot speak this line&apos;s language: it will not be rendered.</source>
+        <translation>引擎当前的声音说不了这句台词的语言，这句不会被渲染。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+160"/>
+        <source>{follows}: spoken in {language}. Double-click to set another language for this line alone.</source>
+        <translation>{follows}：以{language}说出。双击可为这一句单独设定另一种语言。</translation>
+    </message>
+    <message>
+        <location line="-153"/>
         <source>Text, character, clip or voice settings changed since this take was rendered.</source>
         <translation>渲染此版本后，文本、角色、参考音频或音色设置已更改。</translation>
     </message>
@@ -1893,12 +1888,7 @@ Render it with a backend that speaks it, or set the line&apos;s language (its de
         <translation>{fit}：{natural:.2f} 秒的语音放进 {slot:.2f} 秒的时段</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <source>As its character: spoken in {language}. Double-click to set another language for this line alone.</source>
-        <translation>跟随角色：以{language}说出。双击可为这一句单独设定另一种语言。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+33"/>
         <source>This line is spoken in {language}, whatever its character&apos;s language. Double-click to change.</source>
         <translation>这句台词以{language}说出，不论角色的语言。双击修改。</translation>
     </message>
@@ -3670,7 +3660,7 @@ The take itself is kept. Check QA again (Render menu or right-click), or render 
 <context>
     <name>ScriptPanel</name>
     <message>
-        <location filename="../app/ui/script/script_panel.py" line="+75"/>
+        <location filename="../app/ui/script/script_panel.py" line="+82"/>
         <source>All statuses</source>
         <translation>所有状态</translation>
     </message>
@@ -6973,7 +6963,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>engine</name>
     <message>
-        <location line="+127"/>
+        <location line="+129"/>
         <source>started</source>
         <translation>已启动</translation>
     </message>
@@ -7134,9 +7124,9 @@ Its sound is the original-audio track</source>
 <context>
     <name>language gate</name>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-51"/>
-        <source>the line is in {language} ({code}, from {origin}), which the {backend} backend cannot speak (it speaks {declared}); {can}. To fix it, {how}, or set the character&apos;s language if the line is in another one</source>
-        <translation>这句台词是{language}（{code}，依据{origin}），{backend} 后端说不了（它会说：{declared}）；{can}。解决办法：{how}；如果台词其实是别的语言，请设置角色的语言</translation>
+        <location filename="../build/translations/code_headlines.py" line="-53"/>
+        <source>the line is in {language} ({code}, from {origin}), which the {backend} backend cannot speak (it speaks {declared}); {can}. To fix it, {how}, or, if the line is in another language, {set} to it</source>
+        <translation>这句台词是{language}（{code}，依据{origin}），{backend} 后端说不了（它会说：{declared}）；{can}。解决办法：{how}；如果台词其实是别的语言，请{set}设为那种语言</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -7152,6 +7142,16 @@ Its sound is the original-audio track</source>
         <location line="+1"/>
         <source>the line&apos;s own language</source>
         <translation>这句台词自己设定的语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>set the line&apos;s own language</source>
+        <translation>把这句台词自己的语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>set the line&apos;s own language (or its character&apos;s, for all its lines)</source>
+        <translation>把这句台词自己的语言（或角色的语言，对其所有台词生效）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -7180,8 +7180,8 @@ Its sound is the original-audio track</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>the line is in {language} ({code}) but holds {other} characters ({characters}), which the {voice} voice cannot say. To fix it, write them in {language} (a name in its Latin spelling: 北京 as Beijing), or set the character&apos;s language to {other_code} if the line is in {other}</source>
-        <translation>这句台词是{language}（{code}），却含有{other}字符（{characters}），{voice} 音色说不了。解决办法：把它们改写成{language}（名字用拉丁字母拼写：北京写作 Beijing）；如果台词其实是{other}，请把角色的语言设为 {other_code}</translation>
+        <source>the line is in {language} ({code}) but holds {other} characters ({characters}), which the {voice} voice cannot say. To fix it, write them in {language} (a name in its Latin spelling: 北京 as Beijing), or, if the line is in {other}, {set} to {other_code}</source>
+        <translation>这句台词是{language}（{code}），却含有{other}字符（{characters}），{voice} 音色说不了。解决办法：把它们改写成{language}（名字用拉丁字母拼写：北京写作 Beijing）；如果台词其实是{other}，请{set}设为 {other_code}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -7197,7 +7197,7 @@ Its sound is the original-audio track</source>
         <translation>{name}（{code}）</translation>
     </message>
     <message>
-        <location filename="../build/translations/code_headlines.py" line="-106"/>
+        <location filename="../build/translations/code_headlines.py" line="-108"/>
         <source>English</source>
         <translation>英语</translation>
     </message>
@@ -7240,7 +7240,7 @@ Its sound is the original-audio track</source>
 <context>
     <name>load</name>
     <message>
-        <location line="+256"/>
+        <location line="+258"/>
         <source>{count} user</source>
         <translation>{count} 个用户</translation>
     </message>
@@ -9878,7 +9878,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>reference clips</name>
     <message>
-        <location line="-166"/>
+        <location line="-168"/>
         <source>Cannot decode {file} as audio ({reason})</source>
         <translation>无法将 {file} 解码为音频（{reason}）</translation>
     </message>
@@ -9941,7 +9941,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>translation</name>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>the endpoint&apos;s base URL must be http(s)://HOST[:PORT]/PATH, got {url}</source>
         <translation>接口的基础地址必须是 http(s)://主机[:端口]/路径，收到的是 {url}</translation>
     </message>
@@ -10190,7 +10190,7 @@ Expected about {expected:.1f} s at this voice&apos;s pace ({voice})</source>
 <context>
     <name>voices</name>
     <message>
-        <location line="-180"/>
+        <location line="-182"/>
         <source>How much the voice sounds like its reference clip: the cosine of two GE2E speaker embeddings (a speaker-verification network), one of the clip and one of the voice speaking a fixed sentence. 1 would be the same recording; two recordings of one person score about 0.75-0.9, different people of the same sex about 0.3-0.6. The embedded voice adapts one speaker&apos;s model to each clip (pitch, formants, timbre, pace): it is not a clone, so about 0.6-0.7 is a good result for it, and the plain voice&apos;s figure shows what the adaptation gained. Each figure moves by a few hundredths between renders.</source>
         <translation>音色与参考音频有多像：两个 GE2E 说话人嵌入（一种说话人验证网络）的余弦相似度，一个来自参考音频，一个来自该音色念一句固定句子。1 表示同一段录音；同一个人的两段录音约为 0.75-0.9，同性别的不同人约为 0.3-0.6。内置音色是把一个说话人的模型按每段参考音频调整（音高、共振峰、音色、语速），并不是克隆，所以 0.6-0.7 左右就是不错的结果；原始音色的数值显示了调整带来的提升。每次渲染之间，数值会有百分之几的浮动。</translation>
     </message>

@@ -503,11 +503,14 @@ class GatePhrase(Phrase):
 
 # The refusal's sentence and its parts, declared once (handed to lupdate by scripts/translations).
 REFUSAL = ("the line is in {language} ({code}, from {origin}), which the {backend} backend cannot speak "
-           "(it speaks {declared}); {can}. To fix it, {how}, or set the character's language if the line is in "
-           "another one")
+           "(it speaks {declared}); {can}. To fix it, {how}, or, if the line is in another language, {set} to it")
 FROM_SCRIPT = "its text's script"
 FROM_CHARACTER = "its character's language"
 FROM_LINE = "the line's own language"  # set on the line, over its character's (a project's Line.language)
+# What to set, by where the language came from: a line's own language is over its character's, so
+# setting the character's would change nothing; a line that follows its character can be given its own.
+SET_LINE = "set the line's own language"
+SET_LINE_OR_CHARACTER = "set the line's own language (or its character's, for all its lines)"
 NOTHING_DECLARED = "nothing declared"
 SPOKEN_BY = "backends that speak it: {backends}"
 SPOKEN_BY_NONE = "no backend installed here declares it"
@@ -516,9 +519,9 @@ TRANSLATE_IT = "translate the line"
 # A line of a language its voice speaks that holds characters of another script it cannot say.
 FOREIGN_CHARACTERS = ("the line is in {language} ({code}) but holds {other} characters ({characters}), which the "
                       "{voice} voice cannot say. To fix it, write them in {language} (a name in its Latin spelling: "
-                      "北京 as Beijing), or set the character's language to {other_code} if the line is in {other}")
-GATE_TEMPLATES = (REFUSAL, FROM_SCRIPT, FROM_CHARACTER, FROM_LINE, NOTHING_DECLARED, SPOKEN_BY, SPOKEN_BY_NONE, RENDER_WITH,
-                  TRANSLATE_IT, FOREIGN_CHARACTERS, COMMA_LIST)
+                      "北京 as Beijing), or, if the line is in {other}, {set} to {other_code}")
+GATE_TEMPLATES = (REFUSAL, FROM_SCRIPT, FROM_CHARACTER, FROM_LINE, SET_LINE, SET_LINE_OR_CHARACTER, NOTHING_DECLARED,
+                  SPOKEN_BY, SPOKEN_BY_NONE, RENDER_WITH, TRANSLATE_IT, FOREIGN_CHARACTERS, COMMA_LIST)
 
 
 def language_refusal(text: str, language: str, backend: str, declared: Iterable[str],
@@ -532,8 +535,9 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
     detected = code != language_code(language)
     declared = tuple(declared)
     name = LanguageName(LANGUAGES[code].name) if code in LANGUAGES else code
+    to_set = GatePhrase(SET_LINE if set_on_line else SET_LINE_OR_CHARACTER)
     if speaks(declared, code, detected):
-        return _foreign_refusal(text, code, name, backend, declared, registry)
+        return _foreign_refusal(text, code, name, backend, declared, registry, to_set)
     others = [other for other, languages in registry.items()
               if other != backend and speaks(languages, code, detected)]
     # The backends by name, which the studio shows as their display names ("embedded" is 内置音色).
@@ -544,14 +548,15 @@ def language_refusal(text: str, language: str, backend: str, declared: Iterable[
     spoken = ", ".join(declared) or GatePhrase(NOTHING_DECLARED)
     return EngineError(ErrorCode.LANGUAGE_UNSUPPORTED,
                        GatePhrase(REFUSAL, language=name, code=code, origin=origin, backend=BackendName(backend),
-                                  declared=spoken, can=can, how=how))
+                                  declared=spoken, can=can, how=how, set=to_set))
 
 
 def _foreign_refusal(text: str, code: str, name: str, backend: str, declared: tuple[str, ...],
-                     registry: Mapping[str, Iterable[str]]) -> EngineError | None:
+                     registry: Mapping[str, Iterable[str]], to_set: GatePhrase) -> EngineError | None:
     """Why the voice that speaks a line in ``code`` on ``backend`` must not speak ``text``: it holds
     characters of another language's script that this voice cannot say; None when it holds none,
-    or the voice also speaks their language (CosyVoice2 says a Chinese name in an English line)."""
+    or the voice also speaks their language (CosyVoice2 says a Chinese name in an English line).
+    ``to_set``: which language to set if the line is in theirs (the line's own, or its character's)."""
     foreign = foreign_characters(text, code)
     if not foreign:
         return None
@@ -563,7 +568,7 @@ def _foreign_refusal(text: str, code: str, name: str, backend: str, declared: tu
     shown = foreign if len(foreign) <= 12 else foreign[:12] + "…"
     return EngineError(ErrorCode.LANGUAGE_UNSUPPORTED,
                        GatePhrase(FOREIGN_CHARACTERS, language=name, code=code, other=their_name, characters=shown,
-                                  voice=BackendName(voice), other_code=theirs))
+                                  voice=BackendName(voice), other_code=theirs, set=to_set))
 
 
 # ISO 639-2/B codes (what Matroska's language element and MP4's ``mdhd`` carry) of the

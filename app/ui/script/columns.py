@@ -35,6 +35,7 @@ from app.project.timecode import format_clock, parse_time
 from app.project.translatable import QT_TRANSLATE_NOOP
 from app.project.undo import time_order
 from app.ui.language import declared, fill, number, say, shown_message, translated
+from app.ui.script.line_delivery import FOLLOWS_CHARACTER
 from engine.core.codes import QaCode
 from engine.core.languages import LANGUAGES
 from engine.hearing.qa import wording as qa_wording
@@ -278,9 +279,10 @@ class StatusColumn(LineColumn):
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
         if (gap := model.language_gap(line)) is not None:
+            # The refusal says how to fix it, by where the line's language came from (its own or its
+            # character's): a fixed sentence here told a line set to its own language to set its character's.
             return QCoreApplication.translate(
-                "LinesModel", "The engine's voice cannot speak this line's language: it will not be rendered.\n"
-                "Render it with a backend that speaks it, or set the line's language (its delivery) or its character's.") + "\n" + str(
+                "LinesModel", "The engine's voice cannot speak this line's language: it will not be rendered.") + "\n" + str(
                     replace(translated(explain(gap.problem)), headline=""))  # why, in words, the code last
         status = model.status_of(line)
         if status is LineStatus.FAILED and line.error:
@@ -432,19 +434,19 @@ class LanguageColumn(LineColumn):
         return line.language or ""
 
     def write(self, line: Line, value: object) -> Command | None:
-        new = str(value) if value else None  # "" is "As character"
+        new = str(value) if value else None  # "" is FOLLOWS_CHARACTER
         return None if new == line.language else EditLine(line.id, language=new)
 
     def tooltip(self, model: LinesModel, line: Line) -> str | None:
         spoken = model.project.spoken_language(line)
         name = declared("languages", LANGUAGES[spoken].name) if spoken in LANGUAGES else spoken
-        if line.language is None:
-            tip = QCoreApplication.translate("LinesModel", "As its character: spoken in {language}. Double-click to "
+        if line.language is None:  # the editor's first choice, in its words (FOLLOWS_CHARACTER)
+            tip = QCoreApplication.translate("LinesModel", "{follows}: spoken in {language}. Double-click to "
                                                            "set another language for this line alone.")
         else:
             tip = QCoreApplication.translate("LinesModel", "This line is spoken in {language}, whatever its "
                                                            "character's language. Double-click to change.")
-        return fill(tip, language=name)
+        return fill(tip, language=name, follows=QCoreApplication.translate("LineDelivery", FOLLOWS_CHARACTER))
 
 
 def _character(project: Project, line: Line) -> Character | None:

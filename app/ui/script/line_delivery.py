@@ -1,6 +1,6 @@
 """How one line is spoken: its own speed, instruction (schema 5) and language over its character's.
 
-Shown under the takes of the current line. Left at "Character's", a line follows its
+Shown under the takes of the current line. Left at "As character", a line follows its
 character; a value here is one undoable edit and makes the line's take stale, as a change of
 the character's settings would.
 """
@@ -17,7 +17,10 @@ from app.ui.window.document import Document
 from engine.core.languages import LANGUAGES
 from engine.core.numbers import Range
 
-FOLLOWS_CHARACTER = QT_TRANSLATE_NOOP("LineDelivery", "Character's")  # the spin box's lowest value: no speed of the line's own
+# A line's speed, instruction or language left to its character's: one wording wherever the studio
+# offers it (this panel, the script's Language column and its tooltip; "Character's" here and "As
+# character" there named one choice two ways). Translated in the "LineDelivery" context.
+FOLLOWS_CHARACTER = QT_TRANSLATE_NOOP("LineDelivery", "As character")
 LINE_SPEED_TIP = QT_TRANSLATE_NOOP("LineDelivery", "This line's speaking rate (1 = the voice's own), over its character's")
 
 

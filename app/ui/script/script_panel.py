@@ -59,7 +59,7 @@ from app.ui.characters.cast_edits import split_off
 from app.ui.characters.fields import colour_icon
 from app.ui.language import fill, language_label, shown_message
 from app.ui.script.columns import STATUS_TEXT, Column, finding_text, qa_error_tooltip
-from app.ui.script.line_delivery import LineDelivery
+from app.ui.script.line_delivery import FOLLOWS_CHARACTER, LineDelivery
 from app.ui.script.lines_model import LINE_ID_ROLE, LineFilterProxy, LinesModel
 from app.ui.script.render_controller import format_eta, progress_bar_text
 from app.ui.scroll import ControlsColumn
@@ -166,7 +166,7 @@ class LanguageDelegate(_ComboDelegate):
     """Chooses a line's own language: as its character, or one of the one language table's."""
 
     def _fill(self, combo: QComboBox, index: ModelIndex) -> None:
-        combo.addItem(self.tr("As character"), "")
+        combo.addItem(QCoreApplication.translate("LineDelivery", FOLLOWS_CHARACTER), "")
         for code in LANGUAGES:
             combo.addItem(language_label(code), code)
 

@@ -89,6 +89,25 @@ def test_a_cantonese_line_is_refused_by_a_mandarin_voice_unless_its_character_is
     assert language_refusal("佢哋喺度食緊飯。", "zh", "embedded", registry["embedded"], registry) is None
 
 
+def test_a_refusal_says_which_language_to_set_by_where_the_lines_came_from() -> None:
+    """A line's own language is over its character's: a refusal of a line set to its own language
+    says to set the line's (setting the character's would change nothing); a line that follows its
+    character can be given its own, or its character another for all its lines."""
+    from engine.core.languages import language_refusal
+
+    registry = {"piper": ("en",), "zh-baker": ("zh",)}
+    own = language_refusal("我们今天晚上出发。", "zh", "piper", ("en",), registry, set_on_line=True)
+    assert own is not None and "(zh, from the line's own language)" in own.message
+    assert own.message.endswith("or, if the line is in another language, set the line's own language to it")
+    assert "character" not in own.message
+    followed = language_refusal("我们今天晚上出发。", "zh", "piper", ("en",), registry)
+    assert followed is not None and "(zh, from its character's language)" in followed.message
+    assert followed.message.endswith("set the line's own language (or its character's, for all its lines) to it")
+    foreign = language_refusal("We meet in 北京 tomorrow.", "en", "piper", ("en",), registry, set_on_line=True)
+    assert foreign is not None
+    assert foreign.message.endswith("or, if the line is in Chinese (Mandarin), set the line's own language to zh")
+
+
 def test_a_set_language_wins_over_a_shared_script() -> None:
     assert line_language("de", "Guten Morgen") == "de"  # Latin cannot tell German from English
     assert line_language("zh", "OK, Starbucks!") == "zh"  # the Chinese voice reads the names

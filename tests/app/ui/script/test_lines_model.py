@@ -324,6 +324,12 @@ def test_a_line_the_engines_backend_cannot_speak_is_flagged(qtmodeltester: Model
     assert status.data().startswith("⚠ ") and status.data(Qt.ItemDataRole.ForegroundRole).color().name() == "#b8860b"
     tip = status.data(Qt.ItemDataRole.ToolTipRole)
     assert "cannot speak this line's language" in tip and "E_LANGUAGE_UNSUPPORTED" in tip and "cosyvoice2" in tip
+    assert "(or its character's, for all its lines)" in tip  # it follows its character: either may be set
+    doc.push(EditLine("l1", language="zh"))  # its own language: the character's would change nothing
+    tip = status.data(Qt.ItemDataRole.ToolTipRole)
+    assert "from the line's own language" in tip and "set the line's own language to it" in tip
+    assert "character's" not in tip
+    doc.push(EditLine("l1", language=None))
     assert not model.index(1, Column.STATUS).data().startswith("⚠")  # the English lines are fine
     doc.push(EditLine("l1", text="Back in English."))  # an edit clears the flag
     assert not status.data().startswith("⚠")

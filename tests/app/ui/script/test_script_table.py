@@ -140,7 +140,7 @@ def test_a_line_has_its_own_speed_and_instruction_over_its_characters(idle_windo
     delivery = script.delivery
     assert delivery.isEnabled() and delivery.speed.value() == delivery.speed.minimum()  # the character's
     own = project.character(line.character_id).settings.speed  # type: ignore[arg-type]
-    assert delivery.speed.text() == "Character's" and f"({own:.2f}×)" in delivery.speed.toolTip()
+    assert delivery.speed.text() == "As character" and f"({own:.2f}×)" in delivery.speed.toolTip()
     assert project.status(line) is LineStatus.DONE
     delivery.speed.setValue(1.2)
     delivery.instruction.setText("whisper")
@@ -191,7 +191,9 @@ def test_a_line_has_its_own_language_in_its_delivery_and_the_language_column(idl
     assert script.table.isColumnHidden(Columns.LANGUAGE)  # no line has a language of its own: Text keeps the room
     script.select_line(line.id)
     combo = script.delivery.language
-    assert combo.isEnabled() and combo.currentData() == "" and combo.currentText() == "Character's: English"
+    # One wording for "follow the character" in the delivery and the Language column (before: "Character's" here,
+    # "As character" in the column's editor, "As its character" in its tooltip).
+    assert combo.isEnabled() and combo.currentData() == "" and combo.currentText() == "As character: English"
     combo.setCurrentIndex(combo.findData("zh"))
     combo.activated.emit(combo.currentIndex())
     assert line.language == "zh" and doc.stack.undo_text == "Change line language"
@@ -206,6 +208,7 @@ def test_a_line_has_its_own_language_in_its_delivery_and_the_language_column(idl
     assert editor.itemText(0) == "As character" and editor.findData("ja") > 0
     assert script.model.setData(cell, "ja") and line.language == "ja"
     assert script.model.setData(cell, "") and line.language is None
+    assert cell.data(Qt.ItemDataRole.ToolTipRole).startswith("As character: spoken in English.")
     assert script.table.isColumnHidden(Columns.LANGUAGE) and combo.currentData() == ""
     doc.undo()
     assert line.language == "ja" and combo.currentData() == "ja"

@@ -41,7 +41,7 @@ def spans(box: SpeedBox) -> tuple[float, float]:
 def assert_boxes_span(window: MainWindow, speeds: Range) -> None:
     assert window.characters is not None and window.script is not None
     assert spans(window.characters.speed) == (speeds.low, speeds.high)
-    # the line's box has one more value below the range: "Character's", none of its own
+    # the line's box has one more value below the range: "As character", none of its own
     assert spans(window.script.delivery.speed) == (round(speeds.low - NONE_STEP, 2), speeds.high)
 
 
@@ -95,7 +95,7 @@ def test_a_line_speed_below_the_backends_range_shows_as_its_lowest_not_as_none(w
     assert "engine will refuse" in delivery.speed.toolTip()
     delivery.speed.editingFinished.emit()
     assert doc.project.line(line.id).speed == 0.3  # stored as it was
-    delivery.speed.setValue(delivery.speed.minimum())  # the user picks "Character's": no speed of its own
+    delivery.speed.setValue(delivery.speed.minimum())  # the user picks "As character": no speed of its own
     delivery.speed.editingFinished.emit()
     assert doc.project.line(line.id).speed is None
     delivery.set_speeds(SPEED)
