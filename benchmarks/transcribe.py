@@ -52,8 +52,8 @@ speech of the last went, see :func:`missed_parts`; the speakers without lines th
 model found, ``speakers_without_lines``, are mapped like any), the speaker count found against the
 reference's (all speakers, and those with at least 3 s), the word error rate of the script (by
 time against the STM; for AMI, concatenated per speaker under the same mapping: cpWER), each
-chosen clip's purity (its GE2E cosine to the rest of its reference speaker's speech against the
-best other speaker's), and the real-time factor (wall clock, and CPU seconds per second of
+chosen clip's purity (its CAM++ cosine to the rest of its reference speaker's speech against the
+best other speaker's, beside the purity the Characters panel shows for it), and the real-time factor (wall clock, and CPU seconds per second of
 audio, which other load on the machine does not inflate). Then ``--long-minutes`` of those recordings
 end to end (a longer video: more windows) for the real-time factor and the peak memory, next to
 the peak after the short files, so growth with length shows (``--only long``: that run alone).
@@ -378,7 +378,8 @@ def speakers_heard(reference: list[tuple[float, float, str]], heard: Transcripti
 
 
 def clip_purity(rec: Recording, heard: Transcription, encoder: CamppSpeakerEncoder, audio: np.ndarray) -> list[dict]:
-    """Each chosen clip's CAM++ cosine to its reference speaker's other speech, and to the others'."""
+    """Each chosen clip's CAM++ cosine to its reference speaker's other speech, and to the others',
+    beside its score and the purity the Characters panel shows (which should predict own - best_other)."""
     def embed(pieces: list[np.ndarray]) -> np.ndarray:
         joined = np.concatenate(pieces)
         return encoder.embed(ReferenceClip(joined, SAMPLE_RATE, len(joined) / SAMPLE_RATE))
@@ -402,7 +403,7 @@ def clip_purity(rec: Recording, heard: Transcription, encoder: CamppSpeakerEncod
         own = cosines.pop(owner, float("nan"))
         results.append({"speaker": speaker + 1, "reference_speaker": owner, "seconds": round(clip.duration_s, 2),
                         "own": round(own, 3), "best_other": round(max(cosines.values(), default=float("nan")), 3),
-                        "score": round(clip.score, 3)})
+                        "score": round(clip.score, 3), "purity": round(clip.purity, 3)})
     return results
 
 

@@ -9,7 +9,8 @@ Each is scored from what the recording itself shows:
   from the 20 ms envelope of the whole recording; music or noise under the speech fills the
   pauses, so it scores down;
 - **purity** (:func:`clip_purity`): the cosine of its windows' mean speaker embedding to the
-  rest of its own speaker's speech, less the cosine to the nearest other speaker's; a stretch
+  rest of its own speaker's speech, less the cosine to the nearest other speaker's, and of each
+  of its lines (a window long or more) alone: a stretch is as pure as its least pure line; a stretch
   under MIN_PURITY (another voice in it, or a line given to the wrong speaker) is refused
   while the speaker has a purer one, and scores down;
 - **clipping**: samples at full scale score it down hard.
@@ -231,7 +232,14 @@ def _score(lines: Sequence[Line], first: int, last: int, windows: speakers_mod.E
             own_rest = embeddings[inside].sum(axis=0)
         others = np.delete(sums, speaker, axis=0)
         others_present = bool(np.any(np.linalg.norm(others, axis=1) > 0))
-        purity = clip_purity(embeddings[inside], own_rest, others)
+        # Each line must be one voice too: a found speaker who is two people (or a line given to
+        # the wrong one) puts a second voice in one line of a clip, which the mean of all its
+        # windows hides when the other lines are the speaker's own. The clip is as pure as its
+        # least pure line; a line shorter than a window is embedded with its surroundings, so it
+        # is not judged alone.
+        purity = min([clip_purity(embeddings[inside], own_rest, others)]
+                     + [clip_purity(embeddings[windows.over(line.start, line.end)], own_rest, others) for line in span
+                        if len(span) > 1 and line.end - line.start >= speakers_mod.MIN_WINDOW_S])
     length = span[-1].end - span[0].start
     score = (0.5 * np.clip((snr_db - 5.0) / 25.0, 0.0, 1.0)
              + 0.4 * np.clip(purity / (0.4 if others_present else 1.0), 0.0, 1.0)

@@ -91,3 +91,17 @@ def test_a_clip_of_several_chinese_lines_has_their_transcript_with_no_space_betw
         windows = _windows(wav, lines, encoder)
         found = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, 2)
         assert joined in [candidate.text for candidate in found[0]]
+
+
+def test_a_clip_holding_a_line_of_another_voice_is_not_called_pure(call, encoder) -> None:
+    """The first woman's 18.0-21.5 s turn heard as the second woman's, between two of hers: the
+    second's stretch 14.6-27.9 s (her line, the first woman's, hers) was chosen as her clip with
+    purity +0.47 (the mean of its windows still near her voice), so the panel gave no warning.
+    Each line of a clip is judged alone now: no stretch holding that line is called pure."""
+    wav, levels = call
+    lines = [_line(start, end, 1 if start == 18.05 else speaker) for start, end, speaker in TURNS]
+    windows = _windows(wav, lines, encoder)
+    found = clips.candidates(lines, windows, clips.window_labels(windows, lines), levels, 2)
+    holding = [c for c in found[1] if c.start < 19.0 and c.end > 20.5]
+    assert holding, [c.describe() for c in found[1]]
+    assert all(candidate.purity < clips.MIN_PURITY for candidate in holding), [c.describe() for c in holding]
