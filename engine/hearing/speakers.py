@@ -197,6 +197,19 @@ def _voice_change(audio: np.ndarray, offset_s: float, line: Line,
         return None
     alike = _alike_across(audio, offset_s, line, cuts, encoder)
     best = min(alike, key=alike.__getitem__)
+    if alike[best] < VOICE_CHANGE:
+        return best, silences[best]
+    # Quick turns (0.2-0.35 s apart) run into one line: each side's context straddles the next
+    # turn, so no cut looks like a change. Tried again with each side heard only up to the
+    # neighbouring tried cuts, where each side still has CHANGE_SIDE_S of speech.
+    edges = [0, *sorted(cuts), len(words)]
+    bounded = {i: (words[before].start, words[after - 1].end) for before, i, after in zip(edges, edges[1:], edges[2:])
+               if spoken[i - 1] - (spoken[before - 1] if before else 0.0) >= CHANGE_SIDE_S
+               and spoken[after - 1] - spoken[i - 1] >= CHANGE_SIDE_S}
+    if not bounded:
+        return None
+    alike = _alike_across(audio, offset_s, line, list(bounded), encoder, bounded)
+    best = min(alike, key=alike.__getitem__)
     return (best, silences[best]) if alike[best] < VOICE_CHANGE else None
 
 
@@ -213,14 +226,15 @@ def _pauses(audio: np.ndarray, offset_s: float, line: Line) -> list[tuple[float,
 
 
 def _alike_across(audio: np.ndarray, offset_s: float, line: Line, cuts: Sequence[int],
-                  encoder: VoiceEmbedder) -> dict[int, float]:
+                  encoder: VoiceEmbedder, within: dict[int, tuple[float, float]] | None = None) -> dict[int, float]:
     """For each word index in ``cuts``, the cosine between the voices of ``line``'s speech before
-    and after it (up to CHANGE_CONTEXT_S each side)."""
+    and after it (up to CHANGE_CONTEXT_S each side, and inside ``within[i]`` where given)."""
     words, pieces = line.words, []
     for i in cuts:
         left_end, right_start = words[i - 1].end, words[i].start
-        for start, end in ((max(line.start, left_end - CHANGE_CONTEXT_S), left_end),
-                           (right_start, min(line.end, right_start + CHANGE_CONTEXT_S))):
+        first, last = within[i] if within is not None else (line.start, line.end)
+        for start, end in ((max(first, left_end - CHANGE_CONTEXT_S), left_end),
+                           (right_start, min(last, right_start + CHANGE_CONTEXT_S))):
             pieces.append(audio[max(0, int((start - offset_s) * SAMPLE_RATE)): int((end - offset_s) * SAMPLE_RATE)])
     vectors = unit_vectors(np.asarray(encoder.embed_many(pieces, SAMPLE_RATE), dtype=np.float64).reshape(len(pieces), -1))
     return dict(zip(cuts, (float(value) for value in np.sum(vectors[0::2] * vectors[1::2], axis=1))))

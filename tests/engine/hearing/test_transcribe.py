@@ -471,6 +471,29 @@ def test_a_quick_reply_whose_pause_whisper_gave_to_a_word_is_its_own_speaker(enc
     assert len(set.union(*speaker_of)) == 3, list(zip(said_by, speaker_of))
 
 
+@pytest.mark.parametrize("first_s", [2.0, 2.1])
+def test_four_quick_turns_in_one_line_are_cut_at_every_turn_change(encoder, first_s: float) -> None:
+    """Two Mandarin voices taking four quick turns 0.25 s apart (real PaddleSpeech and AISHELL-1
+    speech), heard as one of Whisper's lines, as in held-out F10. Each tried cut heard up to 3 s
+    of speech either side, which straddled the next turn, so no cut looked like a change but the
+    last: the middle turns' windows were split between the two voices. Each side heard only up
+    to the neighbouring tried cuts, every turn change is cut and every turn has its speaker."""
+    audio, lines, said_by = _lines_of([("zh_paddlespeech", 0.0, first_s), ("zh_aishell_S0764", 0.0, 3.5 - first_s),
+                                       ("zh_paddlespeech", first_s, 2 * first_s),
+                                       ("zh_aishell_S0764", 3.5 - first_s, 7.0 - 2 * first_s)], gap_s=0.25)
+    heard = [Line([word for line in lines for word in line.words])]
+    parts = [part for part in speakers.voice_changes(audio, 0.0, heard, encoder) if part is not heard[0]]
+    assert [part.start for part in parts] == pytest.approx([turn.start for turn in lines], abs=0.15), \
+        [(part.start, part.end) for part in parts]
+    windows, part_windows = speakers.EmbeddingWindows(), speakers.EmbeddingWindows()
+    windows.add(audio, 0.0, heard, encoder)
+    part_windows.add(audio, 0.0, parts, encoder)
+    said, _, _ = speakers.speakers_of(heard, parts, windows, part_windows)
+    speaker_of = [{line.speaker for line in said if line.start < turn.end and line.end > turn.start} for turn in lines]
+    assert all(len(found) == 1 for found in speaker_of), list(zip(said_by, speaker_of))
+    assert speaker_of[0] == speaker_of[2] != speaker_of[1] == speaker_of[3], list(zip(said_by, speaker_of))
+
+
 def test_a_turn_whisper_heard_one_word_of_is_found_by_the_speech_after_the_word(encoder) -> None:
     """A man's 4 s line, a woman's 1.9 s turn of which Whisper wrote one word (0.44 s) and nothing
     more, even decoded again, and another man's line (real LibriSpeech recordings,
