@@ -143,10 +143,11 @@ def voice_changes(audio: np.ndarray, offset_s: float, lines: Sequence[Line],
     line's CHANGE_TRIES widest pauses (or commas) with CHANGE_SIDE_S of speech each side: the
     speech on each side, up to CHANGE_CONTEXT_S from the cut, is embedded, and the least alike
     pair under VOICE_CHANGE is cut, then each part again (same-voice sides on the Chinese
-    dialogues 0.46-0.87, changes -0.10 to 0.16). A pause is also where the audio is silent
-    between two words' middles (:func:`_pauses`): Whisper may give a turn change's silence to a
-    word. The two words at a cut end and start where that silence does. The parts are used by
-    :func:`speakers_of`."""
+    dialogues 0.46-0.87, changes -0.10 to 0.16); where none is, each side is heard again only up
+    to the neighbouring tries (quick turns: 3 s straddles the next turn). A pause is also where
+    the audio is silent between two words' middles (:func:`_pauses`): Whisper may give a turn
+    change's silence to a word. The two words at a cut end and start where that silence does.
+    The parts are used by :func:`speakers_of`."""
     result: list[Line] = []
     pending = list(lines)
     while pending:
