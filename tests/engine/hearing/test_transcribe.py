@@ -18,6 +18,7 @@ from engine.hearing.lines import Line, Word, split_lines
 from engine.hearing.transcribe import (
     Options,
     _Listening,
+    _RememberedEmbeddings,
     _stretch_languages,
     transcribe_media,
 )
@@ -796,3 +797,37 @@ def test_an_english_turn_and_a_mandarin_reply_in_one_wordless_stretch_get_the_en
     heard_in = _stretch_languages(whisper, audio, 0.0, [stretch], "zh")
     assert heard_in["zh"] == [stretch], heard_in
     assert [(start, round(end, 1)) for start, end in heard_in["en"]] == [(0.0, 4.3)], heard_in
+
+
+class _Counting:
+    """The real CAM++ encoder, counting the pieces it is given."""
+
+    def __init__(self) -> None:
+        self.encoder = CamppSpeakerEncoder()
+        self.encoder_id = self.encoder.encoder_id
+        self.pieces = 0
+
+    def embed_many(self, pieces: list[np.ndarray], sample_rate: int) -> np.ndarray:
+        self.pieces += len(pieces)
+        return self.encoder.embed_many(pieces, sample_rate)
+
+
+def test_a_piece_two_steps_share_is_embedded_once_with_the_same_vector(tmp_path: Path) -> None:
+    """A part's first window that is its line's, a voice-change side tried again on a part:
+    the same samples in two calls are embedded once, and each call gets the vectors embedding
+    its pieces afresh would give (bit for bit)."""
+    make_scene(tmp_path / "scene.flac", ["maya", "rex"])
+    window = next(audio_windows(tmp_path / "scene.flac", None))
+    pieces = [window.audio[start: start + length] for start, length in
+              [(0, 24000), (8000, 24000), (16000, 48000), (24000, 24000)]]
+    counting = _Counting()
+    remembered = _RememberedEmbeddings(counting)
+    first = remembered.embed_many(pieces[:3], 16000)
+    second = remembered.embed_many([pieces[1], pieces[3], pieces[1]], 16000)
+    assert counting.pieces == 4  # the shared piece once, the new one once
+    afresh = counting.encoder.embed_many(pieces, 16000)
+    assert np.array_equal(first, afresh[:3]) and np.array_equal(second, afresh[[1, 3, 1]])
+    assert remembered.embed_many([], 16000).shape == (0, afresh.shape[1])
+    remembered.forget()
+    remembered.embed_many(pieces[:1], 16000)
+    assert counting.pieces == 5  # a window's pieces are forgotten with it

@@ -79,6 +79,23 @@ def test_windows_in_a_batch_are_embedded_as_one_at_a_time(encoder: campplus.Camp
     assert np.allclose(together, alone, atol=1e-4)
 
 
+def test_a_pieces_vector_is_the_same_bits_whatever_it_is_embedded_with(encoder: campplus.CamppEncoder) -> None:
+    """Transcription embeds a piece once and reuses its vector wherever the same samples come
+    again (engine.hearing.transcribe._RememberedEmbeddings), in whatever batch the piece first
+    came: that is the vector only if a batch changes no bit of any piece's."""
+    audio, rate = decode(DATA / "ge2e" / "conversation.flac")
+    wav = resample(audio, rate, campplus.SAMPLE_RATE)
+    # Diarization's pieces: 1.5 s windows, 3 s voice-change sides, a short line's 1 s, others.
+    pieces = [wav[start: start + length] for start, length in
+              [(0, 24000), (8000, 24000), (16000, 48000), (30000, 24000), (41000, 16000), (52000, 37120),
+               (60000, 24000), (90000, 48000), (120000, 24000), (150000, 9000)]]
+    together = encoder.embed_many(pieces)
+    for batch in (1, 3):
+        assert np.array_equal(encoder.embed_many(pieces, batch=batch), together)
+    assert np.array_equal(encoder.embed_many(pieces[::-1])[::-1], together)
+    assert all(np.array_equal(encoder.embed_many([piece])[0], vector) for piece, vector in zip(pieces, together))
+
+
 def test_a_damaged_encoder_file_is_an_error_that_says_what_to_do(tmp_path: Path) -> None:
     error = damaged_model_error(campplus.MODEL_PATH, campplus.CamppEncoder, tmp_path)
     assert error.code is ErrorCode.BACKEND and "CAM++ speaker encoder" in error.message
