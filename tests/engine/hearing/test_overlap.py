@@ -172,6 +172,28 @@ def test_a_local_speaker_no_line_names_is_named_by_voice(call_audio: np.ndarray,
     assert sum(_inside(stretch, turns, 0.25) for stretch in hers) / found > 0.9
 
 
+def test_a_local_speakers_samples_are_those_every_frame_holds_each_once(call_audio: np.ndarray,
+                                                                         call_chunks: segmentation.Chunks) -> None:
+    """local_voices cuts a local speaker's voice from the samples around its frames' middles:
+    samples_around gives what np.unique of every frame's samples gave (the same piece, so the
+    same embedding), on the call's real chunks and past either end of the audio."""
+    half = int(round(overlap.FRAME_STEP_S * overlap.SAMPLE_RATE / 2))
+    activity = call_chunks.local_activity()
+    tried = 0
+    for chunk in range(len(call_chunks.starts)):
+        for speaker in range(overlap.LOCAL_SPEAKERS):
+            frames = activity[chunk, :, speaker]
+            if frames.any():
+                centres = np.round(call_chunks.frame_times(chunk)[frames] * overlap.SAMPLE_RATE).astype(np.int64)
+                everyone = np.unique(np.clip((centres[:, None] + np.arange(-half, half)).ravel(), 0, len(call_audio) - 1))
+                assert np.array_equal(overlap.samples_around(centres, half, len(call_audio)), everyone)
+                tried += 1
+    assert tried >= 4
+    edges = np.array([-500, -10, 3, 200, len(call_audio) - 20, len(call_audio) + 400], dtype=np.int64)
+    assert np.array_equal(overlap.samples_around(edges, half, len(call_audio)),
+                          np.unique(np.clip((edges[:, None] + np.arange(-half, half)).ravel(), 0, len(call_audio) - 1)))
+
+
 def test_a_voice_unlike_every_speaker_stays_nobodys(call_audio: np.ndarray, call_chunks: segmentation.Chunks,
                                                     encoder: CamppSpeakerEncoder) -> None:
     """With only the first woman known, the second woman's local speaker is unlike her and is
