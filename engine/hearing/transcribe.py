@@ -216,9 +216,10 @@ def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, langua
                  ) -> tuple[list[Line], list[tuple[float, float]]]:
     """The lines Whisper hears in a window of audio (a short one stretched over the speech that runs
     on from it: :func:`unheard.reaching`), and the stretches of speech no line covers
-    (decoded a second time first, unless ``options.hear_again`` is off: with ``other_languages``,
-    the language left to Whisper, each in the language it sounds like on its own where that is
-    surely another, :func:`_stretch_languages`); ``words_so_far`` is told the words of the first
+    (decoded a second time first, unless ``options.hear_again`` is off, the window's stretches
+    together, then each still without words alone: with ``other_languages``, the language left to
+    Whisper, each in the language it sounds like on its own where that is surely another,
+    :func:`_stretch_languages`); ``words_so_far`` is told the words of the first
     decoding as they come (see :func:`whisper_words`), ``speech`` gives the window's
     :func:`unheard.speech_frames` (heard here when not given)."""
     words, _ = whisper_words(model, audio, offset_s, language, "transcribe", cancel, heard_to, options.chinese_script,
@@ -227,14 +228,34 @@ def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, langua
     frames = unheard.speech_frames(audio) if speech is None else speech.result()
     silent = unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
     if silent and options.hear_again:
-        heard_in = _stretch_languages(model, audio, offset_s, silent, language) \
-            if other_languages and language is not None else {language: list(silent)}
-        for stretch_language, stretches in heard_in.items():
-            heard = _heard_again(model, audio, offset_s, stretches, heard, stretch_language, cancel,
-                                 options.chinese_script, "" if stretch_language == language else stretch_language or "")
+        heard = _heard_again_by_language(model, audio, offset_s, silent, heard, language, options, cancel,
+                                         other_languages)
+        # A stretch still without words is decoded once more on its own: the speech it was heard
+        # with (the window's other stretches, or the rest of its own where a neighbour's turn got
+        # its line) steered Whisper away from it. A 1.1 s Mandarin reply 0.2 s after an English
+        # turn gave no words inside the stretch of both, and "帅气" alone (fresh F4).
+        for stretch in unheard.uncovered_speech(audio, offset_s, heard, speech=frames):
+            if silent == [stretch]:
+                continue  # decoded alone already
+            heard = _heard_again_by_language(model, audio, offset_s, [stretch], heard, language, options, cancel,
+                                             other_languages)
     # A line Whisper heard a word or two of reaches over the rest of its speaker's speech (Y1).
     heard = unheard.reaching(heard, offset_s, frames)
     return heard, unheard.uncovered_speech(audio, offset_s, heard, speech=frames)
+
+
+def _heard_again_by_language(model: WhisperModel, audio: np.ndarray, offset_s: float,
+                             stretches: Sequence[tuple[float, float]], lines: Sequence[Line], language: str | None,
+                             options: Options, cancel: threading.Event | None, other_languages: bool) -> list[Line]:
+    """``lines`` with those Whisper hears in ``stretches`` decoded again (:func:`_heard_again`),
+    each in the language it sounds like where ``other_languages`` (:func:`_stretch_languages`)."""
+    heard_in = _stretch_languages(model, audio, offset_s, stretches, language) \
+        if other_languages and language is not None else {language: list(stretches)}
+    heard = list(lines)
+    for stretch_language, in_language in heard_in.items():
+        heard = _heard_again(model, audio, offset_s, in_language, heard, stretch_language, cancel,
+                             options.chinese_script, "" if stretch_language == language else stretch_language or "")
+    return heard
 
 
 def _heard_again(model: WhisperModel, audio: np.ndarray, offset_s: float, stretches: Sequence[tuple[float, float]],

@@ -17,6 +17,7 @@ from engine.hearing.clips import MAX_CLIP_S, SHORTEST_CLIP_S
 from engine.hearing.lines import Line, Word, split_lines
 from engine.hearing.transcribe import (
     Options,
+    _hear_window,
     _Listening,
     _RememberedEmbeddings,
     _stretch_languages,
@@ -831,3 +832,28 @@ def test_a_piece_two_steps_share_is_embedded_once_with_the_same_vector(tmp_path:
     remembered.forget()
     remembered.embed_many(pieces[:1], 16000)
     assert counting.pieces == 5  # a window's pieces are forgotten with it
+
+def test_a_reply_left_without_words_where_its_neighbour_got_its_line_is_decoded_alone(whisper) -> None:
+    """A Mandarin scene: a turn, a man's 4.3 s English turn and, 0.2 s after it, a 1.1 s Mandarin
+    reply (real AISHELL-1 and LibriSpeech speech). Whisper's first pass gives the English turn and
+    the reply no words; decoded again as one stretch (surely English as a whole) it gives the
+    English line only, and the reply stayed wordless, so its speaker could be found by voice
+    alone (fresh F4's 1.1 s reply after an English turn). What is left of the stretch is decoded
+    once more on its own, in Mandarin, and the reply gets its line."""
+    def piece(name: str, start_s: float, end_s: float) -> np.ndarray:
+        return read_audio(HEARING_DATA / name, SAMPLE_RATE)[int(start_s * SAMPLE_RATE): int(end_s * SAMPLE_RATE)]
+
+    def silence(seconds: float) -> np.ndarray:
+        return np.zeros(int(seconds * SAMPLE_RATE), np.float32)
+
+    audio = np.concatenate([piece("zh_aishell_S0764.flac", 0.0, 3.0), silence(0.7),
+                            piece("libri_8580_a.flac", 0.0, 4.3), silence(0.2),
+                            piece("zh_aishell_S0724.flac", 2.0, 3.1), silence(0.5)])  # 中介协会
+    reply_start = 3.0 + 0.7 + 4.3 + 0.2
+    lines, silent = _hear_window(whisper, audio, 0.0, "zh", Options(), None, lambda seconds: None,
+                                 other_languages=True)
+    english = [line for line in lines if line.language == "en"]
+    assert len(english) == 1 and english[0].text.startswith("Rapidly the airship"), lines
+    reply = [line for line in lines if (line.start + line.end) / 2 > reply_start]
+    assert len(reply) == 1 and "协会" in reply[0].text, lines
+    assert silent == []
