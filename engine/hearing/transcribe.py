@@ -271,9 +271,22 @@ def _heard_again(model: WhisperModel, audio: np.ndarray, offset_s: float, stretc
     found = [replace(word, language=heard_as) for word in again.words_back(words)]
     if not found:
         return list(lines)
+
+    def kept_off_lines(word: Word, start: float, end: float) -> Word:
+        """``word`` of the stretch (start, end), kept to it where it reaches into a line: Whisper
+        times a piece's first word from the piece's start, in the surroundings decoded with the
+        stretch (a reply's line began 0.1 s inside the line before it, fresh F4)."""
+        margin = unheard.LINE_MARGIN_S
+        if word.start < start and any(line.start <= word.start <= line.end + margin for line in lines):
+            word = replace(word, start=start)
+        if word.end > end and any(line.start - margin <= word.end <= line.end for line in lines):
+            word = replace(word, end=end)
+        return word
+
     # Each stretch's words make lines of their own: a stretch is speech between others' lines.
     new = [line for start, end in stretches
-           for line in split_lines([word for word in found if start <= (word.start + word.end) / 2 <= end])]
+           for line in split_lines([kept_off_lines(word, start, end) for word in found
+                                    if start <= (word.start + word.end) / 2 <= end])]
     return sorted([*lines, *new], key=lambda line: line.start)
 
 

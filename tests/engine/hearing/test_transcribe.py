@@ -839,7 +839,8 @@ def test_a_reply_left_without_words_where_its_neighbour_got_its_line_is_decoded_
     the reply no words; decoded again as one stretch (surely English as a whole) it gives the
     English line only, and the reply stayed wordless, so its speaker could be found by voice
     alone (fresh F4's 1.1 s reply after an English turn). What is left of the stretch is decoded
-    once more on its own, in Mandarin, and the reply gets its line."""
+    once more on its own, in Mandarin, and the reply gets its line, which starts after the English
+    line (Whisper timed its first word from the start of the surroundings decoded with it)."""
     def piece(name: str, start_s: float, end_s: float) -> np.ndarray:
         return read_audio(HEARING_DATA / name, SAMPLE_RATE)[int(start_s * SAMPLE_RATE): int(end_s * SAMPLE_RATE)]
 
@@ -857,3 +858,6 @@ def test_a_reply_left_without_words_where_its_neighbour_got_its_line_is_decoded_
     reply = [line for line in lines if (line.start + line.end) / 2 > reply_start]
     assert len(reply) == 1 and "协会" in reply[0].text, lines
     assert silent == []
+    # The reply's line starts where its stretch does, not in the 0.2 s decoded before it (the
+    # English turn's end), where Whisper timed its first word.
+    assert reply[0].start >= english[0].end + unheard.LINE_MARGIN_S - 0.01, (english[0].end, reply[0].start)
