@@ -784,6 +784,29 @@ def test_a_change_the_windows_placed_a_word_off_a_cut_at_a_silence_moves_to_the_
     assert [(len(piece.words), piece.speaker) for piece in placed] == [(change, 0), (len(line.words) - change, 1)]
 
 
+@pytest.mark.parametrize("side", ["after", "before"])
+def test_a_change_the_windows_placed_two_characters_off_a_cut_at_a_silence_moves_to_the_cut(encoder,
+                                                                                           side: str) -> None:
+    """Whisper times Mandarin a character at a time: on a fresh held-out scene (M9) the windows
+    placed a turn change two characters after the cut at the silence between the voices, the
+    reply's 老公 (0.24 s) going to the voice before. Real AISHELL-1 and PaddleSpeech speech 0.2 s
+    apart in one line: two characters, together under MIN_TURN_S, either side of the cut move to
+    it; a run as long as a turn stays (see the test above)."""
+    first = read_audio(HEARING_DATA / "zh_aishell_S0764.flac", SAMPLE_RATE)[: int(3.0 * SAMPLE_RATE)]
+    reply = read_audio(HEARING_DATA / "zh_paddlespeech.flac", SAMPLE_RATE)[: int(2.6 * SAMPLE_RATE)]
+    audio = np.concatenate([first, np.zeros(int(0.2 * SAMPLE_RATE), np.float32), reply])
+    mine = [*_spoken(0.0, 2.6), Word(2.6, 2.8, "讲"), Word(2.8, 3.0, "的")]
+    yours = [Word(3.2, 3.4, "老"), Word(3.4, 3.6, "公"), *_spoken(3.6, 2.0)]
+    line = Line(mine + yours)
+    parts = speakers.voice_changes(audio, 0.0, [line], encoder)
+    assert [len(part.words) for part in parts] == [len(mine), len(yours)]
+    change = len(mine) + (2 if side == "after" else -2)
+    said = [Line(line.words[:change], 0), Line(line.words[change:], 1)]
+    placed = speakers._changes_at_cuts(said, [line], parts)
+    assert [(len(piece.words), piece.speaker) for piece in placed] == [(len(mine), 0), (len(yours), 1)]
+    assert (placed[0].end, placed[1].start) == (parts[0].end, parts[1].start)
+
+
 def test_an_english_turn_and_a_mandarin_reply_in_one_wordless_stretch_get_the_english_decoded(whisper) -> None:
     """A man's 4.3 s English turn and, 0.2 s later, a 1.5 s Mandarin reply (real LibriSpeech and
     PaddleSpeech speech) make one stretch the first decoding gave no words in a Mandarin scene.
