@@ -216,12 +216,12 @@ def _hear_window(model: WhisperModel, audio: np.ndarray, offset_s: float, langua
                  ) -> tuple[list[Line], list[tuple[float, float]]]:
     """The lines Whisper hears in a window of audio (a short one stretched over the speech that runs
     on from it: :func:`unheard.reaching`), and the stretches of speech no line covers
-    (decoded a second time first, unless ``options.hear_again`` is off, the window's stretches
-    together, then what is left without words of a stretch part of which got words, each alone: with ``other_languages``, the language left to
-    Whisper, each in the language it sounds like on its own where that is surely another,
-    :func:`_stretch_languages`); ``words_so_far`` is told the words of the first
-    decoding as they come (see :func:`whisper_words`), ``speech`` gives the window's
-    :func:`unheard.speech_frames` (heard here when not given)."""
+    (decoded a second time first, unless ``options.hear_again`` is off: the window's stretches
+    together, then each alone what is left without words of a stretch part of which got words;
+    with ``other_languages``, the language left to Whisper, each in the language it sounds like
+    on its own where that is surely another, :func:`_stretch_languages`); ``words_so_far`` is
+    told the words of the first decoding as they come (see :func:`whisper_words`), ``speech``
+    gives the window's :func:`unheard.speech_frames` (heard here when not given)."""
     words, _ = whisper_words(model, audio, offset_s, language, "transcribe", cancel, heard_to, options.chinese_script,
                              words_so_far=words_so_far)
     heard = split_lines(words)
